@@ -1,0 +1,36 @@
+// Builds dist/ddedge.mjs: one ESM entry that runs with no node_modules present.
+// Code that a plain `ddedge update` does not need (undici, yargs, the sandbox, the API table)
+// is reached through dynamic import() and lands in chunks under dist/chunks/, so the start
+// path parses only what it uses.
+import { build } from 'esbuild';
+import { chmod, readFile, rm } from 'node:fs/promises';
+
+const pkg = JSON.parse(await readFile(new URL('./package.json', import.meta.url), 'utf8'));
+await rm('dist', { recursive: true, force: true });
+
+const result = await build({
+  entryPoints: { ddedge: 'src/cli/main.ts' },
+  outdir: 'dist',
+  outExtension: { '.js': '.mjs' },
+  chunkNames: 'chunks/[name]-[hash]',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20.18',
+  minifySyntax: true,
+  minifyWhitespace: true,
+  legalComments: 'linked',
+  metafile: true,
+  define: { __DDEDGE_VERSION__: JSON.stringify(pkg.version) },
+  // CommonJS dependencies (undici, yargs) call require() for Node built-ins.
+  banner: {
+    js: "#!/usr/bin/env node\nimport{createRequire as __ddedgeRequire}from'node:module';const require=__ddedgeRequire(import.meta.url);",
+  },
+  logLevel: 'warning',
+});
+await chmod('dist/ddedge.mjs', 0o755);
+
+const outputs = Object.entries(result.metafile.outputs).filter(([f]) => f.endsWith('.mjs'));
+const total = outputs.reduce((sum, [, o]) => sum + o.bytes, 0);
+console.log(`built dist/ddedge.mjs (${result.metafile.outputs['dist/ddedge.mjs'].bytes} bytes; ${outputs.length} files, ${total} bytes in all)`);
