@@ -1,0 +1,185 @@
+// One cycle: learn the address -> compare with the cache -> send only what changed (dynamic
+// DNS first for A, the API as fallback and for AAAA) -> remember. Hosts are independent: one
+// failing record does not stop the others.
+import type { ApiClient } from '../api/client.js';
+import { hasApiCredentials, hasDyndnsCredentials, type Config } from '../config/config.js';
+import { sendDyndnsUpdate, DyndnsError } from '../dyndns/client.js';
+import { DdedgeError } from '../errors.js';
+import { recordTypeOf, type Family, type RecordType } from '../ip/address.js';
+import { detectAddress } from '../ip/detect.js';
+import type { Logger } from '../log.js';
+import { acquireLock } from '../state/lock.js';
+import { readState, recordKey, writeState, type RecordState, type State, type Via } from '../state/state.js';
+import { cycleExitCode, type Outcome } from './outcome.js';
+import { registeredDomain } from './registered-domain.js';
+
+export interface CycleOptions {
+  config: Config;
+  logger: Logger;
+  dryRun?: boolean;
+  force?: boolean;
+  now?: () => Date;
+}
+
+export interface CycleReport {
+  outcomes: Outcome[];
+  exitCode: number;
+}
+
+type Target = { kind: 'address'; address: string } | { kind: 'server' } | { kind: 'unknown'; error: unknown };
+
+interface Sent {
+  via: Via;
+  changed?: boolean;
+  /** The address the provider reports holding (needed with the `server` source). */
+  address?: string;
+}
+
+export async function runCycle(options: CycleOptions): Promise<CycleReport> {
+  const cycle = new Cycle(options);
+  try {
+    return await cycle.run();
+  } finally {
+    await cycle.close();
+  }
+}
+
+class Cycle {
+  private readonly config: Config;
+  private readonly logger: Logger;
+  private readonly now: () => Date;
+  private api?: Promise<ApiClient>;
+  private state!: State;
+
+  constructor(private readonly options: CycleOptions) {
+    this.config = options.config;
+    this.logger = options.logger;
+    this.now = options.now ?? (() => new Date());
+  }
+
+  async run(): Promise<CycleReport> {
+    // A dry run writes nothing, so it needs no lock and cannot disturb a running cycle.
+    const lock = this.options.dryRun ? undefined : acquireLock(this.config.stateDir);
+    try {
+      const loaded = readState(this.config.stateDir);
+      if (loaded.damage) this.logger.warn(loaded.damage);
+      this.state = loaded.state;
+      const outcomes: Outcome[] = [];
+      for (const family of this.config.ipv6 ? ([4, 6] as const) : ([4] as const)) {
+        const target = await this.target(family);
+        for (const host of this.config.hosts) outcomes.push(await this.handle(host, recordTypeOf(family), target));
+      }
+      const exitCode = cycleExitCode(outcomes);
+      if (!this.options.dryRun) {
+        const at = this.now().toISOString();
+        this.state.lastCycleAt = at;
+        if (exitCode === 0) this.state.lastSuccessAt = at;
+        writeState(this.config.stateDir, this.state);
+      }
+      return { outcomes, exitCode };
+    } finally {
+      lock?.release();
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.api) await (await this.api).close();
+  }
+
+  private apiClient(): Promise<ApiClient> {
+    // The API code (and undici) is loaded only by cycles that use it.
+    this.api ??= import('./via-api.js').then((m) => m.createApiClient(this.config, this.logger));
+    return this.api;
+  }
+
+  private usesApiFor(type: RecordType): boolean {
+    return type === 'AAAA' || this.config.via === 'api' || (this.config.via === 'auto' && !hasDyndnsCredentials(this.config));
+  }
+
+  private async target(family: Family): Promise<Target> {
+    const given = family === 4 ? this.config.ip : this.config.ip6;
+    if (given) return { kind: 'address', address: given };
+    const sources = family === 4 ? this.config.ipSources : this.config.ip6Sources;
+    try {
+      if (sources[0]?.kind === 'server') {
+        if (!this.usesApiFor(recordTypeOf(family))) return { kind: 'server' };
+        const { callerAddress } = await import('./via-api.js');
+        return { kind: 'address', address: await callerAddress(await this.apiClient()) };
+      }
+      const detection = await detectAddress({
+        family,
+        sources,
+        quorum: family === 4 ? this.config.quorum : this.config.quorum6,
+        timeoutMs: this.config.timeoutMs,
+        allowPrivate: this.config.allowPrivateIp,
+        logger: this.logger,
+      });
+      this.logger.debug(`IPv${family} address is ${detection.address}`, { sources: detection.answers.map((a) => a.source).join(',') });
+      return { kind: 'address', address: detection.address };
+    } catch (error) {
+      this.logger.error((error as Error).message);
+      return { kind: 'unknown', error };
+    }
+  }
+
+  private async handle(host: string, type: RecordType, target: Target): Promise<Outcome> {
+    const key = recordKey(host, type);
+    const record: RecordState = this.state.records[key] ?? { host, type };
+    if (target.kind === 'unknown') {
+      return { host, type, address: '-', action: 'failed', via: 'cache', message: (target.error as Error).message, error: target.error };
+    }
+    const wanted = target.kind === 'address' ? target.address : undefined;
+    if (wanted && this.isCurrent(record, wanted)) {
+      return { host, type, address: wanted, action: 'unchanged', via: 'cache', message: `sent ${record.sentAt} via ${record.via}; nothing to do` };
+    }
+    if (this.options.dryRun) {
+      const was = record.address ? `the cache holds ${record.address}` : 'not in the cache';
+      return { host, type, address: wanted ?? '(server)', action: 'would-update', via: 'cache', message: `would send (${was})` };
+    }
+    try {
+      const sent = await this.send(host, type, wanted);
+      const address = sent.address ?? wanted ?? '(server)';
+      this.state.records[key] = { host, type, address, sentAt: this.now().toISOString(), via: sent.via };
+      const action = sent.changed === false ? 'unchanged' : 'updated';
+      const message = sent.changed === false ? `the provider already held ${address}` : `set to ${address}`;
+      this.logger.info(`${host} ${type} ${message} via ${sent.via}`);
+      return { host, type, address, action, via: sent.via, message };
+    } catch (error) {
+      const message = error instanceof DdedgeError ? error.message : `internal error: ${(error as Error).stack ?? error}`;
+      this.logger.error(`${host} ${type}: ${message}`);
+      this.state.records[key] = { ...record, lastError: message, lastErrorAt: this.now().toISOString() };
+      return { host, type, address: wanted ?? '(server)', action: 'failed', via: this.usesApiFor(type) ? 'api' : 'dyndns', message, error };
+    }
+  }
+
+  private isCurrent(record: RecordState, address: string): boolean {
+    if (this.options.force || record.lastError || record.address !== address || !record.sentAt) return false;
+    const age = this.now().getTime() - Date.parse(record.sentAt);
+    return age >= 0 && age < this.config.maxAgeMs;
+  }
+
+  private async send(host: string, type: RecordType, address: string | undefined): Promise<Sent> {
+    if (this.usesApiFor(type)) return this.sendViaApi(host, type, address!);
+    try {
+      const settings = { ...this.config.dyndns, user: this.config.dyndns.user!, key: this.config.dyndns.key!, timeoutMs: this.config.timeoutMs };
+      const result = await sendDyndnsUpdate(settings, host, address ?? '', this.logger);
+      return { via: 'dyndns', changed: result.changed, address: result.address };
+    } catch (error) {
+      if (this.config.via !== 'auto' || !hasApiCredentials(this.config) || address === undefined) throw error;
+      if (error instanceof DyndnsError && error.kind === 'auth') {
+        this.logger.warn(`the dynamic DNS key was rejected for ${host}; fix DDEDGE_DYNDNS_KEY (or DDEDGE_DYNDNS_USER). Using the registrar API instead`);
+      } else {
+        this.logger.warn(`dynamic DNS failed for ${host} (${(error as Error).message}); trying the registrar API`);
+      }
+      return this.sendViaApi(host, type, address);
+    }
+  }
+
+  private async sendViaApi(host: string, type: RecordType, address: string): Promise<Sent> {
+    const { updateRecordViaApi } = await import('./via-api.js');
+    const zone = this.config.service ?? registeredDomain(host);
+    const result = await updateRecordViaApi(await this.apiClient(), zone, host, type, address, this.logger);
+    return { via: 'api', changed: result.changed };
+  }
+}
+

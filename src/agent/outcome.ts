@@ -1,0 +1,26 @@
+import { ExitCode, exitCodeOf } from '../errors.js';
+import type { RecordType } from '../ip/address.js';
+
+export type Action = 'updated' | 'unchanged' | 'would-update' | 'failed';
+
+/** One line of `ddedge update`: what happened to one record. */
+export interface Outcome {
+  host: string;
+  type: RecordType;
+  address: string;
+  action: Action;
+  via: 'dyndns' | 'api' | 'cache';
+  message: string;
+  error?: unknown;
+}
+
+/** Failures that need a person first, most urgent first; the first present decides. */
+const FAILURE_PRECEDENCE: ExitCode[] = [ExitCode.internal, ExitCode.usage, ExitCode.auth, ExitCode.refused, ExitCode.transient, ExitCode.addressUnknown];
+
+export function cycleExitCode(outcomes: Outcome[]): ExitCode {
+  const failures = outcomes.filter((o) => o.action === 'failed');
+  if (!failures.length) return ExitCode.ok;
+  if (failures.length < outcomes.length) return ExitCode.partial;
+  const codes = new Set(failures.map((f) => exitCodeOf(f.error)));
+  return FAILURE_PRECEDENCE.find((c) => codes.has(c)) ?? ExitCode.internal;
+}

@@ -1,0 +1,55 @@
+// Setting one record through the registrar API: find the entry by name in the service's
+// zone (service/dnslist), change it (dnsupdate), or create it when it is missing
+// (dnscreate) — the one thing the dynamic DNS interface cannot do.
+import { ApiClient } from '../api/client.js';
+import { service, type DnsEntry } from '../api/endpoints/service.js';
+import { tool, type HelloData } from '../api/endpoints/tool.js';
+import type { Config } from '../config/config.js';
+import type { RecordType } from '../ip/address.js';
+import type { Logger } from '../log.js';
+
+export interface ApiUpdate {
+  changed: boolean;
+  created: boolean;
+}
+
+export function createApiClient(config: Config, logger: Logger): ApiClient {
+  return new ApiClient({ url: config.api.url, user: config.api.user!, password: config.api.password!, timeoutMs: config.timeoutMs, logger });
+}
+
+/** The entry's name as the provider writes it (full host name, per the field notes) or relative to the zone. */
+export function entryMatchesHost(entryName: string, host: string, zone: string): boolean {
+  const name = entryName.toLowerCase().replace(/\.$/, '');
+  if (name === host) return true;
+  if (name === '@' || name === '') return host === zone;
+  return `${name}.${zone}` === host;
+}
+
+export async function updateRecordViaApi(
+  client: ApiClient,
+  zone: string,
+  host: string,
+  type: RecordType,
+  address: string,
+  logger: Logger,
+): Promise<ApiUpdate> {
+  const matches: DnsEntry[] = [];
+  for await (const page of client.pages<DnsEntry>('service', 'dnslist', service.dnslist, { serviceName: zone, filterType: type })) {
+    matches.push(...page.items.filter((e) => e.type === type && entryMatchesHost(e.name, host, zone)));
+  }
+  const [entry, ...others] = matches;
+  if (others.length) logger.warn(`${host} has ${matches.length} ${type} entries in ${zone}; updating entity ${entry!.entityID} only`);
+  if (entry && entry.value === address) return { changed: false, created: false };
+  if (entry) {
+    await client.call('service', 'dnsupdate', service.dnsupdate, { serviceName: zone, entityID: entry.entityID, value: address });
+    return { changed: true, created: false };
+  }
+  logger.info(`${host} has no ${type} entry in ${zone}; creating it`);
+  await client.call('service', 'dnscreate', service.dnscreate, { serviceName: zone, name: host, type, value: address });
+  return { changed: true, created: true };
+}
+
+/** The address the API sees this machine calling from: the `server` source on the API path. */
+export async function callerAddress(client: ApiClient): Promise<string> {
+  return (await client.call<HelloData>('tool', 'hello', tool.hello)).ip;
+}

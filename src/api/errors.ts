@@ -1,0 +1,57 @@
+// The provider's error codes (field notes table) and what each means for the caller.
+import { DdedgeError, ExitCode } from '../errors.js';
+
+export type ApiErrorKind = 'auth' | 'blocked' | 'transient' | 'refused' | 'not-found' | 'bad-request' | 'billing' | 'unknown';
+
+const KIND_BY_CODE = new Map<number, ApiErrorKind>();
+const declare = (kind: ApiErrorKind, codes: number[]) => codes.forEach((c) => KIND_BY_CODE.set(c, kind));
+declare('unknown', [1]);
+declare('bad-request', [100, 101, 102, 104, 105, 2001, 2002, 3002]);
+declare('auth', [103, 200, 201, 210, 300, 1001, 1002, 1003, 1004, 1005, 1009]);
+declare('blocked', [1000, 1006, 1007, 1010, 1011, 1012, 1013, 1014, 1030]);
+declare('billing', [1100]);
+declare('transient', [2003, 2004, 2007]);
+declare('not-found', [2008, 3001, 4001, 4002, 5001]);
+declare('refused', [
+  2005, 2006, 2009, 2010, 2011, 2012, 2100, 2101, 2102, 2200, 2201, 2202, 2210, 3003, 3500, 3501, 3502,
+  4003, 4004, 4005, 4006, 4007, 4008, 4009, 4010, 5000, 10001,
+]);
+
+export function apiErrorKind(code: number): ApiErrorKind {
+  return KIND_BY_CODE.get(code) ?? 'unknown';
+}
+
+/** auth and blocked both mean "stop calling until a person acts" (the contract's code 3). */
+const EXIT_BY_KIND: Record<ApiErrorKind, ExitCode> = {
+  auth: ExitCode.auth,
+  blocked: ExitCode.auth,
+  transient: ExitCode.transient,
+  refused: ExitCode.refused,
+  'not-found': ExitCode.refused,
+  'bad-request': ExitCode.refused,
+  billing: ExitCode.refused,
+  unknown: ExitCode.refused,
+};
+
+const ADVICE: Partial<Record<ApiErrorKind, string>> = {
+  auth: 'check DDEDGE_API_USER and DDEDGE_API_PASSWORD',
+  blocked: "the account or this machine's address is blocked or not on the API allow-list; ask the provider",
+  billing: 'add balance to the account',
+};
+
+/** An answer with success:false. `errorCode` is the provider's; transport failures are never ApiErrors. */
+export class ApiError extends DdedgeError {
+  readonly kind: ApiErrorKind;
+  constructor(
+    readonly errorCode: number,
+    readonly errorCodeMsg: string,
+    readonly messages: string[],
+    readonly action: string,
+  ) {
+    const kind = apiErrorKind(errorCode);
+    const detail = [errorCodeMsg, ...messages].filter(Boolean).join('; ');
+    const advice = ADVICE[kind] ? ` (${ADVICE[kind]})` : '';
+    super(`${action} failed with error ${errorCode}: ${detail || 'no reason given'}${advice}`, EXIT_BY_KIND[kind]);
+    this.kind = kind;
+  }
+}

@@ -1,0 +1,54 @@
+import { readFileSync } from 'node:fs';
+import { ConfigError } from '../../errors.js';
+import { parseFault } from '../../sandbox/faults.js';
+import { startSandbox } from '../../sandbox/server.js';
+import type { CommandContext } from '../registry.js';
+
+export async function run(context: CommandContext): Promise<number> {
+  const { flags, io } = context;
+  const port = Number(flags.port ?? 8443);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`--port: "${flags.port}" is not a port number (0-65535)`);
+  const certPath = flags['tls-cert'] as string | undefined;
+  const keyPath = flags['tls-key'] as string | undefined;
+  if (Boolean(certPath) !== Boolean(keyPath)) throw new ConfigError('--tls-cert and --tls-key go together');
+  const read = (path: string, flag: string) => {
+    try {
+      return readFileSync(path, 'utf8');
+    } catch (error) {
+      throw new ConfigError(`${flag}: cannot read "${path}": ${(error as NodeJS.ErrnoException).code}`);
+    }
+  };
+  const faults = ((flags.fault as string[] | undefined) ?? []).map(parseFault);
+  const sandbox = await startSandbox({
+    port,
+    host: (flags.listen as string | undefined) ?? '127.0.0.1',
+    dataFile: flags.data as string | undefined,
+    tls: certPath && keyPath ? { cert: read(certPath, '--tls-cert'), key: read(keyPath, '--tls-key') } : undefined,
+    faults,
+  }).catch((error: NodeJS.ErrnoException) => {
+    if (error instanceof ConfigError) throw error;
+    throw new ConfigError(`cannot listen on ${flags.listen ?? '127.0.0.1'}:${port}: ${error.code ?? error.message}`);
+  });
+  const { account } = sandbox.model;
+  if (flags.json) {
+    io.stdout(JSON.stringify({ apiUrl: sandbox.url, dyndnsUrl: sandbox.url, apiUser: account.apiUser, apiPassword: account.apiPassword, dyndnsUser: account.dyndnsUser, dyndnsKey: account.dyndnsKey }) + '\n');
+  } else {
+    const zone = sandbox.model.services.map((s) => `  ${s.name}: ${s.dns.filter((e) => e.type === 'A').map((e) => `${e.name} A ${e.value}`).join(', ')}`).join('\n');
+    io.stdout(
+      `ddedge sandbox listening on ${sandbox.url} (demo account; nothing here is real)\n` +
+        `  registrar API: ${sandbox.url}  user ${account.apiUser}  password ${account.apiPassword}\n` +
+        `  dynamic DNS:   ${sandbox.url}/{json,xml,plain}/  user ${account.dyndnsUser}  key ${account.dyndnsKey}\n` +
+        `zones:\n${zone}\n` +
+        `try:\n  DDEDGE_DYNDNS_URL=${sandbox.url} DDEDGE_DYNDNS_USER=${account.dyndnsUser} DDEDGE_DYNDNS_KEY=${account.dyndnsKey} \\\n` +
+        `  DDEDGE_STATE_DIR=/tmp/ddedge-demo ddedge update --host home.example.com --ip 81.0.2.15\n` +
+        (faults.length ? `faults: ${faults.map((f) => `${f.target}=${f.kind}`).join(', ')}\n` : ''),
+    );
+  }
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGTERM', stop);
+    process.once('SIGINT', stop);
+  });
+  await sandbox.close();
+  return 0;
+}

@@ -1,0 +1,73 @@
+// The entry point: finds the command, parses its flags, runs it, and turns whatever it
+// throws into one message and the contract's exit code. Nothing below cli/ prints or exits.
+import { parseArgs } from 'node:util';
+import { SETTINGS } from '../config/settings.js';
+import { ConfigError, DdedgeError, ExitCode } from '../errors.js';
+import { redact } from '../redact.js';
+import { VERSION } from '../version.js';
+import { processIo, type Io } from './io.js';
+import { COMMANDS, findCommand, nearestNames, type CommandSpec } from './registry.js';
+
+export async function main(argv: string[], io: Io = processIo()): Promise<number> {
+  try {
+    return await dispatch(argv, io);
+  } catch (error) {
+    if (error instanceof DdedgeError) {
+      io.stderr(`ddedge: ${redact(error.message)}\n`);
+      return error.exitCode;
+    }
+    io.stderr(`ddedge: internal error (please report it): ${redact((error as Error)?.stack ?? String(error))}\n`);
+    return ExitCode.internal;
+  }
+}
+
+async function dispatch(argv: string[], io: Io): Promise<number> {
+  const [first, ...rest] = argv;
+  if (first === '--version' || first === '-V' || first === 'version') {
+    io.stdout(`${VERSION}\n`);
+    return ExitCode.ok;
+  }
+  if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
+    const { renderHelp } = await import('./help.js');
+    io.stdout(await renderHelp(rest[0] ? findCommand(rest[0]) : undefined));
+    return first === undefined ? ExitCode.usage : ExitCode.ok;
+  }
+  const command = findCommand(first);
+  if (!command) {
+    const near = nearestNames(first, COMMANDS.map((c) => c.name));
+    throw new ConfigError(`unknown command "${first}"${near.length ? `; did you mean ${near.join(' or ')}?` : ''} (see ddedge --help)`);
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    const { renderHelp } = await import('./help.js');
+    io.stdout(await renderHelp(command));
+    return ExitCode.ok;
+  }
+  const { flags, positionals } = parseFlags(command, rest);
+  const { run } = await command.load();
+  return run({ flags, positionals, io });
+}
+
+function parseFlags(command: CommandSpec, args: string[]) {
+  const options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }> = {};
+  if (command.settings) {
+    for (const setting of Object.values(SETTINGS)) {
+      options[setting.flag] = { type: setting.kind === 'boolean' ? 'boolean' : 'string', multiple: 'multiple' in setting };
+    }
+  }
+  for (const [name, spec] of Object.entries(command.flags)) options[name] = { type: spec.type, multiple: Boolean(spec.multiple) };
+  try {
+    const parsed = parseArgs({ args, options, strict: true, allowPositionals: Boolean(command.positionals) });
+    return { flags: parsed.values, positionals: parsed.positionals };
+  } catch (error) {
+    const message = (error as Error).message.replace(/\. To specify a positional argument.*$/s, '');
+    throw new ConfigError(`${command.name}: ${message} (see ddedge ${command.name} --help)`);
+  }
+}
+
+// Run when executed (the built dist/ddedge.mjs), not when imported by tests.
+if (process.argv[1] && /ddedge(\.mjs)?$/.test(process.argv[1]) && !process.env.VITEST) {
+  main(process.argv.slice(2)).then((code) => {
+    // Pending work (sources that lost the quorum race, idle sockets) must not delay the exit.
+    process.exit(code);
+  });
+}

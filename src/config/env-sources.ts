@@ -1,0 +1,60 @@
+// Where raw setting values come from, strongest first: flag, environment, dotenv file
+// (never overriding a set variable), <VAR>_FILE, $CREDENTIALS_DIRECTORY/<credential>.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ConfigError } from '../errors.js';
+
+export type Env = Record<string, string | undefined>;
+
+/** The environment as ddedge sees it: the process's variables over those of the dotenv file. */
+export async function environmentWithDotenv(env: Env, envFile: string | undefined, cwd: string): Promise<Env> {
+  const path = envFile ?? join(cwd, '.env');
+  if (!envFile && !existsSync(path)) return env;
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`--env-file: cannot read "${path}": ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  // Loaded only when a file is there: most runs (systemd, containers) never pay for it.
+  const { parse } = await import('dotenv');
+  const fromFile = parse(text);
+  return { ...fromFile, ...definedOnly(env) };
+}
+
+function definedOnly(env: Env): Env {
+  return Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined));
+}
+
+export interface RawValue {
+  value: string;
+  /** How the user named it: --flag, VARIABLE, VARIABLE_FILE (path), credential. */
+  origin: string;
+}
+
+/** Reads a secret from <VAR>_FILE or a systemd credential; trailing newlines are dropped. */
+export function readSecretSource(variable: string, credential: string, env: Env): RawValue | undefined {
+  const filePath = env[`${variable}_FILE`];
+  if (filePath) {
+    if (env[variable] !== undefined) throw new ConfigError(`both ${variable} and ${variable}_FILE are set; keep one`);
+    return { value: readSecretFile(filePath, `${variable}_FILE`), origin: `${variable}_FILE` };
+  }
+  const credentialsDir = env.CREDENTIALS_DIRECTORY;
+  if (credentialsDir) {
+    const path = join(credentialsDir, credential);
+    if (existsSync(path)) return { value: readSecretFile(path, `credential ${credential}`), origin: `credential ${credential}` };
+  }
+  return undefined;
+}
+
+function readSecretFile(path: string, origin: string): string {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`${origin}: cannot read "${path}": ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`);
+  }
+  const value = text.replace(/\r?\n$/, '');
+  if (!value) throw new ConfigError(`${origin}: "${path}" is empty`);
+  return value;
+}

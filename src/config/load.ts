@@ -1,0 +1,201 @@
+// flags + environment + dotenv + *_FILE + credentials -> one validated Config. Every
+// problem is collected and reported together, naming the setting and what it accepts,
+// before any request is sent (exit 2).
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { isIPv4, isIPv6 } from 'node:net';
+import { ConfigError } from '../errors.js';
+import { parseDuration } from '../duration.js';
+import { checkUrl } from '../http/url-policy.js';
+import { canonicalAddress, type Family } from '../ip/address.js';
+import { parseSources } from '../ip/sources.js';
+import { registerSecret } from '../redact.js';
+import { hasApiCredentials, hasDyndnsCredentials, type Config } from './config.js';
+import { readSecretSource, type Env, type RawValue } from './env-sources.js';
+import { SETTINGS, type Setting, type SettingName } from './settings.js';
+
+export type FlagValues = Record<string, string | boolean | (string | boolean)[] | undefined>;
+
+export interface LoadOptions {
+  flags: FlagValues;
+  env: Env;
+  /** update and daemon need hosts and credentials; ip, status, health do not. */
+  purpose: 'cycle' | 'detect' | 'state';
+  isRoot?: boolean;
+}
+
+const BOOLEAN_TRUE = new Set(['1', 'true', 'yes', 'on']);
+const BOOLEAN_FALSE = new Set(['0', 'false', 'no', 'off']);
+const HOST_LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
+const MAX_TIMEOUT_MS = 5 * 60_000;
+const MIN_INTERVAL_MS = 30_000;
+
+export function isHostName(name: string): boolean {
+  const labels = name.split('.');
+  return name.length <= 253 && labels.length >= 2 && labels.every((l) => HOST_LABEL.test(l)) && !/^\d+$/.test(labels.at(-1)!);
+}
+
+export function loadConfig(options: LoadOptions): Config {
+  const problems: string[] = [];
+  const raw = (name: SettingName): RawValue[] => rawValues(SETTINGS[name], options, problems);
+  const one = (name: SettingName): RawValue | undefined => raw(name).at(-1);
+  const textOf = (name: SettingName): string | undefined => one(name)?.value ?? (SETTINGS[name] as Setting).default;
+  const fail = (name: SettingName, origin: string | undefined, message: string) => {
+    problems.push(`${origin ?? describeSetting(SETTINGS[name])}: ${message}`);
+  };
+
+  const url = (name: SettingName): string => {
+    const value = textOf(name)!;
+    try {
+      return checkUrl(value, one(name)?.origin ?? `--${SETTINGS[name].flag}`).toString();
+    } catch (error) {
+      problems.push((error as Error).message);
+      return value;
+    }
+  };
+  const choice = <T extends string>(name: SettingName): T => {
+    const setting = SETTINGS[name] as Setting;
+    const value = textOf(name)!;
+    if (!setting.values!.includes(value)) fail(name, one(name)?.origin, `"${value}" is not one of ${setting.values!.join(', ')}`);
+    return value as T;
+  };
+  const duration = (name: SettingName, min: number, max: number): number => {
+    const value = textOf(name)!;
+    const ms = parseDuration(value);
+    if (ms === undefined) fail(name, one(name)?.origin, `"${value}" is not a duration; use a number with ms, s, m, h or d (e.g. 15s, 5m, 7d)`);
+    else if (ms < min || ms > max) fail(name, one(name)?.origin, `${value} is outside ${min} ms .. ${max} ms`);
+    return ms ?? 0;
+  };
+  const boolean = (name: SettingName): boolean => {
+    const entry = one(name);
+    const value = (entry?.value ?? (SETTINGS[name] as Setting).default ?? 'false').toLowerCase();
+    if (BOOLEAN_TRUE.has(value)) return true;
+    if (!BOOLEAN_FALSE.has(value)) fail(name, entry?.origin, `"${value}" is not a boolean; use 1/0, true/false, yes/no or on/off`);
+    return false;
+  };
+  const address = (name: 'ip' | 'ip6', family: Family): string | undefined => {
+    const entry = one(name);
+    if (!entry) return undefined;
+    const valid = family === 4 ? isIPv4(entry.value) : isIPv6(entry.value) && !entry.value.includes('%');
+    if (!valid) fail(name, entry.origin, `"${entry.value}" is not an IPv${family} address`);
+    return valid ? canonicalAddress(entry.value) : undefined;
+  };
+  const sources = (name: 'ipSources' | 'ip6Sources', family: Family) => {
+    const entries = raw(name);
+    try {
+      return parseSources(entries.flatMap((e) => splitList(e.value)), family, entries[0]?.origin ?? `--${SETTINGS[name].flag}`);
+    } catch (error) {
+      problems.push((error as Error).message);
+      return [];
+    }
+  };
+  const secret = (name: 'dyndnsKey' | 'apiPassword'): string | undefined => {
+    const value = one(name)?.value;
+    registerSecret(value);
+    return value;
+  };
+
+  const hosts: string[] = [];
+  for (const entry of raw('hosts')) {
+    for (const host of splitList(entry.value).map((h) => h.toLowerCase().replace(/\.$/, ''))) {
+      if (!isHostName(host)) fail('hosts', entry.origin, `"${host}" is not a fully qualified host name`);
+      else if (!hosts.includes(host)) hosts.push(host);
+    }
+  }
+  const serviceEntry = one('service');
+  if (serviceEntry && !isHostName(serviceEntry.value.toLowerCase())) fail('service', serviceEntry.origin, `"${serviceEntry.value}" is not a domain name`);
+
+  const ipSources = sources('ipSources', 4);
+  const ip6Sources = sources('ip6Sources', 6);
+  const quorumEntry = one('quorum');
+  let quorum = ipSources.length === 1 ? 1 : 2;
+  if (quorumEntry) {
+    quorum = Number(quorumEntry.value);
+    if (!/^\d+$/.test(quorumEntry.value) || quorum < 1) fail('quorum', quorumEntry.origin, `"${quorumEntry.value}" is not a whole number of at least 1`);
+    else if (ipSources.length && quorum > ipSources.length) fail('quorum', quorumEntry.origin, `${quorum} is more than the ${ipSources.length} IPv4 sources configured`);
+  }
+
+  const config: Config = {
+    dyndns: {
+      url: url('dyndnsUrl'),
+      format: choice('dyndnsFormat'),
+      user: textOf('dyndnsUser'),
+      key: secret('dyndnsKey'),
+      keyParam: choice('dyndnsKeyParam'),
+    },
+    api: { url: url('apiUrl'), user: textOf('apiUser'), password: secret('apiPassword') },
+    hosts,
+    service: serviceEntry?.value.toLowerCase(),
+    via: choice('via'),
+    ip: address('ip', 4),
+    ipSources,
+    quorum,
+    ipv6: boolean('ipv6'),
+    ip6: address('ip6', 6),
+    ip6Sources,
+    quorum6: Math.max(1, Math.min(quorum, ip6Sources.length)),
+    stateDir: textOf('stateDir') ?? defaultStateDir(options.env, options.isRoot ?? process.getuid?.() === 0),
+    maxAgeMs: duration('maxAge', 60_000, 366 * 86_400_000),
+    timeoutMs: duration('timeout', 100, MAX_TIMEOUT_MS),
+    intervalMs: duration('interval', MIN_INTERVAL_MS, 7 * 86_400_000),
+    allowPrivateIp: boolean('allowPrivateIp'),
+    logLevel: choice('logLevel'),
+    logFormat: choice('logFormat'),
+  };
+  if (options.purpose === 'cycle') checkCycleRequirements(config, problems);
+  if (problems.length) throw new ConfigError(problems.length === 1 ? problems[0]! : `invalid configuration:\n  ${problems.join('\n  ')}`);
+  return config;
+}
+
+/** What update and daemon need to do anything at all. */
+function checkCycleRequirements(config: Config, problems: string[]): void {
+  if (!config.hosts.length) problems.push('no host to update: give --host NAME (repeatable) or DDEDGE_HOSTS=a.example.com,b.example.com');
+  const dyndns = hasDyndnsCredentials(config);
+  const api = hasApiCredentials(config);
+  const half = (a?: string, b?: string) => Boolean(a) !== Boolean(b);
+  if (half(config.dyndns.user, config.dyndns.key)) {
+    problems.push(config.dyndns.user ? 'DDEDGE_DYNDNS_KEY is missing (or DDEDGE_DYNDNS_KEY_FILE, or the dyndns-key credential)' : 'DDEDGE_DYNDNS_USER is missing (the key is set)');
+  }
+  if (half(config.api.user, config.api.password)) {
+    problems.push(config.api.user ? 'DDEDGE_API_PASSWORD is missing (or DDEDGE_API_PASSWORD_FILE, or the api-password credential)' : 'DDEDGE_API_USER is missing (the password is set)');
+  }
+  if (config.via === 'dyndns' && !dyndns) problems.push('--via dyndns needs DDEDGE_DYNDNS_USER and DDEDGE_DYNDNS_KEY');
+  if (config.via === 'api' && !api) problems.push('--via api needs DDEDGE_API_USER and DDEDGE_API_PASSWORD');
+  if (config.via === 'auto' && !dyndns && !api) {
+    problems.push('no credentials: set DDEDGE_DYNDNS_USER and DDEDGE_DYNDNS_KEY (dynamic DNS), or DDEDGE_API_USER and DDEDGE_API_PASSWORD (registrar API)');
+  }
+  if (config.ipv6 && !api) problems.push('--ipv6 keeps AAAA records through the registrar API: set DDEDGE_API_USER and DDEDGE_API_PASSWORD');
+  if (config.ipv6 && !config.ip6 && config.ip6Sources.some((s) => s.kind === 'server')) {
+    problems.push('--ip6-source server is not supported: the API learns only the IPv4 address of the caller');
+  }
+}
+
+function rawValues(setting: Setting, options: LoadOptions, problems: string[]): RawValue[] {
+  const flag = options.flags[setting.flag];
+  if (flag !== undefined && flag !== false) {
+    const list = Array.isArray(flag) ? flag : [flag];
+    return list.map((v) => ({ value: String(v), origin: `--${setting.flag}` }));
+  }
+  if (setting.env) {
+    const value = options.env[setting.env];
+    if (value !== undefined && value !== '') return [{ value, origin: setting.env }];
+    if (setting.credential) {
+      try {
+        const secret = readSecretSource(setting.env, setting.credential, options.env);
+        if (secret) return [secret];
+      } catch (error) {
+        problems.push((error as Error).message);
+      }
+    }
+  }
+  return [];
+}
+
+const splitList = (text: string): string[] => text.split(',').map((s) => s.trim()).filter(Boolean);
+const describeSetting = (s: Setting): string => (s.env ? `${s.env} (--${s.flag})` : `--${s.flag}`);
+
+export function defaultStateDir(env: Env, isRoot: boolean): string {
+  if (env.STATE_DIRECTORY) return env.STATE_DIRECTORY.split(':')[0]!;
+  if (isRoot) return '/var/lib/ddedge';
+  return join(env.XDG_STATE_HOME || join(env.HOME || homedir(), '.local', 'state'), 'ddedge');
+}

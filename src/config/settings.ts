@@ -1,0 +1,53 @@
+// The contract's configuration table, declared once. The flag parser, the loader, `--help`
+// and the README's reference all follow it.
+
+export type SettingKind = 'string' | 'url' | 'duration' | 'boolean' | 'enum' | 'hosts' | 'sources' | 'integer' | 'ipv4' | 'ipv6' | 'path' | 'domain';
+
+export interface Setting {
+  flag: string;
+  env?: string;
+  kind: SettingKind;
+  values?: readonly string[];
+  /** Repeatable flag; the variable is comma-separated. */
+  multiple?: boolean;
+  /** A secret: also read from <env>_FILE and from $CREDENTIALS_DIRECTORY/<credential>. */
+  credential?: string;
+  default?: string;
+  describe: string;
+}
+
+export const SETTINGS = {
+  dyndnsUrl: { flag: 'dyndns-url', env: 'DDEDGE_DYNDNS_URL', kind: 'url', default: 'https://dondns.dondominio.com', describe: 'base of the dynamic DNS interface; /<format>/ is appended' },
+  dyndnsFormat: { flag: 'dyndns-format', env: 'DDEDGE_DYNDNS_FORMAT', kind: 'enum', values: ['json', 'xml', 'plain'], default: 'json', describe: 'answer format asked of the dynamic DNS interface' },
+  dyndnsUser: { flag: 'dyndns-user', env: 'DDEDGE_DYNDNS_USER', kind: 'string', describe: 'dynamic DNS user name' },
+  dyndnsKey: { flag: 'dyndns-key', env: 'DDEDGE_DYNDNS_KEY', kind: 'string', credential: 'dyndns-key', describe: 'dynamic DNS key (prefer DDEDGE_DYNDNS_KEY_FILE or the dyndns-key credential)' },
+  dyndnsKeyParam: { flag: 'dyndns-key-param', env: 'DDEDGE_DYNDNS_KEY_PARAM', kind: 'enum', values: ['password', 'apikey'], default: 'password', describe: "query parameter that carries the key: the server accepts 'password'; the spec names 'apikey'" },
+  apiUrl: { flag: 'api-url', env: 'DDEDGE_API_URL', kind: 'url', default: 'https://simple-api.dondominio.net', describe: 'registrar API base' },
+  apiUser: { flag: 'api-user', env: 'DDEDGE_API_USER', kind: 'string', describe: 'registrar API user (apiuser)' },
+  apiPassword: { flag: 'api-password', env: 'DDEDGE_API_PASSWORD', kind: 'string', credential: 'api-password', describe: 'registrar API password (prefer DDEDGE_API_PASSWORD_FILE or the api-password credential)' },
+  hosts: { flag: 'host', env: 'DDEDGE_HOSTS', kind: 'hosts', multiple: true, describe: 'host name to keep pointed at this machine (repeatable; variable comma-separated)' },
+  service: { flag: 'service', env: 'DDEDGE_SERVICE', kind: 'domain', describe: "hosting service whose DNS zone holds the hosts (default: each host's registered domain)" },
+  via: { flag: 'via', env: 'DDEDGE_VIA', kind: 'enum', values: ['auto', 'dyndns', 'api'], default: 'auto', describe: 'dyndns, api, or auto: dynamic DNS first, the API when that fails and API credentials are set' },
+  ip: { flag: 'ip', env: 'DDEDGE_IP', kind: 'ipv4', describe: 'use this IPv4 address; no detection' },
+  ipSources: { flag: 'ip-source', env: 'DDEDGE_IP_SOURCES', kind: 'sources', multiple: true, describe: 'where the public IPv4 address is learnt (repeatable; default: the built-in list)' },
+  quorum: { flag: 'quorum', env: 'DDEDGE_IP_QUORUM', kind: 'integer', describe: 'how many sources must report the same address (default 2, or 1 with a single source)' },
+  ipv6: { flag: 'ipv6', env: 'DDEDGE_IPV6', kind: 'boolean', default: 'false', describe: 'also keep AAAA records (through the API)' },
+  ip6: { flag: 'ip6', env: 'DDEDGE_IP6', kind: 'ipv6', describe: 'use this IPv6 address; no detection' },
+  ip6Sources: { flag: 'ip6-source', env: 'DDEDGE_IP6_SOURCES', kind: 'sources', multiple: true, describe: 'as --ip-source, for IPv6' },
+  stateDir: { flag: 'state-dir', env: 'DDEDGE_STATE_DIR', kind: 'path', describe: 'cache and lock directory (default $STATE_DIRECTORY, /var/lib/ddedge as root, else $XDG_STATE_HOME/ddedge or ~/.local/state/ddedge)' },
+  maxAge: { flag: 'max-age', env: 'DDEDGE_MAX_AGE', kind: 'duration', default: '7d', describe: 're-send an unchanged address after this long' },
+  timeout: { flag: 'timeout', env: 'DDEDGE_TIMEOUT', kind: 'duration', default: '15s', describe: 'per request' },
+  interval: { flag: 'interval', env: 'DDEDGE_INTERVAL', kind: 'duration', default: '5m', describe: 'time between cycles (daemon only)' },
+  allowPrivateIp: { flag: 'allow-private-ip', env: 'DDEDGE_ALLOW_PRIVATE_IP', kind: 'boolean', default: 'false', describe: 'accept detected addresses that are not public' },
+  logLevel: { flag: 'log-level', env: 'DDEDGE_LOG_LEVEL', kind: 'enum', values: ['error', 'warn', 'info', 'debug'], default: 'info', describe: 'log level' },
+  logFormat: { flag: 'log-format', env: 'DDEDGE_LOG_FORMAT', kind: 'enum', values: ['text', 'json'], default: 'text', describe: 'log format on stderr' },
+} as const satisfies Record<string, Setting>;
+
+export type SettingName = keyof typeof SETTINGS;
+
+/** Flags that are not settings: they steer one run. */
+export const RUN_FLAGS = {
+  json: { describe: "print the command's result as one JSON document on stdout" },
+  'dry-run': { describe: 'decide and report; send no change' },
+  force: { describe: 'ignore the cache and send' },
+} as const;

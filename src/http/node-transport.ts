@@ -1,0 +1,29 @@
+// node:http(s) on the agent's path. undici costs about 100 ms of start-up here (llhttp's
+// WebAssembly is compiled before the first request), which is more than a whole cycle is
+// allowed; Node's built-in client is already in the binary. See README "Performance".
+import http from 'node:http';
+import https from 'node:https';
+import type { Transport, WireRequest, WireResponse } from './transport.js';
+
+export const nodeTransport: Transport = {
+  send(request: WireRequest): Promise<WireResponse> {
+    const client = request.url.protocol === 'https:' ? https : http;
+    return new Promise((resolve, reject) => {
+      const req = client.request(
+        request.url,
+        {
+          method: request.method,
+          headers: request.headers,
+          family: request.family,
+          signal: request.signal,
+          // A fresh connection per request: a cycle makes a handful of requests to different
+          // hosts, and pooled idle sockets would only delay the process exit.
+          agent: false,
+        },
+        (res) => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: res }),
+      );
+      req.on('error', reject);
+      req.end(request.body);
+    });
+  },
+};

@@ -1,0 +1,104 @@
+// The one place that decides how ddedge talks HTTP, whatever carries the bytes: the https
+// rule, a deadline covering connect + answer, a cap on the answer's size, a User-Agent, and
+// errors that name what failed with a URL whose secrets are masked.
+import { redactUrl } from '../redact.js';
+import { USER_AGENT } from '../version.js';
+import { TransportError } from './errors.js';
+import { nodeTransport } from './node-transport.js';
+import type { Transport } from './transport.js';
+import { checkUrl } from './url-policy.js';
+
+export const DEFAULT_MAX_BYTES = 1024 * 1024;
+
+export interface HttpRequest {
+  url: string;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+  timeoutMs: number;
+  maxBytes?: number;
+  family?: 4 | 6;
+  /** Names the URL's setting in errors, e.g. "--dyndns-url". */
+  setting?: string;
+  transport?: Transport;
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+  /** The URL with secrets masked, for messages. */
+  shownUrl: string;
+}
+
+export async function httpRequest(request: HttpRequest): Promise<HttpResponse> {
+  const url = checkUrl(request.url, request.setting ?? 'URL');
+  const shownUrl = redactUrl(url);
+  const maxBytes = request.maxBytes ?? DEFAULT_MAX_BYTES;
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, request.timeoutMs);
+  try {
+    const response = await (request.transport ?? nodeTransport).send({
+      url,
+      method: request.method ?? 'GET',
+      headers: {
+        'user-agent': USER_AGENT,
+        accept: '*/*',
+        ...(request.body !== undefined ? { 'content-length': String(Buffer.byteLength(request.body)) } : {}),
+        ...request.headers,
+      },
+      body: request.body,
+      family: request.family,
+      signal: controller.signal,
+    });
+    const declared = Number(response.headers['content-length']);
+    if (declared > maxBytes) {
+      response.body.destroy();
+      throw new TransportError('too-large', `answer from ${shownUrl} is ${declared} bytes, over the ${maxBytes}-byte limit`, shownUrl);
+    }
+    const body = await readLimited(response.body, maxBytes, shownUrl);
+    return { status: response.status, headers: response.headers, body, shownUrl };
+  } catch (error) {
+    throw classify(error, shownUrl, timedOut, request.timeoutMs);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Throws a TransportError for a status outside 2xx. */
+export function expectSuccessStatus(response: HttpResponse): HttpResponse {
+  if (response.status >= 200 && response.status < 300) return response;
+  const hint = response.status >= 500 ? 'the server failed; ddedge will retry later' : 'check the URL and credentials';
+  throw new TransportError('status', `${response.shownUrl} answered HTTP ${response.status} (${hint})`, response.shownUrl, response.status);
+}
+
+async function readLimited(body: AsyncIterable<Uint8Array> & { destroy(error?: Error): void }, maxBytes: number, shownUrl: string): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.byteLength;
+    if (size > maxBytes) {
+      body.destroy();
+      throw new TransportError('too-large', `answer from ${shownUrl} exceeded the ${maxBytes}-byte limit`, shownUrl);
+    }
+    chunks.push(Buffer.from(chunk));
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+const TLS_CODE = /^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|HOSTNAME_MISMATCH|ERR_OSSL)/;
+
+function classify(error: unknown, shownUrl: string, timedOut: boolean, timeoutMs: number): Error {
+  if (error instanceof TransportError) return error;
+  if (timedOut) return new TransportError('timeout', `no complete answer from ${shownUrl} within ${timeoutMs} ms`, shownUrl);
+  const code = String((error as { code?: unknown })?.code ?? '');
+  const detail = error instanceof Error ? error.message : String(error);
+  if (TLS_CODE.test(code) || /certificate|TLS|SSL/i.test(detail)) {
+    return new TransportError('tls', `TLS failure talking to ${shownUrl}: ${detail} (trust a private CA with NODE_EXTRA_CA_CERTS)`, shownUrl);
+  }
+  return new TransportError('connection', `cannot reach ${shownUrl}: ${code || detail}`, shownUrl);
+}

@@ -1,0 +1,21 @@
+/** What the policy layer asks of a wire implementation. */
+export interface WireRequest {
+  url: URL;
+  method: 'GET' | 'POST';
+  headers: Record<string, string>;
+  body?: string;
+  /** Force IPv4 or IPv6, so an address source reports the address of the wanted family. */
+  family?: 4 | 6;
+  signal: AbortSignal;
+}
+
+export interface WireResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: AsyncIterable<Uint8Array> & { destroy(error?: Error): void };
+}
+
+export interface Transport {
+  send(request: WireRequest): Promise<WireResponse>;
+  close?(): Promise<void>;
+}

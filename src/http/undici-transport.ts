@@ -1,0 +1,27 @@
+// undici for the registrar API: a keep-alive pool of at most 3 connections per origin (the
+// provider's limit), and a dispatcher that SDK users and tests (MockAgent) can inject.
+import { Agent, type Dispatcher } from 'undici';
+import type { Transport, WireRequest, WireResponse } from './transport.js';
+
+export const API_CONNECTION_LIMIT = 3;
+
+export function undiciTransport(dispatcher?: Dispatcher): Transport {
+  const owned = dispatcher ? undefined : new Agent({ connections: API_CONNECTION_LIMIT });
+  const target = dispatcher ?? owned!;
+  return {
+    async send(request: WireRequest): Promise<WireResponse> {
+      const res = await target.request({
+        origin: request.url.origin,
+        path: request.url.pathname + request.url.search,
+        method: request.method,
+        headers: request.headers,
+        body: request.body,
+        signal: request.signal,
+      });
+      return { status: res.statusCode, headers: res.headers, body: res.body };
+    },
+    async close() {
+      await owned?.close();
+    },
+  };
+}

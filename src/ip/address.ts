@@ -1,0 +1,132 @@
+// Which addresses may be published. The ranges are the IANA IPv4 and IPv6 Special-Purpose
+// Address Registries (RFC 6890 and successors), plus multicast and the IPv6 space outside
+// 2000::/3 that is not allocated for global unicast. Anycast service addresses that the
+// registry marks "globally reachable" (AS112, TURN, PCP, AMT) are still refused: they can
+// never be the address of the machine running ddedge.
+import { isIPv4, isIPv6 } from 'node:net';
+
+export type Family = 4 | 6;
+export type RecordType = 'A' | 'AAAA';
+
+export const recordTypeOf = (family: Family): RecordType => (family === 4 ? 'A' : 'AAAA');
+export const familyOf = (type: RecordType): Family => (type === 'A' ? 4 : 6);
+
+interface Range {
+  prefix: bigint;
+  bits: number;
+  reason: string;
+}
+
+function range(cidr: string, reason: string): Range {
+  const [address, bits] = cidr.split('/') as [string, string];
+  return { prefix: toBigInt(address)!, bits: Number(bits), reason };
+}
+
+const V4_RANGES: Range[] = [
+  range('0.0.0.0/8', '"this network" (RFC 791)'),
+  range('10.0.0.0/8', 'private (RFC 1918)'),
+  range('100.64.0.0/10', 'shared address space, carrier-grade NAT (RFC 6598)'),
+  range('127.0.0.0/8', 'loopback (RFC 1122)'),
+  range('169.254.0.0/16', 'link-local (RFC 3927)'),
+  range('172.16.0.0/12', 'private (RFC 1918)'),
+  range('192.0.0.0/24', 'IETF protocol assignments (RFC 6890)'),
+  range('192.0.2.0/24', 'documentation, TEST-NET-1 (RFC 5737)'),
+  range('192.31.196.0/24', 'AS112 anycast (RFC 7535)'),
+  range('192.52.193.0/24', 'AMT anycast (RFC 7450)'),
+  range('192.88.99.0/24', 'deprecated 6to4 relay anycast (RFC 7526)'),
+  range('192.168.0.0/16', 'private (RFC 1918)'),
+  range('192.175.48.0/24', 'AS112 direct delegation (RFC 7534)'),
+  range('198.18.0.0/15', 'benchmarking (RFC 2544)'),
+  range('198.51.100.0/24', 'documentation, TEST-NET-2 (RFC 5737)'),
+  range('203.0.113.0/24', 'documentation, TEST-NET-3 (RFC 5737)'),
+  range('224.0.0.0/4', 'multicast (RFC 5771)'),
+  range('240.0.0.0/4', 'reserved (RFC 1112)'),
+  range('255.255.255.255/32', 'limited broadcast (RFC 919)'),
+].map((r) => ({ ...r, bits: r.bits + 96, prefix: r.prefix }));
+
+const V6_RANGES: Range[] = [
+  range('::/128', 'unspecified (RFC 4291)'),
+  range('::1/128', 'loopback (RFC 4291)'),
+  range('::ffff:0:0/96', 'IPv4-mapped (RFC 4291)'),
+  range('64:ff9b::/96', 'IPv4/IPv6 translation (RFC 6052)'),
+  range('64:ff9b:1::/48', 'local-use IPv4/IPv6 translation (RFC 8215)'),
+  range('100::/64', 'discard-only (RFC 6666)'),
+  range('2001::/23', 'IETF protocol assignments, incl. Teredo and ORCHID (RFC 2928)'),
+  range('2001:db8::/32', 'documentation (RFC 3849)'),
+  range('2002::/16', '6to4 (RFC 3056)'),
+  range('2620:4f:8000::/48', 'AS112 direct delegation (RFC 7534)'),
+  range('3fff::/20', 'documentation (RFC 9637)'),
+  range('5f00::/16', 'segment routing SIDs (RFC 9602)'),
+  range('fc00::/7', 'unique local (RFC 4193)'),
+  range('fe80::/10', 'link-local (RFC 4291)'),
+  range('fec0::/10', 'deprecated site-local (RFC 3879)'),
+  range('ff00::/8', 'multicast (RFC 4291)'),
+];
+const GLOBAL_UNICAST_V6 = range('2000::/3', 'global unicast');
+
+/** Parses an address to a 128-bit integer (IPv4 as IPv4-compatible ::a.b.c.d). */
+export function toBigInt(address: string): bigint | undefined {
+  if (isIPv4(address)) {
+    return address.split('.').reduce((acc, part) => (acc << 8n) | BigInt(Number(part)), 0n);
+  }
+  if (!isIPv6(address) || address.includes('%')) return undefined;
+  let text = address;
+  const v4Tail = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
+  if (v4Tail) {
+    const v4 = toBigInt(v4Tail[1]!)!;
+    text = text.slice(0, -v4Tail[1]!.length) + `${(v4 >> 16n).toString(16)}:${(v4 & 0xffffn).toString(16)}`;
+  }
+  const [head, tail] = text.includes('::') ? (text.split('::') as [string, string]) : [text, undefined];
+  const headParts = head ? head.split(':') : [];
+  const tailParts = tail ? tail.split(':') : [];
+  const groups = tail === undefined ? headParts : [...headParts, ...Array(8 - headParts.length - tailParts.length).fill('0'), ...tailParts];
+  return groups.reduce((acc, g) => (acc << 16n) | BigInt(parseInt(g, 16)), 0n);
+}
+
+function inRange(value: bigint, r: Range): boolean {
+  const shift = BigInt(128 - r.bits);
+  return value >> shift === r.prefix >> shift;
+}
+
+export function familyOfAddress(address: string): Family | undefined {
+  return isIPv4(address) ? 4 : isIPv6(address) && !address.includes('%') ? 6 : undefined;
+}
+
+/** Why an address may not be published, or undefined when it is public unicast. */
+export function nonPublicReason(address: string): string | undefined {
+  const family = familyOfAddress(address);
+  if (!family) return 'not an IP address';
+  const value = toBigInt(address)!;
+  if (family === 4) return V4_RANGES.find((r) => inRange(value, r))?.reason;
+  const hit = V6_RANGES.find((r) => inRange(value, r));
+  if (hit) return hit.reason;
+  return inRange(value, GLOBAL_UNICAST_V6) ? undefined : 'reserved by IETF (outside 2000::/3 global unicast)';
+}
+
+/** Canonical text form, so that caches and comparisons do not see `2001:DB8::1` and `2001:db8:0::1` as different. */
+export function canonicalAddress(address: string): string {
+  const family = familyOfAddress(address);
+  if (family !== 6) return address;
+  const value = toBigInt(address)!;
+  const groups = Array.from({ length: 8 }, (_, i) => Number((value >> BigInt(112 - i * 16)) & 0xffffn));
+  // RFC 5952: compress the longest run (length >= 2) of zero groups.
+  let best = { start: -1, length: 0 };
+  for (let i = 0; i < 8; ) {
+    if (groups[i] !== 0) { i++; continue; }
+    let j = i;
+    while (j < 8 && groups[j] === 0) j++;
+    if (j - i > best.length && j - i >= 2) best = { start: i, length: j - i };
+    i = j;
+  }
+  const hex = groups.map((g) => g.toString(16));
+  if (best.start < 0) return hex.join(':');
+  return `${hex.slice(0, best.start).join(':')}::${hex.slice(best.start + best.length).join(':')}`;
+}
+
+/** Loopback hosts, the only ones allowed over plain http. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  if (isIPv4(host)) return host.startsWith('127.');
+  return isIPv6(host) && toBigInt(host) === 1n;
+}

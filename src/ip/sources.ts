@@ -1,0 +1,89 @@
+// Where the public address is learnt. Each source is data; builtins are documented in the
+// README. Forms: url:<URL>, iface:<name>, dns:<name>@<server>, dns-txt:<name>@<server>,
+// server, or a builtin name.
+import { ConfigError } from '../errors.js';
+import { checkUrl } from '../http/url-policy.js';
+import { isLoopbackHost, type Family } from './address.js';
+
+export type SourceSpec =
+  | { kind: 'url'; name: string; url: string }
+  | { kind: 'iface'; name: string; iface: string }
+  | { kind: 'dns'; name: string; query: string; server: string; rrtype: 'address' | 'TXT' }
+  | { kind: 'server'; name: 'server' };
+
+type Builtin = (family: Family) => SourceSpec | undefined;
+
+/** Independent operators, HTTPS echo and DNS based, so that one outage or one liar cannot decide. */
+export const BUILTIN_SOURCES: Record<string, { describe: string; spec: Builtin }> = {
+  ipify: {
+    describe: 'ipify.org echo over HTTPS (api.ipify.org / api6.ipify.org)',
+    spec: (f) => ({ kind: 'url', name: 'ipify', url: f === 4 ? 'https://api.ipify.org/' : 'https://api6.ipify.org/' }),
+  },
+  icanhazip: {
+    describe: 'icanhazip.com echo over HTTPS (ipv4./ipv6.icanhazip.com)',
+    spec: (f) => ({ kind: 'url', name: 'icanhazip', url: f === 4 ? 'https://ipv4.icanhazip.com/' : 'https://ipv6.icanhazip.com/' }),
+  },
+  aws: {
+    describe: 'Amazon checkip over HTTPS (checkip.amazonaws.com, IPv4 only)',
+    spec: (f) => (f === 4 ? { kind: 'url', name: 'aws', url: 'https://checkip.amazonaws.com/' } : undefined),
+  },
+  cloudflare: {
+    describe: "Cloudflare's trace page over HTTPS on 1.1.1.1 / 2606:4700:4700::1111 (no DNS lookup needed)",
+    spec: (f) => ({ kind: 'url', name: 'cloudflare', url: f === 4 ? 'https://1.1.1.1/cdn-cgi/trace' : 'https://[2606:4700:4700::1111]/cdn-cgi/trace' }),
+  },
+  opendns: {
+    describe: 'DNS: myip.opendns.com asked of resolver1.opendns.com (A / AAAA)',
+    spec: (f) => ({ kind: 'dns', name: 'opendns', query: 'myip.opendns.com', server: f === 4 ? '208.67.222.222' : '[2620:119:35::35]', rrtype: 'address' }),
+  },
+  'google-dns': {
+    describe: "DNS: TXT o-o.myaddr.l.google.com asked of Google's ns1.google.com",
+    spec: (f) => ({ kind: 'dns', name: 'google-dns', query: 'o-o.myaddr.l.google.com', server: f === 4 ? '216.239.32.10' : '[2001:4860:4802:32::a]', rrtype: 'TXT' }),
+  },
+};
+
+export const DEFAULT_SOURCES: Record<Family, string[]> = {
+  4: ['ipify', 'icanhazip', 'aws', 'cloudflare', 'opendns'],
+  6: ['ipify', 'icanhazip', 'cloudflare', 'opendns'],
+};
+
+/** Parses one source form; `setting` names the flag or variable in errors. */
+export function parseSource(text: string, family: Family, setting: string): SourceSpec {
+  const trimmed = text.trim();
+  if (trimmed === 'server') return { kind: 'server', name: 'server' };
+  if (trimmed.startsWith('url:')) {
+    const url = trimmed.slice(4);
+    checkUrl(url, setting);
+    return { kind: 'url', name: trimmed, url };
+  }
+  if (trimmed.startsWith('iface:')) {
+    const iface = trimmed.slice(6);
+    if (!/^[\w.@:-]{1,32}$/.test(iface)) throw new ConfigError(`${setting}: "${trimmed}" does not name an interface`);
+    return { kind: 'iface', name: trimmed, iface };
+  }
+  const dns = /^(dns|dns-txt):([a-z0-9.-]+)@(.+)$/i.exec(trimmed);
+  if (dns) {
+    const server = dns[3]!;
+    if (!/^(\d+\.\d+\.\d+\.\d+|\[[0-9a-f:]+\])(:\d+)?$/i.test(server)) {
+      throw new ConfigError(`${setting}: DNS server "${server}" must be an IP address, optionally with :port (IPv6 in brackets)`);
+    }
+    return { kind: 'dns', name: trimmed, query: dns[2]!, server, rrtype: dns[1] === 'dns-txt' ? 'TXT' : 'address' };
+  }
+  const builtin = BUILTIN_SOURCES[trimmed];
+  const spec = builtin?.spec(family);
+  if (spec) return spec;
+  const names = Object.keys(BUILTIN_SOURCES).filter((n) => BUILTIN_SOURCES[n]!.spec(family));
+  throw new ConfigError(
+    `${setting}: unknown IPv${family} source "${trimmed}"; use url:<URL>, iface:<name>, dns:<name>@<server>, dns-txt:<name>@<server>, server, or one of ${names.join(', ')}`,
+  );
+}
+
+export function parseSources(texts: string[] | undefined, family: Family, setting: string): SourceSpec[] {
+  const specs = (texts?.length ? texts : DEFAULT_SOURCES[family]).map((t) => parseSource(t, family, setting));
+  if (specs.some((s) => s.kind === 'server') && specs.length > 1) {
+    throw new ConfigError(`${setting}: "server" lets the provider see the address and cannot be combined with other sources`);
+  }
+  return specs;
+}
+
+/** Whether a URL source talks to this machine: used to keep plain-http sources to loopback. */
+export const isLocalSource = (spec: SourceSpec): boolean => spec.kind === 'url' && isLoopbackHost(new URL(spec.url).hostname);

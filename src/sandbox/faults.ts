@@ -1,0 +1,80 @@
+// Faults on demand: make chosen operations slow, fail with 5xx, reset, or answer garbage, so
+// that tests (and users' scripts) can see how a client copes. Written `<target>=<kind>`,
+// where target is `dyndns`, `module/action` or `*`; kind is one of FAULT_KINDS, optionally
+// `:<ms>` for slow/hang and `x<count>` to fault only the first <count> requests.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ConfigError } from '../errors.js';
+
+export const FAULT_KINDS = ['slow', 'hang', '500', '502', '503', 'reset', 'garbage', 'empty', 'truncated', 'huge'] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number];
+
+export interface Fault {
+  target: string;
+  kind: FaultKind;
+  delayMs: number;
+  remaining: number;
+}
+
+export function parseFault(text: string): Fault {
+  const match = /^([\w*/-]+)=([a-z0-9]+)(?::(\d+))?(?:x(\d+))?$/.exec(text.trim());
+  if (!match || !(FAULT_KINDS as readonly string[]).includes(match[2]!)) {
+    throw new ConfigError(`--fault: "${text}" is not <target>=<kind>[:<ms>][x<count>] with kind one of ${FAULT_KINDS.join(', ')}`);
+  }
+  return { target: match[1]!, kind: match[2] as FaultKind, delayMs: Number(match[3] ?? 30_000), remaining: match[4] ? Number(match[4]) : Infinity };
+}
+
+/** The fault to apply to a request for `target`, counting it down. */
+export function takeFault(faults: Fault[], target: string): Fault | undefined {
+  const fault = faults.find((f) => f.remaining > 0 && (f.target === target || f.target === '*'));
+  if (fault) fault.remaining--;
+  return fault;
+}
+
+const HUGE_BYTES = 50 * 1024 * 1024;
+
+/**
+ * Answers with the fault. Returns true when the request was answered (or dropped), false
+ * when it should go on normally (after a delay).
+ */
+export async function applyFault(fault: Fault, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+  switch (fault.kind) {
+    case 'slow':
+      await new Promise((r) => setTimeout(r, fault.delayMs));
+      return res.destroyed;
+    case 'hang':
+      await new Promise<void>((r) => {
+        const timer = setTimeout(r, fault.delayMs);
+        req.socket.once('close', () => { clearTimeout(timer); r(); });
+      });
+      if (!res.destroyed) req.socket.destroy();
+      return true;
+    case '500':
+    case '502':
+    case '503':
+      res.writeHead(Number(fault.kind), { 'content-type': 'text/html' }).end(`<html><body>${fault.kind} sandbox fault</body></html>`);
+      return true;
+    case 'reset':
+      req.socket.destroy();
+      return true;
+    case 'garbage':
+      res.writeHead(200, { 'content-type': 'application/json' }).end('<html><body>Service Temporarily Unavailable</body></html>');
+      return true;
+    case 'empty':
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '0' }).end();
+      return true;
+    case 'truncated':
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '400' });
+      res.write('{"success":true,"errorCode":0,"responseData":{"dns":[{"entityID":"1"');
+      setTimeout(() => req.socket.destroy(), 20);
+      return true;
+    case 'huge': {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      const chunk = Buffer.alloc(64 * 1024, 'A');
+      for (let sent = 0; sent < HUGE_BYTES && !res.destroyed; sent += chunk.length) {
+        if (!res.write(chunk)) await new Promise((r) => { res.once('drain', r); res.once('close', r); });
+      }
+      res.end();
+      return true;
+    }
+  }
+}

@@ -1,0 +1,124 @@
+// The sandbox's HTTP(S) server: the registrar API at POST /<module>/<action>/ and the
+// dynamic DNS interface at GET /json/, /xml/, /plain/ — one origin, as clients that take
+// only a host name expect.
+import { readFileSync, renameSync, writeFileSync, existsSync } from 'node:fs';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { DYNDNS_FORMATS, type DyndnsFormat } from '../dyndns/result.js';
+import { runOperation, SANDBOX_API_VERSION, SandboxApiError } from './api-operations.js';
+import { handleDyndns } from './dyndns.js';
+import { applyFault, takeFault, type Fault } from './faults.js';
+import { demoModel, type SandboxModel } from './model.js';
+
+export interface SandboxOptions {
+  port?: number;
+  host?: string;
+  dataFile?: string;
+  tls?: { cert: string; key: string };
+  faults?: Fault[];
+}
+
+export interface Sandbox {
+  url: string;
+  model: SandboxModel;
+  faults: Fault[];
+  /** Requests served, by target (`dyndns` or `module/action`): tests count provider calls with it. */
+  calls: Map<string, number>;
+  close(): Promise<void>;
+}
+
+const MAX_FORM_BYTES = 256 * 1024;
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const model = options.dataFile && existsSync(options.dataFile) ? (JSON.parse(readFileSync(options.dataFile, 'utf8')) as SandboxModel) : demoModel();
+  const faults = options.faults ?? [];
+  const calls = new Map<string, number>();
+  const save = () => {
+    if (!options.dataFile) return;
+    const temporary = `${options.dataFile}.${process.pid}.tmp`;
+    writeFileSync(temporary, JSON.stringify(model, null, 2));
+    renameSync(temporary, options.dataFile);
+  };
+
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
+    serve(req, res).catch((error: Error) => {
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' }).end(`sandbox error: ${error.message}\n`);
+      else res.destroy();
+    });
+  };
+
+  async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://sandbox');
+    const segments = url.pathname.split('/').filter(Boolean);
+    const caller = (req.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
+    const isDyndns = segments.length === 1 && (DYNDNS_FORMATS as readonly string[]).includes(segments[0]!);
+    const target = isDyndns ? 'dyndns' : segments.join('/');
+    calls.set(target, (calls.get(target) ?? 0) + 1);
+    const fault = takeFault(faults, target);
+    if (fault && (await applyFault(fault, req, res))) return;
+
+    if (isDyndns) {
+      if (req.method !== 'GET') return void res.writeHead(405, { allow: 'GET' }).end();
+      const answer = handleDyndns(model, segments[0] as DyndnsFormat, url.searchParams, caller);
+      if (answer.changed) save();
+      return void res.writeHead(answer.status, { 'content-type': answer.contentType }).end(answer.body);
+    }
+    if (segments.length !== 2) return void res.writeHead(404, { 'content-type': 'text/plain' }).end('not found: the API is at POST /<module>/<action>/, dynamic DNS at GET /json/, /xml/, /plain/\n');
+    if (req.method !== 'POST') return void res.writeHead(405, { allow: 'POST', 'content-type': 'text/plain' }).end('the API takes POST with form fields\n');
+
+    const fields = Object.fromEntries(new URLSearchParams(await readBody(req)));
+    const envelope = answerApi(target, fields, caller);
+    const pretty = fields['output-pretty'] === 'true' || fields['output-pretty'] === '1';
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(envelope, null, pretty ? 2 : undefined));
+  }
+
+  function answerApi(action: string, fields: Record<string, string>, caller: string) {
+    const base = { action, version: SANDBOX_API_VERSION };
+    try {
+      if (fields.apiuser !== model.account.apiUser) throw new SandboxApiError(1003, 'Account does not exist', ['invalid user']);
+      if (fields.apipasswd !== model.account.apiPassword) throw new SandboxApiError(1004, 'Account invalid password', ['invalid password']);
+      const { data, writes } = runOperation(action, { fields, model, callerAddress: caller });
+      if (writes) save();
+      return { success: true, errorCode: 0, errorCodeMsg: '', ...base, messages: [], responseData: data };
+    } catch (error) {
+      if (!(error instanceof SandboxApiError)) throw error;
+      return { success: false, errorCode: error.code, errorCodeMsg: error.codeMessage, ...base, messages: error.messages, responseData: [] };
+    }
+  }
+
+  const server = options.tls ? https.createServer({ cert: options.tls.cert, key: options.tls.key }, handler) : http.createServer(handler);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve);
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    url: `${options.tls ? 'https' : 'http'}://${host}:${address.port}`,
+    model,
+    faults,
+    calls,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_FORM_BYTES) {
+        reject(new Error('form too large'));
+        req.destroy();
+      } else chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
