@@ -36,7 +36,7 @@ export interface RawValue {
 export function readSecretSource(variable: string, credential: string, env: Env): RawValue | undefined {
   const filePath = env[`${variable}_FILE`];
   if (filePath) {
-    if (env[variable] !== undefined) throw new ConfigError(`both ${variable} and ${variable}_FILE are set; keep one`);
+    if (env[variable]) throw new ConfigError(`both ${variable} and ${variable}_FILE are set; keep one`);
     return { value: readSecretFile(filePath, `${variable}_FILE`), origin: `${variable}_FILE` };
   }
   const credentialsDir = env.CREDENTIALS_DIRECTORY;
