@@ -178,7 +178,11 @@ function rawValues(setting: Setting, options: LoadOptions, problems: string[]): 
   }
   if (setting.env) {
     const value = options.env[setting.env];
-    if (value !== undefined && value !== '') return [{ value, origin: setting.env }];
+    if (value && setting.credential && options.env[`${setting.env}_FILE`]) {
+      problems.push(`both ${setting.env} and ${setting.env}_FILE are set; keep one`);
+      return [];
+    }
+    if (value) return [{ value, origin: setting.env }];
     if (setting.credential) {
       try {
         const secret = readSecretSource(setting.env, setting.credential, options.env);
