@@ -15,7 +15,8 @@ export async function fetchSourceAddress(spec: SourceSpec, family: Family, timeo
   switch (spec.kind) {
     case 'url': {
       const response = expectSuccessStatus(await httpRequest({ url: spec.url, family, timeoutMs, maxBytes: SOURCE_MAX_BYTES, setting: '--ip-source' }));
-      const found = firstAddress(response.body, family);
+      const text = spec.field ? (new RegExp(`^${spec.field}=(.*)$`, 'm').exec(response.body)?.[1] ?? '') : response.body;
+      const found = firstAddress(text, family);
       if (!found) throw new TransportError('malformed', `no IPv${family} address in the answer of ${response.shownUrl}`, response.shownUrl);
       return found;
     }

@@ -6,7 +6,8 @@ import { checkUrl } from '../http/url-policy.js';
 import { isLoopbackHost, type Family } from './address.js';
 
 export type SourceSpec =
-  | { kind: 'url'; name: string; url: string }
+  /** `field`: read the `<field>=<address>` line rather than the first address in the body. */
+  | { kind: 'url'; name: string; url: string; field?: string }
   | { kind: 'iface'; name: string; iface: string }
   | { kind: 'dns'; name: string; query: string; server: string; rrtype: 'address' | 'TXT' }
   | { kind: 'server'; name: 'server' };
@@ -29,7 +30,8 @@ export const BUILTIN_SOURCES: Record<string, { describe: string; spec: Builtin }
   },
   cloudflare: {
     describe: "Cloudflare's trace page over HTTPS on 1.1.1.1 / 2606:4700:4700::1111 (no DNS lookup needed)",
-    spec: (f) => ({ kind: 'url', name: 'cloudflare', url: f === 4 ? 'https://1.1.1.1/cdn-cgi/trace' : 'https://[2606:4700:4700::1111]/cdn-cgi/trace' }),
+    // The trace also names the host (h=1.1.1.1) before the caller's address (ip=…).
+    spec: (f) => ({ kind: 'url', name: 'cloudflare', url: f === 4 ? 'https://1.1.1.1/cdn-cgi/trace' : 'https://[2606:4700:4700::1111]/cdn-cgi/trace', field: 'ip' }),
   },
   opendns: {
     describe: 'DNS: myip.opendns.com asked of resolver1.opendns.com (A / AAAA)',
