@@ -1,0 +1,65 @@
+// The canary: every key and password is one recognisable value, every scenario runs at
+// debug level, and the value must appear nowhere a user or a log collector could see it.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parseFault } from '../../src/sandbox/faults.js';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { agentEnv, withApi } from '../helpers/agent-env.js';
+import { CANARY, runDist, tempDir } from '../helpers/cli.js';
+import { writeFileSync } from 'node:fs';
+
+let sandbox: Sandbox;
+beforeEach(async () => {
+  sandbox = await startSandbox();
+  sandbox.model.account.dyndnsKey = CANARY;
+  sandbox.model.account.apiPassword = CANARY;
+});
+afterEach(async () => sandbox.close());
+
+function expectNoCanary(texts: string[], stateDir: string) {
+  for (const text of texts) {
+    expect(text).not.toContain(CANARY);
+    expect(text).not.toContain(encodeURIComponent(CANARY));
+  }
+  for (const file of readdirSync(stateDir)) expect(readFileSync(join(stateDir, file), 'utf8')).not.toContain(CANARY);
+}
+
+describe('the canary secret never leaks', () => {
+  const scenarios: [string, string[], Record<string, string>, string?][] = [
+    ['a successful update', ['update', '--ip', '81.0.2.15'], {}],
+    ['a successful update with --json, log-format json', ['update', '--ip', '81.0.2.15', '--json', '--log-format', 'json'], {}],
+    ['a rejected dynamic DNS key, then the API', ['update', '--ip', '81.0.2.15'], { DDEDGE_DYNDNS_KEY: `${CANARY}-wrong` }],
+    ['a dynamic DNS failure and the API fallback', ['update', '--ip', '81.0.2.15'], {}, 'dyndns=reset'],
+    ['an API failure', ['update', '--ip', '81.0.2.15', '--via', 'api', '--service', 'nope.example.org'], {}],
+    ['a malformed answer', ['update', '--ip', '81.0.2.15', '--via', 'dyndns'], {}, 'dyndns=garbage'],
+    ['a timeout', ['update', '--ip', '81.0.2.15', '--via', 'dyndns', '--timeout', '300ms'], {}, 'dyndns=hang:3000'],
+    ['a configuration error', ['update', '--ip', 'nope'], {}],
+    ['status', ['status', '--json'], {}],
+  ];
+  it.each(scenarios)('%s', async (_name, args, extra, faultText) => {
+    if (faultText) sandbox.faults.push(parseFault(faultText));
+    const env = agentEnv(sandbox, { ...withApi(sandbox), DDEDGE_LOG_LEVEL: 'debug', ...extra });
+    await runDist(['update', '--ip', '81.0.2.1', '--force'], { ...env, DDEDGE_DYNDNS_KEY: CANARY });
+    const result = await runDist(args, env);
+    // Something was printed, and update scenarios really ran at debug level.
+    expect(result.stdout + result.stderr).not.toBe('');
+    if (args[0] === 'update' && result.code !== 2) expect(result.stderr).toMatch(/debug: |"level":"debug"/);
+    expectNoCanary([result.stdout, result.stderr], env.DDEDGE_STATE_DIR!);
+  });
+
+  it('a secret passed as a flag is masked too, and secrets read from files', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'key'), `${CANARY}\n`);
+    const env = agentEnv(sandbox, { DDEDGE_DYNDNS_KEY: undefined, DDEDGE_DYNDNS_KEY_FILE: join(dir, 'key'), DDEDGE_LOG_LEVEL: 'debug' });
+    delete env.DDEDGE_DYNDNS_KEY;
+    const fromFile = await runDist(['update', '--ip', '81.0.2.15'], env);
+    expect(fromFile.code).toBe(0);
+    const env2 = agentEnv(sandbox, { DDEDGE_LOG_LEVEL: 'debug' });
+    delete env2.DDEDGE_DYNDNS_KEY;
+    const fromFlag = await runDist(['update', '--ip', '81.0.2.16', '--dyndns-key', CANARY], env2);
+    expect(fromFlag.code).toBe(0);
+    expect(fromFlag.stderr).toContain('password=***');
+    expectNoCanary([fromFile.stdout, fromFile.stderr, fromFlag.stdout, fromFlag.stderr], env.DDEDGE_STATE_DIR!);
+  });
+});
