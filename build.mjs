@@ -23,9 +23,9 @@ const result = await build({
   legalComments: 'linked',
   metafile: true,
   define: { __DDEDGE_VERSION__: JSON.stringify(pkg.version) },
-  // CommonJS dependencies (undici, yargs) call require() for Node built-ins.
+  // CommonJS dependencies call require() for Node built-ins, and yargs reads __dirname.
   banner: {
-    js: "#!/usr/bin/env node\nimport{createRequire as __ddedgeRequire}from'node:module';const require=__ddedgeRequire(import.meta.url);",
+    js: "#!/usr/bin/env node\nimport{createRequire as __ddedgeRequire}from'node:module';const require=__ddedgeRequire(import.meta.url);const __dirname=import.meta.dirname;",
   },
   logLevel: 'warning',
 });

@@ -17,8 +17,9 @@ export async function environmentWithDotenv(env: Env, envFile: string | undefine
     throw new ConfigError(`--env-file: cannot read "${path}": ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
   // Loaded only when a file is there: most runs (systemd, containers) never pay for it.
-  const { parse } = await import('dotenv');
-  const fromFile = parse(text);
+  const dotenv = await import('dotenv');
+  // dotenv is CommonJS: bundled, its functions sit on the default export.
+  const fromFile = (dotenv.parse ?? dotenv.default.parse)(text);
   return { ...fromFile, ...definedOnly(env) };
 }
 

@@ -30,7 +30,7 @@ export async function startDnsServer(answers: DnsAnswers): Promise<{ server: str
     header.writeUInt16BE(value ? 1 : 0, 6);
     header.writeUInt16BE(0, 8);
     header.writeUInt16BE(0, 10);
-    const parts = [header, query.subarray(12, questionEnd)];
+    const parts: Buffer[] = [header, Buffer.from(query.subarray(12, questionEnd))];
     if (value && type) {
       let data: Buffer;
       if (type === 'A') data = Buffer.from(value.split('.').map(Number));

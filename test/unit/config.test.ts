@@ -73,7 +73,7 @@ describe('every setting from its flag and its variable', () => {
     const setting = SETTINGS[name];
     const isBoolean = setting.kind === 'boolean';
     const flagValue = isBoolean ? true : 'multiple' in setting ? [value] : value;
-    const env = name === 'apiUser' ? { DDEDGE_API_PASSWORD: 'y-123456' } : name === 'apiPassword' ? { DDEDGE_API_USER: 'x' } : name === 'ipv6' ? apiEnv : {};
+    const env: Record<string, string> = name === 'apiUser' ? { DDEDGE_API_PASSWORD: 'y-123456' } : name === 'apiPassword' ? { DDEDGE_API_USER: 'x' } : name === 'ipv6' ? apiEnv : {};
     expect(read(load({ [setting.flag]: flagValue }, env))).toEqual(expected);
     expect(read(load({}, { ...env, [setting.env]: value }))).toEqual(expected);
   });
