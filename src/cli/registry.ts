@@ -1,7 +1,10 @@
 // Every command, declared as data: its name, what it does, its own flags, and which
-// settings it reads. The handler module is imported only when the command runs, so
-// `ddedge update` never loads the sandbox, the API table or yargs.
+// settings it reads. `ddedge update` never loads the sandbox, the API table or yargs.
 import type { FlagValues } from '../config/load.js';
+// The commands on the hot path (timers and health checks) are bundled into the entry: each
+// extra module file costs start-up time. The others load on demand.
+import * as health from './commands/health.js';
+import * as update from './commands/update.js';
 import type { Io } from './io.js';
 
 export interface FlagSpec {
@@ -45,7 +48,7 @@ export const COMMANDS: CommandSpec[] = [
       'dry-run': { type: 'boolean', describe: 'decide and report; send no change' },
       force: { type: 'boolean', describe: 'ignore the cache and send' },
     },
-    load: () => import('./commands/update.js'),
+    load: async () => update,
   },
   {
     name: 'daemon',
@@ -77,7 +80,7 @@ export const COMMANDS: CommandSpec[] = [
     describe: 'exit 0 when the last successful cycle is newer than --max-age (default 3 x --interval), for container health checks',
     settings: true,
     flags: { json, 'env-file': envFile },
-    load: () => import('./commands/health.js'),
+    load: async () => health,
   },
   {
     name: 'sandbox',

@@ -3,6 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from '../errors.js';
+import { moduleOf } from '../lazy-import.js';
 
 export type Env = Record<string, string | undefined>;
 
@@ -17,9 +18,8 @@ export async function environmentWithDotenv(env: Env, envFile: string | undefine
     throw new ConfigError(`--env-file: cannot read "${path}": ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
   // Loaded only when a file is there: most runs (systemd, containers) never pay for it.
-  const dotenv = await import('dotenv');
-  // dotenv is CommonJS: bundled, its functions sit on the default export.
-  const fromFile = (dotenv.parse ?? dotenv.default.parse)(text);
+  const { parse } = await moduleOf(import('dotenv'));
+  const fromFile = parse(text);
   return { ...fromFile, ...definedOnly(env) };
 }
 

@@ -1,13 +1,13 @@
 // node:http(s) on the agent's path. undici costs about 100 ms of start-up here (llhttp's
 // WebAssembly is compiled before the first request), which is more than a whole cycle is
 // allowed; Node's built-in client is already in the binary. See README "Performance".
-import http from 'node:http';
-import https from 'node:https';
+// Loaded on the first request: a cycle answered from the cache never pays for TLS.
+import { moduleOf } from '../lazy-import.js';
 import type { Transport, WireRequest, WireResponse } from './transport.js';
 
 export const nodeTransport: Transport = {
-  send(request: WireRequest): Promise<WireResponse> {
-    const client = request.url.protocol === 'https:' ? https : http;
+  async send(request: WireRequest): Promise<WireResponse> {
+    const client = request.url.protocol === 'https:' ? await moduleOf(import('node:https')) : await moduleOf(import('node:http'));
     return new Promise((resolve, reject) => {
       const req = client.request(
         request.url,

@@ -22,7 +22,9 @@ function range(cidr: string, reason: string): Range {
   return { prefix: toBigInt(address)!, bits: Number(bits), reason };
 }
 
-const V4_RANGES: Range[] = [
+// Built on first use: a cycle with --ip never classifies an address, and parsing these
+// tables at start-up cost several milliseconds.
+const v4Ranges = (): Range[] => [
   range('0.0.0.0/8', '"this network" (RFC 791)'),
   range('10.0.0.0/8', 'private (RFC 1918)'),
   range('100.64.0.0/10', 'shared address space, carrier-grade NAT (RFC 6598)'),
@@ -42,9 +44,9 @@ const V4_RANGES: Range[] = [
   range('224.0.0.0/4', 'multicast (RFC 5771)'),
   range('240.0.0.0/4', 'reserved (RFC 1112)'),
   range('255.255.255.255/32', 'limited broadcast (RFC 919)'),
-].map((r) => ({ ...r, bits: r.bits + 96, prefix: r.prefix }));
+].map((r) => ({ ...r, bits: r.bits + 96 }));
 
-const V6_RANGES: Range[] = [
+const v6Ranges = (): Range[] => [
   range('::/128', 'unspecified (RFC 4291)'),
   range('::1/128', 'loopback (RFC 4291)'),
   range('::ffff:0:0/96', 'IPv4-mapped (RFC 4291)'),
@@ -61,8 +63,16 @@ const V6_RANGES: Range[] = [
   range('fe80::/10', 'link-local (RFC 4291)'),
   range('fec0::/10', 'deprecated site-local (RFC 3879)'),
   range('ff00::/8', 'multicast (RFC 4291)'),
+  range('2000::/3', 'global unicast'),
 ];
-const GLOBAL_UNICAST_V6 = range('2000::/3', 'global unicast');
+let tables: { v4: Range[]; v6: Range[]; globalUnicast: Range } | undefined;
+function rangeTables() {
+  if (!tables) {
+    const v6 = v6Ranges();
+    tables = { v4: v4Ranges(), v6: v6.slice(0, -1), globalUnicast: v6.at(-1)! };
+  }
+  return tables;
+}
 
 /** Parses an address to a 128-bit integer (IPv4 as IPv4-compatible ::a.b.c.d). */
 export function toBigInt(address: string): bigint | undefined {
@@ -97,10 +107,11 @@ export function nonPublicReason(address: string): string | undefined {
   const family = familyOfAddress(address);
   if (!family) return 'not an IP address';
   const value = toBigInt(address)!;
-  if (family === 4) return V4_RANGES.find((r) => inRange(value, r))?.reason;
-  const hit = V6_RANGES.find((r) => inRange(value, r));
+  const { v4, v6, globalUnicast } = rangeTables();
+  if (family === 4) return v4.find((r) => inRange(value, r))?.reason;
+  const hit = v6.find((r) => inRange(value, r));
   if (hit) return hit.reason;
-  return inRange(value, GLOBAL_UNICAST_V6) ? undefined : 'reserved by IETF (outside 2000::/3 global unicast)';
+  return inRange(value, globalUnicast) ? undefined : 'reserved by IETF (outside 2000::/3 global unicast)';
 }
 
 /** Canonical text form, so that caches and comparisons do not see `2001:DB8::1` and `2001:db8:0::1` as different. */

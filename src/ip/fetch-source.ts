@@ -3,6 +3,7 @@
 import { networkInterfaces } from 'node:os';
 import { TransportError } from '../http/errors.js';
 import { expectSuccessStatus, httpRequest } from '../http/request.js';
+import { moduleOf } from '../lazy-import.js';
 import { familyOfAddress, nonPublicReason, type Family } from './address.js';
 import type { SourceSpec } from './sources.js';
 
@@ -48,7 +49,7 @@ function interfaceAddress(name: string, family: Family): string {
 }
 
 async function dnsAddress(spec: Extract<SourceSpec, { kind: 'dns' }>, family: Family, timeoutMs: number): Promise<string> {
-  const { Resolver } = await import('node:dns/promises');
+  const { Resolver } = await moduleOf(import('node:dns/promises'));
   const resolver = new Resolver({ timeout: timeoutMs, tries: 1 });
   resolver.setServers([spec.server]);
   try {

@@ -11,6 +11,8 @@ export interface DyndnsAnswer {
   body: string;
   /** The model changed and should be saved. */
   changed: boolean;
+  /** For the sandbox's request log. */
+  summary: string;
 }
 
 interface Outcome {
@@ -23,7 +25,8 @@ interface Outcome {
 export function handleDyndns(model: SandboxModel, format: DyndnsFormat, query: URLSearchParams, callerAddress: string): DyndnsAnswer {
   const outcome = decide(model, query, callerAddress);
   const changed = Boolean(outcome.host?.updated);
-  return { status: 200, changed, ...render(format, outcome, query.get('user') ?? '') };
+  const summary = outcome.success ? (changed ? `updated to ${outcome.host!.value}` : 'unchanged') : `error: ${outcome.messages.join('; ')}`;
+  return { status: 200, changed, summary, ...render(format, outcome, query.get('user') ?? '') };
 }
 
 function decide(model: SandboxModel, query: URLSearchParams, callerAddress: string): Outcome {
@@ -41,7 +44,7 @@ function decide(model: SandboxModel, query: URLSearchParams, callerAddress: stri
   return { success: true, userKnown: true, host: { name: entry.name, value: ip, type: 'A', updated }, messages: [updated ? 'IP updated' : 'IP unchanged'] };
 }
 
-function render(format: DyndnsFormat, outcome: Outcome, user: string): Omit<DyndnsAnswer, 'status' | 'changed'> {
+function render(format: DyndnsFormat, outcome: Outcome, user: string): Omit<DyndnsAnswer, 'status' | 'changed' | 'summary'> {
   const ts = new Date().toISOString();
   if (format === 'json') {
     const body: Record<string, unknown> = { success: outcome.success, version: '2.0', ts, messages: outcome.messages };

@@ -17,6 +17,8 @@ export interface SandboxOptions {
   dataFile?: string;
   tls?: { cert: string; key: string };
   faults?: Fault[];
+  /** One line per request served (the CLI writes them to stderr). */
+  log?: (line: string) => void;
 }
 
 export interface Sandbox {
@@ -56,11 +58,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const target = isDyndns ? 'dyndns' : segments.join('/');
     calls.set(target, (calls.get(target) ?? 0) + 1);
     const fault = takeFault(faults, target);
+    if (fault) options.log?.(`${req.method} ${url.pathname} fault ${fault.kind}`);
     if (fault && (await applyFault(fault, req, res))) return;
 
     if (isDyndns) {
       if (req.method !== 'GET') return void res.writeHead(405, { allow: 'GET' }).end();
       const answer = handleDyndns(model, segments[0] as DyndnsFormat, url.searchParams, caller);
+      options.log?.(`GET ${url.pathname} host=${url.searchParams.get('host')} ip=${url.searchParams.get('ip') || `(caller ${caller})`} -> ${answer.summary}`);
       if (answer.changed) save();
       return void res.writeHead(answer.status, { 'content-type': answer.contentType }).end(answer.body);
     }
@@ -69,6 +73,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
     const fields = Object.fromEntries(new URLSearchParams(await readBody(req)));
     const envelope = answerApi(target, fields, caller);
+    options.log?.(`POST /${target}/ -> ${envelope.success ? 'ok' : `error ${envelope.errorCode} ${envelope.errorCodeMsg}`}`);
     const pretty = fields['output-pretty'] === 'true' || fields['output-pretty'] === '1';
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(envelope, null, pretty ? 2 : undefined));
   }

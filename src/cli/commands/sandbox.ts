@@ -25,6 +25,7 @@ export async function run(context: CommandContext): Promise<number> {
     dataFile: flags.data as string | undefined,
     tls: certPath && keyPath ? { cert: read(certPath, '--tls-cert'), key: read(keyPath, '--tls-key') } : undefined,
     faults,
+    log: (line) => io.stderr(`sandbox: ${line}\n`),
   }).catch((error: NodeJS.ErrnoException) => {
     if (error instanceof ConfigError) throw error;
     throw new ConfigError(`cannot listen on ${flags.listen ?? '127.0.0.1'}:${port}: ${error.code ?? error.message}`);

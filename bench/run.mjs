@@ -1,0 +1,116 @@
+// npm run bench: whole-process wall time and peak memory of the built ddedge, each as a
+// ratio to `node -e 0` measured in the same run (machines here are noisy; ratios travel).
+// Local servers only: two HTTPS echo sources and the sandbox over HTTPS, on 127.0.0.1.
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import https from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 15);
+const root = join(import.meta.dirname, '..');
+const ddedge = join(root, 'dist', 'ddedge.mjs');
+const preload = join(import.meta.dirname, 'rss-preload.cjs');
+const work = mkdtempSync(join(tmpdir(), 'ddedge-bench-'));
+
+// A throw-away CA and server certificate, so every HTTPS request is verified as in production.
+const openssl = (...args) => execFileSync('openssl', args, { cwd: work, stdio: 'pipe' });
+openssl('req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '1', '-subj', '/CN=bench CA');
+openssl('req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=localhost');
+writeFileSync(join(work, 'ext.cnf'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\n');
+openssl('x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'server.pem', '-days', '1', '-extfile', 'ext.cnf');
+const tls = { cert: readFileSync(join(work, 'server.pem')), key: readFileSync(join(work, 'server.key')) };
+
+const listen = (server) => new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`https://127.0.0.1:${server.address().port}/`)));
+const echoA = await listen(https.createServer(tls, (_q, r) => r.end('81.0.2.15\n')));
+const echoB = await listen(https.createServer(tls, (_q, r) => r.end('81.0.2.15')));
+
+// The sandbox runs in its own process, as a provider would.
+const sandbox = spawn(process.execPath, [ddedge, 'sandbox', '--port', '0', '--json', '--tls-cert', join(work, 'server.pem'), '--tls-key', join(work, 'server.key')], { stdio: ['ignore', 'pipe', 'ignore'] });
+const info = await new Promise((resolve) => sandbox.stdout.once('data', (d) => resolve(JSON.parse(String(d)))));
+
+const stateDir = join(work, 'state');
+const baseEnv = {
+  PATH: process.env.PATH,
+  HOME: work,
+  NODE_EXTRA_CA_CERTS: join(work, 'ca.pem'),
+  DDEDGE_DYNDNS_URL: info.dyndnsUrl,
+  DDEDGE_DYNDNS_USER: info.dyndnsUser,
+  DDEDGE_DYNDNS_KEY: info.dyndnsKey,
+  DDEDGE_HOSTS: 'home.example.com',
+  DDEDGE_STATE_DIR: stateDir,
+  DDEDGE_IP_SOURCES: `url:${echoA},url:${echoB}`,
+};
+const freshState = (address) =>
+  writeFileSync(join(stateDir, 'state.json'), JSON.stringify({ version: 1, records: { 'home.example.com/A': { host: 'home.example.com', type: 'A', address, sentAt: new Date().toISOString(), via: 'dyndns' } } }));
+execFileSync(process.execPath, [ddedge, 'update', '--ip', '81.0.2.15'], { env: baseEnv });
+
+const scenarios = [
+  { name: 'node -e 0', args: ['-e', '0'], setup: () => {} },
+  { name: '(a) detect from 2 HTTPS sources, unchanged, nothing sent', args: [ddedge, 'update'], setup: () => freshState('81.0.2.15') },
+  { name: '(b) detect, changed, sent through dynamic DNS over HTTPS', args: [ddedge, 'update'], setup: () => freshState('81.0.2.99') },
+  { name: '(c) --ip given and unchanged', args: [ddedge, 'update', '--ip', '81.0.2.15'], setup: () => freshState('81.0.2.15') },
+];
+
+function runOnce(scenario, withPreload) {
+  scenario.setup();
+  const args = withPreload ? ['--require', preload, ...scenario.args] : scenario.args;
+  const started = process.hrtime.bigint();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { env: baseEnv, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('exit', (code) => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      if (code !== 0) return reject(new Error(`${scenario.name} exited ${code}: ${stderr}`));
+      resolve({ ms, rssKb: Number(/DDEDGE_BENCH_MAXRSS_KB=(\d+)/.exec(stderr)?.[1] ?? NaN) });
+    });
+  });
+}
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+};
+
+// Interleaved rounds: each round runs every scenario once, so drift hits all alike.
+const times = new Map(scenarios.map((s) => [s.name, []]));
+const memory = new Map(scenarios.map((s) => [s.name, []]));
+for (const s of scenarios) await runOnce(s, false); // warm the file cache
+for (let round = 0; round < RUNS; round++) {
+  for (const s of scenarios) times.get(s.name).push((await runOnce(s, false)).ms);
+  for (const s of scenarios) memory.get(s.name).push((await runOnce(s, true)).rssKb);
+}
+
+const baseTime = median(times.get('node -e 0'));
+const baseRss = median(memory.get('node -e 0'));
+console.log(`ddedge bench: median of ${RUNS} runs each, node ${process.version}, ${new Date().toISOString()}\n`);
+console.log('| scenario | wall ms | × node -e 0 | peak RSS MiB | × node -e 0 |');
+console.log('|---|---:|---:|---:|---:|');
+for (const s of scenarios) {
+  const t = median(times.get(s.name));
+  const m = median(memory.get(s.name));
+  console.log(`| ${s.name} | ${t.toFixed(1)} | ${(t / baseTime).toFixed(2)} | ${(m / 1024).toFixed(1)} | ${(m / baseRss).toFixed(2)} |`);
+}
+
+// What a cycle loads: the entry and the chunks it imports statically, followed from the
+// update command's chunk (dynamic imports of the API path are counted apart).
+const dist = join(root, 'dist');
+const importsOf = (file) => [...readFileSync(file, 'utf8').matchAll(/(?:^|[;}])\s*import\s*(?:[\w${},*\s]+from\s*)?["'](\.[^"']+)["']/g)].map((m) => join(file, '..', m[1]));
+const closure = (files) => {
+  const seen = new Set();
+  const visit = (f) => { if (!seen.has(f)) { seen.add(f); importsOf(f).forEach(visit); } };
+  files.forEach(visit);
+  return seen;
+};
+const chunks = readdirSync(join(dist, 'chunks')).filter((f) => f.endsWith('.mjs')).map((f) => join(dist, 'chunks', f));
+const byPrefix = (prefix) => chunks.filter((f) => f.split('/').pop().startsWith(prefix));
+const bytes = (files) => [...files].reduce((sum, f) => sum + statSync(f).size, 0);
+const updatePath = closure([ddedge, ...byPrefix('update-')]);
+const apiPath = closure(byPrefix('via-api-'));
+console.log(`\nbundle: entry dist/ddedge.mjs ${statSync(ddedge).size} B; a cycle loads ${bytes(updatePath)} B in ${updatePath.size} files;`);
+console.log(`the API path adds ${bytes([...apiPath].filter((f) => !updatePath.has(f)))} B (undici); dist/ in all ${bytes([ddedge, ...chunks])} B`);
+
+sandbox.kill('SIGTERM');
+rmSync(work, { recursive: true, force: true });
+process.exit(0);
