@@ -2,7 +2,6 @@
 // credentials stop all provider calls until the configuration changes (re-read before each
 // cycle, or at once on SIGHUP) or SIGUSR1 asks for a cycle. SIGTERM/SIGINT let the cycle
 // in flight finish, then the daemon returns 0.
-import { createHash } from 'node:crypto';
 import type { Config } from '../config/config.js';
 import { ExitCode, exitCodeOf } from '../errors.js';
 import type { Logger } from '../log.js';
@@ -107,7 +106,10 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
   }
 }
 
-/** Identifies what a person would change to fix rejected credentials, without keeping them in clear. */
+/**
+ * What a person would change to fix rejected credentials. Held in memory only, where the
+ * configuration (and so the secrets) already is; never logged.
+ */
 function fingerprintOf(config: Config): string {
-  return createHash('sha256').update(JSON.stringify([config.dyndns, config.api, config.hosts, config.service, config.via])).digest('hex');
+  return JSON.stringify([config.dyndns, config.api, config.hosts, config.service, config.via]);
 }

@@ -1,9 +1,12 @@
 // Every command, declared as data: its name, what it does, its own flags, and which
 // settings it reads. `ddedge update` never loads the sandbox, the API table or yargs.
 import type { FlagValues } from '../config/load.js';
-// The commands on the hot path (timers and health checks) are bundled into the entry: each
-// extra module file costs start-up time. The others load on demand.
+// The agent's commands are bundled into the entry: each extra module file costs start-up
+// time. The sandbox (and, later, the SDK command) load on demand.
+import * as daemon from './commands/daemon.js';
 import * as health from './commands/health.js';
+import * as ip from './commands/ip.js';
+import * as status from './commands/status.js';
 import * as update from './commands/update.js';
 import type { Io } from './io.js';
 
@@ -56,7 +59,7 @@ export const COMMANDS: CommandSpec[] = [
     describe: 'a cycle every --interval with jitter; backs off on transient failures; SIGUSR1 forces a cycle, SIGHUP reloads',
     settings: true,
     flags: { 'env-file': envFile },
-    load: () => import('./commands/daemon.js'),
+    load: async () => daemon,
   },
   {
     name: 'ip',
@@ -64,7 +67,7 @@ export const COMMANDS: CommandSpec[] = [
     describe: "prints the detected address(es); with --json each source's answer, error and time",
     settings: true,
     flags: { json, 'env-file': envFile },
-    load: () => import('./commands/ip.js'),
+    load: async () => ip,
   },
   {
     name: 'status',
@@ -72,7 +75,7 @@ export const COMMANDS: CommandSpec[] = [
     describe: 'prints the cache: per host, the address sent, when, how, and the last error',
     settings: true,
     flags: { json, 'env-file': envFile },
-    load: () => import('./commands/status.js'),
+    load: async () => status,
   },
   {
     name: 'health',

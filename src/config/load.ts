@@ -3,11 +3,10 @@
 // before any request is sent (exit 2).
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { isIPv4, isIPv6 } from 'node:net';
 import { ConfigError } from '../errors.js';
 import { parseDuration } from '../duration.js';
 import { checkUrl } from '../http/url-policy.js';
-import { canonicalAddress, type Family } from '../ip/address.js';
+import { canonicalAddress, familyOfAddress, type Family } from '../ip/address.js';
 import { parseSources } from '../ip/sources.js';
 import { registerSecret } from '../redact.js';
 import { hasApiCredentials, hasDyndnsCredentials, type Config } from './config.js';
@@ -76,7 +75,7 @@ export function loadConfig(options: LoadOptions): Config {
   const address = (name: 'ip' | 'ip6', family: Family): string | undefined => {
     const entry = one(name);
     if (!entry) return undefined;
-    const valid = family === 4 ? isIPv4(entry.value) : isIPv6(entry.value) && !entry.value.includes('%');
+    const valid = familyOfAddress(entry.value) === family;
     if (!valid) fail(name, entry.origin, `"${entry.value}" is not an IPv${family} address`);
     return valid ? canonicalAddress(entry.value) : undefined;
   };

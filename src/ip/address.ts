@@ -3,7 +3,6 @@
 // 2000::/3 that is not allocated for global unicast. Anycast service addresses that the
 // registry marks "globally reachable" (AS112, TURN, PCP, AMT) are still refused: they can
 // never be the address of the machine running ddedge.
-import { isIPv4, isIPv6 } from 'node:net';
 
 export type Family = 4 | 6;
 export type RecordType = 'A' | 'AAAA';
@@ -74,23 +73,48 @@ function rangeTables() {
   return tables;
 }
 
-/** Parses an address to a 128-bit integer (IPv4 as IPv4-compatible ::a.b.c.d). */
+const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+const HEX_GROUP = /^[0-9a-fA-F]{1,4}$/;
+
+function parseIPv4(text: string): bigint | undefined {
+  if (!IPV4.test(text)) return undefined;
+  return text.split('.').reduce((acc, part) => (acc << 8n) | BigInt(Number(part)), 0n);
+}
+
+/**
+ * IPv6 text to a 128-bit integer, or undefined when it is not one (zone ids included).
+ * Written out rather than using node:net's isIPv6, whose pattern costs milliseconds to
+ * compile on first use, on the start path of every cycle.
+ */
+function parseIPv6(text: string): bigint | undefined {
+  if (!text.includes(':') || text.length > 45) return undefined;
+  let body = text;
+  // An embedded IPv4 tail (::ffff:1.2.3.4) becomes its two hex groups.
+  const lastColon = body.lastIndexOf(':');
+  if (body.slice(lastColon + 1).includes('.')) {
+    const v4 = parseIPv4(body.slice(lastColon + 1));
+    if (v4 === undefined) return undefined;
+    body = `${body.slice(0, lastColon + 1)}${(v4 >> 16n).toString(16)}:${(v4 & 0xffffn).toString(16)}`;
+  }
+  const halves = body.split('::');
+  if (halves.length > 2) return undefined;
+  const groupsOf = (part: string | undefined): bigint[] | undefined => {
+    if (!part) return [];
+    const groups = part.split(':');
+    return groups.every((g) => HEX_GROUP.test(g)) ? groups.map((g) => BigInt(parseInt(g, 16))) : undefined;
+  };
+  const head = groupsOf(halves[0]);
+  const rest = groupsOf(halves[1]);
+  if (!head || !rest) return undefined;
+  const given = head.length + rest.length;
+  if (halves.length === 1 ? given !== 8 : given > 7) return undefined;
+  const groups = [...head, ...Array<bigint>(8 - given).fill(0n), ...rest];
+  return groups.reduce((acc, g) => (acc << 16n) | g, 0n);
+}
+
+/** Parses an address to a 128-bit integer (IPv4 in the low 32 bits). */
 export function toBigInt(address: string): bigint | undefined {
-  if (isIPv4(address)) {
-    return address.split('.').reduce((acc, part) => (acc << 8n) | BigInt(Number(part)), 0n);
-  }
-  if (!isIPv6(address) || address.includes('%')) return undefined;
-  let text = address;
-  const v4Tail = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
-  if (v4Tail) {
-    const v4 = toBigInt(v4Tail[1]!)!;
-    text = text.slice(0, -v4Tail[1]!.length) + `${(v4 >> 16n).toString(16)}:${(v4 & 0xffffn).toString(16)}`;
-  }
-  const [head, tail] = text.includes('::') ? (text.split('::') as [string, string]) : [text, undefined];
-  const headParts = head ? head.split(':') : [];
-  const tailParts = tail ? tail.split(':') : [];
-  const groups = tail === undefined ? headParts : [...headParts, ...Array(8 - headParts.length - tailParts.length).fill('0'), ...tailParts];
-  return groups.reduce((acc, g) => (acc << 16n) | BigInt(parseInt(g, 16)), 0n);
+  return parseIPv4(address) ?? parseIPv6(address);
 }
 
 function inRange(value: bigint, r: Range): boolean {
@@ -99,7 +123,7 @@ function inRange(value: bigint, r: Range): boolean {
 }
 
 export function familyOfAddress(address: string): Family | undefined {
-  return isIPv4(address) ? 4 : isIPv6(address) && !address.includes('%') ? 6 : undefined;
+  return parseIPv4(address) !== undefined ? 4 : parseIPv6(address) !== undefined ? 6 : undefined;
 }
 
 /** Why an address may not be published, or undefined when it is public unicast. */
@@ -138,6 +162,7 @@ export function canonicalAddress(address: string): string {
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
   if (host === 'localhost' || host.endsWith('.localhost')) return true;
-  if (isIPv4(host)) return host.startsWith('127.');
-  return isIPv6(host) && toBigInt(host) === 1n;
+  const family = familyOfAddress(host);
+  if (family === 4) return host.startsWith('127.');
+  return family === 6 && toBigInt(host) === 1n;
 }

@@ -1,5 +1,6 @@
+import { isIP } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { canonicalAddress, isLoopbackHost, nonPublicReason } from '../../src/ip/address.js';
+import { canonicalAddress, familyOfAddress, isLoopbackHost, nonPublicReason, toBigInt } from '../../src/ip/address.js';
 
 describe('public-address rules', () => {
   it.each([
@@ -51,4 +52,22 @@ describe('canonical form', () => {
 describe('loopback hosts (the only ones allowed over http)', () => {
   it.each(['127.0.0.1', '127.8.9.1', 'localhost', 'api.localhost', '[::1]', '::1'])('%s is loopback', (h) => expect(isLoopbackHost(h)).toBe(true));
   it.each(['10.0.0.1', 'example.com', '[::2]', 'localhost.example.com', '128.0.0.1'])('%s is not', (h) => expect(isLoopbackHost(h)).toBe(false));
+});
+
+describe('address parser', () => {
+  const samples = [
+    '1.2.3.4', '0.0.0.0', '255.255.255.255', '256.1.1.1', '1.2.3', '1.2.3.4.5', '01.2.3.4', '1.2.3.04', ' 1.2.3.4', '1.2.3.4 ', '',
+    '::', '::1', '1::', '1:2:3:4:5:6:7:8', '1:2:3:4:5:6:7:8:9', '1:2:3:4:5:6:7', '1::2::3', ':1:2:3:4:5:6:7', '1:2:3:4:5:6:7:',
+    '::ffff:1.2.3.4', '::1.2.3.4', '1:2:3:4:5:6:1.2.3.4', '1:2:3:4:5:6:7:1.2.3.4', '::ffff:1.2.3', '::ffff:256.1.1.1', '1.2.3.4::',
+    '2001:db8::12345', '2001:db8::g', 'fe80::1%eth0', '[::1]', '2a00:1450:4003:80e::200e', 'FFFF::', '::ffff:0:0', '1:2:3:4:5::6:7:8',
+  ];
+  it.each(samples)('agrees with Node on %j', (text) => {
+    const node = isIP(text);
+    expect(familyOfAddress(text) ?? 0).toBe(node === 6 && text.includes('%') ? 0 : node);
+  });
+  it('converts to the same integer whatever the spelling', () => {
+    expect(toBigInt('::ffff:1.2.3.4')).toBe(toBigInt('::ffff:102:304'));
+    expect(toBigInt('2001:db8:0:0:0:0:0:1')).toBe(toBigInt('2001:db8::1'));
+    expect(toBigInt('1.2.3.4')).toBe(0x01020304n);
+  });
 });
