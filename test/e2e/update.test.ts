@@ -85,6 +85,11 @@ describe('the cycle', () => {
     expect(result.stderr).toMatch(/nope.example.com.*not found/);
   });
 
+  it('trusts an address given with --ip as given, even a private one', async () => {
+    const result = await runDist(['update', '--ip', '10.1.2.3'], agentEnv(sandbox));
+    expect(result).toMatchObject({ code: 0, stdout: 'home.example.com A 10.1.2.3 updated\n' });
+  });
+
   it('learns the address from the provider with the `server` source', async () => {
     const result = await runDist(['update', '--ip-source', 'server'], agentEnv(sandbox));
     expect(result).toMatchObject({ code: 0, stdout: 'home.example.com A 127.0.0.1 updated\n' });
