@@ -3,7 +3,9 @@
 // is reached through dynamic import() and lands in chunks under dist/chunks/, so the start
 // path parses only what it uses.
 import { build } from 'esbuild';
+import { execFileSync } from 'node:child_process';
 import { chmod, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 
 // Node's built-ins are loaded through require(): an ESM import of a built-in builds a
 // module facade first, which cost about 15 ms of a cycle's start-up here.
@@ -22,7 +24,8 @@ const pkg = JSON.parse(await readFile(new URL('./package.json', import.meta.url)
 await rm('dist', { recursive: true, force: true });
 
 const result = await build({
-  entryPoints: { ddedge: 'src/cli/main.ts' },
+  // The command, and the SDK for `import { Registrar } from 'ddedge'`; they share chunks.
+  entryPoints: { ddedge: 'src/cli/main.ts', sdk: 'src/sdk/index.ts' },
   outdir: 'dist',
   outExtension: { '.js': '.mjs' },
   chunkNames: 'chunks/[name]-[hash]',
@@ -44,6 +47,9 @@ const result = await build({
   plugins: [builtinsThroughRequire],
 });
 await chmod('dist/ddedge.mjs', 0o755);
+
+// Type declarations for SDK users (dist/types/sdk/index.d.ts).
+execFileSync(process.execPath, [join('node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
 
 const outputs = Object.entries(result.metafile.outputs).filter(([f]) => f.endsWith('.mjs'));
 const total = outputs.reduce((sum, [, o]) => sum + o.bytes, 0);

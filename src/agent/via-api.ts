@@ -3,7 +3,7 @@
 // (dnscreate) — the one thing the dynamic DNS interface cannot do.
 import { ApiClient } from '../api/client.js';
 import { service, type DnsEntry } from '../api/endpoints/service.js';
-import { tool, type HelloData } from '../api/endpoints/tool.js';
+import { tool } from '../api/endpoints/tool.js';
 import type { Config } from '../config/config.js';
 import type { RecordType } from '../ip/address.js';
 import type { Logger } from '../log.js';
@@ -34,22 +34,22 @@ export async function updateRecordViaApi(
   logger: Logger,
 ): Promise<ApiUpdate> {
   const matches: DnsEntry[] = [];
-  for await (const page of client.pages<DnsEntry>('service', 'dnslist', service.dnslist, { serviceName: zone, filterType: type })) {
+  for await (const page of client.pages<DnsEntry>('service', service.dnsList, { serviceName: zone, filterType: type })) {
     matches.push(...page.items.filter((e) => e.type === type && entryMatchesHost(e.name, host, zone)));
   }
   const [entry, ...others] = matches;
   if (others.length) logger.warn(`${host} has ${matches.length} ${type} entries in ${zone}; updating entity ${entry!.entityID} only`);
   if (entry && entry.value === address) return { changed: false, created: false };
   if (entry) {
-    await client.call('service', 'dnsupdate', service.dnsupdate, { serviceName: zone, entityID: entry.entityID, value: address });
+    await client.call('service', service.dnsUpdate, { serviceName: zone, entityID: entry.entityID, value: address });
     return { changed: true, created: false };
   }
   logger.info(`${host} has no ${type} entry in ${zone}; creating it`);
-  await client.call('service', 'dnscreate', service.dnscreate, { serviceName: zone, name: host, type, value: address });
+  await client.call('service', service.dnsCreate, { serviceName: zone, name: host, type, value: address });
   return { changed: true, created: true };
 }
 
 /** The address the API sees this machine calling from: the `server` source on the API path. */
 export async function callerAddress(client: ApiClient): Promise<string> {
-  return (await client.call<HelloData>('tool', 'hello', tool.hello)).ip;
+  return (await client.call('tool', tool.hello)).ip;
 }

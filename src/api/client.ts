@@ -1,5 +1,6 @@
 // The registrar API client: form-encoded POST to <api-url>/<module>/<action>/ with the
-// credentials, validated against the endpoint table before anything is sent.
+// credentials, validated against the endpoint table before anything is sent, retried only
+// where repeating can do no harm.
 import type { Dispatcher } from 'undici';
 import { TransportError } from '../http/errors.js';
 import { expectSuccessStatus, httpRequest, type HttpResponse } from '../http/request.js';
@@ -7,24 +8,37 @@ import type { Transport } from '../http/transport.js';
 import { undiciTransport } from '../http/undici-transport.js';
 import { silentLogger, type Logger } from '../log.js';
 import { registerSecret } from '../redact.js';
+import { flattenContacts } from './endpoints/contact-fields.js';
+import type { Endpoint, QueryInfo, ResultOf } from './endpoints/types.js';
 import { MalformedEnvelope, parseJsonEnvelope, throwIfFailed, type Envelope } from './envelope.js';
-import type { Endpoint } from './endpoints/types.js';
+import { normalizeResult } from './normalize.js';
 import { toFormFields, type Params } from './params.js';
-import type { QueryInfo } from './endpoints/service.js';
+import { parseXmlEnvelope } from './xml-envelope.js';
 
 /** The API version this client was written against; newer major or minor answers get a warning. */
 export const KNOWN_API_VERSION = [1, 1] as const;
 
 export interface ApiClientOptions {
+  /** Base URL, e.g. https://simple-api.dondominio.net (https required except on loopback). */
   url: string;
   user: string;
   password: string;
+  /** Per request; default 15 s, as the provider's SDK. */
   timeoutMs?: number;
+  /** Answer format asked of the API; both are read into the same typed result. */
+  outputFormat?: 'json' | 'xml';
   /** undici dispatcher (a MockAgent in tests); default a pool of at most 3 connections per origin. */
   dispatcher?: Dispatcher;
   logger?: Logger;
-  /** Attempts for idempotent operations on transport errors and 5xx (default 3). */
+  /** Attempts for idempotent operations on transport errors and 5xx (default 3). Calls that spend balance are never retried. */
   attempts?: number;
+  /** Largest answer accepted, in bytes (default 8 MiB: lists can be long). */
+  maxBytes?: number;
+}
+
+export interface Page<T> {
+  items: T[];
+  queryInfo: QueryInfo;
 }
 
 export class ApiClient {
@@ -39,41 +53,43 @@ export class ApiClient {
   }
 
   /** Calls one operation and returns its responseData, or throws ApiError/TransportError/ValidationError. */
-  async call<T = unknown>(module: string, action: string, endpoint: Endpoint, params: Params = {}): Promise<T> {
-    return (await this.callRaw(module, action, endpoint, params)).responseData as T;
+  async call<E extends Endpoint>(module: string, endpoint: E, params: Params = {}): Promise<ResultOf<E>> {
+    return (await this.callRaw(module, endpoint, params)).responseData as ResultOf<E>;
   }
 
   /** As call(), returning the whole envelope. */
-  async callRaw(module: string, action: string, endpoint: Endpoint, params: Params = {}): Promise<Envelope> {
-    const operation = `${module}/${action}`;
-    const fields = toFormFields(operation, endpoint.params, params);
+  async callRaw(module: string, endpoint: Endpoint, params: Params = {}): Promise<Envelope> {
+    const operation = `${module}/${endpoint.action}`;
+    const fields = toFormFields(operation, endpoint.params, prepareParams(endpoint, params), endpoint.rules);
+    const format = this.options.outputFormat ?? 'json';
     const body = new URLSearchParams({
       apiuser: this.options.user,
       apipasswd: this.options.password,
-      'output-format': 'json',
+      'output-format': format,
       'output-pretty': 'false',
       ...fields,
     }).toString();
     const base = this.options.url.endsWith('/') ? this.options.url : `${this.options.url}/`;
-    const attempts = endpoint.idempotent ? (this.options.attempts ?? 3) : 1;
+    const attempts = endpoint.idempotent && !endpoint.spends ? (this.options.attempts ?? 3) : 1;
     for (let attempt = 1; ; attempt++) {
       try {
         this.logger.debug('api call', { operation, attempt });
         const response = expectSuccessStatus(
           await httpRequest({
-            url: new URL(`${module}/${action}/`, base).toString(),
+            url: new URL(`${module}/${endpoint.action}/`, base).toString(),
             method: 'POST',
-            headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+            headers: { 'content-type': 'application/x-www-form-urlencoded', accept: format === 'xml' ? 'application/xml' : 'application/json' },
             body,
             timeoutMs: this.options.timeoutMs ?? 15_000,
+            maxBytes: this.options.maxBytes ?? 8 * 1024 * 1024,
             setting: '--api-url',
             transport: this.transport,
           }),
         );
-        const envelope = this.parse(response);
+        const envelope = this.parse(response, format);
         this.checkVersion(envelope.version);
         throwIfFailed(envelope, operation);
-        return envelope;
+        return { ...envelope, responseData: normalizeResult(envelope.responseData) };
       } catch (error) {
         if (attempt >= attempts || !isRetryable(error)) throw error;
         const delay = Math.min(4000, 250 * 2 ** (attempt - 1)) * (0.5 + Math.random() / 2);
@@ -84,11 +100,12 @@ export class ApiClient {
   }
 
   /** Every page of a list operation, following queryInfo until `total` is reached. */
-  async *pages<T>(module: string, action: string, endpoint: Endpoint, params: Params = {}): AsyncGenerator<{ items: T[]; queryInfo: QueryInfo }> {
-    const key = endpoint.listKey!;
+  async *pages<T>(module: string, endpoint: Endpoint, params: Params = {}): AsyncGenerator<Page<T>> {
+    const key = endpoint.listKey;
+    if (!key) throw new TypeError(`${module}/${endpoint.action} is not a list operation`);
     let seen = 0;
     for (let page = Number(params.page ?? 1); ; page++) {
-      const data = await this.call<Record<string, unknown>>(module, action, endpoint, { ...params, page });
+      const data = (await this.call(module, endpoint, { ...params, page })) as Record<string, unknown>;
       const items = (Array.isArray(data[key]) ? data[key] : []) as T[];
       const queryInfo = (data.queryInfo ?? { page, pageLength: items.length, results: items.length, total: items.length }) as QueryInfo;
       seen += items.length;
@@ -97,13 +114,18 @@ export class ApiClient {
     }
   }
 
+  /** Every item of a list operation, page after page. */
+  async *items<T>(module: string, endpoint: Endpoint, params: Params = {}): AsyncGenerator<T> {
+    for await (const page of this.pages<T>(module, endpoint, params)) yield* page.items;
+  }
+
   async close(): Promise<void> {
     await this.transport.close?.();
   }
 
-  private parse(response: HttpResponse): Envelope {
+  private parse(response: HttpResponse, format: 'json' | 'xml'): Envelope {
     try {
-      return parseJsonEnvelope(response.body);
+      return format === 'xml' ? parseXmlEnvelope(response.body) : parseJsonEnvelope(response.body);
     } catch (error) {
       if (!(error instanceof MalformedEnvelope)) throw error;
       throw new TransportError('malformed', `malformed answer from ${response.shownUrl}: ${error.message}`, response.shownUrl);
@@ -118,6 +140,16 @@ export class ApiClient {
       this.logger.warn(`the API answered with version ${version}, newer than the ${KNOWN_API_VERSION.join('.')} ddedge knows; results may differ`);
     }
   }
+}
+
+/** SDK conveniences (contact objects, dnssetzone records) into the API's own parameters. */
+export function prepareParams(endpoint: Endpoint, params: Params): Params {
+  let prepared = endpoint.prepare ? endpoint.prepare(params) : params;
+  if (endpoint.contactRoles) {
+    // Domain roles are `owner` -> ownerContact…; SSL roles are already `adminContact`.
+    prepared = flattenContacts(prepared, endpoint.contactRoles, (role) => (role.endsWith('Contact') ? role : `${role}Contact`));
+  }
+  return prepared;
 }
 
 function isRetryable(error: unknown): boolean {

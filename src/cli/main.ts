@@ -37,6 +37,10 @@ async function dispatch(argv: string[], io: Io): Promise<number> {
     const near = nearestNames(first, COMMANDS.map((c) => c.name));
     throw new ConfigError(`unknown command "${first}"${near.length ? `; did you mean ${near.join(' or ')}?` : ''} (see ddedge --help)`);
   }
+  if (command.freeArguments) {
+    const { run } = await command.load();
+    return run({ flags: {}, positionals: rest, io });
+  }
   if (rest.includes('--help') || rest.includes('-h')) {
     const { renderHelp } = await import('./help.js');
     io.stdout(await renderHelp(command));

@@ -33,6 +33,8 @@ export interface CommandSpec {
   settings: boolean;
   flags: Record<string, FlagSpec>;
   positionals?: boolean;
+  /** The command reads its own arguments (API parameters are named by the operation). */
+  freeArguments?: boolean;
   load: () => Promise<{ run: Handler }>;
 }
 
@@ -84,6 +86,21 @@ export const COMMANDS: CommandSpec[] = [
     settings: true,
     flags: { json, 'env-file': envFile },
     load: async () => health,
+  },
+  {
+    name: 'api',
+    usage: 'ddedge api <module> <action> [--<param> <value> …] [--all] [--raw] | ddedge api list',
+    describe: 'calls any registrar API operation; parameter names are the API\'s own; prints responseData as JSON',
+    settings: false,
+    freeArguments: true,
+    flags: {
+      all: { type: 'boolean', describe: 'follow every page of a list operation' },
+      raw: { type: 'boolean', describe: 'print the whole envelope' },
+      'api-url': { type: 'string', describe: 'registrar API base [DDEDGE_API_URL]' },
+      'api-user': { type: 'string', describe: 'apiuser [DDEDGE_API_USER]' },
+      'api-password': { type: 'string', describe: 'apipasswd [DDEDGE_API_PASSWORD, _FILE, credential api-password]' },
+    },
+    load: () => import('./commands/api.js'),
   },
   {
     name: 'sandbox',

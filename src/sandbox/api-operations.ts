@@ -1,8 +1,7 @@
 // The registrar API operations the sandbox serves, each a function of the model and the
 // request's fields. Parameters are checked against the same endpoint table the client uses.
-import { service, type DnsEntry } from '../api/endpoints/service.js';
-import { tool } from '../api/endpoints/tool.js';
-import type { Endpoint } from '../api/endpoints/types.js';
+import { findOperation } from '../api/endpoints/index.js';
+import type { DnsEntry } from '../api/endpoints/service.js';
 import { toFormFields } from '../api/params.js';
 import { ValidationError } from '../errors.js';
 import { familyOfAddress } from '../ip/address.js';
@@ -25,7 +24,6 @@ export interface OperationRequest {
 }
 
 interface Operation {
-  endpoint: Endpoint;
   /** Changes the model: the sandbox saves it afterwards. */
   writes?: boolean;
   handle(request: OperationRequest): unknown;
@@ -61,11 +59,9 @@ function checkValue(type: string, value: string): void {
 
 export const OPERATIONS: Record<string, Operation> = {
   'tool/hello': {
-    endpoint: tool.hello,
     handle: ({ callerAddress }) => ({ ip: callerAddress, lang: 'en', version: SANDBOX_API_VERSION }),
   },
   'service/list': {
-    endpoint: service.list,
     handle: (request) => {
       const { fields, model } = request;
       const matching = model.services.filter((s) => (!fields.name || s.name === fields.name) && (!fields.word || s.name.includes(fields.word)) && (!fields.status || s.status === fields.status));
@@ -74,7 +70,6 @@ export const OPERATIONS: Record<string, Operation> = {
     },
   },
   'service/dnslist': {
-    endpoint: service.dnslist,
     handle: (request) => {
       const { fields } = request;
       const entries = serviceOf(request).dns.filter(
@@ -85,7 +80,6 @@ export const OPERATIONS: Record<string, Operation> = {
     },
   },
   'service/dnscreate': {
-    endpoint: service.dnscreate,
     writes: true,
     handle: (request) => {
       const { fields, model } = request;
@@ -100,7 +94,6 @@ export const OPERATIONS: Record<string, Operation> = {
     },
   },
   'service/dnsupdate': {
-    endpoint: service.dnsupdate,
     writes: true,
     handle: (request) => {
       const { entry } = entityOf(request);
@@ -115,13 +108,19 @@ export const OPERATIONS: Record<string, Operation> = {
 
 export const SANDBOX_API_VERSION = '1.0.26';
 
-/** Validates the fields against the endpoint table, then runs the operation. */
+/**
+ * Validates the fields against the same endpoint table the SDK uses, then runs the
+ * operation. Operations of the table that the sandbox does not emulate yet answer 104.
+ */
 export function runOperation(name: string, request: OperationRequest): { data: unknown; writes: boolean } {
+  const [module = '', action = ''] = name.split('/');
+  const declared = findOperation(module, action);
+  if (!declared || declared.endpoint.action !== action) throw new SandboxApiError(102, 'Object action invalid', ['invalid object/action']);
   const operation = OPERATIONS[name];
-  if (!operation) throw new SandboxApiError(102, 'Object action invalid', ['invalid object/action']);
+  if (!operation) throw new SandboxApiError(104, 'Object action not implemented', [`the sandbox does not emulate ${name} yet`]);
   const { apiuser: _u, apipasswd: _p, 'output-format': _f, 'output-pretty': _pr, ...params } = request.fields;
   try {
-    toFormFields(name, operation.endpoint.params, params);
+    toFormFields(name, declared.endpoint.params, params, declared.endpoint.rules);
   } catch (error) {
     if (error instanceof ValidationError) throw new SandboxApiError(101, 'Syntax error: parameter fault', error.problems);
     throw error;

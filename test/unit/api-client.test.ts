@@ -32,7 +32,7 @@ describe('registrar API client', () => {
       seen = { path: options.path, body: String(options.body), headers: options.headers as Record<string, string> };
       return { statusCode: 200, data: envelope({ queryInfo: { page: 1, pageLength: 1000, results: 0, total: 0 }, dns: [] }) };
     });
-    await api.call('service', 'dnslist', service.dnslist, { serviceName: 'example.com' });
+    await api.call('service', service.dnsList, { serviceName: 'example.com' });
     const form = new URLSearchParams(seen!.body);
     expect(Object.fromEntries(form)).toEqual({ apiuser: 'apiuser1', apipasswd: 'canary-api-password', 'output-format': 'json', 'output-pretty': 'false', serviceName: 'example.com' });
     expect(seen!.headers['content-type']).toBe('application/x-www-form-urlencoded');
@@ -49,7 +49,7 @@ describe('registrar API client', () => {
   ])('success:false with code %i (%s) becomes ApiError of kind %s, exit %i', async (code, message, kind, exitCode) => {
     const api = client();
     agent!.get(ORIGIN).intercept({ path: '/service/dnslist/', method: 'POST' }).reply(200, failure(code, message));
-    const error = (await api.call('service', 'dnslist', service.dnslist, { serviceName: 'example.com' }).catch((e: unknown) => e)) as ApiError;
+    const error = (await api.call('service', service.dnsList, { serviceName: 'example.com' }).catch((e: unknown) => e)) as ApiError;
     expect(error).toBeInstanceOf(ApiError);
     expect([error.errorCode, error.kind, error.exitCode, error.messages]).toEqual([code, kind, exitCode, ['detail']]);
     expect(error.message).toContain(message);
@@ -66,7 +66,7 @@ describe('registrar API client', () => {
   it.each(['<html>Bad gateway</html>', '', '{"responseData":{}}', '[1,2]'])('an answer that is not the envelope is malformed (exit 4): %j', async (body) => {
     const api = client({ attempts: 1 });
     agent!.get(ORIGIN).intercept({ path: '/tool/hello/', method: 'POST' }).reply(200, body);
-    const error = (await api.call('tool', 'hello', tool.hello).catch((e: unknown) => e)) as TransportError;
+    const error = (await api.call('tool', tool.hello).catch((e: unknown) => e)) as TransportError;
     expect(error).toBeInstanceOf(TransportError);
     expect([error.kind, error.exitCode]).toEqual(['malformed', 4]);
   });
@@ -76,17 +76,17 @@ describe('registrar API client', () => {
     const pool = agent!.get(ORIGIN);
     pool.intercept({ path: '/service/dnsupdate/', method: 'POST' }).reply(502, 'bad gateway');
     pool.intercept({ path: '/service/dnsupdate/', method: 'POST' }).reply(200, envelope({ dns: [] }));
-    await expect(api.call('service', 'dnsupdate', service.dnsupdate, { serviceName: 'example.com', entityID: '3', value: '81.0.2.15' })).resolves.toEqual({ dns: [] });
+    await expect(api.call('service', service.dnsUpdate, { serviceName: 'example.com', entityID: '3', value: '81.0.2.15' })).resolves.toEqual({ dns: [] });
 
     pool.intercept({ path: '/service/dnscreate/', method: 'POST' }).reply(502, 'bad gateway');
     pool.intercept({ path: '/service/dnscreate/', method: 'POST' }).reply(200, envelope({ dns: [] }));
-    const error = (await api.call('service', 'dnscreate', service.dnscreate, { serviceName: 'example.com', name: 'h', type: 'A', value: '81.0.2.15' }).catch((e: unknown) => e)) as TransportError;
+    const error = (await api.call('service', service.dnsCreate, { serviceName: 'example.com', name: 'h', type: 'A', value: '81.0.2.15' }).catch((e: unknown) => e)) as TransportError;
     expect([error.kind, error.status]).toEqual(['status', 502]);
   });
 
   it('validates before sending: every offending parameter is named and nothing is sent', async () => {
     const api = client();
-    const error = (await api.call('service', 'dnscreate', service.dnscreate, { name: 'h', type: 'PTR', ttl: 'soon', color: 'red' }).catch((e: unknown) => e)) as ValidationError;
+    const error = (await api.call('service', service.dnsCreate, { name: 'h', type: 'PTR', ttl: 'soon', color: 'red' }).catch((e: unknown) => e)) as ValidationError;
     expect(error).toBeInstanceOf(ValidationError);
     expect(error.exitCode).toBe(2);
     expect(error.problems.join('\n')).toMatch(/unknown parameter "color"/);
@@ -104,7 +104,7 @@ describe('registrar API client', () => {
     pool.intercept({ path: '/service/dnslist/', method: 'POST', body: (b) => b.includes('page=1') }).reply(200, envelope({ queryInfo: { page: 1, pageLength: 2, results: 2, total: 3 }, dns: [entry(1), entry(2)] }));
     pool.intercept({ path: '/service/dnslist/', method: 'POST', body: (b) => b.includes('page=2') }).reply(200, envelope({ queryInfo: { page: 2, pageLength: 2, results: 1, total: 3 }, dns: [entry(3)] }));
     const ids: string[] = [];
-    for await (const page of api.pages<{ entityID: string }>('service', 'dnslist', service.dnslist, { serviceName: 'example.com', pageLength: 2 })) ids.push(...page.items.map((e) => e.entityID));
+    for await (const page of api.pages<{ entityID: string }>('service', service.dnsList, { serviceName: 'example.com', pageLength: 2 })) ids.push(...page.items.map((e) => e.entityID));
     expect(ids).toEqual(['1', '2', '3']);
   });
 
@@ -113,8 +113,8 @@ describe('registrar API client', () => {
     const api = client({ logger: createLogger({ level: 'warn', format: 'text', write: (l) => lines.push(l) }) });
     const pool = agent!.get(ORIGIN);
     pool.intercept({ path: '/tool/hello/', method: 'POST' }).reply(200, envelope({ ip: '81.0.2.15' }, { version: '1.2.0' })).times(2);
-    await api.call('tool', 'hello', tool.hello);
-    await api.call('tool', 'hello', tool.hello);
+    await api.call('tool', tool.hello);
+    await api.call('tool', tool.hello);
     expect(lines.filter((l) => l.includes('version 1.2.0'))).toHaveLength(1);
   });
 });
@@ -137,7 +137,7 @@ describe('connection limit', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as import('node:net').AddressInfo;
     const api = new ApiClient({ url: `http://127.0.0.1:${port}`, user: 'u', password: 'p-123456' });
-    await Promise.all(Array.from({ length: 12 }, () => api.call('tool', 'hello', tool.hello)));
+    await Promise.all(Array.from({ length: 12 }, () => api.call('tool', tool.hello)));
     await api.close();
     server.closeAllConnections();
     server.close();

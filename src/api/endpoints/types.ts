@@ -1,18 +1,45 @@
-import type { ParamSpec } from '../params.js';
+import { int, type Params, type ParamSpec, type Rule } from '../params.js';
 
-/** One API operation, declared once: the SDK, `ddedge api` and the sandbox all read it. */
-export interface Endpoint {
+/**
+ * One API operation, declared once: the SDK's typed methods, client-side validation,
+ * `ddedge api`, `ddedge api list` and the sandbox's routing all read it.
+ */
+export interface Endpoint<P extends Record<string, ParamSpec> = Record<string, ParamSpec>, R = unknown> {
+  /** The API's own name, as in /<module>/<action>/. */
+  action: string;
   describe: string;
-  params: Record<string, ParamSpec>;
+  params: P;
+  rules?: readonly Rule[];
   /** For list operations: the responseData key that holds the page's items. */
   listKey?: string;
-  /** Safe to repeat: reads, and writes that set a value to a given value. */
+  /** Safe to repeat (reads, and writes that set a value to a given value): retried on transport errors and 5xx. */
   idempotent?: boolean;
+  /** Spends account balance. Never retried. */
+  spends?: boolean;
+  /** Contact roles the SDK accepts as objects (or contact IDs), flattened to <role>Contact<Field>. */
+  contactRoles?: readonly string[];
+  /** Turns SDK-level parameters (such as dnssetzone's records) into the API's, before validation. */
+  prepare?: (params: Params) => Params;
+  readonly __result?: R;
 }
 
 export type Module = Record<string, Endpoint>;
+export type ResultOf<E> = E extends Endpoint<Record<string, ParamSpec>, infer R> ? R : never;
+
+/** Declares an endpoint with its result type; parameters are inferred, literally, for the SDK's types. */
+export const op =
+  <R = Record<string, unknown>>() =>
+  <const P extends Record<string, ParamSpec>>(endpoint: Omit<Endpoint<P, R>, '__result'>): Endpoint<P, R> =>
+    endpoint;
 
 export const paging = {
-  pageLength: { type: 'integer', min: 1, describe: 'results per page (default 1000)' },
-  page: { type: 'integer', min: 1, describe: 'page number (default 1)' },
-} as const satisfies Record<string, ParamSpec>;
+  pageLength: int('results per page (default 1000)', { min: 1 }),
+  page: int('page number (default 1)', { min: 1 }),
+};
+
+export interface QueryInfo {
+  page: number;
+  pageLength: number;
+  results: number;
+  total: number;
+}
