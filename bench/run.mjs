@@ -45,11 +45,18 @@ const freshState = (address) =>
   writeFileSync(join(stateDir, 'state.json'), JSON.stringify({ version: 1, records: { 'home.example.com/A': { host: 'home.example.com', type: 'A', address, sentAt: new Date().toISOString(), via: 'dyndns' } } }));
 execFileSync(process.execPath, [ddedge, 'update', '--ip', '81.0.2.15'], { env: baseEnv });
 
+const cycleScenarios = (entry, label = '') => [
+  { name: `(a) detect from 2 HTTPS sources, unchanged, nothing sent${label}`, args: [entry, 'update'], setup: () => freshState('81.0.2.15') },
+  { name: `(b) detect, changed, sent through dynamic DNS over HTTPS${label}`, args: [entry, 'update'], setup: () => freshState('81.0.2.99') },
+  { name: `(c) --ip given and unchanged${label}`, args: [entry, 'update', '--ip', '81.0.2.15'], setup: () => freshState('81.0.2.15') },
+];
+// BENCH_COMPARE=/path/to/other/dist/ddedge.mjs measures another build in the same run, so a
+// before/after comparison sees the same machine noise.
+const compare = process.env.BENCH_COMPARE;
 const scenarios = [
   { name: 'node -e 0', args: ['-e', '0'], setup: () => {} },
-  { name: '(a) detect from 2 HTTPS sources, unchanged, nothing sent', args: [ddedge, 'update'], setup: () => freshState('81.0.2.15') },
-  { name: '(b) detect, changed, sent through dynamic DNS over HTTPS', args: [ddedge, 'update'], setup: () => freshState('81.0.2.99') },
-  { name: '(c) --ip given and unchanged', args: [ddedge, 'update', '--ip', '81.0.2.15'], setup: () => freshState('81.0.2.15') },
+  ...cycleScenarios(ddedge),
+  ...(compare ? cycleScenarios(compare, ' [compare]') : []),
 ];
 
 function runOnce(scenario, withPreload) {
@@ -92,6 +99,28 @@ for (const s of scenarios) {
   const m = median(memory.get(s.name));
   console.log(`| ${s.name} | ${t.toFixed(1)} | ${(t / baseTime).toFixed(2)} | ${(m / 1024).toFixed(1)} | ${(m / baseRss).toFixed(2)} |`);
 }
+
+// The SDK over keep-alive: 1,000 tool/hello calls against the sandbox (HTTPS), next to the
+// same calls each on a fresh connection.
+const { Registrar } = await import(join(root, 'dist', 'sdk.mjs'));
+const { Agent } = await import('undici');
+const ca = readFileSync(join(work, 'ca.pem'));
+const sdkOptions = (dispatcher) => ({ url: info.apiUrl, user: info.apiUser, password: info.apiPassword, dispatcher });
+const CALLS = 1000;
+const keepAlive = new Registrar(sdkOptions(new Agent({ connections: 3, connect: { ca } })));
+await keepAlive.tool.hello();
+let started = performance.now();
+for (let i = 0; i < CALLS; i++) await keepAlive.tool.hello();
+const keepAliveRate = CALLS / ((performance.now() - started) / 1000);
+await keepAlive.close();
+started = performance.now();
+for (let i = 0; i < CALLS; i++) {
+  const fresh = new Registrar(sdkOptions(new Agent({ connect: { ca } })));
+  await fresh.tool.hello();
+  await fresh.close();
+}
+const freshRate = CALLS / ((performance.now() - started) / 1000);
+console.log(`\nSDK: ${CALLS} tool/hello calls to the sandbox over HTTPS: ${keepAliveRate.toFixed(0)} calls/s over keep-alive, ${freshRate.toFixed(0)} calls/s on a fresh connection each (${(keepAliveRate / freshRate).toFixed(1)} x)`);
 
 // What a cycle loads: the entry and the chunks it imports statically, followed from the
 // update command's chunk (dynamic imports of the API path are counted apart).

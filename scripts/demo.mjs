@@ -50,10 +50,8 @@ try {
   failed ||= (await run(['update', '--ip', '81.0.2.15'])) !== 0;
   say('3. What ddedge remembers:');
   failed ||= (await run(['status'])) !== 0;
-  say('4. The zone as the registrar API shows it (service/dnslist):');
-  const body = new URLSearchParams({ apiuser: info.apiUser, apipasswd: info.apiPassword, serviceName: 'example.com' });
-  const zone = await fetch(`${info.apiUrl}/service/dnslist/`, { method: 'POST', body }).then((r) => r.json());
-  for (const e of zone.responseData.dns) process.stdout.write(`  ${e.name.padEnd(20)} ${e.type.padEnd(5)} ${e.value}\n`);
+  say('4. The zone, through the registrar API (ddedge api service dnslist):');
+  failed ||= (await run(['api', 'service', 'dnslist', '--serviceName', 'example.com', '--filterType', 'A'])) !== 0;
 } finally {
   sandbox.kill('SIGTERM');
   await new Promise((resolve) => sandbox.on('exit', resolve));
