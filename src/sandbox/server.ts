@@ -7,6 +7,7 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { DYNDNS_FORMATS, type DyndnsFormat } from '../dyndns/result.js';
 import { runOperation, SANDBOX_API_VERSION, SandboxApiError } from './api-operations.js';
+import { renderXmlEnvelope } from './render-xml.js';
 import { handleDyndns } from './dyndns.js';
 import { applyFault, takeFault, type Fault } from './faults.js';
 import { demoModel, type SandboxModel } from './model.js';
@@ -19,6 +20,8 @@ export interface SandboxOptions {
   faults?: Fault[];
   /** One line per request served (the CLI writes them to stderr). */
   log?: (line: string) => void;
+  /** Calling addresses the API accepts (as the provider's registered-IP list); others get error 1007. */
+  allowedIps?: string[];
 }
 
 export interface Sandbox {
@@ -71,16 +74,20 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (segments.length !== 2) return void res.writeHead(404, { 'content-type': 'text/plain' }).end('not found: the API is at POST /<module>/<action>/, dynamic DNS at GET /json/, /xml/, /plain/\n');
     if (req.method !== 'POST') return void res.writeHead(405, { allow: 'POST', 'content-type': 'text/plain' }).end('the API takes POST with form fields\n');
 
+    // Form fields only: parameters sent with GET are ignored, as by the real API.
     const fields = Object.fromEntries(new URLSearchParams(await readBody(req)));
     const envelope = answerApi(target, fields, caller);
     options.log?.(`POST /${target}/ -> ${envelope.success ? 'ok' : `error ${envelope.errorCode} ${envelope.errorCodeMsg}`}`);
     const pretty = fields['output-pretty'] === 'true' || fields['output-pretty'] === '1';
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(envelope, null, pretty ? 2 : undefined));
+    if (fields['output-format'] === 'xml') res.writeHead(200, { 'content-type': 'application/xml; charset=utf-8' }).end(renderXmlEnvelope(envelope, pretty));
+    else res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(envelope, null, pretty ? 2 : undefined));
   }
 
-  function answerApi(action: string, fields: Record<string, string>, caller: string) {
+  function answerApi(action: string, fields: Record<string, string>, caller: string): Record<string, unknown> & { success: boolean; errorCode: number; errorCodeMsg: string } {
     const base = { action, version: SANDBOX_API_VERSION };
     try {
+      const allowed = options.allowedIps ?? model.account.allowedIps;
+      if (allowed?.length && !allowed.includes(caller)) throw new SandboxApiError(1007, 'Account filtered: IP not allowed', [`${caller} is not a registered address of this account`]);
       if (fields.apiuser !== model.account.apiUser) throw new SandboxApiError(1003, 'Account does not exist', ['invalid user']);
       if (fields.apipasswd !== model.account.apiPassword) throw new SandboxApiError(1004, 'Account invalid password', ['invalid password']);
       const { data, writes } = runOperation(action, { fields, model, callerAddress: caller });

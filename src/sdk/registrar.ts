@@ -21,6 +21,13 @@ export interface SdkExtras {
   orgContact?: ContactInput;
   /** service/dnssetzone: the zone's records; sent as Base64 of JSON. */
   records?: ZoneRecord[];
+  /** Multi-domain certificates: alt_name_1, alt_validation_1, … */
+  [altName: `alt_name_${number}`]: string;
+  [altValidation: `alt_validation_${number}`]: string;
+  /** TLD extras for .jobs (jobsOwnerWebsite, …). */
+  [jobs: `jobs${string}`]: string | boolean;
+  /** Contact fields given one by one (ownerContactFirstName, adminContactEmail, …). */
+  [contactField: `${'owner' | 'admin' | 'tech' | 'billing' | 'org'}Contact${string}`]: string | ContactInput | undefined;
 }
 
 type ParamsOfEndpoint<E> = E extends Endpoint<infer P, unknown> ? ParamsOf<P> & SdkExtras : never;

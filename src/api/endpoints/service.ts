@@ -46,7 +46,7 @@ function entity<E, K extends string, C extends Record<string, ParamSpec>, U exte
   rules: { create?: Rule[]; update?: Rule[] } = {},
   extraList: Record<string, ParamSpec> = {},
 ) {
-  type Result = Record<string, E[]>;
+  type Result = Record<K, E[]>;
   return {
     [`${kind}List`]: op<{ queryInfo: QueryInfo } & Result>()({ action: `${kind}list`, describe: `List the ${noun}s of a service`, params: { ...listParams, ...extraList }, listKey: kind, idempotent: true }),
     [`${kind}GetInfo`]: op<Result>()({ action: `${kind}getinfo`, describe: `One ${noun}`, params: { ...serviceName, ...entityID }, idempotent: true }),

@@ -25,6 +25,7 @@ export async function run(context: CommandContext): Promise<number> {
     dataFile: flags.data as string | undefined,
     tls: certPath && keyPath ? { cert: read(certPath, '--tls-cert'), key: read(keyPath, '--tls-key') } : undefined,
     faults,
+    allowedIps: (flags['allow-ip'] as string[] | undefined)?.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean),
     log: (line) => io.stderr(`sandbox: ${line}\n`),
   }).catch((error: NodeJS.ErrnoException) => {
     if (error instanceof ConfigError) throw error;
