@@ -114,6 +114,7 @@ export const COMMANDS: CommandSpec[] = [
       'tls-cert': { type: 'string', describe: 'PEM certificate: serve HTTPS' },
       'tls-key': { type: 'string', describe: 'PEM private key for --tls-cert' },
       json: { type: 'boolean', describe: 'print one JSON line with the URLs and credentials once listening' },
+      'plain-style': { type: 'string', describe: 'plain dynamic DNS answers announce a change as "UPDATE: <ip>" (update, the spec) or "IP:<ip>" (ip, seen from the real service)', default: 'update' },
       'allow-ip': { type: 'string', multiple: true, describe: 'accept API calls only from these addresses (repeatable); others get error 1007, as an unregistered address does' },
       fault: { type: 'string', multiple: true, describe: 'inject a fault: <target>=<kind>[:<ms>][x<count>]; target dyndns, module/action or *; kind slow, hang, 500, 502, 503, reset, garbage, empty, truncated, huge' },
     },

@@ -22,11 +22,14 @@ interface Outcome {
   messages: string[];
 }
 
-export function handleDyndns(model: SandboxModel, format: DyndnsFormat, query: URLSearchParams, callerAddress: string): DyndnsAnswer {
+/** How a changed address is announced in plain answers: the spec's `UPDATE: <ip>`, or `IP:<ip>` as seen from the real service. */
+export type PlainStyle = 'update' | 'ip';
+
+export function handleDyndns(model: SandboxModel, format: DyndnsFormat, query: URLSearchParams, callerAddress: string, plainStyle: PlainStyle = 'update'): DyndnsAnswer {
   const outcome = decide(model, query, callerAddress);
   const changed = Boolean(outcome.host?.updated);
   const summary = outcome.success ? (changed ? `updated to ${outcome.host!.value}` : 'unchanged') : `error: ${outcome.messages.join('; ')}`;
-  return { status: 200, changed, summary, ...render(format, outcome, query.get('user') ?? '') };
+  return { status: 200, changed, summary, ...render(format, outcome, query.get('user') ?? '', plainStyle) };
 }
 
 function decide(model: SandboxModel, query: URLSearchParams, callerAddress: string): Outcome {
@@ -44,7 +47,7 @@ function decide(model: SandboxModel, query: URLSearchParams, callerAddress: stri
   return { success: true, userKnown: true, host: { name: entry.name, value: ip, type: 'A', updated }, messages: [updated ? 'IP updated' : 'IP unchanged'] };
 }
 
-function render(format: DyndnsFormat, outcome: Outcome, user: string): Omit<DyndnsAnswer, 'status' | 'changed' | 'summary'> {
+function render(format: DyndnsFormat, outcome: Outcome, user: string, plainStyle: PlainStyle): Omit<DyndnsAnswer, 'status' | 'changed' | 'summary'> {
   const ts = new Date().toISOString();
   if (format === 'json') {
     const body: Record<string, unknown> = { success: outcome.success, version: '2.0', ts, messages: outcome.messages };
@@ -53,7 +56,8 @@ function render(format: DyndnsFormat, outcome: Outcome, user: string): Omit<Dynd
     return { contentType: 'application/json', body: JSON.stringify(body) };
   }
   if (format === 'plain') {
-    const lines = outcome.success ? ['OK', ...(outcome.host?.updated ? [`UPDATE: ${outcome.host.value}`] : [])] : ['ERROR', ...outcome.messages];
+    const changedLine = plainStyle === 'ip' ? `IP:${outcome.host?.value}` : `UPDATE: ${outcome.host?.value}`;
+    const lines = outcome.success ? ['OK', ...(outcome.host?.updated ? [changedLine] : [])] : ['ERROR', ...outcome.messages];
     return { contentType: 'text/plain; charset=utf-8', body: lines.join('\n') + '\n' };
   }
   const escape = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { DYNDNS_FORMATS, type DyndnsFormat } from '../dyndns/result.js';
 import { runOperation, SANDBOX_API_VERSION, SandboxApiError } from './api-operations.js';
 import { renderXmlEnvelope } from './render-xml.js';
-import { handleDyndns } from './dyndns.js';
+import { handleDyndns, type PlainStyle } from './dyndns.js';
 import { applyFault, takeFault, type Fault } from './faults.js';
 import { demoModel, type SandboxModel } from './model.js';
 
@@ -20,6 +20,8 @@ export interface SandboxOptions {
   faults?: Fault[];
   /** One line per request served (the CLI writes them to stderr). */
   log?: (line: string) => void;
+  /** The second line of a plain dynamic DNS answer when the address changed (default: the spec's UPDATE:). */
+  plainStyle?: PlainStyle;
   /** Calling addresses the API accepts (as the provider's registered-IP list); others get error 1007. */
   allowedIps?: string[];
 }
@@ -66,10 +68,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
     if (isDyndns) {
       if (req.method !== 'GET') return void res.writeHead(405, { allow: 'GET' }).end();
-      const answer = handleDyndns(model, segments[0] as DyndnsFormat, url.searchParams, caller);
+      const answer = handleDyndns(model, segments[0] as DyndnsFormat, url.searchParams, caller, options.plainStyle);
       options.log?.(`GET ${url.pathname} host=${url.searchParams.get('host')} ip=${url.searchParams.get('ip') || `(caller ${caller})`} -> ${answer.summary}`);
       if (answer.changed) save();
-      return void res.writeHead(answer.status, { 'content-type': answer.contentType }).end(answer.body);
+      return send(res, answer.status, answer.contentType, answer.body);
     }
     if (segments.length !== 2) return void res.writeHead(404, { 'content-type': 'text/plain' }).end('not found: the API is at POST /<module>/<action>/, dynamic DNS at GET /json/, /xml/, /plain/\n');
     if (req.method !== 'POST') return void res.writeHead(405, { allow: 'POST', 'content-type': 'text/plain' }).end('the API takes POST with form fields\n');
@@ -79,8 +81,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const envelope = answerApi(target, fields, caller);
     options.log?.(`POST /${target}/ -> ${envelope.success ? 'ok' : `error ${envelope.errorCode} ${envelope.errorCodeMsg}`}`);
     const pretty = fields['output-pretty'] === 'true' || fields['output-pretty'] === '1';
-    if (fields['output-format'] === 'xml') res.writeHead(200, { 'content-type': 'application/xml; charset=utf-8' }).end(renderXmlEnvelope(envelope, pretty));
-    else res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(envelope, null, pretty ? 2 : undefined));
+    if (fields['output-format'] === 'xml') send(res, 200, 'application/xml; charset=utf-8', renderXmlEnvelope(envelope, pretty));
+    else send(res, 200, 'application/json', JSON.stringify(envelope, null, pretty ? 2 : undefined));
   }
 
   function answerApi(action: string, fields: Record<string, string>, caller: string): Record<string, unknown> & { success: boolean; errorCode: number; errorCodeMsg: string } {
@@ -117,6 +119,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         server.closeAllConnections();
       }),
   };
+}
+
+/**
+ * Answers with a Content-Length, as the provider's front end does: clients that read the
+ * socket themselves (ddclient 3.10) do not decode chunked bodies.
+ */
+function send(res: ServerResponse, status: number, contentType: string, body: string): void {
+  res.writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(body) }).end(body);
 }
 
 function readBody(req: IncomingMessage): Promise<string> {

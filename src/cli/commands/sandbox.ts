@@ -19,12 +19,15 @@ export async function run(context: CommandContext): Promise<number> {
     }
   };
   const faults = ((flags.fault as string[] | undefined) ?? []).map(parseFault);
+  const plainStyle = (flags['plain-style'] as string | undefined) ?? 'update';
+  if (plainStyle !== 'update' && plainStyle !== 'ip') throw new ConfigError(`--plain-style: "${plainStyle}" is not update or ip`);
   const sandbox = await startSandbox({
     port,
     host: (flags.listen as string | undefined) ?? '127.0.0.1',
     dataFile: flags.data as string | undefined,
     tls: certPath && keyPath ? { cert: read(certPath, '--tls-cert'), key: read(keyPath, '--tls-key') } : undefined,
     faults,
+    plainStyle,
     allowedIps: (flags['allow-ip'] as string[] | undefined)?.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean),
     log: (line) => io.stderr(`sandbox: ${line}\n`),
   }).catch((error: NodeJS.ErrnoException) => {
