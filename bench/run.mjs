@@ -100,6 +100,25 @@ for (const s of scenarios) {
   console.log(`| ${s.name} | ${t.toFixed(1)} | ${(t / baseTime).toFixed(2)} | ${(m / 1024).toFixed(1)} | ${(m / baseRss).toFixed(2)} |`);
 }
 
+// The sandbox: from spawning `ddedge sandbox` to the answer of its first tool/hello.
+async function sandboxStart() {
+  const started = performance.now();
+  const child = spawn(process.execPath, [ddedge, 'sandbox', '--port', '0', '--json'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const line = await new Promise((resolve) => child.stdout.once('data', (d) => resolve(JSON.parse(String(d)))));
+  await fetch(`${line.apiUrl}/tool/hello/`, { method: 'POST', body: new URLSearchParams({ apiuser: line.apiUser, apipasswd: line.apiPassword }) }).then((r) => r.json());
+  const ms = performance.now() - started;
+  child.kill('SIGTERM');
+  await new Promise((resolve) => child.on('exit', resolve));
+  return ms;
+}
+const sandboxTimes = [];
+const baselineTimes = [];
+for (let i = 0; i < RUNS; i++) {
+  sandboxTimes.push(await sandboxStart());
+  baselineTimes.push((await runOnce(scenarios[0], false)).ms);
+}
+console.log(`\nsandbox: start and answer tool/hello in ${median(sandboxTimes).toFixed(1)} ms, ${(median(sandboxTimes) / median(baselineTimes)).toFixed(2)} x node -e 0`);
+
 // The SDK over keep-alive: 1,000 tool/hello calls against the sandbox (HTTPS), next to the
 // same calls each on a fresh connection.
 const { Registrar } = await import(join(root, 'dist', 'sdk.mjs'));

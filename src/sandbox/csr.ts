@@ -1,7 +1,10 @@
 // Real PKCS#10 certificate requests for the sandbox's ssl/csrcreate and ssl/csrdecode.
 // node:crypto makes and signs keys but has no CSR API, so the few DER structures involved
 // are written and read here.
-import { createPublicKey, generateKeyPairSync, sign, verify } from 'node:crypto';
+import { createRequire } from 'node:module';
+
+// Required on first use: the sandbox starts without paying for node:crypto.
+const crypto = () => createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto');
 
 export interface CsrSubject {
   commonName: string;
@@ -92,6 +95,7 @@ const pem = (der: Buffer) => `-----BEGIN CERTIFICATE REQUEST-----\n${der.toStrin
 
 /** A new 2048-bit RSA key and a CSR for the subject, signed with it. */
 export function createCsr(subject: CsrSubject): { csrData: string; csrKey: string } {
+  const { generateKeyPairSync, sign } = crypto();
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const name = tlv(
     0x30,
@@ -109,6 +113,7 @@ export function createCsr(subject: CsrSubject): { csrData: string; csrKey: strin
 export function decodeCsr(text: string): CsrSubject {
   const match = /-----BEGIN (?:NEW )?CERTIFICATE REQUEST-----([\s\S]+?)-----END (?:NEW )?CERTIFICATE REQUEST-----/.exec(text);
   if (!match) throw new Error('no BEGIN/END CERTIFICATE REQUEST block');
+  const { createPublicKey, verify } = crypto();
   const der = Buffer.from(match[1]!.replace(/\s+/g, ''), 'base64');
   const [info, algorithm, signature] = children(read(der));
   if (!info || !algorithm || !signature || signature.tag !== 0x03) throw new Error('not a certification request');

@@ -2,10 +2,10 @@
 // dynamic DNS interface at GET /json/, /xml/, /plain/ — one origin, as clients that take
 // only a host name expect.
 import { readFileSync, renameSync, writeFileSync, existsSync } from 'node:fs';
-import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import https from 'node:https';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DYNDNS_FORMATS, type DyndnsFormat } from '../dyndns/result.js';
+import { moduleOf } from '../lazy-import.js';
 import { runOperation, SANDBOX_API_VERSION, SandboxApiError } from './api-operations.js';
 import { renderXmlEnvelope } from './render-xml.js';
 import { handleDyndns, type PlainStyle } from './dyndns.js';
@@ -101,7 +101,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     }
   }
 
-  const server = options.tls ? https.createServer({ cert: options.tls.cert, key: options.tls.key }, handler) : http.createServer(handler);
+  // TLS is loaded only when a certificate is given: the plain sandbox starts faster.
+  const server = options.tls
+    ? (await moduleOf(import('node:https'))).createServer({ cert: options.tls.cert, key: options.tls.key }, handler)
+    : (await moduleOf(import('node:http'))).createServer(handler);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve);
