@@ -29,7 +29,7 @@ describe('CSR', () => {
     const { csrData } = createCsr(subject);
     const body = csrData.split('\n').slice(1, -2).join('');
     const der = Buffer.from(body, 'base64');
-    der[der.length - 10] ^= 0xff; // a byte of the signature
+    der.writeUInt8(der.readUInt8(der.length - 10) ^ 0xff, der.length - 10); // a byte of the signature
     const tampered = `-----BEGIN CERTIFICATE REQUEST-----\n${der.toString('base64')}\n-----END CERTIFICATE REQUEST-----\n`;
     expect(() => decodeCsr(tampered)).toThrow(/signature/);
     expect(() => decodeCsr('hello')).toThrow(/no BEGIN\/END/);
