@@ -42,8 +42,11 @@ export function readSecretSource(variable: string, credential: string, env: Env)
   }
   const credentialsDir = env.CREDENTIALS_DIRECTORY;
   if (credentialsDir) {
-    const path = join(credentialsDir, credential);
-    if (existsSync(path)) return { value: readSecretFile(path, `credential ${credential}`), origin: `credential ${credential}` };
+    // `LoadCredential=ddedge:/etc/ddedge/credentials` (a directory) names them ddedge_<file>.
+    for (const name of [credential, `ddedge_${credential}`]) {
+      const path = join(credentialsDir, name);
+      if (existsSync(path)) return { value: readSecretFile(path, `credential ${name}`), origin: `credential ${name}` };
+    }
   }
   return undefined;
 }

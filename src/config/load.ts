@@ -141,22 +141,23 @@ export function loadConfig(options: LoadOptions): Config {
     logLevel: choice('logLevel'),
     logFormat: choice('logFormat'),
   };
-  if (options.purpose === 'cycle') checkCycleRequirements(config, problems);
+  if (options.purpose === 'cycle') checkCycleRequirements(config, problems, options.env);
   if (problems.length) throw new ConfigError(problems.length === 1 ? problems[0]! : `invalid configuration:\n  ${problems.join('\n  ')}`);
   return config;
 }
 
 /** What update and daemon need to do anything at all. */
-function checkCycleRequirements(config: Config, problems: string[]): void {
+function checkCycleRequirements(config: Config, problems: string[], env: LoadOptions['env']): void {
   if (!config.hosts.length) problems.push('no host to update: give --host NAME (repeatable) or DDEDGE_HOSTS=a.example.com,b.example.com');
   const dyndns = hasDyndnsCredentials(config);
   const api = hasApiCredentials(config);
   const half = (a?: string, b?: string) => Boolean(a) !== Boolean(b);
+  const where = env.CREDENTIALS_DIRECTORY ? `, not found in $CREDENTIALS_DIRECTORY (${env.CREDENTIALS_DIRECTORY})` : '';
   if (half(config.dyndns.user, config.dyndns.key)) {
-    problems.push(config.dyndns.user ? 'DDEDGE_DYNDNS_KEY is missing (or DDEDGE_DYNDNS_KEY_FILE, or the dyndns-key credential)' : 'DDEDGE_DYNDNS_USER is missing (the key is set)');
+    problems.push(config.dyndns.user ? `DDEDGE_DYNDNS_KEY is missing (or DDEDGE_DYNDNS_KEY_FILE, or the dyndns-key credential${where})` : 'DDEDGE_DYNDNS_USER is missing (the key is set)');
   }
   if (half(config.api.user, config.api.password)) {
-    problems.push(config.api.user ? 'DDEDGE_API_PASSWORD is missing (or DDEDGE_API_PASSWORD_FILE, or the api-password credential)' : 'DDEDGE_API_USER is missing (the password is set)');
+    problems.push(config.api.user ? `DDEDGE_API_PASSWORD is missing (or DDEDGE_API_PASSWORD_FILE, or the api-password credential${where})` : 'DDEDGE_API_USER is missing (the password is set)');
   }
   if (config.via === 'dyndns' && !dyndns) problems.push('--via dyndns needs DDEDGE_DYNDNS_USER and DDEDGE_DYNDNS_KEY');
   if (config.via === 'api' && !api) problems.push('--via api needs DDEDGE_API_USER and DDEDGE_API_PASSWORD');

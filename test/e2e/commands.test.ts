@@ -154,3 +154,21 @@ describe('ddedge sandbox', () => {
     }
   });
 });
+
+describe('systemd credentials', () => {
+  it('a missing credential: exit 2, naming it and where it was looked for', async () => {
+    const credentials = tempDir('ddedge-creds-');
+    const env = baseEnv({ CREDENTIALS_DIRECTORY: credentials, DDEDGE_DYNDNS_USER: 'demo-user', DDEDGE_HOSTS: 'home.example.com', DDEDGE_STATE_DIR: tempDir() });
+    const result = await runDist(['update', '--ip', '81.0.2.15'], env);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`the dyndns-key credential, not found in $CREDENTIALS_DIRECTORY (${credentials})`);
+  });
+
+  it('reads the credentials of LoadCredential=ddedge:/etc/ddedge/credentials (named ddedge_<file>)', async () => {
+    const credentials = tempDir('ddedge-creds-');
+    writeFileSync(join(credentials, 'ddedge_dyndns-key'), 'demo-dyndns-key\n');
+    const env = agentEnv(sandbox, { CREDENTIALS_DIRECTORY: credentials, DDEDGE_DYNDNS_KEY: undefined });
+    delete env.DDEDGE_DYNDNS_KEY;
+    expect(await runDist(['update', '--ip', '81.0.2.15'], env)).toMatchObject({ code: 0, stdout: 'home.example.com A 81.0.2.15 updated\n' });
+  });
+});

@@ -1,0 +1,93 @@
+// What ships next to the code: systemd units checked by systemd's own tools, and the
+// Containerfile checked against what `npm run build` produces (no container engine runs here).
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { findCommand } from '../../src/cli/registry.js';
+
+const root = join(import.meta.dirname, '../..');
+const unit = (name: string) => readFileSync(join(root, 'systemd', name), 'utf8');
+const directive = (text: string, key: string) => [...text.matchAll(new RegExp(`^${key}=(.*)$`, 'gm'))].map((m) => m[1]!.trim());
+const hasAnalyze = spawnSync('systemd-analyze', ['--version']).status === 0;
+if (!hasAnalyze && process.env.CI) throw new Error('systemd-analyze is needed to check the units (apt-get install systemd)');
+
+describe('systemd units', () => {
+  const units = readdirSync(join(root, 'systemd'));
+  it('are the oneshot service, its timer and the daemon service', () => {
+    expect(units.sort()).toEqual(['ddedge-daemon.service', 'ddedge.service', 'ddedge.timer']);
+  });
+
+  it.skipIf(!hasAnalyze).each(['ddedge.service', 'ddedge.timer', 'ddedge-daemon.service'])('systemd-analyze verify accepts %s', (name) => {
+    const run = spawnSync('systemd-analyze', ['verify', join(root, 'systemd', name)], { encoding: 'utf8' });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stderr).toBe('');
+  });
+
+  it.skipIf(!hasAnalyze).each(['ddedge.service', 'ddedge-daemon.service'])('systemd-analyze security rates %s at 1.5 or below', (name) => {
+    const out = execFileSync('systemd-analyze', ['security', '--offline=yes', join(root, 'systemd', name)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const score = Number(/Overall exposure level for \S+: ([\d.]+)/.exec(out)?.[1]);
+    expect(score).toBeLessThanOrEqual(1.5);
+  });
+
+  it('run the built entry with credentials, state directory and a dynamic user', () => {
+    for (const name of ['ddedge.service', 'ddedge-daemon.service']) {
+      const text = unit(name);
+      expect(directive(text, 'ExecStart')[0]).toMatch(/^\/usr\/bin\/node \/usr\/local\/lib\/ddedge\/dist\/ddedge\.mjs (update|daemon)$/);
+      expect(directive(text, 'LoadCredential')).toEqual(['ddedge:/etc/ddedge/credentials']);
+      expect(directive(text, 'StateDirectory')).toEqual(['ddedge']);
+      expect(directive(text, 'DynamicUser')).toEqual(['yes']);
+      expect(directive(text, 'RestrictAddressFamilies')).toEqual(['AF_INET AF_INET6 AF_UNIX AF_NETLINK']);
+      expect(directive(text, 'CapabilityBoundingSet')).toEqual(['']);
+    }
+  });
+
+  it('map the contract exit codes: transient ones are no failure of the oneshot; the daemon never restarts on 2 or 3', () => {
+    expect(directive(unit('ddedge.service'), 'SuccessExitStatus')).toEqual(['4 5 6']);
+    expect(directive(unit('ddedge-daemon.service'), 'RestartPreventExitStatus')).toEqual(['2 3']);
+    expect(directive(unit('ddedge-daemon.service'), 'Restart')).toEqual(['on-failure']);
+    expect(directive(unit('ddedge.timer'), 'Persistent')).toEqual(['true']);
+    expect(directive(unit('ddedge.timer'), 'RandomizedDelaySec')[0]).toBeTruthy();
+  });
+
+  it('the README installs the entry where the units run it', () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    expect(readme).toContain('/usr/local/lib/ddedge/dist');
+    expect(readme).toContain('systemctl enable --now ddedge.timer');
+    expect(readme).toMatch(/install -D .*systemd\/ddedge\.service/);
+  });
+});
+
+describe('Containerfile', () => {
+  const text = readFileSync(join(root, 'Containerfile'), 'utf8');
+  const instruction = (name: string) => [...text.matchAll(new RegExp(`^${name}\\s+(.*)$`, 'gm'))].map((m) => m[1]!.trim());
+  const entrypoint = JSON.parse(instruction('ENTRYPOINT')[0]!) as string[];
+
+  it('copies the built dist/ to where the entrypoint runs it', () => {
+    const [from, to] = instruction('COPY')[0]!.split(/\s+/) as [string, string];
+    expect(from).toBe('dist/');
+    expect(entrypoint).toEqual(['node', `${to}ddedge.mjs`]);
+    expect(existsSync(join(root, from, 'ddedge.mjs'))).toBe(true);
+  });
+
+  it('runs as a user that is not root, with the state on a volume', () => {
+    const user = instruction('USER').at(-1)!;
+    expect(['root', '0', '0:0']).not.toContain(user);
+    expect(instruction('VOLUME')[0]).toBe('["/state"]');
+    expect(text).toMatch(/DDEDGE_STATE_DIR=\/state/);
+    expect(text).toMatch(/chown node:node \/state/);
+  });
+
+  it('checks health with `ddedge health` and starts the daemon', () => {
+    const health = JSON.parse(/HEALTHCHECK .*CMD (\[.*\])$/m.exec(text)![1]!) as string[];
+    expect(health).toEqual([...entrypoint, 'health']);
+    const cmd = JSON.parse(instruction('CMD')[0]!) as string[];
+    expect(cmd).toEqual(['daemon']);
+    expect(findCommand(cmd[0]!)).toBeDefined();
+    expect(findCommand(health.at(-1)!)).toBeDefined();
+  });
+
+  it('logs JSON lines for the container runtime', () => {
+    expect(text).toMatch(/DDEDGE_LOG_FORMAT=json/);
+  });
+});
