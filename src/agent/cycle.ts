@@ -10,7 +10,7 @@ import { detectAddress } from '../ip/detect.js';
 import type { Logger } from '../log.js';
 import { acquireLock } from '../state/lock.js';
 import { readState, recordKey, writeState, type RecordState, type State, type Via } from '../state/state.js';
-import { cycleExitCode, type Outcome } from './outcome.js';
+import { cycleExitCode, failureKind, type Outcome } from './outcome.js';
 import { registeredDomain } from './registered-domain.js';
 
 export interface CycleOptions {
@@ -24,6 +24,8 @@ export interface CycleOptions {
 export interface CycleReport {
   outcomes: Outcome[];
   exitCode: number;
+  /** The state as written at the end of the cycle (unwritten in a dry run). */
+  state: State;
 }
 
 type Target = { kind: 'address'; address: string } | { kind: 'server' } | { kind: 'unknown'; error: unknown };
@@ -73,10 +75,16 @@ class Cycle {
       if (!this.options.dryRun) {
         const at = this.now().toISOString();
         this.state.lastCycleAt = at;
+        this.state.lastCycleExitCode = exitCode;
         if (exitCode === 0) this.state.lastSuccessAt = at;
+        if (outcomes.some((o) => o.changed)) this.state.lastChangeAt = at;
+        for (const o of outcomes.filter((x) => x.action === 'failed')) {
+          const kind = failureKind(o.error);
+          this.state.failures = { ...this.state.failures, [kind]: (this.state.failures?.[kind] ?? 0) + 1 };
+        }
         writeState(this.config.stateDir, this.state);
       }
-      return { outcomes, exitCode };
+      return { outcomes, exitCode, state: this.state };
     } finally {
       lock?.release();
     }
@@ -140,10 +148,10 @@ class Cycle {
       const sent = await this.send(host, type, wanted);
       const address = sent.address ?? wanted ?? '(server)';
       this.state.records[key] = { host, type, address, sentAt: this.now().toISOString(), via: sent.via };
-      const action = sent.changed === false ? 'unchanged' : 'updated';
-      const message = sent.changed === false ? `the provider already held ${address}` : `set to ${address}`;
+      const changed = sent.changed !== false;
+      const message = changed ? `set to ${address}` : `the provider already held ${address}`;
       this.logger.info(`${host} ${type} ${message} via ${sent.via}`);
-      return { host, type, address, action, via: sent.via, message };
+      return { host, type, address, action: changed ? 'updated' : 'unchanged', via: sent.via, message, changed, previous: record.address };
     } catch (error) {
       const message = error instanceof DdedgeError ? error.message : `internal error: ${(error as Error).stack ?? error}`;
       this.logger.error(`${host} ${type}: ${message}`);

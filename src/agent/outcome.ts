@@ -11,7 +11,17 @@ export interface Outcome {
   action: Action;
   via: 'dyndns' | 'api' | 'cache';
   message: string;
+  /** The address ddedge had sent before, when this cycle changed it. */
+  previous?: string;
+  /** The provider changed the record in this cycle. */
+  changed?: boolean;
   error?: unknown;
+}
+
+/** The metrics' name for why a record failed. */
+export function failureKind(error: unknown): string {
+  const names: Record<number, string> = { 1: 'internal', 2: 'config', 3: 'auth', 4: 'transient', 6: 'address_unknown', 7: 'refused' };
+  return names[exitCodeOf(error)] ?? 'internal';
 }
 
 /** Failures that need a person first, most urgent first; the first present decides. */

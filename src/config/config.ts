@@ -26,6 +26,8 @@ export interface Config {
   allowPrivateIp: boolean;
   logLevel: LogLevel;
   logFormat: LogFormat;
+  /** What happens around a cycle: hook, heartbeat, metrics. */
+  edge: { onChange?: string; onChangeTimeoutMs: number; pingUrl?: string; metricsFile?: string };
 }
 
 export const hasDyndnsCredentials = (c: Config): boolean => Boolean(c.dyndns.user && c.dyndns.key);

@@ -45,6 +45,7 @@ export function loadConfig(options: LoadOptions): Config {
 
   const url = (name: SettingName): string => {
     const value = textOf(name)!;
+    if (value === undefined) return value;
     try {
       return checkUrl(value, one(name)?.origin ?? `--${SETTINGS[name].flag}`).toString();
     } catch (error) {
@@ -88,7 +89,7 @@ export function loadConfig(options: LoadOptions): Config {
       return [];
     }
   };
-  const secret = (name: 'dyndnsKey' | 'apiPassword'): string | undefined => {
+  const secret = (name: 'dyndnsKey' | 'apiPassword' | 'pingUrl'): string | undefined => {
     const value = one(name)?.value;
     registerSecret(value);
     return value;
@@ -140,6 +141,16 @@ export function loadConfig(options: LoadOptions): Config {
     allowPrivateIp: boolean('allowPrivateIp'),
     logLevel: choice('logLevel'),
     logFormat: choice('logFormat'),
+    edge: {
+      onChange: textOf('onChange'),
+      onChangeTimeoutMs: duration('onChangeTimeout', 100, 10 * 60_000),
+      // A ping URL carries the check's identity: anyone who has it can report for it.
+      pingUrl: (() => {
+        const value = secret('pingUrl');
+        return value === undefined ? undefined : url('pingUrl');
+      })(),
+      metricsFile: textOf('metricsFile'),
+    },
   };
   if (options.purpose === 'cycle') checkCycleRequirements(config, problems, options.env);
   if (problems.length) throw new ConfigError(problems.length === 1 ? problems[0]! : `invalid configuration:\n  ${problems.join('\n  ')}`);

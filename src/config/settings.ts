@@ -40,6 +40,10 @@ export const SETTINGS = {
   interval: { flag: 'interval', env: 'DDEDGE_INTERVAL', kind: 'duration', default: '5m', describe: 'time between cycles (daemon only)' },
   allowPrivateIp: { flag: 'allow-private-ip', env: 'DDEDGE_ALLOW_PRIVATE_IP', kind: 'boolean', default: 'false', describe: 'accept detected addresses that are not public' },
   logLevel: { flag: 'log-level', env: 'DDEDGE_LOG_LEVEL', kind: 'enum', values: ['error', 'warn', 'info', 'debug'], default: 'info', describe: 'log level' },
+  onChange: { flag: 'on-change', env: 'DDEDGE_ON_CHANGE', kind: 'string', describe: 'shell command run after a record changes; gets DDEDGE_HOST, DDEDGE_TYPE, DDEDGE_OLD_ADDRESS, DDEDGE_NEW_ADDRESS, DDEDGE_VIA (never the secrets)' },
+  onChangeTimeout: { flag: 'on-change-timeout', env: 'DDEDGE_ON_CHANGE_TIMEOUT', kind: 'duration', default: '30s', describe: 'how long --on-change may run before it is stopped' },
+  pingUrl: { flag: 'ping-url', env: 'DDEDGE_PING_URL', kind: 'url', credential: 'ping-url', describe: 'heartbeat monitor (Healthchecks-style): <url>/start, <url> on success, <url>/fail; shown as *** in logs' },
+  metricsFile: { flag: 'metrics-file', env: 'DDEDGE_METRICS_FILE', kind: 'path', describe: "Prometheus text-format metrics, written atomically after each cycle (node_exporter's textfile collector)" },
   logFormat: { flag: 'log-format', env: 'DDEDGE_LOG_FORMAT', kind: 'enum', values: ['text', 'json'], default: 'text', describe: 'log format on stderr' },
 } as const satisfies Record<string, Setting>;
 

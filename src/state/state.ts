@@ -24,6 +24,11 @@ export interface State {
   /** End of the last cycle in which every record was current. */
   lastSuccessAt?: string;
   lastCycleAt?: string;
+  lastCycleExitCode?: number;
+  /** When the provider last changed a record because of ddedge. */
+  lastChangeAt?: string;
+  /** Failed records since the state was created, by kind (for the metrics' counters). */
+  failures?: Record<string, number>;
 }
 
 export const emptyState = (): State => ({ version: 1, records: {} });

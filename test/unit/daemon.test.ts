@@ -7,6 +7,7 @@ import { loadConfig } from '../../src/config/load.js';
 import type { Config } from '../../src/config/config.js';
 import { ConfigError } from '../../src/errors.js';
 import { silentLogger } from '../../src/log.js';
+import { emptyState } from '../../src/state/state.js';
 
 describe('schedule', () => {
   it('waits the interval with ±10% jitter when all is well', () => {
@@ -37,7 +38,7 @@ function harness(exitCodes: number[], options: { reload?: () => Promise<Config> 
       const code = exitCodes[cycles.length] ?? 0;
       cycles.push(code);
       setImmediate(() => waiting?.());
-      return { outcomes: [], exitCode: code };
+      return { outcomes: [], exitCode: code, state: emptyState() };
     },
   });
   return { signals, cycles, cycleRan, done };
@@ -67,7 +68,7 @@ describe('daemon', () => {
         signals.emit('SIGINT');
         await new Promise((r) => setTimeout(r, 50));
         finished = true;
-        return { outcomes: [], exitCode: 0 };
+        return { outcomes: [], exitCode: 0, state: emptyState() };
       },
     });
     await expect(done).resolves.toBe(0);

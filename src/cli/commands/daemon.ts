@@ -1,4 +1,4 @@
-import { runCycle } from '../../agent/cycle.js';
+import { runEdgeCycle } from '../../agent/edge.js';
 import { runDaemon } from '../../agent/daemon.js';
 import type { CommandContext } from '../registry.js';
 import { setup } from '../setup.js';
@@ -9,6 +9,6 @@ export async function run(context: CommandContext): Promise<number> {
     config,
     logger,
     reload: async () => (await setup(context, 'cycle')).config,
-    cycle: (current) => runCycle({ config: current, logger }),
+    cycle: (current) => runEdgeCycle({ config: current, logger }),
   });
 }

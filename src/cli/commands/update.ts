@@ -1,11 +1,11 @@
-import { runCycle } from '../../agent/cycle.js';
+import { runEdgeCycle } from '../../agent/edge.js';
 import { redact } from '../../redact.js';
 import type { CommandContext } from '../registry.js';
 import { printJson, setup } from '../setup.js';
 
 export async function run(context: CommandContext): Promise<number> {
   const { config, logger } = await setup(context, 'cycle');
-  const report = await runCycle({ config, logger, dryRun: Boolean(context.flags['dry-run']), force: Boolean(context.flags.force) });
+  const report = await runEdgeCycle({ config, logger, dryRun: Boolean(context.flags['dry-run']), force: Boolean(context.flags.force) });
   if (context.flags.json) {
     const hosts = report.outcomes.map(({ host, type, address, action, via, message }) => ({ host, type, address, action, via, message: redact(message) }));
     printJson(context, { hosts, exitCode: report.exitCode });
