@@ -103,6 +103,15 @@ export const COMMANDS: CommandSpec[] = [
     load: () => import('./commands/api.js'),
   },
   {
+    name: 'completion',
+    usage: 'ddedge completion [bash|zsh]',
+    describe: 'prints a shell completion script (bash > /etc/bash_completion.d/ddedge; zsh through bashcompinit)',
+    settings: false,
+    positionals: true,
+    flags: {},
+    load: () => import('./commands/completion.js'),
+  },
+  {
     name: 'sandbox',
     usage: 'ddedge sandbox [--port N] [--listen ADDR] [--data FILE] [--tls-cert F --tls-key F] [--fault T=K] [--json]',
     describe: 'serves a local emulation of the registrar API and the dynamic DNS interface, with a demo account',

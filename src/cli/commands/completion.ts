@@ -1,0 +1,61 @@
+// ddedge completion [bash|zsh]: a completion script generated from the same declarations
+// the parser reads (commands, flags, allowed values, the API table), so it cannot drift.
+import { API } from '../../api/endpoints/index.js';
+import { SETTINGS, type Setting } from '../../config/settings.js';
+import { ConfigError } from '../../errors.js';
+import { COMMANDS, type CommandContext } from '../registry.js';
+
+const quote = (words: string[]) => words.join(' ');
+
+export function bashCompletion(): string {
+  const settings = Object.values(SETTINGS as Record<string, Setting>);
+  const flagsOf = (name: string) => {
+    const command = COMMANDS.find((c) => c.name === name)!;
+    return [...(command.settings ? settings.map((s) => `--${s.flag}`) : []), ...Object.keys(command.flags).map((f) => `--${f}`), '--help'];
+  };
+  const valueCases = settings
+    .filter((s) => s.values || s.kind === 'boolean')
+    .map((s) => `    --${s.flag}) COMPREPLY=( $(compgen -W "${quote([...(s.values ?? ['true', 'false'])])}" -- "$cur") ); return ;;`);
+  const commandCases = COMMANDS.filter((c) => c.name !== 'api').map((c) => `    ${c.name}) opts="${quote(flagsOf(c.name))}" ;;`);
+  const modules = Object.keys(API);
+  const actionCases = modules.map((m) => `        ${m}) COMPREPLY=( $(compgen -W "${quote(Object.values(API[m as keyof typeof API]).map((e) => e.action))}" -- "$cur") ) ;;`);
+  return `# ddedge completion for bash (zsh: autoload -U +X bashcompinit && bashcompinit, then source this).
+# Install: ddedge completion bash > /etc/bash_completion.d/ddedge
+_ddedge() {
+  local cur prev cmd opts
+  cur="\${COMP_WORDS[COMP_CWORD]}"
+  prev="\${COMP_WORDS[COMP_CWORD-1]}"
+  cmd="\${COMP_WORDS[1]}"
+  if [ "$COMP_CWORD" -eq 1 ]; then
+    COMPREPLY=( $(compgen -W "${quote([...COMMANDS.map((c) => c.name), 'completion', '--help', '--version'])}" -- "$cur") )
+    return
+  fi
+  case "$prev" in
+${valueCases.join('\n')}
+    --env-file|--state-dir|--metrics-file|--data|--tls-cert|--tls-key) COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+  esac
+  case "$cmd" in
+${commandCases.join('\n')}
+    api)
+      if [ "$COMP_CWORD" -eq 2 ]; then COMPREPLY=( $(compgen -W "list ${quote(modules)}" -- "$cur") ); return; fi
+      if [ "$COMP_CWORD" -eq 3 ]; then
+        case "\${COMP_WORDS[2]}" in
+${actionCases.join('\n')}
+        esac
+        return
+      fi
+      opts="--all --raw --help --api-url --api-user --api-password --timeout" ;;
+    completion) opts="bash zsh" ;;
+  esac
+  COMPREPLY=( $(compgen -W "$opts" -- "$cur") )
+}
+complete -o default -F _ddedge ddedge
+`;
+}
+
+export async function run(context: CommandContext): Promise<number> {
+  const shell = context.positionals[0] ?? 'bash';
+  if (shell !== 'bash' && shell !== 'zsh') throw new ConfigError(`completion: "${shell}" is not a shell ddedge completes; use bash or zsh`);
+  context.io.stdout(shell === 'zsh' ? `autoload -U +X bashcompinit && bashcompinit\n${bashCompletion()}` : bashCompletion());
+  return 0;
+}

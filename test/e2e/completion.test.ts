@@ -1,0 +1,41 @@
+// `ddedge completion bash` run in a real bash, and the man-style --help.
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { SETTINGS } from '../../src/config/settings.js';
+import { baseEnv, runDist, tempDir } from '../helpers/cli.js';
+
+async function complete(...words: string[]): Promise<string[]> {
+  const script = join(tempDir(), 'ddedge.bash');
+  writeFileSync(script, (await runDist(['completion', 'bash'], baseEnv())).stdout);
+  const quoted = words.map((w) => `'${w}'`).join(' ');
+  const out = execFileSync('bash', ['-c', `source '${script}'; COMP_WORDS=(${quoted}); COMP_CWORD=${words.length - 1}; _ddedge; printf '%s\\n' "\${COMPREPLY[@]}"`], { encoding: 'utf8' });
+  return out.split('\n').filter(Boolean);
+}
+
+describe('ddedge completion', () => {
+  it('completes commands, flags, allowed values and API operations in bash', async () => {
+    expect(await complete('ddedge', 'up')).toEqual(['update']);
+    expect(await complete('ddedge', 'update', '--dry')).toEqual(['--dry-run']);
+    expect(await complete('ddedge', 'daemon', '--log-level', '')).toEqual(['error', 'warn', 'info', 'debug']);
+    expect(await complete('ddedge', 'update', '--via', 'a')).toEqual(['auto', 'api']);
+    expect(await complete('ddedge', 'api', 'ss')).toEqual(['ssl']);
+    expect(await complete('ddedge', 'api', 'service', 'dnsc')).toEqual(['dnscreate']);
+  });
+  it('offers zsh through bashcompinit and refuses other shells', async () => {
+    expect((await runDist(['completion', 'zsh'], baseEnv())).stdout).toMatch(/^autoload -U \+X bashcompinit && bashcompinit\n/);
+    expect(await runDist(['completion', 'fish'], baseEnv())).toMatchObject({ code: 2, stderr: expect.stringContaining('use bash or zsh') });
+  });
+});
+
+describe('--help', () => {
+  it('lists every variable, its flag and every exit code, like a man page', async () => {
+    const { stdout } = await runDist(['update', '--help'], baseEnv());
+    for (const setting of Object.values(SETTINGS)) {
+      expect(stdout).toContain(setting.env);
+      expect(stdout).toContain(`--${setting.flag}`);
+    }
+    for (let code = 0; code <= 7; code++) expect(stdout).toMatch(new RegExp(`^  ${code}  `, 'm'));
+  });
+});
