@@ -2,7 +2,7 @@
 // ratio to `node -e 0` measured in the same run (machines here are noisy; ratios travel).
 // Local servers only: two HTTPS echo sources and the sandbox over HTTPS, on 127.0.0.1.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -50,6 +50,25 @@ const cycleScenarios = (entry, label = '') => [
   { name: `(b) detect, changed, sent through dynamic DNS over HTTPS${label}`, args: [entry, 'update'], setup: () => freshState('81.0.2.99') },
   { name: `(c) --ip given and unchanged${label}`, args: [entry, 'update', '--ip', '81.0.2.15'], setup: () => freshState('81.0.2.15') },
 ];
+// The yardstick, where Debian's ddclient is installed: the same job (one local HTTPS echo
+// source, address unchanged, nothing sent) by ddclient and by ddedge, in the same run.
+const ddclientPath = ['/usr/bin/ddclient', '/usr/sbin/ddclient'].find((p) => existsSync(p));
+const ddclientConf = join(work, 'ddclient.conf');
+const ddclientCache = join(work, 'ddclient.cache');
+if (ddclientPath) {
+  writeFileSync(ddclientConf, `ssl=yes\nssl_ca_file=${join(work, 'ca.pem')}\nuse=web, web=${echoA}\nprotocol=dondominio\nserver=127.0.0.1:9\nlogin=demo-user\npassword=demo-dyndns-key\nhome.example.com\n`, { mode: 0o600 });
+}
+const ddclientCacheFresh = () => {
+  const now = Math.round(Date.now() / 1000);
+  writeFileSync(ddclientCache, `## ddclient-3.10.0\nip=81.0.2.15,ipv4=81.0.2.15,mtime=${now},atime=${now},status=good,status-ipv4=good,host=home.example.com home.example.com\n`);
+};
+const yardstick = ddclientPath
+  ? [
+      { name: 'ddclient: 1 HTTPS source, unchanged, nothing sent', command: ddclientPath, args: ['-daemon=0', '-foreground', '-quiet', '-file', ddclientConf, '-cache', ddclientCache], setup: ddclientCacheFresh },
+      { name: 'ddedge: 1 HTTPS source, unchanged, nothing sent', args: [ddedge, 'update', '--ip-source', `url:${echoA}`], setup: () => freshState('81.0.2.15') },
+    ]
+  : [];
+
 // BENCH_COMPARE=/path/to/other/dist/ddedge.mjs measures another build in the same run, so a
 // before/after comparison sees the same machine noise.
 const compare = process.env.BENCH_COMPARE;
@@ -57,14 +76,17 @@ const scenarios = [
   { name: 'node -e 0', args: ['-e', '0'], setup: () => {} },
   ...cycleScenarios(ddedge),
   ...(compare ? cycleScenarios(compare, ' [compare]') : []),
+  ...yardstick,
 ];
 
 function runOnce(scenario, withPreload) {
   scenario.setup();
+  // Peak memory is read through a Node preload: other programs are timed only.
+  if (withPreload && scenario.command) return Promise.resolve({ ms: NaN, rssKb: NaN });
   const args = withPreload ? ['--require', preload, ...scenario.args] : scenario.args;
   const started = process.hrtime.bigint();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { env: baseEnv, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(scenario.command ?? process.execPath, args, { env: baseEnv, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
     child.on('exit', (code) => {
@@ -97,7 +119,8 @@ console.log('|---|---:|---:|---:|---:|');
 for (const s of scenarios) {
   const t = median(times.get(s.name));
   const m = median(memory.get(s.name));
-  console.log(`| ${s.name} | ${t.toFixed(1)} | ${(t / baseTime).toFixed(2)} | ${(m / 1024).toFixed(1)} | ${(m / baseRss).toFixed(2)} |`);
+  const rss = Number.isNaN(m) ? '| – | – |' : `| ${(m / 1024).toFixed(1)} | ${(m / baseRss).toFixed(2)} |`;
+  console.log(`| ${s.name} | ${t.toFixed(1)} | ${(t / baseTime).toFixed(2)} ${rss}`);
 }
 
 // The sandbox: from spawning `ddedge sandbox` to the answer of its first tool/hello.
