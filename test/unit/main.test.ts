@@ -32,3 +32,20 @@ describe('main', () => {
     expect(streams.err).toContain("update: Unknown option '--nope'");
   });
 });
+
+describe('ddedge api --all on a terminal', () => {
+  it('shows page progress on stderr and prints indented JSON on stdout', async () => {
+    const { startServer } = await import('../helpers/servers.js');
+    const server = await startServer((_req, res, body) => {
+      const page = Number(new URLSearchParams(body).get('page') ?? 1);
+      res.end(JSON.stringify({ success: true, errorCode: 0, errorCodeMsg: '', action: 'domain/list', version: '1.0.26', messages: [], responseData: { queryInfo: { page, pageLength: 1, results: 1, total: 3 }, domains: [{ name: `d${page}.com` }] } }));
+    });
+    const streams = io();
+    streams.isTTY = true;
+    streams.env = { DDEDGE_API_URL: server.url, DDEDGE_API_USER: 'u', DDEDGE_API_PASSWORD: 'p-123456' };
+    expect(await main(['api', 'domain', 'list', '--all', '--pageLength', '1'], streams)).toBe(0);
+    await server.close();
+    expect(streams.err).toContain('\rpage 3: 3 of 3');
+    expect(streams.out).toContain('\n  "domains": [');
+  });
+});

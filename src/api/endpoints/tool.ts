@@ -1,5 +1,4 @@
-import { formats, oneOf, required, str } from '../params.js';
-import { listLength } from '../params.js';
+import { formats, listLength, oneOf, required, str } from '../params.js';
 import { op } from './types.js';
 
 export interface HelloData { ip: string; lang: string; version: string }
