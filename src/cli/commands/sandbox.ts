@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { ConfigError } from '../../errors.js';
+import { isLoopbackHost } from '../../ip/address.js';
 import { parseFault } from '../../sandbox/faults.js';
 import { startSandbox } from '../../sandbox/server.js';
 import type { CommandContext } from '../registry.js';
@@ -35,6 +36,9 @@ export async function run(context: CommandContext): Promise<number> {
     throw new ConfigError(`cannot listen on ${flags.listen ?? '127.0.0.1'}:${port}: ${error.code ?? error.message}`);
   });
   const { account } = sandbox.model;
+  if (!isLoopbackHost(new URL(sandbox.url).hostname)) {
+    io.stderr(`sandbox: warning: listening on ${sandbox.url}, beyond this machine; its demo credentials are public, and it is not a server to expose\n`);
+  }
   if (flags.json) {
     io.stdout(JSON.stringify({ apiUrl: sandbox.url, dyndnsUrl: sandbox.url, apiUser: account.apiUser, apiPassword: account.apiPassword, dyndnsUser: account.dyndnsUser, dyndnsKey: account.dyndnsKey }) + '\n');
   } else {
