@@ -77,7 +77,7 @@ class Cycle {
         this.state.lastCycleAt = at;
         this.state.lastCycleExitCode = exitCode;
         if (exitCode === 0) this.state.lastSuccessAt = at;
-        if (outcomes.some((o) => o.changed)) this.state.lastChangeAt = at;
+        if (outcomes.some((o) => o.action === 'updated')) this.state.lastChangeAt = at;
         for (const o of outcomes.filter((x) => x.action === 'failed')) {
           const kind = failureKind(o.error);
           this.state.failures = { ...this.state.failures, [kind]: (this.state.failures?.[kind] ?? 0) + 1 };
@@ -151,7 +151,7 @@ class Cycle {
       const changed = sent.changed !== false;
       const message = changed ? `set to ${address}` : `the provider already held ${address}`;
       this.logger.info(`${host} ${type} ${message} via ${sent.via}`);
-      return { host, type, address, action: changed ? 'updated' : 'unchanged', via: sent.via, message, changed, previous: record.address };
+      return { host, type, address, action: changed ? 'updated' : 'unchanged', via: sent.via, message, previous: record.address };
     } catch (error) {
       const message = error instanceof DdedgeError ? error.message : `internal error: ${(error as Error).stack ?? error}`;
       this.logger.error(`${host} ${type}: ${message}`);

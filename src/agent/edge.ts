@@ -25,7 +25,7 @@ export async function runEdgeCycle(options: CycleOptions): Promise<CycleReport> 
     await ping(config, logger, report.exitCode === 0 ? '' : '/fail');
     if (config.edge.onChange) {
       const { runHook } = await import('./hook.js');
-      for (const outcome of report.outcomes.filter((o) => o.changed)) await runHook(config.edge.onChange, config.edge.onChangeTimeoutMs, outcome, logger);
+      for (const outcome of report.outcomes.filter((o) => o.action === 'updated')) await runHook(config.edge.onChange, config.edge.onChangeTimeoutMs, outcome, logger);
     }
     if (config.edge.metricsFile) {
       const { writeMetrics } = await import('./metrics.js');

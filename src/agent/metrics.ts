@@ -1,6 +1,6 @@
 // Prometheus text-format metrics for node_exporter's textfile collector, replaced atomically
 // so the collector never reads half a file.
-import { renameSync, writeFileSync, rmSync } from 'node:fs';
+import { writeFileAtomic } from '../atomic-write.js';
 import type { CycleReport } from './cycle.js';
 
 const seconds = (iso?: string) => (iso ? Math.round(Date.parse(iso) / 1000) : 0);
@@ -25,12 +25,6 @@ export function renderMetrics(report: CycleReport): string {
 }
 
 export function writeMetrics(path: string, report: CycleReport): void {
-  const temporary = `${path}.${process.pid}.tmp`;
-  try {
-    writeFileSync(temporary, renderMetrics(report), { mode: 0o644 });
-    renameSync(temporary, path);
-  } catch (error) {
-    rmSync(temporary, { force: true });
-    throw error;
-  }
+  // Readable by the node_exporter user.
+  writeFileAtomic(path, renderMetrics(report), 0o644);
 }

@@ -1,6 +1,7 @@
 import { ExitCode, exitCodeOf } from '../errors.js';
 import type { RecordType } from '../ip/address.js';
 
+/** `updated`: the provider changed the record in this cycle. */
 export type Action = 'updated' | 'unchanged' | 'would-update' | 'failed';
 
 /** One line of `ddedge update`: what happened to one record. */
@@ -13,8 +14,6 @@ export interface Outcome {
   message: string;
   /** The address ddedge had sent before, when this cycle changed it. */
   previous?: string;
-  /** The provider changed the record in this cycle. */
-  changed?: boolean;
   error?: unknown;
 }
 

@@ -1,7 +1,8 @@
 // The sandbox's HTTP(S) server: the registrar API at POST /<module>/<action>/ and the
 // dynamic DNS interface at GET /json/, /xml/, /plain/ — one origin, as clients that take
 // only a host name expect.
-import { readFileSync, renameSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { writeFileAtomic } from '../atomic-write.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DYNDNS_FORMATS, type DyndnsFormat } from '../dyndns/result.js';
@@ -42,10 +43,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const faults = options.faults ?? [];
   const calls = new Map<string, number>();
   const save = () => {
-    if (!options.dataFile) return;
-    const temporary = `${options.dataFile}.${process.pid}.tmp`;
-    writeFileSync(temporary, JSON.stringify(model, null, 2));
-    renameSync(temporary, options.dataFile);
+    if (options.dataFile) writeFileAtomic(options.dataFile, JSON.stringify(model, null, 2));
   };
 
   const handler = (req: IncomingMessage, res: ServerResponse) => {

@@ -1,8 +1,9 @@
 // What ddedge remembers between runs: per host and record type, the address last sent,
 // when, how, and the last error. Written atomically (temp file + rename); a file that cannot
 // be read back is reported and treated as empty, never trusted in part.
-import { mkdirSync, readFileSync, renameSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeFileAtomic } from '../atomic-write.js';
 import type { RecordType } from '../ip/address.js';
 
 export type Via = 'dyndns' | 'api';
@@ -63,13 +64,5 @@ export function readState(dir: string): LoadedState {
 
 export function writeState(dir: string, state: State): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const target = stateFile(dir);
-  const temporary = `${target}.${process.pid}.tmp`;
-  try {
-    writeFileSync(temporary, JSON.stringify(state, null, 2) + '\n', { mode: 0o600 });
-    renameSync(temporary, target);
-  } catch (error) {
-    rmSync(temporary, { force: true });
-    throw error;
-  }
+  writeFileAtomic(stateFile(dir), JSON.stringify(state, null, 2) + '\n');
 }

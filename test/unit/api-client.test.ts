@@ -1,5 +1,4 @@
-import { MockAgent } from 'undici';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client.js';
 import { service } from '../../src/api/endpoints/service.js';
 import { tool } from '../../src/api/endpoints/tool.js';
@@ -7,22 +6,17 @@ import { ApiError, apiErrorKind } from '../../src/api/errors.js';
 import { ValidationError } from '../../src/errors.js';
 import { TransportError } from '../../src/http/errors.js';
 import { createLogger } from '../../src/log.js';
+import { envelope, MOCK_ORIGIN, useMockAgent } from '../helpers/mock-api.js';
 
-const ORIGIN = 'https://api.test.invalid';
-const envelope = (responseData: unknown, extra = {}) => JSON.stringify({ success: true, errorCode: 0, errorCodeMsg: '', action: 'x', version: '1.0.26', messages: [], responseData, ...extra });
+const ORIGIN = MOCK_ORIGIN;
 const failure = (errorCode: number, errorCodeMsg: string) => JSON.stringify({ success: false, errorCode, errorCodeMsg, action: 'service/dnslist', version: '1.0.26', messages: ['detail'], responseData: [] });
 
-let agent: MockAgent | undefined;
+const mocks = useMockAgent();
+let agent: ReturnType<typeof mocks.create> | undefined;
 const client = (extra = {}) => {
-  const mock = new MockAgent();
-  mock.disableNetConnect();
-  agent = mock;
-  return new ApiClient({ url: ORIGIN, user: 'apiuser1', password: 'canary-api-password', dispatcher: mock, attempts: 3, ...extra });
+  agent = mocks.create();
+  return new ApiClient({ url: ORIGIN, user: 'apiuser1', password: 'canary-api-password', dispatcher: agent, attempts: 3, ...extra });
 };
-afterEach(async () => {
-  await agent?.close();
-  agent = undefined;
-});
 
 describe('registrar API client', () => {
   it('POSTs the form with credentials and output-format=json to /<module>/<action>/', async () => {

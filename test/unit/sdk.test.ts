@@ -1,23 +1,16 @@
-import { MockAgent } from 'undici';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { operations } from '../../src/api/endpoints/index.js';
 import { TransportError } from '../../src/http/errors.js';
 import { Registrar } from '../../src/sdk/index.js';
+import { envelope, MOCK_ORIGIN as ORIGIN, useMockAgent } from '../helpers/mock-api.js';
 import { sampleParams } from '../helpers/sample-params.js';
 
-const ORIGIN = 'https://api.test.invalid';
-const envelope = (responseData: unknown, action = 'x') => JSON.stringify({ success: true, errorCode: 0, errorCodeMsg: '', action, version: '1.0.26', messages: [], responseData });
-
-let agent: MockAgent | undefined;
+const mocks = useMockAgent();
+let agent: ReturnType<typeof mocks.create> | undefined;
 function registrar(extra = {}) {
-  agent = new MockAgent();
-  agent.disableNetConnect();
+  agent = mocks.create();
   return new Registrar({ url: ORIGIN, user: 'u', password: 'canary-sdk-password', dispatcher: agent, ...extra });
 }
-afterEach(async () => {
-  await agent?.close();
-  agent = undefined;
-});
 
 describe('Registrar', () => {
   it('has a method for every operation of the table, posting to its path', async () => {

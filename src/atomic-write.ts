@@ -1,0 +1,16 @@
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
+
+/**
+ * Replaces a file so that a reader sees the old content or the new, never a mix: write a
+ * temporary file beside it, then rename it over (atomic within one file system).
+ */
+export function writeFileAtomic(path: string, content: string, mode = 0o600): void {
+  const temporary = `${path}.${process.pid}.tmp`;
+  try {
+    writeFileSync(temporary, content, { mode });
+    renameSync(temporary, path);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw error;
+  }
+}
