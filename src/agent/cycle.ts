@@ -5,7 +5,7 @@ import type { ApiClient } from '../api/client.js';
 import { hasApiCredentials, hasDyndnsCredentials, type Config } from '../config/config.js';
 import { sendDyndnsUpdate, DyndnsError } from '../dyndns/client.js';
 import { DdedgeError } from '../errors.js';
-import { recordTypeOf, type Family, type RecordType } from '../ip/address.js';
+import { canonicalAddress, recordTypeOf, type Family, type RecordType } from '../ip/address.js';
 import { detectAddress } from '../ip/detect.js';
 import type { Logger } from '../log.js';
 import { acquireLock } from '../state/lock.js';
@@ -146,7 +146,12 @@ class Cycle {
     }
     try {
       const sent = await this.send(host, type, wanted);
-      const address = sent.address ?? wanted ?? '(server)';
+      const reported = sent.address === undefined ? undefined : canonicalAddress(sent.address);
+      if (wanted && reported && reported !== wanted) {
+        // Remembering the provider's answer would send the same update every cycle.
+        this.logger.warn(`the provider reports ${host} ${type} at ${reported} after ddedge sent ${wanted}; remembering ${wanted} (it is sent again after --max-age or when the address changes)`);
+      }
+      const address = wanted ?? reported ?? '(server)';
       this.state.records[key] = { host, type, address, sentAt: this.now().toISOString(), via: sent.via };
       const changed = sent.changed !== false;
       const message = changed ? `set to ${address}` : `the provider already held ${address}`;

@@ -3,6 +3,7 @@
 // before any request is sent (exit 2).
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { domainToASCII } from 'node:url';
 import { ConfigError } from '../errors.js';
 import { parseDuration } from '../duration.js';
 import { checkUrl } from '../http/url-policy.js';
@@ -97,7 +98,8 @@ export function loadConfig(options: LoadOptions): Config {
 
   const hosts: string[] = [];
   for (const entry of raw('hosts')) {
-    for (const host of splitList(entry.value).map((h) => h.toLowerCase().replace(/\.$/, ''))) {
+    // Internationalised names are sent as the DNS knows them: punycode (xn--…).
+    for (const host of splitList(entry.value).map((h) => (domainToASCII(h) || h).toLowerCase().replace(/\.$/, ''))) {
       if (!isHostName(host)) fail('hosts', entry.origin, `"${host}" is not a fully qualified host name`);
       else if (!hosts.includes(host)) hosts.push(host);
     }

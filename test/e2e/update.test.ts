@@ -228,3 +228,32 @@ describe('configuration errors are refused before any request (exit 2)', () => {
     expect(providerCalls(sandbox)).toBe(0);
   });
 });
+
+describe('IPv6', () => {
+  it('detects the IPv6 address from sources over IPv6 and keeps the AAAA record through the API', async () => {
+    const http = await import('node:http');
+    const server = http.createServer((_req, res) => res.end('2a00:1450:4003::99\n'));
+    await new Promise<void>((resolve) => server.listen(0, '::1', resolve));
+    const { port } = server.address() as import('node:net').AddressInfo;
+    const env = agentEnv(sandbox, { ...withApi(sandbox), DDEDGE_IPV6: 'yes', DDEDGE_IP6_SOURCES: `url:http://[::1]:${port}/`, DDEDGE_IP: '81.0.2.15' });
+    const result = await runDist(['update'], env);
+    server.close();
+    expect(result).toMatchObject({ code: 0, stdout: 'home.example.com A 81.0.2.15 updated\nhome.example.com AAAA 2a00:1450:4003::99 updated\n' });
+    expect(zoneValue(sandbox, 'home.example.com', 'AAAA')).toBe('2a00:1450:4003::99');
+  });
+});
+
+describe('a provider that reports another address than the one sent', () => {
+  it('is warned about, and the address sent is remembered so that the next cycle sends nothing', async () => {
+    const { startServer } = await import('../helpers/servers.js');
+    const dyndns = await startServer(JSON.stringify({ success: true, messages: [], host: { name: 'home.example.com', value: '81.0.2.99', type: 'A', updated: true } }));
+    const env = agentEnv(sandbox, { DDEDGE_DYNDNS_URL: dyndns.url });
+    const first = await runDist(['update', '--ip', '81.0.2.15'], env);
+    expect(first.code).toBe(0);
+    expect(first.stderr).toMatch(/warn: the provider reports home\.example\.com A at 81\.0\.2\.99 after ddedge sent 81\.0\.2\.15/);
+    const second = await runDist(['update', '--ip', '81.0.2.15'], env);
+    expect(second.stdout).toBe('home.example.com A 81.0.2.15 unchanged\n');
+    expect(dyndns.hits).toBe(1);
+    await dyndns.close();
+  });
+});

@@ -80,6 +80,9 @@ describe('every setting from its flag and its variable', () => {
   it('flags win over variables', () => {
     expect(load({ 'dyndns-format': 'plain' }, { DDEDGE_DYNDNS_FORMAT: 'xml' }).dyndns.format).toBe('plain');
   });
+  it('host names in Unicode are kept in punycode', () => {
+    expect(load({ host: ['casa.España.example'] }).hosts).toEqual(['casa.xn--espaa-rta.example']);
+  });
   it('lists: repeatable flags and comma-separated variables, lower-cased and without duplicates', () => {
     expect(load({ host: ['A.example.com', 'b.example.com.'] }).hosts).toEqual(['a.example.com', 'b.example.com']);
     expect(load({}, { DDEDGE_HOSTS: 'a.example.com, b.example.com,a.example.com' }).hosts).toEqual(['a.example.com', 'b.example.com']);
