@@ -8,9 +8,3 @@ export function parseDuration(text: string): number | undefined {
   return Number.isFinite(value) ? Math.round(value) : undefined;
 }
 
-export function formatDuration(ms: number): string {
-  for (const [unit, size] of [['d', 86_400_000], ['h', 3_600_000], ['m', 60_000], ['s', 1000]] as const) {
-    if (ms >= size && ms % size === 0) return `${ms / size}${unit}`;
-  }
-  return `${ms}ms`;
-}

@@ -44,9 +44,9 @@ export function loadConfig(options: LoadOptions): Config {
     problems.push(`${origin ?? describeSetting(SETTINGS[name])}: ${message}`);
   };
 
+  /** For a setting that has a value (a default, or checked by the caller). */
   const url = (name: SettingName): string => {
     const value = textOf(name)!;
-    if (value === undefined) return value;
     try {
       return checkUrl(value, one(name)?.origin ?? `--${SETTINGS[name].flag}`).toString();
     } catch (error) {
@@ -147,10 +147,7 @@ export function loadConfig(options: LoadOptions): Config {
       onChange: textOf('onChange'),
       onChangeTimeoutMs: duration('onChangeTimeout', 100, 10 * 60_000),
       // A ping URL carries the check's identity: anyone who has it can report for it.
-      pingUrl: (() => {
-        const value = secret('pingUrl');
-        return value === undefined ? undefined : url('pingUrl');
-      })(),
+      pingUrl: secret('pingUrl') === undefined ? undefined : url('pingUrl'),
       metricsFile: textOf('metricsFile'),
     },
   };

@@ -49,9 +49,3 @@ export const SETTINGS = {
 
 export type SettingName = keyof typeof SETTINGS;
 
-/** Flags that are not settings: they steer one run. */
-export const RUN_FLAGS = {
-  json: { describe: "print the command's result as one JSON document on stdout" },
-  'dry-run': { describe: 'decide and report; send no change' },
-  force: { describe: 'ignore the cache and send' },
-} as const;

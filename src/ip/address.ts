@@ -8,7 +8,6 @@ export type Family = 4 | 6;
 export type RecordType = 'A' | 'AAAA';
 
 export const recordTypeOf = (family: Family): RecordType => (family === 4 ? 'A' : 'AAAA');
-export const familyOf = (type: RecordType): Family => (type === 'A' ? 4 : 6);
 
 interface Range {
   prefix: bigint;

@@ -3,7 +3,7 @@
 // server, or a builtin name.
 import { ConfigError } from '../errors.js';
 import { checkUrl } from '../http/url-policy.js';
-import { isLoopbackHost, type Family } from './address.js';
+import type { Family } from './address.js';
 
 export type SourceSpec =
   /** `field`: read the `<field>=<address>` line rather than the first address in the body. */
@@ -87,5 +87,3 @@ export function parseSources(texts: string[] | undefined, family: Family, settin
   return specs;
 }
 
-/** Whether a URL source talks to this machine: used to keep plain-http sources to loopback. */
-export const isLocalSource = (spec: SourceSpec): boolean => spec.kind === 'url' && isLoopbackHost(new URL(spec.url).hostname);

@@ -61,6 +61,17 @@ const orderParams = () => ({
   ...altNameParams(),
 });
 
+/** create and renew: the same order (CSR, validation, contacts, alternative names), renew naming the certificate. */
+const order = <const P extends Record<string, ParamSpec>>(action: string, describe: string, extra: P) =>
+  op<{ ssl: { certificateID: number } }>()({
+    action,
+    describe,
+    params: { ...extra, ...orderParams() },
+    rules: [...contactsRules(), altNameRule],
+    contactRoles: SSL_CONTACT_ROLES,
+    spends: true,
+  });
+
 export const ssl = {
   csrDecode: op<CsrData>()({ action: 'csrdecode', describe: 'Decode a CSR', params: { csrData: required(str('CSR, with its BEGIN and END lines')) }, idempotent: true }),
   csrCreate: op<CsrData>()({
@@ -97,22 +108,8 @@ export const ssl = {
     params: { certificateID: required(int()), infoType: oneOf(INFO_TYPES, 'default status'), pfxpass: str('password for infoType pfx') },
     idempotent: true,
   }),
-  create: op<{ ssl: { certificateID: number } }>()({
-    action: 'create',
-    describe: 'Order a certificate from a CSR (spends balance)',
-    params: orderParams(),
-    rules: [...contactsRules(), altNameRule],
-    contactRoles: SSL_CONTACT_ROLES,
-    spends: true,
-  }),
-  renew: op<{ ssl: { certificateID: number } }>()({
-    action: 'renew',
-    describe: 'Renew a certificate (spends balance)',
-    params: { certificateID: required(int()), ...orderParams() },
-    rules: [...contactsRules(), altNameRule],
-    contactRoles: SSL_CONTACT_ROLES,
-    spends: true,
-  }),
+  create: order('create', 'Order a certificate from a CSR (spends balance)', {}),
+  renew: order('renew', 'Renew a certificate (spends balance)', { certificateID: required(int()) }),
   reissue: op<{ ssl: { certificateID: number } }>()({
     action: 'reissue',
     describe: 'Reissue a valid certificate with a new CSR',
