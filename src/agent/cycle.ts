@@ -8,6 +8,7 @@ import { DdedgeError } from '../errors.js';
 import { canonicalAddress, recordTypeOf, type Family, type RecordType } from '../ip/address.js';
 import { detectAddress } from '../ip/detect.js';
 import type { Logger } from '../log.js';
+import { outsideText } from '../outside-text.js';
 import { acquireLock } from '../state/lock.js';
 import { readState, recordKey, writeState, type RecordState, type State, type Via } from '../state/state.js';
 import { cycleExitCode, failureKind, type Outcome } from './outcome.js';
@@ -158,7 +159,8 @@ class Cycle {
       this.logger.info(`${host} ${type} ${message} via ${sent.via}`);
       return { host, type, address, action: changed ? 'updated' : 'unchanged', via: sent.via, message, previous: record.address };
     } catch (error) {
-      const message = error instanceof DdedgeError ? error.message : `internal error: ${(error as Error).stack ?? error}`;
+      // Redacted, escaped and bounded: the message goes to the state file, --json and the log.
+      const message = outsideText(error instanceof DdedgeError ? error.message : `internal error: ${(error as Error).stack ?? error}`, 2000);
       this.logger.error(`${host} ${type}: ${message}`);
       this.state.records[key] = { ...record, lastError: message, lastErrorAt: this.now().toISOString() };
       return { host, type, address: wanted ?? '(server)', action: 'failed', via: this.usesApiFor(type) ? 'api' : 'dyndns', message, error };
