@@ -18,8 +18,24 @@ export async function run(context: CommandContext): Promise<number> {
   const { state } = readState(config.stateDir);
   const last = state.lastSuccessAt ? Date.parse(state.lastSuccessAt) : undefined;
   const ageMs = last === undefined ? undefined : Date.now() - last;
-  const healthy = ageMs !== undefined && ageMs <= limitMs;
-  if (context.flags.json) printJson(context, { healthy, lastSuccessAt: state.lastSuccessAt ?? null, ageMs: ageMs ?? null, maxAgeMs: limitMs });
-  else context.io.stdout(healthy ? `healthy: last successful cycle ${Math.round(ageMs! / 1000)}s ago\n` : `unhealthy: ${last === undefined ? 'no successful cycle yet' : `last successful cycle ${Math.round(ageMs! / 1000)}s ago`} (limit ${Math.round(limitMs / 1000)}s)\n`);
+  // A success in the future (or a time that is not one) is no evidence of health: the clock
+  // or the state file is wrong. A minute of slack covers a clock stepped by NTP.
+  const invalid = last !== undefined && (Number.isNaN(last) || ageMs! < -FUTURE_SLACK_MS);
+  const healthy = !invalid && ageMs !== undefined && ageMs <= limitMs;
+  const shownAge = ageMs === undefined || invalid ? null : Math.max(0, ageMs);
+  if (context.flags.json) {
+    printJson(context, { healthy, lastSuccessAt: state.lastSuccessAt ?? null, ageMs: shownAge, maxAgeMs: limitMs, ...(invalid ? { invalidState: invalidReason(state.lastSuccessAt!) } : {}) });
+  } else if (invalid) {
+    context.io.stdout(`unhealthy: invalid state: ${invalidReason(state.lastSuccessAt!)}\n`);
+  } else {
+    context.io.stdout(healthy ? `healthy: last successful cycle ${Math.round(shownAge! / 1000)}s ago\n` : `unhealthy: ${last === undefined ? 'no successful cycle yet' : `last successful cycle ${Math.round(shownAge! / 1000)}s ago`} (limit ${Math.round(limitMs / 1000)}s)\n`);
+  }
   return healthy ? 0 : 1;
+}
+
+const FUTURE_SLACK_MS = 60_000;
+
+function invalidReason(lastSuccessAt: string): string {
+  const shown = JSON.stringify(String(lastSuccessAt).slice(0, 40));
+  return Number.isNaN(Date.parse(lastSuccessAt)) ? `the last success time ${shown} is not a time` : `the last success time ${shown} is in the future (check the clock and the state file)`;
 }
