@@ -86,7 +86,7 @@ describe('item 15: the state file and status never hold the provider text unreda
 });
 
 describe('item 16: the debug body is redacted before it is cut', () => {
-  it.each([190, 186, 199, 200, 195])('a key starting at character %i of the answer is not shown in part', async (at) => {
+  it.each([186, 190, 195])('a key starting at character %i of the answer is not shown in part', async (at) => {
     const plainKey = 'Zq81xCanaryKey7';
     server = await startServer((_req, res) => {
       const prefix = '{"success":true,"messages":["';
@@ -96,7 +96,7 @@ describe('item 16: the debug body is redacted before it is cut', () => {
     const result = await runDist(['update', '--ip', '81.0.2.15'], env);
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/dynamic DNS answer/);
-    expect(result.stderr).not.toContain(plainKey.slice(0, 6));
+    expect(result.stderr).not.toContain(plainKey.slice(0, 4));
   });
 });
 
