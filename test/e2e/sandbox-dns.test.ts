@@ -7,6 +7,7 @@ import { findAuthoritativeServers, queryDns, type DnsAnswer, type DnsType } from
 import { decodeMessage, encodeMessage } from '../../src/dns/message.js';
 import { Registrar } from '../../src/sdk/index.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { baseEnv, runDist } from '../helpers/cli.js';
 
 let sandboxes: Sandbox[] = [];
 afterEach(async () => {
@@ -130,5 +131,17 @@ describe('the sandbox as a name server', () => {
     expect(decodeMessage(byId.get(4)!).rcode).toBe(4);
     expect(decodeMessage(byId.get(6)!).answers).toHaveLength(1);
     expect((await ask('example.com', 'A')).rcode).toBe(0);
+  });
+
+  it('refuses a bad --dns-port, and a port already taken, with exit 2', async () => {
+    const bad = await runDist(['sandbox', '--port', '0', '--dns-port', '53x'], baseEnv());
+    expect([bad.code, bad.stderr.trim()]).toEqual([2, expect.stringMatching(/--dns-port: "53x" is not a port number/)]);
+    const taken = dgram.createSocket('udp4');
+    await new Promise<void>((r) => taken.bind(0, '127.0.0.1', r));
+    const port = taken.address().port;
+    const busy = await runDist(['sandbox', '--port', '0', '--dns-port', String(port)], baseEnv());
+    taken.close();
+    expect(busy.code).toBe(2);
+    expect(busy.stderr).toMatch(new RegExp(`cannot listen on 127\\.0\\.0\\.1:${port}: EADDRINUSE`));
   });
 });
