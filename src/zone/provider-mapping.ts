@@ -8,6 +8,12 @@ import { canonicalName } from './names.js';
 import { hasPriority, isZoneType, type LiveRecord, type ZoneRecord } from './record.js';
 import { canonicalValue, ValueError } from './values.js';
 
+/**
+ * The API requires a value, so an empty TXT record is sent as the two characters "" (what a
+ * zone file holds for it) and read back as empty.
+ */
+export const EMPTY_TXT = '""';
+
 /** The provider's MX and SRV priority when none is sent. */
 export const DEFAULT_PRIORITY = 10;
 
@@ -27,6 +33,7 @@ export function fromProvider(entry: DnsEntry, zone: string): LiveRecord {
     }
     priority ??= DEFAULT_PRIORITY;
   } else priority = undefined;
+  if (type === 'TXT' && value === EMPTY_TXT) value = '';
   if (isZoneType(type)) {
     try {
       value = canonicalValue(type, value);
@@ -51,7 +58,7 @@ export function toProvider(record: Omit<ZoneRecord, 'type'> & { type: string }):
   return {
     name: record.name,
     type: record.type,
-    value: record.value,
+    value: record.type === 'TXT' && record.value === '' ? EMPTY_TXT : record.value,
     ...(record.ttl !== undefined ? { ttl: record.ttl } : {}),
     ...(hasPriority(record.type) ? { priority: record.priority ?? DEFAULT_PRIORITY } : {}),
   };
