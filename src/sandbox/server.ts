@@ -40,7 +40,8 @@ export interface Sandbox {
   close(): Promise<void>;
 }
 
-const MAX_FORM_BYTES = 256 * 1024;
+// service/dnssetzone carries a whole zone (thousands of records) as Base64 of JSON.
+const MAX_FORM_BYTES = 8 * 1024 * 1024;
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const model = options.dataFile && existsSync(options.dataFile) ? (JSON.parse(readFileSync(options.dataFile, 'utf8')) as SandboxModel) : demoModel();
