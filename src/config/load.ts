@@ -9,7 +9,7 @@ import { parseDuration } from '../duration.js';
 import { checkUrl } from '../http/url-policy.js';
 import { canonicalAddress, familyOfAddress, type Family } from '../ip/address.js';
 import { parseSources } from '../ip/sources.js';
-import { registerSecret } from '../redact.js';
+import { registerSecret, registerSecretUrl } from '../redact.js';
 import { hasApiCredentials, hasDyndnsCredentials, type Config } from './config.js';
 import { readSecretSource, type Env, type RawValue } from './env-sources.js';
 import { SETTINGS, type Setting, type SettingName } from './settings.js';
@@ -92,7 +92,8 @@ export function loadConfig(options: LoadOptions): Config {
   };
   const secret = (name: 'dyndnsKey' | 'apiPassword' | 'pingUrl'): string | undefined => {
     const value = one(name)?.value;
-    registerSecret(value);
+    if (name === 'pingUrl') registerSecretUrl(value);
+    else registerSecret(value);
     return value;
   };
 
