@@ -34,6 +34,8 @@ export interface ApiClientOptions {
   attempts?: number;
   /** Largest answer accepted, in bytes (default 8 MiB: lists can be long). */
   maxBytes?: number;
+  /** Carries the requests instead of the pool built from `dispatcher` (the agent wraps it to count its calls). */
+  transport?: Transport;
 }
 
 export interface Page<T> {
@@ -48,7 +50,7 @@ export class ApiClient {
 
   constructor(private readonly options: ApiClientOptions) {
     registerSecret(options.password);
-    this.transport = undiciTransport(options.dispatcher);
+    this.transport = options.transport ?? undiciTransport(options.dispatcher);
     this.logger = options.logger ?? silentLogger;
   }
 
