@@ -24,6 +24,8 @@ export interface Config {
   timeoutMs: number;
   intervalMs: number;
   allowPrivateIp: boolean;
+  /** Provider calls update and daemon may make in any hour (dynamic DNS and API, every page and retry). */
+  maxCallsPerHour: number;
   logLevel: LogLevel;
   logFormat: LogFormat;
   /** What happens around a cycle: hook, heartbeat, metrics. */

@@ -29,6 +29,8 @@ const BOOLEAN_FALSE = new Set(['0', 'false', 'no', 'off']);
 const HOST_LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 const MAX_TIMEOUT_MS = 5 * 60_000;
 const MIN_INTERVAL_MS = 30_000;
+/** One call a second, all hour: more than any agent needs, and the state's count stays small. */
+const MAX_CALLS_PER_HOUR = 3600;
 
 export function isHostName(name: string): boolean {
   const labels = name.split('.');
@@ -66,6 +68,12 @@ export function loadConfig(options: LoadOptions): Config {
     if (ms === undefined) fail(name, one(name)?.origin, `"${value}" is not a duration; use a number with ms, s, m, h or d (e.g. 15s, 5m, 7d)`);
     else if (ms < min || ms > max) fail(name, one(name)?.origin, `${value} is outside ${min} ms .. ${max} ms`);
     return ms ?? 0;
+  };
+  const wholeNumber = (name: SettingName, min: number, max: number): number => {
+    const value = textOf(name)!;
+    const number = Number(value);
+    if (!/^\d+$/.test(value) || number < min || number > max) fail(name, one(name)?.origin, `"${value}" is not a whole number from ${min} to ${max}`);
+    return number;
   };
   const boolean = (name: SettingName): boolean => {
     const entry = one(name);
@@ -142,6 +150,7 @@ export function loadConfig(options: LoadOptions): Config {
     timeoutMs: duration('timeout', 100, MAX_TIMEOUT_MS),
     intervalMs: duration('interval', MIN_INTERVAL_MS, 7 * 86_400_000),
     allowPrivateIp: boolean('allowPrivateIp'),
+    maxCallsPerHour: wholeNumber('maxCallsPerHour', 1, MAX_CALLS_PER_HOUR),
     logLevel: choice('logLevel'),
     logFormat: choice('logFormat'),
     edge: {

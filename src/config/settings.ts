@@ -44,6 +44,7 @@ export const SETTINGS = {
   onChangeTimeout: { flag: 'on-change-timeout', env: 'DDEDGE_ON_CHANGE_TIMEOUT', kind: 'duration', default: '30s', describe: 'how long --on-change may run before it is stopped' },
   pingUrl: { flag: 'ping-url', env: 'DDEDGE_PING_URL', kind: 'url', credential: 'ping-url', describe: 'heartbeat monitor (Healthchecks-style): <url>/start, <url> on success, <url>/fail; shown as *** in logs' },
   metricsFile: { flag: 'metrics-file', env: 'DDEDGE_METRICS_FILE', kind: 'path', describe: "Prometheus text-format metrics, written atomically after each cycle (node_exporter's textfile collector)" },
+  maxCallsPerHour: { flag: 'max-calls-per-hour', env: 'DDEDGE_MAX_CALLS_PER_HOUR', kind: 'integer', default: '60', describe: 'budget of provider calls the agent makes on its own (update, daemon), counted in the state; past it, exit 4 until calls resume' },
   logFormat: { flag: 'log-format', env: 'DDEDGE_LOG_FORMAT', kind: 'enum', values: ['text', 'json'], default: 'text', describe: 'log format on stderr' },
 } as const satisfies Record<string, Setting>;
 

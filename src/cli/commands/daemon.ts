@@ -9,6 +9,6 @@ export async function run(context: CommandContext): Promise<number> {
     config,
     logger,
     reload: async () => (await setup(context, 'cycle')).config,
-    cycle: (current) => runEdgeCycle({ config: current, logger }),
+    cycle: (current, { shutdown, asked }) => runEdgeCycle({ config: current, logger, shutdown, retryRefused: asked }),
   });
 }
