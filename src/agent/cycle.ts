@@ -12,6 +12,8 @@ import { acquireLock } from '../state/lock.js';
 import { readState, recordKey, writeState, type RecordState, type State, type Via } from '../state/state.js';
 import { cycleExitCode, failureKind, type Outcome } from './outcome.js';
 import { registeredDomain } from './registered-domain.js';
+import { joinIdentifier } from '../lan/interface-id.js';
+import { hostsFor } from '../lan/planned-records.js';
 
 export interface CycleOptions {
   config: Config;
@@ -28,7 +30,8 @@ export interface CycleReport {
   state: State;
 }
 
-type Target = { kind: 'address'; address: string } | { kind: 'server' } | { kind: 'unknown'; error: unknown };
+/** `prefix`: set for a host behind the router, whose address is that prefix + its identifier. */
+type Target = { kind: 'address'; address: string; prefix?: string } | { kind: 'server' } | { kind: 'unknown'; error: unknown };
 
 interface Sent {
   via: Via;
@@ -67,9 +70,12 @@ class Cycle {
       if (loaded.damage) this.logger.warn(loaded.damage);
       this.state = loaded.state;
       const outcomes: Outcome[] = [];
-      for (const family of this.config.ipv6 ? ([4, 6] as const) : ([4] as const)) {
+      for (const family of [4, 6] as const) {
+        const planned = hostsFor(this.config, family);
+        if (!planned.length) continue;
         const target = await this.target(family);
-        for (const host of this.config.hosts) outcomes.push(await this.handle(host, recordTypeOf(family), target));
+        // Every host behind the router moves with the prefix, in this same cycle.
+        for (const { host, identifier } of planned) outcomes.push(await this.handle(host, recordTypeOf(family), targetOf(target, identifier, this.config.lan.prefixLength)));
       }
       const exitCode = cycleExitCode(outcomes);
       if (!this.options.dryRun) {
@@ -137,12 +143,13 @@ class Cycle {
       return { host, type, address: '-', action: 'failed', via: 'cache', message: (target.error as Error).message, error: target.error };
     }
     const wanted = target.kind === 'address' ? target.address : undefined;
+    const lan = target.kind === 'address' && target.prefix ? { prefix: target.prefix } : {};
     if (wanted && this.isCurrent(record, wanted)) {
-      return { host, type, address: wanted, action: 'unchanged', via: 'cache', message: `sent ${record.sentAt} via ${record.via}; nothing to do` };
+      return { host, type, address: wanted, action: 'unchanged', via: 'cache', message: `sent ${record.sentAt} via ${record.via}; nothing to do`, ...lan };
     }
     if (this.options.dryRun) {
       const was = record.address ? `the cache holds ${record.address}` : 'not in the cache';
-      return { host, type, address: wanted ?? '(server)', action: 'would-update', via: 'cache', message: `would send (${was})` };
+      return { host, type, address: wanted ?? '(server)', action: 'would-update', via: 'cache', message: `would send (${was})`, ...lan };
     }
     try {
       const sent = await this.send(host, type, wanted);
@@ -152,16 +159,16 @@ class Cycle {
         this.logger.warn(`the provider reports ${host} ${type} at ${reported} after ddedge sent ${wanted}; remembering ${wanted} (it is sent again after --max-age or when the address changes)`);
       }
       const address = wanted ?? reported ?? '(server)';
-      this.state.records[key] = { host, type, address, sentAt: this.now().toISOString(), via: sent.via };
+      this.state.records[key] = { host, type, address, sentAt: this.now().toISOString(), via: sent.via, ...lan };
       const changed = sent.changed !== false;
-      const message = changed ? `set to ${address}` : `the provider already held ${address}`;
+      const message = (changed ? `set to ${address}` : `the provider already held ${address}`) + (lan.prefix ? ` (prefix ${lan.prefix})` : '');
       this.logger.info(`${host} ${type} ${message} via ${sent.via}`);
-      return { host, type, address, action: changed ? 'updated' : 'unchanged', via: sent.via, message, previous: record.address };
+      return { host, type, address, action: changed ? 'updated' : 'unchanged', via: sent.via, message, previous: record.address, ...lan };
     } catch (error) {
       const message = error instanceof DdedgeError ? error.message : `internal error: ${(error as Error).stack ?? error}`;
       this.logger.error(`${host} ${type}: ${message}`);
       this.state.records[key] = { ...record, lastError: message, lastErrorAt: this.now().toISOString() };
-      return { host, type, address: wanted ?? '(server)', action: 'failed', via: this.usesApiFor(type) ? 'api' : 'dyndns', message, error };
+      return { host, type, address: wanted ?? '(server)', action: 'failed', via: this.usesApiFor(type) ? 'api' : 'dyndns', message, error, ...lan };
     }
   }
 
@@ -196,3 +203,9 @@ class Cycle {
   }
 }
 
+
+/** The address of one host: the detected one, or for a host behind the router its prefix + identifier. */
+function targetOf(target: Target, identifier: string | undefined, prefixLength: number): Target {
+  if (!identifier || target.kind !== 'address') return target;
+  return { kind: 'address', ...joinIdentifier(target.address, prefixLength, identifier) };
+}

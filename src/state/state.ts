@@ -15,6 +15,8 @@ export interface RecordState {
   address?: string;
   sentAt?: string;
   via?: Via;
+  /** For a host behind the router: the IPv6 prefix its address was built from. */
+  prefix?: string;
   lastError?: string;
   lastErrorAt?: string;
 }

@@ -15,7 +15,8 @@ export async function run(context: CommandContext): Promise<number> {
   for (const r of records) {
     const sent = r.sentAt ? `sent ${r.sentAt} via ${r.via}` : 'never sent';
     const error = r.lastError ? `; last error ${r.lastErrorAt}: ${r.lastError}` : '';
-    context.io.stdout(`${r.host} ${r.type} ${r.address ?? '-'} ${sent}${error}\n`);
+    const prefix = r.prefix ? ` from prefix ${r.prefix}` : '';
+    context.io.stdout(`${r.host} ${r.type} ${r.address ?? '-'}${prefix} ${sent}${error}\n`);
   }
   context.io.stdout(`last successful cycle: ${state.lastSuccessAt ?? 'never'}\n`);
   return 0;
