@@ -21,6 +21,8 @@ export interface CycleOptions {
   dryRun?: boolean;
   force?: boolean;
   now?: () => Date;
+  /** Tests: the IPv6 interface table iface: sources read (default /proc/net/if_inet6). */
+  interfaceTable?: string;
 }
 
 export interface CycleReport {
@@ -127,6 +129,7 @@ class Cycle {
         timeoutMs: this.config.timeoutMs,
         allowPrivate: this.config.allowPrivateIp,
         logger: this.logger,
+        interfaceTable: this.options.interfaceTable,
       });
       this.logger.debug(`IPv${family} address is ${detection.address}`, { sources: detection.answers.map((a) => a.source).join(',') });
       return { kind: 'address', address: detection.address };
