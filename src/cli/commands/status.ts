@@ -1,3 +1,4 @@
+import { sortedRecords, statusDocument } from '../../agent/status-view.js';
 import { readState } from '../../state/state.js';
 import type { CommandContext } from '../registry.js';
 import { printJson, setup } from '../setup.js';
@@ -6,9 +7,9 @@ export async function run(context: CommandContext): Promise<number> {
   const { config, logger } = await setup(context, 'state');
   const { state, damage } = readState(config.stateDir);
   if (damage) logger.warn(damage);
-  const records = Object.values(state.records).sort((a, b) => `${a.host}/${a.type}`.localeCompare(`${b.host}/${b.type}`));
+  const records = sortedRecords(state);
   if (context.flags.json) {
-    printJson(context, { stateDir: config.stateDir, lastSuccessAt: state.lastSuccessAt ?? null, lastCycleAt: state.lastCycleAt ?? null, records });
+    printJson(context, statusDocument(config.stateDir, state));
     return 0;
   }
   if (!records.length) context.io.stdout(`no record in the cache (${config.stateDir})\n`);
