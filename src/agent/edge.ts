@@ -30,7 +30,7 @@ export async function runEdgeCycle(options: CycleOptions): Promise<CycleReport> 
     if (config.edge.metricsFile) {
       const { writeMetrics } = await import('./metrics.js');
       try {
-        writeMetrics(config.edge.metricsFile, report);
+        writeMetrics(config.edge.metricsFile, report.state, config, report.exitCode);
       } catch (error) {
         logger.warn(`cannot write the metrics file ${config.edge.metricsFile}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
       }

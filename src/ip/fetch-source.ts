@@ -3,6 +3,7 @@
 import { networkInterfaces } from 'node:os';
 import { TransportError } from '../http/errors.js';
 import { expectSuccessStatus, httpRequest } from '../http/request.js';
+import type { Logger } from '../log.js';
 import { familyOfAddress, nonPublicReason, type Family } from './address.js';
 import type { SourceSpec } from './sources.js';
 
@@ -11,7 +12,13 @@ const SOURCE_MAX_BYTES = 64 * 1024;
 
 export class SourceError extends Error {}
 
-export async function fetchSourceAddress(spec: SourceSpec, family: Family, timeoutMs: number): Promise<string> {
+/** What a source may need beyond its spec: where to log why, the interface table (tests). */
+export interface SourceContext {
+  logger?: Logger;
+  interfaceTable?: string;
+}
+
+export async function fetchSourceAddress(spec: SourceSpec, family: Family, timeoutMs: number, context: SourceContext = {}): Promise<string> {
   switch (spec.kind) {
     case 'url': {
       const response = expectSuccessStatus(await httpRequest({ url: spec.url, family, timeoutMs, maxBytes: SOURCE_MAX_BYTES, setting: '--ip-source' }));
@@ -21,6 +28,7 @@ export async function fetchSourceAddress(spec: SourceSpec, family: Family, timeo
       return found;
     }
     case 'iface':
+      if (family === 6) return (await import('./interface-address6.js')).interfaceAddress6(spec.iface, { table: context.interfaceTable, logger: context.logger });
       return interfaceAddress(spec.iface, family);
     case 'dns':
       return dnsAddress(spec, family, timeoutMs);
