@@ -30,6 +30,12 @@ export async function fetchSourceAddress(spec: SourceSpec, family: Family, timeo
     case 'iface':
       if (family === 6) return (await import('./interface-address6.js')).interfaceAddress6(spec.iface, { table: context.interfaceTable, logger: context.logger });
       return interfaceAddress(spec.iface, family);
+    case 'file': {
+      const { readAddressFile, noAddressIn } = await import('./file-source.js');
+      const found = firstAddress(await readAddressFile(spec.path), family);
+      if (!found) throw noAddressIn(spec.path, family);
+      return found;
+    }
     case 'dns':
       return dnsAddress(spec, family, timeoutMs);
     case 'server':
