@@ -51,6 +51,11 @@ describe('ddedge acme present and cleanup', () => {
     expect(challengeValues(sandbox, NAME)).toEqual([V1]);
   });
 
+  it('takes the TTL that older lego releases append, and ignores it', async () => {
+    expect((await acme(['present', `${NAME}.`, V1, '120'])).code).toBe(0);
+    expect(challengeValues(sandbox, NAME)).toEqual([V1]);
+  });
+
   it('cleanup of a value that is not there is exit 0 and changes nothing', async () => {
     const before = JSON.stringify(sandbox.model.services);
     const result = await acme(['cleanup', NAME, V1]);

@@ -42,7 +42,8 @@ function challengeArguments(action: Action, args: string[], context: CommandCont
     if (!domain || !value) throw new ConfigError(`acme ${action}: CERTBOT_DOMAIN and CERTBOT_VALIDATION are not set; run it as certbot's --manual-${action === 'certbot-auth' ? 'auth' : 'cleanup'}-hook`);
     return { name: certbotRecordName(domain), value };
   }
-  // lego's exec provider in its RAW mode passes <domain> <token> <key authorization>.
+  // Old lego releases append the TTL; lego's RAW mode passes <domain> <token> <key authorization>.
+  if (args.length === 3 && /^\d+$/.test(args[2]!)) args = args.slice(0, 2);
   if (args.length === 3) throw new ConfigError(`acme ${action}: three arguments look like lego's EXEC_MODE=RAW; unset EXEC_MODE (ddedge takes <fqdn> <value>)`);
   if (args.length !== 2) throw new ConfigError(`acme ${action}: expected <fqdn> <value>, got ${args.length} argument(s)`);
   return { name: args[0]!, value: args[1]! };
