@@ -50,7 +50,7 @@ _ddedge_settings() {
 }
 
 _ddedge_acme() {
-  _ddedge_say "ddedge acme $1 $2"
+  _ddedge_say "ddedge acme $1 $2 $3"
   if [ -n "${DDEDGE_ENV_FILE:-}" ]; then
     "${DDEDGE_BIN:-ddedge}" acme "$@" --env-file "$DDEDGE_ENV_FILE"
   else

@@ -104,7 +104,7 @@ async function rest(pause: number, left: number): Promise<number> {
 function timeout(request: VisibilityRequest, problems: Map<string, string>): PropagationTimeoutError {
   const detail = [...problems].map(([where, what]) => `${where}: ${what}`).join('; ');
   return new PropagationTimeoutError(
-    `${request.name} TXT "${request.value}" is not visible after ${Math.round(request.timeoutMs / 1000)}s (${detail || 'no answer'}); ` +
+    `${request.name} TXT "${request.value}" is not visible after ${(request.timeoutMs / 1000).toFixed(request.timeoutMs % 1000 ? 1 : 0)}s (${detail || 'no answer'}); ` +
       'the record stays for the cleanup (raise --propagation-timeout, or check --dns-server)',
   );
 }
