@@ -113,7 +113,7 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     name: 'sandbox',
-    usage: 'ddedge sandbox [--port N] [--listen ADDR] [--data FILE] [--tls-cert F --tls-key F] [--fault T=K] [--json]',
+    usage: 'ddedge sandbox [--port N] [--listen ADDR] [--dns-port N] [--data FILE] [--tls-cert F --tls-key F] [--fault T=K] [--json]',
     describe: 'serves a local emulation of the registrar API and the dynamic DNS interface, with a demo account',
     settings: false,
     flags: {
@@ -124,6 +124,7 @@ export const COMMANDS: CommandSpec[] = [
       'tls-key': { type: 'string', describe: 'PEM private key for --tls-cert' },
       json: { type: 'boolean', describe: 'print one JSON line with the URLs and credentials once listening' },
       'plain-style': { type: 'string', describe: 'plain dynamic DNS answers announce a change as "UPDATE: <ip>" (update, the spec) or "IP:<ip>" (ip, seen from the real service)', default: 'update' },
+      'dns-port': { type: 'string', describe: 'also answer DNS queries (UDP and TCP, same address) for the zones it holds, as their authoritative server; 0 picks a free port' },
       'allow-ip': { type: 'string', multiple: true, describe: 'accept API calls only from these addresses (repeatable); others get error 1007, as an unregistered address does' },
       fault: { type: 'string', multiple: true, describe: 'inject a fault: <target>=<kind>[:<ms>][x<count>]; target dyndns, module/action or *; kind slow, hang, 500, 502, 503, reset, garbage, empty, truncated, huge' },
     },
