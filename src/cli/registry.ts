@@ -150,6 +150,19 @@ export const COMMANDS: CommandSpec[] = [
     },
     load: () => import('./commands/sandbox.js'),
   },
+  {
+    name: 'acme',
+    usage: 'ddedge acme present|cleanup <fqdn> <value> | ddedge acme certbot-auth|certbot-cleanup [options]',
+    describe: 'sets and removes ACME DNS-01 challenge TXT records (lego exec, certbot hooks, acme.sh), waiting until the name servers show them',
+    settings: true,
+    positionals: true,
+    flags: {
+      json,
+      'env-file': envFile,
+      'no-wait': { type: 'boolean', describe: 'present: return once the API has accepted the record; do not wait for the name servers' },
+    },
+    load: () => import('./commands/acme.js'),
+  },
 ];
 
 export const findCommand = (name: string): CommandSpec | undefined => COMMANDS.find((c) => c.name === name);

@@ -41,6 +41,8 @@ export interface Config {
   listen?: ListenAddress;
   /** What happens around a cycle: hook, heartbeat, metrics. */
   edge: { onChange?: string; onChangeTimeoutMs: number; pingUrl?: string; metricsFile?: string };
+  /** ddedge acme: where a challenge must be visible (HOST[:PORT]; empty: the zone's authoritative servers), and for how long to wait. */
+  acme: { dnsServers: string[]; propagationTimeoutMs: number };
 }
 
 export const hasDyndnsCredentials = (c: Config): boolean => Boolean(c.dyndns.user && c.dyndns.key);

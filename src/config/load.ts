@@ -172,6 +172,7 @@ export function loadConfig(options: LoadOptions): Config {
       pingUrl: secret('pingUrl') === undefined ? undefined : url('pingUrl'),
       metricsFile: textOf('metricsFile'),
     },
+    acme: { dnsServers: raw('dnsServers').flatMap((e) => splitList(e.value)), propagationTimeoutMs: duration('propagationTimeout', 1000, 60 * 60_000) },
   };
   if (options.purpose === 'cycle') checkCycleRequirements(config, problems, options.env);
   if (problems.length) throw new ConfigError(problems.length === 1 ? problems[0]! : `invalid configuration:\n  ${problems.join('\n  ')}`);
