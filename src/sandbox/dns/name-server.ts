@@ -8,7 +8,7 @@ import { decodeMessage, encodeMessage, type EncodeOptions } from '../../dns/mess
 import { CLASS_IN, RCODE, rcodeName, typeName, type DnsMessage } from '../../dns/types.js';
 import { moduleOf } from '../../lazy-import.js';
 import type { SandboxModel } from '../model.js';
-import { answerQuestion, ZoneSerials, type NameServerAddress } from './zone-answers.js';
+import { answerQuestion, ZoneCache, type NameServerAddress } from './zone-answers.js';
 
 export interface NameServerOptions {
   model: SandboxModel;
@@ -38,8 +38,8 @@ export async function startNameServer(options: NameServerOptions): Promise<NameS
   const { isIP } = await moduleOf(import('node:net'));
   const family = isIP(options.host) === 6 ? 6 : 4;
   const nsAddress: NameServerAddress = glueFor(options.host, family);
-  const serials = new ZoneSerials();
-  const respond = (packet: Buffer, transport: 'udp' | 'tcp') => answerPacket(packet, transport, (q) => answerQuestion(options.model, q.name, q.type, serials, nsAddress), options.log);
+  const zones = new ZoneCache(nsAddress);
+  const respond = (packet: Buffer, transport: 'udp' | 'tcp') => answerPacket(packet, transport, (q) => answerQuestion(options.model, q.name, q.type, zones), options.log);
 
   for (let attempt = 1; ; attempt++) {
     const udp = await bindUdp(options.host, options.port, family, respond);
