@@ -31,6 +31,7 @@ const OUR_EDNS_SIZE = 1232;
 const CLASSIC_UDP_BYTES = 512;
 const MAX_TCP_CONNECTIONS = 64;
 const TCP_IDLE_MS = 10_000;
+const MAX_UNREAD_BYTES = 256 * 1024;
 /** Attempts to find a port free for UDP and TCP when asked for any port. */
 const PORT_ATTEMPTS = 8;
 
@@ -102,7 +103,8 @@ async function listenTcp(host: string, port: number, respond: (packet: Buffer, t
         const query = pending.subarray(2, 2 + pending.readUInt16BE(0));
         pending = pending.subarray(2 + query.length);
         const answer = respond(query, 'tcp');
-        if (!answer) return void socket.destroy();
+        // A client that sends queries but does not read the answers is not served further.
+        if (!answer || socket.writableLength > MAX_UNREAD_BYTES) return void socket.destroy();
         const prefix = Buffer.alloc(2);
         prefix.writeUInt16BE(answer.length);
         socket.write(Buffer.concat([prefix, answer]));
