@@ -94,11 +94,12 @@ function buildView(service: SandboxService, serial: number, nsAddress: NameServe
   for (const entry of service.dns) {
     let key: string;
     try {
-      key = nameKey(entry.name);
+      // The API stores full names; a relative one (or `@`) is read as the provider reads it.
+      const name = entry.name.trim() === '@' || entry.name.trim() === '' ? apex : nameKey(entry.name);
+      key = name === apex || name.endsWith(`.${apex}`) ? name : nameKey(`${name}.${apex}`);
     } catch {
       continue;
     }
-    if (key !== apex && !key.endsWith(`.${apex}`)) continue;
     const record = recordOfEntry(entry, key);
     if (record) add(record);
   }
