@@ -1,7 +1,7 @@
 // A DNS tool that was not written here: BIND's dig (Debian bind9-dnsutils) against the built
 // `ddedge sandbox --dns-port`, run as a user would. dig must see what service/dnslist holds,
 // for every type, the negative answers with their SOA, a long TXT over UDP (truncated) and
-// then TCP, and API changes at once. Skipped without dig, unless DDEDGE_REQUIRE_TOOLS is set.
+// then TCP, and API changes at once (`ddedge ip`'s DNS sources against it: sandbox-dns.test.ts). Skipped without dig, unless DDEDGE_REQUIRE_TOOLS is set.
 import { execFile, execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseEnv, runDist, startDist, waitForOutput } from '../helpers/cli.js';
@@ -83,8 +83,6 @@ describe.skipIf(!DIG)('dig against the sandbox\'s name server', () => {
       ['example.com', 'CAA', '0 issue "letsencrypt.org"'],
       ['lab', 'NS', 'ns.lab-provider.net'],
       ['long', 'TXT', LONG_TXT],
-      ['myip', 'A', '81.0.2.15'],
-      ['myip', 'TXT', 'your address is 81.0.2.15'],
     ] as const) {
       await post('dnscreate', { name, type, value, ...(priority ? { priority } : {}) });
     }
@@ -136,17 +134,5 @@ describe.skipIf(!DIG)('dig against the sandbox\'s name server', () => {
     expect((await api('dnscreate', '--serviceName', 'example.com', '--name', '_acme-challenge', '--type', 'TXT', '--value', 'first-token')).code).toBe(0);
     expect((await api('dnscreate', '--serviceName', 'example.com', '--name', '_acme-challenge', '--type', 'TXT', '--value', 'second-token')).code).toBe(0);
     expect((await answers('_acme-challenge.example.com', 'TXT')).sort()).toEqual(['_acme-challenge.example.com. TXT "first-token"', '_acme-challenge.example.com. TXT "second-token"']);
-  });
-
-  it('serves `ddedge ip` a dns: and a dns-txt: source', async () => {
-    const server = `127.0.0.1:${sandbox.dnsPort}`;
-    const run = await runDist(['ip', '--json'], baseEnv({ DDEDGE_IP_SOURCES: `dns:myip.example.com@${server},dns-txt:myip.example.com@${server}` }));
-    expect(run.code, run.stderr).toBe(0);
-    const report = JSON.parse(run.stdout) as { addresses: { address: string; sources: { source: string; address?: string }[] }[] };
-    expect(report.addresses[0]!.address).toBe('81.0.2.15');
-    expect(report.addresses[0]!.sources.map((s) => s.address)).toEqual(['81.0.2.15', '81.0.2.15']);
-    const missing = await runDist(['ip'], baseEnv({ DDEDGE_IP_SOURCES: `dns:nope.example.com@${server}` }));
-    expect(missing.code).toBe(6);
-    expect(missing.stderr).toMatch(/DNS query nope\.example\.com at 127\.0\.0\.1:\d+ failed: NXDOMAIN/);
   });
 });
