@@ -3,6 +3,7 @@ import type { Config } from '../config/config.js';
 import { environmentWithDotenv } from '../config/env-sources.js';
 import { loadConfig, type LoadOptions } from '../config/load.js';
 import { createLogger, type Logger } from '../log.js';
+import { redact } from '../redact.js';
 import type { CommandContext } from './registry.js';
 
 export interface Setup {
@@ -25,5 +26,6 @@ export async function setup(context: CommandContext, purpose: LoadOptions['purpo
 
 /** Prints a JSON document: pretty on a terminal, one line otherwise. */
 export function printJson(context: CommandContext, value: unknown): void {
-  context.io.stdout(JSON.stringify(value, null, context.io.isTTY ? 2 : undefined) + '\n');
+  // Answers and the state may repeat a secret in any spelling (JSON-escaped included).
+  context.io.stdout(redact(JSON.stringify(value, null, context.io.isTTY ? 2 : undefined)) + '\n');
 }

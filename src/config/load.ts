@@ -206,6 +206,11 @@ function checkCycleRequirements(config: Config, problems: string[], env: LoadOpt
 
 function rawValues(setting: Setting, options: LoadOptions, problems: string[]): RawValue[] {
   const flag = options.flags[setting.flag];
+  // A bare `--api-password` is a flag without its value, never the text "true".
+  if (flag === true && setting.kind !== 'boolean') {
+    problems.push(`--${setting.flag} needs a value: --${setting.flag} VALUE or --${setting.flag}=VALUE`);
+    return [];
+  }
   if (flag !== undefined && flag !== false) {
     const list = Array.isArray(flag) ? flag : [flag];
     return list.map((v) => ({ value: String(v), origin: `--${setting.flag}` }));

@@ -56,8 +56,8 @@ export async function run(context: CommandContext): Promise<number> {
 }
 
 /** --name value, --name=value, and a bare --flag (true) for booleans. */
-function splitArguments(args: string[]): { connection: Record<string, string>; params: Params; own: Set<string> } {
-  const connection: Record<string, string> = {};
+function splitArguments(args: string[]): { connection: Record<string, string | true>; params: Params; own: Set<string> } {
+  const connection: Record<string, string | true> = {};
   const params: Params = {};
   const own = new Set<string>();
   for (let i = 0; i < args.length; i++) {
@@ -74,11 +74,14 @@ function splitArguments(args: string[]): { connection: Record<string, string>; p
       own.add(name);
       continue;
     }
+    let bare = false;
     if (value === undefined) {
       const next = args[i + 1];
-      value = next === undefined || next.startsWith('--') ? 'true' : (i++, next);
+      bare = next === undefined || next.startsWith('--');
+      value = bare ? 'true' : (i++, next);
     }
-    if (CONNECTION_FLAGS.has(name)) connection[name] = value;
+    // A bare connection flag stays bare: the configuration refuses a setting without its value.
+    if (CONNECTION_FLAGS.has(name)) connection[name] = bare ? true : value!;
     else params[name] = value;
   }
   return { connection, params, own };
