@@ -20,6 +20,8 @@ import { isGateRefusal, ProviderGate } from './provider-gate.js';
 import { recordFingerprint } from './record-fingerprint.js';
 import { StoppingError, type Shutdown } from './shutdown.js';
 import { registeredDomain } from './registered-domain.js';
+import { joinIdentifier } from '../lan/interface-id.js';
+import { hostsFor } from '../lan/planned-records.js';
 
 export interface CycleOptions {
   config: Config;
@@ -31,6 +33,8 @@ export interface CycleOptions {
   shutdown?: Shutdown;
   /** A person asked for this cycle (SIGUSR1): records in their refusal backoff are tried again. */
   retryRefused?: boolean;
+  /** Tests: the IPv6 interface table iface: sources read (default /proc/net/if_inet6). */
+  interfaceTable?: string;
 }
 
 export interface CycleReport {
@@ -40,7 +44,8 @@ export interface CycleReport {
   state: State;
 }
 
-type Target = { kind: 'address'; address: string } | { kind: 'server' } | { kind: 'unknown'; error: unknown };
+/** `prefix`: set for a host behind the router, whose address is that prefix + its identifier. */
+type Target = { kind: 'address'; address: string; prefix?: string } | { kind: 'server' } | { kind: 'unknown'; error: unknown };
 
 interface Sent {
   via: Via;
@@ -92,9 +97,12 @@ class Cycle {
       this.budget = new CallBudget(this.state, this.config.maxCallsPerHour, this.now, persist);
       this.gate = new ProviderGate(this.budget, this.options.shutdown);
       const outcomes: Outcome[] = [];
-      for (const family of this.config.ipv6 ? ([4, 6] as const) : ([4] as const)) {
+      for (const family of [4, 6] as const) {
+        const planned = hostsFor(this.config, family);
+        if (!planned.length) continue;
         const target = await this.target(family);
-        for (const host of this.config.hosts) outcomes.push(await this.handle(host, recordTypeOf(family), target));
+        // Every host behind the router moves with the prefix, in this same cycle.
+        for (const { host, identifier } of planned) outcomes.push(await this.handle(host, recordTypeOf(family), targetOf(target, identifier, this.config.lan.prefixLength)));
       }
       let exitCode: number = cycleExitCode(outcomes);
       if (!this.options.dryRun) {
@@ -166,6 +174,7 @@ class Cycle {
         timeoutMs: this.config.timeoutMs,
         allowPrivate: this.config.allowPrivateIp,
         logger: this.logger,
+        interfaceTable: this.options.interfaceTable,
       });
       this.logger.debug(`IPv${family} address is ${detection.address}`, { sources: detection.answers.map((a) => a.source).join(',') });
       return { kind: 'address', address: detection.address };
@@ -182,8 +191,9 @@ class Cycle {
       return { host, type, address: '-', action: 'failed', via: 'cache', message: (target.error as Error).message, error: target.error };
     }
     const wanted = target.kind === 'address' ? target.address : undefined;
+    const lan = target.kind === 'address' && target.prefix ? { prefix: target.prefix } : {};
     if (wanted && this.isCurrent(record, wanted)) {
-      return { host, type, address: wanted, action: 'unchanged', via: 'cache', message: `sent ${record.sentAt} via ${record.via}; nothing to do` };
+      return { host, type, address: wanted, action: 'unchanged', via: 'cache', message: `sent ${record.sentAt} via ${record.via}; nothing to do`, ...lan };
     }
     const held = record.backoff && !this.options.force && !this.options.retryRefused ? activeBackoff(record.backoff, recordFingerprint(this.config, host, type), this.now()) : undefined;
     if (held) {
@@ -196,7 +206,7 @@ class Cycle {
     }
     if (this.options.dryRun) {
       const was = record.address ? `the cache holds ${record.address}` : 'not in the cache';
-      return { host, type, address: wanted ?? '(server)', action: 'would-update', via: 'cache', message: `would send (${was})` };
+      return { host, type, address: wanted ?? '(server)', action: 'would-update', via: 'cache', message: `would send (${was})`, ...lan };
     }
     try {
       const sent = await this.send(host, type, wanted);
@@ -206,11 +216,11 @@ class Cycle {
         this.logger.warn(`the provider reports ${host} ${type} at ${reported} after ddedge sent ${wanted}; remembering ${wanted} (it is sent again after --max-age or when the address changes)`);
       }
       const address = wanted ?? reported ?? '(server)';
-      this.state.records[key] = { host, type, address, sentAt: this.now().toISOString(), via: sent.via };
+      this.state.records[key] = { host, type, address, sentAt: this.now().toISOString(), via: sent.via, ...lan };
       const changed = sent.changed !== false;
-      const message = changed ? `set to ${address}` : `the provider already held ${address}`;
+      const message = (changed ? `set to ${address}` : `the provider already held ${address}`) + (lan.prefix ? ` (prefix ${lan.prefix})` : '');
       this.logger.info(`${host} ${type} ${message} via ${sent.via}`);
-      return { host, type, address, action: changed ? 'updated' : 'unchanged', via: sent.via, message, previous: record.address };
+      return { host, type, address, action: changed ? 'updated' : 'unchanged', via: sent.via, message, previous: record.address, ...lan };
     } catch (error) {
       const message = error instanceof DdedgeError ? error.message : `internal error: ${(error as Error).stack ?? error}`;
       // A spent budget is said once per cycle, not once for each of 2,000 hosts.
@@ -220,7 +230,7 @@ class Cycle {
       const backoff = isRefusal(code) && !isGateRefusal(error) ? nextBackoff(record.backoff, recordFingerprint(this.config, host, type), code, this.now()) : record.backoff;
       if (backoff !== record.backoff) this.logger.info(`${host} ${type}: no new attempt before ${backoff!.until} unless the configuration changes (refusal ${backoff!.failures} in a row)`);
       this.state.records[key] = { ...record, lastError: message, lastErrorAt: this.now().toISOString(), ...(backoff ? { backoff } : {}) };
-      return { host, type, address: wanted ?? '(server)', action: 'failed', via: this.usesApiFor(type) ? 'api' : 'dyndns', message, error };
+      return { host, type, address: wanted ?? '(server)', action: 'failed', via: this.usesApiFor(type) ? 'api' : 'dyndns', message, error, ...lan };
     }
   }
 
@@ -256,3 +266,9 @@ class Cycle {
   }
 }
 
+
+/** The address of one host: the detected one, or for a host behind the router its prefix + identifier. */
+function targetOf(target: Target, identifier: string | undefined, prefixLength: number): Target {
+  if (!identifier || target.kind !== 'address') return target;
+  return { kind: 'address', ...joinIdentifier(target.address, prefixLength, identifier) };
+}

@@ -30,7 +30,7 @@ export async function runEdgeCycle(options: CycleOptions): Promise<CycleReport> 
     if (config.edge.metricsFile) {
       const { writeMetrics } = await import('./metrics.js');
       try {
-        writeMetrics(config.edge.metricsFile, report);
+        writeMetrics(config.edge.metricsFile, report.state, config, report.exitCode);
       } catch (error) {
         logger.warn(`cannot write the metrics file ${config.edge.metricsFile}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
       }
@@ -47,7 +47,7 @@ async function ping(config: Config, logger: Logger, suffix: '' | '/start' | '/fa
   const url = config.edge.pingUrl.replace(/\/+$/, '') + suffix;
   try {
     const response = await httpRequest({ url, timeoutMs: Math.min(config.timeoutMs, PING_TIMEOUT_MS), maxBytes: 64 * 1024, setting: '--ping-url' });
-    if (response.status >= 400) logger.warn(`the heartbeat monitor answered HTTP ${response.status} to ${redact(url)}`);
+    if (response.status < 200 || response.status >= 300) logger.warn(`the heartbeat monitor answered HTTP ${response.status} to ${redact(url)}`);
     else logger.debug('heartbeat sent', { url: redact(url) });
   } catch (error) {
     logger.warn(`heartbeat not delivered (${(error as Error).message}); the update itself is not affected`);

@@ -18,6 +18,8 @@ export function hookEnvironment(outcome: Outcome, parent: NodeJS.ProcessEnv = pr
     DDEDGE_OLD_ADDRESS: outcome.previous ?? '',
     DDEDGE_NEW_ADDRESS: outcome.address,
     DDEDGE_VIA: outcome.via,
+    // A host behind the router: the IPv6 prefix its new address was built from.
+    DDEDGE_PREFIX: outcome.prefix ?? '',
   };
 }
 

@@ -38,11 +38,17 @@ export async function httpRequest(request: HttpRequest): Promise<HttpResponse> {
   const maxBytes = request.maxBytes ?? DEFAULT_MAX_BYTES;
   const controller = new AbortController();
   let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort();
-  }, request.timeoutMs);
-  try {
+  let timer: NodeJS.Timeout | undefined;
+  // The deadline settles the request by itself: a transport that never answers nor fails
+  // (a dropped upgrade, a stalled body) cannot leave the cycle waiting with the lock held.
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+      reject(new TransportError('timeout', `no complete answer from ${shownUrl} within ${request.timeoutMs} ms`, shownUrl));
+    }, request.timeoutMs);
+  });
+  const exchange = async (): Promise<HttpResponse> => {
     const response = await (request.transport ?? nodeTransport).send({
       url,
       method: request.method ?? 'GET',
@@ -63,6 +69,9 @@ export async function httpRequest(request: HttpRequest): Promise<HttpResponse> {
     }
     const body = await readLimited(response.body, maxBytes, shownUrl);
     return { status: response.status, headers: response.headers, body, shownUrl };
+  };
+  try {
+    return await Promise.race([exchange(), deadline]);
   } catch (error) {
     throw classify(error, shownUrl, timedOut, request.timeoutMs);
   } finally {
@@ -70,10 +79,17 @@ export async function httpRequest(request: HttpRequest): Promise<HttpResponse> {
   }
 }
 
-/** Throws a TransportError for a status outside 2xx. */
+/**
+ * Throws a TransportError for a status outside 2xx. A status the client did not ask for
+ * (1xx such as 101 Switching Protocols, 3xx redirects, 304) says nothing about the request:
+ * it is transient, like a 5xx (see errors.ts).
+ */
 export function expectSuccessStatus(response: HttpResponse): HttpResponse {
   if (response.status >= 200 && response.status < 300) return response;
-  const hint = response.status >= 500 ? 'the server failed; ddedge will retry later' : 'check the URL and credentials';
+  const hint =
+    response.status >= 500 ? 'the server failed; ddedge will retry later'
+    : response.status < 200 || response.status < 400 ? 'a status ddedge did not ask for (redirects and upgrades are not followed); ddedge will retry later'
+    : 'check the URL and credentials';
   throw new TransportError('status', `${response.shownUrl} answered HTTP ${response.status} (${hint})`, response.shownUrl, response.status);
 }
 

@@ -17,6 +17,8 @@ export interface RecordState {
   address?: string;
   sentAt?: string;
   via?: Via;
+  /** For a host behind the router: the IPv6 prefix its address was built from. */
+  prefix?: string;
   lastError?: string;
   lastErrorAt?: string;
   /** Set while the provider refuses this record: no request before `until` (see backoff.ts). */
