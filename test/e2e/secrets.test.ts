@@ -80,3 +80,24 @@ describe('the canary secret never leaks', () => {
     expectNoCanary([fromFile.stdout, fromFile.stderr, fromFlag.stdout, fromFlag.stderr], env.DDEDGE_STATE_DIR!);
   });
 });
+
+describe('the canary secret never leaks from the daemon HTTP endpoint (--listen)', () => {
+  it('/healthz, /metrics, /status and errors show no secret, after failures that carry URLs', async () => {
+    const { startDist, waitForOutput } = await import('../helpers/cli.js');
+    sandbox.faults.push(parseFault('dyndns=reset'));
+    const env = agentEnv(sandbox, { ...withApi(sandbox), DDEDGE_LOG_LEVEL: 'debug', DDEDGE_INTERVAL: '1h', DDEDGE_PING_URL: `http://127.0.0.1:9/ping/${CANARY}`, DDEDGE_HOSTS: 'home.example.com,host.unknown-zone.org' });
+    const daemon = startDist(['daemon', '--ip', '81.0.2.15', '--listen', '127.0.0.1:0'], env);
+    try {
+      const log = await waitForOutput(daemon, 'stderr', (t) => /at (http:\S+)\/\n/.test(t) && /host\.unknown-zone\.org A:/.test(t), 15_000);
+      const url = /at (http:\S+)\/\n/.exec(log)![1]!;
+      for (let i = 0; i < 50 && !((await (await fetch(`${url}/status`)).json()) as { lastCycleAt: string | null }).lastCycleAt; i++) await new Promise((r) => setTimeout(r, 100));
+      const answers = await Promise.all(['/healthz', '/metrics', '/status', `/${CANARY}`].map(async (path) => (await fetch(`${url}${path}`)).text()));
+      expect(answers[2]).toMatch(/lastError/);
+      daemon.kill('SIGTERM');
+      const result = await daemon.result;
+      expectNoCanary([...answers, result.stdout, result.stderr], env.DDEDGE_STATE_DIR!);
+    } finally {
+      daemon.kill('SIGTERM');
+    }
+  });
+});
