@@ -21,6 +21,9 @@ export async function setup(context: CommandContext, purpose: LoadOptions['purpo
     write: context.io.stderr,
     journald: Boolean(env.JOURNAL_STREAM),
   });
+  if (config.dyndns.formatFromUrl && purpose === 'cycle') {
+    logger.info(`dynamic DNS: the URL ends in /${config.dyndns.format}/: the ${config.dyndns.format} format is used, at ${config.dyndns.url}${config.dyndns.format}/`);
+  }
   return { config, logger };
 }
 
