@@ -40,6 +40,8 @@ export interface CommandSpec {
 
 const json: FlagSpec = { type: 'boolean', describe: "print the command's result as one JSON document on stdout" };
 const envFile: FlagSpec = { type: 'string', describe: 'dotenv file to read (default ./.env when present); never overrides a set variable' };
+// Node 20 reads --env-file itself wherever it is on the command line: this spelling it leaves alone.
+const dotenv: FlagSpec = { type: 'string', describe: 'the same as --env-file (use it where ddedge runs as "node ddedge.mjs")' };
 
 export const COMMANDS: CommandSpec[] = [
   {
@@ -50,6 +52,7 @@ export const COMMANDS: CommandSpec[] = [
     flags: {
       json,
       'env-file': envFile,
+      dotenv,
       'dry-run': { type: 'boolean', describe: 'decide and report; send no change' },
       force: { type: 'boolean', describe: 'ignore the cache and send' },
     },
@@ -60,7 +63,7 @@ export const COMMANDS: CommandSpec[] = [
     usage: 'ddedge daemon [options]',
     describe: 'a cycle every --interval with jitter; backs off on transient failures; SIGUSR1 forces a cycle, SIGHUP reloads',
     settings: true,
-    flags: { 'env-file': envFile },
+    flags: { 'env-file': envFile, dotenv },
     load: async () => daemon,
   },
   {
@@ -68,7 +71,7 @@ export const COMMANDS: CommandSpec[] = [
     usage: 'ddedge ip [options]',
     describe: "prints the detected address(es); with --json each source's answer, error and time",
     settings: true,
-    flags: { json, 'env-file': envFile },
+    flags: { json, 'env-file': envFile, dotenv },
     load: async () => ip,
   },
   {
@@ -76,7 +79,7 @@ export const COMMANDS: CommandSpec[] = [
     usage: 'ddedge status [options]',
     describe: 'prints the cache: per host, the address sent, when, how, and the last error',
     settings: true,
-    flags: { json, 'env-file': envFile },
+    flags: { json, 'env-file': envFile, dotenv },
     load: async () => status,
   },
   {
@@ -84,7 +87,7 @@ export const COMMANDS: CommandSpec[] = [
     usage: 'ddedge health [--max-age D]',
     describe: 'exit 0 when the last successful cycle is newer than --max-age (default 3 x --interval), for container health checks',
     settings: true,
-    flags: { json, 'env-file': envFile },
+    flags: { json, 'env-file': envFile, dotenv },
     load: async () => health,
   },
   {

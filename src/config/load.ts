@@ -3,6 +3,7 @@
 // before any request is sent (exit 2).
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import type { DyndnsFormat } from '../dyndns/result.js';
 import { ConfigError } from '../errors.js';
 import { parseDuration } from '../duration.js';
 import { checkUrl } from '../http/url-policy.js';
@@ -10,6 +11,7 @@ import { canonicalAddress, familyOfAddress, type Family } from '../ip/address.js
 import { parseSources } from '../ip/sources.js';
 import { registerSecret, registerSecretUrl } from '../redact.js';
 import { hasApiCredentials, hasDyndnsCredentials, type Config } from './config.js';
+import { splitDyndnsUrl } from './dyndns-base.js';
 import { readSecretSource, type Env, type RawValue } from './env-sources.js';
 import { checkLanRequirements, lanSettings, listenAddress, parseHostItem } from './lan-settings.js';
 import { SETTINGS, type Setting, type SettingName } from './settings.js';
@@ -136,10 +138,10 @@ export function loadConfig(options: LoadOptions): Config {
     else if (ipSources.length && quorum > ipSources.length) fail('quorum', quorumEntry.origin, `${quorum} is more than the ${ipSources.length} IPv4 sources configured`);
   }
 
+  const dyndns = dyndnsEndpoint(url('dyndnsUrl'), one('dyndnsFormat'), choice('dyndnsFormat'), one('dyndnsUrl')?.origin ?? '--dyndns-url', problems);
   const config: Config = {
     dyndns: {
-      url: url('dyndnsUrl'),
-      format: choice('dyndnsFormat'),
+      ...dyndns,
       user: textOf('dyndnsUser'),
       key: secret('dyndnsKey'),
       keyParam: choice('dyndnsKeyParam'),
@@ -177,6 +179,16 @@ export function loadConfig(options: LoadOptions): Config {
   if (options.purpose === 'cycle') checkCycleRequirements(config, problems, options.env);
   if (problems.length) throw new ConfigError(problems.length === 1 ? problems[0]! : `invalid configuration:\n  ${problems.join('\n  ')}`);
   return config;
+}
+
+/** The dynamic DNS base and format; a base that ends in /json/, /xml/ or /plain/ names the format. */
+function dyndnsEndpoint(url: string, formatEntry: RawValue | undefined, format: DyndnsFormat, origin: string, problems: string[]) {
+  const split = splitDyndnsUrl(url);
+  if (!split.format) return { url, format };
+  if (formatEntry && formatEntry.value !== split.format) {
+    problems.push(`${origin} ends in /${split.format}/ but ${formatEntry.origin} is ${formatEntry.value}: give the base URL, or the same format`);
+  }
+  return { url: split.base, format: split.format, formatFromUrl: true };
 }
 
 /** What update and daemon need to do anything at all. */
