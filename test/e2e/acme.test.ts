@@ -7,12 +7,12 @@ import { parseFault } from '../../src/sandbox/faults.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { providerCalls } from '../helpers/agent-env.js';
 import { baseEnv, runDist, tempDir } from '../helpers/cli.js';
-import { acmeEnv, challengeValues, zoneServer, zoneWithoutChallenges } from '../helpers/acme.js';
+import { acmeEnv, challengeValues, zoneWithoutChallenges } from '../helpers/acme.js';
 import { spawn } from 'node:child_process';
 
 let sandbox: Sandbox;
 beforeEach(async () => {
-  sandbox = await startSandbox();
+  sandbox = await startSandbox({ dnsPort: 0 });
 });
 afterEach(async () => sandbox.close());
 
@@ -170,8 +170,8 @@ describe('the shipped front-ends', () => {
   });
 
   it('dns_ddedge.sh: dns_ddedge_add and dns_ddedge_rm from a shell, settings saved for renewals as acme.sh does', async () => {
-    const dns = await zoneServer(sandbox);
-    const env = acmeEnv(sandbox, { DDEDGE_DNS_SERVERS: `${dns.host}:${dns.port}`, DDEDGE_PROPAGATION_TIMEOUT: '10s' });
+    // present waits until the sandbox's own name server shows the value.
+    const env = acmeEnv(sandbox, { DDEDGE_DNS_SERVERS: `127.0.0.1:${sandbox.dnsPort}`, DDEDGE_PROPAGATION_TIMEOUT: '10s' });
     const bin = tempDir();
     symlinkSync(resolve(import.meta.dirname, '../../dist/ddedge.mjs'), join(bin, 'ddedge'));
     const conf = join(tempDir(), 'account.conf');
@@ -195,7 +195,6 @@ describe('the shipped front-ends', () => {
     const failed = await runCommand('sh', ['-c', `. "${hook}" && dns_ddedge_rm ${NAME} ${V2}`], bare);
     expect(failed.code).toBe(1);
     expect(failed.stderr).toContain('ddedge acme cleanup failed (exit 2)');
-    await dns.close();
   });
 });
 
