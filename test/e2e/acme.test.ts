@@ -1,6 +1,6 @@
 // ddedge acme, as lego, certbot and scripts run it: the built file against the sandbox.
 // Propagation waits are tested in acme-propagation.test.ts (they need a name server).
-import { readFileSync, symlinkSync } from 'node:fs';
+import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseFault } from '../../src/sandbox/faults.js';
@@ -27,7 +27,8 @@ describe('ddedge acme present and cleanup', () => {
     sandbox.model.services[0]!.dns.push({ entityID: '90', name: NAME, type: 'TXT', ttl: '-', priority: '-', value: 'someone-elses-token' });
     const env = acmeEnv(sandbox);
     const present = await acme(['present', `${NAME}.`, V1], {}, env);
-    expect(present).toMatchObject({ code: 0, stdout: `${NAME} TXT "${V1}" added; not waited for (--no-wait)\n` });
+    // Nothing on stderr: certbot shows a hook's stderr as "error output".
+    expect(present).toMatchObject({ code: 0, stdout: `${NAME} TXT "${V1}" added; not waited for (--no-wait)\n`, stderr: '' });
     expect(Object.fromEntries(sandbox.calls)).toEqual({ 'service/dnslist': 1, 'service/dnscreate': 1 });
     expect(challengeValues(sandbox, NAME)).toEqual(['someone-elses-token', V1]);
     const state = JSON.parse(readFileSync(join(env.DDEDGE_STATE_DIR!, 'acme', 'challenges.json'), 'utf8'));
@@ -134,6 +135,15 @@ describe('bad input and refusals', () => {
     expect(result.code).toBe(7);
     expect(result.stderr).toContain('service/dnscreate failed with error 4003');
     expect(challengeValues(sandbox, '_acme-challenge.example.net')).toEqual([]);
+  });
+
+  it('a state directory that cannot be written: exit 2 before anything is created', async () => {
+    const file = join(tempDir(), 'not-a-directory');
+    writeFileSync(file, '');
+    const result = await acme(['present', NAME, V1], { DDEDGE_STATE_DIR: file });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('DDEDGE_STATE_DIR');
+    expect(providerCalls(sandbox)).toBe(0);
   });
 
   it('a server error on the create is transient (exit 4) and never retried', async () => {
