@@ -28,23 +28,42 @@ const NEGATIVE_TTL = 60;
 const MAX_CNAME_HOPS = 8;
 
 /**
- * Serials that grow when a zone changes: a fingerprint of the entries is compared at each SOA
- * answer, so a secondary (or a test) can tell that the zone moved.
+ * Each zone's view, rebuilt only when its entries change, and serials that grow when they do:
+ * a fingerprint of the entries is taken at each question (cheap next to building the view),
+ * so an API change is answered at once and a secondary (or a test) sees the serial move.
  */
-export class ZoneSerials {
-  private readonly known = new Map<string, { fingerprint: number; serial: number }>();
+export class ZoneCache {
+  private readonly known = new Map<string, { fingerprint: number; serial: number; view: ZoneView }>();
   private readonly base = Math.floor(Date.now() / 1000);
 
-  serialOf(service: SandboxService): number {
-    let hash = 0x811c9dc5;
-    for (const e of service.dns) {
-      for (const ch of `${e.name}\u0000${e.type}\u0000${e.ttl}\u0000${e.priority}\u0000${e.value}\u0001`) hash = Math.imul(hash ^ ch.charCodeAt(0), 0x01000193);
-    }
+  constructor(private readonly nsAddress: NameServerAddress) {}
+
+  viewOf(service: SandboxService): ZoneView {
+    const fingerprint = fingerprintOf(service);
     const seen = this.known.get(service.name);
-    if (!seen) this.known.set(service.name, { fingerprint: hash, serial: this.base });
-    else if (seen.fingerprint !== hash) this.known.set(service.name, { fingerprint: hash, serial: (seen.serial + 1) >>> 0 });
-    return this.known.get(service.name)!.serial;
+    if (seen?.fingerprint === fingerprint) return seen.view;
+    const serial = seen ? (seen.serial + 1) >>> 0 : this.base;
+    const view = buildView(service, serial, this.nsAddress);
+    this.known.set(service.name, { fingerprint, serial, view });
+    return view;
   }
+}
+
+/** FNV-1a over every field of every entry. */
+function fingerprintOf(service: SandboxService): number {
+  let hash = 0x811c9dc5;
+  const mix = (text: string) => {
+    for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+    hash = Math.imul(hash ^ 0xff, 0x01000193);
+  };
+  for (const e of service.dns) {
+    mix(e.name);
+    mix(e.type);
+    mix(e.ttl);
+    mix(e.priority);
+    mix(e.value);
+  }
+  return hash;
 }
 
 /** The zone (service) holding a name: the longest service name it ends with. */
@@ -65,7 +84,7 @@ interface ZoneView {
   soa: DnsRecord;
 }
 
-function viewOf(service: SandboxService, serial: number, nsAddress: NameServerAddress): ZoneView {
+function buildView(service: SandboxService, serial: number, nsAddress: NameServerAddress): ZoneView {
   const apex = service.name;
   const nodes = new Map<string, DnsRecord[]>();
   const add = (record: DnsRecord) => {
@@ -75,11 +94,12 @@ function viewOf(service: SandboxService, serial: number, nsAddress: NameServerAd
   for (const entry of service.dns) {
     let key: string;
     try {
-      key = nameKey(entry.name);
+      // The API stores full names; a relative one (or `@`) is read as the provider reads it.
+      const name = entry.name.trim() === '@' || entry.name.trim() === '' ? apex : nameKey(entry.name);
+      key = name === apex || name.endsWith(`.${apex}`) ? name : nameKey(`${name}.${apex}`);
     } catch {
       continue;
     }
-    if (key !== apex && !key.endsWith(`.${apex}`)) continue;
     const record = recordOfEntry(entry, key);
     if (record) add(record);
   }
@@ -104,11 +124,11 @@ function viewOf(service: SandboxService, serial: number, nsAddress: NameServerAd
 }
 
 /** The answer to one question of class IN. */
-export function answerQuestion(model: SandboxModel, qname: string, qtype: number, serials: ZoneSerials, nsAddress: NameServerAddress): ZoneAnswer {
+export function answerQuestion(model: SandboxModel, qname: string, qtype: number, zones: ZoneCache): ZoneAnswer {
   const key = nameKey(qname);
   const service = zoneOf(model, key);
   if (!service) return { rcode: RCODE.REFUSED, authoritative: false, answers: [], authority: [], additional: [] };
-  const zone = viewOf(service, serials.serialOf(service), nsAddress);
+  const zone = zones.viewOf(service);
   const negative = (): DnsRecord => ({ ...zone.soa, ttl: Math.min(zone.soa.ttl, NEGATIVE_TTL) });
   const answers: DnsRecord[] = [];
   const additional: DnsRecord[] = [];
