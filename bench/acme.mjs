@@ -1,10 +1,9 @@
 // node bench/acme.mjs (after npm run build): `ddedge acme present` as certbot or lego runs it,
 // against the sandbox over HTTPS and its name server, the value visible before it returns.
 // Wall time and peak memory as ratios to `node -e 0` measured in the same run, and the API
-// calls each command made (target for present: one list, one create). For reference, the
-// sandbox's name server's UDP queries per second on this machine.
+// calls each command made (target for present: one list, one create). The name server's own
+// rate is in bench/dns.mjs.
 import { execFileSync, spawn } from 'node:child_process';
-import dgram from 'node:dgram';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -95,34 +94,6 @@ for (const s of scenarios) {
   const summary = c.length ? `${c.length}: ${c.map((x) => x.split('/')[1]).join(', ')}` : '–';
   console.log(`| ${s.name} | ${t.toFixed(1)} | ${(t / baseTime).toFixed(2)} | ${(m / 1024).toFixed(1)} | ${(m / baseRss).toFixed(2)} | ${summary} |`);
 }
-
-// The sandbox's name server, for reference: TXT questions over UDP, 32 in flight, for 2 s.
-function question(id) {
-  const labels = NAME.split('.').flatMap((l) => [Buffer.from([l.length]), Buffer.from(l)]);
-  const header = Buffer.alloc(12);
-  header.writeUInt16BE(id, 0);
-  header.writeUInt16BE(1, 4);
-  return Buffer.concat([header, ...labels, Buffer.from([0, 0, 16, 0, 1])]);
-}
-const socket = dgram.createSocket('udp4');
-let answered = 0;
-let sent = 0;
-const until = performance.now() + 2000;
-const send = () => {
-  if (performance.now() < until) socket.send(question(sent++ & 0xffff), info.dnsPort, '127.0.0.1');
-};
-await new Promise((resolve) => {
-  socket.on('message', () => {
-    answered++;
-    if (performance.now() < until) send();
-  });
-  socket.bind(0, '127.0.0.1', () => {
-    for (let i = 0; i < 32; i++) send();
-    setTimeout(resolve, 2100);
-  });
-});
-socket.close();
-console.log(`\nsandbox name server: ${(answered / 2).toFixed(0)} UDP TXT queries answered per second (32 in flight, loopback)`);
 
 sandbox.kill('SIGTERM');
 rmSync(work, { recursive: true, force: true });
