@@ -1,18 +1,18 @@
 // ddedge acme, as lego, certbot and scripts run it: the built file against the sandbox.
 // Propagation waits are tested in acme-propagation.test.ts (they need a name server).
-import { readFileSync, symlinkSync } from 'node:fs';
+import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseFault } from '../../src/sandbox/faults.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { providerCalls } from '../helpers/agent-env.js';
 import { baseEnv, runDist, tempDir } from '../helpers/cli.js';
-import { acmeEnv, challengeValues, zoneServer, zoneWithoutChallenges } from '../helpers/acme.js';
+import { acmeEnv, challengeValues, zoneWithoutChallenges } from '../helpers/acme.js';
 import { spawn } from 'node:child_process';
 
 let sandbox: Sandbox;
 beforeEach(async () => {
-  sandbox = await startSandbox();
+  sandbox = await startSandbox({ dnsPort: 0 });
 });
 afterEach(async () => sandbox.close());
 
@@ -27,7 +27,8 @@ describe('ddedge acme present and cleanup', () => {
     sandbox.model.services[0]!.dns.push({ entityID: '90', name: NAME, type: 'TXT', ttl: '-', priority: '-', value: 'someone-elses-token' });
     const env = acmeEnv(sandbox);
     const present = await acme(['present', `${NAME}.`, V1], {}, env);
-    expect(present).toMatchObject({ code: 0, stdout: `${NAME} TXT "${V1}" added; not waited for (--no-wait)\n` });
+    // Nothing on stderr: certbot shows a hook's stderr as "error output".
+    expect(present).toMatchObject({ code: 0, stdout: `${NAME} TXT "${V1}" added; not waited for (--no-wait)\n`, stderr: '' });
     expect(Object.fromEntries(sandbox.calls)).toEqual({ 'service/dnslist': 1, 'service/dnscreate': 1 });
     expect(challengeValues(sandbox, NAME)).toEqual(['someone-elses-token', V1]);
     const state = JSON.parse(readFileSync(join(env.DDEDGE_STATE_DIR!, 'acme', 'challenges.json'), 'utf8'));
@@ -136,6 +137,15 @@ describe('bad input and refusals', () => {
     expect(challengeValues(sandbox, '_acme-challenge.example.net')).toEqual([]);
   });
 
+  it('a state directory that cannot be written: exit 2 before anything is created', async () => {
+    const file = join(tempDir(), 'not-a-directory');
+    writeFileSync(file, '');
+    const result = await acme(['present', NAME, V1], { DDEDGE_STATE_DIR: file });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('DDEDGE_STATE_DIR');
+    expect(providerCalls(sandbox)).toBe(0);
+  });
+
   it('a server error on the create is transient (exit 4) and never retried', async () => {
     sandbox.faults.push(parseFault('service/dnscreate=503'));
     const result = await acme(['present', NAME, V1]);
@@ -170,8 +180,8 @@ describe('the shipped front-ends', () => {
   });
 
   it('dns_ddedge.sh: dns_ddedge_add and dns_ddedge_rm from a shell, settings saved for renewals as acme.sh does', async () => {
-    const dns = await zoneServer(sandbox);
-    const env = acmeEnv(sandbox, { DDEDGE_DNS_SERVERS: `${dns.host}:${dns.port}`, DDEDGE_PROPAGATION_TIMEOUT: '10s' });
+    // present waits until the sandbox's own name server shows the value.
+    const env = acmeEnv(sandbox, { DDEDGE_DNS_SERVERS: `127.0.0.1:${sandbox.dnsPort}`, DDEDGE_PROPAGATION_TIMEOUT: '10s' });
     const bin = tempDir();
     symlinkSync(resolve(import.meta.dirname, '../../dist/ddedge.mjs'), join(bin, 'ddedge'));
     const conf = join(tempDir(), 'account.conf');
@@ -195,7 +205,6 @@ describe('the shipped front-ends', () => {
     const failed = await runCommand('sh', ['-c', `. "${hook}" && dns_ddedge_rm ${NAME} ${V2}`], bare);
     expect(failed.code).toBe(1);
     expect(failed.stderr).toContain('ddedge acme cleanup failed (exit 2)');
-    await dns.close();
   });
 });
 
