@@ -42,6 +42,8 @@ export interface ApiClientOptions {
   maxBytes?: number;
   /** Pages one listing may take before it stops with a PagingError (default 8). */
   maxPages?: number;
+  /** Carries the requests instead of the pool built from `dispatcher` (the agent wraps it to count its calls). */
+  transport?: Transport;
 }
 
 export interface Page<T> {
@@ -56,7 +58,7 @@ export class ApiClient {
 
   constructor(private readonly options: ApiClientOptions) {
     registerSecret(options.password);
-    this.transport = undiciTransport(options.dispatcher);
+    this.transport = options.transport ?? undiciTransport(options.dispatcher);
     this.logger = options.logger ?? silentLogger;
   }
 

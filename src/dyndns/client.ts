@@ -5,6 +5,7 @@
 import { DdedgeError, ExitCode } from '../errors.js';
 import { TransportError } from '../http/errors.js';
 import { expectSuccessStatus, httpRequest } from '../http/request.js';
+import type { Transport } from '../http/transport.js';
 import { silentLogger, type Logger } from '../log.js';
 import { outsideText } from '../outside-text.js';
 import { redactUrl } from '../redact.js';
@@ -21,6 +22,8 @@ export interface DyndnsSettings {
   key: string;
   keyParam: DyndnsKeyParam;
   timeoutMs: number;
+  /** Carries the request (the agent passes one that counts its calls); default node:http(s). */
+  transport?: Transport;
 }
 
 /** The provider refused the update; `kind` tells whether the credentials are at fault. */
@@ -48,7 +51,7 @@ export function dyndnsUrl(settings: DyndnsSettings, host: string, ip: string): s
 export async function sendDyndnsUpdate(settings: DyndnsSettings, host: string, ip: string, logger: Logger = silentLogger): Promise<DyndnsResult> {
   const url = dyndnsUrl(settings, host, ip);
   logger.debug('dynamic DNS request', { url: redactUrl(url) });
-  const response = expectSuccessStatus(await httpRequest({ url, timeoutMs: settings.timeoutMs, setting: '--dyndns-url' }));
+  const response = expectSuccessStatus(await httpRequest({ url, timeoutMs: settings.timeoutMs, setting: '--dyndns-url', transport: settings.transport }));
   // Redacted before it is cut (outsideText), so a key that straddles the cut is not shown in part.
   logger.debug('dynamic DNS answer', { status: response.status, body: outsideText(response.body, 200) });
   let result: DyndnsResult;

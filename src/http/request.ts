@@ -1,6 +1,7 @@
 // The one place that decides how ddedge talks HTTP, whatever carries the bytes: the https
 // rule, a deadline covering connect + answer, a cap on the answer's size, a User-Agent, and
 // errors that name what failed with a URL whose secrets are masked.
+import { DdedgeError } from '../errors.js';
 import { redactUrl } from '../redact.js';
 import { USER_AGENT } from '../version.js';
 import { TransportError } from './errors.js';
@@ -109,7 +110,8 @@ async function readLimited(body: AsyncIterable<Uint8Array> & { destroy(error?: E
 const TLS_CODE = /^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|HOSTNAME_MISMATCH|ERR_OSSL)/;
 
 function classify(error: unknown, shownUrl: string, timedOut: boolean, timeoutMs: number): Error {
-  if (error instanceof TransportError) return error;
+  // A transport wrapper's own refusal (the agent's call budget, a stop) is already what to say.
+  if (error instanceof DdedgeError) return error;
   if (timedOut) return new TransportError('timeout', `no complete answer from ${shownUrl} within ${timeoutMs} ms`, shownUrl);
   const code = String((error as { code?: unknown })?.code ?? '');
   const detail = error instanceof Error ? error.message : String(error);
