@@ -8,6 +8,7 @@ import { ConfigError } from '../errors.js';
 import { parseDuration } from '../duration.js';
 import { checkUrl } from '../http/url-policy.js';
 import { canonicalAddress, familyOfAddress, type Family } from '../ip/address.js';
+import { checkQuorumServers } from '../ip/source-identity.js';
 import { parseSources } from '../ip/sources.js';
 import { registerSecret, registerSecretUrl } from '../redact.js';
 import { hasApiCredentials, hasDyndnsCredentials, type Config } from './config.js';
@@ -137,6 +138,15 @@ export function loadConfig(options: LoadOptions): Config {
     if (!/^\d+$/.test(quorumEntry.value) || quorum < 1) fail('quorum', quorumEntry.origin, `"${quorumEntry.value}" is not a whole number of at least 1`);
     else if (ipSources.length && quorum > ipSources.length) fail('quorum', quorumEntry.origin, `${quorum} is more than the ${ipSources.length} IPv4 sources configured`);
   }
+  const quorum6 = Math.max(1, Math.min(quorum, ip6Sources.length));
+  // One server named twice must not make a quorum (issue 9, item 5).
+  for (const [specs, needed, name] of [[ipSources, quorum, 'ipSources'], [ip6Sources, quorum6, 'ip6Sources']] as const) {
+    try {
+      checkQuorumServers(specs, needed, raw(name)[0]?.origin ?? `--${SETTINGS[name].flag}`);
+    } catch (error) {
+      problems.push((error as Error).message);
+    }
+  }
 
   const dyndns = dyndnsEndpoint(url('dyndnsUrl'), one('dyndnsFormat'), choice('dyndnsFormat'), one('dyndnsUrl')?.origin ?? '--dyndns-url', problems);
   const config: Config = {
@@ -156,7 +166,7 @@ export function loadConfig(options: LoadOptions): Config {
     ipv6: boolean('ipv6'),
     ip6: address('ip6', 6),
     ip6Sources,
-    quorum6: Math.max(1, Math.min(quorum, ip6Sources.length)),
+    quorum6,
     lan: { identifiers: lan.identifiers, prefixLength: lan.prefixLength, noIpv4For: lan.noIpv4For },
     listen: listenAddress(one('listen'), fail),
     stateDir: textOf('stateDir') ?? defaultStateDir(options.env, options.isRoot ?? process.getuid?.() === 0),

@@ -4,6 +4,7 @@ import { AddressUnknownError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { canonicalAddress, nonPublicReason, type Family } from './address.js';
 import { fetchSourceAddress } from './fetch-source.js';
+import { serverOf } from './source-identity.js';
 import type { SourceSpec } from './sources.js';
 
 export interface SourceAnswer {
@@ -35,6 +36,7 @@ export function detectAddress(options: DetectOptions): Promise<Detection> {
   const { family, sources, quorum, logger } = options;
   const answers: SourceAnswer[] = [];
   const votes = new Map<string, number>();
+  const witnesses = new Map<string, Set<string>>();
   let winner: string | undefined;
   const started = performance.now();
 
@@ -86,9 +88,12 @@ export function detectAddress(options: DetectOptions): Promise<Detection> {
       }
       logger.debug('source answered', { source: spec.name, address, ms });
       answers.push({ source: spec.name, address, ms });
-      const count = (votes.get(address) ?? 0) + 1;
-      votes.set(address, count);
-      if (count >= quorum) winner ??= address;
+      // One server is one witness, however many sources ask it (source-identity.ts).
+      const voters = witnesses.get(address) ?? new Set<string>();
+      voters.add(serverOf(spec));
+      witnesses.set(address, voters);
+      votes.set(address, voters.size);
+      if (voters.size >= quorum) winner ??= address;
     };
 
     for (const spec of sources) {

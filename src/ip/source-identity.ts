@@ -1,6 +1,7 @@
 // Which server a source asks. A quorum counts independent witnesses: the same server named
 // twice (the same url: again, `localhost` for `127.0.0.1`, a `?x` added, another path on the
-// same host) is one witness, and a configuration that counts it twice is refused (exit 2).
+// same host) is one witness. Its answers count once, and a configuration whose quorum could
+// only be met by counting one server twice is refused (exit 2).
 import { ConfigError } from '../errors.js';
 import { canonicalAddress, isLoopbackHost } from './address.js';
 import type { SourceSpec } from './sources.js';
@@ -31,17 +32,21 @@ function hostIdentity(hostname: string, port: string): string {
   return canonicalAddress(host);
 }
 
-/** Throws when two sources ask the same server. */
-export function refuseDuplicateServers(specs: SourceSpec[], setting: string): void {
+/**
+ * Throws when the quorum could be met by one server counted twice: it needs more different
+ * servers than the sources name. (With enough different servers, a repeated one only counts
+ * once, in detect.ts.)
+ */
+export function checkQuorumServers(specs: SourceSpec[], quorum: number, setting: string): void {
   const seen = new Map<string, string>();
+  let duplicate: string | undefined;
   for (const spec of specs) {
     const server = serverOf(spec);
     const first = seen.get(server);
-    if (first !== undefined) {
-      throw new ConfigError(
-        `${setting}: "${first}" and "${spec.name}" ask the same server (${server}); a quorum needs different servers, so name each server once`,
-      );
-    }
-    seen.set(server, spec.name);
+    if (first !== undefined) duplicate ??= `"${first}" and "${spec.name}" ask the same server (${server})`;
+    else seen.set(server, spec.name);
+  }
+  if (duplicate && quorum > seen.size) {
+    throw new ConfigError(`${setting}: ${duplicate}; a quorum needs different servers: a quorum of ${quorum} needs ${quorum} of them, and these sources name ${seen.size}`);
   }
 }

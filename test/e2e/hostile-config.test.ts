@@ -35,6 +35,17 @@ describe('item 5: one server counted several times is no quorum', () => {
     expect([...(sandbox as Sandbox).calls.values()].length).toBe(0);
   });
 
+  it('with enough different servers configured, a server named twice counts once: its two answers make no quorum (exit 6)', async () => {
+    const liar = track(await startServer('6.6.6.6\n'));
+    const honest = track(await startServer('81.0.2.40\n'));
+    const sandbox = track(await startSandbox());
+    const sources = [`url:${liar.url}`, `url:${liar.url.replace('127.0.0.1', 'localhost')}?x`, `url:${honest.url}`];
+    const result = await runDist(['update', ...sources.flatMap((s) => ['--ip-source', s]), '--quorum', '2'], agentEnv(sandbox as Sandbox));
+    expect(result.code, result.stderr).toBe(6);
+    expect(result.stdout).toBe('home.example.com A - failed\n');
+    expect([...(sandbox as Sandbox).calls.values()].length).toBe(0);
+  });
+
   it('two different local servers still make a quorum', async () => {
     const a = track(await startServer('81.0.2.40\n'));
     const b = track(await startServer('81.0.2.40'));

@@ -150,7 +150,8 @@ describe('the sandbox as a name server', () => {
     await api.service.dnsCreate({ serviceName: 'example.com', name: 'myip', type: 'A', value: '81.0.2.15' });
     await api.service.dnsCreate({ serviceName: 'example.com', name: 'myip', type: 'TXT', value: 'your address is 81.0.2.15' });
     const server = `127.0.0.1:${sandbox.dnsPort}`;
-    const run = await runDist(['ip', '--json'], baseEnv({ DDEDGE_IP_SOURCES: `dns:myip.example.com@${server},dns-txt:myip.example.com@${server}` }));
+    // Both sources ask one server, which counts once toward a quorum (issue 9, item 5): quorum 1.
+    const run = await runDist(['ip', '--json'], baseEnv({ DDEDGE_IP_SOURCES: `dns:myip.example.com@${server},dns-txt:myip.example.com@${server}`, DDEDGE_IP_QUORUM: '1' }));
     expect(run.code, run.stderr).toBe(0);
     const report = JSON.parse(run.stdout) as { addresses: { address: string; sources: { source: string; address?: string }[] }[] };
     expect(report.addresses[0]!.address).toBe('81.0.2.15');
