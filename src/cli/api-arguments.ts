@@ -62,7 +62,9 @@ export async function parseApiArguments(args: string[], specs: Record<string, Pa
       const next = args[i + 1];
       value = next !== undefined && BOOLEAN_WORDS.test(next) ? (i++, next) : 'true';
     } else {
-      if (i + 1 >= args.length) throw new ConfigError(`api: --${name} (argument ${position}) needs a value`);
+      // A value may look like anything, except the name of a flag this command knows: then
+      // the value was forgotten (`--api-password --api-user u` must not send "--api-user").
+      if (i + 1 >= args.length || namesKnownFlag(args[i + 1]!, specs)) throw new ConfigError(`api: --${name} (argument ${position}) needs a value`);
       value = args[++i]!;
     }
     if (OWN_FLAGS.has(name)) {
@@ -95,6 +97,12 @@ export async function parseApiArguments(args: string[], specs: Record<string, Pa
   }
   // fromEntries makes own properties even of names such as __proto__, so validation sees them.
   return { connection, params: Object.fromEntries(entries.map(([n, v]) => [n, v])), own, positions };
+}
+
+function namesKnownFlag(arg: string, specs: Record<string, ParamSpec>): boolean {
+  if (!arg.startsWith('--')) return false;
+  const name = arg.slice(2).split('=')[0]!;
+  return CONNECTION_FLAGS.has(name) || OWN_FLAGS.has(name) || Object.hasOwn(specs, name);
 }
 
 /** A file's text as the value: one trailing line break removed, as `$(cat file)` would. */
