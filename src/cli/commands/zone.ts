@@ -12,7 +12,9 @@ import { applyExitCode, applyJson, applyLines, planJson, planLines } from '../..
 import { providerZone } from '../../zone/provider-zone.js';
 import { applyFromProvider, planFromProvider, type PlanSettings } from '../../zone/session.js';
 import { originOf, readZoneText, zoneAsJson, zoneAsMasterFile } from '../../zone/zone-files.js';
-import type { CommandContext } from '../registry.js';
+// A value import of the registry (as `ddedge api` has): the zone chunk then shares the agent's
+// chunks instead of splitting them, which would add a file to the start path of `update`.
+import { nearestNames, type CommandContext } from '../registry.js';
 import { printJson, setup } from '../setup.js';
 
 const ACTIONS = ['export', 'plan', 'apply'];
@@ -20,7 +22,10 @@ const ACTIONS = ['export', 'plan', 'apply'];
 export async function run(context: CommandContext): Promise<number> {
   const { flags, positionals, io } = context;
   const [action, file, ...extra] = positionals;
-  if (!action || !ACTIONS.includes(action)) throw new ConfigError(`zone: give one of ${ACTIONS.join(', ')} (see ddedge zone --help)`);
+  if (!action || !ACTIONS.includes(action)) {
+    const near = action ? nearestNames(action, ACTIONS) : [];
+    throw new ConfigError(`zone: ${action ? `unknown action "${action}"; ` : ''}give one of ${ACTIONS.join(', ')}${near.length ? ` (did you mean ${near.join(' or ')}?)` : ''} (see ddedge zone --help)`);
+  }
   if (extra.length) throw new ConfigError(`zone ${action}: unexpected "${extra[0]}"`);
   if (action === 'export' && file) throw new ConfigError('zone export: takes no file (use --output FILE)');
   if (action !== 'export' && !file) throw new ConfigError(`zone ${action}: give the zone file: ddedge zone ${action} FILE`);
