@@ -241,6 +241,20 @@ describe('bad input: exit 2 naming the line and the reason, nothing sent', () =>
     expect(sandbox.calls.size).toBe(0);
   });
 
+  it('an unwritable --output or state directory is exit 2, and apply changes nothing without its backup', async () => {
+    seed(3);
+    const out = await runDist(['zone', 'export', '--service', ZONE, '--output', '/nonexistent/dir/zone.txt'], env());
+    expect(out.code).toBe(2);
+    expect(out.stderr).toContain('--output: cannot write "/nonexistent/dir/zone.txt": ENOENT');
+    const blocked = join(tempDir(), 'file');
+    writeFileSync(blocked, '');
+    sandbox.calls.clear();
+    const run = await runDist(['zone', 'apply', fileFor([...seededLines(3), 'x A 192.0.2.5'])], env({ DDEDGE_STATE_DIR: join(blocked, 'state') }));
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/cannot write the backup .*nothing was changed/);
+    expect(writes()).toBe(0);
+  });
+
   it('a bad --ignore, --format or missing file is exit 2', async () => {
     expect((await runDist(['zone', 'plan', fileFor([]), '--ignore', 'a:b:c'], env())).code).toBe(2);
     expect((await runDist(['zone', 'export', '--service', ZONE, '--format', 'yaml'], env())).code).toBe(2);

@@ -50,7 +50,13 @@ export async function run(context: CommandContext): Promise<number> {
     if (action === 'export') {
       const live = await provider.list();
       const output = format === 'json' ? zoneAsJson(live) : zoneAsMasterFile(service, live, [`zone ${service} exported by ddedge from service/dnslist, ${new Date().toISOString()}`]);
-      if (flags.output) writeFileAtomic(resolve(io.cwd, flags.output as string), output, 0o644);
+      if (flags.output) {
+        try {
+          writeFileAtomic(resolve(io.cwd, flags.output as string), output, 0o644);
+        } catch (error) {
+          throw new ConfigError(`--output: cannot write "${flags.output}": ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+        }
+      }
       else io.stdout(output);
       return 0;
     }
