@@ -34,6 +34,8 @@ describe('the canary secret never leaks', () => {
     ['a rejected dynamic DNS key, then the API', ['update', '--ip', '81.0.2.15'], { DDEDGE_DYNDNS_KEY: `${CANARY}-wrong` }],
     ['a dynamic DNS failure and the API fallback', ['update', '--ip', '81.0.2.15'], {}, 'dyndns=reset'],
     ['an API failure', ['update', '--ip', '81.0.2.15', '--via', 'api', '--service', 'nope.example.org'], {}],
+    ['zone export', ['zone', 'export', '--service', 'example.com', '--log-level', 'debug'], {}],
+    ['zone export of a service the provider does not have', ['zone', 'export', '--service', 'nope.example.org'], {}],
     ['a malformed answer', ['update', '--ip', '81.0.2.15', '--via', 'dyndns'], {}, 'dyndns=garbage'],
     ['a timeout', ['update', '--ip', '81.0.2.15', '--via', 'dyndns', '--timeout', '300ms'], {}, 'dyndns=hang:3000'],
     ['a configuration error', ['update', '--ip', 'nope'], {}],
