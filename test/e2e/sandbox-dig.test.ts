@@ -38,7 +38,7 @@ const api = (...args: string[]) =>
 
 function dig(...args: string[]): Promise<string> {
   return new Promise((resolve, reject) =>
-    execFile('dig', ['@127.0.0.1', '-p', String(sandbox.dnsPort), '+norec', '+time=2', '+tries=1', ...args], { timeout: 10_000 }, (error, stdout) => (error ? reject(error) : resolve(stdout))),
+    execFile('dig', ['@127.0.0.1', '-p', String(sandbox.dnsPort), '+norec', '+time=5', '+tries=1', ...args], { timeout: 10_000 }, (error, stdout) => (error ? reject(error) : resolve(stdout))),
   );
 }
 /** The answer section as `name TYPE value` lines (TTL and class left out). */
