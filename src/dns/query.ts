@@ -155,7 +155,8 @@ async function overUdp(exchange: Exchange, address: { address: string; family: 4
         socket.send(packet, (error) => error && reject(connectionError(exchange, 'UDP', error)));
         if (++sends < UDP_SENDS) resend = setTimeout(send, Math.max(MIN_RESEND_MS, Math.floor(exchange.timeoutMs / UDP_SENDS)));
       };
-      socket.connect(exchange.server.port, address.address, send);
+      // Node passes a connect failure (no route, say) to this callback rather than emitting it.
+      socket.connect(exchange.server.port, address.address, ((error?: NodeJS.ErrnoException) => (error ? reject(connectionError(exchange, 'UDP', error)) : send())) as () => void);
     });
   } finally {
     clearTimeout(resend);

@@ -125,6 +125,11 @@ describe('queryDns', () => {
     expect(error.message).toMatch(/ECONNREFUSED/);
   });
 
+  it('reports a server it cannot even send to (connect fails) as a connection error', async () => {
+    const error = await rejection(queryDns({ host: '255.255.255.255', port: 53 }, 'example.com', 'A', { timeoutMs: 2000 }));
+    expect([error.kind, error.message]).toEqual(['connection', expect.stringMatching(/UDP query example.com A at 255.255.255.255:53 failed: EACCES/)]);
+  });
+
   it('stops when the caller cancels', async () => {
     const server = await start({ udp: () => undefined });
     const controller = new AbortController();
