@@ -64,6 +64,16 @@ describe('item 2: a dnslist answer without the documented shape is malformed, ne
   });
 });
 
+describe('item 2: the caller address of tool/hello must be an address', () => {
+  it.each([['an object', { toString: 1 }], ['text', 'not-an-address'], ['missing', undefined]])('ip %s: exit 4, nothing sent', async (_name, ip) => {
+    const api = await hostileApi((path) => (path === '/tool/hello/' ? envelope({ ip, lang: 'en' }) : envelope({ dns: [] })));
+    const env = apiEnv(api, { DDEDGE_IP_SOURCES: 'server' });
+    const result = await runDist(['update'], env);
+    expectOneLineMalformed(result, env);
+    expect(api.requests.map((r) => r.url)).toEqual(['/tool/hello/']);
+  });
+});
+
 describe('item 3: objects where text belongs and deep nesting are malformed (exit 4, one line)', () => {
   const deepJson = '['.repeat(100_000) + ']'.repeat(100_000);
   it.each([
