@@ -16,8 +16,9 @@ export async function run(context: CommandContext): Promise<number> {
   for (const r of records) {
     const sent = r.sentAt ? `sent ${r.sentAt} via ${r.via}` : 'never sent';
     const error = r.lastError ? `; last error ${r.lastErrorAt}: ${r.lastError}` : '';
+    const waiting = r.backoff && Date.parse(r.backoff.until) > Date.now() ? `; next attempt after ${r.backoff.until}` : '';
     const prefix = r.prefix ? ` from prefix ${r.prefix}` : '';
-    context.io.stdout(`${r.host} ${r.type} ${r.address ?? '-'}${prefix} ${sent}${error}\n`);
+    context.io.stdout(`${r.host} ${r.type} ${r.address ?? '-'}${prefix} ${sent}${error}${waiting}\n`);
   }
   context.io.stdout(`last successful cycle: ${state.lastSuccessAt ?? 'never'}\n`);
   return 0;
