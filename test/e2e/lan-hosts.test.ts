@@ -147,3 +147,13 @@ describe('the metrics file after --ipv6 is turned off (issue 8, item 13)', () =>
     expect((await runDist(['status'], env)).stdout).toMatch(/^home\.example\.com AAAA 2a00:1450:4003:12::1 /m);
   });
 });
+
+describe('iface: for IPv6 through the built file, on this machine', () => {
+  it('passes over the loopback address with the reason, read from /proc/net/if_inet6', async () => {
+    const { existsSync, readFileSync: read } = await import('node:fs');
+    if (!existsSync('/proc/net/if_inet6') || !/\slo$/m.test(read('/proc/net/if_inet6', 'utf8'))) return; // no IPv6 loopback here
+    const result = await runDist(['ip', '--ip', '81.0.2.15', '--ipv6', '--ip6-source', 'iface:lo', '--json'], lanEnv());
+    const v6 = (JSON.parse(result.stdout) as { addresses: { family: string; error?: string }[] }).addresses.find((r) => r.family === 'IPv6')!;
+    expect(v6.error).toMatch(/iface:lo:\s+interface "lo" has no usable IPv6 address: ::1 \(loopback\)/);
+  });
+});
