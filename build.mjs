@@ -40,8 +40,11 @@ const result = await build({
   metafile: true,
   define: { __DDEDGE_VERSION__: JSON.stringify(pkg.version) },
   // CommonJS dependencies call require() for Node built-ins, and yargs reads __dirname.
+  // The first two lines start Node with "--" when the file is run as a program: Node 20 reads
+  // --env-file itself anywhere on its command line (exit 9 on a missing file) unless "--"
+  // ends its own options. To Node, line two is a directive and a comment.
   banner: {
-    js: "#!/usr/bin/env node\nimport{createRequire as __ddedgeRequire}from'node:module';const require=__ddedgeRequire(import.meta.url);const __dirname=import.meta.dirname;",
+    js: "#!/bin/sh\n':' // ; exec node -- \"$0\" \"$@\"\nimport{createRequire as __ddedgeRequire}from'node:module';const require=__ddedgeRequire(import.meta.url);const __dirname=import.meta.dirname;",
   },
   logLevel: 'warning',
   plugins: [builtinsThroughRequire],

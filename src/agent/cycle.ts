@@ -4,13 +4,22 @@
 import type { ApiClient } from '../api/client.js';
 import { hasApiCredentials, hasDyndnsCredentials, type Config } from '../config/config.js';
 import { sendDyndnsUpdate, DyndnsError } from '../dyndns/client.js';
-import { DdedgeError } from '../errors.js';
+import { DdedgeError, exitCodeOf, type ExitCode } from '../errors.js';
+import { nodeTransport } from '../http/node-transport.js';
 import { canonicalAddress, recordTypeOf, type Family, type RecordType } from '../ip/address.js';
 import { detectAddress } from '../ip/detect.js';
 import type { Logger } from '../log.js';
+import { outsideText } from '../outside-text.js';
 import { acquireLock } from '../state/lock.js';
+import { activeBackoff, isRefusal, nextBackoff } from '../state/backoff.js';
+import { BudgetSpentError, CallBudget } from '../state/budget.js';
+import { removeStaleTemporaries } from '../state/state-dir.js';
+import { StateSaveError } from '../state/state-save-error.js';
 import { readState, recordKey, writeState, type RecordState, type State, type Via } from '../state/state.js';
 import { cycleExitCode, failureKind, type Outcome } from './outcome.js';
+import { isGateRefusal, ProviderGate } from './provider-gate.js';
+import { recordFingerprint } from './record-fingerprint.js';
+import { StoppingError, type Shutdown } from './shutdown.js';
 import { registeredDomain } from './registered-domain.js';
 import { joinIdentifier } from '../lan/interface-id.js';
 import { hostsFor } from '../lan/planned-records.js';
@@ -21,6 +30,10 @@ export interface CycleOptions {
   dryRun?: boolean;
   force?: boolean;
   now?: () => Date;
+  /** A daemon's stop request: no provider call starts once it is set (see shutdown.ts). */
+  shutdown?: Shutdown;
+  /** A person asked for this cycle (SIGUSR1): records in their refusal backoff are tried again. */
+  retryRefused?: boolean;
   /** Tests: the IPv6 interface table iface: sources read (default /proc/net/if_inet6). */
   interfaceTable?: string;
 }
@@ -57,6 +70,10 @@ class Cycle {
   private readonly now: () => Date;
   private api?: Promise<ApiClient>;
   private state!: State;
+  /** Every provider call goes through it (budget, stop); see provider-gate.ts. */
+  private gate!: ProviderGate;
+  private budget!: CallBudget;
+  private budgetLogged = false;
 
   constructor(private readonly options: CycleOptions) {
     this.config = options.config;
@@ -68,9 +85,18 @@ class Cycle {
     // A dry run writes nothing, so it needs no lock and cannot disturb a running cycle.
     const lock = this.options.dryRun ? undefined : acquireLock(this.config.stateDir);
     try {
-      const loaded = readState(this.config.stateDir);
+      const dir = this.config.stateDir;
+      const loaded = readState(dir);
       if (loaded.damage) this.logger.warn(loaded.damage);
+      if (lock) {
+        const removed = removeStaleTemporaries(dir, 'state.json');
+        if (removed.length) this.logger.info(`removed ${removed.length} temporary file(s) left in ${dir} by a writer that was stopped: ${removed.join(', ')}`);
+      }
       this.state = loaded.state;
+      // Reservations are written before each block of calls; a dry run writes nothing.
+      const persist = () => (lock ? this.save('no request was sent') : undefined);
+      this.budget = new CallBudget(this.state, this.config.maxCallsPerHour, this.now, persist);
+      this.gate = new ProviderGate(this.budget, this.options.shutdown);
       const outcomes: Outcome[] = [];
       for (const family of [4, 6] as const) {
         const planned = hostsFor(this.config, family);
@@ -79,7 +105,7 @@ class Cycle {
         // Every host behind the router moves with the prefix, in this same cycle.
         for (const { host, identifier } of planned) outcomes.push(await this.handle(host, recordTypeOf(family), targetOf(target, identifier, this.config.lan.prefixLength)));
       }
-      const exitCode = cycleExitCode(outcomes);
+      let exitCode: number = cycleExitCode(outcomes);
       if (!this.options.dryRun) {
         const at = this.now().toISOString();
         this.state.lastCycleAt = at;
@@ -90,11 +116,30 @@ class Cycle {
           const kind = failureKind(o.error);
           this.state.failures = { ...this.state.failures, [kind]: (this.state.failures?.[kind] ?? 0) + 1 };
         }
-        writeState(this.config.stateDir, this.state);
+        this.budget.settle();
+        const updated = outcomes.filter((o) => o.action === 'updated').map((o) => `${o.host} ${o.type}`);
+        try {
+          this.save(updated.length ? `the provider was updated (${updated.join(', ')}), but the next cycle will send it again` : 'nothing else is affected');
+        } catch (error) {
+          // The records were sent: report them as they are, and the failure to remember them.
+          this.logger.error((error as Error).message);
+          if (exitCode === 0) exitCode = (error as StateSaveError).exitCode ?? 4;
+          this.state.lastCycleExitCode = exitCode;
+        }
       }
       return { outcomes, exitCode, state: this.state };
     } finally {
       lock?.release();
+    }
+  }
+
+  /** Writes the state; a failure (disk full) is a StateSaveError saying what it means. */
+  private save(consequence: string): void {
+    try {
+      writeState(this.config.stateDir, this.state);
+    } catch (error) {
+      if (error instanceof DdedgeError) throw error;
+      throw new StateSaveError(this.config.stateDir, error, consequence);
     }
   }
 
@@ -104,7 +149,8 @@ class Cycle {
 
   private apiClient(): Promise<ApiClient> {
     // The API code (and undici) is loaded only by cycles that use it.
-    this.api ??= import('./via-api.js').then((m) => m.createApiClient(this.config, this.logger));
+    // Its transport is the gate's: every API call (pages, retries, whatever asks) is counted.
+    this.api ??= import('./via-api.js').then((m) => m.createApiClient(this.config, this.logger, (t) => this.gate.wrap(t)));
     return this.api;
   }
 
@@ -150,6 +196,15 @@ class Cycle {
     if (wanted && this.isCurrent(record, wanted)) {
       return { host, type, address: wanted, action: 'unchanged', via: 'cache', message: `sent ${record.sentAt} via ${record.via}; nothing to do`, ...lan };
     }
+    const held = record.backoff && !this.options.force && !this.options.retryRefused ? activeBackoff(record.backoff, recordFingerprint(this.config, host, type), this.now()) : undefined;
+    if (held) {
+      const message = `not sent: the provider refused it ${held.failures} time(s) (${record.lastError ?? 'refused'}); next attempt after ${held.until} (--force tries now)`;
+      return { host, type, address: wanted ?? '(server)', action: 'failed', via: 'cache', message, error: new DdedgeError(message, held.exitCode as ExitCode) };
+    }
+    if (this.options.shutdown?.stopping && !this.options.dryRun) {
+      const error = new StoppingError('not sent: ddedge is stopping');
+      return { host, type, address: wanted ?? '(server)', action: 'failed', via: 'cache', message: error.message, error };
+    }
     if (this.options.dryRun) {
       const was = record.address ? `the cache holds ${record.address}` : 'not in the cache';
       return { host, type, address: wanted ?? '(server)', action: 'would-update', via: 'cache', message: `would send (${was})`, ...lan };
@@ -168,9 +223,15 @@ class Cycle {
       this.logger.info(`${host} ${type} ${message} via ${sent.via}`);
       return { host, type, address, action: changed ? 'updated' : 'unchanged', via: sent.via, message, previous: record.address, ...lan };
     } catch (error) {
-      const message = error instanceof DdedgeError ? error.message : `internal error: ${(error as Error).stack ?? error}`;
-      this.logger.error(`${host} ${type}: ${message}`);
-      this.state.records[key] = { ...record, lastError: message, lastErrorAt: this.now().toISOString() };
+      // Redacted, escaped and bounded: the message goes to the state file, --json and the log.
+      const message = outsideText(error instanceof DdedgeError ? error.message : `internal error: ${(error as Error).stack ?? error}`, 2000);
+      // A spent budget is said once per cycle, not once for each of 2,000 hosts.
+      if (!(error instanceof BudgetSpentError) || !this.budgetLogged) this.logger.error(`${host} ${type}: ${message}`);
+      if (error instanceof BudgetSpentError) this.budgetLogged = true;
+      const code = exitCodeOf(error);
+      const backoff = isRefusal(code) && !isGateRefusal(error) ? nextBackoff(record.backoff, recordFingerprint(this.config, host, type), code, this.now()) : record.backoff;
+      if (backoff !== record.backoff) this.logger.info(`${host} ${type}: no new attempt before ${backoff!.until} unless the configuration changes (refusal ${backoff!.failures} in a row)`);
+      this.state.records[key] = { ...record, lastError: message, lastErrorAt: this.now().toISOString(), ...(backoff ? { backoff } : {}) };
       return { host, type, address: wanted ?? '(server)', action: 'failed', via: this.usesApiFor(type) ? 'api' : 'dyndns', message, error, ...lan };
     }
   }
@@ -184,11 +245,12 @@ class Cycle {
   private async send(host: string, type: RecordType, address: string | undefined): Promise<Sent> {
     if (this.usesApiFor(type)) return this.sendViaApi(host, type, address!);
     try {
-      const settings = { ...this.config.dyndns, user: this.config.dyndns.user!, key: this.config.dyndns.key!, timeoutMs: this.config.timeoutMs };
+      const transport = this.gate.wrap(nodeTransport);
+      const settings = { ...this.config.dyndns, user: this.config.dyndns.user!, key: this.config.dyndns.key!, timeoutMs: this.config.timeoutMs, transport };
       const result = await sendDyndnsUpdate(settings, host, address ?? '', this.logger);
       return { via: 'dyndns', changed: result.changed, address: result.address };
     } catch (error) {
-      if (this.config.via !== 'auto' || !hasApiCredentials(this.config) || address === undefined) throw error;
+      if (this.config.via !== 'auto' || !hasApiCredentials(this.config) || address === undefined || isGateRefusal(error)) throw error;
       if (error instanceof DyndnsError && error.kind === 'auth') {
         this.logger.warn(`the dynamic DNS key was rejected for ${host}; fix DDEDGE_DYNDNS_KEY (or DDEDGE_DYNDNS_USER). Using the registrar API instead`);
       } else {

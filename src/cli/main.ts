@@ -5,7 +5,9 @@ import { SETTINGS } from '../config/settings.js';
 import { ConfigError, DdedgeError, ExitCode } from '../errors.js';
 import { redact } from '../redact.js';
 import { VERSION } from '../version.js';
+import { isProcessEntry } from './entry.js';
 import { processIo, type Io } from './io.js';
+import { exitAfterOutput } from './process-output.js';
 import { COMMANDS, findCommand, nearestNames, type CommandSpec } from './registry.js';
 
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {
@@ -69,9 +71,10 @@ function parseFlags(command: CommandSpec, args: string[]) {
 }
 
 // Run when executed (the built dist/ddedge.mjs), not when imported by tests.
-if (process.argv[1] && /ddedge(\.mjs)?$/.test(process.argv[1]) && !process.env.VITEST) {
+if (isProcessEntry(process.argv[1], import.meta.filename) && !process.env.VITEST) {
   main(process.argv.slice(2)).then((code) => {
-    // Pending work (sources that lost the quorum race, idle sockets) must not delay the exit.
-    process.exit(code);
+    // Pending work (sources that lost the quorum race, idle sockets) must not delay the exit;
+    // the output must be complete first.
+    void exitAfterOutput(code);
   });
 }

@@ -8,7 +8,8 @@ export type Via = 'auto' | 'dyndns' | 'api';
 
 /** One validated configuration: everything below cli/ reads this, never the environment. */
 export interface Config {
-  dyndns: { url: string; format: DyndnsFormat; user?: string; key?: string; keyParam: DyndnsKeyParam };
+  /** formatFromUrl: the format came from a --dyndns-url that ended in it (…/json/). */
+  dyndns: { url: string; format: DyndnsFormat; formatFromUrl?: boolean; user?: string; key?: string; keyParam: DyndnsKeyParam };
   api: { url: string; user?: string; password?: string };
   hosts: string[];
   service?: string;
@@ -25,6 +26,8 @@ export interface Config {
   timeoutMs: number;
   intervalMs: number;
   allowPrivateIp: boolean;
+  /** Provider calls update and daemon may make in any hour (dynamic DNS and API, every page and retry). */
+  maxCallsPerHour: number;
   logLevel: LogLevel;
   logFormat: LogFormat;
   /** Machines behind the router (issue 12): their AAAA is the detected prefix + their identifier. */
@@ -39,6 +42,8 @@ export interface Config {
   listen?: ListenAddress;
   /** What happens around a cycle: hook, heartbeat, metrics. */
   edge: { onChange?: string; onChangeTimeoutMs: number; pingUrl?: string; metricsFile?: string };
+  /** ddedge acme: where a challenge must be visible (HOST[:PORT]; empty: the zone's authoritative servers), and for how long to wait. */
+  acme: { dnsServers: string[]; propagationTimeoutMs: number };
 }
 
 export const hasDyndnsCredentials = (c: Config): boolean => Boolean(c.dyndns.user && c.dyndns.key);

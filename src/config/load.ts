@@ -3,13 +3,15 @@
 // before any request is sent (exit 2).
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import type { DyndnsFormat } from '../dyndns/result.js';
 import { ConfigError } from '../errors.js';
 import { parseDuration } from '../duration.js';
 import { checkUrl } from '../http/url-policy.js';
 import { canonicalAddress, familyOfAddress, type Family } from '../ip/address.js';
 import { parseSources } from '../ip/sources.js';
-import { registerSecret } from '../redact.js';
+import { registerSecret, registerSecretUrl } from '../redact.js';
 import { hasApiCredentials, hasDyndnsCredentials, type Config } from './config.js';
+import { splitDyndnsUrl } from './dyndns-base.js';
 import { readSecretSource, type Env, type RawValue } from './env-sources.js';
 import { checkLanRequirements, lanSettings, listenAddress, parseHostItem } from './lan-settings.js';
 import { SETTINGS, type Setting, type SettingName } from './settings.js';
@@ -29,6 +31,8 @@ const BOOLEAN_FALSE = new Set(['0', 'false', 'no', 'off']);
 const HOST_LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 const MAX_TIMEOUT_MS = 5 * 60_000;
 const MIN_INTERVAL_MS = 30_000;
+/** One call a second, all hour: more than any agent needs, and the state's count stays small. */
+const MAX_CALLS_PER_HOUR = 3600;
 
 export function isHostName(name: string): boolean {
   const labels = name.split('.');
@@ -69,6 +73,12 @@ export function loadConfig(options: LoadOptions): Config {
     else if (ms < min || ms > max) fail(name, one(name)?.origin, `${value} is outside ${min} ms .. ${max} ms`);
     return ms ?? 0;
   };
+  const wholeNumber = (name: SettingName, min: number, max: number): number => {
+    const value = textOf(name)!;
+    const number = Number(value);
+    if (!/^\d+$/.test(value) || number < min || number > max) fail(name, one(name)?.origin, `"${value}" is not a whole number from ${min} to ${max}`);
+    return number;
+  };
   const boolean = (name: SettingName): boolean => {
     const entry = one(name);
     const value = (entry?.value ?? (SETTINGS[name] as Setting).default ?? 'false').toLowerCase();
@@ -94,7 +104,8 @@ export function loadConfig(options: LoadOptions): Config {
   };
   const secret = (name: 'dyndnsKey' | 'apiPassword' | 'pingUrl'): string | undefined => {
     const value = one(name)?.value;
-    registerSecret(value);
+    if (name === 'pingUrl') registerSecretUrl(value);
+    else registerSecret(value);
     return value;
   };
 
@@ -127,10 +138,10 @@ export function loadConfig(options: LoadOptions): Config {
     else if (ipSources.length && quorum > ipSources.length) fail('quorum', quorumEntry.origin, `${quorum} is more than the ${ipSources.length} IPv4 sources configured`);
   }
 
+  const dyndns = dyndnsEndpoint(url('dyndnsUrl'), one('dyndnsFormat'), choice('dyndnsFormat'), one('dyndnsUrl')?.origin ?? '--dyndns-url', problems);
   const config: Config = {
     dyndns: {
-      url: url('dyndnsUrl'),
-      format: choice('dyndnsFormat'),
+      ...dyndns,
       user: textOf('dyndnsUser'),
       key: secret('dyndnsKey'),
       keyParam: choice('dyndnsKeyParam'),
@@ -153,6 +164,7 @@ export function loadConfig(options: LoadOptions): Config {
     timeoutMs: duration('timeout', 100, MAX_TIMEOUT_MS),
     intervalMs: duration('interval', MIN_INTERVAL_MS, 7 * 86_400_000),
     allowPrivateIp: boolean('allowPrivateIp'),
+    maxCallsPerHour: wholeNumber('maxCallsPerHour', 1, MAX_CALLS_PER_HOUR),
     logLevel: choice('logLevel'),
     logFormat: choice('logFormat'),
     edge: {
@@ -162,10 +174,21 @@ export function loadConfig(options: LoadOptions): Config {
       pingUrl: secret('pingUrl') === undefined ? undefined : url('pingUrl'),
       metricsFile: textOf('metricsFile'),
     },
+    acme: { dnsServers: raw('dnsServers').flatMap((e) => splitList(e.value)), propagationTimeoutMs: duration('propagationTimeout', 1000, 60 * 60_000) },
   };
   if (options.purpose === 'cycle') checkCycleRequirements(config, problems, options.env);
   if (problems.length) throw new ConfigError(problems.length === 1 ? problems[0]! : `invalid configuration:\n  ${problems.join('\n  ')}`);
   return config;
+}
+
+/** The dynamic DNS base and format; a base that ends in /json/, /xml/ or /plain/ names the format. */
+function dyndnsEndpoint(url: string, formatEntry: RawValue | undefined, format: DyndnsFormat, origin: string, problems: string[]) {
+  const split = splitDyndnsUrl(url);
+  if (!split.format) return { url, format };
+  if (formatEntry && formatEntry.value !== split.format) {
+    problems.push(`${origin} ends in /${split.format}/ but ${formatEntry.origin} is ${formatEntry.value}: give the base URL, or the same format`);
+  }
+  return { url: split.base, format: split.format, formatFromUrl: true };
 }
 
 /** What update and daemon need to do anything at all. */
@@ -195,6 +218,11 @@ function checkCycleRequirements(config: Config, problems: string[], env: LoadOpt
 
 function rawValues(setting: Setting, options: LoadOptions, problems: string[]): RawValue[] {
   const flag = options.flags[setting.flag];
+  // A bare `--api-password` is a flag without its value, never the text "true".
+  if (flag === true && setting.kind !== 'boolean') {
+    problems.push(`--${setting.flag} needs a value: --${setting.flag} VALUE or --${setting.flag}=VALUE`);
+    return [];
+  }
   if (flag !== undefined && flag !== false) {
     const list = Array.isArray(flag) ? flag : [flag];
     return list.map((v) => ({ value: String(v), origin: `--${setting.flag}` }));

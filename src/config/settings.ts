@@ -17,7 +17,7 @@ export interface Setting {
 }
 
 export const SETTINGS = {
-  dyndnsUrl: { flag: 'dyndns-url', env: 'DDEDGE_DYNDNS_URL', kind: 'url', default: 'https://dondns.dondominio.com', describe: 'base of the dynamic DNS interface; /<format>/ is appended' },
+  dyndnsUrl: { flag: 'dyndns-url', env: 'DDEDGE_DYNDNS_URL', kind: 'url', default: 'https://dondns.dondominio.com', describe: 'base of the dynamic DNS interface; /<format>/ is appended (a URL ending in /json/, /xml/ or /plain/ names the format)' },
   dyndnsFormat: { flag: 'dyndns-format', env: 'DDEDGE_DYNDNS_FORMAT', kind: 'enum', values: ['json', 'xml', 'plain'], default: 'json', describe: 'answer format asked of the dynamic DNS interface' },
   dyndnsUser: { flag: 'dyndns-user', env: 'DDEDGE_DYNDNS_USER', kind: 'string', describe: 'dynamic DNS user name' },
   dyndnsKey: { flag: 'dyndns-key', env: 'DDEDGE_DYNDNS_KEY', kind: 'string', credential: 'dyndns-key', describe: 'dynamic DNS key (prefer DDEDGE_DYNDNS_KEY_FILE or the dyndns-key credential)' },
@@ -47,7 +47,10 @@ export const SETTINGS = {
   onChangeTimeout: { flag: 'on-change-timeout', env: 'DDEDGE_ON_CHANGE_TIMEOUT', kind: 'duration', default: '30s', describe: 'how long --on-change may run before it is stopped' },
   pingUrl: { flag: 'ping-url', env: 'DDEDGE_PING_URL', kind: 'url', credential: 'ping-url', describe: 'heartbeat monitor (Healthchecks-style): <url>/start, <url> on success, <url>/fail; shown as *** in logs' },
   metricsFile: { flag: 'metrics-file', env: 'DDEDGE_METRICS_FILE', kind: 'path', describe: "Prometheus text-format metrics, written atomically after each cycle (node_exporter's textfile collector)" },
+  maxCallsPerHour: { flag: 'max-calls-per-hour', env: 'DDEDGE_MAX_CALLS_PER_HOUR', kind: 'integer', default: '60', describe: 'budget of provider calls the agent makes on its own (update, daemon), counted in the state; past it, exit 4 until calls resume' },
   logFormat: { flag: 'log-format', env: 'DDEDGE_LOG_FORMAT', kind: 'enum', values: ['text', 'json'], default: 'text', describe: 'log format on stderr' },
+  dnsServers: { flag: 'dns-server', env: 'DDEDGE_DNS_SERVERS', kind: 'string', multiple: true, describe: "acme: name servers asked whether a challenge is visible, HOST[:PORT] (repeatable; default: the zone's authoritative servers)" },
+  propagationTimeout: { flag: 'propagation-timeout', env: 'DDEDGE_PROPAGATION_TIMEOUT', kind: 'duration', default: '120s', describe: 'acme: how long present waits for the challenge to be visible on every server' },
 } as const satisfies Record<string, Setting>;
 
 export type SettingName = keyof typeof SETTINGS;

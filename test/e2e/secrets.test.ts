@@ -1,6 +1,6 @@
 // The canary: every key and password is one recognisable value, every scenario runs at
 // debug level, and the value must appear nowhere a user or a log collector could see it.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseFault } from '../../src/sandbox/faults.js';
@@ -22,7 +22,9 @@ function expectNoCanary(texts: string[], stateDir: string) {
     expect(text).not.toContain(CANARY);
     expect(text).not.toContain(encodeURIComponent(CANARY));
   }
-  for (const file of readdirSync(stateDir)) expect(readFileSync(join(stateDir, file), 'utf8')).not.toContain(CANARY);
+  for (const file of readdirSync(stateDir, { recursive: true, encoding: 'utf8' })) {
+    if (statSync(join(stateDir, file)).isFile()) expect(readFileSync(join(stateDir, file), 'utf8')).not.toContain(CANARY);
+  }
 }
 
 describe('the canary secret never leaks', () => {
@@ -45,6 +47,21 @@ describe('the canary secret never leaks', () => {
     // Something was printed, and update scenarios really ran at debug level.
     expect(result.stdout + result.stderr).not.toBe('');
     if (args[0] === 'update' && result.code !== 2) expect(result.stderr).toMatch(/debug: |"level":"debug"/);
+    expectNoCanary([result.stdout, result.stderr], env.DDEDGE_STATE_DIR!);
+  });
+
+  const acmeScenarios: [string, string[]][] = [
+    ['acme present', ['acme', 'present', '_acme-challenge.example.com.', 'tok-1', '--no-wait']],
+    ['acme present --json, log-format json', ['acme', 'present', '_acme-challenge.example.com.', 'tok-1', '--no-wait', '--json', '--log-format', 'json']],
+    ['acme cleanup', ['acme', 'cleanup', '_acme-challenge.example.com.', 'tok-1']],
+    ['acme refused (no such service)', ['acme', 'present', '_acme-challenge.example.org.', 'tok-1', '--no-wait']],
+    ['acme certbot-auth outside certbot', ['acme', 'certbot-auth']],
+    ['acme with the password as a flag', ['acme', 'present', '_acme-challenge.example.com.', 'tok-2', '--no-wait', '--api-password', CANARY]],
+  ];
+  it.each(acmeScenarios)('%s', async (_name, args) => {
+    const env = agentEnv(sandbox, { ...withApi(sandbox), DDEDGE_LOG_LEVEL: 'debug' });
+    const result = await runDist(args, env);
+    expect(result.stdout + result.stderr).not.toBe('');
     expectNoCanary([result.stdout, result.stderr], env.DDEDGE_STATE_DIR!);
   });
 

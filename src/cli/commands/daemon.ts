@@ -13,7 +13,7 @@ export async function run(context: CommandContext): Promise<number> {
       config,
       logger,
       reload: async () => (current = (await setup(context, 'cycle')).config),
-      cycle: (next) => runEdgeCycle({ config: (current = next), logger }),
+      cycle: (next, { shutdown, asked }) => runEdgeCycle({ config: (current = next), logger, shutdown, retryRefused: asked }),
     });
   } finally {
     await endpoint?.close();

@@ -1,4 +1,5 @@
 import { sortedRecords, statusDocument } from '../../agent/status-view.js';
+import { outsideText } from '../../outside-text.js';
 import { readState } from '../../state/state.js';
 import type { CommandContext } from '../registry.js';
 import { printJson, setup } from '../setup.js';
@@ -15,9 +16,11 @@ export async function run(context: CommandContext): Promise<number> {
   if (!records.length) context.io.stdout(`no record in the cache (${config.stateDir})\n`);
   for (const r of records) {
     const sent = r.sentAt ? `sent ${r.sentAt} via ${r.via}` : 'never sent';
-    const error = r.lastError ? `; last error ${r.lastErrorAt}: ${r.lastError}` : '';
+    // A state written by an older version may hold a provider's text as it came.
+    const error = r.lastError ? `; last error ${r.lastErrorAt}: ${outsideText(String(r.lastError), 2000)}` : '';
     const prefix = r.prefix ? ` from prefix ${r.prefix}` : '';
-    context.io.stdout(`${r.host} ${r.type} ${r.address ?? '-'}${prefix} ${sent}${error}\n`);
+    context.io.stdout(`${r.host} ${r.type} ${r.address ?? '-'}${prefix} ${sent}${error}
+`);
   }
   context.io.stdout(`last successful cycle: ${state.lastSuccessAt ?? 'never'}\n`);
   return 0;
