@@ -114,6 +114,22 @@ describe('hosts behind the router', () => {
   });
 });
 
+describe('the call budget', () => {
+  it('counts the update of every host behind the router: a prefix change past the budget moves the hosts it can, and says so', async () => {
+    const env = lanEnv({ DDEDGE_MAX_CALLS_PER_HOUR: '100' });
+    expect((await runDist(['update'], env)).code).toBe(0);
+    const spentSoFar = providerCalls(sandbox);
+    echo.set('2a00:1450:4003:77::1');
+    // Room for two AAAA updates (a dnslist and a dnsupdate each) of the four the new prefix needs.
+    const result = await runDist(['update', '--json'], { ...env, DDEDGE_MAX_CALLS_PER_HOUR: String(spentSoFar + 4) });
+    expect(result.code).toBe(5);
+    expect(result.stderr).toMatch(/provider calls an hour is spent/);
+    const actions = (JSON.parse(result.stdout) as { hosts: { type: string; action: string }[] }).hosts.filter((h) => h.type === 'AAAA').map((h) => h.action);
+    expect(actions).toEqual(['updated', 'updated', 'failed', 'failed']);
+    expect(providerCalls(sandbox)).toBe(spentSoFar + 4);
+  });
+});
+
 describe('bad input is refused before any request (exit 2)', () => {
   it.each<[string, Record<string, string>, RegExp]>([
     ['an identifier that is not IPv6', { DDEDGE_HOSTS: 'nas.example.com=fe4a:5b6c' }, /nas\.example\.com: "fe4a:5b6c" is not an IPv6 interface identifier/],
