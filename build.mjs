@@ -6,6 +6,7 @@ import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { chmod, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { builtinsInline } from './scripts/builtins-inline.mjs';
 
 // Node's built-ins are loaded through require(): an ESM import of a built-in builds a
 // module facade first, which cost about 15 ms of a cycle's start-up here.
@@ -41,10 +42,11 @@ const result = await build({
   define: { __DDEDGE_VERSION__: JSON.stringify(pkg.version) },
   // CommonJS dependencies call require() for Node built-ins, and yargs reads __dirname.
   banner: {
-    js: "#!/usr/bin/env node\nimport{createRequire as __ddedgeRequire}from'node:module';const require=__ddedgeRequire(import.meta.url);const __dirname=import.meta.dirname;",
+    // process.getBuiltinModule, not an ESM import of node:module: no built-in facade per chunk.
+    js: "#!/usr/bin/env node\nconst require=process.getBuiltinModule('node:module').createRequire(import.meta.url);const __dirname=import.meta.dirname;",
   },
   logLevel: 'warning',
-  plugins: [builtinsThroughRequire],
+  plugins: [builtinsInline, builtinsThroughRequire],
 });
 await chmod('dist/ddedge.mjs', 0o755);
 
