@@ -41,9 +41,12 @@ const result = await build({
   metafile: true,
   define: { __DDEDGE_VERSION__: JSON.stringify(pkg.version) },
   // CommonJS dependencies call require() for Node built-ins, and yargs reads __dirname.
+  // The first two lines start Node with "--" when the file is run as a program: Node 20 reads
+  // --env-file itself anywhere on its command line (exit 9 on a missing file) unless "--"
+  // ends its own options. To Node, line two is a directive and a comment.
   banner: {
     // process.getBuiltinModule, not an ESM import of node:module: no built-in facade per chunk.
-    js: "#!/usr/bin/env node\nconst require=process.getBuiltinModule('node:module').createRequire(import.meta.url);const __dirname=import.meta.dirname;",
+    js: "#!/bin/sh\n':' // ; exec node -- \"$0\" \"$@\"\nconst require=process.getBuiltinModule('node:module').createRequire(import.meta.url);const __dirname=import.meta.dirname;",
   },
   logLevel: 'warning',
   plugins: [builtinsInline, builtinsThroughRequire],

@@ -1,4 +1,5 @@
 import type { Env } from '../config/env-sources.js';
+import { watchStandardStreams, writeStandard } from './process-output.js';
 
 /** What a command may touch of the outside world; tests pass their own. */
 export interface Io {
@@ -9,10 +10,13 @@ export interface Io {
   isTTY: boolean;
 }
 
-export const processIo = (): Io => ({
-  stdout: (text) => process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text),
-  env: process.env,
-  cwd: process.cwd(),
-  isTTY: Boolean(process.stdout.isTTY),
-});
+export function processIo(): Io {
+  watchStandardStreams();
+  return {
+    stdout: (text) => writeStandard(process.stdout, text),
+    stderr: (text) => writeStandard(process.stderr, text),
+    env: process.env,
+    cwd: process.cwd(),
+    isTTY: Boolean(process.stdout.isTTY),
+  };
+}

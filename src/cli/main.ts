@@ -7,6 +7,7 @@ import { redact } from '../redact.js';
 import { VERSION } from '../version.js';
 import { isProcessEntry } from './entry.js';
 import { processIo, type Io } from './io.js';
+import { exitAfterOutput } from './process-output.js';
 import { COMMANDS, findCommand, nearestNames, type CommandSpec } from './registry.js';
 
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {
@@ -72,7 +73,8 @@ function parseFlags(command: CommandSpec, args: string[]) {
 // Run when executed (the built dist/ddedge.mjs), not when imported by tests.
 if (isProcessEntry(process.argv[1], import.meta.filename) && !process.env.VITEST) {
   main(process.argv.slice(2)).then((code) => {
-    // Pending work (sources that lost the quorum race, idle sockets) must not delay the exit.
-    process.exit(code);
+    // Pending work (sources that lost the quorum race, idle sockets) must not delay the exit;
+    // the output must be complete first.
+    void exitAfterOutput(code);
   });
 }

@@ -17,7 +17,7 @@ export interface Setting {
 }
 
 export const SETTINGS = {
-  dyndnsUrl: { flag: 'dyndns-url', env: 'DDEDGE_DYNDNS_URL', kind: 'url', default: 'https://dondns.dondominio.com', describe: 'base of the dynamic DNS interface; /<format>/ is appended' },
+  dyndnsUrl: { flag: 'dyndns-url', env: 'DDEDGE_DYNDNS_URL', kind: 'url', default: 'https://dondns.dondominio.com', describe: 'base of the dynamic DNS interface; /<format>/ is appended (a URL ending in /json/, /xml/ or /plain/ names the format)' },
   dyndnsFormat: { flag: 'dyndns-format', env: 'DDEDGE_DYNDNS_FORMAT', kind: 'enum', values: ['json', 'xml', 'plain'], default: 'json', describe: 'answer format asked of the dynamic DNS interface' },
   dyndnsUser: { flag: 'dyndns-user', env: 'DDEDGE_DYNDNS_USER', kind: 'string', describe: 'dynamic DNS user name' },
   dyndnsKey: { flag: 'dyndns-key', env: 'DDEDGE_DYNDNS_KEY', kind: 'string', credential: 'dyndns-key', describe: 'dynamic DNS key (prefer DDEDGE_DYNDNS_KEY_FILE or the dyndns-key credential)' },
@@ -25,7 +25,7 @@ export const SETTINGS = {
   apiUrl: { flag: 'api-url', env: 'DDEDGE_API_URL', kind: 'url', default: 'https://simple-api.dondominio.net', describe: 'registrar API base' },
   apiUser: { flag: 'api-user', env: 'DDEDGE_API_USER', kind: 'string', describe: 'registrar API user (apiuser)' },
   apiPassword: { flag: 'api-password', env: 'DDEDGE_API_PASSWORD', kind: 'string', credential: 'api-password', describe: 'registrar API password (prefer DDEDGE_API_PASSWORD_FILE or the api-password credential)' },
-  hosts: { flag: 'host', env: 'DDEDGE_HOSTS', kind: 'hosts', multiple: true, describe: 'host name to keep pointed at this machine (repeatable; variable comma-separated)' },
+  hosts: { flag: 'host', env: 'DDEDGE_HOSTS', kind: 'hosts', multiple: true, describe: 'host name to keep pointed at this machine (repeatable; variable comma-separated); NAME=<IPv6 interface identifier> for a machine behind it' },
   service: { flag: 'service', env: 'DDEDGE_SERVICE', kind: 'domain', describe: "hosting service whose DNS zone holds the hosts (default: each host's registered domain)" },
   via: { flag: 'via', env: 'DDEDGE_VIA', kind: 'enum', values: ['auto', 'dyndns', 'api'], default: 'auto', describe: 'dyndns, api, or auto: dynamic DNS first, the API when that fails and API credentials are set' },
   ip: { flag: 'ip', env: 'DDEDGE_IP', kind: 'ipv4', describe: 'use this IPv4 address; no detection' },
@@ -34,17 +34,23 @@ export const SETTINGS = {
   ipv6: { flag: 'ipv6', env: 'DDEDGE_IPV6', kind: 'boolean', default: 'false', describe: 'also keep AAAA records (through the API)' },
   ip6: { flag: 'ip6', env: 'DDEDGE_IP6', kind: 'ipv6', describe: 'use this IPv6 address; no detection' },
   ip6Sources: { flag: 'ip6-source', env: 'DDEDGE_IP6_SOURCES', kind: 'sources', multiple: true, describe: 'as --ip-source, for IPv6' },
+  ip6PrefixLength: { flag: 'ip6-prefix-length', env: 'DDEDGE_IP6_PREFIX_LENGTH', kind: 'integer', default: '64', describe: "length of the delegated IPv6 prefix joined with a host's interface identifier (--host NAME=::1:2:3:4): 48 to 64, or 128" },
+  noIpv4For: { flag: 'no-ipv4-for', env: 'DDEDGE_NO_IPV4_FOR', kind: 'hosts', multiple: true, describe: 'hosts that get no A record, only their AAAA (repeatable; variable comma-separated)' },
   stateDir: { flag: 'state-dir', env: 'DDEDGE_STATE_DIR', kind: 'path', describe: 'cache and lock directory (default $STATE_DIRECTORY, /var/lib/ddedge as root, else $XDG_STATE_HOME/ddedge or ~/.local/state/ddedge)' },
   maxAge: { flag: 'max-age', env: 'DDEDGE_MAX_AGE', kind: 'duration', default: '7d', describe: 're-send an unchanged address after this long' },
   timeout: { flag: 'timeout', env: 'DDEDGE_TIMEOUT', kind: 'duration', default: '15s', describe: 'per request' },
   interval: { flag: 'interval', env: 'DDEDGE_INTERVAL', kind: 'duration', default: '5m', describe: 'time between cycles (daemon only)' },
+  listen: { flag: 'listen', env: 'DDEDGE_LISTEN', kind: 'string', describe: 'daemon only: ADDR:PORT serving /healthz, /metrics and /status over HTTP (off by default; beyond loopback logs a warning)' },
   allowPrivateIp: { flag: 'allow-private-ip', env: 'DDEDGE_ALLOW_PRIVATE_IP', kind: 'boolean', default: 'false', describe: 'accept detected addresses that are not public' },
   logLevel: { flag: 'log-level', env: 'DDEDGE_LOG_LEVEL', kind: 'enum', values: ['error', 'warn', 'info', 'debug'], default: 'info', describe: 'log level' },
   onChange: { flag: 'on-change', env: 'DDEDGE_ON_CHANGE', kind: 'string', describe: 'shell command run after a record changes; gets DDEDGE_HOST, DDEDGE_TYPE, DDEDGE_OLD_ADDRESS, DDEDGE_NEW_ADDRESS, DDEDGE_VIA (never the secrets)' },
   onChangeTimeout: { flag: 'on-change-timeout', env: 'DDEDGE_ON_CHANGE_TIMEOUT', kind: 'duration', default: '30s', describe: 'how long --on-change may run before it is stopped' },
   pingUrl: { flag: 'ping-url', env: 'DDEDGE_PING_URL', kind: 'url', credential: 'ping-url', describe: 'heartbeat monitor (Healthchecks-style): <url>/start, <url> on success, <url>/fail; shown as *** in logs' },
   metricsFile: { flag: 'metrics-file', env: 'DDEDGE_METRICS_FILE', kind: 'path', describe: "Prometheus text-format metrics, written atomically after each cycle (node_exporter's textfile collector)" },
+  maxCallsPerHour: { flag: 'max-calls-per-hour', env: 'DDEDGE_MAX_CALLS_PER_HOUR', kind: 'integer', default: '60', describe: 'budget of provider calls the agent makes on its own (update, daemon), counted in the state; past it, exit 4 until calls resume' },
   logFormat: { flag: 'log-format', env: 'DDEDGE_LOG_FORMAT', kind: 'enum', values: ['text', 'json'], default: 'text', describe: 'log format on stderr' },
+  dnsServers: { flag: 'dns-server', env: 'DDEDGE_DNS_SERVERS', kind: 'string', multiple: true, describe: "acme: name servers asked whether a challenge is visible, HOST[:PORT] (repeatable; default: the zone's authoritative servers)" },
+  propagationTimeout: { flag: 'propagation-timeout', env: 'DDEDGE_PROPAGATION_TIMEOUT', kind: 'duration', default: '120s', describe: 'acme: how long present waits for the challenge to be visible on every server' },
 } as const satisfies Record<string, Setting>;
 
 export type SettingName = keyof typeof SETTINGS;

@@ -57,13 +57,17 @@ describe('examples/kubernetes.yaml', () => {
     expect(mode & 0o007).toBe(0);
   });
 
-  it('points the key variable into the secret mount, the state at the image state directory, the probe at the entry', () => {
+  it('points the key variable into the secret mount, the state at the image state directory, the probes at the endpoint it listens on', () => {
     const keyFile = /DDEDGE_DYNDNS_KEY_FILE, value: (\S+) \}/.exec(k8s)![1]!;
     const mounts = [...k8s.matchAll(/\{ name: ([\w-]+), mountPath: (\S+?)[, ]/g)].map((m) => ({ name: m[1]!, path: m[2]! }));
     const secretMount = mounts.find((m) => new RegExp(`name: ${m.name}, secret:`).test(k8s))!;
     expect(keyFile.startsWith(`${secretMount.path}/`)).toBe(true);
     expect(mounts.find((m) => m.name === 'state')?.path).toBe(stateDir);
-    expect(k8s).toContain(`command: [${[...entrypoint, 'health'].join(', ')}]`);
+    // The probes reach the daemon's HTTP endpoint on the port DDEDGE_LISTEN opens.
+    const listenPort = /DDEDGE_LISTEN, value: "[\d.]+:(\d+)"/.exec(k8s)![1]!;
+    expect(k8s).toContain(`containerPort: ${listenPort} }`);
+    expect(k8s).toMatch(/livenessProbe: \{ httpGet: \{ path: \/healthz, port: metrics \}/);
+    expect(k8s).toMatch(/readinessProbe: \{ httpGet: \{ path: \/healthz, port: metrics \}/);
   });
 });
 

@@ -1,0 +1,51 @@
+// The process's own stdout and stderr. Output must be complete whatever they are (pipe,
+// file, terminal): a pipe takes 64 KiB and the rest waits in Node's buffer, so the entry
+// waits for both streams to drain before process.exit(). A reader that leaves early
+// (`| head`, EPIPE) is not an error of ddedge: what it no longer wants is dropped quietly.
+import type { Writable } from 'node:stream';
+
+const gone = new WeakSet<Writable>();
+/** A write failure other than a departed reader (a full disk under `> file`), reported at exit. */
+let failure: NodeJS.ErrnoException | undefined;
+
+function watch(stream: Writable): void {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    gone.add(stream);
+    if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') failure ??= error;
+  });
+}
+
+let watching = false;
+/** Installs the error handlers once; without them an EPIPE is an uncaught exception with a stack. */
+export function watchStandardStreams(): void {
+  if (watching) return;
+  watching = true;
+  watch(process.stdout);
+  watch(process.stderr);
+}
+
+/** Writes to a standard stream unless its reader has gone. */
+export function writeStandard(stream: Writable, text: string): void {
+  if (gone.has(stream) || stream.destroyed) return;
+  stream.write(text);
+}
+
+function drained(stream: Writable): Promise<void> {
+  return new Promise((resolve) => {
+    if (gone.has(stream) || stream.destroyed || stream.writableLength === 0) return resolve();
+    // Callbacks run in order, so this one runs once everything written before it is out
+    // (or with an error when the reader leaves meanwhile; 'close' covers a destroy).
+    stream.once('close', () => resolve());
+    stream.write('', () => resolve());
+  });
+}
+
+/** Exits with `code` once everything written has left the process. */
+export async function exitAfterOutput(code: number): Promise<never> {
+  await Promise.all([drained(process.stdout), drained(process.stderr)]);
+  if (failure && !gone.has(process.stderr)) {
+    process.stderr.write(`ddedge: could not write the output: ${failure.code ?? failure.message}\n`);
+    await drained(process.stderr);
+  }
+  process.exit(failure && code === 0 ? 1 : code);
+}
