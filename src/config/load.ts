@@ -1,7 +1,6 @@
 // flags + environment + dotenv + *_FILE + credentials -> one validated Config. Every
 // problem is collected and reported together, naming the setting and what it accepts,
 // before any request is sent (exit 2).
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { DyndnsFormat } from '../dyndns/result.js';
 import { ConfigError } from '../errors.js';
@@ -252,5 +251,5 @@ const describeSetting = (s: Setting): string => (s.env ? `${s.env} (--${s.flag})
 export function defaultStateDir(env: Env, isRoot: boolean): string {
   if (env.STATE_DIRECTORY) return env.STATE_DIRECTORY.split(':')[0]!;
   if (isRoot) return '/var/lib/ddedge';
-  return join(env.XDG_STATE_HOME || join(env.HOME || homedir(), '.local', 'state'), 'ddedge');
+  return join(env.XDG_STATE_HOME || join(env.HOME || process.getBuiltinModule('node:os').homedir(), '.local', 'state'), 'ddedge');
 }

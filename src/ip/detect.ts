@@ -36,7 +36,8 @@ export function detectAddress(options: DetectOptions): Promise<Detection> {
   const answers: SourceAnswer[] = [];
   const votes = new Map<string, number>();
   let winner: string | undefined;
-  const started = performance.now();
+  // Date.now(), not performance.now(): the global `performance` loads perf_hooks (8 internal modules) on first use.
+  const started = Date.now();
 
   return new Promise((resolve, reject) => {
     let pending = sources.length;
@@ -71,7 +72,7 @@ export function detectAddress(options: DetectOptions): Promise<Detection> {
 
     const record = (spec: SourceSpec, raw: string | undefined, error: Error | undefined) => {
       if (settled && !options.waitForAll) return;
-      const ms = Math.round(performance.now() - started);
+      const ms = Date.now() - started;
       if (error || raw === undefined) {
         logger.debug('source failed', { source: spec.name, error: error?.message, ms });
         answers.push({ source: spec.name, error: error?.message ?? 'no address', ms });
