@@ -4,7 +4,7 @@ import { environmentWithDotenv } from '../config/env-sources.js';
 import { loadConfig, type LoadOptions } from '../config/load.js';
 import { ConfigError } from '../errors.js';
 import { createLogger, type Logger } from '../log.js';
-import type { CommandContext } from './registry.js';
+import type { CommandContext } from './command.js';
 
 export interface Setup {
   config: Config;

@@ -69,10 +69,10 @@ export async function httpRequest(request: HttpRequest): Promise<HttpResponse> {
   }
 }
 
-/** Throws a TransportError for a status outside 2xx. */
-export function expectSuccessStatus(response: HttpResponse): HttpResponse {
+/** Throws a TransportError for a status outside 2xx; `clientErrorHint` says what to check on a 4xx. */
+export function expectSuccessStatus(response: HttpResponse, clientErrorHint = 'check the URL and credentials'): HttpResponse {
   if (response.status >= 200 && response.status < 300) return response;
-  const hint = response.status >= 500 ? 'the server failed; ddedge will retry later' : 'check the URL and credentials';
+  const hint = response.status >= 500 ? 'the server failed; ddedge will retry later' : clientErrorHint;
   throw new TransportError('status', `${response.shownUrl} answered HTTP ${response.status} (${hint})`, response.shownUrl, response.status);
 }
 

@@ -1,5 +1,5 @@
 import { readState } from '../../state/state.js';
-import type { CommandContext } from '../registry.js';
+import type { CommandContext } from '../command.js';
 import { printJson, setup } from '../setup.js';
 
 export async function run(context: CommandContext): Promise<number> {
