@@ -49,6 +49,13 @@ describe('unknown flags', () => {
     expect(run.stderr).toContain(`did you mean ${flag}?`);
   });
 
+  it('a mistyped switch of ddedge api gets "did you mean"', async () => {
+    const run = await runDist(['api', 'contact', 'list', '--al'], baseEnv(withApi(sandbox)));
+    expect(run).toMatchObject({ code: 2, stderr: expect.stringContaining('did you mean --all') });
+    const user = await runDist(['api', 'contact', 'list', '--api-usr', 'x'], baseEnv(withApi(sandbox)));
+    expect(user).toMatchObject({ code: 2, stderr: expect.stringMatching(/did you mean .*--api-user/) });
+  });
+
   it('an unknown API parameter gets the nearest names', async () => {
     const run = await runDist(['api', 'service', 'dnslist', '--serviceNam', 'example.com'], baseEnv(withApi(sandbox)));
     expect(run).toMatchObject({ code: 2, stderr: expect.stringContaining('did you mean serviceName') });
