@@ -1,127 +1,98 @@
 // npm run bench: whole-process wall time and peak memory of the built ddedge, each as a
-// ratio to `node -e 0` measured in the same run (machines here are noisy; ratios travel).
-// Local servers only: two HTTPS echo sources and the sandbox over HTTPS, on 127.0.0.1.
+// ratio to `node -e 0` measured in the same run (machines here are noisy; ratios travel),
+// beside the floor (a minimal Node script making the same HTTPS requests) and Debian's
+// ddclient doing the same job. Local servers only, on 127.0.0.1, answering at once; each
+// row shows the requests its contender made, so a row doing less (or more) work is visible.
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import https from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { measure, median, runOnce, table } from './measure.mjs';
+import { makeTls, startEcho, startSandbox } from './servers.mjs';
 
-const RUNS = Number(process.env.BENCH_RUNS ?? 15);
+const RUNS = Math.max(Number(process.env.BENCH_RUNS ?? 15), 1);
 const root = join(import.meta.dirname, '..');
 const ddedge = join(root, 'dist', 'ddedge.mjs');
-const preload = join(import.meta.dirname, 'rss-preload.cjs');
+const floor = join(import.meta.dirname, 'floor.cjs');
 const work = mkdtempSync(join(tmpdir(), 'ddedge-bench-'));
 
-// A throw-away CA and server certificate, so every HTTPS request is verified as in production.
-const openssl = (...args) => execFileSync('openssl', args, { cwd: work, stdio: 'pipe' });
-openssl('req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '1', '-subj', '/CN=bench CA');
-openssl('req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=localhost');
-writeFileSync(join(work, 'ext.cnf'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\n');
-openssl('x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'server.pem', '-days', '1', '-extfile', 'ext.cnf');
-const tls = { cert: readFileSync(join(work, 'server.pem')), key: readFileSync(join(work, 'server.key')) };
-
-const listen = (server) => new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`https://127.0.0.1:${server.address().port}/`)));
-const echoA = await listen(https.createServer(tls, (_q, r) => r.end('81.0.2.15\n')));
-const echoB = await listen(https.createServer(tls, (_q, r) => r.end('81.0.2.15')));
-
-// The sandbox runs in its own process, as a provider would.
-const sandbox = spawn(process.execPath, [ddedge, 'sandbox', '--port', '0', '--json', '--tls-cert', join(work, 'server.pem'), '--tls-key', join(work, 'server.key')], { stdio: ['ignore', 'pipe', 'ignore'] });
-const info = await new Promise((resolve) => sandbox.stdout.once('data', (d) => resolve(JSON.parse(String(d)))));
+const tls = makeTls(work);
+const echoA = await startEcho(tls, '81.0.2.15\n');
+const echoB = await startEcho(tls, '81.0.2.15');
+const sandbox = await startSandbox(ddedge, tls);
+const { info } = sandbox;
+const count = async (settle = true) => {
+  if (settle) await sandbox.settle();
+  return { echo: echoA.requests + echoB.requests, provider: sandbox.requests };
+};
 
 const stateDir = join(work, 'state');
 const baseEnv = {
   PATH: process.env.PATH,
   HOME: work,
-  NODE_EXTRA_CA_CERTS: join(work, 'ca.pem'),
+  NODE_EXTRA_CA_CERTS: tls.ca,
   DDEDGE_DYNDNS_URL: info.dyndnsUrl,
   DDEDGE_DYNDNS_USER: info.dyndnsUser,
   DDEDGE_DYNDNS_KEY: info.dyndnsKey,
   DDEDGE_HOSTS: 'home.example.com',
   DDEDGE_STATE_DIR: stateDir,
-  DDEDGE_IP_SOURCES: `url:${echoA},url:${echoB}`,
+  DDEDGE_IP_SOURCES: `url:${echoA.url},url:${echoB.url}`,
 };
 const freshState = (address) =>
   writeFileSync(join(stateDir, 'state.json'), JSON.stringify({ version: 1, records: { 'home.example.com/A': { host: 'home.example.com', type: 'A', address, sentAt: new Date().toISOString(), via: 'dyndns' } } }));
 execFileSync(process.execPath, [ddedge, 'update', '--ip', '81.0.2.15'], { env: baseEnv });
 
+const COMMON = '(a) ddedge: 2 HTTPS sources, unchanged, nothing sent';
+const FLOOR = 'floor: node script, the same 2 HTTPS GETs';
 const cycleScenarios = (entry, label = '') => [
-  { name: `(a) detect from 2 HTTPS sources, unchanged, nothing sent${label}`, args: [entry, 'update'], setup: () => freshState('81.0.2.15') },
-  { name: `(b) detect, changed, sent through dynamic DNS over HTTPS${label}`, args: [entry, 'update'], setup: () => freshState('81.0.2.99') },
-  { name: `(c) --ip given and unchanged${label}`, args: [entry, 'update', '--ip', '81.0.2.15'], setup: () => freshState('81.0.2.15') },
+  { name: `${COMMON}${label}`, args: [entry, 'update'], setup: () => freshState('81.0.2.15') },
+  { name: `(b) ddedge: 2 sources, changed, sent by dynamic DNS over HTTPS${label}`, args: [entry, 'update'], setup: () => freshState('81.0.2.99') },
+  { name: `(c) ddedge: --ip given and unchanged${label}`, args: [entry, 'update', '--ip', '81.0.2.15'], setup: () => freshState('81.0.2.15') },
 ];
-// The yardstick, where Debian's ddclient is installed: the same job (one local HTTPS echo
-// source, address unchanged, nothing sent) by ddclient and by ddedge, in the same run.
+// The yardstick, where Debian's ddclient is installed, configured as its documentation does
+// today (usev4=webv4; `use=` is deprecated in 3.10): one HTTPS echo source, a cache saying the
+// address is unchanged and recent, the sandbox as its server (so a send would be counted).
 const ddclientPath = ['/usr/bin/ddclient', '/usr/sbin/ddclient'].find((p) => existsSync(p));
 const ddclientConf = join(work, 'ddclient.conf');
 const ddclientCache = join(work, 'ddclient.cache');
 if (ddclientPath) {
-  writeFileSync(ddclientConf, `ssl=yes\nssl_ca_file=${join(work, 'ca.pem')}\nuse=web, web=${echoA}\nprotocol=dondominio\nserver=127.0.0.1:9\nlogin=demo-user\npassword=demo-dyndns-key\nhome.example.com\n`, { mode: 0o600 });
+  const conf = ['ssl=yes', `ssl_ca_file=${tls.ca}`, `usev4=webv4, webv4=${echoA.url}`, 'protocol=dondominio', `server=${new URL(info.dyndnsUrl).host}`, `login=${info.dyndnsUser}`, `password=${info.dyndnsKey}`, 'home.example.com', ''];
+  writeFileSync(ddclientConf, conf.join('\n'), { mode: 0o600 });
 }
 const ddclientCacheFresh = () => {
   const now = Math.round(Date.now() / 1000);
   writeFileSync(ddclientCache, `## ddclient-3.10.0\nip=81.0.2.15,ipv4=81.0.2.15,mtime=${now},atime=${now},status=good,status-ipv4=good,host=home.example.com home.example.com\n`);
 };
-const yardstick = ddclientPath
-  ? [
-      { name: 'ddclient: 1 HTTPS source, unchanged, nothing sent', command: ddclientPath, args: ['-daemon=0', '-foreground', '-quiet', '-file', ddclientConf, '-cache', ddclientCache], setup: ddclientCacheFresh },
-      { name: 'ddedge: 1 HTTPS source, unchanged, nothing sent', args: [ddedge, 'update', '--ip-source', `url:${echoA}`], setup: () => freshState('81.0.2.15') },
-    ]
-  : [];
+const oneSource = [
+  { name: 'floor: node script, 1 HTTPS GET', args: [floor, echoA.url] },
+  { name: 'ddedge: 1 HTTPS source, unchanged, nothing sent', args: [ddedge, 'update', '--ip-source', `url:${echoA.url}`], setup: () => freshState('81.0.2.15') },
+  ...(ddclientPath
+    ? [{ name: 'ddclient 3.10 (usev4=webv4): 1 HTTPS source, unchanged, nothing sent', command: ddclientPath, args: ['-daemon=0', '-foreground', '-quiet', '-file', ddclientConf, '-cache', ddclientCache], setup: ddclientCacheFresh }]
+    : []),
+];
 
 // BENCH_COMPARE=/path/to/other/dist/ddedge.mjs measures another build in the same run, so a
 // before/after comparison sees the same machine noise.
 const compare = process.env.BENCH_COMPARE;
 const scenarios = [
-  { name: 'node -e 0', args: ['-e', '0'], setup: () => {} },
+  { name: 'node -e 0', args: ['-e', '0'] },
+  { name: FLOOR, args: [floor, echoA.url, echoB.url] },
   ...cycleScenarios(ddedge),
   ...(compare ? cycleScenarios(compare, ' [compare]') : []),
-  ...yardstick,
+  ...oneSource,
 ];
-
-function runOnce(scenario, withPreload) {
-  scenario.setup();
-  // Peak memory is read through a Node preload: other programs are timed only.
-  if (withPreload && scenario.command) return Promise.resolve({ ms: NaN, rssKb: NaN });
-  const args = withPreload ? ['--require', preload, ...scenario.args] : scenario.args;
-  const started = process.hrtime.bigint();
-  return new Promise((resolve, reject) => {
-    const child = spawn(scenario.command ?? process.execPath, args, { env: baseEnv, stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('exit', (code) => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      if (code !== 0) return reject(new Error(`${scenario.name} exited ${code}: ${stderr}`));
-      resolve({ ms, rssKb: Number(/DDEDGE_BENCH_MAXRSS_KB=(\d+)/.exec(stderr)?.[1] ?? NaN) });
-    });
-  });
+const results = await measure(scenarios, baseEnv, RUNS, count);
+console.log(`ddedge bench: medians of ${RUNS} interleaved runs each, node ${process.version}, ${new Date().toISOString()}\n`);
+console.log(table(results, { floor: FLOOR }));
+const row = (name) => results.find((r) => r.name === name);
+const nodeRow = results[0];
+console.log(`\ncommon cycle: ${(row(COMMON).ms / row(FLOOR).ms).toFixed(2)} x the floor (target 1.15), peak RSS ${(row(COMMON).rssKb / nodeRow.rssKb).toFixed(2)} x node -e 0 (target 1.25)`);
+if (process.env.BENCH_CYCLE_ONLY) {
+  sandbox.child.kill('SIGTERM');
+  rmSync(work, { recursive: true, force: true });
+  process.exit(0);
 }
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-};
-
-// Interleaved rounds: each round runs every scenario once, so drift hits all alike.
-const times = new Map(scenarios.map((s) => [s.name, []]));
-const memory = new Map(scenarios.map((s) => [s.name, []]));
-for (const s of scenarios) await runOnce(s, false); // warm the file cache
-for (let round = 0; round < RUNS; round++) {
-  for (const s of scenarios) times.get(s.name).push((await runOnce(s, false)).ms);
-  for (const s of scenarios) memory.get(s.name).push((await runOnce(s, true)).rssKb);
-}
-
-const baseTime = median(times.get('node -e 0'));
-const baseRss = median(memory.get('node -e 0'));
-console.log(`ddedge bench: median of ${RUNS} runs each, node ${process.version}, ${new Date().toISOString()}\n`);
-console.log('| scenario | wall ms | × node -e 0 | peak RSS MiB | × node -e 0 |');
-console.log('|---|---:|---:|---:|---:|');
-for (const s of scenarios) {
-  const t = median(times.get(s.name));
-  const m = median(memory.get(s.name));
-  const rss = Number.isNaN(m) ? '| – | – |' : `| ${(m / 1024).toFixed(1)} | ${(m / baseRss).toFixed(2)} |`;
-  console.log(`| ${s.name} | ${t.toFixed(1)} | ${(t / baseTime).toFixed(2)} ${rss}`);
-}
+const scenarios0 = scenarios[0];
 
 // The sandbox: from spawning `ddedge sandbox` to the answer of its first tool/hello.
 async function sandboxStart() {
@@ -138,7 +109,7 @@ const sandboxTimes = [];
 const baselineTimes = [];
 for (let i = 0; i < RUNS; i++) {
   sandboxTimes.push(await sandboxStart());
-  baselineTimes.push((await runOnce(scenarios[0], false)).ms);
+  baselineTimes.push((await runOnce(scenarios0, baseEnv)).ms);
 }
 console.log(`\nsandbox: start and answer tool/hello in ${median(sandboxTimes).toFixed(1)} ms, ${(median(sandboxTimes) / median(baselineTimes)).toFixed(2)} x node -e 0`);
 
@@ -182,6 +153,6 @@ const apiPath = closure(byPrefix('via-api-'));
 console.log(`\nbundle: entry dist/ddedge.mjs ${statSync(ddedge).size} B; a cycle loads ${bytes(updatePath)} B in ${updatePath.size} files;`);
 console.log(`the API path adds ${bytes([...apiPath].filter((f) => !updatePath.has(f)))} B (undici); dist/ in all ${bytes([ddedge, ...chunks])} B`);
 
-sandbox.kill('SIGTERM');
+sandbox.child.kill('SIGTERM');
 rmSync(work, { recursive: true, force: true });
 process.exit(0);

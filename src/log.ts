@@ -1,8 +1,14 @@
 // The one logger. Lines go to stderr: stdout is reserved for results. Under systemd
 // (JOURNAL_STREAM set) each line starts with a syslog priority `<N>` so journald keeps the
 // level; --log-format json writes one object per line for container log collectors.
-// Every line passes through redact(), so a secret cannot leak through a careless message.
+// Every line passes through redact(), so a secret cannot leak through a careless message;
+// text lines have control characters escaped and every part bounded (outside-text.ts), so
+// what a provider wrote cannot forge a line or drive the terminal.
+import { bound, escapeControls, OUTSIDE_TEXT_LIMIT } from './outside-text.js';
 import { redact } from './redact.js';
+
+/** A message is ours plus, at most, a few pieces of outside text. */
+const MESSAGE_LIMIT = 4 * OUTSIDE_TEXT_LIMIT;
 
 export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
 export type LogFormat = 'text' | 'json';
@@ -33,13 +39,18 @@ export function createLogger(options: LoggerOptions): Logger {
 
   const emit = (level: LogLevel, message: string, fields: LogFields = {}) => {
     if (RANK[level] > threshold) return;
-    const present = Object.entries(fields).filter(([, v]) => v !== undefined && v !== null);
+    // Redact first, then cut: a secret straddling the limit is masked whole.
+    const msg = bound(redact(message), MESSAGE_LIMIT);
+    const present = Object.entries(fields)
+      .filter(([, v]) => v !== undefined && v !== null)
+      .map(([k, v]) => [k, typeof v === 'string' ? bound(redact(v)) : v] as const);
     let line: string;
     if (options.format === 'json') {
-      line = JSON.stringify({ time: new Date().toISOString(), level, msg: message, ...Object.fromEntries(present) });
+      // JSON.stringify escapes control characters itself.
+      line = JSON.stringify({ time: new Date().toISOString(), level, msg, ...Object.fromEntries(present) });
     } else {
       const tail = present.map(([k, v]) => ` ${k}=${formatValue(v)}`).join('');
-      line = journald ? `<${SYSLOG_PRIORITY[level]}>${message}${tail}` : `${level}: ${message}${tail}`;
+      line = escapeControls(journald ? `<${SYSLOG_PRIORITY[level]}>${msg}${tail}` : `${level}: ${msg}${tail}`);
     }
     write(redact(line) + '\n');
   };

@@ -1,23 +1,52 @@
 // Secrets are registered once, when configuration is read; every line that leaves the
-// process (logs, errors, --json output) passes through redact(). URL query values that
-// carry credentials are masked even when their value was never registered.
+// process (logs, errors, --json output, the state) passes through redact(). URL query values
+// that carry credentials are masked even when their value was never registered.
+//
+// A secret is masked in every spelling a server or a serializer may give it back: raw,
+// percent-encoded (either hex case, all characters or only some, or twice), form-encoded
+// (`+` for a space), JSON-escaped (`\uXXXX`, `\/`, `\"`) and XML/HTML-escaped. Each
+// character of the secret may appear in any of its spellings, so mixed forms match too.
 
 const MASK = '***';
-const secrets = new Set<string>();
+const secrets = new Map<string, RegExp>();
 const SECRET_PARAMS = new Set(['password', 'apikey', 'apipasswd', 'key', 'token']);
 
 /** Registers a value that must never be shown. Short values would mask ordinary words. */
-export function registerSecret(value: string | undefined): void {
-  if (value && value.length >= 4) secrets.add(value);
+export function registerSecret(value: string | undefined, caseInsensitiveChars = 0): void {
+  if (value && value.length >= 4 && !secrets.has(value)) secrets.set(value, spellingsOf(value, caseInsensitiveChars));
+}
+
+/**
+ * Registers a URL that is itself a secret (a heartbeat URL carries the check's identity):
+ * as given, as normalised (`HTTP://` lowercased, `:80` dropped), without its trailing slash,
+ * with the default port spelled out, and as `host/path` (how hints show a URL).
+ */
+export function registerSecretUrl(text: string | undefined): void {
+  if (!text) return;
+  registerSecret(text);
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return;
+  }
+  const origin = `${url.protocol}//${url.host}`;
+  const rest = `${url.pathname}${url.search}`.replace(/\/+$/, '');
+  registerSecret(origin + rest, origin.length);
+  registerSecret(url.href, origin.length);
+  if (!url.port) {
+    const port = url.protocol === 'https:' ? '443' : url.protocol === 'http:' ? '80' : '';
+    if (port) registerSecret(`${url.protocol}//${url.hostname}:${port}${rest}`, origin.length + port.length + 1);
+  }
+  // The path is what tells a check apart (a bare host is no secret); hints show host and path.
+  const path = url.pathname.replace(/\/+$/, '');
+  if (rest.length > 1) registerSecret(`${url.host}${rest}`, url.host.length);
+  if (path.length > 1) registerSecret(`${url.host}${path}`, url.host.length);
 }
 
 export function redact(text: string): string {
   let out = text;
-  for (const secret of secrets) {
-    if (out.includes(secret)) out = out.split(secret).join(MASK);
-    const encoded = encodeURIComponent(secret);
-    if (encoded !== secret && out.includes(encoded)) out = out.split(encoded).join(MASK);
-  }
+  for (const pattern of secrets.values()) out = out.replace(pattern, MASK);
   return out;
 }
 
@@ -35,3 +64,42 @@ export function redactUrl(url: string | URL): string {
   }
   return redact(parsed.toString().replaceAll(encodeURIComponent(MASK), MASK));
 }
+
+function spellingsOf(secret: string, caseInsensitiveChars: number): RegExp {
+  let pattern = '';
+  let index = 0;
+  for (const ch of secret) {
+    const forms = new Set(spellingsOfChar(ch));
+    if (index < caseInsensitiveChars) for (const other of [ch.toLowerCase(), ch.toUpperCase()]) forms.add(escapeRegex(other));
+    pattern += `(?:${[...forms].join('|')})`;
+    index += ch.length;
+  }
+  return new RegExp(pattern, 'g');
+}
+
+const JSON_SHORT: Record<string, string> = { '"': '\\"', '\\': '\\\\', '/': '\\/', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+const XML_NAMED: Record<string, string[]> = { '&': ['&amp;'], '<': ['&lt;'], '>': ['&gt;'], '"': ['&quot;'], "'": ['&apos;'] };
+
+/** Regular-expression alternatives for one character (one code point). */
+function spellingsOfChar(ch: string): string[] {
+  const code = ch.codePointAt(0)!;
+  const bytes = [...new TextEncoder().encode(ch)];
+  const forms = [
+    escapeRegex(ch),
+    bytes.map((b) => `%${hexAnyCase(b, 2)}`).join(''),
+    bytes.map((b) => `%25${hexAnyCase(b, 2)}`).join(''),
+    [...Array(ch.length).keys()].map((i) => `\\\\u${hexAnyCase(ch.charCodeAt(i), 4)}`).join(''),
+    `&#0*${code};`,
+    `&#[xX]0*${hexAnyCase(code, 1)};`,
+  ];
+  if (ch === ' ') forms.push('\\+');
+  if (JSON_SHORT[ch]) forms.push(escapeRegex(JSON_SHORT[ch]));
+  for (const named of XML_NAMED[ch] ?? []) forms.push(escapeRegex(named));
+  return forms;
+}
+
+function hexAnyCase(value: number, width: number): string {
+  return [...value.toString(16).padStart(width, '0')].map((d) => (/[a-f]/.test(d) ? `[${d}${d.toUpperCase()}]` : d)).join('');
+}
+
+const escapeRegex = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');

@@ -11,6 +11,9 @@ export interface XmlElement {
 
 export class XmlError extends Error {}
 
+/** Deeper than any answer: refused here, so readers that recurse on the tree are safe. */
+const MAX_DEPTH = 64;
+
 const ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
 
 function decode(text: string): string {
@@ -40,8 +43,14 @@ export function parseXml(source: string): XmlElement {
       if (top.name !== closing || stack.length === 1) throw new XmlError(`unexpected </${closing}>`);
       stack.pop();
     } else if (opening !== undefined) {
-      const element: XmlElement = { name: opening, attributes: {}, children: [], text: '' };
-      for (const a of (attrs ?? '').matchAll(ATTRIBUTE)) element.attributes[a[1]!] = decode(a[2] ?? a[3] ?? '');
+      // No prototype: attribute names such as `constructor` are only attributes.
+      const element: XmlElement = { name: opening, attributes: Object.create(null) as Record<string, string>, children: [], text: '' };
+      for (const a of (attrs ?? '').matchAll(ATTRIBUTE)) {
+        // Well-formedness (XML 1.0, 3.1): `success="false" success="true"` is not "last one wins".
+        if (Object.hasOwn(element.attributes, a[1]!)) throw new XmlError(`attribute ${a[1]} appears twice in <${opening}>`);
+        element.attributes[a[1]!] = decode(a[2] ?? a[3] ?? '');
+      }
+      if (!selfClosing && stack.length > MAX_DEPTH) throw new XmlError(`elements nested deeper than ${MAX_DEPTH} levels`);
       if (stack.length === 1 && root.children.length > 0) throw new XmlError('more than one root element');
       top.children.push(element);
       if (!selfClosing) stack.push(element);

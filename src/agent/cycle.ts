@@ -4,14 +4,25 @@
 import type { ApiClient } from '../api/client.js';
 import { hasApiCredentials, hasDyndnsCredentials, type Config } from '../config/config.js';
 import { sendDyndnsUpdate, DyndnsError } from '../dyndns/client.js';
-import { DdedgeError } from '../errors.js';
+import { DdedgeError, exitCodeOf, type ExitCode } from '../errors.js';
+import { nodeTransport } from '../http/node-transport.js';
 import { canonicalAddress, recordTypeOf, type Family, type RecordType } from '../ip/address.js';
 import { detectAddress } from '../ip/detect.js';
 import type { Logger } from '../log.js';
+import { outsideText } from '../outside-text.js';
 import { acquireLock } from '../state/lock.js';
+import { activeBackoff, isRefusal, nextBackoff } from '../state/backoff.js';
+import { BudgetSpentError, CallBudget } from '../state/budget.js';
+import { removeStaleTemporaries } from '../state/state-dir.js';
+import { StateSaveError } from '../state/state-save-error.js';
 import { readState, recordKey, writeState, type RecordState, type State, type Via } from '../state/state.js';
 import { cycleExitCode, failureKind, type Outcome } from './outcome.js';
+import { isGateRefusal, ProviderGate } from './provider-gate.js';
+import { recordFingerprint } from './record-fingerprint.js';
+import { StoppingError, type Shutdown } from './shutdown.js';
 import { registeredDomain } from './registered-domain.js';
+import { joinIdentifier } from '../lan/interface-id.js';
+import { hostsFor } from '../lan/planned-records.js';
 
 export interface CycleOptions {
   config: Config;
@@ -19,6 +30,12 @@ export interface CycleOptions {
   dryRun?: boolean;
   force?: boolean;
   now?: () => Date;
+  /** A daemon's stop request: no provider call starts once it is set (see shutdown.ts). */
+  shutdown?: Shutdown;
+  /** A person asked for this cycle (SIGUSR1): records in their refusal backoff are tried again. */
+  retryRefused?: boolean;
+  /** Tests: the IPv6 interface table iface: sources read (default /proc/net/if_inet6). */
+  interfaceTable?: string;
 }
 
 export interface CycleReport {
@@ -28,7 +45,8 @@ export interface CycleReport {
   state: State;
 }
 
-type Target = { kind: 'address'; address: string } | { kind: 'server' } | { kind: 'unknown'; error: unknown };
+/** `prefix`: set for a host behind the router, whose address is that prefix + its identifier. */
+type Target = { kind: 'address'; address: string; prefix?: string } | { kind: 'server' } | { kind: 'unknown'; error: unknown };
 
 interface Sent {
   via: Via;
@@ -52,6 +70,10 @@ class Cycle {
   private readonly now: () => Date;
   private api?: Promise<ApiClient>;
   private state!: State;
+  /** Every provider call goes through it (budget, stop); see provider-gate.ts. */
+  private gate!: ProviderGate;
+  private budget!: CallBudget;
+  private budgetLogged = false;
 
   constructor(private readonly options: CycleOptions) {
     this.config = options.config;
@@ -63,15 +85,27 @@ class Cycle {
     // A dry run writes nothing, so it needs no lock and cannot disturb a running cycle.
     const lock = this.options.dryRun ? undefined : acquireLock(this.config.stateDir);
     try {
-      const loaded = readState(this.config.stateDir);
+      const dir = this.config.stateDir;
+      const loaded = readState(dir);
       if (loaded.damage) this.logger.warn(loaded.damage);
-      this.state = loaded.state;
-      const outcomes: Outcome[] = [];
-      for (const family of this.config.ipv6 ? ([4, 6] as const) : ([4] as const)) {
-        const target = await this.target(family);
-        for (const host of this.config.hosts) outcomes.push(await this.handle(host, recordTypeOf(family), target));
+      if (lock) {
+        const removed = removeStaleTemporaries(dir, 'state.json');
+        if (removed.length) this.logger.info(`removed ${removed.length} temporary file(s) left in ${dir} by a writer that was stopped: ${removed.join(', ')}`);
       }
-      const exitCode = cycleExitCode(outcomes);
+      this.state = loaded.state;
+      // Reservations are written before each block of calls; a dry run writes nothing.
+      const persist = () => (lock ? this.save('no request was sent') : undefined);
+      this.budget = new CallBudget(this.state, this.config.maxCallsPerHour, this.now, persist);
+      this.gate = new ProviderGate(this.budget, this.options.shutdown);
+      const outcomes: Outcome[] = [];
+      for (const family of [4, 6] as const) {
+        const planned = hostsFor(this.config, family);
+        if (!planned.length) continue;
+        const target = await this.target(family);
+        // Every host behind the router moves with the prefix, in this same cycle.
+        for (const { host, identifier } of planned) outcomes.push(await this.handle(host, recordTypeOf(family), targetOf(target, identifier, this.config.lan.prefixLength)));
+      }
+      let exitCode: number = cycleExitCode(outcomes);
       if (!this.options.dryRun) {
         const at = this.now().toISOString();
         this.state.lastCycleAt = at;
@@ -82,11 +116,30 @@ class Cycle {
           const kind = failureKind(o.error);
           this.state.failures = { ...this.state.failures, [kind]: (this.state.failures?.[kind] ?? 0) + 1 };
         }
-        writeState(this.config.stateDir, this.state);
+        this.budget.settle();
+        const updated = outcomes.filter((o) => o.action === 'updated').map((o) => `${o.host} ${o.type}`);
+        try {
+          this.save(updated.length ? `the provider was updated (${updated.join(', ')}), but the next cycle will send it again` : 'nothing else is affected');
+        } catch (error) {
+          // The records were sent: report them as they are, and the failure to remember them.
+          this.logger.error((error as Error).message);
+          if (exitCode === 0) exitCode = (error as StateSaveError).exitCode ?? 4;
+          this.state.lastCycleExitCode = exitCode;
+        }
       }
       return { outcomes, exitCode, state: this.state };
     } finally {
       lock?.release();
+    }
+  }
+
+  /** Writes the state; a failure (disk full) is a StateSaveError saying what it means. */
+  private save(consequence: string): void {
+    try {
+      writeState(this.config.stateDir, this.state);
+    } catch (error) {
+      if (error instanceof DdedgeError) throw error;
+      throw new StateSaveError(this.config.stateDir, error, consequence);
     }
   }
 
@@ -96,7 +149,8 @@ class Cycle {
 
   private apiClient(): Promise<ApiClient> {
     // The API code (and undici) is loaded only by cycles that use it.
-    this.api ??= import('./via-api.js').then((m) => m.createApiClient(this.config, this.logger));
+    // Its transport is the gate's: every API call (pages, retries, whatever asks) is counted.
+    this.api ??= import('./via-api.js').then((m) => m.createApiClient(this.config, this.logger, (t) => this.gate.wrap(t)));
     return this.api;
   }
 
@@ -121,6 +175,7 @@ class Cycle {
         timeoutMs: this.config.timeoutMs,
         allowPrivate: this.config.allowPrivateIp,
         logger: this.logger,
+        interfaceTable: this.options.interfaceTable,
       });
       this.logger.debug(`IPv${family} address is ${detection.address}`, { sources: detection.answers.map((a) => a.source).join(',') });
       return { kind: 'address', address: detection.address };
@@ -137,12 +192,22 @@ class Cycle {
       return { host, type, address: '-', action: 'failed', via: 'cache', message: (target.error as Error).message, error: target.error };
     }
     const wanted = target.kind === 'address' ? target.address : undefined;
+    const lan = target.kind === 'address' && target.prefix ? { prefix: target.prefix } : {};
     if (wanted && this.isCurrent(record, wanted)) {
-      return { host, type, address: wanted, action: 'unchanged', via: 'cache', message: `sent ${record.sentAt} via ${record.via}; nothing to do` };
+      return { host, type, address: wanted, action: 'unchanged', via: 'cache', message: `sent ${record.sentAt} via ${record.via}; nothing to do`, ...lan };
+    }
+    const held = record.backoff && !this.options.force && !this.options.retryRefused ? activeBackoff(record.backoff, recordFingerprint(this.config, host, type), this.now()) : undefined;
+    if (held) {
+      const message = `not sent: the provider refused it ${held.failures} time(s) (${record.lastError ?? 'refused'}); next attempt after ${held.until} (--force tries now)`;
+      return { host, type, address: wanted ?? '(server)', action: 'failed', via: 'cache', message, error: new DdedgeError(message, held.exitCode as ExitCode) };
+    }
+    if (this.options.shutdown?.stopping && !this.options.dryRun) {
+      const error = new StoppingError('not sent: ddedge is stopping');
+      return { host, type, address: wanted ?? '(server)', action: 'failed', via: 'cache', message: error.message, error };
     }
     if (this.options.dryRun) {
       const was = record.address ? `the cache holds ${record.address}` : 'not in the cache';
-      return { host, type, address: wanted ?? '(server)', action: 'would-update', via: 'cache', message: `would send (${was})` };
+      return { host, type, address: wanted ?? '(server)', action: 'would-update', via: 'cache', message: `would send (${was})`, ...lan };
     }
     try {
       const sent = await this.send(host, type, wanted);
@@ -152,16 +217,22 @@ class Cycle {
         this.logger.warn(`the provider reports ${host} ${type} at ${reported} after ddedge sent ${wanted}; remembering ${wanted} (it is sent again after --max-age or when the address changes)`);
       }
       const address = wanted ?? reported ?? '(server)';
-      this.state.records[key] = { host, type, address, sentAt: this.now().toISOString(), via: sent.via };
+      this.state.records[key] = { host, type, address, sentAt: this.now().toISOString(), via: sent.via, ...lan };
       const changed = sent.changed !== false;
-      const message = changed ? `set to ${address}` : `the provider already held ${address}`;
+      const message = (changed ? `set to ${address}` : `the provider already held ${address}`) + (lan.prefix ? ` (prefix ${lan.prefix})` : '');
       this.logger.info(`${host} ${type} ${message} via ${sent.via}`);
-      return { host, type, address, action: changed ? 'updated' : 'unchanged', via: sent.via, message, previous: record.address };
+      return { host, type, address, action: changed ? 'updated' : 'unchanged', via: sent.via, message, previous: record.address, ...lan };
     } catch (error) {
-      const message = error instanceof DdedgeError ? error.message : `internal error: ${(error as Error).stack ?? error}`;
-      this.logger.error(`${host} ${type}: ${message}`);
-      this.state.records[key] = { ...record, lastError: message, lastErrorAt: this.now().toISOString() };
-      return { host, type, address: wanted ?? '(server)', action: 'failed', via: this.usesApiFor(type) ? 'api' : 'dyndns', message, error };
+      // Redacted, escaped and bounded: the message goes to the state file, --json and the log.
+      const message = outsideText(error instanceof DdedgeError ? error.message : `internal error: ${(error as Error).stack ?? error}`, 2000);
+      // A spent budget is said once per cycle, not once for each of 2,000 hosts.
+      if (!(error instanceof BudgetSpentError) || !this.budgetLogged) this.logger.error(`${host} ${type}: ${message}`);
+      if (error instanceof BudgetSpentError) this.budgetLogged = true;
+      const code = exitCodeOf(error);
+      const backoff = isRefusal(code) && !isGateRefusal(error) ? nextBackoff(record.backoff, recordFingerprint(this.config, host, type), code, this.now()) : record.backoff;
+      if (backoff !== record.backoff) this.logger.info(`${host} ${type}: no new attempt before ${backoff!.until} unless the configuration changes (refusal ${backoff!.failures} in a row)`);
+      this.state.records[key] = { ...record, lastError: message, lastErrorAt: this.now().toISOString(), ...(backoff ? { backoff } : {}) };
+      return { host, type, address: wanted ?? '(server)', action: 'failed', via: this.usesApiFor(type) ? 'api' : 'dyndns', message, error, ...lan };
     }
   }
 
@@ -174,11 +245,12 @@ class Cycle {
   private async send(host: string, type: RecordType, address: string | undefined): Promise<Sent> {
     if (this.usesApiFor(type)) return this.sendViaApi(host, type, address!);
     try {
-      const settings = { ...this.config.dyndns, user: this.config.dyndns.user!, key: this.config.dyndns.key!, timeoutMs: this.config.timeoutMs };
+      const transport = this.gate.wrap(nodeTransport);
+      const settings = { ...this.config.dyndns, user: this.config.dyndns.user!, key: this.config.dyndns.key!, timeoutMs: this.config.timeoutMs, transport };
       const result = await sendDyndnsUpdate(settings, host, address ?? '', this.logger);
       return { via: 'dyndns', changed: result.changed, address: result.address };
     } catch (error) {
-      if (this.config.via !== 'auto' || !hasApiCredentials(this.config) || address === undefined) throw error;
+      if (this.config.via !== 'auto' || !hasApiCredentials(this.config) || address === undefined || isGateRefusal(error)) throw error;
       if (error instanceof DyndnsError && error.kind === 'auth') {
         this.logger.warn(`the dynamic DNS key was rejected for ${host}; fix DDEDGE_DYNDNS_KEY (or DDEDGE_DYNDNS_USER). Using the registrar API instead`);
       } else {
@@ -196,3 +268,9 @@ class Cycle {
   }
 }
 
+
+/** The address of one host: the detected one, or for a host behind the router its prefix + identifier. */
+function targetOf(target: Target, identifier: string | undefined, prefixLength: number): Target {
+  if (!identifier || target.kind !== 'address') return target;
+  return { kind: 'address', ...joinIdentifier(target.address, prefixLength, identifier) };
+}

@@ -1,18 +1,27 @@
 // The long-running agent: a cycle every interval. Transient failures back off; rejected
 // credentials stop all provider calls until the configuration changes (re-read before each
-// cycle, or at once on SIGHUP) or SIGUSR1 asks for a cycle. SIGTERM/SIGINT let the cycle
-// in flight finish, then the daemon returns 0.
+// cycle, or at once on SIGHUP) or SIGUSR1 asks for a cycle; a signal that arrives during a
+// cycle is served right after it. SIGTERM/SIGINT let the requests in flight finish but start
+// no new one (see shutdown.ts); a second one aborts them. Then the daemon returns 0.
 import type { Config } from '../config/config.js';
 import { ExitCode, exitCodeOf } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { CycleReport } from './cycle.js';
 import { nextDelay } from './schedule.js';
+import { Shutdown } from './shutdown.js';
+
+/** What a cycle of the daemon is told besides the configuration. */
+export interface CycleContext {
+  shutdown: Shutdown;
+  /** A person asked for this cycle (SIGUSR1, SIGHUP): records the provider refused are tried again. */
+  asked: boolean;
+}
 
 export interface DaemonOptions {
   config: Config;
   /** Reads the configuration again (files, environment); throws ConfigError when it is invalid. */
   reload: () => Promise<Config>;
-  cycle: (config: Config) => Promise<CycleReport>;
+  cycle: (config: Config, context: CycleContext) => Promise<CycleReport>;
   logger: Logger;
   signals?: NodeJS.EventEmitter;
 }
@@ -25,6 +34,8 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
   let config = options.config;
   let stopping = false;
   let forced = false;
+  let inCycle = false;
+  const shutdown = new Shutdown();
   let wake: () => void = () => {};
   let blockedFingerprint: string | undefined;
   let failures = 0;
@@ -33,18 +44,22 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     SIGTERM: () => stop('SIGTERM'),
     SIGINT: () => stop('SIGINT'),
     SIGUSR1: () => {
-      logger.info('SIGUSR1: running a cycle now');
+      logger.info(inCycle ? 'SIGUSR1: another cycle will run when this one ends' : 'SIGUSR1: running a cycle now');
       forced = true;
       wake();
     },
     SIGHUP: () => {
-      logger.info('SIGHUP: reloading the configuration');
+      logger.info(inCycle ? 'SIGHUP: the configuration will be reloaded when this cycle ends' : 'SIGHUP: reloading the configuration');
       forced = true;
       wake();
     },
   };
   const stop = (signal: string) => {
-    logger.info(`${signal}: stopping after the current cycle`);
+    if (shutdown.request()) {
+      logger.info(`${signal} again: aborting the requests in flight`);
+    } else {
+      logger.info(inCycle ? `${signal}: stopping; the requests in flight may finish, no new one starts (${signal} again aborts them)` : `${signal}: stopping`);
+    }
     stopping = true;
     wake();
   };
@@ -59,8 +74,9 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
         logger.debug('credentials were rejected; waiting for a configuration change, SIGHUP or SIGUSR1');
       } else {
         blockedFingerprint = undefined;
+        const asked = forced;
         forced = false;
-        const exitCode = await runOneCycle(config);
+        const exitCode = await runOneCycle(config, asked);
         if (exitCode === ExitCode.auth) {
           blockedFingerprint = fingerprint;
           logger.error('credentials were rejected: no more provider calls until the configuration changes, SIGHUP or SIGUSR1');
@@ -68,6 +84,8 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
         failures = TRANSIENT.has(exitCode) ? failures + 1 : 0;
       }
       if (stopping) break;
+      // SIGUSR1 or SIGHUP during the cycle: served now, not after the interval.
+      if (forced) continue;
       const delay = nextDelay(config.intervalMs, failures);
       if (failures) logger.info(`retrying in ${Math.round(delay / 1000)}s (failure ${failures} in a row)`);
       await new Promise<void>((resolve) => {
@@ -84,15 +102,18 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
   logger.info('daemon stopped');
   return ExitCode.ok;
 
-  async function runOneCycle(current: Config): Promise<number> {
+  async function runOneCycle(current: Config, asked: boolean): Promise<number> {
+    inCycle = true;
     try {
-      const report = await options.cycle(current);
+      const report = await options.cycle(current, { shutdown, asked });
       return report.exitCode;
     } catch (error) {
       logger.error(`cycle failed: ${(error as Error).message}`);
       const code = exitCodeOf(error);
       // An internal error or an unusable state directory must not become a tight loop.
       return code === ExitCode.auth ? code : ExitCode.transient;
+    } finally {
+      inCycle = false;
     }
   }
 

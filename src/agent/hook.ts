@@ -18,40 +18,78 @@ export function hookEnvironment(outcome: Outcome, parent: NodeJS.ProcessEnv = pr
     DDEDGE_OLD_ADDRESS: outcome.previous ?? '',
     DDEDGE_NEW_ADDRESS: outcome.address,
     DDEDGE_VIA: outcome.via,
+    // A host behind the router: the IPv6 prefix its new address was built from.
+    DDEDGE_PREFIX: outcome.prefix ?? '',
   };
 }
 
+/** After the hook's shell exits, how long its output may still arrive before we stop reading. */
+const DRAIN_MS = 200;
+
+/**
+ * Runs the hook in a process group of its own. When the shell exits (or is stopped at the
+ * timeout) whatever it left in that group (`sleep 777 &`) is stopped too, and the pipes are
+ * closed on our side: a grandchild that left the group (`setsid`, a daemon) may keep them
+ * open forever, and ddedge must not wait for it.
+ */
 export function runHook(command: string, timeoutMs: number, outcome: Outcome, logger: Logger): Promise<void> {
   return new Promise((resolve) => {
     const child = spawn('/bin/sh', ['-c', command], { env: hookEnvironment(outcome), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let output = '';
     const collect = (chunk: Buffer) => {
+      // Keep reading past the limit, or a chatty hook would block on a full pipe.
       if (output.length < OUTPUT_LIMIT) output += chunk.toString('utf8');
     };
     child.stdout!.on('data', collect);
     child.stderr!.on('data', collect);
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      // The whole process group: a shell's children must not outlive the hook.
+    const stopGroup = () => {
       try {
         process.kill(-child.pid!, 'SIGKILL');
       } catch {
-        child.kill('SIGKILL');
+        // The group is empty: nothing left to stop.
       }
+    };
+    let timedOut = false;
+    let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+    let settled = false;
+    let drain: NodeJS.Timeout | undefined;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      stopGroup();
+      // The shell is normally reaped at once; never wait beyond this for a report.
+      drain ??= setTimeout(finish, 5 * DRAIN_MS);
     }, timeoutMs);
+    function finish() {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      clearTimeout(drain);
+      stopGroup();
+      child.stdout!.destroy();
+      child.stderr!.destroy();
+      const text = output.trim();
+      const tail = text ? `: ${text.slice(0, 300)}` : '';
+      const what = `--on-change for ${outcome.host} ${outcome.type}`;
+      if (timedOut) logger.warn(`${what} was stopped after ${timeoutMs} ms${tail}`);
+      else if (exit?.code !== 0) logger.warn(`${what} failed (${exit?.signal ?? `exit ${exit?.code}`})${tail}`);
+      else logger.info(`--on-change ran for ${outcome.host} ${outcome.type}`);
+      // Its whole output (as far as kept) for whoever debugs the hook; the logger redacts it.
+      if (text) logger.debug(`${what} output`, { output: text });
+      resolve();
+    }
     child.on('error', (error) => {
+      if (settled) return;
+      settled = true;
       clearTimeout(timer);
       logger.warn(`--on-change could not start: ${error.message}`);
       resolve();
     });
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      const tail = output.trim() ? `: ${output.trim().slice(0, 300)}` : '';
-      if (timedOut) logger.warn(`--on-change for ${outcome.host} ${outcome.type} was stopped after ${timeoutMs} ms${tail}`);
-      else if (code !== 0) logger.warn(`--on-change for ${outcome.host} ${outcome.type} failed (${signal ?? `exit ${code}`})${tail}`);
-      else logger.info(`--on-change ran for ${outcome.host} ${outcome.type}`);
-      resolve();
+    child.on('exit', (code, signal) => {
+      exit = { code, signal };
+      if (!timedOut) clearTimeout(timer);
+      clearTimeout(drain);
+      drain = setTimeout(finish, DRAIN_MS);
     });
+    child.on('close', finish);
   });
 }

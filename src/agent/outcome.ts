@@ -12,6 +12,8 @@ export interface Outcome {
   action: Action;
   via: 'dyndns' | 'api' | 'cache';
   message: string;
+  /** For a host behind the router (NAME=<identifier>): the IPv6 prefix its address was built from. */
+  prefix?: string;
   /** The address ddedge had sent before, when this cycle changed it. */
   previous?: string;
   error?: unknown;

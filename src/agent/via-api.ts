@@ -5,6 +5,8 @@ import { ApiClient } from '../api/client.js';
 import { service, type DnsEntry } from '../api/endpoints/service.js';
 import { tool } from '../api/endpoints/tool.js';
 import type { Config } from '../config/config.js';
+import type { Transport } from '../http/transport.js';
+import { undiciTransport } from '../http/undici-transport.js';
 import type { RecordType } from '../ip/address.js';
 import type { Logger } from '../log.js';
 
@@ -13,8 +15,10 @@ export interface ApiUpdate {
   created: boolean;
 }
 
-export function createApiClient(config: Config, logger: Logger): ApiClient {
-  return new ApiClient({ url: config.api.url, user: config.api.user!, password: config.api.password!, timeoutMs: config.timeoutMs, logger });
+/** `gate` wraps the API's transport so that every call is counted (see provider-gate.ts). */
+export function createApiClient(config: Config, logger: Logger, gate?: (transport: Transport) => Transport): ApiClient {
+  const transport = gate?.(undiciTransport());
+  return new ApiClient({ url: config.api.url, user: config.api.user!, password: config.api.password!, timeoutMs: config.timeoutMs, logger, transport });
 }
 
 /** The entry's name as the provider writes it (full host name, per the field notes) or relative to the zone. */

@@ -10,10 +10,16 @@ import { silentLogger, type Logger } from '../log.js';
 import { registerSecret } from '../redact.js';
 import { flattenContacts } from './endpoints/contact-fields.js';
 import type { Endpoint, QueryInfo, ResultOf } from './endpoints/types.js';
-import { MalformedEnvelope, parseJsonEnvelope, throwIfFailed, type Envelope } from './envelope.js';
+import { AnswerShapeError } from '../answer-shape.js';
+import { readResponseData } from './answers.js';
+import { parseJsonEnvelope, throwIfFailed, type Envelope } from './envelope.js';
+import { PagingError } from './errors.js';
 import { normalizeResult } from './normalize.js';
 import { toFormFields, type Params } from './params.js';
 import { parseXmlEnvelope } from './xml-envelope.js';
+
+/** Pages one listing may take (the issue's cap for commands a person runs); SDK users can raise it. */
+export const MAX_PAGES = 8;
 
 /** The API version this client was written against; newer major or minor answers get a warning. */
 export const KNOWN_API_VERSION = [1, 1] as const;
@@ -34,6 +40,10 @@ export interface ApiClientOptions {
   attempts?: number;
   /** Largest answer accepted, in bytes (default 8 MiB: lists can be long). */
   maxBytes?: number;
+  /** Pages one listing may take before it stops with a PagingError (default 8). */
+  maxPages?: number;
+  /** Carries the requests instead of the pool built from `dispatcher` (the agent wraps it to count its calls). */
+  transport?: Transport;
 }
 
 export interface Page<T> {
@@ -48,7 +58,7 @@ export class ApiClient {
 
   constructor(private readonly options: ApiClientOptions) {
     registerSecret(options.password);
-    this.transport = undiciTransport(options.dispatcher);
+    this.transport = options.transport ?? undiciTransport(options.dispatcher);
     this.logger = options.logger ?? silentLogger;
   }
 
@@ -89,7 +99,7 @@ export class ApiClient {
         const envelope = this.parse(response, format);
         this.checkVersion(envelope.version);
         throwIfFailed(envelope, operation);
-        return { ...envelope, responseData: normalizeResult(envelope.responseData) };
+        return { ...envelope, responseData: this.read(response, operation, endpoint, normalizeResult(envelope.responseData), format) };
       } catch (error) {
         if (attempt >= attempts || !isRetryable(error)) throw error;
         const delay = Math.min(4000, 250 * 2 ** (attempt - 1)) * (0.5 + Math.random() / 2);
@@ -99,18 +109,39 @@ export class ApiClient {
     }
   }
 
-  /** Every page of a list operation, following queryInfo until `total` is reached. */
+  /**
+   * Every page of a list operation. Stops at whichever comes first: an empty page, a short
+   * page (fewer items than the page length asked or announced), `total` reached, or the same
+   * page again (a server ignoring `page`); past `maxPages` it throws a PagingError rather
+   * than call without end (a server that never says `total` must not turn into a flood).
+   */
   async *pages<T>(module: string, endpoint: Endpoint, params: Params = {}): AsyncGenerator<Page<T>> {
     const key = endpoint.listKey;
     if (!key) throw new TypeError(`${module}/${endpoint.action} is not a list operation`);
+    const operation = `${module}/${endpoint.action}`;
+    const maxPages = this.options.maxPages ?? MAX_PAGES;
+    const first = Number(params.page ?? 1);
+    const asked = params.pageLength === undefined ? undefined : Number(params.pageLength);
     let seen = 0;
-    for (let page = Number(params.page ?? 1); ; page++) {
+    let previous: string | undefined;
+    for (let n = 0; ; n++) {
+      const page = first + n;
+      if (n >= maxPages) throw new PagingError(`${operation}: stopped after ${maxPages} pages and the API still announced more; narrow the query (a filter, a larger pageLength)`);
       const data = (await this.call(module, endpoint, { ...params, page })) as Record<string, unknown>;
-      const items = (Array.isArray(data[key]) ? data[key] : []) as T[];
-      const queryInfo = (data.queryInfo ?? { page, pageLength: items.length, results: items.length, total: items.length }) as QueryInfo;
+      const items = data[key] as T[];
+      const info = (data.queryInfo ?? {}) as Partial<QueryInfo>;
+      const total = info.total;
+      const fingerprint = JSON.stringify(items);
+      if (items.length && fingerprint === previous) {
+        if (total !== undefined && seen < total) throw new PagingError(`${operation}: the API answered page ${page} with the entries of page ${page - 1} (${seen} of ${total} seen); its paging cannot be trusted`);
+        this.logger.debug('the API repeated a page; the listing ends here', { operation, page });
+        return;
+      }
+      previous = fingerprint;
       seen += items.length;
-      yield { items, queryInfo };
-      if (items.length === 0 || seen >= Number(queryInfo.total)) return;
+      yield { items, queryInfo: { page, pageLength: info.pageLength ?? items.length, results: info.results ?? items.length, total: total ?? seen } };
+      const length = asked ?? info.pageLength;
+      if (items.length === 0 || (total !== undefined && seen >= total) || (length !== undefined && items.length < length)) return;
     }
   }
 
@@ -127,8 +158,15 @@ export class ApiClient {
     try {
       return format === 'xml' ? parseXmlEnvelope(response.body) : parseJsonEnvelope(response.body);
     } catch (error) {
-      if (!(error instanceof MalformedEnvelope)) throw error;
-      throw new TransportError('malformed', `malformed answer from ${response.shownUrl}: ${error.message}`, response.shownUrl);
+      throw malformed(error, response);
+    }
+  }
+
+  private read(response: HttpResponse, operation: string, endpoint: Endpoint, data: unknown, format: 'json' | 'xml'): unknown {
+    try {
+      return readResponseData(operation, endpoint, data, format === 'xml');
+    } catch (error) {
+      throw malformed(error, response);
     }
   }
 
@@ -150,6 +188,11 @@ export function prepareParams(endpoint: Endpoint, params: Params): Params {
     prepared = flattenContacts(prepared, endpoint.contactRoles, (role) => (role.endsWith('Contact') ? role : `${role}Contact`));
   }
   return prepared;
+}
+
+function malformed(error: unknown, response: HttpResponse): unknown {
+  if (!(error instanceof AnswerShapeError)) return error;
+  return new TransportError('malformed', `malformed answer from ${response.shownUrl}: ${error.message}`, response.shownUrl);
 }
 
 function isRetryable(error: unknown): boolean {

@@ -1,5 +1,8 @@
 // The response envelope every operation answers with (api-core 2.1). Judged by its body,
-// never by the HTTP status: the provider answers errors with HTTP 200.
+// never by the HTTP status: the provider answers errors with HTTP 200. This is the one
+// reader of the envelope: every field is checked for its documented shape here.
+import { AnswerShapeError, readFields, readOptionalText, readTextList } from '../answer-shape.js';
+import { parseStrictJson } from '../strict-json.js';
 import { ApiError } from './errors.js';
 
 export interface Envelope<T = unknown> {
@@ -12,35 +15,31 @@ export interface Envelope<T = unknown> {
   responseData: T;
 }
 
-export class MalformedEnvelope extends Error {}
+export class MalformedEnvelope extends AnswerShapeError {}
 
 export function parseJsonEnvelope(body: string): Envelope {
-  let data: unknown;
-  try {
-    data = JSON.parse(body);
-  } catch {
-    throw new MalformedEnvelope('the answer is not JSON');
-  }
-  return toEnvelope(data);
+  return toEnvelope(parseStrictJson(body));
 }
+
+const TRUE = new Set<unknown>([true, 1, '1', 'true']);
+const FALSE = new Set<unknown>([false, 0, '0', 'false']);
 
 /** Normalises a decoded envelope (JSON or XML) and checks its shape. */
 export function toEnvelope(data: unknown): Envelope {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new MalformedEnvelope('the answer is not an envelope object');
-  const record = data as Record<string, unknown>;
-  const success = record.success === true || record.success === 1 || record.success === '1' || record.success === 'true';
-  const failure = record.success === false || record.success === 0 || record.success === '0' || record.success === 'false';
-  if (!success && !failure) throw new MalformedEnvelope('the answer has no "success" field');
-  const errorCode = Number(record.errorCode ?? 0);
+  const record = readFields(data, 'the answer');
+  const success = TRUE.has(record.success);
+  if (!success && !FALSE.has(record.success)) throw new MalformedEnvelope('the answer has no "success" field');
+  const code = record.errorCode ?? 0;
+  const errorCode = typeof code === 'number' || typeof code === 'string' ? Number(code) : NaN;
   if (!Number.isInteger(errorCode)) throw new MalformedEnvelope('"errorCode" is not a number');
-  const messages = Array.isArray(record.messages) ? record.messages.map(String) : record.messages ? [String(record.messages)] : [];
   return {
     success,
     errorCode,
-    errorCodeMsg: String(record.errorCodeMsg ?? ''),
-    action: String(record.action ?? ''),
-    version: String(record.version ?? ''),
-    messages,
+    errorCodeMsg: readOptionalText(record.errorCodeMsg, '"errorCodeMsg"') ?? '',
+    action: readOptionalText(record.action, '"action"') ?? '',
+    version: readOptionalText(record.version, '"version"') ?? '',
+    messages: readTextList(record.messages, '"messages"'),
     responseData: record.responseData ?? {},
   };
 }

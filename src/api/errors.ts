@@ -1,5 +1,6 @@
 // The provider's error codes (field notes table) and what each means for the caller.
 import { DdedgeError, ExitCode } from '../errors.js';
+import { outsideText } from '../outside-text.js';
 
 export type ApiErrorKind = 'auth' | 'blocked' | 'transient' | 'refused' | 'not-found' | 'bad-request' | 'billing' | 'unknown';
 
@@ -49,9 +50,19 @@ export class ApiError extends DdedgeError {
     readonly action: string,
   ) {
     const kind = apiErrorKind(errorCode);
-    const detail = [errorCodeMsg, ...messages].filter(Boolean).join('; ');
+    const detail = outsideText([errorCodeMsg, ...messages].filter(Boolean).join('; '));
     const advice = ADVICE[kind] ? ` (${ADVICE[kind]})` : '';
     super(`${action} failed with error ${errorCode}: ${detail || 'no reason given'}${advice}`, EXIT_BY_KIND[kind]);
     this.kind = kind;
+  }
+}
+
+/**
+ * A listing that did not end where a list ends: more pages than the cap, or the same page
+ * again while the total says more. Transient (exit 4): nothing was decided from a partial list.
+ */
+export class PagingError extends DdedgeError {
+  constructor(message: string) {
+    super(message, ExitCode.transient);
   }
 }

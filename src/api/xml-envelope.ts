@@ -9,10 +9,10 @@ function toValue(element: XmlElement): unknown {
   const names = element.children.map((c) => c.name);
   const allSame = names.every((n) => n === names[0]);
   if (names[0] === 'item' || (allSame && names.length > 1)) return element.children.map(toValue);
-  const object: Record<string, unknown> = {};
+  const object: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   for (const child of element.children) {
     const value = toValue(child);
-    if (child.name in object) {
+    if (Object.hasOwn(object, child.name)) {
       const existing = object[child.name];
       object[child.name] = Array.isArray(existing) ? [...existing, value] : [existing, value];
     } else object[child.name] = value;

@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { SETTINGS } from '../config/settings.js';
 import { ConfigError, ExitCode } from '../errors.js';
 import { VERSION } from '../version.js';
+import { isProcessEntry } from './entry.js';
 import { reportError, wantsJson } from './error-output.js';
 import { processIo, type Io } from './io.js';
 import { exitAfterOutput } from './process-output.js';
@@ -75,7 +76,7 @@ function didYouMean(message: string, flags: string[]): string {
 }
 
 // Run when executed (the built dist/ddedge.mjs), not when imported by tests.
-if (process.argv[1] && /ddedge(\.mjs)?$/.test(process.argv[1]) && !process.env.VITEST) {
+if (isProcessEntry(process.argv[1], import.meta.filename) && !process.env.VITEST) {
   main(process.argv.slice(2)).then((code) => {
     // Pending work (sources that lost the quorum race, idle sockets) must not delay the exit;
     // the output must be complete first.

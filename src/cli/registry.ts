@@ -82,6 +82,26 @@ export const COMMANDS: CommandSpec[] = [
     load: () => import('./commands/api.js'),
   },
   {
+    name: 'zone',
+    usage: 'ddedge zone export [--format bind|json] [--output FILE] | ddedge zone plan FILE | ddedge zone apply FILE [--force] [--dry-run]',
+    describe: "a service's whole DNS zone as a file: export it, plan the changes a file asks for, apply them (backed up, reversible)",
+    settings: true,
+    positionals: true,
+    flags: {
+      json,
+      'env-file': envFile,
+      format: { type: 'string', describe: 'export: bind (an RFC 1035 master file) or json', default: 'bind' },
+      output: { type: 'string', describe: 'export: write to this file (atomically) instead of stdout' },
+      ignore: { type: 'string', multiple: true, describe: 'leave NAME[:TYPE] alone (repeatable; * matches anything; relative to the zone or absolute)' },
+      'keep-unlisted': { type: 'boolean', describe: 'keep records that are not in the file instead of deleting them' },
+      'skip-unsupported': { type: 'boolean', describe: 'skip records of types the provider does not keep instead of refusing the file' },
+      force: { type: 'boolean', describe: 'apply a plan that changes more than 30% of a zone of 10+ records, or its apex' },
+      'dry-run': { type: 'boolean', describe: 'apply: print the plan; send no change' },
+      method: { type: 'string', describe: 'apply: calls (one per change), setzone (one service/dnssetzone), or auto (setzone from 50 calls on)', default: 'auto' },
+    },
+    load: () => import('./commands/zone.js'),
+  },
+  {
     name: 'completion',
     usage: 'ddedge completion [bash|zsh]',
     describe: 'prints a shell completion script (bash > /etc/bash_completion.d/ddedge; zsh through bashcompinit)',
@@ -92,7 +112,7 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     name: 'sandbox',
-    usage: 'ddedge sandbox [--port N] [--listen ADDR] [--data FILE] [--tls-cert F --tls-key F] [--fault T=K] [--json]',
+    usage: 'ddedge sandbox [--port N] [--listen ADDR] [--dns-port N] [--data FILE] [--tls-cert F --tls-key F] [--fault T=K] [--json]',
     describe: 'serves a local emulation of the registrar API and the dynamic DNS interface, with a demo account',
     settings: false,
     flags: {
@@ -103,10 +123,24 @@ export const COMMANDS: CommandSpec[] = [
       'tls-key': { type: 'string', describe: 'PEM private key for --tls-cert' },
       json: { type: 'boolean', describe: 'print one JSON line with the URLs and credentials once listening' },
       'plain-style': { type: 'string', describe: 'plain dynamic DNS answers announce a change as "UPDATE: <ip>" (update, the spec) or "IP:<ip>" (ip, seen from the real service)', default: 'update' },
+      'dns-port': { type: 'string', describe: 'also answer DNS queries (UDP and TCP, same address) for the zones it holds, as their authoritative server; 0 picks a free port' },
       'allow-ip': { type: 'string', multiple: true, describe: 'accept API calls only from these addresses (repeatable); others get error 1007, as an unregistered address does' },
       fault: { type: 'string', multiple: true, describe: 'inject a fault: <target>=<kind>[:<ms>][x<count>]; target dyndns, module/action or *; kind slow, hang, 500, 502, 503, reset, garbage, empty, truncated, huge' },
     },
     load: () => import('./commands/sandbox.js'),
+  },
+  {
+    name: 'acme',
+    usage: 'ddedge acme present|cleanup <fqdn> <value> | ddedge acme certbot-auth|certbot-cleanup [options]',
+    describe: 'sets and removes ACME DNS-01 challenge TXT records (lego exec, certbot hooks, acme.sh), waiting until the name servers show them',
+    settings: true,
+    positionals: true,
+    flags: {
+      json,
+      'env-file': envFile,
+      'no-wait': { type: 'boolean', describe: 'present: return once the API has accepted the record; do not wait for the name servers' },
+    },
+    load: () => import('./commands/acme.js'),
   },
 ];
 

@@ -4,6 +4,7 @@ import { environmentWithDotenv } from '../config/env-sources.js';
 import { loadConfig, type LoadOptions } from '../config/load.js';
 import { ConfigError } from '../errors.js';
 import { createLogger, type Logger } from '../log.js';
+import { redact } from '../redact.js';
 import type { CommandContext } from './command.js';
 
 export interface Setup {
@@ -41,5 +42,6 @@ function dotenvFileOf(flags: CommandContext['flags']): { path?: string; origin: 
 
 /** Prints a JSON document: pretty on a terminal, one line otherwise. */
 export function printJson(context: CommandContext, value: unknown): void {
-  context.io.stdout(JSON.stringify(value, null, context.io.isTTY ? 2 : undefined) + '\n');
+  // Answers and the state may repeat a secret in any spelling (JSON-escaped included).
+  context.io.stdout(redact(JSON.stringify(value, null, context.io.isTTY ? 2 : undefined)) + '\n');
 }

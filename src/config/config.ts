@@ -1,6 +1,7 @@
 import type { DyndnsKeyParam } from '../dyndns/client.js';
 import type { DyndnsFormat } from '../dyndns/result.js';
 import type { SourceSpec } from '../ip/sources.js';
+import type { ListenAddress } from '../endpoint/listen-address.js';
 import type { LogFormat, LogLevel } from '../log.js';
 
 export type Via = 'auto' | 'dyndns' | 'api';
@@ -25,10 +26,24 @@ export interface Config {
   timeoutMs: number;
   intervalMs: number;
   allowPrivateIp: boolean;
+  /** Provider calls update and daemon may make in any hour (dynamic DNS and API, every page and retry). */
+  maxCallsPerHour: number;
   logLevel: LogLevel;
   logFormat: LogFormat;
+  /** Machines behind the router (issue 12): their AAAA is the detected prefix + their identifier. */
+  lan: {
+    /** Canonical IPv6 interface identifier by host name (hosts given as NAME=::1:2:3:4). */
+    identifiers: Record<string, string>;
+    prefixLength: number;
+    /** Hosts that get no A record. */
+    noIpv4For: string[];
+  };
+  /** The daemon's HTTP endpoint (--listen); off when undefined. */
+  listen?: ListenAddress;
   /** What happens around a cycle: hook, heartbeat, metrics. */
   edge: { onChange?: string; onChangeTimeoutMs: number; pingUrl?: string; metricsFile?: string };
+  /** ddedge acme: where a challenge must be visible (HOST[:PORT]; empty: the zone's authoritative servers), and for how long to wait. */
+  acme: { dnsServers: string[]; propagationTimeoutMs: number };
 }
 
 export const hasDyndnsCredentials = (c: Config): boolean => Boolean(c.dyndns.user && c.dyndns.key);

@@ -3,17 +3,17 @@
 // before any request is sent (exit 2).
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { domainToASCII } from 'node:url';
 import type { DyndnsFormat } from '../dyndns/result.js';
 import { ConfigError } from '../errors.js';
 import { formatDuration, parseDuration, unitOf } from '../duration.js';
 import { checkUrl } from '../http/url-policy.js';
 import { canonicalAddress, familyOfAddress, type Family } from '../ip/address.js';
 import { parseSources } from '../ip/sources.js';
-import { registerSecret } from '../redact.js';
+import { registerSecret, registerSecretUrl } from '../redact.js';
 import { hasApiCredentials, hasDyndnsCredentials, type Config } from './config.js';
 import { splitDyndnsUrl } from './dyndns-base.js';
 import { readSecretSource, type Env, type RawValue } from './env-sources.js';
+import { checkLanRequirements, lanSettings, listenAddress, parseHostItem } from './lan-settings.js';
 import { SETTINGS, type Setting, type SettingName } from './settings.js';
 
 export type FlagValues = Record<string, string | boolean | (string | boolean)[] | undefined>;
@@ -31,18 +31,22 @@ const BOOLEAN_FALSE = new Set(['0', 'false', 'no', 'off']);
 const HOST_LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 const MAX_TIMEOUT_MS = 5 * 60_000;
 const MIN_INTERVAL_MS = 30_000;
+/** One call a second, all hour: more than any agent needs, and the state's count stays small. */
+const MAX_CALLS_PER_HOUR = 3600;
 
 export function isHostName(name: string): boolean {
   const labels = name.split('.');
   return name.length <= 253 && labels.length >= 2 && labels.every((l) => HOST_LABEL.test(l)) && !/^\d+$/.test(labels.at(-1)!);
 }
 
+export type Fail = (name: SettingName, origin: string | undefined, message: string) => void;
+
 export function loadConfig(options: LoadOptions): Config {
   const problems: string[] = [];
   const raw = (name: SettingName): RawValue[] => rawValues(SETTINGS[name], options, problems);
   const one = (name: SettingName): RawValue | undefined => raw(name).at(-1);
   const textOf = (name: SettingName): string | undefined => one(name)?.value ?? (SETTINGS[name] as Setting).default;
-  const fail = (name: SettingName, origin: string | undefined, message: string) => {
+  const fail: Fail = (name, origin, message) => {
     problems.push(`${origin ?? describeSetting(SETTINGS[name])}: ${message}`);
   };
 
@@ -70,6 +74,12 @@ export function loadConfig(options: LoadOptions): Config {
     else if (ms > max) fail(name, one(name)?.origin, `${value} is over the maximum of ${formatDuration(max, unitOf(value))}`);
     return ms ?? 0;
   };
+  const wholeNumber = (name: SettingName, min: number, max: number): number => {
+    const value = textOf(name)!;
+    const number = Number(value);
+    if (!/^\d+$/.test(value) || number < min || number > max) fail(name, one(name)?.origin, `"${value}" is not a whole number from ${min} to ${max}`);
+    return number;
+  };
   const boolean = (name: SettingName): boolean => {
     const entry = one(name);
     const value = (entry?.value ?? (SETTINGS[name] as Setting).default ?? 'false').toLowerCase();
@@ -95,16 +105,25 @@ export function loadConfig(options: LoadOptions): Config {
   };
   const secret = (name: 'dyndnsKey' | 'apiPassword' | 'pingUrl'): string | undefined => {
     const value = one(name)?.value;
-    registerSecret(value);
+    if (name === 'pingUrl') registerSecretUrl(value);
+    else registerSecret(value);
     return value;
   };
 
   const hosts: string[] = [];
+  const lan = lanSettings(raw, fail);
   for (const entry of raw('hosts')) {
-    // Internationalised names are sent as the DNS knows them: punycode (xn--…).
-    for (const host of splitList(entry.value).map((h) => (domainToASCII(h) || h).toLowerCase().replace(/\.$/, ''))) {
+    for (const item of splitList(entry.value)) {
+      const { host, identifier } = parseHostItem(item);
       if (!isHostName(host)) fail('hosts', entry.origin, `"${host}" is not a fully qualified host name`);
-      else if (!hosts.includes(host)) hosts.push(host);
+      else if (!hosts.includes(host)) {
+        hosts.push(host);
+        if (identifier !== undefined) lan.define(host, identifier, entry.origin);
+      } else if (lan.identifiers[host] !== (identifier === undefined ? undefined : lan.canonical(identifier))) {
+        // Repeating a host is harmless; one name with two meanings is not.
+        const how = identifier === undefined || lan.identifiers[host] === undefined ? 'with and without an interface identifier' : 'with two interface identifiers';
+        fail('hosts', entry.origin, `"${host}" is given twice, ${how}; one name, one host`);
+      }
     }
   }
   const serviceEntry = one('service');
@@ -139,11 +158,14 @@ export function loadConfig(options: LoadOptions): Config {
     ip6: address('ip6', 6),
     ip6Sources,
     quorum6: Math.max(1, Math.min(quorum, ip6Sources.length)),
+    lan: { identifiers: lan.identifiers, prefixLength: lan.prefixLength, noIpv4For: lan.noIpv4For },
+    listen: listenAddress(one('listen'), fail),
     stateDir: textOf('stateDir') ?? defaultStateDir(options.env, options.isRoot ?? process.getuid?.() === 0),
     maxAgeMs: duration('maxAge', 60_000, 366 * 86_400_000),
     timeoutMs: duration('timeout', 100, MAX_TIMEOUT_MS),
     intervalMs: duration('interval', MIN_INTERVAL_MS, 7 * 86_400_000),
     allowPrivateIp: boolean('allowPrivateIp'),
+    maxCallsPerHour: wholeNumber('maxCallsPerHour', 1, MAX_CALLS_PER_HOUR),
     logLevel: choice('logLevel'),
     logFormat: choice('logFormat'),
     edge: {
@@ -153,6 +175,7 @@ export function loadConfig(options: LoadOptions): Config {
       pingUrl: secret('pingUrl') === undefined ? undefined : url('pingUrl'),
       metricsFile: textOf('metricsFile'),
     },
+    acme: { dnsServers: raw('dnsServers').flatMap((e) => splitList(e.value)), propagationTimeoutMs: duration('propagationTimeout', 1000, 60 * 60_000) },
   };
   if (options.purpose === 'cycle') checkCycleRequirements(config, problems, options.env);
   if (problems.length) throw new ConfigError(problems.length === 1 ? problems[0]! : `invalid configuration:\n  ${problems.join('\n  ')}`);
@@ -187,6 +210,7 @@ function checkCycleRequirements(config: Config, problems: string[], env: LoadOpt
   if (config.via === 'auto' && !dyndns && !api) {
     problems.push('no credentials: set DDEDGE_DYNDNS_USER and DDEDGE_DYNDNS_KEY (dynamic DNS), or DDEDGE_API_USER and DDEDGE_API_PASSWORD (registrar API)');
   }
+  checkLanRequirements(config, problems);
   if (config.ipv6 && !api) problems.push('--ipv6 keeps AAAA records through the registrar API: set DDEDGE_API_USER and DDEDGE_API_PASSWORD');
   if (config.ipv6 && !config.ip6 && config.ip6Sources.some((s) => s.kind === 'server')) {
     problems.push('--ip6-source server is not supported: the API learns only the IPv4 address of the caller');
@@ -195,6 +219,11 @@ function checkCycleRequirements(config: Config, problems: string[], env: LoadOpt
 
 function rawValues(setting: Setting, options: LoadOptions, problems: string[]): RawValue[] {
   const flag = options.flags[setting.flag];
+  // A bare `--api-password` is a flag without its value, never the text "true".
+  if (flag === true && setting.kind !== 'boolean') {
+    problems.push(`--${setting.flag} needs a value: --${setting.flag} VALUE or --${setting.flag}=VALUE`);
+    return [];
+  }
   if (flag !== undefined && flag !== false) {
     const list = Array.isArray(flag) ? flag : [flag];
     return list.map((v) => ({ value: String(v), origin: `--${setting.flag}` }));

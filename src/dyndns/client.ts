@@ -5,9 +5,12 @@
 import { DdedgeError, ExitCode } from '../errors.js';
 import { TransportError } from '../http/errors.js';
 import { expectSuccessStatus, httpRequest } from '../http/request.js';
+import type { Transport } from '../http/transport.js';
 import { silentLogger, type Logger } from '../log.js';
+import { outsideText } from '../outside-text.js';
 import { redactUrl } from '../redact.js';
 import { MalformedAnswer, parseDyndnsAnswer } from './parse.js';
+import { refusalKind } from './refusal.js';
 import type { DyndnsFormat, DyndnsResult } from './result.js';
 
 export type DyndnsKeyParam = 'password' | 'apikey';
@@ -19,6 +22,8 @@ export interface DyndnsSettings {
   key: string;
   keyParam: DyndnsKeyParam;
   timeoutMs: number;
+  /** Carries the request (the agent passes one that counts its calls); default node:http(s). */
+  transport?: Transport;
 }
 
 /** The provider refused the update; `kind` tells whether the credentials are at fault. */
@@ -46,8 +51,9 @@ export function dyndnsUrl(settings: DyndnsSettings, host: string, ip: string): s
 export async function sendDyndnsUpdate(settings: DyndnsSettings, host: string, ip: string, logger: Logger = silentLogger): Promise<DyndnsResult> {
   const url = dyndnsUrl(settings, host, ip);
   logger.debug('dynamic DNS request', { url: redactUrl(url) });
-  const response = expectSuccessStatus(await httpRequest({ url, timeoutMs: settings.timeoutMs, setting: '--dyndns-url' }));
-  logger.debug('dynamic DNS answer', { status: response.status, body: response.body.slice(0, 200) });
+  const response = expectSuccessStatus(await httpRequest({ url, timeoutMs: settings.timeoutMs, setting: '--dyndns-url', transport: settings.transport }));
+  // Redacted before it is cut (outsideText), so a key that straddles the cut is not shown in part.
+  logger.debug('dynamic DNS answer', { status: response.status, body: outsideText(response.body, 200) });
   let result: DyndnsResult;
   try {
     result = parseDyndnsAnswer(settings.format, response.body);
@@ -56,12 +62,8 @@ export async function sendDyndnsUpdate(settings: DyndnsSettings, host: string, i
     throw new TransportError('malformed', `malformed ${settings.format} answer from ${response.shownUrl}: ${error.message}`, response.shownUrl);
   }
   if (result.success) return result;
-  const text = result.messages.join('; ') || 'no reason given';
-  const kind = AUTH_MESSAGE.test(text) ? 'auth' : 'refused';
+  const text = outsideText(result.messages.join('; ')) || 'no reason given';
+  const kind = refusalKind(result);
   const advice = kind === 'auth' ? ' (check DDEDGE_DYNDNS_USER and DDEDGE_DYNDNS_KEY)' : '';
   throw new DyndnsError(kind, `dynamic DNS refused ${host}: ${text}${advice}`, result.messages);
 }
-
-// The provider's texts are not documented; these are the ones clients have reported for
-// wrong user or key (in English and Spanish).
-const AUTH_MESSAGE = /incorrect data|datos incorrectos|user|usuario|password|contrase|apikey|key|auth|login|disabled|deshabilitad/i;

@@ -1,10 +1,13 @@
 // Three answer formats, one result. Every form the spec and the field notes show is
 // accepted; anything else is a MalformedAnswer, never a success.
+// This is the one reader of dynamic DNS answers: every field is checked for its shape here.
+import { AnswerShapeError, isFields, readTextList } from '../answer-shape.js';
 import { familyOfAddress } from '../ip/address.js';
+import { parseStrictJson } from '../strict-json.js';
 import { child, childrenNamed, parseXml, XmlError } from '../xml.js';
 import type { DyndnsFormat, DyndnsResult } from './result.js';
 
-export class MalformedAnswer extends Error {}
+export class MalformedAnswer extends AnswerShapeError {}
 
 export function parseDyndnsAnswer(format: DyndnsFormat, body: string): DyndnsResult {
   const text = body.replace(/^\uFEFF/, '');
@@ -40,16 +43,19 @@ function parsePlain(text: string): DyndnsResult {
 function parseJson(text: string): DyndnsResult {
   let data: unknown;
   try {
-    data = JSON.parse(text);
-  } catch {
-    throw new MalformedAnswer('the answer is not valid JSON');
+    data = parseStrictJson(text);
+  } catch (error) {
+    throw new MalformedAnswer(error instanceof AnswerShapeError && !error.message.includes('not JSON') ? error.message : 'the answer is not valid JSON');
   }
-  if (!isObject(data) || typeof data.success !== 'boolean') throw new MalformedAnswer('the JSON answer has no boolean "success"');
-  const messages = Array.isArray(data.messages) ? data.messages.map(String) : typeof data.messages === 'string' ? [data.messages] : [];
+  if (!isFields(data) || typeof data.success !== 'boolean') throw new MalformedAnswer('the JSON answer has no boolean "success"');
+  const messages = readMessages(data.messages, '"messages"');
   const result: DyndnsResult = { success: data.success, messages };
-  if (isObject(data.host)) {
+  if (data.host !== undefined && data.host !== null && !isFields(data.host)) throw new MalformedAnswer('"host" is not an object');
+  if (isFields(data.host)) {
     if (typeof data.host.value === 'string' && familyOfAddress(data.host.value)) result.address = data.host.value;
     if (typeof data.host.updated === 'boolean') result.changed = data.host.updated;
+    // "host: present when the host is valid": the user and key were accepted.
+    if (!data.success) result.credentialsAccepted = true;
   }
   return result;
 }
@@ -72,7 +78,15 @@ function parseXmlAnswer(text: string): DyndnsResult {
   if (value && familyOfAddress(value)) result.address = value;
   const changed = child(child(root, 'resData'), 'request')?.attributes.success;
   if (changed === 'true' || changed === 'false') result.changed = changed === 'true';
+  // resData "present when user and key are correct"; host "present when the host is valid".
+  if (!result.success && (child(root, 'resData') || child(root, 'host'))) result.credentialsAccepted = true;
   return result;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+function readMessages(value: unknown, path: string): string[] {
+  try {
+    return readTextList(value, path);
+  } catch (error) {
+    throw new MalformedAnswer((error as Error).message);
+  }
+}

@@ -6,6 +6,8 @@ export interface DyndnsResult {
   /** Whether the provider changed the record; undefined when the answer does not say. */
   changed?: boolean;
   messages: string[];
+  /** Set on a refusal whose structure shows the user and key were accepted (a host or resData part). */
+  credentialsAccepted?: true;
 }
 
 export type DyndnsFormat = 'json' | 'xml' | 'plain';

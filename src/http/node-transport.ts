@@ -22,8 +22,19 @@ export const nodeTransport: Transport = {
         },
         (res) => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: res }),
       );
+      // 101 Switching Protocols is never asked for; without this listener Node drops the
+      // socket and the request neither answers nor fails. Report it as the status it is.
+      req.on('upgrade', (res, socket) => {
+        socket.destroy();
+        resolve({ status: res.statusCode ?? 101, headers: res.headers, body: emptyBody() });
+      });
+      req.on('close', () => reject(new Error('the connection closed without an answer')));
       req.on('error', reject);
       req.end(request.body);
     });
   },
 };
+
+function emptyBody(): WireResponse['body'] {
+  return Object.assign((async function* () {})(), { destroy() {} });
+}

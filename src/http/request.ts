@@ -1,6 +1,7 @@
 // The one place that decides how ddedge talks HTTP, whatever carries the bytes: the https
 // rule, a deadline covering connect + answer, a cap on the answer's size, a User-Agent, and
 // errors that name what failed with a URL whose secrets are masked.
+import { DdedgeError } from '../errors.js';
 import { redactUrl } from '../redact.js';
 import { USER_AGENT } from '../version.js';
 import { TransportError } from './errors.js';
@@ -37,11 +38,17 @@ export async function httpRequest(request: HttpRequest): Promise<HttpResponse> {
   const maxBytes = request.maxBytes ?? DEFAULT_MAX_BYTES;
   const controller = new AbortController();
   let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort();
-  }, request.timeoutMs);
-  try {
+  let timer: NodeJS.Timeout | undefined;
+  // The deadline settles the request by itself: a transport that never answers nor fails
+  // (a dropped upgrade, a stalled body) cannot leave the cycle waiting with the lock held.
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+      reject(new TransportError('timeout', `no complete answer from ${shownUrl} within ${request.timeoutMs} ms`, shownUrl));
+    }, request.timeoutMs);
+  });
+  const exchange = async (): Promise<HttpResponse> => {
     const response = await (request.transport ?? nodeTransport).send({
       url,
       method: request.method ?? 'GET',
@@ -62,6 +69,9 @@ export async function httpRequest(request: HttpRequest): Promise<HttpResponse> {
     }
     const body = await readLimited(response.body, maxBytes, shownUrl);
     return { status: response.status, headers: response.headers, body, shownUrl };
+  };
+  try {
+    return await Promise.race([exchange(), deadline]);
   } catch (error) {
     throw classify(error, shownUrl, timedOut, request.timeoutMs);
   } finally {
@@ -69,10 +79,17 @@ export async function httpRequest(request: HttpRequest): Promise<HttpResponse> {
   }
 }
 
-/** Throws a TransportError for a status outside 2xx; `clientErrorHint` says what to check on a 4xx. */
+/**
+ * Throws a TransportError for a status outside 2xx. A status the client did not ask for
+ * (1xx such as 101 Switching Protocols, 3xx redirects, 304) says nothing about the request:
+ * it is transient, like a 5xx (see errors.ts). `clientErrorHint` says what to check on a 4xx.
+ */
 export function expectSuccessStatus(response: HttpResponse, clientErrorHint = 'check the URL and credentials'): HttpResponse {
   if (response.status >= 200 && response.status < 300) return response;
-  const hint = response.status >= 500 ? 'the server failed; ddedge will retry later' : clientErrorHint;
+  const hint =
+    response.status >= 500 ? 'the server failed; ddedge will retry later'
+    : response.status < 200 || response.status < 400 ? 'a status ddedge did not ask for (redirects and upgrades are not followed); ddedge will retry later'
+    : clientErrorHint;
   throw new TransportError('status', `${response.shownUrl} answered HTTP ${response.status} (${hint})`, response.shownUrl, response.status);
 }
 
@@ -93,7 +110,8 @@ async function readLimited(body: AsyncIterable<Uint8Array> & { destroy(error?: E
 const TLS_CODE = /^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|HOSTNAME_MISMATCH|ERR_OSSL)/;
 
 function classify(error: unknown, shownUrl: string, timedOut: boolean, timeoutMs: number): Error {
-  if (error instanceof TransportError) return error;
+  // A transport wrapper's own refusal (the agent's call budget, a stop) is already what to say.
+  if (error instanceof DdedgeError) return error;
   if (timedOut) return new TransportError('timeout', `no complete answer from ${shownUrl} within ${timeoutMs} ms`, shownUrl);
   const code = String((error as { code?: unknown })?.code ?? '');
   const detail = error instanceof Error ? error.message : String(error);

@@ -22,6 +22,8 @@ export interface DetectOptions {
   logger: Logger;
   /** Wait for every source even after the quorum (for `ddedge ip --json`). */
   waitForAll?: boolean;
+  /** Where iface: reads IPv6 address flags (tests inject a fixture; default /proc/net/if_inet6). */
+  interfaceTable?: string;
 }
 
 export interface Detection {
@@ -90,7 +92,7 @@ export function detectAddress(options: DetectOptions): Promise<Detection> {
     };
 
     for (const spec of sources) {
-      fetchSourceAddress(spec, family, options.timeoutMs)
+      fetchSourceAddress(spec, family, options.timeoutMs, { logger, interfaceTable: options.interfaceTable })
         .then((raw) => record(spec, raw, undefined), (error: Error) => record(spec, undefined, error))
         .finally(() => {
           pending = Math.max(0, pending - 1);

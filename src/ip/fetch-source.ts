@@ -3,7 +3,7 @@
 import { networkInterfaces } from 'node:os';
 import { TransportError } from '../http/errors.js';
 import { expectSuccessStatus, httpRequest } from '../http/request.js';
-import { moduleOf } from '../lazy-import.js';
+import type { Logger } from '../log.js';
 import { familyOfAddress, nonPublicReason, type Family } from './address.js';
 import type { SourceSpec } from './sources.js';
 
@@ -12,7 +12,13 @@ const SOURCE_MAX_BYTES = 64 * 1024;
 
 export class SourceError extends Error {}
 
-export async function fetchSourceAddress(spec: SourceSpec, family: Family, timeoutMs: number): Promise<string> {
+/** What a source may need beyond its spec: where to log why, the interface table (tests). */
+export interface SourceContext {
+  logger?: Logger;
+  interfaceTable?: string;
+}
+
+export async function fetchSourceAddress(spec: SourceSpec, family: Family, timeoutMs: number, context: SourceContext = {}): Promise<string> {
   switch (spec.kind) {
     case 'url': {
       const response = expectSuccessStatus(await httpRequest({ url: spec.url, family, timeoutMs, maxBytes: SOURCE_MAX_BYTES, setting: '--ip-source' }), 'check the source URL');
@@ -22,7 +28,14 @@ export async function fetchSourceAddress(spec: SourceSpec, family: Family, timeo
       return found;
     }
     case 'iface':
+      if (family === 6) return (await import('./interface-address6.js')).interfaceAddress6(spec.iface, { table: context.interfaceTable, logger: context.logger });
       return interfaceAddress(spec.iface, family);
+    case 'file': {
+      const { readAddressFile, noAddressIn } = await import('./file-source.js');
+      const found = firstAddress(await readAddressFile(spec.path), family);
+      if (!found) throw noAddressIn(spec.path, family);
+      return found;
+    }
     case 'dns':
       return dnsAddress(spec, family, timeoutMs);
     case 'server':
@@ -49,23 +62,25 @@ function interfaceAddress(name: string, family: Family): string {
 }
 
 async function dnsAddress(spec: Extract<SourceSpec, { kind: 'dns' }>, family: Family, timeoutMs: number): Promise<string> {
-  const { Resolver } = await moduleOf(import('node:dns/promises'));
-  const resolver = new Resolver({ timeout: timeoutMs, tries: 1 });
-  resolver.setServers([spec.server]);
+  // The DNS client is loaded only by a DNS source: `update` with HTTP sources never parses it.
+  const { DnsError, parseDnsServer, queryDns, rcodeName } = await import('../dns/index.js');
+  const type = spec.rrtype === 'TXT' ? 'TXT' : family === 4 ? 'A' : 'AAAA';
+  let answer;
   try {
-    if (spec.rrtype === 'TXT') {
-      const records = (await resolver.resolveTxt(spec.query)).map((parts) => parts.join(''));
-      const found = records.map((r) => firstAddress(r, family)).find(Boolean);
-      if (!found) throw new SourceError(`no IPv${family} address in the TXT answer for ${spec.query}`);
-      return found;
-    }
-    const [address] = family === 4 ? await resolver.resolve4(spec.query) : await resolver.resolve6(spec.query);
-    if (!address) throw new SourceError(`empty answer for ${spec.query}`);
-    return address;
+    answer = await queryDns(parseDnsServer(spec.server, '--ip-source'), spec.query, type, { timeoutMs });
   } catch (error) {
-    if (error instanceof SourceError) throw error;
-    throw new SourceError(`DNS query ${spec.query} at ${spec.server} failed: ${(error as { code?: string }).code ?? (error as Error).message}`);
-  } finally {
-    resolver.cancel();
+    if (error instanceof DnsError) throw new SourceError(`DNS query ${spec.query} at ${spec.server} failed: ${error.message}`);
+    throw error;
   }
+  if (answer.rcode !== 0) throw new SourceError(`DNS query ${spec.query} at ${spec.server} failed: ${rcodeName(answer.rcode)}`);
+  if (spec.rrtype === 'TXT') {
+    const texts = answer.answers.flatMap((r) => (r.type === 'TXT' ? [r.value.join('')] : []));
+    const found = texts.map((t) => firstAddress(t, family)).find(Boolean);
+    if (!found) throw new SourceError(`no IPv${family} address in the TXT answer for ${spec.query}`);
+    return found;
+  }
+  // A CNAME chain may come first; the address records are what was asked.
+  const address = answer.answers.find((r) => r.type === type)?.value;
+  if (typeof address !== 'string') throw new SourceError(`empty answer for ${spec.query}`);
+  return address;
 }

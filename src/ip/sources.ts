@@ -1,14 +1,16 @@
 // Where the public address is learnt. Each source is data; builtins are documented in the
-// README. Forms: url:<URL>, iface:<name>, dns:<name>@<server>, dns-txt:<name>@<server>,
+// README. Forms: url:<URL>, iface:<name>, file:<path>, dns:<name>@<server>, dns-txt:<name>@<server>,
 // server, or a builtin name.
 import { ConfigError } from '../errors.js';
 import { checkUrl } from '../http/url-policy.js';
 import type { Family } from './address.js';
+import { refuseDuplicateServers } from './source-identity.js';
 
 export type SourceSpec =
   /** `field`: read the `<field>=<address>` line rather than the first address in the body. */
   | { kind: 'url'; name: string; url: string; field?: string }
   | { kind: 'iface'; name: string; iface: string }
+  | { kind: 'file'; name: string; path: string }
   | { kind: 'dns'; name: string; query: string; server: string; rrtype: 'address' | 'TXT' }
   | { kind: 'server'; name: 'server' };
 
@@ -62,6 +64,11 @@ export function parseSource(text: string, family: Family, setting: string): Sour
     if (!/^[\w.@:-]{1,32}$/.test(iface)) throw new ConfigError(`${setting}: "${trimmed}" does not name an interface`);
     return { kind: 'iface', name: trimmed, iface };
   }
+  if (trimmed.startsWith('file:')) {
+    const path = trimmed.slice(5);
+    if (!path) throw new ConfigError(`${setting}: "${trimmed}" names no file (file:<path>)`);
+    return { kind: 'file', name: trimmed, path };
+  }
   const dns = /^(dns|dns-txt):([a-z0-9.-]+)@(.+)$/i.exec(trimmed);
   if (dns) {
     const server = dns[3]!;
@@ -75,7 +82,7 @@ export function parseSource(text: string, family: Family, setting: string): Sour
   if (spec) return spec;
   const names = Object.keys(BUILTIN_SOURCES).filter((n) => BUILTIN_SOURCES[n]!.spec(family));
   throw new ConfigError(
-    `${setting}: unknown IPv${family} source "${trimmed}"; use url:<URL>, iface:<name>, dns:<name>@<server>, dns-txt:<name>@<server>, server, or one of ${names.join(', ')}`,
+    `${setting}: unknown IPv${family} source "${trimmed}"; use url:<URL>, iface:<name>, file:<path>, dns:<name>@<server>, dns-txt:<name>@<server>, server, or one of ${names.join(', ')}`,
   );
 }
 
@@ -84,6 +91,7 @@ export function parseSources(texts: string[] | undefined, family: Family, settin
   if (specs.some((s) => s.kind === 'server') && specs.length > 1) {
     throw new ConfigError(`${setting}: "server" lets the provider see the address and cannot be combined with other sources`);
   }
+  refuseDuplicateServers(specs, setting);
   return specs;
 }
 

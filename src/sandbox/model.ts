@@ -63,7 +63,7 @@ export const PRODUCTS: Record<string, { type: string; price: number; limits: Rec
   basic: { type: 'Hosting Basic', price: 49, limits: { ftp: 3, ddbb: 3, subdomain: 10, email: 20, emailalias: 50, dns: 200 } },
   professional: { type: 'Hosting Professional', price: 99, limits: { ftp: 10, ddbb: 10, subdomain: 25, email: 50, emailalias: 100, dns: 300 } },
   advanced: { type: 'Hosting Advanced', price: 149, limits: { ftp: 25, ddbb: 25, subdomain: 50, email: 100, emailalias: 200, dns: 500 } },
-  corporate: { type: 'Hosting Corporate', price: 299, limits: { ftp: 100, ddbb: 100, subdomain: 100, email: 500, emailalias: 1000, dns: 1000 } },
+  corporate: { type: 'Hosting Corporate', price: 299, limits: { ftp: 100, ddbb: 100, subdomain: 100, email: 500, emailalias: 1000, dns: 5000 } },
 };
 
 export const today = (): string => new Date().toISOString().slice(0, 10);

@@ -1,7 +1,6 @@
 // The sandbox's HTTP(S) server: the registrar API at POST /<module>/<action>/ and the
 // dynamic DNS interface at GET /json/, /xml/, /plain/ — one origin, as clients that take
 // only a host name expect.
-import { existsSync, readFileSync } from 'node:fs';
 import { writeFileAtomic } from '../atomic-write.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,6 +9,7 @@ import { moduleOf } from '../lazy-import.js';
 import { runOperation, SANDBOX_API_VERSION, SandboxApiError } from './api-operations.js';
 import { renderXmlEnvelope } from './render-xml.js';
 import { handleDyndns, type PlainStyle } from './dyndns.js';
+import { loadSandboxData } from './data-file.js';
 import { applyFault, takeFault, type Fault } from './faults.js';
 import { demoModel, type SandboxModel } from './model.js';
 
@@ -25,6 +25,8 @@ export interface SandboxOptions {
   plainStyle?: PlainStyle;
   /** Calling addresses the API accepts (as the provider's registered-IP list); others get error 1007. */
   allowedIps?: string[];
+  /** Also answer DNS queries (UDP and TCP) for the zones, on this port of the same address; 0 picks one. */
+  dnsPort?: number;
 }
 
 export interface Sandbox {
@@ -33,13 +35,16 @@ export interface Sandbox {
   faults: Fault[];
   /** Requests served, by target (`dyndns` or `module/action`): tests count provider calls with it. */
   calls: Map<string, number>;
+  /** The name server's port, when started with `dnsPort`. */
+  dnsPort?: number;
   close(): Promise<void>;
 }
 
-const MAX_FORM_BYTES = 256 * 1024;
+// service/dnssetzone carries a whole zone (thousands of records) as Base64 of JSON.
+const MAX_FORM_BYTES = 8 * 1024 * 1024;
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
-  const model = options.dataFile && existsSync(options.dataFile) ? (JSON.parse(readFileSync(options.dataFile, 'utf8')) as SandboxModel) : demoModel();
+  const model = options.dataFile ? loadSandboxData(options.dataFile) : demoModel();
   const faults = options.faults ?? [];
   const calls = new Map<string, number>();
   const save = () => {
@@ -109,16 +114,28 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   });
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const closeHttp = () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+  // The name server reads the same model: changes through the API are answered at once.
+  const nameServer =
+    options.dnsPort === undefined
+      ? undefined
+      : await (await import('./dns/name-server.js')).startNameServer({ model, host: address.address, port: options.dnsPort, log: options.log }).catch(async (error: unknown) => {
+          await closeHttp();
+          throw error;
+        });
   return {
     url: `${options.tls ? 'https' : 'http'}://${host}:${address.port}`,
     model,
     faults,
     calls,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    ...(nameServer ? { dnsPort: nameServer.port } : {}),
+    close: async () => {
+      await Promise.all([closeHttp(), nameServer?.close()]);
+    },
   };
 }
 

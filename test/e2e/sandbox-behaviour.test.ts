@@ -26,11 +26,11 @@ describe('the sandbox as a provider', () => {
     const s = await sandbox();
     s.model.account.balance = 5;
     const api = client(s);
-    const error = (await api.domain.create({ domain: 'cheap.com', ownerContactID: 'DEMO-1' }).catch((e: unknown) => e)) as ApiError;
+    const error = (await api.domain.create({ domain: 'cheap.com', owner: 'DEMO-1' }).catch((e: unknown) => e)) as ApiError;
     expect([error.errorCode, error.kind]).toEqual([1100, 'billing']);
     expect(s.model.domains.some((d) => d.name === 'cheap.com')).toBe(false);
     s.model.account.balance = 20;
-    await api.domain.create({ domain: 'cheap.com', ownerContactID: 'DEMO-1' });
+    await api.domain.create({ domain: 'cheap.com', owner: 'DEMO-1' });
     expect(s.model.account.balance).toBe(8.5);
     await api.close();
   });

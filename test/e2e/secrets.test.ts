@@ -1,6 +1,6 @@
 // The canary: every key and password is one recognisable value, every scenario runs at
 // debug level, and the value must appear nowhere a user or a log collector could see it.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseFault } from '../../src/sandbox/faults.js';
@@ -22,7 +22,9 @@ function expectNoCanary(texts: string[], stateDir: string) {
     expect(text).not.toContain(CANARY);
     expect(text).not.toContain(encodeURIComponent(CANARY));
   }
-  for (const file of readdirSync(stateDir)) expect(readFileSync(join(stateDir, file), 'utf8')).not.toContain(CANARY);
+  for (const file of readdirSync(stateDir, { recursive: true, encoding: 'utf8' })) {
+    if (statSync(join(stateDir, file)).isFile()) expect(readFileSync(join(stateDir, file), 'utf8')).not.toContain(CANARY);
+  }
 }
 
 describe('the canary secret never leaks', () => {
@@ -48,6 +50,21 @@ describe('the canary secret never leaks', () => {
     expectNoCanary([result.stdout, result.stderr], env.DDEDGE_STATE_DIR!);
   });
 
+  const acmeScenarios: [string, string[]][] = [
+    ['acme present', ['acme', 'present', '_acme-challenge.example.com.', 'tok-1', '--no-wait']],
+    ['acme present --json, log-format json', ['acme', 'present', '_acme-challenge.example.com.', 'tok-1', '--no-wait', '--json', '--log-format', 'json']],
+    ['acme cleanup', ['acme', 'cleanup', '_acme-challenge.example.com.', 'tok-1']],
+    ['acme refused (no such service)', ['acme', 'present', '_acme-challenge.example.org.', 'tok-1', '--no-wait']],
+    ['acme certbot-auth outside certbot', ['acme', 'certbot-auth']],
+    ['acme with the password as a flag', ['acme', 'present', '_acme-challenge.example.com.', 'tok-2', '--no-wait', '--api-password', CANARY]],
+  ];
+  it.each(acmeScenarios)('%s', async (_name, args) => {
+    const env = agentEnv(sandbox, { ...withApi(sandbox), DDEDGE_LOG_LEVEL: 'debug' });
+    const result = await runDist(args, env);
+    expect(result.stdout + result.stderr).not.toBe('');
+    expectNoCanary([result.stdout, result.stderr], env.DDEDGE_STATE_DIR!);
+  });
+
   it('a secret passed as a flag is masked too, and secrets read from files', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'key'), `${CANARY}\n`);
@@ -61,5 +78,26 @@ describe('the canary secret never leaks', () => {
     expect(fromFlag.code).toBe(0);
     expect(fromFlag.stderr).toContain('password=***');
     expectNoCanary([fromFile.stdout, fromFile.stderr, fromFlag.stdout, fromFlag.stderr], env.DDEDGE_STATE_DIR!);
+  });
+});
+
+describe('the canary secret never leaks from the daemon HTTP endpoint (--listen)', () => {
+  it('/healthz, /metrics, /status and errors show no secret, after failures that carry URLs', async () => {
+    const { startDist, waitForOutput } = await import('../helpers/cli.js');
+    sandbox.faults.push(parseFault('dyndns=reset'));
+    const env = agentEnv(sandbox, { ...withApi(sandbox), DDEDGE_LOG_LEVEL: 'debug', DDEDGE_INTERVAL: '1h', DDEDGE_PING_URL: `http://127.0.0.1:9/ping/${CANARY}`, DDEDGE_HOSTS: 'home.example.com,host.unknown-zone.org' });
+    const daemon = startDist(['daemon', '--ip', '81.0.2.15', '--listen', '127.0.0.1:0'], env);
+    try {
+      const log = await waitForOutput(daemon, 'stderr', (t) => /at (http:\S+)\/\n/.test(t) && /host\.unknown-zone\.org A:/.test(t), 15_000);
+      const url = /at (http:\S+)\/\n/.exec(log)![1]!;
+      for (let i = 0; i < 50 && !((await (await fetch(`${url}/status`)).json()) as { lastCycleAt: string | null }).lastCycleAt; i++) await new Promise((r) => setTimeout(r, 100));
+      const answers = await Promise.all(['/healthz', '/metrics', '/status', `/${CANARY}`].map(async (path) => (await fetch(`${url}${path}`)).text()));
+      expect(answers[2]).toMatch(/lastError/);
+      daemon.kill('SIGTERM');
+      const result = await daemon.result;
+      expectNoCanary([...answers, result.stdout, result.stderr], env.DDEDGE_STATE_DIR!);
+    } finally {
+      daemon.kill('SIGTERM');
+    }
   });
 });

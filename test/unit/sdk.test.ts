@@ -18,11 +18,12 @@ describe('Registrar', () => {
     const paths: string[] = [];
     agent!.get(ORIGIN).intercept({ path: /.*/, method: 'POST' }).reply((req) => {
       paths.push(req.path);
-      return { statusCode: 200, data: envelope({ ok: true }) };
+      // The shape the answer readers require: a list for list operations, the caller's address for hello.
+      return { statusCode: 200, data: envelope({ ok: true, ip: '81.0.2.15', ...Object.fromEntries(operations().filter((o) => o.endpoint.listKey).map((o) => [o.endpoint.listKey, []])) }) };
     }).persist();
     for (const o of operations()) {
       const method = (sdk as unknown as Record<string, Record<string, (p: unknown) => Promise<unknown>>>)[o.module]![o.method]!;
-      await expect(method(sampleParams(`${o.module}/${o.endpoint.action}`, o.endpoint)), `${o.module}.${o.method}`).resolves.toEqual({ ok: true });
+      await expect(method(sampleParams(`${o.module}/${o.endpoint.action}`, o.endpoint)), `${o.module}.${o.method}`).resolves.toMatchObject({ ok: true });
     }
     expect(paths).toEqual(operations().map((o) => `/${o.module}/${o.endpoint.action}/`));
   });

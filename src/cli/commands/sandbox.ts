@@ -9,6 +9,8 @@ export async function run(context: CommandContext): Promise<number> {
   const { flags, io } = context;
   const port = Number(flags.port ?? 8443);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`--port: "${flags.port}" is not a port number (0-65535)`);
+  const dnsPort = flags['dns-port'] === undefined ? undefined : Number(flags['dns-port']);
+  if (dnsPort !== undefined && (!/^\d{1,5}$/.test(String(flags['dns-port'])) || dnsPort > 65535)) throw new ConfigError(`--dns-port: "${flags['dns-port']}" is not a port number (0-65535)`);
   const certPath = flags['tls-cert'] as string | undefined;
   const keyPath = flags['tls-key'] as string | undefined;
   if (Boolean(certPath) !== Boolean(keyPath)) throw new ConfigError('--tls-cert and --tls-key go together');
@@ -31,22 +33,25 @@ export async function run(context: CommandContext): Promise<number> {
     plainStyle,
     allowedIps: (flags['allow-ip'] as string[] | undefined)?.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean),
     log: (line) => io.stderr(`sandbox: ${line}\n`),
-  }).catch((error: NodeJS.ErrnoException) => {
+    dnsPort,
+  }).catch((error: NodeJS.ErrnoException & { port?: number }) => {
     if (error instanceof ConfigError) throw error;
-    throw new ConfigError(`cannot listen on ${flags.listen ?? '127.0.0.1'}:${port}: ${error.code ?? error.message}`);
+    // Node's listen errors name the port that failed (the HTTP one or the DNS one).
+    throw new ConfigError(`cannot listen on ${flags.listen ?? '127.0.0.1'}:${error.port ?? port}: ${error.code ?? error.message}`);
   });
   const { account } = sandbox.model;
   if (!isLoopbackHost(new URL(sandbox.url).hostname)) {
     io.stderr(`sandbox: warning: listening on ${sandbox.url}, beyond this machine; its demo credentials are public, and it is not a server to expose\n`);
   }
   if (flags.json) {
-    io.stdout(JSON.stringify({ apiUrl: sandbox.url, dyndnsUrl: sandbox.url, apiUser: account.apiUser, apiPassword: account.apiPassword, dyndnsUser: account.dyndnsUser, dyndnsKey: account.dyndnsKey }) + '\n');
+    io.stdout(JSON.stringify({ apiUrl: sandbox.url, dyndnsUrl: sandbox.url, apiUser: account.apiUser, apiPassword: account.apiPassword, dyndnsUser: account.dyndnsUser, dyndnsKey: account.dyndnsKey, ...(sandbox.dnsPort === undefined ? {} : { dnsPort: sandbox.dnsPort }) }) + '\n');
   } else {
     const zone = sandbox.model.services.map((s) => `  ${s.name}: ${s.dns.filter((e) => e.type === 'A').map((e) => `${e.name} A ${e.value}`).join(', ')}`).join('\n');
     io.stdout(
       `ddedge sandbox listening on ${sandbox.url} (demo account; nothing here is real)\n` +
         `  registrar API: ${sandbox.url}  user ${account.apiUser}  password ${account.apiPassword}\n` +
         `  dynamic DNS:   ${sandbox.url}/{json,xml,plain}/  user ${account.dyndnsUser}  key ${account.dyndnsKey}\n` +
+        (sandbox.dnsPort === undefined ? '' : `  name server:   ${new URL(sandbox.url).hostname} port ${sandbox.dnsPort} (UDP and TCP), e.g. dig @${new URL(sandbox.url).hostname.replace(/^\[|\]$/g, '')} -p ${sandbox.dnsPort} example.com SOA\n`) +
         `zones:\n${zone}\n` +
         `try:\n  DDEDGE_DYNDNS_URL=${sandbox.url} DDEDGE_DYNDNS_USER=${account.dyndnsUser} DDEDGE_DYNDNS_KEY=${account.dyndnsKey} \\\n` +
         `  DDEDGE_STATE_DIR=/tmp/ddedge-demo ddedge update --host home.example.com --ip 81.0.2.15\n` +

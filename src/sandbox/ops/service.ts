@@ -5,6 +5,7 @@ import { PRODUCT_KEYS, type DnsEntry } from '../../api/endpoints/service.js';
 import { familyOfAddress } from '../../ip/address.js';
 import { findService, PRODUCTS, today, yearsFrom, type SandboxModel, type SandboxService } from '../model.js';
 import { charge, contains, fail, matches, nextId, page, truthy, type OperationRequest, type Operations } from './common.js';
+import { checkCnameAlone, checkDnsEntryValue, dnsEntryName } from './dns-rules.js';
 
 type EntityKind = 'ftp' | 'ddbb' | 'subdomain' | 'redirect' | 'mail' | 'mailalias';
 const LIMIT_OF: Record<EntityKind, keyof (typeof PRODUCTS)[string]['limits'] | undefined> = { ftp: 'ftp', ddbb: 'ddbb', subdomain: 'subdomain', redirect: undefined, mail: 'email', mailalias: 'emailalias' };
@@ -230,8 +231,10 @@ export const serviceOps: Operations = {
       const { fields, model } = r;
       checkLimit(s, 'dns', s.dns.length);
       checkDnsValue(fields.type!, fields.value!);
+      checkDnsEntryValue(fields.type!, fields.value!);
       const priority = fields.priority ?? (fields.type === 'MX' || fields.type === 'SRV' ? '10' : '-');
-      const entry: DnsEntry = { entityID: String(nextId(model)), name: fullName(s.name, fields.name!), type: fields.type!, ttl: fields.ttl ?? '-', priority, value: fields.value! };
+      const entry: DnsEntry = { entityID: String(nextId(model)), name: dnsEntryName(s.name, fields.name!), type: fields.type!, ttl: fields.ttl ?? '-', priority, value: fields.value! };
+      checkCnameAlone(s.dns, entry);
       s.dns.push(entry);
       return { dns: [entry] };
     },
@@ -241,6 +244,7 @@ export const serviceOps: Operations = {
     handle: (r) => {
       const entry = serviceOf(r).dns.find((e) => e.entityID === r.fields.entityID) ?? fail(4002, 'Service entity not found', `entity ${r.fields.entityID} not found`);
       checkDnsValue(entry.type, r.fields.value!);
+      checkDnsEntryValue(entry.type, r.fields.value!);
       entry.value = r.fields.value!;
       if (r.fields.ttl) entry.ttl = r.fields.ttl;
       if (r.fields.priority) entry.priority = r.fields.priority;
@@ -279,8 +283,14 @@ export const serviceOps: Operations = {
       const zone = records.map((x) => {
         if (typeof x?.name !== 'string' || typeof x.type !== 'string' || typeof x.value !== 'string') fail(105, 'Syntax error: invalid parameter', 'each record needs name, type and value');
         checkDnsValue(String(x.type), String(x.value));
-        return { entityID: String(nextId(r.model)), name: fullName(s.name, String(x.name)), type: String(x.type), ttl: x.ttl ? String(x.ttl) : '-', priority: x.priority ? String(x.priority) : '-', value: String(x.value) };
+        checkDnsEntryValue(String(x.type), String(x.value));
+        // A TTL or priority of 0 is a value, not "none"; MX and SRV default to 10 as in dnscreate.
+        const given = (v: unknown) => v !== undefined && v !== null && v !== '' && v !== '-';
+        const priority = given(x.priority) ? String(x.priority) : x.type === 'MX' || x.type === 'SRV' ? '10' : '-';
+        return { entityID: String(nextId(r.model)), name: dnsEntryName(s.name, String(x.name)), type: String(x.type), ttl: given(x.ttl) ? String(x.ttl) : '-', priority, value: String(x.value) };
       });
+      checkLimit(s, 'dns', zone.length - 1);
+      zone.forEach((entry, i) => checkCnameAlone(zone.slice(0, i), entry));
       s.dns = zone;
       return [];
     },

@@ -1,0 +1,41 @@
+// The bench's local servers, on 127.0.0.1 with a throw-away CA so every request is verified
+// as in production. They answer at once and count what they are asked, so each row of the
+// table shows the work its contender did.
+import { execFileSync, spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import https from 'node:https';
+import { join } from 'node:path';
+
+export function makeTls(work) {
+  const openssl = (...args) => execFileSync('openssl', args, { cwd: work, stdio: 'pipe' });
+  openssl('req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '1', '-subj', '/CN=bench CA');
+  openssl('req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=localhost');
+  writeFileSync(join(work, 'ext.cnf'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\n');
+  openssl('x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'server.pem', '-days', '1', '-extfile', 'ext.cnf');
+  return { ca: join(work, 'ca.pem'), cert: join(work, 'server.pem'), key: join(work, 'server.key') };
+}
+
+/** An HTTPS echo source that answers `body` at once and counts its requests. */
+export async function startEcho(tls, body) {
+  const echo = { url: '', requests: 0, server: undefined };
+  echo.server = https.createServer({ cert: readFileSync(tls.cert), key: readFileSync(tls.key) }, (_q, r) => {
+    echo.requests++;
+    r.end(body);
+  });
+  await new Promise((resolve) => echo.server.listen(0, '127.0.0.1', resolve));
+  echo.url = `https://127.0.0.1:${echo.server.address().port}/`;
+  return echo;
+}
+
+/**
+ * `ddedge sandbox` in its own process, as a provider would be. It logs one line per request
+ * on stderr; `requests` counts them (read it after `settle()`: the lines arrive through a pipe).
+ */
+export async function startSandbox(ddedge, tls) {
+  const child = spawn(process.execPath, [ddedge, 'sandbox', '--port', '0', '--json', '--tls-cert', tls.cert, '--tls-key', tls.key], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const sandbox = { child, info: undefined, requests: 0 };
+  child.stderr.on('data', (d) => (sandbox.requests += String(d).split('\n').filter((l) => /^sandbox: (GET|POST) /.test(l)).length));
+  sandbox.info = await new Promise((resolve) => child.stdout.once('data', (d) => resolve(JSON.parse(String(d)))));
+  sandbox.settle = () => new Promise((resolve) => setTimeout(resolve, 50));
+  return sandbox;
+}

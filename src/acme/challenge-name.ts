@@ -1,0 +1,51 @@
+// What a challenge is about, as the provider and the DNS know it: the TXT record's name (lower
+// case, punycode, no trailing dot), its value, and the hosting service whose zone holds it.
+import { domainToASCII } from 'node:url';
+import { registeredDomain } from '../agent/registered-domain.js';
+import { ConfigError } from '../errors.js';
+
+// Challenge names carry underscores (`_acme-challenge`), which host names may not.
+const LABEL = /^(?!-)[a-z0-9_-]{1,63}(?<!-)$/;
+export const CHALLENGE_PREFIX = '_acme-challenge';
+
+export interface Challenge {
+  name: string;
+  value: string;
+  service: string;
+}
+
+/** A record name as given by a client (`_acme-challenge.Example.com.`, IDN) in the form the provider stores. */
+export function challengeRecordName(input: string): string {
+  const trimmed = input.trim().replace(/\.$/, '');
+  const ascii = trimmed ? domainToASCII(trimmed).toLowerCase() : '';
+  const labels = ascii.split('.');
+  if (!ascii || ascii.length > 253 || labels.length < 2 || !labels.every((l) => LABEL.test(l)) || /^\d+$/.test(labels.at(-1)!)) {
+    throw new ConfigError(`"${input}" is not a DNS name for a challenge record (e.g. _acme-challenge.example.com)`);
+  }
+  return ascii;
+}
+
+/** The name certbot's CERTBOT_DOMAIN stands for: the same record for a name and its wildcard. */
+export function certbotRecordName(domain: string): string {
+  return challengeRecordName(`${CHALLENGE_PREFIX}.${domain.trim().replace(/^\*\./, '')}`);
+}
+
+/** Challenge values are short printable text (RFC 8555: 43 base64url characters). */
+export function checkChallengeValue(value: string): string {
+  if (!value || value.length > 255 || !/^[\x21-\x7e]+$/.test(value)) {
+    throw new ConfigError('the challenge value must be 1 to 255 printable characters without spaces');
+  }
+  return value;
+}
+
+/** The hosting service whose zone holds `name`: --service, else the name's registered domain. */
+export function serviceOfChallenge(name: string, service: string | undefined): string {
+  const zone = service ?? registeredDomain(name);
+  if (name !== zone && !name.endsWith(`.${zone}`)) throw new ConfigError(`${name} is not inside the service ${zone} (--service)`);
+  return zone;
+}
+
+export function describeChallenge(name: string, value: string, service: string | undefined): Challenge {
+  const recordName = challengeRecordName(name);
+  return { name: recordName, value: checkChallengeValue(value), service: serviceOfChallenge(recordName, service) };
+}

@@ -1,0 +1,87 @@
+// ddedge zone export|plan|apply: the zone of a hosting service as a reviewed file. Reads the
+// settings, the file and the live zone, and prints what src/zone/ decided; nothing is decided here.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { ApiClient } from '../../api/client.js';
+import { writeFileAtomic } from '../../atomic-write.js';
+import { registeredDomain } from '../../agent/registered-domain.js';
+import { ConfigError } from '../../errors.js';
+import { canonicalName } from '../../zone/names.js';
+import { parseIgnore } from '../../zone/ownership.js';
+import { applyExitCode, applyJson, applyLines, planJson, planLines } from '../../zone/plan-report.js';
+import { providerZone } from '../../zone/provider-zone.js';
+import { applyFromProvider, planFromProvider, type PlanSettings } from '../../zone/session.js';
+import { originOf, readZoneText, zoneAsJson, zoneAsMasterFile } from '../../zone/zone-files.js';
+import type { CommandContext } from '../command.js';
+import { printJson, setup } from '../setup.js';
+
+const ACTIONS = ['export', 'plan', 'apply'];
+
+export async function run(context: CommandContext): Promise<number> {
+  const { flags, positionals, io } = context;
+  const [action, file, ...extra] = positionals;
+  if (!action || !ACTIONS.includes(action)) throw new ConfigError(`zone: give one of ${ACTIONS.join(', ')} (see ddedge zone --help)`);
+  if (extra.length) throw new ConfigError(`zone ${action}: unexpected "${extra[0]}"`);
+  if (action === 'export' && file) throw new ConfigError('zone export: takes no file (use --output FILE)');
+  if (action !== 'export' && !file) throw new ConfigError(`zone ${action}: give the zone file: ddedge zone ${action} FILE`);
+  const format = (flags.format as string | undefined) ?? 'bind';
+  if (format !== 'bind' && format !== 'json') throw new ConfigError(`--format: "${format}" is not bind or json`);
+  const method = (flags.method as string | undefined) ?? 'auto';
+  if (!['auto', 'calls', 'setzone'].includes(method)) throw new ConfigError(`--method: "${method}" is not auto, calls or setzone`);
+
+  const { config, logger } = await setup(context, 'state');
+  const text = file ? readZoneFile(resolve(io.cwd, file), file) : undefined;
+  const service = serviceOf(config.service, text, config.hosts);
+  const ignore = ((flags.ignore as string[] | undefined) ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+  ignore.forEach((rule) => parseIgnore(rule, service));
+  const wanted = text !== undefined ? readZoneText(text, { zone: service, file: file!, skipUnsupported: Boolean(flags['skip-unsupported']) }) : undefined;
+  if (!config.api.user || !config.api.password) {
+    throw new ConfigError('zone: set DDEDGE_API_USER and DDEDGE_API_PASSWORD (or --api-user, DDEDGE_API_PASSWORD_FILE, the api-password credential)');
+  }
+  const client = new ApiClient({ url: config.api.url, user: config.api.user, password: config.api.password, timeoutMs: config.timeoutMs, logger });
+  const provider = providerZone(client, service);
+  const settings: PlanSettings = { service, hosts: config.hosts, ignore, keepUnlisted: Boolean(flags['keep-unlisted']), method: method as PlanSettings['method'] };
+  try {
+    if (action === 'export') {
+      const live = await provider.list();
+      const output = format === 'json' ? zoneAsJson(live) : zoneAsMasterFile(service, live, [`zone ${service} exported by ddedge from service/dnslist, ${new Date().toISOString()}`]);
+      if (flags.output) writeFileAtomic(resolve(io.cwd, flags.output as string), output, 0o644);
+      else io.stdout(output);
+      return 0;
+    }
+    if (action === 'plan' || flags['dry-run']) {
+      const report = await planFromProvider(provider, wanted!, settings);
+      if (flags.json) printJson(context, planJson(report));
+      else io.stdout(planLines(report).join('\n') + '\n');
+      return 0;
+    }
+    const report = await applyFromProvider(provider, wanted!, { ...settings, stateDir: config.stateDir, force: Boolean(flags.force), logger });
+    const code = applyExitCode(report);
+    if (flags.json) printJson(context, applyJson(report, code));
+    else {
+      io.stdout(planLines(report).join('\n') + '\n');
+      const lines = applyLines(report);
+      if (lines.length && code) io.stderr(lines.join('\n') + '\n');
+      else if (lines.length) io.stdout(lines.join('\n') + '\n');
+    }
+    return code;
+  } finally {
+    await client.close();
+  }
+}
+
+function readZoneFile(path: string, shown: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`zone: cannot read "${shown}": ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+}
+
+/** --service, else the file's $ORIGIN, else the registered domain of the only --host. */
+function serviceOf(configured: string | undefined, text: string | undefined, hosts: string[]): string {
+  const origin = text !== undefined ? originOf(text) : undefined;
+  const chosen = configured ?? origin ?? (new Set(hosts.map((h) => registeredDomain(h.split('=')[0]!))).size === 1 ? registeredDomain(hosts[0]!.split('=')[0]!) : undefined);
+  if (!chosen) throw new ConfigError('zone: which zone? give --service NAME (or DDEDGE_SERVICE), or a file with $ORIGIN');
+  return canonicalName(chosen) ?? chosen;
+}

@@ -1,0 +1,169 @@
+// Domain names between their text form and the wire (RFC 1035 4.1.4). Reading follows
+// compression pointers only backwards, so a hostile packet cannot make it loop; writing
+// compresses repeated suffixes.
+import { DnsWireError } from './errors.js';
+
+const MAX_NAME_BYTES = 255;
+const MAX_LABEL_BYTES = 63;
+/** Bytes that stand for themselves in a name's text form; the rest are `\DDD` (and `\.`, `\\`). */
+const PLAIN = /[A-Za-z0-9\-_*!#%&'+,/:<=>?[\]^`{|}~]/;
+
+/** A name of letters, digits, `-`, `_` and `*` only: the common case, read without the escape parser. */
+const SIMPLE_NAME = /^[A-Za-z0-9_*-]{1,63}(?:\.[A-Za-z0-9_*-]{1,63})*\.?$/;
+const SIMPLE_LABEL = /^[A-Za-z0-9_*-]*$/;
+
+/** The labels of a name in text form (escapes `\DDD`, `\.` allowed; trailing dot optional). */
+export function nameToLabels(name: string): Buffer[] {
+  if (SIMPLE_NAME.test(name)) {
+    if (name.length > (name.endsWith('.') ? 254 : 253)) throw new DnsWireError(`"${name}" is longer than ${MAX_NAME_BYTES} bytes`);
+    return name.replace(/\.$/, '').split('.').map((label) => Buffer.from(label, 'latin1'));
+  }
+  const labels: Buffer[] = [];
+  let current: number[] = [];
+  const text = name === '.' ? '' : name;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (ch === '.') {
+      if (!current.length) throw new DnsWireError(`"${name}" has an empty label`);
+      labels.push(Buffer.from(current));
+      current = [];
+    } else if (ch === '\\') {
+      const digits = /^\d{3}/.exec(text.slice(i + 1));
+      if (digits && Number(digits[0]) <= 255) {
+        current.push(Number(digits[0]));
+        i += 3;
+      } else if (i + 1 < text.length) {
+        current.push(...Buffer.from(text[++i]!, 'utf8'));
+      } else throw new DnsWireError(`"${name}" ends with a lone backslash`);
+    } else current.push(...Buffer.from(ch, 'utf8'));
+    if (current.length > MAX_LABEL_BYTES) throw new DnsWireError(`"${name}" has a label longer than ${MAX_LABEL_BYTES} bytes`);
+  }
+  if (current.length) labels.push(Buffer.from(current));
+  if (labels.reduce((sum, l) => sum + l.length + 1, 1) > MAX_NAME_BYTES) throw new DnsWireError(`"${name}" is longer than ${MAX_NAME_BYTES} bytes`);
+  return labels;
+}
+
+export function labelToText(label: Buffer): string {
+  const plain = label.toString('latin1');
+  if (SIMPLE_LABEL.test(plain)) return plain;
+  let text = '';
+  for (const byte of label) {
+    const ch = String.fromCharCode(byte);
+    text += PLAIN.test(ch) ? ch : ch === '.' || ch === '\\' ? `\\${ch}` : `\\${String(byte).padStart(3, '0')}`;
+  }
+  return text;
+}
+
+/** The canonical text of a name: escapes normalised, no trailing dot, lower case (for keys). */
+export function nameKey(name: string): string {
+  return nameToLabels(name).map(labelToText).join('.').toLowerCase();
+}
+
+/** Reads a name at `offset`; returns it and the offset after it in the uncompressed stream. */
+export function readName(packet: Buffer, offset: number): { name: string; next: number } {
+  const labels: string[] = [];
+  let position = offset;
+  let next = -1;
+  // Every pointer must go strictly below the previous one (or the name's start): no loops.
+  let limit = offset;
+  let bytes = 1;
+  for (;;) {
+    const length = packet[position];
+    if (length === undefined) throw new DnsWireError(`a name runs past the end of the message (at byte ${position})`);
+    if ((length & 0xc0) === 0xc0) {
+      const low = packet[position + 1];
+      if (low === undefined) throw new DnsWireError('a compression pointer is cut off');
+      const target = ((length & 0x3f) << 8) | low;
+      if (target >= limit) throw new DnsWireError(`a compression pointer at byte ${position} does not point backwards (to ${target})`);
+      if (next < 0) next = position + 2;
+      position = limit = target;
+      continue;
+    }
+    if (length & 0xc0) throw new DnsWireError(`unknown label type 0x${length.toString(16)} at byte ${position}`);
+    if (length === 0) break;
+    bytes += length + 1;
+    if (bytes > MAX_NAME_BYTES) throw new DnsWireError(`a name is longer than ${MAX_NAME_BYTES} bytes`);
+    if (position + 1 + length > packet.length) throw new DnsWireError('a label runs past the end of the message');
+    labels.push(labelToText(packet.subarray(position + 1, position + 1 + length)));
+    position += 1 + length;
+  }
+  return { name: labels.join('.'), next: next < 0 ? position + 1 : next };
+}
+
+/** A growing message buffer that remembers where names were written, for compression. */
+export class WireWriter {
+  private buffer = Buffer.alloc(512);
+  length = 0;
+  private readonly suffixes = new Map<string, number>();
+
+  constructor(private readonly maxBytes = 65535) {}
+
+  private reserve(n: number): number {
+    const at = this.length;
+    if (at + n > this.maxBytes) throw new DnsWireError(`the message would exceed ${this.maxBytes} bytes`);
+    if (at + n > this.buffer.length) {
+      const grown = Buffer.alloc(Math.min(this.maxBytes, Math.max(this.buffer.length * 2, at + n)));
+      this.buffer.copy(grown, 0, 0, at);
+      this.buffer = grown;
+    }
+    this.length += n;
+    return at;
+  }
+
+  // reserve() may replace the buffer: call it before reading `this.buffer`.
+  u8(value: number): void {
+    const at = this.reserve(1);
+    this.buffer.writeUInt8(value, at);
+  }
+  u16(value: number): void {
+    const at = this.reserve(2);
+    this.buffer.writeUInt16BE(value, at);
+  }
+  u32(value: number): void {
+    const at = this.reserve(4);
+    this.buffer.writeUInt32BE(value >>> 0, at);
+  }
+  bytes(data: Uint8Array): void {
+    const at = this.reserve(data.length);
+    this.buffer.set(data, at);
+  }
+  setU16(at: number, value: number): void {
+    this.buffer.writeUInt16BE(value, at);
+  }
+
+  /** Writes a name, pointing at an earlier copy of its longest known suffix. */
+  name(name: string, compress = true): void {
+    // Plain names (nearly all) are written from the text; others through their label bytes.
+    const simple = SIMPLE_NAME.test(name) && name.length <= (name.endsWith('.') ? 254 : 253);
+    const labels: (string | Buffer)[] = simple ? name.replace(/\.$/, '').split('.') : nameToLabels(name);
+    // The key of each suffix: its labels' text, lower case (compression ignores case).
+    const keys: string[] = [];
+    for (let i = labels.length - 1; i >= 0; i--) {
+      const label = labels[i]!;
+      const text = (typeof label === 'string' ? label : labelToText(label)).toLowerCase();
+      keys[i] = i === labels.length - 1 ? text : `${text}.${keys[i + 1]}`;
+    }
+    for (let i = 0; i < labels.length; i++) {
+      const earlier = compress ? this.suffixes.get(keys[i]!) : undefined;
+      if (earlier !== undefined) return this.u16(0xc000 | earlier);
+      if (compress && this.length < 0x3fff) this.suffixes.set(keys[i]!, this.length);
+      const label = labels[i]!;
+      this.u8(label.length);
+      if (typeof label === 'string') {
+        const at = this.reserve(label.length);
+        this.buffer.write(label, at, 'latin1');
+      } else this.bytes(label);
+    }
+    this.u8(0);
+  }
+
+  /** Forgets everything after `length` (names written there can no longer be pointed at). */
+  truncate(length: number): void {
+    this.length = length;
+    for (const [key, at] of this.suffixes) if (at >= length) this.suffixes.delete(key);
+  }
+
+  toBuffer(): Buffer {
+    return Buffer.from(this.buffer.subarray(0, this.length));
+  }
+}

@@ -1,0 +1,29 @@
+// --listen ADDR:PORT. The address is always written out: a bare port or ":9464" (which Go
+// exporters read as "every interface") is refused, so that listening beyond loopback is
+// never an accident.
+import { familyOfAddress, isLoopbackHost } from '../ip/address.js';
+
+export interface ListenAddress {
+  /** An IP literal, without brackets. */
+  host: string;
+  /** 0 picks a free port (the one chosen is logged). */
+  port: number;
+  loopback: boolean;
+}
+
+/** Parses ADDR:PORT (IPv6 in brackets); returns a problem text for the loader otherwise. */
+export function parseListenAddress(text: string): ListenAddress | string {
+  const hint = 'give ADDR:PORT, e.g. 127.0.0.1:9464 (this machine only) or 0.0.0.0:9464 (every interface)';
+  const match = /^(?:\[([0-9a-fA-F:.]+)\]|([^:[\]]*)):(\d{1,5})$/.exec(text.trim());
+  if (!match) return `"${text}" is not ADDR:PORT; ${hint}`;
+  const given = match[1] ?? match[2]!;
+  const port = Number(match[3]);
+  if (!given) return `"${text}" names no address; ${hint}`;
+  if (port > 65535) return `"${text}": port ${port} is outside 0..65535`;
+  const host = given.toLowerCase() === 'localhost' ? '127.0.0.1' : given;
+  const family = familyOfAddress(host);
+  if (!family || (match[1] !== undefined && family !== 6)) return `"${text}": "${given}" is not an IP address; ${hint}`;
+  return { host, port, loopback: isLoopbackHost(host) };
+}
+
+export const formatListenAddress = (a: { host: string; port: number }): string => (a.host.includes(':') ? `[${a.host}]:${a.port}` : `${a.host}:${a.port}`);

@@ -1,0 +1,113 @@
+// The daemon's HTTP endpoint (--listen): probes for orchestrators, a scrape target for
+// Prometheus. It runs in the daemon's event loop, so every request is bounded in size, time
+// and number: a slow or huge request is cut off and can never hold up a cycle.
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Config } from '../config/config.js';
+import { ConfigError } from '../errors.js';
+import type { Logger } from '../log.js';
+import { answer } from './routes.js';
+import { formatListenAddress, type ListenAddress } from './listen-address.js';
+
+export const ENDPOINT_LIMITS = {
+  /** Request line and headers together; a probe or a scrape needs a few hundred bytes. */
+  headerBytes: 8 * 1024,
+  /** From the first byte to the end of the headers. */
+  headersTimeoutMs: 5_000,
+  requestTimeoutMs: 10_000,
+  /** An idle keep-alive connection is closed after this long. */
+  idleMs: 5_000,
+  connections: 32,
+};
+
+export interface EndpointOptions {
+  listen: ListenAddress;
+  /** The configuration in force: the daemon re-reads it before each cycle. */
+  config: () => Config;
+  logger: Logger;
+}
+
+export interface Endpoint {
+  /** http://ADDR:PORT with the port actually bound. */
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startEndpoint(options: EndpointOptions): Promise<Endpoint> {
+  const { listen, logger } = options;
+  const limits = ENDPOINT_LIMITS;
+  const server = http.createServer(
+    {
+      maxHeaderSize: limits.headerBytes,
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      keepAliveTimeout: limits.idleMs,
+      // How often the timeouts above are enforced (Node's default is 30 s).
+      connectionsCheckingInterval: 1_000,
+    },
+    (req, res) => serve(req, res, options),
+  );
+  server.maxConnections = limits.connections;
+  server.maxRequestsPerSocket = 100;
+  // A connection that sends nothing at all is closed too.
+  server.setTimeout(limits.requestTimeoutMs, (socket) => socket.destroy());
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    // Oversized headers, slow requests, malformed ones: answer if possible, then close.
+    const status = error.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : '400 Bad Request';
+    if (socket.writable) socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+    socket.destroy();
+  });
+
+  const shown = formatListenAddress(listen);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => reject(listenError(shown, error)));
+    server.listen({ host: listen.host, port: listen.port, exclusive: true }, () => resolve());
+  });
+  server.on('error', (error) => logger.warn(`the HTTP endpoint failed: ${error.message}`));
+  const bound = formatListenAddress({ host: listen.host, port: (server.address() as AddressInfo).port });
+  const url = `http://${bound}`;
+  if (!listen.loopback) {
+    logger.warn(`--listen ${shown}: serving /healthz, /metrics and /status beyond this machine; whoever reaches ${bound} sees the host names, addresses and health (never a secret)`);
+  }
+  logger.info(`serving /healthz, /metrics and /status at ${url}/`);
+  return {
+    url,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function serve(req: IncomingMessage, res: ServerResponse, options: EndpointOptions): void {
+  const reply = (status: number, contentType: string, body: string, extra: Record<string, string> = {}) => {
+    res.writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', ...extra });
+    res.end(body);
+  };
+  if (req.method !== 'GET' && req.method !== 'HEAD') return reply(405, 'text/plain', 'only GET and HEAD\n', { allow: 'GET, HEAD', connection: 'close' });
+  // A request body is never read: it is refused and the connection closed.
+  if (req.headers['transfer-encoding'] || Number(req.headers['content-length'] ?? 0) > 0) {
+    return reply(413, 'text/plain', 'a request body is not accepted\n', { connection: 'close' });
+  }
+  try {
+    const { status, contentType, body } = answer(new URL(req.url ?? '/', 'http://endpoint').pathname, options.config());
+    reply(status, contentType, body);
+  } catch (error) {
+    options.logger.error(`the HTTP endpoint could not answer ${req.url}: ${(error as Error).message}`);
+    reply(500, 'text/plain', 'internal error\n');
+  }
+}
+
+function listenError(shown: string, error: NodeJS.ErrnoException): Error {
+  switch (error.code) {
+    case 'EADDRINUSE':
+      return new ConfigError(`--listen ${shown}: the address is already in use (another program, or another ddedge, listens there); choose another port`);
+    case 'EACCES':
+      return new ConfigError(`--listen ${shown}: permission denied (ports below 1024 need privileges); choose a port above 1023`);
+    case 'EADDRNOTAVAIL':
+      return new ConfigError(`--listen ${shown}: not an address of this machine`);
+    default:
+      return new ConfigError(`--listen ${shown}: cannot listen (${error.code ?? error.message})`);
+  }
+}

@@ -1,0 +1,91 @@
+// The ACME challenge records ddedge created and has not removed yet, kept beside the
+// agent's state (<state dir>/acme/challenges.json) so that `acme cleanup` removes exactly
+// what `acme present` added, and other tools can tell ddedge's challenges from the user's.
+// A separate file with its own lock: an ACME hook must not wait for (or block) an agent cycle.
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../atomic-write.js';
+import { BusyError } from '../errors.js';
+import { acquireLock, type Lock } from './lock.js';
+
+export interface AcmeChallengeRecord {
+  /** The TXT record's full name, lower case, punycode, no trailing dot. */
+  name: string;
+  value: string;
+  service: string;
+  /** The provider's id of the entry ddedge created. */
+  entityID: string;
+  createdAt: string;
+}
+
+interface AcmeChallengeFile {
+  version: 1;
+  challenges: AcmeChallengeRecord[];
+}
+
+/** Longer than one hook's API calls (a list and a create, each retried within --timeout). */
+const LOCK_WAIT_MS = 60_000;
+const LOCK_POLL_MS = 50;
+
+export const acmeStateDir = (stateDir: string): string => join(stateDir, 'acme');
+const challengeFile = (stateDir: string): string => join(acmeStateDir(stateDir), 'challenges.json');
+
+export interface LoadedAcmeChallenges {
+  challenges: AcmeChallengeRecord[];
+  /** Set when the file existed but could not be used. */
+  damage?: string;
+}
+
+export function readAcmeChallenges(stateDir: string): LoadedAcmeChallenges {
+  const path = challengeFile(stateDir);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { challenges: [] };
+    return { challenges: [], damage: `cannot read ${path}: ${(error as NodeJS.ErrnoException).code}` };
+  }
+  try {
+    const data = JSON.parse(text) as AcmeChallengeFile;
+    if (data?.version !== 1 || !Array.isArray(data.challenges)) throw new Error('unexpected shape');
+    const valid = data.challenges.every((c) => ['name', 'value', 'service', 'entityID'].every((k) => typeof (c as unknown as Record<string, unknown>)?.[k] === 'string'));
+    if (!valid) throw new Error('unexpected record');
+    return { challenges: data.challenges };
+  } catch (error) {
+    return { challenges: [], damage: `${path} is damaged (${(error as Error).message}); starting from an empty list` };
+  }
+}
+
+/**
+ * Reads the list, lets `change` edit it (and make the provider calls that go with the edit),
+ * writes it back, all under the acme lock: two hooks never create the same value twice, and a
+ * state directory that cannot be written stops a hook before it changes anything. The lock is
+ * waited for: hooks of one client run one after the other, two clients rarely collide. When
+ * `change` throws, nothing is written.
+ */
+export async function updateAcmeChallenges<T>(stateDir: string, change: (challenges: AcmeChallengeRecord[]) => Promise<T>, onDamage?: (message: string) => void): Promise<T> {
+  const dir = acmeStateDir(stateDir);
+  const lock = await waitForLock(dir);
+  try {
+    const loaded = readAcmeChallenges(stateDir);
+    if (loaded.damage) onDamage?.(loaded.damage);
+    const result = await change(loaded.challenges);
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    writeFileAtomic(challengeFile(stateDir), JSON.stringify({ version: 1, challenges: loaded.challenges } satisfies AcmeChallengeFile, null, 2) + '\n');
+    return result;
+  } finally {
+    lock.release();
+  }
+}
+
+async function waitForLock(dir: string): Promise<Lock> {
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  for (;;) {
+    try {
+      return acquireLock(dir);
+    } catch (error) {
+      if (!(error instanceof BusyError) || Date.now() >= deadline) throw error;
+      await new Promise((r) => setTimeout(r, LOCK_POLL_MS));
+    }
+  }
+}

@@ -1,0 +1,69 @@
+// The state directory: created step by step (Node's recursive mkdir loops forever on paths
+// such as /proc/ddedge, where mkdir answers ENOENT), and kept clean of temporary files that
+// a killed writer left behind.
+import { mkdirSync, readdirSync, statSync, unlinkSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { ConfigError } from '../errors.js';
+
+/** Deeper than any real path; bounds the walk up to an existing ancestor. */
+const MAX_DEPTH = 256;
+
+const cannotCreate = (dir: string, why: string) =>
+  new ConfigError(`--state-dir: cannot create "${dir}": ${why}; set DDEDGE_STATE_DIR to a writable directory`);
+
+/** Creates the directory (0700) and its missing parents, or throws ConfigError at once. */
+export function ensureStateDir(dir: string): void {
+  const missing: string[] = [];
+  let current = resolve(dir);
+  for (let depth = 0; ; depth++) {
+    if (depth > MAX_DEPTH) throw cannotCreate(dir, 'the path is too deep');
+    try {
+      if (!statSync(current).isDirectory()) throw cannotCreate(dir, `${current} is not a directory (ENOTDIR)`);
+      break;
+    } catch (error) {
+      if (error instanceof ConfigError) throw error;
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT') throw cannotCreate(dir, code ?? String(error));
+    }
+    missing.push(current);
+    const parent = dirname(current);
+    if (parent === current) throw cannotCreate(dir, 'no existing parent directory');
+    current = parent;
+  }
+  for (const path of missing.reverse()) {
+    try {
+      mkdirSync(path, { mode: 0o700 });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST' && statSync(path, { throwIfNoEntry: false })?.isDirectory()) continue;
+      throw cannotCreate(dir, code ?? String(error));
+    }
+  }
+}
+
+/**
+ * Removes `<name>.<pid>.tmp` files of other processes: only the holder of the lock writes
+ * the state, so while we hold it any such file is left over from a writer that was killed.
+ * Our own pid's file (a container restarted as the same pid) is overwritten by our next write.
+ */
+export function removeStaleTemporaries(dir: string, name: string): string[] {
+  const pattern = new RegExp(`^${name.replace(/\./g, '\\.')}\\.(\\d+)\\.tmp$`);
+  const removed: string[] = [];
+  let entries: string[];
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return removed;
+  }
+  for (const entry of entries) {
+    const match = pattern.exec(entry);
+    if (!match || Number(match[1]) === process.pid) continue;
+    try {
+      unlinkSync(resolve(dir, entry));
+      removed.push(entry);
+    } catch {
+      // A directory of that name, or already gone: not ours to fight over.
+    }
+  }
+  return removed;
+}

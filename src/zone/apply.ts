@@ -1,0 +1,93 @@
+// Apply: exactly the plan's steps, phase after phase, at most three calls in flight (the
+// provider's limit per account), stopping at the first refused call: what was done and what
+// was not is returned, never guessed. Or, when it needs fewer calls, the whole zone in one
+// service/dnssetzone, with the records the plan leaves alone sent back at their live values.
+import type { Logger } from '../log.js';
+import type { Plan } from './plan.js';
+import { toProvider } from './provider-mapping.js';
+import type { ZoneProvider } from './provider-zone.js';
+import { describeRecord, type LiveRecord, type ZoneRecord } from './record.js';
+import { callCount, stepsOf, type Step } from './steps.js';
+
+export const MAX_IN_FLIGHT = 3;
+/** From this many calls on, `--method auto` sends the zone in one dnssetzone instead. */
+export const SETZONE_FROM_CALLS = 50;
+
+export type Method = 'calls' | 'setzone';
+
+export interface MethodChoice {
+  method: Method;
+  calls: number;
+  /** Calls the other way would take. */
+  callsOneByOne: number;
+}
+
+export function chooseMethod(plan: Plan, wanted: 'auto' | Method): MethodChoice {
+  const callsOneByOne = callCount(stepsOf(plan.changes));
+  const method = wanted === 'auto' ? (callsOneByOne >= SETZONE_FROM_CALLS ? 'setzone' : 'calls') : wanted;
+  return { method, calls: callsOneByOne === 0 ? 0 : method === 'setzone' ? 1 : callsOneByOne, callsOneByOne };
+}
+
+export interface ApplyOutcome {
+  method: Method;
+  done: Step[];
+  notDone: Step[];
+  failure?: { step?: Step; error: unknown };
+  maxInFlight: number;
+}
+
+export const describeStep = (s: Step): string => `${s.call} ${describeRecord(s.record)}`;
+
+export async function applyPlan(provider: ZoneProvider, plan: Plan, method: Method, logger: Logger): Promise<ApplyOutcome> {
+  const phases = stepsOf(plan.changes);
+  const all = phases.flat();
+  if (method === 'setzone' && all.length) return applyWithSetZone(provider, plan, all, logger);
+  const done: Step[] = [];
+  let failure: ApplyOutcome['failure'];
+  let inFlight = 0;
+  let maxInFlight = 0;
+  const run = async (step: Step) => {
+    inFlight++;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    try {
+      if (step.call === 'create') await provider.create(step.record as ZoneRecord);
+      else if (step.call === 'update') await provider.update(step.entityID!, step.record as ZoneRecord);
+      else await provider.delete(step.entityID!);
+    } finally {
+      inFlight--;
+    }
+  };
+  for (const phase of phases) {
+    let next = 0;
+    const worker = async () => {
+      while (!failure && next < phase.length) {
+        const step = phase[next++]!;
+        try {
+          await run(step);
+          done.push(step);
+          logger.info(`zone: ${step.call}d ${describeRecord(step.record)}`);
+        } catch (error) {
+          failure ??= { step, error };
+          logger.error(`zone: ${describeStep(step)} failed: ${(error as Error).message}`);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(MAX_IN_FLIGHT, phase.length) }, worker));
+    if (failure) break;
+  }
+  return { method: 'calls', done, notDone: all.filter((s) => !done.includes(s)), failure, maxInFlight };
+}
+
+async function applyWithSetZone(provider: ZoneProvider, plan: Plan, steps: Step[], logger: Logger): Promise<ApplyOutcome> {
+  const gone = new Set(plan.changes.flatMap((c) => (c.before && c.action !== 'create' ? [c.before.entityID] : [])));
+  const stays: (LiveRecord | ZoneRecord)[] = plan.live.filter((r) => !gone.has(r.entityID));
+  const added = plan.changes.flatMap((c) => (c.after ? [c.after] : []));
+  try {
+    await provider.setZone([...stays, ...added].map(toProvider));
+    logger.info(`zone: dnssetzone sent ${stays.length + added.length} records (${steps.length} changes)`);
+    return { method: 'setzone', done: steps, notDone: [], maxInFlight: 1 };
+  } catch (error) {
+    logger.error(`zone: dnssetzone failed: ${(error as Error).message}`);
+    return { method: 'setzone', done: [], notDone: steps, failure: { error }, maxInFlight: 1 };
+  }
+}

@@ -1,0 +1,38 @@
+// Host names as the provider keeps them: lower case, ASCII (IDN labels in punycode), without
+// the trailing dot. Master files add relative names, `@` and absolute names with a dot.
+import { domainToASCII } from 'node:url';
+
+const LABEL = /^(?!-)[a-z0-9_-]{1,63}$/;
+
+/** Lower case, punycode for Unicode labels, no trailing dot; undefined when not a host name. */
+export function canonicalName(name: string): string | undefined {
+  const trimmed = name.replace(/\.$/, '');
+  if (trimmed === '') return undefined;
+  const labels = trimmed.split('.').map((label) => {
+    if (/^[\x00-\x7f]*$/.test(label)) return label.toLowerCase();
+    // domainToASCII works on whole names; a label alone is a name of one label.
+    return domainToASCII(label) || undefined;
+  });
+  if (labels.some((l) => l === undefined)) return undefined;
+  const ascii = labels as string[];
+  // A wildcard is a whole first label.
+  const valid = ascii.every((l, i) => LABEL.test(l) || (i === 0 && l === '*'));
+  const full = ascii.join('.');
+  return valid && full.length <= 253 ? full : undefined;
+}
+
+export const isInZone = (name: string, zone: string): boolean => name === zone || name.endsWith(`.${zone}`);
+
+/** A name of a master file, against the current origin: `@`, relative, or absolute with a dot. */
+export function absoluteName(text: string, origin: string): string {
+  if (text === '@') return origin;
+  if (text.endsWith('.')) return text;
+  return `${text}.${origin}`;
+}
+
+/** The owner as written in an exported file: `@`, or relative to the zone. */
+export function relativeName(name: string, zone: string): string {
+  if (name === zone) return '@';
+  if (name.endsWith(`.${zone}`)) return name.slice(0, -zone.length - 1);
+  return `${name}.`;
+}

@@ -1,0 +1,51 @@
+// Who owns which records of a zone, decided in one place: the agent's hosts (A and AAAA),
+// ACME clients (_acme-challenge TXT), what the user told ddedge to ignore, and what the
+// provider keeps (SOA, apex NS, types ddedge does not manage). The plan leaves all of these
+// alone, on both sides: neither the live record nor the file's record is acted on.
+import { ConfigError } from '../errors.js';
+import { absoluteName, canonicalName } from './names.js';
+import { isZoneType } from './record.js';
+
+export interface OwnershipOptions {
+  zone: string;
+  /** The agent's hosts (--host / DDEDGE_HOSTS), `name` or `name=<interface id>`. */
+  hosts: string[];
+  /** --ignore NAME[:TYPE], NAME relative to the zone or absolute, `*` matching anything. */
+  ignore: string[];
+}
+
+export type Owner = (record: { name: string; type: string }) => string | undefined;
+
+interface IgnoreRule {
+  pattern: RegExp;
+  type?: string;
+  text: string;
+}
+
+export function parseIgnore(text: string, zone: string): IgnoreRule {
+  const [namePart = '', typePart, ...rest] = text.split(':');
+  if (!namePart || rest.length || (typePart !== undefined && !/^[A-Za-z0-9]+$/.test(typePart))) {
+    throw new ConfigError(`--ignore: "${text}" is not NAME or NAME:TYPE (e.g. --ignore 'legacy*' or --ignore @:TXT)`);
+  }
+  const full = namePart === '@' ? zone : namePart.endsWith('.') ? namePart.slice(0, -1) : namePart === zone || namePart.endsWith(`.${zone}`) ? namePart : absoluteName(namePart, zone);
+  // Wildcards are checked as a name with '*' in place of each run; the rest must be a name.
+  if (!canonicalName(full.replace(/\*+/g, 'x'))) throw new ConfigError(`--ignore: "${namePart}" is not a name or a pattern of one`);
+  const source = full.toLowerCase().split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*');
+  return { pattern: new RegExp(`^${source}$`), type: typePart?.toUpperCase(), text };
+}
+
+export function ownership(options: OwnershipOptions): Owner {
+  const { zone } = options;
+  const hosts = new Set(options.hosts.map((h) => canonicalName(h.split('=')[0]!) ?? h.toLowerCase()));
+  const rules = options.ignore.map((text) => parseIgnore(text, zone));
+  return ({ name, type }) => {
+    if (type === 'SOA') return 'left to the provider (SOA)';
+    if (type === 'NS' && name === zone) return 'left to the provider (apex NS)';
+    if (!isZoneType(type)) return `type ${type} is not managed by ddedge`;
+    if ((type === 'A' || type === 'AAAA') && hosts.has(name)) return "the agent's host (--host)";
+    if (type === 'TXT' && (name === '_acme-challenge' || name.startsWith('_acme-challenge.'))) return 'an ACME challenge (_acme-challenge TXT)';
+    const rule = rules.find((r) => r.pattern.test(name) && (!r.type || r.type === type));
+    if (rule) return `--ignore ${rule.text}`;
+    return undefined;
+  };
+}

@@ -1,0 +1,89 @@
+// A plan, an apply and their outcome as text lines (master-file notation, so a reviewer reads
+// records as in the file) and as the contract's JSON document. No printing here.
+import { exitCodeOf } from '../errors.js';
+import type { ApplyReport, PlanReport } from './session.js';
+import { toJsonRecord, type JsonRecord } from './json-form.js';
+import { rdataOf } from './master-writer.js';
+import { relativeName } from './names.js';
+import { summarize, type Change } from './plan.js';
+import type { LiveRecord, ZoneRecord } from './record.js';
+import type { Step } from './steps.js';
+
+type AnyRecord = Omit<ZoneRecord, 'type'> & { type: string };
+
+export const recordLine = (zone: string, r: AnyRecord): string => `${relativeName(r.name, zone)} ${r.ttl === undefined ? '' : `${r.ttl} `}IN ${r.type} ${rdataOf(r)}`;
+
+export function planLines(report: PlanReport): string[] {
+  const { plan, method } = report;
+  const s = summarize(plan);
+  const how = method.calls === 0 ? 'no calls' : method.method === 'setzone' ? `one service/dnssetzone call instead of ${method.callsOneByOne}` : `${method.calls} call${method.calls > 1 ? 's' : ''}, one by one`;
+  const lines = [`zone ${plan.zone}: ${s.create} to create, ${s.update} to update, ${s.delete} to delete, ${s.unchanged} unchanged (${how})`];
+  for (const c of plan.changes) lines.push(changeLine(plan.zone, c));
+  for (const k of plan.kept) lines.push(`  keep    ${relativeName(k.name, plan.zone)} ${k.type}${k.value !== undefined ? ` ${k.value}` : ''}  (${k.reason})`);
+  if (report.unsafe.length) lines.push(`apply needs --force: ${report.unsafe.join('; and ')}`);
+  return lines;
+}
+
+function changeLine(zone: string, c: Change): string {
+  if (c.action === 'create') return `  create  ${recordLine(zone, c.after!)}`;
+  if (c.action === 'delete') return `  delete  ${recordLine(zone, c.before!)}`;
+  return `  update  ${recordLine(zone, c.after!)}  (was ${recordLine(zone, c.before!)}${c.replace ? '; delete and create: the TTL goes back to the default' : ''})`;
+}
+
+export const stepLine = (zone: string, s: Step): string => `  ${s.call.padEnd(7)} ${recordLine(zone, s.record)}`;
+
+/** What apply did, for the text output; empty when it had nothing to do. */
+export function applyLines(report: ApplyReport): string[] {
+  const { outcome, plan } = report;
+  if (!outcome) return [];
+  const lines: string[] = [];
+  if (outcome.failure) {
+    const where = outcome.failure.step ? `${outcome.failure.step.call} of ${recordLine(plan.zone, outcome.failure.step.record)}` : 'service/dnssetzone';
+    lines.push(`stopped: the ${where} failed: ${(outcome.failure.error as Error).message}`);
+    lines.push(`done (${outcome.done.length}):`, ...outcome.done.map((s) => stepLine(plan.zone, s)));
+    lines.push(`not done (${outcome.notDone.length}):`, ...outcome.notDone.map((s) => stepLine(plan.zone, s)));
+  } else if (report.drift.length) {
+    lines.push(`applied ${outcome.done.length} change${outcome.done.length === 1 ? '' : 's'}, but the zone read back still differs from the file:`, ...report.drift.map((c) => changeLine(plan.zone, c)));
+  } else {
+    lines.push(`applied ${outcome.done.length} change${outcome.done.length === 1 ? '' : 's'} (${outcome.method === 'setzone' ? 'one service/dnssetzone call' : `at most ${outcome.maxInFlight} in flight`}); the zone read back matches the file`);
+  }
+  if (report.backup) lines.push(`backup: ${report.backup} (ddedge zone apply ${report.backup} restores it)`);
+  return lines;
+}
+
+const jsonOf = (r: AnyRecord | undefined): JsonRecord | null => (r ? toJsonRecord(r) : null);
+const jsonChange = (c: Change) => ({ action: c.action, name: (c.after ?? c.before)!.name, type: (c.after ?? c.before)!.type, before: jsonOf(c.before), after: jsonOf(c.after) });
+const jsonStep = (s: Step) => ({ call: s.call, record: toJsonRecord(s.record as LiveRecord) });
+
+export function planJson(report: PlanReport): Record<string, unknown> {
+  const { plan, method } = report;
+  return {
+    service: plan.zone,
+    changes: plan.changes.map(jsonChange),
+    kept: plan.kept.map((k) => ({ name: k.name, type: k.type, reason: k.reason })),
+    summary: summarize(plan),
+    method: method.method,
+    calls: method.calls,
+    ...(report.unsafe.length ? { needsForce: report.unsafe } : {}),
+  };
+}
+
+export function applyJson(report: ApplyReport, exitCode: number): Record<string, unknown> {
+  const { outcome } = report;
+  return {
+    ...planJson(report),
+    ...(outcome ? { method: outcome.method } : {}),
+    backup: report.backup ?? null,
+    done: outcome?.done.map(jsonStep) ?? [],
+    notDone: outcome?.notDone.map(jsonStep) ?? [],
+    error: outcome?.failure ? (outcome.failure.error as Error).message : null,
+    drift: report.drift.map(jsonChange),
+    exitCode,
+  };
+}
+
+/** The contract's code for an apply: the refusal's own code, 7 for drift, else 0. */
+export function applyExitCode(report: ApplyReport): number {
+  if (report.outcome?.failure) return exitCodeOf(report.outcome.failure.error);
+  return report.drift.length ? 7 : 0;
+}

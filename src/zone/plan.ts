@@ -1,0 +1,112 @@
+// The plan: one pure function from the live zone, the wanted zone and who owns what, to the
+// changes that make the first into the second. Records at one name and type are matched value
+// by value, so a TTL change on one of three MX records is one update, not three.
+import type { Owner } from './ownership.js';
+import { sameRecord, type LiveRecord, type ZoneRecord } from './record.js';
+import type { WantedZone } from './wanted-zone.js';
+
+export interface Change {
+  action: 'create' | 'update' | 'delete';
+  before?: LiveRecord;
+  after?: ZoneRecord;
+  /**
+   * An update service/dnsupdate cannot make in place: it keeps the old TTL when none is sent,
+   * so a TTL back to the provider's default is a delete and a create.
+   */
+  replace?: boolean;
+}
+
+export interface KeptRecord {
+  name: string;
+  type: string;
+  reason: string;
+  value?: string;
+}
+
+export interface Plan {
+  zone: string;
+  changes: Change[];
+  kept: KeptRecord[];
+  unchanged: LiveRecord[];
+  /** Every record the provider listed (the 30% rule counts against it). */
+  live: LiveRecord[];
+}
+
+export interface PlanOptions {
+  /** Leave records that are not in the file (and values the file does not name) as they are. */
+  keepUnlisted?: boolean;
+}
+
+const groupKey = (r: { name: string; type: string }) => `${r.name}\t${r.type}`;
+const byValue = (a: { value: string }, b: { value: string }) => (a.value < b.value ? -1 : a.value > b.value ? 1 : 0);
+
+export function planZone(live: LiveRecord[], wanted: WantedZone, owner: Owner, options: PlanOptions = {}): Plan {
+  const kept: KeptRecord[] = [];
+  const unchanged: LiveRecord[] = [];
+  const changes: Change[] = [];
+  const liveGroups = new Map<string, LiveRecord[]>();
+  const wantedGroups = new Map<string, ZoneRecord[]>();
+
+  for (const r of live) {
+    const reason = owner(r);
+    if (reason) kept.push({ name: r.name, type: r.type, reason, value: r.value });
+    else liveGroups.set(groupKey(r), [...(liveGroups.get(groupKey(r)) ?? []), r]);
+  }
+  for (const note of wanted.notes) kept.push({ name: note.name, type: note.type, reason: `in the file, ${note.reason}` });
+  for (const { where: _where, ...r } of wanted.records) {
+    const reason = owner(r);
+    if (!reason) wantedGroups.set(groupKey(r), [...(wantedGroups.get(groupKey(r)) ?? []), r]);
+    else if (!live.some((l) => sameRecord(l, r))) kept.push({ name: r.name, type: r.type, reason: `in the file, not applied: ${reason}`, value: r.value });
+  }
+
+  const keys = [...new Set([...liveGroups.keys(), ...wantedGroups.keys()])].sort();
+  for (const key of keys) {
+    let have = [...(liveGroups.get(key) ?? [])].sort(byValue);
+    let want = [...(wantedGroups.get(key) ?? [])].sort(byValue);
+    // 1. Identical records stay.
+    want = want.filter((w) => {
+      const i = have.findIndex((h) => sameRecord(h, w));
+      if (i < 0) return true;
+      unchanged.push(have[i]!);
+      have.splice(i, 1);
+      return false;
+    });
+    // 2. The same value with another TTL or priority: an update of that entry.
+    want = want.filter((w) => {
+      const i = have.findIndex((h) => h.value === w.value);
+      if (i < 0) return true;
+      changes.push(update(have[i]!, w));
+      have.splice(i, 1);
+      return false;
+    });
+    // 3. Other values at the same name and type: update entries in place, pairwise.
+    if (!options.keepUnlisted) {
+      const pairs = Math.min(have.length, want.length);
+      for (let i = 0; i < pairs; i++) changes.push(update(have[i]!, want[i]!));
+      have = have.slice(pairs);
+      want = want.slice(pairs);
+    }
+    for (const w of want) changes.push({ action: 'create', after: w });
+    for (const h of have) {
+      if (options.keepUnlisted) kept.push({ name: h.name, type: h.type, reason: 'not in the file (--keep-unlisted)', value: h.value });
+      else changes.push({ action: 'delete', before: h });
+    }
+  }
+  return { zone: wanted.zone, changes, kept, unchanged, live };
+}
+
+function update(before: LiveRecord, after: ZoneRecord): Change {
+  return { action: 'update', before, after, ...(after.ttl === undefined && before.ttl !== undefined ? { replace: true } : {}) };
+}
+
+export interface PlanSummary {
+  create: number;
+  update: number;
+  delete: number;
+  unchanged: number;
+}
+
+export function summarize(plan: Plan): PlanSummary {
+  const count = (action: Change['action']) => plan.changes.filter((c) => c.action === action).length;
+  return { create: count('create'), update: count('update'), delete: count('delete'), unchanged: plan.unchanged.length };
+}

@@ -1,0 +1,28 @@
+// octodns-style guard rails: a plan that rewrites much of a zone, or its apex, is more often
+// a wrong file than an intended change. Such a plan stops (exit 2) unless --force.
+import { DdedgeError, ExitCode } from '../errors.js';
+import type { Plan } from './plan.js';
+
+/** Zones smaller than this are not held to the share rule (one change would be 10%+). */
+export const MIN_RECORDS_FOR_SHARE = 10;
+export const MAX_SHARE = 0.3;
+
+/** A plan stopped by the safety rules; --force lets it through. */
+export class UnsafePlanError extends DdedgeError {
+  constructor(message: string) {
+    super(message, ExitCode.usage);
+  }
+}
+
+/** Why the plan needs --force, or undefined when it does not. */
+export function safetyProblems(plan: Plan): string[] {
+  const problems: string[] = [];
+  const touching = plan.changes.filter((c) => c.action !== 'create');
+  const total = plan.live.length;
+  if (total >= MIN_RECORDS_FOR_SHARE && touching.length / total > MAX_SHARE) {
+    problems.push(`it would change or delete ${touching.length} of the zone's ${total} records (${Math.round((100 * touching.length) / total)}%, more than ${MAX_SHARE * 100}%)`);
+  }
+  const apex = touching.filter((c) => c.before?.name === plan.zone);
+  if (apex.length) problems.push(`it would change or delete ${apex.length} record${apex.length > 1 ? 's' : ''} at the apex (${plan.zone}: ${[...new Set(apex.map((c) => c.before!.type))].join(', ')})`);
+  return problems;
+}

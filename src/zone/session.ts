@@ -1,0 +1,58 @@
+// The three zone commands as functions from settings to results; cli/ prints them.
+import type { Logger } from '../log.js';
+import { applyPlan, chooseMethod, type ApplyOutcome, type Method, type MethodChoice } from './apply.js';
+import { writeBackup } from './backups.js';
+import { ownership } from './ownership.js';
+import { planZone, type Change, type Plan } from './plan.js';
+import type { ZoneProvider } from './provider-zone.js';
+import { safetyProblems, UnsafePlanError } from './safety.js';
+import type { WantedZone } from './wanted-zone.js';
+import { zoneAsMasterFile } from './zone-files.js';
+
+export interface PlanSettings {
+  service: string;
+  hosts: string[];
+  ignore: string[];
+  keepUnlisted: boolean;
+  method: 'auto' | Method;
+}
+
+export interface PlanReport {
+  plan: Plan;
+  method: MethodChoice;
+  /** Why --force would be needed (empty when the plan is within the rules). */
+  unsafe: string[];
+}
+
+export async function planFromProvider(provider: ZoneProvider, wanted: WantedZone, settings: PlanSettings): Promise<PlanReport> {
+  const owner = ownership({ zone: settings.service, hosts: settings.hosts, ignore: settings.ignore });
+  const plan = planZone(await provider.list(), wanted, owner, { keepUnlisted: settings.keepUnlisted });
+  return { plan, method: chooseMethod(plan, settings.method), unsafe: safetyProblems(plan) };
+}
+
+export interface ApplyReport extends PlanReport {
+  backup?: string;
+  outcome?: ApplyOutcome;
+  /** What still differs from the file after the changes, read back from the provider. */
+  drift: Change[];
+}
+
+export async function applyFromProvider(
+  provider: ZoneProvider,
+  wanted: WantedZone,
+  settings: PlanSettings & { stateDir: string; force: boolean; logger: Logger; now?: Date },
+): Promise<ApplyReport> {
+  const report = await planFromProvider(provider, wanted, settings);
+  const { plan } = report;
+  if (report.unsafe.length && !settings.force) {
+    throw new UnsafePlanError(`zone apply stopped: ${report.unsafe.join('; and ')}; nothing was changed (review with ddedge zone plan; --force applies it)`);
+  }
+  if (!plan.changes.length) return { ...report, drift: [] };
+  const header = [`zone ${settings.service} as it was before ddedge zone apply, ${(settings.now ?? new Date()).toISOString()}`, `restore: ddedge zone apply --service ${settings.service} <this file>`];
+  const backup = writeBackup(settings.stateDir, settings.service, zoneAsMasterFile(settings.service, plan.live, header), settings.now);
+  settings.logger.info(`zone: backup of ${settings.service} written to ${backup}`);
+  const outcome = await applyPlan(provider, plan, report.method.method, settings.logger);
+  if (outcome.failure) return { ...report, backup, outcome, drift: [] };
+  const again = await planFromProvider(provider, wanted, settings);
+  return { ...report, backup, outcome, drift: again.plan.changes };
+}

@@ -1,0 +1,71 @@
+// What each type allows as a value, and its one canonical form in the provider's terms.
+// Files and the provider's answers both pass through here, so "10 mail.Example.COM." and
+// "10 mail.example.com" compare equal, and a value the type cannot hold is refused with a reason.
+import { canonicalAddress, familyOfAddress } from '../ip/address.js';
+import { canonicalName } from './names.js';
+import type { ZoneType } from './record.js';
+
+export class ValueError extends Error {}
+
+const u16 = (text: string, what: string): number => {
+  if (!/^\d+$/.test(text) || Number(text) > 65535) throw new ValueError(`${what} "${text}" is not a number from 0 to 65535`);
+  return Number(text);
+};
+
+/** A target host name; "." (RFC 7505 null MX, RFC 2782 "no service") stays ".". */
+export function canonicalTarget(text: string, what = 'host name'): string {
+  if (text === '.') return '.';
+  const name = canonicalName(text);
+  if (!name || name.includes('*')) throw new ValueError(`"${text}" is not a ${what}`);
+  return name;
+}
+
+/** The value in the provider's form; throws ValueError naming what is wrong. */
+export function canonicalValue(type: ZoneType, value: string): string {
+  switch (type) {
+    case 'A':
+    case 'AAAA': {
+      const family = type === 'A' ? 4 : 6;
+      if (familyOfAddress(value) !== family) throw new ValueError(`"${value}" is not an IPv${family} address (a ${type} record holds one)`);
+      return canonicalAddress(value);
+    }
+    case 'CNAME':
+    case 'NS':
+    case 'MX':
+      return canonicalTarget(value);
+    case 'SRV': {
+      const parts = value.trim().split(/\s+/);
+      if (parts.length !== 3) throw new ValueError(`SRV value "${value}" is not "weight port target"`);
+      return `${u16(parts[0]!, 'SRV weight')} ${u16(parts[1]!, 'SRV port')} ${canonicalTarget(parts[2]!, 'SRV target')}`;
+    }
+    case 'CAA': {
+      const caa = parseCaa(value);
+      return formatCaa(caa.flag, caa.tag, caa.value);
+    }
+    case 'TXT':
+      return value;
+  }
+}
+
+export interface Caa {
+  flag: number;
+  tag: string;
+  value: string;
+}
+
+/** `flag tag "value"` (the provider's form) or `flag tag value`. */
+export function parseCaa(text: string): Caa {
+  const match = /^\s*(\d+)\s+([A-Za-z0-9]+)\s+(.*?)\s*$/s.exec(text);
+  if (!match) throw new ValueError(`CAA value "${text}" is not 'flag tag "value"'`);
+  const flag = Number(match[1]);
+  if (flag > 255) throw new ValueError(`CAA flag ${match[1]} is not a number from 0 to 255`);
+  let value = match[3]!;
+  if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1).replace(/\\(["\\])/g, '$1');
+  return { flag, tag: match[2]!.toLowerCase(), value };
+}
+
+export const formatCaa = (flag: number, tag: string, value: string): string => `${flag} ${tag.toLowerCase()} "${value.replace(/["\\]/g, '\\$&')}"`;
+
+export function checkPriority(type: ZoneType, priority: number | undefined): void {
+  if (priority !== undefined && (!Number.isInteger(priority) || priority < 0 || priority > 65535)) throw new ValueError(`${type} priority ${priority} is not a number from 0 to 65535`);
+}

@@ -1,0 +1,138 @@
+// The state directory as a careless operator or a crash leaves it: FIFOs and directories in
+// place of state.json or the lock, unreadable files, impossible directories, temporary files
+// of a killed writer, a disk that fills up after the update was made.
+import { execFileSync, spawn } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { agentEnv, providerCalls } from '../helpers/agent-env.js';
+import { DIST, runDist, startDist, type RunResult } from '../helpers/cli.js';
+
+let sandbox: Sandbox;
+beforeEach(async () => {
+  sandbox = await startSandbox();
+});
+afterEach(async () => sandbox.close());
+
+const timed = async (run: Promise<RunResult>) => {
+  const started = Date.now();
+  const result = await run;
+  return { ...result, ms: Date.now() - started };
+};
+
+describe('something other than a regular file in place of state.json or the lock', () => {
+  const makers: [string, (path: string) => void][] = [
+    ['a FIFO', (path) => execFileSync('mkfifo', [path])],
+    ['a directory', (path) => mkdirSync(path)],
+  ];
+  for (const [kind, make] of makers) {
+    for (const name of ['state.json', 'lock']) {
+      it(`${kind} as ${name}: update refuses at once (exit 2), says what it is, sends nothing`, async () => {
+        const env = agentEnv(sandbox);
+        make(join(env.DDEDGE_STATE_DIR!, name));
+        const result = await timed(runDist(['update', '--ip', '81.0.2.15'], env));
+        expect(result.code).toBe(2);
+        expect(result.stderr).toContain(`${join(env.DDEDGE_STATE_DIR!, name)} is ${kind}, not a regular file`);
+        expect(result.stderr).not.toMatch(/internal error|\n\s+at /);
+        expect(result.ms).toBeLessThan(5000);
+        expect(providerCalls(sandbox)).toBe(0);
+      });
+    }
+    it(`${kind} as state.json: status and health refuse at once (exit 2)`, async () => {
+      const env = agentEnv(sandbox);
+      make(join(env.DDEDGE_STATE_DIR!, 'state.json'));
+      for (const command of ['status', 'health']) {
+        const result = await timed(runDist([command], env));
+        expect(result).toMatchObject({ code: 2, stderr: expect.stringContaining(`is ${kind}, not a regular file`) });
+        expect(result.ms).toBeLessThan(5000);
+      }
+    });
+  }
+});
+
+describe('an unreadable state file', () => {
+  it('status says so and exits 2, rather than "never"', async () => {
+    const env = agentEnv(sandbox);
+    const dir = env.DDEDGE_STATE_DIR!;
+    expect((await runDist(['update', '--ip', '81.0.2.15'], env)).code).toBe(0);
+    const result = await runAsOtherUser(['status'], env, dir);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/cannot read .*state\.json: permission denied/);
+    expect(result.stdout).not.toContain('never');
+  });
+});
+
+/** Runs the built file so that the state file is unreadable: as nobody when we are root. */
+function runAsOtherUser(args: string[], env: Record<string, string>, dir: string): Promise<RunResult> {
+  const file = join(dir, 'state.json');
+  const root = process.getuid?.() === 0;
+  if (root) {
+    chmodSync(dir, 0o755);
+    chownSync(file, 0, 0);
+    chmodSync(file, 0o600);
+  } else {
+    chmodSync(file, 0o000);
+  }
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [DIST, ...args], { env: { ...env, HOME: '/' }, cwd: '/', stdio: ['ignore', 'pipe', 'pipe'], ...(root ? { uid: 65534, gid: 65534 } : {}) });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('an impossible state directory', () => {
+  it.each(['/proc/ddedge', '/proc/ddedge/deeper'])('%s is exit 2 at once, for update and status', async (dir) => {
+    for (const args of [['update', '--ip', '81.0.2.15'], ['status']]) {
+      const result = await timed(runDist(args, agentEnv(sandbox, { DDEDGE_STATE_DIR: dir })));
+      expect(result.code).toBe(args[0] === 'status' ? 0 : 2);
+      if (args[0] === 'update') expect(result.stderr).toMatch(/--state-dir: cannot create "\/proc\/ddedge/);
+      expect(result.ms).toBeLessThan(5000);
+    }
+    expect(providerCalls(sandbox)).toBe(0);
+  });
+});
+
+describe('temporary files left by a writer that was killed', () => {
+  it('are removed by the next cycle; a directory of that name is left alone', async () => {
+    const env = agentEnv(sandbox);
+    const dir = env.DDEDGE_STATE_DIR!;
+    writeFileSync(join(dir, 'state.json.999999.tmp'), '{"version":1,"rec');
+    writeFileSync(join(dir, 'state.json.12.tmp'), '');
+    writeFileSync(join(dir, 'lock.77777.tmp'), '');
+    mkdirSync(join(dir, 'state.json.5.tmp'));
+    const result = await runDist(['update', '--ip', '81.0.2.15'], env);
+    expect(result.code).toBe(0);
+    expect(readdirSync(dir).sort()).toEqual(['state.json', 'state.json.5.tmp']);
+  });
+});
+
+describe('the disk fills up while the state is saved after a successful update', () => {
+  it('reports it in one line, says the update was made, exits 4, and releases the lock', async () => {
+    const env = agentEnv(sandbox);
+    const dir = env.DDEDGE_STATE_DIR!;
+    let child: ReturnType<typeof startDist> | undefined;
+    // While the provider handles the update, the state's next temporary file becomes /dev/full.
+    const { createServer } = await import('node:http');
+    const proxy = createServer((req, res) => {
+      symlinkSync('/dev/full', join(dir, `state.json.${child!.pid}.tmp`));
+      fetch(new URL(req.url!, sandbox.url)).then(async (answer) => res.end(await answer.text()));
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const port = (proxy.address() as import('node:net').AddressInfo).port;
+    child = startDist(['update', '--ip', '81.0.2.15'], { ...env, DDEDGE_DYNDNS_URL: `http://127.0.0.1:${port}/` });
+    const result = await child.result;
+    proxy.close();
+    expect(result.stdout).toBe('home.example.com A 81.0.2.15 updated\n');
+    expect(result.code).toBe(4);
+    expect(result.stderr).toMatch(/error: cannot save the state in .* \(ENOSPC\); the provider was updated \(home\.example\.com A\)/);
+    expect(result.stderr).not.toMatch(/internal error|\n\s+at /);
+    expect(existsSync(join(dir, 'lock'))).toBe(false);
+    expect(sandbox.calls.get('dyndns')).toBe(1);
+    // The state still reads: the next cycle sends again and saves.
+    expect(JSON.parse(readFileSync(join(dir, 'state.json'), 'utf8')).records['home.example.com/A']?.address).toBeUndefined();
+  });
+});
