@@ -6,6 +6,7 @@
 import { open } from 'node:fs/promises';
 import type { ParamSpec } from '../api/params.js';
 import { ConfigError } from '../errors.js';
+import { nearestNames } from './nearest-names.js';
 
 /** Settings `ddedge api` reads itself; anything else after the action is an API parameter. */
 export const CONNECTION_FLAGS = new Set(['api-url', 'api-user', 'api-password', 'timeout', 'log-level', 'log-format', 'env-file', 'dotenv']);
@@ -53,6 +54,12 @@ export async function parseApiArguments(args: string[], specs: Record<string, Pa
     const name = arg.startsWith('--') ? (eq > 0 ? arg.slice(2, eq) : arg.slice(2)) : '';
     if (!NAME.test(name)) {
       throw new ConfigError(`api: argument ${position} is not a parameter name; give parameters as --name value (the value follows its name; see ddedge api <module> <action> --help)`);
+    }
+    if (!Object.hasOwn(specs, name) && !OWN_FLAGS.has(name) && !CONNECTION_FLAGS.has(name)) {
+      // Not a parameter of this operation: a mistyped switch or connection flag says so here
+      // (unknown parameters are refused by validation, with the nearest parameter names).
+      const near = nearestNames(name, [...OWN_FLAGS, ...CONNECTION_FLAGS]);
+      if (near.length) throw new ConfigError(`api: --${name} (argument ${position}) is not a parameter of this operation; did you mean ${near.map((n) => `--${n}`).join(' or ')}?`);
     }
     const inline = eq > 0 ? arg.slice(eq + 1) : undefined;
     const isSwitch = OWN_FLAGS.has(name) || (Object.hasOwn(specs, name) && specs[name]!.type === 'boolean');

@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import type { DyndnsFormat } from '../dyndns/result.js';
 import { ConfigError } from '../errors.js';
-import { parseDuration } from '../duration.js';
+import { formatDuration, parseDuration, unitOf } from '../duration.js';
 import { checkUrl } from '../http/url-policy.js';
 import { canonicalAddress, familyOfAddress, type Family } from '../ip/address.js';
 import { parseSources } from '../ip/sources.js';
@@ -68,8 +68,9 @@ export function loadConfig(options: LoadOptions): Config {
   const duration = (name: SettingName, min: number, max: number): number => {
     const value = textOf(name)!;
     const ms = parseDuration(value);
-    if (ms === undefined) fail(name, one(name)?.origin, `"${value}" is not a duration; use a number with ms, s, m, h or d (e.g. 15s, 5m, 7d)`);
-    else if (ms < min || ms > max) fail(name, one(name)?.origin, `${value} is outside ${min} ms .. ${max} ms`);
+    if (ms === undefined) fail(name, one(name)?.origin, `"${value}" is not a duration; use a number with ms, s, m, h or d (e.g. 15s, 5m, 1h30m, 7d)`);
+    else if (ms < min) fail(name, one(name)?.origin, `${value} is under the minimum of ${formatDuration(min, unitOf(value))}`);
+    else if (ms > max) fail(name, one(name)?.origin, `${value} is over the maximum of ${formatDuration(max, unitOf(value))}`);
     return ms ?? 0;
   };
   const wholeNumber = (name: SettingName, min: number, max: number): number => {

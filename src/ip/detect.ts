@@ -52,7 +52,7 @@ export function detectAddress(options: DetectOptions): Promise<Detection> {
       if (pending > 0) return;
       settled = true;
       clearTimeout(deadline);
-      const summary = answers.map((a) => `${a.source}: ${a.address ?? ''}${a.error ? ` ${a.error}` : ''}`.trim()).join('; ');
+      const summary = answers.map((a) => `${a.source}: ${[a.address, a.error].filter(Boolean).join(' ')}`).join('; ');
       const disagreement = votes.size > 0;
       reject(new AddressUnknownError(
         disagreement

@@ -20,7 +20,7 @@ export interface SourceContext {
 export async function fetchSourceAddress(spec: SourceSpec, family: Family, timeoutMs: number, context: SourceContext = {}): Promise<string> {
   switch (spec.kind) {
     case 'url': {
-      const response = expectSuccessStatus(await httpRequest({ url: spec.url, family, timeoutMs, maxBytes: SOURCE_MAX_BYTES, setting: '--ip-source' }));
+      const response = expectSuccessStatus(await httpRequest({ url: spec.url, family, timeoutMs, maxBytes: SOURCE_MAX_BYTES, setting: '--ip-source' }), 'check the source URL');
       const text = spec.field ? (new RegExp(`^${spec.field}=(.*)$`, 'm').exec(response.body)?.[1] ?? '') : response.body;
       const found = firstAddress(text, family);
       if (!found) throw new TransportError('malformed', `no IPv${family} address in the answer of ${response.shownUrl}`, response.shownUrl);

@@ -1,7 +1,7 @@
 import { sortedRecords, statusDocument } from '../../agent/status-view.js';
 import { outsideText } from '../../outside-text.js';
 import { readState } from '../../state/state.js';
-import type { CommandContext } from '../registry.js';
+import type { CommandContext } from '../command.js';
 import { printJson, setup } from '../setup.js';
 
 export async function run(context: CommandContext): Promise<number> {

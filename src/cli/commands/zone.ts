@@ -12,9 +12,8 @@ import { applyExitCode, applyJson, applyLines, planJson, planLines } from '../..
 import { providerZone } from '../../zone/provider-zone.js';
 import { applyFromProvider, planFromProvider, type PlanSettings } from '../../zone/session.js';
 import { originOf, readZoneText, zoneAsJson, zoneAsMasterFile } from '../../zone/zone-files.js';
-// A value import of the registry (as `ddedge api` has): the zone chunk then shares the agent's
-// chunks instead of splitting them, which would add a file to the start path of `update`.
-import { nearestNames, type CommandContext } from '../registry.js';
+import type { CommandContext } from '../command.js';
+import { nearestNames } from '../nearest-names.js';
 import { printJson, setup } from '../setup.js';
 
 const ACTIONS = ['export', 'plan', 'apply'];
