@@ -1,6 +1,6 @@
 // ddedge acme, as lego, certbot and scripts run it: the built file against the sandbox.
 // Propagation waits are tested in acme-propagation.test.ts (they need a name server).
-import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseFault } from '../../src/sandbox/faults.js';
@@ -169,6 +169,14 @@ describe('bad input and refusals', () => {
 });
 
 describe('the shipped front-ends', () => {
+  it('the package ships ddedge-acme as a second command and dns_ddedge.sh', () => {
+    const pkg = JSON.parse(readFileSync(resolve(import.meta.dirname, '../../package.json'), 'utf8'));
+    expect(pkg.bin['ddedge-acme']).toBe('bin/ddedge-acme');
+    expect(pkg.files).toEqual(expect.arrayContaining(['bin', 'dnsapi']));
+    expect(statSync(resolve(import.meta.dirname, '../../bin/ddedge-acme')).mode & 0o111).toBe(0o111);
+    expect(readFileSync(resolve(import.meta.dirname, '../../dnsapi/dns_ddedge.sh'), 'utf8')).toMatch(/^dns_ddedge_add\(\) \{$/m);
+  });
+
   it('ddedge-acme runs `ddedge acme "$@"`, also through a link as npm installs it', async () => {
     const link = join(tempDir(), 'ddedge-acme');
     symlinkSync(resolve(import.meta.dirname, '../../bin/ddedge-acme'), link);
