@@ -38,6 +38,7 @@ describe('the canary secret never leaks', () => {
     ['a timeout', ['update', '--ip', '81.0.2.15', '--via', 'dyndns', '--timeout', '300ms'], {}, 'dyndns=hang:3000'],
     ['a configuration error', ['update', '--ip', 'nope'], {}],
     ['status', ['status', '--json'], {}],
+    ['ip with a DNS source that fails', ['ip', '--json', '--log-level', 'debug'], { DDEDGE_IP_SOURCES: 'dns:nope.example.com@127.0.0.1:9' }],
   ];
   it.each(scenarios)('%s', async (_name, args, extra, faultText) => {
     if (faultText) sandbox.faults.push(parseFault(faultText));
