@@ -102,7 +102,9 @@ async function showsValue(request: VisibilityRequest, server: NameServer, left: 
     if (values.includes(request.value)) return true;
     problems.set(showServer(server), values.length ? `answers ${values.length} other value(s)` : 'answers without it');
   } catch (error) {
-    problems.set(showServer(server), (error as Error).message);
+    // Cut short by the propagation deadline: what the server did before says more.
+    const key = showServer(server);
+    problems.set(key, signal.aborted ? (problems.get(key) ?? 'no answer before the deadline') : (error as Error).message);
   }
   return false;
 }
