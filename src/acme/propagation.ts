@@ -74,7 +74,10 @@ export async function waitUntilVisible(request: VisibilityRequest): Promise<Visi
     // A name server counts once, whichever of its addresses answers: a machine without IPv6
     // cannot reach the AAAA of a server that its IPv4 address serves as well.
     const pending = new Map<string, NameServer[]>();
-    for (const server of servers) pending.set(server.name ?? showServer(server), [...(pending.get(server.name ?? showServer(server)) ?? []), server]);
+    for (const server of servers) {
+      const key = server.name ?? showServer(server);
+      pending.set(key, [...(pending.get(key) ?? []), server]);
+    }
     const shown = [...pending.keys()];
     for (;;) {
       await Promise.all(
