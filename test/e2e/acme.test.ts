@@ -52,6 +52,16 @@ describe('ddedge acme present and cleanup', () => {
     expect(challengeValues(sandbox, NAME)).toEqual([V1]);
   });
 
+  it('recognises its value however the zone lists it: quoted, or under a relative name', async () => {
+    const dns = sandbox.model.services[0]!.dns;
+    dns.push({ entityID: '91', name: '_acme-challenge', type: 'TXT', ttl: '-', priority: '-', value: `"${V1}"` });
+    const present = await acme(['present', NAME, V1]);
+    expect(present.stdout).toContain('already there');
+    expect(sandbox.calls.get('service/dnscreate')).toBeUndefined();
+    expect((await acme(['cleanup', NAME, V1])).stdout).toContain('removed');
+    expect(dns.find((e) => e.entityID === '91')).toBeUndefined();
+  });
+
   it('takes the TTL that older lego releases append, and ignores it', async () => {
     expect((await acme(['present', `${NAME}.`, V1, '120'])).code).toBe(0);
     expect(challengeValues(sandbox, NAME)).toEqual([V1]);
