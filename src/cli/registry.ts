@@ -9,6 +9,7 @@ import * as ip from './commands/ip.js';
 import * as status from './commands/status.js';
 import * as update from './commands/update.js';
 import type { Io } from './io.js';
+import { acmeLiteralArguments } from './acme-arguments.js';
 
 export interface FlagSpec {
   type: 'string' | 'boolean';
@@ -35,6 +36,8 @@ export interface CommandSpec {
   positionals?: boolean;
   /** The command reads its own arguments (API parameters are named by the operation). */
   freeArguments?: boolean;
+  /** How many leading arguments are positionals taken as they are, even when they start with "-". */
+  literalArguments?: (args: string[]) => number;
   load: () => Promise<{ run: Handler }>;
 }
 
@@ -141,6 +144,8 @@ export const COMMANDS: CommandSpec[] = [
       'env-file': envFile,
       'no-wait': { type: 'boolean', describe: 'present: return once the API has accepted the record; do not wait for the name servers' },
     },
+    // lego runs `present <fqdn> <value>`: a base64url value starts with "-" once in 64.
+    literalArguments: acmeLiteralArguments,
     load: () => import('./commands/acme.js'),
   },
 ];

@@ -62,6 +62,15 @@ describe('ddedge acme present and cleanup', () => {
     expect(dns.find((e) => e.entityID === '91')).toBeUndefined();
   });
 
+  it.each(['-9gT3kQ2mYxV0bL7pR4sN1cW8eZ6uA5hJ0dF3iK2oM1', '--VxeSfX6h3n0QpL2mK8rT4yW1cB7dZ5gN9jU0aE3iO'])('takes a value starting with a dash (%s), as lego passes it', async (value) => {
+    const env = acmeEnv(sandbox);
+    const present = await runDist(['acme', 'present', `${NAME}.`, value, '--no-wait'], env);
+    expect(present.code, present.stderr).toBe(0);
+    expect(challengeValues(sandbox, NAME)).toEqual([value]);
+    expect((await runDist(['acme', 'cleanup', `${NAME}.`, value, '120'], env)).code).toBe(0);
+    expect(challengeValues(sandbox, NAME)).toEqual([]);
+  });
+
   it('takes the TTL that older lego releases append, and ignores it', async () => {
     expect((await acme(['present', `${NAME}.`, V1, '120'])).code).toBe(0);
     expect(challengeValues(sandbox, NAME)).toEqual([V1]);
