@@ -29,5 +29,7 @@ export interface CommandSpec {
   positionals?: boolean;
   /** The command reads its own arguments (API parameters are named by the operation). */
   freeArguments?: boolean;
+  /** How many leading arguments are positionals taken as they are, even when they start with "-". */
+  literalArguments?: (args: string[]) => number;
   load: () => Promise<{ run: Handler }>;
 }

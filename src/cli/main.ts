@@ -45,9 +45,11 @@ async function dispatch(argv: string[], io: Io): Promise<number> {
     io.stdout(await renderHelp(command));
     return ExitCode.ok;
   }
-  const { flags, positionals } = parseFlags(command, rest);
+  // Arguments a caller passes verbatim (an ACME value may start with "-") are not flags.
+  const literal = command.literalArguments?.(rest) ?? 0;
+  const { flags, positionals } = parseFlags(command, rest.slice(literal));
   const { run } = await command.load();
-  return run({ flags, positionals, io });
+  return run({ flags, positionals: [...rest.slice(0, literal), ...positionals], io });
 }
 
 function parseFlags(command: CommandSpec, args: string[]) {

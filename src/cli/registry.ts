@@ -13,6 +13,7 @@ import type { CommandSpec, FlagSpec } from './command.js';
 // commands import neither from this file, which imports them. Re-exported for older imports.
 export type { CommandContext, CommandSpec, FlagSpec, Handler } from './command.js';
 export { nearestNames } from './nearest-names.js';
+import { acmeLiteralArguments } from './acme-arguments.js';
 
 const json: FlagSpec = { type: 'boolean', describe: "print the command's result as one JSON document on stdout" };
 const envFile: FlagSpec = { type: 'string', describe: 'dotenv file to read (default ./.env when present); never overrides a set variable' };
@@ -140,6 +141,8 @@ export const COMMANDS: CommandSpec[] = [
       'env-file': envFile,
       'no-wait': { type: 'boolean', describe: 'present: return once the API has accepted the record; do not wait for the name servers' },
     },
+    // lego runs `present <fqdn> <value>`: a base64url value starts with "-" once in 64.
+    literalArguments: acmeLiteralArguments,
     load: () => import('./commands/acme.js'),
   },
 ];

@@ -60,6 +60,7 @@ describe('the canary secret never leaks', () => {
     ['acme refused (no such service)', ['acme', 'present', '_acme-challenge.example.org.', 'tok-1', '--no-wait']],
     ['acme certbot-auth outside certbot', ['acme', 'certbot-auth']],
     ['acme with the password as a flag', ['acme', 'present', '_acme-challenge.example.com.', 'tok-2', '--no-wait', '--api-password', CANARY]],
+    ['acme present, propagation timeout', ['acme', 'present', '_acme-challenge.example.com.', 'tok-3', '--dns-server', '127.0.0.1:9', '--propagation-timeout', '1s', '--timeout', '300ms']],
   ];
   it.each(acmeScenarios)('%s', async (_name, args) => {
     const env = agentEnv(sandbox, { ...withApi(sandbox), DDEDGE_LOG_LEVEL: 'debug' });
