@@ -38,8 +38,10 @@ export function registerSecretUrl(text: string | undefined): void {
     const port = url.protocol === 'https:' ? '443' : url.protocol === 'http:' ? '80' : '';
     if (port) registerSecret(`${url.protocol}//${url.hostname}:${port}${rest}`, origin.length + port.length + 1);
   }
-  // The path alone is what tells a check apart; a bare host is no secret.
+  // The path is what tells a check apart (a bare host is no secret); hints show host and path.
+  const path = url.pathname.replace(/\/+$/, '');
   if (rest.length > 1) registerSecret(`${url.host}${rest}`, url.host.length);
+  if (path.length > 1) registerSecret(`${url.host}${path}`, url.host.length);
 }
 
 export function redact(text: string): string {

@@ -44,23 +44,23 @@ export interface CleanupReport {
 }
 
 export async function presentChallenge(context: AcmeContext, challenge: Challenge, options: { wait: boolean }): Promise<PresentReport> {
-  const entries = await listEntries(context, challenge);
-  const existing = entriesWithValue(entries, challenge.value);
-  const otherValues = entries.length - existing.length;
-  let action: PresentReport['action'] = 'present';
-  if (existing.length) {
-    context.logger.info(`${challenge.name} TXT already holds the value; nothing to add`, { otherValues });
-  } else {
-    const entityID = await createTxtEntry(context.client, challenge);
-    action = 'created';
-    context.logger.info(`${challenge.name} TXT value added`, { service: challenge.service, entityID, otherValues });
-    await updateAcmeChallenges(
-      context.config.stateDir,
-      (list) => void list.push({ ...challenge, entityID, createdAt: new Date().toISOString() }),
-      (damage) => context.logger.warn(damage),
-    );
-  }
-  const report: PresentReport = { ...challenge, action, otherValues, visibleOn: [] };
+  const report = await updateAcmeChallenges(
+    context.config.stateDir,
+    async (list): Promise<PresentReport> => {
+      const entries = await listEntries(context, challenge);
+      const existing = entriesWithValue(entries, challenge.value);
+      const otherValues = entries.length - existing.length;
+      if (existing.length) {
+        context.logger.debug(`${challenge.name} TXT already holds the value; nothing to add`, { otherValues });
+        return { ...challenge, action: 'present', otherValues, visibleOn: [] };
+      }
+      const entityID = await createTxtEntry(context.client, challenge);
+      context.logger.debug(`${challenge.name} TXT value added`, { service: challenge.service, entityID, otherValues });
+      list.push({ ...challenge, entityID, createdAt: new Date().toISOString() });
+      return { ...challenge, action: 'created', otherValues, visibleOn: [] };
+    },
+    (damage) => context.logger.warn(damage),
+  );
   if (!options.wait) return report;
   if (!context.lookup) throw new DdedgeError('no DNS client to check the propagation with', ExitCode.internal);
   const visibility = await waitUntilVisible({
@@ -77,21 +77,21 @@ export async function presentChallenge(context: AcmeContext, challenge: Challeng
 }
 
 export async function cleanupChallenge(context: AcmeContext, challenge: Challenge): Promise<CleanupReport> {
-  const entries = await listEntries(context, challenge);
-  const matching = entriesWithValue(entries, challenge.value);
-  let deleted = 0;
-  for (const entry of matching) if (await deleteTxtEntry(context.client, challenge, entry.entityID)) deleted++;
-  await updateAcmeChallenges(
+  return updateAcmeChallenges(
     context.config.stateDir,
-    (list) => {
+    async (list): Promise<CleanupReport> => {
+      const entries = await listEntries(context, challenge);
+      const matching = entriesWithValue(entries, challenge.value);
+      let deleted = 0;
+      for (const entry of matching) if (await deleteTxtEntry(context.client, challenge, entry.entityID)) deleted++;
       // Forget this value at this name, whether or not the provider still had it.
       for (let i = list.length - 1; i >= 0; i--) if (list[i]!.name === challenge.name && list[i]!.value === challenge.value) list.splice(i, 1);
+      const otherValues = entries.length - matching.length;
+      context.logger.debug(deleted ? `${challenge.name} TXT value removed` : `${challenge.name} TXT does not hold the value; nothing to remove`, { service: challenge.service, otherValues });
+      return { ...challenge, action: deleted ? 'deleted' : 'absent', otherValues };
     },
     (damage) => context.logger.warn(damage),
   );
-  if (deleted) context.logger.info(`${challenge.name} TXT value removed`, { service: challenge.service, otherValues: entries.length - matching.length });
-  else context.logger.info(`${challenge.name} TXT does not hold the value; nothing to remove`);
-  return { ...challenge, action: deleted ? 'deleted' : 'absent', otherValues: entries.length - matching.length };
 }
 
 async function listEntries(context: AcmeContext, challenge: Challenge) {

@@ -71,22 +71,25 @@ export async function waitUntilVisible(request: VisibilityRequest): Promise<Visi
       if (left() <= 0) throw timeout(request, problems);
     }
     request.logger.debug('waiting for the challenge to be visible', { name: request.name, servers: servers.map(showServer).join(', ') });
-    const pending = new Set(servers);
+    // A name server counts once, whichever of its addresses answers: a machine without IPv6
+    // cannot reach the AAAA of a server that its IPv4 address serves as well.
+    const pending = new Map<string, NameServer[]>();
+    for (const server of servers) {
+      const key = server.name ?? showServer(server);
+      pending.set(key, [...(pending.get(key) ?? []), server]);
+    }
+    const shown = [...pending.keys()];
     for (;;) {
       await Promise.all(
-        [...pending].map(async (server) => {
-          try {
-            const values = await request.lookup.txtValues(server, request.name, Math.max(1, Math.min(request.queryTimeoutMs, left())), controller.signal);
-            if (values.includes(request.value)) {
-              pending.delete(server);
-              problems.delete(showServer(server));
-            } else problems.set(showServer(server), values.length ? `answers ${values.length} other value(s)` : 'answers without it');
-          } catch (error) {
-            problems.set(showServer(server), (error as Error).message);
+        [...pending].map(async ([key, addresses]) => {
+          const seen = await Promise.all(addresses.map((server) => showsValue(request, server, left, controller.signal, problems)));
+          if (seen.includes(true)) {
+            pending.delete(key);
+            for (const server of addresses) problems.delete(showServer(server));
           }
         }),
       );
-      if (!pending.size) return { servers: servers.map(showServer), waitedMs: Date.now() - started };
+      if (!pending.size) return { servers: shown, waitedMs: Date.now() - started };
       if (left() <= 0) throw timeout(request, problems);
       pause = await rest(pause, left());
       if (left() <= 0) throw timeout(request, problems);
@@ -94,6 +97,19 @@ export async function waitUntilVisible(request: VisibilityRequest): Promise<Visi
   } finally {
     clearTimeout(timer);
   }
+}
+
+async function showsValue(request: VisibilityRequest, server: NameServer, left: () => number, signal: AbortSignal, problems: Map<string, string>): Promise<boolean> {
+  try {
+    const values = await request.lookup.txtValues(server, request.name, Math.max(1, Math.min(request.queryTimeoutMs, left())), signal);
+    if (values.includes(request.value)) return true;
+    problems.set(showServer(server), values.length ? `answers ${values.length} other value(s)` : 'answers without it');
+  } catch (error) {
+    // Cut short by the propagation deadline: what the server did before says more.
+    const key = showServer(server);
+    problems.set(key, signal.aborted ? (problems.get(key) ?? 'no answer before the deadline') : (error as Error).message);
+  }
+  return false;
 }
 
 async function rest(pause: number, left: number): Promise<number> {

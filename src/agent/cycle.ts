@@ -9,6 +9,7 @@ import { nodeTransport } from '../http/node-transport.js';
 import { canonicalAddress, recordTypeOf, type Family, type RecordType } from '../ip/address.js';
 import { detectAddress } from '../ip/detect.js';
 import type { Logger } from '../log.js';
+import { outsideText } from '../outside-text.js';
 import { acquireLock } from '../state/lock.js';
 import { activeBackoff, isRefusal, nextBackoff } from '../state/backoff.js';
 import { BudgetSpentError, CallBudget } from '../state/budget.js';
@@ -222,7 +223,8 @@ class Cycle {
       this.logger.info(`${host} ${type} ${message} via ${sent.via}`);
       return { host, type, address, action: changed ? 'updated' : 'unchanged', via: sent.via, message, previous: record.address, ...lan };
     } catch (error) {
-      const message = error instanceof DdedgeError ? error.message : `internal error: ${(error as Error).stack ?? error}`;
+      // Redacted, escaped and bounded: the message goes to the state file, --json and the log.
+      const message = outsideText(error instanceof DdedgeError ? error.message : `internal error: ${(error as Error).stack ?? error}`, 2000);
       // A spent budget is said once per cycle, not once for each of 2,000 hosts.
       if (!(error instanceof BudgetSpentError) || !this.budgetLogged) this.logger.error(`${host} ${type}: ${message}`);
       if (error instanceof BudgetSpentError) this.budgetLogged = true;

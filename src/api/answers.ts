@@ -4,13 +4,15 @@
 // documented shape is malformed (exit 4); it is never read as an empty zone, from which the
 // agent would create a second record. The next hostile shape is one line here.
 import { AnswerShapeError, readFields, readList, readOptionalText, readText, type Fields } from '../answer-shape.js';
+import { familyOfAddress } from '../ip/address.js';
 import type { Endpoint } from './endpoints/types.js';
 
 type Reader = (data: Fields, xml: boolean) => Fields;
 
 const READERS: Record<string, Reader> = {
   'service/dnslist': (data, xml) => ({ ...data, dns: readList(data.dns, 'responseData.dns', xml).map((e, i) => readDnsEntry(e, `responseData.dns[${i}]`)) }),
-  'tool/hello': (data) => ({ ...data, ip: readText(data.ip, 'responseData.ip') }),
+  // The agent publishes this address (the `server` source): it must be one.
+  'tool/hello': (data) => ({ ...data, ip: readAddress(data.ip, 'responseData.ip') }),
 };
 
 export function readResponseData(operation: string, endpoint: Endpoint, data: unknown, xml: boolean): unknown {
@@ -37,6 +39,12 @@ function readDnsEntry(value: unknown, path: string): Fields {
     ...(entry.ttl !== undefined ? { ttl: readText(entry.ttl, `${path}.ttl`) } : {}),
     ...(entry.priority !== undefined ? { priority: readText(entry.priority, `${path}.priority`) } : {}),
   };
+}
+
+function readAddress(value: unknown, path: string): string {
+  const text = readText(value, path);
+  if (!familyOfAddress(text)) throw new AnswerShapeError(`${path} is not an IP address`);
+  return text;
 }
 
 const COUNTS = ['page', 'pageLength', 'results', 'total'] as const;

@@ -67,7 +67,8 @@ export function toFormFields(operation: string, specs: Record<string, ParamSpec>
   const problems: string[] = [];
   const fields: Record<string, string> = {};
   for (const name of Object.keys(params)) {
-    if (!(name in specs) && params[name] !== undefined) problems.push(`unknown parameter "${name}"${nearest(name, Object.keys(specs))}`);
+    // Own names only: "toString" or "constructor" are no parameters of any operation.
+    if (!Object.hasOwn(specs, name) && params[name] !== undefined) problems.push(`unknown parameter "${name}"${nearest(name, Object.keys(specs))}`);
   }
   for (const [name, spec] of Object.entries(specs)) {
     const value = params[name];
@@ -92,19 +93,21 @@ export function toFormFields(operation: string, specs: Record<string, ParamSpec>
   return fields;
 }
 
+// Messages name the parameter and what it accepts, never the value given: a value may be
+// key material (a private key pasted into the wrong parameter).
 function checkValue(name: string, spec: ParamSpec, value: ParamValue, text: string): string | undefined {
   switch (spec.type) {
     case 'integer':
-      if (!/^-?\d+$/.test(text)) return `"${name}" must be a whole number, got "${text}"`;
-      if (spec.min !== undefined && Number(text) < spec.min) return `"${name}" must be at least ${spec.min}, got ${text}`;
-      if (spec.max !== undefined && Number(text) > spec.max) return `"${name}" must be at most ${spec.max}, got ${text}`;
+      if (!/^-?\d+$/.test(text)) return `"${name}" must be a whole number`;
+      if (spec.min !== undefined && Number(text) < spec.min) return `"${name}" must be at least ${spec.min}`;
+      if (spec.max !== undefined && Number(text) > spec.max) return `"${name}" must be at most ${spec.max}`;
       return undefined;
     case 'boolean':
-      return typeof value === 'boolean' || TRUE.has(text.toLowerCase()) || FALSE.has(text.toLowerCase()) ? undefined : `"${name}" must be a boolean (true/false, 1/0), got "${text}"`;
+      return typeof value === 'boolean' || TRUE.has(text.toLowerCase()) || FALSE.has(text.toLowerCase()) ? undefined : `"${name}" must be a boolean (true/false, 1/0)`;
     case 'enum':
-      return spec.values!.includes(text) ? undefined : `"${name}" must be one of ${spec.values!.join(', ')}, got "${text}"`;
+      return spec.values!.includes(text) ? undefined : `"${name}" must be one of ${spec.values!.join(', ')}`;
     case 'string':
-      return spec.format && !spec.format.pattern.test(text) ? `"${name}" must be ${spec.format.describe}, got "${text}"` : undefined;
+      return spec.format && !spec.format.pattern.test(text) ? `"${name}" must be ${spec.format.describe}` : undefined;
   }
 }
 

@@ -8,7 +8,8 @@ export type Via = 'auto' | 'dyndns' | 'api';
 
 /** One validated configuration: everything below cli/ reads this, never the environment. */
 export interface Config {
-  dyndns: { url: string; format: DyndnsFormat; user?: string; key?: string; keyParam: DyndnsKeyParam };
+  /** formatFromUrl: the format came from a --dyndns-url that ended in it (…/json/). */
+  dyndns: { url: string; format: DyndnsFormat; formatFromUrl?: boolean; user?: string; key?: string; keyParam: DyndnsKeyParam };
   api: { url: string; user?: string; password?: string };
   hosts: string[];
   service?: string;

@@ -8,14 +8,15 @@ import { moduleOf } from '../lazy-import.js';
 export type Env = Record<string, string | undefined>;
 
 /** The environment as ddedge sees it: the process's variables over those of the dotenv file. */
-export async function environmentWithDotenv(env: Env, envFile: string | undefined, cwd: string): Promise<Env> {
+export async function environmentWithDotenv(env: Env, envFile: string | undefined, cwd: string, origin = '--env-file'): Promise<Env> {
   const path = envFile ?? join(cwd, '.env');
   if (!envFile && !existsSync(path)) return env;
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new ConfigError(`--env-file: cannot read "${path}": ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new ConfigError(`${origin}: cannot read "${path}": ${code === 'ENOENT' ? 'no such file' : (code ?? (error as Error).message)}`);
   }
   // Loaded only when a file is there: most runs (systemd, containers) never pay for it.
   const { parse } = await moduleOf(import('dotenv'));

@@ -1,15 +1,16 @@
 // flags + environment + dotenv + *_FILE + credentials -> one validated Config. Every
 // problem is collected and reported together, naming the setting and what it accepts,
 // before any request is sent (exit 2).
-import { homedir } from 'node:os';
 import { join } from 'node:path';
+import type { DyndnsFormat } from '../dyndns/result.js';
 import { ConfigError } from '../errors.js';
-import { parseDuration } from '../duration.js';
+import { formatDuration, parseDuration, unitOf } from '../duration.js';
 import { checkUrl } from '../http/url-policy.js';
 import { canonicalAddress, familyOfAddress, type Family } from '../ip/address.js';
 import { parseSources } from '../ip/sources.js';
 import { registerSecret, registerSecretUrl } from '../redact.js';
 import { hasApiCredentials, hasDyndnsCredentials, type Config } from './config.js';
+import { splitDyndnsUrl } from './dyndns-base.js';
 import { readSecretSource, type Env, type RawValue } from './env-sources.js';
 import { checkLanRequirements, lanSettings, listenAddress, parseHostItem } from './lan-settings.js';
 import { SETTINGS, type Setting, type SettingName } from './settings.js';
@@ -67,8 +68,9 @@ export function loadConfig(options: LoadOptions): Config {
   const duration = (name: SettingName, min: number, max: number): number => {
     const value = textOf(name)!;
     const ms = parseDuration(value);
-    if (ms === undefined) fail(name, one(name)?.origin, `"${value}" is not a duration; use a number with ms, s, m, h or d (e.g. 15s, 5m, 7d)`);
-    else if (ms < min || ms > max) fail(name, one(name)?.origin, `${value} is outside ${min} ms .. ${max} ms`);
+    if (ms === undefined) fail(name, one(name)?.origin, `"${value}" is not a duration; use a number with ms, s, m, h or d (e.g. 15s, 5m, 1h30m, 7d)`);
+    else if (ms < min) fail(name, one(name)?.origin, `${value} is under the minimum of ${formatDuration(min, unitOf(value))}`);
+    else if (ms > max) fail(name, one(name)?.origin, `${value} is over the maximum of ${formatDuration(max, unitOf(value))}`);
     return ms ?? 0;
   };
   const wholeNumber = (name: SettingName, min: number, max: number): number => {
@@ -136,10 +138,10 @@ export function loadConfig(options: LoadOptions): Config {
     else if (ipSources.length && quorum > ipSources.length) fail('quorum', quorumEntry.origin, `${quorum} is more than the ${ipSources.length} IPv4 sources configured`);
   }
 
+  const dyndns = dyndnsEndpoint(url('dyndnsUrl'), one('dyndnsFormat'), choice('dyndnsFormat'), one('dyndnsUrl')?.origin ?? '--dyndns-url', problems);
   const config: Config = {
     dyndns: {
-      url: url('dyndnsUrl'),
-      format: choice('dyndnsFormat'),
+      ...dyndns,
       user: textOf('dyndnsUser'),
       key: secret('dyndnsKey'),
       keyParam: choice('dyndnsKeyParam'),
@@ -179,6 +181,16 @@ export function loadConfig(options: LoadOptions): Config {
   return config;
 }
 
+/** The dynamic DNS base and format; a base that ends in /json/, /xml/ or /plain/ names the format. */
+function dyndnsEndpoint(url: string, formatEntry: RawValue | undefined, format: DyndnsFormat, origin: string, problems: string[]) {
+  const split = splitDyndnsUrl(url);
+  if (!split.format) return { url, format };
+  if (formatEntry && formatEntry.value !== split.format) {
+    problems.push(`${origin} ends in /${split.format}/ but ${formatEntry.origin} is ${formatEntry.value}: give the base URL, or the same format`);
+  }
+  return { url: split.base, format: split.format, formatFromUrl: true };
+}
+
 /** What update and daemon need to do anything at all. */
 function checkCycleRequirements(config: Config, problems: string[], env: LoadOptions['env']): void {
   if (!config.hosts.length) problems.push('no host to update: give --host NAME (repeatable) or DDEDGE_HOSTS=a.example.com,b.example.com');
@@ -206,6 +218,11 @@ function checkCycleRequirements(config: Config, problems: string[], env: LoadOpt
 
 function rawValues(setting: Setting, options: LoadOptions, problems: string[]): RawValue[] {
   const flag = options.flags[setting.flag];
+  // A bare `--api-password` is a flag without its value, never the text "true".
+  if (flag === true && setting.kind !== 'boolean') {
+    problems.push(`--${setting.flag} needs a value: --${setting.flag} VALUE or --${setting.flag}=VALUE`);
+    return [];
+  }
   if (flag !== undefined && flag !== false) {
     const list = Array.isArray(flag) ? flag : [flag];
     return list.map((v) => ({ value: String(v), origin: `--${setting.flag}` }));
@@ -235,5 +252,5 @@ const describeSetting = (s: Setting): string => (s.env ? `${s.env} (--${s.flag})
 export function defaultStateDir(env: Env, isRoot: boolean): string {
   if (env.STATE_DIRECTORY) return env.STATE_DIRECTORY.split(':')[0]!;
   if (isRoot) return '/var/lib/ddedge';
-  return join(env.XDG_STATE_HOME || join(env.HOME || homedir(), '.local', 'state'), 'ddedge');
+  return join(env.XDG_STATE_HOME || join(env.HOME || process.getBuiltinModule('node:os').homedir(), '.local', 'state'), 'ddedge');
 }

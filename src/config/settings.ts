@@ -17,7 +17,7 @@ export interface Setting {
 }
 
 export const SETTINGS = {
-  dyndnsUrl: { flag: 'dyndns-url', env: 'DDEDGE_DYNDNS_URL', kind: 'url', default: 'https://dondns.dondominio.com', describe: 'base of the dynamic DNS interface; /<format>/ is appended' },
+  dyndnsUrl: { flag: 'dyndns-url', env: 'DDEDGE_DYNDNS_URL', kind: 'url', default: 'https://dondns.dondominio.com', describe: 'base of the dynamic DNS interface; /<format>/ is appended (a URL ending in /json/, /xml/ or /plain/ names the format)' },
   dyndnsFormat: { flag: 'dyndns-format', env: 'DDEDGE_DYNDNS_FORMAT', kind: 'enum', values: ['json', 'xml', 'plain'], default: 'json', describe: 'answer format asked of the dynamic DNS interface' },
   dyndnsUser: { flag: 'dyndns-user', env: 'DDEDGE_DYNDNS_USER', kind: 'string', describe: 'dynamic DNS user name' },
   dyndnsKey: { flag: 'dyndns-key', env: 'DDEDGE_DYNDNS_KEY', kind: 'string', credential: 'dyndns-key', describe: 'dynamic DNS key (prefer DDEDGE_DYNDNS_KEY_FILE or the dyndns-key credential)' },

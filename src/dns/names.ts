@@ -8,8 +8,16 @@ const MAX_LABEL_BYTES = 63;
 /** Bytes that stand for themselves in a name's text form; the rest are `\DDD` (and `\.`, `\\`). */
 const PLAIN = /[A-Za-z0-9\-_*!#%&'+,/:<=>?[\]^`{|}~]/;
 
+/** A name of letters, digits, `-`, `_` and `*` only: the common case, read without the escape parser. */
+const SIMPLE_NAME = /^[A-Za-z0-9_*-]{1,63}(?:\.[A-Za-z0-9_*-]{1,63})*\.?$/;
+const SIMPLE_LABEL = /^[A-Za-z0-9_*-]*$/;
+
 /** The labels of a name in text form (escapes `\DDD`, `\.` allowed; trailing dot optional). */
 export function nameToLabels(name: string): Buffer[] {
+  if (SIMPLE_NAME.test(name)) {
+    if (name.length > (name.endsWith('.') ? 254 : 253)) throw new DnsWireError(`"${name}" is longer than ${MAX_NAME_BYTES} bytes`);
+    return name.replace(/\.$/, '').split('.').map((label) => Buffer.from(label, 'latin1'));
+  }
   const labels: Buffer[] = [];
   let current: number[] = [];
   const text = name === '.' ? '' : name;
@@ -36,6 +44,8 @@ export function nameToLabels(name: string): Buffer[] {
 }
 
 export function labelToText(label: Buffer): string {
+  const plain = label.toString('latin1');
+  if (SIMPLE_LABEL.test(plain)) return plain;
   let text = '';
   for (const byte of label) {
     const ch = String.fromCharCode(byte);
@@ -123,14 +133,26 @@ export class WireWriter {
 
   /** Writes a name, pointing at an earlier copy of its longest known suffix. */
   name(name: string, compress = true): void {
-    const labels = nameToLabels(name);
+    // Plain names (nearly all) are written from the text; others through their label bytes.
+    const simple = SIMPLE_NAME.test(name) && name.length <= (name.endsWith('.') ? 254 : 253);
+    const labels: (string | Buffer)[] = simple ? name.replace(/\.$/, '').split('.') : nameToLabels(name);
+    // The key of each suffix: its labels' text, lower case (compression ignores case).
+    const keys: string[] = [];
+    for (let i = labels.length - 1; i >= 0; i--) {
+      const label = labels[i]!;
+      const text = (typeof label === 'string' ? label : labelToText(label)).toLowerCase();
+      keys[i] = i === labels.length - 1 ? text : `${text}.${keys[i + 1]}`;
+    }
     for (let i = 0; i < labels.length; i++) {
-      const key = labels.slice(i).map(labelToText).join('.').toLowerCase();
-      const earlier = compress ? this.suffixes.get(key) : undefined;
+      const earlier = compress ? this.suffixes.get(keys[i]!) : undefined;
       if (earlier !== undefined) return this.u16(0xc000 | earlier);
-      if (compress && this.length < 0x3fff) this.suffixes.set(key, this.length);
-      this.u8(labels[i]!.length);
-      this.bytes(labels[i]!);
+      if (compress && this.length < 0x3fff) this.suffixes.set(keys[i]!, this.length);
+      const label = labels[i]!;
+      this.u8(label.length);
+      if (typeof label === 'string') {
+        const at = this.reserve(label.length);
+        this.buffer.write(label, at, 'latin1');
+      } else this.bytes(label);
     }
     this.u8(0);
   }

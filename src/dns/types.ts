@@ -2,9 +2,9 @@
 // one member of a union on `type`, so `if (r.type === 'TXT') r.value.join('')` type-checks.
 //
 // Names are written without the trailing dot, in the case the packet carried them (compare
-// them with `sameName`); the root is the empty string. Characters other than letters, digits,
-// `-`, `_` and `*` inside a label are written as `\DDD` (and a dot inside a label as `\.`), as
-// dig does, so a name read from a packet can be written back exactly.
+// them with `sameName`); the root is the empty string. Inside a label, a dot is written `\.`, a
+// backslash `\\`, and bytes outside printable ASCII, the space and `"$();@` as `\DDD`, as dig
+// does, so a name read from a packet can be written back exactly.
 
 /** Record types by number (RFC 1035, 3596, 2782, 8659, 6891). */
 export const TYPE_CODES = { A: 1, NS: 2, CNAME: 5, SOA: 6, PTR: 12, MX: 15, TXT: 16, AAAA: 28, SRV: 33, OPT: 41, CAA: 257, ANY: 255 } as const;

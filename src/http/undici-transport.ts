@@ -10,15 +10,24 @@ export function undiciTransport(dispatcher?: Dispatcher): Transport {
   const target = dispatcher ?? owned!;
   return {
     async send(request: WireRequest): Promise<WireResponse> {
-      const res = await target.request({
-        origin: request.url.origin,
-        path: request.url.pathname + request.url.search,
-        method: request.method,
-        headers: request.headers,
-        body: request.body,
-        signal: request.signal,
-      });
-      return { status: res.statusCode, headers: res.headers, body: res.body };
+      try {
+        const res = await target.request({
+          origin: request.url.origin,
+          path: request.url.pathname + request.url.search,
+          method: request.method,
+          headers: request.headers,
+          body: request.body,
+          signal: request.signal,
+        });
+        return { status: res.statusCode, headers: res.headers, body: res.body };
+      } catch (error) {
+        // undici refuses a 101 nobody asked for as a socket error; report the status itself,
+        // as the node transport does, so both say "answered HTTP 101" (transient).
+        if ((error as { code?: string }).code === 'UND_ERR_SOCKET' && (error as Error).message === 'bad upgrade') {
+          return { status: 101, headers: {}, body: Object.assign((async function* () {})(), { destroy() {} }) };
+        }
+        throw error;
+      }
     },
     async close() {
       await owned?.close();

@@ -4,6 +4,7 @@
 import { ConfigError } from '../errors.js';
 import { checkUrl } from '../http/url-policy.js';
 import type { Family } from './address.js';
+import { refuseDuplicateServers } from './source-identity.js';
 
 export type SourceSpec =
   /** `field`: read the `<field>=<address>` line rather than the first address in the body. */
@@ -90,6 +91,7 @@ export function parseSources(texts: string[] | undefined, family: Family, settin
   if (specs.some((s) => s.kind === 'server') && specs.length > 1) {
     throw new ConfigError(`${setting}: "server" lets the provider see the address and cannot be combined with other sources`);
   }
+  refuseDuplicateServers(specs, setting);
   return specs;
 }
 

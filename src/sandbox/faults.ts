@@ -15,12 +15,20 @@ export interface Fault {
   remaining: number;
 }
 
+/** The longest delay a timer can wait: beyond it Node fires after 1 ms. */
+const MAX_DELAY_MS = 2 ** 31 - 1;
+
 export function parseFault(text: string): Fault {
-  const match = /^([\w*/-]+)=([a-z0-9]+)(?::(\d+))?(?:x(\d+))?$/.exec(text.trim());
+  // A kind is a word or a status (`500`), so `500x2` reads as 500, twice.
+  const match = /^([\w*/-]+)=([a-z]+|\d{3})(?::(\d+))?(?:x(\d+))?$/.exec(text.trim());
   if (!match || !(FAULT_KINDS as readonly string[]).includes(match[2]!)) {
     throw new ConfigError(`--fault: "${text}" is not <target>=<kind>[:<ms>][x<count>] with kind one of ${FAULT_KINDS.join(', ')}`);
   }
-  return { target: match[1]!, kind: match[2] as FaultKind, delayMs: Number(match[3] ?? 30_000), remaining: match[4] ? Number(match[4]) : Infinity };
+  const delayMs = Number(match[3] ?? 30_000);
+  if (delayMs > MAX_DELAY_MS) throw new ConfigError(`--fault: "${text}": a delay is at most ${MAX_DELAY_MS} ms`);
+  const remaining = match[4] ? Number(match[4]) : Infinity;
+  if (remaining < 1) throw new ConfigError(`--fault: "${text}": the count after x is at least 1`);
+  return { target: match[1]!, kind: match[2] as FaultKind, delayMs, remaining };
 }
 
 /** The fault to apply to a request for `target`, counting it down. */
@@ -71,10 +79,24 @@ export async function applyFault(fault: Fault, req: IncomingMessage, res: Server
       res.writeHead(200, { 'content-type': 'text/plain' });
       const chunk = Buffer.alloc(64 * 1024, 'A');
       for (let sent = 0; sent < HUGE_BYTES && !res.destroyed; sent += chunk.length) {
-        if (!res.write(chunk)) await new Promise((r) => { res.once('drain', r); res.once('close', r); });
+        if (!res.write(chunk)) await drainOrClose(res);
       }
       res.end();
       return true;
     }
   }
+}
+
+/** Waits for 'drain' or 'close', whichever comes first, and leaves no listener behind (one per
+ * wait piled up into a MaxListenersExceededWarning over a 50 MB answer). */
+function drainOrClose(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.once('drain', done);
+    res.once('close', done);
+  });
 }

@@ -1,7 +1,6 @@
 // The sandbox's HTTP(S) server: the registrar API at POST /<module>/<action>/ and the
 // dynamic DNS interface at GET /json/, /xml/, /plain/ — one origin, as clients that take
 // only a host name expect.
-import { existsSync, readFileSync } from 'node:fs';
 import { writeFileAtomic } from '../atomic-write.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,6 +9,7 @@ import { moduleOf } from '../lazy-import.js';
 import { runOperation, SANDBOX_API_VERSION, SandboxApiError } from './api-operations.js';
 import { renderXmlEnvelope } from './render-xml.js';
 import { handleDyndns, type PlainStyle } from './dyndns.js';
+import { loadSandboxData } from './data-file.js';
 import { applyFault, takeFault, type Fault } from './faults.js';
 import { demoModel, type SandboxModel } from './model.js';
 
@@ -44,7 +44,7 @@ export interface Sandbox {
 const MAX_FORM_BYTES = 8 * 1024 * 1024;
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
-  const model = options.dataFile && existsSync(options.dataFile) ? (JSON.parse(readFileSync(options.dataFile, 'utf8')) as SandboxModel) : demoModel();
+  const model = options.dataFile ? loadSandboxData(options.dataFile) : demoModel();
   const faults = options.faults ?? [];
   const calls = new Map<string, number>();
   const save = () => {

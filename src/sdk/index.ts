@@ -8,7 +8,7 @@
 export { Registrar, type RegistrarOptions, type SdkExtras, type ListHelpers, type Method, type ModuleMethods } from './registrar.js';
 export { ApiClient, type ApiClientOptions, type Page } from '../api/client.js';
 export { API, operations, findOperation, type Api, type ModuleName, type Operation } from '../api/endpoints/index.js';
-export { ApiError, apiErrorKind, type ApiErrorKind } from '../api/errors.js';
+export { ApiError, PagingError, apiErrorKind, type ApiErrorKind } from '../api/errors.js';
 export { TransportError, type TransportErrorKind } from '../http/errors.js';
 export { ValidationError, DdedgeError, ExitCode } from '../errors.js';
 export type { Endpoint, QueryInfo, ResultOf } from '../api/endpoints/types.js';

@@ -8,29 +8,28 @@ import type { ZoneRecord } from '../api/endpoints/service.js';
 import type { Endpoint, QueryInfo, ResultOf } from '../api/endpoints/types.js';
 import type { Params, ParamsOf } from '../api/params.js';
 
-/** Conveniences the SDK accepts besides the API's own parameters. */
-export interface SdkExtras {
-  /** Domain contacts, as data or as an existing contact ID (create, transfer, update, updatecontacts). */
-  owner?: ContactInput | string;
-  admin?: ContactInput | string;
-  tech?: ContactInput | string;
-  billing?: ContactInput | string;
-  /** SSL contacts (create, renew). */
-  adminContact?: ContactInput;
-  techContact?: ContactInput;
-  orgContact?: ContactInput;
-  /** service/dnssetzone: the zone's records; sent as Base64 of JSON. */
-  records?: ZoneRecord[];
-  /** Multi-domain certificates: alt_name_1, alt_validation_1, … */
-  [altName: `alt_name_${number}`]: string;
-  [altValidation: `alt_validation_${number}`]: string;
-  /** TLD extras for .jobs (jobsOwnerWebsite, …). */
-  [jobs: `jobs${string}`]: string | boolean;
-  /** Contact fields given one by one (ownerContactFirstName, adminContactEmail, …). */
-  [contactField: `${'owner' | 'admin' | 'tech' | 'billing' | 'org'}Contact${string}`]: string | ContactInput | undefined;
-}
+type ContactField = Capitalize<keyof ContactInput>;
+/** The API's own contact fields (ownerContactFirstName, adminContactEmail, contact/create's FirstName): the SDK takes objects instead. */
+type ContactFieldKeys<P> = { [K in keyof P]: K extends `${string}Contact${ContactField | 'ID'}` | ContactField ? K : never }[keyof P];
+/** Domain roles (`owner` for ownerContactID…): a contact object or an existing contact ID. */
+type DomainRoles<P> = keyof P extends infer K ? (K extends `${infer Role}ContactID` ? Role : never) : never;
+/** SSL roles (`adminContact` for adminContactFirstName…, no ID): a contact object. */
+type SslRoles<P> = keyof P extends infer K ? (K extends `${infer Role}ContactFirstName` ? (Role extends DomainRoles<P> ? never : `${Role}Contact`) : never) : never;
 
-type ParamsOfEndpoint<E> = E extends Endpoint<infer P, unknown> ? ParamsOf<P> & SdkExtras : never;
+/**
+ * What the SDK accepts besides the API's own parameters, for one operation: its contacts in
+ * one shape (`ContactInput`, the camelCase object) wherever it takes one, and dnssetzone's
+ * records. Nothing else: a misspelt or unknown name does not compile.
+ */
+export type SdkExtras<P> = { [R in DomainRoles<P>]?: ContactInput | string } & { [R in SslRoles<P>]?: ContactInput } & ('dnsZoneData' extends keyof P
+    ? { /** service/dnssetzone: the zone's records; sent as Base64 of JSON. */ records?: ZoneRecord[] }
+    : unknown);
+/** An operation's parameters as the SDK takes them; contact/create takes the contact itself. */
+type SdkParams<P> = 'FirstName' extends keyof P ? ContactInput : Without<ParamsOf<P>, ContactFieldKeys<P>> & SdkExtras<P>;
+/** Omit that keeps pattern keys (alt_name_${number}). */
+type Without<T, K> = { [Key in keyof T as Key extends K ? never : Key]: T[Key] };
+
+type ParamsOfEndpoint<E> = E extends Endpoint<infer P, unknown> ? SdkParams<P> : never;
 type ItemOf<R> = { [K in Exclude<keyof R, 'queryInfo'>]: R[K] extends (infer I)[] ? I : never }[Exclude<keyof R, 'queryInfo'>];
 type Call<E> = {} extends ParamsOfEndpoint<E> ? (params?: ParamsOfEndpoint<E>) => Promise<ResultOf<E>> : (params: ParamsOfEndpoint<E>) => Promise<ResultOf<E>>;
 

@@ -23,7 +23,8 @@ interface AcmeChallengeFile {
   challenges: AcmeChallengeRecord[];
 }
 
-const LOCK_WAIT_MS = 10_000;
+/** Longer than one hook's API calls (a list and a create, each retried within --timeout). */
+const LOCK_WAIT_MS = 60_000;
 const LOCK_POLL_MS = 50;
 
 export const acmeStateDir = (stateDir: string): string => join(stateDir, 'acme');
@@ -56,16 +57,19 @@ export function readAcmeChallenges(stateDir: string): LoadedAcmeChallenges {
 }
 
 /**
- * Reads the list, lets `change` edit it, writes it back, under the acme lock (waited for a
- * few seconds: hooks of one client run one after the other, two clients rarely collide).
+ * Reads the list, lets `change` edit it (and make the provider calls that go with the edit),
+ * writes it back, all under the acme lock: two hooks never create the same value twice, and a
+ * state directory that cannot be written stops a hook before it changes anything. The lock is
+ * waited for: hooks of one client run one after the other, two clients rarely collide. When
+ * `change` throws, nothing is written.
  */
-export async function updateAcmeChallenges<T>(stateDir: string, change: (challenges: AcmeChallengeRecord[]) => T, onDamage?: (message: string) => void): Promise<T> {
+export async function updateAcmeChallenges<T>(stateDir: string, change: (challenges: AcmeChallengeRecord[]) => Promise<T>, onDamage?: (message: string) => void): Promise<T> {
   const dir = acmeStateDir(stateDir);
   const lock = await waitForLock(dir);
   try {
     const loaded = readAcmeChallenges(stateDir);
     if (loaded.damage) onDamage?.(loaded.damage);
-    const result = change(loaded.challenges);
+    const result = await change(loaded.challenges);
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     writeFileAtomic(challengeFile(stateDir), JSON.stringify({ version: 1, challenges: loaded.challenges } satisfies AcmeChallengeFile, null, 2) + '\n');
     return result;

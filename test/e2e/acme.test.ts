@@ -1,18 +1,18 @@
 // ddedge acme, as lego, certbot and scripts run it: the built file against the sandbox.
 // Propagation waits are tested in acme-propagation.test.ts (they need a name server).
-import { readFileSync, symlinkSync } from 'node:fs';
+import { readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseFault } from '../../src/sandbox/faults.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { providerCalls } from '../helpers/agent-env.js';
 import { baseEnv, runDist, tempDir } from '../helpers/cli.js';
-import { acmeEnv, challengeValues, zoneServer, zoneWithoutChallenges } from '../helpers/acme.js';
+import { acmeEnv, challengeValues, zoneWithoutChallenges } from '../helpers/acme.js';
 import { spawn } from 'node:child_process';
 
 let sandbox: Sandbox;
 beforeEach(async () => {
-  sandbox = await startSandbox();
+  sandbox = await startSandbox({ dnsPort: 0 });
 });
 afterEach(async () => sandbox.close());
 
@@ -27,7 +27,8 @@ describe('ddedge acme present and cleanup', () => {
     sandbox.model.services[0]!.dns.push({ entityID: '90', name: NAME, type: 'TXT', ttl: '-', priority: '-', value: 'someone-elses-token' });
     const env = acmeEnv(sandbox);
     const present = await acme(['present', `${NAME}.`, V1], {}, env);
-    expect(present).toMatchObject({ code: 0, stdout: `${NAME} TXT "${V1}" added; not waited for (--no-wait)\n` });
+    // Nothing on stderr: certbot shows a hook's stderr as "error output".
+    expect(present).toMatchObject({ code: 0, stdout: `${NAME} TXT "${V1}" added; not waited for (--no-wait)\n`, stderr: '' });
     expect(Object.fromEntries(sandbox.calls)).toEqual({ 'service/dnslist': 1, 'service/dnscreate': 1 });
     expect(challengeValues(sandbox, NAME)).toEqual(['someone-elses-token', V1]);
     const state = JSON.parse(readFileSync(join(env.DDEDGE_STATE_DIR!, 'acme', 'challenges.json'), 'utf8'));
@@ -49,6 +50,25 @@ describe('ddedge acme present and cleanup', () => {
     expect(JSON.parse(again.stdout)).toEqual({ name: NAME, value: V1, service: 'example.com', action: 'present', otherValues: 0, visibleOn: [] });
     expect(providerCalls(sandbox) - calls).toBe(1);
     expect(challengeValues(sandbox, NAME)).toEqual([V1]);
+  });
+
+  it('recognises its value however the zone lists it: quoted, or under a relative name', async () => {
+    const dns = sandbox.model.services[0]!.dns;
+    dns.push({ entityID: '91', name: '_acme-challenge', type: 'TXT', ttl: '-', priority: '-', value: `"${V1}"` });
+    const present = await acme(['present', NAME, V1]);
+    expect(present.stdout).toContain('already there');
+    expect(sandbox.calls.get('service/dnscreate')).toBeUndefined();
+    expect((await acme(['cleanup', NAME, V1])).stdout).toContain('removed');
+    expect(dns.find((e) => e.entityID === '91')).toBeUndefined();
+  });
+
+  it.each(['-9gT3kQ2mYxV0bL7pR4sN1cW8eZ6uA5hJ0dF3iK2oM1', '--VxeSfX6h3n0QpL2mK8rT4yW1cB7dZ5gN9jU0aE3iO'])('takes a value starting with a dash (%s), as lego passes it', async (value) => {
+    const env = acmeEnv(sandbox);
+    const present = await runDist(['acme', 'present', `${NAME}.`, value, '--no-wait'], env);
+    expect(present.code, present.stderr).toBe(0);
+    expect(challengeValues(sandbox, NAME)).toEqual([value]);
+    expect((await runDist(['acme', 'cleanup', `${NAME}.`, value, '120'], env)).code).toBe(0);
+    expect(challengeValues(sandbox, NAME)).toEqual([]);
   });
 
   it('takes the TTL that older lego releases append, and ignores it', async () => {
@@ -136,6 +156,15 @@ describe('bad input and refusals', () => {
     expect(challengeValues(sandbox, '_acme-challenge.example.net')).toEqual([]);
   });
 
+  it('a state directory that cannot be written: exit 2 before anything is created', async () => {
+    const file = join(tempDir(), 'not-a-directory');
+    writeFileSync(file, '');
+    const result = await acme(['present', NAME, V1], { DDEDGE_STATE_DIR: file });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('DDEDGE_STATE_DIR');
+    expect(providerCalls(sandbox)).toBe(0);
+  });
+
   it('a server error on the create is transient (exit 4) and never retried', async () => {
     sandbox.faults.push(parseFault('service/dnscreate=503'));
     const result = await acme(['present', NAME, V1]);
@@ -159,6 +188,14 @@ describe('bad input and refusals', () => {
 });
 
 describe('the shipped front-ends', () => {
+  it('the package ships ddedge-acme as a second command and dns_ddedge.sh', () => {
+    const pkg = JSON.parse(readFileSync(resolve(import.meta.dirname, '../../package.json'), 'utf8'));
+    expect(pkg.bin['ddedge-acme']).toBe('bin/ddedge-acme');
+    expect(pkg.files).toEqual(expect.arrayContaining(['bin', 'dnsapi']));
+    expect(statSync(resolve(import.meta.dirname, '../../bin/ddedge-acme')).mode & 0o111).toBe(0o111);
+    expect(readFileSync(resolve(import.meta.dirname, '../../dnsapi/dns_ddedge.sh'), 'utf8')).toMatch(/^dns_ddedge_add\(\) \{$/m);
+  });
+
   it('ddedge-acme runs `ddedge acme "$@"`, also through a link as npm installs it', async () => {
     const link = join(tempDir(), 'ddedge-acme');
     symlinkSync(resolve(import.meta.dirname, '../../bin/ddedge-acme'), link);
@@ -170,8 +207,8 @@ describe('the shipped front-ends', () => {
   });
 
   it('dns_ddedge.sh: dns_ddedge_add and dns_ddedge_rm from a shell, settings saved for renewals as acme.sh does', async () => {
-    const dns = await zoneServer(sandbox);
-    const env = acmeEnv(sandbox, { DDEDGE_DNS_SERVERS: `${dns.host}:${dns.port}`, DDEDGE_PROPAGATION_TIMEOUT: '10s' });
+    // present waits until the sandbox's own name server shows the value.
+    const env = acmeEnv(sandbox, { DDEDGE_DNS_SERVERS: `127.0.0.1:${sandbox.dnsPort}`, DDEDGE_PROPAGATION_TIMEOUT: '10s' });
     const bin = tempDir();
     symlinkSync(resolve(import.meta.dirname, '../../dist/ddedge.mjs'), join(bin, 'ddedge'));
     const conf = join(tempDir(), 'account.conf');
@@ -195,7 +232,6 @@ describe('the shipped front-ends', () => {
     const failed = await runCommand('sh', ['-c', `. "${hook}" && dns_ddedge_rm ${NAME} ${V2}`], bare);
     expect(failed.code).toBe(1);
     expect(failed.stderr).toContain('ddedge acme cleanup failed (exit 2)');
-    await dns.close();
   });
 });
 

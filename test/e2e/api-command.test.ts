@@ -85,8 +85,8 @@ describe('ddedge api', () => {
     const before = stub.hits;
     const run = await runDist(['api', 'contact', 'create', '--Phone', '12345', '--Country', 'Spain'], env());
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/"Phone" must be a phone number as \+DD\.DDDDDDDD/);
-    expect(run.stderr).toMatch(/"Country" must be a 2-letter country code/);
+    expect(run.stderr).toMatch(/"Phone" \(argument 4\) must be a phone number as \+DD\.DDDDDDDD/);
+    expect(run.stderr).toMatch(/"Country" \(argument 6\) must be a 2-letter country code/);
     expect(stub.hits).toBe(before);
   });
 

@@ -39,6 +39,16 @@ describe('answers with a status nobody asked for', () => {
     expect(JSON.parse(readFileSync(join(env.DDEDGE_STATE_DIR!, 'state.json'), 'utf8')).lastCycleExitCode).toBe(4);
   });
 
+  it('the registrar API answering 101 is transient (exit 4), said as the status, not retried', async () => {
+    raw = await startRawServer(() => SWITCHING);
+    const env = agentEnv(sandbox, { DDEDGE_API_URL: raw.url, DDEDGE_API_USER: 'u', DDEDGE_API_PASSWORD: 'api-pw-101', DDEDGE_VIA: 'api', DDEDGE_TIMEOUT: '3s' });
+    const result = await runDist(['update', '--ip', '81.0.2.15'], env);
+    expect(result.code).toBe(4);
+    expect(result.stderr).toContain('answered HTTP 101');
+    expect(raw.requests).toHaveLength(1);
+    expect(existsSync(join(env.DDEDGE_STATE_DIR!, 'lock'))).toBe(false);
+  });
+
   it('a heartbeat monitor answering 101 is a warning: update still runs and exits 0', async () => {
     raw = await startRawServer(() => SWITCHING);
     const env = agentEnv(sandbox, { DDEDGE_PING_URL: `${raw.url}ping`, DDEDGE_TIMEOUT: '3s' });

@@ -26,11 +26,11 @@ describe('the sandbox as a provider', () => {
     const s = await sandbox();
     s.model.account.balance = 5;
     const api = client(s);
-    const error = (await api.domain.create({ domain: 'cheap.com', ownerContactID: 'DEMO-1' }).catch((e: unknown) => e)) as ApiError;
+    const error = (await api.domain.create({ domain: 'cheap.com', owner: 'DEMO-1' }).catch((e: unknown) => e)) as ApiError;
     expect([error.errorCode, error.kind]).toEqual([1100, 'billing']);
     expect(s.model.domains.some((d) => d.name === 'cheap.com')).toBe(false);
     s.model.account.balance = 20;
-    await api.domain.create({ domain: 'cheap.com', ownerContactID: 'DEMO-1' });
+    await api.domain.create({ domain: 'cheap.com', owner: 'DEMO-1' });
     expect(s.model.account.balance).toBe(8.5);
     await api.close();
   });
@@ -54,7 +54,7 @@ describe('the sandbox as a provider', () => {
     const s = await sandbox();
     expect(await post(s, '/domain/frobnicate/', {}).then((r) => r.json())).toMatchObject({ success: false, errorCode: 102, errorCodeMsg: 'Object action invalid', messages: ['invalid object/action'], responseData: [] });
     const invalid = await post(s, '/service/ftpcreate/', { serviceName: 'example.com', name: 'x', ftpPath: '/', password: 'p', quota: '10' }).then((r) => r.json());
-    expect(invalid).toMatchObject({ errorCode: 101, messages: ['"quota" must be at least 1048576, got 10'] });
+    expect(invalid).toMatchObject({ errorCode: 101, messages: ['"quota" must be at least 1048576'] });
   });
 
   it('answers in XML (read back by the SDK into the same result), and pretty JSON on request', async () => {

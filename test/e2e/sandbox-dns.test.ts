@@ -144,4 +144,37 @@ describe('the sandbox as a name server', () => {
     expect(busy.code).toBe(2);
     expect(busy.stderr).toMatch(new RegExp(`cannot listen on 127\\.0\\.0\\.1:${port}: EADDRINUSE`));
   });
+
+  it('serves `ddedge ip` a dns: and a dns-txt: source (the built file, as a user runs it)', async () => {
+    const { sandbox, api } = await sandboxWithZone();
+    await api.service.dnsCreate({ serviceName: 'example.com', name: 'myip', type: 'A', value: '81.0.2.15' });
+    await api.service.dnsCreate({ serviceName: 'example.com', name: 'myip', type: 'TXT', value: 'your address is 81.0.2.15' });
+    const server = `127.0.0.1:${sandbox.dnsPort}`;
+    // One source per run: two sources at one server would not make a quorum.
+    for (const source of [`dns:myip.example.com@${server}`, `dns-txt:myip.example.com@${server}`]) {
+      const run = await runDist(['ip', '--json'], baseEnv({ DDEDGE_IP_SOURCES: source }));
+      expect(run.code, run.stderr).toBe(0);
+      const report = JSON.parse(run.stdout) as { addresses: { address: string; sources: { source: string; address?: string }[] }[] };
+      expect(report.addresses[0]!.address, source).toBe('81.0.2.15');
+      expect(report.addresses[0]!.sources).toMatchObject([{ source, address: '81.0.2.15' }]);
+    }
+    const missing = await runDist(['ip'], baseEnv({ DDEDGE_IP_SOURCES: `dns:nope.example.com@${server}` }));
+    expect(missing.code).toBe(6);
+    expect(missing.stderr).toMatch(/DNS query nope\.example\.com at 127\.0\.0\.1:\d+ failed: NXDOMAIN/);
+  });
+
+  it('listens on IPv6 too, and gives its own address as the glue (AAAA)', async (context) => {
+    const probe = dgram.createSocket('udp6');
+    const ipv6 = await new Promise<boolean>((resolve) => {
+      probe.once('error', () => resolve(false));
+      probe.bind(0, '::1', () => resolve(true));
+    });
+    probe.close();
+    if (!ipv6) return context.skip();
+    const sandbox = await startSandbox({ port: 0, host: '::1', dnsPort: 0 });
+    sandboxes.push(sandbox);
+    const resolver = { host: '::1', port: sandbox.dnsPort! };
+    expect(values(await queryDns(resolver, 'example.com', 'A', { timeoutMs: 3000 }))).toEqual([['example.com', 'A', '192.0.2.10']]);
+    expect(await findAuthoritativeServers('example.com', { resolvers: [resolver], timeoutMs: 3000, port: sandbox.dnsPort! })).toEqual([{ host: '::1', port: sandbox.dnsPort!, name: 'ns1.example.com' }]);
+  });
 });

@@ -49,7 +49,7 @@ describe('account', () => {
 
 describe('contact', () => {
   it('all 4 operations', async () => {
-    const created = await api.contact.create({ Type: 'individual', FirstName: 'Luis', LastName: 'Pérez', IdentNumber: '87654321X', Email: 'luis@example.com', Phone: '+34.600000000', Address: 'Gran Vía 2', PostalCode: '28013', City: 'Madrid', State: 'Madrid', Country: 'ES' });
+    const created = await api.contact.create({ type: 'individual', firstName: 'Luis', lastName: 'Pérez', identNumber: '87654321X', email: 'luis@example.com', phone: '+34.600000000', address: 'Gran Vía 2', postalCode: '28013', city: 'Madrid', state: 'Madrid', country: 'ES' });
     expect(created).toMatchObject({ contactType: 'individual', firstName: 'Luis', verificationstatus: 'inprocess' });
     const list = await api.contact.list({ name: 'Luis' });
     expect(list.contacts.map((c) => c.contactID)).toEqual([created.contactID]);

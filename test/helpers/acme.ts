@@ -2,7 +2,7 @@
 // its zone holds.
 import type { DnsMessage, DnsRecord } from '../../src/dns/types.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
-import { answerTo, startHostileDns, type HostileDns } from './hostile-dns.js';
+import { answerTo } from './hostile-dns.js';
 import { withApi } from './agent-env.js';
 import { baseEnv, tempDir } from './cli.js';
 
@@ -25,5 +25,3 @@ export function zoneAnswer(sandbox: Sandbox, query: DnsMessage): Buffer {
   return answerTo(query, answers);
 }
 
-/** A name server that answers TXT questions from the sandbox's zone (UDP), for the propagation wait. */
-export const zoneServer = (sandbox: Sandbox): Promise<HostileDns> => startHostileDns({ udp: (q) => zoneAnswer(sandbox, q) }, 30_000);

@@ -47,12 +47,26 @@ const KEYS = Object.keys(FIELDS) as (keyof ContactInput)[];
 const capital = (s: string) => s[0]!.toUpperCase() + s.slice(1);
 const fieldName = (prefix: string, key: string) => `${prefix}${capital(key)}`;
 
+/** The API's name of a contact field: `<prefix><Field>` (ownerContactFirstName, FirstName). */
+export type ContactFieldName<Prefix extends string> = `${Prefix}${Capitalize<keyof ContactInput>}`;
+/** A contact's parameters, by name, so that the SDK's types know every one of them. */
+export type ContactParams<Prefix extends string, WithId extends boolean> = { [K in ContactFieldName<Prefix>]: ParamSpec<string> } & (WithId extends true
+  ? { [K in `${Prefix}ID`]: ParamSpec<string> }
+  : unknown);
+
 /** The parameters of one contact: `<prefix>ID` (unless bare) and the 14 data fields. */
-export function contactParams(prefix: string, withId = true): Record<string, ParamSpec> {
+export function contactParams<const Prefix extends string, WithId extends boolean = true>(prefix: Prefix, withId: WithId = true as WithId): ContactParams<Prefix, WithId> {
   const params: Record<string, ParamSpec> = {};
   if (withId) params[`${prefix}ID`] = str('existing contact ID (instead of the data fields)');
   for (const key of KEYS) params[fieldName(prefix, key)] = { ...FIELDS[key].spec, required: !withId && FIELDS[key].required ? true : undefined };
-  return params;
+  return params as ContactParams<Prefix, WithId>;
+}
+
+/** contact/create's bare fields (FirstName…) from the camelCase contact the SDK takes everywhere. */
+export function contactFromInput(params: Params): Params {
+  const out: Params = {};
+  for (const [key, value] of Object.entries(params)) out[(KEYS as string[]).includes(key) ? fieldName('', key) : key] = value;
+  return out;
 }
 
 const given = (p: Params, name: string) => p[name] !== undefined && p[name] !== null && p[name] !== '';

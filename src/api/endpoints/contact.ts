@@ -1,5 +1,5 @@
 import { bool, oneOf, required, str } from '../params.js';
-import { contactParams, contactRules } from './contact-fields.js';
+import { contactFromInput, contactParams, contactRules } from './contact-fields.js';
 import { op, paging, type QueryInfo } from './types.js';
 
 export const VERIFICATION_STATUS = ['verified', 'notapplicable', 'inprocess', 'failed'] as const;
@@ -41,6 +41,8 @@ export const contact = {
     describe: 'Create a contact',
     params: contactParams('', false),
     rules: contactRules('', true, false),
+    // The SDK takes the contact as everywhere else ({ type, firstName, … }); the API names the fields Type, FirstName, ….
+    prepare: contactFromInput,
   }),
   list: op<{ queryInfo: QueryInfo; contacts: ContactSummary[] }>()({
     action: 'list',

@@ -1,5 +1,5 @@
 import { bool, formats, int, listLength, oneOf, oneOfParams, required, requiredIf, str, type ParamSpec } from '../params.js';
-import { contactParams, contactRules } from './contact-fields.js';
+import { contactParams, contactRules, type ContactParams } from './contact-fields.js';
 import type { Contact } from './contact.js';
 import { op, paging, type QueryInfo } from './types.js';
 
@@ -38,13 +38,15 @@ export interface DeletedDomain { name: string; tld: string; tsDeleted: string; d
 
 const domainOrId = { domain: str('domain name'), domainID: int('domain ID') };
 const byDomain = oneOfParams('domain', 'domainID');
-const contactsParams = (): Record<string, ParamSpec> => Object.assign({}, ...CONTACT_ROLES.map((r) => contactParams(`${r}Contact`)));
+type RoleContactParams = ContactParams<`${(typeof CONTACT_ROLES)[number]}Contact`, true>;
+const contactsParams = (): RoleContactParams => Object.assign({}, ...CONTACT_ROLES.map((r) => contactParams(`${r}Contact`))) as RoleContactParams;
 const contactsRules = (ownerRequired: boolean) => CONTACT_ROLES.flatMap((r) => contactRules(`${r}Contact`, ownerRequired && r === 'owner'));
 const nameserversRule = (keywords: readonly string[]) => listLength('nameservers', 2, 7, keywords);
 const nameserversParam = (describe: string) => str(describe);
 
 /** TLD-specific extras (aero, ru, fr, jobs, travel/pro/law…, xxx) accepted by create; jobs and ru also by transfer. */
-const jobsParams = (): Record<string, ParamSpec> => {
+type JobsParams = Record<`jobs${'Owner' | 'Admin' | 'Tech' | 'Billing'}${'IsAssocMember' | 'Website' | 'Title' | 'Industrytype'}`, ParamSpec<string> | ParamSpec<boolean>>;
+const jobsParams = (): JobsParams => {
   const params: Record<string, ParamSpec> = {};
   for (const role of ['Owner', 'Admin', 'Tech', 'Billing']) {
     params[`jobs${role}IsAssocMember`] = bool('member of the professional association (.jobs)');
@@ -52,7 +54,7 @@ const jobsParams = (): Record<string, ParamSpec> => {
     params[`jobs${role}Title`] = str('title of the contact (.jobs)');
     params[`jobs${role}Industrytype`] = str('industry type of the contact (.jobs)');
   }
-  return params;
+  return params as JobsParams;
 };
 const ruParams = {
   ownerDateOfBirth: str('owner birth date, for individual owners (.ru)', formats.date),

@@ -34,21 +34,26 @@ const serviceName = { serviceName: required(str('service name')) };
 const entityID = { entityID: required(str('entity ID')) };
 const listParams = { ...serviceName, ...paging, filter: str() };
 
+/** mailbox -> mailboxes, mail alias -> mail aliases, database -> databases. */
+const plural = (noun: string): string => (/(s|x|z|ch|sh)$/.test(noun) ? `${noun}es` : `${noun}s`);
+
 /**
  * The five operations of one kind of entity inside a service: <kind>list, getinfo, create,
  * update, delete. Their answers carry the entities under `key`.
  */
-function entity<E, K extends string, C extends Record<string, ParamSpec>, U extends Record<string, ParamSpec>>(
+// Curried so that the entity type is named and the parameters are inferred literally (the SDK
+// refuses names an operation does not take).
+const entity = <E>() => <K extends string, const C extends Record<string, ParamSpec>, const U extends Record<string, ParamSpec>>(
   kind: K,
   noun: string,
   create: C,
   update: U,
   rules: { create?: Rule[]; update?: Rule[] } = {},
   extraList: Record<string, ParamSpec> = {},
-) {
+) => {
   type Result = Record<K, E[]>;
   return {
-    [`${kind}List`]: op<{ queryInfo: QueryInfo } & Result>()({ action: `${kind}list`, describe: `List the ${noun}s of a service`, params: { ...listParams, ...extraList }, listKey: kind, idempotent: true }),
+    [`${kind}List`]: op<{ queryInfo: QueryInfo } & Result>()({ action: `${kind}list`, describe: `List the ${plural(noun)} of a service`, params: { ...listParams, ...extraList }, listKey: kind, idempotent: true }),
     [`${kind}GetInfo`]: op<Result>()({ action: `${kind}getinfo`, describe: `One ${noun}`, params: { ...serviceName, ...entityID }, idempotent: true }),
     [`${kind}Create`]: op<Result>()({ action: `${kind}create`, describe: `Create a ${noun}`, params: { ...serviceName, ...create }, rules: rules.create }),
     [`${kind}Update`]: op<Result>()({ action: `${kind}update`, describe: `Change a ${noun}`, params: { ...serviceName, ...entityID, ...update }, rules: rules.update, idempotent: true }),
@@ -56,7 +61,7 @@ function entity<E, K extends string, C extends Record<string, ParamSpec>, U exte
   } as { [P in `${K}List`]: Endpoint<typeof listParams, { queryInfo: QueryInfo } & Result> } & { [P in `${K}GetInfo`]: Endpoint<typeof serviceName & typeof entityID, Result> } & {
     [P in `${K}Create`]: Endpoint<typeof serviceName & C, Result>;
   } & { [P in `${K}Update`]: Endpoint<typeof serviceName & typeof entityID & U, Result> } & { [P in `${K}Delete`]: Endpoint<typeof serviceName & typeof entityID, Record<string, never>> };
-}
+};
 
 const quota = required(int(`bytes, at least ${MIN_FTP_QUOTA}`, { min: MIN_FTP_QUOTA }));
 const sslFields = { sslCert: str('certificate (PEM) to install'), sslKey: str('private key (with sslCert)'), sslCertChain: str('CA chain (with sslCert)'), sslPath: str('path for the certificate (with sslCert)') };
@@ -97,18 +102,18 @@ export const service = {
     describe: 'A login URL for the web constructor',
     params: { ...serviceName, subdomain: required(str('subdomain to publish on')), loginlang: str('default en') },
   }),
-  ...entity<FtpEntity, 'ftp', Record<string, ParamSpec>, Record<string, ParamSpec>>('ftp', 'FTP account', { name: required(str('FTP user')), ftpPath: required(str()), password: required(str()), quota }, { ftpPath: required(str()), password: required(str()), quota }),
-  ...entity<DatabaseEntity, 'ddbb', Record<string, ParamSpec>, Record<string, ParamSpec>>('ddbb', 'database', { password: required(str()), externalAccess: bool('default false') }, { password: required(str()), externalAccess: bool('default false') }),
-  ...entity<SubdomainEntity, 'subdomain', Record<string, ParamSpec>, Record<string, ParamSpec>>(
+  ...entity<FtpEntity>()('ftp', 'FTP account', { name: required(str('FTP user')), ftpPath: required(str()), password: required(str()), quota }, { ftpPath: required(str()), password: required(str()), quota }),
+  ...entity<DatabaseEntity>()('ddbb', 'database', { password: required(str()), externalAccess: bool('default false') }, { password: required(str()), externalAccess: bool('default false') }),
+  ...entity<SubdomainEntity>()(
     'subdomain',
     'subdomain',
     { name: required(str()), ftpPath: required(str()), ...sslFields },
     { ftpPath: required(str()), ...sslFields },
     { create: sslRules, update: sslRules },
   ),
-  ...entity<RedirectEntity, 'redirect', Record<string, ParamSpec>, Record<string, ParamSpec>>('redirect', 'redirection', { origin: required(str()), destination: required(str()), type: required(oneOf(REDIRECT_TYPES)) }, { destination: required(str()), type: required(oneOf(REDIRECT_TYPES)) }),
-  ...entity<MailEntity, 'mail', Record<string, ParamSpec>, Record<string, ParamSpec>>('mail', 'mailbox', { name: required(str('account name')), password: required(str()) }, { password: required(str()) }),
-  ...entity<MailAliasEntity, 'mailalias', Record<string, ParamSpec>, Record<string, ParamSpec>>('mailalias', 'mail alias', { name: required(str()), target: required(str('comma-separated destination addresses')) }, { target: required(str('comma-separated destination addresses')) }),
+  ...entity<RedirectEntity>()('redirect', 'redirection', { origin: required(str()), destination: required(str()), type: required(oneOf(REDIRECT_TYPES)) }, { destination: required(str()), type: required(oneOf(REDIRECT_TYPES)) }),
+  ...entity<MailEntity>()('mail', 'mailbox', { name: required(str('account name')), password: required(str()) }, { password: required(str()) }),
+  ...entity<MailAliasEntity>()('mailalias', 'mail alias', { name: required(str()), target: required(str('comma-separated destination addresses')) }, { target: required(str('comma-separated destination addresses')) }),
   dnsList: op<{ queryInfo: QueryInfo; dns: DnsEntry[] }>()({
     action: 'dnslist',
     describe: "List the entries of a service's DNS zone",

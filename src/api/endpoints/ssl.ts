@@ -1,7 +1,7 @@
 // Certificates. The spec gives shapes for five operations; the others follow the field
 // notes (the provider's SDK and plugins).
 import { bool, formats, int, oneOf, required, str, type ParamSpec, type Rule } from '../params.js';
-import { contactParams, contactRules } from './contact-fields.js';
+import { contactParams, contactRules, type ContactParams } from './contact-fields.js';
 import { op, paging, type QueryInfo } from './types.js';
 
 export const SSL_CONTACT_ROLES = ['adminContact', 'techContact', 'orgContact'] as const;
@@ -28,8 +28,9 @@ const VALIDATION = { format: { pattern: /^(http|https|dns|[^@\s]+@[^@\s]+\.[^@\s
 const validationMethod = (describe: string) => str(describe, VALIDATION);
 
 /** alt_name_N / alt_validation_N for multi-domain certificates, N from 1. */
-function altNameParams(): Record<string, ParamSpec> {
-  const params: Record<string, ParamSpec> = {};
+type AltNameParams = Record<`alt_name_${number}` | `alt_validation_${number}`, ParamSpec<string>>;
+function altNameParams(): AltNameParams {
+  const params: AltNameParams = {};
   for (let n = 1; n <= MAX_ALT_NAMES; n++) {
     params[`alt_name_${n}`] = str(`alternative name ${n}`, formats.domain);
     params[`alt_validation_${n}`] = validationMethod(`validation method of alternative name ${n}`);
@@ -47,19 +48,24 @@ const altNameRule: Rule = {
     return undefined;
   },
 };
-const contacts = (): Record<string, ParamSpec> => Object.assign({}, ...SSL_CONTACT_ROLES.map((role) => contactParams(role, false)));
-const relaxed = (params: Record<string, ParamSpec>) => Object.fromEntries(Object.entries(params).map(([k, v]) => [k, { ...v, required: undefined }]));
+type SslContactParams = ContactParams<(typeof SSL_CONTACT_ROLES)[number], false>;
+const contacts = (): SslContactParams => Object.assign({}, ...SSL_CONTACT_ROLES.map((role) => contactParams(role, false))) as SslContactParams;
+const relaxed = <P extends Record<string, ParamSpec>>(params: P): P => Object.fromEntries(Object.entries(params).map(([k, v]) => [k, { ...v, required: undefined }])) as P;
 const contactsRules = () => SSL_CONTACT_ROLES.flatMap((role) => contactRules(role, role === 'adminContact', false));
-const orderParams = () => ({
-  productID: required(int('SSL product')),
-  csrData: required(str('CSR, with its BEGIN and END lines')),
-  keyData: str('private key of the CSR'),
-  period: int('years', { min: 1, max: 5 }),
-  validationMethod: required(validationMethod('http, https, dns or an e-mail address')),
-  // Contact fields are required only for the admin contact: the rules below say so.
-  ...relaxed(contacts()),
-  ...altNameParams(),
-});
+// Object.assign, not a spread: a spread drops the alt_name_${number} pattern from the type.
+const orderParams = () =>
+  Object.assign(
+    {
+      productID: required(int('SSL product')),
+      csrData: required(str('CSR, with its BEGIN and END lines')),
+      keyData: str('private key of the CSR'),
+      period: int('years', { min: 1, max: 5 }),
+      validationMethod: required(validationMethod('http, https, dns or an e-mail address')),
+      // Contact fields are required only for the admin contact: the rules below say so.
+      ...relaxed(contacts()),
+    },
+    altNameParams(),
+  );
 
 /** create and renew: the same order (CSR, validation, contacts, alternative names), renew naming the certificate. */
 const order = <const P extends Record<string, ParamSpec>>(action: string, describe: string, extra: P) =>
@@ -113,7 +119,7 @@ export const ssl = {
   reissue: op<{ ssl: { certificateID: number } }>()({
     action: 'reissue',
     describe: 'Reissue a valid certificate with a new CSR',
-    params: { certificateID: required(int()), csrData: required(str()), keyData: str(), validationMethod: required(validationMethod('http, https, dns or an e-mail address')), ...altNameParams() },
+    params: Object.assign({ certificateID: required(int()), csrData: required(str()), keyData: str(), validationMethod: required(validationMethod('http, https, dns or an e-mail address')) }, altNameParams()),
     rules: [altNameRule],
   }),
   multiDomainAddSan: op<{ ssl: { certificateID: number } }>()({

@@ -3,12 +3,12 @@
 //   certbot-auth|certbot-cleanup      certbot's manual hooks (CERTBOT_DOMAIN, CERTBOT_VALIDATION)
 import { certbotRecordName, describeChallenge, type Challenge } from '../../acme/challenge-name.js';
 import { cleanupChallenge, presentChallenge, type AcmeContext, type CleanupReport, type PresentReport } from '../../acme/challenge.js';
-import { dnsTxtLookup } from '../../acme/dns-lookup.js';
+import { createDnsTxtLookup } from '../../acme/dns-lookup.js';
 import { createApiClient } from '../../agent/via-api.js';
 import { parseDnsServer } from '../../dns/index.js';
 import { hasApiCredentials, type Config } from '../../config/config.js';
 import { ConfigError } from '../../errors.js';
-import type { CommandContext } from '../registry.js';
+import type { CommandContext } from '../command.js';
 import { printJson, setup } from '../setup.js';
 
 const ACTIONS = ['present', 'cleanup', 'certbot-auth', 'certbot-cleanup'] as const;
@@ -27,7 +27,7 @@ export async function run(context: CommandContext): Promise<number> {
   const origin = context.flags['dns-server'] ? '--dns-server' : 'DDEDGE_DNS_SERVERS';
   const servers = config.acme.dnsServers.map((text) => parseDnsServer(text, origin));
   const client = createApiClient(config, logger);
-  const acme: AcmeContext = { config, logger, client, lookup: dnsTxtLookup, servers };
+  const acme: AcmeContext = { config, logger, client, lookup: createDnsTxtLookup(), servers };
   try {
     const report = action === 'present' || action === 'certbot-auth' ? await presentChallenge(acme, challenge, { wait: !context.flags['no-wait'] }) : await cleanupChallenge(acme, challenge);
     if (context.flags.json) printJson(context, report);

@@ -4,84 +4,65 @@
 import { ApiClient } from '../../api/client.js';
 import { findOperation, operations, type Operation } from '../../api/endpoints/index.js';
 import type { Params } from '../../api/params.js';
-import { ConfigError } from '../../errors.js';
-import { SETTINGS } from '../../config/settings.js';
-import { nearestNames, type CommandContext } from '../registry.js';
+import { ConfigError, ValidationError } from '../../errors.js';
+import type { CommandContext } from '../command.js';
+import { nearestNames } from '../nearest-names.js';
 import { printJson, setup } from '../setup.js';
-
-/** The settings `ddedge api` reads; anything else after the action is an API parameter. */
-const CONNECTION_FLAGS = new Set(['api-url', 'api-user', 'api-password', 'timeout', 'log-level', 'log-format', 'env-file']);
-const OWN_FLAGS = new Set(['all', 'raw', 'json', 'help']);
+import { parseApiArguments, withPositions } from '../api-arguments.js';
+import { describeApi, describeModule, describeOperation, isHelp, moduleNames } from '../api-help.js';
 
 export async function run(context: CommandContext): Promise<number> {
   const [module, action, ...rest] = context.positionals;
   if (!module || module === 'list') return listOperations(context);
-  if (!action) throw new ConfigError(`api: give an action: ddedge api ${module} <action> (see ddedge api list)`);
+  if (isHelp(module)) return print(context, describeApi());
+  if (!moduleNames().includes(module)) {
+    const near = nearestNames(module, moduleNames());
+    throw new ConfigError(`api: ${looksLikeName(module) ? `"${module}"` : 'argument 2'} is not a module (${moduleNames().join(', ')})${near.length ? `; did you mean ${near.join(' or ')}?` : ''}`);
+  }
+  if (!action) throw new ConfigError(`api: give an action: ddedge api ${module} <action> (ddedge api ${module} --help lists them)`);
+  if (isHelp(action)) return print(context, describeModule(module));
   const operation = findOperation(module, action);
   if (!operation) {
     const all = operations().map((o) => `${o.module} ${o.endpoint.action}`);
     const near = nearestNames(`${module} ${action}`, all).concat(all.filter((n) => n.endsWith(` ${action.toLowerCase()}`)));
-    throw new ConfigError(`api: unknown operation "${module} ${action}"${near.length ? `; did you mean ${[...new Set(near)].slice(0, 4).join(', ')}?` : ''} (see ddedge api list)`);
+    if (!looksLikeName(action)) throw new ConfigError(`api: argument 3 is not an action of ${module} (ddedge api ${module} --help lists them)`);
+    throw new ConfigError(`api: unknown operation "${module} ${action}"${near.length ? `; did you mean ${[...new Set(near)].slice(0, 4).join(', ')}?` : ''} (ddedge api ${module} --help lists them)`);
   }
-  const { connection, params, own } = splitArguments(rest);
-  if (own.has('help')) {
-    context.io.stdout(describeOperation(operation));
-    return 0;
-  }
+  const { connection, params, own, positions } = await parseApiArguments(rest, operation.endpoint.params, 3);
+  if (own.has('help')) return print(context, describeOperation(operation));
   const { config, logger } = await setup({ ...context, flags: connection }, 'state');
   if (!config.api.user || !config.api.password) {
     throw new ConfigError('api: set DDEDGE_API_USER and DDEDGE_API_PASSWORD (or --api-user, DDEDGE_API_PASSWORD_FILE, the api-password credential)');
   }
   const client = new ApiClient({ url: config.api.url, user: config.api.user, password: config.api.password, timeoutMs: config.timeoutMs, logger });
   try {
-    const { endpoint } = operation;
-    if (own.has('all')) {
-      if (!endpoint.listKey) throw new ConfigError(`api: --all is for list operations; ${operation.module} ${endpoint.action} is not one`);
-      const items: unknown[] = [];
-      for await (const page of client.pages(operation.module, endpoint, params)) {
-        items.push(...page.items);
-        if (context.io.isTTY) context.io.stderr(`\rpage ${page.queryInfo.page}: ${items.length} of ${page.queryInfo.total}`);
-      }
-      if (context.io.isTTY) context.io.stderr('\n');
-      printJson(context, { [endpoint.listKey]: items, queryInfo: { page: 1, pageLength: items.length, results: items.length, total: items.length } });
-    } else if (own.has('raw')) {
-      printJson(context, await client.callRaw(operation.module, endpoint, params));
-    } else {
-      printJson(context, await client.call(operation.module, endpoint, params));
-    }
-    return 0;
+    return await callOperation(context, client, operation, params, own);
+  } catch (error) {
+    // Validation runs before anything is sent; its problems name parameters, never values.
+    if (error instanceof ValidationError) throw new ValidationError(error.operation, error.problems.map((p) => withPositions(p, positions)));
+    throw error;
   } finally {
     await client.close();
   }
 }
 
-/** --name value, --name=value, and a bare --flag (true) for booleans. */
-function splitArguments(args: string[]): { connection: Record<string, string>; params: Params; own: Set<string> } {
-  const connection: Record<string, string> = {};
-  const params: Params = {};
-  const own = new Set<string>();
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (arg === '-h') {
-      own.add('help');
-      continue;
+async function callOperation(context: CommandContext, client: ApiClient, operation: Operation, params: Params, own: Set<string>): Promise<number> {
+  const { endpoint } = operation;
+  if (own.has('all')) {
+    if (!endpoint.listKey) throw new ConfigError(`api: --all is for list operations; ${operation.module} ${endpoint.action} is not one`);
+    const items: unknown[] = [];
+    for await (const page of client.pages(operation.module, endpoint, params)) {
+      items.push(...page.items);
+      if (context.io.isTTY) context.io.stderr(`\rpage ${page.queryInfo.page}: ${items.length} of ${page.queryInfo.total}`);
     }
-    if (!arg.startsWith('--')) throw new ConfigError(`api: unexpected "${arg}"; parameters are given as --name value`);
-    const eq = arg.indexOf('=');
-    const name = eq > 0 ? arg.slice(2, eq) : arg.slice(2);
-    let value: string | undefined = eq > 0 ? arg.slice(eq + 1) : undefined;
-    if (OWN_FLAGS.has(name) && value === undefined) {
-      own.add(name);
-      continue;
-    }
-    if (value === undefined) {
-      const next = args[i + 1];
-      value = next === undefined || next.startsWith('--') ? 'true' : (i++, next);
-    }
-    if (CONNECTION_FLAGS.has(name)) connection[name] = value;
-    else params[name] = value;
+    if (context.io.isTTY) context.io.stderr('\n');
+    printJson(context, { [endpoint.listKey]: items, queryInfo: { page: 1, pageLength: items.length, results: items.length, total: items.length } });
+  } else if (own.has('raw')) {
+    printJson(context, await client.callRaw(operation.module, endpoint, params));
+  } else {
+    printJson(context, await client.call(operation.module, endpoint, params));
   }
-  return { connection, params, own };
+  return 0;
 }
 
 function listOperations(context: CommandContext): number {
@@ -101,22 +82,10 @@ function listOperations(context: CommandContext): number {
   return 0;
 }
 
-function describeOperation({ module, method, endpoint }: Operation): string {
-  const rows = Object.entries(endpoint.params).map(([name, spec]) => {
-    const allowed = spec.values ? ` one of: ${spec.values.join(', ')}` : spec.format ? ` ${spec.format.describe}` : spec.min !== undefined ? ` at least ${spec.min}` : '';
-    return `  --${name.padEnd(26)} ${spec.required ? 'required' : 'optional'}  ${spec.type}${allowed}${spec.describe ? `  (${spec.describe})` : ''}`;
-  });
-  const rules = (endpoint.rules ?? []).map((r) => `  - ${r.describe}`);
-  const notes = [
-    endpoint.listKey ? '  --all follows every page' : '',
-    endpoint.spends ? '  spends account balance; never retried' : endpoint.idempotent ? '  safe to repeat: retried on network errors and 5xx' : '',
-  ].filter(Boolean);
-  return (
-    `ddedge api ${module} ${endpoint.action} [--<param> <value> …]   (SDK: registrar.${module}.${method}())\n\n${endpoint.describe}\n\n` +
-    `Parameters:\n${rows.join('\n') || '  (none)'}\n` +
-    (rules.length ? `\nRules:\n${rules.join('\n')}\n` : '') +
-    (notes.length ? `\n${notes.join('\n')}\n` : '') +
-    `\nConnection: --api-url, --api-user, --api-password (or ${SETTINGS.apiUrl.env}, ${SETTINGS.apiUser.env}, ${SETTINGS.apiPassword.env}[_FILE]), --timeout\n` +
-    `Output: responseData as JSON (pretty on a terminal); --raw prints the whole envelope.\n`
-  );
+function print(context: CommandContext, text: string): number {
+  context.io.stdout(text);
+  return 0;
 }
+
+/** Whether a module or action as typed may be repeated: anything else may be a value put in its place. */
+const looksLikeName = (text: string): boolean => /^[A-Za-z][A-Za-z0-9_-]{0,39}$/.test(text);

@@ -8,7 +8,7 @@ import { decodeMessage, encodeMessage, type EncodeOptions } from '../../dns/mess
 import { CLASS_IN, RCODE, rcodeName, typeName, type DnsMessage } from '../../dns/types.js';
 import { moduleOf } from '../../lazy-import.js';
 import type { SandboxModel } from '../model.js';
-import { answerQuestion, ZoneSerials, type NameServerAddress } from './zone-answers.js';
+import { answerQuestion, ZoneCache, type NameServerAddress } from './zone-answers.js';
 
 export interface NameServerOptions {
   model: SandboxModel;
@@ -31,6 +31,7 @@ const OUR_EDNS_SIZE = 1232;
 const CLASSIC_UDP_BYTES = 512;
 const MAX_TCP_CONNECTIONS = 64;
 const TCP_IDLE_MS = 10_000;
+const MAX_UNREAD_BYTES = 256 * 1024;
 /** Attempts to find a port free for UDP and TCP when asked for any port. */
 const PORT_ATTEMPTS = 8;
 
@@ -38,8 +39,8 @@ export async function startNameServer(options: NameServerOptions): Promise<NameS
   const { isIP } = await moduleOf(import('node:net'));
   const family = isIP(options.host) === 6 ? 6 : 4;
   const nsAddress: NameServerAddress = glueFor(options.host, family);
-  const serials = new ZoneSerials();
-  const respond = (packet: Buffer, transport: 'udp' | 'tcp') => answerPacket(packet, transport, (q) => answerQuestion(options.model, q.name, q.type, serials, nsAddress), options.log);
+  const zones = new ZoneCache(nsAddress);
+  const respond = (packet: Buffer, transport: 'udp' | 'tcp') => answerPacket(packet, transport, (q) => answerQuestion(options.model, q.name, q.type, zones), options.log);
 
   for (let attempt = 1; ; attempt++) {
     const udp = await bindUdp(options.host, options.port, family, respond);
@@ -102,7 +103,8 @@ async function listenTcp(host: string, port: number, respond: (packet: Buffer, t
         const query = pending.subarray(2, 2 + pending.readUInt16BE(0));
         pending = pending.subarray(2 + query.length);
         const answer = respond(query, 'tcp');
-        if (!answer) return void socket.destroy();
+        // A client that sends queries but does not read the answers is not served further.
+        if (!answer || socket.writableLength > MAX_UNREAD_BYTES) return void socket.destroy();
         const prefix = Buffer.alloc(2);
         prefix.writeUInt16BE(answer.length);
         socket.write(Buffer.concat([prefix, answer]));

@@ -2,7 +2,8 @@
 // the moment of the question (so API changes show at once): the records of the service's
 // zone, plus an SOA and, when the zone has none of its own, an NS `ns1.<zone>` whose address
 // is the sandbox's. CNAMEs are followed inside the zone, `*.` wildcards match names that do
-// not exist, NXDOMAIN and NODATA carry the SOA in the authority section (RFC 2308).
+// not exist, NS records below the apex are delegations (referrals), NXDOMAIN and NODATA carry
+// the SOA in the authority section (RFC 2308).
 import { nameKey } from '../../dns/names.js';
 import { RCODE, TYPE_CODES, type DnsRecord, type SoaValue } from '../../dns/types.js';
 import type { SandboxModel, SandboxService } from '../model.js';
@@ -28,23 +29,42 @@ const NEGATIVE_TTL = 60;
 const MAX_CNAME_HOPS = 8;
 
 /**
- * Serials that grow when a zone changes: a fingerprint of the entries is compared at each SOA
- * answer, so a secondary (or a test) can tell that the zone moved.
+ * Each zone's view, rebuilt only when its entries change, and serials that grow when they do:
+ * a fingerprint of the entries is taken at each question (cheap next to building the view),
+ * so an API change is answered at once and a secondary (or a test) sees the serial move.
  */
-export class ZoneSerials {
-  private readonly known = new Map<string, { fingerprint: number; serial: number }>();
+export class ZoneCache {
+  private readonly known = new Map<string, { fingerprint: number; serial: number; view: ZoneView }>();
   private readonly base = Math.floor(Date.now() / 1000);
 
-  serialOf(service: SandboxService): number {
-    let hash = 0x811c9dc5;
-    for (const e of service.dns) {
-      for (const ch of `${e.name}\u0000${e.type}\u0000${e.ttl}\u0000${e.priority}\u0000${e.value}\u0001`) hash = Math.imul(hash ^ ch.charCodeAt(0), 0x01000193);
-    }
+  constructor(private readonly nsAddress: NameServerAddress) {}
+
+  viewOf(service: SandboxService): ZoneView {
+    const fingerprint = fingerprintOf(service);
     const seen = this.known.get(service.name);
-    if (!seen) this.known.set(service.name, { fingerprint: hash, serial: this.base });
-    else if (seen.fingerprint !== hash) this.known.set(service.name, { fingerprint: hash, serial: (seen.serial + 1) >>> 0 });
-    return this.known.get(service.name)!.serial;
+    if (seen?.fingerprint === fingerprint) return seen.view;
+    const serial = seen ? (seen.serial + 1) >>> 0 : this.base;
+    const view = buildView(service, serial, this.nsAddress);
+    this.known.set(service.name, { fingerprint, serial, view });
+    return view;
   }
+}
+
+/** FNV-1a over every field of every entry. */
+function fingerprintOf(service: SandboxService): number {
+  let hash = 0x811c9dc5;
+  const mix = (text: string) => {
+    for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+    hash = Math.imul(hash ^ 0xff, 0x01000193);
+  };
+  for (const e of service.dns) {
+    mix(e.name);
+    mix(e.type);
+    mix(e.ttl);
+    mix(e.priority);
+    mix(e.value);
+  }
+  return hash;
 }
 
 /** The zone (service) holding a name: the longest service name it ends with. */
@@ -62,10 +82,12 @@ interface ZoneView {
   nodes: Map<string, DnsRecord[]>;
   /** Every owner and every name between an owner and the apex (empty non-terminals exist). */
   existing: Set<string>;
+  /** Delegations: NS records of names below the apex, by name. */
+  cuts: Map<string, DnsRecord[]>;
   soa: DnsRecord;
 }
 
-function viewOf(service: SandboxService, serial: number, nsAddress: NameServerAddress): ZoneView {
+function buildView(service: SandboxService, serial: number, nsAddress: NameServerAddress): ZoneView {
   const apex = service.name;
   const nodes = new Map<string, DnsRecord[]>();
   const add = (record: DnsRecord) => {
@@ -75,11 +97,12 @@ function viewOf(service: SandboxService, serial: number, nsAddress: NameServerAd
   for (const entry of service.dns) {
     let key: string;
     try {
-      key = nameKey(entry.name);
+      // The API stores full names; a relative one (or `@`) is read as the provider reads it.
+      const name = entry.name.trim() === '@' || entry.name.trim() === '' ? apex : nameKey(entry.name);
+      key = name === apex || name.endsWith(`.${apex}`) ? name : nameKey(`${name}.${apex}`);
     } catch {
       continue;
     }
-    if (key !== apex && !key.endsWith(`.${apex}`)) continue;
     const record = recordOfEntry(entry, key);
     if (record) add(record);
   }
@@ -100,21 +123,32 @@ function viewOf(service: SandboxService, serial: number, nsAddress: NameServerAd
       if (name === apex || !name.includes('.')) break;
     }
   }
-  return { apex, nodes, existing, soa };
+  const cuts = new Map<string, DnsRecord[]>();
+  for (const [owner, records] of nodes) {
+    const ns = records.filter((r) => r.type === 'NS');
+    if (owner !== apex && ns.length) cuts.set(owner, ns);
+  }
+  return { apex, nodes, existing, cuts, soa };
 }
 
 /** The answer to one question of class IN. */
-export function answerQuestion(model: SandboxModel, qname: string, qtype: number, serials: ZoneSerials, nsAddress: NameServerAddress): ZoneAnswer {
+export function answerQuestion(model: SandboxModel, qname: string, qtype: number, zones: ZoneCache): ZoneAnswer {
   const key = nameKey(qname);
   const service = zoneOf(model, key);
   if (!service) return { rcode: RCODE.REFUSED, authoritative: false, answers: [], authority: [], additional: [] };
-  const zone = viewOf(service, serials.serialOf(service), nsAddress);
+  const zone = zones.viewOf(service);
   const negative = (): DnsRecord => ({ ...zone.soa, ttl: Math.min(zone.soa.ttl, NEGATIVE_TTL) });
   const answers: DnsRecord[] = [];
   const additional: DnsRecord[] = [];
   let owner = qname.replace(/\.$/, '');
   let current = key;
   for (let hop = 0; ; hop++) {
+    const cut = delegationOf(zone, current);
+    if (cut) {
+      // Below a delegation the data is another server's: a referral, not authoritative (RFC 1034 4.3.2).
+      const glue = cut.flatMap((ns) => (zone.nodes.get(nameKey(ns.value as string)) ?? []).filter((r) => r.type === 'A' || r.type === 'AAAA'));
+      return { rcode: RCODE.NOERROR, authoritative: answers.length > 0, answers, authority: cut, additional: glue };
+    }
     const records = recordsAt(zone, current);
     if (!records) return { rcode: RCODE.NXDOMAIN, authoritative: true, answers, authority: [negative()], additional };
     const cname = records.find((r) => r.type === 'CNAME');
@@ -135,6 +169,14 @@ export function answerQuestion(model: SandboxModel, qname: string, qtype: number
     break;
   }
   return { rcode: RCODE.NOERROR, authoritative: true, answers, authority: [], additional };
+}
+
+/** The NS records of the highest delegation at or above a name, if it lies below one. */
+function delegationOf(zone: ZoneView, key: string): DnsRecord[] | undefined {
+  if (!zone.cuts.size) return undefined;
+  let found: DnsRecord[] | undefined;
+  for (let name = key; name !== zone.apex && name.includes('.'); name = name.slice(name.indexOf('.') + 1)) found = zone.cuts.get(name) ?? found;
+  return found;
 }
 
 /** The records at a name, those of the wildcard that covers it, [] for an empty non-terminal, undefined when it does not exist. */

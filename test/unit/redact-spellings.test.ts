@@ -1,0 +1,77 @@
+// Issue 9 item 14 at the unit level: every spelling of a registered secret is masked, and
+// nothing else is.
+import { describe, expect, it } from 'vitest';
+import { redact, registerSecret, registerSecretUrl } from '../../src/redact.js';
+import { parseStrictJson } from '../../src/strict-json.js';
+import { refusalKind } from '../../src/dyndns/refusal.js';
+import { outsideText } from '../../src/outside-text.js';
+
+registerSecret('my secret+pw/"x');
+registerSecret('Kc4n~ary!Key(9)');
+registerSecret('clé-ünïcode-✓');
+registerSecretUrl('HTTPS://hc.example.com:443/ping-uuid-1/');
+
+describe('redact', () => {
+  it.each([
+    ['raw', 'my secret+pw/"x'],
+    ['form-encoded', 'my+secret%2Bpw%2F%22x'],
+    ['percent-encoded, lower-case hex', 'my%20secret%2bpw%2f%22x'],
+    ['JSON-escaped (PHP style)', 'my secret+pw\\/\\"x'],
+    ['\\u escapes', '\\u006dy secret\\u002Bpw/\\u0022x'],
+    ['XML-escaped', 'my secret+pw/&quot;x'],
+    ['twice percent-encoded', 'my%2520secret%252Bpw%252F%2522x'],
+    ['every character encoded', 'Kc4n%7Eary%21Key%289%29'],
+    ['mixed', 'Kc4n~ary%21Key(9%29'],
+    ['UTF-8 percent-encoded', encodeURIComponent('clé-ünïcode-✓')],
+    ['unicode JSON escapes', JSON.stringify('clé-ünïcode-✓').replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).slice(1, -1)],
+  ])('masks the %s spelling', (_name, spelling) => {
+    expect(redact(`before ${spelling} after`)).toBe('before *** after');
+  });
+
+  it.each([
+    ['normalised', 'https://hc.example.com/ping-uuid-1/start'],
+    ['upper-case scheme and host', 'HTTPS://HC.EXAMPLE.COM/ping-uuid-1'],
+    ['explicit port', 'https://hc.example.com:443/ping-uuid-1/fail'],
+    ['host and path, as hints show it', 'use https://hc.example.com/ping-uuid-1'],
+  ])('masks the ping URL %s', (_name, text) => {
+    expect(redact(text)).not.toContain('ping-uuid-1');
+  });
+
+  it('leaves other text alone, including other cases of a case-sensitive secret', () => {
+    expect(redact('KC4N~ARY!KEY(9) and my secret pw')).toBe('KC4N~ARY!KEY(9) and my secret pw');
+  });
+});
+
+describe('strict JSON', () => {
+  it.each([
+    ['{"a":1,"a":2}', /appears twice/],
+    ['{"a":{"b":1,"\\u0062":2}}', /appears twice/],
+    ['['.repeat(65) + ']'.repeat(65), /deeper than 64/],
+    ['{"a":', /not JSON/],
+  ])('refuses %s', (text, message) => {
+    expect(() => parseStrictJson(text)).toThrow(message);
+  });
+  it('reads the same key in different objects and keys inside strings', () => {
+    expect(parseStrictJson('{"a":{"a":1},"b":[{"a":2},{"a":3}],"c":"{\\"a\\":1,\\"a\\":2}"}')).toMatchObject({ a: { a: 1 } });
+  });
+});
+
+describe('dynamic DNS refusal kind', () => {
+  it.each([
+    ['Host monkey.example.com not found', 'refused'],
+    ['Host key.example.com not found', 'refused'],
+    ['Incorrect IP address: 2001:db8::1', 'refused'],
+    ['Incorrect data', 'auth'],
+    ['Datos incorrectos.', 'auth'],
+    ['Invalid user', 'auth'],
+  ] as const)('%s -> %s', (message, kind) => {
+    expect(refusalKind({ success: false, messages: [message] })).toBe(kind);
+  });
+});
+
+describe('outside text', () => {
+  it('escapes control characters and bounds the length', () => {
+    expect(outsideText('a\nb\u001b[31m\u2028')).toBe('a\\nb\\x1b[31m\\u2028');
+    expect(outsideText('x'.repeat(1000), 10)).toBe('xxxxxxxxxx… (990 more characters)');
+  });
+});
