@@ -37,7 +37,7 @@ export async function queryDns(server: DnsServer, name: string, type: DnsType, o
   options.signal?.addEventListener('abort', onCancel, { once: true });
   const exchange: Exchange = { server, name, code: typeCode(type), recursionDesired: options.recursionDesired ?? true, signal: controller.signal, what, timeoutMs: options.timeoutMs, cancelled: () => Boolean(options.signal?.aborted) };
   try {
-    if (options.signal?.aborted) throw new DnsError('timeout', `query ${what} cancelled`, shown);
+    if (options.signal?.aborted) throw new DnsError('timeout', `no answer to ${what}: the query was cancelled before it was sent`, shown);
     const address = await resolveHost(server.host, exchange);
     let message = await overUdp(exchange, address);
     let transport: DnsAnswer['transport'] = 'udp';
@@ -100,9 +100,9 @@ function decode(packet: Buffer, exchange: Exchange): DnsMessage {
 }
 
 function timeoutError(exchange: Exchange, transport: string, ignored: number): DnsError {
-  if (exchange.cancelled()) return new DnsError('timeout', `query ${exchange.what} cancelled`, showServer(exchange.server));
   const spoofs = ignored ? ` (${ignored} answer${ignored > 1 ? 's' : ''} with another ID ignored)` : '';
-  return new DnsError('timeout', `no answer over ${transport} to ${exchange.what} within ${exchange.timeoutMs} ms${spoofs}`, showServer(exchange.server));
+  const until = exchange.cancelled() ? 'before the query was cancelled' : `within ${exchange.timeoutMs} ms`;
+  return new DnsError('timeout', `no answer over ${transport} to ${exchange.what} ${until}${spoofs}`, showServer(exchange.server));
 }
 
 function connectionError(exchange: Exchange, transport: string, error: NodeJS.ErrnoException): DnsError {
