@@ -6,6 +6,7 @@ import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { chmod, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { builtinsInline } from './scripts/builtins-inline.mjs';
 
 // Node's built-ins are loaded through require(): an ESM import of a built-in builds a
 // module facade first, which cost about 15 ms of a cycle's start-up here.
@@ -44,10 +45,11 @@ const result = await build({
   // --env-file itself anywhere on its command line (exit 9 on a missing file) unless "--"
   // ends its own options. To Node, line two is a directive and a comment.
   banner: {
-    js: "#!/bin/sh\n':' // ; exec node -- \"$0\" \"$@\"\nimport{createRequire as __ddedgeRequire}from'node:module';const require=__ddedgeRequire(import.meta.url);const __dirname=import.meta.dirname;",
+    // process.getBuiltinModule, not an ESM import of node:module: no built-in facade per chunk.
+    js: "#!/bin/sh\n':' // ; exec node -- \"$0\" \"$@\"\nconst require=process.getBuiltinModule('node:module').createRequire(import.meta.url);const __dirname=import.meta.dirname;",
   },
   logLevel: 'warning',
-  plugins: [builtinsThroughRequire],
+  plugins: [builtinsInline, builtinsThroughRequire],
 });
 await chmod('dist/ddedge.mjs', 0o755);
 

@@ -84,6 +84,9 @@ const zoneFile = (name, lines) => {
   return path;
 };
 
+// However the bench ends, the sandbox it started stops with it.
+process.on('exit', () => sandbox.kill('SIGTERM'));
+
 await run([ddedge, 'api', 'service', 'create', '--serviceName', ZONE, '--productkey', 'corporate']);
 const big = zoneFile('big.zone', Array.from({ length: 2500 }, (_, i) => (i % 5 === 4 ? `h${i} TXT "record ${i} of the bench zone"` : `h${i} A 198.51.${Math.floor(i / 250)}.${i % 250}`)));
 await run([ddedge, 'zone', 'apply', big, '--force']);

@@ -48,8 +48,9 @@ export async function presentChallenge(context: AcmeContext, challenge: Challeng
     context.config.stateDir,
     async (list): Promise<PresentReport> => {
       const entries = await listEntries(context, challenge);
-      const otherValues = entries.length - entriesWithValue(entries, challenge.value).length;
-      if (otherValues < entries.length) {
+      const existing = entriesWithValue(entries, challenge.value);
+      const otherValues = entries.length - existing.length;
+      if (existing.length) {
         context.logger.debug(`${challenge.name} TXT already holds the value; nothing to add`, { otherValues });
         return { ...challenge, action: 'present', otherValues, visibleOn: [] };
       }

@@ -74,7 +74,10 @@ export async function waitUntilVisible(request: VisibilityRequest): Promise<Visi
     // A name server counts once, whichever of its addresses answers: a machine without IPv6
     // cannot reach the AAAA of a server that its IPv4 address serves as well.
     const pending = new Map<string, NameServer[]>();
-    for (const server of servers) pending.set(server.name ?? showServer(server), [...(pending.get(server.name ?? showServer(server)) ?? []), server]);
+    for (const server of servers) {
+      const key = server.name ?? showServer(server);
+      pending.set(key, [...(pending.get(key) ?? []), server]);
+    }
     const shown = [...pending.keys()];
     for (;;) {
       await Promise.all(
@@ -102,7 +105,9 @@ async function showsValue(request: VisibilityRequest, server: NameServer, left: 
     if (values.includes(request.value)) return true;
     problems.set(showServer(server), values.length ? `answers ${values.length} other value(s)` : 'answers without it');
   } catch (error) {
-    problems.set(showServer(server), (error as Error).message);
+    // Cut short by the propagation deadline: what the server did before says more.
+    const key = showServer(server);
+    problems.set(key, signal.aborted ? (problems.get(key) ?? 'no answer before the deadline') : (error as Error).message);
   }
   return false;
 }

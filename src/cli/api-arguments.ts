@@ -6,6 +6,7 @@
 import { open } from 'node:fs/promises';
 import type { ParamSpec } from '../api/params.js';
 import { ConfigError } from '../errors.js';
+import { nearestNames } from './nearest-names.js';
 
 /** Settings `ddedge api` reads itself; anything else after the action is an API parameter. */
 export const CONNECTION_FLAGS = new Set(['api-url', 'api-user', 'api-password', 'timeout', 'log-level', 'log-format', 'env-file', 'dotenv']);
@@ -54,6 +55,12 @@ export async function parseApiArguments(args: string[], specs: Record<string, Pa
     if (!NAME.test(name)) {
       throw new ConfigError(`api: argument ${position} is not a parameter name; give parameters as --name value (the value follows its name; see ddedge api <module> <action> --help)`);
     }
+    if (!Object.hasOwn(specs, name) && !OWN_FLAGS.has(name) && !CONNECTION_FLAGS.has(name)) {
+      // Not a parameter of this operation: a mistyped switch or connection flag says so here
+      // (unknown parameters are refused by validation, with the nearest parameter names).
+      const near = nearestNames(name, [...OWN_FLAGS, ...CONNECTION_FLAGS]);
+      if (near.length) throw new ConfigError(`api: --${name} (argument ${position}) is not a parameter of this operation; did you mean ${near.map((n) => `--${n}`).join(' or ')}?`);
+    }
     const inline = eq > 0 ? arg.slice(eq + 1) : undefined;
     const isSwitch = OWN_FLAGS.has(name) || (Object.hasOwn(specs, name) && specs[name]!.type === 'boolean');
     let value: string;
@@ -62,7 +69,9 @@ export async function parseApiArguments(args: string[], specs: Record<string, Pa
       const next = args[i + 1];
       value = next !== undefined && BOOLEAN_WORDS.test(next) ? (i++, next) : 'true';
     } else {
-      if (i + 1 >= args.length) throw new ConfigError(`api: --${name} (argument ${position}) needs a value`);
+      // A value may look like anything, except the name of a flag this command knows: then
+      // the value was forgotten (`--api-password --api-user u` must not send "--api-user").
+      if (i + 1 >= args.length || namesKnownFlag(args[i + 1]!, specs)) throw new ConfigError(`api: --${name} (argument ${position}) needs a value`);
       value = args[++i]!;
     }
     if (OWN_FLAGS.has(name)) {
@@ -95,6 +104,12 @@ export async function parseApiArguments(args: string[], specs: Record<string, Pa
   }
   // fromEntries makes own properties even of names such as __proto__, so validation sees them.
   return { connection, params: Object.fromEntries(entries.map(([n, v]) => [n, v])), own, positions };
+}
+
+function namesKnownFlag(arg: string, specs: Record<string, ParamSpec>): boolean {
+  if (!arg.startsWith('--')) return false;
+  const name = arg.slice(2).split('=')[0]!;
+  return CONNECTION_FLAGS.has(name) || OWN_FLAGS.has(name) || Object.hasOwn(specs, name);
 }
 
 /** A file's text as the value: one trailing line break removed, as `$(cat file)` would. */

@@ -2,24 +2,21 @@
 // throws into one message and the contract's exit code. Nothing below cli/ prints or exits.
 import { parseArgs } from 'node:util';
 import { SETTINGS } from '../config/settings.js';
-import { ConfigError, DdedgeError, ExitCode } from '../errors.js';
-import { redact } from '../redact.js';
+import { ConfigError, ExitCode } from '../errors.js';
 import { VERSION } from '../version.js';
 import { isProcessEntry } from './entry.js';
+import { reportError, wantsJson } from './error-output.js';
 import { processIo, type Io } from './io.js';
 import { exitAfterOutput } from './process-output.js';
-import { COMMANDS, findCommand, nearestNames, type CommandSpec } from './registry.js';
+import type { CommandSpec } from './command.js';
+import { nearestNames } from './nearest-names.js';
+import { COMMANDS, findCommand } from './registry.js';
 
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {
   try {
     return await dispatch(argv, io);
   } catch (error) {
-    if (error instanceof DdedgeError) {
-      io.stderr(`ddedge: ${redact(error.message)}\n`);
-      return error.exitCode;
-    }
-    io.stderr(`ddedge: internal error (please report it): ${redact((error as Error)?.stack ?? String(error))}\n`);
-    return ExitCode.internal;
+    return reportError(error, io, wantsJson(argv));
   }
 }
 
@@ -48,9 +45,11 @@ async function dispatch(argv: string[], io: Io): Promise<number> {
     io.stdout(await renderHelp(command));
     return ExitCode.ok;
   }
-  const { flags, positionals } = parseFlags(command, rest);
+  // Arguments a caller passes verbatim (an ACME value may start with "-") are not flags.
+  const literal = command.literalArguments?.(rest) ?? 0;
+  const { flags, positionals } = parseFlags(command, rest.slice(literal));
   const { run } = await command.load();
-  return run({ flags, positionals, io });
+  return run({ flags, positionals: [...rest.slice(0, literal), ...positionals], io });
 }
 
 function parseFlags(command: CommandSpec, args: string[]) {
@@ -66,8 +65,16 @@ function parseFlags(command: CommandSpec, args: string[]) {
     return { flags: parsed.values, positionals: parsed.positionals };
   } catch (error) {
     const message = (error as Error).message.replace(/\. To specify a positional argument.*$/s, '');
-    throw new ConfigError(`${command.name}: ${message} (see ddedge ${command.name} --help)`);
+    throw new ConfigError(`${command.name}: ${message}${didYouMean(message, Object.keys(options))} (see ddedge ${command.name} --help)`);
   }
+}
+
+/** "did you mean --interval?" for Node's "Unknown option '--intervall'". */
+function didYouMean(message: string, flags: string[]): string {
+  const unknown = /Unknown option '--([^'=]+)/.exec(message)?.[1];
+  if (!unknown) return '';
+  const near = nearestNames(unknown, flags).slice(0, 3);
+  return near.length ? `; did you mean ${near.map((f) => `--${f}`).join(' or ')}?` : '';
 }
 
 // Run when executed (the built dist/ddedge.mjs), not when imported by tests.

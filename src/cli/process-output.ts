@@ -3,6 +3,7 @@
 // waits for both streams to drain before process.exit(). A reader that leaves early
 // (`| head`, EPIPE) is not an error of ddedge: what it no longer wants is dropped quietly.
 import type { Writable } from 'node:stream';
+import { ExitCode } from '../errors.js';
 
 const gone = new WeakSet<Writable>();
 /** A write failure other than a departed reader (a full disk under `> file`), reported at exit. */
@@ -43,9 +44,13 @@ function drained(stream: Writable): Promise<void> {
 /** Exits with `code` once everything written has left the process. */
 export async function exitAfterOutput(code: number): Promise<never> {
   await Promise.all([drained(process.stdout), drained(process.stderr)]);
+  // A failed write to a file reports its error on a later tick.
+  await new Promise((resolve) => setImmediate(resolve));
   if (failure && !gone.has(process.stderr)) {
     process.stderr.write(`ddedge: could not write the output: ${failure.code ?? failure.message}\n`);
     await drained(process.stderr);
   }
-  process.exit(failure && code === 0 ? 1 : code);
+  // Output that could not be written (a full disk) is a failure to retry later, as a full disk
+  // is elsewhere; a command that failed already keeps its own code.
+  process.exit(failure && code === 0 ? ExitCode.transient : code);
 }

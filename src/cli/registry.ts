@@ -1,6 +1,5 @@
 // Every command, declared as data: its name, what it does, its own flags, and which
 // settings it reads. `ddedge update` never loads the sandbox, the API table or yargs.
-import type { FlagValues } from '../config/load.js';
 // The agent's commands are bundled into the entry: each extra module file costs start-up
 // time. The sandbox (and, later, the SDK command) load on demand.
 import * as daemon from './commands/daemon.js';
@@ -8,35 +7,13 @@ import * as health from './commands/health.js';
 import * as ip from './commands/ip.js';
 import * as status from './commands/status.js';
 import * as update from './commands/update.js';
-import type { Io } from './io.js';
+import type { CommandSpec, FlagSpec } from './command.js';
 
-export interface FlagSpec {
-  type: 'string' | 'boolean';
-  multiple?: boolean;
-  describe: string;
-  default?: string;
-}
-
-export interface CommandContext {
-  flags: FlagValues;
-  positionals: string[];
-  io: Io;
-}
-
-export type Handler = (context: CommandContext) => Promise<number>;
-
-export interface CommandSpec {
-  name: string;
-  usage: string;
-  describe: string;
-  /** Reads the configuration table's settings (flags and variables). */
-  settings: boolean;
-  flags: Record<string, FlagSpec>;
-  positionals?: boolean;
-  /** The command reads its own arguments (API parameters are named by the operation). */
-  freeArguments?: boolean;
-  load: () => Promise<{ run: Handler }>;
-}
+// The shapes of a command live in command.ts and "did you mean" in nearest-names.ts, so the
+// commands import neither from this file, which imports them. Re-exported for older imports.
+export type { CommandContext, CommandSpec, FlagSpec, Handler } from './command.js';
+export { nearestNames } from './nearest-names.js';
+import { acmeLiteralArguments } from './acme-arguments.js';
 
 const json: FlagSpec = { type: 'boolean', describe: "print the command's result as one JSON document on stdout" };
 const envFile: FlagSpec = { type: 'string', describe: 'dotenv file to read (default ./.env when present); never overrides a set variable' };
@@ -164,27 +141,10 @@ export const COMMANDS: CommandSpec[] = [
       'env-file': envFile,
       'no-wait': { type: 'boolean', describe: 'present: return once the API has accepted the record; do not wait for the name servers' },
     },
+    // lego runs `present <fqdn> <value>`: a base64url value starts with "-" once in 64.
+    literalArguments: acmeLiteralArguments,
     load: () => import('./commands/acme.js'),
   },
 ];
 
 export const findCommand = (name: string): CommandSpec | undefined => COMMANDS.find((c) => c.name === name);
-
-/** Names within two edits of a mistyped one, for "did you mean". */
-export function nearestNames(name: string, names: string[]): string[] {
-  return names.filter((n) => editDistance(n, name) <= 2 || n.startsWith(name));
-}
-
-function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let previous = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const current = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
-      previous = current;
-    }
-  }
-  return row[b.length]!;
-}

@@ -5,7 +5,7 @@ import { loadConfig, type LoadOptions } from '../config/load.js';
 import { ConfigError } from '../errors.js';
 import { createLogger, type Logger } from '../log.js';
 import { redact } from '../redact.js';
-import type { CommandContext } from './registry.js';
+import type { CommandContext } from './command.js';
 
 export interface Setup {
   config: Config;

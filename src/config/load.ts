@@ -1,11 +1,10 @@
 // flags + environment + dotenv + *_FILE + credentials -> one validated Config. Every
 // problem is collected and reported together, naming the setting and what it accepts,
 // before any request is sent (exit 2).
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { DyndnsFormat } from '../dyndns/result.js';
 import { ConfigError } from '../errors.js';
-import { parseDuration } from '../duration.js';
+import { formatDuration, parseDuration, unitOf } from '../duration.js';
 import { checkUrl } from '../http/url-policy.js';
 import { canonicalAddress, familyOfAddress, type Family } from '../ip/address.js';
 import { checkQuorumServers } from '../ip/source-identity.js';
@@ -70,8 +69,9 @@ export function loadConfig(options: LoadOptions): Config {
   const duration = (name: SettingName, min: number, max: number): number => {
     const value = textOf(name)!;
     const ms = parseDuration(value);
-    if (ms === undefined) fail(name, one(name)?.origin, `"${value}" is not a duration; use a number with ms, s, m, h or d (e.g. 15s, 5m, 7d)`);
-    else if (ms < min || ms > max) fail(name, one(name)?.origin, `${value} is outside ${min} ms .. ${max} ms`);
+    if (ms === undefined) fail(name, one(name)?.origin, `"${value}" is not a duration; use a number with ms, s, m, h or d (e.g. 15s, 5m, 1h30m, 7d)`);
+    else if (ms < min) fail(name, one(name)?.origin, `${value} is under the minimum of ${formatDuration(min, unitOf(value))}`);
+    else if (ms > max) fail(name, one(name)?.origin, `${value} is over the maximum of ${formatDuration(max, unitOf(value))}`);
     return ms ?? 0;
   };
   const wholeNumber = (name: SettingName, min: number, max: number): number => {
@@ -262,5 +262,5 @@ const describeSetting = (s: Setting): string => (s.env ? `${s.env} (--${s.flag})
 export function defaultStateDir(env: Env, isRoot: boolean): string {
   if (env.STATE_DIRECTORY) return env.STATE_DIRECTORY.split(':')[0]!;
   if (isRoot) return '/var/lib/ddedge';
-  return join(env.XDG_STATE_HOME || join(env.HOME || homedir(), '.local', 'state'), 'ddedge');
+  return join(env.XDG_STATE_HOME || join(env.HOME || process.getBuiltinModule('node:os').homedir(), '.local', 'state'), 'ddedge');
 }

@@ -35,9 +35,9 @@ export async function queryDns(server: DnsServer, name: string, type: DnsType, o
   const timer = setTimeout(() => controller.abort(), options.timeoutMs);
   const onCancel = () => controller.abort();
   options.signal?.addEventListener('abort', onCancel, { once: true });
-  const exchange: Exchange = { server, name, code: typeCode(type), recursionDesired: options.recursionDesired ?? true, signal: controller.signal, what, timeoutMs: options.timeoutMs };
+  const exchange: Exchange = { server, name, code: typeCode(type), recursionDesired: options.recursionDesired ?? true, signal: controller.signal, what, timeoutMs: options.timeoutMs, cancelled: () => Boolean(options.signal?.aborted) };
   try {
-    if (options.signal?.aborted) throw new DnsError('timeout', `query ${what} cancelled`, shown);
+    if (options.signal?.aborted) throw new DnsError('timeout', `no answer to ${what}: the query was cancelled before it was sent`, shown);
     const address = await resolveHost(server.host, exchange);
     let message = await overUdp(exchange, address);
     let transport: DnsAnswer['transport'] = 'udp';
@@ -61,6 +61,8 @@ interface Exchange {
   signal: AbortSignal;
   what: string;
   timeoutMs: number;
+  /** The caller's signal fired (rather than our deadline). */
+  cancelled: () => boolean;
 }
 
 export function showServer(server: DnsServer): string {
@@ -99,7 +101,8 @@ function decode(packet: Buffer, exchange: Exchange): DnsMessage {
 
 function timeoutError(exchange: Exchange, transport: string, ignored: number): DnsError {
   const spoofs = ignored ? ` (${ignored} answer${ignored > 1 ? 's' : ''} with another ID ignored)` : '';
-  return new DnsError('timeout', `no answer over ${transport} to ${exchange.what} within ${exchange.timeoutMs} ms${spoofs}`, showServer(exchange.server));
+  const until = exchange.cancelled() ? 'before the query was cancelled' : `within ${exchange.timeoutMs} ms`;
+  return new DnsError('timeout', `no answer over ${transport} to ${exchange.what} ${until}${spoofs}`, showServer(exchange.server));
 }
 
 function connectionError(exchange: Exchange, transport: string, error: NodeJS.ErrnoException): DnsError {
@@ -152,7 +155,8 @@ async function overUdp(exchange: Exchange, address: { address: string; family: 4
         socket.send(packet, (error) => error && reject(connectionError(exchange, 'UDP', error)));
         if (++sends < UDP_SENDS) resend = setTimeout(send, Math.max(MIN_RESEND_MS, Math.floor(exchange.timeoutMs / UDP_SENDS)));
       };
-      socket.connect(exchange.server.port, address.address, send);
+      // Node passes a connect failure (no route, say) to this callback rather than emitting it.
+      socket.connect(exchange.server.port, address.address, ((error?: NodeJS.ErrnoException) => (error ? reject(connectionError(exchange, 'UDP', error)) : send())) as () => void);
     });
   } finally {
     clearTimeout(resend);

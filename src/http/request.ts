@@ -82,14 +82,14 @@ export async function httpRequest(request: HttpRequest): Promise<HttpResponse> {
 /**
  * Throws a TransportError for a status outside 2xx. A status the client did not ask for
  * (1xx such as 101 Switching Protocols, 3xx redirects, 304) says nothing about the request:
- * it is transient, like a 5xx (see errors.ts).
+ * it is transient, like a 5xx (see errors.ts). `clientErrorHint` says what to check on a 4xx.
  */
-export function expectSuccessStatus(response: HttpResponse): HttpResponse {
+export function expectSuccessStatus(response: HttpResponse, clientErrorHint = 'check the URL and credentials'): HttpResponse {
   if (response.status >= 200 && response.status < 300) return response;
   const hint =
     response.status >= 500 ? 'the server failed; ddedge will retry later'
     : response.status < 200 || response.status < 400 ? 'a status ddedge did not ask for (redirects and upgrades are not followed); ddedge will retry later'
-    : 'check the URL and credentials';
+    : clientErrorHint;
   throw new TransportError('status', `${response.shownUrl} answered HTTP ${response.status} (${hint})`, response.shownUrl, response.status);
 }
 

@@ -38,7 +38,8 @@ export function detectAddress(options: DetectOptions): Promise<Detection> {
   const votes = new Map<string, number>();
   const witnesses = new Map<string, Set<string>>();
   let winner: string | undefined;
-  const started = performance.now();
+  // Date.now(), not performance.now(): the global `performance` loads perf_hooks (8 internal modules) on first use.
+  const started = Date.now();
 
   return new Promise((resolve, reject) => {
     let pending = sources.length;
@@ -53,7 +54,7 @@ export function detectAddress(options: DetectOptions): Promise<Detection> {
       if (pending > 0) return;
       settled = true;
       clearTimeout(deadline);
-      const summary = answers.map((a) => `${a.source}: ${a.address ?? ''}${a.error ? ` ${a.error}` : ''}`.trim()).join('; ');
+      const summary = answers.map((a) => `${a.source}: ${[a.address, a.error].filter(Boolean).join(' ')}`).join('; ');
       const disagreement = votes.size > 0;
       reject(new AddressUnknownError(
         disagreement
@@ -73,7 +74,7 @@ export function detectAddress(options: DetectOptions): Promise<Detection> {
 
     const record = (spec: SourceSpec, raw: string | undefined, error: Error | undefined) => {
       if (settled && !options.waitForAll) return;
-      const ms = Math.round(performance.now() - started);
+      const ms = Date.now() - started;
       if (error || raw === undefined) {
         logger.debug('source failed', { source: spec.name, error: error?.message, ms });
         answers.push({ source: spec.name, error: error?.message ?? 'no address', ms });

@@ -1,6 +1,5 @@
 // Asks one source for the address of one family. Returns the address as the source gave it;
 // the public-address rules are applied by the caller, so refusals are logged in one place.
-import { networkInterfaces } from 'node:os';
 import { TransportError } from '../http/errors.js';
 import { expectSuccessStatus, httpRequest } from '../http/request.js';
 import type { Logger } from '../log.js';
@@ -21,7 +20,7 @@ export interface SourceContext {
 export async function fetchSourceAddress(spec: SourceSpec, family: Family, timeoutMs: number, context: SourceContext = {}): Promise<string> {
   switch (spec.kind) {
     case 'url': {
-      const response = expectSuccessStatus(await httpRequest({ url: spec.url, family, timeoutMs, maxBytes: SOURCE_MAX_BYTES, setting: '--ip-source' }));
+      const response = expectSuccessStatus(await httpRequest({ url: spec.url, family, timeoutMs, maxBytes: SOURCE_MAX_BYTES, setting: '--ip-source' }), 'check the source URL');
       const text = spec.field ? (new RegExp(`^${spec.field}=(.*)$`, 'm').exec(response.body)?.[1] ?? '') : response.body;
       const found = firstAddress(text, family);
       if (!found) throw new TransportError('malformed', `no IPv${family} address in the answer of ${response.shownUrl}`, response.shownUrl);
@@ -53,6 +52,8 @@ export function firstAddress(text: string, family: Family): string | undefined {
 }
 
 function interfaceAddress(name: string, family: Family): string {
+  // node:os only when an interface is asked: a cycle from HTTPS sources does not load it.
+  const { networkInterfaces } = process.getBuiltinModule('node:os');
   const entries = networkInterfaces()[name];
   if (!entries) throw new SourceError(`no network interface named "${name}" (have: ${Object.keys(networkInterfaces()).join(', ')})`);
   const addresses = entries.filter((e) => e.family === `IPv${family}`).map((e) => e.address);

@@ -79,10 +79,24 @@ export async function applyFault(fault: Fault, req: IncomingMessage, res: Server
       res.writeHead(200, { 'content-type': 'text/plain' });
       const chunk = Buffer.alloc(64 * 1024, 'A');
       for (let sent = 0; sent < HUGE_BYTES && !res.destroyed; sent += chunk.length) {
-        if (!res.write(chunk)) await new Promise((r) => { res.once('drain', r); res.once('close', r); });
+        if (!res.write(chunk)) await drainOrClose(res);
       }
       res.end();
       return true;
     }
   }
+}
+
+/** Waits for 'drain' or 'close', whichever comes first, and leaves no listener behind (one per
+ * wait piled up into a MaxListenersExceededWarning over a 50 MB answer). */
+function drainOrClose(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.once('drain', done);
+    res.once('close', done);
+  });
 }

@@ -35,8 +35,10 @@ export function readJsonZone(text: string, options: ReadOptions): WantedZone {
   if (!Array.isArray(data)) throw new ConfigError(`${file}: the JSON form is an array of {name, type, ttl, priority, value}`);
   const records: WantedRecord[] = [];
   const notes: FileNote[] = [];
+  const positions = elementPositions(text);
   data.forEach((item: unknown, index) => {
-    const where = `${file}: record ${index + 1}`;
+    const at = positions[index];
+    const where = at ? `${file}:${at.line}:${at.column}` : `${file}: record ${index + 1}`;
     const fail = (reason: string): never => {
       throw new ConfigError(`${where}: ${reason}`);
     };
@@ -75,4 +77,42 @@ function optionalNumber(value: unknown, what: string, max: number, fail: (reason
   const text = String(value);
   if (!/^\d+$/.test(text) || Number(text) > max) fail(`${what} ${JSON.stringify(value)} is out of range (0 to ${max})`);
   return Number(text);
+}
+
+/** Where each element of the top-level array starts, so errors name a line and column. */
+function elementPositions(text: string): { line: number; column: number }[] {
+  const positions: { line: number; column: number }[] = [];
+  let depth = 0;
+  let inString = false;
+  let line = 1;
+  let column = 0;
+  let expectElement = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    column++;
+    if (c === '\n') {
+      line++;
+      column = 0;
+      continue;
+    }
+    if (inString) {
+      if (c === '\\') {
+        i++;
+        column++;
+      } else if (c === '"') inString = false;
+      continue;
+    }
+    if (/\s/.test(c)) continue;
+    if (depth === 1 && expectElement) {
+      positions.push({ line, column });
+      expectElement = false;
+    }
+    if (c === '"') inString = true;
+    else if (c === '[' || c === '{') {
+      depth++;
+      if (depth === 1) expectElement = true;
+    } else if (c === ']' || c === '}') depth--;
+    else if (c === ',' && depth === 1) expectElement = true;
+  }
+  return positions;
 }

@@ -18,6 +18,8 @@ export interface Entry {
 }
 
 const decoder = new TextDecoder('utf-8', { fatal: false });
+const UNQUOTED_RUN = /[^\s;()"\\]+/y;
+const QUOTED_RUN = /[^"\\\n]+/y;
 
 export function lexMasterFile(text: string, file: string): Entry[] {
   const entries: Entry[] = [];
@@ -71,37 +73,49 @@ export function lexMasterFile(text: string, file: string): Entry[] {
       const start = { line, column };
       const quoted = ch === '"';
       if (quoted) advance();
-      const bytes: number[] = [];
+      // Runs of plain characters are taken whole; only escapes are looked at one by one.
+      // \DDD escapes are bytes (a UTF-8 character may be written as several), so a token
+      // that has them is assembled as bytes and decoded once.
+      const plain = quoted ? QUOTED_RUN : UNQUOTED_RUN;
+      const parts: (string | number)[] = [];
+      let hasBytes = false;
       for (;;) {
+        plain.lastIndex = i;
+        const run = plain.exec(text);
+        if (run) {
+          parts.push(run[0]);
+          advance(run[0].length);
+        }
         if (i >= text.length) {
           if (quoted) fail('a quoted string is not closed', start.line, start.column);
           break;
         }
         const c = text[i]!;
-        if (quoted ? c === '"' : /[\s;()"]/.test(c)) {
-          if (quoted) advance();
-          break;
-        }
-        if (c === '\n') fail('a quoted string is not closed before the end of the line', start.line, start.column);
         if (c === '\\') {
           const digits = /^\d{3}/.exec(text.slice(i + 1, i + 4));
           if (digits) {
             const value = Number(digits[0]);
             if (value > 255) fail(`"\\${digits[0]}" is not a byte (\\000 to \\255)`);
-            bytes.push(value);
+            parts.push(value);
+            hasBytes = true;
             advance(4);
             continue;
           }
           if (/^\d/.test(text[i + 1] ?? '')) fail('"\\" followed by a digit must be three digits (\\DDD)');
           if (i + 1 >= text.length || text[i + 1] === '\n') fail('"\\" at the end of a line');
-          advance();
+          const escaped = String.fromCodePoint(text.codePointAt(i + 1)!);
+          parts.push(escaped);
+          advance(1 + escaped.length);
+          continue;
         }
-        const cp = text.codePointAt(i)!;
-        const char = String.fromCodePoint(cp);
-        bytes.push(...Buffer.from(char, 'utf8'));
-        advance(char.length);
+        if (quoted && c === '"') advance();
+        else if (quoted) fail('a quoted string is not closed before the end of the line', start.line, start.column);
+        break;
       }
-      current.tokens.push({ text: decoder.decode(Uint8Array.from(bytes)), quoted, line: start.line, column: start.column });
+      const tokenText = hasBytes
+        ? decoder.decode(Buffer.concat(parts.map((p) => (typeof p === 'number' ? Buffer.of(p) : Buffer.from(p, 'utf8')))))
+        : parts.join('');
+      current.tokens.push({ text: tokenText, quoted, line: start.line, column: start.column });
     }
   }
   if (depth > 0) fail('"(" is not closed', openedAt.line, openedAt.column);

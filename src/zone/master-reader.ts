@@ -4,7 +4,7 @@
 import { lexMasterFile, type Token } from './master-lexer.js';
 import { absoluteName, canonicalName } from './names.js';
 import { isZoneType, MAX_TTL, type ZoneType } from './record.js';
-import { canonicalTarget, canonicalValue, checkPriority, formatCaa, ValueError } from './values.js';
+import { canonicalTarget, canonicalValue, formatCaa, ValueError } from './values.js';
 import { withoutDuplicates, zoneProblem, type FileNote, type WantedRecord, type WantedZone } from './wanted-zone.js';
 import { ZoneFileError } from './zone-file-error.js';
 
@@ -155,7 +155,5 @@ function readRdata(type: ZoneType, tokens: Token[], typeToken: Token, origin: st
 
 function number16(t: Token, what: string, fail: (t: Token, reason: string) => never): number {
   if (!/^\d+$/.test(t.text) || Number(t.text) > 65535) fail(t, `${what} "${t.text}" is not a number from 0 to 65535`);
-  const value = Number(t.text);
-  checkPriority('MX', value);
-  return value;
+  return Number(t.text);
 }

@@ -38,6 +38,11 @@ export interface PlanOptions {
 }
 
 const groupKey = (r: { name: string; type: string }) => `${r.name}\t${r.type}`;
+function addTo<T>(groups: Map<string, T[]>, key: string, item: T): void {
+  const group = groups.get(key);
+  if (group) group.push(item);
+  else groups.set(key, [item]);
+}
 const byValue = (a: { value: string }, b: { value: string }) => (a.value < b.value ? -1 : a.value > b.value ? 1 : 0);
 
 export function planZone(live: LiveRecord[], wanted: WantedZone, owner: Owner, options: PlanOptions = {}): Plan {
@@ -50,19 +55,19 @@ export function planZone(live: LiveRecord[], wanted: WantedZone, owner: Owner, o
   for (const r of live) {
     const reason = owner(r);
     if (reason) kept.push({ name: r.name, type: r.type, reason, value: r.value });
-    else liveGroups.set(groupKey(r), [...(liveGroups.get(groupKey(r)) ?? []), r]);
+    else addTo(liveGroups, groupKey(r), r);
   }
   for (const note of wanted.notes) kept.push({ name: note.name, type: note.type, reason: `in the file, ${note.reason}` });
   for (const { where: _where, ...r } of wanted.records) {
     const reason = owner(r);
-    if (!reason) wantedGroups.set(groupKey(r), [...(wantedGroups.get(groupKey(r)) ?? []), r]);
+    if (!reason) addTo(wantedGroups, groupKey(r), r);
     else if (!live.some((l) => sameRecord(l, r))) kept.push({ name: r.name, type: r.type, reason: `in the file, not applied: ${reason}`, value: r.value });
   }
 
   const keys = [...new Set([...liveGroups.keys(), ...wantedGroups.keys()])].sort();
   for (const key of keys) {
-    let have = [...(liveGroups.get(key) ?? [])].sort(byValue);
-    let want = [...(wantedGroups.get(key) ?? [])].sort(byValue);
+    let have = (liveGroups.get(key) ?? []).sort(byValue);
+    let want = (wantedGroups.get(key) ?? []).sort(byValue);
     // 1. Identical records stay.
     want = want.filter((w) => {
       const i = have.findIndex((h) => sameRecord(h, w));

@@ -14,7 +14,7 @@ export class UnsafePlanError extends DdedgeError {
   }
 }
 
-/** Why the plan needs --force, or undefined when it does not. */
+/** Why the plan needs --force; empty when it does not. */
 export function safetyProblems(plan: Plan): string[] {
   const problems: string[] = [];
   const touching = plan.changes.filter((c) => c.action !== 'create');

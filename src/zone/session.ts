@@ -1,4 +1,5 @@
 // The three zone commands as functions from settings to results; cli/ prints them.
+import { ConfigError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { applyPlan, chooseMethod, type ApplyOutcome, type Method, type MethodChoice } from './apply.js';
 import { writeBackup } from './backups.js';
@@ -49,7 +50,13 @@ export async function applyFromProvider(
   }
   if (!plan.changes.length) return { ...report, drift: [] };
   const header = [`zone ${settings.service} as it was before ddedge zone apply, ${(settings.now ?? new Date()).toISOString()}`, `restore: ddedge zone apply --service ${settings.service} <this file>`];
-  const backup = writeBackup(settings.stateDir, settings.service, zoneAsMasterFile(settings.service, plan.live, header), settings.now);
+  let backup: string;
+  try {
+    backup = writeBackup(settings.stateDir, settings.service, zoneAsMasterFile(settings.service, plan.live, header), settings.now);
+  } catch (error) {
+    // No backup, no change: a zone is never rewritten without a way back.
+    throw new ConfigError(`zone apply stopped: cannot write the backup under ${settings.stateDir} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); nothing was changed (set --state-dir to a writable directory)`);
+  }
   settings.logger.info(`zone: backup of ${settings.service} written to ${backup}`);
   const outcome = await applyPlan(provider, plan, report.method.method, settings.logger);
   if (outcome.failure) return { ...report, backup, outcome, drift: [] };

@@ -31,7 +31,9 @@ export function zoneProblem(zone: string, records: WantedRecord[], notes: FileNo
   const byName = new Map<string, (WantedRecord | FileNote)[]>();
   for (const r of [...records, ...notes]) {
     if (!isInZone(r.name, zone)) return { where: r.where, reason: `${r.name} is outside the zone ${zone}` };
-    byName.set(r.name, [...(byName.get(r.name) ?? []), r]);
+    const group = byName.get(r.name);
+    if (group) group.push(r);
+    else byName.set(r.name, [r]);
   }
   for (const [name, list] of byName) {
     const cnames = list.filter((r) => r.type === 'CNAME');

@@ -1,6 +1,6 @@
 // ddedge acme, as lego, certbot and scripts run it: the built file against the sandbox.
 // Propagation waits are tested in acme-propagation.test.ts (they need a name server).
-import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseFault } from '../../src/sandbox/faults.js';
@@ -50,6 +50,25 @@ describe('ddedge acme present and cleanup', () => {
     expect(JSON.parse(again.stdout)).toEqual({ name: NAME, value: V1, service: 'example.com', action: 'present', otherValues: 0, visibleOn: [] });
     expect(providerCalls(sandbox) - calls).toBe(1);
     expect(challengeValues(sandbox, NAME)).toEqual([V1]);
+  });
+
+  it('recognises its value however the zone lists it: quoted, or under a relative name', async () => {
+    const dns = sandbox.model.services[0]!.dns;
+    dns.push({ entityID: '91', name: '_acme-challenge', type: 'TXT', ttl: '-', priority: '-', value: `"${V1}"` });
+    const present = await acme(['present', NAME, V1]);
+    expect(present.stdout).toContain('already there');
+    expect(sandbox.calls.get('service/dnscreate')).toBeUndefined();
+    expect((await acme(['cleanup', NAME, V1])).stdout).toContain('removed');
+    expect(dns.find((e) => e.entityID === '91')).toBeUndefined();
+  });
+
+  it.each(['-9gT3kQ2mYxV0bL7pR4sN1cW8eZ6uA5hJ0dF3iK2oM1', '--VxeSfX6h3n0QpL2mK8rT4yW1cB7dZ5gN9jU0aE3iO'])('takes a value starting with a dash (%s), as lego passes it', async (value) => {
+    const env = acmeEnv(sandbox);
+    const present = await runDist(['acme', 'present', `${NAME}.`, value, '--no-wait'], env);
+    expect(present.code, present.stderr).toBe(0);
+    expect(challengeValues(sandbox, NAME)).toEqual([value]);
+    expect((await runDist(['acme', 'cleanup', `${NAME}.`, value, '120'], env)).code).toBe(0);
+    expect(challengeValues(sandbox, NAME)).toEqual([]);
   });
 
   it('takes the TTL that older lego releases append, and ignores it', async () => {
@@ -169,6 +188,14 @@ describe('bad input and refusals', () => {
 });
 
 describe('the shipped front-ends', () => {
+  it('the package ships ddedge-acme as a second command and dns_ddedge.sh', () => {
+    const pkg = JSON.parse(readFileSync(resolve(import.meta.dirname, '../../package.json'), 'utf8'));
+    expect(pkg.bin['ddedge-acme']).toBe('bin/ddedge-acme');
+    expect(pkg.files).toEqual(expect.arrayContaining(['bin', 'dnsapi']));
+    expect(statSync(resolve(import.meta.dirname, '../../bin/ddedge-acme')).mode & 0o111).toBe(0o111);
+    expect(readFileSync(resolve(import.meta.dirname, '../../dnsapi/dns_ddedge.sh'), 'utf8')).toMatch(/^dns_ddedge_add\(\) \{$/m);
+  });
+
   it('ddedge-acme runs `ddedge acme "$@"`, also through a link as npm installs it', async () => {
     const link = join(tempDir(), 'ddedge-acme');
     symlinkSync(resolve(import.meta.dirname, '../../bin/ddedge-acme'), link);

@@ -73,7 +73,7 @@ describe('per-record backoff after a refusal', () => {
     expect(sandbox.calls.get('dyndns')).toBe(1);
     expect(stateOf(env).records['nope.example.com/A'].backoff).toMatchObject({ failures: 1, exitCode: 7 });
     const status = await runDist(['status'], env);
-    expect(status.stdout).toMatch(/nope\.example\.com A/);
+    expect(status.stdout).toMatch(/^nope\.example\.com A .*; next attempt after \S+Z$/m);
     // --force tries now; the refusal doubles the wait.
     expect((await runDist(['update', '--ip', '81.0.2.15', '--force'], env)).code).toBe(7);
     expect(sandbox.calls.get('dyndns')).toBe(2);

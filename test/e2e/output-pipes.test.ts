@@ -1,7 +1,7 @@
 // Output through pipes, as a user's shell gives it: complete with a slow reader, and quiet
 // (no stack, the command's exit code) when the reader leaves early as `| head` does.
 import { spawn } from 'node:child_process';
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseEnv, DIST, tempDir } from '../helpers/cli.js';
@@ -80,5 +80,16 @@ describe('output through a pipe', () => {
     expect(run.bytes.toString()).toBe('{"contacts');
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
+  });
+
+  it.skipIf(!existsSync('/dev/full'))('output that cannot be written (a full disk) is said on stderr, exit 4', async () => {
+    const fd = openSync('/dev/full', 'w');
+    const child = spawn(process.execPath, [DIST, 'api', '--help'], { env: baseEnv(), stdio: ['ignore', fd, 'pipe'] });
+    let stderr = '';
+    child.stderr!.on('data', (d) => (stderr += d));
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    closeSync(fd);
+    expect(stderr).toBe('ddedge: could not write the output: ENOSPC\n');
+    expect(code).toBe(4);
   });
 });

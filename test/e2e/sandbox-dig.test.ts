@@ -38,7 +38,7 @@ const api = (...args: string[]) =>
 
 function dig(...args: string[]): Promise<string> {
   return new Promise((resolve, reject) =>
-    execFile('dig', ['@127.0.0.1', '-p', String(sandbox.dnsPort), '+norec', '+time=2', '+tries=1', ...args], { timeout: 10_000 }, (error, stdout) => (error ? reject(error) : resolve(stdout))),
+    execFile('dig', ['@127.0.0.1', '-p', String(sandbox.dnsPort), '+norec', '+time=5', '+tries=1', ...args], { timeout: 10_000 }, (error, stdout) => (error ? reject(error) : resolve(stdout))),
   );
 }
 /** The answer section as `name TYPE value` lines (TTL and class left out). */
@@ -98,12 +98,16 @@ describe.skipIf(!DIG)('dig against the sandbox\'s name server', () => {
     expect(new Set(entries.map((e) => e.type))).toEqual(new Set(['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'SRV', 'CAA', 'NS']));
     for (const entry of entries) {
       // A CNAME's owner answers any type with the CNAME (dig then shows the chain): ask for it by its own type.
-      const lines = await answers(entry.name, entry.type, entry.type === 'TXT' && entry.value.length > 255 ? '+tcp' : '+notcp');
+      // +authority: an NS entry below the apex is a delegation, answered as a referral.
+      const lines = await answers(entry.name, entry.type, '+authority', entry.type === 'TXT' && entry.value.length > 255 ? '+tcp' : '+notcp');
       expect(lines, `${entry.name} ${entry.type}`).toContain(`${entry.name}. ${entry.type} ${digForm(entry)}`);
     }
     expect(await answers('example.com', 'SOA')).toEqual([expect.stringMatching(/^example\.com\. SOA ns1\.example\.com\. hostmaster\.example\.com\. \d+ 3600 600 604800 60$/)]);
-    // lab.example.com has its own NS entry; the apex keeps the sandbox's.
+    // lab.example.com has its own NS entry (a delegation: dig sees a referral, no aa); the apex keeps the sandbox's.
     expect(await answers('example.com', 'NS')).toEqual(['example.com. NS ns1.example.com.']);
+    const referral = await dig('+noall', '+comments', '+authority', 'www.lab.example.com', 'A');
+    expect(referral).toMatch(/flags: qr;/);
+    expect(referral).toMatch(/^lab\.example\.com\.\s+300\s+IN\s+NS\s+ns\.lab-provider\.net\.$/m);
   });
 
   it('answers NXDOMAIN and NODATA with the zone\'s SOA in the authority section, as authoritative', async () => {

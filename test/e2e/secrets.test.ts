@@ -34,10 +34,13 @@ describe('the canary secret never leaks', () => {
     ['a rejected dynamic DNS key, then the API', ['update', '--ip', '81.0.2.15'], { DDEDGE_DYNDNS_KEY: `${CANARY}-wrong` }],
     ['a dynamic DNS failure and the API fallback', ['update', '--ip', '81.0.2.15'], {}, 'dyndns=reset'],
     ['an API failure', ['update', '--ip', '81.0.2.15', '--via', 'api', '--service', 'nope.example.org'], {}],
+    ['zone export', ['zone', 'export', '--service', 'example.com', '--log-level', 'debug'], {}],
+    ['zone export of a service the provider does not have', ['zone', 'export', '--service', 'nope.example.org'], {}],
     ['a malformed answer', ['update', '--ip', '81.0.2.15', '--via', 'dyndns'], {}, 'dyndns=garbage'],
     ['a timeout', ['update', '--ip', '81.0.2.15', '--via', 'dyndns', '--timeout', '300ms'], {}, 'dyndns=hang:3000'],
     ['a configuration error', ['update', '--ip', 'nope'], {}],
     ['status', ['status', '--json'], {}],
+    ['ip with a DNS source that fails', ['ip', '--json', '--log-level', 'debug'], { DDEDGE_IP_SOURCES: 'dns:nope.example.com@127.0.0.1:9' }],
   ];
   it.each(scenarios)('%s', async (_name, args, extra, faultText) => {
     if (faultText) sandbox.faults.push(parseFault(faultText));
@@ -57,6 +60,7 @@ describe('the canary secret never leaks', () => {
     ['acme refused (no such service)', ['acme', 'present', '_acme-challenge.example.org.', 'tok-1', '--no-wait']],
     ['acme certbot-auth outside certbot', ['acme', 'certbot-auth']],
     ['acme with the password as a flag', ['acme', 'present', '_acme-challenge.example.com.', 'tok-2', '--no-wait', '--api-password', CANARY]],
+    ['acme present, propagation timeout', ['acme', 'present', '_acme-challenge.example.com.', 'tok-3', '--dns-server', '127.0.0.1:9', '--propagation-timeout', '1s', '--timeout', '300ms']],
   ];
   it.each(acmeScenarios)('%s', async (_name, args) => {
     const env = agentEnv(sandbox, { ...withApi(sandbox), DDEDGE_LOG_LEVEL: 'debug' });

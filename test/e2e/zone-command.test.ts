@@ -241,6 +241,20 @@ describe('bad input: exit 2 naming the line and the reason, nothing sent', () =>
     expect(sandbox.calls.size).toBe(0);
   });
 
+  it('an unwritable --output or state directory is exit 2, and apply changes nothing without its backup', async () => {
+    seed(3);
+    const out = await runDist(['zone', 'export', '--service', ZONE, '--output', '/nonexistent/dir/zone.txt'], env());
+    expect(out.code).toBe(2);
+    expect(out.stderr).toContain('--output: cannot write "/nonexistent/dir/zone.txt": ENOENT');
+    const blocked = join(tempDir(), 'file');
+    writeFileSync(blocked, '');
+    sandbox.calls.clear();
+    const run = await runDist(['zone', 'apply', fileFor([...seededLines(3), 'x A 192.0.2.5'])], env({ DDEDGE_STATE_DIR: join(blocked, 'state') }));
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/cannot write the backup .*nothing was changed/);
+    expect(writes()).toBe(0);
+  });
+
   it('a bad --ignore, --format or missing file is exit 2', async () => {
     expect((await runDist(['zone', 'plan', fileFor([]), '--ignore', 'a:b:c'], env())).code).toBe(2);
     expect((await runDist(['zone', 'export', '--service', ZONE, '--format', 'yaml'], env())).code).toBe(2);
@@ -307,13 +321,16 @@ describe('calls', () => {
       expect(sandbox.calls.get('service/dnscreate')).toBe(30);
       expect(max).toBe(3);
       sandbox.faults.length = 0;
-      const many = [...seededLines(3), ...Array.from({ length: 60 }, (_, i) => `m${i} TXT "v${i}"`)];
+      // The records the plan leaves alone go back at their live values in the one dnssetzone.
+      zone().push({ entityID: '700', name: `_acme-challenge.${ZONE}`, type: 'TXT', ttl: '60', priority: '-', value: 'tok' });
+      const many = [...seededLines(3), 'h0 A 203.0.113.9', ...Array.from({ length: 60 }, (_, i) => `m${i} TXT "v${i}"`)];
       sandbox.calls.clear();
-      const run2 = await runDist(['zone', 'apply', fileFor(many), '--json', '--force'], env({ DDEDGE_API_URL: proxy.url }));
+      const run2 = await runDist(['zone', 'apply', fileFor(many), '--json', '--force'], env({ DDEDGE_API_URL: proxy.url, DDEDGE_HOSTS: `h0.${ZONE}` }));
       expect(run2.code, run2.stderr).toBe(0);
       expect(JSON.parse(run2.stdout)).toMatchObject({ method: 'setzone', calls: 1, summary: { create: 60, delete: 30 } });
       expect(writes()).toBe(1);
-      expect(zone()).toHaveLength(63);
+      expect(zone()).toHaveLength(64);
+      expect(shown()).toEqual(expect.arrayContaining([`_acme-challenge.${ZONE} 60 TXT - tok`, `h0.${ZONE} - A - 192.0.2.10`, `${ZONE} 3600 MX 10 mail.${ZONE}`]));
     } finally {
       await proxy.close();
     }

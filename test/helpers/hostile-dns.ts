@@ -24,17 +24,9 @@ export function answerTo(query: DnsMessage, answers: DnsRecord[], patch: Partial
 
 /** `closeTcp`: end the connection after the TCP handler's bytes (a server that hangs up mid-answer). */
 export async function startHostileDns(handlers: { udp?: Reply; tcp?: Reply; closeTcp?: boolean }, lifetimeMs = 15_000): Promise<HostileDns> {
-  const udp = dgram.createSocket('udp4');
   const sockets = new Set<net.Socket>();
   const state = { udpQueries: 0, tcpQueries: 0 };
-  udp.on('message', async (raw, peer) => {
-    state.udpQueries++;
-    const out = await handlers.udp?.(decodeMessage(raw), raw);
-    for (const packet of out === undefined ? [] : Array.isArray(out) ? out : [out]) udp.send(packet, peer.port, peer.address);
-  });
-  await new Promise<void>((resolve) => udp.bind(0, '127.0.0.1', resolve));
-  const { port } = udp.address() as AddressInfo;
-  const tcp = net.createServer((socket) => {
+  const onTcp = (socket: net.Socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => undefined);
@@ -50,10 +42,27 @@ export async function startHostileDns(handlers: { udp?: Reply; tcp?: Reply; clos
       for (const packet of out === undefined ? [] : Array.isArray(out) ? out : [out]) socket.write(packet);
       if (handlers.closeTcp) socket.end();
     });
-  });
-  await new Promise<void>((resolve, reject) => {
-    tcp.once('error', reject);
-    tcp.listen(port, '127.0.0.1', resolve);
+  };
+  // The UDP port is picked first; on a busy machine TCP may hold it already: try another, a few times.
+  let udp: dgram.Socket;
+  let tcp: net.Server;
+  let port: number;
+  for (let attempt = 1; ; attempt++) {
+    udp = dgram.createSocket('udp4');
+    await new Promise<void>((resolve) => udp.bind(0, '127.0.0.1', resolve));
+    port = (udp.address() as AddressInfo).port;
+    tcp = net.createServer(onTcp);
+    const listening = await new Promise<boolean>((resolve, reject) => {
+      tcp.once('error', (error: NodeJS.ErrnoException) => (error.code === 'EADDRINUSE' && attempt < 8 ? resolve(false) : reject(error)));
+      tcp.listen(port, '127.0.0.1', () => resolve(true));
+    });
+    if (listening) break;
+    await new Promise<void>((resolve) => udp.close(() => resolve()));
+  }
+  udp.on('message', async (raw, peer) => {
+    state.udpQueries++;
+    const out = await handlers.udp?.(decodeMessage(raw), raw);
+    for (const packet of out === undefined ? [] : Array.isArray(out) ? out : [out]) udp.send(packet, peer.port, peer.address);
   });
   let closed = false;
   const close = async () => {

@@ -57,8 +57,10 @@ describe('queryDns', () => {
     const error = await rejection(queryDns(server, 'example.com', 'A', { timeoutMs: 900 }));
     expect(error.kind).toBe('timeout');
     expect(error.message).toMatch(/no answer over UDP to example.com A at 127.0.0.1:\d+ within 900 ms/);
-    expect(Date.now() - started).toBeLessThan(1800);
-    expect(server.udpQueries).toBe(3);
+    expect(Date.now() - started).toBeLessThan(2500);
+    // Re-sent while waiting, never more than three sends (a loaded machine may fit only two).
+    expect(server.udpQueries).toBeGreaterThanOrEqual(2);
+    expect(server.udpQueries).toBeLessThanOrEqual(3);
   });
 
   it('ignores answers with another ID (spoofs) and says so when the deadline passes', async () => {
@@ -86,9 +88,10 @@ describe('queryDns', () => {
   it('keeps one deadline over UDP and the TCP retry', async () => {
     const server = await start({ udp: (q) => answerTo(q, [], { truncated: true }), tcp: () => undefined });
     const started = Date.now();
-    const error = await rejection(queryDns(server, 'example.com', 'TXT', { timeoutMs: 700 }));
+    const error = await rejection(queryDns(server, 'example.com', 'TXT', { timeoutMs: 1500 }));
     expect(error.message).toMatch(/no answer over TCP/);
-    expect(Date.now() - started).toBeLessThan(1500);
+    // A fresh deadline for TCP would take 3000 ms or more.
+    expect(Date.now() - started).toBeLessThan(2900);
   });
 
   it('refuses a cut-off answer, one to another question, and one that is not a response', async () => {
@@ -122,12 +125,18 @@ describe('queryDns', () => {
     expect(error.message).toMatch(/ECONNREFUSED/);
   });
 
+  it('reports a server it cannot even send to (connect fails) as a connection error', async () => {
+    const error = await rejection(queryDns({ host: '255.255.255.255', port: 53 }, 'example.com', 'A', { timeoutMs: 2000 }));
+    expect([error.kind, error.message]).toEqual(['connection', expect.stringMatching(/UDP query example.com A at 255.255.255.255:53 failed: EACCES/)]);
+  });
+
   it('stops when the caller cancels', async () => {
     const server = await start({ udp: () => undefined });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
     const started = Date.now();
-    expect((await rejection(queryDns(server, 'example.com', 'A', { timeoutMs: 5000, signal: controller.signal }))).kind).toBe('timeout');
+    const error = await rejection(queryDns(server, 'example.com', 'A', { timeoutMs: 5000, signal: controller.signal }));
+    expect([error.kind, error.message]).toEqual(['timeout', expect.stringMatching(/^no answer over UDP to example.com A at 127.0.0.1:\d+ before the query was cancelled$/)]);
     expect(Date.now() - started).toBeLessThan(1000);
   });
 

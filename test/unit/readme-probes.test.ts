@@ -7,10 +7,14 @@ import { parseListenAddress } from '../../src/endpoint/listen-address.js';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 const yamlBlocks = [...readme.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!);
+const example = (name: string) => readFileSync(new URL(`../../examples/${name}`, import.meta.url), 'utf8');
 
 describe('the README container examples and the endpoint', () => {
-  it('Kubernetes: liveness and readiness probes on /healthz at the listening port, Prometheus annotations on /metrics', () => {
-    const pod = yamlBlocks.find((b) => /kind: Pod/.test(b));
+  it.each([
+    ['the README', () => yamlBlocks.find((b) => /kind: Pod/.test(b))],
+    ['examples/kubernetes.yaml', () => example('kubernetes.yaml')],
+  ])('Kubernetes (%s): liveness and readiness probes on /healthz at the listening port, Prometheus annotations on /metrics', (_where, read) => {
+    const pod = read();
     expect(pod).toBeDefined();
     const listen = parseListenAddress(/DDEDGE_LISTEN, value: "([^"]+)"/.exec(pod!)![1]!);
     expect(typeof listen).toBe('object');
@@ -24,8 +28,11 @@ describe('the README container examples and the endpoint', () => {
     for (const path of pod!.match(/path: \/[a-z]+/g)!.map((p) => p.slice(6))) expect(PATHS as readonly string[]).toContain(path);
   });
 
-  it('compose and podman: the health check and the published port reach /healthz', () => {
-    const compose = yamlBlocks.find((b) => /services:/.test(b))!;
+  it.each([
+    ['the README', () => yamlBlocks.find((b) => /services:/.test(b))!],
+    ['examples/compose.yaml', () => example('compose.yaml')],
+  ])('compose (%s) and podman: the health check and the published port reach /healthz', (_where, read) => {
+    const compose = read();
     const listen = parseListenAddress(/DDEDGE_LISTEN: (\S+)/.exec(compose)![1]!) as { port: number };
     expect(compose).toContain(`http://127.0.0.1:${listen.port}/healthz`);
     expect(readme).toMatch(/-e DDEDGE_LISTEN=0\.0\.0\.0:9464 -p 127\.0\.0\.1:9464:9464/);

@@ -60,4 +60,24 @@ describe('zone answers', () => {
     expect(ns.additional).toEqual([]);
     expect(answerQuestion(model, 'ns1.example.com', A, zones).rcode).toBe(3);
   });
+
+  it('refers names at and below a delegation to its name servers, with glue, not authoritatively', () => {
+    const model = demoModel();
+    model.services[0]!.dns.push(
+      entry('NS', 'ns.lab.example.com', { name: 'lab.example.com' }),
+      entry('NS', 'ns.elsewhere.net', { name: 'lab.example.com' }),
+      entry('A', '192.0.2.53', { name: 'ns.lab.example.com' }),
+      entry('CNAME', 'host.lab.example.com', { name: 'to-lab.example.com' }),
+    );
+    const zones = new ZoneCache({ A: '127.0.0.1' });
+    for (const name of ['lab.example.com', 'deep.host.lab.example.com', 'ns.lab.example.com']) {
+      const referral = answerQuestion(model, name, A, zones);
+      expect(referral, name).toMatchObject({ rcode: 0, authoritative: false, answers: [] });
+      expect(referral.authority.map((r) => [r.name, r.type, r.value])).toEqual([['lab.example.com', 'NS', 'ns.lab.example.com'], ['lab.example.com', 'NS', 'ns.elsewhere.net']]);
+      expect(referral.additional).toEqual([{ name: 'ns.lab.example.com', type: 'A', ttl: 300, value: '192.0.2.53' }]);
+    }
+    const viaCname = answerQuestion(model, 'to-lab.example.com', A, zones);
+    expect(viaCname).toMatchObject({ authoritative: true, answers: [{ type: 'CNAME' }], authority: [{ type: 'NS' }, { type: 'NS' }] });
+    expect(answerQuestion(model, 'example.com', A, zones).authoritative).toBe(true);
+  });
 });

@@ -60,3 +60,29 @@ describe('lock', () => {
     expect(() => acquireLock(join(file, 'state'))).toThrow(/--state-dir: cannot create ".*a-file\/state": ENOTDIR/);
   });
 });
+
+describe('lock: what a reader finds', () => {
+  it('an empty lock is a creator at work while young, and stale when old', async () => {
+    const { utimesSync } = await import('node:fs');
+    const dir = tempDir();
+    writeFileSync(join(dir, 'lock'), '');
+    expect(() => acquireLock(dir)).toThrow(/another ddedge cycle \(one starting now\)/);
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(join(dir, 'lock'), old, old);
+    acquireLock(dir).release();
+  });
+  it('holds the owner pid and a token; a release leaves no file behind', async () => {
+    const { readdirSync: list } = await import('node:fs');
+    const dir = tempDir();
+    const lock = acquireLock(dir);
+    expect(readFileSync(join(dir, 'lock'), 'utf8')).toMatch(new RegExp(`^${process.pid} \\S+\\n$`));
+    lock.release();
+    expect(list(dir)).toEqual([]);
+  });
+  it('a symbolic link in place of the lock is refused', async () => {
+    const { symlinkSync } = await import('node:fs');
+    const dir = tempDir();
+    symlinkSync('/dev/null', join(dir, 'lock'));
+    expect(() => acquireLock(dir)).toThrow(/lock is a symbolic link, not a regular file/);
+  });
+});

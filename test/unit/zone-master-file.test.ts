@@ -107,7 +107,8 @@ describe('the JSON form', () => {
       { name: 'www.example.com', type: 'A', ttl: undefined, priority: undefined, value: '192.0.2.1' },
       { name: 'example.com', type: 'MX', ttl: 60, priority: 10, value: 'mx.example.net' },
     ]);
-    expect(() => readJsonZone('[{"name":"a","type":"A","value":"::1"}]', { zone: 'example.com', file: 'z.json' })).toThrow('z.json: record 1: "::1" is not an IPv4 address');
+    expect(() => readJsonZone('[{"name":"a","type":"A","value":"::1"}]', { zone: 'example.com', file: 'z.json' })).toThrow('z.json:1:2: "::1" is not an IPv4 address');
+    expect(() => readJsonZone('[\n  {"name":"a","type":"TXT","value":"x,[{\\\\\\"y"},\n  {"name":"b","type":"TLSA","value":"x"}\n]', { zone: 'example.com', file: 'z.json' })).toThrow('z.json:3:3: unknown or unsupported type "TLSA"');
     expect(() => readJsonZone('[{"name":"a",', { zone: 'example.com', file: 'z.json' })).toThrow(/^z\.json:1:\d+: not valid JSON/);
   });
 });

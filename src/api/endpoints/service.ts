@@ -34,6 +34,9 @@ const serviceName = { serviceName: required(str('service name')) };
 const entityID = { entityID: required(str('entity ID')) };
 const listParams = { ...serviceName, ...paging, filter: str() };
 
+/** mailbox -> mailboxes, mail alias -> mail aliases, database -> databases. */
+const plural = (noun: string): string => (/(s|x|z|ch|sh)$/.test(noun) ? `${noun}es` : `${noun}s`);
+
 /**
  * The five operations of one kind of entity inside a service: <kind>list, getinfo, create,
  * update, delete. Their answers carry the entities under `key`.
@@ -50,7 +53,7 @@ const entity = <E>() => <K extends string, const C extends Record<string, ParamS
 ) => {
   type Result = Record<K, E[]>;
   return {
-    [`${kind}List`]: op<{ queryInfo: QueryInfo } & Result>()({ action: `${kind}list`, describe: `List the ${noun}s of a service`, params: { ...listParams, ...extraList }, listKey: kind, idempotent: true }),
+    [`${kind}List`]: op<{ queryInfo: QueryInfo } & Result>()({ action: `${kind}list`, describe: `List the ${plural(noun)} of a service`, params: { ...listParams, ...extraList }, listKey: kind, idempotent: true }),
     [`${kind}GetInfo`]: op<Result>()({ action: `${kind}getinfo`, describe: `One ${noun}`, params: { ...serviceName, ...entityID }, idempotent: true }),
     [`${kind}Create`]: op<Result>()({ action: `${kind}create`, describe: `Create a ${noun}`, params: { ...serviceName, ...create }, rules: rules.create }),
     [`${kind}Update`]: op<Result>()({ action: `${kind}update`, describe: `Change a ${noun}`, params: { ...serviceName, ...entityID, ...update }, rules: rules.update, idempotent: true }),

@@ -8,7 +8,7 @@ import { createApiClient } from '../../agent/via-api.js';
 import { parseDnsServer } from '../../dns/index.js';
 import { hasApiCredentials, type Config } from '../../config/config.js';
 import { ConfigError } from '../../errors.js';
-import type { CommandContext } from '../registry.js';
+import type { CommandContext } from '../command.js';
 import { printJson, setup } from '../setup.js';
 
 const ACTIONS = ['present', 'cleanup', 'certbot-auth', 'certbot-cleanup'] as const;

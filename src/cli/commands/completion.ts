@@ -1,9 +1,11 @@
 // ddedge completion [bash|zsh]: a completion script generated from the same declarations
 // the parser reads (commands, flags, allowed values, the API table), so it cannot drift.
 import { API } from '../../api/endpoints/index.js';
+import type { Endpoint } from '../../api/endpoints/types.js';
 import { SETTINGS, type Setting } from '../../config/settings.js';
 import { ConfigError } from '../../errors.js';
-import { COMMANDS, type CommandContext } from '../registry.js';
+import type { CommandContext } from '../command.js';
+import { COMMANDS } from '../registry.js';
 
 const quote = (words: string[]) => words.join(' ');
 
@@ -16,9 +18,14 @@ export function bashCompletion(): string {
   const valueCases = settings
     .filter((s) => s.values || s.kind === 'boolean')
     .map((s) => `    --${s.flag}) COMPREPLY=( $(compgen -W "${quote([...(s.values ?? ['true', 'false'])])}" -- "$cur") ); return ;;`);
-  const commandCases = COMMANDS.filter((c) => c.name !== 'api').map((c) => `    ${c.name}) opts="${quote(flagsOf(c.name))}" ;;`);
+  // api and completion take words of their own (below), not flags from the table.
+  const commandCases = COMMANDS.filter((c) => c.name !== 'api' && c.name !== 'completion').map((c) => `    ${c.name}) opts="${quote(flagsOf(c.name))}" ;;`);
   const modules = Object.keys(API);
-  const actionCases = modules.map((m) => `        ${m}) COMPREPLY=( $(compgen -W "${quote(Object.values(API[m as keyof typeof API]).map((e) => e.action))}" -- "$cur") ) ;;`);
+  const actionCases = modules.map((m) => `        ${m}) COMPREPLY=( $(compgen -W "${quote([...Object.values(API[m as keyof typeof API]).map((e) => e.action), '--help'])}" -- "$cur") ) ;;`);
+  const apiFlags = ['--all', '--raw', '--json', '--help', '--api-url', '--api-user', '--api-password', '--timeout', '--env-file', '--dotenv'];
+  const paramCases = modules.flatMap((m) =>
+    Object.values(API[m as keyof typeof API] as Record<string, Endpoint>).map((e) => `        ${m}/${e.action}) opts="${quote([...Object.keys(e.params).map((p) => `--${p}`), ...apiFlags])}" ;;`),
+  );
   return `# ddedge completion for bash (zsh: autoload -U +X bashcompinit && bashcompinit, then source this).
 # Install: ddedge completion bash > /etc/bash_completion.d/ddedge
 _ddedge() {
@@ -27,24 +34,27 @@ _ddedge() {
   prev="\${COMP_WORDS[COMP_CWORD-1]}"
   cmd="\${COMP_WORDS[1]}"
   if [ "$COMP_CWORD" -eq 1 ]; then
-    COMPREPLY=( $(compgen -W "${quote([...COMMANDS.map((c) => c.name), 'completion', '--help', '--version'])}" -- "$cur") )
+    COMPREPLY=( $(compgen -W "${quote([...COMMANDS.map((c) => c.name), '--help', '--version'])}" -- "$cur") )
     return
   fi
   case "$prev" in
 ${valueCases.join('\n')}
-    --env-file|--state-dir|--metrics-file|--data|--tls-cert|--tls-key) COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    --env-file|--dotenv|--state-dir|--metrics-file|--data|--tls-cert|--tls-key) COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
   esac
   case "$cmd" in
 ${commandCases.join('\n')}
     api)
-      if [ "$COMP_CWORD" -eq 2 ]; then COMPREPLY=( $(compgen -W "list ${quote(modules)}" -- "$cur") ); return; fi
+      if [ "$COMP_CWORD" -eq 2 ]; then COMPREPLY=( $(compgen -W "list ${quote(modules)} --help" -- "$cur") ); return; fi
       if [ "$COMP_CWORD" -eq 3 ]; then
         case "\${COMP_WORDS[2]}" in
 ${actionCases.join('\n')}
         esac
         return
       fi
-      opts="--all --raw --help --api-url --api-user --api-password --timeout" ;;
+      case "\${COMP_WORDS[2]}/\${COMP_WORDS[3]}" in
+${paramCases.join('\n')}
+        *) opts="${quote(apiFlags)}" ;;
+      esac ;;
     completion) opts="bash zsh" ;;
   esac
   COMPREPLY=( $(compgen -W "$opts" -- "$cur") )

@@ -4,7 +4,7 @@ import { parseDuration } from '../../duration.js';
 import { ConfigError } from '../../errors.js';
 import { assessHealth, defaultHealthLimitMs } from '../../agent/health.js';
 import { readState } from '../../state/state.js';
-import type { CommandContext } from '../registry.js';
+import type { CommandContext } from '../command.js';
 import { printJson, setup } from '../setup.js';
 
 export async function run(context: CommandContext): Promise<number> {

@@ -1,7 +1,7 @@
 import { AddressUnknownError } from '../../errors.js';
 import { detectAddress, type SourceAnswer } from '../../ip/detect.js';
 import type { Family } from '../../ip/address.js';
-import type { CommandContext } from '../registry.js';
+import type { CommandContext } from '../command.js';
 import { printJson, setup } from '../setup.js';
 
 interface FamilyReport {

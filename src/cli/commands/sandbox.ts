@@ -3,7 +3,7 @@ import { ConfigError } from '../../errors.js';
 import { isLoopbackHost } from '../../ip/address.js';
 import { parseFault } from '../../sandbox/faults.js';
 import { startSandbox } from '../../sandbox/server.js';
-import type { CommandContext } from '../registry.js';
+import type { CommandContext } from '../command.js';
 
 export async function run(context: CommandContext): Promise<number> {
   const { flags, io } = context;

@@ -1,7 +1,7 @@
 import { sortedRecords, statusDocument } from '../../agent/status-view.js';
 import { outsideText } from '../../outside-text.js';
 import { readState } from '../../state/state.js';
-import type { CommandContext } from '../registry.js';
+import type { CommandContext } from '../command.js';
 import { printJson, setup } from '../setup.js';
 
 export async function run(context: CommandContext): Promise<number> {
@@ -18,9 +18,9 @@ export async function run(context: CommandContext): Promise<number> {
     const sent = r.sentAt ? `sent ${r.sentAt} via ${r.via}` : 'never sent';
     // A state written by an older version may hold a provider's text as it came.
     const error = r.lastError ? `; last error ${r.lastErrorAt}: ${outsideText(String(r.lastError), 2000)}` : '';
+    const waiting = r.backoff && Date.parse(r.backoff.until) > Date.now() ? `; next attempt after ${r.backoff.until}` : '';
     const prefix = r.prefix ? ` from prefix ${r.prefix}` : '';
-    context.io.stdout(`${r.host} ${r.type} ${r.address ?? '-'}${prefix} ${sent}${error}
-`);
+    context.io.stdout(`${r.host} ${r.type} ${r.address ?? '-'}${prefix} ${sent}${error}${waiting}\n`);
   }
   context.io.stdout(`last successful cycle: ${state.lastSuccessAt ?? 'never'}\n`);
   return 0;

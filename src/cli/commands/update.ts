@@ -1,6 +1,6 @@
 import { runEdgeCycle } from '../../agent/edge.js';
 import { redact } from '../../redact.js';
-import type { CommandContext } from '../registry.js';
+import type { CommandContext } from '../command.js';
 import { printJson, setup } from '../setup.js';
 
 export async function run(context: CommandContext): Promise<number> {

@@ -12,7 +12,8 @@ import { applyExitCode, applyJson, applyLines, planJson, planLines } from '../..
 import { providerZone } from '../../zone/provider-zone.js';
 import { applyFromProvider, planFromProvider, type PlanSettings } from '../../zone/session.js';
 import { originOf, readZoneText, zoneAsJson, zoneAsMasterFile } from '../../zone/zone-files.js';
-import type { CommandContext } from '../registry.js';
+import type { CommandContext } from '../command.js';
+import { nearestNames } from '../nearest-names.js';
 import { printJson, setup } from '../setup.js';
 
 const ACTIONS = ['export', 'plan', 'apply'];
@@ -20,7 +21,10 @@ const ACTIONS = ['export', 'plan', 'apply'];
 export async function run(context: CommandContext): Promise<number> {
   const { flags, positionals, io } = context;
   const [action, file, ...extra] = positionals;
-  if (!action || !ACTIONS.includes(action)) throw new ConfigError(`zone: give one of ${ACTIONS.join(', ')} (see ddedge zone --help)`);
+  if (!action || !ACTIONS.includes(action)) {
+    const near = action ? nearestNames(action, ACTIONS) : [];
+    throw new ConfigError(`zone: ${action ? `unknown action "${action}"; ` : ''}give one of ${ACTIONS.join(', ')}${near.length ? ` (did you mean ${near.join(' or ')}?)` : ''} (see ddedge zone --help)`);
+  }
   if (extra.length) throw new ConfigError(`zone ${action}: unexpected "${extra[0]}"`);
   if (action === 'export' && file) throw new ConfigError('zone export: takes no file (use --output FILE)');
   if (action !== 'export' && !file) throw new ConfigError(`zone ${action}: give the zone file: ddedge zone ${action} FILE`);
@@ -45,7 +49,13 @@ export async function run(context: CommandContext): Promise<number> {
     if (action === 'export') {
       const live = await provider.list();
       const output = format === 'json' ? zoneAsJson(live) : zoneAsMasterFile(service, live, [`zone ${service} exported by ddedge from service/dnslist, ${new Date().toISOString()}`]);
-      if (flags.output) writeFileAtomic(resolve(io.cwd, flags.output as string), output, 0o644);
+      if (flags.output) {
+        try {
+          writeFileAtomic(resolve(io.cwd, flags.output as string), output, 0o644);
+        } catch (error) {
+          throw new ConfigError(`--output: cannot write "${flags.output}": ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+        }
+      }
       else io.stdout(output);
       return 0;
     }

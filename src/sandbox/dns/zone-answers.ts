@@ -2,7 +2,8 @@
 // the moment of the question (so API changes show at once): the records of the service's
 // zone, plus an SOA and, when the zone has none of its own, an NS `ns1.<zone>` whose address
 // is the sandbox's. CNAMEs are followed inside the zone, `*.` wildcards match names that do
-// not exist, NXDOMAIN and NODATA carry the SOA in the authority section (RFC 2308).
+// not exist, NS records below the apex are delegations (referrals), NXDOMAIN and NODATA carry
+// the SOA in the authority section (RFC 2308).
 import { nameKey } from '../../dns/names.js';
 import { RCODE, TYPE_CODES, type DnsRecord, type SoaValue } from '../../dns/types.js';
 import type { SandboxModel, SandboxService } from '../model.js';
@@ -81,6 +82,8 @@ interface ZoneView {
   nodes: Map<string, DnsRecord[]>;
   /** Every owner and every name between an owner and the apex (empty non-terminals exist). */
   existing: Set<string>;
+  /** Delegations: NS records of names below the apex, by name. */
+  cuts: Map<string, DnsRecord[]>;
   soa: DnsRecord;
 }
 
@@ -120,7 +123,12 @@ function buildView(service: SandboxService, serial: number, nsAddress: NameServe
       if (name === apex || !name.includes('.')) break;
     }
   }
-  return { apex, nodes, existing, soa };
+  const cuts = new Map<string, DnsRecord[]>();
+  for (const [owner, records] of nodes) {
+    const ns = records.filter((r) => r.type === 'NS');
+    if (owner !== apex && ns.length) cuts.set(owner, ns);
+  }
+  return { apex, nodes, existing, cuts, soa };
 }
 
 /** The answer to one question of class IN. */
@@ -135,6 +143,12 @@ export function answerQuestion(model: SandboxModel, qname: string, qtype: number
   let owner = qname.replace(/\.$/, '');
   let current = key;
   for (let hop = 0; ; hop++) {
+    const cut = delegationOf(zone, current);
+    if (cut) {
+      // Below a delegation the data is another server's: a referral, not authoritative (RFC 1034 4.3.2).
+      const glue = cut.flatMap((ns) => (zone.nodes.get(nameKey(ns.value as string)) ?? []).filter((r) => r.type === 'A' || r.type === 'AAAA'));
+      return { rcode: RCODE.NOERROR, authoritative: answers.length > 0, answers, authority: cut, additional: glue };
+    }
     const records = recordsAt(zone, current);
     if (!records) return { rcode: RCODE.NXDOMAIN, authoritative: true, answers, authority: [negative()], additional };
     const cname = records.find((r) => r.type === 'CNAME');
@@ -155,6 +169,14 @@ export function answerQuestion(model: SandboxModel, qname: string, qtype: number
     break;
   }
   return { rcode: RCODE.NOERROR, authoritative: true, answers, authority: [], additional };
+}
+
+/** The NS records of the highest delegation at or above a name, if it lies below one. */
+function delegationOf(zone: ZoneView, key: string): DnsRecord[] | undefined {
+  if (!zone.cuts.size) return undefined;
+  let found: DnsRecord[] | undefined;
+  for (let name = key; name !== zone.apex && name.includes('.'); name = name.slice(name.indexOf('.') + 1)) found = zone.cuts.get(name) ?? found;
+  return found;
 }
 
 /** The records at a name, those of the wildcard that covers it, [] for an empty non-terminal, undefined when it does not exist. */

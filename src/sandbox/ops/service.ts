@@ -112,7 +112,7 @@ function entityOps<E extends { entityID: string; name?: string }>(
 const sslOf = (f: Record<string, string>) => (f.sslCert ? { ssl: { sslPath: f.sslPath!, ftpPath: f.sslPath!, sslCert: f.sslCert, sslKey: f.sslKey!, sslCertChain: f.sslCertChain! } } : {});
 
 function checkDnsValue(type: string, value: string) {
-  if ((type === 'A' && familyOfAddress(value) !== 4) || (type === 'AAAA' && familyOfAddress(value) !== 6)) fail(105, 'Syntax error: invalid parameter', `value "${value}" is not valid for a ${type} entry`);
+  if ((type === 'A' && familyOfAddress(value) !== 4) || (type === 'AAAA' && familyOfAddress(value) !== 6)) fail(105, 'Syntax error: invalid parameter', `value "${value}" is not valid for an ${type} entry`);
 }
 
 function defaultZone(model: SandboxModel, s: SandboxService): DnsEntry[] {

@@ -1,0 +1,32 @@
+// How a failure reaches the user: one line on stderr, and with --json also one JSON document
+// on stdout, {"error":{"message","exitCode","kind"}}, so scripts never parse stderr.
+import { DdedgeError, ExitCode } from '../errors.js';
+import { redact } from '../redact.js';
+import type { Io } from './io.js';
+
+/** The kind of a failure by its exit code, when the error does not name a finer one. */
+const KIND_BY_EXIT: Record<number, string> = {
+  [ExitCode.internal]: 'internal',
+  [ExitCode.usage]: 'usage',
+  [ExitCode.auth]: 'auth',
+  [ExitCode.transient]: 'transient',
+  [ExitCode.partial]: 'partial',
+  [ExitCode.addressUnknown]: 'address-unknown',
+  [ExitCode.refused]: 'refused',
+};
+
+/** Whether the command line asks for JSON output (the flag of every command that has one). */
+export const wantsJson = (argv: string[]): boolean => argv.some((a) => a === '--json' || a === '--json=true' || a === '--json=1');
+
+export function reportError(error: unknown, io: Io, json: boolean): number {
+  const known = error instanceof DdedgeError;
+  const exitCode = known ? error.exitCode : ExitCode.internal;
+  const message = known ? redact(error.message) : `internal error (please report it): ${redact((error as Error)?.stack ?? String(error))}`;
+  io.stderr(`ddedge: ${message}\n`);
+  if (json) {
+    const ownKind = known && typeof (error as { kind?: unknown }).kind === 'string' ? (error as unknown as { kind: string }).kind : undefined;
+    const shown = known ? message : `internal error (please report it): ${redact((error as Error)?.message ?? String(error))}`;
+    io.stdout(`${JSON.stringify({ error: { message: shown, exitCode, kind: ownKind ?? KIND_BY_EXIT[exitCode] ?? 'internal' } })}\n`);
+  }
+  return exitCode;
+}

@@ -1,0 +1,135 @@
+// Help, hints and small words, through the built file: api --help, "did you mean" for
+// flags, errors as JSON with --json, durations as people write them, and the wording fixes.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { withApi } from '../helpers/agent-env.js';
+import { baseEnv, runDist, tempDir } from '../helpers/cli.js';
+import { startServer, type TestServer } from '../helpers/servers.js';
+
+let sandbox: Sandbox;
+beforeAll(async () => {
+  sandbox = await startSandbox();
+});
+afterAll(() => sandbox.close());
+
+describe('ddedge api help', () => {
+  it('ddedge api --help lists the modules and how values are given', async () => {
+    const run = await runDist(['api', '--help'], baseEnv());
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^ddedge api <module> <action>/);
+    for (const module of ['tool', 'account', 'domain', 'contact', 'service', 'ssl']) expect(run.stdout).toMatch(new RegExp(`^  ${module} +\\d+ operations`, 'm'));
+    expect(run.stdout).toContain('@FILE');
+  });
+
+  it('ddedge api <module> --help lists its actions, in plain English', async () => {
+    const run = await runDist(['api', 'service', '--help'], baseEnv());
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^  dnscreate +Create a DNS/m);
+    expect(run.stdout).toContain('List the mailboxes of a service');
+    expect(run.stdout).toContain('List the mail aliases of a service');
+    expect(run.stdout).not.toMatch(/mailboxs|aliass/);
+  });
+
+  it('a mistyped module gets "did you mean"', async () => {
+    expect(await runDist(['api', 'sll', 'list'], baseEnv())).toMatchObject({ code: 2, stderr: expect.stringContaining('did you mean ssl?') });
+  });
+});
+
+describe('unknown flags', () => {
+  it.each([
+    [['update', '--intervall', '5m'], '--interval'],
+    [['status', '--state-dri', '/tmp/x'], '--state-dir'],
+    [['sandbox', '--prot', '0'], '--port'],
+    [['health', '--jsn'], '--json'],
+  ])('%j: exit 2, did you mean %s', async (args, flag) => {
+    const run = await runDist(args, baseEnv());
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`did you mean ${flag}?`);
+  });
+
+  it('a mistyped switch of ddedge api gets "did you mean"', async () => {
+    const run = await runDist(['api', 'contact', 'list', '--al'], baseEnv(withApi(sandbox)));
+    expect(run).toMatchObject({ code: 2, stderr: expect.stringContaining('did you mean --all') });
+    const user = await runDist(['api', 'contact', 'list', '--api-usr', 'x'], baseEnv(withApi(sandbox)));
+    expect(user).toMatchObject({ code: 2, stderr: expect.stringMatching(/did you mean .*--api-user/) });
+  });
+
+  it('an unknown API parameter gets the nearest names', async () => {
+    const run = await runDist(['api', 'service', 'dnslist', '--serviceNam', 'example.com'], baseEnv(withApi(sandbox)));
+    expect(run).toMatchObject({ code: 2, stderr: expect.stringContaining('did you mean serviceName') });
+  });
+});
+
+describe('--json errors', () => {
+  it.each([
+    [['update', '--json', '--intervall', '5m'], 2, 'usage'],
+    [['ip', '--json', '--interval', '10s'], 2, 'usage'],
+    [['api', 'domain', 'list', '--json', '--pageLength', '0'], 2, 'usage'],
+  ])('%j: one JSON document on stdout {"error":{message, exitCode, kind}}', async (args, exitCode, kind) => {
+    const run = await runDist(args, baseEnv(withApi(sandbox)));
+    expect(run.code).toBe(exitCode);
+    const doc = JSON.parse(run.stdout);
+    expect(doc).toEqual({ error: { message: expect.any(String), exitCode, kind } });
+    expect(run.stdout.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('an API refusal keeps its own kind; the password never appears', async () => {
+    const env = baseEnv({ DDEDGE_API_URL: sandbox.url, DDEDGE_API_USER: 'demo-user', DDEDGE_API_PASSWORD: 'canary-json-wrong-password' });
+    const run = await runDist(['api', 'tool', 'hello', '--json'], env);
+    expect(run.code).toBe(3);
+    expect(JSON.parse(run.stdout).error).toMatchObject({ exitCode: 3, kind: 'auth' });
+    expect(run.stdout + run.stderr).not.toContain('canary-json-wrong-password');
+  });
+});
+
+describe('durations', () => {
+  it('--interval 10s is under the minimum of 30s, in the unit written', async () => {
+    expect(await runDist(['status', '--interval', '10s'], baseEnv())).toMatchObject({ code: 2, stderr: 'ddedge: --interval: 10s is under the minimum of 30s\n' });
+    expect(await runDist(['status', '--interval', '8d'], baseEnv())).toMatchObject({ code: 2, stderr: 'ddedge: --interval: 8d is over the maximum of 7d\n' });
+    expect(await runDist(['status', '--timeout', '50ms'], baseEnv())).toMatchObject({ code: 2, stderr: 'ddedge: --timeout: 50ms is under the minimum of 100ms\n' });
+  });
+
+  it('compound forms: --interval 1h30m, health --max-age 1h30m', async () => {
+    const env = baseEnv({ DDEDGE_STATE_DIR: tempDir('ddedge-state-') });
+    expect((await runDist(['status', '--interval', '1h30m'], env)).code).toBe(0);
+    const health = JSON.parse((await runDist(['health', '--json', '--max-age', '1h30m'], env)).stdout);
+    expect(health.maxAgeMs).toBe(5_400_000);
+  });
+});
+
+describe('small words', () => {
+  let notFound: TestServer;
+  let alsoNotFound: TestServer;
+  beforeAll(async () => {
+    notFound = await startServer((_req, res) => res.writeHead(404).end('not here'));
+    alsoNotFound = await startServer((_req, res) => res.writeHead(404).end('not here'));
+  });
+  afterAll(async () => {
+    await notFound.close();
+    await alsoNotFound.close();
+  });
+
+  it('an address source answering 404: the source URL to check, no credentials hint, no double space', async () => {
+    const run = await runDist(['ip', '--ip-source', `url:${notFound.url}`, '--ip-source', `url:${alsoNotFound.url}`], baseEnv());
+    expect(run.code).toBe(6);
+    expect(run.stderr).toContain('answered HTTP 404 (check the source URL)');
+    expect(run.stderr).not.toContain('credentials');
+    expect(run.stderr).not.toMatch(/\S: {2}/);
+  });
+
+  it('an AAAA value for an A record: "an A entry"', async () => {
+    const run = await runDist(['api', 'service', 'dnscreate', '--serviceName', 'example.com', '--name', 'v6.example.com', '--type', 'A', '--value', '2001:db8::1'], baseEnv(withApi(sandbox)));
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain('is not valid for an A entry');
+  });
+});
+
+describe('the commands do not import the registry that lists them', () => {
+  it('no file in src/cli/commands imports ../registry.js, except completion (which lists the commands; the registry loads it on demand)', () => {
+    const dir = join(import.meta.dirname, '../../src/cli/commands');
+    const importers = readdirSync(dir).filter((f) => /from '\.\.\/registry\.js'/.test(readFileSync(join(dir, f), 'utf8')));
+    expect(importers).toEqual(['completion.ts']);
+  });
+});
