@@ -20,6 +20,8 @@ export interface Entry {
 const decoder = new TextDecoder('utf-8', { fatal: false });
 const UNQUOTED_RUN = /[^\s;()"\\]+/y;
 const QUOTED_RUN = /[^"\\\n]+/y;
+/** What UNQUOTED_RUN stops at (JavaScript's \s) besides space, tab and line ends. */
+const OTHER_BLANK = /^(?![ \t\r\n])\s$/;
 
 export function lexMasterFile(text: string, file: string): Entry[] {
   const entries: Entry[] = [];
@@ -58,6 +60,11 @@ export function lexMasterFile(text: string, file: string): Entry[] {
     }
     if (!current) current = { ownerOmitted: ch === ' ' || ch === '\t', tokens: [], line };
     if (ch === ' ' || ch === '\t') advance();
+    else if (OTHER_BLANK.test(ch)) {
+      // Only spaces and tabs separate fields; a no-break space pasted from a web page or a form
+      // feed would otherwise end a token without being one, and the lexer would stop advancing.
+      fail(`unexpected U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')} (a blank that is not a space or tab); fields are separated by spaces or tabs`);
+    }
     else if (ch === ';') {
       while (i < text.length && text[i] !== '\n') advance();
     } else if (ch === '(') {

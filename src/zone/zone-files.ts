@@ -8,12 +8,16 @@ import { isZoneType, type LiveRecord } from './record.js';
 import type { WantedZone } from './wanted-zone.js';
 
 export function readZoneText(text: string, options: ReadOptions): WantedZone {
-  return looksLikeJson(text) ? readJsonZone(text, options) : readMasterFile(text, options);
+  const body = withoutBom(text);
+  return looksLikeJson(body) ? readJsonZone(body, options) : readMasterFile(body, options);
 }
+
+/** Editors on Windows start UTF-8 files with a byte order mark; it is not part of the zone. */
+const withoutBom = (text: string): string => (text.startsWith('\uFEFF') ? text.slice(1) : text);
 
 /** The first $ORIGIN of a master file, the zone it is about when --service is not given. */
 export function originOf(text: string): string | undefined {
-  const match = /^\$ORIGIN[ \t]+(\S+)/im.exec(text);
+  const match = /^\$ORIGIN[ \t]+(\S+)/im.exec(withoutBom(text));
   return match ? match[1]!.toLowerCase().replace(/\.$/, '') : undefined;
 }
 

@@ -1,0 +1,65 @@
+// ddedge zone used as a newcomer uses it, and attacked: files written by other tools and
+// editors, mistakes, and plans that only the provider would have refused half-way. Each test
+// is a finding of the zone review (issue 10); the built dist/ddedge.mjs against the sandbox.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { withApi } from '../helpers/agent-env.js';
+import { baseEnv, startDist, tempDir, type RunResult } from '../helpers/cli.js';
+import { emptyZone, writeZone } from '../helpers/zone.js';
+
+const ZONE = 'zone.example';
+let sandbox: Sandbox;
+let stateDir: string;
+beforeEach(async () => {
+  sandbox = await startSandbox();
+  stateDir = tempDir('ddedge-state-');
+  const service = emptyZone(sandbox, ZONE);
+  service.dns.push({ entityID: '1', name: ZONE, type: 'A', ttl: '-', priority: '-', value: '192.0.2.1' });
+  service.dns.push({ entityID: '2', name: `home.${ZONE}`, type: 'A', ttl: '-', priority: '-', value: '192.0.2.20' });
+  service.dns.push({ entityID: '3', name: `_acme-challenge.${ZONE}`, type: 'TXT', ttl: '-', priority: '-', value: 'token' });
+});
+afterEach(async () => sandbox.close());
+
+const env = (extra: Record<string, string> = {}) => baseEnv({ ...withApi(sandbox), DDEDGE_STATE_DIR: stateDir, ...extra });
+const writes = () => [...sandbox.calls.entries()].filter(([k]) => k !== 'service/dnslist').reduce((n, [, v]) => n + v, 0);
+const LIVE = ['@ A 192.0.2.1', 'home A 192.0.2.20'];
+
+/** The built file, killed if it runs for more than `ms` (a hang is a finding, not a stuck suite). */
+async function bounded(args: string[], extra: Record<string, string> = {}, ms = 15_000): Promise<RunResult & { hung: boolean }> {
+  const child = startDist(args, env(extra));
+  let hung = false;
+  const timer = setTimeout(() => {
+    hung = true;
+    child.kill('SIGKILL');
+  }, ms);
+  const result = await child.result;
+  clearTimeout(timer);
+  return { ...result, hung };
+}
+
+describe('files from editors and other tools', () => {
+  it('a byte order mark (Windows editors) is read as the start of the file, in either form', async () => {
+    const bom = '\uFEFF';
+    const master = await bounded(['zone', 'plan', writeZone(`${bom}$ORIGIN ${ZONE}.\n${LIVE.join('\n')}\n`)]);
+    expect(master.hung).toBe(false);
+    expect(master.code, master.stderr).toBe(0);
+    expect(master.stdout).toContain('0 to create, 0 to update, 0 to delete, 2 unchanged');
+    const json = await bounded(['zone', 'plan', '--service', ZONE, writeZone(`${bom}[{"name":"@","type":"A","ttl":null,"priority":null,"value":"192.0.2.1"},{"name":"home","type":"A","ttl":null,"priority":null,"value":"192.0.2.20"}]`)]);
+    expect(json.code, json.stderr).toBe(0);
+    expect(json.stdout).toContain('2 unchanged');
+  });
+
+  it.each([
+    ['a no-break space pasted from a web page', 'www\u00A0IN A 192.0.2.5', /zone\.txt:4:4: unexpected U\+00A0/],
+    ['a form feed', 'www IN A 192.0.2.5\f', /zone\.txt:4:19: unexpected U\+000C/],
+    ['a zero-width no-break space inside the file', 'www IN A \uFEFF192.0.2.5', /zone\.txt:4:10: unexpected U\+FEFF/],
+  ])('%s is exit 2 naming line and column, not a hang', async (_name, line, message) => {
+    sandbox.calls.clear();
+    const run = await bounded(['zone', 'plan', writeZone(`$ORIGIN ${ZONE}.\n${LIVE.join('\n')}\n${line}\n`)]);
+    expect(run.hung).toBe(false);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(message);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(sandbox.calls.size).toBe(0);
+  });
+});
