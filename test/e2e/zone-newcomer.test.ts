@@ -1,6 +1,8 @@
 // ddedge zone used as a newcomer uses it, and attacked: files written by other tools and
 // editors, mistakes, and plans that only the provider would have refused half-way. Each test
 // is a finding of the zone review (issue 10); the built dist/ddedge.mjs against the sandbox.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { withApi } from '../helpers/agent-env.js';
@@ -61,5 +63,29 @@ describe('files from editors and other tools', () => {
     expect(run.stderr).toMatch(message);
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
     expect(sandbox.calls.size).toBe(0);
+  });
+});
+
+describe('a plan the provider would refuse half-way is refused before anything is sent', () => {
+  it.each([
+    ["a CNAME at the agent's host", ['@ A 192.0.2.1', 'home CNAME elsewhere.example.net.'], { DDEDGE_HOSTS: `home.${ZONE}` }, [], /zone\.txt:3:6: a CNAME cannot share its name with other data: home\.zone\.example keeps A 192\.0\.2\.20 \(the agent's host \(--host\)\)/],
+    ['a CNAME at an ACME challenge (delegated _acme-challenge)', [...LIVE, '_acme-challenge CNAME acme.example.net.'], {}, [], /zone\.txt:4:17: a CNAME cannot share its name with other data: _acme-challenge\.zone\.example keeps TXT token \(an ACME challenge/],
+    ['data beside an --ignore-d CNAME', ['@ A 192.0.2.1', 'home TXT "note"'], {}, ['--ignore', 'home:CNAME'], /zone\.txt:3:6: a CNAME cannot share its name with other data: home\.zone\.example keeps CNAME elsewhere\.example\.net \(--ignore home:CNAME\)/],
+    ['a CNAME where --keep-unlisted keeps data', ['@ A 192.0.2.1', 'home CNAME elsewhere.example.net.'], {}, ['--keep-unlisted'], /zone\.txt:3:6: a CNAME cannot share its name with other data: home\.zone\.example keeps A 192\.0\.2\.20 \(not in the file/],
+  ])('%s: exit 2 naming the line, nothing sent, no backup', async (name, lines, extraEnv, flags, message) => {
+    if (String(name).startsWith('data beside')) {
+      const dns = sandbox.model.services.find((s) => s.name === ZONE)!.dns;
+      dns.splice(dns.findIndex((e) => e.name === `home.${ZONE}`), 1, { entityID: '2', name: `home.${ZONE}`, type: 'CNAME', ttl: '-', priority: '-', value: 'elsewhere.example.net' });
+    }
+    const file = writeZone(`$ORIGIN ${ZONE}.\n${lines.join('\n')}\n`);
+    for (const action of ['plan', 'apply']) {
+      sandbox.calls.clear();
+      const run = await bounded(['zone', action, file, ...flags], extraEnv);
+      expect(run.code, `${action}: ${run.stdout}${run.stderr}`).toBe(2);
+      expect(run.stderr).toMatch(message);
+      expect(run.stderr.trim().split('\n')).toHaveLength(1);
+      expect(writes()).toBe(0);
+    }
+    expect(existsSync(join(stateDir, 'zone-backups'))).toBe(false);
   });
 });
