@@ -89,3 +89,22 @@ describe('a plan the provider would refuse half-way is refused before anything i
     expect(existsSync(join(stateDir, 'zone-backups'))).toBe(false);
   });
 });
+
+describe('ownership of names written in Unicode', () => {
+  it('--ignore with an IDN name (or a pattern) leaves the punycode record the provider holds alone', async () => {
+    const dns = sandbox.model.services.find((s) => s.name === ZONE)!.dns;
+    dns.push({ entityID: '4', name: `xn--bcher-kva.${ZONE}`, type: 'A', ttl: '-', priority: '-', value: '192.0.2.78' });
+    dns.push({ entityID: '5', name: `shop.xn--bcher-kva.${ZONE}`, type: 'A', ttl: '-', priority: '-', value: '192.0.2.79' });
+    const file = writeZone(`$ORIGIN ${ZONE}.\n${LIVE.join('\n')}\n`);
+    for (const ignore of [['--ignore', 'Bücher', '--ignore', '*.bücher'], ['--ignore', `bücher.${ZONE}.`, '--ignore', 'shop.BÜCHER:A']]) {
+      const run = await bounded(['zone', 'plan', file, '--json', ...ignore]);
+      expect(run.code, run.stderr).toBe(0);
+      const report = JSON.parse(run.stdout);
+      expect(report.changes).toEqual([]);
+      expect(report.kept.map((k: { name: string }) => k.name)).toEqual(expect.arrayContaining([`xn--bcher-kva.${ZONE}`, `shop.xn--bcher-kva.${ZONE}`]));
+    }
+    const mixed = await bounded(['zone', 'plan', file, '--ignore', 'bü*']);
+    expect(mixed.code).toBe(2);
+    expect(mixed.stderr).toMatch(/--ignore: "bü\*": a pattern with \* is matched against the names the provider keeps: write its Unicode labels in punycode \(xn--\.\.\.\)/);
+  });
+});
