@@ -108,3 +108,28 @@ describe('ownership of names written in Unicode', () => {
     expect(mixed.stderr).toMatch(/--ignore: "bü\*": a pattern with \* is matched against the names the provider keeps: write its Unicode labels in punycode \(xn--\.\.\.\)/);
   });
 });
+
+describe('a name that already ends with the zone, written without its trailing dot', () => {
+  it.each([
+    ['$ORIGIN', `$ORIGIN ${ZONE}\n${LIVE.join('\n')}\n`, /zone\.txt:1:9: "zone\.example" has no trailing dot, so it means zone\.example\.zone\.example; write "zone\.example\."/],
+    ['an owner', `$ORIGIN ${ZONE}.\n${LIVE.join('\n')}\nwww.${ZONE} A 192.0.2.5\n`, /zone\.txt:4:1: "www\.zone\.example" has no trailing dot, so it means www\.zone\.example\.zone\.example; write "www\.zone\.example\." \(or "www"\)/],
+    ['a CNAME target', `$ORIGIN ${ZONE}.\n${LIVE.join('\n')}\nwww CNAME home.${ZONE}\n`, /zone\.txt:4:11: "home\.zone\.example" has no trailing dot/],
+    ['an MX exchange', `$ORIGIN ${ZONE}.\n${LIVE.join('\n')}\n@ MX 10 mail.${ZONE}\n`, /zone\.txt:4:9: "mail\.zone\.example" has no trailing dot/],
+    ['an SRV target', `$ORIGIN ${ZONE}.\n${LIVE.join('\n')}\n_sip._tcp SRV 0 5 5060 sip.${ZONE}\n`, /zone\.txt:4:24: "sip\.zone\.example" has no trailing dot/],
+  ])('in %s is exit 2 naming the line, not a plan that moves the zone under itself', async (_name, text, message) => {
+    sandbox.calls.clear();
+    const run = await bounded(['zone', 'plan', writeZone(text)]);
+    expect(run.code, run.stdout).toBe(2);
+    expect(run.stderr).toMatch(message);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(sandbox.calls.size).toBe(0);
+  });
+
+  it('the same names with their dot, relative or under $ORIGIN are read as before', async () => {
+    const text = `$ORIGIN ${ZONE}.\n${LIVE.join('\n')}\nwww.${ZONE}. CNAME home\nmail A 192.0.2.6\n@ MX 10 mail.${ZONE}.\n$ORIGIN sub\nx A 192.0.2.7\n`;
+    const run = await bounded(['zone', 'plan', '--json', writeZone(text)]);
+    expect(run.code, run.stderr).toBe(0);
+    const changes = JSON.parse(run.stdout).changes.map((c: { name: string; type: string }) => `${c.name} ${c.type}`).sort();
+    expect(changes).toEqual([`mail.${ZONE} A`, `www.${ZONE} CNAME`, `x.sub.${ZONE} A`, `${ZONE} MX`].sort());
+  });
+});
