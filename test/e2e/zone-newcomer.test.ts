@@ -2,6 +2,8 @@
 // editors, mistakes, and plans that only the provider would have refused half-way. Each test
 // is a finding of the zone review (issue 10); the built dist/ddedge.mjs against the sandbox.
 import { existsSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
@@ -131,5 +133,37 @@ describe('a name that already ends with the zone, written without its trailing d
     expect(run.code, run.stderr).toBe(0);
     const changes = JSON.parse(run.stdout).changes.map((c: { name: string; type: string }) => `${c.name} ${c.type}`).sort();
     expect(changes).toEqual([`mail.${ZONE} A`, `www.${ZONE} CNAME`, `x.sub.${ZONE} A`, `${ZONE} MX`].sort());
+  });
+});
+
+describe('a listing that shows one entry twice (the zone changed between pages)', () => {
+  it('is exit 4 before any change: the plan would delete, by its entity ID, the record the file keeps', async () => {
+    const entry = { entityID: '7', name: ZONE, type: 'A', ttl: '-', priority: '-', value: '192.0.2.1' };
+    const other = { entityID: '8', name: `home.${ZONE}`, type: 'A', ttl: '-', priority: '-', value: '192.0.2.20' };
+    const writesSeen: string[] = [];
+    const server = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        const action = (req.url ?? '').split('/').filter(Boolean).join('/');
+        if (action !== 'service/dnslist') writesSeen.push(action);
+        // Page 1 and page 2 overlap: an entry deleted elsewhere meanwhile moved entity 7 across the page border.
+        const dns = action === 'service/dnslist' ? [entry, other, entry] : [];
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify({ success: true, errorCode: 0, errorCodeMsg: '', action, version: '1.0.26', messages: [], responseData: { queryInfo: { page: 1, pageLength: 1000, results: dns.length, total: dns.length }, dns } }));
+      });
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const run = await bounded(['zone', 'apply', '--force', writeZone(`$ORIGIN ${ZONE}.
+${LIVE.join('\n')}\n`)], { DDEDGE_API_URL: url });
+      expect(run.code, run.stdout + run.stderr).toBe(4);
+      expect(run.stderr).toMatch(/service\/dnslist listed entity 7 twice/);
+      expect(writesSeen).toEqual([]);
+      expect(existsSync(join(stateDir, 'zone-backups'))).toBe(false);
+    } finally {
+      server.close();
+      server.closeAllConnections();
+    }
   });
 });
