@@ -36,6 +36,7 @@ export function readMasterFile(text: string, options: ReadOptions): WantedZone {
   };
   const nameOf = (t: Token, origin: string): string => {
     if (t.quoted) fail(t, `a name cannot be quoted: "${t.text}"`);
+    checkTrailingDot(t, origin, zone, fail);
     const name = canonicalName(absoluteName(t.text, origin));
     return name ?? fail(t, `"${t.text}" is not a host name`);
   };
@@ -97,7 +98,7 @@ export function readMasterFile(text: string, options: ReadOptions): WantedZone {
       }
       fail(typeToken!, `unknown or unsupported type "${typeToken!.text}" (ddedge manages ${['A', 'AAAA', 'CNAME', 'MX', 'SRV', 'TXT', 'NS', 'CAA'].join(', ')}; --skip-unsupported leaves others out)`);
     }
-    const rdata = readRdata(type as ZoneType, tokens, typeToken!, origin, fail);
+    const rdata = readRdata(type as ZoneType, tokens, typeToken!, origin, fail, zone);
     records.push({ name: owner, type: type as ZoneType, ttl: ttl ?? defaultTtl, ...rdata, where });
   }
 
@@ -109,12 +110,15 @@ export function readMasterFile(text: string, options: ReadOptions): WantedZone {
   return { zone, records: withoutDuplicates(records), notes };
 }
 
-function readRdata(type: ZoneType, tokens: Token[], typeToken: Token, origin: string, fail: (t: Token, reason: string) => never): { value: string; priority?: number } {
+function readRdata(type: ZoneType, tokens: Token[], typeToken: Token, origin: string, fail: (t: Token, reason: string) => never, zone: string): { value: string; priority?: number } {
   const expect = (count: number, shape: string) => {
     if (tokens.length < count) fail(tokens.at(-1) ?? typeToken, `${type} needs ${shape}`);
     if (tokens.length > count && type !== 'TXT') fail(tokens[count]!, `unexpected "${tokens[count]!.text}": ${type} is ${shape}`);
   };
-  const target = (t: Token) => (t.text === '@' ? origin : t.text === '.' ? '.' : absoluteName(t.text, origin));
+  const target = (t: Token) => {
+    checkTrailingDot(t, origin, zone, fail);
+    return t.text === '@' ? origin : t.text === '.' ? '.' : absoluteName(t.text, origin);
+  };
   try {
     switch (type) {
       case 'A':
@@ -156,4 +160,18 @@ function readRdata(type: ZoneType, tokens: Token[], typeToken: Token, origin: st
 function number16(t: Token, what: string, fail: (t: Token, reason: string) => never): number {
   if (!/^\d+$/.test(t.text) || Number(t.text) > 65535) fail(t, `${what} "${t.text}" is not a number from 0 to 65535`);
   return Number(t.text);
+}
+
+/**
+ * A relative name that already ends with the zone ("www.example.com" in example.com) means
+ * www.example.com.example.com, as RFC 1035 reads it; no one wants that name, everyone forgets a
+ * dot. Applied, it would move records under a copy of the zone and delete the originals.
+ */
+function checkTrailingDot(t: Token, origin: string, zone: string, fail: (t: Token, reason: string) => never): void {
+  if (t.text === '@' || t.text.endsWith('.')) return;
+  const name = canonicalName(t.text);
+  if (name === undefined || (name !== zone && !name.endsWith(`.${zone}`))) return;
+  const meant = canonicalName(absoluteName(t.text, origin)) ?? `${t.text}.${origin}`;
+  const relative = origin === zone && name !== zone ? ` (or "${t.text.slice(0, -zone.length - 1)}")` : '';
+  fail(t, `"${t.text}" has no trailing dot, so it means ${meant}; write "${t.text}."${relative}`);
 }

@@ -30,7 +30,14 @@ export function parseIgnore(text: string, zone: string): IgnoreRule {
   const full = namePart === '@' ? zone : namePart.endsWith('.') ? namePart.slice(0, -1) : namePart === zone || namePart.endsWith(`.${zone}`) ? namePart : absoluteName(namePart, zone);
   // Wildcards are checked as a name with '*' in place of each run; the rest must be a name.
   if (!canonicalName(full.replace(/\*+/g, 'x'))) throw new ConfigError(`--ignore: "${namePart}" is not a name or a pattern of one`);
-  const source = full.toLowerCase().split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*');
+  // The provider keeps names in lower-case punycode: a Unicode label is matched in that form.
+  // A label with '*' cannot be (punycode is not made of pieces), so it must be ASCII already.
+  const labels = full.replace(/\.$/, '').split('.').map((label) => {
+    if (!label.includes('*')) return canonicalName(label)!;
+    if (/^[\x00-\x7f]*$/.test(label)) return label.toLowerCase();
+    throw new ConfigError(`--ignore: "${namePart}": a pattern with * is matched against the names the provider keeps: write its Unicode labels in punycode (xn--...)`);
+  });
+  const source = labels.join('.').split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*');
   return { pattern: new RegExp(`^${source}$`), type: typePart?.toUpperCase(), text };
 }
 

@@ -3,6 +3,7 @@ import { ConfigError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { applyPlan, chooseMethod, type ApplyOutcome, type Method, type MethodChoice } from './apply.js';
 import { writeBackup } from './backups.js';
+import { checkKeptConflicts } from './kept-conflicts.js';
 import { ownership } from './ownership.js';
 import { planZone, type Change, type Plan } from './plan.js';
 import type { ZoneProvider } from './provider-zone.js';
@@ -28,6 +29,7 @@ export interface PlanReport {
 export async function planFromProvider(provider: ZoneProvider, wanted: WantedZone, settings: PlanSettings): Promise<PlanReport> {
   const owner = ownership({ zone: settings.service, hosts: settings.hosts, ignore: settings.ignore });
   const plan = planZone(await provider.list(), wanted, owner, { keepUnlisted: settings.keepUnlisted });
+  checkKeptConflicts(plan, wanted);
   return { plan, method: chooseMethod(plan, settings.method), unsafe: safetyProblems(plan) };
 }
 

@@ -1,6 +1,10 @@
 // ddedge zone used as a newcomer uses it, and attacked: files written by other tools and
 // editors, mistakes, and plans that only the provider would have refused half-way. Each test
 // is a finding of the zone review (issue 10); the built dist/ddedge.mjs against the sandbox.
+import { existsSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { withApi } from '../helpers/agent-env.js';
@@ -61,5 +65,105 @@ describe('files from editors and other tools', () => {
     expect(run.stderr).toMatch(message);
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
     expect(sandbox.calls.size).toBe(0);
+  });
+});
+
+describe('a plan the provider would refuse half-way is refused before anything is sent', () => {
+  it.each([
+    ["a CNAME at the agent's host", ['@ A 192.0.2.1', 'home CNAME elsewhere.example.net.'], { DDEDGE_HOSTS: `home.${ZONE}` }, [], /zone\.txt:3:6: a CNAME cannot share its name with other data: home\.zone\.example keeps A 192\.0\.2\.20 \(the agent's host \(--host\)\)/],
+    ['a CNAME at an ACME challenge (delegated _acme-challenge)', [...LIVE, '_acme-challenge CNAME acme.example.net.'], {}, [], /zone\.txt:4:17: a CNAME cannot share its name with other data: _acme-challenge\.zone\.example keeps TXT token \(an ACME challenge/],
+    ['data beside an --ignore-d CNAME', ['@ A 192.0.2.1', 'home TXT "note"'], {}, ['--ignore', 'home:CNAME'], /zone\.txt:3:6: a CNAME cannot share its name with other data: home\.zone\.example keeps CNAME elsewhere\.example\.net \(--ignore home:CNAME\)/],
+    ['a CNAME where --keep-unlisted keeps data', ['@ A 192.0.2.1', 'home CNAME elsewhere.example.net.'], {}, ['--keep-unlisted'], /zone\.txt:3:6: a CNAME cannot share its name with other data: home\.zone\.example keeps A 192\.0\.2\.20 \(not in the file/],
+  ])('%s: exit 2 naming the line, nothing sent, no backup', async (name, lines, extraEnv, flags, message) => {
+    if (String(name).startsWith('data beside')) {
+      const dns = sandbox.model.services.find((s) => s.name === ZONE)!.dns;
+      dns.splice(dns.findIndex((e) => e.name === `home.${ZONE}`), 1, { entityID: '2', name: `home.${ZONE}`, type: 'CNAME', ttl: '-', priority: '-', value: 'elsewhere.example.net' });
+    }
+    const file = writeZone(`$ORIGIN ${ZONE}.\n${lines.join('\n')}\n`);
+    for (const action of ['plan', 'apply']) {
+      sandbox.calls.clear();
+      const run = await bounded(['zone', action, file, ...flags], extraEnv);
+      expect(run.code, `${action}: ${run.stdout}${run.stderr}`).toBe(2);
+      expect(run.stderr).toMatch(message);
+      expect(run.stderr.trim().split('\n')).toHaveLength(1);
+      expect(writes()).toBe(0);
+    }
+    expect(existsSync(join(stateDir, 'zone-backups'))).toBe(false);
+  });
+});
+
+describe('ownership of names written in Unicode', () => {
+  it('--ignore with an IDN name (or a pattern) leaves the punycode record the provider holds alone', async () => {
+    const dns = sandbox.model.services.find((s) => s.name === ZONE)!.dns;
+    dns.push({ entityID: '4', name: `xn--bcher-kva.${ZONE}`, type: 'A', ttl: '-', priority: '-', value: '192.0.2.78' });
+    dns.push({ entityID: '5', name: `shop.xn--bcher-kva.${ZONE}`, type: 'A', ttl: '-', priority: '-', value: '192.0.2.79' });
+    const file = writeZone(`$ORIGIN ${ZONE}.\n${LIVE.join('\n')}\n`);
+    for (const ignore of [['--ignore', 'Bücher', '--ignore', '*.bücher'], ['--ignore', `bücher.${ZONE}.`, '--ignore', 'shop.BÜCHER:A']]) {
+      const run = await bounded(['zone', 'plan', file, '--json', ...ignore]);
+      expect(run.code, run.stderr).toBe(0);
+      const report = JSON.parse(run.stdout);
+      expect(report.changes).toEqual([]);
+      expect(report.kept.map((k: { name: string }) => k.name)).toEqual(expect.arrayContaining([`xn--bcher-kva.${ZONE}`, `shop.xn--bcher-kva.${ZONE}`]));
+    }
+    const mixed = await bounded(['zone', 'plan', file, '--ignore', 'bü*']);
+    expect(mixed.code).toBe(2);
+    expect(mixed.stderr).toMatch(/--ignore: "bü\*": a pattern with \* is matched against the names the provider keeps: write its Unicode labels in punycode \(xn--\.\.\.\)/);
+  });
+});
+
+describe('a name that already ends with the zone, written without its trailing dot', () => {
+  it.each([
+    ['$ORIGIN', `$ORIGIN ${ZONE}\n${LIVE.join('\n')}\n`, /zone\.txt:1:9: "zone\.example" has no trailing dot, so it means zone\.example\.zone\.example; write "zone\.example\."/],
+    ['an owner', `$ORIGIN ${ZONE}.\n${LIVE.join('\n')}\nwww.${ZONE} A 192.0.2.5\n`, /zone\.txt:4:1: "www\.zone\.example" has no trailing dot, so it means www\.zone\.example\.zone\.example; write "www\.zone\.example\." \(or "www"\)/],
+    ['a CNAME target', `$ORIGIN ${ZONE}.\n${LIVE.join('\n')}\nwww CNAME home.${ZONE}\n`, /zone\.txt:4:11: "home\.zone\.example" has no trailing dot/],
+    ['an MX exchange', `$ORIGIN ${ZONE}.\n${LIVE.join('\n')}\n@ MX 10 mail.${ZONE}\n`, /zone\.txt:4:9: "mail\.zone\.example" has no trailing dot/],
+    ['an SRV target', `$ORIGIN ${ZONE}.\n${LIVE.join('\n')}\n_sip._tcp SRV 0 5 5060 sip.${ZONE}\n`, /zone\.txt:4:24: "sip\.zone\.example" has no trailing dot/],
+  ])('in %s is exit 2 naming the line, not a plan that moves the zone under itself', async (_name, text, message) => {
+    sandbox.calls.clear();
+    const run = await bounded(['zone', 'plan', writeZone(text)]);
+    expect(run.code, run.stdout).toBe(2);
+    expect(run.stderr).toMatch(message);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(sandbox.calls.size).toBe(0);
+  });
+
+  it('the same names with their dot, relative or under $ORIGIN are read as before', async () => {
+    const text = `$ORIGIN ${ZONE}.\n${LIVE.join('\n')}\nwww.${ZONE}. CNAME home\nmail A 192.0.2.6\n@ MX 10 mail.${ZONE}.\n$ORIGIN sub\nx A 192.0.2.7\n`;
+    const run = await bounded(['zone', 'plan', '--json', writeZone(text)]);
+    expect(run.code, run.stderr).toBe(0);
+    const changes = JSON.parse(run.stdout).changes.map((c: { name: string; type: string }) => `${c.name} ${c.type}`).sort();
+    expect(changes).toEqual([`mail.${ZONE} A`, `www.${ZONE} CNAME`, `x.sub.${ZONE} A`, `${ZONE} MX`].sort());
+  });
+});
+
+describe('a listing that shows one entry twice (the zone changed between pages)', () => {
+  it('is exit 4 before any change: the plan would delete, by its entity ID, the record the file keeps', async () => {
+    const entry = { entityID: '7', name: ZONE, type: 'A', ttl: '-', priority: '-', value: '192.0.2.1' };
+    const other = { entityID: '8', name: `home.${ZONE}`, type: 'A', ttl: '-', priority: '-', value: '192.0.2.20' };
+    const writesSeen: string[] = [];
+    const server = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        const action = (req.url ?? '').split('/').filter(Boolean).join('/');
+        if (action !== 'service/dnslist') writesSeen.push(action);
+        // Page 1 and page 2 overlap: an entry deleted elsewhere meanwhile moved entity 7 across the page border.
+        const dns = action === 'service/dnslist' ? [entry, other, entry] : [];
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify({ success: true, errorCode: 0, errorCodeMsg: '', action, version: '1.0.26', messages: [], responseData: { queryInfo: { page: 1, pageLength: 1000, results: dns.length, total: dns.length }, dns } }));
+      });
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const run = await bounded(['zone', 'apply', '--force', writeZone(`$ORIGIN ${ZONE}.
+${LIVE.join('\n')}\n`)], { DDEDGE_API_URL: url });
+      expect(run.code, run.stdout + run.stderr).toBe(4);
+      expect(run.stderr).toMatch(/service\/dnslist listed entity 7 twice/);
+      expect(writesSeen).toEqual([]);
+      expect(existsSync(join(stateDir, 'zone-backups'))).toBe(false);
+    } finally {
+      server.close();
+      server.closeAllConnections();
+    }
   });
 });
