@@ -8,6 +8,7 @@ import { isProcessEntry } from './entry.js';
 import { reportError, wantsJson } from './error-output.js';
 import { processIo, type Io } from './io.js';
 import { exitAfterOutput } from './process-output.js';
+import { joinDashValues, missingValueMessage } from './dash-values.js';
 import type { CommandSpec } from './command.js';
 import { nearestNames } from './nearest-names.js';
 import { COMMANDS, findCommand } from './registry.js';
@@ -61,10 +62,10 @@ function parseFlags(command: CommandSpec, args: string[]) {
   }
   for (const [name, spec] of Object.entries(command.flags)) options[name] = { type: spec.type, multiple: Boolean(spec.multiple) };
   try {
-    const parsed = parseArgs({ args, options, strict: true, allowPositionals: Boolean(command.positionals) });
+    const parsed = parseArgs({ args: joinDashValues(args, options), options, strict: true, allowPositionals: Boolean(command.positionals) });
     return { flags: parsed.values, positionals: parsed.positionals };
   } catch (error) {
-    const message = (error as Error).message.replace(/\. To specify a positional argument.*$/s, '');
+    const message = missingValueMessage((error as Error).message).replace(/\. To specify a positional argument.*$/s, '');
     throw new ConfigError(`${command.name}: ${message}${didYouMean(message, Object.keys(options))} (see ddedge ${command.name} --help)`);
   }
 }
