@@ -4,20 +4,28 @@
 
 type Options = Record<string, { type: 'string' | 'boolean' }>;
 
-/** `--key -abc` → `--key=-abc` for string flags, unless `-abc` names a flag of this command. */
-export function joinDashValues(args: string[], options: Options): string[] {
+/**
+ * `--key -abc` → `--key=-abc` for string flags, unless `-abc` names a flag of this command.
+ * `origins[i]` is the index in `args` of what became `out[i]`, so errors can give positions.
+ */
+export function joinDashValues(args: string[], options: Options): { args: string[]; origins: number[] } {
   const out: string[] = [];
+  const origins: number[] = [];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     const next = args[i + 1];
-    if (arg === '--') return [...out, ...args.slice(i)];
+    origins.push(i);
     const name = /^--([^=]+)$/.exec(arg)?.[1];
-    if (name && options[name]?.type === 'string' && next !== undefined && next.startsWith('-') && !namesFlag(next, options)) {
+    if (arg === '--') {
+      out.push(...args.slice(i));
+      for (let j = i + 1; j < args.length; j++) origins.push(j);
+      break;
+    } else if (name && options[name]?.type === 'string' && next !== undefined && next.startsWith('-') && !namesFlag(next, options)) {
       out.push(`${arg}=${next}`);
       i++;
     } else out.push(arg);
   }
-  return out;
+  return { args: out, origins };
 }
 
 function namesFlag(word: string, options: Options): boolean {

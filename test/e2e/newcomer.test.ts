@@ -36,3 +36,37 @@ describe('flag values that begin with "-"', () => {
     expect(JSON.parse(run.stdout).error.message).toMatch(/--host needs a value/);
   });
 });
+
+describe('error messages name an argument, never repeat it (it may be a secret)', () => {
+  const canary = 'canary-Nu-7f3q';
+  it('a flag put before the command: named without its value', async () => {
+    const run = await runDist(['--api-password=' + canary, 'api', 'tool', 'hello', '--json'], agentEnv(sandbox));
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^ddedge: --api-password is a flag, not a command: flags go after the command[^\n]*\n$/);
+    expect(JSON.parse(run.stdout)).toMatchObject({ error: { exitCode: 2, kind: 'usage' } });
+    expect(run.stdout + run.stderr).not.toContain(canary);
+  });
+
+  it('a password with a space, unquoted: the stray half is named by position', async () => {
+    const run = await runDist(['update', '--dyndns-key', 'first-half', canary, '--json'], agentEnv(sandbox));
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe('ddedge: update: argument 4 is unexpected (update takes no positional arguments; quote a value that has spaces) (see ddedge update --help)\n');
+    expect(run.stdout + run.stderr).not.toContain(canary);
+  });
+
+  it('the position counts the arguments as given, also after a value that begins with "-"', async () => {
+    const run = await runDist(['status', '--state-dir', '-x', canary], agentEnv(sandbox));
+    expect(run.stderr).toMatch(/argument 4 is unexpected/);
+    expect(run.stderr).not.toContain(canary);
+  });
+});
+
+describe('zone: a stray argument is counted, not repeated', () => {
+  it('zone plan FILE <stray>', async () => {
+    const canary = 'canary-Nu-zone-9k';
+    const run = await runDist(['zone', 'plan', 'example.com.zone', canary, '--json'], agentEnv(sandbox));
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/zone plan: 1 unexpected argument/);
+    expect(run.stdout + run.stderr).not.toContain(canary);
+  });
+});
