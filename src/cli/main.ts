@@ -8,6 +8,7 @@ import { isProcessEntry } from './entry.js';
 import { reportError, wantsJson } from './error-output.js';
 import { processIo, type Io } from './io.js';
 import { exitAfterOutput } from './process-output.js';
+import { joinDashValues, missingValueMessage } from './dash-values.js';
 import type { CommandSpec } from './command.js';
 import { nearestNames } from './nearest-names.js';
 import { COMMANDS, findCommand } from './registry.js';
@@ -32,6 +33,11 @@ async function dispatch(argv: string[], io: Io): Promise<number> {
     return first === undefined ? ExitCode.usage : ExitCode.ok;
   }
   const command = findCommand(first);
+  if (!command && first.startsWith('-')) {
+    // `ddedge --api-password=… update`: name the flag, never its value.
+    const flag = first.split('=')[0];
+    throw new ConfigError(`${flag} is a flag, not a command: flags go after the command (ddedge <command> ${flag} …; see ddedge --help)`);
+  }
   if (!command) {
     const near = nearestNames(first, COMMANDS.map((c) => c.name));
     throw new ConfigError(`unknown command "${first}"${near.length ? `; did you mean ${near.join(' or ')}?` : ''} (see ddedge --help)`);
@@ -47,12 +53,12 @@ async function dispatch(argv: string[], io: Io): Promise<number> {
   }
   // Arguments a caller passes verbatim (an ACME value may start with "-") are not flags.
   const literal = command.literalArguments?.(rest) ?? 0;
-  const { flags, positionals } = parseFlags(command, rest.slice(literal));
+  const { flags, positionals } = parseFlags(command, rest.slice(literal), literal);
   const { run } = await command.load();
   return run({ flags, positionals: [...rest.slice(0, literal), ...positionals], io });
 }
 
-function parseFlags(command: CommandSpec, args: string[]) {
+function parseFlags(command: CommandSpec, args: string[], literal = 0) {
   const options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }> = {};
   if (command.settings) {
     for (const setting of Object.values(SETTINGS)) {
@@ -60,13 +66,21 @@ function parseFlags(command: CommandSpec, args: string[]) {
     }
   }
   for (const [name, spec] of Object.entries(command.flags)) options[name] = { type: spec.type, multiple: Boolean(spec.multiple) };
+  const joined = joinDashValues(args, options);
+  let parsed;
   try {
-    const parsed = parseArgs({ args, options, strict: true, allowPositionals: Boolean(command.positionals) });
-    return { flags: parsed.values, positionals: parsed.positionals };
+    parsed = parseArgs({ args: joined.args, options, strict: true, allowPositionals: true, tokens: true });
   } catch (error) {
-    const message = (error as Error).message.replace(/\. To specify a positional argument.*$/s, '');
+    const message = missingValueMessage((error as Error).message).replace(/\. To specify a positional argument.*$/s, '');
     throw new ConfigError(`${command.name}: ${message}${didYouMean(message, Object.keys(options))} (see ddedge ${command.name} --help)`);
   }
+  // A stray word may be half of an unquoted secret: name its position, never its text.
+  const stray = command.positionals ? undefined : parsed.tokens.find((token) => token.kind === 'positional');
+  if (stray) {
+    const position = 2 + literal + joined.origins[stray.index]!;
+    throw new ConfigError(`${command.name}: argument ${position} is unexpected (${command.name} takes no positional arguments; quote a value that has spaces) (see ddedge ${command.name} --help)`);
+  }
+  return { flags: parsed.values, positionals: parsed.positionals };
 }
 
 /** "did you mean --interval?" for Node's "Unknown option '--intervall'". */

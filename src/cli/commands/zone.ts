@@ -25,7 +25,8 @@ export async function run(context: CommandContext): Promise<number> {
     const near = action ? nearestNames(action, ACTIONS) : [];
     throw new ConfigError(`zone: ${action ? `unknown action "${action}"; ` : ''}give one of ${ACTIONS.join(', ')}${near.length ? ` (did you mean ${near.join(' or ')}?)` : ''} (see ddedge zone --help)`);
   }
-  if (extra.length) throw new ConfigError(`zone ${action}: unexpected "${extra[0]}"`);
+  // Named by count, never by text: a stray word may be half of an unquoted secret.
+  if (extra.length) throw new ConfigError(`zone ${action}: ${extra.length} unexpected argument(s) after the file (quote a value that has spaces)`);
   if (action === 'export' && file) throw new ConfigError('zone export: takes no file (use --output FILE)');
   if (action !== 'export' && !file) throw new ConfigError(`zone ${action}: give the zone file: ddedge zone ${action} FILE`);
   const format = (flags.format as string | undefined) ?? 'bind';

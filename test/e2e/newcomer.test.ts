@@ -1,0 +1,72 @@
+// What a newcomer types, through the built file: values of the agent's own flags that begin
+// with "-" (a key or password can), and the one-line errors they get when a value is missing.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { agentEnv, zoneValue } from '../helpers/agent-env.js';
+import { runDist } from '../helpers/cli.js';
+
+let sandbox: Sandbox;
+beforeAll(async () => {
+  sandbox = await startSandbox();
+});
+afterAll(() => sandbox.close());
+
+describe('flag values that begin with "-"', () => {
+  it('a dynamic DNS key beginning with "-" is the value of --dyndns-key, and is never echoed', async () => {
+    const key = '-Kq7-leading-dash-canary';
+    sandbox.model.account.dyndnsKey = key;
+    const env = agentEnv(sandbox, { DDEDGE_DYNDNS_KEY: undefined });
+    const run = await runDist(['update', '--dyndns-key', key, '--ip', '81.0.2.77', '--log-level', 'debug'], env);
+    expect(run).toMatchObject({ code: 0, stdout: 'home.example.com A 81.0.2.77 updated\n' });
+    expect(zoneValue(sandbox, 'home.example.com')).toBe('81.0.2.77');
+    expect(run.stdout + run.stderr).not.toContain('leading-dash-canary');
+  });
+
+  it('a wrong value beginning with "-" gets the setting\'s own one-line error', async () => {
+    const run = await runDist(['update', '--ip', '-1', '--json'], agentEnv(sandbox));
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe('ddedge: --ip: "-1" is not an IPv4 address\n');
+    expect(JSON.parse(run.stdout)).toMatchObject({ error: { exitCode: 2, kind: 'usage' } });
+  });
+
+  it('a flag left without its value (the next argument is a flag) is one line, naming it', async () => {
+    const run = await runDist(['update', '--host', '--json'], agentEnv(sandbox));
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^ddedge: update: --host needs a value[^\n]*\n$/);
+    expect(JSON.parse(run.stdout).error.message).toMatch(/--host needs a value/);
+  });
+});
+
+describe('error messages name an argument, never repeat it (it may be a secret)', () => {
+  const canary = 'canary-Nu-7f3q';
+  it('a flag put before the command: named without its value', async () => {
+    const run = await runDist(['--api-password=' + canary, 'api', 'tool', 'hello', '--json'], agentEnv(sandbox));
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^ddedge: --api-password is a flag, not a command: flags go after the command[^\n]*\n$/);
+    expect(JSON.parse(run.stdout)).toMatchObject({ error: { exitCode: 2, kind: 'usage' } });
+    expect(run.stdout + run.stderr).not.toContain(canary);
+  });
+
+  it('a password with a space, unquoted: the stray half is named by position', async () => {
+    const run = await runDist(['update', '--dyndns-key', 'first-half', canary, '--json'], agentEnv(sandbox));
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe('ddedge: update: argument 4 is unexpected (update takes no positional arguments; quote a value that has spaces) (see ddedge update --help)\n');
+    expect(run.stdout + run.stderr).not.toContain(canary);
+  });
+
+  it('the position counts the arguments as given, also after a value that begins with "-"', async () => {
+    const run = await runDist(['status', '--state-dir', '-x', canary], agentEnv(sandbox));
+    expect(run.stderr).toMatch(/argument 4 is unexpected/);
+    expect(run.stderr).not.toContain(canary);
+  });
+});
+
+describe('zone: a stray argument is counted, not repeated', () => {
+  it('zone plan FILE <stray>', async () => {
+    const canary = 'canary-Nu-zone-9k';
+    const run = await runDist(['zone', 'plan', 'example.com.zone', canary, '--json'], agentEnv(sandbox));
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/zone plan: 1 unexpected argument/);
+    expect(run.stdout + run.stderr).not.toContain(canary);
+  });
+});
