@@ -1,0 +1,25 @@
+// npm run bench: the agent's bench (run.mjs: the cycle beside its floor and ddclient), then
+// each feature's own bench, one after another so they never share the CPU. Each prints its
+// own table with ratios to `node -e 0` measured in its own run.
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+
+const benches = [
+  ['the agent: cycle, floor, ddclient, SDK, sandbox start', 'run.mjs'],
+  ['zone as code: plan of 2,500 records, apply of 200 creates', 'zone.mjs'],
+  ['the sandbox name server and DNS sources', 'dns.mjs'],
+  ['ACME DNS-01: acme present/cleanup', 'acme.mjs'],
+  ['hosts behind the router and the daemon endpoint', 'lan-endpoint.mjs'],
+];
+const only = process.argv.slice(2);
+let failed = 0;
+for (const [title, file] of benches) {
+  if (only.length && !only.some((name) => file.startsWith(name))) continue;
+  console.log(`\n## ${title} (bench/${file})\n`);
+  const run = spawnSync(process.execPath, [join(import.meta.dirname, file)], { stdio: 'inherit', env: process.env, timeout: 15 * 60_000 });
+  if (run.status !== 0) {
+    failed++;
+    console.log(`bench/${file} ended with ${run.status ?? run.signal}`);
+  }
+}
+process.exit(failed ? 1 : 0);
