@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { withApi } from '../helpers/agent-env.js';
-import { baseEnv, startDist, tempDir, type RunResult } from '../helpers/cli.js';
+import { parseFault } from '../../src/sandbox/faults.js';
+import { baseEnv, startDist, tempDir, waitForOutput, type RunResult } from '../helpers/cli.js';
 import { emptyZone, writeZone } from '../helpers/zone.js';
 
 const ZONE = 'zone.example';
@@ -199,5 +200,22 @@ describe('values and names the provider holds that no master file can', () => {
     check(apply.stderr);
     const backups = join(stateDir, 'zone-backups', ZONE);
     for (const file of readdirSync(backups)) check(readFileSync(join(backups, file), 'utf8'));
+  });
+});
+
+describe('two applies at once (a cron job and a person)', () => {
+  it('the second waits for nothing and changes nothing: exit 4 while the first holds the zone; the first converges alone', async () => {
+    sandbox.faults.push(parseFault('service/dnscreate=slow:300'));
+    const lines = [...LIVE, ...Array.from({ length: 6 }, (_, i) => `c${i} A 192.0.2.${100 + i}`)];
+    const file = writeZone(`$ORIGIN ${ZONE}.\n${lines.join('\n')}\n`);
+    const first = startDist(['zone', 'apply', file, '--method', 'calls'], env());
+    await waitForOutput(first, 'stderr', (t) => t.includes('backup of'));
+    const second = await bounded(['zone', 'apply', file, '--method', 'calls']);
+    expect(second.code, second.stdout + second.stderr).toBe(4);
+    expect(second.stderr).toMatch(/another ddedge .* is using .*zone-locks.*zone\.example; try again when it has finished/);
+    expect((await first.result).code).toBe(0);
+    sandbox.faults.length = 0;
+    expect(sandbox.model.services.find((s) => s.name === ZONE)!.dns.filter((e) => e.name.startsWith('c'))).toHaveLength(6);
+    expect((await bounded(['zone', 'plan', file])).stdout).toContain('0 to create, 0 to update, 0 to delete');
   });
 });
