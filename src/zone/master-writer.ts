@@ -18,7 +18,7 @@ export function writeMasterFile(zone: string, records: WritableRecord[], header:
   const sorted = [...records].sort(compareRecords(zone));
   const owners = sorted.map((r) => relativeName(r.name, zone));
   const width = Math.min(40, Math.max(1, ...owners.map((o) => o.length)));
-  const lines = [...header.map((h) => `; ${h}`), `$ORIGIN ${zone}.`];
+  const lines = [...header.map((h) => `; ${visible(h)}`), `$ORIGIN ${zone}.`];
   sorted.forEach((r, i) => {
     const ttl = r.ttl === undefined ? '' : String(r.ttl);
     lines.push(`${owners[i]!.padEnd(width)} ${ttl.padStart(6)} IN ${r.type.padEnd(5)} ${rdataOf(r)}`);
@@ -29,6 +29,10 @@ export function writeMasterFile(zone: string, records: WritableRecord[], header:
 const absolute = (name: string) => (name === '.' ? '.' : `${name}.`);
 
 export function rdataOf(r: WritableRecord): string {
+  return visible(rdataText(r));
+}
+
+function rdataText(r: WritableRecord): string {
   switch (r.type) {
     case 'CNAME':
     case 'NS':
@@ -68,6 +72,12 @@ export function txtStrings(value: string): string[] {
   strings.push(current);
   return strings;
 }
+
+/**
+ * Text with its control characters as \DDD: what a provider's answer holds (a line break in a
+ * value, an escape sequence) never starts a new line of a file or reaches a terminal raw.
+ */
+export const visible = (text: string): string => text.replace(/[\x00-\x1f\x7f]/g, (c) => `\\${String(c.charCodeAt(0)).padStart(3, '0')}`);
 
 /** A quoted character-string: `"` and `\` escaped, control characters as \DDD. */
 export function quote(text: string): string {

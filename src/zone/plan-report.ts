@@ -3,7 +3,7 @@
 import { exitCodeOf } from '../errors.js';
 import type { ApplyReport, PlanReport } from './session.js';
 import { toJsonRecord, type JsonRecord } from './json-form.js';
-import { rdataOf } from './master-writer.js';
+import { rdataOf, visible } from './master-writer.js';
 import { relativeName } from './names.js';
 import { summarize, type Change } from './plan.js';
 import type { LiveRecord, ZoneRecord } from './record.js';
@@ -11,7 +11,7 @@ import type { Step } from './steps.js';
 
 type AnyRecord = Omit<ZoneRecord, 'type'> & { type: string };
 
-export const recordLine = (zone: string, r: AnyRecord): string => `${relativeName(r.name, zone)} ${r.ttl === undefined ? '' : `${r.ttl} `}IN ${r.type} ${rdataOf(r)}`;
+export const recordLine = (zone: string, r: AnyRecord): string => `${visible(relativeName(r.name, zone))} ${r.ttl === undefined ? '' : `${r.ttl} `}IN ${visible(r.type)} ${rdataOf(r)}`;
 
 export function planLines(report: PlanReport): string[] {
   const { plan, method } = report;
@@ -19,7 +19,7 @@ export function planLines(report: PlanReport): string[] {
   const how = method.calls === 0 ? 'no calls' : method.method === 'setzone' ? `one service/dnssetzone call instead of ${method.callsOneByOne}` : `${method.calls} call${method.calls > 1 ? 's' : ''}, one by one`;
   const lines = [`zone ${plan.zone}: ${s.create} to create, ${s.update} to update, ${s.delete} to delete, ${s.unchanged} unchanged (${how})`];
   for (const c of plan.changes) lines.push(changeLine(plan.zone, c));
-  for (const k of plan.kept) lines.push(`  keep    ${relativeName(k.name, plan.zone)} ${k.type}${k.value !== undefined ? ` ${k.value}` : ''}  (${k.reason})`);
+  for (const k of plan.kept) lines.push(`  keep    ${visible(relativeName(k.name, plan.zone))} ${visible(k.type)}${k.value !== undefined ? ` ${visible(k.value)}` : ''}  (${k.reason})`);
   if (report.unsafe.length) lines.push(`apply needs --force: ${report.unsafe.join('; and ')}`);
   return lines;
 }

@@ -20,9 +20,19 @@ export function safetyProblems(plan: Plan): string[] {
   const touching = plan.changes.filter((c) => c.action !== 'create');
   const total = plan.live.length;
   if (total >= MIN_RECORDS_FOR_SHARE && touching.length / total > MAX_SHARE) {
-    problems.push(`it would change or delete ${touching.length} of the zone's ${total} records (${Math.round((100 * touching.length) / total)}%, more than ${MAX_SHARE * 100}%)`);
+    problems.push(`it would change or delete ${touching.length} of the zone's ${total} records (${percent(touching.length, total)}, more than ${MAX_SHARE * 100}%)`);
   }
   const apex = touching.filter((c) => c.before?.name === plan.zone);
   if (apex.length) problems.push(`it would change or delete ${apex.length} record${apex.length > 1 ? 's' : ''} at the apex (${plan.zone}: ${[...new Set(apex.map((c) => c.before!.type))].join(', ')})`);
   return problems;
+}
+
+/** 40%, or as many decimals as it takes not to read as the limit itself (30.1%, 30.01%). */
+function percent(part: number, total: number): string {
+  const share = (100 * part) / total;
+  for (let digits = 0; digits < 6; digits++) {
+    const shown = Number(share.toFixed(digits));
+    if (shown > MAX_SHARE * 100) return `${shown}%`;
+  }
+  return `${share}%`;
 }

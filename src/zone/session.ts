@@ -1,5 +1,7 @@
 // The three zone commands as functions from settings to results; cli/ prints them.
+import { join } from 'node:path';
 import { ConfigError } from '../errors.js';
+import { acquireLock, type Lock } from '../state/lock.js';
 import type { Logger } from '../log.js';
 import { applyPlan, chooseMethod, type ApplyOutcome, type Method, type MethodChoice } from './apply.js';
 import { writeBackup } from './backups.js';
@@ -41,6 +43,30 @@ export interface ApplyReport extends PlanReport {
 }
 
 export async function applyFromProvider(
+  provider: ZoneProvider,
+  wanted: WantedZone,
+  settings: PlanSettings & { stateDir: string; force: boolean; logger: Logger; now?: Date },
+): Promise<ApplyReport> {
+  // One apply per zone at a time, planned under the lock: two applies planned side by side
+  // would both make the same creates (duplicates) or fight over the same entries.
+  const lock = lockZone(settings.stateDir, settings.service);
+  try {
+    return await applyLocked(provider, wanted, settings);
+  } finally {
+    lock.release();
+  }
+}
+
+function lockZone(stateDir: string, service: string): Lock {
+  try {
+    return acquireLock(join(stateDir, 'zone-locks', service));
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    throw new ConfigError(`zone apply stopped: cannot write the backup under ${stateDir} (${error.message}); nothing was changed (set --state-dir to a writable directory)`);
+  }
+}
+
+async function applyLocked(
   provider: ZoneProvider,
   wanted: WantedZone,
   settings: PlanSettings & { stateDir: string; force: boolean; logger: Logger; now?: Date },

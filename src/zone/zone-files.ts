@@ -2,8 +2,9 @@
 import { toJsonRecord } from './json-form.js';
 import { looksLikeJson, readJsonZone } from './json-form.js';
 import { readMasterFile, type ReadOptions } from './master-reader.js';
-import { rdataOf, writeMasterFile } from './master-writer.js';
-import { relativeName } from './names.js';
+import { quote, rdataOf, visible, writeMasterFile } from './master-writer.js';
+import { canonicalName, relativeName } from './names.js';
+import { canonicalValue, ValueError } from './values.js';
 import { isZoneType, type LiveRecord } from './record.js';
 import type { WantedZone } from './wanted-zone.js';
 
@@ -24,10 +25,29 @@ export function originOf(text: string): string | undefined {
 export function zoneAsMasterFile(zone: string, records: LiveRecord[], header: string[]): string {
   // SOA and NS are written as records (a reader leaves them to the provider); other types the
   // provider may hold but ddedge does not manage are kept visible as comments.
-  const writable = records.filter((r) => isZoneType(r.type) || r.type === 'SOA');
-  const others = records.filter((r) => !writable.includes(r));
-  const comments = others.map((r) => `not managed by ddedge: ${relativeName(r.name, zone)} ${r.ttl ?? ''} IN ${r.type} ${rdataOf(r)}`.replace(/ {2,}/g, ' '));
+  // A name or value the provider answered that is not valid for its type (a line break in it,
+  // say) is written as a comment too: as a record it could be anything, even other records.
+  const valid = records.filter(writableAsIs);
+  const writable = valid.filter((r) => isZoneType(r.type) || r.type === 'SOA');
+  const others = valid.filter((r) => !writable.includes(r));
+  const line = (r: LiveRecord) => `${visible(relativeName(r.name, zone))} ${r.ttl ?? ''} IN ${visible(r.type)} ${r.type === 'TXT' ? rdataOf(r) : quote(r.value)}`.replace(/ {2,}/g, ' ');
+  const comments = [
+    ...others.map((r) => `not managed by ddedge: ${relativeName(r.name, zone)} ${r.ttl ?? ''} IN ${r.type} ${rdataOf(r)}`.replace(/ {2,}/g, ' ')),
+    ...records.filter((r) => !valid.includes(r)).map((r) => `not written, its name or value cannot be: ${line(r)}`),
+  ];
   return writeMasterFile(zone, writable, [...header, ...comments]);
+}
+
+/** A record whose name is a host name and whose value is one its type holds, as ddedge writes it. */
+function writableAsIs(r: LiveRecord): boolean {
+  if (canonicalName(r.name) !== r.name || !/^[A-Z0-9]+$/.test(r.type)) return false;
+  if (!isZoneType(r.type)) return !/[\x00-\x1f\x7f]/.test(r.value);
+  try {
+    return canonicalValue(r.type, r.value) === r.value;
+  } catch (error) {
+    if (error instanceof ValueError) return false;
+    throw error;
+  }
 }
 
 export function zoneAsJson(records: LiveRecord[]): string {

@@ -1,14 +1,15 @@
 // ddedge zone used as a newcomer uses it, and attacked: files written by other tools and
 // editors, mistakes, and plans that only the provider would have refused half-way. Each test
 // is a finding of the zone review (issue 10); the built dist/ddedge.mjs against the sandbox.
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { withApi } from '../helpers/agent-env.js';
-import { baseEnv, startDist, tempDir, type RunResult } from '../helpers/cli.js';
+import { parseFault } from '../../src/sandbox/faults.js';
+import { baseEnv, startDist, tempDir, waitForOutput, type RunResult } from '../helpers/cli.js';
 import { emptyZone, writeZone } from '../helpers/zone.js';
 
 const ZONE = 'zone.example';
@@ -165,5 +166,56 @@ ${LIVE.join('\n')}\n`)], { DDEDGE_API_URL: url });
       server.close();
       server.closeAllConnections();
     }
+  });
+});
+
+describe('values and names the provider holds that no master file can', () => {
+  it('a line break or escape sequence in an answer never becomes a record of the export or backup, nor reaches the terminal raw', async () => {
+    const dns = sandbox.model.services.find((s) => s.name === ZONE)!.dns;
+    dns.push({ entityID: '90', name: `a.${ZONE}`, type: 'A', ttl: '-', priority: '-', value: '192.0.2.9\nevil 60 IN NS ns.attacker.example.' });
+    dns.push({ entityID: '91', name: `b.${ZONE}`, type: 'PTR', ttl: '-', priority: '-', value: 'x\nevil2 A 203.0.113.66' });
+    dns.push({ entityID: '92', name: `c.${ZONE}`, type: 'CNAME', ttl: '-', priority: '-', value: 'x\u001b[2Jy' });
+    dns.push({ entityID: '93', name: `d\nevil3 A 203.0.113.67\n.${ZONE}`, type: 'TXT', ttl: '-', priority: '-', value: 'x' });
+    const exported = await bounded(['zone', 'export', '--service', ZONE]);
+    expect(exported.code, exported.stderr).toBe(0);
+    const raw = /[\u0000-\u0008\u000b-\u001f\u007f]/;
+    const check = (text: string) => {
+      expect(text).not.toMatch(raw);
+      for (const line of text.split('\n')) expect(line).not.toMatch(/^evil/);
+    };
+    check(exported.stdout);
+    expect(exported.stdout).toContain('; not written, its name or value cannot be: a IN A "192.0.2.9\\010evil 60 IN NS ns.attacker.example."');
+
+    // The export is a file ddedge reads back: the garbage is not in it, so the plan deletes it.
+    const plan = await bounded(['zone', 'plan', '--json', writeZone(exported.stdout)]);
+    expect(plan.code, plan.stderr).toBe(0);
+    const report = JSON.parse(plan.stdout);
+    expect(report.changes.filter((c: { action: string }) => c.action !== 'delete')).toEqual([]);
+    expect(report.changes.map((c: { before: { name: string } }) => c.before.name)).not.toContain(expect.stringMatching(/^evil/));
+    const text = await bounded(['zone', 'plan', writeZone(exported.stdout)]);
+    check(text.stdout);
+
+    const apply = await bounded(['zone', 'apply', '--force', writeZone(`$ORIGIN ${ZONE}.\n@ A 192.0.2.1\nhome A 192.0.2.20\nnew A 192.0.2.50\n`)]);
+    check(apply.stdout);
+    check(apply.stderr);
+    const backups = join(stateDir, 'zone-backups', ZONE);
+    for (const file of readdirSync(backups)) check(readFileSync(join(backups, file), 'utf8'));
+  });
+});
+
+describe('two applies at once (a cron job and a person)', () => {
+  it('the second waits for nothing and changes nothing: exit 4 while the first holds the zone; the first converges alone', async () => {
+    sandbox.faults.push(parseFault('service/dnscreate=slow:300'));
+    const lines = [...LIVE, ...Array.from({ length: 6 }, (_, i) => `c${i} A 192.0.2.${100 + i}`)];
+    const file = writeZone(`$ORIGIN ${ZONE}.\n${lines.join('\n')}\n`);
+    const first = startDist(['zone', 'apply', file, '--method', 'calls'], env());
+    await waitForOutput(first, 'stderr', (t) => t.includes('backup of'));
+    const second = await bounded(['zone', 'apply', file, '--method', 'calls']);
+    expect(second.code, second.stdout + second.stderr).toBe(4);
+    expect(second.stderr).toMatch(/another ddedge .* is using .*zone-locks.*zone\.example; try again when it has finished/);
+    expect((await first.result).code).toBe(0);
+    sandbox.faults.length = 0;
+    expect(sandbox.model.services.find((s) => s.name === ZONE)!.dns.filter((e) => e.name.startsWith('c'))).toHaveLength(6);
+    expect((await bounded(['zone', 'plan', file])).stdout).toContain('0 to create, 0 to update, 0 to delete');
   });
 });
