@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { agentEnv, zoneValue } from '../helpers/agent-env.js';
 import { baseEnv, runDist, startDist, tempDir } from '../helpers/cli.js';
+import { startServer } from '../helpers/servers.js';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -105,5 +106,23 @@ describe('completion: the actions of zone and acme', () => {
     expect(await complete('ddedge', 'acme', '')).toEqual(['present', 'cleanup', 'certbot-auth', 'certbot-cleanup', '--help']);
     expect((await runDist(['acme', 'bogus'], baseEnv())).stderr).toContain('use present, cleanup, certbot-auth or certbot-cleanup');
     expect(await complete('ddedge', 'acme', 'present', '--no-w')).toEqual(['--no-wait']);
+  });
+});
+
+describe('ddedge ip --json when every source fails', () => {
+  it('still shows each source with its error (the answers a user needs most then)', async () => {
+    const missing = await startServer((_req, res) => { res.statusCode = 404; res.end('not here'); });
+    try {
+      const env = baseEnv({ DDEDGE_STATE_DIR: tempDir(), DDEDGE_IP_SOURCES: `url:${missing.url},url:http://127.0.0.1:9/`, DDEDGE_TIMEOUT: '3s' });
+      const run = await runDist(['ip', '--json'], env);
+      expect(run.code).toBe(6);
+      const [report] = JSON.parse(run.stdout).addresses;
+      expect(report.address).toBeNull();
+      expect(report.sources).toHaveLength(2);
+      expect(report.sources.find((s: { source: string }) => s.source === `url:${missing.url}`).error).toMatch(/HTTP 404/);
+      expect(report.sources.find((s: { source: string }) => s.source === 'url:http://127.0.0.1:9/').error).toMatch(/ECONNREFUSED/);
+    } finally {
+      await missing.close();
+    }
   });
 });
