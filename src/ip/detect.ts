@@ -27,6 +27,16 @@ export interface DetectOptions {
   interfaceTable?: string;
 }
 
+/** No address: carries every source's answer, for `ddedge ip --json`. */
+export class DetectionFailed extends AddressUnknownError {
+  constructor(
+    message: string,
+    readonly answers: SourceAnswer[],
+  ) {
+    super(message);
+  }
+}
+
 export interface Detection {
   address: string;
   answers: SourceAnswer[];
@@ -56,10 +66,11 @@ export function detectAddress(options: DetectOptions): Promise<Detection> {
       clearTimeout(deadline);
       const summary = answers.map((a) => `${a.source}: ${[a.address, a.error].filter(Boolean).join(' ')}`).join('; ');
       const disagreement = votes.size > 0;
-      reject(new AddressUnknownError(
+      reject(new DetectionFailed(
         disagreement
           ? `IPv${family} sources disagree: no address was reported by ${quorum} sources (${summary}); nothing was sent`
           : `no IPv${family} source answered usefully (${summary}); nothing was sent`,
+        answers,
       ));
     };
     // A deadline for the whole detection, not only for each request: DNS retries and slow

@@ -1,9 +1,14 @@
 // What a newcomer types, through the built file: values of the agent's own flags that begin
-// with "-" (a key or password can), and the one-line errors they get when a value is missing.
+// with "-" (a key or password can), the one-line errors they get when a value is missing,
+// errors that never repeat an argument, the daemon's unusable state directory, completion.
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { agentEnv, zoneValue } from '../helpers/agent-env.js';
-import { runDist } from '../helpers/cli.js';
+import { baseEnv, runDist, startDist, tempDir } from '../helpers/cli.js';
+import { startServer } from '../helpers/servers.js';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -68,5 +73,56 @@ describe('zone: a stray argument is counted, not repeated', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/zone plan: 1 unexpected argument/);
     expect(run.stdout + run.stderr).not.toContain(canary);
+  });
+});
+
+describe('the daemon with a state directory it can never use', () => {
+  it.each(['/proc/ddedge', '/dev/null'])('--state-dir %s: exit 2 at once, as update does (not a retry every 15 s)', async (dir) => {
+    const daemon = startDist(['daemon', '--ip', '81.0.2.15', '--state-dir', dir], agentEnv(sandbox));
+    const bound = setTimeout(() => daemon.kill('SIGKILL'), 8000);
+    const run = await daemon.result.finally(() => clearTimeout(bound));
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/--state-dir: cannot create/);
+    expect(run.stderr).not.toMatch(/retrying/);
+  }, 15_000);
+});
+
+describe('completion: the actions of zone and acme', () => {
+  async function complete(...words: string[]): Promise<string[]> {
+    const script = join(tempDir(), 'ddedge.bash');
+    writeFileSync(script, (await runDist(['completion', 'bash'], baseEnv())).stdout);
+    const quoted = words.map((w) => `'${w}'`).join(' ');
+    const out = execFileSync('bash', ['-c', `source '${script}'; COMP_WORDS=(${quoted}); COMP_CWORD=${words.length - 1}; _ddedge; printf '%s\\n' "\${COMPREPLY[@]}"`], { encoding: 'utf8' });
+    return out.split('\n').filter(Boolean);
+  }
+
+  it('ddedge zone <TAB> offers export, plan, apply (the words the command accepts), then flags', async () => {
+    expect(await complete('ddedge', 'zone', '')).toEqual(['export', 'plan', 'apply', '--help']);
+    expect((await runDist(['zone', 'bogus'], baseEnv())).stderr).toContain('give one of export, plan, apply');
+    expect(await complete('ddedge', 'zone', 'export', '--serv')).toEqual(['--service']);
+  });
+
+  it('ddedge acme <TAB> offers its four actions', async () => {
+    expect(await complete('ddedge', 'acme', '')).toEqual(['present', 'cleanup', 'certbot-auth', 'certbot-cleanup', '--help']);
+    expect((await runDist(['acme', 'bogus'], baseEnv())).stderr).toContain('use present, cleanup, certbot-auth or certbot-cleanup');
+    expect(await complete('ddedge', 'acme', 'present', '--no-w')).toEqual(['--no-wait']);
+  });
+});
+
+describe('ddedge ip --json when every source fails', () => {
+  it('still shows each source with its error (the answers a user needs most then)', async () => {
+    const missing = await startServer((_req, res) => { res.statusCode = 404; res.end('not here'); });
+    try {
+      const env = baseEnv({ DDEDGE_STATE_DIR: tempDir(), DDEDGE_IP_SOURCES: `url:${missing.url},url:http://127.0.0.1:9/`, DDEDGE_TIMEOUT: '3s' });
+      const run = await runDist(['ip', '--json'], env);
+      expect(run.code).toBe(6);
+      const [report] = JSON.parse(run.stdout).addresses;
+      expect(report.address).toBeNull();
+      expect(report.sources).toHaveLength(2);
+      expect(report.sources.find((s: { source: string }) => s.source === `url:${missing.url}`).error).toMatch(/HTTP 404/);
+      expect(report.sources.find((s: { source: string }) => s.source === 'url:http://127.0.0.1:9/').error).toMatch(/ECONNREFUSED/);
+    } finally {
+      await missing.close();
+    }
   });
 });

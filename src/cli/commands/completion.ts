@@ -9,6 +9,12 @@ import { COMMANDS } from '../registry.js';
 
 const quote = (words: string[]) => words.join(' ');
 
+/** The first word of commands that take an action (as zone.ts and acme.ts accept them). */
+const ACTIONS_OF: Record<string, string[]> = {
+  zone: ['export', 'plan', 'apply'],
+  acme: ['present', 'cleanup', 'certbot-auth', 'certbot-cleanup'],
+};
+
 export function bashCompletion(): string {
   const settings = Object.values(SETTINGS as Record<string, Setting>);
   const flagsOf = (name: string) => {
@@ -41,6 +47,11 @@ _ddedge() {
 ${valueCases.join('\n')}
     --env-file|--dotenv|--state-dir|--metrics-file|--data|--tls-cert|--tls-key) COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
   esac
+  if [ "$COMP_CWORD" -eq 2 ]; then
+    case "$cmd" in
+${Object.entries(ACTIONS_OF).map(([name, actions]) => `      ${name}) COMPREPLY=( $(compgen -W "${quote([...actions, '--help'])}" -- "$cur") ); return ;;`).join('\n')}
+    esac
+  fi
   case "$cmd" in
 ${commandCases.join('\n')}
     api)

@@ -1,11 +1,14 @@
 import { runEdgeCycle } from '../../agent/edge.js';
 import { runDaemon } from '../../agent/daemon.js';
+import { ConfigError } from '../../errors.js';
+import { acquireLock } from '../../state/lock.js';
 import type { CommandContext } from '../command.js';
 import { setup } from '../setup.js';
 
 export async function run(context: CommandContext): Promise<number> {
   const { config, logger } = await setup(context, 'cycle');
   let current = config;
+  usableStateDir(config.stateDir);
   // The HTTP endpoint (--listen) is started first, so that a taken port stops the daemon at once (exit 2).
   const endpoint = config.listen ? await (await import('../../endpoint/server.js')).startEndpoint({ listen: config.listen, config: () => current, logger }) : undefined;
   try {
@@ -17,5 +20,18 @@ export async function run(context: CommandContext): Promise<number> {
     });
   } finally {
     await endpoint?.close();
+  }
+}
+
+/**
+ * A state directory that cannot be created or written is exit 2 at start, as for `update`
+ * (the cycles would only retry it). Taking the lock and giving it back is exactly that test;
+ * a lock held by another cycle is left to the first cycle to meet.
+ */
+function usableStateDir(dir: string): void {
+  try {
+    acquireLock(dir).release();
+  } catch (error) {
+    if (error instanceof ConfigError) throw error;
   }
 }

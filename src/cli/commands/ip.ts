@@ -1,5 +1,5 @@
 import { AddressUnknownError } from '../../errors.js';
-import { detectAddress, type SourceAnswer } from '../../ip/detect.js';
+import { DetectionFailed, detectAddress, type SourceAnswer } from '../../ip/detect.js';
 import type { Family } from '../../ip/address.js';
 import type { CommandContext } from '../command.js';
 import { printJson, setup } from '../setup.js';
@@ -35,7 +35,7 @@ export async function run(context: CommandContext): Promise<number> {
     } catch (error) {
       if (!(error instanceof AddressUnknownError)) throw error;
       logger.error(error.message);
-      reports.push({ family: `IPv${family}`, address: null, given: false, quorum, error: error.message, sources: [] });
+      reports.push({ family: `IPv${family}`, address: null, given: false, quorum, error: error.message, sources: error instanceof DetectionFailed ? error.answers : [] });
     }
   }
   if (context.flags.json) printJson(context, { addresses: reports });
