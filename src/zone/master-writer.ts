@@ -1,6 +1,7 @@
 // A zone as an RFC 1035 master file: `$ORIGIN <zone>.`, owners relative to it (`@` for the
 // apex), targets absolute, TXT quoted and split into strings of at most 255 bytes, records
 // with the provider's default TTL written without one. Sorted, so files diff well.
+import { splitTxt } from '../dns/txt-strings.js';
 import { relativeName } from './names.js';
 import { parseCaa } from './values.js';
 
@@ -55,23 +56,7 @@ function rdataText(r: WritableRecord): string {
 }
 
 /** A TXT value as character-strings of at most 255 bytes, cut between characters. */
-export function txtStrings(value: string): string[] {
-  const strings: string[] = [];
-  let current = '';
-  let bytes = 0;
-  for (const char of value) {
-    const size = Buffer.byteLength(char);
-    if (bytes + size > 255) {
-      strings.push(current);
-      current = '';
-      bytes = 0;
-    }
-    current += char;
-    bytes += size;
-  }
-  strings.push(current);
-  return strings;
-}
+export const txtStrings = splitTxt;
 
 /**
  * Text with its control characters as \DDD: what a provider's answer holds (a line break in a

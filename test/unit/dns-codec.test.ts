@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DnsError } from '../../src/dns/errors.js';
-import { decodeMessage, encodeMessage, splitTxt } from '../../src/dns/message.js';
+import { decodeMessage, encodeMessage } from '../../src/dns/message.js';
+import { splitTxt } from '../../src/dns/txt-strings.js';
 import { nameKey, nameToLabels, readName } from '../../src/dns/names.js';
 import type { DnsRecord } from '../../src/dns/types.js';
 

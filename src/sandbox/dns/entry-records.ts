@@ -3,7 +3,7 @@
 // an SRV without a port) are left out rather than failing the whole answer.
 import type { DnsEntry } from '../../api/endpoints/service.js';
 import { familyOfAddress } from '../../ip/address.js';
-import { splitTxt } from '../../dns/message.js';
+import { splitTxt } from '../../dns/txt-strings.js';
 import { nameToLabels } from '../../dns/names.js';
 import type { DnsRecord } from '../../dns/types.js';
 
