@@ -219,3 +219,39 @@ describe('two applies at once (a cron job and a person)', () => {
     expect((await bounded(['zone', 'plan', file])).stdout).toContain('0 to create, 0 to update, 0 to delete');
   });
 });
+
+describe('a record added by someone else while a dnssetzone apply runs', () => {
+  it('an ACME challenge created after the plan read the zone is not erased by the one-call replace: exit 4, nothing sent; run again keeps it', async () => {
+    let lists = 0;
+    const proxy = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', async () => {
+        const upstream = await fetch(new URL(req.url ?? '/', sandbox.url), { method: 'POST', headers: { 'content-type': req.headers['content-type'] ?? '' }, body: Buffer.concat(chunks) });
+        const body = await upstream.text();
+        // Right after the plan's listing, an ACME client adds its challenge.
+        if ((req.url ?? '').includes('dnslist') && ++lists === 1) {
+          sandbox.model.services.find((s) => s.name === ZONE)!.dns.push({ entityID: '900', name: `_acme-challenge.www.${ZONE}`, type: 'TXT', ttl: '60', priority: '-', value: 'fresh-token' });
+        }
+        res.writeHead(upstream.status, { 'content-type': 'application/json' }).end(body);
+      });
+    });
+    await new Promise<void>((done) => proxy.listen(0, '127.0.0.1', done));
+    try {
+      const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+      const file = writeZone(`$ORIGIN ${ZONE}.\n${LIVE.join('\n')}\n${Array.from({ length: 5 }, (_, i) => `s${i} A 192.0.2.${60 + i}`).join('\n')}\n`);
+      sandbox.calls.clear();
+      const run = await bounded(['zone', 'apply', file, '--method', 'setzone'], { DDEDGE_API_URL: url });
+      expect(run.code, run.stdout + run.stderr).toBe(4);
+      expect(run.stderr).toMatch(/the zone changed since it was read \(_acme-challenge\.www\.zone\.example TXT added\); nothing was sent/);
+      expect(sandbox.calls.get('service/dnssetzone')).toBeUndefined();
+      const again = await bounded(['zone', 'apply', file, '--method', 'setzone'], { DDEDGE_API_URL: url });
+      expect(again.code, again.stderr).toBe(0);
+      const names = sandbox.model.services.find((s) => s.name === ZONE)!.dns.map((e) => `${e.name} ${e.value}`);
+      expect(names).toEqual(expect.arrayContaining([`_acme-challenge.www.${ZONE} fresh-token`, `_acme-challenge.${ZONE} token`, `s4.${ZONE} 192.0.2.64`]));
+    } finally {
+      proxy.closeAllConnections();
+      proxy.close();
+    }
+  });
+});
