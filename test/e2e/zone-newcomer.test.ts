@@ -255,3 +255,20 @@ describe('a record added by someone else while a dnssetzone apply runs', () => {
     }
   });
 });
+
+describe('TXT written without quotes', () => {
+  it('several unquoted words (an SPF record typed by hand) are exit 2 saying how to quote them, not "v=spf1mx-all"', async () => {
+    sandbox.calls.clear();
+    const run = await bounded(['zone', 'plan', writeZone(`$ORIGIN ${ZONE}.\n${LIVE.join('\n')}\n@ TXT v=spf1 mx -all\n`)]);
+    expect(run.code, run.stdout).toBe(2);
+    expect(run.stderr).toMatch(/zone\.txt:4:7: TXT of several unquoted words is several strings joined without spaces \("v=spf1mx-all"\); quote the text: "v=spf1 mx -all"/);
+    expect(sandbox.calls.size).toBe(0);
+  });
+
+  it('one unquoted word, and several quoted strings (a DKIM key split by another tool), are read as before', async () => {
+    const run = await bounded(['zone', 'plan', '--json', writeZone(`$ORIGIN ${ZONE}.\n${LIVE.join('\n')}\na TXT token\nb TXT ( "v=DKIM1; k=rsa; "\n  "p=MIIB" "AQAB" )\n`)]);
+    expect(run.code, run.stderr).toBe(0);
+    const values = JSON.parse(run.stdout).changes.map((c: { after: { value: string } }) => c.after.value);
+    expect(values).toEqual(['token', 'v=DKIM1; k=rsa; p=MIIBAQAB']);
+  });
+});
