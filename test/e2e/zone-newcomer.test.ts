@@ -176,6 +176,7 @@ describe('values and names the provider holds that no master file can', () => {
     dns.push({ entityID: '91', name: `b.${ZONE}`, type: 'PTR', ttl: '-', priority: '-', value: 'x\nevil2 A 203.0.113.66' });
     dns.push({ entityID: '92', name: `c.${ZONE}`, type: 'CNAME', ttl: '-', priority: '-', value: 'x\u001b[2Jy' });
     dns.push({ entityID: '93', name: `d\nevil3 A 203.0.113.67\n.${ZONE}`, type: 'TXT', ttl: '-', priority: '-', value: 'x' });
+    dns.push({ entityID: '94', name: 'www.example.org', type: 'A', ttl: '-', priority: '-', value: '192.0.2.94' });
     const exported = await bounded(['zone', 'export', '--service', ZONE]);
     expect(exported.code, exported.stderr).toBe(0);
     const raw = /[\u0000-\u0008\u000b-\u001f\u007f]/;
@@ -185,6 +186,7 @@ describe('values and names the provider holds that no master file can', () => {
     };
     check(exported.stdout);
     expect(exported.stdout).toContain('; not written, its name or value cannot be: a IN A "192.0.2.9\\010evil 60 IN NS ns.attacker.example."');
+    expect(exported.stdout).toContain('; not written, its name or value cannot be: www.example.org. IN A "192.0.2.94"');
 
     // The export is a file ddedge reads back: the garbage is not in it, so the plan deletes it.
     const plan = await bounded(['zone', 'plan', '--json', writeZone(exported.stdout)]);
