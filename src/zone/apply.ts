@@ -2,6 +2,7 @@
 // provider's limit per account), stopping at the first refused call: what was done and what
 // was not is returned, never guessed. Or, when it needs fewer calls, the whole zone in one
 // service/dnssetzone, with the records the plan leaves alone sent back at their live values.
+import { PagingError } from '../api/errors.js';
 import type { Logger } from '../log.js';
 import type { Plan } from './plan.js';
 import { toProvider } from './provider-mapping.js';
@@ -83,6 +84,10 @@ async function applyWithSetZone(provider: ZoneProvider, plan: Plan, steps: Step[
   const stays: (LiveRecord | ZoneRecord)[] = plan.live.filter((r) => !gone.has(r.entityID));
   const added = plan.changes.flatMap((c) => (c.after ? [c.after] : []));
   try {
+    // The replace sends back what the plan read; a record someone added or changed since (an
+    // ACME client's challenge, the agent's new address) would be erased. Read again first.
+    const changed = changedSince(plan.live, await provider.list());
+    if (changed.length) throw new PagingError(`zone apply: the zone changed since it was read (${changed.slice(0, 3).join(', ')}${changed.length > 3 ? ', ...' : ''}); nothing was sent; run it again`);
     await provider.setZone([...stays, ...added].map(toProvider));
     logger.info(`zone: dnssetzone sent ${stays.length + added.length} records (${steps.length} changes)`);
     return { method: 'setzone', done: steps, notDone: [], maxInFlight: 1 };
@@ -90,4 +95,19 @@ async function applyWithSetZone(provider: ZoneProvider, plan: Plan, steps: Step[
     logger.error(`zone: dnssetzone failed: ${(error as Error).message}`);
     return { method: 'setzone', done: [], notDone: steps, failure: { error }, maxInFlight: 1 };
   }
+}
+
+/** What differs between two listings of a zone, as `name TYPE added|changed|removed`. */
+function changedSince(before: LiveRecord[], now: LiveRecord[]): string[] {
+  const key = (r: LiveRecord) => `${r.name} ${r.type} ${r.ttl ?? '-'} ${r.priority ?? '-'} ${r.value}`;
+  const then = new Map(before.map((r) => [r.entityID, r]));
+  const differences: string[] = [];
+  for (const r of now) {
+    const old = then.get(r.entityID);
+    if (!old) differences.push(`${r.name} ${r.type} added`);
+    else if (key(old) !== key(r)) differences.push(`${r.name} ${r.type} changed`);
+    then.delete(r.entityID);
+  }
+  for (const r of then.values()) differences.push(`${r.name} ${r.type} removed`);
+  return differences;
 }

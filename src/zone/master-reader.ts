@@ -6,6 +6,7 @@ import { absoluteName, canonicalName } from './names.js';
 import { isZoneType, MAX_TTL, type ZoneType } from './record.js';
 import { canonicalTarget, canonicalValue, formatCaa, ValueError } from './values.js';
 import { withoutDuplicates, zoneProblem, type FileNote, type WantedRecord, type WantedZone } from './wanted-zone.js';
+import { quote } from './master-writer.js';
 import { ZoneFileError } from './zone-file-error.js';
 
 export interface ReadOptions {
@@ -147,9 +148,17 @@ function readRdata(type: ZoneType, tokens: Token[], typeToken: Token, origin: st
         if (!/^[A-Za-z0-9]+$/.test(tokens[1]!.text)) fail(tokens[1]!, `CAA tag "${tokens[1]!.text}" is not letters and digits`);
         return { value: formatCaa(Number(flag), tokens[1]!.text, tokens[2]!.text) };
       }
-      case 'TXT':
+      case 'TXT': {
         expect(1, 'at least one string');
-        return { value: tokens.map((t) => t.text).join('') };
+        const value = tokens.map((t) => t.text).join('');
+        // RFC 1035 reads each word as a string of its own, joined with nothing between: a
+        // hand-typed `TXT v=spf1 mx -all` becomes "v=spf1mx-all". No one means that; a tool that
+        // writes strings quotes at least one of them.
+        if (tokens.length > 1 && tokens.every((t) => !t.quoted)) {
+          fail(tokens[0]!, `TXT of several unquoted words is several strings joined without spaces (${quote(value)}); quote the text: ${quote(tokens.map((t) => t.text).join(' '))}`);
+        }
+        return { value };
+      }
     }
   } catch (error) {
     if (error instanceof ValueError) fail(tokens[0] ?? typeToken, error.message);

@@ -37,9 +37,14 @@ export function parseIgnore(text: string, zone: string): IgnoreRule {
     if (/^[\x00-\x7f]*$/.test(label)) return label.toLowerCase();
     throw new ConfigError(`--ignore: "${namePart}": a pattern with * is matched against the names the provider keeps: write its Unicode labels in punycode (xn--...)`);
   });
-  const source = labels.join('.').split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*');
+  const ascii = labels.join('.');
+  // A bare "*" (or "*.<zone>.") is every name of the zone: the apex too, or `--ignore '*:TXT'`
+  // would still delete the apex SPF record.
+  const source = ascii === `*.${zone}` ? `(.*\\.)?${escapeRegExp(zone)}` : ascii.split('*').map(escapeRegExp).join('.*');
   return { pattern: new RegExp(`^${source}$`), type: typePart?.toUpperCase(), text };
 }
+
+const escapeRegExp = (text: string): string => text.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
 
 export function ownership(options: OwnershipOptions): Owner {
   const { zone } = options;

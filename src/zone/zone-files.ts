@@ -3,7 +3,7 @@ import { toJsonRecord } from './json-form.js';
 import { looksLikeJson, readJsonZone } from './json-form.js';
 import { readMasterFile, type ReadOptions } from './master-reader.js';
 import { quote, rdataOf, visible, writeMasterFile } from './master-writer.js';
-import { canonicalName, relativeName } from './names.js';
+import { canonicalName, isInZone, relativeName } from './names.js';
 import { canonicalValue, ValueError } from './values.js';
 import { isZoneType, type LiveRecord } from './record.js';
 import type { WantedZone } from './wanted-zone.js';
@@ -27,7 +27,8 @@ export function zoneAsMasterFile(zone: string, records: LiveRecord[], header: st
   // provider may hold but ddedge does not manage are kept visible as comments.
   // A name or value the provider answered that is not valid for its type (a line break in it,
   // say) is written as a comment too: as a record it could be anything, even other records.
-  const valid = records.filter(writableAsIs);
+  // So is a name outside the zone: the file would not be read back (exit 2 on every apply).
+  const valid = records.filter((r) => writableAsIs(r) && isInZone(r.name, zone));
   const writable = valid.filter((r) => isZoneType(r.type) || r.type === 'SOA');
   const others = valid.filter((r) => !writable.includes(r));
   const line = (r: LiveRecord) => `${visible(relativeName(r.name, zone))} ${r.ttl ?? ''} IN ${visible(r.type)} ${r.type === 'TXT' ? rdataOf(r) : quote(r.value)}`.replace(/ {2,}/g, ' ');

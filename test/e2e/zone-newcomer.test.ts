@@ -176,6 +176,7 @@ describe('values and names the provider holds that no master file can', () => {
     dns.push({ entityID: '91', name: `b.${ZONE}`, type: 'PTR', ttl: '-', priority: '-', value: 'x\nevil2 A 203.0.113.66' });
     dns.push({ entityID: '92', name: `c.${ZONE}`, type: 'CNAME', ttl: '-', priority: '-', value: 'x\u001b[2Jy' });
     dns.push({ entityID: '93', name: `d\nevil3 A 203.0.113.67\n.${ZONE}`, type: 'TXT', ttl: '-', priority: '-', value: 'x' });
+    dns.push({ entityID: '94', name: 'www.example.org', type: 'A', ttl: '-', priority: '-', value: '192.0.2.94' });
     const exported = await bounded(['zone', 'export', '--service', ZONE]);
     expect(exported.code, exported.stderr).toBe(0);
     const raw = /[\u0000-\u0008\u000b-\u001f\u007f]/;
@@ -185,6 +186,7 @@ describe('values and names the provider holds that no master file can', () => {
     };
     check(exported.stdout);
     expect(exported.stdout).toContain('; not written, its name or value cannot be: a IN A "192.0.2.9\\010evil 60 IN NS ns.attacker.example."');
+    expect(exported.stdout).toContain('; not written, its name or value cannot be: www.example.org. IN A "192.0.2.94"');
 
     // The export is a file ddedge reads back: the garbage is not in it, so the plan deletes it.
     const plan = await bounded(['zone', 'plan', '--json', writeZone(exported.stdout)]);
@@ -205,8 +207,9 @@ describe('values and names the provider holds that no master file can', () => {
 
 describe('two applies at once (a cron job and a person)', () => {
   it('the second waits for nothing and changes nothing: exit 4 while the first holds the zone; the first converges alone', async () => {
-    sandbox.faults.push(parseFault('service/dnscreate=slow:300'));
-    const lines = [...LIVE, ...Array.from({ length: 6 }, (_, i) => `c${i} A 192.0.2.${100 + i}`)];
+    // 3 creates side by side, each held 4 s: the first apply is surely under way when the second starts.
+    sandbox.faults.push(parseFault('service/dnscreate=slow:4000'));
+    const lines = [...LIVE, ...Array.from({ length: 3 }, (_, i) => `c${i} A 192.0.2.${100 + i}`)];
     const file = writeZone(`$ORIGIN ${ZONE}.\n${lines.join('\n')}\n`);
     const first = startDist(['zone', 'apply', file, '--method', 'calls'], env());
     await waitForOutput(first, 'stderr', (t) => t.includes('backup of'));
@@ -215,7 +218,60 @@ describe('two applies at once (a cron job and a person)', () => {
     expect(second.stderr).toMatch(/another ddedge .* is using .*zone-locks.*zone\.example; try again when it has finished/);
     expect((await first.result).code).toBe(0);
     sandbox.faults.length = 0;
-    expect(sandbox.model.services.find((s) => s.name === ZONE)!.dns.filter((e) => e.name.startsWith('c'))).toHaveLength(6);
+    expect(sandbox.model.services.find((s) => s.name === ZONE)!.dns.filter((e) => e.name.startsWith('c'))).toHaveLength(3);
     expect((await bounded(['zone', 'plan', file])).stdout).toContain('0 to create, 0 to update, 0 to delete');
+  });
+});
+
+describe('a record added by someone else while a dnssetzone apply runs', () => {
+  it('an ACME challenge created after the plan read the zone is not erased by the one-call replace: exit 4, nothing sent; run again keeps it', async () => {
+    let lists = 0;
+    const proxy = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', async () => {
+        const upstream = await fetch(new URL(req.url ?? '/', sandbox.url), { method: 'POST', headers: { 'content-type': req.headers['content-type'] ?? '' }, body: Buffer.concat(chunks) });
+        const body = await upstream.text();
+        // Right after the plan's listing, an ACME client adds its challenge.
+        if ((req.url ?? '').includes('dnslist') && ++lists === 1) {
+          sandbox.model.services.find((s) => s.name === ZONE)!.dns.push({ entityID: '900', name: `_acme-challenge.www.${ZONE}`, type: 'TXT', ttl: '60', priority: '-', value: 'fresh-token' });
+        }
+        res.writeHead(upstream.status, { 'content-type': 'application/json' }).end(body);
+      });
+    });
+    await new Promise<void>((done) => proxy.listen(0, '127.0.0.1', done));
+    try {
+      const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+      const file = writeZone(`$ORIGIN ${ZONE}.\n${LIVE.join('\n')}\n${Array.from({ length: 5 }, (_, i) => `s${i} A 192.0.2.${60 + i}`).join('\n')}\n`);
+      sandbox.calls.clear();
+      const run = await bounded(['zone', 'apply', file, '--method', 'setzone'], { DDEDGE_API_URL: url });
+      expect(run.code, run.stdout + run.stderr).toBe(4);
+      expect(run.stderr).toMatch(/the zone changed since it was read \(_acme-challenge\.www\.zone\.example TXT added\); nothing was sent/);
+      expect(sandbox.calls.get('service/dnssetzone')).toBeUndefined();
+      const again = await bounded(['zone', 'apply', file, '--method', 'setzone'], { DDEDGE_API_URL: url });
+      expect(again.code, again.stderr).toBe(0);
+      const names = sandbox.model.services.find((s) => s.name === ZONE)!.dns.map((e) => `${e.name} ${e.value}`);
+      expect(names).toEqual(expect.arrayContaining([`_acme-challenge.www.${ZONE} fresh-token`, `_acme-challenge.${ZONE} token`, `s4.${ZONE} 192.0.2.64`]));
+    } finally {
+      proxy.closeAllConnections();
+      proxy.close();
+    }
+  });
+});
+
+describe('TXT written without quotes', () => {
+  it('several unquoted words (an SPF record typed by hand) are exit 2 saying how to quote them, not "v=spf1mx-all"', async () => {
+    sandbox.calls.clear();
+    const run = await bounded(['zone', 'plan', writeZone(`$ORIGIN ${ZONE}.\n${LIVE.join('\n')}\n@ TXT v=spf1 mx -all\n`)]);
+    expect(run.code, run.stdout).toBe(2);
+    expect(run.stderr).toMatch(/zone\.txt:4:7: TXT of several unquoted words is several strings joined without spaces \("v=spf1mx-all"\); quote the text: "v=spf1 mx -all"/);
+    expect(sandbox.calls.size).toBe(0);
+  });
+
+  it('one unquoted word, and several quoted strings (a DKIM key split by another tool), are read as before', async () => {
+    const run = await bounded(['zone', 'plan', '--json', writeZone(`$ORIGIN ${ZONE}.\n${LIVE.join('\n')}\na TXT token\nb TXT ( "v=DKIM1; k=rsa; "\n  "p=MIIB" "AQAB" )\n`)]);
+    expect(run.code, run.stderr).toBe(0);
+    const values = JSON.parse(run.stdout).changes.map((c: { after: { value: string } }) => c.after.value);
+    expect(values).toEqual(['token', 'v=DKIM1; k=rsa; p=MIIBAQAB']);
   });
 });
