@@ -126,3 +126,31 @@ describe('ddedge ip --json when every source fails', () => {
     }
   });
 });
+
+describe('a secret file or dotenv file that never ends', () => {
+  const bounded = async (args: string[], env: Record<string, string>) => {
+    const child = startDist(args, env);
+    const bound = setTimeout(() => child.kill('SIGKILL'), 8000);
+    return child.result.finally(() => clearTimeout(bound));
+  };
+
+  it('DDEDGE_API_PASSWORD_FILE=/dev/zero: exit 2 at once, naming the size limit (it read without end)', async () => {
+    const run = await bounded(['api', 'tool', 'hello', '--json'], baseEnv({ DDEDGE_API_URL: sandbox.url, DDEDGE_API_USER: 'demo-user', DDEDGE_API_PASSWORD_FILE: '/dev/zero' }));
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/DDEDGE_API_PASSWORD_FILE: "\/dev\/zero" is larger than 64 KiB/);
+  }, 15_000);
+
+  // --dotenv: `node dist/ddedge.mjs --env-file F` would have Node itself read F (README).
+  it('--dotenv /dev/zero: exit 2 at once', async () => {
+    const run = await bounded(['update', '--dotenv', '/dev/zero', '--json'], agentEnv(sandbox));
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/--dotenv: "\/dev\/zero" is larger than 1 MiB/);
+  }, 15_000);
+
+  it('a key in a regular file still works, its trailing newline dropped', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'key'), `${sandbox.model.account.dyndnsKey}\n`);
+    const run = await runDist(['update', '--ip', '81.0.2.78'], agentEnv(sandbox, { DDEDGE_DYNDNS_KEY: undefined, DDEDGE_DYNDNS_KEY_FILE: join(dir, 'key') }));
+    expect(run).toMatchObject({ code: 0, stdout: 'home.example.com A 81.0.2.78 updated\n' });
+  });
+});
