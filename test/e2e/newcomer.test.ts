@@ -1,7 +1,7 @@
 // What a newcomer types, through the built file: values of the agent's own flags that begin
 // with "-" (a key or password can), the one-line errors they get when a value is missing,
 // errors that never repeat an argument, the daemon's unusable state directory, completion.
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -158,5 +158,28 @@ describe('a secret file or dotenv file that never ends', () => {
     writeFileSync(join(dir, 'key'), `${sandbox.model.account.dyndnsKey}\n`);
     const run = await runDist(['update', '--ip', '81.0.2.78'], agentEnv(sandbox, { DDEDGE_DYNDNS_KEY: undefined, DDEDGE_DYNDNS_KEY_FILE: join(dir, 'key') }));
     expect(run).toMatchObject({ code: 0, stdout: 'home.example.com A 81.0.2.78 updated\n' });
+  });
+});
+
+describe('ddedge-acme (the second command) with --env-file', () => {
+  const wrapper = join(import.meta.dirname, '../../bin/ddedge-acme');
+  const runWrapper = (args: string[], env: Record<string, string>) =>
+    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolveRun) => {
+      execFile(wrapper, args, { env, timeout: 20_000 }, (error, stdout, stderr) => resolveRun({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr }));
+    });
+
+  it('a missing file is ddedge\'s own message and exit 2, not Node\'s exit 9', async () => {
+    const run = await runWrapper(['present', '_acme-challenge.example.com', 'v1', '--env-file', '/nonexistent/acme.env'], baseEnv());
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^ddedge: --env-file: cannot read "\/nonexistent\/acme.env": no such file/);
+  });
+
+  it('a file that exists gives the settings', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'acme.env');
+    writeFileSync(file, `DDEDGE_API_URL=${sandbox.url}\nDDEDGE_API_USER=demo-user\nDDEDGE_API_PASSWORD=demo-api-password\nDDEDGE_STATE_DIR=${dir}\n`);
+    const run = await runWrapper(['present', '_acme-challenge.example.com', 'nu-env-file', '--no-wait', '--env-file', file], baseEnv());
+    expect(run.code).toBe(0);
+    expect(zoneValue(sandbox, '_acme-challenge.example.com', 'TXT')).toBe('nu-env-file');
   });
 });
