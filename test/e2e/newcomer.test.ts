@@ -183,3 +183,37 @@ describe('ddedge-acme (the second command) with --env-file', () => {
     expect(zoneValue(sandbox, '_acme-challenge.example.com', 'TXT')).toBe('nu-env-file');
   });
 });
+
+describe('a fatal error follows the log format (containers log JSON lines; journald keeps levels)', () => {
+  it.each([
+    ['--log-format json', ['update', '--ip', 'nope', '--log-format', 'json'], {}],
+    ['DDEDGE_LOG_FORMAT=json (the container image sets it)', ['update', '--ip', 'nope'], { DDEDGE_LOG_FORMAT: 'json' }],
+  ])('%s: the error is one JSON line with level error', async (_name, args, extra) => {
+    const run = await runDist(args as string[], agentEnv(sandbox, extra));
+    expect(run.code).toBe(2);
+    const lines = run.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ level: 'error', msg: expect.stringContaining('--ip: "nope" is not an IPv4 address') });
+  });
+
+  it('under journald (JOURNAL_STREAM) every line of the error carries the error priority <3>', async () => {
+    const run = await runDist(['update', '--ip', 'nope', '--host', 'x'], agentEnv(sandbox, { JOURNAL_STREAM: '8:1234' }));
+    expect(run.code).toBe(2);
+    const lines = run.stderr.trimEnd().split('\n');
+    expect(lines.length).toBeGreaterThan(1);
+    for (const line of lines) expect(line).toMatch(/^<3>/);
+    expect(lines[0]).toMatch(/^<3>ddedge: invalid configuration:/);
+  });
+
+  it('text stays as it was: "ddedge: …"', async () => {
+    const run = await runDist(['update', '--ip', 'nope'], agentEnv(sandbox));
+    expect(run.stderr).toBe('ddedge: --ip: "nope" is not an IPv4 address\n');
+  });
+});
+
+describe('--help names every form of address source', () => {
+  it('file:<path> is among them (the README lists it)', async () => {
+    const run = await runDist(['--help'], baseEnv());
+    expect(run.stdout).toMatch(/Also: .*file:<path>/);
+  });
+});
