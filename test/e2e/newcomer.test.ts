@@ -217,3 +217,14 @@ describe('--help names every form of address source', () => {
     expect(run.stdout).toMatch(/Also: .*file:<path>/);
   });
 });
+
+describe('one problem, one line', () => {
+  it.each([
+    [['--host', 'https://home.example.com'], {}, '--host'],
+    [[], { DDEDGE_HOSTS: 'home.example.com:8080' }, 'DDEDGE_HOSTS'],
+  ])('an invalid host %j %j is reported, without a second "no host to update"', async (args, extra, origin) => {
+    const run = await runDist(['update', '--ip', '81.0.2.15', ...args], agentEnv(sandbox, extra));
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(new RegExp(`^ddedge: ${origin}: "[^"]+" is not a fully qualified host name\\n$`));
+  });
+});
