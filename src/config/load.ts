@@ -114,7 +114,7 @@ export function loadConfig(options: LoadOptions): Config {
   for (const entry of raw('hosts')) {
     for (const item of splitList(entry.value)) {
       const { host, identifier } = parseHostItem(item);
-      if (!isHostName(host)) fail('hosts', entry.origin, `"${host}" is not a fully qualified host name`);
+      if (!isHostName(host)) fail('hosts', entry.origin, `${JSON.stringify(host)} is not a fully qualified host name`);
       else if (!hosts.includes(host)) {
         hosts.push(host);
         if (identifier !== undefined) lan.define(host, identifier, entry.origin);

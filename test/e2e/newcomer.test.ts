@@ -228,3 +228,13 @@ describe('one problem, one line', () => {
     expect(run.stderr).toMatch(new RegExp(`^ddedge: ${origin}: "[^"]+" is not a fully qualified host name\\n$`));
   });
 });
+
+describe('a host name with a tab or a line break', () => {
+  it.each(['ho\tme.example.com', 'ho\nme.example.com', 'home.\r\nexample.com'])('%j is refused, not silently joined into another name', async (host) => {
+    const before = zoneValue(sandbox, 'home.example.com');
+    const run = await runDist(['update', '--ip', '81.0.2.99', '--host', host], agentEnv(sandbox, { DDEDGE_HOSTS: undefined }));
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^ddedge: --host: .* is not a fully qualified host name\n$/);
+    expect(zoneValue(sandbox, 'home.example.com')).toBe(before);
+  });
+});
