@@ -21,7 +21,7 @@ function environmentSection(): string {
     .filter((s) => s.env)
     .map((s) => `  ${s.env!.padEnd(26)} --${s.flag}${s.credential ? ` (also ${s.env}_FILE, credential ${s.credential})` : ''}`);
   const sources = Object.entries(BUILTIN_SOURCES).map(([name, b]) => `  ${name.padEnd(12)} ${b.describe}`);
-  return `Environment (flags win over variables, variables over the dotenv file):\n${rows.join('\n')}\n\nBuilt-in address sources:\n${sources.join('\n')}\n  Also: url:<URL>, iface:<name>, dns:<name>@<server>, dns-txt:<name>@<server>, server`;
+  return `Environment (flags win over variables, variables over the dotenv file):\n${rows.join('\n')}\n\nBuilt-in address sources:\n${sources.join('\n')}\n  Also: url:<URL>, iface:<name>, file:<path>, dns:<name>@<server>, dns-txt:<name>@<server>, server`;
 }
 
 export async function renderHelp(command?: CommandSpec): Promise<string> {

@@ -17,7 +17,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
   try {
     return await dispatch(argv, io);
   } catch (error) {
-    return reportError(error, io, wantsJson(argv));
+    return reportError(error, io, wantsJson(argv), argv);
   }
 }
 

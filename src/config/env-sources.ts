@@ -1,9 +1,14 @@
 // Where raw setting values come from, strongest first: flag, environment, dotenv file
 // (never overriding a set variable), <VAR>_FILE, $CREDENTIALS_DIRECTORY/<credential>.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from '../errors.js';
 import { moduleOf } from '../lazy-import.js';
+import { FileTooLarge, readCappedText } from './capped-file.js';
+
+/** Far above any real dotenv file or secret; a cap, so a path to /dev/zero is not read forever. */
+const DOTENV_MAX_BYTES = 1024 * 1024;
+const SECRET_MAX_BYTES = 64 * 1024;
 
 export type Env = Record<string, string | undefined>;
 
@@ -13,8 +18,9 @@ export async function environmentWithDotenv(env: Env, envFile: string | undefine
   if (!envFile && !existsSync(path)) return env;
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readCappedText(path, DOTENV_MAX_BYTES);
   } catch (error) {
+    if (error instanceof FileTooLarge) throw new ConfigError(`${origin}: "${path}" is larger than 1 MiB`);
     const code = (error as NodeJS.ErrnoException).code;
     throw new ConfigError(`${origin}: cannot read "${path}": ${code === 'ENOENT' ? 'no such file' : (code ?? (error as Error).message)}`);
   }
@@ -55,8 +61,9 @@ export function readSecretSource(variable: string, credential: string, env: Env)
 function readSecretFile(path: string, origin: string): string {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readCappedText(path, SECRET_MAX_BYTES);
   } catch (error) {
+    if (error instanceof FileTooLarge) throw new ConfigError(`${origin}: "${path}" is larger than 64 KiB`);
     throw new ConfigError(`${origin}: cannot read "${path}": ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`);
   }
   const value = text.replace(/\r?\n$/, '');

@@ -10,7 +10,9 @@ import type { Fail } from './load.js';
 import type { SettingName } from './settings.js';
 
 /** Internationalised names are sent as the DNS knows them: punycode (xn--…). */
-export const normaliseHost = (text: string): string => (domainToASCII(text) || text).toLowerCase().replace(/\.$/, '');
+// domainToASCII drops tabs and line breaks inside a name (WHATWG URL rules): "ho\tme" would
+// become another host, "home"; such a name is kept as it is, for the host check to refuse.
+export const normaliseHost = (text: string): string => (/[\t\n\r]/.test(text) ? text : domainToASCII(text) || text).toLowerCase().replace(/\.$/, '');
 
 /** `nas.example.com=::1e2:3ff:fe4a:5b6c` -> the host and its interface identifier. */
 export function parseHostItem(item: string): { host: string; identifier?: string } {

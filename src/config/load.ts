@@ -115,7 +115,7 @@ export function loadConfig(options: LoadOptions): Config {
   for (const entry of raw('hosts')) {
     for (const item of splitList(entry.value)) {
       const { host, identifier } = parseHostItem(item);
-      if (!isHostName(host)) fail('hosts', entry.origin, `"${host}" is not a fully qualified host name`);
+      if (!isHostName(host)) fail('hosts', entry.origin, `${JSON.stringify(host)} is not a fully qualified host name`);
       else if (!hosts.includes(host)) {
         hosts.push(host);
         if (identifier !== undefined) lan.define(host, identifier, entry.origin);
@@ -203,7 +203,9 @@ function dyndnsEndpoint(url: string, formatEntry: RawValue | undefined, format: 
 
 /** What update and daemon need to do anything at all. */
 function checkCycleRequirements(config: Config, problems: string[], env: LoadOptions['env']): void {
-  if (!config.hosts.length) problems.push('no host to update: give --host NAME (repeatable) or DDEDGE_HOSTS=a.example.com,b.example.com');
+  // A host that was given but refused is reported already: not also as "no host".
+  const hostRefused = problems.some((p) => p.startsWith('--host:') || p.startsWith('DDEDGE_HOSTS:'));
+  if (!config.hosts.length && !hostRefused) problems.push('no host to update: give --host NAME (repeatable) or DDEDGE_HOSTS=a.example.com,b.example.com');
   const dyndns = hasDyndnsCredentials(config);
   const api = hasApiCredentials(config);
   const half = (a?: string, b?: string) => Boolean(a) !== Boolean(b);

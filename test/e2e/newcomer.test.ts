@@ -1,7 +1,7 @@
 // What a newcomer types, through the built file: values of the agent's own flags that begin
 // with "-" (a key or password can), the one-line errors they get when a value is missing,
 // errors that never repeat an argument, the daemon's unusable state directory, completion.
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -124,5 +124,117 @@ describe('ddedge ip --json when every source fails', () => {
     } finally {
       await missing.close();
     }
+  });
+});
+
+describe('a secret file or dotenv file that never ends', () => {
+  const bounded = async (args: string[], env: Record<string, string>) => {
+    const child = startDist(args, env);
+    const bound = setTimeout(() => child.kill('SIGKILL'), 8000);
+    return child.result.finally(() => clearTimeout(bound));
+  };
+
+  it('DDEDGE_API_PASSWORD_FILE=/dev/zero: exit 2 at once, naming the size limit (it read without end)', async () => {
+    const run = await bounded(['api', 'tool', 'hello', '--json'], baseEnv({ DDEDGE_API_URL: sandbox.url, DDEDGE_API_USER: 'demo-user', DDEDGE_API_PASSWORD_FILE: '/dev/zero' }));
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/DDEDGE_API_PASSWORD_FILE: "\/dev\/zero" is larger than 64 KiB/);
+  }, 15_000);
+
+  // --dotenv: `node dist/ddedge.mjs --env-file F` would have Node itself read F (README).
+  it('--dotenv /dev/zero: exit 2 at once', async () => {
+    const run = await bounded(['update', '--dotenv', '/dev/zero', '--json'], agentEnv(sandbox));
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/--dotenv: "\/dev\/zero" is larger than 1 MiB/);
+  }, 15_000);
+
+  it('zone plan /dev/zero: exit 2 at once', async () => {
+    const run = await bounded(['zone', 'plan', '/dev/zero', '--service', 'example.com'], baseEnv({ DDEDGE_API_URL: sandbox.url, DDEDGE_API_USER: 'demo-user', DDEDGE_API_PASSWORD: 'demo-api-password', DDEDGE_STATE_DIR: tempDir() }));
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/zone: "\/dev\/zero" is larger than 16 MiB/);
+  }, 15_000);
+
+  it('a key in a regular file still works, its trailing newline dropped', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'key'), `${sandbox.model.account.dyndnsKey}\n`);
+    const run = await runDist(['update', '--ip', '81.0.2.78'], agentEnv(sandbox, { DDEDGE_DYNDNS_KEY: undefined, DDEDGE_DYNDNS_KEY_FILE: join(dir, 'key') }));
+    expect(run).toMatchObject({ code: 0, stdout: 'home.example.com A 81.0.2.78 updated\n' });
+  });
+});
+
+describe('ddedge-acme (the second command) with --env-file', () => {
+  const wrapper = join(import.meta.dirname, '../../bin/ddedge-acme');
+  const runWrapper = (args: string[], env: Record<string, string>) =>
+    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolveRun) => {
+      execFile(wrapper, args, { env, timeout: 20_000 }, (error, stdout, stderr) => resolveRun({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr }));
+    });
+
+  it('a missing file is ddedge\'s own message and exit 2, not Node\'s exit 9', async () => {
+    const run = await runWrapper(['present', '_acme-challenge.example.com', 'v1', '--env-file', '/nonexistent/acme.env'], baseEnv());
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^ddedge: --env-file: cannot read "\/nonexistent\/acme.env": no such file/);
+  });
+
+  it('a file that exists gives the settings', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'acme.env');
+    writeFileSync(file, `DDEDGE_API_URL=${sandbox.url}\nDDEDGE_API_USER=demo-user\nDDEDGE_API_PASSWORD=demo-api-password\nDDEDGE_STATE_DIR=${dir}\n`);
+    const run = await runWrapper(['present', '_acme-challenge.example.com', 'nu-env-file', '--no-wait', '--env-file', file], baseEnv());
+    expect(run.code).toBe(0);
+    expect(zoneValue(sandbox, '_acme-challenge.example.com', 'TXT')).toBe('nu-env-file');
+  });
+});
+
+describe('a fatal error follows the log format (containers log JSON lines; journald keeps levels)', () => {
+  it.each([
+    ['--log-format json', ['update', '--ip', 'nope', '--log-format', 'json'], {}],
+    ['DDEDGE_LOG_FORMAT=json (the container image sets it)', ['update', '--ip', 'nope'], { DDEDGE_LOG_FORMAT: 'json' }],
+  ])('%s: the error is one JSON line with level error', async (_name, args, extra) => {
+    const run = await runDist(args as string[], agentEnv(sandbox, extra));
+    expect(run.code).toBe(2);
+    const lines = run.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ level: 'error', msg: expect.stringContaining('--ip: "nope" is not an IPv4 address') });
+  });
+
+  it('under journald (JOURNAL_STREAM) every line of the error carries the error priority <3>', async () => {
+    const run = await runDist(['update', '--ip', 'nope', '--host', 'x'], agentEnv(sandbox, { JOURNAL_STREAM: '8:1234' }));
+    expect(run.code).toBe(2);
+    const lines = run.stderr.trimEnd().split('\n');
+    expect(lines.length).toBeGreaterThan(1);
+    for (const line of lines) expect(line).toMatch(/^<3>/);
+    expect(lines[0]).toMatch(/^<3>ddedge: invalid configuration:/);
+  });
+
+  it('text stays as it was: "ddedge: …"', async () => {
+    const run = await runDist(['update', '--ip', 'nope'], agentEnv(sandbox));
+    expect(run.stderr).toBe('ddedge: --ip: "nope" is not an IPv4 address\n');
+  });
+});
+
+describe('--help names every form of address source', () => {
+  it('file:<path> is among them (the README lists it)', async () => {
+    const run = await runDist(['--help'], baseEnv());
+    expect(run.stdout).toMatch(/Also: .*file:<path>/);
+  });
+});
+
+describe('one problem, one line', () => {
+  it.each([
+    [['--host', 'https://home.example.com'], {}, '--host'],
+    [[], { DDEDGE_HOSTS: 'home.example.com:8080' }, 'DDEDGE_HOSTS'],
+  ])('an invalid host %j %j is reported, without a second "no host to update"', async (args, extra, origin) => {
+    const run = await runDist(['update', '--ip', '81.0.2.15', ...args], agentEnv(sandbox, extra));
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(new RegExp(`^ddedge: ${origin}: "[^"]+" is not a fully qualified host name\\n$`));
+  });
+});
+
+describe('a host name with a tab or a line break', () => {
+  it.each(['ho\tme.example.com', 'ho\nme.example.com', 'home.\r\nexample.com'])('%j is refused, not silently joined into another name', async (host) => {
+    const before = zoneValue(sandbox, 'home.example.com');
+    const run = await runDist(['update', '--ip', '81.0.2.99', '--host', host], agentEnv(sandbox, { DDEDGE_HOSTS: undefined }));
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^ddedge: --host: .* is not a fully qualified host name\n$/);
+    expect(zoneValue(sandbox, 'home.example.com')).toBe(before);
   });
 });

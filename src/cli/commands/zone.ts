@@ -1,6 +1,5 @@
 // ddedge zone export|plan|apply: the zone of a hosting service as a reviewed file. Reads the
 // settings, the file and the live zone, and prints what src/zone/ decided; nothing is decided here.
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ApiClient } from '../../api/client.js';
 import { writeFileAtomic } from '../../atomic-write.js';
@@ -15,8 +14,11 @@ import { originOf, readZoneText, zoneAsJson, zoneAsMasterFile } from '../../zone
 import type { CommandContext } from '../command.js';
 import { nearestNames } from '../nearest-names.js';
 import { printJson, setup } from '../setup.js';
+import { FileTooLarge, readCappedText } from '../../config/capped-file.js';
 
 const ACTIONS = ['export', 'plan', 'apply'];
+/** Far above any zone the provider holds. */
+const ZONE_FILE_MAX_BYTES = 16 * 1024 * 1024;
 
 export async function run(context: CommandContext): Promise<number> {
   const { flags, positionals, io } = context;
@@ -83,8 +85,10 @@ export async function run(context: CommandContext): Promise<number> {
 
 function readZoneFile(path: string, shown: string): string {
   try {
-    return readFileSync(path, 'utf8');
+    // Capped: a path to a device or a generator must not be read without end.
+    return readCappedText(path, ZONE_FILE_MAX_BYTES);
   } catch (error) {
+    if (error instanceof FileTooLarge) throw new ConfigError(`zone: "${shown}" is larger than 16 MiB`);
     throw new ConfigError(`zone: cannot read "${shown}": ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
 }
