@@ -17,10 +17,11 @@ export interface Challenge {
 /** A record name as given by a client (`_acme-challenge.Example.com.`, IDN) in the form the provider stores. */
 export function challengeRecordName(input: string): string {
   const trimmed = input.trim().replace(/\.$/, '');
-  const ascii = trimmed ? domainToASCII(trimmed).toLowerCase() : '';
+  // domainToASCII drops tabs and line breaks inside a name: "exa\tmple.com" would be example.com.
+  const ascii = trimmed && !/[\x00-\x20\x7f]/.test(trimmed) ? domainToASCII(trimmed).toLowerCase() : '';
   const labels = ascii.split('.');
   if (!ascii || ascii.length > 253 || labels.length < 2 || !labels.every((l) => LABEL.test(l)) || /^\d+$/.test(labels.at(-1)!)) {
-    throw new ConfigError(`"${input}" is not a DNS name for a challenge record (e.g. _acme-challenge.example.com)`);
+    throw new ConfigError(`${JSON.stringify(input)} is not a DNS name for a challenge record (e.g. _acme-challenge.example.com)`);
   }
   return ascii;
 }

@@ -10,6 +10,8 @@ export function canonicalName(name: string): string | undefined {
   if (trimmed === '') return undefined;
   const labels = trimmed.split('.').map((label) => {
     if (/^[\x00-\x7f]*$/.test(label)) return label.toLowerCase();
+    // domainToASCII would drop a tab or line break inside the label and name another host.
+    if (/[\t\n\r]/.test(label)) return undefined;
     // domainToASCII works on whole names; a label alone is a name of one label.
     return domainToASCII(label) || undefined;
   });

@@ -1,0 +1,21 @@
+// domainToASCII (WHATWG URL rules) drops tabs and line breaks inside a name, so
+// "exa\tmple.com" would silently become example.com: another host's records.
+import { describe, expect, it } from 'vitest';
+import { challengeRecordName } from '../../src/acme/challenge-name.js';
+import { canonicalName } from '../../src/zone/names.js';
+
+describe('a name with a tab or line break inside is refused, never read as another name', () => {
+  it.each(['_acme-challenge.exa\tmple.com', '_acme-challenge.exa\nmple.com', '_acme-challenge.exämple\t.com'])('acme: %j', (name) => {
+    expect(() => challengeRecordName(name)).toThrow(/is not a DNS name for a challenge record/);
+  });
+  it('acme: the message shows the name escaped, on one line', () => {
+    expect(() => challengeRecordName('_acme-challenge.exa\nmple.com')).toThrow(/"_acme-challenge\.exa\\nmple\.com"/);
+  });
+  it.each(['exa\tmple.com', 'exä\tmple.com', 'www.bücher\n.example'])('zone: %j', (name) => {
+    expect(canonicalName(name)).toBeUndefined();
+  });
+  it('the names that are fine stay fine', () => {
+    expect(challengeRecordName('_acme-challenge.Bücher.example.')).toBe('_acme-challenge.xn--bcher-kva.example');
+    expect(canonicalName('www.Bücher.example.')).toBe('www.xn--bcher-kva.example');
+  });
+});
