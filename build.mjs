@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { chmod, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { builtinsInline } from './scripts/builtins-inline.mjs';
+import { oneStartChunk } from './scripts/one-start-chunk.mjs';
 
 // Node's built-ins are loaded through require(): an ESM import of a built-in builds a
 // module facade first, which cost about 15 ms of a cycle's start-up here.
@@ -24,9 +25,7 @@ const builtinsThroughRequire = {
 const pkg = JSON.parse(await readFile(new URL('./package.json', import.meta.url), 'utf8'));
 await rm('dist', { recursive: true, force: true });
 
-const result = await build({
-  // The command, and the SDK for `import { Registrar } from 'ddedge'`; they share chunks.
-  entryPoints: { ddedge: 'src/cli/main.ts', sdk: 'src/sdk/index.ts' },
+const options = {
   outdir: 'dist',
   outExtension: { '.js': '.mjs' },
   chunkNames: 'chunks/[name]-[hash]',
@@ -49,8 +48,10 @@ const result = await build({
     js: "#!/bin/sh\n':' // ; exec node -- \"$0\" \"$@\"\nconst require=process.getBuiltinModule('node:module').createRequire(import.meta.url);const __dirname=import.meta.dirname;",
   },
   logLevel: 'warning',
-  plugins: [builtinsInline, builtinsThroughRequire],
-});
+};
+// The command, and the SDK for `import { Registrar } from 'ddedge'`; they share chunks.
+// oneStartChunk keeps the command's start path in few chunks (see scripts/one-start-chunk.mjs).
+const result = await build({ ...options, entryPoints: { ddedge: 'src/cli/main.ts', sdk: 'src/sdk/index.ts' }, plugins: [oneStartChunk('src/cli/registry.ts'), builtinsInline, builtinsThroughRequire] });
 await chmod('dist/ddedge.mjs', 0o755);
 
 // Type declarations for SDK users (dist/types/sdk/index.d.ts).

@@ -3,7 +3,6 @@
 // failing record does not stop the others.
 import type { ApiClient } from '../api/client.js';
 import { hasApiCredentials, hasDyndnsCredentials, type Config } from '../config/config.js';
-import { sendDyndnsUpdate, DyndnsError } from '../dyndns/client.js';
 import { DdedgeError, exitCodeOf, type ExitCode } from '../errors.js';
 import { nodeTransport } from '../http/node-transport.js';
 import { canonicalAddress, recordTypeOf, type Family, type RecordType } from '../ip/address.js';
@@ -11,18 +10,18 @@ import { detectAddress } from '../ip/detect.js';
 import type { Logger } from '../log.js';
 import { outsideText } from '../outside-text.js';
 import { acquireLock } from '../state/lock.js';
-import { activeBackoff, isRefusal, nextBackoff } from '../state/backoff.js';
-import { BudgetSpentError, CallBudget } from '../state/budget.js';
+import type { CallBudget } from '../state/budget.js';
 import { removeStaleTemporaries } from '../state/state-dir.js';
 import { StateSaveError } from '../state/state-save-error.js';
 import { readState, recordKey, writeState, type RecordState, type State, type Via } from '../state/state.js';
 import { cycleExitCode, failureKind, type Outcome } from './outcome.js';
-import { isGateRefusal, ProviderGate } from './provider-gate.js';
-import { recordFingerprint } from './record-fingerprint.js';
+import type { ProviderGate } from './provider-gate.js';
 import { StoppingError, type Shutdown } from './shutdown.js';
 import { registeredDomain } from './registered-domain.js';
 import { joinIdentifier } from '../lan/interface-id.js';
 import { hostsFor } from '../lan/planned-records.js';
+
+type SendKit = typeof import('./send-kit.js');
 
 export interface CycleOptions {
   config: Config;
@@ -72,7 +71,10 @@ class Cycle {
   private state!: State;
   /** Every provider call goes through it (budget, stop); see provider-gate.ts. */
   private gate!: ProviderGate;
-  private budget!: CallBudget;
+  private budget?: CallBudget;
+  /** Loaded (with the budget and the gate made) before the first call or backoff check; see send-kit.ts. */
+  private kit?: Promise<SendKit>;
+  private persist: () => void = () => undefined;
   private budgetLogged = false;
 
   constructor(private readonly options: CycleOptions) {
@@ -94,9 +96,7 @@ class Cycle {
       }
       this.state = loaded.state;
       // Reservations are written before each block of calls; a dry run writes nothing.
-      const persist = () => (lock ? this.save('no request was sent') : undefined);
-      this.budget = new CallBudget(this.state, this.config.maxCallsPerHour, this.now, persist);
-      this.gate = new ProviderGate(this.budget, this.options.shutdown);
+      this.persist = () => (lock ? this.save('no request was sent') : undefined);
       const outcomes: Outcome[] = [];
       for (const family of [4, 6] as const) {
         const planned = hostsFor(this.config, family);
@@ -116,7 +116,9 @@ class Cycle {
           const kind = failureKind(o.error);
           this.state.failures = { ...this.state.failures, [kind]: (this.state.failures?.[kind] ?? 0) + 1 };
         }
-        this.budget.settle();
+        // A budget never made reserved nothing; settling it would only copy the counts.
+        if (this.budget) this.budget.settle();
+        else this.state.calls = { ...this.state.calls };
         const updated = outcomes.filter((o) => o.action === 'updated').map((o) => `${o.host} ${o.type}`);
         try {
           this.save(updated.length ? `the provider was updated (${updated.join(', ')}), but the next cycle will send it again` : 'nothing else is affected');
@@ -147,10 +149,20 @@ class Cycle {
     if (this.api) await (await this.api).close();
   }
 
+  /** The send path's modules, and the budget and gate of this cycle, made once. */
+  private sendKit(): Promise<SendKit> {
+    this.kit ??= import('./send-kit.js').then((kit) => {
+      this.budget = new kit.CallBudget(this.state, this.config.maxCallsPerHour, this.now, this.persist);
+      this.gate = new kit.ProviderGate(this.budget, this.options.shutdown);
+      return kit;
+    });
+    return this.kit;
+  }
+
   private apiClient(): Promise<ApiClient> {
     // The API code (and undici) is loaded only by cycles that use it.
     // Its transport is the gate's: every API call (pages, retries, whatever asks) is counted.
-    this.api ??= import('./via-api.js').then((m) => m.createApiClient(this.config, this.logger, (t) => this.gate.wrap(t)));
+    this.api ??= this.sendKit().then(() => import('./via-api.js')).then((m) => m.createApiClient(this.config, this.logger, (t) => this.gate.wrap(t)));
     return this.api;
   }
 
@@ -196,7 +208,8 @@ class Cycle {
     if (wanted && this.isCurrent(record, wanted)) {
       return { host, type, address: wanted, action: 'unchanged', via: 'cache', message: `sent ${record.sentAt} via ${record.via}; nothing to do`, ...lan };
     }
-    const held = record.backoff && !this.options.force && !this.options.retryRefused ? activeBackoff(record.backoff, recordFingerprint(this.config, host, type), this.now()) : undefined;
+    const kitForBackoff = record.backoff && !this.options.force && !this.options.retryRefused ? await this.sendKit() : undefined;
+    const held = kitForBackoff ? kitForBackoff.activeBackoff(record.backoff, kitForBackoff.recordFingerprint(this.config, host, type), this.now()) : undefined;
     if (held) {
       const message = `not sent: the provider refused it ${held.failures} time(s) (${record.lastError ?? 'refused'}); next attempt after ${held.until} (--force tries now)`;
       return { host, type, address: wanted ?? '(server)', action: 'failed', via: 'cache', message, error: new DdedgeError(message, held.exitCode as ExitCode) };
@@ -209,6 +222,7 @@ class Cycle {
       const was = record.address ? `the cache holds ${record.address}` : 'not in the cache';
       return { host, type, address: wanted ?? '(server)', action: 'would-update', via: 'cache', message: `would send (${was})`, ...lan };
     }
+    const { BudgetSpentError, isGateRefusal, isRefusal, nextBackoff, recordFingerprint } = await this.sendKit();
     try {
       const sent = await this.send(host, type, wanted);
       const reported = sent.address === undefined ? undefined : canonicalAddress(sent.address);
@@ -244,6 +258,7 @@ class Cycle {
 
   private async send(host: string, type: RecordType, address: string | undefined): Promise<Sent> {
     if (this.usesApiFor(type)) return this.sendViaApi(host, type, address!);
+    const { sendDyndnsUpdate, DyndnsError, isGateRefusal } = await this.sendKit();
     try {
       const transport = this.gate.wrap(nodeTransport);
       const settings = { ...this.config.dyndns, user: this.config.dyndns.user!, key: this.config.dyndns.key!, timeoutMs: this.config.timeoutMs, transport };

@@ -1,5 +1,5 @@
 import type { Env } from '../config/env-sources.js';
-import { watchStandardStreams, writeStandard } from './process-output.js';
+import { watchStandardStreams, writeStandard, writeStderr } from './process-output.js';
 
 /** What a command may touch of the outside world; tests pass their own. */
 export interface Io {
@@ -14,7 +14,7 @@ export function processIo(): Io {
   watchStandardStreams();
   return {
     stdout: (text) => writeStandard(process.stdout, text),
-    stderr: (text) => writeStandard(process.stderr, text),
+    stderr: writeStderr,
     env: process.env,
     cwd: process.cwd(),
     isTTY: Boolean(process.stdout.isTTY),

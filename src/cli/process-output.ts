@@ -22,7 +22,18 @@ export function watchStandardStreams(): void {
   if (watching) return;
   watching = true;
   watch(process.stdout);
-  watch(process.stderr);
+}
+
+// stderr is watched (and so made: process.stderr builds its stream, a pipe's or a socket's,
+// on first use, ~2 ms of a cycle) only once something is written to it; a plain cycle writes
+// nothing there. Every CLI write to stderr goes through writeStderr (the logger's too).
+let stderrUsed = false;
+export function writeStderr(text: string): void {
+  if (!stderrUsed) {
+    stderrUsed = true;
+    watch(process.stderr);
+  }
+  writeStandard(process.stderr, text);
 }
 
 /** Writes to a standard stream unless its reader has gone. */
@@ -43,11 +54,11 @@ function drained(stream: Writable): Promise<void> {
 
 /** Exits with `code` once everything written has left the process. */
 export async function exitAfterOutput(code: number): Promise<never> {
-  await Promise.all([drained(process.stdout), drained(process.stderr)]);
+  await Promise.all([drained(process.stdout), stderrUsed ? drained(process.stderr) : undefined]);
   // A failed write to a file reports its error on a later tick.
   await new Promise((resolve) => setImmediate(resolve));
   if (failure && !gone.has(process.stderr)) {
-    process.stderr.write(`ddedge: could not write the output: ${failure.code ?? failure.message}\n`);
+    writeStderr(`ddedge: could not write the output: ${failure.code ?? failure.message}\n`);
     await drained(process.stderr);
   }
   // Output that could not be written (a full disk) is a failure to retry later, as a full disk

@@ -1,11 +1,9 @@
 // Every command, declared as data: its name, what it does, its own flags, and which
 // settings it reads. `ddedge update` never loads the sandbox, the API table or yargs.
 // The agent's commands are bundled into the entry: each extra module file costs start-up
-// time. The sandbox (and, later, the SDK command) load on demand.
-import * as daemon from './commands/daemon.js';
+// time. The sandbox (and, later, the SDK command) load on demand, and so do daemon, ip and
+// status: their code would be parsed in every cycle of `update` (see scripts/one-start-chunk.mjs).
 import * as health from './commands/health.js';
-import * as ip from './commands/ip.js';
-import * as status from './commands/status.js';
 import * as update from './commands/update.js';
 import type { CommandSpec, FlagSpec } from './command.js';
 
@@ -41,7 +39,7 @@ export const COMMANDS: CommandSpec[] = [
     describe: 'a cycle every --interval with jitter; backs off on transient failures; SIGUSR1 forces a cycle, SIGHUP reloads',
     settings: true,
     flags: { 'env-file': envFile, dotenv },
-    load: async () => daemon,
+    load: () => import('./commands/daemon.js'),
   },
   {
     name: 'ip',
@@ -49,7 +47,7 @@ export const COMMANDS: CommandSpec[] = [
     describe: "prints the detected address(es); with --json each source's answer, error and time",
     settings: true,
     flags: { json, 'env-file': envFile, dotenv },
-    load: async () => ip,
+    load: () => import('./commands/ip.js'),
   },
   {
     name: 'status',
@@ -57,7 +55,7 @@ export const COMMANDS: CommandSpec[] = [
     describe: 'prints the cache: per host, the address sent, when, how, and the last error',
     settings: true,
     flags: { json, 'env-file': envFile, dotenv },
-    load: async () => status,
+    load: () => import('./commands/status.js'),
   },
   {
     name: 'health',
