@@ -4,7 +4,8 @@ import yargs from 'yargs/yargs';
 import { SETTINGS, type Setting } from '../config/settings.js';
 import { BUILTIN_SOURCES } from '../ip/sources.js';
 import { VERSION } from '../version.js';
-import { COMMANDS, type CommandSpec } from './registry.js';
+import type { CommandSpec } from './command.js';
+import { COMMANDS } from './registry.js';
 
 const EXIT_CODES = `Exit codes:
   0  done: every record is current (or, in a dry run, the decision was made)

@@ -5,13 +5,10 @@
 // status: their code would be parsed in every cycle of `update` (see scripts/one-start-chunk.mjs).
 import * as health from './commands/health.js';
 import * as update from './commands/update.js';
-import type { CommandSpec, FlagSpec } from './command.js';
-
-// The shapes of a command live in command.ts and "did you mean" in nearest-names.ts, so the
-// commands import neither from this file, which imports them. Re-exported for older imports.
-export type { CommandContext, CommandSpec, FlagSpec, Handler } from './command.js';
-export { nearestNames } from './nearest-names.js';
 import { acmeLiteralArguments } from './acme-arguments.js';
+// The shapes of a command live in command.ts and "did you mean" in nearest-names.ts, so the
+// commands import neither from this file, which imports them.
+import type { CommandSpec, FlagSpec } from './command.js';
 
 const json: FlagSpec = { type: 'boolean', describe: "print the command's result as one JSON document on stdout" };
 const envFile: FlagSpec = { type: 'string', describe: 'dotenv file to read (default ./.env when present); never overrides a set variable' };

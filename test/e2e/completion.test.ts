@@ -1,18 +1,9 @@
 // `ddedge completion bash` run in a real bash, and the man-style --help.
-import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SETTINGS } from '../../src/config/settings.js';
-import { baseEnv, runDist, tempDir } from '../helpers/cli.js';
+import { baseEnv, runDist } from '../helpers/cli.js';
+import { complete } from '../helpers/completion.js';
 
-async function complete(...words: string[]): Promise<string[]> {
-  const script = join(tempDir(), 'ddedge.bash');
-  writeFileSync(script, (await runDist(['completion', 'bash'], baseEnv())).stdout);
-  const quoted = words.map((w) => `'${w}'`).join(' ');
-  const out = execFileSync('bash', ['-c', `source '${script}'; COMP_WORDS=(${quoted}); COMP_CWORD=${words.length - 1}; _ddedge; printf '%s\\n' "\${COMPREPLY[@]}"`], { encoding: 'utf8' });
-  return out.split('\n').filter(Boolean);
-}
 
 describe('ddedge completion', () => {
   it('completes commands, flags, allowed values and API operations in bash', async () => {

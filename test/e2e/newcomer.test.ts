@@ -1,13 +1,14 @@
 // What a newcomer types, through the built file: values of the agent's own flags that begin
 // with "-" (a key or password can), the one-line errors they get when a value is missing,
 // errors that never repeat an argument, the daemon's unusable state directory, completion.
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { agentEnv, zoneValue } from '../helpers/agent-env.js';
 import { baseEnv, runDist, startDist, tempDir } from '../helpers/cli.js';
+import { complete } from '../helpers/completion.js';
 import { startServer } from '../helpers/servers.js';
 
 let sandbox: Sandbox;
@@ -88,13 +89,6 @@ describe('the daemon with a state directory it can never use', () => {
 });
 
 describe('completion: the actions of zone and acme', () => {
-  async function complete(...words: string[]): Promise<string[]> {
-    const script = join(tempDir(), 'ddedge.bash');
-    writeFileSync(script, (await runDist(['completion', 'bash'], baseEnv())).stdout);
-    const quoted = words.map((w) => `'${w}'`).join(' ');
-    const out = execFileSync('bash', ['-c', `source '${script}'; COMP_WORDS=(${quoted}); COMP_CWORD=${words.length - 1}; _ddedge; printf '%s\\n' "\${COMPREPLY[@]}"`], { encoding: 'utf8' });
-    return out.split('\n').filter(Boolean);
-  }
 
   it('ddedge zone <TAB> offers export, plan, apply (the words the command accepts), then flags', async () => {
     expect(await complete('ddedge', 'zone', '')).toEqual(['export', 'plan', 'apply', '--help']);

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { service } from '../../src/api/endpoints/service.js';
 import { ApiError, Registrar } from '../../src/sdk/index.js';
+import { sandboxRegistrar } from '../helpers/sandbox-sdk.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { emptyZone } from '../helpers/zone.js';
 
@@ -11,7 +12,7 @@ let sandbox: Sandbox;
 let api: Registrar;
 beforeAll(async () => {
   sandbox = await startSandbox();
-  api = new Registrar({ url: sandbox.url, user: sandbox.model.account.apiUser, password: sandbox.model.account.apiPassword });
+  api = sandboxRegistrar(sandbox);
 });
 afterAll(async () => {
   await api.close();

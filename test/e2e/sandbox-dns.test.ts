@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { findAuthoritativeServers, queryDns, type DnsAnswer, type DnsType } from '../../src/dns/index.js';
 import { decodeMessage, encodeMessage } from '../../src/dns/message.js';
 import { Registrar } from '../../src/sdk/index.js';
+import { sandboxRegistrar } from '../helpers/sandbox-sdk.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { baseEnv, runDist } from '../helpers/cli.js';
 
@@ -20,7 +21,7 @@ const LONG_TXT = 'v=long;' + 'x'.repeat(593); // 600 bytes: three strings, more 
 async function sandboxWithZone(): Promise<{ sandbox: Sandbox; api: Registrar; ask: (name: string, type: DnsType) => Promise<DnsAnswer> }> {
   const sandbox = await startSandbox({ port: 0, dnsPort: 0 });
   sandboxes.push(sandbox);
-  const api = new Registrar({ url: sandbox.url, user: sandbox.model.account.apiUser, password: sandbox.model.account.apiPassword });
+  const api = sandboxRegistrar(sandbox);
   const add = (name: string, type: string, value: string, priority?: number) => api.service.dnsCreate({ serviceName: 'example.com', name, type: type as 'A', value, ...(priority ? { priority } : {}) });
   await add('example.com', 'AAAA', '2001:db8::10');
   await add('_sip._tcp.example.com', 'SRV', '5 5060 sip.example.com', 20);

@@ -4,13 +4,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operations } from '../../src/api/endpoints/index.js';
 import { ApiError, Registrar } from '../../src/sdk/index.js';
+import { sandboxRegistrar } from '../helpers/sandbox-sdk.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 
 let sandbox: Sandbox;
 let api: Registrar;
 beforeAll(async () => {
   sandbox = await startSandbox();
-  api = new Registrar({ url: sandbox.url, user: sandbox.model.account.apiUser, password: sandbox.model.account.apiPassword });
+  api = sandboxRegistrar(sandbox);
 });
 afterAll(async () => {
   await api.close();
