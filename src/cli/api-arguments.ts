@@ -6,6 +6,7 @@
 import { open } from 'node:fs/promises';
 import type { ParamSpec } from '../api/params.js';
 import { ConfigError } from '../errors.js';
+import { namesFlag } from './dash-values.js';
 import { nearestNames } from './nearest-names.js';
 
 /** Settings `ddedge api` reads itself; anything else after the action is an API parameter. */
@@ -71,7 +72,7 @@ export async function parseApiArguments(args: string[], specs: Record<string, Pa
     } else {
       // A value may look like anything, except the name of a flag this command knows: then
       // the value was forgotten (`--api-password --api-user u` must not send "--api-user").
-      if (i + 1 >= args.length || namesKnownFlag(args[i + 1]!, specs)) throw new ConfigError(`api: --${name} (argument ${position}) needs a value`);
+      if (i + 1 >= args.length || namesFlag(args[i + 1]!, (n) => CONNECTION_FLAGS.has(n) || OWN_FLAGS.has(n) || Object.hasOwn(specs, n))) throw new ConfigError(`api: --${name} (argument ${position}) needs a value`);
       value = args[++i]!;
     }
     if (OWN_FLAGS.has(name)) {
@@ -104,12 +105,6 @@ export async function parseApiArguments(args: string[], specs: Record<string, Pa
   }
   // fromEntries makes own properties even of names such as __proto__, so validation sees them.
   return { connection, params: Object.fromEntries(entries.map(([n, v]) => [n, v])), own, positions };
-}
-
-function namesKnownFlag(arg: string, specs: Record<string, ParamSpec>): boolean {
-  if (!arg.startsWith('--')) return false;
-  const name = arg.slice(2).split('=')[0]!;
-  return CONNECTION_FLAGS.has(name) || OWN_FLAGS.has(name) || Object.hasOwn(specs, name);
 }
 
 /** A file's text as the value: one trailing line break removed, as `$(cat file)` would. */

@@ -20,7 +20,7 @@ export function joinDashValues(args: string[], options: Options): { args: string
       out.push(...args.slice(i));
       for (let j = i + 1; j < args.length; j++) origins.push(j);
       break;
-    } else if (name && options[name]?.type === 'string' && next !== undefined && next.startsWith('-') && !namesFlag(next, options)) {
+    } else if (name && options[name]?.type === 'string' && next !== undefined && next.startsWith('-') && !namesFlag(next, (n) => n in options)) {
       out.push(`${arg}=${next}`);
       i++;
     } else out.push(arg);
@@ -28,10 +28,11 @@ export function joinDashValues(args: string[], options: Options): { args: string
   return { args: out, origins };
 }
 
-function namesFlag(word: string, options: Options): boolean {
+/** Whether a word after a flag is another flag of the command (then the first has no value). */
+export function namesFlag(word: string, isFlag: (name: string) => boolean): boolean {
   if (word === '-h' || word === '--') return true;
   const name = /^--([^=]+)/.exec(word)?.[1];
-  return name !== undefined && name in options;
+  return name !== undefined && isFlag(name);
 }
 
 /** Node's "argument missing" and three-line "argument is ambiguous" (a flag followed by a flag), as one line. */
