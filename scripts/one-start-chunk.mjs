@@ -7,21 +7,35 @@
 // also imports the registry, whose static closure is the whole start path: every start-path
 // module is then reached by the same entries and they land in one chunk. At run time that
 // import costs nothing: main.ts has loaded the registry before any import() can run.
-import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { readFile, readdir } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import { inlineBuiltins } from './builtins-inline.mjs';
+
+const DYNAMIC_IMPORT = /\bimport\(\s*'(\.{1,2}\/[^']+)\.js'\s*\)/g;
+
+/**
+ * Every module under src/ that some source loads with import(). Found from the sources before
+ * the build, not while esbuild resolves: a module that is also imported statically (by the
+ * acme command, say) may be loaded before its import() is seen, and would escape the anchor.
+ */
+async function dynamicTargets(srcDir) {
+  const targets = new Set();
+  for (const entry of await readdir(srcDir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !entry.name.endsWith('.ts')) continue;
+    const file = join(entry.parentPath ?? entry.path, entry.name);
+    for (const [, path] of (await readFile(file, 'utf8')).matchAll(DYNAMIC_IMPORT)) targets.add(resolve(dirname(file), `${path}.ts`));
+  }
+  return targets;
+}
 
 export function oneStartChunk(anchor) {
   const anchorPath = resolve(anchor);
-  const lazy = new Set();
+  let lazy;
   return {
     name: 'one-start-chunk',
     setup(b) {
-      b.onResolve({ filter: /^\./ }, async (args) => {
-        if (args.kind !== 'dynamic-import' || args.pluginData?.oneStartChunk) return undefined;
-        const result = await b.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: { oneStartChunk: true } });
-        if (!result.errors.length && /[\\/]src[\\/].*\.ts$/.test(result.path)) lazy.add(result.path);
-        return result.errors.length ? undefined : { path: result.path, external: result.external, namespace: result.namespace };
+      b.onStart(async () => {
+        lazy = await dynamicTargets(resolve(dirname(anchorPath), '..'));
       });
       b.onLoad({ filter: /[\\/]src[\\/].*\.ts$/ }, async (args) => {
         if (!lazy.has(args.path) || args.path === anchorPath) return undefined;

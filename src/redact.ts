@@ -8,12 +8,24 @@
 // character of the secret may appear in any of its spellings, so mixed forms match too.
 
 const MASK = '***';
-const secrets = new Map<string, RegExp>();
+
+interface Secret {
+  value: string;
+  /** How many leading characters match in either case (a URL's scheme and host). */
+  caseInsensitiveChars: number;
+  /** Every spelling, compiled on first need: most lines never contain a secret at all. */
+  pattern?: RegExp;
+}
+const secrets = new Map<string, Secret>();
+// Every spelling but the raw one contains one of these; a text without them can hold a
+// secret only as itself, which a plain search finds without the (costly to compile) pattern.
+const ENCODING_MARKS = /[%\\&+]/;
+const ASCII = /^[\x20-\x7e]*$/;
 const SECRET_PARAMS = new Set(['password', 'apikey', 'apipasswd', 'key', 'token']);
 
 /** Registers a value that must never be shown. Short values would mask ordinary words. */
 export function registerSecret(value: string | undefined, caseInsensitiveChars = 0): void {
-  if (value && value.length >= 4 && !secrets.has(value)) secrets.set(value, spellingsOf(value, caseInsensitiveChars));
+  if (value && value.length >= 4 && !secrets.has(value)) secrets.set(value, { value, caseInsensitiveChars });
 }
 
 /**
@@ -46,7 +58,18 @@ export function registerSecretUrl(text: string | undefined): void {
 
 export function redact(text: string): string {
   let out = text;
-  for (const pattern of secrets.values()) out = out.replace(pattern, MASK);
+  for (const secret of secrets.values()) {
+    if (!ENCODING_MARKS.test(out)) {
+      if (secret.caseInsensitiveChars === 0) {
+        out = out.replaceAll(secret.value, MASK);
+        continue;
+      }
+      // Lower-casing keeps every ASCII sequence findable; other scripts take the pattern.
+      if (ASCII.test(secret.value) && !out.toLowerCase().includes(secret.value.toLowerCase())) continue;
+    }
+    secret.pattern ??= spellingsOf(secret.value, secret.caseInsensitiveChars);
+    out = out.replace(secret.pattern, MASK);
+  }
   return out;
 }
 

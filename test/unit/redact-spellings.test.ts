@@ -37,6 +37,12 @@ describe('redact', () => {
     expect(redact(text)).not.toContain('ping-uuid-1');
   });
 
+  it('masks every occurrence, in text with and without encoded characters', () => {
+    expect(redact('Kc4n~ary!Key(9) then Kc4n~ary!Key(9)')).toBe('*** then ***');
+    expect(redact('Kc4n~ary!Key(9) then Kc4n%7Eary!Key(9) 100%')).toBe('*** then *** 100%');
+    expect(redact('hc.example.com/ping-uuid-1 and HC.Example.COM/ping-uuid-1')).not.toContain('ping-uuid-1');
+  });
+
   it('leaves other text alone, including other cases of a case-sensitive secret', () => {
     expect(redact('KC4N~ARY!KEY(9) and my secret pw')).toBe('KC4N~ARY!KEY(9) and my secret pw');
   });
