@@ -4,7 +4,7 @@
 import type { ApiClient } from '../api/client.js';
 import { hasApiCredentials, hasDyndnsCredentials, type Config } from '../config/config.js';
 import { DdedgeError, exitCodeOf, type ExitCode } from '../errors.js';
-import { nodeTransport } from '../http/node-transport.js';
+import { wireTransport } from '../http/wire-transport.js';
 import { canonicalAddress, recordTypeOf, type Family, type RecordType } from '../ip/address.js';
 import { detectAddress } from '../ip/detect.js';
 import type { Logger } from '../log.js';
@@ -260,7 +260,7 @@ class Cycle {
     if (this.usesApiFor(type)) return this.sendViaApi(host, type, address!);
     const { sendDyndnsUpdate, DyndnsError, isGateRefusal } = await this.sendKit();
     try {
-      const transport = this.gate.wrap(nodeTransport);
+      const transport = this.gate.wrap(wireTransport);
       const settings = { ...this.config.dyndns, user: this.config.dyndns.user!, key: this.config.dyndns.key!, timeoutMs: this.config.timeoutMs, transport };
       const result = await sendDyndnsUpdate(settings, host, address ?? '', this.logger);
       return { via: 'dyndns', changed: result.changed, address: result.address };

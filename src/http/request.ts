@@ -5,9 +5,10 @@ import { DdedgeError } from '../errors.js';
 import { redactUrl } from '../redact.js';
 import { USER_AGENT } from '../version.js';
 import { TransportError } from './errors.js';
-import { nodeTransport } from './node-transport.js';
+import { wireTransport } from './wire-transport.js';
 import type { Transport } from './transport.js';
 import { checkUrl } from './url-policy.js';
+import { WireError } from './wire-response.js';
 
 export const DEFAULT_MAX_BYTES = 1024 * 1024;
 
@@ -49,7 +50,7 @@ export async function httpRequest(request: HttpRequest): Promise<HttpResponse> {
     }, request.timeoutMs);
   });
   const exchange = async (): Promise<HttpResponse> => {
-    const response = await (request.transport ?? nodeTransport).send({
+    const response = await (request.transport ?? wireTransport).send({
       url,
       method: request.method ?? 'GET',
       headers: {
@@ -113,6 +114,11 @@ function classify(error: unknown, shownUrl: string, timedOut: boolean, timeoutMs
   // A transport wrapper's own refusal (the agent's call budget, a stop) is already what to say.
   if (error instanceof DdedgeError) return error;
   if (timedOut) return new TransportError('timeout', `no complete answer from ${shownUrl} within ${timeoutMs} ms`, shownUrl);
+  if (error instanceof WireError) {
+    return error.kind === 'malformed'
+      ? new TransportError('malformed', `the answer from ${shownUrl} is not valid HTTP/1.1: ${error.message}`, shownUrl)
+      : new TransportError('connection', `no complete answer from ${shownUrl}: ${error.message}`, shownUrl);
+  }
   const code = String((error as { code?: unknown })?.code ?? '');
   const detail = error instanceof Error ? error.message : String(error);
   if (TLS_CODE.test(code) || /certificate|TLS|SSL/i.test(detail)) {

@@ -38,6 +38,18 @@ describe('HTTPS', () => {
     await b.close();
     expect(result).toMatchObject({ code: 0, stdout: 'home.example.com A 81.0.2.50 updated\n' });
   });
+
+  it('names the host in the TLS handshake (SNI), and an address literal not at all', async () => {
+    const seen: Record<string, unknown> = {};
+    const named = await startServer((req, res) => { seen.named = (req.socket as { servername?: unknown }).servername; res.end('81.0.2.51'); }, { tls: true });
+    const literal = await startServer((req, res) => { seen.literal = (req.socket as { servername?: unknown }).servername; res.end('81.0.2.51\n'); }, { tls: true });
+    const sources = ['--ip-source', `url:${named.url.replace('127.0.0.1', 'localhost')}`, '--ip-source', `url:${literal.url}`];
+    const result = await runDist(['ip', ...sources], { ...agentEnv(await tlsSandbox()), NODE_EXTRA_CA_CERTS: tlsFiles().ca });
+    await named.close();
+    await literal.close();
+    expect(result).toMatchObject({ code: 0, stdout: '81.0.2.51\n' });
+    expect(seen).toEqual({ named: 'localhost', literal: false });
+  });
 });
 
 describe('logs', () => {
