@@ -8,6 +8,7 @@ import { chmod, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { builtinsInline } from './scripts/builtins-inline.mjs';
 import { oneStartChunk } from './scripts/one-start-chunk.mjs';
+import { dropRuntimeImport } from './scripts/drop-runtime-import.mjs';
 
 // Node's built-ins are loaded through require(): an ESM import of a built-in builds a
 // module facade first, which cost about 15 ms of a cycle's start-up here.
@@ -56,6 +57,7 @@ const options = {
 const command = await build({ ...options, entryPoints: { ddedge: 'src/cli/main.ts' }, plugins: [oneStartChunk('src/cli/registry.ts'), builtinsInline, builtinsThroughRequire] });
 const sdk = await build({ ...options, banner: { js: options.banner.js.split('\n').at(-1) }, entryPoints: { sdk: 'src/sdk/index.ts' }, plugins: [builtinsInline, builtinsThroughRequire] });
 const result = { metafile: { outputs: { ...command.metafile.outputs, ...sdk.metafile.outputs } } };
+await dropRuntimeImport(command.metafile, 'dist/ddedge.mjs');
 await chmod('dist/ddedge.mjs', 0o755);
 
 // Type declarations for SDK users (dist/types/sdk/index.d.ts).

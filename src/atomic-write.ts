@@ -1,4 +1,5 @@
-import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
+import { removeFile } from './remove-file.js';
 
 /**
  * Replaces a file so that a reader sees the old content or the new, never a mix: write a
@@ -10,7 +11,7 @@ export function writeFileAtomic(path: string, content: string, mode = 0o600): vo
     writeFileSync(temporary, content, { mode });
     renameSync(temporary, path);
   } catch (error) {
-    rmSync(temporary, { force: true });
+    removeFile(temporary);
     throw error;
   }
 }

@@ -8,6 +8,8 @@ import { realpathSync } from 'node:fs';
  */
 export function isProcessEntry(startedAs: string | undefined, moduleFile: string | undefined): boolean {
   if (!startedAs || !moduleFile) return false;
+  // The common case, started by its own path, needs no file system calls.
+  if (startedAs === moduleFile) return true;
   try {
     return realpathSync(startedAs) === realpathSync(moduleFile);
   } catch {

@@ -1,5 +1,5 @@
 import type { Env } from '../config/env-sources.js';
-import { watchStandardStreams, writeStandard, writeStderr } from './process-output.js';
+import { writeStderr, writeStdout } from './process-output.js';
 
 /** What a command may touch of the outside world; tests pass their own. */
 export interface Io {
@@ -11,12 +11,15 @@ export interface Io {
 }
 
 export function processIo(): Io {
-  watchStandardStreams();
+  let isTTY: boolean | undefined;
   return {
-    stdout: (text) => writeStandard(process.stdout, text),
+    stdout: writeStdout,
     stderr: writeStderr,
     env: process.env,
     cwd: process.cwd(),
-    isTTY: Boolean(process.stdout.isTTY),
+    // Asked only by output that differs on a terminal; node:tty is not loaded otherwise.
+    get isTTY() {
+      return (isTTY ??= process.getBuiltinModule('node:tty').isatty(1));
+    },
   };
 }

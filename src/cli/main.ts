@@ -1,6 +1,7 @@
 // The entry point: finds the command, parses its flags, runs it, and turns whatever it
 // throws into one message and the contract's exit code. Nothing below cli/ prints or exits.
-import { parseArgs } from 'node:util';
+// A namespace, read at the call: util.parseArgs loads its two modules on first access.
+import * as util from 'node:util';
 import { SETTINGS } from '../config/settings.js';
 import { ConfigError, ExitCode } from '../errors.js';
 import { VERSION } from '../version.js';
@@ -59,6 +60,9 @@ async function dispatch(argv: string[], io: Io): Promise<number> {
 }
 
 function parseFlags(command: CommandSpec, args: string[], literal = 0) {
+  // `ddedge update` from a timer, configured by its environment: nothing to parse, and Node's
+  // parser (two internal modules) is not loaded.
+  if (args.length === 0) return { flags: {}, positionals: [] };
   const options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }> = {};
   if (command.settings) {
     for (const setting of Object.values(SETTINGS)) {
@@ -69,7 +73,7 @@ function parseFlags(command: CommandSpec, args: string[], literal = 0) {
   const joined = joinDashValues(args, options);
   let parsed;
   try {
-    parsed = parseArgs({ args: joined.args, options, strict: true, allowPositionals: true, tokens: true });
+    parsed = util.parseArgs({ args: joined.args, options, strict: true, allowPositionals: true, tokens: true });
   } catch (error) {
     const message = missingValueMessage((error as Error).message).replace(/\. To specify a positional argument.*$/s, '');
     throw new ConfigError(`${command.name}: ${message}${didYouMean(message, Object.keys(options))} (see ddedge ${command.name} --help)`);

@@ -3,8 +3,10 @@
 // The agent's commands are bundled into the entry: each extra module file costs start-up
 // time. The sandbox (and, later, the SDK command) load on demand, and so do daemon, ip and
 // status: their code would be parsed in every cycle of `update` (see scripts/one-start-chunk.mjs).
-import * as health from './commands/health.js';
-import * as update from './commands/update.js';
+// Named imports, not namespaces: a namespace object needs esbuild's runtime helper, which
+// lives in a chunk of its own, one more file for every cycle to load.
+import { run as runHealth } from './commands/health.js';
+import { run as runUpdate } from './commands/update.js';
 import { acmeLiteralArguments } from './acme-arguments.js';
 // The shapes of a command live in command.ts and "did you mean" in nearest-names.ts, so the
 // commands import neither from this file, which imports them.
@@ -33,7 +35,7 @@ export const COMMANDS: CommandSpec[] = [
       'dry-run': { type: 'boolean', describe: 'decide and report; send no change' },
       force: { type: 'boolean', describe: 'ignore the cache and send' },
     },
-    load: async () => update,
+    load: async () => ({ run: runUpdate }),
   },
   {
     name: 'daemon',
@@ -65,7 +67,7 @@ export const COMMANDS: CommandSpec[] = [
     describe: 'exit 0 when the last successful cycle is newer than --max-age (default 3 x --interval), for container health checks',
     settings: true,
     flags: { json, 'env-file': envFile, dotenv },
-    load: async () => health,
+    load: async () => ({ run: runHealth }),
   },
   {
     name: 'api',

@@ -5,7 +5,8 @@
 // marker for that very lock (O_EXCL again) may replace it, with an atomic rename. In a
 // container every run may be pid 1, so a pid alone cannot prove ownership: the token can,
 // and a lock older than any cycle can last is stale.
-import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { removeFile } from '../remove-file.js';
 import { join } from 'node:path';
 import { BusyError, ConfigError } from '../errors.js';
 import { describeFileType, notRegularFile } from './regular-file.js';
@@ -57,7 +58,7 @@ function held(dir: string, path: string, content: string): Lock {
       // Only our own lock: after a takeover (a cycle that outlived STALE_AFTER_MS) it is not.
       // Releasing never fails the cycle: whatever replaced the lock is reported by the next one.
       try {
-        if (inspect(path)?.content === content) rmSync(path, { force: true });
+        if (inspect(path)?.content === content) removeFile(path);
       } catch {
         // not ours any more
       }
@@ -130,7 +131,7 @@ function takeOver(path: string, stale: Found, content: string): boolean {
   const marker = `${path}.takeover.${digest.slice(0, 16)}`;
   if (!createExclusive(marker, content)) {
     const age = Date.now() - (statSync(marker, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
-    if (age > TAKEOVER_STALE_MS) rmSync(marker, { force: true });
+    if (age > TAKEOVER_STALE_MS) removeFile(marker);
     return false;
   }
   try {
@@ -141,12 +142,12 @@ function takeOver(path: string, stale: Found, content: string): boolean {
     renameSync(temporary, path);
     return true;
   } finally {
-    rmSync(marker, { force: true });
+    removeFile(marker);
   }
 }
 
 function createFresh(path: string, content: string): void {
-  rmSync(path, { force: true });
+  removeFile(path);
   if (!createExclusive(path, content)) throw new BusyError(`cannot create ${path}`);
 }
 

@@ -1,7 +1,8 @@
 // Before its first change, apply saves the zone as it was, as a master file, under
 // <state dir>/zone-backups/<service>/<UTC time>.zone. Applying that file restores the zone.
 // The newest 20 are kept; names sort by time.
-import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync } from 'node:fs';
+import { removeFile } from '../remove-file.js';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../atomic-write.js';
 
@@ -20,7 +21,7 @@ export function writeBackup(stateDir: string, service: string, text: string, tim
   // Two applies in one millisecond: the later one moves on by a millisecond.
   for (let t = time.getTime() + 1, i = 0; listBackups(stateDir, service).includes(path) && i < 1000; t++, i++) path = join(dir, `${stamp(new Date(t))}.zone`);
   writeFileAtomic(path, text);
-  for (const old of listBackups(stateDir, service).slice(0, -BACKUPS_KEPT)) rmSync(old, { force: true });
+  for (const old of listBackups(stateDir, service).slice(0, -BACKUPS_KEPT)) removeFile(old);
   return path;
 }
 
