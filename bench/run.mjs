@@ -15,6 +15,12 @@ const root = join(import.meta.dirname, '..');
 const ddedge = join(root, 'dist', 'ddedge.mjs');
 const floor = join(import.meta.dirname, 'floor.cjs');
 const work = mkdtempSync(join(tmpdir(), 'ddedge-bench-'));
+// The same floor as an ES module. The contract names ddedge's entry dist/ddedge.mjs, and Node
+// starts its ESM loader for any .mjs entry; this row shows what that alone costs, same run.
+const floorEsm = join(work, 'floor.mjs');
+const floorEsmText = readFileSync(floor, 'utf8').replace("const https = require('node:https');", "import https from 'node:https';");
+if (floorEsmText.includes('require(')) throw new Error('bench/floor.cjs changed: update its ES module twin in bench/run.mjs');
+writeFileSync(floorEsm, floorEsmText);
 
 const tls = makeTls(work);
 const echoA = await startEcho(tls, '81.0.2.15\n');
@@ -44,6 +50,7 @@ execFileSync(process.execPath, [ddedge, 'update', '--ip', '81.0.2.15'], { env: b
 
 const COMMON = '(a) ddedge: 2 HTTPS sources, unchanged, nothing sent';
 const FLOOR = 'floor: node script, the same 2 HTTPS GETs';
+const FLOOR_ESM = 'floor as an ES module (.mjs), the same 2 HTTPS GETs';
 const cycleScenarios = (entry, label = '') => [
   { name: `${COMMON}${label}`, args: [entry, 'update'], setup: () => freshState('81.0.2.15') },
   { name: `(b) ddedge: 2 sources, changed, sent by dynamic DNS over HTTPS${label}`, args: [entry, 'update'], setup: () => freshState('81.0.2.99') },
@@ -77,6 +84,7 @@ const compare = process.env.BENCH_COMPARE;
 const scenarios = [
   { name: 'node -e 0', args: ['-e', '0'] },
   { name: FLOOR, args: [floor, echoA.url, echoB.url] },
+  { name: FLOOR_ESM, args: [floorEsm, echoA.url, echoB.url] },
   ...cycleScenarios(ddedge),
   ...(compare ? cycleScenarios(compare, ' [compare]') : []),
   ...oneSource,
@@ -87,6 +95,7 @@ console.log(table(results, { floor: FLOOR }));
 const row = (name) => results.find((r) => r.name === name);
 const nodeRow = results[0];
 console.log(`\ncommon cycle: ${(row(COMMON).ms / row(FLOOR).ms).toFixed(2)} x the floor in wall time (target 1.15), ${(row(COMMON).cpuMs / row(FLOOR).cpuMs).toFixed(2)} x in CPU time; peak RSS ${(row(COMMON).rssKb / nodeRow.rssKb).toFixed(2)} x node -e 0 (target 1.25)`);
+console.log(`the floor as an ES module: ${(row(FLOOR_ESM).ms / row(FLOOR).ms).toFixed(2)} x the floor in wall time, ${(row(FLOOR_ESM).cpuMs / row(FLOOR).cpuMs).toFixed(2)} x in CPU time; the common cycle is ${(row(COMMON).ms / row(FLOOR_ESM).ms).toFixed(2)} x and ${(row(COMMON).cpuMs / row(FLOOR_ESM).cpuMs).toFixed(2)} x of it`);
 if (process.env.BENCH_CYCLE_ONLY) {
   sandbox.child.kill('SIGTERM');
   rmSync(work, { recursive: true, force: true });

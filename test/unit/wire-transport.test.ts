@@ -125,6 +125,23 @@ describe('the wire transport', () => {
     await expect(reading).rejects.toThrow(/aborted/);
   });
 
+  it('closes a connection the server keeps open after the answer, soon after (no socket is leaked by a daemon)', async () => {
+    let closed: (() => void) | undefined;
+    const serverSawClose = new Promise<void>((resolve) => (closed = resolve));
+    const server = net.createServer((socket) => {
+      socket.on('error', () => {});
+      socket.on('close', () => closed?.());
+      socket.once('data', () => socket.write('HTTP/1.1 200 OK\r\ncontent-length: 2\r\nconnection: keep-alive\r\n\r\nok'));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    servers.push({ close: () => new Promise((resolve) => server.close(() => resolve())) });
+    const response = await httpRequest({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, timeoutMs: 2000 });
+    expect(response.body).toBe('ok');
+    const started = Date.now();
+    await serverSawClose;
+    expect(Date.now() - started).toBeLessThan(4000);
+  });
+
   it('talks to a bracketed IPv6 literal', async (context) => {
     const server = net.createServer((socket) => socket.once('data', () => socket.end('HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nv6')));
     const listening = await new Promise<boolean>((resolve) => {
