@@ -43,7 +43,11 @@ const CHUNK_SIZE = /^([0-9a-fA-F]{1,12})[ \t]*(?:;.*)?$/;
 type Phase = 'head' | 'length' | 'chunk-size' | 'chunk-data' | 'chunk-end' | 'trailers' | 'until-close' | 'done';
 
 export class ResponseReader {
+  /** The unread bytes: a view of `store`, whose room after them takes the next chunk. */
   private pending: Buffer = Buffer.alloc(0);
+  private store: Buffer = this.pending;
+  /** How many of the pending bytes were already searched for a line end, and had none. */
+  private scanned = 0;
   private phase: Phase = 'head';
   private remaining = 0;
   private interim = 0;
@@ -56,7 +60,7 @@ export class ResponseReader {
   push(chunk: Buffer): void {
     if (this.phase === 'done') return;
     this.received = true;
-    this.pending = this.pending.length ? Buffer.concat([this.pending, chunk]) : chunk;
+    this.append(chunk);
     // Each pass consumes bytes or waits for more; the pending bytes bound the passes.
     while (this.step()) {}
   }
@@ -98,9 +102,11 @@ export class ResponseReader {
     // A server speaking something else is known by its first bytes, not after 64 KiB of them.
     const start = this.pending.subarray(0, STATUS_START.length).toString('latin1');
     if (!STATUS_START.startsWith(start)) throw new WireError('malformed', NOT_STATUS_LINE);
-    const end = headEnd(this.pending);
+    // The end is searched for in the new bytes only (and the two before them, where it may start).
+    const end = headEnd(this.pending, Math.max(0, this.scanned - 2));
     if (end < 0) {
       if (this.pending.length > MAX_HEAD_BYTES) throw new WireError('malformed', `the headers are over ${MAX_HEAD_BYTES} bytes`);
+      this.scanned = this.pending.length;
       return false;
     }
     if (end > MAX_HEAD_BYTES) throw new WireError('malformed', `the headers are over ${MAX_HEAD_BYTES} bytes`);
@@ -167,9 +173,10 @@ export class ResponseReader {
 
   /** One line without its CRLF (or bare LF), or undefined until it is complete. */
   private line(limit: number, what: string): string | undefined {
-    const newline = this.pending.indexOf(0x0a);
+    const newline = this.pending.indexOf(0x0a, this.scanned);
     if (newline < 0) {
       if (this.pending.length > limit) throw new WireError('malformed', `${what} is over ${limit} bytes`);
+      this.scanned = this.pending.length;
       return undefined;
     }
     if (newline > limit) throw new WireError('malformed', `${what} is over ${limit} bytes`);
@@ -179,19 +186,44 @@ export class ResponseReader {
   private take(count: number): Buffer {
     const part = this.pending.subarray(0, count);
     this.pending = this.pending.subarray(count);
+    this.scanned = 0;
     return part;
+  }
+
+  /**
+   * Adds a chunk after the pending bytes. Unread bytes wait only for the end of a head or a
+   * line, a chunk at a time; copying them all again for each chunk (a hostile server sends
+   * one byte at a time) would cost the square of their length, so the store grows by
+   * doubling and each chunk is copied once. Bytes before the pending ones (already given as
+   * body) are never written over: the store only fills forward, and a grown store is new.
+   */
+  private append(chunk: Buffer): void {
+    if (!this.pending.length) {
+      this.pending = this.store = chunk;
+      return;
+    }
+    const end = this.pending.byteOffset - this.store.byteOffset + this.pending.length;
+    if (end + chunk.length > this.store.length) {
+      const grown = Buffer.allocUnsafe(Math.max(2 * (this.pending.length + chunk.length), 4096));
+      this.pending.copy(grown);
+      this.store = grown;
+      this.pending = grown.subarray(0, this.pending.length);
+    }
+    const at = this.pending.byteOffset - this.store.byteOffset + this.pending.length;
+    chunk.copy(this.store, at);
+    this.pending = this.store.subarray(at - this.pending.length, at + chunk.length);
   }
 
   private finish(): void {
     this.phase = 'done';
-    this.pending = Buffer.alloc(0);
+    this.pending = this.store = Buffer.alloc(0);
     this.events.done();
   }
 }
 
 /** Where the head ends: after the first empty line (CRLF CRLF, or bare LFs). -1 until then. */
-function headEnd(bytes: Buffer): number {
-  for (let at = bytes.indexOf(0x0a); at >= 0; at = bytes.indexOf(0x0a, at + 1)) {
+function headEnd(bytes: Buffer, from: number): number {
+  for (let at = bytes.indexOf(0x0a, from); at >= 0; at = bytes.indexOf(0x0a, at + 1)) {
     if (bytes[at + 1] === 0x0a) return at + 2;
     if (bytes[at + 1] === 0x0d && bytes[at + 2] === 0x0a) return at + 3;
   }

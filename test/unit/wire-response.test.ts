@@ -56,6 +56,12 @@ describe('the wire response reader', () => {
     }
   });
 
+  it('reads a head of 60 KiB that arrives a byte at a time, and the body after it', () => {
+    const headers = Array.from({ length: 90 }, (_, i) => `x-h${i}: ${'v'.repeat(660)}\r\n`).join('');
+    const result = read(`HTTP/1.1 200 OK\r\n${headers}transfer-encoding: chunked\r\n\r\n3;${'e'.repeat(4000)}\r\nabc\r\n0\r\n\r\n`, [1]);
+    expect([result.status, Object.keys(result.headers!).length, result.body, result.done]).toEqual([200, 91, 'abc', true]);
+  });
+
   it('completes a counted or chunked body before the connection closes, and ignores what follows', () => {
     expect(read(`${ok('abc')}HTTP/1.1 500 junk`, [Infinity], false)).toMatchObject({ body: 'abc', done: true });
     expect(read('HTTP/1.1 200 OK\r\ntransfer-encoding: Chunked\r\n\r\n1\r\nz\r\n0\r\n\r\ntrailing', [Infinity], false)).toMatchObject({ body: 'z', done: true });
