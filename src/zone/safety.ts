@@ -1,5 +1,6 @@
-// octodns-style guard rails: a plan that rewrites much of a zone, or its apex, is more often
-// a wrong file than an intended change. Such a plan stops (exit 2) unless --force.
+// octodns-style guard rails: a plan that rewrites much of a zone, deletes all of it, or touches
+// its apex, is more often a wrong file than an intended change. Such a plan stops (exit 2)
+// unless --force.
 import { DdedgeError, ExitCode } from '../errors.js';
 import type { Plan } from './plan.js';
 
@@ -22,6 +23,10 @@ export function safetyProblems(plan: Plan): string[] {
   if (total >= MIN_RECORDS_FOR_SHARE && touching.length / total > MAX_SHARE) {
     problems.push(`it would change or delete ${touching.length} of the zone's ${total} records (${percent(touching.length, total)}, more than ${MAX_SHARE * 100}%)`);
   }
+  // A small zone is exempt from the share rule, but not from this: an empty file, or the file
+  // of another zone, would otherwise wipe it without a word.
+  const deletes = plan.changes.filter((c) => c.action === 'delete').length;
+  if (total > 0 && deletes === total) problems.push(`it would delete every record of the zone (${total}); is the file the right one?`);
   const apex = touching.filter((c) => c.before?.name === plan.zone);
   if (apex.length) problems.push(`it would change or delete ${apex.length} record${apex.length > 1 ? 's' : ''} at the apex (${plan.zone}: ${[...new Set(apex.map((c) => c.before!.type))].join(', ')})`);
   return problems;

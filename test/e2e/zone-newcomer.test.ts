@@ -275,3 +275,20 @@ describe('TXT written without quotes', () => {
     expect(values).toEqual(['token', 'v=DKIM1; k=rsa; p=MIIBAQAB']);
   });
 });
+
+describe('an empty file, or the wrong one, for a small zone', () => {
+  it('stops a plan that deletes every record, even under 10 records and away from the apex; --force applies it', async () => {
+    const service = emptyZone(sandbox, ZONE);
+    service.dns.push({ entityID: '7', name: `home.${ZONE}`, type: 'A', ttl: '-', priority: '-', value: '192.0.2.20' });
+    service.dns.push({ entityID: '8', name: `www.${ZONE}`, type: 'CNAME', ttl: '-', priority: '-', value: `home.${ZONE}` });
+    const empty = writeZone(`$ORIGIN ${ZONE}.\n; nothing yet\n`);
+    const stopped = await bounded(['zone', 'apply', empty, '--service', ZONE]);
+    expect(stopped.code).toBe(2);
+    expect(stopped.stderr).toMatch(/delete every record of the zone \(2\); is the file the right one\?/);
+    expect(writes()).toBe(0);
+    expect(service.dns).toHaveLength(2);
+    const forced = await bounded(['zone', 'apply', empty, '--service', ZONE, '--force']);
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(service.dns).toHaveLength(0);
+  });
+});

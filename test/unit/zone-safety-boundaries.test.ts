@@ -18,7 +18,14 @@ describe('the 30% rule at its edges', () => {
   it('exactly 10 records: 3 changes (30%) pass, 4 stop; 9 records are not held to it', () => {
     expect(safetyProblems(deleting(3, 10))).toEqual([]);
     expect(safetyProblems(deleting(4, 10))[0]).toContain('4 of the zone\'s 10 records (40%, more than 30%)');
-    expect(safetyProblems(deleting(9, 9))).toEqual([]);
+    expect(safetyProblems(deleting(8, 9))).toEqual([]);
+  });
+
+  it('a plan that deletes every record stops whatever the size of the zone (an empty or wrong file)', () => {
+    expect(safetyProblems(deleting(9, 9))).toEqual(["it would delete every record of the zone (9); is the file the right one?"]);
+    expect(safetyProblems(deleting(1, 1))).toEqual(["it would delete every record of the zone (1); is the file the right one?"]);
+    expect(safetyProblems(deleting(0, 0))).toEqual([]);
+    expect(safetyProblems(deleting(12, 12))).toContain("it would delete every record of the zone (12); is the file the right one?");
   });
 
   it('exactly 30% of a large zone passes; just over it says by how much, never "30%, more than 30%"', () => {
