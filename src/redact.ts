@@ -17,9 +17,10 @@ interface Secret {
   pattern?: RegExp;
 }
 const secrets = new Map<string, Secret>();
-// Every spelling but the raw one contains one of these; a text without them can hold a
-// secret only as itself, which a plain search finds without the (costly to compile) pattern.
-const ENCODING_MARKS = /[%\\&+]/;
+// Every spelling but the raw one contains one of these (`%`, `\`, `+`, an XML entity); a text
+// without them can hold a secret only as itself, which a plain search finds without the
+// (costly to compile) pattern. A bare `&` (a query string's) is no entity.
+const ENCODING_MARKS = /[%\\+]|&(?:#|[a-z]+;)/i;
 const ASCII = /^[\x20-\x7e]*$/;
 const SECRET_PARAMS = new Set(['password', 'apikey', 'apipasswd', 'key', 'token']);
 

@@ -41,6 +41,9 @@ describe('redact', () => {
     expect(redact('Kc4n~ary!Key(9) then Kc4n~ary!Key(9)')).toBe('*** then ***');
     expect(redact('Kc4n~ary!Key(9) then Kc4n%7Eary!Key(9) 100%')).toBe('*** then *** 100%');
     expect(redact('hc.example.com/ping-uuid-1 and HC.Example.COM/ping-uuid-1')).not.toContain('ping-uuid-1');
+    // A query string's bare & is no XML entity; an entity beside one still is.
+    expect(redact('/json/?user=u&key=Kc4n~ary!Key(9)&lang=en')).toBe('/json/?user=u&key=***&lang=en');
+    expect(redact('a=1&b=&#75;c4n~ary!Key(9)&c=&#x4B;c4n~ary!Key(9)')).toBe('a=1&b=***&c=***');
   });
 
   it('leaves other text alone, including other cases of a case-sensitive secret', () => {
