@@ -36,7 +36,9 @@ const MAX_TRAILER_BYTES = 16 * 1024;
 const STATUS_START = 'HTTP/1.';
 const NOT_STATUS_LINE = 'the answer does not start with an HTTP/1.x status line';
 const STATUS_LINE = /^HTTP\/1\.[01] ([1-9]\d\d)(?:[ \t][^\0]*)?$/;
-const HEADER_LINE = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):[ \t]*(.*?)[ \t]*$/;
+// The name and colon only: trimming the value with a pattern (`(.*?)[ \t]*$`) backtracks over
+// every run of spaces inside it, the square of the line's length, a hostile server's choice.
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+:/;
 const BAD_VALUE_CHAR = /[\0-\x08\x0a-\x1f\x7f]/;
 const CHUNK_SIZE = /^([0-9a-fA-F]{1,12})[ \t]*(?:;.*)?$/;
 
@@ -234,17 +236,26 @@ function parseHeaders(lines: string[]): ResponseHeaders {
   if (lines.length > MAX_HEADERS) throw new WireError('malformed', `more than ${MAX_HEADERS} headers`);
   const headers: ResponseHeaders = {};
   for (const line of lines) {
-    const match = HEADER_LINE.exec(line);
+    const match = HEADER_NAME.exec(line);
+    const value = match ? trimSpaces(line.slice(match[0].length)) : '';
     // A line that starts with a space continues the one before (obsolete folding): refused.
-    if (!match || BAD_VALUE_CHAR.test(match[2]!)) throw new WireError('malformed', 'a header line is not "name: value"');
-    const name = match[1]!.toLowerCase();
-    const value = match[2]!;
+    if (!match || BAD_VALUE_CHAR.test(value)) throw new WireError('malformed', 'a header line is not "name: value"');
+    const name = match[0].slice(0, -1).toLowerCase();
     const before = headers[name];
     if (before === undefined) headers[name] = name === 'set-cookie' ? [value] : value;
     else if (Array.isArray(before)) before.push(value);
     else headers[name] = `${before}, ${value}`;
   }
   return headers;
+}
+
+/** The value without the spaces and tabs around it (only those: 0xA0 is a byte of the value). */
+function trimSpaces(text: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && (text[start] === ' ' || text[start] === '\t')) start++;
+  while (end > start && (text[end - 1] === ' ' || text[end - 1] === '\t')) end--;
+  return text.slice(start, end);
 }
 
 /** How the body is delimited (RFC 9112 §6.3): not at all, chunked, a byte count, or the close. */

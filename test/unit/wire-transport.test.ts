@@ -142,6 +142,18 @@ describe('the wire transport', () => {
     expect(Date.now() - started).toBeLessThan(4000);
   });
 
+  it('reads a head built to make a header pattern backtrack (spaces inside values) within its deadline', async () => {
+    // A value of "a", 60 000 spaces, "b" is valid; a pattern that trims the value's spaces by
+    // backtracking costs the square of its length, synchronously: the deadline cannot fire.
+    const head = `x-pad: a${' '.repeat(60_000)}b\r\n`;
+    const answer = `HTTP/1.1 100 Continue\r\n${head}\r\n`.repeat(2) + `HTTP/1.1 200 OK\r\n${head}content-length: 2\r\n\r\nok`;
+    const server = await raw(() => answer);
+    const started = Date.now();
+    const response = await httpRequest({ url: server.url, timeoutMs: 2000 });
+    expect(Date.now() - started).toBeLessThan(6000);
+    expect([response.body, response.headers['x-pad']]).toEqual(['ok', `a${' '.repeat(60_000)}b`]);
+  }, 120_000);
+
   it('talks to a bracketed IPv6 literal', async (context) => {
     const server = net.createServer((socket) => socket.once('data', () => socket.end('HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nv6')));
     const listening = await new Promise<boolean>((resolve) => {
