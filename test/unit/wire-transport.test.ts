@@ -61,6 +61,15 @@ describe('the wire transport', () => {
     expect(lines.some((l) => /^user-agent: ddedge\//.test(l))).toBe(true);
   });
 
+  it('sends the credentials of a URL (https://user:pass@host/) as Basic authorization, as node:https did', async () => {
+    const server = await raw(() => 'HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok');
+    const url = server.url.replace('http://', 'http://us%20er:p%40ss%3Aword@');
+    expect((await httpRequest({ url, timeoutMs: 2000 })).body).toBe('ok');
+    const [head] = server.requests;
+    expect(head!.split('\r\n')).toContain(`authorization: Basic ${Buffer.from('us er:p@ss:word').toString('base64')}`);
+    expect(head).not.toContain('p%40ss');
+  });
+
   it('reads a chunked answer that arrives in pieces', async () => {
     const url = await paced(['HTTP/1.1 200 OK\r\nTransfer-', 'Encoding: chunked\r\n\r\n5\r\n81.0.', '\r\n4\r\n2.15\r\n0', '\r\n\r\n'], { close: false });
     expect((await httpRequest({ url, timeoutMs: 2000 })).body).toBe('81.0.2.15');
