@@ -127,13 +127,15 @@ function drained(channel: Channel): Promise<void> {
 
 /** Exits with `code` once everything written has left the process. */
 export async function exitAfterOutput(code: number): Promise<never> {
-  const output = Promise.all([drained(stdout), drained(stderr)]);
-  await (neverBlock ? Promise.race([output, new Promise((resolve) => setTimeout(resolve, EXIT_WAIT_MS))]) : output);
+  // A long-running command waits for a reader that is not reading only so long.
+  const deadline = neverBlock ? new Promise<void>((resolve) => setTimeout(resolve, EXIT_WAIT_MS)) : undefined;
+  const out = (...channels: Channel[]) => Promise.race([Promise.all(channels.map(drained)), ...(deadline ? [deadline] : [])]);
+  await out(stdout, stderr);
   // A failed write to a stream reports its error on a later tick.
   if (stdout.streamed || stderr.streamed) await new Promise((resolve) => setImmediate(resolve));
   if (failure && !stderr.gone) {
     writeStderr(`ddedge: could not write the output: ${failure.code ?? failure.message}\n`);
-    await drained(stderr);
+    await out(stderr);
   }
   // Output that could not be written (a full disk) is a failure to retry later, as a full disk
   // is elsewhere; a command that failed already keeps its own code.
