@@ -1,5 +1,5 @@
 import type { Env } from '../config/env-sources.js';
-import { writeStderr, writeStdout } from './process-output.js';
+import { outputNeverBlocks, writeStderr, writeStdout } from './process-output.js';
 
 /** What a command may touch of the outside world; tests pass their own. */
 export interface Io {
@@ -8,6 +8,8 @@ export interface Io {
   env: Env;
   cwd: string;
   isTTY: boolean;
+  /** A command that runs until stopped calls it first: a reader that stops reading cannot block it. */
+  outputNeverBlocks?(): void;
 }
 
 export function processIo(): Io {
@@ -15,6 +17,7 @@ export function processIo(): Io {
   return {
     stdout: writeStdout,
     stderr: writeStderr,
+    outputNeverBlocks,
     env: process.env,
     cwd: process.cwd(),
     // Asked only by output that differs on a terminal; node:tty is not loaded otherwise.

@@ -9,6 +9,15 @@
 // and full (EAGAIN: a parent shared its own non-blocking pipe) gets the rest through Node's
 // stream, and so does everything after it, in order; the entry waits for that stream to drain
 // before process.exit().
+//
+// A command that runs until stopped (the daemon, the sandbox) never blocks on its output: a
+// log collector that stops reading must not stop the cycles, the signals or the exit. Its
+// output goes through the stream from the start (a pipe or socket is then written without
+// blocking); what the reader has not taken is held up to MAX_BACKLOG, later lines are dropped
+// and counted, and the exit waits for the reader at most EXIT_WAIT_MS. Blocking forever (the
+// one-shot commands' choice, whose output must be complete) would leave a daemon deaf to
+// SIGTERM with the state lock held; holding without bound (Node's own streams) would let a
+// stalled collector take all memory.
 import type { Writable } from 'node:stream';
 import { writeSync } from 'node:fs';
 import { ExitCode } from '../errors.js';
@@ -20,10 +29,18 @@ interface Channel {
   streamed: boolean;
   /** The reader has gone (EPIPE) or the output cannot be written: drop what follows. */
   gone: boolean;
+  /** Writes dropped while the backlog was full (long-running commands only). */
+  dropped: number;
 }
 
-const stdout: Channel = { fd: 1, stream: () => process.stdout, streamed: false, gone: false };
-const stderr: Channel = { fd: 2, stream: () => process.stderr, streamed: false, gone: false };
+const stdout: Channel = { fd: 1, stream: () => process.stdout, streamed: false, gone: false, dropped: 0 };
+const stderr: Channel = { fd: 2, stream: () => process.stderr, streamed: false, gone: false, dropped: 0 };
+
+/** What a long-running command holds for a reader that is not reading; past it, lines are dropped. */
+const MAX_BACKLOG = 1024 * 1024;
+/** How long a long-running command's exit waits for such a reader. */
+const EXIT_WAIT_MS = 2000;
+let neverBlock = false;
 
 /** A write failure other than a departed reader (a full disk under `> file`), reported at exit. */
 let failure: NodeJS.ErrnoException | undefined;
@@ -34,9 +51,15 @@ const MAX_INTERRUPTIONS = 100;
 export const writeStdout = (text: string): void => write(stdout, text);
 export const writeStderr = (text: string): void => write(stderr, text);
 
+/** Called first by a command that runs until stopped: from now on no write blocks. */
+export function outputNeverBlocks(): void {
+  neverBlock = true;
+}
+
 function write(channel: Channel, text: string): void {
   if (channel.gone || !text) return;
-  if (channel.streamed) return void channel.stream().write(text);
+  if (neverBlock && !channel.streamed) startStream(channel);
+  if (channel.streamed) return writeStream(channel, text);
   const bytes = Buffer.from(text);
   let offset = 0;
   let interruptions = 0;
@@ -64,14 +87,30 @@ function write(channel: Channel, text: string): void {
 }
 
 function handOver(channel: Channel, rest: Buffer): void {
+  startStream(channel);
+  channel.stream().write(rest);
+}
+
+function startStream(channel: Channel): void {
   channel.streamed = true;
-  const stream = channel.stream();
   // Without a listener an EPIPE on the stream is an uncaught exception with a stack.
-  stream.on('error', (error: NodeJS.ErrnoException) => {
+  channel.stream().on('error', (error: NodeJS.ErrnoException) => {
     channel.gone = true;
     if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') failure ??= error;
   });
-  stream.write(rest);
+}
+
+function writeStream(channel: Channel, text: string): void {
+  const stream = channel.stream();
+  if (!neverBlock || stream.writableLength <= MAX_BACKLOG) return void stream.write(text);
+  // Said once the reader has taken the backlog ('drain'), so the gap in the log is visible.
+  if (channel.dropped++ === 0) {
+    stream.once('drain', () => {
+      const note = `ddedge: ${channel.dropped} lines of output dropped: the reader was not keeping up\n`;
+      channel.dropped = 0;
+      stream.write(note);
+    });
+  }
 }
 
 function drained(channel: Channel): Promise<void> {
@@ -88,12 +127,15 @@ function drained(channel: Channel): Promise<void> {
 
 /** Exits with `code` once everything written has left the process. */
 export async function exitAfterOutput(code: number): Promise<never> {
-  await Promise.all([drained(stdout), drained(stderr)]);
+  // A long-running command waits for a reader that is not reading only so long.
+  const deadline = neverBlock ? new Promise<void>((resolve) => setTimeout(resolve, EXIT_WAIT_MS)) : undefined;
+  const out = (...channels: Channel[]) => Promise.race([Promise.all(channels.map(drained)), ...(deadline ? [deadline] : [])]);
+  await out(stdout, stderr);
   // A failed write to a stream reports its error on a later tick.
   if (stdout.streamed || stderr.streamed) await new Promise((resolve) => setImmediate(resolve));
   if (failure && !stderr.gone) {
     writeStderr(`ddedge: could not write the output: ${failure.code ?? failure.message}\n`);
-    await drained(stderr);
+    await out(stderr);
   }
   // Output that could not be written (a full disk) is a failure to retry later, as a full disk
   // is elsewhere; a command that failed already keeps its own code.

@@ -24,11 +24,22 @@ export function refusalKind(result: DyndnsResult): 'auth' | 'refused' {
 }
 
 function isKnownAuthText(message: string): boolean {
-  const text = message
-    .replace(NAMES_AND_ADDRESSES, ' ')
-    .toLowerCase()
-    .replace(/[\s.:;!,]+$/g, '')
+  const text = withoutTrailing(message.replace(NAMES_AND_ADDRESSES, ' ').toLowerCase())
     .replace(/^[\s:;!,-]+/, '')
     .replace(/\s+/g, ' ');
   return KNOWN_AUTH_TEXTS.some((pattern) => pattern.test(text));
 }
+
+const TRAILING = /[\s.:;!,]/;
+
+/**
+ * The text without its trailing spaces and punctuation. Not /[\s.:;!,]+$/: that pattern is
+ * tried again from each character of a run that is not at the end (the provider chooses the
+ * message, up to 1 MiB), the square of its length.
+ */
+function withoutTrailing(text: string): string {
+  let end = text.length;
+  while (end > 0 && TRAILING.test(text[end - 1]!)) end--;
+  return text.slice(0, end);
+}
+

@@ -49,12 +49,31 @@ export const wireTransport: Transport = {
 /** The request line and headers; a header that could split the request is refused. */
 function requestHead(request: WireRequest): string {
   const lines = [`${request.method} ${request.url.pathname}${request.url.search} HTTP/1.1`, `host: ${request.url.host}`, 'connection: close'];
-  for (const [name, value] of Object.entries(request.headers)) {
+  for (const [name, value] of Object.entries({ ...urlCredentials(request), ...request.headers })) {
     // The value is never named: it may be a credential.
     if (!TOKEN.test(name) || UNSAFE_VALUE.test(value)) throw new Error(`the request header ${TOKEN.test(name) ? name : '(invalid name)'} holds a line break or a NUL`);
     lines.push(`${name}: ${value}`);
   }
   return `${lines.join('\r\n')}\r\n\r\n${request.body ?? ''}`;
+}
+
+/**
+ * A URL's user-info (https://user:pass@host/, a source or monitor behind Basic authentication)
+ * as the Authorization header node:https made of it, unless the caller sets its own.
+ */
+function urlCredentials({ url, headers }: WireRequest): Record<string, string> {
+  if (!url.username && !url.password) return {};
+  if (Object.keys(headers).some((name) => name.toLowerCase() === 'authorization')) return {};
+  return { authorization: `Basic ${Buffer.from(`${decoded(url.username)}:${decoded(url.password)}`).toString('base64')}` };
+}
+
+/** Percent-decoded; a stray '%' that starts no escape is kept as it is. */
+function decoded(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 function exchange(socket: Socket, head: string, request: WireRequest): Promise<WireResponse> {

@@ -61,6 +61,15 @@ describe('the wire transport', () => {
     expect(lines.some((l) => /^user-agent: ddedge\//.test(l))).toBe(true);
   });
 
+  it('sends the credentials of a URL (https://user:pass@host/) as Basic authorization, as node:https did', async () => {
+    const server = await raw(() => 'HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok');
+    const url = server.url.replace('http://', 'http://us%20er:p%40ss%3Aword@');
+    expect((await httpRequest({ url, timeoutMs: 2000 })).body).toBe('ok');
+    const [head] = server.requests;
+    expect(head!.split('\r\n')).toContain(`authorization: Basic ${Buffer.from('us er:p@ss:word').toString('base64')}`);
+    expect(head).not.toContain('p%40ss');
+  });
+
   it('reads a chunked answer that arrives in pieces', async () => {
     const url = await paced(['HTTP/1.1 200 OK\r\nTransfer-', 'Encoding: chunked\r\n\r\n5\r\n81.0.', '\r\n4\r\n2.15\r\n0', '\r\n\r\n'], { close: false });
     expect((await httpRequest({ url, timeoutMs: 2000 })).body).toBe('81.0.2.15');
@@ -141,6 +150,18 @@ describe('the wire transport', () => {
     await serverSawClose;
     expect(Date.now() - started).toBeLessThan(4000);
   });
+
+  it('reads a head built to make a header pattern backtrack (spaces inside values) within its deadline', async () => {
+    // A value of "a", 60 000 spaces, "b" is valid; a pattern that trims the value's spaces by
+    // backtracking costs the square of its length, synchronously: the deadline cannot fire.
+    const head = `x-pad: a${' '.repeat(60_000)}b\r\n`;
+    const answer = `HTTP/1.1 100 Continue\r\n${head}\r\n`.repeat(2) + `HTTP/1.1 200 OK\r\n${head}content-length: 2\r\n\r\nok`;
+    const server = await raw(() => answer);
+    const started = Date.now();
+    const response = await httpRequest({ url: server.url, timeoutMs: 2000 });
+    expect(Date.now() - started).toBeLessThan(6000);
+    expect([response.body, response.headers['x-pad']]).toEqual(['ok', `a${' '.repeat(60_000)}b`]);
+  }, 120_000);
 
   it('talks to a bracketed IPv6 literal', async (context) => {
     const server = net.createServer((socket) => socket.once('data', () => socket.end('HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nv6')));

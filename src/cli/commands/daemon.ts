@@ -6,6 +6,8 @@ import type { CommandContext } from '../command.js';
 import { setup } from '../setup.js';
 
 export async function run(context: CommandContext): Promise<number> {
+  // A log collector that stops reading must not stop the cycles nor SIGTERM (process-output.ts).
+  context.io.outputNeverBlocks?.();
   const { config, logger } = await setup(context, 'cycle');
   let current = config;
   usableStateDir(config.stateDir);

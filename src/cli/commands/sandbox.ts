@@ -7,6 +7,8 @@ import type { CommandContext } from '../command.js';
 
 export async function run(context: CommandContext): Promise<number> {
   const { flags, io } = context;
+  // It logs every request: a reader that stops reading must not stop it answering.
+  io.outputNeverBlocks?.();
   const port = Number(flags.port ?? 8443);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`--port: "${flags.port}" is not a port number (0-65535)`);
   const dnsPort = flags['dns-port'] === undefined ? undefined : Number(flags['dns-port']);

@@ -1,0 +1,122 @@
+// Long-running commands whose log reader has stopped reading (a stuck log collector, a parent
+// that never drains the pipe): their logs must not stop their work, nor their exit on SIGTERM.
+// The pipe is a FIFO this test holds open for reading and never reads: 64 KiB fill it.
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { closeSync, constants, openSync, readSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { agentEnv } from '../helpers/agent-env.js';
+import { DIST, tempDir } from '../helpers/cli.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const HOSTS = 800;
+
+let sandbox: Sandbox;
+let unread: number[] = [];
+beforeEach(async () => {
+  sandbox = await startSandbox();
+});
+afterEach(async () => {
+  for (const fd of unread) closeSync(fd);
+  unread = [];
+  await sandbox.close();
+});
+
+/** The write end of a pipe whose read end stays open and is not read until `readAll`. */
+function stalledPipe(): number {
+  const fifo = join(tempDir('ddedge-fifo-'), 'log');
+  execFileSync('mkfifo', [fifo]);
+  unread.push(openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK));
+  return openSync(fifo, 'w');
+}
+
+/** What the stalled pipe holds now (its read end is non-blocking). */
+function readAll(): string {
+  const buffer = Buffer.alloc(64 * 1024);
+  let text = '';
+  // Each turn empties up to 64 KiB; the writer cannot outpace a bounded number of them for long.
+  for (let i = 0; i < 1000; i++) {
+    let count = 0;
+    try {
+      count = readSync(unread[0]!, buffer);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
+    }
+    if (!count) break;
+    text += buffer.toString('utf8', 0, count);
+  }
+  return text;
+}
+
+function start(args: string[], env: Record<string, string>, stderr: number): ChildProcess & { exited: Promise<number | null> } {
+  const child = spawn(process.execPath, [DIST, ...args], { env, stdio: ['ignore', 'ignore', stderr] });
+  closeSync(stderr);
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return Object.assign(child, { exited });
+}
+
+/** The exit code, or 'hung' (and the process killed) when it does not exit within `ms`. */
+async function exitWithin(child: ChildProcess & { exited: Promise<number | null> }, ms: number): Promise<number | null | 'hung'> {
+  const outcome = await Promise.race([child.exited, sleep(ms).then(() => 'hung' as const)]);
+  if (outcome === 'hung') child.kill('SIGKILL');
+  return outcome;
+}
+
+describe('a log reader that has stopped reading', () => {
+  it('bounds what the daemon holds for it: later lines are dropped, and how many is said once it reads again', async () => {
+    // About 450 KB of debug logs a cycle; four cycles are more than the 1 MiB held and the pipe.
+    const hosts = Array.from({ length: HOSTS }, (_, i) => `host-${i}.example.com`).join(',');
+    const env = agentEnv(sandbox, { DDEDGE_HOSTS: hosts, DDEDGE_IP: '81.0.2.15', DDEDGE_LOG_LEVEL: 'debug', DDEDGE_INTERVAL: '1h', DDEDGE_MAX_CALLS_PER_HOUR: '3600' });
+    const daemon = start(['daemon'], env, stalledPipe());
+    const calls = () => sandbox.calls.get('dyndns') ?? 0;
+    for (let cycle = 1; cycle <= 4; cycle++) {
+      for (let i = 0; i < 200 && calls() < cycle * HOSTS; i++) await sleep(50);
+      await sleep(300);
+      if (cycle < 4) daemon.kill('SIGUSR1');
+    }
+    expect(calls()).toBe(4 * HOSTS);
+    let log = '';
+    for (let i = 0; i < 200 && !/lines of output dropped/.test(log); i++) {
+      log += readAll();
+      await sleep(50);
+    }
+    daemon.kill('SIGTERM');
+    expect(await exitWithin(daemon, 8000)).toBe(0);
+    expect(log).toMatch(/^ddedge: \d+ lines of output dropped: the reader was not keeping up$/m);
+    expect(log.length).toBeLessThan(1.5 * 1024 * 1024);
+  }, 60_000);
+
+  it('does not stop the daemon: SIGUSR1 still runs a cycle, SIGTERM still ends it with exit 0', async () => {
+    // Debug logs of 800 hosts are over 100 KB: the first cycle alone fills the pipe.
+    const hosts = Array.from({ length: HOSTS }, (_, i) => `host-${i}.example.com`).join(',');
+    const env = agentEnv(sandbox, { DDEDGE_HOSTS: hosts, DDEDGE_IP: '81.0.2.15', DDEDGE_LOG_LEVEL: 'debug', DDEDGE_INTERVAL: '1h', DDEDGE_MAX_CALLS_PER_HOUR: '3600' });
+    const daemon = start(['daemon'], env, stalledPipe());
+    const calls = () => sandbox.calls.get('dyndns') ?? 0;
+    for (let i = 0; i < 200 && calls() < HOSTS; i++) await sleep(50);
+    await sleep(500);
+    daemon.kill('SIGUSR1');
+    for (let i = 0; i < 200 && calls() < 2 * HOSTS; i++) await sleep(50);
+    const tried = calls();
+    daemon.kill('SIGTERM');
+    expect(await exitWithin(daemon, 8000)).toBe(0);
+    expect(tried).toBe(2 * HOSTS);
+  });
+
+  it('does not stop the sandbox answering: it logs every request', async () => {
+    const child = spawn(process.execPath, [DIST, 'sandbox', '--port', '0', '--json'], { env: agentEnv(sandbox), stdio: ['ignore', 'pipe', stalledPipe()] });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const { dyndnsUrl } = JSON.parse(await new Promise<string>((resolve) => child.stdout!.once('data', (d) => resolve(String(d))))) as { dyndnsUrl: string };
+    // Each request is a log line of about 100 bytes: 1500 of them are more than the pipe holds.
+    let answered = 0;
+    for (let i = 0; i < 1500; i++) {
+      const response = await fetch(`${dyndnsUrl}/plain/?user=u&password=p&host=h${i}.example.com`, { signal: AbortSignal.timeout(3000) }).catch(() => undefined);
+      if (!response) break;
+      await response.text();
+      answered++;
+    }
+    child.kill('SIGTERM');
+    expect(await exitWithin(Object.assign(child, { exited }), 8000)).toBe(0);
+    expect(answered).toBe(1500);
+  }, 60_000);
+});
