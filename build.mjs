@@ -23,6 +23,9 @@ const builtinsThroughRequire = {
   },
 };
 
+// CommonJS dependencies call require() for Node built-ins, and yargs reads __dirname.
+// process.getBuiltinModule, not an ESM import of node:module: no built-in facade per chunk.
+const requireShim = "const require=process.getBuiltinModule('node:module').createRequire(import.meta.url);const __dirname=import.meta.dirname;";
 const pkg = JSON.parse(await readFile(new URL('./package.json', import.meta.url), 'utf8'));
 await rm('dist', { recursive: true, force: true });
 
@@ -40,14 +43,10 @@ const options = {
   legalComments: 'linked',
   metafile: true,
   define: { __DDEDGE_VERSION__: JSON.stringify(pkg.version) },
-  // CommonJS dependencies call require() for Node built-ins, and yargs reads __dirname.
   // The first two lines start Node with "--" when the file is run as a program: Node 20 reads
   // --env-file itself anywhere on its command line (exit 9 on a missing file) unless "--"
   // ends its own options. To Node, line two is a directive and a comment.
-  banner: {
-    // process.getBuiltinModule, not an ESM import of node:module: no built-in facade per chunk.
-    js: "#!/bin/sh\n':' // ; exec node -- \"$0\" \"$@\"\nconst require=process.getBuiltinModule('node:module').createRequire(import.meta.url);const __dirname=import.meta.dirname;",
-  },
+  banner: { js: `#!/bin/sh\n':' // ; exec node -- "$0" "$@"\n${requireShim}` },
   logLevel: 'warning',
 };
 // The command, and apart from it the SDK for `import { Registrar } from 'ddedge'`: built
@@ -55,7 +54,7 @@ const options = {
 // redaction, HTTP) became one more file that each cycle loads. oneStartChunk keeps the
 // command's start path in one chunk (see scripts/one-start-chunk.mjs).
 const command = await build({ ...options, entryPoints: { ddedge: 'src/cli/main.ts' }, plugins: [oneStartChunk('src/cli/registry.ts'), builtinsInline, builtinsThroughRequire] });
-const sdk = await build({ ...options, banner: { js: options.banner.js.split('\n').at(-1) }, entryPoints: { sdk: 'src/sdk/index.ts' }, plugins: [builtinsInline, builtinsThroughRequire] });
+const sdk = await build({ ...options, banner: { js: requireShim }, entryPoints: { sdk: 'src/sdk/index.ts' }, plugins: [builtinsInline, builtinsThroughRequire] });
 const result = { metafile: { outputs: { ...command.metafile.outputs, ...sdk.metafile.outputs } } };
 await dropRuntimeImport(command.metafile, 'dist/ddedge.mjs');
 await chmod('dist/ddedge.mjs', 0o755);

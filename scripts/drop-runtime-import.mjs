@@ -4,17 +4,15 @@
 // side effects (it only defines the helpers), and the chunks that use a helper import it by
 // name, so the entry's bare import is only one more file for the ESM loader in every cycle.
 import { readFile, writeFile } from 'node:fs/promises';
-import { basename, dirname, relative } from 'node:path';
+import { dirname, relative } from 'node:path';
 
-/** Removes `import"./chunks/<runtime>.mjs";` from `entry`; returns whether it did. */
+/** Removes `import"./chunks/<runtime>.mjs";` from `entry`, where esbuild wrote one. */
 export async function dropRuntimeImport(metafile, entry) {
   // The runtime chunk is the one built from no source file and importing nothing.
   const runtime = Object.entries(metafile.outputs).filter(([file, output]) => file.endsWith('.mjs') && Object.keys(output.inputs).length === 0 && output.imports.length === 0 && !output.entryPoint);
-  if (runtime.length !== 1) return false;
+  if (runtime.length !== 1) return;
   const specifier = `./${relative(dirname(entry), runtime[0][0]).split('\\').join('/')}`;
   const text = await readFile(entry, 'utf8');
   const bare = `import"${specifier}";`;
-  if (!text.includes(bare) || basename(specifier) === basename(entry)) return false;
-  await writeFile(entry, text.replace(bare, ''));
-  return true;
+  if (text.includes(bare)) await writeFile(entry, text.replace(bare, ''));
 }

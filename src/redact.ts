@@ -13,6 +13,11 @@ interface Secret {
   value: string;
   /** How many leading characters match in either case (a URL's scheme and host). */
   caseInsensitiveChars: number;
+  /**
+   * For a secret with such characters, written in ASCII: its lower-case form, which a
+   * lower-cased text contains wherever the secret is (other scripts always take the pattern).
+   */
+  folded?: string;
   /** Every spelling, compiled on first need: most lines never contain a secret at all. */
   pattern?: RegExp;
 }
@@ -26,7 +31,9 @@ const SECRET_PARAMS = new Set(['password', 'apikey', 'apipasswd', 'key', 'token'
 
 /** Registers a value that must never be shown. Short values would mask ordinary words. */
 export function registerSecret(value: string | undefined, caseInsensitiveChars = 0): void {
-  if (value && value.length >= 4 && !secrets.has(value)) secrets.set(value, { value, caseInsensitiveChars });
+  if (!value || value.length < 4 || secrets.has(value)) return;
+  const folded = caseInsensitiveChars > 0 && ASCII.test(value) ? value.toLowerCase() : undefined;
+  secrets.set(value, { value, caseInsensitiveChars, folded });
 }
 
 /**
@@ -58,16 +65,15 @@ export function registerSecretUrl(text: string | undefined): void {
 }
 
 export function redact(text: string): string {
+  // Masking a secret adds no mark, so the marks of the text as given hold for the whole loop.
+  const plain = !ENCODING_MARKS.test(text);
   let out = text;
   for (const secret of secrets.values()) {
-    if (!ENCODING_MARKS.test(out)) {
-      if (secret.caseInsensitiveChars === 0) {
-        out = out.replaceAll(secret.value, MASK);
-        continue;
-      }
-      // Lower-casing keeps every ASCII sequence findable; other scripts take the pattern.
-      if (ASCII.test(secret.value) && !out.toLowerCase().includes(secret.value.toLowerCase())) continue;
+    if (plain && secret.caseInsensitiveChars === 0) {
+      out = out.replaceAll(secret.value, MASK);
+      continue;
     }
+    if (plain && secret.folded && !out.toLowerCase().includes(secret.folded)) continue;
     secret.pattern ??= spellingsOf(secret.value, secret.caseInsensitiveChars);
     out = out.replace(secret.pattern, MASK);
   }

@@ -9,10 +9,8 @@ import { isProcessEntry } from './entry.js';
 import { reportError, wantsJson } from './error-output.js';
 import { processIo, type Io } from './io.js';
 import { exitAfterOutput } from './process-output.js';
-import { joinDashValues, missingValueMessage } from './dash-values.js';
 import type { CommandSpec } from './command.js';
-import { nearestNames } from './nearest-names.js';
-import { COMMANDS, findCommand } from './registry.js';
+import { COMMANDS, findCommand, joinDashValues, missingValueMessage, nearestNames } from './registry.js';
 
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {
   try {

@@ -11,9 +11,9 @@ import { acmeLiteralArguments } from './acme-arguments.js';
 // The shapes of a command live in command.ts and "did you mean" in nearest-names.ts, so the
 // commands import neither from this file, which imports them.
 import type { CommandSpec, FlagSpec } from './command.js';
-// main.ts parses with these before it loads a command. Reached from here too, they land in
-// the start chunk with the registry instead of in two small chunks of their own (each file is
-// one more for the ESM loader in every cycle; see scripts/one-start-chunk.mjs).
+// main.ts parses with these before it loads a command, and takes them from here: reached
+// from the registry, they land in the start chunk instead of in two small chunks of their own
+// (each file is one more for the ESM loader in every cycle; see scripts/one-start-chunk.mjs).
 export { joinDashValues, missingValueMessage } from './dash-values.js';
 export { nearestNames } from './nearest-names.js';
 

@@ -21,9 +21,6 @@ export class WireError extends Error {
   ) {
     super(message);
   }
-  get code(): string {
-    return this.kind === 'malformed' ? 'ERR_HTTP_MALFORMED' : 'ERR_HTTP_INCOMPLETE';
-  }
 }
 
 const MAX_HEAD_BYTES = 64 * 1024;
@@ -207,16 +204,14 @@ export class ResponseReader {
       this.pending = this.store = chunk;
       return;
     }
-    const end = this.pending.byteOffset - this.store.byteOffset + this.pending.length;
+    let end = this.pending.byteOffset - this.store.byteOffset + this.pending.length;
     if (end + chunk.length > this.store.length) {
       const grown = Buffer.allocUnsafe(Math.max(2 * (this.pending.length + chunk.length), 4096));
-      this.pending.copy(grown);
+      end = this.pending.copy(grown);
       this.store = grown;
-      this.pending = grown.subarray(0, this.pending.length);
     }
-    const at = this.pending.byteOffset - this.store.byteOffset + this.pending.length;
-    chunk.copy(this.store, at);
-    this.pending = this.store.subarray(at - this.pending.length, at + chunk.length);
+    chunk.copy(this.store, end);
+    this.pending = this.store.subarray(end - this.pending.length, end + chunk.length);
   }
 
   private finish(): void {
