@@ -151,6 +151,24 @@ describe('the wire transport', () => {
     expect(Date.now() - started).toBeLessThan(4000);
   });
 
+  it('closes its side of a connection the server half-closed after the answer (no half-open socket is left)', async () => {
+    let closed: (() => void) | undefined;
+    const serverSawClose = new Promise<void>((resolve) => (closed = resolve));
+    // allowHalfOpen: the server's socket stays until the client closes its side too.
+    const server = net.createServer({ allowHalfOpen: true }, (socket) => {
+      socket.on('error', () => {});
+      socket.on('close', () => closed?.());
+      socket.once('data', () => socket.end('HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok'));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    servers.push({ close: () => new Promise((resolve) => server.close(() => resolve())) });
+    const response = await httpRequest({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, timeoutMs: 2000 });
+    expect(response.body).toBe('ok');
+    const started = Date.now();
+    await serverSawClose;
+    expect(Date.now() - started).toBeLessThan(4000);
+  });
+
   it('reads a head built to make a header pattern backtrack (spaces inside values) within its deadline', async () => {
     // A value of "a", 60 000 spaces, "b" is valid; a pattern that trims the value's spaces by
     // backtracking costs the square of its length, synchronously: the deadline cannot fire.
