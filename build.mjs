@@ -1,14 +1,18 @@
-// Builds dist/ddedge.mjs: one ESM entry that runs with no node_modules present.
-// Code that a plain `ddedge update` does not need (undici, yargs, the sandbox, the API table)
-// is reached through dynamic import() and lands in chunks under dist/chunks/, so the start
-// path parses only what it uses.
+// Builds dist/ddedge.mjs, the program, which runs with no node_modules present: a small
+// launcher (src/cli/launcher.ts) that runs the command's chunks in dist/chunks/ with V8's code
+// cache. Code that a plain `ddedge update` does not need (undici, yargs, the sandbox, the API
+// table) is reached through import() and lands in chunks of its own, loaded on first use, so
+// the start path reads and compiles only what it uses.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { chmod, readFile, rm } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { builtinsInline } from './scripts/builtins-inline.mjs';
 import { oneStartChunk } from './scripts/one-start-chunk.mjs';
 import { dropRuntimeImport } from './scripts/drop-runtime-import.mjs';
+import { classicScripts } from './scripts/classic-scripts.mjs';
+import { makeCodeCache } from './scripts/code-cache.mjs';
 
 // Node's built-ins are loaded through require(): an ESM import of a built-in builds a
 // module facade first, which cost about 15 ms of a cycle's start-up here.
@@ -23,7 +27,7 @@ const builtinsThroughRequire = {
   },
 };
 
-// CommonJS dependencies call require() for Node built-ins, and yargs reads __dirname.
+// The SDK's CommonJS dependencies call require() for Node built-ins, and yargs reads __dirname.
 // process.getBuiltinModule, not an ESM import of node:module: no built-in facade per chunk.
 const requireShim = "const require=process.getBuiltinModule('node:module').createRequire(import.meta.url);const __dirname=import.meta.dirname;";
 const pkg = JSON.parse(await readFile(new URL('./package.json', import.meta.url), 'utf8'));
@@ -46,22 +50,43 @@ const options = {
   // The first two lines start Node with "--" when the file is run as a program: Node 20 reads
   // --env-file itself anywhere on its command line (exit 9 on a missing file) unless "--"
   // ends its own options. To Node, line two is a directive and a comment.
-  banner: { js: `#!/bin/sh\n':' // ; exec node -- "$0" "$@"\n${requireShim}` },
+  banner: { js: `#!/bin/sh\n':' // ; exec node -- "$0" "$@"` },
   logLevel: 'warning',
 };
 // The command, and apart from it the SDK for `import { Registrar } from 'ddedge'`: built
 // together they shared chunks, and every module the SDK shares with the start path (errors,
 // redaction, HTTP) became one more file that each cycle loads. oneStartChunk keeps the
-// command's start path in one chunk (see scripts/one-start-chunk.mjs).
-const command = await build({ ...options, entryPoints: { ddedge: 'src/cli/main.ts' }, plugins: [oneStartChunk('src/cli/registry.ts'), builtinsInline, builtinsThroughRequire] });
-const sdk = await build({ ...options, banner: { js: requireShim }, entryPoints: { sdk: 'src/sdk/index.ts' }, plugins: [builtinsInline, builtinsThroughRequire] });
-const result = { metafile: { outputs: { ...command.metafile.outputs, ...sdk.metafile.outputs } } };
-await dropRuntimeImport(command.metafile, 'dist/ddedge.mjs');
+// command's start path in one chunk (see scripts/one-start-chunk.mjs). The command's chunks
+// are CommonJS modules (scripts/classic-scripts.mjs), with no banner: CommonJS has require()
+// and __dirname of its own.
+const command = await build({
+  ...options,
+  banner: {},
+  entryPoints: { main: 'src/cli/main.ts' },
+  entryNames: 'chunks/[name]',
+  write: false,
+  plugins: [oneStartChunk('src/cli/registry.ts'), builtinsInline, builtinsThroughRequire],
+});
+const isModule = (file) => file.path.endsWith('.mjs');
+const entry = join(process.cwd(), 'dist', 'chunks', 'main.mjs');
+const chunks = await classicScripts(command.outputFiles.filter(isModule).map(({ path, text }) => ({ path, text: path === entry ? dropRuntimeImport(command.metafile, text) : text })));
+const licences = command.outputFiles.filter((file) => !isModule(file)).map(({ path, text }) => ({ path: path.replace(/\.mjs\.LEGAL\.txt$/, '.cjs.LEGAL.txt'), text }));
+await mkdir('dist/chunks', { recursive: true });
+for (const { path, text } of [...chunks, ...licences]) await writeFile(path, text);
+// The program: the launcher, which runs chunks/main.cjs (see src/cli/launcher.ts).
+await build({ ...options, splitting: false, minifySyntax: false, minifyWhitespace: false, entryPoints: { ddedge: 'src/cli/launcher.ts' } });
 await chmod('dist/ddedge.mjs', 0o755);
+await build({ ...options, banner: { js: requireShim }, entryPoints: { sdk: 'src/sdk/index.ts' }, plugins: [builtinsInline, builtinsThroughRequire] });
+
+// V8's code cache for a common cycle's chunks. Without it ddedge works the same, slower.
+const cached = await makeCodeCache('dist').catch((error) => {
+  console.warn(`warning: built without a code cache (${error.message}); each cycle compiles its code again`);
+  return [];
+});
 
 // Type declarations for SDK users (dist/types/sdk/index.d.ts).
 execFileSync(process.execPath, [join('node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
 
-const outputs = Object.entries(result.metafile.outputs).filter(([f]) => f.endsWith('.mjs'));
-const total = outputs.reduce((sum, [, o]) => sum + o.bytes, 0);
-console.log(`built dist/ddedge.mjs (${result.metafile.outputs['dist/ddedge.mjs'].bytes} bytes; ${outputs.length} files, ${total} bytes in all)`);
+const size = (path) => statSync(path).size;
+const chunkBytes = chunks.reduce((sum, { path }) => sum + size(path), 0);
+console.log(`built dist/ddedge.mjs (${size('dist/ddedge.mjs')} bytes) and its ${chunks.length} chunks (${chunkBytes} bytes; ${cached.length} with a code cache); dist/sdk.mjs (${size('dist/sdk.mjs')} bytes)`);

@@ -144,23 +144,26 @@ for (let i = 0; i < CALLS; i++) {
 const freshRate = CALLS / ((performance.now() - started) / 1000);
 console.log(`\nSDK: ${CALLS} tool/hello calls to the sandbox over HTTPS: ${keepAliveRate.toFixed(0)} calls/s over keep-alive, ${freshRate.toFixed(0)} calls/s on a fresh connection each (${(keepAliveRate / freshRate).toFixed(1)} x)`);
 
-// What a cycle loads: the entry and the chunks it imports statically, followed from the
-// update command's chunk (dynamic imports of the API path are counted apart).
+// What a cycle loads: the launcher, chunks/main.cjs and the chunks it requires statically,
+// followed from there (the chunks a cycle loads on first use, as the API path, are counted apart).
 const dist = join(root, 'dist');
-const importsOf = (file) => [...readFileSync(file, 'utf8').matchAll(/(?:^|[;}])\s*import\s*(?:[\w${},*\s]+from\s*)?["'](\.[^"']+)["']/g)].map((m) => join(file, '..', m[1]));
+const chunkDir = join(dist, 'chunks');
+// A static require is any but those inside a promise, which is how an import() reads in a chunk.
+const requiresOf = (file) => [...readFileSync(file, 'utf8').matchAll(/(__toESM\(|=>)?require\("(\.[^"]+\.cjs)"\)/g)].filter((m) => !m[1]).map((m) => join(file, '..', m[2]));
 const closure = (files) => {
   const seen = new Set();
-  const visit = (f) => { if (!seen.has(f)) { seen.add(f); importsOf(f).forEach(visit); } };
+  const visit = (f) => { if (!seen.has(f)) { seen.add(f); requiresOf(f).forEach(visit); } };
   files.forEach(visit);
   return seen;
 };
-const chunks = readdirSync(join(dist, 'chunks')).filter((f) => f.endsWith('.mjs')).map((f) => join(dist, 'chunks', f));
+const chunks = readdirSync(chunkDir).filter((f) => f.endsWith('.cjs')).map((f) => join(chunkDir, f));
 const byPrefix = (prefix) => chunks.filter((f) => f.split('/').pop().startsWith(prefix));
 const bytes = (files) => [...files].reduce((sum, f) => sum + statSync(f).size, 0);
-const updatePath = closure([ddedge, ...byPrefix('update-')]);
+const updatePath = closure([join(chunkDir, 'main.cjs')]);
+const caches = [...updatePath].filter((f) => existsSync(`${f}.v8cache`));
 const apiPath = closure(byPrefix('via-api-'));
-console.log(`\nbundle: entry dist/ddedge.mjs ${statSync(ddedge).size} B; a cycle loads ${bytes(updatePath)} B in ${updatePath.size} files;`);
-console.log(`the API path adds ${bytes([...apiPath].filter((f) => !updatePath.has(f)))} B (undici); dist/ in all ${bytes([ddedge, ...chunks])} B`);
+console.log(`\nbundle: launcher dist/ddedge.mjs ${statSync(ddedge).size} B; a cycle runs ${bytes(updatePath)} B in ${updatePath.size} chunks, ${caches.length} of them with a code cache (${bytes(caches.map((f) => `${f}.v8cache`))} B);`);
+console.log(`the API path adds ${bytes([...apiPath].filter((f) => !updatePath.has(f)))} B (undici); the command in all ${bytes([ddedge, ...chunks])} B (dist/ddedge.mjs and its chunks)`);
 
 sandbox.child.kill('SIGTERM');
 rmSync(work, { recursive: true, force: true });

@@ -5,7 +5,6 @@ import * as util from 'node:util';
 import { SETTINGS } from '../config/settings.js';
 import { ConfigError, ExitCode } from '../errors.js';
 import { VERSION } from '../version.js';
-import { isProcessEntry } from './entry.js';
 import { reportError, wantsJson } from './error-output.js';
 import { processIo, type Io } from './io.js';
 import { exitAfterOutput } from './process-output.js';
@@ -93,8 +92,11 @@ function didYouMean(message: string, flags: string[]): string {
   return near.length ? `; did you mean ${near.map((f) => `--${f}`).join(' or ')}?` : '';
 }
 
-// Run when executed (the built dist/ddedge.mjs), not when imported by tests.
-if (isProcessEntry(process.argv[1], import.meta.filename) && !process.env.VITEST) {
+/**
+ * What dist/ddedge.mjs (src/cli/launcher.ts) runs: this process's command line, then the exit
+ * with its code once the output is written.
+ */
+export function runAsProgram(): void {
   main(process.argv.slice(2)).then((code) => {
     // Pending work (sources that lost the quorum race, idle sockets) must not delay the exit;
     // the output must be complete first.

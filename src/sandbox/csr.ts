@@ -1,10 +1,9 @@
 // Real PKCS#10 certificate requests for the sandbox's ssl/csrcreate and ssl/csrdecode.
 // node:crypto makes and signs keys but has no CSR API, so the few DER structures involved
 // are written and read here.
-import { createRequire } from 'node:module';
 
 // Required on first use: the sandbox starts without paying for node:crypto.
-const crypto = () => createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto');
+const crypto = () => process.getBuiltinModule('node:crypto');
 
 export interface CsrSubject {
   commonName: string;
