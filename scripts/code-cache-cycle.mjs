@@ -3,7 +3,7 @@
 // the chunk.
 import { writeFileSync } from 'node:fs';
 
-const { scripts } = await import(new URL('../dist/ddedge.mjs', import.meta.url).href);
+const { scripts, codeCacheOf } = await import(new URL('../dist/ddedge.mjs', import.meta.url).href);
 process.on('exit', () => {
-  for (const [file, script] of scripts) writeFileSync(`${file}.v8cache`, script.createCachedData());
+  for (const file of scripts.keys()) writeFileSync(`${file}.v8cache`, codeCacheOf(file));
 });
