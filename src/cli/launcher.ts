@@ -3,8 +3,9 @@
 // runs them as classic scripts with V8's code cache, the .v8cache beside each chunk, which the
 // build makes from a common cycle (scripts/code-cache.mjs). Node 20 keeps no code cache for a
 // program's own modules: without one every cycle parses its ~95 kB again and compiles each
-// function it calls, about 10 ms of a cycle (README "Performance"). V8 refuses a cache made by
-// another Node (version, V8 flags) and then compiles as usual: the cache only saves time.
+// function it calls, about 10 ms of a cycle (README "Performance"). A cache made by another
+// Node or for another source is not used (codeCache below), V8 refuses one made under other V8
+// flags, and the chunk is then compiled as usual: the cache only saves time.
 // The entry stays an ES module, dist/ddedge.mjs, as the contract names it.
 import type { Script as VmScript } from 'node:vm';
 
@@ -22,14 +23,21 @@ const sources = new Map<string, string>();
 const modules = new Map<string, ChunkModule>();
 
 /**
- * What the build writes as `<chunk>.v8cache` (scripts/code-cache-cycle.mjs): the source the
- * script was compiled from, then V8's cache. V8 checks a cache against its source's length
- * only, and runs the code it holds: another build's cache beside a chunk of the same length
- * (main.cjs keeps its name and often its length, as only hashed names in it change) would run
- * that build's code. codeCache() gives V8 the cache only beside its very source.
+ * Which Node made a cache. V8 compares only its own version numbers, the same in every Node 20
+ * (11.3.244.8), while Node patches its V8 from one release to the next ("-node.N").
+ */
+const MADE_BY = `${process.version} ${process.arch}\n`;
+
+/**
+ * What the build writes as `<chunk>.v8cache` (scripts/code-cache-cycle.mjs): the Node that made
+ * it and the source the script was compiled from, then V8's cache. V8 checks a cache against
+ * its source's length only, and runs the code it holds: another build's cache beside a chunk of
+ * the same length (main.cjs keeps its name and often its length, as only hashed names in it
+ * change) would run that build's code. codeCache() gives V8 the cache only beside its very
+ * source, in the Node that made it.
  */
 export function codeCacheOf(file: string): Buffer {
-  return Buffer.concat([Buffer.from(sources.get(file)!), scripts.get(file)!.createCachedData()]);
+  return Buffer.concat([Buffer.from(MADE_BY + sources.get(file)!), scripts.get(file)!.createCachedData()]);
 }
 
 /** A chunk's require(): Node's built-ins, or another chunk, run once and shared. */
@@ -70,7 +78,7 @@ function codeCache(file: string, source: string): Buffer | undefined {
   } catch {
     return undefined;
   }
-  const compiled = Buffer.from(source);
+  const compiled = Buffer.from(MADE_BY + source);
   if (saved.length <= compiled.length || !compiled.equals(saved.subarray(0, compiled.length))) return undefined;
   return saved.subarray(compiled.length);
 }

@@ -105,4 +105,21 @@ describe('the code cache', () => {
     // main.cjs is the same in both: its cache fits; the changed chunk's is not given to V8.
     expect(run.caches).toEqual({ 'main.cjs': false, [holder]: null });
   });
+
+  it('is not used by a Node other than the one that made it', async () => {
+    // Every Node 20 reports V8 11.3.244.8, and V8's own check compares only those numbers;
+    // Node patches its V8 between its releases (the "-node.N" in process.versions.v8), so a
+    // cache made by the build machine's Node must not be given to another (the container's).
+    const other = process.version.replace(/\d+$/, (n) => String(Number(n) + 1)).slice(0, process.version.length);
+    const launcher = distCopy((cache) => {
+      const text = readFileSync(cache);
+      const at = text.indexOf(`${process.version} `);
+      expect(at).toBeGreaterThanOrEqual(0);
+      text.write(other, at, 'latin1');
+      writeFileSync(cache, text);
+    });
+    const run = await probe(launcher, CYCLE);
+    expect([run.code, run.stdout, run.stderr]).toEqual([0, 'home.example.com A 81.0.2.15 would-update\n', '']);
+    expect(Object.values(run.caches)).toEqual([null, null]);
+  });
 });
