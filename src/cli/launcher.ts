@@ -11,7 +11,7 @@ import type { Script as VmScript } from 'node:vm';
 
 const { readFileSync } = process.getBuiltinModule('node:fs');
 const { Script } = process.getBuiltinModule('node:vm');
-const { dirname, resolve } = process.getBuiltinModule('node:path');
+const { basename, dirname, resolve } = process.getBuiltinModule('node:path');
 
 interface ChunkModule {
   exports: Record<string, unknown>;
@@ -59,7 +59,9 @@ function load(file: string): ChunkModule['exports'] {
   // Registered before it runs, as Node does, so that a cycle of requires ends.
   modules.set(file, module);
   const source = `(function (exports, require, module, __filename, __dirname) {${readFileSync(file, 'utf8')}\n})`;
-  const script = new Script(source, { filename: file, cachedData: codeCache(file, source) });
+  // Named as in the package, wherever it is: V8 (Node 20) keeps the name a cache was made under
+  // and shows it in stack traces, which would name the build machine's checkout.
+  const script = new Script(source, { filename: `dist/chunks/${basename(file)}`, cachedData: codeCache(file, source) });
   scripts.set(file, script);
   sources.set(file, source);
   const dir = dirname(file);

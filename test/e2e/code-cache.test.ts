@@ -122,4 +122,19 @@ describe('the code cache', () => {
     expect([run.code, run.stdout, run.stderr]).toEqual([0, 'home.example.com A 81.0.2.15 would-update\n', '']);
     expect(Object.values(run.caches)).toEqual([null, null]);
   });
+
+  it('leaves stack traces naming no path of the machine that made it', async () => {
+    // A cache keeps the file name its script was compiled under, and V8 (Node 20) shows that
+    // name in stack traces: an installed copy named the build's checkout. An internal error
+    // on a lazily loaded chunk (here: removed) prints its stack from cached main.cjs.
+    const launcher = distCopy(() => {});
+    const chunks = join(dirname(launcher), 'chunks');
+    for (const name of readdirSync(chunks).filter((n) => n.startsWith('help-'))) rmSync(join(chunks, name));
+    const run = await probe(launcher, ['--help']);
+    expect(run.code).toBe(1);
+    expect(run.caches['main.cjs']).toBe(false);
+    expect(run.stderr).toMatch(/internal error/);
+    expect(run.stderr).toMatch(/chunks\/main\.cjs:\d+:\d+/);
+    expect(run.stderr).not.toContain(dirname(DIST));
+  });
 });
