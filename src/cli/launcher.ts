@@ -58,14 +58,21 @@ function load(file: string): ChunkModule['exports'] {
   const module: ChunkModule = { exports: {} };
   // Registered before it runs, as Node does, so that a cycle of requires ends.
   modules.set(file, module);
-  const source = `(function (exports, require, module, __filename, __dirname) {${readFileSync(file, 'utf8')}\n})`;
-  // Named as in the package, wherever it is: V8 (Node 20) keeps the name a cache was made under
-  // and shows it in stack traces, which would name the build machine's checkout.
-  const script = new Script(source, { filename: `dist/chunks/${basename(file)}`, cachedData: codeCache(file, source) });
-  scripts.set(file, script);
-  sources.set(file, source);
-  const dir = dirname(file);
-  (script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, requireFrom(dir), module, file, dir);
+  try {
+    const source = `(function (exports, require, module, __filename, __dirname) {${readFileSync(file, 'utf8')}\n})`;
+    // Named as in the package, wherever it is: V8 (Node 20) keeps the name a cache was made
+    // under and shows it in stack traces, which would name the build machine's checkout.
+    const script = new Script(source, { filename: `dist/chunks/${basename(file)}`, cachedData: codeCache(file, source) });
+    scripts.set(file, script);
+    sources.set(file, source);
+    const dir = dirname(file);
+    (script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, requireFrom(dir), module, file, dir);
+  } catch (error) {
+    // Forgotten, as Node forgets a module that threw: the next require fails the same way
+    // rather than getting the exports half made.
+    modules.delete(file);
+    throw error;
+  }
   return module.exports;
 }
 
