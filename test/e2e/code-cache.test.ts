@@ -137,4 +137,16 @@ describe('the code cache', () => {
     expect(run.stderr).toMatch(/chunks\/main\.cjs:\d+:\d+/);
     expect(run.stderr).not.toContain(dirname(DIST));
   });
+
+  it('is saved by the build step for a command that ends at once', () => {
+    // scripts/code-cache-cycle.mjs must be listening for the exit before the command can end.
+    const other = tempDir('ddedge-cache-quick-');
+    cpSync(dirname(DIST), join(other, 'dist'), { recursive: true });
+    mkdirSync(join(other, 'scripts'));
+    copyFileSync(resolve(import.meta.dirname, '../../scripts/code-cache-cycle.mjs'), join(other, 'scripts', 'code-cache-cycle.mjs'));
+    const chunks = join(other, 'dist', 'chunks');
+    for (const name of readdirSync(chunks).filter((n) => n.endsWith('.v8cache'))) rmSync(join(chunks, name));
+    execFileSync(process.execPath, [join(other, 'scripts', 'code-cache-cycle.mjs'), '--version'], { env: baseEnv(), cwd: other });
+    expect(readdirSync(chunks)).toContain('main.cjs.v8cache');
+  });
 });
