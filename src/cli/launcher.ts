@@ -62,7 +62,7 @@ function load(file: string): ChunkModule['exports'] {
     const source = `(function (exports, require, module, __filename, __dirname) {${readFileSync(file, 'utf8')}\n})`;
     // Named as in the package, wherever it is: V8 (Node 20) keeps the name a cache was made
     // under and shows it in stack traces, which would name the build machine's checkout.
-    const script = new Script(source, { filename: `dist/chunks/${basename(file)}`, cachedData: codeCache(file, source) });
+    const script = compile(source, `dist/chunks/${basename(file)}`, codeCache(file, source));
     scripts.set(file, script);
     sources.set(file, source);
     const dir = dirname(file);
@@ -74,6 +74,17 @@ function load(file: string): ChunkModule['exports'] {
     throw error;
   }
   return module.exports;
+}
+
+function compile(source: string, filename: string, cachedData: Buffer | undefined): VmScript {
+  try {
+    return new Script(source, { filename, cachedData });
+  } catch (error) {
+    // A damaged chunk. Node's report of a SyntaxError quotes the line, and a chunk is one long
+    // line (tens of kB in a log): the chunk's name and the reason say it.
+    if (error instanceof SyntaxError) throw new SyntaxError(`${filename}: ${error.message}`);
+    throw error;
+  }
 }
 
 /**

@@ -26,4 +26,20 @@ describe('the launcher', () => {
     expect(sources[0].error).toBeTruthy();
     expect(sources[1].error).toBe(sources[0].error);
   });
+
+  it('names a chunk that does not compile, without printing its code', () => {
+    const dir = tempDir('ddedge-launcher-');
+    const dist = join(dir, 'dist');
+    cpSync(dirname(DIST), dist, { recursive: true });
+    const chunks = join(dist, 'chunks');
+    // A chunk cut short inside a string: it cannot compile. Its code is one long line, which
+    // Node's report of a SyntaxError would quote in full (tens of kB in a log).
+    const name = readdirSync(chunks).find((n) => n.startsWith('zone-') && n.endsWith('.cjs'))!;
+    const text = readFileSync(join(chunks, name), 'utf8');
+    writeFileSync(join(chunks, name), text.slice(0, text.indexOf('"', 2000) + 1));
+    const run = spawnSync(process.execPath, [join(dist, 'ddedge.mjs'), 'zone', 'plan', 'zone.txt'], { env: baseEnv(), cwd: dir, encoding: 'utf8' });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(new RegExp(`internal error \\(please report it\\): SyntaxError: dist/chunks/${name.replace('.', '\\.')}: `));
+    expect(run.stderr).not.toContain('__defProp');
+  });
 });
