@@ -15,9 +15,6 @@ const REQUIRED_CHUNK = /\brequire\("(\.{1,2}\/[^"]+)\.mjs"\)/g;
 export async function classicScripts(files) {
   return Promise.all(
     files.map(async ({ path, text }) => {
-      // import.meta has no CommonJS meaning (esbuild would leave an empty object): use
-      // __dirname and __filename, which the launcher gives every chunk.
-      if (text.includes('import.meta')) throw new Error(`${path} uses import.meta, which a CommonJS chunk cannot have`);
       const { code } = await transform(text, {
         format: 'cjs',
         loader: 'js',
@@ -30,6 +27,10 @@ export async function classicScripts(files) {
         minifyWhitespace: true,
         // An ES module is strict code; the CommonJS module made of it must stay so.
         banner: '"use strict";',
+        // import.meta has no CommonJS meaning (esbuild would leave an empty object): a source
+        // must use __dirname and __filename, which the launcher gives every chunk.
+        logOverride: { 'empty-import-meta': 'error' },
+        sourcefile: path,
         logLevel: 'warning',
       });
       return { path: path.replace(/\.mjs$/, '.cjs'), text: code.replace(REQUIRED_CHUNK, 'require("$1.cjs")') };

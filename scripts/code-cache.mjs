@@ -31,6 +31,10 @@ export async function makeCodeCache(dist) {
       DDEDGE_IP_SOURCES: urls.map((url) => `url:${url}`).join(','),
       DDEDGE_DYNDNS_USER: 'code-cache',
       DDEDGE_DYNDNS_KEY: 'code-cache',
+      // Nothing is sent (the state says the address is current), and if that ever changed the
+      // build must still talk to no one but itself: the provider's URLs point at loopback.
+      DDEDGE_DYNDNS_URL: urls[0],
+      DDEDGE_API_URL: urls[0],
     };
     const cycle = join(import.meta.dirname, 'code-cache-cycle.mjs');
     const stdout = await new Promise((resolve, reject) =>
