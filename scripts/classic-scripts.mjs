@@ -30,8 +30,11 @@ export async function classicScripts(files) {
         // import.meta has no CommonJS meaning (esbuild would leave an empty object): a source
         // must use __dirname and __filename, which the launcher gives every chunk.
         logOverride: { 'empty-import-meta': 'error' },
-        sourcefile: path,
+        // No sourcefile: a name ending in .mjs would make esbuild read every import() with
+        // Node's rules (the whole module.exports as `default`), not as the ES module it was.
         logLevel: 'warning',
+      }).catch((error) => {
+        throw new Error(`${path}: ${error.message}`);
       });
       return { path: path.replace(/\.mjs$/, '.cjs'), text: code.replace(REQUIRED_CHUNK, 'require("$1.cjs")') };
     }),
