@@ -51,6 +51,17 @@ function distCopy(spoil: (cache: string) => void): string {
   return join(copy, basename(DIST));
 }
 
+/** A copy of dist/ without its caches, beside the build's code-cache step (scripts/), to make them anew. */
+function uncachedBuild(prefix: string): { other: string; chunks: string } {
+  const other = tempDir(prefix);
+  cpSync(dirname(DIST), join(other, 'dist'), { recursive: true });
+  mkdirSync(join(other, 'scripts'));
+  copyFileSync(resolve(import.meta.dirname, '../../scripts/code-cache-cycle.mjs'), join(other, 'scripts', 'code-cache-cycle.mjs'));
+  const chunks = join(other, 'dist', 'chunks');
+  for (const name of readdirSync(chunks).filter((n) => n.endsWith('.v8cache'))) rmSync(join(chunks, name));
+  return { other, chunks };
+}
+
 describe('the code cache', () => {
   it('is made by the build for the chunks a cycle runs, and this Node takes it', async () => {
     const run = await probe(DIST, CYCLE);
@@ -86,12 +97,7 @@ describe('the code cache', () => {
     // own code-cache step.
     const version = (await probe(DIST, ['--version'])).stdout.trim();
     const changed = version.replace(/\d/g, (d) => String((Number(d) + 1) % 10));
-    const other = tempDir('ddedge-cache-other-');
-    cpSync(dirname(DIST), join(other, 'dist'), { recursive: true });
-    mkdirSync(join(other, 'scripts'));
-    copyFileSync(resolve(import.meta.dirname, '../../scripts/code-cache-cycle.mjs'), join(other, 'scripts', 'code-cache-cycle.mjs'));
-    const chunks = join(other, 'dist', 'chunks');
-    for (const name of readdirSync(chunks).filter((n) => n.endsWith('.v8cache'))) rmSync(join(chunks, name));
+    const { other, chunks } = uncachedBuild('ddedge-cache-other-');
     const holder = readdirSync(chunks).find((name) => name.endsWith('.cjs') && readFileSync(join(chunks, name), 'utf8').includes(`"${version}"`))!;
     writeFileSync(join(chunks, holder), readFileSync(join(chunks, holder), 'utf8').replace(`"${version}"`, `"${changed}"`));
     const env = baseEnv({ DDEDGE_HOSTS: 'home.example.com', DDEDGE_DYNDNS_USER: 'u', DDEDGE_DYNDNS_KEY: 'k', DDEDGE_STATE_DIR: join(other, 'state') });
@@ -140,12 +146,7 @@ describe('the code cache', () => {
 
   it('is saved by the build step for a command that ends at once', () => {
     // scripts/code-cache-cycle.mjs must be listening for the exit before the command can end.
-    const other = tempDir('ddedge-cache-quick-');
-    cpSync(dirname(DIST), join(other, 'dist'), { recursive: true });
-    mkdirSync(join(other, 'scripts'));
-    copyFileSync(resolve(import.meta.dirname, '../../scripts/code-cache-cycle.mjs'), join(other, 'scripts', 'code-cache-cycle.mjs'));
-    const chunks = join(other, 'dist', 'chunks');
-    for (const name of readdirSync(chunks).filter((n) => n.endsWith('.v8cache'))) rmSync(join(chunks, name));
+    const { other, chunks } = uncachedBuild('ddedge-cache-quick-');
     execFileSync(process.execPath, [join(other, 'scripts', 'code-cache-cycle.mjs'), '--version'], { env: baseEnv(), cwd: other });
     expect(readdirSync(chunks)).toContain('main.cjs.v8cache');
   });
