@@ -10,6 +10,8 @@ export const ExitCode = {
   partial: 5,
   addressUnknown: 6,
   refused: 7,
+  /** `zone plan --expect-no-changes`: the live zone differs from the file. */
+  drift: 8,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 

@@ -86,7 +86,7 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     name: 'zone',
-    usage: 'ddedge zone export [--format bind|json] [--output FILE] | ddedge zone plan FILE | ddedge zone apply FILE [--force] [--dry-run]',
+    usage: 'ddedge zone export [--format bind|json] [--output FILE] | ddedge zone plan FILE [--expect-no-changes] | ddedge zone apply FILE [--force] [--dry-run]',
     describe: "a service's whole DNS zone as a file: export it, plan the changes a file asks for, apply them (backed up, reversible)",
     settings: true,
     positionals: true,
@@ -100,6 +100,7 @@ export const COMMANDS: CommandSpec[] = [
       'skip-unsupported': { type: 'boolean', describe: 'skip records of types the provider does not keep instead of refusing the file' },
       force: { type: 'boolean', describe: 'apply a plan that changes more than 30% of a zone of 10+ records, or its apex' },
       'dry-run': { type: 'boolean', describe: 'apply: print the plan; send no change' },
+      'expect-no-changes': { type: 'boolean', describe: 'plan: exit 8 when the live zone differs from the file (a CI drift check)' },
       method: { type: 'string', describe: 'apply: calls (one per change), setzone (one service/dnssetzone), or auto (setzone from 50 calls on)', default: 'auto' },
     },
     load: () => import('./commands/zone.js'),

@@ -54,7 +54,11 @@ export const DEMO_ACCOUNT = {
   dyndnsKey: 'demo-dyndns-key',
 } as const;
 
-/** Plans from small to large; an upgrade must move right. */
+/**
+ * Plans from small to large; an upgrade must move right. The provider answers 4003 past a
+ * plan's limits but publishes no numbers: these are the sandbox's own, and the largest plan
+ * holds the 100,000 DNS entries the zone commands promise to handle.
+ */
 export const PRODUCTS: Record<string, { type: string; price: number; limits: Record<'ftp' | 'ddbb' | 'subdomain' | 'email' | 'emailalias' | 'dns', number> }> = {
   redir: { type: 'Redirection and parking', price: 0, limits: { ftp: 0, ddbb: 0, subdomain: 2, email: 0, emailalias: 5, dns: 50 } },
   mini: { type: 'Hosting Mini', price: 19, limits: { ftp: 1, ddbb: 1, subdomain: 5, email: 5, emailalias: 10, dns: 100 } },
@@ -63,7 +67,7 @@ export const PRODUCTS: Record<string, { type: string; price: number; limits: Rec
   basic: { type: 'Hosting Basic', price: 49, limits: { ftp: 3, ddbb: 3, subdomain: 10, email: 20, emailalias: 50, dns: 200 } },
   professional: { type: 'Hosting Professional', price: 99, limits: { ftp: 10, ddbb: 10, subdomain: 25, email: 50, emailalias: 100, dns: 300 } },
   advanced: { type: 'Hosting Advanced', price: 149, limits: { ftp: 25, ddbb: 25, subdomain: 50, email: 100, emailalias: 200, dns: 500 } },
-  corporate: { type: 'Hosting Corporate', price: 299, limits: { ftp: 100, ddbb: 100, subdomain: 100, email: 500, emailalias: 1000, dns: 5000 } },
+  corporate: { type: 'Hosting Corporate', price: 299, limits: { ftp: 100, ddbb: 100, subdomain: 100, email: 500, emailalias: 1000, dns: 100_000 } },
 };
 
 export const today = (): string => new Date().toISOString().slice(0, 10);

@@ -40,8 +40,8 @@ export interface Sandbox {
   close(): Promise<void>;
 }
 
-// service/dnssetzone carries a whole zone (thousands of records) as Base64 of JSON.
-const MAX_FORM_BYTES = 8 * 1024 * 1024;
+// service/dnssetzone carries a whole zone as Base64 of JSON: 100,000 records are ~12 MB.
+const MAX_FORM_BYTES = 32 * 1024 * 1024;
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const model = options.dataFile ? loadSandboxData(options.dataFile) : demoModel();

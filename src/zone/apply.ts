@@ -3,15 +3,17 @@
 // was not is returned, never guessed. Or, when it needs fewer calls, the whole zone in one
 // service/dnssetzone, with the records the plan leaves alone sent back at their live values.
 import { PagingError } from '../api/errors.js';
+import { TransportError } from '../http/errors.js';
 import type { Logger } from '../log.js';
 import type { Plan } from './plan.js';
 import { toProvider } from './provider-mapping.js';
 import type { ZoneProvider } from './provider-zone.js';
 import { describeRecord, type LiveRecord, type ZoneRecord } from './record.js';
 import { callCount, stepsOf, type Step } from './steps.js';
+import { IncompleteListingError, LIST_PAGE_LENGTH } from './zone-listing.js';
 
 export const MAX_IN_FLIGHT = 3;
-/** From this many calls on, `--method auto` sends the zone in one dnssetzone instead. */
+/** From this many calls on (and more than the replace's own reads), `--method auto` sends the zone in one dnssetzone instead. */
 export const SETZONE_FROM_CALLS = 50;
 
 export type Method = 'calls' | 'setzone';
@@ -25,7 +27,10 @@ export interface MethodChoice {
 
 export function chooseMethod(plan: Plan, wanted: 'auto' | Method): MethodChoice {
   const callsOneByOne = callCount(stepsOf(plan.changes));
-  const method = wanted === 'auto' ? (callsOneByOne >= SETZONE_FROM_CALLS ? 'setzone' : 'calls') : wanted;
+  // The replace reads the whole zone again first (one dnslist per page) and sends all of it:
+  // in a large zone a few hundred changes are fewer calls one by one.
+  const setZoneCalls = 1 + Math.max(1, Math.ceil(plan.live.length / LIST_PAGE_LENGTH));
+  const method = wanted === 'auto' ? (callsOneByOne >= SETZONE_FROM_CALLS && callsOneByOne > setZoneCalls ? 'setzone' : 'calls') : wanted;
   return { method, calls: callsOneByOne === 0 ? 0 : method === 'setzone' ? 1 : callsOneByOne, callsOneByOne };
 }
 
@@ -33,7 +38,8 @@ export interface ApplyOutcome {
   method: Method;
   done: Step[];
   notDone: Step[];
-  failure?: { step?: Step; error: unknown };
+  /** `uncertain`: the failed call got no answer (timeout, connection lost, 5xx), so it may have been made. */
+  failure?: { step?: Step; error: unknown; uncertain: boolean };
   maxInFlight: number;
 }
 
@@ -68,7 +74,7 @@ export async function applyPlan(provider: ZoneProvider, plan: Plan, method: Meth
           done.push(step);
           logger.info(`zone: ${step.call}d ${describeRecord(step.record)}`);
         } catch (error) {
-          failure ??= { step, error };
+          failure ??= { step, error, uncertain: error instanceof TransportError };
           logger.error(`zone: ${describeStep(step)} failed: ${(error as Error).message}`);
         }
       }
@@ -83,17 +89,21 @@ async function applyWithSetZone(provider: ZoneProvider, plan: Plan, steps: Step[
   const gone = new Set(plan.changes.flatMap((c) => (c.before && c.action !== 'create' ? [c.before.entityID] : [])));
   const stays: (LiveRecord | ZoneRecord)[] = plan.live.filter((r) => !gone.has(r.entityID));
   const added = plan.changes.flatMap((c) => (c.after ? [c.after] : []));
+  let sent = false;
   try {
     // The replace sends back what the plan read; a record someone added or changed since (an
     // ACME client's challenge, the agent's new address) would be erased. Read again first.
-    const changed = changedSince(plan.live, await provider.list());
+    const again = await provider.listing();
+    if (again.incomplete) throw new IncompleteListingError(`zone apply: reading the zone again before the service/dnssetzone: ${again.incomplete}; nothing was sent`);
+    const changed = changedSince(plan.live, again.records);
     if (changed.length) throw new PagingError(`zone apply: the zone changed since it was read (${changed.slice(0, 3).join(', ')}${changed.length > 3 ? ', ...' : ''}); nothing was sent; run it again`);
+    sent = true;
     await provider.setZone([...stays, ...added].map(toProvider));
     logger.info(`zone: dnssetzone sent ${stays.length + added.length} records (${steps.length} changes)`);
     return { method: 'setzone', done: steps, notDone: [], maxInFlight: 1 };
   } catch (error) {
     logger.error(`zone: dnssetzone failed: ${(error as Error).message}`);
-    return { method: 'setzone', done: [], notDone: steps, failure: { error }, maxInFlight: 1 };
+    return { method: 'setzone', done: [], notDone: steps, failure: { error, uncertain: sent && error instanceof TransportError }, maxInFlight: 1 };
   }
 }
 

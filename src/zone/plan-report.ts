@@ -1,6 +1,6 @@
 // A plan, an apply and their outcome as text lines (master-file notation, so a reviewer reads
 // records as in the file) and as the contract's JSON document. No printing here.
-import { exitCodeOf } from '../errors.js';
+import { ExitCode, exitCodeOf } from '../errors.js';
 import type { ApplyReport, PlanReport } from './session.js';
 import { toJsonRecord, type JsonRecord } from './json-form.js';
 import { rdataOf, visible } from './master-writer.js';
@@ -13,15 +13,29 @@ type AnyRecord = Omit<ZoneRecord, 'type'> & { type: string };
 
 export const recordLine = (zone: string, r: AnyRecord): string => `${visible(relativeName(r.name, zone))} ${r.ttl === undefined ? '' : `${r.ttl} `}IN ${visible(r.type)} ${rdataOf(r)}`;
 
-export function planLines(report: PlanReport): string[] {
+/** How the lines are for: a plan (what apply would need) or an apply with --force (what it overrides). */
+export interface PlanLineOptions {
+  force?: boolean;
+}
+
+export function planLines(report: PlanReport, options: PlanLineOptions = {}): string[] {
   const { plan, method } = report;
   const s = summarize(plan);
   const how = method.calls === 0 ? 'no calls' : method.method === 'setzone' ? `one service/dnssetzone call instead of ${method.callsOneByOne}` : `${method.calls} call${method.calls > 1 ? 's' : ''}, one by one`;
   const lines = [`zone ${plan.zone}: ${s.create} to create, ${s.update} to update, ${s.delete} to delete, ${s.unchanged} unchanged (${how})`];
   for (const c of plan.changes) lines.push(changeLine(plan.zone, c));
   for (const k of plan.kept) lines.push(`  keep    ${visible(relativeName(k.name, plan.zone))} ${visible(k.type)}${k.value !== undefined ? ` ${visible(k.value)}` : ''}  (${k.reason})`);
-  if (report.unsafe.length) lines.push(`apply needs --force: ${report.unsafe.join('; and ')}`);
+  if (report.unsafe.length) lines.push(options.force ? `--force: applied although ${report.unsafe.join('; and ')}` : `apply needs --force: ${report.unsafe.join('; and ')}`);
+  if (report.incomplete) lines.push(...incompleteLines(report.incomplete));
   return lines;
+}
+
+/** The warning under a plan made from a listing that may miss entries (zone plan exits 4 after it). */
+export function incompleteLines(reason: string): string[] {
+  return [
+    `warning: this plan is not reliable: ${reason}.`,
+    '  Entries the listing missed would be shown as deletes, and records the file holds as creates; apply refuses it (exit 4) and changes nothing.',
+  ];
 }
 
 function changeLine(zone: string, c: Change): string {
@@ -40,8 +54,12 @@ export function applyLines(report: ApplyReport): string[] {
   if (outcome.failure) {
     const where = outcome.failure.step ? `${outcome.failure.step.call} of ${recordLine(plan.zone, outcome.failure.step.record)}` : 'service/dnssetzone';
     lines.push(`stopped: the ${where} failed: ${(outcome.failure.error as Error).message}`);
+    if (outcome.failure.uncertain) lines.push(`  it got no answer, so it may have been made: run ddedge zone plan with the same file to see what is left`);
     lines.push(`done (${outcome.done.length}):`, ...outcome.done.map((s) => stepLine(plan.zone, s)));
     lines.push(`not done (${outcome.notDone.length}):`, ...outcome.notDone.map((s) => stepLine(plan.zone, s)));
+  } else if (report.readBackError !== undefined) {
+    lines.push(`applied ${outcome.done.length} change${outcome.done.length === 1 ? '' : 's'}, but the zone could not be read back to check them: ${(report.readBackError as Error).message}`);
+    lines.push('  run ddedge zone plan with the same file to see what is left');
   } else if (report.drift.length) {
     lines.push(`applied ${outcome.done.length} change${outcome.done.length === 1 ? '' : 's'}, but the zone read back still differs from the file:`, ...report.drift.map((c) => changeLine(plan.zone, c)));
   } else {
@@ -65,6 +83,7 @@ export function planJson(report: PlanReport): Record<string, unknown> {
     method: method.method,
     calls: method.calls,
     ...(report.unsafe.length ? { needsForce: report.unsafe } : {}),
+    ...(report.incomplete ? { incompleteListing: report.incomplete } : {}),
   };
 }
 
@@ -76,14 +95,24 @@ export function applyJson(report: ApplyReport, exitCode: number): Record<string,
     backup: report.backup ?? null,
     done: outcome?.done.map(jsonStep) ?? [],
     notDone: outcome?.notDone.map(jsonStep) ?? [],
-    error: outcome?.failure ? (outcome.failure.error as Error).message : null,
+    ...(outcome?.failure?.uncertain ? { failedCallMayHaveBeenMade: true } : {}),
+    error: outcome?.failure ? (outcome.failure.error as Error).message : report.readBackError !== undefined ? `read back: ${(report.readBackError as Error).message}` : null,
     drift: report.drift.map(jsonChange),
     exitCode,
   };
 }
 
-/** The contract's code for an apply: the refusal's own code, 7 for drift, else 0. */
+/**
+ * The contract's code for an apply: the refusal's own code, 7 for drift, else 0. A transient
+ * failure (4: retry later) after changes were made is 5, partial: the output lists them.
+ */
 export function applyExitCode(report: ApplyReport): number {
-  if (report.outcome?.failure) return exitCodeOf(report.outcome.failure.error);
+  const { outcome } = report;
+  const madeChanges = Boolean(outcome?.done.length);
+  if (outcome?.failure) {
+    const code = exitCodeOf(outcome.failure.error);
+    return code === ExitCode.transient && (madeChanges || outcome.failure.uncertain) ? ExitCode.partial : code;
+  }
+  if (report.readBackError !== undefined) return madeChanges ? ExitCode.partial : exitCodeOf(report.readBackError);
   return report.drift.length ? 7 : 0;
 }

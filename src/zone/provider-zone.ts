@@ -1,12 +1,17 @@
-// The zone as the provider keeps it, through the SDK: every page of service/dnslist, and the
-// four writes a plan needs. Nothing else in zone/ knows the API's parameter names.
+// The zone as the provider keeps it, through the SDK: every page of service/dnslist (with the
+// proof that it is all of them), and the four writes a plan needs. Nothing else in zone/ knows
+// the API's parameter names.
 import type { ApiClient } from '../api/client.js';
-import { PagingError } from '../api/errors.js';
+import type { QueryInfo } from '../api/endpoints/types.js';
 import { service, type DnsEntry } from '../api/endpoints/service.js';
 import { fromProvider, toProvider, type ProviderFields } from './provider-mapping.js';
 import type { LiveRecord, ZoneRecord } from './record.js';
+import { IncompleteListingError, listAll } from './zone-listing.js';
 
 export interface ZoneProvider {
+  /** Every entry, with the reason when the listing is not known to be complete (a plan may still be shown). */
+  listing(): Promise<ZoneListing>;
+  /** Every entry of a listing known to be complete; otherwise an IncompleteListingError (exit 4). */
   list(): Promise<LiveRecord[]>;
   create(record: ZoneRecord): Promise<void>;
   update(entityID: string, record: ZoneRecord): Promise<void>;
@@ -15,19 +20,28 @@ export interface ZoneProvider {
   setZone(records: ProviderFields[]): Promise<void>;
 }
 
+export interface ZoneListing {
+  records: LiveRecord[];
+  incomplete?: string;
+  /** service/dnslist calls made. */
+  pages: number;
+}
+
 export function providerZone(client: ApiClient, serviceName: string): ZoneProvider {
+  const listing = async (): Promise<ZoneListing> => {
+    // Our own paging, not the SDK's: a zone needs proof that the listing is whole (zone-listing.ts).
+    const fetchPage = async (page: number, pageLength: number) => {
+      const data = await client.call('service', service.dnsList, { serviceName, page, pageLength });
+      return { items: data.dns ?? [], total: (data.queryInfo as Partial<QueryInfo> | undefined)?.total };
+    };
+    const { items, incomplete, pages } = await listAll<DnsEntry>(fetchPage, (e) => String(e.entityID), `service/dnslist`);
+    return { records: items.map((entry) => fromProvider(entry, serviceName)), incomplete, pages };
+  };
   return {
+    listing,
     async list() {
-      const records: LiveRecord[] = [];
-      const seen = new Set<string>();
-      for await (const entry of client.items<DnsEntry>('service', service.dnsList, { serviceName })) {
-        const record = fromProvider(entry, serviceName);
-        // Pages that overlap (the zone changed while it was listed) show an entry twice; a plan
-        // from that list deletes, by its entity ID, a record the file keeps. Nothing is decided.
-        if (seen.has(record.entityID)) throw new PagingError(`service/dnslist listed entity ${record.entityID} twice (${record.name} ${record.type}): the zone changed while it was read; nothing was changed, run it again`);
-        seen.add(record.entityID);
-        records.push(record);
-      }
+      const { records, incomplete } = await listing();
+      if (incomplete) throw new IncompleteListingError(incomplete);
       return records;
     },
     async create(record) {

@@ -1,6 +1,7 @@
 // The three zone commands as functions from settings to results; cli/ prints them.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError } from '../errors.js';
+import { BusyError, ConfigError } from '../errors.js';
 import { acquireLock, type Lock } from '../state/lock.js';
 import type { Logger } from '../log.js';
 import { applyPlan, chooseMethod, type ApplyOutcome, type Method, type MethodChoice } from './apply.js';
@@ -12,6 +13,7 @@ import type { ZoneProvider } from './provider-zone.js';
 import { safetyProblems, UnsafePlanError } from './safety.js';
 import type { WantedZone } from './wanted-zone.js';
 import { zoneAsMasterFile } from './zone-files.js';
+import { IncompleteListingError } from './zone-listing.js';
 
 export interface PlanSettings {
   service: string;
@@ -26,13 +28,16 @@ export interface PlanReport {
   method: MethodChoice;
   /** Why --force would be needed (empty when the plan is within the rules). */
   unsafe: string[];
+  /** Why the listing the plan was made from is not known to be complete: the plan cannot be applied. */
+  incomplete?: string;
 }
 
 export async function planFromProvider(provider: ZoneProvider, wanted: WantedZone, settings: PlanSettings): Promise<PlanReport> {
   const owner = ownership({ zone: settings.service, hosts: settings.hosts, ignore: settings.ignore });
-  const plan = planZone(await provider.list(), wanted, owner, { keepUnlisted: settings.keepUnlisted });
+  const listing = await provider.listing();
+  const plan = planZone(listing.records, wanted, owner, { keepUnlisted: settings.keepUnlisted });
   checkKeptConflicts(plan, wanted);
-  return { plan, method: chooseMethod(plan, settings.method), unsafe: safetyProblems(plan) };
+  return { plan, method: chooseMethod(plan, settings.method), unsafe: safetyProblems(plan), ...(listing.incomplete ? { incomplete: listing.incomplete } : {}) };
 }
 
 export interface ApplyReport extends PlanReport {
@@ -40,12 +45,23 @@ export interface ApplyReport extends PlanReport {
   outcome?: ApplyOutcome;
   /** What still differs from the file after the changes, read back from the provider. */
   drift: Change[];
+  /** Why the zone could not be read back after the changes (they were made; nothing says they hold). */
+  readBackError?: unknown;
+}
+
+export interface ApplySettings extends PlanSettings {
+  stateDir: string;
+  force: boolean;
+  logger: Logger;
+  now?: Date;
+  /** Called with the plan once it is known to be applied, before the backup and the first change. */
+  onPlan?: (report: PlanReport) => void;
 }
 
 export async function applyFromProvider(
   provider: ZoneProvider,
   wanted: WantedZone,
-  settings: PlanSettings & { stateDir: string; force: boolean; logger: Logger; now?: Date },
+  settings: ApplySettings,
 ): Promise<ApplyReport> {
   // One apply per zone at a time, planned under the lock: two applies planned side by side
   // would both make the same creates (duplicates) or fight over the same entries.
@@ -58,9 +74,12 @@ export async function applyFromProvider(
 }
 
 function lockZone(stateDir: string, service: string): Lock {
+  const dir = join(stateDir, 'zone-locks', service);
   try {
-    return acquireLock(join(stateDir, 'zone-locks', service));
+    return acquireLock(dir);
   } catch (error) {
+    // The lock's own words are for the agent's cycle; here it is another apply of this zone.
+    if (error instanceof BusyError) throw new BusyError(`another ddedge zone apply of ${service}${holderOf(dir)} is running (lock ${join(dir, 'lock')}); nothing was changed; try again when it has finished`);
     if (!(error instanceof ConfigError)) throw error;
     throw new ConfigError(`zone apply stopped: cannot write the backup under ${stateDir} (${error.message}); nothing was changed (set --state-dir to a writable directory)`);
   }
@@ -69,10 +88,11 @@ function lockZone(stateDir: string, service: string): Lock {
 async function applyLocked(
   provider: ZoneProvider,
   wanted: WantedZone,
-  settings: PlanSettings & { stateDir: string; force: boolean; logger: Logger; now?: Date },
+  settings: ApplySettings,
 ): Promise<ApplyReport> {
   const report = await planFromProvider(provider, wanted, settings);
   const { plan } = report;
+  if (report.incomplete) throw new IncompleteListingError(`zone apply stopped: ${report.incomplete}; nothing was changed (no delete, no dnssetzone is made from a listing that may miss entries)`);
   if (report.unsafe.length && !settings.force) {
     throw new UnsafePlanError(`zone apply stopped: ${report.unsafe.join('; and ')}; nothing was changed (review with ddedge zone plan; --force applies it)`);
   }
@@ -86,8 +106,25 @@ async function applyLocked(
     throw new ConfigError(`zone apply stopped: cannot write the backup under ${settings.stateDir} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); nothing was changed (set --state-dir to a writable directory)`);
   }
   settings.logger.info(`zone: backup of ${settings.service} written to ${backup}`);
+  settings.onPlan?.(report);
   const outcome = await applyPlan(provider, plan, report.method.method, settings.logger);
   if (outcome.failure) return { ...report, backup, outcome, drift: [] };
-  const again = await planFromProvider(provider, wanted, settings);
-  return { ...report, backup, outcome, drift: again.plan.changes };
+  // The changes are made: whatever stops the read-back, the report still says what was done.
+  try {
+    const again = await planFromProvider(provider, wanted, settings);
+    if (again.incomplete) throw new IncompleteListingError(again.incomplete);
+    return { ...report, backup, outcome, drift: again.plan.changes };
+  } catch (error) {
+    return { ...report, backup, outcome, drift: [], readBackError: error };
+  }
+}
+
+/** ` (pid N)` from a lock file's content, or nothing: the message must not depend on it. */
+function holderOf(dir: string): string {
+  try {
+    const pid = /^(\d+) /.exec(readFileSync(join(dir, 'lock'), 'utf8'))?.[1];
+    return pid ? ` (pid ${pid})` : '';
+  } catch {
+    return '';
+  }
 }

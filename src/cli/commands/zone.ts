@@ -4,12 +4,13 @@ import { resolve } from 'node:path';
 import { ApiClient } from '../../api/client.js';
 import { writeFileAtomic } from '../../atomic-write.js';
 import { registeredDomain } from '../../agent/registered-domain.js';
-import { ConfigError } from '../../errors.js';
+import { ConfigError, ExitCode } from '../../errors.js';
 import { canonicalName } from '../../zone/names.js';
 import { parseIgnore } from '../../zone/ownership.js';
 import { applyExitCode, applyJson, applyLines, planJson, planLines } from '../../zone/plan-report.js';
 import { providerZone } from '../../zone/provider-zone.js';
-import { applyFromProvider, planFromProvider, type PlanSettings } from '../../zone/session.js';
+import { IncompleteListingError } from '../../zone/zone-listing.js';
+import { applyFromProvider, planFromProvider, type PlanReport, type PlanSettings } from '../../zone/session.js';
 import { originOf, readZoneText, zoneAsJson, zoneAsMasterFile } from '../../zone/zone-files.js';
 import type { CommandContext } from '../command.js';
 import { nearestNames } from '../nearest-names.js';
@@ -29,7 +30,7 @@ export async function run(context: CommandContext): Promise<number> {
   }
   // Named by count, never by text: a stray word may be half of an unquoted secret.
   if (extra.length) throw new ConfigError(`zone ${action}: ${extra.length} unexpected argument(s) after the file (quote a value that has spaces)`);
-  if (action === 'export' && file) throw new ConfigError('zone export: takes no file (use --output FILE)');
+  if (action === 'export' && file) throw new ConfigError(exportArgumentMessage(file));
   if (action !== 'export' && !file) throw new ConfigError(`zone ${action}: give the zone file: ddedge zone ${action} FILE`);
   const format = (flags.format as string | undefined) ?? 'bind';
   if (format !== 'bind' && format !== 'json') throw new ConfigError(`--format: "${format}" is not bind or json`);
@@ -50,7 +51,9 @@ export async function run(context: CommandContext): Promise<number> {
   const settings: PlanSettings = { service, hosts: config.hosts, ignore, keepUnlisted: Boolean(flags['keep-unlisted']), method: method as PlanSettings['method'] };
   try {
     if (action === 'export') {
-      const live = await provider.list();
+      const { records: live, incomplete } = await provider.listing();
+      // A file that misses entries deletes them when it is applied: none is written.
+      if (incomplete) throw new IncompleteListingError(`zone export stopped: ${incomplete}; nothing was written`);
       const output = format === 'json' ? zoneAsJson(live) : zoneAsMasterFile(service, live, [`zone ${service} exported by ddedge from service/dnslist, ${new Date().toISOString()}`]);
       if (flags.output) {
         try {
@@ -66,13 +69,23 @@ export async function run(context: CommandContext): Promise<number> {
       const report = await planFromProvider(provider, wanted!, settings);
       if (flags.json) printJson(context, planJson(report));
       else io.stdout(planLines(report).join('\n') + '\n');
-      return 0;
+      if (report.incomplete && !flags.json) io.stderr(`zone plan: the plan above is not reliable and cannot be applied: ${report.incomplete}\n`);
+      return planExitCode(report, Boolean(flags['expect-no-changes']));
     }
-    const report = await applyFromProvider(provider, wanted!, { ...settings, stateDir: config.stateDir, force: Boolean(flags.force), logger });
+    const force = Boolean(flags.force);
+    let planShown = false;
+    // The plan goes out before the first change: a reviewer (or a CI log) sees what is about
+    // to happen even when the provider is slow or the run is killed half-way.
+    const onPlan = (planned: PlanReport) => {
+      if (flags.json) return;
+      io.stdout(planLines(planned, { force }).join('\n') + '\n');
+      planShown = true;
+    };
+    const report = await applyFromProvider(provider, wanted!, { ...settings, stateDir: config.stateDir, force, logger, onPlan });
     const code = applyExitCode(report);
     if (flags.json) printJson(context, applyJson(report, code));
     else {
-      io.stdout(planLines(report).join('\n') + '\n');
+      if (!planShown) io.stdout(planLines(report, { force }).join('\n') + '\n');
       const lines = applyLines(report);
       if (lines.length && code) io.stderr(lines.join('\n') + '\n');
       else if (lines.length) io.stdout(lines.join('\n') + '\n');
@@ -81,6 +94,23 @@ export async function run(context: CommandContext): Promise<number> {
   } finally {
     await client.close();
   }
+}
+
+/** 4 for a plan made from a listing that may miss entries; 8 for a change under --expect-no-changes. */
+function planExitCode(report: PlanReport, expectNoChanges: boolean): number {
+  if (report.incomplete) return ExitCode.transient;
+  return expectNoChanges && report.plan.changes.length ? ExitCode.drift : ExitCode.ok;
+}
+
+/**
+ * `zone export example.com`: the zone was meant. The word is shown only when it reads as a
+ * domain name; anything else may be half of an unquoted secret, so it is named by kind only.
+ */
+function exportArgumentMessage(word: string): string {
+  const domain = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}\.?$/i.test(word) ? word.replace(/\.$/, '') : undefined;
+  return domain
+    ? `zone export: takes no argument; for the zone of ${domain} give --service ${domain} (and --output FILE to write a file)`
+    : 'zone export: takes no argument; give the zone with --service NAME (and --output FILE to write a file)';
 }
 
 function readZoneFile(path: string, shown: string): string {
