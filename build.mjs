@@ -76,7 +76,8 @@ for (const { path, text } of [...chunks, ...licences]) await writeFile(path, tex
 // The program: the launcher, which runs chunks/main.cjs (see src/cli/launcher.ts).
 await build({ ...options, splitting: false, minifySyntax: false, minifyWhitespace: false, entryPoints: { ddedge: 'src/cli/launcher.ts' } });
 await chmod('dist/ddedge.mjs', 0o755);
-await build({ ...options, banner: { js: requireShim }, entryPoints: { sdk: 'src/sdk/index.ts' }, plugins: [builtinsInline, builtinsThroughRequire] });
+// One file: the API client's lazy import() of undici is inlined, not split into chunks.
+await build({ ...options, splitting: false, banner: { js: requireShim }, entryPoints: { sdk: 'src/sdk/index.ts' }, plugins: [builtinsInline, builtinsThroughRequire] });
 
 // V8's code cache for a common cycle's chunks. Without it ddedge works the same, slower.
 const cached = await makeCodeCache('dist').catch((error) => {

@@ -5,7 +5,6 @@ import type { Dispatcher } from 'undici';
 import { TransportError } from '../http/errors.js';
 import { expectSuccessStatus, httpRequest, type HttpResponse } from '../http/request.js';
 import type { Transport } from '../http/transport.js';
-import { undiciTransport } from '../http/undici-transport.js';
 import { silentLogger, type Logger } from '../log.js';
 import { registerSecret } from '../redact.js';
 import { flattenContacts } from './endpoints/contact-fields.js';
@@ -58,7 +57,7 @@ export class ApiClient {
 
   constructor(private readonly options: ApiClientOptions) {
     registerSecret(options.password);
-    this.transport = options.transport ?? undiciTransport(options.dispatcher);
+    this.transport = options.transport ?? lazyUndici(options.dispatcher);
     this.logger = options.logger ?? silentLogger;
   }
 
@@ -188,6 +187,13 @@ export function prepareParams(endpoint: Endpoint, params: Params): Params {
     prepared = flattenContacts(prepared, endpoint.contactRoles, (role) => (role.endsWith('Contact') ? role : `${role}Contact`));
   }
   return prepared;
+}
+
+/** undici, loaded on the first request: a client given its own transport never loads it (~100 ms). */
+function lazyUndici(dispatcher?: Dispatcher): Transport {
+  let pool: Promise<Transport> | undefined;
+  const get = () => (pool ??= import('../http/undici-transport.js').then((m) => m.undiciTransport(dispatcher)));
+  return { send: async (request) => (await get()).send(request), close: async () => void (pool && (await (await pool).close?.())) };
 }
 
 function malformed(error: unknown, response: HttpResponse): unknown {

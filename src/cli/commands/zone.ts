@@ -10,6 +10,7 @@ import { parseIgnore } from '../../zone/ownership.js';
 import { applyExitCode, applyJson, applyLines, planJson, planLines } from '../../zone/plan-report.js';
 import { providerZone } from '../../zone/provider-zone.js';
 import { IncompleteListingError } from '../../zone/zone-listing.js';
+import { zoneTransport } from '../../zone/zone-transport.js';
 import { applyFromProvider, planFromProvider, type PlanReport, type PlanSettings } from '../../zone/session.js';
 import { originOf, readZoneText, zoneAsJson, zoneAsMasterFile } from '../../zone/zone-files.js';
 import type { CommandContext } from '../command.js';
@@ -46,7 +47,7 @@ export async function run(context: CommandContext): Promise<number> {
   if (!config.api.user || !config.api.password) {
     throw new ConfigError('zone: set DDEDGE_API_USER and DDEDGE_API_PASSWORD (or --api-user, DDEDGE_API_PASSWORD_FILE, the api-password credential)');
   }
-  const client = new ApiClient({ url: config.api.url, user: config.api.user, password: config.api.password, timeoutMs: config.timeoutMs, logger });
+  const client = new ApiClient({ url: config.api.url, user: config.api.user, password: config.api.password, timeoutMs: config.timeoutMs, logger, transport: zoneTransport() });
   const provider = providerZone(client, service);
   const settings: PlanSettings = { service, hosts: config.hosts, ignore, keepUnlisted: Boolean(flags['keep-unlisted']), method: method as PlanSettings['method'] };
   try {
