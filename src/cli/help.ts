@@ -15,7 +15,8 @@ const EXIT_CODES = `Exit codes:
   4  transient failure: network, timeout, HTTP 5xx, malformed or oversized answer
   5  partial: some records updated, some failed
   6  the public address is unknown: sources failed or disagree below the quorum
-  7  the API refused the operation (not found, not allowed, ...)`;
+  7  the API refused the operation (not found, not allowed, ...)
+  8  zone plan --expect-no-changes: the live zone differs from the file`;
 
 function environmentSection(): string {
   const rows = Object.values(SETTINGS as Record<string, Setting>)
