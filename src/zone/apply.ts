@@ -2,7 +2,7 @@
 // provider's limit per account), stopping at the first refused call: what was done and what
 // was not is returned, never guessed. Or, when it needs fewer calls, the whole zone in one
 // service/dnssetzone, with the records the plan leaves alone sent back at their live values.
-import { PagingError } from '../api/errors.js';
+import { ApiError, PagingError } from '../api/errors.js';
 import { TransportError } from '../http/errors.js';
 import type { Logger } from '../log.js';
 import type { Plan } from './plan.js';
@@ -49,7 +49,7 @@ export async function applyPlan(provider: ZoneProvider, plan: Plan, method: Meth
   const phases = stepsOf(plan.changes);
   const all = phases.flat();
   if (method === 'setzone' && all.length) return applyWithSetZone(provider, plan, all, logger);
-  const done: Step[] = [];
+  const done = new Set<Step>();
   let failure: ApplyOutcome['failure'];
   let inFlight = 0;
   let maxInFlight = 0;
@@ -64,14 +64,14 @@ export async function applyPlan(provider: ZoneProvider, plan: Plan, method: Meth
       inFlight--;
     }
   };
-  for (const phase of phases) {
+  const runPhase = async (phase: Step[]) => {
     let next = 0;
     const worker = async () => {
       while (!failure && next < phase.length) {
         const step = phase[next++]!;
         try {
           await run(step);
-          done.push(step);
+          done.add(step);
           logger.info(`zone: ${step.call}d ${describeRecord(step.record)}`);
         } catch (error) {
           failure ??= { step, error, uncertain: error instanceof TransportError };
@@ -80,10 +80,27 @@ export async function applyPlan(provider: ZoneProvider, plan: Plan, method: Meth
       }
     };
     await Promise.all(Array.from({ length: Math.min(MAX_IN_FLIGHT, phase.length) }, worker));
-    if (failure) break;
+  };
+  for (const [i, phase] of phases.entries()) {
+    await runPhase(phase);
+    if (!failure) continue;
+    // A zone at its plan's entity limit (4003) refuses creates that the plan's own deletes make
+    // room for: those deletes go first then, and the refused creates once more after them.
+    const deletes = phases.at(-1)!;
+    if (i === phases.length - 2 && atEntityLimit(failure.error) && deletes.every((s) => s.call === 'delete')) {
+      logger.warn(`zone: the provider refused a create at its entity limit; making the plan's ${deletes.length} delete(s) first, then the creates again`);
+      const refused = phase.filter((s) => !done.has(s));
+      failure = undefined;
+      await runPhase(deletes);
+      if (!failure) await runPhase(refused);
+    }
+    break;
   }
-  return { method: 'calls', done, notDone: all.filter((s) => !done.includes(s)), failure, maxInFlight };
+  return { method: 'calls', done: all.filter((s) => done.has(s)), notDone: all.filter((s) => !done.has(s)), failure, maxInFlight };
 }
+
+/** The provider's "maximum entities reached": the service's plan holds no more entries. */
+const atEntityLimit = (error: unknown): boolean => error instanceof ApiError && error.errorCode === 4003;
 
 async function applyWithSetZone(provider: ZoneProvider, plan: Plan, steps: Step[], logger: Logger): Promise<ApplyOutcome> {
   const gone = new Set(plan.changes.flatMap((c) => (c.before && c.action !== 'create' ? [c.before.entityID] : [])));

@@ -183,6 +183,25 @@ describe('an apply that crosses a limit half-way says what was done, what was no
   });
 });
 
+describe('a zone at its plan\'s entity limit', () => {
+  it('a plan that replaces records makes room with its own deletes when the provider refuses a create (4003), and converges', async () => {
+    // example.net is on the redirection plan: 50 DNS entries at most.
+    const lines = ['@ A 192.0.2.30', ...Array.from({ length: 49 }, (_, i) => `n${i} A 192.0.2.${i + 1}`)];
+    const service = sandbox.model.services.find((s) => s.name === 'example.net')!;
+    const full = await runDist(['zone', 'apply', writeZone(`$ORIGIN example.net.\n${lines.join('\n')}\n`), '--service', 'example.net'], env());
+    expect(full.code, full.stderr).toBe(0);
+    expect(service.dns).toHaveLength(50);
+    const renamed = [...lines.slice(0, 45), ...Array.from({ length: 5 }, (_, i) => `r${i} A 192.0.2.${200 + i}`)];
+    const file = writeZone(`$ORIGIN example.net.\n${renamed.join('\n')}\n`);
+    const run = await runDist(['zone', 'apply', file, '--service', 'example.net', '--method', 'calls'], env());
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.stderr).toMatch(/entity limit; making the plan's 5 delete\(s\) first/);
+    expect(service.dns).toHaveLength(50);
+    expect(service.dns.map((e) => e.name)).toEqual(expect.arrayContaining(['r0.example.net', 'r4.example.net']));
+    expect((await runDist(['zone', 'plan', '--expect-no-changes', file, '--service', 'example.net'], env())).code).toBe(0);
+  }, 60_000);
+});
+
 describe('the sandbox holds zones of 100,000 entries and enforces the plan limit in every write', () => {
   it('a 100,000-record dnssetzone is accepted on the largest plan; one more is 4003', async () => {
     emptyZone(sandbox, ZONE);
