@@ -54,9 +54,11 @@ export function applyLines(report: ApplyReport): string[] {
   if (outcome.failure) {
     const where = outcome.failure.step ? `${outcome.failure.step.call} of ${recordLine(plan.zone, outcome.failure.step.record)}` : 'service/dnssetzone';
     lines.push(`stopped: the ${where} failed: ${(outcome.failure.error as Error).message}`);
-    if (outcome.failure.uncertain) lines.push(`  it got no answer, so it may have been made: run ddedge zone plan with the same file to see what is left`);
+    if (outcome.failure.uncertain) lines.push('  its answer (a 5xx, a timeout or a lost connection) does not say whether the provider made it: ddedge zone plan with the same file shows what is left');
     lines.push(`done (${outcome.done.length}):`, ...outcome.done.map((s) => stepLine(plan.zone, s)));
     lines.push(`not done (${outcome.notDone.length}):`, ...outcome.notDone.map((s) => stepLine(plan.zone, s)));
+    // Not "retry later" alone: the zone is now between the two, and a second apply finishes it.
+    if (applyExitCode(report) === ExitCode.partial) lines.push(`partial (exit 5): the zone is part way to the file; ddedge zone apply with the same file makes what is left`);
   } else if (report.readBackError !== undefined) {
     lines.push(`applied ${outcome.done.length} change${outcome.done.length === 1 ? '' : 's'}, but the zone could not be read back to check them: ${(report.readBackError as Error).message}`);
     lines.push('  run ddedge zone plan with the same file to see what is left');
