@@ -28,8 +28,14 @@ export interface Plan {
   changes: Change[];
   kept: KeptRecord[];
   unchanged: LiveRecord[];
-  /** Every record the provider listed (the 30% rule counts against it). */
+  /** Every record the provider listed. */
   live: LiveRecord[];
+  /**
+   * How many of them the plan may touch: every listed record but those kept before the diff
+   * (the agent's hosts, ACME challenges, --ignore, what ddedge cannot write). The safety rule
+   * counts against this, so records it never touches do not dilute the 30%.
+   */
+  touchable: number;
 }
 
 export interface PlanOptions {
@@ -52,10 +58,14 @@ export function planZone(live: LiveRecord[], wanted: WantedZone, owner: Owner, o
   const liveGroups = new Map<string, LiveRecord[]>();
   const wantedGroups = new Map<string, ZoneRecord[]>();
 
+  let touchable = 0;
   for (const r of live) {
     const reason = owner(r);
     if (reason) kept.push({ name: r.name, type: r.type, reason, value: r.value });
-    else addTo(liveGroups, groupKey(r), r);
+    else {
+      addTo(liveGroups, groupKey(r), r);
+      touchable++;
+    }
   }
   for (const note of wanted.notes) kept.push({ name: note.name, type: note.type, reason: `in the file, ${note.reason}` });
   for (const { where: _where, ...r } of wanted.records) {
@@ -97,7 +107,7 @@ export function planZone(live: LiveRecord[], wanted: WantedZone, owner: Owner, o
       else changes.push({ action: 'delete', before: h });
     }
   }
-  return { zone: wanted.zone, changes, kept, unchanged, live };
+  return { zone: wanted.zone, changes, kept, unchanged, live, touchable };
 }
 
 function update(before: LiveRecord, after: ZoneRecord): Change {
