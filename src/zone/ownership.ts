@@ -3,6 +3,7 @@
 // provider keeps (SOA, apex NS, types ddedge does not manage). The plan leaves all of these
 // alone, on both sides: neither the live record nor the file's record is acted on.
 import { ConfigError } from '../errors.js';
+import type { AgentRecords } from './agent-records.js';
 import { absoluteName, canonicalName } from './names.js';
 import { isZoneType } from './record.js';
 
@@ -12,6 +13,8 @@ export interface OwnershipOptions {
   hosts: string[];
   /** --ignore NAME[:TYPE], NAME relative to the zone or absolute, `*` matching anything. */
   ignore: string[];
+  /** The records the agent's state file holds (kept whatever --host says). */
+  agent?: AgentRecords;
 }
 
 export type Owner = (record: { name: string; type: string }) => string | undefined;
@@ -49,12 +52,15 @@ const escapeRegExp = (text: string): string => text.replace(/[.+?^${}()|[\]\\]/g
 export function ownership(options: OwnershipOptions): Owner {
   const { zone } = options;
   const hosts = new Set(options.hosts.map((h) => canonicalName(h.split('=')[0]!) ?? h.toLowerCase()));
+  const recorded = new Set(options.agent?.records.map((r) => `${r.name}\t${r.type}`));
+  const recordedReason = `the agent's host (recorded in ${options.agent?.file})`;
   const rules = options.ignore.map((text) => parseIgnore(text, zone));
   return ({ name, type }) => {
     if (type === 'SOA') return 'left to the provider (SOA)';
     if (type === 'NS' && name === zone) return 'left to the provider (apex NS)';
     if (!isZoneType(type)) return `type ${type} is not managed by ddedge`;
     if ((type === 'A' || type === 'AAAA') && hosts.has(name)) return "the agent's host (--host)";
+    if (recorded.has(`${name}\t${type}`)) return recordedReason;
     if (type === 'TXT' && (name === '_acme-challenge' || name.startsWith('_acme-challenge.'))) return 'an ACME challenge (_acme-challenge TXT)';
     const rule = rules.find((r) => r.pattern.test(name) && (!r.type || r.type === type));
     if (rule) return `--ignore ${rule.text}`;

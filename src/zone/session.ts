@@ -6,7 +6,8 @@ import type { Logger } from '../log.js';
 import { applyPlan, chooseMethod, type ApplyOutcome, type Method, type MethodChoice } from './apply.js';
 import { writeBackup } from './backups.js';
 import { checkKeptConflicts } from './kept-conflicts.js';
-import { ownership } from './ownership.js';
+import { agentRecordsOf } from './agent-records.js';
+import { ownership, type Owner } from './ownership.js';
 import { planZone, type Change, type Plan } from './plan.js';
 import type { ZoneProvider } from './provider-zone.js';
 import { safetyProblems, UnsafePlanError } from './safety.js';
@@ -19,6 +20,9 @@ export interface PlanSettings {
   ignore: string[];
   keepUnlisted: boolean;
   method: 'auto' | Method;
+  /** The agent's state directory: the hosts its state file records are kept like --host. */
+  stateDir?: string;
+  logger?: Logger;
 }
 
 export interface PlanReport {
@@ -28,11 +32,17 @@ export interface PlanReport {
   unsafe: string[];
 }
 
-export async function planFromProvider(provider: ZoneProvider, wanted: WantedZone, settings: PlanSettings): Promise<PlanReport> {
-  const owner = ownership({ zone: settings.service, hosts: settings.hosts, ignore: settings.ignore });
+export async function planFromProvider(provider: ZoneProvider, wanted: WantedZone, settings: PlanSettings, owner: Owner = ownerOf(settings)): Promise<PlanReport> {
   const plan = planZone(await provider.list(), wanted, owner, { keepUnlisted: settings.keepUnlisted });
   checkKeptConflicts(plan, wanted);
   return { plan, method: chooseMethod(plan, settings.method), unsafe: safetyProblems(plan) };
+}
+
+/** Who owns what: --host, --ignore, and the records the agent's state file holds. */
+function ownerOf(settings: PlanSettings): Owner {
+  const agent = settings.stateDir === undefined ? undefined : agentRecordsOf(settings.stateDir);
+  if (agent?.damage) settings.logger?.warn(`zone: ${agent.damage}; only --host/DDEDGE_HOSTS name the agent's hosts`);
+  return ownership({ zone: settings.service, hosts: settings.hosts, ignore: settings.ignore, agent });
 }
 
 export interface ApplyReport extends PlanReport {
@@ -71,7 +81,9 @@ async function applyLocked(
   wanted: WantedZone,
   settings: PlanSettings & { stateDir: string; force: boolean; logger: Logger; now?: Date },
 ): Promise<ApplyReport> {
-  const report = await planFromProvider(provider, wanted, settings);
+  // Read once: the plan and the read-back after the changes judge by the same owners.
+  const owner = ownerOf(settings);
+  const report = await planFromProvider(provider, wanted, settings, owner);
   const { plan } = report;
   if (report.unsafe.length && !settings.force) {
     throw new UnsafePlanError(`zone apply stopped: ${report.unsafe.join('; and ')}; nothing was changed (review with ddedge zone plan; --force applies it)`);
@@ -88,6 +100,6 @@ async function applyLocked(
   settings.logger.info(`zone: backup of ${settings.service} written to ${backup}`);
   const outcome = await applyPlan(provider, plan, report.method.method, settings.logger);
   if (outcome.failure) return { ...report, backup, outcome, drift: [] };
-  const again = await planFromProvider(provider, wanted, settings);
+  const again = await planFromProvider(provider, wanted, settings, owner);
   return { ...report, backup, outcome, drift: again.plan.changes };
 }

@@ -47,7 +47,7 @@ export async function run(context: CommandContext): Promise<number> {
   }
   const client = new ApiClient({ url: config.api.url, user: config.api.user, password: config.api.password, timeoutMs: config.timeoutMs, logger });
   const provider = providerZone(client, service);
-  const settings: PlanSettings = { service, hosts: config.hosts, ignore, keepUnlisted: Boolean(flags['keep-unlisted']), method: method as PlanSettings['method'] };
+  const settings: PlanSettings = { service, hosts: config.hosts, ignore, keepUnlisted: Boolean(flags['keep-unlisted']), method: method as PlanSettings['method'], stateDir: config.stateDir, logger };
   try {
     if (action === 'export') {
       const live = await provider.list();
