@@ -4,6 +4,7 @@
 // alone, on both sides: neither the live record nor the file's record is acted on.
 import { ConfigError } from '../errors.js';
 import type { AgentRecords } from './agent-records.js';
+import { globMatcher, type NameMatcher } from './glob.js';
 import { absoluteName, canonicalName } from './names.js';
 import { isZoneType } from './record.js';
 
@@ -20,7 +21,7 @@ export interface OwnershipOptions {
 export type Owner = (record: { name: string; type: string }) => string | undefined;
 
 interface IgnoreRule {
-  pattern: RegExp;
+  matches: NameMatcher;
   type?: string;
   text: string;
 }
@@ -43,11 +44,10 @@ export function parseIgnore(text: string, zone: string): IgnoreRule {
   const ascii = labels.join('.');
   // A bare "*" (or "*.<zone>.") is every name of the zone: the apex too, or `--ignore '*:TXT'`
   // would still delete the apex SPF record.
-  const source = ascii === `*.${zone}` ? `(.*\\.)?${escapeRegExp(zone)}` : ascii.split('*').map(escapeRegExp).join('.*');
-  return { pattern: new RegExp(`^${source}$`), type: typePart?.toUpperCase(), text };
+  const glob = globMatcher(ascii);
+  const matches = ascii === `*.${zone}` ? (name: string) => name === zone || glob(name) : glob;
+  return { matches, type: typePart?.toUpperCase(), text };
 }
-
-const escapeRegExp = (text: string): string => text.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
 
 export function ownership(options: OwnershipOptions): Owner {
   const { zone } = options;
@@ -62,7 +62,7 @@ export function ownership(options: OwnershipOptions): Owner {
     if ((type === 'A' || type === 'AAAA') && hosts.has(name)) return "the agent's host (--host)";
     if (recorded.has(`${name}\t${type}`)) return recordedReason;
     if (type === 'TXT' && (name === '_acme-challenge' || name.startsWith('_acme-challenge.'))) return 'an ACME challenge (_acme-challenge TXT)';
-    const rule = rules.find((r) => r.pattern.test(name) && (!r.type || r.type === type));
+    const rule = rules.find((r) => (!r.type || r.type === type) && r.matches(name));
     if (rule) return `--ignore ${rule.text}`;
     return undefined;
   };
