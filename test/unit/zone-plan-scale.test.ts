@@ -15,9 +15,11 @@ const Z = 'example.com';
 const N = 60_000;
 const nobody = ownership({ zone: Z, hosts: [], ignore: [] });
 const zoneOf = (records: WantedRecord[]): WantedZone => ({ zone: Z, records, notes: [] });
+/** A few seconds on a loaded 2-core machine; a quadratic step takes many minutes. */
+const ROOM = { timeout: 60_000 };
 
 describe('planning big groups and big zones', () => {
-  it(`one name and type with ${N} values: identical ones stay, a TTL is an update, new values pair with old ones`, () => {
+  it(`one name and type with ${N} values: identical ones stay, a TTL is an update, new values pair with old ones`, ROOM, () => {
     const live: LiveRecord[] = Array.from({ length: N }, (_, i) => ({ entityID: String(i), name: `big.${Z}`, type: 'TXT', value: `v${i}` }));
     // A third identical, a third with a TTL, a third new values; then 100 more.
     const wanted = Array.from({ length: N + 100 }, (_, i): WantedRecord => ({ name: `big.${Z}`, type: 'TXT', value: i % 3 === 2 || i >= N ? `w${i}` : `v${i}`, ...(i % 3 === 1 ? { ttl: 60 } : {}), where: `z:${i + 2}:1` }));
@@ -28,7 +30,7 @@ describe('planning big groups and big zones', () => {
     expect(() => checkKeptConflicts(plan, zoneOf(wanted))).not.toThrow();
   });
 
-  it(`a file of ${N} records that ownership keeps: each reported once, none applied`, () => {
+  it(`a file of ${N} records that ownership keeps: each reported once, none applied`, ROOM, () => {
     const live: LiveRecord[] = Array.from({ length: N }, (_, i) => ({ entityID: String(i), name: `h${i}.${Z}`, type: 'TXT', value: `v${i}` }));
     const wanted = Array.from({ length: N }, (_, i): WantedRecord => ({ name: `h${i}.${Z}`, type: 'TXT', value: i % 2 ? `v${i}` : `x${i}`, where: `z:${i + 2}:1` }));
     const plan = planZone(live, zoneOf(wanted), ownership({ zone: Z, hosts: [], ignore: ['*:TXT'] }));
@@ -37,7 +39,7 @@ describe('planning big groups and big zones', () => {
     expect(plan.kept).toHaveLength(N + N / 2);
   });
 
-  it(`a plan that leaves ${N} records alone beside ${N} unchanged: the CNAME check looks each name up once`, () => {
+  it(`a plan that leaves ${N} records alone beside ${N} unchanged: the CNAME check looks each name up once`, ROOM, () => {
     const live: LiveRecord[] = Array.from({ length: 2 * N }, (_, i) => ({ entityID: String(i), name: `h${i}.${Z}`, type: 'A', value: '192.0.2.1' }));
     const wanted = live.slice(0, N).map(({ entityID: _e, ...r }): WantedRecord => ({ ...r, type: 'A', where: 'z:1:1' }));
     wanted.push({ name: `h${N + 5}.${Z}`, type: 'CNAME', value: Z, where: 'z:9:1' });
