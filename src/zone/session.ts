@@ -4,7 +4,7 @@ import { ConfigError } from '../errors.js';
 import { acquireLock, type Lock } from '../state/lock.js';
 import type { Logger } from '../log.js';
 import { applyPlan, chooseMethod, type ApplyOutcome, type Method, type MethodChoice } from './apply.js';
-import { writeBackup } from './backups.js';
+import { backupNumberLine, writeBackup } from './backups.js';
 import { checkKeptConflicts } from './kept-conflicts.js';
 import { ownership } from './ownership.js';
 import { planZone, type Change, type Plan } from './plan.js';
@@ -80,7 +80,7 @@ async function applyLocked(
   const header = [`zone ${settings.service} as it was before ddedge zone apply, ${(settings.now ?? new Date()).toISOString()}`, `restore: ddedge zone apply --service ${settings.service} <this file>`];
   let backup: string;
   try {
-    backup = writeBackup(settings.stateDir, settings.service, zoneAsMasterFile(settings.service, plan.live, header), settings.now);
+    backup = writeBackup(settings.stateDir, settings.service, (number) => zoneAsMasterFile(settings.service, plan.live, [...header, backupNumberLine(number)]), settings.now);
   } catch (error) {
     // No backup, no change: a zone is never rewritten without a way back.
     throw new ConfigError(`zone apply stopped: cannot write the backup under ${settings.stateDir} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); nothing was changed (set --state-dir to a writable directory)`);
