@@ -11,7 +11,8 @@ import { planZone, type Change, type Plan } from './plan.js';
 import type { ZoneProvider } from './provider-zone.js';
 import { safetyProblems, UnsafePlanError } from './safety.js';
 import type { WantedZone } from './wanted-zone.js';
-import { zoneAsMasterFile } from './zone-files.js';
+import { keepingUnwritable, unwritableRecords } from './unwritable.js';
+import { backupAsMasterFile } from './zone-files.js';
 
 export interface PlanSettings {
   service: string;
@@ -29,8 +30,12 @@ export interface PlanReport {
 }
 
 export async function planFromProvider(provider: ZoneProvider, wanted: WantedZone, settings: PlanSettings): Promise<PlanReport> {
-  const owner = ownership({ zone: settings.service, hosts: settings.hosts, ignore: settings.ignore });
-  const plan = planZone(await provider.list(), wanted, owner, { keepUnlisted: settings.keepUnlisted });
+  const live = await provider.list();
+  // Records a master file cannot hold are kept, unless the file is a backup that holds them
+  // exactly; those it cannot give back to the provider are kept even then.
+  const unwritable = unwritableRecords(settings.service, live);
+  const owner = keepingUnwritable(ownership({ zone: settings.service, hosts: settings.hosts, ignore: settings.ignore }), unwritable, (u) => !wanted.exact || !u.restorable);
+  const plan = planZone(live, wanted, owner, { keepUnlisted: settings.keepUnlisted });
   checkKeptConflicts(plan, wanted);
   return { plan, method: chooseMethod(plan, settings.method), unsafe: safetyProblems(plan) };
 }
@@ -80,7 +85,7 @@ async function applyLocked(
   const header = [`zone ${settings.service} as it was before ddedge zone apply, ${(settings.now ?? new Date()).toISOString()}`, `restore: ddedge zone apply --service ${settings.service} <this file>`];
   let backup: string;
   try {
-    backup = writeBackup(settings.stateDir, settings.service, (number) => zoneAsMasterFile(settings.service, plan.live, [...header, backupNumberLine(number)]), settings.now);
+    backup = writeBackup(settings.stateDir, settings.service, (number) => backupAsMasterFile(settings.service, plan.live, [...header, backupNumberLine(number)]), settings.now);
   } catch (error) {
     // No backup, no change: a zone is never rewritten without a way back.
     throw new ConfigError(`zone apply stopped: cannot write the backup under ${settings.stateDir} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); nothing was changed (set --state-dir to a writable directory)`);

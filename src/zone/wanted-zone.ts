@@ -21,6 +21,11 @@ export interface WantedZone {
   records: WantedRecord[];
   /** Records the file holds that ddedge leaves to the provider (SOA, apex NS) or skips. */
   notes: FileNote[];
+  /**
+   * The file holds every record of the zone, even those a master file cannot (a backup,
+   * backup-records.ts): the plan acts on those too instead of keeping them.
+   */
+  exact?: boolean;
 }
 
 /**

@@ -1,0 +1,111 @@
+// The records of a live zone that a master file cannot hold, and why. The provider keeps what
+// it accepted (a CNAME to `*.example.net`, a target longer than a name may be, a CAA value with
+// a bare quote, a duplicate entry); ddedge's writer would turn such a record into another one,
+// or into a file its reader refuses. So the export writes it as a comment, and the plan keeps it
+// (reported, never updated or deleted): exporting a zone and applying that file changes nothing.
+// Backups carry these records in their exact form besides (backup-records.ts).
+import { canonicalName, isInZone } from './names.js';
+import type { Owner } from './ownership.js';
+import { hasPriority, isZoneType, MAX_TTL, type LiveRecord } from './record.js';
+import { canonicalValue, ValueError } from './values.js';
+import { visible } from './master-writer.js';
+
+export const UNWRITABLE = 'cannot be written in a master file';
+
+export interface Unwritable {
+  /** `cannot be written in a master file: <why>`, as the plan reports it. */
+  reason: string;
+  /** Whether a backup can give it back to the provider as it was (its name is in the zone). */
+  restorable: boolean;
+}
+
+/**
+ * Every record of the eight managed types (and the provider's SOA) that the writer cannot write
+ * as itself, by identity. Linear in the zone: one pass per rule, maps keyed by name.
+ */
+export function unwritableRecords(zone: string, live: readonly LiveRecord[]): Map<LiveRecord, Unwritable> {
+  const found = new Map<LiveRecord, Unwritable>();
+  const mark = (r: LiveRecord, why: string, restorable = true) => {
+    if (!found.has(r)) found.set(r, { reason: `${UNWRITABLE}: ${why}`, restorable });
+  };
+  const written = live.filter((r) => isZoneType(r.type) || r.type === 'SOA');
+  for (const r of written) {
+    const why = ownProblem(r, zone);
+    if (why) mark(r, why.text, why.restorable);
+  }
+  // A CNAME has its name to itself (RFC 1034 §3.6.2): a reader refuses a file that puts other
+  // data beside it. None of the records at such a name is written, so none is acted on either:
+  // a plan that kept some and matched others would create a conflict the provider refuses.
+  const byName = new Map<string, LiveRecord[]>();
+  for (const r of written) {
+    const group = byName.get(r.name);
+    if (group) group.push(r);
+    else byName.set(r.name, [r]);
+  }
+  for (const [name, group] of byName) {
+    if (group.length > 1 && group.some((r) => r.type === 'CNAME')) {
+      for (const r of group) mark(r, `a CNAME shares the name ${visible(name)} with other data (RFC 1034 §3.6.2)`);
+    }
+  }
+  // A record is written once: a reader keeps one of two equal lines, and refuses two that differ
+  // only in TTL or priority. The entry written is chosen by content, so every listing picks it.
+  const first = new Map<string, LiveRecord>();
+  const duplicates: LiveRecord[] = [];
+  for (const r of [...written].sort(byTtlPriorityEntity)) {
+    if (found.has(r)) continue;
+    const key = `${r.name}\t${r.type}\t${r.value}`;
+    if (first.has(key)) duplicates.push(r);
+    else first.set(key, r);
+  }
+  for (const r of duplicates) mark(r, 'another entry holds the same record, and a master file holds a record once');
+  return found;
+}
+
+/** The plan's owner, keeping unwritable records too (after the rules of ownership.ts). */
+export function keepingUnwritable(owner: Owner, unwritable: Map<LiveRecord, Unwritable>, only: (u: Unwritable) => boolean = () => true): Owner {
+  return (record) => {
+    const own = owner(record);
+    if (own) return own;
+    const u = unwritable.get(record as LiveRecord);
+    return u && only(u) ? u.reason : undefined;
+  };
+}
+
+/**
+ * A provider's value that ddedge can only read by guessing: a CAA value with a quote or a
+ * backslash that is not escaped (`0 issue "ca"quoted"`). Its canonical form would be another
+ * text, so it is not made canonical (provider-mapping.ts) and, not canonical, is kept.
+ */
+export function readingIsAGuess(type: string, value: string): boolean {
+  if (type !== 'CAA') return false;
+  const match = /^\s*\d+\s+[A-Za-z0-9]+\s+(.*?)\s*$/s.exec(value);
+  if (!match) return false;
+  const text = match[1]!;
+  const body = text.length >= 2 && text.startsWith('"') && text.endsWith('"') ? text.slice(1, -1) : text;
+  return /["\\]/.test(body.replace(/\\["\\]/g, ''));
+}
+
+function ownProblem(r: LiveRecord, zone: string): { text: string; restorable: boolean } | undefined {
+  const problem = (text: string, restorable = true) => ({ text, restorable });
+  // The provider refuses such a name in a create: a backup could not give it back.
+  if (canonicalName(r.name) !== r.name) return problem(`its name "${visible(r.name)}" is not a host name`, false);
+  if (!isInZone(r.name, zone)) return problem(`its name is outside the zone ${zone}`, false);
+  if (r.type === 'SOA') return /^[\x20-\x7e]+$/.test(r.value) ? undefined : problem('its value is not one SOA text');
+  if (r.ttl !== undefined && r.ttl > MAX_TTL) return problem(`its TTL ${r.ttl} is beyond ${MAX_TTL} (RFC 2181 §8)`);
+  if (hasPriority(r.type) && r.priority !== undefined && r.priority > 65535) return problem(`its priority ${r.priority} is beyond 65535`);
+  // A lone surrogate cannot be written as UTF-8: it would come back as U+FFFD, another text.
+  if (LONE_SURROGATE.test(r.value)) return problem('its value is not valid Unicode text');
+  if (!isZoneType(r.type)) return undefined;
+  try {
+    const canonical = canonicalValue(r.type, r.value);
+    return canonical === r.value ? undefined : problem(`ddedge would write its value as ${visible(canonical)}, another value`);
+  } catch (error) {
+    if (error instanceof ValueError) return problem(visible(error.message));
+    throw error;
+  }
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+const byTtlPriorityEntity = (a: LiveRecord, b: LiveRecord): number =>
+  (a.ttl ?? -1) - (b.ttl ?? -1) || (a.priority ?? -1) - (b.priority ?? -1) || a.entityID.length - b.entityID.length || (a.entityID < b.entityID ? -1 : a.entityID > b.entityID ? 1 : 0);
