@@ -86,7 +86,7 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     name: 'zone',
-    usage: 'ddedge zone export [--format bind|json] [--output FILE] | ddedge zone plan FILE | ddedge zone apply FILE [--force] [--dry-run]',
+    usage: 'ddedge zone export [--format bind|json] [--output FILE] [--complete] | ddedge zone plan FILE | ddedge zone apply FILE [--force] [--dry-run]',
     describe: "a service's whole DNS zone as a file: export it, plan the changes a file asks for, apply them (backed up, reversible)",
     settings: true,
     positionals: true,
@@ -95,6 +95,7 @@ export const COMMANDS: CommandSpec[] = [
       'env-file': envFile,
       format: { type: 'string', describe: 'export: bind (an RFC 1035 master file) or json', default: 'bind' },
       output: { type: 'string', describe: 'export: write to this file (atomically) instead of stdout' },
+      complete: { type: 'boolean', describe: "export: also write $TTL, the SOA and NS as the zone's name servers (or --dns-server) give them, for named-checkzone, NSD, Knot" },
       ignore: { type: 'string', multiple: true, describe: 'leave NAME[:TYPE] alone (repeatable; * matches anything; relative to the zone or absolute)' },
       'keep-unlisted': { type: 'boolean', describe: 'keep records that are not in the file instead of deleting them' },
       'skip-unsupported': { type: 'boolean', describe: 'skip records of types the provider does not keep instead of refusing the file' },

@@ -8,11 +8,13 @@ import { hasPriority, isZoneType, type LiveRecord } from './record.js';
 import type { WantedZone } from './wanted-zone.js';
 import { exactLines, readExactRecords } from './backup-records.js';
 import { unwritableRecords } from './unwritable.js';
+import { withoutProviderTtl } from './provider-ttl.js';
 
 export function readZoneText(text: string, options: ReadOptions): WantedZone {
   const body = withoutBom(text);
   if (looksLikeJson(body)) return readJsonZone(body, options);
-  const wanted = readMasterFile(body, options);
+  // A complete export's `$TTL` is the provider's default, which records without a TTL keep.
+  const wanted = readMasterFile(withoutProviderTtl(body), options);
   // A backup: the records its master file could not hold, in their exact form, beside it.
   const exact = readExactRecords(body, options.zone, options.file);
   return exact.exact ? { ...wanted, records: [...wanted.records, ...exact.records], exact: true } : wanted;
@@ -34,8 +36,8 @@ export function originOf(text: string): string | undefined {
  * A name or value with a line break or escape sequence is written escaped, in a comment: as a
  * record it could be anything, even other records.
  */
-export function zoneAsMasterFile(zone: string, records: readonly LiveRecord[], header: string[]): string {
-  return masterFile(zone, records, header, false);
+export function zoneAsMasterFile(zone: string, records: readonly LiveRecord[], header: string[], afterOrigin: string[] = []): string {
+  return masterFile(zone, records, header, false, afterOrigin);
 }
 
 /**
@@ -47,7 +49,7 @@ export function backupAsMasterFile(zone: string, records: readonly LiveRecord[],
   return masterFile(zone, records, header, true);
 }
 
-function masterFile(zone: string, records: readonly LiveRecord[], header: string[], exact: boolean): string {
+function masterFile(zone: string, records: readonly LiveRecord[], header: string[], exact: boolean, afterOrigin: string[] = []): string {
   const unwritable = unwritableRecords(zone, records);
   const writable: LiveRecord[] = [];
   const comments: string[] = [];
@@ -62,7 +64,7 @@ function masterFile(zone: string, records: readonly LiveRecord[], header: string
     else comments.push(`not managed by ddedge: ${line(r)}`);
   }
   const trailer = exact ? ['; every record of the zone is in this file: those above as records, those below as the provider holds them', ...exactLines(restorable)] : [];
-  return writeMasterFile(zone, writable, [...header, ...comments], { trailer });
+  return writeMasterFile(zone, writable, [...header, ...comments], { afterOrigin, trailer });
 }
 
 export function zoneAsJson(records: readonly LiveRecord[]): string {

@@ -6,6 +6,7 @@ import { writeFileAtomic } from '../../atomic-write.js';
 import { registeredDomain } from '../../agent/registered-domain.js';
 import { ConfigError } from '../../errors.js';
 import { canonicalName } from '../../zone/names.js';
+import type { LiveRecord } from '../../zone/record.js';
 import { parseIgnore } from '../../zone/ownership.js';
 import { applyExitCode, applyJson, applyLines, planJson, planLines } from '../../zone/plan-report.js';
 import { providerZone } from '../../zone/provider-zone.js';
@@ -30,6 +31,7 @@ export async function run(context: CommandContext): Promise<number> {
   // Named by count, never by text: a stray word may be half of an unquoted secret.
   if (extra.length) throw new ConfigError(`zone ${action}: ${extra.length} unexpected argument(s) after the file (quote a value that has spaces)`);
   if (action === 'export' && file) throw new ConfigError('zone export: takes no file (use --output FILE)');
+  if (flags.complete && (action !== 'export' || flags.format === 'json')) throw new ConfigError('--complete: for zone export in the bind format (a master file)');
   if (action !== 'export' && !file) throw new ConfigError(`zone ${action}: give the zone file: ddedge zone ${action} FILE`);
   const format = (flags.format as string | undefined) ?? 'bind';
   if (format !== 'bind' && format !== 'json') throw new ConfigError(`--format: "${format}" is not bind or json`);
@@ -51,7 +53,8 @@ export async function run(context: CommandContext): Promise<number> {
   try {
     if (action === 'export') {
       const live = await provider.list();
-      const output = format === 'json' ? zoneAsJson(live) : zoneAsMasterFile(service, live, [`zone ${service} exported by ddedge from service/dnslist, ${new Date().toISOString()}`]);
+      const apex = flags.complete ? await apexLines(service, live, config.acme.dnsServers, config.timeoutMs) : [];
+      const output = format === 'json' ? zoneAsJson(live) : zoneAsMasterFile(service, live, [`zone ${service} exported by ddedge from service/dnslist, ${new Date().toISOString()}`], apex);
       if (flags.output) {
         try {
           writeFileAtomic(resolve(io.cwd, flags.output as string), output, 0o644);
@@ -81,6 +84,12 @@ export async function run(context: CommandContext): Promise<number> {
   } finally {
     await client.close();
   }
+}
+
+/** --complete: the DNS client is loaded only for it. */
+async function apexLines(service: string, live: LiveRecord[], dnsServers: string[], timeoutMs: number): Promise<string[]> {
+  const [{ parseDnsServer }, { completeLines }] = await Promise.all([import('../../dns/index.js'), import('../../zone/complete-export.js')]);
+  return completeLines(service, live, { servers: dnsServers.map((s) => parseDnsServer(s)), timeoutMs });
 }
 
 function readZoneFile(path: string, shown: string): string {

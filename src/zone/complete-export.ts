@@ -1,0 +1,67 @@
+// `zone export --complete`: the lines that make an export a whole zone for other tools, so that
+// BIND's named-checkzone (NSD, Knot) loads it as it is: `$TTL`, the SOA and the apex NS records.
+// The provider keeps those itself and service/dnslist does not show them all; they are asked of
+// the zone's authoritative name servers (or the servers named with --dns-server).
+//
+// ddedge's own reading of such a file means what the export meant: the SOA and apex NS are left
+// to the provider (the reader notes them), and `$TTL` carries a comment that marks it as the
+// provider's default, which records written without a TTL keep; so `zone plan` of the file
+// reports no change. Remove the comment and `$TTL` is an ordinary default for the records.
+import { DnsError } from '../dns/errors.js';
+import { findAuthoritativeServers, queryDns, RCODE, rcodeName, sameName, showServer, type DnsAnswer, type DnsRecord, type DnsServer, type SoaValue } from '../dns/index.js';
+import { rdataOf } from './master-writer.js';
+import type { LiveRecord } from './record.js';
+import { PROVIDER_DEFAULT_TTL } from './provider-ttl.js';
+
+export interface ApexOptions {
+  /** --dns-server: asked instead of the zone's authoritative servers (recursion allowed). */
+  servers: DnsServer[];
+  timeoutMs: number;
+}
+
+/** `$TTL`, SOA and NS lines for the top of the export, asked of the name servers. */
+export async function completeLines(zone: string, live: readonly LiveRecord[], options: ApexOptions): Promise<string[]> {
+  const given = options.servers.length > 0;
+  const servers = given ? options.servers : await findAuthoritativeServers(zone, { timeoutMs: options.timeoutMs });
+  const ask = (type: 'SOA' | 'NS' | 'A' | 'AAAA' | 'TXT' | 'MX', name = zone) => askFirst(servers, name, type, { timeoutMs: options.timeoutMs, recursionDesired: given });
+  const soaAnswer = await ask('SOA');
+  const soa = soaAnswer.answers.find((r) => r.type === 'SOA' && sameName(r.name, zone));
+  if (!soa) throw new DnsError('lookup', `${servers.map(showServer).join(', ')} gave no SOA for ${zone}: is it the zone's name server?`);
+  const nsAnswer = await ask('NS');
+  const listedNs = new Set(live.filter((r) => r.type === 'NS' && r.name === zone).map((r) => r.value));
+  const ns = nsAnswer.answers.filter((r): r is DnsRecord & { value: string } => r.type === 'NS' && sameName(r.name, zone) && !listedNs.has(String(r.value).toLowerCase().replace(/\.$/, '')));
+  const defaultTtl = await providerDefaultTtl(live, ask, soa.ttl);
+  const value = soa.value as SoaValue;
+  const dotted = (name: string) => `${name.replace(/\.$/, '')}.`;
+  return [
+    `$TTL ${defaultTtl} ; ${PROVIDER_DEFAULT_TTL}`,
+    `@ ${soa.ttl} IN SOA ${dotted(value.mname)} ${dotted(value.rname)} ${value.serial} ${value.refresh} ${value.retry} ${value.expire} ${value.minimum}`,
+    ...ns.map((r) => `@ ${r.ttl} IN NS ${rdataOf({ name: zone, type: 'NS', value: r.value.toLowerCase().replace(/\.$/, '') })}`),
+  ];
+}
+
+/**
+ * The TTL the servers give a record the provider keeps at its default: asked for one such
+ * record of a plain type; the SOA's own TTL when the zone has none.
+ */
+async function providerDefaultTtl(live: readonly LiveRecord[], ask: (type: 'A' | 'AAAA' | 'TXT' | 'MX', name: string) => Promise<DnsAnswer>, fallback: number): Promise<number> {
+  const sample = live.find((r): r is LiveRecord & { type: 'A' | 'AAAA' | 'TXT' | 'MX' } => r.ttl === undefined && ['A', 'AAAA', 'TXT', 'MX'].includes(r.type) && !r.name.startsWith('*'));
+  if (!sample) return fallback;
+  const answer = await ask(sample.type, sample.name);
+  return answer.answers.find((r) => r.type === sample.type && sameName(r.name, sample.name))?.ttl ?? fallback;
+}
+
+async function askFirst(servers: DnsServer[], name: string, type: 'SOA' | 'NS' | 'A' | 'AAAA' | 'TXT' | 'MX', options: { timeoutMs: number; recursionDesired: boolean }): Promise<DnsAnswer> {
+  let last: unknown;
+  for (const server of servers) {
+    try {
+      const answer = await queryDns(server, name, type, options);
+      if (answer.rcode === RCODE.NOERROR) return answer;
+      last = new DnsError('lookup', `${showServer(server)} answered ${rcodeName(answer.rcode)} for ${name} ${type}`);
+    } catch (error) {
+      if (!(error instanceof DnsError)) throw error;
+      last = error;
+    }
+  }
+  throw last ?? new DnsError('lookup', `no name server to ask for ${name} ${type}`);
+}
