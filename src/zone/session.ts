@@ -31,10 +31,10 @@ export interface PlanReport {
 
 export async function planFromProvider(provider: ZoneProvider, wanted: WantedZone, settings: PlanSettings): Promise<PlanReport> {
   const live = await provider.list();
-  // Records a master file cannot hold are kept, unless the file is a backup that holds them
-  // exactly; those it cannot give back to the provider are kept even then.
+  // Records a master file cannot hold are kept (unwritable.ts), unless the file is a backup
+  // that holds them exactly.
   const unwritable = unwritableRecords(settings.service, live);
-  const owner = keepingUnwritable(ownership({ zone: settings.service, hosts: settings.hosts, ignore: settings.ignore }), unwritable, (u) => !wanted.exact || !u.restorable);
+  const owner = keepingUnwritable(ownership({ zone: settings.service, hosts: settings.hosts, ignore: settings.ignore }), unwritable, wanted);
   const plan = planZone(live, wanted, owner, { keepUnlisted: settings.keepUnlisted });
   checkKeptConflicts(plan, wanted);
   return { plan, method: chooseMethod(plan, settings.method), unsafe: safetyProblems(plan) };

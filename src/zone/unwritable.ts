@@ -8,6 +8,7 @@ import { canonicalName, isInZone } from './names.js';
 import type { Owner } from './ownership.js';
 import { hasPriority, isZoneType, MAX_TTL, type LiveRecord } from './record.js';
 import { canonicalValue, ValueError } from './values.js';
+import type { WantedZone } from './wanted-zone.js';
 import { visible } from './master-writer.js';
 
 export const UNWRITABLE = 'cannot be written in a master file';
@@ -17,6 +18,11 @@ export interface Unwritable {
   reason: string;
   /** Whether a backup can give it back to the provider as it was (its name is in the zone). */
   restorable: boolean;
+  /**
+   * A second entry of a record the file writes once (`name\ttype\tvalue`): it stays while the
+   * file holds that record, and goes with it when the file drops the record.
+   */
+  entryOf?: string;
 }
 
 /**
@@ -25,8 +31,8 @@ export interface Unwritable {
  */
 export function unwritableRecords(zone: string, live: readonly LiveRecord[]): Map<LiveRecord, Unwritable> {
   const found = new Map<LiveRecord, Unwritable>();
-  const mark = (r: LiveRecord, why: string, restorable = true) => {
-    if (!found.has(r)) found.set(r, { reason: `${UNWRITABLE}: ${why}`, restorable });
+  const mark = (r: LiveRecord, why: string, restorable = true, entryOf?: string) => {
+    if (!found.has(r)) found.set(r, { reason: `${UNWRITABLE}: ${why}`, restorable, ...(entryOf !== undefined ? { entryOf } : {}) });
   };
   const written = live.filter((r) => isZoneType(r.type) || r.type === 'SOA');
   for (const r of written) {
@@ -48,28 +54,37 @@ export function unwritableRecords(zone: string, live: readonly LiveRecord[]): Ma
     }
   }
   // A record is written once: a reader keeps one of two equal lines, and refuses two that differ
-  // only in TTL or priority. The entry written is chosen by content, so every listing picks it.
-  const first = new Map<string, LiveRecord>();
-  const duplicates: LiveRecord[] = [];
-  for (const r of [...written].sort(byTtlPriorityEntity)) {
+  // only in TTL or priority. The entry written is the oldest (lowest entity ID), so every
+  // listing picks the same one, also after the file changed its TTL.
+  const first = new Set<string>();
+  const duplicates: [LiveRecord, string][] = [];
+  for (const r of [...written].sort(byEntity)) {
     if (found.has(r)) continue;
-    const key = `${r.name}\t${r.type}\t${r.value}`;
-    if (first.has(key)) duplicates.push(r);
-    else first.set(key, r);
+    const key = recordKey(r);
+    if (first.has(key)) duplicates.push([r, key]);
+    else first.add(key);
   }
-  for (const r of duplicates) mark(r, 'another entry holds the same record, and a master file holds a record once');
+  for (const [r, key] of duplicates) mark(r, 'another entry holds the same record, and a master file holds a record once', true, key);
   return found;
 }
 
-/** The plan's owner, keeping unwritable records too (after the rules of ownership.ts). */
-export function keepingUnwritable(owner: Owner, unwritable: Map<LiveRecord, Unwritable>, only: (u: Unwritable) => boolean = () => true): Owner {
+/**
+ * The plan's owner, keeping unwritable records too (after the rules of ownership.ts). A file
+ * that holds the zone exactly (a backup) names them itself: then only those it cannot give back
+ * are kept. A second entry of a record is kept while the file holds the record.
+ */
+export function keepingUnwritable(owner: Owner, unwritable: Map<LiveRecord, Unwritable>, wanted: WantedZone): Owner {
+  const named = new Set(wanted.records.map(recordKey));
   return (record) => {
     const own = owner(record);
     if (own) return own;
     const u = unwritable.get(record as LiveRecord);
-    return u && only(u) ? u.reason : undefined;
+    if (!u || (wanted.exact && u.restorable) || (u.entryOf !== undefined && !named.has(u.entryOf))) return undefined;
+    return u.reason;
   };
 }
+
+const recordKey = (r: { name: string; type: string; value: string }): string => `${r.name}\t${r.type}\t${r.value}`;
 
 /**
  * A provider's value that ddedge can only read by guessing: a CAA value with a quote or a
@@ -107,5 +122,4 @@ function ownProblem(r: LiveRecord, zone: string): { text: string; restorable: bo
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-const byTtlPriorityEntity = (a: LiveRecord, b: LiveRecord): number =>
-  (a.ttl ?? -1) - (b.ttl ?? -1) || (a.priority ?? -1) - (b.priority ?? -1) || a.entityID.length - b.entityID.length || (a.entityID < b.entityID ? -1 : a.entityID > b.entityID ? 1 : 0);
+const byEntity = (a: LiveRecord, b: LiveRecord): number => a.entityID.length - b.entityID.length || (a.entityID < b.entityID ? -1 : a.entityID > b.entityID ? 1 : 0);

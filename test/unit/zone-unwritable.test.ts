@@ -40,7 +40,7 @@ const UNWRITABLE: [DnsEntry, RegExp][] = [
   [entry(`bad.${ZONE}`, 'TXT', 'half \ud800 surrogate'), /not valid Unicode/],
   [entry(`nl.${ZONE}`, 'A', '192.0.2.9\nevil 60 IN NS ns.attacker.example.'), /is not an IPv4 address/],
   // Two entries of one record: the file holds it once, the second is kept.
-  [entry(`dup.${ZONE}`, 'A', '192.0.2.5', '600'), /another entry holds the same record/],
+  [entry(`dup.${ZONE}`, 'A', '192.0.2.5', '600'), /another entry holds the same record/], // the second entry (higher ID)
   // A CNAME beside other data (a provider that let it in): none of them is written.
   [entry(`both.${ZONE}`, 'CNAME', 'www.example.net'), /a CNAME shares the name both\.example\.com/],
   [entry(`both.${ZONE}`, 'TXT', 'beside'), /a CNAME shares the name/],
@@ -50,14 +50,14 @@ const NOT_RESTORABLE: [DnsEntry, RegExp][] = [
   [entry('www.example.org', 'A', '192.0.2.94'), /outside the zone/],
   [entry(`bad name.${ZONE}`, 'A', '192.0.2.95'), /is not a host name/],
 ];
-const DUP_FIRST = entry(`dup.${ZONE}`, 'A', '192.0.2.5', '300');
+const DUP_FIRST = { ...entry(`dup.${ZONE}`, 'A', '192.0.2.5', '300'), entityID: '0' };
 
 const raw = [...ORDINARY, DUP_FIRST, ...UNWRITABLE.map(([e]) => e), ...NOT_RESTORABLE.map(([e]) => e)];
 const live = (): LiveRecord[] => raw.map((e) => fromProvider(e, ZONE));
 
 function plan(liveRecords: LiveRecord[], text: string) {
   const wanted = readZoneText(text, { zone: ZONE, file: 'z' });
-  const owner = keepingUnwritable(ownership({ zone: ZONE, hosts: [], ignore: [] }), unwritableRecords(ZONE, liveRecords), (u) => !wanted.exact || !u.restorable);
+  const owner = keepingUnwritable(ownership({ zone: ZONE, hosts: [], ignore: [] }), unwritableRecords(ZONE, liveRecords), wanted);
   return planZone(liveRecords, wanted, owner);
 }
 
@@ -100,6 +100,15 @@ describe('records a master file cannot hold', () => {
     const result = plan(later, text);
     expect(result.changes.map((c) => `${c.action} ${c.before?.name}`)).toEqual([`delete new.${ZONE}`]);
     expect(result.kept.map((k) => k.name)).toEqual(expect.arrayContaining(['www.example.org', `bad name.${ZONE}`]));
+  });
+
+  it('a second entry of a record stays while the file holds the record (whatever its TTL), and goes with it', () => {
+    const records = [fromProvider({ ...entry(`d.${ZONE}`, 'A', '192.0.2.8', '300'), entityID: '5' }, ZONE), fromProvider({ ...entry(`d.${ZONE}`, 'A', '192.0.2.8', '600'), entityID: '40' }, ZONE)];
+    const summary = (text: string) => plan(records, `$ORIGIN ${ZONE}.\n${text}\n`).changes.map((c) => `${c.action} ${c.before?.entityID ?? '-'} ${c.after?.ttl ?? '-'}`);
+    expect(summary('d 300 A 192.0.2.8')).toEqual([]);
+    // The oldest entry is the one written, so a new TTL updates it, not the other (no flip-flop).
+    expect(summary('d 900 A 192.0.2.8')).toEqual(['update 5 900']);
+    expect(summary('other A 192.0.2.9').sort()).toEqual(['create - -', 'delete 40 -', 'delete 5 -']);
   });
 
   it('the lines a backup adds are comments to any other reader, plain text whatever the value', () => {
