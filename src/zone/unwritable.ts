@@ -42,29 +42,29 @@ export function unwritableRecords(zone: string, live: readonly LiveRecord[]): Ma
   // A CNAME has its name to itself (RFC 1034 §3.6.2): a reader refuses a file that puts other
   // data beside it. None of the records at such a name is written, so none is acted on either:
   // a plan that kept some and matched others would create a conflict the provider refuses.
-  const byName = new Map<string, LiveRecord[]>();
-  for (const r of written) {
-    const group = byName.get(r.name);
-    if (group) group.push(r);
-    else byName.set(r.name, [r]);
-  }
-  for (const [name, group] of byName) {
-    if (group.length > 1 && group.some((r) => r.type === 'CNAME')) {
-      for (const r of group) mark(r, `a CNAME shares the name ${visible(name)} with other data (RFC 1034 §3.6.2)`);
-    }
+  const cnames = new Map<string, number>();
+  for (const r of written) if (r.type === 'CNAME') cnames.set(r.name, 0);
+  if (cnames.size) {
+    for (const r of written) if (cnames.has(r.name)) cnames.set(r.name, cnames.get(r.name)! + 1);
+    for (const r of written) if ((cnames.get(r.name) ?? 0) > 1) mark(r, `a CNAME shares the name ${visible(r.name)} with other data (RFC 1034 §3.6.2)`);
   }
   // A record is written once: a reader keeps one of two equal lines, and refuses two that differ
   // only in TTL or priority. The entry written is the oldest (lowest entity ID), so every
   // listing picks the same one, also after the file changed its TTL.
-  const first = new Set<string>();
-  const duplicates: [LiveRecord, string][] = [];
-  for (const r of [...written].sort(byEntity)) {
+  const oldest = new Map<string, LiveRecord>();
+  for (const r of written) {
     if (found.has(r)) continue;
     const key = recordKey(r);
-    if (first.has(key)) duplicates.push([r, key]);
-    else first.add(key);
+    const seen = oldest.get(key);
+    if (!seen || byEntity(r, seen) < 0) oldest.set(key, r);
   }
-  for (const [r, key] of duplicates) mark(r, 'another entry holds the same record, and a master file holds a record once', true, key);
+  if (oldest.size < written.length - found.size) {
+    for (const r of written) {
+      if (found.has(r)) continue;
+      const key = recordKey(r);
+      if (oldest.get(key) !== r) mark(r, 'another entry holds the same record, and a master file holds a record once', true, key);
+    }
+  }
   return found;
 }
 
