@@ -7,11 +7,14 @@
 // to the provider (the reader notes them), and `$TTL` carries a comment that marks it as the
 // provider's default, which records written without a TTL keep; so `zone plan` of the file
 // reports no change. Remove the comment and `$TTL` is an ordinary default for the records.
+// A name server inside the zone needs its address in the file (BIND refuses the zone without
+// it); when the zone has no record for it, the servers' glue is written, marked the same way.
 import { DnsError } from '../dns/errors.js';
 import { findAuthoritativeServers, queryDns, RCODE, rcodeName, sameName, showServer, type DnsAnswer, type DnsRecord, type DnsServer, type SoaValue } from '../dns/index.js';
 import { rdataOf } from './master-writer.js';
 import type { LiveRecord } from './record.js';
-import { PROVIDER_DEFAULT_TTL } from './provider-ttl.js';
+import { isInZone, relativeName } from './names.js';
+import { PROVIDER_DEFAULT_TTL, PROVIDER_GLUE } from './provider-lines.js';
 
 export interface ApexOptions {
   /** --dns-server: asked instead of the zone's authoritative servers (recursion allowed). */
@@ -37,7 +40,21 @@ export async function completeLines(zone: string, live: readonly LiveRecord[], o
     `$TTL ${defaultTtl} ; ${PROVIDER_DEFAULT_TTL}`,
     `@ ${soa.ttl} IN SOA ${dotted(value.mname)} ${dotted(value.rname)} ${value.serial} ${value.refresh} ${value.retry} ${value.expire} ${value.minimum}`,
     ...ns.map((r) => `@ ${r.ttl} IN NS ${rdataOf({ name: zone, type: 'NS', value: r.value.toLowerCase().replace(/\.$/, '') })}`),
+    ...(await glueLines(zone, live, ns, nsAnswer, ask)),
   ];
+}
+
+/** Addresses of the name servers inside the zone that the zone has no record for. */
+async function glueLines(zone: string, live: readonly LiveRecord[], ns: (DnsRecord & { value: string })[], nsAnswer: DnsAnswer, ask: (type: 'A' | 'AAAA', name: string) => Promise<DnsAnswer>): Promise<string[]> {
+  const addressed = new Set(live.filter((r) => r.type === 'A' || r.type === 'AAAA').map((r) => r.name));
+  const names = [...new Set(ns.map((r) => r.value.toLowerCase().replace(/\.$/, '')))].filter((name) => isInZone(name, zone) && !addressed.has(name));
+  const lines: string[] = [];
+  for (const name of names) {
+    let glue = nsAnswer.additional.filter((r) => (r.type === 'A' || r.type === 'AAAA') && sameName(r.name, name));
+    if (!glue.length) glue = (await Promise.all((['A', 'AAAA'] as const).map((type) => ask(type, name).then((a) => a.answers, () => [])))).flat().filter((r) => (r.type === 'A' || r.type === 'AAAA') && sameName(r.name, name));
+    for (const r of glue) lines.push(`${relativeName(name, zone)} ${r.ttl} IN ${r.type} ${String(r.value)} ; ${PROVIDER_GLUE}`);
+  }
+  return lines;
 }
 
 /**

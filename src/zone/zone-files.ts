@@ -8,13 +8,13 @@ import { hasPriority, isZoneType, type LiveRecord } from './record.js';
 import type { WantedZone } from './wanted-zone.js';
 import { exactLines, readExactRecords } from './backup-records.js';
 import { unwritableRecords } from './unwritable.js';
-import { withoutProviderTtl } from './provider-ttl.js';
+import { withoutProviderLines } from './provider-lines.js';
 
 export function readZoneText(text: string, options: ReadOptions): WantedZone {
   const body = withoutBom(text);
   if (looksLikeJson(body)) return readJsonZone(body, options);
-  // A complete export's `$TTL` is the provider's default, which records without a TTL keep.
-  const wanted = readMasterFile(withoutProviderTtl(body), options);
+  // A complete export's `$TTL` and glue are the provider's (provider-lines.ts).
+  const wanted = readMasterFile(withoutProviderLines(body), options);
   // A backup: the records its master file could not hold, in their exact form, beside it.
   const exact = readExactRecords(body, options.zone, options.file);
   return exact.exact ? { ...wanted, records: [...wanted.records, ...exact.records], exact: true } : wanted;

@@ -26,8 +26,6 @@ beforeEach(async () => {
   add('3', `mail.${ZONE}`, 'A', '192.0.2.25');
   add('4', `www.${ZONE}`, 'CNAME', ZONE);
   add('5', ZONE, 'TXT', 'v=spf1 mx -all', '600');
-  // The sandbox's name server calls itself ns1.<zone>; its address is a record of the zone.
-  add('6', `ns1.${ZONE}`, 'A', '192.0.2.53');
   // And one record a master file cannot hold: a comment, which BIND skips as ddedge's reader does.
   add('7', `alias.${ZONE}`, 'CNAME', '*.example.net');
 });
@@ -47,16 +45,26 @@ describe('zone export --complete', () => {
     expect(lines[origin + 1]).toMatch(/^\$TTL 300 ; ddedge: the provider's default TTL/);
     expect(lines[origin + 2]).toMatch(new RegExp(`^@ 300 IN SOA ns1\\.${ZONE}\\. hostmaster\\.${ZONE}\\. \\d+ 3600 600 604800 60$`));
     expect(lines[origin + 3]).toBe(`@ 300 IN NS ns1.${ZONE}.`);
+    // The sandbox's name server is ns1.<zone>, which the zone has no record for: its glue, marked.
+    expect(lines[origin + 4]).toBe("ns1 300 IN A 127.0.0.1 ; ddedge: the provider's name server address, not a record of the zone");
 
     const plan = await runDist(['zone', 'plan', 'full.zone', '--json'], env(), cwd);
     expect(plan.code, plan.stderr).toBe(0);
     const report = JSON.parse(plan.stdout);
     expect(report.changes).toEqual([]);
-    expect(report.summary).toMatchObject({ create: 0, update: 0, delete: 0, unchanged: 6 });
+    expect(report.summary).toMatchObject({ create: 0, update: 0, delete: 0, unchanged: 5 });
     expect(report.kept).toEqual(expect.arrayContaining([
       { name: ZONE, type: 'SOA', reason: 'in the file, left to the provider (SOA)' },
       { name: ZONE, type: 'NS', reason: 'in the file, left to the provider (apex NS)' },
     ]));
+  });
+
+  it('writes no glue when the zone has the name server\'s address as a record', { timeout: 60_000 }, async () => {
+    sandbox.model.services.find((s) => s.name === ZONE)!.dns.push({ entityID: '6', name: `ns1.${ZONE}`, type: 'A', ttl: '-', priority: '-', value: '192.0.2.53' });
+    const run = await runDist(['zone', 'export', '--complete', '--dns-server', dnsServer()], env(), cwd);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).not.toContain('name server address');
+    expect(run.stdout).toMatch(/^ns1 +IN A +192\.0\.2\.53$/m);
   });
 
   it.skipIf(!checkzone)('the file loads as it is in named-checkzone', { timeout: 60_000 }, async () => {
