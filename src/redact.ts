@@ -80,19 +80,31 @@ export function redact(text: string): string {
   return out;
 }
 
-/** A URL as it may be shown: credentials in the query and the user-info part masked. */
+/**
+ * A URL as it may be shown: credentials in the query and the user-info part masked (the
+ * password; the user name too when it stands alone, as a token does: `https://TOKEN@host/`).
+ */
 export function redactUrl(url: string | URL): string {
   let parsed: URL;
   try {
     parsed = new URL(String(url));
   } catch {
-    return redact(String(url));
+    return redact(maskUserInfo(String(url)));
   }
   if (parsed.password) parsed.password = MASK;
+  else if (parsed.username) parsed.username = MASK;
   for (const name of [...parsed.searchParams.keys()]) {
     if (SECRET_PARAMS.has(name.toLowerCase()) && parsed.searchParams.get(name)) parsed.searchParams.set(name, MASK);
   }
   return redact(parsed.toString().replaceAll(encodeURIComponent(MASK), MASK));
+}
+
+/**
+ * Text that may hold a URL but is not one (a source form mistyped, quoted back in an error):
+ * the user-info of every `//user:password@` in it masked as redactUrl would.
+ */
+export function maskUserInfo(text: string): string {
+  return text.replace(/\/\/([^\s/?#@]*)@/g, (_all, info: string) => (info.includes(':') ? `//${info.slice(0, info.indexOf(':'))}:${MASK}@` : `//${MASK}@`));
 }
 
 function spellingsOf(secret: string, caseInsensitiveChars: number): RegExp {
