@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../atomic-write.js';
 import { BusyError } from '../errors.js';
 import { acquireLock, type Lock } from './lock.js';
+import { damageReason } from './damage-reason.js';
 import { readRegularFile } from './regular-file.js';
 
 export interface AcmeChallengeRecord {
@@ -56,7 +57,7 @@ export function readAcmeChallenges(stateDir: string): LoadedAcmeChallenges {
     if (!valid) throw new Error('unexpected record');
     return { challenges: data.challenges };
   } catch (error) {
-    return { challenges: [], damage: `${path} is damaged (${(error as Error).message}); starting from an empty list` };
+    return { challenges: [], damage: `${path} is damaged (${damageReason(error)}); starting from an empty list` };
   }
 }
 
