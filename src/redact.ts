@@ -117,7 +117,8 @@ export function redactUrl(url: string | URL): string {
  * the user-info of every `//user:password@` in it masked as redactUrl would.
  */
 export function maskUserInfo(text: string): string {
-  return text.replace(/\/\/([^\s/?#@]*)@/g, (_all, info: string) => (info.includes(':') ? `//${info.slice(0, info.indexOf(':'))}:${MASK}@` : `//${MASK}@`));
+  // Greedy up to the last @ before the path, as a URL parser reads it: a password may hold an @.
+  return text.replace(/\/\/([^\s/?#]*)@/g, (_all, info: string) => (info.includes(':') ? `//${info.slice(0, info.indexOf(':'))}:${MASK}@` : `//${MASK}@`));
 }
 
 function spellingsOf(secret: string, caseInsensitiveChars: number): RegExp {

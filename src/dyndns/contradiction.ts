@@ -18,13 +18,24 @@ export class DyndnsContradiction extends DdedgeError {
 
 /** Throws when the answer names another host, or another address than the one sent (`ip` empty: the provider chose). */
 export function checkAnswerMatches(result: DyndnsResult, host: string, ip: string): void {
-  const otherHost = result.host !== undefined && hostKey(result.host) !== hostKey(host);
+  const otherHost = result.host !== undefined && !sameHost(result.host, host);
   const otherAddress = ip !== '' && result.address !== undefined && canonicalAddress(result.address) !== canonicalAddress(ip);
   if (!otherHost && !otherAddress) return;
   const named = [result.host === undefined ? undefined : outsideText(result.host, 260), result.address].filter(Boolean).join(' at ');
   throw new DyndnsContradiction(
     `the dynamic DNS answer names ${named} but the request was ${host}${ip ? ` at ${ip}` : ''}; not trusted, nothing cached (sent again next cycle)`,
   );
+}
+
+/**
+ * The answer's name is the request's, or the request's relative to its zone (`home` for
+ * home.example.com): the spec calls it "the entry updated" without saying which form, and
+ * a relative name can only be an entry of the zone the request named.
+ */
+function sameHost(answered: string, requested: string): boolean {
+  const a = hostKey(answered);
+  const r = hostKey(requested);
+  return a === r || (a !== '' && r.startsWith(`${a}.`));
 }
 
 /** Names compare without case, without a trailing dot, and as punycode (an IDN in either spelling). */

@@ -53,8 +53,8 @@ describe('a dynamic DNS answer that contradicts the request', () => {
     expect(server.hits).toBe(2);
   });
 
-  it('the same name in another spelling (case, trailing dot) and the address sent: updated', async () => {
-    server = await startServer(json('HOME.Example.com.', SENT));
+  it.each(['HOME.Example.com.', 'home'])('the same name in another spelling (%s) and the address sent: updated', async (name) => {
+    server = await startServer(json(name, SENT));
     const result = await runDist(['update', '--ip', SENT], env('json'));
     expect(result).toMatchObject({ code: 0, stdout: `${HOST} A ${SENT} updated\n` });
   });

@@ -26,7 +26,7 @@ const withPassword = (path = 'x') => `url:${echo.url.replace('http://', `http://
 const withToken = () => `url:${echo.url.replace('http://', `http://${TOKEN}@`)}y`;
 const withQueryKey = () => `url:${echo.url}z?key=${SECRET}`;
 
-const shows = (text: string) => [SECRET, TOKEN, encodeURIComponent(SECRET)].filter((s) => text.includes(s));
+const shows = (text: string) => [SECRET, TOKEN, encodeURIComponent(SECRET), '@and@'].filter((s) => text.includes(s));
 
 describe('credentials in an url: source', () => {
   it('ip --json and its debug lines name the source without them', async () => {
@@ -87,7 +87,7 @@ describe('credentials in an url: source', () => {
   });
 
   it('a source form mistyped around such a URL is quoted without the password', async () => {
-    for (const text of [`http://u:${SECRET}@127.0.0.1:1/x`, `url;http://u:${SECRET}@127.0.0.1:1/x`, `url:http://u:${SECRET}@example.com/x`]) {
+    for (const text of [`http://u:${SECRET}@127.0.0.1:1/x`, `url;http://u:${SECRET}@127.0.0.1:1/x`, `url:http://u:${SECRET}@example.com/x`, `uri:http://u:${SECRET}@and@127.0.0.1:1/x`]) {
       const result = await runDist(['update'], agentEnv(sandbox, { DDEDGE_IP_SOURCES: text }));
       expect(result.code).toBe(2);
       expect(shows(result.stderr)).toEqual([]);
