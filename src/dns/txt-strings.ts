@@ -100,5 +100,8 @@ export function txtRdata(value: string): string {
 export function txtRdataLength(value: string): number {
   const data = txtBytesOfValue(value);
   if (data) return data.length + Math.max(1, Math.ceil(data.length / 255));
+  const bytes = Buffer.byteLength(value, 'utf8');
+  // ASCII splits anywhere; other text between characters, as splitTxt does.
+  if (bytes === value.length) return bytes + Math.max(1, Math.ceil(bytes / 255));
   return splitTxt(value).reduce((total, s) => total + 1 + Buffer.byteLength(s, 'utf8'), 0);
 }

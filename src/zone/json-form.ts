@@ -38,6 +38,7 @@ export function readJsonZone(text: string, options: ReadOptions): WantedZone {
   const wanted = new WantedZoneBuilder(zone);
   const positions = elementPositions(text);
   data.forEach((item: unknown, index) => {
+    if (problems.full) return;
     const at = positions[index] ?? { line: 1, column: 1 };
     const where = `${file}:${at.line}:${at.column}`;
     const problem = readElement(item, zone, where, wanted, options.skipUnsupported ?? false);

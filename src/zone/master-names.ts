@@ -33,8 +33,12 @@ export function masterName(raw: string, origin: string, zone: string): string {
   return escapedName(raw, origin, zone);
 }
 
+/** Longer than any host name can be written, even with every byte as \DDD. */
+const MAX_WRITTEN = MAX_NAME * 4 + 1;
+
 /** A name with escapes, Unicode or anything unusual: label by label. */
 function escapedName(raw: string, origin: string, zone: string): string {
+  if (raw.length > MAX_WRITTEN) throw new ValueError(`${shown(raw)} is not a host name`);
   const { labels, absolute } = labelsOf(raw);
   for (const label of labels) {
     if (label === undefined) throw new ValueError(`${shown(raw)} has a label of bytes that are not UTF-8 (\\DDD); a host name cannot hold them`);
@@ -87,6 +91,11 @@ function labelsOf(raw: string): { labels: (string | undefined)[]; absolute: bool
         break;
       }
       finish();
+      i++;
+      continue;
+    }
+    if (c < 128) {
+      bytes.push(c);
       i++;
       continue;
     }

@@ -94,7 +94,7 @@ class MasterFileReader implements RdataContext {
 
   read(): WantedZone {
     const lx = this.lexer;
-    while (lx.next()) {
+    while (!this.problems.full && lx.next()) {
       try {
         if (lx.broken) this.skipBroken();
         else if (!lx.ownerOmitted && !lx.isQuoted(0) && lx.raw(0).startsWith('$')) this.directive();

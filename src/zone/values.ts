@@ -7,7 +7,18 @@ import { canonicalName } from './names.js';
 import type { ZoneType } from './record.js';
 import { shown } from './zone-file-error.js';
 
-export class ValueError extends Error {}
+/**
+ * A value a type cannot hold; the message says why. Built without a stack trace: a file of a
+ * million bad lines makes a million of them, and only the message is ever shown.
+ */
+export class ValueError extends Error {
+  constructor(message: string) {
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    super(message);
+    Error.stackTraceLimit = limit;
+  }
+}
 
 /** The dotted quads ip/address.ts accepts: no leading zeros, each part at most 255. */
 const IPV4 = /^(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?:\.(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;

@@ -9,6 +9,8 @@ export interface FileProblem {
 
 /** The most problems a message lists; the rest are counted ("… and 12 more"). */
 export const MAX_LISTED_PROBLEMS = 20;
+/** Reading stops at this many problems: a file of a million bad lines says so in a moment. */
+export const MAX_COUNTED_PROBLEMS = 1000;
 
 /**
  * A file that cannot be used as a zone (exit 2): every problem found, each as
@@ -28,7 +30,8 @@ export class ZoneFileError extends ConfigError {
   ) {
     const listed = problems.slice(0, MAX_LISTED_PROBLEMS).map((p) => `${file}:${p.line}:${p.column}: ${p.reason}`);
     const more = total - listed.length;
-    super(listed.join('\n') + (more > 0 ? `\n… and ${more} more error${more === 1 ? '' : 's'} in ${file}` : ''));
+    const stopped = total >= MAX_COUNTED_PROBLEMS ? ` (reading stopped at the ${MAX_COUNTED_PROBLEMS.toLocaleString('en')}th)` : '';
+    super(listed.join('\n') + (more > 0 ? `\n… and ${more.toLocaleString('en')} more error${more === 1 ? '' : 's'} in ${file}${stopped}` : ''));
     const first = problems[0]!;
     this.line = first.line;
     this.column = first.column;
@@ -38,7 +41,8 @@ export class ZoneFileError extends ConfigError {
 
 /**
  * The problems of one file as reading goes on: the first MAX_LISTED_PROBLEMS kept, the others
- * only counted, so a file of a million bad lines costs no more memory than one of twenty.
+ * only counted (up to MAX_COUNTED_PROBLEMS, when reading stops), so a file of a million bad
+ * lines costs no more memory or time than one of a thousand.
  */
 export class FileProblems {
   private readonly listed: FileProblem[] = [];
@@ -53,6 +57,11 @@ export class FileProblems {
 
   get count(): number {
     return this.total;
+  }
+
+  /** So many problems were found that reading further would only make the list longer. */
+  get full(): boolean {
+    return this.total >= MAX_COUNTED_PROBLEMS;
   }
 
   /** Throws a ZoneFileError listing what was found, if anything was. */
