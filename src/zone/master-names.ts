@@ -11,6 +11,7 @@ import { shown } from './zone-file-error.js';
 /** The common case, checked without cutting the name up: plain labels, no escapes. */
 const PLAIN_NAME = /^(?:\*|(?!-)[A-Za-z0-9_-]{1,63})(?:\.(?!-)[A-Za-z0-9_-]{1,63})*\.?$/;
 const MAX_NAME = 253;
+const JOIN: string[] = ['', ''];
 
 /**
  * The full host name `raw` (a token as written) stands for, against `origin`. `zone` is the
@@ -26,7 +27,11 @@ export function masterName(raw: string, origin: string, zone: string): string {
       return lower.slice(0, -1);
     }
     if (lower === zone || (lower.endsWith(zone) && lower.charCodeAt(lower.length - zone.length - 1) === 46)) throw trailingDot(raw, lower, origin, zone);
-    const full = `${lower}.${origin}`;
+    // Joined into one flat string: a concatenation would be flattened (copied) again when the
+    // name is first compared or used as a key, and keep both copies.
+    JOIN[0] = lower;
+    JOIN[1] = origin;
+    const full = JOIN.join('.');
     if (full.length > MAX_NAME) throw new ValueError(`${shown(raw)} is not a host name (${full.length} characters with its origin, over ${MAX_NAME})`);
     return full;
   }

@@ -30,53 +30,43 @@ const MAX_RDATA = 65_535;
 export function readRdata(type: ZoneType, first: number, c: RdataContext, out: Rdata): void {
   const lx = c.lexer;
   const count = lx.count - first;
-  const expect = (wanted: number, shape: string) => {
-    if (count < wanted) c.fail(count > 0 ? lx.count - 1 : first - 1, `${type} needs ${shape}`);
-    if (count > wanted && type !== 'TXT') c.fail(first + wanted, `unexpected ${shown(lx.raw(first + wanted))}: ${type} is ${shape}`);
-  };
-  const text = (k: number): string => lx.decoded(k) ?? c.fail(k, `${shown(lx.raw(k))} holds bytes that are not UTF-8 (\\DDD); only TXT data may`);
-  const number16 = (k: number, what: string): number => {
-    const n = lx.digits(k);
-    if (n < 0 || n > 65535) c.fail(k, `${what} ${shown(lx.raw(k))} is not a number from 0 to 65535`);
-    return n;
-  };
   out.priority = undefined;
   try {
     switch (type) {
       case 'A':
       case 'AAAA':
-        expect(1, 'an address');
-        out.value = canonicalValue(type, text(first));
+        expect(c, type, first, 1, 'an address');
+        out.value = canonicalValue(type, text(c, first));
         return;
       case 'CNAME':
       case 'NS':
-        expect(1, 'a host name');
+        expect(c, type, first, 1, 'a host name');
         out.value = c.target(first, 'host name');
         return;
       case 'MX':
-        expect(2, '"preference exchange"');
-        out.priority = number16(first, 'MX preference');
+        expect(c, type, first, 2, '"preference exchange"');
+        out.priority = number16(c, first, 'MX preference');
         out.value = c.target(first + 1, 'mail server name');
         return;
       case 'SRV': {
-        expect(4, '"priority weight port target"');
-        out.priority = number16(first, 'SRV priority');
-        const weight = number16(first + 1, 'SRV weight');
-        const port = number16(first + 2, 'SRV port');
+        expect(c, type, first, 4, '"priority weight port target"');
+        out.priority = number16(c, first, 'SRV priority');
+        const weight = number16(c, first + 1, 'SRV weight');
+        const port = number16(c, first + 2, 'SRV port');
         out.value = `${weight} ${port} ${c.target(first + 3, 'SRV target')}`;
         return;
       }
       case 'CAA': {
-        expect(3, '"flag tag value"');
+        expect(c, type, first, 3, '"flag tag value"');
         const flag = lx.digits(first);
         if (flag < 0 || flag > 255) c.fail(first, `CAA flag ${shown(lx.raw(first))} is not a number from 0 to 255`);
         const tag = lx.raw(first + 1);
         if (!/^[A-Za-z0-9]+$/.test(tag)) c.fail(first + 1, `CAA tag ${shown(tag)} is not letters and digits`);
-        out.value = formatCaa(flag, tag, text(first + 2));
+        out.value = formatCaa(flag, tag, text(c, first + 2));
         return;
       }
       case 'TXT':
-        expect(1, 'at least one string');
+        expect(c, type, first, 1, 'at least one string');
         out.value = txtValue(first, c);
         return;
     }
@@ -84,6 +74,25 @@ export function readRdata(type: ZoneType, first: number, c: RdataContext, out: R
     if (error instanceof ValueError) c.fail(count > 0 ? first : first - 1, error.message);
     throw error;
   }
+}
+
+/** Fails unless the record has `wanted` data fields (TXT: at least that many). */
+function expect(c: RdataContext, type: ZoneType, first: number, wanted: number, shape: string): void {
+  const lx = c.lexer;
+  const count = lx.count - first;
+  if (count < wanted) c.fail(count > 0 ? lx.count - 1 : first - 1, `${type} needs ${shape}`);
+  if (count > wanted && type !== 'TXT') c.fail(first + wanted, `unexpected ${shown(lx.raw(first + wanted))}: ${type} is ${shape}`);
+}
+
+/** Token k's text; fails when its \DDD bytes are not UTF-8 (only TXT data may hold such bytes). */
+function text(c: RdataContext, k: number): string {
+  return c.lexer.decoded(k) ?? c.fail(k, `${shown(c.lexer.raw(k))} holds bytes that are not UTF-8 (\\DDD); only TXT data may`);
+}
+
+function number16(c: RdataContext, k: number, what: string): number {
+  const n = c.lexer.digits(k);
+  if (n < 0 || n > 65535) c.fail(k, `${what} ${shown(c.lexer.raw(k))} is not a number from 0 to 65535`);
+  return n;
 }
 
 /** The strings of a TXT record joined, as text when they are UTF-8 and in the \DDD form when not. */

@@ -197,7 +197,9 @@ class MasterFileReader implements RdataContext {
     const written = this.lexer.raw(0);
     if (written === this.lastOwnerWritten && this.origin === this.lastOwnerOrigin) return this.lastOwner;
     const owner = this.name(0);
-    [this.lastOwnerWritten, this.lastOwnerOrigin, this.lastOwner] = [written, this.origin, owner];
+    this.lastOwnerWritten = written;
+    this.lastOwnerOrigin = this.origin;
+    this.lastOwner = owner;
     return owner;
   }
 
