@@ -195,7 +195,7 @@ class MasterFileReader implements RdataContext {
 
   private owner(): string {
     const written = this.lexer.raw(0);
-    if (written === this.lastOwnerWritten && this.origin === this.lastOwnerOrigin) return this.lastOwner;
+    if (written === this.lastOwnerWritten && this.origin === this.lastOwnerOrigin && !this.lexer.isQuoted(0)) return this.lastOwner;
     const owner = this.name(0);
     this.lastOwnerWritten = written;
     this.lastOwnerOrigin = this.origin;
