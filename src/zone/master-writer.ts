@@ -1,7 +1,7 @@
 // A zone as an RFC 1035 master file: `$ORIGIN <zone>.`, owners relative to it (`@` for the
 // apex), targets absolute, TXT quoted and split into strings of at most 255 bytes, records
 // with the provider's default TTL written without one. Sorted, so files diff well.
-import { splitTxt } from '../dns/txt-strings.js';
+import { splitTxt, txtRdata } from '../dns/txt-strings.js';
 import { relativeName } from './names.js';
 import { parseCaa } from './values.js';
 
@@ -73,7 +73,7 @@ function rdataText(r: WritableRecord): string {
       return `${caa.flag} ${caa.tag} ${quote(caa.value)}`;
     }
     case 'TXT':
-      return txtStrings(r.value).map(quote).join(' ');
+      return txtRdata(r.value);
     default:
       return r.value;
   }

@@ -1,7 +1,7 @@
 // A zone's text in either form: read (told apart by content) and written (export, backups).
 import { toJsonRecord } from './json-form.js';
 import { looksLikeJson, readJsonZone } from './json-form.js';
-import { readMasterFile, type ReadOptions } from './master-reader.js';
+import { masterFileOrigin, readMasterFile, type ReadOptions } from './master-reader.js';
 import { quote, rdataOf, visible, writeMasterFile } from './master-writer.js';
 import { relativeName } from './names.js';
 import { hasPriority, isZoneType, type LiveRecord } from './record.js';
@@ -24,9 +24,9 @@ export function readZoneText(text: string, options: ReadOptions): WantedZone {
 const withoutBom = (text: string): string => (text.startsWith('\uFEFF') ? text.slice(1) : text);
 
 /** The first $ORIGIN of a master file, the zone it is about when --service is not given. */
-export function originOf(text: string): string | undefined {
-  const match = /^\$ORIGIN[ \t]+(\S+)/im.exec(withoutBom(text));
-  return match ? match[1]!.toLowerCase().replace(/\.$/, '') : undefined;
+export function originOf(text: string, file = 'the zone file'): string | undefined {
+  const body = withoutBom(text);
+  return looksLikeJson(body) ? undefined : masterFileOrigin(body, file);
 }
 
 /**

@@ -40,7 +40,7 @@ export async function run(context: CommandContext): Promise<number> {
 
   const { config, logger } = await setup(context, 'state');
   const text = file ? readZoneFile(resolve(io.cwd, file), file) : undefined;
-  const service = serviceOf(config.service, text, config.hosts);
+  const service = serviceOf(config.service, text, config.hosts, file);
   const ignore = ((flags.ignore as string[] | undefined) ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
   ignore.forEach((rule) => parseIgnore(rule, service));
   const wanted = text !== undefined ? readZoneText(text, { zone: service, file: file!, skipUnsupported: Boolean(flags['skip-unsupported']) }) : undefined;
@@ -103,8 +103,8 @@ function readZoneFile(path: string, shown: string): string {
 }
 
 /** --service, else the file's $ORIGIN, else the registered domain of the only --host. */
-function serviceOf(configured: string | undefined, text: string | undefined, hosts: string[]): string {
-  const origin = text !== undefined ? originOf(text) : undefined;
+function serviceOf(configured: string | undefined, text: string | undefined, hosts: string[], file?: string): string {
+  const origin = configured === undefined && text !== undefined ? originOf(text, file) : undefined;
   const chosen = configured ?? origin ?? (new Set(hosts.map((h) => registeredDomain(h.split('=')[0]!))).size === 1 ? registeredDomain(hosts[0]!.split('=')[0]!) : undefined);
   if (!chosen) throw new ConfigError('zone: which zone? give --service NAME (or DDEDGE_SERVICE), or a file with $ORIGIN');
   return canonicalName(chosen) ?? chosen;
