@@ -47,13 +47,13 @@ export function readExactRecords(text: string, zone: string, file: string): Exac
     if (line === EXACT_ZONE) exact = true;
     else if (line.startsWith(RECORD)) records.push(parseRecord(line.slice(RECORD.length), zone, file, i + 1));
   }
-  if (records.length && !exact) throw new ZoneFileError(file, 1, 1, `${RECORD.trim()} lines without the ${EXACT_ZONE} line`);
+  if (records.length && !exact) throw new ZoneFileError(file, [{ line: 1, column: 1, reason: `${RECORD.trim()} lines without the ${EXACT_ZONE} line` }]);
   return { exact, records };
 }
 
 function parseRecord(json: string, zone: string, file: string, line: number): WantedRecord {
   const fail = (reason: string): never => {
-    throw new ZoneFileError(file, line, RECORD.length + 1, `${RECORD.trim()}: ${reason}`);
+    throw new ZoneFileError(file, [{ line, column: RECORD.length + 1, reason: `${RECORD.trim()}: ${reason}` }]);
   };
   let data: Record<string, unknown>;
   try {
