@@ -147,6 +147,18 @@ export const COMMANDS: CommandSpec[] = [
     literalArguments: acmeLiteralArguments,
     load: () => import('./commands/acme.js'),
   },
+  {
+    name: 'gateway',
+    usage: 'ddedge gateway keygen NAME [--algorithm ALG] | ddedge gateway check-keys FILE',
+    describe: 'the DNS gateway (RFC 2136 updates, TSIG): make a TSIG key, check a keys file',
+    settings: false,
+    positionals: true,
+    flags: {
+      algorithm: { type: 'string', describe: 'keygen: hmac-sha256 (default), hmac-sha384, hmac-sha512, hmac-sha224, hmac-sha1, hmac-md5' },
+      keys: { type: 'string', describe: 'check-keys: the keys file [DDEDGE_GATEWAY_KEYS_FILE]' },
+    },
+    load: () => import('./commands/gateway.js'),
+  },
 ];
 
 export const findCommand = (name: string): CommandSpec | undefined => COMMANDS.find((c) => c.name === name);
