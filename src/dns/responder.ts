@@ -18,6 +18,8 @@ export interface QueryContext {
   transport: Transport;
   /** The client's address (for cookies). */
   address: string;
+  /** Bytes to leave free in a UDP answer for what is added after it (a TSIG record). */
+  reserve?: number;
 }
 
 export interface ResponderOptions {
@@ -82,7 +84,7 @@ export function respondToQuery(packet: Buffer, context: QueryContext, answer: (q
   const optBytes = opt(extra);
   const limit =
     context.transport === 'tcp' ? 65535 : cookie.kind === 'cookie' && cookie.verified && edns ? Math.min(OUR_EDNS_SIZE, Math.max(CLASSIC_UDP_BYTES, edns.udpSize)) : CLASSIC_UDP_BYTES;
-  const room = limit - optBytes.reduce((n, b) => n + b.length, 0);
+  const room = limit - optBytes.reduce((n, b) => n + b.length, 0) - (context.reserve ?? 0);
   const head: EncodeOptions = { ...base, authoritative: result.authoritative, rcode: result.rcode };
   let bytes: Buffer;
   let truncated = false;

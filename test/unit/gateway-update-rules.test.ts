@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DnsRecord } from '../../src/dns/types.js';
 import { CLASS, TYPE_ANY, type UpdateMessage, type UpdateRecord } from '../../src/gateway/update-message.js';
-import { evaluateUpdate } from '../../src/gateway/update-rules.js';
+import { evaluateUpdate, type Allowed } from '../../src/gateway/update-rules.js';
 import type { LiveRecord } from '../../src/zone/record.js';
 
 const ZONE = 'example.com';
@@ -20,7 +20,7 @@ const a = (name: string, value: string, ttl = 60): UpdateRecord => ({ name, type
 const txt = (name: string, value: string, klass: number = CLASS.IN, ttl = 60): UpdateRecord => ({ name, type: T.TXT, class: klass, ttl, data: { name, type: 'TXT', ttl, value: [value] } as DnsRecord });
 const rr = (name: string, type: number, klass: number): UpdateRecord => ({ name, type, class: klass, ttl: 0 });
 const message = (prerequisites: UpdateRecord[], updates: UpdateRecord[]): UpdateMessage => ({ id: 1, zone: { name: ZONE, type: 6, class: 1 }, prerequisites, updates });
-const everything = () => true;
+const everything: Allowed = () => true;
 const run = (prerequisites: UpdateRecord[], updates: UpdateRecord[], allowed = everything) => evaluateUpdate(message(prerequisites, updates), live, ZONE, allowed);
 const values = (result: ReturnType<typeof run>, name: string) => (result.ok ? result.wanted.filter((r) => r.name === name).map((r) => `${r.type} ${r.value}`).sort() : result);
 

@@ -1,0 +1,143 @@
+// `ddedge gateway` (the built file) in front of the sandbox's API, driven by BIND's nsupdate as
+// users and ACME clients drive it: SOA discovery with no zone line, UDP and TCP, every update
+// form, prerequisites, a key held to its grants, a zone not served, an unsigned update, and a
+// write the provider fails half-way (rolled back, SERVFAIL). What changed is read back through
+// the API (service/dnslist), so the test sees the provider's zone, not the gateway's view.
+import { execFile, execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseFault } from '../../src/sandbox/faults.js';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { keygenText } from '../../src/gateway/keygen.js';
+import { baseEnv, startDist, tempDir, waitForOutput } from '../helpers/cli.js';
+
+const has = (program: string, args: string[]) => {
+  try {
+    execFileSync(program, args, { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+};
+const TOOLS = has('nsupdate', ['-V']) && has('dig', ['-v']);
+if (!TOOLS && process.env.DDEDGE_REQUIRE_TOOLS) throw new Error('nsupdate and dig are required here (DDEDGE_REQUIRE_TOOLS): apt-get install bind9-dnsutils');
+
+let sandbox: Sandbox;
+let gateway: ReturnType<typeof startDist>;
+let port: number;
+const secrets = new Map<string, string>();
+
+function key(name: string, algorithm = 'hmac-sha256'): string {
+  const text = keygenText(name, algorithm);
+  secrets.set(name, `${algorithm}:${name}:${/secret "([^"]+)"/.exec(text)![1]}`);
+  return text;
+}
+
+/** Runs an nsupdate script (`server` line added) signed with `keyName`; resolves with exit code and output. */
+function nsupdate(keyName: string | undefined, lines: string[], tcp = false): Promise<{ code: number; out: string }> {
+  const script = [`server 127.0.0.1 ${port}`, ...lines, 'send', ''].join('\n');
+  const args = [...(tcp ? ['-v'] : []), '-t', '8', ...(keyName ? ['-y', secrets.get(keyName)!] : [])];
+  return new Promise((resolve) => {
+    const child = execFile('nsupdate', args, { timeout: 20_000 }, (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, out: stdout + stderr }));
+    child.stdin!.end(script);
+  });
+}
+
+/** The zone as the provider holds it: `name TYPE value` lines for names below `under`. */
+function zone(under = ''): string[] {
+  return sandbox.model.services
+    .find((s) => s.name === 'example.com')!
+    .dns.filter((e) => e.name.endsWith(under))
+    .map((e) => `${e.name} ${e.type} ${e.value}`)
+    .sort();
+}
+
+beforeAll(async () => {
+  if (!TOOLS) return;
+  sandbox = await startSandbox({});
+  const dir = tempDir();
+  const keys = join(dir, 'gateway.keys');
+  writeFileSync(
+    keys,
+    `${key('admin')}grant "admin" zonesub;\n${key('acme', 'hmac-sha512')}grant "acme" wildcard *.example.com TXT;\n${key('old', 'hmac-md5')}grant "old" subdomain lab.example.com;\n`,
+    { mode: 0o600 },
+  );
+  gateway = startDist(
+    ['gateway', '--zone', 'example.com', '--keys', keys, '--dns-listen', '127.0.0.1:0', '--primary-name', 'gateway.example.net', '--state-dir', join(dir, 'state')],
+    baseEnv({ DDEDGE_API_URL: sandbox.url, DDEDGE_API_USER: 'demo-user', DDEDGE_API_PASSWORD: 'demo-api-password' }),
+  );
+  const line = await waitForOutput(gateway, 'stderr', (t) => /answering DNS .* on 127\.0\.0\.1:\d+/.test(t), 15_000);
+  port = Number(/on 127\.0\.0\.1:(\d+)/.exec(line)![1]);
+});
+afterAll(async () => {
+  gateway?.kill('SIGTERM');
+  if (gateway) expect((await gateway.result).code).toBe(0);
+  await sandbox?.close();
+});
+
+describe.skipIf(!TOOLS)('nsupdate through the gateway', () => {
+  it('finds the zone by its SOA (no zone line) and adds over UDP; the provider holds the record', async () => {
+    const { code, out } = await nsupdate('admin', ['update add new.example.com 120 A 192.0.2.77']);
+    expect(code, out).toBe(0);
+    expect(zone('new.example.com')).toEqual(['new.example.com A 192.0.2.77']);
+    const soa = execFileSync('dig', ['@127.0.0.1', '-p', String(port), '+norec', '+short', 'example.com', 'SOA'], { encoding: 'utf8' });
+    expect(soa).toMatch(/^gateway\.example\.net\. hostmaster\.example\.com\. \d+ /);
+    const a = execFileSync('dig', ['@127.0.0.1', '-p', String(port), '+norec', 'new.example.com', 'A'], { encoding: 'utf8' });
+    expect(a).toMatch(/flags: qr aa;/);
+    expect(a).toMatch(/new\.example\.com\.\s+120\s+IN\s+A\s+192\.0\.2\.77/);
+  });
+
+  it('over TCP: prerequisites decide (nxdomain then yxdomain), and each update form does what RFC 2136 says', async () => {
+    const first = await nsupdate('admin', ['zone example.com', 'prereq nxdomain multi.example.com', 'update add multi.example.com 60 TXT "one"', 'update add multi.example.com 60 TXT "two"', 'update add multi.example.com 60 TXT "three"'], true);
+    expect(first.code, first.out).toBe(0);
+    expect(zone('multi.example.com')).toEqual(['multi.example.com TXT one', 'multi.example.com TXT three', 'multi.example.com TXT two']);
+    const again = await nsupdate('admin', ['zone example.com', 'prereq nxdomain multi.example.com', 'update add multi.example.com 60 TXT "four"'], true);
+    expect(again.code).not.toBe(0);
+    expect(again.out).toMatch(/YXDOMAIN/);
+    expect(zone('multi.example.com')).toHaveLength(3);
+    // Delete one value; then the value-dependent prerequisite on what is left; then the whole RRset.
+    expect((await nsupdate('admin', ['update delete multi.example.com TXT "two"'], true)).code).toBe(0);
+    expect(zone('multi.example.com')).toEqual(['multi.example.com TXT one', 'multi.example.com TXT three']);
+    const exact = await nsupdate('admin', ['prereq yxrrset multi.example.com TXT "one"', 'update add multi.example.com 60 TXT "never"']);
+    expect(exact.out).toMatch(/NXRRSET/);
+    expect((await nsupdate('admin', ['prereq yxrrset multi.example.com TXT', 'update delete multi.example.com TXT'])).code).toBe(0);
+    expect(zone('multi.example.com')).toEqual([]);
+    // Delete everything at a name; a CNAME beside other data is ignored, as BIND ignores it.
+    expect((await nsupdate('admin', ['update add gone.example.com 60 A 192.0.2.1', 'update add gone.example.com 60 TXT "x"'])).code).toBe(0);
+    expect((await nsupdate('admin', ['update add gone.example.com 60 CNAME example.com'])).code).toBe(0);
+    expect(zone('gone.example.com')).toEqual(['gone.example.com A 192.0.2.1', 'gone.example.com TXT x']);
+    expect((await nsupdate('admin', ['update delete gone.example.com'])).code).toBe(0);
+    expect(zone('gone.example.com')).toEqual([]);
+  });
+
+  it('holds a key to its grants (REFUSED), answers NOTAUTH for a zone not served and for an unsigned update; nothing changes', async () => {
+    const before = zone();
+    const outside = await nsupdate('acme', ['update add www2.example.com 60 A 192.0.2.9']);
+    expect(outside.out).toMatch(/REFUSED/);
+    const txtAtApex = await nsupdate('acme', ['update add example.com 60 TXT "not below"']);
+    expect(txtAtApex.out).toMatch(/REFUSED/);
+    const otherZone = await nsupdate('admin', ['zone example.org', 'update add x.example.org 60 A 192.0.2.9']);
+    expect(otherZone.out).toMatch(/NOTAUTH/);
+    const unsigned = await nsupdate(undefined, ['zone example.com', 'update add x.example.com 60 A 192.0.2.9']);
+    expect(unsigned.out).toMatch(/NOTAUTH/);
+    expect(zone()).toEqual(before);
+    // What the ACME key may do, it does (hmac-sha512); the hmac-md5 key too, in its subdomain.
+    expect((await nsupdate('acme', ['update add _acme-challenge.www.example.com 60 TXT "token-1"'])).code).toBe(0);
+    expect((await nsupdate('old', ['update add host.lab.example.com 60 AAAA 2001:db8::5'])).code).toBe(0);
+    expect(zone('_acme-challenge.www.example.com')).toEqual(['_acme-challenge.www.example.com TXT token-1']);
+    expect(zone('lab.example.com')).toEqual(['host.lab.example.com AAAA 2001:db8::5']);
+  });
+
+  it('rolls back an update the provider fails half-way and answers SERVFAIL; the zone is as before', async () => {
+    const before = zone();
+    sandbox.faults.push(parseFault('service/dnscreate=500x1'));
+    const deletes = sandbox.calls.get('service/dnsdelete') ?? 0;
+    const { code, out } = await nsupdate('admin', ['update add half.example.com 60 A 192.0.2.1', 'update add half.example.com 60 A 192.0.2.2']);
+    expect(code).not.toBe(0);
+    expect(out).toMatch(/SERVFAIL/);
+    expect(zone()).toEqual(before);
+    // One create went through, the other failed: the one that went through was deleted again.
+    expect(sandbox.calls.get('service/dnsdelete')).toBe(deletes + 1);
+  });
+});
