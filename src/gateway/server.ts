@@ -1,14 +1,16 @@
 // The gateway's DNS side: the shared listener and TSIG guard in front of three kinds of
 // message. UPDATE goes to update-handler.ts; queries are answered authoritatively from the zone
 // views by the shared responder (REFUSED for zones not served); other opcodes are NOTIMP.
-// Zone transfers are not served yet: the responder refuses them.
+// Zone transfers go to a key allowed to `transfer`, over TCP only (transfer.ts).
 import { CookieJar } from '../dns/cookies.js';
 import { answerFromZone } from '../dns/authority.js';
 import { startDnsListener, type DnsListener } from '../dns/listener.js';
 import { nameKey } from '../dns/names.js';
 import { failure, requestHeader, respondToQuery } from '../dns/responder.js';
 import { answerWithTsig } from '../dns/tsig-server.js';
+import { decodeMessage } from '../dns/message.js';
 import { RCODE } from '../dns/types.js';
+import { AXFR, IXFR, refusedTransfer, transferMessages } from './transfer.js';
 import { handleUpdate, type UpdateDeps } from './update-handler.js';
 import { OPCODE_UPDATE } from './update-message.js';
 import { NEGATIVE_TTL } from './zone-views.js';
@@ -43,6 +45,14 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
         (name) => options.keys().keys.get(name),
         (request, signer) => {
           if (opcode === OPCODE_UPDATE) return handleUpdate(request, signer, options);
+          if (opcode === 0 && context.transport === 'tcp' && isTransfer(request)) {
+            const query = decodeMessage(request);
+            const key = query.questions[0]!.name.toLowerCase().replace(/\.$/, '');
+            const index = options.views.names.includes(key) ? options.views.index(key) : undefined;
+            if (!index) return refusedTransfer(query, `${key || '.'} is not a zone this gateway serves`);
+            if (!signer || !options.keys().transfer.has(signer.key.name)) return refusedTransfer(query, 'zone transfers need a TSIG key the keys file lets transfer');
+            return transferMessages(query, index);
+          }
           if (opcode === 0) return respondToQuery(request, { ...context, ...(signer ? { reserve: TSIG_ROOM } : {}) }, lookup, { cookies });
           return failure(header.id, header.flags, RCODE.NOTIMP);
         },
@@ -50,4 +60,14 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
       );
     },
   });
+}
+
+/** Whether a query asks for AXFR or IXFR (read from the question's type without decoding the rest). */
+function isTransfer(packet: Buffer): boolean {
+  try {
+    const question = decodeMessage(packet).questions[0];
+    return question !== undefined && (question.type === AXFR || question.type === IXFR) && question.class === 1;
+  } catch {
+    return false;
+  }
 }

@@ -60,7 +60,7 @@ beforeAll(async () => {
   const keys = join(dir, 'gateway.keys');
   writeFileSync(
     keys,
-    `${key('admin')}grant "admin" zonesub;\n${key('acme', 'hmac-sha512')}grant "acme" wildcard *.example.com TXT;\n${key('old', 'hmac-md5')}grant "old" subdomain lab.example.com;\n`,
+    `${key('admin')}grant "admin" zonesub;\n${key('acme', 'hmac-sha512')}grant "acme" wildcard *.example.com TXT;\n${key('old', 'hmac-md5')}grant "old" subdomain lab.example.com;\n${key('xfr', 'hmac-sha384')}transfer "xfr";\n`,
     { mode: 0o600 },
   );
   gateway = startDist(
@@ -127,6 +127,19 @@ describe.skipIf(!TOOLS)('nsupdate through the gateway', () => {
     expect((await nsupdate('old', ['update add host.lab.example.com 60 AAAA 2001:db8::5'])).code).toBe(0);
     expect(zone('_acme-challenge.www.example.com')).toEqual(['_acme-challenge.www.example.com TXT token-1']);
     expect(zone('lab.example.com')).toEqual(['host.lab.example.com AAAA 2001:db8::5']);
+  });
+
+  it('transfers the zone by AXFR, TSIG-signed message by message, to a key allowed to transfer only', async () => {
+    const axfr = (...args: string[]) =>
+      new Promise<string>((resolve) => execFile('dig', ['@127.0.0.1', '-p', String(port), '+time=5', '+tries=1', ...args, 'example.com', 'AXFR'], (_e, stdout) => resolve(stdout)));
+    const [user, , secret] = secrets.get('xfr')!.split(':');
+    const allowed = await axfr('-y', `${user}:xfr:${secret}`);
+    const lines = allowed.split('\n').filter((l) => l && !l.startsWith(';') && !/\sTSIG\s/.test(l));
+    expect(lines[0]).toMatch(/^example\.com\.\s+\d+\s+IN\s+SOA\s+gateway\.example\.net\./);
+    expect(lines.at(-1)).toBe(lines[0]);
+    expect(allowed).toMatch(/home\.example\.com\.\s+\d+\s+IN\s+A\s+192\.0\.2\.20/);
+    expect(allowed).not.toMatch(/verify|failed/i);
+    for (const args of [['-y', secrets.get('admin')!], []]) expect(await axfr(...args)).toMatch(/Transfer failed/);
   });
 
   it('rolls back an update the provider fails half-way and answers SERVFAIL; the zone is as before', async () => {
