@@ -21,6 +21,7 @@ export interface GatewaySettings {
   api: { url: string; user: string; password: string };
   timeoutMs: number;
   stateDir: string;
+  hosts: string[];
   logger: Logger;
   /** Called once every address answers, with the ports bound (port 0 picks one). */
   ready?: (addresses: string[]) => void;
@@ -48,7 +49,7 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
   try {
     for (const address of settings.listen) {
       try {
-        servers.push(await startGatewayServer({ host: address.host, port: address.port, views, providerOf, keys: () => keys, stateDir: settings.stateDir, logger }));
+        servers.push(await startGatewayServer({ host: address.host, port: address.port, views, providerOf, keys: () => keys, stateDir: settings.stateDir, hosts: settings.hosts, logger }));
       } catch (error) {
         throw new ConfigError(`--dns-listen ${address.host}:${address.port}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
       }

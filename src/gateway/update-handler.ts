@@ -7,9 +7,9 @@
 // when the provider refused the change itself. Every non-NOERROR answer carries an EDE.
 import { join } from 'node:path';
 import { ApiError } from '../api/errors.js';
-import { appendAdditional, EDE, edeOption, ednsOf, optRecord } from '../dns/edns.js';
+import { appendAdditional, EDE, edeOption, optRecord } from '../dns/edns.js';
 import { DnsError } from '../dns/errors.js';
-import { decodeMessage, encodeMessage } from '../dns/message.js';
+import { encodeMessage } from '../dns/message.js';
 import { OUR_EDNS_SIZE } from '../dns/responder.js';
 import type { Signer } from '../dns/tsig-server.js';
 import type { Logger } from '../log.js';
@@ -19,6 +19,7 @@ import { planZone } from '../zone/plan.js';
 import type { ZoneProvider } from '../zone/provider-zone.js';
 import { isZoneType } from '../zone/record.js';
 import { grantsFor } from './grants.js';
+import { keptRecords } from './kept-records.js';
 import type { GatewayKeys } from './keys-file.js';
 import { OPCODE_UPDATE, readUpdate } from './update-message.js';
 import { evaluateUpdate, managedRecords, RCODE_UPDATE } from './update-rules.js';
@@ -29,6 +30,8 @@ export interface UpdateDeps {
   providerOf: (zone: string) => ZoneProvider;
   keys: () => GatewayKeys;
   stateDir: string;
+  /** The agent's hosts as configured (--host / DDEDGE_HOSTS); the state file adds its own. */
+  hosts: string[];
   logger: Logger;
 }
 
@@ -36,19 +39,17 @@ export interface UpdateDeps {
 const queues = new Map<string, Promise<unknown>>();
 
 export async function handleUpdate(packet: Buffer, signer: Signer | undefined, deps: UpdateDeps): Promise<Buffer> {
-  let request;
+  // Not decodeMessage: an update's records may carry no data (a delete of an A RRset), which a query's reader refuses.
   let message;
   try {
-    request = decodeMessage(packet);
     message = readUpdate(packet);
   } catch (error) {
     if (!(error instanceof DnsError)) throw error;
     return encodeMessage({ id: packet.readUInt16BE(0), response: true, opcode: OPCODE_UPDATE, rcode: RCODE_UPDATE.FORMERR, questions: [] });
   }
-  const withEdns = Boolean(ednsOf(request));
   const answer = (rcode: number, ede?: { code: number; why: string }) => {
-    const bare = encodeMessage({ id: message.id, response: true, opcode: OPCODE_UPDATE, rcode, questions: request.questions.slice(0, 1) });
-    return withEdns ? appendAdditional(bare, optRecord({ udpSize: OUR_EDNS_SIZE, options: ede ? [edeOption(ede.code, ede.why)] : [] })) : bare;
+    const bare = encodeMessage({ id: message.id, response: true, opcode: OPCODE_UPDATE, rcode, questions: [message.zone] });
+    return message.edns ? appendAdditional(bare, optRecord({ udpSize: OUR_EDNS_SIZE, options: ede ? [edeOption(ede.code, ede.why)] : [] })) : bare;
   };
   const zone = deps.views.names.find((z) => z === message.zone.name);
   if (!zone || message.zone.class !== 1 || message.zone.type !== 6) return answer(RCODE_UPDATE.NOTAUTH, { code: EDE.NOT_AUTHORITATIVE, why: `${message.zone.name || '.'} is not a zone this gateway serves` });
@@ -94,6 +95,11 @@ async function updateLocked(zone: string, key: string, message: ReturnType<typeo
     const owner = ({ name, type }: { name: string; type: string }) => (type === 'SOA' || (type === 'NS' && name === zone) || !isZoneType(type) ? 'left to the provider' : undefined);
     const plan = planZone(live, { zone, records: evaluation.wanted.map((r) => ({ ...r, where: 'update' })), notes: [] }, owner);
     if (!plan.changes.length) return { rcode: 0, ede: 0, why: '' };
+    const kept = keptRecords(deps.stateDir, deps.hosts, keys);
+    for (const change of plan.changes) {
+      const why = kept(change, key);
+      if (why) return { rcode: RCODE_UPDATE.REFUSED, ede: EDE.PROHIBITED, why };
+    }
     const outcome = await applyPlan(provider, plan, 'calls', deps.logger);
     if (!outcome.failure) {
       deps.logger.info(`gateway: key ${key} changed ${zone}: ${plan.changes.map((c) => `${c.action} ${(c.after ?? c.before)!.name} ${(c.after ?? c.before)!.type}`).join(', ')}`);

@@ -25,6 +25,8 @@ export interface UpdateMessage {
   zone: { name: string; type: number; class: number };
   prerequisites: UpdateRecord[];
   updates: UpdateRecord[];
+  /** Whether the client sent an OPT record (then the answer carries one, with an EDE). */
+  edns: boolean;
 }
 
 /** Reads an UPDATE; throws DnsWireError (FORMERR) when it is not one that can be read. */
@@ -55,5 +57,6 @@ export function readUpdate(packet: Buffer): UpdateMessage {
   };
   const prerequisites = section(counts[1]);
   const updates = section(counts[2]);
-  return { id: packet.readUInt16BE(0), zone, prerequisites, updates };
+  const additional = section(counts[3]);
+  return { id: packet.readUInt16BE(0), zone, prerequisites, updates, edns: additional.some((r) => r.type === 41) };
 }

@@ -60,12 +60,12 @@ beforeAll(async () => {
   const keys = join(dir, 'gateway.keys');
   writeFileSync(
     keys,
-    `${key('admin')}grant "admin" zonesub;\n${key('acme', 'hmac-sha512')}grant "acme" wildcard *.example.com TXT;\n${key('old', 'hmac-md5')}grant "old" subdomain lab.example.com;\n${key('xfr', 'hmac-sha384')}transfer "xfr";\n`,
+    `${key('admin')}grant "admin" zonesub;\n${key('acme', 'hmac-sha512')}grant "acme" wildcard *.example.com TXT;\n${key('old', 'hmac-md5')}grant "old" subdomain lab.example.com;\n${key('xfr', 'hmac-sha384')}transfer "xfr";\n${key('router')}grant "router" name home.example.com A;\n`,
     { mode: 0o600 },
   );
   gateway = startDist(
     ['gateway', '--zone', 'example.com', '--keys', keys, '--dns-listen', '127.0.0.1:0', '--primary-name', 'gateway.example.net', '--state-dir', join(dir, 'state')],
-    baseEnv({ DDEDGE_API_URL: sandbox.url, DDEDGE_API_USER: 'demo-user', DDEDGE_API_PASSWORD: 'demo-api-password' }),
+    baseEnv({ DDEDGE_API_URL: sandbox.url, DDEDGE_API_USER: 'demo-user', DDEDGE_API_PASSWORD: 'demo-api-password', DDEDGE_HOSTS: 'home.example.com' }),
   );
   const line = await waitForOutput(gateway, 'stderr', (t) => /answering DNS .* on 127\.0\.0\.1:\d+/.test(t), 15_000);
   port = Number(/on 127\.0\.0\.1:(\d+)/.exec(line)![1]);
@@ -121,12 +121,26 @@ describe.skipIf(!TOOLS)('nsupdate through the gateway', () => {
     expect(otherZone.out).toMatch(/NOTAUTH/);
     const unsigned = await nsupdate(undefined, ['zone example.com', 'update add x.example.com 60 A 192.0.2.9']);
     expect(unsigned.out).toMatch(/NOTAUTH/);
+    // A wrong secret on an update whose records carry no data (a delete of an RRset): NOTAUTH, not FORMERR.
+    secrets.set('forged', secrets.get('admin')!.replace(/:[^:]+$/, `:${Buffer.alloc(32, 9).toString('base64')}`));
+    const forged = await nsupdate('forged', ['update delete home.example.com A']);
+    expect(forged.code).not.toBe(0);
+    expect(forged.out).not.toMatch(/FORMERR/);
     expect(zone()).toEqual(before);
     // What the ACME key may do, it does (hmac-sha512); the hmac-md5 key too, in its subdomain.
     expect((await nsupdate('acme', ['update add _acme-challenge.www.example.com 60 TXT "token-1"'])).code).toBe(0);
     expect((await nsupdate('old', ['update add host.lab.example.com 60 AAAA 2001:db8::5'])).code).toBe(0);
     expect(zone('_acme-challenge.www.example.com')).toEqual(['_acme-challenge.www.example.com TXT token-1']);
     expect(zone('lab.example.com')).toEqual(['host.lab.example.com AAAA 2001:db8::5']);
+  });
+
+  it("leaves the agent's host to a key whose grant names it exactly", async () => {
+    const refused = await nsupdate('admin', ['update delete home.example.com A', 'update add home.example.com 60 A 192.0.2.66']);
+    expect(refused.out).toMatch(/REFUSED/);
+    expect(zone('home.example.com')).toEqual(['home.example.com A 192.0.2.20']);
+    const named = await nsupdate('router', ['update delete home.example.com A', 'update add home.example.com 60 A 192.0.2.66']);
+    expect(named.code, named.out).toBe(0);
+    expect(zone('home.example.com')).toEqual(['home.example.com A 192.0.2.66']);
   });
 
   it('transfers the zone by AXFR, TSIG-signed message by message, to a key allowed to transfer only', async () => {
@@ -137,7 +151,7 @@ describe.skipIf(!TOOLS)('nsupdate through the gateway', () => {
     const lines = allowed.split('\n').filter((l) => l && !l.startsWith(';') && !/\sTSIG\s/.test(l));
     expect(lines[0]).toMatch(/^example\.com\.\s+\d+\s+IN\s+SOA\s+gateway\.example\.net\./);
     expect(lines.at(-1)).toBe(lines[0]);
-    expect(allowed).toMatch(/home\.example\.com\.\s+\d+\s+IN\s+A\s+192\.0\.2\.20/);
+    expect(allowed).toMatch(/www\.example\.com\.\s+\d+\s+IN\s+CNAME\s+example\.com\./);
     expect(allowed).not.toMatch(/verify|failed/i);
     for (const args of [['-y', secrets.get('admin')!], []]) expect(await axfr(...args)).toMatch(/Transfer failed/);
   });

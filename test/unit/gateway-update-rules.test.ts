@@ -19,7 +19,7 @@ const T = { A: 1, CNAME: 5, MX: 15, TXT: 16, PTR: 12 };
 const a = (name: string, value: string, ttl = 60): UpdateRecord => ({ name, type: T.A, class: CLASS.IN, ttl, data: { name, type: 'A', ttl, value } });
 const txt = (name: string, value: string, klass: number = CLASS.IN, ttl = 60): UpdateRecord => ({ name, type: T.TXT, class: klass, ttl, data: { name, type: 'TXT', ttl, value: [value] } as DnsRecord });
 const rr = (name: string, type: number, klass: number): UpdateRecord => ({ name, type, class: klass, ttl: 0 });
-const message = (prerequisites: UpdateRecord[], updates: UpdateRecord[]): UpdateMessage => ({ id: 1, zone: { name: ZONE, type: 6, class: 1 }, prerequisites, updates });
+const message = (prerequisites: UpdateRecord[], updates: UpdateRecord[]): UpdateMessage => ({ id: 1, zone: { name: ZONE, type: 6, class: 1 }, prerequisites, updates, edns: false });
 const everything: Allowed = () => true;
 const run = (prerequisites: UpdateRecord[], updates: UpdateRecord[], allowed = everything) => evaluateUpdate(message(prerequisites, updates), live, ZONE, allowed);
 const values = (result: ReturnType<typeof run>, name: string) => (result.ok ? result.wanted.filter((r) => r.name === name).map((r) => `${r.type} ${r.value}`).sort() : result);

@@ -73,6 +73,7 @@ async function serve(context: CommandContext): Promise<number> {
       api: { url: config.api.url, user: config.api.user, password: config.api.password },
       timeoutMs: config.timeoutMs,
       stateDir: config.stateDir,
+      hosts: config.hosts,
       logger,
       stopped,
       onReload: (reload) => process.on('SIGHUP', reload),
