@@ -12,6 +12,9 @@ import type { DnsListener } from '../dns/listener.js';
 import { startGatewayServer } from './server.js';
 import { ZoneViews } from './zone-views.js';
 
+/** The longest wait for updates in flight at SIGTERM: a write and its rollback, each within --timeout, fit in it by default. */
+const DRAIN_MS = 60_000;
+
 export interface GatewaySettings {
   zones: string[];
   keysFile: string;
@@ -46,10 +49,12 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
     }
   }
   const servers: DnsListener[] = [];
+  let stopping = false;
+  const inFlight = new Set<Promise<unknown>>();
   try {
     for (const address of settings.listen) {
       try {
-        servers.push(await startGatewayServer({ host: address.host, port: address.port, views, providerOf, keys: () => keys, stateDir: settings.stateDir, hosts: settings.hosts, logger }));
+        servers.push(await startGatewayServer({ host: address.host, port: address.port, views, providerOf, keys: () => keys, stateDir: settings.stateDir, hosts: settings.hosts, logger, stopping: () => stopping, inFlight }));
       } catch (error) {
         throw new ConfigError(`--dns-listen ${address.host}:${address.port}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
       }
@@ -70,6 +75,13 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
     }, settings.refreshMs);
     await settings.stopped;
     clearInterval(timer);
+    // Updates in flight finish and are answered (a half-made update would be left half-made); new ones are refused.
+    stopping = true;
+    if (inFlight.size) logger.info(`gateway: stopping; waiting for ${inFlight.size} update(s) in flight`);
+    const deadline = new Promise<void>((resolve) => setTimeout(resolve, DRAIN_MS).unref());
+    await Promise.race([Promise.allSettled([...inFlight]), deadline]);
+    // The answers of those updates are signed and written after they settle: let them go out.
+    await new Promise((resolve) => setTimeout(resolve, 200));
     return 0;
   } finally {
     await Promise.all(servers.map((s) => s.close()));

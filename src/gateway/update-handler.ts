@@ -33,6 +33,10 @@ export interface UpdateDeps {
   /** The agent's hosts as configured (--host / DDEDGE_HOSTS); the state file adds its own. */
   hosts: string[];
   logger: Logger;
+  /** Set once the gateway is stopping: updates not yet started are refused, those in flight finish. */
+  stopping?: () => boolean;
+  /** Updates being made; the gateway waits for them before it exits. */
+  inFlight?: Set<Promise<unknown>>;
 }
 
 /** Updates of one zone run one after another in this process; the lock file keeps other processes out. */
@@ -54,10 +58,13 @@ export async function handleUpdate(packet: Buffer, signer: Signer | undefined, d
   const zone = deps.views.names.find((z) => z === message.zone.name);
   if (!zone || message.zone.class !== 1 || message.zone.type !== 6) return answer(RCODE_UPDATE.NOTAUTH, { code: EDE.NOT_AUTHORITATIVE, why: `${message.zone.name || '.'} is not a zone this gateway serves` });
   if (!signer) return answer(RCODE_UPDATE.NOTAUTH, { code: EDE.PROHIBITED, why: 'updates must be signed with a TSIG key' });
+  if (deps.stopping?.()) return answer(RCODE_UPDATE.REFUSED, { code: EDE.NOT_READY, why: 'the gateway is stopping; send the update again' });
   const key = signer.key.name;
   const previous = queues.get(zone) ?? Promise.resolve();
   const run = previous.catch(() => undefined).then(() => updateLocked(zone, key, message, deps));
   queues.set(zone, run);
+  deps.inFlight?.add(run);
+  void run.catch(() => undefined).finally(() => deps.inFlight?.delete(run));
   const outcome = await run.catch((error: unknown) => {
     deps.logger.error(`gateway: update of ${zone} by key ${key} failed: ${(error as Error).message}`);
     return { rcode: RCODE_UPDATE.SERVFAIL, ede: EDE.OTHER, why: 'internal error; see the gateway log' };
