@@ -71,6 +71,7 @@ export function edeOption(infoCode: number, text: string): { code: number; data:
 
 /** Appends records already in wire form to the additional section of an encoded message. */
 export function appendAdditional(message: Buffer, ...records: Buffer[]): Buffer {
+  if (!records.length) return message;
   const out = Buffer.concat([message, ...records]);
   out.writeUInt16BE(out.readUInt16BE(10) + records.length, 10);
   return out;
