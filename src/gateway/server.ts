@@ -44,7 +44,7 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
         packet,
         (name) => options.keys().keys.get(name),
         (request, signer) => {
-          if (opcode === OPCODE_UPDATE) return handleUpdate(request, signer, options);
+          if (opcode === OPCODE_UPDATE) return handleUpdate(request, signer, context.address, options);
           if (opcode === 0 && context.transport === 'tcp' && isTransfer(request)) {
             const query = decodeMessage(request);
             const key = query.questions[0]!.name.toLowerCase().replace(/\.$/, '');

@@ -19,6 +19,7 @@ import { planZone } from '../zone/plan.js';
 import type { ZoneProvider } from '../zone/provider-zone.js';
 import { isZoneType } from '../zone/record.js';
 import { grantsFor } from './grants.js';
+import { writeJournal } from './journal.js';
 import { keptRecords } from './kept-records.js';
 import type { GatewayKeys } from './keys-file.js';
 import { OPCODE_UPDATE, readUpdate } from './update-message.js';
@@ -42,7 +43,7 @@ export interface UpdateDeps {
 /** Updates of one zone run one after another in this process; the lock file keeps other processes out. */
 const queues = new Map<string, Promise<unknown>>();
 
-export async function handleUpdate(packet: Buffer, signer: Signer | undefined, deps: UpdateDeps): Promise<Buffer> {
+export async function handleUpdate(packet: Buffer, signer: Signer | undefined, client: string, deps: UpdateDeps): Promise<Buffer> {
   // Not decodeMessage: an update's records may carry no data (a delete of an A RRset), which a query's reader refuses.
   let message;
   try {
@@ -61,7 +62,7 @@ export async function handleUpdate(packet: Buffer, signer: Signer | undefined, d
   if (deps.stopping?.()) return answer(RCODE_UPDATE.REFUSED, { code: EDE.NOT_READY, why: 'the gateway is stopping; send the update again' });
   const key = signer.key.name;
   const previous = queues.get(zone) ?? Promise.resolve();
-  const run = previous.catch(() => undefined).then(() => updateLocked(zone, key, message, deps));
+  const run = previous.catch(() => undefined).then(() => updateLocked(zone, key, client, message, deps));
   queues.set(zone, run);
   deps.inFlight?.add(run);
   void run.catch(() => undefined).finally(() => deps.inFlight?.delete(run));
@@ -78,7 +79,7 @@ interface Outcome {
   why: string;
 }
 
-async function updateLocked(zone: string, key: string, message: ReturnType<typeof readUpdate>, deps: UpdateDeps): Promise<Outcome> {
+async function updateLocked(zone: string, key: string, client: string, message: ReturnType<typeof readUpdate>, deps: UpdateDeps): Promise<Outcome> {
   let lock;
   try {
     lock = acquireLock(join(deps.stateDir, 'zone-locks', zone));
@@ -110,6 +111,11 @@ async function updateLocked(zone: string, key: string, message: ReturnType<typeo
     const outcome = await applyPlan(provider, plan, 'calls', deps.logger);
     if (!outcome.failure) {
       deps.logger.info(`gateway: key ${key} changed ${zone}: ${plan.changes.map((c) => `${c.action} ${(c.after ?? c.before)!.name} ${(c.after ?? c.before)!.type}`).join(', ')}`);
+      try {
+        writeJournal(deps.stateDir, { zone, key, client, changes: plan.changes });
+      } catch (error) {
+        deps.logger.error(`gateway: the journal could not be written: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+      }
       await deps.views.refresh(zone).catch(() => undefined);
       return { rcode: 0, ede: 0, why: '' };
     }

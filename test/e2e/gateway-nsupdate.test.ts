@@ -4,7 +4,7 @@
 // write the provider fails half-way (rolled back, SERVFAIL). What changed is read back through
 // the API (service/dnslist), so the test sees the provider's zone, not the gateway's view.
 import { execFile, execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseFault } from '../../src/sandbox/faults.js';
@@ -26,6 +26,7 @@ if (!TOOLS && process.env.DDEDGE_REQUIRE_TOOLS) throw new Error('nsupdate and di
 let sandbox: Sandbox;
 let gateway: ReturnType<typeof startDist>;
 let port: number;
+let stateDir: string;
 const secrets = new Map<string, string>();
 
 function key(name: string, algorithm = 'hmac-sha256'): string {
@@ -57,6 +58,7 @@ beforeAll(async () => {
   if (!TOOLS) return;
   sandbox = await startSandbox({});
   const dir = tempDir();
+  stateDir = join(dir, 'state');
   const keys = join(dir, 'gateway.keys');
   writeFileSync(
     keys,
@@ -86,6 +88,11 @@ describe.skipIf(!TOOLS)('nsupdate through the gateway', () => {
     const a = execFileSync('dig', ['@127.0.0.1', '-p', String(port), '+norec', 'new.example.com', 'A'], { encoding: 'utf8' });
     expect(a).toMatch(/flags: qr aa;/);
     expect(a).toMatch(/new\.example\.com\.\s+120\s+IN\s+A\s+192\.0\.2\.77/);
+    // The audit journal has the change, who made it and from where, and no secret.
+    const journal = readFileSync(join(stateDir, 'gateway', 'journal.jsonl'), 'utf8');
+    const entry = JSON.parse(journal.trim().split('\n')[0]!) as Record<string, unknown>;
+    expect(entry).toMatchObject({ zone: 'example.com', key: 'admin', client: '127.0.0.1', changes: [{ action: 'create', name: 'new.example.com', type: 'A', after: '120 192.0.2.77' }] });
+    for (const secret of secrets.values()) expect(journal).not.toContain(secret.split(':')[2]);
   });
 
   it('over TCP: prerequisites decide (nxdomain then yxdomain), and each update form does what RFC 2136 says', async () => {
