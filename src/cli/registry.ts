@@ -160,6 +160,7 @@ export const COMMANDS: CommandSpec[] = [
       'dns-listen': { type: 'string', multiple: true, describe: 'ADDR:PORT where it answers DNS, UDP and TCP (repeatable; default 127.0.0.1:53) [DDEDGE_GATEWAY_LISTEN]' },
       'primary-name': { type: 'string', describe: 'the SOA MNAME it gives (default: the host name) [DDEDGE_GATEWAY_PRIMARY_NAME]' },
       refresh: { type: 'string', describe: 'how often each zone is re-read from the provider (default 60s) [DDEDGE_GATEWAY_REFRESH]' },
+      notify: { type: 'string', multiple: true, describe: 'HOST[:PORT] of a secondary sent a NOTIFY after each change (repeatable) [DDEDGE_GATEWAY_NOTIFY]' },
       algorithm: { type: 'string', describe: 'keygen: hmac-sha256 (default), hmac-sha384, hmac-sha512, hmac-sha224, hmac-sha1, hmac-md5' },
       keys: { type: 'string', describe: 'the keys file: TSIG keys and their grants [DDEDGE_GATEWAY_KEYS_FILE, credential gateway-keys]' },
     },

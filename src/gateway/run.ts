@@ -10,6 +10,7 @@ import { providerZone, type ZoneProvider } from '../zone/provider-zone.js';
 import { loadKeysFile, type GatewayKeys } from './keys-file.js';
 import type { DnsListener } from '../dns/listener.js';
 import { startGatewayServer } from './server.js';
+import { sendNotify, type NotifyTarget } from './notify.js';
 import { ZoneViews } from './zone-views.js';
 
 /** The longest wait for updates in flight at SIGTERM: a write and its rollback, each within --timeout, fit in it by default. */
@@ -21,6 +22,7 @@ export interface GatewaySettings {
   listen: { host: string; port: number }[];
   primaryName: string;
   refreshMs: number;
+  notify: NotifyTarget[];
   api: { url: string; user: string; password: string };
   timeoutMs: number;
   stateDir: string;
@@ -39,7 +41,9 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
   const client = new ApiClient({ url: settings.api.url, user: settings.api.user, password: settings.api.password, timeoutMs: settings.timeoutMs, logger });
   const providers = new Map<string, ZoneProvider>(settings.zones.map((z) => [z, providerZone(client, z)]));
   const providerOf = (zone: string) => providers.get(zone)!;
-  const views = new ZoneViews(settings.zones, providerOf, settings.primaryName);
+  const views = new ZoneViews(settings.zones, providerOf, settings.primaryName, undefined, (zone, soa) => {
+    for (const target of settings.notify) void sendNotify(target, soa, logger).then((ok) => ok && logger.info(`gateway: ${target.host}:${target.port} acknowledged the NOTIFY for ${zone} (serial ${soa.value.serial})`));
+  });
   // Every zone is read once before answering: a zone the account does not hold is a configuration error.
   for (const zone of settings.zones) {
     try {

@@ -30,6 +30,8 @@ export class ZoneViews {
     private readonly providerOf: (zone: string) => ZoneProvider,
     private readonly primaryName: string,
     private readonly now: () => number = () => Math.floor(Date.now() / 1000),
+    /** Told of each change after the first reading (for NOTIFY). */
+    private readonly onChange?: (zone: string, soa: DnsRecord & { type: 'SOA' }) => void,
   ) {
     for (const zone of zones) this.zones.set(zone, { serial: 0 });
   }
@@ -62,9 +64,11 @@ export class ZoneViews {
     if (!served) return;
     const fingerprint = live.map((r) => `${r.name} ${r.type} ${r.ttl ?? '-'} ${r.priority ?? '-'} ${r.value}`).sort().join('\n');
     if (served.index && served.fingerprint === fingerprint) return;
+    const first = !served.index;
     served.serial = Math.max(this.now(), served.serial + 1) >>> 0;
     served.fingerprint = fingerprint;
     served.index = this.build(zone, live, served.serial);
+    if (!first) this.onChange?.(zone, served.index.soa);
   }
 
   private build(zone: string, live: LiveRecord[], serial: number): ZoneIndex {

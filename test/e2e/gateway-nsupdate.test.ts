@@ -4,6 +4,8 @@
 // write the provider fails half-way (rolled back, SERVFAIL). What changed is read back through
 // the API (service/dnslist), so the test sees the provider's zone, not the gateway's view.
 import { execFile, execFileSync } from 'node:child_process';
+import dgram from 'node:dgram';
+import { decodeMessage, encodeMessage } from '../../src/dns/message.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -27,6 +29,9 @@ let sandbox: Sandbox;
 let gateway: ReturnType<typeof startDist>;
 let port: number;
 let stateDir: string;
+/** A secondary's UDP port: the NOTIFYs it received (zone, serial), each acknowledged. */
+let secondary: dgram.Socket;
+const notifies: { zone: string; serial: number }[] = [];
 const secrets = new Map<string, string>();
 
 function key(name: string, algorithm = 'hmac-sha256'): string {
@@ -57,6 +62,14 @@ function zone(under = ''): string[] {
 beforeAll(async () => {
   if (!TOOLS) return;
   sandbox = await startSandbox({});
+  secondary = dgram.createSocket('udp4');
+  secondary.on('message', (packet, peer) => {
+    const m = decodeMessage(packet);
+    const soa = m.answers.find((r) => r.type === 'SOA');
+    if (m.opcode === 4 && soa?.type === 'SOA') notifies.push({ zone: soa.name, serial: soa.value.serial });
+    secondary.send(encodeMessage({ id: m.id, response: true, opcode: 4, authoritative: true, questions: m.questions }), peer.port, peer.address);
+  });
+  await new Promise<void>((r) => secondary.bind(0, '127.0.0.1', () => r()));
   const dir = tempDir();
   stateDir = join(dir, 'state');
   const keys = join(dir, 'gateway.keys');
@@ -66,7 +79,7 @@ beforeAll(async () => {
     { mode: 0o600 },
   );
   gateway = startDist(
-    ['gateway', '--zone', 'example.com', '--keys', keys, '--dns-listen', '127.0.0.1:0', '--primary-name', 'gateway.example.net', '--state-dir', join(dir, 'state')],
+    ['gateway', '--zone', 'example.com', '--keys', keys, '--dns-listen', '127.0.0.1:0', '--primary-name', 'gateway.example.net', '--state-dir', join(dir, 'state'), '--notify', `127.0.0.1:${secondary.address().port}`],
     baseEnv({ DDEDGE_API_URL: sandbox.url, DDEDGE_API_USER: 'demo-user', DDEDGE_API_PASSWORD: 'demo-api-password', DDEDGE_HOSTS: 'home.example.com' }),
   );
   const line = await waitForOutput(gateway, 'stderr', (t) => /answering DNS .* on 127\.0\.0\.1:\d+/.test(t), 15_000);
@@ -76,6 +89,7 @@ afterAll(async () => {
   gateway?.kill('SIGTERM');
   if (gateway) expect((await gateway.result).code).toBe(0);
   await sandbox?.close();
+  secondary?.close();
 });
 
 describe.skipIf(!TOOLS)('nsupdate through the gateway', () => {
@@ -85,6 +99,10 @@ describe.skipIf(!TOOLS)('nsupdate through the gateway', () => {
     expect(zone('new.example.com')).toEqual(['new.example.com A 192.0.2.77']);
     const soa = execFileSync('dig', ['@127.0.0.1', '-p', String(port), '+norec', '+short', 'example.com', 'SOA'], { encoding: 'utf8' });
     expect(soa).toMatch(/^gateway\.example\.net\. hostmaster\.example\.com\. \d+ /);
+    // The secondary is told of the new serial (NOTIFY, RFC 1996); bounded wait.
+    const serial = Number(soa.split(' ')[2]);
+    for (let i = 0; i < 100 && !notifies.some((n) => n.serial === serial); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(notifies).toContainEqual({ zone: 'example.com', serial });
     const a = execFileSync('dig', ['@127.0.0.1', '-p', String(port), '+norec', 'new.example.com', 'A'], { encoding: 'utf8' });
     expect(a).toMatch(/flags: qr aa;/);
     expect(a).toMatch(/new\.example\.com\.\s+120\s+IN\s+A\s+192\.0\.2\.77/);

@@ -52,6 +52,7 @@ async function serve(context: CommandContext): Promise<number> {
   const keysFile = (flags.keys as string | undefined) ?? env.DDEDGE_GATEWAY_KEYS_FILE ?? (credential && existsSync(credential) ? credential : undefined);
   if (!keysFile) throw new ConfigError('gateway: give the keys file: --keys FILE, DDEDGE_GATEWAY_KEYS_FILE or the gateway-keys credential (ddedge gateway keygen NAME makes a key)');
   const listen = (list('dns-listen', 'DDEDGE_GATEWAY_LISTEN').length ? list('dns-listen', 'DDEDGE_GATEWAY_LISTEN') : ['127.0.0.1:53']).map(listenAddress);
+  const notify = list('notify', 'DDEDGE_GATEWAY_NOTIFY').map((t) => (/:\d{1,5}$/.test(t) && !/^[^\[].*:.*:/.test(t) ? listenAddress(t) : { host: t.replace(/^\[|\]$/g, ''), port: 53 }));
   const refreshText = (flags.refresh as string | undefined) ?? env.DDEDGE_GATEWAY_REFRESH ?? '60s';
   const refreshMs = parseDuration(refreshText);
   if (refreshMs === undefined || refreshMs < 1000) throw new ConfigError(`--refresh: "${refreshText}" is not a duration of 1s or more`);
@@ -70,6 +71,7 @@ async function serve(context: CommandContext): Promise<number> {
       listen,
       primaryName,
       refreshMs,
+      notify,
       api: { url: config.api.url, user: config.api.user, password: config.api.password },
       timeoutMs: config.timeoutMs,
       stateDir: config.stateDir,
