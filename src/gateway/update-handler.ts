@@ -40,6 +40,9 @@ export interface UpdateDeps {
   inFlight?: Set<Promise<unknown>>;
 }
 
+/** Records (prerequisites and updates) one UPDATE may carry: far more than any client sends (external-dns batches 100s). */
+const MAX_RECORDS = 1000;
+
 /** Updates of one zone run one after another in this process; the lock file keeps other processes out. */
 const queues = new Map<string, Promise<unknown>>();
 
@@ -59,6 +62,8 @@ export async function handleUpdate(packet: Buffer, signer: Signer | undefined, c
   const zone = deps.views.names.find((z) => z === message.zone.name);
   if (!zone || message.zone.class !== 1 || message.zone.type !== 6) return answer(RCODE_UPDATE.NOTAUTH, { code: EDE.NOT_AUTHORITATIVE, why: `${message.zone.name || '.'} is not a zone this gateway serves` });
   if (!signer) return answer(RCODE_UPDATE.NOTAUTH, { code: EDE.PROHIBITED, why: 'updates must be signed with a TSIG key' });
+  // Each record may cost a provider call: a message of thousands is refused before any is read.
+  if (message.prerequisites.length + message.updates.length > MAX_RECORDS) return answer(RCODE_UPDATE.REFUSED, { code: EDE.PROHIBITED, why: `an update may carry at most ${MAX_RECORDS} records; split it` });
   if (deps.stopping?.()) return answer(RCODE_UPDATE.REFUSED, { code: EDE.NOT_READY, why: 'the gateway is stopping; send the update again' });
   const key = signer.key.name;
   const previous = queues.get(zone) ?? Promise.resolve();

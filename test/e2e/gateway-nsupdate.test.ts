@@ -159,6 +159,32 @@ describe.skipIf(!TOOLS)('nsupdate through the gateway', () => {
     expect(zone('lab.example.com')).toEqual(['host.lab.example.com AAAA 2001:db8::5']);
   });
 
+  it('refuses an update of more than 1,000 records before reading the zone, and answers other zones REFUSED with an EDE', async () => {
+    const before = zone();
+    const lines = Array.from({ length: 1001 }, (_, i) => `update add bulk.example.com 60 TXT "v${i}"`);
+    const big = await nsupdate('admin', lines, true);
+    expect(big.out).toMatch(/REFUSED/);
+    expect(zone()).toEqual(before);
+    const other = execFileSync('dig', ['@127.0.0.1', '-p', String(port), '+norec', 'example.org', 'SOA'], { encoding: 'utf8' });
+    expect(other).toMatch(/status: REFUSED/);
+    expect(other).toMatch(/EDE: 20 \(Not Authoritative\)/);
+  });
+
+  it.skipIf(!has('knsupdate', ['-V']))("knsupdate (Knot's client): zone line, yxrrset prerequisite, delete of one value", async () => {
+    const [algorithm, name, secret] = secrets.get('admin')!.split(':');
+    const run = (lines: string[]) =>
+      new Promise<{ code: number; out: string }>((resolve) => {
+        const child = execFile('knsupdate', ['-t', '8', '-y', `${algorithm}:${name}:${secret}`], { timeout: 20_000 }, (error, stdout, stderr) => resolve({ code: error ? 1 : 0, out: stdout + stderr }));
+        child.stdin!.end([`server 127.0.0.1 ${port}`, 'zone example.com.', 'origin example.com.', ...lines, 'send', ''].join('\n'));
+      });
+    const added = await run(['add kn 60 TXT "a"', 'add kn 60 TXT "b"']);
+    expect(added.code, added.out).toBe(0);
+    expect(zone('kn.example.com')).toEqual(['kn.example.com TXT a', 'kn.example.com TXT b']);
+    const removed = await run(['prereq yxrrset kn TXT', 'del kn TXT "a"']);
+    expect(removed.code, removed.out).toBe(0);
+    expect(zone('kn.example.com')).toEqual(['kn.example.com TXT b']);
+  });
+
   it("leaves the agent's host to a key whose grant names it exactly", async () => {
     const refused = await nsupdate('admin', ['update delete home.example.com A', 'update add home.example.com 60 A 192.0.2.66']);
     expect(refused.out).toMatch(/REFUSED/);
