@@ -148,6 +148,25 @@ export const COMMANDS: CommandSpec[] = [
     literalArguments: acmeLiteralArguments,
     load: () => import('./commands/acme.js'),
   },
+  {
+    name: 'gateway',
+    usage: 'ddedge gateway --zone NAME --keys FILE [--dns-listen ADDR:PORT] | ddedge gateway keygen NAME [--algorithm ALG] | ddedge gateway check-keys FILE',
+    describe: "the registrar's zones behind a DNS front door: TSIG-signed RFC 2136 updates and authoritative answers; make a key, check a keys file",
+    settings: true,
+    positionals: true,
+    flags: {
+      'env-file': envFile,
+      dotenv,
+      zone: { type: 'string', multiple: true, describe: 'a hosting service whose zone it serves (repeatable) [DDEDGE_GATEWAY_ZONES]' },
+      'dns-listen': { type: 'string', multiple: true, describe: 'ADDR:PORT where it answers DNS, UDP and TCP (repeatable; default 127.0.0.1:53) [DDEDGE_GATEWAY_LISTEN]' },
+      'primary-name': { type: 'string', describe: 'the SOA MNAME it gives (default: the host name) [DDEDGE_GATEWAY_PRIMARY_NAME]' },
+      refresh: { type: 'string', describe: 'how often each zone is re-read from the provider (default 60s) [DDEDGE_GATEWAY_REFRESH]' },
+      notify: { type: 'string', multiple: true, describe: 'HOST[:PORT] of a secondary sent a NOTIFY after each change (repeatable) [DDEDGE_GATEWAY_NOTIFY]' },
+      algorithm: { type: 'string', describe: 'keygen: hmac-sha256 (default), hmac-sha384, hmac-sha512, hmac-sha224, hmac-sha1, hmac-md5' },
+      keys: { type: 'string', describe: 'the keys file: TSIG keys and their grants [DDEDGE_GATEWAY_KEYS_FILE, credential gateway-keys]' },
+    },
+    load: () => import('./commands/gateway.js'),
+  },
 ];
 
 export const findCommand = (name: string): CommandSpec | undefined => COMMANDS.find((c) => c.name === name);
