@@ -6,7 +6,8 @@
 //
 // Where a chunk's cache comes from, first that fits:
 // 1. `<chunk>.v8cache` beside the chunk: made by the build, or at install by the Node that
-//    installed it (scripts/code-cache.mjs: npm's postinstall, the Debian package's postinst);
+//    installed it (scripts/code-cache.mjs: npm's postinstall, the Debian package's postinst),
+//    or in a single executable its asset of that name, made by its build;
 // 2. the user's own cache folder (userCacheDir: $CACHE_DIRECTORY under systemd, else
 //    $XDG_CACHE_HOME/ddedge or ~/.cache/ddedge), one folder per Node version and architecture,
 //    written at the end of the first run that found no fitting cache, and never in a folder
@@ -125,12 +126,19 @@ function compile(source: string, filename: string, cachedData: Buffer | undefine
 /** The chunk's code cache that fits (see codeCacheOf): beside the chunk, else the user's. */
 function codeCache(file: string, source: string): Buffer | undefined {
   const compiled = Buffer.from(MADE_BY + source);
-  if (!inSea) {
-    const beside = fitting(read(`${file}.v8cache`), compiled);
-    if (beside) return beside;
-  }
+  const beside = fitting(inSea ? asset(`chunks/${basename(file)}.v8cache`) : read(`${file}.v8cache`), compiled);
+  if (beside) return beside;
   const dir = userCacheDir();
   return dir && safeDir(dir) ? fitting(read(join(dir, `${basename(file)}.v8cache`)), compiled) : undefined;
+}
+
+/** An asset of the single executable, not copied (the build adds x64's caches: packaging/sea.mjs). */
+function asset(key: string): Buffer | undefined {
+  try {
+    return Buffer.from(sea!.getRawAsset(key) as ArrayBuffer);
+  } catch {
+    return undefined;
+  }
 }
 
 function read(path: string): Buffer | undefined {
