@@ -7,7 +7,7 @@
 // naming the Node to build it from), so no injector (postject) is needed. The x64 one also
 // carries V8's code cache of a common cycle, made by running it once (its own Node, so the
 // cache fits); the arm64 one makes its cache on its first run, in the user's cache folder.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,12 +30,30 @@ rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 const work = mkdtempSync(join(tmpdir(), 'ddedge-sea-'));
 
+/**
+ * The Node binary to build from, without its symbols and debug sections (150 MB to 116 MB for
+ * x64): binutils' strip, for another architecture its cross strip (binutils-aarch64-linux-gnu).
+ * Without it, the binary as published.
+ */
+const bases = new Map();
+function base(arch) {
+  if (bases.has(arch)) return bases.get(arch);
+  const published = node(arch);
+  const tool = arch === process.arch ? 'strip' : `${{ arm64: 'aarch64', x64: 'x86_64' }[arch]}-linux-gnu-strip`;
+  const stripped = join(work, `node-${arch}`);
+  const result = spawnSync(tool, ['-o', stripped, published], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const chosen = result.status === 0 ? stripped : published;
+  if (chosen === published) console.warn(`warning: ${tool} failed (${result.error?.message ?? result.stderr}); the ${arch} executable keeps Node's symbols`);
+  bases.set(arch, chosen);
+  return chosen;
+}
+
 function buildSea(arch, extraAssets = {}) {
   const output = join(out, `ddedge-linux-${arch}`);
   const config = {
     main: join(dist, 'ddedge.mjs'),
     mainFormat: 'module',
-    executable: node(arch),
+    executable: base(arch),
     output,
     disableExperimentalSEAWarning: true,
     useSnapshot: false,
