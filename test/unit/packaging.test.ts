@@ -69,11 +69,15 @@ describe('Containerfile', () => {
   const instruction = (name: string) => [...text.matchAll(new RegExp(`^${name}\\s+(.*)$`, 'gm'))].map((m) => m[1]!.trim());
   const entrypoint = JSON.parse(instruction('ENTRYPOINT')[0]!) as string[];
 
-  it('copies the built dist/ to where the entrypoint runs it', () => {
-    const [from, to] = instruction('COPY')[0]!.split(/\s+/) as [string, string];
-    expect(from).toBe('dist/');
-    expect(entrypoint).toEqual(['node', `${to}ddedge.mjs`]);
-    expect(existsSync(join(root, from, 'ddedge.mjs'))).toBe(true);
+  it('is the single executable on scratch, at the path the entrypoint runs, staged by packaging/container.sh', () => {
+    expect(instruction('FROM')).toEqual(['scratch']);
+    expect(instruction('COPY')[0]).toBe('rootfs/ /');
+    expect(entrypoint).toEqual(['/usr/local/bin/ddedge']);
+    const stage = readFileSync(join(root, 'packaging', 'container.sh'), 'utf8');
+    expect(stage).toContain('install -m 0755 "$program" "$rootfs/usr/local/bin/ddedge"');
+    expect(stage).toContain('program=dist/bin/ddedge-linux-x64');
+    // No RUN: nothing in the image can run but ddedge (and building it needs no runtime).
+    expect(instruction('RUN')).toEqual([]);
   });
 
   it('runs as a user that is not root, with the state on a volume', () => {
@@ -82,7 +86,7 @@ describe('Containerfile', () => {
     expect(instruction('VOLUME')[0]).toBe('["/state"]');
     expect(text).toMatch(/DDEDGE_STATE_DIR=\/state/);
     // The state directory belongs to the user the image runs as.
-    expect(text).toContain(`chown ${user} /state`);
+    expect(instruction('COPY')).toContain(`--chown=${user} state/ /state/`);
   });
 
   it('checks health with `ddedge health` and starts the daemon', () => {
