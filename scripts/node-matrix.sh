@@ -36,10 +36,10 @@ for major in "${lines[@]}"; do
   start=$SECONDS
   (
     export PATH="$(dirname "$node_bin"):$PATH"
-    echo "== Node $(node --version): build, demo, ${#e2e[@]} e2e test files"
-    node build.mjs
-    node scripts/demo.mjs >/dev/null
+    echo "== Node $(node --version): build, ${#e2e[@]} e2e test files, demo"
+    # vitest's global setup builds dist/ (test/helpers/global-setup.ts) with this Node.
     node node_modules/vitest/vitest.mjs run "${e2e[@]}"
+    node scripts/demo.mjs >/dev/null
   )
   echo "== Node $major: $((SECONDS - start)) s"
 done
