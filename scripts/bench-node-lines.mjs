@@ -18,7 +18,7 @@ const stateDir = join(work, 'state');
 mkdirSync(stateDir);
 const record = { host: 'home.example.com', type: 'A', address: '81.0.2.15', sentAt: new Date().toISOString(), via: 'dyndns' };
 writeFileSync(join(stateDir, 'state.json'), JSON.stringify({ version: 1, records: { 'home.example.com/A': record } }));
-const env = { PATH: process.env.PATH, HOME: work, XDG_CACHE_HOME: join(work, 'cache'), DDEDGE_HOSTS: 'home.example.com', DDEDGE_DYNDNS_USER: 'u', DDEDGE_DYNDNS_KEY: 'k', DDEDGE_STATE_DIR: stateDir };
+const env = { PATH: process.env.PATH, HOME: work, DDEDGE_HOSTS: 'home.example.com', DDEDGE_DYNDNS_USER: 'u', DDEDGE_DYNDNS_KEY: 'k', DDEDGE_STATE_DIR: stateDir };
 const dist = join(root, 'dist', 'ddedge.mjs');
 const cycle = ['update', '--ip', '81.0.2.15'];
 
@@ -31,15 +31,17 @@ for (const [major, node] of lines) {
 const sea = join(root, 'dist', 'bin', `ddedge-linux-${process.arch}`);
 if (existsSync(sea)) rows.push({ name: 'single executable cycle (26)', command: sea, args: cycle, line: '26' });
 
-// The first run of each makes the caches (a cache folder per Node: each line its own).
+// Each line its own cache home: a user's folder keeps one Node's caches, and a run of another
+// Node replaces them. The first run of each makes them.
+const envOf = (row) => ({ ...env, XDG_CACHE_HOME: join(work, `cache-${row.line}`) });
 for (const row of rows) {
-  const out = execFileSync(row.command, row.args, { env, encoding: 'utf8' });
+  const out = execFileSync(row.command, row.args, { env: envOf(row), encoding: 'utf8' });
   if (row.args.includes('update') && out !== 'home.example.com A 81.0.2.15 unchanged\n') throw new Error(`${row.name} printed ${out}`);
 }
 const times = new Map(rows.map((row) => [row, { ms: [], cpu: [] }]));
 for (let round = 0; round < rounds; round++) {
-  for (const row of rows) times.get(row).ms.push((await runOnce(row, env)).ms);
-  for (const row of rows) times.get(row).cpu.push((await runOnce(row, env, true)).cpuMs);
+  for (const row of rows) times.get(row).ms.push((await runOnce(row, envOf(row))).ms);
+  for (const row of rows) times.get(row).cpu.push((await runOnce(row, envOf(row), true)).cpuMs);
 }
 const floor = (line, key) => median(times.get(rows.find((r) => r.line === line && r.args[0] === '-e'))[key]);
 console.log(`${rounds} interleaved rounds; ratios to the same Node's node -e 0`);
