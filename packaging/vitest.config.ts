@@ -11,5 +11,6 @@ export default defineConfig({
     pool: 'forks',
     // One at a time: each runs a whole program, some under emulation.
     fileParallelism: false,
+    reporters: ['default', './test/helpers/summary-reporter.ts'],
   },
 });
