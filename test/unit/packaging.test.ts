@@ -1,7 +1,7 @@
 // What ships next to the code: systemd units checked by systemd's own tools, and the
 // Containerfile checked against what `npm run build` produces (no container engine runs here).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findCommand } from '../../src/cli/registry.js';
