@@ -4,7 +4,7 @@ import { ConfigError } from '../errors.js';
 import { acquireLock, type Lock } from '../state/lock.js';
 import type { Logger } from '../log.js';
 import { applyPlan, chooseMethod, type ApplyOutcome, type Method, type MethodChoice } from './apply.js';
-import { writeBackup } from './backups.js';
+import { backupNumberLine, writeBackup } from './backups.js';
 import { checkKeptConflicts } from './kept-conflicts.js';
 import { agentRecordsOf } from './agent-records.js';
 import { ownership, type Owner } from './ownership.js';
@@ -12,7 +12,8 @@ import { planZone, type Change, type Plan } from './plan.js';
 import type { ZoneProvider } from './provider-zone.js';
 import { safetyProblems, UnsafePlanError } from './safety.js';
 import type { WantedZone } from './wanted-zone.js';
-import { zoneAsMasterFile } from './zone-files.js';
+import { keepingUnwritable, unwritableRecords } from './unwritable.js';
+import { backupAsMasterFile } from './zone-files.js';
 
 export interface PlanSettings {
   service: string;
@@ -33,7 +34,11 @@ export interface PlanReport {
 }
 
 export async function planFromProvider(provider: ZoneProvider, wanted: WantedZone, settings: PlanSettings, owner: Owner = ownerOf(settings)): Promise<PlanReport> {
-  const plan = planZone(await provider.list(), wanted, owner, { keepUnlisted: settings.keepUnlisted });
+  const live = await provider.list();
+  // Records a master file cannot hold are kept (unwritable.ts), unless the file is a backup
+  // that holds them exactly.
+  const unwritable = unwritableRecords(settings.service, live);
+  const plan = planZone(live, wanted, keepingUnwritable(owner, unwritable, wanted), { keepUnlisted: settings.keepUnlisted });
   checkKeptConflicts(plan, wanted);
   return { plan, method: chooseMethod(plan, settings.method), unsafe: safetyProblems(plan) };
 }
@@ -92,7 +97,7 @@ async function applyLocked(
   const header = [`zone ${settings.service} as it was before ddedge zone apply, ${(settings.now ?? new Date()).toISOString()}`, `restore: ddedge zone apply --service ${settings.service} <this file>`];
   let backup: string;
   try {
-    backup = writeBackup(settings.stateDir, settings.service, zoneAsMasterFile(settings.service, plan.live, header), settings.now);
+    backup = writeBackup(settings.stateDir, settings.service, (number) => backupAsMasterFile(settings.service, plan.live, [...header, backupNumberLine(number)]), settings.now);
   } catch (error) {
     // No backup, no change: a zone is never rewritten without a way back.
     throw new ConfigError(`zone apply stopped: cannot write the backup under ${settings.stateDir} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); nothing was changed (set --state-dir to a writable directory)`);

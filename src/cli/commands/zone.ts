@@ -6,6 +6,7 @@ import { writeFileAtomic } from '../../atomic-write.js';
 import { registeredDomain } from '../../agent/registered-domain.js';
 import { ConfigError } from '../../errors.js';
 import { canonicalName } from '../../zone/names.js';
+import type { LiveRecord } from '../../zone/record.js';
 import { parseIgnore } from '../../zone/ownership.js';
 import { applyExitCode, applyJson, applyLines, planJson, planLines } from '../../zone/plan-report.js';
 import { providerZone } from '../../zone/provider-zone.js';
@@ -30,6 +31,7 @@ export async function run(context: CommandContext): Promise<number> {
   // Named by count, never by text: a stray word may be half of an unquoted secret.
   if (extra.length) throw new ConfigError(`zone ${action}: ${extra.length} unexpected argument(s) after the file (quote a value that has spaces)`);
   if (action === 'export' && file) throw new ConfigError('zone export: takes no file (use --output FILE)');
+  if (flags.complete && (action !== 'export' || flags.format === 'json')) throw new ConfigError('--complete: for zone export in the bind format (a master file)');
   if (action !== 'export' && !file) throw new ConfigError(`zone ${action}: give the zone file: ddedge zone ${action} FILE`);
   const format = (flags.format as string | undefined) ?? 'bind';
   if (format !== 'bind' && format !== 'json') throw new ConfigError(`--format: "${format}" is not bind or json`);
@@ -38,7 +40,7 @@ export async function run(context: CommandContext): Promise<number> {
 
   const { config, logger } = await setup(context, 'state');
   const text = file ? readZoneFile(resolve(io.cwd, file), file) : undefined;
-  const service = serviceOf(config.service, text, config.hosts);
+  const service = serviceOf(config.service, text, config.hosts, file);
   const ignore = ((flags.ignore as string[] | undefined) ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
   ignore.forEach((rule) => parseIgnore(rule, service));
   const wanted = text !== undefined ? readZoneText(text, { zone: service, file: file!, skipUnsupported: Boolean(flags['skip-unsupported']) }) : undefined;
@@ -51,7 +53,8 @@ export async function run(context: CommandContext): Promise<number> {
   try {
     if (action === 'export') {
       const live = await provider.list();
-      const output = format === 'json' ? zoneAsJson(live) : zoneAsMasterFile(service, live, [`zone ${service} exported by ddedge from service/dnslist, ${new Date().toISOString()}`]);
+      const apex = flags.complete ? await apexLines(service, live, config.acme.dnsServers, config.timeoutMs) : [];
+      const output = format === 'json' ? zoneAsJson(live) : zoneAsMasterFile(service, live, [`zone ${service} exported by ddedge from service/dnslist, ${new Date().toISOString()}`], apex);
       if (flags.output) {
         try {
           writeFileAtomic(resolve(io.cwd, flags.output as string), output, 0o644);
@@ -83,6 +86,12 @@ export async function run(context: CommandContext): Promise<number> {
   }
 }
 
+/** --complete: the DNS client is loaded only for it. */
+async function apexLines(service: string, live: LiveRecord[], dnsServers: string[], timeoutMs: number): Promise<string[]> {
+  const [{ parseDnsServer }, { completeLines }] = await Promise.all([import('../../dns/index.js'), import('../../zone/complete-export.js')]);
+  return completeLines(service, live, { servers: dnsServers.map((s) => parseDnsServer(s)), timeoutMs });
+}
+
 function readZoneFile(path: string, shown: string): string {
   try {
     // Capped: a path to a device or a generator must not be read without end.
@@ -94,8 +103,8 @@ function readZoneFile(path: string, shown: string): string {
 }
 
 /** --service, else the file's $ORIGIN, else the registered domain of the only --host. */
-function serviceOf(configured: string | undefined, text: string | undefined, hosts: string[]): string {
-  const origin = text !== undefined ? originOf(text) : undefined;
+function serviceOf(configured: string | undefined, text: string | undefined, hosts: string[], file?: string): string {
+  const origin = configured === undefined && text !== undefined ? originOf(text, file) : undefined;
   const chosen = configured ?? origin ?? (new Set(hosts.map((h) => registeredDomain(h.split('=')[0]!))).size === 1 ? registeredDomain(hosts[0]!.split('=')[0]!) : undefined);
   if (!chosen) throw new ConfigError('zone: which zone? give --service NAME (or DDEDGE_SERVICE), or a file with $ORIGIN');
   return canonicalName(chosen) ?? chosen;
