@@ -15,6 +15,19 @@ const HOST = 'home.example.com';
 
 /** Makes dist/chunks/*.v8cache; returns the files written. */
 export async function makeCodeCache(dist) {
+  const cycle = join(import.meta.dirname, 'code-cache-cycle.mjs');
+  await commonCycle([process.execPath, cycle]);
+  const written = readdirSync(join(dist, 'chunks')).filter((name) => name.endsWith('.v8cache'));
+  if (!written.includes('main.cjs.v8cache')) throw new Error('the code-cache cycle wrote no cache for chunks/main.cjs');
+  return written.map((name) => join(dist, 'chunks', name));
+}
+
+/**
+ * Runs `command update` as a timer does (see the top of this file), with `env` added; a
+ * program that saves its caches at exit (the launcher does, in CACHE_DIRECTORY) saves the
+ * common cycle's. Used for the single executables too (packaging/sea.mjs).
+ */
+export async function commonCycle([file, ...args], extraEnv = {}) {
   const work = mkdtempSync(join(tmpdir(), 'ddedge-code-cache-'));
   const sources = [echoSource(), echoSource()];
   try {
@@ -35,15 +48,12 @@ export async function makeCodeCache(dist) {
       // build must still talk to no one but itself: the provider's URLs point at loopback.
       DDEDGE_DYNDNS_URL: urls[0],
       DDEDGE_API_URL: urls[0],
+      ...extraEnv,
     };
-    const cycle = join(import.meta.dirname, 'code-cache-cycle.mjs');
     const stdout = await new Promise((resolve, reject) =>
-      execFile(process.execPath, [cycle, 'update'], { env, timeout: 30_000 }, (error, out, err) => (error ? reject(new Error(`the code-cache cycle failed: ${err || error.message}`)) : resolve(out))),
+      execFile(file, [...args, 'update'], { env, timeout: 30_000 }, (error, out, err) => (error ? reject(new Error(`the code-cache cycle failed: ${err || error.message}`)) : resolve(out))),
     );
     if (stdout !== `${HOST} A ${ADDRESS} unchanged\n`) throw new Error(`the code-cache cycle printed ${JSON.stringify(stdout)}`);
-    const written = readdirSync(join(dist, 'chunks')).filter((name) => name.endsWith('.v8cache'));
-    if (!written.includes('main.cjs.v8cache')) throw new Error('the code-cache cycle wrote no cache for chunks/main.cjs');
-    return written.map((name) => join(dist, 'chunks', name));
   } finally {
     await Promise.all(sources.map((server) => new Promise((resolve) => server.close(resolve))));
     rmSync(work, { recursive: true, force: true });

@@ -6,11 +6,18 @@
 // percent-encoded (either hex case, all characters or only some, or twice), form-encoded
 // (`+` for a space), JSON-escaped (`\uXXXX`, `\/`, `\"`) and XML/HTML-escaped. Each
 // character of the secret may appear in any of its spellings, so mixed forms match too.
+// Transformed forms (Base64 of the secret or of `user:secret`, Base64url, hex) are masked
+// too, by plain substring searches for forms computed at registration (redact-encoded.ts):
+// the common line costs a few indexOf calls per secret, never a regular expression.
+
+import { encodedForms, maskEncodedForm } from './redact-encoded.js';
 
 const MASK = '***';
 
 interface Secret {
   value: string;
+  /** Base64, Base64url and hex forms (redact-encoded.ts), computed at registration. */
+  encoded: string[];
   /** How many leading characters match in either case (a URL's scheme and host). */
   caseInsensitiveChars: number;
   /**
@@ -31,9 +38,13 @@ const SECRET_PARAMS = new Set(['password', 'apikey', 'apipasswd', 'key', 'token'
 
 /** Registers a value that must never be shown. Short values would mask ordinary words. */
 export function registerSecret(value: string | undefined, caseInsensitiveChars = 0): void {
+  addSecret(value, caseInsensitiveChars, true);
+}
+
+function addSecret(value: string | undefined, caseInsensitiveChars: number, withEncodedForms: boolean): void {
   if (!value || value.length < 4 || secrets.has(value)) return;
   const folded = caseInsensitiveChars > 0 && ASCII.test(value) ? value.toLowerCase() : undefined;
-  secrets.set(value, { value, caseInsensitiveChars, folded });
+  secrets.set(value, { value, caseInsensitiveChars, folded, encoded: withEncodedForms ? encodedForms(value) : [] });
 }
 
 /**
@@ -52,16 +63,16 @@ export function registerSecretUrl(text: string | undefined): void {
   }
   const origin = `${url.protocol}//${url.host}`;
   const rest = `${url.pathname}${url.search}`.replace(/\/+$/, '');
-  registerSecret(origin + rest, origin.length);
-  registerSecret(url.href, origin.length);
+  addSecret(origin + rest, origin.length, false);
+  addSecret(url.href, origin.length, false);
   if (!url.port) {
     const port = url.protocol === 'https:' ? '443' : url.protocol === 'http:' ? '80' : '';
-    if (port) registerSecret(`${url.protocol}//${url.hostname}:${port}${rest}`, origin.length + port.length + 1);
+    if (port) addSecret(`${url.protocol}//${url.hostname}:${port}${rest}`, origin.length + port.length + 1, false);
   }
   // The path is what tells a check apart (a bare host is no secret); hints show host and path.
   const path = url.pathname.replace(/\/+$/, '');
-  if (rest.length > 1) registerSecret(`${url.host}${rest}`, url.host.length);
-  if (path.length > 1) registerSecret(`${url.host}${path}`, url.host.length);
+  if (rest.length > 1) addSecret(`${url.host}${rest}`, url.host.length, false);
+  if (path.length > 1) addSecret(`${url.host}${path}`, url.host.length, false);
 }
 
 export function redact(text: string): string {
@@ -69,6 +80,8 @@ export function redact(text: string): string {
   const plain = !ENCODING_MARKS.test(text);
   let out = text;
   for (const secret of secrets.values()) {
+    // Plain substring searches: the common line holds none of them.
+    for (const form of secret.encoded) if (out.includes(form)) out = maskEncodedForm(out, form);
     if (plain && secret.caseInsensitiveChars === 0) {
       out = out.replaceAll(secret.value, MASK);
       continue;
@@ -80,19 +93,32 @@ export function redact(text: string): string {
   return out;
 }
 
-/** A URL as it may be shown: credentials in the query and the user-info part masked. */
+/**
+ * A URL as it may be shown: credentials in the query and the user-info part masked (the
+ * password; the user name too when it stands alone, as a token does: `https://TOKEN@host/`).
+ */
 export function redactUrl(url: string | URL): string {
   let parsed: URL;
   try {
     parsed = new URL(String(url));
   } catch {
-    return redact(String(url));
+    return redact(maskUserInfo(String(url)));
   }
   if (parsed.password) parsed.password = MASK;
+  else if (parsed.username) parsed.username = MASK;
   for (const name of [...parsed.searchParams.keys()]) {
     if (SECRET_PARAMS.has(name.toLowerCase()) && parsed.searchParams.get(name)) parsed.searchParams.set(name, MASK);
   }
   return redact(parsed.toString().replaceAll(encodeURIComponent(MASK), MASK));
+}
+
+/**
+ * Text that may hold a URL but is not one (a source form mistyped, quoted back in an error):
+ * the user-info of every `//user:password@` in it masked as redactUrl would.
+ */
+export function maskUserInfo(text: string): string {
+  // Greedy up to the last @ before the path, as a URL parser reads it: a password may hold an @.
+  return text.replace(/\/\/([^\s/?#]*)@/g, (_all, info: string) => (info.includes(':') ? `//${info.slice(0, info.indexOf(':'))}:${MASK}@` : `//${MASK}@`));
 }
 
 function spellingsOf(secret: string, caseInsensitiveChars: number): RegExp {

@@ -2,11 +2,15 @@
 // none of ddedge's secrets. Bounded by a timeout; its failure is reported, not propagated.
 import { spawn } from 'node:child_process';
 import type { Logger } from '../log.js';
+import { bound, escapeControls } from '../outside-text.js';
+import { redact } from '../redact.js';
 import type { Outcome } from './outcome.js';
 
 /** Variables a hook never inherits: ddedge's settings and anything that looks like a secret. */
 const WITHHELD = /^DDEDGE_|KEY|PASSWORD|PASSWD|SECRET|TOKEN|CREDENTIAL/i;
+/** Output shown at debug level; more is read and masked first (see collect()). */
 const OUTPUT_LIMIT = 2000;
+const KEPT_LIMIT = 2 * OUTPUT_LIMIT;
 
 export function hookEnvironment(outcome: Outcome, parent: NodeJS.ProcessEnv = process.env): Record<string, string> {
   const env: Record<string, string> = {};
@@ -37,8 +41,9 @@ export function runHook(command: string, timeoutMs: number, outcome: Outcome, lo
     const child = spawn('/bin/sh', ['-c', command], { env: hookEnvironment(outcome), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let output = '';
     const collect = (chunk: Buffer) => {
-      // Keep reading past the limit, or a chatty hook would block on a full pipe.
-      if (output.length < OUTPUT_LIMIT) output += chunk.toString('utf8');
+      // Keep reading past the limit, or a chatty hook would block on a full pipe. What is kept
+      // runs well past what is shown, so a secret cut off at the end of it is never shown.
+      if (output.length < KEPT_LIMIT) output += chunk.toString('utf8');
     };
     child.stdout!.on('data', collect);
     child.stderr!.on('data', collect);
@@ -67,14 +72,15 @@ export function runHook(command: string, timeoutMs: number, outcome: Outcome, lo
       stopGroup();
       child.stdout!.destroy();
       child.stderr!.destroy();
-      const text = output.trim();
-      const tail = text ? `: ${text.slice(0, 300)}` : '';
+      // Masked whole, then cut: a cut first left the start of a secret that straddled it.
+      const text = redact(output).trim();
+      const tail = text ? `: ${bound(escapeControls(text), 300)}` : '';
       const what = `--on-change for ${outcome.host} ${outcome.type}`;
       if (timedOut) logger.warn(`${what} was stopped after ${timeoutMs} ms${tail}`);
       else if (exit?.code !== 0) logger.warn(`${what} failed (${exit?.signal ?? `exit ${exit?.code}`})${tail}`);
       else logger.info(`--on-change ran for ${outcome.host} ${outcome.type}`);
       // Its whole output (as far as kept) for whoever debugs the hook; the logger redacts it.
-      if (text) logger.debug(`${what} output`, { output: text });
+      if (text) logger.debug(`${what} output`, { output: bound(text, OUTPUT_LIMIT) });
       resolve();
     }
     child.on('error', (error) => {

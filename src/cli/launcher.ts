@@ -1,17 +1,31 @@
 // dist/ddedge.mjs, the program. The command's code is in dist/chunks/*.cjs: esbuild's split
 // ES module build, each chunk made a CommonJS module (scripts/classic-scripts.mjs). This file
-// runs them as classic scripts with V8's code cache, the .v8cache beside each chunk, which the
-// build makes from a common cycle (scripts/code-cache.mjs). Node 20 keeps no code cache for a
+// runs them as classic scripts with V8's code cache. Node 20 keeps no code cache for a
 // program's own modules: without one every cycle parses its ~95 kB again and compiles each
-// function it calls, about 10 ms of a cycle (README "Performance"). A cache made by another
-// Node or for another source is not used (codeCache below), V8 refuses one made under other V8
-// flags, and the chunk is then compiled as usual: the cache only saves time.
+// function it calls, about 10 ms of a cycle (README "Performance").
+//
+// Where a chunk's cache comes from, first that fits:
+// 1. `<chunk>.v8cache` beside the chunk: made by the build, or at install by the Node that
+//    installed it (scripts/code-cache.mjs: npm's postinstall, the Debian package's postinst),
+//    or in a single executable its asset of that name, made by its build;
+// 2. the user's own cache folder (userCacheDir: $CACHE_DIRECTORY under systemd, else
+//    $XDG_CACHE_HOME/ddedge or ~/.cache/ddedge), one folder per Node version and architecture,
+//    written at the end of the first run that found no fitting cache, and never in a folder
+//    another user could write. A folder of another Node is removed when this one is made.
+// A cache fits only the Node that made it, beside the very source it was made from, and only
+// when its checksum holds (codeCache below); anything else is not given to V8, and the chunk
+// is compiled as usual: the cache only saves time.
+//
+// The same file is the main script of the single executables (packaging/sea.mjs), where the
+// chunks are the executable's assets (node:sea) rather than files.
 // The entry stays an ES module, dist/ddedge.mjs, as the contract names it.
 import type { Script as VmScript } from 'node:vm';
 
-const { readFileSync } = process.getBuiltinModule('node:fs');
+const { closeSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, writeSync } = process.getBuiltinModule('node:fs');
 const { Script } = process.getBuiltinModule('node:vm');
-const { basename, dirname, resolve } = process.getBuiltinModule('node:path');
+const { basename, dirname, join, resolve, isAbsolute } = process.getBuiltinModule('node:path');
+const { crc32 } = process.getBuiltinModule('node:zlib');
+const sea = process.getBuiltinModule('node:sea') as typeof import('node:sea') | undefined;
 
 interface ChunkModule {
   exports: Record<string, unknown>;
@@ -21,23 +35,34 @@ interface ChunkModule {
 export const scripts = new Map<string, VmScript>();
 const sources = new Map<string, string>();
 const modules = new Map<string, ChunkModule>();
+/** The chunks this process compiled with no cache that fit: their caches are saved at exit. */
+const uncached = new Set<string>();
+
+/** In a single executable the chunks are its assets, named `chunks/<name>`, under this folder. */
+const SEA_ROOT = '/ddedge.sea';
+const inSea = sea?.isSea() === true;
 
 /**
  * Which Node made a cache. V8 compares only its own version numbers, the same in every Node 20
  * (11.3.244.8), while Node patches its V8 from one release to the next ("-node.N").
  */
 const MADE_BY = `${process.version} ${process.arch}\n`;
+const NODE_FOLDER = `${process.version}-${process.arch}`;
 
 /**
- * What the build writes as `<chunk>.v8cache` (scripts/code-cache-cycle.mjs): the Node that made
- * it and the source the script was compiled from, then V8's cache. V8 checks a cache against
- * its source's length only, and runs the code it holds: another build's cache beside a chunk of
- * the same length (main.cjs keeps its name and often its length, as only hashed names in it
- * change) would run that build's code. codeCache() gives V8 the cache only beside its very
- * source, in the Node that made it.
+ * What a `.v8cache` file holds: the Node that made it and the source the script was compiled
+ * from, then V8's cache, then the CRC-32 of V8's cache (4 bytes, big-endian). V8 checks a cache
+ * against its source's length only, and runs the code it holds: another build's cache beside a
+ * chunk of the same length (main.cjs keeps its name and often its length, as only hashed names
+ * in it change) would run that build's code; and V8's own checksum of a cache is off in release
+ * builds, so a damaged cache could crash it, hang it or run wrong code. codeCache() gives V8 the
+ * cache only beside its very source, in the Node that made it, with its checksum intact.
  */
 export function codeCacheOf(file: string): Buffer {
-  return Buffer.concat([Buffer.from(MADE_BY + sources.get(file)!), scripts.get(file)!.createCachedData()]);
+  const data = scripts.get(file)!.createCachedData();
+  const sum = Buffer.alloc(4);
+  sum.writeUInt32BE(crc32(data));
+  return Buffer.concat([Buffer.from(MADE_BY + sources.get(file)!), data, sum]);
 }
 
 /** A chunk's require(): Node's built-ins, or another chunk, run once and shared. */
@@ -51,6 +76,15 @@ function requireFrom(dir: string) {
   };
 }
 
+function chunkText(file: string): string {
+  if (!inSea) return readFileSync(file, 'utf8');
+  try {
+    return sea!.getAsset(`chunks/${basename(file)}`, 'utf8');
+  } catch {
+    throw new Error(`the executable holds no chunks/${basename(file)}`);
+  }
+}
+
 /** Runs a chunk as Node runs a CommonJS module (the same wrapper), once; later calls share it. */
 function load(file: string): ChunkModule['exports'] {
   const loaded = modules.get(file);
@@ -59,12 +93,14 @@ function load(file: string): ChunkModule['exports'] {
   // Registered before it runs, as Node does, so that a cycle of requires ends.
   modules.set(file, module);
   try {
-    const source = `(function (exports, require, module, __filename, __dirname) {${readFileSync(file, 'utf8')}\n})`;
+    const source = `(function (exports, require, module, __filename, __dirname) {${chunkText(file)}\n})`;
     // Named as in the package, wherever it is: V8 (Node 20) keeps the name a cache was made
     // under and shows it in stack traces, which would name the build machine's checkout.
-    const script = compile(source, `dist/chunks/${basename(file)}`, codeCache(file, source));
+    const cache = codeCache(file, source);
+    const script = compile(source, `dist/chunks/${basename(file)}`, cache);
     scripts.set(file, script);
     sources.set(file, source);
+    if (!cache || script.cachedDataRejected) uncached.add(file);
     const dir = dirname(file);
     (script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, requireFrom(dir), module, file, dir);
   } catch (error) {
@@ -87,20 +123,111 @@ function compile(source: string, filename: string, cachedData: Buffer | undefine
   }
 }
 
-/**
- * The chunk's code cache (see codeCacheOf); none when the build made none (a chunk no common
- * cycle runs) or made it from another source. The comparison is a memcmp, ~0.1 ms.
- */
+/** The chunk's code cache that fits (see codeCacheOf): beside the chunk, else the user's. */
 function codeCache(file: string, source: string): Buffer | undefined {
-  let saved: Buffer;
+  const compiled = Buffer.from(MADE_BY + source);
+  const beside = fitting(inSea ? asset(`chunks/${basename(file)}.v8cache`) : read(`${file}.v8cache`), compiled);
+  if (beside) return beside;
+  const dir = userCacheDir();
+  return dir && safeDir(dir) ? fitting(read(join(dir, `${basename(file)}.v8cache`)), compiled) : undefined;
+}
+
+/** An asset of the single executable, not copied (the build adds x64's caches: packaging/sea.mjs). */
+function asset(key: string): Buffer | undefined {
   try {
-    saved = readFileSync(`${file}.v8cache`);
+    return Buffer.from(sea!.getRawAsset(key) as ArrayBuffer);
   } catch {
     return undefined;
   }
-  const compiled = Buffer.from(MADE_BY + source);
-  if (saved.length <= compiled.length || !compiled.equals(saved.subarray(0, compiled.length))) return undefined;
-  return saved.subarray(compiled.length);
 }
 
-(load(resolve(import.meta.dirname, 'chunks', 'main.cjs')).runAsProgram as () => void)();
+function read(path: string): Buffer | undefined {
+  try {
+    return readFileSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * V8's part of `saved` when it was made by this Node from `compiled`'s source and its checksum
+ * holds. The comparison is a memcmp and the CRC-32 a native one: ~0.1 ms for a cycle's chunks.
+ */
+function fitting(saved: Buffer | undefined, compiled: Buffer): Buffer | undefined {
+  if (!saved || saved.length <= compiled.length + 4 || !compiled.equals(saved.subarray(0, compiled.length))) return undefined;
+  const data = saved.subarray(compiled.length, saved.length - 4);
+  return crc32(data) === saved.readUInt32BE(saved.length - 4) ? data : undefined;
+}
+
+/** This user's folder for this Node's caches, or none when there is no home to put it in. */
+export function userCacheDir(): string | undefined {
+  const { CACHE_DIRECTORY, XDG_CACHE_HOME, HOME } = process.env;
+  // systemd's CacheDirectory= (a list when it names several): a folder made for the service.
+  const systemd = CACHE_DIRECTORY?.split(':')[0];
+  if (systemd && isAbsolute(systemd)) return join(systemd, NODE_FOLDER);
+  const base = XDG_CACHE_HOME && isAbsolute(XDG_CACHE_HOME) ? XDG_CACHE_HOME : HOME && isAbsolute(HOME) && HOME !== '/' ? join(HOME, '.cache') : undefined;
+  return base ? join(base, 'ddedge', NODE_FOLDER) : undefined;
+}
+
+/**
+ * A folder only this user (or root) can change, as are the two above it (or they have the
+ * sticky bit): a cache another user could write would run their code in this process.
+ */
+function safeDir(dir: string): boolean {
+  const uid = process.getuid?.();
+  if (uid === undefined) return false;
+  let real: string;
+  try {
+    // systemd's folder under DynamicUser= is a link into /var/cache/private.
+    real = realpathSync(dir);
+  } catch {
+    return false;
+  }
+  for (const path of [real, dirname(real), dirname(dirname(real))]) {
+    let stat;
+    try {
+      stat = lstatSync(path);
+    } catch {
+      return false;
+    }
+    if (!stat.isDirectory() || (stat.uid !== uid && stat.uid !== 0)) return false;
+    // Writable by others only with the sticky bit (/tmp): then no one else can rename what is in it.
+    if ((stat.mode & 0o022) !== 0 && (path === real || (stat.mode & 0o1000) === 0)) return false;
+  }
+  return true;
+}
+
+/** At a successful exit: the caches this run had none for, into the user's folder. */
+function saveUserCaches(code: number): void {
+  if (code !== 0 || uncached.size === 0) return;
+  const dir = userCacheDir();
+  if (!dir) return;
+  try {
+    if (!existsSync(dir)) {
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      // Another Node's caches are of no more use: replaced by this one's.
+      const parent = dirname(dir);
+      for (const name of readdirSync(parent)) if (name !== NODE_FOLDER && /^v\d+\.\d+\.\d+.*-\w+$/.test(name)) rmSync(join(parent, name), { recursive: true, force: true });
+    }
+    if (!safeDir(dir)) return;
+    for (const file of uncached) {
+      const target = join(dir, `${basename(file)}.v8cache`);
+      // A new file of a random name, never one that exists (O_EXCL), then renamed in place.
+      const temporary = `${target}.${process.getBuiltinModule('node:crypto').randomBytes(6).toString('hex')}.tmp`;
+      const fd = openSync(temporary, 'wx', 0o600);
+      try {
+        // No fsync: a file cut short by a crash fails its checksum and is made again.
+        writeSync(fd, codeCacheOf(file));
+      } finally {
+        closeSync(fd);
+      }
+      renameSync(temporary, target);
+    }
+  } catch {
+    // A cache only saves time: a folder that cannot be written costs nothing but that.
+  }
+}
+
+process.on('exit', saveUserCaches);
+const chunks = inSea ? join(SEA_ROOT, 'chunks') : resolve(import.meta.dirname, 'chunks');
+(load(join(chunks, 'main.cjs')).runAsProgram as () => void)();

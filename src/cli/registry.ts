@@ -86,7 +86,7 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     name: 'zone',
-    usage: 'ddedge zone export [--format bind|json] [--output FILE] | ddedge zone plan FILE [--expect-no-changes] | ddedge zone apply FILE [--force] [--dry-run]',
+    usage: 'ddedge zone export [--format bind|json] [--output FILE] [--complete] | ddedge zone plan FILE [--expect-no-changes] | ddedge zone apply FILE [--force] [--dry-run]',
     describe: "a service's whole DNS zone as a file: export it, plan the changes a file asks for, apply them (backed up, reversible)",
     settings: true,
     positionals: true,
@@ -95,6 +95,7 @@ export const COMMANDS: CommandSpec[] = [
       'env-file': envFile,
       format: { type: 'string', describe: 'export: bind (an RFC 1035 master file) or json', default: 'bind' },
       output: { type: 'string', describe: 'export: write to this file (atomically) instead of stdout' },
+      complete: { type: 'boolean', describe: "export: also write $TTL, the SOA and NS as the zone's name servers (or --dns-server) give them, for named-checkzone, NSD, Knot" },
       ignore: { type: 'string', multiple: true, describe: 'leave NAME[:TYPE] alone (repeatable; * matches anything; relative to the zone or absolute)' },
       'keep-unlisted': { type: 'boolean', describe: 'keep records that are not in the file instead of deleting them' },
       'skip-unsupported': { type: 'boolean', describe: 'skip records of types the provider does not keep instead of refusing the file' },
@@ -147,6 +148,25 @@ export const COMMANDS: CommandSpec[] = [
     // lego runs `present <fqdn> <value>`: a base64url value starts with "-" once in 64.
     literalArguments: acmeLiteralArguments,
     load: () => import('./commands/acme.js'),
+  },
+  {
+    name: 'gateway',
+    usage: 'ddedge gateway --zone NAME --keys FILE [--dns-listen ADDR:PORT] | ddedge gateway keygen NAME [--algorithm ALG] | ddedge gateway check-keys FILE',
+    describe: "the registrar's zones behind a DNS front door: TSIG-signed RFC 2136 updates and authoritative answers; make a key, check a keys file",
+    settings: true,
+    positionals: true,
+    flags: {
+      'env-file': envFile,
+      dotenv,
+      zone: { type: 'string', multiple: true, describe: 'a hosting service whose zone it serves (repeatable) [DDEDGE_GATEWAY_ZONES]' },
+      'dns-listen': { type: 'string', multiple: true, describe: 'ADDR:PORT where it answers DNS, UDP and TCP (repeatable; default 127.0.0.1:53) [DDEDGE_GATEWAY_LISTEN]' },
+      'primary-name': { type: 'string', describe: 'the SOA MNAME it gives (default: the host name) [DDEDGE_GATEWAY_PRIMARY_NAME]' },
+      refresh: { type: 'string', describe: 'how often each zone is re-read from the provider (default 60s) [DDEDGE_GATEWAY_REFRESH]' },
+      notify: { type: 'string', multiple: true, describe: 'HOST[:PORT] of a secondary sent a NOTIFY after each change (repeatable) [DDEDGE_GATEWAY_NOTIFY]' },
+      algorithm: { type: 'string', describe: 'keygen: hmac-sha256 (default), hmac-sha384, hmac-sha512, hmac-sha224, hmac-sha1, hmac-md5' },
+      keys: { type: 'string', describe: 'the keys file: TSIG keys and their grants [DDEDGE_GATEWAY_KEYS_FILE, credential gateway-keys]' },
+    },
+    load: () => import('./commands/gateway.js'),
   },
 ];
 

@@ -49,7 +49,7 @@ export const SETTINGS = {
   metricsFile: { flag: 'metrics-file', env: 'DDEDGE_METRICS_FILE', kind: 'path', describe: "Prometheus text-format metrics, written atomically after each cycle (node_exporter's textfile collector)" },
   maxCallsPerHour: { flag: 'max-calls-per-hour', env: 'DDEDGE_MAX_CALLS_PER_HOUR', kind: 'integer', default: '60', describe: 'budget of provider calls the agent makes on its own (update, daemon), counted in the state; past it, exit 4 until calls resume' },
   logFormat: { flag: 'log-format', env: 'DDEDGE_LOG_FORMAT', kind: 'enum', values: ['text', 'json'], default: 'text', describe: 'log format on stderr' },
-  dnsServers: { flag: 'dns-server', env: 'DDEDGE_DNS_SERVERS', kind: 'string', multiple: true, describe: "acme: name servers asked whether a challenge is visible, HOST[:PORT] (repeatable; default: the zone's authoritative servers)" },
+  dnsServers: { flag: 'dns-server', env: 'DDEDGE_DNS_SERVERS', kind: 'string', multiple: true, describe: "acme: name servers asked whether a challenge is visible; zone export --complete: asked for the SOA and NS; HOST[:PORT] (repeatable; default: the zone's authoritative servers)" },
   propagationTimeout: { flag: 'propagation-timeout', env: 'DDEDGE_PROPAGATION_TIMEOUT', kind: 'duration', default: '120s', describe: 'acme: how long present waits for the challenge to be visible on every server' },
 } as const satisfies Record<string, Setting>;
 

@@ -66,7 +66,8 @@ export function decodeMessage(packet: Buffer): DnsMessage {
   };
 }
 
-function decodeData(packet: Buffer, type: number, start: number, end: number): Pick<DnsRecord, 'type' | 'value'> {
+/** The data of one record (exported for readers that keep each record's class, as UPDATE needs). */
+export function decodeData(packet: Buffer, type: number, start: number, end: number): Pick<DnsRecord, 'type' | 'value'> {
   const data = packet.subarray(start, end);
   const need = (n: number) => {
     if (data.length !== n) throw new DnsWireError(`a ${typeName(type)} record has ${data.length} bytes of data, not ${n}`);

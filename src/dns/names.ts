@@ -92,7 +92,8 @@ export function readName(packet: Buffer, offset: number): { name: string; next: 
 
 /** A growing message buffer that remembers where names were written, for compression. */
 export class WireWriter {
-  private buffer = Buffer.alloc(512);
+  // Unsafe (not zero-filled): only bytes already written are ever read (toBuffer, setU16), and this is the hot path of every answer.
+  private buffer = Buffer.allocUnsafe(512);
   length = 0;
   private readonly suffixes = new Map<string, number>();
 
@@ -102,7 +103,7 @@ export class WireWriter {
     const at = this.length;
     if (at + n > this.maxBytes) throw new DnsWireError(`the message would exceed ${this.maxBytes} bytes`);
     if (at + n > this.buffer.length) {
-      const grown = Buffer.alloc(Math.min(this.maxBytes, Math.max(this.buffer.length * 2, at + n)));
+      const grown = Buffer.allocUnsafe(Math.min(this.maxBytes, Math.max(this.buffer.length * 2, at + n)));
       this.buffer.copy(grown, 0, 0, at);
       this.buffer = grown;
     }

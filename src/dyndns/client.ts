@@ -9,6 +9,7 @@ import type { Transport } from '../http/transport.js';
 import { silentLogger, type Logger } from '../log.js';
 import { outsideText } from '../outside-text.js';
 import { redactUrl } from '../redact.js';
+import { checkAnswerMatches } from './contradiction.js';
 import { MalformedAnswer, parseDyndnsAnswer } from './parse.js';
 import { refusalKind } from './refusal.js';
 import type { DyndnsFormat, DyndnsResult } from './result.js';
@@ -61,7 +62,10 @@ export async function sendDyndnsUpdate(settings: DyndnsSettings, host: string, i
     if (!(error instanceof MalformedAnswer)) throw error;
     throw new TransportError('malformed', `malformed ${settings.format} answer from ${response.shownUrl}: ${error.message}`, response.shownUrl);
   }
-  if (result.success) return result;
+  if (result.success) {
+    checkAnswerMatches(result, host, ip);
+    return result;
+  }
   const text = outsideText(result.messages.join('; ')) || 'no reason given';
   const kind = refusalKind(result);
   const advice = kind === 'auth' ? ' (check DDEDGE_DYNDNS_USER and DDEDGE_DYNDNS_KEY)' : '';

@@ -52,6 +52,7 @@ function parseJson(text: string): DyndnsResult {
   const result: DyndnsResult = { success: data.success, messages };
   if (data.host !== undefined && data.host !== null && !isFields(data.host)) throw new MalformedAnswer('"host" is not an object');
   if (isFields(data.host)) {
+    if (typeof data.host.name === 'string' && data.host.name.trim()) result.host = data.host.name;
     if (typeof data.host.value === 'string' && familyOfAddress(data.host.value)) result.address = data.host.value;
     if (typeof data.host.updated === 'boolean') result.changed = data.host.updated;
     // "host: present when the host is valid": the user and key were accepted.
@@ -74,6 +75,8 @@ function parseXmlAnswer(text: string): DyndnsResult {
   const errors = childrenNamed(child(root, 'errors'), 'error').map((e) => e.text.trim());
   const informs = childrenNamed(child(root, 'informs'), 'inform').map((e) => e.text.trim());
   const result: DyndnsResult = { success: success === 'true' && errors.length === 0, messages: [...errors, ...informs] };
+  const name = child(child(root, 'host'), 'name')?.text.trim();
+  if (name) result.host = name;
   const value = child(child(root, 'host'), 'value')?.text.trim();
   if (value && familyOfAddress(value)) result.address = value;
   const changed = child(child(root, 'resData'), 'request')?.attributes.success;

@@ -1,6 +1,8 @@
 /** One dynamic DNS answer, whatever format it came in. */
 export interface DyndnsResult {
   success: boolean;
+  /** The host the answer is about, when it names one (JSON and XML do). */
+  host?: string;
   /** The address the provider now holds for the host, when the answer says. */
   address?: string;
   /** Whether the provider changed the record; undefined when the answer does not say. */

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import type { Config } from '../config/config.js';
 import { ConfigError } from '../errors.js';
 import type { Logger } from '../log.js';
+import { guardConnections } from './connection-guard.js';
 import { answer } from './routes.js';
 import { formatListenAddress, type ListenAddress } from './listen-address.js';
 
@@ -17,7 +18,11 @@ export const ENDPOINT_LIMITS = {
   requestTimeoutMs: 10_000,
   /** An idle keep-alive connection is closed after this long. */
   idleMs: 5_000,
-  connections: 32,
+  /**
+   * Open connections, in all and per remote address. Past either, the oldest idle connection
+   * is closed rather than the newcomer refused (connection-guard.ts): a probe always gets in.
+   */
+  connections: { total: 256, perAddress: 64 },
 };
 
 export interface EndpointOptions {
@@ -47,7 +52,8 @@ export async function startEndpoint(options: EndpointOptions): Promise<Endpoint>
     },
     (req, res) => serve(req, res, options),
   );
-  server.maxConnections = limits.connections;
+  // Not server.maxConnections: it refuses newcomers, so idle sockets could lock probes out.
+  guardConnections(server, limits.connections);
   server.maxRequestsPerSocket = 100;
   // A connection that sends nothing at all is closed too.
   server.setTimeout(limits.requestTimeoutMs, (socket) => socket.destroy());

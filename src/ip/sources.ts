@@ -3,6 +3,7 @@
 // server, or a builtin name.
 import { ConfigError } from '../errors.js';
 import { checkUrl } from '../http/url-policy.js';
+import { maskUserInfo, redactUrl, registerSecret } from '../redact.js';
 import type { Family } from './address.js';
 
 export type SourceSpec =
@@ -55,8 +56,8 @@ export function parseSource(text: string, family: Family, setting: string): Sour
   if (trimmed === 'server') return { kind: 'server', name: 'server' };
   if (trimmed.startsWith('url:')) {
     const url = trimmed.slice(4);
-    checkUrl(url, setting);
-    return { kind: 'url', name: trimmed, url };
+    const parsed = checkUrl(url, setting);
+    return { kind: 'url', name: `url:${shownSourceUrl(url, parsed)}`, url };
   }
   if (trimmed.startsWith('iface:')) {
     const iface = trimmed.slice(6);
@@ -81,8 +82,26 @@ export function parseSource(text: string, family: Family, setting: string): Sour
   if (spec) return spec;
   const names = Object.keys(BUILTIN_SOURCES).filter((n) => BUILTIN_SOURCES[n]!.spec(family));
   throw new ConfigError(
-    `${setting}: unknown IPv${family} source "${trimmed}"; use url:<URL>, iface:<name>, file:<path>, dns:<name>@<server>, dns-txt:<name>@<server>, server, or one of ${names.join(', ')}`,
+    `${setting}: unknown IPv${family} source "${maskUserInfo(trimmed)}"; use url:<URL>, iface:<name>, file:<path>, dns:<name>@<server>, dns-txt:<name>@<server>, server, or one of ${names.join(', ')}`,
   );
+}
+
+/**
+ * How an url: source is named (in `ip --json`, logs, errors): as given, unless its URL carries
+ * credentials (user-info, a key in the query), which are then masked. They are also registered
+ * as secrets, so an error text that quotes the URL in its own way is masked as well.
+ */
+function shownSourceUrl(text: string, url: URL): string {
+  const shown = redactUrl(text);
+  const secret = url.password || url.username;
+  if (!secret && shown === url.href) return text;
+  registerSecret(secret);
+  try {
+    registerSecret(decodeURIComponent(secret));
+  } catch {
+    // not valid percent-encoding: the raw form is registered
+  }
+  return shown;
 }
 
 export function parseSources(texts: string[] | undefined, family: Family, setting: string): SourceSpec[] {

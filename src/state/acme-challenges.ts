@@ -2,11 +2,13 @@
 // agent's state (<state dir>/acme/challenges.json) so that `acme cleanup` removes exactly
 // what `acme present` added, and other tools can tell ddedge's challenges from the user's.
 // A separate file with its own lock: an ACME hook must not wait for (or block) an agent cycle.
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../atomic-write.js';
 import { BusyError } from '../errors.js';
 import { acquireLock, type Lock } from './lock.js';
+import { damageReason } from './damage-reason.js';
+import { readRegularFile } from './regular-file.js';
 
 export interface AcmeChallengeRecord {
   /** The TXT record's full name, lower case, punycode, no trailing dot. */
@@ -36,15 +38,18 @@ export interface LoadedAcmeChallenges {
   damage?: string;
 }
 
+/** Far more than any client keeps in flight (a record is ~250 bytes): a bigger file is not ours. */
+const MAX_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Throws ConfigError when the file is not a regular file (a FIFO would hang the hook while it
+ * holds the acme lock; /dev/zero would fill the memory), is too large, or cannot be read:
+ * forgetting the challenges ddedge made would leave them in the zone for good.
+ */
 export function readAcmeChallenges(stateDir: string): LoadedAcmeChallenges {
   const path = challengeFile(stateDir);
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { challenges: [] };
-    return { challenges: [], damage: `cannot read ${path}: ${(error as NodeJS.ErrnoException).code}` };
-  }
+  const text = readRegularFile(path, MAX_BYTES);
+  if (text === undefined) return { challenges: [] };
   try {
     const data = JSON.parse(text) as AcmeChallengeFile;
     if (data?.version !== 1 || !Array.isArray(data.challenges)) throw new Error('unexpected shape');
@@ -52,7 +57,7 @@ export function readAcmeChallenges(stateDir: string): LoadedAcmeChallenges {
     if (!valid) throw new Error('unexpected record');
     return { challenges: data.challenges };
   } catch (error) {
-    return { challenges: [], damage: `${path} is damaged (${(error as Error).message}); starting from an empty list` };
+    return { challenges: [], damage: `${path} is damaged (${damageReason(error)}); starting from an empty list` };
   }
 }
 

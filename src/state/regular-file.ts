@@ -21,9 +21,10 @@ export function notRegularFile(path: string, what: string): ConfigError {
 
 /**
  * The text of a regular file, or undefined when it does not exist. Throws ConfigError when
- * the path is something else or cannot be read (permissions): unreadable is not empty.
+ * the path is something else, is larger than `maxBytes`, or cannot be read (permissions):
+ * unreadable is not empty.
  */
-export function readRegularFile(path: string): string | undefined {
+export function readRegularFile(path: string, maxBytes = MAX_BYTES): string | undefined {
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
@@ -35,7 +36,7 @@ export function readRegularFile(path: string): string | undefined {
   try {
     const stats = fstatSync(fd);
     if (!stats.isFile()) throw notRegularFile(path, describeFileType(stats));
-    if (stats.size > MAX_BYTES) throw new ConfigError(`${path} is ${stats.size} bytes, too large to be ddedge's; remove it`);
+    if (stats.size > maxBytes) throw new ConfigError(`${path} is ${stats.size} bytes, too large to be ddedge's; remove it`);
     const buffer = Buffer.alloc(stats.size);
     let length = 0;
     // Bounded: a regular file yields its size in at most a few reads; stop at EOF or when full.

@@ -42,12 +42,13 @@ export function ensureStateDir(dir: string): void {
 }
 
 /**
- * Removes `<name>.<pid>.tmp` files of other processes: only the holder of the lock writes
- * the state, so while we hold it any such file is left over from a writer that was killed.
- * Our own pid's file (a container restarted as the same pid) is overwritten by our next write.
+ * Removes `<name>.<pid>.tmp` and `<name>.<pid>.<random>.tmp` files (atomic-write.ts): only the
+ * holder of the lock writes the state, and it writes synchronously, so while we hold the lock
+ * any such file is left over from a writer that was killed, even one with our own pid (a
+ * container restarted as the same pid; its random name is never reused).
  */
 export function removeStaleTemporaries(dir: string, name: string): string[] {
-  const pattern = new RegExp(`^${name.replace(/\./g, '\\.')}\\.(\\d+)\\.tmp$`);
+  const pattern = new RegExp(`^${name.replace(/\./g, '\\.')}\\.(\\d+)(?:\\.[a-z0-9]+)?\\.tmp$`);
   const removed: string[] = [];
   let entries: string[];
   try {
@@ -57,7 +58,7 @@ export function removeStaleTemporaries(dir: string, name: string): string[] {
   }
   for (const entry of entries) {
     const match = pattern.exec(entry);
-    if (!match || Number(match[1]) === process.pid) continue;
+    if (!match) continue;
     try {
       unlinkSync(resolve(dir, entry));
       removed.push(entry);

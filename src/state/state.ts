@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../atomic-write.js';
 import type { RecordType } from '../ip/address.js';
 import type { RecordBackoff } from './backoff.js';
+import { damageReason } from './damage-reason.js';
 import { readRegularFile } from './regular-file.js';
 import { ensureStateDir } from './state-dir.js';
 
@@ -67,7 +68,7 @@ export function readState(dir: string): LoadedState {
     if (data.calls !== undefined && !isCountTable(data.calls)) throw new Error('unexpected call counts');
     return { state: data };
   } catch (error) {
-    return { state: emptyState(), damage: `${stateFile(dir)} is damaged (${(error as Error).message}); starting from an empty cache` };
+    return { state: emptyState(), damage: `${stateFile(dir)} is damaged (${damageReason(error)}); starting from an empty cache` };
   }
 }
 

@@ -1,13 +1,14 @@
 // RFC 1035 §5 master files into a WantedZone: $ORIGIN, $TTL, @, relative and absolute names,
 // omitted owners, optional TTL and class in either order, and the rdata of the eight types
-// the provider keeps. Every error names the file, line and column.
-import { lexMasterFile, type Token } from './master-lexer.js';
-import { absoluteName, canonicalName } from './names.js';
-import { isZoneType, MAX_TTL, type ZoneType } from './record.js';
-import { canonicalTarget, canonicalValue, formatCaa, ValueError } from './values.js';
-import { withoutDuplicates, zoneProblem, type FileNote, type WantedRecord, type WantedZone } from './wanted-zone.js';
-import { quote } from './master-writer.js';
-import { ZoneFileError } from './zone-file-error.js';
+// the provider keeps. Every problem is reported with its file, line and column, all of them
+// at once (the first 20 listed); an entry with a problem is left out and reading goes on.
+import { MasterLexer } from './master-lexer.js';
+import { masterName } from './master-names.js';
+import { readRdata, type Rdata, type RdataContext } from './master-rdata.js';
+import { isZoneType, MAX_TTL, ZONE_TYPES } from './record.js';
+import { ValueError } from './values.js';
+import { FileRecord, WantedZoneBuilder, type WantedZone } from './wanted-zone.js';
+import { FileProblems, shown, ZoneFileError } from './zone-file-error.js';
 
 export interface ReadOptions {
   /** The service: the origin until a $ORIGIN says otherwise, and the bound of every name. */
@@ -29,158 +30,200 @@ export function parseTtl(text: string): number | undefined {
   return total;
 }
 
+/** Types as written, in either case, to their name: no upper-casing per record. */
+const TYPE_OF = new Map<string, string>();
+for (const type of [...ZONE_TYPES, 'SOA']) [type, type.toLowerCase()].forEach((t) => TYPE_OF.set(t, type));
+
+/** Thrown to leave an entry once its problem is reported; not an Error, so no stack is built. */
+const SKIP = Symbol('skip the entry');
+/** The previous owner when the entry that named it was left out: records under it are skipped too. */
+const UNKNOWN_OWNER = Symbol('unknown owner');
+
 export function readMasterFile(text: string, options: ReadOptions): WantedZone {
-  const { file, zone } = options;
-  const at = (t: Token) => `${file}:${t.line}:${t.column}`;
-  const fail = (t: Token, reason: string): never => {
-    throw new ZoneFileError(file, t.line, t.column, reason);
-  };
-  const nameOf = (t: Token, origin: string): string => {
-    if (t.quoted) fail(t, `a name cannot be quoted: "${t.text}"`);
-    checkTrailingDot(t, origin, zone, fail);
-    const name = canonicalName(absoluteName(t.text, origin));
-    return name ?? fail(t, `"${t.text}" is not a host name`);
-  };
-  const ttlOf = (t: Token): number => {
-    const ttl = parseTtl(t.text);
-    if (ttl === undefined || ttl > MAX_TTL) fail(t, `TTL "${t.text}" is out of range (0 to ${MAX_TTL} seconds)`);
-    return ttl!;
-  };
-
-  let origin = zone;
-  let defaultTtl: number | undefined;
-  let previousOwner: string | undefined;
-  const records: WantedRecord[] = [];
-  const notes: FileNote[] = [];
-
-  for (const entry of lexMasterFile(text, file)) {
-    const tokens = [...entry.tokens];
-    const first = tokens[0]!;
-    if (!entry.ownerOmitted && !first.quoted && first.text.startsWith('$')) {
-      const directive = first.text.toUpperCase();
-      const argument = tokens[1] ?? fail(first, `${directive} needs a value`);
-      if (directive === '$ORIGIN') origin = nameOf(argument, origin);
-      else if (directive === '$TTL') defaultTtl = ttlOf(argument);
-      else fail(first, `${directive} is not supported (ddedge reads $ORIGIN and $TTL)`);
-      if (tokens.length > 2) fail(tokens[2]!, `unexpected "${tokens[2]!.text}" after ${directive}`);
-      continue;
-    }
-    let owner: string;
-    if (entry.ownerOmitted) owner = previousOwner ?? fail(first, 'the first record has no owner name');
-    else owner = nameOf(tokens.shift()!, origin);
-    previousOwner = owner;
-
-    let ttl: number | undefined;
-    let seenClass = false;
-    let typeToken: Token | undefined;
-    while (tokens.length) {
-      const t = tokens.shift()!;
-      const upper = t.text.toUpperCase();
-      if (!t.quoted && ttl === undefined && parseTtl(t.text) !== undefined) ttl = ttlOf(t);
-      else if (!t.quoted && !seenClass && CLASSES.has(upper)) {
-        if (upper !== 'IN') fail(t, `class ${upper} is not supported; a zone's records are class IN`);
-        seenClass = true;
-      } else {
-        typeToken = t;
-        break;
-      }
-    }
-    if (!typeToken) fail(first, `the record for ${owner} has no type`);
-    const type = typeToken!.text.toUpperCase();
-    const where = at(typeToken!);
-    if (type === 'SOA' || (type === 'NS' && owner === zone)) {
-      notes.push({ name: owner, type, reason: `left to the provider (${type === 'SOA' ? 'SOA' : 'apex NS'})`, where });
-      continue;
-    }
-    if (!isZoneType(type)) {
-      if (options.skipUnsupported) {
-        notes.push({ name: owner, type, reason: 'skipped: the provider does not keep this type (--skip-unsupported)', where });
-        continue;
-      }
-      fail(typeToken!, `unknown or unsupported type "${typeToken!.text}" (ddedge manages ${['A', 'AAAA', 'CNAME', 'MX', 'SRV', 'TXT', 'NS', 'CAA'].join(', ')}; --skip-unsupported leaves others out)`);
-    }
-    const rdata = readRdata(type as ZoneType, tokens, typeToken!, origin, fail, zone);
-    records.push({ name: owner, type: type as ZoneType, ttl: ttl ?? defaultTtl, ...rdata, where });
-  }
-
-  const problem = zoneProblem(zone, records, notes);
-  if (problem) {
-    const [line, column] = problem.where.split(':').slice(-2).map(Number);
-    throw new ZoneFileError(file, line!, column!, problem.reason);
-  }
-  return { zone, records: withoutDuplicates(records), notes };
-}
-
-function readRdata(type: ZoneType, tokens: Token[], typeToken: Token, origin: string, fail: (t: Token, reason: string) => never, zone: string): { value: string; priority?: number } {
-  const expect = (count: number, shape: string) => {
-    if (tokens.length < count) fail(tokens.at(-1) ?? typeToken, `${type} needs ${shape}`);
-    if (tokens.length > count && type !== 'TXT') fail(tokens[count]!, `unexpected "${tokens[count]!.text}": ${type} is ${shape}`);
-  };
-  const target = (t: Token) => {
-    checkTrailingDot(t, origin, zone, fail);
-    return t.text === '@' ? origin : t.text === '.' ? '.' : absoluteName(t.text, origin);
-  };
-  try {
-    switch (type) {
-      case 'A':
-      case 'AAAA':
-        expect(1, 'an address');
-        return { value: canonicalValue(type, tokens[0]!.text) };
-      case 'CNAME':
-      case 'NS':
-        expect(1, 'a host name');
-        return { value: canonicalTarget(target(tokens[0]!)) };
-      case 'MX': {
-        expect(2, '"preference exchange"');
-        const priority = number16(tokens[0]!, 'MX preference', fail);
-        return { priority, value: canonicalTarget(target(tokens[1]!), 'mail server name') };
-      }
-      case 'SRV': {
-        expect(4, '"priority weight port target"');
-        const priority = number16(tokens[0]!, 'SRV priority', fail);
-        const [weight, port] = [number16(tokens[1]!, 'SRV weight', fail), number16(tokens[2]!, 'SRV port', fail)];
-        return { priority, value: `${weight} ${port} ${canonicalTarget(target(tokens[3]!), 'SRV target')}` };
-      }
-      case 'CAA': {
-        expect(3, '"flag tag value"');
-        const flag = tokens[0]!.text;
-        if (!/^\d+$/.test(flag) || Number(flag) > 255) fail(tokens[0]!, `CAA flag "${flag}" is not a number from 0 to 255`);
-        if (!/^[A-Za-z0-9]+$/.test(tokens[1]!.text)) fail(tokens[1]!, `CAA tag "${tokens[1]!.text}" is not letters and digits`);
-        return { value: formatCaa(Number(flag), tokens[1]!.text, tokens[2]!.text) };
-      }
-      case 'TXT': {
-        expect(1, 'at least one string');
-        const value = tokens.map((t) => t.text).join('');
-        // RFC 1035 reads each word as a string of its own, joined with nothing between: a
-        // hand-typed `TXT v=spf1 mx -all` becomes "v=spf1mx-all". No one means that; a tool that
-        // writes strings quotes at least one of them.
-        if (tokens.length > 1 && tokens.every((t) => !t.quoted)) {
-          fail(tokens[0]!, `TXT of several unquoted words is several strings joined without spaces (${quote(value)}); quote the text: ${quote(tokens.map((t) => t.text).join(' '))}`);
-        }
-        return { value };
-      }
-    }
-  } catch (error) {
-    if (error instanceof ValueError) fail(tokens[0] ?? typeToken, error.message);
-    throw error;
-  }
-}
-
-function number16(t: Token, what: string, fail: (t: Token, reason: string) => never): number {
-  if (!/^\d+$/.test(t.text) || Number(t.text) > 65535) fail(t, `${what} "${t.text}" is not a number from 0 to 65535`);
-  return Number(t.text);
+  return new MasterFileReader(text, options).read();
 }
 
 /**
- * A relative name that already ends with the zone ("www.example.com" in example.com) means
- * www.example.com.example.com, as RFC 1035 reads it; no one wants that name, everyone forgets a
- * dot. Applied, it would move records under a copy of the zone and delete the originals.
+ * The first $ORIGIN of a master file: the zone it is about when none is given. It is read as
+ * the reader reads it (a `$ORIGIN` in a comment, after a CR or not, is no directive), and with
+ * or without its final dot. A name the provider could not hold is a ZoneFileError: it would
+ * become a path under the state directory.
  */
-function checkTrailingDot(t: Token, origin: string, zone: string, fail: (t: Token, reason: string) => never): void {
-  if (t.text === '@' || t.text.endsWith('.')) return;
-  const name = canonicalName(t.text);
-  if (name === undefined || (name !== zone && !name.endsWith(`.${zone}`))) return;
-  const meant = canonicalName(absoluteName(t.text, origin)) ?? `${t.text}.${origin}`;
-  const relative = origin === zone && name !== zone ? ` (or "${t.text.slice(0, -zone.length - 1)}")` : '';
-  fail(t, `"${t.text}" has no trailing dot, so it means ${meant}; write "${t.text}."${relative}`);
+export function masterFileOrigin(text: string, file: string): string | undefined {
+  const lx = new MasterLexer(text, new FileProblems(file));
+  while (lx.next()) {
+    if (lx.broken || lx.ownerOmitted || lx.isQuoted(0) || lx.raw(0).toUpperCase() !== '$ORIGIN') continue;
+    if (lx.count < 2) return undefined;
+    const written = lx.raw(1);
+    try {
+      return masterName(written.endsWith('.') ? written : `${written}.`, '', '');
+    } catch (error) {
+      if (!(error instanceof ValueError)) throw error;
+      throw new ZoneFileError(file, [{ line: lx.lineOf(1), column: lx.columnOf(1), reason: `$ORIGIN ${shown(written)} cannot name the zone: ${error.message}` }]);
+    }
+  }
+  return undefined;
+}
+
+class MasterFileReader implements RdataContext {
+  readonly lexer: MasterLexer;
+  private readonly problems: FileProblems;
+  private readonly wanted: WantedZoneBuilder;
+  private readonly zone: string;
+  private readonly file: string;
+  private origin: string;
+  private defaultTtl: number | undefined;
+  private previousOwner: string | typeof UNKNOWN_OWNER | undefined;
+  // The last owner read: the next record often has the same one.
+  private lastOwnerWritten = '';
+  private lastOwnerOrigin = '';
+  private lastOwner = '';
+  private readonly rdata: Rdata = { value: '', priority: undefined };
+
+  constructor(
+    text: string,
+    private readonly options: ReadOptions,
+  ) {
+    this.zone = options.zone;
+    this.file = options.file;
+    this.origin = options.zone;
+    this.problems = new FileProblems(options.file);
+    this.lexer = new MasterLexer(text, this.problems);
+    this.wanted = new WantedZoneBuilder(options.zone);
+  }
+
+  read(): WantedZone {
+    const lx = this.lexer;
+    while (!this.problems.full && lx.next()) {
+      try {
+        if (lx.broken) this.skipBroken();
+        else if (!lx.ownerOmitted && !lx.isQuoted(0) && lx.raw(0).startsWith('$')) this.directive();
+        else this.record();
+      } catch (error) {
+        if (error !== SKIP) throw error;
+      }
+    }
+    this.problems.throwIfAny();
+    return this.wanted.result();
+  }
+
+  fail(k: number, reason: string): never {
+    this.problems.add(this.lexer.lineOf(k), this.lexer.columnOf(k), reason);
+    throw SKIP;
+  }
+
+  target(k: number, what: string): string {
+    if (!this.lexer.isQuoted(k) && this.lexer.raw(k) === '.') return '.';
+    const name = this.name(k);
+    if (name.includes('*')) this.fail(k, `${shown(this.lexer.raw(k))} is not a ${what}`);
+    return name;
+  }
+
+  /** An entry the lexer found wrong (and reported): only its owner is kept, for the lines after it. */
+  private skipBroken(): void {
+    const lx = this.lexer;
+    if (lx.ownerOmitted || lx.raw(0).startsWith('$')) return;
+    try {
+      this.previousOwner = lx.isQuoted(0) ? UNKNOWN_OWNER : masterName(lx.raw(0), this.origin, this.zone);
+    } catch {
+      this.previousOwner = UNKNOWN_OWNER;
+    }
+  }
+
+  private directive(): void {
+    const lx = this.lexer;
+    const written = lx.raw(0);
+    const directive = written.toUpperCase();
+    const named = /^\$[A-Z]+$/.test(directive) ? directive : shown(written);
+    if (directive !== '$ORIGIN' && directive !== '$TTL') this.fail(0, `${named} is not supported (ddedge reads $ORIGIN and $TTL)`);
+    if (lx.count < 2) this.fail(0, `${directive} needs a value`);
+    if (lx.count > 2) this.fail(2, `unexpected ${shown(lx.raw(2))} after ${directive}`);
+    if (directive === '$ORIGIN') this.origin = this.name(1);
+    else this.defaultTtl = this.ttl(1);
+  }
+
+  private record(): void {
+    const lx = this.lexer;
+    const count = lx.count;
+    let k = 0;
+    let owner: string;
+    if (lx.ownerOmitted) {
+      if (this.previousOwner === UNKNOWN_OWNER) throw SKIP;
+      owner = this.previousOwner ?? this.fail(0, 'the first record has no owner name');
+    } else {
+      this.previousOwner = UNKNOWN_OWNER;
+      owner = this.owner();
+      this.previousOwner = owner;
+      k = 1;
+    }
+
+    let ttl: number | undefined;
+    let seenClass = false;
+    for (; k < count && !lx.isQuoted(k); k++) {
+      if (ttl === undefined && (ttl = this.ttlOrUndefined(k)) !== undefined) continue;
+      const written = lx.raw(k);
+      if (seenClass || written.length > 3 || !CLASSES.has(written.toUpperCase())) break;
+      if (written.toUpperCase() !== 'IN') this.fail(k, `class ${written.toUpperCase()} is not supported; a zone's records are class IN`);
+      seenClass = true;
+    }
+    if (k >= count) this.fail(0, `the record for ${owner} has no type`);
+    const written = lx.raw(k);
+    const type = lx.isQuoted(k) ? `"${written}"` : (TYPE_OF.get(written) ?? written.toUpperCase());
+    if (type === 'SOA' || (type === 'NS' && owner === this.zone)) {
+      this.check(k, this.wanted.addNote({ name: owner, type, reason: `left to the provider (${type === 'SOA' ? 'SOA' : 'apex NS'})`, where: this.where(k) }));
+      return;
+    }
+    if (!isZoneType(type)) {
+      if (!this.options.skipUnsupported) {
+        this.fail(k, `unknown or unsupported type ${shown(written)} (ddedge manages ${ZONE_TYPES.join(', ')}; --skip-unsupported leaves others out)`);
+      }
+      this.check(k, this.wanted.addNote({ name: owner, type, reason: 'skipped: the provider does not keep this type (--skip-unsupported)', where: this.where(k) }));
+      return;
+    }
+    readRdata(type, k + 1, this, this.rdata);
+    const record = new FileRecord(owner, type, ttl ?? this.defaultTtl, this.rdata.priority, this.rdata.value, this.file, lx.lineOf(k), lx.columnOf(k));
+    this.check(k, this.wanted.addRecord(record));
+  }
+
+  private where(k: number): string {
+    return `${this.file}:${this.lexer.lineOf(k)}:${this.lexer.columnOf(k)}`;
+  }
+
+  private check(k: number, problem: string | undefined): void {
+    if (problem !== undefined) this.fail(k, problem);
+  }
+
+  private owner(): string {
+    const written = this.lexer.raw(0);
+    if (written === this.lastOwnerWritten && this.origin === this.lastOwnerOrigin && !this.lexer.isQuoted(0)) return this.lastOwner;
+    const owner = this.name(0);
+    this.lastOwnerWritten = written;
+    this.lastOwnerOrigin = this.origin;
+    this.lastOwner = owner;
+    return owner;
+  }
+
+  private name(k: number): string {
+    const lx = this.lexer;
+    if (lx.isQuoted(k)) this.fail(k, `a name cannot be quoted: ${shown(lx.raw(k))}`);
+    try {
+      return masterName(lx.raw(k), this.origin, this.zone);
+    } catch (error) {
+      if (error instanceof ValueError) this.fail(k, error.message);
+      throw error;
+    }
+  }
+
+  /** The TTL token k holds, or undefined when it is no TTL; out of range fails. */
+  private ttlOrUndefined(k: number): number | undefined {
+    const lx = this.lexer;
+    const digits = lx.digits(k);
+    const ttl = digits >= 0 ? digits : lx.startsWithDigit(k) ? parseTtl(lx.raw(k)) : undefined;
+    if (ttl !== undefined && ttl > MAX_TTL) this.fail(k, `TTL ${shown(lx.raw(k))} is out of range (0 to ${MAX_TTL} seconds)`);
+    return ttl;
+  }
+
+  private ttl(k: number): number {
+    return this.ttlOrUndefined(k) ?? this.fail(k, `TTL ${shown(this.lexer.raw(k))} is out of range (0 to ${MAX_TTL} seconds)`);
+  }
 }

@@ -1,7 +1,7 @@
 // A zone as an RFC 1035 master file: `$ORIGIN <zone>.`, owners relative to it (`@` for the
 // apex), targets absolute, TXT quoted and split into strings of at most 255 bytes, records
 // with the provider's default TTL written without one. Sorted, so files diff well.
-import { splitTxt } from '../dns/txt-strings.js';
+import { splitTxt, txtRdata } from '../dns/txt-strings.js';
 import { relativeName } from './names.js';
 import { parseCaa } from './values.js';
 
@@ -15,16 +15,40 @@ export interface WritableRecord {
 
 const TYPE_ORDER = ['NS', 'A', 'AAAA', 'CNAME', 'MX', 'SRV', 'TXT', 'CAA'];
 
-export function writeMasterFile(zone: string, records: WritableRecord[], header: string[] = []): string {
-  const sorted = [...records].sort(compareRecords(zone));
-  const owners = sorted.map((r) => relativeName(r.name, zone));
-  const width = Math.min(40, Math.max(1, ...owners.map((o) => o.length)));
-  const lines = [...header.map((h) => `; ${visible(h)}`), `$ORIGIN ${zone}.`];
+export interface FileParts {
+  /** Lines written as they are right after `$ORIGIN` (`$TTL`, SOA and NS of a complete export). */
+  afterOrigin?: string[];
+  /** Lines written as they are after the records (a backup's exact records, comments). */
+  trailer?: string[];
+}
+
+/**
+ * `header` lines become `; ` comments before `$ORIGIN`. n log n in the records: keys made once,
+ * one sort.
+ */
+export function writeMasterFile(zone: string, records: readonly WritableRecord[], header: string[] = [], parts: FileParts = {}): string {
+  const sorted = sortedForFile(zone, records);
+  const owners = sorted.map((r) => ownerText(r.name, zone));
+  let width = 1;
+  for (const owner of owners) width = Math.max(width, owner.length);
+  width = Math.min(40, width);
+  const lines = [...header.map((h) => `; ${visible(h)}`), `$ORIGIN ${zone}.`, ...(parts.afterOrigin ?? [])];
   sorted.forEach((r, i) => {
     const ttl = r.ttl === undefined ? '' : String(r.ttl);
     lines.push(`${owners[i]!.padEnd(width)} ${ttl.padStart(6)} IN ${r.type.padEnd(5)} ${rdataOf(r)}`);
   });
+  lines.push(...(parts.trailer ?? []));
   return lines.join('\n') + '\n';
+}
+
+/**
+ * The owner relative to the zone, or absolute where a relative name would be misread: a name
+ * that itself ends with the zone (`example.com.example.com`) is one a reader takes for a
+ * forgotten trailing dot.
+ */
+function ownerText(name: string, zone: string): string {
+  const relative = visible(relativeName(name, zone));
+  return relative === zone || relative.endsWith(`.${zone}`) ? `${name}.` : relative;
 }
 
 const absolute = (name: string) => (name === '.' ? '.' : `${name}.`);
@@ -49,7 +73,7 @@ function rdataText(r: WritableRecord): string {
       return `${caa.flag} ${caa.tag} ${quote(caa.value)}`;
     }
     case 'TXT':
-      return txtStrings(r.value).map(quote).join(' ');
+      return txtRdata(r.value);
     default:
       return r.value;
   }
@@ -76,12 +100,20 @@ export function quote(text: string): string {
   return `${out}"`;
 }
 
-function compareRecords(zone: string) {
-  // The apex first, then names by their labels from the right, as DNS orders them.
-  const key = (name: string) => (name === zone ? '' : name.slice(0, -zone.length - 1).split('.').reverse().join('\u0001'));
-  return (a: WritableRecord, b: WritableRecord): number =>
-    key(a.name).localeCompare(key(b.name)) ||
-    (TYPE_ORDER.indexOf(a.type) >>> 0) - (TYPE_ORDER.indexOf(b.type) >>> 0) ||
-    (a.priority ?? 0) - (b.priority ?? 0) ||
-    (a.value < b.value ? -1 : a.value > b.value ? 1 : 0);
+/**
+ * The apex first, then names in DNS order (RFC 4034 §6.1: labels compared from the right, by
+ * their bytes), then type, priority and value. Each key is made once; comparing is comparing
+ * strings and numbers, so a sort of 100,000 records costs its n log n comparisons and no more.
+ */
+function sortedForFile<T extends WritableRecord>(zone: string, records: readonly T[]): T[] {
+  const keyed = records.map((r) => ({
+    r,
+    name: r.name === zone ? '' : r.name.slice(0, -zone.length - 1).split('.').reverse().join('\u0001'),
+    type: TYPE_RANK.get(r.type) ?? TYPE_ORDER.length,
+  }));
+  const text = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  keyed.sort((a, b) => text(a.name, b.name) || a.type - b.type || text(a.r.type, b.r.type) || (a.r.priority ?? 0) - (b.r.priority ?? 0) || text(a.r.value, b.r.value));
+  return keyed.map((k) => k.r);
 }
+
+const TYPE_RANK = new Map(TYPE_ORDER.map((type, i) => [type, i]));

@@ -3,6 +3,8 @@
 // provider keeps (SOA, apex NS, types ddedge does not manage). The plan leaves all of these
 // alone, on both sides: neither the live record nor the file's record is acted on.
 import { ConfigError } from '../errors.js';
+import type { AgentRecords } from './agent-records.js';
+import { globMatcher, type NameMatcher } from './glob.js';
 import { absoluteName, canonicalName } from './names.js';
 import { isZoneType } from './record.js';
 
@@ -12,12 +14,14 @@ export interface OwnershipOptions {
   hosts: string[];
   /** --ignore NAME[:TYPE], NAME relative to the zone or absolute, `*` matching anything. */
   ignore: string[];
+  /** The records the agent's state file holds (kept whatever --host says). */
+  agent?: AgentRecords;
 }
 
 export type Owner = (record: { name: string; type: string }) => string | undefined;
 
 interface IgnoreRule {
-  pattern: RegExp;
+  matches: NameMatcher;
   type?: string;
   text: string;
 }
@@ -40,23 +44,25 @@ export function parseIgnore(text: string, zone: string): IgnoreRule {
   const ascii = labels.join('.');
   // A bare "*" (or "*.<zone>.") is every name of the zone: the apex too, or `--ignore '*:TXT'`
   // would still delete the apex SPF record.
-  const source = ascii === `*.${zone}` ? `(.*\\.)?${escapeRegExp(zone)}` : ascii.split('*').map(escapeRegExp).join('.*');
-  return { pattern: new RegExp(`^${source}$`), type: typePart?.toUpperCase(), text };
+  const glob = globMatcher(ascii);
+  const matches = ascii === `*.${zone}` ? (name: string) => name === zone || glob(name) : glob;
+  return { matches, type: typePart?.toUpperCase(), text };
 }
-
-const escapeRegExp = (text: string): string => text.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
 
 export function ownership(options: OwnershipOptions): Owner {
   const { zone } = options;
   const hosts = new Set(options.hosts.map((h) => canonicalName(h.split('=')[0]!) ?? h.toLowerCase()));
+  const recorded = new Set(options.agent?.records.map((r) => `${r.name}\t${r.type}`));
+  const recordedReason = `the agent's host (recorded in ${options.agent?.file})`;
   const rules = options.ignore.map((text) => parseIgnore(text, zone));
   return ({ name, type }) => {
     if (type === 'SOA') return 'left to the provider (SOA)';
     if (type === 'NS' && name === zone) return 'left to the provider (apex NS)';
     if (!isZoneType(type)) return `type ${type} is not managed by ddedge`;
     if ((type === 'A' || type === 'AAAA') && hosts.has(name)) return "the agent's host (--host)";
+    if (recorded.has(`${name}\t${type}`)) return recordedReason;
     if (type === 'TXT' && (name === '_acme-challenge' || name.startsWith('_acme-challenge.'))) return 'an ACME challenge (_acme-challenge TXT)';
-    const rule = rules.find((r) => r.pattern.test(name) && (!r.type || r.type === type));
+    const rule = rules.find((r) => (!r.type || r.type === type) && r.matches(name));
     if (rule) return `--ignore ${rule.text}`;
     return undefined;
   };

@@ -2,7 +2,8 @@
 // changes that make the first into the second. Records at one name and type are matched value
 // by value, so a TTL change on one of three MX records is one update, not three.
 import type { Owner } from './ownership.js';
-import { sameRecord, type LiveRecord, type ZoneRecord } from './record.js';
+import { identityKey, LiveIndex } from './live-index.js';
+import type { LiveRecord, ZoneRecord } from './record.js';
 import type { WantedZone } from './wanted-zone.js';
 
 export interface Change {
@@ -28,8 +29,14 @@ export interface Plan {
   changes: Change[];
   kept: KeptRecord[];
   unchanged: LiveRecord[];
-  /** Every record the provider listed (the 30% rule counts against it). */
+  /** Every record the provider listed. */
   live: LiveRecord[];
+  /**
+   * How many of them the plan may touch: every listed record but those kept before the diff
+   * (the agent's hosts, ACME challenges, --ignore, what ddedge cannot write). The safety rule
+   * counts against this, so records it never touches do not dilute the 30%.
+   */
+  touchable: number;
 }
 
 export interface PlanOptions {
@@ -45,59 +52,85 @@ function addTo<T>(groups: Map<string, T[]>, key: string, item: T): void {
 }
 const byValue = (a: { value: string }, b: { value: string }) => (a.value < b.value ? -1 : a.value > b.value ? 1 : 0);
 
+const NONE: never[] = [];
+
+/** n log n at worst: records are matched through maps (live-index.ts); only sorts compare. */
 export function planZone(live: LiveRecord[], wanted: WantedZone, owner: Owner, options: PlanOptions = {}): Plan {
   const kept: KeptRecord[] = [];
-  const unchanged: LiveRecord[] = [];
-  const changes: Change[] = [];
   const liveGroups = new Map<string, LiveRecord[]>();
   const wantedGroups = new Map<string, ZoneRecord[]>();
 
+  let touchable = 0;
   for (const r of live) {
     const reason = owner(r);
     if (reason) kept.push({ name: r.name, type: r.type, reason, value: r.value });
-    else addTo(liveGroups, groupKey(r), r);
+    else {
+      addTo(liveGroups, groupKey(r), r);
+      touchable++;
+    }
   }
   for (const note of wanted.notes) kept.push({ name: note.name, type: note.type, reason: `in the file, ${note.reason}` });
+  let liveKeys: Set<string> | undefined;
   for (const { where: _where, ...r } of wanted.records) {
     const reason = owner(r);
     if (!reason) addTo(wantedGroups, groupKey(r), r);
-    else if (!live.some((l) => sameRecord(l, r))) kept.push({ name: r.name, type: r.type, reason: `in the file, not applied: ${reason}`, value: r.value });
+    else if (!(liveKeys ??= new Set(live.map(identityKey))).has(identityKey(r))) kept.push({ name: r.name, type: r.type, reason: `in the file, not applied: ${reason}`, value: r.value });
   }
 
-  const keys = [...new Set([...liveGroups.keys(), ...wantedGroups.keys()])].sort();
-  for (const key of keys) {
-    let have = (liveGroups.get(key) ?? []).sort(byValue);
-    let want = (wantedGroups.get(key) ?? []).sort(byValue);
+  const keys = [...liveGroups.keys()];
+  for (const key of wantedGroups.keys()) if (!liveGroups.has(key)) keys.push(key);
+  const plan: Plan = { zone: wanted.zone, changes: [], kept, unchanged: [], live, touchable };
+  for (const key of keys.sort()) planGroup(liveGroups.get(key) ?? NONE, wantedGroups.get(key) ?? NONE, plan, options);
+  return plan;
+}
+
+/**
+ * The records of one name and type. Most groups hold one record a side; bigger ones (a TXT
+ * set, round-robin addresses) are matched through a LiveIndex, never by a scan per record.
+ */
+function planGroup(liveGroup: LiveRecord[], wantedGroup: ZoneRecord[], plan: Plan, options: PlanOptions): void {
+  const { changes, unchanged } = plan;
+  let want = wantedGroup.length > 1 ? wantedGroup.sort(byValue) : wantedGroup;
+  let have: LiveRecord[];
+  if (liveGroup.length <= 1) {
+    // The same steps as below, for at most one live record: nothing to index.
+    const h = liveGroup[0];
+    const key = h && identityKey(h);
+    const i = h ? want.findIndex((w) => identityKey(w) === key) : -1;
+    const j = h && i < 0 ? want.findIndex((w) => w.value === h.value) : -1;
+    if (i >= 0) unchanged.push(h!);
+    else if (j >= 0) changes.push(update(h!, want[j]!));
+    const matched = i >= 0 ? i : j;
+    if (matched >= 0) want = want.filter((_, k) => k !== matched);
+    have = h && matched < 0 ? liveGroup : NONE;
+  } else {
+    const index = new LiveIndex(liveGroup);
     // 1. Identical records stay.
     want = want.filter((w) => {
-      const i = have.findIndex((h) => sameRecord(h, w));
-      if (i < 0) return true;
-      unchanged.push(have[i]!);
-      have.splice(i, 1);
-      return false;
+      const h = index.takeIdentical(w);
+      if (h) unchanged.push(h);
+      return !h;
     });
     // 2. The same value with another TTL or priority: an update of that entry.
     want = want.filter((w) => {
-      const i = have.findIndex((h) => h.value === w.value);
-      if (i < 0) return true;
-      changes.push(update(have[i]!, w));
-      have.splice(i, 1);
-      return false;
+      const h = index.takeSameValue(w);
+      if (h) changes.push(update(h, w));
+      return !h;
     });
-    // 3. Other values at the same name and type: update entries in place, pairwise.
-    if (!options.keepUnlisted) {
-      const pairs = Math.min(have.length, want.length);
-      for (let i = 0; i < pairs; i++) changes.push(update(have[i]!, want[i]!));
-      have = have.slice(pairs);
-      want = want.slice(pairs);
-    }
-    for (const w of want) changes.push({ action: 'create', after: w });
-    for (const h of have) {
-      if (options.keepUnlisted) kept.push({ name: h.name, type: h.type, reason: 'not in the file (--keep-unlisted)', value: h.value });
-      else changes.push({ action: 'delete', before: h });
-    }
+    have = liveGroup.filter((h) => !index.isTaken(h)).sort(byValue);
   }
-  return { zone: wanted.zone, changes, kept, unchanged, live };
+  // 3. Other values at the same name and type: update entries in place, pairwise.
+  if (!options.keepUnlisted) {
+    const pairs = Math.min(have.length, want.length);
+    for (let i = 0; i < pairs; i++) changes.push(update(have[i]!, want[i]!));
+    have = have.slice(pairs);
+    want = want.slice(pairs);
+  }
+  for (const w of want) changes.push({ action: 'create', after: w });
+  for (const h of have) {
+    if (options.keepUnlisted) plan.kept.push({ name: h.name, type: h.type, reason: 'not in the file (--keep-unlisted)', value: h.value });
+    else changes.push({ action: 'delete', before: h });
+  }
 }
 
 function update(before: LiveRecord, after: ZoneRecord): Change {

@@ -7,6 +7,7 @@ import type { DnsEntry } from '../api/endpoints/service.js';
 import { canonicalName } from './names.js';
 import { hasPriority, isZoneType, type LiveRecord, type ZoneRecord } from './record.js';
 import { canonicalValue, ValueError } from './values.js';
+import { readingIsAGuess } from './unwritable.js';
 
 /**
  * The API requires a value, so an empty TXT record is sent as the two characters "" (what a
@@ -36,7 +37,9 @@ export function fromProvider(entry: DnsEntry, zone: string): LiveRecord {
   if (type === 'TXT' && value === EMPTY_TXT) value = '';
   if (isZoneType(type)) {
     try {
-      value = canonicalValue(type, value);
+      // A value whose reading is a guess (a CAA value with a bare quote) stays as the provider
+      // holds it, so that it is kept as it is and a backup gives it back unchanged (unwritable.ts).
+      if (!readingIsAGuess(type, value)) value = canonicalValue(type, value);
     } catch (error) {
       // A value the provider holds but ddedge would not write stays as it is: it can still be deleted.
       if (!(error instanceof ValueError)) throw error;

@@ -5,14 +5,16 @@ import { BusyError, ConfigError } from '../errors.js';
 import { acquireLock, type Lock } from '../state/lock.js';
 import type { Logger } from '../log.js';
 import { applyPlan, chooseMethod, type ApplyOutcome, type Method, type MethodChoice } from './apply.js';
-import { writeBackup } from './backups.js';
+import { backupNumberLine, writeBackup } from './backups.js';
 import { checkKeptConflicts } from './kept-conflicts.js';
-import { ownership } from './ownership.js';
+import { agentRecordsOf } from './agent-records.js';
+import { ownership, type Owner } from './ownership.js';
 import { planZone, type Change, type Plan } from './plan.js';
 import type { ZoneProvider } from './provider-zone.js';
 import { safetyProblems, UnsafePlanError } from './safety.js';
 import type { WantedZone } from './wanted-zone.js';
-import { zoneAsMasterFile } from './zone-files.js';
+import { keepingUnwritable, unwritableRecords } from './unwritable.js';
+import { backupAsMasterFile } from './zone-files.js';
 import { IncompleteListingError } from './zone-listing.js';
 
 export interface PlanSettings {
@@ -21,6 +23,9 @@ export interface PlanSettings {
   ignore: string[];
   keepUnlisted: boolean;
   method: 'auto' | Method;
+  /** The agent's state directory: the hosts its state file records are kept like --host. */
+  stateDir?: string;
+  logger?: Logger;
 }
 
 export interface PlanReport {
@@ -32,12 +37,22 @@ export interface PlanReport {
   incomplete?: string;
 }
 
-export async function planFromProvider(provider: ZoneProvider, wanted: WantedZone, settings: PlanSettings): Promise<PlanReport> {
-  const owner = ownership({ zone: settings.service, hosts: settings.hosts, ignore: settings.ignore });
+export async function planFromProvider(provider: ZoneProvider, wanted: WantedZone, settings: PlanSettings, owner: Owner = ownerOf(settings)): Promise<PlanReport> {
   const listing = await provider.listing();
-  const plan = planZone(listing.records, wanted, owner, { keepUnlisted: settings.keepUnlisted });
+  const live = listing.records;
+  // Records a master file cannot hold are kept (unwritable.ts), unless the file is a backup
+  // that holds them exactly.
+  const unwritable = unwritableRecords(settings.service, live);
+  const plan = planZone(live, wanted, keepingUnwritable(owner, unwritable, wanted), { keepUnlisted: settings.keepUnlisted });
   checkKeptConflicts(plan, wanted);
   return { plan, method: chooseMethod(plan, settings.method), unsafe: safetyProblems(plan), ...(listing.incomplete ? { incomplete: listing.incomplete } : {}) };
+}
+
+/** Who owns what: --host, --ignore, and the records the agent's state file holds. */
+function ownerOf(settings: PlanSettings): Owner {
+  const agent = settings.stateDir === undefined ? undefined : agentRecordsOf(settings.stateDir);
+  if (agent?.damage) settings.logger?.warn(`zone: ${agent.damage}; only --host/DDEDGE_HOSTS name the agent's hosts`);
+  return ownership({ zone: settings.service, hosts: settings.hosts, ignore: settings.ignore, agent });
 }
 
 export interface ApplyReport extends PlanReport {
@@ -90,7 +105,9 @@ async function applyLocked(
   wanted: WantedZone,
   settings: ApplySettings,
 ): Promise<ApplyReport> {
-  const report = await planFromProvider(provider, wanted, settings);
+  // Read once: the plan and the read-back after the changes judge by the same owners.
+  const owner = ownerOf(settings);
+  const report = await planFromProvider(provider, wanted, settings, owner);
   const { plan } = report;
   if (report.incomplete) throw new IncompleteListingError(`zone apply stopped: ${report.incomplete}; nothing was changed (no delete, no dnssetzone is made from a listing that may miss entries)`);
   if (report.unsafe.length && !settings.force) {
@@ -100,7 +117,7 @@ async function applyLocked(
   const header = [`zone ${settings.service} as it was before ddedge zone apply, ${(settings.now ?? new Date()).toISOString()}`, `restore: ddedge zone apply --service ${settings.service} <this file>`];
   let backup: string;
   try {
-    backup = writeBackup(settings.stateDir, settings.service, zoneAsMasterFile(settings.service, plan.live, header), settings.now);
+    backup = writeBackup(settings.stateDir, settings.service, (number) => backupAsMasterFile(settings.service, plan.live, [...header, backupNumberLine(number)]), settings.now);
   } catch (error) {
     // No backup, no change: a zone is never rewritten without a way back.
     throw new ConfigError(`zone apply stopped: cannot write the backup under ${settings.stateDir} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); nothing was changed (set --state-dir to a writable directory)`);
@@ -111,7 +128,7 @@ async function applyLocked(
   if (outcome.failure) return { ...report, backup, outcome, drift: [] };
   // The changes are made: whatever stops the read-back, the report still says what was done.
   try {
-    const again = await planFromProvider(provider, wanted, settings);
+    const again = await planFromProvider(provider, wanted, settings, owner);
     if (again.incomplete) throw new IncompleteListingError(again.incomplete);
     return { ...report, backup, outcome, drift: again.plan.changes };
   } catch (error) {

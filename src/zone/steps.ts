@@ -19,7 +19,10 @@ export function stepsOf(changes: Change[]): Step[][] {
   const middle: Step[] = [];
   const last: Step[] = [];
   const creates = changes.flatMap((c) => (c.after && (c.action === 'create' || c.replace) ? [c.after] : []));
-  const clashes = (deleted: LiveRecord) => creates.some((r) => r.name === deleted.name && (r.type === 'CNAME' || deleted.type === 'CNAME'));
+  // By name, not a scan of the creates per delete: planning stays n log n (issue 17).
+  const created = new Map<string, { cname: boolean }>();
+  for (const r of creates) created.set(r.name, { cname: r.type === 'CNAME' || (created.get(r.name)?.cname ?? false) });
+  const clashes = (deleted: LiveRecord) => { const at = created.get(deleted.name); return at !== undefined && (at.cname || deleted.type === 'CNAME'); };
   for (const change of changes) {
     const { before, after } = change;
     if (change.action === 'create') middle.push({ call: 'create', record: after!, change });

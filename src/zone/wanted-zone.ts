@@ -1,12 +1,43 @@
 // What a file asks for, whichever form it was written in: the records ddedge manages, and
 // those the file holds but leaves to the provider (SOA, apex NS) or skips (other types, with
-// --skip-unsupported). Whole-zone rules are checked here, once for both forms.
-import { isInZone } from './names.js';
-import type { ZoneRecord } from './record.js';
+// --skip-unsupported). Whole-zone rules are checked here, once for both forms, as each record
+// is added: the cost stays linear in the file, and each problem is found at the record that
+// makes it (the later of two).
+import type { ZoneRecord, ZoneType } from './record.js';
 
 /** A record of the file, with where it was written (`zone.txt:12:1`) for messages. */
 export interface WantedRecord extends ZoneRecord {
   where: string;
+}
+
+/**
+ * A record read from a file. Its `where` is made when asked: a string per record cost 11 MB
+ * at 100,000 records, and it is read only for messages. Class fields are the record's own
+ * data, so `{ where, ...record }` leaves a plain ZoneRecord.
+ */
+export class FileRecord implements WantedRecord {
+  readonly #file: string;
+  readonly #line: number;
+  readonly #column: number;
+
+  constructor(
+    public name: string,
+    public type: ZoneType,
+    public ttl: number | undefined,
+    public priority: number | undefined,
+    public value: string,
+    file: string,
+    line: number,
+    column: number,
+  ) {
+    this.#file = file;
+    this.#line = line;
+    this.#column = column;
+  }
+
+  get where(): string {
+    return `${this.#file}:${this.#line}:${this.#column}`;
+  }
 }
 
 export interface FileNote {
@@ -21,53 +52,102 @@ export interface WantedZone {
   records: WantedRecord[];
   /** Records the file holds that ddedge leaves to the provider (SOA, apex NS) or skips. */
   notes: FileNote[];
+  /**
+   * The file holds every record of the zone, even those a master file cannot (a backup,
+   * backup-records.ts): the plan acts on those too instead of keeping them.
+   */
+  exact?: boolean;
 }
+
+type Entry = WantedRecord | FileNote;
+const isRecord = (e: Entry): e is WantedRecord => !('reason' in e);
+const sameData = (a: WantedRecord, b: WantedRecord): boolean => a.type === b.type && a.value === b.value;
+
+/** The records at one name, once there is more than one; a map by type and value once there are many. */
+interface Group {
+  entries: Entry[];
+  cname?: Entry;
+  byData?: Map<string, WantedRecord>;
+  conflictReported?: boolean;
+}
+/** Past this many records at one name, duplicates are found through a map (no quadratic scan). */
+const SCAN_LIMIT = 8;
 
 /**
- * The zone-wide rules a master file must keep: every name inside the zone, a CNAME alone at
- * its name, each record once. Returns the message for the first record that breaks one.
+ * Collects a zone's records and notes, checking the rules a file must keep: every name inside
+ * the zone, a CNAME alone at its name, each record once (the same record written twice is one
+ * record, RFC 2181 §5; the same value with another TTL or priority is an error).
  */
-export function zoneProblem(zone: string, records: WantedRecord[], notes: FileNote[]): { where: string; reason: string } | undefined {
-  const byName = new Map<string, (WantedRecord | FileNote)[]>();
-  for (const r of [...records, ...notes]) {
-    if (!isInZone(r.name, zone)) return { where: r.where, reason: `${r.name} is outside the zone ${zone}` };
-    const group = byName.get(r.name);
-    if (group) group.push(r);
-    else byName.set(r.name, [r]);
+export class WantedZoneBuilder {
+  readonly records: WantedRecord[] = [];
+  readonly notes: FileNote[] = [];
+  private readonly atName = new Map<string, Entry | Group>();
+
+  private readonly dotZone: string;
+
+  constructor(readonly zone: string) {
+    this.dotZone = `.${zone}`;
   }
-  for (const [name, list] of byName) {
-    const cnames = list.filter((r) => r.type === 'CNAME');
-    if (cnames.length && list.length > 1) {
-      const other = list.find((r) => r !== cnames[0])!;
-      return { where: later(cnames[0]!, other).where, reason: `a CNAME cannot share its name with other data: ${name} has ${cnames.length > 1 ? 'two CNAME records' : `a CNAME and ${other.type} data`} (RFC 1034 §3.6.2)` };
+
+  /** Adds a record; returns why it breaks a rule, or undefined (a duplicate is dropped). */
+  addRecord(record: WantedRecord): string | undefined {
+    return this.add(record);
+  }
+
+  addNote(note: FileNote): string | undefined {
+    return this.add(note);
+  }
+
+  result(): WantedZone {
+    return { zone: this.zone, records: this.records, notes: this.notes };
+  }
+
+  private add(entry: Entry): string | undefined {
+    if (entry.name !== this.zone && !entry.name.endsWith(this.dotZone)) return `${entry.name} is outside the zone ${this.zone}`;
+    const held = this.atName.get(entry.name);
+    if (held === undefined) {
+      this.atName.set(entry.name, entry);
+      this.keep(entry);
+      return undefined;
     }
-  }
-  const seen = new Map<string, WantedRecord>();
-  for (const r of records) {
-    const key = `${r.name}\t${r.type}\t${r.value}`;
-    const first = seen.get(key);
-    if (first && (first.ttl !== r.ttl || first.priority !== r.priority)) {
-      return { where: r.where, reason: `${r.name} ${r.type} ${r.value} is already at ${first.where} with another ${first.ttl !== r.ttl ? 'TTL' : 'priority'}` };
+    const group: Group = 'entries' in held ? held : { entries: [held], cname: held.type === 'CNAME' ? held : undefined };
+    if (group !== held) this.atName.set(entry.name, group);
+    if (isRecord(entry)) {
+      const same = this.sameRecordIn(group, entry);
+      if (same) {
+        if (same.ttl === entry.ttl && same.priority === entry.priority) return undefined;
+        return `${entry.name} ${entry.type} ${entry.value} is already at ${same.where} with another ${same.ttl !== entry.ttl ? 'TTL' : 'priority'}`;
+      }
     }
-    seen.set(key, first ?? r);
+    const problem = group.conflictReported ? undefined : cnameConflict(entry, group);
+    if (problem) group.conflictReported = true;
+    group.entries.push(entry);
+    if (entry.type === 'CNAME') group.cname ??= entry;
+    if (isRecord(entry)) group.byData?.set(`${entry.type}\t${entry.value}`, entry);
+    this.keep(entry);
+    return problem;
   }
-  return undefined;
+
+  private keep(entry: Entry): void {
+    if (isRecord(entry)) this.records.push(entry);
+    else this.notes.push(entry);
+  }
+
+  private sameRecordIn(group: Group, record: WantedRecord): WantedRecord | undefined {
+    if (!group.byData && group.entries.length > SCAN_LIMIT) {
+      group.byData = new Map();
+      for (const e of group.entries) if (isRecord(e) && !group.byData.has(`${e.type}\t${e.value}`)) group.byData.set(`${e.type}\t${e.value}`, e);
+    }
+    if (group.byData) return group.byData.get(`${record.type}\t${record.value}`);
+    for (const e of group.entries) if (isRecord(e) && sameData(e, record)) return e;
+    return undefined;
+  }
 }
 
-/** The same record written twice is one record (an RRset has no duplicates, RFC 2181 §5). */
-export function withoutDuplicates(records: WantedRecord[]): WantedRecord[] {
-  const seen = new Set<string>();
-  return records.filter((r) => {
-    const key = `${r.name}\t${r.type}\t${r.value}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-}
-
-const position = (where: string): number[] => where.split(':').slice(-2).map(Number);
-function later<T extends { where: string }>(a: T, b: T): T {
-  const [la = 0, ca = 0] = position(a.where);
-  const [lb = 0, cb = 0] = position(b.where);
-  return la > lb || (la === lb && ca > cb) ? a : b;
+/** RFC 1034 §3.6.2: why `entry` cannot join the group at its name, if it cannot. */
+function cnameConflict(entry: Entry, group: Group): string | undefined {
+  if (entry.type !== 'CNAME' && !group.cname) return undefined;
+  const other = entry.type === 'CNAME' ? group.entries[0]! : entry;
+  const what = other.type === 'CNAME' ? 'two CNAME records' : `a CNAME and ${other.type} data`;
+  return `a CNAME cannot share its name with other data: ${entry.name} has ${what} (RFC 1034 §3.6.2)`;
 }

@@ -3,7 +3,7 @@
 // and a cache that does not fit (another Node, a damaged file) or none at all must change
 // nothing but the time a cycle takes.
 import { execFileSync, spawn } from 'node:child_process';
-import { copyFileSync, cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { baseEnv, DIST, tempDir, type RunResult } from '../helpers/cli.js';
@@ -15,7 +15,7 @@ const CYCLE = ['update', '--ip', '81.0.2.15', '--dry-run'];
  * body runs before the command's first await, so its exit handler sees every script the
  * launcher ran and whether V8 took each one's cache (true: refused; undefined: none given).
  */
-function probe(launcher: string, args: string[]): Promise<RunResult & { caches: Record<string, boolean | undefined> }> {
+function probe(launcher: string, args: string[], extraEnv: Record<string, string> = {}): Promise<RunResult & { caches: Record<string, boolean | null> }> {
   const dir = tempDir('ddedge-cache-probe-');
   const file = join(dir, 'probe.mjs');
   writeFileSync(
@@ -27,8 +27,9 @@ function probe(launcher: string, args: string[]): Promise<RunResult & { caches: 
     ].join('\n'),
   );
   const stateDir = join(dir, 'state');
-  const env = baseEnv({ DDEDGE_HOSTS: 'home.example.com', DDEDGE_DYNDNS_USER: 'u', DDEDGE_DYNDNS_KEY: 'k', DDEDGE_STATE_DIR: stateDir });
-  const child = spawn(process.execPath, [file, ...args], { env, cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  const env = baseEnv({ DDEDGE_HOSTS: 'home.example.com', DDEDGE_DYNDNS_USER: 'u', DDEDGE_DYNDNS_KEY: 'k', DDEDGE_STATE_DIR: stateDir, ...extraEnv });
+  // A damaged cache once hung V8 at 100% CPU: a run that does not end is killed, and fails.
+  const child = spawn(process.execPath, [file, ...args], { env, cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], timeout: 20_000, killSignal: 'SIGKILL' });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));
@@ -151,3 +152,124 @@ describe('the code cache', () => {
     expect(readdirSync(chunks)).toContain('main.cjs.v8cache');
   });
 });
+
+/** Where the launcher keeps this Node's caches under a cache home (src/cli/launcher.ts). */
+const NODE_FOLDER = `${process.version}-${process.arch}`;
+const WRAPPER = (text: string) => `(function (exports, require, module, __filename, __dirname) {${text}\n})`;
+const CYCLE_OUT = 'home.example.com A 81.0.2.15 would-update\n';
+
+/** A copy of dist/ with no cache beside its chunks: a Node the package has no cache for. */
+function bareCopy(): string {
+  return distCopy((cache) => rmSync(cache));
+}
+
+describe('a damaged code cache', () => {
+  // V8 checks no checksum of a cache in release builds. Of 80 single-bit flips in the build's
+  // caches, 5 crashed Node, 2 hung it (one at 100% CPU) and 3 ran wrong (issue 19, item 7).
+  // The launcher checks the CRC-32 it stored and gives V8 nothing else. Each flip: a bit of the
+  // header, of the source, across V8's part (its own header first, where a flip mattered most)
+  // and of the checksum.
+  const cacheNames = readdirSync(join(dirname(DIST), 'chunks')).filter((name) => name.endsWith('.v8cache'));
+  const flips = cacheNames.flatMap((name) => {
+    const size = statSync(join(dirname(DIST), 'chunks', name)).size;
+    const chunk = readFileSync(join(dirname(DIST), 'chunks', name.replace(/\.v8cache$/, '')), 'utf8');
+    const dataStart = Buffer.byteLength(`${process.version} ${process.arch}\n${WRAPPER(chunk)}`);
+    const dataLength = size - dataStart - 4;
+    const inData = [0, 5, 10, 16, 22, 28, 40].map((at) => dataStart + at);
+    for (let i = 1; i <= 5; i++) inData.push(dataStart + Math.floor((dataLength * i) / 6));
+    const offsets = [3, Math.floor(dataStart / 2), ...inData, size - 4, size - 1];
+    // Every fourth case also runs again, to see the cache made anew taken.
+    return offsets.map((at, i) => [name, at, i % 8, i % 4 === 0] as const);
+  });
+
+  it('the build made caches to flip', () => {
+    expect(cacheNames).toContain('main.cjs.v8cache');
+    expect(flips.length).toBeGreaterThanOrEqual(30);
+  });
+
+  it.concurrent.each(flips)('%s with bit %i.%i flipped is refused, and the cycle runs as without it', async (name, at, bit, again) => {
+    const launcher = distCopy((cache) => {
+      if (basename(cache) !== name) return;
+      const bytes = readFileSync(cache);
+      bytes[at]! ^= 1 << bit;
+      writeFileSync(cache, bytes);
+    });
+    const xdg = tempDir('ddedge-cache-xdg-');
+    const run = await probe(launcher, CYCLE, { XDG_CACHE_HOME: xdg });
+    expect([run.code, run.stdout, run.stderr]).toEqual([0, CYCLE_OUT, '']);
+    const chunk = name.replace(/\.v8cache$/, '');
+    // Not given to V8 at all; the undamaged one is taken.
+    expect(run.caches[chunk]).toBeNull();
+    for (const [other, refused] of Object.entries(run.caches)) if (other !== chunk) expect(refused).toBe(false);
+    // Made anew in the user's folder, and taken from there by the next run.
+    expect(existsSync(join(xdg, 'ddedge', NODE_FOLDER, name))).toBe(true);
+    if (!again) return;
+    const next = await probe(launcher, CYCLE, { XDG_CACHE_HOME: xdg });
+    expect([next.code, next.stdout, next.stderr]).toEqual([0, CYCLE_OUT, '']);
+    expect(next.caches[chunk]).toBe(false);
+  });
+});
+
+describe("the user's code cache", () => {
+  it("is made by the first run of a Node the package has none for, in the user's folder, and used from then on; another Node's is removed", async () => {
+    const launcher = bareCopy();
+    const home = tempDir('ddedge-cache-home-');
+    const stale = join(home, '.cache', 'ddedge', 'v19.0.0-x64');
+    mkdirSync(stale, { recursive: true });
+    writeFileSync(join(stale, 'main.cjs.v8cache'), 'old');
+    const first = await probe(launcher, CYCLE, { HOME: home });
+    expect([first.code, first.stdout, first.stderr]).toEqual([0, CYCLE_OUT, '']);
+    expect(Object.values(first.caches)).toEqual([null, null]);
+    const folder = join(home, '.cache', 'ddedge', NODE_FOLDER);
+    expect(readdirSync(folder).sort()).toEqual(Object.keys(first.caches).map((chunk) => `${chunk}.v8cache`).sort());
+    expect(statSync(folder).mode & 0o777).toBe(0o700);
+    for (const name of readdirSync(folder)) expect(statSync(join(folder, name)).mode & 0o777).toBe(0o600);
+    expect(existsSync(stale)).toBe(false);
+
+    const second = await probe(launcher, CYCLE, { HOME: home });
+    expect([second.code, second.stdout, second.stderr]).toEqual([0, CYCLE_OUT, '']);
+    expect(Object.values(second.caches)).toEqual([false, false]);
+  });
+
+  it("is kept in systemd's CacheDirectory= when the service has one, and XDG_CACHE_HOME is honoured", async () => {
+    const launcher = bareCopy();
+    const service = tempDir('ddedge-cache-service-');
+    await probe(launcher, ['--version'], { CACHE_DIRECTORY: service, XDG_CACHE_HOME: tempDir() });
+    expect(readdirSync(join(service, NODE_FOLDER))).toContain('main.cjs.v8cache');
+    const xdg = tempDir('ddedge-cache-xdg-');
+    await probe(launcher, ['--version'], { XDG_CACHE_HOME: xdg });
+    expect(readdirSync(join(xdg, 'ddedge', NODE_FOLDER))).toContain('main.cjs.v8cache');
+  });
+
+  it('is neither read nor written in a folder others can write', async () => {
+    const launcher = bareCopy();
+    const xdg = tempDir('ddedge-cache-xdg-');
+    await probe(launcher, CYCLE, { XDG_CACHE_HOME: xdg });
+    const folder = join(xdg, 'ddedge', NODE_FOLDER);
+    const made = readdirSync(folder).sort();
+    expect(made.length).toBe(2);
+    for (const writable of [folder, join(xdg, 'ddedge'), xdg]) {
+      chmodSync(writable, 0o777);
+      // The caches there fit, but another user could have put them there: not given to V8.
+      const run = await probe(launcher, CYCLE, { XDG_CACHE_HOME: xdg });
+      expect([run.code, run.stdout, run.stderr]).toEqual([0, CYCLE_OUT, '']);
+      expect(Object.values(run.caches)).toEqual([null, null]);
+      chmodSync(writable, 0o700);
+    }
+    rmSync(join(folder, made[0]!));
+    chmodSync(folder, 0o777);
+    await probe(launcher, CYCLE, { XDG_CACHE_HOME: xdg });
+    expect(readdirSync(folder)).toEqual(made.slice(1));
+  });
+
+  it('is not made when the run fails, nor without a home', async () => {
+    const launcher = bareCopy();
+    const xdg = tempDir('ddedge-cache-xdg-');
+    const wrong = await probe(launcher, ['no-such-command'], { XDG_CACHE_HOME: xdg });
+    expect(wrong.code).toBe(2);
+    expect(existsSync(join(xdg, 'ddedge'))).toBe(false);
+    const homeless = await probe(launcher, CYCLE, { HOME: '' });
+    expect([homeless.code, homeless.stdout, homeless.stderr]).toEqual([0, CYCLE_OUT, '']);
+  });
+});
+

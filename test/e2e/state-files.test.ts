@@ -2,12 +2,12 @@
 // place of state.json or the lock, unreadable files, impossible directories, temporary files
 // of a killed writer, a disk that fills up after the update was made.
 import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { agentEnv, providerCalls } from '../helpers/agent-env.js';
-import { DIST, runDist, startDist, type RunResult } from '../helpers/cli.js';
+import { DIST, runDist, type RunResult } from '../helpers/cli.js';
 
 let sandbox: Sandbox;
 beforeEach(async () => {
@@ -102,6 +102,7 @@ describe('temporary files left by a writer that was killed', () => {
     const dir = env.DDEDGE_STATE_DIR!;
     writeFileSync(join(dir, 'state.json.999999.tmp'), '{"version":1,"rec');
     writeFileSync(join(dir, 'state.json.12.tmp'), '');
+    writeFileSync(join(dir, 'state.json.12.k3j2h1xq0a.tmp'), '{"version":1,"rec');
     writeFileSync(join(dir, 'lock.77777.tmp'), '');
     mkdirSync(join(dir, 'state.json.5.tmp'));
     const result = await runDist(['update', '--ip', '81.0.2.15'], env);
@@ -110,27 +111,25 @@ describe('temporary files left by a writer that was killed', () => {
   });
 });
 
-describe('the disk fills up while the state is saved after a successful update', () => {
+describe('the state cannot be saved after a successful update (a full disk, a file-size limit)', () => {
   it('reports it in one line, says the update was made, exits 4, and releases the lock', async () => {
     const env = agentEnv(sandbox);
     const dir = env.DDEDGE_STATE_DIR!;
-    let child: ReturnType<typeof startDist> | undefined;
-    // While the provider handles the update, the state's next temporary file becomes /dev/full.
-    const { createServer } = await import('node:http');
-    const proxy = createServer((req, res) => {
-      symlinkSync('/dev/full', join(dir, `state.json.${child!.pid}.tmp`));
-      fetch(new URL(req.url!, sandbox.url)).then(async (answer) => res.end(await answer.text()));
-    });
-    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-    const port = (proxy.address() as import('node:net').AddressInfo).port;
-    child = startDist(['update', '--ip', '81.0.2.15'], { ...env, DDEDGE_DYNDNS_URL: `http://127.0.0.1:${port}/` });
-    const result = await child.result;
-    proxy.close();
-    expect(result.stdout).toBe('home.example.com A 81.0.2.15 updated\n');
-    expect(result.code).toBe(4);
-    expect(result.stderr).toMatch(/error: cannot save the state in .* \(ENOSPC\); the provider was updated \(home\.example\.com A\)/);
-    expect(result.stderr).not.toMatch(/internal error|\n\s+at /);
+    // A file-size limit the budget's first save (the call reservation, ~80 bytes) fits in and the
+    // save after the update (the record, ~400 bytes) does not: the write fails as on a full disk.
+    // (A link to /dev/full at the temporary name did this once; temporary files no longer follow links.)
+    const child = spawn('prlimit', ['--fsize=200', '--', process.execPath, DIST, 'update', '--ip', '81.0.2.15'], { env, cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(stdout).toBe('home.example.com A 81.0.2.15 updated\n');
+    expect(code).toBe(4);
+    expect(stderr).toMatch(/error: cannot save the state in .* \(EFBIG\); the provider was updated \(home\.example\.com A\)/);
+    expect(stderr).not.toMatch(/internal error|\n\s+at /);
     expect(existsSync(join(dir, 'lock'))).toBe(false);
+    expect(readdirSync(dir).filter((n) => n.endsWith('.tmp'))).toEqual([]);
     expect(sandbox.calls.get('dyndns')).toBe(1);
     // The state still reads: the next cycle sends again and saves.
     expect(JSON.parse(readFileSync(join(dir, 'state.json'), 'utf8')).records['home.example.com/A']?.address).toBeUndefined();

@@ -244,16 +244,18 @@ describe('IPv6', () => {
 });
 
 describe('a provider that reports another address than the one sent', () => {
-  it('is warned about, and the address sent is remembered so that the next cycle sends nothing', async () => {
+  // Issue 19 item 5: such an answer is not trusted (see dyndns-contradiction.test.ts).
+  it('is a failure (exit 4), and nothing is remembered: the next cycle sends again', async () => {
     const { startServer } = await import('../helpers/servers.js');
     const dyndns = await startServer(JSON.stringify({ success: true, messages: [], host: { name: 'home.example.com', value: '81.0.2.99', type: 'A', updated: true } }));
     const env = agentEnv(sandbox, { DDEDGE_DYNDNS_URL: dyndns.url });
     const first = await runDist(['update', '--ip', '81.0.2.15'], env);
-    expect(first.code).toBe(0);
-    expect(first.stderr).toMatch(/warn: the provider reports home\.example\.com A at 81\.0\.2\.99 after ddedge sent 81\.0\.2\.15/);
+    expect(first.code).toBe(4);
+    expect(first.stdout).toBe('home.example.com A 81.0.2.15 failed\n');
+    expect(first.stderr).toMatch(/the dynamic DNS answer names home\.example\.com at 81\.0\.2\.99 but the request was home\.example\.com at 81\.0\.2\.15/);
     const second = await runDist(['update', '--ip', '81.0.2.15'], env);
-    expect(second.stdout).toBe('home.example.com A 81.0.2.15 unchanged\n');
-    expect(dyndns.hits).toBe(1);
+    expect(second.code).toBe(4);
+    expect(dyndns.hits).toBe(2);
     await dyndns.close();
   });
 });

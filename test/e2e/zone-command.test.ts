@@ -212,14 +212,46 @@ describe('safety', () => {
     expect((await runDist(['zone', 'apply', fileFor(seededLines(7))], env())).code).toBe(0);
   });
 
-  it('changing or deleting a record at the apex stops with exit 2 unless --force', async () => {
+  it('changing the apex (a new address, the MX moved, a new SPF text) is ordinary work: no --force', async () => {
     seed(3);
-    const file = fileFor(['@ A 192.0.2.2', '@ 3600 MX 10 mail', 'h0 A 192.0.2.10']);
+    zone().push({ entityID: '3', name: ZONE, type: 'TXT', ttl: '-', priority: '-', value: 'v=spf1 mx -all' });
+    const file = fileFor(['@ A 192.0.2.2', '@ 3600 MX 10 mail2', '@ TXT "v=spf1 mx include:_spf.example.net -all"', 'h0 A 192.0.2.10']);
+    const run = await runDist(['zone', 'apply', file, '--json'], env());
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ summary: { update: 3, delete: 0 } });
+    expect(JSON.parse(run.stdout).needsForce).toBeUndefined();
+    expect(shown()).toEqual([`${ZONE} - A - 192.0.2.2`, `${ZONE} - TXT - v=spf1 mx include:_spf.example.net -all`, `${ZONE} 3600 MX 10 mail2.${ZONE}`, `h0.${ZONE} - A - 192.0.2.10`].sort());
+  });
+
+  it('deleting the last address or the last MX at the apex stops with exit 2 unless --force', async () => {
+    seed(3);
+    sandbox.calls.clear();
+    const file = fileFor(['h0 A 192.0.2.10']);
     const run = await runDist(['zone', 'apply', file], env());
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain(`at the apex (${ZONE}: A)`);
+    expect(run.stderr).toContain(`it would delete every A/AAAA record at the apex (${ZONE}: 1); and it would delete every MX record at the apex (${ZONE}: 1)`);
+    expect(writes()).toBe(0);
     expect((await runDist(['zone', 'apply', file, '--force'], env())).code).toBe(0);
-    expect(shown()).toContain(`${ZONE} - A - 192.0.2.2`);
+    expect(shown()).toEqual([`h0.${ZONE} - A - 192.0.2.10`]);
+  });
+
+  it('counts only what it may touch: leftover ACME challenges and the agent\'s hosts do not let a wrong file through', async () => {
+    seed(12);
+    for (let i = 0; i < 30; i++) zone().push({ entityID: String(500 + i), name: `_acme-challenge.s${i}.${ZONE}`, type: 'TXT', ttl: '60', priority: '-', value: `token-${i}` });
+    for (let i = 0; i < 10; i++) zone().push({ entityID: String(600 + i), name: `agent${i}.${ZONE}`, type: 'A', ttl: '-', priority: '-', value: '81.0.2.15' });
+    const hosts = Array.from({ length: 10 }, (_, i) => `agent${i}.${ZONE}`).join(',');
+    // 4 of the 12 records it may touch (33%), beside 40 it keeps (8% of all 52).
+    const file = fileFor(seededLines(8));
+    sandbox.calls.clear();
+    const run = await runDist(['zone', 'apply', file], env({ DDEDGE_HOSTS: hosts }));
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('it would change or delete 4 of the 12 records it may touch (33%, more than 30%; the 40 records it keeps are not counted)');
+    expect(writes()).toBe(0);
+    // 3 of 12, with 200 new records: creates count for nothing.
+    const grown = fileFor([...seededLines(9), ...Array.from({ length: 200 }, (_, i) => `new${i} A 198.51.100.${i}`)]);
+    const passed = await runDist(['zone', 'apply', grown, '--json'], env({ DDEDGE_HOSTS: hosts }));
+    expect(passed.code, passed.stderr).toBe(0);
+    expect(JSON.parse(passed.stdout).summary).toMatchObject({ create: 200, delete: 3 });
   });
 });
 

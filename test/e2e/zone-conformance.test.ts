@@ -4,9 +4,12 @@
 // BIND's named-checkzone (with the SOA and NS the provider keeps prepended).
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { withApi } from '../helpers/agent-env.js';
 import { tempDir } from '../helpers/cli.js';
 import { bindTool, emptyZone, soaAndNs, writeZone, zoneMain } from '../helpers/zone.js';
 
@@ -26,6 +29,16 @@ interface Step {
   /** Entries the provider must then hold: "name type priority value" (priority "-" when none). */
   provider?: string[];
   args?: string[];
+  /** Applied without --force: the safety rule must let it through. */
+  unforced?: true;
+  /** Without --force it must stop (exit 2, nothing changed) saying this; then --force applies it. */
+  stops?: string;
+  /** Before the step, the agent (`ddedge update` through the API) sets this host's A, with the group's state directory. */
+  agentSets?: { host: string; address: string };
+  /** Records reported as kept: "name type reason". */
+  kept?: string[];
+  /** Before the step, an ACME client leaves this many challenges in the zone (`_acme-challenge.s<i>`). */
+  acmeLeftovers?: number;
 }
 interface Group {
   name: string;
@@ -147,7 +160,108 @@ const GROUPS: Group[] = [
       { name: 'in one dnssetzone call', zone: 'multi A 192.0.2.52\nmulti AAAA 2001:db8::51\nmulti MX 20 mx.example.net.\nmulti TXT "one"', expect: { update: 1, delete: 2 }, args: ['--method', 'setzone'] },
     ],
   },
+  {
+    // Issue 17, item 5: the rule counts what the plan may touch; ordinary apex edits pass.
+    name: 'the safety rule',
+    steps: [
+      {
+        name: 'twelve records, created without --force (creates count for nothing)',
+        zone: `@ A 192.0.2.70\n@ AAAA 2001:db8::70\n@ MX 10 mx1\n@ MX 20 mx2\n@ TXT "v=spf1 mx -all"\n${hosts(7)}`,
+        expect: { create: 12 },
+        unforced: true,
+      },
+      {
+        name: 'a new SPF text and an MX moved: ordinary work',
+        zone: `@ A 192.0.2.70\n@ AAAA 2001:db8::70\n@ MX 10 mx1\n@ MX 20 mx3.example.net.\n@ TXT "v=spf1 mx include:_spf.example.net -all"\n${hosts(7)}`,
+        expect: { update: 2 },
+        unforced: true,
+      },
+      {
+        name: 'one of two MX and the AAAA beside the A deleted: ordinary work',
+        zone: `@ A 192.0.2.70\n@ MX 10 mx1\n@ TXT "v=spf1 mx include:_spf.example.net -all"\n${hosts(7)}`,
+        expect: { delete: 2 },
+        unforced: true,
+      },
+      {
+        name: 'the last MX deleted stops; --force applies it',
+        zone: `@ A 192.0.2.70\n@ TXT "v=spf1 -all"\n${hosts(7)}`,
+        expect: { delete: 1, update: 1 },
+        stops: 'it would delete every MX record at the apex (conformance.example: 1)',
+      },
+      {
+        name: 'the last address deleted stops; --force applies it',
+        zone: `@ TXT "v=spf1 -all"\n${hosts(7)}`,
+        expect: { delete: 1 },
+        stops: 'it would delete every A/AAAA record at the apex (conformance.example: 1)',
+      },
+      {
+        name: '3 of the 8 records it may touch, beside 30 ACME challenges: a small zone is exempt from the 30%',
+        zone: `@ TXT "v=spf1 -all"\n${hosts(4)}`,
+        acmeLeftovers: 30,
+        expect: { delete: 3 },
+        unforced: true,
+        kept: ['_acme-challenge.s0.conformance.example TXT an ACME challenge (_acme-challenge TXT)'],
+      },
+      {
+        name: 'ten hosts more',
+        zone: `@ TXT "v=spf1 -all"\n${hosts(14)}`,
+        expect: { create: 10 },
+        unforced: true,
+      },
+      {
+        name: '5 of the 15 records it may touch changed, beside the 30 challenges, stops; --force applies it',
+        zone: `@ TXT "v=spf1 -all"\n${hosts(14).replace(/192\.0\.2\.([0-4])$/gm, '198.51.100.$1')}`,
+        expect: { update: 5 },
+        stops: 'it would change or delete 5 of the 15 records it may touch (33%, more than 30%; the 30 records it keeps are not counted)',
+      },
+      {
+        name: 'every record it may touch deleted stops, though it keeps the challenges; --force applies it',
+        zone: '',
+        expect: { delete: 15 },
+        stops: 'it would delete every record of the zone that it may touch (15; the 30 records it keeps stay)',
+      },
+    ],
+  },
+  {
+    // Issue 17, item 6: zone apply with the agent's state directory keeps the agent's records,
+    // with no --host.
+    name: "the agent's hosts, known from its state",
+    steps: [
+      { name: 'a zone', zone: '@ A 192.0.2.80\nwww CNAME @', expect: { create: 2 } },
+      {
+        name: 'the agent adds its host; a file without it changes something else and keeps it',
+        agentSets: { host: 'home.conformance.example', address: '81.0.2.15' },
+        zone: '@ A 192.0.2.81\nwww CNAME @',
+        expect: { update: 1, delete: 0 },
+        unforced: true,
+        provider: ['home.conformance.example A - 81.0.2.15'],
+        kept: ['home.conformance.example A the agent\'s host (recorded in STATE)'],
+      },
+      {
+        name: "a file with the host's old address does not revert it",
+        agentSets: { host: 'home.conformance.example', address: '81.0.2.16' },
+        zone: '@ A 192.0.2.81\nwww CNAME @\nhome A 192.0.2.99\nmail A 192.0.2.82',
+        expect: { create: 1, update: 0 },
+        unforced: true,
+        provider: ['home.conformance.example A - 81.0.2.16'],
+        kept: ['home.conformance.example A in the file, not applied: the agent\'s host (recorded in STATE)'],
+      },
+    ],
+  },
 ];
+
+function hosts(count: number): string {
+  return Array.from({ length: count }, (_, i) => `h${i} A 192.0.2.${i}`).join('\n');
+}
+
+/** `ddedge update` in this process, through the API, for one host with the given state directory. */
+async function agentSets(host: string, address: string, stateDir: string): Promise<void> {
+  const out = { stdout: '', stderr: '' };
+  const env = { ...withApi(sandbox), HOME: tempDir('ddedge-home-'), DDEDGE_STATE_DIR: stateDir, DDEDGE_HOSTS: host, DDEDGE_IP: address, DDEDGE_VIA: 'api' };
+  const code = await main(['update'], { stdout: (t) => void (out.stdout += t), stderr: (t) => void (out.stderr += t), env, cwd: tempDir('ddedge-cwd-'), isTTY: false });
+  expect(code, out.stderr).toBe(0);
+  expect(out.stdout).toContain(`${host} A ${address} updated`);
+}
 
 async function checkExport(): Promise<void> {
   const exported = await zoneMain(sandbox, ['export', '--service', ZONE]);
@@ -161,17 +275,35 @@ async function checkExport(): Promise<void> {
 }
 
 const entries = () => sandbox.model.services.find((s) => s.name === ZONE)!.dns;
+
+/** What ACME clients leave behind on their own: challenges ddedge's plans keep and must not count. */
+function leaveChallenges(count: number): void {
+  for (let i = 0; i < count; i++) entries().push({ entityID: String(70_000 + i), name: `_acme-challenge.s${i}.${ZONE}`, type: 'TXT', ttl: '60', priority: '-', value: `token-${i}` });
+}
 const shown = () => entries().map((e) => `${e.name} ${e.type} ${e.priority} ${e.value}${e.ttl === '-' ? '' : ` ${e.ttl}`}`);
 
 describe.each(GROUPS)('conformance: $name', (group) => {
   it('every step changes something; the plan after it changes nothing; the export loads in named-checkzone', async () => {
     emptyZone(sandbox, ZONE);
-    const env = { DDEDGE_SERVICE: ZONE, DDEDGE_STATE_DIR: tempDir('ddedge-state-') };
+    const stateDir = tempDir('ddedge-state-');
+    const env = { DDEDGE_SERVICE: ZONE, DDEDGE_STATE_DIR: stateDir };
     for (const step of group.steps) {
+      if (step.agentSets) await agentSets(step.agentSets.host, step.agentSets.address, stateDir);
+      if (step.acmeLeftovers) leaveChallenges(step.acmeLeftovers);
       const file = writeZone(`$ORIGIN ${ZONE}.\n${step.zone}\n`);
-      const applied = await zoneMain(sandbox, ['apply', file, '--force', '--json', ...(step.args ?? [])], env);
+      if (step.stops) {
+        const before = shown();
+        const stopped = await zoneMain(sandbox, ['apply', file, ...(step.args ?? [])], env);
+        expect(stopped.code, `${step.name}: ${stopped.stderr}`).toBe(2);
+        expect(stopped.stderr, step.name).toContain(step.stops);
+        expect(shown(), `${step.name}: changed without --force`).toEqual(before);
+      }
+      const applied = await zoneMain(sandbox, ['apply', file, ...(step.unforced ? [] : ['--force']), '--json', ...(step.args ?? [])], env);
       expect(applied.code, `${step.name}: ${applied.stderr}`).toBe(0);
       const report = JSON.parse(applied.stdout);
+      for (const kept of step.kept ?? []) {
+        expect(report.kept.map((k: { name: string; type: string; reason: string }) => `${k.name} ${k.type} ${k.reason}`), step.name).toContain(kept.replace('STATE', join(stateDir, 'state.json')));
+      }
       expect(report.changes.length, `${step.name} changed nothing`).toBeGreaterThan(0);
       expect(report.summary, step.name).toMatchObject(step.expect ?? {});
       expect(report.drift, step.name).toEqual([]);
@@ -239,5 +371,69 @@ describe('conformance: deleting everything but the kept records, then restoring 
     expect(JSON.parse(restored.stdout).summary).toMatchObject({ create: 5, delete: 0 });
     expect(JSON.parse((await zoneMain(sandbox, ['plan', full, '--json'], env)).stdout).changes).toEqual([]);
     expect(shown()).toHaveLength(7);
+  });
+});
+
+/** Entries the provider accepts and a master file cannot hold (issue 17): "name type ttl priority value". */
+const UNWRITABLE = [
+  [`alias.${ZONE}`, 'CNAME', '-', '-', '*.example.net'],
+  [ZONE, 'MX', '-', '20', '*.mx.example.net'],
+  [`long.${ZONE}`, 'CNAME', '-', '-', `${Array.from({ length: 4 }, (_, i) => `${i}${'t'.repeat(62)}`).join('.')}.net`],
+  [ZONE, 'CAA', '-', '-', '0 issue "ca"quoted"'],
+  [`dup.${ZONE}`, 'A', '600', '-', '192.0.2.70'],
+] as const;
+const shownExactly = () => entries().map((e) => `${e.name} ${e.type} ${e.ttl} ${e.priority} ${e.value}`).sort();
+
+describe('conformance: round trip of records a master file cannot hold', () => {
+  it('export, then apply of that file, changes nothing: each is kept with its reason; a change beside them is made', async () => {
+    const service = emptyZone(sandbox, ZONE);
+    const env = { DDEDGE_SERVICE: ZONE, DDEDGE_STATE_DIR: tempDir('ddedge-state-') };
+    expect((await zoneMain(sandbox, ['apply', writeZone(`$ORIGIN ${ZONE}.\n@ A 192.0.2.1\ndup 300 A 192.0.2.70\n`)], env)).code).toBe(0);
+    UNWRITABLE.forEach(([name, type, ttl, priority, value], i) => service.dns.push({ entityID: String(8000 + i), name, type, ttl, priority, value }));
+    const before = shownExactly();
+
+    const exported = await zoneMain(sandbox, ['export'], env);
+    expect(exported.code, exported.stderr).toBe(0);
+    const file = writeZone(exported.stdout);
+    const applied = await zoneMain(sandbox, ['apply', file, '--json'], env);
+    expect(applied.code, applied.stderr).toBe(0);
+    const report = JSON.parse(applied.stdout);
+    expect(report.changes).toEqual([]);
+    expect(report.kept.filter((k: { reason: string }) => k.reason.startsWith('cannot be written in a master file: '))).toHaveLength(UNWRITABLE.length);
+    expect(shownExactly()).toEqual(before);
+    await checkExport();
+
+    // A change through the exported file: made, and the kept records are still as they were.
+    const changed = writeZone(exported.stdout.replace(/^(@\s+IN A\s+)192\.0\.2\.1$/m, '$1192.0.2.2'));
+    const step = await zoneMain(sandbox, ['apply', changed, '--json', '--force'], env);
+    expect(step.code, step.stderr).toBe(0);
+    expect(JSON.parse(step.stdout).summary).toMatchObject({ update: 1, create: 0, delete: 0 });
+    expect(JSON.parse((await zoneMain(sandbox, ['plan', changed, '--json'], env)).stdout).changes).toEqual([]);
+    expect(shownExactly()).toEqual(before.map((l) => l.replace(`${ZONE} A - - 192.0.2.1`, `${ZONE} A - - 192.0.2.2`)).sort());
+  });
+});
+
+describe('conformance: restore of a backup with kept records', () => {
+  it('after the zone was emptied and the kept records deleted by hand, the backup brings every entry back as it was', async () => {
+    const service = emptyZone(sandbox, ZONE);
+    const env = { DDEDGE_SERVICE: ZONE, DDEDGE_STATE_DIR: tempDir('ddedge-state-') };
+    expect((await zoneMain(sandbox, ['apply', writeZone(`$ORIGIN ${ZONE}.\n@ A 192.0.2.1\n@ MX 10 mx.example.net.\ndup 300 A 192.0.2.70\n`)], env)).code).toBe(0);
+    UNWRITABLE.forEach(([name, type, ttl, priority, value], i) => service.dns.push({ entityID: String(8100 + i), name, type, ttl, priority, value }));
+    const before = shownExactly();
+
+    const wiped = await zoneMain(sandbox, ['apply', writeZone(`$ORIGIN ${ZONE}.\n`), '--force', '--json'], env);
+    expect(wiped.code, wiped.stderr).toBe(0);
+    const { backup } = JSON.parse(wiped.stdout);
+    // The empty file cannot name them: they are kept (but the second entry of a record the file
+    // dropped goes with it). Then someone deletes them by hand.
+    expect(shownExactly()).toHaveLength(UNWRITABLE.length - 1);
+    service.dns.length = 0;
+
+    const restored = await zoneMain(sandbox, ['apply', backup, '--force', '--json'], env);
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(JSON.parse(restored.stdout).summary).toMatchObject({ create: before.length, update: 0, delete: 0 });
+    expect(shownExactly()).toEqual(before);
+    expect(JSON.parse((await zoneMain(sandbox, ['plan', backup, '--json'], env)).stdout).changes).toEqual([]);
+    await checkExport();
   });
 });

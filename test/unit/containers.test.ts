@@ -3,7 +3,7 @@
 // where the image keeps it, secrets mounted where the key variable points and readable by
 // that user. No container engine runs here; the secret modes are tried on real files as uid 1000.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DIST, tempDir } from '../helpers/cli.js';
@@ -25,10 +25,10 @@ describe('Containerfile', () => {
     expect(imageGid).toBeGreaterThan(0);
   });
 
-  it('runs the built entry where it copies dist/, and tells podman users to keep the HEALTHCHECK', () => {
-    const [from, to] = instruction('COPY')[0]!.split(/\s+/) as [string, string];
-    expect(entrypoint).toEqual(['node', `${to}ddedge.mjs`]);
-    expect(existsSync(join(root, from, 'ddedge.mjs'))).toBe(true);
+  it('runs the single executable packaging/container.sh stages, and tells podman users to keep the HEALTHCHECK', () => {
+    expect(instruction('COPY')[0]).toBe('rootfs/ /');
+    expect(entrypoint).toEqual(['/usr/local/bin/ddedge']);
+    expect(read('packaging/container.sh')).toContain('"$rootfs/usr/local/bin/ddedge"');
     expect(containerfile).toMatch(/podman build --format docker/);
   });
 

@@ -25,7 +25,7 @@ describe('plain answers', () => {
 describe('JSON answers', () => {
   it('reads the full answer of the spec', () => {
     const body = JSON.stringify({ success: true, version: '2.0', ts: '2026-01-01T00:00:00Z', user: 'u', messages: ['ok'], host: { name: 'h.example.com', value: '81.0.2.15', type: 'A', updated: true } });
-    expect(parseDyndnsAnswer('json', body)).toEqual({ success: true, address: '81.0.2.15', changed: true, messages: ['ok'] });
+    expect(parseDyndnsAnswer('json', body)).toEqual({ success: true, host: 'h.example.com', address: '81.0.2.15', changed: true, messages: ['ok'] });
   });
   it('accepts an answer with only success and messages (host is optional)', () => {
     expect(parseDyndnsAnswer('json', '{"success":true,"messages":[]}')).toEqual({ success: true, messages: [] });
@@ -39,7 +39,7 @@ describe('JSON answers', () => {
 describe('XML answers', () => {
   it('reads resData, host and informs', () => {
     const body = '<?xml version="1.0"?><data success="true" version="2.0" oper="update"><resData><user t="2026-01-01">u</user><request success="true"/></resData><host type="A"><name>h.example.com</name><value>81.0.2.15</value></host><informs><inform>IP updated</inform></informs></data>';
-    expect(parseDyndnsAnswer('xml', body)).toEqual({ success: true, address: '81.0.2.15', changed: true, messages: ['IP updated'] });
+    expect(parseDyndnsAnswer('xml', body)).toEqual({ success: true, host: 'h.example.com', address: '81.0.2.15', changed: true, messages: ['IP updated'] });
   });
   it('reads an unchanged address and a bare success', () => {
     expect(parseDyndnsAnswer('xml', '<data success="true"><resData><request success="false"/></resData></data>').changed).toBe(false);

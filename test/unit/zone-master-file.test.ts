@@ -54,6 +54,10 @@ describe('reading a master file', () => {
     ]);
   });
 
+  it('an owner written again is read again: quoted after unquoted is still refused', () => {
+    expect(() => read('www A 192.0.2.1\n"www" A 192.0.2.2')).toThrow(/^z:2:1: a name cannot be quoted: "www"$/);
+  });
+
   it('the same record twice is one record', () => {
     expect(records('a A 192.0.2.1\na A 192.0.2.1')).toHaveLength(1);
   });

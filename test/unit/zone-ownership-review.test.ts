@@ -21,3 +21,38 @@ describe('--ignore patterns', () => {
     expect(owner('legacy-*')({ name: `legacy.${Z}`, type: 'A' })).toBeUndefined();
   });
 });
+
+// Issue 17: patterns with several '*' made the regular expression backtrack (3.8 s for one
+// label). They are matched left to right, each piece found once: linear in the name.
+describe('--ignore patterns match in linear time', () => {
+  it('many stars against a long name that almost matches: answered at once (a backtracking match takes longer than the test may run)', () => {
+    const stars = `${'*a'.repeat(12)}*b`;
+    const name = `${'a'.repeat(63)}.${'a'.repeat(63)}.${'a'.repeat(63)}.${Z}`;
+    for (let i = 0; i < 100; i++) expect(owner(stars)({ name, type: 'A' })).toBeUndefined();
+    expect(owner(stars)({ name: `${'a'.repeat(63)}.b.${Z}`, type: 'A' })).toBe(`--ignore ${stars}`);
+  });
+
+  it('means what the regular expression meant: * any run of characters, dots included, the rest literal', () => {
+    const cases: [string, string, boolean][] = [
+      ['legacy*', `legacy.${Z}`, true],
+      ['legacy*', `legacy.sub.${Z}`, true],
+      ['legacy*', `old-legacy.${Z}`, false],
+      ['*db*', `x.db1.${Z}`, true],
+      ['*db*', `x.d-b.${Z}`, false],
+      ['a*b*c', `abc.${Z}`, true],
+      ['a*b*c', `axxbyyc.${Z}`, true],
+      ['a*b*c', `acb.${Z}`, false],
+      ['a*a', `a.${Z}`, false],
+      ['a*a', `aa.${Z}`, true],
+      ['a**b', `ab.${Z}`, true],
+      ['*.x', `x.${Z}`, false],
+      ['*.x', `y.x.${Z}`, true],
+      ['*', Z, true],
+      ['*', `deep.er.${Z}`, true],
+      [`*.${Z}.`, `w.${Z}`, true],
+      ['*-*-*', `a-b-c.${Z}`, true],
+      ['*-*-*', `a-b.${Z}`, false],
+    ];
+    for (const [pattern, name, matches] of cases) expect(owner(pattern)({ name, type: 'TXT' }), `${pattern} ~ ${name}`).toBe(matches ? `--ignore ${pattern}` : undefined);
+  });
+});

@@ -104,10 +104,11 @@ describe('safety', () => {
     expect(safetyProblems(keepFirst(1, 9))).toEqual([]);
     expect(safetyProblems(keepFirst(10, 10, zoneOf(30).slice(10).map(({ entityID: _e, ...r }) => r as ZoneRecord)))).toEqual([]);
   });
-  it('any change or delete at the apex needs --force; a create there does not', () => {
+  it('deleting the last address at the apex needs --force; changing it or creating one there does not', () => {
     expect(safetyProblems(planZone([live(1, Z, 'A', '192.0.2.1'), live(2, `www.${Z}`, 'A', '192.0.2.2')], wanted({ name: `www.${Z}`, type: 'A', value: '192.0.2.2' }), nobody))).toEqual([
-      `it would change or delete 1 record at the apex (${Z}: A)`,
+      `it would delete every A/AAAA record at the apex (${Z}: 1)`,
     ]);
+    expect(safetyProblems(planZone([live(1, Z, 'A', '192.0.2.1'), live(2, `www.${Z}`, 'A', '192.0.2.2')], wanted({ name: Z, type: 'A', value: '192.0.2.9' }, { name: `www.${Z}`, type: 'A', value: '192.0.2.2' }), nobody))).toEqual([]);
     expect(safetyProblems(planZone([], wanted({ name: Z, type: 'A', value: '192.0.2.1' }), nobody))).toEqual([]);
   });
 });

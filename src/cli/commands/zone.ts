@@ -6,6 +6,7 @@ import { writeFileAtomic } from '../../atomic-write.js';
 import { registeredDomain } from '../../agent/registered-domain.js';
 import { ConfigError, ExitCode } from '../../errors.js';
 import { canonicalName } from '../../zone/names.js';
+import type { LiveRecord } from '../../zone/record.js';
 import { parseIgnore } from '../../zone/ownership.js';
 import { applyExitCode, applyJson, applyLines, planJson, planLines } from '../../zone/plan-report.js';
 import { providerZone } from '../../zone/provider-zone.js';
@@ -32,6 +33,7 @@ export async function run(context: CommandContext): Promise<number> {
   // Named by count, never by text: a stray word may be half of an unquoted secret.
   if (extra.length) throw new ConfigError(`zone ${action}: ${extra.length} unexpected argument(s) after the file (quote a value that has spaces)`);
   if (action === 'export' && file) throw new ConfigError(exportArgumentMessage(file));
+  if (flags.complete && (action !== 'export' || flags.format === 'json')) throw new ConfigError('--complete: for zone export in the bind format (a master file)');
   if (action !== 'export' && !file) throw new ConfigError(`zone ${action}: give the zone file: ddedge zone ${action} FILE`);
   const format = (flags.format as string | undefined) ?? 'bind';
   if (format !== 'bind' && format !== 'json') throw new ConfigError(`--format: "${format}" is not bind or json`);
@@ -40,7 +42,7 @@ export async function run(context: CommandContext): Promise<number> {
 
   const { config, logger } = await setup(context, 'state');
   const text = file ? readZoneFile(resolve(io.cwd, file), file) : undefined;
-  const service = serviceOf(config.service, text, config.hosts);
+  const service = serviceOf(config.service, text, config.hosts, file);
   const ignore = ((flags.ignore as string[] | undefined) ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
   ignore.forEach((rule) => parseIgnore(rule, service));
   const wanted = text !== undefined ? readZoneText(text, { zone: service, file: file!, skipUnsupported: Boolean(flags['skip-unsupported']) }) : undefined;
@@ -49,13 +51,14 @@ export async function run(context: CommandContext): Promise<number> {
   }
   const client = new ApiClient({ url: config.api.url, user: config.api.user, password: config.api.password, timeoutMs: config.timeoutMs, logger, transport: zoneTransport() });
   const provider = providerZone(client, service);
-  const settings: PlanSettings = { service, hosts: config.hosts, ignore, keepUnlisted: Boolean(flags['keep-unlisted']), method: method as PlanSettings['method'] };
+  const settings: PlanSettings = { service, hosts: config.hosts, ignore, keepUnlisted: Boolean(flags['keep-unlisted']), method: method as PlanSettings['method'], stateDir: config.stateDir, logger };
   try {
     if (action === 'export') {
       const { records: live, incomplete } = await provider.listing();
       // A file that misses entries deletes them when it is applied: none is written.
       if (incomplete) throw new IncompleteListingError(`zone export stopped: ${incomplete}; nothing was written`);
-      const output = format === 'json' ? zoneAsJson(live) : zoneAsMasterFile(service, live, [`zone ${service} exported by ddedge from service/dnslist, ${new Date().toISOString()}`]);
+      const apex = flags.complete ? await apexLines(service, live, config.acme.dnsServers, config.timeoutMs) : [];
+      const output = format === 'json' ? zoneAsJson(live) : zoneAsMasterFile(service, live, [`zone ${service} exported by ddedge from service/dnslist, ${new Date().toISOString()}`], apex);
       if (flags.output) {
         try {
           writeFileAtomic(resolve(io.cwd, flags.output as string), output, 0o644);
@@ -114,6 +117,12 @@ function exportArgumentMessage(word: string): string {
     : 'zone export: takes no argument; give the zone with --service NAME (and --output FILE to write a file)';
 }
 
+/** --complete: the DNS client is loaded only for it. */
+async function apexLines(service: string, live: LiveRecord[], dnsServers: string[], timeoutMs: number): Promise<string[]> {
+  const [{ parseDnsServer }, { completeLines }] = await Promise.all([import('../../dns/index.js'), import('../../zone/complete-export.js')]);
+  return completeLines(service, live, { servers: dnsServers.map((s) => parseDnsServer(s)), timeoutMs });
+}
+
 function readZoneFile(path: string, shown: string): string {
   try {
     // Capped: a path to a device or a generator must not be read without end.
@@ -125,8 +134,8 @@ function readZoneFile(path: string, shown: string): string {
 }
 
 /** --service, else the file's $ORIGIN, else the registered domain of the only --host. */
-function serviceOf(configured: string | undefined, text: string | undefined, hosts: string[]): string {
-  const origin = text !== undefined ? originOf(text) : undefined;
+function serviceOf(configured: string | undefined, text: string | undefined, hosts: string[], file?: string): string {
+  const origin = configured === undefined && text !== undefined ? originOf(text, file) : undefined;
   const chosen = configured ?? origin ?? (new Set(hosts.map((h) => registeredDomain(h.split('=')[0]!))).size === 1 ? registeredDomain(hosts[0]!.split('=')[0]!) : undefined);
   if (!chosen) throw new ConfigError('zone: which zone? give --service NAME (or DDEDGE_SERVICE), or a file with $ORIGIN');
   return canonicalName(chosen) ?? chosen;

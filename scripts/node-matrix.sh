@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# ddedge on every maintained Node.js line (issue 20), as CI runs it after `npm test` (which is
+# the full suite on the machine's Node, 20):
+#   scripts/node-matrix.sh            Node 22, 24 and 26
+#   scripts/node-matrix.sh 24         one line
+# On each line: the build (so that its code cache is that Node's), the demo, and the e2e tests
+# below, which run the built program as users do: every command, the launcher and its code
+# cache, npm install -g, TLS and logs, the sandbox; on the newest, every case of the cycle too. (Tests that assert
+# wall time, such as daemon-signals, are left to the full suite: under load they fail alone.)
+# The Node binaries come from the npm registry (packaging/node.sh, versions in
+# packaging/node-versions). It runs in a copy of the checkout, so that dist/ here stays the
+# machine's Node's build.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root="$PWD"
+e2e=(
+  test/e2e/commands.test.ts
+  test/e2e/code-cache.test.ts
+  test/e2e/launcher-chunks.test.ts
+  test/e2e/install.test.ts
+  test/e2e/tls-and-logs.test.ts
+  test/e2e/sandbox-behaviour.test.ts
+)
+lines=("$@")
+[ ${#lines[@]} -gt 0 ] || lines=(22 24 26)
+# The newest line also runs every case of the cycle (update.test.ts, the longest of the set).
+newest="${lines[${#lines[@]}-1]}"
+
+copy="$(mktemp -d "${TMPDIR:-/tmp}/ddedge-matrix-XXXXXX")"
+trap 'rm -rf "$copy"' EXIT
+tar -C "$root" --exclude=./node_modules --exclude=./dist --exclude=./.git -cf - . | tar -C "$copy" -xf -
+ln -s "$root/node_modules" "$copy/node_modules"
+cd "$copy"
+
+for major in "${lines[@]}"; do
+  node_bin="$("$root/packaging/node.sh" "$major")"
+  start=$SECONDS
+  files=("${e2e[@]}")
+  [ "$major" != "$newest" ] || files+=(test/e2e/update.test.ts)
+  (
+    export PATH="$(dirname "$node_bin"):$PATH"
+    echo "== Node $(node --version): build, ${#files[@]} e2e test files, demo"
+    # vitest's global setup builds dist/ (test/helpers/global-setup.ts) with this Node.
+    node node_modules/vitest/vitest.mjs run "${files[@]}"
+    node scripts/demo.mjs >/dev/null
+  )
+  echo "== Node $major: $((SECONDS - start)) s"
+done

@@ -1,0 +1,94 @@
+// ddedge gateway: the registrar's zones behind a DNS front door (CONTRACT.md "The DNS gateway").
+// Without an action it serves (src/gateway/run.ts); `keygen` makes a TSIG key; `check-keys
+// FILE` reads a keys file as the gateway would and says what each key may do (secrets never shown).
+import { existsSync, readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseDuration } from '../../duration.js';
+import { ConfigError } from '../../errors.js';
+import type { CommandContext } from '../command.js';
+import { nearestNames } from '../nearest-names.js';
+import { setup } from '../setup.js';
+
+const ACTIONS = ['keygen', 'check-keys'];
+
+export async function run(context: CommandContext): Promise<number> {
+  const { flags, positionals, io } = context;
+  const [action, argument, ...extra] = positionals;
+  if (!action) return serve(context);
+  if (!ACTIONS.includes(action)) {
+    const near = nearestNames(action, ACTIONS);
+    throw new ConfigError(`gateway: unknown action "${action}"; give none to serve, or one of ${ACTIONS.join(', ')}${near.length ? ` (did you mean ${near.join(' or ')}?)` : ''}`);
+  }
+  if (extra.length) throw new ConfigError(`gateway ${action}: ${extra.length} unexpected argument(s)`);
+  if (action === 'keygen') {
+    if (!argument) throw new ConfigError('gateway keygen: give the key name: ddedge gateway keygen NAME [--algorithm ALG]');
+    const { keygenText } = await import('../../gateway/keygen.js');
+    io.stdout(keygenText(argument, (flags.algorithm as string | undefined) ?? undefined));
+    return 0;
+  }
+  const file = argument ?? (flags.keys as string | undefined);
+  if (!file) throw new ConfigError('gateway check-keys: give the keys file: ddedge gateway check-keys FILE');
+  const { loadKeysFile } = await import('../../gateway/keys-file.js');
+  const keys = loadKeysFile(resolve(io.cwd, file), (path) => readFileSync(path, 'utf8'));
+  for (const warning of keys.warnings) io.stderr(`gateway: warning: ${warning}\n`);
+  for (const [name, key] of keys.keys) {
+    const grants = keys.grants.filter((g) => g.key === name).map((g) => `${g.rule}${g.name ? ` ${g.rule === 'wildcard' ? '*.' : ''}${g.name}` : ''}${g.types.length ? ` ${g.types.join(' ')}` : ''}`);
+    io.stdout(`${name} ${key.algorithm}: ${grants.length ? grants.join('; ') : 'no grants'}${keys.transfer.has(name) ? '; transfer' : ''}\n`);
+  }
+  return 0;
+}
+
+async function serve(context: CommandContext): Promise<number> {
+  const { flags, io } = context;
+  io.outputNeverBlocks?.();
+  const { config, logger } = await setup(context, 'state');
+  const env = io.env;
+  const list = (flag: string, variable: string): string[] =>
+    ((flags[flag] as string[] | undefined) ?? (env[variable] ? [env[variable]!] : [])).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+  const zones = list('zone', 'DDEDGE_GATEWAY_ZONES').map((z) => z.toLowerCase().replace(/\.$/, ''));
+  if (!zones.length) throw new ConfigError('gateway: name the zones to serve: --zone NAME (repeatable) or DDEDGE_GATEWAY_ZONES');
+  const credential = env.CREDENTIALS_DIRECTORY ? join(env.CREDENTIALS_DIRECTORY, 'gateway-keys') : undefined;
+  const keysFile = (flags.keys as string | undefined) ?? env.DDEDGE_GATEWAY_KEYS_FILE ?? (credential && existsSync(credential) ? credential : undefined);
+  if (!keysFile) throw new ConfigError('gateway: give the keys file: --keys FILE, DDEDGE_GATEWAY_KEYS_FILE or the gateway-keys credential (ddedge gateway keygen NAME makes a key)');
+  const listen = (list('dns-listen', 'DDEDGE_GATEWAY_LISTEN').length ? list('dns-listen', 'DDEDGE_GATEWAY_LISTEN') : ['127.0.0.1:53']).map(listenAddress);
+  const notify = list('notify', 'DDEDGE_GATEWAY_NOTIFY').map((t) => (/:\d{1,5}$/.test(t) && !/^[^\[].*:.*:/.test(t) ? listenAddress(t) : { host: t.replace(/^\[|\]$/g, ''), port: 53 }));
+  const refreshText = (flags.refresh as string | undefined) ?? env.DDEDGE_GATEWAY_REFRESH ?? '60s';
+  const refreshMs = parseDuration(refreshText);
+  if (refreshMs === undefined || refreshMs < 1000) throw new ConfigError(`--refresh: "${refreshText}" is not a duration of 1s or more`);
+  const primaryName = ((flags['primary-name'] as string | undefined) ?? env.DDEDGE_GATEWAY_PRIMARY_NAME ?? hostname()).replace(/\.$/, '').toLowerCase();
+  if (!config.api.user || !config.api.password) throw new ConfigError('gateway: set DDEDGE_API_USER and DDEDGE_API_PASSWORD (or --api-user, DDEDGE_API_PASSWORD_FILE, the api-password credential)');
+  const { runGateway } = await import('../../gateway/run.js');
+  let stop = () => {};
+  const stopped = new Promise<void>((r) => (stop = r));
+  const onStop = () => stop();
+  process.once('SIGTERM', onStop);
+  process.once('SIGINT', onStop);
+  try {
+    return await runGateway({
+      zones,
+      keysFile: resolve(io.cwd, keysFile),
+      listen,
+      primaryName,
+      refreshMs,
+      notify,
+      api: { url: config.api.url, user: config.api.user, password: config.api.password },
+      timeoutMs: config.timeoutMs,
+      stateDir: config.stateDir,
+      hosts: config.hosts,
+      logger,
+      stopped,
+      onReload: (reload) => process.on('SIGHUP', reload),
+    });
+  } finally {
+    process.off('SIGTERM', onStop);
+    process.off('SIGINT', onStop);
+  }
+}
+
+function listenAddress(text: string): { host: string; port: number } {
+  const match = /^(?:\[([^\]]+)\]|([^:]+)):(\d{1,5})$/.exec(text);
+  const port = Number(match?.[3]);
+  if (!match || port > 65535) throw new ConfigError(`--dns-listen: "${text}" is not ADDR:PORT (e.g. 127.0.0.1:53, [::1]:53)`);
+  return { host: match[1] ?? match[2]!, port };
+}

@@ -1,0 +1,24 @@
+// What a key may change: BIND's update-policy words, read by keys-file.ts. A change is allowed
+// when one of the key's grants covers its owner name and type; nothing is allowed otherwise.
+import type { GatewayKeys, Grant } from './keys-file.js';
+
+/** Whether `grant` covers a record of `type` at `owner` (a name key) in the served zone `zone`. */
+export function grantCovers(grant: Grant, zone: string, owner: string, type: string): boolean {
+  if (grant.types.length && !(grant.types as string[]).includes(type)) return false;
+  const below = (name: string) => owner.endsWith(`.${name}`);
+  switch (grant.rule) {
+    case 'zonesub':
+      return owner === zone || below(zone);
+    case 'subdomain':
+      return owner === grant.name || below(grant.name!);
+    case 'name':
+      return owner === grant.name;
+    case 'wildcard':
+      return below(grant.name!);
+  }
+}
+
+/** The grants of `key` that allow a change of `type` at `owner` in `zone` (empty: refused). */
+export function grantsFor(keys: GatewayKeys, key: string, zone: string, owner: string, type: string): Grant[] {
+  return keys.grants.filter((g) => g.key === key && grantCovers(g, zone, owner, type));
+}

@@ -1,0 +1,177 @@
+// Updates of one zone, made in batches: while one batch is being written, the updates that
+// arrive wait, and the next batch takes all of them with one fresh read of the zone (issue 18:
+// a burst of 50 updates within a second costs at most 5 reads). Each update of a batch is
+// evaluated in order against the zone as the updates before it left it (simulated from the
+// read), and answered for itself (a failed prerequisite fails that update only); the writes of
+// the batch are then one plan of the zone engine from the zone read to the zone wanted, under
+// the zone's lock. A write the provider fails half-way is undone, and every update of the batch
+// is answered SERVFAIL (REFUSED when the provider refused the change itself): none is half-made.
+import { join } from 'node:path';
+import { ApiError } from '../api/errors.js';
+import { EDE } from '../dns/edns.js';
+import type { Logger } from '../log.js';
+import { acquireLock } from '../state/lock.js';
+import { applyPlan } from '../zone/apply.js';
+import { planZone, type Change, type Plan } from '../zone/plan.js';
+import type { ZoneProvider } from '../zone/provider-zone.js';
+import { isZoneType, type LiveRecord, type ZoneRecord } from '../zone/record.js';
+import { grantsFor } from './grants.js';
+import { writeJournal } from './journal.js';
+import type { GatewayKeys } from './keys-file.js';
+import { keptRecords } from './kept-records.js';
+import type { UpdateMessage } from './update-message.js';
+import { evaluateUpdate, managedRecords, RCODE_UPDATE } from './update-rules.js';
+import type { ZoneViews } from './zone-views.js';
+
+export interface Outcome {
+  rcode: number;
+  ede: number;
+  why: string;
+}
+
+export interface BatchDeps {
+  views: ZoneViews;
+  providerOf: (zone: string) => ZoneProvider;
+  keys: () => GatewayKeys;
+  stateDir: string;
+  hosts: string[];
+  logger: Logger;
+}
+
+interface Pending {
+  key: string;
+  client: string;
+  message: UpdateMessage;
+  resolve: (outcome: Outcome) => void;
+}
+
+const queues = new Map<string, Pending[]>();
+const running = new Set<string>();
+const OK: Outcome = { rcode: 0, ede: 0, why: '' };
+
+/** Queues an update of `zone`; resolves with its outcome once its batch is written. */
+export function enqueueUpdate(zone: string, update: Omit<Pending, 'resolve'>, deps: BatchDeps): Promise<Outcome> {
+  return new Promise((resolve) => {
+    const queue = queues.get(zone) ?? [];
+    queue.push({ ...update, resolve });
+    queues.set(zone, queue);
+    if (!running.has(zone)) void work(zone, deps);
+  });
+}
+
+async function work(zone: string, deps: BatchDeps): Promise<void> {
+  running.add(zone);
+  try {
+    for (let queue = queues.get(zone); queue?.length; queue = queues.get(zone)) {
+      const batch = queue.splice(0);
+      try {
+        await applyBatch(zone, batch, deps);
+      } catch (error) {
+        deps.logger.error(`gateway: updates of ${zone} failed: ${(error as Error).stack ?? String(error)}`);
+        for (const p of batch) p.resolve({ rcode: RCODE_UPDATE.SERVFAIL, ede: EDE.OTHER, why: 'internal error; see the gateway log' });
+      }
+    }
+  } finally {
+    running.delete(zone);
+  }
+}
+
+async function applyBatch(zone: string, batch: Pending[], deps: BatchDeps): Promise<void> {
+  const everyone = (outcome: Outcome) => batch.forEach((p) => p.resolve(outcome));
+  let lock;
+  try {
+    lock = acquireLock(join(deps.stateDir, 'zone-locks', zone));
+  } catch (error) {
+    return everyone({ rcode: RCODE_UPDATE.SERVFAIL, ede: EDE.NOT_READY, why: `the zone is locked by another change (${(error as Error).message})` });
+  }
+  try {
+    const provider = deps.providerOf(zone);
+    let live: LiveRecord[];
+    try {
+      live = await provider.list();
+    } catch (error) {
+      return everyone({ rcode: RCODE_UPDATE.SERVFAIL, ede: EDE.NETWORK_ERROR, why: `cannot read the zone from the provider: ${(error as Error).message}` });
+    }
+    deps.views.show(zone, live);
+    const keys = deps.keys();
+    const kept = keptRecords(deps.stateDir, deps.hosts, keys);
+    let current = live;
+    const accepted: { pending: Pending; changes: Change[] }[] = [];
+    for (const pending of batch) {
+      // A delete of every type at a name (type ANY) needs a grant that names no type.
+      const evaluation = evaluateUpdate(pending.message, current, zone, (owner, type) => grantsFor(keys, pending.key, zone, owner, type).length > 0);
+      if (!evaluation.ok) {
+        pending.resolve({ rcode: evaluation.rcode, ede: evaluation.ede, why: evaluation.why });
+        continue;
+      }
+      const plan = planTo(current, evaluation.wanted, zone);
+      const refusal = plan.changes.map((c) => kept(c, pending.key)).find(Boolean);
+      if (refusal) {
+        pending.resolve({ rcode: RCODE_UPDATE.REFUSED, ede: EDE.PROHIBITED, why: refusal });
+        continue;
+      }
+      if (!plan.changes.length) {
+        pending.resolve(OK);
+        continue;
+      }
+      current = simulate(current, plan.changes);
+      accepted.push({ pending, changes: plan.changes });
+    }
+    if (!accepted.length) return;
+    const plan = planTo(live, managedRecords(current, zone), zone);
+    const outcome = await applyPlan(provider, plan, 'calls', deps.logger);
+    if (!outcome.failure) {
+      for (const { pending, changes } of accepted) {
+        deps.logger.info(`gateway: key ${pending.key} changed ${zone}: ${changes.map((c) => `${c.action} ${(c.after ?? c.before)!.name} ${(c.after ?? c.before)!.type}`).join(', ')}`);
+        try {
+          writeJournal(deps.stateDir, { zone, key: pending.key, client: pending.client, changes });
+        } catch (error) {
+          deps.logger.error(`gateway: the journal could not be written: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+        }
+      }
+      // The zone's content is known without another read; the entity IDs are not needed to answer queries.
+      deps.views.show(zone, current);
+      accepted.forEach(({ pending }) => pending.resolve(OK));
+      return;
+    }
+    const refused = outcome.failure.error instanceof ApiError && ['refused', 'bad-request', 'not-found'].includes(outcome.failure.error.kind);
+    const rolledBack = outcome.done.length ? await rollBack(provider, zone, live, deps) : true;
+    const why = `the provider ${refused ? 'refused' : 'failed'} a write (${(outcome.failure.error as Error).message})${outcome.done.length ? (rolledBack ? '; the writes made before it were undone' : '; undoing the writes made before it failed too') : ''}`;
+    await deps.views.refresh(zone).catch(() => undefined);
+    const failed: Outcome = { rcode: refused && rolledBack ? RCODE_UPDATE.REFUSED : RCODE_UPDATE.SERVFAIL, ede: refused ? EDE.PROHIBITED : EDE.NETWORK_ERROR, why };
+    accepted.forEach(({ pending }) => pending.resolve(failed));
+  } finally {
+    lock.release();
+  }
+}
+
+/** The zone engine's plan from `live` to `wanted`; SOA, the apex NS and types ddedge does not manage stay as the provider has them. */
+function planTo(live: LiveRecord[], wanted: ZoneRecord[], zone: string): Plan {
+  const owner = ({ name, type }: { name: string; type: string }) => (type === 'SOA' || (type === 'NS' && name === zone) || !isZoneType(type) ? 'left to the provider' : undefined);
+  return planZone(live, { zone, records: wanted.map((r) => ({ ...r, where: 'update' })), notes: [] }, owner);
+}
+
+/** The listing as it will be once `changes` are made (new records get IDs of their own that never reach the provider). */
+function simulate(current: LiveRecord[], changes: Change[]): LiveRecord[] {
+  const byId = new Map(current.map((r) => [r.entityID, r]));
+  let created = 0;
+  for (const c of changes) {
+    if (c.action === 'delete') byId.delete(c.before!.entityID);
+    else if (c.action === 'update') byId.set(c.before!.entityID, { ...c.after!, entityID: c.before!.entityID });
+    else {
+      const id = `pending:${byId.size}:${created++}`;
+      byId.set(id, { ...c.after!, entityID: id });
+    }
+  }
+  return [...byId.values()];
+}
+
+/** Brings the zone back to the listing read before the batch; true when that worked. */
+async function rollBack(provider: ZoneProvider, zone: string, before: LiveRecord[], deps: BatchDeps): Promise<boolean> {
+  try {
+    const back = planTo(await provider.list(), managedRecords(before, zone), zone);
+    return !(await applyPlan(provider, back, 'calls', deps.logger)).failure;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,50 @@
+// One UPDATE, from its message to its answer: the zone must be served (NOTAUTH), the message
+// signed by a known key (the TSIG guard answers bad signatures before this runs) and of a
+// bounded size; then update-batch.ts reads the zone afresh, evaluates it (update-rules.ts) and
+// has the zone engine write it, with the updates that arrived meanwhile. Every non-NOERROR
+// answer carries an EDE when the client speaks EDNS (RFC 6891 allows no OPT otherwise).
+import { appendAdditional, EDE, edeOption, optRecord } from '../dns/edns.js';
+import { DnsError } from '../dns/errors.js';
+import { encodeMessage } from '../dns/message.js';
+import { OUR_EDNS_SIZE } from '../dns/responder.js';
+import type { Signer } from '../dns/tsig-server.js';
+import { enqueueUpdate, type BatchDeps } from './update-batch.js';
+import { OPCODE_UPDATE, readUpdate } from './update-message.js';
+import { RCODE_UPDATE } from './update-rules.js';
+
+export interface UpdateDeps extends BatchDeps {
+  /** Set once the gateway is stopping: updates not yet started are refused, those in flight finish. */
+  stopping?: () => boolean;
+  /** Updates being made; the gateway waits for them before it exits. */
+  inFlight?: Set<Promise<unknown>>;
+}
+
+/** Records (prerequisites and updates) one UPDATE may carry: far more than any client sends (external-dns batches 100s). */
+const MAX_RECORDS = 1000;
+
+
+export async function handleUpdate(packet: Buffer, signer: Signer | undefined, client: string, deps: UpdateDeps): Promise<Buffer> {
+  // Not decodeMessage: an update's records may carry no data (a delete of an A RRset), which a query's reader refuses.
+  let message;
+  try {
+    message = readUpdate(packet);
+  } catch (error) {
+    if (!(error instanceof DnsError)) throw error;
+    return encodeMessage({ id: packet.readUInt16BE(0), response: true, opcode: OPCODE_UPDATE, rcode: RCODE_UPDATE.FORMERR, questions: [] });
+  }
+  const answer = (rcode: number, ede?: { code: number; why: string }) => {
+    const bare = encodeMessage({ id: message.id, response: true, opcode: OPCODE_UPDATE, rcode, questions: [message.zone] });
+    return message.edns ? appendAdditional(bare, optRecord({ udpSize: OUR_EDNS_SIZE, options: ede ? [edeOption(ede.code, ede.why)] : [] })) : bare;
+  };
+  const zone = deps.views.names.find((z) => z === message.zone.name);
+  if (!zone || message.zone.class !== 1 || message.zone.type !== 6) return answer(RCODE_UPDATE.NOTAUTH, { code: EDE.NOT_AUTHORITATIVE, why: `${message.zone.name || '.'} is not a zone this gateway serves` });
+  if (!signer) return answer(RCODE_UPDATE.NOTAUTH, { code: EDE.PROHIBITED, why: 'updates must be signed with a TSIG key' });
+  // Each record may cost a provider call: a message of thousands is refused before any is read.
+  if (message.prerequisites.length + message.updates.length > MAX_RECORDS) return answer(RCODE_UPDATE.REFUSED, { code: EDE.PROHIBITED, why: `an update may carry at most ${MAX_RECORDS} records; split it` });
+  if (deps.stopping?.()) return answer(RCODE_UPDATE.REFUSED, { code: EDE.NOT_READY, why: 'the gateway is stopping; send the update again' });
+  const run = enqueueUpdate(zone, { key: signer.key.name, client, message }, deps);
+  deps.inFlight?.add(run);
+  void run.finally(() => deps.inFlight?.delete(run));
+  const outcome = await run;
+  return answer(outcome.rcode, outcome.rcode === 0 ? undefined : { code: outcome.ede, why: outcome.why });
+}

@@ -1,0 +1,62 @@
+// An UPDATE message (RFC 2136 section 2) as its four sections: the zone, the prerequisites, the
+// updates and the additional data. Unlike a query, each record's class carries meaning here
+// (ANY and NONE select the prerequisite and update forms), so records are read with it kept.
+import { DnsWireError } from '../dns/errors.js';
+import { decodeData } from '../dns/message.js';
+import { nameKey, readName } from '../dns/names.js';
+import { typeName, type DnsRecord } from '../dns/types.js';
+
+export const OPCODE_UPDATE = 5;
+export const CLASS = { IN: 1, NONE: 254, ANY: 255 } as const;
+export const TYPE_ANY = 255;
+
+export interface UpdateRecord {
+  /** The owner as a name key (lower case, no trailing dot). */
+  name: string;
+  type: number;
+  class: number;
+  ttl: number;
+  /** The decoded data, when the record has any. */
+  data?: DnsRecord;
+}
+
+export interface UpdateMessage {
+  id: number;
+  zone: { name: string; type: number; class: number };
+  prerequisites: UpdateRecord[];
+  updates: UpdateRecord[];
+  /** Whether the client sent an OPT record (then the answer carries one, with an EDE). */
+  edns: boolean;
+}
+
+/** Reads an UPDATE; throws DnsWireError (FORMERR) when it is not one that can be read. */
+export function readUpdate(packet: Buffer): UpdateMessage {
+  const counts = [4, 6, 8, 10].map((at) => packet.readUInt16BE(at)) as [number, number, number, number];
+  if (counts[0] !== 1) throw new DnsWireError(`an UPDATE names exactly one zone, not ${counts[0]}`);
+  const zoneName = readName(packet, 12);
+  if (zoneName.next + 4 > packet.length) throw new DnsWireError('the zone section is cut off');
+  const zone = { name: nameKey(zoneName.name), type: packet.readUInt16BE(zoneName.next), class: packet.readUInt16BE(zoneName.next + 2) };
+  let offset = zoneName.next + 4;
+  const section = (count: number): UpdateRecord[] => {
+    const records: UpdateRecord[] = [];
+    for (let i = 0; i < count; i++) {
+      const { name, next } = readName(packet, offset);
+      if (next + 10 > packet.length) throw new DnsWireError(`the record for "${name}" is cut off`);
+      const type = packet.readUInt16BE(next);
+      const klass = packet.readUInt16BE(next + 2);
+      const ttl = packet.readUInt32BE(next + 4);
+      const start = next + 10;
+      const end = start + packet.readUInt16BE(next + 8);
+      if (end > packet.length) throw new DnsWireError(`the data of the ${typeName(type)} record for "${name}" runs past the end of the message`);
+      const record: UpdateRecord = { name: nameKey(name), type, class: klass, ttl };
+      if (end > start) record.data = { name: nameKey(name), ttl, ...decodeData(packet, type, start, end) } as DnsRecord;
+      records.push(record);
+      offset = end;
+    }
+    return records;
+  };
+  const prerequisites = section(counts[1]);
+  const updates = section(counts[2]);
+  const additional = section(counts[3]);
+  return { id: packet.readUInt16BE(0), zone, prerequisites, updates, edns: additional.some((r) => r.type === 41) };
+}

@@ -1,0 +1,152 @@
+// RFC 2136's meaning of an UPDATE, as a pure function of the message and the zone as the
+// provider holds it (read afresh): the prescan (section 3.4.1), the prerequisites (2.4 and
+// 3.2: all five forms), the grants of the signing key, then the updates in order (3.4.2: add,
+// delete an RRset, delete every RRset at a name, delete one RR) on a copy of the zone. What
+// comes out is the zone the update asks for, which the zone engine turns into the writes it
+// needs (plan.ts): the gateway never calls the API itself.
+import { EDE } from '../dns/edns.js';
+import { typeName, type DnsRecord } from '../dns/types.js';
+import { isZoneType, sameValue, type LiveRecord, type ZoneRecord } from '../zone/record.js';
+import { canonicalValue, formatCaa, ValueError } from '../zone/values.js';
+import { CLASS, TYPE_ANY, type UpdateMessage, type UpdateRecord } from './update-message.js';
+
+export const RCODE_UPDATE = { NOERROR: 0, FORMERR: 1, SERVFAIL: 2, NXDOMAIN: 3, NOTIMP: 4, REFUSED: 5, YXDOMAIN: 6, YXRRSET: 7, NXRRSET: 8, NOTAUTH: 9, NOTZONE: 10 } as const;
+
+export type Evaluation =
+  | { ok: true; wanted: ZoneRecord[] }
+  | { ok: false; rcode: number; ede: number; why: string };
+
+/** Whether the signing key may change records of `type` (a type name, or ANY) at `owner`. */
+export type Allowed = (owner: string, type: string) => boolean;
+
+const refuse = (rcode: number, ede: number, why: string): Evaluation => ({ ok: false, rcode, ede, why });
+
+/** The managed records of the zone, as the update starts from them (SOA, apex NS and other types stay with the provider). */
+export function managedRecords(live: LiveRecord[], zone: string): ZoneRecord[] {
+  return live.filter((r) => isZoneType(r.type) && !(r.type === 'NS' && r.name === zone)).map(({ entityID: _id, ...r }) => r as ZoneRecord);
+}
+
+export function evaluateUpdate(message: UpdateMessage, live: LiveRecord[], zone: string, allowed: Allowed): Evaluation {
+  const inZone = (name: string) => name === zone || name.endsWith(`.${zone}`);
+  // Prescan of the prerequisites (3.2) and updates (3.4.1): forms that cannot be meant are FORMERR, names outside NOTZONE.
+  for (const p of message.prerequisites) {
+    if (p.ttl !== 0) return refuse(RCODE_UPDATE.FORMERR, EDE.OTHER, `prerequisite ${p.name} has a TTL; prerequisites carry TTL 0`);
+    if (!inZone(p.name)) return refuse(RCODE_UPDATE.NOTZONE, EDE.NOT_AUTHORITATIVE, `prerequisite ${p.name} is outside the zone ${zone}`);
+    if (p.class !== CLASS.IN && p.data) return refuse(RCODE_UPDATE.FORMERR, EDE.OTHER, `prerequisite ${p.name} of class ${p.class} has data`);
+    if (![CLASS.IN, CLASS.ANY, CLASS.NONE].includes(p.class as 1)) return refuse(RCODE_UPDATE.FORMERR, EDE.OTHER, `prerequisite ${p.name} has class ${p.class}`);
+  }
+  for (const u of message.updates) {
+    if (!inZone(u.name)) return refuse(RCODE_UPDATE.NOTZONE, EDE.NOT_AUTHORITATIVE, `${u.name} is outside the zone ${zone}`);
+    if (u.class === CLASS.IN && (u.type === TYPE_ANY || !u.data)) return refuse(RCODE_UPDATE.FORMERR, EDE.OTHER, `an add at ${u.name} needs a type and data`);
+    if (u.class === CLASS.ANY && (u.ttl !== 0 || u.data)) return refuse(RCODE_UPDATE.FORMERR, EDE.OTHER, `a delete of RRsets at ${u.name} carries TTL 0 and no data`);
+    if (u.class === CLASS.NONE && (u.ttl !== 0 || u.type === TYPE_ANY || !u.data)) return refuse(RCODE_UPDATE.FORMERR, EDE.OTHER, `a delete of one record at ${u.name} carries TTL 0, a type and its data`);
+    if (![CLASS.IN, CLASS.ANY, CLASS.NONE].includes(u.class as 1)) return refuse(RCODE_UPDATE.FORMERR, EDE.OTHER, `${u.name} has class ${u.class}`);
+  }
+
+  const failed = checkPrerequisites(message.prerequisites, live, zone);
+  if (failed) return failed;
+
+  const records = managedRecords(live, zone);
+  for (const u of message.updates) {
+    const type = u.type === TYPE_ANY ? 'ANY' : String(typeName(u.type));
+    // SOA and the apex NS are the provider's: an update of them is ignored, as BIND ignores what it may not change (3.4.2.2-3.4.2.4).
+    if (type === 'SOA' || (type === 'NS' && u.name === zone)) continue;
+    if (type !== 'ANY' && !isZoneType(type)) return refuse(RCODE_UPDATE.REFUSED, EDE.NOT_SUPPORTED, `the provider cannot hold ${type} records (${u.name})`);
+    if (!allowed(u.name, type)) return refuse(RCODE_UPDATE.REFUSED, EDE.PROHIBITED, `the key may not change ${type === 'ANY' ? 'every type' : type} at ${u.name}`);
+    const applied = applyOne(records, u, type);
+    if (applied) return applied;
+  }
+  return { ok: true, wanted: records };
+}
+
+/** One update on `records` (in place); an Evaluation when it cannot be made. */
+function applyOne(records: ZoneRecord[], u: UpdateRecord, type: string): Evaluation | undefined {
+  const at = (pred: (r: ZoneRecord) => boolean) => {
+    for (let i = records.length - 1; i >= 0; i--) if (pred(records[i]!)) records.splice(i, 1);
+  };
+  if (u.class === CLASS.ANY) {
+    at((r) => r.name === u.name && (type === 'ANY' || r.type === type));
+    return undefined;
+  }
+  const record = zoneRecordOf(u.data!, u.name, u.ttl);
+  if (typeof record === 'string') return refuse(RCODE_UPDATE.REFUSED, EDE.INVALID_DATA, record);
+  if (u.class === CLASS.NONE) {
+    at((r) => sameValue(r, record));
+    return undefined;
+  }
+  const here = records.filter((r) => r.name === u.name);
+  // A CNAME has its name to itself (RFC 2136 3.4.2.2): the add that would break that is ignored.
+  if (record.type === 'CNAME' && here.some((r) => r.type !== 'CNAME')) return undefined;
+  if (record.type !== 'CNAME' && here.some((r) => r.type === 'CNAME')) return undefined;
+  if (record.type === 'CNAME') at((r) => r.name === u.name && r.type === 'CNAME');
+  else at((r) => sameValue(r, record));
+  records.push(record);
+  return undefined;
+}
+
+function checkPrerequisites(prerequisites: UpdateRecord[], live: LiveRecord[], zone: string): Evaluation | undefined {
+  const namesInUse = new Set([zone, ...live.map((r) => r.name)]);
+  const rrsetExists = (name: string, type: string) => (name === zone && (type === 'SOA' || type === 'NS')) || live.some((r) => r.name === name && r.type === type);
+  const valueSets = new Map<string, ZoneRecord[]>();
+  for (const p of prerequisites) {
+    const type = p.type === TYPE_ANY ? 'ANY' : String(typeName(p.type));
+    if (p.class === CLASS.ANY) {
+      if (type === 'ANY' && !namesInUse.has(p.name)) return refuse(RCODE_UPDATE.NXDOMAIN, EDE.OTHER, `prerequisite failed: ${p.name} is not in use`);
+      if (type !== 'ANY' && !rrsetExists(p.name, type)) return refuse(RCODE_UPDATE.NXRRSET, EDE.OTHER, `prerequisite failed: ${p.name} has no ${type} records`);
+    } else if (p.class === CLASS.NONE) {
+      if (type === 'ANY' && namesInUse.has(p.name)) return refuse(RCODE_UPDATE.YXDOMAIN, EDE.OTHER, `prerequisite failed: ${p.name} is in use`);
+      if (type !== 'ANY' && rrsetExists(p.name, type)) return refuse(RCODE_UPDATE.YXRRSET, EDE.OTHER, `prerequisite failed: ${p.name} has ${type} records`);
+    } else {
+      const record = p.data ? zoneRecordOf(p.data, p.name, 0) : `prerequisite ${p.name} has no data`;
+      if (typeof record === 'string') return refuse(RCODE_UPDATE.NXRRSET, EDE.INVALID_DATA, record);
+      const key = `${p.name}\t${type}`;
+      valueSets.set(key, [...(valueSets.get(key) ?? []), record]);
+    }
+  }
+  // Value-dependent: the RRset must be exactly the records named, no more and no fewer (2.4.2).
+  for (const [key, wanted] of valueSets) {
+    const [name, type] = key.split('\t') as [string, string];
+    const have = live.filter((r) => r.name === name && r.type === type);
+    const same = have.length === new Set(wanted.map((w) => w.value)).size && have.every((h) => wanted.some((w) => w.value === h.value));
+    if (!same) return refuse(RCODE_UPDATE.NXRRSET, EDE.OTHER, `prerequisite failed: the ${type} records at ${name} are not the ones named`);
+  }
+  return undefined;
+}
+
+/** A record of the message in the zone engine's form (the provider's value forms), or why it cannot be one. */
+export function zoneRecordOf(data: DnsRecord, name: string, ttl: number): ZoneRecord | string {
+  const type = data.type;
+  if (!isZoneType(type)) return `the provider cannot hold ${type} records (${name})`;
+  let value: string;
+  let priority: number | undefined;
+  switch (data.type) {
+    case 'MX':
+      priority = data.value.preference;
+      value = data.value.exchange;
+      break;
+    case 'SRV':
+      priority = data.value.priority;
+      value = `${data.value.weight} ${data.value.port} ${data.value.target}`;
+      break;
+    case 'TXT':
+      value = data.value.join('');
+      break;
+    case 'CAA':
+      value = formatCaa(data.value.flags, data.value.tag, data.value.value);
+      break;
+    case 'A':
+    case 'AAAA':
+    case 'CNAME':
+    case 'NS':
+      value = data.value;
+      break;
+    default:
+      return `the provider cannot hold ${type} records (${name})`;
+  }
+  try {
+    return { name, type, ttl, value: canonicalValue(type, value), ...(priority !== undefined ? { priority } : {}) };
+  } catch (error) {
+    if (error instanceof ValueError) return `${name} ${type}: ${error.message}`;
+    throw error;
+  }
+}

@@ -1,0 +1,118 @@
+// Exactness of `ddedge zone` (issue 17, item 1): records a master file cannot hold are kept by
+// the apply of an exported file, never deleted; a backup restores the zone record for record,
+// those records included (backup rotation: zone-backup-rotation.test.ts). The built
+// dist/ddedge.mjs against the sandbox, records made with `ddedge api` as a user would.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { withApi } from '../helpers/agent-env.js';
+import { baseEnv, runDist, tempDir } from '../helpers/cli.js';
+
+const ZONE = 'example.com';
+let sandbox: Sandbox;
+let stateDir: string;
+let cwd: string;
+beforeEach(async () => {
+  sandbox = await startSandbox();
+  stateDir = tempDir('ddedge-state-');
+  cwd = tempDir('ddedge-cwd-');
+});
+afterEach(async () => sandbox.close());
+
+const env = () => baseEnv({ ...withApi(sandbox), DDEDGE_STATE_DIR: stateDir, DDEDGE_SERVICE: ZONE });
+const ddedge = (args: string[]) => runDist(args, env(), cwd);
+/** The zone as the provider holds it, entity IDs aside: what "record for record" compares. */
+const entries = () =>
+  sandbox.model.services.find((s) => s.name === ZONE)!.dns.map((e) => `${e.name} ${e.ttl} ${e.type} ${e.priority} ${e.value}`).sort();
+
+/** A 254-character target: a host name of valid labels, longer than a name may be (RFC 1035 §2.3.4). */
+const LONG_TARGET = Array.from({ length: 4 }, (_, i) => `${String(i)}${'t'.repeat(62)}`).join('.') + '.net';
+
+async function create(name: string, type: string, value: string, extra: string[] = []): Promise<void> {
+  const run = await ddedge(['api', 'service', 'dnscreate', '--serviceName', ZONE, '--name', name, '--type', type, '--value', value, ...extra]);
+  expect(run.code, run.stderr).toBe(0);
+}
+
+/** What the provider holds and a master file cannot: the issue's four, one of each shape. */
+async function createUnwritable(): Promise<void> {
+  await create(`alias.${ZONE}`, 'CNAME', '*.example.net');
+  await create(ZONE, 'MX', '*.mx.example.net', ['--priority', '20']);
+  await create(`long.${ZONE}`, 'CNAME', LONG_TARGET);
+  await create(ZONE, 'CAA', '0 issue "ca"quoted"');
+}
+
+describe('export, then apply unchanged, changes nothing', () => {
+  it('records a master file cannot hold are kept (with the reason), never deleted', { timeout: 60_000 }, async () => {
+    expect(LONG_TARGET.length).toBeGreaterThan(253);
+    await createUnwritable();
+    const before = entries();
+    const exported = await ddedge(['zone', 'export', '--output', 'rt.zone']);
+    expect(exported.code, exported.stderr).toBe(0);
+    const text = readFileSync(join(cwd, 'rt.zone'), 'utf8');
+    // Shown to the reader of the file, as comments.
+    expect(text).toMatch(/^; .*alias .*\*\.example\.net/m);
+
+    const plan = await ddedge(['zone', 'plan', 'rt.zone', '--json']);
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(JSON.parse(plan.stdout).changes).toEqual([]);
+
+    const applied = await ddedge(['zone', 'apply', 'rt.zone', '--json']);
+    expect(applied.code, applied.stderr).toBe(0);
+    const report = JSON.parse(applied.stdout);
+    expect(report.changes).toEqual([]);
+    expect(report.summary).toMatchObject({ create: 0, update: 0, delete: 0 });
+    const kept = report.kept.filter((k: { reason: string }) => k.reason.startsWith('cannot be written in a master file'));
+    expect(kept.map((k: { name: string; type: string }) => `${k.name} ${k.type}`).sort()).toEqual([`alias.${ZONE} CNAME`, `${ZONE} CAA`, `${ZONE} MX`, `long.${ZONE} CNAME`]);
+    expect(entries()).toEqual(before);
+
+    // The text plan says so too.
+    const text2 = await ddedge(['zone', 'plan', 'rt.zone']);
+    expect(text2.stdout).toMatch(/keep +alias CNAME \*\.example\.net +\(cannot be written in a master file: /);
+  });
+
+  it('a file that changes other records leaves them alone too, and needs no --force for them', { timeout: 60_000 }, async () => {
+    await createUnwritable();
+    const exported = await ddedge(['zone', 'export', '--output', 'rt.zone']);
+    expect(exported.code, exported.stderr).toBe(0);
+    writeFileSync(join(cwd, 'rt.zone'), readFileSync(join(cwd, 'rt.zone'), 'utf8') + 'new IN A 192.0.2.77\n');
+    const applied = await ddedge(['zone', 'apply', 'rt.zone', '--json']);
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(JSON.parse(applied.stdout).summary).toMatchObject({ create: 1, update: 0, delete: 0 });
+    expect(entries()).toEqual(expect.arrayContaining([`alias.${ZONE} - CNAME - *.example.net`, `${ZONE} - CAA - 0 issue "ca"quoted"`]));
+  });
+});
+
+describe('a backup restores the zone record for record', () => {
+  it('records a master file cannot hold included, after they were deleted or changed', { timeout: 60_000 }, async () => {
+    await createUnwritable();
+    await create(`txt.${ZONE}`, 'TXT', 'kept as it was', ['--ttl', '600']);
+    const before = entries();
+
+    // A change through a file: the apply writes the backup of the zone as it was.
+    const exported = await ddedge(['zone', 'export', '--output', 'rt.zone']);
+    expect(exported.code, exported.stderr).toBe(0);
+    writeFileSync(join(cwd, 'rt.zone'), readFileSync(join(cwd, 'rt.zone'), 'utf8').replace(/"kept as it was"/, '"changed"'));
+    const applied = await ddedge(['zone', 'apply', 'rt.zone', '--json']);
+    expect(applied.code, applied.stderr).toBe(0);
+    const { backup } = JSON.parse(applied.stdout);
+    expect(backup).toMatch(/zone-backups\/example\.com\/\d{8}T\d{6}\.\d{3}Z\.zone$/);
+
+    // Then the zone is changed behind ddedge's back: unwritable records deleted and altered.
+    const live = sandbox.model.services.find((s) => s.name === ZONE)!.dns;
+    const alias = live.find((e) => e.name === `alias.${ZONE}`)!;
+    const long = live.find((e) => e.name === `long.${ZONE}`)!;
+    for (const id of [alias.entityID, long.entityID]) expect((await ddedge(['api', 'service', 'dnsdelete', '--serviceName', ZONE, '--entityID', id])).code).toBe(0);
+    const caa = live.find((e) => e.type === 'CAA')!;
+    expect((await ddedge(['api', 'service', 'dnsupdate', '--serviceName', ZONE, '--entityID', caa.entityID, '--value', '0 issue "other"ca"'])).code).toBe(0);
+    await create(`extra.${ZONE}`, 'CNAME', '*.later.example.net');
+    expect(entries()).not.toEqual(before);
+
+    const restored = await ddedge(['zone', 'apply', backup, '--force', '--json']);
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(JSON.parse(restored.stdout).drift).toEqual([]);
+    expect(entries()).toEqual(before);
+    // And the restored zone is the backup's: planning it again changes nothing.
+    expect(JSON.parse((await ddedge(['zone', 'plan', backup, '--json'])).stdout).changes).toEqual([]);
+  });
+});
