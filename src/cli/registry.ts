@@ -142,6 +142,7 @@ export const COMMANDS: CommandSpec[] = [
       json,
       'env-file': envFile,
       'no-wait': { type: 'boolean', describe: 'present: return once the API has accepted the record; do not wait for the name servers' },
+      'any-name': { type: 'boolean', describe: 'accept a record name without the _acme-challenge. prefix (a challenge delegated by CNAME to another name)' },
     },
     // lego runs `present <fqdn> <value>`: a base64url value starts with "-" once in 64.
     literalArguments: acmeLiteralArguments,

@@ -1,7 +1,7 @@
 // ddedge acme: the front-ends of the DNS-01 core, one per client's calling convention.
 //   present|cleanup <fqdn> <value>    lego's exec provider (EXEC_PATH), scripts, acme.sh
 //   certbot-auth|certbot-cleanup      certbot's manual hooks (CERTBOT_DOMAIN, CERTBOT_VALIDATION)
-import { certbotRecordName, describeChallenge, type Challenge } from '../../acme/challenge-name.js';
+import { certbotRecordName, checkChallengePrefix, describeChallenge, type Challenge } from '../../acme/challenge-name.js';
 import { cleanupChallenge, presentChallenge, type AcmeContext, type CleanupReport, type PresentReport } from '../../acme/challenge.js';
 import { createDnsTxtLookup } from '../../acme/dns-lookup.js';
 import { createApiClient } from '../../agent/via-api.js';
@@ -21,6 +21,7 @@ export async function run(context: CommandContext): Promise<number> {
   }
   // Checked before any configuration is read: a wrong call changes nothing and costs nothing.
   const given = challengeArguments(action as Action, args, context);
+  checkChallengePrefix(given.name, context.flags['any-name'] === true);
   const { config, logger } = await setup(context, 'state');
   requireApiCredentials(config);
   const challenge = describeChallenge(given.name, given.value, config.service);
