@@ -7,6 +7,7 @@ import { createDnsTxtLookup } from '../../acme/dns-lookup.js';
 import { createApiClient } from '../../agent/via-api.js';
 import { parseDnsServer } from '../../dns/index.js';
 import { hasApiCredentials, type Config } from '../../config/config.js';
+import { bothNames, missingHalf } from '../../config/credential-names.js';
 import { ConfigError } from '../../errors.js';
 import type { CommandContext } from '../command.js';
 import { printJson, setup } from '../setup.js';
@@ -56,8 +57,9 @@ function challengeArguments(action: Action, args: string[], context: CommandCont
 
 function requireApiCredentials(config: Config): void {
   if (hasApiCredentials(config)) return;
-  const missing = [config.api.user ? undefined : 'DDEDGE_API_USER', config.api.password ? undefined : 'DDEDGE_API_PASSWORD (or DDEDGE_API_PASSWORD_FILE, or the api-password credential)'].filter(Boolean);
-  throw new ConfigError(`acme changes DNS records through the registrar API: ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} missing`);
+  // Only what is missing, named as its partner was given (--api-user given: --api-password-file).
+  const missing = missingHalf(config, 'api') ?? `${bothNames('api', false)} are missing (or DDEDGE_API_PASSWORD_FILE, or the api-password credential)`;
+  throw new ConfigError(`acme changes DNS records through the registrar API: ${missing}`);
 }
 
 function describeReport(report: PresentReport | CleanupReport): string {
