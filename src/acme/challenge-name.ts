@@ -26,6 +26,18 @@ export function challengeRecordName(input: string): string {
   return ascii;
 }
 
+/**
+ * Refuses a record name that is not a challenge name: `acme present example.com <value>` (the
+ * prefix forgotten) would otherwise put a TXT at the apex beside SPF and verification records.
+ * `anyName` is for a name reached through a CNAME (a challenge delegated to another zone).
+ */
+export function checkChallengePrefix(input: string, anyName: boolean): void {
+  if (anyName) return;
+  const name = challengeRecordName(input);
+  if (name.split('.')[0] === CHALLENGE_PREFIX) return;
+  throw new ConfigError(`${JSON.stringify(input)} does not start with ${CHALLENGE_PREFIX}.: ACME clients ask for ${CHALLENGE_PREFIX}.${name}; a TXT record elsewhere is not a challenge (--any-name sets it at the name as given, e.g. a CNAME's target)`);
+}
+
 /** The name certbot's CERTBOT_DOMAIN stands for: the same record for a name and its wildcard. */
 export function certbotRecordName(domain: string): string {
   return challengeRecordName(`${CHALLENGE_PREFIX}.${domain.trim().replace(/^\*\./, '')}`);

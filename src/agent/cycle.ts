@@ -3,6 +3,7 @@
 // failing record does not stop the others.
 import type { ApiClient } from '../api/client.js';
 import { hasApiCredentials, hasDyndnsCredentials, type Config } from '../config/config.js';
+import { credentialAdvice } from '../config/credential-names.js';
 import { DdedgeError, exitCodeOf, type ExitCode } from '../errors.js';
 import { wireTransport } from '../http/wire-transport.js';
 import { canonicalAddress, recordTypeOf, type Family, type RecordType } from '../ip/address.js';
@@ -167,7 +168,9 @@ class Cycle {
   }
 
   private usesApiFor(type: RecordType): boolean {
-    return type === 'AAAA' || this.config.via === 'api' || (this.config.via === 'auto' && !hasDyndnsCredentials(this.config));
+    // Dynamic DNS cannot set a TTL: with --ttl every record goes through the API (the loader
+    // has checked that its credentials are there).
+    return type === 'AAAA' || this.config.via === 'api' || this.config.ttl !== undefined || (this.config.via === 'auto' && !hasDyndnsCredentials(this.config));
   }
 
   private async target(family: Family): Promise<Target> {
@@ -231,7 +234,8 @@ class Cycle {
         this.logger.warn(`the provider reports ${host} ${type} at ${reported} after ddedge sent ${wanted}; remembering ${wanted} (it is sent again after --max-age or when the address changes)`);
       }
       const address = wanted ?? reported ?? '(server)';
-      this.state.records[key] = { host, type, address, sentAt: this.now().toISOString(), via: sent.via, ...lan };
+      const ttl = this.config.ttl === undefined ? {} : { ttl: this.config.ttl };
+      this.state.records[key] = { host, type, address, sentAt: this.now().toISOString(), via: sent.via, ...lan, ...ttl };
       const changed = sent.changed !== false;
       const message = (changed ? `set to ${address}` : `the provider already held ${address}`) + (lan.prefix ? ` (prefix ${lan.prefix})` : '');
       this.logger.info(`${host} ${type} ${message} via ${sent.via}`);
@@ -252,6 +256,8 @@ class Cycle {
 
   private isCurrent(record: RecordState, address: string): boolean {
     if (this.options.force || record.lastError || record.address !== address || !record.sentAt) return false;
+    // A TTL asked for since the last send (or changed) is sent now, not after --max-age.
+    if (this.config.ttl !== undefined && record.ttl !== this.config.ttl) return false;
     const age = this.now().getTime() - Date.parse(record.sentAt);
     return age >= 0 && age < this.config.maxAgeMs;
   }
@@ -261,11 +267,12 @@ class Cycle {
     const { sendDyndnsUpdate, DyndnsError, isGateRefusal } = await this.sendKit();
     try {
       const transport = this.gate.wrap(wireTransport);
-      const settings = { ...this.config.dyndns, user: this.config.dyndns.user!, key: this.config.dyndns.key!, timeoutMs: this.config.timeoutMs, transport };
+      const authAdvice = credentialAdvice(this.config, 'dyndns');
+      const settings = { ...this.config.dyndns, user: this.config.dyndns.user!, key: this.config.dyndns.key!, timeoutMs: this.config.timeoutMs, transport, authAdvice };
       const result = await sendDyndnsUpdate(settings, host, address ?? '', this.logger);
       return { via: 'dyndns', changed: result.changed, address: result.address };
     } catch (error) {
-      if (this.config.via !== 'auto' || !hasApiCredentials(this.config) || address === undefined || isGateRefusal(error)) throw error;
+      if (this.config.via !== 'auto' || !hasApiCredentials(this.config) || address === undefined || isGateRefusal(error)) throw withCreateHint(error, this.config, DyndnsError);
       if (error instanceof DyndnsError && error.kind === 'auth') {
         this.logger.warn(`the dynamic DNS key was rejected for ${host}; fix DDEDGE_DYNDNS_KEY (or DDEDGE_DYNDNS_USER). Using the registrar API instead`);
       } else {
@@ -278,11 +285,23 @@ class Cycle {
   private async sendViaApi(host: string, type: RecordType, address: string): Promise<Sent> {
     const { updateRecordViaApi } = await import('./via-api.js');
     const zone = this.config.service ?? registeredDomain(host);
-    const result = await updateRecordViaApi(await this.apiClient(), zone, host, type, address, this.logger);
+    const result = await updateRecordViaApi(await this.apiClient(), zone, host, type, address, this.logger, this.config.ttl);
     return { via: 'api', changed: result.changed };
   }
 }
 
+
+/**
+ * Dynamic DNS changes records, it cannot create one: a host missing from the zone is refused.
+ * The API can create it, which a user without API credentials (or with --via dyndns) is told.
+ */
+function withCreateHint(error: unknown, config: Config, DyndnsError: typeof import('../dyndns/client.js').DyndnsError): unknown {
+  if (!(error instanceof DyndnsError) || error.kind !== 'refused' || !error.messages.some((m) => /not found|nohost|no such host|unknown host/i.test(m))) return error;
+  const hint = hasApiCredentials(config)
+    ? 'dynamic DNS cannot create a record; with --via auto or api, ddedge creates it through the registrar API'
+    : 'dynamic DNS cannot create a record; with registrar API credentials (DDEDGE_API_USER and DDEDGE_API_PASSWORD_FILE), ddedge creates it';
+  return new DyndnsError(error.kind, `${error.message}; ${hint}`, error.messages);
+}
 
 /** The address of one host: the detected one, or for a host behind the router its prefix + identifier. */
 function targetOf(target: Target, identifier: string | undefined, prefixLength: number): Target {

@@ -34,6 +34,8 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
   let config = options.config;
   let stopping = false;
   let forced = false;
+  /** The signal that asked for the next cycle: its result is logged, for the person who sent it. */
+  let askedBy: string | undefined;
   let inCycle = false;
   const shutdown = new Shutdown();
   let wake: () => void = () => {};
@@ -46,11 +48,13 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     SIGUSR1: () => {
       logger.info(inCycle ? 'SIGUSR1: another cycle will run when this one ends' : 'SIGUSR1: running a cycle now');
       forced = true;
+      askedBy = 'SIGUSR1';
       wake();
     },
     SIGHUP: () => {
       logger.info(inCycle ? 'SIGHUP: the configuration will be reloaded when this cycle ends' : 'SIGHUP: reloading the configuration');
       forced = true;
+      askedBy = 'SIGHUP';
       wake();
     },
   };
@@ -75,8 +79,10 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
       } else {
         blockedFingerprint = undefined;
         const asked = forced;
+        const signal = askedBy;
         forced = false;
-        const exitCode = await runOneCycle(config, asked);
+        askedBy = undefined;
+        const exitCode = await runOneCycle(config, asked, signal);
         if (exitCode === ExitCode.auth) {
           blockedFingerprint = fingerprint;
           logger.error('credentials were rejected: no more provider calls until the configuration changes, SIGHUP or SIGUSR1');
@@ -102,10 +108,12 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
   logger.info('daemon stopped');
   return ExitCode.ok;
 
-  async function runOneCycle(current: Config, asked: boolean): Promise<number> {
+  async function runOneCycle(current: Config, asked: boolean, signal: string | undefined): Promise<number> {
     inCycle = true;
     try {
       const report = await options.cycle(current, { shutdown, asked });
+      // Unchanged records log nothing: without this line a signal's cycle would be silent.
+      if (signal) logger.info(`${signal}: cycle done: ${describeCycle(report)}`);
       return report.exitCode;
     } catch (error) {
       logger.error(`cycle failed: ${(error as Error).message}`);
@@ -125,6 +133,15 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
       return current;
     }
   }
+}
+
+/** "home.example.com A 81.0.2.15 unchanged; exit 0", or counts when there are many records. */
+function describeCycle(report: CycleReport): string {
+  const { outcomes } = report;
+  if (outcomes.length <= 5) return `${outcomes.map((o) => `${o.host} ${o.type} ${o.address} ${o.action}`).join('; ') || 'no record'}; exit ${report.exitCode}`;
+  const counts = new Map<string, number>();
+  for (const o of outcomes) counts.set(o.action, (counts.get(o.action) ?? 0) + 1);
+  return `${[...counts].map(([action, n]) => `${n} ${action}`).join(', ')}; exit ${report.exitCode}`;
 }
 
 /**

@@ -1,5 +1,5 @@
 // The one health rule, for `ddedge health` and the daemon's /healthz: healthy while the last
-// fully successful cycle is younger than the limit (default three intervals).
+// fully successful cycle is younger than the limit (config.healthLimitMs: default three intervals).
 import type { State } from '../state/state.js';
 
 export interface Health {
@@ -12,8 +12,6 @@ export interface Health {
   /** One line for people. */
   summary: string;
 }
-
-export const defaultHealthLimitMs = (intervalMs: number): number => 3 * intervalMs;
 
 // A minute of slack covers a clock stepped by NTP.
 const FUTURE_SLACK_MS = 60_000;

@@ -5,6 +5,7 @@ import { ApiClient } from '../api/client.js';
 import { service, type DnsEntry } from '../api/endpoints/service.js';
 import { tool } from '../api/endpoints/tool.js';
 import type { Config } from '../config/config.js';
+import { credentialAdvice } from '../config/credential-names.js';
 import type { Transport } from '../http/transport.js';
 import { undiciTransport } from '../http/undici-transport.js';
 import type { RecordType } from '../ip/address.js';
@@ -18,7 +19,7 @@ export interface ApiUpdate {
 /** `gate` wraps the API's transport so that every call is counted (see provider-gate.ts). */
 export function createApiClient(config: Config, logger: Logger, gate?: (transport: Transport) => Transport): ApiClient {
   const transport = gate?.(undiciTransport());
-  return new ApiClient({ url: config.api.url, user: config.api.user!, password: config.api.password!, timeoutMs: config.timeoutMs, logger, transport });
+  return new ApiClient({ url: config.api.url, user: config.api.user!, password: config.api.password!, timeoutMs: config.timeoutMs, logger, transport, authAdvice: credentialAdvice(config, 'api') });
 }
 
 /** The entry's name as the provider writes it (full host name, per the field notes) or relative to the zone. */
@@ -36,6 +37,7 @@ export async function updateRecordViaApi(
   type: RecordType,
   address: string,
   logger: Logger,
+  ttl?: number,
 ): Promise<ApiUpdate> {
   const matches: DnsEntry[] = [];
   for await (const page of client.pages<DnsEntry>('service', service.dnsList, { serviceName: zone, filterType: type })) {
@@ -43,13 +45,15 @@ export async function updateRecordViaApi(
   }
   const [entry, ...others] = matches;
   if (others.length) logger.warn(`${host} has ${matches.length} ${type} entries in ${zone}; updating entity ${entry!.entityID} only`);
-  if (entry && entry.value === address) return { changed: false, created: false };
+  // Without --ttl the entry keeps whatever TTL it has; with it, a TTL alone is a change.
+  const withTtl = ttl === undefined ? {} : { ttl };
+  if (entry && entry.value === address && (ttl === undefined || Number(entry.ttl) === ttl)) return { changed: false, created: false };
   if (entry) {
-    await client.call('service', service.dnsUpdate, { serviceName: zone, entityID: entry.entityID, value: address });
+    await client.call('service', service.dnsUpdate, { serviceName: zone, entityID: entry.entityID, value: address, ...withTtl });
     return { changed: true, created: false };
   }
   logger.info(`${host} has no ${type} entry in ${zone}; creating it`);
-  await client.call('service', service.dnsCreate, { serviceName: zone, name: host, type, value: address });
+  await client.call('service', service.dnsCreate, { serviceName: zone, name: host, type, value: address, ...withTtl });
   return { changed: true, created: true };
 }
 

@@ -23,6 +23,11 @@ export const MAX_PAGES = 8;
 /** The API version this client was written against; newer major or minor answers get a warning. */
 export const KNOWN_API_VERSION = [1, 1] as const;
 
+/** What undici's dispatchers have in common (undici is an optional peer dependency of the SDK). */
+export interface DispatcherLike {
+  dispatch(...args: never[]): unknown;
+}
+
 export interface ApiClientOptions {
   /** Base URL, e.g. https://simple-api.dondominio.net (https required except on loopback). */
   url: string;
@@ -32,9 +37,14 @@ export interface ApiClientOptions {
   timeoutMs?: number;
   /** Answer format asked of the API; both are read into the same typed result. */
   outputFormat?: 'json' | 'xml';
-  /** undici dispatcher (a MockAgent in tests); default a pool of at most 3 connections per origin. */
-  dispatcher?: Dispatcher;
+  /**
+   * An undici Dispatcher (an Agent, a ProxyAgent, a MockAgent in tests); default a pool of at most
+   * 3 connections per origin. Typed by its shape, so that the SDK's types need no undici.
+   */
+  dispatcher?: DispatcherLike;
   logger?: Logger;
+  /** What a rejection of the credentials advises checking (default: DDEDGE_API_USER and DDEDGE_API_PASSWORD). */
+  authAdvice?: string;
   /** Attempts for idempotent operations on transport errors and 5xx (default 3). Calls that spend balance are never retried. */
   attempts?: number;
   /** Largest answer accepted, in bytes (default 8 MiB: lists can be long). */
@@ -57,7 +67,7 @@ export class ApiClient {
 
   constructor(private readonly options: ApiClientOptions) {
     registerSecret(options.password);
-    this.transport = options.transport ?? lazyUndici(options.dispatcher);
+    this.transport = options.transport ?? lazyUndici(options.dispatcher as Dispatcher | undefined);
     this.logger = options.logger ?? silentLogger;
   }
 
@@ -97,7 +107,7 @@ export class ApiClient {
         );
         const envelope = this.parse(response, format);
         this.checkVersion(envelope.version);
-        throwIfFailed(envelope, operation);
+        throwIfFailed(envelope, operation, this.options.authAdvice);
         return { ...envelope, responseData: this.read(response, operation, endpoint, normalizeResult(envelope.responseData), format) };
       } catch (error) {
         if (attempt >= attempts || !isRetryable(error)) throw error;

@@ -44,8 +44,8 @@ export function toEnvelope(data: unknown): Envelope {
   };
 }
 
-export function throwIfFailed(envelope: Envelope, operation: string): void {
+export function throwIfFailed(envelope: Envelope, operation: string, authAdvice?: string): void {
   if (!envelope.success) {
-    throw new ApiError(envelope.errorCode || 1, envelope.errorCodeMsg, envelope.messages, envelope.action || operation);
+    throw new ApiError(envelope.errorCode || 1, envelope.errorCodeMsg, envelope.messages, envelope.action || operation, authAdvice);
   }
 }

@@ -48,10 +48,13 @@ export class ApiError extends DdedgeError {
     readonly errorCodeMsg: string,
     readonly messages: string[],
     readonly action: string,
+    /** For rejected credentials: what to check, as the caller set them (e.g. "check --api-user and DDEDGE_API_PASSWORD_FILE"). */
+    authAdvice?: string,
   ) {
     const kind = apiErrorKind(errorCode);
     const detail = outsideText([errorCodeMsg, ...messages].filter(Boolean).join('; '));
-    const advice = ADVICE[kind] ? ` (${ADVICE[kind]})` : '';
+    const text = kind === 'auth' && authAdvice ? authAdvice : ADVICE[kind];
+    const advice = text ? ` (${text})` : '';
     super(`${action} failed with error ${errorCode}: ${detail || 'no reason given'}${advice}`, EXIT_BY_KIND[kind]);
     this.kind = kind;
   }

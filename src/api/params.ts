@@ -113,8 +113,24 @@ function checkValue(name: string, spec: ParamSpec, value: ParamValue, text: stri
 
 function nearest(name: string, names: string[]): string {
   const lower = name.toLowerCase();
-  const close = names.filter((n) => n.toLowerCase() === lower || n.toLowerCase().startsWith(lower.slice(0, 4)));
+  // The same name in another case is the one meant; else names a typo away (fitler: filter),
+  // or that share its first four letters.
+  const same = names.filter((n) => n.toLowerCase() === lower);
+  const close = same.length ? same : names.filter((n) => typoDistance(n.toLowerCase(), lower) <= 2 || n.toLowerCase().startsWith(lower.slice(0, 4)));
   return close.length ? ` (did you mean ${close.slice(0, 3).join(', ')}?)` : '';
+}
+
+/** Edits between two names, a swap of neighbours counting as one (optimal string alignment). */
+function typoDistance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+    }
+  }
+  return d[a.length]![b.length]!;
 }
 
 const given = (params: Params, name: string) => params[name] !== undefined && params[name] !== null && params[name] !== '';

@@ -10,7 +10,7 @@ import { namesFlag } from './dash-values.js';
 import { nearestNames } from './nearest-names.js';
 
 /** Settings `ddedge api` reads itself; anything else after the action is an API parameter. */
-export const CONNECTION_FLAGS = new Set(['api-url', 'api-user', 'api-password', 'timeout', 'log-level', 'log-format', 'env-file', 'dotenv']);
+export const CONNECTION_FLAGS = new Set(['api-url', 'api-user', 'api-password', 'api-password-file', 'timeout', 'log-level', 'log-format', 'env-file', 'dotenv']);
 /** `ddedge api`'s own switches. */
 export const OWN_FLAGS = new Set(['all', 'raw', 'json', 'help']);
 

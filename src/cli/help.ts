@@ -1,10 +1,13 @@
-// Help text, rendered by yargs from the same declarations the parser uses. Loaded only for
-// --help, so yargs stays off the start path of a cycle.
+// Help text. `ddedge --help` is the whole reference (commands, every setting with its variable,
+// exit codes, address sources); `ddedge <command> --help` is short: what the command reads and
+// its own options, then a pointer to `ddedge --help`. Loaded only for --help, so yargs stays off
+// the start path of a cycle.
 import yargs from 'yargs/yargs';
 import { SETTINGS, type Setting } from '../config/settings.js';
 import { BUILTIN_SOURCES } from '../ip/sources.js';
 import { VERSION } from '../version.js';
-import type { CommandSpec } from './command.js';
+import type { CommandSpec, FlagSpec } from './command.js';
+import { COMMAND_SETTINGS } from './command-settings.js';
 import { COMMANDS } from './registry.js';
 
 const EXIT_CODES = `Exit codes:
@@ -18,37 +21,68 @@ const EXIT_CODES = `Exit codes:
   7  the API refused the operation (not found, not allowed, ...)
   8  zone plan --expect-no-changes: the live zone differs from the file`;
 
-function environmentSection(): string {
-  const rows = Object.values(SETTINGS as Record<string, Setting>)
-    .filter((s) => s.env)
-    .map((s) => `  ${s.env!.padEnd(26)} --${s.flag}${s.credential ? ` (also ${s.env}_FILE, credential ${s.credential})` : ''}`);
+const WIDTH = (): number => Math.min(110, process.stdout.columns || 100);
+const COLUMN = 26;
+
+/** One option: its name in a column, the text wrapped beside it. */
+function row(name: string, text: string): string {
+  const width = Math.max(60, WIDTH()) - COLUMN;
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  lines.push(line);
+  const head = `  ${name}`;
+  return [(head.length < COLUMN ? head.padEnd(COLUMN) : `${head}\n${' '.repeat(COLUMN)}`) + lines[0], ...lines.slice(1).map((l) => ' '.repeat(COLUMN) + l)].join('\n');
+}
+
+const settingText = (s: Setting): string =>
+  `${s.describe}${s.values ? ` (${s.values.join(', ')})` : ''}${s.default !== undefined ? ` [default ${s.default}]` : ''}` +
+  (s.env ? ` [${s.env}${s.credential ? `; --${s.flag}-file, ${s.env}_FILE, credential ${s.credential}` : ''}]` : '');
+
+/** A setting in a command's help: the first clause of its description; ddedge --help has the rest. */
+const shortSettingText = (s: Setting): string =>
+  `${s.describe.split(/; | \(/)[0]}${s.values ? ` (${s.values.join(', ')})` : ''}${s.default !== undefined && s.kind !== 'boolean' ? ` [default ${s.default}]` : ''}` +
+  (s.env ? ` [${s.env}${s.credential ? `; --${s.flag}-file, ${s.env}_FILE` : ''}]` : '');
+
+const flagText = (f: FlagSpec): string => `${f.describe}${f.default !== undefined ? ` [default ${f.default}]` : ''}`;
+
+function settingsReference(): string {
+  const rows = Object.values(SETTINGS as Record<string, Setting>).map((s) => row(`--${s.flag}`, settingText(s)));
   const sources = Object.entries(BUILTIN_SOURCES).map(([name, b]) => `  ${name.padEnd(12)} ${b.describe}`);
-  return `Environment (flags win over variables, variables over the dotenv file):\n${rows.join('\n')}\n\nBuilt-in address sources:\n${sources.join('\n')}\n  Also: url:<URL>, iface:<name>, file:<path>, dns:<name>@<server>, dns-txt:<name>@<server>, server`;
+  return (
+    `Settings (flags win over variables, variables over the dotenv file; a secret also from <VARIABLE>_FILE\n` +
+    `or $CREDENTIALS_DIRECTORY/<credential>; durations take ms, s, m, h, d):\n${rows.join('\n')}\n\n` +
+    `Built-in address sources:\n${sources.join('\n')}\n  Also: url:<URL>, iface:<name>, file:<path>, dns:<name>@<server>, dns-txt:<name>@<server>, server`
+  );
+}
+
+function commandHelp(command: CommandSpec): string {
+  const parts = [`${command.usage}\n\n${command.describe}`];
+  const reads = COMMAND_SETTINGS[command.name];
+  if (command.settings && reads) {
+    const rows = reads.map((name) => row(`--${SETTINGS[name].flag}`, shortSettingText(SETTINGS[name] as Setting)));
+    parts.push(`Settings it reads:\n${rows.join('\n')}`);
+  }
+  const own = Object.entries(command.flags).map(([name, flag]) => row(`--${name}`, flagText(flag)));
+  if (own.length) parts.push(`Options:\n${own.join('\n')}`);
+  parts.push(
+    command.settings
+      ? 'Every other setting, the environment variables, exit codes and address sources: ddedge --help'
+      : 'Exit codes and the other commands: ddedge --help',
+  );
+  return parts.join('\n\n') + '\n';
 }
 
 export async function renderHelp(command?: CommandSpec): Promise<string> {
-  const y = yargs([]).scriptName('ddedge').version(VERSION).help(false).wrap(Math.min(110, process.stdout.columns || 100)).strict(false);
-  if (!command) {
-    y.usage('ddedge <command> [options]\n\nKeeps host names pointed at this machine through the DonDominio dynamic DNS interface and registrar API.');
-    for (const c of COMMANDS) y.command(c.name, c.describe);
-    y.epilogue(`${EXIT_CODES}\n\n${environmentSection()}\n\nRun "ddedge <command> --help" for a command's options.`);
-  } else {
-    y.usage(`${command.usage}\n\n${command.describe}`);
-    if (command.settings) {
-      for (const s of Object.values(SETTINGS as Record<string, Setting>)) {
-        y.option(s.flag, {
-          describe: s.describe + (s.env ? ` [${s.env}]` : ''),
-          type: s.kind === 'boolean' ? 'boolean' : 'string',
-          choices: s.values as string[] | undefined,
-          default: s.default,
-          group: 'Settings:',
-        });
-      }
-    }
-    for (const [name, flag] of Object.entries(command.flags)) {
-      y.option(name, { describe: flag.describe, type: flag.type, default: flag.default, group: 'Options:' });
-    }
-    y.epilogue(command.settings ? `${EXIT_CODES}\n\n${environmentSection()}` : EXIT_CODES);
-  }
+  if (command) return commandHelp(command);
+  const y = yargs([]).scriptName('ddedge').version(VERSION).help(false).wrap(WIDTH()).strict(false);
+  y.usage('ddedge <command> [options]\n\nKeeps host names pointed at this machine through the DonDominio dynamic DNS interface and registrar API.');
+  for (const c of COMMANDS) y.command(c.name, c.describe);
+  y.epilogue(`${EXIT_CODES}\n\n${settingsReference()}\n\nRun "ddedge <command> --help" for what one command reads and its own options.`);
   return (await y.getHelp()) + '\n';
 }

@@ -2,7 +2,7 @@
 // throws into one message and the contract's exit code. Nothing below cli/ prints or exits.
 // A namespace, read at the call: util.parseArgs loads its two modules on first access.
 import * as util from 'node:util';
-import { SETTINGS } from '../config/settings.js';
+import { fileFlagOf, SETTINGS } from '../config/settings.js';
 import { ConfigError, ExitCode } from '../errors.js';
 import { VERSION } from '../version.js';
 import { reportError, wantsJson } from './error-output.js';
@@ -64,6 +64,8 @@ function parseFlags(command: CommandSpec, args: string[], literal = 0) {
   if (command.settings) {
     for (const setting of Object.values(SETTINGS)) {
       options[setting.flag] = { type: setting.kind === 'boolean' ? 'boolean' : 'string', multiple: 'multiple' in setting };
+      const fileFlag = fileFlagOf(setting);
+      if (fileFlag) options[fileFlag] = { type: 'string' };
     }
   }
   for (const [name, spec] of Object.entries(command.flags)) options[name] = { type: spec.type, multiple: Boolean(spec.multiple) };

@@ -66,7 +66,8 @@ export const COMMANDS: CommandSpec[] = [
     usage: 'ddedge health [--max-age D]',
     describe: 'exit 0 when the last successful cycle is newer than --max-age (default 3 x --interval), for container health checks',
     settings: true,
-    flags: { json, 'env-file': envFile, dotenv },
+    // Here --max-age is health's window (--healthy-within), not the re-send age of a cycle.
+    flags: { json, 'env-file': envFile, dotenv, 'max-age': { type: 'string', describe: 'healthy while the last successful cycle is newer than this; the same as --healthy-within' } },
     load: async () => ({ run: runHealth }),
   },
   {
@@ -81,6 +82,7 @@ export const COMMANDS: CommandSpec[] = [
       'api-url': { type: 'string', describe: 'registrar API base [DDEDGE_API_URL]' },
       'api-user': { type: 'string', describe: 'apiuser [DDEDGE_API_USER]' },
       'api-password': { type: 'string', describe: 'apipasswd [DDEDGE_API_PASSWORD, _FILE, credential api-password]' },
+      'api-password-file': { type: 'string', describe: 'read the password from this file [DDEDGE_API_PASSWORD_FILE]' },
     },
     load: () => import('./commands/api.js'),
   },
@@ -144,6 +146,7 @@ export const COMMANDS: CommandSpec[] = [
       json,
       'env-file': envFile,
       'no-wait': { type: 'boolean', describe: 'present: return once the API has accepted the record; do not wait for the name servers' },
+      'any-name': { type: 'boolean', describe: 'accept a record name without the _acme-challenge. prefix (a challenge delegated by CNAME to another name)' },
     },
     // lego runs `present <fqdn> <value>`: a base64url value starts with "-" once in 64.
     literalArguments: acmeLiteralArguments,

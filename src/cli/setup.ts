@@ -1,20 +1,28 @@
-// What every configured command does first: environment + dotenv -> Config -> Logger.
+// What every configured command does first: environment + dotenv -> Config -> Logger, and the
+// warnings about how it was configured (said once per run, not at each reload of the daemon).
 import type { Config } from '../config/config.js';
 import { environmentWithDotenv } from '../config/env-sources.js';
 import { loadConfig, type LoadOptions } from '../config/load.js';
+import { SETTINGS, type Setting } from '../config/settings.js';
 import { ConfigError } from '../errors.js';
+import { nonPublicReason } from '../ip/address.js';
 import { createLogger, type Logger } from '../log.js';
 import { redact } from '../redact.js';
 import type { CommandContext } from './command.js';
+import type { Io } from './io.js';
 
 export interface Setup {
   config: Config;
   logger: Logger;
 }
 
+/** Warnings already given in this run, by the run's output (the daemon calls setup at each reload). */
+const warned = new WeakMap<Io, Set<string>>();
+
 export async function setup(context: CommandContext, purpose: LoadOptions['purpose']): Promise<Setup> {
   const { path, origin } = dotenvFileOf(context.flags);
-  const env = await environmentWithDotenv(context.io.env, path, context.io.cwd, origin);
+  const warnings: string[] = [];
+  const env = await environmentWithDotenv(context.io.env, path, context.io.cwd, origin, (message) => warnings.push(message));
   const config = loadConfig({ flags: context.flags, env, purpose });
   const logger = createLogger({
     level: config.logLevel,
@@ -25,7 +33,35 @@ export async function setup(context: CommandContext, purpose: LoadOptions['purpo
   if (config.dyndns.formatFromUrl && purpose === 'cycle') {
     logger.info(`dynamic DNS: the URL ends in /${config.dyndns.format}/: the ${config.dyndns.format} format is used, at ${config.dyndns.url}${config.dyndns.format}/`);
   }
+  warnings.push(...secretFlagWarnings(context.flags));
+  if (purpose === 'cycle') warnings.push(...givenAddressWarnings(config, context.flags));
+  const given = warned.get(context.io) ?? new Set<string>();
+  warned.set(context.io, given);
+  for (const warning of warnings) {
+    if (given.has(warning)) continue;
+    given.add(warning);
+    logger.warn(warning);
+  }
   return { config, logger };
+}
+
+/** A secret in the arguments is visible to every user of the machine (ps, /proc) and kept in shell history. */
+function secretFlagWarnings(flags: CommandContext['flags']): string[] {
+  const given = Object.values(SETTINGS as Record<string, Setting>).filter((s) => s.credential && typeof flags[s.flag] === 'string');
+  if (!given.length) return [];
+  const names = given.map((s) => `--${s.flag}`).join(' and ');
+  const files = given.map((s) => `--${s.flag}-file or ${s.env}_FILE`).join('; ');
+  return [`${names} on the command line can be read by other users of this machine (ps, /proc) and stays in shell history; keep it in a file readable only by you: ${files}`];
+}
+
+/** --ip and --ip6 are trusted as given, but an address the internet cannot reach is most likely a mistake. */
+function givenAddressWarnings(config: Config, flags: CommandContext['flags']): string[] {
+  const warnings: string[] = [];
+  for (const [address, flag, variable] of [[config.ip, 'ip', 'DDEDGE_IP'], [config.ip6, 'ip6', 'DDEDGE_IP6']] as const) {
+    const reason = address === undefined ? undefined : nonPublicReason(address);
+    if (reason) warnings.push(`${flags[flag] !== undefined ? `--${flag}` : variable} ${address} is not a public address (${reason}): it is sent as given, and the record will point where the internet cannot reach`);
+  }
+  return warnings;
 }
 
 /**

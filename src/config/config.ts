@@ -25,6 +25,10 @@ export interface Config {
   maxAgeMs: number;
   timeoutMs: number;
   intervalMs: number;
+  /** ddedge health and /healthz: the last successful cycle must be younger than this. */
+  healthLimitMs: number;
+  /** The TTL of the agent's records (--ttl); set through the API only. Undefined: the provider's. */
+  ttl?: number;
   allowPrivateIp: boolean;
   /** Provider calls update and daemon may make in any hour (dynamic DNS and API, every page and retry). */
   maxCallsPerHour: number;
@@ -42,6 +46,8 @@ export interface Config {
   listen?: ListenAddress;
   /** What happens around a cycle: hook, heartbeat, metrics. */
   edge: { onChange?: string; onChangeTimeoutMs: number; pingUrl?: string; metricsFile?: string };
+  /** Where each credential was set (--api-user, DDEDGE_API_PASSWORD_FILE, credential api-password): messages name it so. */
+  origins?: { dyndnsUser?: string; dyndnsKey?: string; apiUser?: string; apiPassword?: string };
   /** ddedge acme: where a challenge must be visible (HOST[:PORT]; empty: the zone's authoritative servers), and for how long to wait. */
   acme: { dnsServers: string[]; propagationTimeoutMs: number };
 }

@@ -12,17 +12,26 @@ const SECRET_MAX_BYTES = 64 * 1024;
 
 export type Env = Record<string, string | undefined>;
 
-/** The environment as ddedge sees it: the process's variables over those of the dotenv file. */
-export async function environmentWithDotenv(env: Env, envFile: string | undefined, cwd: string, origin = '--env-file'): Promise<Env> {
+/**
+ * The environment as ddedge sees it: the process's variables over those of the dotenv file.
+ * A file named with --env-file must be read (exit 2 otherwise); the implicit ./.env is only
+ * there by chance (a project's own .env, a folder of another user's): one that cannot be read
+ * is told to `warn` and skipped.
+ */
+export async function environmentWithDotenv(env: Env, envFile: string | undefined, cwd: string, origin = '--env-file', warn?: (message: string) => void): Promise<Env> {
   const path = envFile ?? join(cwd, '.env');
   if (!envFile && !existsSync(path)) return env;
   let text: string;
   try {
     text = readCappedText(path, DOTENV_MAX_BYTES);
   } catch (error) {
-    if (error instanceof FileTooLarge) throw new ConfigError(`${origin}: "${path}" is larger than 1 MiB`);
     const code = (error as NodeJS.ErrnoException).code;
-    throw new ConfigError(`${origin}: cannot read "${path}": ${code === 'ENOENT' ? 'no such file' : (code ?? (error as Error).message)}`);
+    const problem = error instanceof FileTooLarge ? `"${path}" is larger than 1 MiB` : `cannot read "${path}": ${code === 'ENOENT' ? 'no such file' : (code ?? (error as Error).message)}`;
+    if (!envFile && warn) {
+      warn(`./.env: ${problem}; going on without it (name a dotenv file with --env-file)`);
+      return env;
+    }
+    throw new ConfigError(`${origin}: ${problem}`);
   }
   // Loaded only when a file is there: most runs (systemd, containers) never pay for it.
   const { parse } = await moduleOf(import('dotenv'));
@@ -58,7 +67,7 @@ export function readSecretSource(variable: string, credential: string, env: Env)
   return undefined;
 }
 
-function readSecretFile(path: string, origin: string): string {
+export function readSecretFile(path: string, origin: string): string {
   let text: string;
   try {
     text = readCappedText(path, SECRET_MAX_BYTES);

@@ -11,10 +11,11 @@ import { checkQuorumServers } from '../ip/source-identity.js';
 import { parseSources } from '../ip/sources.js';
 import { registerSecret, registerSecretUrl } from '../redact.js';
 import { hasApiCredentials, hasDyndnsCredentials, type Config } from './config.js';
+import { bothNames, missingHalf } from './credential-names.js';
 import { splitDyndnsUrl } from './dyndns-base.js';
-import { readSecretSource, type Env, type RawValue } from './env-sources.js';
+import { readSecretFile, readSecretSource, type Env, type RawValue } from './env-sources.js';
 import { checkLanRequirements, lanSettings, listenAddress, parseHostItem } from './lan-settings.js';
-import { SETTINGS, type Setting, type SettingName } from './settings.js';
+import { fileFlagOf, SETTINGS, type Setting, type SettingName } from './settings.js';
 
 export type FlagValues = Record<string, string | boolean | (string | boolean)[] | undefined>;
 
@@ -33,6 +34,11 @@ const MAX_TIMEOUT_MS = 5 * 60_000;
 const MIN_INTERVAL_MS = 30_000;
 /** One call a second, all hour: more than any agent needs, and the state's count stays small. */
 const MAX_CALLS_PER_HOUR = 3600;
+/** Unhealthy once three cycles in a row have not succeeded (or not run). */
+const HEALTH_INTERVALS = 3;
+/** What ddclient and most providers accept for a host's record: a minute to a week. */
+const MIN_TTL = 60;
+const MAX_TTL = 604_800;
 
 export function isHostName(name: string): boolean {
   const labels = name.split('.');
@@ -43,7 +49,13 @@ export type Fail = (name: SettingName, origin: string | undefined, message: stri
 
 export function loadConfig(options: LoadOptions): Config {
   const problems: string[] = [];
-  const raw = (name: SettingName): RawValue[] => rawValues(SETTINGS[name], options, problems);
+  // Each setting is read once: a secret's file may be a pipe (`--dyndns-key-file <(pass …)`),
+  // and a problem is reported once.
+  const read = new Map<SettingName, RawValue[]>();
+  const raw = (name: SettingName): RawValue[] => {
+    if (!read.has(name)) read.set(name, rawValues(SETTINGS[name], options, problems));
+    return read.get(name)!;
+  };
   const one = (name: SettingName): RawValue | undefined => raw(name).at(-1);
   const textOf = (name: SettingName): string | undefined => one(name)?.value ?? (SETTINGS[name] as Setting).default;
   const fail: Fail = (name, origin, message) => {
@@ -115,7 +127,7 @@ export function loadConfig(options: LoadOptions): Config {
   for (const entry of raw('hosts')) {
     for (const item of splitList(entry.value)) {
       const { host, identifier } = parseHostItem(item);
-      if (!isHostName(host)) fail('hosts', entry.origin, `${JSON.stringify(host)} is not a fully qualified host name`);
+      if (!isHostName(host)) fail('hosts', entry.origin, `${JSON.stringify(host)} is not a fully qualified host name${listHint(host, entry.origin)}`);
       else if (!hosts.includes(host)) {
         hosts.push(host);
         if (identifier !== undefined) lan.define(host, identifier, entry.origin);
@@ -148,6 +160,7 @@ export function loadConfig(options: LoadOptions): Config {
     }
   }
 
+  const intervalMs = duration('interval', MIN_INTERVAL_MS, 7 * 86_400_000);
   const dyndns = dyndnsEndpoint(url('dyndnsUrl'), one('dyndnsFormat'), choice('dyndnsFormat'), one('dyndnsUrl')?.origin ?? '--dyndns-url', problems);
   const config: Config = {
     dyndns: {
@@ -170,9 +183,12 @@ export function loadConfig(options: LoadOptions): Config {
     lan: { identifiers: lan.identifiers, prefixLength: lan.prefixLength, noIpv4For: lan.noIpv4For },
     listen: listenAddress(one('listen'), fail),
     stateDir: textOf('stateDir') ?? defaultStateDir(options.env, options.isRoot ?? process.getuid?.() === 0),
-    maxAgeMs: duration('maxAge', 60_000, 366 * 86_400_000),
+    // Only a cycle re-sends: `DDEDGE_MAX_AGE=1s ddedge health` is no error of health's.
+    maxAgeMs: options.purpose === 'cycle' ? duration('maxAge', 60_000, 366 * 86_400_000) : (parseDuration(textOf('maxAge')!) ?? 0),
     timeoutMs: duration('timeout', 100, MAX_TIMEOUT_MS),
-    intervalMs: duration('interval', MIN_INTERVAL_MS, 7 * 86_400_000),
+    intervalMs,
+    healthLimitMs: one('healthyWithin') ? duration('healthyWithin', 1000, 366 * 86_400_000) : HEALTH_INTERVALS * intervalMs,
+    ttl: one('ttl') ? wholeNumber('ttl', MIN_TTL, MAX_TTL) : undefined,
     allowPrivateIp: boolean('allowPrivateIp'),
     maxCallsPerHour: wholeNumber('maxCallsPerHour', 1, MAX_CALLS_PER_HOUR),
     logLevel: choice('logLevel'),
@@ -184,9 +200,10 @@ export function loadConfig(options: LoadOptions): Config {
       pingUrl: secret('pingUrl') === undefined ? undefined : url('pingUrl'),
       metricsFile: textOf('metricsFile'),
     },
+    origins: { dyndnsUser: one('dyndnsUser')?.origin, dyndnsKey: one('dyndnsKey')?.origin, apiUser: one('apiUser')?.origin, apiPassword: one('apiPassword')?.origin },
     acme: { dnsServers: raw('dnsServers').flatMap((e) => splitList(e.value)), propagationTimeoutMs: duration('propagationTimeout', 1000, 60 * 60_000) },
   };
-  if (options.purpose === 'cycle') checkCycleRequirements(config, problems, options.env);
+  if (options.purpose === 'cycle') checkCycleRequirements(config, problems, options.env, one('ttl')?.origin);
   if (problems.length) throw new ConfigError(problems.length === 1 ? problems[0]! : `invalid configuration:\n  ${problems.join('\n  ')}`);
   return config;
 }
@@ -202,26 +219,29 @@ function dyndnsEndpoint(url: string, formatEntry: RawValue | undefined, format: 
 }
 
 /** What update and daemon need to do anything at all. */
-function checkCycleRequirements(config: Config, problems: string[], env: LoadOptions['env']): void {
+function checkCycleRequirements(config: Config, problems: string[], env: LoadOptions['env'], ttlOrigin: string | undefined): void {
   // A host that was given but refused is reported already: not also as "no host".
   const hostRefused = problems.some((p) => p.startsWith('--host:') || p.startsWith('DDEDGE_HOSTS:'));
   if (!config.hosts.length && !hostRefused) problems.push('no host to update: give --host NAME (repeatable) or DDEDGE_HOSTS=a.example.com,b.example.com');
   const dyndns = hasDyndnsCredentials(config);
   const api = hasApiCredentials(config);
-  const half = (a?: string, b?: string) => Boolean(a) !== Boolean(b);
   const where = env.CREDENTIALS_DIRECTORY ? `, not found in $CREDENTIALS_DIRECTORY (${env.CREDENTIALS_DIRECTORY})` : '';
-  if (half(config.dyndns.user, config.dyndns.key)) {
-    problems.push(config.dyndns.user ? `DDEDGE_DYNDNS_KEY is missing (or DDEDGE_DYNDNS_KEY_FILE, or the dyndns-key credential${where})` : 'DDEDGE_DYNDNS_USER is missing (the key is set)');
-  }
-  if (half(config.api.user, config.api.password)) {
-    problems.push(config.api.user ? `DDEDGE_API_PASSWORD is missing (or DDEDGE_API_PASSWORD_FILE, or the api-password credential${where})` : 'DDEDGE_API_USER is missing (the password is set)');
-  }
-  if (config.via === 'dyndns' && !dyndns) problems.push('--via dyndns needs DDEDGE_DYNDNS_USER and DDEDGE_DYNDNS_KEY');
-  if (config.via === 'api' && !api) problems.push('--via api needs DDEDGE_API_USER and DDEDGE_API_PASSWORD');
-  if (config.via === 'auto' && !dyndns && !api) {
-    problems.push('no credentials: set DDEDGE_DYNDNS_USER and DDEDGE_DYNDNS_KEY (dynamic DNS), or DDEDGE_API_USER and DDEDGE_API_PASSWORD (registrar API)');
+  // Only what is missing, named as the user named its partner; a half-given pair is not also
+  // reported as "no credentials" or "--via dyndns needs both".
+  const dyndnsHalf = missingHalf(config, 'dyndns', where);
+  const apiHalf = missingHalf(config, 'api', where);
+  if (dyndnsHalf) problems.push(dyndnsHalf);
+  if (apiHalf) problems.push(apiHalf);
+  const asFlags = Object.values(config.origins ?? {}).some((o) => o?.startsWith('--'));
+  if (config.via === 'dyndns' && !dyndns && !dyndnsHalf) problems.push(`--via dyndns needs ${bothNames('dyndns', asFlags)}`);
+  if (config.via === 'api' && !api && !apiHalf) problems.push(`--via api needs ${bothNames('api', asFlags)}`);
+  if (config.via === 'auto' && !dyndns && !api && !dyndnsHalf && !apiHalf) {
+    problems.push(`no credentials: set ${bothNames('dyndns', asFlags)} (dynamic DNS), or ${bothNames('api', asFlags)} (registrar API)`);
   }
   checkLanRequirements(config, problems);
+  // A TTL only the API can set: with dynamic DNS alone it would be silently ignored.
+  if (config.ttl !== undefined && config.via === 'dyndns') problems.push(`${ttlOrigin}: dynamic DNS cannot set a TTL; use --via api or auto with DDEDGE_API_USER and DDEDGE_API_PASSWORD, or leave the TTL to the provider`);
+  else if (config.ttl !== undefined && !api) problems.push(`${ttlOrigin} is set through the registrar API (dynamic DNS cannot set a TTL): set DDEDGE_API_USER and DDEDGE_API_PASSWORD`);
   if (config.ipv6 && !api) problems.push('--ipv6 keeps AAAA records through the registrar API: set DDEDGE_API_USER and DDEDGE_API_PASSWORD');
   if (config.ipv6 && !config.ip6 && config.ip6Sources.some((s) => s.kind === 'server')) {
     problems.push('--ip6-source server is not supported: the API learns only the IPv4 address of the caller');
@@ -230,6 +250,20 @@ function checkCycleRequirements(config: Config, problems: string[], env: LoadOpt
 
 function rawValues(setting: Setting, options: LoadOptions, problems: string[]): RawValue[] {
   const flag = options.flags[setting.flag];
+  const fileFlag = fileFlagOf(setting);
+  const path = fileFlag === undefined ? undefined : options.flags[fileFlag];
+  if (path !== undefined && path !== false) {
+    if (typeof path !== 'string' || !path) problems.push(`--${fileFlag} needs the path of a file: --${fileFlag} PATH`);
+    else if (flag !== undefined && flag !== false) problems.push(`both --${setting.flag} and --${fileFlag} are given; keep one`);
+    else {
+      try {
+        return [{ value: readSecretFile(path, `--${fileFlag}`), origin: `--${fileFlag}` }];
+      } catch (error) {
+        problems.push((error as Error).message);
+      }
+    }
+    return [];
+  }
   // A bare `--api-password` is a flag without its value, never the text "true".
   if (flag === true && setting.kind !== 'boolean') {
     problems.push(`--${setting.flag} needs a value: --${setting.flag} VALUE or --${setting.flag}=VALUE`);
@@ -256,6 +290,13 @@ function rawValues(setting: Setting, options: LoadOptions, problems: string[]): 
     }
   }
   return [];
+}
+
+/** Several names separated by spaces: the list takes commas (the flag, one name each time). */
+function listHint(text: string, origin: string): string {
+  const words = text.split(/\s+/).filter(Boolean);
+  if (words.length < 2 || !words.every((w) => isHostName(parseHostItem(w).host))) return '';
+  return origin.startsWith('--') ? `; give --${SETTINGS.hosts.flag} once per host` : `; separate hosts with commas: ${origin}=${words.join(',')}`;
 }
 
 const splitList = (text: string): string[] => text.split(',').map((s) => s.trim()).filter(Boolean);

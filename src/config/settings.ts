@@ -39,6 +39,8 @@ export const SETTINGS = {
   stateDir: { flag: 'state-dir', env: 'DDEDGE_STATE_DIR', kind: 'path', describe: 'cache and lock directory (default $STATE_DIRECTORY, /var/lib/ddedge as root, else $XDG_STATE_HOME/ddedge or ~/.local/state/ddedge)' },
   maxAge: { flag: 'max-age', env: 'DDEDGE_MAX_AGE', kind: 'duration', default: '7d', describe: 're-send an unchanged address after this long' },
   timeout: { flag: 'timeout', env: 'DDEDGE_TIMEOUT', kind: 'duration', default: '15s', describe: 'per request' },
+  healthyWithin: { flag: 'healthy-within', env: 'DDEDGE_HEALTH_MAX_AGE', kind: 'duration', describe: 'health and /healthz: healthy while the last successful cycle is newer than this (default 3 x --interval); "ddedge health --max-age D" is the same' },
+  ttl: { flag: 'ttl', env: 'DDEDGE_TTL', kind: 'integer', describe: "TTL in seconds of the agent's records, 60 to 604800 (default: the provider's). Set through the registrar API: dynamic DNS cannot set one, so with --ttl every record goes through the API" },
   interval: { flag: 'interval', env: 'DDEDGE_INTERVAL', kind: 'duration', default: '5m', describe: 'time between cycles (daemon only)' },
   listen: { flag: 'listen', env: 'DDEDGE_LISTEN', kind: 'string', describe: 'daemon only: ADDR:PORT serving /healthz, /metrics and /status over HTTP (off by default; beyond loopback logs a warning)' },
   allowPrivateIp: { flag: 'allow-private-ip', env: 'DDEDGE_ALLOW_PRIVATE_IP', kind: 'boolean', default: 'false', describe: 'accept detected addresses that are not public' },
@@ -54,4 +56,10 @@ export const SETTINGS = {
 } as const satisfies Record<string, Setting>;
 
 export type SettingName = keyof typeof SETTINGS;
+
+/**
+ * A secret's flag that names a file to read it from (--dyndns-key-file), as <VARIABLE>_FILE
+ * does: a secret on the command line is visible to every user of the machine.
+ */
+export const fileFlagOf = (setting: Setting): string | undefined => (setting.credential ? `${setting.flag}-file` : undefined);
 

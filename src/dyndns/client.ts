@@ -25,6 +25,8 @@ export interface DyndnsSettings {
   timeoutMs: number;
   /** Carries the request (the agent passes one that counts its calls); default node:http(s). */
   transport?: Transport;
+  /** What a rejection of the credentials advises checking, as they were set (default: the variables). */
+  authAdvice?: string;
 }
 
 /** The provider refused the update; `kind` tells whether the credentials are at fault. */
@@ -68,6 +70,6 @@ export async function sendDyndnsUpdate(settings: DyndnsSettings, host: string, i
   }
   const text = outsideText(result.messages.join('; ')) || 'no reason given';
   const kind = refusalKind(result);
-  const advice = kind === 'auth' ? ' (check DDEDGE_DYNDNS_USER and DDEDGE_DYNDNS_KEY)' : '';
+  const advice = kind === 'auth' ? ` (${settings.authAdvice ?? 'check DDEDGE_DYNDNS_USER and DDEDGE_DYNDNS_KEY'})` : '';
   throw new DyndnsError(kind, `dynamic DNS refused ${host}: ${text}${advice}`, result.messages);
 }

@@ -2,7 +2,7 @@
 // the series of --metrics-file, /status with the document of `ddedge status --json`. Each is
 // read from the state file at request time, as those commands read it; nothing from the
 // configuration is shown but host names, so no secret can be in an answer.
-import { assessHealth, defaultHealthLimitMs } from '../agent/health.js';
+import { assessHealth } from '../agent/health.js';
 import { renderMetrics } from '../agent/metrics.js';
 import { statusDocument } from '../agent/status-view.js';
 import type { Config } from '../config/config.js';
@@ -23,7 +23,7 @@ export const PATHS = ['/healthz', '/metrics', '/status'] as const;
 export function answer(path: string, config: Config): Answer {
   switch (path) {
     case '/healthz': {
-      const health = assessHealth(readState(config.stateDir).state, defaultHealthLimitMs(config.intervalMs));
+      const health = assessHealth(readState(config.stateDir).state, config.healthLimitMs);
       return { status: health.healthy ? 200 : 503, contentType: TEXT, body: `${health.summary}\n` };
     }
     case '/metrics':

@@ -110,6 +110,19 @@ async function readLimited(body: AsyncIterable<Uint8Array> & { destroy(error?: E
 
 const TLS_CODE = /^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|HOSTNAME_MISMATCH|ERR_OSSL)/;
 
+/**
+ * OpenSSL's reason without its error-queue framing ("<id>:error:<code>:SSL routines:<function>:
+ * <reason>:<file>:<line>:" and a line break), and what it most often means.
+ */
+function tlsReason(detail: string): string {
+  const reason = /:SSL routines:[^:]*:([^:]+):/.exec(detail)?.[1] ?? detail.trim();
+  // A plain HTTP server answers the TLS hello with text, which OpenSSL reads as a bad record.
+  if (/wrong version number|packet length too long|http request/i.test(reason)) {
+    return `${reason}: the server answered without TLS; is this server HTTPS? (a plain HTTP server on loopback takes http://)`;
+  }
+  return `${reason} (trust a private CA with NODE_EXTRA_CA_CERTS)`;
+}
+
 function classify(error: unknown, shownUrl: string, timedOut: boolean, timeoutMs: number): Error {
   // A transport wrapper's own refusal (the agent's call budget, a stop) is already what to say.
   if (error instanceof DdedgeError) return error;
@@ -122,7 +135,7 @@ function classify(error: unknown, shownUrl: string, timedOut: boolean, timeoutMs
   const code = String((error as { code?: unknown })?.code ?? '');
   const detail = error instanceof Error ? error.message : String(error);
   if (TLS_CODE.test(code) || /certificate|TLS|SSL/i.test(detail)) {
-    return new TransportError('tls', `TLS failure talking to ${shownUrl}: ${detail} (trust a private CA with NODE_EXTRA_CA_CERTS)`, shownUrl);
+    return new TransportError('tls', `TLS failure talking to ${shownUrl}: ${tlsReason(detail)}`, shownUrl);
   }
   return new TransportError('connection', `cannot reach ${shownUrl}: ${code || detail}`, shownUrl);
 }

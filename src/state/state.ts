@@ -20,6 +20,8 @@ export interface RecordState {
   via?: Via;
   /** For a host behind the router: the IPv6 prefix its address was built from. */
   prefix?: string;
+  /** The TTL sent with the address (--ttl), through the API. */
+  ttl?: number;
   lastError?: string;
   lastErrorAt?: string;
   /** Set while the provider refuses this record: no request before `until` (see backoff.ts). */

@@ -172,6 +172,26 @@ describe('bad input and refusals', () => {
     expect(sandbox.calls.get('service/dnscreate')).toBe(1);
   });
 
+  it.each([['present'], ['cleanup']])('%s at a name without _acme-challenge. (the prefix forgotten): exit 2, no request, the name it meant', async (action) => {
+    const before = JSON.stringify(sandbox.model.services);
+    const result = await acme([action, 'example.com.', V1]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('"example.com." does not start with _acme-challenge.');
+    expect(result.stderr).toContain('_acme-challenge.example.com');
+    expect(result.stderr).toContain('--any-name');
+    expect(providerCalls(sandbox)).toBe(0);
+    expect(JSON.stringify(sandbox.model.services)).toBe(before);
+  });
+
+  it('--any-name sets a challenge at a name a CNAME delegates to, and removes it', async () => {
+    const env = acmeEnv(sandbox);
+    const present = await acme(['present', 'challenges.example.com', V1, '--any-name'], {}, env);
+    expect(present.code, present.stderr).toBe(0);
+    expect(challengeValues(sandbox, 'challenges.example.com')).toEqual([V1]);
+    expect((await acme(['cleanup', 'challenges.example.com', V1, '--any-name'], {}, env)).code).toBe(0);
+    expect(challengeValues(sandbox, 'challenges.example.com')).toEqual([]);
+  });
+
   it.each([
     [['present', NAME], 'expected <fqdn> <value>, got 1 argument(s)'],
     [['present', 'example.com', 'token', 'keyauth'], "lego's EXEC_MODE=RAW"],

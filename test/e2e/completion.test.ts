@@ -29,8 +29,8 @@ describe('ddedge completion', () => {
 });
 
 describe('--help', () => {
-  it('lists every variable, its flag and every exit code, like a man page', async () => {
-    const { stdout } = await runDist(['update', '--help'], baseEnv());
+  it('ddedge --help lists every variable, its flag and every exit code, like a man page', async () => {
+    const { stdout } = await runDist(['--help'], baseEnv());
     for (const setting of Object.values(SETTINGS)) {
       expect(stdout).toContain(setting.env);
       expect(stdout).toContain(`--${setting.flag}`);

@@ -1,37 +1,5 @@
-// The lock's algorithm under far more pressure than cycles can give: processes that do
-// nothing but take it, hold it briefly, release it, or leave it stale as if killed. Two
-// holders at once is a failure, however rare.
-import { spawn } from 'node:child_process';
-import { join, resolve } from 'node:path';
-import { build } from 'esbuild';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../helpers/cli.js';
+// The lock's algorithm, a short burst: 8 processes, 150 attempts each. The long run is
+// lock-stress.stress.test.ts, in `npm run test:stress`.
+import { defineLockStress } from '../helpers/lock-stress.js';
 
-const PROCESSES = 8;
-const ITERATIONS = 1000;
-let script: string;
-
-beforeAll(async () => {
-  script = join(tempDir(), 'lock-contender.mjs');
-  await build({ entryPoints: [resolve(import.meta.dirname, '../helpers/lock-contender.ts')], bundle: true, platform: 'node', format: 'esm', outfile: script, logLevel: 'silent' });
-});
-
-function contend(dir: string, seed: number): Promise<{ held: number; overlaps: number }> {
-  return new Promise((resolveRun, reject) => {
-    const child = spawn(process.execPath, [script, dir, String(ITERATIONS), String(seed)], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    child.on('close', (code) => (code === 0 ? resolveRun(JSON.parse(out)) : reject(new Error(`contender exited ${code}: ${err}`))));
-  });
-}
-
-describe('the lock under stress', () => {
-  it(`${PROCESSES} processes, ${ITERATIONS} attempts each, with stale locks left behind: never two holders`, { timeout: 120_000 }, async () => {
-    const dir = tempDir();
-    const results = await Promise.all(Array.from({ length: PROCESSES }, (_, i) => contend(dir, i + 1)));
-    expect(results.reduce((a, r) => a + r.overlaps, 0)).toBe(0);
-    expect(results.reduce((a, r) => a + r.held, 0)).toBeGreaterThan(PROCESSES);
-  });
-});
+defineLockStress(8, 150, 120_000);

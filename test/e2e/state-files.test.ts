@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { agentEnv, providerCalls } from '../helpers/agent-env.js';
 import { DIST, runDist, type RunResult } from '../helpers/cli.js';
+import { distForOtherUsers } from '../helpers/staged-dist.js';
 
 let sandbox: Sandbox;
 beforeEach(async () => {
@@ -75,7 +76,8 @@ function runAsOtherUser(args: string[], env: Record<string, string>, dir: string
     chmodSync(file, 0o000);
   }
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [DIST, ...args], { env: { ...env, HOME: '/' }, cwd: '/', stdio: ['ignore', 'pipe', 'pipe'], ...(root ? { uid: 65534, gid: 65534 } : {}) });
+    // As nobody, from a copy nobody can reach (the checkout may sit in a folder only root enters).
+    const child = spawn(process.execPath, [root ? distForOtherUsers() : DIST, ...args], { env: { ...env, HOME: '/' }, cwd: '/', stdio: ['ignore', 'pipe', 'pipe'], ...(root ? { uid: 65534, gid: 65534 } : {}) });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));

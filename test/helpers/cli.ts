@@ -53,3 +53,17 @@ export function waitForOutput(child: ChildProcess, stream: 'stdout' | 'stderr', 
     });
   });
 }
+
+/**
+ * main() in this process, with its own output and environment: the same code path as the built
+ * file without a process start, for tests that call the command line many times (a start of
+ * the built file took seconds on a loaded machine). The e2e tests still run the built file for
+ * what only it shows (bundling, exit, signals).
+ */
+export async function runMain(args: string[], env: Record<string, string>): Promise<RunResult> {
+  const { main } = await import('../../src/cli/main.js');
+  const out = { stdout: '', stderr: '' };
+  const io = { stdout: (t: string) => void (out.stdout += t), stderr: (t: string) => void (out.stderr += t), env, cwd: tempDir('ddedge-cwd-'), isTTY: false };
+  const code = await main(args, io);
+  return { code, ...out };
+}

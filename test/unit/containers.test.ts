@@ -6,7 +6,8 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DIST, tempDir } from '../helpers/cli.js';
+import { tempDir } from '../helpers/cli.js';
+import { distForOtherUsers } from '../helpers/staged-dist.js';
 
 const root = join(import.meta.dirname, '../..');
 const read = (path: string) => readFileSync(join(root, path), 'utf8');
@@ -102,7 +103,7 @@ describe.skipIf(process.getuid?.() !== 0)('secret file modes, as uid 1000', () =
     const state = tempDir('ddedge-state-');
     chownSync(state, imageUid, imageGid);
     const env = { PATH: process.env.PATH ?? '', HOME: state, DDEDGE_DYNDNS_USER: 'u', DDEDGE_DYNDNS_KEY_FILE: key, DDEDGE_HOSTS: 'home.example.com', DDEDGE_STATE_DIR: state };
-    return spawnSync(process.execPath, [DIST, 'update', '--ip', '81.0.2.15', '--dry-run'], { env, uid: imageUid, gid: imageGid, encoding: 'utf8', cwd: state });
+    return spawnSync(process.execPath, [distForOtherUsers(), 'update', '--ip', '81.0.2.15', '--dry-run'], { env, uid: imageUid, gid: imageGid, encoding: 'utf8', cwd: state });
   };
   it('0440 with group fsGroup is readable', () => {
     const run = readKey(0o440, imageGid);

@@ -1,4 +1,5 @@
 import { int, type Params, type ParamSpec, type Rule } from '../params.js';
+import { describedParams } from './param-notes.js';
 
 /**
  * One API operation, declared once: the SDK's typed methods, client-side validation,
@@ -29,8 +30,10 @@ export type ResultOf<E> = E extends Endpoint<Record<string, ParamSpec>, infer R>
 /** Declares an endpoint with its result type; parameters are inferred, literally, for the SDK's types. */
 export const op =
   <R = Record<string, unknown>>() =>
-  <const P extends Record<string, ParamSpec>>(endpoint: Omit<Endpoint<P, R>, '__result'>): Endpoint<P, R> =>
-    endpoint;
+  <const P extends Record<string, ParamSpec>>(endpoint: Omit<Endpoint<P, R>, '__result'>): Endpoint<P, R> => ({
+    ...endpoint,
+    params: describedParams(endpoint.params),
+  });
 
 export const paging = {
   pageLength: int('results per page (default 1000)', { min: 1 }),

@@ -1,12 +1,13 @@
 // ddedge acme: the front-ends of the DNS-01 core, one per client's calling convention.
 //   present|cleanup <fqdn> <value>    lego's exec provider (EXEC_PATH), scripts, acme.sh
 //   certbot-auth|certbot-cleanup      certbot's manual hooks (CERTBOT_DOMAIN, CERTBOT_VALIDATION)
-import { certbotRecordName, describeChallenge, type Challenge } from '../../acme/challenge-name.js';
+import { certbotRecordName, checkChallengePrefix, describeChallenge, type Challenge } from '../../acme/challenge-name.js';
 import { cleanupChallenge, presentChallenge, type AcmeContext, type CleanupReport, type PresentReport } from '../../acme/challenge.js';
 import { createDnsTxtLookup } from '../../acme/dns-lookup.js';
 import { createApiClient } from '../../agent/via-api.js';
 import { parseDnsServer } from '../../dns/index.js';
 import { hasApiCredentials, type Config } from '../../config/config.js';
+import { bothNames, missingHalf } from '../../config/credential-names.js';
 import { ConfigError } from '../../errors.js';
 import type { CommandContext } from '../command.js';
 import { printJson, setup } from '../setup.js';
@@ -21,6 +22,7 @@ export async function run(context: CommandContext): Promise<number> {
   }
   // Checked before any configuration is read: a wrong call changes nothing and costs nothing.
   const given = challengeArguments(action as Action, args, context);
+  checkChallengePrefix(given.name, context.flags['any-name'] === true);
   const { config, logger } = await setup(context, 'state');
   requireApiCredentials(config);
   const challenge = describeChallenge(given.name, given.value, config.service);
@@ -55,8 +57,9 @@ function challengeArguments(action: Action, args: string[], context: CommandCont
 
 function requireApiCredentials(config: Config): void {
   if (hasApiCredentials(config)) return;
-  const missing = [config.api.user ? undefined : 'DDEDGE_API_USER', config.api.password ? undefined : 'DDEDGE_API_PASSWORD (or DDEDGE_API_PASSWORD_FILE, or the api-password credential)'].filter(Boolean);
-  throw new ConfigError(`acme changes DNS records through the registrar API: ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} missing`);
+  // Only what is missing, named as its partner was given (--api-user given: --api-password-file).
+  const missing = missingHalf(config, 'api') ?? `${bothNames('api', false)} are missing (or DDEDGE_API_PASSWORD_FILE, or the api-password credential)`;
+  throw new ConfigError(`acme changes DNS records through the registrar API: ${missing}`);
 }
 
 function describeReport(report: PresentReport | CleanupReport): string {

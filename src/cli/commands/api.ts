@@ -4,6 +4,7 @@
 import { ApiClient } from '../../api/client.js';
 import { findOperation, operations, type Operation } from '../../api/endpoints/index.js';
 import type { Params } from '../../api/params.js';
+import { credentialAdvice, missingHalf } from '../../config/credential-names.js';
 import { ConfigError, ValidationError } from '../../errors.js';
 import type { CommandContext } from '../command.js';
 import { nearestNames } from '../nearest-names.js';
@@ -32,9 +33,10 @@ export async function run(context: CommandContext): Promise<number> {
   if (own.has('help')) return print(context, describeOperation(operation));
   const { config, logger } = await setup({ ...context, flags: connection }, 'state');
   if (!config.api.user || !config.api.password) {
-    throw new ConfigError('api: set DDEDGE_API_USER and DDEDGE_API_PASSWORD (or --api-user, DDEDGE_API_PASSWORD_FILE, the api-password credential)');
+    // Only what is missing, named as its partner was given.
+    throw new ConfigError(`api: ${missingHalf(config, 'api') ?? 'set DDEDGE_API_USER and DDEDGE_API_PASSWORD (or --api-user, DDEDGE_API_PASSWORD_FILE, the api-password credential)'}`);
   }
-  const client = new ApiClient({ url: config.api.url, user: config.api.user, password: config.api.password, timeoutMs: config.timeoutMs, logger });
+  const client = new ApiClient({ url: config.api.url, user: config.api.user, password: config.api.password, timeoutMs: config.timeoutMs, logger, authAdvice: credentialAdvice(config, 'api') });
   try {
     return await callOperation(context, client, operation, params, own);
   } catch (error) {

@@ -2,7 +2,7 @@
 // the parser reads (commands, flags, allowed values, the API table), so it cannot drift.
 import { API } from '../../api/endpoints/index.js';
 import type { Endpoint } from '../../api/endpoints/types.js';
-import { SETTINGS, type Setting } from '../../config/settings.js';
+import { fileFlagOf, SETTINGS, type Setting } from '../../config/settings.js';
 import { ConfigError } from '../../errors.js';
 import type { CommandContext } from '../command.js';
 import { COMMANDS } from '../registry.js';
@@ -19,7 +19,7 @@ export function bashCompletion(): string {
   const settings = Object.values(SETTINGS as Record<string, Setting>);
   const flagsOf = (name: string) => {
     const command = COMMANDS.find((c) => c.name === name)!;
-    return [...(command.settings ? settings.map((s) => `--${s.flag}`) : []), ...Object.keys(command.flags).map((f) => `--${f}`), '--help'];
+    return [...(command.settings ? settings.flatMap((s) => [s.flag, fileFlagOf(s)].filter(Boolean).map((f) => `--${f}`)) : []), ...Object.keys(command.flags).map((f) => `--${f}`), '--help'];
   };
   const valueCases = settings
     .filter((s) => s.values || s.kind === 'boolean')

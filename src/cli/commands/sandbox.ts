@@ -48,11 +48,13 @@ export async function run(context: CommandContext): Promise<number> {
   if (flags.json) {
     io.stdout(JSON.stringify({ apiUrl: sandbox.url, dyndnsUrl: sandbox.url, apiUser: account.apiUser, apiPassword: account.apiPassword, dyndnsUser: account.dyndnsUser, dyndnsKey: account.dyndnsKey, ...(sandbox.dnsPort === undefined ? {} : { dnsPort: sandbox.dnsPort }) }) + '\n');
   } else {
-    const zone = sandbox.model.services.map((s) => `  ${s.name}: ${s.dns.filter((e) => e.type === 'A').map((e) => `${e.name} A ${e.value}`).join(', ')}`).join('\n');
+    // Every record of every zone, as a user will meet them (an update, an ACME challenge beside SPF).
+    const zone = sandbox.model.services.map((s) => `  ${s.name}:\n${s.dns.map((e) => `    ${e.name} ${e.type}${e.priority !== '-' ? ` ${e.priority}` : ''} ${e.value}`).join('\n')}`).join('\n');
     io.stdout(
       `ddedge sandbox listening on ${sandbox.url} (demo account; nothing here is real)\n` +
         `  registrar API: ${sandbox.url}  user ${account.apiUser}  password ${account.apiPassword}\n` +
-        `  dynamic DNS:   ${sandbox.url}/{json,xml,plain}/  user ${account.dyndnsUser}  key ${account.dyndnsKey}\n` +
+        `  dynamic DNS:   user ${account.dyndnsUser}  key ${account.dyndnsKey}, at any of (each as it is, to paste)\n` +
+        ['json', 'xml', 'plain'].map((format) => `                 ${sandbox.url}/${format}/\n`).join('') +
         (sandbox.dnsPort === undefined ? '' : `  name server:   ${new URL(sandbox.url).hostname} port ${sandbox.dnsPort} (UDP and TCP), e.g. dig @${new URL(sandbox.url).hostname.replace(/^\[|\]$/g, '')} -p ${sandbox.dnsPort} example.com SOA\n`) +
         `zones:\n${zone}\n` +
         `try:\n  DDEDGE_DYNDNS_URL=${sandbox.url} DDEDGE_DYNDNS_USER=${account.dyndnsUser} DDEDGE_DYNDNS_KEY=${account.dyndnsKey} \\\n` +

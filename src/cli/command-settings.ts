@@ -1,0 +1,22 @@
+// Which settings each command reads, for its --help: a command's help lists these and points
+// to `ddedge --help` for the rest (every command accepts every setting, so that one dotenv
+// file or unit environment serves them all). Read only by help.ts.
+import type { SettingName } from '../config/settings.js';
+
+const LOGS: SettingName[] = ['logLevel', 'logFormat'];
+const API: SettingName[] = ['apiUrl', 'apiUser', 'apiPassword'];
+const DETECT: SettingName[] = ['ip', 'ipSources', 'quorum', 'ipv6', 'ip6', 'ip6Sources', 'allowPrivateIp', 'timeout'];
+const CYCLE: SettingName[] = [
+  'hosts', 'dyndnsUrl', 'dyndnsFormat', 'dyndnsUser', 'dyndnsKey', 'dyndnsKeyParam', ...API, 'service', 'via', 'ttl',
+  ...DETECT, 'ip6PrefixLength', 'noIpv4For', 'stateDir', 'maxAge', 'maxCallsPerHour', 'onChange', 'onChangeTimeout', 'pingUrl', 'metricsFile', ...LOGS,
+];
+
+export const COMMAND_SETTINGS: Record<string, readonly SettingName[]> = {
+  update: CYCLE,
+  daemon: [...CYCLE, 'interval', 'listen', 'healthyWithin'],
+  ip: [...DETECT, ...LOGS],
+  status: ['stateDir', ...LOGS],
+  health: ['stateDir', 'healthyWithin', 'interval', ...LOGS],
+  zone: [...API, 'service', 'hosts', 'stateDir', 'timeout', 'dnsServers', ...LOGS],
+  acme: [...API, 'service', 'dnsServers', 'propagationTimeout', 'stateDir', 'timeout', ...LOGS],
+};
