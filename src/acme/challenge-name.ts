@@ -2,7 +2,7 @@
 // case, punycode, no trailing dot), its value, and the hosting service whose zone holds it.
 import { domainToASCII } from 'node:url';
 import { registeredDomain } from '../agent/registered-domain.js';
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../runtime/errors.js';
 
 // Challenge names carry underscores (`_acme-challenge`), which host names may not.
 const LABEL = /^(?!-)[a-z0-9_-]{1,63}(?<!-)$/;

@@ -4,12 +4,12 @@
 import type { ApiClient } from '../api/client.js';
 import { hasApiCredentials, hasDyndnsCredentials, type Config } from '../config/config.js';
 import { credentialAdvice } from '../config/credential-names.js';
-import { DdedgeError, exitCodeOf, type ExitCode } from '../errors.js';
+import { DdedgeError, exitCodeOf, type ExitCode } from '../runtime/errors.js';
 import { wireTransport } from '../http/wire-transport.js';
 import { canonicalAddress, recordTypeOf, type Family, type RecordType } from '../ip/address.js';
 import { detectAddress } from '../ip/detect.js';
-import type { Logger } from '../log.js';
-import { outsideText } from '../outside-text.js';
+import type { Logger } from '../runtime/log.js';
+import { outsideText } from '../text/outside-text.js';
 import { acquireLock } from '../state/lock.js';
 import type { CallBudget } from '../state/budget.js';
 import { removeStaleTemporaries } from '../state/state-dir.js';

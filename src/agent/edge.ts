@@ -3,8 +3,8 @@
 // None of them can fail a cycle: each failure is a warning.
 import type { Config } from '../config/config.js';
 import { httpRequest } from '../http/request.js';
-import type { Logger } from '../log.js';
-import { redact } from '../redact.js';
+import type { Logger } from '../runtime/log.js';
+import { redact } from '../text/redact.js';
 import { runCycle, type CycleOptions, type CycleReport } from './cycle.js';
 
 const PING_TIMEOUT_MS = 10_000;

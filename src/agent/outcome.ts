@@ -1,4 +1,4 @@
-import { ExitCode, exitCodeOf } from '../errors.js';
+import { ExitCode, exitCodeOf } from '../runtime/errors.js';
 import type { RecordType } from '../ip/address.js';
 
 /** `updated`: the provider changed the record in this cycle. */

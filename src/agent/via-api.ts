@@ -9,7 +9,7 @@ import { credentialAdvice } from '../config/credential-names.js';
 import type { Transport } from '../http/transport.js';
 import { undiciTransport } from '../http/undici-transport.js';
 import type { RecordType } from '../ip/address.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../runtime/log.js';
 
 export interface ApiUpdate {
   changed: boolean;

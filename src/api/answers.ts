@@ -3,7 +3,7 @@
 // edits, the caller address it publishes) are read field by field. An answer without the
 // documented shape is malformed (exit 4); it is never read as an empty zone, from which the
 // agent would create a second record. The next hostile shape is one line here.
-import { AnswerShapeError, readFields, readList, readOptionalText, readText, type Fields } from '../answer-shape.js';
+import { AnswerShapeError, readFields, readList, readOptionalText, readText, type Fields } from '../answers/answer-shape.js';
 import { familyOfAddress } from '../ip/address.js';
 import type { Endpoint } from './endpoints/types.js';
 

@@ -15,6 +15,8 @@ export interface CommandContext {
   flags: FlagValues;
   positionals: string[];
   io: Io;
+  /** Every command's declaration: given by main, so a command that lists them (completion) need not import the registry that imports it. */
+  commands: readonly CommandSpec[];
 }
 
 export type Handler = (context: CommandContext) => Promise<number>;

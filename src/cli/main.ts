@@ -3,8 +3,8 @@
 // A namespace, read at the call: util.parseArgs loads its two modules on first access.
 import * as util from 'node:util';
 import { fileFlagOf, SETTINGS } from '../config/settings.js';
-import { ConfigError, ExitCode } from '../errors.js';
-import { VERSION } from '../version.js';
+import { ConfigError, ExitCode } from '../runtime/errors.js';
+import { VERSION } from '../runtime/version.js';
 import { reportError, wantsJson } from './error-output.js';
 import { processIo, type Io } from './io.js';
 import { exitAfterOutput } from './process-output.js';
@@ -42,7 +42,7 @@ async function dispatch(argv: string[], io: Io): Promise<number> {
   }
   if (command.freeArguments) {
     const { run } = await command.load();
-    return run({ flags: {}, positionals: rest, io });
+    return run({ flags: {}, positionals: rest, io, commands: COMMANDS });
   }
   if (rest.includes('--help') || rest.includes('-h')) {
     const { renderHelp } = await import('./help.js');
@@ -53,7 +53,7 @@ async function dispatch(argv: string[], io: Io): Promise<number> {
   const literal = command.literalArguments?.(rest) ?? 0;
   const { flags, positionals } = parseFlags(command, rest.slice(literal), literal);
   const { run } = await command.load();
-  return run({ flags, positionals: [...rest.slice(0, literal), ...positionals], io });
+  return run({ flags, positionals: [...rest.slice(0, literal), ...positionals], io, commands: COMMANDS });
 }
 
 function parseFlags(command: CommandSpec, args: string[], literal = 0) {

@@ -4,10 +4,10 @@ import type { Config } from '../config/config.js';
 import { environmentWithDotenv } from '../config/env-sources.js';
 import { loadConfig, type LoadOptions } from '../config/load.js';
 import { SETTINGS, type Setting } from '../config/settings.js';
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../runtime/errors.js';
 import { nonPublicReason } from '../ip/address.js';
-import { createLogger, type Logger } from '../log.js';
-import { redact } from '../redact.js';
+import { createLogger, type Logger } from '../runtime/log.js';
+import { redact } from '../text/redact.js';
 import type { CommandContext } from './command.js';
 import type { Io } from './io.js';
 

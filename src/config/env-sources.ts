@@ -2,8 +2,8 @@
 // (never overriding a set variable), <VAR>_FILE, $CREDENTIALS_DIRECTORY/<credential>.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError } from '../errors.js';
-import { moduleOf } from '../lazy-import.js';
+import { ConfigError } from '../runtime/errors.js';
+import { moduleOf } from '../runtime/lazy-import.js';
 import { FileTooLarge, readCappedText } from './capped-file.js';
 
 /** Far above any real dotenv file or secret; a cap, so a path to /dev/zero is not read forever. */

@@ -6,8 +6,7 @@ import { parseListenAddress, type ListenAddress } from '../endpoint/listen-addre
 import { canonicalIdentifier, DEFAULT_PREFIX_LENGTH, identifierProblem, isAllowedPrefixLength, PREFIX_LENGTHS } from '../lan/interface-id.js';
 import type { Config } from './config.js';
 import type { RawValue } from './env-sources.js';
-import type { Fail } from './load.js';
-import type { SettingName } from './settings.js';
+import type { Fail, SettingName } from './settings.js';
 
 /** Internationalised names are sent as the DNS knows them: punycode (xn--…). */
 // domainToASCII drops tabs and line breaks inside a name (WHATWG URL rules): "ho\tme" would

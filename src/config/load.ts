@@ -3,19 +3,19 @@
 // before any request is sent (exit 2).
 import { join } from 'node:path';
 import type { DyndnsFormat } from '../dyndns/result.js';
-import { ConfigError } from '../errors.js';
-import { formatDuration, parseDuration, unitOf } from '../duration.js';
+import { ConfigError } from '../runtime/errors.js';
+import { formatDuration, parseDuration, unitOf } from '../text/duration.js';
 import { checkUrl } from '../http/url-policy.js';
 import { canonicalAddress, familyOfAddress, type Family } from '../ip/address.js';
 import { checkQuorumServers } from '../ip/source-identity.js';
 import { parseSources } from '../ip/sources.js';
-import { registerSecret, registerSecretUrl } from '../redact.js';
+import { registerSecret, registerSecretUrl } from '../text/redact.js';
 import { hasApiCredentials, hasDyndnsCredentials, type Config } from './config.js';
 import { bothNames, missingHalf } from './credential-names.js';
 import { splitDyndnsUrl } from './dyndns-base.js';
 import { readSecretFile, readSecretSource, type Env, type RawValue } from './env-sources.js';
 import { checkLanRequirements, lanSettings, listenAddress, parseHostItem } from './lan-settings.js';
-import { fileFlagOf, SETTINGS, type Setting, type SettingName } from './settings.js';
+import { fileFlagOf, SETTINGS, type Fail, type Setting, type SettingName } from './settings.js';
 
 export type FlagValues = Record<string, string | boolean | (string | boolean)[] | undefined>;
 
@@ -44,8 +44,6 @@ export function isHostName(name: string): boolean {
   const labels = name.split('.');
   return name.length <= 253 && labels.length >= 2 && labels.every((l) => HOST_LABEL.test(l)) && !/^\d+$/.test(labels.at(-1)!);
 }
-
-export type Fail = (name: SettingName, origin: string | undefined, message: string) => void;
 
 export function loadConfig(options: LoadOptions): Config {
   const problems: string[] = [];

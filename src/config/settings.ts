@@ -57,6 +57,9 @@ export const SETTINGS = {
 
 export type SettingName = keyof typeof SETTINGS;
 
+/** Records a problem with one setting (where it came from, and what is wrong); loading reports them all at once. */
+export type Fail = (name: SettingName, origin: string | undefined, message: string) => void;
+
 /**
  * A secret's flag that names a file to read it from (--dyndns-key-file), as <VARIABLE>_FILE
  * does: a secret on the command line is visible to every user of the machine.

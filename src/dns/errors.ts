@@ -1,4 +1,4 @@
-import { DdedgeError, ExitCode } from '../errors.js';
+import { DdedgeError, ExitCode } from '../runtime/errors.js';
 
 /**
  * - `timeout`: no valid answer before the deadline (answers with another ID are ignored, as spoofs);

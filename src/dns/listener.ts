@@ -5,7 +5,7 @@
 // decided by tcp-connections.ts.
 import type { Socket as UdpSocket } from 'node:dgram';
 import type { AddressInfo, Server as TcpServer, Socket } from 'node:net';
-import { moduleOf } from '../lazy-import.js';
+import { moduleOf } from '../runtime/lazy-import.js';
 import type { QueryContext } from './responder.js';
 import { DEFAULT_TCP_LIMITS, TcpConnections, type TcpLimits, type Tracked } from './tcp-connections.js';
 

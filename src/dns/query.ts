@@ -3,8 +3,8 @@
 // carries our random ID, is a response, and echoes our question; UDP datagrams with another ID
 // are dropped as spoofs (and counted, to say so if the deadline passes).
 import { randomInt } from 'node:crypto';
-import { ConfigError } from '../errors.js';
-import { moduleOf } from '../lazy-import.js';
+import { ConfigError } from '../runtime/errors.js';
+import { moduleOf } from '../runtime/lazy-import.js';
 import { DnsError } from './errors.js';
 import { decodeMessage, encodeMessage, typeCode } from './message.js';
 import { nameToLabels } from './names.js';

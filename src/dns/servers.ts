@@ -2,7 +2,7 @@
 // /etc/resolv.conf, and the authoritative servers of a zone (its NS records, then their
 // addresses, glue first).
 import { readFileSync } from 'node:fs';
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../runtime/errors.js';
 import { familyOfAddress } from '../ip/address.js';
 import { DnsError } from './errors.js';
 import { nameToLabels } from './names.js';

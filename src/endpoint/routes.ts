@@ -6,7 +6,7 @@ import { assessHealth } from '../agent/health.js';
 import { renderMetrics } from '../agent/metrics.js';
 import { statusDocument } from '../agent/status-view.js';
 import type { Config } from '../config/config.js';
-import { redact } from '../redact.js';
+import { redact } from '../text/redact.js';
 import { readState } from '../state/state.js';
 
 export interface Answer {

@@ -4,8 +4,8 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from '../config/config.js';
-import { ConfigError } from '../errors.js';
-import type { Logger } from '../log.js';
+import { ConfigError } from '../runtime/errors.js';
+import type { Logger } from '../runtime/log.js';
 import { guardConnections } from './connection-guard.js';
 import { answer } from './routes.js';
 import { formatListenAddress, type ListenAddress } from './listen-address.js';

@@ -6,7 +6,7 @@
 // Comments as in named.conf (#, //, /* */). Every error names the file and line; no message
 // quotes a secret. A file others may read is refused: it holds every key's secret.
 import { statSync } from 'node:fs';
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../runtime/errors.js';
 import { nameKey } from '../dns/names.js';
 import { TSIG_ALGORITHMS, type TsigAlgorithm, type TsigKey } from '../dns/tsig.js';
 

@@ -7,7 +7,7 @@ import { isIP } from 'node:net';
 import { randomInt } from 'node:crypto';
 import { encodeMessage } from '../dns/message.js';
 import type { DnsRecord } from '../dns/types.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../runtime/log.js';
 
 export const OPCODE_NOTIFY = 4;
 const ATTEMPTS = 5;

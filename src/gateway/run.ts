@@ -4,8 +4,8 @@
 // keys it had when the new file has an error).
 import { readFileSync } from 'node:fs';
 import { ApiClient } from '../api/client.js';
-import { ConfigError } from '../errors.js';
-import type { Logger } from '../log.js';
+import { ConfigError } from '../runtime/errors.js';
+import type { Logger } from '../runtime/log.js';
 import { providerZone, type ZoneProvider } from '../zone/provider-zone.js';
 import { loadKeysFile, type GatewayKeys } from './keys-file.js';
 import type { DnsListener } from '../dns/listener.js';

@@ -9,7 +9,7 @@
 import { join } from 'node:path';
 import { ApiError } from '../api/errors.js';
 import { EDE } from '../dns/edns.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../runtime/log.js';
 import { acquireLock } from '../state/lock.js';
 import { applyPlan } from '../zone/apply.js';
 import { planZone, type Change, type Plan } from '../zone/plan.js';

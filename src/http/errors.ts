@@ -1,4 +1,4 @@
-import { DdedgeError, ExitCode } from '../errors.js';
+import { DdedgeError, ExitCode } from '../runtime/errors.js';
 
 export type TransportErrorKind = 'timeout' | 'connection' | 'tls' | 'too-large' | 'status' | 'malformed';
 

@@ -1,6 +1,6 @@
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../runtime/errors.js';
 import { isLoopbackHost } from '../ip/address.js';
-import { redactUrl } from '../redact.js';
+import { redactUrl } from '../text/redact.js';
 
 /**
  * The contract's rule: https everywhere, plain http only to loopback hosts (a local sandbox

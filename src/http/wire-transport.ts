@@ -8,7 +8,7 @@
 import type { Socket } from 'node:net';
 import type { SecureContext } from 'node:tls';
 import { familyOfAddress } from '../ip/address.js';
-import { moduleOf } from '../lazy-import.js';
+import { moduleOf } from '../runtime/lazy-import.js';
 import type { Transport, WireRequest, WireResponse } from './transport.js';
 import { ResponseReader, WireError, type ResponseHeaders } from './wire-response.js';
 

@@ -1,7 +1,7 @@
 // Asks every source at once and trusts an address only when `quorum` sources agree on it.
 // Resolves as soon as the quorum is reached; refuses non-public answers unless allowed.
-import { AddressUnknownError } from '../errors.js';
-import type { Logger } from '../log.js';
+import { AddressUnknownError } from '../runtime/errors.js';
+import type { Logger } from '../runtime/log.js';
 import { canonicalAddress, nonPublicReason, type Family } from './address.js';
 import { fetchSourceAddress } from './fetch-source.js';
 import { serverOf } from './source-identity.js';

@@ -2,7 +2,7 @@
 // the public-address rules are applied by the caller, so refusals are logged in one place.
 import { TransportError } from '../http/errors.js';
 import { expectSuccessStatus, httpRequest } from '../http/request.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../runtime/log.js';
 import { familyOfAddress, nonPublicReason, type Family } from './address.js';
 import type { SourceSpec } from './sources.js';
 

@@ -1,9 +1,9 @@
 // Where the public address is learnt. Each source is data; builtins are documented in the
 // README. Forms: url:<URL>, iface:<name>, file:<path>, dns:<name>@<server>, dns-txt:<name>@<server>,
 // server, or a builtin name.
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../runtime/errors.js';
 import { checkUrl } from '../http/url-policy.js';
-import { maskUserInfo, redactUrl, registerSecret } from '../redact.js';
+import { maskUserInfo, redactUrl, registerSecret } from '../text/redact.js';
 import type { Family } from './address.js';
 
 export type SourceSpec =

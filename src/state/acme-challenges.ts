@@ -4,8 +4,8 @@
 // A separate file with its own lock: an ACME hook must not wait for (or block) an agent cycle.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../atomic-write.js';
-import { BusyError } from '../errors.js';
+import { writeFileAtomic } from '../fs/atomic-write.js';
+import { BusyError } from '../runtime/errors.js';
 import { acquireLock, type Lock } from './lock.js';
 import { damageReason } from './damage-reason.js';
 import { readRegularFile } from './regular-file.js';

@@ -2,7 +2,7 @@
 // place of state.json or the lock would otherwise hang the agent forever on open(). Anything
 // that is not a regular file is refused with a message a person can act on.
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../runtime/errors.js';
 
 /** The largest state or lock file read; a bigger one is not ours. */
 const MAX_BYTES = 64 * 1024 * 1024;

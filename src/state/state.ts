@@ -2,7 +2,7 @@
 // when, how, and the last error. Written atomically (temp file + rename); a file that cannot
 // be read back is reported and treated as empty, never trusted in part.
 import { join } from 'node:path';
-import { writeFileAtomic } from '../atomic-write.js';
+import { writeFileAtomic } from '../fs/atomic-write.js';
 import type { RecordType } from '../ip/address.js';
 import type { RecordBackoff } from './backoff.js';
 import { damageReason } from './damage-reason.js';

@@ -4,7 +4,7 @@
 // service/dnssetzone, with the records the plan leaves alone sent back at their live values.
 import { ApiError, PagingError } from '../api/errors.js';
 import { TransportError } from '../http/errors.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../runtime/log.js';
 import type { Plan } from './plan.js';
 import { toProvider } from './provider-mapping.js';
 import type { ZoneProvider } from './provider-zone.js';

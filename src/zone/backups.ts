@@ -8,9 +8,9 @@
 // counts files without one (older ddedge, copied in) as older than any numbered, by name.
 // Under the zone's lock (session.ts), so two applies never take one number.
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readSync } from 'node:fs';
-import { removeFile } from '../remove-file.js';
+import { removeFile } from '../fs/remove-file.js';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../atomic-write.js';
+import { writeFileAtomic } from '../fs/atomic-write.js';
 
 export const BACKUPS_KEPT = 20;
 const BACKUP_NAME = /^\d{8}T\d{6}\.\d{3}Z\.zone$/;

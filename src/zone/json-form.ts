@@ -1,7 +1,7 @@
 // The zone as JSON for scripts: an array of {name, type, ttl, priority, value}, names in full,
 // values in the provider's form, ttl and priority null for the provider's default. Read back
 // with the same rules as a master file, every problem reported with its line and column.
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../runtime/errors.js';
 import { canonicalName, isInZone } from './names.js';
 import { hasPriority, isZoneType, MAX_TTL, type ZoneRecord } from './record.js';
 import { canonicalValue, checkPriority, ValueError } from './values.js';

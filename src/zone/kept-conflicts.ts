@@ -4,7 +4,7 @@
 // or --keep-unlisted record); the provider refuses that create half-way through an apply,
 // after the backup and other changes. Found here, it is a bad file: nothing is sent.
 // Linear in the zone: each record is looked up by its name once.
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../runtime/errors.js';
 import type { Plan } from './plan.js';
 import type { LiveRecord, ZoneRecord } from './record.js';
 import type { WantedZone } from './wanted-zone.js';

@@ -2,7 +2,7 @@
 // ACME clients (_acme-challenge TXT), what the user told ddedge to ignore, and what the
 // provider keeps (SOA, apex NS, types ddedge does not manage). The plan leaves all of these
 // alone, on both sides: neither the live record nor the file's record is acted on.
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../runtime/errors.js';
 import type { AgentRecords } from './agent-records.js';
 import { globMatcher, type NameMatcher } from './glob.js';
 import { absoluteName, canonicalName } from './names.js';

@@ -1,6 +1,6 @@
 // A plan, an apply and their outcome as text lines (master-file notation, so a reviewer reads
 // records as in the file) and as the contract's JSON document. No printing here.
-import { ExitCode, exitCodeOf } from '../errors.js';
+import { ExitCode, exitCodeOf } from '../runtime/errors.js';
 import type { ApplyReport, PlanReport } from './session.js';
 import { toJsonRecord, type JsonRecord } from './json-form.js';
 import { rdataOf, visible } from './master-writer.js';

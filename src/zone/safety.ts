@@ -7,7 +7,7 @@
 // challenges let a wrong file rewrite 20 of 30 real records), and creates remove nothing.
 // Ordinary edits at the apex (a new SPF text, an MX moved) are not stopped: a rule that fires
 // on daily work teaches users to pass --force always, which also switches off the share rule.
-import { DdedgeError, ExitCode } from '../errors.js';
+import { DdedgeError, ExitCode } from '../runtime/errors.js';
 import type { Plan } from './plan.js';
 
 /** Plans touching fewer records than this are not held to the share rule (one change would be 10%+). */

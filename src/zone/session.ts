@@ -1,9 +1,9 @@
 // The three zone commands as functions from settings to results; cli/ prints them.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BusyError, ConfigError } from '../errors.js';
+import { BusyError, ConfigError } from '../runtime/errors.js';
 import { acquireLock, type Lock } from '../state/lock.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../runtime/log.js';
 import { applyPlan, chooseMethod, type ApplyOutcome, type Method, type MethodChoice } from './apply.js';
 import { backupNumberLine, writeBackup } from './backups.js';
 import { checkKeptConflicts } from './kept-conflicts.js';

@@ -4,7 +4,7 @@
 // 1,000 with exit 0. Completeness is proved by the provider's own count (`total`), every
 // entity seen exactly once and the count unchanged from the first page to the last; anything
 // less is reported as incomplete, with the reason, and drives no change.
-import { DdedgeError, ExitCode } from '../errors.js';
+import { DdedgeError, ExitCode } from '../runtime/errors.js';
 
 /** Asked of the provider on every page (the spec's default, sent so that a short page means the end). */
 export const LIST_PAGE_LENGTH = 1000;

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { AddressUnknownError } from '../../src/errors.js';
+import { AddressUnknownError } from '../../src/runtime/errors.js';
 import { detectAddress } from '../../src/ip/detect.js';
 import { firstAddress } from '../../src/ip/fetch-source.js';
 import { BUILTIN_SOURCES, parseSource, type SourceSpec } from '../../src/ip/sources.js';
-import { createLogger, type Logger } from '../../src/log.js';
+import { createLogger, type Logger } from '../../src/runtime/log.js';
 import { startDnsServer } from '../helpers/dns-server.js';
 import { startServer, type TestServer } from '../helpers/servers.js';
 

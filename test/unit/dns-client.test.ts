@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/errors.js';
+import { ConfigError } from '../../src/runtime/errors.js';
 import { DnsError, findAuthoritativeServers, parseDnsServer, queryDns, systemResolvers } from '../../src/dns/index.js';
 import { encodeMessage } from '../../src/dns/message.js';
 import type { DnsRecord } from '../../src/dns/types.js';

@@ -2,7 +2,7 @@
 // --no-ipv4-for and --listen, each refused with exit 2 and a message naming it when wrong.
 import { describe, expect, it } from 'vitest';
 import { loadConfig, type FlagValues } from '../../src/config/load.js';
-import { ConfigError } from '../../src/errors.js';
+import { ConfigError } from '../../src/runtime/errors.js';
 import { identifierProblem, joinIdentifier, prefixOf } from '../../src/lan/interface-id.js';
 import { plannedRecords } from '../../src/lan/planned-records.js';
 

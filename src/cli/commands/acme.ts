@@ -8,7 +8,7 @@ import { createApiClient } from '../../agent/via-api.js';
 import { parseDnsServer } from '../../dns/index.js';
 import { hasApiCredentials, type Config } from '../../config/config.js';
 import { bothNames, missingHalf } from '../../config/credential-names.js';
-import { ConfigError } from '../../errors.js';
+import { ConfigError } from '../../runtime/errors.js';
 import type { CommandContext } from '../command.js';
 import { printJson, setup } from '../setup.js';
 

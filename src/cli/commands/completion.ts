@@ -3,9 +3,8 @@
 import { API } from '../../api/endpoints/index.js';
 import type { Endpoint } from '../../api/endpoints/types.js';
 import { fileFlagOf, SETTINGS, type Setting } from '../../config/settings.js';
-import { ConfigError } from '../../errors.js';
-import type { CommandContext } from '../command.js';
-import { COMMANDS } from '../registry.js';
+import { ConfigError } from '../../runtime/errors.js';
+import type { CommandContext, CommandSpec } from '../command.js';
 
 const quote = (words: string[]) => words.join(' ');
 
@@ -15,17 +14,17 @@ const ACTIONS_OF: Record<string, string[]> = {
   acme: ['present', 'cleanup', 'certbot-auth', 'certbot-cleanup'],
 };
 
-export function bashCompletion(): string {
+export function bashCompletion(commands: readonly CommandSpec[]): string {
   const settings = Object.values(SETTINGS as Record<string, Setting>);
   const flagsOf = (name: string) => {
-    const command = COMMANDS.find((c) => c.name === name)!;
+    const command = commands.find((c) => c.name === name)!;
     return [...(command.settings ? settings.flatMap((s) => [s.flag, fileFlagOf(s)].filter(Boolean).map((f) => `--${f}`)) : []), ...Object.keys(command.flags).map((f) => `--${f}`), '--help'];
   };
   const valueCases = settings
     .filter((s) => s.values || s.kind === 'boolean')
     .map((s) => `    --${s.flag}) COMPREPLY=( $(compgen -W "${quote([...(s.values ?? ['true', 'false'])])}" -- "$cur") ); return ;;`);
   // api and completion take words of their own (below), not flags from the table.
-  const commandCases = COMMANDS.filter((c) => c.name !== 'api' && c.name !== 'completion').map((c) => `    ${c.name}) opts="${quote(flagsOf(c.name))}" ;;`);
+  const commandCases = commands.filter((c) => c.name !== 'api' && c.name !== 'completion').map((c) => `    ${c.name}) opts="${quote(flagsOf(c.name))}" ;;`);
   const modules = Object.keys(API);
   const actionCases = modules.map((m) => `        ${m}) COMPREPLY=( $(compgen -W "${quote([...Object.values(API[m as keyof typeof API]).map((e) => e.action), '--help'])}" -- "$cur") ) ;;`);
   const apiFlags = ['--all', '--raw', '--json', '--help', '--api-url', '--api-user', '--api-password', '--timeout', '--env-file', '--dotenv'];
@@ -40,7 +39,7 @@ _ddedge() {
   prev="\${COMP_WORDS[COMP_CWORD-1]}"
   cmd="\${COMP_WORDS[1]}"
   if [ "$COMP_CWORD" -eq 1 ]; then
-    COMPREPLY=( $(compgen -W "${quote([...COMMANDS.map((c) => c.name), '--help', '--version'])}" -- "$cur") )
+    COMPREPLY=( $(compgen -W "${quote([...commands.map((c) => c.name), '--help', '--version'])}" -- "$cur") )
     return
   fi
   case "$prev" in
@@ -77,6 +76,6 @@ complete -o default -F _ddedge ddedge
 export async function run(context: CommandContext): Promise<number> {
   const shell = context.positionals[0] ?? 'bash';
   if (shell !== 'bash' && shell !== 'zsh') throw new ConfigError(`completion: "${shell}" is not a shell ddedge completes; use bash or zsh`);
-  context.io.stdout(shell === 'zsh' ? `autoload -U +X bashcompinit && bashcompinit\n${bashCompletion()}` : bashCompletion());
+  context.io.stdout(shell === 'zsh' ? `autoload -U +X bashcompinit && bashcompinit\n${bashCompletion(context.commands)}` : bashCompletion(context.commands));
   return 0;
 }

@@ -1,6 +1,6 @@
 import { runEdgeCycle } from '../../agent/edge.js';
 import { runDaemon } from '../../agent/daemon.js';
-import { ConfigError } from '../../errors.js';
+import { ConfigError } from '../../runtime/errors.js';
 import { acquireLock } from '../../state/lock.js';
 import type { CommandContext } from '../command.js';
 import { setup } from '../setup.js';

@@ -4,8 +4,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
-import { parseDuration } from '../../duration.js';
-import { ConfigError } from '../../errors.js';
+import { parseDuration } from '../../text/duration.js';
+import { ConfigError } from '../../runtime/errors.js';
 import type { CommandContext } from '../command.js';
 import { nearestNames } from '../nearest-names.js';
 import { setup } from '../setup.js';

@@ -1,4 +1,4 @@
-import { AddressUnknownError } from '../../errors.js';
+import { AddressUnknownError } from '../../runtime/errors.js';
 import { DetectionFailed, detectAddress, type SourceAnswer } from '../../ip/detect.js';
 import type { Family } from '../../ip/address.js';
 import type { CommandContext } from '../command.js';

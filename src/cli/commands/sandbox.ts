@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { ConfigError } from '../../errors.js';
+import { ConfigError } from '../../runtime/errors.js';
 import { isLoopbackHost } from '../../ip/address.js';
 import { parseFault } from '../../sandbox/faults.js';
 import { startSandbox } from '../../sandbox/server.js';

@@ -1,5 +1,5 @@
 import { sortedRecords, statusDocument } from '../../agent/status-view.js';
-import { outsideText } from '../../outside-text.js';
+import { outsideText } from '../../text/outside-text.js';
 import { readState } from '../../state/state.js';
 import type { CommandContext } from '../command.js';
 import { printJson, setup } from '../setup.js';

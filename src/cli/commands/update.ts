@@ -1,5 +1,5 @@
 import { runEdgeCycle } from '../../agent/edge.js';
-import { redact } from '../../redact.js';
+import { redact } from '../../text/redact.js';
 import type { CommandContext } from '../command.js';
 import { printJson, setup } from '../setup.js';
 

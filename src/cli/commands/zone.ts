@@ -2,9 +2,9 @@
 // settings, the file and the live zone, and prints what src/zone/ decided; nothing is decided here.
 import { resolve } from 'node:path';
 import { ApiClient } from '../../api/client.js';
-import { writeFileAtomic } from '../../atomic-write.js';
+import { writeFileAtomic } from '../../fs/atomic-write.js';
 import { registeredDomain } from '../../agent/registered-domain.js';
-import { ConfigError, ExitCode } from '../../errors.js';
+import { ConfigError, ExitCode } from '../../runtime/errors.js';
 import { canonicalName } from '../../zone/names.js';
 import type { LiveRecord } from '../../zone/record.js';
 import { parseIgnore } from '../../zone/ownership.js';

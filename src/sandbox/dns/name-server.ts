@@ -5,7 +5,7 @@ import { CookieJar } from '../../dns/cookies.js';
 import { startDnsListener } from '../../dns/listener.js';
 import { respondToQuery, type QueryContext } from '../../dns/responder.js';
 import type { TcpLimits } from '../../dns/tcp-connections.js';
-import { moduleOf } from '../../lazy-import.js';
+import { moduleOf } from '../../runtime/lazy-import.js';
 import type { SandboxModel } from '../model.js';
 import { answerQuestion, ZoneCache, type NameServerAddress } from './zone-answers.js';
 

@@ -4,8 +4,8 @@
 // Every line passes through redact(), so a secret cannot leak through a careless message;
 // text lines have control characters escaped and every part bounded (outside-text.ts), so
 // what a provider wrote cannot forge a line or drive the terminal.
-import { bound, escapeControls, OUTSIDE_TEXT_LIMIT } from './outside-text.js';
-import { redact } from './redact.js';
+import { bound, escapeControls, OUTSIDE_TEXT_LIMIT } from '../text/outside-text.js';
+import { redact } from '../text/redact.js';
 
 /** A message is ours plus, at most, a few pieces of outside text. */
 const MESSAGE_LIMIT = 4 * OUTSIDE_TEXT_LIMIT;
