@@ -5,7 +5,55 @@ import { closeSync, openSync, readSync } from 'node:fs';
 
 export class FileTooLarge extends Error {}
 
+/** The text is not UTF-8: `line` and `column` (1-based, in bytes of that line) of the first byte that is not. */
+export class NotUtf8 extends Error {
+  constructor(readonly line: number, readonly column: number) {
+    super(`not UTF-8 at line ${line}, column ${column}`);
+  }
+}
+
+/**
+ * As readCappedText, for text whose every byte matters (a zone file): bytes that are not UTF-8
+ * are an error naming where, not U+FFFD put silently in their place.
+ */
+export function readCappedUtf8(path: string, maxBytes: number): string {
+  const bytes = readCappedBytes(path, maxBytes);
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw notUtf8At(bytes);
+  }
+}
+
+/** Finds the first byte that does not begin or continue a valid UTF-8 sequence; one pass. */
+function notUtf8At(bytes: Uint8Array): NotUtf8 {
+  let line = 1;
+  let lineStart = 0;
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  for (let i = 0; i < bytes.length; ) {
+    const b = bytes[i]!;
+    if (b === 0x0a) {
+      line++;
+      lineStart = ++i;
+      continue;
+    }
+    const length = b < 0x80 ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+    if (length === 0 || i + length > bytes.length) return new NotUtf8(line, i - lineStart + 1);
+    try {
+      decoder.decode(bytes.subarray(i, i + length));
+    } catch {
+      return new NotUtf8(line, i - lineStart + 1);
+    }
+    i += length;
+  }
+  return new NotUtf8(line, bytes.length - lineStart + 1);
+}
+
 export function readCappedText(path: string, maxBytes: number): string {
+  return readCappedBytes(path, maxBytes).toString('utf8');
+}
+
+function readCappedBytes(path: string, maxBytes: number): Buffer {
   const fd = openSync(path, 'r');
   try {
     const buffer = Buffer.alloc(maxBytes + 1);
@@ -17,7 +65,7 @@ export function readCappedText(path: string, maxBytes: number): string {
       size += bytesRead;
     }
     if (size > maxBytes) throw new FileTooLarge();
-    return buffer.subarray(0, size).toString('utf8');
+    return buffer.subarray(0, size);
   } finally {
     closeSync(fd);
   }

@@ -17,7 +17,9 @@ import { originOf, readZoneText, zoneAsJson, zoneAsMasterFile } from '../../zone
 import type { CommandContext } from '../command.js';
 import { nearestNames } from '../nearest-names.js';
 import { printJson, setup } from '../setup.js';
-import { FileTooLarge, readCappedText } from '../../config/capped-file.js';
+import { FileTooLarge, NotUtf8, readCappedUtf8 } from '../../config/capped-file.js';
+import type { Logger } from '../../runtime/log.js';
+import { unwritableRecords } from '../../zone/unwritable.js';
 
 const ACTIONS = ['export', 'plan', 'apply'];
 /** Far above any zone the provider holds. */
@@ -35,7 +37,9 @@ export async function run(context: CommandContext): Promise<number> {
   if (action === 'export' && file) throw new ConfigError(exportArgumentMessage(file));
   if (flags.complete && (action !== 'export' || flags.format === 'json')) throw new ConfigError('--complete: for zone export in the bind format (a master file)');
   if (action !== 'export' && !file) throw new ConfigError(`zone ${action}: give the zone file: ddedge zone ${action} FILE`);
-  const format = (flags.format as string | undefined) ?? 'bind';
+  // `zone export --json` asks for JSON on stdout: the JSON form, unless another was named.
+  if (action === 'export' && flags.json && flags.format === 'bind') throw new ConfigError('zone export: --json prints the JSON form; drop --format bind, or --json');
+  const format = (flags.format as string | undefined) ?? (action === 'export' && flags.json ? 'json' : 'bind');
   if (format !== 'bind' && format !== 'json') throw new ConfigError(`--format: "${format}" is not bind or json`);
   const method = (flags.method as string | undefined) ?? 'auto';
   if (!['auto', 'calls', 'setzone'].includes(method)) throw new ConfigError(`--method: "${method}" is not auto, calls or setzone`);
@@ -58,7 +62,7 @@ export async function run(context: CommandContext): Promise<number> {
       // A file that misses entries deletes them when it is applied: none is written.
       if (incomplete) throw new IncompleteListingError(`zone export stopped: ${incomplete}; nothing was written`);
       const apex = flags.complete ? await apexLines(service, live, config.acme.dnsServers, config.timeoutMs) : [];
-      const output = format === 'json' ? zoneAsJson(live) : zoneAsMasterFile(service, live, [`zone ${service} exported by ddedge from service/dnslist, ${new Date().toISOString()}`], apex);
+      const output = format === 'json' ? jsonExport(service, live, logger) : zoneAsMasterFile(service, live, [`zone ${service} exported by ddedge from service/dnslist, ${new Date().toISOString()}`], apex);
       if (flags.output) {
         try {
           writeFileAtomic(resolve(io.cwd, flags.output as string), output, 0o644);
@@ -117,6 +121,18 @@ function exportArgumentMessage(word: string): string {
     : 'zone export: takes no argument; give the zone with --service NAME (and --output FILE to write a file)';
 }
 
+/**
+ * The JSON form holds what a zone file can: records a master file cannot hold (unwritable.ts)
+ * are left out and named on stderr, as the master file names them in comments. plan and apply
+ * keep such records (a file that does not hold them never deletes them), so exporting and
+ * applying the JSON unchanged changes nothing, as for the master file.
+ */
+function jsonExport(service: string, live: LiveRecord[], logger: Logger): string {
+  const unwritable = unwritableRecords(service, live);
+  for (const [record, { reason }] of unwritable) logger.warn(`zone export: left out of the JSON form, kept by plan and apply: ${record.name} ${record.type} (${reason})`);
+  return zoneAsJson(unwritable.size ? live.filter((r) => !unwritable.has(r)) : live);
+}
+
 /** --complete: the DNS client is loaded only for it. */
 async function apexLines(service: string, live: LiveRecord[], dnsServers: string[], timeoutMs: number): Promise<string[]> {
   const [{ parseDnsServer }, { completeLines }] = await Promise.all([import('../../dns/index.js'), import('../../zone/complete-export.js')]);
@@ -126,9 +142,11 @@ async function apexLines(service: string, live: LiveRecord[], dnsServers: string
 function readZoneFile(path: string, shown: string): string {
   try {
     // Capped: a path to a device or a generator must not be read without end.
-    return readCappedText(path, ZONE_FILE_MAX_BYTES);
+    return readCappedUtf8(path, ZONE_FILE_MAX_BYTES);
   } catch (error) {
     if (error instanceof FileTooLarge) throw new ConfigError(`zone: "${shown}" is larger than 16 MiB`);
+    // Read as UTF-8 regardless, a Latin-1 "é" would become U+FFFD and be sent as such.
+    if (error instanceof NotUtf8) throw new ConfigError(`${shown}:${error.line}:${error.column}: a byte that is not UTF-8 (save the file as UTF-8, or write a byte in TXT data as \\DDD)`);
     throw new ConfigError(`zone: cannot read "${shown}": ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
 }
