@@ -116,3 +116,52 @@ describe('a backup restores the zone record for record', () => {
     expect(JSON.parse((await ddedge(['zone', 'plan', backup, '--json'])).stdout).changes).toEqual([]);
   });
 });
+
+// Found by a trial as a new user: the JSON form is as exact as the master file, `zone export
+// --json` prints JSON, and a zone file whose bytes are not UTF-8 is refused where it is wrong.
+describe('zone export --format json, then apply unchanged', () => {
+  it('changes nothing: records a file cannot hold are left out, named on stderr, and kept', { timeout: 60_000 }, async () => {
+    await create(`alias.${ZONE}`, 'CNAME', '*.example.net');
+    await create(ZONE, 'MX', '*.mx.example.net', ['--priority', '20']);
+    await create(ZONE, 'CAA', '0 issue "le"t.org"');
+    const before = entries();
+
+    const exported = await ddedge(['zone', 'export', '--format', 'json', '--output', 'rt.json']);
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(exported.stderr).toMatch(/left out of the JSON form, kept by plan and apply: alias\.example\.com CNAME/);
+
+    const plan = await ddedge(['zone', 'plan', 'rt.json', '--json']);
+    expect(plan.code, plan.stderr).toBe(0);
+    const planned = JSON.parse(plan.stdout);
+    expect(planned.changes).toEqual([]);
+    expect(planned.kept.map((k: { name: string; type: string }) => `${k.name} ${k.type}`)).toEqual(
+      expect.arrayContaining([`alias.${ZONE} CNAME`, `${ZONE} MX`, `${ZONE} CAA`]),
+    );
+
+    const applied = await ddedge(['zone', 'apply', 'rt.json']);
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(entries()).toEqual(before);
+  });
+
+  it('zone export --json prints the JSON form on stdout; with --format bind it is exit 2', async () => {
+    const json = await ddedge(['zone', 'export', '--json']);
+    expect(json.code, json.stderr).toBe(0);
+    const records = JSON.parse(json.stdout);
+    expect(Array.isArray(records) && records.length).toBeGreaterThan(0);
+    const both = await ddedge(['zone', 'export', '--json', '--format', 'bind']);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toMatch(/--json prints the JSON form/);
+  });
+});
+
+describe('a zone file that is not UTF-8', () => {
+  it('is exit 2 naming the line and column of the byte, and nothing is sent', async () => {
+    const before = entries();
+    // "café" in Latin-1: 0xE9 alone is not UTF-8.
+    writeFileSync(join(cwd, 'latin1.zone'), Buffer.concat([Buffer.from(`$ORIGIN ${ZONE}.\nw IN TXT "caf`), Buffer.from([0xe9]), Buffer.from('"\n')]));
+    const run = await ddedge(['zone', 'apply', 'latin1.zone']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('latin1.zone:2:14: a byte that is not UTF-8');
+    expect(entries()).toEqual(before);
+  });
+});
