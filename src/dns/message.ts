@@ -31,15 +31,7 @@ export function decodeMessage(packet: Buffer): DnsMessage {
   const section = (count: number): DnsRecord[] => {
     const records: DnsRecord[] = [];
     for (let i = 0; i < count; i++) {
-      const { name, next } = readName(packet, offset);
-      if (next + 10 > packet.length) throw new DnsWireError(`the record for "${name}" is cut off`);
-      const type = packet.readUInt16BE(next);
-      const klass = packet.readUInt16BE(next + 2);
-      const ttl = packet.readUInt32BE(next + 4);
-      const length = packet.readUInt16BE(next + 8);
-      const start = next + 10;
-      const end = start + length;
-      if (end > packet.length) throw new DnsWireError(`the data of the ${typeName(type)} record for "${name}" runs past the end of the message`);
+      const { name, type, klass, ttl, start, end } = readRecordHead(packet, offset);
       if (type === TYPE_CODES.OPT) ednsUdpSize = Math.max(512, klass);
       records.push({ name, ttl, ...decodeData(packet, type, start, end) } as DnsRecord);
       offset = end;
@@ -250,3 +242,13 @@ function writeData(w: WireWriter, record: DnsRecord): void {
   }
 }
 
+/** One resource record's owner, type, class, TTL and where its data lies (RFC 1035 §4.1.3), checked against the message's end. */
+export function readRecordHead(packet: Buffer, offset: number): { name: string; type: number; klass: number; ttl: number; start: number; end: number } {
+  const { name, next } = readName(packet, offset);
+  if (next + 10 > packet.length) throw new DnsWireError(`the record for "${name}" is cut off`);
+  const type = packet.readUInt16BE(next);
+  const start = next + 10;
+  const end = start + packet.readUInt16BE(next + 8);
+  if (end > packet.length) throw new DnsWireError(`the data of the ${typeName(type)} record for "${name}" runs past the end of the message`);
+  return { name, type, klass: packet.readUInt16BE(next + 2), ttl: packet.readUInt32BE(next + 4), start, end };
+}

@@ -2,9 +2,9 @@
 // updates and the additional data. Unlike a query, each record's class carries meaning here
 // (ANY and NONE select the prerequisite and update forms), so records are read with it kept.
 import { DnsWireError } from '../dns/errors.js';
-import { decodeData } from '../dns/message.js';
+import { decodeData, readRecordHead } from '../dns/message.js';
 import { nameKey, readName } from '../dns/names.js';
-import { typeName, type DnsRecord } from '../dns/types.js';
+import type { DnsRecord } from '../dns/types.js';
 
 export const OPCODE_UPDATE = 5;
 export const CLASS = { IN: 1, NONE: 254, ANY: 255 } as const;
@@ -40,14 +40,7 @@ export function readUpdate(packet: Buffer): UpdateMessage {
   const section = (count: number): UpdateRecord[] => {
     const records: UpdateRecord[] = [];
     for (let i = 0; i < count; i++) {
-      const { name, next } = readName(packet, offset);
-      if (next + 10 > packet.length) throw new DnsWireError(`the record for "${name}" is cut off`);
-      const type = packet.readUInt16BE(next);
-      const klass = packet.readUInt16BE(next + 2);
-      const ttl = packet.readUInt32BE(next + 4);
-      const start = next + 10;
-      const end = start + packet.readUInt16BE(next + 8);
-      if (end > packet.length) throw new DnsWireError(`the data of the ${typeName(type)} record for "${name}" runs past the end of the message`);
+      const { name, type, klass, ttl, start, end } = readRecordHead(packet, offset);
       const record: UpdateRecord = { name: nameKey(name), type, class: klass, ttl };
       if (end > start) record.data = { name: nameKey(name), ttl, ...decodeData(packet, type, start, end) } as DnsRecord;
       records.push(record);
