@@ -1,7 +1,7 @@
 // Reads a small text file (a secret, a dotenv file) with a size cap, so that /dev/zero, a
 // device or a runaway generator behind a path is an error at once instead of a read without
 // end. Reads from the descriptor until the end, so a pipe (`KEY_FILE=<(pass show …)`) works.
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 
 export class FileTooLarge extends Error {}
 
@@ -56,10 +56,19 @@ export function readCappedText(path: string, maxBytes: number): string {
 function readCappedBytes(path: string, maxBytes: number): Buffer {
   const fd = openSync(path, 'r');
   try {
-    const buffer = Buffer.alloc(maxBytes + 1);
+    // A regular file's size says how much room it needs (a zone file may be large, a cap of
+    // 256 MiB must not be allocated for each 1 kB file); a pipe or device gets room as it comes.
+    const stat = fstatSync(fd);
+    let buffer = Buffer.allocUnsafe(Math.min(maxBytes, stat.isFile() ? stat.size : 64 * 1024) + 1);
     let size = 0;
     // Each round reads at least one byte or ends the loop, so it runs at most maxBytes + 1 times.
-    while (size < buffer.length) {
+    for (;;) {
+      if (size === buffer.length) {
+        if (size > maxBytes) break;
+        const larger = Buffer.allocUnsafe(Math.min(maxBytes + 1, buffer.length * 2));
+        buffer.copy(larger, 0, 0, size);
+        buffer = larger;
+      }
       const bytesRead = readSync(fd, buffer, size, buffer.length - size, null);
       if (bytesRead === 0) break;
       size += bytesRead;

@@ -64,9 +64,12 @@ function parseRecord(json: string, zone: string, file: string, line: number): Wa
   if (typeof data !== 'object' || data === null || Array.isArray(data)) fail('not an object {name, type, ttl, priority, value}');
   const { name, type, ttl, priority, value } = data;
   if (typeof name !== 'string' || typeof type !== 'string' || typeof value !== 'string') return fail('name, type and value must be strings');
-  // The name as the provider held it; inside the zone, or the provider would file it elsewhere.
-  const asName = canonicalName(name) ?? name.toLowerCase();
-  if (!isInZone(asName, zone)) fail(`${JSON.stringify(name)} is outside the zone ${zone}`);
+  // Exactly as a backup writes it (a record whose name is not a host name in this form is never
+  // written: unwritable.ts marks it not restorable). Any other spelling, "HOME.example.com" or
+  // a trailing dot, would slip past the ownership and --ignore checks, which compare names as
+  // the provider keeps them.
+  if (canonicalName(name) !== name) fail(`${JSON.stringify(name)} is not a name as a backup writes it (lower case, ASCII, no trailing dot)`);
+  if (!isInZone(name, zone)) fail(`${JSON.stringify(name)} is outside the zone ${zone}`);
   if (!isZoneType(type)) return fail(`type ${JSON.stringify(type)} is not one ddedge manages`);
   const number = (v: unknown, what: string, max: number): number | undefined => {
     if (v === null || v === undefined) return undefined;

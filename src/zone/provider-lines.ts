@@ -11,7 +11,10 @@ export const PROVIDER_DEFAULT_TTL = "ddedge: the provider's default TTL, kept by
 /** The comment that marks a name server's address the provider serves beside the zone's records. */
 export const PROVIDER_GLUE = "ddedge: the provider's name server address, not a record of the zone";
 
-const marked = (comment: string) => new RegExp(`^[^;\\n]*; ${comment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[ \\t]*\\r?$`, 'gm');
+// A line ends at LF, CR or CRLF, as the lexer (and BIND) reads it: `^` in a multi-line pattern
+// also starts after a lone CR, and the line may not run past one, or a record before a lone CR
+// would be taken into the marked line and dropped.
+const marked = (comment: string) => new RegExp(`^[^;\\n\\r]*; ${comment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[ \\t]*\\r?$`, 'gm');
 const TTL_LINE = marked(PROVIDER_DEFAULT_TTL);
 const GLUE_LINE = marked(PROVIDER_GLUE);
 

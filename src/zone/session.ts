@@ -14,7 +14,7 @@ import type { ZoneProvider } from './provider-zone.js';
 import { safetyProblems, UnsafePlanError } from './safety.js';
 import type { WantedZone } from './wanted-zone.js';
 import { keepingUnwritable, unwritableRecords } from './unwritable.js';
-import { backupAsMasterFile } from './zone-files.js';
+import { backupAsMasterFile, readableZoneText } from './zone-files.js';
 import { IncompleteListingError } from './zone-listing.js';
 
 export interface PlanSettings {
@@ -49,9 +49,11 @@ export async function planFromProvider(provider: ZoneProvider, wanted: WantedZon
 }
 
 /** Who owns what: --host, --ignore, and the records the agent's state file holds. */
-function ownerOf(settings: PlanSettings): Owner {
+function ownerOf(settings: PlanSettings, forApply = false): Owner {
   const agent = settings.stateDir === undefined ? undefined : agentRecordsOf(settings.stateDir);
-  if (agent?.damage) settings.logger?.warn(`zone: ${agent.damage}; only --host/DDEDGE_HOSTS name the agent's hosts`);
+  // An apply fails safe: read as empty, a damaged state would let it delete the agent's hosts.
+  if (agent?.damage && forApply) throw new ConfigError(`zone apply stopped: ${agent.damage}, so the records the agent keeps are not known; nothing was changed (repair or remove the state file, or use another --state-dir)`);
+  if (agent?.damage) settings.logger?.warn(`zone: ${agent.damage}; only --host/DDEDGE_HOSTS name the agent's hosts (apply stops until it is repaired)`);
   return ownership({ zone: settings.service, hosts: settings.hosts, ignore: settings.ignore, agent });
 }
 
@@ -106,7 +108,7 @@ async function applyLocked(
   settings: ApplySettings,
 ): Promise<ApplyReport> {
   // Read once: the plan and the read-back after the changes judge by the same owners.
-  const owner = ownerOf(settings);
+  const owner = ownerOf(settings, true);
   const report = await planFromProvider(provider, wanted, settings, owner);
   const { plan } = report;
   if (report.incomplete) throw new IncompleteListingError(`zone apply stopped: ${report.incomplete}; nothing was changed (no delete, no dnssetzone is made from a listing that may miss entries)`);
@@ -117,9 +119,10 @@ async function applyLocked(
   const header = [`zone ${settings.service} as it was before ddedge zone apply, ${(settings.now ?? new Date()).toISOString()}`, `restore: ddedge zone apply --service ${settings.service} <this file>`];
   let backup: string;
   try {
-    backup = writeBackup(settings.stateDir, settings.service, (number) => backupAsMasterFile(settings.service, plan.live, [...header, backupNumberLine(number)]), settings.now);
+    backup = writeBackup(settings.stateDir, settings.service, (number) => readableZoneText(backupAsMasterFile(settings.service, plan.live, [...header, backupNumberLine(number)]), 'zone apply stopped: the backup'), settings.now);
   } catch (error) {
     // No backup, no change: a zone is never rewritten without a way back.
+    if (error instanceof ConfigError) throw error;
     throw new ConfigError(`zone apply stopped: cannot write the backup under ${settings.stateDir} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); nothing was changed (set --state-dir to a writable directory)`);
   }
   settings.logger.info(`zone: backup of ${settings.service} written to ${backup}`);

@@ -5,10 +5,26 @@ import { masterFileOrigin, readMasterFile, type ReadOptions } from './master-rea
 import { quote, rdataOf, visible, writeMasterFile } from './master-writer.js';
 import { relativeName } from './names.js';
 import { hasPriority, isZoneType, type LiveRecord } from './record.js';
-import type { WantedZone } from './wanted-zone.js';
+import type { WantedRecord, WantedZone } from './wanted-zone.js';
+import { ZoneFileError, type FileProblem } from './zone-file-error.js';
+import { ConfigError } from '../runtime/errors.js';
 import { exactLines, readExactRecords } from './backup-records.js';
 import { unwritableRecords } from './unwritable.js';
 import { withoutProviderLines } from './provider-lines.js';
+
+/**
+ * The largest zone file ddedge reads (a path to a device or a generator must not be read without
+ * end). 100,000 entries of long TXT data fit; export and backups never write a file larger than
+ * this, so every file ddedge writes it can read back, and every backup can be applied.
+ */
+export const ZONE_FILE_MAX_BYTES = 256 * 1024 * 1024;
+
+/** `text`, when ddedge can read it back as a zone file; otherwise an error saying so (exit 2). */
+export function readableZoneText(text: string, what: string): string {
+  const bytes = Buffer.byteLength(text);
+  if (bytes > ZONE_FILE_MAX_BYTES) throw new ConfigError(`${what}: the zone as a file is ${Math.ceil(bytes / 1024 / 1024)} MiB, more than the ${ZONE_FILE_MAX_BYTES / 1024 / 1024} MiB ddedge reads back; nothing was written`);
+  return text;
+}
 
 export function readZoneText(text: string, options: ReadOptions): WantedZone {
   const body = withoutBom(text);
@@ -17,7 +33,35 @@ export function readZoneText(text: string, options: ReadOptions): WantedZone {
   const wanted = readMasterFile(withoutProviderLines(body), options);
   // A backup: the records its master file could not hold, in their exact form, beside it.
   const exact = readExactRecords(body, options.zone, options.file);
-  return exact.exact ? { ...wanted, records: [...wanted.records, ...exact.records], exact: true } : wanted;
+  if (!exact.exact) return wanted;
+  checkExactBesideCnames(wanted.records, exact.records, options.file);
+  return { ...wanted, records: [...wanted.records, ...exact.records], exact: true };
+}
+
+/**
+ * RFC 1034 §3.6.2 between the two parts of a backup. Exact lines may hold a CNAME beside other
+ * data among themselves (the provider held that, and a backup gives it back), but never beside
+ * a record of the master-file part: a backup never writes such a pair, and the provider would
+ * refuse it half-way through an apply.
+ */
+function checkExactBesideCnames(records: readonly WantedRecord[], exact: readonly WantedRecord[], file: string): void {
+  const atName = new Map<string, { cname: boolean; other: boolean }>();
+  for (const r of records) {
+    const held = atName.get(r.name) ?? { cname: false, other: false };
+    if (r.type === 'CNAME') held.cname = true;
+    else held.other = true;
+    atName.set(r.name, held);
+  }
+  const problems: FileProblem[] = [];
+  for (const r of exact) {
+    const held = atName.get(r.name);
+    if (held && (r.type === 'CNAME' ? held.cname || held.other : held.cname)) {
+      // An exact record is a plain object whose where is `file:line:1` (backup-records.ts).
+      const line = Number(/:(\d+):\d+$/.exec(r.where ?? '')?.[1] ?? 1);
+      problems.push({ line, column: 1, reason: `a CNAME cannot share its name with other data: ${r.name} ${r.type} beside the file's records at that name (RFC 1034 §3.6.2)` });
+    }
+  }
+  if (problems.length) throw new ZoneFileError(file, problems);
 }
 
 /** Editors on Windows start UTF-8 files with a byte order mark; it is not part of the zone. */

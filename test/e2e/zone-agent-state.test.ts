@@ -80,4 +80,15 @@ describe("zone apply with the agent's state directory", () => {
     expect(run.stderr).toMatch(/state\.json is damaged .*only --host\/DDEDGE_HOSTS name the agent's hosts/);
     expect(JSON.parse(run.stdout).kept).toEqual(expect.arrayContaining([{ name: 'home.example.com', type: 'A', reason: "the agent's host (--host)" }]));
   });
+
+  // Found by an attack: read as empty, a damaged state let apply delete the agent's hosts.
+  it('a damaged state file stops zone apply (exit 2), nothing changed', async () => {
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(join(stateDir, 'state.json'), '{"version":1,');
+    const before = JSON.stringify(sandbox.model.services.find((s) => s.name === 'example.com')!.dns);
+    const run = await runDist(['zone', 'apply', staleFile(), '--force'], zoneEnv(stateDir));
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toMatch(/zone apply stopped: .*state\.json is damaged.*the records the agent keeps are not known; nothing was changed/);
+    expect(JSON.stringify(sandbox.model.services.find((s) => s.name === 'example.com')!.dns)).toBe(before);
+  });
 });

@@ -125,4 +125,22 @@ describe('records a master file cannot hold', () => {
     expect(bad('{"name":"x.example.com","type":"PTR","ttl":null,"priority":null,"value":"a"}')).toThrow(/z:3:16: .*type "PTR"/);
     expect(bad('{"name":')).toThrow(/z:3:16: .*not valid JSON/);
   });
+
+  // Found by an attack: names spelt otherwise than a backup writes them slipped past ownership.
+  it('a hand-made exact record whose name is not spelt as a backup writes it is an error (HOME.example.com, a trailing dot)', () => {
+    const bad = (json: string) => () => readZoneText(`$ORIGIN ${ZONE}.\n;ddedge-exact-zone\n;ddedge-record ${json}\n`, { zone: ZONE, file: 'z' });
+    expect(bad('{"name":"HOME.example.com","type":"A","ttl":null,"priority":null,"value":"203.0.113.66"}')).toThrow(/z:3:16: .*"HOME\.example\.com" is not a name as a backup writes it/);
+    expect(bad('{"name":"_acme-challenge.example.com.","type":"TXT","ttl":null,"priority":null,"value":"t"}')).toThrow(/not a name as a backup writes it/);
+    const good = readZoneText(`$ORIGIN ${ZONE}.\n;ddedge-exact-zone\n;ddedge-record {"name":"home.example.com","type":"A","ttl":null,"priority":null,"value":"203.0.113.66"}\n`, { zone: ZONE, file: 'z' });
+    expect(good.records.map((r) => r.name)).toEqual(['home.example.com']);
+  });
+
+  it('an exact record beside a CNAME of the master-file part is an error naming its line; among exact lines it is the provider\'s own', () => {
+    const text = (exact: string[]) => `$ORIGIN ${ZONE}.\nwww CNAME @\n;ddedge-exact-zone\n${exact.map((j) => `;ddedge-record ${j}`).join('\n')}\n`;
+    expect(() => readZoneText(text(['{"name":"www.example.com","type":"A","ttl":null,"priority":null,"value":"192.0.2.9"}']), { zone: ZONE, file: 'z' })).toThrow(
+      /^z:4:1: a CNAME cannot share its name with other data: www\.example\.com A/,
+    );
+    const among = `$ORIGIN ${ZONE}.\n;ddedge-exact-zone\n;ddedge-record {"name":"c.example.com","type":"CNAME","ttl":null,"priority":null,"value":"*.example.net"}\n;ddedge-record {"name":"c.example.com","type":"A","ttl":null,"priority":null,"value":"192.0.2.9"}\n`;
+    expect(readZoneText(among, { zone: ZONE, file: 'z' }).records).toHaveLength(2);
+  });
 });

@@ -13,7 +13,7 @@ import { providerZone } from '../../zone/provider-zone.js';
 import { IncompleteListingError } from '../../zone/zone-listing.js';
 import { zoneTransport } from '../../zone/zone-transport.js';
 import { applyFromProvider, planFromProvider, type PlanReport, type PlanSettings } from '../../zone/session.js';
-import { originOf, readZoneText, zoneAsJson, zoneAsMasterFile } from '../../zone/zone-files.js';
+import { originOf, readableZoneText, readZoneText, ZONE_FILE_MAX_BYTES, zoneAsJson, zoneAsMasterFile } from '../../zone/zone-files.js';
 import type { CommandContext } from '../command.js';
 import { nearestNames } from '../nearest-names.js';
 import { printJson, setup } from '../setup.js';
@@ -23,7 +23,6 @@ import { unwritableRecords } from '../../zone/unwritable.js';
 
 const ACTIONS = ['export', 'plan', 'apply'];
 /** Far above any zone the provider holds. */
-const ZONE_FILE_MAX_BYTES = 16 * 1024 * 1024;
 
 export async function run(context: CommandContext): Promise<number> {
   const { flags, positionals, io } = context;
@@ -62,7 +61,7 @@ export async function run(context: CommandContext): Promise<number> {
       // A file that misses entries deletes them when it is applied: none is written.
       if (incomplete) throw new IncompleteListingError(`zone export stopped: ${incomplete}; nothing was written`);
       const apex = flags.complete ? await apexLines(service, live, config.acme.dnsServers, config.timeoutMs) : [];
-      const output = format === 'json' ? jsonExport(service, live, logger) : zoneAsMasterFile(service, live, [`zone ${service} exported by ddedge from service/dnslist, ${new Date().toISOString()}`], apex);
+      const output = readableZoneText(format === 'json' ? jsonExport(service, live, logger) : zoneAsMasterFile(service, live, [`zone ${service} exported by ddedge from service/dnslist, ${new Date().toISOString()}`], apex), 'zone export');
       if (flags.output) {
         try {
           writeFileAtomic(resolve(io.cwd, flags.output as string), output, 0o644);
@@ -144,7 +143,7 @@ function readZoneFile(path: string, shown: string): string {
     // Capped: a path to a device or a generator must not be read without end.
     return readCappedUtf8(path, ZONE_FILE_MAX_BYTES);
   } catch (error) {
-    if (error instanceof FileTooLarge) throw new ConfigError(`zone: "${shown}" is larger than 16 MiB`);
+    if (error instanceof FileTooLarge) throw new ConfigError(`zone: "${shown}" is larger than ${ZONE_FILE_MAX_BYTES / 1024 / 1024} MiB`);
     // Read as UTF-8 regardless, a Latin-1 "é" would become U+FFFD and be sent as such.
     if (error instanceof NotUtf8) throw new ConfigError(`${shown}:${error.line}:${error.column}: a byte that is not UTF-8 (save the file as UTF-8, or write a byte in TXT data as \\DDD)`);
     throw new ConfigError(`zone: cannot read "${shown}": ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
