@@ -6,6 +6,7 @@ import { ConfigError } from '../runtime/errors.js';
 import type { AgentRecords } from './agent-records.js';
 import { globMatcher, type NameMatcher } from './glob.js';
 import { absoluteName, canonicalName } from './names.js';
+import { visible } from './master-writer.js';
 import { isZoneType } from './record.js';
 
 export interface OwnershipOptions {
@@ -58,7 +59,8 @@ export function ownership(options: OwnershipOptions): Owner {
   return ({ name, type }) => {
     if (type === 'SOA') return 'left to the provider (SOA)';
     if (type === 'NS' && name === zone) return 'left to the provider (apex NS)';
-    if (!isZoneType(type)) return `type ${type} is not managed by ddedge`;
+    // The provider's own text: a line break in it must not forge a line of the plan.
+    if (!isZoneType(type)) return `type ${visible(type)} is not managed by ddedge`;
     if ((type === 'A' || type === 'AAAA') && hosts.has(name)) return "the agent's host (--host)";
     if (recorded.has(`${name}\t${type}`)) return recordedReason;
     if (type === 'TXT' && (name === '_acme-challenge' || name.startsWith('_acme-challenge.'))) return 'an ACME challenge (_acme-challenge TXT)';
