@@ -60,7 +60,7 @@ describe('--ignore patterns match in linear time', () => {
 describe('a type the provider names', () => {
   // Found by an attack: the provider's type went into the plan as it was, line breaks and all.
   it('is shown with its control characters escaped in the reason, so it cannot forge a line of the plan', () => {
-    const reason = owner()({ name: `x.${Z}`, type: 'PTR\n  create evil', value: 'v' });
+    const reason = owner()({ name: `x.${Z}`, type: 'PTR\n  create evil' });
     expect(reason).toBe('type PTR\\010  create evil is not managed by ddedge');
   });
 });
