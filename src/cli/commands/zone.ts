@@ -1,5 +1,6 @@
 // ddedge zone export|plan|apply: the zone of a hosting service as a reviewed file. Reads the
 // settings, the file and the live zone, and prints what src/zone/ decided; nothing is decided here.
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ApiClient } from '../../api/client.js';
 import { writeFileAtomic } from '../../fs/atomic-write.js';
@@ -140,9 +141,14 @@ async function apexLines(service: string, live: LiveRecord[], dnsServers: string
 
 function readZoneFile(path: string, shown: string): string {
   try {
+    // A device (/dev/zero, a disk) is no zone file: refused at once, not read up to the cap.
+    // A pipe (`zone plan <(generate)`) is read as it comes.
+    const kind = statSync(path);
+    if (kind.isCharacterDevice() || kind.isBlockDevice()) throw new ConfigError(`zone: "${shown}" is a device, not a zone file`);
     // Capped: a path to a device or a generator must not be read without end.
     return readCappedUtf8(path, ZONE_FILE_MAX_BYTES);
   } catch (error) {
+    if (error instanceof ConfigError) throw error;
     if (error instanceof FileTooLarge) throw new ConfigError(`zone: "${shown}" is larger than ${ZONE_FILE_MAX_BYTES / 1024 / 1024} MiB`);
     // Read as UTF-8 regardless, a Latin-1 "é" would become U+FFFD and be sent as such.
     if (error instanceof NotUtf8) throw new ConfigError(`${shown}:${error.line}:${error.column}: a byte that is not UTF-8 (save the file as UTF-8, or write a byte in TXT data as \\DDD)`);
