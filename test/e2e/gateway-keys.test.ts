@@ -11,17 +11,9 @@ import { decodeMessage, encodeMessage } from '../../src/dns/message.js';
 import { answerWithTsig } from '../../src/dns/tsig-server.js';
 import { loadKeysFile } from '../../src/gateway/keys-file.js';
 import { baseEnv, runDist, tempDir } from '../helpers/cli.js';
+import { hasProgram } from '../helpers/pebble.js';
 
-const has = (program: string, args: string[]) => {
-  try {
-    execFileSync(program, args, { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-};
-const BIND_TOOLS = has('dig', ['-v']) && has('named-checkconf', ['-v']);
-if (!BIND_TOOLS && process.env.DDEDGE_REQUIRE_TOOLS) throw new Error('dig and named-checkconf are required here (DDEDGE_REQUIRE_TOOLS): apt-get install bind9-dnsutils bind9-utils');
+const BIND_TOOLS = hasProgram('dig', ['-v'], 'bind9-dnsutils') && hasProgram('named-checkconf', ['-v'], 'bind9-utils');
 
 describe('ddedge gateway keygen and check-keys', () => {
   it('prints a key as tsig-keygen does, for each algorithm, and refuses an unknown one with exit 2', async () => {

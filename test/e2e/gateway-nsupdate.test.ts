@@ -14,17 +14,9 @@ import { parseFault } from '../../src/sandbox/faults.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { keygenText } from '../../src/gateway/keygen.js';
 import { baseEnv, startDist, tempDir, waitForOutput } from '../helpers/cli.js';
+import { hasProgram } from '../helpers/pebble.js';
 
-const has = (program: string, args: string[]) => {
-  try {
-    execFileSync(program, args, { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-};
-const TOOLS = has('nsupdate', ['-V']) && has('dig', ['-v']);
-if (!TOOLS && process.env.DDEDGE_REQUIRE_TOOLS) throw new Error('nsupdate and dig are required here (DDEDGE_REQUIRE_TOOLS): apt-get install bind9-dnsutils');
+const TOOLS = hasProgram('nsupdate', ['-V'], 'bind9-dnsutils') && hasProgram('dig', ['-v'], 'bind9-dnsutils');
 
 let sandbox: Sandbox;
 let gateway: ReturnType<typeof startDist>;
@@ -171,7 +163,7 @@ describe.skipIf(!TOOLS)('nsupdate through the gateway', () => {
     expect(other).toMatch(/EDE: 20 \(Not Authoritative\)/);
   });
 
-  it.skipIf(!has('knsupdate', ['-V']))("knsupdate (Knot's client): zone line, yxrrset prerequisite, delete of one value", async () => {
+  it.skipIf(!hasProgram('knsupdate', ['-V'], 'knot-dnsutils'))("knsupdate (Knot's client): zone line, yxrrset prerequisite, delete of one value", async () => {
     const [algorithm, name, secret] = secrets.get('admin')!.split(':');
     const run = (lines: string[]) =>
       new Promise<{ code: number; out: string }>((resolve) => {

@@ -12,17 +12,9 @@ import { answerWithTsig } from '../../src/dns/tsig-server.js';
 import { findTsig, signMessage, TSIG_ALGORITHMS, type TsigAlgorithm, type TsigKey } from '../../src/dns/tsig.js';
 import type { DnsRecord } from '../../src/dns/types.js';
 import { udpExchange, queryPacket } from '../helpers/dns-wire.js';
+import { hasProgram } from '../helpers/pebble.js';
 
-const has = (program: string, args: string[]) => {
-  try {
-    execFileSync(program, args, { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-};
-const TOOLS = has('dig', ['-v']) && has('nsupdate', ['-V']) && has('tsig-keygen', ['-h']);
-if (!TOOLS && process.env.DDEDGE_REQUIRE_TOOLS) throw new Error('dig, nsupdate and tsig-keygen are required here (DDEDGE_REQUIRE_TOOLS): apt-get install bind9-dnsutils bind9-utils');
+const TOOLS = hasProgram('dig', ['-v'], 'bind9-dnsutils') && hasProgram('nsupdate', ['-V'], 'bind9-dnsutils') && hasProgram('tsig-keygen', ['-h'], 'bind9');
 
 const ALGORITHMS = Object.keys(TSIG_ALGORITHMS) as TsigAlgorithm[];
 const keys = new Map<string, TsigKey & { text: string }>();

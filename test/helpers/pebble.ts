@@ -21,9 +21,9 @@ export interface Pebble {
 }
 
 /** Whether a program is installed; when it is not, tests skip unless DDEDGE_REQUIRE_TOOLS=1 (CI). */
-export function hasProgram(name: string, versionArgs: string[] = ['--version']): boolean {
+export function hasProgram(name: string, versionArgs: string[] = ['--version'], debianPackage = name): boolean {
   const found = spawnSync(name, versionArgs, { stdio: 'ignore' }).error === undefined;
-  if (!found && process.env.DDEDGE_REQUIRE_TOOLS && process.env.DDEDGE_REQUIRE_TOOLS !== '0') throw new Error(`${name} is required (DDEDGE_REQUIRE_TOOLS=1): apt-get install ${name}`);
+  if (!found && process.env.DDEDGE_REQUIRE_TOOLS && process.env.DDEDGE_REQUIRE_TOOLS !== '0') throw new Error(`${name} is required (DDEDGE_REQUIRE_TOOLS=1): apt-get install ${debianPackage}`);
   return found;
 }
 
