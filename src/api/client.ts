@@ -17,8 +17,15 @@ import { normalizeResult } from './normalize.js';
 import { toFormFields, type Params } from './params.js';
 import { parseXmlEnvelope } from './xml-envelope.js';
 
-/** Pages one listing may take (the issue's cap for commands a person runs); SDK users can raise it. */
+/**
+ * Pages a listing that gives no `total` may take (a server that never says how much there is
+ * must not turn into a flood); SDK users can raise it.
+ */
 export const MAX_PAGES = 8;
+/** Pages beyond what `total` announces before the listing is called endless. */
+const PAGE_MARGIN = 2;
+/** Pages any one listing may take, whatever `total` says: 500,000 entries in pages of 1,000. */
+export const MAX_COUNTED_PAGES = 500;
 
 /** The API version this client was written against; newer major or minor answers get a warning. */
 export const KNOWN_API_VERSION = [1, 1] as const;
@@ -49,7 +56,10 @@ export interface ApiClientOptions {
   attempts?: number;
   /** Largest answer accepted, in bytes (default 8 MiB: lists can be long). */
   maxBytes?: number;
-  /** Pages one listing may take before it stops with a PagingError (default 8). */
+  /**
+   * Pages a listing without a `total` may take before it stops with a PagingError (default 8).
+   * A listing that announces its `total` is followed to it (plus 2 pages), up to 500 pages.
+   */
   maxPages?: number;
   /** Carries the requests instead of the pool built from `dispatcher` (the agent wraps it to count its calls). */
   transport?: Transport;
@@ -121,14 +131,15 @@ export class ApiClient {
   /**
    * Every page of a list operation. Stops at whichever comes first: an empty page, a short
    * page (fewer items than the page length asked or announced), `total` reached, or the same
-   * page again (a server ignoring `page`); past `maxPages` it throws a PagingError rather
-   * than call without end (a server that never says `total` must not turn into a flood).
+   * page again (a server ignoring `page`). It throws a PagingError rather than call without
+   * end: past `maxPages` when the API gives no `total`, past the pages `total` needs (+2) when
+   * it does, and past 500 pages in any case.
    */
   async *pages<T>(module: string, endpoint: Endpoint, params: Params = {}): AsyncGenerator<Page<T>> {
     const key = endpoint.listKey;
     if (!key) throw new TypeError(`${module}/${endpoint.action} is not a list operation`);
     const operation = `${module}/${endpoint.action}`;
-    const maxPages = this.options.maxPages ?? MAX_PAGES;
+    let maxPages = this.options.maxPages ?? MAX_PAGES;
     const first = Number(params.page ?? 1);
     const asked = params.pageLength === undefined ? undefined : Number(params.pageLength);
     let seen = 0;
@@ -140,6 +151,12 @@ export class ApiClient {
       const items = data[key] as T[];
       const info = (data.queryInfo ?? {}) as Partial<QueryInfo>;
       const total = info.total;
+      if (n === 0 && typeof total === 'number' && Number.isSafeInteger(total) && total > 0 && items.length) {
+        // The API said how much there is: follow it (a zone of 10,000 entries is 10 pages), within a bound.
+        // The first page's real length, not the one asked: a provider may shorten its pages.
+        const needed = Math.ceil(total / items.length);
+        maxPages = Math.min(MAX_COUNTED_PAGES, Math.max(maxPages, needed + PAGE_MARGIN));
+      }
       const fingerprint = JSON.stringify(items);
       if (items.length && fingerprint === previous) {
         if (total !== undefined && seen < total) throw new PagingError(`${operation}: the API answered page ${page} with the entries of page ${page - 1} (${seen} of ${total} seen); its paging cannot be trusted`);

@@ -102,6 +102,32 @@ describe('registrar API client', () => {
     expect(ids).toEqual(['1', '2', '3']);
   });
 
+  it('follows total past 8 pages, and stops a listing that runs past what total announced', async () => {
+    const entry = (id: number) => ({ entityID: String(id), name: `h${id}.example.com`, type: 'A', ttl: '-', priority: '-', value: '81.0.2.15' });
+    // 12 pages of one entry: total 12 is followed to its end.
+    let api = client();
+    let pool = agent!.get(ORIGIN);
+    for (let page = 1; page <= 12; page++) pool.intercept({ path: '/service/dnslist/', method: 'POST', body: (b) => new URLSearchParams(b).get('page') === String(page) }).reply(200, envelope({ queryInfo: { page, pageLength: 1, results: 1, total: 12 }, dns: [entry(page)] }));
+    const ids: string[] = [];
+    for await (const page of api.pages<{ entityID: string }>('service', service.dnsList, { serviceName: 'example.com', pageLength: 1 })) ids.push(...page.items.map((e) => e.entityID));
+    expect(ids).toHaveLength(12);
+    // A provider that says total 10 and would go on giving new entries: the listing ends at 10.
+    api = client();
+    pool = agent!.get(ORIGIN);
+    let asked = 0;
+    pool.intercept({ path: '/service/dnslist/', method: 'POST' }).reply((options) => {
+      const page = Number(new URLSearchParams(String(options.body)).get('page'));
+      asked++;
+      return { statusCode: 200, data: envelope({ queryInfo: { page, pageLength: 1, results: 1, total: 10 }, dns: [entry(page * 1000)] }) };
+    }).persist();
+    const pages = async () => {
+      for await (const page of api.pages('service', service.dnsList, { serviceName: 'example.com', pageLength: 1 })) void page;
+    };
+    // total is reached after 10 pages: the listing ends there, whatever the provider would add.
+    await pages();
+    expect(asked).toBe(10);
+  });
+
   it('warns once when the answer is a newer API version than it knows', async () => {
     const lines: string[] = [];
     const api = client({ logger: createLogger({ level: 'warn', format: 'text', write: (l) => lines.push(l) }) });
