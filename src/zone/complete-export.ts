@@ -20,12 +20,19 @@ export interface ApexOptions {
   /** --dns-server: asked instead of the zone's authoritative servers (recursion allowed). */
   servers: DnsServer[];
   timeoutMs: number;
+  /** Resolvers that find the zone's servers when none are given (default: /etc/resolv.conf). */
+  resolvers?: DnsServer[];
 }
 
 /** `$TTL`, SOA and NS lines for the top of the export, asked of the name servers. */
 export async function completeLines(zone: string, live: readonly LiveRecord[], options: ApexOptions): Promise<string[]> {
   const given = options.servers.length > 0;
-  const servers = given ? options.servers : await findAuthoritativeServers(zone, { timeoutMs: options.timeoutMs });
+  const servers = given ? options.servers : await findAuthoritativeServers(zone, { timeoutMs: options.timeoutMs, resolvers: options.resolvers }).catch((error: unknown) => {
+    // The zone's servers are found through the system's resolver: on a split horizon, a private
+    // zone or the sandbox that fails, and the fix is to name the server that serves the zone.
+    if (error instanceof DnsError) throw new DnsError(error.kind, `${error.message}; name a server that answers for ${zone} with --dns-server ADDR[:PORT]`, error.server);
+    throw error;
+  });
   const ask = (type: 'SOA' | 'NS' | 'A' | 'AAAA' | 'TXT' | 'MX', name = zone) => askFirst(servers, name, type, { timeoutMs: options.timeoutMs, recursionDesired: given });
   const soaAnswer = await ask('SOA');
   const soa = soaAnswer.answers.find((r) => r.type === 'SOA' && sameName(r.name, zone));
