@@ -19,4 +19,5 @@ export const COMMAND_SETTINGS: Record<string, readonly SettingName[]> = {
   health: ['stateDir', 'healthyWithin', 'interval', ...LOGS],
   zone: [...API, 'service', 'hosts', 'stateDir', 'timeout', 'dnsServers', ...LOGS],
   acme: [...API, 'service', 'dnsServers', 'propagationTimeout', 'stateDir', 'timeout', ...LOGS],
+  gateway: [...API, 'hosts', 'stateDir', 'timeout', 'maxCallsPerHour', 'listen', ...LOGS],
 };
