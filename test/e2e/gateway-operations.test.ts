@@ -34,10 +34,10 @@ const makeKey = (name: string): Key => {
 type Gateway = ReturnType<typeof startDist> & { port: number; stderr: () => string; url?: string };
 
 /** Starts the built gateway; resolves once it answers DNS (and HTTP, with --listen). */
-async function startGateway(sandbox: Sandbox, keysFile: string, stateDir: string, extra: string[]): Promise<Gateway> {
+async function startGateway(sandbox: Sandbox, keysFile: string, stateDir: string, extra: string[], env: Record<string, string> = {}): Promise<Gateway> {
   const child = startDist(
     ['gateway', '--zone', 'example.com', '--keys', keysFile, '--dns-listen', '127.0.0.1:0', '--state-dir', stateDir, ...extra],
-    baseEnv({ DDEDGE_API_URL: sandbox.url, ...API_ENV }),
+    baseEnv({ DDEDGE_API_URL: sandbox.url, ...API_ENV, ...env }),
   );
   let stderr = '';
   child.stderr!.on('data', (d) => (stderr += d));
@@ -224,6 +224,22 @@ describe.skipIf(!TOOLS)('the gateway as a service: probes, metrics, reload, prov
 
 describe.skipIf(!TOOLS)("the gateway's call budget", () => {
   const admin = makeKey('admin');
+
+  it("is 600 an hour unless set (the agent's 60 is not the gateway's), and DDEDGE_MAX_CALLS_PER_HOUR in a dotenv file sets it", async () => {
+    const sandbox = await startSandbox({});
+    const dir = tempDir();
+    const keysFile = join(dir, 'keys');
+    writeFileSync(keysFile, `${admin.text}grant "admin" zonesub;\n`, { mode: 0o600 });
+    const env = join(dir, 'gateway.env');
+    writeFileSync(env, 'DDEDGE_MAX_CALLS_PER_HOUR=50\n');
+    for (const [extra, limit] of [[[], 600], [['--env-file', env], 50]] as const) {
+      const gateway = await startGateway(sandbox, keysFile, join(dir, `state-${limit}`), [...extra]);
+      expect(gateway.stderr()).toMatch(new RegExp(`at most ${limit} provider calls an hour \\(${limit - 1} left\\)`));
+      gateway.kill('SIGTERM');
+      expect((await gateway.result).code).toBe(0);
+    }
+    await sandbox.close();
+  });
 
   it('counts every provider call in the state directory, apart from the agent; spent: refreshes skipped with one warning, updates SERVFAIL with an EDE, nothing written, queries answered, health 503, a restart exit 4', async () => {
     const sandbox = await startSandbox({});
