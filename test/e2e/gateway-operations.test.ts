@@ -57,13 +57,13 @@ function nsupdate(port: number, key: Key, lines: string[]): Promise<{ code: numb
   });
 }
 
-/** A signed UPDATE with EDNS (so the answer may carry an EDE) adding one A record; resolves with the answer's code and bytes. */
-async function signedUpdate(port: number, key: Key, zone: string, name: string, address: string): Promise<{ rcode: number; answer: Buffer }> {
+/** A signed UPDATE with EDNS (so the answer may carry an EDE) adding A records at one name; resolves with the answer's code and bytes. */
+async function signedUpdate(port: number, key: Key, zone: string, name: string, ...addresses: string[]): Promise<{ rcode: number; answer: Buffer }> {
   const socket = dgram.createSocket('udp4');
   await new Promise<void>((r) => socket.bind(0, '127.0.0.1', () => r()));
   try {
     const id = Math.floor(Math.random() * 65536);
-    const update = encodeMessage({ id, opcode: 5, questions: [{ name: zone, type: 6, class: 1 }], authority: [{ name, type: 'A', ttl: 60, value: address }], ednsUdpSize: 1232 });
+    const update = encodeMessage({ id, opcode: 5, questions: [{ name: zone, type: 6, class: 1 }], authority: addresses.map((value) => ({ name, type: 'A' as const, ttl: 60, value })), ednsUdpSize: 1232 });
     const signer = { name: key.name, algorithm: 'hmac-sha256' as const, secret: Buffer.from(key.secret, 'base64') };
     const answer = new Promise<Buffer>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error('no answer to the update within 20s')), 20_000);
@@ -197,6 +197,19 @@ describe.skipIf(!TOOLS)('the gateway as a service: probes, metrics, reload, prov
     const still = await nsupdate(gateway.port, late, ['update delete late.example.com A']);
     expect(still.code, still.out).toBe(0);
     expect(JSON.parse((await get(`${gateway.url}/status`)).body)).toMatchObject({ keys: 2 });
+  });
+
+  it('the provider failing half-way through an update: the write made is undone, SERVFAIL with an EDE saying so, the zone as before, counted in /metrics', async () => {
+    const before = sandboxZone(sandbox);
+    // The two creates are sent side by side; the first to arrive fails, the other is made, then undone.
+    sandbox.faults.push(parseFault('service/dnscreate=503x1'));
+    const deletes = sandbox.calls.get('service/dnsdelete') ?? 0;
+    const { rcode, answer } = await signedUpdate(gateway.port, admin, 'example.com', 'mid.example.com', '192.0.2.97', '192.0.2.98');
+    expect(rcode).toBe(2);
+    expect(edeText(answer)).toMatch(/the provider failed a write .*; the writes made before it were undone/);
+    expect(sandbox.calls.get('service/dnsdelete')).toBe(deletes + 1);
+    expect(sandboxZone(sandbox)).toEqual(before);
+    expect((await get(`${gateway.url}/metrics`)).body).toContain('ddedge_gateway_updates_total{zone="example.com",rcode="SERVFAIL"} 1\n');
   });
 
   it('the provider down: an update is SERVFAIL with an EDE saying why and nothing is written; /healthz turns 503 with the reason, and 200 again once it is back', async () => {

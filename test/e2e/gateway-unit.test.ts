@@ -5,7 +5,7 @@
 // takes a signed update, answers its probes, reloads on ExecReload's signal and stops with 0.
 // Without the capability the same start is refused (exit 2, EACCES): the unit's grant is what
 // lets the ddedge user answer on port 53. Needs root (to become another user) and setpriv.
-import { execFile, spawn } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import { chmodSync, chownSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { expect, it } from 'vitest';
@@ -23,6 +23,11 @@ const TOOLS = asRoot && hasProgram('setpriv', ['--version'], 'util-linux') && ha
 const UID = 65534;
 /** A loopback address of its own, so that no local resolver on 127.0.0.1:53 is in the way. */
 const ADDRESS = '127.77.0.1';
+
+it('ships in the npm tarball beside the other units', () => {
+  const [pack] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })) as [{ files: { path: string }[] }];
+  expect(pack.files.map((f) => f.path).filter((p) => p.startsWith('systemd/')).sort()).toEqual(['systemd/ddedge-daemon.service', 'systemd/ddedge-gateway.service', 'systemd/ddedge.service', 'systemd/ddedge.timer']);
+});
 
 it.skipIf(!TOOLS)('binds port 53 as an unprivileged user with the capability the unit grants, and only with it; takes an update, answers its probes, reloads, stops with 0', { timeout: 120_000 }, async () => {
   const sandbox = await startSandbox({});
