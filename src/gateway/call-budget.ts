@@ -85,7 +85,7 @@ export class GatewayBudget {
       budget.reserve(2 * writes + reread);
     } catch (error) {
       if (!(error instanceof BudgetSpentError)) throw error;
-      this.noteSpent(error);
+      // Not "spent" (refreshes go on with the calls left); the update's answer says why.
       const resume = error.resumeAt.toISOString().replace(/\.\d+Z$/, 'Z');
       return `the budget of ${this.limit} provider calls an hour is spent: this update (and undoing it, should a write fail) may take ${2 * writes + reread} calls and ${budget.left()} are left; calls resume at ${resume} (--max-calls-per-hour)`;
     }

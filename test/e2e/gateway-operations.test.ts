@@ -144,12 +144,15 @@ describe.skipIf(!TOOLS)('the gateway as a service: probes, metrics, reload, prov
     // An update of a zone not served is counted under "-", never under the name a client chose.
     expect((await signedUpdate(gateway.port, admin, 'example.org', 'x.example.org', '192.0.2.1')).rcode).toBe(9);
     const serial = Number(execFileSync('dig', ['@127.0.0.1', '-p', String(gateway.port), '+short', 'example.com', 'SOA'], { encoding: 'utf8' }).split(' ')[2]);
+    // A transfer without a key allowed to transfer: refused, and counted.
+    expect(execFileSync('dig', ['@127.0.0.1', '-p', String(gateway.port), '+time=5', '+tries=1', 'example.com', 'AXFR'], { encoding: 'utf8' })).toMatch(/Transfer failed/);
 
     const metrics = await get(`${gateway.url}/metrics`);
     expect(metrics.type).toMatch(/^text\/plain; version=0\.0\.4/);
     expect(metrics.body).toContain('ddedge_gateway_updates_total{zone="example.com",rcode="NOERROR"} 1\n');
     expect(metrics.body).toContain('ddedge_gateway_updates_total{zone="-",rcode="NOTAUTH"} 1\n');
     expect(metrics.body).not.toContain('example.org');
+    expect(metrics.body).toContain('ddedge_gateway_transfers_total{zone="example.com",rcode="REFUSED"} 1\n');
     expect(Number(/^ddedge_gateway_queries_total (\d+)$/m.exec(metrics.body)?.[1])).toBeGreaterThanOrEqual(1);
     expect(metrics.body).toContain(`ddedge_gateway_zone_serial{zone="example.com"} ${serial}\n`);
     expect(metrics.body).toMatch(/^ddedge_gateway_zone_read_age_seconds\{zone="example\.com"\} \d+$/m);
