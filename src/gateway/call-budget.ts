@@ -4,7 +4,8 @@
 // in <state dir>/gateway/calls.json. Apart from the agent's count in state.json: the agent and
 // the gateway on one state directory have budgets of their own (60 and 600 by default), so a
 // busy gateway never starves the agent's address updates, nor the agent the gateway's, and
-// the gateway never writes the file the agent's cycle holds its lock for.
+// the gateway never writes the file the agent's cycle holds its lock for. Two gateways on one
+// state directory (one per zone, say) share the one count: the file is read before each call.
 // An update's writes and what undoing them would cost are set aside in one piece before the
 // first is sent (setAside): a budget spent half-way would leave the update half-made.
 import { mkdirSync } from 'node:fs';
@@ -50,12 +51,16 @@ export class GatewayBudget {
 
   /** Calls still allowed this hour. */
   left(): number {
+    this.reload();
     return this.fresh().left();
   }
 
   /** When calls resume, while the budget is spent. */
   spent(): Date | undefined {
-    if (this.spentUntil && this.spentUntil.getTime() <= this.now().getTime()) this.spentUntil = undefined;
+    if (this.spentUntil && this.spentUntil.getTime() <= this.now().getTime()) {
+      this.spentUntil = undefined;
+      this.logger.info('gateway: the call budget allows calls again; updates and refreshes resume');
+    }
     return this.spentUntil;
   }
 
@@ -80,6 +85,7 @@ export class GatewayBudget {
     const writes = callCount(stepsOf(plan.changes));
     if (!writes) return undefined;
     const reread = Math.max(1, Math.ceil((plan.live.length + writes) / LIST_PAGE_LENGTH));
+    this.reload();
     const budget = this.fresh();
     try {
       budget.reserve(2 * writes + reread);
@@ -103,6 +109,7 @@ export class GatewayBudget {
   }
 
   private take(zone: string | undefined): void {
+    this.reload();
     const budget = (zone !== undefined && this.setAsides.get(zone)) || this.fresh();
     try {
       budget.take();
@@ -123,6 +130,19 @@ export class GatewayBudget {
   /** A counter over the shared counts that reserves exactly one call per take (it starts with none used). */
   private fresh(): CallBudget {
     return new CallBudget(this.counts, this.limit, this.now, () => this.persist());
+  }
+
+  /**
+   * The counts as the file has them now: another gateway on this state directory (one per zone,
+   * say) counts in it too, and the calls of both weigh on the one budget. Read before each call;
+   * an unreadable file leaves the counts held in memory.
+   */
+  private reload(): void {
+    try {
+      this.counts.calls = readCounts(budgetPath(this.stateDir));
+    } catch {
+      // Kept: the counts in memory are at least this process's own.
+    }
   }
 
   private persist(): void {

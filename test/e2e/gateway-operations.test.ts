@@ -307,6 +307,30 @@ describe.skipIf(!TOOLS)("the gateway's call budget", () => {
     await sandbox.close();
   });
 
+  it('is one count for two gateways on one state directory: the calls of each weigh on the other', async () => {
+    const sandbox = await startSandbox({});
+    const dir = tempDir();
+    const keysFile = join(dir, 'keys');
+    const stateDir = join(dir, 'state');
+    writeFileSync(keysFile, `${admin.text}grant "admin" zonesub;\n`, { mode: 0o600 });
+    const first = await startGateway(sandbox, keysFile, stateDir, ['--max-calls-per-hour', '2', '--refresh', '1h']);
+    const second = await startGateway(sandbox, keysFile, stateDir, ['--max-calls-per-hour', '2', '--refresh', '1h']);
+    try {
+      expect(second.stderr()).toMatch(/at most 2 provider calls an hour \(0 left\)/);
+      // The first gateway read once and thinks one call is left; the file says none.
+      const { rcode, answer } = await signedUpdate(first.port, admin, 'example.com', 'two.example.com', '192.0.2.99');
+      expect(rcode).toBe(2);
+      expect(edeText(answer)).toMatch(/budget of 2 provider calls an hour is spent/);
+      expect(sandbox.calls.get('service/dnslist')).toBe(2);
+    } finally {
+      first.kill('SIGTERM');
+      second.kill('SIGTERM');
+    }
+    expect((await first.result).code).toBe(0);
+    expect((await second.result).code).toBe(0);
+    await sandbox.close();
+  });
+
   it('sends no write of an update whose writes and undoing the budget cannot hold: SERVFAIL with an EDE; one that fits is made and the unused calls given back', async () => {
     const sandbox = await startSandbox({});
     const dir = tempDir();
