@@ -6,8 +6,8 @@
 // Without the capability the same start is refused (exit 2, EACCES): the unit's grant is what
 // lets the ddedge user answer on port 53. Needs root (to become another user) and setpriv.
 import { execFile, execFileSync, spawn } from 'node:child_process';
-import { chmodSync, chownSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { chmodSync, chownSync, copyFileSync, cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { expect, it } from 'vitest';
 import { keygenText } from '../../src/gateway/keygen.js';
 import { startSandbox } from '../../src/sandbox/server.js';
@@ -37,7 +37,11 @@ it.skipIf(!TOOLS)('binds port 53 as an unprivileged user with the capability the
     chmodSync(run, 0o755);
     const bin = join(run, 'bin');
     mkdirSync(bin);
-    writeFileSync(join(bin, 'ddedge'), `#!/bin/sh\nexec ${process.execPath} ${DIST} "$@"\n`, { mode: 0o755 });
+    // A copy of the built program the service user can read wherever the checkout is (/root is 0700).
+    const lib = join(run, 'lib');
+    cpSync(dirname(DIST), lib, { recursive: true, filter: (from) => !/\.(deb|tgz)$|\/types(\/|$)/.test(from) });
+    execFileSync('chmod', ['-R', 'a+rX', lib]);
+    writeFileSync(join(bin, 'ddedge'), `#!/bin/sh\nexec ${process.execPath} ${join(lib, 'ddedge.mjs')} "$@"\n`, { mode: 0o755 });
     const execStart = directive('ExecStart')[0]!.split(' ');
     expect(execStart).toEqual(['/usr/bin/env', 'ddedge', 'gateway']);
 
