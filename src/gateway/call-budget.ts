@@ -67,7 +67,7 @@ export class GatewayBudget {
   /** The transport with every request reserved first; `zone` names the zone whose set-aside calls it may use. */
   wrap(inner: Transport, zone?: string): Transport {
     return {
-      send: (request: WireRequest): Promise<WireResponse> => {
+      send: async (request: WireRequest): Promise<WireResponse> => {
         this.take(zone);
         const operation = /\/(\w+\/\w+)\/?$/.exec(request.url.pathname)?.[1] ?? 'other';
         this.sent.set(operation, (this.sent.get(operation) ?? 0) + 1);
