@@ -19,4 +19,6 @@ export const COMMAND_SETTINGS: Record<string, readonly SettingName[]> = {
   health: ['stateDir', 'healthyWithin', 'interval', ...LOGS],
   zone: [...API, 'service', 'hosts', 'stateDir', 'timeout', 'dnsServers', ...LOGS],
   acme: [...API, 'service', 'dnsServers', 'propagationTimeout', 'stateDir', 'timeout', ...LOGS],
+  // --listen and --max-calls-per-hour are among the gateway's own flags (registry.ts): its budget's default differs.
+  gateway: [...API, 'hosts', 'stateDir', 'timeout', ...LOGS],
 };

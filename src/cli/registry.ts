@@ -154,7 +154,7 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     name: 'gateway',
-    usage: 'ddedge gateway --zone NAME --keys FILE [--dns-listen ADDR:PORT] | ddedge gateway keygen NAME [--algorithm ALG] | ddedge gateway check-keys FILE',
+    usage: 'ddedge gateway --zone NAME --keys FILE [--dns-listen ADDR:PORT] [--listen ADDR:PORT] | ddedge gateway keygen NAME [--algorithm ALG] | ddedge gateway check-keys FILE',
     describe: "the registrar's zones behind a DNS front door: TSIG-signed RFC 2136 updates and authoritative answers; make a key, check a keys file",
     settings: true,
     positionals: true,
@@ -168,6 +168,9 @@ export const COMMANDS: CommandSpec[] = [
       notify: { type: 'string', multiple: true, describe: 'HOST[:PORT] of a secondary sent a NOTIFY after each change (repeatable) [DDEDGE_GATEWAY_NOTIFY]' },
       algorithm: { type: 'string', describe: 'keygen: hmac-sha256 (default), hmac-sha384, hmac-sha512, hmac-sha224, hmac-sha1, hmac-md5' },
       keys: { type: 'string', describe: 'the keys file: TSIG keys and their grants [DDEDGE_GATEWAY_KEYS_FILE, credential gateway-keys]' },
+      // Settings every command reads, described here as the gateway uses them (its budget is its own, 600 by default).
+      listen: { type: 'string', describe: 'ADDR:PORT serving /healthz, /metrics and /status over HTTP (off by default) [DDEDGE_LISTEN]' },
+      'max-calls-per-hour': { type: 'string', describe: "provider calls the gateway may make in any hour, counted apart from the agent's (default 600) [DDEDGE_MAX_CALLS_PER_HOUR]" },
     },
     load: () => import('./commands/gateway.js'),
   },

@@ -14,6 +14,8 @@ import type { Io } from './io.js';
 export interface Setup {
   config: Config;
   logger: Logger;
+  /** The environment with the dotenv file's variables: what a command reads beyond the Config. */
+  env: Record<string, string | undefined>;
 }
 
 /** Warnings already given in this run, by the run's output (the daemon calls setup at each reload). */
@@ -42,7 +44,7 @@ export async function setup(context: CommandContext, purpose: LoadOptions['purpo
     given.add(warning);
     logger.warn(warning);
   }
-  return { config, logger };
+  return { config, logger, env };
 }
 
 /** A secret in the arguments is visible to every user of the machine (ps, /proc) and kept in shell history. */

@@ -7,7 +7,7 @@ import type { Config } from '../config/config.js';
 import { ConfigError } from '../runtime/errors.js';
 import type { Logger } from '../runtime/log.js';
 import { guardConnections } from './connection-guard.js';
-import { answer } from './routes.js';
+import { answer, type Answer } from './routes.js';
 import { formatListenAddress, type ListenAddress } from './listen-address.js';
 
 export const ENDPOINT_LIMITS = {
@@ -28,7 +28,9 @@ export const ENDPOINT_LIMITS = {
 export interface EndpointOptions {
   listen: ListenAddress;
   /** The configuration in force: the daemon re-reads it before each cycle. */
-  config: () => Config;
+  config?: () => Config;
+  /** What to answer instead of the daemon's routes (the gateway's, src/gateway/operations.ts). */
+  answer?: (path: string) => Answer;
   logger: Logger;
 }
 
@@ -97,7 +99,8 @@ function serve(req: IncomingMessage, res: ServerResponse, options: EndpointOptio
     return reply(413, 'text/plain', 'a request body is not accepted\n', { connection: 'close' });
   }
   try {
-    const { status, contentType, body } = answer(new URL(req.url ?? '/', 'http://endpoint').pathname, options.config());
+    const path = new URL(req.url ?? '/', 'http://endpoint').pathname;
+    const { status, contentType, body } = options.answer ? options.answer(path) : answer(path, options.config!());
     reply(status, contentType, body);
   } catch (error) {
     options.logger.error(`the HTTP endpoint could not answer ${req.url}: ${(error as Error).message}`);

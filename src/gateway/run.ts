@@ -1,16 +1,25 @@
 // `ddedge gateway --zone Z --keys FILE`: reads the keys file and every served zone (exit 2 for a
 // bad file, a zone the account does not hold, a port in use), answers DNS until SIGTERM or
 // SIGINT, re-reads each zone every --refresh, and reloads the keys file on SIGHUP (keeping the
-// keys it had when the new file has an error).
+// keys it had when the new file has an error). Every provider call is counted against the
+// gateway's own hourly budget (call-budget.ts); --listen serves /healthz, /metrics and /status
+// (operations.ts) with the daemon's HTTP endpoint.
 import { readFileSync } from 'node:fs';
 import { ApiClient } from '../api/client.js';
-import { ConfigError } from '../runtime/errors.js';
+import { startEndpoint, type Endpoint } from '../endpoint/server.js';
+import type { ListenAddress } from '../endpoint/listen-address.js';
+import { undiciTransport } from '../http/undici-transport.js';
+import { ConfigError, DdedgeError, ExitCode, exitCodeOf } from '../runtime/errors.js';
 import type { Logger } from '../runtime/log.js';
+import { BudgetSpentError } from '../state/budget.js';
 import { providerZone, type ZoneProvider } from '../zone/provider-zone.js';
+import { GatewayBudget } from './call-budget.js';
 import { loadKeysFile, type GatewayKeys } from './keys-file.js';
 import type { DnsListener } from '../dns/listener.js';
+import { gatewayAnswer } from './operations.js';
 import { startGatewayServer } from './server.js';
 import { sendNotify, type NotifyTarget } from './notify.js';
+import { GatewayStats } from './stats.js';
 import { ZoneViews } from './zone-views.js';
 
 /** The longest wait for updates in flight at SIGTERM: a write and its rollback, each within --timeout, fit in it by default. */
@@ -27,6 +36,10 @@ export interface GatewaySettings {
   timeoutMs: number;
   stateDir: string;
   hosts: string[];
+  /** --max-calls-per-hour: provider calls the gateway may make in any hour. */
+  maxCallsPerHour: number;
+  /** --listen: where /healthz, /metrics and /status are served; off when undefined. */
+  httpListen?: ListenAddress;
   logger: Logger;
   /** Called once every address answers, with the ports bound (port 0 picks one). */
   ready?: (addresses: string[]) => void;
@@ -38,10 +51,19 @@ export interface GatewaySettings {
 export async function runGateway(settings: GatewaySettings): Promise<number> {
   const { logger } = settings;
   let keys: GatewayKeys = loadKeys(settings.keysFile, logger);
-  const client = new ApiClient({ url: settings.api.url, user: settings.api.user, password: settings.api.password, timeoutMs: settings.timeoutMs, logger });
-  const providers = new Map<string, ZoneProvider>(settings.zones.map((z) => [z, providerZone(client, z)]));
-  const providerOf = (zone: string) => providers.get(zone)!;
-  const views = new ZoneViews(settings.zones, providerOf, settings.primaryName, undefined, (zone, soa) => {
+  const budget = new GatewayBudget(settings.stateDir, settings.maxCallsPerHour, logger);
+  const stats = new GatewayStats(settings.zones);
+  const wire = undiciTransport();
+  const clientFor = (zone?: string) =>
+    new ApiClient({ url: settings.api.url, user: settings.api.user, password: settings.api.password, timeoutMs: settings.timeoutMs, logger, transport: budget.wrap(wire, zone) });
+  // Refreshes read through a client of their own; each zone's updates through one that may use
+  // the calls set aside for that zone's batch (and only for it).
+  const reader = clientFor();
+  const readers = new Map<string, ZoneProvider>(settings.zones.map((z) => [z, stats.watch(z, providerZone(reader, z))]));
+  const writers = new Map<string, ZoneProvider>(settings.zones.map((z) => [z, stats.watch(z, providerZone(clientFor(z), z))]));
+  const providerOf = (zone: string) => writers.get(zone)!;
+  warnIfRefreshesCrowdTheBudget(settings, logger);
+  const views = new ZoneViews(settings.zones, (zone) => readers.get(zone)!, settings.primaryName, undefined, (zone, soa) => {
     for (const target of settings.notify) void sendNotify(target, soa, logger).then((ok) => ok && logger.info(`gateway: ${target.host}:${target.port} acknowledged the NOTIFY for ${zone} (serial ${soa.value.serial})`));
   });
   // Every zone is read once before answering: a zone the account does not hold is a configuration error.
@@ -49,22 +71,48 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
     try {
       await views.refresh(zone);
     } catch (error) {
+      // The provider out of reach (or the budget spent) is worth a restart later (exit 4); a zone it refuses is not (exit 2).
+      if (exitCodeOf(error) === ExitCode.transient) throw new DdedgeError(`--zone ${zone}: cannot read it from the provider now: ${(error as Error).message}`, ExitCode.transient);
       throw new ConfigError(`--zone ${zone}: cannot read it from the provider: ${(error as Error).message}`);
     }
   }
   const servers: DnsListener[] = [];
+  let endpoint: Endpoint | undefined;
   let stopping = false;
   const inFlight = new Set<Promise<unknown>>();
   try {
     for (const address of settings.listen) {
       try {
-        servers.push(await startGatewayServer({ host: address.host, port: address.port, views, providerOf, keys: () => keys, stateDir: settings.stateDir, hosts: settings.hosts, logger, stopping: () => stopping, inFlight }));
+        servers.push(
+          await startGatewayServer({
+            host: address.host,
+            port: address.port,
+            views,
+            providerOf,
+            keys: () => keys,
+            stateDir: settings.stateDir,
+            hosts: settings.hosts,
+            logger,
+            stopping: () => stopping,
+            inFlight,
+            stats,
+            setAsideCalls: (zone, plan) => budget.setAside(zone, plan),
+            releaseCalls: (zone) => budget.release(zone),
+          }),
+        );
       } catch (error) {
         throw new ConfigError(`--dns-listen ${address.host}:${address.port}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
       }
     }
     const shown = settings.listen.map((a, i) => `${a.host.includes(':') ? `[${a.host}]` : a.host}:${servers[i]!.port}`);
-    logger.info(`gateway: answering DNS for ${settings.zones.join(', ')} on ${shown.join(', ')} (UDP and TCP); ${keys.keys.size} key(s)`);
+    stats.listening = shown;
+    if (settings.httpListen) {
+      // Health: each zone read within 3 x --refresh (two failed readings in a row pass), plus --timeout for the reading under way.
+      const healthLimitMs = 3 * settings.refreshMs + settings.timeoutMs;
+      const view = { stats, views, budget, listenCount: settings.listen.length, healthLimitMs, keyCount: () => keys.keys.size };
+      endpoint = await startEndpoint({ listen: settings.httpListen, answer: (path) => gatewayAnswer(path, view), logger });
+    }
+    logger.info(`gateway: answering DNS for ${settings.zones.join(', ')} on ${shown.join(', ')} (UDP and TCP); ${keys.keys.size} key(s); at most ${budget.limit} provider calls an hour (${budget.left()} left)`);
     settings.ready?.(shown);
     settings.onReload?.(() => {
       try {
@@ -74,8 +122,19 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
         logger.error(`gateway: the keys file was not reloaded, the keys loaded before stay: ${(error as Error).message}`);
       }
     });
+    const reading = new Set<string>();
     const timer = setInterval(() => {
-      for (const zone of settings.zones) views.refresh(zone).catch((error: unknown) => logger.warn(`gateway: re-reading ${zone} failed: ${(error as Error).message}`));
+      // A spent budget was said once (call-budget.ts); queries are answered from the last reading meanwhile.
+      if (budget.spent()) return;
+      for (const zone of settings.zones) {
+        // A reading still under way (a slow provider) is not doubled.
+        if (reading.has(zone)) continue;
+        reading.add(zone);
+        views
+          .refresh(zone)
+          .catch((error: unknown) => error instanceof BudgetSpentError || logger.warn(`gateway: re-reading ${zone} failed: ${(error as Error).message}`))
+          .finally(() => reading.delete(zone));
+      }
     }, settings.refreshMs);
     await settings.stopped;
     clearInterval(timer);
@@ -88,7 +147,17 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
     await new Promise((resolve) => setTimeout(resolve, 200));
     return 0;
   } finally {
-    await Promise.all(servers.map((s) => s.close()));
+    stats.listening = [];
+    await Promise.all([...servers.map((s) => s.close()), endpoint?.close()]);
+    await wire.close?.();
+  }
+}
+
+/** Refreshes alone should leave most of the budget to updates. */
+function warnIfRefreshesCrowdTheBudget(settings: GatewaySettings, logger: Logger): void {
+  const perHour = settings.zones.length * Math.ceil(3_600_000 / settings.refreshMs);
+  if (perHour > settings.maxCallsPerHour / 2) {
+    logger.warn(`gateway: re-reading ${settings.zones.length} zone(s) every ${Math.round(settings.refreshMs / 1000)}s takes ${perHour} of the ${settings.maxCallsPerHour} provider calls allowed an hour; raise --refresh or --max-calls-per-hour`);
   }
 }
 

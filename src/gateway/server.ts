@@ -13,11 +13,14 @@ import { RCODE } from '../dns/types.js';
 import { AXFR, IXFR, refusedTransfer, transferMessages } from './transfer.js';
 import { handleUpdate, type UpdateDeps } from './update-handler.js';
 import { OPCODE_UPDATE } from './update-message.js';
+import type { GatewayStats } from './stats.js';
 import { NEGATIVE_TTL } from './zone-views.js';
 
 export interface GatewayServerOptions extends UpdateDeps {
   host: string;
   port: number;
+  /** Counts each answer by kind, zone and code (for --listen's /metrics). */
+  stats?: GatewayStats;
 }
 
 /** A signed answer's TSIG record: room kept for it in UDP answers (hmac-sha512 with a long key name). */
@@ -40,7 +43,7 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
       const header = requestHeader(packet, 65535);
       if (!header) return undefined;
       const opcode = (header.flags >> 11) & 0xf;
-      return answerWithTsig(
+      const answered = answerWithTsig(
         packet,
         (name) => options.keys().keys.get(name),
         (request, signer) => {
@@ -58,6 +61,7 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
         },
         () => Math.floor(Date.now() / 1000),
       );
+      return options.stats ? options.stats.observe(packet, opcode, context.transport, answered) : answered;
     },
   });
 }

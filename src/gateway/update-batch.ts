@@ -36,6 +36,10 @@ export interface BatchDeps {
   stateDir: string;
   hosts: string[];
   logger: Logger;
+  /** Sets aside the provider calls of a batch's writes and their undoing (the gateway's budget); says why not when it cannot. */
+  setAsideCalls?: (zone: string, plan: Plan) => string | undefined;
+  /** Gives back what setAsideCalls set aside and the batch did not use. */
+  releaseCalls?: (zone: string) => void;
 }
 
 interface Pending {
@@ -119,6 +123,9 @@ async function applyBatch(zone: string, batch: Pending[], deps: BatchDeps): Prom
     }
     if (!accepted.length) return;
     const plan = planTo(live, managedRecords(current, zone), zone);
+    // A budget spent half-way would leave the update half-made: nothing is sent unless all of it fits.
+    const spent = deps.setAsideCalls?.(zone, plan);
+    if (spent) return accepted.forEach(({ pending }) => pending.resolve({ rcode: RCODE_UPDATE.SERVFAIL, ede: EDE.OTHER, why: spent }));
     const outcome = await applyPlan(provider, plan, 'calls', deps.logger);
     if (!outcome.failure) {
       for (const { pending, changes } of accepted) {
@@ -141,6 +148,7 @@ async function applyBatch(zone: string, batch: Pending[], deps: BatchDeps): Prom
     const failed: Outcome = { rcode: refused && rolledBack ? RCODE_UPDATE.REFUSED : RCODE_UPDATE.SERVFAIL, ede: refused ? EDE.PROHIBITED : EDE.NETWORK_ERROR, why };
     accepted.forEach(({ pending }) => pending.resolve(failed));
   } finally {
+    deps.releaseCalls?.(zone);
     lock.release();
   }
 }

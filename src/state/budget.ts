@@ -32,7 +32,7 @@ export class CallBudget {
    *                the call is not made.
    */
   constructor(
-    private readonly state: State,
+    private readonly state: Pick<State, 'calls'>,
     readonly limit: number,
     private readonly now: () => Date,
     private readonly persist: () => void,
@@ -69,6 +69,35 @@ export class CallBudget {
     this.used++;
   }
 
+  /** Calls the window still allows now, besides what this budget has reserved and not used. */
+  left(): number {
+    return Math.max(0, this.limit - Object.values(this.window(this.now())).reduce((a, b) => a + b, 0));
+  }
+
+  /**
+   * Reserves `count` calls at once, all or none (the gateway's writes and their rollback, so
+   * that a budget spent half-way never leaves a change half-made); the take()s that follow use
+   * them. Throws BudgetSpentError, naming when that many calls are allowed, when fewer are left.
+   */
+  reserve(count: number): void {
+    const now = this.now();
+    const counts = this.window(now);
+    const spent = Object.values(counts).reduce((a, b) => a + b, 0);
+    if (this.limit - spent < count) throw new BudgetSpentError(this.limit, this.resumeAt(counts, count));
+    if (count <= 0) return;
+    const minute = String(Math.floor(now.getTime() / MINUTE_MS));
+    counts[minute] = (counts[minute] ?? 0) + count;
+    this.state.calls = counts;
+    this.reservations.push([minute, count]);
+    this.reserved += count;
+    try {
+      this.persist();
+    } catch (error) {
+      this.settle();
+      throw error;
+    }
+  }
+
   /** Gives back what was reserved and not used, before the cycle's last write. */
   settle(): void {
     let unused = this.reserved - this.used;
@@ -96,13 +125,14 @@ export class CallBudget {
     return counts;
   }
 
-  /** When enough old calls have left the window for one more. */
-  private resumeAt(counts: Record<string, number>): Date {
+  /** When enough old calls have left the window for `need` more (never within the hour when `need` is beyond the limit: an hour on). */
+  private resumeAt(counts: Record<string, number>, need = 1): Date {
+    if (need > this.limit) return new Date(this.now().getTime() + WINDOW_MS);
     let remaining = Object.values(counts).reduce((a, b) => a + b, 0);
     const minutes = Object.keys(counts).map(Number).sort((a, b) => a - b);
     for (const minute of minutes) {
       remaining -= counts[String(minute)]!;
-      if (remaining < this.limit) return new Date(minute * MINUTE_MS + WINDOW_MS);
+      if (remaining <= this.limit - need) return new Date(minute * MINUTE_MS + WINDOW_MS);
     }
     return this.now();
   }

@@ -55,7 +55,7 @@ describe.skipIf(!hasDeb)('the Debian package', () => {
   it('holds the program, the units in /lib/systemd/system, the settings as a 0640 conffile, the completion and the sysusers entry', () => {
     const listing = dpkgDeb('--contents', DEB);
     const line = (path: string) => listing.split('\n').find((l) => l.endsWith(` ./${path}`) || l.includes(` ./${path} -> `));
-    for (const unit of ['ddedge.service', 'ddedge.timer', 'ddedge-daemon.service']) expect(line(`lib/systemd/system/${unit}`), unit).toBeDefined();
+    for (const unit of ['ddedge.service', 'ddedge.timer', 'ddedge-daemon.service', 'ddedge-gateway.service']) expect(line(`lib/systemd/system/${unit}`), unit).toBeDefined();
     expect(line('etc/ddedge/ddedge.env')).toMatch(/^-rw-r----- root\/root /);
     expect(line('usr/bin/ddedge')).toMatch(/-> \.\.\/lib\/ddedge\/dist\/ddedge\.mjs$/);
     expect(line('usr/lib/ddedge/dist/chunks/main.cjs')).toBeDefined();
@@ -77,7 +77,7 @@ describe.skipIf(!hasDeb)('the Debian package', () => {
   it.skipIf(!hasAnalyze)('holds units systemd-analyze verify accepts', () => {
     const tree = tempDir('ddedge-deb-tree-');
     execFileSync('dpkg-deb', ['--extract', DEB, tree]);
-    for (const unit of ['ddedge.service', 'ddedge.timer', 'ddedge-daemon.service']) {
+    for (const unit of ['ddedge.service', 'ddedge.timer', 'ddedge-daemon.service', 'ddedge-gateway.service']) {
       const verify = spawnSync('systemd-analyze', ['verify', join(tree, 'lib/systemd/system', unit)], { encoding: 'utf8' });
       expect([verify.status, verify.stderr], unit).toEqual([0, '']);
     }

@@ -24,6 +24,24 @@ describe('the hourly call budget', () => {
     expect(budget.calls).toBe(3);
   });
 
+  it('reserves a batch all or none, says when that many calls resume, and gives back what the batch did not use', () => {
+    const state = emptyState();
+    new CallBudget(state, 5, at('2026-11-22T08:00:00Z'), () => {}).take();
+    new CallBudget(state, 5, at('2026-11-22T08:10:00Z'), () => {}).take();
+    const budget = new CallBudget(state, 5, at('2026-11-22T08:20:00Z'), () => {});
+    expect(budget.left()).toBe(3);
+    // Four calls need the call of 08:00 gone (09:01); five need the one of 08:10 gone too (09:11).
+    expect(() => budget.reserve(4)).toThrow(/calls resume at 2026-11-22T09:01:00Z/);
+    expect(() => budget.reserve(5)).toThrow(/calls resume at 2026-11-22T09:11:00Z/);
+    expect(budget.left()).toBe(3);
+    budget.reserve(3);
+    expect(budget.left()).toBe(0);
+    budget.take();
+    budget.settle();
+    expect(Object.values(state.calls!).reduce((a, b) => a + b, 0)).toBe(3);
+    expect(() => budget.reserve(6)).toThrow(BudgetSpentError);
+  });
+
   it('counts across cycles through the state, and forgets calls older than an hour', () => {
     const state = emptyState();
     new CallBudget(state, 2, at('2026-11-22T08:00:00Z'), () => {}).take();

@@ -14,11 +14,11 @@ if (!hasAnalyze && process.env.CI) throw new Error('systemd-analyze is needed to
 
 describe('systemd units', () => {
   const units = readdirSync(join(root, 'systemd'));
-  it('are the oneshot service, its timer and the daemon service', () => {
-    expect(units.sort()).toEqual(['ddedge-daemon.service', 'ddedge.service', 'ddedge.timer']);
+  it('are the oneshot service, its timer, the daemon service and the gateway service', () => {
+    expect(units.sort()).toEqual(['ddedge-daemon.service', 'ddedge-gateway.service', 'ddedge.service', 'ddedge.timer']);
   });
 
-  it.skipIf(!hasAnalyze).each(['ddedge.service', 'ddedge.timer', 'ddedge-daemon.service'])('systemd-analyze verify accepts %s', (name) => {
+  it.skipIf(!hasAnalyze).each(['ddedge.service', 'ddedge.timer', 'ddedge-daemon.service', 'ddedge-gateway.service'])('systemd-analyze verify accepts %s', (name) => {
     const run = spawnSync('systemd-analyze', ['verify', join(root, 'systemd', name)], { encoding: 'utf8' });
     expect(run.status, run.stderr).toBe(0);
     expect(run.stderr).toBe('');
@@ -28,6 +28,33 @@ describe('systemd units', () => {
     const out = execFileSync('systemd-analyze', ['security', '--offline=yes', join(root, 'systemd', name)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
     const score = Number(/Overall exposure level for \S+: ([\d.]+)/.exec(out)?.[1]);
     expect(score).toBeLessThanOrEqual(1.5);
+  });
+
+  // The gateway binds port 53 (CAP_NET_BIND_SERVICE, and so no PrivateUsers=): 2.0 at most.
+  it.skipIf(!hasAnalyze)('systemd-analyze security rates ddedge-gateway.service at 2.0 or below', () => {
+    const out = execFileSync('systemd-analyze', ['security', '--offline=yes', join(root, 'systemd', 'ddedge-gateway.service')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const score = Number(/Overall exposure level for \S+: ([\d.]+)/.exec(out)?.[1]);
+    expect(score).toBeLessThanOrEqual(2.0);
+  });
+
+  it('the gateway service: port 53 through one capability, only its two secrets, restarted unless a person must act, hardened as the others', () => {
+    const text = unit('ddedge-gateway.service');
+    expect(directive(text, 'ExecStart')).toEqual(['/usr/bin/env ddedge gateway']);
+    expect(directive(text, 'ExecReload')).toEqual(['/bin/kill -HUP $MAINPID']);
+    expect(directive(text, 'AmbientCapabilities')).toEqual(['CAP_NET_BIND_SERVICE']);
+    expect(directive(text, 'CapabilityBoundingSet')).toEqual(['CAP_NET_BIND_SERVICE']);
+    // In a user namespace of its own the capability would not reach the host's network.
+    expect(directive(text, 'PrivateUsers')).toEqual([]);
+    // The credential names the gateway reads: gateway-keys (the keys file) and the API password's.
+    expect(directive(text, 'LoadCredential')).toEqual(['gateway-keys:/etc/ddedge/credentials/gateway-keys', 'api-password:/etc/ddedge/credentials/api-password']);
+    expect(findCommand('gateway')!.flags.keys!.describe).toContain('credential gateway-keys');
+    expect(directive(text, 'EnvironmentFile')).toEqual(['-/etc/ddedge/ddedge.env', '-/etc/ddedge/gateway.env']);
+    expect(directive(text, 'Restart')).toEqual(['on-failure']);
+    expect(directive(text, 'RestartPreventExitStatus')).toEqual(['2 3']);
+    const daemon = unit('ddedge-daemon.service');
+    for (const key of ['User', 'DynamicUser', 'StateDirectory', 'CacheDirectory', 'NoNewPrivileges', 'ProtectSystem', 'RestrictAddressFamilies', 'SystemCallFilter', 'UMask', 'ProtectProc', 'ProcSubset']) {
+      expect(directive(text, key), key).toEqual(directive(daemon, key));
+    }
   });
 
   it('run ddedge wherever it was installed, with credentials, state and cache directories, and the ddedge user or a dynamic one', () => {

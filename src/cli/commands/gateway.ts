@@ -42,14 +42,14 @@ export async function run(context: CommandContext): Promise<number> {
 async function serve(context: CommandContext): Promise<number> {
   const { flags, io } = context;
   io.outputNeverBlocks?.();
-  const { config, logger } = await setup(context, 'state');
-  const env = io.env;
+  const { config, logger, env } = await setup(context, 'state');
   const list = (flag: string, variable: string): string[] =>
     ((flags[flag] as string[] | undefined) ?? (env[variable] ? [env[variable]!] : [])).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
   const zones = list('zone', 'DDEDGE_GATEWAY_ZONES').map((z) => z.toLowerCase().replace(/\.$/, ''));
   if (!zones.length) throw new ConfigError('gateway: name the zones to serve: --zone NAME (repeatable) or DDEDGE_GATEWAY_ZONES');
-  const credential = env.CREDENTIALS_DIRECTORY ? join(env.CREDENTIALS_DIRECTORY, 'gateway-keys') : undefined;
-  const keysFile = (flags.keys as string | undefined) ?? env.DDEDGE_GATEWAY_KEYS_FILE ?? (credential && existsSync(credential) ? credential : undefined);
+  // LoadCredential=gateway-keys:FILE, or a directory of credentials (LoadCredential=ddedge:DIR) naming it ddedge_gateway-keys.
+  const credential = env.CREDENTIALS_DIRECTORY ? ['gateway-keys', 'ddedge_gateway-keys'].map((name) => join(env.CREDENTIALS_DIRECTORY!, name)).find((path) => existsSync(path)) : undefined;
+  const keysFile = (flags.keys as string | undefined) ?? env.DDEDGE_GATEWAY_KEYS_FILE ?? credential;
   if (!keysFile) throw new ConfigError('gateway: give the keys file: --keys FILE, DDEDGE_GATEWAY_KEYS_FILE or the gateway-keys credential (ddedge gateway keygen NAME makes a key)');
   const listen = (list('dns-listen', 'DDEDGE_GATEWAY_LISTEN').length ? list('dns-listen', 'DDEDGE_GATEWAY_LISTEN') : ['127.0.0.1:53']).map(listenAddress);
   const notify = list('notify', 'DDEDGE_GATEWAY_NOTIFY').map((t) => (/:\d{1,5}$/.test(t) && !/^[^\[].*:.*:/.test(t) ? listenAddress(t) : { host: t.replace(/^\[|\]$/g, ''), port: 53 }));
@@ -57,6 +57,9 @@ async function serve(context: CommandContext): Promise<number> {
   const refreshMs = parseDuration(refreshText);
   if (refreshMs === undefined || refreshMs < 1000) throw new ConfigError(`--refresh: "${refreshText}" is not a duration of 1s or more`);
   const primaryName = ((flags['primary-name'] as string | undefined) ?? env.DDEDGE_GATEWAY_PRIMARY_NAME ?? hostname()).replace(/\.$/, '').toLowerCase();
+  // The gateway's budget is its own (src/gateway/call-budget.ts), 600 unless set: the agent's default of 60 would not carry a zone's updates.
+  const budgetGiven = flags['max-calls-per-hour'] !== undefined || env.DDEDGE_MAX_CALLS_PER_HOUR !== undefined;
+  const { GATEWAY_CALLS_PER_HOUR } = await import('../../gateway/call-budget.js');
   if (!config.api.user || !config.api.password) throw new ConfigError('gateway: set DDEDGE_API_USER and DDEDGE_API_PASSWORD (or --api-user, DDEDGE_API_PASSWORD_FILE, the api-password credential)');
   const { runGateway } = await import('../../gateway/run.js');
   let stop = () => {};
@@ -76,6 +79,8 @@ async function serve(context: CommandContext): Promise<number> {
       timeoutMs: config.timeoutMs,
       stateDir: config.stateDir,
       hosts: config.hosts,
+      maxCallsPerHour: budgetGiven ? config.maxCallsPerHour : GATEWAY_CALLS_PER_HOUR,
+      httpListen: config.listen,
       logger,
       stopped,
       onReload: (reload) => process.on('SIGHUP', reload),
