@@ -12,6 +12,8 @@ import type { DnsListener } from '../dns/listener.js';
 import { startGatewayServer } from './server.js';
 import { sendNotify, type NotifyTarget } from './notify.js';
 import { ZoneViews } from './zone-views.js';
+import { dhcidAnswers } from './dhcid-answers.js';
+import { DhcidStore } from './dhcid-store.js';
 
 /** The longest wait for updates in flight at SIGTERM: a write and its rollback, each within --timeout, fit in it by default. */
 const DRAIN_MS = 60_000;
@@ -41,9 +43,18 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
   const client = new ApiClient({ url: settings.api.url, user: settings.api.user, password: settings.api.password, timeoutMs: settings.timeoutMs, logger });
   const providers = new Map<string, ZoneProvider>(settings.zones.map((z) => [z, providerZone(client, z)]));
   const providerOf = (zone: string) => providers.get(zone)!;
-  const views = new ZoneViews(settings.zones, providerOf, settings.primaryName, undefined, (zone, soa) => {
-    for (const target of settings.notify) void sendNotify(target, soa, logger).then((ok) => ok && logger.info(`gateway: ${target.host}:${target.port} acknowledged the NOTIFY for ${zone} (serial ${soa.value.serial})`));
-  });
+  // A damaged DHCID store stops the start (exit 2): read as empty, it would let any DHCP client take every name.
+  const dhcid = DhcidStore.open(settings.stateDir);
+  const views = new ZoneViews(
+    settings.zones,
+    providerOf,
+    settings.primaryName,
+    undefined,
+    (zone, soa) => {
+      for (const target of settings.notify) void sendNotify(target, soa, logger).then((ok) => ok && logger.info(`gateway: ${target.host}:${target.port} acknowledged the NOTIFY for ${zone} (serial ${soa.value.serial})`));
+    },
+    (zone) => dhcidAnswers(dhcid.of(zone)),
+  );
   // Every zone is read once before answering: a zone the account does not hold is a configuration error.
   for (const zone of settings.zones) {
     try {
@@ -58,7 +69,7 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
   try {
     for (const address of settings.listen) {
       try {
-        servers.push(await startGatewayServer({ host: address.host, port: address.port, views, providerOf, keys: () => keys, stateDir: settings.stateDir, hosts: settings.hosts, logger, stopping: () => stopping, inFlight }));
+        servers.push(await startGatewayServer({ host: address.host, port: address.port, views, providerOf, keys: () => keys, stateDir: settings.stateDir, hosts: settings.hosts, logger, dhcid, stopping: () => stopping, inFlight }));
       } catch (error) {
         throw new ConfigError(`--dns-listen ${address.host}:${address.port}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
       }
