@@ -1,0 +1,90 @@
+// The DHCID records the gateway keeps for DHCP servers: kept across a reopen (a restart), mode
+// 0600, bounded, and a damaged file an error naming it that leaves the file as it was.
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DhcidStore, dhcidStorePath, MAX_DHCID_RECORDS, type DhcidRecord } from '../../src/gateway/dhcid-store.js';
+import { ConfigError } from '../../src/runtime/errors.js';
+import { tempDir } from '../helpers/cli.js';
+
+const DATA = `000201${'ab'.repeat(32)}`;
+const record = (name: string, data = DATA, ttl = 3600): DhcidRecord => ({ name, ttl, data });
+
+function damaged(content: string): { error: unknown; path: string } {
+  const stateDir = tempDir();
+  const path = dhcidStorePath(stateDir);
+  mkdirSync(join(stateDir, 'gateway'), { recursive: true });
+  writeFileSync(path, content, { mode: 0o600 });
+  let error: unknown;
+  try {
+    DhcidStore.open(stateDir);
+  } catch (e) {
+    error = e;
+  }
+  expect(readFileSync(path, 'utf8')).toBe(content);
+  return { error, path };
+}
+
+describe('the DHCID store', () => {
+  it('starts empty without a file, and keeps what it was given across a reopen, in a file of mode 0600', () => {
+    const stateDir = tempDir();
+    const store = DhcidStore.open(stateDir);
+    expect(store.of('example.com')).toEqual([]);
+    store.replace('example.com', [record('a.dhcp.example.com'), record('b.dhcp.example.com', `000101${'cd'.repeat(32)}`, 60)]);
+    store.replace('example.org', [record('x.example.org')]);
+    expect(statSync(dhcidStorePath(stateDir)).mode & 0o777).toBe(0o600);
+    const again = DhcidStore.open(stateDir);
+    expect(again.of('example.com')).toEqual([record('a.dhcp.example.com'), record('b.dhcp.example.com', `000101${'cd'.repeat(32)}`, 60)]);
+    expect(again.of('example.org')).toEqual([record('x.example.org')]);
+    again.replace('example.org', []);
+    expect(DhcidStore.open(stateDir).of('example.org')).toEqual([]);
+    expect(JSON.parse(readFileSync(dhcidStorePath(stateDir), 'utf8')).zones).not.toHaveProperty('example.org');
+  });
+
+  it('hands out copies: changing what of() returned changes nothing kept', () => {
+    const store = DhcidStore.open(tempDir());
+    store.replace('example.com', [record('a.example.com')]);
+    store.of('example.com')[0]!.ttl = 1;
+    expect(store.of('example.com')[0]!.ttl).toBe(3600);
+  });
+
+  it(`holds at most ${MAX_DHCID_RECORDS} records over all zones; one more is refused and nothing changes`, () => {
+    const stateDir = tempDir();
+    const store = DhcidStore.open(stateDir);
+    const many = Array.from({ length: MAX_DHCID_RECORDS - 1 }, (_, i) => record(`h${i}.example.com`));
+    store.replace('example.com', many);
+    store.replace('example.org', [record('x.example.org')]);
+    expect(store.roomFor('example.org')).toBe(1);
+    expect(store.roomFor('example.com')).toBe(MAX_DHCID_RECORDS - 1);
+    const before = readFileSync(dhcidStorePath(stateDir), 'utf8');
+    expect(() => store.replace('example.org', [record('x.example.org'), record('y.example.org')])).toThrow(/at most 50000 DHCID records/);
+    expect(readFileSync(dhcidStorePath(stateDir), 'utf8')).toBe(before);
+    expect(store.of('example.org')).toHaveLength(1);
+  });
+
+  it('reports a damaged file (naming it) and leaves it as it is', () => {
+    const cases = [
+      '{"version":1,"zones":{"example.com":[{"name":"a.example.com"',
+      '{"version":2,"zones":{}}',
+      '{"version":1}',
+      '{"version":1,"zones":{"example.com":{}}}',
+      `{"version":1,"zones":{"example.com":[{"name":"a.example.org","ttl":60,"data":"${DATA}"}]}}`,
+      `{"version":1,"zones":{"example.com":[{"name":"a.example.com","ttl":-1,"data":"${DATA}"}]}}`,
+      '{"version":1,"zones":{"example.com":[{"name":"a.example.com","ttl":60,"data":"zz"}]}}',
+      '{"version":1,"zones":{"example.com":[{"name":"a.example.com","ttl":60,"data":"0002"}]}}',
+      '',
+    ];
+    for (const content of cases) {
+      const { error, path } = damaged(content);
+      expect(error, content).toBeInstanceOf(ConfigError);
+      expect((error as Error).message).toContain(`${path} is damaged`);
+    }
+  });
+
+  it('refuses more records than it keeps, and a file larger than it writes, as damaged', () => {
+    const tooMany = { version: 1, zones: { 'example.com': Array.from({ length: MAX_DHCID_RECORDS + 1 }, (_, i) => record(`h${i}.example.com`)) } };
+    expect(damaged(JSON.stringify(tooMany)).error).toBeInstanceOf(ConfigError);
+    const { error } = damaged(`{"version":1,"zones":{}}${' '.repeat(16 * 1024 * 1024)}`);
+    expect((error as Error).message).toMatch(/larger than/);
+  });
+});
