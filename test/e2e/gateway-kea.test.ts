@@ -6,12 +6,13 @@
 // the provider's zone through the sandbox's model and from D2's log: a client's name is added,
 // renewed and removed; another client's claim on the same name is refused, before and after a
 // restart of the gateway (the DHCID records it keeps are on disk).
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import dgram from 'node:dgram';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseFault } from '../../src/sandbox/faults.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { keygenText } from '../../src/gateway/keygen.js';
 import { baseEnv, runDist, startDist, tempDir, waitForOutput } from '../helpers/cli.js';
@@ -29,6 +30,13 @@ let d2: ChildProcess | undefined;
 let d2Log = '';
 let ncrPort: number;
 let secret: string;
+/** A key that may transfer the zone (AXFR), beside the DHCP server's. */
+let transferKey: string;
+
+/** The parts of a D2 configuration the test sets: the NCR port, the key's secret, the gateway's port. */
+interface D2Config {
+  DhcpDdns: { port: number; 'tsig-keys': { secret: string }[]; 'forward-ddns': { 'ddns-domains': { 'dns-servers': { port: number }[] }[] } };
+}
 
 /** The Kea D2 configuration the README gives, as text. */
 function readmeRecipe(): string {
@@ -110,11 +118,13 @@ beforeAll(async () => {
   keysFile = join(dir, 'gateway.keys');
   const keyText = keygenText('dhcp', 'hmac-sha256');
   secret = /secret "([^"]+)"/.exec(keyText)![1]!;
-  writeFileSync(keysFile, `${keyText}grant "dhcp" subdomain dhcp.example.com A AAAA DHCID;\n`, { mode: 0o600 });
+  const xfrText = keygenText('xfr', 'hmac-sha256');
+  transferKey = `hmac-sha256:xfr:${/secret "([^"]+)"/.exec(xfrText)![1]!}`;
+  writeFileSync(keysFile, `${keyText}grant "dhcp" subdomain dhcp.example.com A AAAA DHCID;\n${xfrText}transfer "xfr";\n`, { mode: 0o600 });
   gatewayPort = await startGateway(0);
 
   // The README's recipe, with this test's secret and ports.
-  const config = JSON.parse(readmeRecipe()) as { DhcpDdns: Record<string, any> };
+  const config = JSON.parse(readmeRecipe()) as D2Config;
   ncrPort = await freePort();
   config.DhcpDdns.port = ncrPort;
   config.DhcpDdns['tsig-keys'][0].secret = secret;
@@ -189,6 +199,54 @@ describe.skipIf(!TOOLS)("Kea's DHCP-DDNS server through the gateway", () => {
     expect(claimed, d2Log).toMatch(/DHCP_DDNS_ADD_SUCCEEDED/);
     expect(zoneAt()).toEqual([`${NAME} A 192.0.2.99`]);
     expect(dhcidAnswer()).toBe(base64Of(dhcidOf('client-2')));
+  });
+});
+
+/** Runs an nsupdate script signed with the DHCP server's key. */
+function nsupdate(lines: string[]): Promise<{ code: number; out: string }> {
+  const script = [`server 127.0.0.1 ${gatewayPort}`, 'zone example.com', ...lines, 'send', ''].join('\n');
+  return new Promise((resolve) => {
+    const child = execFile('nsupdate', ['-t', '8', '-y', `hmac-sha256:dhcp:${secret}`], { timeout: 20_000 }, (error, stdout, stderr) => resolve({ code: error ? 1 : 0, out: stdout + stderr }));
+    child.stdin!.end(script);
+  });
+}
+const dig = (...args: string[]) => execFileSync('dig', ['@127.0.0.1', '-p', String(gatewayPort), '+norec', ...args], { encoding: 'utf8' });
+
+describe.skipIf(!TOOLS || !hasProgram('nsupdate', ['-V'], 'bind9-dnsutils'))('DHCID through nsupdate: kept only with the provider writes, answered, transferred', () => {
+  const host = 'printer.dhcp.example.com';
+  const id = base64Of(`000101${'5a'.repeat(32)}`);
+  const calls = () => ['service/dnscreate', 'service/dnsupdate', 'service/dnsdelete'].reduce((n, c) => n + (sandbox.calls.get(c) ?? 0), 0);
+
+  it('a provider write that fails undoes the DHCID of the same update (SERVFAIL); nothing is kept', async () => {
+    sandbox.faults.push(parseFault('service/dnscreate=500x1'));
+    const failed = await nsupdate([`update add ${host} 300 A 192.0.2.80`, `update add ${host} 300 DHCID ${id}`]);
+    expect(failed.out).toMatch(/SERVFAIL/);
+    expect(zoneAt(host)).toEqual([]);
+    expect(dig('+short', host, 'DHCID').trim()).toBe('');
+    expect(readFileSync(join(dir, 'state', 'gateway', 'dhcid.json'), 'utf8')).not.toContain(host);
+  });
+
+  it('an update of DHCID alone makes no provider call; the record is answered and carried by AXFR, and the serial moves', async () => {
+    const serial = () => Number(dig('+short', 'example.com', 'SOA').split(' ')[2]);
+    const before = { calls: calls(), serial: serial() };
+    const added = await nsupdate([`update add ${host} 300 DHCID ${id}`]);
+    expect(added.code, added.out).toBe(0);
+    expect(calls()).toBe(before.calls);
+    expect(serial()).toBeGreaterThan(before.serial);
+    expect(dig(host, 'DHCID')).toMatch(new RegExp(`${host.replace(/\./g, '\\.')}\\.\\s+300\\s+IN\\s+DHCID\\s+${id.replace(/[+/]/g, '\\$&')}`));
+    // A name holding only a DHCID exists: NODATA for A, not NXDOMAIN.
+    expect(dig(host, 'A')).toMatch(/status: NOERROR/);
+    const axfr = dig('-y', transferKey, 'example.com', 'AXFR');
+    expect(axfr).toMatch(new RegExp(`${host.replace(/\./g, '\\.')}\\.\\s+300\\s+IN\\s+DHCID`));
+    const removed = await nsupdate([`update delete ${host} DHCID`]);
+    expect(removed.code, removed.out).toBe(0);
+    expect(dig(host, 'A')).toMatch(/status: NXDOMAIN/);
+  });
+
+  it('other types the provider cannot hold are still REFUSED, and the DHCID of the same update is not kept', async () => {
+    const refused = await nsupdate([`update add ${host} 300 DHCID ${id}`, `update add ${host} 300 PTR example.com.`]);
+    expect(refused.out).toMatch(/REFUSED/);
+    expect(dig('+short', host, 'DHCID').trim()).toBe('');
   });
 });
 

@@ -83,7 +83,7 @@ describe('updates of DHCID', () => {
 
 describe('grants', () => {
   it('DHCID needs a grant that covers it; a key without one is REFUSED and nothing changes', () => {
-    const aOnly: Allowed = (owner, type) => type === 'A';
+    const aOnly: Allowed = (_owner, type) => type === 'A';
     expect(run([], [a(HOST, '192.0.2.1'), dhcid(HOST, ONE)], { allowed: aOnly })).toMatchObject({ ok: false, rcode: 5, why: expect.stringMatching(/DHCID/) });
     expect(run([], [dhcid(HOST, ONE)], { allowed: dhcpKey }).ok).toBe(true);
     expect(run([], [dhcid('laptop.example.com', ONE)], { allowed: dhcpKey })).toMatchObject({ ok: false, rcode: 5 });
