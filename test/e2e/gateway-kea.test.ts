@@ -9,7 +9,7 @@
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import dgram from 'node:dgram';
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseFault } from '../../src/sandbox/faults.js';
@@ -127,8 +127,8 @@ beforeAll(async () => {
   const config = JSON.parse(readmeRecipe()) as D2Config;
   ncrPort = await freePort();
   config.DhcpDdns.port = ncrPort;
-  config.DhcpDdns['tsig-keys'][0].secret = secret;
-  config.DhcpDdns['forward-ddns']['ddns-domains'][0]['dns-servers'][0].port = gatewayPort;
+  config.DhcpDdns['tsig-keys'][0]!.secret = secret;
+  config.DhcpDdns['forward-ddns']['ddns-domains'][0]!['dns-servers'][0]!.port = gatewayPort;
   const configFile = join(dir, 'd2.json');
   writeFileSync(configFile, JSON.stringify(config, null, 2), { mode: 0o600 });
   d2 = spawn('kea-dhcp-ddns', ['-c', configFile], { env: { PATH: process.env.PATH ?? '', KEA_PIDFILE_DIR: dir, KEA_LOCKFILE_DIR: dir }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -241,6 +241,24 @@ describe.skipIf(!TOOLS || !hasProgram('nsupdate', ['-V'], 'bind9-dnsutils'))('DH
     const removed = await nsupdate([`update delete ${host} DHCID`]);
     expect(removed.code, removed.out).toBe(0);
     expect(dig(host, 'A')).toMatch(/status: NXDOMAIN/);
+  });
+
+  it('DHCID records that cannot be saved stop the update before any provider write (SERVFAIL)', async () => {
+    const file = join(dir, 'state', 'gateway', 'dhcid.json');
+    // A directory where the file goes: the atomic replace (a rename over it) fails, whoever runs the test.
+    renameSync(file, `${file}.aside`);
+    mkdirSync(join(file, 'in-the-way'), { recursive: true });
+    try {
+      const before = calls();
+      const failed = await nsupdate([`update add ${host} 300 A 192.0.2.81`, `update add ${host} 300 DHCID ${id}`]);
+      expect(failed.out).toMatch(/SERVFAIL/);
+      expect(calls()).toBe(before);
+      expect(zoneAt(host)).toEqual([]);
+      expect(dig('+short', host, 'DHCID').trim()).toBe('');
+    } finally {
+      rmSync(file, { recursive: true });
+      renameSync(`${file}.aside`, file);
+    }
   });
 
   it('other types the provider cannot hold are still REFUSED, and the DHCID of the same update is not kept', async () => {
