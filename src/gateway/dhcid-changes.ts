@@ -5,14 +5,17 @@ import type { Change } from '../zone/plan.js';
 import type { ZoneType } from '../zone/record.js';
 import type { DhcidRecord } from './dhcid-store.js';
 
-const same = (a: DhcidRecord, b: DhcidRecord) => a.name === b.name && a.data === b.data && a.ttl === b.ttl;
+const keyOf = (r: DhcidRecord) => `${r.name} ${r.data} ${r.ttl}`;
 // DHCID is not a type the zone engine writes: these changes are only ever logged and journaled.
 const shown = (r: DhcidRecord) => ({ name: r.name, type: 'DHCID' as ZoneType, ttl: r.ttl, value: Buffer.from(r.data, 'hex').toString('base64') });
 
 /** The records of `before` gone from `after` (deletes) and those new in it (creates); empty when nothing changed. */
-export function dhcidChanges(before: DhcidRecord[], after: DhcidRecord[]): Change[] {
-  const gone = before.filter((b) => !after.some((a) => same(a, b)));
-  const added = after.filter((a) => !before.some((b) => same(a, b)));
+export function dhcidChanges(before: readonly DhcidRecord[], after: readonly DhcidRecord[]): Change[] {
+  // By key, not pairwise: a store of tens of thousands of leases is compared at every update.
+  const beforeKeys = new Set(before.map(keyOf));
+  const afterKeys = new Set(after.map(keyOf));
+  const gone = before.filter((b) => !afterKeys.has(keyOf(b)));
+  const added = after.filter((a) => !beforeKeys.has(keyOf(a)));
   return [
     ...gone.map((r): Change => ({ action: 'delete', before: { ...shown(r), entityID: 'gateway' } })),
     ...added.map((r): Change => ({ action: 'create', after: shown(r) })),

@@ -17,8 +17,11 @@ import { evaluateUpdate, RCODE_UPDATE, type Allowed } from './update-rules.js';
 
 export const TYPE_DHCID = 49;
 
+/** The kept records as the update leaves them: only the names it touched, each with its new list (empty: none left). */
+export type DhcidTouched = Map<string, DhcidRecord[]>;
+
 export type DhcidEvaluation =
-  | { ok: true; wanted: ZoneRecord[]; dhcid: DhcidRecord[] }
+  | { ok: true; wanted: ZoneRecord[]; dhcid: DhcidTouched }
   | { ok: false; rcode: number; ede: number; why: string };
 
 const refuse = (rcode: number, ede: number, why: string): DhcidEvaluation => ({ ok: false, rcode, ede, why });
@@ -28,12 +31,13 @@ const dataOf = (r: UpdateRecord) => (r.data?.type === `TYPE${TYPE_DHCID}` ? r.da
 
 /**
  * evaluateUpdate (update-rules.ts) with DHCID kept beside the provider's zone: `held` is the
- * zone's DHCID records as the updates before this one left them, `room` how many it may hold.
+ * zone's DHCID records as the updates before this one left them, `spare` how many more it may
+ * hold. Costs what the update touches, not the size of `held` (a site may have 50,000 leases).
  */
-export function evaluateWithDhcid(message: UpdateMessage, live: LiveRecord[], zone: string, allowed: Allowed, held: DhcidRecord[], room: number): DhcidEvaluation {
+export function evaluateWithDhcid(message: UpdateMessage, live: LiveRecord[], zone: string, allowed: Allowed, held: ReadonlyMap<string, readonly DhcidRecord[]>, spare: number): DhcidEvaluation {
   const malformed = prescanDhcid(message, zone);
   if (malformed) return malformed;
-  const namesHeld = new Set(held.map((r) => r.name));
+  const namesHeld = { has: (name: string) => Boolean(held.get(name)?.length) };
 
   // Prerequisites on DHCID, and the name checks a kept DHCID decides; the others go to update-rules.
   const others: UpdateRecord[] = [];
@@ -51,33 +55,34 @@ export function evaluateWithDhcid(message: UpdateMessage, live: LiveRecord[], zo
   }
   // Value-dependent (RFC 2136 2.4.2): exactly the DHCID records named, no more and no fewer.
   for (const [name, wanted] of valueSets) {
-    const have = new Set(held.filter((r) => r.name === name).map((r) => r.data));
+    const have = new Set((held.get(name) ?? []).map((r) => r.data));
     if (have.size !== wanted.size || [...have].some((d) => !wanted.has(d))) return refuse(RCODE_UPDATE.NXRRSET, EDE.OTHER, `prerequisite failed: the DHCID record at ${name} is not the one named (another client holds the name)`);
   }
 
   const rest = evaluateUpdate({ ...message, prerequisites: others, updates: message.updates.filter((u) => !isDhcid(u)) }, live, zone, everyTypeThere(message, live, held, allowed));
   if (!rest.ok) return rest;
 
-  const records = held.map((r) => ({ ...r }));
-  const drop = (pred: (r: DhcidRecord) => boolean) => {
-    for (let i = records.length - 1; i >= 0; i--) if (pred(records[i]!)) records.splice(i, 1);
-  };
+  // The names the update touches, each with a list of its own (copied at the first touch).
+  const touched: DhcidTouched = new Map();
+  const at = (name: string) => touched.get(name) ?? touched.set(name, (held.get(name) ?? []).map((r) => ({ ...r }))).get(name)!;
+  const keep = (name: string, pred: (r: DhcidRecord) => boolean) => touched.set(name, at(name).filter(pred));
   for (const u of message.updates) {
-    if (u.type === TYPE_ANY && u.class === CLASS.ANY) drop((r) => r.name === u.name);
+    if (u.type === TYPE_ANY && u.class === CLASS.ANY && (touched.has(u.name) || namesHeld.has(u.name))) touched.set(u.name, []);
     if (!isDhcid(u)) continue;
     if (!allowed(u.name, 'DHCID')) return refuse(RCODE_UPDATE.REFUSED, EDE.PROHIBITED, `the key may not change DHCID at ${u.name}`);
-    if (u.class === CLASS.ANY) drop((r) => r.name === u.name);
-    else if (u.class === CLASS.NONE) drop((r) => r.name === u.name && r.data === dataOf(u));
+    if (u.class === CLASS.ANY) touched.set(u.name, []);
+    else if (u.class === CLASS.NONE) keep(u.name, (r) => r.data !== dataOf(u));
     // A CNAME has its name to itself (RFC 2136 3.4.2.2): the add beside one is ignored.
     else if (!rest.wanted.some((r) => r.name === u.name && r.type === 'CNAME')) {
-      drop((r) => r.name === u.name && r.data === dataOf(u));
       // One TTL per RRset: the last add sets it, as BIND does.
-      for (const r of records) if (r.name === u.name) r.ttl = u.ttl;
-      records.push({ name: u.name, ttl: u.ttl, data: dataOf(u)! });
+      const others = at(u.name).filter((r) => r.data !== dataOf(u)).map((r) => ({ ...r, ttl: u.ttl }));
+      touched.set(u.name, [...others, { name: u.name, ttl: u.ttl, data: dataOf(u)! }]);
     }
   }
-  if (records.length > held.length && records.length > room) return refuse(RCODE_UPDATE.REFUSED, EDE.PROHIBITED, `the gateway keeps at most ${room} DHCID records for this zone; remove stale ones first`);
-  return { ok: true, wanted: rest.wanted, dhcid: records };
+  let added = 0;
+  for (const [name, list] of touched) added += list.length - (held.get(name)?.length ?? 0);
+  if (added > 0 && added > spare) return refuse(RCODE_UPDATE.REFUSED, EDE.PROHIBITED, `the gateway keeps no more DHCID records for this zone (${spare} more at most); remove stale ones first`);
+  return { ok: true, wanted: rest.wanted, dhcid: touched };
 }
 
 /** FORMERR and NOTZONE for DHCID records, as update-rules.ts prescans the others (RFC 2136 3.2, 3.4.1). */
@@ -104,11 +109,11 @@ function prescanDhcid(message: UpdateMessage, zone: string): DhcidEvaluation | u
  * when a grant names no type, or when the key may change every type the name holds or the
  * update adds there (a superset of what it will hold at that point: never more permissive).
  */
-function everyTypeThere(message: UpdateMessage, live: LiveRecord[], held: DhcidRecord[], allowed: Allowed): Allowed {
+function everyTypeThere(message: UpdateMessage, live: LiveRecord[], held: ReadonlyMap<string, readonly DhcidRecord[]>, allowed: Allowed): Allowed {
   return (owner, type) => {
     if (type !== 'ANY' || allowed(owner, 'ANY')) return allowed(owner, type);
     const types = new Set(live.filter((r) => r.name === owner).map((r) => r.type));
-    if (held.some((r) => r.name === owner)) types.add('DHCID');
+    if (held.get(owner)?.length) types.add('DHCID');
     for (const u of message.updates) if (u.name === owner && u.class === CLASS.IN && u.data) types.add(isDhcid(u) ? 'DHCID' : u.data.type);
     // SOA and the apex NS are never the key's; other types the provider cannot hold are refused before this matters.
     return [...types].every((t) => (isZoneType(t) || t === 'DHCID') && allowed(owner, t));

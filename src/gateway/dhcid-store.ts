@@ -18,6 +18,9 @@ export interface DhcidRecord {
   data: string;
 }
 
+/** A zone's DHCID records by owner name; a list is never empty and never changed in place (replaced whole). */
+export type DhcidByName = Map<string, readonly DhcidRecord[]>;
+
 /** Far more than the leases of any site one gateway serves; each costs about 150 bytes. */
 export const MAX_DHCID_RECORDS = 50_000;
 /** RDATA bounds: identifier type (2 bytes) and digest type (1 byte), then a digest (32 bytes for SHA-256). */
@@ -32,7 +35,7 @@ export function dhcidStorePath(stateDir: string): string {
 export class DhcidStore {
   private constructor(
     private readonly path: string,
-    private readonly zones: Map<string, DhcidRecord[]>,
+    private readonly zones: Map<string, DhcidByName>,
   ) {}
 
   /** Reads the store of `stateDir` (none yet: empty); throws ConfigError naming the file when it is damaged. */
@@ -50,26 +53,27 @@ export class DhcidStore {
     return new DhcidStore(path, parseStore(text, path));
   }
 
-  /** The records of `zone` (a copy). */
-  of(zone: string): DhcidRecord[] {
-    return (this.zones.get(zone) ?? []).map((r) => ({ ...r }));
+  /** The records of `zone` by name (a map of its own: the caller may change it; the lists are shared and never changed in place). */
+  of(zone: string): DhcidByName {
+    return new Map(this.zones.get(zone));
   }
 
-  /** How many more records `zone` may hold beside those of the other zones. */
+  /** How many records `zone` may hold beside those of the other zones. */
   roomFor(zone: string): number {
     let others = 0;
-    for (const [name, records] of this.zones) if (name !== zone) others += records.length;
+    for (const [name, byName] of this.zones) if (name !== zone) others += countOf(byName);
     return MAX_DHCID_RECORDS - others;
   }
 
   /** Replaces the records of `zone`, on disk first (atomically): when the write fails, nothing changed. */
-  replace(zone: string, records: DhcidRecord[]): void {
-    if (records.length > this.roomFor(zone)) throw new Error(`the gateway keeps at most ${MAX_DHCID_RECORDS} DHCID records`);
+  replace(zone: string, byName: DhcidByName): void {
+    const kept: DhcidByName = new Map([...byName].filter(([, list]) => list.length));
+    if (countOf(kept) > this.roomFor(zone)) throw new Error(`the gateway keeps at most ${MAX_DHCID_RECORDS} DHCID records`);
     const next = new Map(this.zones);
-    if (records.length) next.set(zone, records.map((r) => ({ ...r })));
+    if (kept.size) next.set(zone, kept);
     else next.delete(zone);
     const zones: Record<string, DhcidRecord[]> = {};
-    for (const [name, list] of [...next].sort(([a], [b]) => a.localeCompare(b))) zones[name] = list;
+    for (const [name, records] of [...next].sort(([a], [b]) => a.localeCompare(b))) zones[name] = [...records.values()].flat();
     mkdirSync(join(this.path, '..'), { recursive: true, mode: 0o700 });
     writeFileAtomic(this.path, `${JSON.stringify({ version: VERSION, zones }, null, 1)}\n`, 0o600);
     this.zones.clear();
@@ -77,8 +81,15 @@ export class DhcidStore {
   }
 }
 
+/** The number of records in a zone's map. */
+export function countOf(byName: ReadonlyMap<string, readonly DhcidRecord[]>): number {
+  let count = 0;
+  for (const list of byName.values()) count += list.length;
+  return count;
+}
+
 /** The file's content, checked record by record; every fault names the file. */
-function parseStore(text: string, path: string): Map<string, DhcidRecord[]> {
+function parseStore(text: string, path: string): Map<string, DhcidByName> {
   const damaged = (why: string): never => {
     throw new ConfigError(`${path} is damaged (${why}); the gateway does not start without the DHCID records it keeps for DHCP conflict detection: restore the file from a backup, or remove it to forget them`);
   };
@@ -91,11 +102,11 @@ function parseStore(text: string, path: string): Map<string, DhcidRecord[]> {
   const body = parsed as { version?: unknown; zones?: unknown };
   if (typeof body !== 'object' || body === null || body.version !== VERSION) damaged(`not version ${VERSION} of the store`);
   if (typeof body.zones !== 'object' || body.zones === null || Array.isArray(body.zones)) damaged('no zones');
-  const zones = new Map<string, DhcidRecord[]>();
+  const zones = new Map<string, DhcidByName>();
   let count = 0;
   for (const [zone, list] of Object.entries(body.zones as Record<string, unknown>)) {
     if (!Array.isArray(list)) damaged(`zone ${zone} holds no list`);
-    const records: DhcidRecord[] = [];
+    const byName = new Map<string, DhcidRecord[]>();
     for (const item of list as unknown[]) {
       if (++count > MAX_DHCID_RECORDS) damaged(`more than ${MAX_DHCID_RECORDS} records`);
       const r = item as Partial<DhcidRecord>;
@@ -105,9 +116,9 @@ function parseStore(text: string, path: string): Map<string, DhcidRecord[]> {
         Number.isInteger(r.ttl) && r.ttl! >= 0 && r.ttl! <= 0x7fffffff &&
         typeof r.data === 'string' && isDhcidData(r.data);
       if (!valid) damaged(`a record of zone ${zone} is not a DHCID record of it`);
-      records.push({ name: r.name!, ttl: r.ttl!, data: r.data! });
+      byName.set(r.name!, [...(byName.get(r.name!) ?? []), { name: r.name!, ttl: r.ttl!, data: r.data! }]);
     }
-    if (records.length) zones.set(zone, records);
+    if (byName.size) zones.set(zone, byName);
   }
   return zones;
 }

@@ -53,7 +53,7 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
     (zone, soa) => {
       for (const target of settings.notify) void sendNotify(target, soa, logger).then((ok) => ok && logger.info(`gateway: ${target.host}:${target.port} acknowledged the NOTIFY for ${zone} (serial ${soa.value.serial})`));
     },
-    (zone) => dhcidAnswers(dhcid.of(zone)),
+    (zone) => dhcidAnswers([...dhcid.of(zone).values()].flat()),
   );
   // Every zone is read once before answering: a zone the account does not hold is a configuration error.
   for (const zone of settings.zones) {

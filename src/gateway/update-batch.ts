@@ -15,8 +15,8 @@ import { applyPlan, type ApplyOutcome } from '../zone/apply.js';
 import { planZone, type Change, type Plan } from '../zone/plan.js';
 import type { ZoneProvider } from '../zone/provider-zone.js';
 import { isZoneType, type LiveRecord, type ZoneRecord } from '../zone/record.js';
-import { dhcidChanges } from './dhcid-changes.js';
-import type { DhcidRecord, DhcidStore } from './dhcid-store.js';
+import { DhcidBatch } from './dhcid-batch.js';
+import type { DhcidStore } from './dhcid-store.js';
 import { evaluateWithDhcid } from './dhcid-rules.js';
 import { grantsFor } from './grants.js';
 import { writeJournal } from './journal.js';
@@ -102,12 +102,11 @@ async function applyBatch(zone: string, batch: Pending[], deps: BatchDeps): Prom
     const kept = keptRecords(deps.stateDir, deps.hosts, keys);
     let current = live;
     // DHCID: kept by the gateway, changed with the batch and saved only with the provider's writes.
-    const heldBefore = deps.dhcid.of(zone);
-    let held: DhcidRecord[] = heldBefore;
+    const dhcid = new DhcidBatch(deps.dhcid, zone);
     const accepted: { pending: Pending; changes: Change[] }[] = [];
     for (const pending of batch) {
       // A delete of every type at a name (type ANY) needs a grant that names no type, or one for each type there (dhcid-rules.ts).
-      const evaluation = evaluateWithDhcid(pending.message, current, zone, (owner, type) => grantsFor(keys, pending.key, zone, owner, type).length > 0, held, deps.dhcid.roomFor(zone));
+      const evaluation = evaluateWithDhcid(pending.message, current, zone, (owner, type) => grantsFor(keys, pending.key, zone, owner, type).length > 0, dhcid.held, dhcid.spare);
       if (!evaluation.ok) {
         pending.resolve({ rcode: evaluation.rcode, ede: evaluation.ede, why: evaluation.why });
         continue;
@@ -118,22 +117,22 @@ async function applyBatch(zone: string, batch: Pending[], deps: BatchDeps): Prom
         pending.resolve({ rcode: RCODE_UPDATE.REFUSED, ede: EDE.PROHIBITED, why: refusal });
         continue;
       }
-      const dhcid = dhcidChanges(held, evaluation.dhcid);
-      if (!plan.changes.length && !dhcid.length) {
+      const dhcidChanges = dhcid.changes(evaluation.dhcid);
+      if (!plan.changes.length && !dhcidChanges.length) {
         pending.resolve(OK);
         continue;
       }
       current = simulate(current, plan.changes);
-      held = evaluation.dhcid;
-      accepted.push({ pending, changes: [...plan.changes, ...dhcid] });
+      dhcid.accept(evaluation.dhcid);
+      accepted.push({ pending, changes: [...plan.changes, ...dhcidChanges] });
     }
     if (!accepted.length) return;
     const plan = planTo(live, managedRecords(current, zone), zone);
-    const savedDhcid = saveDhcid(deps.dhcid, zone, heldBefore, held);
-    if (savedDhcid) return accepted.forEach(({ pending }) => pending.resolve(savedDhcid));
+    const unsaved = dhcid.save();
+    if (unsaved) return accepted.forEach(({ pending }) => pending.resolve({ rcode: RCODE_UPDATE.SERVFAIL, ede: EDE.OTHER, why: unsaved }));
     // An update of DHCID records only makes no provider call.
     const outcome: Pick<ApplyOutcome, 'done' | 'failure'> = plan.changes.length ? await applyPlan(provider, plan, 'calls', deps.logger) : { done: [] };
-    if (outcome.failure) restoreDhcid(deps, zone, heldBefore, held);
+    if (outcome.failure) dhcid.restore(deps.logger);
     if (!outcome.failure) {
       for (const { pending, changes } of accepted) {
         deps.logger.info(`gateway: key ${pending.key} changed ${zone}: ${changes.map((c) => `${c.action} ${(c.after ?? c.before)!.name} ${(c.after ?? c.before)!.type}`).join(', ')}`);
@@ -156,31 +155,6 @@ async function applyBatch(zone: string, batch: Pending[], deps: BatchDeps): Prom
     accepted.forEach(({ pending }) => pending.resolve(failed));
   } finally {
     lock.release();
-  }
-}
-
-/**
- * Saves the zone's DHCID records before the provider's writes (so a crash between the two
- * leaves the client's DHCID with no address, which its next update repairs, rather than an
- * address no DHCID vouches for); an Outcome when they cannot be saved (nothing is written then).
- */
-function saveDhcid(store: DhcidStore, zone: string, before: DhcidRecord[], after: DhcidRecord[]): Outcome | undefined {
-  if (!dhcidChanges(before, after).length) return undefined;
-  try {
-    store.replace(zone, after);
-    return undefined;
-  } catch (error) {
-    return { rcode: RCODE_UPDATE.SERVFAIL, ede: EDE.OTHER, why: `the DHCID records could not be saved: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` };
-  }
-}
-
-/** Puts the DHCID records back as they were when the provider's writes failed. */
-function restoreDhcid(deps: BatchDeps, zone: string, before: DhcidRecord[], after: DhcidRecord[]): void {
-  if (!dhcidChanges(before, after).length) return;
-  try {
-    deps.dhcid.replace(zone, before);
-  } catch (error) {
-    deps.logger.error(`gateway: the DHCID records of ${zone} could not be put back after a failed update: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
 }
 

@@ -25,8 +25,12 @@ const everything: Allowed = () => true;
 /** As `grant "dhcp" subdomain dhcp.example.com A AAAA DHCID;` allows. */
 const dhcpKey: Allowed = (owner, type) => (owner === 'dhcp.example.com' || owner.endsWith('.dhcp.example.com')) && ['A', 'AAAA', 'DHCID'].includes(type);
 
-function run(prerequisites: UpdateRecord[], updates: UpdateRecord[], o: { live?: LiveRecord[]; kept?: DhcidRecord[]; allowed?: Allowed; room?: number } = {}) {
-  return evaluateWithDhcid(message(prerequisites, updates), o.live ?? [], ZONE, o.allowed ?? everything, o.kept ?? [], o.room ?? 100);
+/** Evaluates with `kept` as the records held; `dhcid` of the result is every record held after it, in order. */
+function run(prerequisites: UpdateRecord[], updates: UpdateRecord[], o: { live?: LiveRecord[]; kept?: DhcidRecord[]; allowed?: Allowed; spare?: number } = {}) {
+  const held = new Map<string, DhcidRecord[]>();
+  for (const r of o.kept ?? []) held.set(r.name, [...(held.get(r.name) ?? []), r]);
+  const result = evaluateWithDhcid(message(prerequisites, updates), o.live ?? [], ZONE, o.allowed ?? everything, held, o.spare ?? 100);
+  return result.ok ? { ...result, dhcid: [...new Map([...held, ...result.dhcid]).values()].flat() } : result;
 }
 const names = (records: ZoneRecord[]) => records.map((r) => `${r.name} ${r.type} ${r.value}`).sort();
 
@@ -117,10 +121,13 @@ describe('forms and bounds', () => {
     const ptr: UpdateRecord = { name: HOST, type: T.PTR, class: CLASS.IN, ttl: 60, data: { name: HOST, type: 'PTR', ttl: 60, value: 'x.example.com' } };
     expect(run([], [ptr, dhcid(HOST, ONE)])).toMatchObject({ ok: false, rcode: 5, ede: 21 });
   });
-  it('refuses an add past the room left, but still lets records be removed', () => {
+  it('refuses an add past the room left, but still lets records be removed or replaced', () => {
     const kept = [held(HOST, ONE), held('b.dhcp.example.com', ONE)];
-    expect(run([], [dhcid('c.dhcp.example.com', ONE)], { kept, room: 2 })).toMatchObject({ ok: false, rcode: 5, why: expect.stringMatching(/at most 2 DHCID/) });
-    expect(run([], [rr(HOST, TYPE_DHCID, CLASS.ANY)], { kept, room: 1 }).ok).toBe(true);
+    expect(run([], [dhcid('c.dhcp.example.com', ONE)], { kept, spare: 0 })).toMatchObject({ ok: false, rcode: 5, why: expect.stringMatching(/no more DHCID records/) });
+    expect(run([], [dhcid('c.dhcp.example.com', ONE), dhcid('d.dhcp.example.com', ONE)], { kept, spare: 1 })).toMatchObject({ ok: false, rcode: 5 });
+    expect(run([], [dhcid('c.dhcp.example.com', ONE)], { kept, spare: 1 }).ok).toBe(true);
+    expect(run([], [rr(HOST, TYPE_DHCID, CLASS.ANY)], { kept, spare: 0 }).ok).toBe(true);
+    expect(run([], [rr(HOST, TYPE_DHCID, CLASS.ANY), dhcid(HOST, TWO)], { kept, spare: 0 })).toMatchObject({ ok: true, dhcid: [held(HOST, TWO), held('b.dhcp.example.com', ONE)] });
   });
 });
 

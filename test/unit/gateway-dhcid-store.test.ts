@@ -9,6 +9,8 @@ import { tempDir } from '../helpers/cli.js';
 
 const DATA = `000201${'ab'.repeat(32)}`;
 const record = (name: string, data = DATA, ttl = 3600): DhcidRecord => ({ name, ttl, data });
+const byName = (records: DhcidRecord[]) => new Map(records.map((r) => [r.name, [r]]));
+const all = (store: DhcidStore, zone: string) => [...store.of(zone).values()].flat();
 
 function damaged(content: string): { error: unknown; path: string } {
   const stateDir = tempDir();
@@ -29,37 +31,37 @@ describe('the DHCID store', () => {
   it('starts empty without a file, and keeps what it was given across a reopen, in a file of mode 0600', () => {
     const stateDir = tempDir();
     const store = DhcidStore.open(stateDir);
-    expect(store.of('example.com')).toEqual([]);
-    store.replace('example.com', [record('a.dhcp.example.com'), record('b.dhcp.example.com', `000101${'cd'.repeat(32)}`, 60)]);
-    store.replace('example.org', [record('x.example.org')]);
+    expect(all(store, 'example.com')).toEqual([]);
+    store.replace('example.com', new Map([['a.dhcp.example.com', [record('a.dhcp.example.com'), record('a.dhcp.example.com', `000101${'ef'.repeat(32)}`)]], ['b.dhcp.example.com', [record('b.dhcp.example.com', `000101${'cd'.repeat(32)}`, 60)]]]));
+    store.replace('example.org', byName([record('x.example.org')]));
     expect(statSync(dhcidStorePath(stateDir)).mode & 0o777).toBe(0o600);
     const again = DhcidStore.open(stateDir);
-    expect(again.of('example.com')).toEqual([record('a.dhcp.example.com'), record('b.dhcp.example.com', `000101${'cd'.repeat(32)}`, 60)]);
-    expect(again.of('example.org')).toEqual([record('x.example.org')]);
-    again.replace('example.org', []);
-    expect(DhcidStore.open(stateDir).of('example.org')).toEqual([]);
+    expect(all(again, 'example.com')).toEqual([record('a.dhcp.example.com'), record('a.dhcp.example.com', `000101${'ef'.repeat(32)}`), record('b.dhcp.example.com', `000101${'cd'.repeat(32)}`, 60)]);
+    expect(all(again, 'example.org')).toEqual([record('x.example.org')]);
+    again.replace('example.org', new Map([['x.example.org', []]]));
+    expect(all(DhcidStore.open(stateDir), 'example.org')).toEqual([]);
     expect(JSON.parse(readFileSync(dhcidStorePath(stateDir), 'utf8')).zones).not.toHaveProperty('example.org');
   });
 
-  it('hands out copies: changing what of() returned changes nothing kept', () => {
+  it('hands out a map of its own: changing what of() returned changes nothing kept', () => {
     const store = DhcidStore.open(tempDir());
-    store.replace('example.com', [record('a.example.com')]);
-    store.of('example.com')[0]!.ttl = 1;
-    expect(store.of('example.com')[0]!.ttl).toBe(3600);
+    store.replace('example.com', byName([record('a.example.com')]));
+    store.of('example.com').delete('a.example.com');
+    expect(all(store, 'example.com')).toEqual([record('a.example.com')]);
   });
 
   it(`holds at most ${MAX_DHCID_RECORDS} records over all zones; one more is refused and nothing changes`, () => {
     const stateDir = tempDir();
     const store = DhcidStore.open(stateDir);
     const many = Array.from({ length: MAX_DHCID_RECORDS - 1 }, (_, i) => record(`h${i}.example.com`));
-    store.replace('example.com', many);
-    store.replace('example.org', [record('x.example.org')]);
+    store.replace('example.com', byName(many));
+    store.replace('example.org', byName([record('x.example.org')]));
     expect(store.roomFor('example.org')).toBe(1);
     expect(store.roomFor('example.com')).toBe(MAX_DHCID_RECORDS - 1);
     const before = readFileSync(dhcidStorePath(stateDir), 'utf8');
-    expect(() => store.replace('example.org', [record('x.example.org'), record('y.example.org')])).toThrow(/at most 50000 DHCID records/);
+    expect(() => store.replace('example.org', byName([record('x.example.org'), record('y.example.org')]))).toThrow(/at most 50000 DHCID records/);
     expect(readFileSync(dhcidStorePath(stateDir), 'utf8')).toBe(before);
-    expect(store.of('example.org')).toHaveLength(1);
+    expect(all(store, 'example.org')).toHaveLength(1);
   });
 
   it('reports a damaged file (naming it) and leaves it as it is', () => {
