@@ -142,7 +142,10 @@ afterAll(async () => {
   if (d2 && d2.exitCode === null) {
     const exited = new Promise((r) => d2!.once('exit', r));
     d2.kill('SIGTERM');
+    // Bounded: a D2 that does not stop on SIGTERM is killed.
+    const timer = setTimeout(() => d2!.kill('SIGKILL'), 10_000);
     await exited;
+    clearTimeout(timer);
   }
   await stopGateway();
   await sandbox?.close();
