@@ -74,9 +74,10 @@ export function evaluateWithDhcid(message: UpdateMessage, live: LiveRecord[], zo
     else if (u.class === CLASS.NONE) keep(u.name, (r) => r.data !== dataOf(u));
     // A CNAME has its name to itself (RFC 2136 3.4.2.2): the add beside one is ignored.
     else if (!rest.wanted.some((r) => r.name === u.name && r.type === 'CNAME')) {
-      // One TTL per RRset: the last add sets it, as BIND does.
-      const others = at(u.name).filter((r) => r.data !== dataOf(u)).map((r) => ({ ...r, ttl: u.ttl }));
-      touched.set(u.name, [...others, { name: u.name, ttl: u.ttl, data: dataOf(u)! }]);
+      // One TTL per RRset: the last add sets it, as BIND does. A TTL with the top bit set is 0 (RFC 2181 8).
+      const ttl = u.ttl > 0x7fffffff ? 0 : u.ttl;
+      const others = at(u.name).filter((r) => r.data !== dataOf(u)).map((r) => ({ ...r, ttl }));
+      touched.set(u.name, [...others, { name: u.name, ttl, data: dataOf(u)! }]);
     }
   }
   let added = 0;

@@ -75,6 +75,9 @@ describe('updates of DHCID', () => {
     expect(gone).toMatchObject({ ok: true, dhcid: [held('b.dhcp.example.com', ONE)] });
     expect(gone.ok && gone.wanted).toEqual([]);
   });
+  it('a TTL with the top bit set is kept as 0 (RFC 2181 8), so the file stays one the store reads', () => {
+    expect(run([], [dhcid(HOST, ONE, CLASS.IN, 0x80000000)])).toMatchObject({ ok: true, dhcid: [held(HOST, ONE, 0)] });
+  });
   it('in order: an add then a delete of everything at the name leaves nothing; the reverse leaves the add', () => {
     expect(run([], [dhcid(HOST, ONE), rr(HOST, TYPE_ANY, CLASS.ANY)])).toMatchObject({ ok: true, dhcid: [] });
     expect(run([], [rr(HOST, TYPE_ANY, CLASS.ANY), dhcid(HOST, ONE)], { kept: [held(HOST, TWO)] })).toMatchObject({ ok: true, dhcid: [held(HOST, ONE)] });
