@@ -4,6 +4,7 @@
 // CNAMEs are followed inside the zone, `*.` wildcards match names that do not exist (RFC 4592),
 // NS records below the apex are delegations (referrals, RFC 1034 4.3.2), NXDOMAIN and NODATA
 // carry the SOA in the authority section (RFC 2308).
+import { typeCode } from './message.js';
 import { nameKey } from './names.js';
 import { RCODE, TYPE_CODES, type DnsRecord } from './types.js';
 
@@ -101,7 +102,8 @@ export function answerFromZone(zone: ZoneIndex, qname: string, qtype: number, ne
       current = target;
       continue;
     }
-    const matching = records.filter((r) => qtype === TYPE_CODES.ANY || TYPE_CODES[r.type as keyof typeof TYPE_CODES] === qtype);
+    // typeCode, not TYPE_CODES: records of types the codec does not decode (TYPE49, DHCID) are asked for by number.
+    const matching = records.filter((r) => qtype === TYPE_CODES.ANY || typeCode(r.type) === qtype);
     if (!matching.length) return { rcode: RCODE.NOERROR, authoritative: true, answers, authority: [negative()], additional };
     for (const r of matching) answers.push(r.name === owner ? r : { ...r, name: owner });
     // Glue: the addresses of in-zone name servers, so a resolver need not ask again.

@@ -10,8 +10,8 @@ import { ConfigError } from '../runtime/errors.js';
 import { nameKey } from '../dns/names.js';
 import { TSIG_ALGORITHMS, type TsigAlgorithm, type TsigKey } from '../dns/tsig.js';
 
-/** The types a grant may name: those the provider holds. */
-export const GRANT_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'SRV', 'TXT', 'NS', 'CAA'] as const;
+/** The types a grant may name: those the provider holds, and DHCID, which the gateway keeps for DHCP servers (dhcid-store.ts). */
+export const GRANT_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'SRV', 'TXT', 'NS', 'CAA', 'DHCID'] as const;
 export type GrantType = (typeof GRANT_TYPES)[number];
 
 export interface Grant {

@@ -21,6 +21,8 @@ import { startGatewayServer } from './server.js';
 import { sendNotify, type NotifyTarget } from './notify.js';
 import { GatewayStats } from './stats.js';
 import { ZoneViews } from './zone-views.js';
+import { dhcidAnswers } from './dhcid-answers.js';
+import { DhcidStore } from './dhcid-store.js';
 
 /** The longest wait for updates in flight at SIGTERM: a write and its rollback, each within --timeout, fit in it by default. */
 const DRAIN_MS = 60_000;
@@ -63,9 +65,18 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
   const writers = new Map<string, ZoneProvider>(settings.zones.map((z) => [z, stats.watch(z, providerZone(clientFor(z), z))]));
   const providerOf = (zone: string) => writers.get(zone)!;
   warnIfRefreshesCrowdTheBudget(settings, logger);
-  const views = new ZoneViews(settings.zones, (zone) => readers.get(zone)!, settings.primaryName, undefined, (zone, soa) => {
-    for (const target of settings.notify) void sendNotify(target, soa, logger).then((ok) => ok && logger.info(`gateway: ${target.host}:${target.port} acknowledged the NOTIFY for ${zone} (serial ${soa.value.serial})`));
-  });
+  // A damaged DHCID store stops the start (exit 2): read as empty, it would let any DHCP client take every name.
+  const dhcid = DhcidStore.open(settings.stateDir);
+  const views = new ZoneViews(
+    settings.zones,
+    (zone) => readers.get(zone)!,
+    settings.primaryName,
+    undefined,
+    (zone, soa) => {
+      for (const target of settings.notify) void sendNotify(target, soa, logger).then((ok) => ok && logger.info(`gateway: ${target.host}:${target.port} acknowledged the NOTIFY for ${zone} (serial ${soa.value.serial})`));
+    },
+    (zone) => dhcidAnswers([...dhcid.of(zone).values()].flat()),
+  );
   // Every zone is read once before answering: a zone the account does not hold is a configuration error.
   for (const zone of settings.zones) {
     try {
@@ -93,6 +104,7 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
             stateDir: settings.stateDir,
             hosts: settings.hosts,
             logger,
+            dhcid,
             stopping: () => stopping,
             inFlight,
             stats,

@@ -11,16 +11,19 @@ import { ApiError } from '../api/errors.js';
 import { EDE } from '../dns/edns.js';
 import type { Logger } from '../runtime/log.js';
 import { acquireLock } from '../state/lock.js';
-import { applyPlan } from '../zone/apply.js';
+import { applyPlan, type ApplyOutcome } from '../zone/apply.js';
 import { planZone, type Change, type Plan } from '../zone/plan.js';
 import type { ZoneProvider } from '../zone/provider-zone.js';
 import { isZoneType, type LiveRecord, type ZoneRecord } from '../zone/record.js';
+import { DhcidBatch } from './dhcid-batch.js';
+import type { DhcidStore } from './dhcid-store.js';
+import { evaluateWithDhcid } from './dhcid-rules.js';
 import { grantsFor } from './grants.js';
 import { writeJournal } from './journal.js';
 import type { GatewayKeys } from './keys-file.js';
 import { keptRecords } from './kept-records.js';
 import type { UpdateMessage } from './update-message.js';
-import { evaluateUpdate, managedRecords, RCODE_UPDATE } from './update-rules.js';
+import { managedRecords, RCODE_UPDATE } from './update-rules.js';
 import type { ZoneViews } from './zone-views.js';
 
 export interface Outcome {
@@ -40,6 +43,8 @@ export interface BatchDeps {
   setAsideCalls?: (zone: string, plan: Plan) => string | undefined;
   /** Gives back what setAsideCalls set aside and the batch did not use. */
   releaseCalls?: (zone: string) => void;
+  /** The DHCID records the gateway keeps (the provider cannot hold them). */
+  dhcid: DhcidStore;
 }
 
 interface Pending {
@@ -100,10 +105,12 @@ async function applyBatch(zone: string, batch: Pending[], deps: BatchDeps): Prom
     const keys = deps.keys();
     const kept = keptRecords(deps.stateDir, deps.hosts, keys);
     let current = live;
+    // DHCID: kept by the gateway, changed with the batch and saved only with the provider's writes.
+    const dhcid = new DhcidBatch(deps.dhcid, zone);
     const accepted: { pending: Pending; changes: Change[] }[] = [];
     for (const pending of batch) {
-      // A delete of every type at a name (type ANY) needs a grant that names no type.
-      const evaluation = evaluateUpdate(pending.message, current, zone, (owner, type) => grantsFor(keys, pending.key, zone, owner, type).length > 0);
+      // A delete of every type at a name (type ANY) needs a grant that names no type, or one for each type there (dhcid-rules.ts).
+      const evaluation = evaluateWithDhcid(pending.message, current, zone, (owner, type) => grantsFor(keys, pending.key, zone, owner, type).length > 0, dhcid.held, dhcid.spare);
       if (!evaluation.ok) {
         pending.resolve({ rcode: evaluation.rcode, ede: evaluation.ede, why: evaluation.why });
         continue;
@@ -114,19 +121,25 @@ async function applyBatch(zone: string, batch: Pending[], deps: BatchDeps): Prom
         pending.resolve({ rcode: RCODE_UPDATE.REFUSED, ede: EDE.PROHIBITED, why: refusal });
         continue;
       }
-      if (!plan.changes.length) {
+      const dhcidChanges = dhcid.changes(evaluation.dhcid);
+      if (!plan.changes.length && !dhcidChanges.length) {
         pending.resolve(OK);
         continue;
       }
       current = simulate(current, plan.changes);
-      accepted.push({ pending, changes: plan.changes });
+      dhcid.accept(evaluation.dhcid);
+      accepted.push({ pending, changes: [...plan.changes, ...dhcidChanges] });
     }
     if (!accepted.length) return;
     const plan = planTo(live, managedRecords(current, zone), zone);
     // A budget spent half-way would leave the update half-made: nothing is sent unless all of it fits.
-    const spent = deps.setAsideCalls?.(zone, plan);
+    const spent = plan.changes.length ? deps.setAsideCalls?.(zone, plan) : undefined;
     if (spent) return accepted.forEach(({ pending }) => pending.resolve({ rcode: RCODE_UPDATE.SERVFAIL, ede: EDE.OTHER, why: spent }));
-    const outcome = await applyPlan(provider, plan, 'calls', deps.logger);
+    const unsaved = dhcid.save();
+    if (unsaved) return accepted.forEach(({ pending }) => pending.resolve({ rcode: RCODE_UPDATE.SERVFAIL, ede: EDE.OTHER, why: unsaved }));
+    // An update of DHCID records only makes no provider call.
+    const outcome: Pick<ApplyOutcome, 'done' | 'failure'> = plan.changes.length ? await applyPlan(provider, plan, 'calls', deps.logger) : { done: [] };
+    if (outcome.failure) dhcid.restore(deps.logger);
     if (!outcome.failure) {
       for (const { pending, changes } of accepted) {
         deps.logger.info(`gateway: key ${pending.key} changed ${zone}: ${changes.map((c) => `${c.action} ${(c.after ?? c.before)!.name} ${(c.after ?? c.before)!.type}`).join(', ')}`);

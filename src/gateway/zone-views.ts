@@ -32,6 +32,8 @@ export class ZoneViews {
     private readonly now: () => number = () => Math.floor(Date.now() / 1000),
     /** Told of each change after the first reading (for NOTIFY). */
     private readonly onChange?: (zone: string, soa: DnsRecord & { type: 'SOA' }) => void,
+    /** Records the gateway keeps itself beside the provider's (DHCID, dhcid-store.ts): answered, transferred, in the serial. */
+    private readonly keptByGateway: (zone: string) => DnsRecord[] = () => [],
   ) {
     for (const zone of zones) this.zones.set(zone, { serial: 0 });
   }
@@ -62,17 +64,18 @@ export class ZoneViews {
   show(zone: string, live: LiveRecord[]): void {
     const served = this.zones.get(zone);
     if (!served) return;
-    const fingerprint = live.map((r) => `${r.name} ${r.type} ${r.ttl ?? '-'} ${r.priority ?? '-'} ${r.value}`).sort().join('\n');
+    const kept = this.keptByGateway(zone);
+    const fingerprint = [...live.map((r) => `${r.name} ${r.type} ${r.ttl ?? '-'} ${r.priority ?? '-'} ${r.value}`), ...kept.map((r) => `${r.name} ${r.type} ${r.ttl} kept ${JSON.stringify(r.value)}`)].sort().join('\n');
     if (served.index && served.fingerprint === fingerprint) return;
     const first = !served.index;
     served.serial = Math.max(this.now(), served.serial + 1) >>> 0;
     served.fingerprint = fingerprint;
-    served.index = this.build(zone, live, served.serial);
+    served.index = this.build(zone, live, served.serial, kept);
     if (!first) this.onChange?.(zone, served.index.soa);
   }
 
-  private build(zone: string, live: LiveRecord[], serial: number): ZoneIndex {
-    const records: DnsRecord[] = [];
+  private build(zone: string, live: LiveRecord[], serial: number, kept: DnsRecord[]): ZoneIndex {
+    const records: DnsRecord[] = [...kept];
     for (const r of live) {
       const fields = toProvider(r);
       const entry: DnsEntry = { entityID: r.entityID, name: fields.name, type: fields.type, ttl: fields.ttl === undefined ? '-' : String(fields.ttl), priority: fields.priority === undefined ? '-' : String(fields.priority), value: fields.value };

@@ -1,0 +1,72 @@
+// The DHCID records of one zone while a batch of updates (update-batch.ts) is judged and
+// written: each accepted update's DHCID changes are applied to a working copy; the copy is saved
+// before the provider's writes and the records read at the start are put back when those writes
+// fail, so the kept records change only with the provider's zone.
+import type { Logger } from '../runtime/log.js';
+import type { Change } from '../zone/plan.js';
+import { dhcidChanges } from './dhcid-changes.js';
+import type { DhcidTouched } from './dhcid-rules.js';
+import { countOf, type DhcidByName, type DhcidRecord, type DhcidStore } from './dhcid-store.js';
+
+export class DhcidBatch {
+  private readonly before: DhcidByName;
+  private readonly working: DhcidByName;
+  private size: number;
+  private changed = false;
+
+  constructor(
+    private readonly store: DhcidStore,
+    private readonly zone: string,
+  ) {
+    this.before = store.of(zone);
+    this.working = new Map(this.before);
+    this.size = countOf(this.before);
+  }
+
+  /** The zone's records as the updates accepted so far left them. */
+  get held(): ReadonlyMap<string, readonly DhcidRecord[]> {
+    return this.working;
+  }
+
+  /** How many more records the zone may hold. */
+  get spare(): number {
+    return this.store.roomFor(this.zone) - this.size;
+  }
+
+  /** What an update's DHCID part changes (empty: nothing), as changes for the log and journal. */
+  changes(touched: DhcidTouched): Change[] {
+    return [...touched].flatMap(([name, list]) => dhcidChanges(this.working.get(name) ?? [], list));
+  }
+
+  /** Applies an accepted update's DHCID part to the working copy. */
+  accept(touched: DhcidTouched): void {
+    for (const [name, list] of touched) {
+      if (!dhcidChanges(this.working.get(name) ?? [], list).length) continue;
+      this.size += list.length - (this.working.get(name)?.length ?? 0);
+      if (list.length) this.working.set(name, list);
+      else this.working.delete(name);
+      this.changed = true;
+    }
+  }
+
+  /** Saves the working copy (before the provider's writes); why it could not be saved, if it could not. */
+  save(): string | undefined {
+    if (!this.changed) return undefined;
+    try {
+      this.store.replace(this.zone, this.working);
+      return undefined;
+    } catch (error) {
+      return `the DHCID records could not be saved: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`;
+    }
+  }
+
+  /** Puts back the records read at the start (the provider's writes failed). */
+  restore(logger: Logger): void {
+    if (!this.changed) return;
+    try {
+      this.store.replace(this.zone, this.before);
+    } catch (error) {
+      logger.error(`gateway: the DHCID records of ${this.zone} could not be put back after a failed update: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    }
+  }
+}
