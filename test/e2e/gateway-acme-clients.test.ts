@@ -1,0 +1,155 @@
+// Real ACME clients through `ddedge gateway` (issue 18), from README "Recipes per client" run as
+// written: certbot `--dns-rfc2136` and lego `--dns rfc2136` each get a certificate for
+// example.com and *.example.com from Pebble, which validates DNS-01 at the sandbox's name
+// server; the clients' updates go to the built gateway in front of the sandbox's API, each
+// signed with a key granted only `name _acme-challenge.example.com TXT`. Afterwards the
+// provider's zone (service/dnslist through the API) is exactly as before, and the provider
+// calls each certificate cost are what the README says. Then the router recipes (nsupdate,
+// knsupdate) with a key granted one A record.
+//
+// The README's `gateway-*` blocks run unchanged in one directory (the gateway's keys file is
+// there, and the clients' copies of their keys), in an empty HOME, with `ddedge` on the PATH
+// as the package installs it. What a README cannot say, the test's environment supplies:
+// - the port: 5353 in the blocks becomes the gateway's free port (the one mapping, withPorts);
+// - certbot's CA, answers and directories: its own config file ~/.config/letsencrypt/cli.ini
+//   (server, config/work/logs dirs, non-interactive, agree-tos, 1 s propagation wait) and
+//   REQUESTS_CA_BUNDLE;
+// - lego's CA: lego 4.9 takes the server only as a flag, so a `lego` first on the PATH adds
+//   `--server` and asks the sandbox's name server (`--dns.resolvers`, `--dns.disable-cp`:
+//   the zone's NS glue is 127.0.0.1 port 53, where nothing listens); LEGO_CA_CERTIFICATES.
+// The gateway re-reads the zone only every hour here, so the counts are the clients' alone.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { baseEnv, DIST, startDist, tempDir, waitForOutput } from '../helpers/cli.js';
+import { hasProgram, startPebble, type Pebble } from '../helpers/pebble.js';
+import { readmeRecipe, runRecipe, withPorts } from '../helpers/readme-recipes.js';
+import { sandboxRegistrar } from '../helpers/sandbox-sdk.js';
+
+const hasCertbotRfc2136 = (() => {
+  const found = hasProgram('certbot') && spawnSync('certbot', ['plugins', '--text'], { encoding: 'utf8' }).stdout?.includes('dns-rfc2136');
+  if (!found && process.env.DDEDGE_REQUIRE_TOOLS && process.env.DDEDGE_REQUIRE_TOOLS !== '0') throw new Error('certbot --dns-rfc2136 is required (DDEDGE_REQUIRE_TOOLS=1): apt-get install python3-certbot-dns-rfc2136');
+  return Boolean(found);
+})();
+const TOOLS = hasProgram('pebble', ['-h']) && hasProgram('openssl', ['version']);
+const CLIENT_TIMEOUT_MS = 150_000;
+
+let sandbox: Sandbox;
+let pebble: Pebble;
+let gateway: ReturnType<typeof startDist> | undefined;
+let gatewayPort: number;
+let dir: string;
+let home: string;
+let bin: string;
+
+/** The provider's zone, read through the API (service/dnslist), as `name TYPE ttl value` lines. */
+async function providerZone(): Promise<string[]> {
+  const { dns } = await sandboxRegistrar(sandbox).service.dnsList({ serviceName: 'example.com' });
+  return dns.map((e) => `${e.name} ${e.type} ${e.ttl} ${e.value}`).sort();
+}
+
+/** Runs the README blocks `names` in the gateway's directory, the gateway's port for 5353. */
+function runBlocks(names: string[], env: Record<string, string> = {}) {
+  const script = names.map((n) => readmeRecipe(n)).join('\n');
+  return runRecipe(gatewayPort ? withPorts(script, { 5353: gatewayPort }) : script, {
+    cwd: dir,
+    env: { PATH: `${bin}:${process.env.PATH ?? ''}`, HOME: home, ...env },
+    timeoutMs: CLIENT_TIMEOUT_MS,
+  });
+}
+
+/** Provider calls made while `action` ran, by operation, the test's own zone reads left out. */
+async function callsDuring(action: () => Promise<void>): Promise<Record<string, number>> {
+  const before = new Map(sandbox.calls);
+  await action();
+  const spent: Record<string, number> = {};
+  for (const [op, n] of sandbox.calls) if (n !== (before.get(op) ?? 0)) spent[op] = n - (before.get(op) ?? 0);
+  return spent;
+}
+
+function expectCertificate(pemFile: string) {
+  const text = execFileSync('openssl', ['x509', '-noout', '-ext', 'subjectAltName', '-issuer', '-in', pemFile], { encoding: 'utf8' });
+  expect(text).toContain('DNS:example.com, DNS:*.example.com');
+  expect(text).toMatch(/issuer=.*Pebble/);
+}
+
+beforeAll(async () => {
+  if (!TOOLS) return;
+  sandbox = await startSandbox({ dnsPort: 0 });
+  pebble = await startPebble(`127.0.0.1:${sandbox.dnsPort}`, 600_000);
+  dir = tempDir('ddedge-gw-clients-');
+  home = tempDir('ddedge-gw-home-');
+  bin = tempDir('ddedge-gw-bin-');
+  // `ddedge` as the package installs it; `lego` pointed at Pebble and the sandbox's name server.
+  writeFileSync(join(bin, 'ddedge'), `#!/bin/sh\nexec "${process.execPath}" "${DIST}" "$@"\n`, { mode: 0o755 });
+  const realLego = execFileSync('sh', ['-c', 'command -v lego || true'], { encoding: 'utf8' }).trim();
+  writeFileSync(join(bin, 'lego'), `#!/bin/sh\nexec "${realLego}" --server "${pebble.directoryUrl}" --dns.resolvers 127.0.0.1:${sandbox.dnsPort} --dns.disable-cp "$@"\n`, { mode: 0o755 });
+  mkdirSync(join(home, '.config', 'letsencrypt'), { recursive: true });
+  writeFileSync(
+    join(home, '.config', 'letsencrypt', 'cli.ini'),
+    [`server = ${pebble.directoryUrl}`, ...['config-dir', 'work-dir', 'logs-dir'].map((d) => `${d} = ${join(home, 'certbot')}`), 'non-interactive', 'agree-tos', 'register-unsafely-without-email', 'dns-rfc2136-propagation-seconds = 1', ''].join('\n'),
+  );
+  // The gateway's keys file before the recipes add their keys: empty, readable by its owner only.
+  writeFileSync(join(dir, 'gateway.keys'), '', { mode: 0o600 });
+  chmodSync(join(dir, 'gateway.keys'), 0o600);
+  const keys = await runBlocks(['gateway-key-certbot', 'gateway-key-lego', 'gateway-key-router']);
+  expect(keys.code, keys.output).toBe(0);
+  expect(keys.output).toContain('certbot.example.com hmac-sha256: name _acme-challenge.example.com TXT');
+  gateway = startDist(
+    ['gateway', '--zone', 'example.com', '--keys', join(dir, 'gateway.keys'), '--dns-listen', '127.0.0.1:0', '--state-dir', join(dir, 'state'), '--refresh', '1h'],
+    baseEnv({ DDEDGE_API_URL: sandbox.url, DDEDGE_API_USER: 'demo-user', DDEDGE_API_PASSWORD: 'demo-api-password' }),
+  );
+  const line = await waitForOutput(gateway, 'stderr', (t) => /answering DNS .* on 127\.0\.0\.1:\d+/.test(t), 15_000);
+  gatewayPort = Number(/on 127\.0\.0\.1:(\d+)/.exec(line)![1]);
+}, 60_000);
+
+afterAll(async () => {
+  gateway?.kill('SIGTERM');
+  if (gateway) expect((await gateway.result).code).toBe(0);
+  await pebble?.close();
+  await sandbox?.close();
+});
+
+describe.skipIf(!TOOLS)('ACME clients through the gateway, as the README shows them', () => {
+  it.skipIf(!hasCertbotRfc2136)('certbot --dns-rfc2136: a certificate for example.com and *.example.com in 8 provider calls; the zone as before', { timeout: CLIENT_TIMEOUT_MS + 10_000 }, async () => {
+    const before = await providerZone();
+    let run = { code: null as number | null, output: '' };
+    const spent = await callsDuring(async () => {
+      run = await runBlocks(['gateway-certbot'], { REQUESTS_CA_BUNDLE: pebble.caFile });
+    });
+    expect(run.code, `${run.output}\n--- pebble:\n${pebble.output()}`).toBe(0);
+    expectCertificate(join(home, 'certbot', 'live', 'example.com', 'cert.pem'));
+    expect(await providerZone()).toEqual(before);
+    expect(spent).toEqual({ 'service/dnslist': 4, 'service/dnscreate': 2, 'service/dnsdelete': 2 });
+  });
+
+  it.skipIf(!hasProgram('lego'))('lego --dns rfc2136: the same certificate, the same 8 calls; the zone as before', { timeout: CLIENT_TIMEOUT_MS + 10_000 }, async () => {
+    const before = await providerZone();
+    let run = { code: null as number | null, output: '' };
+    const spent = await callsDuring(async () => {
+      run = await runBlocks(['gateway-lego'], { LEGO_CA_CERTIFICATES: pebble.caFile });
+    });
+    expect(run.code, `${run.output}\n--- pebble:\n${pebble.output()}`).toBe(0);
+    expectCertificate(join(dir, '.lego', 'certificates', 'example.com.crt'));
+    expect(await providerZone()).toEqual(before);
+    expect(spent).toEqual({ 'service/dnslist': 4, 'service/dnscreate': 2, 'service/dnsdelete': 2 });
+  });
+
+  it.skipIf(!hasProgram('nsupdate', ['-V'], 'bind9-dnsutils') || !hasProgram('knsupdate', ['-V'], 'knot-dnsutils'))(
+    'the router key: nsupdate then knsupdate replace one A record, and nothing else changes',
+    { timeout: 60_000 },
+    async () => {
+      const others = (await providerZone()).filter((l) => !l.startsWith('vpn.example.com A '));
+      const ns = await runBlocks(['gateway-nsupdate']);
+      expect(ns.code, ns.output).toBe(0);
+      expect((await providerZone()).filter((l) => l.startsWith('vpn.example.com A '))).toEqual(['vpn.example.com A 300 192.0.2.10']);
+      const kn = await runBlocks(['gateway-knsupdate']);
+      expect(kn.code, kn.output).toBe(0);
+      const after = await providerZone();
+      expect(after.filter((l) => l.startsWith('vpn.example.com A '))).toEqual(['vpn.example.com A 300 192.0.2.11']);
+      expect(after.filter((l) => !l.startsWith('vpn.example.com A '))).toEqual(others);
+    },
+  );
+});
