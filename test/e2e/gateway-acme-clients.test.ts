@@ -18,8 +18,8 @@
 //   `--server` and asks the sandbox's name server (`--dns.resolvers`, `--dns.disable-cp`:
 //   the zone's NS glue is 127.0.0.1 port 53, where nothing listens); LEGO_CA_CERTIFICATES.
 // The gateway re-reads the zone only every hour here, so the counts are the clients' alone.
-import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
@@ -29,7 +29,9 @@ import { readmeRecipe, runRecipe, withPorts } from '../helpers/readme-recipes.js
 import { sandboxRegistrar } from '../helpers/sandbox-sdk.js';
 
 const hasCertbotRfc2136 = (() => {
-  const found = hasProgram('certbot') && spawnSync('certbot', ['plugins', '--text'], { encoding: 'utf8' }).stdout?.includes('dns-rfc2136');
+  // certbot takes a lock and writes a log even to list its plugins: in a directory of its own.
+  const dirs = tempDir('ddedge-certbot-plugins-');
+  const found = hasProgram('certbot') && spawnSync('certbot', ['plugins', '--text', '--config-dir', dirs, '--work-dir', dirs, '--logs-dir', dirs], { encoding: 'utf8' }).stdout?.includes('dns-rfc2136');
   if (!found && process.env.DDEDGE_REQUIRE_TOOLS && process.env.DDEDGE_REQUIRE_TOOLS !== '0') throw new Error('certbot --dns-rfc2136 is required (DDEDGE_REQUIRE_TOOLS=1): apt-get install python3-certbot-dns-rfc2136');
   return Boolean(found);
 })();
@@ -40,6 +42,8 @@ let sandbox: Sandbox;
 let pebble: Pebble;
 let gateway: ReturnType<typeof startDist> | undefined;
 let gatewayPort: number;
+/** What the gateway has logged so far. */
+let gatewayLog = '';
 let dir: string;
 let home: string;
 let bin: string;
@@ -101,13 +105,24 @@ beforeAll(async () => {
     ['gateway', '--zone', 'example.com', '--keys', join(dir, 'gateway.keys'), '--dns-listen', '127.0.0.1:0', '--state-dir', join(dir, 'state'), '--refresh', '1h'],
     baseEnv({ DDEDGE_API_URL: sandbox.url, DDEDGE_API_USER: 'demo-user', DDEDGE_API_PASSWORD: 'demo-api-password' }),
   );
+  gateway.stderr!.on('data', (d) => (gatewayLog += d));
   const line = await waitForOutput(gateway, 'stderr', (t) => /answering DNS .* on 127\.0\.0\.1:\d+/.test(t), 15_000);
   gatewayPort = Number(/on 127\.0\.0\.1:(\d+)/.exec(line)![1]);
 }, 60_000);
 
 afterAll(async () => {
   gateway?.kill('SIGTERM');
-  if (gateway) expect((await gateway.result).code).toBe(0);
+  if (gateway) {
+    const { code, stdout, stderr } = await gateway.result;
+    expect(code).toBe(0);
+    // The gateway showed none of the keys' secrets, in its output or its journal.
+    for (const keyFile of ['certbot.key', 'lego.key', 'router.key']) {
+      const secret = /secret "([^"]+)"/.exec(readFileSync(join(dir, keyFile), 'utf8'))![1]!;
+      expect(stdout + stderr).not.toContain(secret);
+      const journal = join(dir, 'state', 'gateway', 'journal.jsonl');
+      if (existsSync(journal)) expect(readFileSync(journal, 'utf8')).not.toContain(secret);
+    }
+  }
   await pebble?.close();
   await sandbox?.close();
 });
@@ -121,6 +136,7 @@ describe.skipIf(!TOOLS)('ACME clients through the gateway, as the README shows t
     });
     expect(run.code, `${run.output}\n--- pebble:\n${pebble.output()}`).toBe(0);
     expectCertificate(join(home, 'certbot', 'live', 'example.com', 'cert.pem'));
+    expect(gatewayLog).toMatch(/key certbot\.example\.com changed example\.com: create _acme-challenge\.example\.com TXT/);
     expect(await providerZone()).toEqual(before);
     expect(spent).toEqual({ 'service/dnslist': 4, 'service/dnscreate': 2, 'service/dnsdelete': 2 });
   });
@@ -133,8 +149,27 @@ describe.skipIf(!TOOLS)('ACME clients through the gateway, as the README shows t
     });
     expect(run.code, `${run.output}\n--- pebble:\n${pebble.output()}`).toBe(0);
     expectCertificate(join(dir, '.lego', 'certificates', 'example.com.crt'));
+    expect(gatewayLog).toMatch(/key lego\.example\.com changed example\.com: create _acme-challenge\.example\.com TXT/);
     expect(await providerZone()).toEqual(before);
     expect(spent).toEqual({ 'service/dnslist': 4, 'service/dnscreate': 2, 'service/dnsdelete': 2 });
+  });
+
+  it.skipIf(!hasProgram('nsupdate', ['-V'], 'bind9-dnsutils'))('the certificate keys may change their TXT records and nothing else (REFUSED)', { timeout: 60_000 }, async () => {
+    const before = await providerZone();
+    for (const [keyFile, change] of [
+      ['certbot.key', 'update add _acme-challenge.www.example.com 60 TXT "other name"'],
+      ['certbot.key', 'update add _acme-challenge.example.com 60 CNAME elsewhere.example.net'],
+      ['lego.key', 'update add example.com 60 TXT "v=spf1 -all"'],
+      ['lego.key', 'update delete www.example.com'],
+    ]) {
+      // Not spawnSync: the gateway reads the zone from the sandbox, which runs in this process.
+      const out = await new Promise<string>((resolve) => {
+        const child = execFile('nsupdate', ['-t', '8', '-k', join(dir, keyFile!)], { timeout: 20_000 }, (_error, stdout, stderr) => resolve(stdout + stderr));
+        child.stdin!.end(`server 127.0.0.1 ${gatewayPort}\n${change}\nsend\n`);
+      });
+      expect(out, change).toMatch(/REFUSED/);
+    }
+    expect(await providerZone()).toEqual(before);
   });
 
   it.skipIf(!hasProgram('nsupdate', ['-V'], 'bind9-dnsutils') || !hasProgram('knsupdate', ['-V'], 'knot-dnsutils'))(
