@@ -35,7 +35,9 @@ describe.skipIf(!TOOLS)('README: Try it with a real CA, no account', () => {
     const try_ = join(home, 'pebble-try');
     expect(existsSync(join(try_, 'certbot', 'live', 'example.com', 'cert.pem')), run.output).toBe(true);
     expect(existsSync(join(try_, 'lego', 'certificates', 'example.com.crt')), run.output).toBe(true);
-    // Each block ends by printing its certificate's names.
+    // certbot's certificate chains up to Pebble's root.
+    expect(run.output).toMatch(/live\/example\.com\/cert\.pem: OK/);
+    // Each block prints its certificate's names.
     expect(run.output.match(/DNS:example\.com, DNS:\*\.example\.com/g), run.output).toHaveLength(2);
     // Nothing left at the challenge name, and the stop block ran (it kills both jobs, so they were alive).
     expect(run.output).toContain('checked-left-over');
