@@ -18,7 +18,7 @@ describe('readmeRecipe', () => {
   });
 
   it('finds every block the e2e recipe tests run in the real README', () => {
-    for (const name of ['acme-pebble-start', 'acme-pebble-certbot', 'acme-pebble-lego', 'acme-pebble-stop', 'gateway-key-certbot', 'gateway-certbot', 'gateway-key-lego', 'gateway-lego', 'gateway-key-router', 'gateway-nsupdate', 'gateway-knsupdate'])
+    for (const name of ['acme-pebble-start', 'acme-pebble-certbot', 'acme-pebble-lego', 'acme-pebble-stop', 'gateway-key-certbot', 'gateway-certbot', 'gateway-key-lego', 'gateway-lego', 'gateway-key-router', 'gateway-nsupdate', 'gateway-knsupdate', 'gateway-key-external-dns'])
       expect(readmeRecipe(name).length).toBeGreaterThan(0);
   });
 });
