@@ -1,0 +1,75 @@
+// README recipes run as written: a shell block marked `<!-- recipe: NAME -->` (the line before its
+// opening fence) is taken from README.md verbatim. The only change a test may make is the
+// README's fixed ports, replaced by free ones through one mapping (`withPorts`): a README must
+// name a port, and a test machine shared by many runs cannot promise it is free.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+export const REPO = resolve(import.meta.dirname, '../..');
+
+/** The body of the shell block after `<!-- recipe: NAME -->` in README.md; throws when missing. */
+export function readmeRecipe(name: string, readme = readFileSync(resolve(REPO, 'README.md'), 'utf8')): string {
+  const marker = `<!-- recipe: ${name} -->\n`;
+  const at = readme.indexOf(marker);
+  if (at < 0) throw new Error(`README.md has no block marked ${marker.trim()}`);
+  if (readme.indexOf(marker, at + 1) >= 0) throw new Error(`README.md marks two blocks ${marker.trim()}`);
+  const block = /^```(?:sh|bash)\n([\s\S]*?)^```$/m.exec(readme.slice(at + marker.length));
+  if (!block || block.index !== 0) throw new Error(`${marker.trim()} is not followed by a sh block`);
+  return block[1]!;
+}
+
+/**
+ * `script` with each README port (a whole number, not part of a longer one) replaced by its free
+ * port, in one pass (a free port equal to another README port is not replaced again). A README
+ * port the script does not name is an error: the mapping and the README have drifted apart.
+ */
+export function withPorts(script: string, ports: Record<number, number>): string {
+  const pattern = (from: string) => new RegExp(`(?<![0-9])${from}(?![0-9])`, 'g');
+  for (const from of Object.keys(ports)) if (!pattern(from).test(script)) throw new Error(`the recipe no longer names port ${from}`);
+  return script.replace(pattern(Object.keys(ports).join('|')), (from) => String(ports[Number(from)]));
+}
+
+export interface RecipeRun {
+  code: number | null;
+  output: string;
+}
+
+/**
+ * Runs `script` with `bash -eu` (a failing line fails the recipe, as a reader would stop), in
+ * its own process group, which is killed at the end or after `timeoutMs`: what the recipe
+ * started in the background never outlives the test.
+ */
+export function runRecipe(script: string, options: { cwd: string; env: Record<string, string>; timeoutMs: number }): Promise<RecipeRun> {
+  return new Promise((done) => {
+    const child = spawn('bash', ['-eu', '-c', script], { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    const killGroup = () => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // the group is already gone
+      }
+    };
+    const timer = setTimeout(killGroup, options.timeoutMs);
+    let code: number | null = null;
+    // bash may exit with its background jobs still running: end them, then the output is whole.
+    child.on('exit', (exitCode) => {
+      code = exitCode;
+      killGroup();
+    });
+    child.on('close', () => {
+      clearTimeout(timer);
+      done({ code, output });
+    });
+  });
+}
+
+/** How many times the sandbox logged each API operation (`sandbox: POST /module/action/ -> …`). */
+export function sandboxCalls(output: string): Record<string, number> {
+  const calls: Record<string, number> = {};
+  for (const m of output.matchAll(/^sandbox: POST \/([a-z]+\/[a-z]+)\/ -> /gm)) calls[m[1]!] = (calls[m[1]!] ?? 0) + 1;
+  return calls;
+}
