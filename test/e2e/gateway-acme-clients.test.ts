@@ -195,12 +195,10 @@ describe.skipIf(!TOOLS)('ACME clients through the gateway, as the README shows t
     },
   );
 
-  // Found here, left to the gateway's owners: a delete of every RRset at a name (`update delete
-  // NAME`, type ANY) by a key whose grant names types is REFUSED ("the key may not change every
-  // type at NAME"), even when every RRset there is of a granted type. BIND checks each RRset
-  // present at the name against the grants (ssu_checkall in its update.c) and allows it. Remove
-  // `.fails` when the gateway does the same.
-  it.fails("BIND's rule for a delete of a name by a key granted some types: allowed when every RRset there is granted", { timeout: 60_000 }, async () => {
+  // A delete of every RRset at a name (`update delete NAME`, type ANY) by a key whose grant names
+  // types: BIND checks each RRset present at the name against the grants (ssu_checkall in its
+  // update.c) and allows it when all are granted; so does the gateway (external-dns's key).
+  it("BIND's rule for a delete of a name by a key granted some types: allowed when every RRset there is granted", { timeout: 60_000 }, async () => {
     const send = (lines: string) => program('nsupdate', ['-t', '8', '-k', join(dir, 'external-dns.key')], `server 127.0.0.1 ${gatewayPort}\n${lines}\nsend\n`);
     const before = await providerZone();
     expect(await send('update add gone.k8s.example.com 300 A 192.0.2.90\nupdate add gone.k8s.example.com 300 TXT "owner"')).not.toMatch(/REFUSED|failed/);
