@@ -6,7 +6,8 @@
 // needs (plan.ts): the gateway never calls the API itself.
 import { EDE } from '../dns/edns.js';
 import { typeName, type DnsRecord } from '../dns/types.js';
-import { isZoneType, sameValue, type LiveRecord, type ZoneRecord } from '../zone/record.js';
+import { DEFAULT_TTL } from '../sandbox/dns/entry-records.js';
+import { hasPriority, isZoneType, sameValue, type LiveRecord, type ZoneRecord } from '../zone/record.js';
 import { canonicalValue, formatCaa, ValueError } from '../zone/values.js';
 import { CLASS, TYPE_ANY, type UpdateMessage, type UpdateRecord } from './update-message.js';
 
@@ -53,14 +54,14 @@ export function evaluateUpdate(message: UpdateMessage, live: LiveRecord[], zone:
     if (type === 'SOA' || (type === 'NS' && u.name === zone)) continue;
     if (type !== 'ANY' && !isZoneType(type)) return refuse(RCODE_UPDATE.REFUSED, EDE.NOT_SUPPORTED, `the provider cannot hold ${type} records (${u.name})`);
     if (!allowed(u.name, type)) return refuse(RCODE_UPDATE.REFUSED, EDE.PROHIBITED, `the key may not change ${type === 'ANY' ? 'every type' : type} at ${u.name}`);
-    const applied = applyOne(records, u, type);
+    const applied = applyOne(records, u, type, zone);
     if (applied) return applied;
   }
   return { ok: true, wanted: records };
 }
 
 /** One update on `records` (in place); an Evaluation when it cannot be made. */
-function applyOne(records: ZoneRecord[], u: UpdateRecord, type: string): Evaluation | undefined {
+function applyOne(records: ZoneRecord[], u: UpdateRecord, type: string, zone: string): Evaluation | undefined {
   const at = (pred: (r: ZoneRecord) => boolean) => {
     for (let i = records.length - 1; i >= 0; i--) if (pred(records[i]!)) records.splice(i, 1);
   };
@@ -71,18 +72,30 @@ function applyOne(records: ZoneRecord[], u: UpdateRecord, type: string): Evaluat
   const record = zoneRecordOf(u.data!, u.name, u.ttl);
   if (typeof record === 'string') return refuse(RCODE_UPDATE.REFUSED, EDE.INVALID_DATA, record);
   if (u.class === CLASS.NONE) {
-    at((r) => sameValue(r, record));
+    at((r) => sameRdata(r, record));
     return undefined;
   }
   const here = records.filter((r) => r.name === u.name);
   // A CNAME has its name to itself (RFC 2136 3.4.2.2): the add that would break that is ignored.
-  if (record.type === 'CNAME' && here.some((r) => r.type !== 'CNAME')) return undefined;
+  // The apex always holds the SOA and NS, which are not among `records`.
+  if (record.type === 'CNAME' && (u.name === zone || here.some((r) => r.type !== 'CNAME'))) return undefined;
   if (record.type !== 'CNAME' && here.some((r) => r.type === 'CNAME')) return undefined;
   if (record.type === 'CNAME') at((r) => r.name === u.name && r.type === 'CNAME');
-  else at((r) => sameValue(r, record));
+  else at((r) => sameRdata(r, record));
+  // An RRset has one TTL: the add's TTL becomes the TTL of every record of it, as BIND does
+  // (a record whose TTL is the provider's default keeps it when that is the TTL asked for).
+  for (const r of here) if (r.type === record.type && ttlOf(r) !== record.ttl) r.ttl = record.ttl;
   records.push(record);
   return undefined;
 }
+
+/** The same record in DNS terms: name, type and data, the MX preference and SRV priority included (TTL aside). */
+function sameRdata(a: { name: string; type: string; value: string; priority?: number }, b: { name: string; type: string; value: string; priority?: number }): boolean {
+  return sameValue(a, b) && (!hasPriority(a.type) || a.priority === b.priority);
+}
+
+/** The TTL a record is served with: the provider's default when it has none. */
+const ttlOf = (r: { ttl?: number }): number => r.ttl ?? DEFAULT_TTL;
 
 function checkPrerequisites(prerequisites: UpdateRecord[], live: LiveRecord[], zone: string): Evaluation | undefined {
   const namesInUse = new Set([zone, ...live.map((r) => r.name)]);
@@ -103,11 +116,12 @@ function checkPrerequisites(prerequisites: UpdateRecord[], live: LiveRecord[], z
       valueSets.set(key, [...(valueSets.get(key) ?? []), record]);
     }
   }
-  // Value-dependent: the RRset must be exactly the records named, no more and no fewer (2.4.2).
+  // Value-dependent: the RRset must be exactly the records named, no more and no fewer (2.4.2); TTLs aside.
   for (const [key, wanted] of valueSets) {
     const [name, type] = key.split('\t') as [string, string];
     const have = live.filter((r) => r.name === name && r.type === type);
-    const same = have.length === new Set(wanted.map((w) => w.value)).size && have.every((h) => wanted.some((w) => w.value === h.value));
+    const named = wanted.filter((w, i) => wanted.findIndex((o) => sameRdata(o, w)) === i);
+    const same = have.length === named.length && have.every((h) => named.some((w) => sameRdata(w, h)));
     if (!same) return refuse(RCODE_UPDATE.NXRRSET, EDE.OTHER, `prerequisite failed: the ${type} records at ${name} are not the ones named`);
   }
   return undefined;

@@ -1,0 +1,197 @@
+// BIND as the reference for RFC 2136 (issue 18): the same nsupdate scripts run against `named`
+// (a primary zone with `update-policy { grant KEY zonesub ANY; }`) and against `ddedge gateway`
+// in front of the sandbox, both seeded with the same records (the gateway's first AXFR is named's
+// zone file). After each script the answer code nsupdate reports and the whole zone (AXFR with
+// dig, canonicalised by named-compilezone) must be the same. The scripts run in order on both
+// servers, each from the zone the scripts before it left; what each script changed (lines added
+// and removed) is compared, so a divergence shows at its script and not at every one after it,
+// and the whole zones are compared at the end.
+// Not compared: the SOA (each server has its own serial) and the apex NS (the gateway keeps it
+// for the provider and ignores updates of it; named changes it).
+import { execFile } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { keygenText } from '../../src/gateway/keygen.js';
+import { baseEnv, startDist, tempDir, waitForOutput } from '../helpers/cli.js';
+import { dig, keyStatement, startNamed, type Named } from '../helpers/named.js';
+import { hasProgram } from '../helpers/pebble.js';
+
+const TOOLS =
+  hasProgram('named', ['-v'], 'bind9') &&
+  hasProgram('named-compilezone', ['-v'], 'bind9-utils') &&
+  hasProgram('nsupdate', ['-V'], 'bind9-dnsutils') &&
+  hasProgram('dig', ['-v'], 'bind9-dnsutils');
+
+const ZONE = 'example.com';
+let sandbox: Sandbox;
+let gateway: ReturnType<typeof startDist>;
+let gatewayPort: number;
+let named: Named;
+let dir: string;
+const keys: Record<'admin' | 'xfr', { algorithm: string; secret: string; text: string }> = {} as never;
+
+function makeKey(name: 'admin' | 'xfr'): string {
+  const text = keygenText(name);
+  keys[name] = { algorithm: 'hmac-sha256', secret: /secret "([^"]+)"/.exec(text)![1]!, text };
+  return text;
+}
+
+interface Outcome {
+  /** What nsupdate reports: NOERROR, or the rcode of `update failed: RCODE`. */
+  rcode: string;
+  /** Lines of the zone the script added and removed. */
+  added: string[];
+  removed: string[];
+}
+
+/** Runs an nsupdate script signed with the admin key against the server on `port`. */
+function nsupdate(port: number, lines: string[]): Promise<{ rcode: string; out: string }> {
+  const script = [`server 127.0.0.1 ${port}`, `zone ${ZONE}`, ...lines, 'send', ''].join('\n');
+  const { algorithm, secret } = keys.admin;
+  return new Promise((resolve) => {
+    const child = execFile('nsupdate', ['-t', '8', '-y', `${algorithm}:admin:${secret}`], { timeout: 20_000 }, (error, stdout, stderr) => {
+      const out = stdout + stderr;
+      const failed = /update failed: (\w+)/.exec(out);
+      resolve({ rcode: failed ? failed[1]! : error ? `exit ${String((error as { code?: unknown }).code)}: ${out}` : 'NOERROR', out });
+    });
+    child.stdin!.end(script);
+  });
+}
+
+/** The zone by AXFR, canonicalised by named-compilezone (full names, one form per type), sorted; no SOA, no apex NS. */
+async function zoneOf(port: number): Promise<string[]> {
+  const { algorithm, secret } = keys.xfr;
+  const axfr = await dig(port, ['-y', `${algorithm}:xfr:${secret}`, ZONE, 'AXFR']);
+  if (!/\sSOA\s/.test(axfr) || /Transfer failed|verify|failure/i.test(axfr)) throw new Error(`AXFR from port ${port} failed:\n${axfr}`);
+  const file = join(dir, `axfr-${port}.zone`);
+  writeFileSync(file, axfr.split('\n').filter((l) => !/\sTSIG\s/.test(l)).join('\n'));
+  // -k/-i/-M/-S ignore: named-compilezone as a canonicaliser, not a linter; warnings (a TTL that differs within an RRset) are kept and compared.
+  const compiled = await new Promise<string>((resolve) =>
+    execFile('named-compilezone', ['-s', 'full', '-k', 'ignore', '-i', 'none', '-M', 'ignore', '-S', 'ignore', '-o', '-', ZONE, file], (_e, stdout, stderr) => resolve(stdout + stderr)),
+  );
+  return compiled
+    .split('\n')
+    .map((l) => l.split(file).join('AXFR').trim().replace(/\s+/g, ' '))
+    .filter((l) => l && !/^OK$|^zone example\.com\/IN: loaded serial/.test(l))
+    .filter((l) => !/^example\.com\. \d+ IN (SOA|NS) /.test(l) && !/ IN SOA /.test(l))
+    .sort();
+}
+
+/** Runs a script on one server: its answer code and what it changed in the zone. */
+async function run(port: number, lines: string[]): Promise<Outcome> {
+  const before = await zoneOf(port);
+  const { rcode } = await nsupdate(port, lines);
+  if (port === gatewayPort) {
+    // The gateway answers AXFR from its view, which an update leaves as it computed it; an update that changes
+    // nothing reads the zone afresh from the provider, so the zone compared is the one the provider holds.
+    await nsupdate(port, ['update delete never-there.example.com A']);
+  }
+  const after = await zoneOf(port);
+  return { rcode, added: after.filter((l) => !before.includes(l)), removed: before.filter((l) => !after.includes(l)) };
+}
+
+beforeAll(async () => {
+  if (!TOOLS) return;
+  dir = tempDir('ddedge-bind-ref-');
+  sandbox = await startSandbox({});
+  const keysFile = join(dir, 'gateway.keys');
+  writeFileSync(keysFile, `${makeKey('admin')}grant "admin" zonesub;\n${makeKey('xfr')}transfer "xfr";\n`, { mode: 0o600 });
+  gateway = startDist(
+    ['gateway', '--zone', ZONE, '--keys', keysFile, '--dns-listen', '127.0.0.1:0', '--primary-name', 'gateway.example.net', '--state-dir', join(dir, 'state')],
+    baseEnv({ DDEDGE_API_URL: sandbox.url, DDEDGE_API_USER: 'demo-user', DDEDGE_API_PASSWORD: 'demo-api-password' }),
+  );
+  const line = await waitForOutput(gateway, 'stderr', (t) => /answering DNS .* on 127\.0\.0\.1:\d+/.test(t), 15_000);
+  gatewayPort = Number(/on 127\.0\.0\.1:(\d+)/.exec(line)![1]);
+  // named's zone file is the gateway's first transfer: the same records, the same SOA names, the same apex NS.
+  const { algorithm, secret } = keys.xfr;
+  const seed = (await dig(gatewayPort, ['-y', `${algorithm}:xfr:${secret}`, ZONE, 'AXFR'])).split('\n').filter((l) => !/\sTSIG\s/.test(l)).join('\n');
+  named = await startNamed({
+    files: { 'example.com.zone': seed },
+    // check-names, check-integrity, check-mx and friends are BIND's lint, not RFC 2136: off, so the reference is the protocol.
+    options: 'check-names primary ignore; check-integrity no; check-mx ignore; check-srv-cname ignore; check-sibling no; check-wildcard no;',
+    statements: `${keyStatement('admin', keys.admin.algorithm, keys.admin.secret)}${keyStatement('xfr', keys.xfr.algorithm, keys.xfr.secret)}
+zone "${ZONE}" { type primary; file "example.com.zone"; update-policy { grant admin zonesub ANY; }; allow-transfer { key xfr; }; };\n`,
+    ready: [ZONE],
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await named?.stop();
+  gateway?.kill('SIGTERM');
+  if (gateway) await gateway.result;
+  await sandbox?.close();
+});
+
+/** Each script, with what it shows. Types the provider holds only (A, AAAA, CNAME, MX, SRV, TXT, CAA, NS). */
+const SCRIPTS: { what: string; lines: string[] }[] = [
+  {
+    what: 'several adds in one message, every type, a new name and existing ones',
+    lines: [
+      'update add a.example.com 300 A 192.0.2.1',
+      'update add a.example.com 300 A 192.0.2.2',
+      'update add a.example.com 300 AAAA 2001:db8::1',
+      'update add a.example.com 300 TXT "hello world"',
+      'update add mx.example.com 300 MX 10 mail.example.com.',
+      'update add mx.example.com 300 MX 20 mail2.example.com.',
+      'update add _sip._tcp.example.com 300 SRV 0 5 5060 sip.example.com.',
+      'update add example.com 300 CAA 0 issue "letsencrypt.org"',
+      'update add sub.example.com 300 NS ns1.example.net.',
+    ],
+  },
+  { what: 'nxdomain passes at an unused name', lines: ['prereq nxdomain b.example.com', 'update add b.example.com 300 A 192.0.2.3'] },
+  { what: 'nxdomain fails at a name in use (YXDOMAIN)', lines: ['prereq nxdomain a.example.com', 'update add z.example.com 300 A 192.0.2.4'] },
+  { what: 'yxdomain passes at a name in use', lines: ['prereq yxdomain a.example.com', 'update add a.example.com 300 TXT "second"'] },
+  { what: 'yxdomain fails at an unused name (NXDOMAIN)', lines: ['prereq yxdomain nothere.example.com', 'update add z.example.com 300 A 192.0.2.4'] },
+  { what: 'yxrrset value-independent passes', lines: ['prereq yxrrset a.example.com AAAA', 'update add a.example.com 300 AAAA 2001:db8::2'] },
+  { what: 'yxrrset value-independent fails (NXRRSET)', lines: ['prereq yxrrset a.example.com MX', 'update add z.example.com 300 A 192.0.2.4'] },
+  { what: 'yxrrset value-dependent with one RR passes; replace the RRset', lines: ['prereq yxrrset home.example.com A 192.0.2.20', 'update delete home.example.com A', 'update add home.example.com 300 A 192.0.2.21'] },
+  { what: 'yxrrset value-dependent with one RR fails', lines: ['prereq yxrrset home.example.com A 192.0.2.20', 'update add z.example.com 300 A 192.0.2.4'] },
+  { what: 'yxrrset value-dependent with several RRs passes', lines: ['prereq yxrrset a.example.com A 192.0.2.1', 'prereq yxrrset a.example.com A 192.0.2.2', 'update add c.example.com 300 A 192.0.2.5'] },
+  { what: 'yxrrset value-dependent naming fewer RRs than the RRset holds fails', lines: ['prereq yxrrset a.example.com A 192.0.2.1', 'update add z.example.com 300 A 192.0.2.4'] },
+  { what: 'yxrrset value-dependent naming one RR more fails', lines: ['prereq yxrrset a.example.com A 192.0.2.1', 'prereq yxrrset a.example.com A 192.0.2.2', 'prereq yxrrset a.example.com A 192.0.2.9', 'update add z.example.com 300 A 192.0.2.4'] },
+  { what: 'yxrrset value-dependent on MX: the preference is part of the value', lines: ['prereq yxrrset mx.example.com MX 10 mail.example.com.', 'prereq yxrrset mx.example.com MX 30 mail2.example.com.', 'update add z.example.com 300 A 192.0.2.4'] },
+  { what: 'nxrrset passes', lines: ['prereq nxrrset a.example.com MX', 'update add a.example.com 300 MX 10 mail.example.com.'] },
+  { what: 'nxrrset fails (YXRRSET)', lines: ['prereq nxrrset a.example.com A', 'update add z.example.com 300 A 192.0.2.4'] },
+  { what: 'delete an RRset', lines: ['update delete a.example.com TXT'] },
+  { what: 'delete one RR', lines: ['update delete a.example.com AAAA 2001:db8::1'] },
+  { what: 'delete every RRset at a name', lines: ['update delete b.example.com'] },
+  { what: 'add a record that exists already (same TTL): nothing changes', lines: ['update add home.example.com 300 A 192.0.2.21'] },
+  { what: 'a TTL change by add: the whole RRset takes the new TTL', lines: ['update add a.example.com 60 A 192.0.2.2'] },
+  { what: 'a new record in an RRset with another TTL: the whole RRset takes the new TTL', lines: ['update add a.example.com 120 A 192.0.2.7'] },
+  { what: 'a CNAME at a name with data is ignored', lines: ['update add a.example.com 300 CNAME example.com.'] },
+  { what: 'data at a CNAME is ignored', lines: ['update add www.example.com 300 A 192.0.2.8', 'update add www.example.com 300 TXT "x"'] },
+  { what: 'a CNAME at a CNAME replaces it', lines: ['update add www.example.com 300 CNAME a.example.com.'] },
+  { what: 'MX with the same exchange and another preference is another record', lines: ['update add mx.example.com 300 MX 30 mail.example.com.'] },
+  { what: 'delete one MX: only the one with that preference', lines: ['update delete mx.example.com MX 10 mail.example.com.'] },
+  { what: 'deletes of what is not there change nothing', lines: ['update delete nothere.example.com A', 'update delete a.example.com A 198.51.100.1', 'update delete nothere.example.com', 'update delete a.example.com SRV'] },
+  { what: 'a record outside the zone (NOTZONE) changes nothing', lines: ['update add c.example.com 300 A 192.0.2.55', 'update add x.example.org 300 A 192.0.2.1'] },
+  { what: 'a failing prerequisite after passing ones (YXRRSET): nothing changes', lines: ['prereq yxdomain a.example.com', 'prereq yxrrset a.example.com A', 'prereq nxrrset a.example.com AAAA', 'update add z.example.com 300 A 192.0.2.4'] },
+  {
+    what: 'several updates in one message, in order: delete a CNAME, then data at its name',
+    lines: ['update delete www.example.com CNAME', 'update add www.example.com 300 A 192.0.2.80', 'update add www.example.com 300 AAAA 2001:db8::80', 'update delete c.example.com A 192.0.2.5', 'update add c.example.com 300 TXT "moved"'],
+  },
+  { what: 'an add then a delete of the same record in one message', lines: ['update add d.example.com 300 A 192.0.2.90', 'update delete d.example.com A 192.0.2.90', 'update add d.example.com 300 TXT "kept"'] },
+  { what: 'delete everything at the apex: SOA and NS stay; then a CNAME there is ignored (the apex holds SOA and NS)', lines: ['update delete example.com', 'update add example.com 300 CNAME www.example.org.'] },
+  { what: 'a TXT with quotes and spaces, a CAA with its flag', lines: ['update add t.example.com 300 TXT "a \\"quoted\\" value; with semicolon"', 'update add t.example.com 300 CAA 128 issuewild ";"'] },
+];
+
+describe.skipIf(!TOOLS)('the gateway against BIND named, script by script', () => {
+  it('starts from the same zone', async () => {
+    expect(await zoneOf(gatewayPort)).toEqual(await zoneOf(named.port));
+  });
+
+  for (const [i, script] of SCRIPTS.entries()) {
+    it(`${i + 1}. ${script.what}`, async () => {
+      const reference = await run(named.port, script.lines);
+      const ours = await run(gatewayPort, script.lines);
+      expect(ours.rcode, 'the answer code').toBe(reference.rcode);
+      expect({ added: ours.added, removed: ours.removed }, 'what the script changed').toEqual({ added: reference.added, removed: reference.removed });
+    });
+  }
+
+  it('ends with the same zone', async () => {
+    expect(await zoneOf(gatewayPort)).toEqual(await zoneOf(named.port));
+  });
+});
