@@ -26,6 +26,8 @@ export interface NamedConfig {
   options?: string;
   /** Zones whose SOA must be answered before the server counts as started (primary zones). */
   ready?: string[];
+  /** The port to listen on, when others must know it before named starts (a primary that notifies it); a free one otherwise. */
+  port?: number;
 }
 
 /** A name/TSIG key as named.conf writes it; `secret` is base64. */
@@ -36,7 +38,7 @@ export async function startNamed(config: NamedConfig): Promise<Named> {
   for (const [name, text] of Object.entries(config.files ?? {})) writeFileSync(join(dir, name), text);
   // A port free for TCP may be taken for UDP by another test: a start that fails to listen is tried again on another.
   for (let attempt = 1; ; attempt++) {
-    const port = await freePort();
+    const port = attempt === 1 && config.port ? config.port : await freePort();
     writeFileSync(
       join(dir, 'named.conf'),
       `options {
@@ -63,7 +65,7 @@ ${config.statements}`,
     const started = await waitStarted(named, child, config.ready ?? []);
     if (started) return named;
     await named.stop();
-    if (attempt >= 3 || !/address in use/i.test(log)) throw new Error(`named did not start:\n${log}`);
+    if (attempt >= 3 || config.port || !/address in use/i.test(log)) throw new Error(`named did not start:\n${log}`);
   }
 }
 
