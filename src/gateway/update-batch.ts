@@ -98,7 +98,6 @@ async function applyBatch(zone: string, batch: Pending[], deps: BatchDeps): Prom
     let current = live;
     const accepted: { pending: Pending; changes: Change[] }[] = [];
     for (const pending of batch) {
-      // A delete of every type at a name (type ANY) needs a grant that names no type.
       const evaluation = evaluateUpdate(pending.message, current, zone, (owner, type) => grantsFor(keys, pending.key, zone, owner, type).length > 0);
       if (!evaluation.ok) {
         pending.resolve({ rcode: evaluation.rcode, ede: evaluation.ede, why: evaluation.why });

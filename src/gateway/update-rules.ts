@@ -17,7 +17,7 @@ export type Evaluation =
   | { ok: true; wanted: ZoneRecord[] }
   | { ok: false; rcode: number; ede: number; why: string };
 
-/** Whether the signing key may change records of `type` (a type name, or ANY) at `owner`. */
+/** Whether the signing key may change records of `type` (a type name) at `owner`. */
 export type Allowed = (owner: string, type: string) => boolean;
 
 const refuse = (rcode: number, ede: number, why: string): Evaluation => ({ ok: false, rcode, ede, why });
@@ -29,23 +29,28 @@ export function managedRecords(live: LiveRecord[], zone: string): ZoneRecord[] {
 
 export function evaluateUpdate(message: UpdateMessage, live: LiveRecord[], zone: string, allowed: Allowed): Evaluation {
   const inZone = (name: string) => name === zone || name.endsWith(`.${zone}`);
-  // Prescan of the prerequisites (3.2) and updates (3.4.1): forms that cannot be meant are FORMERR, names outside NOTZONE.
-  for (const p of message.prerequisites) {
-    if (p.ttl !== 0) return refuse(RCODE_UPDATE.FORMERR, EDE.OTHER, `prerequisite ${p.name} has a TTL; prerequisites carry TTL 0`);
-    if (!inZone(p.name)) return refuse(RCODE_UPDATE.NOTZONE, EDE.NOT_AUTHORITATIVE, `prerequisite ${p.name} is outside the zone ${zone}`);
-    if (p.class !== CLASS.IN && p.data) return refuse(RCODE_UPDATE.FORMERR, EDE.OTHER, `prerequisite ${p.name} of class ${p.class} has data`);
-    if (![CLASS.IN, CLASS.ANY, CLASS.NONE].includes(p.class as 1)) return refuse(RCODE_UPDATE.FORMERR, EDE.OTHER, `prerequisite ${p.name} has class ${p.class}`);
-  }
+  // First, as BIND 9.16 and later: every update's name is in the zone (NOTZONE) and allowed by the key's grants (REFUSED),
+  // before any prerequisite is looked at, so that a key cannot probe with prerequisites what it may not change.
   for (const u of message.updates) {
     if (!inZone(u.name)) return refuse(RCODE_UPDATE.NOTZONE, EDE.NOT_AUTHORITATIVE, `${u.name} is outside the zone ${zone}`);
+    const type = u.type === TYPE_ANY ? 'ANY' : String(typeName(u.type));
+    if (type === 'SOA' || (type === 'NS' && u.name === zone)) continue;
+    // A delete of every RRset at a name (type ANY) is allowed when each type there may be changed, as BIND checks it
+    // (at a name with nothing, it deletes nothing: what a name holds is no secret, any query shows it).
+    const held = type === 'ANY' ? [...new Set(managedRecords(live, zone).filter((r) => r.name === u.name).map((r) => r.type))] : [type];
+    const refused = held.find((t) => !allowed(u.name, t));
+    if (refused) return refuse(RCODE_UPDATE.REFUSED, EDE.PROHIBITED, `the key may not change ${refused} at ${u.name}`);
+  }
+  // Then the prerequisites (3.2), each checked and evaluated in order: the first that is malformed or fails decides.
+  const failed = checkPrerequisites(message.prerequisites, live, zone);
+  if (failed) return failed;
+  // Then the prescan of the updates (3.4.1): forms that cannot be meant are FORMERR.
+  for (const u of message.updates) {
     if (u.class === CLASS.IN && (u.type === TYPE_ANY || !u.data)) return refuse(RCODE_UPDATE.FORMERR, EDE.OTHER, `an add at ${u.name} needs a type and data`);
     if (u.class === CLASS.ANY && (u.ttl !== 0 || u.data)) return refuse(RCODE_UPDATE.FORMERR, EDE.OTHER, `a delete of RRsets at ${u.name} carries TTL 0 and no data`);
     if (u.class === CLASS.NONE && (u.ttl !== 0 || u.type === TYPE_ANY || !u.data)) return refuse(RCODE_UPDATE.FORMERR, EDE.OTHER, `a delete of one record at ${u.name} carries TTL 0, a type and its data`);
     if (![CLASS.IN, CLASS.ANY, CLASS.NONE].includes(u.class as 1)) return refuse(RCODE_UPDATE.FORMERR, EDE.OTHER, `${u.name} has class ${u.class}`);
   }
-
-  const failed = checkPrerequisites(message.prerequisites, live, zone);
-  if (failed) return failed;
 
   const records = managedRecords(live, zone);
   for (const u of message.updates) {
@@ -53,7 +58,6 @@ export function evaluateUpdate(message: UpdateMessage, live: LiveRecord[], zone:
     // SOA and the apex NS are the provider's: an update of them is ignored, as BIND ignores what it may not change (3.4.2.2-3.4.2.4).
     if (type === 'SOA' || (type === 'NS' && u.name === zone)) continue;
     if (type !== 'ANY' && !isZoneType(type)) return refuse(RCODE_UPDATE.REFUSED, EDE.NOT_SUPPORTED, `the provider cannot hold ${type} records (${u.name})`);
-    if (!allowed(u.name, type)) return refuse(RCODE_UPDATE.REFUSED, EDE.PROHIBITED, `the key may not change ${type === 'ANY' ? 'every type' : type} at ${u.name}`);
     const applied = applyOne(records, u, type, zone);
     if (applied) return applied;
   }
@@ -102,6 +106,10 @@ function checkPrerequisites(prerequisites: UpdateRecord[], live: LiveRecord[], z
   const rrsetExists = (name: string, type: string) => (name === zone && (type === 'SOA' || type === 'NS')) || live.some((r) => r.name === name && r.type === type);
   const valueSets = new Map<string, ZoneRecord[]>();
   for (const p of prerequisites) {
+    if (p.ttl !== 0) return refuse(RCODE_UPDATE.FORMERR, EDE.OTHER, `prerequisite ${p.name} has a TTL; prerequisites carry TTL 0`);
+    if (p.name !== zone && !p.name.endsWith(`.${zone}`)) return refuse(RCODE_UPDATE.NOTZONE, EDE.NOT_AUTHORITATIVE, `prerequisite ${p.name} is outside the zone ${zone}`);
+    if (p.class !== CLASS.IN && p.data) return refuse(RCODE_UPDATE.FORMERR, EDE.OTHER, `prerequisite ${p.name} of class ${p.class} has data`);
+    if (![CLASS.IN, CLASS.ANY, CLASS.NONE].includes(p.class as 1)) return refuse(RCODE_UPDATE.FORMERR, EDE.OTHER, `prerequisite ${p.name} has class ${p.class}`);
     const type = p.type === TYPE_ANY ? 'ANY' : String(typeName(p.type));
     if (p.class === CLASS.ANY) {
       if (type === 'ANY' && !namesInUse.has(p.name)) return refuse(RCODE_UPDATE.NXDOMAIN, EDE.OTHER, `prerequisite failed: ${p.name} is not in use`);

@@ -30,9 +30,9 @@ let gateway: ReturnType<typeof startDist>;
 let gatewayPort: number;
 let named: Named;
 let dir: string;
-const keys: Record<'admin' | 'xfr', { algorithm: string; secret: string; text: string }> = {} as never;
+const keys: Record<'admin' | 'narrow' | 'xfr', { algorithm: string; secret: string; text: string }> = {} as never;
 
-function makeKey(name: 'admin' | 'xfr'): string {
+function makeKey(name: 'admin' | 'narrow' | 'xfr'): string {
   const text = keygenText(name);
   keys[name] = { algorithm: 'hmac-sha256', secret: /secret "([^"]+)"/.exec(text)![1]!, text };
   return text;
@@ -46,12 +46,12 @@ interface Outcome {
   removed: string[];
 }
 
-/** Runs an nsupdate script signed with the admin key against the server on `port`. */
-function nsupdate(port: number, lines: string[]): Promise<{ rcode: string; out: string }> {
+/** Runs an nsupdate script signed with `key` (admin: the whole zone; narrow: home.example.com A only) against the server on `port`. */
+function nsupdate(port: number, lines: string[], key: 'admin' | 'narrow' = 'admin'): Promise<{ rcode: string; out: string }> {
   const script = [`server 127.0.0.1 ${port}`, `zone ${ZONE}`, ...lines, 'send', ''].join('\n');
-  const { algorithm, secret } = keys.admin;
+  const { algorithm, secret } = keys[key];
   return new Promise((resolve) => {
-    const child = execFile('nsupdate', ['-t', '8', '-y', `${algorithm}:admin:${secret}`], { timeout: 20_000 }, (error, stdout, stderr) => {
+    const child = execFile('nsupdate', ['-t', '8', '-y', `${algorithm}:${key}:${secret}`], { timeout: 20_000 }, (error, stdout, stderr) => {
       const out = stdout + stderr;
       const failed = /update failed: (\w+)/.exec(out);
       resolve({ rcode: failed ? failed[1]! : error ? `exit ${String((error as { code?: unknown }).code)}: ${out}` : 'NOERROR', out });
@@ -92,9 +92,9 @@ function canonicalCase(line: string): string {
 }
 
 /** Runs a script on one server: its answer code and what it changed in the zone. */
-async function run(port: number, lines: string[]): Promise<Outcome> {
+async function run(port: number, lines: string[], key: 'admin' | 'narrow' = 'admin'): Promise<Outcome> {
   const before = await zoneOf(port);
-  const { rcode } = await nsupdate(port, lines);
+  const { rcode } = await nsupdate(port, lines, key);
   if (port === gatewayPort) {
     // The gateway answers AXFR from its view, which an update leaves as it computed it; an update that changes
     // nothing reads the zone afresh from the provider, so the zone compared is the one the provider holds.
@@ -109,7 +109,7 @@ beforeAll(async () => {
   dir = tempDir('ddedge-bind-ref-');
   sandbox = await startSandbox({});
   const keysFile = join(dir, 'gateway.keys');
-  writeFileSync(keysFile, `${makeKey('admin')}grant "admin" zonesub;\n${makeKey('xfr')}transfer "xfr";\n`, { mode: 0o600 });
+  writeFileSync(keysFile, `${makeKey('admin')}grant "admin" zonesub;\n${makeKey('narrow')}grant "narrow" name home.example.com A;\n${makeKey('xfr')}transfer "xfr";\n`, { mode: 0o600 });
   gateway = startDist(
     ['gateway', '--zone', ZONE, '--keys', keysFile, '--dns-listen', '127.0.0.1:0', '--primary-name', 'gateway.example.net', '--state-dir', join(dir, 'state')],
     baseEnv({ DDEDGE_API_URL: sandbox.url, DDEDGE_API_USER: 'demo-user', DDEDGE_API_PASSWORD: 'demo-api-password' }),
@@ -123,8 +123,8 @@ beforeAll(async () => {
     files: { 'example.com.zone': seed },
     // check-names, check-integrity, check-mx and friends are BIND's lint, not RFC 2136: off, so the reference is the protocol.
     options: 'check-names primary ignore; check-integrity no; check-mx ignore; check-srv-cname ignore; check-sibling no; check-wildcard no;',
-    statements: `${keyStatement('admin', keys.admin.algorithm, keys.admin.secret)}${keyStatement('xfr', keys.xfr.algorithm, keys.xfr.secret)}
-zone "${ZONE}" { type primary; file "example.com.zone"; update-policy { grant admin zonesub ANY; }; allow-transfer { key xfr; }; };\n`,
+    statements: `${keyStatement('admin', keys.admin.algorithm, keys.admin.secret)}${keyStatement('narrow', keys.narrow.algorithm, keys.narrow.secret)}${keyStatement('xfr', keys.xfr.algorithm, keys.xfr.secret)}
+zone "${ZONE}" { type primary; file "example.com.zone"; update-policy { grant admin zonesub ANY; grant narrow name home.example.com A; }; allow-transfer { key xfr; }; };\n`,
     ready: [ZONE],
   });
 }, 60_000);
@@ -137,7 +137,7 @@ afterAll(async () => {
 });
 
 /** Each script, with what it shows. Types the provider holds only (A, AAAA, CNAME, MX, SRV, TXT, CAA, NS). */
-const SCRIPTS: { what: string; lines: string[] }[] = [
+const SCRIPTS: { what: string; lines: string[]; key?: 'narrow' }[] = [
   {
     what: 'several adds in one message, every type, a new name and existing ones',
     lines: [
@@ -196,6 +196,18 @@ const SCRIPTS: { what: string; lines: string[] }[] = [
   { what: 'the apex SOA and NS exist for prerequisites: yxrrset SOA passes', lines: ['prereq yxrrset example.com SOA', 'prereq yxdomain example.com', 'update add g.example.com 300 A 192.0.2.93'] },
   { what: 'the apex SOA and NS exist for prerequisites: nxrrset NS fails', lines: ['prereq nxrrset example.com NS', 'update add z.example.com 300 A 192.0.2.4'] },
   { what: 'a delete of the SOA is ignored', lines: ['update delete example.com SOA', 'update add h.example.com 300 A 192.0.2.94'] },
+  { what: 'prerequisites are taken in order: a failing one before one outside the zone decides', lines: ['prereq yxdomain nothere.example.com', 'prereq yxdomain x.example.org', 'update add z.example.com 300 A 192.0.2.4'] },
+  { what: 'a failing prerequisite decides before an update outside the zone', lines: ['prereq nxdomain a.example.com', 'update add x.example.org 300 A 192.0.2.1'] },
+  { what: 'a key held to home.example.com A: what it may do, it does', key: 'narrow', lines: ['prereq yxrrset home.example.com A', 'update delete home.example.com A', 'update add home.example.com 300 A 192.0.2.22'] },
+  { what: 'a key held to home.example.com A: a change elsewhere is REFUSED before any prerequisite is looked at', key: 'narrow', lines: ['prereq nxdomain a.example.com', 'update add www2.example.com 300 A 192.0.2.1'] },
+  { what: 'a key held to home.example.com A: another type there is REFUSED', key: 'narrow', lines: ['update add home.example.com 300 TXT "no"'] },
+  { what: 'another type at home.example.com, by the admin key', lines: ['update add home.example.com 300 TXT "also"'] },
+  { what: 'a key held to home.example.com A: a delete of every type there, where a TXT is too, is REFUSED', key: 'narrow', lines: ['update delete home.example.com'] },
+  { what: 'the TXT gone again, by the admin key', lines: ['update delete home.example.com TXT'] },
+  { what: 'a key held to home.example.com A: a delete of every type there, where only A is, is taken', key: 'narrow', lines: ['update delete home.example.com'] },
+  { what: 'a key held to home.example.com A: a delete of every type at a name where nothing is deletes nothing (NOERROR, as BIND)', key: 'narrow', lines: ['update delete nothing.example.com'] },
+  { what: 'a prerequisite outside the zone after passing ones (NOTZONE)', lines: ['prereq yxdomain a.example.com', 'prereq nxdomain x.example.org', 'update add z.example.com 300 A 192.0.2.4'] },
+  { what: 'an NS at a CNAME is ignored; records below a delegation are taken', lines: ['update add case2.example.com 300 CNAME www.example.com.', 'update add case2.example.com 300 NS ns1.example.net.', 'update add ns1.sub.example.com 300 A 192.0.2.95'] },
 ];
 
 /**
@@ -217,8 +229,8 @@ describe.skipIf(!TOOLS)('the gateway against BIND named, script by script', () =
 
   for (const [i, script] of SCRIPTS.entries()) {
     it(`${i + 1}. ${script.what}`, async () => {
-      const reference = await run(named.port, script.lines);
-      const ours = await run(gatewayPort, script.lines);
+      const reference = await run(named.port, script.lines, script.key);
+      const ours = await run(gatewayPort, script.lines, script.key);
       expect(ours.rcode, 'the answer code').toBe(reference.rcode);
       expect({ added: ours.added, removed: ours.removed }, 'what the script changed').toEqual({ added: reference.added, removed: reference.removed });
     });
