@@ -25,9 +25,18 @@ const TOOLS =
   hasProgram('dig', ['-v'], 'bind9-dnsutils');
 
 const ZONE = 'example.com';
-let sandbox: Sandbox;
-let gateway: ReturnType<typeof startDist>;
+/** Knot's knsupdate, when installed: the same scripts in its syntax, against a second gateway and sandbox. */
+const KNOT = TOOLS && hasProgram('knsupdate', ['-V'], 'knot-dnsutils');
+
+interface Gateway {
+  sandbox: Sandbox;
+  process: ReturnType<typeof startDist>;
+  port: number;
+}
+let gateway: Gateway;
 let gatewayPort: number;
+let knotGateway: Gateway | undefined;
+const gatewayPorts = new Set<number>();
 let named: Named;
 let dir: string;
 const keys: Record<'admin' | 'narrow' | 'xfr', { algorithm: string; secret: string; text: string }> = {} as never;
@@ -46,15 +55,22 @@ interface Outcome {
   removed: string[];
 }
 
-/** Runs an nsupdate script signed with `key` (admin: the whole zone; narrow: home.example.com A only) against the server on `port`. */
-function nsupdate(port: number, lines: string[], key: 'admin' | 'narrow' = 'admin'): Promise<{ rcode: string; out: string }> {
-  const script = [`server 127.0.0.1 ${port}`, `zone ${ZONE}`, ...lines, 'send', ''].join('\n');
+type Client = 'nsupdate' | 'knsupdate';
+
+/**
+ * Runs a script signed with `key` (admin: the whole zone; narrow: home.example.com A only) against
+ * the server on `port`, with nsupdate, or with knsupdate in its syntax (add, del; names absolute).
+ */
+function nsupdate(port: number, lines: string[], key: 'admin' | 'narrow' = 'admin', client: Client = 'nsupdate'): Promise<{ rcode: string; out: string }> {
+  const body = client === 'nsupdate' ? [`zone ${ZONE}`, ...lines] : [`zone ${ZONE}.`, 'origin .', ...lines.map((l) => l.replace(/^update add /, 'add ').replace(/^update delete /, 'del '))];
+  const script = [`server 127.0.0.1 ${port}`, ...body, 'send', ''].join('\n');
   const { algorithm, secret } = keys[key];
   return new Promise((resolve) => {
-    const child = execFile('nsupdate', ['-t', '8', '-y', `${algorithm}:${key}:${secret}`], { timeout: 20_000 }, (error, stdout, stderr) => {
+    const child = execFile(client, ['-t', '8', '-y', `${algorithm}:${key}:${secret}`], { timeout: 20_000 }, (error, stdout, stderr) => {
       const out = stdout + stderr;
-      const failed = /update failed: (\w+)/.exec(out);
-      resolve({ rcode: failed ? failed[1]! : error ? `exit ${String((error as { code?: unknown }).code)}: ${out}` : 'NOERROR', out });
+      // nsupdate: "update failed: NXDOMAIN"; knsupdate: "update failed with error 'NXDOMAIN'" (or the rcode in its report).
+      const failed = /update failed: (\w+)/.exec(out) ?? /\b(FORMERR|SERVFAIL|NXDOMAIN|NOTIMP|REFUSED|YXDOMAIN|YXRRSET|NXRRSET|NOTAUTH|NOTZONE)\b/.exec(out);
+      resolve({ rcode: failed && error ? failed[1]! : error ? `exit ${String((error as { code?: unknown }).code)}: ${out}` : 'NOERROR', out });
     });
     child.stdin!.end(script);
   });
@@ -92,10 +108,10 @@ function canonicalCase(line: string): string {
 }
 
 /** Runs a script on one server: its answer code and what it changed in the zone. */
-async function run(port: number, lines: string[], key: 'admin' | 'narrow' = 'admin'): Promise<Outcome> {
+async function run(port: number, lines: string[], key: 'admin' | 'narrow' = 'admin', client: Client = 'nsupdate'): Promise<Outcome> {
   const before = await zoneOf(port);
-  const { rcode } = await nsupdate(port, lines, key);
-  if (port === gatewayPort) {
+  const { rcode } = await nsupdate(port, lines, key, client);
+  if (gatewayPorts.has(port)) {
     // The gateway answers AXFR from its view, which an update leaves as it computed it; an update that changes
     // nothing reads the zone afresh from the provider, so the zone compared is the one the provider holds.
     await nsupdate(port, ['update delete never-there.example.com A']);
@@ -104,18 +120,34 @@ async function run(port: number, lines: string[], key: 'admin' | 'narrow' = 'adm
   return { rcode, added: after.filter((l) => !before.includes(l)), removed: before.filter((l) => !after.includes(l)) };
 }
 
+/** A sandbox and the built gateway in front of it, with the keys file at `keysFile`. */
+async function startGateway(keysFile: string, stateDir: string): Promise<Gateway> {
+  const sandbox = await startSandbox({});
+  const child = startDist(
+    ['gateway', '--zone', ZONE, '--keys', keysFile, '--dns-listen', '127.0.0.1:0', '--primary-name', 'gateway.example.net', '--state-dir', stateDir],
+    baseEnv({ DDEDGE_API_URL: sandbox.url, DDEDGE_API_USER: 'demo-user', DDEDGE_API_PASSWORD: 'demo-api-password' }),
+  );
+  const line = await waitForOutput(child, 'stderr', (t) => /answering DNS .* on 127\.0\.0\.1:\d+/.test(t), 15_000);
+  const port = Number(/on 127\.0\.0\.1:(\d+)/.exec(line)![1]);
+  gatewayPorts.add(port);
+  return { sandbox, process: child, port };
+}
+
+async function stopGateway(g: Gateway | undefined): Promise<void> {
+  if (!g) return;
+  g.process.kill('SIGTERM');
+  await g.process.result;
+  await g.sandbox.close();
+}
+
 beforeAll(async () => {
   if (!TOOLS) return;
   dir = tempDir('ddedge-bind-ref-');
-  sandbox = await startSandbox({});
   const keysFile = join(dir, 'gateway.keys');
   writeFileSync(keysFile, `${makeKey('admin')}grant "admin" zonesub;\n${makeKey('narrow')}grant "narrow" name home.example.com A;\n${makeKey('xfr')}transfer "xfr";\n`, { mode: 0o600 });
-  gateway = startDist(
-    ['gateway', '--zone', ZONE, '--keys', keysFile, '--dns-listen', '127.0.0.1:0', '--primary-name', 'gateway.example.net', '--state-dir', join(dir, 'state')],
-    baseEnv({ DDEDGE_API_URL: sandbox.url, DDEDGE_API_USER: 'demo-user', DDEDGE_API_PASSWORD: 'demo-api-password' }),
-  );
-  const line = await waitForOutput(gateway, 'stderr', (t) => /answering DNS .* on 127\.0\.0\.1:\d+/.test(t), 15_000);
-  gatewayPort = Number(/on 127\.0\.0\.1:(\d+)/.exec(line)![1]);
+  gateway = await startGateway(keysFile, join(dir, 'state'));
+  gatewayPort = gateway.port;
+  if (KNOT) knotGateway = await startGateway(keysFile, join(dir, 'state-knot'));
   // named's zone file is the gateway's first transfer: the same records, the same SOA names, the same apex NS.
   const { algorithm, secret } = keys.xfr;
   const seed = (await dig(gatewayPort, ['-y', `${algorithm}:xfr:${secret}`, ZONE, 'AXFR'])).split('\n').filter((l) => !/\sTSIG\s/.test(l)).join('\n');
@@ -131,9 +163,8 @@ zone "${ZONE}" { type primary; file "example.com.zone"; update-policy { grant ad
 
 afterAll(async () => {
   await named?.stop();
-  gateway?.kill('SIGTERM');
-  if (gateway) await gateway.result;
-  await sandbox?.close();
+  await stopGateway(gateway);
+  await stopGateway(knotGateway);
 });
 
 /** Each script, with what it shows. Types the provider holds only (A, AAAA, CNAME, MX, SRV, TXT, CAA, NS). */
@@ -233,6 +264,11 @@ describe.skipIf(!TOOLS)('the gateway against BIND named, script by script', () =
       const ours = await run(gatewayPort, script.lines, script.key);
       expect(ours.rcode, 'the answer code').toBe(reference.rcode);
       expect({ added: ours.added, removed: ours.removed }, 'what the script changed').toEqual({ added: reference.added, removed: reference.removed });
+      if (knotGateway) {
+        // The same script in knsupdate's syntax against the second gateway, which has seen the same scripts before it.
+        const knot = await run(knotGateway.port, script.lines, script.key, 'knsupdate');
+        expect(knot, 'knsupdate against the gateway').toEqual(reference);
+      }
     });
   }
 
