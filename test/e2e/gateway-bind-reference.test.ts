@@ -5,7 +5,8 @@
 // dig, canonicalised by named-compilezone) must be the same. The scripts run in order on both
 // servers, each from the zone the scripts before it left; what each script changed (lines added
 // and removed) is compared, so a divergence shows at its script and not at every one after it,
-// and the whole zones are compared at the end.
+// and the whole zones are compared at the end. When knsupdate (Knot) is installed, each script
+// also runs in its syntax against a second gateway and sandbox, with the same outcome expected.
 // Not compared: the SOA (each server has its own serial) and the apex NS (the gateway keeps it
 // for the provider and ignores updates of it; named changes it).
 import { execFile } from 'node:child_process';
