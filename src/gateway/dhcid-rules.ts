@@ -8,9 +8,10 @@
 // The two parts are independent but for those name checks and that delete, so splitting keeps
 // RFC 2136's meaning. A delete of everything at a name is allowed, as BIND's update-policy
 // allows it, when the key may change every type the name holds (Kea's removal deletes the name
-// with a key granted A, AAAA and DHCID only).
+// with a key granted A, AAAA and DHCID only): update-rules.ts checks the provider's types, and
+// a kept DHCID there needs a grant for DHCID.
 import { EDE } from '../dns/edns.js';
-import { isZoneType, type LiveRecord, type ZoneRecord } from '../zone/record.js';
+import type { LiveRecord, ZoneRecord } from '../zone/record.js';
 import { DHCID_DATA_BYTES, isDhcidData, type DhcidRecord } from './dhcid-store.js';
 import { CLASS, TYPE_ANY, type UpdateMessage, type UpdateRecord } from './update-message.js';
 import { evaluateUpdate, RCODE_UPDATE, type Allowed } from './update-rules.js';
@@ -59,7 +60,7 @@ export function evaluateWithDhcid(message: UpdateMessage, live: LiveRecord[], zo
     if (have.size !== wanted.size || [...have].some((d) => !wanted.has(d))) return refuse(RCODE_UPDATE.NXRRSET, EDE.OTHER, `prerequisite failed: the DHCID record at ${name} is not the one named (another client holds the name)`);
   }
 
-  const rest = evaluateUpdate({ ...message, prerequisites: others, updates: message.updates.filter((u) => !isDhcid(u)) }, live, zone, everyTypeThere(message, live, held, allowed));
+  const rest = evaluateUpdate({ ...message, prerequisites: others, updates: message.updates.filter((u) => !isDhcid(u)) }, live, zone, allowed);
   if (!rest.ok) return rest;
 
   // The names the update touches, each with a list of its own (copied at the first touch).
@@ -67,7 +68,10 @@ export function evaluateWithDhcid(message: UpdateMessage, live: LiveRecord[], zo
   const at = (name: string) => touched.get(name) ?? touched.set(name, (held.get(name) ?? []).map((r) => ({ ...r }))).get(name)!;
   const keep = (name: string, pred: (r: DhcidRecord) => boolean) => touched.set(name, at(name).filter(pred));
   for (const u of message.updates) {
-    if (u.type === TYPE_ANY && u.class === CLASS.ANY && (touched.has(u.name) || namesHeld.has(u.name))) touched.set(u.name, []);
+    if (u.type === TYPE_ANY && u.class === CLASS.ANY && (touched.has(u.name) || namesHeld.has(u.name))) {
+      if (at(u.name).length && !allowed(u.name, 'DHCID')) return refuse(RCODE_UPDATE.REFUSED, EDE.PROHIBITED, `the key may not change DHCID at ${u.name}, which a delete of everything there would remove`);
+      touched.set(u.name, []);
+    }
     if (!isDhcid(u)) continue;
     if (!allowed(u.name, 'DHCID')) return refuse(RCODE_UPDATE.REFUSED, EDE.PROHIBITED, `the key may not change DHCID at ${u.name}`);
     if (u.class === CLASS.ANY) touched.set(u.name, []);
@@ -103,20 +107,4 @@ function prescanDhcid(message: UpdateMessage, zone: string): DhcidEvaluation | u
     if (badData(u)) return refuse(RCODE_UPDATE.REFUSED, EDE.INVALID_DATA, `${u.name}: DHCID data is ${DHCID_DATA_BYTES.min} to ${DHCID_DATA_BYTES.max} bytes`);
   }
   return undefined;
-}
-
-/**
- * The key's grants, with BIND's rule for a delete of everything at a name (type ANY): allowed
- * when a grant names no type, or when the key may change every type the name holds or the
- * update adds there (a superset of what it will hold at that point: never more permissive).
- */
-function everyTypeThere(message: UpdateMessage, live: LiveRecord[], held: ReadonlyMap<string, readonly DhcidRecord[]>, allowed: Allowed): Allowed {
-  return (owner, type) => {
-    if (type !== 'ANY' || allowed(owner, 'ANY')) return allowed(owner, type);
-    const types = new Set(live.filter((r) => r.name === owner).map((r) => r.type));
-    if (held.get(owner)?.length) types.add('DHCID');
-    for (const u of message.updates) if (u.name === owner && u.class === CLASS.IN && u.data) types.add(isDhcid(u) ? 'DHCID' : u.data.type);
-    // SOA and the apex NS are never the key's; other types the provider cannot hold are refused before this matters.
-    return [...types].every((t) => (isZoneType(t) || t === 'DHCID') && allowed(owner, t));
-  };
 }

@@ -109,7 +109,7 @@ async function applyBatch(zone: string, batch: Pending[], deps: BatchDeps): Prom
     const dhcid = new DhcidBatch(deps.dhcid, zone);
     const accepted: { pending: Pending; changes: Change[] }[] = [];
     for (const pending of batch) {
-      // A delete of every type at a name (type ANY) needs a grant that names no type, or one for each type there (dhcid-rules.ts).
+      // A delete of every type at a name (type ANY) needs the key to be allowed each type there, DHCID included (update-rules.ts, dhcid-rules.ts).
       const evaluation = evaluateWithDhcid(pending.message, current, zone, (owner, type) => grantsFor(keys, pending.key, zone, owner, type).length > 0, dhcid.held, dhcid.spare);
       if (!evaluation.ok) {
         pending.resolve({ rcode: evaluation.rcode, ede: evaluation.ede, why: evaluation.why });

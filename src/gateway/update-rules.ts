@@ -6,7 +6,8 @@
 // needs (plan.ts): the gateway never calls the API itself.
 import { EDE } from '../dns/edns.js';
 import { typeName, type DnsRecord } from '../dns/types.js';
-import { isZoneType, sameValue, type LiveRecord, type ZoneRecord } from '../zone/record.js';
+import { DEFAULT_TTL } from '../sandbox/dns/entry-records.js';
+import { hasPriority, isZoneType, sameValue, type LiveRecord, type ZoneRecord } from '../zone/record.js';
 import { canonicalValue, formatCaa, ValueError } from '../zone/values.js';
 import { CLASS, TYPE_ANY, type UpdateMessage, type UpdateRecord } from './update-message.js';
 
@@ -16,7 +17,7 @@ export type Evaluation =
   | { ok: true; wanted: ZoneRecord[] }
   | { ok: false; rcode: number; ede: number; why: string };
 
-/** Whether the signing key may change records of `type` (a type name, or ANY) at `owner`. */
+/** Whether the signing key may change records of `type` (a type name) at `owner`. */
 export type Allowed = (owner: string, type: string) => boolean;
 
 const refuse = (rcode: number, ede: number, why: string): Evaluation => ({ ok: false, rcode, ede, why });
@@ -28,23 +29,28 @@ export function managedRecords(live: LiveRecord[], zone: string): ZoneRecord[] {
 
 export function evaluateUpdate(message: UpdateMessage, live: LiveRecord[], zone: string, allowed: Allowed): Evaluation {
   const inZone = (name: string) => name === zone || name.endsWith(`.${zone}`);
-  // Prescan of the prerequisites (3.2) and updates (3.4.1): forms that cannot be meant are FORMERR, names outside NOTZONE.
-  for (const p of message.prerequisites) {
-    if (p.ttl !== 0) return refuse(RCODE_UPDATE.FORMERR, EDE.OTHER, `prerequisite ${p.name} has a TTL; prerequisites carry TTL 0`);
-    if (!inZone(p.name)) return refuse(RCODE_UPDATE.NOTZONE, EDE.NOT_AUTHORITATIVE, `prerequisite ${p.name} is outside the zone ${zone}`);
-    if (p.class !== CLASS.IN && p.data) return refuse(RCODE_UPDATE.FORMERR, EDE.OTHER, `prerequisite ${p.name} of class ${p.class} has data`);
-    if (![CLASS.IN, CLASS.ANY, CLASS.NONE].includes(p.class as 1)) return refuse(RCODE_UPDATE.FORMERR, EDE.OTHER, `prerequisite ${p.name} has class ${p.class}`);
-  }
+  // First, as BIND 9.16 and later: every update's name is in the zone (NOTZONE) and allowed by the key's grants (REFUSED),
+  // before any prerequisite is looked at, so that a key cannot probe with prerequisites what it may not change.
   for (const u of message.updates) {
     if (!inZone(u.name)) return refuse(RCODE_UPDATE.NOTZONE, EDE.NOT_AUTHORITATIVE, `${u.name} is outside the zone ${zone}`);
+    const type = u.type === TYPE_ANY ? 'ANY' : String(typeName(u.type));
+    if (type === 'SOA' || (type === 'NS' && u.name === zone)) continue;
+    // A delete of every RRset at a name (type ANY) is allowed when each type there may be changed, as BIND checks it
+    // (at a name with nothing, it deletes nothing: what a name holds is no secret, any query shows it).
+    const held = type === 'ANY' ? [...new Set(managedRecords(live, zone).filter((r) => r.name === u.name).map((r) => r.type))] : [type];
+    const refused = held.find((t) => !allowed(u.name, t));
+    if (refused) return refuse(RCODE_UPDATE.REFUSED, EDE.PROHIBITED, `the key may not change ${refused} at ${u.name}`);
+  }
+  // Then the prerequisites (3.2), each checked and evaluated in order: the first that is malformed or fails decides.
+  const failed = checkPrerequisites(message.prerequisites, live, zone);
+  if (failed) return failed;
+  // Then the prescan of the updates (3.4.1): forms that cannot be meant are FORMERR.
+  for (const u of message.updates) {
     if (u.class === CLASS.IN && (u.type === TYPE_ANY || !u.data)) return refuse(RCODE_UPDATE.FORMERR, EDE.OTHER, `an add at ${u.name} needs a type and data`);
     if (u.class === CLASS.ANY && (u.ttl !== 0 || u.data)) return refuse(RCODE_UPDATE.FORMERR, EDE.OTHER, `a delete of RRsets at ${u.name} carries TTL 0 and no data`);
     if (u.class === CLASS.NONE && (u.ttl !== 0 || u.type === TYPE_ANY || !u.data)) return refuse(RCODE_UPDATE.FORMERR, EDE.OTHER, `a delete of one record at ${u.name} carries TTL 0, a type and its data`);
     if (![CLASS.IN, CLASS.ANY, CLASS.NONE].includes(u.class as 1)) return refuse(RCODE_UPDATE.FORMERR, EDE.OTHER, `${u.name} has class ${u.class}`);
   }
-
-  const failed = checkPrerequisites(message.prerequisites, live, zone);
-  if (failed) return failed;
 
   const records = managedRecords(live, zone);
   for (const u of message.updates) {
@@ -52,15 +58,14 @@ export function evaluateUpdate(message: UpdateMessage, live: LiveRecord[], zone:
     // SOA and the apex NS are the provider's: an update of them is ignored, as BIND ignores what it may not change (3.4.2.2-3.4.2.4).
     if (type === 'SOA' || (type === 'NS' && u.name === zone)) continue;
     if (type !== 'ANY' && !isZoneType(type)) return refuse(RCODE_UPDATE.REFUSED, EDE.NOT_SUPPORTED, `the provider cannot hold ${type} records (${u.name})`);
-    if (!allowed(u.name, type)) return refuse(RCODE_UPDATE.REFUSED, EDE.PROHIBITED, `the key may not change ${type === 'ANY' ? 'every type' : type} at ${u.name}`);
-    const applied = applyOne(records, u, type);
+    const applied = applyOne(records, u, type, zone);
     if (applied) return applied;
   }
   return { ok: true, wanted: records };
 }
 
 /** One update on `records` (in place); an Evaluation when it cannot be made. */
-function applyOne(records: ZoneRecord[], u: UpdateRecord, type: string): Evaluation | undefined {
+function applyOne(records: ZoneRecord[], u: UpdateRecord, type: string, zone: string): Evaluation | undefined {
   const at = (pred: (r: ZoneRecord) => boolean) => {
     for (let i = records.length - 1; i >= 0; i--) if (pred(records[i]!)) records.splice(i, 1);
   };
@@ -71,24 +76,40 @@ function applyOne(records: ZoneRecord[], u: UpdateRecord, type: string): Evaluat
   const record = zoneRecordOf(u.data!, u.name, u.ttl);
   if (typeof record === 'string') return refuse(RCODE_UPDATE.REFUSED, EDE.INVALID_DATA, record);
   if (u.class === CLASS.NONE) {
-    at((r) => sameValue(r, record));
+    at((r) => sameRdata(r, record));
     return undefined;
   }
   const here = records.filter((r) => r.name === u.name);
   // A CNAME has its name to itself (RFC 2136 3.4.2.2): the add that would break that is ignored.
-  if (record.type === 'CNAME' && here.some((r) => r.type !== 'CNAME')) return undefined;
+  // The apex always holds the SOA and NS, which are not among `records`.
+  if (record.type === 'CNAME' && (u.name === zone || here.some((r) => r.type !== 'CNAME'))) return undefined;
   if (record.type !== 'CNAME' && here.some((r) => r.type === 'CNAME')) return undefined;
   if (record.type === 'CNAME') at((r) => r.name === u.name && r.type === 'CNAME');
-  else at((r) => sameValue(r, record));
+  else at((r) => sameRdata(r, record));
+  // An RRset has one TTL: the add's TTL becomes the TTL of every record of it, as BIND does
+  // (a record whose TTL is the provider's default keeps it when that is the TTL asked for).
+  for (const r of here) if (r.type === record.type && ttlOf(r) !== record.ttl) r.ttl = record.ttl;
   records.push(record);
   return undefined;
 }
+
+/** The same record in DNS terms: name, type and data, the MX preference and SRV priority included (TTL aside). */
+function sameRdata(a: { name: string; type: string; value: string; priority?: number }, b: { name: string; type: string; value: string; priority?: number }): boolean {
+  return sameValue(a, b) && (!hasPriority(a.type) || a.priority === b.priority);
+}
+
+/** The TTL a record is served with: the provider's default when it has none. */
+const ttlOf = (r: { ttl?: number }): number => r.ttl ?? DEFAULT_TTL;
 
 function checkPrerequisites(prerequisites: UpdateRecord[], live: LiveRecord[], zone: string): Evaluation | undefined {
   const namesInUse = new Set([zone, ...live.map((r) => r.name)]);
   const rrsetExists = (name: string, type: string) => (name === zone && (type === 'SOA' || type === 'NS')) || live.some((r) => r.name === name && r.type === type);
   const valueSets = new Map<string, ZoneRecord[]>();
   for (const p of prerequisites) {
+    if (p.ttl !== 0) return refuse(RCODE_UPDATE.FORMERR, EDE.OTHER, `prerequisite ${p.name} has a TTL; prerequisites carry TTL 0`);
+    if (p.name !== zone && !p.name.endsWith(`.${zone}`)) return refuse(RCODE_UPDATE.NOTZONE, EDE.NOT_AUTHORITATIVE, `prerequisite ${p.name} is outside the zone ${zone}`);
+    if (p.class !== CLASS.IN && p.data) return refuse(RCODE_UPDATE.FORMERR, EDE.OTHER, `prerequisite ${p.name} of class ${p.class} has data`);
+    if (![CLASS.IN, CLASS.ANY, CLASS.NONE].includes(p.class as 1)) return refuse(RCODE_UPDATE.FORMERR, EDE.OTHER, `prerequisite ${p.name} has class ${p.class}`);
     const type = p.type === TYPE_ANY ? 'ANY' : String(typeName(p.type));
     if (p.class === CLASS.ANY) {
       if (type === 'ANY' && !namesInUse.has(p.name)) return refuse(RCODE_UPDATE.NXDOMAIN, EDE.OTHER, `prerequisite failed: ${p.name} is not in use`);
@@ -103,11 +124,12 @@ function checkPrerequisites(prerequisites: UpdateRecord[], live: LiveRecord[], z
       valueSets.set(key, [...(valueSets.get(key) ?? []), record]);
     }
   }
-  // Value-dependent: the RRset must be exactly the records named, no more and no fewer (2.4.2).
+  // Value-dependent: the RRset must be exactly the records named, no more and no fewer (2.4.2); TTLs aside.
   for (const [key, wanted] of valueSets) {
     const [name, type] = key.split('\t') as [string, string];
     const have = live.filter((r) => r.name === name && r.type === type);
-    const same = have.length === new Set(wanted.map((w) => w.value)).size && have.every((h) => wanted.some((w) => w.value === h.value));
+    const named = wanted.filter((w, i) => wanted.findIndex((o) => sameRdata(o, w)) === i);
+    const same = have.length === named.length && have.every((h) => named.some((w) => sameRdata(w, h)));
     if (!same) return refuse(RCODE_UPDATE.NXRRSET, EDE.OTHER, `prerequisite failed: the ${type} records at ${name} are not the ones named`);
   }
   return undefined;

@@ -78,7 +78,9 @@ export class ZoneViews {
     const records: DnsRecord[] = [...kept];
     for (const r of live) {
       const fields = toProvider(r);
-      const entry: DnsEntry = { entityID: r.entityID, name: fields.name, type: fields.type, ttl: fields.ttl === undefined ? '-' : String(fields.ttl), priority: fields.priority === undefined ? '-' : String(fields.priority), value: fields.value };
+      // A TXT value is the text as read (an empty one is held as the characters "" at the provider, read back as empty).
+      const value = r.type === 'TXT' ? r.value : fields.value;
+      const entry: DnsEntry = { entityID: r.entityID, name: fields.name, type: fields.type, ttl: fields.ttl === undefined ? '-' : String(fields.ttl), priority: fields.priority === undefined ? '-' : String(fields.priority), value };
       const record = recordOfEntry(entry, r.name);
       if (record && record.type !== 'SOA') records.push(record);
     }

@@ -104,6 +104,8 @@ describe('grants', () => {
     const txt: UpdateRecord = { name: HOST, type: T.TXT, class: CLASS.IN, ttl: 60, data: { name: HOST, type: 'TXT', ttl: 60, value: ['x'] } as DnsRecord };
     expect(run([], [txt, rr(HOST, TYPE_ANY, CLASS.ANY)], { allowed: (o, t) => t === 'TXT' || dhcpKey(o, t) }).ok).toBe(true);
     expect(run([], [rr(HOST, TYPE_ANY, CLASS.ANY)], { allowed: (o, t) => t !== 'TXT' && dhcpKey(o, t), live: withTxt })).toMatchObject({ ok: false, rcode: 5 });
+    // A kept DHCID counts as a type there: a key granted A only may not delete it with the name.
+    expect(run([], [rr(HOST, TYPE_ANY, CLASS.ANY)], { live, kept: [held(HOST, ONE)], allowed: (o, t) => t === 'A' && dhcpKey(o, t) })).toMatchObject({ ok: false, rcode: 5, why: expect.stringMatching(/may not change DHCID/) });
   });
 });
 

@@ -1,0 +1,119 @@
+// BIND `named` as a secondary of a gateway zone, configured as an operator would configure one:
+// `primaries { 127.0.0.1 port P key "xfr"; }` and NOTIFY allowed from the primary's address.
+// The gateway runs with `--notify` at the secondary and a key allowed to `transfer`. After an
+// nsupdate to the gateway, the secondary must get the NOTIFY, transfer the zone (SOA query and
+// AXFR/IXFR, TSIG-signed with the xfr key) and serve the new serial and the new record; the
+// SOA's refresh (an hour) is far beyond the test's wait, so only the NOTIFY can bring it there.
+import { execFile } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { keygenText } from '../../src/gateway/keygen.js';
+import { baseEnv, startDist, tempDir, waitForOutput } from '../helpers/cli.js';
+import { dig, keyStatement, startNamed, type Named } from '../helpers/named.js';
+import { freePort, hasProgram } from '../helpers/pebble.js';
+
+const TOOLS = hasProgram('named', ['-v'], 'bind9') && hasProgram('nsupdate', ['-V'], 'bind9-dnsutils') && hasProgram('dig', ['-v'], 'bind9-dnsutils');
+
+const ZONE = 'example.com';
+let sandbox: Sandbox;
+let gateway: ReturnType<typeof startDist>;
+let gatewayPort: number;
+let secondary: Named;
+const secrets: Record<string, string> = {};
+
+function makeKey(name: string): string {
+  const text = keygenText(name);
+  secrets[name] = /secret "([^"]+)"/.exec(text)![1]!;
+  return text;
+}
+
+function nsupdate(lines: string[]): Promise<{ code: number; out: string }> {
+  const script = [`server 127.0.0.1 ${gatewayPort}`, `zone ${ZONE}`, ...lines, 'send', ''].join('\n');
+  return new Promise((resolve) => {
+    const child = execFile('nsupdate', ['-t', '8', '-y', `hmac-sha256:admin:${secrets.admin}`], { timeout: 20_000 }, (error, stdout, stderr) => resolve({ code: error ? 1 : 0, out: stdout + stderr }));
+    child.stdin!.end(script);
+  });
+}
+
+const serialOf = (answer: string): number | undefined => {
+  const soa = /\sIN\s+SOA\s+\S+\s+\S+\s+(\d+)\s/.exec(answer);
+  return soa ? Number(soa[1]) : undefined;
+};
+
+/** Polls the secondary (bounded: 400 tries of at most 3 s each, 50 ms apart) until `done` holds for its answer to `args`. */
+async function secondaryAnswers(args: string[], done: (answer: string) => boolean): Promise<string> {
+  let answer = '';
+  for (let i = 0; i < 400; i++) {
+    answer = await dig(secondary.port, args);
+    if (done(answer)) return answer;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`the secondary never answered as expected; last answer:\n${answer}\nnamed's log:\n${secondary.output()}`);
+}
+
+beforeAll(async () => {
+  if (!TOOLS) return;
+  const dir = tempDir('ddedge-secondary-');
+  sandbox = await startSandbox({});
+  const keysFile = join(dir, 'gateway.keys');
+  writeFileSync(keysFile, `${makeKey('admin')}grant "admin" zonesub;\n${makeKey('xfr')}transfer "xfr";\n`, { mode: 0o600 });
+  // The gateway must know where to send NOTIFYs before the secondary, which must know the gateway's port, starts.
+  const secondaryPort = await freePort();
+  gateway = startDist(
+    ['gateway', '--zone', ZONE, '--keys', keysFile, '--dns-listen', '127.0.0.1:0', '--primary-name', 'gateway.example.net', '--state-dir', join(dir, 'state'), '--notify', `127.0.0.1:${secondaryPort}`],
+    baseEnv({ DDEDGE_API_URL: sandbox.url, DDEDGE_API_USER: 'demo-user', DDEDGE_API_PASSWORD: 'demo-api-password' }),
+  );
+  const line = await waitForOutput(gateway, 'stderr', (t) => /answering DNS .* on 127\.0\.0\.1:\d+/.test(t), 15_000);
+  gatewayPort = Number(/on 127\.0\.0\.1:(\d+)/.exec(line)![1]);
+  secondary = await startNamed({
+    port: secondaryPort,
+    statements: `${keyStatement('xfr', 'hmac-sha256', secrets.xfr!)}
+zone "${ZONE}" { type secondary; file "example.com.secondary"; primaries { 127.0.0.1 port ${gatewayPort} key "xfr"; }; allow-notify { 127.0.0.1; }; };\n`,
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await secondary?.stop();
+  gateway?.kill('SIGTERM');
+  if (gateway) await gateway.result;
+  await sandbox?.close();
+});
+
+describe.skipIf(!TOOLS)('BIND named as a secondary of the gateway', () => {
+  it('loads the zone at start by a TSIG-signed transfer', async () => {
+    const answer = await secondaryAnswers([ZONE, 'SOA'], (a) => /status: NOERROR/.test(a) && /flags: qr aa/.test(a));
+    expect(answer).toMatch(/SOA\s+gateway\.example\.net\. hostmaster\.example\.com\./);
+    const www = await dig(secondary.port, [`www.${ZONE}`, 'CNAME']);
+    expect(www).toMatch(/www\.example\.com\.\s+\d+\s+IN\s+CNAME\s+example\.com\./);
+  });
+
+  it('after an nsupdate to the gateway, gets the NOTIFY, transfers the zone and serves the new serial and record', async () => {
+    const before = serialOf(await dig(secondary.port, [ZONE, 'SOA']))!;
+    expect(before).toBeGreaterThan(0);
+    const update = await nsupdate(['update add notified.example.com 120 A 192.0.2.123']);
+    expect(update.code, update.out).toBe(0);
+    const answered = performance.now();
+    const primarySerial = serialOf(await dig(gatewayPort, [ZONE, 'SOA']))!;
+    expect(primarySerial).toBeGreaterThan(before);
+    await secondaryAnswers([ZONE, 'SOA'], (a) => serialOf(a) === primarySerial);
+    const served = performance.now();
+    const record = await dig(secondary.port, [`notified.${ZONE}`, 'A']);
+    expect(record).toMatch(/flags: qr aa/);
+    expect(record).toMatch(/notified\.example\.com\.\s+120\s+IN\s+A\s+192\.0\.2\.123/);
+    // What the secondary logged: a NOTIFY from the primary, then a transfer signed with the xfr key.
+    expect(secondary.output()).toMatch(/notify from 127\.0\.0\.1#\d+: serial \d+/);
+    expect(secondary.output()).toMatch(/Transfer status: success/);
+    expect(secondary.output()).toMatch(/TSIG xfr/);
+    console.info(`the secondary served serial ${primarySerial} ${Math.round(served - answered)} ms after the gateway answered the update`);
+  });
+
+  it('follows a delete too: the record is gone from the secondary', async () => {
+    const update = await nsupdate(['update delete notified.example.com A']);
+    expect(update.code, update.out).toBe(0);
+    const primarySerial = serialOf(await dig(gatewayPort, [ZONE, 'SOA']))!;
+    await secondaryAnswers([ZONE, 'SOA'], (a) => serialOf(a) === primarySerial);
+    expect(await dig(secondary.port, [`notified.${ZONE}`, 'A'])).toMatch(/status: NXDOMAIN/);
+  });
+});
