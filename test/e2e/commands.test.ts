@@ -97,7 +97,7 @@ describe('ddedge daemon', () => {
     expect(zoneValue(sandbox, 'home.example.com')).toBe('81.0.2.15');
     sandbox.model.services[0]!.dns[2]!.value = '192.0.2.99';
     // The forced cycle's result is logged: waited for, not slept on.
-    const seen = waitForOutput(daemon, 'stderr', (t) => t.includes('SIGUSR1: cycle done: '), 30_000);
+    const seen = waitForOutput(daemon, 'stderr', (t) => t.includes('SIGUSR1: cycle done: '));
     daemon.kill('SIGUSR1');
     // The cache says 81.0.2.15 was sent: a forced cycle still respects the cache.
     expect(await seen).toContain('SIGUSR1: cycle done: home.example.com A 81.0.2.15 unchanged; exit 0\n');

@@ -71,7 +71,7 @@ describe('file: source that is not a regular file', () => {
     const daemon = startDist(['daemon'], env);
     children.push(daemon);
     let seen = 0;
-    const answered = (n: number) => waitForOutput(daemon, 'stderr', (t) => (t.match(/source answered source=url:/g) ?? []).length >= n, 15_000);
+    const answered = (n: number) => waitForOutput(daemon, 'stderr', (t) => (t.match(/source answered source=url:/g) ?? []).length >= n);
     for (let cycle = 1; cycle <= 6; cycle++) {
       await answered(cycle - seen);
       seen = cycle;

@@ -97,7 +97,7 @@ describe('credentials in an url: source', () => {
   it('the daemon: its debug log, its /status and what SIGTERM prints', async () => {
     const env = agentEnv(sandbox, { DDEDGE_IP_SOURCES: [withPassword(), withToken()].join(','), DDEDGE_IP_QUORUM: '1', DDEDGE_LOG_LEVEL: 'debug', DDEDGE_INTERVAL: '1h' });
     const daemon = startDist(['daemon', '--listen', '127.0.0.1:0'], env);
-    const log = await waitForOutput(daemon, 'stderr', (t) => /at (http:\S+)\/\n/.test(t) && / set to /.test(t), 15_000);
+    const log = await waitForOutput(daemon, 'stderr', (t) => /at (http:\S+)\/\n/.test(t) && / set to /.test(t));
     const base = /at (http:\S+)\/\n/.exec(log)![1]!;
     const status = await (await fetch(`${base}/status`)).text();
     daemon.kill('SIGTERM');

@@ -35,7 +35,7 @@ const env = () => baseEnv({ ...withApi(sandbox), DDEDGE_STATE_DIR: tempDir('dded
 const dnsServer = () => `127.0.0.1:${sandbox.dnsPort}`;
 
 describe('zone export --complete', () => {
-  it('writes $TTL, the SOA and NS the name server gives; zone plan of the file changes nothing', { timeout: 60_000 }, async () => {
+  it('writes $TTL, the SOA and NS the name server gives; zone plan of the file changes nothing', async () => {
     const run = await runDist(['zone', 'export', '--complete', '--dns-server', dnsServer(), '--output', 'full.zone'], env(), cwd);
     expect(run.code, run.stderr).toBe(0);
     const text = readFileSync(join(cwd, 'full.zone'), 'utf8');
@@ -59,7 +59,7 @@ describe('zone export --complete', () => {
     ]));
   });
 
-  it('writes no glue when the zone has the name server\'s address as a record', { timeout: 60_000 }, async () => {
+  it('writes no glue when the zone has the name server\'s address as a record', async () => {
     sandbox.model.services.find((s) => s.name === ZONE)!.dns.push({ entityID: '6', name: `ns1.${ZONE}`, type: 'A', ttl: '-', priority: '-', value: '192.0.2.53' });
     const run = await runDist(['zone', 'export', '--complete', '--dns-server', dnsServer()], env(), cwd);
     expect(run.code, run.stderr).toBe(0);
@@ -67,7 +67,7 @@ describe('zone export --complete', () => {
     expect(run.stdout).toMatch(/^ns1 +IN A +192\.0\.2\.53$/m);
   });
 
-  it.skipIf(!checkzone)('the file loads as it is in named-checkzone', { timeout: 60_000 }, async () => {
+  it.skipIf(!checkzone)('the file loads as it is in named-checkzone', async () => {
     const run = await runDist(['zone', 'export', '--complete', '--dns-server', dnsServer(), '--output', 'full.zone'], env(), cwd);
     expect(run.code, run.stderr).toBe(0);
     const file = join(cwd, 'full.zone');
@@ -82,7 +82,7 @@ describe('zone export --complete', () => {
     await expect(promisify(execFile)(checkzone!, [ZONE, join(cwd, 'plain.zone')])).rejects.toMatchObject({ stdout: expect.stringMatching(/no SOA|not loaded/) });
   });
 
-  it('is exit 2 with --format json or with plan, and exit 4 when the name server gives no SOA', { timeout: 60_000 }, async () => {
+  it('is exit 2 with --format json or with plan, and exit 4 when the name server gives no SOA', async () => {
     const json = await runDist(['zone', 'export', '--complete', '--format', 'json'], env(), cwd);
     expect([json.code, json.stderr]).toEqual([2, expect.stringMatching(/--complete: for zone export in the bind format/)]);
     const plan = await runDist(['zone', 'plan', '--complete', join(cwd, 'x.zone')], env(), cwd);

@@ -64,7 +64,7 @@ describe('zones past 8 pages: paging follows total', () => {
     expect(apply.code, apply.stderr).toBe(0);
     expect(Object.fromEntries(sandbox.calls)).toEqual({ 'service/dnslist': 20, 'service/dnscreate': 1, 'service/dnsdelete': 1 });
     expect(zone()).toHaveLength(10_000);
-  }, 120_000);
+  });
 
   it('a provider that shortens pages to 100 entries: 100 pages, bounded by its total', async () => {
     seed(2_500);
@@ -109,7 +109,7 @@ describe('a listing not known to be complete drives no delete and no dnssetzone:
     expect(exported.code).toBe(4);
     expect(exported.stderr).toMatch(/zone export stopped: .*nothing was written/);
     expect(existsSync(out)).toBe(false);
-  }, 90_000);
+  });
 
   it('no total, every page followed: still not known to be complete', async () => {
     seed(1_504);
@@ -200,7 +200,7 @@ describe('a zone at its plan\'s entity limit', () => {
     expect(service.dns).toHaveLength(50);
     expect(service.dns.map((e) => e.name)).toEqual(expect.arrayContaining(['r0.example.net', 'r4.example.net']));
     expect((await runDist(['zone', 'plan', '--expect-no-changes', file, '--service', 'example.net'], env())).code).toBe(0);
-  }, 60_000);
+  });
 });
 
 describe('the sandbox holds zones of 100,000 entries and enforces the plan limit in every write', () => {
