@@ -110,12 +110,11 @@ describe('the daemon HTTP endpoint', () => {
 
     // While the slow ones hang on: a forced cycle runs to its end, and probes are answered at once.
     const before = Date.now();
+    // The daemon says when the forced cycle has ended: waited for, not polled against a clock.
+    const cycleDone = waitForOutput(daemon, 'stderr', (t) => t.includes('SIGUSR1: cycle done: '));
     daemon.kill('SIGUSR1');
-    let lastCycleAt = 0;
-    for (let i = 0; i < 50 && lastCycleAt < before; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      lastCycleAt = Date.parse(((await (await fetch(`${url}/status`)).json()) as { lastCycleAt: string }).lastCycleAt);
-    }
+    await cycleDone;
+    const lastCycleAt = Date.parse(((await (await fetch(`${url}/status`)).json()) as { lastCycleAt: string }).lastCycleAt);
     expect(lastCycleAt).toBeGreaterThanOrEqual(before);
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
     const answeredAt = Date.now();
