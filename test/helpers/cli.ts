@@ -79,7 +79,9 @@ export const HANG_BOUND_MS = 120_000;
  * loaded machine). Each call imports the modules afresh, as a new process would: nothing one
  * run registered (secrets to mask, locks held, warnings given) is seen by the next. What only
  * the built file shows (bundling, its exit, signals, its real stdout and stderr) stays with
- * runDist: every command keeps at least one test through it.
+ * runDist: every command keeps at least one test through it. Also with runDist: hooks (a hook
+ * inherits process.env, here the test runner's), NODE_* variables (Node reads them at its
+ * start) and files that can block a read (a FIFO would stop this process, not a child).
  */
 export async function runMain(args: string[], env: Record<string, string>, cwd?: string): Promise<RunResult> {
   vi.resetModules();
