@@ -8,7 +8,7 @@ import type { DnsMessage } from '../../src/dns/types.js';
 import { encodeMessage } from '../../src/dns/message.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { acmeEnv, challengeValues, zoneAnswer as answerOfZone } from '../helpers/acme.js';
-import { runDist } from '../helpers/cli.js';
+import { runDist, runMain } from '../helpers/cli.js';
 import { answerTo, framed, startHostileDns, type HostileDns, type Reply } from '../helpers/hostile-dns.js';
 
 const NAME = '_acme-challenge.example.com';
@@ -32,8 +32,9 @@ async function nameServer(handlers: { udp?: Reply; tcp?: Reply }): Promise<strin
 
 const zoneAnswer = (query: DnsMessage): Buffer => answerOfZone(sandbox, query);
 
-const present = (servers: string[], extra: Record<string, string> = {}, args: string[] = []) =>
-  runDist(['acme', 'present', `${NAME}.`, V1, ...args], acmeEnv(sandbox, { DDEDGE_DNS_SERVERS: servers.join(','), ...extra }));
+/** The built file for the first test; main() in this process for the rest (the same waiting, no process start). */
+const present = (servers: string[], extra: Record<string, string> = {}, args: string[] = [], run = runMain) =>
+  run(['acme', 'present', `${NAME}.`, V1, ...args], acmeEnv(sandbox, { DDEDGE_DNS_SERVERS: servers.join(','), ...extra }));
 
 describe('acme present waits until every server shows the value', () => {
   it('returns once both servers answer with it, one of them lagging behind the API', async () => {
@@ -41,7 +42,7 @@ describe('acme present waits until every server shows the value', () => {
     const prompt = await nameServer({ udp: zoneAnswer });
     // Shows the zone as it was until it has been asked three times (a secondary catching up).
     const lagging = await nameServer({ udp: (q) => (++asked > 3 ? zoneAnswer(q) : answerTo(q, [])) });
-    const result = await present([prompt, lagging]);
+    const result = await present([prompt, lagging], {}, [], runDist);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(new RegExp(`^${NAME} TXT "${V1}" added; visible on 2 name server\\(s\\) after \\d+\\.\\ds\\n$`));
     expect(asked).toBe(4);
@@ -83,7 +84,7 @@ describe('running out of time: exit 4, the record stays for the cleanup', () => 
     const server = await nameServer({ udp: reply(), tcp: () => undefined });
     const env = acmeEnv(sandbox, { DDEDGE_DNS_SERVERS: server, DDEDGE_PROPAGATION_TIMEOUT: '2500ms', DDEDGE_TIMEOUT: '500ms' });
     const started = Date.now();
-    const result = await runDist(['acme', 'present', NAME, V1], env);
+    const result = await runMain(['acme', 'present', NAME, V1], env);
     expect(result.code).toBe(4);
     expect(Date.now() - started).toBeLessThan(8000);
     expect(result.stderr).toContain(`${NAME} TXT "${V1}" is not visible after 2.5s`);
@@ -92,7 +93,7 @@ describe('running out of time: exit 4, the record stays for the cleanup', () => 
     // Left in place and remembered, so the client's cleanup removes it.
     expect(challengeValues(sandbox, NAME)).toEqual([V1]);
     expect(JSON.parse(readFileSync(join(env.DDEDGE_STATE_DIR!, 'acme', 'challenges.json'), 'utf8')).challenges).toMatchObject([{ name: NAME, value: V1 }]);
-    const cleanup = await runDist(['acme', 'cleanup', NAME, V1], env);
+    const cleanup = await runMain(['acme', 'cleanup', NAME, V1], env);
     expect(cleanup.code).toBe(0);
     expect(challengeValues(sandbox, NAME)).toEqual([]);
   });
@@ -105,7 +106,7 @@ describe('running out of time: exit 4, the record stays for the cleanup', () => 
   });
 
   it.each(['127.0.0.1:99999', 'not a server', '[::1'])('a bad --dns-server %s is exit 2, before any change', async (bad) => {
-    const result = await runDist(['acme', 'present', NAME, V1, '--dns-server', bad], acmeEnv(sandbox));
+    const result = await runMain(['acme', 'present', NAME, V1, '--dns-server', bad], acmeEnv(sandbox));
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(`--dns-server: "${bad}"`);
     expect(challengeValues(sandbox, NAME)).toEqual([]);

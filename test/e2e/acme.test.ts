@@ -1,4 +1,7 @@
-// ddedge acme, as lego, certbot and scripts run it: the built file against the sandbox.
+// ddedge acme, as lego, certbot and scripts run it, against the sandbox. The built file runs in
+// the first test, for values that start with a dash, and behind ddedge-acme and dns_ddedge.sh;
+// the rest is the command's logic, run by main() in this process (a process start each took
+// seconds on a loaded machine).
 // Propagation waits are tested in acme-propagation.test.ts (they need a name server).
 import { readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -6,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseFault } from '../../src/sandbox/faults.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { providerCalls } from '../helpers/agent-env.js';
-import { baseEnv, runDist, tempDir } from '../helpers/cli.js';
+import { baseEnv, runDist, runMain, tempDir, type RunResult } from '../helpers/cli.js';
 import { acmeEnv, challengeValues, zoneWithoutChallenges } from '../helpers/acme.js';
 import { spawn } from 'node:child_process';
 
@@ -19,14 +22,15 @@ afterEach(async () => sandbox.close());
 const NAME = '_acme-challenge.example.com';
 const V1 = 'gfj9Xq-bB1rPpU0vTyvDBKpDqsm9dTHSpg9_5xJX0zk';
 const V2 = 'LPsIwTo7o8BoG0-vjCyGQGBWSVIPxI-i_X336eUOQZo';
-const acme = (args: string[], extra: Record<string, string | undefined> = {}, env = acmeEnv(sandbox)) => runDist(['acme', ...args, '--no-wait'], { ...env, ...(extra as Record<string, string>) });
+const acme = (args: string[], extra: Record<string, string | undefined> = {}, env = acmeEnv(sandbox), run: (args: string[], env: Record<string, string>) => Promise<RunResult> = runMain) =>
+  run(['acme', ...args, '--no-wait'], { ...env, ...(extra as Record<string, string>) });
 
 describe('ddedge acme present and cleanup', () => {
   it('adds the value beside the others with one list and one create, and cleanup removes exactly it', async () => {
     const before = zoneWithoutChallenges(sandbox);
     sandbox.model.services[0]!.dns.push({ entityID: '90', name: NAME, type: 'TXT', ttl: '-', priority: '-', value: 'someone-elses-token' });
     const env = acmeEnv(sandbox);
-    const present = await acme(['present', `${NAME}.`, V1], {}, env);
+    const present = await acme(['present', `${NAME}.`, V1], {}, env, runDist);
     // Nothing on stderr: certbot shows a hook's stderr as "error output".
     expect(present).toMatchObject({ code: 0, stdout: `${NAME} TXT "${V1}" added; not waited for (--no-wait)\n`, stderr: '' });
     expect(Object.fromEntries(sandbox.calls)).toEqual({ 'service/dnslist': 1, 'service/dnscreate': 1 });
@@ -34,7 +38,7 @@ describe('ddedge acme present and cleanup', () => {
     const state = JSON.parse(readFileSync(join(env.DDEDGE_STATE_DIR!, 'acme', 'challenges.json'), 'utf8'));
     expect(state.challenges).toMatchObject([{ name: NAME, value: V1, service: 'example.com' }]);
 
-    const cleanup = await acme(['cleanup', `${NAME}.`, V1], {}, env);
+    const cleanup = await acme(['cleanup', `${NAME}.`, V1], {}, env, runDist);
     expect(cleanup).toMatchObject({ code: 0, stdout: `${NAME} TXT "${V1}" removed\n` });
     expect(challengeValues(sandbox, NAME)).toEqual(['someone-elses-token']);
     expect(JSON.parse(readFileSync(join(env.DDEDGE_STATE_DIR!, 'acme', 'challenges.json'), 'utf8')).challenges).toEqual([]);

@@ -1,6 +1,7 @@
 // `ddedge api` arguments as a user types them: values that begin with "-" (PEM, negative
 // numbers, "-all"), @FILE and @- for values, key material never repeated in a message, and
-// names that only objects have ("toString") refused like any unknown parameter.
+// names that only objects have ("toString") refused like any unknown parameter. The built file
+// runs the first value and reads standard input; the other checks run main() in this process.
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCsr } from '../../src/sandbox/csr.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { withApi } from '../helpers/agent-env.js';
-import { baseEnv, DIST, runDist, tempDir, type RunResult } from '../helpers/cli.js';
+import { baseEnv, DIST, runDist, runMain, type RunResult, tempDir } from '../helpers/cli.js';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -45,14 +46,14 @@ describe('values that begin with "-"', () => {
   });
 
   it('a TXT value "-all" is the value of --value', async () => {
-    const run = await runDist(['api', 'service', 'dnscreate', '--serviceName', 'example.com', '--name', 'spf.example.com', '--type', 'TXT', '--value', '-all'], env());
+    const run = await runMain(['api', 'service', 'dnscreate', '--serviceName', 'example.com', '--name', 'spf.example.com', '--type', 'TXT', '--value', '-all'], env());
     expect(run.code, run.stderr).toBe(0);
     expect(sandbox.model.services.flatMap((s) => s.dns).find((e) => e.name === 'spf.example.com')?.value).toBe('-all');
   });
 
   it('a negative number is a value, checked as one (exit 2, nothing sent)', async () => {
     const before = calls();
-    const run = await runDist(['api', 'domain', 'list', '--pageLength', '-5'], env());
+    const run = await runMain(['api', 'domain', 'list', '--pageLength', '-5'], env());
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('"pageLength" (argument 4) must be at least 1');
     expect(run.stderr).not.toContain('unknown parameter');
@@ -60,7 +61,7 @@ describe('values that begin with "-"', () => {
   });
 
   it('a parameter at the end with no value is a usage error naming it', async () => {
-    expect(await runDist(['api', 'ssl', 'csrdecode', '--csrData'], env())).toMatchObject({ code: 2, stderr: expect.stringContaining('--csrData (argument 4) needs a value') });
+    expect(await runMain(['api', 'ssl', 'csrdecode', '--csrData'], env())).toMatchObject({ code: 2, stderr: expect.stringContaining('--csrData (argument 4) needs a value') });
   });
 });
 
@@ -68,7 +69,7 @@ describe('@FILE and @- read a value', () => {
   it('--csrData @FILE reads the file', async () => {
     const file = join(tempDir(), 'req.csr');
     writeFileSync(file, csrData);
-    const run = await runDist(['api', 'ssl', 'csrdecode', '--csrData', `@${file}`], env());
+    const run = await runMain(['api', 'ssl', 'csrdecode', '--csrData', `@${file}`], env());
     expect(run.code, run.stderr).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ commonName: 'www.example.com' });
   });
@@ -80,10 +81,10 @@ describe('@FILE and @- read a value', () => {
   });
 
   it('@@ is a literal @; a missing file is exit 2 naming the parameter and the file', async () => {
-    const run = await runDist(['api', 'service', 'dnscreate', '--serviceName', 'example.com', '--name', 'at.example.com', '--type', 'TXT', '--value', '@@home'], env());
+    const run = await runMain(['api', 'service', 'dnscreate', '--serviceName', 'example.com', '--name', 'at.example.com', '--type', 'TXT', '--value', '@@home'], env());
     expect(run.code, run.stderr).toBe(0);
     expect(sandbox.model.services.flatMap((s) => s.dns).find((e) => e.name === 'at.example.com')?.value).toBe('@home');
-    const missing = await runDist(['api', 'ssl', 'csrdecode', '--csrData', '@/nonexistent/req.csr'], env());
+    const missing = await runMain(['api', 'ssl', 'csrdecode', '--csrData', '@/nonexistent/req.csr'], env());
     expect(missing).toMatchObject({ code: 2, stderr: expect.stringContaining('--csrData (argument 4): cannot read the file "/nonexistent/req.csr": ENOENT') });
   });
 
@@ -105,16 +106,16 @@ describe('key material is never repeated in a message', () => {
     ['a key after an unknown flag', ['api', 'ssl', 'csrdecode', '--csrData', csrData, '--keyData=', '--x', csrKey]],
   ];
   it.each(cases)('%s: exit 2, the parameter and its position named, not its value', async (_name, args) => {
-    const run = await runDist(args, env());
+    const run = await runMain(args, env());
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/^ddedge: /);
     expectNoKey(run.stdout + run.stderr);
   });
 
   it('names the position of the offending parameter', async () => {
-    const run = await runDist(cases[0]![1], env());
+    const run = await runMain(cases[0]![1], env());
     expect(run.stderr).toContain('"certificateID" (argument 4) must be a whole number');
-    const stray = await runDist(cases[1]![1], env());
+    const stray = await runMain(cases[1]![1], env());
     expect(stray.stderr).toContain('argument 6 is not a parameter name');
   });
 });
@@ -122,13 +123,13 @@ describe('key material is never repeated in a message', () => {
 describe('names that only JavaScript objects have', () => {
   it.each(['toString', 'constructor', 'hasOwnProperty', 'valueOf'])('--%s is an unknown parameter (exit 2, nothing sent)', async (name) => {
     const before = calls();
-    const run = await runDist(['api', 'tool', 'hello', `--${name}`, 'x'], env());
+    const run = await runMain(['api', 'tool', 'hello', `--${name}`, 'x'], env());
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(`unknown parameter "${name}" (argument 4)`);
     expect(calls()).toBe(before);
   });
 
   it('--__proto__ is refused too', async () => {
-    expect((await runDist(['api', 'tool', 'hello', '--__proto__', 'x'], env())).code).toBe(2);
+    expect((await runMain(['api', 'tool', 'hello', '--__proto__', 'x'], env())).code).toBe(2);
   });
 });

@@ -36,9 +36,9 @@ describe('ddedge api', () => {
       const page = Number(f.get('page') ?? 1);
       return envelope({ queryInfo: { page, pageLength: 1, results: 1, total: 3 }, contacts: [{ contactID: `C${page}` }] });
     };
-    const all = await runDist(['api', 'contact', 'list', '--all', '--pageLength', '1'], env());
+    const all = await runMain(['api', 'contact', 'list', '--all', '--pageLength', '1'], env());
     expect(JSON.parse(all.stdout).contacts.map((c: { contactID: string }) => c.contactID)).toEqual(['C1', 'C2', 'C3']);
-    const raw = await runDist(['api', 'contact', 'list', '--raw'], env());
+    const raw = await runMain(['api', 'contact', 'list', '--raw'], env());
     expect(JSON.parse(raw.stdout)).toMatchObject({ success: true, version: '1.0.26', responseData: { contacts: [{ contactID: 'C1' }] } });
   });
 
@@ -51,7 +51,7 @@ describe('ddedge api', () => {
     [1100, 7],
   ])('an error answer with code %i exits %i', async (code, exit) => {
     answer = () => JSON.stringify({ success: false, errorCode: code, errorCodeMsg: 'refused', action: 'domain/getinfo', version: '1.0.26', messages: ['detail'], responseData: [] });
-    const run = await runDist(['api', 'domain', 'getinfo', '--domain', 'example.com'], env());
+    const run = await runMain(['api', 'domain', 'getinfo', '--domain', 'example.com'], env());
     expect(run.code).toBe(exit);
     expect(run.stderr).toContain(`error ${code}`);
     expect(run.stderr).not.toContain('canary-cli-password');
@@ -59,12 +59,12 @@ describe('ddedge api', () => {
 
   it('an answer that is not the envelope is malformed (exit 4)', async () => {
     answer = () => '<html>maintenance</html>';
-    expect((await runDist(['api', 'tool', 'hello'], env())).code).toBe(4);
+    expect((await runMain(['api', 'tool', 'hello'], env())).code).toBe(4);
   });
 
   it('refuses invalid values before any request (exit 2)', async () => {
     const before = stub.hits;
-    const run = await runDist(['api', 'contact', 'create', '--Phone', '12345', '--Country', 'Spain'], env());
+    const run = await runMain(['api', 'contact', 'create', '--Phone', '12345', '--Country', 'Spain'], env());
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/"Phone" \(argument 4\) must be a phone number as \+DD\.DDDDDDDD/);
     expect(run.stderr).toMatch(/"Country" \(argument 6\) must be a 2-letter country code/);
@@ -72,20 +72,20 @@ describe('ddedge api', () => {
   });
 
   it('an unknown operation exits 2 with the nearest names', async () => {
-    const run = await runDist(['api', 'domain', 'getinfos'], env());
+    const run = await runMain(['api', 'domain', 'getinfos'], env());
     expect(run).toMatchObject({ code: 2, stderr: expect.stringContaining('did you mean domain getinfo') });
   });
 
   it('api list shows the 99 operations; <op> --help shows each parameter, whether required, and its values', async () => {
-    expect((await runDist(['api', 'list'], env())).stdout).toMatch(/^99 operations/);
-    const help = (await runDist(['api', 'service', 'dnscreate', '--help'], env())).stdout;
+    expect((await runMain(['api', 'list'], env())).stdout).toMatch(/^99 operations/);
+    const help = (await runMain(['api', 'service', 'dnscreate', '--help'], env())).stdout;
     expect(help).toMatch(/--serviceName\s+required/);
     expect(help).toMatch(/--type\s+required\s+enum one of: A, AAAA, CNAME, MX, SRV, TXT, NS, CAA/);
     expect(help).toMatch(/--priority\s+optional/);
   });
 
   it('needs API credentials', async () => {
-    expect(await runDist(['api', 'tool', 'hello'], baseEnv({ DDEDGE_API_URL: stub.url }))).toMatchObject({ code: 2, stderr: expect.stringContaining('DDEDGE_API_USER') });
+    expect(await runMain(['api', 'tool', 'hello'], baseEnv({ DDEDGE_API_URL: stub.url }))).toMatchObject({ code: 2, stderr: expect.stringContaining('DDEDGE_API_USER') });
   });
 });
 

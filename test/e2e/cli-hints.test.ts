@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { withApi } from '../helpers/agent-env.js';
-import { baseEnv, runDist, tempDir } from '../helpers/cli.js';
+import { baseEnv, runDist, runMain, tempDir } from '../helpers/cli.js';
 import { startServer, type TestServer } from '../helpers/servers.js';
 
 let sandbox: Sandbox;
@@ -24,7 +24,7 @@ describe('ddedge api help', () => {
   });
 
   it('ddedge api <module> --help lists its actions, in plain English', async () => {
-    const run = await runDist(['api', 'service', '--help'], baseEnv());
+    const run = await runMain(['api', 'service', '--help'], baseEnv());
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^  dnscreate +Create a DNS/m);
     expect(run.stdout).toContain('List the mailboxes of a service');
@@ -33,7 +33,7 @@ describe('ddedge api help', () => {
   });
 
   it('a mistyped module gets "did you mean"', async () => {
-    expect(await runDist(['api', 'sll', 'list'], baseEnv())).toMatchObject({ code: 2, stderr: expect.stringContaining('did you mean ssl?') });
+    expect(await runMain(['api', 'sll', 'list'], baseEnv())).toMatchObject({ code: 2, stderr: expect.stringContaining('did you mean ssl?') });
   });
 });
 
@@ -44,20 +44,20 @@ describe('unknown flags', () => {
     [['sandbox', '--prot', '0'], '--port'],
     [['health', '--jsn'], '--json'],
   ])('%j: exit 2, did you mean %s', async (args, flag) => {
-    const run = await runDist(args, baseEnv());
+    const run = await runMain(args, baseEnv());
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(`did you mean ${flag}?`);
   });
 
   it('a mistyped switch of ddedge api gets "did you mean"', async () => {
-    const run = await runDist(['api', 'contact', 'list', '--al'], baseEnv(withApi(sandbox)));
+    const run = await runMain(['api', 'contact', 'list', '--al'], baseEnv(withApi(sandbox)));
     expect(run).toMatchObject({ code: 2, stderr: expect.stringContaining('did you mean --all') });
-    const user = await runDist(['api', 'contact', 'list', '--api-usr', 'x'], baseEnv(withApi(sandbox)));
+    const user = await runMain(['api', 'contact', 'list', '--api-usr', 'x'], baseEnv(withApi(sandbox)));
     expect(user).toMatchObject({ code: 2, stderr: expect.stringMatching(/did you mean .*--api-user/) });
   });
 
   it('an unknown API parameter gets the nearest names', async () => {
-    const run = await runDist(['api', 'service', 'dnslist', '--serviceNam', 'example.com'], baseEnv(withApi(sandbox)));
+    const run = await runMain(['api', 'service', 'dnslist', '--serviceNam', 'example.com'], baseEnv(withApi(sandbox)));
     expect(run).toMatchObject({ code: 2, stderr: expect.stringContaining('did you mean serviceName') });
   });
 });
@@ -68,7 +68,7 @@ describe('--json errors', () => {
     [['ip', '--json', '--interval', '10s'], 2, 'usage'],
     [['api', 'domain', 'list', '--json', '--pageLength', '0'], 2, 'usage'],
   ])('%j: one JSON document on stdout {"error":{message, exitCode, kind}}', async (args, exitCode, kind) => {
-    const run = await runDist(args, baseEnv(withApi(sandbox)));
+    const run = await runMain(args, baseEnv(withApi(sandbox)));
     expect(run.code).toBe(exitCode);
     const doc = JSON.parse(run.stdout);
     expect(doc).toEqual({ error: { message: expect.any(String), exitCode, kind } });
@@ -77,7 +77,7 @@ describe('--json errors', () => {
 
   it('an API refusal keeps its own kind; the password never appears', async () => {
     const env = baseEnv({ DDEDGE_API_URL: sandbox.url, DDEDGE_API_USER: 'demo-user', DDEDGE_API_PASSWORD: 'canary-json-wrong-password' });
-    const run = await runDist(['api', 'tool', 'hello', '--json'], env);
+    const run = await runMain(['api', 'tool', 'hello', '--json'], env);
     expect(run.code).toBe(3);
     expect(JSON.parse(run.stdout).error).toMatchObject({ exitCode: 3, kind: 'auth' });
     expect(run.stdout + run.stderr).not.toContain('canary-json-wrong-password');
@@ -86,15 +86,15 @@ describe('--json errors', () => {
 
 describe('durations', () => {
   it('--interval 10s is under the minimum of 30s, in the unit written', async () => {
-    expect(await runDist(['status', '--interval', '10s'], baseEnv())).toMatchObject({ code: 2, stderr: 'ddedge: --interval: 10s is under the minimum of 30s\n' });
-    expect(await runDist(['status', '--interval', '8d'], baseEnv())).toMatchObject({ code: 2, stderr: 'ddedge: --interval: 8d is over the maximum of 7d\n' });
-    expect(await runDist(['status', '--timeout', '50ms'], baseEnv())).toMatchObject({ code: 2, stderr: 'ddedge: --timeout: 50ms is under the minimum of 100ms\n' });
+    expect(await runMain(['status', '--interval', '10s'], baseEnv())).toMatchObject({ code: 2, stderr: 'ddedge: --interval: 10s is under the minimum of 30s\n' });
+    expect(await runMain(['status', '--interval', '8d'], baseEnv())).toMatchObject({ code: 2, stderr: 'ddedge: --interval: 8d is over the maximum of 7d\n' });
+    expect(await runMain(['status', '--timeout', '50ms'], baseEnv())).toMatchObject({ code: 2, stderr: 'ddedge: --timeout: 50ms is under the minimum of 100ms\n' });
   });
 
   it('compound forms: --interval 1h30m, health --max-age 1h30m', async () => {
     const env = baseEnv({ DDEDGE_STATE_DIR: tempDir('ddedge-state-') });
-    expect((await runDist(['status', '--interval', '1h30m'], env)).code).toBe(0);
-    const health = JSON.parse((await runDist(['health', '--json', '--max-age', '1h30m'], env)).stdout);
+    expect((await runMain(['status', '--interval', '1h30m'], env)).code).toBe(0);
+    const health = JSON.parse((await runMain(['health', '--json', '--max-age', '1h30m'], env)).stdout);
     expect(health.maxAgeMs).toBe(5_400_000);
   });
 });
@@ -112,7 +112,7 @@ describe('small words', () => {
   });
 
   it('an address source answering 404: the source URL to check, no credentials hint, no double space', async () => {
-    const run = await runDist(['ip', '--ip-source', `url:${notFound.url}`, '--ip-source', `url:${alsoNotFound.url}`], baseEnv());
+    const run = await runMain(['ip', '--ip-source', `url:${notFound.url}`, '--ip-source', `url:${alsoNotFound.url}`], baseEnv());
     expect(run.code).toBe(6);
     expect(run.stderr).toContain('answered HTTP 404 (check the source URL)');
     expect(run.stderr).not.toContain('credentials');
@@ -120,7 +120,7 @@ describe('small words', () => {
   });
 
   it('an AAAA value for an A record: "an A entry"', async () => {
-    const run = await runDist(['api', 'service', 'dnscreate', '--serviceName', 'example.com', '--name', 'v6.example.com', '--type', 'A', '--value', '2001:db8::1'], baseEnv(withApi(sandbox)));
+    const run = await runMain(['api', 'service', 'dnscreate', '--serviceName', 'example.com', '--name', 'v6.example.com', '--type', 'A', '--value', '2001:db8::1'], baseEnv(withApi(sandbox)));
     expect(run.code).not.toBe(0);
     expect(run.stderr).toContain('is not valid for an A entry');
   });

@@ -3,10 +3,10 @@
 // command, the environment table and the exit codes).
 import { describe, expect, it } from 'vitest';
 import { SETTINGS } from '../../src/config/settings.js';
-import { baseEnv, runDist } from '../helpers/cli.js';
+import { baseEnv, runMain } from '../helpers/cli.js';
 
 const help = async (...args: string[]) => {
-  const run = await runDist([...args, '--help'], baseEnv());
+  const run = await runMain([...args, '--help'], baseEnv());
   expect(run.code, run.stderr).toBe(0);
   return run.stdout;
 };

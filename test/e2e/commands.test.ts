@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { agentEnv, zoneValue } from '../helpers/agent-env.js';
-import { baseEnv, runDist, startDist, tempDir, waitForOutput } from '../helpers/cli.js';
+import { baseEnv, runDist, runMain, startDist, tempDir, waitForOutput } from '../helpers/cli.js';
 import { startServer, type TestServer } from '../helpers/servers.js';
 
 let sandbox: Sandbox;
@@ -29,7 +29,7 @@ describe('ddedge ip', () => {
     const bad = await echo('10.0.0.1');
     const env = baseEnv({ DDEDGE_IP_SOURCES: `url:${a.url},url:${b.url},url:${bad.url}` });
     expect(await runDist(['ip'], env)).toMatchObject({ code: 0, stdout: '81.0.2.60\n' });
-    const json = JSON.parse((await runDist(['ip', '--json'], env)).stdout);
+    const json = JSON.parse((await runMain(['ip', '--json'], env)).stdout);
     expect(json.addresses[0]).toMatchObject({ family: 'IPv4', address: '81.0.2.60', quorum: 2 });
     expect(json.addresses[0].sources).toHaveLength(3);
     expect(json.addresses[0].sources.find((s: { source: string }) => s.source.includes(String(new URL(bad.url).port)))).toMatchObject({ address: '10.0.0.1', error: expect.stringMatching(/refused: private/) });
@@ -37,7 +37,7 @@ describe('ddedge ip', () => {
   it('exits 6 when the address is unknown', async () => {
     const a = await echo('81.0.2.60');
     const b = await echo('81.0.2.61');
-    const result = await runDist(['ip', '--ip-source', `url:${a.url}`, '--ip-source', `url:${b.url}`], baseEnv());
+    const result = await runMain(['ip', '--ip-source', `url:${a.url}`, '--ip-source', `url:${b.url}`], baseEnv());
     expect(result.code).toBe(6);
   });
 });
@@ -46,18 +46,18 @@ describe('ddedge status and health', () => {
   it('shows the cache per host, and health follows the last successful cycle', async () => {
     const env = agentEnv(sandbox);
     expect(await runDist(['health'], env)).toMatchObject({ code: 1, stdout: expect.stringContaining('no successful cycle yet') });
-    await runDist(['update', '--ip', '81.0.2.15'], env);
+    await runMain(['update', '--ip', '81.0.2.15'], env);
     const status = await runDist(['status'], env);
     expect(status.stdout).toMatch(/^home\.example\.com A 81\.0\.2\.15 sent \S+ via dyndns\nlast successful cycle: \S+\n$/);
-    const json = JSON.parse((await runDist(['status', '--json'], env)).stdout);
+    const json = JSON.parse((await runMain(['status', '--json'], env)).stdout);
     expect(json.records[0]).toMatchObject({ host: 'home.example.com', type: 'A', address: '81.0.2.15', via: 'dyndns' });
-    expect(await runDist(['health'], env)).toMatchObject({ code: 0, stdout: expect.stringContaining('healthy') });
-    const stale = JSON.parse((await runDist(['status', '--json'], env)).stdout);
+    expect(await runMain(['health'], env)).toMatchObject({ code: 0, stdout: expect.stringContaining('healthy') });
+    const stale = JSON.parse((await runMain(['status', '--json'], env)).stdout);
     const file = join(env.DDEDGE_STATE_DIR!, 'state.json');
     writeFileSync(file, JSON.stringify({ version: 1, records: {}, lastSuccessAt: new Date(Date.now() - 20 * 60_000).toISOString() }));
-    expect((await runDist(['health'], env)).code).toBe(1);
-    expect((await runDist(['health', '--max-age', '30m'], env)).code).toBe(0);
-    expect((await runDist(['health', '--max-age', 'soon'], env)).code).toBe(2);
+    expect((await runMain(['health'], env)).code).toBe(1);
+    expect((await runMain(['health', '--max-age', '30m'], env)).code).toBe(0);
+    expect((await runMain(['health', '--max-age', 'soon'], env)).code).toBe(2);
     expect(stale.lastSuccessAt).toEqual(expect.any(String));
   });
 });
@@ -73,11 +73,11 @@ describe('help, version and usage errors', () => {
     for (let code = 0; code <= 7; code++) expect(stdout).toMatch(new RegExp(`^  ${code}  `, 'm'));
   });
   it('<command> --help lists its flags', async () => {
-    const { stdout } = await runDist(['update', '--help'], baseEnv());
+    const { stdout } = await runMain(['update', '--help'], baseEnv());
     for (const flag of ['--dry-run', '--force', '--json', '--ip-source', '--max-age', '--env-file']) expect(stdout).toContain(flag);
   });
   it('an unknown command is a usage error with the nearest names', async () => {
-    expect(await runDist(['updte'], baseEnv())).toMatchObject({ code: 2, stderr: expect.stringContaining('did you mean update') });
+    expect(await runMain(['updte'], baseEnv())).toMatchObject({ code: 2, stderr: expect.stringContaining('did you mean update') });
   });
   it('no command prints help and exits 2', async () => {
     expect(await runDist([], baseEnv())).toMatchObject({ code: 2, stdout: expect.stringContaining('ddedge <command>') });
@@ -85,7 +85,7 @@ describe('help, version and usage errors', () => {
   it('a dotenv file in the working directory is read', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, '.env'), `DDEDGE_DYNDNS_URL=${sandbox.url}\nDDEDGE_DYNDNS_USER=demo-user\nDDEDGE_DYNDNS_KEY=demo-dyndns-key\nDDEDGE_HOSTS=home.example.com\nDDEDGE_STATE_DIR=${tempDir()}\n`);
-    expect(await runDist(['update', '--ip', '81.0.2.15'], baseEnv(), dir)).toMatchObject({ code: 0, stdout: 'home.example.com A 81.0.2.15 updated\n' });
+    expect(await runMain(['update', '--ip', '81.0.2.15'], baseEnv(), dir)).toMatchObject({ code: 0, stdout: 'home.example.com A 81.0.2.15 updated\n' });
   });
 });
 
@@ -97,7 +97,7 @@ describe('ddedge daemon', () => {
     expect(zoneValue(sandbox, 'home.example.com')).toBe('81.0.2.15');
     sandbox.model.services[0]!.dns[2]!.value = '192.0.2.99';
     // The forced cycle's result is logged: waited for, not slept on.
-    const seen = waitForOutput(daemon, 'stderr', (t) => t.includes('SIGUSR1: cycle done: '), 30_000);
+    const seen = waitForOutput(daemon, 'stderr', (t) => t.includes('SIGUSR1: cycle done: '));
     daemon.kill('SIGUSR1');
     // The cache says 81.0.2.15 was sent: a forced cycle still respects the cache.
     expect(await seen).toContain('SIGUSR1: cycle done: home.example.com A 81.0.2.15 unchanged; exit 0\n');
@@ -112,9 +112,10 @@ describe('ddedge daemon', () => {
     const env = agentEnv(sandbox, { DDEDGE_IP: '81.0.2.15', DDEDGE_INTERVAL: '30s', DDEDGE_DYNDNS_KEY: 'wrong-key' });
     const daemon = startDist(['daemon'], env);
     await waitForOutput(daemon, 'stderr', (t) => t.includes('credentials were rejected'));
+    // The reload runs one cycle, refused again: its own log line, waited for, not a sleep.
+    const refusedAgain = waitForOutput(daemon, 'stderr', (t) => t.includes('SIGHUP') && t.includes('credentials were rejected: no more provider calls'));
     daemon.kill('SIGHUP');
-    await waitForOutput(daemon, 'stderr', (t) => t.includes('SIGHUP'));
-    await new Promise((r) => setTimeout(r, 300));
+    await refusedAgain;
     const afterHup = sandbox.calls.get('dyndns');
     expect(afterHup).toBe(2);
     daemon.kill('SIGINT');
@@ -123,7 +124,7 @@ describe('ddedge daemon', () => {
   });
 
   it('refuses to start with an invalid configuration (exit 2)', async () => {
-    expect((await runDist(['daemon'], baseEnv({ DDEDGE_HOSTS: 'home.example.com' }))).code).toBe(2);
+    expect((await runMain(['daemon'], baseEnv({ DDEDGE_HOSTS: 'home.example.com' }))).code).toBe(2);
   });
 });
 
@@ -134,8 +135,8 @@ describe('ddedge sandbox', () => {
     const info = JSON.parse(line);
     expect(Object.keys(info).sort()).toEqual(['apiPassword', 'apiUrl', 'apiUser', 'dyndnsKey', 'dyndnsUrl', 'dyndnsUser']);
     const env = baseEnv({ DDEDGE_DYNDNS_URL: info.dyndnsUrl, DDEDGE_DYNDNS_USER: info.dyndnsUser, DDEDGE_DYNDNS_KEY: info.dyndnsKey, DDEDGE_API_URL: info.apiUrl, DDEDGE_API_USER: info.apiUser, DDEDGE_API_PASSWORD: info.apiPassword, DDEDGE_STATE_DIR: tempDir(), DDEDGE_HOSTS: 'home.example.com' });
-    expect((await runDist(['update', '--ip', '81.0.2.15'], env)).code).toBe(0);
-    expect((await runDist(['update', '--ip', '81.0.2.16', '--via', 'api'], env)).code).toBe(0);
+    expect((await runMain(['update', '--ip', '81.0.2.15'], env)).code).toBe(0);
+    expect((await runMain(['update', '--ip', '81.0.2.16', '--via', 'api'], env)).code).toBe(0);
     const plain = await fetch(`${info.dyndnsUrl}/plain/?user=${info.dyndnsUser}&password=${info.dyndnsKey}&host=home.example.com&ip=81.0.2.17`);
     expect(await plain.text()).toBe('OK\nUPDATE: 81.0.2.17\n');
     child.kill('SIGTERM');
@@ -159,7 +160,7 @@ describe('systemd credentials', () => {
   it('a missing credential: exit 2, naming it and where it was looked for', async () => {
     const credentials = tempDir('ddedge-creds-');
     const env = baseEnv({ CREDENTIALS_DIRECTORY: credentials, DDEDGE_DYNDNS_USER: 'demo-user', DDEDGE_HOSTS: 'home.example.com', DDEDGE_STATE_DIR: tempDir() });
-    const result = await runDist(['update', '--ip', '81.0.2.15'], env);
+    const result = await runMain(['update', '--ip', '81.0.2.15'], env);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(`the dyndns-key credential, not found in $CREDENTIALS_DIRECTORY (${credentials})`);
   });
@@ -169,6 +170,6 @@ describe('systemd credentials', () => {
     writeFileSync(join(credentials, 'ddedge_dyndns-key'), 'demo-dyndns-key\n');
     const env = agentEnv(sandbox, { CREDENTIALS_DIRECTORY: credentials, DDEDGE_DYNDNS_KEY: undefined });
     delete env.DDEDGE_DYNDNS_KEY;
-    expect(await runDist(['update', '--ip', '81.0.2.15'], env)).toMatchObject({ code: 0, stdout: 'home.example.com A 81.0.2.15 updated\n' });
+    expect(await runMain(['update', '--ip', '81.0.2.15'], env)).toMatchObject({ code: 0, stdout: 'home.example.com A 81.0.2.15 updated\n' });
   });
 });

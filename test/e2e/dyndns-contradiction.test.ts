@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { baseEnv, runDist, tempDir } from '../helpers/cli.js';
+import { baseEnv, runDist, runMain, tempDir } from '../helpers/cli.js';
 import { startServer, type TestServer } from '../helpers/servers.js';
 
 let server: TestServer | undefined;
@@ -49,27 +49,27 @@ describe('a dynamic DNS answer that contradicts the request', () => {
     expect(state.records[`${HOST}/A`].address).toBeUndefined();
     expect(state.records[`${HOST}/A`].lastError).toContain('the dynamic DNS answer');
     // Not cached: the next cycle asks again.
-    expect((await runDist(['update', '--ip', SENT], settings)).code).toBe(4);
+    expect((await runMain(['update', '--ip', SENT], settings)).code).toBe(4);
     expect(server.hits).toBe(2);
   });
 
   it.each(['HOME.Example.com.', 'home'])('the same name in another spelling (%s) and the address sent: updated', async (name) => {
     server = await startServer(json(name, SENT));
-    const result = await runDist(['update', '--ip', SENT], env('json'));
+    const result = await runMain(['update', '--ip', SENT], env('json'));
     expect(result).toMatchObject({ code: 0, stdout: `${HOST} A ${SENT} updated\n` });
   });
 
   it('with the "server" source (no address sent), the address the provider saw is what it holds', async () => {
     server = await startServer(json(HOST, '81.0.2.99'));
     const settings = env('json', { DDEDGE_IP_SOURCES: 'server' });
-    const result = await runDist(['update'], settings);
+    const result = await runMain(['update'], settings);
     expect(result).toMatchObject({ code: 0, stdout: `${HOST} A 81.0.2.99 updated\n` });
   });
 
   it('a contradicting answer is no successful cycle: health stays unhealthy', async () => {
     server = await startServer(json(HOST, '6.6.6.6'));
     const settings = env('json');
-    expect((await runDist(['update', '--ip', SENT], settings)).code).toBe(4);
-    expect((await runDist(['health'], settings)).code).toBe(1);
+    expect((await runMain(['update', '--ip', SENT], settings)).code).toBe(4);
+    expect((await runMain(['health'], settings)).code).toBe(1);
   });
 });

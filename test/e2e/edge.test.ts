@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { agentEnv } from '../helpers/agent-env.js';
-import { CANARY, runDist, tempDir } from '../helpers/cli.js';
+import { CANARY, runDist, runMain, tempDir } from '../helpers/cli.js';
 import { startServer, type TestServer } from '../helpers/servers.js';
 
 let sandbox: Sandbox;
@@ -63,8 +63,8 @@ describe('--ping-url', () => {
   it('pings /start, then the URL on success, and /fail on failure, with the URL hidden in logs', async () => {
     monitor = await startServer('OK');
     const pingUrl = `${monitor.url}ping/${'5e3a'.repeat(8)}`;
-    expect((await runDist(['update', '--ip', '81.0.2.15', '--log-level', 'debug'], env({ DDEDGE_PING_URL: pingUrl }))).code).toBe(0);
-    const failed = await runDist(['update', '--ip', '81.0.2.15', '--host', 'nope.example.com', '--log-level', 'debug'], env({ DDEDGE_PING_URL: pingUrl }));
+    expect((await runMain(['update', '--ip', '81.0.2.15', '--log-level', 'debug'], env({ DDEDGE_PING_URL: pingUrl }))).code).toBe(0);
+    const failed = await runMain(['update', '--ip', '81.0.2.15', '--host', 'nope.example.com', '--log-level', 'debug'], env({ DDEDGE_PING_URL: pingUrl }));
     expect(failed.code).toBe(7);
     const path = new URL(pingUrl).pathname;
     expect(monitor.requests.map((r) => r.url)).toEqual([`${path}/start`, path, `${path}/start`, `${path}/fail`]);
@@ -72,14 +72,14 @@ describe('--ping-url', () => {
   });
 
   it('an unreachable monitor is a warning, not a failure', async () => {
-    const result = await runDist(['update', '--ip', '81.0.2.15'], env({ DDEDGE_PING_URL: 'http://127.0.0.1:9/ping/abc123456' }));
+    const result = await runMain(['update', '--ip', '81.0.2.15'], env({ DDEDGE_PING_URL: 'http://127.0.0.1:9/ping/abc123456' }));
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/warn: heartbeat not delivered/);
     expect(result.stderr).not.toContain('abc123456');
   });
 
   it('refuses a plain-http monitor that is not on this machine (exit 2)', async () => {
-    expect((await runDist(['update', '--ip', '81.0.2.15'], env({ DDEDGE_PING_URL: 'http://hc.example.net/ping/x' }))).code).toBe(2);
+    expect((await runMain(['update', '--ip', '81.0.2.15'], env({ DDEDGE_PING_URL: 'http://hc.example.net/ping/x' }))).code).toBe(2);
   });
 });
 
@@ -87,8 +87,8 @@ describe('--metrics-file', () => {
   it('writes Prometheus text metrics: last success, last change, failures by kind, address info', async () => {
     const file = join(tempDir(), 'ddedge.prom');
     const shared = env();
-    await runDist(['update', '--ip', '81.0.2.15', '--metrics-file', file], shared);
-    await runDist(['update', '--ip', '81.0.2.15', '--host', 'home.example.com', '--host', 'nope.example.com', '--metrics-file', file], shared);
+    await runMain(['update', '--ip', '81.0.2.15', '--metrics-file', file], shared);
+    await runMain(['update', '--ip', '81.0.2.15', '--host', 'home.example.com', '--host', 'nope.example.com', '--metrics-file', file], shared);
     const text = readFileSync(file, 'utf8');
     expect(text).toMatch(/^# TYPE ddedge_last_success_timestamp_seconds gauge$/m);
     expect(Number(/^ddedge_last_success_timestamp_seconds (\d+)$/m.exec(text)![1])).toBeGreaterThan(Date.now() / 1000 - 60);
@@ -103,7 +103,7 @@ describe('--metrics-file', () => {
   });
 
   it('an unwritable metrics file is a warning, not a failure', async () => {
-    const result = await runDist(['update', '--ip', '81.0.2.15', '--metrics-file', '/nonexistent-dir/ddedge.prom'], env());
+    const result = await runMain(['update', '--ip', '81.0.2.15', '--metrics-file', '/nonexistent-dir/ddedge.prom'], env());
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/warn: cannot write the metrics file/);
   });

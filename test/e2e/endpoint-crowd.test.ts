@@ -26,7 +26,7 @@ afterEach(async () => {
 
 async function startDaemon(): Promise<{ host: string; port: number }> {
   daemon = startDist(['daemon', '--listen', '127.0.0.1:0'], agentEnv(sandbox, { DDEDGE_IP: '81.0.2.15', DDEDGE_INTERVAL: '1h' }));
-  const log = await waitForOutput(daemon, 'stderr', (t) => /at (http:\S+)\/\n/.test(t) && / set to /.test(t), 15_000);
+  const log = await waitForOutput(daemon, 'stderr', (t) => /at (http:\S+)\/\n/.test(t) && / set to /.test(t));
   const url = new URL(/at (http:\S+)\/\n/.exec(log)![1]!);
   return { host: url.hostname, port: Number(url.port) };
 }

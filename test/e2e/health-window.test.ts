@@ -3,7 +3,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { baseEnv, runDist, tempDir } from '../helpers/cli.js';
+import { baseEnv, runDist, runMain, tempDir } from '../helpers/cli.js';
 
 /** A state directory whose last successful cycle was 20 minutes ago (default window: 15 minutes). */
 function stateAged20Minutes(): Record<string, string> {
@@ -25,13 +25,13 @@ describe('ddedge health', () => {
     [['--max-age', '30m'], {}],
     [['--max-age', '30m'], { DDEDGE_HEALTH_MAX_AGE: '1m' }],
   ])('%j %j: a 30-minute window holds a success 20 minutes old', async (args, env) => {
-    const result = await runDist(['health', ...args], { ...stateAged20Minutes(), ...env });
+    const result = await runMain(['health', ...args], { ...stateAged20Minutes(), ...env });
     expect(result.code, result.stderr).toBe(0);
   });
 
   it('a window shorter than the age is unhealthy, and a bad one names its setting', async () => {
-    expect((await runDist(['health'], { ...stateAged20Minutes(), DDEDGE_HEALTH_MAX_AGE: '10m' })).code).toBe(1);
-    expect(await runDist(['health'], { ...stateAged20Minutes(), DDEDGE_HEALTH_MAX_AGE: 'soon' })).toMatchObject({ code: 2, stderr: expect.stringContaining('DDEDGE_HEALTH_MAX_AGE') });
-    expect(await runDist(['health', '--max-age', '1m', '--healthy-within', '1m'], stateAged20Minutes())).toMatchObject({ code: 2, stderr: expect.stringContaining('not both') });
+    expect((await runMain(['health'], { ...stateAged20Minutes(), DDEDGE_HEALTH_MAX_AGE: '10m' })).code).toBe(1);
+    expect(await runMain(['health'], { ...stateAged20Minutes(), DDEDGE_HEALTH_MAX_AGE: 'soon' })).toMatchObject({ code: 2, stderr: expect.stringContaining('DDEDGE_HEALTH_MAX_AGE') });
+    expect(await runMain(['health', '--max-age', '1m', '--healthy-within', '1m'], stateAged20Minutes())).toMatchObject({ code: 2, stderr: expect.stringContaining('not both') });
   });
 });

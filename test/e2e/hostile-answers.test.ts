@@ -1,11 +1,12 @@
 // Issue 9 items 2, 3, 4, 7 and 8: answers that do not have the documented shape are
 // malformed (exit 4, one line, nothing created); refusals are judged by structure and known
-// texts; paging always ends. Each runs the built agent against a small hostile server.
+// texts; paging always ends. Each runs the agent against a small hostile server: the built file
+// for the first answers, main() in this process for the rest (the same parsing, no process start).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { baseEnv, runDist, tempDir } from '../helpers/cli.js';
+import { baseEnv, runDist, runMain, tempDir } from '../helpers/cli.js';
 import { envelope } from '../helpers/mock-api.js';
 import { startServer, type TestServer } from '../helpers/servers.js';
 
@@ -68,7 +69,7 @@ describe('item 2: the caller address of tool/hello must be an address', () => {
   it.each([['an object', { toString: 1 }], ['text', 'not-an-address'], ['missing', undefined]])('ip %s: exit 4, nothing sent', async (_name, ip) => {
     const api = await hostileApi((path) => (path === '/tool/hello/' ? envelope({ ip, lang: 'en' }) : envelope({ dns: [] })));
     const env = apiEnv(api, { DDEDGE_IP_SOURCES: 'server' });
-    const result = await runDist(['update'], env);
+    const result = await runMain(['update'], env);
     expectOneLineMalformed(result, env);
     expect(api.requests.map((r) => r.url)).toEqual(['/tool/hello/']);
   });
@@ -84,9 +85,9 @@ describe('item 3: objects where text belongs and deep nesting are malformed (exi
   ])('API envelope with %s', async (_name, body) => {
     const api = await hostileApi(() => body());
     const env = apiEnv(api);
-    const result = await runDist(['update', '--ip', '81.0.2.15'], env);
+    const result = await runMain(['update', '--ip', '81.0.2.15'], env);
     expectOneLineMalformed(result, env);
-    const json = await runDist(['update', '--ip', '81.0.2.15', '--json'], env);
+    const json = await runMain(['update', '--ip', '81.0.2.15', '--json'], env);
     expect(json.stdout).not.toMatch(/\\n\s+at /);
     expect(JSON.parse(json.stdout).exitCode).toBe(4);
   });
@@ -98,7 +99,7 @@ describe('item 3: objects where text belongs and deep nesting are malformed (exi
   ])('dynamic DNS %s answer: objects or deep nesting', async (format, body) => {
     const dyndns = await hostileDyndns(body);
     const env = dyndnsEnv(dyndns, { DDEDGE_DYNDNS_FORMAT: format });
-    expectOneLineMalformed(await runDist(['update', '--ip', '81.0.2.15'], env), env);
+    expectOneLineMalformed(await runMain(['update', '--ip', '81.0.2.15'], env), env);
   });
 });
 
@@ -110,7 +111,7 @@ describe('item 4: the kind of a dynamic DNS refusal comes from structure and kno
     ['xml', 'passwordless.example.com', '<data success="false"><errors><error>Host passwordless.example.com not found</error></errors></data>'],
   ])('%s answer naming %s: refused (exit 7), not rejected credentials', async (format, host, body) => {
     const dyndns = await hostileDyndns(body);
-    const result = await runDist(['update', '--ip', '81.0.2.15'], dyndnsEnv(dyndns, { DDEDGE_DYNDNS_FORMAT: format, DDEDGE_HOSTS: host }));
+    const result = await runMain(['update', '--ip', '81.0.2.15'], dyndnsEnv(dyndns, { DDEDGE_DYNDNS_FORMAT: format, DDEDGE_HOSTS: host }));
     expect(result.code, result.stderr).toBe(7);
     expect(result.stderr).not.toContain('check DDEDGE_DYNDNS_USER');
   });
@@ -121,14 +122,14 @@ describe('item 4: the kind of a dynamic DNS refusal comes from structure and kno
     ['xml', '<data success="false"><errors><error>Datos incorrectos.</error></errors></data>'],
   ])('the known text for wrong credentials in a %s answer is still exit 3', async (format, body) => {
     const dyndns = await hostileDyndns(body);
-    const result = await runDist(['update', '--ip', '81.0.2.15'], dyndnsEnv(dyndns, { DDEDGE_DYNDNS_FORMAT: format, DDEDGE_HOSTS: 'monkey.example.com' }));
+    const result = await runMain(['update', '--ip', '81.0.2.15'], dyndnsEnv(dyndns, { DDEDGE_DYNDNS_FORMAT: format, DDEDGE_HOSTS: 'monkey.example.com' }));
     expect(result.code).toBe(3);
     expect(result.stderr).toContain('check DDEDGE_DYNDNS_USER and DDEDGE_DYNDNS_KEY');
   });
 
   it('a known text with the host part in the answer is not credentials (the user and key were accepted)', async () => {
     const dyndns = await hostileDyndns('{"success":false,"user":"u","host":{"name":"home.example.com","value":"192.0.2.20","type":"A","updated":false},"messages":["Incorrect data"]}');
-    expect((await runDist(['update', '--ip', '81.0.2.15'], dyndnsEnv(dyndns))).code).toBe(7);
+    expect((await runMain(['update', '--ip', '81.0.2.15'], dyndnsEnv(dyndns))).code).toBe(7);
   });
 });
 
@@ -140,13 +141,13 @@ describe('item 7: duplicate keys and attributes are malformed, not "last one win
   ])('dynamic DNS %s answer %s', async (format, body) => {
     const dyndns = await hostileDyndns(body);
     const env = dyndnsEnv(dyndns, { DDEDGE_DYNDNS_FORMAT: format });
-    expectOneLineMalformed(await runDist(['update', '--ip', '81.0.2.15'], env), env);
+    expectOneLineMalformed(await runMain(['update', '--ip', '81.0.2.15'], env), env);
   });
 
   it('an API envelope with "success" twice', async () => {
     const api = await hostileApi(() => '{"success":false,"errorCode":0,"success":true,"responseData":{"dns":[]}}');
     const env = apiEnv(api);
-    expectOneLineMalformed(await runDist(['update', '--ip', '81.0.2.15'], env), env);
+    expectOneLineMalformed(await runMain(['update', '--ip', '81.0.2.15'], env), env);
     expect(creates(api)).toBe(0);
   });
 });
@@ -163,7 +164,7 @@ describe('item 8: paging always ends', () => {
 
   it('update --via api stops after 8 pages without a total: exit 4, nothing created', async () => {
     const api = await hostileApi(endless);
-    const result = await runDist(['update', '--ip', '81.0.2.15'], apiEnv(api));
+    const result = await runMain(['update', '--ip', '81.0.2.15'], apiEnv(api));
     expect(result.code).toBe(4);
     expect(result.stderr).toMatch(/stopped after 8 pages/);
     expect(api.requests.filter((r) => r.url === '/service/dnslist/')).toHaveLength(8);
@@ -173,12 +174,12 @@ describe('item 8: paging always ends', () => {
   it('api --all stops after 8 pages (exit 4) and on a repeated page (exit 0, two requests)', async () => {
     const api = await hostileApi(endless);
     const env = apiEnv(api);
-    const capped = await runDist(['api', 'service', 'dnslist', '--serviceName', 'example.com', '--all'], env);
+    const capped = await runMain(['api', 'service', 'dnslist', '--serviceName', 'example.com', '--all'], env);
     expect(capped.code).toBe(4);
     expect(api.requests).toHaveLength(8);
     await server!.close();
     const again = await hostileApi(sameAgain);
-    const repeated = await runDist(['api', 'service', 'dnslist', '--serviceName', 'example.com', '--all'], apiEnv(again));
+    const repeated = await runMain(['api', 'service', 'dnslist', '--serviceName', 'example.com', '--all'], apiEnv(again));
     expect(repeated.code).toBe(0);
     expect(JSON.parse(repeated.stdout).dns).toHaveLength(1);
     expect(again.requests).toHaveLength(2);
@@ -186,7 +187,7 @@ describe('item 8: paging always ends', () => {
 
   it('a repeated page while the total says more is exit 4', async () => {
     const api = await hostileApi((path) => (path === '/service/dnslist/' ? envelope({ queryInfo: { total: 50 }, dns: [{ entityID: '7', name: 'a.example.com', type: 'A', value: '192.0.2.1' }] }) : envelope({})));
-    const result = await runDist(['api', 'service', 'dnslist', '--serviceName', 'example.com', '--all'], apiEnv(api));
+    const result = await runMain(['api', 'service', 'dnslist', '--serviceName', 'example.com', '--all'], apiEnv(api));
     expect(result.code).toBe(4);
     expect(result.stderr).toMatch(/page 2 with the entries of page 1/);
     expect(api.requests).toHaveLength(2);
@@ -194,7 +195,7 @@ describe('item 8: paging always ends', () => {
 
   it('a short page ends the listing when the page length is known', async () => {
     const api = await hostileApi((path) => (path === '/service/dnslist/' ? envelope({ queryInfo: { pageLength: 5 }, dns: [{ entityID: '7', name: 'a.example.com', type: 'A', value: '192.0.2.1' }] }) : envelope({})));
-    const result = await runDist(['update', '--ip', '81.0.2.15'], apiEnv(api));
+    const result = await runMain(['update', '--ip', '81.0.2.15'], apiEnv(api));
     expect(result.code).toBe(0);
     expect(api.requests.filter((r) => r.url === '/service/dnslist/')).toHaveLength(1);
     expect(creates(api)).toBe(1);

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { agentEnv } from '../helpers/agent-env.js';
-import { baseEnv, runDist, startDist, tempDir, waitForOutput } from '../helpers/cli.js';
+import { baseEnv, runDist, runMain, startDist, tempDir, waitForOutput } from '../helpers/cli.js';
 import { startServer, type TestServer } from '../helpers/servers.js';
 
 let servers: { close(): Promise<void> }[] = [];
@@ -40,7 +40,7 @@ describe('item 5: one server counted several times is no quorum', () => {
     const honest = track(await startServer('81.0.2.40\n'));
     const sandbox = track(await startSandbox());
     const sources = [`url:${liar.url}`, `url:${liar.url.replace('127.0.0.1', 'localhost')}?x`, `url:${honest.url}`];
-    const result = await runDist(['update', ...sources.flatMap((s) => ['--ip-source', s]), '--quorum', '2'], agentEnv(sandbox as Sandbox));
+    const result = await runMain(['update', ...sources.flatMap((s) => ['--ip-source', s]), '--quorum', '2'], agentEnv(sandbox as Sandbox));
     expect(result.code, result.stderr).toBe(6);
     expect(result.stdout).toBe('home.example.com A - failed\n');
     expect([...(sandbox as Sandbox).calls.values()].length).toBe(0);
@@ -50,7 +50,7 @@ describe('item 5: one server counted several times is no quorum', () => {
     const a = track(await startServer('81.0.2.40\n'));
     const b = track(await startServer('81.0.2.40'));
     const sandbox = track(await startSandbox());
-    const result = await runDist(['update', '--ip-source', `url:${a.url}`, '--ip-source', `url:${b.url.replace('127.0.0.1', 'localhost')}`], agentEnv(sandbox as Sandbox));
+    const result = await runMain(['update', '--ip-source', `url:${a.url}`, '--ip-source', `url:${b.url.replace('127.0.0.1', 'localhost')}`], agentEnv(sandbox as Sandbox));
     expect(result).toMatchObject({ code: 0, stdout: 'home.example.com A 81.0.2.40 updated\n' });
   });
 });
@@ -67,16 +67,16 @@ describe('item 6: health with a last success in the future is invalid state, not
     ['not a time', 'yesterday-ish'],
   ])('a last success %s: unhealthy (exit 1), saying the state is invalid', async (_name, at) => {
     const env = stateWith(at);
-    const text = await runDist(['health'], env);
+    const text = await runMain(['health'], env);
     expect(text.code).toBe(1);
     expect(text.stdout).toMatch(/^unhealthy: invalid state: the last success time .* (is in the future|is not a time)/);
-    const json = await runDist(['health', '--json'], env);
+    const json = await runMain(['health', '--json'], env);
     expect(json.code).toBe(1);
     expect(JSON.parse(json.stdout)).toMatchObject({ healthy: false, ageMs: null, invalidState: expect.any(String) });
   });
 
   it('a last success a few seconds ago is still healthy', async () => {
-    const result = await runDist(['health'], stateWith(new Date(Date.now() - 5000).toISOString()));
+    const result = await runMain(['health'], stateWith(new Date(Date.now() - 5000).toISOString()));
     expect(result).toMatchObject({ code: 0, stdout: expect.stringMatching(/^healthy: last successful cycle \ds ago/) });
   });
 });
@@ -87,7 +87,7 @@ describe('item 7: --api-password without a value is refused, never sent as "true
     [['api', 'account', 'info', '--api-password', '--api-user', 'u']],
   ])('%j: exit 2, no request', async (args) => {
     const api: TestServer = track(await startServer('{"success":true,"errorCode":0,"responseData":{}}'));
-    const result = await runDist(args, baseEnv({ DDEDGE_API_URL: api.url, DDEDGE_API_USER: 'u', DDEDGE_STATE_DIR: tempDir() }));
+    const result = await runMain(args, baseEnv({ DDEDGE_API_URL: api.url, DDEDGE_API_USER: 'u', DDEDGE_STATE_DIR: tempDir() }));
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/--api-password( \(argument \d+\))? needs a value/);
     expect(api.hits).toBe(0);

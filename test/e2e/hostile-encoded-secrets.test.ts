@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { agentEnv } from '../helpers/agent-env.js';
-import { baseEnv, CANARY, runDist, tempDir } from '../helpers/cli.js';
+import { baseEnv, CANARY, runDist, runMain, tempDir } from '../helpers/cli.js';
 import { startServer, type TestServer } from '../helpers/servers.js';
 
 let server: TestServer | undefined;
@@ -43,7 +43,7 @@ describe('a dynamic DNS server that echoes the key transformed', () => {
       const env = baseEnv({ DDEDGE_DYNDNS_URL: server.url, DDEDGE_DYNDNS_FORMAT: answer('x').startsWith('{') ? 'json' : 'plain', DDEDGE_DYNDNS_USER: USER, DDEDGE_DYNDNS_KEY: CANARY, DDEDGE_STATE_DIR: tempDir(), DDEDGE_HOSTS: 'home.example.com', DDEDGE_LOG_LEVEL: 'debug' });
       const result = await runDist(['update', '--ip', '81.0.2.15', '--json'], env);
       expect(result.code).toBe(code);
-      const status = await runDist(['status', '--json'], env);
+      const status = await runMain(['status', '--json'], env);
       const state = readFileSync(join(env.DDEDGE_STATE_DIR!, 'state.json'), 'utf8');
       const all = [result.stdout, result.stderr, status.stdout, status.stderr, state].join('\n');
       expect(all).toContain('***');
@@ -84,7 +84,7 @@ describe('a damaged state file is never quoted', () => {
     const env = agentEnv(sandbox);
     plant(env.DDEDGE_STATE_DIR!, keyFile);
     for (const args of [['status'], ['health'], ['update', '--ip', '81.0.2.15', '--dry-run'], ['update', '--ip', '81.0.2.15']]) {
-      const result = await runDist(args, env);
+      const result = await runMain(args, env);
       if (args[0] !== 'health') expect(result.stderr, args.join(' ')).toMatch(/state\.json is damaged/);
       expect(result.stdout + result.stderr).not.toContain(CANARY.slice(0, 4));
     }

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { baseEnv, runDist, tempDir } from '../helpers/cli.js';
+import { baseEnv, runDist, runMain, tempDir } from '../helpers/cli.js';
 import { startServer, type TestServer } from '../helpers/servers.js';
 
 let server: TestServer | undefined;
@@ -32,8 +32,8 @@ const dyndnsEnv = (url: string, extra: Record<string, string> = {}) =>
 
 async function everythingShown(env: Record<string, string>, args: string[]): Promise<{ code: number | null; text: string; stderr: string }> {
   const result = await runDist(args, env);
-  const status = await runDist(['status'], env);
-  const statusJson = await runDist(['status', '--json'], env);
+  const status = await runMain(['status'], env);
+  const statusJson = await runMain(['status', '--json'], env);
   let state = '';
   try {
     state = readFileSync(join(env.DDEDGE_STATE_DIR!, 'state.json'), 'utf8');
@@ -119,7 +119,7 @@ describe('item 17: every spelling of the ping URL is masked; hints show ***', ()
   });
 
   it.each(['http://hc-ping.example.com/ping-3f9a2c7e', 'HTTP://hc-ping.example.com:80/ping-3f9a2c7e/', 'http://HC-PING.example.com/ping-3f9a2c7e?x=1'])('the exit-2 hint for %s shows ***', async (url) => {
-    const result = await runDist(['update', '--ip', '81.0.2.15'], dyndnsEnv('http://127.0.0.1:9/', { DDEDGE_PING_URL: url }));
+    const result = await runMain(['update', '--ip', '81.0.2.15'], dyndnsEnv('http://127.0.0.1:9/', { DDEDGE_PING_URL: url }));
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/DDEDGE_PING_URL: http:\/\/ is allowed only for loopback hosts .*; use https:\/\/\*\*\*/);
     expect(result.stderr).not.toContain('ping-3f9a2c7e');

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { agentEnv, providerCalls } from '../helpers/agent-env.js';
-import { startDist, tempDir, waitForOutput, type RunResult } from '../helpers/cli.js';
+import { HANG_BOUND_MS, startDist, tempDir, waitForOutput, type RunResult } from '../helpers/cli.js';
 import { acmeEnv, challengeValues } from '../helpers/acme.js';
 import { startServer, type TestServer } from '../helpers/servers.js';
 
@@ -27,7 +27,7 @@ afterEach(async () => {
 });
 
 /** The built file, killed when it has not exited after `ms` (then code is null). */
-function runDist(args: string[], env: Record<string, string>, ms = 10_000): Promise<RunResult> {
+function runDist(args: string[], env: Record<string, string>, ms = HANG_BOUND_MS): Promise<RunResult> {
   const child = startDist(args, env);
   children.push(child);
   const timer = setTimeout(() => child.kill('SIGKILL'), ms);
@@ -71,14 +71,14 @@ describe('file: source that is not a regular file', () => {
     const daemon = startDist(['daemon'], env);
     children.push(daemon);
     let seen = 0;
-    const answered = (n: number) => waitForOutput(daemon, 'stderr', (t) => (t.match(/source answered source=url:/g) ?? []).length >= n, 15_000);
+    const answered = (n: number) => waitForOutput(daemon, 'stderr', (t) => (t.match(/source answered source=url:/g) ?? []).length >= n);
     for (let cycle = 1; cycle <= 6; cycle++) {
       await answered(cycle - seen);
       seen = cycle;
       if (cycle < 6) daemon.kill('SIGUSR1');
     }
     daemon.kill('SIGTERM');
-    const timer = setTimeout(() => daemon.kill('SIGKILL'), 5000);
+    const timer = setTimeout(() => daemon.kill('SIGKILL'), HANG_BOUND_MS);
     const result = await daemon.result.finally(() => clearTimeout(timer));
     expect(result.code).toBe(0);
     expect(result.stderr).toContain('not a regular file');

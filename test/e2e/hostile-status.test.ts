@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { agentEnv } from '../helpers/agent-env.js';
-import { runDist, startDist, waitForOutput } from '../helpers/cli.js';
+import { runDist, runMain, startDist, waitForOutput } from '../helpers/cli.js';
 import { rawResponse, startRawServer, type RawServer } from '../helpers/raw-server.js';
 
 const SWITCHING = rawResponse('101 Switching Protocols', '', { upgrade: 'websocket', connection: 'Upgrade' }).replace(/content-length: 0\r\n/, '');
@@ -42,7 +42,7 @@ describe('answers with a status nobody asked for', () => {
   it('the registrar API answering 101 is transient (exit 4), said as the status, not retried', async () => {
     raw = await startRawServer(() => SWITCHING);
     const env = agentEnv(sandbox, { DDEDGE_API_URL: raw.url, DDEDGE_API_USER: 'u', DDEDGE_API_PASSWORD: 'api-pw-101', DDEDGE_VIA: 'api', DDEDGE_TIMEOUT: '3s' });
-    const result = await runDist(['update', '--ip', '81.0.2.15'], env);
+    const result = await runMain(['update', '--ip', '81.0.2.15'], env);
     expect(result.code).toBe(4);
     expect(result.stderr).toContain('answered HTTP 101');
     expect(raw.requests).toHaveLength(1);
@@ -52,7 +52,7 @@ describe('answers with a status nobody asked for', () => {
   it('a heartbeat monitor answering 101 is a warning: update still runs and exits 0', async () => {
     raw = await startRawServer(() => SWITCHING);
     const env = agentEnv(sandbox, { DDEDGE_PING_URL: `${raw.url}ping`, DDEDGE_TIMEOUT: '3s' });
-    const result = await runDist(['update', '--ip', '81.0.2.15'], env);
+    const result = await runMain(['update', '--ip', '81.0.2.15'], env);
     expect(result).toMatchObject({ code: 0, stdout: 'home.example.com A 81.0.2.15 updated\n' });
     expect(result.stderr).toMatch(/warn: the heartbeat monitor answered HTTP 101/);
     expect(raw.requests.length).toBe(2);

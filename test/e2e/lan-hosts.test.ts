@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { agentEnv, providerCalls, withApi, zoneValue } from '../helpers/agent-env.js';
-import { runDist, startDist, tempDir, waitForOutput } from '../helpers/cli.js';
+import { runDist, runMain, startDist, tempDir, waitForOutput } from '../helpers/cli.js';
 import { startIpv6Echo, type Ipv6Echo } from '../helpers/ipv6-echo.js';
 import { parsePrometheusText } from '../helpers/prometheus-text.js';
 
@@ -93,10 +93,10 @@ describe('hosts behind the router', () => {
   it('in the daemon, a new prefix moves every host in the next cycle, seen on /metrics while it runs', async () => {
     const daemon = startDist(['daemon', '--listen', '127.0.0.1:0'], lanEnv({ DDEDGE_INTERVAL: '1h' }));
     try {
-      const started = await waitForOutput(daemon, 'stderr', (t) => /at (http:\S+)\/\n/.test(t) && (t.match(/ set to /g) ?? []).length >= 6, 15_000);
+      const started = await waitForOutput(daemon, 'stderr', (t) => /at (http:\S+)\/\n/.test(t) && (t.match(/ set to /g) ?? []).length >= 6);
       const url = /at (http:\S+)\/\n/.exec(started)![1]!;
       echo.set('2a00:1450:4003:99::1');
-      const moved = waitForOutput(daemon, 'stderr', (t) => (t.match(/AAAA set to 2a00:1450:4003:99:/g) ?? []).length >= 4, 15_000);
+      const moved = waitForOutput(daemon, 'stderr', (t) => (t.match(/AAAA set to 2a00:1450:4003:99:/g) ?? []).length >= 4);
       daemon.kill('SIGUSR1');
       const log = await moved;
       // All four in the one forced cycle, and nothing else sent.
@@ -117,11 +117,11 @@ describe('hosts behind the router', () => {
 describe('the call budget', () => {
   it('counts the update of every host behind the router: a prefix change past the budget moves the hosts it can, and says so', async () => {
     const env = lanEnv({ DDEDGE_MAX_CALLS_PER_HOUR: '100' });
-    expect((await runDist(['update'], env)).code).toBe(0);
+    expect((await runMain(['update'], env)).code).toBe(0);
     const spentSoFar = providerCalls(sandbox);
     echo.set('2a00:1450:4003:77::1');
     // Room for two AAAA updates (a dnslist and a dnsupdate each) of the four the new prefix needs.
-    const result = await runDist(['update', '--json'], { ...env, DDEDGE_MAX_CALLS_PER_HOUR: String(spentSoFar + 4) });
+    const result = await runMain(['update', '--json'], { ...env, DDEDGE_MAX_CALLS_PER_HOUR: String(spentSoFar + 4) });
     expect(result.code).toBe(5);
     expect(result.stderr).toMatch(/provider calls an hour is spent/);
     const actions = (JSON.parse(result.stdout) as { hosts: { type: string; action: string }[] }).hosts.filter((h) => h.type === 'AAAA').map((h) => h.action);
@@ -140,7 +140,7 @@ describe('bad input is refused before any request (exit 2)', () => {
     ['two hosts with one name', { DDEDGE_HOSTS: 'nas.example.com=::1,home.example.com,NAS.example.com=::2' }, /"nas\.example\.com" is given twice, with two interface identifiers; one name, one host/],
     ['a --no-ipv4-for host that is not a host', { DDEDGE_NO_IPV4_FOR: 'nope.example.com' }, /--no-ipv4-for: "nope\.example\.com" is not one of the hosts/],
   ])('%s', async (_name, extra, message) => {
-    const result = await runDist(['update'], lanEnv({ DDEDGE_NO_IPV4_FOR: '', ...extra }));
+    const result = await runMain(['update'], lanEnv({ DDEDGE_NO_IPV4_FOR: '', ...extra }));
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(message);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
@@ -153,14 +153,14 @@ describe('the metrics file after --ipv6 is turned off (issue 8, item 13)', () =>
   it('keeps no AAAA series, while the cache still remembers the record', async () => {
     const metrics = join(tempDir(), 'ddedge.prom');
     const env = lanEnv({ DDEDGE_METRICS_FILE: metrics, DDEDGE_HOSTS: 'home.example.com', DDEDGE_NO_IPV4_FOR: '' });
-    expect((await runDist(['update'], env)).code).toBe(0);
+    expect((await runMain(['update'], env)).code).toBe(0);
     expect(readFileSync(metrics, 'utf8')).toMatch(/type="AAAA"/);
-    expect((await runDist(['update'], { ...env, DDEDGE_IPV6: 'no' })).code).toBe(0);
+    expect((await runMain(['update'], { ...env, DDEDGE_IPV6: 'no' })).code).toBe(0);
     const text = readFileSync(metrics, 'utf8');
     expect(text).toMatch(/^ddedge_address_info\{host="home\.example\.com",type="A",address="81\.0\.2\.15"\} 1$/m);
     expect(text).not.toMatch(/type="AAAA"/);
     parsePrometheusText(text);
-    expect((await runDist(['status'], env)).stdout).toMatch(/^home\.example\.com AAAA 2a00:1450:4003:12::1 /m);
+    expect((await runMain(['status'], env)).stdout).toMatch(/^home\.example\.com AAAA 2a00:1450:4003:12::1 /m);
   });
 });
 

@@ -2,4 +2,4 @@
 // one. The long run (50 rounds) is lock-race.stress.test.ts, in `npm run test:stress`.
 import { defineLockRace } from '../helpers/lock-race.js';
 
-defineLockRace(2, 20, 120_000);
+defineLockRace(2, 20, 300_000);

@@ -2,4 +2,4 @@
 // lock-stress.stress.test.ts, in `npm run test:stress`.
 import { defineLockStress } from '../helpers/lock-stress.js';
 
-defineLockStress(8, 150, 120_000);
+defineLockStress(8, 150, 300_000);

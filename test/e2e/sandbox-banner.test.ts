@@ -8,7 +8,7 @@ let sandbox: ReturnType<typeof startDist>;
 let banner: string;
 beforeAll(async () => {
   sandbox = startDist(['sandbox', '--port', '0'], baseEnv());
-  banner = await waitForOutput(sandbox, 'stdout', (t) => t.includes('try:\n') && t.endsWith('\n') && t.includes('--ip 81.0.2.15\n'), 30_000);
+  banner = await waitForOutput(sandbox, 'stdout', (t) => t.includes('try:\n') && t.endsWith('\n') && t.includes('--ip 81.0.2.15\n'));
 });
 afterAll(async () => {
   sandbox.kill('SIGTERM');

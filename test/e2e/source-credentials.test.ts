@@ -4,7 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { agentEnv } from '../helpers/agent-env.js';
-import { baseEnv, runDist, startDist, tempDir, waitForOutput } from '../helpers/cli.js';
+import { baseEnv, runDist, runMain, startDist, tempDir, waitForOutput } from '../helpers/cli.js';
 import { startServer, type TestServer } from '../helpers/servers.js';
 
 const SECRET = 'CANARY-Pw7q2x';
@@ -48,11 +48,11 @@ describe('credentials in an url: source', () => {
     try {
       const sources = [withPassword(), `url:${failing.url.replace('http://', `http://u:${SECRET}@`)}f`];
       const env = agentEnv(sandbox, { DDEDGE_IP_SOURCES: sources.join(','), DDEDGE_IP_QUORUM: '1', DDEDGE_LOG_LEVEL: 'debug' });
-      const result = await runDist(['update', '--json'], env);
+      const result = await runMain(['update', '--json'], env);
       expect(result.code).toBe(0);
       expect(result.stderr).toContain('source answered');
       expect(shows(result.stdout + result.stderr)).toEqual([]);
-      const refused = await runDist(['ip', '--log-level', 'debug', '--ip-source', `url:${private10.url.replace('http://', `http://${TOKEN}@`)}p`], env);
+      const refused = await runMain(['ip', '--log-level', 'debug', '--ip-source', `url:${private10.url.replace('http://', `http://${TOKEN}@`)}p`], env);
       expect(refused.code).toBe(6);
       expect(refused.stderr).toMatch(/refused 10\.1\.2\.3 from url:http:\/\/\*\*\*@127\.0\.0\.1/);
       expect(shows(refused.stdout + refused.stderr)).toEqual([]);
@@ -68,7 +68,7 @@ describe('credentials in an url: source', () => {
       const source = `url:${failing.url.replace('http://', `http://u:${SECRET}@`)}f`;
       const env = agentEnv(sandbox, { DDEDGE_IP_SOURCES: source });
       for (const args of [['update'], ['update', '--json'], ['ip'], ['ip', '--json']]) {
-        const result = await runDist(args, env);
+        const result = await runMain(args, env);
         expect(result.code).toBe(6);
         expect(result.stdout + result.stderr).toContain('u:***@127.0.0.1');
         expect(shows(result.stdout + result.stderr)).toEqual([]);
@@ -80,7 +80,7 @@ describe('credentials in an url: source', () => {
 
   it('the duplicate-source error (one server named twice for a quorum of 2)', async () => {
     const env = agentEnv(sandbox, { DDEDGE_IP_SOURCES: [withPassword('a'), withPassword('b')].join(','), DDEDGE_IP_QUORUM: '2' });
-    const result = await runDist(['update'], env);
+    const result = await runMain(['update'], env);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('ask the same server');
     expect(shows(result.stderr)).toEqual([]);
@@ -88,7 +88,7 @@ describe('credentials in an url: source', () => {
 
   it('a source form mistyped around such a URL is quoted without the password', async () => {
     for (const text of [`http://u:${SECRET}@127.0.0.1:1/x`, `url;http://u:${SECRET}@127.0.0.1:1/x`, `url:http://u:${SECRET}@example.com/x`, `uri:http://u:${SECRET}@and@127.0.0.1:1/x`]) {
-      const result = await runDist(['update'], agentEnv(sandbox, { DDEDGE_IP_SOURCES: text }));
+      const result = await runMain(['update'], agentEnv(sandbox, { DDEDGE_IP_SOURCES: text }));
       expect(result.code).toBe(2);
       expect(shows(result.stderr)).toEqual([]);
     }
@@ -97,7 +97,7 @@ describe('credentials in an url: source', () => {
   it('the daemon: its debug log, its /status and what SIGTERM prints', async () => {
     const env = agentEnv(sandbox, { DDEDGE_IP_SOURCES: [withPassword(), withToken()].join(','), DDEDGE_IP_QUORUM: '1', DDEDGE_LOG_LEVEL: 'debug', DDEDGE_INTERVAL: '1h' });
     const daemon = startDist(['daemon', '--listen', '127.0.0.1:0'], env);
-    const log = await waitForOutput(daemon, 'stderr', (t) => /at (http:\S+)\/\n/.test(t) && / set to /.test(t), 15_000);
+    const log = await waitForOutput(daemon, 'stderr', (t) => /at (http:\S+)\/\n/.test(t) && / set to /.test(t));
     const base = /at (http:\S+)\/\n/.exec(log)![1]!;
     const status = await (await fetch(`${base}/status`)).text();
     daemon.kill('SIGTERM');

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { agentEnv, providerCalls } from '../helpers/agent-env.js';
-import { DIST, runDist, type RunResult } from '../helpers/cli.js';
+import { DIST, HANG_BOUND_MS, runDist, startDist, type RunResult } from '../helpers/cli.js';
 import { distForOtherUsers } from '../helpers/staged-dist.js';
 
 let sandbox: Sandbox;
@@ -16,10 +16,14 @@ beforeEach(async () => {
 });
 afterEach(async () => sandbox.close());
 
-const timed = async (run: Promise<RunResult>) => {
-  const started = Date.now();
-  const result = await run;
-  return { ...result, ms: Date.now() - started };
+/**
+ * The built file, killed past the hang bound (then code is null): "at once" is shown by the exit
+ * and the message of the refusal, not by a clock, which a loaded machine stretched past 5 s.
+ */
+const timed = (args: string[], env: Record<string, string>): Promise<RunResult> => {
+  const child = startDist(args, env);
+  const timer = setTimeout(() => child.kill('SIGKILL'), HANG_BOUND_MS);
+  return child.result.finally(() => clearTimeout(timer));
 };
 
 describe('something other than a regular file in place of state.json or the lock', () => {
@@ -32,11 +36,10 @@ describe('something other than a regular file in place of state.json or the lock
       it(`${kind} as ${name}: update refuses at once (exit 2), says what it is, sends nothing`, async () => {
         const env = agentEnv(sandbox);
         make(join(env.DDEDGE_STATE_DIR!, name));
-        const result = await timed(runDist(['update', '--ip', '81.0.2.15'], env));
+        const result = await timed(['update', '--ip', '81.0.2.15'], env);
         expect(result.code).toBe(2);
         expect(result.stderr).toContain(`${join(env.DDEDGE_STATE_DIR!, name)} is ${kind}, not a regular file`);
         expect(result.stderr).not.toMatch(/internal error|\n\s+at /);
-        expect(result.ms).toBeLessThan(5000);
         expect(providerCalls(sandbox)).toBe(0);
       });
     }
@@ -44,9 +47,8 @@ describe('something other than a regular file in place of state.json or the lock
       const env = agentEnv(sandbox);
       make(join(env.DDEDGE_STATE_DIR!, 'state.json'));
       for (const command of ['status', 'health']) {
-        const result = await timed(runDist([command], env));
+        const result = await timed([command], env);
         expect(result).toMatchObject({ code: 2, stderr: expect.stringContaining(`is ${kind}, not a regular file`) });
-        expect(result.ms).toBeLessThan(5000);
       }
     });
   }
@@ -89,10 +91,9 @@ function runAsOtherUser(args: string[], env: Record<string, string>, dir: string
 describe('an impossible state directory', () => {
   it.each(['/proc/ddedge', '/proc/ddedge/deeper'])('%s is exit 2 at once, for update and status', async (dir) => {
     for (const args of [['update', '--ip', '81.0.2.15'], ['status']]) {
-      const result = await timed(runDist(args, agentEnv(sandbox, { DDEDGE_STATE_DIR: dir })));
+      const result = await timed(args, agentEnv(sandbox, { DDEDGE_STATE_DIR: dir }));
       expect(result.code).toBe(args[0] === 'status' ? 0 : 2);
       if (args[0] === 'update') expect(result.stderr).toMatch(/--state-dir: cannot create "\/proc\/ddedge/);
-      expect(result.ms).toBeLessThan(5000);
     }
     expect(providerCalls(sandbox)).toBe(0);
   });

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { agentEnv, providerCalls, withApi } from '../helpers/agent-env.js';
-import { runDist } from '../helpers/cli.js';
+import { runDist, runMain } from '../helpers/cli.js';
 
 let sandbox: Sandbox;
 beforeEach(async () => {
@@ -28,18 +28,18 @@ describe('--ttl', () => {
     expect(state.records['home.example.com/A']).toMatchObject({ address: '81.0.2.15', ttl: 300 });
 
     const calls = providerCalls(sandbox);
-    expect((await runDist(['update', '--ip', '81.0.2.15', '--ttl', '300'], env)).stdout).toBe('home.example.com A 81.0.2.15 unchanged\n');
+    expect((await runMain(['update', '--ip', '81.0.2.15', '--ttl', '300'], env)).stdout).toBe('home.example.com A 81.0.2.15 unchanged\n');
     expect(providerCalls(sandbox)).toBe(calls);
 
     // The address is the same and cached: the new TTL is sent now, not after --max-age.
-    const changed = await runDist(['update', '--ip', '81.0.2.15'], { ...env, DDEDGE_TTL: '600' });
+    const changed = await runMain(['update', '--ip', '81.0.2.15'], { ...env, DDEDGE_TTL: '600' });
     expect(changed).toMatchObject({ code: 0, stdout: 'home.example.com A 81.0.2.15 updated\n' });
     expect(entry('home.example.com')).toMatchObject({ value: '81.0.2.15', ttl: '600' });
   });
 
   it('a record the API creates gets the TTL', async () => {
     const env = agentEnv(sandbox, { ...withApi(sandbox), DDEDGE_HOSTS: 'new.example.com', DDEDGE_TTL: '3600' });
-    expect((await runDist(['update', '--ip', '81.0.2.15'], env)).code).toBe(0);
+    expect((await runMain(['update', '--ip', '81.0.2.15'], env)).code).toBe(0);
     expect(entry('new.example.com')).toMatchObject({ value: '81.0.2.15', ttl: '3600' });
   });
 
@@ -51,7 +51,7 @@ describe('--ttl', () => {
     [['--ttl', '5m'], {}, '--ttl: "5m" is not a whole number from 60 to 604800'],
   ])('%j %j: exit 2, no request', async (args, extra, message) => {
     const { noApi, ...env } = extra as Record<string, string>;
-    const result = await runDist(['update', '--ip', '81.0.2.15', ...args], agentEnv(sandbox, { ...(noApi ? {} : withApi(sandbox)), ...env }));
+    const result = await runMain(['update', '--ip', '81.0.2.15', ...args], agentEnv(sandbox, { ...(noApi ? {} : withApi(sandbox)), ...env }));
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(message);
     expect(providerCalls(sandbox)).toBe(0);

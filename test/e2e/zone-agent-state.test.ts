@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { agentEnv, withApi, zoneValue } from '../helpers/agent-env.js';
-import { baseEnv, runDist, tempDir } from '../helpers/cli.js';
+import { baseEnv, runDist, runMain, tempDir } from '../helpers/cli.js';
 import { startIpv6Echo, type Ipv6Echo } from '../helpers/ipv6-echo.js';
 import { writeZone } from '../helpers/zone.js';
 
@@ -45,7 +45,7 @@ describe("zone apply with the agent's state directory", () => {
     expect([zoneValue(sandbox, 'home.example.com'), zoneValue(sandbox, 'home.example.com', 'AAAA'), zoneValue(sandbox, 'nas.example.com', 'AAAA')]).toEqual([agentSent.a, agentSent.aaaa, agentSent.nas]);
 
     // Without the agent's state, the same file would revert and delete the agent's records.
-    const stranger = await runDist(['zone', 'plan', staleFile(), '--json'], zoneEnv(tempDir('ddedge-state-')));
+    const stranger = await runMain(['zone', 'plan', staleFile(), '--json'], zoneEnv(tempDir('ddedge-state-')));
     expect(stranger.code, stranger.stderr).toBe(0);
     expect(JSON.parse(stranger.stdout).changes.map((c: { action: string; name: string; type: string }) => `${c.action} ${c.name} ${c.type}`).sort()).toEqual([
       'create new.example.com A', 'delete home.example.com AAAA', 'delete nas.example.com AAAA', 'update home.example.com A',
@@ -65,17 +65,17 @@ describe("zone apply with the agent's state directory", () => {
     expect([zoneValue(sandbox, 'home.example.com'), zoneValue(sandbox, 'home.example.com', 'AAAA'), zoneValue(sandbox, 'nas.example.com', 'AAAA')]).toEqual([agentSent.a, agentSent.aaaa, agentSent.nas]);
 
     // The text plan says it too, and a second apply changes nothing.
-    const plan = await runDist(['zone', 'plan', staleFile()], zoneEnv(stateDir));
+    const plan = await runMain(['zone', 'plan', staleFile()], zoneEnv(stateDir));
     expect(plan.stdout).toMatch(/keep +home A 81\.0\.2\.15 +\(the agent's host \(recorded in .*state\.json\)\)/);
     expect(plan.stdout).toMatch(/keep +nas AAAA 2a00:1450:4003:12:1e2:3ff:fe4a:5b6c +\(the agent's host \(recorded in .*state\.json\)\)/);
-    const again = await runDist(['zone', 'apply', staleFile(), '--json'], zoneEnv(stateDir));
+    const again = await runMain(['zone', 'apply', staleFile(), '--json'], zoneEnv(stateDir));
     expect(JSON.parse(again.stdout).changes).toEqual([]);
   });
 
   it('a damaged state file is reported, and only --host then names the agent\'s hosts', async () => {
     const { writeFileSync } = await import('node:fs');
     writeFileSync(join(stateDir, 'state.json'), '{"version":1,');
-    const run = await runDist(['zone', 'plan', staleFile(), '--json', '--host', 'home.example.com'], zoneEnv(stateDir));
+    const run = await runMain(['zone', 'plan', staleFile(), '--json', '--host', 'home.example.com'], zoneEnv(stateDir));
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toMatch(/state\.json is damaged .*only --host\/DDEDGE_HOSTS name the agent's hosts/);
     expect(JSON.parse(run.stdout).kept).toEqual(expect.arrayContaining([{ name: 'home.example.com', type: 'A', reason: "the agent's host (--host)" }]));
@@ -86,7 +86,7 @@ describe("zone apply with the agent's state directory", () => {
     const { writeFileSync } = await import('node:fs');
     writeFileSync(join(stateDir, 'state.json'), '{"version":1,');
     const before = JSON.stringify(sandbox.model.services.find((s) => s.name === 'example.com')!.dns);
-    const run = await runDist(['zone', 'apply', staleFile(), '--force'], zoneEnv(stateDir));
+    const run = await runMain(['zone', 'apply', staleFile(), '--force'], zoneEnv(stateDir));
     expect(run.code, run.stderr).toBe(2);
     expect(run.stderr).toMatch(/zone apply stopped: .*state\.json is damaged.*the records the agent keeps are not known; nothing was changed/);
     expect(JSON.stringify(sandbox.model.services.find((s) => s.name === 'example.com')!.dns)).toBe(before);

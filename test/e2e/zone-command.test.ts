@@ -1,5 +1,7 @@
-// ddedge zone, as a user runs it (the built dist/ddedge.mjs against the sandbox): one test per
-// row and rule of the contract's "Zone as code" section, and the bad inputs of issue 10.
+// ddedge zone against the sandbox: one test per row and rule of the contract's "Zone as code"
+// section, and the bad inputs of issue 10. The built dist/ddedge.mjs runs export, plan and apply
+// as a user does, the apply that is killed, and the secrets' scenarios; the other rules are the
+// command's logic, run by main() in this process.
 import { readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -8,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseFault } from '../../src/sandbox/faults.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { withApi } from '../helpers/agent-env.js';
-import { baseEnv, CANARY, runDist, startDist, tempDir, waitForOutput } from '../helpers/cli.js';
+import { baseEnv, CANARY, runDist, runMain, startDist, tempDir, waitForOutput } from '../helpers/cli.js';
 import { emptyZone, writeZone } from '../helpers/zone.js';
 
 const ZONE = 'zone.example';
@@ -48,7 +50,7 @@ describe('ddedge zone export', () => {
   it('--format json writes [{name, type, ttl, priority, value}]; --output writes a file', async () => {
     seed(3);
     const out = join(tempDir(), 'zone.json');
-    const run = await runDist(['zone', 'export', '--service', ZONE, '--format', 'json', '--output', out], env());
+    const run = await runMain(['zone', 'export', '--service', ZONE, '--format', 'json', '--output', out], env());
     expect(run).toMatchObject({ code: 0, stdout: '' });
     const records = JSON.parse(readFileSync(out, 'utf8'));
     expect(records).toContainEqual({ name: ZONE, type: 'MX', ttl: 3600, priority: 10, value: `mail.${ZONE}` });
@@ -76,7 +78,7 @@ describe('ddedge zone plan', () => {
   it('reads the JSON form too (told apart by content), and --json prints the contract document', async () => {
     seed(3);
     const file = writeZone(JSON.stringify([{ name: '@', type: 'A', ttl: null, priority: null, value: '192.0.2.1' }, { name: `mail.${ZONE}`, type: 'A', value: '192.0.2.25' }, { name: ZONE, type: 'MX', ttl: 3600, priority: 10, value: `mail.${ZONE}` }]), 'zone.anything');
-    const run = await runDist(['zone', 'plan', file, '--service', ZONE, '--json'], env());
+    const run = await runMain(['zone', 'plan', file, '--service', ZONE, '--json'], env());
     expect(run.code, run.stderr).toBe(0);
     const report = JSON.parse(run.stdout);
     expect(report).toMatchObject({ service: ZONE, summary: { create: 1, update: 0, delete: 1, unchanged: 2 }, kept: [] });
@@ -89,10 +91,10 @@ describe('ddedge zone plan', () => {
   it('SOA and apex NS in a file are left to the provider and reported; other types are an error unless --skip-unsupported', async () => {
     seed(3);
     const lines = [...seededLines(3), '@ SOA ns1.example.net. h.example.net. 1 2 3 4 5', '@ NS ns1.example.net.', 'ptr PTR host.example.net.'];
-    const refused = await runDist(['zone', 'plan', fileFor(lines)], env());
+    const refused = await runMain(['zone', 'plan', fileFor(lines)], env());
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/zone\.txt:7:5: unknown or unsupported type "PTR"/);
-    const run = await runDist(['zone', 'plan', fileFor(lines), '--skip-unsupported'], env());
+    const run = await runMain(['zone', 'plan', fileFor(lines), '--skip-unsupported'], env());
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/keep +@ SOA +\(in the file, left to the provider \(SOA\)\)/);
     expect(run.stdout).toMatch(/keep +@ NS +\(in the file, left to the provider \(apex NS\)\)/);
@@ -136,7 +138,7 @@ describe('ddedge zone apply', () => {
       mkdirSync(dir, { recursive: true });
       writeFileSync(join(dir, `202001${String(i + 1).padStart(2, '0')}T000000.000Z.zone`), `; old ${i}\n`);
     }
-    const run = await runDist(['zone', 'apply', fileFor([...seededLines(3), 'x A 192.0.2.5'])], env());
+    const run = await runMain(['zone', 'apply', fileFor([...seededLines(3), 'x A 192.0.2.5'])], env());
     expect(run.code, run.stderr).toBe(0);
     const left = readdirSync(dir).sort();
     expect(left).toHaveLength(20);
@@ -147,7 +149,7 @@ describe('ddedge zone apply', () => {
   it('--dry-run is the plan: nothing sent, no backup', async () => {
     seed(3);
     sandbox.calls.clear();
-    const run = await runDist(['zone', 'apply', fileFor(['@ A 192.0.2.1', '@ 3600 MX 10 mail', 'y A 192.0.2.6']), '--dry-run'], env());
+    const run = await runMain(['zone', 'apply', fileFor(['@ A 192.0.2.1', '@ 3600 MX 10 mail', 'y A 192.0.2.6']), '--dry-run'], env());
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('1 to create, 0 to update, 1 to delete');
     expect(writes()).toBe(0);
@@ -158,7 +160,7 @@ describe('ddedge zone apply', () => {
     seed(3);
     const proxy = await forwardTo(sandbox.url, (path) => (path === '/service/dnscreate/' ? JSON.stringify({ success: true, errorCode: 0, errorCodeMsg: '', action: 'service/dnscreate', version: '1.0.26', messages: [], responseData: { dns: [] } }) : undefined));
     try {
-      const run = await runDist(['zone', 'apply', fileFor([...seededLines(3), 'lost A 192.0.2.9'])], env({ DDEDGE_API_URL: proxy.url }));
+      const run = await runMain(['zone', 'apply', fileFor([...seededLines(3), 'lost A 192.0.2.9'])], env({ DDEDGE_API_URL: proxy.url }));
       expect(run.code).toBe(7);
       expect(run.stderr).toMatch(/still differs from the file:\n +create +lost IN A 192\.0\.2\.9/);
     } finally {
@@ -174,7 +176,7 @@ describe('ownership', () => {
     zone().push({ entityID: '81', name: `legacy-1.${ZONE}`, type: 'TXT', ttl: '-', priority: '-', value: 'old' });
     zone().push({ entityID: '82', name: `legacy-1.${ZONE}`, type: 'A', ttl: '-', priority: '-', value: '192.0.2.200' });
     const file = fileFor(['@ A 192.0.2.1', '@ 3600 MX 10 mail', 'h0 A 203.0.113.1', 'h2 A 192.0.2.12']);
-    const run = await runDist(['zone', 'apply', file, '--ignore', 'legacy-*:TXT', '--ignore', 'h3', '--json'], env({ DDEDGE_HOSTS: `h0.${ZONE},h1.${ZONE}` }));
+    const run = await runMain(['zone', 'apply', file, '--ignore', 'legacy-*:TXT', '--ignore', 'h3', '--json'], env({ DDEDGE_HOSTS: `h0.${ZONE},h1.${ZONE}` }));
     expect(run.code, run.stderr).toBe(0);
     const report = JSON.parse(run.stdout);
     expect(report.kept.map((k: { name: string; type: string; reason: string }) => `${k.name} ${k.type}: ${k.reason}`).sort()).toEqual([
@@ -188,7 +190,7 @@ describe('ownership', () => {
     expect(report.changes.map((c: { action: string; name: string }) => `${c.action} ${c.name}`)).toEqual([`delete legacy-1.${ZONE}`]);
     expect(shown()).toContain(`h0.${ZONE} - A - 192.0.2.10`);
 
-    const keep = await runDist(['zone', 'apply', fileFor(['@ A 192.0.2.1', '@ 3600 MX 10 mail', 'h2 A 192.0.2.12', 'h2 A 192.0.2.13']), '--keep-unlisted', '--json'], env());
+    const keep = await runMain(['zone', 'apply', fileFor(['@ A 192.0.2.1', '@ 3600 MX 10 mail', 'h2 A 192.0.2.12', 'h2 A 192.0.2.13']), '--keep-unlisted', '--json'], env());
     expect(keep.code, keep.stderr).toBe(0);
     expect(JSON.parse(keep.stdout).summary).toEqual({ create: 1, update: 0, delete: 0, unchanged: 3 });
   });
@@ -199,24 +201,24 @@ describe('safety', () => {
     seed(12);
     const file = fileFor(seededLines(8)); // deletes 4 of 12: 33%
     sandbox.calls.clear();
-    const run = await runDist(['zone', 'apply', file], env());
+    const run = await runMain(['zone', 'apply', file], env());
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('it would change or delete 4 of the zone\'s 12 records (33%, more than 30%)');
     expect(writes()).toBe(0);
     expect(existsSync(join(stateDir, 'zone-backups'))).toBe(false);
-    const forced = await runDist(['zone', 'apply', file, '--force'], env());
+    const forced = await runMain(['zone', 'apply', file, '--force'], env());
     expect(forced.code, forced.stderr).toBe(0);
     expect(zone()).toHaveLength(8);
     // 3 of 10 is within the rule.
     seed(10);
-    expect((await runDist(['zone', 'apply', fileFor(seededLines(7))], env())).code).toBe(0);
+    expect((await runMain(['zone', 'apply', fileFor(seededLines(7))], env())).code).toBe(0);
   });
 
   it('changing the apex (a new address, the MX moved, a new SPF text) is ordinary work: no --force', async () => {
     seed(3);
     zone().push({ entityID: '3', name: ZONE, type: 'TXT', ttl: '-', priority: '-', value: 'v=spf1 mx -all' });
     const file = fileFor(['@ A 192.0.2.2', '@ 3600 MX 10 mail2', '@ TXT "v=spf1 mx include:_spf.example.net -all"', 'h0 A 192.0.2.10']);
-    const run = await runDist(['zone', 'apply', file, '--json'], env());
+    const run = await runMain(['zone', 'apply', file, '--json'], env());
     expect(run.code, run.stderr).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ summary: { update: 3, delete: 0 } });
     expect(JSON.parse(run.stdout).needsForce).toBeUndefined();
@@ -227,11 +229,11 @@ describe('safety', () => {
     seed(3);
     sandbox.calls.clear();
     const file = fileFor(['h0 A 192.0.2.10']);
-    const run = await runDist(['zone', 'apply', file], env());
+    const run = await runMain(['zone', 'apply', file], env());
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(`it would delete every A/AAAA record at the apex (${ZONE}: 1); and it would delete every MX record at the apex (${ZONE}: 1)`);
     expect(writes()).toBe(0);
-    expect((await runDist(['zone', 'apply', file, '--force'], env())).code).toBe(0);
+    expect((await runMain(['zone', 'apply', file, '--force'], env())).code).toBe(0);
     expect(shown()).toEqual([`h0.${ZONE} - A - 192.0.2.10`]);
   });
 
@@ -243,13 +245,13 @@ describe('safety', () => {
     // 4 of the 12 records it may touch (33%), beside 40 it keeps (8% of all 52).
     const file = fileFor(seededLines(8));
     sandbox.calls.clear();
-    const run = await runDist(['zone', 'apply', file], env({ DDEDGE_HOSTS: hosts }));
+    const run = await runMain(['zone', 'apply', file], env({ DDEDGE_HOSTS: hosts }));
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('it would change or delete 4 of the 12 records it may touch (33%, more than 30%; the 40 records it keeps are not counted)');
     expect(writes()).toBe(0);
     // 3 of 12, with 200 new records: creates count for nothing.
     const grown = fileFor([...seededLines(9), ...Array.from({ length: 200 }, (_, i) => `new${i} A 198.51.100.${i}`)]);
-    const passed = await runDist(['zone', 'apply', grown, '--json'], env({ DDEDGE_HOSTS: hosts }));
+    const passed = await runMain(['zone', 'apply', grown, '--json'], env({ DDEDGE_HOSTS: hosts }));
     expect(passed.code, passed.stderr).toBe(0);
     expect(JSON.parse(passed.stdout).summary).toMatchObject({ create: 200, delete: 3 });
   });
@@ -266,7 +268,7 @@ describe('bad input: exit 2 naming the line and the reason, nothing sent', () =>
   ])('%s', async (_name, body, message) => {
     seed(3);
     sandbox.calls.clear();
-    const run = await runDist(['zone', 'apply', writeZone(`$ORIGIN ${ZONE}.\n${body}`), '--force'], env());
+    const run = await runMain(['zone', 'apply', writeZone(`$ORIGIN ${ZONE}.\n${body}`), '--force'], env());
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(message);
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
@@ -275,22 +277,22 @@ describe('bad input: exit 2 naming the line and the reason, nothing sent', () =>
 
   it('an unwritable --output or state directory is exit 2, and apply changes nothing without its backup', async () => {
     seed(3);
-    const out = await runDist(['zone', 'export', '--service', ZONE, '--output', '/nonexistent/dir/zone.txt'], env());
+    const out = await runMain(['zone', 'export', '--service', ZONE, '--output', '/nonexistent/dir/zone.txt'], env());
     expect(out.code).toBe(2);
     expect(out.stderr).toContain('--output: cannot write "/nonexistent/dir/zone.txt": ENOENT');
     const blocked = join(tempDir(), 'file');
     writeFileSync(blocked, '');
     sandbox.calls.clear();
-    const run = await runDist(['zone', 'apply', fileFor([...seededLines(3), 'x A 192.0.2.5'])], env({ DDEDGE_STATE_DIR: join(blocked, 'state') }));
+    const run = await runMain(['zone', 'apply', fileFor([...seededLines(3), 'x A 192.0.2.5'])], env({ DDEDGE_STATE_DIR: join(blocked, 'state') }));
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/cannot write the backup .*nothing was changed/);
     expect(writes()).toBe(0);
   });
 
   it('a bad --ignore, --format or missing file is exit 2', async () => {
-    expect((await runDist(['zone', 'plan', fileFor([]), '--ignore', 'a:b:c'], env())).code).toBe(2);
-    expect((await runDist(['zone', 'export', '--service', ZONE, '--format', 'yaml'], env())).code).toBe(2);
-    expect((await runDist(['zone', 'plan', '/nonexistent/zone.txt', '--service', ZONE], env())).code).toBe(2);
+    expect((await runMain(['zone', 'plan', fileFor([]), '--ignore', 'a:b:c'], env())).code).toBe(2);
+    expect((await runMain(['zone', 'export', '--service', ZONE, '--format', 'yaml'], env())).code).toBe(2);
+    expect((await runMain(['zone', 'plan', '/nonexistent/zone.txt', '--service', ZONE], env())).code).toBe(2);
   });
 });
 
@@ -298,7 +300,7 @@ describe('a provider that refuses a change half-way', () => {
   it('stops with exit 7, lists what was done and what was not, names the backup', async () => {
     // example.net is on the redirection plan: 50 DNS entries at most (error 4003 past that).
     const lines = ['@ A 192.0.2.30', ...Array.from({ length: 55 }, (_, i) => `n${i} A 192.0.2.${i + 1}`)];
-    const run = await runDist(['zone', 'apply', writeZone(`$ORIGIN example.net.\n${lines.join('\n')}\n`), '--method', 'calls', '--json'], env());
+    const run = await runMain(['zone', 'apply', writeZone(`$ORIGIN example.net.\n${lines.join('\n')}\n`), '--method', 'calls', '--json'], env());
     expect(run.code).toBe(7);
     const report = JSON.parse(run.stdout);
     expect(report.error).toMatch(/error 4003/);
@@ -308,7 +310,7 @@ describe('a provider that refuses a change half-way', () => {
     expect(existsSync(report.backup)).toBe(true);
     expect(zone('example.net')).toHaveLength(50);
 
-    const text = await runDist(['zone', 'apply', writeZone(`$ORIGIN example.net.\n${lines.join('\n')}\n`), '--method', 'calls'], env());
+    const text = await runMain(['zone', 'apply', writeZone(`$ORIGIN example.net.\n${lines.join('\n')}\n`), '--method', 'calls'], env());
     expect(text.code).toBe(7);
     expect(text.stderr).toMatch(/stopped: the create of n\d+ IN A 192\.0\.2\.\d+ failed: service\/dnscreate failed with error 4003/);
     expect(text.stderr).toMatch(/done \(0\):\nnot done \(6\):\n +create +n\d+ IN A/);
@@ -330,11 +332,11 @@ describe('a kill during apply', () => {
     expect(first).toHaveLength(1);
     expect(zone().length).toBeLessThan(23);
     sandbox.faults.length = 0;
-    const again = await runDist(['zone', 'apply', file], env());
+    const again = await runMain(['zone', 'apply', file], env());
     expect(again.code, again.stderr).toBe(0);
     expect(zone()).toHaveLength(23);
     expect(readdirSync(join(stateDir, 'zone-backups', ZONE))).toEqual(expect.arrayContaining(first));
-    expect((await runDist(['zone', 'plan', file], env())).stdout).toContain('0 to create, 0 to update, 0 to delete, 23 unchanged');
+    expect((await runMain(['zone', 'plan', file], env())).stdout).toContain('0 to create, 0 to update, 0 to delete, 23 unchanged');
   });
 });
 
@@ -348,7 +350,7 @@ describe('calls', () => {
     try {
       const lines = [...seededLines(3), ...Array.from({ length: 30 }, (_, i) => `c${i} A 192.0.2.${100 + i}`)];
       sandbox.calls.clear();
-      const run = await runDist(['zone', 'apply', fileFor(lines), '--method', 'calls'], env({ DDEDGE_API_URL: proxy.url }));
+      const run = await runMain(['zone', 'apply', fileFor(lines), '--method', 'calls'], env({ DDEDGE_API_URL: proxy.url }));
       expect(run.code, run.stderr).toBe(0);
       expect(sandbox.calls.get('service/dnscreate')).toBe(30);
       expect(max).toBe(3);
@@ -357,7 +359,7 @@ describe('calls', () => {
       zone().push({ entityID: '700', name: `_acme-challenge.${ZONE}`, type: 'TXT', ttl: '60', priority: '-', value: 'tok' });
       const many = [...seededLines(3), 'h0 A 203.0.113.9', ...Array.from({ length: 60 }, (_, i) => `m${i} TXT "v${i}"`)];
       sandbox.calls.clear();
-      const run2 = await runDist(['zone', 'apply', fileFor(many), '--json', '--force'], env({ DDEDGE_API_URL: proxy.url, DDEDGE_HOSTS: `h0.${ZONE}` }));
+      const run2 = await runMain(['zone', 'apply', fileFor(many), '--json', '--force'], env({ DDEDGE_API_URL: proxy.url, DDEDGE_HOSTS: `h0.${ZONE}` }));
       expect(run2.code, run2.stderr).toBe(0);
       expect(JSON.parse(run2.stdout)).toMatchObject({ method: 'setzone', calls: 1, summary: { create: 60, delete: 30 } });
       expect(writes()).toBe(1);

@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { withApi } from '../helpers/agent-env.js';
-import { baseEnv, runDist, tempDir } from '../helpers/cli.js';
+import { baseEnv, runDist, runMain, tempDir } from '../helpers/cli.js';
 import { bindTool, emptyZone } from '../helpers/zone.js';
 
 const ZONE = 'complete.example';
@@ -35,7 +35,7 @@ const env = () => baseEnv({ ...withApi(sandbox), DDEDGE_STATE_DIR: tempDir('dded
 const dnsServer = () => `127.0.0.1:${sandbox.dnsPort}`;
 
 describe('zone export --complete', () => {
-  it('writes $TTL, the SOA and NS the name server gives; zone plan of the file changes nothing', { timeout: 60_000 }, async () => {
+  it('writes $TTL, the SOA and NS the name server gives; zone plan of the file changes nothing', async () => {
     const run = await runDist(['zone', 'export', '--complete', '--dns-server', dnsServer(), '--output', 'full.zone'], env(), cwd);
     expect(run.code, run.stderr).toBe(0);
     const text = readFileSync(join(cwd, 'full.zone'), 'utf8');
@@ -59,16 +59,16 @@ describe('zone export --complete', () => {
     ]));
   });
 
-  it('writes no glue when the zone has the name server\'s address as a record', { timeout: 60_000 }, async () => {
+  it('writes no glue when the zone has the name server\'s address as a record', async () => {
     sandbox.model.services.find((s) => s.name === ZONE)!.dns.push({ entityID: '6', name: `ns1.${ZONE}`, type: 'A', ttl: '-', priority: '-', value: '192.0.2.53' });
-    const run = await runDist(['zone', 'export', '--complete', '--dns-server', dnsServer()], env(), cwd);
+    const run = await runMain(['zone', 'export', '--complete', '--dns-server', dnsServer()], env(), cwd);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).not.toContain('name server address');
     expect(run.stdout).toMatch(/^ns1 +IN A +192\.0\.2\.53$/m);
   });
 
-  it.skipIf(!checkzone)('the file loads as it is in named-checkzone', { timeout: 60_000 }, async () => {
-    const run = await runDist(['zone', 'export', '--complete', '--dns-server', dnsServer(), '--output', 'full.zone'], env(), cwd);
+  it.skipIf(!checkzone)('the file loads as it is in named-checkzone', async () => {
+    const run = await runMain(['zone', 'export', '--complete', '--dns-server', dnsServer(), '--output', 'full.zone'], env(), cwd);
     expect(run.code, run.stderr).toBe(0);
     const file = join(cwd, 'full.zone');
     const { stdout } = await promisify(execFile)(checkzone!, [ZONE, file]).catch((error: { stdout: string; stderr: string }) => {
@@ -77,20 +77,20 @@ describe('zone export --complete', () => {
     expect(stdout).toMatch(/loaded serial \d+/);
     expect(stdout).toContain('OK');
     // And a plain export does not: it has no SOA (what --complete is for).
-    const plain = await runDist(['zone', 'export', '--output', 'plain.zone'], env(), cwd);
+    const plain = await runMain(['zone', 'export', '--output', 'plain.zone'], env(), cwd);
     expect(plain.code, plain.stderr).toBe(0);
     await expect(promisify(execFile)(checkzone!, [ZONE, join(cwd, 'plain.zone')])).rejects.toMatchObject({ stdout: expect.stringMatching(/no SOA|not loaded/) });
   });
 
-  it('is exit 2 with --format json or with plan, and exit 4 when the name server gives no SOA', { timeout: 60_000 }, async () => {
-    const json = await runDist(['zone', 'export', '--complete', '--format', 'json'], env(), cwd);
+  it('is exit 2 with --format json or with plan, and exit 4 when the name server gives no SOA', async () => {
+    const json = await runMain(['zone', 'export', '--complete', '--format', 'json'], env(), cwd);
     expect([json.code, json.stderr]).toEqual([2, expect.stringMatching(/--complete: for zone export in the bind format/)]);
-    const plan = await runDist(['zone', 'plan', '--complete', join(cwd, 'x.zone')], env(), cwd);
+    const plan = await runMain(['zone', 'plan', '--complete', join(cwd, 'x.zone')], env(), cwd);
     expect([plan.code, plan.stderr]).toEqual([2, expect.stringMatching(/--complete: for zone export/)]);
     // Another sandbox's name server, which does not serve this zone: it answers REFUSED.
     const other = await startSandbox({ dnsPort: 0 });
     try {
-      const refused = await runDist(['zone', 'export', '--complete', '--dns-server', `127.0.0.1:${other.dnsPort}`, '--output', 'x.zone'], env(), cwd);
+      const refused = await runMain(['zone', 'export', '--complete', '--dns-server', `127.0.0.1:${other.dnsPort}`, '--output', 'x.zone'], env(), cwd);
       expect(refused.code, refused.stderr).toBe(4);
       expect(refused.stderr).toMatch(/REFUSED for complete\.example SOA/);
     } finally {

@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { withApi } from '../helpers/agent-env.js';
 import { parseFault } from '../../src/sandbox/faults.js';
-import { baseEnv, startDist, tempDir, waitForOutput, type RunResult } from '../helpers/cli.js';
+import { baseEnv, HANG_BOUND_MS, startDist, tempDir, waitForOutput, type RunResult } from '../helpers/cli.js';
 import { emptyZone, writeZone } from '../helpers/zone.js';
 
 const ZONE = 'zone.example';
@@ -29,8 +29,11 @@ const env = (extra: Record<string, string> = {}) => baseEnv({ ...withApi(sandbox
 const writes = () => [...sandbox.calls.entries()].filter(([k]) => k !== 'service/dnslist').reduce((n, [, v]) => n + v, 0);
 const LIVE = ['@ A 192.0.2.1', 'home A 192.0.2.20'];
 
-/** The built file, killed if it runs for more than `ms` (a hang is a finding, not a stuck suite). */
-async function bounded(args: string[], extra: Record<string, string> = {}, ms = 15_000): Promise<RunResult & { hung: boolean }> {
+/**
+ * The built file, killed if it runs for more than `ms` (a hang is a finding, not a stuck suite).
+ * A process of its own, so that even a loop that never yields is stopped.
+ */
+async function bounded(args: string[], extra: Record<string, string> = {}, ms = HANG_BOUND_MS): Promise<RunResult & { hung: boolean }> {
   const child = startDist(args, env(extra));
   let hung = false;
   const timer = setTimeout(() => {

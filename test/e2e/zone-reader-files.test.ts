@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { withApi } from '../helpers/agent-env.js';
-import { baseEnv, runDist, tempDir } from '../helpers/cli.js';
+import { baseEnv, runDist, runMain, tempDir } from '../helpers/cli.js';
 import { bindTool, emptyZone, soaAndNs, writeZone } from '../helpers/zone.js';
 
 const ZONE = 'reader.example';
@@ -36,7 +36,7 @@ function bindTxt(body: string): string[] {
 
 describe('a carriage return and $ORIGIN', () => {
   it('"; text\\r$ORIGIN ../../x" is a comment: no zone is chosen from it, nothing is created outside the state directory', async () => {
-    const run = await runDist(['zone', 'apply', writeZone('; text\r$ORIGIN ../../x\n'), '--force'], env());
+    const run = await runMain(['zone', 'apply', writeZone('; text\r$ORIGIN ../../x\n'), '--force'], env());
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/which zone\? give --service NAME/);
     expect(readdirSync(root)).toEqual(['deep']);
@@ -46,7 +46,7 @@ describe('a carriage return and $ORIGIN', () => {
   });
 
   it('a $ORIGIN that is a path is exit 2 naming its position, before any directory is made', async () => {
-    const run = await runDist(['zone', 'apply', writeZone('$ORIGIN ../../x\n@ A 192.0.2.1\n'), '--force'], env());
+    const run = await runMain(['zone', 'apply', writeZone('$ORIGIN ../../x\n@ A 192.0.2.1\n'), '--force'], env());
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/zone\.txt:1:9: \$ORIGIN "\.\.\/\.\.\/x" cannot name the zone: "\.\.\/\.\.\/x\." is not a host name/);
     expect(readdirSync(root)).toEqual(['deep']);
@@ -70,7 +70,7 @@ describe('TXT bytes of 128 and more', () => {
     expect(lines).toEqual(expect.arrayContaining(['bin IN TXT "\\200\\255abc\\"q\\""', 'text IN TXT "café"']));
     if (checkzone) expect(bindTxt(exported.stdout.replace(/^\$ORIGIN.*\n/m, ''))).toEqual(bindTxt(body));
 
-    const planned = await runDist(['zone', 'plan', writeZone(exported.stdout), '--json'], env({ DDEDGE_SERVICE: ZONE }));
+    const planned = await runMain(['zone', 'plan', writeZone(exported.stdout), '--json'], env({ DDEDGE_SERVICE: ZONE }));
     expect(planned.code, planned.stderr).toBe(0);
     expect(JSON.parse(planned.stdout).changes).toEqual([]);
   });
@@ -79,7 +79,7 @@ describe('TXT bytes of 128 and more', () => {
 describe('a file with several problems', () => {
   it('is exit 2 listing each with file:line:col, nothing sent, no backup', async () => {
     const file = writeZone(`$ORIGIN ${ZONE}.\n@ A 192.0.2.1\nwww\\.dot A 192.0.2.2\n\\@ A 192.0.2.3\nok A 192.0.2.4\nbad A 1.2.3\n`);
-    const run = await runDist(['zone', 'apply', file, '--force'], env({ DDEDGE_SERVICE: ZONE }));
+    const run = await runMain(['zone', 'apply', file, '--force'], env({ DDEDGE_SERVICE: ZONE }));
     expect(run.code).toBe(2);
     const lines = run.stderr.trim().split('\n');
     expect(lines).toHaveLength(3);

@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { vi } from 'vitest';
 
 export const DIST = resolve(import.meta.dirname, '../../dist/ddedge.mjs');
 
@@ -39,31 +40,54 @@ export function runDist(args: string[], env: Record<string, string>, cwd?: strin
   return startDist(args, env, cwd).result;
 }
 
-/** Waits until `predicate` holds for the text a stream has produced so far. */
-export function waitForOutput(child: ChildProcess, stream: 'stdout' | 'stderr', predicate: (text: string) => boolean, timeoutMs = 10_000): Promise<string> {
+/**
+ * Waits until `predicate` holds for the text a stream has produced so far; fails at once, with
+ * that text, if the process ends first. The time bound only stops a hang: a start of the built
+ * file took seconds on a loaded machine, so a test never waits on a tighter clock than this.
+ */
+export function waitForOutput(child: ChildProcess, stream: 'stdout' | 'stderr', predicate: (text: string) => boolean, timeoutMs = HANG_BOUND_MS): Promise<string> {
   return new Promise((resolveText, reject) => {
     let text = '';
-    const timer = setTimeout(() => reject(new Error(`timed out waiting for ${stream}; got: ${text}`)), timeoutMs);
-    child[stream]!.on('data', (d) => {
+    let done = false;
+    const finish = (error?: Error) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      child[stream]!.off('data', onData);
+      child.off('close', onClose);
+      if (error) reject(error);
+      else resolveText(text);
+    };
+    const timer = setTimeout(() => finish(new Error(`timed out waiting for ${stream}; got: ${text}`)), timeoutMs);
+    const onData = (d: Buffer | string) => {
       text += d;
-      if (predicate(text)) {
-        clearTimeout(timer);
-        resolveText(text);
-      }
-    });
+      if (predicate(text)) finish();
+    };
+    const onClose = (code: number | null) => finish(new Error(`the process ended (exit ${code}) before ${stream} showed what was awaited; got: ${text}`));
+    child[stream]!.on('data', onData);
+    child.once('close', onClose);
   });
 }
 
+/** How long a wait for a process's output may last before it is a hang, not a slow machine. */
+export const HANG_BOUND_MS = 120_000;
+
 /**
- * main() in this process, with its own output and environment: the same code path as the built
- * file without a process start, for tests that call the command line many times (a start of
- * the built file took seconds on a loaded machine). The e2e tests still run the built file for
- * what only it shows (bundling, exit, signals).
+ * main() in this process, with its own output, environment and working folder: the same code
+ * path as the built file without a process start, for tests about a command's logic (exit
+ * codes, messages, state) that call it many times (a start of the built file took seconds on a
+ * loaded machine). Each call imports the modules afresh, as a new process would: nothing one
+ * run registered (secrets to mask, locks held, warnings given) is seen by the next. What only
+ * the built file shows (bundling, its exit, signals, its real stdout and stderr) stays with
+ * runDist: every command keeps at least one test through it. Also with runDist: hooks (a hook
+ * inherits process.env, here the test runner's), NODE_* variables (Node reads them at its
+ * start) and files that can block a read (a FIFO would stop this process, not a child).
  */
-export async function runMain(args: string[], env: Record<string, string>): Promise<RunResult> {
+export async function runMain(args: string[], env: Record<string, string>, cwd?: string): Promise<RunResult> {
+  vi.resetModules();
   const { main } = await import('../../src/cli/main.js');
   const out = { stdout: '', stderr: '' };
-  const io = { stdout: (t: string) => void (out.stdout += t), stderr: (t: string) => void (out.stderr += t), env, cwd: tempDir('ddedge-cwd-'), isTTY: false };
+  const io = { stdout: (t: string) => void (out.stdout += t), stderr: (t: string) => void (out.stderr += t), env, cwd: cwd ?? tempDir('ddedge-cwd-'), isTTY: false };
   const code = await main(args, io);
   return { code, ...out };
 }
