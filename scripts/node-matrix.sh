@@ -38,13 +38,23 @@ is_full() { local m; for m in ${full[@]+"${full[@]}"}; do [ "$m" = "$1" ] && ret
 newest="${lines[${#lines[@]}-1]}"
 
 copy="$(mktemp -d "${TMPDIR:-/tmp}/ddedge-matrix-XXXXXX")"
-trap 'rm -rf "$copy"' EXIT
+# The Node binaries, where other users can run them: tests run the built program as uid 1000
+# too (test/unit/staged-dist.test.ts, containers, state-files), and the cache of
+# packaging/node.sh is under root's home.
+nodes="$(mktemp -d "${TMPDIR:-/tmp}/ddedge-matrix-node-XXXXXX")"
+chmod 0755 "$nodes"
+trap 'rm -rf "$copy" "$nodes"' EXIT
 tar -C "$root" --exclude=./node_modules --exclude=./dist --exclude=./.git -cf - . | tar -C "$copy" -xf -
-ln -s "$root/node_modules" "$copy/node_modules"
+# A copy, not a link: through a link npm takes the dependencies for linked packages and lists
+# their build scripts as unreviewed (test/unit/packaging.test.ts); and nothing a test run
+# writes there (vitest's cache) reaches the checkout's.
+cp -a "$root/node_modules" "$copy/node_modules"
 cd "$copy"
 
 for major in "${lines[@]}"; do
-  node_bin="$("$root/packaging/node.sh" "$major")"
+  install -d -m 0755 "$nodes/$major/bin"
+  cp "$("$root/packaging/node.sh" "$major")" "$nodes/$major/bin/node"
+  node_bin="$nodes/$major/bin/node"
   start=$SECONDS
   files=("${e2e[@]}")
   [ "$major" != "$newest" ] || files+=(test/e2e/update.test.ts)
