@@ -8,10 +8,11 @@ const preload = join(import.meta.dirname, 'rss-preload.cjs');
 // GNU time reads the peak RSS of any program (ddclient is Perl); the preload is the fallback for Node rows.
 const gnuTime = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 
-/** One run: wall ms from spawn to exit, or (memory run) the peak RSS in KiB and the CPU ms. */
+/** One run: wall ms from spawn to exit, or (memory run) the peak RSS in KiB and the CPU ms. A scenario's own `env` replaces the run's. */
 export function runOnce(scenario, env, memory = false) {
   scenario.setup?.();
-  const program = scenario.command ?? process.execPath;
+  // `node`: a Node row run by another Node binary (bench/nodes.mjs); `command`: not Node at all.
+  const program = scenario.command ?? scenario.node ?? process.execPath;
   let file = program;
   let args = scenario.args;
   // Node rows: the preload reads CPU time to the microsecond; GNU time (10 ms steps) the others.
@@ -20,7 +21,7 @@ export function runOnce(scenario, env, memory = false) {
   else if (memory && scenario.command) return Promise.resolve({ ms: NaN, rssKb: NaN, cpuMs: NaN });
   const started = process.hrtime.bigint();
   return new Promise((resolve, reject) => {
-    const child = spawn(file, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(file, args, { env: scenario.env ?? env, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
     child.on('exit', (code) => {

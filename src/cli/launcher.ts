@@ -21,10 +21,10 @@
 // The entry stays an ES module, dist/ddedge.mjs, as the contract names it.
 import type { Script as VmScript } from 'node:vm';
 
+refuseOldNode();
 const { closeSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, writeSync } = process.getBuiltinModule('node:fs');
 const { Script } = process.getBuiltinModule('node:vm');
 const { basename, dirname, join, resolve, isAbsolute } = process.getBuiltinModule('node:path');
-const { crc32 } = process.getBuiltinModule('node:zlib');
 const sea = process.getBuiltinModule('node:sea') as typeof import('node:sea') | undefined;
 
 interface ChunkModule {
@@ -63,6 +63,45 @@ export function codeCacheOf(file: string): Buffer {
   const sum = Buffer.alloc(4);
   sum.writeUInt32BE(crc32(data));
   return Buffer.concat([Buffer.from(MADE_BY + sources.get(file)!), data, sum]);
+}
+
+/**
+ * The CRC-32 of node:zlib, without loading node:zlib when Node allows: zlib.js loads Node's
+ * streams, which nothing else in a cycle needs, and that cost a cycle ~5 ms of its ~60 (README
+ * "Performance"). Its native half, the same function, is in Node's zlib binding, reachable
+ * through process.binding(), whose deprecation (DEP0111) is only documented; with
+ * --pending-deprecation Node would warn of it, and then process.binding is Node's warning
+ * wrapper (named "deprecated"): node:zlib it is. So too if a later Node takes the binding away.
+ * Made on first use: a run that finds no cache checks none.
+ */
+let crc32Function: ((data: Uint8Array) => number) | undefined;
+function crc32(data: Uint8Array): number {
+  crc32Function ??= nativeCrc32() ?? process.getBuiltinModule('node:zlib').crc32;
+  return crc32Function(data);
+}
+
+function nativeCrc32(): ((data: Uint8Array) => number) | undefined {
+  const binding = (process as { binding?: (name: string) => unknown }).binding;
+  if (typeof binding !== 'function' || binding.name !== 'binding') return undefined;
+  try {
+    const native = (binding('zlib') as { crc32?: unknown }).crc32;
+    return typeof native === 'function' ? (data) => (native as (data: Uint8Array, value: number) => number)(data, 0) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Node.js older than 20.18 (Debian 12's is 18, and npm installs ddedge there with a mere
+ * warning) would fail at the next line with a TypeError and a stack; it gets one line instead,
+ * with what to do, and exit 2 (a configuration error: a service should not restart). Written
+ * for any Node: it runs before anything else.
+ */
+function refuseOldNode(): void {
+  const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+  if (typeof process.getBuiltinModule === 'function' && (major > 20 || (major === 20 && minor >= 18))) return;
+  console.error(`ddedge: needs Node.js 20.18 or newer (20, 22, 24 or 26), and this is Node.js ${process.version} (${process.execPath}). Install a newer Node.js, or take ddedge's single executable, which carries its own (README "Install").`);
+  process.exit(2);
 }
 
 /** A chunk's require(): Node's built-ins, or another chunk, run once and shared. */

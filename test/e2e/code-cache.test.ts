@@ -15,15 +15,18 @@ const CYCLE = ['update', '--ip', '81.0.2.15', '--dry-run'];
  * body runs before the command's first await, so its exit handler sees every script the
  * launcher ran and whether V8 took each one's cache (true: refused; undefined: none given).
  */
-function probe(launcher: string, args: string[], extraEnv: Record<string, string> = {}): Promise<RunResult & { caches: Record<string, boolean | null> }> {
+function probe(launcher: string, args: string[], extraEnv: Record<string, string> = {}): Promise<RunResult & { caches: Record<string, boolean | null>; builtins: string[] }> {
   const dir = tempDir('ddedge-cache-probe-');
   const file = join(dir, 'probe.mjs');
   writeFileSync(
     file,
     [
-      `import { writeSync } from 'node:fs';`,
+      // Not an ESM import of node:fs: its facade reads every export, ReadStream too, which loads Node's streams.
+      `const { writeSync } = process.getBuiltinModule('node:fs');`,
       `import { scripts } from ${JSON.stringify(launcher)};`,
       `process.on('exit', () => writeSync(2, '\\ncaches ' + JSON.stringify(Object.fromEntries([...scripts].map(([f, s]) => [f.split('/').pop(), s.cachedDataRejected ?? null]))) + '\\n'));`,
+      // Node's own modules the process loaded (by then), as Node lists them: "NativeModule zlib".
+      `process.on('exit', () => writeSync(2, '\\nbuiltins ' + JSON.stringify(process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13))) + '\\n'));`,
     ].join('\n'),
   );
   const stateDir = join(dir, 'state');
@@ -37,7 +40,8 @@ function probe(launcher: string, args: string[], extraEnv: Record<string, string
   return new Promise((resolve) =>
     child.on('close', (code) => {
       const line = /\ncaches (.*)\n/.exec(stderr);
-      resolve({ code, stdout, stderr: stderr.replace(/\ncaches .*\n/, ''), caches: line ? JSON.parse(line[1]!) : {} });
+      const builtins = /\nbuiltins (.*)\n/.exec(stderr);
+      resolve({ code, stdout, stderr: stderr.replace(/\ncaches .*\n/, '').replace(/\nbuiltins .*\n/, ''), caches: line ? JSON.parse(line[1]!) : {}, builtins: builtins ? JSON.parse(builtins[1]!) : [] });
     }),
   );
 }
@@ -143,6 +147,22 @@ describe('the code cache', () => {
     expect(run.stderr).toMatch(/internal error/);
     expect(run.stderr).toMatch(/chunks\/main\.cjs:\d+:\d+/);
     expect(run.stderr).not.toContain(dirname(DIST));
+  });
+
+  it("is checked without node:zlib, whose streams a cycle needs for nothing else, and with Node's warnings on too", async () => {
+    // node:zlib's crc32 cost a cycle ~5 ms: loading zlib.js loads Node's streams. The launcher
+    // takes the same native CRC-32 from Node's zlib binding, unless Node would warn of that
+    // (--pending-deprecation): then from node:zlib, and the checksums are the same.
+    const launcher = distCopy(() => {});
+    const run = await probe(launcher, CYCLE);
+    expect([run.code, run.stdout, run.stderr]).toEqual([0, CYCLE_OUT, '']);
+    expect(Object.values(run.caches)).toEqual([false, false]);
+    expect(run.builtins).not.toContain('zlib');
+    expect(run.builtins).not.toContain('stream');
+    const warned = await probe(launcher, CYCLE, { NODE_PENDING_DEPRECATION: '1' });
+    expect([warned.code, warned.stdout, warned.stderr]).toEqual([0, CYCLE_OUT, '']);
+    expect(Object.values(warned.caches)).toEqual([false, false]);
+    expect(warned.builtins).toContain('zlib');
   });
 
   it('is saved by the build step for a command that ends at once', () => {

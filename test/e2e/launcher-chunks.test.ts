@@ -20,6 +20,30 @@ function distWithChunk(prefix: string, rewrite: (text: string) => string): { dir
 }
 
 describe('the launcher', () => {
+  // Debian 12 and Raspberry Pi OS 12 ship Node.js 18; npm installs ddedge there with only a
+  // warning (engines). Node 18 is played by a preload that gives Node 18's version and takes
+  // away what it lacks (process.getBuiltinModule, which the launcher's first line calls).
+  it.each([
+    ['v18.19.0', true],
+    ['v20.17.0', false],
+  ])('refuses Node.js %s in one line that says what to do, exit 2, before it runs anything', (version, lacksGetBuiltinModule) => {
+    const dir = tempDir('ddedge-old-node-');
+    const preload = join(dir, 'old-node.cjs');
+    writeFileSync(
+      preload,
+      [
+        `Object.defineProperty(process, 'version', { value: ${JSON.stringify(version)} });`,
+        `Object.defineProperty(process.versions, 'node', { value: ${JSON.stringify(version.slice(1))} });`,
+        lacksGetBuiltinModule ? 'delete process.getBuiltinModule;' : '',
+      ].join('\n'),
+    );
+    const run = spawnSync(process.execPath, ['--require', preload, DIST, 'update', '--ip', '81.0.2.15'], { env: baseEnv({ DDEDGE_HOSTS: 'home.example.com', DDEDGE_STATE_DIR: join(dir, 'state') }), cwd: dir, encoding: 'utf8' });
+    expect([run.status, run.stdout]).toEqual([2, '']);
+    expect(run.stderr).toBe(`ddedge: needs Node.js 20.18 or newer (20, 22, 24 or 26), and this is Node.js ${version} (${process.execPath}). Install a newer Node.js, or take ddedge's single executable, which carries its own (README "Install").\n`);
+    // Nothing was done: no state folder, no cache.
+    expect(readdirSync(dir)).toEqual(['old-node.cjs']);
+  });
+
   it('fails a chunk that cannot load the same way on every use', () => {
     // The chunk that reads file: sources, loaded on first use, cut short: it throws as it loads.
     const { dir, dist } = distWithChunk('file-source-', (text) => text.slice(0, text.length / 2));
