@@ -151,9 +151,15 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
+/** Every provider call the sandbox has answered (reads and writes), to count what a lease costs. */
+const providerCalls = () => [...sandbox.calls.values()].reduce((n, c) => n + c, 0);
+
 describe.skipIf(!TOOLS)("Kea's DHCP-DDNS server through the gateway", () => {
   it('adds a client: the provider holds its A, the gateway its DHCID (answered, in a file of mode 0600)', async () => {
+    const calls = providerCalls();
     const log = await ncr('add', 'client-1', '192.0.2.50');
+    // One fresh read of the zone and the one write (the DHCID stays with the gateway).
+    expect(providerCalls() - calls).toBe(2);
     expect(log, d2Log).toMatch(/DHCP_DDNS_ADD_SUCCEEDED/);
     expect(zoneAt()).toEqual([`${NAME} A 192.0.2.50`]);
     expect(dhcidAnswer()).toBe(base64Of(dhcidOf('client-1')));
@@ -166,7 +172,10 @@ describe.skipIf(!TOOLS)("Kea's DHCP-DDNS server through the gateway", () => {
   });
 
   it('renews it (same client, same DHCID) with a new address: the A is replaced', async () => {
+    const calls = providerCalls();
     const log = await ncr('add', 'client-1', '192.0.2.51');
+    // Kea's add is refused (the name is in use, no write), then its replace: a read each, one update.
+    expect(providerCalls() - calls).toBe(3);
     expect(log, d2Log).toMatch(/DHCP_DDNS_ADD_SUCCEEDED/);
     expect(zoneAt()).toEqual([`${NAME} A 192.0.2.51`]);
     expect(dhcidAnswer()).toBe(base64Of(dhcidOf('client-1')));
@@ -194,7 +203,10 @@ describe.skipIf(!TOOLS)("Kea's DHCP-DDNS server through the gateway", () => {
   });
 
   it("removes the first client's name: its A and its DHCID are gone, and the name is free for another client", async () => {
+    const calls = providerCalls();
     const log = await ncr('remove', 'client-1', '192.0.2.51');
+    // Two steps: a read and the A's delete; a read and, with nothing left at the name, no write.
+    expect(providerCalls() - calls).toBe(3);
     expect(log, d2Log).toMatch(/DHCP_DDNS_REMOVE_SUCCEEDED/);
     expect(zoneAt()).toEqual([]);
     expect(dhcidAnswer()).toBe('');
