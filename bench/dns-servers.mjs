@@ -55,8 +55,12 @@ export function zoneFile(records) {
   ].join('\n');
 }
 
-/** NSD on 127.0.0.1:port serving `records`, unprivileged (no user switch, no chroot), all files in `work`. */
-export async function startNsd(work, port, records) {
+/**
+ * NSD on 127.0.0.1:port serving `records`, unprivileged (no user switch, no chroot, no
+ * control socket), all files in `work`. With `tsig` ({ name, algorithm, secret }), only that
+ * key may transfer the zone, as the gateway asks.
+ */
+export async function startNsd(work, port, records, tsig) {
   writeFileSync(join(work, 'bench.zone'), zoneFile(records));
   const at = (f) => join(work, f);
   writeFileSync(
@@ -77,10 +81,11 @@ export async function startNsd(work, port, records) {
       '  server-count: 1',
       'remote-control:',
       '  control-enable: no',
+      ...(tsig ? ['key:', `  name: ${tsig.name}`, `  algorithm: ${tsig.algorithm}`, `  secret: "${tsig.secret}"`] : []),
       'zone:',
       `  name: ${ZONE}`,
       '  zonefile: bench.zone',
-      '  provide-xfr: 127.0.0.1 NOKEY',
+      `  provide-xfr: 127.0.0.1 ${tsig ? tsig.name : 'NOKEY'}`,
       '',
     ].join('\n'),
   );
