@@ -7,9 +7,10 @@ import { appendAdditional, EDE, edeOption, optRecord } from './edns.js';
 import { DnsError } from './errors.js';
 import { encodeMessage } from './message.js';
 import { readName } from './names.js';
-import { failure, OUR_EDNS_SIZE, requestHeader } from './responder.js';
-import { RCODE, TYPE_CODES, type DnsQuestion } from './types.js';
-import { findTsig, RCODE_NOTAUTH, signBadTime, signMessage, TSIG_ERROR, TsigStream, unsignedError, verifyRequest, type TsigKey, type TsigRecord } from './tsig.js';
+import { OUR_EDNS_SIZE, requestHeader } from './responder.js';
+import { TYPE_CODES, type DnsQuestion } from './types.js';
+import { formError } from './form-error.js';
+import { findTsig, RCODE_NOTAUTH, signBadTime, signBadTrunc, signMessage, TSIG_ERROR, TsigStream, unsignedError, verifyRequest, type TsigCheck, type TsigKey, type TsigRecord } from './tsig.js';
 import type { Answer } from './listener.js';
 
 export interface Signer {
@@ -23,6 +24,7 @@ const WHY: Record<number, string> = {
   [TSIG_ERROR.BADKEY]: 'TSIG: the key is unknown here, or used with another algorithm',
   [TSIG_ERROR.BADSIG]: 'TSIG: the signature does not match (wrong secret, or the message was changed)',
   [TSIG_ERROR.BADTIME]: 'TSIG: the time signed is outside the allowed fudge; check the clocks',
+  [TSIG_ERROR.BADTRUNC]: 'TSIG: the MAC is truncated; this server takes whole MACs only',
 };
 
 /** Answers `packet` through `handler`, verifying and signing as above. `nowSeconds` is read once per message. */
@@ -33,12 +35,18 @@ export async function answerWithTsig(packet: Buffer, keyOf: (name: string) => Ts
   try {
     tsig = findTsig(packet);
   } catch (error) {
-    if (error instanceof DnsError) return failure(header.id, header.flags, RCODE.FORMERR);
+    if (error instanceof DnsError) return formError(packet, error.message);
     throw error;
   }
   if (!tsig) return handler(packet, undefined);
   const now = nowSeconds();
-  const check = verifyRequest(packet, tsig, keyOf, now);
+  let check: TsigCheck;
+  try {
+    check = verifyRequest(packet, tsig, keyOf, now);
+  } catch (error) {
+    if (error instanceof DnsError) return formError(packet, error.message);
+    throw error;
+  }
   if (!check.ok) {
     let bare: Buffer;
     try {
@@ -47,10 +55,12 @@ export async function answerWithTsig(packet: Buffer, keyOf: (name: string) => Ts
       bare = encodeMessage({ id: header.id, response: true, opcode: (header.flags >> 11) & 0xf, recursionDesired: Boolean(header.flags & 0x0100), rcode: RCODE_NOTAUTH, questions });
       if (hasOpt) bare = appendAdditional(bare, optRecord({ udpSize: OUR_EDNS_SIZE, options: [edeOption(EDE.PROHIBITED, WHY[check.error] ?? 'TSIG failed')] }));
     } catch (error) {
-      if (error instanceof DnsError) return failure(header.id, header.flags, RCODE.FORMERR);
+      if (error instanceof DnsError) return formError(packet, error.message);
       throw error;
     }
-    return check.error === TSIG_ERROR.BADTIME && check.key ? signBadTime(bare, check.key, tsig, now) : unsignedError(bare, tsig, check.error);
+    if (check.error === TSIG_ERROR.BADTIME && check.key) return signBadTime(bare, check.key, tsig, now);
+    if (check.error === TSIG_ERROR.BADTRUNC && check.key) return signBadTrunc(bare, check.key, tsig, now);
+    return unsignedError(bare, tsig, check.error);
   }
   const answer = await handler(packet, { key: check.key, tsig });
   if (answer === undefined) return undefined;

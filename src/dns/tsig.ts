@@ -108,14 +108,22 @@ function readTsig(packet: Buffer, keyName: string, offset: number, start: number
   return { keyName: nameKey(keyName), algorithm: algorithm.name.toLowerCase(), timeSigned, fudge, mac, originalId, error, other, offset };
 }
 
-/** Checks a request's TSIG (RFC 8945 5.2): key, then MAC, then time. */
+/**
+ * Checks a request's TSIG (RFC 8945 5.2): key, then MAC, then time, then truncation. Throws a
+ * DnsWireError (FORMERR) for a MAC of a length RFC 8945 5.2.2.1 forbids.
+ */
 export function verifyRequest(packet: Buffer, tsig: TsigRecord, keyOf: (name: string) => TsigKey | undefined, nowSeconds: number): TsigCheck {
   const key = keyOf(tsig.keyName);
   if (!key || algorithmOfWire(tsig.algorithm) !== key.algorithm) return { ok: false, error: TSIG_ERROR.BADKEY, tsig };
-  const expected = macOf(key, [unsignedPart(packet, tsig), variables(key, tsig.timeSigned, tsig.fudge, tsig.error, tsig.other)]);
-  // Truncated MACs (RFC 8945 5.2.2.1) are not accepted: every client here sends the whole MAC.
-  if (tsig.mac.length !== expected.length || !timingSafeEqual(tsig.mac, expected)) return { ok: false, error: TSIG_ERROR.BADSIG, tsig };
+  const full = TSIG_ALGORITHMS[key.algorithm].bytes;
+  // RFC 8945 5.2.2.1: a MAC longer than the hash, or shorter than max(10, half the hash), is FORMERR.
+  if (tsig.mac.length > full) throw wireError(`the TSIG MAC is ${tsig.mac.length} bytes, longer than ${key.algorithm} makes`);
+  if (tsig.mac.length < Math.max(10, full / 2)) throw wireError(`the TSIG MAC is truncated to ${tsig.mac.length} bytes, below the least RFC 8945 allows`);
+  const expected = macOf(key, [unsignedPart(packet, tsig), variables(key, tsig.timeSigned, tsig.fudge, tsig.error, tsig.other)]).subarray(0, tsig.mac.length);
+  if (!timingSafeEqual(tsig.mac, expected)) return { ok: false, error: TSIG_ERROR.BADSIG, tsig };
   if (Math.abs(nowSeconds - tsig.timeSigned) > tsig.fudge) return { ok: false, error: TSIG_ERROR.BADTIME, tsig, key };
+  // A truncated MAC that matches is still refused (5.2.4): the policy here is the whole MAC, as every client sends it.
+  if (tsig.mac.length < full) return { ok: false, error: TSIG_ERROR.BADTRUNC, tsig, key };
   return { ok: true, key, tsig };
 }
 
@@ -147,6 +155,11 @@ export function signBadTime(message: Buffer, key: TsigKey, tsig: TsigRecord, now
   const other = Buffer.alloc(6);
   writeTime(other, 0, nowSeconds);
   return signMessage(message, key, tsig.mac, { timeSigned: tsig.timeSigned, fudge: tsig.fudge, error: TSIG_ERROR.BADTIME, other }).message;
+}
+
+/** The answer to a request whose MAC was truncated below the local policy: signed, covering the truncated request MAC (RFC 8945 5.2.2.1, 5.3.2). */
+export function signBadTrunc(message: Buffer, key: TsigKey, tsig: TsigRecord, nowSeconds: number): Buffer {
+  return signMessage(message, key, tsig.mac, { timeSigned: nowSeconds, fudge: tsig.fudge, error: TSIG_ERROR.BADTRUNC }).message;
 }
 
 /** Signs the messages of one multi-message answer (a zone transfer): the first covers the request's MAC, each later one the previous MAC and the timers only (RFC 8945 5.3.1). */

@@ -1,18 +1,25 @@
 // The gateway's DNS side: the shared listener and TSIG guard in front of three kinds of
 // message. UPDATE goes to update-handler.ts; queries are answered authoritatively from the zone
 // views by the shared responder (REFUSED for zones not served); other opcodes are NOTIMP.
-// Zone transfers go to a key allowed to `transfer`, over TCP only (transfer.ts).
+// Zone transfers go to a key allowed to `transfer`, over TCP only (transfer.ts). An UPDATE
+// that cannot be read is FORMERR here, with an EDE when it has EDNS (RFC 2136 3.1.1, 3.4.1);
+// a signed one already answered is not made again (replay-cache.ts).
 import { CookieJar } from '../dns/cookies.js';
+import { appendAdditional, EDE, edeOption, optRecord } from '../dns/edns.js';
+import { DnsError } from '../dns/errors.js';
+import { formError, readableParts } from '../dns/form-error.js';
+import { ReplayCache } from '../dns/replay-cache.js';
+import type { Signer } from '../dns/tsig-server.js';
 import { answerFromZone } from '../dns/authority.js';
 import { startDnsListener, type DnsListener } from '../dns/listener.js';
 import { nameKey } from '../dns/names.js';
-import { failure, requestHeader, respondToQuery } from '../dns/responder.js';
+import { failure, OUR_EDNS_SIZE, requestHeader, respondToQuery } from '../dns/responder.js';
 import { answerWithTsig } from '../dns/tsig-server.js';
-import { decodeMessage } from '../dns/message.js';
-import { RCODE } from '../dns/types.js';
+import { decodeMessage, encodeMessage } from '../dns/message.js';
+import { RCODE, TYPE_CODES } from '../dns/types.js';
 import { AXFR, IXFR, refusedTransfer, transferMessages } from './transfer.js';
 import { handleUpdate, type UpdateDeps } from './update-handler.js';
-import { OPCODE_UPDATE } from './update-message.js';
+import { OPCODE_UPDATE, readUpdate } from './update-message.js';
 import type { GatewayStats } from './stats.js';
 import { NEGATIVE_TTL } from './zone-views.js';
 
@@ -25,9 +32,33 @@ export interface GatewayServerOptions extends UpdateDeps {
 
 /** A signed answer's TSIG record: room kept for it in UDP answers (hmac-sha512 with a long key name). */
 const TSIG_ROOM = 200;
+/**
+ * Signed updates remembered against replay while their TSIG time window is open (2 x fudge:
+ * 600 s for the 300 s every client uses). Each entry is under 400 bytes (key name, MAC, a
+ * short answer), so at most ~6 MB; 16,384 entries in 600 s is 27 updates a second sustained,
+ * more than the provider's API takes (each update costs a read and its writes).
+ */
+const REPLAY_ENTRIES = 16_384;
 
 export async function startGatewayServer(options: GatewayServerOptions): Promise<DnsListener> {
   const cookies = new CookieJar();
+  const replays = new ReplayCache<Promise<Buffer>>(REPLAY_ENTRIES);
+  const nowSeconds = () => Math.floor(Date.now() / 1000);
+  /** An update signed by `signer`, made once whatever number of times its bytes arrive. */
+  const updateOnce = (request: Buffer, signer: Signer, address: string): Promise<Buffer> | Buffer => {
+    const id = `${signer.key.name}\0${signer.tsig.mac.toString('hex')}`;
+    const now = nowSeconds();
+    const seen = replays.get(id, now);
+    // The first answer, under the ID this copy came with.
+    if (seen) return seen.then((answer) => withId(answer, request.readUInt16BE(0)));
+    let start!: () => void;
+    const answer = new Promise<Buffer>((resolve, reject) => (start = () => void handleUpdate(request, signer, address, options).then(resolve, reject)));
+    if (!replays.remember(id, signer.tsig.timeSigned + signer.tsig.fudge, answer, now)) {
+      return refusal(request, 'too many signed updates within their time windows; send it again in a minute');
+    }
+    start();
+    return answer;
+  };
   const lookup = (q: { name: string; type: number }) => {
     const zone = options.views.zoneOf(nameKey(q.name));
     const index = zone === undefined ? undefined : options.views.index(zone);
@@ -47,7 +78,11 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
         packet,
         (name) => options.keys().keys.get(name),
         (request, signer) => {
-          if (opcode === OPCODE_UPDATE) return handleUpdate(request, signer, context.address, options);
+          if (opcode === OPCODE_UPDATE) {
+            const malformed = updateFormError(request);
+            if (malformed) return malformed;
+            return signer ? updateOnce(request, signer, context.address) : handleUpdate(request, signer, context.address, options);
+          }
           if (opcode === 0 && context.transport === 'tcp' && isTransfer(request)) {
             const query = decodeMessage(request);
             const key = query.questions[0]!.name.toLowerCase().replace(/\.$/, '');
@@ -59,7 +94,7 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
           if (opcode === 0) return respondToQuery(request, { ...context, ...(signer ? { reserve: TSIG_ROOM } : {}) }, lookup, { cookies });
           return failure(header.id, header.flags, RCODE.NOTIMP);
         },
-        () => Math.floor(Date.now() / 1000),
+        nowSeconds,
       );
       return options.stats ? options.stats.observe(packet, opcode, context.transport, answered) : answered;
     },
@@ -74,4 +109,29 @@ function isTransfer(packet: Buffer): boolean {
   } catch {
     return false;
   }
+}
+
+/** FORMERR for an UPDATE that cannot be read or whose zone section is not one SOA question (RFC 2136 3.1.1); undefined when it can be. */
+function updateFormError(packet: Buffer): Buffer | undefined {
+  try {
+    const { zone } = readUpdate(packet);
+    if (zone.type !== TYPE_CODES.SOA) return formError(packet, `the zone section asks for type ${zone.type}, not SOA`);
+    return undefined;
+  } catch (error) {
+    if (error instanceof DnsError) return formError(packet, error.message);
+    throw error;
+  }
+}
+
+/** REFUSED for a request, echoing its zone, with an EDE when it has EDNS. */
+function refusal(packet: Buffer, why: string): Buffer {
+  const { question, hasOpt } = readableParts(packet);
+  const bare = encodeMessage({ id: packet.readUInt16BE(0), response: true, opcode: OPCODE_UPDATE, rcode: RCODE.REFUSED, questions: question ? [question] : [] });
+  return hasOpt ? appendAdditional(bare, optRecord({ udpSize: OUR_EDNS_SIZE, options: [edeOption(EDE.NOT_READY, why)] })) : bare;
+}
+
+function withId(answer: Buffer, id: number): Buffer {
+  const copy = Buffer.from(answer);
+  copy.writeUInt16BE(id, 0);
+  return copy;
 }

@@ -6,7 +6,10 @@
 import { execFile, execFileSync } from 'node:child_process';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseEnv, startDist, waitForOutput } from '../helpers/cli.js';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { baseEnv, startDist, tempDir, waitForOutput } from '../helpers/cli.js';
+import { hasProgram } from '../helpers/pebble.js';
 import { queryPacket, readAnswer, tcpExchange, udpExchange } from '../helpers/dns-wire.js';
 
 const DIG = (() => {
@@ -113,6 +116,48 @@ describe('a burst right after start', () => {
       await done;
       socket.close();
       expect(ids.size).toBe(200);
+    } finally {
+      fresh.child.kill('SIGTERM');
+    }
+  });
+});
+
+describe('a burst right after the first answer (issue 19 item 8: dnsperf -q 32 got 0 of 32)', () => {
+  it('answers every one of 32 UDP queries sent at once just after answering its first', async () => {
+    const fresh = await startSandbox();
+    try {
+      expect(readAnswer(await udpExchange(fresh.dnsPort, queryPacket({ id: 1, name: 'example.com', type: 6 }))).answers[0]?.type).toBe('SOA');
+      const dgram = await import('node:dgram');
+      const socket = dgram.createSocket('udp4');
+      await new Promise<void>((r) => socket.bind(0, '127.0.0.1', () => r()));
+      const ids = new Set<number>();
+      const done = new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 5000);
+        socket.on('message', (m) => {
+          ids.add(m.readUInt16BE(0));
+          if (ids.size === 32) (clearTimeout(timer), resolve());
+        });
+      });
+      const names = ['example.com', 'www.example.com', 'nope.example.com', 'home.example.com'];
+      for (let id = 100; id < 132; id++) socket.send(queryPacket({ id, name: names[id % 4]!, type: 1 }), fresh.dnsPort, '127.0.0.1');
+      await done;
+      socket.close();
+      expect(ids.size).toBe(32);
+    } finally {
+      fresh.child.kill('SIGTERM');
+    }
+  });
+
+  it.skipIf(!hasProgram('dnsperf', ['-h'], 'dnsperf'))('answers all 32 of dnsperf -q 32 run right after the first answer', async () => {
+    const fresh = await startSandbox();
+    try {
+      expect(readAnswer(await udpExchange(fresh.dnsPort, queryPacket({ id: 1, name: 'example.com', type: 6 }))).answers[0]?.type).toBe('SOA');
+      const file = join(tempDir(), 'queries.txt');
+      writeFileSync(file, Array.from({ length: 32 }, (_, i) => ['example.com A', 'www.example.com A', 'nope.example.com A', 'example.com TXT'][i % 4]).join('\n') + '\n');
+      const out = await new Promise<string>((resolve) =>
+        execFile('dnsperf', ['-s', '127.0.0.1', '-p', String(fresh.dnsPort), '-d', file, '-q', '32', '-n', '1', '-t', '3'], { timeout: 20_000 }, (_e, stdout) => resolve(stdout)),
+      );
+      expect(out).toMatch(/Queries completed:\s+32 /);
     } finally {
       fresh.child.kill('SIGTERM');
     }
