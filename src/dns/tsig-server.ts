@@ -27,8 +27,11 @@ const WHY: Record<number, string> = {
   [TSIG_ERROR.BADTRUNC]: 'TSIG: the MAC is truncated; this server takes whole MACs only',
 };
 
+/** Told of every request whose TSIG fails, with the TSIG error and the reason the client is given. */
+export type TsigFailure = (tsig: TsigRecord, error: number, why: string) => void;
+
 /** Answers `packet` through `handler`, verifying and signing as above. `nowSeconds` is read once per message. */
-export async function answerWithTsig(packet: Buffer, keyOf: (name: string) => TsigKey | undefined, handler: SignedHandler, nowSeconds: () => number): Promise<Answer> {
+export async function answerWithTsig(packet: Buffer, keyOf: (name: string) => TsigKey | undefined, handler: SignedHandler, nowSeconds: () => number, onFailure?: TsigFailure): Promise<Answer> {
   const header = requestHeader(packet, 65535);
   if (!header) return undefined;
   let tsig: TsigRecord | undefined;
@@ -48,6 +51,7 @@ export async function answerWithTsig(packet: Buffer, keyOf: (name: string) => Ts
     throw error;
   }
   if (!check.ok) {
+    onFailure?.(tsig, check.error, WHY[check.error] ?? 'TSIG failed');
     let bare: Buffer;
     try {
       // The header and question only: an update's records need not be readable as a query's are.

@@ -2,6 +2,7 @@
 // exporters read as "every interface") is refused, so that listening beyond loopback is
 // never an accident.
 import { familyOfAddress, isLoopbackHost } from '../ip/address.js';
+import { ConfigError } from '../runtime/errors.js';
 
 export interface ListenAddress {
   /** An IP literal, without brackets. */
@@ -27,3 +28,17 @@ export function parseListenAddress(text: string): ListenAddress | string {
 }
 
 export const formatListenAddress = (a: { host: string; port: number }): string => (a.host.includes(':') ? `[${a.host}]:${a.port}` : `${a.host}:${a.port}`);
+
+/** Why a listening socket could not be opened, as a configuration error (exit 2) naming the flag. */
+export function listenError(flag: string, shown: string, error: NodeJS.ErrnoException): Error {
+  switch (error.code) {
+    case 'EADDRINUSE':
+      return new ConfigError(`${flag} ${shown}: the address is already in use (another program, or another ddedge, listens there); choose another port`);
+    case 'EACCES':
+      return new ConfigError(`${flag} ${shown}: permission denied (EACCES: ports below 1024 need root or CAP_NET_BIND_SERVICE, which ddedge-gateway.service gives); choose a port above 1023`);
+    case 'EADDRNOTAVAIL':
+      return new ConfigError(`${flag} ${shown}: not an address of this machine`);
+    default:
+      return new ConfigError(`${flag} ${shown}: cannot listen (${error.code ?? error.message})`);
+  }
+}

@@ -4,11 +4,10 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from '../config/config.js';
-import { ConfigError } from '../runtime/errors.js';
 import type { Logger } from '../runtime/log.js';
 import { guardConnections } from './connection-guard.js';
 import { answer, type Answer } from './routes.js';
-import { formatListenAddress, type ListenAddress } from './listen-address.js';
+import { formatListenAddress, listenError, type ListenAddress } from './listen-address.js';
 
 export const ENDPOINT_LIMITS = {
   /** Request line and headers together; a probe or a scrape needs a few hundred bytes. */
@@ -68,7 +67,7 @@ export async function startEndpoint(options: EndpointOptions): Promise<Endpoint>
 
   const shown = formatListenAddress(listen);
   await new Promise<void>((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) => reject(listenError(shown, error)));
+    server.once('error', (error: NodeJS.ErrnoException) => reject(listenError('--listen', shown, error)));
     server.listen({ host: listen.host, port: listen.port, exclusive: true }, () => resolve());
   });
   server.on('error', (error) => logger.warn(`the HTTP endpoint failed: ${error.message}`));
@@ -105,18 +104,5 @@ function serve(req: IncomingMessage, res: ServerResponse, options: EndpointOptio
   } catch (error) {
     options.logger.error(`the HTTP endpoint could not answer ${req.url}: ${(error as Error).message}`);
     reply(500, 'text/plain', 'internal error\n');
-  }
-}
-
-function listenError(shown: string, error: NodeJS.ErrnoException): Error {
-  switch (error.code) {
-    case 'EADDRINUSE':
-      return new ConfigError(`--listen ${shown}: the address is already in use (another program, or another ddedge, listens there); choose another port`);
-    case 'EACCES':
-      return new ConfigError(`--listen ${shown}: permission denied (ports below 1024 need privileges); choose a port above 1023`);
-    case 'EADDRNOTAVAIL':
-      return new ConfigError(`--listen ${shown}: not an address of this machine`);
-    default:
-      return new ConfigError(`--listen ${shown}: cannot listen (${error.code ?? error.message})`);
   }
 }

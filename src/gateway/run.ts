@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { ApiClient } from '../api/client.js';
 import { startEndpoint, type Endpoint } from '../endpoint/server.js';
+import { listenError } from '../endpoint/listen-address.js';
 import type { ListenAddress } from '../endpoint/listen-address.js';
 import { undiciTransport } from '../http/undici-transport.js';
 import { ConfigError, DdedgeError, ExitCode, exitCodeOf } from '../runtime/errors.js';
@@ -20,6 +21,7 @@ import { gatewayAnswer } from './operations.js';
 import { startGatewayServer } from './server.js';
 import { sendNotify, type NotifyTarget } from './notify.js';
 import { GatewayStats } from './stats.js';
+import { RefusalLog } from './refusal-log.js';
 import { ZoneViews } from './zone-views.js';
 import { dhcidAnswers } from './dhcid-answers.js';
 import { DhcidStore } from './dhcid-store.js';
@@ -55,6 +57,7 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
   let keys: GatewayKeys = loadKeys(settings.keysFile, logger);
   const budget = new GatewayBudget(settings.stateDir, settings.maxCallsPerHour, logger);
   const stats = new GatewayStats(settings.zones);
+  const refusals = new RefusalLog(logger);
   const wire = undiciTransport();
   const clientFor = (zone?: string) =>
     new ApiClient({ url: settings.api.url, user: settings.api.user, password: settings.api.password, timeoutMs: settings.timeoutMs, logger, transport: budget.wrap(wire, zone) });
@@ -108,12 +111,13 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
             stopping: () => stopping,
             inFlight,
             stats,
+            refusals,
             setAsideCalls: (zone, plan) => budget.setAside(zone, plan),
             releaseCalls: (zone) => budget.release(zone),
           }),
         );
       } catch (error) {
-        throw new ConfigError(`--dns-listen ${address.host}:${address.port}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+        throw listenError('--dns-listen', `${address.host.includes(':') ? `[${address.host}]` : address.host}:${address.port}`, error as NodeJS.ErrnoException);
       }
     }
     const shown = settings.listen.map((a, i) => `${a.host.includes(':') ? `[${a.host}]` : a.host}:${servers[i]!.port}`);
@@ -124,7 +128,7 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
       const view = { stats, views, budget, listenCount: settings.listen.length, healthLimitMs, keyCount: () => keys.keys.size };
       endpoint = await startEndpoint({ listen: settings.httpListen, answer: (path) => gatewayAnswer(path, view), logger });
     }
-    logger.info(`gateway: answering DNS for ${settings.zones.join(', ')} on ${shown.join(', ')} (UDP and TCP); ${keys.keys.size} key(s); at most ${budget.limit} provider calls an hour (${budget.left()} left)`);
+    logger.info(`gateway: answering DNS for ${settings.zones.join(', ')} on ${shown.join(', ')} (UDP and TCP); ${keys.keys.size} key(s); at most ${budget.limit} provider calls an hour (${budget.left()} left); pid ${process.pid} (SIGHUP reloads the keys file)`);
     settings.ready?.(shown);
     settings.onReload?.(() => {
       try {
@@ -157,6 +161,7 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
     await Promise.race([Promise.allSettled([...inFlight]), deadline]);
     // The answers of those updates are signed and written after they settle: let them go out.
     await new Promise((resolve) => setTimeout(resolve, 200));
+    logger.info('gateway: stopped');
     return 0;
   } finally {
     stats.listening = [];

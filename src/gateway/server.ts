@@ -15,6 +15,7 @@ import { startDnsListener, type DnsListener } from '../dns/listener.js';
 import { nameKey } from '../dns/names.js';
 import { failure, OUR_EDNS_SIZE, requestHeader, respondToQuery } from '../dns/responder.js';
 import { answerWithTsig } from '../dns/tsig-server.js';
+import { TSIG_ERROR } from '../dns/tsig.js';
 import { decodeMessage, encodeMessage } from '../dns/message.js';
 import { RCODE, TYPE_CODES } from '../dns/types.js';
 import { AXFR, IXFR, refusedTransfer, transferMessages } from './transfer.js';
@@ -95,11 +96,25 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
           return failure(header.id, header.flags, RCODE.NOTIMP);
         },
         nowSeconds,
+        (tsig, error, why) => {
+          // The log names the cause the client is not told (RFC 8945 keeps BADKEY vague on the wire).
+          const known = options.keys().keys.get(nameKey(tsig.keyName));
+          const cause =
+            error === TSIG_ERROR.BADKEY
+              ? known
+                ? `the keys file gives key ${known.name} ${known.algorithm}; the message was signed with ${tsig.algorithm.replace(/\.$/, '')}`
+                : `no key of that name in the keys file (${options.keys().keys.size} key(s) loaded)`
+              : why;
+          options.refusals?.refused(`NOTAUTH/${TSIG_ERROR_NAMES[error] ?? error}`, { key: tsig.keyName, client: context.address, kind: opcode === OPCODE_UPDATE ? 'update' : 'request' }, cause);
+        },
       );
       return options.stats ? options.stats.observe(packet, opcode, context.transport, answered) : answered;
     },
   });
 }
+
+/** TSIG errors by number, for the log. */
+const TSIG_ERROR_NAMES: Record<number, string> = Object.fromEntries(Object.entries(TSIG_ERROR).map(([name, code]) => [code, name]));
 
 /** Whether a query asks for AXFR or IXFR (read from the question's type without decoding the rest). */
 function isTransfer(packet: Buffer): boolean {

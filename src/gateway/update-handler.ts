@@ -11,12 +11,16 @@ import type { Signer } from '../dns/tsig-server.js';
 import { enqueueUpdate, type BatchDeps } from './update-batch.js';
 import { OPCODE_UPDATE, readUpdate } from './update-message.js';
 import { RCODE_UPDATE } from './update-rules.js';
+import { rcodeName } from '../dns/types.js';
+import type { RefusalLog } from './refusal-log.js';
 
 export interface UpdateDeps extends BatchDeps {
   /** Set once the gateway is stopping: updates not yet started are refused, those in flight finish. */
   stopping?: () => boolean;
   /** Updates being made; the gateway waits for them before it exits. */
   inFlight?: Set<Promise<unknown>>;
+  /** Where each refusal is logged with its reason (clients without EDNS never see it). */
+  refusals?: RefusalLog;
 }
 
 /** Records (prerequisites and updates) one UPDATE may carry: far more than any client sends (external-dns batches 100s). */
@@ -33,6 +37,7 @@ export async function handleUpdate(packet: Buffer, signer: Signer | undefined, c
     return encodeMessage({ id: packet.readUInt16BE(0), response: true, opcode: OPCODE_UPDATE, rcode: RCODE_UPDATE.FORMERR, questions: [] });
   }
   const answer = (rcode: number, ede?: { code: number; why: string }) => {
+    if (rcode !== 0) deps.refusals?.refused(rcodeName(rcode), { zone: message.zone.name || '.', key: signer?.key.name, client }, ede?.why ?? 'no reason given');
     const bare = encodeMessage({ id: message.id, response: true, opcode: OPCODE_UPDATE, rcode, questions: [message.zone] });
     return message.edns ? appendAdditional(bare, optRecord({ udpSize: OUR_EDNS_SIZE, options: ede ? [edeOption(ede.code, ede.why)] : [] })) : bare;
   };

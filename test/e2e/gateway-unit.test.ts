@@ -88,7 +88,7 @@ it.skipIf(!TOOLS)('binds port 53 as an unprivileged user with the capability the
       child.stdin?.end();
     });
     expect(bare.status, bare.stderr).toBe(2);
-    expect(bare.stderr).toMatch(new RegExp(`--dns-listen ${ADDRESS.replace(/\./g, '\\.')}:53: EACCES`));
+    expect(bare.stderr).toMatch(new RegExp(`--dns-listen ${ADDRESS.replace(/\./g, '\\.')}:53: permission denied \\(EACCES`));
 
     const granted = [...user, `--inh-caps=+${capability}`, `--ambient-caps=+${capability}`, `--bounding-set=-all,+${capability}`, '--'];
     const service = spawn(granted[0]!, [...granted.slice(1), ...execStart], { env, stdio: ['ignore', 'pipe', 'pipe'] });

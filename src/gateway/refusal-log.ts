@@ -1,0 +1,40 @@
+// Why an update was not made, in the gateway's own log. The client learns it from an Extended
+// DNS Error only when it sends EDNS, and nsupdate, knsupdate and certbot do not on updates: a
+// trial found REFUSED and BADKEY left no trace anywhere but a metric. Each refusal is one warn
+// line naming the client, the key and the reason; a flood (a client retrying in a loop, an
+// attacker) is cut at a bound per minute, with one line saying how many were not logged.
+import { outsideText } from '../text/outside-text.js';
+import type { Logger } from '../runtime/log.js';
+
+/** Lines per minute: enough for every refusal a misconfigured client makes, too few to fill a disk. */
+export const REFUSALS_LOGGED_PER_MINUTE = 30;
+
+export class RefusalLog {
+  private windowStart = 0;
+  private logged = 0;
+  private dropped = 0;
+
+  constructor(
+    private readonly logger: Logger,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** `what` names the update (zone, key, client); `why` is the reason the client was given. */
+  refused(rcode: string, what: { zone?: string; key?: string; client: string; kind?: 'update' | 'request' }, why: string): void {
+    const now = this.now();
+    if (now - this.windowStart >= 60_000) {
+      if (this.dropped) this.logger.warn(`gateway: ${this.dropped} more refused update(s) in the last minute were not logged`);
+      this.windowStart = now;
+      this.logged = 0;
+      this.dropped = 0;
+    }
+    if (this.logged >= REFUSALS_LOGGED_PER_MINUTE) {
+      this.dropped++;
+      return;
+    }
+    this.logged++;
+    // Names and key names come from the client: escaped and bounded like any outside text.
+    const parts = [what.zone ? `zone ${outsideText(what.zone, 255)}` : undefined, what.key ? `key ${outsideText(what.key, 255)}` : 'unsigned', `from ${what.client}`].filter(Boolean);
+    this.logger.warn(`gateway: ${what.kind ?? 'update'} ${parts.join(', ')}: ${rcode}: ${outsideText(why)}`);
+  }
+}

@@ -1,0 +1,95 @@
+// What the operator sees when a client is turned away. nsupdate, knsupdate and certbot send no
+// EDNS on updates, so the Extended DNS Error never reaches them: a trial as a new user found
+// REFUSED and BADKEY left no trace but a metric. The gateway's log names each refusal (client,
+// key, zone, code, why; for BADKEY the cause the wire keeps vague), a flood is cut at a bound,
+// the DNS port already in use is said in words, and the start and stop lines say pid and end.
+import { execFile } from 'node:child_process';
+import net from 'node:net';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keygenText } from '../../src/gateway/keygen.js';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { baseEnv, runDist, startDist, tempDir, waitForOutput } from '../helpers/cli.js';
+import { hasProgram } from '../helpers/pebble.js';
+
+const TOOLS = hasProgram('nsupdate', ['-V'], 'bind9-dnsutils');
+const ENV = { DDEDGE_API_USER: 'demo-user', DDEDGE_API_PASSWORD: 'demo-api-password' };
+
+let sandbox: Sandbox;
+let dir: string;
+let gateway: ReturnType<typeof startDist>;
+let port: number;
+let stderr = '';
+const secretOf = (text: string) => /secret "([^"]+)"/.exec(text)![1]!;
+const acme = keygenText('acme.example.com', 'hmac-sha256');
+
+function nsupdate(auth: string, lines: string[]): Promise<string> {
+  const script = [`server 127.0.0.1 ${port}`, ...lines, 'send', ''].join('\n');
+  return new Promise((resolve) => {
+    const child = execFile('nsupdate', ['-t', '8', '-y', auth], { timeout: 20_000 }, (_error, stdout, err) => resolve(stdout + err));
+    child.stdin!.end(script);
+  });
+}
+/** Waits (bounded) until the gateway's log has a line matching `pattern`. */
+async function logged(pattern: RegExp): Promise<string> {
+  for (let i = 0; i < 200 && !pattern.test(stderr); i++) await new Promise((r) => setTimeout(r, 50));
+  return stderr.split('\n').find((l) => pattern.test(l)) ?? stderr;
+}
+
+beforeAll(async () => {
+  if (!TOOLS) return;
+  sandbox = await startSandbox({ port: 0 });
+  dir = tempDir();
+  writeFileSync(join(dir, 'keys'), `${acme}grant "acme.example.com" wildcard *.example.com TXT;\n`, { mode: 0o600 });
+  gateway = startDist(['gateway', '--zone', 'example.com', '--keys', join(dir, 'keys'), '--dns-listen', '127.0.0.1:0', '--state-dir', join(dir, 'state')], baseEnv({ DDEDGE_API_URL: sandbox.url, ...ENV }));
+  gateway.stderr!.on('data', (d) => (stderr += d));
+  const text = await waitForOutput(gateway, 'stderr', (t) => /answering DNS .* on 127\.0\.0\.1:\d+/.test(t));
+  port = Number(/on 127\.0\.0\.1:(\d+)/.exec(text)![1]);
+});
+afterAll(async () => {
+  gateway?.kill('SIGTERM');
+  await sandbox?.close();
+});
+
+describe.skipIf(!TOOLS)('the gateway logs why it turned a client away', () => {
+  it('says its pid at start', () => {
+    expect(stderr).toMatch(new RegExp(`pid ${gateway.pid} \\(SIGHUP reloads the keys file\\)`));
+  });
+
+  it('an update outside the key\'s grant: the client sees REFUSED, the log says which key, from where, and why', async () => {
+    const out = await nsupdate(`hmac-sha256:acme.example.com:${secretOf(acme)}`, ['update add www2.example.com 60 A 192.0.2.7']);
+    expect(out).toMatch(/REFUSED/);
+    const line = await logged(/gateway: update zone example\.com, key acme\.example\.com, from 127\.0\.0\.1: REFUSED: /);
+    expect(line).toMatch(/www2\.example\.com/);
+    expect(stderr).not.toContain(secretOf(acme));
+  });
+
+  it('a key name misspelt, and the right key with another algorithm: BADKEY, with the cause in the log only', async () => {
+    await nsupdate(`hmac-sha256:acme.exmple.com:${secretOf(acme)}`, ['zone example.com', 'update add _acme-challenge.example.com 60 TXT "x"']);
+    expect(await logged(/key acme\.exmple\.com, from 127\.0\.0\.1: NOTAUTH\/BADKEY: no key of that name in the keys file \(1 key\(s\) loaded\)/)).toBeTruthy();
+    await nsupdate(`hmac-md5:acme.example.com:${secretOf(acme)}`, ['zone example.com', 'update add _acme-challenge.example.com 60 TXT "x"']);
+    expect(await logged(/NOTAUTH\/BADKEY: the keys file gives key acme\.example\.com hmac-sha256; the message was signed with hmac-md5/)).toMatch(/hmac-md5/);
+    expect(stderr).not.toContain(secretOf(acme));
+  });
+
+  it('the DNS port already in use is said in words (exit 2)', async () => {
+    const busy = net.createServer();
+    await new Promise<void>((r) => busy.listen(0, '127.0.0.1', () => r()));
+    const taken = (busy.address() as net.AddressInfo).port;
+    try {
+      const result = await runDist(['gateway', '--zone', 'example.com', '--keys', join(dir, 'keys'), '--dns-listen', `127.0.0.1:${taken}`, '--state-dir', join(dir, 'state2')], baseEnv({ DDEDGE_API_URL: sandbox.url, ...ENV }));
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(new RegExp(`--dns-listen 127\\.0\\.0\\.1:${taken}: the address is already in use \\(another program, or another ddedge, listens there\\); choose another port`));
+    } finally {
+      busy.close();
+    }
+  });
+
+  it('says it stopped on SIGTERM', async () => {
+    gateway.kill('SIGTERM');
+    const code = await new Promise<number | null>((r) => gateway.once('exit', (c) => r(c)));
+    expect(code).toBe(0);
+    expect(stderr).toMatch(/gateway: stopped/);
+  });
+});
