@@ -10,7 +10,7 @@
 // The README's `gateway-*` blocks run unchanged in one directory (the gateway's keys file is
 // there, and the clients' copies of their keys), in an empty HOME, with `ddedge` on the PATH
 // as the package installs it. What a README cannot say, the test's environment supplies:
-// - the port: 5353 in the blocks becomes the gateway's free port (the one mapping, withPorts);
+// - the port: 5354 in the blocks becomes the gateway's free port (the one mapping, withPorts);
 // - certbot's CA, answers and directories: its own config file ~/.config/letsencrypt/cli.ini
 //   (server, config/work/logs dirs, non-interactive, agree-tos, 1 s propagation wait) and
 //   REQUESTS_CA_BUNDLE;
@@ -54,10 +54,10 @@ async function providerZone(): Promise<string[]> {
   return dns.map((e) => `${e.name} ${e.type} ${e.ttl} ${e.value}`).sort();
 }
 
-/** Runs the README blocks `names` in the gateway's directory, the gateway's port for 5353. */
+/** Runs the README blocks `names` in the gateway's directory, the gateway's port for 5354. */
 function runBlocks(names: string[], env: Record<string, string> = {}) {
   const script = names.map((n) => readmeRecipe(n)).join('\n');
-  return runRecipe(gatewayPort ? withPorts(script, { 5353: gatewayPort }) : script, {
+  return runRecipe(gatewayPort ? withPorts(script, { 5354: gatewayPort }) : script, {
     cwd: dir,
     env: { PATH: `${bin}:${process.env.PATH ?? ''}`, HOME: home, ...env },
     timeoutMs: CLIENT_TIMEOUT_MS,
