@@ -108,22 +108,28 @@ async function applyBatch(zone: string, batch: Pending[], deps: BatchDeps): Prom
     // DHCID: kept by the gateway, changed with the batch and saved only with the provider's writes.
     const dhcid = new DhcidBatch(deps.dhcid, zone);
     const accepted: { pending: Pending; changes: Change[] }[] = [];
+    // An answer decided against the zone as the updates accepted before it would leave it (a
+    // no-op, a failed prerequisite) holds only if their writes are made: it waits for the batch,
+    // and if the batch fails the update is evaluated again in the next one (against a fresh read).
+    // An attack found "NOERROR" for a change never made: the same add behind one the provider refused.
+    const contingent: { pending: Pending; outcome: Outcome }[] = [];
+    const decide = (pending: Pending, outcome: Outcome) => (accepted.length ? contingent.push({ pending, outcome }) : pending.resolve(outcome));
     for (const pending of batch) {
       // A delete of every type at a name (type ANY) needs the key to be allowed each type there, DHCID included (update-rules.ts, dhcid-rules.ts).
       const evaluation = evaluateWithDhcid(pending.message, current, zone, (owner, type) => grantsFor(keys, pending.key, zone, owner, type).length > 0, dhcid.held, dhcid.spare);
       if (!evaluation.ok) {
-        pending.resolve({ rcode: evaluation.rcode, ede: evaluation.ede, why: evaluation.why });
+        decide(pending, { rcode: evaluation.rcode, ede: evaluation.ede, why: evaluation.why });
         continue;
       }
       const plan = planTo(current, evaluation.wanted, zone);
       const refusal = plan.changes.map((c) => kept(c, pending.key)).find(Boolean);
       if (refusal) {
-        pending.resolve({ rcode: RCODE_UPDATE.REFUSED, ede: EDE.PROHIBITED, why: refusal });
+        decide(pending, { rcode: RCODE_UPDATE.REFUSED, ede: EDE.PROHIBITED, why: refusal });
         continue;
       }
       const dhcidChanges = dhcid.changes(evaluation.dhcid);
       if (!plan.changes.length && !dhcidChanges.length) {
-        pending.resolve(OK);
+        decide(pending, OK);
         continue;
       }
       current = simulate(current, plan.changes);
@@ -134,9 +140,15 @@ async function applyBatch(zone: string, batch: Pending[], deps: BatchDeps): Prom
     const plan = planTo(live, managedRecords(current, zone), zone);
     // A budget spent half-way would leave the update half-made: nothing is sent unless all of it fits.
     const spent = plan.changes.length ? deps.setAsideCalls?.(zone, plan) : undefined;
-    if (spent) return accepted.forEach(({ pending }) => pending.resolve({ rcode: RCODE_UPDATE.SERVFAIL, ede: EDE.OTHER, why: spent }));
+    if (spent) {
+      requeue(zone, contingent);
+      return accepted.forEach(({ pending }) => pending.resolve({ rcode: RCODE_UPDATE.SERVFAIL, ede: EDE.OTHER, why: spent }));
+    }
     const unsaved = dhcid.save();
-    if (unsaved) return accepted.forEach(({ pending }) => pending.resolve({ rcode: RCODE_UPDATE.SERVFAIL, ede: EDE.OTHER, why: unsaved }));
+    if (unsaved) {
+      requeue(zone, contingent);
+      return accepted.forEach(({ pending }) => pending.resolve({ rcode: RCODE_UPDATE.SERVFAIL, ede: EDE.OTHER, why: unsaved }));
+    }
     // An update of DHCID records only makes no provider call.
     const outcome: Pick<ApplyOutcome, 'done' | 'failure'> = plan.changes.length ? await applyPlan(provider, plan, 'calls', deps.logger) : { done: [] };
     if (outcome.failure) dhcid.restore(deps.logger);
@@ -152,6 +164,7 @@ async function applyBatch(zone: string, batch: Pending[], deps: BatchDeps): Prom
       // The zone's content is known without another read; the entity IDs are not needed to answer queries.
       deps.views.show(zone, current);
       accepted.forEach(({ pending }) => pending.resolve(OK));
+      contingent.forEach(({ pending, outcome }) => pending.resolve(outcome));
       return;
     }
     const refused = outcome.failure.error instanceof ApiError && ['refused', 'bad-request', 'not-found'].includes(outcome.failure.error.kind);
@@ -160,10 +173,23 @@ async function applyBatch(zone: string, batch: Pending[], deps: BatchDeps): Prom
     await deps.views.refresh(zone).catch(() => undefined);
     const failed: Outcome = { rcode: refused && rolledBack ? RCODE_UPDATE.REFUSED : RCODE_UPDATE.SERVFAIL, ede: refused ? EDE.PROHIBITED : EDE.NETWORK_ERROR, why };
     accepted.forEach(({ pending }) => pending.resolve(failed));
+    requeue(zone, contingent);
   } finally {
     deps.releaseCalls?.(zone);
     lock.release();
   }
+}
+
+/**
+ * Puts updates whose answer depended on a failed batch back at the head of the zone's queue,
+ * for the next batch. Bounded: every failed batch answers at least the update it accepted
+ * first, so each update comes back fewer times than the batch it arrived in had updates.
+ */
+function requeue(zone: string, contingent: { pending: Pending }[]): void {
+  if (!contingent.length) return;
+  const queue = queues.get(zone) ?? [];
+  queue.unshift(...contingent.map(({ pending }) => pending));
+  queues.set(zone, queue);
 }
 
 /** The zone engine's plan from `live` to `wanted`; SOA, the apex NS and types ddedge does not manage stay as the provider has them. */

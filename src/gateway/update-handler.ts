@@ -10,7 +10,8 @@ import { OUR_EDNS_SIZE } from '../dns/responder.js';
 import type { Signer } from '../dns/tsig-server.js';
 import { enqueueUpdate, type BatchDeps } from './update-batch.js';
 import { OPCODE_UPDATE, readUpdate } from './update-message.js';
-import { RCODE_UPDATE } from './update-rules.js';
+import { RCODE_UPDATE, refusedBeforeReading } from './update-rules.js';
+import { grantsFor } from './grants.js';
 import { rcodeName } from '../dns/types.js';
 import type { RefusalLog } from './refusal-log.js';
 
@@ -47,6 +48,9 @@ export async function handleUpdate(packet: Buffer, signer: Signer | undefined, c
   // Each record may cost a provider call: a message of thousands is refused before any is read.
   if (message.prerequisites.length + message.updates.length > MAX_RECORDS) return answer(RCODE_UPDATE.REFUSED, { code: EDE.PROHIBITED, why: `an update may carry at most ${MAX_RECORDS} records; split it` });
   if (deps.stopping?.()) return answer(RCODE_UPDATE.REFUSED, { code: EDE.NOT_READY, why: 'the gateway is stopping; send the update again' });
+  const keys = deps.keys();
+  const early = refusedBeforeReading(message, zone, (owner, type) => grantsFor(keys, signer.key.name, zone, owner, type).length > 0);
+  if (early && !early.ok) return answer(early.rcode, { code: early.ede, why: early.why });
   const run = enqueueUpdate(zone, { key: signer.key.name, client, message }, deps);
   deps.inFlight?.add(run);
   void run.finally(() => deps.inFlight?.delete(run));

@@ -172,3 +172,25 @@ export function zoneRecordOf(data: DnsRecord, name: string, ttl: number): ZoneRe
     throw error;
   }
 }
+
+/**
+ * The grant check that needs no zone: an update outside the zone (NOTZONE) or of a type the key
+ * may not change at that name (REFUSED), answered before the zone is read from the provider, so
+ * a key with no grants cannot spend the gateway's call budget (an attack drained it with a
+ * transfer-only key). Deletes of everything at a name (type ANY) depend on what the name holds
+ * and wait for the read; so do SOA and apex NS, which are ignored.
+ */
+export function refusedBeforeReading(message: UpdateMessage, zone: string, allowed: Allowed): Evaluation | undefined {
+  const inZone = (name: string) => name === zone || name.endsWith(`.${zone}`);
+  for (const u of message.updates) {
+    if (!inZone(u.name)) return refuse(RCODE_UPDATE.NOTZONE, EDE.NOT_AUTHORITATIVE, `${u.name} is outside the zone ${zone}`);
+    if (u.type === TYPE_ANY) continue;
+    const type = u.type === TYPE_DHCID_CODE ? 'DHCID' : String(typeName(u.type));
+    if (type === 'SOA' || (type === 'NS' && u.name === zone)) continue;
+    if (!allowed(u.name, type)) return refuse(RCODE_UPDATE.REFUSED, EDE.PROHIBITED, `the key may not change ${type} at ${u.name}`);
+  }
+  return undefined;
+}
+
+/** DHCID's type code (RFC 4701), which the wire codec does not name. */
+const TYPE_DHCID_CODE = 49;

@@ -1,0 +1,93 @@
+// Updates that arrive while another is being written go together in one batch, each evaluated
+// against the zone as the ones before it would leave it. An attack found the flaw in that: an
+// update made a no-op by an earlier one in the batch was answered NOERROR at once, and when the
+// earlier one's write failed, the change was never made. Now such an answer waits for the batch,
+// and a failed batch sends it round again against a fresh read. Also: a key with no grant for
+// what it sends is refused before the zone is read, so it cannot spend the provider call budget.
+import dgram from 'node:dgram';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encodeMessage } from '../../src/dns/message.js';
+import { signMessage } from '../../src/dns/tsig.js';
+import type { DnsRecord } from '../../src/dns/types.js';
+import { keygenText } from '../../src/gateway/keygen.js';
+import { parseFault } from '../../src/sandbox/faults.js';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { baseEnv, startDist, tempDir, waitForOutput } from '../helpers/cli.js';
+
+const ENV = { DDEDGE_API_USER: 'demo-user', DDEDGE_API_PASSWORD: 'demo-api-password' };
+const admin = keygenText('admin', 'hmac-sha256');
+const xfr = keygenText('xfr', 'hmac-sha256');
+const secretOf = (text: string) => Buffer.from(/secret "([^"]+)"/.exec(text)![1]!, 'base64');
+
+let sandbox: Sandbox;
+let gateway: ReturnType<typeof startDist>;
+let port: number;
+let socket: dgram.Socket;
+const answers = new Map<number, (b: Buffer) => void>();
+
+/** Sends a signed UPDATE of example.com over UDP; resolves with the answer's code. */
+function update(keyName: string, keyText: string, records: DnsRecord[], deletes: { name: string; type: number }[] = []): Promise<number> {
+  const id = Math.floor(Math.random() * 65536);
+  let message = encodeMessage({ id, opcode: 5, questions: [{ name: 'example.com', type: 6, class: 1 }], authority: records });
+  // Deletes of an RRset (class ANY, TTL 0, no data) appended by hand: the codec writes class IN records only.
+  for (const d of deletes) {
+    const name = Buffer.concat([...d.name.split('.').map((l) => Buffer.concat([Buffer.from([l.length]), Buffer.from(l)])), Buffer.from([0])]);
+    const fixed = Buffer.alloc(10);
+    fixed.writeUInt16BE(d.type, 0);
+    fixed.writeUInt16BE(255, 2);
+    message = Buffer.concat([message, name, fixed]);
+    message.writeUInt16BE(message.readUInt16BE(8) + 1, 8);
+  }
+  const signed = signMessage(message, { name: keyName, algorithm: 'hmac-sha256', secret: secretOf(keyText) }, undefined, { timeSigned: Math.floor(Date.now() / 1000) }).message;
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no answer to update ${id}`)), 60_000);
+    answers.set(id, (b) => (clearTimeout(timer), resolve(b.readUInt16BE(2) & 0xf)));
+    socket.send(signed, port, '127.0.0.1');
+  });
+}
+/** The provider's own records (the sandbox's model), not the gateway's view of them. */
+const txtAt = (name: string) => sandbox.model.services.find((s) => s.name === 'example.com')!.dns.filter((e) => e.name === name && e.type === 'TXT');
+const callCount = () => [...sandbox.calls.values()].reduce((n, c) => n + c, 0);
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0 });
+  const dir = tempDir();
+  writeFileSync(join(dir, 'keys'), `${admin}${xfr}grant "admin" zonesub;\ntransfer "xfr";\n`, { mode: 0o600 });
+  gateway = startDist(['gateway', '--zone', 'example.com', '--keys', join(dir, 'keys'), '--dns-listen', '127.0.0.1:0', '--state-dir', join(dir, 'state'), '--refresh', '1h'], baseEnv({ DDEDGE_API_URL: sandbox.url, ...ENV }));
+  const text = await waitForOutput(gateway, 'stderr', (t) => /answering DNS .* on 127\.0\.0\.1:\d+/.test(t));
+  port = Number(/on 127\.0\.0\.1:(\d+)/.exec(text)![1]);
+  socket = dgram.createSocket('udp4');
+  socket.on('message', (m) => answers.get(m.readUInt16BE(0))?.(m));
+  await new Promise<void>((r) => socket.bind(0, '127.0.0.1', () => r()));
+});
+afterAll(async () => {
+  socket?.close();
+  gateway?.kill('SIGTERM');
+  await sandbox?.close();
+});
+
+describe('answers that depend on the updates before them in a batch', () => {
+  it('an update made a no-op by one whose write fails is not answered NOERROR until its change is made', async () => {
+    expect(await update('admin', admin, [{ name: 'keep.example.com', type: 'A', ttl: 60, value: '192.0.2.1' }])).toBe(0);
+    // The next batch's read is slow, so that the two adds below queue behind it and go together;
+    // the first create after it fails (a 500), as a provider refusing one update's write would.
+    sandbox.faults.push(parseFault('service/dnslist=slow:1500x1'), parseFault('service/dnscreate=500x1'));
+    const first = update('admin', admin, [], [{ name: 'keep.example.com', type: 1 }]);
+    await new Promise((r) => setTimeout(r, 300));
+    const add = { name: 'contingent.example.com', type: 'TXT' as const, ttl: 60, value: ['v'] } as DnsRecord;
+    const [u0, u1, u2] = await Promise.all([first, update('admin', admin, [add]), update('admin', admin, [add])]);
+    expect(u0).toBe(0);
+    // u1's create failed; u2, the same change, was evaluated again and made.
+    expect(u1).toBe(2);
+    expect(u2).toBe(0);
+    expect(txtAt('contingent.example.com')).toHaveLength(1);
+  });
+
+  it('a key that may change nothing is refused before the zone is read: no provider call', async () => {
+    const before = callCount();
+    for (let i = 0; i < 5; i++) expect(await update('xfr', xfr, [{ name: 'www.example.com', type: 'A', ttl: 60, value: '192.0.2.9' }])).toBe(5);
+    expect(callCount()).toBe(before);
+  });
+});
