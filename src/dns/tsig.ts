@@ -121,7 +121,7 @@ export function verifyRequest(packet: Buffer, tsig: TsigRecord, keyOf: (name: st
   if (tsig.mac.length < Math.max(10, full / 2)) throw wireError(`the TSIG MAC is truncated to ${tsig.mac.length} bytes, below the least RFC 8945 allows`);
   const expected = macOf(key, [unsignedPart(packet, tsig), variables(key, tsig.timeSigned, tsig.fudge, tsig.error, tsig.other)]).subarray(0, tsig.mac.length);
   if (!timingSafeEqual(tsig.mac, expected)) return { ok: false, error: TSIG_ERROR.BADSIG, tsig };
-  if (Math.abs(nowSeconds - tsig.timeSigned) > tsig.fudge) return { ok: false, error: TSIG_ERROR.BADTIME, tsig, key };
+  if (Math.abs(nowSeconds - tsig.timeSigned) > acceptedFudge(tsig)) return { ok: false, error: TSIG_ERROR.BADTIME, tsig, key };
   // A truncated MAC that matches is still refused (5.2.4): the policy here is the whole MAC, as every client sends it.
   if (tsig.mac.length < full) return { ok: false, error: TSIG_ERROR.BADTRUNC, tsig, key };
   return { ok: true, key, tsig };
@@ -251,4 +251,15 @@ function writeTime(buffer: Buffer, at: number, seconds: number): void {
 
 function wireError(message: string): Error {
   return new DnsWireError(message);
+}
+
+/**
+ * The clock difference a server accepts: the request's fudge, at most 300 s (what nsupdate,
+ * lego, certbot and miekg/dns send). A client may ask for up to 65,535 s; honoured, a message
+ * signed 18 hours ago would still be good, and every signed update would have to be remembered
+ * that long to refuse its replay.
+ */
+export const MAX_ACCEPTED_FUDGE = 300;
+export function acceptedFudge(tsig: Pick<TsigRecord, 'fudge'>): number {
+  return Math.min(tsig.fudge, MAX_ACCEPTED_FUDGE);
 }

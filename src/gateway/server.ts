@@ -15,7 +15,7 @@ import { startDnsListener, type DnsListener } from '../dns/listener.js';
 import { nameKey } from '../dns/names.js';
 import { failure, OUR_EDNS_SIZE, requestHeader, respondToQuery } from '../dns/responder.js';
 import { answerWithTsig } from '../dns/tsig-server.js';
-import { TSIG_ERROR } from '../dns/tsig.js';
+import { acceptedFudge, TSIG_ERROR } from '../dns/tsig.js';
 import { decodeMessage, encodeMessage } from '../dns/message.js';
 import { RCODE, TYPE_CODES } from '../dns/types.js';
 import { AXFR, IXFR, refusedTransfer, transferMessages } from './transfer.js';
@@ -54,7 +54,7 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
     if (seen) return seen.then((answer) => withId(answer, request.readUInt16BE(0)));
     let start!: () => void;
     const answer = new Promise<Buffer>((resolve, reject) => (start = () => void handleUpdate(request, signer, address, options).then(resolve, reject)));
-    if (!replays.remember(id, signer.tsig.timeSigned + signer.tsig.fudge, answer, now)) {
+    if (!replays.remember(id, signer.tsig.timeSigned + acceptedFudge(signer.tsig), answer, now)) {
       return refusal(request, 'too many signed updates within their time windows; send it again in a minute');
     }
     start();
