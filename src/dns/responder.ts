@@ -101,7 +101,11 @@ export function respondToQuery(packet: Buffer, context: QueryContext, answer: (q
     }
   } catch (error) {
     if (!(error instanceof DnsError)) throw error;
-    bytes = encodeMessage({ ...base, rcode: RCODE.SERVFAIL });
+    // An answer larger than any message (the name compressor's bound, names.ts) is too large for
+    // UDP first of all: TC, as for any answer that does not fit; TCP, with nothing larger, fails.
+    const tooLarge = context.transport === 'udp' && /would exceed \d+ bytes/.test(error.message);
+    truncated = tooLarge;
+    bytes = encodeMessage(tooLarge ? { ...head, truncated: true } : { ...base, rcode: RCODE.SERVFAIL });
   }
   options.log?.(`DNS ${context.transport} ${question.name} ${typeName(question.type)} -> ${rcodeName(result.rcode)} ${result.answers.length} answer${result.answers.length === 1 ? '' : 's'}${truncated ? ' (truncated)' : ''}`);
   return appendAdditional(bytes, ...optBytes);

@@ -6,12 +6,13 @@ import type { Logger } from '../runtime/log.js';
 import type { Change } from '../zone/plan.js';
 import { dhcidChanges } from './dhcid-changes.js';
 import type { DhcidTouched } from './dhcid-rules.js';
-import { countOf, type DhcidByName, type DhcidRecord, type DhcidStore } from './dhcid-store.js';
+import { bytesOf, type DhcidByName, type DhcidRecord, type DhcidRoom, type DhcidStore } from './dhcid-store.js';
 
 export class DhcidBatch {
   private readonly before: DhcidByName;
   private readonly working: DhcidByName;
   private size: number;
+  private bytes: number;
   private changed = false;
 
   constructor(
@@ -20,7 +21,7 @@ export class DhcidBatch {
   ) {
     this.before = store.of(zone);
     this.working = new Map(this.before);
-    this.size = countOf(this.before);
+    ({ records: this.size, bytes: this.bytes } = store.sizeOf(zone));
   }
 
   /** The zone's records as the updates accepted so far left them. */
@@ -28,9 +29,10 @@ export class DhcidBatch {
     return this.working;
   }
 
-  /** How many more records the zone may hold. */
-  get spare(): number {
-    return this.store.roomFor(this.zone) - this.size;
+  /** How many more records, and bytes of them, the zone may hold. */
+  get spare(): DhcidRoom {
+    const room = this.store.roomFor(this.zone);
+    return { records: room.records - this.size, bytes: room.bytes - this.bytes };
   }
 
   /** What an update's DHCID part changes (empty: nothing), as changes for the log and journal. */
@@ -42,7 +44,9 @@ export class DhcidBatch {
   accept(touched: DhcidTouched): void {
     for (const [name, list] of touched) {
       if (!dhcidChanges(this.working.get(name) ?? [], list).length) continue;
-      this.size += list.length - (this.working.get(name)?.length ?? 0);
+      const was = this.working.get(name) ?? [];
+      this.size += list.length - was.length;
+      this.bytes += bytesOf(new Map([[name, list]])) - bytesOf(new Map([[name, was]]));
       if (list.length) this.working.set(name, list);
       else this.working.delete(name);
       this.changed = true;

@@ -12,7 +12,7 @@
 // a kept DHCID there needs a grant for DHCID.
 import { EDE } from '../dns/edns.js';
 import type { LiveRecord, ZoneRecord } from '../zone/record.js';
-import { DHCID_DATA_BYTES, isDhcidData, type DhcidRecord } from './dhcid-store.js';
+import { bytesOf, DHCID_DATA_BYTES, isDhcidData, MAX_DHCID_PER_NAME, type DhcidRecord, type DhcidRoom } from './dhcid-store.js';
 import { CLASS, TYPE_ANY, type UpdateMessage, type UpdateRecord } from './update-message.js';
 import { evaluateUpdate, RCODE_UPDATE, type Allowed } from './update-rules.js';
 
@@ -32,10 +32,10 @@ const dataOf = (r: UpdateRecord) => (r.data?.type === `TYPE${TYPE_DHCID}` ? r.da
 
 /**
  * evaluateUpdate (update-rules.ts) with DHCID kept beside the provider's zone: `held` is the
- * zone's DHCID records as the updates before this one left them, `spare` how many more it may
- * hold. Costs what the update touches, not the size of `held` (a site may have 50,000 leases).
+ * zone's DHCID records as the updates before this one left them, `spare` how many more records
+ * (and bytes of them) it may hold. Costs what the update touches, not the size of `held` (a site may have 50,000 leases).
  */
-export function evaluateWithDhcid(message: UpdateMessage, live: LiveRecord[], zone: string, allowed: Allowed, held: ReadonlyMap<string, readonly DhcidRecord[]>, spare: number): DhcidEvaluation {
+export function evaluateWithDhcid(message: UpdateMessage, live: LiveRecord[], zone: string, allowed: Allowed, held: ReadonlyMap<string, readonly DhcidRecord[]>, spare: DhcidRoom): DhcidEvaluation {
   const malformed = prescanDhcid(message, zone);
   if (malformed) return malformed;
   const namesHeld = { has: (name: string) => Boolean(held.get(name)?.length) };
@@ -85,8 +85,16 @@ export function evaluateWithDhcid(message: UpdateMessage, live: LiveRecord[], zo
     }
   }
   let added = 0;
-  for (const [name, list] of touched) added += list.length - (held.get(name)?.length ?? 0);
-  if (added > 0 && added > spare) return refuse(RCODE_UPDATE.REFUSED, EDE.PROHIBITED, `the gateway keeps no more DHCID records for this zone (${spare} more at most); remove stale ones first`);
+  let addedBytes = 0;
+  for (const [name, list] of touched) {
+    const was = held.get(name) ?? [];
+    // Only a name the update grows past the bound is refused: one already past it may shrink.
+    if (list.length > MAX_DHCID_PER_NAME && list.length > was.length) return refuse(RCODE_UPDATE.REFUSED, EDE.PROHIBITED, `${name} would hold ${list.length} DHCID records; the gateway keeps at most ${MAX_DHCID_PER_NAME} at one name (a DHCP client has one)`);
+    added += list.length - was.length;
+    addedBytes += bytesOf(new Map([[name, list]])) - bytesOf(new Map([[name, was]]));
+  }
+  if (added > 0 && added > spare.records) return refuse(RCODE_UPDATE.REFUSED, EDE.PROHIBITED, `the gateway keeps no more DHCID records for this zone (${Math.max(0, spare.records)} more at most); remove stale ones first`);
+  if (addedBytes > 0 && addedBytes > spare.bytes) return refuse(RCODE_UPDATE.REFUSED, EDE.PROHIBITED, `the gateway has no room for these DHCID records (${Math.max(0, spare.bytes)} bytes left of its file); remove stale ones first`);
   return { ok: true, wanted: rest.wanted, dhcid: touched };
 }
 

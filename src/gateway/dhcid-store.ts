@@ -3,8 +3,9 @@
 // standard mode) works: a name carries the DHCID of the client that registered it, and another
 // client's update, whose prerequisite names its own DHCID, fails. Kept in
 // <state dir>/gateway/dhcid.json, by zone and owner name, replaced atomically (mode 0600) at
-// each change, so it survives restarts. Bounded: at most MAX_DHCID_RECORDS records, a file of at
-// most MAX_FILE_BYTES. A damaged file is an error naming it (the gateway does not start), never
+// each change, so it survives restarts. Bounded: at most MAX_DHCID_RECORDS records, at most
+// MAX_DHCID_PER_NAME at one name, at most MAX_RECORD_BYTES of records, and a file the gateway
+// writes is never one it would refuse to read (MAX_FILE_BYTES). A damaged file is an error naming it (the gateway does not start), never
 // read as empty: an empty store would let any client take every name.
 import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,9 +24,33 @@ export type DhcidByName = Map<string, readonly DhcidRecord[]>;
 
 /** Far more than the leases of any site one gateway serves; each costs about 150 bytes. */
 export const MAX_DHCID_RECORDS = 50_000;
+/**
+ * A DHCP client holds one DHCID at its name (RFC 4701 3.3, RFC 4703 5): more than one appears
+ * only while a name moves between clients or identifier types (client-id, DUID); 8 leaves room
+ * for that, and bounds the answer to a DHCID query at one name to about 2 KB (each record at
+ * most 255 bytes of data), so it always fits a TCP message and truncates cleanly over UDP.
+ */
+export const MAX_DHCID_PER_NAME = 8;
+/**
+ * The bytes the records may take in the file (recordBytes each). 50,000 leases of a long
+ * 100-character name take about 12 MB, within it; a name written with \DDD escapes and 255
+ * bytes of data take about 1.7 KB each, so a key granted DHCID cannot fill the file with those
+ * past what it reads. The rest of MAX_FILE_BYTES is the zones' framing (a zone costs at most
+ * ~1.3 KB; 3,000 zones fit). Also bounds the time to rewrite the file at each change.
+ */
+export const MAX_RECORD_BYTES = 12 * 1024 * 1024;
 /** RDATA bounds: identifier type (2 bytes) and digest type (1 byte), then a digest (32 bytes for SHA-256). */
 export const DHCID_DATA_BYTES = { min: 3, max: 255 } as const;
-const MAX_FILE_BYTES = 16 * 1024 * 1024;
+/** The largest file read (and written): larger is not a file the gateway wrote. */
+export const MAX_FILE_BYTES = 16 * 1024 * 1024;
+/** The indentation, line ends and comma JSON.stringify(…, null, 1) puts around a record at its depth: 28; 32 to be safe. */
+const RECORD_FRAMING_BYTES = 32;
+
+/** What a zone may still take: records and bytes (recordBytes). */
+export interface DhcidRoom {
+  records: number;
+  bytes: number;
+}
 const VERSION = 1;
 
 export function dhcidStorePath(stateDir: string): string {
@@ -33,10 +58,15 @@ export function dhcidStorePath(stateDir: string): string {
 }
 
 export class DhcidStore {
+  /** Each zone's records and bytes, counted once (roomFor is asked at every update). */
+  private readonly sizes = new Map<string, DhcidRoom>();
+
   private constructor(
     private readonly path: string,
     private readonly zones: Map<string, DhcidByName>,
-  ) {}
+  ) {
+    for (const [zone, byName] of zones) this.sizes.set(zone, { records: countOf(byName), bytes: bytesOf(byName) });
+  }
 
   /** Reads the store of `stateDir` (none yet: empty); throws ConfigError naming the file when it is damaged. */
   static open(stateDir: string): DhcidStore {
@@ -58,26 +88,45 @@ export class DhcidStore {
     return new Map(this.zones.get(zone));
   }
 
-  /** How many records `zone` may hold beside those of the other zones. */
-  roomFor(zone: string): number {
-    let others = 0;
-    for (const [name, byName] of this.zones) if (name !== zone) others += countOf(byName);
-    return MAX_DHCID_RECORDS - others;
+  /** How many records, and how many bytes of them (recordBytes), `zone` holds. */
+  sizeOf(zone: string): DhcidRoom {
+    return this.sizes.get(zone) ?? { records: 0, bytes: 0 };
+  }
+
+  /** How many records, and how many bytes of them, `zone` may hold beside those of the other zones. */
+  roomFor(zone: string): DhcidRoom {
+    let records = 0;
+    let bytes = 0;
+    for (const [name, size] of this.sizes) {
+      if (name === zone) continue;
+      records += size.records;
+      bytes += size.bytes;
+    }
+    return { records: MAX_DHCID_RECORDS - records, bytes: MAX_RECORD_BYTES - bytes };
   }
 
   /** Replaces the records of `zone`, on disk first (atomically): when the write fails, nothing changed. */
   replace(zone: string, byName: DhcidByName): void {
     const kept: DhcidByName = new Map([...byName].filter(([, list]) => list.length));
-    if (countOf(kept) > this.roomFor(zone)) throw new Error(`the gateway keeps at most ${MAX_DHCID_RECORDS} DHCID records`);
+    const room = this.roomFor(zone);
+    const size = { records: countOf(kept), bytes: bytesOf(kept) };
+    if (size.records > room.records) throw new Error(`the gateway keeps at most ${MAX_DHCID_RECORDS} DHCID records`);
+    // A store over the bytes (written before they were bounded) may still shrink.
+    if (size.bytes > room.bytes && size.bytes > this.sizeOf(zone).bytes) throw new Error(`the gateway keeps at most ${MAX_RECORD_BYTES} bytes of DHCID records`);
     const next = new Map(this.zones);
     if (kept.size) next.set(zone, kept);
     else next.delete(zone);
     const zones: Record<string, DhcidRecord[]> = {};
     for (const [name, records] of [...next].sort(([a], [b]) => a.localeCompare(b))) zones[name] = [...records.values()].flat();
+    const text = `${JSON.stringify({ version: VERSION, zones }, null, 1)}\n`;
+    // The last word: never write a file open() would refuse (the gateway would not start again).
+    if (Buffer.byteLength(text) > MAX_FILE_BYTES) throw new Error(`the DHCID records would take more than ${MAX_FILE_BYTES} bytes`);
     mkdirSync(join(this.path, '..'), { recursive: true, mode: 0o700 });
-    writeFileAtomic(this.path, `${JSON.stringify({ version: VERSION, zones }, null, 1)}\n`, 0o600);
+    writeFileAtomic(this.path, text, 0o600);
     this.zones.clear();
     for (const [name, list] of next) this.zones.set(name, list);
+    if (kept.size) this.sizes.set(zone, size);
+    else this.sizes.delete(zone);
   }
 }
 
@@ -86,6 +135,18 @@ export function countOf(byName: ReadonlyMap<string, readonly DhcidRecord[]>): nu
   let count = 0;
   for (const list of byName.values()) count += list.length;
   return count;
+}
+
+/** What a record takes in the file, at most: its JSON and the framing around it (owners may be long, with \DDD escapes). */
+export function recordBytes(record: DhcidRecord): number {
+  return Buffer.byteLength(JSON.stringify({ name: record.name, ttl: record.ttl, data: record.data })) + RECORD_FRAMING_BYTES;
+}
+
+/** The bytes (recordBytes) of the records in a zone's map. */
+export function bytesOf(byName: ReadonlyMap<string, readonly DhcidRecord[]>): number {
+  let bytes = 0;
+  for (const list of byName.values()) for (const r of list) bytes += recordBytes(r);
+  return bytes;
 }
 
 /** The file's content, checked record by record; every fault names the file. */

@@ -3,8 +3,9 @@
 //   key "NAME" { algorithm ALG; secret "BASE64"; };
 //   grant "KEY" zonesub|subdomain NAME|name NAME|wildcard *.NAME [TYPE ...];
 //   transfer "KEY";
-// Comments as in named.conf (#, //, /* */). Every error names the file and line; no message
-// quotes a secret. A file others may read is refused: it holds every key's secret.
+// Comments as in named.conf (#, //, /* */). Every error names the file, line and column and
+// what was expected there; no message shows what may be a secret (see shown()). A file others
+// may read is refused: it holds every key's secret.
 import { statSync } from 'node:fs';
 import { ConfigError } from '../runtime/errors.js';
 import { nameKey } from '../dns/names.js';
@@ -42,7 +43,11 @@ interface Token {
   text: string;
   quoted: boolean;
   line: number;
+  column: number;
 }
+
+/** Where an error points: a line and column (1-based). */
+type Place = Pick<Token, 'line' | 'column'>;
 
 /** Reads and checks the file at `path`; `shown` is how errors name it. */
 export function loadKeysFile(path: string, read: (path: string) => string): GatewayKeys {
@@ -62,133 +67,162 @@ export function loadKeysFile(path: string, read: (path: string) => string): Gate
 export function parseKeysFile(text: string, file: string): GatewayKeys {
   const tokens = tokenize(text, file);
   const result: GatewayKeys = { keys: new Map(), grants: [], transfer: new Set(), warnings: [] };
-  const pendingRefs: { key: string; line: number }[] = [];
+  const pendingRefs: { key: string; place: Place }[] = [];
   let at = 0;
-  const fail = (line: number, message: string): never => {
-    throw new ConfigError(`${file}:${line}: ${message}`);
+  const fail = (place: Place, message: string): never => {
+    throw new ConfigError(`${file}:${place.line}:${place.column}: ${message}`);
   };
-  const next = (what: string): Token => tokens[at++] ?? fail(tokens[tokens.length - 1]?.line ?? 1, `the file ends where ${what} should be`);
+  const next = (what: string): Token => tokens[at++] ?? fail(tokens[tokens.length - 1] ?? { line: 1, column: 1 }, `the file ends where ${what} should be`);
   const expect = (text: string, after: string) => {
     const t = next(`"${text}"`);
-    if (t.quoted || t.text !== text) fail(t.line, `expected "${text}" ${after}, found ${t.quoted ? 'a quoted string' : `"${shown(t)}"`}`);
+    if (t.quoted || t.text !== text) fail(t, `expected "${text}" ${after}, found ${shown(t)}`);
   };
   while (at < tokens.length) {
     const statement = next('a statement');
-    // A stray quoted string may be a secret out of place: never shown.
-    if (statement.quoted) fail(statement.line, 'expected key, grant or transfer, found a quoted string');
+    // A stray quoted string may be a secret out of place: never shown (shown() says so).
+    if (statement.quoted) fail(statement, 'expected key, grant or transfer, found a quoted string');
     if (statement.text === 'key') {
       const name = next('the key name');
       const key = keyName(name, fail);
-      if (result.keys.has(key)) fail(name.line, `key "${key}" is defined twice`);
-      expect('{', `after key "${key}"`);
+      const named = `key ${shownName(key)}`;
+      if (result.keys.has(key)) fail(name, `${named} is defined twice`);
+      expect('{', `after ${named}`);
       let algorithm: TsigAlgorithm | undefined;
       let secret: Buffer | undefined;
       for (;;) {
-        const field = next(`"algorithm", "secret" or "}" in key "${key}"`);
+        const field = next(`"algorithm", "secret" or "}" in ${named}`);
         if (field.text === '}' && !field.quoted) break;
         if (field.text === 'algorithm') {
           const value = next('the algorithm');
           const alg = value.text.toLowerCase() as TsigAlgorithm;
-          if (!(alg in TSIG_ALGORITHMS)) fail(value.line, `key "${key}": unknown algorithm "${shown(value)}"; use one of ${Object.keys(TSIG_ALGORITHMS).join(', ')}`);
+          if (value.quoted || !(alg in TSIG_ALGORITHMS)) fail(value, `${named}: expected an algorithm (${Object.keys(TSIG_ALGORITHMS).join(', ')}), found ${shown(value)}`);
           algorithm = alg;
-          if (WEAK.includes(alg)) result.warnings.push(`${file}:${value.line}: key "${key}" uses ${alg}, a weak hash; prefer hmac-sha256 when the client allows it`);
+          if (WEAK.includes(alg)) result.warnings.push(`${file}:${value.line}:${value.column}: ${named} uses ${alg}, a weak hash; prefer hmac-sha256 when the client allows it`);
         } else if (field.text === 'secret') {
           const value = next('the secret');
           // The secret is never quoted back: only what is wrong with it.
-          if (!/^[A-Za-z0-9+/]+={0,2}$/.test(value.text) || value.text.length % 4 !== 0) fail(value.line, `key "${key}": the secret is not base64`);
+          if (!/^[A-Za-z0-9+/]+={0,2}$/.test(value.text) || value.text.length % 4 !== 0) fail(value, `${named}: the secret is not base64`);
           secret = Buffer.from(value.text, 'base64');
-          if (secret.length < MIN_SECRET_BYTES) fail(value.line, `key "${key}": the secret is ${secret.length} bytes; use at least ${MIN_SECRET_BYTES} (tsig-keygen or ddedge gateway keygen make one)`);
-        } else fail(field.line, `key "${key}": expected algorithm, secret or "}", found "${field.quoted ? '(a quoted string)' : shown(field)}"`);
-        expect(';', `after the ${field.text} of key "${key}"`);
+          if (secret.length < MIN_SECRET_BYTES) fail(value, `${named}: the secret is ${secret.length} bytes; use at least ${MIN_SECRET_BYTES} (tsig-keygen or ddedge gateway keygen make one)`);
+        } else fail(field, `${named}: expected algorithm, secret or "}", found ${shown(field)}`);
+        expect(';', `after the ${field.text} of ${named}`);
       }
-      expect(';', `after the "}" of key "${key}"`);
-      if (!algorithm) fail(name.line, `key "${key}" has no algorithm`);
-      if (!secret) fail(name.line, `key "${key}" has no secret`);
+      expect(';', `after the "}" of ${named}`);
+      if (!algorithm) fail(name, `${named} has no algorithm`);
+      if (!secret) fail(name, `${named} has no secret`);
       result.keys.set(key, { name: key, algorithm: algorithm!, secret: secret! });
     } else if (statement.text === 'grant') {
       const name = next('the key name');
       const key = keyName(name, fail);
-      pendingRefs.push({ key, line: name.line });
+      pendingRefs.push({ key, place: name });
+      const granted = `grant ${shownName(key)}`;
       const ruleToken = next('the rule (zonesub, subdomain, name or wildcard)');
       const rule = ruleToken.text as Grant['rule'];
-      if (ruleToken.quoted || !['zonesub', 'subdomain', 'name', 'wildcard'].includes(rule)) fail(ruleToken.line, `grant "${key}": expected zonesub, subdomain NAME, name NAME or wildcard *.NAME, found "${shown(ruleToken)}"`);
+      if (ruleToken.quoted || !['zonesub', 'subdomain', 'name', 'wildcard'].includes(rule)) fail(ruleToken, `${granted}: expected zonesub, subdomain NAME, name NAME or wildcard *.NAME, found ${shown(ruleToken)}`);
       const grant: Grant = { key, rule, types: [], line: statement.line };
       if (rule !== 'zonesub') {
         const target = next(`the name of the ${rule} rule`);
         let text = target.text.replace(/\.$/, '');
         if (rule === 'wildcard') {
-          if (!text.startsWith('*.')) fail(target.line, `grant "${key}": a wildcard rule names *.NAME, not "${shown(target)}"`);
+          if (!text.startsWith('*.')) fail(target, `${granted}: a wildcard rule names *.NAME, not ${shown(target)}`);
           text = text.slice(2);
         }
         try {
           grant.name = nameKey(text);
         } catch {
-          fail(target.line, `grant "${key}": "${shown(target)}" is not a DNS name`);
+          fail(target, `${granted}: expected a DNS name, found ${shown(target)}`);
         }
       }
       for (let t = next('a type or ";"'); t.text !== ';' || t.quoted; t = next('a type or ";"')) {
         const type = t.text.toUpperCase();
         if (type === 'ANY') continue; // BIND's word for every type: the same as naming none
-        if (!(GRANT_TYPES as readonly string[]).includes(type)) fail(t.line, `grant "${key}": "${shown(t)}" is not a type the provider holds (${GRANT_TYPES.join(', ')})`);
+        if (!(GRANT_TYPES as readonly string[]).includes(type)) fail(t, `${granted}: expected a type the provider holds (${GRANT_TYPES.join(', ')}) or ";", found ${shown(t)}`);
         grant.types.push(type as GrantType);
       }
       result.grants.push(grant);
     } else if (statement.text === 'transfer') {
       const name = next('the key name');
       const key = keyName(name, fail);
-      pendingRefs.push({ key, line: name.line });
-      expect(';', `after transfer "${key}"`);
+      pendingRefs.push({ key, place: name });
+      expect(';', `after transfer ${shownName(key)}`);
       result.transfer.add(key);
-    } else fail(statement.line, `expected key, grant or transfer, found "${shown(statement)}"`);
+    } else fail(statement, `expected key, grant or transfer, found ${shown(statement)}`);
   }
-  for (const ref of pendingRefs) if (!result.keys.has(ref.key)) fail(ref.line, `no key "${ref.key}" is defined in this file`);
+  for (const ref of pendingRefs) if (!result.keys.has(ref.key)) fail(ref.place, `no key ${shownName(ref.key)} is defined in this file`);
   return result;
 }
 
-function keyName(token: Token, fail: (line: number, message: string) => never): string {
+function keyName(token: Token, fail: (place: Place, message: string) => never): string {
   try {
     if (!token.text || token.text === '{' || token.text === ';') throw new Error();
     return nameKey(token.text.replace(/\.$/, ''));
   } catch {
-    return fail(token.line, `"${shown(token)}" is not a key name (a DNS name, as tsig-keygen takes)`);
+    return fail(token, `expected a key name (a DNS name, as tsig-keygen takes), found ${shown(token)}`);
   }
 }
 
-/** A token as an error shows it: cut short, control characters escaped. */
+/**
+ * A token as an error names it. A secret may be anywhere a line was pasted wrong, so what could
+ * be one is never shown: a quoted string (secrets are quoted), text after a ":" (nsupdate -y
+ * takes ALG:NAME:SECRET), and a token with a run of 16 or more base64 characters (a secret of
+ * 12 bytes or more; names and words have dots and dashes between shorter runs).
+ */
 function shown(token: Token): string {
-  const text = token.text.length > 40 ? `${token.text.slice(0, 40)}…` : token.text;
-  return text.replace(/[\u0000-\u001f\u007f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+  if (token.quoted) return 'a quoted string (not shown: it may be a secret)';
+  return shownText(token.text);
+}
+
+/** A key name as messages name it: quoted, unless it may be a secret pasted as one (shown()). */
+function shownName(key: string): string {
+  return shownText(key);
+}
+
+function shownText(text: string): string {
+  const colon = text.indexOf(':');
+  const before = colon < 0 ? text : text.slice(0, colon);
+  if (/[A-Za-z0-9+/=]{16,}/.test(before)) return 'a token that may be a secret (not shown)';
+  const cut = before.length > 40 ? `${before.slice(0, 40)}…` : before;
+  const safe = cut.replace(/[\u0000-\u001f\u007f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+  return colon < 0 ? `"${safe}"` : `"${safe}:…" (the rest not shown: it may be a secret)`;
 }
 
 function tokenize(text: string, file: string): Token[] {
   const tokens: Token[] = [];
   let line = 1;
+  // Where the current line starts: a token's column is counted from it (1-based, in characters).
+  let lineStart = 0;
+  const column = (i: number) => i - lineStart + 1;
   for (let i = 0; i < text.length; ) {
     const ch = text[i]!;
     if (ch === '\n') {
       line++;
       i++;
+      lineStart = i;
     } else if (/\s/.test(ch)) i++;
     else if (ch === '#' || (ch === '/' && text[i + 1] === '/')) {
       while (i < text.length && text[i] !== '\n') i++;
     } else if (ch === '/' && text[i + 1] === '*') {
       const end = text.indexOf('*/', i + 2);
-      if (end < 0) throw new ConfigError(`${file}:${line}: a /* comment is never closed`);
-      for (const c of text.slice(i, end)) if (c === '\n') line++;
+      if (end < 0) throw new ConfigError(`${file}:${line}:${column(i)}: a /* comment is never closed`);
+      for (let c = i; c < end; c++) {
+        if (text[c] !== '\n') continue;
+        line++;
+        lineStart = c + 1;
+      }
       i = end + 2;
     } else if (ch === '"') {
       const end = text.indexOf('"', i + 1);
       const newline = text.indexOf('\n', i + 1);
-      if (end < 0 || (newline >= 0 && newline < end)) throw new ConfigError(`${file}:${line}: a quoted string is not closed on its line`);
-      tokens.push({ text: text.slice(i + 1, end), quoted: true, line });
+      if (end < 0 || (newline >= 0 && newline < end)) throw new ConfigError(`${file}:${line}:${column(i)}: a quoted string is not closed on its line`);
+      tokens.push({ text: text.slice(i + 1, end), quoted: true, line, column: column(i) });
       i = end + 1;
     } else if (ch === '{' || ch === '}' || ch === ';') {
-      tokens.push({ text: ch, quoted: false, line });
+      tokens.push({ text: ch, quoted: false, line, column: column(i) });
       i++;
     } else {
       let end = i;
       while (end < text.length && !/[\s{};"#]/.test(text[end]!)) end++;
-      tokens.push({ text: text.slice(i, end), quoted: false, line });
+      tokens.push({ text: text.slice(i, end), quoted: false, line, column: column(i) });
       i = end;
     }
   }

@@ -71,7 +71,7 @@ describe('ddedge gateway keygen and check-keys', () => {
     writeFileSync(file, `${key}grant "acme" zonesub PTR;\n`);
     const broken = await runDist(['gateway', 'check-keys', file], baseEnv());
     expect(broken.code).toBe(2);
-    expect(broken.stderr).toContain(`${file}:5: grant "acme": "PTR" is not a type the provider holds`);
+    expect(broken.stderr).toContain(`${file}:5:22: grant "acme": expected a type the provider holds (A, AAAA, CNAME, MX, SRV, TXT, NS, CAA, DHCID) or ";", found "PTR"`);
     expect(broken.stderr).not.toContain(secret);
   });
 });

@@ -26,10 +26,10 @@ const everything: Allowed = () => true;
 const dhcpKey: Allowed = (owner, type) => (owner === 'dhcp.example.com' || owner.endsWith('.dhcp.example.com')) && ['A', 'AAAA', 'DHCID'].includes(type);
 
 /** Evaluates with `kept` as the records held; `dhcid` of the result is every record held after it, in order. */
-function run(prerequisites: UpdateRecord[], updates: UpdateRecord[], o: { live?: LiveRecord[]; kept?: DhcidRecord[]; allowed?: Allowed; spare?: number } = {}) {
+function run(prerequisites: UpdateRecord[], updates: UpdateRecord[], o: { live?: LiveRecord[]; kept?: DhcidRecord[]; allowed?: Allowed; spare?: number; spareBytes?: number } = {}) {
   const held = new Map<string, DhcidRecord[]>();
   for (const r of o.kept ?? []) held.set(r.name, [...(held.get(r.name) ?? []), r]);
-  const result = evaluateWithDhcid(message(prerequisites, updates), o.live ?? [], ZONE, o.allowed ?? everything, held, o.spare ?? 100);
+  const result = evaluateWithDhcid(message(prerequisites, updates), o.live ?? [], ZONE, o.allowed ?? everything, held, { records: o.spare ?? 100, bytes: o.spareBytes ?? 1_000_000 });
   return result.ok ? { ...result, dhcid: [...new Map([...held, ...result.dhcid]).values()].flat() } : result;
 }
 const names = (records: ZoneRecord[]) => records.map((r) => `${r.name} ${r.type} ${r.value}`).sort();

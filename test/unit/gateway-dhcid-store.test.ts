@@ -56,8 +56,8 @@ describe('the DHCID store', () => {
     const many = Array.from({ length: MAX_DHCID_RECORDS - 1 }, (_, i) => record(`h${i}.example.com`));
     store.replace('example.com', byName(many));
     store.replace('example.org', byName([record('x.example.org')]));
-    expect(store.roomFor('example.org')).toBe(1);
-    expect(store.roomFor('example.com')).toBe(MAX_DHCID_RECORDS - 1);
+    expect(store.roomFor('example.org').records).toBe(1);
+    expect(store.roomFor('example.com').records).toBe(MAX_DHCID_RECORDS - 1);
     const before = readFileSync(dhcidStorePath(stateDir), 'utf8');
     expect(() => store.replace('example.org', byName([record('x.example.org'), record('y.example.org')]))).toThrow(/at most 50000 DHCID records/);
     expect(readFileSync(dhcidStorePath(stateDir), 'utf8')).toBe(before);

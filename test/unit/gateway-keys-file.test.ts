@@ -70,23 +70,23 @@ grant "xfr" subdomain lab.example.com A AAAA;
     expect(may('nobody', 'example.com', 'A')).toBe(false);
   });
 
-  it('names the file and line of each mistake, and never quotes a secret', () => {
+  it('names the file, line and column of each mistake, and never quotes a secret', () => {
     const key = (body: string) => `\n\nkey "k" {\n  ${body}\n};\n`;
     const cases: [string, RegExp][] = [
-      [key(`algorithm hmac-sha999; secret "${SECRET}";`), /^keys\.conf:4: key "k": unknown algorithm "hmac-sha999"/],
-      [key(`algorithm hmac-sha256; secret "not base64!${SECRET}";`), /^keys\.conf:4: key "k": the secret is not base64$/],
-      [key('algorithm hmac-sha256; secret "c2hvcnQ=";'), /^keys\.conf:4: key "k": the secret is 5 bytes/],
-      [key('algorithm hmac-sha256;'), /^keys\.conf:3: key "k" has no secret/],
-      [key(`algorithm hmac-sha256; secret "${SECRET}"`), /^keys\.conf:5: expected ";" after the secret of key "k"/],
-      [key(`algorithm hmac-sha256; secret "${SECRET}" "${SECRET}";`), /^keys\.conf:4: expected ";" after the secret of key "k", found a quoted string$/],
-      [`"${SECRET}";`, /^keys\.conf:1: expected key, grant or transfer, found a quoted string$/],
-      [`${key(`algorithm hmac-sha256; secret "${SECRET}";`)}grant "k" everywhere;`, /^keys\.conf:6: grant "k": expected zonesub/],
-      [`${key(`algorithm hmac-sha256; secret "${SECRET}";`)}grant "k" zonesub PTR;`, /^keys\.conf:6: grant "k": "PTR" is not a type the provider holds/],
-      [`${key(`algorithm hmac-sha256; secret "${SECRET}";`)}grant "k" wildcard example.com;`, /^keys\.conf:6: grant "k": a wildcard rule names \*\.NAME/],
-      ['grant "ghost" zonesub;', /^keys\.conf:1: no key "ghost" is defined/],
-      [`${key(`algorithm hmac-sha256; secret "${SECRET}";`)}${key(`algorithm hmac-sha256; secret "${SECRET}";`)}`, /^keys\.conf:8: key "k" is defined twice/],
-      ['transfer "k"', /^keys\.conf:1: the file ends/],
-      ['/* open', /^keys\.conf:1: a \/\* comment is never closed/],
+      [key(`algorithm hmac-sha999; secret "${SECRET}";`), /^keys\.conf:4:13: key "k": expected an algorithm \(hmac-md5, .*\), found "hmac-sha999"/],
+      [key(`algorithm hmac-sha256; secret "not base64!${SECRET}";`), /^keys\.conf:4:\d+: key "k": the secret is not base64$/],
+      [key('algorithm hmac-sha256; secret "c2hvcnQ=";'), /^keys\.conf:4:\d+: key "k": the secret is 5 bytes/],
+      [key('algorithm hmac-sha256;'), /^keys\.conf:3:5: key "k" has no secret/],
+      [key(`algorithm hmac-sha256; secret "${SECRET}"`), /^keys\.conf:5:1: expected ";" after the secret of key "k"/],
+      [key(`algorithm hmac-sha256; secret "${SECRET}" "${SECRET}";`), /^keys\.conf:4:\d+: expected ";" after the secret of key "k", found a quoted string \(not shown: it may be a secret\)$/],
+      [`"${SECRET}";`, /^keys\.conf:1:1: expected key, grant or transfer, found a quoted string$/],
+      [`${key(`algorithm hmac-sha256; secret "${SECRET}";`)}grant "k" everywhere;`, /^keys\.conf:6:11: grant "k": expected zonesub/],
+      [`${key(`algorithm hmac-sha256; secret "${SECRET}";`)}grant "k" zonesub PTR;`, /^keys\.conf:6:19: grant "k": expected a type the provider holds .*, found "PTR"/],
+      [`${key(`algorithm hmac-sha256; secret "${SECRET}";`)}grant "k" wildcard example.com;`, /^keys\.conf:6:\d+: grant "k": a wildcard rule names \*\.NAME/],
+      ['grant "ghost" zonesub;', /^keys\.conf:1:7: no key "ghost" is defined/],
+      [`${key(`algorithm hmac-sha256; secret "${SECRET}";`)}${key(`algorithm hmac-sha256; secret "${SECRET}";`)}`, /^keys\.conf:8:5: key "k" is defined twice/],
+      ['transfer "k"', /^keys\.conf:1:\d+: the file ends/],
+      ['/* open', /^keys\.conf:1:1: a \/\* comment is never closed/],
     ];
     for (const [text, pattern] of cases) {
       const message = errorOf(text);
