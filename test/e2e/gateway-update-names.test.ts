@@ -83,4 +83,34 @@ describe.skipIf(!TOOLS)('owner names the provider cannot hold', () => {
     expect(names()).toEqual(expect.arrayContaining(['one.home.example.com A 192.0.2.1', 'two.home.example.com A 192.0.2.2']));
     expect(names().filter((n) => n.includes('dyn'))).toEqual([]);
   });
+
+  it('tells an update batched with a failing write of another key that its batch failed, not that key\'s record', async () => {
+    expect((await nsupdate('narrow', ['update add a.dyn.example.com 60 A 192.0.2.9'])).code).toBe(0);
+    // The router's delete is written while the zone read is slowed; the two updates below arrive meanwhile and are batched together.
+    sandbox.faults.push(parseFault('service/dnslist=slow:2500x1'));
+    const reads = calls('service/dnslist');
+    const first = nsupdate('router', ['update delete one.home.example.com A']);
+    for (let i = 0; i < 400 && calls('service/dnslist') === reads; i++) await new Promise((r) => setTimeout(r, 25));
+    expect(calls('service/dnslist')).toBeGreaterThan(reads);
+    // The first create the provider is asked for fails: the router's, in the batch after.
+    sandbox.faults.push(parseFault('service/dnscreate=500x1'));
+    const lines: string[] = [];
+    const logged = waitForOutput(gateway, 'stderr', (t) => (lines.splice(0, lines.length, ...t.split('\n').filter((l) => /key (narrow|router).*SERVFAIL/.test(l))), lines.length >= 2), 20_000);
+    const [narrow, router] = await Promise.all([
+      nsupdate('narrow', ['update delete a.dyn.example.com A']),
+      nsupdate('router', ['update add four.home.example.com 60 A 192.0.2.4']),
+    ]);
+    expect((await first).code).toBe(0);
+    expect(narrow.out).toMatch(/SERVFAIL/);
+    expect(router.out).toMatch(/SERVFAIL/);
+    await logged;
+    const [narrowLine] = lines.filter((l) => l.includes('key narrow'));
+    const [routerLine] = lines.filter((l) => l.includes('key router'));
+    expect(narrowLine).toMatch(/the provider failed a write of another update sent at the same time(; the writes made before it were undone)?; send it again$/);
+    expect(narrowLine).not.toMatch(/four|192\.0\.2\.4|dnscreate/);
+    expect(routerLine).toMatch(/the provider failed a write \(.*dnscreate/);
+    // Undone: the narrow key's record is back, the router's is not there.
+    expect(names()).toContain('a.dyn.example.com A 192.0.2.9');
+    expect(names().filter((n) => n.startsWith('four.'))).toEqual([]);
+  });
 });
