@@ -3,10 +3,11 @@
 import { describe, expect, it } from 'vitest';
 import { bystanderReason, holdsFailedWrite } from '../../src/gateway/failed-write.js';
 import type { Change } from '../../src/zone/plan.js';
+import type { LiveRecord, ZoneRecord } from '../../src/zone/record.js';
 import type { Step } from '../../src/zone/steps.js';
 
-const live = { entityID: '1', name: 'a.dyn.example.com', type: 'A', value: '192.0.2.9' };
-const create = (name: string, type = 'A', value = '192.0.2.4'): Change => ({ action: 'create', after: { name, type, value } });
+const live: LiveRecord = { entityID: '1', name: 'a.dyn.example.com', type: 'A', value: '192.0.2.9' };
+const create = (name: string, type: ZoneRecord['type'] = 'A', value = '192.0.2.4'): Change => ({ action: 'create', after: { name, type, value } });
 const remove: Change = { action: 'delete', before: live };
 const stepOf = (change: Change): Step => ({ call: change.action, record: (change.after ?? change.before)!, change });
 
@@ -19,7 +20,7 @@ describe('holdsFailedWrite', () => {
   });
 
   it('counts an update of a record as its old and its new value (one step for two updates\' changes)', () => {
-    const merged = stepOf({ action: 'update', before: live, after: { ...live, value: '192.0.2.10' } });
+    const merged = stepOf({ action: 'update', before: live, after: { name: live.name, type: 'A', value: '192.0.2.10' } });
     expect(holdsFailedWrite([remove], merged)).toBe(true);
     expect(holdsFailedWrite([create('a.dyn.example.com', 'A', '192.0.2.10')], merged)).toBe(true);
   });
