@@ -16,6 +16,7 @@ import { planZone, type Change, type Plan } from '../zone/plan.js';
 import type { ZoneProvider } from '../zone/provider-zone.js';
 import { isZoneType, type LiveRecord, type ZoneRecord } from '../zone/record.js';
 import { DhcidBatch } from './dhcid-batch.js';
+import { bystanderReason, holdsFailedWrite } from './failed-write.js';
 import type { DhcidStore } from './dhcid-store.js';
 import { evaluateWithDhcid } from './dhcid-rules.js';
 import { grantsFor } from './grants.js';
@@ -169,10 +170,13 @@ async function applyBatch(zone: string, batch: Pending[], deps: BatchDeps): Prom
     }
     const refused = outcome.failure.error instanceof ApiError && ['refused', 'bad-request', 'not-found'].includes(outcome.failure.error.kind);
     const rolledBack = outcome.done.length ? await rollBack(provider, zone, live, deps) : true;
-    const why = `the provider ${refused ? 'refused' : 'failed'} a write (${(outcome.failure.error as Error).message})${outcome.done.length ? (rolledBack ? '; the writes made before it were undone' : '; undoing the writes made before it failed too') : ''}`;
+    const undone = outcome.done.length ? (rolledBack ? '; the writes made before it were undone' : '; undoing the writes made before it failed too') : '';
+    const why = `the provider ${refused ? 'refused' : 'failed'} a write (${(outcome.failure.error as Error).message})${undone}`;
     await deps.views.refresh(zone).catch(() => undefined);
     const failed: Outcome = { rcode: refused && rolledBack ? RCODE_UPDATE.REFUSED : RCODE_UPDATE.SERVFAIL, ede: refused ? EDE.PROHIBITED : EDE.NETWORK_ERROR, why };
-    accepted.forEach(({ pending }) => pending.resolve(failed));
+    // An update whose own writes were not the failing one is not shown another key's record, and may try again.
+    const bystander: Outcome = { rcode: RCODE_UPDATE.SERVFAIL, ede: refused ? EDE.OTHER : EDE.NETWORK_ERROR, why: bystanderReason(refused, undone) };
+    accepted.forEach(({ pending, changes }) => pending.resolve(holdsFailedWrite(changes, outcome.failure!.step) ? failed : bystander));
     requeue(zone, contingent);
   } finally {
     deps.releaseCalls?.(zone);
@@ -182,8 +186,8 @@ async function applyBatch(zone: string, batch: Pending[], deps: BatchDeps): Prom
 
 /**
  * Puts updates whose answer depended on a failed batch back at the head of the zone's queue,
- * for the next batch. Bounded: every failed batch answers at least the update it accepted
- * first, so each update comes back fewer times than the batch it arrived in had updates.
+ * for the next batch. Bounded: every failed batch answers every update it accepted, so each
+ * update comes back fewer times than the batch it arrived in had updates.
  */
 function requeue(zone: string, contingent: { pending: Pending }[]): void {
   if (!contingent.length) return;

@@ -10,7 +10,7 @@ import { OUR_EDNS_SIZE } from '../dns/responder.js';
 import type { Signer } from '../dns/tsig-server.js';
 import { enqueueUpdate, type BatchDeps } from './update-batch.js';
 import { OPCODE_UPDATE, readUpdate } from './update-message.js';
-import { RCODE_UPDATE, refusedBeforeReading } from './update-rules.js';
+import { RCODE_UPDATE, refusedBeforeReading, unfitOwner } from './update-rules.js';
 import { grantsFor } from './grants.js';
 import { rcodeName } from '../dns/types.js';
 import type { RefusalLog } from './refusal-log.js';
@@ -47,6 +47,9 @@ export async function handleUpdate(packet: Buffer, signer: Signer | undefined, c
   if (!signer) return answer(RCODE_UPDATE.NOTAUTH, { code: EDE.PROHIBITED, why: 'updates must be signed with a TSIG key' });
   // Each record may cost a provider call: a message of thousands is refused before any is read.
   if (message.prerequisites.length + message.updates.length > MAX_RECORDS) return answer(RCODE_UPDATE.REFUSED, { code: EDE.PROHIBITED, why: `an update may carry at most ${MAX_RECORDS} records; split it` });
+  // A name the provider cannot hold is refused here, before the zone is read or batched with other keys' updates.
+  const unfit = unfitOwner(message);
+  if (unfit && !unfit.ok) return answer(unfit.rcode, { code: unfit.ede, why: unfit.why });
   if (deps.stopping?.()) return answer(RCODE_UPDATE.REFUSED, { code: EDE.NOT_READY, why: 'the gateway is stopping; send the update again' });
   const keys = deps.keys();
   const early = refusedBeforeReading(message, zone, (owner, type) => grantsFor(keys, signer.key.name, zone, owner, type).length > 0);

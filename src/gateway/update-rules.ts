@@ -7,6 +7,7 @@
 import { EDE } from '../dns/edns.js';
 import { typeName, type DnsRecord } from '../dns/types.js';
 import { DEFAULT_TTL } from '../sandbox/dns/entry-records.js';
+import { canonicalName } from '../zone/names.js';
 import { hasPriority, isZoneType, sameValue, type LiveRecord, type ZoneRecord } from '../zone/record.js';
 import { canonicalValue, formatCaa, ValueError } from '../zone/values.js';
 import { CLASS, TYPE_ANY, type UpdateMessage, type UpdateRecord } from './update-message.js';
@@ -27,7 +28,25 @@ export function managedRecords(live: LiveRecord[], zone: string): ZoneRecord[] {
   return live.filter((r) => isZoneType(r.type) && !(r.type === 'NS' && r.name === zone)).map(({ entityID: _id, ...r }) => r as ZoneRecord);
 }
 
+/**
+ * REFUSED (EDE Invalid Data) for the first prerequisite or update whose owner is not a host name
+ * as the provider keeps one (the zone reader's rule, zone/names.ts: letters, digits, `-` and `_`,
+ * a `*` only as the whole leftmost label). A wire label may hold any byte: `x\.y.dyn.example.com`
+ * is one label "x.y" under dyn.example.com, which passes the zone and grant checks as text and
+ * which the provider then refuses, undoing the writes of every update batched with it. Pure, and
+ * cheap: the gateway calls it before the zone is read (update-handler.ts); evaluateUpdate again.
+ */
+export function unfitOwner(message: UpdateMessage): Evaluation | undefined {
+  for (const [what, records] of [['prerequisite', message.prerequisites], ['update', message.updates]] as const) {
+    const unfit = records.find((r) => canonicalName(r.name) !== r.name);
+    if (unfit) return refuse(RCODE_UPDATE.REFUSED, EDE.INVALID_DATA, `the ${what} at ${unfit.name} names no host name: a label may hold letters, digits, "-" and "_" only (and "*" as the whole first label)`);
+  }
+  return undefined;
+}
+
 export function evaluateUpdate(message: UpdateMessage, live: LiveRecord[], zone: string, allowed: Allowed): Evaluation {
+  const unfit = unfitOwner(message);
+  if (unfit) return unfit;
   const inZone = (name: string) => name === zone || name.endsWith(`.${zone}`);
   // First, as BIND 9.16 and later: every update's name is in the zone (NOTZONE) and allowed by the key's grants (REFUSED),
   // before any prerequisite is looked at, so that a key cannot probe with prerequisites what it may not change.

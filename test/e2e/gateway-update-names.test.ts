@@ -1,0 +1,116 @@
+// `ddedge gateway` (the built file) in front of the sandbox's API, driven by nsupdate: an owner
+// name whose label holds a dot (`x\.y.dyn.example.com`, one label "x.y" under dyn) passes the
+// zone and grant checks as text, but the provider cannot hold it. It is REFUSED before any
+// provider call, so an update of another key sent at the same moment, batched with it before,
+// is no longer undone with it (found by an attack on the gateway).
+import { execFile } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keygenText } from '../../src/gateway/keygen.js';
+import { parseFault } from '../../src/sandbox/faults.js';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { baseEnv, startDist, tempDir, waitForOutput } from '../helpers/cli.js';
+import { hasProgram } from '../helpers/pebble.js';
+
+const TOOLS = hasProgram('nsupdate', ['-V'], 'bind9-dnsutils');
+
+let sandbox: Sandbox;
+let gateway: ReturnType<typeof startDist>;
+let port: number;
+const secrets = new Map<string, string>();
+
+function key(name: string): string {
+  const text = keygenText(name, 'hmac-sha256');
+  secrets.set(name, `hmac-sha256:${name}:${/secret "([^"]+)"/.exec(text)![1]}`);
+  return text;
+}
+
+/** Runs an nsupdate script for the zone example.com signed with `keyName`; resolves with exit code and output. */
+function nsupdate(keyName: string, lines: string[]): Promise<{ code: number; out: string }> {
+  const script = [`server 127.0.0.1 ${port}`, 'zone example.com', ...lines, 'send', ''].join('\n');
+  return new Promise((resolve) => {
+    const child = execFile('nsupdate', ['-t', '8', '-y', secrets.get(keyName)!], { timeout: 20_000 }, (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, out: stdout + stderr }));
+    child.stdin!.end(script);
+  });
+}
+
+const names = () => sandbox.model.services.find((s) => s.name === 'example.com')!.dns.map((e) => `${e.name} ${e.type} ${e.value}`);
+const calls = (target: string) => sandbox.calls.get(target) ?? 0;
+
+beforeAll(async () => {
+  if (!TOOLS) return;
+  sandbox = await startSandbox({});
+  const dir = tempDir();
+  const keys = join(dir, 'gateway.keys');
+  writeFileSync(keys, `${key('narrow')}grant "narrow" subdomain dyn.example.com;\n${key('router')}grant "router" subdomain home.example.com A;\n`, { mode: 0o600 });
+  gateway = startDist(
+    ['gateway', '--zone', 'example.com', '--keys', keys, '--dns-listen', '127.0.0.1:0', '--state-dir', join(dir, 'state')],
+    baseEnv({ DDEDGE_API_URL: sandbox.url, DDEDGE_API_USER: 'demo-user', DDEDGE_API_PASSWORD: 'demo-api-password' }),
+  );
+  const line = await waitForOutput(gateway, 'stderr', (t) => /answering DNS .* on 127\.0\.0\.1:\d+/.test(t), 15_000);
+  port = Number(/on 127\.0\.0\.1:(\d+)/.exec(line)![1]);
+});
+afterAll(async () => {
+  gateway?.kill('SIGTERM');
+  if (gateway) expect((await gateway.result).code).toBe(0);
+  await sandbox?.close();
+});
+
+describe.skipIf(!TOOLS)('owner names the provider cannot hold', () => {
+  it('refuses x\\.y.dyn.example.com with nothing sent to the provider, and another key\'s update sent with it is made', async () => {
+    // A batch in progress (its zone read slowed), so that the two updates below arrive while it runs
+    // and are batched together after it, as clients' updates sent at the same moment are.
+    sandbox.faults.push(parseFault('service/dnslist=slow:2500x1'));
+    const reads = calls('service/dnslist');
+    const first = nsupdate('router', ['update add one.home.example.com 60 A 192.0.2.1']);
+    for (let i = 0; i < 400 && calls('service/dnslist') === reads; i++) await new Promise((r) => setTimeout(r, 25));
+    expect(calls('service/dnslist')).toBeGreaterThan(reads);
+    const creates = calls('service/dnscreate');
+    const logged = waitForOutput(gateway, 'stderr', (t) => /key narrow.*REFUSED/.test(t), 20_000);
+    // nsupdate checks names itself unless told not to, as the attacker's own packets did not.
+    const [dotted, other] = await Promise.all([
+      nsupdate('narrow', ['check-names no', 'update add x\\.y.dyn.example.com 60 A 192.0.2.66']),
+      nsupdate('router', ['update add two.home.example.com 60 A 192.0.2.2']),
+    ]);
+    expect((await first).code).toBe(0);
+    expect(dotted.code, dotted.out).not.toBe(0);
+    expect(dotted.out).toMatch(/REFUSED/);
+    expect(await logged).toMatch(/x\\\.y\.dyn\.example\.com names no host name/);
+    expect(other.code, other.out).toBe(0);
+    // The two creates of the router's updates, no more: the dotted name never reached the provider.
+    expect(calls('service/dnscreate')).toBe(creates + 2);
+    expect(names()).toEqual(expect.arrayContaining(['one.home.example.com A 192.0.2.1', 'two.home.example.com A 192.0.2.2']));
+    expect(names().filter((n) => n.includes('dyn'))).toEqual([]);
+  });
+
+  it('tells an update batched with a failing write of another key that its batch failed, not that key\'s record', async () => {
+    expect((await nsupdate('narrow', ['update add a.dyn.example.com 60 A 192.0.2.9'])).code).toBe(0);
+    // The router's delete is written while the zone read is slowed; the two updates below arrive meanwhile and are batched together.
+    sandbox.faults.push(parseFault('service/dnslist=slow:2500x1'));
+    const reads = calls('service/dnslist');
+    const first = nsupdate('router', ['update delete one.home.example.com A']);
+    for (let i = 0; i < 400 && calls('service/dnslist') === reads; i++) await new Promise((r) => setTimeout(r, 25));
+    expect(calls('service/dnslist')).toBeGreaterThan(reads);
+    // The first create the provider is asked for fails: the router's, in the batch after.
+    sandbox.faults.push(parseFault('service/dnscreate=500x1'));
+    const lines: string[] = [];
+    const logged = waitForOutput(gateway, 'stderr', (t) => (lines.splice(0, lines.length, ...t.split('\n').filter((l) => /key (narrow|router).*SERVFAIL/.test(l))), lines.length >= 2), 20_000);
+    const [narrow, router] = await Promise.all([
+      nsupdate('narrow', ['update delete a.dyn.example.com A']),
+      nsupdate('router', ['update add four.home.example.com 60 A 192.0.2.4']),
+    ]);
+    expect((await first).code).toBe(0);
+    expect(narrow.out).toMatch(/SERVFAIL/);
+    expect(router.out).toMatch(/SERVFAIL/);
+    await logged;
+    const [narrowLine] = lines.filter((l) => l.includes('key narrow'));
+    const [routerLine] = lines.filter((l) => l.includes('key router'));
+    expect(narrowLine).toMatch(/the provider failed a write of another update sent at the same time(; the writes made before it were undone)?; send it again$/);
+    expect(narrowLine).not.toMatch(/four|192\.0\.2\.4|dnscreate/);
+    expect(routerLine).toMatch(/the provider failed a write \(.*dnscreate/);
+    // Undone: the narrow key's record is back, the router's is not there.
+    expect(names()).toContain('a.dyn.example.com A 192.0.2.9');
+    expect(names().filter((n) => n.startsWith('four.'))).toEqual([]);
+  });
+});
