@@ -6,6 +6,7 @@
 // (operations.ts) with the daemon's HTTP endpoint.
 import { readFileSync } from 'node:fs';
 import { ApiClient } from '../api/client.js';
+import { service } from '../api/endpoints/service.js';
 import { startEndpoint, type Endpoint } from '../endpoint/server.js';
 import { listenError } from '../endpoint/listen-address.js';
 import type { ListenAddress } from '../endpoint/listen-address.js';
@@ -87,7 +88,7 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
     } catch (error) {
       // The provider out of reach (or the budget spent) is worth a restart later (exit 4); a zone it refuses is not (exit 2).
       if (exitCodeOf(error) === ExitCode.transient) throw new DdedgeError(`--zone ${zone}: cannot read it from the provider now: ${(error as Error).message}`, ExitCode.transient);
-      throw new ConfigError(`--zone ${zone}: cannot read it from the provider: ${(error as Error).message}`);
+      throw new ConfigError(`--zone ${zone}: cannot read it from the provider: ${(error as Error).message}${await accountZonesHint(reader)}`);
     }
   }
   const servers: DnsListener[] = [];
@@ -182,4 +183,18 @@ function loadKeys(path: string, logger: Logger): GatewayKeys {
   const keys = loadKeysFile(path, (p) => readFileSync(p, 'utf8'));
   for (const warning of keys.warnings) logger.warn(`gateway: ${warning}`);
   return keys;
+}
+
+/**
+ * The hosting services the account holds, named when a --zone is refused (a typo in a zone name
+ * is the usual cause): one page of service/list, and nothing when even that fails.
+ */
+async function accountZonesHint(client: ApiClient): Promise<string> {
+  try {
+    const listed = (await client.call('service', service.list, { pageLength: 50 })) as { services: { name: string }[] };
+    const names = listed.services.map((s) => s.name).filter(Boolean);
+    return names.length ? `; the account's hosting services: ${names.slice(0, 20).join(', ')}${names.length > 20 ? ', …' : ''}` : '; the account holds no hosting service';
+  } catch {
+    return '';
+  }
 }

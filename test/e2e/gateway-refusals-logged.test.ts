@@ -2,7 +2,8 @@
 // EDNS on updates, so the Extended DNS Error never reaches them: a trial as a new user found
 // REFUSED and BADKEY left no trace but a metric. The gateway's log names each refusal (client,
 // key, zone, code, why; for BADKEY the cause the wire keeps vague), a flood is cut at a bound,
-// the DNS port already in use is said in words, and the start and stop lines say pid and end.
+// the DNS port already in use is said in words, a mistyped --zone is answered with the zones
+// the account holds, and the start and stop lines say pid and end.
 import { execFile } from 'node:child_process';
 import net from 'node:net';
 import { writeFileSync } from 'node:fs';
@@ -84,6 +85,12 @@ describe.skipIf(!TOOLS)('the gateway logs why it turned a client away', () => {
     } finally {
       busy.close();
     }
+  });
+
+  it('a --zone the account does not hold (a typo) is exit 2, naming the hosting services it does hold', async () => {
+    const result = await runDist(['gateway', '--zone', 'exmaple.com', '--keys', join(dir, 'keys'), '--dns-listen', '127.0.0.1:0', '--state-dir', join(dir, 'state3')], baseEnv({ DDEDGE_API_URL: sandbox.url, ...ENV }));
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/--zone exmaple\.com: cannot read it from the provider: .*; the account's hosting services: .*\bexample\.com\b/);
   });
 
   it('says it stopped on SIGTERM', async () => {
