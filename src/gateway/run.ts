@@ -129,8 +129,8 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
       const view = { stats, views, budget, listenCount: settings.listen.length, healthLimitMs, keyCount: () => keys.keys.size };
       endpoint = await startEndpoint({ listen: settings.httpListen, answer: (path) => gatewayAnswer(path, view), logger });
     }
-    logger.info(`gateway: answering DNS for ${settings.zones.join(', ')} on ${shown.join(', ')} (UDP and TCP); ${keys.keys.size} key(s); at most ${budget.limit} provider calls an hour (${budget.left()} left); pid ${process.pid} (SIGHUP reloads the keys file)`);
-    settings.ready?.(shown);
+    // SIGHUP is taken before the line below says it is: a reload right after start (systemd, a
+    // script waiting for that line) would otherwise meet Node's default action and end the gateway.
     settings.onReload?.(() => {
       try {
         keys = loadKeys(settings.keysFile, logger);
@@ -139,6 +139,8 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
         logger.error(`gateway: the keys file was not reloaded, the keys loaded before stay: ${(error as Error).message}`);
       }
     });
+    logger.info(`gateway: answering DNS for ${settings.zones.join(', ')} on ${shown.join(', ')} (UDP and TCP); ${keys.keys.size} key(s); at most ${budget.limit} provider calls an hour (${budget.left()} left); pid ${process.pid} (SIGHUP reloads the keys file)`);
+    settings.ready?.(shown);
     const reading = new Set<string>();
     const timer = setInterval(() => {
       // A spent budget was said once (call-budget.ts); queries are answered from the last reading meanwhile.

@@ -10,6 +10,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keygenText } from '../../src/gateway/keygen.js';
+import { parseFault } from '../../src/sandbox/faults.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { baseEnv, runDist, startDist, tempDir, waitForOutput } from '../helpers/cli.js';
 import { hasProgram } from '../helpers/pebble.js';
@@ -91,6 +92,25 @@ describe.skipIf(!TOOLS)('the gateway logs why it turned a client away', () => {
     const result = await runDist(['gateway', '--zone', 'exmaple.com', '--keys', join(dir, 'keys'), '--dns-listen', '127.0.0.1:0', '--state-dir', join(dir, 'state3')], baseEnv({ DDEDGE_API_URL: sandbox.url, ...ENV }));
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/--zone exmaple\.com: cannot read it from the provider: .*; the account's hosting services: .*\bexample\.com\b/);
+  });
+
+  it('a SIGHUP while it starts (a reload right after a start) does not end it', async () => {
+    // Its first read of the zone is held back, and the SIGHUP sent while it waits for it.
+    sandbox.faults.push(parseFault('service/dnslist=slow:1500x1'));
+    const reads = sandbox.calls.get('service/dnslist') ?? 0;
+    const early = startDist(['gateway', '--zone', 'example.com', '--keys', join(dir, 'keys'), '--dns-listen', '127.0.0.1:0', '--state-dir', join(dir, 'state4')], baseEnv({ DDEDGE_API_URL: sandbox.url, ...ENV }));
+    let output = '';
+    early.stderr!.on('data', (d) => (output += d));
+    for (let i = 0; i < 400 && (sandbox.calls.get('service/dnslist') ?? 0) === reads; i++) await new Promise((r) => setTimeout(r, 25));
+    expect(output).not.toMatch(/answering DNS/);
+    early.kill('SIGHUP');
+    // Node's default for SIGHUP would end it here; it must go on to answer, and reload later.
+    await waitForOutput(early, 'stderr', (t) => /answering DNS/.test(t));
+    expect(output).toMatch(/SIGHUP while starting/);
+    early.kill('SIGHUP');
+    await waitForOutput(early, 'stderr', (t) => /keys file reloaded/.test(t));
+    early.kill('SIGTERM');
+    expect((await early.result).code).toBe(0);
   });
 
   it('says it stopped on SIGTERM', async () => {

@@ -67,6 +67,11 @@ async function serve(context: CommandContext): Promise<number> {
   const onStop = () => stop();
   process.once('SIGTERM', onStop);
   process.once('SIGINT', onStop);
+  // SIGHUP from the start: before the gateway answers, the keys file is still to be read, so a
+  // reload then is nothing to do (Node's default would end the process).
+  let reload = () => logger.info('gateway: SIGHUP while starting; the keys file is read at start');
+  const onHangup = () => reload();
+  process.on('SIGHUP', onHangup);
   try {
     return await runGateway({
       zones,
@@ -83,11 +88,12 @@ async function serve(context: CommandContext): Promise<number> {
       httpListen: config.listen,
       logger,
       stopped,
-      onReload: (reload) => process.on('SIGHUP', reload),
+      onReload: (reloadKeys) => (reload = reloadKeys),
     });
   } finally {
     process.off('SIGTERM', onStop);
     process.off('SIGINT', onStop);
+    process.off('SIGHUP', onHangup);
   }
 }
 
