@@ -59,6 +59,23 @@ describe('TCP pipelining', () => {
     expect(ids).toEqual(Array.from({ length: 3000 }, (_, i) => i));
   }, 90_000);
 
+  it('closes a connection that pipelines 20,000 queries and does not read its answers for longer than the idle time', async () => {
+    const result = await new Promise<{ closed: boolean; bytes: number }>((resolve) => {
+      let bytes = 0;
+      const s = net.connect(sandbox.dnsPort, '127.0.0.1', () => s.write(pipeline(20_000)));
+      s.pause();
+      // 20 MB of answers is more than the kernel's buffers hold (4 MiB send, 6 MiB receive at most), so the server's queue fills and does
+      // not drain within its idle time (10 s); reading only after 15 s finds the connection closed
+      // short of 20,000 answers. The 40 s bound only keeps a broken server from hanging the test.
+      setTimeout(() => (s.on('data', (chunk: Buffer) => (bytes += chunk.length)), s.resume()), 15_000);
+      const timer = setTimeout(() => (s.destroy(), resolve({ closed: false, bytes })), 40_000);
+      s.on('close', () => (clearTimeout(timer), resolve({ closed: true, bytes })));
+      s.on('error', () => undefined);
+    });
+    expect(result.closed).toBe(true);
+    expect(result.bytes).toBeLessThan(20_000 * 1000);
+  }, 60_000);
+
   it('answers another client over UDP and TCP while 256 connections from 8 addresses pipeline 3,000 queries each and never read', async () => {
     const payload = pipeline(3000);
     const hogs: net.Socket[] = [];
