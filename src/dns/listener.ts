@@ -2,7 +2,7 @@
 // with its transport and client address. UDP answers go back as one datagram; over TCP the
 // answers (several for a zone transfer) are framed with their 2-byte length (RFC 1035 4.2.2),
 // several messages may come on one connection (RFC 7766), and who may hold a connection is
-// decided by tcp-connections.ts.
+// decided by tcp-connections.ts; how their messages share the server, by tcp-turns.ts.
 import type { Socket as UdpSocket } from 'node:dgram';
 import type { AddressInfo, Server as TcpServer, Socket } from 'node:net';
 import { moduleOf } from '../runtime/lazy-import.js';
