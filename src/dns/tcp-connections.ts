@@ -26,7 +26,10 @@ export interface Tracked {
   address: string;
   /** When the connection last made progress: its start, or its last complete message. */
   progressAt: number;
-  /** Messages being answered (an update waits for the provider). */
+  /**
+   * Messages whose answers are being made (an update waits for the provider). Not those whose
+   * answers wait for the peer to read them: a peer that pipelines and never reads stays evictable.
+   */
   busy: number;
 }
 
