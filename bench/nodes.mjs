@@ -9,7 +9,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { measure } from './measure.mjs';
-import { makeTls, startEcho, startSandbox } from './servers.mjs';
+import { agentEnv, makeTls, startEcho, startSandbox } from './servers.mjs';
 
 const RUNS = Math.max(Number(process.env.BENCH_RUNS ?? 15), 1);
 const root = join(import.meta.dirname, '..');
@@ -57,17 +57,7 @@ const stateDir = join(work, 'state');
 mkdirSync(stateDir);
 const unchangedState = () =>
   writeFileSync(join(stateDir, 'state.json'), JSON.stringify({ version: 1, records: { 'home.example.com/A': { host: 'home.example.com', type: 'A', address: '81.0.2.15', sentAt: new Date().toISOString(), via: 'dyndns' } } }));
-const baseEnv = {
-  PATH: process.env.PATH,
-  HOME: work,
-  NODE_EXTRA_CA_CERTS: tls.ca,
-  DDEDGE_DYNDNS_URL: info.dyndnsUrl,
-  DDEDGE_DYNDNS_USER: info.dyndnsUser,
-  DDEDGE_DYNDNS_KEY: info.dyndnsKey,
-  DDEDGE_HOSTS: 'home.example.com',
-  DDEDGE_STATE_DIR: stateDir,
-  DDEDGE_IP_SOURCES: `url:${echoA.url},url:${echoB.url}`,
-};
+const baseEnv = agentEnv({ work, tls, info, stateDir, sources: [echoA, echoB] });
 
 const lines = majors.map((major) => {
   const node = nodeOf(major);

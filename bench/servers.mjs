@@ -39,3 +39,18 @@ export async function startSandbox(ddedge, tls) {
   sandbox.settle = () => new Promise((resolve) => setTimeout(resolve, 50));
   return sandbox;
 }
+
+/** The agent's environment for the cycle benches: the sandbox's dynamic DNS, one host, its state, the echo sources. */
+export function agentEnv({ work, tls, info, stateDir, sources }) {
+  return {
+    PATH: process.env.PATH,
+    HOME: work,
+    NODE_EXTRA_CA_CERTS: tls.ca,
+    DDEDGE_DYNDNS_URL: info.dyndnsUrl,
+    DDEDGE_DYNDNS_USER: info.dyndnsUser,
+    DDEDGE_DYNDNS_KEY: info.dyndnsKey,
+    DDEDGE_HOSTS: 'home.example.com',
+    DDEDGE_STATE_DIR: stateDir,
+    DDEDGE_IP_SOURCES: sources.map((s) => `url:${s.url}`).join(','),
+  };
+}

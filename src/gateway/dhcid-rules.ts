@@ -13,10 +13,10 @@
 import { EDE } from '../dns/edns.js';
 import type { LiveRecord, ZoneRecord } from '../zone/record.js';
 import { bytesOf, DHCID_DATA_BYTES, isDhcidData, MAX_DHCID_PER_NAME, type DhcidRecord, type DhcidRoom } from './dhcid-store.js';
-import { CLASS, TYPE_ANY, type UpdateMessage, type UpdateRecord } from './update-message.js';
+import { CLASS, TYPE_ANY, TYPE_DHCID, type UpdateMessage, type UpdateRecord } from './update-message.js';
 import { evaluateUpdate, RCODE_UPDATE, type Allowed } from './update-rules.js';
 
-export const TYPE_DHCID = 49;
+export { TYPE_DHCID };
 
 /** The kept records as the update leaves them: only the names it touched, each with its new list (empty: none left). */
 export type DhcidTouched = Map<string, DhcidRecord[]>;

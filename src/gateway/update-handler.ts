@@ -10,7 +10,7 @@ import { OUR_EDNS_SIZE } from '../dns/responder.js';
 import type { Signer } from '../dns/tsig-server.js';
 import { enqueueUpdate, type BatchDeps } from './update-batch.js';
 import { OPCODE_UPDATE, readUpdate } from './update-message.js';
-import { RCODE_UPDATE, refusedBeforeReading, unfitOwner } from './update-rules.js';
+import { RCODE_UPDATE, grantsFirst, unfitOwner } from './update-rules.js';
 import { grantsFor } from './grants.js';
 import { rcodeName } from '../dns/types.js';
 import type { RefusalLog } from './refusal-log.js';
@@ -52,7 +52,7 @@ export async function handleUpdate(packet: Buffer, signer: Signer | undefined, c
   if (unfit && !unfit.ok) return answer(unfit.rcode, { code: unfit.ede, why: unfit.why });
   if (deps.stopping?.()) return answer(RCODE_UPDATE.REFUSED, { code: EDE.NOT_READY, why: 'the gateway is stopping; send the update again' });
   const keys = deps.keys();
-  const early = refusedBeforeReading(message, zone, (owner, type) => grantsFor(keys, signer.key.name, zone, owner, type).length > 0);
+  const early = grantsFirst(message, zone, (owner, type) => grantsFor(keys, signer.key.name, zone, owner, type).length > 0);
   if (early && !early.ok) return answer(early.rcode, { code: early.ede, why: early.why });
   const run = enqueueUpdate(zone, { key: signer.key.name, client, message }, deps);
   deps.inFlight?.add(run);

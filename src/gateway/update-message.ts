@@ -9,6 +9,8 @@ import type { DnsRecord } from '../dns/types.js';
 export const OPCODE_UPDATE = 5;
 export const CLASS = { IN: 1, NONE: 254, ANY: 255 } as const;
 export const TYPE_ANY = 255;
+/** DHCID (RFC 4701), which the wire codec does not name: the gateway keeps such records itself. */
+export const TYPE_DHCID = 49;
 
 export interface UpdateRecord {
   /** The owner as a name key (lower case, no trailing dot). */

@@ -10,7 +10,7 @@ import { DEFAULT_TTL } from '../sandbox/dns/entry-records.js';
 import { canonicalName } from '../zone/names.js';
 import { hasPriority, isZoneType, sameValue, type LiveRecord, type ZoneRecord } from '../zone/record.js';
 import { canonicalValue, formatCaa, ValueError } from '../zone/values.js';
-import { CLASS, TYPE_ANY, type UpdateMessage, type UpdateRecord } from './update-message.js';
+import { CLASS, TYPE_ANY, TYPE_DHCID, type UpdateMessage, type UpdateRecord } from './update-message.js';
 
 export const RCODE_UPDATE = { NOERROR: 0, FORMERR: 1, SERVFAIL: 2, NXDOMAIN: 3, NOTIMP: 4, REFUSED: 5, YXDOMAIN: 6, YXRRSET: 7, NXRRSET: 8, NOTAUTH: 9, NOTZONE: 10 } as const;
 
@@ -47,19 +47,10 @@ export function unfitOwner(message: UpdateMessage): Evaluation | undefined {
 export function evaluateUpdate(message: UpdateMessage, live: LiveRecord[], zone: string, allowed: Allowed): Evaluation {
   const unfit = unfitOwner(message);
   if (unfit) return unfit;
-  const inZone = (name: string) => name === zone || name.endsWith(`.${zone}`);
   // First, as BIND 9.16 and later: every update's name is in the zone (NOTZONE) and allowed by the key's grants (REFUSED),
   // before any prerequisite is looked at, so that a key cannot probe with prerequisites what it may not change.
-  for (const u of message.updates) {
-    if (!inZone(u.name)) return refuse(RCODE_UPDATE.NOTZONE, EDE.NOT_AUTHORITATIVE, `${u.name} is outside the zone ${zone}`);
-    const type = u.type === TYPE_ANY ? 'ANY' : String(typeName(u.type));
-    if (type === 'SOA' || (type === 'NS' && u.name === zone)) continue;
-    // A delete of every RRset at a name (type ANY) is allowed when each type there may be changed, as BIND checks it
-    // (at a name with nothing, it deletes nothing: what a name holds is no secret, any query shows it).
-    const held = type === 'ANY' ? [...new Set(managedRecords(live, zone).filter((r) => r.name === u.name).map((r) => r.type))] : [type];
-    const refused = held.find((t) => !allowed(u.name, t));
-    if (refused) return refuse(RCODE_UPDATE.REFUSED, EDE.PROHIBITED, `the key may not change ${refused} at ${u.name}`);
-  }
+  const ungranted = grantsFirst(message, zone, allowed, (name) => [...new Set(managedRecords(live, zone).filter((r) => r.name === name).map((r) => r.type))]);
+  if (ungranted) return ungranted;
   // Then the prerequisites (3.2), each checked and evaluated in order: the first that is malformed or fails decides.
   const failed = checkPrerequisites(message.prerequisites, live, zone);
   if (failed) return failed;
@@ -193,23 +184,23 @@ export function zoneRecordOf(data: DnsRecord, name: string, ttl: number): ZoneRe
 }
 
 /**
- * The grant check that needs no zone: an update outside the zone (NOTZONE) or of a type the key
- * may not change at that name (REFUSED), answered before the zone is read from the provider, so
- * a key with no grants cannot spend the gateway's call budget (an attack drained it with a
- * transfer-only key). Deletes of everything at a name (type ANY) depend on what the name holds
- * and wait for the read; so do SOA and apex NS, which are ignored.
+ * BIND's first pass over the updates: each name in the zone (else NOTZONE) and each change
+ * allowed by the key's grants (else REFUSED); SOA and apex NS are ignored. A delete of every RRset
+ * at a name (type ANY) is allowed when each type `typesAt` says the name holds may be changed (at
+ * a name with nothing it deletes nothing: what a name holds is no secret, any query shows it).
+ * Without `typesAt` (the zone not read yet) those deletes are left to the pass that has it: the
+ * gateway runs this before the zone is read, so a key with no grants cannot spend its provider
+ * call budget (an attack drained it with a transfer-only key), and evaluateUpdate again after.
  */
-export function refusedBeforeReading(message: UpdateMessage, zone: string, allowed: Allowed): Evaluation | undefined {
+export function grantsFirst(message: UpdateMessage, zone: string, allowed: Allowed, typesAt?: (name: string) => string[]): Evaluation | undefined {
   const inZone = (name: string) => name === zone || name.endsWith(`.${zone}`);
   for (const u of message.updates) {
     if (!inZone(u.name)) return refuse(RCODE_UPDATE.NOTZONE, EDE.NOT_AUTHORITATIVE, `${u.name} is outside the zone ${zone}`);
-    if (u.type === TYPE_ANY) continue;
-    const type = u.type === TYPE_DHCID_CODE ? 'DHCID' : String(typeName(u.type));
+    if (u.type === TYPE_ANY && !typesAt) continue;
+    const type = u.type === TYPE_ANY ? 'ANY' : u.type === TYPE_DHCID ? 'DHCID' : String(typeName(u.type));
     if (type === 'SOA' || (type === 'NS' && u.name === zone)) continue;
-    if (!allowed(u.name, type)) return refuse(RCODE_UPDATE.REFUSED, EDE.PROHIBITED, `the key may not change ${type} at ${u.name}`);
+    const refused = (type === 'ANY' ? typesAt!(u.name) : [type]).find((t) => !allowed(u.name, t));
+    if (refused) return refuse(RCODE_UPDATE.REFUSED, EDE.PROHIBITED, `the key may not change ${refused} at ${u.name}`);
   }
   return undefined;
 }
-
-/** DHCID's type code (RFC 4701), which the wire codec does not name. */
-const TYPE_DHCID_CODE = 49;
