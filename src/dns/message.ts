@@ -195,13 +195,30 @@ export function writeRecord(w: WireWriter, record: DnsRecord): void {
   w.setU16(lengthAt, w.length - lengthAt - 2);
 }
 
+const IPV4_OCTET = /^(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
+
+/** The four bytes of a dotted-quad address (the form familyOfAddress accepts), without a BigInt: A records are most answers. */
+function ipv4Bytes(text: string): Buffer | undefined {
+  const parts = text.split('.');
+  if (parts.length !== 4) return undefined;
+  const bytes = Buffer.allocUnsafe(4);
+  for (let i = 0; i < 4; i++) {
+    if (!IPV4_OCTET.test(parts[i]!)) return undefined;
+    bytes[i] = Number(parts[i]);
+  }
+  return bytes;
+}
+
 function writeData(w: WireWriter, record: DnsRecord): void {
   switch (record.type) {
-    case 'A':
+    case 'A': {
+      const bytes = ipv4Bytes(record.value);
+      if (bytes) return w.bytes(bytes);
+      throw new DnsWireError(`"${record.value}" is not an IPv4 address`);
+    }
     case 'AAAA': {
-      const family = record.type === 'A' ? 4 : 6;
-      if (familyOfAddress(record.value) !== family) throw new DnsWireError(`"${record.value}" is not an IPv${family} address`);
-      const hex = toBigInt(record.value)!.toString(16).padStart(family === 4 ? 8 : 32, '0');
+      if (familyOfAddress(record.value) !== 6) throw new DnsWireError(`"${record.value}" is not an IPv6 address`);
+      const hex = toBigInt(record.value)!.toString(16).padStart(32, '0');
       return w.bytes(Buffer.from(hex, 'hex'));
     }
     case 'CNAME':

@@ -85,11 +85,13 @@ export function respondToQuery(packet: Buffer, context: QueryContext, answer: (q
   const limit =
     context.transport === 'tcp' ? 65535 : cookie.kind === 'cookie' && cookie.verified && edns ? Math.min(OUR_EDNS_SIZE, Math.max(CLASSIC_UDP_BYTES, edns.udpSize)) : CLASSIC_UDP_BYTES;
   const room = limit - optBytes.reduce((n, b) => n + b.length, 0) - (context.reserve ?? 0);
-  const head: EncodeOptions = { ...base, authoritative: result.authoritative, rcode: result.rcode };
+  // Written out, not spread from `base`: a spread here was a third of a query's own cost.
+  const head: EncodeOptions = { id, response: true, recursionDesired: base.recursionDesired, questions: base.questions, authoritative: result.authoritative, rcode: result.rcode };
   let bytes: Buffer;
   let truncated = false;
   try {
-    bytes = encodeMessage({ ...head, answers: result.answers, authority: result.authority, additional: result.additional });
+    const { answers, authority, additional } = result;
+    bytes = encodeMessage({ id, response: true, recursionDesired: head.recursionDesired, questions: head.questions, authoritative: head.authoritative, rcode: head.rcode, answers, authority, additional });
     // Glue of an answer is optional: without it the answer may fit; a referral's is not (RFC 9471).
     if (bytes.length > room && !result.authority.some((r) => r.type === 'NS')) {
       const lean = encodeMessage({ ...head, answers: result.answers, authority: result.authority });

@@ -4,12 +4,14 @@
 // A line per query costs more than the answer (to a terminal or a pipe it cut the queries
 // answered per second by 4): it is written at debug level only (DDEDGE_LOG_LEVEL=debug);
 // otherwise one line every 10 s says how many queries were answered.
+import { AnswerCache } from '../../dns/answer-cache.js';
 import { CookieJar } from '../../dns/cookies.js';
 import { startDnsListener } from '../../dns/listener.js';
 import { respondToQuery, type QueryContext } from '../../dns/responder.js';
 import type { TcpLimits } from '../../dns/tcp-connections.js';
 import { moduleOf } from '../../runtime/lazy-import.js';
 import type { SandboxModel } from '../model.js';
+import { generationOf } from './model-watch.js';
 import { answerQuestion, ZoneCache, type NameServerAddress } from './zone-answers.js';
 
 export interface NameServerOptions {
@@ -58,11 +60,16 @@ export async function startNameServer(options: NameServerOptions): Promise<NameS
   };
 }
 
-/** The bytes to send back for one packet (undefined: stay silent). Tests and the bench call it directly. */
+/**
+ * The bytes to send back for one packet (undefined: stay silent). Tests and the bench call it
+ * directly. Repeated questions are answered from the answers' cache until the model changes;
+ * with a line per query (debug), every query goes through the responder, which writes it.
+ */
 export function sandboxResponder(model: SandboxModel, zones: ZoneCache, log?: (line: string) => void): (packet: Buffer, context: QueryContext) => Buffer | undefined {
   const cookies = new CookieJar();
   const answer = (q: { name: string; type: number }) => answerQuestion(model, q.name, q.type, zones);
-  return (packet, context) => respondToQuery(packet, context, answer, { cookies, ...(log ? { log } : {}) });
+  const respond = (packet: Buffer, context: QueryContext) => respondToQuery(packet, context, answer, { cookies, ...(log ? { log } : {}) });
+  return log ? respond : new AnswerCache(() => generationOf(model)).wrap(respond);
 }
 
 /** The address the synthesised `ns1.<zone>` has: the listen address, loopback for a wildcard. */

@@ -29,8 +29,17 @@ const NEGATIVE_TTL = 60;
 export class ZoneCache {
   private readonly known = new Map<string, { generation: number; fingerprint: number; serial: number; view: ZoneIndex }>();
   private readonly base = Math.floor(Date.now() / 1000);
+  /** The model's services as a plain array, taken once per change: reading the watched list costs a proxy trap per item. */
+  private services: { generation: number; list: SandboxService[] } | undefined;
 
   constructor(private readonly nsAddress: NameServerAddress) {}
+
+  /** The zone (service) holding a name key: the longest service name it ends with. */
+  serviceOf(model: SandboxModel, key: string): SandboxService | undefined {
+    const generation = generationOf(model);
+    if (this.services?.generation !== generation) this.services = { generation, list: [...model.services] };
+    return zoneOf(this.services.list, key);
+  }
 
   viewOf(model: SandboxModel, service: SandboxService): ZoneIndex {
     const generation = generationOf(model);
@@ -66,9 +75,9 @@ function fingerprintOf(service: SandboxService): number {
 }
 
 /** The zone (service) holding a name: the longest service name it ends with. */
-export function zoneOf(model: SandboxModel, key: string): SandboxService | undefined {
+function zoneOf(services: SandboxService[], key: string): SandboxService | undefined {
   let best: SandboxService | undefined;
-  for (const s of model.services) {
+  for (const s of services) {
     if ((key === s.name || key.endsWith(`.${s.name}`)) && (!best || s.name.length > best.name.length)) best = s;
   }
   return best;
@@ -105,7 +114,7 @@ function buildView(service: SandboxService, serial: number, nsAddress: NameServe
 
 /** The answer to one question of class IN. */
 export function answerQuestion(model: SandboxModel, qname: string, qtype: number, zones: ZoneCache): ZoneAnswer {
-  const service = zoneOf(model, nameKey(qname));
+  const service = zones.serviceOf(model, nameKey(qname));
   if (!service) return { rcode: RCODE.REFUSED, authoritative: false, answers: [], authority: [], additional: [] };
   return answerFromZone(zones.viewOf(model, service), qname, qtype, NEGATIVE_TTL);
 }
