@@ -4,8 +4,9 @@
 // evaluated in order against the zone as the updates before it left it (simulated from the
 // read), and answered for itself (a failed prerequisite fails that update only); the writes of
 // the batch are then one plan of the zone engine from the zone read to the zone wanted, under
-// the zone's lock. A write the provider fails half-way is undone, and every update of the batch
-// is answered SERVFAIL (REFUSED when the provider refused the change itself): none is half-made.
+// the zone's lock. A write the provider fails half-way is undone, and the update that held it is
+// answered SERVFAIL (REFUSED when the provider refused the change itself): none is half-made. The
+// others of the batch go round again when the provider refused a value, else get SERVFAIL.
 import { join } from 'node:path';
 import { ApiError } from '../api/errors.js';
 import { EDE } from '../dns/edns.js';
@@ -142,12 +143,12 @@ async function applyBatch(zone: string, batch: Pending[], deps: BatchDeps): Prom
     // A budget spent half-way would leave the update half-made: nothing is sent unless all of it fits.
     const spent = plan.changes.length ? deps.setAsideCalls?.(zone, plan) : undefined;
     if (spent) {
-      requeue(zone, contingent);
+      requeue(zone, contingent.map(({ pending }) => pending));
       return accepted.forEach(({ pending }) => pending.resolve({ rcode: RCODE_UPDATE.SERVFAIL, ede: EDE.OTHER, why: spent }));
     }
     const unsaved = dhcid.save();
     if (unsaved) {
-      requeue(zone, contingent);
+      requeue(zone, contingent.map(({ pending }) => pending));
       return accepted.forEach(({ pending }) => pending.resolve({ rcode: RCODE_UPDATE.SERVFAIL, ede: EDE.OTHER, why: unsaved }));
     }
     // An update of DHCID records only makes no provider call.
@@ -174,10 +175,18 @@ async function applyBatch(zone: string, batch: Pending[], deps: BatchDeps): Prom
     const why = `the provider ${refused ? 'refused' : 'failed'} a write (${(outcome.failure.error as Error).message})${undone}`;
     await deps.views.refresh(zone).catch(() => undefined);
     const failed: Outcome = { rcode: refused && rolledBack ? RCODE_UPDATE.REFUSED : RCODE_UPDATE.SERVFAIL, ede: refused ? EDE.PROHIBITED : EDE.NETWORK_ERROR, why };
-    // An update whose own writes were not the failing one is not shown another key's record, and may try again.
+    // An update whose own writes were not the failing one is not shown another key's record. When
+    // the provider refused a value (it will refuse it again) and the zone is back as read, such an
+    // update goes round again without the one refused, as the contingent ones do: a client is not
+    // failed for another's bad record. Bounded: a round that retries answers at least the refused
+    // update, so each retry has one update fewer. A provider that failed (down, 5xx) is not asked again
+    // at once: those are told to send again.
+    const offends = accepted.map(({ changes }) => holdsFailedWrite(changes, outcome.failure!.step));
+    const retry = refused && rolledBack && offends.includes(true);
     const bystander: Outcome = { rcode: RCODE_UPDATE.SERVFAIL, ede: refused ? EDE.OTHER : EDE.NETWORK_ERROR, why: bystanderReason(refused, undone) };
-    accepted.forEach(({ pending, changes }) => pending.resolve(holdsFailedWrite(changes, outcome.failure!.step) ? failed : bystander));
-    requeue(zone, contingent);
+    const again: Pending[] = [];
+    accepted.forEach(({ pending }, i) => (offends[i] ? pending.resolve(failed) : retry ? again.push(pending) : pending.resolve(bystander)));
+    requeue(zone, [...again, ...contingent.map(({ pending }) => pending)].sort((a, b) => batch.indexOf(a) - batch.indexOf(b)));
   } finally {
     deps.releaseCalls?.(zone);
     lock.release();
@@ -185,14 +194,15 @@ async function applyBatch(zone: string, batch: Pending[], deps: BatchDeps): Prom
 }
 
 /**
- * Puts updates whose answer depended on a failed batch back at the head of the zone's queue,
- * for the next batch. Bounded: every failed batch answers every update it accepted, so each
- * update comes back fewer times than the batch it arrived in had updates.
+ * Puts updates whose answer depended on a failed batch (or that a refused value of another
+ * update failed) back at the head of the zone's queue, in the order they came, for the next
+ * batch. Bounded: a failed batch answers at least one update it accepted, so each update comes
+ * back fewer times than the batch it arrived in had updates.
  */
-function requeue(zone: string, contingent: { pending: Pending }[]): void {
-  if (!contingent.length) return;
+function requeue(zone: string, updates: Pending[]): void {
+  if (!updates.length) return;
   const queue = queues.get(zone) ?? [];
-  queue.unshift(...contingent.map(({ pending }) => pending));
+  queue.unshift(...updates);
   queues.set(zone, queue);
 }
 

@@ -1,11 +1,11 @@
-// Faults on demand: make chosen operations slow, fail with 5xx, reset, or answer garbage, so
+// Faults on demand: make chosen operations slow, fail with 5xx, reset, answer garbage, or refuse (the API's error 105, as the provider answers a value it does not take), so
 // that tests (and users' scripts) can see how a client copes. Written `<target>=<kind>`,
 // where target is `dyndns`, `module/action` or `*`; kind is one of FAULT_KINDS, optionally
 // `:<ms>` for slow/hang and `x<count>` to fault only the first <count> requests.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ConfigError } from '../runtime/errors.js';
 
-export const FAULT_KINDS = ['slow', 'hang', '500', '502', '503', 'reset', 'garbage', 'empty', 'truncated', 'huge'] as const;
+export const FAULT_KINDS = ['slow', 'hang', '500', '502', '503', 'reset', 'garbage', 'empty', 'truncated', 'huge', 'refuse'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface Fault {
@@ -74,6 +74,10 @@ export async function applyFault(fault: Fault, req: IncomingMessage, res: Server
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': '400' });
       res.write('{"success":true,"errorCode":0,"responseData":{"dns":[{"entityID":"1"');
       setTimeout(() => req.socket.destroy(), 20);
+      return true;
+    case 'refuse':
+      // Nothing is done: the provider's answer to a parameter it does not accept (a value, a name).
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success: false, errorCode: 105, errorCodeMsg: 'Syntax error: invalid parameter', messages: ['sandbox fault: refused'], responseData: [] }));
       return true;
     case 'huge': {
       res.writeHead(200, { 'content-type': 'text/plain' });

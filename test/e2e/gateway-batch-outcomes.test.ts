@@ -85,6 +85,28 @@ describe('answers that depend on the updates before them in a batch', () => {
     expect(txtAt('contingent.example.com')).toHaveLength(1);
   });
 
+  it('an update batched with one whose value the provider refuses is made in the next round, not failed with it', async () => {
+    expect(await update('admin', admin, [{ name: 'gone.example.com', type: 'A', ttl: 60, value: '192.0.2.1' }])).toBe(0);
+    // The delete's batch reads slowly, so the two adds below go together in the next batch,
+    // where the provider refuses the first create it is sent (as it refuses a value it does not take).
+    sandbox.faults.push(parseFault('service/dnslist=slow:1500x1'), parseFault('service/dnscreate=refusex1'));
+    const first = update('admin', admin, [], [{ name: 'gone.example.com', type: 1 }]);
+    await new Promise((r) => setTimeout(r, 300));
+    const [u0, a, b] = await Promise.all([
+      first,
+      update('admin', admin, [{ name: 'round-a.example.com', type: 'A', ttl: 60, value: '192.0.2.5' }]),
+      update('admin', admin, [{ name: 'round-b.example.com', type: 'A', ttl: 60, value: '192.0.2.6' }]),
+    ]);
+    expect(u0).toBe(0);
+    // One was refused (its own write); the other was not failed for it, but written in a round of its own.
+    expect([a, b].sort()).toEqual([0, 5]);
+    const made = a === 0 ? 'round-a.example.com' : 'round-b.example.com';
+    const refused = a === 0 ? 'round-b.example.com' : 'round-a.example.com';
+    const zone = sandbox.model.services.find((s) => s.name === 'example.com')!.dns;
+    expect(zone.filter((e) => e.name === made)).toHaveLength(1);
+    expect(zone.filter((e) => e.name === refused)).toEqual([]);
+  });
+
   it('a key that may change nothing is refused before the zone is read: no provider call', async () => {
     const before = callCount();
     for (let i = 0; i < 5; i++) expect(await update('xfr', xfr, [{ name: 'www.example.com', type: 'A', ttl: 60, value: '192.0.2.9' }])).toBe(5);

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AnswerCache, isCacheable } from '../../src/dns/answer-cache.js';
 import { decodeMessage, encodeMessage } from '../../src/dns/message.js';
-import { appendAdditional, optRecord } from '../../src/dns/edns.js';
+import { appendAdditional } from '../../src/dns/edns.js';
 import type { QueryContext } from '../../src/dns/responder.js';
 import { demoModel } from '../../src/sandbox/model.js';
 import { startNameServer, type NameServer } from '../../src/sandbox/dns/name-server.js';
