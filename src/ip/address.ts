@@ -122,7 +122,8 @@ function inRange(value: bigint, r: Range): boolean {
 }
 
 export function familyOfAddress(address: string): Family | undefined {
-  return parseIPv4(address) !== undefined ? 4 : parseIPv6(address) !== undefined ? 6 : undefined;
+  // The IPv4 test without its BigInt: the name server checks every A record of a zone with it.
+  return IPV4.test(address) ? 4 : parseIPv6(address) !== undefined ? 6 : undefined;
 }
 
 /** Why an address may not be published, or undefined when it is public unicast. */
