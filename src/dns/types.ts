@@ -94,8 +94,11 @@ export interface DnsAnswer {
 
 export const RCODE = { NOERROR: 0, FORMERR: 1, SERVFAIL: 2, NXDOMAIN: 3, NOTIMP: 4, REFUSED: 5 } as const;
 
+/** The names of the update's answer codes (RFC 2136 2.2), for logs: "RCODE9" told a reader nothing. */
+const UPDATE_RCODE_NAMES: Record<number, string> = { 6: 'YXDOMAIN', 7: 'YXRRSET', 8: 'NXRRSET', 9: 'NOTAUTH', 10: 'NOTZONE' };
+
 export function rcodeName(rcode: number): string {
-  return Object.entries(RCODE).find(([, code]) => code === rcode)?.[0] ?? `RCODE${rcode}`;
+  return Object.entries(RCODE).find(([, code]) => code === rcode)?.[0] ?? UPDATE_RCODE_NAMES[rcode] ?? `RCODE${rcode}`;
 }
 
 export function typeName(code: number): DnsRecord['type'] | 'ANY' {

@@ -20,10 +20,10 @@ export class RefusalLog {
   ) {}
 
   /** `what` names the update (zone, key, client); `why` is the reason the client was given. */
-  refused(rcode: string, what: { zone?: string; key?: string; client: string; kind?: 'update' | 'request' }, why: string): void {
+  refused(rcode: string, what: { zone?: string; key?: string; client: string; kind?: 'update' | 'request' | 'transfer' }, why: string): void {
     const now = this.now();
     if (now - this.windowStart >= 60_000) {
-      if (this.dropped) this.logger.warn(`gateway: ${this.dropped} more refused update(s) in the last minute were not logged`);
+      if (this.dropped) this.logger.warn(`gateway: ${this.dropped} more refused update(s) or transfer(s) in the last minute were not logged`);
       this.windowStart = now;
       this.logged = 0;
       this.dropped = 0;

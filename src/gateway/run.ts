@@ -86,8 +86,10 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
     try {
       await views.refresh(zone);
     } catch (error) {
-      // The provider out of reach (or the budget spent) is worth a restart later (exit 4); a zone it refuses is not (exit 2).
+      // The provider out of reach (or the budget spent) is worth a restart later (exit 4); credentials
+      // it rejects are exit 3, as for every command; a zone it does not hold is a configuration error (exit 2).
       if (exitCodeOf(error) === ExitCode.transient) throw new DdedgeError(`--zone ${zone}: cannot read it from the provider now: ${(error as Error).message}`, ExitCode.transient);
+      if (exitCodeOf(error) === ExitCode.auth) throw new DdedgeError(`--zone ${zone}: cannot read it from the provider: ${(error as Error).message}`, ExitCode.auth);
       throw new ConfigError(`--zone ${zone}: cannot read it from the provider: ${(error as Error).message}${await accountZonesHint(reader)}`);
     }
   }

@@ -88,8 +88,13 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
             const query = decodeMessage(request);
             const key = query.questions[0]!.name.toLowerCase().replace(/\.$/, '');
             const index = options.views.names.includes(key) ? options.views.index(key) : undefined;
-            if (!index) return refusedTransfer(query, `${key || '.'} is not a zone this gateway serves`);
-            if (!signer || !options.keys().transfer.has(signer.key.name)) return refusedTransfer(query, 'zone transfers need a TSIG key the keys file lets transfer');
+            // Logged as refused updates are: the client (dig) says only "Transfer failed".
+            const refuse = (why: string) => {
+              options.refusals?.refused('REFUSED', { zone: key || '.', ...(signer ? { key: signer.key.name } : {}), client: context.address, kind: 'transfer' }, why);
+              return refusedTransfer(query, why);
+            };
+            if (!index) return refuse(`${key || '.'} is not a zone this gateway serves`);
+            if (!signer || !options.keys().transfer.has(signer.key.name)) return refuse('zone transfers need a TSIG key the keys file lets transfer');
             return transferMessages(query, index);
           }
           if (opcode === 0) return respondToQuery(request, { ...context, ...(signer ? { reserve: TSIG_ROOM } : {}) }, lookup, { cookies });

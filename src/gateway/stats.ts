@@ -5,13 +5,12 @@
 // zone or "-", never a name a client chose.
 import type { Answer } from '../dns/listener.js';
 import { decodeMessage } from '../dns/message.js';
+import { rcodeName } from '../dns/types.js';
 import { redact } from '../text/redact.js';
 import type { ZoneProvider } from '../zone/provider-zone.js';
 import { AXFR, IXFR } from './transfer.js';
 import { OPCODE_UPDATE, readUpdate } from './update-message.js';
 
-export const RCODE_NAMES = ['NOERROR', 'FORMERR', 'SERVFAIL', 'NXDOMAIN', 'NOTIMP', 'REFUSED', 'YXDOMAIN', 'YXRRSET', 'NXRRSET', 'NOTAUTH', 'NOTZONE'];
-export const rcodeName = (rcode: number): string => RCODE_NAMES[rcode] ?? String(rcode);
 
 export interface ZoneReading {
   /** Milliseconds since the epoch of the last complete reading. */

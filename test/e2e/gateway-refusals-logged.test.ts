@@ -67,6 +67,20 @@ describe.skipIf(!TOOLS)('the gateway logs why it turned a client away', () => {
     expect(stderr).not.toContain(secretOf(acme));
   });
 
+  it('an unsigned update is logged NOTAUTH by name, not as a number', async () => {
+    const script = [`server 127.0.0.1 ${port}`, 'zone example.com', 'update add unsigned.example.com 60 A 192.0.2.8', 'send', ''].join('\n');
+    await new Promise((resolve) => execFile('nsupdate', ['-t', '8'], { timeout: 20_000 }, resolve).stdin!.end(script));
+    expect(await logged(/update zone example\.com, unsigned, from 127\.0\.0\.1: NOTAUTH: /)).not.toMatch(/RCODE9/);
+  });
+
+  it('a refused zone transfer is logged with its reason (dig says only "Transfer failed")', async () => {
+    await new Promise((resolve) => execFile('dig', ['-p', String(port), '@127.0.0.1', '+tries=1', '+time=5', 'example.com', 'AXFR'], { timeout: 20_000 }, resolve));
+    expect(await logged(/gateway: transfer zone example\.com, unsigned, from 127\.0\.0\.1: REFUSED: zone transfers need a TSIG key/)).toBeTruthy();
+    await new Promise((resolve) => execFile('dig', ['-p', String(port), '@127.0.0.1', '+tries=1', '+time=5', '-y', `hmac-sha256:acme.example.com:${secretOf(acme)}`, 'example.com', 'AXFR'], { timeout: 20_000 }, resolve));
+    expect(await logged(/gateway: transfer zone example\.com, key acme\.example\.com, from 127\.0\.0\.1: REFUSED: /)).toBeTruthy();
+    expect(stderr).not.toContain(secretOf(acme));
+  });
+
   it('a key name misspelt, and the right key with another algorithm: BADKEY, with the cause in the log only', async () => {
     await nsupdate(`hmac-sha256:acme.exmple.com:${secretOf(acme)}`, ['zone example.com', 'update add _acme-challenge.example.com 60 TXT "x"']);
     expect(await logged(/key acme\.exmple\.com, from 127\.0\.0\.1: NOTAUTH\/BADKEY: no key of that name in the keys file \(1 key\(s\) loaded\)/)).toBeTruthy();
@@ -92,6 +106,13 @@ describe.skipIf(!TOOLS)('the gateway logs why it turned a client away', () => {
     const result = await runDist(['gateway', '--zone', 'exmaple.com', '--keys', join(dir, 'keys'), '--dns-listen', '127.0.0.1:0', '--state-dir', join(dir, 'state3')], baseEnv({ DDEDGE_API_URL: sandbox.url, ...ENV }));
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/--zone exmaple\.com: cannot read it from the provider: .*; the account's hosting services: .*\bexample\.com\b/);
+  });
+
+  it('credentials the provider rejects are exit 3 at start, as for every command, and the password is not shown', async () => {
+    const result = await runDist(['gateway', '--zone', 'example.com', '--keys', join(dir, 'keys'), '--dns-listen', '127.0.0.1:0', '--state-dir', join(dir, 'state4')], baseEnv({ DDEDGE_API_URL: sandbox.url, ...ENV, DDEDGE_API_PASSWORD: 'WRONG-CANARY-pw' }));
+    expect(result.code).toBe(3);
+    expect(result.stderr).toMatch(/--zone example\.com: cannot read it from the provider: /);
+    expect(result.stderr).not.toContain('WRONG-CANARY-pw');
   });
 
   it('a SIGHUP while it starts (a reload right after a start) does not end it', async () => {

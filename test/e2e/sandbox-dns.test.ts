@@ -143,7 +143,7 @@ describe('the sandbox as a name server', () => {
     const busy = await runDist(['sandbox', '--port', '0', '--dns-port', String(port)], baseEnv());
     taken.close();
     expect(busy.code).toBe(2);
-    expect(busy.stderr).toMatch(new RegExp(`cannot listen on 127\\.0\\.0\\.1:${port}: EADDRINUSE`));
+    expect(busy.stderr).toMatch(new RegExp(`--dns-port 127\\.0\\.0\\.1:${port}: the address is already in use \\(another program, or another ddedge, listens there\\); choose another port`));
   });
 
   it('serves `ddedge ip` a dns: and a dns-txt: source (the built file, as a user runs it)', async () => {

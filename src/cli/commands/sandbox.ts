@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { ConfigError } from '../../runtime/errors.js';
+import { listenError } from '../../endpoint/listen-address.js';
 import { isLoopbackHost } from '../../ip/address.js';
 import { parseFault } from '../../sandbox/faults.js';
 import { startSandbox } from '../../sandbox/server.js';
@@ -38,8 +39,10 @@ export async function run(context: CommandContext): Promise<number> {
     dnsPort,
   }).catch((error: NodeJS.ErrnoException & { port?: number }) => {
     if (error instanceof ConfigError) throw error;
-    // Node's listen errors name the port that failed (the HTTP one or the DNS one).
-    throw new ConfigError(`cannot listen on ${flags.listen ?? '127.0.0.1'}:${error.port ?? port}: ${error.code ?? error.message}`);
+    // Node's listen errors name the port that failed (the HTTP one or the DNS one); said in words, as the gateway says it.
+    const failed = error.port ?? port;
+    const host = (flags.listen as string | undefined) ?? '127.0.0.1';
+    throw listenError(dnsPort !== undefined && failed === dnsPort && failed !== port ? '--dns-port' : '--port', `${host.includes(':') ? `[${host}]` : host}:${failed}`, error);
   });
   const { account } = sandbox.model;
   if (!isLoopbackHost(new URL(sandbox.url).hostname)) {
