@@ -273,3 +273,20 @@ describe('a provider that reports another address than the one sent', () => {
     await dyndns.close();
   });
 });
+
+describe('Ctrl-C', () => {
+  it('stops a one-shot update at once (130, as a shell reports it), and the next run sends the address', async () => {
+    // The provider holds the request: without the signal the update would wait for its timeout (exit 4).
+    fault('dyndns=hang:300000x1');
+    const env = agentEnv(sandbox);
+    const child = startDist(['update', '--ip', '81.0.2.15'], env);
+    for (let i = 0; i < 800 && !sandbox.calls.get('dyndns'); i++) await new Promise((r) => setTimeout(r, 25));
+    expect(sandbox.calls.get('dyndns')).toBe(1);
+    child.kill('SIGINT');
+    const result = await child.result;
+    expect(result.code ?? 128 + 2).toBe(130);
+    expect(result.stdout).toBe('');
+    const next = await runDist(['update', '--ip', '81.0.2.15'], env);
+    expect(next).toMatchObject({ code: 0, stdout: 'home.example.com A 81.0.2.15 updated\n' });
+  });
+});
