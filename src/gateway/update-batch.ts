@@ -15,7 +15,8 @@ import { acquireLock } from '../state/lock.js';
 import { applyPlan, type ApplyOutcome } from '../zone/apply.js';
 import { planZone, type Change, type Plan } from '../zone/plan.js';
 import type { ZoneProvider } from '../zone/provider-zone.js';
-import { isZoneType, type LiveRecord, type ZoneRecord } from '../zone/record.js';
+import { isZoneType, sameRecord, sameValue, type LiveRecord, type ZoneRecord } from '../zone/record.js';
+import type { Step } from '../zone/steps.js';
 import { DhcidBatch } from './dhcid-batch.js';
 import { bystanderReason, holdsFailedWrite } from './failed-write.js';
 import type { DhcidStore } from './dhcid-store.js';
@@ -170,7 +171,7 @@ async function applyBatch(zone: string, batch: Pending[], deps: BatchDeps): Prom
       return;
     }
     const refused = outcome.failure.error instanceof ApiError && ['refused', 'bad-request', 'not-found'].includes(outcome.failure.error.kind);
-    const rolledBack = outcome.done.length ? await rollBack(provider, zone, live, deps) : true;
+    const rolledBack = outcome.done.length ? await rollBack(provider, zone, live, outcome.done, deps) : true;
     const undone = outcome.done.length ? (rolledBack ? '; the writes made before it were undone' : '; undoing the writes made before it failed too') : '';
     const why = `the provider ${refused ? 'refused' : 'failed'} a write (${(outcome.failure.error as Error).message})${undone}`;
     await deps.views.refresh(zone).catch(() => undefined);
@@ -227,12 +228,41 @@ function simulate(current: LiveRecord[], changes: Change[]): LiveRecord[] {
   return [...byId.values()];
 }
 
-/** Brings the zone back to the listing read before the batch; true when that worked. */
-async function rollBack(provider: ZoneProvider, zone: string, before: LiveRecord[], deps: BatchDeps): Promise<boolean> {
+/**
+ * Takes back the batch's own writes that were made (`done`); true when that worked. Not the zone
+ * back to the listing read before the batch: an attack showed that rewrites what others changed
+ * meanwhile (the agent's address, set through dynamic DNS while a long batch ran, went back to
+ * the old one, with no grant for it and nothing in the journal).
+ */
+async function rollBack(provider: ZoneProvider, zone: string, before: LiveRecord[], done: Step[], deps: BatchDeps): Promise<boolean> {
   try {
-    const back = planTo(await provider.list(), managedRecords(before, zone), zone);
+    const now = await provider.list();
+    const back = planTo(now, managedRecords(withoutSteps(now, before, done), zone), zone);
+    if (back.changes.length) deps.logger.warn(`gateway: undoing ${back.changes.length} write(s) of a failed batch of ${zone}: ${back.changes.map((c) => `${c.action} ${(c.after ?? c.before)!.name} ${(c.after ?? c.before)!.type}`).join(', ')}`);
     return !(await applyPlan(provider, back, 'calls', deps.logger)).failure;
   } catch {
     return false;
   }
+}
+
+/**
+ * The listing `now` with the `done` steps taken back: a record they created (one not in the
+ * listing `before`) removed, one they changed set back if it still holds what they wrote, one
+ * they deleted made again. What anyone else changed stays as it is now.
+ */
+export function withoutSteps(now: LiveRecord[], before: LiveRecord[], done: Step[]): LiveRecord[] {
+  const listing = [...now];
+  const earlier = new Set(before.map((r) => r.entityID));
+  for (const step of done) {
+    if (step.call === 'create') {
+      const at = listing.findIndex((r) => !earlier.has(r.entityID) && sameValue(r, step.record));
+      if (at >= 0) listing.splice(at, 1);
+    } else if (step.call === 'update') {
+      const at = listing.findIndex((r) => r.entityID === step.entityID && sameValue(r, step.record));
+      if (at >= 0 && step.change.before) listing[at] = { ...(step.change.before as LiveRecord), entityID: listing[at]!.entityID };
+    } else if (step.change.before && !listing.some((r) => sameRecord(r, step.change.before!))) {
+      listing.push({ ...(step.change.before as LiveRecord), entityID: `undone:${listing.length}` });
+    }
+  }
+  return listing;
 }

@@ -107,6 +107,23 @@ describe('answers that depend on the updates before them in a batch', () => {
     expect(zone.filter((e) => e.name === refused)).toEqual([]);
   });
 
+  it('undoes only its own writes when the provider refuses one: what others changed meanwhile stays', async () => {
+    const home = () => sandbox.model.services.find((s) => s.name === 'example.com')!.dns.find((e) => e.name === 'home.example.com' && e.type === 'A')!;
+    const before = home().value;
+    // The first create is slow, the second refused (the provider's answer at a plan's entity limit, say).
+    sandbox.faults.push(parseFault('service/dnscreate=slow:1500x1'), parseFault('service/dnscreate=refusex1'));
+    const creates = sandbox.calls.get('service/dnscreate') ?? 0;
+    const txt = (name: string) => ({ name, type: 'TXT' as const, ttl: 60, value: ['x'] }) as DnsRecord;
+    const answer = update('admin', admin, [txt('undo-1.example.com'), txt('undo-2.example.com'), txt('undo-3.example.com')]);
+    // While the batch's writes run, the agent moves its address (through dynamic DNS, say).
+    for (let i = 0; i < 400 && (sandbox.calls.get('service/dnscreate') ?? 0) === creates; i++) await new Promise((r) => setTimeout(r, 10));
+    home().value = '203.0.113.55';
+    expect(await answer).toBe(5);
+    expect(home().value).toBe('203.0.113.55');
+    expect(before).not.toBe('203.0.113.55');
+    expect(sandbox.model.services.find((s) => s.name === 'example.com')!.dns.filter((e) => e.name.startsWith('undo-'))).toEqual([]);
+  });
+
   it('a key that may change nothing is refused before the zone is read: no provider call', async () => {
     const before = callCount();
     for (let i = 0; i < 5; i++) expect(await update('xfr', xfr, [{ name: 'www.example.com', type: 'A', ttl: 60, value: '192.0.2.9' }])).toBe(5);
