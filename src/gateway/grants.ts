@@ -22,3 +22,13 @@ export function grantCovers(grant: Grant, zone: string, owner: string, type: str
 export function grantsFor(keys: GatewayKeys, key: string, zone: string, owner: string, type: string): Grant[] {
   return keys.grants.filter((g) => g.key === key && grantCovers(g, zone, owner, type));
 }
+
+/**
+ * Whether `key` may change anything at all in `zone`: a grant for the whole zone, or for a name at
+ * or below it, or for every name below one above it. A key with none is refused before the zone is
+ * read (an attack spent the call budget with empty and prerequisite-only updates of a transfer key).
+ */
+export function mayChangeIn(keys: GatewayKeys, key: string, zone: string): boolean {
+  const atOrBelow = (name: string, top: string) => name === top || name.endsWith(`.${top}`);
+  return keys.grants.some((g) => g.key === key && (g.rule === 'zonesub' || atOrBelow(g.name!, zone) || (g.rule !== 'name' && atOrBelow(zone, g.name!))));
+}

@@ -35,19 +35,23 @@ export interface GatewayServerOptions extends UpdateDeps {
 const TSIG_ROOM = 200;
 /**
  * Signed updates remembered against replay while their TSIG time window is open (2 x fudge:
- * 600 s for the 300 s every client uses). Each entry is under 400 bytes (key name, MAC, a
- * short answer), so at most ~6 MB; 16,384 entries in 600 s is 27 updates a second sustained,
- * more than the provider's API takes (each update costs a read and its writes).
+ * 600 s for the 300 s every client uses), each key apart: an attack filled one shared cache with
+ * a key's refused updates and so refused every other key's for ten minutes. Each entry is under
+ * 400 bytes (key name, MAC, a short answer), so at most ~1.6 MB a key; 4,096 entries in 600 s is
+ * 7 updates a second from one key sustained, more than the provider's API takes (each update
+ * costs a read and its writes). Keys come from the keys file, so the caches are as many.
  */
-const REPLAY_ENTRIES = 16_384;
+const REPLAY_ENTRIES_PER_KEY = 4_096;
 
 export async function startGatewayServer(options: GatewayServerOptions): Promise<DnsListener> {
   const cookies = new CookieJar();
-  const replays = new ReplayCache<Promise<Buffer>>(REPLAY_ENTRIES);
+  const replayCaches = new Map<string, ReplayCache<Promise<Buffer>>>();
+  const replaysOf = (key: string) => replayCaches.get(key) ?? replayCaches.set(key, new ReplayCache<Promise<Buffer>>(REPLAY_ENTRIES_PER_KEY)).get(key)!;
   const nowSeconds = () => Math.floor(Date.now() / 1000);
   /** An update signed by `signer`, made once whatever number of times its bytes arrive. */
   const updateOnce = (request: Buffer, signer: Signer, address: string): Promise<Buffer> | Buffer => {
-    const id = `${signer.key.name}\0${signer.tsig.mac.toString('hex')}`;
+    const id = signer.tsig.mac.toString('hex');
+    const replays = replaysOf(signer.key.name);
     const now = nowSeconds();
     const seen = replays.get(id, now);
     // The first answer, under the ID this copy came with.

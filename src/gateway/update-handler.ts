@@ -11,7 +11,7 @@ import type { Signer } from '../dns/tsig-server.js';
 import { enqueueUpdate, type BatchDeps } from './update-batch.js';
 import { OPCODE_UPDATE, readUpdate } from './update-message.js';
 import { RCODE_UPDATE, grantsFirst, unfitOwner } from './update-rules.js';
-import { grantsFor } from './grants.js';
+import { grantsFor, mayChangeIn } from './grants.js';
 import { rcodeName } from '../dns/types.js';
 import type { RefusalLog } from './refusal-log.js';
 
@@ -52,6 +52,7 @@ export async function handleUpdate(packet: Buffer, signer: Signer | undefined, c
   if (unfit && !unfit.ok) return answer(unfit.rcode, { code: unfit.ede, why: unfit.why });
   if (deps.stopping?.()) return answer(RCODE_UPDATE.REFUSED, { code: EDE.NOT_READY, why: 'the gateway is stopping; send the update again' });
   const keys = deps.keys();
+  if (!mayChangeIn(keys, signer.key.name, zone)) return answer(RCODE_UPDATE.REFUSED, { code: EDE.PROHIBITED, why: `the key ${signer.key.name} may change nothing in ${zone}` });
   const early = grantsFirst(message, zone, (owner, type) => grantsFor(keys, signer.key.name, zone, owner, type).length > 0);
   if (early && !early.ok) return answer(early.rcode, { code: early.ede, why: early.why });
   const run = enqueueUpdate(zone, { key: signer.key.name, client, message }, deps);

@@ -124,9 +124,31 @@ describe('answers that depend on the updates before them in a batch', () => {
     expect(sandbox.model.services.find((s) => s.name === 'example.com')!.dns.filter((e) => e.name.startsWith('undo-'))).toEqual([]);
   });
 
+  it('a key that fills its replay memory blocks only itself, not the other keys', async () => {
+    // 16,500 signed updates of the transfer key (more than one memory shared by all keys held), each refused, each remembered against replay for its time window.
+    const signed = Array.from({ length: 16_500 }, (_, i) => {
+      const message = encodeMessage({ id: i, opcode: 5, questions: [{ name: 'example.com', type: 6, class: 1 }], authority: [] });
+      return signMessage(message, { name: 'xfr', algorithm: 'hmac-sha256', secret: secretOf(xfr) }, undefined, { timeSigned: Math.floor(Date.now() / 1000) }).message;
+    });
+    const flood = dgram.createSocket('udp4');
+    await new Promise<void>((r) => flood.bind(0, '127.0.0.1', () => r()));
+    let answered = 0;
+    flood.on('message', () => answered++);
+    for (let i = 0; i < signed.length; i += 250) {
+      for (const m of signed.slice(i, i + 250)) flood.send(m, port, '127.0.0.1');
+      for (let w = 0; w < 200 && answered < Math.min(i + 250, signed.length) - 5; w++) await new Promise((r) => setTimeout(r, 10));
+    }
+    flood.close();
+    expect(answered).toBeGreaterThan(16_400);
+    expect(await update('admin', admin, [{ name: 'after-flood.example.com', type: 'A', ttl: 60, value: '192.0.2.44' }])).toBe(0);
+  });
+
   it('a key that may change nothing is refused before the zone is read: no provider call', async () => {
     const before = callCount();
     for (let i = 0; i < 5; i++) expect(await update('xfr', xfr, [{ name: 'www.example.com', type: 'A', ttl: 60, value: '192.0.2.9' }])).toBe(5);
+    // Nor by an update that changes nothing (an attack spent the budget with them): empty, or an SOA the gateway leaves to the provider.
+    expect(await update('xfr', xfr, [])).toBe(5);
+    expect(await update('xfr', xfr, [{ name: 'example.com', type: 'SOA', ttl: 60, value: { mname: 'a.example.com', rname: 'b.example.com', serial: 1, refresh: 1, retry: 1, expire: 1, minimum: 1 } } as DnsRecord])).toBe(5);
     expect(callCount()).toBe(before);
   });
 });
