@@ -5,7 +5,7 @@
 // NS records below the apex are delegations (referrals, RFC 1034 4.3.2), NXDOMAIN and NODATA
 // carry the SOA in the authority section (RFC 2308).
 import { typeCode } from './message.js';
-import { nameKey } from './names.js';
+import { atOrBelow, nameKey } from './names.js';
 import { RCODE, TYPE_CODES, type DnsRecord } from './types.js';
 
 export interface ZoneAnswer {
@@ -47,7 +47,7 @@ export function buildZoneIndex(apex: string, soa: DnsRecord & { type: 'SOA' }, r
   let size = 0;
   const add = (record: DnsRecord) => {
     const key = nameKey(record.name);
-    if (key !== apexKey && !key.endsWith(`.${apexKey}`)) return;
+    if (!atOrBelow(key, apexKey)) return;
     const list = nodes.get(key);
     if (list) list.push(record);
     else nodes.set(key, [record]);
@@ -74,7 +74,7 @@ export function buildZoneIndex(apex: string, soa: DnsRecord & { type: 'SOA' }, r
 
 /** Whether a name key lies in the zone (at or below its apex). */
 export function inZone(zone: ZoneIndex, key: string): boolean {
-  return key === zone.apex || key.endsWith(`.${zone.apex}`);
+  return atOrBelow(key, zone.apex);
 }
 
 /** The answer to one question of class IN about a name in `zone` (check `inZone` first). */

@@ -66,6 +66,9 @@ export function respondToQuery(packet: Buffer, context: QueryContext, answer: (q
   if (query.opcode !== 0) return failure(id, flags, RCODE.NOTIMP, query.questions.slice(0, 1));
   if (query.questions.length !== 1 || !question) return failure(id, flags, RCODE.FORMERR);
 
+  // RFC 6891 6.1.1: more than one OPT, or one not owned by the root, is FORMERR.
+  const opts = query.additional.filter((r) => r.type === 'OPT');
+  if (opts.length > 1 || (opts[0] && opts[0].name !== '' && opts[0].name !== '.')) return failure(id, flags, RCODE.FORMERR, [question]);
   const edns = ednsOf(query);
   const cookie = options.cookies.check(edns?.options.get(OPTION.COOKIE), context.address);
   if (cookie.kind === 'malformed') return failure(id, flags, RCODE.FORMERR, [question]);

@@ -6,6 +6,7 @@
 // without a file, as long as the clock does.
 import type { DnsEntry } from '../api/endpoints/service.js';
 import { buildZoneIndex, type ZoneIndex } from '../dns/authority.js';
+import { atOrBelow } from '../dns/names.js';
 import type { DnsRecord } from '../dns/types.js';
 import { recordOfEntry } from '../sandbox/dns/entry-records.js';
 import type { ZoneProvider } from '../zone/provider-zone.js';
@@ -45,7 +46,7 @@ export class ZoneViews {
   /** The served zone holding a name key (the longest that matches), if any. */
   zoneOf(key: string): string | undefined {
     let best: string | undefined;
-    for (const zone of this.zones.keys()) if ((key === zone || key.endsWith(`.${zone}`)) && (!best || zone.length > best.length)) best = zone;
+    for (const zone of this.zones.keys()) if (atOrBelow(key, zone) && (!best || zone.length > best.length)) best = zone;
     return best;
   }
 

@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AnswerCache, isCacheable } from '../../src/dns/answer-cache.js';
 import { decodeMessage, encodeMessage } from '../../src/dns/message.js';
+import { atOrBelow } from '../../src/dns/names.js';
 import { appendAdditional } from '../../src/dns/edns.js';
 import type { QueryContext } from '../../src/dns/responder.js';
 import { demoModel } from '../../src/sandbox/model.js';
@@ -120,11 +121,40 @@ describe('the sandbox name server with its answers cache', () => {
     expect((await ask('new.example.com')).answers[0]!.value).toBe('192.0.2.77');
   });
 
+  it('does not answer for a name whose label holds a dot (x\\.example.com lies in com, not example.com)', async () => {
+    server = await startNameServer({ model: demoModel(), host: '127.0.0.1', port: 0 });
+    for (const name of ['x\\.example.com', '_acme-challenge.www\\.example.com']) {
+      const answer = decodeMessage(await udpExchange(server.port, queryPacket({ name, type: 16 })));
+      expect([name, answer.rcode, answer.authoritative]).toEqual([name, 5, false]);
+    }
+    // An escaped backslash before the dot leaves the dot a label's end: in the zone.
+    expect(atOrBelow('a\\\\.example.com', 'example.com')).toBe(true);
+    expect(atOrBelow('a\\.example.com', 'example.com')).toBe(false);
+    expect(atOrBelow('www.example.com', 'example.com')).toBe(true);
+    expect(atOrBelow('wwwexample.com', 'example.com')).toBe(false);
+  });
+
   it('answers a cookie each time afresh (the server cookie names the client)', async () => {
     server = await startNameServer({ model: demoModel(), host: '127.0.0.1', port: 0 });
     const packet = queryPacket({ name: 'home.example.com', type: 1, edns: 1232, cookie: Buffer.alloc(8, 3) });
     const first = await udpExchange(server.port, packet);
     const second = await udpExchange(server.port, queryPacket({ name: 'home.example.com', type: 1, edns: 1232, cookie: Buffer.alloc(8, 4) }));
     expect(first.subarray(first.length - 24)).not.toEqual(second.subarray(second.length - 24));
+  });
+});
+
+describe('EDNS that breaks RFC 6891', () => {
+  it('answers FORMERR to two OPT records, or one not at the root', async () => {
+    server = await startNameServer({ model: demoModel(), host: '127.0.0.1', port: 0 });
+    const opt = (owner: number[]) => Buffer.from([...owner, 0, 41, 4, 0xd0, 0, 0, 0, 0, 0, 0]);
+    const withAdditional = (records: Buffer[]) => {
+      const packet = Buffer.concat([queryPacket({ name: 'home.example.com', type: 1 }), ...records]);
+      packet.writeUInt16BE(records.length, 10);
+      return packet;
+    };
+    const rcode = async (packet: Buffer) => (await udpExchange(server!.port, packet)).readUInt16BE(2) & 0xf;
+    expect(await rcode(withAdditional([opt([0])]))).toBe(0);
+    expect(await rcode(withAdditional([opt([0]), opt([0])]))).toBe(1);
+    expect(await rcode(withAdditional([opt([1, 0x61, 0])]))).toBe(1);
   });
 });

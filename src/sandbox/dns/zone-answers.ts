@@ -4,7 +4,7 @@
 // re-indexed only after the model changed (model-watch.ts) and its entries did, so API changes
 // are answered at once and a question costs O(answer), not O(zone).
 import { answerFromZone, buildZoneIndex, type ZoneAnswer, type ZoneIndex } from '../../dns/authority.js';
-import { nameKey } from '../../dns/names.js';
+import { atOrBelow, nameKey } from '../../dns/names.js';
 import { RCODE, type DnsRecord, type SoaValue } from '../../dns/types.js';
 import type { SandboxModel, SandboxService } from '../model.js';
 import { DEFAULT_TTL, recordOfEntry } from './entry-records.js';
@@ -78,7 +78,7 @@ function fingerprintOf(service: SandboxService): number {
 function zoneOf(services: SandboxService[], key: string): SandboxService | undefined {
   let best: SandboxService | undefined;
   for (const s of services) {
-    if ((key === s.name || key.endsWith(`.${s.name}`)) && (!best || s.name.length > best.name.length)) best = s;
+    if (atOrBelow(key, s.name) && (!best || s.name.length > best.name.length)) best = s;
   }
   return best;
 }
