@@ -31,6 +31,8 @@ export interface CommandSpec {
   positionals?: boolean;
   /** The command reads its own arguments (API parameters are named by the operation). */
   freeArguments?: boolean;
+  /** Actions named by the first argument (`gateway keygen`), each with a help of its own. */
+  actions?: Record<string, { usage: string; describe: string; flags?: string[] }>;
   /** How many leading arguments are positionals taken as they are, even when they start with "-". */
   literalArguments?: (args: string[]) => number;
   load: () => Promise<{ run: Handler }>;

@@ -78,7 +78,15 @@ function commandHelp(command: CommandSpec): string {
   return parts.join('\n\n') + '\n';
 }
 
-export async function renderHelp(command?: CommandSpec): Promise<string> {
+/** One action's help (`ddedge gateway keygen --help`): its usage, what it does, its own options. */
+function actionHelp(command: CommandSpec, action: NonNullable<CommandSpec['actions']>[string]): string {
+  const own = (action.flags ?? []).map((name) => row(`--${name}`, flagText(command.flags[name]!)));
+  return [`${action.usage}\n\n${action.describe}`, ...(own.length ? [`Options:\n${own.join('\n')}`] : []), `The command itself: ddedge ${command.name} --help`].join('\n\n') + '\n';
+}
+
+export async function renderHelp(command?: CommandSpec, actionName?: string): Promise<string> {
+  const action = actionName === undefined ? undefined : command?.actions?.[actionName];
+  if (command && action) return actionHelp(command, action);
   if (command) return commandHelp(command);
   const y = yargs([]).scriptName('ddedge').version(VERSION).help(false).wrap(WIDTH()).strict(false);
   y.usage('ddedge <command> [options]\n\nKeeps host names pointed at this machine through the DonDominio dynamic DNS interface and registrar API.');

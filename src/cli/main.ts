@@ -46,7 +46,7 @@ async function dispatch(argv: string[], io: Io): Promise<number> {
   }
   if (rest.includes('--help') || rest.includes('-h')) {
     const { renderHelp } = await import('./help.js');
-    io.stdout(await renderHelp(command));
+    io.stdout(await renderHelp(command, rest[0]));
     return ExitCode.ok;
   }
   // Arguments a caller passes verbatim (an ACME value may start with "-") are not flags.

@@ -172,6 +172,28 @@ export const COMMANDS: CommandSpec[] = [
       listen: { type: 'string', describe: 'ADDR:PORT serving /healthz, /metrics and /status over HTTP (off by default) [DDEDGE_LISTEN]' },
       'max-calls-per-hour': { type: 'string', describe: "provider calls the gateway may make in any hour, counted apart from the agent's (default 600) [DDEDGE_MAX_CALLS_PER_HOUR]" },
     },
+    actions: {
+      keygen: {
+        usage: 'ddedge gateway keygen NAME [--algorithm ALG]',
+        describe: "prints a new TSIG key, as BIND's tsig-keygen does: the client's copy, and the key clause to add to the gateway's keys file (make both mode 0600)",
+        flags: ['algorithm'],
+      },
+      'check-keys': {
+        usage: 'ddedge gateway check-keys FILE',
+        describe: [
+          'reads a keys file as the gateway would and prints what each key may change; exit 2 with the line of the first error (never a secret), or when others may read the file.',
+          '',
+          'The keys file (BIND syntax):',
+          '  key "NAME" { algorithm hmac-sha256; secret "BASE64"; };',
+          '  grant "NAME" zonesub [TYPE ...];            the whole zone (no name after zonesub)',
+          '  grant "NAME" subdomain DOMAIN [TYPE ...];   DOMAIN and every name below it',
+          '  grant "NAME" name DOMAIN [TYPE ...];        DOMAIN only',
+          '  grant "NAME" wildcard *.DOMAIN [TYPE ...];  every name below DOMAIN',
+          '  transfer "NAME";                            may take the zone by AXFR',
+          'TYPE: A, AAAA, CNAME, MX, SRV, TXT, NS, CAA, DHCID (none: all).',
+        ].join('\n'),
+      },
+    },
     load: () => import('./commands/gateway.js'),
   },
 ];

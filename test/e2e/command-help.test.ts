@@ -26,6 +26,16 @@ describe('<command> --help', () => {
     expect(text).toMatch(/Every other setting.*: ddedge --help\n$/);
   });
 
+  it.each([
+    ['keygen', ['ddedge gateway keygen NAME', '--algorithm', 'hmac-sha512'], ['--zone', '--host', '--dns-listen']],
+    ['check-keys', ['ddedge gateway check-keys FILE', 'grant "NAME" zonesub [TYPE ...];', 'transfer "NAME";'], ['--zone', '--host', '--algorithm']],
+  ])('gateway %s --help: that action only, not the whole gateway', async (action, present, absent) => {
+    const text = await help('gateway', action);
+    for (const word of present) expect(text).toContain(word);
+    for (const word of absent) expect(text).not.toContain(word);
+    expect(text).toMatch(/The command itself: ddedge gateway --help\n$/);
+  });
+
   it('ddedge --help still has every setting with its variable and description', async () => {
     const text = await help();
     for (const setting of Object.values(SETTINGS)) expect(text).toContain(`--${setting.flag}`);

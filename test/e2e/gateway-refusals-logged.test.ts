@@ -6,6 +6,7 @@
 // the account holds, and the start and stop lines say pid and end.
 import { execFile } from 'node:child_process';
 import net from 'node:net';
+import { hostname } from 'node:os';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -57,6 +58,12 @@ afterAll(async () => {
 describe.skipIf(!TOOLS)('the gateway logs why it turned a client away', () => {
   it('says its pid at start', () => {
     expect(stderr).toMatch(new RegExp(`pid ${gateway.pid} \\(SIGHUP reloads the keys file\\)`));
+  });
+
+  it('warns when the SOA would name it by a bare host name (no --primary-name given)', () => {
+    // The machine's own name decides which way it goes: both are checked where they occur.
+    if (hostname().includes('.')) expect(stderr).not.toMatch(/set --primary-name/);
+    else expect(stderr).toMatch(new RegExp(`the SOA and NS name this gateway "${hostname().toLowerCase()}" .*set --primary-name to a name that resolves to this gateway`));
   });
 
   it('an update outside the key\'s grant: the client sees REFUSED, the log says which key, from where, and why', async () => {

@@ -56,7 +56,12 @@ async function serve(context: CommandContext): Promise<number> {
   const refreshText = (flags.refresh as string | undefined) ?? env.DDEDGE_GATEWAY_REFRESH ?? '60s';
   const refreshMs = parseDuration(refreshText);
   if (refreshMs === undefined || refreshMs < 1000) throw new ConfigError(`--refresh: "${refreshText}" is not a duration of 1s or more`);
-  const primaryName = ((flags['primary-name'] as string | undefined) ?? env.DDEDGE_GATEWAY_PRIMARY_NAME ?? hostname()).replace(/\.$/, '').toLowerCase();
+  const primaryGiven = (flags['primary-name'] as string | undefined) ?? env.DDEDGE_GATEWAY_PRIMARY_NAME;
+  const primaryName = (primaryGiven ?? hostname()).replace(/\.$/, '').toLowerCase();
+  // A trial found `SOA vm.` in a transfer: a client that follows the SOA (nsupdate without `server`) must reach the gateway by that name.
+  if (!primaryGiven && !primaryName.includes('.')) {
+    logger.warn(`gateway: the SOA and NS name this gateway "${primaryName}" (the host name, not a full name): a client that finds the primary from the SOA cannot reach it; set --primary-name to a name that resolves to this gateway`);
+  }
   // The gateway's budget is its own (src/gateway/call-budget.ts), 600 unless set: the agent's default of 60 would not carry a zone's updates.
   const budgetGiven = flags['max-calls-per-hour'] !== undefined || env.DDEDGE_MAX_CALLS_PER_HOUR !== undefined;
   const { GATEWAY_CALLS_PER_HOUR } = await import('../../gateway/call-budget.js');
