@@ -4,6 +4,7 @@
 // Zone transfers go to a key allowed to `transfer`, over TCP only (transfer.ts). An UPDATE
 // that cannot be read is FORMERR here, with an EDE when it has EDNS (RFC 2136 3.1.1, 3.4.1);
 // a signed one already answered is not made again (replay-cache.ts).
+import { AnswerCache, isCacheable } from '../dns/answer-cache.js';
 import { CookieJar } from '../dns/cookies.js';
 import { appendAdditional, EDE, edeOption, optRecord } from '../dns/edns.js';
 import { DnsError } from '../dns/errors.js';
@@ -71,6 +72,9 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
     if (!index) return { rcode: zone === undefined ? RCODE.REFUSED : RCODE.SERVFAIL, authoritative: false, answers: [], authority: [], additional: [] };
     return answerFromZone(index, q.name, q.type, NEGATIVE_TTL);
   };
+  // Plain unsigned UDP queries (resolvers, the SOA discovery of nsupdate and lego) from the
+  // answers' cache, as the sandbox's name server answers; dropped whenever a zone is re-indexed.
+  const cachedQuery = new AnswerCache(() => options.views.version).wrap((packet, context) => respondToQuery(packet, context, lookup, { cookies }));
   return startDnsListener({
     host: options.host,
     port: options.port,
@@ -79,7 +83,7 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
       const header = requestHeader(packet, 65535);
       if (!header) return undefined;
       const opcode = (header.flags >> 11) & 0xf;
-      const answered = answerWithTsig(
+      const answered = context.transport === 'udp' && isCacheable(packet) ? cachedQuery(packet, context) : answerWithTsig(
         packet,
         (name) => options.keys().keys.get(name),
         (request, signer) => {

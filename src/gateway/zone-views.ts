@@ -25,6 +25,7 @@ interface Served {
 
 export class ZoneViews {
   private readonly zones = new Map<string, Served>();
+  private changes = 0;
 
   constructor(
     zones: string[],
@@ -37,6 +38,11 @@ export class ZoneViews {
     private readonly keptByGateway: (zone: string) => DnsRecord[] = () => [],
   ) {
     for (const zone of zones) this.zones.set(zone, { serial: 0 });
+  }
+
+  /** Grows with every re-index of any zone: answers cached before it moved are stale (src/dns/answer-cache.ts). */
+  get version(): number {
+    return this.changes;
   }
 
   get names(): string[] {
@@ -72,6 +78,7 @@ export class ZoneViews {
     served.serial = Math.max(this.now(), served.serial + 1) >>> 0;
     served.fingerprint = fingerprint;
     served.index = this.build(zone, live, served.serial, kept);
+    this.changes++;
     if (!first) this.onChange?.(zone, served.index.soa);
   }
 

@@ -8,13 +8,14 @@ import dgram from 'node:dgram';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeMessage } from '../../src/dns/message.js';
+import { decodeMessage, encodeMessage } from '../../src/dns/message.js';
 import { signMessage } from '../../src/dns/tsig.js';
 import type { DnsRecord } from '../../src/dns/types.js';
 import { keygenText } from '../../src/gateway/keygen.js';
 import { parseFault } from '../../src/sandbox/faults.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { baseEnv, startDist, tempDir, waitForOutput } from '../helpers/cli.js';
+import { queryPacket, udpExchange } from '../helpers/dns-wire.js';
 
 const ENV = { DDEDGE_API_USER: 'demo-user', DDEDGE_API_PASSWORD: 'demo-api-password' };
 const admin = keygenText('admin', 'hmac-sha256');
@@ -141,6 +142,16 @@ describe('answers that depend on the updates before them in a batch', () => {
     flood.close();
     expect(answered).toBeGreaterThan(16_400);
     expect(await update('admin', admin, [{ name: 'after-flood.example.com', type: 'A', ttl: 60, value: '192.0.2.44' }])).toBe(0);
+  });
+
+  it('answers the same question from its cache until an update changes the zone', async () => {
+    const ask = async () => decodeMessage(await udpExchange(port, queryPacket({ name: 'cached.example.com', type: 1 }))).answers.map((a) => a.value);
+    expect(await ask()).toEqual([]);
+    expect(await ask()).toEqual([]);
+    expect(await update('admin', admin, [{ name: 'cached.example.com', type: 'A', ttl: 60, value: '192.0.2.61' }])).toBe(0);
+    expect(await ask()).toEqual(['192.0.2.61']);
+    expect(await update('admin', admin, [], [{ name: 'cached.example.com', type: 1 }])).toBe(0);
+    expect(await ask()).toEqual([]);
   });
 
   it('a key that may change nothing is refused before the zone is read: no provider call', async () => {
