@@ -37,6 +37,11 @@ export class ReplayCache<T> {
     return true;
   }
 
+  /** The entries whose window is still open at `now`: id and end of window (to keep them across a restart). */
+  *open(now: number): Iterable<[string, number]> {
+    for (const [id, entry] of this.entries) if (entry.until >= now) yield [id, entry.until];
+  }
+
   /** Drops every entry whose window has closed: O(entries), run only when the cache is full. */
   private sweep(now: number): void {
     for (const [id, entry] of this.entries) if (entry.until < now) this.entries.delete(id);

@@ -24,9 +24,12 @@ import { sendNotify, type NotifyTarget } from './notify.js';
 import { GatewayStats } from './stats.js';
 import { RefusalLog } from './refusal-log.js';
 import { ZoneViews } from './zone-views.js';
+import { ReplayMemory } from './replay-memory.js';
 import { dhcidAnswers } from './dhcid-answers.js';
 import { DhcidStore } from './dhcid-store.js';
 
+/** How often the replay memory is written when it changed: a crash forgets at most this much. */
+const REPLAY_SAVE_MS = 2_000;
 /** The longest wait for updates in flight at SIGTERM: a write and its rollback, each within --timeout, fit in it by default. */
 const DRAIN_MS = 60_000;
 
@@ -93,6 +96,10 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
       throw new ConfigError(`--zone ${zone}: cannot read it from the provider: ${(error as Error).message}${await accountZonesHint(reader)}`);
     }
   }
+  // One memory of the signed updates acted on, for every listener, kept across restarts.
+  const replays = ReplayMemory.load(ReplayMemory.pathIn(settings.stateDir), Math.floor(Date.now() / 1000), logger);
+  const saveReplays = setInterval(() => replays.save(Math.floor(Date.now() / 1000), logger), REPLAY_SAVE_MS);
+  saveReplays.unref();
   const servers: DnsListener[] = [];
   let endpoint: Endpoint | undefined;
   let stopping = false;
@@ -115,6 +122,7 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
             inFlight,
             stats,
             refusals,
+            replays,
             setAsideCalls: (zone, plan) => budget.setAside(zone, plan),
             releaseCalls: (zone) => budget.release(zone),
           }),
@@ -171,6 +179,8 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
   } finally {
     stats.listening = [];
     await Promise.all([...servers.map((s) => s.close()), endpoint?.close()]);
+    clearInterval(saveReplays);
+    replays.save(Math.floor(Date.now() / 1000), logger);
     await wire.close?.();
   }
 }

@@ -3,13 +3,13 @@
 // views by the shared responder (REFUSED for zones not served); other opcodes are NOTIMP.
 // Zone transfers go to a key allowed to `transfer`, over TCP only (transfer.ts). An UPDATE
 // that cannot be read is FORMERR here, with an EDE when it has EDNS (RFC 2136 3.1.1, 3.4.1);
-// a signed one already answered is not made again (replay-cache.ts).
+// a signed one already answered is not made again (replay-memory.ts).
 import { AnswerCache, isCacheable } from '../dns/answer-cache.js';
+import { EARLIER_RUN, ReplayMemory } from './replay-memory.js';
 import { CookieJar } from '../dns/cookies.js';
 import { appendAdditional, EDE, edeOption, optRecord } from '../dns/edns.js';
 import { DnsError } from '../dns/errors.js';
 import { formError, readableParts } from '../dns/form-error.js';
-import { ReplayCache } from '../dns/replay-cache.js';
 import type { Signer } from '../dns/tsig-server.js';
 import { answerFromZone } from '../dns/authority.js';
 import { startDnsListener, type DnsListener } from '../dns/listener.js';
@@ -30,36 +30,29 @@ export interface GatewayServerOptions extends UpdateDeps {
   port: number;
   /** Counts each answer by kind, zone and code (for --listen's /metrics). */
   stats?: GatewayStats;
+  /** The signed updates acted on, shared by all listeners and kept across restarts (a memory of its own when not given). */
+  replays?: ReplayMemory;
 }
 
 /** A signed answer's TSIG record: room kept for it in UDP answers (hmac-sha512 with a long key name). */
 const TSIG_ROOM = 200;
-/**
- * Signed updates remembered against replay while their TSIG time window is open (2 x fudge:
- * 600 s for the 300 s every client uses), each key apart: an attack filled one shared cache with
- * a key's refused updates and so refused every other key's for ten minutes. Each entry is under
- * 400 bytes (key name, MAC, a short answer), so at most ~1.6 MB a key; 4,096 entries in 600 s is
- * 7 updates a second from one key sustained, more than the provider's API takes (each update
- * costs a read and its writes). Keys come from the keys file, so the caches are as many.
- */
-const REPLAY_ENTRIES_PER_KEY = 4_096;
 
 export async function startGatewayServer(options: GatewayServerOptions): Promise<DnsListener> {
   const cookies = new CookieJar();
-  const replayCaches = new Map<string, ReplayCache<Promise<Buffer>>>();
-  const replaysOf = (key: string) => replayCaches.get(key) ?? replayCaches.set(key, new ReplayCache<Promise<Buffer>>(REPLAY_ENTRIES_PER_KEY)).get(key)!;
+  // Signed updates remembered against replay while their TSIG window is open (replay-memory.ts).
+  const replays = options.replays ?? new ReplayMemory();
   const nowSeconds = () => Math.floor(Date.now() / 1000);
   /** An update signed by `signer`, made once whatever number of times its bytes arrive. */
   const updateOnce = (request: Buffer, signer: Signer, address: string): Promise<Buffer> | Buffer => {
-    const id = signer.tsig.mac.toString('hex');
-    const replays = replaysOf(signer.key.name);
+    const mac = signer.tsig.mac.toString('hex');
     const now = nowSeconds();
-    const seen = replays.get(id, now);
+    const seen = replays.get(signer.key.name, mac, now);
+    if (seen === EARLIER_RUN) return refusal(request, 'this signed update was acted on before the gateway restarted; sign it again to send it again');
     // The first answer, under the ID this copy came with.
     if (seen) return seen.then((answer) => withId(answer, request.readUInt16BE(0)));
     let start!: () => void;
     const answer = new Promise<Buffer>((resolve, reject) => (start = () => void handleUpdate(request, signer, address, options).then(resolve, reject)));
-    if (!replays.remember(id, signer.tsig.timeSigned + acceptedFudge(signer.tsig), answer, now)) {
+    if (!replays.remember(signer.key.name, mac, signer.tsig.timeSigned + acceptedFudge(signer.tsig), answer, now)) {
       return refusal(request, 'too many signed updates within their time windows; send it again in a minute');
     }
     start();

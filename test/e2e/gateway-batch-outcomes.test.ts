@@ -5,7 +5,7 @@
 // and a failed batch sends it round again against a fresh read. Also: a key with no grant for
 // what it sends is refused before the zone is read, so it cannot spend the provider call budget.
 import dgram from 'node:dgram';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeMessage, encodeMessage } from '../../src/dns/message.js';
@@ -161,5 +161,46 @@ describe('answers that depend on the updates before them in a batch', () => {
     expect(await update('xfr', xfr, [])).toBe(5);
     expect(await update('xfr', xfr, [{ name: 'example.com', type: 'SOA', ttl: 60, value: { mname: 'a.example.com', rname: 'b.example.com', serial: 1, refresh: 1, retry: 1, expire: 1, minimum: 1 } } as DnsRecord])).toBe(5);
     expect(callCount()).toBe(before);
+  });
+});
+
+describe('replays across a restart', () => {
+  it('a signed update captured and sent again after the gateway restarted is refused, not made again', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'keys'), `${admin}grant "admin" zonesub;\n`, { mode: 0o600 });
+    const start = async () => {
+      const child = startDist(['gateway', '--zone', 'example.com', '--keys', join(dir, 'keys'), '--dns-listen', '127.0.0.1:0', '--state-dir', join(dir, 'state'), '--refresh', '1h'], baseEnv({ DDEDGE_API_URL: sandbox.url, ...ENV }));
+      const text = await waitForOutput(child, 'stderr', (t) => /answering DNS .* on 127\.0\.0\.1:\d+/.test(t));
+      return { child, port: Number(/on 127\.0\.0\.1:(\d+)/.exec(text)![1]) };
+    };
+    const send = (to: number, bytes: Buffer) => udpExchange(to, bytes, 30_000).then((b) => b.readUInt16BE(2) & 0xf);
+    const signed = (records: DnsRecord[], deletes: boolean) => {
+      const id = Math.floor(Math.random() * 65536);
+      let message = encodeMessage({ id, opcode: 5, questions: [{ name: 'example.com', type: 6, class: 1 }], authority: records });
+      if (deletes) {
+        // Delete the RRset replayed.example.com A (class ANY, TTL 0, no data), appended by hand.
+        const name = Buffer.from([8, ...Buffer.from('replayed'), 7, ...Buffer.from('example'), 3, ...Buffer.from('com'), 0]);
+        message = Buffer.concat([message, name, Buffer.from([0, 1, 0, 255, 0, 0, 0, 0, 0, 0])]);
+        message.writeUInt16BE(message.readUInt16BE(8) + 1, 8);
+      }
+      return signMessage(message, { name: 'admin', algorithm: 'hmac-sha256', secret: secretOf(admin) }, undefined, { timeSigned: Math.floor(Date.now() / 1000) }).message;
+    };
+    const replayed = () => sandbox.model.services.find((s) => s.name === 'example.com')!.dns.filter((e) => e.name === 'replayed.example.com');
+    const first = await start();
+    const add = signed([{ name: 'replayed.example.com', type: 'A', ttl: 60, value: '192.0.2.77' }], false);
+    expect(await send(first.port, add)).toBe(0);
+    expect(await send(first.port, signed([], true))).toBe(0);
+    expect(replayed()).toEqual([]);
+    first.child.kill('SIGTERM');
+    expect((await first.child.result).code).toBe(0);
+    const again = await start();
+    try {
+      expect(await send(again.port, add)).toBe(5);
+      expect(replayed()).toEqual([]);
+      expect(readFileSync(join(dir, 'state', 'gateway', 'replay.json'), 'utf8')).not.toContain(secretOf(admin).toString('base64'));
+    } finally {
+      again.child.kill('SIGTERM');
+      await again.child.result;
+    }
   });
 });

@@ -1,0 +1,92 @@
+// The signed updates the gateway has acted on, by key, while their TSIG time window is open:
+// one memory for all its DNS listeners (a copy sent to another listen address is the same
+// update), each key apart (one key filling its part blocks only itself), and kept across a
+// restart in `<state>/gateway/replay.json` (an attack replayed a captured update right after a
+// restart, when a memory kept only in the process had forgotten it). The file holds key names,
+// MACs and the ends of their windows, nothing secret; it is written when the memory changed, at
+// most every few seconds and at stop, so a crash forgets at most the last few seconds.
+import { mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { ReplayCache } from '../dns/replay-cache.js';
+import { writeFileAtomic } from '../fs/atomic-write.js';
+import type { Logger } from '../runtime/log.js';
+
+/** What a copy of an update acted on by an earlier run of the gateway gets: its answer is not kept. */
+export const EARLIER_RUN = 'earlier-run';
+type Remembered = Promise<Buffer> | typeof EARLIER_RUN;
+
+/**
+ * Entries a key may hold: 4,096 in a window of 600 s is 7 updates a second from one key
+ * sustained, more than the provider's API takes (each update costs a read and its writes).
+ */
+const ENTRIES_PER_KEY = 4_096;
+/** The file is at most keys x ENTRIES_PER_KEY lines of ~150 bytes; a larger one is not ours. */
+const MAX_FILE_BYTES = 64 * 1024 * 1024;
+
+export class ReplayMemory {
+  private readonly caches = new Map<string, ReplayCache<Remembered>>();
+  private dirty = false;
+
+  constructor(private readonly file?: string) {}
+
+  static pathIn(stateDir: string): string {
+    return join(stateDir, 'gateway', 'replay.json');
+  }
+
+  /** The memory an earlier run left (empty, with a warning, when the file cannot be read). */
+  static load(file: string, now: number, logger: Logger): ReplayMemory {
+    const memory = new ReplayMemory(file);
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') logger.warn(`gateway: ${file} could not be read (${(error as NodeJS.ErrnoException).code}); updates acted on before the restart are not remembered against replay`);
+      return memory;
+    }
+    try {
+      if (text.length > MAX_FILE_BYTES) throw new Error('too large');
+      const entries = JSON.parse(text) as unknown;
+      if (!Array.isArray(entries)) throw new Error('not a list');
+      for (const e of entries) {
+        const [key, mac, until] = e as [unknown, unknown, unknown];
+        if (typeof key !== 'string' || typeof mac !== 'string' || typeof until !== 'number') throw new Error('an entry is not [key, mac, until]');
+        if (until >= now) memory.cacheOf(key).remember(mac, until, EARLIER_RUN, now);
+      }
+    } catch (error) {
+      logger.warn(`gateway: ${file} is damaged (${(error as Error).message}); updates acted on before the restart are not remembered against replay`);
+    }
+    return memory;
+  }
+
+  /** What was remembered for this key's MAC, while its window is open. */
+  get(key: string, mac: string, now: number): Remembered | undefined {
+    return this.caches.get(key)?.get(mac, now);
+  }
+
+  /** Remembers an update until `until`; false when this key's part is full of open windows. */
+  remember(key: string, mac: string, until: number, value: Remembered, now: number): boolean {
+    const kept = this.cacheOf(key).remember(mac, until, value, now);
+    if (kept) this.dirty = true;
+    return kept;
+  }
+
+  /** Writes the open entries to the file when something changed since the last write. */
+  save(now: number, logger: Logger): void {
+    if (!this.file || !this.dirty) return;
+    this.dirty = false;
+    const entries: [string, string, number][] = [];
+    for (const [key, cache] of this.caches) for (const [mac, until] of cache.open(now)) entries.push([key, mac, until]);
+    try {
+      mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
+      writeFileAtomic(this.file, JSON.stringify(entries));
+    } catch (error) {
+      logger.warn(`gateway: ${this.file} could not be written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); a restart may forget recent updates`);
+    }
+  }
+
+  private cacheOf(key: string): ReplayCache<Remembered> {
+    let cache = this.caches.get(key);
+    if (!cache) this.caches.set(key, (cache = new ReplayCache<Remembered>(ENTRIES_PER_KEY)));
+    return cache;
+  }
+}
