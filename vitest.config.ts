@@ -20,33 +20,23 @@ const mocking = readdirSync(join(import.meta.dirname, 'test'), { recursive: true
   .filter((file) => file.endsWith('.test.ts') && !file.endsWith('.stress.test.ts') && !file.startsWith(join('test', 'packaging')))
   .filter((file) => /\bvi\.(do)?[mM]ock\(/.test(readFileSync(join(import.meta.dirname, file), 'utf8')));
 
-/** What both projects run with (not `extends`: it would add their file lists to these). */
-const common = {
+export default defineConfig({
   define: { __DDEDGE_VERSION__: JSON.stringify('0.0.0-test') },
   test: {
-    // Runs once for both projects (global-setup.ts).
+    // Both projects run it; it builds once (global-setup.ts).
     globalSetup: ['test/helpers/global-setup.ts'],
     testTimeout: 300_000,
     hookTimeout: 300_000,
-    pool: 'forks' as const,
-  },
-};
-
-export default defineConfig({
-  ...common,
-  test: {
-    ...common.test,
-    include,
-    exclude,
+    pool: 'forks',
     // Most tests wait on the processes they start: two files at once keep both cores busy
     // (vitest's default on 2 cores is one). For both projects together.
     maxWorkers: 2,
     reporters: ['default', './test/helpers/summary-reporter.ts'],
+    // Each project names its own files: with `extends`, lists set here would be added to theirs.
     projects: [
       {
-        ...common,
+        extends: true,
         test: {
-          ...common.test,
           name: 'shared',
           include,
           exclude: [...exclude, ...mocking],
@@ -58,7 +48,7 @@ export default defineConfig({
           setupFiles: ['test/helpers/fresh-modules.ts'],
         },
       },
-      ...(mocking.length ? [{ ...common, test: { ...common.test, name: 'isolated', include: mocking } }] : []),
+      ...(mocking.length ? [{ extends: true as const, test: { name: 'isolated', include: mocking } }] : []),
     ],
   },
 });
