@@ -28,9 +28,10 @@ export default defineConfig({
     testTimeout: 300_000,
     hookTimeout: 300_000,
     pool: 'forks',
-    // Most tests wait on the processes they start: two files at once keep both cores busy
-    // (vitest's default on 2 cores is one). For both projects together.
-    maxWorkers: 2,
+    // Most tests wait on the processes they start (certbot, lego and Pebble for half a minute):
+    // three files at once keep both cores busy (vitest's default on 2 cores is one). Loaded
+    // (a CPU hog on one of 2 cores), three took 3:37, two 3:52. For both projects together.
+    maxWorkers: 3,
     reporters: ['default', './test/helpers/summary-reporter.ts'],
     // Each project names its own files: with `extends`, lists set here would be added to theirs.
     projects: [
