@@ -8,6 +8,8 @@ export default defineConfig({
   ...base,
   test: {
     ...base.test,
+    // One project, each file in a worker of its own: not the suite's two (vitest.config.ts).
+    projects: undefined,
     include: ['test/**/*.stress.test.ts'],
     exclude: ['**/node_modules/**'],
     maxWorkers: 1,

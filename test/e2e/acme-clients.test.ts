@@ -14,7 +14,7 @@ import { acmeEnv, challengeValues, zoneWithoutChallenges } from '../helpers/acme
 import { CANARY, DIST, tempDir } from '../helpers/cli.js';
 import { hasProgram, startPebble, type Pebble } from '../helpers/pebble.js';
 
-const hasPebble = hasProgram('pebble', ['-h']);
+const hasPebble = hasProgram('pebble');
 const hasCertbot = hasProgram('certbot');
 const hasLego = hasProgram('lego');
 const WRAPPER = resolve(import.meta.dirname, '../../bin/ddedge-acme');

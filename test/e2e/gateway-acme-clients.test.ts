@@ -35,7 +35,7 @@ const hasCertbotRfc2136 = (() => {
   if (!found && process.env.DDEDGE_REQUIRE_TOOLS && process.env.DDEDGE_REQUIRE_TOOLS !== '0') throw new Error('certbot --dns-rfc2136 is required (DDEDGE_REQUIRE_TOOLS=1): apt-get install python3-certbot-dns-rfc2136');
   return Boolean(found);
 })();
-const TOOLS = hasProgram('pebble', ['-h']) && hasProgram('openssl', ['version']);
+const TOOLS = hasProgram('pebble') && hasProgram('openssl');
 const CLIENT_TIMEOUT_MS = 150_000;
 
 let sandbox: Sandbox;
@@ -162,7 +162,7 @@ describe.skipIf(!TOOLS)('ACME clients through the gateway, as the README shows t
     expect(spent).toEqual({ 'service/dnslist': 4, 'service/dnscreate': 2, 'service/dnsdelete': 2 });
   });
 
-  it.skipIf(!hasProgram('nsupdate', ['-V'], 'bind9-dnsutils'))('the certificate keys may change their TXT records and nothing else (REFUSED)', { timeout: 60_000 }, async () => {
+  it.skipIf(!hasProgram('nsupdate', 'bind9-dnsutils'))('the certificate keys may change their TXT records and nothing else (REFUSED)', { timeout: 60_000 }, async () => {
     const before = await providerZone();
     for (const [keyFile, change] of [
       ['certbot.key', 'update add _acme-challenge.www.example.com 60 TXT "other name"'],
@@ -176,7 +176,7 @@ describe.skipIf(!TOOLS)('ACME clients through the gateway, as the README shows t
     expect(await providerZone()).toEqual(before);
   });
 
-  it.skipIf(!hasProgram('nsupdate', ['-V'], 'bind9-dnsutils') || !hasProgram('dig', ['-v'], 'bind9-dnsutils'))(
+  it.skipIf(!hasProgram('nsupdate', 'bind9-dnsutils') || !hasProgram('dig', 'bind9-dnsutils'))(
     "external-dns's key: transfers the zone (AXFR), changes its record types below k8s.example.com, nothing else",
     { timeout: 60_000 },
     async () => {
@@ -208,7 +208,7 @@ describe.skipIf(!TOOLS)('ACME clients through the gateway, as the README shows t
     expect(await providerZone()).toEqual(before);
   });
 
-  it.skipIf(!hasProgram('nsupdate', ['-V'], 'bind9-dnsutils') || !hasProgram('knsupdate', ['-V'], 'knot-dnsutils'))(
+  it.skipIf(!hasProgram('nsupdate', 'bind9-dnsutils') || !hasProgram('knsupdate', 'knot-dnsutils'))(
     'the router key: nsupdate then knsupdate replace one A record, and nothing else changes',
     { timeout: 60_000 },
     async () => {

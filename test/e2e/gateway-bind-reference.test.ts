@@ -14,20 +14,23 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import type { TsigKey } from '../../src/dns/tsig.js';
 import { keygenText } from '../../src/gateway/keygen.js';
+import { udpExchange } from '../helpers/dns-wire.js';
+import { CLASS, outcome, rr, signed, TYPE, updateMessage } from '../helpers/update-wire.js';
 import { baseEnv, startDist, tempDir, waitForOutput } from '../helpers/cli.js';
 import { dig, keyStatement, startNamed, type Named } from '../helpers/named.js';
 import { hasProgram } from '../helpers/pebble.js';
 
 const TOOLS =
-  hasProgram('named', ['-v'], 'bind9') &&
-  hasProgram('named-compilezone', ['-v'], 'bind9-utils') &&
-  hasProgram('nsupdate', ['-V'], 'bind9-dnsutils') &&
-  hasProgram('dig', ['-v'], 'bind9-dnsutils');
+  hasProgram('named', 'bind9') &&
+  hasProgram('named-compilezone', 'bind9-utils') &&
+  hasProgram('nsupdate', 'bind9-dnsutils') &&
+  hasProgram('dig', 'bind9-dnsutils');
 
 const ZONE = 'example.com';
 /** Knot's knsupdate, when installed: the same scripts in its syntax, against a second gateway and sandbox. */
-const KNOT = TOOLS && hasProgram('knsupdate', ['-V'], 'knot-dnsutils');
+const KNOT = TOOLS && hasProgram('knsupdate', 'knot-dnsutils');
 
 interface Gateway {
   sandbox: Sandbox;
@@ -77,6 +80,17 @@ function nsupdate(port: number, lines: string[], key: 'admin' | 'narrow' = 'admi
   });
 }
 
+/**
+ * `update delete never-there.example.com A`, signed with the admin key, sent from this process: the same
+ * message nsupdate sends, without a process start for each of the ~120 times.
+ */
+async function readAfresh(port: number): Promise<void> {
+  const key: TsigKey = { name: 'admin', algorithm: 'hmac-sha256', secret: Buffer.from(keys.admin.secret, 'base64') };
+  const message = signed(updateMessage({ id: Math.floor(Math.random() * 0x10000), zone: ZONE, updates: [rr('never-there.example.com', TYPE.A, CLASS.ANY, 0)] }), key);
+  const { rcode } = outcome(await udpExchange(port, message, 20_000));
+  if (rcode !== 0) throw new Error(`the update that reads the zone afresh was answered with rcode ${rcode}`);
+}
+
 /** The zone by AXFR, canonicalised by named-compilezone (full names, one form per type), sorted; no SOA, no apex NS. */
 async function zoneOf(port: number): Promise<string[]> {
   const { algorithm, secret } = keys.xfr;
@@ -119,7 +133,7 @@ async function run(port: number, lines: string[], key: 'admin' | 'narrow' = 'adm
   if (gatewayPorts.has(port)) {
     // The gateway answers AXFR from its view, which an update leaves as it computed it; an update that changes
     // nothing reads the zone afresh from the provider, so the zone compared is the one the provider holds.
-    await nsupdate(port, ['update delete never-there.example.com A']);
+    await readAfresh(port);
   }
   const after = await zoneOf(port);
   lastZone.set(port, after);

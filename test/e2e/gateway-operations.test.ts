@@ -17,7 +17,7 @@ import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { baseEnv, startDist, tempDir, waitForOutput } from '../helpers/cli.js';
 import { hasProgram } from '../helpers/pebble.js';
 
-const TOOLS = hasProgram('nsupdate', ['-V'], 'bind9-dnsutils') && hasProgram('dig', ['-v'], 'bind9-dnsutils');
+const TOOLS = hasProgram('nsupdate', 'bind9-dnsutils') && hasProgram('dig', 'bind9-dnsutils');
 const PASSWORD = 'demo-api-password';
 const API_ENV = { DDEDGE_API_USER: 'demo-user', DDEDGE_API_PASSWORD: PASSWORD };
 

@@ -16,7 +16,7 @@ import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { baseEnv, runDist, startDist, tempDir, waitForOutput } from '../helpers/cli.js';
 import { hasProgram } from '../helpers/pebble.js';
 
-const TOOLS = hasProgram('nsupdate', ['-V'], 'bind9-dnsutils');
+const TOOLS = hasProgram('nsupdate', 'bind9-dnsutils');
 const ENV = { DDEDGE_API_USER: 'demo-user', DDEDGE_API_PASSWORD: 'demo-api-password' };
 
 let sandbox: Sandbox;

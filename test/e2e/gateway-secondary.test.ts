@@ -14,7 +14,7 @@ import { baseEnv, startDist, tempDir, waitForOutput } from '../helpers/cli.js';
 import { dig, keyStatement, startNamed, type Named } from '../helpers/named.js';
 import { freePort, hasProgram } from '../helpers/pebble.js';
 
-const TOOLS = hasProgram('named', ['-v'], 'bind9') && hasProgram('nsupdate', ['-V'], 'bind9-dnsutils') && hasProgram('dig', ['-v'], 'bind9-dnsutils');
+const TOOLS = hasProgram('named', 'bind9') && hasProgram('nsupdate', 'bind9-dnsutils') && hasProgram('dig', 'bind9-dnsutils');
 
 const ZONE = 'example.com';
 let sandbox: Sandbox;

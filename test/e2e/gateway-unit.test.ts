@@ -18,7 +18,7 @@ const root = resolve(import.meta.dirname, '../..');
 const unit = readFileSync(join(root, 'systemd/ddedge-gateway.service'), 'utf8');
 const directive = (key: string) => [...unit.matchAll(new RegExp(`^${key}=(.*)$`, 'gm'))].map((m) => m[1]!.trim());
 const asRoot = process.getuid?.() === 0;
-const TOOLS = asRoot && hasProgram('setpriv', ['--version'], 'util-linux') && hasProgram('nsupdate', ['-V'], 'bind9-dnsutils');
+const TOOLS = asRoot && hasProgram('setpriv', 'util-linux') && hasProgram('nsupdate', 'bind9-dnsutils');
 /** The service user: nobody, as DynamicUser= would pick one with no files of its own. */
 const UID = 65534;
 /** A loopback address of its own, so that no local resolver on 127.0.0.1:53 is in the way. */

@@ -13,7 +13,7 @@ import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { baseEnv, startDist, tempDir, waitForOutput } from '../helpers/cli.js';
 import { hasProgram } from '../helpers/pebble.js';
 
-const TOOLS = hasProgram('nsupdate', ['-V'], 'bind9-dnsutils');
+const TOOLS = hasProgram('nsupdate', 'bind9-dnsutils');
 
 let sandbox: Sandbox;
 let gateway: ReturnType<typeof startDist>;

@@ -22,11 +22,19 @@ function victim(): string {
   return path;
 }
 
-/** Pids the next processes will get (Linux hands them out in order, wrapping at pid_max). */
+/**
+ * Pids the next processes will get: Linux hands them out in order and, past pid_max, starts
+ * again at 300 (RESERVED_PIDS). Once wrapped by `% max || 1`, every pid after the wrap was 1 and
+ * the second link there failed (EEXIST) on a machine whose pids were near pid_max.
+ */
 function nextPids(count: number): number[] {
   const last = Number(readFileSync('/proc/sys/kernel/ns_last_pid', 'utf8'));
   const max = Number(readFileSync('/proc/sys/kernel/pid_max', 'utf8'));
-  return Array.from({ length: count }, (_, i) => ((last + 1 + i) % max) || 1);
+  const RESERVED = 300;
+  return Array.from({ length: count }, (_, i) => {
+    const next = last + 1 + i;
+    return next < max ? next : RESERVED + ((next - max) % (max - RESERVED));
+  });
 }
 
 describe('links planted at the temporary names of the files an update writes', () => {

@@ -14,7 +14,7 @@ import type { DnsRecord } from '../../src/dns/types.js';
 import { udpExchange, queryPacket } from '../helpers/dns-wire.js';
 import { hasProgram } from '../helpers/pebble.js';
 
-const TOOLS = hasProgram('dig', ['-v'], 'bind9-dnsutils') && hasProgram('nsupdate', ['-V'], 'bind9-dnsutils') && hasProgram('tsig-keygen', ['-h'], 'bind9');
+const TOOLS = hasProgram('dig', 'bind9-dnsutils') && hasProgram('nsupdate', 'bind9-dnsutils') && hasProgram('tsig-keygen', 'bind9');
 
 const ALGORITHMS = Object.keys(TSIG_ALGORITHMS) as TsigAlgorithm[];
 const keys = new Map<string, TsigKey & { text: string }>();

@@ -1,5 +1,8 @@
 // Builds dist/ so the end-to-end tests run what a user runs, and makes a throw-away CA and
 // a certificate for 127.0.0.1/localhost so HTTPS paths are tested with verification on.
+// vitest.config.ts has two projects (files that share a worker, files that get one each) and
+// runs this once for each: the build and the CA are made by the first, in vitest's own process,
+// and removed after the last.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +15,15 @@ declare module 'vitest' {
   }
 }
 
-export default function setup(project: TestProject) {
+/** Kept on globalThis: each project may load this file as a module of its own. */
+interface Shared {
+  tlsDir: string;
+  users: number;
+}
+const KEY = Symbol.for('ddedge.test.global-setup');
+const store = globalThis as typeof globalThis & { [KEY]?: Shared };
+
+function prepare(): string {
   execFileSync(process.execPath, ['build.mjs'], { stdio: 'inherit' });
   const dir = mkdtempSync(join(tmpdir(), 'ddedge-tls-'));
   const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
@@ -20,6 +31,16 @@ export default function setup(project: TestProject) {
   openssl('req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=localhost');
   execFileSync('sh', ['-c', 'printf "subjectAltName=IP:127.0.0.1,DNS:localhost\\n" > ext.cnf'], { cwd: dir });
   openssl('x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'server.pem', '-days', '2', '-extfile', 'ext.cnf');
-  project.provide('tlsDir', dir);
-  return () => rmSync(dir, { recursive: true, force: true });
+  return dir;
+}
+
+export default function setup(project: TestProject) {
+  const shared = (store[KEY] ??= { tlsDir: prepare(), users: 0 });
+  shared.users++;
+  project.provide('tlsDir', shared.tlsDir);
+  return () => {
+    if (--shared.users > 0) return;
+    rmSync(shared.tlsDir, { recursive: true, force: true });
+    delete store[KEY];
+  };
 }
