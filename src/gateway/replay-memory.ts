@@ -44,14 +44,7 @@ export class ReplayMemory {
       return memory;
     }
     try {
-      if (text.length > MAX_FILE_BYTES) throw new Error('too large');
-      const entries = JSON.parse(text) as unknown;
-      if (!Array.isArray(entries)) throw new Error('not a list');
-      for (const e of entries) {
-        const [key, mac, until] = e as [unknown, unknown, unknown];
-        if (typeof key !== 'string' || typeof mac !== 'string' || typeof until !== 'number') throw new Error('an entry is not [key, mac, until]');
-        if (until >= now) memory.cacheOf(key).remember(mac, until, EARLIER_RUN, now);
-      }
+      for (const [key, mac, until] of parseEntries(text)) if (until >= now) memory.cacheOf(key).remember(mac, until, EARLIER_RUN, now);
     } catch (error) {
       logger.warn(`gateway: ${file} is damaged (${(error as Error).message}); updates acted on before the restart are not remembered against replay`);
     }
@@ -70,12 +63,18 @@ export class ReplayMemory {
     return kept;
   }
 
-  /** Writes the open entries to the file when something changed since the last write. */
+  /**
+   * Writes the open entries to the file when something changed since the last write, with the
+   * open entries the file holds from another gateway on the same state directory (one per zone,
+   * say): the last writer would otherwise drop the other's.
+   */
   save(now: number, logger: Logger): void {
     if (!this.file || !this.dirty) return;
     this.dirty = false;
     const entries: [string, string, number][] = [];
     for (const [key, cache] of this.caches) for (const [mac, until] of cache.open(now)) entries.push([key, mac, until]);
+    const ours = new Set(entries.map(([key, mac]) => `${key}\0${mac}`));
+    for (const entry of readEntries(this.file)) if (entry[2] >= now && !ours.has(`${entry[0]}\0${entry[1]}`)) entries.push(entry);
     try {
       mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
       writeFileAtomic(this.file, JSON.stringify(entries));
@@ -88,5 +87,26 @@ export class ReplayMemory {
     let cache = this.caches.get(key);
     if (!cache) this.caches.set(key, (cache = new ReplayCache<Remembered>(ENTRIES_PER_KEY)));
     return cache;
+  }
+}
+
+/** The entries of a replay file: [key, mac, until] each; throws on anything else. */
+function parseEntries(text: string): [string, string, number][] {
+  if (text.length > MAX_FILE_BYTES) throw new Error('too large');
+  const entries = JSON.parse(text) as unknown;
+  if (!Array.isArray(entries)) throw new Error('not a list');
+  for (const e of entries) {
+    const [key, mac, until] = (Array.isArray(e) ? e : []) as unknown[];
+    if (typeof key !== 'string' || typeof mac !== 'string' || typeof until !== 'number') throw new Error('an entry is not [key, mac, until]');
+  }
+  return entries as [string, string, number][];
+}
+
+/** The entries the file holds now (none when it is missing or damaged: then ours replace it). */
+function readEntries(file: string): [string, string, number][] {
+  try {
+    return parseEntries(readFileSync(file, 'utf8'));
+  } catch {
+    return [];
   }
 }

@@ -55,3 +55,17 @@ describe('ReplayMemory', () => {
     expect(readFileSync(file, 'utf8')).toBe('untouched');
   });
 });
+
+describe('two gateways on one state directory', () => {
+  it('keep each other\'s entries in the file: the last to write does not drop the other\'s', () => {
+    const file = join(tempDir(), 'replay.json');
+    const one = new ReplayMemory(file);
+    const two = new ReplayMemory(file);
+    one.remember('a', 'aa', 1_000, answer, 1);
+    one.save(1, logger());
+    two.remember('b', 'bb', 1_000, answer, 1);
+    two.save(1, logger());
+    const loaded = ReplayMemory.load(file, 2, logger());
+    expect([loaded.get('a', 'aa', 2), loaded.get('b', 'bb', 2)]).toEqual([EARLIER_RUN, EARLIER_RUN]);
+  });
+});
