@@ -22,3 +22,12 @@ export const COMMAND_SETTINGS: Record<string, readonly SettingName[]> = {
   // --listen and --max-calls-per-hour are among the gateway's own flags (registry.ts): its budget's default differs.
   gateway: [...API, 'hosts', 'stateDir', 'timeout', ...LOGS],
 };
+
+/**
+ * A setting that means something else to a command than its general description says (a trial
+ * read "host name to keep pointed at this machine" in the gateway's help and was lost).
+ */
+export const COMMAND_SETTING_TEXT: Record<string, Partial<Record<SettingName, string>>> = {
+  zone: { hosts: "the agent's host names: a plan leaves their A and AAAA records to the agent" },
+  gateway: { hosts: "the agent's host names (same state directory): changed through the gateway only by a grant that names them" },
+};

@@ -7,7 +7,7 @@ import { SETTINGS, type Setting } from '../config/settings.js';
 import { BUILTIN_SOURCES } from '../ip/sources.js';
 import { VERSION } from '../runtime/version.js';
 import type { CommandSpec, FlagSpec } from './command.js';
-import { COMMAND_SETTINGS } from './command-settings.js';
+import { COMMAND_SETTING_TEXT, COMMAND_SETTINGS } from './command-settings.js';
 import { COMMANDS } from './registry.js';
 
 const EXIT_CODES = `Exit codes:
@@ -65,7 +65,8 @@ function commandHelp(command: CommandSpec): string {
   const parts = [`${command.usage}\n\n${command.describe}`];
   const reads = COMMAND_SETTINGS[command.name];
   if (command.settings && reads) {
-    const rows = reads.map((name) => row(`--${SETTINGS[name].flag}`, shortSettingText(SETTINGS[name] as Setting)));
+    const own = COMMAND_SETTING_TEXT[command.name] ?? {};
+    const rows = reads.map((name) => row(`--${SETTINGS[name].flag}`, own[name] ? `${own[name]} [${SETTINGS[name].env}]` : shortSettingText(SETTINGS[name] as Setting)));
     parts.push(`Settings it reads:\n${rows.join('\n')}`);
   }
   const own = Object.entries(command.flags).map(([name, flag]) => row(`--${name}`, flagText(flag)));

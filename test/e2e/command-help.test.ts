@@ -36,6 +36,13 @@ describe('<command> --help', () => {
     expect(text).toMatch(/The command itself: ddedge gateway --help\n$/);
   });
 
+  it('gateway --help says what --host means to the gateway, not to the agent', async () => {
+    const text = await help('gateway');
+    // Read as one line: the help wraps at the terminal's width.
+    expect(text.replace(/\s+/g, ' ')).toContain("--host the agent's host names (same state directory): changed through the gateway only by a grant that names them [DDEDGE_HOSTS]");
+    expect(text).not.toContain('to keep pointed at this machine');
+  });
+
   it('ddedge --help still has every setting with its variable and description', async () => {
     const text = await help();
     for (const setting of Object.values(SETTINGS)) expect(text).toContain(`--${setting.flag}`);
