@@ -1,7 +1,7 @@
 // Whole DNS messages (RFC 1035 4.1) to and from bytes. Decoding checks every length against
 // the bytes there are before reading, so counts larger than the packet, cut-off records and
 // record data that does not fill its length are refused, never read past.
-import { canonicalAddress, familyOfAddress, toBigInt } from '../ip/address.js';
+import { canonicalAddress, familyOfAddress, ipv4Bytes, toBigInt } from '../ip/address.js';
 import { DnsWireError } from './errors.js';
 import { readName, WireWriter } from './names.js';
 import { CLASS_IN, TYPE_CODES, typeName, type DnsMessage, type DnsQuestion, type DnsRecord } from './types.js';
@@ -193,20 +193,6 @@ export function writeRecord(w: WireWriter, record: DnsRecord): void {
   w.u16(0);
   writeData(w, record);
   w.setU16(lengthAt, w.length - lengthAt - 2);
-}
-
-const IPV4_OCTET = /^(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
-
-/** The four bytes of a dotted-quad address (the form familyOfAddress accepts), without a BigInt: A records are most answers. */
-function ipv4Bytes(text: string): Buffer | undefined {
-  const parts = text.split('.');
-  if (parts.length !== 4) return undefined;
-  const bytes = Buffer.allocUnsafe(4);
-  for (let i = 0; i < 4; i++) {
-    if (!IPV4_OCTET.test(parts[i]!)) return undefined;
-    bytes[i] = Number(parts[i]);
-  }
-  return bytes;
 }
 
 function writeData(w: WireWriter, record: DnsRecord): void {

@@ -19,12 +19,20 @@ const PLAIN = /[A-Za-z0-9\-_*!#%&'+,/:<=>?[\]^`{|}~]/;
 const SIMPLE_NAME = /^[A-Za-z0-9_*-]{1,63}(?:\.[A-Za-z0-9_*-]{1,63})*\.?$/;
 const SIMPLE_LABEL = /^[A-Za-z0-9_*-]*$/;
 
+/**
+ * A plain name (letters, digits, `-`, `_`, `*`) without its trailing dot, or undefined for a
+ * name that needs the escape parser; a plain name too long for the wire throws.
+ */
+function plainText(name: string): string | undefined {
+  if (!SIMPLE_NAME.test(name)) return undefined;
+  if (name.length > (name.endsWith('.') ? 254 : 253)) throw new DnsWireError(`"${name}" is longer than ${MAX_NAME_BYTES} bytes`);
+  return name.endsWith('.') ? name.slice(0, -1) : name;
+}
+
 /** The labels of a name in text form (escapes `\DDD`, `\.` allowed; trailing dot optional). */
 export function nameToLabels(name: string): Buffer[] {
-  if (SIMPLE_NAME.test(name)) {
-    if (name.length > (name.endsWith('.') ? 254 : 253)) throw new DnsWireError(`"${name}" is longer than ${MAX_NAME_BYTES} bytes`);
-    return name.replace(/\.$/, '').split('.').map((label) => Buffer.from(label, 'latin1'));
-  }
+  const plain = plainText(name);
+  if (plain !== undefined) return plain.split('.').map((label) => Buffer.from(label, 'latin1'));
   const labels: Buffer[] = [];
   let current: number[] = [];
   const text = name === '.' ? '' : name;
@@ -64,10 +72,8 @@ export function labelToText(label: Buffer): string {
 /** The canonical text of a name: escapes normalised, no trailing dot, lower case (for keys). */
 export function nameKey(name: string): string {
   // A plain name is its own canonical text: no labels to build (a third of a query's cost).
-  if (SIMPLE_NAME.test(name)) {
-    if (name.length > (name.endsWith('.') ? 254 : 253)) throw new DnsWireError(`"${name}" is longer than ${MAX_NAME_BYTES} bytes`);
-    return (name.endsWith('.') ? name.slice(0, -1) : name).toLowerCase();
-  }
+  const plain = plainText(name);
+  if (plain !== undefined) return plain.toLowerCase();
   return nameToLabels(name).map(labelToText).join('.').toLowerCase();
 }
 
@@ -149,7 +155,8 @@ export class WireWriter {
   /** Writes a name, pointing at an earlier copy of its longest known suffix. */
   name(name: string, compress = true): void {
     // Plain names (nearly all) are written from the text; others through their label bytes.
-    if (SIMPLE_NAME.test(name) && name.length <= (name.endsWith('.') ? 254 : 253)) return this.plainName(name.endsWith('.') ? name.slice(0, -1) : name, compress);
+    const plain = plainText(name);
+    if (plain !== undefined) return this.plainName(plain, compress);
     const labels = nameToLabels(name);
     // The key of each suffix: its labels' text, lower case (compression ignores case).
     const keys: string[] = [];

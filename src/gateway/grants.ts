@@ -1,5 +1,6 @@
 // What a key may change: BIND's update-policy words, read by keys-file.ts. A change is allowed
 // when one of the key's grants covers its owner name and type; nothing is allowed otherwise.
+import { atOrBelow } from '../dns/names.js';
 import type { GatewayKeys, Grant } from './keys-file.js';
 
 /** Whether `grant` covers a record of `type` at `owner` (a name key) in the served zone `zone`. */
@@ -29,6 +30,5 @@ export function grantsFor(keys: GatewayKeys, key: string, zone: string, owner: s
  * read (an attack spent the call budget with empty and prerequisite-only updates of a transfer key).
  */
 export function mayChangeIn(keys: GatewayKeys, key: string, zone: string): boolean {
-  const atOrBelow = (name: string, top: string) => name === top || name.endsWith(`.${top}`);
   return keys.grants.some((g) => g.key === key && (g.rule === 'zonesub' || atOrBelow(g.name!, zone) || (g.rule !== 'name' && atOrBelow(zone, g.name!))));
 }

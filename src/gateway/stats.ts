@@ -11,7 +11,6 @@ import type { ZoneProvider } from '../zone/provider-zone.js';
 import { AXFR, IXFR } from './transfer.js';
 import { OPCODE_UPDATE, readUpdate } from './update-message.js';
 
-
 export interface ZoneReading {
   /** Milliseconds since the epoch of the last complete reading. */
   goodAt?: number;

@@ -117,6 +117,7 @@ async function applyBatch(zone: string, batch: Pending[], deps: BatchDeps): Prom
     // An attack found "NOERROR" for a change never made: the same add behind one the provider refused.
     const contingent: { pending: Pending; outcome: Outcome }[] = [];
     const decide = (pending: Pending, outcome: Outcome) => (accepted.length ? contingent.push({ pending, outcome }) : pending.resolve(outcome));
+    const waiting = () => contingent.map(({ pending }) => pending);
     for (const pending of batch) {
       // A delete of every type at a name (type ANY) needs the key to be allowed each type there, DHCID included (update-rules.ts, dhcid-rules.ts).
       const evaluation = evaluateWithDhcid(pending.message, current, zone, (owner, type) => grantsFor(keys, pending.key, zone, owner, type).length > 0, dhcid.held, dhcid.spare);
@@ -144,12 +145,12 @@ async function applyBatch(zone: string, batch: Pending[], deps: BatchDeps): Prom
     // A budget spent half-way would leave the update half-made: nothing is sent unless all of it fits.
     const spent = plan.changes.length ? deps.setAsideCalls?.(zone, plan) : undefined;
     if (spent) {
-      requeue(zone, contingent.map(({ pending }) => pending));
+      requeue(zone, waiting());
       return accepted.forEach(({ pending }) => pending.resolve({ rcode: RCODE_UPDATE.SERVFAIL, ede: EDE.OTHER, why: spent }));
     }
     const unsaved = dhcid.save();
     if (unsaved) {
-      requeue(zone, contingent.map(({ pending }) => pending));
+      requeue(zone, waiting());
       return accepted.forEach(({ pending }) => pending.resolve({ rcode: RCODE_UPDATE.SERVFAIL, ede: EDE.OTHER, why: unsaved }));
     }
     // An update of DHCID records only makes no provider call.
@@ -187,7 +188,7 @@ async function applyBatch(zone: string, batch: Pending[], deps: BatchDeps): Prom
     const bystander: Outcome = { rcode: RCODE_UPDATE.SERVFAIL, ede: refused ? EDE.OTHER : EDE.NETWORK_ERROR, why: bystanderReason(refused, undone) };
     const again: Pending[] = [];
     accepted.forEach(({ pending }, i) => (offends[i] ? pending.resolve(failed) : retry ? again.push(pending) : pending.resolve(bystander)));
-    requeue(zone, [...again, ...contingent.map(({ pending }) => pending)].sort((a, b) => batch.indexOf(a) - batch.indexOf(b)));
+    requeue(zone, [...again, ...waiting()].sort((a, b) => batch.indexOf(a) - batch.indexOf(b)));
   } finally {
     deps.releaseCalls?.(zone);
     lock.release();

@@ -75,6 +75,11 @@ function rangeTables() {
 const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
 const HEX_GROUP = /^[0-9a-fA-F]{1,4}$/;
 
+/** The four bytes of a dotted-quad address, without a BigInt (the name server writes every A record with it). */
+export function ipv4Bytes(text: string): Buffer | undefined {
+  return IPV4.test(text) ? Buffer.from(text.split('.').map(Number)) : undefined;
+}
+
 function parseIPv4(text: string): bigint | undefined {
   if (!IPV4.test(text)) return undefined;
   return text.split('.').reduce((acc, part) => (acc << 8n) | BigInt(Number(part)), 0n);
