@@ -5,7 +5,7 @@
 // the start path reads and compiles only what it uses.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { builtinsInline } from './scripts/builtins-inline.mjs';
@@ -31,7 +31,14 @@ const builtinsThroughRequire = {
 // process.getBuiltinModule, not an ESM import of node:module: no built-in facade per chunk.
 const requireShim = "const require=process.getBuiltinModule('node:module').createRequire(import.meta.url);const __dirname=import.meta.dirname;";
 const pkg = JSON.parse(await readFile(new URL('./package.json', import.meta.url), 'utf8'));
-await rm('dist', { recursive: true, force: true });
+// Only what this build makes is removed and made again. dist/ also holds what other builds
+// made from it (build:binaries' dist/bin/, build:container's dist/container/, build:deb's
+// package), which take minutes to make: they are left as they were, and named, because they
+// now come from an earlier build than the program beside them.
+await mkdir('dist', { recursive: true });
+const ownOutput = (name) => name === 'chunks' || name === 'types' || /\.(mjs|map|LEGAL\.txt)$/.test(name);
+const earlier = (await readdir('dist', { withFileTypes: true })).filter((entry) => !ownOutput(entry.name)).map((entry) => `dist/${entry.name}${entry.isDirectory() ? '/' : ''}`).sort();
+for (const entry of await readdir('dist')) if (ownOutput(entry)) await rm(join('dist', entry), { recursive: true, force: true });
 
 const options = {
   outdir: 'dist',
@@ -91,3 +98,4 @@ execFileSync(process.execPath, [join('node_modules', 'typescript', 'bin', 'tsc')
 const size = (path) => statSync(path).size;
 const chunkBytes = chunks.reduce((sum, { path }) => sum + size(path), 0);
 console.log(`built dist/ddedge.mjs (${size('dist/ddedge.mjs')} bytes) and its ${chunks.length} chunks (${chunkBytes} bytes; ${cached.length} with a code cache); dist/sdk.mjs (${size('dist/sdk.mjs')} bytes)`);
+if (earlier.length) console.log(`left as they were: ${earlier.join(', ')} (made by an earlier build:binaries, build:container or build:deb, not by npm run build)`);

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # npm run build:deb: dist/ddedge_<version>_all.deb and its SHA-256 sum, from the built dist/
-# (npm run build, or build:binaries, first: a build empties dist/). Architecture "all": the program is JavaScript and runs on Debian's Node.js
+# (npm run build, or build:binaries, first; a later npm run build leaves the package in dist/ and
+# names it). Architecture "all": the program is JavaScript and runs on Debian's Node.js
 # (Depends: nodejs (>= 20.18)). What it holds:
 #   /usr/lib/ddedge/{dist,bin,scripts}   the program, the ACME hook, the code-cache step
 #   /usr/bin/ddedge, /usr/bin/ddedge-acme links to them
