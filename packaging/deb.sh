@@ -8,7 +8,7 @@
 #   /lib/systemd/system/                 the units of systemd/ (the same as a manual install's)
 #   /usr/lib/sysusers.d/ddedge.conf      the ddedge system user and group
 #   /etc/ddedge/ddedge.env               settings, a conffile, 0640 root:ddedge
-#   /usr/share/bash-completion/completions/ddedge, /usr/share/doc/ddedge/
+#   /usr/share/bash-completion/completions/ddedge, /usr/share/doc/ddedge/ (README.Debian: purging keeps /var/lib/ddedge)
 # The postinst makes the user and V8's code cache with the Node.js that will run ddedge
 # (packaging/deb/postinst); the cache the build made belongs to the build's Node and is left out.
 set -euo pipefail
@@ -36,6 +36,7 @@ install -m 0640 packaging/deb/ddedge.env "$pkg/etc/ddedge/ddedge.env"
 node dist/ddedge.mjs completion bash > "$pkg/usr/share/bash-completion/completions/ddedge"
 chmod 0644 "$pkg/usr/share/bash-completion/completions/ddedge"
 install -m 0644 packaging/deb/copyright "$pkg/usr/share/doc/ddedge/copyright"
+install -m 0644 packaging/deb/README.Debian "$pkg/usr/share/doc/ddedge/README.Debian"
 install -D -m 0644 packaging/deb/lintian-overrides "$pkg/usr/share/lintian/overrides/ddedge"
 gzip -9n < README.md > "$pkg/usr/share/doc/ddedge/README.md.gz"
 date="$(date -R -u -d "@${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}")"

@@ -63,6 +63,8 @@ describe.skipIf(!hasDeb)('the Debian package', () => {
     expect(listing).not.toContain('.v8cache');
     expect(line('usr/share/bash-completion/completions/ddedge')).toBeDefined();
     expect(line('usr/lib/sysusers.d/ddedge.conf')).toBeDefined();
+    // Purging keeps /var/lib/ddedge; the package says so where Debian's users look.
+    expect(line('usr/share/doc/ddedge/README.Debian')).toBeDefined();
     const control = tempDir('ddedge-deb-control-');
     execFileSync('dpkg-deb', ['--control', DEB, control]);
     expect(readFileSync(join(control, 'conffiles'), 'utf8')).toBe('/etc/ddedge/ddedge.env\n');
@@ -83,7 +85,7 @@ describe.skipIf(!hasDeb)('the Debian package', () => {
     }
   });
 
-  it.skipIf(!asRoot)('installs, runs its timer service once against the sandbox, upgrades and purges cleanly', { timeout: 300_000 }, async () => {
+  it.skipIf(!asRoot)('installs, runs its timer service once against the sandbox, upgrades, and purges cleanly keeping /var/lib/ddedge', { timeout: 300_000 }, async () => {
     const root = emptyRoot();
     const install = dpkg(root, '--install', DEB);
     expect(install.status, install.stdout + install.stderr).toBe(0);
@@ -159,11 +161,20 @@ describe.skipIf(!hasDeb)('the Debian package', () => {
     expect([statSync(env).mode & 0o777, statSync(env).gid]).toEqual([0o640, gid]);
     expect(readdirSync(chunks)).toContain('main.cjs.v8cache');
 
-    // Purge: no file of ddedge's left but the administrator's secret.
+    // Purge: no file of ddedge's left but the administrator's secret and the data ddedge kept
+    // for them (state, zone backups, the gateway's DHCID records and journal), which the purge
+    // names, as README.Debian does.
+    expect(readFileSync(join(root, 'usr/share/doc/ddedge/README.Debian'), 'utf8')).toMatch(/purg(e|ing)[^]*keeps? \/var\/lib\/ddedge/);
+    const gatewayData = join(root, 'var/lib/ddedge/gateway/dhcid.json');
+    mkdirSync(join(gatewayData, '..'), { recursive: true });
+    writeFileSync(gatewayData, '{}\n');
     const purge = dpkg(root, '--purge', 'ddedge');
     expect(purge.status, purge.stdout + purge.stderr).toBe(0);
-    for (const gone of ['usr/lib/ddedge', 'usr/bin/ddedge', 'lib/systemd/system/ddedge.service', 'etc/ddedge/ddedge.env', 'var/lib/ddedge', 'var/cache/ddedge']) expect(existsSync(join(root, gone)), gone).toBe(false);
+    for (const gone of ['usr/lib/ddedge', 'usr/bin/ddedge', 'lib/systemd/system/ddedge.service', 'etc/ddedge/ddedge.env', 'var/cache/ddedge']) expect(existsSync(join(root, gone)), gone).toBe(false);
     expect(readdirSync(join(root, 'etc/ddedge/credentials'))).toEqual(['dyndns-key']);
+    expect(readdirSync(join(root, 'var/lib/ddedge')).sort()).toEqual(['gateway', 'state.json']);
+    expect(readFileSync(gatewayData, 'utf8')).toBe('{}\n');
+    expect(purge.stdout + purge.stderr).toMatch(/ddedge: kept \/var\/lib\/ddedge\/ \(state, zone backups, the gateway's DHCID records and journal\): remove it by hand if it is no longer wanted \(rm -rf \/var\/lib\/ddedge \/var\/lib\/private\/ddedge\)/);
     // No override left (exit 1: none listed).
     const overrides = spawnSync('dpkg-statoverride', [`--root=${root}`, '--list'], { encoding: 'utf8' });
     expect([overrides.status, overrides.stdout]).toEqual([1, '']);
