@@ -7,7 +7,8 @@ import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
-import { artefact, BIN, nodelessEnv, run, sandbox, sandboxEnv, tool } from './helpers.js';
+import { readmeRecipe, runRecipe } from '../helpers/readme-recipes.js';
+import { artefact, BIN, nodelessEnv, ROOT, run, sandbox, sandboxEnv, tool } from './helpers.js';
 
 const X64 = join(BIN, 'ddedge-linux-x64');
 const ARM64 = join(BIN, 'ddedge-linux-arm64');
@@ -98,6 +99,11 @@ describe.skipIf(!hasArm64)('ddedge-linux-arm64 under qemu-user-static', () => {
   it('prints its version', async () => {
     const version = await run([...arm64, '--version'], nodelessEnv(), 300_000);
     expect([version.code, version.stdout, version.stderr]).toEqual([0, `${VERSION}\n`, '']);
+  });
+
+  it("prints its version run as README's recipe runs it (qemu's -L, then QEMU_LD_PREFIX)", async () => {
+    const recipe = await runRecipe(readmeRecipe('arm64-qemu'), { cwd: ROOT, env: { PATH: process.env.PATH ?? '', HOME: tempDir() }, timeoutMs: 600_000 });
+    expect([recipe.code, recipe.output]).toEqual([0, `${VERSION}\n${VERSION}\n`]);
   });
 
   it('runs `update --dry-run` against the sandbox', async () => {

@@ -142,3 +142,22 @@ describe('npm install', () => {
     expect(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).allowScripts).toEqual({ esbuild: true });
   });
 });
+
+describe('README: the arm64 executable on an x64 machine', () => {
+  // The packages .ci/run installs to build and run it (cross strip, qemu, the arm64 C libraries)
+  // are the ones the README tells a reader to install; test/packaging runs its qemu lines.
+  const ci = readFileSync(join(root, '.ci/run'), 'utf8');
+  const ciPackages = [...ci.matchAll(/pkg_need\+=\(([^)]*)\)/g)]
+    .flatMap((m) => m[1]!.split(/\s+/))
+    .filter((name) => /arm64|aarch64|qemu/.test(name))
+    .sort();
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+
+  it('names every package .ci/run installs for it, in one apt-get line, and runs it with the cross libraries', () => {
+    expect(ciPackages).toContain('binutils-aarch64-linux-gnu');
+    const line = /^apt-get install (.*binutils-aarch64-linux-gnu.*)$/m.exec(readme);
+    expect(line?.[1]!.split(/\s+/).sort()).toEqual(ciPackages);
+    expect(readme).toContain('qemu-aarch64-static -L /usr/aarch64-linux-gnu dist/bin/ddedge-linux-arm64');
+    expect(readme).toContain('QEMU_LD_PREFIX=/usr/aarch64-linux-gnu');
+  });
+});
