@@ -3,10 +3,12 @@
 // host, the daemon answering /healthz, a read-only root file system, uid 1000. Podman runs
 // here with runc and explicit limits (this machine's); the image needs nothing pulled.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { chmodSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
+import { readmeRecipe, runRecipe, withPorts } from '../helpers/readme-recipes.js';
 import { artefact, BIN, ROOT, run, sandbox, sandboxEnv, tool } from './helpers.js';
 
 const X64 = join(BIN, 'ddedge-linux-x64');
@@ -73,6 +75,40 @@ describe.skipIf(!hasAll)('the container image', () => {
       if (daemon && daemon.exitCode === null) daemon.kill('SIGKILL');
       await box.stop();
       spawnSync('podman', ['rmi', '--force', TAG]);
+    }
+  });
+});
+
+// README's try-it block (<!-- recipe: container-sandbox -->), run as written, as root: the
+// image `npm run build:container` makes (ddedge:latest), the sandbox on the host reached over
+// the host's network, the key file given to uid 1000, a one-shot update, then the daemon, its
+// /healthz and `podman healthcheck run`. The only changes are the README's ports (free ones), and
+// this machine's limits for podman (CONTAINERS_CONF: the default open-file limit of podman's
+// containers is above the hard limit here), which no command line names.
+describe.skipIf(!hasAll)("README's container block against the sandbox", () => {
+  it('updates once, then runs the daemon, healthy, and cleans up after itself', { timeout: 600_000 }, async () => {
+    const built = spawnSync(join(ROOT, 'packaging/container.sh'), [], { encoding: 'utf8' });
+    expect(built.status, built.stderr).toBe(0);
+    expect(built.stdout).toMatch(/^built image ddedge:latest with podman/);
+    const dir = tempDir('ddedge-container-recipe-');
+    symlinkSync(join(ROOT, 'dist'), join(dir, 'dist'));
+    const conf = join(dir, 'containers.conf');
+    writeFileSync(conf, `[containers]\ndefault_ulimits = ["nofile=1024:1024", "nproc=1024:1024"]\n`);
+    // The key file is bind-mounted from here: uid 1000 must reach it.
+    chmodSync(dir, 0o755);
+    try {
+      const ports = { 8443: await freePort(), 9464: await freePort() };
+      const recipe = await runRecipe(withPorts(readmeRecipe('container-sandbox'), ports), { cwd: dir, env: { PATH: process.env.PATH!, HOME: dir, CONTAINERS_CONF: conf }, timeoutMs: 300_000 });
+      expect(recipe.code, recipe.output).toBe(0);
+      expect(recipe.output).toContain('home.example.com A 81.0.2.15 updated\n');
+      expect(recipe.output).toMatch(/^healthy: /m);
+      expect(recipe.output).toMatch(/^healthy$/m);
+      // The daemon's first cycle found the address the one-shot run had sent, on the shared volume.
+      expect(readFileSync(join(dir, 'sandbox.log'), 'utf8').match(/GET \/\w+\/ host=home\.example\.com/g)).toHaveLength(1);
+      expect(statSync(join(dir, 'dyndns-key')).uid).toBe(1000);
+    } finally {
+      spawnSync('podman', ['rm', '--force', 'ddedge-try']);
+      spawnSync('podman', ['volume', 'rm', '--force', 'ddedge-try']);
     }
   });
 });
