@@ -81,10 +81,11 @@ export class GatewayBudget {
    * Sets aside the calls of a plan's writes, a read of the zone after them and the writes that
    * would undo them; returns why not when the budget cannot hold them (nothing is sent then).
    */
-  setAside(zone: string, plan: Plan): string | undefined {
+  setAside(zone: string, plan: Plan, rereads?: number): string | undefined {
     const writes = callCount(stepsOf(plan.changes));
     if (!writes) return undefined;
-    const reread = Math.max(1, Math.ceil((plan.live.length + writes) / LIST_PAGE_LENGTH));
+    // The undoing reads again what the batch read (`rereads` calls), else the plan's listing.
+    const reread = rereads ?? Math.max(1, Math.ceil((plan.live.length + writes) / LIST_PAGE_LENGTH));
     this.reload();
     const budget = this.fresh();
     try {
@@ -97,6 +98,13 @@ export class GatewayBudget {
     }
     this.setAsides.set(zone, budget);
     return undefined;
+  }
+
+  /** Why `calls` more calls do not fit in what is left this hour; undefined when they do. Reserves nothing. */
+  afford(calls: number): string | undefined {
+    const left = this.left();
+    if (calls <= left) return undefined;
+    return `the budget of ${this.limit} provider calls an hour cannot pay for this now: it takes ${calls} calls and ${left} are left (--max-calls-per-hour)`;
   }
 
   /** Gives back what a zone's batch set aside and did not use. */

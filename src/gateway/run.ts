@@ -82,7 +82,7 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
     (zone, soa) => {
       for (const target of settings.notify) void sendNotify(target, soa, logger).then((ok) => ok && logger.info(`gateway: ${target.host}:${target.port} acknowledged the NOTIFY for ${zone} (serial ${soa.value.serial})`));
     },
-    (zone) => dhcidAnswers([...dhcid.of(zone).values()].flat()),
+    (zone, names) => dhcidAnswers(names ? names.flatMap((name) => dhcid.of(zone).get(name) ?? []) : [...dhcid.of(zone).values()].flat()),
   );
   // Every zone is read once before answering: a zone the account does not hold is a configuration error.
   for (const zone of settings.zones) {
@@ -123,7 +123,8 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
             stats,
             refusals,
             replays,
-            setAsideCalls: (zone, plan) => budget.setAside(zone, plan),
+            setAsideCalls: (zone, plan, rereads) => budget.setAside(zone, plan, rereads),
+            affordCalls: (calls) => budget.afford(calls),
             releaseCalls: (zone) => budget.release(zone),
           }),
         );
