@@ -93,18 +93,33 @@ export class GatewayBudget {
     } catch (error) {
       if (!(error instanceof BudgetSpentError)) throw error;
       // Not "spent" (refreshes go on with the calls left); the update's answer says why.
-      const resume = error.resumeAt.toISOString().replace(/\.\d+Z$/, 'Z');
-      return `the budget of ${this.limit} provider calls an hour is spent: this update (and undoing it, should a write fail) may take ${2 * writes + reread} calls and ${budget.left()} are left; calls resume at ${resume} (--max-calls-per-hour)`;
+      return this.spentForUpdate(2 * writes + reread, budget.left(), error.resumeAt);
     }
     this.setAsides.set(zone, budget);
     return undefined;
   }
 
-  /** Why `calls` more calls do not fit in what is left this hour; undefined when they do. Reserves nothing. */
-  afford(calls: number): string | undefined {
-    const left = this.left();
-    if (calls <= left) return undefined;
-    return `the budget of ${this.limit} provider calls an hour cannot pay for this now: it takes ${calls} calls and ${left} are left (--max-calls-per-hour)`;
+  /**
+   * Why `calls` more calls do not fit in what is left this hour, undefined when they do;
+   * reserves nothing. For an update's writes (`forUpdate`), worded as setAside words it.
+   */
+  afford(calls: number, forUpdate = false): string | undefined {
+    this.reload();
+    // A trial on a copy of the counts: it says when that many calls will fit, and writes nothing.
+    const trial = new CallBudget({ calls: { ...(this.counts.calls ?? {}) } }, this.limit, this.now, () => undefined);
+    const left = trial.left();
+    try {
+      trial.reserve(calls);
+      return undefined;
+    } catch (error) {
+      if (!(error instanceof BudgetSpentError)) throw error;
+      return forUpdate ? this.spentForUpdate(calls, left, error.resumeAt) : error.message;
+    }
+  }
+
+  private spentForUpdate(calls: number, left: number, resumeAt: Date): string {
+    const resume = resumeAt.toISOString().replace(/\.\d+Z$/, 'Z');
+    return `the budget of ${this.limit} provider calls an hour is spent: this update (and undoing it, should a write fail) may take ${calls} calls and ${left} are left; calls resume at ${resume} (--max-calls-per-hour)`;
   }
 
   /** Gives back what a zone's batch set aside and did not use. */

@@ -124,7 +124,7 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
             refusals,
             replays,
             setAsideCalls: (zone, plan, rereads) => budget.setAside(zone, plan, rereads),
-            affordCalls: (calls) => budget.afford(calls),
+            affordCalls: (calls, forUpdate) => budget.afford(calls, forUpdate),
             releaseCalls: (zone) => budget.release(zone),
           }),
         );

@@ -51,8 +51,8 @@ export interface BatchDeps {
   logger: Logger;
   /** Sets aside the provider calls of a batch's writes, their undoing and the `rereads` that takes (the gateway's budget); says why not when it cannot. */
   setAsideCalls?: (zone: string, plan: Plan, rereads?: number) => string | undefined;
-  /** Why `calls` more provider calls do not fit in the budget now; undefined when they do. */
-  affordCalls?: (calls: number) => string | undefined;
+  /** Why `calls` more provider calls (for an update's writes and their undoing: `forUpdate`) do not fit in the budget now; undefined when they do. */
+  affordCalls?: (calls: number, forUpdate?: boolean) => string | undefined;
   /** Gives back what setAsideCalls set aside and the batch did not use. */
   releaseCalls?: (zone: string) => void;
   /** The DHCID records the gateway keeps (the provider cannot hold them). */
@@ -215,9 +215,9 @@ async function applyBatch(zone: string, batch: Pending[], deps: BatchDeps): Prom
       }
       // Each update is weighed against the budget as it is accepted: one too big for it fails alone, not the batch.
       const cost = callCount(stepsOf(plan.changes));
-      const unaffordable = cost ? deps.affordCalls?.(2 * (writes + cost) + reading.calls) : undefined;
+      const unaffordable = cost ? deps.affordCalls?.(2 * (writes + cost) + reading.calls, true) : undefined;
       if (unaffordable) {
-        decide(pending, { rcode: RCODE_UPDATE.SERVFAIL, ede: EDE.OTHER, why: `${unaffordable} (this update takes ${cost} write(s), and as many to undo them should one fail)` });
+        decide(pending, { rcode: RCODE_UPDATE.SERVFAIL, ede: EDE.OTHER, why: unaffordable });
         continue;
       }
       writes += cost;
