@@ -81,7 +81,11 @@ export function enqueueUpdate(zone: string, update: Omit<Pending, 'resolve'>, de
   }
   queuedByKey.set(update.key, queued + records);
   return new Promise((resolve) => {
+    let answered = false;
     const done = (outcome: Outcome) => {
+      // Counted off once, however often an update is answered (a batch that throws answers all of it again).
+      if (answered) return;
+      answered = true;
       const left = (queuedByKey.get(update.key) ?? records) - records;
       if (left > 0) queuedByKey.set(update.key, left);
       else queuedByKey.delete(update.key);
