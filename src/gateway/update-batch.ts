@@ -144,7 +144,8 @@ function groupByName(records: LiveRecord[], names: Set<string>): Map<string, Liv
  */
 function readPlan(zone: string, names: Set<string>, deps: BatchDeps): { whole: boolean; calls: number } {
   const wholeCalls = Math.max(1, Math.ceil(deps.views.size(zone) / LIST_PAGE_LENGTH));
-  return names.size >= wholeCalls ? { whole: true, calls: wholeCalls } : { whole: false, calls: names.size };
+  // The apex's filter (the zone's name) matches every entry: its listing is the whole zone's.
+  return names.size >= wholeCalls || names.has(zone) ? { whole: true, calls: wholeCalls } : { whole: false, calls: names.size };
 }
 
 /** The records the provider holds at `names`, read afresh and shown in the zone's view. */

@@ -26,6 +26,9 @@ export interface ZoneProvider {
   setZone(records: ProviderFields[]): Promise<void>;
 }
 
+/** Filtered listings read at once: the provider's limit of simultaneous connections. */
+const LIST_CONNECTIONS = 3;
+
 export interface ZoneListing {
   records: LiveRecord[];
   incomplete?: string;
@@ -51,17 +54,28 @@ export function providerZone(client: ApiClient, serviceName: string): ZoneProvid
       return records;
     },
     async listNames(names) {
-      const records: LiveRecord[] = [];
-      for (const name of new Set(names)) {
-        // The spec gives `filter` no more meaning than a filter on the name; the sandbox (and the
-        // provider, as far as is known) matches entries whose name contains it. Only entries at
-        // exactly the name count, so a filter that matches more (xwww for www, or every name for
-        // the apex) or one the provider ignores costs calls, never a wrong answer.
+      const queue = [...new Set(names)];
+      const byName = new Map<string, LiveRecord[]>();
+      // The spec gives `filter` no more meaning than a filter on the name; the sandbox (and the
+      // provider, as far as is known) matches entries whose name contains it. Only entries at
+      // exactly the name count, so a filter that matches more (xwww for www, or every name for
+      // the apex) or one the provider ignores costs calls, never a wrong answer.
+      const readOne = async (name: string) => {
         const { records: listed, incomplete } = await listing(name);
         if (incomplete) throw new IncompleteListingError(incomplete);
-        for (const r of listed) if (r.name === name) records.push(r);
-      }
-      return records;
+        byName.set(name, listed.filter((r) => r.name === name));
+      };
+      // As many at once as the provider allows connections (3); the first failure ends the reading.
+      const workers = Array.from({ length: Math.min(LIST_CONNECTIONS, queue.length) }, async () => {
+        try {
+          for (let name = queue.shift(); name !== undefined; name = queue.shift()) await readOne(name);
+        } catch (error) {
+          queue.length = 0;
+          throw error;
+        }
+      });
+      await Promise.all(workers);
+      return [...byName.values()].flat();
     },
     async create(record) {
       await client.call('service', service.dnsCreate, { serviceName, ...toProvider(record) });
