@@ -107,4 +107,20 @@ describe.skipIf(!TOOLS)(`an update's provider calls on a zone of ${ZONE_SIZE.toL
     const answer = readAnswer(await udpExchange(port, queryPacket({ name: 'behind.example.com', type: 16 })));
     expect(answer.answers.map((r) => r.value)).toEqual([['replaced']]);
   });
+
+  it("warns at start when re-reading the zone's pages every --refresh would take most of the budget", async () => {
+    const dir = tempDir('ddedge-gwcost-warn-');
+    writeFileSync(join(dir, 'keys'), `${keygenText('other', 'hmac-sha256')}`, { mode: 0o600 });
+    const second = startDist(
+      ['gateway', '--zone', 'example.com', '--keys', join(dir, 'keys'), '--dns-listen', '127.0.0.1:0', '--state-dir', join(dir, 'state'), '--refresh', '60s'],
+      baseEnv({ DDEDGE_API_URL: sandbox.url, DDEDGE_API_USER: 'demo-user', DDEDGE_API_PASSWORD: 'demo-api-password', DDEDGE_MAX_CALLS_PER_HOUR: '3600' }),
+    );
+    try {
+      const text = await waitForOutput(second, 'stderr', (t) => /answering DNS/.test(t), 60_000);
+      const pages = Math.ceil(zoneEntries().length / 1000);
+      expect(text).toContain(`re-reading 1 zone(s) every 60s takes ${pages * 60} of the 3600 provider calls allowed an hour (${pages} pages of service/dnslist each time)`);
+    } finally {
+      second.kill('SIGTERM');
+    }
+  }, 90_000);
 });
