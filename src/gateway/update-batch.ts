@@ -305,15 +305,17 @@ function planTo(live: LiveRecord[], wanted: ZoneRecord[], zone: string): Plan {
   return planZone(live, { zone, records: wanted.map((r) => ({ ...r, where: 'update' })), notes: [] }, owner);
 }
 
+/** Numbers the records a batch's updates create, so that no two share an ID (a later update of the batch may see both). */
+let pendingRecords = 0;
+
 /** The listing as it will be once `changes` are made (new records get IDs of their own that never reach the provider). */
 function simulate(current: LiveRecord[], changes: Change[]): LiveRecord[] {
   const byId = new Map(current.map((r) => [r.entityID, r]));
-  let created = 0;
   for (const c of changes) {
     if (c.action === 'delete') byId.delete(c.before!.entityID);
     else if (c.action === 'update') byId.set(c.before!.entityID, { ...c.after!, entityID: c.before!.entityID });
     else {
-      const id = `pending:${byId.size}:${created++}`;
+      const id = `pending:${(pendingRecords = (pendingRecords + 1) % Number.MAX_SAFE_INTEGER)}`;
       byId.set(id, { ...c.after!, entityID: id });
     }
   }

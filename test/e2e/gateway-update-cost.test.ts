@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DnsEntry } from '../../src/api/endpoints/service.js';
 import { keygenText } from '../../src/gateway/keygen.js';
+import { parseFault } from '../../src/sandbox/faults.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { baseEnv, startDist, tempDir, waitForOutput } from '../helpers/cli.js';
 import { queryPacket, readAnswer, udpExchange } from '../helpers/dns-wire.js';
@@ -106,6 +107,22 @@ describe.skipIf(!TOOLS)(`an update's provider calls on a zone of ${ZONE_SIZE.toL
     // And the view shows what the provider holds there now.
     const answer = readAnswer(await udpExchange(port, queryPacket({ name: 'behind.example.com', type: 16 })));
     expect(answer.answers.map((r) => r.value)).toEqual([['replaced']]);
+  });
+
+  it('updates batched together each see what the ones before them made, at their names and at others', async () => {
+    // The first update's read is slow, so the three after it arrive meanwhile and go together, in order.
+    sandbox.faults.push(parseFault('service/dnslist=slow:1500x1'));
+    const blocker = nsupdate(['update add slow.example.com 300 TXT "first"']);
+    await new Promise((r) => setTimeout(r, 300));
+    const a = nsupdate(['update add pa.example.com 300 TXT "a"']);
+    await new Promise((r) => setTimeout(r, 150));
+    const b = nsupdate(['update add pb.example.com 300 TXT "b"']);
+    await new Promise((r) => setTimeout(r, 150));
+    const c = nsupdate(['prereq yxrrset pa.example.com TXT', 'prereq yxrrset pb.example.com TXT', 'update add pc.example.com 300 TXT "c"', 'update add pa.example.com 300 TXT "a2"']);
+    const results = await Promise.all([blocker, a, b, c]);
+    expect(results).toEqual(Array(4).fill({ code: 0, out: '' }));
+    const at = (name: string) => zoneEntries().filter((e) => e.name === name).map((e) => e.value).sort();
+    expect([at('pa.example.com'), at('pb.example.com'), at('pc.example.com')]).toEqual([['a', 'a2'], ['b'], ['c']]);
   });
 
   it("warns at start when re-reading the zone's pages every --refresh would take most of the budget", async () => {
