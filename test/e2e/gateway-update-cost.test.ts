@@ -97,6 +97,14 @@ describe.skipIf(!TOOLS)(`an update's provider calls on a zone of ${ZONE_SIZE.toL
     expect(zoneEntries().filter((e) => e.name === 'xcdn.example.com').map((e) => e.value)).toEqual(['192.0.2.20']);
   });
 
+  it("reads on the sandbox's service/dnslist filter as the provider's: every entry whose name contains the text, counted in total", async () => {
+    const body = new URLSearchParams({ apiuser: 'demo-user', apipasswd: 'demo-api-password', serviceName: 'example.com', filter: 'CDN.example.com' });
+    const answer = (await (await fetch(`${sandbox.url}/service/dnslist/`, { method: 'POST', body })).json()) as { responseData: { queryInfo: { total: number }; dns: DnsEntry[] } };
+    const names = answer.responseData.dns.map((e) => e.name).sort();
+    expect(names).toEqual(['a.cdn.example.com', 'cdn.example.com', 'cdn.example.com.example.com', 'xcdn.example.com']);
+    expect(answer.responseData.queryInfo.total).toBe(4);
+  });
+
   it('a record added at the provider behind the gateway is seen by the next update there (read afresh)', async () => {
     const dns = zoneEntries();
     dns.push({ entityID: '700001', name: 'behind.example.com', type: 'TXT', ttl: '300', priority: '-', value: 'made elsewhere' });
