@@ -61,3 +61,5 @@ console.log('| server | records received | median | ratio |\n|---|---|---|---|')
 // NSD sends the glue of ns1 besides; the gateway leaves NS and glue to the provider's zone.
 for (const t of targets) console.log(`| ${t.title} | ${t.records} | ${median(t.times).toFixed(1)} ms | ${(median(t.times) / median(base.times)).toFixed(2)} x ${base.title.split(' ')[0]} |`);
 if (!nsdPort) console.log('\nNSD is not installed (apt-get install nsd): the gateway is shown alone.');
+// The servers' pipes would keep this process (and bench/all.mjs after it) waiting: stop them now.
+stops.forEach((stop) => stop());

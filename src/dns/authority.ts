@@ -16,14 +16,20 @@ export interface ZoneAnswer {
   additional: DnsRecord[];
 }
 
-/** One zone, read-only once built: rebuild it (O(zone)) when its content changes. */
+/**
+ * One zone. Built in O(zone); a change of a few owners is made in place by replaceOwners (the
+ * gateway's view after an update), in O(records changed), never by a rebuild.
+ */
 export interface ZoneIndex {
   /** The apex as a key (lower case, no trailing dot). */
   apex: string;
   /** Records by owner key; owners written as the zone holds them. */
   nodes: Map<string, DnsRecord[]>;
-  /** Every owner and every name between an owner and the apex (empty non-terminals exist). */
-  existing: Set<string>;
+  /**
+   * Every owner and every name between an owner and the apex (empty non-terminals exist), with
+   * the number of owners at or below it: a name stops existing when its count falls to 0.
+   */
+  existing: Map<string, number>;
   /** Delegations: NS records of names below the apex, by name. */
   cuts: Map<string, DnsRecord[]>;
   soa: DnsRecord & { type: 'SOA' };
@@ -55,14 +61,8 @@ export function buildZoneIndex(apex: string, soa: DnsRecord & { type: 'SOA' }, r
   };
   for (const record of records) if (record.type !== 'SOA') add(record);
   add(soa);
-  const existing = new Set<string>();
-  for (const owner of nodes.keys()) {
-    // Stops at the first name already known: its ancestors are known too, so this is O(zone).
-    for (let name = owner; name.length >= apexKey.length && !existing.has(name); name = parentOf(name)) {
-      existing.add(name);
-      if (name === apexKey) break;
-    }
-  }
+  const existing = new Map<string, number>();
+  for (const owner of nodes.keys()) countOwner(existing, owner, apexKey, 1);
   const cuts = new Map<string, DnsRecord[]>();
   for (const [owner, list] of nodes) {
     if (owner === apexKey) continue;
@@ -70,6 +70,42 @@ export function buildZoneIndex(apex: string, soa: DnsRecord & { type: 'SOA' }, r
     if (ns.length) cuts.set(owner, ns);
   }
   return { apex: apexKey, nodes, existing, cuts, soa, size };
+}
+
+/** Adds `step` to the count of `owner` and of every name above it up to the apex; a name whose count falls to 0 is gone. */
+function countOwner(existing: Map<string, number>, owner: string, apexKey: string, step: 1 | -1): void {
+  for (let name = owner; name.length >= apexKey.length; name = parentOf(name)) {
+    const count = (existing.get(name) ?? 0) + step;
+    if (count > 0) existing.set(name, count);
+    else existing.delete(name);
+    if (name === apexKey || name === '') break;
+  }
+}
+
+/**
+ * Replaces, in place, the records of each owner in `owners` (owner key -> its records; none: the
+ * owner is gone) and the SOA. Cost: the records replaced and their names' depth, not the zone.
+ * Answers see the index before or after, never half of it (this runs to its end at once).
+ */
+export function replaceOwners(zone: ZoneIndex, owners: Map<string, DnsRecord[]>, soa: DnsRecord & { type: 'SOA' }): void {
+  for (const [owner, records] of owners) {
+    if (!atOrBelow(owner, zone.apex) || owner === zone.apex) continue;
+    const before = zone.nodes.get(owner);
+    zone.size += records.length - (before?.length ?? 0);
+    if (records.length) zone.nodes.set(owner, records);
+    else zone.nodes.delete(owner);
+    if (!before && records.length) countOwner(zone.existing, owner, zone.apex, 1);
+    if (before && !records.length) countOwner(zone.existing, owner, zone.apex, -1);
+    const ns = records.filter((r) => r.type === 'NS');
+    if (ns.length) zone.cuts.set(owner, ns);
+    else zone.cuts.delete(owner);
+  }
+  // The apex keeps its SOA whatever else changes there; its records are given with the others.
+  const apexRecords = owners.get(zone.apex);
+  const apex = (apexRecords ?? zone.nodes.get(zone.apex) ?? []).filter((r) => r.type !== 'SOA');
+  zone.size += apex.length + 1 - (zone.nodes.get(zone.apex)?.length ?? 0);
+  zone.nodes.set(zone.apex, [...apex, soa]);
+  zone.soa = soa;
 }
 
 /** Whether a name key lies in the zone (at or below its apex). */

@@ -81,10 +81,11 @@ export class GatewayBudget {
    * Sets aside the calls of a plan's writes, a read of the zone after them and the writes that
    * would undo them; returns why not when the budget cannot hold them (nothing is sent then).
    */
-  setAside(zone: string, plan: Plan): string | undefined {
+  setAside(zone: string, plan: Plan, rereads?: number): string | undefined {
     const writes = callCount(stepsOf(plan.changes));
     if (!writes) return undefined;
-    const reread = Math.max(1, Math.ceil((plan.live.length + writes) / LIST_PAGE_LENGTH));
+    // The undoing reads again what the batch read (`rereads` calls), else the plan's listing.
+    const reread = rereads ?? Math.max(1, Math.ceil((plan.live.length + writes) / LIST_PAGE_LENGTH));
     this.reload();
     const budget = this.fresh();
     try {
@@ -92,11 +93,33 @@ export class GatewayBudget {
     } catch (error) {
       if (!(error instanceof BudgetSpentError)) throw error;
       // Not "spent" (refreshes go on with the calls left); the update's answer says why.
-      const resume = error.resumeAt.toISOString().replace(/\.\d+Z$/, 'Z');
-      return `the budget of ${this.limit} provider calls an hour is spent: this update (and undoing it, should a write fail) may take ${2 * writes + reread} calls and ${budget.left()} are left; calls resume at ${resume} (--max-calls-per-hour)`;
+      return this.spentForUpdate(2 * writes + reread, budget.left(), error.resumeAt);
     }
     this.setAsides.set(zone, budget);
     return undefined;
+  }
+
+  /**
+   * Why `calls` more calls do not fit in what is left this hour, undefined when they do;
+   * reserves nothing. For an update's writes (`forUpdate`), worded as setAside words it.
+   */
+  afford(calls: number, forUpdate = false): string | undefined {
+    this.reload();
+    // A trial on a copy of the counts: it says when that many calls will fit, and writes nothing.
+    const trial = new CallBudget({ calls: { ...(this.counts.calls ?? {}) } }, this.limit, this.now, () => undefined);
+    const left = trial.left();
+    try {
+      trial.reserve(calls);
+      return undefined;
+    } catch (error) {
+      if (!(error instanceof BudgetSpentError)) throw error;
+      return forUpdate ? this.spentForUpdate(calls, left, error.resumeAt) : error.message;
+    }
+  }
+
+  private spentForUpdate(calls: number, left: number, resumeAt: Date): string {
+    const resume = resumeAt.toISOString().replace(/\.\d+Z$/, 'Z');
+    return `the budget of ${this.limit} provider calls an hour is spent: this update (and undoing it, should a write fail) may take ${calls} calls and ${left} are left; calls resume at ${resume} (--max-calls-per-hour)`;
   }
 
   /** Gives back what a zone's batch set aside and did not use. */

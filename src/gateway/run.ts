@@ -15,6 +15,7 @@ import { ConfigError, DdedgeError, ExitCode, exitCodeOf } from '../runtime/error
 import type { Logger } from '../runtime/log.js';
 import { BudgetSpentError } from '../state/budget.js';
 import { providerZone, type ZoneProvider } from '../zone/provider-zone.js';
+import { LIST_PAGE_LENGTH } from '../zone/zone-listing.js';
 import { GatewayBudget } from './call-budget.js';
 import { loadKeysFile, type GatewayKeys } from './keys-file.js';
 import type { DnsListener } from '../dns/listener.js';
@@ -71,7 +72,6 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
   const readers = new Map<string, ZoneProvider>(settings.zones.map((z) => [z, stats.watch(z, providerZone(reader, z))]));
   const writers = new Map<string, ZoneProvider>(settings.zones.map((z) => [z, stats.watch(z, providerZone(clientFor(z), z))]));
   const providerOf = (zone: string) => writers.get(zone)!;
-  warnIfRefreshesCrowdTheBudget(settings, logger);
   // A damaged DHCID store stops the start (exit 2): read as empty, it would let any DHCP client take every name.
   const dhcid = DhcidStore.open(settings.stateDir);
   const views = new ZoneViews(
@@ -82,7 +82,7 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
     (zone, soa) => {
       for (const target of settings.notify) void sendNotify(target, soa, logger).then((ok) => ok && logger.info(`gateway: ${target.host}:${target.port} acknowledged the NOTIFY for ${zone} (serial ${soa.value.serial})`));
     },
-    (zone) => dhcidAnswers([...dhcid.of(zone).values()].flat()),
+    (zone, names) => dhcidAnswers(names ? names.flatMap((name) => dhcid.of(zone).get(name) ?? []) : [...dhcid.of(zone).values()].flat()),
   );
   // Every zone is read once before answering: a zone the account does not hold is a configuration error.
   for (const zone of settings.zones) {
@@ -96,6 +96,7 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
       throw new ConfigError(`--zone ${zone}: cannot read it from the provider: ${(error as Error).message}${await accountZonesHint(reader)}`);
     }
   }
+  warnIfRefreshesCrowdTheBudget(settings, views, logger);
   // One memory of the signed updates acted on, for every listener, kept across restarts.
   const replays = ReplayMemory.load(ReplayMemory.pathIn(settings.stateDir), Math.floor(Date.now() / 1000), logger);
   const saveReplays = setInterval(() => replays.save(Math.floor(Date.now() / 1000), logger), REPLAY_SAVE_MS);
@@ -123,7 +124,8 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
             stats,
             refusals,
             replays,
-            setAsideCalls: (zone, plan) => budget.setAside(zone, plan),
+            setAsideCalls: (zone, plan, rereads) => budget.setAside(zone, plan, rereads),
+            affordCalls: (calls, forUpdate) => budget.afford(calls, forUpdate),
             releaseCalls: (zone) => budget.release(zone),
           }),
         );
@@ -185,11 +187,13 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
   }
 }
 
-/** Refreshes alone should leave most of the budget to updates. */
-function warnIfRefreshesCrowdTheBudget(settings: GatewaySettings, logger: Logger): void {
-  const perHour = settings.zones.length * Math.ceil(3_600_000 / settings.refreshMs);
+/** Refreshes alone should leave most of the budget to updates: each takes a page of service/dnslist per 1,000 records. */
+function warnIfRefreshesCrowdTheBudget(settings: GatewaySettings, views: ZoneViews, logger: Logger): void {
+  const pages = settings.zones.reduce((n, zone) => n + Math.max(1, Math.ceil(views.size(zone) / LIST_PAGE_LENGTH)), 0);
+  const perHour = pages * Math.ceil(3_600_000 / settings.refreshMs);
   if (perHour > settings.maxCallsPerHour / 2) {
-    logger.warn(`gateway: re-reading ${settings.zones.length} zone(s) every ${Math.round(settings.refreshMs / 1000)}s takes ${perHour} of the ${settings.maxCallsPerHour} provider calls allowed an hour; raise --refresh or --max-calls-per-hour`);
+    const paged = pages > settings.zones.length ? ` (${pages} pages of service/dnslist each time)` : '';
+    logger.warn(`gateway: re-reading ${settings.zones.length} zone(s) every ${Math.round(settings.refreshMs / 1000)}s takes ${perHour} of the ${settings.maxCallsPerHour} provider calls allowed an hour${paged}; raise --refresh or --max-calls-per-hour`);
   }
 }
 

@@ -7,16 +7,22 @@
 // the zone's lock. A write the provider fails half-way is undone, and the update that held it is
 // answered SERVFAIL (REFUSED when the provider refused the change itself): none is half-made. The
 // others of the batch go round again when the provider refused a value, else get SERVFAIL.
+// What a batch costs follows its updates, not the zone: it reads afresh only the names its
+// updates concern (the whole zone when that takes fewer calls), evaluates each update against
+// the records at its own names, yields to the listeners between updates so that queries and
+// probes are answered meanwhile, and takes on a bounded number of records (update-limits.ts).
+// The call budget is asked before the zone is read, and before each update is accepted.
 import { join } from 'node:path';
 import { ApiError } from '../api/errors.js';
 import { EDE } from '../dns/edns.js';
 import type { Logger } from '../runtime/log.js';
 import { acquireLock } from '../state/lock.js';
 import { applyPlan, type ApplyOutcome } from '../zone/apply.js';
+import { LIST_PAGE_LENGTH } from '../zone/zone-listing.js';
 import { planZone, type Change, type Plan } from '../zone/plan.js';
 import type { ZoneProvider } from '../zone/provider-zone.js';
 import { isZoneType, sameRecord, sameValue, type LiveRecord, type ZoneRecord } from '../zone/record.js';
-import type { Step } from '../zone/steps.js';
+import { callCount, stepsOf, type Step } from '../zone/steps.js';
 import { DhcidBatch } from './dhcid-batch.js';
 import { bystanderReason, holdsFailedWrite } from './failed-write.js';
 import type { DhcidStore } from './dhcid-store.js';
@@ -26,6 +32,7 @@ import { writeJournal } from './journal.js';
 import type { GatewayKeys } from './keys-file.js';
 import { keptRecords } from './kept-records.js';
 import type { UpdateMessage } from './update-message.js';
+import { MAX_BATCH_RECORDS, MAX_KEY_RECORDS, recordsOf } from './update-limits.js';
 import { managedRecords, RCODE_UPDATE } from './update-rules.js';
 import type { ZoneViews } from './zone-views.js';
 
@@ -42,8 +49,10 @@ export interface BatchDeps {
   stateDir: string;
   hosts: string[];
   logger: Logger;
-  /** Sets aside the provider calls of a batch's writes and their undoing (the gateway's budget); says why not when it cannot. */
-  setAsideCalls?: (zone: string, plan: Plan) => string | undefined;
+  /** Sets aside the provider calls of a batch's writes, their undoing and the `rereads` that takes (the gateway's budget); says why not when it cannot. */
+  setAsideCalls?: (zone: string, plan: Plan, rereads?: number) => string | undefined;
+  /** Why `calls` more provider calls (for an update's writes and their undoing: `forUpdate`) do not fit in the budget now; undefined when they do. */
+  affordCalls?: (calls: number, forUpdate?: boolean) => string | undefined;
   /** Gives back what setAsideCalls set aside and the batch did not use. */
   releaseCalls?: (zone: string) => void;
   /** The DHCID records the gateway keeps (the provider cannot hold them). */
@@ -59,13 +68,31 @@ interface Pending {
 
 const queues = new Map<string, Pending[]>();
 const running = new Set<string>();
+/** Records of each key's updates waiting or being made (update-limits.ts). */
+const queuedByKey = new Map<string, number>();
 const OK: Outcome = { rcode: 0, ede: 0, why: '' };
 
 /** Queues an update of `zone`; resolves with its outcome once its batch is written. */
 export function enqueueUpdate(zone: string, update: Omit<Pending, 'resolve'>, deps: BatchDeps): Promise<Outcome> {
+  const records = recordsOf(update.message);
+  const queued = queuedByKey.get(update.key) ?? 0;
+  if (queued && queued + records > MAX_KEY_RECORDS) {
+    return Promise.resolve({ rcode: RCODE_UPDATE.REFUSED, ede: EDE.NOT_READY, why: `the key ${update.key} has updates of ${queued} records waiting to be made (at most ${MAX_KEY_RECORDS} at once); send this one again once they are answered` });
+  }
+  queuedByKey.set(update.key, queued + records);
   return new Promise((resolve) => {
+    let answered = false;
+    const done = (outcome: Outcome) => {
+      // Counted off once, however often an update is answered (a batch that throws answers all of it again).
+      if (answered) return;
+      answered = true;
+      const left = (queuedByKey.get(update.key) ?? records) - records;
+      if (left > 0) queuedByKey.set(update.key, left);
+      else queuedByKey.delete(update.key);
+      resolve(outcome);
+    };
     const queue = queues.get(zone) ?? [];
-    queue.push({ ...update, resolve });
+    queue.push({ ...update, resolve: done });
     queues.set(zone, queue);
     if (!running.has(zone)) void work(zone, deps);
   });
@@ -75,7 +102,7 @@ async function work(zone: string, deps: BatchDeps): Promise<void> {
   running.add(zone);
   try {
     for (let queue = queues.get(zone); queue?.length; queue = queues.get(zone)) {
-      const batch = queue.splice(0);
+      const batch = queue.splice(0, batchLength(queue));
       try {
         await applyBatch(zone, batch, deps);
       } catch (error) {
@@ -88,6 +115,51 @@ async function work(zone: string, deps: BatchDeps): Promise<void> {
   }
 }
 
+/** How many updates at the head of the queue the next batch takes: at least one, then as long as their records fit MAX_BATCH_RECORDS. */
+function batchLength(queue: Pending[]): number {
+  let records = recordsOf(queue[0]!.message);
+  let n = 1;
+  while (n < queue.length && records + recordsOf(queue[n]!.message) <= MAX_BATCH_RECORDS) records += recordsOf(queue[n++]!.message);
+  return n;
+}
+
+/** The names an update's prerequisites and changes concern: all it needs read. */
+const namesOf = (message: UpdateMessage): string[] => [...message.prerequisites, ...message.updates].map((r) => r.name);
+
+/** Lets the listeners answer what arrived meanwhile (queries, probes) before the next update is evaluated. */
+const yieldToListeners = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** The records at `names`, from records grouped by name. */
+const recordsAt = (byName: Map<string, LiveRecord[]>, names: Iterable<string>): LiveRecord[] => [...new Set(names)].flatMap((n) => byName.get(n) ?? []);
+
+function groupByName(records: LiveRecord[], names: Set<string>): Map<string, LiveRecord[]> {
+  const byName = new Map<string, LiveRecord[]>([...names].map((n) => [n, []]));
+  for (const r of records) byName.get(r.name)?.push(r);
+  return byName;
+}
+
+/**
+ * How the batch reads the zone afresh: the names it concerns, one filtered listing each, or the
+ * whole zone when that takes no more calls (a small zone, or a batch of many names).
+ */
+function readPlan(zone: string, names: Set<string>, deps: BatchDeps): { whole: boolean; calls: number } {
+  const wholeCalls = Math.max(1, Math.ceil(deps.views.size(zone) / LIST_PAGE_LENGTH));
+  // The apex's filter (the zone's name) matches every entry: its listing is the whole zone's.
+  return names.size >= wholeCalls || names.has(zone) ? { whole: true, calls: wholeCalls } : { whole: false, calls: names.size };
+}
+
+/** The records the provider holds at `names`, read afresh and shown in the zone's view. */
+async function readNames(provider: ZoneProvider, zone: string, names: Set<string>, whole: boolean, deps: BatchDeps): Promise<LiveRecord[]> {
+  if (whole) {
+    const live = await provider.list();
+    deps.views.show(zone, live);
+    return live.filter((r) => names.has(r.name));
+  }
+  const live = await provider.listNames(names);
+  deps.views.showNames(zone, names, live);
+  return live;
+}
+
 async function applyBatch(zone: string, batch: Pending[], deps: BatchDeps): Promise<void> {
   const everyone = (outcome: Outcome) => batch.forEach((p) => p.resolve(outcome));
   let lock;
@@ -98,16 +170,21 @@ async function applyBatch(zone: string, batch: Pending[], deps: BatchDeps): Prom
   }
   try {
     const provider = deps.providerOf(zone);
+    const names = new Set(batch.flatMap((p) => namesOf(p.message)));
+    const reading = readPlan(zone, names, deps);
+    // Nothing is read or evaluated when the budget cannot even pay for the reading.
+    const poor = deps.affordCalls?.(reading.calls);
+    if (poor) return everyone({ rcode: RCODE_UPDATE.SERVFAIL, ede: EDE.OTHER, why: poor });
     let live: LiveRecord[];
     try {
-      live = await provider.list();
+      live = await readNames(provider, zone, names, reading.whole, deps);
     } catch (error) {
       return everyone({ rcode: RCODE_UPDATE.SERVFAIL, ede: EDE.NETWORK_ERROR, why: `cannot read the zone from the provider: ${(error as Error).message}` });
     }
-    deps.views.show(zone, live);
     const keys = deps.keys();
     const kept = keptRecords(deps.stateDir, deps.hosts, keys);
-    let current = live;
+    // The records at the batch's names as the updates accepted so far leave them.
+    const current = groupByName(live, names);
     // DHCID: kept by the gateway, changed with the batch and saved only with the provider's writes.
     const dhcid = new DhcidBatch(deps.dhcid, zone);
     const accepted: { pending: Pending; changes: Change[] }[] = [];
@@ -118,14 +195,19 @@ async function applyBatch(zone: string, batch: Pending[], deps: BatchDeps): Prom
     const contingent: { pending: Pending; outcome: Outcome }[] = [];
     const decide = (pending: Pending, outcome: Outcome) => (accepted.length ? contingent.push({ pending, outcome }) : pending.resolve(outcome));
     const waiting = () => contingent.map(({ pending }) => pending);
-    for (const pending of batch) {
+    // Writes the accepted updates may take (an upper bound: a later update may undo an earlier one's).
+    let writes = 0;
+    for (const [i, pending] of batch.entries()) {
+      if (i) await yieldToListeners();
+      const own = namesOf(pending.message);
+      const here = recordsAt(current, own);
       // A delete of every type at a name (type ANY) needs the key to be allowed each type there, DHCID included (update-rules.ts, dhcid-rules.ts).
-      const evaluation = evaluateWithDhcid(pending.message, current, zone, (owner, type) => grantsFor(keys, pending.key, zone, owner, type).length > 0, dhcid.held, dhcid.spare);
+      const evaluation = evaluateWithDhcid(pending.message, here, zone, (owner, type) => grantsFor(keys, pending.key, zone, owner, type).length > 0, dhcid.held, dhcid.spare);
       if (!evaluation.ok) {
         decide(pending, { rcode: evaluation.rcode, ede: evaluation.ede, why: evaluation.why });
         continue;
       }
-      const plan = planTo(current, evaluation.wanted, zone);
+      const plan = planTo(here, evaluation.wanted, zone);
       const refusal = plan.changes.map((c) => kept(c, pending.key)).find(Boolean);
       if (refusal) {
         decide(pending, { rcode: RCODE_UPDATE.REFUSED, ede: EDE.PROHIBITED, why: refusal });
@@ -136,14 +218,23 @@ async function applyBatch(zone: string, batch: Pending[], deps: BatchDeps): Prom
         decide(pending, OK);
         continue;
       }
-      current = simulate(current, plan.changes);
+      // Each update is weighed against the budget as it is accepted: one too big for it fails alone, not the batch.
+      const cost = callCount(stepsOf(plan.changes));
+      const unaffordable = cost ? deps.affordCalls?.(2 * (writes + cost) + reading.calls, true) : undefined;
+      if (unaffordable) {
+        decide(pending, { rcode: RCODE_UPDATE.SERVFAIL, ede: EDE.OTHER, why: unaffordable });
+        continue;
+      }
+      writes += cost;
+      for (const [name, records] of groupByName(simulate(here, plan.changes), new Set(own))) current.set(name, records);
       dhcid.accept(evaluation.dhcid);
       accepted.push({ pending, changes: [...plan.changes, ...dhcidChanges] });
     }
     if (!accepted.length) return;
-    const plan = planTo(live, managedRecords(current, zone), zone);
+    const wanted = recordsAt(current, names);
+    const plan = planTo(live, managedRecords(wanted, zone), zone);
     // A budget spent half-way would leave the update half-made: nothing is sent unless all of it fits.
-    const spent = plan.changes.length ? deps.setAsideCalls?.(zone, plan) : undefined;
+    const spent = plan.changes.length ? deps.setAsideCalls?.(zone, plan, reading.calls) : undefined;
     if (spent) {
       requeue(zone, waiting());
       return accepted.forEach(({ pending }) => pending.resolve({ rcode: RCODE_UPDATE.SERVFAIL, ede: EDE.OTHER, why: spent }));
@@ -165,17 +256,17 @@ async function applyBatch(zone: string, batch: Pending[], deps: BatchDeps): Prom
           deps.logger.error(`gateway: the journal could not be written: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
         }
       }
-      // The zone's content is known without another read; the entity IDs are not needed to answer queries.
-      deps.views.show(zone, current);
+      // The names' content is known without another read; the entity IDs are not needed to answer queries.
+      deps.views.showNames(zone, names, wanted);
       accepted.forEach(({ pending }) => pending.resolve(OK));
       contingent.forEach(({ pending, outcome }) => pending.resolve(outcome));
       return;
     }
     const refused = outcome.failure.error instanceof ApiError && ['refused', 'bad-request', 'not-found'].includes(outcome.failure.error.kind);
-    const rolledBack = outcome.done.length ? await rollBack(provider, zone, live, outcome.done, deps) : true;
+    const rolledBack = outcome.done.length ? await rollBack(provider, zone, live, outcome.done, names, reading.whole, deps) : true;
     const undone = outcome.done.length ? (rolledBack ? '; the writes made before it were undone' : '; undoing the writes made before it failed too') : '';
     const why = `the provider ${refused ? 'refused' : 'failed'} a write (${(outcome.failure.error as Error).message})${undone}`;
-    await deps.views.refresh(zone).catch(() => undefined);
+    await readNames(provider, zone, names, reading.whole, deps).catch(() => undefined);
     const failed: Outcome = { rcode: refused && rolledBack ? RCODE_UPDATE.REFUSED : RCODE_UPDATE.SERVFAIL, ede: refused ? EDE.PROHIBITED : EDE.NETWORK_ERROR, why };
     // An update whose own writes were not the failing one is not shown another key's record. When
     // the provider refused a value (it will refuse it again) and the zone is back as read, such an
@@ -214,15 +305,17 @@ function planTo(live: LiveRecord[], wanted: ZoneRecord[], zone: string): Plan {
   return planZone(live, { zone, records: wanted.map((r) => ({ ...r, where: 'update' })), notes: [] }, owner);
 }
 
+/** Numbers the records a batch's updates create, so that no two share an ID (a later update of the batch may see both). */
+let pendingRecords = 0;
+
 /** The listing as it will be once `changes` are made (new records get IDs of their own that never reach the provider). */
 function simulate(current: LiveRecord[], changes: Change[]): LiveRecord[] {
   const byId = new Map(current.map((r) => [r.entityID, r]));
-  let created = 0;
   for (const c of changes) {
     if (c.action === 'delete') byId.delete(c.before!.entityID);
     else if (c.action === 'update') byId.set(c.before!.entityID, { ...c.after!, entityID: c.before!.entityID });
     else {
-      const id = `pending:${byId.size}:${created++}`;
+      const id = `pending:${(pendingRecords = (pendingRecords + 1) % Number.MAX_SAFE_INTEGER)}`;
       byId.set(id, { ...c.after!, entityID: id });
     }
   }
@@ -233,11 +326,12 @@ function simulate(current: LiveRecord[], changes: Change[]): LiveRecord[] {
  * Takes back the batch's own writes that were made (`done`); true when that worked. Not the zone
  * back to the listing read before the batch: an attack showed that rewrites what others changed
  * meanwhile (the agent's address, set through dynamic DNS while a long batch ran, went back to
- * the old one, with no grant for it and nothing in the journal).
+ * the old one, with no grant for it and nothing in the journal). Only the batch's names are
+ * read again: its writes are all there.
  */
-async function rollBack(provider: ZoneProvider, zone: string, before: LiveRecord[], done: Step[], deps: BatchDeps): Promise<boolean> {
+async function rollBack(provider: ZoneProvider, zone: string, before: LiveRecord[], done: Step[], names: Set<string>, whole: boolean, deps: BatchDeps): Promise<boolean> {
   try {
-    const now = await provider.list();
+    const now = whole ? (await provider.list()).filter((r) => names.has(r.name)) : await provider.listNames(names);
     const back = planTo(now, managedRecords(withoutSteps(now, before, done), zone), zone);
     if (back.changes.length) deps.logger.warn(`gateway: undoing ${back.changes.length} write(s) of a failed batch of ${zone}: ${back.changes.map((c) => `${c.action} ${(c.after ?? c.before)!.name} ${(c.after ?? c.before)!.type}`).join(', ')}`);
     return !(await applyPlan(provider, back, 'calls', deps.logger)).failure;

@@ -12,6 +12,7 @@ import { enqueueUpdate, type BatchDeps } from './update-batch.js';
 import { OPCODE_UPDATE, readUpdate } from './update-message.js';
 import { RCODE_UPDATE, grantsFirst, unfitOwner } from './update-rules.js';
 import { grantsFor, mayChangeIn } from './grants.js';
+import { MAX_UPDATE_RECORDS, recordsOf } from './update-limits.js';
 import { rcodeName } from '../dns/types.js';
 import type { RefusalLog } from './refusal-log.js';
 
@@ -23,10 +24,6 @@ export interface UpdateDeps extends BatchDeps {
   /** Where each refusal is logged with its reason (clients without EDNS never see it). */
   refusals?: RefusalLog;
 }
-
-/** Records (prerequisites and updates) one UPDATE may carry: far more than any client sends (external-dns batches 100s). */
-const MAX_RECORDS = 1000;
-
 
 export async function handleUpdate(packet: Buffer, signer: Signer | undefined, client: string, deps: UpdateDeps): Promise<Buffer> {
   // Not decodeMessage: an update's records may carry no data (a delete of an A RRset), which a query's reader refuses.
@@ -46,7 +43,7 @@ export async function handleUpdate(packet: Buffer, signer: Signer | undefined, c
   if (!zone || message.zone.class !== 1 || message.zone.type !== 6) return answer(RCODE_UPDATE.NOTAUTH, { code: EDE.NOT_AUTHORITATIVE, why: `${message.zone.name || '.'} is not a zone this gateway serves` });
   if (!signer) return answer(RCODE_UPDATE.NOTAUTH, { code: EDE.PROHIBITED, why: 'updates must be signed with a TSIG key' });
   // Each record may cost a provider call: a message of thousands is refused before any is read.
-  if (message.prerequisites.length + message.updates.length > MAX_RECORDS) return answer(RCODE_UPDATE.REFUSED, { code: EDE.PROHIBITED, why: `an update may carry at most ${MAX_RECORDS} records; split it` });
+  if (recordsOf(message) > MAX_UPDATE_RECORDS) return answer(RCODE_UPDATE.REFUSED, { code: EDE.PROHIBITED, why: `an update may carry at most ${MAX_UPDATE_RECORDS} records (this one has ${recordsOf(message)}); split it` });
   // A name the provider cannot hold is refused here, before the zone is read or batched with other keys' updates.
   const unfit = unfitOwner(message);
   if (unfit && !unfit.ok) return answer(unfit.rcode, { code: unfit.ede, why: unfit.why });

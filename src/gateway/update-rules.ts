@@ -6,11 +6,11 @@
 // needs (plan.ts): the gateway never calls the API itself.
 import { EDE } from '../dns/edns.js';
 import { typeName, type DnsRecord } from '../dns/types.js';
-import { DEFAULT_TTL } from '../sandbox/dns/entry-records.js';
 import { canonicalName } from '../zone/names.js';
-import { hasPriority, isZoneType, sameValue, type LiveRecord, type ZoneRecord } from '../zone/record.js';
+import { hasPriority, isZoneType, type LiveRecord, type ZoneRecord } from '../zone/record.js';
 import { canonicalValue, formatCaa, ValueError } from '../zone/values.js';
 import { CLASS, TYPE_ANY, TYPE_DHCID, type UpdateMessage, type UpdateRecord } from './update-message.js';
+import { UpdateRecords } from './update-records.js';
 
 export const RCODE_UPDATE = { NOERROR: 0, FORMERR: 1, SERVFAIL: 2, NXDOMAIN: 3, NOTIMP: 4, REFUSED: 5, YXDOMAIN: 6, YXRRSET: 7, NXRRSET: 8, NOTAUTH: 9, NOTZONE: 10 } as const;
 
@@ -44,12 +44,19 @@ export function unfitOwner(message: UpdateMessage): Evaluation | undefined {
   return undefined;
 }
 
+/**
+ * The update evaluated against `live`: the records the provider holds at the names it concerns
+ * (more do no harm). Each prerequisite and change costs a few look-ups (update-records.ts), so
+ * the work follows the update, not the zone; `wanted` holds the records of `live` as the
+ * update leaves them.
+ */
 export function evaluateUpdate(message: UpdateMessage, live: LiveRecord[], zone: string, allowed: Allowed): Evaluation {
   const unfit = unfitOwner(message);
   if (unfit) return unfit;
+  const records = new UpdateRecords(managedRecords(live, zone));
   // First, as BIND 9.16 and later: every update's name is in the zone (NOTZONE) and allowed by the key's grants (REFUSED),
   // before any prerequisite is looked at, so that a key cannot probe with prerequisites what it may not change.
-  const ungranted = grantsFirst(message, zone, allowed, (name) => [...new Set(managedRecords(live, zone).filter((r) => r.name === name).map((r) => r.type))]);
+  const ungranted = grantsFirst(message, zone, allowed, (name) => records.typesAt(name));
   if (ungranted) return ungranted;
   // Then the prerequisites (3.2), each checked and evaluated in order: the first that is malformed or fails decides.
   const failed = checkPrerequisites(message.prerequisites, live, zone);
@@ -62,7 +69,6 @@ export function evaluateUpdate(message: UpdateMessage, live: LiveRecord[], zone:
     if (![CLASS.IN, CLASS.ANY, CLASS.NONE].includes(u.class as 1)) return refuse(RCODE_UPDATE.FORMERR, EDE.OTHER, `${u.name} has class ${u.class}`);
   }
 
-  const records = managedRecords(live, zone);
   for (const u of message.updates) {
     const type = u.type === TYPE_ANY ? 'ANY' : String(typeName(u.type));
     // SOA and the apex NS are the provider's: an update of them is ignored, as BIND ignores what it may not change (3.4.2.2-3.4.2.4).
@@ -71,49 +77,41 @@ export function evaluateUpdate(message: UpdateMessage, live: LiveRecord[], zone:
     const applied = applyOne(records, u, type, zone);
     if (applied) return applied;
   }
-  return { ok: true, wanted: records };
+  return { ok: true, wanted: records.all() };
 }
 
 /** One update on `records` (in place); an Evaluation when it cannot be made. */
-function applyOne(records: ZoneRecord[], u: UpdateRecord, type: string, zone: string): Evaluation | undefined {
-  const at = (pred: (r: ZoneRecord) => boolean) => {
-    for (let i = records.length - 1; i >= 0; i--) if (pred(records[i]!)) records.splice(i, 1);
-  };
+function applyOne(records: UpdateRecords, u: UpdateRecord, type: string, zone: string): Evaluation | undefined {
   if (u.class === CLASS.ANY) {
-    at((r) => r.name === u.name && (type === 'ANY' || r.type === type));
+    records.deleteRRsets(u.name, type === 'ANY' ? undefined : type);
     return undefined;
   }
   const record = zoneRecordOf(u.data!, u.name, u.ttl);
   if (typeof record === 'string') return refuse(RCODE_UPDATE.REFUSED, EDE.INVALID_DATA, record);
   if (u.class === CLASS.NONE) {
-    at((r) => sameRdata(r, record));
+    records.deleteRecord(record);
     return undefined;
   }
-  const here = records.filter((r) => r.name === u.name);
   // A CNAME has its name to itself (RFC 2136 3.4.2.2): the add that would break that is ignored.
   // The apex always holds the SOA and NS, which are not among `records`.
-  if (record.type === 'CNAME' && (u.name === zone || here.some((r) => r.type !== 'CNAME'))) return undefined;
-  if (record.type !== 'CNAME' && here.some((r) => r.type === 'CNAME')) return undefined;
-  if (record.type === 'CNAME') at((r) => r.name === u.name && r.type === 'CNAME');
-  else at((r) => sameRdata(r, record));
-  // An RRset has one TTL: the add's TTL becomes the TTL of every record of it, as BIND does
-  // (a record whose TTL is the provider's default keeps it when that is the TTL asked for).
-  for (const r of here) if (r.type === record.type && ttlOf(r) !== record.ttl) r.ttl = record.ttl;
-  records.push(record);
+  if (record.type === 'CNAME' && (u.name === zone || records.typesAt(u.name).some((t) => t !== 'CNAME'))) return undefined;
+  if (record.type !== 'CNAME' && records.has(u.name, 'CNAME')) return undefined;
+  if (record.type === 'CNAME') records.deleteRRsets(u.name, 'CNAME');
+  // An RRset has one TTL: the add's TTL becomes the TTL of every record of it, as BIND does.
+  records.add(record);
   return undefined;
 }
 
-/** The same record in DNS terms: name, type and data, the MX preference and SRV priority included (TTL aside). */
-function sameRdata(a: { name: string; type: string; value: string; priority?: number }, b: { name: string; type: string; value: string; priority?: number }): boolean {
-  return sameValue(a, b) && (!hasPriority(a.type) || a.priority === b.priority);
-}
-
-/** The TTL a record is served with: the provider's default when it has none. */
-const ttlOf = (r: { ttl?: number }): number => r.ttl ?? DEFAULT_TTL;
-
 function checkPrerequisites(prerequisites: UpdateRecord[], live: LiveRecord[], zone: string): Evaluation | undefined {
-  const namesInUse = new Set([zone, ...live.map((r) => r.name)]);
-  const rrsetExists = (name: string, type: string) => (name === zone && (type === 'SOA' || type === 'NS')) || live.some((r) => r.name === name && r.type === type);
+  if (!prerequisites.length) return undefined;
+  // Every type the provider holds counts here, those ddedge does not manage included.
+  const held = new Map<string, Map<string, ZoneRecord[]>>();
+  for (const r of live) {
+    const types = held.get(r.name) ?? held.set(r.name, new Map()).get(r.name)!;
+    types.set(r.type, [...(types.get(r.type) ?? []), r as ZoneRecord]);
+  }
+  const inUse = (name: string) => name === zone || held.has(name);
+  const rrsetExists = (name: string, type: string) => (name === zone && (type === 'SOA' || type === 'NS')) || Boolean(held.get(name)?.get(type)?.length);
   const valueSets = new Map<string, ZoneRecord[]>();
   for (const p of prerequisites) {
     if (p.ttl !== 0) return refuse(RCODE_UPDATE.FORMERR, EDE.OTHER, `prerequisite ${p.name} has a TTL; prerequisites carry TTL 0`);
@@ -122,10 +120,10 @@ function checkPrerequisites(prerequisites: UpdateRecord[], live: LiveRecord[], z
     if (![CLASS.IN, CLASS.ANY, CLASS.NONE].includes(p.class as 1)) return refuse(RCODE_UPDATE.FORMERR, EDE.OTHER, `prerequisite ${p.name} has class ${p.class}`);
     const type = p.type === TYPE_ANY ? 'ANY' : String(typeName(p.type));
     if (p.class === CLASS.ANY) {
-      if (type === 'ANY' && !namesInUse.has(p.name)) return refuse(RCODE_UPDATE.NXDOMAIN, EDE.OTHER, `prerequisite failed: ${p.name} is not in use`);
+      if (type === 'ANY' && !inUse(p.name)) return refuse(RCODE_UPDATE.NXDOMAIN, EDE.OTHER, `prerequisite failed: ${p.name} is not in use`);
       if (type !== 'ANY' && !rrsetExists(p.name, type)) return refuse(RCODE_UPDATE.NXRRSET, EDE.OTHER, `prerequisite failed: ${p.name} has no ${type} records`);
     } else if (p.class === CLASS.NONE) {
-      if (type === 'ANY' && namesInUse.has(p.name)) return refuse(RCODE_UPDATE.YXDOMAIN, EDE.OTHER, `prerequisite failed: ${p.name} is in use`);
+      if (type === 'ANY' && inUse(p.name)) return refuse(RCODE_UPDATE.YXDOMAIN, EDE.OTHER, `prerequisite failed: ${p.name} is in use`);
       if (type !== 'ANY' && rrsetExists(p.name, type)) return refuse(RCODE_UPDATE.YXRRSET, EDE.OTHER, `prerequisite failed: ${p.name} has ${type} records`);
     } else {
       const record = p.data ? zoneRecordOf(p.data, p.name, 0) : `prerequisite ${p.name} has no data`;
@@ -137,13 +135,17 @@ function checkPrerequisites(prerequisites: UpdateRecord[], live: LiveRecord[], z
   // Value-dependent: the RRset must be exactly the records named, no more and no fewer (2.4.2); TTLs aside.
   for (const [key, wanted] of valueSets) {
     const [name, type] = key.split('\t') as [string, string];
-    const have = live.filter((r) => r.name === name && r.type === type);
-    const named = wanted.filter((w, i) => wanted.findIndex((o) => sameRdata(o, w)) === i);
-    const same = have.length === named.length && have.every((h) => named.some((w) => sameRdata(w, h)));
+    const have = held.get(name)?.get(type) ?? [];
+    const named = new Map(wanted.map((w) => [rdataKey(w), w]));
+    const haveKeys = new Set(have.map(rdataKey));
+    const same = have.length === named.size && haveKeys.size === named.size && [...haveKeys].every((k) => named.has(k));
     if (!same) return refuse(RCODE_UPDATE.NXRRSET, EDE.OTHER, `prerequisite failed: the ${type} records at ${name} are not the ones named`);
   }
   return undefined;
 }
+
+/** A record's data as one text: two records of one name and type hold the same data exactly when equal (the MX preference and SRV priority included, TTL aside). */
+const rdataKey = (r: { value: string; type: string; priority?: number }): string => `${hasPriority(r.type) ? (r.priority ?? '') : ''}|${r.value}`;
 
 /** A record of the message in the zone engine's form (the provider's value forms), or why it cannot be one. */
 export function zoneRecordOf(data: DnsRecord, name: string, ttl: number): ZoneRecord | string {

@@ -3,10 +3,13 @@
 // as primary (so nsupdate and its kin send updates here) and NS records (the zone's own apex
 // NS, or the gateway's name). The serial is the time of the change in seconds (one more when
 // two changes fall in the same second): it grows with every change seen, and across restarts
-// without a file, as long as the clock does.
+// without a file, as long as the clock does. Each owner's content is held as a fingerprint, so
+// a reading (the whole zone, or the few names an update read) changes the index only where
+// an owner changed: an update of one name costs that name, not the zone (a 100,000-record
+// zone re-indexed at every update stalled queries for seconds).
 import type { DnsEntry } from '../api/endpoints/service.js';
-import { buildZoneIndex, type ZoneIndex } from '../dns/authority.js';
-import { atOrBelow } from '../dns/names.js';
+import { buildZoneIndex, replaceOwners, type ZoneIndex } from '../dns/authority.js';
+import { atOrBelow, nameKey } from '../dns/names.js';
 import type { DnsRecord } from '../dns/types.js';
 import { recordOfEntry } from '../sandbox/dns/entry-records.js';
 import type { ZoneProvider } from '../zone/provider-zone.js';
@@ -19,7 +22,11 @@ const SOA_TTL = 300;
 
 interface Served {
   index?: ZoneIndex;
-  fingerprint?: string;
+  /** Each owner's records as the provider gave them (and the gateway keeps), as one text. */
+  owners: Map<string, string>;
+  /** The provider's records at each owner, and in all (as last read): what reading the whole zone costs. */
+  counts: Map<string, number>;
+  records: number;
   serial: number;
 }
 
@@ -34,10 +41,10 @@ export class ZoneViews {
     private readonly now: () => number = () => Math.floor(Date.now() / 1000),
     /** Told of each change after the first reading (for NOTIFY). */
     private readonly onChange?: (zone: string, soa: DnsRecord & { type: 'SOA' }) => void,
-    /** Records the gateway keeps itself beside the provider's (DHCID, dhcid-store.ts): answered, transferred, in the serial. */
-    private readonly keptByGateway: (zone: string) => DnsRecord[] = () => [],
+    /** Records the gateway keeps itself beside the provider's (DHCID, dhcid-store.ts): answered, transferred, in the serial; those at `names` when given. */
+    private readonly keptByGateway: (zone: string, names?: string[]) => DnsRecord[] = () => [],
   ) {
-    for (const zone of zones) this.zones.set(zone, { serial: 0 });
+    for (const zone of zones) this.zones.set(zone, { owners: new Map(), counts: new Map(), records: 0, serial: 0 });
   }
 
   /** Grows with every re-index of any zone: answers cached before it moved are stale (src/dns/answer-cache.ts). */
@@ -60,45 +67,106 @@ export class ZoneViews {
     return this.zones.get(zone)?.index;
   }
 
-  /** Reads the zone from the provider and re-indexes it when its content changed; returns the listing. */
+  /** How many records the provider held at the last reading (0 before the first). */
+  size(zone: string): number {
+    return this.zones.get(zone)?.records ?? 0;
+  }
+
+  /** Reads the zone from the provider and re-indexes what changed; returns the listing. */
   async refresh(zone: string): Promise<LiveRecord[]> {
     const live = await this.providerOf(zone).list();
     this.show(zone, live);
     return live;
   }
 
-  /** Indexes a listing already read (an update reads the zone afresh anyway). */
+  /** Shows a listing of the whole zone already read: owners it lacks are gone. */
   show(zone: string, live: LiveRecord[]): void {
     const served = this.zones.get(zone);
     if (!served) return;
-    const kept = this.keptByGateway(zone);
-    const fingerprint = [...live.map((r) => `${r.name} ${r.type} ${r.ttl ?? '-'} ${r.priority ?? '-'} ${r.value}`), ...kept.map((r) => `${r.name} ${r.type} ${r.ttl} kept ${JSON.stringify(r.value)}`)].sort().join('\n');
-    if (served.index && served.fingerprint === fingerprint) return;
-    const first = !served.index;
-    served.serial = Math.max(this.now(), served.serial + 1) >>> 0;
-    served.fingerprint = fingerprint;
-    served.index = this.build(zone, live, served.serial, kept);
-    this.changes++;
-    if (!first) this.onChange?.(zone, served.index.soa);
+    // Every owner seen before is looked at again: one the listing lacks is gone.
+    const { byOwner, counts } = this.grouped(zone, live, this.keptByGateway(zone), [nameKey(zone), ...served.owners.keys()]);
+    served.counts = counts;
+    served.records = live.length;
+    this.apply(zone, served, byOwner);
   }
 
-  private build(zone: string, live: LiveRecord[], serial: number, kept: DnsRecord[]): ZoneIndex {
-    const records: DnsRecord[] = [...kept];
-    for (const r of live) {
-      const fields = toProvider(r);
-      // A TXT value is the text as read (an empty one is held as the characters "" at the provider, read back as empty).
-      const value = r.type === 'TXT' ? r.value : fields.value;
-      const entry: DnsEntry = { entityID: r.entityID, name: fields.name, type: fields.type, ttl: fields.ttl === undefined ? '-' : String(fields.ttl), priority: fields.priority === undefined ? '-' : String(fields.priority), value };
-      const record = recordOfEntry(entry, r.name);
-      if (record && record.type !== 'SOA') records.push(record);
+  /**
+   * Shows what the provider holds at `names` (a listing of those names only, read afresh, or as
+   * an update left them); the rest of the zone stays as it was seen.
+   */
+  showNames(zone: string, names: Iterable<string>, live: LiveRecord[]): void {
+    const served = this.zones.get(zone);
+    if (!served?.index) return;
+    const asked = [...new Set([...names].map(nameKey))];
+    const { byOwner, counts } = this.grouped(zone, live, this.keptByGateway(zone, asked), asked);
+    for (const owner of byOwner.keys()) {
+      const count = counts.get(owner) ?? 0;
+      served.records += count - (served.counts.get(owner) ?? 0);
+      if (count) served.counts.set(owner, count);
+      else served.counts.delete(owner);
     }
-    if (!records.some((r) => r.type === 'NS' && r.name === zone)) records.push({ name: zone, type: 'NS', ttl: SOA_TTL, value: this.primaryName });
-    const soa: DnsRecord & { type: 'SOA' } = {
+    this.apply(zone, served, byOwner);
+  }
+
+  /** The DNS records of a listing (and of the gateway's own records) by owner key, `owners` among them even when empty; and the listing's records by owner. */
+  private grouped(zone: string, live: LiveRecord[], kept: DnsRecord[], owners: Iterable<string>): { byOwner: Map<string, DnsRecord[]>; counts: Map<string, number> } {
+    const byOwner = new Map<string, DnsRecord[]>();
+    for (const owner of owners) byOwner.set(owner, []);
+    const counts = new Map<string, number>();
+    const add = (record: DnsRecord) => {
+      const key = nameKey(record.name);
+      const list = byOwner.get(key);
+      if (list) list.push(record);
+      else byOwner.set(key, [record]);
+    };
+    kept.forEach(add);
+    for (const r of live) {
+      const key = nameKey(r.name);
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+      const record = recordOf(r);
+      if (record && record.type !== 'SOA') add(record);
+    }
+    // The apex answers NS: the zone's own, else the gateway's name.
+    const apex = byOwner.get(nameKey(zone));
+    if (apex && !apex.some((r) => r.type === 'NS')) apex.push({ name: zone, type: 'NS', ttl: SOA_TTL, value: this.primaryName });
+    return { byOwner, counts };
+  }
+
+  /** Re-indexes the owners whose content changed (all of them at the first reading). */
+  private apply(zone: string, served: Served, byOwner: Map<string, DnsRecord[]>): void {
+    const changed = new Map<string, DnsRecord[]>();
+    for (const [owner, records] of byOwner) {
+      const fingerprint = records.map((r) => `${r.type} ${r.ttl} ${JSON.stringify(r.value)}`).sort().join('\n');
+      if ((served.owners.get(owner) ?? '') === fingerprint) continue;
+      if (fingerprint) served.owners.set(owner, fingerprint);
+      else served.owners.delete(owner);
+      changed.set(owner, records);
+    }
+    if (served.index && !changed.size) return;
+    const first = !served.index;
+    served.serial = Math.max(this.now(), served.serial + 1) >>> 0;
+    const soa = this.soaOf(zone, served.serial);
+    if (served.index) replaceOwners(served.index, changed, soa);
+    else served.index = buildZoneIndex(zone, soa, [...byOwner.values()].flat());
+    this.changes++;
+    if (!first) this.onChange?.(zone, soa);
+  }
+
+  private soaOf(zone: string, serial: number): DnsRecord & { type: 'SOA' } {
+    return {
       name: zone,
       type: 'SOA',
       ttl: SOA_TTL,
       value: { mname: this.primaryName, rname: `hostmaster.${zone}`, serial, refresh: 3600, retry: 600, expire: 604800, minimum: NEGATIVE_TTL },
     };
-    return buildZoneIndex(zone, soa, records);
   }
+}
+
+/** A listed record as the DNS record it is answered with (none for one the wire cannot carry). */
+function recordOf(r: LiveRecord): DnsRecord | undefined {
+  const fields = toProvider(r);
+  // A TXT value is the text as read (an empty one is held as the characters "" at the provider, read back as empty).
+  const value = r.type === 'TXT' ? r.value : fields.value;
+  const entry: DnsEntry = { entityID: r.entityID, name: fields.name, type: fields.type, ttl: fields.ttl === undefined ? '-' : String(fields.ttl), priority: fields.priority === undefined ? '-' : String(fields.priority), value };
+  return recordOfEntry(entry, r.name) ?? undefined;
 }

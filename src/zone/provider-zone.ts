@@ -1,6 +1,6 @@
 // The zone as the provider keeps it, through the SDK: every page of service/dnslist (with the
-// proof that it is all of them), and the four writes a plan needs. Nothing else in zone/ knows
-// the API's parameter names.
+// proof that it is all of them), the entries at a few names (its `filter`), and the four writes
+// a plan needs. Nothing else in zone/ knows the API's parameter names.
 import type { ApiClient } from '../api/client.js';
 import type { QueryInfo } from '../api/endpoints/types.js';
 import { service, type DnsEntry } from '../api/endpoints/service.js';
@@ -13,12 +13,21 @@ export interface ZoneProvider {
   listing(): Promise<ZoneListing>;
   /** Every entry of a listing known to be complete; otherwise an IncompleteListingError (exit 4). */
   list(): Promise<LiveRecord[]>;
+  /**
+   * Every entry at exactly these names (full names, as LiveRecord names them), read afresh, one
+   * filtered listing per name, each proved complete as list() proves the zone's; otherwise an
+   * IncompleteListingError.
+   */
+  listNames(names: Iterable<string>): Promise<LiveRecord[]>;
   create(record: ZoneRecord): Promise<void>;
   update(entityID: string, record: ZoneRecord): Promise<void>;
   delete(entityID: string): Promise<void>;
   /** service/dnssetzone: the whole zone in one call. */
   setZone(records: ProviderFields[]): Promise<void>;
 }
+
+/** Filtered listings read at once: the provider's limit of simultaneous connections. */
+const LIST_CONNECTIONS = 3;
 
 export interface ZoneListing {
   records: LiveRecord[];
@@ -28,13 +37,13 @@ export interface ZoneListing {
 }
 
 export function providerZone(client: ApiClient, serviceName: string): ZoneProvider {
-  const listing = async (): Promise<ZoneListing> => {
+  const listing = async (filter?: string): Promise<ZoneListing> => {
     // Our own paging, not the SDK's: a zone needs proof that the listing is whole (zone-listing.ts).
     const fetchPage = async (page: number, pageLength: number) => {
-      const data = await client.call('service', service.dnsList, { serviceName, page, pageLength });
+      const data = await client.call('service', service.dnsList, { serviceName, page, pageLength, ...(filter === undefined ? {} : { filter }) });
       return { items: data.dns ?? [], total: (data.queryInfo as Partial<QueryInfo> | undefined)?.total };
     };
-    const { items, incomplete, pages } = await listAll<DnsEntry>(fetchPage, (e) => String(e.entityID), `service/dnslist`);
+    const { items, incomplete, pages } = await listAll<DnsEntry>(fetchPage, (e) => String(e.entityID), filter === undefined ? 'service/dnslist' : `service/dnslist (filter ${filter})`);
     return { records: items.map((entry) => fromProvider(entry, serviceName)), incomplete, pages };
   };
   return {
@@ -43,6 +52,30 @@ export function providerZone(client: ApiClient, serviceName: string): ZoneProvid
       const { records, incomplete } = await listing();
       if (incomplete) throw new IncompleteListingError(incomplete);
       return records;
+    },
+    async listNames(names) {
+      const queue = [...new Set(names)];
+      const byName = new Map<string, LiveRecord[]>();
+      // The spec gives `filter` no more meaning than a filter on the name; the sandbox (and the
+      // provider, as far as is known) matches entries whose name contains it. Only entries at
+      // exactly the name count, so a filter that matches more (xwww for www, or every name for
+      // the apex) or one the provider ignores costs calls, never a wrong answer.
+      const readOne = async (name: string) => {
+        const { records: listed, incomplete } = await listing(name);
+        if (incomplete) throw new IncompleteListingError(incomplete);
+        byName.set(name, listed.filter((r) => r.name === name));
+      };
+      // As many at once as the provider allows connections (3); the first failure ends the reading.
+      const workers = Array.from({ length: Math.min(LIST_CONNECTIONS, queue.length) }, async () => {
+        try {
+          for (let name = queue.shift(); name !== undefined; name = queue.shift()) await readOne(name);
+        } catch (error) {
+          queue.length = 0;
+          throw error;
+        }
+      });
+      await Promise.all(workers);
+      return [...byName.values()].flat();
     },
     async create(record) {
       await client.call('service', service.dnsCreate, { serviceName, ...toProvider(record) });
