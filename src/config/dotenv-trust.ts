@@ -5,7 +5,15 @@
 import type { Stats } from 'node:fs';
 
 /** Refuses a file (or the link to it) that someone other than `uid` and root could have written. */
-export class UntrustedDotenv extends Error {}
+export class UntrustedDotenv extends Error {
+  constructor(
+    message: string,
+    /** What the user can do about it. */
+    readonly remedy = 'name it with --env-file to read it anyway',
+  ) {
+    super(message);
+  }
+}
 
 /** Throws UntrustedDotenv when `stat` (of the file, or of the link named ./.env) is not trusted. */
 export function vetImplicitDotenv(stat: Stats, uid: number | undefined, what: 'file' | 'link' = 'file'): void {
@@ -16,7 +24,8 @@ export function vetImplicitDotenv(stat: Stats, uid: number | undefined, what: 'f
   }
   // A link's own mode means nothing (always 0777); what it points to is vetted as it is opened.
   if (what === 'file' && (stat.mode & 0o022) !== 0) {
-    throw new UntrustedDotenv(`can be written by other users (mode 0${(stat.mode & 0o777).toString(8)})`);
+    // A umask of 002 (Ubuntu's for users) makes every file group-writable: say how to mend it.
+    throw new UntrustedDotenv(`can be written by its group or other users (mode 0${(stat.mode & 0o777).toString(8)})`, 'if it is yours to trust, chmod go-w it, or name it with --env-file');
   }
 }
 

@@ -30,7 +30,7 @@ export async function environmentWithDotenv(env: Env, envFile: string | undefine
     text = readCappedText(path, DOTENV_MAX_BYTES, envFile ? undefined : (stat) => vetImplicitDotenv(stat, uid));
   } catch (error) {
     if (error instanceof UntrustedDotenv) {
-      warn?.(`./.env (${path}) ${error.message}: not read; name it with --env-file to read it anyway`);
+      warn?.(`./.env (${path}) ${error.message}: not read; ${error.remedy}`);
       return env;
     }
     const code = (error as NodeJS.ErrnoException).code;

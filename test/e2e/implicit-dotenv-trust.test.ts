@@ -81,7 +81,7 @@ describe.skipIf(!asRoot)('an implicit ./.env as root', () => {
     const run = await update(cwd);
     expect(run.code).toBe(0);
     expect(existsSync(marker)).toBe(false);
-    expect(run.stderr).toMatch(new RegExp(`warn: \\./\\.env .*can be written by other users \\(mode 0${mode.toString(8)}\\): not read`));
+    expect(run.stderr).toMatch(new RegExp(`warn: \\./\\.env .*can be written by its group or other users \\(mode 0${mode.toString(8)}\\): not read; if it is yours to trust, chmod go-w it, or name it with --env-file\n`));
   });
 
   it('a link owned by another user, to a file of root: not read', async () => {
