@@ -3,7 +3,7 @@
 // they wrote. Run as root there, ddedge must not take its settings: not where the API password
 // is sent, not a hook to run as root. One that is trusted still gets a warning naming each
 // setting that sends things elsewhere or runs something. --env-file stays the user's choice.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, lchownSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -109,6 +109,13 @@ describe.skipIf(!asRoot)('an implicit ./.env as root', () => {
     expect(run.stderr).not.toContain('DDEDGE_DYNDNS_URL');
     expect(run.stderr).not.toContain('ping-token');
     expect(run.stderr).not.toContain('DDEDGE_TIMEOUT');
+  });
+
+  it('a FIFO put in its place does not hold ddedge waiting for a writer', () => {
+    const cwd = tempDir('ddedge-dotenv-fifo-');
+    execFileSync('mkfifo', ['-m', '0644', join(cwd, '.env')]);
+    const run = spawnSync(process.execPath, [DIST, 'status', '--json'], { env: baseEnv({ DDEDGE_STATE_DIR: tempDir('ddedge-state-') }), cwd, encoding: 'utf8', timeout: 30_000, killSignal: 'SIGKILL' });
+    expect([run.signal, run.status, run.stderr]).toEqual([null, 0, '']);
   });
 
   it('one with nothing of the kind: read without a word', async () => {
