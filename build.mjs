@@ -83,8 +83,12 @@ for (const { path, text } of [...chunks, ...licences]) await writeFile(path, tex
 // The program: the launcher, which runs chunks/main.cjs (see src/cli/launcher.ts).
 await build({ ...options, splitting: false, minifySyntax: false, minifyWhitespace: false, entryPoints: { ddedge: 'src/cli/launcher.ts' } });
 await chmod('dist/ddedge.mjs', 0o755);
-// One file: the API client's lazy import() of undici is inlined, not split into chunks.
-await build({ ...options, splitting: false, banner: { js: requireShim }, entryPoints: { sdk: 'src/sdk/index.ts' }, plugins: [builtinsInline, builtinsThroughRequire] });
+// One file: the API client's lazy import() of undici is inlined, not split into chunks. Not
+// minified: Node prints the line an uncaught error was thrown from, and a minified bundle is a
+// few lines of hundreds of kB (59 kB of code on stderr before an ApiError's message); SDK users
+// read this code in their debugger too. It costs 40 kB in the gzipped package; a source map
+// would cost 470 kB with the sources (120 kB without, pointing at files the package lacks).
+await build({ ...options, minifySyntax: false, minifyWhitespace: false, splitting: false, banner: { js: requireShim }, entryPoints: { sdk: 'src/sdk/index.ts' }, plugins: [builtinsInline, builtinsThroughRequire] });
 
 // V8's code cache for a common cycle's chunks. Without it ddedge works the same, slower.
 const cached = await makeCodeCache('dist').catch((error) => {

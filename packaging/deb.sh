@@ -9,6 +9,7 @@
 #   /usr/lib/sysusers.d/ddedge.conf      the ddedge system user and group
 #   /etc/ddedge/ddedge.env               settings, a conffile, 0640 root:ddedge
 #   /usr/share/bash-completion/completions/ddedge, /usr/share/doc/ddedge/ (README.Debian: purging keeps /var/lib/ddedge)
+#   /usr/share/ddedge/dnsapi/dns_ddedge.sh  acme.sh's hook, to copy into acme.sh's dnsapi/ (README)
 # The postinst makes the user and V8's code cache with the Node.js that will run ddedge
 # (packaging/deb/postinst); the cache the build made belongs to the build's Node and is left out.
 set -euo pipefail
@@ -23,7 +24,7 @@ pkg="$work/ddedge"
 
 install -d -m 0755 "$pkg/DEBIAN" "$pkg/usr/lib/ddedge/dist/chunks" "$pkg/usr/lib/ddedge/bin" "$pkg/usr/lib/ddedge/scripts" \
   "$pkg/usr/bin" "$pkg/lib/systemd/system" "$pkg/usr/lib/sysusers.d" "$pkg/usr/share/doc/ddedge" \
-  "$pkg/usr/share/bash-completion/completions" "$pkg/etc/ddedge"
+  "$pkg/usr/share/bash-completion/completions" "$pkg/usr/share/ddedge/dnsapi" "$pkg/etc/ddedge"
 install -m 0755 dist/ddedge.mjs "$pkg/usr/lib/ddedge/dist/ddedge.mjs"
 for file in dist/chunks/*.cjs dist/chunks/*.LEGAL.txt; do install -m 0644 "$file" "$pkg/usr/lib/ddedge/dist/chunks/"; done
 install -m 0755 bin/ddedge-acme "$pkg/usr/lib/ddedge/bin/ddedge-acme"
@@ -31,6 +32,8 @@ install -m 0644 scripts/code-cache.mjs scripts/code-cache-cycle.mjs "$pkg/usr/li
 ln -s ../lib/ddedge/dist/ddedge.mjs "$pkg/usr/bin/ddedge"
 ln -s ../lib/ddedge/bin/ddedge-acme "$pkg/usr/bin/ddedge-acme"
 install -m 0644 systemd/ddedge.service systemd/ddedge.timer systemd/ddedge-daemon.service systemd/ddedge-gateway.service "$pkg/lib/systemd/system/"
+# acme.sh sources its hooks (never runs them): not executable, as acme.sh's own are installed.
+install -m 0644 dnsapi/dns_ddedge.sh "$pkg/usr/share/ddedge/dnsapi/dns_ddedge.sh"
 install -m 0644 packaging/deb/sysusers.conf "$pkg/usr/lib/sysusers.d/ddedge.conf"
 install -m 0640 packaging/deb/ddedge.env "$pkg/etc/ddedge/ddedge.env"
 node dist/ddedge.mjs completion bash > "$pkg/usr/share/bash-completion/completions/ddedge"

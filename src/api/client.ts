@@ -50,7 +50,7 @@ export interface ApiClientOptions {
    */
   dispatcher?: DispatcherLike;
   logger?: Logger;
-  /** What a rejection of the credentials advises checking (default: DDEDGE_API_USER and DDEDGE_API_PASSWORD). */
+  /** What a rejection of the credentials advises checking (default: the user and password given to new Registrar(); for an ApiClient made directly, the command line's DDEDGE_API_USER and DDEDGE_API_PASSWORD). */
   authAdvice?: string;
   /** Attempts for idempotent operations on transport errors and 5xx (default 3). Calls that spend balance are never retried. */
   attempts?: number;

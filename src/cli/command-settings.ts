@@ -28,6 +28,9 @@ export const COMMAND_SETTINGS: Record<string, readonly SettingName[]> = {
  * read "host name to keep pointed at this machine" in the gateway's help and was lost).
  */
 export const COMMAND_SETTING_TEXT: Record<string, Partial<Record<SettingName, string>>> = {
-  zone: { hosts: "the agent's host names: a plan leaves their A and AAAA records to the agent" },
+  zone: {
+    hosts: "the agent's host names: a plan leaves their A and AAAA records to the agent",
+    dnsServers: "export --complete: the name servers, HOST[:PORT], asked for the zone's SOA and NS (repeatable; default: the zone's authoritative servers)",
+  },
   gateway: { hosts: "the agent's host names (same state directory): changed through the gateway only by a grant that names them" },
 };

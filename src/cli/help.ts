@@ -10,23 +10,24 @@ import type { CommandSpec, FlagSpec } from './command.js';
 import { COMMAND_SETTING_TEXT, COMMAND_SETTINGS } from './command-settings.js';
 import { COMMANDS } from './registry.js';
 
-const EXIT_CODES = `Exit codes:
-  0  done: every record is current (or, in a dry run, the decision was made)
-  1  internal error (a bug); for "health": unhealthy
-  2  usage or configuration error: bad flag, missing credential, insecure URL, invalid parameter
-  3  credentials or permission rejected by the provider
-  4  transient failure: network, timeout, HTTP 5xx, malformed or oversized answer
-  5  partial: some records updated, some failed
-  6  the public address is unknown: sources failed or disagree below the quorum
-  7  the API refused the operation (not found, not allowed, ...)
-  8  zone plan --expect-no-changes: the live zone differs from the file`;
+const EXIT_CODES: [string, string][] = [
+  ['0', 'done: every record is current (or, in a dry run, the decision was made)'],
+  ['1', 'internal error (a bug); for "health": unhealthy'],
+  ['2', 'usage or configuration error: bad flag, missing credential, insecure URL, invalid parameter'],
+  ['3', 'credentials or permission rejected by the provider'],
+  ['4', 'transient failure: network, timeout, HTTP 5xx, malformed or oversized answer'],
+  ['5', 'partial: some records updated, some failed'],
+  ['6', 'the public address is unknown: sources failed or disagree below the quorum'],
+  ['7', 'the API refused the operation (not found, not allowed, ...)'],
+  ['8', 'zone plan --expect-no-changes: the live zone differs from the file'],
+];
 
-const WIDTH = (): number => Math.min(110, process.stdout.columns || 100);
+/** The help's width: the terminal's, between 60 and 110 columns (100 when not a terminal). */
+const WIDTH = (): number => Math.max(60, Math.min(110, process.stdout.columns || 100));
 const COLUMN = 26;
 
-/** One option: its name in a column, the text wrapped beside it. */
-function row(name: string, text: string): string {
-  const width = Math.max(60, WIDTH()) - COLUMN;
+/** The words of `text` in lines of at most `width` characters (a longer word stands alone). */
+function wrap(text: string, width: number): string[] {
   const lines: string[] = [];
   let line = '';
   for (const word of text.split(' ')) {
@@ -36,9 +37,21 @@ function row(name: string, text: string): string {
     } else line = line ? `${line} ${word}` : word;
   }
   lines.push(line);
-  const head = `  ${name}`;
-  return [(head.length < COLUMN ? head.padEnd(COLUMN) : `${head}\n${' '.repeat(COLUMN)}`) + lines[0], ...lines.slice(1).map((l) => ' '.repeat(COLUMN) + l)].join('\n');
+  return lines;
 }
+
+/**
+ * `head`, then `text` beside it from `column` on, each further line indented to `column`: the
+ * help is wrapped here, to its width, so that yargs (which wraps what is wider at the margin,
+ * indentation lost) finds nothing to wrap.
+ */
+function hanging(head: string, text: string, column: number): string {
+  const lines = wrap(text, WIDTH() - column);
+  return [(head.length < column ? head.padEnd(column) : `${head}\n${' '.repeat(column)}`) + lines[0], ...lines.slice(1).map((l) => ' '.repeat(column) + l)].join('\n');
+}
+
+/** One option: its name in a column, the text wrapped beside it. */
+const row = (name: string, text: string): string => hanging(`  ${name}`, text, COLUMN);
 
 const settingText = (s: Setting): string =>
   `${s.describe}${s.values ? ` (${s.values.join(', ')})` : ''}${s.default !== undefined ? ` [default ${s.default}]` : ''}` +
@@ -53,11 +66,11 @@ const flagText = (f: FlagSpec): string => `${f.describe}${f.default !== undefine
 
 function settingsReference(): string {
   const rows = Object.values(SETTINGS as Record<string, Setting>).map((s) => row(`--${s.flag}`, settingText(s)));
-  const sources = Object.entries(BUILTIN_SOURCES).map(([name, b]) => `  ${name.padEnd(12)} ${b.describe}`);
+  const sources = Object.entries(BUILTIN_SOURCES).map(([name, b]) => hanging(`  ${name}`, b.describe, 15));
+  const preamble = hanging('Settings', '(flags win over variables, variables over the dotenv file; a secret also from <VARIABLE>_FILE or $CREDENTIALS_DIRECTORY/<credential>; durations take ms, s, m, h, d):', 9);
   return (
-    `Settings (flags win over variables, variables over the dotenv file; a secret also from <VARIABLE>_FILE\n` +
-    `or $CREDENTIALS_DIRECTORY/<credential>; durations take ms, s, m, h, d):\n${rows.join('\n')}\n\n` +
-    `Built-in address sources:\n${sources.join('\n')}\n  Also: url:<URL>, iface:<name>, file:<path>, dns:<name>@<server>, dns-txt:<name>@<server>, server`
+    `${preamble}\n${rows.join('\n')}\n\n` +
+    `Built-in address sources:\n${sources.join('\n')}\n${hanging('  Also:', 'url:<URL>, iface:<name>, file:<path>, dns:<name>@<server>, dns-txt:<name>@<server>, server', 8)}`
   );
 }
 
@@ -92,6 +105,7 @@ export async function renderHelp(command?: CommandSpec, actionName?: string): Pr
   const y = yargs([]).scriptName('ddedge').version(VERSION).help(false).wrap(WIDTH()).strict(false);
   y.usage('ddedge <command> [options]\n\nKeeps host names pointed at this machine through the DonDominio dynamic DNS interface and registrar API.');
   for (const c of COMMANDS) y.command(c.name, c.describe);
-  y.epilogue(`${EXIT_CODES}\n\n${settingsReference()}\n\nRun "ddedge <command> --help" for what one command reads and its own options.`);
+  const exitCodes = `Exit codes:\n${EXIT_CODES.map(([code, text]) => hanging(`  ${code}`, text, 5)).join('\n')}`;
+  y.epilogue(`${exitCodes}\n\n${settingsReference()}\n\nRun "ddedge <command> --help" for what one command reads and its own options.`);
   return (await y.getHelp()) + '\n';
 }

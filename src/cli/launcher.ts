@@ -8,10 +8,11 @@
 // 1. `<chunk>.v8cache` beside the chunk: made by the build, or at install by the Node that
 //    installed it (scripts/code-cache.mjs: npm's postinstall, the Debian package's postinst),
 //    or in a single executable its asset of that name, made by its build;
-// 2. the user's own cache folder (userCacheDir: $CACHE_DIRECTORY under systemd, else
-//    $XDG_CACHE_HOME/ddedge or ~/.cache/ddedge), one folder per Node version and architecture,
-//    written at the end of the first run that found no fitting cache, and never in a folder
-//    another user could write. A folder of another Node is removed when this one is made.
+// 2. the user's own cache folder (cache-folder.ts: $CACHE_DIRECTORY under systemd, else
+//    $XDG_CACHE_HOME/ddedge or ~/.cache/ddedge), one folder per Node version, architecture and
+//    kind of build (single executable or not), written at the end of the first run that found
+//    no fitting cache, and never read, made or emptied where another user could have a hand.
+//    A folder of the same kind for another Node is removed when this one is made.
 // A cache fits only the Node that made it, beside the very source it was made from, and only
 // when its checksum holds (codeCache below); anything else is not given to V8, and the chunk
 // is compiled as usual: the cache only saves time.
@@ -20,11 +21,12 @@
 // chunks are the executable's assets (node:sea) rather than files.
 // The entry stays an ES module, dist/ddedge.mjs, as the contract names it.
 import type { Script as VmScript } from 'node:vm';
+import { cacheFolderOf, removeOtherNodes, trustedCacheFolder } from './cache-folder.js';
 
 refuseOldNode();
-const { closeSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, writeSync } = process.getBuiltinModule('node:fs');
+const { closeSync, existsSync, openSync, readFileSync, renameSync, writeSync } = process.getBuiltinModule('node:fs');
 const { Script } = process.getBuiltinModule('node:vm');
-const { basename, dirname, join, resolve, isAbsolute } = process.getBuiltinModule('node:path');
+const { basename, dirname, join, resolve } = process.getBuiltinModule('node:path');
 const sea = process.getBuiltinModule('node:sea') as typeof import('node:sea') | undefined;
 
 interface ChunkModule {
@@ -47,7 +49,6 @@ const inSea = sea?.isSea() === true;
  * (11.3.244.8), while Node patches its V8 from one release to the next ("-node.N").
  */
 const MADE_BY = `${process.version} ${process.arch}\n`;
-const NODE_FOLDER = `${process.version}-${process.arch}`;
 
 /**
  * What a `.v8cache` file holds: the Node that made it and the source the script was compiled
@@ -167,8 +168,15 @@ function codeCache(file: string, source: string): Buffer | undefined {
   const compiled = Buffer.from(MADE_BY + source);
   const beside = fitting(inSea ? asset(`chunks/${basename(file)}.v8cache`) : read(`${file}.v8cache`), compiled);
   if (beside) return beside;
-  const dir = userCacheDir();
-  return dir && safeDir(dir) ? fitting(read(join(dir, `${basename(file)}.v8cache`)), compiled) : undefined;
+  readableFolder ??= trustedFolderOrNone();
+  return readableFolder ? fitting(read(join(readableFolder, `${basename(file)}.v8cache`)), compiled) : undefined;
+}
+
+/** The user's cache folder when it is there and trusted, else '': looked at once a run. */
+let readableFolder: string | undefined;
+function trustedFolderOrNone(): string {
+  const folder = cacheFolderOf(process.env, inSea);
+  return folder && trustedCacheFolder(folder, false) ? folder.path : '';
 }
 
 /** An asset of the single executable, not copied (the build adds x64's caches: packaging/sea.mjs). */
@@ -198,57 +206,17 @@ function fitting(saved: Buffer | undefined, compiled: Buffer): Buffer | undefine
   return crc32(data) === saved.readUInt32BE(saved.length - 4) ? data : undefined;
 }
 
-/** This user's folder for this Node's caches, or none when there is no home to put it in. */
-export function userCacheDir(): string | undefined {
-  const { CACHE_DIRECTORY, XDG_CACHE_HOME, HOME } = process.env;
-  // systemd's CacheDirectory= (a list when it names several): a folder made for the service.
-  const systemd = CACHE_DIRECTORY?.split(':')[0];
-  if (systemd && isAbsolute(systemd)) return join(systemd, NODE_FOLDER);
-  const base = XDG_CACHE_HOME && isAbsolute(XDG_CACHE_HOME) ? XDG_CACHE_HOME : HOME && isAbsolute(HOME) && HOME !== '/' ? join(HOME, '.cache') : undefined;
-  return base ? join(base, 'ddedge', NODE_FOLDER) : undefined;
-}
-
-/**
- * A folder only this user (or root) can change, as are the two above it (or they have the
- * sticky bit): a cache another user could write would run their code in this process.
- */
-function safeDir(dir: string): boolean {
-  const uid = process.getuid?.();
-  if (uid === undefined) return false;
-  let real: string;
-  try {
-    // systemd's folder under DynamicUser= is a link into /var/cache/private.
-    real = realpathSync(dir);
-  } catch {
-    return false;
-  }
-  for (const path of [real, dirname(real), dirname(dirname(real))]) {
-    let stat;
-    try {
-      stat = lstatSync(path);
-    } catch {
-      return false;
-    }
-    if (!stat.isDirectory() || (stat.uid !== uid && stat.uid !== 0)) return false;
-    // Writable by others only with the sticky bit (/tmp): then no one else can rename what is in it.
-    if ((stat.mode & 0o022) !== 0 && (path === real || (stat.mode & 0o1000) === 0)) return false;
-  }
-  return true;
-}
-
 /** At a successful exit: the caches this run had none for, into the user's folder. */
 function saveUserCaches(code: number): void {
   if (code !== 0 || uncached.size === 0) return;
-  const dir = userCacheDir();
-  if (!dir) return;
+  const folder = cacheFolderOf(process.env, inSea);
+  if (!folder) return;
   try {
-    if (!existsSync(dir)) {
-      mkdirSync(dir, { recursive: true, mode: 0o700 });
-      // Another Node's caches are of no more use: replaced by this one's.
-      const parent = dirname(dir);
-      for (const name of readdirSync(parent)) if (name !== NODE_FOLDER && /^v\d+\.\d+\.\d+.*-\w+$/.test(name)) rmSync(join(parent, name), { recursive: true, force: true });
-    }
-    if (!safeDir(dir)) return;
+    const made = !existsSync(folder.path);
+    if (!trustedCacheFolder(folder, true)) return;
+    // Another Node's caches are of no more use: replaced by this one's.
+    if (made) removeOtherNodes(folder);
+    const dir = folder.path;
     for (const file of uncached) {
       const target = join(dir, `${basename(file)}.v8cache`);
       // A new file of a random name, never one that exists (O_EXCL), then renamed in place.

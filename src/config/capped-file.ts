@@ -1,7 +1,7 @@
 // Reads a small text file (a secret, a dotenv file) with a size cap, so that /dev/zero, a
 // device or a runaway generator behind a path is an error at once instead of a read without
 // end. Reads from the descriptor until the end, so a pipe (`KEY_FILE=<(pass show …)`) works.
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 
 export class FileTooLarge extends Error {}
 
@@ -49,16 +49,23 @@ function notUtf8At(bytes: Uint8Array): NotUtf8 {
   return new NotUtf8(line, bytes.length - lineStart + 1);
 }
 
-export function readCappedText(path: string, maxBytes: number): string {
-  return readCappedBytes(path, maxBytes).toString('utf8');
+/**
+ * `vet`, given the status of the file as opened, may throw to refuse it before a byte is read:
+ * what is checked is then the very file read, not one a path named a moment earlier. A file
+ * that is vetted is opened without waiting for a writer, so a FIFO put in its place cannot hold
+ * the open forever before vet has had its say.
+ */
+export function readCappedText(path: string, maxBytes: number, vet?: (stat: Stats) => void): string {
+  return readCappedBytes(path, maxBytes, vet).toString('utf8');
 }
 
-function readCappedBytes(path: string, maxBytes: number): Buffer {
-  const fd = openSync(path, 'r');
+function readCappedBytes(path: string, maxBytes: number, vet?: (stat: Stats) => void): Buffer {
+  const fd = openSync(path, vet ? constants.O_RDONLY | constants.O_NONBLOCK : 'r');
   try {
     // A regular file's size says how much room it needs (a zone file may be large, a cap of
     // 256 MiB must not be allocated for each 1 kB file); a pipe or device gets room as it comes.
     const stat = fstatSync(fd);
+    vet?.(stat);
     let buffer = Buffer.allocUnsafe(Math.min(maxBytes, stat.isFile() ? stat.size : 64 * 1024) + 1);
     let size = 0;
     // Each round reads at least one byte or ends the loop, so it runs at most maxBytes + 1 times.

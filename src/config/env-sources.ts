@@ -1,10 +1,11 @@
 // Where raw setting values come from, strongest first: flag, environment, dotenv file
 // (never overriding a set variable), <VAR>_FILE, $CREDENTIALS_DIRECTORY/<credential>.
-import { existsSync } from 'node:fs';
+import { existsSync, lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from '../runtime/errors.js';
 import { moduleOf } from '../runtime/lazy-import.js';
 import { FileTooLarge, readCappedText } from './capped-file.js';
+import { redirectingSettings, UntrustedDotenv, vetImplicitDotenv } from './dotenv-trust.js';
 
 /** Far above any real dotenv file or secret; a cap, so a path to /dev/zero is not read forever. */
 const DOTENV_MAX_BYTES = 1024 * 1024;
@@ -15,16 +16,23 @@ export type Env = Record<string, string | undefined>;
 /**
  * The environment as ddedge sees it: the process's variables over those of the dotenv file.
  * A file named with --env-file must be read (exit 2 otherwise); the implicit ./.env is only
- * there by chance (a project's own .env, a folder of another user's): one that cannot be read
- * is told to `warn` and skipped.
+ * there by chance (a project's own .env, a folder of another user's): one that cannot be read,
+ * or that someone other than this user or root could have written, is told to `warn` and
+ * skipped, and the settings of one that is read that send things elsewhere or run something
+ * are named to `warn` (dotenv-trust.ts).
  */
-export async function environmentWithDotenv(env: Env, envFile: string | undefined, cwd: string, origin = '--env-file', warn?: (message: string) => void): Promise<Env> {
+export async function environmentWithDotenv(env: Env, envFile: string | undefined, cwd: string, origin = '--env-file', warn?: (message: string) => void, uid = process.geteuid?.()): Promise<Env> {
   const path = envFile ?? join(cwd, '.env');
   if (!envFile && !existsSync(path)) return env;
   let text: string;
   try {
-    text = readCappedText(path, DOTENV_MAX_BYTES);
+    if (!envFile) vetLink(path, uid);
+    text = readCappedText(path, DOTENV_MAX_BYTES, envFile ? undefined : (stat) => vetImplicitDotenv(stat, uid));
   } catch (error) {
+    if (error instanceof UntrustedDotenv) {
+      warn?.(`./.env (${path}) ${error.message}: not read; ${error.remedy}`);
+      return env;
+    }
     const code = (error as NodeJS.ErrnoException).code;
     const problem = error instanceof FileTooLarge ? `"${path}" is larger than 1 MiB` : `cannot read "${path}": ${code === 'ENOENT' ? 'no such file' : (code ?? (error as Error).message)}`;
     if (!envFile && warn) {
@@ -36,8 +44,20 @@ export async function environmentWithDotenv(env: Env, envFile: string | undefine
   // Loaded only when a file is there: most runs (systemd, containers) never pay for it.
   const { parse } = await moduleOf(import('dotenv'));
   const fromFile = parse(text);
+  const redirecting = envFile ? [] : redirectingSettings(fromFile, env);
+  if (redirecting.length) {
+    warn?.(`./.env sets ${listed(redirecting)} (where ddedge sends requests and credentials, what it runs, or whom it notifies), read from the folder ddedge runs in (${cwd}) without being named; if that is meant, name the file with --env-file or set ${redirecting.length > 1 ? 'them' : 'it'} in the environment`);
+  }
   return { ...fromFile, ...definedOnly(env) };
 }
+
+/** A link named ./.env is another user's choice of file when it is theirs. */
+function vetLink(path: string, uid: number | undefined): void {
+  const link = lstatSync(path);
+  if (link.isSymbolicLink()) vetImplicitDotenv(link, uid, 'link');
+}
+
+const listed = (names: string[]): string => (names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names[0]!);
 
 function definedOnly(env: Env): Env {
   return Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined));

@@ -58,7 +58,8 @@ export class Registrar {
   readonly client: ApiClient;
 
   constructor(options: RegistrarOptions) {
-    this.client = new ApiClient(options);
+    // Rejected credentials name what this caller set, not the command line's variables.
+    this.client = new ApiClient({ ...options, authAdvice: options.authAdvice ?? 'check the user and password given to new Registrar({ url, user, password })' });
     this.tool = methodsOf(this.client, 'tool', API.tool);
     this.account = methodsOf(this.client, 'account', API.account);
     this.domain = methodsOf(this.client, 'domain', API.domain);

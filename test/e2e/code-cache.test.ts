@@ -3,7 +3,7 @@
 // and a cache that does not fit (another Node, a damaged file) or none at all must change
 // nothing but the time a cycle takes.
 import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, copyFileSync, cpSync, existsSync, lchownSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { baseEnv, DIST, tempDir, type RunResult } from '../helpers/cli.js';
@@ -286,6 +286,44 @@ describe("the user's code cache", () => {
     chmodSync(folder, 0o777);
     await probe(launcher, CYCLE, { XDG_CACHE_HOME: xdg });
     expect(readdirSync(folder)).toEqual(made.slice(1));
+  });
+
+  it.skipIf(process.getuid?.() !== 0)("as root, in another user's folder, neither follows their link nor creates or removes anything", async () => {
+    // su keeps XDG_CACHE_HOME: root's ddedge --help once made its folder through another user's
+    // link, in a folder of root's, and removed what it took for another Node's caches there.
+    const top = tempDir('ddedge-cache-hostile-');
+    chmodSync(top, 0o755);
+    const theirs = join(top, 'nobody');
+    const cacheHome = join(theirs, 'cache');
+    mkdirSync(cacheHome, { recursive: true });
+    const rootsFolder = join(top, 'root-owned');
+    const rootsData = join(rootsFolder, 'v19.0.0-x64');
+    mkdirSync(rootsData, { recursive: true });
+    writeFileSync(join(rootsData, 'keep-me'), 'root data');
+    symlinkSync(rootsFolder, join(cacheHome, 'ddedge'));
+    for (const path of [theirs, cacheHome]) chownSync(path, 65534, 65534);
+    lchownSync(join(cacheHome, 'ddedge'), 65534, 65534);
+    const launcher = bareCopy();
+    const run = await probe(launcher, ['--help'], { XDG_CACHE_HOME: cacheHome });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe('');
+    expect(readdirSync(rootsFolder)).toEqual(['v19.0.0-x64']);
+    expect(readFileSync(join(rootsData, 'keep-me'), 'utf8')).toBe('root data');
+    // Their folder, without the link: nothing of root's is made in it either.
+    rmSync(join(cacheHome, 'ddedge'));
+    const again = await probe(launcher, ['--help'], { XDG_CACHE_HOME: cacheHome });
+    expect(again.code).toBe(0);
+    expect(readdirSync(cacheHome)).toEqual([]);
+  });
+
+  it("does not follow a link where its own folders go, even in the user's own cache home", async () => {
+    const cacheHome = tempDir('ddedge-cache-xdg-');
+    const elsewhere = tempDir('ddedge-cache-elsewhere-');
+    mkdirSync(join(elsewhere, 'v19.0.0-x64'));
+    symlinkSync(elsewhere, join(cacheHome, 'ddedge'));
+    const run = await probe(bareCopy(), CYCLE, { XDG_CACHE_HOME: cacheHome });
+    expect([run.code, run.stdout, run.stderr]).toEqual([0, CYCLE_OUT, '']);
+    expect(readdirSync(elsewhere)).toEqual(['v19.0.0-x64']);
   });
 
   it('is not made when the run fails, nor without a home', async () => {

@@ -3,6 +3,7 @@
 // command, the environment table and the exit codes).
 import { describe, expect, it } from 'vitest';
 import { SETTINGS } from '../../src/config/settings.js';
+import { FAULT_KINDS } from '../../src/sandbox/faults.js';
 import { baseEnv, runMain } from '../helpers/cli.js';
 
 const help = async (...args: string[]) => {
@@ -48,5 +49,49 @@ describe('<command> --help', () => {
     for (const setting of Object.values(SETTINGS)) expect(text).toContain(`--${setting.flag}`);
     expect(text).toContain('re-send an unchanged address after this long');
     expect(text).toContain('--dyndns-key-file, DDEDGE_DYNDNS_KEY_FILE');
+  });
+});
+
+/** One option's row, its wrapped lines joined: `--force apply a plan that …`. */
+const optionRow = (text: string, flag: string): string => {
+  const match = new RegExp(`^  ${flag} .*(?:\\n {26}.*)*`, 'm').exec(text);
+  expect(match, `${flag} in the help`).not.toBeNull();
+  return match![0].replace(/\s+/g, ' ').trim();
+};
+
+describe('what the help says is what the commands do', () => {
+  it('zone --help: --dns-server as zone export --complete uses it, not only for acme', async () => {
+    const row = optionRow(await help('zone'), '--dns-server');
+    expect(row).toMatch(/export --complete/);
+    expect(row).toMatch(/SOA and NS/);
+    expect(row).not.toMatch(/acme/);
+  });
+
+  it("zone --help: --force with the contract's rules, the apex rule as narrow as it is", async () => {
+    const row = optionRow(await help('zone'), '--force');
+    expect(row).not.toMatch(/or its apex/);
+    expect(row).toContain('more than 30% of the records it may touch');
+    expect(row).toContain('every record it may touch');
+    expect(row).toContain('every A/AAAA or every MX record at the apex');
+  });
+
+  it('sandbox --help names every fault it can inject', async () => {
+    const row = optionRow(await help('sandbox'), '--fault');
+    for (const kind of FAULT_KINDS) expect(row).toMatch(new RegExp(`\\b${kind}\\b`));
+  });
+
+  it('ddedge --help wraps its text with the indentation of what it continues', async () => {
+    const text = await help();
+    const lines = text.split('\n');
+    for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(100);
+    // The settings' preamble is one paragraph, not a line cut short before "<VARIABLE>_FILE".
+    expect(lines.filter((line) => /^<VARIABLE>|^or \$CREDENTIALS/.test(line))).toEqual([]);
+    expect(text.replace(/\s+/g, ' ')).toContain('a secret also from <VARIABLE>_FILE or $CREDENTIALS_DIRECTORY/<credential>;');
+    // Each built-in source's text continues under itself, not at the margin.
+    const sources = lines.slice(lines.indexOf('Built-in address sources:') + 1);
+    const block = sources.slice(0, sources.findIndex((line) => line === ''));
+    expect(block.length).toBeGreaterThan(5);
+    for (const line of block) expect(line).toMatch(/^ {2}\S|^ {15}\S/);
+    expect(block.join('\n')).toMatch(/^ {2}cloudflare +Cloudflare's trace page .*\n {15}\S/m);
   });
 });

@@ -75,6 +75,17 @@ describe('--force', () => {
   });
 });
 
+describe('a plan that apply would refuse without --force', () => {
+  it('an empty file: plan says "apply needs --force" and exits 0, as README says; 8 with --expect-no-changes; apply exits 2', async () => {
+    const file = fileOf([]);
+    const plan = await runMain(['zone', 'plan', file], env());
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(plan.stdout).toMatch(/^apply needs --force: .*it would delete every record of the zone/m);
+    expect((await runMain(['zone', 'plan', '--expect-no-changes', file], env())).code).toBe(8);
+    expect((await runMain(['zone', 'apply', file], env())).code).toBe(2);
+  });
+});
+
 describe('zone plan --expect-no-changes (CI drift checks)', () => {
   it('exits 8 when anything would change, 0 when nothing would; plain plan exits 0 either way', async () => {
     const same = await runMain(['zone', 'plan', '--expect-no-changes', fileOf(LIVE)], env());

@@ -70,6 +70,16 @@ describe.skipIf(!hasDeb)('the Debian package', () => {
     expect(readFileSync(join(control, 'conffiles'), 'utf8')).toBe('/etc/ddedge/ddedge.env\n');
   });
 
+  it("holds acme.sh's hook, dns_ddedge.sh, in /usr/share/ddedge/dnsapi/, as README's acme.sh section says", () => {
+    const tree = tempDir('ddedge-deb-tree-');
+    execFileSync('dpkg-deb', ['--extract', DEB, tree]);
+    const hook = join(tree, 'usr/share/ddedge/dnsapi/dns_ddedge.sh');
+    expect(readFileSync(hook, 'utf8')).toBe(readFileSync(join(ROOT, 'dnsapi/dns_ddedge.sh'), 'utf8'));
+    expect(statSync(hook).mode & 0o777).toBe(0o644);
+    const acmeSh = /### acme\.sh\n([\s\S]*?)\n### /.exec(readFileSync(join(ROOT, 'README.md'), 'utf8'))![1]!;
+    expect(acmeSh).toContain('cp /usr/share/ddedge/dnsapi/dns_ddedge.sh ~/.acme.sh/dnsapi/');
+  });
+
   it.skipIf(!hasLintian)('passes lintian with no error', () => {
     const lint = spawnSync('lintian', ['--fail-on', 'error', DEB], { encoding: 'utf8' });
     expect(lint.stdout).not.toMatch(/^E: /m);

@@ -78,6 +78,16 @@ describe.skipIf(!hasX64)('ddedge-linux-x64 with no Node.js on PATH', () => {
     expect((await run([X64, '--help'], env)).code).toBe(0);
     expect(readdirSync(join(env.HOME!, '.cache'))).toEqual(['ddedge']);
   });
+
+  it("keeps its own code cache beside an npm copy's on the same machine: neither removes the other's", async () => {
+    // Each runs its own Node; each took the other's folder for a stale Node's and removed it.
+    const env = nodelessEnv();
+    const npmCopy = [process.execPath, join(ROOT, 'dist', 'ddedge.mjs')];
+    for (const command of [[X64], npmCopy, [X64], npmCopy]) expect((await run([...command, '--help'], env)).code).toBe(0);
+    const folders = readdirSync(join(env.HOME!, '.cache', 'ddedge')).sort();
+    expect(folders).toEqual([expect.stringMatching(/^sea-v\d+\.\d+\.\d+-x64$/), `${process.version}-${process.arch}`]);
+    for (const folder of folders) expect(readdirSync(join(env.HOME!, '.cache', 'ddedge', folder)).length).toBeGreaterThan(0);
+  });
 });
 
 const qemu = 'qemu-aarch64-static';
