@@ -7,6 +7,8 @@
 // the zone's lock. A write the provider fails half-way is undone, and the update that held it is
 // answered SERVFAIL (REFUSED when the provider refused the change itself): none is half-made. The
 // others of the batch go round again when the provider refused a value, else get SERVFAIL.
+// A write whose answer was lost is judged by what the provider holds once read again
+// (lost-answer.ts); the journal brackets the writes with intent and result lines (batch-journal.ts).
 import { join } from 'node:path';
 import { ApiError } from '../api/errors.js';
 import { EDE } from '../dns/edns.js';
@@ -16,13 +18,14 @@ import { applyPlan, type ApplyOutcome } from '../zone/apply.js';
 import { planZone, type Change, type Plan } from '../zone/plan.js';
 import type { ZoneProvider } from '../zone/provider-zone.js';
 import { isZoneType, sameRecord, sameValue, type LiveRecord, type ZoneRecord } from '../zone/record.js';
-import type { Step } from '../zone/steps.js';
+import { stepsOf, type Step } from '../zone/steps.js';
 import { DhcidBatch } from './dhcid-batch.js';
 import { bystanderReason, holdsFailedWrite } from './failed-write.js';
 import type { DhcidStore } from './dhcid-store.js';
 import { evaluateWithDhcid } from './dhcid-rules.js';
 import { grantsFor } from './grants.js';
-import { writeJournal } from './journal.js';
+import { heldAt, journalIntent, journalResult, newBatchId, type BatchOutcome, type JournaledUpdate } from './batch-journal.js';
+import { settleLostAnswer, type Settled } from './lost-answer.js';
 import type { GatewayKeys } from './keys-file.js';
 import { keptRecords } from './kept-records.js';
 import type { UpdateMessage } from './update-message.js';
@@ -153,28 +156,30 @@ async function applyBatch(zone: string, batch: Pending[], deps: BatchDeps): Prom
       requeue(zone, waiting());
       return accepted.forEach(({ pending }) => pending.resolve({ rcode: RCODE_UPDATE.SERVFAIL, ede: EDE.OTHER, why: unsaved }));
     }
-    // An update of DHCID records only makes no provider call.
-    const outcome: Pick<ApplyOutcome, 'done' | 'failure'> = plan.changes.length ? await applyPlan(provider, plan, 'calls', deps.logger) : { done: [] };
-    if (outcome.failure) dhcid.restore(deps.logger);
-    if (!outcome.failure) {
-      for (const { pending, changes } of accepted) {
-        deps.logger.info(`gateway: key ${pending.key} changed ${zone}: ${changes.map((c) => `${c.action} ${(c.after ?? c.before)!.name} ${(c.after ?? c.before)!.type}`).join(', ')}`);
-        try {
-          writeJournal(deps.stateDir, { zone, key: pending.key, client: pending.client, changes });
-        } catch (error) {
-          deps.logger.error(`gateway: the journal could not be written: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-        }
-      }
+    const journaled: JournaledUpdate[] = accepted.map(({ pending, changes }) => ({ key: pending.key, client: pending.client, changes }));
+    // An update of DHCID records only makes no provider call, and needs no intent line.
+    const batchId = plan.changes.length ? newBatchId() : undefined;
+    if (batchId) journalIntent(deps.stateDir, zone, batchId, journaled, deps.logger);
+    const outcome: Pick<ApplyOutcome, 'done' | 'notDone' | 'failure'> = plan.changes.length ? await applyPlan(provider, plan, 'calls', deps.logger) : { done: [], notDone: [] };
+    const settled = outcome.failure?.uncertain
+      ? await settleLostAnswer(provider, zone, live, stepsOf(plan.changes).flat(), (now, held) => undoSteps(provider, zone, now, live, held, deps), deps.logger)
+      : undefined;
+    if (!outcome.failure || settled?.outcome === 'made') {
+      for (const { pending, changes } of accepted) deps.logger.info(`gateway: key ${pending.key} changed ${zone}: ${changes.map((c) => `${c.action} ${(c.after ?? c.before)!.name} ${(c.after ?? c.before)!.type}`).join(', ')}`);
+      journalResult(deps.stateDir, zone, batchId, 'made', journaled, deps.logger);
       // The zone's content is known without another read; the entity IDs are not needed to answer queries.
-      deps.views.show(zone, current);
+      deps.views.show(zone, settled?.now ?? current);
       accepted.forEach(({ pending }) => pending.resolve(OK));
       contingent.forEach(({ pending, outcome }) => pending.resolve(outcome));
       return;
     }
+    if (settled) return answerUnsettled(zone, settled, { accepted, journaled, waiting: waiting(), batchId: batchId!, dhcid }, deps);
+    dhcid.restore(deps.logger);
     const refused = outcome.failure.error instanceof ApiError && ['refused', 'bad-request', 'not-found'].includes(outcome.failure.error.kind);
     const rolledBack = outcome.done.length ? await rollBack(provider, zone, live, outcome.done, deps) : true;
     const undone = outcome.done.length ? (rolledBack ? '; the writes made before it were undone' : '; undoing the writes made before it failed too') : '';
     const why = `the provider ${refused ? 'refused' : 'failed'} a write (${(outcome.failure.error as Error).message})${undone}`;
+    journalResult(deps.stateDir, zone, batchId, rolledBack ? 'not made' : 'unknown', journaled, deps.logger);
     await deps.views.refresh(zone).catch(() => undefined);
     const failed: Outcome = { rcode: refused && rolledBack ? RCODE_UPDATE.REFUSED : RCODE_UPDATE.SERVFAIL, ede: refused ? EDE.PROHIBITED : EDE.NETWORK_ERROR, why };
     // An update whose own writes were not the failing one is not shown another key's record. When
@@ -193,6 +198,49 @@ async function applyBatch(zone: string, batch: Pending[], deps: BatchDeps): Prom
     deps.releaseCalls?.(zone);
     lock.release();
   }
+}
+
+/**
+ * Answers the updates of a batch whose lost answer left it not made, partly made or unknown
+ * (settleLostAnswer), and keeps the DHCID records and the journal with what the provider holds.
+ * The DHCID records go back only when none of the batch's writes is held: beside a record the
+ * provider may hold, the client's DHCID is what lets that client (and only it) send again.
+ */
+function answerUnsettled(
+  zone: string,
+  settled: Settled,
+  batch: { accepted: { pending: Pending }[]; journaled: JournaledUpdate[]; waiting: Pending[]; batchId: string; dhcid: DhcidBatch },
+  deps: BatchDeps,
+): void {
+  const names = batch.journaled.flatMap((u) => u.changes.map((c) => (c.after ?? c.before)!));
+  const holds = settled.now ? heldAt([...settled.now, ...dhcidRecordsAt(batch.dhcid, names)], names) : undefined;
+  if (settled.outcome === 'not made') batch.dhcid.restore(deps.logger);
+  else deps.logger.warn(`gateway: the DHCID records of the failed batch of ${zone} are kept: the provider ${settled.outcome === 'unknown' ? 'may hold' : 'holds'} some of its writes`);
+  journalResult(deps.stateDir, zone, batch.batchId, settled.outcome, batch.journaled, deps.logger, settled.outcome === 'partly made' ? holds : undefined);
+  if (settled.now) deps.views.show(zone, settled.now);
+  const lost = "the provider's answer to a write was lost";
+  const why: Record<Exclude<BatchOutcome, 'made'>, string> = {
+    'not made': `${lost}; read again, the zone holds none of this update's writes (any that were made were undone): nothing was changed; send it again`,
+    'partly made': `${lost}; read again, the zone held part of the batch and undoing it failed: part of it is made (the gateway's journal says what the provider holds)`,
+    unknown: `${lost} and the zone could not be read again (${settled.unread ?? 'unknown'}): whether it was made is not known; send it again (the gateway reads the zone first)`,
+  };
+  const failed: Outcome = { rcode: RCODE_UPDATE.SERVFAIL, ede: EDE.NETWORK_ERROR, why: why[settled.outcome as Exclude<BatchOutcome, 'made'>] };
+  batch.accepted.forEach(({ pending }) => pending.resolve(failed));
+  requeue(zone, batch.waiting);
+}
+
+/** The DHCID records the batch leaves at `names`, in the listing's shape, for the journal. */
+function dhcidRecordsAt(dhcid: DhcidBatch, names: { name: string; type: string }[]): LiveRecord[] {
+  const at = new Set(names.filter((n) => n.type === 'DHCID').map((n) => n.name));
+  return [...at].flatMap((name) => (dhcid.held.get(name) ?? []).map((r) => ({ name, type: 'DHCID' as LiveRecord['type'], ttl: r.ttl, value: Buffer.from(r.data, 'hex').toString('base64'), entityID: 'gateway' })));
+}
+
+/** Takes back the `held` steps of a batch, judged against the listing `now` (lost-answer.ts reads again to see what holds). */
+async function undoSteps(provider: ZoneProvider, zone: string, now: LiveRecord[], before: LiveRecord[], held: Step[], deps: BatchDeps): Promise<void> {
+  const back = planTo(now, managedRecords(withoutSteps(now, before, held), zone), zone);
+  if (!back.changes.length) return;
+  deps.logger.warn(`gateway: undoing ${back.changes.length} write(s) of a failed batch of ${zone}: ${back.changes.map((c) => `${c.action} ${(c.after ?? c.before)!.name} ${(c.after ?? c.before)!.type}`).join(', ')}`);
+  await applyPlan(provider, back, 'calls', deps.logger);
 }
 
 /**

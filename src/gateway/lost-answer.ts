@@ -1,0 +1,70 @@
+// A write whose answer was lost (a timeout, a reset connection, a 5xx: zone/apply.ts marks it
+// uncertain) may have been made. Undoing only the writes that were answered, as for a refused
+// one, left an update half-made: the unanswered create stayed at the provider while the client
+// was told the earlier writes were undone, and a DHCP client whose A create was unanswered was
+// locked out of its own name (the A there, its DHCID not kept). So the zone is read again, and
+// the batch's steps are judged by what the provider holds: all of them there, the batch is
+// made; some, they are undone and the zone read once more, so that what the client and the
+// journal are told is what the provider holds.
+import type { Logger } from '../runtime/log.js';
+import type { ZoneProvider } from '../zone/provider-zone.js';
+import { describeRecord, sameValue, type LiveRecord } from '../zone/record.js';
+import type { Step } from '../zone/steps.js';
+import type { BatchOutcome } from './batch-journal.js';
+
+export interface Settled {
+  outcome: BatchOutcome;
+  /** The zone as last read (absent when it could not be read). */
+  now?: LiveRecord[];
+  /** The batch's steps the provider holds as last read. */
+  held: Step[];
+  /** Why the zone could not be read again (outcome unknown). */
+  unread?: string;
+}
+
+/** Takes back `held` (steps the zone `now` shows made); resolves when done or failed (the next read tells which). */
+export type Undo = (now: LiveRecord[], held: Step[]) => Promise<unknown>;
+
+export async function settleLostAnswer(provider: ZoneProvider, zone: string, before: LiveRecord[], steps: Step[], undo: Undo, logger: Logger): Promise<Settled> {
+  let now: LiveRecord[];
+  try {
+    now = await provider.list();
+  } catch (error) {
+    return { outcome: 'unknown', held: [], unread: (error as Error).message };
+  }
+  const held = stepsHeld(steps, now, before);
+  logger.warn(`gateway: an answer of the provider to a write of ${zone} was lost; read again, the zone holds ${held.length} of the batch's ${steps.length} write(s)`);
+  if (held.length === steps.length) return { outcome: 'made', now, held };
+  if (!held.length) return { outcome: 'not made', now, held };
+  await undo(now, held).catch(() => undefined);
+  try {
+    now = await provider.list();
+  } catch (error) {
+    return { outcome: 'unknown', held: [], unread: (error as Error).message };
+  }
+  const still = stepsHeld(steps, now, before);
+  if (still.length) logger.error(`gateway: ${zone} still holds ${still.length} write(s) of a batch that failed (${still.map((s) => `${s.call} ${describeRecord(s.record)}`).join(', ')}); the journal says so`);
+  return { outcome: still.length ? 'partly made' : 'not made', now, held: still };
+}
+
+/**
+ * The steps whose effect the listing `now` shows, `before` being the listing they were planned
+ * from: a create by a new entry of its value (each entry counted once), an update by its entry
+ * holding the new value, a delete by its entry gone.
+ */
+export function stepsHeld(steps: readonly Step[], now: readonly LiveRecord[], before: readonly LiveRecord[]): Step[] {
+  const earlier = new Set(before.map((r) => r.entityID));
+  const fresh = now.filter((r) => !earlier.has(r.entityID));
+  const byId = new Map(now.map((r) => [r.entityID, r]));
+  return steps.filter((step) => {
+    if (step.call === 'create') {
+      const at = fresh.findIndex((r) => sameValue(r, step.record));
+      if (at < 0) return false;
+      fresh.splice(at, 1);
+      return true;
+    }
+    const entry = byId.get(step.entityID!);
+    if (step.call === 'delete') return entry === undefined;
+    return entry !== undefined && sameValue(entry, step.record) && (step.record.ttl === undefined || entry.ttl === step.record.ttl) && (step.record.priority === undefined || entry.priority === step.record.priority);
+  });
+}

@@ -1,0 +1,98 @@
+// At start: batches whose intent the journal holds with no result (batch-journal.ts) are ones
+// the gateway was writing when it stopped without a word (kill -9, a power cut, the OOM killer).
+// Nobody saw their outcome, so each is said in the log and judged by what the provider holds
+// now: the zone is read once, and a result line per update says, for every name and type the
+// update meant to change, what is there (made, not made or partly made).
+import { readFileSync } from 'node:fs';
+import type { Logger } from '../runtime/log.js';
+import type { ZoneProvider } from '../zone/provider-zone.js';
+import type { LiveRecord, ZoneType } from '../zone/record.js';
+import { heldAt, type BatchOutcome, type HeldAt } from './batch-journal.js';
+import type { DhcidStore } from './dhcid-store.js';
+import { journalPath, writeJournal } from './journal.js';
+
+/** One intent line as the journal holds it. */
+interface IntentLine {
+  time: string;
+  zone: string;
+  intent: string;
+  key: string;
+  client: string;
+  changes: { action: string; name: string; type: string; before?: string; after?: string }[];
+}
+
+/** The intent lines with no result, by batch, oldest first; the rotated file is read too (a batch may straddle the rotation). */
+export function unfinishedBatches(stateDir: string): Map<string, IntentLine[]> {
+  const open = new Map<string, IntentLine[]>();
+  for (const path of [`${journalPath(stateDir)}.1`, journalPath(stateDir)]) {
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const line of text.split('\n')) {
+      // Most lines are plain updates: only those that can mark a batch are parsed.
+      if (!line.includes('"intent":') && !line.includes('"result":')) continue;
+      let entry: Partial<IntentLine> & { result?: unknown };
+      try {
+        entry = JSON.parse(line) as typeof entry;
+      } catch {
+        continue;
+      }
+      if (typeof entry.result === 'string') open.delete(entry.result);
+      else if (typeof entry.intent === 'string' && typeof entry.zone === 'string' && Array.isArray(entry.changes)) open.set(entry.intent, [...(open.get(entry.intent) ?? []), entry as IntentLine]);
+    }
+  }
+  return open;
+}
+
+/** Says each unfinished batch of a served zone in the log and closes it in the journal with what the provider holds. */
+export async function reconcileUnfinished(stateDir: string, zones: string[], readerOf: (zone: string) => ZoneProvider, dhcid: DhcidStore, logger: Logger): Promise<void> {
+  const batches = unfinishedBatches(stateDir);
+  const listings = new Map<string, LiveRecord[]>();
+  for (const [batch, intents] of batches) {
+    const zone = intents[0]!.zone;
+    logger.warn(`gateway: the journal holds the intent of batch ${batch} of ${zone} (${intents[0]!.time}, ${intents.length} update(s)) and no result: the gateway stopped while writing it; reading ${zone} to see what the provider holds`);
+    if (!zones.includes(zone)) {
+      logger.warn(`gateway: batch ${batch}: ${zone} is not served by this gateway; left for a gateway that serves it`);
+      continue;
+    }
+    let live = listings.get(zone);
+    try {
+      live ??= await readerOf(zone).list();
+      listings.set(zone, live);
+    } catch (error) {
+      logger.error(`gateway: batch ${batch}: ${zone} could not be read (${(error as Error).message}); it is looked at again at the next start`);
+      continue;
+    }
+    const held = [...live, ...dhcidOf(dhcid, zone)];
+    for (const intent of intents) {
+      const holds = heldAt(held, intent.changes);
+      const outcome = outcomeOf(intent.changes, holds);
+      try {
+        writeJournal(stateDir, { zone, key: intent.key, client: intent.client, changes: [], mark: { result: batch, outcome, reconciled: 'at start', holds } });
+      } catch (error) {
+        logger.error(`gateway: the journal could not be written: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+      }
+      logger.warn(`gateway: batch ${batch} of ${zone}, key ${intent.key}: ${outcome}; the provider holds ${holds.map((h) => `${h.name} ${h.type} ${h.values.length ? h.values.map((v) => withoutTtl(v)).join(' | ') : '(none)'}`).join(', ')}`);
+    }
+  }
+}
+
+const withoutTtl = (described: string): string => described.slice(described.indexOf(' ') + 1);
+
+/** Made when every change shows (a value created or updated to is there, one deleted is gone), not made when none does. */
+function outcomeOf(changes: IntentLine['changes'], holds: HeldAt[]): BatchOutcome {
+  const valuesAt = new Map(holds.map((h) => [`${h.name} ${h.type}`, new Set(h.values.map(withoutTtl))]));
+  const shown = changes.map((c) => {
+    const values = valuesAt.get(`${c.name} ${c.type}`) ?? new Set<string>();
+    return c.after !== undefined ? values.has(withoutTtl(c.after)) : c.before !== undefined && !values.has(withoutTtl(c.before));
+  });
+  return shown.every(Boolean) ? 'made' : shown.some(Boolean) ? 'partly made' : 'not made';
+}
+
+/** The gateway's DHCID records of `zone` in the listing's shape (values in base64, as the journal writes them). */
+function dhcidOf(store: DhcidStore, zone: string): LiveRecord[] {
+  return [...store.of(zone).values()].flat().map((r) => ({ name: r.name, type: 'DHCID' as ZoneType, ttl: r.ttl, value: Buffer.from(r.data, 'hex').toString('base64'), entityID: 'gateway' }));
+}
