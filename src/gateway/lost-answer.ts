@@ -8,7 +8,8 @@
 // journal are told is what the provider holds.
 import type { Logger } from '../runtime/log.js';
 import type { ZoneProvider } from '../zone/provider-zone.js';
-import { describeRecord, sameValue, type LiveRecord } from '../zone/record.js';
+import { describeRecord, type LiveRecord } from '../zone/record.js';
+import { stepsHeld } from '../zone/steps-held.js';
 import type { Step } from '../zone/steps.js';
 import type { BatchOutcome } from './batch-journal.js';
 
@@ -45,26 +46,4 @@ export async function settleLostAnswer(provider: ZoneProvider, zone: string, bef
   const still = stepsHeld(steps, now, before);
   if (still.length) logger.error(`gateway: ${zone} still holds ${still.length} write(s) of a batch that failed (${still.map((s) => `${s.call} ${describeRecord(s.record)}`).join(', ')}); the journal says so`);
   return { outcome: still.length ? 'partly made' : 'not made', now, held: still };
-}
-
-/**
- * The steps whose effect the listing `now` shows, `before` being the listing they were planned
- * from: a create by a new entry of its value (each entry counted once), an update by its entry
- * holding the new value, a delete by its entry gone.
- */
-export function stepsHeld(steps: readonly Step[], now: readonly LiveRecord[], before: readonly LiveRecord[]): Step[] {
-  const earlier = new Set(before.map((r) => r.entityID));
-  const fresh = now.filter((r) => !earlier.has(r.entityID));
-  const byId = new Map(now.map((r) => [r.entityID, r]));
-  return steps.filter((step) => {
-    if (step.call === 'create') {
-      const at = fresh.findIndex((r) => sameValue(r, step.record));
-      if (at < 0) return false;
-      fresh.splice(at, 1);
-      return true;
-    }
-    const entry = byId.get(step.entityID!);
-    if (step.call === 'delete') return entry === undefined;
-    return entry !== undefined && sameValue(entry, step.record) && (step.record.ttl === undefined || entry.ttl === step.record.ttl) && (step.record.priority === undefined || entry.priority === step.record.priority);
-  });
 }

@@ -38,8 +38,11 @@ export interface ApplyOutcome {
   method: Method;
   done: Step[];
   notDone: Step[];
-  /** `uncertain`: the failed call got no answer (timeout, connection lost, 5xx), so it may have been made. */
-  failure?: { step?: Step; error: unknown; uncertain: boolean };
+  /**
+   * `uncertain`: the failed call got no answer (timeout, connection lost, 5xx), so it may have
+   * been made; `made`: whether it was, once the zone was read again (lost-answer-apply.ts).
+   */
+  failure?: { step?: Step; error: unknown; uncertain: boolean; made?: boolean };
   maxInFlight: number;
 }
 
