@@ -24,7 +24,7 @@ import { bystanderReason, holdsFailedWrite } from './failed-write.js';
 import type { DhcidStore } from './dhcid-store.js';
 import { evaluateWithDhcid } from './dhcid-rules.js';
 import { grantsFor } from './grants.js';
-import { heldAt, journalIntent, journalResult, newBatchId, type BatchOutcome, type JournaledUpdate } from './batch-journal.js';
+import { heldAt, journalIntent, journalResult, newBatchId, type JournaledUpdate } from './batch-journal.js';
 import { settleLostAnswer, type Settled } from './lost-answer.js';
 import type { GatewayKeys } from './keys-file.js';
 import { keptRecords } from './kept-records.js';
@@ -173,14 +173,22 @@ async function applyBatch(zone: string, batch: Pending[], deps: BatchDeps): Prom
       contingent.forEach(({ pending, outcome }) => pending.resolve(outcome));
       return;
     }
-    if (settled) return answerUnsettled(zone, settled, { accepted, journaled, waiting: waiting(), batchId: batchId!, dhcid }, deps);
+    if (settled && settled.outcome !== 'not made') return answerUnsettled(zone, settled, { accepted, journaled, waiting: waiting(), batchId: batchId!, dhcid }, deps);
     dhcid.restore(deps.logger);
     const refused = outcome.failure.error instanceof ApiError && ['refused', 'bad-request', 'not-found'].includes(outcome.failure.error.kind);
-    const rolledBack = outcome.done.length ? await rollBack(provider, zone, live, outcome.done, deps) : true;
-    const undone = outcome.done.length ? (rolledBack ? '; the writes made before it were undone' : '; undoing the writes made before it failed too') : '';
+    // Settled (read again after a lost answer, none of the batch's writes held): back as read.
+    const rolledBack = settled ? true : outcome.done.length ? await rollBack(provider, zone, live, outcome.done, deps) : true;
+    const undone = settled
+      ? "; an answer was lost, and the zone read again holds none of the batch's writes (any that were made were undone): nothing was changed"
+      : outcome.done.length
+        ? rolledBack
+          ? '; the writes made before it were undone'
+          : '; undoing the writes made before it failed too'
+        : '';
     const why = `the provider ${refused ? 'refused' : 'failed'} a write (${(outcome.failure.error as Error).message})${undone}`;
     journalResult(deps.stateDir, zone, batchId, rolledBack ? 'not made' : 'unknown', journaled, deps.logger);
-    await deps.views.refresh(zone).catch(() => undefined);
+    if (settled?.now) deps.views.show(zone, settled.now);
+    else await deps.views.refresh(zone).catch(() => undefined);
     const failed: Outcome = { rcode: refused && rolledBack ? RCODE_UPDATE.REFUSED : RCODE_UPDATE.SERVFAIL, ede: refused ? EDE.PROHIBITED : EDE.NETWORK_ERROR, why };
     // An update whose own writes were not the failing one is not shown another key's record. When
     // the provider refused a value (it will refuse it again) and the zone is back as read, such an
@@ -201,7 +209,7 @@ async function applyBatch(zone: string, batch: Pending[], deps: BatchDeps): Prom
 }
 
 /**
- * Answers the updates of a batch whose lost answer left it not made, partly made or unknown
+ * Answers the updates of a batch whose lost answer left it partly made or unknown
  * (settleLostAnswer), and keeps the DHCID records and the journal with what the provider holds.
  * The DHCID records go back only when none of the batch's writes is held: beside a record the
  * provider may hold, the client's DHCID is what lets that client (and only it) send again.
@@ -219,12 +227,11 @@ function answerUnsettled(
   journalResult(deps.stateDir, zone, batch.batchId, settled.outcome, batch.journaled, deps.logger, settled.outcome === 'partly made' ? holds : undefined);
   if (settled.now) deps.views.show(zone, settled.now);
   const lost = "the provider's answer to a write was lost";
-  const why: Record<Exclude<BatchOutcome, 'made'>, string> = {
-    'not made': `${lost}; read again, the zone holds none of this update's writes (any that were made were undone): nothing was changed; send it again`,
-    'partly made': `${lost}; read again, the zone held part of the batch and undoing it failed: part of it is made (the gateway's journal says what the provider holds)`,
-    unknown: `${lost} and the zone could not be read again (${settled.unread ?? 'unknown'}): whether it was made is not known; send it again (the gateway reads the zone first)`,
-  };
-  const failed: Outcome = { rcode: RCODE_UPDATE.SERVFAIL, ede: EDE.NETWORK_ERROR, why: why[settled.outcome as Exclude<BatchOutcome, 'made'>] };
+  const why =
+    settled.outcome === 'partly made'
+      ? `${lost}; read again, the zone held part of the batch and undoing it failed: part of it is made (the gateway's journal says what the provider holds)`
+      : `${lost} and the zone could not be read again (${settled.unread ?? 'unknown'}): whether it was made is not known; send it again (the gateway reads the zone first)`;
+  const failed: Outcome = { rcode: RCODE_UPDATE.SERVFAIL, ede: EDE.NETWORK_ERROR, why };
   batch.accepted.forEach(({ pending }) => pending.resolve(failed));
   requeue(zone, batch.waiting);
 }

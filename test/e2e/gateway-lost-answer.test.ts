@@ -111,6 +111,22 @@ describe.skipIf(!TOOLS)('a provider write whose answer is lost', () => {
     expect(lines.find((l) => l.result === intent?.intent)).toMatchObject({ outcome: 'not made' });
   });
 
+  it('one create made but unanswered, the other refused, and undoing the first fails: SERVFAIL, and the journal says what the provider holds', async () => {
+    // The first create to arrive is made and its answer lost, the second refused; the delete that would undo the first fails.
+    sandbox.faults.push(parseFault('service/dnscreate=lost-answerx1'), parseFault('service/dnscreate=refusex1'), parseFault('service/dnsdelete=500x1'));
+    const sent = await nsupdate(['update add part.lost.example.com 300 A 192.0.2.4', 'update add part.lost.example.com 300 TXT "part"']);
+    expect(sandbox.faults.slice(-3).map((f) => f.remaining)).toEqual([0, 0, 0]);
+    const held = zone('part.lost.example.com');
+    expect(held).toHaveLength(1);
+    expect(sent.out).toMatch(/SERVFAIL/);
+    const lines = linesAbout('part.lost.example.com');
+    const intent = lines.find((l) => l.intent)!;
+    const result = lines.find((l) => l.result === intent.intent)!;
+    expect(result).toMatchObject({ outcome: 'partly made' });
+    const says = result.holds!.flatMap((h) => h.values.map((v) => `${h.name} ${h.type} ${v.split(' ').slice(1).join(' ')}`)).sort();
+    expect(says).toEqual(held);
+  });
+
   it('kill -9 between the intent and the result: the next start warns and journals what the provider holds for those names', async () => {
     // The first create to arrive is held for 5 s; the other is made at once. The gateway is killed meanwhile.
     sandbox.faults.push(parseFault('service/dnscreate=slow:5000x1'));
