@@ -21,6 +21,8 @@ export interface Settled {
   held: Step[];
   /** Why the zone could not be read again (outcome unknown). */
   unread?: string;
+  /** How many of the batch's steps the first read showed made and were then undone (or tried). */
+  undone: number;
 }
 
 /** Takes back `held` (steps the zone `now` shows made); resolves when done or failed (the next read tells which). */
@@ -31,19 +33,19 @@ export async function settleLostAnswer(provider: ZoneProvider, zone: string, bef
   try {
     now = await provider.list();
   } catch (error) {
-    return { outcome: 'unknown', held: [], unread: (error as Error).message };
+    return { outcome: 'unknown', held: [], unread: (error as Error).message, undone: 0 };
   }
   const held = stepsHeld(steps, now, before);
   logger.warn(`gateway: an answer of the provider to a write of ${zone} was lost; read again, the zone holds ${held.length} of the batch's ${steps.length} write(s)`);
-  if (held.length === steps.length) return { outcome: 'made', now, held };
-  if (!held.length) return { outcome: 'not made', now, held };
+  if (held.length === steps.length) return { outcome: 'made', now, held, undone: 0 };
+  if (!held.length) return { outcome: 'not made', now, held, undone: 0 };
   await undo(now, held).catch(() => undefined);
   try {
     now = await provider.list();
   } catch (error) {
-    return { outcome: 'unknown', held: [], unread: (error as Error).message };
+    return { outcome: 'unknown', held: [], unread: (error as Error).message, undone: held.length };
   }
   const still = stepsHeld(steps, now, before);
   if (still.length) logger.error(`gateway: ${zone} still holds ${still.length} write(s) of a batch that failed (${still.map((s) => `${s.call} ${describeRecord(s.record)}`).join(', ')}); the journal says so`);
-  return { outcome: still.length ? 'partly made' : 'not made', now, held: still };
+  return { outcome: still.length ? 'partly made' : 'not made', now, held: still, undone: held.length };
 }

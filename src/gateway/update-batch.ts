@@ -179,7 +179,7 @@ async function applyBatch(zone: string, batch: Pending[], deps: BatchDeps): Prom
     // Settled (read again after a lost answer, none of the batch's writes held): back as read.
     const rolledBack = settled ? true : outcome.done.length ? await rollBack(provider, zone, live, outcome.done, deps) : true;
     const undone = settled
-      ? "; an answer was lost, and the zone read again holds none of the batch's writes (any that were made were undone): nothing was changed"
+      ? `; the zone read again ${settled.undone ? `held ${settled.undone} of the batch's writes, which were undone` : "holds none of the batch's writes"}: nothing was changed`
       : outcome.done.length
         ? rolledBack
           ? '; the writes made before it were undone'
