@@ -2,13 +2,15 @@
 // the gateway was writing when it stopped without a word (kill -9, a power cut, the OOM killer).
 // Nobody saw their outcome, so each is said in the log and judged by what the provider holds
 // now: the zone is read once, and a result line per update says, for every name and type the
-// update meant to change, what is there (made, not made or partly made).
+// update meant to change, what is there (made, not made or partly made). The DHCID records were
+// saved before the writes: an update none of whose provider writes was made gets its DHCID
+// changes taken back, or a name with no address would stay held against every other client.
 import { readFileSync } from 'node:fs';
 import type { Logger } from '../runtime/log.js';
 import type { ZoneProvider } from '../zone/provider-zone.js';
 import type { LiveRecord, ZoneType } from '../zone/record.js';
 import { heldAt, type BatchOutcome, type HeldAt } from './batch-journal.js';
-import type { DhcidStore } from './dhcid-store.js';
+import { isDhcidData, type DhcidStore } from './dhcid-store.js';
 import { journalPath, writeJournal } from './journal.js';
 
 /** One intent line as the journal holds it. */
@@ -66,10 +68,11 @@ export async function reconcileUnfinished(stateDir: string, zones: string[], rea
       logger.error(`gateway: batch ${batch}: ${zone} could not be read (${(error as Error).message}); it is looked at again at the next start`);
       continue;
     }
-    const held = [...live, ...dhcidOf(dhcid, zone)];
     for (const intent of intents) {
-      const holds = heldAt(held, intent.changes);
-      const outcome = outcomeOf(intent.changes, holds);
+      const written = intent.changes.filter((c) => c.type !== 'DHCID');
+      const outcome = written.length ? outcomeOf(written, heldAt(live, written)) : 'made';
+      if (outcome === 'not made') takeBackDhcid(dhcid, zone, intent.changes, logger);
+      const holds = heldAt([...live, ...dhcidOf(dhcid, zone)], intent.changes);
       try {
         writeJournal(stateDir, { zone, key: intent.key, client: intent.client, changes: [], mark: { result: batch, outcome, reconciled: 'at start', holds } });
       } catch (error) {
@@ -90,6 +93,37 @@ function outcomeOf(changes: IntentLine['changes'], holds: HeldAt[]): BatchOutcom
     return c.after !== undefined ? values.has(withoutTtl(c.after)) : c.before !== undefined && !values.has(withoutTtl(c.before));
   });
   return shown.every(Boolean) ? 'made' : shown.some(Boolean) ? 'partly made' : 'not made';
+}
+
+/** Undoes an update's DHCID changes in the store (values as the journal writes them: `ttl base64`). */
+function takeBackDhcid(store: DhcidStore, zone: string, changes: IntentLine['changes'], logger: Logger): void {
+  const byName = store.of(zone);
+  const recordOf = (name: string, described: string) => {
+    const [ttl, value] = described.split(' ');
+    return { name, ttl: Number(ttl), data: Buffer.from(value ?? '', 'base64').toString('hex') };
+  };
+  let changed = false;
+  for (const c of changes.filter((c) => c.type === 'DHCID')) {
+    const list = [...(byName.get(c.name) ?? [])];
+    if (c.after !== undefined) {
+      const { data } = recordOf(c.name, c.after);
+      const kept = list.filter((r) => r.data !== data);
+      changed ||= kept.length !== list.length;
+      byName.set(c.name, kept);
+    } else if (c.before !== undefined) {
+      const record = recordOf(c.name, c.before);
+      if (list.some((r) => r.data === record.data) || !isDhcidData(record.data)) continue;
+      byName.set(c.name, [...list, record]);
+      changed = true;
+    }
+  }
+  if (!changed) return;
+  try {
+    store.replace(zone, byName);
+    logger.warn(`gateway: the DHCID changes of an update none of whose provider writes was made are taken back (${changes.filter((c) => c.type === 'DHCID').map((c) => c.name).join(', ')})`);
+  } catch (error) {
+    logger.error(`gateway: the DHCID records of ${zone} could not be put back: ${(error as Error).message}`);
+  }
 }
 
 /** The gateway's DHCID records of `zone` in the listing's shape (values in base64, as the journal writes them). */

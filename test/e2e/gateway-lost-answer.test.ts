@@ -157,4 +157,27 @@ describe.skipIf(!TOOLS)('a provider write whose answer is lost', () => {
     port = await startGateway();
     expect(stderr).not.toMatch(/the journal holds the intent/);
   }, 60_000);
+
+  it('kill -9 before an add with a DHCID is made: at the next start its DHCID is taken back, so the empty name is not held against other clients', async () => {
+    const dhcid = Buffer.from(`000101${'7b'.repeat(32)}`, 'hex').toString('base64');
+    // The create is held 5 s and never made (the gateway is gone when its time comes); the DHCID was saved before it.
+    sandbox.faults.push(parseFault('service/dnscreate=slow:5000x1'));
+    const sent = nsupdate(['update add lease.lost.example.com 300 A 192.0.2.5', `update add lease.lost.example.com 300 DHCID ${dhcid}`]);
+    for (let i = 0; i < 200 && !linesAbout('lease.lost.example.com').some((l) => l.intent); i++) await new Promise((r) => setTimeout(r, 25));
+    expect(readFileSync(join(dir, 'state', 'gateway', 'dhcid.json'), 'utf8')).toContain('lease.lost.example.com');
+    gateway!.kill('SIGKILL');
+    await gateway!.result;
+    await sent;
+    await new Promise((r) => setTimeout(r, 5_500));
+    expect(zone('lease.lost.example.com')).toEqual([]);
+
+    port = await startGateway();
+    const intent = linesAbout('lease.lost.example.com').find((l) => l.intent)!;
+    expect(stderr).toMatch(new RegExp(`batch ${intent.intent} of example\.com, key admin: not made`));
+    expect(linesAbout('lease.lost.example.com').find((l) => l.result === intent.intent)).toMatchObject({ outcome: 'not made', reconciled: 'at start', holds: [{ name: 'lease.lost.example.com', type: 'A', values: [] }, { name: 'lease.lost.example.com', type: 'DHCID', values: [] }] });
+    expect(readFileSync(join(dir, 'state', 'gateway', 'dhcid.json'), 'utf8')).not.toContain('lease.lost.example.com');
+    // The name is free: an add that needs it unused succeeds.
+    const claimed = await nsupdate(['prereq nxdomain lease.lost.example.com', 'update add lease.lost.example.com 300 A 192.0.2.6']);
+    expect(claimed.code, claimed.out).toBe(0);
+  }, 60_000);
 });
