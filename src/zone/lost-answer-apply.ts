@@ -5,9 +5,14 @@
 // when nothing is left the apply is complete.
 import type { ApplyOutcome } from './apply.js';
 import type { Change, Plan } from './plan.js';
-import type { PlanReport } from './session.js';
 import { stepsHeld } from './steps-held.js';
 import { IncompleteListingError } from './zone-listing.js';
+
+/** The plan made again from a fresh listing (session.ts's planFromProvider). */
+interface Reread {
+  plan: Plan;
+  incomplete?: string;
+}
 
 export interface Settled {
   outcome: ApplyOutcome;
@@ -17,8 +22,8 @@ export interface Settled {
   readBackError?: unknown;
 }
 
-export async function settleLostAnswer(plan: Plan, outcome: ApplyOutcome & { failure: NonNullable<ApplyOutcome['failure']> }, readAgain: () => Promise<PlanReport>): Promise<Settled> {
-  let again: PlanReport;
+export async function settleLostAnswer(plan: Plan, outcome: ApplyOutcome & { failure: NonNullable<ApplyOutcome['failure']> }, readAgain: () => Promise<Reread>): Promise<Settled> {
+  let again: Reread;
   try {
     again = await readAgain();
     if (again.incomplete) throw new IncompleteListingError(again.incomplete);
