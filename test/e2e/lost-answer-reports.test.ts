@@ -69,6 +69,20 @@ describe('zone apply after a lost answer reports what the provider holds', () =>
   });
 });
 
+describe('zone apply by dnssetzone after a lost answer', () => {
+  it('the replace made but unanswered, its two retries too: read again, the zone matches the file, exit 0', async () => {
+    const env = agentEnv(sandbox, withApi(sandbox));
+    const file = await fileWith(env, ['a.apply3 300 IN A 192.0.2.31']);
+    // dnssetzone is idempotent: the client sends it three times before it gives up.
+    sandbox.faults.push(parseFault('service/dnssetzone=lost-answerx3'));
+    const run = await runDist(['zone', 'apply', '--service', 'example.com', '--method', 'setzone', '--json', file], env);
+    expect(sandbox.faults.at(-1)!.remaining).toBe(0);
+    expect(zone('apply3.example.com')).toEqual(['a.apply3.example.com A 192.0.2.31']);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ exitCode: 0, error: null, notDone: [], done: [expect.anything()], answerLost: expect.any(String) });
+  });
+});
+
 describe("the agent's API path after a lost answer reports what the provider holds", () => {
   it('a create whose answer is lost: the entry is there, the update is reported made (exit 0)', async () => {
     const env = agentEnv(sandbox, withApi(sandbox));
