@@ -23,9 +23,13 @@ interface IntentLine {
   changes: { action: string; name: string; type: string; before?: string; after?: string }[];
 }
 
+/** A batch's mark, written right after the time and the zone (journal.ts): read without parsing the line. */
+const MARK = /^\{"time":"[^"\n]*","zone":"[^"\n]*","(intent|result)":"([0-9a-f]+)"/gm;
+
 /** The intent lines with no result, by batch, oldest first; the rotated file is read too (a batch may straddle the rotation). */
 export function unfinishedBatches(stateDir: string): Map<string, IntentLine[]> {
-  const open = new Map<string, IntentLine[]>();
+  // Only the lines left open are parsed: a full journal is read at every start.
+  const open = new Map<string, string[]>();
   for (const path of [`${journalPath(stateDir)}.1`, journalPath(stateDir)]) {
     let text: string;
     try {
@@ -33,20 +37,27 @@ export function unfinishedBatches(stateDir: string): Map<string, IntentLine[]> {
     } catch {
       continue;
     }
-    for (const line of text.split('\n')) {
-      // Most lines are plain updates: only those that can mark a batch are parsed.
-      if (!line.includes('"intent":') && !line.includes('"result":')) continue;
-      let entry: Partial<IntentLine> & { result?: unknown };
-      try {
-        entry = JSON.parse(line) as typeof entry;
-      } catch {
-        continue;
+    for (const mark of text.matchAll(MARK)) {
+      if (mark[1] === 'result') open.delete(mark[2]!);
+      else {
+        const end = text.indexOf('\n', mark.index);
+        open.set(mark[2]!, [...(open.get(mark[2]!) ?? []), text.slice(mark.index, end < 0 ? undefined : end)]);
       }
-      if (typeof entry.result === 'string') open.delete(entry.result);
-      else if (typeof entry.intent === 'string' && typeof entry.zone === 'string' && Array.isArray(entry.changes)) open.set(entry.intent, [...(open.get(entry.intent) ?? []), entry as IntentLine]);
     }
   }
-  return open;
+  const batches = new Map<string, IntentLine[]>();
+  for (const [batch, lines] of open) {
+    const intents = lines.flatMap((line) => {
+      try {
+        const entry = JSON.parse(line) as Partial<IntentLine>;
+        return typeof entry.zone === 'string' && Array.isArray(entry.changes) ? [entry as IntentLine] : [];
+      } catch {
+        return [];
+      }
+    });
+    if (intents.length) batches.set(batch, intents);
+  }
+  return batches;
 }
 
 /** Says each unfinished batch of a served zone in the log and closes it in the journal with what the provider holds. */
