@@ -210,9 +210,9 @@ async function applyBatch(zone: string, batch: Pending[], deps: BatchDeps): Prom
 
 /**
  * Answers the updates of a batch whose lost answer left it partly made or unknown
- * (settleLostAnswer), and keeps the DHCID records and the journal with what the provider holds.
- * The DHCID records go back only when none of the batch's writes is held: beside a record the
- * provider may hold, the client's DHCID is what lets that client (and only it) send again.
+ * (settleLostAnswer), and keeps the journal with what the provider holds. The DHCID records stay
+ * as saved: beside a record the provider holds (or may hold), the client's DHCID is what lets
+ * that client (and only it) send again; a batch not made takes them back (applyBatch).
  */
 function answerUnsettled(
   zone: string,
@@ -222,8 +222,7 @@ function answerUnsettled(
 ): void {
   const names = batch.journaled.flatMap((u) => u.changes.map((c) => (c.after ?? c.before)!));
   const holds = settled.now ? heldAt([...settled.now, ...dhcidRecordsAt(batch.dhcid, names)], names) : undefined;
-  if (settled.outcome === 'not made') batch.dhcid.restore(deps.logger);
-  else deps.logger.warn(`gateway: the DHCID records of the failed batch of ${zone} are kept: the provider ${settled.outcome === 'unknown' ? 'may hold' : 'holds'} some of its writes`);
+  deps.logger.warn(`gateway: the DHCID records of the failed batch of ${zone} are kept: the provider ${settled.outcome === 'unknown' ? 'may hold' : 'holds'} some of its writes`);
   journalResult(deps.stateDir, zone, batch.batchId, settled.outcome, batch.journaled, deps.logger, settled.outcome === 'partly made' ? holds : undefined);
   if (settled.now) deps.views.show(zone, settled.now);
   const lost = "the provider's answer to a write was lost";
