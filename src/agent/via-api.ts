@@ -1,11 +1,14 @@
 // Setting one record through the registrar API: find the entry by name in the service's
 // zone (service/dnslist), change it (dnsupdate), or create it when it is missing
-// (dnscreate) — the one thing the dynamic DNS interface cannot do.
+// (dnscreate) — the one thing the dynamic DNS interface cannot do. A write whose answer is lost
+// (a timeout, a reset connection, a 5xx) may have been made: the entry is read again, and what
+// is reported is what the provider holds.
 import { ApiClient } from '../api/client.js';
 import { service, type DnsEntry } from '../api/endpoints/service.js';
 import { tool } from '../api/endpoints/tool.js';
 import type { Config } from '../config/config.js';
 import { credentialAdvice } from '../config/credential-names.js';
+import { TransportError } from '../http/errors.js';
 import type { Transport } from '../http/transport.js';
 import { undiciTransport } from '../http/undici-transport.js';
 import type { RecordType } from '../ip/address.js';
@@ -39,22 +42,41 @@ export async function updateRecordViaApi(
   logger: Logger,
   ttl?: number,
 ): Promise<ApiUpdate> {
-  const matches: DnsEntry[] = [];
-  for await (const page of client.pages<DnsEntry>('service', service.dnsList, { serviceName: zone, filterType: type })) {
-    matches.push(...page.items.filter((e) => e.type === type && entryMatchesHost(e.name, host, zone)));
-  }
+  const matches = await entriesOf(client, zone, host, type);
   const [entry, ...others] = matches;
   if (others.length) logger.warn(`${host} has ${matches.length} ${type} entries in ${zone}; updating entity ${entry!.entityID} only`);
   // Without --ttl the entry keeps whatever TTL it has; with it, a TTL alone is a change.
   const withTtl = ttl === undefined ? {} : { ttl };
   if (entry && entry.value === address && (ttl === undefined || Number(entry.ttl) === ttl)) return { changed: false, created: false };
-  if (entry) {
-    await client.call('service', service.dnsUpdate, { serviceName: zone, entityID: entry.entityID, value: address, ...withTtl });
-    return { changed: true, created: false };
+  const write = entry
+    ? () => client.call('service', service.dnsUpdate, { serviceName: zone, entityID: entry.entityID, value: address, ...withTtl })
+    : () => client.call('service', service.dnsCreate, { serviceName: zone, name: host, type, value: address, ...withTtl });
+  if (!entry) logger.info(`${host} has no ${type} entry in ${zone}; creating it`);
+  try {
+    await write();
+  } catch (error) {
+    if (!(error instanceof TransportError)) throw error;
+    // Not answered: read again. A create is never sent twice (it would make a second entry).
+    let now: DnsEntry[];
+    try {
+      now = await entriesOf(client, zone, host, type);
+    } catch {
+      throw error;
+    }
+    const made = now.some((e) => e.value === address && (ttl === undefined || Number(e.ttl) === ttl));
+    logger.warn(`the answer to ${entry ? 'updating' : 'creating'} the ${type} entry of ${host} in ${zone} was lost (${error.message}); read again, the provider ${made ? `holds ${address}: it was made` : `does not hold ${address}: it was not made`}`);
+    if (!made) throw error;
   }
-  logger.info(`${host} has no ${type} entry in ${zone}; creating it`);
-  await client.call('service', service.dnsCreate, { serviceName: zone, name: host, type, value: address, ...withTtl });
-  return { changed: true, created: true };
+  return { changed: true, created: !entry };
+}
+
+/** The zone's entries of `type` at `host` (service/dnslist, filtered by type). */
+async function entriesOf(client: ApiClient, zone: string, host: string, type: RecordType): Promise<DnsEntry[]> {
+  const matches: DnsEntry[] = [];
+  for await (const page of client.pages<DnsEntry>('service', service.dnsList, { serviceName: zone, filterType: type })) {
+    matches.push(...page.items.filter((e) => e.type === type && entryMatchesHost(e.name, host, zone)));
+  }
+  return matches;
 }
 
 /** The address the API sees this machine calling from: the `server` source on the API path. */

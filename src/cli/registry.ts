@@ -132,7 +132,7 @@ export const COMMANDS: CommandSpec[] = [
       'plain-style': { type: 'string', describe: 'plain dynamic DNS answers announce a change as "UPDATE: <ip>" (update, the spec) or "IP:<ip>" (ip, seen from the real service)', default: 'update' },
       'dns-port': { type: 'string', describe: 'also answer DNS queries (UDP and TCP, same address) for the zones it holds, as their authoritative server; 0 picks a free port' },
       'allow-ip': { type: 'string', multiple: true, describe: 'accept API calls only from these addresses (repeatable); others get error 1007, as an unregistered address does' },
-      fault: { type: 'string', multiple: true, describe: 'inject a fault: <target>=<kind>[:<ms>][x<count>]; target dyndns, module/action or *; kind slow, hang, 500, 502, 503, reset, garbage, empty, truncated, huge, or refuse (error 105, as the provider answers a value it does not take)' },
+      fault: { type: 'string', multiple: true, describe: 'inject a fault: <target>=<kind>[:<ms>][x<count>]; target dyndns, module/action or *; kind slow, hang, 500, 502, 503, reset, garbage, empty, truncated, huge, refuse (error 105, as the provider answers a value it does not take), lost-answer (made, then the connection reset)' },
     },
     load: () => import('./commands/sandbox.js'),
   },

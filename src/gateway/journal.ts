@@ -14,6 +14,8 @@ export interface JournalEntry {
   key: string;
   client: string;
   changes: Change[];
+  /** Ties the lines of one batch of provider writes together: its intent before the first write, its result after (batch-journal.ts). */
+  mark?: Record<string, unknown>;
 }
 
 export function journalPath(stateDir: string): string {
@@ -36,7 +38,7 @@ export function writeJournal(stateDir: string, entry: JournalEntry, now = new Da
     ...(c.before ? { before: describe(c.before) } : {}),
     ...(c.after ? { after: describe(c.after) } : {}),
   }));
-  const line = `${JSON.stringify({ time: now.toISOString(), zone: entry.zone, key: entry.key, client: entry.client, changes })}\n`;
+  const line = `${JSON.stringify({ time: now.toISOString(), zone: entry.zone, ...entry.mark, key: entry.key, client: entry.client, changes })}\n`;
   const fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
   try {
     writeSync(fd, line);

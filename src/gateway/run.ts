@@ -28,6 +28,7 @@ import { ZoneViews } from './zone-views.js';
 import { ReplayMemory } from './replay-memory.js';
 import { dhcidAnswers } from './dhcid-answers.js';
 import { DhcidStore } from './dhcid-store.js';
+import { reconcileUnfinished } from './unfinished-batches.js';
 
 /** How often the replay memory is written when it changed: a crash forgets at most this much. */
 const REPLAY_SAVE_MS = 2_000;
@@ -97,6 +98,8 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
     }
   }
   warnIfRefreshesCrowdTheBudget(settings, views, logger);
+  // Batches a gateway was writing when it was killed: said, and closed in the journal with what the provider holds.
+  await reconcileUnfinished(settings.stateDir, settings.zones, (zone) => readers.get(zone)!, dhcid, logger);
   // One memory of the signed updates acted on, for every listener, kept across restarts.
   const replays = ReplayMemory.load(ReplayMemory.pathIn(settings.stateDir), Math.floor(Date.now() / 1000), logger);
   const saveReplays = setInterval(() => replays.save(Math.floor(Date.now() / 1000), logger), REPLAY_SAVE_MS);

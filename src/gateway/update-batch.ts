@@ -12,6 +12,8 @@
 // the records at its own names, yields to the listeners between updates so that queries and
 // probes are answered meanwhile, and takes on a bounded number of records (update-limits.ts).
 // The call budget is asked before the zone is read, and before each update is accepted.
+// A write whose answer was lost is judged by what the provider holds once read again
+// (lost-answer.ts); the journal brackets the writes with intent and result lines (batch-journal.ts).
 import { join } from 'node:path';
 import { ApiError } from '../api/errors.js';
 import { EDE } from '../dns/edns.js';
@@ -28,7 +30,8 @@ import { bystanderReason, holdsFailedWrite } from './failed-write.js';
 import type { DhcidStore } from './dhcid-store.js';
 import { evaluateWithDhcid } from './dhcid-rules.js';
 import { grantsFor } from './grants.js';
-import { writeJournal } from './journal.js';
+import { heldAt, journalIntent, journalResult, newBatchId, type JournaledUpdate } from './batch-journal.js';
+import { settleLostAnswer, type Settled } from './lost-answer.js';
 import type { GatewayKeys } from './keys-file.js';
 import { keptRecords } from './kept-records.js';
 import type { UpdateMessage } from './update-message.js';
@@ -244,29 +247,40 @@ async function applyBatch(zone: string, batch: Pending[], deps: BatchDeps): Prom
       requeue(zone, waiting());
       return accepted.forEach(({ pending }) => pending.resolve({ rcode: RCODE_UPDATE.SERVFAIL, ede: EDE.OTHER, why: unsaved }));
     }
-    // An update of DHCID records only makes no provider call.
-    const outcome: Pick<ApplyOutcome, 'done' | 'failure'> = plan.changes.length ? await applyPlan(provider, plan, 'calls', deps.logger) : { done: [] };
-    if (outcome.failure) dhcid.restore(deps.logger);
-    if (!outcome.failure) {
-      for (const { pending, changes } of accepted) {
-        deps.logger.info(`gateway: key ${pending.key} changed ${zone}: ${changes.map((c) => `${c.action} ${(c.after ?? c.before)!.name} ${(c.after ?? c.before)!.type}`).join(', ')}`);
-        try {
-          writeJournal(deps.stateDir, { zone, key: pending.key, client: pending.client, changes });
-        } catch (error) {
-          deps.logger.error(`gateway: the journal could not be written: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-        }
-      }
+    const journaled: JournaledUpdate[] = accepted.map(({ pending, changes }) => ({ key: pending.key, client: pending.client, changes }));
+    // An update of DHCID records only makes no provider call, and needs no intent line.
+    const batchId = plan.changes.length ? newBatchId() : undefined;
+    if (batchId) journalIntent(deps.stateDir, zone, batchId, journaled, deps.logger);
+    const outcome: Pick<ApplyOutcome, 'done' | 'notDone' | 'failure'> = plan.changes.length ? await applyPlan(provider, plan, 'calls', deps.logger) : { done: [], notDone: [] };
+    // Read again, the batch's names are shown in the zone's view as the provider holds them.
+    const reread = () => readNames(provider, zone, names, reading.whole, deps);
+    const settled = outcome.failure?.uncertain
+      ? await settleLostAnswer(reread, zone, live, stepsOf(plan.changes).flat(), (now, held) => undoSteps(provider, zone, now, live, held, deps), deps.logger)
+      : undefined;
+    if (!outcome.failure || settled?.outcome === 'made') {
+      for (const { pending, changes } of accepted) deps.logger.info(`gateway: key ${pending.key} changed ${zone}: ${changes.map((c) => `${c.action} ${(c.after ?? c.before)!.name} ${(c.after ?? c.before)!.type}`).join(', ')}`);
+      journalResult(deps.stateDir, zone, batchId, 'made', journaled, deps.logger);
       // The names' content is known without another read; the entity IDs are not needed to answer queries.
-      deps.views.showNames(zone, names, wanted);
+      if (!settled) deps.views.showNames(zone, names, wanted);
       accepted.forEach(({ pending }) => pending.resolve(OK));
       contingent.forEach(({ pending, outcome }) => pending.resolve(outcome));
       return;
     }
+    if (settled && settled.outcome !== 'not made') return answerUnsettled(zone, settled, { accepted, journaled, waiting: waiting(), batchId: batchId!, dhcid }, deps);
+    dhcid.restore(deps.logger);
     const refused = outcome.failure.error instanceof ApiError && ['refused', 'bad-request', 'not-found'].includes(outcome.failure.error.kind);
-    const rolledBack = outcome.done.length ? await rollBack(provider, zone, live, outcome.done, names, reading.whole, deps) : true;
-    const undone = outcome.done.length ? (rolledBack ? '; the writes made before it were undone' : '; undoing the writes made before it failed too') : '';
+    // Settled (read again after a lost answer, none of the batch's writes held): back as read.
+    const rolledBack = settled ? true : outcome.done.length ? await rollBack(provider, zone, live, outcome.done, names, reading.whole, deps) : true;
+    const undone = settled
+      ? `; the zone read again ${settled.undone ? `held ${settled.undone} of the batch's writes, which were undone` : "holds none of the batch's writes"}: nothing was changed`
+      : outcome.done.length
+        ? rolledBack
+          ? '; the writes made before it were undone'
+          : '; undoing the writes made before it failed too'
+        : '';
     const why = `the provider ${refused ? 'refused' : 'failed'} a write (${(outcome.failure.error as Error).message})${undone}`;
-    await readNames(provider, zone, names, reading.whole, deps).catch(() => undefined);
+    journalResult(deps.stateDir, zone, batchId, rolledBack ? 'not made' : 'unknown', journaled, deps.logger);
+    if (!settled) await reread().catch(() => undefined);
     const failed: Outcome = { rcode: refused && rolledBack ? RCODE_UPDATE.REFUSED : RCODE_UPDATE.SERVFAIL, ede: refused ? EDE.PROHIBITED : EDE.NETWORK_ERROR, why };
     // An update whose own writes were not the failing one is not shown another key's record. When
     // the provider refused a value (it will refuse it again) and the zone is back as read, such an
@@ -284,6 +298,46 @@ async function applyBatch(zone: string, batch: Pending[], deps: BatchDeps): Prom
     deps.releaseCalls?.(zone);
     lock.release();
   }
+}
+
+/**
+ * Answers the updates of a batch whose lost answer left it partly made or unknown
+ * (settleLostAnswer), and keeps the journal with what the provider holds. The DHCID records stay
+ * as saved: beside a record the provider holds (or may hold), the client's DHCID is what lets
+ * that client (and only it) send again; a batch not made takes them back (applyBatch).
+ */
+function answerUnsettled(
+  zone: string,
+  settled: Settled,
+  batch: { accepted: { pending: Pending }[]; journaled: JournaledUpdate[]; waiting: Pending[]; batchId: string; dhcid: DhcidBatch },
+  deps: BatchDeps,
+): void {
+  const names = batch.journaled.flatMap((u) => u.changes.map((c) => (c.after ?? c.before)!));
+  const holds = settled.now ? heldAt([...settled.now, ...dhcidRecordsAt(batch.dhcid, names)], names) : undefined;
+  deps.logger.warn(`gateway: the DHCID records of the failed batch of ${zone} are kept: the provider ${settled.outcome === 'unknown' ? 'may hold' : 'holds'} some of its writes`);
+  journalResult(deps.stateDir, zone, batch.batchId, settled.outcome, batch.journaled, deps.logger, settled.outcome === 'partly made' ? holds : undefined);
+  const lost = "the provider's answer to a write was lost";
+  const why =
+    settled.outcome === 'partly made'
+      ? `${lost}; read again, the zone held part of the batch and undoing it failed: part of it is made (the gateway's journal says what the provider holds)`
+      : `${lost} and the zone could not be read again (${settled.unread ?? 'unknown'}): whether it was made is not known; send it again (the gateway reads the zone first)`;
+  const failed: Outcome = { rcode: RCODE_UPDATE.SERVFAIL, ede: EDE.NETWORK_ERROR, why };
+  batch.accepted.forEach(({ pending }) => pending.resolve(failed));
+  requeue(zone, batch.waiting);
+}
+
+/** The DHCID records the batch leaves at `names`, in the listing's shape, for the journal. */
+function dhcidRecordsAt(dhcid: DhcidBatch, names: { name: string; type: string }[]): LiveRecord[] {
+  const at = new Set(names.filter((n) => n.type === 'DHCID').map((n) => n.name));
+  return [...at].flatMap((name) => (dhcid.held.get(name) ?? []).map((r) => ({ name, type: 'DHCID' as LiveRecord['type'], ttl: r.ttl, value: Buffer.from(r.data, 'hex').toString('base64'), entityID: 'gateway' })));
+}
+
+/** Takes back the `held` steps of a batch, judged against the listing `now` (lost-answer.ts reads again to see what holds). */
+async function undoSteps(provider: ZoneProvider, zone: string, now: LiveRecord[], before: LiveRecord[], held: Step[], deps: BatchDeps): Promise<void> {
+  const back = planTo(now, managedRecords(withoutSteps(now, before, held), zone), zone);
+  if (!back.changes.length) return;
+  deps.logger.warn(`gateway: undoing ${back.changes.length} write(s) of a failed batch of ${zone}: ${back.changes.map((c) => `${c.action} ${(c.after ?? c.before)!.name} ${(c.after ?? c.before)!.type}`).join(', ')}`);
+  await applyPlan(provider, back, 'calls', deps.logger);
 }
 
 /**

@@ -1,11 +1,13 @@
-// Faults on demand: make chosen operations slow, fail with 5xx, reset, answer garbage, or refuse (the API's error 105, as the provider answers a value it does not take), so
-// that tests (and users' scripts) can see how a client copes. Written `<target>=<kind>`,
+// Faults on demand: make chosen operations slow, fail with 5xx, reset, answer garbage, or refuse (the API's error 105, as the provider answers a value it does not take), or
+// make the change and lose the answer (lost-answer: the connection is reset after the write, as
+// a timeout or a dropped link does to a real write), so that tests (and users' scripts) can see
+// how a client copes. Written `<target>=<kind>`,
 // where target is `dyndns`, `module/action` or `*`; kind is one of FAULT_KINDS, optionally
 // `:<ms>` for slow/hang and `x<count>` to fault only the first <count> requests.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ConfigError } from '../runtime/errors.js';
 
-export const FAULT_KINDS = ['slow', 'hang', '500', '502', '503', 'reset', 'garbage', 'empty', 'truncated', 'huge', 'refuse'] as const;
+export const FAULT_KINDS = ['slow', 'hang', '500', '502', '503', 'reset', 'garbage', 'empty', 'truncated', 'huge', 'refuse', 'lost-answer'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface Fault {
@@ -20,7 +22,7 @@ const MAX_DELAY_MS = 2 ** 31 - 1;
 
 export function parseFault(text: string): Fault {
   // A kind is a word or a status (`500`), so `500x2` reads as 500, twice.
-  const match = /^([\w*/-]+)=([a-z]+|\d{3})(?::(\d+))?(?:x(\d+))?$/.exec(text.trim());
+  const match = /^([\w*/-]+)=([a-z]+(?:-[a-z]+)?|\d{3})(?::(\d+))?(?:x(\d+))?$/.exec(text.trim());
   if (!match || !(FAULT_KINDS as readonly string[]).includes(match[2]!)) {
     throw new ConfigError(`--fault: "${text}" is not <target>=<kind>[:<ms>][x<count>] with kind one of ${FAULT_KINDS.join(', ')}`);
   }
@@ -75,6 +77,9 @@ export async function applyFault(fault: Fault, req: IncomingMessage, res: Server
       res.write('{"success":true,"errorCode":0,"responseData":{"dns":[{"entityID":"1"');
       setTimeout(() => req.socket.destroy(), 20);
       return true;
+    case 'lost-answer':
+      // Served as usual; the server drops the connection instead of answering (answerLost).
+      return false;
     case 'refuse':
       // Nothing is done: the provider's answer to a parameter it does not accept (a value, a name).
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success: false, errorCode: 105, errorCodeMsg: 'Syntax error: invalid parameter', messages: ['sandbox fault: refused'], responseData: [] }));
@@ -104,3 +109,6 @@ function drainOrClose(res: ServerResponse): Promise<void> {
     res.once('close', done);
   });
 }
+
+/** Whether the request was served (the change made) but its answer is to be lost: the connection reset instead. */
+export const answerLost = (fault: Fault | undefined): boolean => fault?.kind === 'lost-answer';

@@ -10,7 +10,7 @@ import { runOperation, SANDBOX_API_VERSION, SandboxApiError } from './api-operat
 import { renderXmlEnvelope } from './render-xml.js';
 import { handleDyndns, type PlainStyle } from './dyndns.js';
 import { loadSandboxData } from './data-file.js';
-import { applyFault, takeFault, type Fault } from './faults.js';
+import { answerLost, applyFault, takeFault, type Fault } from './faults.js';
 import { demoModel, type SandboxModel } from './model.js';
 
 export interface SandboxOptions {
@@ -74,6 +74,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       const answer = handleDyndns(model, segments[0] as DyndnsFormat, url.searchParams, caller, options.plainStyle);
       options.log?.(`GET ${url.pathname} host=${url.searchParams.get('host')} ip=${url.searchParams.get('ip') || `(caller ${caller})`} -> ${answer.summary}`);
       if (answer.changed) save();
+      if (answerLost(fault)) return void req.socket.destroy();
       return send(res, answer.status, answer.contentType, answer.body);
     }
     if (segments.length !== 2) return void res.writeHead(404, { 'content-type': 'text/plain' }).end('not found: the API is at POST /<module>/<action>/, dynamic DNS at GET /json/, /xml/, /plain/\n');
@@ -82,7 +83,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     // Form fields only: parameters sent with GET are ignored, as by the real API.
     const fields = Object.fromEntries(new URLSearchParams(await readBody(req)));
     const envelope = answerApi(target, fields, caller);
-    options.log?.(`POST /${target}/ -> ${envelope.success ? 'ok' : `error ${envelope.errorCode} ${envelope.errorCodeMsg}`}`);
+    options.log?.(`POST /${target}/ -> ${envelope.success ? 'ok' : `error ${envelope.errorCode} ${envelope.errorCodeMsg}`}${answerLost(fault) ? ' (answer lost)' : ''}`);
+    // Made (and saved), but the caller never hears of it.
+    if (answerLost(fault)) return void req.socket.destroy();
     const pretty = fields['output-pretty'] === 'true' || fields['output-pretty'] === '1';
     if (fields['output-format'] === 'xml') send(res, 200, 'application/xml; charset=utf-8', renderXmlEnvelope(envelope, pretty));
     else send(res, 200, 'application/json', JSON.stringify(envelope, null, pretty ? 2 : undefined));

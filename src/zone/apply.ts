@@ -38,8 +38,11 @@ export interface ApplyOutcome {
   method: Method;
   done: Step[];
   notDone: Step[];
-  /** `uncertain`: the failed call got no answer (timeout, connection lost, 5xx), so it may have been made. */
-  failure?: { step?: Step; error: unknown; uncertain: boolean };
+  /**
+   * `uncertain`: the failed call, or another failed beside it, got no answer (timeout,
+   * connection lost, 5xx), so it may have been made; `made`: whether it was, once the zone was read again (lost-answer-apply.ts).
+   */
+  failure?: { step?: Step; error: unknown; uncertain: boolean; made?: boolean };
   maxInFlight: number;
 }
 
@@ -74,7 +77,12 @@ export async function applyPlan(provider: ZoneProvider, plan: Plan, method: Meth
           done.add(step);
           logger.info(`zone: ${step.call}d ${describeRecord(step.record)}`);
         } catch (error) {
-          failure ??= { step, error, uncertain: error instanceof TransportError };
+          // Up to three calls are in flight: one refused and another unanswered leaves the zone
+          // unknown all the same, so any unanswered call makes the failure uncertain.
+          // (The cast: TypeScript narrows `failure` by the loop's test, not by other workers' writes.)
+          const first = failure as ApplyOutcome['failure'];
+          if (first) first.uncertain ||= error instanceof TransportError;
+          else failure = { step, error, uncertain: error instanceof TransportError };
           logger.error(`zone: ${describeStep(step)} failed: ${(error as Error).message}`);
         }
       }

@@ -54,7 +54,7 @@ export function applyLines(report: ApplyReport): string[] {
   if (outcome.failure) {
     const where = outcome.failure.step ? `${outcome.failure.step.call} of ${recordLine(plan.zone, outcome.failure.step.record)}` : 'service/dnssetzone';
     lines.push(`stopped: the ${where} failed: ${(outcome.failure.error as Error).message}`);
-    if (outcome.failure.uncertain) lines.push('  its answer (a 5xx, a timeout or a lost connection) does not say whether the provider made it: ddedge zone plan with the same file shows what is left');
+    if (outcome.failure.uncertain) lines.push(`  its answer (a 5xx, a timeout or a lost connection) does not say whether the provider made it${outcome.failure.made === undefined ? '' : `; read again, the zone shows it ${outcome.failure.made ? 'was made' : 'was not made'} (done and not done below are as the provider holds them)`}: ddedge zone plan with the same file shows what is left`);
     lines.push(`done (${outcome.done.length}):`, ...outcome.done.map((s) => stepLine(plan.zone, s)));
     lines.push(`not done (${outcome.notDone.length}):`, ...outcome.notDone.map((s) => stepLine(plan.zone, s)));
     // Not "retry later" alone: the zone is now between the two, and a second apply finishes it.
@@ -65,6 +65,7 @@ export function applyLines(report: ApplyReport): string[] {
   } else if (report.drift.length) {
     lines.push(`applied ${outcome.done.length} change${outcome.done.length === 1 ? '' : 's'}, but the zone read back still differs from the file:`, ...report.drift.map((c) => changeLine(plan.zone, c)));
   } else {
+    if (report.answerLost !== undefined) lines.push(`the answer to a call was lost (${(report.answerLost as Error).message}); read again, the zone holds every change`);
     lines.push(`applied ${outcome.done.length} change${outcome.done.length === 1 ? '' : 's'} (${outcome.method === 'setzone' ? 'one service/dnssetzone call' : `at most ${outcome.maxInFlight} in flight`}); the zone read back matches the file`);
   }
   if (report.backup) lines.push(`backup: ${report.backup} (ddedge zone apply ${report.backup} restores it)`);
@@ -98,6 +99,8 @@ export function applyJson(report: ApplyReport, exitCode: number): Record<string,
     done: outcome?.done.map(jsonStep) ?? [],
     notDone: outcome?.notDone.map(jsonStep) ?? [],
     ...(outcome?.failure?.uncertain ? { failedCallMayHaveBeenMade: true } : {}),
+    ...(outcome?.failure?.made !== undefined ? { failedCallMade: outcome.failure.made } : {}),
+    ...(report.answerLost !== undefined ? { answerLost: (report.answerLost as Error).message } : {}),
     error: outcome?.failure ? (outcome.failure.error as Error).message : report.readBackError !== undefined ? `read back: ${(report.readBackError as Error).message}` : null,
     drift: report.drift.map(jsonChange),
     exitCode,
@@ -113,7 +116,8 @@ export function applyExitCode(report: ApplyReport): number {
   const madeChanges = Boolean(outcome?.done.length);
   if (outcome?.failure) {
     const code = exitCodeOf(outcome.failure.error);
-    return code === ExitCode.transient && (madeChanges || outcome.failure.uncertain) ? ExitCode.partial : code;
+    // Read again after a lost answer, the zone says whether anything was made (done is what it holds).
+    return code === ExitCode.transient && (madeChanges || (outcome.failure.uncertain && outcome.failure.made !== false)) ? ExitCode.partial : code;
   }
   if (report.readBackError !== undefined) return madeChanges ? ExitCode.partial : exitCodeOf(report.readBackError);
   return report.drift.length ? 7 : 0;

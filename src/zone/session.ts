@@ -6,6 +6,7 @@ import { acquireLock, type Lock } from '../state/lock.js';
 import type { Logger } from '../runtime/log.js';
 import { applyPlan, chooseMethod, type ApplyOutcome, type Method, type MethodChoice } from './apply.js';
 import { backupNumberLine, writeBackup } from './backups.js';
+import { settleLostAnswer } from './lost-answer-apply.js';
 import { checkKeptConflicts } from './kept-conflicts.js';
 import { agentRecordsOf } from './agent-records.js';
 import { ownership, type Owner } from './ownership.js';
@@ -64,6 +65,8 @@ export interface ApplyReport extends PlanReport {
   drift: Change[];
   /** Why the zone could not be read back after the changes (they were made; nothing says they hold). */
   readBackError?: unknown;
+  /** A call whose answer was lost, when the zone read again holds every change all the same. */
+  answerLost?: unknown;
 }
 
 export interface ApplySettings extends PlanSettings {
@@ -128,6 +131,7 @@ async function applyLocked(
   settings.logger.info(`zone: backup of ${settings.service} written to ${backup}`);
   settings.onPlan?.(report);
   const outcome = await applyPlan(provider, plan, report.method.method, settings.logger);
+  if (outcome.failure?.uncertain) return { ...report, backup, ...(await settleLostAnswer(plan, { ...outcome, failure: outcome.failure }, () => planFromProvider(provider, wanted, settings, owner))) };
   if (outcome.failure) return { ...report, backup, outcome, drift: [] };
   // The changes are made: whatever stops the read-back, the report still says what was done.
   try {

@@ -215,6 +215,24 @@ describe.skipIf(!TOOLS)("Kea's DHCP-DDNS server through the gateway", () => {
     expect(zoneAt()).toEqual([`${NAME} A 192.0.2.99`]);
     expect(dhcidAnswer()).toBe(base64Of(dhcidOf('client-2')));
   });
+
+  it("an add whose A create is made but its answer lost: the client keeps its name, a retry succeeds, the DHCID matches the provider's A", async () => {
+    expect(await ncr('remove', 'client-2', '192.0.2.99'), d2Log).toMatch(/DHCP_DDNS_REMOVE_SUCCEEDED/);
+    expect(zoneAt()).toEqual([]);
+    // An attack found this client locked out: the A at the provider, no DHCID kept, every retry refused (YXDOMAIN, then NXRRSET).
+    sandbox.faults.push(parseFault('service/dnscreate=lost-answerx1'));
+    const first = await ncr('add', 'client-3', '192.0.2.60');
+    expect(sandbox.faults.at(-1)!.remaining).toBe(0);
+    // Read again, the zone holds the A: the add is made, and answered so.
+    expect(first, d2Log).toMatch(/DHCP_DDNS_ADD_SUCCEEDED/);
+    expect(zoneAt()).toEqual([`${NAME} A 192.0.2.60`]);
+    expect(dhcidAnswer()).toBe(base64Of(dhcidOf('client-3')));
+    const retry = await ncr('add', 'client-3', '192.0.2.60');
+    expect(retry, d2Log).toMatch(/DHCP_DDNS_ADD_SUCCEEDED/);
+    expect(zoneAt()).toEqual([`${NAME} A 192.0.2.60`]);
+    expect(dhcidAnswer()).toBe(base64Of(dhcidOf('client-3')));
+    expect(readFileSync(join(dir, 'state', 'gateway', 'dhcid.json'), 'utf8')).toContain(dhcidOf('client-3'));
+  });
 });
 
 /** Runs an nsupdate script signed with the DHCP server's key. */
