@@ -280,7 +280,9 @@ async function applyBatch(zone: string, batch: Pending[], deps: BatchDeps): Prom
         : '';
     const why = `the provider ${refused ? 'refused' : 'failed'} a write (${(outcome.failure.error as Error).message})${undone}`;
     journalResult(deps.stateDir, zone, batchId, rolledBack ? 'not made' : 'unknown', journaled, deps.logger);
-    if (!settled) await reread().catch(() => undefined);
+    // Shown again after the DHCID records went back, so that none of the batch's is answered.
+    if (settled?.now) deps.views.showNames(zone, names, settled.now);
+    else await reread().catch(() => undefined);
     const failed: Outcome = { rcode: refused && rolledBack ? RCODE_UPDATE.REFUSED : RCODE_UPDATE.SERVFAIL, ede: refused ? EDE.PROHIBITED : EDE.NETWORK_ERROR, why };
     // An update whose own writes were not the failing one is not shown another key's record. When
     // the provider refused a value (it will refuse it again) and the zone is back as read, such an
