@@ -27,6 +27,7 @@ import { ZoneViews } from './zone-views.js';
 import { ReplayMemory } from './replay-memory.js';
 import { dhcidAnswers } from './dhcid-answers.js';
 import { DhcidStore } from './dhcid-store.js';
+import { SerialStore } from './serial-store.js';
 
 /** How often the replay memory is written when it changed: a crash forgets at most this much. */
 const REPLAY_SAVE_MS = 2_000;
@@ -83,6 +84,7 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
       for (const target of settings.notify) void sendNotify(target, soa, logger).then((ok) => ok && logger.info(`gateway: ${target.host}:${target.port} acknowledged the NOTIFY for ${zone} (serial ${soa.value.serial})`));
     },
     (zone) => dhcidAnswers([...dhcid.of(zone).values()].flat()),
+    SerialStore.open(settings.stateDir, logger),
   );
   // Every zone is read once before answering: a zone the account does not hold is a configuration error.
   for (const zone of settings.zones) {

@@ -3,7 +3,7 @@
 // as primary (so nsupdate and its kin send updates here) and NS records (the zone's own apex
 // NS, or the gateway's name). The serial is the time of the change in seconds (one more when
 // two changes fall in the same second): it grows with every change seen, and across restarts
-// without a file, as long as the clock does.
+// from the last one served (serial-store.ts), by RFC 1982's arithmetic, whatever the clock says.
 import type { DnsEntry } from '../api/endpoints/service.js';
 import { buildZoneIndex, type ZoneIndex } from '../dns/authority.js';
 import { atOrBelow } from '../dns/names.js';
@@ -12,6 +12,7 @@ import { recordOfEntry } from '../sandbox/dns/entry-records.js';
 import type { ZoneProvider } from '../zone/provider-zone.js';
 import { toProvider } from '../zone/provider-mapping.js';
 import type { LiveRecord } from '../zone/record.js';
+import { contentDigest, nextSerial, SerialStore } from './serial-store.js';
 
 /** The negative-answer TTL: short, so ACME checks see a new challenge soon. */
 export const NEGATIVE_TTL = 60;
@@ -20,7 +21,7 @@ const SOA_TTL = 300;
 interface Served {
   index?: ZoneIndex;
   fingerprint?: string;
-  serial: number;
+  serial?: number;
 }
 
 export class ZoneViews {
@@ -36,8 +37,10 @@ export class ZoneViews {
     private readonly onChange?: (zone: string, soa: DnsRecord & { type: 'SOA' }) => void,
     /** Records the gateway keeps itself beside the provider's (DHCID, dhcid-store.ts): answered, transferred, in the serial. */
     private readonly keptByGateway: (zone: string) => DnsRecord[] = () => [],
+    /** The last serial served for each zone, by this run or an earlier one. */
+    private readonly serials: SerialStore = SerialStore.inMemory(),
   ) {
-    for (const zone of zones) this.zones.set(zone, { serial: 0 });
+    for (const zone of zones) this.zones.set(zone, {});
   }
 
   /** Grows with every re-index of any zone: answers cached before it moved are stale (src/dns/answer-cache.ts). */
@@ -75,7 +78,11 @@ export class ZoneViews {
     const fingerprint = [...live.map((r) => `${r.name} ${r.type} ${r.ttl ?? '-'} ${r.priority ?? '-'} ${r.value}`), ...kept.map((r) => `${r.name} ${r.type} ${r.ttl} kept ${JSON.stringify(r.value)}`)].sort().join('\n');
     if (served.index && served.fingerprint === fingerprint) return;
     const first = !served.index;
-    served.serial = Math.max(this.now(), served.serial + 1) >>> 0;
+    const digest = contentDigest(fingerprint);
+    const before = this.serials.get(zone);
+    // The content an earlier run served keeps its serial; any other gets one above the last served.
+    served.serial = first && before?.digest === digest ? before.serial : nextSerial(served.serial ?? before?.serial, this.now());
+    if (before?.serial !== served.serial || before.digest !== digest) this.serials.set(zone, { serial: served.serial, digest });
     served.fingerprint = fingerprint;
     served.index = this.build(zone, live, served.serial, kept);
     this.changes++;
