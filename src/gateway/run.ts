@@ -28,6 +28,7 @@ import { ReplayMemory } from './replay-memory.js';
 import { dhcidAnswers } from './dhcid-answers.js';
 import { DhcidStore } from './dhcid-store.js';
 import { SerialStore } from './serial-store.js';
+import { OwnersLedger } from './key-quotas.js';
 
 /** How often the replay memory is written when it changed: a crash forgets at most this much. */
 const REPLAY_SAVE_MS = 2_000;
@@ -75,6 +76,7 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
   warnIfRefreshesCrowdTheBudget(settings, logger);
   // A damaged DHCID store stops the start (exit 2): read as empty, it would let any DHCP client take every name.
   const dhcid = DhcidStore.open(settings.stateDir);
+  const owners = OwnersLedger.open(settings.stateDir, logger);
   const views = new ZoneViews(
     settings.zones,
     (zone) => readers.get(zone)!,
@@ -89,7 +91,7 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
   // Every zone is read once before answering: a zone the account does not hold is a configuration error.
   for (const zone of settings.zones) {
     try {
-      await views.refresh(zone);
+      owners.prune(zone, await views.refresh(zone), [...dhcid.of(zone).values()].flat());
     } catch (error) {
       // The provider out of reach (or the budget spent) is worth a restart later (exit 4); credentials
       // it rejects are exit 3, as for every command; a zone it does not hold is a configuration error (exit 2).
@@ -120,6 +122,7 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
             hosts: settings.hosts,
             logger,
             dhcid,
+            owners,
             stopping: () => stopping,
             inFlight,
             stats,
@@ -163,6 +166,8 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
         reading.add(zone);
         views
           .refresh(zone)
+          // A record gone from the provider (deleted elsewhere) no longer counts against its key's quota.
+          .then((live) => owners.prune(zone, live, [...dhcid.of(zone).values()].flat()))
           .catch((error: unknown) => error instanceof BudgetSpentError || logger.warn(`gateway: re-reading ${zone} failed: ${(error as Error).message}`))
           .finally(() => reading.delete(zone));
       }
