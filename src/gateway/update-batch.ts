@@ -171,7 +171,7 @@ async function applyBatch(zone: string, batch: Pending[], deps: BatchDeps): Prom
       for (const { pending, changes } of accepted) {
         deps.logger.info(`gateway: key ${pending.key} changed ${zone}: ${changes.map((c) => `${c.action} ${(c.after ?? c.before)!.name} ${(c.after ?? c.before)!.type}`).join(', ')}`);
         try {
-          writeJournal(deps.stateDir, { zone, key: pending.key, client: pending.client, changes });
+          writeJournal(deps.stateDir, { zone, key: pending.key, client: pending.client, changes }, new Date(), deps.logger);
         } catch (error) {
           deps.logger.error(`gateway: the journal could not be written: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
         }
