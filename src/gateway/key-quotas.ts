@@ -40,6 +40,8 @@ export class OwnersLedger {
   private readonly zones = new Map<string, Map<string, string>>();
   /** zone → key → counts, kept with `zones`. */
   private readonly counts = new Map<string, Map<string, Counts>>();
+  /** zone → how many times its records were recorded: a listing read before the last of them may lack them. */
+  private readonly recorded = new Map<string, number>();
 
   private constructor(
     private readonly file: string | undefined,
@@ -83,13 +85,23 @@ export class OwnersLedger {
       }
     }
     this.setZone(zone, owners);
+    this.recorded.set(zone, this.version(zone) + 1);
     this.save(zone);
   }
 
-  /** Forgets the records of `zone` no longer there: the provider's full listing and the DHCID records kept. */
-  prune(zone: string, live: readonly LiveRecord[], dhcid: readonly DhcidRecord[]): void {
+  /** Grows each time records of `zone` are recorded: given to prune with a listing read after it was taken. */
+  version(zone: string): number {
+    return this.recorded.get(zone) ?? 0;
+  }
+
+  /**
+   * Forgets the records of `zone` no longer there: the provider's full listing, read when the
+   * ledger was at `since` (version()), and the DHCID records kept. A listing read before records
+   * were last recorded may lack them: it prunes nothing (the next one will).
+   */
+  prune(zone: string, live: readonly LiveRecord[], dhcid: readonly DhcidRecord[], since = this.version(zone)): void {
     const owners = this.zones.get(zone);
-    if (!owners?.size) return;
+    if (!owners?.size || since !== this.version(zone)) return;
     const present = new Set([...live.map(identity), ...dhcid.map((r) => identity({ name: r.name, type: 'DHCID', value: Buffer.from(r.data, 'hex').toString('base64') }))]);
     const kept = new Map([...owners].filter(([id]) => present.has(id)));
     if (kept.size === owners.size) return;

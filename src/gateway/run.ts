@@ -164,10 +164,11 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
         // A reading still under way (a slow provider) is not doubled.
         if (reading.has(zone)) continue;
         reading.add(zone);
+        const since = owners.version(zone);
         views
           .refresh(zone)
           // A record gone from the provider (deleted elsewhere) no longer counts against its key's quota.
-          .then((live) => owners.prune(zone, live, [...dhcid.of(zone).values()].flat()))
+          .then((live) => owners.prune(zone, live, [...dhcid.of(zone).values()].flat(), since))
           .catch((error: unknown) => error instanceof BudgetSpentError || logger.warn(`gateway: re-reading ${zone} failed: ${(error as Error).message}`))
           .finally(() => reading.delete(zone));
       }

@@ -34,6 +34,16 @@ describe('OwnersLedger', () => {
     expect(ledger.held('example.com', 'a')).toEqual({ dhcid: 0, records: 1 });
   });
 
+  it('prunes nothing with a listing read before records were last recorded (it may lack them)', () => {
+    const ledger = OwnersLedger.inMemory();
+    const since = ledger.version('example.com');
+    ledger.record('example.com', [{ key: 'a', changes: [create('x.example.com')] }]);
+    ledger.prune('example.com', [], [], since);
+    expect(ledger.held('example.com', 'a').records).toBe(1);
+    ledger.prune('example.com', [], [], ledger.version('example.com'));
+    expect(ledger.held('example.com', 'a').records).toBe(0);
+  });
+
   it("keeps another gateway's zones in the file of a shared state directory", () => {
     const state = tempDir('ddedge-owners-');
     const one = OwnersLedger.open(state, silentLogger);
