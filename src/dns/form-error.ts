@@ -5,7 +5,7 @@
 // lengths only, so a record whose data is broken does not hide an OPT after it.
 import { appendAdditional, EDE, edeOption, optRecord } from './edns.js';
 import { encodeMessage } from './message.js';
-import { readName } from './names.js';
+import { readName, skipName } from './names.js';
 import { RCODE, TYPE_CODES, type DnsQuestion } from './types.js';
 
 /** The UDP size offered in the OPT of an error answer (the responder's). */
@@ -25,7 +25,7 @@ export function readableParts(packet: Buffer): { question?: DnsQuestion; hasOpt:
     }
     // Bounded by the counts (at most 3 x 65535) and by the message: each record moves forward.
     for (let i = 0; i < counts[1] + counts[2] + counts[3]; i++) {
-      const { next } = readName(packet, offset);
+      const next = skipName(packet, offset);
       if (next + 10 > packet.length) break;
       if (packet.readUInt16BE(next) === TYPE_CODES.OPT) return { ...(question ? { question } : {}), hasOpt: true };
       offset = next + 10 + packet.readUInt16BE(next + 8);

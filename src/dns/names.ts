@@ -110,6 +110,30 @@ export function readName(packet: Buffer, offset: number): { name: string; next: 
   return { name: labels.join('.'), next: next < 0 ? position + 1 : next };
 }
 
+/**
+ * Where the name at `offset` ends, without reading it into text: walking past the records of a
+ * message (to its TSIG, its OPT) then costs a few byte reads per record. A pointer ends the walk
+ * and is not followed (only its direction is checked); readName checks the rest when the name is read.
+ */
+export function skipName(packet: Buffer, offset: number): number {
+  let position = offset;
+  for (;;) {
+    const length = packet[position];
+    if (length === undefined) throw new DnsWireError(`a name runs past the end of the message (at byte ${position})`);
+    if ((length & 0xc0) === 0xc0) {
+      if (position + 2 > packet.length) throw new DnsWireError('a compression pointer is cut off');
+      // As readName requires: a pointer into the name itself (a loop) is refused here already.
+      const target = ((length & 0x3f) << 8) | packet[position + 1]!;
+      if (target >= offset) throw new DnsWireError(`a compression pointer at byte ${position} does not point backwards (to ${target})`);
+      return position + 2;
+    }
+    if (length & 0xc0) throw new DnsWireError(`unknown label type 0x${length.toString(16)} at byte ${position}`);
+    if (length === 0) return position + 1;
+    if (position + 1 - offset + length + 1 > MAX_NAME_BYTES) throw new DnsWireError(`a name is longer than ${MAX_NAME_BYTES} bytes`);
+    position += 1 + length;
+  }
+}
+
 /** A growing message buffer that remembers where names were written, for compression. */
 export class WireWriter {
   // Unsafe (not zero-filled): only bytes already written are ever read (toBuffer, setU16), and this is the hot path of every answer.

@@ -6,7 +6,7 @@
 import { appendAdditional, EDE, edeOption, optRecord } from './edns.js';
 import { DnsError } from './errors.js';
 import { encodeMessage } from './message.js';
-import { readName } from './names.js';
+import { readName, skipName } from './names.js';
 import { OUR_EDNS_SIZE, requestHeader } from './responder.js';
 import { TYPE_CODES, type DnsQuestion } from './types.js';
 import { formError } from './form-error.js';
@@ -87,7 +87,7 @@ function outline(packet: Buffer): { questions: DnsQuestion[]; hasOpt: boolean } 
   }
   let hasOpt = false;
   for (let i = 0; i < counts[1] + counts[2] + counts[3]; i++) {
-    const { next } = readName(packet, offset);
+    const next = skipName(packet, offset);
     if (next + 10 > packet.length) throw new DnsError('malformed', 'a record is cut off');
     hasOpt ||= packet.readUInt16BE(next) === TYPE_CODES.OPT;
     offset = next + 10 + packet.readUInt16BE(next + 8);

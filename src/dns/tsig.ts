@@ -5,7 +5,7 @@
 // Secrets live in Buffers handed in by the caller and never appear in a message or an error.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { DnsWireError } from './errors.js';
-import { nameKey, nameToLabels, readName } from './names.js';
+import { nameKey, nameToLabels, readName, skipName } from './names.js';
 
 export const TSIG_TYPE = 250;
 const CLASS_ANY = 255;
@@ -66,18 +66,19 @@ export function algorithmOfWire(wire: string): TsigAlgorithm | undefined {
 export function findTsig(packet: Buffer): TsigRecord | undefined {
   const counts = [4, 6, 8, 10].map((at) => packet.readUInt16BE(at));
   let offset = 12;
-  for (let i = 0; i < counts[0]!; i++) offset = readName(packet, offset).next + 4;
+  for (let i = 0; i < counts[0]!; i++) offset = skipName(packet, offset) + 4;
   const records = counts[1]! + counts[2]! + counts[3]!;
   for (let i = 0; i < records; i++) {
     const start = offset;
-    const { name, next } = readName(packet, offset);
+    // Owners are skipped, not read: only the TSIG's is (a message of thousands of records costs no more than its bytes).
+    const next = skipName(packet, offset);
     if (next + 10 > packet.length) throw wireError('a record is cut off');
     const type = packet.readUInt16BE(next);
     const end = next + 10 + packet.readUInt16BE(next + 8);
     if (end > packet.length) throw wireError('a record runs past the end of the message');
     if (type === TSIG_TYPE) {
       if (i !== records - 1 || counts[3] === 0) throw wireError('a TSIG record must be the last of the message');
-      return readTsig(packet, name, start, next + 10, end);
+      return readTsig(packet, readName(packet, start).name, start, next + 10, end);
     }
     offset = end;
   }

@@ -50,7 +50,7 @@ export function heldAt(live: readonly LiveRecord[], changes: readonly { name: st
 
 function write(stateDir: string, entry: Parameters<typeof writeJournal>[1], logger: Logger): boolean {
   try {
-    writeJournal(stateDir, entry);
+    writeJournal(stateDir, entry, new Date(), logger);
     return true;
   } catch (error) {
     logger.error(`gateway: the journal could not be written: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);

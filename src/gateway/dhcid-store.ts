@@ -3,7 +3,8 @@
 // standard mode) works: a name carries the DHCID of the client that registered it, and another
 // client's update, whose prerequisite names its own DHCID, fails. Kept in
 // <state dir>/gateway/dhcid.json, by zone and owner name, replaced atomically (mode 0600) at
-// each change, so it survives restarts. Bounded: at most MAX_DHCID_RECORDS records, at most
+// each change, so it survives restarts; gateways sharing a state directory (one per zone) each
+// write their own zones and keep the others' as the file holds them. Bounded: at most MAX_DHCID_RECORDS records, at most
 // MAX_DHCID_PER_NAME at one name, at most MAX_RECORD_BYTES of records, and a file the gateway
 // writes is never one it would refuse to read (MAX_FILE_BYTES). A damaged file is an error naming it (the gateway does not start), never
 // read as empty: an empty store would let any client take every name.
@@ -60,6 +61,8 @@ export function dhcidStorePath(stateDir: string): string {
 export class DhcidStore {
   /** Each zone's records and bytes, counted once (roomFor is asked at every update). */
   private readonly sizes = new Map<string, DhcidRoom>();
+  /** The file as last read or written here (inode, size, time): another writer changes it. */
+  private stamp: string | undefined;
 
   private constructor(
     private readonly path: string,
@@ -80,7 +83,27 @@ export class DhcidStore {
       if (error instanceof ConfigError) throw error;
       throw new ConfigError(`${path}: cannot read it: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
     }
-    return new DhcidStore(path, parseStore(text, path));
+    const store = new DhcidStore(path, parseStore(text, path));
+    store.stamp = stampOf(path);
+    return store;
+  }
+
+  /** Takes every zone but `zone` from the file when another writer changed it since this one last read or wrote it. */
+  private catchUp(zone: string): void {
+    const now = stampOf(this.path);
+    if (now === undefined || now === this.stamp) return;
+    let onDisk: Map<string, DhcidByName>;
+    try {
+      onDisk = parseStore(readFileSync(this.path, 'utf8'), this.path);
+    } catch (error) {
+      // Not written over: it may hold another gateway's records.
+      throw new Error(`${this.path} was changed by another writer and cannot be read (${(error as Error).message.split(' (')[0]})`);
+    }
+    for (const name of [...this.zones.keys()]) if (name !== zone && !onDisk.has(name)) this.zones.delete(name);
+    for (const [name, byName] of onDisk) if (name !== zone) this.zones.set(name, byName);
+    this.sizes.clear();
+    for (const [name, byName] of this.zones) this.sizes.set(name, { records: countOf(byName), bytes: bytesOf(byName) });
+    this.stamp = now;
   }
 
   /** The records of `zone` by name (a map of its own: the caller may change it; the lists are shared and never changed in place). */
@@ -105,8 +128,14 @@ export class DhcidStore {
     return { records: MAX_DHCID_RECORDS - records, bytes: MAX_RECORD_BYTES - bytes };
   }
 
-  /** Replaces the records of `zone`, on disk first (atomically): when the write fails, nothing changed. */
+  /**
+   * Replaces the records of `zone`, on disk first (atomically): when the write fails, nothing
+   * changed. The other zones are written as the file holds them now: another gateway on the same
+   * state directory (one per zone, as README allows) keeps its zones' records there, and a file
+   * rewritten from this gateway's memory alone would drop them.
+   */
   replace(zone: string, byName: DhcidByName): void {
+    this.catchUp(zone);
     const kept: DhcidByName = new Map([...byName].filter(([, list]) => list.length));
     const room = this.roomFor(zone);
     const size = { records: countOf(kept), bytes: bytesOf(kept) };
@@ -123,10 +152,21 @@ export class DhcidStore {
     if (Buffer.byteLength(text) > MAX_FILE_BYTES) throw new Error(`the DHCID records would take more than ${MAX_FILE_BYTES} bytes`);
     mkdirSync(join(this.path, '..'), { recursive: true, mode: 0o700 });
     writeFileAtomic(this.path, text, 0o600);
+    this.stamp = stampOf(this.path);
     this.zones.clear();
     for (const [name, list] of next) this.zones.set(name, list);
     if (kept.size) this.sizes.set(zone, size);
     else this.sizes.delete(zone);
+  }
+}
+
+/** What tells one version of the file from another: inode (an atomic write makes a new one), size and time; undefined when there is none. */
+function stampOf(path: string): string | undefined {
+  try {
+    const stat = statSync(path);
+    return `${stat.ino}:${stat.size}:${stat.mtimeMs}`;
+  } catch {
+    return undefined;
   }
 }
 

@@ -1,13 +1,14 @@
 // The audit journal: one JSON line per update the gateway applied, with the time, the key, the
-// client's address, the zone and the changes, in <state dir>/gateway/journal.jsonl. Bounded:
-// past MAX_BYTES the file is rotated to journal.jsonl.1 (one old file kept). Never a secret: a
+// client's address, the zone and the changes, in <state dir>/gateway/journal.jsonl. Bounded by
+// time and per key (journal-retention.ts): rotated generations kept 30 days, each key's lines
+// within a daily budget, so one key's volume cannot push out the others'. Never a secret: a
 // line holds names, types and record values, which anyone can query anyway. Opened with
 // O_APPEND|O_NOFOLLOW so a planted link cannot point the writes elsewhere.
-import { closeSync, constants, mkdirSync, openSync, renameSync, statSync, writeSync } from 'node:fs';
+import { closeSync, constants, mkdirSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Logger } from '../runtime/log.js';
 import type { Change } from '../zone/plan.js';
-
-const MAX_BYTES = 4 * 1024 * 1024;
+import { keyMayWrite, rotateIfFull } from './journal-retention.js';
 
 export interface JournalEntry {
   zone: string;
@@ -23,14 +24,9 @@ export function journalPath(stateDir: string): string {
 }
 
 /** Appends one line; a journal that cannot be written is reported by the caller, never stops an update already made. */
-export function writeJournal(stateDir: string, entry: JournalEntry, now = new Date()): void {
+export function writeJournal(stateDir: string, entry: JournalEntry, now = new Date(), logger?: Logger): void {
   const path = journalPath(stateDir);
   mkdirSync(join(stateDir, 'gateway'), { recursive: true, mode: 0o700 });
-  try {
-    if (statSync(path).size > MAX_BYTES) renameSync(path, `${path}.1`);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
   const changes = entry.changes.map((c) => ({
     action: c.action,
     name: (c.after ?? c.before)!.name,
@@ -39,6 +35,10 @@ export function writeJournal(stateDir: string, entry: JournalEntry, now = new Da
     ...(c.after ? { after: describe(c.after) } : {}),
   }));
   const line = `${JSON.stringify({ time: now.toISOString(), zone: entry.zone, ...entry.mark, key: entry.key, client: entry.client, changes })}\n`;
+  // A result line closes an intent line already written (batch-journal.ts): it is never left
+  // out, or the next start would take a finished batch for one cut short.
+  if (!entry.mark?.result && !keyMayWrite(path, entry.key, Buffer.byteLength(line), now, logger)) return;
+  rotateIfFull(path, now, logger);
   const fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
   try {
     writeSync(fd, line);

@@ -3,6 +3,7 @@
 //   key "NAME" { algorithm ALG; secret "BASE64"; };
 //   grant "KEY" zonesub|subdomain NAME|name NAME|wildcard *.NAME [TYPE ...];
 //   transfer "KEY";
+//   quota "KEY" [dhcid N] [records N];   (what the key may hold in each zone: key-quotas.ts)
 // Comments as in named.conf (#, //, /* */). Every error names the file, line and column and
 // what was expected there; no message shows what may be a secret (see shown()). A file others
 // may read is refused: it holds every key's secret.
@@ -14,6 +15,9 @@ import { TSIG_ALGORITHMS, type TsigAlgorithm, type TsigKey } from '../dns/tsig.j
 /** The types a grant may name: those the provider holds, and DHCID, which the gateway keeps for DHCP servers (dhcid-store.ts). */
 export const GRANT_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'SRV', 'TXT', 'NS', 'CAA', 'DHCID'] as const;
 export type GrantType = (typeof GRANT_TYPES)[number];
+/** What a `quota` statement bounds: DHCID records the gateway keeps, records made at the provider. */
+export const QUOTA_KINDS = ['dhcid', 'records'] as const;
+export type QuotaKind = (typeof QUOTA_KINDS)[number];
 
 export interface Grant {
   key: string;
@@ -30,6 +34,8 @@ export interface GatewayKeys {
   grants: Grant[];
   /** Keys allowed to transfer whole zones. */
   transfer: Set<string>;
+  /** Quotas set for a key (key-quotas.ts gives the defaults for the rest). */
+  quotas: Map<string, Partial<Record<QuotaKind, number>>>;
   /** Things that work but deserve a word (weak algorithms). */
   warnings: string[];
 }
@@ -66,7 +72,7 @@ export function loadKeysFile(path: string, read: (path: string) => string): Gate
 
 export function parseKeysFile(text: string, file: string): GatewayKeys {
   const tokens = tokenize(text, file);
-  const result: GatewayKeys = { keys: new Map(), grants: [], transfer: new Set(), warnings: [] };
+  const result: GatewayKeys = { keys: new Map(), grants: [], transfer: new Set(), quotas: new Map(), warnings: [] };
   const pendingRefs: { key: string; place: Place }[] = [];
   let at = 0;
   const fail = (place: Place, message: string): never => {
@@ -80,7 +86,7 @@ export function parseKeysFile(text: string, file: string): GatewayKeys {
   while (at < tokens.length) {
     const statement = next('a statement');
     // A stray quoted string may be a secret out of place: never shown (shown() says so).
-    if (statement.quoted) fail(statement, 'expected key, grant or transfer, found a quoted string');
+    if (statement.quoted) fail(statement, 'expected key, grant, transfer or quota, found a quoted string');
     if (statement.text === 'key') {
       const name = next('the key name');
       const key = keyName(name, fail);
@@ -146,7 +152,24 @@ export function parseKeysFile(text: string, file: string): GatewayKeys {
       pendingRefs.push({ key, place: name });
       expect(';', `after transfer ${shownName(key)}`);
       result.transfer.add(key);
-    } else fail(statement, `expected key, grant or transfer, found ${shown(statement)}`);
+    } else if (statement.text === 'quota') {
+      const name = next('the key name');
+      const key = keyName(name, fail);
+      pendingRefs.push({ key, place: name });
+      const quoted = `quota ${shownName(key)}`;
+      const quota = result.quotas.get(key) ?? {};
+      let any = false;
+      for (let t = next('dhcid, records or ";"'); t.text !== ';' || t.quoted; t = next('dhcid, records or ";"')) {
+        const kind = t.text as QuotaKind;
+        if (t.quoted || !(QUOTA_KINDS as readonly string[]).includes(kind)) fail(t, `${quoted}: expected ${QUOTA_KINDS.join(' N, ')} N or ";", found ${shown(t)}`);
+        const value = next(`the number of ${kind} records`);
+        if (value.quoted || !/^\d{1,7}$/.test(value.text)) fail(value, `${quoted}: ${kind} takes a whole number of records (0 to 9999999), found ${shown(value)}`);
+        quota[kind] = Number(value.text);
+        any = true;
+      }
+      if (!any) fail(statement, `${quoted}: name dhcid N, records N or both`);
+      result.quotas.set(key, quota);
+    } else fail(statement, `expected key, grant, transfer or quota, found ${shown(statement)}`);
   }
   for (const ref of pendingRefs) if (!result.keys.has(ref.key)) fail(ref.place, `no key ${shownName(ref.key)} is defined in this file`);
   return result;

@@ -29,6 +29,8 @@ import { ReplayMemory } from './replay-memory.js';
 import { dhcidAnswers } from './dhcid-answers.js';
 import { DhcidStore } from './dhcid-store.js';
 import { reconcileUnfinished } from './unfinished-batches.js';
+import { SerialStore } from './serial-store.js';
+import { OwnersLedger } from './key-quotas.js';
 
 /** How often the replay memory is written when it changed: a crash forgets at most this much. */
 const REPLAY_SAVE_MS = 2_000;
@@ -75,6 +77,7 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
   const providerOf = (zone: string) => writers.get(zone)!;
   // A damaged DHCID store stops the start (exit 2): read as empty, it would let any DHCP client take every name.
   const dhcid = DhcidStore.open(settings.stateDir);
+  const owners = OwnersLedger.open(settings.stateDir, logger);
   const views = new ZoneViews(
     settings.zones,
     (zone) => readers.get(zone)!,
@@ -84,11 +87,12 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
       for (const target of settings.notify) void sendNotify(target, soa, logger).then((ok) => ok && logger.info(`gateway: ${target.host}:${target.port} acknowledged the NOTIFY for ${zone} (serial ${soa.value.serial})`));
     },
     (zone, names) => dhcidAnswers(names ? names.flatMap((name) => dhcid.of(zone).get(name) ?? []) : [...dhcid.of(zone).values()].flat()),
+    SerialStore.open(settings.stateDir, logger),
   );
   // Every zone is read once before answering: a zone the account does not hold is a configuration error.
   for (const zone of settings.zones) {
     try {
-      await views.refresh(zone);
+      owners.prune(zone, await views.refresh(zone), [...dhcid.of(zone).values()].flat());
     } catch (error) {
       // The provider out of reach (or the budget spent) is worth a restart later (exit 4); credentials
       // it rejects are exit 3, as for every command; a zone it does not hold is a configuration error (exit 2).
@@ -122,6 +126,7 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
             hosts: settings.hosts,
             logger,
             dhcid,
+            owners,
             stopping: () => stopping,
             inFlight,
             stats,
@@ -164,8 +169,11 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
         // A reading still under way (a slow provider) is not doubled.
         if (reading.has(zone)) continue;
         reading.add(zone);
+        const since = owners.version(zone);
         views
           .refresh(zone)
+          // A record gone from the provider (deleted elsewhere) no longer counts against its key's quota.
+          .then((live) => owners.prune(zone, live, [...dhcid.of(zone).values()].flat(), since))
           .catch((error: unknown) => error instanceof BudgetSpentError || logger.warn(`gateway: re-reading ${zone} failed: ${(error as Error).message}`))
           .finally(() => reading.delete(zone));
       }

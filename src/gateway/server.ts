@@ -21,7 +21,8 @@ import { decodeMessage, encodeMessage } from '../dns/message.js';
 import { RCODE, TYPE_CODES } from '../dns/types.js';
 import { AXFR, IXFR, refusedTransfer, transferMessages } from './transfer.js';
 import { handleUpdate, type UpdateDeps } from './update-handler.js';
-import { OPCODE_UPDATE, readUpdate } from './update-message.js';
+import { OPCODE_UPDATE } from './update-message.js';
+import { readUpdateHead } from './update-head.js';
 import type { GatewayStats } from './stats.js';
 import { NEGATIVE_TTL } from './zone-views.js';
 
@@ -132,10 +133,14 @@ function isTransfer(packet: Buffer): boolean {
   }
 }
 
-/** FORMERR for an UPDATE that cannot be read or whose zone section is not one SOA question (RFC 2136 3.1.1); undefined when it can be. */
+/**
+ * FORMERR for an UPDATE whose zone section is not one SOA question or whose records' framing
+ * cannot be followed (RFC 2136 3.1.1); undefined when it can. The records' data is read later,
+ * once the signer is known (update-handler.ts).
+ */
 function updateFormError(packet: Buffer): Buffer | undefined {
   try {
-    const { zone } = readUpdate(packet);
+    const { zone } = readUpdateHead(packet);
     if (zone.type !== TYPE_CODES.SOA) return formError(packet, `the zone section asks for type ${zone.type}, not SOA`);
     return undefined;
   } catch (error) {

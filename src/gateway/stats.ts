@@ -9,7 +9,8 @@ import { rcodeName } from '../dns/types.js';
 import { redact } from '../text/redact.js';
 import type { ZoneProvider } from '../zone/provider-zone.js';
 import { AXFR, IXFR } from './transfer.js';
-import { OPCODE_UPDATE, readUpdate } from './update-message.js';
+import { OPCODE_UPDATE } from './update-message.js';
+import { readUpdateHead } from './update-head.js';
 
 export interface ZoneReading {
   /** Milliseconds since the epoch of the last complete reading. */
@@ -78,7 +79,7 @@ const bump = (map: Map<string, number>, key: string): void => void map.set(key, 
 
 function updateZone(packet: Buffer): string | undefined {
   try {
-    return readUpdate(packet).zone.name;
+    return readUpdateHead(packet).zone.name;
   } catch {
     return undefined;
   }

@@ -32,6 +32,7 @@ import { evaluateWithDhcid } from './dhcid-rules.js';
 import { grantsFor } from './grants.js';
 import { heldAt, journalIntent, journalResult, newBatchId, type JournaledUpdate } from './batch-journal.js';
 import { settleLostAnswer, type Settled } from './lost-answer.js';
+import { QuotaBatch, type OwnersLedger } from './key-quotas.js';
 import type { GatewayKeys } from './keys-file.js';
 import { keptRecords } from './kept-records.js';
 import type { UpdateMessage } from './update-message.js';
@@ -60,6 +61,8 @@ export interface BatchDeps {
   releaseCalls?: (zone: string) => void;
   /** The DHCID records the gateway keeps (the provider cannot hold them). */
   dhcid: DhcidStore;
+  /** Which key created which record, for the keys' quotas (none: no quotas). */
+  owners?: OwnersLedger;
 }
 
 interface Pending {
@@ -190,6 +193,8 @@ async function applyBatch(zone: string, batch: Pending[], deps: BatchDeps): Prom
     const current = groupByName(live, names);
     // DHCID: kept by the gateway, changed with the batch and saved only with the provider's writes.
     const dhcid = new DhcidBatch(deps.dhcid, zone);
+    // What each key may hold in the zone (key-quotas.ts), counted across the batch's updates.
+    const quotas = deps.owners && new QuotaBatch(deps.owners, zone, keys);
     const accepted: { pending: Pending; changes: Change[] }[] = [];
     // An answer decided against the zone as the updates accepted before it would leave it (a
     // no-op, a failed prerequisite) holds only if their writes are made: it waits for the batch,
@@ -217,6 +222,11 @@ async function applyBatch(zone: string, batch: Pending[], deps: BatchDeps): Prom
         continue;
       }
       const dhcidChanges = dhcid.changes(evaluation.dhcid);
+      const overQuota = quotas?.admit(pending.key, [...plan.changes, ...dhcidChanges]);
+      if (overQuota) {
+        decide(pending, { rcode: RCODE_UPDATE.REFUSED, ede: EDE.PROHIBITED, why: overQuota });
+        continue;
+      }
       if (!plan.changes.length && !dhcidChanges.length) {
         decide(pending, OK);
         continue;
@@ -258,6 +268,7 @@ async function applyBatch(zone: string, batch: Pending[], deps: BatchDeps): Prom
       ? await settleLostAnswer(reread, zone, live, stepsOf(plan.changes).flat(), (now, held) => undoSteps(provider, zone, now, live, held, deps), deps.logger)
       : undefined;
     if (!outcome.failure || settled?.outcome === 'made') {
+      quotas?.commit();
       for (const { pending, changes } of accepted) deps.logger.info(`gateway: key ${pending.key} changed ${zone}: ${changes.map((c) => `${c.action} ${(c.after ?? c.before)!.name} ${(c.after ?? c.before)!.type}`).join(', ')}`);
       journalResult(deps.stateDir, zone, batchId, 'made', journaled, deps.logger);
       // The names' content is known without another read; the entity IDs are not needed to answer queries.

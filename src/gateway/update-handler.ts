@@ -9,10 +9,12 @@ import { encodeMessage } from '../dns/message.js';
 import { OUR_EDNS_SIZE } from '../dns/responder.js';
 import type { Signer } from '../dns/tsig-server.js';
 import { enqueueUpdate, type BatchDeps } from './update-batch.js';
-import { OPCODE_UPDATE, readUpdate } from './update-message.js';
+import { OPCODE_UPDATE, readUpdate, type UpdateMessage } from './update-message.js';
+import { readUpdateHead, type UpdateHead } from './update-head.js';
+import { formError } from '../dns/form-error.js';
 import { RCODE_UPDATE, grantsFirst, unfitOwner } from './update-rules.js';
 import { grantsFor, mayChangeIn } from './grants.js';
-import { MAX_UPDATE_RECORDS, recordsOf } from './update-limits.js';
+import { MAX_UPDATE_RECORDS } from './update-limits.js';
 import { rcodeName } from '../dns/types.js';
 import type { RefusalLog } from './refusal-log.js';
 
@@ -26,24 +28,33 @@ export interface UpdateDeps extends BatchDeps {
 }
 
 export async function handleUpdate(packet: Buffer, signer: Signer | undefined, client: string, deps: UpdateDeps): Promise<Buffer> {
+  // The zone, the counts and the signer are judged before any record is decoded: a message of
+  // thousands of records from anyone must cost no more than its bytes (update-head.ts).
+  let head: UpdateHead;
+  try {
+    head = readUpdateHead(packet);
+  } catch (error) {
+    if (!(error instanceof DnsError)) throw error;
+    return formError(packet, error.message);
+  }
+  const answer = (rcode: number, ede?: { code: number; why: string }) => {
+    if (rcode !== 0) deps.refusals?.refused(rcodeName(rcode), { zone: head.zone.name || '.', key: signer?.key.name, client }, ede?.why ?? 'no reason given');
+    const bare = encodeMessage({ id: head.id, response: true, opcode: OPCODE_UPDATE, rcode, questions: [head.zone] });
+    return head.edns ? appendAdditional(bare, optRecord({ udpSize: OUR_EDNS_SIZE, options: ede ? [edeOption(ede.code, ede.why)] : [] })) : bare;
+  };
+  const zone = deps.views.names.find((z) => z === head.zone.name);
+  if (!zone || head.zone.class !== 1 || head.zone.type !== 6) return answer(RCODE_UPDATE.NOTAUTH, { code: EDE.NOT_AUTHORITATIVE, why: `${head.zone.name || '.'} is not a zone this gateway serves` });
+  if (!signer) return answer(RCODE_UPDATE.NOTAUTH, { code: EDE.PROHIBITED, why: 'updates must be signed with a TSIG key' });
+  // Each record may cost a provider call: a message of thousands is refused before any is read.
+  if (head.prerequisites + head.updates > MAX_UPDATE_RECORDS) return answer(RCODE_UPDATE.REFUSED, { code: EDE.PROHIBITED, why: `an update may carry at most ${MAX_UPDATE_RECORDS} records (this one has ${head.prerequisites + head.updates}); split it` });
   // Not decodeMessage: an update's records may carry no data (a delete of an A RRset), which a query's reader refuses.
-  let message;
+  let message: UpdateMessage;
   try {
     message = readUpdate(packet);
   } catch (error) {
     if (!(error instanceof DnsError)) throw error;
-    return encodeMessage({ id: packet.readUInt16BE(0), response: true, opcode: OPCODE_UPDATE, rcode: RCODE_UPDATE.FORMERR, questions: [] });
+    return formError(packet, error.message);
   }
-  const answer = (rcode: number, ede?: { code: number; why: string }) => {
-    if (rcode !== 0) deps.refusals?.refused(rcodeName(rcode), { zone: message.zone.name || '.', key: signer?.key.name, client }, ede?.why ?? 'no reason given');
-    const bare = encodeMessage({ id: message.id, response: true, opcode: OPCODE_UPDATE, rcode, questions: [message.zone] });
-    return message.edns ? appendAdditional(bare, optRecord({ udpSize: OUR_EDNS_SIZE, options: ede ? [edeOption(ede.code, ede.why)] : [] })) : bare;
-  };
-  const zone = deps.views.names.find((z) => z === message.zone.name);
-  if (!zone || message.zone.class !== 1 || message.zone.type !== 6) return answer(RCODE_UPDATE.NOTAUTH, { code: EDE.NOT_AUTHORITATIVE, why: `${message.zone.name || '.'} is not a zone this gateway serves` });
-  if (!signer) return answer(RCODE_UPDATE.NOTAUTH, { code: EDE.PROHIBITED, why: 'updates must be signed with a TSIG key' });
-  // Each record may cost a provider call: a message of thousands is refused before any is read.
-  if (recordsOf(message) > MAX_UPDATE_RECORDS) return answer(RCODE_UPDATE.REFUSED, { code: EDE.PROHIBITED, why: `an update may carry at most ${MAX_UPDATE_RECORDS} records (this one has ${recordsOf(message)}); split it` });
   // A name the provider cannot hold is refused here, before the zone is read or batched with other keys' updates.
   const unfit = unfitOwner(message);
   if (unfit && !unfit.ok) return answer(unfit.rcode, { code: unfit.ede, why: unfit.why });

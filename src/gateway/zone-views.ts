@@ -3,10 +3,12 @@
 // as primary (so nsupdate and its kin send updates here) and NS records (the zone's own apex
 // NS, or the gateway's name). The serial is the time of the change in seconds (one more when
 // two changes fall in the same second): it grows with every change seen, and across restarts
-// without a file, as long as the clock does. Each owner's content is held as a fingerprint, so
-// a reading (the whole zone, or the few names an update read) changes the index only where
-// an owner changed: an update of one name costs that name, not the zone (a 100,000-record
-// zone re-indexed at every update stalled queries for seconds).
+// from the last one served (serial-store.ts), by RFC 1982's arithmetic, whatever the clock says. Each owner's content is held as a
+// fingerprint, so a reading (the whole zone, or the few names an update read) changes the index
+// only where an owner changed: an update of one name costs that name, not the zone (a
+// 100,000-record zone re-indexed at every update stalled queries for seconds). The zone's
+// content digest (kept beside the serial) is the XOR of its owners' digests, so it too follows
+// only the owners that changed.
 import type { DnsEntry } from '../api/endpoints/service.js';
 import { buildZoneIndex, replaceOwners, type ZoneIndex } from '../dns/authority.js';
 import { atOrBelow, nameKey } from '../dns/names.js';
@@ -15,6 +17,7 @@ import { recordOfEntry } from '../sandbox/dns/entry-records.js';
 import type { ZoneProvider } from '../zone/provider-zone.js';
 import { toProvider } from '../zone/provider-mapping.js';
 import type { LiveRecord } from '../zone/record.js';
+import { DIGEST_BYTES, nextSerial, ownerDigest, SerialStore, xorInto } from './serial-store.js';
 
 /** The negative-answer TTL: short, so ACME checks see a new challenge soon. */
 export const NEGATIVE_TTL = 60;
@@ -28,6 +31,8 @@ interface Served {
   counts: Map<string, number>;
   records: number;
   serial: number;
+  /** The XOR of every owner's digest (ownerDigest): the zone's content, order aside. */
+  digest: Buffer;
 }
 
 export class ZoneViews {
@@ -43,8 +48,10 @@ export class ZoneViews {
     private readonly onChange?: (zone: string, soa: DnsRecord & { type: 'SOA' }) => void,
     /** Records the gateway keeps itself beside the provider's (DHCID, dhcid-store.ts): answered, transferred, in the serial; those at `names` when given. */
     private readonly keptByGateway: (zone: string, names?: string[]) => DnsRecord[] = () => [],
+    /** The last serial served for each zone, by this run or an earlier one. */
+    private readonly serials: SerialStore = SerialStore.inMemory(),
   ) {
-    for (const zone of zones) this.zones.set(zone, { owners: new Map(), counts: new Map(), records: 0, serial: 0 });
+    for (const zone of zones) this.zones.set(zone, { owners: new Map(), counts: new Map(), records: 0, serial: 0, digest: Buffer.alloc(DIGEST_BYTES) });
   }
 
   /** Grows with every re-index of any zone: answers cached before it moved are stale (src/dns/answer-cache.ts). */
@@ -137,14 +144,21 @@ export class ZoneViews {
     const changed = new Map<string, DnsRecord[]>();
     for (const [owner, records] of byOwner) {
       const fingerprint = records.map((r) => `${r.type} ${r.ttl} ${JSON.stringify(r.value)}`).sort().join('\n');
-      if ((served.owners.get(owner) ?? '') === fingerprint) continue;
+      const was = served.owners.get(owner) ?? '';
+      if (was === fingerprint) continue;
+      if (was) xorInto(served.digest, ownerDigest(owner, was));
+      if (fingerprint) xorInto(served.digest, ownerDigest(owner, fingerprint));
       if (fingerprint) served.owners.set(owner, fingerprint);
       else served.owners.delete(owner);
       changed.set(owner, records);
     }
     if (served.index && !changed.size) return;
     const first = !served.index;
-    served.serial = Math.max(this.now(), served.serial + 1) >>> 0;
+    const digest = served.digest.toString('hex');
+    const before = this.serials.get(zone);
+    // The content an earlier run served keeps its serial; any other gets one above the last served.
+    served.serial = first && before?.digest === digest ? before.serial : nextSerial(first ? before?.serial : served.serial, this.now());
+    if (before?.serial !== served.serial || before.digest !== digest) this.serials.set(zone, { serial: served.serial, digest });
     const soa = this.soaOf(zone, served.serial);
     if (served.index) replaceOwners(served.index, changed, soa);
     else served.index = buildZoneIndex(zone, soa, [...byOwner.values()].flat());

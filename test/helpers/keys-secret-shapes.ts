@@ -8,10 +8,10 @@ export const GOOD = 'key "k" { algorithm hmac-sha256; secret "c2VjcmV0LXNlY3JldC
 
 /** Each shape: the line, what the error says was expected, the column it points at. */
 export const SHAPES: { name: string; line: string; expected: RegExp; column: number }[] = [
-  { name: 'nsupdate -y form', line: `hmac-sha256:r.example.com:${CANARY}`, expected: /expected key, grant or transfer, found "hmac-sha256:…" \(the rest not shown/, column: 1 },
-  { name: 'name:secret', line: `r.example.com:${CANARY}`, expected: /expected key, grant or transfer, found "r\.example\.com:…"/, column: 1 },
-  { name: 'bare secret as a statement', line: CANARY, expected: /expected key, grant or transfer, found a token that may be a secret \(not shown\)/, column: 1 },
-  { name: 'quoted secret as a statement', line: `  "${CANARY}";`, expected: /expected key, grant or transfer, found a quoted string/, column: 3 },
+  { name: 'nsupdate -y form', line: `hmac-sha256:r.example.com:${CANARY}`, expected: /expected key, grant, transfer or quota, found "hmac-sha256:…" \(the rest not shown/, column: 1 },
+  { name: 'name:secret', line: `r.example.com:${CANARY}`, expected: /expected key, grant, transfer or quota, found "r\.example\.com:…"/, column: 1 },
+  { name: 'bare secret as a statement', line: CANARY, expected: /expected key, grant, transfer or quota, found a token that may be a secret \(not shown\)/, column: 1 },
+  { name: 'quoted secret as a statement', line: `  "${CANARY}";`, expected: /expected key, grant, transfer or quota, found a quoted string/, column: 3 },
   { name: 'quoted secret as the algorithm', line: `key "r" { algorithm "${CANARY}"; secret "${CANARY}"; };`, expected: /key "r": expected an algorithm \(hmac-md5.*\), found a quoted string \(not shown/, column: 21 },
   { name: 'bare secret as the algorithm', line: `key "r" { algorithm ${CANARY}; };`, expected: /key "r": expected an algorithm .*, found a token that may be a secret/, column: 21 },
   { name: 'quoted secret as a field', line: `key "r" { "${CANARY}"; };`, expected: /key "r": expected algorithm, secret or "}", found a quoted string/, column: 11 },

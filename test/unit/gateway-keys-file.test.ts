@@ -79,7 +79,7 @@ grant "xfr" subdomain lab.example.com A AAAA;
       [key('algorithm hmac-sha256;'), /^keys\.conf:3:5: key "k" has no secret/],
       [key(`algorithm hmac-sha256; secret "${SECRET}"`), /^keys\.conf:5:1: expected ";" after the secret of key "k"/],
       [key(`algorithm hmac-sha256; secret "${SECRET}" "${SECRET}";`), /^keys\.conf:4:\d+: expected ";" after the secret of key "k", found a quoted string \(not shown: it may be a secret\)$/],
-      [`"${SECRET}";`, /^keys\.conf:1:1: expected key, grant or transfer, found a quoted string$/],
+      [`"${SECRET}";`, /^keys\.conf:1:1: expected key, grant, transfer or quota, found a quoted string$/],
       [`${key(`algorithm hmac-sha256; secret "${SECRET}";`)}grant "k" everywhere;`, /^keys\.conf:6:11: grant "k": expected zonesub/],
       [`${key(`algorithm hmac-sha256; secret "${SECRET}";`)}grant "k" zonesub PTR;`, /^keys\.conf:6:19: grant "k": expected a type the provider holds .*, found "PTR"/],
       [`${key(`algorithm hmac-sha256; secret "${SECRET}";`)}grant "k" wildcard example.com;`, /^keys\.conf:6:\d+: grant "k": a wildcard rule names \*\.NAME/],
@@ -93,5 +93,21 @@ grant "xfr" subdomain lab.example.com A AAAA;
       expect(message, text).toMatch(pattern);
       expect(message).not.toContain(SECRET.slice(0, 12));
     }
+  });
+});
+
+describe('quota statements', () => {
+  const key = `key "kea" { algorithm hmac-sha256; secret "${SECRET}"; };\n`;
+  it('sets what a key may hold; the rest stay at their defaults (quotaOf)', () => {
+    const keys = parse(`${key}quota "kea" dhcid 20000;\nquota "kea" records 5;\n`);
+    expect(keys.quotas.get('kea')).toEqual({ dhcid: 20000, records: 5 });
+    expect(parse(`${key}quota "kea" records 0;\n`).quotas.get('kea')).toEqual({ records: 0 });
+  });
+
+  it('names the line and what was wrong', () => {
+    expect(errorOf(`${key}quota "kea";\n`)).toBe('keys.conf:2:1: quota "kea": name dhcid N, records N or both');
+    expect(errorOf(`${key}quota "kea" leases 5;\n`)).toBe('keys.conf:2:13: quota "kea": expected dhcid N, records N or ";", found "leases"');
+    expect(errorOf(`${key}quota "kea" dhcid -1;\n`)).toBe('keys.conf:2:19: quota "kea": dhcid takes a whole number of records (0 to 9999999), found "-1"');
+    expect(errorOf(`${key}quota "other" dhcid 1;\n`)).toBe('keys.conf:2:7: no key "other" is defined in this file');
   });
 });

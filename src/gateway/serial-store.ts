@@ -1,0 +1,112 @@
+// The last SOA serial served for each zone, kept in <state dir>/gateway/serials.json so that a
+// restart never serves a lower one: a serial grows by one per change when changes come faster
+// than one a second (250 quick DHCID updates put it minutes ahead of the clock), and a gateway
+// restarting from the clock would serve a serial a secondary already holds a higher one of,
+// which then ignores every change until the clock catches up. Beside each serial, a digest of
+// the content it was served for: a restart that reads the same content serves the same serial
+// (no transfer for nothing). Several gateways may share a state directory (one per zone): each
+// save merges with the file, keeping the other zones. Nothing secret is kept.
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { writeFileAtomic } from '../fs/atomic-write.js';
+import type { Logger } from '../runtime/log.js';
+
+export interface ServedSerial {
+  serial: number;
+  /** The zone's content digest (zone-views.ts: the XOR of its owners' digests) when the serial was served. */
+  digest: string;
+}
+
+/** The file is a handful of bytes per zone; a larger one is not ours. */
+const MAX_FILE_BYTES = 1024 * 1024;
+
+/** Whether `a` is greater than `b` in serial number arithmetic (RFC 1982 3.2, SERIAL_BITS 32). */
+export function serialGreater(a: number, b: number): boolean {
+  return (a < b && b - a > 2 ** 31) || (a > b && a - b < 2 ** 31);
+}
+
+/** The serial after `previous`: the clock when it is greater (RFC 1982), else one more (wrapping at 2^32). */
+export function nextSerial(previous: number | undefined, now: number): number {
+  if (previous === undefined) return now >>> 0;
+  return serialGreater(now >>> 0, previous) ? now >>> 0 : (previous + 1) >>> 0;
+}
+
+/** Bytes of an owner's digest and of the zone's (their XOR). */
+export const DIGEST_BYTES = 16;
+
+/** One owner's content as a digest; the zone's is the XOR of its owners' (order aside, updated owner by owner). */
+export function ownerDigest(owner: string, fingerprint: string): Buffer {
+  return createHash('sha256').update(owner).update('\n').update(fingerprint).digest().subarray(0, DIGEST_BYTES);
+}
+
+export function xorInto(into: Buffer, digest: Buffer): void {
+  for (let i = 0; i < into.length; i++) into[i]! ^= digest[i]!;
+}
+
+export class SerialStore {
+  private warned = false;
+
+  private constructor(
+    private readonly file: string | undefined,
+    private readonly logger: Logger | undefined,
+    private readonly known: Map<string, ServedSerial>,
+  ) {}
+
+  /** A store kept only in memory (tests, tools). */
+  static inMemory(): SerialStore {
+    return new SerialStore(undefined, undefined, new Map());
+  }
+
+  /** The serials an earlier run left in `stateDir` (none, with a warning, when the file cannot be read). */
+  static open(stateDir: string, logger: Logger): SerialStore {
+    const file = join(stateDir, 'gateway', 'serials.json');
+    const known = new Map<string, ServedSerial>();
+    try {
+      for (const [zone, served] of readServed(file)) known.set(zone, served);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') logger.warn(`gateway: ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); each zone's serial starts from the clock`);
+    }
+    return new SerialStore(file, logger, known);
+  }
+
+  get(zone: string): ServedSerial | undefined {
+    return this.known.get(zone);
+  }
+
+  /** Keeps `zone`'s serial; the file is written at once (a change is rare beside the provider writes it follows). */
+  set(zone: string, served: ServedSerial): void {
+    this.known.set(zone, served);
+    if (!this.file) return;
+    try {
+      let merged: Map<string, ServedSerial>;
+      try {
+        merged = readServed(this.file);
+      } catch {
+        merged = new Map();
+      }
+      merged.set(zone, served);
+      mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
+      writeFileAtomic(this.file, `${JSON.stringify(Object.fromEntries([...merged].sort(([a], [b]) => a.localeCompare(b))))}\n`);
+      this.warned = false;
+    } catch (error) {
+      if (this.warned) return;
+      this.warned = true;
+      this.logger?.warn(`gateway: ${this.file} cannot be written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); after a restart ${zone}'s serial may go back to the clock`);
+    }
+  }
+}
+
+function readServed(file: string): Map<string, ServedSerial> {
+  const text = readFileSync(file, 'utf8');
+  if (text.length > MAX_FILE_BYTES) throw new Error('larger than a serials file');
+  const parsed = JSON.parse(text) as unknown;
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not a map of zones');
+  const served = new Map<string, ServedSerial>();
+  for (const [zone, value] of Object.entries(parsed as Record<string, unknown>)) {
+    const v = value as Partial<ServedSerial>;
+    if (typeof v !== 'object' || v === null || !Number.isInteger(v.serial) || v.serial! < 0 || v.serial! > 0xffffffff || typeof v.digest !== 'string') throw new Error(`the entry of ${zone} is not a serial and a digest`);
+    served.set(zone, { serial: v.serial!, digest: v.digest });
+  }
+  return served;
+}
