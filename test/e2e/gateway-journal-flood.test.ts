@@ -49,7 +49,10 @@ it("keeps another key's earlier line while one key floods the journal; says in t
   const lines = readdirSync(folder)
     .filter((f) => f.startsWith('journal.jsonl'))
     .flatMap((f) => readFileSync(join(folder, f), 'utf8').split('\n').filter(Boolean));
-  expect(lines.filter((l) => l.includes('"key":"router"'))).toHaveLength(1);
+  // The router's update: its intent line before the provider write, its result line after.
+  const router = lines.filter((l) => l.includes('"key":"router"'));
+  expect(router).toHaveLength(2);
+  expect(router.filter((l) => l.includes('"outcome":"made"'))).toHaveLength(1);
   const floodBytes = lines.filter((l) => l.includes('"key":"flood"')).reduce((sum, l) => sum + Buffer.byteLength(l) + 1, 0);
   expect(floodBytes).toBeLessThanOrEqual(KEY_BYTES_PER_DAY);
   expect(gateway.stderr()).toMatch(/journal: key flood has written .* today, its budget of .* a day; its further changes today are left out of the journal/);
