@@ -33,6 +33,8 @@ export interface Outcome {
   rcode: number;
   ede: number;
   why: string;
+  /** Set when the update's own writes were made (NOERROR for an update that changed nothing has it unset). */
+  changed?: boolean;
 }
 
 export interface BatchDeps {
@@ -167,7 +169,7 @@ async function applyBatch(zone: string, batch: Pending[], deps: BatchDeps): Prom
       }
       // The zone's content is known without another read; the entity IDs are not needed to answer queries.
       deps.views.show(zone, current);
-      accepted.forEach(({ pending }) => pending.resolve(OK));
+      accepted.forEach(({ pending }) => pending.resolve({ ...OK, changed: true }));
       contingent.forEach(({ pending, outcome }) => pending.resolve(outcome));
       return;
     }

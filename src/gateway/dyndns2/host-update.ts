@@ -1,0 +1,84 @@
+// One host's addresses, as the gateway's own update path makes them: the same RFC 2136 message
+// nsupdate would send ("delete the A RRset, add the A record"), queued with the DNS door's
+// updates of the zone (update-batch.ts: one fresh read, the key's grants, the records others
+// keep, the call budget, the zone's lock, the journal, rollback). Nothing here writes to the
+// provider. Before that, what can be answered without a call is: a name outside the served
+// zones or the key's grants (`nohost`), and an address the gateway's view of the zone already
+// holds (`nochg`): a router that re-sends at every reconnect costs nothing.
+import { EDE } from '../../dns/edns.js';
+import { TYPE_CODES, type DnsRecord } from '../../dns/types.js';
+import { canonicalAddress, type RecordType } from '../../ip/address.js';
+import { DEFAULT_TTL } from '../../sandbox/dns/entry-records.js';
+import type { Change } from '../../zone/plan.js';
+import { grantsFor } from '../grants.js';
+import { keptRecords } from '../kept-records.js';
+import { enqueueUpdate, type Outcome } from '../update-batch.js';
+import type { UpdateDeps } from '../update-handler.js';
+import { CLASS, type UpdateMessage, type UpdateRecord } from '../update-message.js';
+import { RCODE_UPDATE } from '../update-rules.js';
+
+/** The answer codes of the protocol, as the door counts them. */
+export type Dyndns2Code = 'good' | 'nochg' | 'nohost' | 'notfqdn' | 'numhost' | 'abuse' | 'dnserr' | '911' | 'badauth';
+
+export interface HostResult {
+  code: Dyndns2Code;
+  /** Why, for the log, when it is not good or nochg. */
+  why?: string;
+}
+
+export interface HostUpdateDeps extends UpdateDeps {
+  /** Whether the gateway's call budget is spent (then the answer is `abuse`, as dyndns2 servers say for "too many updates"). */
+  budgetSpent: () => boolean;
+}
+
+export type WantedAddresses = Partial<Record<RecordType, string>>;
+
+export async function updateHost(name: string, wanted: WantedAddresses, key: string, client: string, deps: HostUpdateDeps): Promise<HostResult> {
+  const zone = deps.views.zoneOf(name);
+  if (zone === undefined) return { code: 'nohost', why: `${name} is in no zone this gateway serves (${deps.views.names.join(', ')})` };
+  const keys = deps.keys();
+  const types = Object.keys(wanted) as RecordType[];
+  const ungranted = types.find((type) => !grantsFor(keys, key, zone, name, type).length);
+  if (ungranted) return { code: 'nohost', why: `the key ${key} may not change ${name} ${ungranted}` };
+  const kept = keptRecords(deps.stateDir, deps.hosts, keys);
+  for (const type of types) {
+    const refusal = kept({ action: 'update', after: { name, type, value: wanted[type]! } } as Change, key);
+    if (refusal) return { code: 'nohost', why: refusal };
+  }
+  const index = deps.views.index(zone);
+  // A zone not read yet (the provider was out of reach at start) cannot say what is already so.
+  if (!index) return { code: '911', why: `${zone} has not been read from the provider yet` };
+  const here = index.nodes.get(name) ?? [];
+  if (here.some((r) => r.type === 'CNAME')) return { code: 'dnserr', why: `${name} is a CNAME; an address record cannot be added beside it` };
+  const holds = (type: RecordType) => {
+    const set = here.filter((r) => r.type === type);
+    return set.length === 1 && canonicalAddress(String(set[0]!.value)) === wanted[type];
+  };
+  if (types.every(holds)) return { code: 'nochg' };
+  if (deps.stopping?.()) return { code: '911', why: 'the gateway is stopping; send the update again' };
+  if (deps.budgetSpent()) return { code: 'abuse', why: 'the call budget (--max-calls-per-hour) is spent' };
+
+  const run = enqueueUpdate(zone, { key, client, message: messageFor(zone, name, wanted, here) }, deps);
+  deps.inFlight?.add(run);
+  void run.finally(() => deps.inFlight?.delete(run));
+  return codeOf(await run, deps);
+}
+
+/** Delete each RRset, add the one address, keeping the TTL the name has (the provider's default for a new one). */
+function messageFor(zone: string, name: string, wanted: WantedAddresses, here: DnsRecord[]): UpdateMessage {
+  const updates: UpdateRecord[] = [];
+  for (const type of Object.keys(wanted) as RecordType[]) {
+    const ttl = here.find((r) => r.type === type)?.ttl ?? DEFAULT_TTL;
+    updates.push({ name, type: TYPE_CODES[type], class: CLASS.ANY, ttl: 0 });
+    updates.push({ name, type: TYPE_CODES[type], class: CLASS.IN, ttl, data: { name, ttl, type, value: wanted[type]! } });
+  }
+  return { id: 0, zone: { name: zone, type: TYPE_CODES.SOA, class: CLASS.IN }, prerequisites: [], updates, edns: false };
+}
+
+function codeOf(outcome: Outcome, deps: HostUpdateDeps): HostResult {
+  if (outcome.rcode === RCODE_UPDATE.NOERROR) return { code: outcome.changed ? 'good' : 'nochg' };
+  // The grants and kept records were checked above: a refusal now is the provider's, of the value.
+  if (outcome.rcode === RCODE_UPDATE.REFUSED && outcome.ede !== EDE.NOT_READY) return { code: 'dnserr', why: outcome.why };
+  if (deps.budgetSpent() || /budget of \d+ provider calls/.test(outcome.why)) return { code: 'abuse', why: outcome.why };
+  return { code: '911', why: outcome.why };
+}
