@@ -11,6 +11,7 @@ const benches = [
   ['the zone-file reader beside named-checkzone, 1k to 100k records', 'zone-reader.mjs'],
   ['the sandbox name server beside a Node UDP echo server (5 and 50,000 records), and DNS sources', 'dns.mjs'],
   ['the gateway: AXFR of 5,000 records beside NSD', 'gateway.mjs'],
+  ['the gateway\'s dyndns2 door: provider calls, time to good, nochg answers beside a minimal Node HTTP server', 'dyndns2.mjs'],
   ['ACME DNS-01: acme present/cleanup', 'acme.mjs'],
   ['hosts behind the router and the daemon endpoint', 'lan-endpoint.mjs'],
 ];

@@ -31,10 +31,12 @@ export interface DoorAnswer {
   body: string;
 }
 
-export async function answerRequest(request: Dyndns2Request, client: string, deps: DoorDeps): Promise<DoorAnswer> {
+/** The answer: at once when no host needs a provider call (every `nochg`), else a promise. */
+export function answerRequest(request: Dyndns2Request, client: string, deps: DoorDeps): DoorAnswer | Promise<DoorAnswer> {
   const keys = deps.keys();
-  const hidden = secretsOf(request, keys.keys.values());
-  const scrub = (text: string) => hidden.reduce((t, secret) => t.split(secret).join('***'), text);
+  let hidden: string[] | undefined;
+  // Only a request that is logged needs its secrets listed.
+  const scrub = (text: string) => (hidden ??= secretsOf(request, keys.keys.values())).reduce((t, secret) => t.split(secret).join('***'), text);
   const count = (code: Dyndns2Code) => deps.counts.set(code, (deps.counts.get(code) ?? 0) + 1);
   const key = keyOf(keys, request.credentials);
   if (!key) {
@@ -44,32 +46,35 @@ export async function answerRequest(request: Dyndns2Request, client: string, dep
     const named = user === undefined ? 'no credentials' : isKeyName(keys, user) ? `a wrong password for key ${outsideText(scrub(user), 255)}` : 'a user name that is no key of the keys file (not shown)';
     deps.refusals.refused('badauth', { client, kind: 'request' }, `dyndns2: ${named}`);
     count('badauth');
-    if (delay) await new Promise((resolve) => setTimeout(resolve, delay));
-    return { status: 401, body: 'badauth\n' };
+    const answer: DoorAnswer = { status: 401, body: 'badauth\n' };
+    return delay ? new Promise((resolve) => setTimeout(() => resolve(answer), delay)) : answer;
   }
   deps.failures.succeeded(client);
   const refused = (code: Dyndns2Code, why: string) => {
     deps.refusals.refused(code, { key, client }, `dyndns2: ${scrub(why)}`);
     return code;
   };
-  const reply = (codes: string[]) => {
+  const reply = (codes: string[]): DoorAnswer => {
     codes.forEach((line) => count(line.split(' ')[0] as Dyndns2Code));
-    return { status: 200 as const, body: codes.join('\n') + '\n' };
+    return { status: 200, body: codes.join('\n') + '\n' };
   };
   if (request.tooMany) return reply([refused('numhost', 'more host names than one request may name (20)')]);
   if (!request.hostnames?.length) return reply([refused('notfqdn', 'the request names no hostname')]);
 
   const addresses = wantedAddresses(request, client, deps.allowPrivateIp);
-  const results = request.hostnames.map(({ given, name }): Promise<HostResult> => {
-    if (!name) return Promise.resolve({ code: 'notfqdn', why: `"${given}" is not a full host name` });
-    if (typeof addresses === 'string') return Promise.resolve({ code: 'dnserr', why: `${name}: ${addresses}` });
+  const results = request.hostnames.map(({ given, name }): HostResult | Promise<HostResult> => {
+    if (!name) return { code: 'notfqdn', why: `"${given}" is not a full host name` };
+    if (typeof addresses === 'string') return { code: 'dnserr', why: `${name}: ${addresses}` };
     return updateHost(name, addresses, key, client, deps);
   });
   const behind = updateHostsBehind(request, key, client, deps, scrub);
   const shown = typeof addresses === 'string' ? '' : Object.values(addresses).join(',');
-  const lines = (await Promise.all(results)).map(({ code, why }) => (code === 'good' || code === 'nochg' ? `${code} ${shown}` : refused(code, why ?? code)));
-  await behind;
-  return reply(lines);
+  const lines = (done: HostResult[]) => reply(done.map(({ code, why }) => (code === 'good' || code === 'nochg' ? `${code} ${shown}` : refused(code, why ?? code))));
+  if (!behind && !results.some((r) => r instanceof Promise)) return lines(results as HostResult[]);
+  return Promise.all(results).then(async (done) => {
+    await behind;
+    return lines(done);
+  });
 }
 
 /** The addresses asked for, or why none can be set. */
@@ -93,13 +98,13 @@ function wantedAddresses(request: Dyndns2Request, client: string, allowPrivateIp
   return wanted;
 }
 
-/** The AAAA of each --prefix-host the key may change: the router's LAN prefix and the host's identifier. Logged, not answered. */
-async function updateHostsBehind(request: Dyndns2Request, key: string, client: string, deps: DoorDeps, scrub: (text: string) => string): Promise<void> {
-  if (request.lanPrefixProblem) return deps.refusals.refused('ip6lanprefix', { key, client }, `dyndns2: ${scrub(request.lanPrefixProblem)}; no host behind the router was changed`);
+/** The AAAA of each --prefix-host the key may change: the router's LAN prefix and the host's identifier. Logged, not answered; undefined when there is none. */
+function updateHostsBehind(request: Dyndns2Request, key: string, client: string, deps: DoorDeps, scrub: (text: string) => string): Promise<unknown> | undefined {
+  if (request.lanPrefixProblem) return void deps.refusals.refused('ip6lanprefix', { key, client }, `dyndns2: ${scrub(request.lanPrefixProblem)}; no host behind the router was changed`);
   const prefix = request.lanPrefix;
-  if (!prefix || !deps.prefixHosts.size) return;
+  if (!prefix || !deps.prefixHosts.size) return undefined;
   const named = new Set(request.hostnames?.map((h) => h.name));
-  await Promise.all(
+  return Promise.all(
     [...deps.prefixHosts]
       // Hosts the key may not change are none of its business, and not a refusal: one keys file serves many routers.
       .filter(([host]) => !named.has(host) && mayChangeAaaa(deps, key, host))

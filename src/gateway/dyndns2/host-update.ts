@@ -33,18 +33,17 @@ export interface HostUpdateDeps extends UpdateDeps {
 
 export type WantedAddresses = Partial<Record<RecordType, string>>;
 
-export async function updateHost(name: string, wanted: WantedAddresses, key: string, client: string, deps: HostUpdateDeps): Promise<HostResult> {
+/**
+ * The host's answer: at once (no promise) when no provider call is needed, which is every
+ * `nochg` and refusal; a promise when the update is queued.
+ */
+export function updateHost(name: string, wanted: WantedAddresses, key: string, client: string, deps: HostUpdateDeps): HostResult | Promise<HostResult> {
   const zone = deps.views.zoneOf(name);
   if (zone === undefined) return { code: 'nohost', why: `${name} is in no zone this gateway serves (${deps.views.names.join(', ')})` };
   const keys = deps.keys();
   const types = Object.keys(wanted) as RecordType[];
   const ungranted = types.find((type) => !grantsFor(keys, key, zone, name, type).length);
   if (ungranted) return { code: 'nohost', why: `the key ${key} may not change ${name} ${ungranted}` };
-  const kept = keptRecords(deps.stateDir, deps.hosts, keys);
-  for (const type of types) {
-    const refusal = kept({ action: 'update', after: { name, type, value: wanted[type]! } } as Change, key);
-    if (refusal) return { code: 'nohost', why: refusal };
-  }
   const index = deps.views.index(zone);
   // A zone not read yet (the provider was out of reach at start) cannot say what is already so.
   if (!index) return { code: '911', why: `${zone} has not been read from the provider yet` };
@@ -52,16 +51,25 @@ export async function updateHost(name: string, wanted: WantedAddresses, key: str
   if (here.some((r) => r.type === 'CNAME')) return { code: 'dnserr', why: `${name} is a CNAME; an address record cannot be added beside it` };
   const holds = (type: RecordType) => {
     const set = here.filter((r) => r.type === type);
-    return set.length === 1 && canonicalAddress(String(set[0]!.value)) === wanted[type];
+    // The zone's text is usually the canonical one already: compared first without parsing it.
+    return set.length === 1 && (set[0]!.value === wanted[type] || canonicalAddress(String(set[0]!.value)) === wanted[type]);
   };
+  // Answered before the records others keep are looked at (two files read from disk): a value
+  // already so is no change, whoever keeps the record, and this is the answer a router gets at
+  // every reconnect.
   if (types.every(holds)) return { code: 'nochg' };
+  const kept = keptRecords(deps.stateDir, deps.hosts, keys);
+  for (const type of types) {
+    const refusal = kept({ action: 'update', after: { name, type, value: wanted[type]! } } as Change, key);
+    if (refusal) return { code: 'nohost', why: refusal };
+  }
   if (deps.stopping?.()) return { code: '911', why: 'the gateway is stopping; send the update again' };
   if (deps.budgetSpent()) return { code: 'abuse', why: 'the call budget (--max-calls-per-hour) is spent' };
 
   const run = enqueueUpdate(zone, { key, client, message: messageFor(zone, name, wanted, here) }, deps);
   deps.inFlight?.add(run);
   void run.finally(() => deps.inFlight?.delete(run));
-  return codeOf(await run, deps);
+  return run.then((outcome) => codeOf(outcome, deps));
 }
 
 /** Delete each RRset, add the one address, keeping the TTL the name has (the provider's default for a new one). */

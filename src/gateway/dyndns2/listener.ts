@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { boundConnections, serverOptions } from '../../endpoint/server.js';
 import { formatListenAddress, listenError, type ListenAddress } from '../../endpoint/listen-address.js';
 import type { Logger } from '../../runtime/log.js';
-import { answerRequest, type DoorDeps } from './door.js';
+import { answerRequest, type DoorAnswer, type DoorDeps } from './door.js';
 import { readParameters, readRequest } from './request.js';
 
 /** A form body's limit: a router's update is a few hundred bytes. */
@@ -26,11 +26,18 @@ export interface Dyndns2Listener {
 }
 
 export async function startDyndns2Listener(listen: ListenAddress, tls: { cert: string; key: string } | undefined, deps: DoorDeps & { logger: Logger }): Promise<Dyndns2Listener> {
-  const handler = (req: IncomingMessage, res: ServerResponse) =>
-    void serve(req, res, deps).catch((error: unknown) => {
-      deps.logger.error(`gateway: dyndns2: ${(error as Error).stack ?? String(error)}`);
-      if (!res.headersSent) reply(res, 500, '911\n');
-    });
+  const failed = (res: ServerResponse) => (error: unknown) => {
+    deps.logger.error(`gateway: dyndns2: ${(error as Error).stack ?? String(error)}`);
+    if (!res.headersSent) reply(res, 500, '911\n');
+  };
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
+    try {
+      const served = serve(req, res, deps);
+      if (served) served.catch(failed(res));
+    } catch (error) {
+      failed(res)(error);
+    }
+  };
   const options = serverOptions();
   const server = tls ? https.createServer({ ...options, cert: tls.cert, key: tls.key, handshakeTimeout: HANDSHAKE_MS }, handler) : http.createServer(options, handler);
   boundConnections(server as http.Server);
@@ -51,23 +58,34 @@ export async function startDyndns2Listener(listen: ListenAddress, tls: { cert: s
   };
 }
 
-async function serve(req: IncomingMessage, res: ServerResponse, deps: DoorDeps): Promise<void> {
+/**
+ * Answers one request; a promise only when it must wait (a POST body, an update queued, a slowed
+ * `badauth`). A router's `nochg` is answered in the request's own turn of the event loop, so
+ * the answer goes out in one write, as a minimal server's does.
+ */
+function serve(req: IncomingMessage, res: ServerResponse, deps: DoorDeps): Promise<void> | undefined {
   const target = req.url ?? '/';
   const question = target.indexOf('?');
   const path = question < 0 ? target : target.slice(0, question);
   if (!PATHS.has(path)) return reply(res, 404, 'not found; the dyndns2 door answers /nic/update and /update\n');
   if (req.method !== 'GET' && req.method !== 'POST') return reply(res, 405, 'only GET and POST\n', { allow: 'GET, POST', connection: 'close' });
-  let text = question < 0 ? '' : target.slice(question + 1);
-  if (req.method === 'POST') {
-    const body = await readBody(req);
-    if (body === undefined) return reply(res, 413, `a request body of more than ${MAX_BODY_BYTES} bytes is not accepted\n`, { connection: 'close' });
-    text = [text, body].filter(Boolean).join('&');
-  }
+  const query = question < 0 ? '' : target.slice(question + 1);
   const client = req.socket.remoteAddress ?? '';
-  const request = readRequest(readParameters(text), req.headers.authorization);
-  const { status, body } = await answerRequest(request, client, deps);
+  const answer = (text: string): Promise<void> | undefined => {
+    const answered = answerRequest(readRequest(readParameters(text), req.headers.authorization), client, deps);
+    if (!(answered instanceof Promise)) return send(res, answered);
+    return answered.then((a) => send(res, a));
+  };
+  if (req.method !== 'POST') return answer(query);
+  return readBody(req).then((body) => {
+    if (body === undefined) return reply(res, 413, `a request body of more than ${MAX_BODY_BYTES} bytes is not accepted\n`, { connection: 'close' });
+    return answer([query, body].filter(Boolean).join('&'));
+  });
+}
+
+function send(res: ServerResponse, { status, body }: DoorAnswer): undefined {
   // A browser or router that met 401 retries with basic credentials.
-  reply(res, status, body, status === 401 ? { 'www-authenticate': 'Basic realm="ddedge dyndns2", charset="UTF-8"' } : {});
+  return reply(res, status, body, status === 401 ? { 'www-authenticate': 'Basic realm="ddedge dyndns2", charset="UTF-8"' } : {});
 }
 
 /** The body as text, or undefined when it is longer than allowed (then the connection is closed). */
@@ -90,7 +108,8 @@ function readBody(req: IncomingMessage): Promise<string | undefined> {
   });
 }
 
-function reply(res: ServerResponse, status: number, body: string, extra: Record<string, string> = {}): void {
+function reply(res: ServerResponse, status: number, body: string, extra: Record<string, string> = {}): undefined {
   res.writeHead(status, { 'content-type': TEXT, 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', ...extra });
   res.end(body);
+  return undefined;
 }
