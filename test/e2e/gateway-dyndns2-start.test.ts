@@ -56,6 +56,15 @@ describe('the dyndns2 door\'s settings', () => {
     expect(run.stderr).toMatch(message);
   });
 
+  it('reads the same settings from the environment (DDEDGE_GATEWAY_DYNDNS2_*, DDEDGE_GATEWAY_PREFIX_HOSTS)', async () => {
+    const env = baseEnv({ DDEDGE_API_URL: 'http://127.0.0.1:9', DDEDGE_API_USER: 'u', DDEDGE_API_PASSWORD: 'p', DDEDGE_GATEWAY_DYNDNS2_LISTEN: '127.0.0.1:0,example.com:1', DDEDGE_GATEWAY_DYNDNS2_CERT: '/nonexistent.pem', DDEDGE_GATEWAY_PREFIX_HOSTS: 'pc.lan.example.com=::5,bad' });
+    const run = await runDist(['gateway', '--zone', 'example.com', '--keys', keys, '--dns-listen', '127.0.0.1:0', '--state-dir', join(dir, 'state')], env);
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toMatch(/"example\.com:1": "example\.com" is not an IP address/);
+    expect(run.stderr).toMatch(/--dyndns2-cert and --dyndns2-key go together/);
+    expect(run.stderr).toMatch(/--prefix-host: "bad" is not NAME=/);
+  });
+
   it('a certificate that is not one, or a port in use, is exit 2 naming the flag (once the zone is read)', async () => {
     const bad = join(dir, 'bad.pem');
     writeFileSync(bad, 'not a certificate');
