@@ -95,6 +95,7 @@ function status(view: GatewayView) {
     transfers: table(view.stats.transfers, 'zone', 'rcode'),
     queries: view.stats.queries,
     providerCalls: Object.fromEntries(view.budget.sent),
+    ...(view.dyndns2Answers ? { dyndns2Answers: Object.fromEntries(view.dyndns2Answers) } : {}),
   };
 }
 

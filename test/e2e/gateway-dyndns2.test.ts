@@ -57,6 +57,8 @@ describe.skipIf(!hasProgram('curl'))('the dyndns2 door', () => {
     const answers = await door.answers();
     expect(answers.good).toBeGreaterThanOrEqual(1);
     expect(answers.nochg).toBeGreaterThanOrEqual(5);
+    const status = (await (await fetch(`${door.endpoint}/status`)).json()) as { dyndns2Answers: Record<string, number> };
+    expect(status.dyndns2Answers).toMatchObject({ good: answers.good, nochg: answers.nochg });
   });
 
   it('answers 401 with WWW-Authenticate: Basic and "badauth" for a wrong or missing password, changing nothing', async () => {
