@@ -120,9 +120,12 @@ describe.skipIf(!hasProgram('curl'))('the dyndns2 door', () => {
     const urls = field.split(' ').map((u) => u.replace(/<[a-z0-9]+>/g, (p) => values[p]!));
     expect(urls[0]).toContain(`password=${secret('router')}`); // a base64 secret's + and / as they are
     for (const url of urls) {
+      const reads = await door.providerCalls('service/dnslist');
       const res = await curl(['--globoff', '-A', 'Fritz!Box DDNS/1.0.1', url]);
       expect(res.status, url).toBe(200);
       expect(res.body).toMatch(/^(good|nochg) /);
+      // The host and the two behind the router, in one zone: one message, one read of the zone.
+      expect(await door.providerCalls('service/dnslist')).toBe(reads + 1);
     }
     expect(door.zone('home.example.com')).toEqual(['home.example.com A 81.0.2.36', 'home.example.com AAAA 2a01:4f8:c0c:2::1']);
     expect(door.zone('lan.example.com')).toEqual(['pc.lan.example.com AAAA 2a01:4f8:c0c:2:1e2:3ff:fe4a:5b6c', 'printer.lan.example.com AAAA 2a01:4f8:c0c:2::10']);

@@ -28,8 +28,8 @@ export interface RunningDoor {
   stateDir: string;
   /** `name TYPE value` lines of the provider's example.com at or below `under`, sorted. */
   zone(under?: string): string[];
-  /** Provider calls the gateway made so far (its /metrics). */
-  providerCalls(): Promise<number>;
+  /** Provider calls the gateway made so far (its /metrics), of one operation (`service/dnslist`) or all. */
+  providerCalls(operation?: string): Promise<number>;
   /** The door's answers by code (its /metrics). */
   answers(): Promise<Record<string, number>>;
   journal(): Record<string, unknown>[];
@@ -74,7 +74,8 @@ export async function startDoor(keys: DoorKey[], options: { tls?: boolean; args?
         .dns.filter((e) => e.name.endsWith(under))
         .map((e) => `${e.name} ${e.type} ${e.value}`)
         .sort(),
-    providerCalls: async () => (await metrics()).get('ddedge_gateway_provider_calls_total')?.samples.reduce((n, s) => n + s.value, 0) ?? 0,
+    providerCalls: async (operation?: string) =>
+      (await metrics()).get('ddedge_gateway_provider_calls_total')?.samples.filter((s) => operation === undefined || s.labels.operation === operation).reduce((n, s) => n + s.value, 0) ?? 0,
     answers: async () => Object.fromEntries((await metrics()).get('ddedge_gateway_dyndns2_answers_total')?.samples.map((s) => [s.labels.code!, s.value]) ?? []),
     journal: () => {
       try {

@@ -2,8 +2,8 @@
 // credentials (`badauth` and 401 otherwise, slowed per address), the addresses (given, or the
 // request's own source when public), one line per host name in the order asked, and with the
 // FRITZ!Box's `ip6lanprefix` the AAAA of every host behind the router that --prefix-host names
-// and the key may change. Every host of a request is queued at once, so they share one batch
-// (one read) per zone. A refusal is logged at warn with its reason (the router shows only the
+// and the key may change. The updates of one request in one zone go as one message: one read
+// of the zone, their writes all made or none. A refusal is logged at warn with its reason (the router shows only the
 // code); nothing a client sent that may be its password reaches a log line.
 import { joinIdentifier } from '../../lan/interface-id.js';
 import { nonPublicReason, type RecordType } from '../../ip/address.js';
@@ -12,7 +12,7 @@ import { grantsFor } from '../grants.js';
 import type { RefusalLog } from '../refusal-log.js';
 import { isKeyName, keyOf } from './credentials.js';
 import type { FailureDelay } from './failure-delay.js';
-import { updateHost, type Dyndns2Code, type HostResult, type HostUpdateDeps, type WantedAddresses } from './host-update.js';
+import { decideHost, isPending, updateHosts, type Dyndns2Code, type HostResult, type HostUpdateDeps, type PendingHost, type WantedAddresses } from './host-update.js';
 import type { Dyndns2Request } from './request.js';
 
 export interface DoorDeps extends HostUpdateDeps {
@@ -62,19 +62,29 @@ export function answerRequest(request: Dyndns2Request, client: string, deps: Doo
   if (!request.hostnames?.length) return reply([refused('notfqdn', 'the request names no hostname')]);
 
   const addresses = wantedAddresses(request, client, deps.allowPrivateIp);
-  const results = request.hostnames.map(({ given, name }): HostResult | Promise<HostResult> => {
+  const decided = request.hostnames.map(({ given, name }): HostResult | PendingHost => {
     if (!name) return { code: 'notfqdn', why: `"${given}" is not a full host name` };
     if (typeof addresses === 'string') return { code: 'dnserr', why: `${name}: ${addresses}` };
-    return updateHost(name, addresses, key, client, deps);
+    return decideHost(name, addresses, key, deps);
   });
-  const behind = updateHostsBehind(request, key, client, deps, scrub);
+  const behind = hostsBehind(request, key, client, deps, scrub);
+  // The updates of a zone go as one message: one read of the zone, all made or none.
+  const byZone = new Map<string, PendingHost[]>();
+  for (const d of [...decided, ...behind.map((b) => b.decided)]) if (isPending(d)) byZone.set(d.zone, [...(byZone.get(d.zone) ?? []), d]);
+  const runs = new Map([...byZone].map(([zone, hosts]) => [zone, updateHosts(zone, hosts, key, client, deps)]));
+  const settled = (d: HostResult | PendingHost) => (isPending(d) ? runs.get(d.zone)! : d);
   const shown = typeof addresses === 'string' ? '' : Object.values(addresses).join(',');
   const lines = (done: HostResult[]) => reply(done.map(({ code, why }) => (code === 'good' || code === 'nochg' ? `${code} ${shown}` : refused(code, why ?? code))));
-  if (!behind && !results.some((r) => r instanceof Promise)) return lines(results as HostResult[]);
-  return Promise.all(results).then(async (done) => {
-    await behind;
-    return lines(done);
+  const logged = behind.map(async ({ host, address, decided: d }) => {
+    const result = await settled(d);
+    if (result.code === 'good' || result.code === 'nochg') deps.logger.debug(`gateway: dyndns2: ${host} AAAA ${address} (behind the router): ${result.code}`);
+    else deps.refusals.refused(result.code, { key, client }, `dyndns2: ${host} AAAA ${address} (behind the router): ${scrub(result.why ?? result.code)}`);
   });
+  if (!runs.size) {
+    void Promise.all(logged);
+    return lines(decided as HostResult[]);
+  }
+  return Promise.all([Promise.all(decided.map(settled)), ...logged]).then(([done]) => lines(done));
 }
 
 /** The addresses asked for, or why none can be set. */
@@ -98,23 +108,24 @@ function wantedAddresses(request: Dyndns2Request, client: string, allowPrivateIp
   return wanted;
 }
 
-/** The AAAA of each --prefix-host the key may change: the router's LAN prefix and the host's identifier. Logged, not answered; undefined when there is none. */
-function updateHostsBehind(request: Dyndns2Request, key: string, client: string, deps: DoorDeps, scrub: (text: string) => string): Promise<unknown> | undefined {
-  if (request.lanPrefixProblem) return void deps.refusals.refused('ip6lanprefix', { key, client }, `dyndns2: ${scrub(request.lanPrefixProblem)}; no host behind the router was changed`);
+/** Each --prefix-host the key may change (AAAA), with the router's LAN prefix joined to its identifier, decided. Logged, not answered. */
+function hostsBehind(request: Dyndns2Request, key: string, client: string, deps: DoorDeps, scrub: (text: string) => string): { host: string; address: string; decided: HostResult | PendingHost }[] {
+  if (request.lanPrefixProblem) {
+    deps.refusals.refused('ip6lanprefix', { key, client }, `dyndns2: ${scrub(request.lanPrefixProblem)}; no host behind the router was changed`);
+    return [];
+  }
   const prefix = request.lanPrefix;
-  if (!prefix || !deps.prefixHosts.size) return undefined;
+  if (!prefix || !deps.prefixHosts.size) return [];
   const named = new Set(request.hostnames?.map((h) => h.name));
-  return Promise.all(
+  return (
     [...deps.prefixHosts]
       // Hosts the key may not change are none of its business, and not a refusal: one keys file serves many routers.
       .filter(([host]) => !named.has(host) && mayChangeAaaa(deps, key, host))
-      .map(async ([host, identifier]) => {
+      .map(([host, identifier]) => {
         const { address } = joinIdentifier(prefix.address, prefix.length, identifier);
         const reason = deps.allowPrivateIp ? undefined : nonPublicReason(address);
-        const result: HostResult = reason ? { code: 'dnserr', why: `${address} is not public (${reason})` } : await updateHost(host, { AAAA: address }, key, client, deps);
-        if (result.code === 'good' || result.code === 'nochg') deps.logger.debug(`gateway: dyndns2: ${host} AAAA ${address} (behind the router): ${result.code}`);
-        else deps.refusals.refused(result.code, { key, client }, `dyndns2: ${host} AAAA ${address} (behind the router): ${scrub(result.why ?? result.code)}`);
-      }),
+        return { host, address, decided: reason ? { code: 'dnserr' as const, why: `${address} is not public (${reason})` } : decideHost(host, { AAAA: address }, key, deps) };
+      })
   );
 }
 

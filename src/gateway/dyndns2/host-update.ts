@@ -1,4 +1,4 @@
-// One host's addresses, as the gateway's own update path makes them: the same RFC 2136 message
+// Hosts' addresses, as the gateway's own update path makes them: the same RFC 2136 message
 // nsupdate would send ("delete the A RRset, add the A record"), queued with the DNS door's
 // updates of the zone (update-batch.ts: one fresh read, the key's grants, the records others
 // keep, the call budget, the zone's lock, the journal, rollback). Nothing here writes to the
@@ -33,11 +33,21 @@ export interface HostUpdateDeps extends UpdateDeps {
 
 export type WantedAddresses = Partial<Record<RecordType, string>>;
 
+/** A host whose update needs the provider: what it wants, and its records as the zone view holds them. */
+export interface PendingHost {
+  zone: string;
+  name: string;
+  wanted: WantedAddresses;
+  here: DnsRecord[];
+}
+
+export const isPending = (d: HostResult | PendingHost): d is PendingHost => 'zone' in d;
+
 /**
- * The host's answer: at once (no promise) when no provider call is needed, which is every
- * `nochg` and refusal; a promise when the update is queued.
+ * The host's answer when it needs no provider call (every `nochg` and every refusal), or its
+ * update still to be made (updateHosts).
  */
-export function updateHost(name: string, wanted: WantedAddresses, key: string, client: string, deps: HostUpdateDeps): HostResult | Promise<HostResult> {
+export function decideHost(name: string, wanted: WantedAddresses, key: string, deps: HostUpdateDeps): HostResult | PendingHost {
   const zone = deps.views.zoneOf(name);
   if (zone === undefined) return { code: 'nohost', why: `${name} is in no zone this gateway serves (${deps.views.names.join(', ')})` };
   const keys = deps.keys();
@@ -63,24 +73,32 @@ export function updateHost(name: string, wanted: WantedAddresses, key: string, c
     const refusal = kept({ action: 'update', after: { name, type, value: wanted[type]! } } as Change, key);
     if (refusal) return { code: 'nohost', why: refusal };
   }
-  if (deps.stopping?.()) return { code: '911', why: 'the gateway is stopping; send the update again' };
-  if (deps.budgetSpent()) return { code: 'abuse', why: 'the call budget (--max-calls-per-hour) is spent' };
+  return { zone, name, wanted, here };
+}
 
-  const run = enqueueUpdate(zone, { key, client, message: messageFor(zone, name, wanted, here) }, deps);
+/**
+ * The updates of one request in one zone as one message: one batch, so one read of the zone,
+ * and their writes made together or not at all (the answer is the same for each of them).
+ */
+export function updateHosts(zone: string, hosts: PendingHost[], key: string, client: string, deps: HostUpdateDeps): Promise<HostResult> {
+  if (deps.stopping?.()) return Promise.resolve({ code: '911', why: 'the gateway is stopping; send the update again' });
+  if (deps.budgetSpent()) return Promise.resolve({ code: 'abuse', why: 'the call budget (--max-calls-per-hour) is spent' });
+  const message: UpdateMessage = { id: 0, zone: { name: zone, type: TYPE_CODES.SOA, class: CLASS.IN }, prerequisites: [], updates: hosts.flatMap(updatesOf), edns: false };
+  const run = enqueueUpdate(zone, { key, client, message }, deps);
   deps.inFlight?.add(run);
   void run.finally(() => deps.inFlight?.delete(run));
   return run.then((outcome) => codeOf(outcome, deps));
 }
 
 /** Delete each RRset, add the one address, keeping the TTL the name has (the provider's default for a new one). */
-function messageFor(zone: string, name: string, wanted: WantedAddresses, here: DnsRecord[]): UpdateMessage {
+function updatesOf({ name, wanted, here }: PendingHost): UpdateRecord[] {
   const updates: UpdateRecord[] = [];
   for (const type of Object.keys(wanted) as RecordType[]) {
     const ttl = here.find((r) => r.type === type)?.ttl ?? DEFAULT_TTL;
     updates.push({ name, type: TYPE_CODES[type], class: CLASS.ANY, ttl: 0 });
     updates.push({ name, type: TYPE_CODES[type], class: CLASS.IN, ttl, data: { name, ttl, type, value: wanted[type]! } });
   }
-  return { id: 0, zone: { name: zone, type: TYPE_CODES.SOA, class: CLASS.IN }, prerequisites: [], updates, edns: false };
+  return updates;
 }
 
 function codeOf(outcome: Outcome, deps: HostUpdateDeps): HostResult {
