@@ -87,6 +87,16 @@ export function answerRequest(request: Dyndns2Request, client: string, deps: Doo
   return Promise.all([Promise.all(decided.map(settled)), ...logged]).then(([done]) => lines(done));
 }
 
+/** nonPublicReason, remembered for the addresses seen lately: routers send the same one again and again. */
+const publicChecks = new Map<string, string | undefined>();
+function publicCheck(address: string): string | undefined {
+  if (publicChecks.has(address)) return publicChecks.get(address);
+  if (publicChecks.size >= 1024) publicChecks.clear();
+  const reason = nonPublicReason(address);
+  publicChecks.set(address, reason);
+  return reason;
+}
+
 /** The addresses asked for, or why none can be set. */
 function wantedAddresses(request: Dyndns2Request, client: string, allowPrivateIp: boolean): WantedAddresses | string {
   if (request.addressProblem) return request.addressProblem;
@@ -101,7 +111,7 @@ function wantedAddresses(request: Dyndns2Request, client: string, allowPrivateIp
   }
   if (!allowPrivateIp) {
     for (const address of Object.values(wanted)) {
-      const reason = nonPublicReason(address);
+      const reason = publicCheck(address);
       if (reason) return `${given ? 'the address' : 'no address given, and the request comes from'} ${address}, which is not public (${reason}); the gateway sets only public addresses unless started with --allow-private-ip`;
     }
   }
