@@ -73,7 +73,7 @@ describe.skipIf(!hasProgram('curl'))('the dyndns2 door', () => {
     const swapped = await get('/nic/update?hostname=home.example.com&myip=81.0.2.99', { headers: { authorization: basic('router', secret('office')) } });
     expect(swapped.status).toBe(401);
     expect(door.zone('home.example.com')).toEqual(before);
-    expect(door.stderr()).toMatch(/badauth: dyndns2: a wrong password for key router/);
+    expect(door.stderr()).toMatch(/request key router, from 127\.0\.0\.1: badauth: dyndns2: a wrong password/);
     expect((await door.answers()).badauth).toBeGreaterThanOrEqual(3);
   });
 

@@ -7,7 +7,6 @@
 // code); nothing a client sent that may be its password reaches a log line.
 import { joinIdentifier } from '../../lan/interface-id.js';
 import { nonPublicReason, type RecordType } from '../../ip/address.js';
-import { outsideText } from '../../text/outside-text.js';
 import { grantsFor } from '../grants.js';
 import type { RefusalLog } from '../refusal-log.js';
 import { isKeyName, keyOf } from './credentials.js';
@@ -43,8 +42,10 @@ export function answerRequest(request: Dyndns2Request, client: string, deps: Doo
     // Only a guess is slowed: a client's first try without credentials (it waits for the 401) is not one.
     const delay = request.credentials ? deps.failures.failed(client) : 0;
     const user = request.credentials?.user;
-    const named = user === undefined ? 'no credentials' : isKeyName(keys, user) ? `a wrong password for key ${outsideText(scrub(user), 255)}` : 'a user name that is no key of the keys file (not shown)';
-    deps.refusals.refused('badauth', { client, kind: 'request' }, `dyndns2: ${named}`);
+    // The user name is shown only when it names a key: a password typed into the user field is not.
+    const known = user !== undefined && isKeyName(keys, user) ? user.toLowerCase().replace(/\.$/, '') : undefined;
+    const why = user === undefined ? 'no credentials' : known ? 'a wrong password' : 'a user name that is no key of the keys file (not shown)';
+    deps.refusals.refused('badauth', { client, kind: 'request', ...(known ? { key: known } : {}) }, `dyndns2: ${why}`);
     count('badauth');
     const answer: DoorAnswer = { status: 401, body: 'badauth\n' };
     return delay ? new Promise((resolve) => setTimeout(() => resolve(answer), delay)) : answer;
