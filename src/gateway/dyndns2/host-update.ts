@@ -8,7 +8,6 @@
 import { EDE } from '../../dns/edns.js';
 import { TYPE_CODES, type DnsRecord } from '../../dns/types.js';
 import { canonicalAddress, type RecordType } from '../../ip/address.js';
-import { DEFAULT_TTL } from '../../sandbox/dns/entry-records.js';
 import type { Change } from '../../zone/plan.js';
 import { grantsFor } from '../grants.js';
 import { keptRecords } from '../kept-records.js';
@@ -32,6 +31,9 @@ export interface HostUpdateDeps extends UpdateDeps {
 }
 
 export type WantedAddresses = Partial<Record<RecordType, string>>;
+
+/** The TTL of an address record the door creates: the provider's default (a name's existing records keep theirs). */
+const NEW_RECORD_TTL = 300;
 
 /** A host whose update needs the provider: what it wants, and its records as the zone view holds them. */
 export interface PendingHost {
@@ -94,7 +96,7 @@ export function updateHosts(zone: string, hosts: PendingHost[], key: string, cli
 function updatesOf({ name, wanted, here }: PendingHost): UpdateRecord[] {
   const updates: UpdateRecord[] = [];
   for (const type of Object.keys(wanted) as RecordType[]) {
-    const ttl = here.find((r) => r.type === type)?.ttl ?? DEFAULT_TTL;
+    const ttl = here.find((r) => r.type === type)?.ttl ?? NEW_RECORD_TTL;
     updates.push({ name, type: TYPE_CODES[type], class: CLASS.ANY, ttl: 0 });
     updates.push({ name, type: TYPE_CODES[type], class: CLASS.IN, ttl, data: { name, ttl, type, value: wanted[type]! } });
   }
