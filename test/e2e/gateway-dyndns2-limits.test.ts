@@ -3,10 +3,14 @@
 // (and a wrong password) put in every place a request has. Each is refused clearly, nothing in
 // the zone changes, the door and the gateway's probe keep answering, and no secret reaches the
 // log, even at debug level.
+import { readFileSync } from 'node:fs';
+import { get as httpsGet } from 'node:https';
 import { connect, type Socket } from 'node:net';
+import { connect as tlsConnect, type TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CANARY } from '../helpers/cli.js';
 import { startDoor, type RunningDoor } from '../helpers/dyndns2-gateway.js';
+import { tlsFiles } from '../helpers/servers.js';
 
 let door: RunningDoor;
 beforeAll(async () => {
@@ -146,5 +150,60 @@ describe('the dyndns2 door under bad input and limits', () => {
     expect(log).toMatch(/debug: /);
     expect(log).toMatch(/badauth/);
     for (const text of [secret, encodeURIComponent(secret), CANARY, Buffer.from(`router:${secret}`).toString('base64')]) expect(log).not.toContain(text);
+  });
+});
+
+describe('the dyndns2 door over TLS under a crowd', () => {
+  let tlsDoor: RunningDoor;
+  beforeAll(async () => {
+    tlsDoor = await startDoor([{ name: 'router', rules: ['grant "router" name home.example.com A;'] }], { tls: true });
+  }, 60_000);
+  afterAll(async () => {
+    expect(await tlsDoor?.stop()).toBe(0);
+  });
+
+  it('closes the oldest idle TLS connections past 64 from one address (never one being answered), and one that never finishes its handshake; a newcomer is answered', async () => {
+    const port = Number(new URL(tlsDoor.url).port);
+    const ca = readFileSync(tlsFiles().ca);
+    const crowd: TLSSocket[] = [];
+    const silent = connect(port, '127.0.0.1');
+    silent.on('error', () => undefined);
+    const silentClosed = new Promise<number>((resolve) => silent.on('close', () => resolve(Date.now())));
+    const start = Date.now();
+    const auth = { authorization: `Basic ${Buffer.from(`router:${tlsDoor.secrets.get('router')}`).toString('base64')}` };
+    const ask = (ip: string) =>
+      new Promise<string>((resolve, reject) => {
+        const req = httpsGet(`${tlsDoor.url}/nic/update?hostname=home.example.com&myip=${ip}`, { ca, headers: auth, agent: false }, (res) => {
+          let body = '';
+          res.on('data', (d) => (body += d));
+          res.on('end', () => resolve(body));
+        });
+        req.on('error', reject);
+      });
+    // The oldest connection is busy (its write is slow at the provider): it is not the one closed for the newcomers.
+    tlsDoor.sandbox.faults.push({ target: 'service/dnsupdate', kind: 'slow', delayMs: 1500, remaining: 1 });
+    const busy = ask('81.0.2.69');
+    busy.catch(() => undefined); // awaited below; a hang-up is that assertion's failure, not an unhandled one
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    try {
+      for (let i = 0; i < 80; i++) {
+        const s = tlsConnect({ port, host: '127.0.0.1', ca, servername: 'localhost' });
+        s.on('error', () => undefined);
+        crowd.push(s);
+        await new Promise((resolve) => (s.once('secureConnect', resolve), s.once('close', resolve)));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      // Past 64 from one address, the oldest idle ones were closed to let the newer in.
+      expect(crowd.filter((s) => s.destroyed || s.readableEnded).length).toBeGreaterThanOrEqual(80 - 64);
+      expect(await busy).toBe('good 81.0.2.69\n');
+      expect(await ask('81.0.2.70')).toBe('good 81.0.2.70\n');
+      // The handshake deadline (5 s) closes the silent one; the bound here only stops a hang.
+      const closedAt = await Promise.race([silentClosed, new Promise<number>((resolve) => setTimeout(() => resolve(0), 30_000))]);
+      expect(closedAt, 'a connection that never finished its TLS handshake stayed open').toBeGreaterThan(0);
+      expect(closedAt - start).toBeLessThan(15_000);
+    } finally {
+      crowd.forEach((s) => s.destroy());
+      silent.destroy();
+    }
   });
 });
