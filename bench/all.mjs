@@ -13,6 +13,7 @@ const benches = [
   ['the gateway: AXFR of 5,000 records beside NSD', 'gateway.mjs'],
   ['the gateway: provider calls and time per one-record update at 5 and 50,000 records', 'gateway-updates.mjs'],
   ['the gateway refusing unsigned UPDATEs of thousands of records', 'gateway-flood.mjs'],
+  ['the gateway\'s dyndns2 door: provider calls, time to good, nochg answers beside a minimal Node HTTP server', 'dyndns2.mjs'],
   ['ACME DNS-01: acme present/cleanup', 'acme.mjs'],
   ['hosts behind the router and the daemon endpoint', 'lan-endpoint.mjs'],
 ];

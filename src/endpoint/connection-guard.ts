@@ -13,6 +13,7 @@
 // Only when every connection is busy answering is a newcomer refused.
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
+import { Server as TlsServer } from 'node:tls';
 
 export interface ConnectionLimits {
   /** Open connections in all; file descriptors and memory are cheap at this size. */
@@ -57,7 +58,9 @@ export function guardConnections(server: Server, limits: ConnectionLimits): void
     return largest;
   };
 
-  server.on('connection', (socket: Socket) => {
+  // Over TLS a request's socket is the TLS socket, which exists once the handshake is done (the
+  // server's handshake timeout bounds the time before it).
+  server.on(server instanceof TlsServer ? 'secureConnection' : 'connection', (socket: Socket) => {
     const address = socket.remoteAddress;
     if (address === undefined) return void socket.destroy(); // already gone
     if ((byAddress.get(address) ?? 0) >= limits.perAddress && !evictOldestIdle((t) => t.address === address)) return void socket.destroy();

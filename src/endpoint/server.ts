@@ -24,6 +24,33 @@ export const ENDPOINT_LIMITS = {
   connections: { total: 256, perAddress: 64 },
 };
 
+/** Node's own bounds on a request's headers and time, as ENDPOINT_LIMITS gives them (http and https servers alike). */
+export function serverOptions(limits: typeof ENDPOINT_LIMITS = ENDPOINT_LIMITS): http.ServerOptions {
+  return {
+    maxHeaderSize: limits.headerBytes,
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.idleMs,
+    // How often the timeouts above are enforced (Node's default is 30 s).
+    connectionsCheckingInterval: 1_000,
+  };
+}
+
+/** The connection bounds every ddedge HTTP server keeps: the oldest idle closed first, silent ones cut, bad requests answered and closed. */
+export function boundConnections(server: http.Server, limits: typeof ENDPOINT_LIMITS = ENDPOINT_LIMITS): void {
+  // Not server.maxConnections: it refuses newcomers, so idle sockets could lock probes out.
+  guardConnections(server, limits.connections);
+  server.maxRequestsPerSocket = 100;
+  // A connection that sends nothing at all is closed too.
+  server.setTimeout(limits.requestTimeoutMs, (socket) => socket.destroy());
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    // Oversized headers, slow requests, malformed ones: answer if possible, then close.
+    const status = error.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : '400 Bad Request';
+    if (socket.writable) socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+    socket.destroy();
+  });
+}
+
 export interface EndpointOptions {
   listen: ListenAddress;
   /** The configuration in force: the daemon re-reads it before each cycle. */
@@ -42,28 +69,8 @@ export interface Endpoint {
 export async function startEndpoint(options: EndpointOptions): Promise<Endpoint> {
   const { listen, logger } = options;
   const limits = ENDPOINT_LIMITS;
-  const server = http.createServer(
-    {
-      maxHeaderSize: limits.headerBytes,
-      headersTimeout: limits.headersTimeoutMs,
-      requestTimeout: limits.requestTimeoutMs,
-      keepAliveTimeout: limits.idleMs,
-      // How often the timeouts above are enforced (Node's default is 30 s).
-      connectionsCheckingInterval: 1_000,
-    },
-    (req, res) => serve(req, res, options),
-  );
-  // Not server.maxConnections: it refuses newcomers, so idle sockets could lock probes out.
-  guardConnections(server, limits.connections);
-  server.maxRequestsPerSocket = 100;
-  // A connection that sends nothing at all is closed too.
-  server.setTimeout(limits.requestTimeoutMs, (socket) => socket.destroy());
-  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
-    // Oversized headers, slow requests, malformed ones: answer if possible, then close.
-    const status = error.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : '400 Bad Request';
-    if (socket.writable) socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
-    socket.destroy();
-  });
+  const server = http.createServer(serverOptions(limits), (req, res) => serve(req, res, options));
+  boundConnections(server, limits);
 
   const shown = formatListenAddress(listen);
   await new Promise<void>((resolve, reject) => {

@@ -25,6 +25,8 @@ export interface GatewayView {
   listenCount: number;
   healthLimitMs: number;
   keyCount: () => number;
+  /** The dyndns2 door's answers by code, when the door is open. */
+  dyndns2Answers?: ReadonlyMap<string, number>;
   now?: () => number;
 }
 
@@ -93,6 +95,7 @@ function status(view: GatewayView) {
     transfers: table(view.stats.transfers, 'zone', 'rcode'),
     queries: view.stats.queries,
     providerCalls: Object.fromEntries(view.budget.sent),
+    ...(view.dyndns2Answers ? { dyndns2Answers: Object.fromEntries(view.dyndns2Answers) } : {}),
   };
 }
 
@@ -119,6 +122,7 @@ function metrics(view: GatewayView): string {
   metric('ddedge_gateway_zone_serial', 'gauge', "The SOA serial the gateway gives each zone.", zones.filter((z) => z.serial !== null).map((z) => [`{zone="${label(z.zone)}"}`, z.serial!]));
   metric('ddedge_gateway_zone_read_age_seconds', 'gauge', "Seconds since each zone's last good reading from the provider.", zones.filter((z) => z.secondsSinceGoodRead !== null).map((z) => [`{zone="${label(z.zone)}"}`, z.secondsSinceGoodRead!]));
   metric('ddedge_gateway_keys', 'gauge', 'TSIG keys loaded.', [['', view.keyCount()]]);
+  if (view.dyndns2Answers) metric('ddedge_gateway_dyndns2_answers_total', 'counter', 'Answers of the dyndns2 door, by code (one per host name, badauth per request).', [...view.dyndns2Answers].sort(([a], [b]) => a.localeCompare(b)).map(([code, n]) => [`{code="${label(code)}"}`, n]));
   return lines.join('\n') + '\n';
 }
 

@@ -31,6 +31,9 @@ import { DhcidStore } from './dhcid-store.js';
 import { reconcileUnfinished } from './unfinished-batches.js';
 import { SerialStore } from './serial-store.js';
 import { OwnersLedger } from './key-quotas.js';
+import { startDyndns2Door, type Dyndns2Door } from './dyndns2/door-start.js';
+import type { Dyndns2Settings } from './dyndns2/settings.js';
+import type { Plan } from '../zone/plan.js';
 
 /** How often the replay memory is written when it changed: a crash forgets at most this much. */
 const REPLAY_SAVE_MS = 2_000;
@@ -50,6 +53,10 @@ export interface GatewaySettings {
   hosts: string[];
   /** --max-calls-per-hour: provider calls the gateway may make in any hour. */
   maxCallsPerHour: number;
+  /** The dyndns2 door (--dyndns2-listen …); off when undefined. */
+  dyndns2?: Dyndns2Settings;
+  /** --allow-private-ip: the dyndns2 door accepts addresses that are not public unicast. */
+  allowPrivateIp?: boolean;
   /** --listen: where /healthz, /metrics and /status are served; off when undefined. */
   httpListen?: ListenAddress;
   logger: Logger;
@@ -110,6 +117,7 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
   saveReplays.unref();
   const servers: DnsListener[] = [];
   let endpoint: Endpoint | undefined;
+  let door: Dyndns2Door | undefined;
   let stopping = false;
   const inFlight = new Set<Promise<unknown>>();
   try {
@@ -141,12 +149,17 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
         throw listenError('--dns-listen', `${address.host.includes(':') ? `[${address.host}]` : address.host}:${address.port}`, error as NodeJS.ErrnoException);
       }
     }
+    if (settings.dyndns2) {
+      const updateDeps = { views, providerOf, keys: () => keys, stateDir: settings.stateDir, hosts: settings.hosts, logger, dhcid, stopping: () => stopping, inFlight, refusals };
+      const budgetCalls = { setAsideCalls: (zone: string, plan: Plan) => budget.setAside(zone, plan), releaseCalls: (zone: string) => budget.release(zone) };
+      door = await startDyndns2Door(settings.dyndns2, { ...updateDeps, ...budgetCalls, allowPrivateIp: settings.allowPrivateIp ?? false, budgetSpent: () => Boolean(budget.spent()) });
+    }
     const shown = settings.listen.map((a, i) => `${a.host.includes(':') ? `[${a.host}]` : a.host}:${servers[i]!.port}`);
     stats.listening = shown;
     if (settings.httpListen) {
       // Health: each zone read within 3 x --refresh (two failed readings in a row pass), plus --timeout for the reading under way.
       const healthLimitMs = 3 * settings.refreshMs + settings.timeoutMs;
-      const view = { stats, views, budget, listenCount: settings.listen.length, healthLimitMs, keyCount: () => keys.keys.size };
+      const view = { stats, views, budget, listenCount: settings.listen.length, healthLimitMs, keyCount: () => keys.keys.size, dyndns2Answers: door?.counts };
       endpoint = await startEndpoint({ listen: settings.httpListen, answer: (path) => gatewayAnswer(path, view), logger });
     }
     // SIGHUP is taken before the line below says it is: a reload right after start (systemd, a
@@ -191,7 +204,7 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
     return 0;
   } finally {
     stats.listening = [];
-    await Promise.all([...servers.map((s) => s.close()), endpoint?.close()]);
+    await Promise.all([...servers.map((s) => s.close()), endpoint?.close(), door?.close()]);
     clearInterval(saveReplays);
     replays.save(Math.floor(Date.now() / 1000), logger);
     await wire.close?.();

@@ -44,6 +44,8 @@ export interface Outcome {
   rcode: number;
   ede: number;
   why: string;
+  /** Set when the update's own writes were made (NOERROR for an update that changed nothing has it unset). */
+  changed?: boolean;
 }
 
 export interface BatchDeps {
@@ -273,7 +275,7 @@ async function applyBatch(zone: string, batch: Pending[], deps: BatchDeps): Prom
       journalResult(deps.stateDir, zone, batchId, 'made', journaled, deps.logger);
       // The names' content is known without another read; the entity IDs are not needed to answer queries.
       if (!settled) deps.views.showNames(zone, names, wanted);
-      accepted.forEach(({ pending }) => pending.resolve(OK));
+      accepted.forEach(({ pending }) => pending.resolve({ ...OK, changed: true }));
       contingent.forEach(({ pending, outcome }) => pending.resolve(outcome));
       return;
     }

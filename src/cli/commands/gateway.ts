@@ -66,6 +66,8 @@ async function serve(context: CommandContext): Promise<number> {
   const budgetGiven = flags['max-calls-per-hour'] !== undefined || env.DDEDGE_MAX_CALLS_PER_HOUR !== undefined;
   const { GATEWAY_CALLS_PER_HOUR } = await import('../../gateway/call-budget.js');
   if (!config.api.user || !config.api.password) throw new ConfigError('gateway: set DDEDGE_API_USER and DDEDGE_API_PASSWORD (or --api-user, DDEDGE_API_PASSWORD_FILE, the api-password credential)');
+  const { readDyndns2Settings } = await import('../../gateway/dyndns2/settings.js');
+  const dyndns2 = readDyndns2Settings(list, (flag, variable) => (flags[flag] as string | undefined) ?? env[variable]);
   const { runGateway } = await import('../../gateway/run.js');
   let stop = () => {};
   const stopped = new Promise<void>((r) => (stop = r));
@@ -91,6 +93,8 @@ async function serve(context: CommandContext): Promise<number> {
       hosts: config.hosts,
       maxCallsPerHour: budgetGiven ? config.maxCallsPerHour : GATEWAY_CALLS_PER_HOUR,
       httpListen: config.listen,
+      dyndns2,
+      allowPrivateIp: config.allowPrivateIp,
       logger,
       stopped,
       onReload: (reloadKeys) => (reload = reloadKeys),

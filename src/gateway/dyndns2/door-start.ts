@@ -1,0 +1,41 @@
+// The door started beside the DNS listeners, on the gateway's own keys, zone views, update
+// queue, budget and refusal log (run.ts gives them): nothing of its own but the HTTP side, the
+// failed-password memory and its answer counts.
+import { ConfigError } from '../../runtime/errors.js';
+import type { Logger } from '../../runtime/log.js';
+import type { RefusalLog } from '../refusal-log.js';
+import type { UpdateDeps } from '../update-handler.js';
+import { FailureDelay } from './failure-delay.js';
+import type { Dyndns2Code } from './host-update.js';
+import { startDyndns2Listener, type Dyndns2Listener } from './listener.js';
+import type { Dyndns2Settings } from './settings.js';
+
+export interface Dyndns2Door {
+  listeners: Dyndns2Listener[];
+  /** Answers given, by code (for /metrics). */
+  counts: Map<Dyndns2Code, number>;
+  close(): Promise<void>;
+}
+
+export async function startDyndns2Door(
+  settings: Dyndns2Settings,
+  deps: UpdateDeps & { refusals: RefusalLog; logger: Logger; allowPrivateIp: boolean; budgetSpent: () => boolean },
+): Promise<Dyndns2Door> {
+  const counts = new Map<Dyndns2Code, number>();
+  const doorDeps = { ...deps, prefixHosts: settings.prefixHosts, failures: new FailureDelay(), counts };
+  const listeners: Dyndns2Listener[] = [];
+  const close = async () => void (await Promise.all(listeners.map((l) => l.close())));
+  try {
+    for (const address of settings.listen) listeners.push(await startDyndns2Listener(address, settings.tls, doorDeps));
+  } catch (error) {
+    await close();
+    // A certificate and key that do not go together, or a key TLS cannot read, is the user's to fix (exit 2).
+    if (error instanceof ConfigError) throw error;
+    throw new ConfigError(`--dyndns2-cert/--dyndns2-key: ${(error as Error).message}`);
+  }
+  for (const [i, address] of settings.listen.entries()) {
+    if (!address.loopback && !settings.tls) deps.logger.warn(`gateway: --dyndns2-listen ${listeners[i]!.url} is plain HTTP beyond this machine: keys' secrets cross the network readable; give --dyndns2-cert and --dyndns2-key`);
+  }
+  deps.logger.info(`gateway: answering dyndns2 updates at ${listeners.map((l) => `${l.url}/nic/update`).join(', ')}${settings.prefixHosts.size ? `; ${settings.prefixHosts.size} host(s) behind routers (--prefix-host)` : ''}`);
+  return { listeners, counts, close };
+}

@@ -1,0 +1,115 @@
+// The dyndns2 door's HTTP side (--dyndns2-listen, over TLS with --dyndns2-cert/--dyndns2-key):
+// bounded as the gateway's --listen endpoint is (src/endpoint/server.ts: header size and
+// deadline, connections per address with the oldest idle closed first), plus a small cap on a
+// POST body. `GET` or `POST` on /nic/update or /update; anything else is answered at once
+// without looking at credentials. The answer is `text/plain`, as every client expects.
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { boundConnections, serverOptions } from '../../endpoint/server.js';
+import { formatListenAddress, listenError, type ListenAddress } from '../../endpoint/listen-address.js';
+import type { Logger } from '../../runtime/log.js';
+import { answerRequest, type DoorAnswer, type DoorDeps } from './door.js';
+import { readParameters, readRequest } from './request.js';
+
+/** A form body's limit: a router's update is a few hundred bytes. */
+const MAX_BODY_BYTES = 8 * 1024;
+/** Seconds a TLS handshake may take; a connection that never finishes one is closed. */
+const HANDSHAKE_MS = 5_000;
+const PATHS = new Set(['/nic/update', '/update', '/nic/update/', '/update/']);
+const TEXT = 'text/plain; charset=utf-8';
+
+export interface Dyndns2Listener {
+  /** http(s)://ADDR:PORT with the port bound. */
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startDyndns2Listener(listen: ListenAddress, tls: { cert: string; key: string } | undefined, deps: DoorDeps & { logger: Logger }): Promise<Dyndns2Listener> {
+  const failed = (res: ServerResponse) => (error: unknown) => {
+    deps.logger.error(`gateway: dyndns2: ${(error as Error).stack ?? String(error)}`);
+    if (!res.headersSent) reply(res, 500, '911\n');
+  };
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
+    try {
+      const served = serve(req, res, deps);
+      if (served) served.catch(failed(res));
+    } catch (error) {
+      failed(res)(error);
+    }
+  };
+  const options = serverOptions();
+  const server = tls ? https.createServer({ ...options, cert: tls.cert, key: tls.key, handshakeTimeout: HANDSHAKE_MS }, handler) : http.createServer(options, handler);
+  boundConnections(server as http.Server);
+  const shown = formatListenAddress(listen);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => reject(listenError('--dyndns2-listen', shown, error)));
+    server.listen({ host: listen.host, port: listen.port, exclusive: true }, () => resolve());
+  });
+  server.on('error', (error) => deps.logger.warn(`gateway: the dyndns2 listener failed: ${error.message}`));
+  const url = `${tls ? 'https' : 'http'}://${formatListenAddress({ host: listen.host, port: (server.address() as AddressInfo).port })}`;
+  return {
+    url,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/**
+ * Answers one request; a promise only when it must wait (a POST body, an update queued, a slowed
+ * `badauth`). A router's `nochg` is answered in the request's own turn of the event loop, so
+ * the answer goes out in one write, as a minimal server's does.
+ */
+function serve(req: IncomingMessage, res: ServerResponse, deps: DoorDeps): Promise<void> | undefined {
+  const target = req.url ?? '/';
+  const question = target.indexOf('?');
+  const path = question < 0 ? target : target.slice(0, question);
+  if (!PATHS.has(path)) return reply(res, 404, 'not found; the dyndns2 door answers /nic/update and /update\n');
+  if (req.method !== 'GET' && req.method !== 'POST') return reply(res, 405, 'only GET and POST\n', { allow: 'GET, POST', connection: 'close' });
+  const query = question < 0 ? '' : target.slice(question + 1);
+  const client = req.socket.remoteAddress ?? '';
+  const answer = (text: string): Promise<void> | undefined => {
+    const answered = answerRequest(readRequest(readParameters(text), req.headers.authorization), client, deps);
+    if (!(answered instanceof Promise)) return send(res, answered);
+    return answered.then((a) => send(res, a));
+  };
+  if (req.method !== 'POST') return answer(query);
+  return readBody(req).then((body) => {
+    if (body === undefined) return reply(res, 413, `a request body of more than ${MAX_BODY_BYTES} bytes is not accepted\n`, { connection: 'close' });
+    return answer([query, body].filter(Boolean).join('&'));
+  });
+}
+
+function send(res: ServerResponse, { status, body }: DoorAnswer): undefined {
+  // A browser or router that met 401 retries with basic credentials.
+  return reply(res, status, body, status === 401 ? { 'www-authenticate': 'Basic realm="ddedge dyndns2", charset="UTF-8"' } : {});
+}
+
+/** The body as text, or undefined when it is longer than allowed (then the connection is closed). */
+function readBody(req: IncomingMessage): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) return resolve(undefined);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        req.removeAllListeners('data');
+        req.pause();
+        return resolve(undefined);
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', () => resolve(undefined));
+  });
+}
+
+function reply(res: ServerResponse, status: number, body: string, extra: Record<string, string> = {}): undefined {
+  res.writeHead(status, { 'content-type': TEXT, 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', ...extra });
+  res.end(body);
+  return undefined;
+}

@@ -1,0 +1,95 @@
+// The built gateway (`dist/ddedge.mjs gateway`) with its dyndns2 door open, in front of an
+// in-process sandbox: keys made with keygen (their secrets as the keys file writes them, which
+// is the door's password), the door's URL, the --listen endpoint's /metrics, the provider's
+// zone and the journal. Over TLS with the test CA's certificate when asked.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { keygenText } from '../../src/gateway/keygen.js';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { baseEnv, startDist, tempDir, waitForOutput } from './cli.js';
+import { parsePrometheusText } from './prometheus-text.js';
+import { tlsFiles } from './servers.js';
+
+export interface DoorKey {
+  name: string;
+  /** Lines after the key, e.g. `grant "router" name home.example.com A AAAA;`. */
+  rules: string[];
+}
+
+export interface RunningDoor {
+  sandbox: Sandbox;
+  /** http(s)://127.0.0.1:PORT (no path). */
+  url: string;
+  /** The --listen endpoint: http://127.0.0.1:PORT. */
+  endpoint: string;
+  /** Each key's secret, as written in the keys file. */
+  secrets: Map<string, string>;
+  dir: string;
+  stateDir: string;
+  /** `name TYPE value` lines of the provider's example.com at or below `under`, sorted. */
+  zone(under?: string): string[];
+  /** Provider calls the gateway made so far (its /metrics), of one operation (`service/dnslist`) or all. */
+  providerCalls(operation?: string): Promise<number>;
+  /** The door's answers by code (its /metrics). */
+  answers(): Promise<Record<string, number>>;
+  journal(): Record<string, unknown>[];
+  stderr(): string;
+  stop(): Promise<number | null>;
+}
+
+export async function startDoor(keys: DoorKey[], options: { tls?: boolean; args?: string[]; env?: Record<string, string> } = {}): Promise<RunningDoor> {
+  const sandbox = await startSandbox({});
+  const dir = tempDir('ddedge-dyndns2-');
+  const secrets = new Map<string, string>();
+  let text = '';
+  for (const key of keys) {
+    const block = keygenText(key.name, 'hmac-sha256');
+    secrets.set(key.name, /secret "([^"]+)"/.exec(block)![1]!);
+    text += block + key.rules.map((r) => `${r}\n`).join('');
+  }
+  const keysFile = join(dir, 'gateway.keys');
+  writeFileSync(keysFile, text, { mode: 0o600 });
+  const stateDir = join(dir, 'state');
+  const tls = options.tls ? ['--dyndns2-cert', tlsFiles().cert, '--dyndns2-key', tlsFiles().key] : [];
+  const child = startDist(
+    ['gateway', '--zone', 'example.com', '--keys', keysFile, '--dns-listen', '127.0.0.1:0', '--primary-name', 'gateway.example.net', '--state-dir', stateDir, '--listen', '127.0.0.1:0', '--dyndns2-listen', '127.0.0.1:0', ...tls, ...(options.args ?? [])],
+    baseEnv({ DDEDGE_API_URL: sandbox.url, DDEDGE_API_USER: 'demo-user', DDEDGE_API_PASSWORD: 'demo-api-password', ...options.env }),
+  );
+  let err = '';
+  child.stderr!.on('data', (d: Buffer) => (err += String(d)));
+  const started = await waitForOutput(child, 'stderr', (t) => /answering DNS .* on 127\.0\.0\.1:\d+/.test(t));
+  const url = /answering dyndns2 updates at (https?:\/\/127\.0\.0\.1:\d+)\/nic\/update/.exec(started)![1]!;
+  const endpoint = /serving \/healthz, \/metrics and \/status at (http:\/\/127\.0\.0\.1:\d+)\//.exec(started)![1]!;
+  const metrics = async () => parsePrometheusText(await (await fetch(`${endpoint}/metrics`)).text());
+  return {
+    sandbox,
+    url,
+    endpoint,
+    secrets,
+    dir,
+    stateDir,
+    zone: (under = '') =>
+      sandbox.model.services
+        .find((s) => s.name === 'example.com')!
+        .dns.filter((e) => e.name.endsWith(under))
+        .map((e) => `${e.name} ${e.type} ${e.value}`)
+        .sort(),
+    providerCalls: async (operation?: string) =>
+      (await metrics()).get('ddedge_gateway_provider_calls_total')?.samples.filter((s) => operation === undefined || s.labels.operation === operation).reduce((n, s) => n + s.value, 0) ?? 0,
+    answers: async () => Object.fromEntries((await metrics()).get('ddedge_gateway_dyndns2_answers_total')?.samples.map((s) => [s.labels.code!, s.value]) ?? []),
+    journal: () => {
+      try {
+        return readFileSync(join(stateDir, 'gateway', 'journal.jsonl'), 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+      } catch {
+        return [];
+      }
+    },
+    stderr: () => err,
+    stop: async () => {
+      child.kill('SIGTERM');
+      const { code } = await child.result;
+      await sandbox.close();
+      return code;
+    },
+  };
+}
