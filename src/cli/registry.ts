@@ -55,10 +55,10 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     name: 'status',
-    usage: 'ddedge status [options]',
-    describe: 'prints the cache: per host, the address sent, when, how, and the last error',
+    usage: 'ddedge status [--history] [options]',
+    describe: 'prints the cache: per host, the address sent, when, how, and the last error; --history: the address history',
     settings: true,
-    flags: { json, 'env-file': envFile, dotenv },
+    flags: { json, 'env-file': envFile, dotenv, history: { type: 'boolean', describe: 'print the address history (per host and type: time, old, new, via, failures), oldest first' } },
     load: () => import('./commands/status.js'),
   },
   {
