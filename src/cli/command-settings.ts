@@ -8,7 +8,7 @@ const API: SettingName[] = ['apiUrl', 'apiUser', 'apiPassword'];
 const DETECT: SettingName[] = ['ip', 'ipSources', 'quorum', 'ipv6', 'ip6', 'ip6Sources', 'allowPrivateIp', 'timeout'];
 const CYCLE: SettingName[] = [
   'hosts', 'dyndnsUrl', 'dyndnsFormat', 'dyndnsUser', 'dyndnsKey', 'dyndnsKeyParam', ...API, 'service', 'via', 'ttl',
-  ...DETECT, 'ip6PrefixLength', 'noIpv4For', 'stateDir', 'maxAge', 'maxCallsPerHour', 'onChange', 'onChangeTimeout', 'pingUrl', 'metricsFile', ...LOGS,
+  ...DETECT, 'ip6PrefixLength', 'noIpv4For', 'stateDir', 'maxAge', 'maxCallsPerHour', 'onChange', 'onChangeTimeout', 'pingUrl', 'notify', 'metricsFile', ...LOGS,
 ];
 
 export const COMMAND_SETTINGS: Record<string, readonly SettingName[]> = {

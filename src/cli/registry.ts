@@ -153,6 +153,15 @@ export const COMMANDS: CommandSpec[] = [
     load: () => import('./commands/acme.js'),
   },
   {
+    name: 'notify',
+    usage: 'ddedge notify test [URL …]',
+    describe: 'sends a test message to each URL given, or else to each --notify URL, and says how each went (exit 4 when one failed)',
+    settings: true,
+    positionals: true,
+    flags: { json, 'env-file': envFile, dotenv },
+    load: () => import('./commands/notify.js'),
+  },
+  {
     name: 'gateway',
     usage: 'ddedge gateway --zone NAME --keys FILE [--dns-listen ADDR:PORT] [--listen ADDR:PORT] | ddedge gateway keygen NAME [--algorithm ALG] | ddedge gateway check-keys FILE',
     describe: "the registrar's zones behind a DNS front door: TSIG-signed RFC 2136 updates and authoritative answers; make a key, check a keys file",
