@@ -13,7 +13,7 @@ const CYCLE: SettingName[] = [
 
 export const COMMAND_SETTINGS: Record<string, readonly SettingName[]> = {
   update: CYCLE,
-  daemon: [...CYCLE, 'interval', 'listen', 'healthyWithin'],
+  daemon: [...CYCLE, 'interval', 'listen', 'listenToken', 'healthyWithin'],
   ip: [...DETECT, ...LOGS],
   status: ['stateDir', ...LOGS],
   health: ['stateDir', 'healthyWithin', 'interval', ...LOGS],

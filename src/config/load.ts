@@ -114,7 +114,7 @@ export function loadConfig(options: LoadOptions): Config {
       return [];
     }
   };
-  const secret = (name: 'dyndnsKey' | 'apiPassword' | 'pingUrl'): string | undefined => {
+  const secret = (name: 'dyndnsKey' | 'apiPassword' | 'pingUrl' | 'listenToken'): string | undefined => {
     const value = one(name)?.value;
     if (name === 'pingUrl') registerSecretUrl(value);
     else registerSecret(value);
@@ -181,6 +181,7 @@ export function loadConfig(options: LoadOptions): Config {
     quorum6,
     lan: { identifiers: lan.identifiers, prefixLength: lan.prefixLength, noIpv4For: lan.noIpv4For },
     listen: listenAddress(one('listen'), fail),
+    listenToken: secret('listenToken'),
     stateDir: textOf('stateDir') ?? defaultStateDir(options.env, options.isRoot ?? process.getuid?.() === 0),
     // Only a cycle re-sends: `DDEDGE_MAX_AGE=1s ddedge health` is no error of health's.
     maxAgeMs: options.purpose === 'cycle' ? duration('maxAge', 60_000, 366 * 86_400_000) : (parseDuration(textOf('maxAge')!) ?? 0),
@@ -204,6 +205,8 @@ export function loadConfig(options: LoadOptions): Config {
     origins: { dyndnsUser: one('dyndnsUser')?.origin, dyndnsKey: one('dyndnsKey')?.origin, apiUser: one('apiUser')?.origin, apiPassword: one('apiPassword')?.origin },
     acme: { dnsServers: raw('dnsServers').flatMap((e) => splitList(e.value)), propagationTimeoutMs: duration('propagationTimeout', 1000, 60 * 60_000) },
   };
+  // A token someone can guess is no protection for a page reachable from the network.
+  if (config.listenToken !== undefined && config.listenToken.length < 16) fail('listenToken', one('listenToken')?.origin, 'has fewer than 16 characters; make one with: openssl rand -hex 16');
   if (options.purpose === 'cycle') checkCycleRequirements(config, problems, options.env, one('ttl')?.origin);
   if (problems.length) throw new ConfigError(problems.length === 1 ? problems[0]! : `invalid configuration:\n  ${problems.join('\n  ')}`);
   return config;

@@ -43,6 +43,7 @@ export const SETTINGS = {
   ttl: { flag: 'ttl', env: 'DDEDGE_TTL', kind: 'integer', describe: "TTL in seconds of the agent's records, 60 to 604800 (default: the provider's). Set through the registrar API: dynamic DNS cannot set one, so with --ttl every record goes through the API" },
   interval: { flag: 'interval', env: 'DDEDGE_INTERVAL', kind: 'duration', default: '5m', describe: 'time between cycles (daemon only)' },
   listen: { flag: 'listen', env: 'DDEDGE_LISTEN', kind: 'string', describe: 'daemon and gateway: ADDR:PORT serving /healthz, /metrics and /status over HTTP (off by default; beyond loopback logs a warning)' },
+  listenToken: { flag: 'listen-token', env: 'DDEDGE_LISTEN_TOKEN', kind: 'string', credential: 'listen-token', describe: 'daemon: the token the status page (/) and its "update now" need from beyond loopback, as Authorization: Bearer or ?token= (a secret; without it the page answers loopback only)' },
   allowPrivateIp: { flag: 'allow-private-ip', env: 'DDEDGE_ALLOW_PRIVATE_IP', kind: 'boolean', default: 'false', describe: 'accept detected addresses that are not public' },
   logLevel: { flag: 'log-level', env: 'DDEDGE_LOG_LEVEL', kind: 'enum', values: ['error', 'warn', 'info', 'debug'], default: 'info', describe: 'log level' },
   onChange: { flag: 'on-change', env: 'DDEDGE_ON_CHANGE', kind: 'string', describe: 'shell command run after a record changes; gets DDEDGE_HOST, DDEDGE_TYPE, DDEDGE_OLD_ADDRESS, DDEDGE_NEW_ADDRESS, DDEDGE_VIA (never the secrets)' },

@@ -12,7 +12,7 @@ export async function run(context: CommandContext): Promise<number> {
   let current = config;
   usableStateDir(config.stateDir);
   // The HTTP endpoint (--listen) is started first, so that a taken port stops the daemon at once (exit 2).
-  const endpoint = config.listen ? await (await import('../../endpoint/server.js')).startEndpoint({ listen: config.listen, config: () => current, logger }) : undefined;
+  const endpoint = config.listen ? await (await import('../../endpoint/server.js')).startEndpoint({ listen: config.listen, config: () => current, logger, updateNow: () => process.kill(process.pid, 'SIGUSR1') }) : undefined;
   try {
     return await runDaemon({
       config,
