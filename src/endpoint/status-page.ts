@@ -53,7 +53,7 @@ ${context.token ? `<input type="hidden" name="token" value="${escapeHtml(context
 </form>
 <h2 id="records">Records</h2>
 <div class="scroll">
-<table aria-labelledby="records">
+<table class="cards" aria-labelledby="records">
 <caption>One line per host and record type</caption>
 <thead><tr><th scope="col">Host</th><th scope="col">Type</th><th scope="col">Address</th><th scope="col">Since</th><th scope="col">Sent via</th><th scope="col">Status</th></tr></thead>
 <tbody>
@@ -75,7 +75,7 @@ function recordLine(r: RecordRow, now: number): string {
   const css = r.status === 'up to date' ? 'status-ok' : r.status === 'waiting' ? 'status-wait' : r.status === 'failing' ? 'status-bad' : 'muted';
   const since = r.since ? `${time(r.since)}<br><span class="muted">for ${escapeHtml(describeDuration(Math.max(0, now - Date.parse(r.since))))}</span>` : '-';
   const status = `<span class="${css}">${escapeHtml(capitalised(r.status))}</span>${r.reason ? `: ${escapeHtml(r.reason)}` : ''}`;
-  return `<tr><th scope="row">${escapeHtml(r.host)}</th><td>${r.type}</td><td class="addr">${escapeHtml(r.address ?? '-')}</td><td>${since}</td><td>${escapeHtml(r.via ?? '-')}</td><td>${status}</td></tr>`;
+  return `<tr><th scope="row">${escapeHtml(r.host)}</th><td data-label="Type">${r.type}</td><td class="addr" data-label="Address">${escapeHtml(r.address ?? '-')}</td><td data-label="Since">${since}</td><td data-label="Sent via">${escapeHtml(r.via ?? '-')}</td><td data-label="Status">${status}</td></tr>`;
 }
 
 function historyTable(view: AgentPageView, context: PageContext): string {
@@ -84,7 +84,7 @@ function historyTable(view: AgentPageView, context: PageContext): string {
   const link = (p: number, label: string, rel: string) => `<a rel="${rel}" href="/?page=${p}${tokenQuery(context, '&')}#history">${label}</a>`;
   const nav = pages > 1 ? `<nav class="pages" aria-label="History pages">${page > 1 ? link(page - 1, 'Newer', 'prev') : ''}<span>Page ${page} of ${pages}</span>${page < pages ? link(page + 1, 'Older', 'next') : ''}</nav>` : '';
   return `<div class="scroll">
-<table aria-labelledby="history">
+<table class="cards" aria-labelledby="history">
 <caption>Newest first: ${total} entr${total === 1 ? 'y' : 'ies'}${pages > 1 ? `, page ${page} of ${pages}` : ''}</caption>
 <thead><tr><th scope="col">When</th><th scope="col">Host</th><th scope="col">Type</th><th scope="col">What</th><th scope="col">Held for</th></tr></thead>
 <tbody>
@@ -101,7 +101,7 @@ function historyLine(row: HistoryRow): string {
   else if (row.event === 'failed') what = `<span class="status-bad">Failed</span>${(row.count ?? 1) > 1 ? ` ${row.count} cycles in a row (last ${time(row.lastAt ?? row.at)})` : ''}: ${escapeHtml(row.message ?? row.reason ?? '')}`;
   else what = '<span class="status-ok">Working again</span>';
   const held = row.heldMs === undefined ? '' : `${escapeHtml(describeDuration(row.heldMs))}${row.current ? ' (current)' : ''}`;
-  return `<tr><td>${time(row.at)}</td><th scope="row">${escapeHtml(row.host)}</th><td>${row.type}</td><td>${what}</td><td>${held}</td></tr>`;
+  return `<tr><td data-label="When">${time(row.at)}</td><th scope="row">${escapeHtml(row.host)}</th><td data-label="Type">${row.type}</td><td data-label="What">${what}</td><td data-label="Held for">${held || '-'}</td></tr>`;
 }
 
 /** A <time> element in UTC, to the second. */

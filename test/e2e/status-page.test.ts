@@ -50,7 +50,7 @@ describe('the status page', () => {
     expect(html.match(/<(style|script)\b[^>]*>/g)).toEqual([`<style nonce="${nonce}">`, `<script nonce="${nonce}">`]);
     expect(html).not.toMatch(/\b(src|href)="(https?:)?\/\//);
     expect(html).toContain('All 1 record(s) up to date.');
-    expect(html).toMatch(/<th scope="row">home\.example\.com<\/th><td>A<\/td><td class="addr">81\.0\.2\.15<\/td>/);
+    expect(html).toMatch(/<th scope="row">home\.example\.com<\/th><td data-label="Type">A<\/td><td class="addr" data-label="Address">81\.0\.2\.15<\/td>/);
     expect(html).toContain('<span class="status-ok">Up to date</span>');
     expect(html).toMatch(/Provider calls this hour: <strong>1 of 60<\/strong>/);
     expect(html).toContain('Changed from <span class="addr">(none)</span> to <span class="addr">81.0.2.15</span> via dyndns');
@@ -71,7 +71,7 @@ describe('the status page', () => {
     await done;
     const after = await (await fetch(`${url}/?asked=1`)).text();
     expect(after).toContain('A cycle was asked for');
-    expect(after).toMatch(/<td class="addr">81\.0\.2\.16<\/td>/);
+    expect(after).toMatch(/<td class="addr" data-label="Address">81\.0\.2\.16<\/td>/);
     expect(after).toContain('Changed from <span class="addr">81.0.2.15</span> to <span class="addr">81.0.2.16</span> via dyndns');
   });
 
