@@ -10,6 +10,7 @@ import { readHistory } from '../state/history.js';
 import { readState, recordKey, type State } from '../state/state.js';
 import { assessHealth } from './health.js';
 import { historyRows, type HistoryRow } from './history-view.js';
+import { timelines, type RecordTimeline } from './timeline-view.js';
 
 export type RecordStatus = 'up to date' | 'failing' | 'waiting' | 'not sent yet';
 
@@ -35,6 +36,8 @@ export interface AgentPageView {
   nextCycleAt?: string;
   budget: { used: number; limit: number };
   history: { rows: HistoryRow[]; page: number; pages: number; total: number };
+  /** The last 30 days of each record, for the picture. */
+  timeline: { start: number; end: number; records: RecordTimeline[] };
   /** The state or history file could not be used (already redacted). */
   problems: string[];
 }
@@ -71,6 +74,7 @@ export function agentPageView(config: Config, page: number, now = new Date()): A
     nextCycleAt: state.lastCycleAt ? new Date(Math.max(now.getTime(), Date.parse(state.lastCycleAt) + config.intervalMs)).toISOString() : undefined,
     budget: { used: callsThisHour(state, now), limit: config.maxCallsPerHour },
     history: { rows: newestFirst.slice((shown - 1) * HISTORY_PAGE_SIZE, shown * HISTORY_PAGE_SIZE), page: shown, pages, total: rows.length },
+    timeline: timelines(rows, records, now),
     problems,
   };
 }

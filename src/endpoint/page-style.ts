@@ -16,7 +16,7 @@ table{border-collapse:collapse;width:100%;font-size:.95rem}
 caption{text-align:left;padding:.5rem .6rem;font-weight:600;caption-side:top}
 th,td{padding:.45rem .6rem;border-top:1px solid var(--line);text-align:left;vertical-align:top}
 th{background:var(--panel);font-weight:600;white-space:nowrap}
-.addr{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;overflow-wrap:anywhere}
+.addr{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;white-space:nowrap}
 .status-ok{color:var(--ok);font-weight:600}.status-bad{color:var(--bad);font-weight:600}.status-wait{color:var(--warn);font-weight:600}
 .muted{color:var(--muted)}
 form{margin:.8rem 0}
@@ -26,6 +26,10 @@ a{color:var(--accent)}
 nav.pages{display:flex;gap:1rem;margin:.6rem 0}
 .notice{padding:.5rem .8rem;border:1px solid var(--line);border-left:.4rem solid var(--accent);border-radius:.4rem;margin:.6rem 0}
 .problem{border-left-color:var(--bad)}
+figure.timeline{margin:.4rem 0 1rem}figure.timeline svg{width:100%;max-width:48rem;height:auto;display:block}
+.tl-label{font-size:12px;fill:var(--fg)}.tl-axis{font-size:11px;fill:var(--muted)}
+.tl-none{fill:var(--panel);stroke:var(--line)}.tl-fail{fill:var(--bad)}
+.tl0{fill:#0969da}.tl1{fill:#8250df}.tl2{fill:#1a7f37}.tl3{fill:#bf8700}
 @media (max-width:40rem){
 main{padding:.6rem}
 .scroll{overflow-x:visible;border:0}

@@ -3,7 +3,9 @@
 // caption and header cells for screen readers. Every text from outside is escaped here.
 import type { AgentPageView, RecordRow } from '../agent/page-view.js';
 import { describeDuration, type HistoryRow } from '../agent/history-view.js';
+import { escapeHtml } from './html.js';
 import { PAGE_STYLE, REFRESH_SCRIPT } from './page-style.js';
+import { timelinePicture } from './timeline-picture.js';
 
 export interface PageContext {
   /** The CSP nonce of this answer. */
@@ -16,7 +18,7 @@ export interface PageContext {
   asked?: boolean;
 }
 
-export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+export { escapeHtml };
 
 export function renderAgentPage(view: AgentPageView, context: PageContext): string {
   const { nonce } = context;
@@ -62,6 +64,7 @@ ${view.records.map((r) => recordLine(r, now)).join('\n') || '<tr><td colspan="6"
 </table>
 </div>
 <h2 id="history">Address history</h2>
+${timelinePicture(view.timeline)}
 ${historyTable(view, context)}
 <p class="muted">Refreshes every 30 seconds while shown. Times are UTC. The same data as JSON: <a href="/status">/status</a>; <code>ddedge status --history</code> in a terminal.</p>
 </main>

@@ -25,6 +25,29 @@ let daemon: ReturnType<typeof startDist>;
 let url: string;
 let addressFile: string;
 
+/**
+ * Weeks of history before the test's own entries, so that the 30-day picture has something to
+ * show: as the agent writes it (history.json), older entries first.
+ */
+function seedOlderHistory(dir: string): void {
+  const path = join(dir, 'history.json');
+  const history = JSON.parse(readFileSync(path, 'utf8')) as { version: 1; entries: Record<string, unknown>[] };
+  const day = 86_400_000;
+  const at = (daysAgo: number) => new Date(Date.now() - daysAgo * day).toISOString();
+  const older = [
+    { at: at(27), host: 'home.example.com', type: 'A', event: 'changed', new: '81.0.2.10', via: 'dyndns' },
+    { at: at(27), host: 'nas.example.com', type: 'A', event: 'changed', new: '81.0.2.10', via: 'api' },
+    { at: at(18), host: 'home.example.com', type: 'A', event: 'changed', old: '81.0.2.10', new: '81.0.2.11', via: 'dyndns' },
+    { at: at(18), host: 'nas.example.com', type: 'A', event: 'changed', old: '81.0.2.10', new: '81.0.2.11', via: 'api' },
+    { at: at(9), host: 'home.example.com', type: 'A', event: 'failed', reason: 'transient', message: 'no answer from the dynamic DNS interface within 15000 ms', count: 40, lastAt: at(8.5) },
+    { at: at(8.5), host: 'home.example.com', type: 'A', event: 'recovered' },
+    { at: at(4), host: 'home.example.com', type: 'A', event: 'changed', old: '81.0.2.11', new: '81.0.2.13', via: 'dyndns' },
+    { at: at(4), host: 'nas.example.com', type: 'A', event: 'changed', old: '81.0.2.11', new: '81.0.2.13', via: 'api' },
+  ];
+  history.entries = [...older, ...history.entries.map((e) => (e.old === undefined && e.event === 'changed' ? { ...e, old: '81.0.2.13' } : e))];
+  writeFileSync(path, JSON.stringify(history));
+}
+
 describe.skipIf(!present)('the status page in Chromium', () => {
   beforeAll(async () => {
     sandbox = await startSandbox();
@@ -35,6 +58,7 @@ describe.skipIf(!present)('the status page in Chromium', () => {
       writeFileSync(addressFile, `${address}\n`);
       await runDist(['update'], env);
     }
+    seedOlderHistory(env.DDEDGE_STATE_DIR!);
     writeFileSync(addressFile, '81.0.2.16\n');
     daemon = startDist(['daemon', '--listen', '127.0.0.1:0'], env);
     const log = await waitForOutput(daemon, 'stderr', (t) => /at (http:\S+)\/\n/.test(t) && /nas\.example\.com A set to 81\.0\.2\.16/.test(t));

@@ -55,6 +55,8 @@ describe('the status page', () => {
     expect(html).toMatch(/Provider calls this hour: <strong>1 of 60<\/strong>/);
     expect(html).toContain('Changed from <span class="addr">(none)</span> to <span class="addr">81.0.2.15</span> via dyndns');
     expect(html).toMatch(/<caption>/);
+    // The 30-day picture, with a text alternative saying what it shows.
+    expect(html).toMatch(/<svg viewBox="0 0 600 \d+" role="img" aria-label="Last 30 days\. home\.example\.com A: 1 address"/);
     // A new nonce for every answer.
     const again = await fetch(`${url}/`);
     expect(/'nonce-([^']+)'/.exec(again.headers.get('content-security-policy')!)![1]).not.toBe(nonce);
@@ -73,6 +75,7 @@ describe('the status page', () => {
     expect(after).toContain('A cycle was asked for');
     expect(after).toMatch(/<td class="addr" data-label="Address">81\.0\.2\.16<\/td>/);
     expect(after).toContain('Changed from <span class="addr">81.0.2.15</span> to <span class="addr">81.0.2.16</span> via dyndns');
+    expect(after).toContain('aria-label="Last 30 days. home.example.com A: 2 addresses"');
   });
 
   it('"update now" refuses cross-site and forged forms, and starts no cycle', async () => {

@@ -1,0 +1,44 @@
+// The 30-day picture of each record: a bar per record, coloured by the address it held, with
+// failures marked below it. Plain inline SVG with classes (no style attributes: the page's CSP
+// allows only its own stylesheet), and a text alternative for screen readers that says what
+// the picture shows; the history table below it has every detail.
+import type { RecordTimeline } from '../agent/timeline-view.js';
+import { TIMELINE_DAYS } from '../agent/timeline-view.js';
+import { escapeHtml } from './html.js';
+
+const WIDTH = 600;
+const BAR = 14;
+const ROW = 40;
+const LABEL = 16;
+/** Colours cycle through this many classes (.tl0 … in the stylesheet). */
+const PALETTE = 4;
+
+export function timelinePicture(timeline: { start: number; end: number; records: RecordTimeline[] }): string {
+  if (!timeline.records.length) return '';
+  const x = (t: number) => ((t - timeline.start) / (timeline.end - timeline.start)) * WIDTH;
+  const height = timeline.records.length * ROW + 18;
+  const parts: string[] = [];
+  timeline.records.forEach((record, i) => {
+    const top = i * ROW;
+    parts.push(`<text x="0" y="${top + 12}" class="tl-label">${escapeHtml(`${record.host} ${record.type}`)}</text>`);
+    parts.push(`<rect x="0" y="${top + LABEL}" width="${WIDTH}" height="${BAR}" class="tl-none"/>`);
+    const colours = new Map<string, number>();
+    for (const span of record.addresses) {
+      if (!colours.has(span.address)) colours.set(span.address, colours.size % PALETTE);
+      const w = Math.max(1, x(span.to) - x(span.from));
+      parts.push(`<rect x="${x(span.from).toFixed(1)}" y="${top + LABEL}" width="${w.toFixed(1)}" height="${BAR}" class="tl${colours.get(span.address)}"><title>${escapeHtml(`${span.address} from ${new Date(span.from).toISOString()}`)}</title></rect>`);
+    }
+    for (const span of record.failures) {
+      const w = Math.max(2, x(span.to) - x(span.from));
+      parts.push(`<rect x="${x(span.from).toFixed(1)}" y="${top + LABEL + BAR + 1}" width="${w.toFixed(1)}" height="4" class="tl-fail"><title>failing from ${escapeHtml(new Date(span.from).toISOString())}</title></rect>`);
+    }
+  });
+  parts.push(`<text x="0" y="${height - 2}" class="tl-axis">${TIMELINE_DAYS} days ago</text><text x="${WIDTH}" y="${height - 2}" class="tl-axis" text-anchor="end">now</text>`);
+  const summary = timeline.records
+    .map((r) => `${r.host} ${r.type}: ${r.addresses.length} address${r.addresses.length === 1 ? '' : 'es'}${r.failures.length ? `, failing ${r.failures.length} time${r.failures.length === 1 ? '' : 's'}` : ''}`)
+    .join('; ');
+  return `<figure class="timeline">
+<svg viewBox="0 0 ${WIDTH} ${height}" role="img" aria-label="${escapeHtml(`Last ${TIMELINE_DAYS} days. ${summary}`)}" preserveAspectRatio="xMinYMin meet">${parts.join('')}</svg>
+<figcaption class="muted">Last ${TIMELINE_DAYS} days: each colour is one address; red marks below a bar are failures. Hover for times; the table below has every entry.</figcaption>
+</figure>`;
+}
