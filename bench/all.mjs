@@ -13,6 +13,7 @@ const benches = [
   ['the gateway: AXFR of 5,000 records beside NSD', 'gateway.mjs'],
   ['ACME DNS-01: acme present/cleanup', 'acme.mjs'],
   ['hosts behind the router and the daemon endpoint', 'lan-endpoint.mjs'],
+  ['the status page (50 hosts, 1,000 history entries) and notifications', 'status-page.mjs'],
 ];
 const only = process.argv.slice(2);
 let failed = 0;

@@ -91,7 +91,7 @@ export async function startEndpoint(options: EndpointOptions): Promise<Endpoint>
 }
 
 function serve(req: IncomingMessage, res: ServerResponse, options: EndpointOptions): void {
-  const reply = (status: number, contentType: string, body: string, extra: Record<string, string> = {}) => {
+  const reply = (status: number, contentType: string, body: string | Buffer, extra: Record<string, string> = {}) => {
     res.writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', ...extra });
     res.end(body);
   };

@@ -110,6 +110,15 @@ describe('the status page', () => {
     expect(await raw('/healthz', { host: `evil.example:${port}` })).toMatch(/^HTTP\/1\.1 200 /);
   });
 
+  it('is sent gzipped to a browser that takes it', async () => {
+    const { url } = await startDaemon();
+    const port = new URL(url).port;
+    const answer = await rawGet(Number(port), '/', { host: `127.0.0.1:${port}`, 'accept-encoding': 'gzip, deflate, br' });
+    expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+    expect(answer).toMatch(/\r\ncontent-encoding: gzip\r\n/i);
+    expect(answer).toMatch(/\r\nvary: Accept-Encoding\r\n/i);
+  });
+
   it('without --listen-token, a page asked for by another name is refused (403), saying how to allow it', async () => {
     const { url } = await startDaemon();
     const port = new URL(url).port;
