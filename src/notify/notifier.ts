@@ -165,3 +165,8 @@ export function sharedNotifier(urls: string[], logger: Logger): Notifier {
   if (!shared || (shared as unknown as { key?: string }).key !== key) shared = Object.assign(new Notifier(urls, logger), { key });
   return shared;
 }
+
+/** Waits (at most `ms`) for what the process's notifier still has to send; nothing when it never sent. */
+export async function drainShared(ms: number): Promise<void> {
+  await shared?.drain(ms);
+}

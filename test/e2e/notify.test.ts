@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseFault } from '../../src/sandbox/faults.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { agentEnv } from '../helpers/agent-env.js';
-import { CANARY, runDist } from '../helpers/cli.js';
+import { CANARY, runDist, startDist, waitForOutput } from '../helpers/cli.js';
 import { startServer, tlsFiles, type TestServer } from '../helpers/servers.js';
 
 interface Seen {
@@ -234,5 +234,37 @@ describe('update --notify', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('--notify: Gotify needs the application token');
     expect(sandbox.calls.size).toBe(0);
+  });
+});
+
+describe('daemon --notify', () => {
+  it('a cycle never waits for a notification: the next one runs while the service still holds the first message', async () => {
+    const held: Seen[] = [];
+    const server = await startServer((req, _res, body) => held.push({ method: req.method!, url: req.url!, headers: req.headers, body }), { tls: true });
+    servers.push(server);
+    const base = server.url.replace(/^https:\/\//, '').replace(/\/$/, '');
+    const daemon = startDist(['daemon', '--ip', '81.0.2.15'], tlsEnv({ DDEDGE_NOTIFY: `https://${base}/hook`, DDEDGE_INTERVAL: '1h' }));
+    try {
+      await waitForOutput(daemon, 'stderr', (t) => / set to 81\.0\.2\.15/.test(t));
+      daemon.kill('SIGUSR1');
+      const log = await waitForOutput(daemon, 'stderr', (t) => /SIGUSR1: cycle done/.test(t));
+      // A notifier that held up cycles would have given up on the silent service (3 attempts of
+      // 10 s) and said so before this cycle could end.
+      expect(log).not.toContain('not delivered');
+      for (let i = 0; i < 100 && !held.length; i++) await new Promise((r) => setTimeout(r, 100));
+      expect(held.map((r) => JSON.parse(r.body).event)).toEqual(['changed']);
+    } finally {
+      daemon.kill('SIGTERM');
+      expect((await daemon.result).code).toBe(0);
+    }
+  });
+
+  it('on SIGTERM the last messages still go out (within a short bound)', async () => {
+    const { base, seen } = await receiver();
+    const daemon = startDist(['daemon', '--ip', '81.0.2.15'], tlsEnv({ DDEDGE_NOTIFY: `https://${base}/hook`, DDEDGE_INTERVAL: '1h' }));
+    await waitForOutput(daemon, 'stderr', (t) => / set to 81\.0\.2\.15/.test(t));
+    daemon.kill('SIGTERM');
+    expect((await daemon.result).code).toBe(0);
+    expect(seen.map((r) => JSON.parse(r.body).event)).toEqual(['changed']);
   });
 });

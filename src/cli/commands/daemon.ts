@@ -22,8 +22,13 @@ export async function run(context: CommandContext): Promise<number> {
     });
   } finally {
     await endpoint?.close();
+    // The last cycle's messages (an address change just before SIGTERM) get a short while to go out.
+    if (current.notify.length) await (await import('../../notify/notifier.js')).drainShared(NOTIFY_STOP_WAIT_MS);
   }
 }
+
+/** Short: a service manager waits for the stop, and a dead notification service must not hold it up. */
+const NOTIFY_STOP_WAIT_MS = 5_000;
 
 /**
  * A state directory that cannot be created or written is exit 2 at start, as for `update`
