@@ -20,7 +20,7 @@ export const COMMAND_SETTINGS: Record<string, readonly SettingName[]> = {
   zone: [...API, 'service', 'hosts', 'stateDir', 'timeout', 'dnsServers', ...LOGS],
   acme: [...API, 'service', 'dnsServers', 'propagationTimeout', 'stateDir', 'timeout', ...LOGS],
   // --listen and --max-calls-per-hour are among the gateway's own flags (registry.ts): its budget's default differs.
-  gateway: [...API, 'hosts', 'stateDir', 'timeout', ...LOGS],
+  gateway: [...API, 'hosts', 'stateDir', 'timeout', 'listenToken', ...LOGS],
 };
 
 /**

@@ -8,33 +8,45 @@ import { agentPageView } from '../agent/page-view.js';
 import type { Config } from '../config/config.js';
 import type { Logger } from '../runtime/log.js';
 import { bearer, checkAccess, formValue, newNonce, sameOrigin, sameSecret } from './page-access.js';
-import { renderAgentPage } from './status-page.js';
+import { renderAgentPage, type PageContext } from './status-page.js';
 
 export const PAGE_PATHS = ['/', '/update-now'] as const;
 /** The button's form is two short fields. */
 const FORM_BYTES = 2048;
 
-export interface PageOptions {
-  config: () => Config;
-  /** Asks the daemon for a cycle now. */
+/** A status page: what it shows, and who may see it. */
+export interface PageSource {
+  /** The --listen-token in force (re-read: the daemon reloads its configuration). */
+  token(): string | undefined;
+  render(url: URL, context: PageContext): string | Promise<string>;
+  /** The "update now" button's action; without it the page has no button's door. */
   updateNow?: () => void;
-  logger: Logger;
+}
+
+/** The daemon's page: the agent's view, read from its state directory at request time. */
+export function agentPage(config: () => Config, updateNow?: () => void): PageSource {
+  return {
+    token: () => config().listenToken,
+    render: (url, context) => {
+      const page = Number(url.searchParams.get('page') ?? 1);
+      return renderAgentPage(agentPageView(config(), Number.isInteger(page) ? page : 1), context);
+    },
+    updateNow,
+  };
 }
 
 type Reply = (status: number, contentType: string, body: string | Buffer, extra?: Record<string, string>) => void;
 
-export async function servePage(req: IncomingMessage, url: URL, options: PageOptions, reply: Reply): Promise<void> {
-  const config = options.config();
-  if (url.pathname === '/update-now') return updateNow(req, url, config, options, reply);
+export async function servePage(req: IncomingMessage, url: URL, source: PageSource, logger: Logger, reply: Reply): Promise<void> {
+  if (url.pathname === '/update-now') return updateNow(req, url, source, logger, reply);
   if (req.method !== 'GET' && req.method !== 'HEAD') return reply(405, 'text/plain', 'only GET and HEAD\n', { allow: 'GET, HEAD', connection: 'close' });
   if (req.headers['transfer-encoding'] || Number(req.headers['content-length'] ?? 0) > 0) return reply(413, 'text/plain', 'a request body is not accepted\n', { connection: 'close' });
-  const access = checkAccess(req, bearer(req) ?? url.searchParams.get('token') ?? undefined, config.listenToken);
+  const access = checkAccess(req, bearer(req) ?? url.searchParams.get('token') ?? undefined, source.token());
   if (!access.allowed) return reply(access.status, 'text/plain; charset=utf-8', access.message, access.status === 401 ? { 'www-authenticate': 'Bearer realm="ddedge"' } : {});
-  const page = Number(url.searchParams.get('page') ?? 1);
   const nonce = newNonce();
   // The token goes into links and the form only when the visitor typed it into the URL.
   const token = url.searchParams.get('token') && access.token ? access.token : undefined;
-  const html = renderAgentPage(agentPageView(config, Number.isInteger(page) ? page : 1), { nonce, csrf: formValue(), token, asked: url.searchParams.has('asked') });
+  const html = await source.render(url, { nonce, csrf: formValue(), token, asked: url.searchParams.has('asked') });
   // Compressed when the browser takes it: a page of 50 hosts and its history is ~100 KB of
   // repetitive markup, a tenth of that gzipped, which matters to a phone on a slow link.
   if (/\bgzip\b/.test(String(req.headers['accept-encoding'] ?? '')) && Buffer.byteLength(html) > 1024) {
@@ -43,18 +55,18 @@ export async function servePage(req: IncomingMessage, url: URL, options: PageOpt
   reply(200, 'text/html; charset=utf-8', html, { ...pageHeaders(nonce), vary: 'Accept-Encoding' });
 }
 
-async function updateNow(req: IncomingMessage, url: URL, config: Config, options: PageOptions, reply: Reply): Promise<void> {
+async function updateNow(req: IncomingMessage, url: URL, source: PageSource, logger: Logger, reply: Reply): Promise<void> {
   if (req.method !== 'POST') return reply(405, 'text/plain', 'only POST\n', { allow: 'POST', connection: 'close' });
   const form = await readForm(req);
   if (form === undefined) return reply(413, 'text/plain', `a form of at most ${FORM_BYTES} bytes (application/x-www-form-urlencoded)\n`, { connection: 'close' });
   const given = bearer(req) ?? form.get('token') ?? url.searchParams.get('token') ?? undefined;
-  const access = checkAccess(req, given, config.listenToken);
+  const access = checkAccess(req, given, source.token());
   if (!access.allowed) return reply(access.status, 'text/plain; charset=utf-8', access.message);
   // Cross-site forms are refused twice over: by the browser's Origin, and by the form value only this page holds.
   if (!sameOrigin(req) || !sameSecret(form.get('csrf'), formValue())) return reply(403, 'text/plain; charset=utf-8', 'refused: "update now" works from the status page of this server only\n');
-  if (!options.updateNow) return reply(404, 'text/plain', 'not found\n');
-  options.logger.info(`update now: asked from the status page by ${req.socket.remoteAddress}`);
-  options.updateNow();
+  if (!source.updateNow) return reply(404, 'text/plain', 'not found\n');
+  logger.info(`update now: asked from the status page by ${req.socket.remoteAddress}`);
+  source.updateNow();
   const back = `/?asked=1${url.searchParams.get('token') || form.get('token') ? `&token=${encodeURIComponent(access.token ?? '')}` : ''}`;
   reply(303, 'text/plain', 'a cycle was asked for\n', { location: back });
 }

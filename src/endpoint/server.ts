@@ -7,6 +7,7 @@ import type { Config } from '../config/config.js';
 import type { Logger } from '../runtime/log.js';
 import { guardConnections } from './connection-guard.js';
 import { answer, type Answer } from './routes.js';
+import type { PageSource } from './page-handler.js';
 import { formatListenAddress, listenError, type ListenAddress } from './listen-address.js';
 
 export const ENDPOINT_LIMITS = {
@@ -32,6 +33,8 @@ export interface EndpointOptions {
   answer?: (path: string) => Answer;
   /** The daemon's "update now" (the status page's button): asks for a cycle. */
   updateNow?: () => void;
+  /** The status page of a caller with its own view (the gateway's); the daemon's is the agent's page. */
+  page?: PageSource;
   logger: Logger;
 }
 
@@ -78,8 +81,9 @@ export async function startEndpoint(options: EndpointOptions): Promise<Endpoint>
   if (!listen.loopback) {
     logger.warn(`--listen ${shown}: serving /healthz, /metrics and /status beyond this machine; whoever reaches ${bound} sees the host names, addresses and health (never a secret)`);
   }
-  if (!listen.loopback && !options.answer && !options.config?.().listenToken) logger.warn(`--listen ${shown}: the status page (/) answers this machine only until --listen-token is set`);
-  logger.info(`serving ${options.answer ? '' : 'the status page (/), '}/healthz, /metrics and /status at ${url}/`);
+  if (!listen.loopback && (options.page ? !options.page.token() : !options.answer && !options.config?.().listenToken)) logger.warn(`--listen ${shown}: the status page (/) answers this machine only until --listen-token is set`);
+  if (options.page || !options.answer) logger.info(`the status page for people: ${url}/ (this machine, or with --listen-token)`);
+  logger.info(`serving /healthz, /metrics and /status at ${url}/`);
   return {
     url,
     close: () =>
@@ -96,10 +100,10 @@ function serve(req: IncomingMessage, res: ServerResponse, options: EndpointOptio
     res.end(body);
   };
   const url = new URL(req.url ?? '/', 'http://endpoint');
-  if (!options.answer && options.config && (url.pathname === '/' || url.pathname === '/update-now')) {
+  if ((options.page || (!options.answer && options.config)) && (url.pathname === '/' || url.pathname === '/update-now')) {
     // Loaded with the first visit: probes and scrapes never parse the page's code.
     void import('./page-handler.js')
-      .then(({ servePage }) => servePage(req, url, { config: options.config!, updateNow: options.updateNow, logger: options.logger }, reply))
+      .then(({ servePage, agentPage }) => servePage(req, url, options.page ?? agentPage(options.config!, options.updateNow), options.logger, reply))
       .catch((error: Error) => {
         options.logger.error(`the HTTP endpoint could not answer ${url.pathname}: ${error.message}`);
         if (!res.headersSent) reply(500, 'text/plain', 'internal error\n');

@@ -91,6 +91,7 @@ async function serve(context: CommandContext): Promise<number> {
       hosts: config.hosts,
       maxCallsPerHour: budgetGiven ? config.maxCallsPerHour : GATEWAY_CALLS_PER_HOUR,
       httpListen: config.listen,
+      listenToken: config.listenToken,
       logger,
       stopped,
       onReload: (reloadKeys) => (reload = reloadKeys),
