@@ -13,11 +13,11 @@ export function renderGatewayPage(view: GatewayPageView, context: PageContext): 
       (z, i) => `<h3 id="zone-${i}">${escapeHtml(z.zone)}</h3>
 <ul class="facts"><li>Serial: <strong>${z.serial ?? '-'}</strong></li><li>Records: <strong>${z.size}</strong></li><li>Last read from the provider: <strong>${z.lastGoodReadAt ? time(z.lastGoodReadAt) : 'not yet'}</strong></li>${z.lastError ? `<li class="status-bad">Last error: ${escapeHtml(z.lastError)}</li>` : ''}</ul>
 <details><summary>The records as the gateway serves them${z.more ? ` (the first ${z.records.length})` : ''}</summary>
-<div class="scroll"><table aria-labelledby="zone-${i}">
+<div class="scroll"><table class="cards" aria-labelledby="zone-${i}">
 <caption>Records of ${escapeHtml(z.zone)}</caption>
 <thead><tr><th scope="col">Name</th><th scope="col">Type</th><th scope="col">TTL</th><th scope="col">Value</th></tr></thead>
 <tbody>
-${z.records.map((r) => `<tr><th scope="row">${escapeHtml(r.name)}</th><td>${escapeHtml(r.type)}</td><td>${r.ttl}</td><td class="addr">${escapeHtml(r.value)}</td></tr>`).join('\n')}
+${z.records.map((r) => `<tr><th scope="row">${escapeHtml(r.name)}</th><td data-label="Type">${escapeHtml(r.type)}</td><td data-label="TTL">${r.ttl}</td><td class="addr" data-label="Value">${escapeHtml(r.value)}</td></tr>`).join('\n')}
 </tbody></table></div>${z.more ? `<p class="muted">${z.more} more: <code>dig AXFR</code> with a transfer key gives them all.</p>` : ''}</details>`,
     )
     .join('\n');

@@ -36,8 +36,9 @@ main{padding:.6rem}
 table.cards thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
 table.cards caption{padding:.3rem 0}
 table.cards tr{display:block;border:1px solid var(--line);border-radius:.4rem;margin:0 0 .6rem}
-table.cards th,table.cards td{display:block;border:0;padding:.2rem .6rem;background:none}
+table.cards th,table.cards td{display:block;border:0;padding:.2rem .6rem;background:none;white-space:normal;overflow-wrap:anywhere}
 table.cards th[scope=row]{padding-top:.5rem}
+table.cards .addr{white-space:normal;overflow-wrap:anywhere}
 table.cards td[data-label]::before{content:attr(data-label) ": ";color:var(--muted);font-family:system-ui,sans-serif}
 }
 `;

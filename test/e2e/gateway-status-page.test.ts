@@ -61,7 +61,7 @@ describe.skipIf(!TOOLS)('the gateway status page', () => {
     expect(html.match(/<(style|script)\b[^>]*>/g)).toEqual([`<style nonce="${nonce}">`, `<script nonce="${nonce}">`]);
     expect(html).toContain('<h1>ddedge: DNS gateway status</h1>');
     expect(html).toMatch(/<h3 id="zone-0">example\.com<\/h3>/);
-    expect(html).toMatch(/<tr><th scope="row">home\.example\.com<\/th><td>A<\/td><td>\d+<\/td><td class="addr">192\.0\.2\.20<\/td><\/tr>/);
+    expect(html).toMatch(/<tr><th scope="row">home\.example\.com<\/th><td data-label="Type">A<\/td><td data-label="TTL">\d+<\/td><td class="addr" data-label="Value">192\.0\.2\.20<\/td><\/tr>/);
     expect(html).toMatch(/<th scope="row">acme<\/th><td data-label="May change">name _acme-challenge\.example\.com: TXT<\/td><td data-label="Zone transfer">no<\/td>/);
     expect(html).toMatch(/<th scope="row">admin<\/th><td data-label="May change">zonesub: every type<\/td><td data-label="Zone transfer">yes<\/td>/);
     expect(html).toMatch(/<th scope="row">admin<\/th><td data-label="Client">127\.0\.0\.1[^<]*<\/td><td data-label="Zone">example\.com<\/td><td data-label="Changes">create page\.example\.com A/);

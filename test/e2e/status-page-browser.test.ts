@@ -4,6 +4,7 @@
 // a 360 px phone without sideways scrolling of the page, axe-core with no serious or critical
 // violation, and the button. With DDEDGE_SCREENSHOTS=docs it also writes the screenshots the
 // README shows (docs/status-page-*.png).
+import { execFile } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
@@ -11,7 +12,8 @@ import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { agentEnv, withApi } from '../helpers/agent-env.js';
-import { runDist, startDist, tempDir, waitForOutput } from '../helpers/cli.js';
+import { baseEnv, runDist, startDist, tempDir, waitForOutput } from '../helpers/cli.js';
+import { keygenText } from '../../src/gateway/keygen.js';
 
 const CHROMIUM = '/usr/bin/chromium-headless-shell';
 const present = existsSync(CHROMIUM);
@@ -146,4 +148,74 @@ describe.skipIf(!present)('the status page in Chromium', () => {
     expect(requests.every((r) => r.startsWith(`${url}/`))).toBe(true);
     await page.close();
   });
+});
+
+describe.skipIf(!present)("the gateway's status page in Chromium", () => {
+  let gatewaySandbox: Sandbox;
+  let gateway: ReturnType<typeof startDist>;
+  let gatewayUrl: string;
+  let chromium: Browser;
+  beforeAll(async () => {
+    gatewaySandbox = await startSandbox({});
+    const dir = tempDir('ddedge-gw-browser-');
+    const keysFile = join(dir, 'gateway.keys');
+    const admin = keygenText('admin', 'hmac-sha256');
+    const acme = keygenText('acme', 'hmac-sha256');
+    writeFileSync(keysFile, `${admin}grant "admin" zonesub;\ntransfer "admin";\n${acme}grant "acme" name _acme-challenge.example.com TXT;\n`, { mode: 0o600 });
+    gateway = startDist(
+      ['gateway', '--zone', 'example.com', '--keys', keysFile, '--dns-listen', '127.0.0.1:0', '--listen', '127.0.0.1:0', '--state-dir', join(dir, 'state')],
+      baseEnv({ DDEDGE_API_URL: gatewaySandbox.url, DDEDGE_API_USER: 'demo-user', DDEDGE_API_PASSWORD: 'demo-api-password' }),
+    );
+    const log = await waitForOutput(gateway, 'stderr', (t) => /answering DNS/.test(t) && /at http:\S+\/\n/.test(t));
+    gatewayUrl = /at (http:\S+)\/\n/.exec(log)![1]!;
+    // An update and a refusal for the page to show, when nsupdate is here (bind9-dnsutils).
+    const dnsPort = /on 127\.0\.0\.1:(\d+)/.exec(log)![1];
+    const nsupdate = (block: string, name: string, line: string) =>
+      new Promise<void>((done) => {
+        const secret = /secret "([^"]+)"/.exec(block)![1];
+        const child = execFile('nsupdate', ['-t', '8', '-y', `hmac-sha256:${name}:${secret}`], { timeout: 20_000 }, () => done());
+        child.on('error', () => done());
+        child.stdin!.end(`server 127.0.0.1 ${dnsPort}\n${line}\nsend\n`);
+      });
+    await nsupdate(admin, 'admin', 'update add printer.example.com 300 A 192.0.2.44');
+    await nsupdate(acme, 'acme', 'update add www.example.com 300 A 192.0.2.45');
+    chromium = await puppeteer.launch({ executablePath: CHROMIUM, headless: 'shell', args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] });
+  }, 120_000);
+  afterAll(async () => {
+    await chromium?.close();
+    gateway?.kill('SIGTERM');
+    await gateway?.result;
+    await gatewaySandbox?.close();
+  });
+
+  for (const [scheme, viewport, shot] of [
+    ['light', { width: 1100, height: 900 }, 'gateway-page-light.png'],
+    ['dark', { width: 1100, height: 900 }, 'gateway-page-dark.png'],
+    ['light', { width: 360, height: 740, isMobile: true }, 'gateway-page-phone.png'],
+  ] as const) {
+    it(`${shot}: no console error, nothing beyond the gateway, no serious accessibility violation, no sideways scroll`, async () => {
+      const page = await chromium.newPage();
+      const errors: string[] = [];
+      const requests: string[] = [];
+      page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+      page.on('pageerror', (e) => errors.push(String(e)));
+      page.on('request', (r) => requests.push(r.url()));
+      await page.setViewport({ ...viewport, deviceScaleFactor: 1 });
+      await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: scheme }]);
+      await page.goto(`${gatewayUrl}/`, { waitUntil: 'load' });
+      // Open the first zone's records for the picture.
+      await page.$eval('details', (d) => ((d as HTMLDetailsElement).open = true));
+      await page.evaluate(AXE);
+      const serious = await page.evaluate(async () => {
+        const result = await (globalThis as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string }[] }> } }).axe.run();
+        return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
+      });
+      expect(serious).toEqual([]);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+      await page.screenshot({ path: join(SHOTS, shot), fullPage: true });
+      expect(errors).toEqual([]);
+      expect(requests.every((r) => r.startsWith(`${gatewayUrl}/`))).toBe(true);
+      await page.close();
+    });
+  }
 });
