@@ -57,8 +57,10 @@ export function recordOutcomes(history: History, outcomes: Outcome[], now: Date)
         notices.push({ event: 'recovered', time: at, host, type, message: `${host} ${type}: working again after ${previous.count ?? 1} failed cycle(s)` });
       }
     }
-    // Re-sent after --max-age (or --force) is no change of address.
-    if (outcome.action === 'updated' && outcome.via !== 'cache' && outcome.previous !== outcome.address) {
+    // Re-sent after --max-age (or --force) is no change of address; nor is a send the state
+    // could not remember (a full disk), made again by the next cycle.
+    const alreadyRecorded = previous?.event === 'changed' && previous.new === outcome.address;
+    if (outcome.action === 'updated' && outcome.via !== 'cache' && outcome.previous !== outcome.address && !alreadyRecorded) {
       const old = outcome.previous;
       history.entries.push({ at, host, type, event: 'changed', ...(old ? { old } : {}), new: outcome.address, via: outcome.via });
       notices.push({ event: 'changed', time: at, host, type, ...(old ? { old } : {}), new: outcome.address, message: `${host} ${type}: ${old ?? '(none)'} -> ${outcome.address} (via ${outcome.via})` });

@@ -3,12 +3,16 @@
 // is a warning, and the records stay as they were sent.
 import type { Logger } from '../runtime/log.js';
 import { readHistory, writeHistory } from '../state/history.js';
+import { removeStaleTemporaries } from '../state/state-dir.js';
 import { recordOutcomes, type Notice } from './history-events.js';
 import type { Outcome } from './outcome.js';
 
 /** Records the cycle in the history; returns what people should be told (see notify/). */
 export function observeCycle(dir: string, outcomes: Outcome[], now: Date, logger: Logger): Notice[] {
   try {
+    // Called with the cycle's lock held: a temporary file of the history is a killed writer's.
+    const removed = removeStaleTemporaries(dir, 'history.json');
+    if (removed.length) logger.info(`removed ${removed.length} temporary file(s) left in ${dir} by a writer that was stopped: ${removed.join(', ')}`);
     const { history, damage } = readHistory(dir, true);
     if (damage) logger.warn(damage);
     const before = history.entries.length;

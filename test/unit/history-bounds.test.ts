@@ -42,6 +42,13 @@ describe('events from outcomes', () => {
     expect(recordOutcomes(history, [ok], new Date(1))).toEqual([]);
     expect(history.entries.map((e) => e.event)).toEqual(['failed', 'recovered']);
   });
+  it('a send made again because the state could not be saved is not a second change', () => {
+    const history = emptyHistory();
+    const sent: Outcome = { host: 'a.example.com', type: 'A', address: '81.0.2.15', action: 'updated', via: 'dyndns', message: '' };
+    expect(recordOutcomes(history, [sent], new Date(0)).map((n) => n.event)).toEqual(['changed']);
+    expect(recordOutcomes(history, [sent], new Date(1))).toEqual([]);
+    expect(history.entries).toHaveLength(1);
+  });
   it('rejected credentials are told at once, once', () => {
     const history = emptyHistory();
     const first = recordOutcomes(history, [failed('rejected', 3)], new Date(0));
