@@ -16,6 +16,7 @@ const benches = [
   ['the gateway\'s dyndns2 door: provider calls, time to good, nochg answers beside a minimal Node HTTP server', 'dyndns2.mjs'],
   ['ACME DNS-01: acme present/cleanup', 'acme.mjs'],
   ['hosts behind the router and the daemon endpoint', 'lan-endpoint.mjs'],
+  ['the status page (50 hosts, 1,000 history entries) and notifications', 'status-page.mjs'],
 ];
 const only = process.argv.slice(2);
 let failed = 0;

@@ -16,6 +16,8 @@ import { removeStaleTemporaries } from '../state/state-dir.js';
 import { StateSaveError } from '../state/state-save-error.js';
 import { readState, recordKey, writeState, type RecordState, type State, type Via } from '../state/state.js';
 import { cycleExitCode, failureKind, type Outcome } from './outcome.js';
+import type { Notice } from './history-events.js';
+import { observeCycle } from './history-observer.js';
 import type { ProviderGate } from './provider-gate.js';
 import { StoppingError, type Shutdown } from './shutdown.js';
 import { registeredDomain } from './registered-domain.js';
@@ -43,6 +45,8 @@ export interface CycleReport {
   exitCode: number;
   /** The state as written at the end of the cycle (unwritten in a dry run). */
   state: State;
+  /** What people should be told of this cycle (address changes, lasting failures, …); none in a dry run. */
+  notices?: Notice[];
 }
 
 /** `prefix`: set for a host behind the router, whose address is that prefix + its identifier. */
@@ -130,7 +134,8 @@ class Cycle {
           this.state.lastCycleExitCode = exitCode;
         }
       }
-      return { outcomes, exitCode, state: this.state };
+      const notices = this.options.dryRun ? [] : observeCycle(this.config.stateDir, outcomes, this.now(), this.logger);
+      return { outcomes, exitCode, state: this.state, notices };
     } finally {
       lock?.release();
     }

@@ -1,5 +1,5 @@
 // What happens around a cycle for the people and tools watching it: a heartbeat to a
-// monitor (Healthchecks-style), a hook command per changed record, and Prometheus metrics.
+// monitor (Healthchecks-style), a hook command per changed record, notifications, and Prometheus metrics.
 // None of them can fail a cycle: each failure is a warning.
 import type { Config } from '../config/config.js';
 import { httpRequest } from '../http/request.js';
@@ -26,6 +26,11 @@ export async function runEdgeCycle(options: CycleOptions): Promise<CycleReport> 
     if (config.edge.onChange) {
       const { runHook } = await import('./hook.js');
       for (const outcome of report.outcomes.filter((o) => o.action === 'updated')) await runHook(config.edge.onChange, config.edge.onChangeTimeoutMs, outcome, logger);
+    }
+    if (config.notify.length && report.notices?.length) {
+      // Queued, not awaited: a slow or dead notification service never holds up a cycle.
+      const { sharedNotifier } = await import('../notify/notifier.js');
+      sharedNotifier(config.notify, logger).enqueue(report.notices);
     }
     if (config.edge.metricsFile) {
       const { writeMetrics } = await import('./metrics.js');

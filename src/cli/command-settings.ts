@@ -8,19 +8,19 @@ const API: SettingName[] = ['apiUrl', 'apiUser', 'apiPassword'];
 const DETECT: SettingName[] = ['ip', 'ipSources', 'quorum', 'ipv6', 'ip6', 'ip6Sources', 'allowPrivateIp', 'timeout'];
 const CYCLE: SettingName[] = [
   'hosts', 'dyndnsUrl', 'dyndnsFormat', 'dyndnsUser', 'dyndnsKey', 'dyndnsKeyParam', ...API, 'service', 'via', 'ttl',
-  ...DETECT, 'ip6PrefixLength', 'noIpv4For', 'stateDir', 'maxAge', 'maxCallsPerHour', 'onChange', 'onChangeTimeout', 'pingUrl', 'metricsFile', ...LOGS,
+  ...DETECT, 'ip6PrefixLength', 'noIpv4For', 'stateDir', 'maxAge', 'maxCallsPerHour', 'onChange', 'onChangeTimeout', 'pingUrl', 'notify', 'metricsFile', ...LOGS,
 ];
 
 export const COMMAND_SETTINGS: Record<string, readonly SettingName[]> = {
   update: CYCLE,
-  daemon: [...CYCLE, 'interval', 'listen', 'healthyWithin'],
+  daemon: [...CYCLE, 'interval', 'listen', 'listenToken', 'healthyWithin'],
   ip: [...DETECT, ...LOGS],
   status: ['stateDir', ...LOGS],
   health: ['stateDir', 'healthyWithin', 'interval', ...LOGS],
   zone: [...API, 'service', 'hosts', 'stateDir', 'timeout', 'dnsServers', ...LOGS],
   acme: [...API, 'service', 'dnsServers', 'propagationTimeout', 'stateDir', 'timeout', ...LOGS],
   // --listen and --max-calls-per-hour are among the gateway's own flags (registry.ts): its budget's default differs.
-  gateway: [...API, 'hosts', 'stateDir', 'timeout', ...LOGS],
+  gateway: [...API, 'hosts', 'stateDir', 'timeout', 'listenToken', ...LOGS],
 };
 
 /**

@@ -55,10 +55,10 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     name: 'status',
-    usage: 'ddedge status [options]',
-    describe: 'prints the cache: per host, the address sent, when, how, and the last error',
+    usage: 'ddedge status [--history] [options]',
+    describe: 'prints the cache: per host, the address sent, when, how, and the last error; --history: the address history',
     settings: true,
-    flags: { json, 'env-file': envFile, dotenv },
+    flags: { json, 'env-file': envFile, dotenv, history: { type: 'boolean', describe: 'print the address history (per host and type: time, old, new, via, failures), oldest first' } },
     load: () => import('./commands/status.js'),
   },
   {
@@ -151,6 +151,15 @@ export const COMMANDS: CommandSpec[] = [
     // lego runs `present <fqdn> <value>`: a base64url value starts with "-" once in 64.
     literalArguments: acmeLiteralArguments,
     load: () => import('./commands/acme.js'),
+  },
+  {
+    name: 'notify',
+    usage: 'ddedge notify test [URL …]',
+    describe: 'sends a test message to each URL given, or else to each --notify URL, and says how each went (exit 4 when one failed)',
+    settings: true,
+    positionals: true,
+    flags: { json, 'env-file': envFile, dotenv },
+    load: () => import('./commands/notify.js'),
   },
   {
     name: 'gateway',

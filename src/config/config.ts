@@ -44,6 +44,10 @@ export interface Config {
   };
   /** The daemon's HTTP endpoint (--listen); off when undefined. */
   listen?: ListenAddress;
+  /** What the status page and its action need from beyond loopback (--listen-token, a secret). */
+  listenToken?: string;
+  /** Notification URLs (--notify; secrets, validated by notify/target.ts); update and daemon only. */
+  notify: string[];
   /** What happens around a cycle: hook, heartbeat, metrics. */
   edge: { onChange?: string; onChangeTimeoutMs: number; pingUrl?: string; metricsFile?: string };
   /** Where each credential was set (--api-user, DDEDGE_API_PASSWORD_FILE, credential api-password): messages name it so. */

@@ -16,6 +16,7 @@ import { splitDyndnsUrl } from './dyndns-base.js';
 import { readSecretFile, readSecretSource, type Env, type RawValue } from './env-sources.js';
 import { checkLanRequirements, lanSettings, listenAddress, parseHostItem } from './lan-settings.js';
 import { fileFlagOf, SETTINGS, type Fail, type Setting, type SettingName } from './settings.js';
+import { parseNotifyTarget } from '../notify/target.js';
 
 export type FlagValues = Record<string, string | boolean | (string | boolean)[] | undefined>;
 
@@ -23,7 +24,7 @@ export interface LoadOptions {
   flags: FlagValues;
   env: Env;
   /** update and daemon need hosts and credentials; ip, status, health do not. */
-  purpose: 'cycle' | 'detect' | 'state';
+  purpose: 'cycle' | 'detect' | 'state' | 'notify';
   isRoot?: boolean;
 }
 
@@ -113,7 +114,7 @@ export function loadConfig(options: LoadOptions): Config {
       return [];
     }
   };
-  const secret = (name: 'dyndnsKey' | 'apiPassword' | 'pingUrl'): string | undefined => {
+  const secret = (name: 'dyndnsKey' | 'apiPassword' | 'pingUrl' | 'listenToken'): string | undefined => {
     const value = one(name)?.value;
     if (name === 'pingUrl') registerSecretUrl(value);
     else registerSecret(value);
@@ -180,6 +181,7 @@ export function loadConfig(options: LoadOptions): Config {
     quorum6,
     lan: { identifiers: lan.identifiers, prefixLength: lan.prefixLength, noIpv4For: lan.noIpv4For },
     listen: listenAddress(one('listen'), fail),
+    listenToken: secret('listenToken'),
     stateDir: textOf('stateDir') ?? defaultStateDir(options.env, options.isRoot ?? process.getuid?.() === 0),
     // Only a cycle re-sends: `DDEDGE_MAX_AGE=1s ddedge health` is no error of health's.
     maxAgeMs: options.purpose === 'cycle' ? duration('maxAge', 60_000, 366 * 86_400_000) : (parseDuration(textOf('maxAge')!) ?? 0),
@@ -198,12 +200,32 @@ export function loadConfig(options: LoadOptions): Config {
       pingUrl: secret('pingUrl') === undefined ? undefined : url('pingUrl'),
       metricsFile: textOf('metricsFile'),
     },
+    // The gateway's own --notify names its secondaries: only update and daemon read URLs here.
+    notify: options.purpose === 'cycle' || options.purpose === 'notify' ? notifyUrls(raw('notify'), problems) : [],
     origins: { dyndnsUser: one('dyndnsUser')?.origin, dyndnsKey: one('dyndnsKey')?.origin, apiUser: one('apiUser')?.origin, apiPassword: one('apiPassword')?.origin },
     acme: { dnsServers: raw('dnsServers').flatMap((e) => splitList(e.value)), propagationTimeoutMs: duration('propagationTimeout', 1000, 60 * 60_000) },
   };
+  // A token someone can guess is no protection for a page reachable from the network.
+  if (config.listenToken !== undefined && config.listenToken.length < 16) fail('listenToken', one('listenToken')?.origin, 'has fewer than 16 characters; make one with: openssl rand -hex 16');
   if (options.purpose === 'cycle') checkCycleRequirements(config, problems, options.env, one('ttl')?.origin);
   if (problems.length) throw new ConfigError(problems.length === 1 ? problems[0]! : `invalid configuration:\n  ${problems.join('\n  ')}`);
   return config;
+}
+
+/** Each URL checked (service, https rule, what the service needs); a file may hold one a line. */
+function notifyUrls(entries: RawValue[], problems: string[]): string[] {
+  const urls: string[] = [];
+  for (const entry of entries) {
+    for (const url of entry.value.split(/[,\n]/).map((s) => s.trim()).filter(Boolean)) {
+      try {
+        parseNotifyTarget(url, entry.origin);
+        urls.push(url);
+      } catch (error) {
+        problems.push((error as Error).message);
+      }
+    }
+  }
+  return urls;
 }
 
 /** The dynamic DNS base and format; a base that ends in /json/, /xml/ or /plain/ names the format. */

@@ -7,6 +7,7 @@ import type { Config } from '../config/config.js';
 import type { Logger } from '../runtime/log.js';
 import { guardConnections } from './connection-guard.js';
 import { answer, type Answer } from './routes.js';
+import type { PageSource } from './page-handler.js';
 import { formatListenAddress, listenError, type ListenAddress } from './listen-address.js';
 
 export const ENDPOINT_LIMITS = {
@@ -57,6 +58,10 @@ export interface EndpointOptions {
   config?: () => Config;
   /** What to answer instead of the daemon's routes (the gateway's, src/gateway/operations.ts). */
   answer?: (path: string) => Answer;
+  /** The daemon's "update now" (the status page's button): asks for a cycle. */
+  updateNow?: () => void;
+  /** The status page of a caller with its own view (the gateway's); the daemon's is the agent's page. */
+  page?: PageSource;
   logger: Logger;
 }
 
@@ -83,6 +88,8 @@ export async function startEndpoint(options: EndpointOptions): Promise<Endpoint>
   if (!listen.loopback) {
     logger.warn(`--listen ${shown}: serving /healthz, /metrics and /status beyond this machine; whoever reaches ${bound} sees the host names, addresses and health (never a secret)`);
   }
+  if (!listen.loopback && (options.page ? !options.page.token() : !options.answer && !options.config?.().listenToken)) logger.warn(`--listen ${shown}: the status page (/) answers this machine only until --listen-token is set`);
+  if (options.page || !options.answer) logger.info(`the status page for people: ${url}/ (this machine, or with --listen-token)`);
   logger.info(`serving /healthz, /metrics and /status at ${url}/`);
   return {
     url,
@@ -95,17 +102,28 @@ export async function startEndpoint(options: EndpointOptions): Promise<Endpoint>
 }
 
 function serve(req: IncomingMessage, res: ServerResponse, options: EndpointOptions): void {
-  const reply = (status: number, contentType: string, body: string, extra: Record<string, string> = {}) => {
+  const reply = (status: number, contentType: string, body: string | Buffer, extra: Record<string, string> = {}) => {
     res.writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', ...extra });
     res.end(body);
   };
+  const url = new URL(req.url ?? '/', 'http://endpoint');
+  if ((options.page || (!options.answer && options.config)) && (url.pathname === '/' || url.pathname === '/update-now')) {
+    // Loaded with the first visit: probes and scrapes never parse the page's code.
+    void import('./page-handler.js')
+      .then(({ servePage, agentPage }) => servePage(req, url, options.page ?? agentPage(options.config!, options.updateNow), options.logger, reply))
+      .catch((error: Error) => {
+        options.logger.error(`the HTTP endpoint could not answer ${url.pathname}: ${error.message}`);
+        if (!res.headersSent) reply(500, 'text/plain', 'internal error\n');
+      });
+    return;
+  }
   if (req.method !== 'GET' && req.method !== 'HEAD') return reply(405, 'text/plain', 'only GET and HEAD\n', { allow: 'GET, HEAD', connection: 'close' });
   // A request body is never read: it is refused and the connection closed.
   if (req.headers['transfer-encoding'] || Number(req.headers['content-length'] ?? 0) > 0) {
     return reply(413, 'text/plain', 'a request body is not accepted\n', { connection: 'close' });
   }
   try {
-    const path = new URL(req.url ?? '/', 'http://endpoint').pathname;
+    const path = url.pathname;
     const { status, contentType, body } = options.answer ? options.answer(path) : answer(path, options.config!());
     reply(status, contentType, body);
   } catch (error) {

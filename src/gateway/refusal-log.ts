@@ -9,7 +9,20 @@ import type { Logger } from '../runtime/log.js';
 /** Lines per minute: enough for every refusal a misconfigured client makes, too few to fill a disk. */
 export const REFUSALS_LOGGED_PER_MINUTE = 30;
 
+/** A refusal as the status page lists it. */
+export interface Refusal {
+  time: string;
+  rcode: string;
+  what: string;
+  why: string;
+}
+
+/** Refusals the status page shows, newest last. */
+const RECENT = 20;
+
 export class RefusalLog {
+  /** The last refusals, logged or not (bounded): what the status page shows. */
+  readonly recent: Refusal[] = [];
   private windowStart = 0;
   private logged = 0;
   private dropped = 0;
@@ -22,6 +35,8 @@ export class RefusalLog {
   /** `what` names the update (zone, key, client); `why` is the reason the client was given. */
   refused(rcode: string, what: { zone?: string; key?: string; client: string; kind?: 'update' | 'request' | 'transfer' }, why: string): void {
     const now = this.now();
+    this.recent.push({ time: new Date(now).toISOString(), rcode, what: describe(what), why: outsideText(why, 300) });
+    if (this.recent.length > RECENT) this.recent.shift();
     if (now - this.windowStart >= 60_000) {
       if (this.dropped) this.logger.warn(`gateway: ${this.dropped} more refused update(s) or transfer(s) in the last minute were not logged`);
       this.windowStart = now;
@@ -34,7 +49,11 @@ export class RefusalLog {
     }
     this.logged++;
     // Names and key names come from the client: escaped and bounded like any outside text.
-    const parts = [what.zone ? `zone ${outsideText(what.zone, 255)}` : undefined, what.key ? `key ${outsideText(what.key, 255)}` : 'unsigned', `from ${what.client}`].filter(Boolean);
-    this.logger.warn(`gateway: ${what.kind ?? 'update'} ${parts.join(', ')}: ${rcode}: ${outsideText(why)}`);
+    this.logger.warn(`gateway: ${describe(what)}: ${rcode}: ${outsideText(why)}`);
   }
+}
+
+function describe(what: { zone?: string; key?: string; client: string; kind?: 'update' | 'request' | 'transfer' }): string {
+  const parts = [what.zone ? `zone ${outsideText(what.zone, 255)}` : undefined, what.key ? `key ${outsideText(what.key, 255)}` : 'unsigned', `from ${what.client}`].filter(Boolean);
+  return `${what.kind ?? 'update'} ${parts.join(', ')}`;
 }

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { ApiClient } from '../api/client.js';
 import { service } from '../api/endpoints/service.js';
 import { startEndpoint, type Endpoint } from '../endpoint/server.js';
+import type { PageContext } from '../endpoint/status-page.js';
 import { listenError } from '../endpoint/listen-address.js';
 import type { ListenAddress } from '../endpoint/listen-address.js';
 import { undiciTransport } from '../http/undici-transport.js';
@@ -59,6 +60,8 @@ export interface GatewaySettings {
   allowPrivateIp?: boolean;
   /** --listen: where /healthz, /metrics and /status are served; off when undefined. */
   httpListen?: ListenAddress;
+  /** What the status page (/) needs from beyond loopback (--listen-token). */
+  listenToken?: string;
   logger: Logger;
   /** Called once every address answers, with the ports bound (port 0 picks one). */
   ready?: (addresses: string[]) => void;
@@ -160,7 +163,15 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
       // Health: each zone read within 3 x --refresh (two failed readings in a row pass), plus --timeout for the reading under way.
       const healthLimitMs = 3 * settings.refreshMs + settings.timeoutMs;
       const view = { stats, views, budget, listenCount: settings.listen.length, healthLimitMs, keyCount: () => keys.keys.size, dyndns2Answers: door?.counts };
-      endpoint = await startEndpoint({ listen: settings.httpListen, answer: (path) => gatewayAnswer(path, view), logger });
+      // The status page's code is loaded with its first visit.
+      const page = {
+        token: () => settings.listenToken,
+        render: async (_url: URL, context: PageContext) => {
+          const [{ gatewayPageView }, { renderGatewayPage }] = await Promise.all([import('./page-view.js'), import('../endpoint/gateway-page.js')]);
+          return renderGatewayPage(gatewayPageView({ view, keys: () => keys, refusals: refusals.recent, stateDir: settings.stateDir }), context);
+        },
+      };
+      endpoint = await startEndpoint({ listen: settings.httpListen, answer: (path) => gatewayAnswer(path, view), page, logger });
     }
     // SIGHUP is taken before the line below says it is: a reload right after start (systemd, a
     // script waiting for that line) would otherwise meet Node's default action and end the gateway.

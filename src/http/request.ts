@@ -14,7 +14,7 @@ export const DEFAULT_MAX_BYTES = 1024 * 1024;
 
 export interface HttpRequest {
   url: string;
-  method?: 'GET' | 'POST';
+  method?: 'GET' | 'POST' | 'PUT';
   headers?: Record<string, string>;
   body?: string;
   timeoutMs: number;

@@ -1,7 +1,7 @@
 /** What the policy layer asks of a wire implementation. */
 export interface WireRequest {
   url: URL;
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT';
   headers: Record<string, string>;
   body?: string;
   /** Force IPv4 or IPv6, so an address source reports the address of the wanted family. */

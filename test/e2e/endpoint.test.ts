@@ -75,7 +75,7 @@ describe('the daemon HTTP endpoint', () => {
     const head = await fetch(`${url}/healthz`, { method: 'HEAD' });
     expect(head.status).toBe(200);
     expect(await head.text()).toBe('');
-    expect((await fetch(`${url}/`)).status).toBe(404);
+    expect((await fetch(`${url}/nothing-here`)).status).toBe(404);
     expect((await fetch(`${url}/status`, { method: 'DELETE' })).status).toBe(405);
   });
 

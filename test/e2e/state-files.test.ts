@@ -107,10 +107,11 @@ describe('temporary files left by a writer that was killed', () => {
     writeFileSync(join(dir, 'state.json.12.tmp'), '');
     writeFileSync(join(dir, 'state.json.12.k3j2h1xq0a.tmp'), '{"version":1,"rec');
     writeFileSync(join(dir, 'lock.77777.tmp'), '');
+    writeFileSync(join(dir, 'history.json.4242.k3j2h1xq0a.tmp'), '{"version":1,"ent');
     mkdirSync(join(dir, 'state.json.5.tmp'));
     const result = await runDist(['update', '--ip', '81.0.2.15'], env);
     expect(result.code).toBe(0);
-    expect(readdirSync(dir).sort()).toEqual(['state.json', 'state.json.5.tmp']);
+    expect(readdirSync(dir).sort()).toEqual(['history.json', 'state.json', 'state.json.5.tmp']);
   });
 });
 

@@ -12,7 +12,7 @@ export async function run(context: CommandContext): Promise<number> {
   let current = config;
   usableStateDir(config.stateDir);
   // The HTTP endpoint (--listen) is started first, so that a taken port stops the daemon at once (exit 2).
-  const endpoint = config.listen ? await (await import('../../endpoint/server.js')).startEndpoint({ listen: config.listen, config: () => current, logger }) : undefined;
+  const endpoint = config.listen ? await (await import('../../endpoint/server.js')).startEndpoint({ listen: config.listen, config: () => current, logger, updateNow: askForCycle }) : undefined;
   try {
     return await runDaemon({
       config,
@@ -22,8 +22,21 @@ export async function run(context: CommandContext): Promise<number> {
     });
   } finally {
     await endpoint?.close();
+    // The last cycle's messages (an address change just before SIGTERM) get a short while to go out.
+    if (current.notify.length) await (await import('../../notify/notifier.js')).drainShared(NOTIFY_STOP_WAIT_MS);
   }
 }
+
+/**
+ * The page's button is SIGUSR1, the one way a cycle is asked for. Sent only once the daemon
+ * listens for it: before that, SIGUSR1's default action would end the process.
+ */
+function askForCycle(): void {
+  if (process.listenerCount('SIGUSR1') > 0) process.kill(process.pid, 'SIGUSR1');
+}
+
+/** Short: a service manager waits for the stop, and a dead notification service must not hold it up. */
+const NOTIFY_STOP_WAIT_MS = 5_000;
 
 /**
  * A state directory that cannot be created or written is exit 2 at start, as for `update`

@@ -95,6 +95,7 @@ async function serve(context: CommandContext): Promise<number> {
       httpListen: config.listen,
       dyndns2,
       allowPrivateIp: config.allowPrivateIp,
+      listenToken: config.listenToken,
       logger,
       stopped,
       onReload: (reloadKeys) => (reload = reloadKeys),

@@ -1,4 +1,6 @@
+import { historyLine, historyRows } from '../../agent/history-view.js';
 import { sortedRecords, statusDocument } from '../../agent/status-view.js';
+import { readHistory } from '../../state/history.js';
 import { outsideText } from '../../text/outside-text.js';
 import { readState } from '../../state/state.js';
 import type { CommandContext } from '../command.js';
@@ -6,6 +8,7 @@ import { printJson, setup } from '../setup.js';
 
 export async function run(context: CommandContext): Promise<number> {
   const { config, logger } = await setup(context, 'state');
+  if (context.flags.history) return printHistory(context, config.stateDir, logger);
   const { state, damage } = readState(config.stateDir);
   if (damage) logger.warn(damage);
   const records = sortedRecords(state);
@@ -23,5 +26,19 @@ export async function run(context: CommandContext): Promise<number> {
     context.io.stdout(`${r.host} ${r.type} ${r.address ?? '-'}${prefix} ${sent}${error}${waiting}\n`);
   }
   context.io.stdout(`last successful cycle: ${state.lastSuccessAt ?? 'never'}\n`);
+  return 0;
+}
+
+/** `status --history`: read only; a damaged file is reported here and set aside by the next cycle. */
+function printHistory(context: CommandContext, stateDir: string, logger: { warn(message: string): void }): number {
+  const { history, damage } = readHistory(stateDir);
+  if (damage) logger.warn(damage);
+  const rows = historyRows(history, new Date());
+  if (context.flags.json) {
+    printJson(context, { stateDir, entries: rows });
+    return 0;
+  }
+  if (!rows.length) context.io.stdout(`no address history yet (${stateDir})\n`);
+  for (const row of rows) context.io.stdout(`${historyLine(row)}\n`);
   return 0;
 }

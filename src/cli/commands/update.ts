@@ -12,5 +12,13 @@ export async function run(context: CommandContext): Promise<number> {
   } else {
     for (const o of report.outcomes) context.io.stdout(`${o.host} ${o.type} ${o.address} ${o.action}\n`);
   }
+  if (config.notify.length && report.notices?.length) {
+    // A one-shot run waits for its notifications, within a bound: the process ending would drop them.
+    const { sharedNotifier } = await import('../../notify/notifier.js');
+    await sharedNotifier(config.notify, logger).drain(NOTIFY_WAIT_MS);
+  }
   return report.exitCode;
 }
+
+/** Three attempts with their pauses fit in it; a service slower than that is given up. */
+const NOTIFY_WAIT_MS = 30_000;

@@ -1,0 +1,87 @@
+// A cycle's outcomes, seen against the history: what becomes an entry (an address changed, a
+// failure began or went on, a record recovered) and what is worth telling a person (the
+// notifications). A failure that repeats is one entry with a count, so the history keeps
+// months of changes rather than a week of one outage; people are told of a failure once it has
+// lasted FAILING_AFTER cycles, of rejected credentials and a spent budget at once, and of the
+// recovery only when they were told of the failure.
+import { exitCodeOf, ExitCode } from '../runtime/errors.js';
+import type { RecordType } from '../ip/address.js';
+import { outsideText } from '../text/outside-text.js';
+import { HISTORY_LIMITS, type FailureReason, type History, type HistoryEntry } from '../state/history.js';
+import { failureKind, type Outcome } from './outcome.js';
+
+/** Cycles in a row with the same failure before it is a failure worth a message. */
+export const FAILING_AFTER = 3;
+
+export type NoticeKind = 'changed' | 'failing' | 'recovered' | 'rejected' | 'budget';
+
+/** Something a person should hear about (see notify/): never a secret, bounded. */
+export interface Notice {
+  event: NoticeKind;
+  time: string;
+  host: string;
+  type: RecordType;
+  old?: string;
+  new?: string;
+  message: string;
+}
+
+/** Adds this cycle's entries to `history` (in place) and returns what to tell people. */
+export function recordOutcomes(history: History, outcomes: Outcome[], now: Date): Notice[] {
+  const at = now.toISOString();
+  const notices: Notice[] = [];
+  const last = lastEntries(history);
+  for (const outcome of outcomes) {
+    const { host, type } = outcome;
+    const previous = last.get(`${host}/${type}`);
+    if (outcome.action === 'failed') {
+      const reason = reasonOf(outcome.error);
+      const message = outsideText(outcome.message, HISTORY_LIMITS.messageChars);
+      if (previous?.event === 'failed' && previous.reason === reason) {
+        previous.count = (previous.count ?? 1) + 1;
+        previous.lastAt = at;
+        previous.message = message;
+        if (previous.count === FAILING_AFTER && !announcedAtOnce(reason)) notices.push({ event: 'failing', time: at, host, type, message: `${host} ${type}: failing for ${FAILING_AFTER} cycles in a row: ${message}` });
+        continue;
+      }
+      const entry: HistoryEntry = { at, host, type, event: 'failed', message, reason, count: 1, lastAt: at };
+      history.entries.push(entry);
+      if (reason === 'auth') notices.push({ event: 'rejected', time: at, host, type, message: `${host} ${type}: the provider rejected the credentials: ${message}` });
+      else if (reason === 'budget') notices.push({ event: 'budget', time: at, host, type, message: `${host} ${type}: ${message}` });
+      continue;
+    }
+    if (outcome.action !== 'updated' && outcome.action !== 'unchanged') continue;
+    if (previous?.event === 'failed') {
+      history.entries.push({ at, host, type, event: 'recovered' });
+      if ((previous.count ?? 1) >= FAILING_AFTER || announcedAtOnce(previous.reason)) {
+        notices.push({ event: 'recovered', time: at, host, type, message: `${host} ${type}: working again after ${previous.count ?? 1} failed cycle(s)` });
+      }
+    }
+    // Re-sent after --max-age (or --force) is no change of address; nor is a send the state
+    // could not remember (a full disk), made again by the next cycle.
+    const alreadyRecorded = previous?.event === 'changed' && previous.new === outcome.address;
+    if (outcome.action === 'updated' && outcome.via !== 'cache' && outcome.previous !== outcome.address && !alreadyRecorded) {
+      const old = outcome.previous;
+      history.entries.push({ at, host, type, event: 'changed', ...(old ? { old } : {}), new: outcome.address, via: outcome.via });
+      notices.push({ event: 'changed', time: at, host, type, ...(old ? { old } : {}), new: outcome.address, message: `${host} ${type}: ${old ?? '(none)'} -> ${outcome.address} (via ${outcome.via})` });
+    }
+  }
+  return notices;
+}
+
+/** Rejected credentials and a spent budget need a person now, not after three cycles. */
+const announcedAtOnce = (reason: FailureReason | undefined): boolean => reason === 'auth' || reason === 'budget';
+
+function reasonOf(error: unknown): FailureReason {
+  // The budget's error class lives in a chunk loaded on demand; its own fields tell it apart.
+  if (error instanceof Error && 'resumeAt' in error && 'limit' in error) return 'budget';
+  if (exitCodeOf(error) === ExitCode.auth) return 'auth';
+  return failureKind(error) as FailureReason;
+}
+
+/** The latest entry of each record. */
+function lastEntries(history: History): Map<string, HistoryEntry> {
+  const last = new Map<string, HistoryEntry>();
+  for (const entry of history.entries) last.set(`${entry.host}/${entry.type}`, entry);
+  return last;
+}

@@ -1,0 +1,59 @@
+// The address history as people read it (`ddedge status --history`, the status page): each
+// entry with how long it held, newest last, and one line of text for a terminal.
+import { outsideText } from '../text/outside-text.js';
+import type { History, HistoryEntry } from '../state/history.js';
+
+export interface HistoryRow extends HistoryEntry {
+  /** changed: how long this address was held, in ms (until the next change of the record, or now). */
+  heldMs?: number;
+  /** changed: still the record's address. */
+  current?: boolean;
+}
+
+/** Entries oldest first, each `changed` one with how long its address held. */
+export function historyRows(history: History, now: Date): HistoryRow[] {
+  const rows: HistoryRow[] = history.entries.map((e) => ({ ...e }));
+  const nextChange = new Map<string, number>();
+  for (let i = rows.length - 1; i >= 0; i--) {
+    const row = rows[i]!;
+    if (row.event !== 'changed') continue;
+    const key = `${row.host}/${row.type}`;
+    const until = nextChange.get(key);
+    const start = Date.parse(row.at);
+    row.heldMs = Math.max(0, (until ?? now.getTime()) - start);
+    if (until === undefined) row.current = true;
+    nextChange.set(key, start);
+  }
+  return rows;
+}
+
+/** "3d 4h", "5m 2s": the two largest units. */
+export function describeDuration(ms: number): string {
+  const units: [string, number][] = [['d', 86_400_000], ['h', 3_600_000], ['m', 60_000], ['s', 1000]];
+  const parts: string[] = [];
+  let rest = ms;
+  for (const [name, size] of units) {
+    const n = Math.floor(rest / size);
+    if (n > 0 || (parts.length && parts.length < 2)) parts.push(`${n}${name}`);
+    rest -= n * size;
+    if (parts.length === 2) break;
+  }
+  return parts.join(' ') || '0s';
+}
+
+/** One line per entry; outside text is escaped again (a history written by another version). */
+export function historyLine(row: HistoryRow): string {
+  const what = `${row.at} ${row.host} ${row.type}`;
+  switch (row.event) {
+    case 'changed': {
+      const held = row.heldMs === undefined ? '' : row.current ? `; current for ${describeDuration(row.heldMs)}` : `; held ${describeDuration(row.heldMs)}`;
+      return `${what} changed ${row.old ?? '(none)'} -> ${row.new} via ${row.via}${held}`;
+    }
+    case 'failed': {
+      const times = (row.count ?? 1) > 1 ? ` (${row.count} cycles in a row, last ${row.lastAt})` : '';
+      return `${what} failed${times}: ${outsideText(String(row.message ?? row.reason ?? ''), 300)}`;
+    }
+    default:
+      return `${what} recovered`;
+  }
+}

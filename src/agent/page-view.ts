@@ -1,0 +1,101 @@
+// What the status page shows of the agent, read from the state and the history at request
+// time (as `status` reads them): one row per record the configuration keeps, a status in
+// words, the call budget of this hour, and the history newest first, a page at a time. Only
+// host names, addresses and ddedge's own (redacted) messages: never a secret.
+import type { Config } from '../config/config.js';
+import type { RecordType } from '../ip/address.js';
+import { plannedRecords } from '../lan/planned-records.js';
+import { outsideText } from '../text/outside-text.js';
+import { readHistory } from '../state/history.js';
+import { readState, recordKey, type State } from '../state/state.js';
+import { assessHealth } from './health.js';
+import { historyRows, type HistoryRow } from './history-view.js';
+import { timelines, type RecordTimeline } from './timeline-view.js';
+
+export type RecordStatus = 'up to date' | 'failing' | 'waiting' | 'not sent yet';
+
+export interface RecordRow {
+  host: string;
+  type: RecordType;
+  address?: string;
+  /** When the provider started holding this address (the history's change, else the last send). */
+  since?: string;
+  via?: string;
+  status: RecordStatus;
+  /** Why, in words, when not up to date. */
+  reason?: string;
+}
+
+export interface AgentPageView {
+  now: string;
+  overall: { ok: boolean; text: string };
+  records: RecordRow[];
+  lastCycleAt?: string;
+  lastSuccessAt?: string;
+  /** About when the next cycle runs (the last one + --interval; a retry after a failure may come sooner). */
+  nextCycleAt?: string;
+  budget: { used: number; limit: number };
+  history: { rows: HistoryRow[]; page: number; pages: number; total: number };
+  /** The last 30 days of each record, for the picture. */
+  timeline: { start: number; end: number; records: RecordTimeline[] };
+  /** The state or history file could not be used (already redacted). */
+  problems: string[];
+}
+
+export const HISTORY_PAGE_SIZE = 50;
+const MINUTE_MS = 60_000;
+/** A call counts for the hour after the minute it was made in (see state/budget.ts). */
+const BUDGET_WINDOW_MS = 61 * MINUTE_MS;
+
+export function agentPageView(config: Config, page: number, now = new Date()): AgentPageView {
+  const { state, damage } = readState(config.stateDir);
+  const loaded = readHistory(config.stateDir);
+  const problems = [damage, loaded.damage].filter((p): p is string => Boolean(p)).map((p) => outsideText(p));
+  const rows = historyRows(loaded.history, now);
+  const records = plannedRecords(config).map(({ host, type }) => recordRow(state, rows, host, type, now));
+  const failing = records.filter((r) => r.status === 'failing' || r.status === 'waiting').length;
+  const health = assessHealth(state, config.healthLimitMs, now.getTime());
+  const overall = !records.length
+    ? { ok: false, text: 'No host is configured.' }
+    : failing
+      ? { ok: false, text: `${failing} of ${records.length} record(s) failing.` }
+      : !health.healthy
+        ? { ok: false, text: health.lastSuccessAt ? 'No successful cycle recently.' : 'No successful cycle yet.' }
+        : { ok: true, text: `All ${records.length} record(s) up to date.` };
+  const newestFirst = rows.slice().reverse();
+  const pages = Math.max(1, Math.ceil(newestFirst.length / HISTORY_PAGE_SIZE));
+  const shown = Math.min(Math.max(1, page), pages);
+  return {
+    now: now.toISOString(),
+    overall,
+    records,
+    lastCycleAt: state.lastCycleAt,
+    lastSuccessAt: state.lastSuccessAt,
+    nextCycleAt: state.lastCycleAt ? new Date(Math.max(now.getTime(), Date.parse(state.lastCycleAt) + config.intervalMs)).toISOString() : undefined,
+    budget: { used: callsThisHour(state, now), limit: config.maxCallsPerHour },
+    history: { rows: newestFirst.slice((shown - 1) * HISTORY_PAGE_SIZE, shown * HISTORY_PAGE_SIZE), page: shown, pages, total: rows.length },
+    timeline: timelines(rows, records, now),
+    problems,
+  };
+}
+
+function recordRow(state: State, rows: HistoryRow[], host: string, type: RecordType, now: Date): RecordRow {
+  const record = state.records[recordKey(host, type)];
+  if (!record?.address && !record?.lastError) return { host, type, status: 'not sent yet' };
+  const change = [...rows].reverse().find((r) => r.host === host && r.type === type && r.event === 'changed' && r.new === record.address);
+  const base = { host, type, address: record.address, since: change?.at ?? record.sentAt, via: record.via };
+  if (record.backoff && Date.parse(record.backoff.until) > now.getTime()) {
+    return { ...base, status: 'waiting', reason: `the provider refused it (${outsideText(String(record.lastError ?? 'refused'), 300)}); next attempt after ${record.backoff.until}` };
+  }
+  if (record.lastError) return { ...base, status: 'failing', reason: outsideText(String(record.lastError), 300) };
+  return { ...base, status: 'up to date' };
+}
+
+function callsThisHour(state: State, now: Date): number {
+  let used = 0;
+  for (const [minute, count] of Object.entries(state.calls ?? {})) {
+    const start = Number(minute) * MINUTE_MS;
+    if (start + BUDGET_WINDOW_MS > now.getTime() && start <= now.getTime() && count > 0) used += count;
+  }
+  return used;
+}

@@ -1,0 +1,113 @@
+// The agent's status page: one server-rendered HTML document, everything inline (no request
+// leaves it), readable without its one small script (auto-refresh), every table with a
+// caption and header cells for screen readers. Every text from outside is escaped here.
+import type { AgentPageView, RecordRow } from '../agent/page-view.js';
+import { describeDuration, type HistoryRow } from '../agent/history-view.js';
+import { escapeHtml } from './html.js';
+import { PAGE_STYLE, REFRESH_SCRIPT } from './page-style.js';
+import { timelinePicture } from './timeline-picture.js';
+
+export interface PageContext {
+  /** The CSP nonce of this answer. */
+  nonce: string;
+  /** The anti-forgery value the "update now" form carries. */
+  csrf: string;
+  /** The token as the visitor gave it in ?token=, carried into links and the form. */
+  token?: string;
+  /** Set on the page shown after "update now". */
+  asked?: boolean;
+}
+
+export { escapeHtml };
+
+export function renderAgentPage(view: AgentPageView, context: PageContext): string {
+  const { nonce } = context;
+  const now = Date.parse(view.now);
+  const ago = (iso: string | undefined) => (iso ? `${time(iso)} <span class="muted">(${escapeHtml(describeDuration(Math.max(0, now - Date.parse(iso))))} ago)</span>` : 'never');
+  const notices = [
+    ...(context.asked ? ['<p class="notice" role="status">A cycle was asked for; this page shows its result once it is done.</p>'] : []),
+    ...view.problems.map((p) => `<p class="notice problem" role="alert">${escapeHtml(p)}</p>`),
+  ].join('');
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<title>ddedge status</title>
+<style nonce="${nonce}">${PAGE_STYLE}</style>
+</head>
+<body>
+<main>
+<h1>ddedge: dynamic DNS status</h1>
+<p class="overall ${view.overall.ok ? 'ok' : 'bad'}" role="status">${escapeHtml(view.overall.text)}</p>
+${notices}
+<ul class="facts">
+<li>Last check: <strong>${ago(view.lastCycleAt)}</strong></li>
+<li>Last success: <strong>${ago(view.lastSuccessAt)}</strong></li>
+<li>Next cycle: <strong>${view.nextCycleAt ? `about ${time(view.nextCycleAt)}` : 'soon'}</strong></li>
+<li>Provider calls this hour: <strong>${view.budget.used} of ${view.budget.limit}</strong></li>
+</ul>
+<form method="post" action="/update-now">
+<input type="hidden" name="csrf" value="${escapeHtml(context.csrf)}">
+${context.token ? `<input type="hidden" name="token" value="${escapeHtml(context.token)}">` : ''}
+<button type="submit">Update now</button>
+</form>
+<h2 id="records">Records</h2>
+<div class="scroll">
+<table class="cards" aria-labelledby="records">
+<caption>One line per host and record type</caption>
+<thead><tr><th scope="col">Host</th><th scope="col">Type</th><th scope="col">Address</th><th scope="col">Since</th><th scope="col">Sent via</th><th scope="col">Status</th></tr></thead>
+<tbody>
+${view.records.map((r) => recordLine(r, now)).join('\n') || '<tr><td colspan="6">No record yet.</td></tr>'}
+</tbody>
+</table>
+</div>
+<h2 id="history">Address history</h2>
+${timelinePicture(view.timeline)}
+${historyTable(view, context)}
+<p class="muted">Refreshes every 30 seconds while shown. Times are UTC. The same data as JSON: <a href="/status">/status</a>; <code>ddedge status --history</code> in a terminal.</p>
+</main>
+<script nonce="${nonce}">${REFRESH_SCRIPT}</script>
+</body>
+</html>
+`;
+}
+
+function recordLine(r: RecordRow, now: number): string {
+  const css = r.status === 'up to date' ? 'status-ok' : r.status === 'waiting' ? 'status-wait' : r.status === 'failing' ? 'status-bad' : 'muted';
+  const since = r.since ? `${time(r.since)}<br><span class="muted">for ${escapeHtml(describeDuration(Math.max(0, now - Date.parse(r.since))))}</span>` : '-';
+  const status = `<span class="${css}">${escapeHtml(capitalised(r.status))}</span>${r.reason ? `: ${escapeHtml(r.reason)}` : ''}`;
+  return `<tr><th scope="row">${escapeHtml(r.host)}</th><td data-label="Type">${r.type}</td><td class="addr" data-label="Address">${escapeHtml(r.address ?? '-')}</td><td data-label="Since">${since}</td><td data-label="Sent via">${escapeHtml(r.via ?? '-')}</td><td data-label="Status">${status}</td></tr>`;
+}
+
+function historyTable(view: AgentPageView, context: PageContext): string {
+  const { rows, page, pages, total } = view.history;
+  if (!total) return '<p>No address change or failure recorded yet.</p>';
+  const link = (p: number, label: string, rel: string) => `<a rel="${rel}" href="/?page=${p}${tokenQuery(context, '&')}#history">${label}</a>`;
+  const nav = pages > 1 ? `<nav class="pages" aria-label="History pages">${page > 1 ? link(page - 1, 'Newer', 'prev') : ''}<span>Page ${page} of ${pages}</span>${page < pages ? link(page + 1, 'Older', 'next') : ''}</nav>` : '';
+  return `<div class="scroll">
+<table class="cards" aria-labelledby="history">
+<caption>Newest first: ${total} entr${total === 1 ? 'y' : 'ies'}${pages > 1 ? `, page ${page} of ${pages}` : ''}</caption>
+<thead><tr><th scope="col">When</th><th scope="col">Host</th><th scope="col">Type</th><th scope="col">What</th><th scope="col">Held for</th></tr></thead>
+<tbody>
+${rows.map(historyLine).join('\n')}
+</tbody>
+</table>
+</div>
+${nav}`;
+}
+
+function historyLine(row: HistoryRow): string {
+  let what: string;
+  if (row.event === 'changed') what = `Changed from <span class="addr">${escapeHtml(row.old ?? '(none)')}</span> to <span class="addr">${escapeHtml(row.new ?? '')}</span> via ${escapeHtml(row.via ?? '-')}`;
+  else if (row.event === 'failed') what = `<span class="status-bad">Failed</span>${(row.count ?? 1) > 1 ? ` ${row.count} cycles in a row (last ${time(row.lastAt ?? row.at)})` : ''}: ${escapeHtml(row.message ?? row.reason ?? '')}`;
+  else what = '<span class="status-ok">Working again</span>';
+  const held = row.heldMs === undefined ? '' : `${escapeHtml(describeDuration(row.heldMs))}${row.current ? ' (current)' : ''}`;
+  return `<tr><td data-label="When">${time(row.at)}</td><th scope="row">${escapeHtml(row.host)}</th><td data-label="Type">${row.type}</td><td data-label="What">${what}</td><td data-label="Held for">${held || '-'}</td></tr>`;
+}
+
+/** A <time> element in UTC, to the second. */
+const time = (iso: string): string => `<time datetime="${escapeHtml(iso)}">${escapeHtml(iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, ''))}</time>`;
+const capitalised = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
+const tokenQuery = (context: PageContext, lead: string): string => (context.token ? `${lead}token=${encodeURIComponent(context.token)}` : '');

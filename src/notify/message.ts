@@ -1,0 +1,42 @@
+// What a notification says, whatever carries it: one event, a title and a short text. The
+// text comes from the history's notices, already redacted and escaped; it is bounded again
+// here, since some services refuse long messages (Discord at 2,000 characters, Telegram at 4,096).
+import { outsideText } from '../text/outside-text.js';
+
+export type NotifyEventName = 'changed' | 'failing' | 'recovered' | 'rejected' | 'budget' | 'test';
+
+export interface NotifyEvent {
+  event: NotifyEventName;
+  time: string;
+  host?: string;
+  type?: 'A' | 'AAAA';
+  old?: string;
+  new?: string;
+  message: string;
+}
+
+/** The longest text sent; every service documented here takes at least this much. */
+export const MESSAGE_CHARS = 1000;
+
+const TITLES: Record<NotifyEventName, string> = {
+  changed: 'address changed',
+  failing: 'update failing',
+  recovered: 'update working again',
+  rejected: 'credentials rejected',
+  budget: 'call budget spent',
+  test: 'test message',
+};
+
+export function titleOf(event: NotifyEvent): string {
+  return `ddedge: ${TITLES[event.event]}${event.host ? ` (${event.host} ${event.type ?? ''})`.replace(' )', ')') : ''}`;
+}
+
+export const textOf = (event: NotifyEvent): string => outsideText(event.message, MESSAGE_CHARS);
+
+/** The JSON document of the generic webhook: the contract's fields, nothing else. */
+export function eventDocument(event: NotifyEvent): Record<string, string | null> {
+  return { event: event.event, time: event.time, host: event.host ?? null, type: event.type ?? null, old: event.old ?? null, new: event.new ?? null, message: textOf(event) };
+}
+
+/** Same event, same notification: what deduplication compares. */
+export const eventKey = (event: NotifyEvent): string => JSON.stringify([event.event, event.host, event.type, event.old, event.new, event.event === 'test' ? event.time : '']);

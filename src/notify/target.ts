@@ -1,0 +1,62 @@
+// A --notify URL: which service, and the endpoint to call. `https://…` is the generic JSON
+// webhook; `SERVICE://…` is the service's own https URL (the one its documentation or its
+// settings page gives) with the scheme naming the service; `SERVICE+https://…` says the same
+// explicitly, and `SERVICE+http://…` reaches a loopback host (a local ntfy or Gotify). The
+// https rule and its loopback exception are the HTTP layer's (url-policy.ts). The whole URL is
+// a secret: it is registered for redaction, and shown only as "service at host".
+import { checkUrl } from '../http/url-policy.js';
+import { ConfigError } from '../runtime/errors.js';
+import { registerSecret, registerSecretUrl } from '../text/redact.js';
+import type { ServiceShape } from './outgoing.js';
+import { discord } from './services/discord.js';
+import { gotify } from './services/gotify.js';
+import { matrix } from './services/matrix.js';
+import { ntfy } from './services/ntfy.js';
+import { pushover } from './services/pushover.js';
+import { slack } from './services/slack.js';
+import { telegram } from './services/telegram.js';
+import { webhook } from './services/webhook.js';
+
+export const SERVICES = { generic: webhook, ntfy, gotify, discord, slack, telegram, matrix, pushover } satisfies Record<string, ServiceShape>;
+export type ServiceName = keyof typeof SERVICES;
+
+export interface NotifyTarget {
+  service: ServiceName;
+  endpoint: URL;
+  /** "discord at discord.com": what messages and logs show. */
+  shown: string;
+}
+
+export function parseNotifyTarget(text: string, origin: string): NotifyTarget {
+  registerSecretUrl(text);
+  const match = /^([a-z]+)(?:\+(https?))?:\/\//i.exec(text.trim());
+  const scheme = match?.[1]?.toLowerCase();
+  if (!match || !scheme) throw new ConfigError(`${origin}: a notification URL is https://… (a JSON webhook) or SERVICE://… with SERVICE one of ${Object.keys(SERVICES).filter((s) => s !== 'generic').join(', ')}`);
+  let service: ServiceName;
+  let transport: string;
+  if ((scheme === 'https' || scheme === 'http') && !match[2]) {
+    service = 'generic';
+    transport = scheme;
+  } else if (scheme in SERVICES) {
+    service = scheme as ServiceName;
+    transport = match[2]?.toLowerCase() ?? 'https';
+  } else {
+    throw new ConfigError(`${origin}: unknown notification service "${scheme}"; use https://… (a JSON webhook) or one of ${Object.keys(SERVICES).filter((s) => s !== 'generic').join(', ')}`);
+  }
+  const endpoint = checkUrl(`${transport}://${text.trim().slice(match[0].length)}`, origin);
+  registerParts(endpoint);
+  const problem = SERVICES[service].problem(endpoint);
+  if (problem) throw new ConfigError(`${origin}: ${problem}`);
+  return { service, endpoint, shown: `${service === 'generic' ? 'webhook' : service} at ${endpoint.host}` };
+}
+
+/** The path words the services' own documentation uses: not secrets, and masking them would garble messages. */
+const PATH_WORDS = new Set(['webhooks', 'services', 'sendmessage', 'messages.json', 'message', '_matrix']);
+
+/** Tokens hide in every part of these URLs: the user, the password, the path (a ntfy topic is its password), the query. */
+function registerParts(url: URL): void {
+  registerSecret(decodeURIComponent(url.username));
+  registerSecret(decodeURIComponent(url.password));
+  for (const segment of url.pathname.split('/')) if (!PATH_WORDS.has(segment.toLowerCase())) registerSecret(decodeURIComponent(segment));
+  for (const value of url.searchParams.values()) registerSecret(value);
+}

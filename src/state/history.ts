@@ -1,0 +1,115 @@
+// The agent's address history: what it sent and saw, per host and record type, kept beside
+// the state file and written the same way (temporary file + rename). Bounded in entries and
+// in bytes, oldest first out, so that a flapping link or a year of uptime never grows it
+// without end. A file that cannot be read back is set aside (renamed, for a person to look
+// at) and the history starts again: a history is worth less than a working agent.
+import { renameSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../fs/atomic-write.js';
+import type { RecordType } from '../ip/address.js';
+import { damageReason } from './damage-reason.js';
+import { readRegularFile } from './regular-file.js';
+import { ensureStateDir } from './state-dir.js';
+
+/** `failed` entries of one record in a row with the same reason are one entry with a count. */
+export type HistoryEvent = 'changed' | 'failed' | 'recovered';
+
+/** Why a record failed, in the words of the metrics (outcome.ts) plus `budget`. */
+export type FailureReason = 'auth' | 'budget' | 'transient' | 'address_unknown' | 'refused' | 'config' | 'internal';
+
+export interface HistoryEntry {
+  at: string;
+  host: string;
+  type: RecordType;
+  event: HistoryEvent;
+  /** changed: the address before (absent the first time) and after. */
+  old?: string;
+  new?: string;
+  via?: 'dyndns' | 'api';
+  /** failed: what went wrong (redacted, escaped, bounded), its kind, cycles in a row and the last one. */
+  message?: string;
+  reason?: FailureReason;
+  count?: number;
+  lastAt?: string;
+}
+
+export interface History {
+  version: 1;
+  /** Oldest first. */
+  entries: HistoryEntry[];
+}
+
+export const HISTORY_LIMITS = {
+  entries: 1000,
+  bytes: 512 * 1024,
+  /** A failure's message as kept; the state file has the whole one. */
+  messageChars: 300,
+};
+
+export const historyFile = (dir: string): string => join(dir, 'history.json');
+export const emptyHistory = (): History => ({ version: 1, entries: [] });
+
+export interface LoadedHistory {
+  history: History;
+  /** Set when the file existed but could not be used; it was renamed to `setAside`. */
+  damage?: string;
+}
+
+/**
+ * Reads the history. A damaged file (not JSON, a wrong shape, far too large) is renamed to
+ * history.json.damaged when `setAside` (the cycle, which holds the lock) and reported; readers
+ * (status, the page) only report it. Unreadable (permissions) or not a regular file throws
+ * ConfigError, as for the state file.
+ */
+export function readHistory(dir: string, setAside = false): LoadedHistory {
+  const path = historyFile(dir);
+  let text: string | undefined;
+  try {
+    // Twice the byte bound: the bound is kept by every write, a larger file is not ours.
+    if (statSync(path).size > 2 * HISTORY_LIMITS.bytes) return damaged(path, 'too large', setAside);
+  } catch {
+    // Missing, or not ours to stat: readRegularFile says which.
+  }
+  text = readRegularFile(path);
+  if (text === undefined) return { history: emptyHistory() };
+  try {
+    const data = JSON.parse(text) as History;
+    if (data?.version !== 1 || !Array.isArray(data.entries)) throw new Error('unexpected shape');
+    for (const entry of data.entries) {
+      if (typeof entry?.host !== 'string' || (entry.type !== 'A' && entry.type !== 'AAAA') || typeof entry.at !== 'string' || !['changed', 'failed', 'recovered'].includes(entry.event)) {
+        throw new Error('unexpected entry');
+      }
+    }
+    return { history: data };
+  } catch (error) {
+    return damaged(path, damageReason(error), setAside);
+  }
+}
+
+function damaged(path: string, reason: string, setAside: boolean): LoadedHistory {
+  if (!setAside) return { history: emptyHistory(), damage: `${path} is damaged (${reason}); the history is shown as empty` };
+  const aside = `${path}.damaged`;
+  try {
+    renameSync(path, aside);
+    return { history: emptyHistory(), damage: `${path} was damaged (${reason}); set aside as ${aside}, the history starts again` };
+  } catch (error) {
+    return { history: emptyHistory(), damage: `${path} is damaged (${reason}) and could not be set aside (${(error as NodeJS.ErrnoException).code ?? 'error'}); the history starts again` };
+  }
+}
+
+/** Drops the oldest entries until both bounds hold; returns the text to write. */
+export function boundedText(history: History, limits = HISTORY_LIMITS): string {
+  if (history.entries.length > limits.entries) history.entries.splice(0, history.entries.length - limits.entries);
+  let text = JSON.stringify(history);
+  while (Buffer.byteLength(text) > limits.bytes && history.entries.length) {
+    // Drop a tenth at a time: one pass per entry would be quadratic on a large file.
+    history.entries.splice(0, Math.max(1, Math.ceil(history.entries.length / 10)));
+    text = JSON.stringify(history);
+  }
+  return text + '\n';
+}
+
+export function writeHistory(dir: string, history: History, limits = HISTORY_LIMITS): void {
+  ensureStateDir(dir);
+  writeFileAtomic(historyFile(dir), boundedText(history, limits));
+}

@@ -1,0 +1,86 @@
+// The gateway's status page at / of its --listen: zones with their records as it serves them,
+// keys by name with what each may change (never a secret), an update nsupdate made (from the
+// journal) and one it refused, under the same CSP as the agent's page.
+import { execFile } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keygenText } from '../../src/gateway/keygen.js';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { baseEnv, startDist, tempDir, waitForOutput } from '../helpers/cli.js';
+import { hasProgram } from '../helpers/pebble.js';
+
+const TOOLS = hasProgram('nsupdate', 'bind9-dnsutils');
+let sandbox: Sandbox;
+let gateway: ReturnType<typeof startDist>;
+let dnsPort: number;
+let url: string;
+const secrets = new Map<string, string>();
+
+function key(name: string): string {
+  const text = keygenText(name, 'hmac-sha256');
+  secrets.set(name, /secret "([^"]+)"/.exec(text)![1]!);
+  return text;
+}
+
+function nsupdate(keyName: string, lines: string[]): Promise<number> {
+  const script = [`server 127.0.0.1 ${dnsPort}`, ...lines, 'send', ''].join('\n');
+  return new Promise((resolve) => {
+    const child = execFile('nsupdate', ['-t', '8', '-y', `hmac-sha256:${keyName}:${secrets.get(keyName)}`], { timeout: 20_000 }, (error) => resolve(error ? 1 : 0));
+    child.stdin!.end(script);
+  });
+}
+
+describe.skipIf(!TOOLS)('the gateway status page', () => {
+  beforeAll(async () => {
+    sandbox = await startSandbox({});
+    const dir = tempDir('ddedge-gw-page-');
+    const keysFile = join(dir, 'gateway.keys');
+    writeFileSync(keysFile, `${key('admin')}grant "admin" zonesub;\ntransfer "admin";\n${key('acme')}grant "acme" name _acme-challenge.example.com TXT;\n`, { mode: 0o600 });
+    gateway = startDist(
+      ['gateway', '--zone', 'example.com', '--keys', keysFile, '--dns-listen', '127.0.0.1:0', '--listen', '127.0.0.1:0', '--state-dir', join(dir, 'state')],
+      baseEnv({ DDEDGE_API_URL: sandbox.url, DDEDGE_API_USER: 'demo-user', DDEDGE_API_PASSWORD: 'demo-api-password' }),
+    );
+    const log = await waitForOutput(gateway, 'stderr', (t) => /answering DNS .* on 127\.0\.0\.1:\d+/.test(t) && /at http:\S+\/\n/.test(t));
+    dnsPort = Number(/on 127\.0\.0\.1:(\d+)/.exec(log)![1]);
+    url = /at (http:\S+)\/\n/.exec(log)![1]!;
+    expect(await nsupdate('admin', ['update add page.example.com 120 A 192.0.2.77'])).toBe(0);
+    expect(await nsupdate('acme', ['update add www2.example.com 120 A 192.0.2.78'])).not.toBe(0);
+  }, 120_000);
+  afterAll(async () => {
+    gateway?.kill('SIGTERM');
+    await gateway?.result;
+    await sandbox?.close();
+  });
+
+  it('shows zones, records, keys and their rights, the update and the refusal; never a secret', async () => {
+    const res = await fetch(`${url}/`);
+    expect(res.status).toBe(200);
+    const nonce = /'nonce-([^']+)'/.exec(res.headers.get('content-security-policy')!)![1]!;
+    const html = await res.text();
+    expect(html.match(/<(style|script)\b[^>]*>/g)).toEqual([`<style nonce="${nonce}">`, `<script nonce="${nonce}">`]);
+    expect(html).toContain('<h1>ddedge: DNS gateway status</h1>');
+    expect(html).toMatch(/<h3 id="zone-0">example\.com<\/h3>/);
+    expect(html).toMatch(/<tr><th scope="row">home\.example\.com<\/th><td data-label="Type">A<\/td><td data-label="TTL">\d+<\/td><td class="addr" data-label="Value">192\.0\.2\.20<\/td><\/tr>/);
+    expect(html).toMatch(/<th scope="row">acme<\/th><td data-label="May change">name _acme-challenge\.example\.com: TXT<\/td><td data-label="Zone transfer">no<\/td>/);
+    expect(html).toMatch(/<th scope="row">admin<\/th><td data-label="May change">zonesub: every type<\/td><td data-label="Zone transfer">yes<\/td>/);
+    expect(html).toMatch(/<th scope="row">admin<\/th><td data-label="Client">127\.0\.0\.1[^<]*<\/td><td data-label="Zone">example\.com<\/td><td data-label="Changes">create page\.example\.com A/);
+    expect(html).toMatch(/update zone example\.com, key acme, from 127\.0\.0\.1[^<]*<\/th><td data-label="Answer">REFUSED<\/td>/);
+    for (const secret of secrets.values()) expect(html).not.toContain(secret);
+    expect(html).not.toContain('demo-api-password');
+    // No "update now" button: the gateway re-reads its zones every --refresh.
+    expect(html).not.toContain('<form');
+  });
+
+  it('asked for by another name without --listen-token, it is refused', async () => {
+    const { port } = new URL(url);
+    const net = await import('node:net');
+    const answer = await new Promise<string>((resolve) => {
+      let text = '';
+      const socket = net.connect(Number(port), '127.0.0.1', () => socket.write(`GET / HTTP/1.1\r\nhost: evil.example:${port}\r\nconnection: close\r\n\r\n`));
+      socket.on('data', (d) => (text += d));
+      socket.on('close', () => resolve(text));
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 403 /);
+  });
+});
