@@ -27,8 +27,8 @@ describe('defaults', () => {
     expect(c.dyndns).toMatchObject({ url: 'https://dondns.dondominio.com/', format: 'json', keyParam: 'password' });
     expect(c.api.url).toBe('https://simple-api.dondominio.net/');
     expect(c).toMatchObject({ via: 'auto', quorum: 2, ipv6: false, maxAgeMs: 7 * 86_400_000, timeoutMs: 15_000, intervalMs: 300_000, allowPrivateIp: false, logLevel: 'info', logFormat: 'text' });
-    expect(c.ipSources.map((s) => s.name)).toEqual(['ipify', 'icanhazip', 'aws', 'cloudflare', 'opendns']);
-    expect(c.ip6Sources.map((s) => s.name)).toEqual(['ipify', 'icanhazip', 'cloudflare', 'opendns']);
+    expect(c.ipSources.map((s) => s.name)).toEqual(['opendns', 'google-dns', 'ipify', 'icanhazip', 'aws', 'cloudflare']);
+    expect(c.ip6Sources.map((s) => s.name)).toEqual(['opendns', 'google-dns', 'ipify', 'icanhazip', 'cloudflare']);
   });
   it('state dir: $STATE_DIRECTORY, then /var/lib/ddedge as root, then XDG, then ~/.local/state', () => {
     expect(defaultStateDir({ STATE_DIRECTORY: '/var/lib/ddedge-unit:/other' }, false)).toBe('/var/lib/ddedge-unit');
