@@ -13,6 +13,7 @@ const benches = [
   ['the gateway: AXFR of 5,000 records beside NSD', 'gateway.mjs'],
   ['ACME DNS-01: acme present/cleanup', 'acme.mjs'],
   ['hosts behind the router and the daemon endpoint', 'lan-endpoint.mjs'],
+  ['long-running memory: a daemon through 3,000 cycles, the gateway with a 50,000-record zone', 'soak.mjs'],
 ];
 const only = process.argv.slice(2);
 let failed = 0;
