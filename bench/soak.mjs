@@ -38,6 +38,9 @@ const echoB = await startEcho(tls, '81.0.2.15');
 const opendns = await startWhoamiDns('81.0.2.15');
 const googleDns = await startWhoamiDns('81.0.2.15');
 const sandbox = await startSandbox(ddedge, tls);
+// Whatever ends this bench (a stalled daemon too) ends the servers it started.
+const children = [sandbox.child];
+process.on('exit', () => children.forEach((child) => child.kill('SIGTERM')));
 const nodeRss = (await runOnce({ name: 'node -e 0', args: ['-e', '0'] }, process.env, true)).rssKb / 1024;
 
 /** One daemon through CYCLES cycles; returns [cycle, RSS MiB] pairs. */
@@ -50,6 +53,7 @@ async function soak(sources) {
   // BENCH_SOAK_STDOUT: a file for the daemon's stdout (what --trace-gc prints, say).
   const stdout = process.env.BENCH_SOAK_STDOUT ? openSync(process.env.BENCH_SOAK_STDOUT, 'w') : 'ignore';
   const daemon = spawn(process.execPath, [...flags, ddedge, 'daemon'], { env, stdio: ['ignore', stdout, 'pipe'] });
+  children.push(daemon);
   let done = 0;
   let waiting;
   let text = '';
@@ -98,16 +102,22 @@ for (const [title, sources] of shapes.filter(([title]) => !process.env.BENCH_SOA
   console.log(`| ${title} (${dns - before.dns} dns, ${echo - before.echo} echo requests) | ${points.map(([, rss]) => rss.toFixed(1)).join(' | ')} | ${(steady / start).toFixed(2)} | ${(CYCLES / seconds).toFixed(0)} |`);
 }
 
-if (process.env.BENCH_SOAK_ZONE === '0') process.exit(0);
+sandbox.child.kill('SIGTERM');
+if (process.env.BENCH_SOAK_ZONE === '0') {
+  rmSync(work, { recursive: true, force: true });
+  process.exit(0);
+}
 // The gateway in front of a large zone: its RSS once it answers DNS.
 const records = zoneRecords(ZONE_RECORDS);
 const zoneSandbox = await startDnsSandbox(ddedge, records);
+children.push(zoneSandbox.child);
 const keyText = execFileSync(process.execPath, [ddedge, 'gateway', 'keygen', 'soak'], { encoding: 'utf8' });
 writeFileSync(join(work, 'gateway.keys'), `${keyText}transfer "soak";\n`, { mode: 0o600 });
 const gateway = spawn(process.execPath, [ddedge, 'gateway', '--zone', ZONE, '--keys', join(work, 'gateway.keys'), '--dns-listen', '127.0.0.1:0', '--primary-name', `ns1.${ZONE}`, '--state-dir', join(work, 'gateway-state')], {
   stdio: ['ignore', 'ignore', 'pipe'],
   env: { ...process.env, DDEDGE_API_URL: zoneSandbox.info.apiUrl, DDEDGE_API_USER: zoneSandbox.info.apiUser, DDEDGE_API_PASSWORD: zoneSandbox.info.apiPassword, DDEDGE_MAX_CALLS_PER_HOUR: '3600' },
 });
+children.push(gateway);
 await new Promise((resolve, reject) => {
   let text = '';
   const timer = setTimeout(() => reject(new Error(`the gateway did not start: ${text}`)), 300_000);
@@ -120,6 +130,5 @@ await new Promise((resolve) => setTimeout(resolve, 2000));
 console.log(`\ngateway in front of a ${ZONE_RECORDS}-record zone, answering: RSS ${rssMb(gateway.pid).toFixed(1)} MiB (${(rssMb(gateway.pid) / nodeRss).toFixed(2)} x node -e 0)`);
 gateway.kill('SIGTERM');
 zoneSandbox.stop();
-sandbox.child.kill('SIGTERM');
 rmSync(work, { recursive: true, force: true });
 process.exit(0);
