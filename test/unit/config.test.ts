@@ -139,7 +139,7 @@ describe('invalid values are refused, naming the setting and what it accepts', (
     [{ 'ip-source': ['server', 'ipify'] }, {}, /cannot be combined/],
     [{ 'ip-source': ['dns:myip.opendns.com@resolver1'] }, {}, /must be an IP address/],
     [{ quorum: '0' }, {}, /--quorum: "0" is not a whole number of at least 1/],
-    [{ quorum: '9' }, {}, /--quorum: 9 is more than the 5 IPv4 sources/],
+    [{ quorum: '9' }, {}, /--quorum: 9 is more than the 6 IPv4 sources/],
     [{ 'max-age': 'forever' }, {}, /--max-age: "forever" is not a duration/],
     [{ timeout: '0s' }, {}, /--timeout: 0s is under the minimum of 100ms/],
     [{ interval: '1s' }, {}, /--interval: 1s is under the minimum of 30s/],
