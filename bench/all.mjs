@@ -6,6 +6,7 @@ import { join } from 'node:path';
 
 const benches = [
   ['the agent: cycle, floor, ddclient, SDK, sandbox start', 'run.mjs'],
+  ['the cycle in instructions (callgrind), beside its floors', 'instructions.mjs'],
   ['the unchanged cycle on every Node.js line, each with its own code cache', 'nodes.mjs'],
   ['zone as code: plan of 2,500 records, apply of 200 creates', 'zone.mjs'],
   ['the zone-file reader beside named-checkzone, 1k to 100k records', 'zone-reader.mjs'],
