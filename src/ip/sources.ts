@@ -45,9 +45,14 @@ export const BUILTIN_SOURCES: Record<string, { describe: string; spec: Builtin }
   },
 };
 
+/**
+ * DNS first: two operators answering in one UDP round trip each, so a cycle whose address is
+ * unchanged needs no TLS handshake. The HTTPS echoes are asked when those two fail or disagree
+ * (detect.ts), and settle the quorum then.
+ */
 export const DEFAULT_SOURCES: Record<Family, string[]> = {
-  4: ['ipify', 'icanhazip', 'aws', 'cloudflare', 'opendns'],
-  6: ['ipify', 'icanhazip', 'cloudflare', 'opendns'],
+  4: ['opendns', 'google-dns', 'ipify', 'icanhazip', 'aws', 'cloudflare'],
+  6: ['opendns', 'google-dns', 'ipify', 'icanhazip', 'cloudflare'],
 };
 
 /** Parses one source form; `setting` names the flag or variable in errors. */
