@@ -10,6 +10,7 @@ import { createLogger, type Logger } from '../runtime/log.js';
 import { redact } from '../text/redact.js';
 import type { CommandContext } from './command.js';
 import type { Io } from './io.js';
+import { misspelledVariableHints } from './variable-hints.js';
 
 export interface Setup {
   config: Config;
@@ -33,10 +34,11 @@ export async function setup(context: CommandContext, purpose: LoadOptions['purpo
   try {
     config = loadConfig({ flags: context.flags, env, purpose });
   } catch (error) {
-    // The skipped file is most often why the configuration is invalid: say it there too.
-    if (!(error instanceof ConfigError) || !skippedNotes.length) throw error;
+    // A skipped file or a misspelled variable is most often why the configuration is invalid: said there too.
+    const notes = [...skippedNotes, ...misspelledVariableHints(env)];
+    if (!(error instanceof ConfigError) || !notes.length) throw error;
     warnOnce(context.io, fallbackLogger(context, env), warnings);
-    throw new ConfigError(`${error.message}\n  ${skippedNotes.join('\n  ')}`);
+    throw new ConfigError(`${error.message}\n  ${notes.join('\n  ')}`);
   }
   const logger = createLogger({
     level: config.logLevel,

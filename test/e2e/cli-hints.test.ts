@@ -1,6 +1,6 @@
 // Help, hints and small words, through the built file: api --help, "did you mean" for
 // flags, errors as JSON with --json, durations as people write them, and the wording fixes.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
@@ -131,5 +131,38 @@ describe('the commands do not import the registry that lists them', () => {
     const dir = join(import.meta.dirname, '../../src/cli/commands');
     const importers = readdirSync(dir).filter((f) => /from '\.\.\/registry\.js'/.test(readFileSync(join(dir, f), 'utf8')));
     expect(importers).toEqual([]);
+  });
+});
+
+// A misspelled variable is no setting at all: the error that a setting is missing says which
+// set variable was most likely meant, as "did you mean" does for flags.
+describe('a misspelled DDEDGE_ variable or source name', () => {
+  const credentials = { DDEDGE_DYNDNS_USER: 'u', DDEDGE_DYNDNS_KEY: 'k', DDEDGE_STATE_DIR: tempDir() };
+
+  it('DDEDGE_HOST in the environment: "did you mean DDEDGE_HOSTS?"', async () => {
+    const run = await runDist(['update', '--ip', '81.0.2.15'], baseEnv({ ...credentials, DDEDGE_HOST: 'home.example.com' }));
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('no host to update');
+    expect(run.stderr).toMatch(/DDEDGE_HOST is set but is not a setting: did you mean DDEDGE_HOSTS\?/);
+  });
+
+  it('DDEDGE_HOST in ./.env: the same', async () => {
+    const cwd = tempDir();
+    writeFileSync(join(cwd, '.env'), 'DDEDGE_HOST=home.example.com\n', { mode: 0o600 });
+    const run = await runDist(['update', '--ip', '81.0.2.15', '--json'], baseEnv(credentials), cwd);
+    expect(run.code).toBe(2);
+    expect(JSON.parse(run.stdout).error.message).toMatch(/DDEDGE_HOST is set but is not a setting: did you mean DDEDGE_HOSTS\?/);
+  });
+
+  it('a known variable is never suggested against, nor one far from every setting', async () => {
+    const run = await runDist(['update', '--ip', '81.0.2.15'], baseEnv({ ...credentials, DDEDGE_GATEWAY_ZONES: 'example.com' }));
+    expect(run.code).toBe(2);
+    expect(run.stderr).not.toContain('did you mean');
+  });
+
+  it.each([['--ip-source', ['--ip-source', 'ipfy']], ['DDEDGE_IP_SOURCES', []]])('%s ipfy: "did you mean ipify?"', async (_how, args) => {
+    const run = await runDist(['ip', ...args], baseEnv(args.length ? {} : { DDEDGE_IP_SOURCES: 'ipfy' }));
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/unknown IPv4 source "ipfy".*; did you mean ipify\?/);
   });
 });
