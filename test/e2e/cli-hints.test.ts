@@ -166,3 +166,18 @@ describe('a misspelled DDEDGE_ variable or source name', () => {
     expect(run.stderr).toMatch(/unknown IPv4 source "ipfy".*; did you mean ipify\?/);
   });
 });
+
+// A key file that cannot be read is said once: not also as a key that is missing.
+describe('an unreadable key file', () => {
+  it.each([
+    ['DDEDGE_DYNDNS_KEY_FILE', [] as string[], { DDEDGE_HOSTS: 'home.example.com', DDEDGE_DYNDNS_USER: 'u' }],
+    ['--dyndns-key-file', ['--host', 'home.example.com', '--dyndns-user', 'u'], {}],
+    ['DDEDGE_API_PASSWORD_FILE', ['--via', 'api'], { DDEDGE_HOSTS: 'home.example.com', DDEDGE_API_USER: 'u' }],
+  ])('%s: the read error alone', async (origin, args, env) => {
+    const missing = join(tempDir(), 'no-such-key');
+    const fileArgs = origin.startsWith('--') ? [origin, missing] : [];
+    const run = await runDist(['update', '--ip', '81.0.2.15', ...args, ...fileArgs], baseEnv({ ...env, DDEDGE_STATE_DIR: tempDir(), ...(origin.startsWith('--') ? {} : { [origin]: missing }) }));
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(`ddedge: ${origin}: cannot read "${missing}": ENOENT\n`);
+  });
+});
