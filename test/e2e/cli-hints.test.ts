@@ -181,3 +181,13 @@ describe('an unreadable key file', () => {
     expect(run.stderr).toBe(`ddedge: ${origin}: cannot read "${missing}": ENOENT\n`);
   });
 });
+
+// The provider's answer repeats itself (errorCodeMsg "Account invalid password", messages
+// ["invalid password"]): the error says each thing once.
+describe('an API error', () => {
+  it('says a part that repeats another once', async () => {
+    const run = await runDist(['api', 'account', 'info'], baseEnv({ ...withApi(sandbox), DDEDGE_API_PASSWORD: 'not-the-password' }));
+    expect(run.code).toBe(3);
+    expect(run.stderr).toBe('ddedge: account/info failed with error 1004: Account invalid password (check DDEDGE_API_USER and DDEDGE_API_PASSWORD)\n');
+  });
+});
