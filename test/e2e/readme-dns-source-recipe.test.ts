@@ -39,4 +39,15 @@ describe.skipIf(!hasProgram('curl'))('README: a dns: address source against the 
       await leftover.close();
     }
   });
+
+  // The log is made by the shell of the background job, a moment after the wait begins: until
+  // then the wait says nothing (a trial under load printed grep's "No such file" there).
+  it("waits quietly while the sandbox's log is not there yet", async () => {
+    const wait = readmeRecipe('dns-source-sandbox').split('\n').filter((line) => line.includes('sandbox.log') && !line.includes('>sandbox.log')).join('\n');
+    expect(wait).toContain('listening on');
+    const dir = tempDir('ddedge-dns-source-recipe-');
+    const script = `(sleep 1 && echo 'ddedge sandbox listening on http://127.0.0.1:1' > sandbox.log) &\n${wait}\necho waited`;
+    const run = await runRecipe(script, { cwd: dir, env: { PATH: process.env.PATH ?? '', HOME: dir }, timeoutMs: 60_000 });
+    expect(run).toEqual({ code: 0, output: 'waited\n' });
+  });
 });
