@@ -4,6 +4,7 @@
 import { ConfigError } from '../runtime/errors.js';
 import { checkUrl } from '../http/url-policy.js';
 import { maskUserInfo, redactUrl, registerSecret } from '../text/redact.js';
+import { nearestNames } from '../text/nearest-names.js';
 import type { Family } from './address.js';
 
 export type SourceSpec =
@@ -86,8 +87,9 @@ export function parseSource(text: string, family: Family, setting: string): Sour
   const spec = builtin?.spec(family);
   if (spec) return spec;
   const names = Object.keys(BUILTIN_SOURCES).filter((n) => BUILTIN_SOURCES[n]!.spec(family));
+  const near = nearestNames(trimmed, names).slice(0, 3);
   throw new ConfigError(
-    `${setting}: unknown IPv${family} source "${maskUserInfo(trimmed)}"; use url:<URL>, iface:<name>, file:<path>, dns:<name>@<server>, dns-txt:<name>@<server>, server, or one of ${names.join(', ')}`,
+    `${setting}: unknown IPv${family} source "${maskUserInfo(trimmed)}"; use url:<URL>, iface:<name>, file:<path>, dns:<name>@<server>, dns-txt:<name>@<server>, server, or one of ${names.join(', ')}${near.length ? `; did you mean ${near.join(' or ')}?` : ''}`,
   );
 }
 
