@@ -1,6 +1,7 @@
 // The plan: one pure function from the live zone, the wanted zone and who owns what, to the
 // changes that make the first into the second. Records at one name and type are matched value
 // by value, so a TTL change on one of three MX records is one update, not three.
+import { atProviderDefault, providerGlue } from './bind-form.js';
 import type { Owner } from './ownership.js';
 import { identityKey, LiveIndex } from './live-index.js';
 import type { LiveRecord, ZoneRecord } from './record.js';
@@ -71,7 +72,13 @@ export function planZone(live: LiveRecord[], wanted: WantedZone, owner: Owner, o
   }
   for (const note of wanted.notes) kept.push({ name: note.name, type: note.type, reason: `in the file, ${note.reason}` });
   let liveKeys: Set<string> | undefined;
+  const { bindForm } = wanted;
   for (const { where: _where, ...r } of wanted.records) {
+    const glue = bindForm && providerGlue(r, bindForm, live);
+    if (glue) {
+      kept.push({ name: r.name, type: r.type, reason: `in the file, ${glue}`, value: r.value });
+      continue;
+    }
     const reason = owner(r);
     if (!reason) addTo(wantedGroups, groupKey(r), r);
     else if (!(liveKeys ??= new Set(live.map(identityKey))).has(identityKey(r))) kept.push({ name: r.name, type: r.type, reason: `in the file, not applied: ${reason}`, value: r.value });
@@ -80,7 +87,11 @@ export function planZone(live: LiveRecord[], wanted: WantedZone, owner: Owner, o
   const keys = [...liveGroups.keys()];
   for (const key of wantedGroups.keys()) if (!liveGroups.has(key)) keys.push(key);
   const plan: Plan = { zone: wanted.zone, changes: [], kept, unchanged: [], live, touchable };
-  for (const key of keys.sort()) planGroup(liveGroups.get(key) ?? NONE, wantedGroups.get(key) ?? NONE, plan, options);
+  for (const key of keys.sort()) {
+    const liveGroup = liveGroups.get(key) ?? NONE;
+    const wantedGroup = wantedGroups.get(key) ?? NONE;
+    planGroup(liveGroup, bindForm ? atProviderDefault(liveGroup, wantedGroup, bindForm.defaultTtl) : wantedGroup, plan, options);
+  }
   return plan;
 }
 
