@@ -76,18 +76,7 @@ interface Group {
  */
 export function planZone(live: LiveRecord[], wanted: WantedZone, owner: Owner, options: PlanOptions = {}): Plan {
   const kept: KeptRecord[] = [];
-  const liveByName = new Map<string, Grouped<LiveRecord>>();
   const wantedByName = new Map<string, Grouped<WantedRecord>>();
-
-  let touchable = 0;
-  for (const r of live) {
-    const reason = owner(r);
-    if (reason) kept.push({ name: r.name, type: r.type, reason, value: r.value });
-    else {
-      addTo(liveByName, r.name, r);
-      touchable++;
-    }
-  }
   for (const note of wanted.notes) kept.push({ name: note.name, type: note.type, reason: `in the file, ${note.reason}` });
   let liveKeys: Set<string> | undefined;
   const { bindForm } = wanted;
@@ -102,14 +91,31 @@ export function planZone(live: LiveRecord[], wanted: WantedZone, owner: Owner, o
     else if (!(liveKeys ??= new Set(live.map(identityKey))).has(identityKey(r))) kept.push({ name: r.name, type: r.type, reason: `in the file, not applied: ${reason}`, value: r.value });
   }
 
-  const plan: Plan = { zone: wanted.zone, changes: [], kept, unchanged: [], live, touchable };
-  const groups: Group[] = [];
-  for (const [name, have] of liveByName) {
-    const want = wantedByName.get(name);
-    if (want !== undefined && !Array.isArray(have) && !Array.isArray(want) && have.type === want.type && identical(have, want)) plan.unchanged.push(have);
-    else groupByType(name, listOf(have), listOf(want), groups);
+  const plan: Plan = { zone: wanted.zone, changes: [], kept: [], unchanged: [], live, touchable: 0 };
+  // A live record identical to the one record the file holds at its name, and the first the
+  // listing gives there, stays: the groups below would match it so too (identical records first).
+  // The file's record is taken out; every other live record waits for its group.
+  const waiting = new Map<string, Grouped<LiveRecord>>();
+  const ownKept: KeptRecord[] = [];
+  for (const r of live) {
+    const reason = owner(r);
+    if (reason) {
+      ownKept.push({ name: r.name, type: r.type, reason, value: r.value });
+      continue;
+    }
+    plan.touchable++;
+    const want = wantedByName.get(r.name);
+    if (want !== undefined && !Array.isArray(want) && want.type === r.type && identical(want, r) && !waiting.has(r.name)) {
+      plan.unchanged.push(r);
+      wantedByName.delete(r.name);
+    } else addTo(waiting, r.name, r);
   }
-  for (const [name, want] of wantedByName) if (!liveByName.has(name)) groupByType(name, NONE, listOf(want), groups);
+  // The live zone's kept records come first, as the provider lists them, then the file's.
+  plan.kept = [...ownKept, ...kept];
+
+  const groups: Group[] = [];
+  for (const [name, have] of waiting) groupByType(name, listOf(have), listOf(wantedByName.get(name)), groups);
+  for (const [name, want] of wantedByName) if (!waiting.has(name)) groupByType(name, NONE, listOf(want), groups);
   groups.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   for (const group of groups) {
     planGroup(group.live, bindForm ? atProviderDefault(group.live, group.wanted, bindForm.defaultTtl) : group.wanted, plan, options);

@@ -51,16 +51,26 @@ export function unwritableRecords(zone: string, live: readonly LiveRecord[]): Ma
   // A record is written once: a reader keeps one of two equal lines, and refuses two that differ
   // only in TTL or priority. The entry written is the oldest (lowest entity ID), so every
   // listing picks the same one, also after the file changed its TTL.
-  const oldest = new Map<string, LiveRecord>();
+  // Found by name first (each name string keeps its hash): only names of several entries are
+  // looked at by type and value.
+  const byName = new Map<string, LiveRecord | LiveRecord[]>();
   for (const r of written) {
     if (found.has(r)) continue;
-    const key = recordKey(r);
-    const seen = oldest.get(key);
-    if (!seen || byEntity(r, seen) < 0) oldest.set(key, r);
+    const held = byName.get(r.name);
+    if (held === undefined) byName.set(r.name, r);
+    else if (Array.isArray(held)) held.push(r);
+    else byName.set(r.name, [held, r]);
   }
-  if (oldest.size < written.length - found.size) {
-    for (const r of written) {
-      if (found.has(r)) continue;
+  for (const held of byName.values()) {
+    if (!Array.isArray(held)) continue;
+    const oldest = new Map<string, LiveRecord>();
+    for (const r of held) {
+      const key = recordKey(r);
+      const seen = oldest.get(key);
+      if (!seen || byEntity(r, seen) < 0) oldest.set(key, r);
+    }
+    if (oldest.size === held.length) continue;
+    for (const r of held) {
       const key = recordKey(r);
       if (oldest.get(key) !== r) mark(r, 'another entry holds the same record, and a master file holds a record once', true, key);
     }
