@@ -5,7 +5,8 @@
 // default), medians, the load average before and after. Then one run under `node --cpu-prof`:
 // the functions with the most self time, so what the plan costs beyond reading is visible.
 // With BENCH_CALLGRIND=1 (valgrind installed) also instruction counts of one run each: steady
-// where CPU time is not, on a machine other work shares.
+// where CPU time is not, on a machine other work shares. BENCH_ZONE_BEFORE=<a checkout, built>
+// adds that build's plan to every row (a before and after in one run).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -69,10 +70,13 @@ const run = (name, args, command) => runOnce({ name, args, command }, env, true)
 await runOnce({ name: 'service create', args: [ddedge, 'api', 'service', 'create', '--serviceName', ZONE, '--productkey', 'corporate'] }, env);
 await runOnce({ name: 'apply', args: [ddedge, 'zone', 'apply', file, '--force'] }, env);
 
+const before = process.env.BENCH_ZONE_BEFORE && join(process.env.BENCH_ZONE_BEFORE, 'dist', 'ddedge.mjs');
+const beforeRow = `ddedge zone plan, the build in ${process.env.BENCH_ZONE_BEFORE}`;
 const rows = {
   'node -e 0': () => run('node -e 0', ['-e', '0']),
   'named-checkzone -i none': () => run('named-checkzone', ['-q', '-i', 'none', ZONE, file], checkzone),
   'ddedge zone plan (no change)': () => run('zone plan', [ddedge, 'zone', 'plan', file, '--expect-no-changes']),
+  ...(before ? { [beforeRow]: () => run('zone plan before', [before, 'zone', 'plan', file, '--expect-no-changes']) } : {}),
 };
 const cpu = Object.fromEntries(Object.keys(rows).map((k) => [k, []]));
 for (let round = 0; round < ROUNDS; round++) for (const [name, once] of Object.entries(rows)) cpu[name].push((await once()).cpuMs);
@@ -107,6 +111,7 @@ if (process.env.BENCH_CALLGRIND === '1') {
       'node -e 0': await counted([process.execPath, '-e', '0']),
       'named-checkzone -i none': await counted([checkzone, '-q', '-i', 'none', ZONE, file]),
       'ddedge zone plan (no change)': await counted([process.execPath, ddedge, 'zone', 'plan', file]),
+      ...(before ? { [beforeRow]: await counted([process.execPath, before, 'zone', 'plan', file]) } : {}),
     };
     const base = counts['named-checkzone -i none'];
     console.log('\nInstructions (valgrind callgrind, one run each):\n');

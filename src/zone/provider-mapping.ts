@@ -22,7 +22,8 @@ export const DEFAULT_PRIORITY = 10;
 const countOf = (field: unknown): number | undefined => (field === '-' || field === undefined ? undefined : /^\d+$/.test(String(field)) ? Number(field) : undefined);
 
 export function fromProvider(entry: DnsEntry, zone: string): LiveRecord {
-  const type = String(entry.type ?? '').toUpperCase();
+  const given = String(entry.type ?? '');
+  const type = isZoneType(given) ? given : given.toUpperCase();
   const rawName = String(entry.name ?? '');
   const name = rawName === '@' || rawName === '' ? zone : (canonicalName(rawName) ?? rawName.toLowerCase());
   const ttl = countOf(entry.ttl);
