@@ -101,10 +101,12 @@ if (process.env.BENCH_CALLGRIND === '1') {
         const child = spawn('valgrind', ['--tool=callgrind', '--trace-children=no', '--smc-check=all-non-file', `--callgrind-out-file=${out}`, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
         let stderr = '';
         child.stderr.on('data', (d) => (stderr += d));
-        child.on('exit', () => {
+        child.on('exit', (code) => {
           rmSync(out, { force: true });
           const total = /Collected : (\d+)/.exec(stderr)?.[1];
-          resolve(total ? Number(total) : NaN);
+          // A run that failed (a timeout under valgrind's slowness) counts nothing.
+          if (code !== 0) console.log(`callgrind of ${args.join(' ')} exited ${code}: ${stderr.split('\n').filter((l) => !l.startsWith('==')).join(' ').slice(0, 300)}`);
+          resolve(total && code === 0 ? Number(total) : NaN);
         });
       });
     const counts = {
@@ -117,7 +119,7 @@ if (process.env.BENCH_CALLGRIND === '1') {
     console.log('\nInstructions (valgrind callgrind, one run each):\n');
     console.log('| program | instructions | × named-checkzone |');
     console.log('|---|---:|---:|');
-    for (const [name, n] of Object.entries(counts)) console.log(`| ${name} | ${(n / 1e6).toFixed(0)} M | ${(n / base).toFixed(2)} |`);
+    for (const [name, n] of Object.entries(counts)) console.log(`| ${name} | ${Number.isNaN(n) ? 'failed' : `${(n / 1e6).toFixed(0)} M`} | ${(n / base).toFixed(2)} |`);
   }
 }
 
