@@ -10,6 +10,7 @@ const benches = [
   ['the unchanged cycle on every Node.js line, each with its own code cache', 'nodes.mjs'],
   ['zone as code: plan of 2,500 records, apply of 200 creates', 'zone.mjs'],
   ['the zone-file reader beside named-checkzone, 1k to 100k records', 'zone-reader.mjs'],
+  ['zone plan of 100,000 records beside named-checkzone: CPU, instructions (BENCH_CALLGRIND=1), profile', 'zone-plan-cpu.mjs'],
   ['the sandbox name server beside a Node UDP echo server (5 and 50,000 records), and DNS sources', 'dns.mjs'],
   ['the gateway: AXFR of 5,000 records beside NSD', 'gateway.mjs'],
   ['the gateway: provider calls and time per one-record update at 5 and 50,000 records', 'gateway-updates.mjs'],
