@@ -20,7 +20,6 @@ import { EDE } from '../dns/edns.js';
 import type { Logger } from '../runtime/log.js';
 import { acquireLock } from '../state/lock.js';
 import { applyPlan, type ApplyOutcome } from '../zone/apply.js';
-import { LIST_PAGE_LENGTH } from '../zone/zone-listing.js';
 import { planZone, type Change, type Plan } from '../zone/plan.js';
 import type { ZoneProvider } from '../zone/provider-zone.js';
 import { isZoneType, sameRecord, sameValue, type LiveRecord, type ZoneRecord } from '../zone/record.js';
@@ -38,6 +37,7 @@ import { keptRecords } from './kept-records.js';
 import type { UpdateMessage } from './update-message.js';
 import { MAX_BATCH_RECORDS, MAX_KEY_RECORDS, recordsOf } from './update-limits.js';
 import { managedRecords, RCODE_UPDATE } from './update-rules.js';
+import { readAt, readPlan, type Reading } from './update-reading.js';
 import type { ZoneViews } from './zone-views.js';
 
 export interface Outcome {
@@ -146,26 +146,12 @@ function groupByName(records: LiveRecord[], names: Set<string>): Map<string, Liv
   return byName;
 }
 
-/**
- * How the batch reads the zone afresh: the names it concerns, one filtered listing each, or the
- * whole zone when that takes no more calls (a small zone, or a batch of many names).
- */
-function readPlan(zone: string, names: Set<string>, deps: BatchDeps): { whole: boolean; calls: number } {
-  const wholeCalls = Math.max(1, Math.ceil(deps.views.size(zone) / LIST_PAGE_LENGTH));
-  // The apex's filter (the zone's name) matches every entry: its listing is the whole zone's.
-  return names.size >= wholeCalls || names.has(zone) ? { whole: true, calls: wholeCalls } : { whole: false, calls: names.size };
-}
-
-/** The records the provider holds at `names`, read afresh and shown in the zone's view. */
-async function readNames(provider: ZoneProvider, zone: string, names: Set<string>, whole: boolean, deps: BatchDeps): Promise<LiveRecord[]> {
-  if (whole) {
-    const live = await provider.list();
-    deps.views.show(zone, live);
-    return live.filter((r) => names.has(r.name));
-  }
-  const live = await provider.listNames(names);
-  deps.views.showNames(zone, names, live);
-  return live;
+/** The records the provider holds at `names`, read afresh (update-reading.ts) and shown in the zone's view. */
+async function readNames(provider: ZoneProvider, zone: string, names: Set<string>, reading: Reading, deps: BatchDeps): Promise<LiveRecord[]> {
+  const { atNames, whole } = await readAt(provider, zone, names, reading, deps.views);
+  if (whole) deps.views.show(zone, whole);
+  else deps.views.showNames(zone, names, atNames);
+  return atNames;
 }
 
 async function applyBatch(zone: string, batch: Pending[], deps: BatchDeps): Promise<void> {
@@ -179,13 +165,13 @@ async function applyBatch(zone: string, batch: Pending[], deps: BatchDeps): Prom
   try {
     const provider = deps.providerOf(zone);
     const names = new Set(batch.flatMap((p) => namesOf(p.message)));
-    const reading = readPlan(zone, names, deps);
+    const reading = readPlan(zone, names, deps.views);
     // Nothing is read or evaluated when the budget cannot even pay for the reading.
     const poor = deps.affordCalls?.(reading.calls);
     if (poor) return everyone({ rcode: RCODE_UPDATE.SERVFAIL, ede: EDE.OTHER, why: poor });
     let live: LiveRecord[];
     try {
-      live = await readNames(provider, zone, names, reading.whole, deps);
+      live = await readNames(provider, zone, names, reading, deps);
     } catch (error) {
       return everyone({ rcode: RCODE_UPDATE.SERVFAIL, ede: EDE.NETWORK_ERROR, why: `cannot read the zone from the provider: ${(error as Error).message}` });
     }
@@ -265,7 +251,7 @@ async function applyBatch(zone: string, batch: Pending[], deps: BatchDeps): Prom
     if (batchId) journalIntent(deps.stateDir, zone, batchId, journaled, deps.logger);
     const outcome: Pick<ApplyOutcome, 'done' | 'notDone' | 'failure'> = plan.changes.length ? await applyPlan(provider, plan, 'calls', deps.logger) : { done: [], notDone: [] };
     // Read again, the batch's names are shown in the zone's view as the provider holds them.
-    const reread = () => readNames(provider, zone, names, reading.whole, deps);
+    const reread = () => readNames(provider, zone, names, reading, deps);
     const settled = outcome.failure?.uncertain
       ? await settleLostAnswer(reread, zone, live, stepsOf(plan.changes).flat(), (now, held) => undoSteps(provider, zone, now, live, held, deps), deps.logger)
       : undefined;
@@ -283,7 +269,7 @@ async function applyBatch(zone: string, batch: Pending[], deps: BatchDeps): Prom
     dhcid.restore(deps.logger);
     const refused = outcome.failure.error instanceof ApiError && ['refused', 'bad-request', 'not-found'].includes(outcome.failure.error.kind);
     // Settled (read again after a lost answer, none of the batch's writes held): back as read.
-    const rolledBack = settled ? true : outcome.done.length ? await rollBack(provider, zone, live, outcome.done, names, reading.whole, deps) : true;
+    const rolledBack = settled ? true : outcome.done.length ? await rollBack(provider, zone, live, outcome.done, names, reading, deps) : true;
     const undone = settled
       ? `; the zone read again ${settled.undone ? `held ${settled.undone} of the batch's writes, which were undone` : "holds none of the batch's writes"}: nothing was changed`
       : outcome.done.length
@@ -398,9 +384,9 @@ function simulate(current: LiveRecord[], changes: Change[]): LiveRecord[] {
  * the old one, with no grant for it and nothing in the journal). Only the batch's names are
  * read again: its writes are all there.
  */
-async function rollBack(provider: ZoneProvider, zone: string, before: LiveRecord[], done: Step[], names: Set<string>, whole: boolean, deps: BatchDeps): Promise<boolean> {
+async function rollBack(provider: ZoneProvider, zone: string, before: LiveRecord[], done: Step[], names: Set<string>, reading: Reading, deps: BatchDeps): Promise<boolean> {
   try {
-    const now = whole ? (await provider.list()).filter((r) => names.has(r.name)) : await provider.listNames(names);
+    const { atNames: now } = await readAt(provider, zone, names, reading, deps.views);
     const back = planTo(now, managedRecords(withoutSteps(now, before, done), zone), zone);
     if (back.changes.length) deps.logger.warn(`gateway: undoing ${back.changes.length} write(s) of a failed batch of ${zone}: ${back.changes.map((c) => `${c.action} ${(c.after ?? c.before)!.name} ${(c.after ?? c.before)!.type}`).join(', ')}`);
     return !(await applyPlan(provider, back, 'calls', deps.logger)).failure;

@@ -15,6 +15,7 @@ import { formError } from '../dns/form-error.js';
 import { RCODE_UPDATE, grantsFirst, unfitOwner } from './update-rules.js';
 import { grantsFor, mayChangeIn } from './grants.js';
 import { MAX_UPDATE_RECORDS } from './update-limits.js';
+import { costlyPrerequisites } from './update-reading.js';
 import { rcodeName } from '../dns/types.js';
 import type { RefusalLog } from './refusal-log.js';
 
@@ -63,6 +64,11 @@ export async function handleUpdate(packet: Buffer, signer: Signer | undefined, c
   if (!mayChangeIn(keys, signer.key.name, zone)) return answer(RCODE_UPDATE.REFUSED, { code: EDE.PROHIBITED, why: `the key ${signer.key.name} may change nothing in ${zone}` });
   const early = grantsFirst(message, zone, (owner, type) => grantsFor(keys, signer.key.name, zone, owner, type).length > 0);
   if (early && !early.ok) return answer(early.rcode, { code: early.ede, why: early.why });
+  // Nothing is read for a prerequisite outside the zone (its filter, "t" say, may match every entry) or one costly to read.
+  const outside = message.prerequisites.find((p) => p.name !== zone && !p.name.endsWith(`.${zone}`));
+  if (outside) return answer(RCODE_UPDATE.NOTZONE, { code: EDE.NOT_AUTHORITATIVE, why: `prerequisite ${outside.name} is outside the zone ${zone}` });
+  const costly = costlyPrerequisites(message, zone, deps.views);
+  if (costly) return answer(costly.rcode, { code: costly.ede, why: costly.why });
   const run = enqueueUpdate(zone, { key: signer.key.name, client, message }, deps);
   deps.inFlight?.add(run);
   void run.finally(() => deps.inFlight?.delete(run));

@@ -79,6 +79,25 @@ export class ZoneViews {
     return this.zones.get(zone)?.records ?? 0;
   }
 
+  /**
+   * How many of the provider's records (as last read) a service/dnslist `filter` would list:
+   * those whose name contains it, case aside (as the sandbox and, as far as is known, the
+   * provider match it). Counting stops once past `atMost`: a name that is a suffix of many
+   * (a parent, the apex) is known to be costly without counting all of it.
+   */
+  filterMatches(zone: string, filter: string, atMost = Number.POSITIVE_INFINITY): number {
+    const counts = this.zones.get(zone)?.counts;
+    if (!counts) return 0;
+    const text = nameKey(filter);
+    let matches = 0;
+    for (const [owner, count] of counts) {
+      if (!owner.includes(text)) continue;
+      matches += count;
+      if (matches > atMost) break;
+    }
+    return matches;
+  }
+
   /** Reads the zone from the provider and re-indexes what changed; returns the listing. */
   async refresh(zone: string): Promise<LiveRecord[]> {
     const live = await this.providerOf(zone).list();
