@@ -17,6 +17,7 @@ import { BudgetSpentError } from '../state/budget.js';
 import { providerZone, type ZoneProvider } from '../zone/provider-zone.js';
 import { LIST_PAGE_LENGTH } from '../zone/zone-listing.js';
 import { GatewayBudget } from './call-budget.js';
+import { filterFindsNames } from './filter-probe.js';
 import { loadKeysFile, type GatewayKeys } from './keys-file.js';
 import type { DnsListener } from '../dns/listener.js';
 import { gatewayAnswer } from './operations.js';
@@ -99,7 +100,9 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
   // Every zone is read once before answering: a zone the account does not hold is a configuration error.
   for (const zone of settings.zones) {
     try {
-      owners.prune(zone, await views.refresh(zone), [...dhcid.of(zone).values()].flat());
+      const live = await views.refresh(zone);
+      owners.prune(zone, live, [...dhcid.of(zone).values()].flat());
+      if (!(await filterFindsNames(readers.get(zone)!, zone, live, logger))) views.unfiltered.add(zone);
     } catch (error) {
       // The provider out of reach (or the budget spent) is worth a restart later (exit 4); credentials
       // it rejects are exit 3, as for every command; a zone it does not hold is a configuration error (exit 2).

@@ -37,6 +37,8 @@ interface Served {
 
 export class ZoneViews {
   private readonly zones = new Map<string, Served>();
+  /** Zones whose provider's `filter` was not seen to find a name's entries (filter-probe.ts): their updates read them whole. */
+  readonly unfiltered = new Set<string>();
   private changes = 0;
 
   constructor(
