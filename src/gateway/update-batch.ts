@@ -32,6 +32,7 @@ import { grantsFor } from './grants.js';
 import { heldAt, journalIntent, journalResult, newBatchId, type JournaledUpdate } from './batch-journal.js';
 import { settleLostAnswer, type Settled } from './lost-answer.js';
 import { QuotaBatch, type OwnersLedger } from './key-quotas.js';
+import type { KeyCalls } from './key-calls.js';
 import type { GatewayKeys } from './keys-file.js';
 import { keptRecords } from './kept-records.js';
 import type { UpdateMessage } from './update-message.js';
@@ -65,6 +66,8 @@ export interface BatchDeps {
   dhcid: DhcidStore;
   /** Which key created which record, for the keys' quotas (none: no quotas). */
   owners?: OwnersLedger;
+  /** Each key's share of the call budget (key-calls.ts; none: no shares). */
+  keyCalls?: KeyCalls;
 }
 
 interface Pending {
@@ -164,6 +167,14 @@ async function applyBatch(zone: string, batch: Pending[], deps: BatchDeps): Prom
   }
   try {
     const provider = deps.providerOf(zone);
+    // A key that spent its share of the budget is answered before anything is read for it.
+    const shares = deps.keyCalls;
+    if (shares) {
+      const spent = batch.map((p) => shares.afford(p.key, 1));
+      batch.forEach((p, i) => spent[i] && p.resolve({ rcode: RCODE_UPDATE.REFUSED, ede: EDE.PROHIBITED, why: spent[i]! }));
+      batch = batch.filter((_, i) => !spent[i]);
+      if (!batch.length) return;
+    }
     const names = new Set(batch.flatMap((p) => namesOf(p.message)));
     const reading = readPlan(zone, names, deps.views);
     // Nothing is read or evaluated when the budget cannot even pay for the reading.
@@ -175,6 +186,8 @@ async function applyBatch(zone: string, batch: Pending[], deps: BatchDeps): Prom
     } catch (error) {
       return everyone({ rcode: RCODE_UPDATE.SERVFAIL, ede: EDE.NETWORK_ERROR, why: `cannot read the zone from the provider: ${(error as Error).message}` });
     }
+    // Each update's key pays its part of the reading.
+    for (const p of batch) shares?.charge(p.key, Math.ceil(reading.calls / batch.length));
     const keys = deps.keys();
     const kept = keptRecords(deps.stateDir, deps.hosts, keys);
     // The records at the batch's names as the updates accepted so far leave them.
@@ -226,6 +239,13 @@ async function applyBatch(zone: string, batch: Pending[], deps: BatchDeps): Prom
         decide(pending, { rcode: RCODE_UPDATE.SERVFAIL, ede: EDE.OTHER, why: unaffordable });
         continue;
       }
+      // The key's share holds its writes and what undoing them would take; it is charged the writes.
+      const overShare = cost ? shares?.afford(pending.key, 2 * cost) : undefined;
+      if (overShare) {
+        decide(pending, { rcode: RCODE_UPDATE.REFUSED, ede: EDE.PROHIBITED, why: overShare });
+        continue;
+      }
+      shares?.charge(pending.key, cost);
       writes += cost;
       for (const [name, records] of groupByName(simulate(here, plan.changes), new Set(own))) current.set(name, records);
       dhcid.accept(evaluation.dhcid);

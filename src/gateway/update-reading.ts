@@ -49,7 +49,7 @@ function filteredPages(zone: string, names: Iterable<string>, views: ZoneViews, 
 /** How a batch reads its names: one filtered listing each while that takes fewer pages than the whole zone, else the whole zone. */
 export function readPlan(zone: string, names: Set<string>, views: ZoneViews): Reading {
   const whole = wholePages(zone, views);
-  if (views.unfiltered.has(zone)) return { whole: true, calls: whole };
+  if (views.filterFinds.get(zone) !== true) return { whole: true, calls: whole };
   const filtered = filteredPages(zone, names, views, whole);
   return filtered >= whole ? { whole: true, calls: whole } : { whole: false, calls: filtered };
 }
@@ -83,7 +83,7 @@ export function costlyPrerequisites(message: UpdateMessage, zone: string, views:
   const changed = new Set(message.updates.map((u) => u.name));
   const only = [...new Set(message.prerequisites.map((p) => p.name))].filter((n) => !changed.has(n));
   // A zone read whole for every update (filter-probe.ts) costs no more for them.
-  if (!only.length || views.unfiltered.has(zone) || wholePages(zone, views) <= MAX_PREREQUISITE_PAGES) return undefined;
+  if (!only.length || views.filterFinds.get(zone) !== true || wholePages(zone, views) <= MAX_PREREQUISITE_PAGES) return undefined;
   const pages = filteredPages(zone, only, views, MAX_PREREQUISITE_PAGES);
   if (pages <= MAX_PREREQUISITE_PAGES) return undefined;
   const costly = only.find((n) => filteredPages(zone, [n], views, MAX_PREREQUISITE_PAGES) > 1) ?? only[0]!;

@@ -41,8 +41,8 @@ interface Served {
 
 export class ZoneViews {
   private readonly zones = new Map<string, Served>();
-  /** Zones whose provider's `filter` was not seen to find a name's entries (filter-probe.ts): their updates read them whole. */
-  readonly unfiltered = new Set<string>();
+  /** Whether the provider's `filter` was seen to find a name's entries in each zone (filter-probe.ts); until it was, updates read the zone whole. */
+  readonly filterFinds = new Map<string, boolean>();
   private changes = 0;
   /** Readings shown so far: a refresh's listing is older than any shown after it began. */
   private readings = 0;
