@@ -309,11 +309,15 @@ async function applyBatch(zone: string, batch: Pending[], deps: BatchDeps): Prom
     // failed for another's bad record. Bounded: a round that retries answers at least the refused
     // update, so each retry has one update fewer. A provider that failed (down, 5xx) is not asked again
     // at once: those are told to send again.
+    // When undoing failed too (the provider refusing that as well: a plan full of another key's
+    // records), an update none of whose names and types was written is as it was read: it goes
+    // round too, against a fresh read. One whose writes may remain is told it failed.
     const offends = accepted.map(({ changes }) => holdsFailedWrite(changes, outcome.failure!.step));
-    const retry = refused && rolledBack && offends.includes(true);
+    const retry = refused && offends.includes(true);
+    const untouched = (changes: Change[]) => rolledBack || !outcome.done.some((step) => holdsFailedWrite(changes, step));
     const bystander: Outcome = { rcode: RCODE_UPDATE.SERVFAIL, ede: refused ? EDE.OTHER : EDE.NETWORK_ERROR, why: bystanderReason(refused, undone) };
     const again: Pending[] = [];
-    accepted.forEach(({ pending }, i) => (offends[i] ? pending.resolve(failed) : retry ? again.push(pending) : pending.resolve(bystander)));
+    accepted.forEach(({ pending, changes }, i) => (offends[i] ? pending.resolve(failed) : retry && untouched(changes) ? again.push(pending) : pending.resolve(bystander)));
     requeue(zone, [...again, ...waiting()].sort((a, b) => batch.indexOf(a) - batch.indexOf(b)));
   } finally {
     deps.releaseCalls?.(zone);
