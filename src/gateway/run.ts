@@ -163,7 +163,7 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
       }
     }
     if (settings.dyndns2) {
-      const updateDeps = { views, providerOf, keys: () => keys, stateDir: settings.stateDir, hosts: settings.hosts, logger, dhcid, stopping: () => stopping, inFlight, refusals };
+      const updateDeps = { views, providerOf, keys: () => keys, stateDir: settings.stateDir, hosts: settings.hosts, logger, dhcid, stopping: () => stopping, inFlight, refusals, keyCalls };
       const budgetCalls = { setAsideCalls: (zone: string, plan: Plan) => budget.setAside(zone, plan), releaseCalls: (zone: string) => budget.release(zone) };
       door = await startDyndns2Door(settings.dyndns2, { ...updateDeps, ...budgetCalls, allowPrivateIp: settings.allowPrivateIp ?? false, budgetSpent: () => Boolean(budget.spent()) });
     }
