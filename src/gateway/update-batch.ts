@@ -134,8 +134,13 @@ function batchLength(queue: Pending[]): number {
   return n;
 }
 
-/** The names an update's prerequisites and changes concern: all it needs read. */
-const namesOf = (message: UpdateMessage): string[] => [...message.prerequisites, ...message.updates].map((r) => r.name);
+/**
+ * The names of the zone an update's prerequisites and changes concern: all it needs read. One
+ * outside the zone holds none of its records (it is answered NOTZONE in its turn, RFC 2136 3.2:
+ * after the prerequisites before it), and is never read: its filter ("t", say) may list every entry.
+ */
+const namesOf = (message: UpdateMessage, zone: string): string[] =>
+  [...message.prerequisites, ...message.updates].map((r) => r.name).filter((name) => name === zone || name.endsWith(`.${zone}`));
 
 /** Lets the listeners answer what arrived meanwhile (queries, probes) before the next update is evaluated. */
 const yieldToListeners = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -175,7 +180,7 @@ async function applyBatch(zone: string, batch: Pending[], deps: BatchDeps): Prom
       batch = batch.filter((_, i) => !spent[i]);
       if (!batch.length) return;
     }
-    const names = new Set(batch.flatMap((p) => namesOf(p.message)));
+    const names = new Set(batch.flatMap((p) => namesOf(p.message, zone)));
     const reading = readPlan(zone, names, deps.views);
     // Nothing is read or evaluated when the budget cannot even pay for the reading.
     const poor = deps.affordCalls?.(reading.calls);
@@ -208,7 +213,7 @@ async function applyBatch(zone: string, batch: Pending[], deps: BatchDeps): Prom
     let writes = 0;
     for (const [i, pending] of batch.entries()) {
       if (i) await yieldToListeners();
-      const own = namesOf(pending.message);
+      const own = namesOf(pending.message, zone);
       const here = recordsAt(current, own);
       // A delete of every type at a name (type ANY) needs the key to be allowed each type there, DHCID included (update-rules.ts, dhcid-rules.ts).
       const evaluation = evaluateWithDhcid(pending.message, here, zone, (owner, type) => grantsFor(keys, pending.key, zone, owner, type).length > 0, dhcid.held, dhcid.spare);

@@ -48,6 +48,8 @@ function filteredPages(zone: string, names: Iterable<string>, views: ZoneViews, 
 
 /** How a batch reads its names: one filtered listing each while that takes fewer pages than the whole zone, else the whole zone. */
 export function readPlan(zone: string, names: Set<string>, views: ZoneViews): Reading {
+  // Nothing of the zone to read (every name it names is outside it): nothing is read.
+  if (!names.size) return { whole: false, calls: 0 };
   const whole = wholePages(zone, views);
   if (views.filterFinds.get(zone) !== true) return { whole: true, calls: whole };
   const filtered = filteredPages(zone, names, views, whole);
@@ -81,7 +83,8 @@ export async function readAt(provider: ZoneProvider, zone: string, names: Set<st
  */
 export function costlyPrerequisites(message: UpdateMessage, zone: string, views: ZoneViews): { rcode: number; ede: number; why: string } | undefined {
   const changed = new Set(message.updates.map((u) => u.name));
-  const only = [...new Set(message.prerequisites.map((p) => p.name))].filter((n) => !changed.has(n));
+  const inZone = (name: string) => name === zone || name.endsWith(`.${zone}`);
+  const only = [...new Set(message.prerequisites.map((p) => p.name))].filter((n) => !changed.has(n) && inZone(n));
   // A zone read whole for every update (filter-probe.ts) costs no more for them.
   if (!only.length || views.filterFinds.get(zone) !== true || wholePages(zone, views) <= MAX_PREREQUISITE_PAGES) return undefined;
   const pages = filteredPages(zone, only, views, MAX_PREREQUISITE_PAGES);
