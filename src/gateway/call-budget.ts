@@ -21,6 +21,8 @@ import { callCount, stepsOf } from '../zone/steps.js';
 import { LIST_PAGE_LENGTH } from '../zone/zone-listing.js';
 
 export const GATEWAY_CALLS_PER_HOUR = 600;
+/** What the cheapest update that changes something takes: a read, a write, and the write undoing it, should it fail. */
+const CHEAPEST_UPDATE_CALLS = 3;
 
 interface CountsFile {
   version: 1;
@@ -62,6 +64,26 @@ export class GatewayBudget {
       this.logger.info('gateway: the call budget allows calls again; updates and refreshes resume');
     }
     return this.spentUntil;
+  }
+
+  /**
+   * When calls resume while fewer are left this hour than the cheapest update takes (a read, a
+   * write and what undoing it would take), whether or not a call was refused yet: an update that
+   * cannot afford its calls sends none, so spent() alone missed a budget at 0.
+   */
+  exhausted(): Date | undefined {
+    const known = this.spent();
+    if (known) return known;
+    this.reload();
+    const trial = new CallBudget({ calls: { ...(this.counts.calls ?? {}) } }, this.limit, this.now, () => undefined);
+    if (trial.left() >= CHEAPEST_UPDATE_CALLS) return undefined;
+    try {
+      trial.reserve(CHEAPEST_UPDATE_CALLS);
+      return undefined;
+    } catch (error) {
+      if (!(error instanceof BudgetSpentError)) throw error;
+      return error.resumeAt;
+    }
   }
 
   /** The transport with every request reserved first; `zone` names the zone whose set-aside calls it may use. */

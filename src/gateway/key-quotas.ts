@@ -21,18 +21,21 @@ import type { GatewayKeys, QuotaKind } from './keys-file.js';
  * a site with more leases than that under one key raises it. Records: far more than one
  * client's names (a router's few, external-dns's hundreds), far fewer than a plan's entries.
  */
-export const DEFAULT_QUOTA: Readonly<Record<QuotaKind, number>> = { dhcid: 10_000, records: 1_000 };
+export const DEFAULT_QUOTA: Readonly<Record<HeldKind, number>> = { dhcid: 10_000, records: 1_000 };
+/** What a key holds (its provider calls are counted in key-calls.ts). */
+type HeldKind = Exclude<QuotaKind, 'calls'>;
 /** A ledger larger than this is not one the gateway wrote (entries are bounded by the quotas and the DHCID store). */
 const MAX_FILE_BYTES = 64 * 1024 * 1024;
 const VERSION = 1;
 
-type Counts = Record<QuotaKind, number>;
-const kindOf = (type: string): QuotaKind => (type === 'DHCID' ? 'dhcid' : 'records');
+type Counts = Record<HeldKind, number>;
+const kindOf = (type: string): HeldKind => (type === 'DHCID' ? 'dhcid' : 'records');
 /** A record's identity: owner, type, value (as sameValue in zone/record.ts); DHCID values as the changes show them (base64). */
 const identity = (r: { name: string; type: string; value: string }) => `${r.name}\t${r.type}\t${r.value}`;
 
 export function quotaOf(keys: GatewayKeys, key: string): Counts {
-  return { ...DEFAULT_QUOTA, ...keys.quotas.get(key) };
+  const { dhcid, records } = keys.quotas.get(key) ?? {};
+  return { dhcid: dhcid ?? DEFAULT_QUOTA.dhcid, records: records ?? DEFAULT_QUOTA.records };
 }
 
 export class OwnersLedger {

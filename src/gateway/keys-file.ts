@@ -3,7 +3,7 @@
 //   key "NAME" { algorithm ALG; secret "BASE64"; };
 //   grant "KEY" zonesub|subdomain NAME|name NAME|wildcard *.NAME [TYPE ...];
 //   transfer "KEY";
-//   quota "KEY" [dhcid N] [records N];   (what the key may hold in each zone: key-quotas.ts)
+//   quota "KEY" [dhcid N] [records N] [calls N];   (what the key may hold in each zone: key-quotas.ts; its provider calls an hour: key-calls.ts)
 // Comments as in named.conf (#, //, /* */). Every error names the file, line and column and
 // what was expected there; no message shows what may be a secret (see shown()). A file others
 // may read is refused: it holds every key's secret.
@@ -15,8 +15,8 @@ import { TSIG_ALGORITHMS, type TsigAlgorithm, type TsigKey } from '../dns/tsig.j
 /** The types a grant may name: those the provider holds, and DHCID, which the gateway keeps for DHCP servers (dhcid-store.ts). */
 export const GRANT_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'SRV', 'TXT', 'NS', 'CAA', 'DHCID'] as const;
 export type GrantType = (typeof GRANT_TYPES)[number];
-/** What a `quota` statement bounds: DHCID records the gateway keeps, records made at the provider. */
-export const QUOTA_KINDS = ['dhcid', 'records'] as const;
+/** What a `quota` statement bounds: DHCID records the gateway keeps, records made at the provider, provider calls an hour (key-calls.ts). */
+export const QUOTA_KINDS = ['dhcid', 'records', 'calls'] as const;
 export type QuotaKind = (typeof QUOTA_KINDS)[number];
 
 export interface Grant {
@@ -159,15 +159,16 @@ export function parseKeysFile(text: string, file: string): GatewayKeys {
       const quoted = `quota ${shownName(key)}`;
       const quota = result.quotas.get(key) ?? {};
       let any = false;
-      for (let t = next('dhcid, records or ";"'); t.text !== ';' || t.quoted; t = next('dhcid, records or ";"')) {
+      for (let t = next('dhcid, records, calls or ";"'); t.text !== ';' || t.quoted; t = next('dhcid, records, calls or ";"')) {
         const kind = t.text as QuotaKind;
         if (t.quoted || !(QUOTA_KINDS as readonly string[]).includes(kind)) fail(t, `${quoted}: expected ${QUOTA_KINDS.join(' N, ')} N or ";", found ${shown(t)}`);
-        const value = next(`the number of ${kind} records`);
-        if (value.quoted || !/^\d{1,7}$/.test(value.text)) fail(value, `${quoted}: ${kind} takes a whole number of records (0 to 9999999), found ${shown(value)}`);
+        const what = kind === 'calls' ? 'provider calls an hour' : `${kind} records`;
+        const value = next(`the number of ${what}`);
+        if (value.quoted || !/^\d{1,7}$/.test(value.text)) fail(value, `${quoted}: ${kind} takes a whole number of ${kind === 'calls' ? 'provider calls an hour' : 'records'} (0 to 9999999), found ${shown(value)}`);
         quota[kind] = Number(value.text);
         any = true;
       }
-      if (!any) fail(statement, `${quoted}: name dhcid N, records N or both`);
+      if (!any) fail(statement, `${quoted}: name dhcid N, records N, calls N or several`);
       result.quotas.set(key, quota);
     } else fail(statement, `expected key, grant, transfer or quota, found ${shown(statement)}`);
   }

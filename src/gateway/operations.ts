@@ -46,7 +46,7 @@ export function gatewayHealth(view: GatewayView): { healthy: boolean; reasons: s
     if (z.secondsSinceGoodRead === null) reasons.push(`${z.zone} not read from the provider yet${z.lastError ? ` (${z.lastError})` : ''}`);
     else if (z.secondsSinceGoodRead * 1000 > view.healthLimitMs) reasons.push(`${z.zone} last read from the provider ${z.secondsSinceGoodRead}s ago (limit ${Math.round(view.healthLimitMs / 1000)}s)${z.lastError ? `: ${z.lastError}` : ''}`);
   }
-  const spent = view.budget.spent();
+  const spent = view.budget.exhausted();
   if (spent) reasons.push(`the budget of ${view.budget.limit} provider calls an hour is spent until ${iso(spent.getTime())}: updates are answered SERVFAIL`);
   return { healthy: !reasons.length, reasons };
 }

@@ -17,7 +17,10 @@ import type { Logger } from '../runtime/log.js';
 import { BudgetSpentError } from '../state/budget.js';
 import { providerZone, type ZoneProvider } from '../zone/provider-zone.js';
 import { LIST_PAGE_LENGTH } from '../zone/zone-listing.js';
+import type { LiveRecord } from '../zone/record.js';
 import { GatewayBudget } from './call-budget.js';
+import { filterFindsNames } from './filter-probe.js';
+import { KeyCalls } from './key-calls.js';
 import { loadKeysFile, type GatewayKeys } from './keys-file.js';
 import type { DnsListener } from '../dns/listener.js';
 import { gatewayAnswer } from './operations.js';
@@ -101,10 +104,18 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
     (zone, names) => dhcidAnswers(names ? names.flatMap((name) => dhcid.of(zone).get(name) ?? []) : [...dhcid.of(zone).values()].flat()),
     SerialStore.open(settings.stateDir, logger),
   );
+  // A zone of one page is read whole for every update anyway; past that, its filter is checked once (filter-probe.ts).
+  const checkFilter = async (zone: string, live: LiveRecord[]) => {
+    if (views.filterFinds.has(zone) || live.length <= LIST_PAGE_LENGTH) return;
+    const finds = await filterFindsNames(readers.get(zone)!, zone, live, logger);
+    if (finds !== undefined) views.filterFinds.set(zone, finds);
+  };
   // Every zone is read once before answering: a zone the account does not hold is a configuration error.
   for (const zone of settings.zones) {
     try {
-      owners.prune(zone, await views.refresh(zone), [...dhcid.of(zone).values()].flat());
+      const live = await views.refresh(zone);
+      owners.prune(zone, live, [...dhcid.of(zone).values()].flat());
+      await checkFilter(zone, live);
     } catch (error) {
       // The provider out of reach (or the budget spent) is worth a restart later (exit 4); credentials
       // it rejects are exit 3, as for every command; a zone it does not hold is a configuration error (exit 2).
@@ -126,6 +137,7 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
   let door: Dyndns2Door | undefined;
   let stopping = false;
   const inFlight = new Set<Promise<unknown>>();
+  const keyCalls = new KeyCalls(budget.limit, () => keys);
   try {
     for (const address of settings.listen) {
       try {
@@ -149,6 +161,7 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
             setAsideCalls: (zone, plan, rereads) => budget.setAside(zone, plan, rereads),
             affordCalls: (calls, forUpdate) => budget.afford(calls, forUpdate),
             releaseCalls: (zone) => budget.release(zone),
+            keyCalls,
           }),
         );
       } catch (error) {
@@ -156,7 +169,7 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
       }
     }
     if (settings.dyndns2) {
-      const updateDeps = { views, providerOf, keys: () => keys, stateDir: settings.stateDir, hosts: settings.hosts, logger, dhcid, stopping: () => stopping, inFlight, refusals };
+      const updateDeps = { views, providerOf, keys: () => keys, stateDir: settings.stateDir, hosts: settings.hosts, logger, dhcid, stopping: () => stopping, inFlight, refusals, keyCalls };
       const budgetCalls = { setAsideCalls: (zone: string, plan: Plan) => budget.setAside(zone, plan), releaseCalls: (zone: string) => budget.release(zone) };
       door = await startDyndns2Door(settings.dyndns2, { ...updateDeps, ...budgetCalls, allowPrivateIp: settings.allowPrivateIp ?? false, budgetSpent: () => Boolean(budget.spent()) });
     }
@@ -200,7 +213,10 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
         views
           .refresh(zone)
           // A record gone from the provider (deleted elsewhere) no longer counts against its key's quota.
-          .then((live) => owners.prune(zone, live, [...dhcid.of(zone).values()].flat(), since))
+          .then(async (live) => {
+            owners.prune(zone, live, [...dhcid.of(zone).values()].flat(), since);
+            await checkFilter(zone, live);
+          })
           .catch((error: unknown) => error instanceof BudgetSpentError || logger.warn(`gateway: re-reading ${zone} failed: ${(error as Error).message}`))
           .finally(() => reading.delete(zone));
       }

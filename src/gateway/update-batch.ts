@@ -20,7 +20,6 @@ import { EDE } from '../dns/edns.js';
 import type { Logger } from '../runtime/log.js';
 import { acquireLock } from '../state/lock.js';
 import { applyPlan, type ApplyOutcome } from '../zone/apply.js';
-import { LIST_PAGE_LENGTH } from '../zone/zone-listing.js';
 import { planZone, type Change, type Plan } from '../zone/plan.js';
 import type { ZoneProvider } from '../zone/provider-zone.js';
 import { isZoneType, sameRecord, sameValue, type LiveRecord, type ZoneRecord } from '../zone/record.js';
@@ -33,11 +32,13 @@ import { grantsFor } from './grants.js';
 import { heldAt, journalIntent, journalResult, newBatchId, type JournaledUpdate } from './batch-journal.js';
 import { settleLostAnswer, type Settled } from './lost-answer.js';
 import { QuotaBatch, type OwnersLedger } from './key-quotas.js';
+import type { KeyCalls } from './key-calls.js';
 import type { GatewayKeys } from './keys-file.js';
 import { keptRecords } from './kept-records.js';
 import type { UpdateMessage } from './update-message.js';
 import { MAX_BATCH_RECORDS, MAX_KEY_RECORDS, recordsOf } from './update-limits.js';
 import { managedRecords, RCODE_UPDATE } from './update-rules.js';
+import { readAt, readPlan, type Reading } from './update-reading.js';
 import type { ZoneViews } from './zone-views.js';
 
 export interface Outcome {
@@ -65,6 +66,8 @@ export interface BatchDeps {
   dhcid: DhcidStore;
   /** Which key created which record, for the keys' quotas (none: no quotas). */
   owners?: OwnersLedger;
+  /** Each key's share of the call budget (key-calls.ts; none: no shares). */
+  keyCalls?: KeyCalls;
 }
 
 interface Pending {
@@ -131,8 +134,13 @@ function batchLength(queue: Pending[]): number {
   return n;
 }
 
-/** The names an update's prerequisites and changes concern: all it needs read. */
-const namesOf = (message: UpdateMessage): string[] => [...message.prerequisites, ...message.updates].map((r) => r.name);
+/**
+ * The names of the zone an update's prerequisites and changes concern: all it needs read. One
+ * outside the zone holds none of its records (it is answered NOTZONE in its turn, RFC 2136 3.2:
+ * after the prerequisites before it), and is never read: its filter ("t", say) may list every entry.
+ */
+const namesOf = (message: UpdateMessage, zone: string): string[] =>
+  [...message.prerequisites, ...message.updates].map((r) => r.name).filter((name) => name === zone || name.endsWith(`.${zone}`));
 
 /** Lets the listeners answer what arrived meanwhile (queries, probes) before the next update is evaluated. */
 const yieldToListeners = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -146,26 +154,12 @@ function groupByName(records: LiveRecord[], names: Set<string>): Map<string, Liv
   return byName;
 }
 
-/**
- * How the batch reads the zone afresh: the names it concerns, one filtered listing each, or the
- * whole zone when that takes no more calls (a small zone, or a batch of many names).
- */
-function readPlan(zone: string, names: Set<string>, deps: BatchDeps): { whole: boolean; calls: number } {
-  const wholeCalls = Math.max(1, Math.ceil(deps.views.size(zone) / LIST_PAGE_LENGTH));
-  // The apex's filter (the zone's name) matches every entry: its listing is the whole zone's.
-  return names.size >= wholeCalls || names.has(zone) ? { whole: true, calls: wholeCalls } : { whole: false, calls: names.size };
-}
-
-/** The records the provider holds at `names`, read afresh and shown in the zone's view. */
-async function readNames(provider: ZoneProvider, zone: string, names: Set<string>, whole: boolean, deps: BatchDeps): Promise<LiveRecord[]> {
-  if (whole) {
-    const live = await provider.list();
-    deps.views.show(zone, live);
-    return live.filter((r) => names.has(r.name));
-  }
-  const live = await provider.listNames(names);
-  deps.views.showNames(zone, names, live);
-  return live;
+/** The records the provider holds at `names`, read afresh (update-reading.ts) and shown in the zone's view. */
+async function readNames(provider: ZoneProvider, zone: string, names: Set<string>, reading: Reading, deps: BatchDeps): Promise<LiveRecord[]> {
+  const { atNames, whole } = await readAt(provider, zone, names, reading, deps.views);
+  if (whole) deps.views.show(zone, whole);
+  else deps.views.showNames(zone, names, atNames);
+  return atNames;
 }
 
 async function applyBatch(zone: string, batch: Pending[], deps: BatchDeps): Promise<void> {
@@ -178,17 +172,27 @@ async function applyBatch(zone: string, batch: Pending[], deps: BatchDeps): Prom
   }
   try {
     const provider = deps.providerOf(zone);
-    const names = new Set(batch.flatMap((p) => namesOf(p.message)));
-    const reading = readPlan(zone, names, deps);
+    // A key that spent its share of the budget is answered before anything is read for it.
+    const shares = deps.keyCalls;
+    if (shares) {
+      const spent = batch.map((p) => shares.afford(p.key, 1));
+      batch.forEach((p, i) => spent[i] && p.resolve({ rcode: RCODE_UPDATE.REFUSED, ede: EDE.PROHIBITED, why: spent[i]! }));
+      batch = batch.filter((_, i) => !spent[i]);
+      if (!batch.length) return;
+    }
+    const names = new Set(batch.flatMap((p) => namesOf(p.message, zone)));
+    const reading = readPlan(zone, names, deps.views);
     // Nothing is read or evaluated when the budget cannot even pay for the reading.
     const poor = deps.affordCalls?.(reading.calls);
     if (poor) return everyone({ rcode: RCODE_UPDATE.SERVFAIL, ede: EDE.OTHER, why: poor });
     let live: LiveRecord[];
     try {
-      live = await readNames(provider, zone, names, reading.whole, deps);
+      live = await readNames(provider, zone, names, reading, deps);
     } catch (error) {
       return everyone({ rcode: RCODE_UPDATE.SERVFAIL, ede: EDE.NETWORK_ERROR, why: `cannot read the zone from the provider: ${(error as Error).message}` });
     }
+    // Each update's key pays its part of the reading.
+    for (const p of batch) shares?.charge(p.key, Math.ceil(reading.calls / batch.length));
     const keys = deps.keys();
     const kept = keptRecords(deps.stateDir, deps.hosts, keys);
     // The records at the batch's names as the updates accepted so far leave them.
@@ -209,7 +213,7 @@ async function applyBatch(zone: string, batch: Pending[], deps: BatchDeps): Prom
     let writes = 0;
     for (const [i, pending] of batch.entries()) {
       if (i) await yieldToListeners();
-      const own = namesOf(pending.message);
+      const own = namesOf(pending.message, zone);
       const here = recordsAt(current, own);
       // A delete of every type at a name (type ANY) needs the key to be allowed each type there, DHCID included (update-rules.ts, dhcid-rules.ts).
       const evaluation = evaluateWithDhcid(pending.message, here, zone, (owner, type) => grantsFor(keys, pending.key, zone, owner, type).length > 0, dhcid.held, dhcid.spare);
@@ -240,6 +244,13 @@ async function applyBatch(zone: string, batch: Pending[], deps: BatchDeps): Prom
         decide(pending, { rcode: RCODE_UPDATE.SERVFAIL, ede: EDE.OTHER, why: unaffordable });
         continue;
       }
+      // The key's share holds its writes and what undoing them would take; it is charged the writes.
+      const overShare = cost ? shares?.afford(pending.key, 2 * cost) : undefined;
+      if (overShare) {
+        decide(pending, { rcode: RCODE_UPDATE.REFUSED, ede: EDE.PROHIBITED, why: overShare });
+        continue;
+      }
+      shares?.charge(pending.key, cost);
       writes += cost;
       for (const [name, records] of groupByName(simulate(here, plan.changes), new Set(own))) current.set(name, records);
       dhcid.accept(evaluation.dhcid);
@@ -265,7 +276,7 @@ async function applyBatch(zone: string, batch: Pending[], deps: BatchDeps): Prom
     if (batchId) journalIntent(deps.stateDir, zone, batchId, journaled, deps.logger);
     const outcome: Pick<ApplyOutcome, 'done' | 'notDone' | 'failure'> = plan.changes.length ? await applyPlan(provider, plan, 'calls', deps.logger) : { done: [], notDone: [] };
     // Read again, the batch's names are shown in the zone's view as the provider holds them.
-    const reread = () => readNames(provider, zone, names, reading.whole, deps);
+    const reread = () => readNames(provider, zone, names, reading, deps);
     const settled = outcome.failure?.uncertain
       ? await settleLostAnswer(reread, zone, live, stepsOf(plan.changes).flat(), (now, held) => undoSteps(provider, zone, now, live, held, deps), deps.logger)
       : undefined;
@@ -283,7 +294,7 @@ async function applyBatch(zone: string, batch: Pending[], deps: BatchDeps): Prom
     dhcid.restore(deps.logger);
     const refused = outcome.failure.error instanceof ApiError && ['refused', 'bad-request', 'not-found'].includes(outcome.failure.error.kind);
     // Settled (read again after a lost answer, none of the batch's writes held): back as read.
-    const rolledBack = settled ? true : outcome.done.length ? await rollBack(provider, zone, live, outcome.done, names, reading.whole, deps) : true;
+    const rolledBack = settled ? true : outcome.done.length ? await rollBack(provider, zone, live, outcome.done, names, reading, deps) : true;
     const undone = settled
       ? `; the zone read again ${settled.undone ? `held ${settled.undone} of the batch's writes, which were undone` : "holds none of the batch's writes"}: nothing was changed`
       : outcome.done.length
@@ -303,11 +314,15 @@ async function applyBatch(zone: string, batch: Pending[], deps: BatchDeps): Prom
     // failed for another's bad record. Bounded: a round that retries answers at least the refused
     // update, so each retry has one update fewer. A provider that failed (down, 5xx) is not asked again
     // at once: those are told to send again.
+    // When undoing failed too (the provider refusing that as well: a plan full of another key's
+    // records), an update none of whose names and types was written is as it was read: it goes
+    // round too, against a fresh read. One whose writes may remain is told it failed.
     const offends = accepted.map(({ changes }) => holdsFailedWrite(changes, outcome.failure!.step));
-    const retry = refused && rolledBack && offends.includes(true);
+    const retry = refused && offends.includes(true);
+    const untouched = (changes: Change[]) => rolledBack || !outcome.done.some((step) => holdsFailedWrite(changes, step));
     const bystander: Outcome = { rcode: RCODE_UPDATE.SERVFAIL, ede: refused ? EDE.OTHER : EDE.NETWORK_ERROR, why: bystanderReason(refused, undone) };
     const again: Pending[] = [];
-    accepted.forEach(({ pending }, i) => (offends[i] ? pending.resolve(failed) : retry ? again.push(pending) : pending.resolve(bystander)));
+    accepted.forEach(({ pending, changes }, i) => (offends[i] ? pending.resolve(failed) : retry && untouched(changes) ? again.push(pending) : pending.resolve(bystander)));
     requeue(zone, [...again, ...waiting()].sort((a, b) => batch.indexOf(a) - batch.indexOf(b)));
   } finally {
     deps.releaseCalls?.(zone);
@@ -398,9 +413,9 @@ function simulate(current: LiveRecord[], changes: Change[]): LiveRecord[] {
  * the old one, with no grant for it and nothing in the journal). Only the batch's names are
  * read again: its writes are all there.
  */
-async function rollBack(provider: ZoneProvider, zone: string, before: LiveRecord[], done: Step[], names: Set<string>, whole: boolean, deps: BatchDeps): Promise<boolean> {
+async function rollBack(provider: ZoneProvider, zone: string, before: LiveRecord[], done: Step[], names: Set<string>, reading: Reading, deps: BatchDeps): Promise<boolean> {
   try {
-    const now = whole ? (await provider.list()).filter((r) => names.has(r.name)) : await provider.listNames(names);
+    const { atNames: now } = await readAt(provider, zone, names, reading, deps.views);
     const back = planTo(now, managedRecords(withoutSteps(now, before, done), zone), zone);
     if (back.changes.length) deps.logger.warn(`gateway: undoing ${back.changes.length} write(s) of a failed batch of ${zone}: ${back.changes.map((c) => `${c.action} ${(c.after ?? c.before)!.name} ${(c.after ?? c.before)!.type}`).join(', ')}`);
     return !(await applyPlan(provider, back, 'calls', deps.logger)).failure;

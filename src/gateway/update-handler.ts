@@ -15,6 +15,7 @@ import { formError } from '../dns/form-error.js';
 import { RCODE_UPDATE, grantsFirst, unfitOwner } from './update-rules.js';
 import { grantsFor, mayChangeIn } from './grants.js';
 import { MAX_UPDATE_RECORDS } from './update-limits.js';
+import { costlyPrerequisites } from './update-reading.js';
 import { rcodeName } from '../dns/types.js';
 import type { RefusalLog } from './refusal-log.js';
 
@@ -63,6 +64,10 @@ export async function handleUpdate(packet: Buffer, signer: Signer | undefined, c
   if (!mayChangeIn(keys, signer.key.name, zone)) return answer(RCODE_UPDATE.REFUSED, { code: EDE.PROHIBITED, why: `the key ${signer.key.name} may change nothing in ${zone}` });
   const early = grantsFirst(message, zone, (owner, type) => grantsFor(keys, signer.key.name, zone, owner, type).length > 0);
   if (early && !early.ok) return answer(early.rcode, { code: early.ede, why: early.why });
+  // A name outside the zone is never read (update-batch.ts: it holds nothing of the zone, and its
+  // filter, "t" say, may list every entry); one costly to read is refused here.
+  const costly = costlyPrerequisites(message, zone, deps.views);
+  if (costly) return answer(costly.rcode, { code: costly.ede, why: costly.why });
   const run = enqueueUpdate(zone, { key: signer.key.name, client, message }, deps);
   deps.inFlight?.add(run);
   void run.finally(() => deps.inFlight?.delete(run));

@@ -33,11 +33,19 @@ interface Served {
   serial: number;
   /** The XOR of every owner's digest (ownerDigest): the zone's content, order aside. */
   digest: Buffer;
+  /** When (a count of readings shown) each owner was last shown from a reading of its names, while a whole-zone refresh may be under way. */
+  patched: Map<string, number>;
+  /** When the zone was last shown from a whole listing. */
+  shownWhole: number;
 }
 
 export class ZoneViews {
   private readonly zones = new Map<string, Served>();
+  /** Whether the provider's `filter` was seen to find a name's entries in each zone (filter-probe.ts); until it was, updates read the zone whole. */
+  readonly filterFinds = new Map<string, boolean>();
   private changes = 0;
+  /** Readings shown so far: a refresh's listing is older than any shown after it began. */
+  private readings = 0;
 
   constructor(
     zones: string[],
@@ -51,7 +59,7 @@ export class ZoneViews {
     /** The last serial served for each zone, by this run or an earlier one. */
     private readonly serials: SerialStore = SerialStore.inMemory(),
   ) {
-    for (const zone of zones) this.zones.set(zone, { owners: new Map(), counts: new Map(), records: 0, serial: 0, digest: Buffer.alloc(DIGEST_BYTES) });
+    for (const zone of zones) this.zones.set(zone, { owners: new Map(), counts: new Map(), records: 0, serial: 0, digest: Buffer.alloc(DIGEST_BYTES), patched: new Map(), shownWhole: 0 });
   }
 
   /** Grows with every re-index of any zone: answers cached before it moved are stale (src/dns/answer-cache.ts). */
@@ -79,21 +87,62 @@ export class ZoneViews {
     return this.zones.get(zone)?.records ?? 0;
   }
 
-  /** Reads the zone from the provider and re-indexes what changed; returns the listing. */
+  /**
+   * How many of the provider's records (as last read) a service/dnslist `filter` would list:
+   * those whose name contains it, case aside (as the sandbox and, as far as is known, the
+   * provider match it). Counting stops once past `atMost`: a name that is a suffix of many
+   * (a parent, the apex) is known to be costly without counting all of it.
+   */
+  filterMatches(zone: string, filter: string, atMost = Number.POSITIVE_INFINITY): number {
+    const counts = this.zones.get(zone)?.counts;
+    if (!counts) return 0;
+    const text = nameKey(filter);
+    let matches = 0;
+    for (const [owner, count] of counts) {
+      if (!owner.includes(text)) continue;
+      matches += count;
+      if (matches > atMost) break;
+    }
+    return matches;
+  }
+
+  /**
+   * Reads the zone from the provider and re-indexes what changed; returns the listing. A
+   * listing of many pages takes seconds: an update made meanwhile showed its names from a later
+   * reading, and those owners keep what it showed (an attack saw the old value answered, with a
+   * new serial and a NOTIFY, until the next refresh). A zone shown whole meanwhile (by an
+   * update's reading) is not shown again from this older listing.
+   */
   async refresh(zone: string): Promise<LiveRecord[]> {
+    const began = this.readings;
     const live = await this.providerOf(zone).list();
-    this.show(zone, live);
+    this.show(zone, live, began);
     return live;
   }
 
-  /** Shows a listing of the whole zone already read: owners it lacks are gone. */
-  show(zone: string, live: LiveRecord[]): void {
+  /**
+   * Shows a listing of the whole zone already read: owners it lacks are gone. `began` (a
+   * refresh's): what was shown since it began is newer than the listing, and stays.
+   */
+  show(zone: string, live: LiveRecord[], began?: number): void {
     const served = this.zones.get(zone);
     if (!served) return;
+    if (began !== undefined && served.shownWhole > began) return;
+    const newer = began === undefined ? new Set<string>() : new Set([...served.patched].filter(([, at]) => at > began).map(([owner]) => owner));
     // Every owner seen before is looked at again: one the listing lacks is gone.
     const { byOwner, counts } = this.grouped(zone, live, this.keptByGateway(zone), [nameKey(zone), ...served.owners.keys()]);
+    let records = live.length;
+    for (const owner of newer) {
+      byOwner.delete(owner);
+      records += (served.counts.get(owner) ?? 0) - (counts.get(owner) ?? 0);
+      if (served.counts.has(owner)) counts.set(owner, served.counts.get(owner)!);
+      else counts.delete(owner);
+    }
     served.counts = counts;
-    served.records = live.length;
+    served.records = records;
+    // Marks older than this listing are of no more use; those newer are kept for a refresh begun after them.
+    served.patched = new Map([...served.patched].filter(([owner]) => newer.has(owner)));
+    if (began === undefined) served.shownWhole = ++this.readings;
     this.apply(zone, served, byOwner);
   }
 
@@ -105,6 +154,8 @@ export class ZoneViews {
     const served = this.zones.get(zone);
     if (!served?.index) return;
     const asked = [...new Set([...names].map(nameKey))];
+    const at = ++this.readings;
+    for (const owner of asked) served.patched.set(owner, at);
     const { byOwner, counts } = this.grouped(zone, live, this.keptByGateway(zone, asked), asked);
     for (const owner of byOwner.keys()) {
       const count = counts.get(owner) ?? 0;

@@ -16,14 +16,31 @@ export interface ZoneProvider {
   /**
    * Every entry at exactly these names (full names, as LiveRecord names them), read afresh, one
    * filtered listing per name, each proved complete as list() proves the zone's; otherwise an
-   * IncompleteListingError.
+   * IncompleteListingError. With `allowance`, the pages the listings may take in all: a name
+   * whose filter matches more than is left (its first page tells its total) ends the reading
+   * with a BroadFilterError, and the caller reads the whole zone instead.
    */
-  listNames(names: Iterable<string>): Promise<LiveRecord[]>;
+  listNames(names: Iterable<string>, allowance?: PageAllowance): Promise<LiveRecord[]>;
   create(record: ZoneRecord): Promise<void>;
   update(entityID: string, record: ZoneRecord): Promise<void>;
   delete(entityID: string): Promise<void>;
   /** service/dnssetzone: the whole zone in one call. */
   setZone(records: ProviderFields[]): Promise<void>;
+}
+
+/** Pages the filtered listings of one reading may take; each name's first page tells how many it needs, and those are taken from `left`. */
+export interface PageAllowance {
+  left: number;
+}
+
+/** A name's filtered listing would take more pages than its reading was allowed (the filter matches much of the zone). */
+export class BroadFilterError extends Error {
+  constructor(
+    readonly filter: string,
+    readonly pages: number,
+  ) {
+    super(`service/dnslist (filter ${filter}) matches ${pages} pages of entries`);
+  }
 }
 
 /** Filtered listings read at once: the provider's limit of simultaneous connections. */
@@ -37,13 +54,20 @@ export interface ZoneListing {
 }
 
 export function providerZone(client: ApiClient, serviceName: string): ZoneProvider {
-  const listing = async (filter?: string): Promise<ZoneListing> => {
+  const listing = async (filter?: string, allowance?: PageAllowance): Promise<ZoneListing> => {
     // Our own paging, not the SDK's: a zone needs proof that the listing is whole (zone-listing.ts).
     // Each page is mapped as it comes: the provider's entries are left young, and the garbage
     // collector never carries 100,000 of them into the old generation beside the records.
     const fetchPage = async (page: number, pageLength: number) => {
       const data = await client.call('service', service.dnsList, { serviceName, page, pageLength, ...(filter === undefined ? {} : { filter }) });
-      return { items: (data.dns ?? []).map((entry: DnsEntry) => fromProvider(entry, serviceName)), total: (data.queryInfo as Partial<QueryInfo> | undefined)?.total };
+      const total = (data.queryInfo as Partial<QueryInfo> | undefined)?.total;
+      if (page === 1 && allowance && filter !== undefined) {
+        // The first page was paid for already; the rest must fit what is left, else nothing more is read.
+        const pages = typeof total === 'number' && total > 0 ? Math.ceil(total / pageLength) : 1;
+        if (pages - 1 > allowance.left) throw new BroadFilterError(filter, pages);
+        allowance.left -= pages - 1;
+      }
+      return { items: (data.dns ?? []).map((entry: DnsEntry) => fromProvider(entry, serviceName)), total };
     };
     const { items, incomplete, pages } = await listAll<LiveRecord>(fetchPage, (r) => r.entityID, filter === undefined ? 'service/dnslist' : `service/dnslist (filter ${filter})`);
     return { records: items, incomplete, pages };
@@ -55,7 +79,7 @@ export function providerZone(client: ApiClient, serviceName: string): ZoneProvid
       if (incomplete) throw new IncompleteListingError(incomplete);
       return records;
     },
-    async listNames(names) {
+    async listNames(names, allowance) {
       const queue = [...new Set(names)];
       const byName = new Map<string, LiveRecord[]>();
       // The spec gives `filter` no more meaning than a filter on the name; the sandbox (and the
@@ -63,7 +87,9 @@ export function providerZone(client: ApiClient, serviceName: string): ZoneProvid
       // exactly the name count, so a filter that matches more (xwww for www, or every name for
       // the apex) or one the provider ignores costs calls, never a wrong answer.
       const readOne = async (name: string) => {
-        const { records: listed, incomplete } = await listing(name);
+        if (allowance && allowance.left <= 0) throw new BroadFilterError(name, 1);
+        if (allowance) allowance.left--;
+        const { records: listed, incomplete } = await listing(name, allowance);
         if (incomplete) throw new IncompleteListingError(incomplete);
         byName.set(name, listed.filter((r) => r.name === name));
       };

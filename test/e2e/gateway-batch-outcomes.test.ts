@@ -108,6 +108,29 @@ describe('answers that depend on the updates before them in a batch', () => {
     expect(zone.filter((e) => e.name === refused)).toEqual([]);
   });
 
+  it('an update none of whose writes was made goes round again when the provider refuses a write and then its undoing (a full plan), not SERVFAIL', async () => {
+    const txt = (name: string, value: string) => ({ name, type: 'TXT' as const, ttl: 60, value: [value] }) as DnsRecord;
+    expect(await update('admin', admin, [txt('blocker.example.com', 'b')])).toBe(0);
+    expect(await update('admin', admin, [txt('bystander.example.com', 'x')])).toBe(0);
+    // The blocker (a no-op) reads slowly, so the three below go together. Their plan: two creates
+    // side by side, the first slow and made, the second refused; then undoing the one made is
+    // refused too (as a plan at its entity limit refuses). The delete, last in the plan, was never sent.
+    sandbox.faults.push(parseFault('service/dnslist=slow:1500x1'), parseFault('service/dnscreate=slow:300x1'), parseFault('service/dnscreate=refusex1'), parseFault('service/dnsdelete=refusex1'));
+    const first = update('admin', admin, [txt('blocker.example.com', 'b')]);
+    await new Promise((r) => setTimeout(r, 300));
+    const [u0, p, q, bystander] = await Promise.all([
+      first,
+      update('admin', admin, [txt('full-p.example.com', 'p')]),
+      update('admin', admin, [txt('full-q.example.com', 'q')]),
+      update('admin', admin, [], [{ name: 'bystander.example.com', type: 16 }]),
+    ]);
+    expect(u0).toBe(0);
+    // The refused one and the one whose write stayed are told SERVFAIL (what holds is not what was asked).
+    expect([p, q]).toEqual([2, 2]);
+    expect(bystander).toBe(0);
+    expect(txtAt('bystander.example.com')).toEqual([]);
+  });
+
   it('undoes only its own writes when the provider refuses one: what others changed meanwhile stays', async () => {
     const home = () => sandbox.model.services.find((s) => s.name === 'example.com')!.dns.find((e) => e.name === 'home.example.com' && e.type === 'A')!;
     const before = home().value;

@@ -19,27 +19,31 @@ import { hasProgram } from '../helpers/pebble.js';
 
 const TOOLS = hasProgram('nsupdate', 'bind9-dnsutils');
 const ZONE_SIZE = 50_000;
+/** Names below dyn.example.com: its filter (and yn.example.com's, n.example.com's) lists 20 pages of them. */
+const DYN_HOSTS = 20_000;
 
 let sandbox: Sandbox;
 let gateway: ReturnType<typeof startDist>;
 let port: number;
 let secret: string;
+/** A key that may change only TXT records below acme.example.com. */
+let narrowSecret: string;
 
 const zoneEntries = (): DnsEntry[] => sandbox.model.services.find((s) => s.name === 'example.com')!.dns;
 const providerCalls = () => [...sandbox.calls.values()].reduce((n, c) => n + c, 0);
 
-function nsupdate(lines: string[]): Promise<{ code: number; out: string }> {
+function nsupdate(lines: string[], key = secret): Promise<{ code: number; out: string }> {
   const script = [`server 127.0.0.1 ${port}`, 'zone example.com', ...lines, 'send', ''].join('\n');
   return new Promise((resolve) => {
-    const child = execFile('nsupdate', ['-t', '20', '-y', secret], { timeout: 60_000 }, (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, out: stdout + stderr }));
+    const child = execFile('nsupdate', ['-t', '20', '-y', key], { timeout: 60_000 }, (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, out: stdout + stderr }));
     child.stdin!.end(script);
   });
 }
 
 /** What one nsupdate run costs in provider calls (the sandbox counts each request it serves). */
-async function cost(lines: string[]): Promise<{ code: number; out: string; calls: number }> {
+async function cost(lines: string[], key = secret): Promise<{ code: number; out: string; calls: number }> {
   const before = providerCalls();
-  const result = await nsupdate(lines);
+  const result = await nsupdate(lines, key);
   return { ...result, calls: providerCalls() - before };
 }
 
@@ -54,13 +58,16 @@ beforeAll(async () => {
     { entityID: '', name: 'xcdn.example.com', type: 'A', ttl: '300', priority: '-', value: '192.0.2.20' },
     { entityID: '', name: 'cdn.example.com.example.com', type: 'TXT', ttl: '300', priority: '-', value: 'not cdn' },
     { entityID: '', name: 'a.cdn.example.com', type: 'A', ttl: '300', priority: '-', value: '192.0.2.21' },
+    ...Array.from({ length: DYN_HOSTS }, (_, i): DnsEntry => ({ entityID: '', name: `d${i}.dyn.example.com`, type: 'A', ttl: '300', priority: '-', value: `10.9.${i >> 8}.${i & 255}` })),
   ];
   for (let i = 0; dns.length + extra.length < ZONE_SIZE; i++) dns.push({ entityID: String(900_000 + i), name: `h${i}.example.com`, type: 'A', ttl: '300', priority: '-', value: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}` });
   extra.forEach((e, i) => dns.push({ ...e, entityID: String(800_000 + i) }));
   const dir = tempDir('ddedge-gwcost-');
   const keyText = keygenText('admin', 'hmac-sha256');
   secret = `hmac-sha256:admin:${/secret "([^"]+)"/.exec(keyText)![1]}`;
-  writeFileSync(join(dir, 'keys'), `${keyText}grant "admin" zonesub;\n`, { mode: 0o600 });
+  const narrowText = keygenText('narrow', 'hmac-sha256');
+  narrowSecret = `hmac-sha256:narrow:${/secret "([^"]+)"/.exec(narrowText)![1]}`;
+  writeFileSync(join(dir, 'keys'), `${keyText}${narrowText}grant "admin" zonesub;\ngrant "narrow" wildcard *.acme.example.com TXT;\n`, { mode: 0o600 });
   gateway = startDist(
     ['gateway', '--zone', 'example.com', '--keys', join(dir, 'keys'), '--dns-listen', '127.0.0.1:0', '--state-dir', join(dir, 'state'), '--refresh', '1h'],
     baseEnv({ DDEDGE_API_URL: sandbox.url, DDEDGE_API_USER: 'demo-user', DDEDGE_API_PASSWORD: 'demo-api-password', DDEDGE_MAX_CALLS_PER_HOUR: '3600' }),
@@ -131,6 +138,38 @@ describe.skipIf(!TOOLS)(`an update's provider calls on a zone of ${ZONE_SIZE.toL
     expect(results).toEqual(Array(4).fill({ code: 0, out: '' }));
     const at = (name: string) => zoneEntries().filter((e) => e.name === name).map((e) => e.value).sort();
     expect([at('pa.example.com'), at('pb.example.com'), at('pc.example.com')]).toEqual([['a', 'a2'], ['b'], ['c']]);
+  });
+
+  it('a prerequisite outside the zone is answered NOTZONE before anything is read', async () => {
+    // "t" is no name of example.com, but its filter would list every entry (50 pages).
+    for (const key of [secret, narrowSecret]) {
+      const { out, calls } = await cost(['prereq yxdomain t'], key);
+      expect(out).toMatch(/NOTZONE/);
+      expect(calls).toBe(0);
+    }
+  });
+
+  it("a key's prerequisites at names that list much of the zone cannot spend the budget: refused before any read", async () => {
+    // An attack: a key granted only TXT below acme.example.com names parents of 20,000 hosts in
+    // prerequisites beside one add it may make; each such filter lists 20 pages.
+    for (const i of [1, 2, 3]) {
+      const { out, calls } = await cost(['prereq nxdomain n.example.com', 'prereq nxdomain yn.example.com', 'prereq nxdomain dyn.example.com', `update add t${i}.acme.example.com 60 TXT "x"`], narrowSecret);
+      expect(out).toMatch(/REFUSED/);
+      expect(calls).toBe(0);
+    }
+    // A prerequisite at a leaf name is still checked, for a read of that name only.
+    const leaf = await cost(['prereq nxdomain free.example.com', 'update add t9.acme.example.com 60 TXT "x"'], narrowSecret);
+    expect({ code: leaf.code, out: leaf.out }).toEqual({ code: 0, out: '' });
+    expect(leaf.calls).toBeLessThanOrEqual(3);
+  });
+
+  it('an update at names whose listings together take more pages than the zone reads the whole zone once instead', async () => {
+    const pages = Math.ceil(zoneEntries().length / 1000);
+    const { code, out, calls } = await cost(['update add dyn.example.com 300 TXT "p"', 'update add yn.example.com 300 TXT "p"', 'update add n.example.com 300 TXT "p"']);
+    expect({ code, out }).toEqual({ code: 0, out: '' });
+    // Three filtered listings of 20 pages each would be 60; the whole zone is `pages`, then 3 writes.
+    expect(calls).toBeLessThanOrEqual(pages + 3);
+    expect(zoneEntries().filter((e) => ['dyn.example.com', 'yn.example.com', 'n.example.com'].includes(e.name)).length).toBe(3);
   });
 
   it("warns at start when re-reading the zone's pages every --refresh would take most of the budget", async () => {

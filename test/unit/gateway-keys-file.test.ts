@@ -105,9 +105,10 @@ describe('quota statements', () => {
   });
 
   it('names the line and what was wrong', () => {
-    expect(errorOf(`${key}quota "kea";\n`)).toBe('keys.conf:2:1: quota "kea": name dhcid N, records N or both');
-    expect(errorOf(`${key}quota "kea" leases 5;\n`)).toBe('keys.conf:2:13: quota "kea": expected dhcid N, records N or ";", found "leases"');
+    expect(errorOf(`${key}quota "kea";\n`)).toBe('keys.conf:2:1: quota "kea": name dhcid N, records N, calls N or several');
+    expect(errorOf(`${key}quota "kea" leases 5;\n`)).toBe('keys.conf:2:13: quota "kea": expected dhcid N, records N, calls N or ";", found "leases"');
     expect(errorOf(`${key}quota "kea" dhcid -1;\n`)).toBe('keys.conf:2:19: quota "kea": dhcid takes a whole number of records (0 to 9999999), found "-1"');
+    expect(errorOf(`${key}quota "kea" calls 1.5;\n`)).toBe('keys.conf:2:19: quota "kea": calls takes a whole number of provider calls an hour (0 to 9999999), found "1.5"');
     expect(errorOf(`${key}quota "other" dhcid 1;\n`)).toBe('keys.conf:2:7: no key "other" is defined in this file');
   });
 });
