@@ -28,7 +28,7 @@ install -d -m 0755 "$pkg/DEBIAN" "$pkg/usr/lib/ddedge/dist/chunks" "$pkg/usr/lib
 install -m 0755 dist/ddedge.mjs "$pkg/usr/lib/ddedge/dist/ddedge.mjs"
 for file in dist/chunks/*.cjs dist/chunks/*.LEGAL.txt; do install -m 0644 "$file" "$pkg/usr/lib/ddedge/dist/chunks/"; done
 install -m 0755 bin/ddedge-acme "$pkg/usr/lib/ddedge/bin/ddedge-acme"
-install -m 0644 scripts/code-cache.mjs scripts/code-cache-cycle.mjs "$pkg/usr/lib/ddedge/scripts/"
+install -m 0644 scripts/code-cache.mjs scripts/code-cache-cycle.mjs scripts/whoami-dns.mjs "$pkg/usr/lib/ddedge/scripts/"
 ln -s ../lib/ddedge/dist/ddedge.mjs "$pkg/usr/bin/ddedge"
 ln -s ../lib/ddedge/bin/ddedge-acme "$pkg/usr/bin/ddedge-acme"
 install -m 0644 systemd/ddedge.service systemd/ddedge.timer systemd/ddedge-daemon.service systemd/ddedge-gateway.service "$pkg/lib/systemd/system/"

@@ -172,7 +172,7 @@ describe.skipIf(!hasDeb)('the Debian package', () => {
     expect(readdirSync(chunks)).toContain('main.cjs.v8cache');
 
     // Purge: no file of ddedge's left but the administrator's secret and the data ddedge kept
-    // for them (state, zone backups, the gateway's DHCID records and journal), which the purge
+    // for them (state, address history, zone backups, the gateway's DHCID records and journal), which the purge
     // names, as README.Debian does.
     expect(readFileSync(join(root, 'usr/share/doc/ddedge/README.Debian'), 'utf8')).toMatch(/purg(e|ing)[^]*keeps? \/var\/lib\/ddedge/);
     const gatewayData = join(root, 'var/lib/ddedge/gateway/dhcid.json');
@@ -182,9 +182,9 @@ describe.skipIf(!hasDeb)('the Debian package', () => {
     expect(purge.status, purge.stdout + purge.stderr).toBe(0);
     for (const gone of ['usr/lib/ddedge', 'usr/bin/ddedge', 'lib/systemd/system/ddedge.service', 'etc/ddedge/ddedge.env', 'var/cache/ddedge']) expect(existsSync(join(root, gone)), gone).toBe(false);
     expect(readdirSync(join(root, 'etc/ddedge/credentials'))).toEqual(['dyndns-key']);
-    expect(readdirSync(join(root, 'var/lib/ddedge')).sort()).toEqual(['gateway', 'state.json']);
+    expect(readdirSync(join(root, 'var/lib/ddedge')).sort()).toEqual(['gateway', 'history.json', 'state.json']);
     expect(readFileSync(gatewayData, 'utf8')).toBe('{}\n');
-    expect(purge.stdout + purge.stderr).toMatch(/ddedge: kept \/var\/lib\/ddedge\/ \(state, zone backups, the gateway's DHCID records and journal\): remove it by hand if it is no longer wanted \(rm -rf \/var\/lib\/ddedge \/var\/lib\/private\/ddedge\)/);
+    expect(purge.stdout + purge.stderr).toMatch(/ddedge: kept \/var\/lib\/ddedge\/ \(state, address history, zone backups, the gateway's DHCID records and journal\): remove it by hand if it is no longer wanted \(rm -rf \/var\/lib\/ddedge \/var\/lib\/private\/ddedge\)/);
     // No override left (exit 1: none listed).
     const overrides = spawnSync('dpkg-statoverride', [`--root=${root}`, '--list'], { encoding: 'utf8' });
     expect([overrides.status, overrides.stdout]).toEqual([1, '']);
