@@ -107,6 +107,9 @@ function codeOf(outcome: Outcome, deps: HostUpdateDeps): HostResult {
   if (outcome.rcode === RCODE_UPDATE.NOERROR) return { code: outcome.changed ? 'good' : 'nochg' };
   // A key past its share of the call budget (key-calls.ts) is told to stop, as for the budget.
   if (/has spent its share of the provider calls/.test(outcome.why)) return { code: 'abuse', why: outcome.why };
+  // A key's records quota (key-quotas.ts) is its permission, as its grants are: `nohost`, which a
+  // router reads as "not yours to create" and does not hammer, rather than `dnserr` (the provider's).
+  if (/ may hold at most \d+ /.test(outcome.why)) return { code: 'nohost', why: outcome.why };
   // The grants and kept records were checked above: a refusal now is the provider's, of the value.
   if (outcome.rcode === RCODE_UPDATE.REFUSED && outcome.ede !== EDE.NOT_READY) return { code: 'dnserr', why: outcome.why };
   if (deps.budgetSpent() || /budget of \d+ provider calls/.test(outcome.why)) return { code: 'abuse', why: outcome.why };
