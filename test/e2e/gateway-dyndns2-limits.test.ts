@@ -142,7 +142,7 @@ describe('the dyndns2 door under bad input and limits', () => {
       ];
       for (const [path, init] of tries) {
         await (await fetch(`${door.url}${path}`, init)).text();
-        // A right password in between: the wrong ones are not slowed (failure-delay.ts), which is not what this test is about.
+        // A right password in between clears the key's wrong tries (guess-limit.ts): the limit on guessing is not what this test is about.
         await (await fetch(`${door.url}/nic/update?hostname=home.example.com&myip=81.0.2.64`, { headers: auth() })).text();
       }
     }
