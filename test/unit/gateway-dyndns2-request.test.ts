@@ -52,6 +52,7 @@ describe('reading a dyndns2 request', () => {
   it('refuses a LAN prefix that is not IPv6 or not /48 to /64', () => {
     expect(read('ip6lanprefix=81.0.2.0/24').lanPrefixProblem).toMatch(/not an IPv6 prefix/);
     expect(read('ip6lanprefix=2a01:4f8::/80').lanPrefixProblem).toMatch(/48 to 64/);
+    for (const length of ['0x40', '64/64', '+64', '64.0', ' 64', '', '1e2']) expect(read(`ip6lanprefix=2a01:4f8::/${length}`).lanPrefixProblem, length).toMatch(/48 to 64 \(decimal\)/);
   });
 });
 

@@ -15,6 +15,9 @@ import type { GuessLimit } from './guess-limit.js';
 import { decideHost, isPending, updateHosts, type Dyndns2Code, type HostResult, type HostUpdateDeps, type PendingHost, type WantedAddresses } from './host-update.js';
 import type { Dyndns2Request } from './request.js';
 
+/** A LAN's prefix length: where the hosts behind the router sit. */
+const LAN_PREFIX_LENGTH = 64;
+
 export interface DoorDeps extends HostUpdateDeps {
   /** --prefix-host: canonical interface identifier by host name. */
   prefixHosts: Map<string, string>;
@@ -142,7 +145,10 @@ function hostsBehind(request: Dyndns2Request, key: string, client: string, deps:
       // Hosts the key may not change are none of its business, and not a refusal: one keys file serves many routers.
       .filter(([host]) => !named.has(host) && mayChangeAaaa(deps, key, host))
       .map(([host, identifier]) => {
-        const { address } = joinIdentifier(prefix.address, prefix.length, identifier);
+        // Joined at /64 whatever length was sent: the hosts are on the LAN, a /64, the one the
+        // prefix's address names (a /56's address with subnet bits keeps them; identifiers hold
+        // only the last 64 bits, settings.ts), never bits the identifier's zeros would overwrite.
+        const { address } = joinIdentifier(prefix.address, LAN_PREFIX_LENGTH, identifier);
         const reason = deps.allowPrivateIp ? undefined : nonPublicReason(address);
         return { host, address, decided: reason ? { code: 'dnserr' as const, why: `${address} is not public (${reason})` } : decideHost(host, { AAAA: address }, key, deps) };
       })
