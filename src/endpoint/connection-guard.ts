@@ -58,9 +58,15 @@ export function guardConnections(server: Server, limits: ConnectionLimits): void
     return largest;
   };
 
-  // Over TLS a request's socket is the TLS socket, which exists once the handshake is done (the
-  // server's handshake timeout bounds the time before it).
-  server.on(server instanceof TlsServer ? 'secureConnection' : 'connection', (socket: Socket) => {
+  // Over TLS every TCP connection is counted from its first moment, as over plain HTTP: counted
+  // only once its handshake was done, thousands of silent sockets from one address would pass
+  // every bound (and spend the file descriptors) until the handshake deadline closed them. A
+  // request's socket is then the TLS socket over it, found by the remote address and port.
+  const tls = server instanceof TlsServer;
+  const rawByPeer = new Map<string, Socket>();
+  const tlsToRaw = new WeakMap<Socket, Socket>();
+  const peerOf = (socket: Socket) => `${socket.remoteAddress}|${socket.remotePort}`;
+  server.on('connection', (socket: Socket) => {
     const address = socket.remoteAddress;
     if (address === undefined) return void socket.destroy(); // already gone
     if ((byAddress.get(address) ?? 0) >= limits.perAddress && !evictOldestIdle((t) => t.address === address)) return void socket.destroy();
@@ -70,17 +76,33 @@ export function guardConnections(server: Server, limits: ConnectionLimits): void
     }
     open.set(socket, { address, busy: 0 });
     byAddress.set(address, (byAddress.get(address) ?? 0) + 1);
-    socket.once('close', () => forget(socket));
+    const peer = tls ? peerOf(socket) : undefined;
+    if (peer) rawByPeer.set(peer, socket);
+    socket.once('close', () => {
+      forget(socket);
+      if (peer && rawByPeer.get(peer) === socket) rawByPeer.delete(peer);
+    });
   });
+  if (tls) {
+    server.on('secureConnection', (secure: Socket) => {
+      const raw = rawByPeer.get(peerOf(secure));
+      if (!raw) return void secure.destroy(); // its TCP connection was closed meanwhile
+      tlsToRaw.set(secure, raw);
+      // Closing the TCP connection (an eviction) ends the TLS one over it; and the other way.
+      raw.once('close', () => secure.destroy());
+      secure.once('close', () => raw.destroy());
+    });
+  }
 
   server.on('request', (req, res) => {
-    const tracked = open.get(req.socket);
+    const socket = tlsToRaw.get(req.socket) ?? req.socket;
+    const tracked = open.get(socket);
     if (!tracked) return;
     tracked.busy++;
     res.once('close', () => {
       tracked.busy--;
       // Still open (keep-alive): it starts waiting again, as the newest.
-      if (open.delete(req.socket)) open.set(req.socket, tracked);
+      if (open.delete(socket)) open.set(socket, tracked);
     });
   });
 }

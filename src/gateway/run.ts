@@ -37,7 +37,7 @@ import { SerialStore } from './serial-store.js';
 import { OwnersLedger } from './key-quotas.js';
 import { startDyndns2Door, type Dyndns2Door } from './dyndns2/door-start.js';
 import type { Dyndns2Settings } from './dyndns2/settings.js';
-import type { Plan } from '../zone/plan.js';
+import type { UpdateDeps } from './update-handler.js';
 
 /** How often the replay memory is written when it changed: a crash forgets at most this much. */
 const REPLAY_SAVE_MS = 2_000;
@@ -138,40 +138,35 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
   let stopping = false;
   const inFlight = new Set<Promise<unknown>>();
   const keyCalls = new KeyCalls(budget.limit, () => keys);
+  // One set of update deps for both doors (RFC 2136 and dyndns2): the same queue, budget, key
+  // shares, quotas and owners ledger, so nothing a door makes escapes what the other holds to.
+  const updateDeps: UpdateDeps = {
+    views,
+    providerOf,
+    keys: () => keys,
+    stateDir: settings.stateDir,
+    hosts: settings.hosts,
+    logger,
+    dhcid,
+    owners,
+    stopping: () => stopping,
+    inFlight,
+    refusals,
+    setAsideCalls: (zone, plan, rereads) => budget.setAside(zone, plan, rereads),
+    affordCalls: (calls, forUpdate) => budget.afford(calls, forUpdate),
+    releaseCalls: (zone) => budget.release(zone),
+    keyCalls,
+  };
   try {
     for (const address of settings.listen) {
       try {
-        servers.push(
-          await startGatewayServer({
-            host: address.host,
-            port: address.port,
-            views,
-            providerOf,
-            keys: () => keys,
-            stateDir: settings.stateDir,
-            hosts: settings.hosts,
-            logger,
-            dhcid,
-            owners,
-            stopping: () => stopping,
-            inFlight,
-            stats,
-            refusals,
-            replays,
-            setAsideCalls: (zone, plan, rereads) => budget.setAside(zone, plan, rereads),
-            affordCalls: (calls, forUpdate) => budget.afford(calls, forUpdate),
-            releaseCalls: (zone) => budget.release(zone),
-            keyCalls,
-          }),
-        );
+        servers.push(await startGatewayServer({ ...updateDeps, host: address.host, port: address.port, stats, refusals, replays }));
       } catch (error) {
         throw listenError('--dns-listen', `${address.host.includes(':') ? `[${address.host}]` : address.host}:${address.port}`, error as NodeJS.ErrnoException);
       }
     }
     if (settings.dyndns2) {
-      const updateDeps = { views, providerOf, keys: () => keys, stateDir: settings.stateDir, hosts: settings.hosts, logger, dhcid, stopping: () => stopping, inFlight, refusals, keyCalls };
-      const budgetCalls = { setAsideCalls: (zone: string, plan: Plan) => budget.setAside(zone, plan), releaseCalls: (zone: string) => budget.release(zone) };
-      door = await startDyndns2Door(settings.dyndns2, { ...updateDeps, ...budgetCalls, allowPrivateIp: settings.allowPrivateIp ?? false, budgetSpent: () => Boolean(budget.spent()) });
+      door = await startDyndns2Door(settings.dyndns2, { ...updateDeps, refusals, allowPrivateIp: settings.allowPrivateIp ?? false, budgetSpent: () => Boolean(budget.spent()) });
     }
     const shown = settings.listen.map((a, i) => `${a.host.includes(':') ? `[${a.host}]` : a.host}:${servers[i]!.port}`);
     stats.listening = shown;

@@ -384,7 +384,8 @@ function requeue(zone: string, updates: Pending[]): void {
 }
 
 /** The zone engine's plan from `live` to `wanted`; SOA, the apex NS and types ddedge does not manage stay as the provider has them. */
-function planTo(live: LiveRecord[], wanted: ZoneRecord[], zone: string): Plan {
+/** The provider calls that make `live` into `wanted` (the records the gateway leaves to the provider untouched). */
+export function planTo(live: LiveRecord[], wanted: ZoneRecord[], zone: string): Plan {
   const owner = ({ name, type }: { name: string; type: string }) => (type === 'SOA' || (type === 'NS' && name === zone) || !isZoneType(type) ? 'left to the provider' : undefined);
   return planZone(live, { zone, records: wanted.map((r) => ({ ...r, where: 'update' })), notes: [] }, owner);
 }

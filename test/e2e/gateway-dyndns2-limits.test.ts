@@ -142,7 +142,7 @@ describe('the dyndns2 door under bad input and limits', () => {
       ];
       for (const [path, init] of tries) {
         await (await fetch(`${door.url}${path}`, init)).text();
-        // A right password in between: the wrong ones are not slowed (failure-delay.ts), which is not what this test is about.
+        // A right password in between clears the key's wrong tries (guess-limit.ts): the limit on guessing is not what this test is about.
         await (await fetch(`${door.url}/nic/update?hostname=home.example.com&myip=81.0.2.64`, { headers: auth() })).text();
       }
     }
@@ -204,6 +204,37 @@ describe('the dyndns2 door over TLS under a crowd', () => {
     } finally {
       crowd.forEach((s) => s.destroy());
       silent.destroy();
+    }
+  });
+
+  it('counts TCP connections before their handshake: past 64 silent ones from one address the oldest are closed at once, not after the handshake deadline; a client is answered', async () => {
+    const port = Number(new URL(tlsDoor.url).port);
+    const ca = readFileSync(tlsFiles().ca);
+    const silent: Socket[] = [];
+    const closedAt: number[] = [];
+    try {
+      const start = Date.now();
+      for (let i = 0; i < 150; i++) {
+        const s = connect(port, '127.0.0.1');
+        s.on('error', () => undefined);
+        s.on('close', () => closedAt.push(Date.now() - start));
+        silent.push(s);
+        await new Promise((resolve) => (s.once('connect', resolve), s.once('close', resolve)));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      // Closed within a second of opening, well before the 5 s handshake deadline: never more than 64 from one address at once.
+      expect(closedAt.filter((ms) => ms < 3_000).length).toBeGreaterThanOrEqual(150 - 64);
+      const answer = await new Promise<string>((resolve, reject) => {
+        const req = httpsGet(`${tlsDoor.url}/nic/update?hostname=home.example.com&myip=81.0.2.71`, { ca, headers: { authorization: `Basic ${Buffer.from(`router:${tlsDoor.secrets.get('router')}`).toString('base64')}` }, agent: false }, (res) => {
+          let body = '';
+          res.on('data', (d) => (body += d));
+          res.on('end', () => resolve(body));
+        });
+        req.on('error', reject);
+      });
+      expect(answer).toBe('good 81.0.2.71\n');
+    } finally {
+      silent.forEach((s) => s.destroy());
     }
   });
 });

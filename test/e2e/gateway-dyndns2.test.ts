@@ -136,6 +136,19 @@ describe.skipIf(!hasProgram('curl'))('the dyndns2 door', () => {
     expect(door.zone('lan.example.com')).toEqual(['pc.lan.example.com AAAA 2a01:4f8:c0c:3:1e2:3ff:fe4a:5b6c', 'printer.lan.example.com AAAA 2a01:4f8:c0c:3::10']);
   });
 
+  it('ip6lanprefix: a length only in decimal, one length; a prefix shorter than /64 keeps its subnet bits (the hosts go in the /64 its address names)', async () => {
+    const ask = async (prefix: string) => (await get(`/nic/update?hostname=home.example.com&myip=81.0.2.45&ip6lanprefix=${prefix}&username=router&password=${encodeURIComponent(secret('router'))}`)).body;
+    const before = door.zone('lan.example.com');
+    for (const bad of ['2a01:4f8:c0c:7::/0x40', '2a01:4f8:c0c:7::/64/64', '2a01:4f8:c0c:7::/+64', '2a01:4f8:c0c:7::/64.0', '2a01:4f8:c0c:7::/']) {
+      await ask(bad);
+      expect(door.zone('lan.example.com'), bad).toEqual(before);
+    }
+    expect(door.stderr()).toMatch(/ip6lanprefix "2a01:4f8:c0c:7::\/0x40": the prefix length must be a whole number from 48 to 64/);
+    // A /56 whose address has subnet bits (2a01:4f8:c0c:5a00::/56 with the LAN at :5a01): they are kept, not zeroed by the identifier.
+    await ask('2a01:4f8:c0c:5a01::/56');
+    expect(door.zone('lan.example.com')).toEqual(['pc.lan.example.com AAAA 2a01:4f8:c0c:5a01:1e2:3ff:fe4a:5b6c', 'printer.lan.example.com AAAA 2a01:4f8:c0c:5a01::10']);
+  });
+
   it('a key without a grant for the hosts behind the router leaves them alone', async () => {
     const before = door.zone('lan.example.com');
     const res = await get(`/nic/update?hostname=office.example.com&myip=81.0.2.38&ip6lanprefix=2a01:4f8:c0c:4::/64&username=office&password=${encodeURIComponent(secret('office'))}`);

@@ -2,7 +2,7 @@
 // bounded memory of wrong passwords that slows a guesser.
 import { describe, expect, it } from 'vitest';
 import { keyOf } from '../../src/gateway/dyndns2/credentials.js';
-import { FailureDelay } from '../../src/gateway/dyndns2/failure-delay.js';
+import { GuessLimit } from '../../src/gateway/dyndns2/guess-limit.js';
 import { readParameters, readRequest } from '../../src/gateway/dyndns2/request.js';
 import { parseKeysFile } from '../../src/gateway/keys-file.js';
 
@@ -52,6 +52,7 @@ describe('reading a dyndns2 request', () => {
   it('refuses a LAN prefix that is not IPv6 or not /48 to /64', () => {
     expect(read('ip6lanprefix=81.0.2.0/24').lanPrefixProblem).toMatch(/not an IPv6 prefix/);
     expect(read('ip6lanprefix=2a01:4f8::/80').lanPrefixProblem).toMatch(/48 to 64/);
+    for (const length of ['0x40', '64/64', '+64', '64.0', ' 64', '', '1e2']) expect(read(`ip6lanprefix=2a01:4f8::/${length}`).lanPrefixProblem, length).toMatch(/48 to 64 \(decimal\)/);
   });
 });
 
@@ -70,25 +71,45 @@ describe('the key behind the credentials', () => {
 });
 
 describe('slowing wrong passwords', () => {
-  it('answers the first few at once, then waits longer each time up to a cap; a right one clears it', () => {
+  it('refuses a source past 5 wrong tries a minute, counting an IPv6 /64 as one source, until the minute has passed', () => {
     let now = 0;
-    const delay = new FailureDelay(() => now);
-    const waits = Array.from({ length: 10 }, () => delay.failed('198.51.100.7'));
-    expect(waits.slice(0, 3)).toEqual([0, 0, 0]);
-    expect(waits.slice(3, 6)).toEqual([500, 1000, 2000]);
-    expect(Math.max(...waits)).toBe(8000);
-    expect(delay.failed('198.51.100.8')).toBe(0);
-    delay.succeeded('198.51.100.7');
-    expect(delay.failed('198.51.100.7')).toBe(0);
-    now += 16 * 60_000;
-    for (let i = 0; i < 5; i++) delay.failed('198.51.100.9');
-    now += 16 * 60_000;
-    expect(delay.failed('198.51.100.9')).toBe(0);
+    const limit = new GuessLimit(() => now);
+    for (let i = 0; i < 5; i++) {
+      expect(limit.refusal('198.51.100.7', 'router')).toBeUndefined();
+      limit.failed('198.51.100.7', 'router');
+    }
+    expect(limit.refusal('198.51.100.7', 'router')).toMatch(/too many wrong passwords from 198\.51\.100\.7/);
+    // The IPv4-mapped form is the same source; another address is not.
+    expect(limit.refusal('::ffff:198.51.100.7', undefined)).toMatch(/too many/);
+    expect(limit.refusal('198.51.100.8', 'router')).toBeUndefined();
+    // Every address of one /64 is one source; the next /64 is another.
+    for (let i = 1; i <= 5; i++) limit.failed(`2001:db8:1:2::${i}`, undefined);
+    expect(limit.refusal('2001:db8:1:2:ffff::9', 'router')).toMatch(/2001:db8:1:2::\/64/);
+    expect(limit.refusal('2001:db8:1:3::1', 'router')).toBeUndefined();
+    now += 61_000;
+    expect(limit.refusal('198.51.100.7', 'router')).toBeUndefined();
+  });
+
+  it("clears only the key that answered right; a key guessed from many sources is refused to those that guessed, not to others", () => {
+    let now = 0;
+    const limit = new GuessLimit(() => now);
+    for (let i = 0; i < 4; i++) limit.failed('192.0.2.1', 'router');
+    limit.succeeded('192.0.2.1', 'other');
+    limit.failed('192.0.2.1', 'router');
+    expect(limit.refusal('192.0.2.1', 'other')).toMatch(/too many/);
+    limit.succeeded('192.0.2.1', 'router');
+    expect(limit.refusal('192.0.2.1', 'router')).toBeUndefined();
+    for (let i = 0; i < 20; i++) limit.failed(`203.0.113.${i}`, 'router');
+    expect(limit.refusal('203.0.113.3', 'router')).toMatch(/the key router had 20 wrong passwords/);
+    expect(limit.refusal('203.0.113.3', 'other')).toBeUndefined();
+    expect(limit.refusal('198.51.100.200', 'router')).toBeUndefined();
+    now += 61_000;
+    expect(limit.refusal('203.0.113.3', 'router')).toBeUndefined();
   });
 
   it('remembers a bounded number of addresses', () => {
-    const delay = new FailureDelay(() => 0);
-    for (let i = 0; i < 20_000; i++) delay.failed(`10.${i >> 16}.${(i >> 8) & 255}.${i & 255}`);
-    expect(delay.size).toBe(10_000);
+    const limit = new GuessLimit(() => 0);
+    for (let i = 0; i < 20_000; i++) limit.failed(`10.${i >> 16}.${(i >> 8) & 255}.${i & 255}`, undefined);
+    expect(limit.size).toBe(10_000);
   });
 });

@@ -1,11 +1,11 @@
 // The door started beside the DNS listeners, on the gateway's own keys, zone views, update
 // queue, budget and refusal log (run.ts gives them): nothing of its own but the HTTP side, the
-// failed-password memory and its answer counts.
+// wrong-password memory and its answer counts.
 import { ConfigError } from '../../runtime/errors.js';
 import type { Logger } from '../../runtime/log.js';
 import type { RefusalLog } from '../refusal-log.js';
 import type { UpdateDeps } from '../update-handler.js';
-import { FailureDelay } from './failure-delay.js';
+import { GuessLimit } from './guess-limit.js';
 import type { Dyndns2Code } from './host-update.js';
 import { startDyndns2Listener, type Dyndns2Listener } from './listener.js';
 import type { Dyndns2Settings } from './settings.js';
@@ -22,7 +22,7 @@ export async function startDyndns2Door(
   deps: UpdateDeps & { refusals: RefusalLog; logger: Logger; allowPrivateIp: boolean; budgetSpent: () => boolean },
 ): Promise<Dyndns2Door> {
   const counts = new Map<Dyndns2Code, number>();
-  const doorDeps = { ...deps, prefixHosts: settings.prefixHosts, failures: new FailureDelay(), counts };
+  const doorDeps = { ...deps, prefixHosts: settings.prefixHosts, guesses: new GuessLimit(), counts };
   const listeners: Dyndns2Listener[] = [];
   const close = async () => void (await Promise.all(listeners.map((l) => l.close())));
   try {

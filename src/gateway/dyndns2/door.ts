@@ -1,5 +1,6 @@
 // One dyndns2 request, from what the client sent to the answer it reads: the key from the
-// credentials (`badauth` and 401 otherwise, slowed per address), the addresses (given, or the
+// credentials (`badauth` and 401 otherwise; a source past its wrong tries is refused with 429
+// before its password is looked at, guess-limit.ts), the addresses (given, or the
 // request's own source when public), one line per host name in the order asked, and with the
 // FRITZ!Box's `ip6lanprefix` the AAAA of every host behind the router that --prefix-host names
 // and the key may change. The updates of one request in one zone go as one message: one read
@@ -10,24 +11,29 @@ import { nonPublicReason, type RecordType } from '../../ip/address.js';
 import { grantsFor } from '../grants.js';
 import type { RefusalLog } from '../refusal-log.js';
 import { isKeyName, keyOf } from './credentials.js';
-import type { FailureDelay } from './failure-delay.js';
+import type { GuessLimit } from './guess-limit.js';
 import { decideHost, isPending, updateHosts, type Dyndns2Code, type HostResult, type HostUpdateDeps, type PendingHost, type WantedAddresses } from './host-update.js';
 import type { Dyndns2Request } from './request.js';
+
+/** A LAN's prefix length: where the hosts behind the router sit. */
+const LAN_PREFIX_LENGTH = 64;
 
 export interface DoorDeps extends HostUpdateDeps {
   /** --prefix-host: canonical interface identifier by host name. */
   prefixHosts: Map<string, string>;
   /** --allow-private-ip: addresses that are not public unicast are accepted. */
   allowPrivateIp: boolean;
-  failures: FailureDelay;
+  guesses: GuessLimit;
   /** Answers given, by code (for /metrics). */
   counts: Map<Dyndns2Code, number>;
   refusals: RefusalLog;
 }
 
 export interface DoorAnswer {
-  status: 200 | 401;
+  status: 200 | 401 | 429;
   body: string;
+  /** The connection is closed after it: a guesser's keep-alive connection is not kept for its next guess. */
+  close?: boolean;
 }
 
 /** The answer: at once when no host needs a provider call (every `nochg`), else a promise. */
@@ -37,20 +43,26 @@ export function answerRequest(request: Dyndns2Request, client: string, deps: Doo
   // Only a request that is logged needs its secrets listed.
   const scrub = (text: string) => (hidden ??= secretsOf(request, keys.keys.values())).reduce((t, secret) => t.split(secret).join('***'), text);
   const count = (code: Dyndns2Code) => deps.counts.set(code, (deps.counts.get(code) ?? 0) + 1);
+  const user = request.credentials?.user;
+  // The user name is shown only when it names a key: a password typed into the user field is not.
+  const known = user !== undefined && isKeyName(keys, user) ? user.toLowerCase().replace(/\.$/, '') : undefined;
+  // Judged before the password is: a right guess and a wrong one from a source past its limit get the same answer at once.
+  const limited = deps.guesses.refusal(client, known);
+  if (limited) {
+    deps.refusals.refused('badauth', { client, kind: 'request', ...(known ? { key: known } : {}) }, `dyndns2: refused before the password was looked at: ${limited}`);
+    count('badauth');
+    return { status: 429, body: 'badauth\n', close: true };
+  }
   const key = keyOf(keys, request.credentials);
   if (!key) {
-    // Only a guess is slowed: a client's first try without credentials (it waits for the 401) is not one.
-    const delay = request.credentials ? deps.failures.failed(client) : 0;
-    const user = request.credentials?.user;
-    // The user name is shown only when it names a key: a password typed into the user field is not.
-    const known = user !== undefined && isKeyName(keys, user) ? user.toLowerCase().replace(/\.$/, '') : undefined;
+    // A client's first try without credentials (it waits for the 401) is no guess, and keeps its connection.
+    if (request.credentials) deps.guesses.failed(client, known);
     const why = user === undefined ? 'no credentials' : known ? 'a wrong password' : 'a user name that is no key of the keys file (not shown)';
     deps.refusals.refused('badauth', { client, kind: 'request', ...(known ? { key: known } : {}) }, `dyndns2: ${why}`);
     count('badauth');
-    const answer: DoorAnswer = { status: 401, body: 'badauth\n' };
-    return delay ? new Promise((resolve) => setTimeout(() => resolve(answer), delay)) : answer;
+    return { status: 401, body: 'badauth\n', close: request.credentials !== undefined };
   }
-  deps.failures.succeeded(client);
+  deps.guesses.succeeded(client, key);
   const refused = (code: Dyndns2Code, why: string) => {
     deps.refusals.refused(code, { key, client }, `dyndns2: ${scrub(why)}`);
     return code;
@@ -133,7 +145,10 @@ function hostsBehind(request: Dyndns2Request, key: string, client: string, deps:
       // Hosts the key may not change are none of its business, and not a refusal: one keys file serves many routers.
       .filter(([host]) => !named.has(host) && mayChangeAaaa(deps, key, host))
       .map(([host, identifier]) => {
-        const { address } = joinIdentifier(prefix.address, prefix.length, identifier);
+        // Joined at /64 whatever length was sent: the hosts are on the LAN, a /64, the one the
+        // prefix's address names (a /56's address with subnet bits keeps them; identifiers hold
+        // only the last 64 bits, settings.ts), never bits the identifier's zeros would overwrite.
+        const { address } = joinIdentifier(prefix.address, LAN_PREFIX_LENGTH, identifier);
         const reason = deps.allowPrivateIp ? undefined : nonPublicReason(address);
         return { host, address, decided: reason ? { code: 'dnserr' as const, why: `${address} is not public (${reason})` } : decideHost(host, { AAAA: address }, key, deps) };
       })

@@ -11,7 +11,9 @@ import { canonicalAddress, type RecordType } from '../../ip/address.js';
 import type { Change } from '../../zone/plan.js';
 import { grantsFor } from '../grants.js';
 import { keptRecords } from '../kept-records.js';
-import { enqueueUpdate, type Outcome } from '../update-batch.js';
+import { enqueueUpdate, planTo, type Outcome } from '../update-batch.js';
+import { readPlan } from '../update-reading.js';
+import { callCount, stepsOf } from '../../zone/steps.js';
 import type { UpdateDeps } from '../update-handler.js';
 import { CLASS, type UpdateMessage, type UpdateRecord } from '../update-message.js';
 import { RCODE_UPDATE } from '../update-rules.js';
@@ -85,11 +87,31 @@ export function decideHost(name: string, wanted: WantedAddresses, key: string, d
 export function updateHosts(zone: string, hosts: PendingHost[], key: string, client: string, deps: HostUpdateDeps): Promise<HostResult> {
   if (deps.stopping?.()) return Promise.resolve({ code: '911', why: 'the gateway is stopping; send the update again' });
   if (deps.budgetSpent()) return Promise.resolve({ code: 'abuse', why: 'the call budget (--max-calls-per-hour) is spent' });
+  // What the update will take (the reading, the writes the view says are needed, their undoing
+  // and the reading after them), weighed before anything is read: a budget too small for it answers `abuse`
+  // at once instead of spending a reading on an update that cannot be made.
+  const least = leastCalls(zone, hosts, deps);
+  const poor = deps.affordCalls?.(least, true) ?? deps.keyCalls?.afford(key, least);
+  if (poor) return Promise.resolve({ code: 'abuse', why: poor });
   const message: UpdateMessage = { id: 0, zone: { name: zone, type: TYPE_CODES.SOA, class: CLASS.IN }, prerequisites: [], updates: hosts.flatMap(updatesOf), edns: false };
   const run = enqueueUpdate(zone, { key, client, message }, deps);
   deps.inFlight?.add(run);
   void run.finally(() => deps.inFlight?.delete(run));
   return run.then((outcome) => codeOf(outcome, deps));
+}
+
+/** The calls the batch will weigh the update at (update-batch.ts), as the zone view has the hosts' records. */
+function leastCalls(zone: string, hosts: PendingHost[], deps: HostUpdateDeps): number {
+  const reading = readPlan(zone, new Set(hosts.map((h) => h.name)), deps.views).calls;
+  let writes = 0;
+  for (const { name, wanted, here } of hosts) {
+    const types = Object.keys(wanted) as RecordType[];
+    const live = here.filter((r) => (types as string[]).includes(r.type)).map((r, i) => ({ name, type: r.type, ttl: r.ttl, value: String(r.value), entityID: `view-${i}` }));
+    const after = types.map((type) => ({ name, type, ttl: here.find((r) => r.type === type)?.ttl ?? NEW_RECORD_TTL, value: wanted[type]! }));
+    writes += callCount(stepsOf(planTo(live, after, zone).changes));
+  }
+  // The batch spends the reading, then weighs the writes, their undoing and the reading again (update-batch.ts).
+  return 2 * reading + 2 * writes;
 }
 
 /** Delete each RRset, add the one address, keeping the TTL the name has (the provider's default for a new one). */
@@ -107,6 +129,9 @@ function codeOf(outcome: Outcome, deps: HostUpdateDeps): HostResult {
   if (outcome.rcode === RCODE_UPDATE.NOERROR) return { code: outcome.changed ? 'good' : 'nochg' };
   // A key past its share of the call budget (key-calls.ts) is told to stop, as for the budget.
   if (/has spent its share of the provider calls/.test(outcome.why)) return { code: 'abuse', why: outcome.why };
+  // A key's records quota (key-quotas.ts) is its permission, as its grants are: `nohost`, which a
+  // router reads as "not yours to create" and does not hammer, rather than `dnserr` (the provider's).
+  if (/ may hold at most \d+ /.test(outcome.why)) return { code: 'nohost', why: outcome.why };
   // The grants and kept records were checked above: a refusal now is the provider's, of the value.
   if (outcome.rcode === RCODE_UPDATE.REFUSED && outcome.ede !== EDE.NOT_READY) return { code: 'dnserr', why: outcome.why };
   if (deps.budgetSpent() || /budget of \d+ provider calls/.test(outcome.why)) return { code: 'abuse', why: outcome.why };

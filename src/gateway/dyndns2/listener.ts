@@ -59,8 +59,7 @@ export async function startDyndns2Listener(listen: ListenAddress, tls: { cert: s
 }
 
 /**
- * Answers one request; a promise only when it must wait (a POST body, an update queued, a slowed
- * `badauth`). A router's `nochg` is answered in the request's own turn of the event loop, so
+ * Answers one request; a promise only when it must wait (a POST body, an update queued). A router's `nochg` is answered in the request's own turn of the event loop, so
  * the answer goes out in one write, as a minimal server's does.
  */
 function serve(req: IncomingMessage, res: ServerResponse, deps: DoorDeps): Promise<void> | undefined {
@@ -83,9 +82,13 @@ function serve(req: IncomingMessage, res: ServerResponse, deps: DoorDeps): Promi
   });
 }
 
-function send(res: ServerResponse, { status, body }: DoorAnswer): undefined {
+function send(res: ServerResponse, { status, body, close }: DoorAnswer): undefined {
+  const extra: Record<string, string> = {};
   // A browser or router that met 401 retries with basic credentials.
-  return reply(res, status, body, status === 401 ? { 'www-authenticate': 'Basic realm="ddedge dyndns2", charset="UTF-8"' } : {});
+  if (status === 401) extra['www-authenticate'] = 'Basic realm="ddedge dyndns2", charset="UTF-8"';
+  if (status === 429) extra['retry-after'] = '60';
+  if (close) extra.connection = 'close';
+  return reply(res, status, body, extra);
 }
 
 /** The body as text, or undefined when it is longer than allowed (then the connection is closed). */

@@ -134,9 +134,12 @@ function readAddresses(values: string[], request: Dyndns2Request): void {
 }
 
 function readLanPrefix(text: string, request: Dyndns2Request): void {
-  const [address = '', lengthText] = text.split('/');
-  const length = lengthText === undefined ? 64 : Number(lengthText);
+  const slash = text.indexOf('/');
+  const address = slash < 0 ? text : text.slice(0, slash);
+  const lengthText = slash < 0 ? undefined : text.slice(slash + 1);
+  // Decimal digits only: Number() would take "0x40", "+64", "64.0" or " 64" as 64, and a second "/64" was ignored.
+  const length = lengthText === undefined ? 64 : /^\d{1,3}$/.test(lengthText) ? Number(lengthText) : NaN;
   if (familyOfAddress(address) !== 6) request.lanPrefixProblem = `ip6lanprefix "${text}" is not an IPv6 prefix`;
-  else if (!Number.isInteger(length) || length < 48 || length > 64) request.lanPrefixProblem = `ip6lanprefix "${text}": the prefix length must be 48 to 64`;
+  else if (!Number.isInteger(length) || length < 48 || length > 64) request.lanPrefixProblem = `ip6lanprefix "${text}": the prefix length must be a whole number from 48 to 64 (decimal)`;
   else request.lanPrefix = { address: canonicalAddress(address), length };
 }
