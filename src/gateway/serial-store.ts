@@ -71,7 +71,13 @@ export class SerialStore {
     let damaged = false;
     const known = readOrSalvage(file, (damage, salvaged) => {
       damaged = true;
-      logger.warn(`gateway: ${damage}; ${salvaged.size ? `the serials of ${[...salvaged.keys()].join(', ')} still legible in it are kept, ` : ''}each zone's next serial is past the clock and those`);
+      logger.warn(
+        `gateway: ${damage}; ${
+          salvaged.size
+            ? `the serials of ${[...salvaged.keys()].join(', ')} still legible in it are kept: each zone's next serial is above its own and the clock`
+            : "no serial in it is legible: each zone's serial starts from the clock (a secondary holding a higher one waits until the clock passes it)"
+        }`,
+      );
     });
     const store = new SerialStore(file, logger, known);
     // Written with the first serial set: a zone of another gateway is kept for it.
