@@ -9,7 +9,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { baseEnv, startDist, tempDir } from '../helpers/cli.js';
+import { udpExchange } from '../helpers/dns-wire.js';
 import { writeKeysFile } from '../helpers/gateway-process.js';
+import { aData, CLASS, outcome, rr, signed, updateMessage } from '../helpers/update-wire.js';
 
 /** Far more than the start takes on a loaded machine; past it the gateway is hung, and killed. */
 const START_BOUND_MS = 60_000;
@@ -25,7 +27,7 @@ const KINDS = {
 type Kind = keyof typeof KINDS;
 
 let sandbox: Sandbox;
-const { file: keysFile } = writeKeysFile([{ name: 'kea', rules: ['grant "kea" zonesub A DHCID;'] }]);
+const { file: keysFile, keys } = writeKeysFile([{ name: 'kea', rules: ['grant "kea" zonesub A DHCID;'] }]);
 
 beforeAll(async () => {
   sandbox = await startSandbox({});
@@ -35,12 +37,12 @@ afterAll(async () => {
 });
 
 /** Starts the built gateway with `file` of its state made `kind`: whether it answered, its exit code once stopped (or on its own), what it said. */
-async function startWith(file: string, kind: Kind): Promise<{ answered: boolean; code: number | null; stderr: string }> {
-  return startOn((stateDir) => KINDS[kind](join(stateDir, 'gateway', file)));
+async function startWith(file: string, kind: Kind, whileUp?: (port: number) => Promise<void>): Promise<{ answered: boolean; code: number | null; stderr: string }> {
+  return startOn((stateDir) => KINDS[kind](join(stateDir, 'gateway', file)), whileUp);
 }
 
 /** Starts the built gateway on a state directory `prepare` made ready (its gateway/ folder exists, 0700). */
-async function startOn(prepare: (stateDir: string) => void): Promise<{ answered: boolean; code: number | null; stderr: string }> {
+async function startOn(prepare: (stateDir: string) => void, whileUp?: (port: number) => Promise<void>): Promise<{ answered: boolean; code: number | null; stderr: string }> {
   const stateDir = join(tempDir('ddedge-gwstate-'), 'state');
   mkdirSync(join(stateDir, 'gateway'), { recursive: true, mode: 0o700 });
   prepare(stateDir);
@@ -55,7 +57,11 @@ async function startOn(prepare: (stateDir: string) => void): Promise<{ answered:
     child.stderr!.on('data', () => /answering DNS .* on 127\.0\.0\.1:\d+/.test(stderr) && (clearTimeout(timer), resolve(true)));
     child.once('close', () => (clearTimeout(timer), resolve(false)));
   });
-  if (child.exitCode === null) child.kill('SIGTERM');
+  try {
+    if (answered && whileUp) await whileUp(Number(/answering DNS .* on 127\.0\.0\.1:(\d+)/.exec(stderr)![1]));
+  } finally {
+    if (child.exitCode === null) child.kill('SIGTERM');
+  }
   // A gateway deaf to SIGTERM is hung: killed, and the test says so by its null code.
   const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
   const { code } = await child.result;
@@ -86,6 +92,19 @@ describe('gateway state files that are not regular files of a sane size', () => 
       }
     });
   }
+
+  it('journal.jsonl as a FIFO: an update is answered (not held until someone reads the FIFO), and SIGTERM still stops the gateway', { timeout: START_BOUND_MS + 30_000 }, async () => {
+    let rcode: number | undefined;
+    const { answered, code, stderr } = await startWith('journal.jsonl', 'a FIFO', async (port) => {
+      const add = signed(updateMessage({ updates: [rr('fifo.example.com', 1, CLASS.IN, 300, aData('192.0.2.7'))] }), keys.get('kea')!);
+      rcode = outcome(await udpExchange(port, add, 20_000)).rcode;
+    });
+    expect({ answered, code }).toEqual({ answered: true, code: 0 });
+    // A journal that cannot be written never stops an update (journal.ts): made, and the failure said
+    // (ENXIO: a FIFO with no reader is refused at the open, which no longer waits for one).
+    expect(rcode).toBe(0);
+    expect(stderr).toMatch(/the journal could not be written: (ENXIO|\S+journal\.jsonl is a FIFO)/);
+  });
 
   it('dhcid.json: the gateway stops at once with exit 2, naming the file', { timeout: 3 * (START_BOUND_MS + 15_000) }, async () => {
     for (const kind of kinds) {
