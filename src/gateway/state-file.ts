@@ -1,7 +1,9 @@
 // How the gateway reads the files it keeps in <state dir>/gateway/ (owners, serials, replay
-// memory, the journal): through the state layer's reader, which opens without blocking and
-// refuses before reading anything that is not a regular file of a bounded size, so a FIFO, a
-// link to /dev/zero or a runaway file put there can neither hang the start nor exhaust memory.
+// memory, the journal): through the state layer's reader, which opens without blocking or
+// following a link and refuses before reading anything that is not a regular file of a bounded
+// size, so a FIFO, a link to /dev/zero or a runaway file put there can neither hang the start
+// nor exhaust memory. The gateway writes these files by replacing them (or appending with
+// O_NOFOLLOW): a link there was never put by it.
 // A file that cannot be used is set aside and said in the log, never read as empty and then
 // written over (it may hold another gateway's zones).
 import { damageReason } from '../state/damage-reason.js';
@@ -21,7 +23,7 @@ export interface LoadedFile<T> {
 export function loadStateFile<T>(path: string, maxBytes: number, parse: (text: string) => T): LoadedFile<T> {
   let text: string | undefined;
   try {
-    text = readRegularFile(path, maxBytes);
+    text = readRegularFile(path, maxBytes, { noFollow: true });
   } catch (error) {
     return { damage: `${path} cannot be used (${reasonOf(error, path)}); ${setAsideDamaged(path).words}` };
   }
@@ -38,7 +40,7 @@ export function loadStateFile<T>(path: string, maxBytes: number, parse: (text: s
  * is not a regular file, is larger than `maxBytes` or cannot be read.
  */
 export function readStateText(path: string, maxBytes: number): string | undefined {
-  return readRegularFile(path, maxBytes);
+  return readRegularFile(path, maxBytes, { noFollow: true });
 }
 
 /** The reader's message without the path it starts with, and without its advice (we act on it here). */

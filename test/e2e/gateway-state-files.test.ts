@@ -77,7 +77,7 @@ describe('gateway state files that are not regular files of a sane size', () => 
       for (const kind of kinds) {
         const { answered, code, stderr } = await startWith(file, kind);
         expect({ kind, answered, code }).toEqual({ kind, answered: true, code: 0 });
-        const what = kind === 'a FIFO' ? 'a FIFO' : kind === 'a link to /dev/zero' ? 'a device' : `${4 * 1024 ** 3} bytes`;
+        const what = kind === 'a FIFO' ? 'a FIFO' : kind === 'a link to /dev/zero' ? 'a symbolic link' : `${4 * 1024 ** 3} bytes`;
         expect(stderr).toMatch(new RegExp(`gateway/${file.replace('.', '\\.')} cannot be used \\(is ${what}[^)]*\\); set aside as \\S+/${file.replace('.', '\\.')}\\.damaged`));
       }
     });
@@ -110,7 +110,7 @@ describe('gateway state files that are not regular files of a sane size', () => 
     for (const kind of kinds) {
       const { answered, code, stderr } = await startWith('dhcid.json', kind);
       expect({ kind, answered, code }).toEqual({ kind, answered: false, code: 2 });
-      expect(stderr).toMatch(/gateway\/dhcid\.json (is a FIFO|is a device|is \d+ bytes, too large)/);
+      expect(stderr).toMatch(/gateway\/dhcid\.json (is a FIFO|is a symbolic link|is \d+ bytes, too large)/);
     }
   });
 });
