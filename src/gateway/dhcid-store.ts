@@ -8,10 +8,11 @@
 // MAX_DHCID_PER_NAME at one name, at most MAX_RECORD_BYTES of records, and a file the gateway
 // writes is never one it would refuse to read (MAX_FILE_BYTES). A damaged file is an error naming it (the gateway does not start), never
 // read as empty: an empty store would let any client take every name.
-import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { ConfigError } from '../runtime/errors.js';
+import { readStateText } from './state-file.js';
 
 /** One DHCID record: its owner (a name key), TTL and RDATA in hex (identifier type, digest type, digest). */
 export interface DhcidRecord {
@@ -74,15 +75,9 @@ export class DhcidStore {
   /** Reads the store of `stateDir` (none yet: empty); throws ConfigError naming the file when it is damaged. */
   static open(stateDir: string): DhcidStore {
     const path = dhcidStorePath(stateDir);
-    let text: string;
-    try {
-      if (statSync(path).size > MAX_FILE_BYTES) throw new ConfigError(`${path}: larger than ${MAX_FILE_BYTES} bytes; it is not a file the gateway wrote`);
-      text = readFileSync(path, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new DhcidStore(path, new Map());
-      if (error instanceof ConfigError) throw error;
-      throw new ConfigError(`${path}: cannot read it: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-    }
+    // Not a regular file, larger than the store is ever written, or unreadable: ConfigError naming it (exit 2).
+    const text = readStateText(path, MAX_FILE_BYTES);
+    if (text === undefined) return new DhcidStore(path, new Map());
     const store = new DhcidStore(path, parseStore(text, path));
     store.stamp = stampOf(path);
     return store;
@@ -94,7 +89,7 @@ export class DhcidStore {
     if (now === undefined || now === this.stamp) return;
     let onDisk: Map<string, DhcidByName>;
     try {
-      onDisk = parseStore(readFileSync(this.path, 'utf8'), this.path);
+      onDisk = parseStore(readStateText(this.path, MAX_FILE_BYTES) ?? '', this.path);
     } catch (error) {
       // Not written over: it may hold another gateway's records.
       throw new Error(`${this.path} was changed by another writer and cannot be read (${(error as Error).message.split(' (')[0]})`);

@@ -6,11 +6,14 @@
 // are left out for the rest of the day, said once in the log (each change is still logged as it
 // is made). 45 updates of 1,000 deletes from one key once rotated the single old file twice
 // and erased every earlier line, other keys' included.
-import { readdirSync, readFileSync, renameSync, statSync, unlinkSync } from 'node:fs';
+import { readdirSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import type { Logger } from '../runtime/log.js';
+import { readStateText } from './state-file.js';
 
 export const JOURNAL_FILE_BYTES = 4 * 1024 * 1024;
+/** A journal file is rotated past JOURNAL_FILE_BYTES, before a line of a bounded update is added: one larger than twice that is not ours, and is not read. */
+export const JOURNAL_READ_BYTES = 2 * JOURNAL_FILE_BYTES;
 export const RETENTION_DAYS = 30;
 /** 64 files of 4 MiB: 256 MiB, room for four keys writing their whole budget every day for 30 days. */
 export const MAX_GENERATIONS = 64;
@@ -26,7 +29,7 @@ const written = new Map<string, { day: string; bytes: Map<string, number>; told:
 export function keyMayWrite(path: string, key: string, bytes: number, now: Date, logger?: Logger): boolean {
   const day = now.toISOString().slice(0, 10);
   let today = written.get(path);
-  if (!today || today.day !== day) written.set(path, (today = { day, bytes: bytesWrittenOn(path, day), told: new Set() }));
+  if (!today || today.day !== day) written.set(path, (today = { day, bytes: bytesWrittenOn(path, day, logger), told: new Set() }));
   const used = today.bytes.get(key) ?? 0;
   if (used + bytes > KEY_BYTES_PER_DAY) {
     if (!today.told.has(key)) {
@@ -81,14 +84,15 @@ function generationsOf(path: string): number[] {
 }
 
 /** Each key's bytes in the lines of `day` that the current file holds (after a restart; rotated files are not read). */
-function bytesWrittenOn(path: string, day: string): Map<string, number> {
+function bytesWrittenOn(path: string, day: string, logger?: Logger): Map<string, number> {
   const bytes = new Map<string, number>();
-  let text: string;
+  let text: string | undefined;
   try {
-    text = readFileSync(path, 'utf8');
-  } catch {
-    return bytes;
+    text = readStateText(path, JOURNAL_READ_BYTES);
+  } catch (error) {
+    logger?.warn(`gateway: journal: ${(error as Error).message.split(';')[0]}; what each key wrote to it today is counted from now`);
   }
+  if (text === undefined) return bytes;
   for (const line of text.split('\n')) {
     if (!line.startsWith(`{"time":"${day}`)) continue;
     try {

@@ -4,9 +4,10 @@
 // within a daily budget, so one key's volume cannot push out the others'. Never a secret: a
 // line holds names, types and record values, which anyone can query anyway. Opened with
 // O_APPEND|O_NOFOLLOW so a planted link cannot point the writes elsewhere.
-import { closeSync, constants, mkdirSync, openSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from '../runtime/log.js';
+import { describeFileType } from '../state/regular-file.js';
 import type { Change } from '../zone/plan.js';
 import { keyMayWrite, rotateIfFull } from './journal-retention.js';
 
@@ -39,8 +40,11 @@ export function writeJournal(stateDir: string, entry: JournalEntry, now = new Da
   // out, or the next start would take a finished batch for one cut short.
   if (!entry.mark?.result && !keyMayWrite(path, entry.key, Buffer.byteLength(line), now, logger)) return;
   rotateIfFull(path, now, logger);
-  const fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
+  // Without waiting: a FIFO put in its place would otherwise hold the update until someone reads it.
+  const fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o600);
   try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) throw new Error(`${path} is ${describeFileType(stats)}, not a regular file`);
     writeSync(fd, line);
   } finally {
     closeSync(fd);

@@ -6,7 +6,7 @@
 // (by zone, owner name, type and value; nothing secret). A record changed in place keeps its
 // owner; one deleted by anyone, or gone from the provider at a full re-read, frees its place.
 // Records made before the ledger, or by others than the gateway, belong to no key.
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import type { Logger } from '../runtime/log.js';
@@ -14,6 +14,7 @@ import type { Change } from '../zone/plan.js';
 import type { LiveRecord } from '../zone/record.js';
 import type { DhcidRecord } from './dhcid-store.js';
 import type { GatewayKeys, QuotaKind } from './keys-file.js';
+import { loadStateFile } from './state-file.js';
 
 /**
  * Per key and zone unless the keys file says otherwise (`quota "KEY" dhcid N records N;`).
@@ -55,14 +56,15 @@ export class OwnersLedger {
     return new OwnersLedger(undefined, undefined);
   }
 
-  /** The ledger of `stateDir` (empty, with a warning, when it cannot be read: then no record counts against a key). */
+  /**
+   * The ledger of `stateDir`. One that cannot be used is set aside (owners.json.damaged) and said:
+   * the records it named then count against no key, as records made before the ledger.
+   */
   static open(stateDir: string, logger: Logger): OwnersLedger {
     const ledger = new OwnersLedger(join(stateDir, 'gateway', 'owners.json'), logger);
-    try {
-      for (const [zone, owners] of readLedger(ledger.file!)) ledger.setZone(zone, owners);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') logger.warn(`gateway: ${ledger.file} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); the records made before count against no key's quota`);
-    }
+    const loaded = loadStateFile(ledger.file!, MAX_FILE_BYTES, parseLedger);
+    if (loaded.damage) logger.warn(`gateway: ${loaded.damage}; the records it named count against no key's quota, each key's count starts again from its next updates`);
+    for (const [zone, owners] of loaded.value ?? []) ledger.setZone(zone, owners);
     return ledger;
   }
 
@@ -125,12 +127,10 @@ export class OwnersLedger {
   private save(zone: string): void {
     if (!this.file) return;
     try {
-      let merged: Map<string, Map<string, string>>;
-      try {
-        merged = readLedger(this.file);
-      } catch {
-        merged = new Map();
-      }
+      // The other zones are another gateway's: a file damaged since it was read is set aside, not written over.
+      const loaded = loadStateFile(this.file, MAX_FILE_BYTES, parseLedger);
+      if (loaded.damage) this.logger?.warn(`gateway: ${loaded.damage}; it is written again with the zones of this gateway only`);
+      const merged = loaded.value ?? new Map<string, Map<string, string>>();
       merged.set(zone, this.zones.get(zone)!);
       const zones: Record<string, [string, string, string, string][]> = {};
       for (const [name, owners] of [...merged].sort(([a], [b]) => a.localeCompare(b))) {
@@ -144,9 +144,7 @@ export class OwnersLedger {
   }
 }
 
-function readLedger(file: string): Map<string, Map<string, string>> {
-  const text = readFileSync(file, 'utf8');
-  if (text.length > MAX_FILE_BYTES) throw new Error('larger than an owners ledger');
+function parseLedger(text: string): Map<string, Map<string, string>> {
   const body = JSON.parse(text) as { version?: unknown; zones?: unknown };
   if (typeof body !== 'object' || body === null || body.version !== VERSION || typeof body.zones !== 'object' || body.zones === null) throw new Error(`not version ${VERSION} of the ledger`);
   const zones = new Map<string, Map<string, string>>();

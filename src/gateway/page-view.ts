@@ -2,7 +2,7 @@
 // each served zone with its records as the gateway serves them, the keys by name with what each
 // may change (never a secret), the recent updates (the journal's last lines) and refusals, and
 // the call budget. Names and values only, which anyone may query anyway.
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import type { DnsRecord } from '../dns/types.js';
 import { outsideText } from '../text/outside-text.js';
 import { journalPath } from './journal.js';
@@ -77,12 +77,15 @@ function valueText(record: DnsRecord): string {
 function journalTail(stateDir: string): GatewayPageView['updates'] {
   let fd: number;
   try {
-    fd = openSync(journalPath(stateDir), 'r');
+    // Without waiting: a FIFO in its place would otherwise hold the page (and the event loop) forever.
+    fd = openSync(journalPath(stateDir), constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
   } catch {
     return [];
   }
   try {
-    const size = fstatSync(fd).size;
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) return [];
+    const size = stats.size;
     const length = Math.min(size, TAIL_BYTES);
     const buffer = Buffer.alloc(length);
     readSync(fd, buffer, 0, length, size - length);

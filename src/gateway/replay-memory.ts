@@ -5,11 +5,12 @@
 // restart, when a memory kept only in the process had forgotten it). The file holds key names,
 // MACs and the ends of their windows, nothing secret; it is written when the memory changed, at
 // most every few seconds and at stop, so a crash forgets at most the last few seconds.
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ReplayCache } from '../dns/replay-cache.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import type { Logger } from '../runtime/log.js';
+import { loadStateFile } from './state-file.js';
 
 /** What a copy of an update acted on by an earlier run of the gateway gets: its answer is not kept. */
 export const EARLIER_RUN = 'earlier-run';
@@ -33,21 +34,12 @@ export class ReplayMemory {
     return join(stateDir, 'gateway', 'replay.json');
   }
 
-  /** The memory an earlier run left (empty, with a warning, when the file cannot be read). */
+  /** The memory an earlier run left (empty, with a warning, when the file cannot be used: then it is set aside). */
   static load(file: string, now: number, logger: Logger): ReplayMemory {
     const memory = new ReplayMemory(file);
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') logger.warn(`gateway: ${file} could not be read (${(error as NodeJS.ErrnoException).code}); updates acted on before the restart are not remembered against replay`);
-      return memory;
-    }
-    try {
-      for (const [key, mac, until] of parseEntries(text)) if (until >= now) memory.cacheOf(key).remember(mac, until, EARLIER_RUN, now);
-    } catch (error) {
-      logger.warn(`gateway: ${file} is damaged (${(error as Error).message}); updates acted on before the restart are not remembered against replay`);
-    }
+    const loaded = loadStateFile(file, MAX_FILE_BYTES, parseEntries);
+    if (loaded.damage) logger.warn(`gateway: ${loaded.damage}; updates acted on before the restart are not remembered against replay`);
+    for (const [key, mac, until] of loaded.value ?? []) if (until >= now) memory.cacheOf(key).remember(mac, until, EARLIER_RUN, now);
     return memory;
   }
 
@@ -74,7 +66,7 @@ export class ReplayMemory {
     const entries: [string, string, number][] = [];
     for (const [key, cache] of this.caches) for (const [mac, until] of cache.open(now)) entries.push([key, mac, until]);
     const ours = new Set(entries.map(([key, mac]) => `${key}\0${mac}`));
-    for (const entry of readEntries(this.file)) if (entry[2] >= now && !ours.has(`${entry[0]}\0${entry[1]}`)) entries.push(entry);
+    for (const entry of readEntries(this.file, logger)) if (entry[2] >= now && !ours.has(`${entry[0]}\0${entry[1]}`)) entries.push(entry);
     try {
       mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
       writeFileAtomic(this.file, JSON.stringify(entries));
@@ -92,7 +84,6 @@ export class ReplayMemory {
 
 /** The entries of a replay file: [key, mac, until] each; throws on anything else. */
 function parseEntries(text: string): [string, string, number][] {
-  if (text.length > MAX_FILE_BYTES) throw new Error('too large');
   const entries = JSON.parse(text) as unknown;
   if (!Array.isArray(entries)) throw new Error('not a list');
   for (const e of entries) {
@@ -102,11 +93,9 @@ function parseEntries(text: string): [string, string, number][] {
   return entries as [string, string, number][];
 }
 
-/** The entries the file holds now (none when it is missing or damaged: then ours replace it). */
-function readEntries(file: string): [string, string, number][] {
-  try {
-    return parseEntries(readFileSync(file, 'utf8'));
-  } catch {
-    return [];
-  }
+/** The entries the file holds now (none when it is missing; a damaged one is set aside, then ours replace it). */
+function readEntries(file: string, logger: Logger): [string, string, number][] {
+  const loaded = loadStateFile(file, MAX_FILE_BYTES, parseEntries);
+  if (loaded.damage) logger.warn(`gateway: ${loaded.damage}; it is written again with this gateway's entries only`);
+  return loaded.value ?? [];
 }

@@ -15,6 +15,7 @@ import { undiciTransport } from '../http/undici-transport.js';
 import { ConfigError, DdedgeError, ExitCode, exitCodeOf } from '../runtime/errors.js';
 import type { Logger } from '../runtime/log.js';
 import { BudgetSpentError } from '../state/budget.js';
+import { othersMayWrite } from '../state/state-dir.js';
 import { providerZone, type ZoneProvider } from '../zone/provider-zone.js';
 import { LIST_PAGE_LENGTH } from '../zone/zone-listing.js';
 import type { LiveRecord } from '../zone/record.js';
@@ -77,6 +78,7 @@ export interface GatewaySettings {
 
 export async function runGateway(settings: GatewaySettings): Promise<number> {
   const { logger } = settings;
+  for (const warning of othersMayWrite([settings.stateDir, `${settings.stateDir}/gateway`])) logger.warn(`gateway: ${warning}`);
   let keys: GatewayKeys = loadKeys(settings.keysFile, logger);
   const budget = new GatewayBudget(settings.stateDir, settings.maxCallsPerHour, logger);
   const stats = new GatewayStats(settings.zones);

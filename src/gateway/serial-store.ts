@@ -7,10 +7,11 @@
 // (no transfer for nothing). Several gateways may share a state directory (one per zone): each
 // save merges with the file, keeping the other zones. Nothing secret is kept.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import type { Logger } from '../runtime/log.js';
+import { loadStateFile } from './state-file.js';
 
 export interface ServedSerial {
   serial: number;
@@ -46,6 +47,8 @@ export function xorInto(into: Buffer, digest: Buffer): void {
 
 export class SerialStore {
   private warned = false;
+  /** Serials salvaged from a damaged file at open, written again with the next set. */
+  private readonly salvaged = new Map<string, ServedSerial>();
 
   private constructor(
     private readonly file: string | undefined,
@@ -58,16 +61,28 @@ export class SerialStore {
     return new SerialStore(undefined, undefined, new Map());
   }
 
-  /** The serials an earlier run left in `stateDir` (none, with a warning, when the file cannot be read). */
+  /**
+   * The serials an earlier run left in `stateDir`. A damaged file is set aside and said; the
+   * serials still legible in it are kept (with no digest, so each zone's next serial is past
+   * both them and the clock): a serial must never go back.
+   */
   static open(stateDir: string, logger: Logger): SerialStore {
     const file = join(stateDir, 'gateway', 'serials.json');
-    const known = new Map<string, ServedSerial>();
-    try {
-      for (const [zone, served] of readServed(file)) known.set(zone, served);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') logger.warn(`gateway: ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); each zone's serial starts from the clock`);
-    }
-    return new SerialStore(file, logger, known);
+    let damaged = false;
+    const known = readOrSalvage(file, (damage, salvaged) => {
+      damaged = true;
+      logger.warn(
+        `gateway: ${damage}; ${
+          salvaged.size
+            ? `the serials of ${[...salvaged.keys()].join(', ')} still legible in it are kept: each zone's next serial is above its own and the clock`
+            : "no serial in it is legible: each zone's serial starts from the clock (a secondary holding a higher one waits until the clock passes it)"
+        }`,
+      );
+    });
+    const store = new SerialStore(file, logger, known);
+    // Written with the first serial set: a zone of another gateway is kept for it.
+    if (damaged) for (const [zone, served] of known) store.salvaged.set(zone, served);
+    return store;
   }
 
   get(zone: string): ServedSerial | undefined {
@@ -79,15 +94,13 @@ export class SerialStore {
     this.known.set(zone, served);
     if (!this.file) return;
     try {
-      let merged: Map<string, ServedSerial>;
-      try {
-        merged = readServed(this.file);
-      } catch {
-        merged = new Map();
-      }
+      // The other zones are another gateway's: a file damaged since it was read is set aside, and what is legible in it kept.
+      const merged = readOrSalvage(this.file, (damage) => this.logger?.warn(`gateway: ${damage}; the serials still legible in it are written again`));
+      for (const [other, kept] of this.salvaged) if (!merged.has(other)) merged.set(other, kept);
       merged.set(zone, served);
       mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
       writeFileAtomic(this.file, `${JSON.stringify(Object.fromEntries([...merged].sort(([a], [b]) => a.localeCompare(b))))}\n`);
+      this.salvaged.clear();
       this.warned = false;
     } catch (error) {
       if (this.warned) return;
@@ -97,9 +110,27 @@ export class SerialStore {
   }
 }
 
-function readServed(file: string): Map<string, ServedSerial> {
-  const text = readFileSync(file, 'utf8');
-  if (text.length > MAX_FILE_BYTES) throw new Error('larger than a serials file');
+/** The serials of the file (none when it is missing); a damaged one is set aside, `said` with what was salvaged from it. */
+function readOrSalvage(file: string, said: (damage: string, salvaged: Map<string, ServedSerial>) => void): Map<string, ServedSerial> {
+  const loaded = loadStateFile(file, MAX_FILE_BYTES, parseServed);
+  if (!loaded.damage) return loaded.value ?? new Map();
+  const salvaged = salvageSerials(loaded.text ?? '');
+  said(loaded.damage, salvaged);
+  return salvaged;
+}
+
+/** The `"zone":{"serial":N` still legible in a damaged file, each with no digest (the highest per zone). */
+function salvageSerials(text: string): Map<string, ServedSerial> {
+  const salvaged = new Map<string, ServedSerial>();
+  for (const [, zone, serial] of text.matchAll(/"([a-z0-9._-]{1,253})"\s*:\s*\{\s*"serial"\s*:\s*(\d{1,10})\b/gi)) {
+    const n = Number(serial);
+    const before = salvaged.get(zone!);
+    if (n <= 0xffffffff && (!before || serialGreater(n, before.serial))) salvaged.set(zone!, { serial: n, digest: '' });
+  }
+  return salvaged;
+}
+
+function parseServed(text: string): Map<string, ServedSerial> {
   const parsed = JSON.parse(text) as unknown;
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not a map of zones');
   const served = new Map<string, ServedSerial>();

@@ -5,13 +5,14 @@
 // update meant to change, what is there (made, not made or partly made). The DHCID records were
 // saved before the writes: an update none of whose provider writes was made gets its DHCID
 // changes taken back, or a name with no address would stay held against every other client.
-import { readFileSync } from 'node:fs';
 import type { Logger } from '../runtime/log.js';
 import type { ZoneProvider } from '../zone/provider-zone.js';
 import type { LiveRecord, ZoneType } from '../zone/record.js';
 import { heldAt, type BatchOutcome, type HeldAt } from './batch-journal.js';
 import { isDhcidData, type DhcidStore } from './dhcid-store.js';
 import { journalPath, writeJournal } from './journal.js';
+import { JOURNAL_READ_BYTES } from './journal-retention.js';
+import { readStateText } from './state-file.js';
 
 /** One intent line as the journal holds it. */
 interface IntentLine {
@@ -27,16 +28,17 @@ interface IntentLine {
 const MARK = /^\{"time":"[^"\n]*","zone":"[^"\n]*","(intent|result)":"([0-9a-f]+)"/gm;
 
 /** The intent lines with no result, by batch, oldest first; the rotated file is read too (a batch may straddle the rotation). */
-export function unfinishedBatches(stateDir: string): Map<string, IntentLine[]> {
+export function unfinishedBatches(stateDir: string, logger?: Logger): Map<string, IntentLine[]> {
   // Only the lines left open are parsed: a full journal is read at every start.
   const open = new Map<string, string[]>();
   for (const path of [`${journalPath(stateDir)}.1`, journalPath(stateDir)]) {
-    let text: string;
+    let text: string | undefined;
     try {
-      text = readFileSync(path, 'utf8');
-    } catch {
-      continue;
+      text = readStateText(path, JOURNAL_READ_BYTES);
+    } catch (error) {
+      logger?.warn(`gateway: journal: ${(error as Error).message.split(';')[0]}; batches it may leave unfinished are not looked for`);
     }
+    if (text === undefined) continue;
     for (const mark of text.matchAll(MARK)) {
       if (mark[1] === 'result') open.delete(mark[2]!);
       else {
@@ -62,7 +64,7 @@ export function unfinishedBatches(stateDir: string): Map<string, IntentLine[]> {
 
 /** Says each unfinished batch of a served zone in the log and closes it in the journal with what the provider holds. */
 export async function reconcileUnfinished(stateDir: string, zones: string[], readerOf: (zone: string) => ZoneProvider, dhcid: DhcidStore, logger: Logger): Promise<void> {
-  const batches = unfinishedBatches(stateDir);
+  const batches = unfinishedBatches(stateDir, logger);
   const listings = new Map<string, LiveRecord[]>();
   for (const [batch, intents] of batches) {
     const zone = intents[0]!.zone;

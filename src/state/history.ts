@@ -3,12 +3,13 @@
 // in bytes, oldest first out, so that a flapping link or a year of uptime never grows it
 // without end. A file that cannot be read back is set aside (renamed, for a person to look
 // at) and the history starts again: a history is worth less than a working agent.
-import { renameSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import type { RecordType } from '../ip/address.js';
 import { damageReason } from './damage-reason.js';
 import { readRegularFile } from './regular-file.js';
+import { setAsideDamaged } from './set-aside.js';
 import { ensureStateDir } from './state-dir.js';
 
 /** `failed` entries of one record in a row with the same reason are one entry with a count. */
@@ -88,13 +89,9 @@ export function readHistory(dir: string, setAside = false): LoadedHistory {
 
 function damaged(path: string, reason: string, setAside: boolean): LoadedHistory {
   if (!setAside) return { history: emptyHistory(), damage: `${path} is damaged (${reason}); the history is shown as empty` };
-  const aside = `${path}.damaged`;
-  try {
-    renameSync(path, aside);
-    return { history: emptyHistory(), damage: `${path} was damaged (${reason}); set aside as ${aside}, the history starts again` };
-  } catch (error) {
-    return { history: emptyHistory(), damage: `${path} is damaged (${reason}) and could not be set aside (${(error as NodeJS.ErrnoException).code ?? 'error'}); the history starts again` };
-  }
+  const aside = setAsideDamaged(path);
+  if (aside.done) return { history: emptyHistory(), damage: `${path} was damaged (${reason}); ${aside.words}, the history starts again` };
+  return { history: emptyHistory(), damage: `${path} is damaged (${reason}) and ${aside.words}; the history starts again` };
 }
 
 /** Drops the oldest entries until both bounds hold; returns the text to write. */

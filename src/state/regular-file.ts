@@ -22,15 +22,17 @@ export function notRegularFile(path: string, what: string): ConfigError {
 /**
  * The text of a regular file, or undefined when it does not exist. Throws ConfigError when
  * the path is something else, is larger than `maxBytes`, or cannot be read (permissions):
- * unreadable is not empty.
+ * unreadable is not empty. `noFollow`: a symbolic link is refused too (for files that are only
+ * ever written by replacing them, so a link there was never put by their writer).
  */
-export function readRegularFile(path: string, maxBytes = MAX_BYTES): string | undefined {
+export function readRegularFile(path: string, maxBytes = MAX_BYTES, options: { noFollow?: boolean } = {}): string | undefined {
   let fd: number;
   try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY | (options.noFollow ? constants.O_NOFOLLOW : 0));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return undefined;
+    if (code === 'ELOOP' && options.noFollow) throw notRegularFile(path, 'a symbolic link');
     throw unreadable(path, code);
   }
   try {

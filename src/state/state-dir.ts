@@ -68,3 +68,20 @@ export function removeStaleTemporaries(dir: string, name: string): string[] {
   }
   return removed;
 }
+
+/**
+ * A warning for each of `dirs` that its group or others may write: whoever can write there can
+ * put a FIFO, a link or a forged file in place of the state (the gateway's DHCID records, quotas
+ * and serials among it). Said, not refused: a shared group directory may be meant. Missing
+ * directories are no warning (they are made 0700).
+ */
+export function othersMayWrite(dirs: string[]): string[] {
+  const warnings: string[] = [];
+  for (const dir of dirs) {
+    const stats = statSync(dir, { throwIfNoEntry: false });
+    if (!stats?.isDirectory() || (stats.mode & 0o022) === 0) continue;
+    const mode = (stats.mode & 0o7777).toString(8).padStart(4, '0');
+    warnings.push(`the state directory ${dir} may be written by ${stats.mode & 0o002 ? 'anyone' : 'its group'} (mode ${mode}): they can replace the files kept there; chmod go-w ${dir}`);
+  }
+  return warnings;
+}
