@@ -53,10 +53,26 @@ export function parseNotifyTarget(text: string, origin: string): NotifyTarget {
 /** The path words the services' own documentation uses: not secrets, and masking them would garble messages. */
 const PATH_WORDS = new Set(['webhooks', 'services', 'sendmessage', 'messages.json', 'message', '_matrix']);
 
-/** Tokens hide in every part of these URLs: the user, the password, the path (a ntfy topic is its password), the query. */
+/**
+ * Tokens hide in every part of these URLs: the user, the password, the path (a ntfy topic is its
+ * password), the query. The whole URL is a secret anyway (registerSecretUrl); a part alone is
+ * masked wherever it appears, so only a part that looks like a token is: a word such as "hook" or
+ * "server" masked in every message garbled them (and told which word the URL held).
+ */
 function registerParts(url: URL): void {
   registerSecret(decodeURIComponent(url.username));
   registerSecret(decodeURIComponent(url.password));
-  for (const segment of url.pathname.split('/')) if (!PATH_WORDS.has(segment.toLowerCase())) registerSecret(decodeURIComponent(segment));
-  for (const value of url.searchParams.values()) registerSecret(value);
+  for (const segment of url.pathname.split('/')) {
+    const part = decodeURIComponent(segment);
+    if (!PATH_WORDS.has(part.toLowerCase()) && looksLikeToken(part)) registerSecret(part);
+  }
+  for (const [name, value] of url.searchParams) if (TOKEN_PARAMETERS.test(name) || looksLikeToken(value)) registerSecret(value);
+}
+
+/** Query parameters whose value is a credential whatever it looks like. */
+const TOKEN_PARAMETERS = /token|key|secret|pass|auth|sig/i;
+
+/** A part long enough, or mixing letters and digits, to be a token rather than a word. */
+export function looksLikeToken(part: string): boolean {
+  return part.length >= 16 || (part.length >= 8 && /\d/.test(part) && /[a-z]/i.test(part));
 }
