@@ -44,6 +44,13 @@ describe('<command> --help', () => {
     expect(text).not.toContain('to keep pointed at this machine');
   });
 
+  it('daemon and gateway --help say in full what --listen-token is for (the help shows a description up to its first "; ")', async () => {
+    for (const command of ['daemon', 'gateway']) {
+      const text = (await help(command)).replace(/\s+/g, ' ');
+      expect(text).toContain('--listen-token the token the status page and its "update now" need from beyond loopback [DDEDGE_LISTEN_TOKEN;');
+    }
+  });
+
   it('ddedge --help still has every setting with its variable and description', async () => {
     const text = await help();
     for (const setting of Object.values(SETTINGS)) expect(text).toContain(`--${setting.flag}`);
