@@ -212,16 +212,21 @@ export function loadConfig(options: LoadOptions): Config {
   return config;
 }
 
-/** Each URL checked (service, https rule, what the service needs); a file may hold one a line. */
+/** Each URL checked (service, https rule, what the service needs); a file may hold one a line, and `#` comment lines. */
 function notifyUrls(entries: RawValue[], problems: string[]): string[] {
   const urls: string[] = [];
   for (const entry of entries) {
-    for (const url of entry.value.split(/[,\n]/).map((s) => s.trim()).filter(Boolean)) {
-      try {
-        parseNotifyTarget(url, entry.origin);
-        urls.push(url);
-      } catch (error) {
-        problems.push((error as Error).message);
+    const lines = entry.value.split('\n');
+    for (const [i, line] of lines.entries()) {
+      if (line.trim().startsWith('#')) continue;
+      const origin = lines.length > 1 ? `${entry.origin} line ${i + 1}` : entry.origin;
+      for (const url of line.split(',').map((s) => s.trim()).filter(Boolean)) {
+        try {
+          parseNotifyTarget(url, origin);
+          urls.push(url);
+        } catch (error) {
+          problems.push((error as Error).message);
+        }
       }
     }
   }

@@ -157,12 +157,22 @@ describe('ddedge notify test: each service in its documented shape', () => {
     const { base, seen } = await receiver([403]);
     const dir = agentEnv(sandbox).DDEDGE_STATE_DIR!;
     const file = `${dir}/notify-url`;
-    (await import('node:fs')).writeFileSync(file, `discord+https://${base}/api/webhooks/1/${CANARY}\n`, { mode: 0o600 });
+    // A comment line and a blank one, as people write such files.
+    (await import('node:fs')).writeFileSync(file, `# the team's channel\n\ndiscord+https://${base}/api/webhooks/1/${CANARY}\n`, { mode: 0o600 });
     const result = await runDist(['notify', 'test'], tlsEnv({ DDEDGE_NOTIFY_FILE: file }));
-    expect(result.code).toBe(4);
+    expect(result.code, result.stderr).toBe(4);
     expect(result.stdout).toContain(`discord at ${base}: failed: discord at ${base} answered HTTP 403`);
     expect(seen).toHaveLength(1);
     expect(result.stdout + result.stderr).not.toContain(CANARY);
+  });
+
+  it('a bad URL in DDEDGE_NOTIFY_FILE is named by its line, not echoed', async () => {
+    const file = `${agentEnv(sandbox).DDEDGE_STATE_DIR!}/notify-bad`;
+    (await import('node:fs')).writeFileSync(file, `# comment\nftp://x.example/${CANARY}\n`, { mode: 0o600 });
+    const result = await runDist(['notify', 'test'], tlsEnv({ DDEDGE_NOTIFY_FILE: file }));
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/DDEDGE_NOTIFY_FILE.* line 2: /);
+    expect(result.stderr + result.stdout).not.toContain(CANARY);
   });
 
   it('a bad URL is exit 2, sends nothing and is not echoed', async () => {
