@@ -7,6 +7,7 @@ import type { Config } from '../config/config.js';
 import { ExitCode, exitCodeOf } from '../runtime/errors.js';
 import type { Logger } from '../runtime/log.js';
 import type { CycleReport } from './cycle.js';
+import { planNextCycle } from './next-cycle.js';
 import { nextDelay } from './schedule.js';
 import { Shutdown } from './shutdown.js';
 
@@ -94,6 +95,7 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
       if (forced) continue;
       const delay = nextDelay(config.intervalMs, failures);
       if (failures) logger.info(`retrying in ${Math.round(delay / 1000)}s (failure ${failures} in a row)`);
+      planNextCycle(Date.now() + delay);
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, delay);
         wake = () => {
@@ -103,6 +105,7 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
       });
     }
   } finally {
+    planNextCycle(undefined);
     for (const [signal, handler] of Object.entries(handlers)) signals.off(signal, handler);
   }
   logger.info('daemon stopped');

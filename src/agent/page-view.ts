@@ -8,6 +8,7 @@ import { plannedRecords } from '../lan/planned-records.js';
 import { outsideText } from '../text/outside-text.js';
 import { readHistory } from '../state/history.js';
 import { readState, recordKey, type State } from '../state/state.js';
+import { plannedNextCycle } from './next-cycle.js';
 import { assessHealth } from './health.js';
 import { historyRows, type HistoryRow } from './history-view.js';
 import { timelines, type RecordTimeline } from './timeline-view.js';
@@ -32,7 +33,7 @@ export interface AgentPageView {
   records: RecordRow[];
   lastCycleAt?: string;
   lastSuccessAt?: string;
-  /** About when the next cycle runs (the last one + --interval; a retry after a failure may come sooner). */
+  /** About when the next cycle runs (as the daemon planned it: the interval, or a retry after a failure). */
   nextCycleAt?: string;
   budget: { used: number; limit: number };
   history: { rows: HistoryRow[]; page: number; pages: number; total: number };
@@ -46,6 +47,13 @@ export const HISTORY_PAGE_SIZE = 50;
 const MINUTE_MS = 60_000;
 /** A call counts for the hour after the minute it was made in (see state/budget.ts). */
 const BUDGET_WINDOW_MS = 61 * MINUTE_MS;
+
+/** As the daemon planned it (a retry comes sooner than the interval); else the last cycle + the interval. */
+function nextCycleAt(lastCycleAt: string | undefined, intervalMs: number, now: Date): string | undefined {
+  const planned = plannedNextCycle();
+  const at = planned ?? (lastCycleAt ? Date.parse(lastCycleAt) + intervalMs : undefined);
+  return at === undefined ? undefined : new Date(Math.max(now.getTime(), at)).toISOString();
+}
 
 export function agentPageView(config: Config, page: number, now = new Date()): AgentPageView {
   const { state, damage } = readState(config.stateDir);
@@ -71,7 +79,7 @@ export function agentPageView(config: Config, page: number, now = new Date()): A
     records,
     lastCycleAt: state.lastCycleAt,
     lastSuccessAt: state.lastSuccessAt,
-    nextCycleAt: state.lastCycleAt ? new Date(Math.max(now.getTime(), Date.parse(state.lastCycleAt) + config.intervalMs)).toISOString() : undefined,
+    nextCycleAt: nextCycleAt(state.lastCycleAt, config.intervalMs, now),
     budget: { used: callsThisHour(state, now), limit: config.maxCallsPerHour },
     history: { rows: newestFirst.slice((shown - 1) * HISTORY_PAGE_SIZE, shown * HISTORY_PAGE_SIZE), page: shown, pages, total: rows.length },
     timeline: timelines(rows, records, now),

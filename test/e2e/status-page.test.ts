@@ -4,6 +4,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parseFault } from '../../src/sandbox/faults.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { agentEnv } from '../helpers/agent-env.js';
 import { startDist, tempDir, waitForOutput } from '../helpers/cli.js';
@@ -60,6 +61,19 @@ describe('the status page', () => {
     // A new nonce for every answer.
     const again = await fetch(`${url}/`);
     expect(/'nonce-([^']+)'/.exec(again.headers.get('content-security-policy')!)![1]).not.toBe(nonce);
+  });
+
+  it('while the daemon retries after a failure, "next cycle" is the retry, not the last cycle + --interval', async () => {
+    const { url, addressFile, daemon } = await startDaemon();
+    sandbox.faults.push(parseFault('dyndns=500x100'));
+    writeFileSync(addressFile, '81.0.2.17\n');
+    const retrying = waitForOutput(daemon, 'stderr', (t) => /retrying in \d+s/.test(t));
+    daemon.kill('SIGUSR1');
+    await retrying;
+    const html = await (await fetch(`${url}/`)).text();
+    const next = Date.parse(/Next cycle: <strong>about <time datetime="([^"]+)">/.exec(html)![1]!);
+    // The first retry comes 15 s (± 10%) after the failure; --interval is an hour.
+    expect(next - Date.now()).toBeLessThan(60_000);
   });
 
   it('"update now" runs a cycle: the page shows the new address and the change in the history', async () => {
