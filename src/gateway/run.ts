@@ -25,6 +25,8 @@ import { startGatewayServer } from './server.js';
 import { sendNotify, type NotifyTarget } from './notify.js';
 import { GatewayStats } from './stats.js';
 import { RefusalLog } from './refusal-log.js';
+import { RefusalBursts } from './refusal-bursts.js';
+import { sharedNotifier } from '../notify/notifier.js';
 import { ZoneViews } from './zone-views.js';
 import { ReplayMemory } from './replay-memory.js';
 import { dhcidAnswers } from './dhcid-answers.js';
@@ -40,6 +42,8 @@ import type { Plan } from '../zone/plan.js';
 const REPLAY_SAVE_MS = 2_000;
 /** The longest wait for updates in flight at SIGTERM: a write and its rollback, each within --timeout, fit in it by default. */
 const DRAIN_MS = 60_000;
+/** The longest wait at SIGTERM for notifications still queued. */
+const NOTIFY_STOP_WAIT_MS = 5_000;
 
 export interface GatewaySettings {
   zones: string[];
@@ -48,6 +52,8 @@ export interface GatewaySettings {
   primaryName: string;
   refreshMs: number;
   notify: NotifyTarget[];
+  /** --notify URLs (a scheme://… value): told of refused-update bursts and zones changed elsewhere. */
+  notifyUrls?: string[];
   api: { url: string; user: string; password: string };
   timeoutMs: number;
   stateDir: string;
@@ -75,7 +81,12 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
   let keys: GatewayKeys = loadKeys(settings.keysFile, logger);
   const budget = new GatewayBudget(settings.stateDir, settings.maxCallsPerHour, logger);
   const stats = new GatewayStats(settings.zones);
-  const refusals = new RefusalLog(logger);
+  const notifier = settings.notifyUrls?.length ? sharedNotifier(settings.notifyUrls, logger) : undefined;
+  const bursts = new RefusalBursts();
+  const refusals = new RefusalLog(logger, Date.now, notifier && ((key, zone, refusal) => {
+    const event = bursts.note(key, zone, refusal);
+    if (event) notifier.enqueue([event]);
+  }));
   const wire = undiciTransport();
   const clientFor = (zone?: string) =>
     new ApiClient({ url: settings.api.url, user: settings.api.user, password: settings.api.password, timeoutMs: settings.timeoutMs, logger, transport: budget.wrap(wire, zone) });
@@ -183,6 +194,7 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
         logger.error(`gateway: the keys file was not reloaded, the keys loaded before stay: ${(error as Error).message}`);
       }
     });
+    if (notifier) logger.info(`gateway: notifications of refused-update bursts and zones changed elsewhere to ${notifier.shown.join(', ')}`);
     logger.info(`gateway: answering DNS for ${settings.zones.join(', ')} on ${shown.join(', ')} (UDP and TCP); ${keys.keys.size} key(s); at most ${budget.limit} provider calls an hour (${budget.left()} left); pid ${process.pid} (SIGHUP reloads the keys file)`);
     settings.ready?.(shown);
     const reading = new Set<string>();
@@ -194,10 +206,18 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
         if (reading.has(zone)) continue;
         reading.add(zone);
         const since = owners.version(zone);
+        const before = { serial: views.serial(zone), own: views.ownChanges(zone), quiet: inFlight.size === 0 };
         views
           .refresh(zone)
-          // A record gone from the provider (deleted elsewhere) no longer counts against its key's quota.
-          .then((live) => owners.prune(zone, live, [...dhcid.of(zone).values()].flat(), since))
+          .then((live) => {
+            // A record gone from the provider (deleted elsewhere) no longer counts against its key's quota.
+            owners.prune(zone, live, [...dhcid.of(zone).values()].flat(), since);
+            // Changed with no update of the gateway's under way, before or during the reading: made elsewhere.
+            const serial = views.serial(zone);
+            if (notifier && serial !== before.serial && before.quiet && inFlight.size === 0 && views.ownChanges(zone) === before.own) {
+              notifier.enqueue([{ event: 'zone-changed', time: new Date().toISOString(), host: zone, old: String(before.serial), new: String(serial), message: `${zone} changed at the provider, not through the gateway (serial ${before.serial} -> ${serial}); the gateway now serves what the provider holds` }]);
+            }
+          })
           .catch((error: unknown) => error instanceof BudgetSpentError || logger.warn(`gateway: re-reading ${zone} failed: ${(error as Error).message}`))
           .finally(() => reading.delete(zone));
       }
@@ -211,6 +231,8 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
     await Promise.race([Promise.allSettled([...inFlight]), deadline]);
     // The answers of those updates are signed and written after they settle: let them go out.
     await new Promise((resolve) => setTimeout(resolve, 200));
+    // The last notifications get a little time to go out, as the daemon gives them.
+    await notifier?.drain(NOTIFY_STOP_WAIT_MS);
     logger.info('gateway: stopped');
     return 0;
   } finally {

@@ -38,6 +38,8 @@ interface Served {
 export class ZoneViews {
   private readonly zones = new Map<string, Served>();
   private changes = 0;
+  /** Per zone, how many times the gateway's own updates showed what they changed (showNames). */
+  private readonly ownShows = new Map<string, number>();
 
   constructor(
     zones: string[],
@@ -74,6 +76,16 @@ export class ZoneViews {
     return this.zones.get(zone)?.index;
   }
 
+  /** The serial the zone is served with (0 before the first reading). */
+  serial(zone: string): number {
+    return this.zones.get(zone)?.serial ?? 0;
+  }
+
+  /** Grows each time the gateway's own updates show what they changed: a refresh that saw one may have seen the gateway's own write. */
+  ownChanges(zone: string): number {
+    return this.ownShows.get(zone) ?? 0;
+  }
+
   /** How many records the provider held at the last reading (0 before the first). */
   size(zone: string): number {
     return this.zones.get(zone)?.records ?? 0;
@@ -104,6 +116,7 @@ export class ZoneViews {
   showNames(zone: string, names: Iterable<string>, live: LiveRecord[]): void {
     const served = this.zones.get(zone);
     if (!served?.index) return;
+    this.ownShows.set(zone, this.ownChanges(zone) + 1);
     const asked = [...new Set([...names].map(nameKey))];
     const { byOwner, counts } = this.grouped(zone, live, this.keptByGateway(zone, asked), asked);
     for (const owner of byOwner.keys()) {
