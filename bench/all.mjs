@@ -6,9 +6,11 @@ import { join } from 'node:path';
 
 const benches = [
   ['the agent: cycle, floor, ddclient, SDK, sandbox start', 'run.mjs'],
+  ['the cycle in instructions (callgrind), beside its floors', 'instructions.mjs'],
   ['the unchanged cycle on every Node.js line, each with its own code cache', 'nodes.mjs'],
   ['zone as code: plan of 2,500 records, apply of 200 creates', 'zone.mjs'],
   ['the zone-file reader beside named-checkzone, 1k to 100k records', 'zone-reader.mjs'],
+  ['zone plan of 100,000 records beside named-checkzone: CPU, instructions (BENCH_CALLGRIND=1), profile', 'zone-plan-cpu.mjs'],
   ['the sandbox name server beside a Node UDP echo server (5 and 50,000 records), and DNS sources', 'dns.mjs'],
   ['the gateway: AXFR of 5,000 records beside NSD', 'gateway.mjs'],
   ['the gateway: provider calls and time per one-record update at 5 and 50,000 records', 'gateway-updates.mjs'],
@@ -17,6 +19,7 @@ const benches = [
   ['ACME DNS-01: acme present/cleanup', 'acme.mjs'],
   ['hosts behind the router and the daemon endpoint', 'lan-endpoint.mjs'],
   ['the status page (50 hosts, 1,000 history entries) and notifications', 'status-page.mjs'],
+  ['long-running memory: a daemon through 3,000 cycles, the gateway with a 50,000-record zone', 'soak.mjs'],
 ];
 const only = process.argv.slice(2);
 let failed = 0;

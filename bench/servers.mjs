@@ -54,3 +54,7 @@ export function agentEnv({ work, tls, info, stateDir, sources }) {
     DDEDGE_IP_SOURCES: sources.map((s) => `url:${s.url}`).join(','),
   };
 }
+
+
+// Stand-ins for the DNS sources (also used by the build's code-cache cycle).
+export { startWhoamiDns } from '../scripts/whoami-dns.mjs';

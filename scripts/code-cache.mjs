@@ -1,7 +1,9 @@
 // Build step: V8's code cache for the chunks of a common cycle (see src/cli/launcher.ts). It
 // runs `ddedge update` once, as a timer does: a child process started with no flags (V8
-// refuses a cache made under other V8 flags), two address sources on loopback that agree, and
-// a state saying the address is already sent, so nothing is sent. At its exit the child saves
+// refuses a cache made under other V8 flags), address sources on loopback that agree (two DNS
+// whoami servers as the default list asks first, and two HTTP echoes, all asked at once by a
+// quorum of four, so both paths are compiled), and a state saying the address is already
+// sent, so nothing is sent. At its exit the child saves
 // the cache of every chunk it ran, which holds each function the cycle compiled
 // (scripts/code-cache-cycle.mjs).
 import { execFile } from 'node:child_process';
@@ -9,6 +11,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startWhoamiDns } from './whoami-dns.mjs';
 
 const ADDRESS = '81.0.2.15';
 const HOST = 'home.example.com';
@@ -30,6 +33,7 @@ export async function makeCodeCache(dist) {
 export async function commonCycle([file, ...args], extraEnv = {}) {
   const work = mkdtempSync(join(tmpdir(), 'ddedge-code-cache-'));
   const sources = [echoSource(), echoSource()];
+  const dns = await Promise.all([startWhoamiDns(ADDRESS), startWhoamiDns(ADDRESS)]);
   try {
     const urls = await Promise.all(sources.map(listening));
     const stateDir = join(work, 'state');
@@ -41,7 +45,8 @@ export async function commonCycle([file, ...args], extraEnv = {}) {
       HOME: work,
       DDEDGE_HOSTS: HOST,
       DDEDGE_STATE_DIR: stateDir,
-      DDEDGE_IP_SOURCES: urls.map((url) => `url:${url}`).join(','),
+      DDEDGE_IP_SOURCES: [`dns:myip.opendns.com@${dns[0].server}`, `dns-txt:o-o.myaddr.l.google.com@${dns[1].server}`, ...urls.map((url) => `url:${url}`)].join(','),
+      DDEDGE_IP_QUORUM: '4',
       DDEDGE_DYNDNS_USER: 'code-cache',
       DDEDGE_DYNDNS_KEY: 'code-cache',
       // Nothing is sent (the state says the address is current), and if that ever changed the
@@ -56,6 +61,7 @@ export async function commonCycle([file, ...args], extraEnv = {}) {
     if (stdout !== `${HOST} A ${ADDRESS} unchanged\n`) throw new Error(`the code-cache cycle printed ${JSON.stringify(stdout)}`);
   } finally {
     await Promise.all(sources.map((server) => new Promise((resolve) => server.close(resolve))));
+    for (const server of dns) server.socket.close();
     rmSync(work, { recursive: true, force: true });
   }
 }

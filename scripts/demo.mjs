@@ -20,8 +20,10 @@ const info = await new Promise((resolve, reject) => {
   sandbox.once('exit', (code) => reject(new Error(`the sandbox exited with ${code}`)));
 });
 
+// The demo's own settings only: a DDEDGE_ setting of the user's shell (DDEDGE_VIA=api) would make
+// it do other than it says. Run in its state folder, where no ./.env of the user's is read either.
 const env = {
-  ...process.env,
+  ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('DDEDGE_'))),
   DDEDGE_DYNDNS_URL: info.dyndnsUrl,
   DDEDGE_DYNDNS_USER: info.dyndnsUser,
   DDEDGE_DYNDNS_KEY: info.dyndnsKey,
@@ -33,7 +35,7 @@ const env = {
 };
 const run = async (args) => {
   process.stdout.write(`$ ddedge ${args.join(' ')}\n`);
-  const child = spawn(process.execPath, [ddedge, ...args], { env, stdio: 'inherit' });
+  const child = spawn(process.execPath, [ddedge, ...args], { env, cwd: stateDir, stdio: 'inherit' });
   const code = await new Promise((resolve) => child.on('exit', resolve));
   process.stdout.write(`  (exit ${code})\n`);
   // Let the sandbox's request log catch up before the next step prints.

@@ -220,6 +220,8 @@ class Cycle {
     const held = kitForBackoff ? kitForBackoff.activeBackoff(record.backoff, kitForBackoff.recordFingerprint(this.config, host, type), this.now()) : undefined;
     if (held) {
       const message = `not sent: the provider refused it ${held.failures} time(s) (${record.lastError ?? 'refused'}); next attempt after ${held.until} (--force tries now)`;
+      // Said as a refusal sent now is: a bare "failed" leaves the user nothing to go on.
+      this.logger.error(`${host} ${type}: ${message}`);
       return { host, type, address: wanted ?? '(server)', action: 'failed', via: 'cache', message, error: new DdedgeError(message, held.exitCode as ExitCode) };
     }
     if (this.options.shutdown?.stopping && !this.options.dryRun) {

@@ -40,6 +40,16 @@ const ADVICE: Partial<Record<ApiErrorKind, string>> = {
   billing: 'add balance to the account',
 };
 
+/** The parts of a reason, each said once: a part an earlier one already holds ("invalid password" after "Account invalid password") is left out. */
+function withoutRepeats(parts: string[]): string[] {
+  const kept: string[] = [];
+  for (const part of parts) {
+    const text = part?.trim();
+    if (text && !kept.some((k) => k.toLowerCase().includes(text.toLowerCase()))) kept.push(text);
+  }
+  return kept;
+}
+
 /** An answer with success:false. `errorCode` is the provider's; transport failures are never ApiErrors. */
 export class ApiError extends DdedgeError {
   readonly kind: ApiErrorKind;
@@ -52,7 +62,7 @@ export class ApiError extends DdedgeError {
     authAdvice?: string,
   ) {
     const kind = apiErrorKind(errorCode);
-    const detail = outsideText([errorCodeMsg, ...messages].filter(Boolean).join('; '));
+    const detail = outsideText(withoutRepeats([errorCodeMsg, ...messages]).join('; '));
     const text = kind === 'auth' && authAdvice ? authAdvice : ADVICE[kind];
     const advice = text ? ` (${text})` : '';
     super(`${action} failed with error ${errorCode}: ${detail || 'no reason given'}${advice}`, EXIT_BY_KIND[kind]);

@@ -17,10 +17,20 @@ const TEXT_PARENTS = new Set(['dns']);
 export function normalizeResult(value: unknown, key = '', parent = ''): unknown {
   if (Array.isArray(value)) return value.map((v) => normalizeResult(v, key, key));
   if (value && typeof value === 'object') {
+    // An entry of a zone listing (thousands a page) holds only text: it stays as it is.
+    if (TEXT_PARENTS.has(key) && onlyScalars(value)) return value;
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, normalizeResult(v, k, key)]));
   }
   if (typeof value !== 'string' || TEXT_PARENTS.has(parent)) return value;
   if (NUMERIC.has(key) && /^-?\d+(\.\d+)?$/.test(value)) return Number(value);
   if (BOOLEAN.has(key) && /^(true|false|1|0)$/.test(value)) return value === 'true' || value === '1';
   return value;
+}
+
+function onlyScalars(value: object): boolean {
+  for (const k in value) {
+    const v = (value as Record<string, unknown>)[k];
+    if (v !== null && typeof v === 'object') return false;
+  }
+  return true;
 }

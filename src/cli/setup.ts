@@ -10,6 +10,7 @@ import { createLogger, type Logger } from '../runtime/log.js';
 import { redact } from '../text/redact.js';
 import type { CommandContext } from './command.js';
 import type { Io } from './io.js';
+import { misspelledVariableHints } from './variable-hints.js';
 
 export interface Setup {
   config: Config;
@@ -24,8 +25,21 @@ const warned = new WeakMap<Io, Set<string>>();
 export async function setup(context: CommandContext, purpose: LoadOptions['purpose']): Promise<Setup> {
   const { path, origin } = dotenvFileOf(context.flags);
   const warnings: string[] = [];
-  const env = await environmentWithDotenv(context.io.env, path, context.io.cwd, origin, (message) => warnings.push(message));
-  const config = loadConfig({ flags: context.flags, env, purpose });
+  const skippedNotes: string[] = [];
+  const env = await environmentWithDotenv(context.io.env, path, context.io.cwd, origin, (message, skippedNote) => {
+    warnings.push(message);
+    if (skippedNote) skippedNotes.push(skippedNote);
+  });
+  let config: Config;
+  try {
+    config = loadConfig({ flags: context.flags, env, purpose });
+  } catch (error) {
+    // A skipped file or a misspelled variable is most often why the configuration is invalid: said there too.
+    const notes = [...skippedNotes, ...misspelledVariableHints(env)];
+    if (!(error instanceof ConfigError) || !notes.length) throw error;
+    warnOnce(context.io, fallbackLogger(context, env), warnings);
+    throw new ConfigError(`${error.message}\n  ${notes.join('\n  ')}`);
+  }
   const logger = createLogger({
     level: config.logLevel,
     format: config.logFormat,
@@ -37,14 +51,24 @@ export async function setup(context: CommandContext, purpose: LoadOptions['purpo
   }
   warnings.push(...secretFlagWarnings(context.flags));
   if (purpose === 'cycle') warnings.push(...givenAddressWarnings(config, context.flags));
-  const given = warned.get(context.io) ?? new Set<string>();
-  warned.set(context.io, given);
+  warnOnce(context.io, logger, warnings);
+  return { config, logger, env };
+}
+
+function warnOnce(io: Io, logger: Logger, warnings: string[]): void {
+  const given = warned.get(io) ?? new Set<string>();
+  warned.set(io, given);
   for (const warning of warnings) {
     if (given.has(warning)) continue;
     given.add(warning);
     logger.warn(warning);
   }
-  return { config, logger, env };
+}
+
+/** The logger of a run whose configuration failed: the log format as given, if it is one. */
+function fallbackLogger(context: CommandContext, env: Setup['env']): Logger {
+  const format = context.flags['log-format'] ?? env.DDEDGE_LOG_FORMAT;
+  return createLogger({ level: 'warn', format: format === 'json' ? 'json' : 'text', write: context.io.stderr, journald: Boolean(env.JOURNAL_STREAM) });
 }
 
 /** A secret in the arguments is visible to every user of the machine (ps, /proc) and kept in shell history. */

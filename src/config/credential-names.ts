@@ -39,3 +39,10 @@ export function bothNames(pair: CredentialPair, asFlags: boolean): string {
   const { user, secret } = NAMES[pair];
   return asFlags ? `--${user[0]} and --${secret[0]}-file` : `${user[1]} and ${secret[1]}`;
 }
+
+/** Whether `problems` already says the pair's secret could not be read from its file or credential. */
+export function secretUnread(problems: string[], pair: CredentialPair): boolean {
+  const [flag, variable, credential] = NAMES[pair].secret;
+  const origins = [`--${flag}-file:`, `${variable}_FILE:`, `credential ${credential}:`, `credential ddedge_${credential}:`];
+  return problems.some((p) => origins.some((o) => p.startsWith(o)));
+}

@@ -19,9 +19,10 @@ export type Env = Record<string, string | undefined>;
  * there by chance (a project's own .env, a folder of another user's): one that cannot be read,
  * or that someone other than this user or root could have written, is told to `warn` and
  * skipped, and the settings of one that is read that send things elsewhere or run something
- * are named to `warn` (dotenv-trust.ts).
+ * are named to `warn` (dotenv-trust.ts). A skipped file also gives `warn` a note for an error:
+ * a file left unread is most often why the configuration then lacks a host or a credential.
  */
-export async function environmentWithDotenv(env: Env, envFile: string | undefined, cwd: string, origin = '--env-file', warn?: (message: string) => void, uid = process.geteuid?.()): Promise<Env> {
+export async function environmentWithDotenv(env: Env, envFile: string | undefined, cwd: string, origin = '--env-file', warn?: (message: string, skippedNote?: string) => void, uid = process.geteuid?.()): Promise<Env> {
   const path = envFile ?? join(cwd, '.env');
   if (!envFile && !existsSync(path)) return env;
   let text: string;
@@ -30,13 +31,13 @@ export async function environmentWithDotenv(env: Env, envFile: string | undefine
     text = readCappedText(path, DOTENV_MAX_BYTES, envFile ? undefined : (stat) => vetImplicitDotenv(stat, uid));
   } catch (error) {
     if (error instanceof UntrustedDotenv) {
-      warn?.(`./.env (${path}) ${error.message}: not read; ${error.remedy}`);
+      warn?.(`./.env (${path}) ${error.message}: not read; ${error.remedy}`, `./.env (${path}) was not read: it ${error.message}; ${error.remedy}`);
       return env;
     }
     const code = (error as NodeJS.ErrnoException).code;
     const problem = error instanceof FileTooLarge ? `"${path}" is larger than 1 MiB` : `cannot read "${path}": ${code === 'ENOENT' ? 'no such file' : (code ?? (error as Error).message)}`;
     if (!envFile && warn) {
-      warn(`./.env: ${problem}; going on without it (name a dotenv file with --env-file)`);
+      warn(`./.env: ${problem}; going on without it (name a dotenv file with --env-file)`, `./.env was not read: ${problem}`);
       return env;
     }
     throw new ConfigError(`${origin}: ${problem}`);

@@ -11,7 +11,7 @@ import { checkQuorumServers } from '../ip/source-identity.js';
 import { parseSources } from '../ip/sources.js';
 import { registerSecret, registerSecretUrl } from '../text/redact.js';
 import { hasApiCredentials, hasDyndnsCredentials, type Config } from './config.js';
-import { bothNames, missingHalf } from './credential-names.js';
+import { bothNames, missingHalf, secretUnread } from './credential-names.js';
 import { splitDyndnsUrl } from './dyndns-base.js';
 import { readSecretFile, readSecretSource, type Env, type RawValue } from './env-sources.js';
 import { checkLanRequirements, lanSettings, listenAddress, parseHostItem } from './lan-settings.js';
@@ -251,14 +251,17 @@ function checkCycleRequirements(config: Config, problems: string[], env: LoadOpt
   const where = env.CREDENTIALS_DIRECTORY ? `, not found in $CREDENTIALS_DIRECTORY (${env.CREDENTIALS_DIRECTORY})` : '';
   // Only what is missing, named as the user named its partner; a half-given pair is not also
   // reported as "no credentials" or "--via dyndns needs both".
-  const dyndnsHalf = missingHalf(config, 'dyndns', where);
-  const apiHalf = missingHalf(config, 'api', where);
+  // A secret whose file could not be read is reported already: not also as missing.
+  const dyndnsHalf = secretUnread(problems, 'dyndns') ? undefined : missingHalf(config, 'dyndns', where);
+  const apiHalf = secretUnread(problems, 'api') ? undefined : missingHalf(config, 'api', where);
   if (dyndnsHalf) problems.push(dyndnsHalf);
   if (apiHalf) problems.push(apiHalf);
+  const dyndnsSaid = Boolean(dyndnsHalf) || secretUnread(problems, 'dyndns');
+  const apiSaid = Boolean(apiHalf) || secretUnread(problems, 'api');
   const asFlags = Object.values(config.origins ?? {}).some((o) => o?.startsWith('--'));
-  if (config.via === 'dyndns' && !dyndns && !dyndnsHalf) problems.push(`--via dyndns needs ${bothNames('dyndns', asFlags)}`);
-  if (config.via === 'api' && !api && !apiHalf) problems.push(`--via api needs ${bothNames('api', asFlags)}`);
-  if (config.via === 'auto' && !dyndns && !api && !dyndnsHalf && !apiHalf) {
+  if (config.via === 'dyndns' && !dyndns && !dyndnsSaid) problems.push(`--via dyndns needs ${bothNames('dyndns', asFlags)}`);
+  if (config.via === 'api' && !api && !apiSaid) problems.push(`--via api needs ${bothNames('api', asFlags)}`);
+  if (config.via === 'auto' && !dyndns && !api && !dyndnsSaid && !apiSaid) {
     problems.push(`no credentials: set ${bothNames('dyndns', asFlags)} (dynamic DNS), or ${bothNames('api', asFlags)} (registrar API)`);
   }
   checkLanRequirements(config, problems);

@@ -2,12 +2,12 @@
 // answer is truncated, one deadline over the whole exchange. An answer is used only when it
 // carries our random ID, is a response, and echoes our question; UDP datagrams with another ID
 // are dropped as spoofs (and counted, to say so if the deadline passes).
-import { randomInt } from 'node:crypto';
 import { ConfigError } from '../runtime/errors.js';
 import { moduleOf } from '../runtime/lazy-import.js';
 import { DnsError } from './errors.js';
 import { decodeMessage, encodeMessage, typeCode } from './message.js';
 import { nameToLabels } from './names.js';
+import { randomQueryId } from './query-id.js';
 import { CLASS_IN, sameName, typeName, type DnsAnswer, type DnsMessage, type DnsServer, type DnsType } from './types.js';
 
 export interface QueryOptions {
@@ -70,7 +70,7 @@ export function showServer(server: DnsServer): string {
 }
 
 function newQuery(exchange: Exchange): { id: number; packet: Buffer } {
-  const id = randomInt(0, 0x10000);
+  const id = randomQueryId();
   const packet = encodeMessage({ id, recursionDesired: exchange.recursionDesired, questions: [{ name: exchange.name, type: exchange.code, class: CLASS_IN }] });
   return { id, packet };
 }

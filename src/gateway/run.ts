@@ -69,6 +69,8 @@ export interface GatewaySettings {
   /** What the status page (/) needs from beyond loopback (--listen-token). */
   listenToken?: string;
   logger: Logger;
+  /** Warnings about how it was set up, said once the start is past its fatal checks (keys file, credentials, zones). */
+  startWarnings?: string[];
   /** Called once every address answers, with the ports bound (port 0 picks one). */
   ready?: (addresses: string[]) => void;
   /** Resolves when the gateway should stop. */
@@ -122,6 +124,7 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
       throw new ConfigError(`--zone ${zone}: cannot read it from the provider: ${(error as Error).message}${await accountZonesHint(reader)}`);
     }
   }
+  for (const warning of settings.startWarnings ?? []) logger.warn(warning);
   warnIfRefreshesCrowdTheBudget(settings, views, logger);
   // Batches a gateway was writing when it was killed: said, and closed in the journal with what the provider holds.
   await reconcileUnfinished(settings.stateDir, settings.zones, (zone) => readers.get(zone)!, dhcid, logger);

@@ -1,10 +1,10 @@
 // An UPDATE message (RFC 2136 section 2) as its four sections: the zone, the prerequisites, the
 // updates and the additional data. Unlike a query, each record's class carries meaning here
 // (ANY and NONE select the prerequisite and update forms), so records are read with it kept.
-import { DnsWireError } from '../dns/errors.js';
 import { decodeData, readRecordHead } from '../dns/message.js';
-import { nameKey, readName } from '../dns/names.js';
+import { nameKey } from '../dns/names.js';
 import type { DnsRecord } from '../dns/types.js';
+import { readZoneSection } from './update-head.js';
 
 export const OPCODE_UPDATE = 5;
 export const CLASS = { IN: 1, NONE: 254, ANY: 255 } as const;
@@ -33,12 +33,8 @@ export interface UpdateMessage {
 
 /** Reads an UPDATE; throws DnsWireError (FORMERR) when it is not one that can be read. */
 export function readUpdate(packet: Buffer): UpdateMessage {
-  const counts = [4, 6, 8, 10].map((at) => packet.readUInt16BE(at)) as [number, number, number, number];
-  if (counts[0] !== 1) throw new DnsWireError(`an UPDATE names exactly one zone, not ${counts[0]}`);
-  const zoneName = readName(packet, 12);
-  if (zoneName.next + 4 > packet.length) throw new DnsWireError('the zone section is cut off');
-  const zone = { name: nameKey(zoneName.name), type: packet.readUInt16BE(zoneName.next), class: packet.readUInt16BE(zoneName.next + 2) };
-  let offset = zoneName.next + 4;
+  const { counts, zone, next } = readZoneSection(packet);
+  let offset = next;
   const section = (count: number): UpdateRecord[] => {
     const records: UpdateRecord[] = [];
     for (let i = 0; i < count; i++) {

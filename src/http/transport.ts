@@ -19,3 +19,6 @@ export interface Transport {
   send(request: WireRequest): Promise<WireResponse>;
   close?(): Promise<void>;
 }
+
+/** Connections at most per origin of a pooled transport: the provider's limit. */
+export const API_CONNECTION_LIMIT = 3;

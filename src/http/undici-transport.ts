@@ -1,9 +1,9 @@
 // undici for the registrar API: a keep-alive pool of at most 3 connections per origin (the
 // provider's limit), and a dispatcher that SDK users and tests (MockAgent) can inject.
 import { Agent, type Dispatcher } from 'undici';
-import type { Transport, WireRequest, WireResponse } from './transport.js';
+import { API_CONNECTION_LIMIT, type Transport, type WireRequest, type WireResponse } from './transport.js';
 
-export const API_CONNECTION_LIMIT = 3;
+export { API_CONNECTION_LIMIT };
 
 export function undiciTransport(dispatcher?: Dispatcher): Transport {
   const owned = dispatcher ? undefined : new Agent({ connections: API_CONNECTION_LIMIT });

@@ -16,8 +16,12 @@ const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const UNSAFE_VALUE = /[\0\r\n]/;
 /** Unread body bytes held before the socket is paused; request.ts reads as they come. */
 const HIGH_WATER = 64 * 1024;
-/** How long a finished connection may stay open before it is closed from this side. */
-const LINGER_MS = 2000;
+/**
+ * How long a finished connection may stay open before it is closed from this side. Short: in
+ * a daemon each lingering connection keeps its TLS state, and at 2 s a run of forced cycles
+ * held hundreds of them (bench/soak.mjs); a one-shot command exits before it matters.
+ */
+const LINGER_MS = 100;
 
 let secureContext: SecureContext | undefined;
 

@@ -1,5 +1,11 @@
-// Asks every source at once and trusts an address only when `quorum` sources agree on it.
-// Resolves as soon as the quorum is reached; refuses non-public answers unless allowed.
+// Trusts an address only when `quorum` sources agree on it. Resolves as soon as the quorum is
+// reached; refuses non-public answers unless allowed.
+//
+// DNS sources are asked first when they alone could reach the quorum: one UDP round trip each,
+// no TLS handshake. The other sources (HTTPS echoes, interfaces, files) start only when the DNS
+// answers can no longer agree (a failure, a disagreement, a refused non-public answer, as an
+// intercepting resolver gives) or have not agreed within DNS_HEAD_START_MS; every answer then
+// counts in one quorum, so a disagreement still ends in the HTTPS sources' vote.
 import { AddressUnknownError } from '../runtime/errors.js';
 import type { Logger } from '../runtime/log.js';
 import { canonicalAddress, nonPublicReason, type Family } from './address.js';
@@ -42,6 +48,14 @@ export interface Detection {
   answers: SourceAnswer[];
 }
 
+/**
+ * How long the DNS sources are asked alone. A DNS answer takes one round trip (under 50 ms to
+ * the public resolvers from most places, 600 ms over a geostationary satellite); a TLS echo
+ * takes three or more. Past this wait the other sources are asked too, so a DNS answer lost in
+ * transit (re-sent only after timeout / 3) costs at most this much, never the whole timeout.
+ */
+export const DNS_HEAD_START_MS = 500;
+
 export function detectAddress(options: DetectOptions): Promise<Detection> {
   const { family, sources, quorum, logger } = options;
   const answers: SourceAnswer[] = [];
@@ -54,16 +68,19 @@ export function detectAddress(options: DetectOptions): Promise<Detection> {
   return new Promise((resolve, reject) => {
     let pending = sources.length;
     let settled = false;
+    let headStart: NodeJS.Timeout | undefined;
     const conclude = () => {
       if (settled) return;
       if (winner && (!options.waitForAll || pending === 0)) {
         settled = true;
         clearTimeout(deadline);
+        clearTimeout(headStart);
         return resolve({ address: winner, answers });
       }
       if (pending > 0) return;
       settled = true;
       clearTimeout(deadline);
+      clearTimeout(headStart);
       const summary = answers.map((a) => `${a.source}: ${[a.address, a.error].filter(Boolean).join(' ')}`).join('; ');
       const disagreement = votes.size > 0;
       reject(new DetectionFailed(
@@ -73,15 +90,17 @@ export function detectAddress(options: DetectOptions): Promise<Detection> {
         answers,
       ));
     };
+    const [first, rest] = stages(sources, quorum, options.waitForAll === true);
     // A deadline for the whole detection, not only for each request: DNS retries and slow
-    // bodies must not hold a cycle past its budget.
+    // bodies must not hold a cycle past its budget. Sources asked after the DNS head start get
+    // their full timeout too.
     const deadline = setTimeout(() => {
       for (const s of sources) {
         if (!answers.some((a) => a.source === s.name)) answers.push({ source: s.name, error: 'no answer before the deadline', ms: options.timeoutMs });
       }
       pending = 0;
       conclude();
-    }, options.timeoutMs + 250);
+    }, options.timeoutMs + 250 + (rest.length ? DNS_HEAD_START_MS : 0));
 
     const record = (spec: SourceSpec, raw: string | undefined, error: Error | undefined) => {
       if (settled && !options.waitForAll) return;
@@ -108,13 +127,45 @@ export function detectAddress(options: DetectOptions): Promise<Detection> {
       if (voters.size >= quorum) winner ??= address;
     };
 
-    for (const spec of sources) {
+    let firstPending = first.length;
+    let restStarted = rest.length === 0;
+    const startRest = (why: string) => {
+      if (restStarted || settled) return;
+      restStarted = true;
+      clearTimeout(headStart);
+      logger.debug(`asking the other sources: ${why}`, { sources: rest.map((s) => s.name).join(',') });
+      for (const spec of rest) ask(spec, 'rest');
+    };
+    // The DNS answers can still agree while the best-supported address plus the DNS sources
+    // yet to answer reach the quorum.
+    const dnsCanStillAgree = () => Math.max(0, ...votes.values()) + firstPending >= quorum;
+    headStart = rest.length ? setTimeout(() => startRest(`no DNS quorum within ${DNS_HEAD_START_MS} ms`), DNS_HEAD_START_MS) : undefined;
+
+    function ask(spec: SourceSpec, stage: 'first' | 'rest') {
       fetchSourceAddress(spec, family, options.timeoutMs, { logger, interfaceTable: options.interfaceTable })
         .then((raw) => record(spec, raw, undefined), (error: Error) => record(spec, undefined, error))
         .finally(() => {
           pending = Math.max(0, pending - 1);
+          if (stage === 'first') {
+            firstPending--;
+            if (!winner && !dnsCanStillAgree()) startRest('the DNS sources failed or disagree');
+          }
           conclude();
         });
     }
+    for (const spec of first) ask(spec, 'first');
   });
+}
+
+/**
+ * Which sources are asked first and which after the DNS head start: the DNS sources first when
+ * they are different servers enough to reach the quorum alone and other sources are there to
+ * settle a disagreement. Otherwise (or when every answer is wanted, `ip --json`) all at once.
+ */
+function stages(sources: SourceSpec[], quorum: number, waitForAll: boolean): [SourceSpec[], SourceSpec[]] {
+  const dns = sources.filter((s) => s.kind === 'dns');
+  const others = sources.filter((s) => s.kind !== 'dns');
+  const dnsServers = new Set(dns.map(serverOf)).size;
+  if (waitForAll || !others.length || dnsServers < quorum) return [sources, []];
+  return [dns, others];
 }

@@ -22,7 +22,8 @@ export function serverOf(spec: SourceSpec): string {
       return hostIdentity(match?.[1] ?? match?.[2] ?? spec.server, match?.[3] ?? '53');
     }
     default:
-      return `${spec.kind}:${spec.name}`;
+      // iface:, file: and server name themselves.
+      return spec.name;
   }
 }
 

@@ -4,6 +4,7 @@
 import { ConfigError } from '../runtime/errors.js';
 import { checkUrl } from '../http/url-policy.js';
 import { maskUserInfo, redactUrl, registerSecret } from '../text/redact.js';
+import { nearestNames } from '../text/nearest-names.js';
 import type { Family } from './address.js';
 
 export type SourceSpec =
@@ -45,9 +46,14 @@ export const BUILTIN_SOURCES: Record<string, { describe: string; spec: Builtin }
   },
 };
 
+/**
+ * DNS first: two operators answering in one UDP round trip each, so a cycle whose address is
+ * unchanged needs no TLS handshake. The HTTPS echoes are asked when those two fail or disagree
+ * (detect.ts), and settle the quorum then.
+ */
 export const DEFAULT_SOURCES: Record<Family, string[]> = {
-  4: ['ipify', 'icanhazip', 'aws', 'cloudflare', 'opendns'],
-  6: ['ipify', 'icanhazip', 'cloudflare', 'opendns'],
+  4: ['opendns', 'google-dns', 'ipify', 'icanhazip', 'aws', 'cloudflare'],
+  6: ['opendns', 'google-dns', 'ipify', 'icanhazip', 'cloudflare'],
 };
 
 /** Parses one source form; `setting` names the flag or variable in errors. */
@@ -81,8 +87,9 @@ export function parseSource(text: string, family: Family, setting: string): Sour
   const spec = builtin?.spec(family);
   if (spec) return spec;
   const names = Object.keys(BUILTIN_SOURCES).filter((n) => BUILTIN_SOURCES[n]!.spec(family));
+  const near = nearestNames(trimmed, names).slice(0, 3);
   throw new ConfigError(
-    `${setting}: unknown IPv${family} source "${maskUserInfo(trimmed)}"; use url:<URL>, iface:<name>, file:<path>, dns:<name>@<server>, dns-txt:<name>@<server>, server, or one of ${names.join(', ')}`,
+    `${setting}: unknown IPv${family} source "${maskUserInfo(trimmed)}"; use url:<URL>, iface:<name>, file:<path>, dns:<name>@<server>, dns-txt:<name>@<server>, server, or one of ${names.join(', ')}${near.length ? `; did you mean ${near.join(' or ')}?` : ''}`,
   );
 }
 

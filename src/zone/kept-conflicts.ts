@@ -17,6 +17,10 @@ interface StayingAtName {
 
 /** Throws a ConfigError naming the file's line when the planned zone has a CNAME beside other data. */
 export function checkKeptConflicts(plan: Plan, wanted: WantedZone): void {
+  // Each live record is unchanged, changed or left alone, once: when none is left alone, nothing stays.
+  let touched = plan.unchanged.length;
+  for (const c of plan.changes) if (c.before) touched++;
+  if (touched === plan.live.length) return;
   const gone = new Set<LiveRecord>(plan.unchanged);
   for (const c of plan.changes) if (c.before) gone.add(c.before);
   const staying = new Map<string, StayingAtName>();

@@ -7,6 +7,7 @@ import { masterName } from './master-names.js';
 import { readRdata, type Rdata, type RdataContext } from './master-rdata.js';
 import { isZoneType, MAX_TTL, ZONE_TYPES } from './record.js';
 import { ValueError } from './values.js';
+import { isInZone } from './names.js';
 import { FileRecord, WantedZoneBuilder, type WantedZone } from './wanted-zone.js';
 import { FileProblems, shown, ZoneFileError } from './zone-file-error.js';
 
@@ -73,6 +74,11 @@ class MasterFileReader implements RdataContext {
   private readonly file: string;
   private origin: string;
   private defaultTtl: number | undefined;
+  // What tells a file in BIND's canonical form (bind-form in wanted-zone.ts): a `$TTL` seen,
+  // the SOA's own TTL, the apex NS targets inside the zone.
+  private sawTtlDirective = false;
+  private soaTtl: number | undefined;
+  private readonly nameServers = new Set<string>();
   private previousOwner: string | typeof UNKNOWN_OWNER | undefined;
   // The last owner read: the next record often has the same one.
   private lastOwnerWritten = '';
@@ -104,7 +110,8 @@ class MasterFileReader implements RdataContext {
       }
     }
     this.problems.throwIfAny();
-    return this.wanted.result();
+    const bindForm = this.soaTtl !== undefined && !this.sawTtlDirective;
+    return this.wanted.result(bindForm ? { defaultTtl: this.soaTtl!, nameServers: this.nameServers } : undefined);
   }
 
   fail(k: number, reason: string): never {
@@ -139,7 +146,10 @@ class MasterFileReader implements RdataContext {
     if (lx.count < 2) this.fail(0, `${directive} needs a value`);
     if (lx.count > 2) this.fail(2, `unexpected ${shown(lx.raw(2))} after ${directive}`);
     if (directive === '$ORIGIN') this.origin = this.name(1);
-    else this.defaultTtl = this.ttl(1);
+    else {
+      this.defaultTtl = this.ttl(1);
+      this.sawTtlDirective = true;
+    }
   }
 
   private record(): void {
@@ -170,6 +180,8 @@ class MasterFileReader implements RdataContext {
     const written = lx.raw(k);
     const type = lx.isQuoted(k) ? `"${written}"` : (TYPE_OF.get(written) ?? written.toUpperCase());
     if (type === 'SOA' || (type === 'NS' && owner === this.zone)) {
+      if (type === 'SOA') this.soaTtl ??= ttl;
+      else this.noteNameServer(k + 1);
       this.check(k, this.wanted.addNote({ name: owner, type, reason: `left to the provider (${type === 'SOA' ? 'SOA' : 'apex NS'})`, where: this.where(k) }));
       return;
     }
@@ -183,6 +195,17 @@ class MasterFileReader implements RdataContext {
     readRdata(type, k + 1, this, this.rdata);
     const record = new FileRecord(owner, type, ttl ?? this.defaultTtl, this.rdata.priority, this.rdata.value, this.file, lx.lineOf(k), lx.columnOf(k));
     this.check(k, this.wanted.addRecord(record));
+  }
+
+  /** An apex NS target inside the zone; its rdata is the provider's, so a bad one is no problem of the file. */
+  private noteNameServer(k: number): void {
+    if (k >= this.lexer.count || this.lexer.isQuoted(k)) return;
+    try {
+      const target = masterName(this.lexer.raw(k), this.origin, this.zone);
+      if (isInZone(target, this.zone)) this.nameServers.add(target);
+    } catch (error) {
+      if (!(error instanceof ValueError)) throw error;
+    }
   }
 
   private where(k: number): string {

@@ -5,7 +5,11 @@ import { domainToASCII } from 'node:url';
 const LABEL = /^(?!-)[a-z0-9_-]{1,63}$/;
 
 /** Lower case, punycode for Unicode labels, no trailing dot; undefined when not a host name. */
+/** A name already in the canonical form (lower case, plain labels): most names, returned as they are. */
+const PLAIN_CANONICAL = /^(?:\*|(?!-)[a-z0-9_-]{1,63})(?:\.(?!-)[a-z0-9_-]{1,63})*$/;
+
 export function canonicalName(name: string): string | undefined {
+  if (name.length <= 253 && PLAIN_CANONICAL.test(name)) return name;
   const trimmed = name.replace(/\.$/, '');
   if (trimmed === '') return undefined;
   const labels = trimmed.split('.').map((label) => {
@@ -23,7 +27,9 @@ export function canonicalName(name: string): string | undefined {
   return valid && full.length <= 253 ? full : undefined;
 }
 
-export const isInZone = (name: string, zone: string): boolean => name === zone || name.endsWith(`.${zone}`);
+/** `name` is `zone` or below it; no text made per call (a plan asks it of every record). */
+export const isInZone = (name: string, zone: string): boolean =>
+  name === zone || (name.length > zone.length && name.endsWith(zone) && name.charCodeAt(name.length - zone.length - 1) === 46);
 
 /** A name of a master file, against the current origin: `@`, relative, or absolute with a dot. */
 export function absoluteName(text: string, origin: string): string {

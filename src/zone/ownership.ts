@@ -62,9 +62,9 @@ export function ownership(options: OwnershipOptions): Owner {
     // The provider's own text: a line break in it must not forge a line of the plan.
     if (!isZoneType(type)) return `type ${visible(type)} is not managed by ddedge`;
     if ((type === 'A' || type === 'AAAA') && hosts.has(name)) return "the agent's host (--host)";
-    if (recorded.has(`${name}\t${type}`)) return recordedReason;
+    if (recorded.size && recorded.has(`${name}\t${type}`)) return recordedReason;
     if (type === 'TXT' && (name === '_acme-challenge' || name.startsWith('_acme-challenge.'))) return 'an ACME challenge (_acme-challenge TXT)';
-    const rule = rules.find((r) => (!r.type || r.type === type) && r.matches(name));
+    const rule = rules.length === 0 ? undefined : rules.find((r) => (!r.type || r.type === type) && r.matches(name));
     if (rule) return `--ignore ${rule.text}`;
     return undefined;
   };

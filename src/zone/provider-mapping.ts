@@ -18,12 +18,16 @@ export const EMPTY_TXT = '""';
 /** The provider's MX and SRV priority when none is sent. */
 export const DEFAULT_PRIORITY = 10;
 
+/** A TTL or priority as the provider writes it: digits, or `-` (its default) read as none. */
+const countOf = (field: unknown): number | undefined => (field === '-' || field === undefined ? undefined : /^\d+$/.test(String(field)) ? Number(field) : undefined);
+
 export function fromProvider(entry: DnsEntry, zone: string): LiveRecord {
-  const type = String(entry.type ?? '').toUpperCase();
+  const given = String(entry.type ?? '');
+  const type = isZoneType(given) ? given : given.toUpperCase();
   const rawName = String(entry.name ?? '');
   const name = rawName === '@' || rawName === '' ? zone : (canonicalName(rawName) ?? rawName.toLowerCase());
-  const ttl = /^\d+$/.test(String(entry.ttl ?? '')) ? Number(entry.ttl) : undefined;
-  let priority = /^\d+$/.test(String(entry.priority ?? '')) ? Number(entry.priority) : undefined;
+  const ttl = countOf(entry.ttl);
+  let priority = countOf(entry.priority);
   let value = String(entry.value ?? '');
   if (hasPriority(type)) {
     // An SRV value with its priority in front ("10 5 5060 sip.example.com") is read too.

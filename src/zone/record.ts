@@ -25,7 +25,8 @@ export interface LiveRecord extends Omit<ZoneRecord, 'type'> {
   entityID: string;
 }
 
-export const isZoneType = (type: string): type is ZoneType => (ZONE_TYPES as readonly string[]).includes(type);
+const ZONE_TYPE_SET: ReadonlySet<string> = new Set(ZONE_TYPES);
+export const isZoneType = (type: string): type is ZoneType => ZONE_TYPE_SET.has(type);
 export const hasPriority = (type: string): boolean => type === 'MX' || type === 'SRV';
 
 /** Same name, type and value: the same record, whatever its TTL or priority. */

@@ -51,16 +51,26 @@ export function unwritableRecords(zone: string, live: readonly LiveRecord[]): Ma
   // A record is written once: a reader keeps one of two equal lines, and refuses two that differ
   // only in TTL or priority. The entry written is the oldest (lowest entity ID), so every
   // listing picks the same one, also after the file changed its TTL.
-  const oldest = new Map<string, LiveRecord>();
+  // Found by name first (each name string keeps its hash): only names of several entries are
+  // looked at by type and value.
+  const byName = new Map<string, LiveRecord | LiveRecord[]>();
   for (const r of written) {
     if (found.has(r)) continue;
-    const key = recordKey(r);
-    const seen = oldest.get(key);
-    if (!seen || byEntity(r, seen) < 0) oldest.set(key, r);
+    const held = byName.get(r.name);
+    if (held === undefined) byName.set(r.name, r);
+    else if (Array.isArray(held)) held.push(r);
+    else byName.set(r.name, [held, r]);
   }
-  if (oldest.size < written.length - found.size) {
-    for (const r of written) {
-      if (found.has(r)) continue;
+  for (const held of byName.values()) {
+    if (!Array.isArray(held)) continue;
+    const oldest = new Map<string, LiveRecord>();
+    for (const r of held) {
+      const key = recordKey(r);
+      const seen = oldest.get(key);
+      if (!seen || byEntity(r, seen) < 0) oldest.set(key, r);
+    }
+    if (oldest.size === held.length) continue;
+    for (const r of held) {
       const key = recordKey(r);
       if (oldest.get(key) !== r) mark(r, 'another entry holds the same record, and a master file holds a record once', true, key);
     }
@@ -74,12 +84,14 @@ export function unwritableRecords(zone: string, live: readonly LiveRecord[]): Ma
  * are kept. A second entry of a record is kept while the file holds the record.
  */
 export function keepingUnwritable(owner: Owner, unwritable: Map<LiveRecord, Unwritable>, wanted: WantedZone): Owner {
-  const named = new Set(wanted.records.map(recordKey));
+  // Asked only of a second entry, which most zones have none of.
+  let named: Set<string> | undefined;
   return (record) => {
     const own = owner(record);
     if (own) return own;
+    if (!unwritable.size) return undefined;
     const u = unwritable.get(record as LiveRecord);
-    if (!u || (wanted.exact && u.restorable) || (u.entryOf !== undefined && !named.has(u.entryOf))) return undefined;
+    if (!u || (wanted.exact && u.restorable) || (u.entryOf !== undefined && !(named ??= new Set(wanted.records.map(recordKey))).has(u.entryOf))) return undefined;
     return u.reason;
   };
 }
@@ -109,7 +121,7 @@ function ownProblem(r: LiveRecord, zone: string): { text: string; restorable: bo
   if (r.ttl !== undefined && r.ttl > MAX_TTL) return problem(`its TTL ${r.ttl} is beyond ${MAX_TTL} (RFC 2181 §8)`);
   if (hasPriority(r.type) && r.priority !== undefined && r.priority > 65535) return problem(`its priority ${r.priority} is beyond 65535`);
   // A lone surrogate cannot be written as UTF-8: it would come back as U+FFFD, another text.
-  if (LONE_SURROGATE.test(r.value)) return problem('its value is not valid Unicode text');
+  if (SURROGATE.test(r.value) && LONE_SURROGATE.test(r.value)) return problem('its value is not valid Unicode text');
   if (!isZoneType(r.type)) return undefined;
   try {
     const canonical = canonicalValue(r.type, r.value);
@@ -120,6 +132,8 @@ function ownProblem(r: LiveRecord, zone: string): { text: string; restorable: bo
   }
 }
 
+/** Any surrogate: a quick test that rules out the slower one for almost every value. */
+const SURROGATE = /[\uD800-\uDFFF]/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 const byEntity = (a: LiveRecord, b: LiveRecord): number => a.entityID.length - b.entityID.length || (a.entityID < b.entityID ? -1 : a.entityID > b.entityID ? 1 : 0);

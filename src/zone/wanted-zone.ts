@@ -3,6 +3,7 @@
 // --skip-unsupported). Whole-zone rules are checked here, once for both forms, as each record
 // is added: the cost stays linear in the file, and each problem is found at the record that
 // makes it (the later of two).
+import type { BindForm } from './bind-form.js';
 import type { ZoneRecord, ZoneType } from './record.js';
 
 /** A record of the file, with where it was written (`zone.txt:12:1`) for messages. */
@@ -57,6 +58,8 @@ export interface WantedZone {
    * backup-records.ts): the plan acts on those too instead of keeping them.
    */
   exact?: boolean;
+  /** The file is a whole zone in BIND's canonical form (bind-form.ts): what the provider keeps, read from its SOA and NS. */
+  bindForm?: BindForm;
 }
 
 type Entry = WantedRecord | FileNote;
@@ -98,8 +101,8 @@ export class WantedZoneBuilder {
     return this.add(note);
   }
 
-  result(): WantedZone {
-    return { zone: this.zone, records: this.records, notes: this.notes };
+  result(bindForm?: BindForm): WantedZone {
+    return { zone: this.zone, records: this.records, notes: this.notes, ...(bindForm ? { bindForm } : {}) };
   }
 
   private add(entry: Entry): string | undefined {

@@ -29,8 +29,11 @@ export function readableZoneText(text: string, what: string): string {
 export function readZoneText(text: string, options: ReadOptions): WantedZone {
   const body = withoutBom(text);
   if (looksLikeJson(body)) return readJsonZone(body, options);
-  // A complete export's `$TTL` and glue are the provider's (provider-lines.ts).
-  const wanted = readMasterFile(withoutProviderLines(body), options);
+  // A complete export's `$TTL` and glue are the provider's (provider-lines.ts); a file that
+  // still carries those marks says so itself and is not read as BIND's canonical form.
+  const unmarked = withoutProviderLines(body);
+  const wanted = readMasterFile(unmarked, options);
+  if (unmarked !== body) delete wanted.bindForm;
   // A backup: the records its master file could not hold, in their exact form, beside it.
   const exact = readExactRecords(body, options.zone, options.file);
   if (!exact.exact) return wanted;

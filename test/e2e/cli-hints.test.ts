@@ -1,6 +1,6 @@
 // Help, hints and small words, through the built file: api --help, "did you mean" for
 // flags, errors as JSON with --json, durations as people write them, and the wording fixes.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
@@ -131,5 +131,63 @@ describe('the commands do not import the registry that lists them', () => {
     const dir = join(import.meta.dirname, '../../src/cli/commands');
     const importers = readdirSync(dir).filter((f) => /from '\.\.\/registry\.js'/.test(readFileSync(join(dir, f), 'utf8')));
     expect(importers).toEqual([]);
+  });
+});
+
+// A misspelled variable is no setting at all: the error that a setting is missing says which
+// set variable was most likely meant, as "did you mean" does for flags.
+describe('a misspelled DDEDGE_ variable or source name', () => {
+  const credentials = { DDEDGE_DYNDNS_USER: 'u', DDEDGE_DYNDNS_KEY: 'k', DDEDGE_STATE_DIR: tempDir() };
+
+  it('DDEDGE_HOST in the environment: "did you mean DDEDGE_HOSTS?"', async () => {
+    const run = await runDist(['update', '--ip', '81.0.2.15'], baseEnv({ ...credentials, DDEDGE_HOST: 'home.example.com' }));
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('no host to update');
+    expect(run.stderr).toMatch(/DDEDGE_HOST is set but is not a setting: did you mean DDEDGE_HOSTS\?/);
+  });
+
+  it('DDEDGE_HOST in ./.env: the same', async () => {
+    const cwd = tempDir();
+    writeFileSync(join(cwd, '.env'), 'DDEDGE_HOST=home.example.com\n', { mode: 0o600 });
+    const run = await runDist(['update', '--ip', '81.0.2.15', '--json'], baseEnv(credentials), cwd);
+    expect(run.code).toBe(2);
+    expect(JSON.parse(run.stdout).error.message).toMatch(/DDEDGE_HOST is set but is not a setting: did you mean DDEDGE_HOSTS\?/);
+  });
+
+  it('a known variable is never suggested against, nor one far from every setting', async () => {
+    const run = await runDist(['update', '--ip', '81.0.2.15'], baseEnv({ ...credentials, DDEDGE_GATEWAY_ZONES: 'example.com' }));
+    expect(run.code).toBe(2);
+    expect(run.stderr).not.toContain('did you mean');
+  });
+
+  it.each([['--ip-source', ['--ip-source', 'ipfy']], ['DDEDGE_IP_SOURCES', []]])('%s ipfy: "did you mean ipify?"', async (_how, args) => {
+    const run = await runDist(['ip', ...args], baseEnv(args.length ? {} : { DDEDGE_IP_SOURCES: 'ipfy' }));
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/unknown IPv4 source "ipfy".*; did you mean ipify\?/);
+  });
+});
+
+// A key file that cannot be read is said once: not also as a key that is missing.
+describe('an unreadable key file', () => {
+  it.each([
+    ['DDEDGE_DYNDNS_KEY_FILE', [] as string[], { DDEDGE_HOSTS: 'home.example.com', DDEDGE_DYNDNS_USER: 'u' }],
+    ['--dyndns-key-file', ['--host', 'home.example.com', '--dyndns-user', 'u'], {}],
+    ['DDEDGE_API_PASSWORD_FILE', ['--via', 'api'], { DDEDGE_HOSTS: 'home.example.com', DDEDGE_API_USER: 'u' }],
+  ])('%s: the read error alone', async (origin, args, env) => {
+    const missing = join(tempDir(), 'no-such-key');
+    const fileArgs = origin.startsWith('--') ? [origin, missing] : [];
+    const run = await runDist(['update', '--ip', '81.0.2.15', ...args, ...fileArgs], baseEnv({ ...env, DDEDGE_STATE_DIR: tempDir(), ...(origin.startsWith('--') ? {} : { [origin]: missing }) }));
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(`ddedge: ${origin}: cannot read "${missing}": ENOENT\n`);
+  });
+});
+
+// The provider's answer repeats itself (errorCodeMsg "Account invalid password", messages
+// ["invalid password"]): the error says each thing once.
+describe('an API error', () => {
+  it('says a part that repeats another once', async () => {
+    const run = await runDist(['api', 'account', 'info'], baseEnv({ ...withApi(sandbox), DDEDGE_API_PASSWORD: 'not-the-password' }));
+    expect(run.code).toBe(3);
+    expect(run.stderr).toBe('ddedge: account/info failed with error 1004: Account invalid password (check DDEDGE_API_USER and DDEDGE_API_PASSWORD)\n');
   });
 });

@@ -45,6 +45,14 @@ describe('file:<path> source', () => {
     expect(big.stderr).toMatch(/over the 65536-byte limit/);
   });
 
+  it('named twice is one server: the error names it once, as given', async () => {
+    const file = addressFile('81.0.2.44\n');
+    const run = await runDist(['ip', '--ip-source', `file:${file}`, '--ip-source', `file:${file}`, '--quorum', '2'], baseEnv());
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`ask the same server (file:${file})`);
+    expect(run.stderr).not.toContain('file:file:');
+  });
+
   it('is a usage error without a path (exit 2)', async () => {
     const result = await runMain(['ip', '--ip-source', 'file:'], baseEnv());
     expect(result.code).toBe(2);

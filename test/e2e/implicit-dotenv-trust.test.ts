@@ -183,3 +183,30 @@ const server = require('node:http').createServer((req, res) => {
 });
 server.listen(0, '127.0.0.1', () => process.stdout.write(server.address().port + '\\n'));
 `;
+
+// The skipped file is most often the very reason a command has no host or credentials: the
+// warning must reach the user from every command, and the configuration error must say it.
+describe('a skipped ./.env (made under umask 002: mode 0664) and a configuration left invalid', () => {
+  const uid = process.getuid?.() ?? 0;
+  const folder = (): string => folderWithDotenv('DDEDGE_HOSTS=home.example.com\nDDEDGE_DYNDNS_USER=u\nDDEDGE_DYNDNS_KEY=k\n', uid, 0o664).cwd;
+  const warning = /^warn: \.\/\.env \(.*\) can be written by its group or other users \(mode 0664\): not read; if it is yours to trust, chmod go-w it, or name it with --env-file$/;
+
+  it.each([['update'], ['daemon']])('`ddedge %s` warns once on stderr, and its error says ./.env was not read and why', async (command) => {
+    const run = await runDist([command], baseEnv(), folder());
+    expect(run.code).toBe(2);
+    const lines = run.stderr.split('\n');
+    expect(lines.filter((line) => warning.test(line))).toHaveLength(1);
+    expect(run.stderr).toContain('no host to update');
+    const error = run.stderr.slice(run.stderr.indexOf('ddedge: '));
+    expect(error).toMatch(/\.\/\.env \(.*\) was not read: it can be written by its group or other users \(mode 0664\)/);
+  });
+
+  it('with --json, the error document says it too', async () => {
+    const run = await runDist(['update', '--json'], baseEnv(), folder());
+    expect(run.code).toBe(2);
+    const { error } = JSON.parse(run.stdout) as { error: { message: string } };
+    expect(error.message).toContain('no host to update');
+    expect(error.message).toMatch(/\.\/\.env \(.*\) was not read: it can be written by its group or other users \(mode 0664\)/);
+    expect(run.stderr.split('\n').filter((line) => warning.test(line))).toHaveLength(1);
+  });
+});

@@ -27,8 +27,8 @@ describe('defaults', () => {
     expect(c.dyndns).toMatchObject({ url: 'https://dondns.dondominio.com/', format: 'json', keyParam: 'password' });
     expect(c.api.url).toBe('https://simple-api.dondominio.net/');
     expect(c).toMatchObject({ via: 'auto', quorum: 2, ipv6: false, maxAgeMs: 7 * 86_400_000, timeoutMs: 15_000, intervalMs: 300_000, allowPrivateIp: false, logLevel: 'info', logFormat: 'text' });
-    expect(c.ipSources.map((s) => s.name)).toEqual(['ipify', 'icanhazip', 'aws', 'cloudflare', 'opendns']);
-    expect(c.ip6Sources.map((s) => s.name)).toEqual(['ipify', 'icanhazip', 'cloudflare', 'opendns']);
+    expect(c.ipSources.map((s) => s.name)).toEqual(['opendns', 'google-dns', 'ipify', 'icanhazip', 'aws', 'cloudflare']);
+    expect(c.ip6Sources.map((s) => s.name)).toEqual(['opendns', 'google-dns', 'ipify', 'icanhazip', 'cloudflare']);
   });
   it('state dir: $STATE_DIRECTORY, then /var/lib/ddedge as root, then XDG, then ~/.local/state', () => {
     expect(defaultStateDir({ STATE_DIRECTORY: '/var/lib/ddedge-unit:/other' }, false)).toBe('/var/lib/ddedge-unit');
@@ -139,7 +139,7 @@ describe('invalid values are refused, naming the setting and what it accepts', (
     [{ 'ip-source': ['server', 'ipify'] }, {}, /cannot be combined/],
     [{ 'ip-source': ['dns:myip.opendns.com@resolver1'] }, {}, /must be an IP address/],
     [{ quorum: '0' }, {}, /--quorum: "0" is not a whole number of at least 1/],
-    [{ quorum: '9' }, {}, /--quorum: 9 is more than the 5 IPv4 sources/],
+    [{ quorum: '9' }, {}, /--quorum: 9 is more than the 6 IPv4 sources/],
     [{ 'max-age': 'forever' }, {}, /--max-age: "forever" is not a duration/],
     [{ timeout: '0s' }, {}, /--timeout: 0s is under the minimum of 100ms/],
     [{ interval: '1s' }, {}, /--interval: 1s is under the minimum of 30s/],

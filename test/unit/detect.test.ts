@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AddressUnknownError } from '../../src/runtime/errors.js';
-import { detectAddress } from '../../src/ip/detect.js';
+import { DNS_HEAD_START_MS, detectAddress } from '../../src/ip/detect.js';
 import { firstAddress } from '../../src/ip/fetch-source.js';
-import { BUILTIN_SOURCES, parseSource, type SourceSpec } from '../../src/ip/sources.js';
+import { BUILTIN_SOURCES, DEFAULT_SOURCES, parseSource, parseSources, type SourceSpec } from '../../src/ip/sources.js';
 import { createLogger, type Logger } from '../../src/runtime/log.js';
 import { startDnsServer } from '../helpers/dns-server.js';
+import { startHostileDns } from '../helpers/hostile-dns.js';
 import { startServer, type TestServer } from '../helpers/servers.js';
 
 let closers: (() => Promise<void>)[] = [];
@@ -135,5 +136,91 @@ describe('sources', () => {
       } else throw new Error(`unexpected builtin kind for ${name}`);
       expect((await detect([local], 1)).address, name).toBe('81.0.2.15');
     }
+  });
+});
+
+describe('DNS sources first', () => {
+  // The defaults' shape on loopback: OpenDNS's A question and Google's TXT question, each at its
+  // own server, then two echoes counting their requests.
+  async function defaultsLike(opendns: string | undefined, google: string | undefined) {
+    const dnsA = await startDnsServer(opendns === undefined ? {} : { A: { 'myip.opendns.com': opendns } });
+    const dnsB = await startDnsServer(google === undefined ? {} : { TXT: { 'o-o.myaddr.l.google.com': google } });
+    closers.push(dnsA.close, dnsB.close);
+    const httpsA = await echo('81.0.2.15\n');
+    const httpsB = await echo('ip=81.0.2.15\n');
+    const sources = [
+      parseSource(`dns:myip.opendns.com@${dnsA.server}`, 4, 'x'),
+      parseSource(`dns-txt:o-o.myaddr.l.google.com@${dnsB.server}`, 4, 'x'),
+      url(httpsA),
+      url(httpsB),
+    ];
+    return { sources, echoes: () => httpsA.hits + httpsB.hits };
+  }
+
+  it('the defaults ask OpenDNS and Google by DNS before the HTTPS echoes', () => {
+    for (const family of [4, 6] as const) {
+      const specs = parseSources(undefined, family, 'x');
+      expect(specs.slice(0, 2).map((s) => s.name)).toEqual(['opendns', 'google-dns']);
+      expect(specs.slice(2).every((s) => s.kind === 'url' && s.url.startsWith('https://'))).toBe(true);
+      expect(DEFAULT_SOURCES[family].length).toBeGreaterThanOrEqual(4);
+    }
+  });
+
+  it('the HTTPS sources get no request when the two DNS answers agree', async () => {
+    const { sources, echoes } = await defaultsLike('81.0.2.15', '81.0.2.15');
+    const started = Date.now();
+    const result = await detect(sources, 2);
+    expect(result.address).toBe('81.0.2.15');
+    expect(result.answers.map((a) => a.source).sort()).toEqual(sources.slice(0, 2).map((s) => s.name).sort());
+    expect(Date.now() - started).toBeLessThan(DNS_HEAD_START_MS);
+    // Give a late start the time to show.
+    await new Promise((resolve) => setTimeout(resolve, DNS_HEAD_START_MS + 100));
+    expect(echoes()).toBe(0);
+  });
+
+  it('the DNS answers disagree: the HTTPS sources are asked and decide the quorum', async () => {
+    const { sources, echoes } = await defaultsLike('81.0.2.15', '81.0.2.99');
+    const logger = capture();
+    const result = await detect(sources, 2, logger);
+    expect(result.address).toBe('81.0.2.15');
+    expect(echoes()).toBeGreaterThan(0);
+    expect(logger.lines.join('')).toMatch(/asking the other sources: the DNS sources failed or disagree/);
+  });
+
+  it('an intercepted DNS answer (a private address) sends the cycle to the HTTPS sources', async () => {
+    const { sources, echoes } = await defaultsLike('192.168.1.1', '81.0.2.15');
+    expect((await detect(sources, 2)).address).toBe('81.0.2.15');
+    expect(echoes()).toBeGreaterThan(0);
+  });
+
+  it('a DNS source that fails sends the cycle to the HTTPS sources at once, not after the head start', async () => {
+    const { sources, echoes } = await defaultsLike(undefined, '81.0.2.15');
+    const started = Date.now();
+    expect((await detect(sources, 2)).address).toBe('81.0.2.15');
+    expect(echoes()).toBeGreaterThan(0);
+    expect(Date.now() - started).toBeLessThan(DNS_HEAD_START_MS);
+  });
+
+  it('a DNS server that stays silent costs the head start, not the timeout', async () => {
+    const silent = await startHostileDns({ udp: () => undefined });
+    closers.push(silent.close);
+    const { sources, echoes } = await defaultsLike('81.0.2.15', '81.0.2.15');
+    sources[0] = parseSource(`dns:myip.opendns.com@127.0.0.1:${silent.port}`, 4, 'x');
+    const started = Date.now();
+    expect((await detect(sources, 2, capture(), { timeoutMs: 5000 })).address).toBe('81.0.2.15');
+    const ms = Date.now() - started;
+    expect(ms).toBeGreaterThanOrEqual(DNS_HEAD_START_MS - 20);
+    expect(ms).toBeLessThan(2500);
+    expect(echoes()).toBeGreaterThan(0);
+  });
+
+  it('every source at once when the DNS sources cannot reach the quorum alone, or every answer is wanted', async () => {
+    const { sources, echoes } = await defaultsLike('81.0.2.15', '81.0.2.15');
+    await detect(sources, 3);
+    expect(echoes()).toBeGreaterThan(0);
+    const again = await defaultsLike('81.0.2.15', '81.0.2.15');
+    const all = await detect(again.sources, 2, capture(), { waitForAll: true });
+    expect(all.answers).toHaveLength(4);
+    expect(again.echoes()).toBe(2);
   });
 });

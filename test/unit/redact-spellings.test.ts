@@ -57,11 +57,22 @@ describe('strict JSON', () => {
     ['{"a":{"b":1,"\\u0062":2}}', /appears twice/],
     ['['.repeat(65) + ']'.repeat(65), /deeper than 64/],
     ['{"a":', /not JSON/],
+    // Escaped quotes and backslashes before a quote, and an object of many keys (a Set, not a scan).
+    ['{"x\\\\":1,"y\\"z":{"k":"v\\\\"},"x\\\\":2}', /appears twice/],
+    [`{${Array.from({ length: 40 }, (_, i) => `"k${i}":${i}`).join(',')},"k3":0}`, /"k3" appears twice/],
+    ['[{"a":1,"b":[{"a":1}],"c":"\\"","a":2}]', /appears twice/],
   ])('refuses %s', (text, message) => {
     expect(() => parseStrictJson(text)).toThrow(message);
   });
   it('reads the same key in different objects and keys inside strings', () => {
     expect(parseStrictJson('{"a":{"a":1},"b":[{"a":2},{"a":3}],"c":"{\\"a\\":1,\\"a\\":2}"}')).toMatchObject({ a: { a: 1 } });
+  });
+  it('reads keys that differ only after an escape, objects of many keys and lists of objects', () => {
+    expect(parseStrictJson('{"x\\\\":1,"x\\"":2,"x":{"x":"\\\\"}}')).toEqual({ 'x\\': 1, 'x"': 2, x: { x: '\\' } });
+    const many = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`k${i}`, { k0: i, inner: [{ k0: 1 }, { k0: 2 }] }]));
+    expect(parseStrictJson(JSON.stringify(many))).toEqual(many);
+    const page = { dns: Array.from({ length: 1000 }, (_, i) => ({ entityID: String(i), name: `h${i}.example.com`, value: 'say "hi" \\' })) };
+    expect(parseStrictJson(JSON.stringify(page))).toEqual(page);
   });
 });
 

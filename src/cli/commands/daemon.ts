@@ -1,6 +1,7 @@
 import { runEdgeCycle } from '../../agent/edge.js';
 import { runDaemon } from '../../agent/daemon.js';
 import { ConfigError } from '../../runtime/errors.js';
+import { collectAfterCycle, keepLongRunningHeapSmall } from '../../runtime/long-running-heap.js';
 import { acquireLock } from '../../state/lock.js';
 import type { CommandContext } from '../command.js';
 import { setup } from '../setup.js';
@@ -8,6 +9,7 @@ import { setup } from '../setup.js';
 export async function run(context: CommandContext): Promise<number> {
   // A log collector that stops reading must not stop the cycles nor SIGTERM (process-output.ts).
   context.io.outputNeverBlocks?.();
+  keepLongRunningHeapSmall();
   const { config, logger } = await setup(context, 'cycle');
   let current = config;
   usableStateDir(config.stateDir);
@@ -18,7 +20,13 @@ export async function run(context: CommandContext): Promise<number> {
       config,
       logger,
       reload: async () => (current = (await setup(context, 'cycle')).config),
-      cycle: (next, { shutdown, asked }) => runEdgeCycle({ config: (current = next), logger, shutdown, retryRefused: asked }),
+      cycle: async (next, { shutdown, asked }) => {
+        try {
+          return await runEdgeCycle({ config: (current = next), logger, shutdown, retryRefused: asked });
+        } finally {
+          collectAfterCycle();
+        }
+      },
     });
   } finally {
     await endpoint?.close();

@@ -65,8 +65,10 @@ async function serve(context: CommandContext): Promise<number> {
   const primaryGiven = (flags['primary-name'] as string | undefined) ?? env.DDEDGE_GATEWAY_PRIMARY_NAME;
   const primaryName = (primaryGiven ?? hostname()).replace(/\.$/, '').toLowerCase();
   // A trial found `SOA vm.` in a transfer: a client that follows the SOA (nsupdate without `server`) must reach the gateway by that name.
+  // Said once the start is past its fatal checks: before an error that stops it, it is only noise.
+  const startWarnings: string[] = [];
   if (!primaryGiven && !primaryName.includes('.')) {
-    logger.warn(`gateway: the SOA and NS name this gateway "${primaryName}" (the host name, not a full name): a client that finds the primary from the SOA cannot reach it; set --primary-name to a name that resolves to this gateway`);
+    startWarnings.push(`gateway: the SOA and NS name this gateway "${primaryName}" (the host name, not a full name): a client that finds the primary from the SOA cannot reach it; set --primary-name to a name that resolves to this gateway`);
   }
   // The gateway's budget is its own (src/gateway/call-budget.ts), 600 unless set: the agent's default of 60 would not carry a zone's updates.
   const budgetGiven = flags['max-calls-per-hour'] !== undefined || env.DDEDGE_MAX_CALLS_PER_HOUR !== undefined;
@@ -104,6 +106,7 @@ async function serve(context: CommandContext): Promise<number> {
       allowPrivateIp: config.allowPrivateIp,
       listenToken: config.listenToken,
       logger,
+      startWarnings,
       stopped,
       onReload: (reloadKeys) => (reload = reloadKeys),
     });

@@ -52,7 +52,9 @@ export function recordOfEntry(entry: DnsEntry, owner: string): DnsRecord | undef
       return exchange === undefined ? undefined : { name: owner, type: 'MX', ttl, value: { preference: priority, exchange } };
     }
     case 'TXT':
-      return { name: owner, type: 'TXT', ttl, value: splitTxt(value) };
+      // The API needs a value, so an empty TXT is sent as the two characters "" (ddedge does, and
+      // reads them back as empty); served as what they stand for, as the gateway serves them.
+      return { name: owner, type: 'TXT', ttl, value: value === '""' ? [''] : splitTxt(value) };
     case 'SRV': {
       // Spec: `weight port target` with the priority apart; `priority weight port target` is read too.
       const parts = value.trim().split(/\s+/);
