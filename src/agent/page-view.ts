@@ -6,7 +6,7 @@ import type { Config } from '../config/config.js';
 import type { RecordType } from '../ip/address.js';
 import { plannedRecords } from '../lan/planned-records.js';
 import { outsideText } from '../text/outside-text.js';
-import { readHistory } from '../state/history.js';
+import { readHistoryOnce } from './history-cache.js';
 import { readState, recordKey, type State } from '../state/state.js';
 import { assessHealth } from './health.js';
 import { historyRows, type HistoryRow } from './history-view.js';
@@ -49,7 +49,7 @@ const BUDGET_WINDOW_MS = 61 * MINUTE_MS;
 
 export function agentPageView(config: Config, page: number, now = new Date()): AgentPageView {
   const { state, damage } = readState(config.stateDir);
-  const loaded = readHistory(config.stateDir);
+  const loaded = readHistoryOnce(config.stateDir);
   const problems = [damage, loaded.damage].filter((p): p is string => Boolean(p)).map((p) => outsideText(p));
   const rows = historyRows(loaded.history, now);
   const records = plannedRecords(config).map(({ host, type }) => recordRow(state, rows, host, type, now));
@@ -82,7 +82,12 @@ export function agentPageView(config: Config, page: number, now = new Date()): A
 function recordRow(state: State, rows: HistoryRow[], host: string, type: RecordType, now: Date): RecordRow {
   const record = state.records[recordKey(host, type)];
   if (!record?.address && !record?.lastError) return { host, type, status: 'not sent yet' };
-  const change = [...rows].reverse().find((r) => r.host === host && r.type === type && r.event === 'changed' && r.new === record.address);
+  // Searched from the newest without copying the rows: the page is built for 50 records of a 1,000-entry history.
+  let change: HistoryRow | undefined;
+  for (let i = rows.length - 1; i >= 0 && !change; i--) {
+    const r = rows[i]!;
+    if (r.host === host && r.type === type && r.event === 'changed' && r.new === record.address) change = r;
+  }
   const base = { host, type, address: record.address, since: change?.at ?? record.sentAt, via: record.via };
   if (record.backoff && Date.parse(record.backoff.until) > now.getTime()) {
     return { ...base, status: 'waiting', reason: `the provider refused it (${outsideText(String(record.lastError ?? 'refused'), 300)}); next attempt after ${record.backoff.until}` };
