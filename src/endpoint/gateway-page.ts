@@ -4,7 +4,7 @@
 import type { GatewayPageView } from '../gateway/page-view.js';
 import { escapeHtml } from './html.js';
 import { PAGE_STYLE, REFRESH_SCRIPT } from './page-style.js';
-import type { PageContext } from './status-page.js';
+import { updateNowForm, type PageContext } from './status-page.js';
 
 export function renderGatewayPage(view: GatewayPageView, context: PageContext): string {
   const { nonce } = context;
@@ -35,6 +35,8 @@ ${z.records.map((r) => `<tr><th scope="row">${escapeHtml(r.name)}</th><td data-l
 <h1>ddedge: DNS gateway status</h1>
 <p class="overall ${view.overall.ok ? 'ok' : 'bad'}" role="status">${escapeHtml(view.overall.text)}</p>
 <ul class="facts"><li>Provider calls this hour: <strong>${view.budget.used} of ${view.budget.limit}</strong></li><li>Now: <strong>${time(view.now)}</strong></li></ul>
+${context.asked ? '<p class="notice" role="status">The zones are being read again from the provider; this page shows the new reading once it is done.</p>' : ''}
+${updateNowForm(context, 'Read the zones again now')}
 <h2>Zones</h2>
 ${zones}
 <h2 id="keys">Keys</h2>

@@ -48,11 +48,7 @@ ${notices}
 <li>Next cycle: <strong>${view.nextCycleAt ? `about ${time(view.nextCycleAt)}` : 'soon'}</strong></li>
 <li>Provider calls this hour: <strong>${view.budget.used} of ${view.budget.limit}</strong></li>
 </ul>
-<form method="post" action="/update-now">
-<input type="hidden" name="csrf" value="${escapeHtml(context.csrf)}">
-${context.token ? `<input type="hidden" name="token" value="${escapeHtml(context.token)}">` : ''}
-<button type="submit">Update now</button>
-</form>
+${updateNowForm(context, 'Update now')}
 <h2 id="records">Records</h2>
 <div class="scroll">
 <table class="cards rec" aria-labelledby="records">
@@ -72,6 +68,15 @@ ${historyTable(view, context)}
 </body>
 </html>
 `;
+}
+
+/** The "update now" button (POST /update-now, page-handler.ts): the form value only this page holds, and the token when the visitor gave it in the URL. */
+export function updateNowForm(context: PageContext, label: string): string {
+  return `<form method="post" action="/update-now">
+<input type="hidden" name="csrf" value="${escapeHtml(context.csrf)}">
+${context.token ? `<input type="hidden" name="token" value="${escapeHtml(context.token)}">` : ''}
+<button type="submit">${escapeHtml(label)}</button>
+</form>`;
 }
 
 function recordLine(r: RecordRow, now: number): string {

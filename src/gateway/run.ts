@@ -137,6 +137,8 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
   let door: Dyndns2Door | undefined;
   let stopping = false;
   const inFlight = new Set<Promise<unknown>>();
+  // The zones' re-reading, set once the gateway answers (before, the button has nothing to do).
+  let readAgain = () => {};
   try {
     for (const address of settings.listen) {
       try {
@@ -180,6 +182,8 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
       // The status page's code is loaded with its first visit.
       const page = {
         token: () => settings.listenToken,
+        // The page's button: every zone read again now, as --refresh does (a reading under way is not doubled).
+        updateNow: () => readAgain(),
         render: async (_url: URL, context: PageContext) => {
           const [{ gatewayPageView }, { renderGatewayPage }] = await Promise.all([import('./page-view.js'), import('../endpoint/gateway-page.js')]);
           return renderGatewayPage(gatewayPageView({ view, keys: () => keys, refusals: refusals.recent, stateDir: settings.stateDir }), context);
@@ -201,7 +205,7 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
     logger.info(`gateway: answering DNS for ${settings.zones.join(', ')} on ${shown.join(', ')} (UDP and TCP); ${keys.keys.size} key(s); at most ${budget.limit} provider calls an hour (${budget.left()} left); pid ${process.pid} (SIGHUP reloads the keys file)`);
     settings.ready?.(shown);
     const reading = new Set<string>();
-    const timer = setInterval(() => {
+    readAgain = () => {
       // A spent budget was said once (call-budget.ts); queries are answered from the last reading meanwhile.
       if (budget.spent()) return;
       for (const zone of settings.zones) {
@@ -224,7 +228,8 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
           .catch((error: unknown) => error instanceof BudgetSpentError || logger.warn(`gateway: re-reading ${zone} failed: ${(error as Error).message}`))
           .finally(() => reading.delete(zone));
       }
-    }, settings.refreshMs);
+    };
+    const timer = setInterval(readAgain, settings.refreshMs);
     await settings.stopped;
     clearInterval(timer);
     // Updates in flight finish and are answered (a half-made update would be left half-made); new ones are refused.

@@ -68,8 +68,28 @@ describe.skipIf(!TOOLS)('the gateway status page', () => {
     expect(html).toMatch(/update zone example\.com, key acme, from 127\.0\.0\.1[^<]*<\/th><td data-label="Answer">REFUSED<\/td>/);
     for (const secret of secrets.values()) expect(html).not.toContain(secret);
     expect(html).not.toContain('demo-api-password');
-    // No "update now" button: the gateway re-reads its zones every --refresh.
-    expect(html).not.toContain('<form');
+    expect(html).toContain('<button type="submit">Read the zones again now</button>');
+  });
+
+  it('"read the zones again now" re-reads them at once (not at the next --refresh); a cross-site or forged form is refused', async () => {
+    const html = await (await fetch(`${url}/`)).text();
+    const csrf = /name="csrf" value="([^"]+)"/.exec(html)![1]!;
+    const post = (origin: string, form: string) => fetch(`${url}/update-now`, { method: 'POST', redirect: 'manual', headers: { origin, 'content-type': 'application/x-www-form-urlencoded' }, body: form });
+    // Made at the provider behind the gateway's back; --refresh is its default of 60 s.
+    sandbox.model.services.find((s) => s.name === 'example.com')!.dns.push({ entityID: '720001', name: 'pressed.example.com', type: 'TXT', ttl: '300', priority: '-', value: 'seen after the button' });
+    expect((await post('http://evil.example', `csrf=${encodeURIComponent(csrf)}`)).status).toBe(403);
+    expect((await post(url, 'csrf=forged')).status).toBe(403);
+    expect(await (await fetch(`${url}/`)).text()).not.toContain('pressed.example.com');
+    const res = await post(url, `csrf=${encodeURIComponent(csrf)}`);
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe('/?asked=1');
+    let after = '';
+    for (let i = 0; i < 50 && !after.includes('pressed.example.com'); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      after = await (await fetch(`${url}/?asked=1`)).text();
+    }
+    expect(after).toContain('The zones are being read again');
+    expect(after).toMatch(/<th scope="row">pressed\.example\.com<\/th><td data-label="Type">TXT<\/td>/);
   });
 
   it('asked for by another name without --listen-token, it is refused', async () => {
