@@ -68,6 +68,23 @@ ${view.refusals.map((r) => `<tr><td data-label="When">${time(r.time)}</td><th sc
 </tbody></table></div>`
     : '<p>None since the gateway started.</p>'
 }
+<h2 id="secondaries">Secondaries</h2>
+${
+  view.secondaries?.length
+    ? `<div class="scroll"><table class="cards" aria-labelledby="secondaries">
+<caption>NOTIFY sent (--notify) and zone transfers made since the gateway started, newest first</caption>
+<thead><tr><th scope="col">Secondary</th><th scope="col">Zone</th><th scope="col">Last NOTIFY</th><th scope="col">Last transfer</th></tr></thead>
+<tbody>
+${view.secondaries
+  .map((r) => {
+    const notify = r.notify ? `${time(r.notify.at)}, serial ${r.notify.serial}, ${r.notify.acknowledged ? 'acknowledged' : '<span class="status-bad">not acknowledged</span>'}` : '-';
+    const transfer = r.transfer ? `${time(r.transfer.at)}, ${r.transfer.type}` : 'none yet';
+    return `<tr><th scope="row">${escapeHtml(r.secondary)}</th><td data-label="Zone">${escapeHtml(r.zone)}</td><td data-label="Last NOTIFY">${notify}</td><td data-label="Last transfer">${transfer}</td></tr>`;
+  })
+  .join('\n')}
+</tbody></table></div>`
+    : '<p>No NOTIFY sent and no zone transfer made since the gateway started.</p>'
+}
 <p class="muted">Refreshes every 30 seconds while shown. Times are UTC. The same data as JSON: <a href="/status">/status</a>.</p>
 </main>
 <script nonce="${nonce}">${REFRESH_SCRIPT}</script>

@@ -26,6 +26,7 @@ import { sendNotify, type NotifyTarget } from './notify.js';
 import { GatewayStats } from './stats.js';
 import { RefusalLog } from './refusal-log.js';
 import { RefusalBursts } from './refusal-bursts.js';
+import { SecondaryLog } from './secondaries.js';
 import { sharedNotifier } from '../notify/notifier.js';
 import { ZoneViews } from './zone-views.js';
 import { ReplayMemory } from './replay-memory.js';
@@ -85,6 +86,7 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
   const stats = new GatewayStats(settings.zones);
   const notifier = settings.notifyUrls?.length ? sharedNotifier(settings.notifyUrls, logger) : undefined;
   const bursts = new RefusalBursts();
+  const secondaries = new SecondaryLog();
   const refusals = new RefusalLog(logger, Date.now, notifier && ((key, zone, refusal) => {
     const event = bursts.note(key, zone, refusal);
     if (event) notifier.enqueue([event]);
@@ -107,7 +109,13 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
     settings.primaryName,
     undefined,
     (zone, soa) => {
-      for (const target of settings.notify) void sendNotify(target, soa, logger).then((ok) => ok && logger.info(`gateway: ${target.host}:${target.port} acknowledged the NOTIFY for ${zone} (serial ${soa.value.serial})`));
+      for (const target of settings.notify) {
+        const shown = `${target.host.includes(':') ? `[${target.host}]` : target.host}:${target.port}`;
+        void sendNotify(target, soa, logger).then((ok) => {
+          secondaries.notified(shown, zone, soa.value.serial, ok);
+          if (ok) logger.info(`gateway: ${target.host}:${target.port} acknowledged the NOTIFY for ${zone} (serial ${soa.value.serial})`);
+        });
+      }
     },
     (zone, names) => dhcidAnswers(names ? names.flatMap((name) => dhcid.of(zone).get(name) ?? []) : [...dhcid.of(zone).values()].flat()),
     SerialStore.open(settings.stateDir, logger),
@@ -159,6 +167,7 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
             stats,
             refusals,
             replays,
+            secondaries,
             setAsideCalls: (zone, plan, rereads) => budget.setAside(zone, plan, rereads),
             affordCalls: (calls, forUpdate) => budget.afford(calls, forUpdate),
             releaseCalls: (zone) => budget.release(zone),
@@ -186,7 +195,7 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
         updateNow: () => readAgain(),
         render: async (_url: URL, context: PageContext) => {
           const [{ gatewayPageView }, { renderGatewayPage }] = await Promise.all([import('./page-view.js'), import('../endpoint/gateway-page.js')]);
-          return renderGatewayPage(gatewayPageView({ view, keys: () => keys, refusals: refusals.recent, stateDir: settings.stateDir }), context);
+          return renderGatewayPage(gatewayPageView({ view, keys: () => keys, refusals: refusals.recent, secondaries: secondaries.recent, stateDir: settings.stateDir }), context);
         },
       };
       endpoint = await startEndpoint({ listen: settings.httpListen, answer: (path) => gatewayAnswer(path, view), page, logger });
