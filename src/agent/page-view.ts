@@ -7,6 +7,7 @@ import type { RecordType } from '../ip/address.js';
 import { plannedRecords } from '../lan/planned-records.js';
 import { outsideText } from '../text/outside-text.js';
 import { readHistoryOnce } from './history-cache.js';
+import { recentSourceAnswers, type RecentSources } from './recent-sources.js';
 import { readState, recordKey, type State } from '../state/state.js';
 import { assessHealth } from './health.js';
 import { historyRows, type HistoryRow } from './history-view.js';
@@ -38,6 +39,8 @@ export interface AgentPageView {
   history: { rows: HistoryRow[]; page: number; pages: number; total: number };
   /** The last 30 days of each record, for the picture. */
   timeline: { start: number; end: number; records: RecordTimeline[] };
+  /** The address sources' last answers, by family (this process's last detection). */
+  sources?: RecentSources[];
   /** The state or history file could not be used (already redacted). */
   problems: string[];
 }
@@ -75,6 +78,7 @@ export function agentPageView(config: Config, page: number, now = new Date()): A
     budget: { used: callsThisHour(state, now), limit: config.maxCallsPerHour },
     history: { rows: newestFirst.slice((shown - 1) * HISTORY_PAGE_SIZE, shown * HISTORY_PAGE_SIZE), page: shown, pages, total: rows.length },
     timeline: timelines(rows, records, now),
+    sources: recentSourceAnswers(),
     problems,
   };
 }

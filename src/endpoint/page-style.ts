@@ -42,6 +42,7 @@ table.cards .addr,table.cards code,.rec td:nth-child(3){white-space:normal;overf
 table.cards td::before{color:var(--muted);font-family:system-ui,sans-serif}
 table.cards td[data-label]::before{content:attr(data-label) ": "}
 .rec td:nth-child(2):before{content:"Type: "}.rec td:nth-child(3):before{content:"Address: "}.rec td:nth-child(4):before{content:"Since: "}.rec td:nth-child(5):before{content:"Sent via: "}.rec td:nth-child(6):before{content:"Status: "}
+.src td:nth-child(2):before{content:"Family: "}.src td:nth-child(3):before{content:"Answer: "}.src td:nth-child(4):before{content:"Took: "}.src td:nth-child(5):before{content:"Asked at: "}
 .hist td:nth-child(1):before{content:"When: "}.hist td:nth-child(3):before{content:"Type: "}.hist td:nth-child(4):before{content:"What: "}.hist td:nth-child(5):before{content:"Held for: "}
 }
 `;

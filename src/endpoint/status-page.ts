@@ -59,6 +59,7 @@ ${view.records.map((r) => recordLine(r, now)).join('\n') || '<tr><td colspan="6"
 </tbody>
 </table>
 </div>
+${sourcesTable(view)}
 <h2 id="history">Address history</h2>
 ${timelinePicture(view.timeline)}
 ${historyTable(view, context)}
@@ -86,6 +87,23 @@ function recordLine(r: RecordRow, now: number): string {
   // The phone's card labels and the address's typeface come from the column (page-style.ts), not
   // from attributes on every cell; cells and rows end where the next begins (HTML's optional end tags).
   return `<tr><th scope="row">${escapeHtml(r.host)}<td>${r.type}<td>${escapeHtml(r.address ?? '-')}<td>${since}<td>${escapeHtml(r.via ?? '-')}<td class="${css}">${status}`;
+}
+
+function sourcesTable(view: AgentPageView): string {
+  const lines = (view.sources ?? []).flatMap((d) =>
+    d.answers.map((a) => `<tr><th scope="row">${escapeHtml(a.source)}<td>IPv${d.family}<td>${a.address ? `<code>${escapeHtml(a.address)}</code>` : '-'}${a.error ? ` <span class="status-bad">${escapeHtml(a.error)}</span>` : ''}<td>${a.ms} ms<td>${when(d.at)}`),
+  );
+  if (!lines.length) return '';
+  return `<h2 id="sources">Address sources</h2>
+<div class="scroll">
+<table class="cards src" aria-labelledby="sources">
+<caption>What each source answered at the last detection, and how long it took</caption>
+<thead><tr><th scope="col">Source</th><th scope="col">Family</th><th scope="col">Answer</th><th scope="col">Took</th><th scope="col">Asked at</th></tr></thead>
+<tbody>
+${lines.join('\n')}
+</tbody>
+</table>
+</div>`;
 }
 
 function historyTable(view: AgentPageView, context: PageContext): string {

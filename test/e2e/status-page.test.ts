@@ -62,6 +62,13 @@ describe('the status page', () => {
     expect(/'nonce-([^']+)'/.exec(again.headers.get('content-security-policy')!)![1]).not.toBe(nonce);
   });
 
+  it('shows the address sources of the last detection: each answer and how long it took', async () => {
+    const { url } = await startDaemon();
+    const html = await (await fetch(`${url}/`)).text();
+    expect(html).toContain('<h2 id="sources">Address sources</h2>');
+    expect(html).toMatch(/<tr><th scope="row">file:[^<]*address<td>IPv4<td><code>81\.0\.2\.15<\/code><td>\d+ ms<td>\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\n/);
+  });
+
   it('"update now" runs a cycle: the page shows the new address and the change in the history', async () => {
     const { url, addressFile, daemon } = await startDaemon();
     const html = await (await fetch(`${url}/`)).text();
