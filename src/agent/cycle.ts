@@ -7,7 +7,8 @@ import { credentialAdvice } from '../config/credential-names.js';
 import { DdedgeError, exitCodeOf, type ExitCode } from '../runtime/errors.js';
 import { wireTransport } from '../http/wire-transport.js';
 import { canonicalAddress, recordTypeOf, type Family, type RecordType } from '../ip/address.js';
-import { detectAddress } from '../ip/detect.js';
+import { DetectionFailed, detectAddress } from '../ip/detect.js';
+import { recordSourceAnswers } from './recent-sources.js';
 import type { Logger } from '../runtime/log.js';
 import { outsideText } from '../text/outside-text.js';
 import { acquireLock } from '../state/lock.js';
@@ -198,8 +199,10 @@ class Cycle {
         interfaceTable: this.options.interfaceTable,
       });
       this.logger.debug(`IPv${family} address is ${detection.address}`, { sources: detection.answers.map((a) => a.source).join(',') });
+      recordSourceAnswers(family, detection.answers);
       return { kind: 'address', address: detection.address };
     } catch (error) {
+      if (error instanceof DetectionFailed) recordSourceAnswers(family, error.answers);
       this.logger.error((error as Error).message);
       return { kind: 'unknown', error };
     }

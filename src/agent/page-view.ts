@@ -6,7 +6,8 @@ import type { Config } from '../config/config.js';
 import type { RecordType } from '../ip/address.js';
 import { plannedRecords } from '../lan/planned-records.js';
 import { outsideText } from '../text/outside-text.js';
-import { readHistory } from '../state/history.js';
+import { readHistoryOnce } from './history-cache.js';
+import { recentSourceAnswers, type RecentSources } from './recent-sources.js';
 import { readState, recordKey, type State } from '../state/state.js';
 import { plannedNextCycle } from './next-cycle.js';
 import { assessHealth } from './health.js';
@@ -39,6 +40,8 @@ export interface AgentPageView {
   history: { rows: HistoryRow[]; page: number; pages: number; total: number };
   /** The last 30 days of each record, for the picture. */
   timeline: { start: number; end: number; records: RecordTimeline[] };
+  /** The address sources' last answers, by family (this process's last detection). */
+  sources?: RecentSources[];
   /** The state or history file could not be used (already redacted). */
   problems: string[];
 }
@@ -57,7 +60,7 @@ function nextCycleAt(lastCycleAt: string | undefined, intervalMs: number, now: D
 
 export function agentPageView(config: Config, page: number, now = new Date()): AgentPageView {
   const { state, damage } = readState(config.stateDir);
-  const loaded = readHistory(config.stateDir);
+  const loaded = readHistoryOnce(config.stateDir);
   const problems = [damage, loaded.damage].filter((p): p is string => Boolean(p)).map((p) => outsideText(p));
   const rows = historyRows(loaded.history, now);
   const records = plannedRecords(config).map(({ host, type }) => recordRow(state, rows, host, type, now));
@@ -83,6 +86,7 @@ export function agentPageView(config: Config, page: number, now = new Date()): A
     budget: { used: callsThisHour(state, now), limit: config.maxCallsPerHour },
     history: { rows: newestFirst.slice((shown - 1) * HISTORY_PAGE_SIZE, shown * HISTORY_PAGE_SIZE), page: shown, pages, total: rows.length },
     timeline: timelines(rows, records, now),
+    sources: recentSourceAnswers(),
     problems,
   };
 }
@@ -90,7 +94,12 @@ export function agentPageView(config: Config, page: number, now = new Date()): A
 function recordRow(state: State, rows: HistoryRow[], host: string, type: RecordType, now: Date): RecordRow {
   const record = state.records[recordKey(host, type)];
   if (!record?.address && !record?.lastError) return { host, type, status: 'not sent yet' };
-  const change = [...rows].reverse().find((r) => r.host === host && r.type === type && r.event === 'changed' && r.new === record.address);
+  // Searched from the newest without copying the rows: the page is built for 50 records of a 1,000-entry history.
+  let change: HistoryRow | undefined;
+  for (let i = rows.length - 1; i >= 0 && !change; i--) {
+    const r = rows[i]!;
+    if (r.host === host && r.type === type && r.event === 'changed' && r.new === record.address) change = r;
+  }
   const base = { host, type, address: record.address, since: change?.at ?? record.sentAt, via: record.via };
   if (record.backoff && Date.parse(record.backoff.until) > now.getTime()) {
     return { ...base, status: 'waiting', reason: `the provider refused it (${outsideText(String(record.lastError ?? 'refused'), 300)}); next attempt after ${record.backoff.until}` };

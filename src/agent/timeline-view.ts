@@ -22,12 +22,20 @@ export interface RecordTimeline {
 export function timelines(rows: HistoryRow[], records: { host: string; type: RecordType }[], now: Date): { start: number; end: number; records: RecordTimeline[] } {
   const end = now.getTime();
   const start = end - TIMELINE_DAYS * 86_400_000;
+  // Each record's rows, found in one pass (not one pass per record).
+  const byRecord = new Map<string, HistoryRow[]>();
+  for (const r of rows) {
+    const key = `${r.host}/${r.type}`;
+    const list = byRecord.get(key);
+    if (list) list.push(r);
+    else byRecord.set(key, [r]);
+  }
   const clip = (s: Span): Span | undefined => (s.to < start || s.from > end ? undefined : { from: Math.max(start, s.from), to: Math.min(end, s.to) });
   return {
     start,
     end,
     records: records.map(({ host, type }) => {
-      const own = rows.filter((r) => r.host === host && r.type === type);
+      const own = byRecord.get(`${host}/${type}`) ?? [];
       const changes = own.filter((r) => r.event === 'changed');
       const addresses = changes
         .map((r, i) => ({ address: r.new ?? '', span: clip({ from: Date.parse(r.at), to: i + 1 < changes.length ? Date.parse(changes[i + 1]!.at) : end }) }))

@@ -178,7 +178,7 @@ export const COMMANDS: CommandSpec[] = [
       'dyndns2-key': { type: 'string', describe: 'PEM private key of --dyndns2-cert [DDEDGE_GATEWAY_DYNDNS2_KEY]' },
       'prefix-host': { type: 'string', multiple: true, describe: "NAME=<IPv6 interface identifier>: a host behind a router whose AAAA becomes the router's ip6lanprefix + the identifier (repeatable) [DDEDGE_GATEWAY_PREFIX_HOSTS]" },
       refresh: { type: 'string', describe: 'how often each zone is re-read from the provider (default 60s) [DDEDGE_GATEWAY_REFRESH]' },
-      notify: { type: 'string', multiple: true, describe: 'HOST[:PORT] of a secondary sent a NOTIFY after each change (repeatable) [DDEDGE_GATEWAY_NOTIFY]' },
+      notify: { type: 'string', multiple: true, describe: 'told apart by form (repeatable): HOST[:PORT] is a secondary sent a DNS NOTIFY after each change; a URL (scheme://…, a secret, as for daemon --notify) is told of refused-update bursts and of zones changed elsewhere [DDEDGE_GATEWAY_NOTIFY; URLs also DDEDGE_NOTIFY, DDEDGE_NOTIFY_FILE, credential notify]' },
       algorithm: { type: 'string', describe: 'keygen: hmac-sha256 (default), hmac-sha384, hmac-sha512, hmac-sha224, hmac-sha1, hmac-md5' },
       keys: { type: 'string', describe: 'the keys file: TSIG keys and their grants [DDEDGE_GATEWAY_KEYS_FILE, credential gateway-keys]' },
       // Settings every command reads, described here as the gateway uses them (its budget is its own, 600 by default).

@@ -24,7 +24,7 @@ export interface LoadOptions {
   flags: FlagValues;
   env: Env;
   /** update and daemon need hosts and credentials; ip, status, health do not. */
-  purpose: 'cycle' | 'detect' | 'state' | 'notify';
+  purpose: 'cycle' | 'detect' | 'state' | 'notify' | 'gateway';
   isRoot?: boolean;
 }
 
@@ -200,8 +200,8 @@ export function loadConfig(options: LoadOptions): Config {
       pingUrl: secret('pingUrl') === undefined ? undefined : url('pingUrl'),
       metricsFile: textOf('metricsFile'),
     },
-    // The gateway's own --notify names its secondaries: only update and daemon read URLs here.
-    notify: options.purpose === 'cycle' || options.purpose === 'notify' ? notifyUrls(raw('notify'), problems) : [],
+    // The gateway's --notify also names its secondaries (HOST[:PORT]): it takes only the URLs here.
+    notify: options.purpose === 'cycle' || options.purpose === 'notify' ? notifyUrls(raw('notify'), problems) : options.purpose === 'gateway' ? notifyUrls(raw('notify'), problems, isNotifyUrl) : [],
     origins: { dyndnsUser: one('dyndnsUser')?.origin, dyndnsKey: one('dyndnsKey')?.origin, apiUser: one('apiUser')?.origin, apiPassword: one('apiPassword')?.origin },
     acme: { dnsServers: raw('dnsServers').flatMap((e) => splitList(e.value)), propagationTimeoutMs: duration('propagationTimeout', 1000, 60 * 60_000) },
   };
@@ -212,15 +212,18 @@ export function loadConfig(options: LoadOptions): Config {
   return config;
 }
 
+/** A --notify value with a scheme (`scheme://…`) is a notification URL; for the gateway, anything else names a secondary. */
+export const isNotifyUrl = (value: string): boolean => /^[a-z][a-z0-9+.-]*:\/\//i.test(value.trim());
+
 /** Each URL checked (service, https rule, what the service needs); a file may hold one a line, and `#` comment lines. */
-function notifyUrls(entries: RawValue[], problems: string[]): string[] {
+function notifyUrls(entries: RawValue[], problems: string[], keep: (value: string) => boolean = () => true): string[] {
   const urls: string[] = [];
   for (const entry of entries) {
     const lines = entry.value.split('\n');
     for (const [i, line] of lines.entries()) {
       if (line.trim().startsWith('#')) continue;
       const origin = lines.length > 1 ? `${entry.origin} line ${i + 1}` : entry.origin;
-      for (const url of line.split(',').map((s) => s.trim()).filter(Boolean)) {
+      for (const url of line.split(',').map((s) => s.trim()).filter(keep).filter(Boolean)) {
         try {
           parseNotifyTarget(url, origin);
           urls.push(url);

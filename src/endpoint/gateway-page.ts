@@ -4,7 +4,7 @@
 import type { GatewayPageView } from '../gateway/page-view.js';
 import { escapeHtml } from './html.js';
 import { PAGE_STYLE, REFRESH_SCRIPT } from './page-style.js';
-import type { PageContext } from './status-page.js';
+import { updateNowForm, type PageContext } from './status-page.js';
 
 export function renderGatewayPage(view: GatewayPageView, context: PageContext): string {
   const { nonce } = context;
@@ -35,6 +35,8 @@ ${z.records.map((r) => `<tr><th scope="row">${escapeHtml(r.name)}</th><td data-l
 <h1>ddedge: DNS gateway status</h1>
 <p class="overall ${view.overall.ok ? 'ok' : 'bad'}" role="status">${escapeHtml(view.overall.text)}</p>
 <ul class="facts"><li>Provider calls this hour: <strong>${view.budget.used} of ${view.budget.limit}</strong></li><li>Now: <strong>${time(view.now)}</strong></li></ul>
+${context.asked ? '<p class="notice" role="status">The zones are being read again from the provider; this page shows the new reading once it is done.</p>' : ''}
+${updateNowForm(context, 'Read the zones again now')}
 <h2>Zones</h2>
 ${zones}
 <h2 id="keys">Keys</h2>
@@ -65,6 +67,23 @@ ${
 ${view.refusals.map((r) => `<tr><td data-label="When">${time(r.time)}</td><th scope="row">${escapeHtml(r.what)}</th><td data-label="Answer">${escapeHtml(r.rcode)}</td><td data-label="Why">${escapeHtml(r.why)}</td></tr>`).join('\n')}
 </tbody></table></div>`
     : '<p>None since the gateway started.</p>'
+}
+<h2 id="secondaries">Secondaries</h2>
+${
+  view.secondaries?.length
+    ? `<div class="scroll"><table class="cards" aria-labelledby="secondaries">
+<caption>NOTIFY sent (--notify) and zone transfers made since the gateway started, newest first</caption>
+<thead><tr><th scope="col">Secondary</th><th scope="col">Zone</th><th scope="col">Last NOTIFY</th><th scope="col">Last transfer</th></tr></thead>
+<tbody>
+${view.secondaries
+  .map((r) => {
+    const notify = r.notify ? `${time(r.notify.at)}, serial ${r.notify.serial}, ${r.notify.acknowledged ? 'acknowledged' : '<span class="status-bad">not acknowledged</span>'}` : '-';
+    const transfer = r.transfer ? `${time(r.transfer.at)}, ${r.transfer.type}` : 'none yet';
+    return `<tr><th scope="row">${escapeHtml(r.secondary)}</th><td data-label="Zone">${escapeHtml(r.zone)}</td><td data-label="Last NOTIFY">${notify}</td><td data-label="Last transfer">${transfer}</td></tr>`;
+  })
+  .join('\n')}
+</tbody></table></div>`
+    : '<p>No NOTIFY sent and no zone transfer made since the gateway started.</p>'
 }
 <p class="muted">Refreshes every 30 seconds while shown. Times are UTC. The same data as JSON: <a href="/status">/status</a>.</p>
 </main>

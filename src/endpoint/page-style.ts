@@ -16,8 +16,8 @@ table{border-collapse:collapse;width:100%;font-size:.95rem}
 caption{text-align:left;padding:.5rem .6rem;font-weight:600;caption-side:top}
 th,td{padding:.45rem .6rem;border-top:1px solid var(--line);text-align:left;vertical-align:top}
 th{background:var(--panel);font-weight:600;white-space:nowrap}
-.addr{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;white-space:nowrap}
-.status-ok{color:var(--ok);font-weight:600}.status-bad{color:var(--bad);font-weight:600}.status-wait{color:var(--warn);font-weight:600}
+.status-ok,td.ok,b.ok{color:var(--ok)}.status-bad,td.bad,b.bad{color:var(--bad)}.status-wait,td.wait{color:var(--warn)}.status-ok,.status-bad,.status-wait,b{font-weight:600}td.none{color:var(--muted)}
+.addr,code,.rec td:nth-child(3){font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:inherit;white-space:nowrap}
 .muted{color:var(--muted)}
 form{margin:.8rem 0}
 button{font:inherit;padding:.5rem 1rem;border-radius:.4rem;border:1px solid var(--button);background:var(--button);color:#fff;cursor:pointer;min-height:44px}
@@ -27,9 +27,9 @@ nav.pages{display:flex;gap:1rem;margin:.6rem 0}
 .notice{padding:.5rem .8rem;border:1px solid var(--line);border-left:.4rem solid var(--accent);border-radius:.4rem;margin:.6rem 0}
 .problem{border-left-color:var(--bad)}
 figure.timeline{margin:.4rem 0 1rem}figure.timeline svg{width:100%;max-width:48rem;height:auto;display:block}
-.tl-label{font-size:12px;fill:var(--fg)}.tl-axis{font-size:11px;fill:var(--muted)}
-.tl-none{fill:var(--panel);stroke:var(--line)}.tl-fail{fill:var(--bad)}
-.tl0{fill:#0969da}.tl1{fill:#8250df}.tl2{fill:#1a7f37}.tl3{fill:#bf8700}
+figure.timeline text{font-size:12px;fill:var(--fg)}figure.timeline .tl-axis{font-size:11px;fill:var(--muted)}
+.tl-none{fill:var(--panel);stroke:var(--line)}figure.timeline path{fill:none;stroke-width:14px}figure.timeline .tl-fail{stroke:var(--bad);stroke-width:4px}
+.tl0{stroke:#0969da}.tl1{stroke:#8250df}.tl2{stroke:#1a7f37}.tl3{stroke:#bf8700}
 @media (max-width:40rem){
 main{padding:.6rem}
 .scroll{overflow-x:visible;border:0}
@@ -38,8 +38,12 @@ table.cards caption{padding:.3rem 0}
 table.cards tr{display:block;border:1px solid var(--line);border-radius:.4rem;margin:0 0 .6rem}
 table.cards th,table.cards td{display:block;border:0;padding:.2rem .6rem;background:none;white-space:normal;overflow-wrap:anywhere}
 table.cards th[scope=row]{padding-top:.5rem}
-table.cards .addr{white-space:normal;overflow-wrap:anywhere}
-table.cards td[data-label]::before{content:attr(data-label) ": ";color:var(--muted);font-family:system-ui,sans-serif}
+table.cards .addr,table.cards code,.rec td:nth-child(3){white-space:normal;overflow-wrap:anywhere}
+table.cards td::before{color:var(--muted);font-family:system-ui,sans-serif}
+table.cards td[data-label]::before{content:attr(data-label) ": "}
+.rec td:nth-child(2):before{content:"Type: "}.rec td:nth-child(3):before{content:"Address: "}.rec td:nth-child(4):before{content:"Since: "}.rec td:nth-child(5):before{content:"Sent via: "}.rec td:nth-child(6):before{content:"Status: "}
+.src td:nth-child(2):before{content:"Family: "}.src td:nth-child(3):before{content:"Answer: "}.src td:nth-child(4):before{content:"Took: "}.src td:nth-child(5):before{content:"Asked at: "}
+.hist td:nth-child(1):before{content:"When: "}.hist td:nth-child(3):before{content:"Type: "}.hist td:nth-child(4):before{content:"What: "}.hist td:nth-child(5):before{content:"Held for: "}
 }
 `;
 

@@ -48,14 +48,10 @@ ${notices}
 <li>Next cycle: <strong>${view.nextCycleAt ? `about ${time(view.nextCycleAt)}` : 'soon'}</strong></li>
 <li>Provider calls this hour: <strong>${view.budget.used} of ${view.budget.limit}</strong></li>
 </ul>
-<form method="post" action="/update-now">
-<input type="hidden" name="csrf" value="${escapeHtml(context.csrf)}">
-${context.token ? `<input type="hidden" name="token" value="${escapeHtml(context.token)}">` : ''}
-<button type="submit">Update now</button>
-</form>
+${updateNowForm(context, 'Update now')}
 <h2 id="records">Records</h2>
 <div class="scroll">
-<table class="cards" aria-labelledby="records">
+<table class="cards rec" aria-labelledby="records">
 <caption>One line per host and record type</caption>
 <thead><tr><th scope="col">Host</th><th scope="col">Type</th><th scope="col">Address</th><th scope="col">Since</th><th scope="col">Sent via</th><th scope="col">Status</th></tr></thead>
 <tbody>
@@ -63,6 +59,7 @@ ${view.records.map((r) => recordLine(r, now)).join('\n') || '<tr><td colspan="6"
 </tbody>
 </table>
 </div>
+${sourcesTable(view)}
 <h2 id="history">Address history</h2>
 ${timelinePicture(view.timeline)}
 ${historyTable(view, context)}
@@ -74,11 +71,39 @@ ${historyTable(view, context)}
 `;
 }
 
+/** The "update now" button (POST /update-now, page-handler.ts): the form value only this page holds, and the token when the visitor gave it in the URL. */
+export function updateNowForm(context: PageContext, label: string): string {
+  return `<form method="post" action="/update-now">
+<input type="hidden" name="csrf" value="${escapeHtml(context.csrf)}">
+${context.token ? `<input type="hidden" name="token" value="${escapeHtml(context.token)}">` : ''}
+<button type="submit">${escapeHtml(label)}</button>
+</form>`;
+}
+
 function recordLine(r: RecordRow, now: number): string {
-  const css = r.status === 'up to date' ? 'status-ok' : r.status === 'waiting' ? 'status-wait' : r.status === 'failing' ? 'status-bad' : 'muted';
-  const since = r.since ? `${time(r.since)}<br><span class="muted">for ${escapeHtml(describeDuration(Math.max(0, now - Date.parse(r.since))))}</span>` : '-';
-  const status = `<span class="${css}">${escapeHtml(capitalised(r.status))}</span>${r.reason ? `: ${escapeHtml(r.reason)}` : ''}`;
-  return `<tr><th scope="row">${escapeHtml(r.host)}</th><td data-label="Type">${r.type}</td><td class="addr" data-label="Address">${escapeHtml(r.address ?? '-')}</td><td data-label="Since">${since}</td><td data-label="Sent via">${escapeHtml(r.via ?? '-')}</td><td data-label="Status">${status}</td></tr>`;
+  const css = r.status === 'up to date' ? 'ok' : r.status === 'waiting' ? 'wait' : r.status === 'failing' ? 'bad' : 'none';
+  const since = r.since ? `${when(r.since)}, for ${escapeHtml(describeDuration(Math.max(0, now - Date.parse(r.since))))}` : '-';
+  const status = `${escapeHtml(capitalised(r.status))}${r.reason ? `: ${escapeHtml(r.reason)}` : ''}`;
+  // The phone's card labels and the address's typeface come from the column (page-style.ts), not
+  // from attributes on every cell; cells and rows end where the next begins (HTML's optional end tags).
+  return `<tr><th scope="row">${escapeHtml(r.host)}<td>${r.type}<td>${escapeHtml(r.address ?? '-')}<td>${since}<td>${escapeHtml(r.via ?? '-')}<td class="${css}">${status}`;
+}
+
+function sourcesTable(view: AgentPageView): string {
+  const lines = (view.sources ?? []).flatMap((d) =>
+    d.answers.map((a) => `<tr><th scope="row">${escapeHtml(a.source)}<td>IPv${d.family}<td>${a.address ? `<code>${escapeHtml(a.address)}</code>` : '-'}${a.error ? ` <span class="status-bad">${escapeHtml(a.error)}</span>` : ''}<td>${a.ms} ms<td>${when(d.at)}`),
+  );
+  if (!lines.length) return '';
+  return `<h2 id="sources">Address sources</h2>
+<div class="scroll">
+<table class="cards src" aria-labelledby="sources">
+<caption>What each source answered at the last detection, and how long it took</caption>
+<thead><tr><th scope="col">Source</th><th scope="col">Family</th><th scope="col">Answer</th><th scope="col">Took</th><th scope="col">Asked at</th></tr></thead>
+<tbody>
+${lines.join('\n')}
+</tbody>
+</table>
+</div>`;
 }
 
 function historyTable(view: AgentPageView, context: PageContext): string {
@@ -87,7 +112,7 @@ function historyTable(view: AgentPageView, context: PageContext): string {
   const link = (p: number, label: string, rel: string) => `<a rel="${rel}" href="/?page=${p}${tokenQuery(context, '&')}#history">${label}</a>`;
   const nav = pages > 1 ? `<nav class="pages" aria-label="History pages">${page > 1 ? link(page - 1, 'Newer', 'prev') : ''}<span>Page ${page} of ${pages}</span>${page < pages ? link(page + 1, 'Older', 'next') : ''}</nav>` : '';
   return `<div class="scroll">
-<table class="cards" aria-labelledby="history">
+<table class="cards hist" aria-labelledby="history">
 <caption>Newest first: ${total} entr${total === 1 ? 'y' : 'ies'}${pages > 1 ? `, page ${page} of ${pages}` : ''}</caption>
 <thead><tr><th scope="col">When</th><th scope="col">Host</th><th scope="col">Type</th><th scope="col">What</th><th scope="col">Held for</th></tr></thead>
 <tbody>
@@ -100,14 +125,16 @@ ${nav}`;
 
 function historyLine(row: HistoryRow): string {
   let what: string;
-  if (row.event === 'changed') what = `Changed from <span class="addr">${escapeHtml(row.old ?? '(none)')}</span> to <span class="addr">${escapeHtml(row.new ?? '')}</span> via ${escapeHtml(row.via ?? '-')}`;
-  else if (row.event === 'failed') what = `<span class="status-bad">Failed</span>${(row.count ?? 1) > 1 ? ` ${row.count} cycles in a row (last ${time(row.lastAt ?? row.at)})` : ''}: ${escapeHtml(row.message ?? row.reason ?? '')}`;
-  else what = '<span class="status-ok">Working again</span>';
+  if (row.event === 'changed') what = `From <code>${escapeHtml(row.old ?? '(none)')}</code> to <code>${escapeHtml(row.new ?? '')}</code> via ${escapeHtml(row.via ?? '-')}`;
+  else if (row.event === 'failed') what = `<b class="bad">Failed</b>${(row.count ?? 1) > 1 ? ` ${row.count} cycles in a row (last ${when(row.lastAt ?? row.at)})` : ''}: ${escapeHtml(row.message ?? row.reason ?? '')}`;
+  else what = '<b class="ok">Working again</b>';
   const held = row.heldMs === undefined ? '' : `${escapeHtml(describeDuration(row.heldMs))}${row.current ? ' (current)' : ''}`;
-  return `<tr><td data-label="When">${time(row.at)}</td><th scope="row">${escapeHtml(row.host)}</th><td data-label="Type">${row.type}</td><td data-label="What">${what}</td><td data-label="Held for">${held || '-'}</td></tr>`;
+  return `<tr><td>${when(row.at)}<th scope="row">${escapeHtml(row.host)}<td>${row.type}<td>${what}<td>${held || '-'}`;
 }
 
-/** A <time> element in UTC, to the second. */
-const time = (iso: string): string => `<time datetime="${escapeHtml(iso)}">${escapeHtml(iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, ''))}</time>`;
+/** A <time> element in UTC, to the second; its text ("2026-11-28 03:00:00") is a valid date and time itself, so it needs no datetime attribute. */
+const time = (iso: string): string => `<time>${escapeHtml(iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, ''))}</time>`;
+/** The same time as plain text, for table cells: the column's header says what it is, and a <time> in each of a hundred cells is weight. */
+const when = (iso: string): string => escapeHtml(iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, ''));
 const capitalised = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 const tokenQuery = (context: PageContext, lead: string): string => (context.token ? `${lead}token=${encodeURIComponent(context.token)}` : '');

@@ -9,6 +9,7 @@ import { journalPath } from './journal.js';
 import type { GatewayKeys } from './keys-file.js';
 import { gatewayHealth, type GatewayView } from './operations.js';
 import type { Refusal } from './refusal-log.js';
+import type { SecondaryRow } from './secondaries.js';
 
 /** Records shown per zone; the rest are counted (AXFR gives them all). */
 const RECORDS_SHOWN = 300;
@@ -20,6 +21,7 @@ export interface GatewayPageSources {
   view: GatewayView;
   keys: () => GatewayKeys;
   refusals: Refusal[];
+  secondaries?: SecondaryRow[];
   stateDir: string;
 }
 
@@ -30,6 +32,8 @@ export interface GatewayPageView {
   keys: { name: string; rights: string[]; transfer: boolean }[];
   updates: { time: string; zone: string; key: string; client: string; changes: string[] }[];
   refusals: Refusal[];
+  /** NOTIFYs sent and transfers made, by secondary and zone. */
+  secondaries?: SecondaryRow[];
   budget: { used: number; limit: number };
 }
 
@@ -62,6 +66,7 @@ export function gatewayPageView(sources: GatewayPageSources, now = new Date()): 
     })),
     updates: journalTail(sources.stateDir),
     refusals: [...sources.refusals].reverse(),
+    secondaries: [...(sources.secondaries ?? [])].reverse(),
     budget: { used: Math.max(0, view.budget.limit - left), limit: view.budget.limit },
   };
 }

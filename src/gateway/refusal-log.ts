@@ -30,12 +30,16 @@ export class RefusalLog {
   constructor(
     private readonly logger: Logger,
     private readonly now: () => number = Date.now,
+    /** Told of every refusal, logged or not (the notifications' burst counter). */
+    private readonly observer?: (key: string | undefined, zone: string | undefined, refusal: Refusal) => void,
   ) {}
 
   /** `what` names the update (zone, key, client); `why` is the reason the client was given. */
   refused(rcode: string, what: { zone?: string; key?: string; client: string; kind?: 'update' | 'request' | 'transfer' }, why: string): void {
     const now = this.now();
-    this.recent.push({ time: new Date(now).toISOString(), rcode, what: describe(what), why: outsideText(why, 300) });
+    const refusal = { time: new Date(now).toISOString(), rcode, what: describe(what), why: outsideText(why, 300) };
+    this.recent.push(refusal);
+    this.observer?.(what.key === undefined ? undefined : outsideText(what.key, 255), what.zone === undefined ? undefined : outsideText(what.zone, 255), refusal);
     if (this.recent.length > RECENT) this.recent.shift();
     if (now - this.windowStart >= 60_000) {
       if (this.dropped) this.logger.warn(`gateway: ${this.dropped} more refused update(s) or transfer(s) in the last minute were not logged`);

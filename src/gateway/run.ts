@@ -29,6 +29,9 @@ import { startGatewayServer } from './server.js';
 import { sendNotify, type NotifyTarget } from './notify.js';
 import { GatewayStats } from './stats.js';
 import { RefusalLog } from './refusal-log.js';
+import { RefusalBursts } from './refusal-bursts.js';
+import { SecondaryLog } from './secondaries.js';
+import { sharedNotifier } from '../notify/notifier.js';
 import { ZoneViews } from './zone-views.js';
 import { ReplayMemory } from './replay-memory.js';
 import { dhcidAnswers } from './dhcid-answers.js';
@@ -44,6 +47,8 @@ import type { UpdateDeps } from './update-handler.js';
 const REPLAY_SAVE_MS = 2_000;
 /** The longest wait for updates in flight at SIGTERM: a write and its rollback, each within --timeout, fit in it by default. */
 const DRAIN_MS = 60_000;
+/** The longest wait at SIGTERM for notifications still queued. */
+const NOTIFY_STOP_WAIT_MS = 5_000;
 
 export interface GatewaySettings {
   zones: string[];
@@ -52,6 +57,8 @@ export interface GatewaySettings {
   primaryName: string;
   refreshMs: number;
   notify: NotifyTarget[];
+  /** --notify URLs (a scheme://… value): told of refused-update bursts and zones changed elsewhere. */
+  notifyUrls?: string[];
   api: { url: string; user: string; password: string };
   timeoutMs: number;
   stateDir: string;
@@ -82,7 +89,13 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
   let keys: GatewayKeys = loadKeys(settings.keysFile, logger);
   const budget = new GatewayBudget(settings.stateDir, settings.maxCallsPerHour, logger);
   const stats = new GatewayStats(settings.zones);
-  const refusals = new RefusalLog(logger);
+  const notifier = settings.notifyUrls?.length ? sharedNotifier(settings.notifyUrls, logger) : undefined;
+  const bursts = new RefusalBursts();
+  const secondaries = new SecondaryLog();
+  const refusals = new RefusalLog(logger, Date.now, notifier && ((key, zone, refusal) => {
+    const event = bursts.note(key, zone, refusal);
+    if (event) notifier.enqueue([event]);
+  }));
   const wire = undiciTransport();
   const clientFor = (zone?: string) =>
     new ApiClient({ url: settings.api.url, user: settings.api.user, password: settings.api.password, timeoutMs: settings.timeoutMs, logger, transport: budget.wrap(wire, zone) });
@@ -101,7 +114,13 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
     settings.primaryName,
     undefined,
     (zone, soa) => {
-      for (const target of settings.notify) void sendNotify(target, soa, logger).then((ok) => ok && logger.info(`gateway: ${target.host}:${target.port} acknowledged the NOTIFY for ${zone} (serial ${soa.value.serial})`));
+      for (const target of settings.notify) {
+        const shown = `${target.host.includes(':') ? `[${target.host}]` : target.host}:${target.port}`;
+        void sendNotify(target, soa, logger).then((ok) => {
+          secondaries.notified(shown, zone, soa.value.serial, ok);
+          if (ok) logger.info(`gateway: ${target.host}:${target.port} acknowledged the NOTIFY for ${zone} (serial ${soa.value.serial})`);
+        });
+      }
     },
     (zone, names) => dhcidAnswers(names ? names.flatMap((name) => dhcid.of(zone).get(name) ?? []) : [...dhcid.of(zone).values()].flat()),
     SerialStore.open(settings.stateDir, logger),
@@ -159,10 +178,12 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
     releaseCalls: (zone) => budget.release(zone),
     keyCalls,
   };
+  // The zones' re-reading, set once the gateway answers (before, the button has nothing to do).
+  let readAgain = () => {};
   try {
     for (const address of settings.listen) {
       try {
-        servers.push(await startGatewayServer({ ...updateDeps, host: address.host, port: address.port, stats, refusals, replays }));
+        servers.push(await startGatewayServer({ ...updateDeps, host: address.host, port: address.port, stats, refusals, replays, secondaries }));
       } catch (error) {
         throw listenError('--dns-listen', `${address.host.includes(':') ? `[${address.host}]` : address.host}:${address.port}`, error as NodeJS.ErrnoException);
       }
@@ -179,9 +200,11 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
       // The status page's code is loaded with its first visit.
       const page = {
         token: () => settings.listenToken,
+        // The page's button: every zone read again now, as --refresh does (a reading under way is not doubled).
+        updateNow: () => readAgain(),
         render: async (_url: URL, context: PageContext) => {
           const [{ gatewayPageView }, { renderGatewayPage }] = await Promise.all([import('./page-view.js'), import('../endpoint/gateway-page.js')]);
-          return renderGatewayPage(gatewayPageView({ view, keys: () => keys, refusals: refusals.recent, stateDir: settings.stateDir }), context);
+          return renderGatewayPage(gatewayPageView({ view, keys: () => keys, refusals: refusals.recent, secondaries: secondaries.recent, stateDir: settings.stateDir }), context);
         },
       };
       endpoint = await startEndpoint({ listen: settings.httpListen, answer: (path) => gatewayAnswer(path, view), page, logger });
@@ -196,10 +219,11 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
         logger.error(`gateway: the keys file was not reloaded, the keys loaded before stay: ${(error as Error).message}`);
       }
     });
+    if (notifier) logger.info(`gateway: notifications of refused-update bursts and zones changed elsewhere to ${notifier.shown.join(', ')}`);
     logger.info(`gateway: answering DNS for ${settings.zones.join(', ')} on ${shown.join(', ')} (UDP and TCP); ${keys.keys.size} key(s); at most ${budget.limit} provider calls an hour (${budget.left()} left); pid ${process.pid} (SIGHUP reloads the keys file)`);
     settings.ready?.(shown);
     const reading = new Set<string>();
-    const timer = setInterval(() => {
+    readAgain = () => {
       // A spent budget was said once (call-budget.ts); queries are answered from the last reading meanwhile.
       if (budget.spent()) return;
       for (const zone of settings.zones) {
@@ -207,17 +231,24 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
         if (reading.has(zone)) continue;
         reading.add(zone);
         const since = owners.version(zone);
+        const before = { serial: views.serial(zone), own: views.ownChanges(zone), quiet: inFlight.size === 0 };
         views
           .refresh(zone)
           // A record gone from the provider (deleted elsewhere) no longer counts against its key's quota.
           .then(async (live) => {
             owners.prune(zone, live, [...dhcid.of(zone).values()].flat(), since);
+            // Changed with no update of the gateway's under way, before or during the reading: made elsewhere.
+            const serial = views.serial(zone);
+            if (notifier && serial !== before.serial && before.quiet && inFlight.size === 0 && views.ownChanges(zone) === before.own) {
+              notifier.enqueue([{ event: 'zone-changed', time: new Date().toISOString(), host: zone, old: String(before.serial), new: String(serial), message: `${zone} changed at the provider, not through the gateway (serial ${before.serial} -> ${serial}); the gateway now serves what the provider holds` }]);
+            }
             await checkFilter(zone, live);
           })
           .catch((error: unknown) => error instanceof BudgetSpentError || logger.warn(`gateway: re-reading ${zone} failed: ${(error as Error).message}`))
           .finally(() => reading.delete(zone));
       }
-    }, settings.refreshMs);
+    };
+    const timer = setInterval(readAgain, settings.refreshMs);
     await settings.stopped;
     clearInterval(timer);
     // Updates in flight finish and are answered (a half-made update would be left half-made); new ones are refused.
@@ -227,6 +258,8 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
     await Promise.race([Promise.allSettled([...inFlight]), deadline]);
     // The answers of those updates are signed and written after they settle: let them go out.
     await new Promise((resolve) => setTimeout(resolve, 200));
+    // The last notifications get a little time to go out, as the daemon gives them.
+    await notifier?.drain(NOTIFY_STOP_WAIT_MS);
     logger.info('gateway: stopped');
     return 0;
   } finally {

@@ -20,6 +20,7 @@ import { acceptedFudge, TSIG_ERROR } from '../dns/tsig.js';
 import { decodeMessage, encodeMessage } from '../dns/message.js';
 import { RCODE, TYPE_CODES } from '../dns/types.js';
 import { AXFR, IXFR, refusedTransfer, transferMessages } from './transfer.js';
+import type { SecondaryLog } from './secondaries.js';
 import { handleUpdate, type UpdateDeps } from './update-handler.js';
 import { OPCODE_UPDATE } from './update-message.js';
 import { readUpdateHead } from './update-head.js';
@@ -33,6 +34,8 @@ export interface GatewayServerOptions extends UpdateDeps {
   stats?: GatewayStats;
   /** The signed updates acted on, shared by all listeners and kept across restarts (a memory of its own when not given). */
   replays?: ReplayMemory;
+  /** The transfers made, by client address (the status page's secondaries). */
+  secondaries?: SecondaryLog;
 }
 
 /** A signed answer's TSIG record: room kept for it in UDP answers (hmac-sha512 with a long key name). */
@@ -97,6 +100,7 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
             };
             if (!index) return refuse(`${key || '.'} is not a zone this gateway serves`);
             if (!signer || !options.keys().transfer.has(signer.key.name)) return refuse('zone transfers need a TSIG key the keys file lets transfer');
+            options.secondaries?.transferred(context.address, key, query.questions[0]!.type === IXFR ? 'IXFR' : 'AXFR');
             return transferMessages(query, index);
           }
           if (opcode === 0) return respondToQuery(request, { ...context, ...(signer ? { reserve: TSIG_ROOM } : {}) }, lookup, { cookies });

@@ -46,6 +46,8 @@ export class ZoneViews {
   private changes = 0;
   /** Readings shown so far: a refresh's listing is older than any shown after it began. */
   private readings = 0;
+  /** Per zone, how many times the gateway's own updates showed what they changed (showNames). */
+  private readonly ownShows = new Map<string, number>();
 
   constructor(
     zones: string[],
@@ -80,6 +82,16 @@ export class ZoneViews {
 
   index(zone: string): ZoneIndex | undefined {
     return this.zones.get(zone)?.index;
+  }
+
+  /** The serial the zone is served with (0 before the first reading). */
+  serial(zone: string): number {
+    return this.zones.get(zone)?.serial ?? 0;
+  }
+
+  /** Grows each time the gateway's own updates show what they changed: a refresh that saw one may have seen the gateway's own write. */
+  ownChanges(zone: string): number {
+    return this.ownShows.get(zone) ?? 0;
   }
 
   /** How many records the provider held at the last reading (0 before the first). */
@@ -153,6 +165,7 @@ export class ZoneViews {
   showNames(zone: string, names: Iterable<string>, live: LiveRecord[]): void {
     const served = this.zones.get(zone);
     if (!served?.index) return;
+    this.ownShows.set(zone, this.ownChanges(zone) + 1);
     const asked = [...new Set([...names].map(nameKey))];
     const at = ++this.readings;
     for (const owner of asked) served.patched.set(owner, at);

@@ -3,7 +3,7 @@
 // here, since some services refuse long messages (Discord at 2,000 characters, Telegram at 4,096).
 import { outsideText } from '../text/outside-text.js';
 
-export type NotifyEventName = 'changed' | 'failing' | 'recovered' | 'rejected' | 'budget' | 'test';
+export type NotifyEventName = 'changed' | 'failing' | 'recovered' | 'rejected' | 'budget' | 'refused' | 'zone-changed' | 'test';
 
 export interface NotifyEvent {
   event: NotifyEventName;
@@ -12,6 +12,8 @@ export interface NotifyEvent {
   type?: 'A' | 'AAAA';
   old?: string;
   new?: string;
+  /** The gateway's events: the TSIG (or dyndns2) key refused ("unsigned" for none). */
+  key?: string;
   message: string;
 }
 
@@ -24,6 +26,8 @@ const TITLES: Record<NotifyEventName, string> = {
   recovered: 'update working again',
   rejected: 'credentials rejected',
   budget: 'call budget spent',
+  refused: 'updates refused',
+  'zone-changed': 'zone changed elsewhere',
   test: 'test message',
 };
 
@@ -35,8 +39,10 @@ export const textOf = (event: NotifyEvent): string => outsideText(event.message,
 
 /** The JSON document of the generic webhook: the contract's fields, nothing else. */
 export function eventDocument(event: NotifyEvent): Record<string, string | null> {
-  return { event: event.event, time: event.time, host: event.host ?? null, type: event.type ?? null, old: event.old ?? null, new: event.new ?? null, message: textOf(event) };
+  const document: Record<string, string | null> = { event: event.event, time: event.time, host: event.host ?? null, type: event.type ?? null, old: event.old ?? null, new: event.new ?? null, message: textOf(event) };
+  if (event.key !== undefined) document.key = event.key;
+  return document;
 }
 
 /** Same event, same notification: what deduplication compares. */
-export const eventKey = (event: NotifyEvent): string => JSON.stringify([event.event, event.host, event.type, event.old, event.new, event.event === 'test' ? event.time : '']);
+export const eventKey = (event: NotifyEvent): string => JSON.stringify([event.event, event.host, event.type, event.old, event.new, event.key, event.event === 'test' ? event.time : '']);

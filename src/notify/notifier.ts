@@ -52,6 +52,11 @@ export class Notifier {
     this.channels = urls.map((url, i) => ({ target: parseNotifyTarget(url, `notification URL ${i + 1}`), queue: [], tokens: limits.burst, refilledAt: now(), dropped: 0 }));
   }
 
+  /** Each URL as logs show it ("webhook at host"): never the URL itself. */
+  get shown(): string[] {
+    return this.channels.map((c) => c.target.shown);
+  }
+
   /** Queues the events for every URL and returns at once. */
   enqueue(events: NotifyEvent[]): void {
     for (const event of events) {

@@ -2,6 +2,7 @@
 // keys by name with what each may change (never a secret), an update nsupdate made (from the
 // journal) and one it refused, under the same CSP as the agent's page.
 import { execFile } from 'node:child_process';
+import { createSocket, type Socket } from 'node:dgram';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +13,7 @@ import { hasProgram } from '../helpers/pebble.js';
 
 const TOOLS = hasProgram('nsupdate', 'bind9-dnsutils');
 let sandbox: Sandbox;
+let secondary: Socket;
 let gateway: ReturnType<typeof startDist>;
 let dnsPort: number;
 let url: string;
@@ -33,12 +35,21 @@ function nsupdate(keyName: string, lines: string[]): Promise<number> {
 
 describe.skipIf(!TOOLS)('the gateway status page', () => {
   beforeAll(async () => {
+    // A secondary that acknowledges every NOTIFY: the same ID, QR set, opcode NOTIFY (RFC 1996 section 4.7).
+    secondary = createSocket('udp4');
+    secondary.on('message', (packet, peer) => {
+      const ack = Buffer.from(packet.subarray(0, 12));
+      ack[2] = ack[2]! | 0x80;
+      ack.fill(0, 4, 12);
+      secondary.send(ack, peer.port, peer.address);
+    });
+    await new Promise<void>((r) => secondary.bind(0, '127.0.0.1', r));
     sandbox = await startSandbox({});
     const dir = tempDir('ddedge-gw-page-');
     const keysFile = join(dir, 'gateway.keys');
     writeFileSync(keysFile, `${key('admin')}grant "admin" zonesub;\ntransfer "admin";\n${key('acme')}grant "acme" name _acme-challenge.example.com TXT;\n`, { mode: 0o600 });
     gateway = startDist(
-      ['gateway', '--zone', 'example.com', '--keys', keysFile, '--dns-listen', '127.0.0.1:0', '--listen', '127.0.0.1:0', '--state-dir', join(dir, 'state')],
+      ['gateway', '--zone', 'example.com', '--keys', keysFile, '--dns-listen', '127.0.0.1:0', '--listen', '127.0.0.1:0', '--state-dir', join(dir, 'state'), '--notify', `127.0.0.1:${secondary.address().port}`],
       baseEnv({ DDEDGE_API_URL: sandbox.url, DDEDGE_API_USER: 'demo-user', DDEDGE_API_PASSWORD: 'demo-api-password' }),
     );
     const log = await waitForOutput(gateway, 'stderr', (t) => /answering DNS .* on 127\.0\.0\.1:\d+/.test(t) && /at http:\S+\/\n/.test(t));
@@ -48,6 +59,7 @@ describe.skipIf(!TOOLS)('the gateway status page', () => {
     expect(await nsupdate('acme', ['update add www2.example.com 120 A 192.0.2.78'])).not.toBe(0);
   }, 120_000);
   afterAll(async () => {
+    secondary?.close();
     gateway?.kill('SIGTERM');
     await gateway?.result;
     await sandbox?.close();
@@ -68,8 +80,42 @@ describe.skipIf(!TOOLS)('the gateway status page', () => {
     expect(html).toMatch(/update zone example\.com, key acme, from 127\.0\.0\.1[^<]*<\/th><td data-label="Answer">REFUSED<\/td>/);
     for (const secret of secrets.values()) expect(html).not.toContain(secret);
     expect(html).not.toContain('demo-api-password');
-    // No "update now" button: the gateway re-reads its zones every --refresh.
-    expect(html).not.toContain('<form');
+    expect(html).toContain('<button type="submit">Read the zones again now</button>');
+  });
+
+  it('"read the zones again now" re-reads them at once (not at the next --refresh); a cross-site or forged form is refused', async () => {
+    const html = await (await fetch(`${url}/`)).text();
+    const csrf = /name="csrf" value="([^"]+)"/.exec(html)![1]!;
+    const post = (origin: string, form: string) => fetch(`${url}/update-now`, { method: 'POST', redirect: 'manual', headers: { origin, 'content-type': 'application/x-www-form-urlencoded' }, body: form });
+    // Made at the provider behind the gateway's back; --refresh is its default of 60 s.
+    sandbox.model.services.find((s) => s.name === 'example.com')!.dns.push({ entityID: '720001', name: 'pressed.example.com', type: 'TXT', ttl: '300', priority: '-', value: 'seen after the button' });
+    expect((await post('http://evil.example', `csrf=${encodeURIComponent(csrf)}`)).status).toBe(403);
+    expect((await post(url, 'csrf=forged')).status).toBe(403);
+    expect(await (await fetch(`${url}/`)).text()).not.toContain('pressed.example.com');
+    const res = await post(url, `csrf=${encodeURIComponent(csrf)}`);
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe('/?asked=1');
+    let after = '';
+    for (let i = 0; i < 50 && !after.includes('pressed.example.com'); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      after = await (await fetch(`${url}/?asked=1`)).text();
+    }
+    expect(after).toContain('The zones are being read again');
+    expect(after).toMatch(/<th scope="row">pressed\.example\.com<\/th><td data-label="Type">TXT<\/td>/);
+  });
+
+  it('shows each secondary: its last NOTIFY (serial, acknowledged) and its last zone transfer', async () => {
+    const before = await (await fetch(`${url}/`)).text();
+    expect(before).toContain('<h2 id="secondaries">Secondaries</h2>');
+    const code = await new Promise<number>((resolve) => execFile('dig', ['+tcp', '-p', String(dnsPort), '-y', `hmac-sha256:admin:${secrets.get('admin')}`, '@127.0.0.1', 'example.com', 'AXFR'], { timeout: 20_000 }, (error) => resolve(error ? 1 : 0)));
+    expect(code).toBe(0);
+    let html = '';
+    for (let i = 0; i < 50 && !/acknowledged.*AXFR/.test(html); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      html = await (await fetch(`${url}/`)).text();
+    }
+    const port = secondary.address().port;
+    expect(html).toMatch(new RegExp(`<th scope="row">127\\.0\\.0\\.1:${port}</th><td data-label="Zone">example\\.com</td><td data-label="Last NOTIFY"><time[^>]*>[^<]+</time>, serial \\d+, acknowledged</td><td data-label="Last transfer"><time[^>]*>[^<]+</time>, AXFR</td>`));
   });
 
   it('asked for by another name without --listen-token, it is refused', async () => {

@@ -9,6 +9,8 @@ import { ConfigError } from '../../runtime/errors.js';
 import type { CommandContext } from '../command.js';
 import { nearestNames } from '../nearest-names.js';
 import { setup } from '../setup.js';
+import { isNotifyUrl } from '../../config/load.js';
+import { parseNotifyTarget } from '../../notify/target.js';
 
 const ACTIONS = ['keygen', 'check-keys'];
 
@@ -42,7 +44,7 @@ export async function run(context: CommandContext): Promise<number> {
 async function serve(context: CommandContext): Promise<number> {
   const { flags, io } = context;
   io.outputNeverBlocks?.();
-  const { config, logger, env } = await setup(context, 'state');
+  const { config, logger, env } = await setup(context, 'gateway');
   const list = (flag: string, variable: string): string[] =>
     ((flags[flag] as string[] | undefined) ?? (env[variable] ? [env[variable]!] : [])).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
   const zones = list('zone', 'DDEDGE_GATEWAY_ZONES').map((z) => z.toLowerCase().replace(/\.$/, ''));
@@ -52,7 +54,11 @@ async function serve(context: CommandContext): Promise<number> {
   const keysFile = (flags.keys as string | undefined) ?? env.DDEDGE_GATEWAY_KEYS_FILE ?? credential;
   if (!keysFile) throw new ConfigError('gateway: give the keys file: --keys FILE, DDEDGE_GATEWAY_KEYS_FILE or the gateway-keys credential (ddedge gateway keygen NAME makes a key)');
   const listen = (list('dns-listen', 'DDEDGE_GATEWAY_LISTEN').length ? list('dns-listen', 'DDEDGE_GATEWAY_LISTEN') : ['127.0.0.1:53']).map(listenAddress);
-  const notify = list('notify', 'DDEDGE_GATEWAY_NOTIFY').map((t) => (/:\d{1,5}$/.test(t) && !/^[^\[].*:.*:/.test(t) ? listenAddress(t) : { host: t.replace(/^\[|\]$/g, ''), port: 53 }));
+  // --notify takes both, told apart by form: a URL (scheme://…, read by the configuration with
+  // DDEDGE_NOTIFY, its _FILE and credential) gets notifications; HOST[:PORT] is a DNS secondary.
+  const notifyValues = list('notify', 'DDEDGE_GATEWAY_NOTIFY');
+  const notify = notifyValues.filter((t) => !isNotifyUrl(t)).map((t) => (/:\d{1,5}$/.test(t) && !/^[^\[].*:.*:/.test(t) ? listenAddress(t) : { host: t.replace(/^\[|\]$/g, ''), port: 53 }));
+  const notifyUrls = [...new Set([...config.notify, ...notifyValues.filter(isNotifyUrl).map((url) => (parseNotifyTarget(url, 'DDEDGE_GATEWAY_NOTIFY'), url))])];
   const refreshText = (flags.refresh as string | undefined) ?? env.DDEDGE_GATEWAY_REFRESH ?? '60s';
   const refreshMs = parseDuration(refreshText);
   if (refreshMs === undefined || refreshMs < 1000) throw new ConfigError(`--refresh: "${refreshText}" is not a duration of 1s or more`);
@@ -89,6 +95,7 @@ async function serve(context: CommandContext): Promise<number> {
       primaryName,
       refreshMs,
       notify,
+      notifyUrls,
       api: { url: config.api.url, user: config.api.user, password: config.api.password },
       timeoutMs: config.timeoutMs,
       stateDir: config.stateDir,
