@@ -95,14 +95,19 @@ function journalTail(stateDir: string): GatewayPageView['updates'] {
     const buffer = Buffer.alloc(length);
     readSync(fd, buffer, 0, length, size - length);
     const lines = buffer.toString('utf8').split('\n').slice(size > length ? 1 : 0).filter(Boolean);
-    return lines.slice(-UPDATES_SHOWN).reverse().flatMap((line) => {
+    // An intent line is followed by its result line (batch-journal.ts): the page shows the result,
+    // and says how it ended when the writes were not all made.
+    const shown = lines.flatMap((line) => {
       try {
-        const entry = JSON.parse(line) as { time: string; zone: string; key: string; client: string; changes: { action: string; name: string; type: string; before?: string; after?: string }[] };
-        return [{ time: entry.time, zone: entry.zone, key: entry.key, client: entry.client, changes: entry.changes.map((c) => `${c.action} ${c.name} ${c.type}${c.before ? ` ${c.before}` : ''}${c.after ? ` -> ${c.after}` : ''}`) }];
+        const entry = JSON.parse(line) as { time: string; zone: string; key: string; client: string; intent?: string; outcome?: string; changes: { action: string; name: string; type: string; before?: string; after?: string }[] };
+        if (entry.intent !== undefined) return [];
+        const ended = entry.outcome && entry.outcome !== 'made' ? [`(${entry.outcome})`] : [];
+        return [{ time: entry.time, zone: entry.zone, key: entry.key, client: entry.client, changes: [...ended, ...entry.changes.map((c) => `${c.action} ${c.name} ${c.type}${c.before ? ` ${c.before}` : ''}${c.after ? ` -> ${c.after}` : ''}`)] }];
       } catch {
         return [];
       }
     });
+    return shown.slice(-UPDATES_SHOWN).reverse();
   } finally {
     closeSync(fd);
   }

@@ -77,6 +77,8 @@ describe.skipIf(!TOOLS)('the gateway status page', () => {
     expect(html).toMatch(/<th scope="row">acme<\/th><td data-label="May change">name _acme-challenge\.example\.com: TXT<\/td><td data-label="Zone transfer">no<\/td>/);
     expect(html).toMatch(/<th scope="row">admin<\/th><td data-label="May change">zonesub: every type<\/td><td data-label="Zone transfer">yes<\/td>/);
     expect(html).toMatch(/<th scope="row">admin<\/th><td data-label="Client">127\.0\.0\.1[^<]*<\/td><td data-label="Zone">example\.com<\/td><td data-label="Changes">create page\.example\.com A/);
+    // Once: the journal brackets the write with an intent line and a result line, and the page shows the result.
+    expect(html.match(/create page\.example\.com A/g)).toHaveLength(1);
     expect(html).toMatch(/update zone example\.com, key acme, from 127\.0\.0\.1[^<]*<\/th><td data-label="Answer">REFUSED<\/td>/);
     for (const secret of secrets.values()) expect(html).not.toContain(secret);
     expect(html).not.toContain('demo-api-password');
