@@ -87,6 +87,6 @@ describe('the DHCID store', () => {
     const tooMany = { version: 1, zones: { 'example.com': Array.from({ length: MAX_DHCID_RECORDS + 1 }, (_, i) => record(`h${i}.example.com`)) } };
     expect(damaged(JSON.stringify(tooMany)).error).toBeInstanceOf(ConfigError);
     const { error } = damaged(`{"version":1,"zones":{}}${' '.repeat(16 * 1024 * 1024)}`);
-    expect((error as Error).message).toMatch(/larger than/);
+    expect((error as Error).message).toMatch(/too large to be ddedge's/);
   });
 });
