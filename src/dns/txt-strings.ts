@@ -38,6 +38,26 @@ const isUtf8 = (data: Uint8Array): boolean => {
   }
 };
 
+/**
+ * Why the text fields of wire rdata (TXT and SPF character-strings, a CAA tag and value) are
+ * not UTF-8, or undefined when they are (or the type has none, or the data is malformed: the
+ * decoder says so). Decoding such bytes as UTF-8 turns each bad byte into U+FFFD, so "caf\233"
+ * and "caf\239\191\189" would become one value: a reader that keeps text checks here first.
+ */
+export function textRdataNotUtf8(type: number, data: Uint8Array): string | undefined {
+  if (type === 16 || type === 99) {
+    for (let at = 0; at < data.length; ) {
+      const length = data[at]!;
+      if (!isUtf8(data.subarray(at + 1, at + 1 + length))) return `${type === 16 ? 'TXT' : 'SPF'} character-string ${quoteBytes(data.subarray(at + 1, at + 1 + length))} is not UTF-8`;
+      at += 1 + length;
+    }
+  } else if (type === 257 && data.length >= 2) {
+    const tagEnd = 2 + data[1]!;
+    if (!isUtf8(data.subarray(2, tagEnd)) || !isUtf8(data.subarray(tagEnd))) return `CAA value ${quoteBytes(data.subarray(tagEnd))} is not UTF-8`;
+  }
+  return undefined;
+}
+
 /** Bytes as one quoted string: printable ASCII as it is, `"` and `\` escaped, others \DDD. */
 function quoteBytes(data: Uint8Array): string {
   let out = '"';

@@ -12,7 +12,7 @@ import { enqueueUpdate, type BatchDeps } from './update-batch.js';
 import { OPCODE_UPDATE, readUpdate, type UpdateMessage } from './update-message.js';
 import { readUpdateHead, type UpdateHead } from './update-head.js';
 import { formError } from '../dns/form-error.js';
-import { RCODE_UPDATE, grantsFirst, unfitOwner } from './update-rules.js';
+import { RCODE_UPDATE, grantsFirst, unfitOwner, unfitText } from './update-rules.js';
 import { grantsFor, mayChangeIn } from './grants.js';
 import { MAX_UPDATE_RECORDS } from './update-limits.js';
 import { costlyPrerequisites } from './update-reading.js';
@@ -57,7 +57,8 @@ export async function handleUpdate(packet: Buffer, signer: Signer | undefined, c
     return formError(packet, error.message);
   }
   // A name the provider cannot hold is refused here, before the zone is read or batched with other keys' updates.
-  const unfit = unfitOwner(message);
+  // So is text the provider cannot hold as sent (bytes that are not UTF-8).
+  const unfit = unfitOwner(message) ?? unfitText(message);
   if (unfit && !unfit.ok) return answer(unfit.rcode, { code: unfit.ede, why: unfit.why });
   if (deps.stopping?.()) return answer(RCODE_UPDATE.REFUSED, { code: EDE.NOT_READY, why: 'the gateway is stopping; send the update again' });
   const keys = deps.keys();

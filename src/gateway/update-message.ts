@@ -2,6 +2,7 @@
 // updates and the additional data. Unlike a query, each record's class carries meaning here
 // (ANY and NONE select the prerequisite and update forms), so records are read with it kept.
 import { decodeData, readRecordHead } from '../dns/message.js';
+import { textRdataNotUtf8 } from '../dns/txt-strings.js';
 import { nameKey } from '../dns/names.js';
 import type { DnsRecord } from '../dns/types.js';
 import { readZoneSection } from './update-head.js';
@@ -20,6 +21,8 @@ export interface UpdateRecord {
   ttl: number;
   /** The decoded data, when the record has any. */
   data?: DnsRecord;
+  /** Why its text (TXT, SPF, CAA) is not UTF-8, when it is not: `data` then holds U+FFFD in place of the bytes. */
+  notUtf8?: string;
 }
 
 export interface UpdateMessage {
@@ -40,7 +43,11 @@ export function readUpdate(packet: Buffer): UpdateMessage {
     for (let i = 0; i < count; i++) {
       const { name, type, klass, ttl, start, end } = readRecordHead(packet, offset);
       const record: UpdateRecord = { name: nameKey(name), type, class: klass, ttl };
-      if (end > start) record.data = { name: nameKey(name), ttl, ...decodeData(packet, type, start, end) } as DnsRecord;
+      if (end > start) {
+        record.data = { name: nameKey(name), ttl, ...decodeData(packet, type, start, end) } as DnsRecord;
+        const notUtf8 = textRdataNotUtf8(type, packet.subarray(start, end));
+        if (notUtf8) record.notUtf8 = notUtf8;
+      }
       records.push(record);
       offset = end;
     }

@@ -45,13 +45,27 @@ export function unfitOwner(message: UpdateMessage): Evaluation | undefined {
 }
 
 /**
+ * REFUSED (EDE Invalid Data) for the first update whose text rdata (TXT, SPF, CAA) is not UTF-8.
+ * The provider keeps such values as JSON strings, so the bytes cannot be held as they are: read
+ * as UTF-8, "caf\233" became "caf\239\191\189" (U+FFFD), accepted and stored, and two byte
+ * strings became one record, which a delete of either then removed. An add, and a delete too
+ * (it would remove the record it was turned into), are refused before the zone is read.
+ * Prerequisites are not refused here: see checkPrerequisites.
+ */
+export function unfitText(message: UpdateMessage): Evaluation | undefined {
+  const unfit = message.updates.find((u) => u.notUtf8);
+  if (unfit) return refuse(RCODE_UPDATE.REFUSED, EDE.INVALID_DATA, `the update at ${unfit.name}: ${unfit.notUtf8}; the provider holds text, so these bytes cannot be kept as they are`);
+  return undefined;
+}
+
+/**
  * The update evaluated against `live`: the records the provider holds at the names it concerns
  * (more do no harm). Each prerequisite and change costs a few look-ups (update-records.ts), so
  * the work follows the update, not the zone; `wanted` holds the records of `live` as the
  * update leaves them.
  */
 export function evaluateUpdate(message: UpdateMessage, live: LiveRecord[], zone: string, allowed: Allowed): Evaluation {
-  const unfit = unfitOwner(message);
+  const unfit = unfitOwner(message) ?? unfitText(message);
   if (unfit) return unfit;
   const records = new UpdateRecords(managedRecords(live, zone));
   // First, as BIND 9.16 and later: every update's name is in the zone (NOTZONE) and allowed by the key's grants (REFUSED),
@@ -125,6 +139,14 @@ function checkPrerequisites(prerequisites: UpdateRecord[], live: LiveRecord[], z
     } else if (p.class === CLASS.NONE) {
       if (type === 'ANY' && inUse(p.name)) return refuse(RCODE_UPDATE.YXDOMAIN, EDE.OTHER, `prerequisite failed: ${p.name} is in use`);
       if (type !== 'ANY' && rrsetExists(p.name, type)) return refuse(RCODE_UPDATE.YXRRSET, EDE.OTHER, `prerequisite failed: ${p.name} has ${type} records`);
+    } else if (p.notUtf8) {
+      // RFC 2136 3.2.5: a value-dependent prerequisite fails (NXRRSET) when the RRset is not
+      // exactly the records named. The provider holds text only, so no RRset it holds can
+      // contain these bytes: the prerequisite is evaluated, and fails, as BIND's would for a
+      // record its zone does not have. It is a well-formed question with a definite answer, not
+      // a change the provider cannot make, so it is not REFUSED; and it must not be compared as
+      // decoded, where U+FFFD would match a record that holds "\239\191\189" instead.
+      return refuse(RCODE_UPDATE.NXRRSET, EDE.OTHER, `prerequisite failed: ${p.name} holds no such ${type} record (${p.notUtf8}: the provider holds text only)`);
     } else {
       const record = p.data ? zoneRecordOf(p.data, p.name, 0) : `prerequisite ${p.name} has no data`;
       if (typeof record === 'string') return refuse(RCODE_UPDATE.NXRRSET, EDE.INVALID_DATA, record);
