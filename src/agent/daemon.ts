@@ -42,6 +42,8 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
   let wake: () => void = () => {};
   let blockedFingerprint: string | undefined;
   let failures = 0;
+  /** Set when the last cycle met a spent call budget: when calls resume. */
+  let budgetResumesAt: number | undefined;
 
   const handlers: Record<string, () => void> = {
     SIGTERM: () => stop('SIGTERM'),
@@ -77,24 +79,28 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
       const fingerprint = fingerprintOf(config);
       if (blockedFingerprint === fingerprint && !forced) {
         logger.debug('credentials were rejected; waiting for a configuration change, SIGHUP or SIGUSR1');
+        budgetResumesAt = undefined;
       } else {
         blockedFingerprint = undefined;
         const asked = forced;
         const signal = askedBy;
         forced = false;
         askedBy = undefined;
-        const exitCode = await runOneCycle(config, asked, signal);
+        const { exitCode, resumeAt } = await runOneCycle(config, asked, signal);
+        budgetResumesAt = resumeAt;
         if (exitCode === ExitCode.auth) {
           blockedFingerprint = fingerprint;
           logger.error('credentials were rejected: no more provider calls until the configuration changes, SIGHUP or SIGUSR1');
         }
-        failures = TRANSIENT.has(exitCode) ? failures + 1 : 0;
+        // A spent budget is no failure to back off from: retrying before calls resume only logs the same error.
+        failures = TRANSIENT.has(exitCode) && budgetResumesAt === undefined ? failures + 1 : 0;
       }
       if (stopping) break;
       // SIGUSR1 or SIGHUP during the cycle: served now, not after the interval.
       if (forced) continue;
-      const delay = nextDelay(config.intervalMs, failures);
-      if (failures) logger.info(`retrying in ${Math.round(delay / 1000)}s (failure ${failures} in a row)`);
+      const delay = budgetResumesAt === undefined ? nextDelay(config.intervalMs, failures) : untilResume(budgetResumesAt, config.intervalMs);
+      if (budgetResumesAt !== undefined) logger.info(`the provider call budget is spent: next cycle in ${Math.round(delay / 1000)}s, at ${isoSeconds(Date.now() + delay)}`);
+      else if (failures) logger.info(`retrying in ${Math.round(delay / 1000)}s (failure ${failures} in a row)`);
       planNextCycle(Date.now() + delay);
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, delay);
@@ -111,18 +117,18 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
   logger.info('daemon stopped');
   return ExitCode.ok;
 
-  async function runOneCycle(current: Config, asked: boolean, signal: string | undefined): Promise<number> {
+  async function runOneCycle(current: Config, asked: boolean, signal: string | undefined): Promise<{ exitCode: number; resumeAt?: number }> {
     inCycle = true;
     try {
       const report = await options.cycle(current, { shutdown, asked });
       // Unchanged records log nothing: without this line a signal's cycle would be silent.
       if (signal) logger.info(`${signal}: cycle done: ${describeCycle(report)}`);
-      return report.exitCode;
+      return { exitCode: report.exitCode, resumeAt: budgetResumeOf(report) };
     } catch (error) {
       logger.error(`cycle failed: ${(error as Error).message}`);
       const code = exitCodeOf(error);
       // An internal error or an unusable state directory must not become a tight loop.
-      return code === ExitCode.auth ? code : ExitCode.transient;
+      return { exitCode: code === ExitCode.auth ? code : ExitCode.transient };
     } finally {
       inCycle = false;
     }
@@ -137,6 +143,24 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     }
   }
 }
+
+/** When calls resume, if a record of the cycle failed on a spent call budget (the latest such time). */
+function budgetResumeOf(report: CycleReport): number | undefined {
+  let latest: number | undefined;
+  for (const { action, error } of report.outcomes) {
+    // The budget's error class lives in a chunk loaded on demand; its own field tells it apart.
+    const resumeAt = action === 'failed' && error instanceof Error && 'resumeAt' in error ? (error as { resumeAt: unknown }).resumeAt : undefined;
+    if (resumeAt instanceof Date && !Number.isNaN(resumeAt.getTime())) latest = Math.max(latest ?? 0, resumeAt.getTime());
+  }
+  return latest;
+}
+
+/** The wait until calls resume, never beyond the interval nor below a second (a clock at the edge of the minute). */
+function untilResume(resumeAt: number, intervalMs: number): number {
+  return Math.min(intervalMs, Math.max(1_000, resumeAt - Date.now()));
+}
+
+const isoSeconds = (ms: number): string => new Date(ms).toISOString().replace(/\.\d+Z$/, 'Z');
 
 /** "home.example.com A 81.0.2.15 unchanged; exit 0", or counts when there are many records. */
 function describeCycle(report: CycleReport): string {
