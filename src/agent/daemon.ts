@@ -25,6 +25,8 @@ export interface DaemonOptions {
   cycle: (config: Config, context: CycleContext) => Promise<CycleReport>;
   logger: Logger;
   signals?: NodeJS.EventEmitter;
+  /** Given the way to ask for a cycle in-process (the status page's button) while the daemon runs; undefined once it stops. */
+  cycleAsker?: (ask: ((by: string) => void) | undefined) => void;
 }
 
 const TRANSIENT = new Set<number>([ExitCode.transient, ExitCode.partial, ExitCode.addressUnknown]);
@@ -48,18 +50,20 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
   const handlers: Record<string, () => void> = {
     SIGTERM: () => stop('SIGTERM'),
     SIGINT: () => stop('SIGINT'),
-    SIGUSR1: () => {
-      logger.info(inCycle ? 'SIGUSR1: another cycle will run when this one ends' : 'SIGUSR1: running a cycle now');
-      forced = true;
-      askedBy = 'SIGUSR1';
-      wake();
-    },
+    SIGUSR1: () => askForCycle('SIGUSR1'),
     SIGHUP: () => {
       logger.info(inCycle ? 'SIGHUP: the configuration will be reloaded when this cycle ends' : 'SIGHUP: reloading the configuration');
       forced = true;
       askedBy = 'SIGHUP';
       wake();
     },
+  };
+  /** `by` names who asked, in the log: a signal, or the status page's button. */
+  const askForCycle = (by: string) => {
+    logger.info(inCycle ? `${by}: another cycle will run when this one ends` : `${by}: running a cycle now`);
+    forced = true;
+    askedBy = by;
+    wake();
   };
   const stop = (signal: string) => {
     if (shutdown.request()) {
@@ -71,6 +75,7 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     wake();
   };
   for (const [signal, handler] of Object.entries(handlers)) signals.on(signal, handler);
+  options.cycleAsker?.(askForCycle);
 
   logger.info(`daemon started: ${config.hosts.join(', ')} every ${Math.round(config.intervalMs / 1000)}s`);
   try {
@@ -112,6 +117,7 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     }
   } finally {
     planNextCycle(undefined);
+    options.cycleAsker?.(undefined);
     for (const [signal, handler] of Object.entries(handlers)) signals.off(signal, handler);
   }
   logger.info('daemon stopped');
