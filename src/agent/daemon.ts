@@ -8,7 +8,7 @@ import { ExitCode, exitCodeOf } from '../runtime/errors.js';
 import type { Logger } from '../runtime/log.js';
 import type { CycleReport } from './cycle.js';
 import { planNextCycle } from './next-cycle.js';
-import { nextDelay } from './schedule.js';
+import { BACKOFF_BASE_MS, nextDelay } from './schedule.js';
 import { Shutdown } from './shutdown.js';
 
 /** What a cycle of the daemon is told besides the configuration. */
@@ -161,9 +161,9 @@ function budgetResumeOf(report: CycleReport): number | undefined {
   return latest;
 }
 
-/** The wait until calls resume, never beyond the interval nor below a second (a clock at the edge of the minute). */
+/** The wait until calls resume, never beyond the interval nor sooner than a first retry (a clock set back must not make a tight loop). */
 function untilResume(resumeAt: number, intervalMs: number): number {
-  return Math.min(intervalMs, Math.max(1_000, resumeAt - Date.now()));
+  return Math.min(intervalMs, Math.max(BACKOFF_BASE_MS, resumeAt - Date.now()));
 }
 
 const isoSeconds = (ms: number): string => new Date(ms).toISOString().replace(/\.\d+Z$/, 'Z');
