@@ -8,7 +8,7 @@ import { ExitCode, exitCodeOf } from '../runtime/errors.js';
 import type { Logger } from '../runtime/log.js';
 import type { CycleReport } from './cycle.js';
 import { planNextCycle } from './next-cycle.js';
-import { nextDelay } from './schedule.js';
+import { BACKOFF_BASE_MS, nextDelay } from './schedule.js';
 import { Shutdown } from './shutdown.js';
 
 /** What a cycle of the daemon is told besides the configuration. */
@@ -25,6 +25,8 @@ export interface DaemonOptions {
   cycle: (config: Config, context: CycleContext) => Promise<CycleReport>;
   logger: Logger;
   signals?: NodeJS.EventEmitter;
+  /** Given the way to ask for a cycle in-process (the status page's button) while the daemon runs; undefined once it stops. */
+  cycleAsker?: (ask: ((by: string) => void) | undefined) => void;
 }
 
 const TRANSIENT = new Set<number>([ExitCode.transient, ExitCode.partial, ExitCode.addressUnknown]);
@@ -42,22 +44,26 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
   let wake: () => void = () => {};
   let blockedFingerprint: string | undefined;
   let failures = 0;
+  /** Set when the last cycle met a spent call budget: when calls resume. */
+  let budgetResumesAt: number | undefined;
 
   const handlers: Record<string, () => void> = {
     SIGTERM: () => stop('SIGTERM'),
     SIGINT: () => stop('SIGINT'),
-    SIGUSR1: () => {
-      logger.info(inCycle ? 'SIGUSR1: another cycle will run when this one ends' : 'SIGUSR1: running a cycle now');
-      forced = true;
-      askedBy = 'SIGUSR1';
-      wake();
-    },
+    SIGUSR1: () => askForCycle('SIGUSR1'),
     SIGHUP: () => {
       logger.info(inCycle ? 'SIGHUP: the configuration will be reloaded when this cycle ends' : 'SIGHUP: reloading the configuration');
       forced = true;
       askedBy = 'SIGHUP';
       wake();
     },
+  };
+  /** `by` names who asked, in the log: a signal, or the status page's button. */
+  const askForCycle = (by: string) => {
+    logger.info(inCycle ? `${by}: another cycle will run when this one ends` : `${by}: running a cycle now`);
+    forced = true;
+    askedBy = by;
+    wake();
   };
   const stop = (signal: string) => {
     if (shutdown.request()) {
@@ -69,6 +75,7 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     wake();
   };
   for (const [signal, handler] of Object.entries(handlers)) signals.on(signal, handler);
+  options.cycleAsker?.(askForCycle);
 
   logger.info(`daemon started: ${config.hosts.join(', ')} every ${Math.round(config.intervalMs / 1000)}s`);
   try {
@@ -77,24 +84,28 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
       const fingerprint = fingerprintOf(config);
       if (blockedFingerprint === fingerprint && !forced) {
         logger.debug('credentials were rejected; waiting for a configuration change, SIGHUP or SIGUSR1');
+        budgetResumesAt = undefined;
       } else {
         blockedFingerprint = undefined;
         const asked = forced;
         const signal = askedBy;
         forced = false;
         askedBy = undefined;
-        const exitCode = await runOneCycle(config, asked, signal);
+        const { exitCode, resumeAt } = await runOneCycle(config, asked, signal);
+        budgetResumesAt = resumeAt;
         if (exitCode === ExitCode.auth) {
           blockedFingerprint = fingerprint;
           logger.error('credentials were rejected: no more provider calls until the configuration changes, SIGHUP or SIGUSR1');
         }
-        failures = TRANSIENT.has(exitCode) ? failures + 1 : 0;
+        // A spent budget is no failure to back off from: retrying before calls resume only logs the same error.
+        failures = TRANSIENT.has(exitCode) && budgetResumesAt === undefined ? failures + 1 : 0;
       }
       if (stopping) break;
       // SIGUSR1 or SIGHUP during the cycle: served now, not after the interval.
       if (forced) continue;
-      const delay = nextDelay(config.intervalMs, failures);
-      if (failures) logger.info(`retrying in ${Math.round(delay / 1000)}s (failure ${failures} in a row)`);
+      const delay = budgetResumesAt === undefined ? nextDelay(config.intervalMs, failures) : untilResume(budgetResumesAt, config.intervalMs);
+      if (budgetResumesAt !== undefined) logger.info(`the provider call budget is spent: next cycle in ${Math.round(delay / 1000)}s, at ${isoSeconds(Date.now() + delay)}`);
+      else if (failures) logger.info(`retrying in ${Math.round(delay / 1000)}s (failure ${failures} in a row)`);
       planNextCycle(Date.now() + delay);
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, delay);
@@ -106,23 +117,24 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     }
   } finally {
     planNextCycle(undefined);
+    options.cycleAsker?.(undefined);
     for (const [signal, handler] of Object.entries(handlers)) signals.off(signal, handler);
   }
   logger.info('daemon stopped');
   return ExitCode.ok;
 
-  async function runOneCycle(current: Config, asked: boolean, signal: string | undefined): Promise<number> {
+  async function runOneCycle(current: Config, asked: boolean, signal: string | undefined): Promise<{ exitCode: number; resumeAt?: number }> {
     inCycle = true;
     try {
       const report = await options.cycle(current, { shutdown, asked });
       // Unchanged records log nothing: without this line a signal's cycle would be silent.
       if (signal) logger.info(`${signal}: cycle done: ${describeCycle(report)}`);
-      return report.exitCode;
+      return { exitCode: report.exitCode, resumeAt: budgetResumeOf(report) };
     } catch (error) {
       logger.error(`cycle failed: ${(error as Error).message}`);
       const code = exitCodeOf(error);
       // An internal error or an unusable state directory must not become a tight loop.
-      return code === ExitCode.auth ? code : ExitCode.transient;
+      return { exitCode: code === ExitCode.auth ? code : ExitCode.transient };
     } finally {
       inCycle = false;
     }
@@ -137,6 +149,24 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     }
   }
 }
+
+/** When calls resume, if a record of the cycle failed on a spent call budget (the latest such time). */
+function budgetResumeOf(report: CycleReport): number | undefined {
+  let latest: number | undefined;
+  for (const { action, error } of report.outcomes) {
+    // The budget's error class lives in a chunk loaded on demand; its own field tells it apart.
+    const resumeAt = action === 'failed' && error instanceof Error && 'resumeAt' in error ? (error as { resumeAt: unknown }).resumeAt : undefined;
+    if (resumeAt instanceof Date && !Number.isNaN(resumeAt.getTime())) latest = Math.max(latest ?? 0, resumeAt.getTime());
+  }
+  return latest;
+}
+
+/** The wait until calls resume, never beyond the interval nor sooner than a first retry (a clock set back must not make a tight loop). */
+function untilResume(resumeAt: number, intervalMs: number): number {
+  return Math.min(intervalMs, Math.max(BACKOFF_BASE_MS, resumeAt - Date.now()));
+}
+
+const isoSeconds = (ms: number): string => new Date(ms).toISOString().replace(/\.\d+Z$/, 'Z');
 
 /** "home.example.com A 81.0.2.15 unchanged; exit 0", or counts when there are many records. */
 function describeCycle(report: CycleReport): string {

@@ -29,6 +29,16 @@ export function parseListenAddress(text: string): ListenAddress | string {
 
 export const formatListenAddress = (a: { host: string; port: number }): string => (a.host.includes(':') ? `[${a.host}]:${a.port}` : `${a.host}:${a.port}`);
 
+/**
+ * The address a person on this machine can open: 0.0.0.0 and :: mean "every address" to a
+ * listening socket but are no destination, so loopback stands in for them.
+ */
+export function reachableHost(host: string): { host: string; everyAddress: boolean } {
+  if (host === '0.0.0.0') return { host: '127.0.0.1', everyAddress: true };
+  if (host.includes(':') && /^[0:]+$/.test(host)) return { host: '::1', everyAddress: true };
+  return { host, everyAddress: false };
+}
+
 /** Why a listening socket could not be opened, as a configuration error (exit 2) naming the flag. */
 export function listenError(flag: string, shown: string, error: NodeJS.ErrnoException): Error {
   switch (error.code) {

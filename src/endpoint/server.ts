@@ -8,7 +8,7 @@ import type { Logger } from '../runtime/log.js';
 import { guardConnections } from './connection-guard.js';
 import { answer, type Answer } from './routes.js';
 import type { PageSource } from './page-handler.js';
-import { formatListenAddress, listenError, type ListenAddress } from './listen-address.js';
+import { formatListenAddress, listenError, reachableHost, type ListenAddress } from './listen-address.js';
 
 export const ENDPOINT_LIMITS = {
   /** Request line and headers together; a probe or a scrape needs a few hundred bytes. */
@@ -89,8 +89,12 @@ export async function startEndpoint(options: EndpointOptions): Promise<Endpoint>
     logger.warn(`--listen ${shown}: serving /healthz, /metrics and /status beyond this machine; whoever reaches ${bound} sees the host names, addresses and health (never a secret)`);
   }
   if (!listen.loopback && (options.page ? !options.page.token() : !options.answer && !options.config?.().listenToken)) logger.warn(`--listen ${shown}: the status page (/) answers this machine only until --listen-token is set`);
-  if (options.page || !options.answer) logger.info(`the status page for people: ${url}/ (this machine, or with --listen-token)`);
-  logger.info(`serving /healthz, /metrics and /status at ${url}/`);
+  // The URL logged is one a person can open; the note says it is not the only one.
+  const reachable = reachableHost(listen.host);
+  const openable = `http://${formatListenAddress({ host: reachable.host, port: (server.address() as AddressInfo).port })}`;
+  const everywhere = reachable.everyAddress ? `; it listens on every address of this machine (${bound})` : '';
+  if (options.page || !options.answer) logger.info(`the status page for people: ${openable}/ (this machine, or with --listen-token${everywhere})`);
+  logger.info(`serving /healthz, /metrics and /status at ${openable}/${everywhere ? ` (${everywhere.slice(2)})` : ''}`);
   return {
     url,
     close: () =>

@@ -9,6 +9,15 @@ import type { Logger } from '../runtime/log.js';
 /** Lines per minute: enough for every refusal a misconfigured client makes, too few to fill a disk. */
 export const REFUSALS_LOGGED_PER_MINUTE = 30;
 
+/** What was refused. `keyless` says what stands for the missing key ("unsigned" is DNS's word; the dyndns2 door's is about credentials). */
+export interface RefusedWhat {
+  zone?: string;
+  key?: string;
+  client: string;
+  kind?: 'update' | 'request' | 'transfer';
+  keyless?: string;
+}
+
 /** A refusal as the status page lists it. */
 export interface Refusal {
   time: string;
@@ -35,7 +44,7 @@ export class RefusalLog {
   ) {}
 
   /** `what` names the update (zone, key, client); `why` is the reason the client was given. */
-  refused(rcode: string, what: { zone?: string; key?: string; client: string; kind?: 'update' | 'request' | 'transfer' }, why: string): void {
+  refused(rcode: string, what: RefusedWhat, why: string): void {
     const now = this.now();
     const refusal = { time: new Date(now).toISOString(), rcode, what: describe(what), why: outsideText(why, 300) };
     this.recent.push(refusal);
@@ -57,7 +66,7 @@ export class RefusalLog {
   }
 }
 
-function describe(what: { zone?: string; key?: string; client: string; kind?: 'update' | 'request' | 'transfer' }): string {
-  const parts = [what.zone ? `zone ${outsideText(what.zone, 255)}` : undefined, what.key ? `key ${outsideText(what.key, 255)}` : 'unsigned', `from ${what.client}`].filter(Boolean);
+function describe(what: RefusedWhat): string {
+  const parts = [what.zone ? `zone ${outsideText(what.zone, 255)}` : undefined, what.key ? `key ${outsideText(what.key, 255)}` : (what.keyless ?? 'unsigned'), `from ${what.client}`].filter(Boolean);
   return `${what.kind ?? 'update'} ${parts.join(', ')}`;
 }

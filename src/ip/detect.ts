@@ -36,10 +36,11 @@ export interface DetectOptions {
 /** No address: carries every source's answer, for `ddedge ip --json`. */
 export class DetectionFailed extends AddressUnknownError {
   constructor(
-    message: string,
+    /** Why no address was learnt, without what it means for an update (`ddedge ip` sends nothing anyway). */
+    readonly reason: string,
     readonly answers: SourceAnswer[],
   ) {
-    super(message);
+    super(`${reason}; nothing was sent`);
   }
 }
 
@@ -85,8 +86,8 @@ export function detectAddress(options: DetectOptions): Promise<Detection> {
       const disagreement = votes.size > 0;
       reject(new DetectionFailed(
         disagreement
-          ? `IPv${family} sources disagree: no address was reported by ${quorum} sources (${summary}); nothing was sent`
-          : `no IPv${family} source answered usefully (${summary}); nothing was sent`,
+          ? `IPv${family} sources disagree: no address was reported by ${quorum} sources (${summary})`
+          : `no IPv${family} source answered usefully (${summary})`,
         answers,
       ));
     };

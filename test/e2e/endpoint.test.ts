@@ -156,7 +156,19 @@ describe('the daemon HTTP endpoint', () => {
     daemons.push(daemon);
     const log = await waitForOutput(daemon, 'stderr', (t) => / set to /.test(t));
     expect(log).toMatch(/warn: --listen 0\.0\.0\.0:0: serving \/healthz, \/metrics and \/status beyond this machine/);
-    const url = /at (http:\S+)\/\n/.exec(log)![1]!.replace('0.0.0.0', '127.0.0.1');
+    // The URLs logged are ones a person can open, with a note that every address listens.
+    expect(log).not.toMatch(/http:\/\/0\.0\.0\.0/);
+    expect(log).toMatch(/the status page for people: http:\/\/127\.0\.0\.1:\d+\/ \(this machine, or with --listen-token; it listens on every address of this machine \(0\.0\.0\.0:\d+\)\)/);
+    const url = /at (http:\S+)\/ \(it listens on every address of this machine/.exec(log)![1]!;
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+  });
+
+  it('listening on [::]: the URL logged is [::1], which a person can open', async () => {
+    const daemon = startDist(['daemon', '--listen', '[::]:0'], agentEnv(sandbox, { DDEDGE_IP: '81.0.2.15', DDEDGE_INTERVAL: '1h' }));
+    daemons.push(daemon);
+    const log = await waitForOutput(daemon, 'stderr', (t) => / set to /.test(t));
+    expect(log).not.toMatch(/http:\/\/\[::\]/);
+    const url = /the status page for people: (http:\/\/\[::1\]:\d+)\/ .*every address of this machine \(\[::\]:\d+\)/.exec(log)![1]!;
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
   });
 });

@@ -45,6 +45,19 @@ describe('file:<path> source', () => {
     expect(big.stderr).toMatch(/over the 65536-byte limit/);
   });
 
+  it('`ip` says why no address was learnt, not "nothing was sent" (it never sends); an update still says so', async () => {
+    const missing = join(tempDir(), 'nope');
+    const ip = await runDist(['ip', '--ip-source', `file:${missing}`], baseEnv());
+    expect(ip.code).toBe(6);
+    expect(ip.stderr).toMatch(/no IPv4 source answered usefully \(file:\S+\/nope: cannot read/);
+    expect(ip.stderr).not.toContain('nothing was sent');
+    const json = await runDist(['ip', '--json', '--ip-source', `file:${missing}`], baseEnv());
+    expect(JSON.parse(json.stdout).addresses[0].error).toMatch(/^no IPv4 source answered usefully \(.*\)$/);
+    const update = await runMain(['update', '--host', 'home.example.com', '--ip-source', `file:${missing}`], baseEnv({ DDEDGE_DYNDNS_USER: 'u', DDEDGE_DYNDNS_KEY: 'k-123456', DDEDGE_STATE_DIR: tempDir() }));
+    expect(update.code).toBe(6);
+    expect(update.stderr).toContain('nothing was sent');
+  });
+
   it('named twice is one server: the error names it once, as given', async () => {
     const file = addressFile('81.0.2.44\n');
     const run = await runDist(['ip', '--ip-source', `file:${file}`, '--ip-source', `file:${file}`, '--quorum', '2'], baseEnv());

@@ -73,8 +73,14 @@ describe.skipIf(!hasProgram('curl'))('the dyndns2 door', () => {
     const swapped = await get('/nic/update?hostname=home.example.com&myip=81.0.2.99', { headers: { authorization: basic('router', secret('office')) } });
     expect(swapped.status).toBe(401);
     expect(door.zone('home.example.com')).toEqual(before);
+    const stranger = await get('/nic/update?hostname=home.example.com&myip=81.0.2.99', { headers: { authorization: basic('nobody', 'whatever-it-is') } });
+    expect(stranger.status).toBe(401);
     expect(door.stderr()).toMatch(/request key router, from 127\.0\.0\.1: badauth: dyndns2: a wrong password/);
-    expect((await door.answers()).badauth).toBeGreaterThanOrEqual(3);
+    // Said in the door's words: "unsigned" is DNS's.
+    expect(door.stderr()).toMatch(/request with no credentials, from 127\.0\.0\.1: badauth: dyndns2: no credentials/);
+    expect(door.stderr()).toMatch(/request with bad credentials, from 127\.0\.0\.1: badauth: dyndns2: a user name that is no key/);
+    expect(door.stderr()).not.toContain('unsigned');
+    expect((await door.answers()).badauth).toBeGreaterThanOrEqual(4);
   });
 
   it('answers one line per host in order: nohost outside the grants or the zones, notfqdn for a bare name', async () => {

@@ -88,11 +88,16 @@ describe('the status page', () => {
     const { url, addressFile, daemon } = await startDaemon();
     const html = await (await fetch(`${url}/`)).text();
     writeFileSync(addressFile, '81.0.2.16\n');
-    const done = waitForOutput(daemon, 'stderr', (t) => /SIGUSR1: cycle done/.test(t));
+    let stderr = '';
+    daemon.stderr!.on('data', (d) => (stderr += d));
+    const done = waitForOutput(daemon, 'stderr', (t) => /update now \(status page\): cycle done/.test(t));
     const res = await fetch(`${url}/update-now`, { method: 'POST', redirect: 'manual', headers: { origin: url, 'content-type': 'application/x-www-form-urlencoded' }, body: `csrf=${encodeURIComponent(csrfOf(html))}` });
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe('/?asked=1');
     await done;
+    // Said as the page, not as a signal nobody sent.
+    expect(stderr).toContain('update now (status page): running a cycle now');
+    expect(stderr).not.toContain('SIGUSR1');
     const after = await (await fetch(`${url}/?asked=1`)).text();
     expect(after).toContain('A cycle was asked for');
     expect(after).toMatch(/<th scope="row">home\.example\.com<td>A<td>81\.0\.2\.16<td>/);

@@ -14,11 +14,15 @@ export async function run(context: CommandContext): Promise<number> {
   let current = config;
   usableStateDir(config.stateDir);
   // The HTTP endpoint (--listen) is started first, so that a taken port stops the daemon at once (exit 2).
-  const endpoint = config.listen ? await (await import('../../endpoint/server.js')).startEndpoint({ listen: config.listen, config: () => current, logger, updateNow: askForCycle }) : undefined;
+  // The page's button asks the daemon directly (logged as the page's, not as a signal); before the daemon runs, it does nothing.
+  let askForCycle: ((by: string) => void) | undefined;
+  const updateNow = () => askForCycle?.('update now (status page)');
+  const endpoint = config.listen ? await (await import('../../endpoint/server.js')).startEndpoint({ listen: config.listen, config: () => current, logger, updateNow }) : undefined;
   try {
     return await runDaemon({
       config,
       logger,
+      cycleAsker: (ask) => (askForCycle = ask),
       reload: async () => (current = (await setup(context, 'cycle')).config),
       cycle: async (next, { shutdown, asked }) => {
         try {
@@ -33,14 +37,6 @@ export async function run(context: CommandContext): Promise<number> {
     // The last cycle's messages (an address change just before SIGTERM) get a short while to go out.
     if (current.notify.length) await (await import('../../notify/notifier.js')).drainShared(NOTIFY_STOP_WAIT_MS);
   }
-}
-
-/**
- * The page's button is SIGUSR1, the one way a cycle is asked for. Sent only once the daemon
- * listens for it: before that, SIGUSR1's default action would end the process.
- */
-function askForCycle(): void {
-  if (process.listenerCount('SIGUSR1') > 0) process.kill(process.pid, 'SIGUSR1');
 }
 
 /** Short: a service manager waits for the stop, and a dead notification service must not hold it up. */

@@ -34,8 +34,10 @@ export async function run(context: CommandContext): Promise<number> {
       reports.push({ family: `IPv${family}`, address: detection.address, given: false, quorum, sources: detection.answers });
     } catch (error) {
       if (!(error instanceof AddressUnknownError)) throw error;
-      logger.error(error.message);
-      reports.push({ family: `IPv${family}`, address: null, given: false, quorum, error: error.message, sources: error instanceof DetectionFailed ? error.answers : [] });
+      // `ip` never sends anything: an update's "nothing was sent" would only puzzle here.
+      const message = error instanceof DetectionFailed ? error.reason : error.message;
+      logger.error(message);
+      reports.push({ family: `IPv${family}`, address: null, given: false, quorum, error: message, sources: error instanceof DetectionFailed ? error.answers : [] });
     }
   }
   if (context.flags.json) printJson(context, { addresses: reports });

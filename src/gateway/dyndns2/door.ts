@@ -48,8 +48,10 @@ export function answerRequest(request: Dyndns2Request, client: string, deps: Doo
   const known = user !== undefined && isKeyName(keys, user) ? user.toLowerCase().replace(/\.$/, '') : undefined;
   // Judged before the password is: a right guess and a wrong one from a source past its limit get the same answer at once.
   const limited = deps.guesses.refusal(client, known);
+  // A request naming no key is no "unsigned" DNS update: say what a dyndns2 client got wrong.
+  const keyless = user === undefined ? 'with no credentials' : 'with bad credentials';
   if (limited) {
-    deps.refusals.refused('badauth', { client, kind: 'request', ...(known ? { key: known } : {}) }, `dyndns2: refused before the password was looked at: ${limited}`);
+    deps.refusals.refused('badauth', { client, kind: 'request', keyless, ...(known ? { key: known } : {}) }, `dyndns2: refused before the password was looked at: ${limited}`);
     count('badauth');
     return { status: 429, body: 'badauth\n', close: true };
   }
@@ -58,7 +60,7 @@ export function answerRequest(request: Dyndns2Request, client: string, deps: Doo
     // A client's first try without credentials (it waits for the 401) is no guess, and keeps its connection.
     if (request.credentials) deps.guesses.failed(client, known);
     const why = user === undefined ? 'no credentials' : known ? 'a wrong password' : 'a user name that is no key of the keys file (not shown)';
-    deps.refusals.refused('badauth', { client, kind: 'request', ...(known ? { key: known } : {}) }, `dyndns2: ${why}`);
+    deps.refusals.refused('badauth', { client, kind: 'request', keyless, ...(known ? { key: known } : {}) }, `dyndns2: ${why}`);
     count('badauth');
     return { status: 401, body: 'badauth\n', close: request.credentials !== undefined };
   }
