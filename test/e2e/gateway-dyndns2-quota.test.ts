@@ -33,6 +33,6 @@ describe('the dyndns2 door and key quotas', () => {
     const ledger = join(door.stateDir, 'gateway', 'owners.json');
     expect(existsSync(ledger), 'owners.json was never written').toBe(true);
     expect(readFileSync(ledger, 'utf8')).toMatch(/a\.lan\.example\.com/);
-    expect(door.stderr()).toMatch(/quota/);
+    await door.logged(/quota/);
   });
 });

@@ -34,6 +34,8 @@ export interface RunningDoor {
   answers(): Promise<Record<string, number>>;
   journal(): Record<string, unknown>[];
   stderr(): string;
+  /** Waits until the gateway's stderr shows `pattern` (10 s at most, then fails with what it shows): a log line may reach the test's pipe after the answer reaches its socket. */
+  logged(pattern: RegExp): Promise<void>;
   stop(): Promise<number | null>;
 }
 
@@ -85,6 +87,10 @@ export async function startDoor(keys: DoorKey[], options: { tls?: boolean; args?
       }
     },
     stderr: () => err,
+    logged: async (pattern) => {
+      for (let i = 0; i < 100 && !pattern.test(err); i++) await new Promise((r) => setTimeout(r, 100));
+      if (!pattern.test(err)) throw new Error(`the gateway's log never showed ${pattern}; it shows:\n${err}`);
+    },
     stop: async () => {
       child.kill('SIGTERM');
       const { code } = await child.result;
