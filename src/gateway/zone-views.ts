@@ -13,7 +13,7 @@ import type { DnsEntry } from '../api/endpoints/service.js';
 import { buildZoneIndex, replaceOwners, type ZoneIndex } from '../dns/authority.js';
 import { atOrBelow, nameKey } from '../dns/names.js';
 import type { DnsRecord } from '../dns/types.js';
-import { recordOfEntry } from '../sandbox/dns/entry-records.js';
+import { recordOfEntry } from '../zone/entry-records.js';
 import type { ZoneProvider } from '../zone/provider-zone.js';
 import { toProvider } from '../zone/provider-mapping.js';
 import type { LiveRecord } from '../zone/record.js';

@@ -7,7 +7,7 @@ import { answerFromZone, buildZoneIndex, type ZoneAnswer, type ZoneIndex } from 
 import { atOrBelow, nameKey } from '../../dns/names.js';
 import { RCODE, type DnsRecord, type SoaValue } from '../../dns/types.js';
 import type { SandboxModel, SandboxService } from '../model.js';
-import { DEFAULT_TTL, recordOfEntry } from './entry-records.js';
+import { DEFAULT_TTL, recordOfEntry } from '../../zone/entry-records.js';
 import { generationOf } from './model-watch.js';
 
 export type { ZoneAnswer };

@@ -1,11 +1,11 @@
 // A zone entry as the API keeps it ({name, type, ttl, priority, value}, spec 2.6) as the
 // resource record a name server gives for it. Entries the wire cannot carry (a bad address,
 // an SRV without a port) are left out rather than failing the whole answer.
-import type { DnsEntry } from '../../api/endpoints/service.js';
-import { familyOfAddress } from '../../ip/address.js';
-import { splitTxt } from '../../dns/txt-strings.js';
-import { nameToLabels } from '../../dns/names.js';
-import type { DnsRecord } from '../../dns/types.js';
+import type { DnsEntry } from '../api/endpoints/service.js';
+import { familyOfAddress } from '../ip/address.js';
+import { splitTxt } from '../dns/txt-strings.js';
+import { nameToLabels } from '../dns/names.js';
+import type { DnsRecord } from '../dns/types.js';
 
 /** The TTL of an entry whose ttl is `-` (the provider's default). */
 export const DEFAULT_TTL = 300;
