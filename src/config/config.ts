@@ -34,7 +34,7 @@ export interface Config {
   maxCallsPerHour: number;
   logLevel: LogLevel;
   logFormat: LogFormat;
-  /** Machines behind the router (issue 12): their AAAA is the detected prefix + their identifier. */
+  /** Machines behind the router: their AAAA is the detected prefix + their identifier. */
   lan: {
     /** Canonical IPv6 interface identifier by host name (hosts given as NAME=::1:2:3:4). */
     identifiers: Record<string, string>;

@@ -1,4 +1,4 @@
-// The settings of issue 12 read by the loader: hosts behind the router (NAME=<identifier>),
+// The LAN settings read by the loader: hosts behind the router (NAME=<identifier>),
 // the delegated prefix length, hosts without an A record, and the daemon's --listen address.
 import { domainToASCII } from 'node:url';
 import { familyOfAddress } from '../ip/address.js';

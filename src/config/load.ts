@@ -150,7 +150,7 @@ export function loadConfig(options: LoadOptions): Config {
     else if (ipSources.length && quorum > ipSources.length) fail('quorum', quorumEntry.origin, `${quorum} is more than the ${ipSources.length} IPv4 sources configured`);
   }
   const quorum6 = Math.max(1, Math.min(quorum, ip6Sources.length));
-  // One server named twice must not make a quorum (issue 9, item 5).
+  // One server named twice must not make a quorum: it is one witness, not two.
   for (const [specs, needed, name] of [[ipSources, quorum, 'ipSources'], [ip6Sources, quorum6, 'ip6Sources']] as const) {
     try {
       checkQuorumServers(specs, needed, raw(name)[0]?.origin ?? `--${SETTINGS[name].flag}`);

@@ -1,7 +1,7 @@
 // DNS cookies (RFC 7873) on the server side: a client that sends back the server cookie it was
 // given has shown that it receives at its address, so it may get answers as large as it asks
 // for over UDP; one that has not could be a forged source address, and gets no more than a
-// classic 512-byte answer (issue 19 item 8: a 40-byte query drew a 1,132-byte answer).
+// classic 512-byte answer (a 40-byte query once drew a 1,132-byte answer).
 // The server cookie is an HMAC of the client cookie and the client's address under a secret
 // made at start: nothing is stored per client, and a restart simply asks clients to learn anew.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';

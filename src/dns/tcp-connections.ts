@@ -1,5 +1,5 @@
-// Who may hold a TCP connection to a DNS server, and for how long (RFC 7766 section 6; issue 19
-// item 4: 70 connections dripping a byte every 3 s starved every real query). A connection must
+// Who may hold a TCP connection to a DNS server, and for how long (RFC 7766 section 6; an
+// attack of 70 connections dripping a byte every 3 s starved every real query). A connection must
 // bring a whole message within a short deadline of its first byte, and another within the idle
 // time after each answer. When the server, or one client address, holds as many connections as
 // it may, a newcomer is still let in: the connection that has been longest without progress

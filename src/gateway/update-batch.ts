@@ -1,5 +1,5 @@
 // Updates of one zone, made in batches: while one batch is being written, the updates that
-// arrive wait, and the next batch takes all of them with one fresh read of the zone (issue 18:
+// arrive wait, and the next batch takes all of them with one fresh read of the zone (so
 // a burst of 50 updates within a second costs at most 5 reads). Each update of a batch is
 // evaluated in order against the zone as the updates before it left it (simulated from the
 // read), and answered for itself (a failed prerequisite fails that update only); the writes of

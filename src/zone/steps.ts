@@ -19,7 +19,7 @@ export function stepsOf(changes: Change[]): Step[][] {
   const middle: Step[] = [];
   const last: Step[] = [];
   const creates = changes.flatMap((c) => (c.after && (c.action === 'create' || c.replace) ? [c.after] : []));
-  // By name, not a scan of the creates per delete: planning stays n log n (issue 17).
+  // By name, not a scan of the creates per delete: planning stays n log n.
   const created = new Map<string, { cname: boolean }>();
   for (const r of creates) created.set(r.name, { cname: r.type === 'CNAME' || (created.get(r.name)?.cname ?? false) });
   const clashes = (deleted: LiveRecord) => { const at = created.get(deleted.name); return at !== undefined && (at.cname || deleted.type === 'CNAME'); };

@@ -176,7 +176,7 @@ describe('ddedge notify test: each service in its documented shape', () => {
   });
 
   it('a bad URL is exit 2, sends nothing and is not echoed', async () => {
-    for (const url of [`ftp://x.example/${CANARY}`, `carrierpigeon://x.example/${CANARY}`, `http://notify.example/${CANARY}`, `telegram://api.telegram.org/bot${CANARY}/sendMessage`]) {
+    for (const url of [`ftp://x.example/${CANARY}`, `carrierpigeon://x.example/${CANARY}`, `http://notify.example/${CANARY}`, `telegram://telegram.example/bot${CANARY}/sendMessage`]) {
       const result = await runDist(['notify', 'test', url], tlsEnv());
       expect(result.code, url).toBe(2);
       expect(result.stderr + result.stdout).not.toContain(CANARY);
