@@ -101,6 +101,9 @@ class Cycle {
         if (removed.length) this.logger.info(`removed ${removed.length} temporary file(s) left in ${dir} by a writer that was stopped: ${removed.join(', ')}`);
       }
       this.state = loaded.state;
+      // After a cycle with no failure, the history ends in no failure: a cycle that finds every
+      // record unchanged then has nothing to add to it, and does not read it (the common cycle).
+      const cleanBefore = loaded.state.lastCycleExitCode === 0;
       // Reservations are written before each block of calls; a dry run writes nothing.
       this.persist = () => (lock ? this.save('no request was sent') : undefined);
       const outcomes: Outcome[] = [];
@@ -135,7 +138,8 @@ class Cycle {
           this.state.lastCycleExitCode = exitCode;
         }
       }
-      const notices = this.options.dryRun ? [] : observeCycle(this.config.stateDir, outcomes, this.now(), this.logger);
+      const nothingToRecord = cleanBefore && outcomes.every((o) => o.action === 'unchanged');
+      const notices = this.options.dryRun || nothingToRecord ? [] : observeCycle(this.config.stateDir, outcomes, this.now(), this.logger);
       return { outcomes, exitCode, state: this.state, notices };
     } finally {
       lock?.release();
