@@ -3,8 +3,7 @@
 // refusals, the call budget. Every text from outside is escaped here.
 import type { GatewayPageView } from '../gateway/page-view.js';
 import { escapeHtml } from './html.js';
-import { PAGE_STYLE, REFRESH_SCRIPT } from './page-style.js';
-import { updateNowForm, type PageContext } from './status-page.js';
+import { pageEnd, pageHead, updateNowForm, utcText, type PageContext } from './page-frame.js';
 
 export function renderGatewayPage(view: GatewayPageView, context: PageContext): string {
   const { nonce } = context;
@@ -21,17 +20,7 @@ ${z.records.map((r) => `<tr><th scope="row">${escapeHtml(r.name)}</th><td data-l
 </tbody></table></div>${z.more ? `<p class="muted">${z.more} more: <code>dig AXFR</code> with a transfer key gives them all.</p>` : ''}</details>`,
     )
     .join('\n');
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light dark">
-<title>ddedge gateway status</title>
-<style nonce="${nonce}">${PAGE_STYLE}</style>
-</head>
-<body>
-<main>
+  return `${pageHead('ddedge gateway status', nonce)}<main>
 <h1>ddedge: DNS gateway status</h1>
 <p class="overall ${view.overall.ok ? 'ok' : 'bad'}" role="status">${escapeHtml(view.overall.text)}</p>
 <ul class="facts"><li>Provider calls this hour: <strong>${view.budget.used} of ${view.budget.limit}</strong></li><li>Now: <strong>${time(view.now)}</strong></li></ul>
@@ -87,10 +76,7 @@ ${view.secondaries
 }
 <p class="muted">Refreshes every 30 seconds while shown. Times are UTC. The same data as JSON: <a href="/status">/status</a>.</p>
 </main>
-<script nonce="${nonce}">${REFRESH_SCRIPT}</script>
-</body>
-</html>
-`;
+${pageEnd(nonce)}`;
 }
 
-const time = (iso: string): string => `<time datetime="${escapeHtml(iso)}">${escapeHtml(iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, ''))}</time>`;
+const time = (iso: string): string => `<time datetime="${escapeHtml(iso)}">${escapeHtml(utcText(iso))}</time>`;

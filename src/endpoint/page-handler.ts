@@ -8,7 +8,8 @@ import { agentPageView } from '../agent/page-view.js';
 import type { Config } from '../config/config.js';
 import type { Logger } from '../runtime/log.js';
 import { bearer, checkAccess, formValue, newNonce, sameOrigin, sameSecret } from './page-access.js';
-import { renderAgentPage, type PageContext } from './status-page.js';
+import type { PageContext } from './page-frame.js';
+import { renderAgentPage } from './status-page.js';
 
 export const PAGE_PATHS = ['/', '/update-now'] as const;
 /** The button's form is two short fields. */

@@ -4,21 +4,8 @@
 import type { AgentPageView, RecordRow } from '../agent/page-view.js';
 import { describeDuration, type HistoryRow } from '../agent/history-view.js';
 import { escapeHtml } from './html.js';
-import { PAGE_STYLE, REFRESH_SCRIPT } from './page-style.js';
+import { pageEnd, pageHead, updateNowForm, utcText, type PageContext } from './page-frame.js';
 import { timelinePicture } from './timeline-picture.js';
-
-export interface PageContext {
-  /** The CSP nonce of this answer. */
-  nonce: string;
-  /** The anti-forgery value the "update now" form carries. */
-  csrf: string;
-  /** The token as the visitor gave it in ?token=, carried into links and the form. */
-  token?: string;
-  /** Set on the page shown after "update now". */
-  asked?: boolean;
-}
-
-export { escapeHtml };
 
 export function renderAgentPage(view: AgentPageView, context: PageContext): string {
   const { nonce } = context;
@@ -28,17 +15,7 @@ export function renderAgentPage(view: AgentPageView, context: PageContext): stri
     ...(context.asked ? ['<p class="notice" role="status">A cycle was asked for; this page shows its result once it is done.</p>'] : []),
     ...view.problems.map((p) => `<p class="notice problem" role="alert">${escapeHtml(p)}</p>`),
   ].join('');
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light dark">
-<title>ddedge status</title>
-<style nonce="${nonce}">${PAGE_STYLE}</style>
-</head>
-<body>
-<main>
+  return `${pageHead('ddedge status', nonce)}<main>
 <h1>ddedge: dynamic DNS status</h1>
 <p class="overall ${view.overall.ok ? 'ok' : 'bad'}" role="status">${escapeHtml(view.overall.text)}</p>
 ${notices}
@@ -65,19 +42,7 @@ ${timelinePicture(view.timeline)}
 ${historyTable(view, context)}
 <p class="muted">Refreshes every 30 seconds while shown. Times are UTC. The same data as JSON: <a href="/status">/status</a>; <code>ddedge status --history</code> in a terminal.</p>
 </main>
-<script nonce="${nonce}">${REFRESH_SCRIPT}</script>
-</body>
-</html>
-`;
-}
-
-/** The "update now" button (POST /update-now, page-handler.ts): the form value only this page holds, and the token when the visitor gave it in the URL. */
-export function updateNowForm(context: PageContext, label: string): string {
-  return `<form method="post" action="/update-now">
-<input type="hidden" name="csrf" value="${escapeHtml(context.csrf)}">
-${context.token ? `<input type="hidden" name="token" value="${escapeHtml(context.token)}">` : ''}
-<button type="submit">${escapeHtml(label)}</button>
-</form>`;
+${pageEnd(nonce)}`;
 }
 
 function recordLine(r: RecordRow, now: number): string {
@@ -133,7 +98,7 @@ function historyLine(row: HistoryRow): string {
 }
 
 /** A <time> element in UTC, to the second; its text ("2026-11-28 03:00:00") is a valid date and time itself, so it needs no datetime attribute. */
-const time = (iso: string): string => `<time>${escapeHtml(iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, ''))}</time>`;
+const time = (iso: string): string => `<time>${escapeHtml(utcText(iso))}</time>`;
 /** The same time as plain text, for table cells: the column's header says what it is, and a <time> in each of a hundred cells is weight. */
 const when = (iso: string): string => escapeHtml(iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, ''));
 const capitalised = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { ApiClient } from '../api/client.js';
 import { service } from '../api/endpoints/service.js';
 import { startEndpoint, type Endpoint } from '../endpoint/server.js';
-import type { PageContext } from '../endpoint/status-page.js';
+import type { PageContext } from '../endpoint/page-frame.js';
 import { listenError } from '../endpoint/listen-address.js';
 import type { ListenAddress } from '../endpoint/listen-address.js';
 import { undiciTransport } from '../http/undici-transport.js';
