@@ -78,12 +78,8 @@ export async function startEndpoint(options: EndpointOptions): Promise<Endpoint>
   boundConnections(server, limits);
 
   const shown = formatListenAddress(listen);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) => reject(listenError('--listen', shown, error)));
-    server.listen({ host: listen.host, port: listen.port, exclusive: true }, () => resolve());
-  });
-  server.on('error', (error) => logger.warn(`the HTTP endpoint failed: ${error.message}`));
-  const bound = formatListenAddress({ host: listen.host, port: (server.address() as AddressInfo).port });
+  const { port, close } = await listenHttp(server, listen, '--listen', (error) => logger.warn(`the HTTP endpoint failed: ${error.message}`));
+  const bound = formatListenAddress({ host: listen.host, port });
   const url = `http://${bound}`;
   if (!listen.loopback) {
     logger.warn(`--listen ${shown}: serving /healthz, /metrics and /status beyond this machine; whoever reaches ${bound} sees the host names, addresses and health (never a secret)`);
@@ -91,12 +87,28 @@ export async function startEndpoint(options: EndpointOptions): Promise<Endpoint>
   if (!listen.loopback && (options.page ? !options.page.token() : !options.answer && !options.config?.().listenToken)) logger.warn(`--listen ${shown}: the status page (/) answers this machine only until --listen-token is set`);
   // The URL logged is one a person can open; the note says it is not the only one.
   const reachable = reachableHost(listen.host);
-  const openable = `http://${formatListenAddress({ host: reachable.host, port: (server.address() as AddressInfo).port })}`;
+  const openable = `http://${formatListenAddress({ host: reachable.host, port })}`;
   const everywhere = reachable.everyAddress ? `; it listens on every address of this machine (${bound})` : '';
   if (options.page || !options.answer) logger.info(`the status page for people: ${openable}/ (this machine, or with --listen-token${everywhere})`);
   logger.info(`serving /healthz, /metrics and /status at ${openable}/${everywhere ? ` (${everywhere.slice(2)})` : ''}`);
   return {
     url,
+    close,
+  };
+}
+
+/**
+ * Binds an HTTP(S) server to `listen` (a failure names `flag`, the setting to change), and hands
+ * its later errors to `onError`; returns the port bound and a close that ends every connection.
+ */
+export async function listenHttp(server: http.Server, listen: ListenAddress, flag: string, onError: (error: Error) => void): Promise<{ port: number; close: () => Promise<void> }> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => reject(listenError(flag, formatListenAddress(listen), error)));
+    server.listen({ host: listen.host, port: listen.port, exclusive: true }, () => resolve());
+  });
+  server.on('error', onError);
+  return {
+    port: (server.address() as AddressInfo).port,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -5,9 +5,8 @@
 // without looking at credentials. The answer is `text/plain`, as every client expects.
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
-import type { AddressInfo } from 'node:net';
-import { boundConnections, serverOptions } from '../../endpoint/server.js';
-import { formatListenAddress, listenError, type ListenAddress } from '../../endpoint/listen-address.js';
+import { boundConnections, listenHttp, serverOptions } from '../../endpoint/server.js';
+import { formatListenAddress, type ListenAddress } from '../../endpoint/listen-address.js';
 import type { Logger } from '../../runtime/log.js';
 import { answerRequest, type DoorAnswer, type DoorDeps } from './door.js';
 import { readParameters, readRequest } from './request.js';
@@ -41,21 +40,8 @@ export async function startDyndns2Listener(listen: ListenAddress, tls: { cert: s
   const options = serverOptions();
   const server = tls ? https.createServer({ ...options, cert: tls.cert, key: tls.key, handshakeTimeout: HANDSHAKE_MS }, handler) : http.createServer(options, handler);
   boundConnections(server as http.Server);
-  const shown = formatListenAddress(listen);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) => reject(listenError('--dyndns2-listen', shown, error)));
-    server.listen({ host: listen.host, port: listen.port, exclusive: true }, () => resolve());
-  });
-  server.on('error', (error) => deps.logger.warn(`gateway: the dyndns2 listener failed: ${error.message}`));
-  const url = `${tls ? 'https' : 'http'}://${formatListenAddress({ host: listen.host, port: (server.address() as AddressInfo).port })}`;
-  return {
-    url,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const { port, close } = await listenHttp(server as http.Server, listen, '--dyndns2-listen', (error) => deps.logger.warn(`gateway: the dyndns2 listener failed: ${error.message}`));
+  return { url: `${tls ? 'https' : 'http'}://${formatListenAddress({ host: listen.host, port })}`, close };
 }
 
 /**
