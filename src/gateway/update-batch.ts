@@ -20,10 +20,11 @@ import { EDE } from '../dns/edns.js';
 import type { Logger } from '../runtime/log.js';
 import { acquireLock } from '../state/lock.js';
 import { applyPlan, type ApplyOutcome } from '../zone/apply.js';
-import { planZone, type Change, type Plan } from '../zone/plan.js';
+import type { Change, Plan } from '../zone/plan.js';
 import type { ZoneProvider } from '../zone/provider-zone.js';
-import { isZoneType, sameRecord, sameValue, type LiveRecord, type ZoneRecord } from '../zone/record.js';
+import type { LiveRecord } from '../zone/record.js';
 import { callCount, stepsOf, type Step } from '../zone/steps.js';
+import { undoWrites } from './batch-undo.js';
 import { DhcidBatch } from './dhcid-batch.js';
 import { bystanderReason, holdsFailedWrite } from './failed-write.js';
 import type { DhcidStore } from './dhcid-store.js';
@@ -37,6 +38,7 @@ import type { GatewayKeys } from './keys-file.js';
 import { keptRecords } from './kept-records.js';
 import type { UpdateMessage } from './update-message.js';
 import { MAX_BATCH_RECORDS, MAX_KEY_RECORDS, recordsOf } from './update-limits.js';
+import { planTo } from './update-plan.js';
 import { managedRecords, RCODE_UPDATE } from './update-rules.js';
 import { readAt, readPlan, type Reading } from './update-reading.js';
 import type { ZoneViews } from './zone-views.js';
@@ -278,7 +280,7 @@ async function applyBatch(zone: string, batch: Pending[], deps: BatchDeps): Prom
     // Read again, the batch's names are shown in the zone's view as the provider holds them.
     const reread = () => readNames(provider, zone, names, reading, deps);
     const settled = outcome.failure?.uncertain
-      ? await settleLostAnswer(reread, zone, live, stepsOf(plan.changes).flat(), (now, held) => undoSteps(provider, zone, now, live, held, deps), deps.logger)
+      ? await settleLostAnswer(reread, zone, live, stepsOf(plan.changes).flat(), (now, held) => undoWrites(provider, zone, now, live, held, deps.logger), deps.logger)
       : undefined;
     if (!outcome.failure || settled?.outcome === 'made') {
       quotas?.commit();
@@ -362,14 +364,6 @@ function dhcidRecordsAt(dhcid: DhcidBatch, names: { name: string; type: string }
   return [...at].flatMap((name) => (dhcid.held.get(name) ?? []).map((r) => ({ name, type: 'DHCID' as LiveRecord['type'], ttl: r.ttl, value: Buffer.from(r.data, 'hex').toString('base64'), entityID: 'gateway' })));
 }
 
-/** Takes back the `held` steps of a batch, judged against the listing `now` (lost-answer.ts reads again to see what holds). */
-async function undoSteps(provider: ZoneProvider, zone: string, now: LiveRecord[], before: LiveRecord[], held: Step[], deps: BatchDeps): Promise<void> {
-  const back = planTo(now, managedRecords(withoutSteps(now, before, held), zone), zone);
-  if (!back.changes.length) return;
-  deps.logger.warn(`gateway: undoing ${back.changes.length} write(s) of a failed batch of ${zone}: ${back.changes.map((c) => `${c.action} ${(c.after ?? c.before)!.name} ${(c.after ?? c.before)!.type}`).join(', ')}`);
-  await applyPlan(provider, back, 'calls', deps.logger);
-}
-
 /**
  * Puts updates whose answer depended on a failed batch (or that a refused value of another
  * update failed) back at the head of the zone's queue, in the order they came, for the next
@@ -381,13 +375,6 @@ function requeue(zone: string, updates: Pending[]): void {
   const queue = queues.get(zone) ?? [];
   queue.unshift(...updates);
   queues.set(zone, queue);
-}
-
-/** The zone engine's plan from `live` to `wanted`; SOA, the apex NS and types ddedge does not manage stay as the provider has them. */
-/** The provider calls that make `live` into `wanted` (the records the gateway leaves to the provider untouched). */
-export function planTo(live: LiveRecord[], wanted: ZoneRecord[], zone: string): Plan {
-  const owner = ({ name, type }: { name: string; type: string }) => (type === 'SOA' || (type === 'NS' && name === zone) || !isZoneType(type) ? 'left to the provider' : undefined);
-  return planZone(live, { zone, records: wanted.map((r) => ({ ...r, where: 'update' })), notes: [] }, owner);
 }
 
 /** Numbers the records a batch's updates create, so that no two share an ID (a later update of the batch may see both). */
@@ -407,42 +394,12 @@ function simulate(current: LiveRecord[], changes: Change[]): LiveRecord[] {
   return [...byId.values()];
 }
 
-/**
- * Takes back the batch's own writes that were made (`done`); true when that worked. Not the zone
- * back to the listing read before the batch: an attack showed that rewrites what others changed
- * meanwhile (the agent's address, set through dynamic DNS while a long batch ran, went back to
- * the old one, with no grant for it and nothing in the journal). Only the batch's names are
- * read again: its writes are all there.
- */
+/** Takes back the batch's own writes that were made (`done`, batch-undo.ts); true when that worked. Only the batch's names are read again: its writes are all there. */
 async function rollBack(provider: ZoneProvider, zone: string, before: LiveRecord[], done: Step[], names: Set<string>, reading: Reading, deps: BatchDeps): Promise<boolean> {
   try {
     const { atNames: now } = await readAt(provider, zone, names, reading, deps.views);
-    const back = planTo(now, managedRecords(withoutSteps(now, before, done), zone), zone);
-    if (back.changes.length) deps.logger.warn(`gateway: undoing ${back.changes.length} write(s) of a failed batch of ${zone}: ${back.changes.map((c) => `${c.action} ${(c.after ?? c.before)!.name} ${(c.after ?? c.before)!.type}`).join(', ')}`);
-    return !(await applyPlan(provider, back, 'calls', deps.logger)).failure;
+    return await undoWrites(provider, zone, now, before, done, deps.logger);
   } catch {
     return false;
   }
-}
-
-/**
- * The listing `now` with the `done` steps taken back: a record they created (one not in the
- * listing `before`) removed, one they changed set back if it still holds what they wrote, one
- * they deleted made again. What anyone else changed stays as it is now.
- */
-export function withoutSteps(now: LiveRecord[], before: LiveRecord[], done: Step[]): LiveRecord[] {
-  const listing = [...now];
-  const earlier = new Set(before.map((r) => r.entityID));
-  for (const step of done) {
-    if (step.call === 'create') {
-      const at = listing.findIndex((r) => !earlier.has(r.entityID) && sameValue(r, step.record));
-      if (at >= 0) listing.splice(at, 1);
-    } else if (step.call === 'update') {
-      const at = listing.findIndex((r) => r.entityID === step.entityID && sameValue(r, step.record));
-      if (at >= 0 && step.change.before) listing[at] = { ...(step.change.before as LiveRecord), entityID: listing[at]!.entityID };
-    } else if (step.change.before && !listing.some((r) => sameRecord(r, step.change.before!))) {
-      listing.push({ ...(step.change.before as LiveRecord), entityID: `undone:${listing.length}` });
-    }
-  }
-  return listing;
 }
