@@ -37,7 +37,7 @@ await build({
     resolveDir: process.env.ZONE_READER_ROOT ?? join(import.meta.dirname, '..'),
     contents: `
       import { readCappedText } from './src/config/capped-file.ts';
-      import { readZoneText } from './src/zone/zone-files.ts';
+      import { readZoneText } from './src/zone/apply/zone-files.ts';
       const [file, zone] = process.argv.slice(2);
       const text = readCappedText(file, 16 * 1024 * 1024);
       const started = process.hrtime.bigint();

@@ -1,8 +1,8 @@
 // What a challenge is about, as the provider and the DNS know it: the TXT record's name (lower
 // case, punycode, no trailing dot), its value, and the hosting service whose zone holds it.
 import { domainToASCII } from 'node:url';
-import { registeredDomain } from '../agent/registered-domain.js';
-import { ConfigError } from '../runtime/errors.js';
+import { registeredDomain } from '../lib/registered-domain.js';
+import { ConfigError } from '../lib/errors.js';
 
 // Challenge names carry underscores (`_acme-challenge`), which host names may not.
 const LABEL = /^(?!-)[a-z0-9_-]{1,63}(?<!-)$/;

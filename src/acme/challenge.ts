@@ -4,8 +4,8 @@
 import type { ApiClient } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import type { Config } from '../config/config.js';
-import { DdedgeError, ExitCode } from '../runtime/errors.js';
-import type { Logger } from '../runtime/log.js';
+import { DdedgeError, ExitCode } from '../lib/errors.js';
+import type { Logger } from '../lib/log.js';
 import { updateAcmeChallenges } from '../state/acme-challenges.js';
 import type { Challenge } from './challenge-name.js';
 import { waitUntilVisible, type NameServer, type TxtLookup } from './propagation.js';

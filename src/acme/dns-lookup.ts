@@ -1,7 +1,7 @@
 // The propagation check's questions, sent with the DNS client (src/dns/): the zone's
 // authoritative servers found through its NS records, and the TXT values each one holds.
-import { findAuthoritativeServers, queryDns, rcodeName, sameName, RCODE, type DnsServer } from '../dns/index.js';
-import { DnsError } from '../dns/errors.js';
+import { findAuthoritativeServers, queryDns, rcodeName, sameName, RCODE, type DnsServer } from '../dns/client/index.js';
+import { DnsError } from '../dns/wire/errors.js';
 import type { TxtLookup } from './propagation.js';
 
 export interface DiscoveryOptions {

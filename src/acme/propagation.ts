@@ -2,8 +2,8 @@
 // TXT question with the value. Servers are asked directly, again and again with a growing
 // pause, until all have it or the propagation timeout runs out; a server that fails to answer
 // is simply asked again. No fixed sleep: the answer is checked, not hoped for.
-import { DdedgeError, ExitCode } from '../runtime/errors.js';
-import type { Logger } from '../runtime/log.js';
+import { DdedgeError, ExitCode } from '../lib/errors.js';
+import type { Logger } from '../lib/log.js';
 
 export interface NameServer {
   host: string;

@@ -4,7 +4,7 @@
 import type { ApiClient } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import { service, type DnsEntry } from '../api/endpoints/service.js';
-import { entryMatchesHost } from '../agent/via-api.js';
+import { entryMatchesHost } from '../lib/names.js';
 import type { Challenge } from './challenge-name.js';
 
 /** The text of a TXT entry; some zones show it quoted. */

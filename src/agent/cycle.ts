@@ -4,13 +4,13 @@
 import type { ApiClient } from '../api/client.js';
 import { hasApiCredentials, hasDyndnsCredentials, type Config } from '../config/config.js';
 import { credentialAdvice } from '../config/credential-names.js';
-import { DdedgeError, exitCodeOf, type ExitCode } from '../runtime/errors.js';
+import { DdedgeError, exitCodeOf, type ExitCode } from '../lib/errors.js';
 import { wireTransport } from '../http/wire-transport.js';
-import { canonicalAddress, recordTypeOf, type Family, type RecordType } from '../ip/address.js';
+import { canonicalAddress, recordTypeOf, type Family, type RecordType } from '../lib/address.js';
 import { DetectionFailed, detectAddress } from '../ip/detect.js';
 import { recordSourceAnswers } from './recent-sources.js';
-import type { Logger } from '../runtime/log.js';
-import { outsideText } from '../text/outside-text.js';
+import type { Logger } from '../lib/log.js';
+import { outsideText } from '../lib/outside-text.js';
 import { acquireLock } from '../state/lock.js';
 import type { CallBudget } from '../state/budget.js';
 import { removeStaleTemporaries } from '../state/state-dir.js';
@@ -21,11 +21,11 @@ import type { Notice } from './history-events.js';
 import { observeCycle } from './history-observer.js';
 import type { ProviderGate } from './provider-gate.js';
 import { StoppingError, type Shutdown } from './shutdown.js';
-import { registeredDomain } from './registered-domain.js';
-import { joinIdentifier } from '../lan/interface-id.js';
+import { registeredDomain } from '../lib/registered-domain.js';
+import { joinIdentifier } from '../lib/interface-id.js';
 import { hostsFor } from '../lan/planned-records.js';
 
-type SendKit = typeof import('./send-kit.js');
+type SendKit = typeof import('./provider-parts.js');
 
 export interface CycleOptions {
   config: Config;
@@ -162,7 +162,7 @@ class Cycle {
 
   /** The send path's modules, and the budget and gate of this cycle, made once. */
   private sendKit(): Promise<SendKit> {
-    this.kit ??= import('./send-kit.js').then((kit) => {
+    this.kit ??= import('./provider-parts.js').then((kit) => {
       this.budget = new kit.CallBudget(this.state, this.config.maxCallsPerHour, this.now, this.persist);
       this.gate = new kit.ProviderGate(this.budget, this.options.shutdown);
       return kit;

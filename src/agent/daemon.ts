@@ -4,8 +4,8 @@
 // cycle is served right after it. SIGTERM/SIGINT let the requests in flight finish but start
 // no new one (see shutdown.ts); a second one aborts them. Then the daemon returns 0.
 import type { Config } from '../config/config.js';
-import { ExitCode, exitCodeOf } from '../runtime/errors.js';
-import type { Logger } from '../runtime/log.js';
+import { ExitCode, exitCodeOf } from '../lib/errors.js';
+import type { Logger } from '../lib/log.js';
 import type { CycleReport } from './cycle.js';
 import { planNextCycle } from './next-cycle.js';
 import { BACKOFF_BASE_MS, nextDelay } from './schedule.js';

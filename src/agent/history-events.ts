@@ -4,9 +4,9 @@
 // months of changes rather than a week of one outage; people are told of a failure once it has
 // lasted FAILING_AFTER cycles, of rejected credentials and a spent budget at once, and of the
 // recovery only when they were told of the failure.
-import { exitCodeOf, ExitCode } from '../runtime/errors.js';
-import type { RecordType } from '../ip/address.js';
-import { outsideText } from '../text/outside-text.js';
+import { exitCodeOf, ExitCode } from '../lib/errors.js';
+import type { RecordType } from '../lib/address.js';
+import { outsideText } from '../lib/outside-text.js';
 import { HISTORY_LIMITS, type FailureReason, type History, type HistoryEntry } from '../state/history.js';
 import { failureKind, type Outcome } from './outcome.js';
 

@@ -1,7 +1,7 @@
 // The history's one hook into a cycle: after the state is saved (under the cycle's lock), the
 // outcomes are added to the history file. The history never fails a cycle: a problem with it
 // is a warning, and the records stay as they were sent.
-import type { Logger } from '../runtime/log.js';
+import type { Logger } from '../lib/log.js';
 import { readHistory, writeHistory } from '../state/history.js';
 import { removeStaleTemporaries } from '../state/state-dir.js';
 import { recordOutcomes, type Notice } from './history-events.js';

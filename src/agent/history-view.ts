@@ -1,6 +1,6 @@
 // The address history as people read it (`ddedge status --history`, the status page): each
 // entry with how long it held, newest last, and one line of text for a terminal.
-import { outsideText } from '../text/outside-text.js';
+import { outsideText } from '../lib/outside-text.js';
 import type { History, HistoryEntry } from '../state/history.js';
 
 export interface HistoryRow extends HistoryEntry {

@@ -1,9 +1,9 @@
 // --on-change: a shell command per changed record, with what changed in its environment and
 // none of ddedge's secrets. Bounded by a timeout; its failure is reported, not propagated.
 import { spawn } from 'node:child_process';
-import type { Logger } from '../runtime/log.js';
-import { bound, escapeControls } from '../text/outside-text.js';
-import { redact } from '../text/redact.js';
+import type { Logger } from '../lib/log.js';
+import { bound, escapeControls } from '../lib/outside-text.js';
+import { redact } from '../lib/redact.js';
 import type { Outcome } from './outcome.js';
 
 /** Variables a hook never inherits: ddedge's settings and anything that looks like a secret. */

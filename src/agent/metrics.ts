@@ -1,6 +1,6 @@
 // Prometheus text-format metrics for node_exporter's textfile collector, replaced atomically
 // so the collector never reads half a file.
-import { writeFileAtomic } from '../fs/atomic-write.js';
+import { writeFileAtomic } from '../lib/atomic-write.js';
 import type { Config } from '../config/config.js';
 import { plannedRecords } from '../lan/planned-records.js';
 import { recordKey, type State } from '../state/state.js';

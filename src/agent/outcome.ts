@@ -1,5 +1,5 @@
-import { ExitCode, exitCodeOf } from '../runtime/errors.js';
-import type { RecordType } from '../ip/address.js';
+import { ExitCode, exitCodeOf } from '../lib/errors.js';
+import type { RecordType } from '../lib/address.js';
 
 /** `updated`: the provider changed the record in this cycle. */
 export type Action = 'updated' | 'unchanged' | 'would-update' | 'failed';

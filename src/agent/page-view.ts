@@ -3,9 +3,9 @@
 // words, the call budget of this hour, and the history newest first, a page at a time. Only
 // host names, addresses and ddedge's own (redacted) messages: never a secret.
 import type { Config } from '../config/config.js';
-import type { RecordType } from '../ip/address.js';
+import type { RecordType } from '../lib/address.js';
 import { plannedRecords } from '../lan/planned-records.js';
-import { outsideText } from '../text/outside-text.js';
+import { outsideText } from '../lib/outside-text.js';
 import { readHistoryOnce } from './history-cache.js';
 import { recentSourceAnswers, type RecentSources } from './recent-sources.js';
 import { readState, recordKey, type State } from '../state/state.js';

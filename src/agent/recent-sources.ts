@@ -2,9 +2,9 @@
 // got them (which source, the address or the error, how long it took). In memory only: the
 // daemon's status page is served by the process whose cycles ask the sources. Names and errors
 // are outside text (a source's URL may hold a token): redacted and bounded when shown.
-import type { Family } from '../ip/address.js';
+import type { Family } from '../lib/address.js';
 import type { SourceAnswer } from '../ip/detect.js';
-import { outsideText } from '../text/outside-text.js';
+import { outsideText } from '../lib/outside-text.js';
 
 export interface RecentSources {
   family: Family;

@@ -2,7 +2,7 @@
 // with which credentials, into which zone. Stored in the state as a digest (never the
 // secrets), so that a refusal's backoff starts over when any of it changes.
 import type { Config } from '../config/config.js';
-import type { RecordType } from '../ip/address.js';
+import type { RecordType } from '../lib/address.js';
 
 export function recordFingerprint(config: Config, host: string, type: RecordType): string {
   const relevant = [host, type, config.via, config.service ?? null, config.dyndns, config.api];

@@ -1,6 +1,6 @@
 // How a daemon stops: the first SIGTERM/SIGINT lets the requests in flight finish but starts
 // no new one (no API fallback, no next host); a second one aborts the requests in flight.
-import { DdedgeError, ExitCode } from '../runtime/errors.js';
+import { DdedgeError, ExitCode } from '../lib/errors.js';
 
 export class Shutdown {
   private readonly controller = new AbortController();

@@ -1,7 +1,7 @@
 // The last 30 days of each record as spans of time: which address it held when, and when it
 // was failing. Drawn by the status page as a picture; the history table holds the same facts
 // as text.
-import type { RecordType } from '../ip/address.js';
+import type { RecordType } from '../lib/address.js';
 import type { HistoryRow } from './history-view.js';
 
 export const TIMELINE_DAYS = 30;

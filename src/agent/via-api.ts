@@ -11,8 +11,9 @@ import { credentialAdvice } from '../config/credential-names.js';
 import { TransportError } from '../http/errors.js';
 import type { Transport } from '../http/transport.js';
 import { undiciTransport } from '../http/undici-transport.js';
-import type { RecordType } from '../ip/address.js';
-import type { Logger } from '../runtime/log.js';
+import type { RecordType } from '../lib/address.js';
+import type { Logger } from '../lib/log.js';
+import { entryMatchesHost } from '../lib/names.js';
 
 export interface ApiUpdate {
   changed: boolean;
@@ -23,14 +24,6 @@ export interface ApiUpdate {
 export function createApiClient(config: Config, logger: Logger, gate?: (transport: Transport) => Transport): ApiClient {
   const transport = gate?.(undiciTransport());
   return new ApiClient({ url: config.api.url, user: config.api.user!, password: config.api.password!, timeoutMs: config.timeoutMs, logger, transport, authAdvice: credentialAdvice(config, 'api') });
-}
-
-/** The entry's name as the provider writes it (full host name, per the field notes) or relative to the zone. */
-export function entryMatchesHost(entryName: string, host: string, zone: string): boolean {
-  const name = entryName.toLowerCase().replace(/\.$/, '');
-  if (name === host) return true;
-  if (name === '@' || name === '') return host === zone;
-  return `${name}.${zone}` === host;
 }
 
 export async function updateRecordViaApi(

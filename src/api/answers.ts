@@ -3,8 +3,8 @@
 // edits, the caller address it publishes) are read field by field. An answer without the
 // documented shape is malformed (exit 4); it is never read as an empty zone, from which the
 // agent would create a second record. The next hostile shape is one line here.
-import { AnswerShapeError, isFields, readFields, readList, readOptionalText, readText, type Fields } from '../answers/answer-shape.js';
-import { familyOfAddress } from '../ip/address.js';
+import { AnswerShapeError, isFields, readFields, readList, readOptionalText, readText, type Fields } from '../lib/answer-shape.js';
+import { familyOfAddress } from '../lib/address.js';
 import type { Endpoint } from './endpoints/types.js';
 
 type Reader = (data: Fields, xml: boolean) => Fields;

@@ -1,8 +1,8 @@
 // The response envelope every operation answers with (api-core 2.1). Judged by its body,
 // never by the HTTP status: the provider answers errors with HTTP 200. This is the one
 // reader of the envelope: every field is checked for its documented shape here.
-import { AnswerShapeError, readFields, readOptionalText, readTextList } from '../answers/answer-shape.js';
-import { parseStrictJson } from '../answers/strict-json.js';
+import { AnswerShapeError, readFields, readOptionalText, readTextList } from '../lib/answer-shape.js';
+import { parseStrictJson } from '../lib/strict-json.js';
 import { ApiError } from './errors.js';
 
 export interface Envelope<T = unknown> {

@@ -1,6 +1,6 @@
 // The provider's error codes (field notes table) and what each means for the caller.
-import { DdedgeError, ExitCode } from '../runtime/errors.js';
-import { outsideText } from '../text/outside-text.js';
+import { DdedgeError, ExitCode } from '../lib/errors.js';
+import { outsideText } from '../lib/outside-text.js';
 
 export type ApiErrorKind = 'auth' | 'blocked' | 'transient' | 'refused' | 'not-found' | 'bad-request' | 'billing' | 'unknown';
 

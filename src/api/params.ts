@@ -1,7 +1,7 @@
 // Parameter declarations for the endpoint table, and the validation every call passes
 // before anything is sent. The same declarations type the SDK's methods, drive
 // `ddedge api --help`, and check the sandbox's requests.
-import { ValidationError } from '../runtime/errors.js';
+import { ValidationError } from '../lib/errors.js';
 
 export type ParamType = 'string' | 'integer' | 'boolean' | 'enum';
 

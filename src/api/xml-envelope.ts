@@ -1,7 +1,7 @@
 // output-format=xml: the envelope under <data>, read into the same shape as the JSON form.
 // Repeated elements become arrays; so do the children of an element whose children all share
 // one name (<dns><entry/><entry/></dns>) or are named `item`.
-import { parseXml, type XmlElement } from '../answers/xml.js';
+import { parseXml, type XmlElement } from '../lib/xml.js';
 import { MalformedEnvelope, toEnvelope, type Envelope } from './envelope.js';
 
 function toValue(element: XmlElement): unknown {

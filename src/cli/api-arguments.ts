@@ -5,7 +5,7 @@
 // parameter and its position on the command line, never its value (it may be key material).
 import { open } from 'node:fs/promises';
 import type { ParamSpec } from '../api/params.js';
-import { ConfigError } from '../runtime/errors.js';
+import { ConfigError } from '../lib/errors.js';
 import { namesFlag } from './dash-values.js';
 import { nearestNames } from './nearest-names.js';
 

@@ -1,7 +1,7 @@
 // How a failure reaches the user: one line on stderr, and with --json also one JSON document
 // on stdout, {"error":{"message","exitCode","kind"}}, so scripts never parse stderr.
-import { DdedgeError, ExitCode } from '../runtime/errors.js';
-import { redact } from '../text/redact.js';
+import { DdedgeError, ExitCode } from '../lib/errors.js';
+import { redact } from '../lib/redact.js';
 import type { Io } from './io.js';
 
 /** The kind of a failure by its exit code, when the error does not name a finer one. */

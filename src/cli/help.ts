@@ -5,7 +5,7 @@
 import yargs from 'yargs/yargs';
 import { SETTINGS, type Setting } from '../config/settings.js';
 import { BUILTIN_SOURCES } from '../ip/sources.js';
-import { VERSION } from '../runtime/version.js';
+import { VERSION } from '../lib/version.js';
 import type { CommandSpec, FlagSpec } from './command.js';
 import { COMMAND_SETTING_TEXT, COMMAND_SETTINGS } from './command-settings.js';
 import { COMMANDS } from './registry.js';

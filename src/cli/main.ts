@@ -3,8 +3,8 @@
 // A namespace, read at the call: util.parseArgs loads its two modules on first access.
 import * as util from 'node:util';
 import { fileFlagOf, SETTINGS } from '../config/settings.js';
-import { ConfigError, ExitCode } from '../runtime/errors.js';
-import { VERSION } from '../runtime/version.js';
+import { ConfigError, ExitCode } from '../lib/errors.js';
+import { VERSION } from '../lib/version.js';
 import { reportError, wantsJson } from './error-output.js';
 import { processIo, type Io } from './io.js';
 import { exitAfterOutput } from './process-output.js';

@@ -1,2 +1,2 @@
 // The helper lives in text/, where the layers below the CLI (address sources) reach it too.
-export { nearestNames } from '../text/nearest-names.js';
+export { nearestNames } from '../lib/nearest-names.js';

@@ -20,7 +20,7 @@
 // stalled collector take all memory.
 import type { Writable } from 'node:stream';
 import { writeSync } from 'node:fs';
-import { ExitCode } from '../runtime/errors.js';
+import { ExitCode } from '../lib/errors.js';
 
 interface Channel {
   fd: 1 | 2;

@@ -2,7 +2,7 @@
 // DDEDGE_HOSTS): read by nothing, it leaves the setting missing without a word. Named in the
 // configuration error, with the settings it is nearest to.
 import { SETTINGS, type Setting } from '../config/settings.js';
-import { nearestNames } from '../text/nearest-names.js';
+import { nearestNames } from '../lib/nearest-names.js';
 
 const SETTING_VARIABLES: string[] = Object.values(SETTINGS as Record<string, Setting>).flatMap((s) => (s.env ? (s.credential ? [s.env, `${s.env}_FILE`] : [s.env]) : []));
 

@@ -1,8 +1,8 @@
 import type { DyndnsKeyParam } from '../dyndns/client.js';
 import type { DyndnsFormat } from '../dyndns/result.js';
 import type { SourceSpec } from '../ip/sources.js';
-import type { ListenAddress } from '../endpoint/listen-address.js';
-import type { LogFormat, LogLevel } from '../runtime/log.js';
+import type { ListenAddress } from '../lib/listen-address.js';
+import type { LogFormat, LogLevel } from '../lib/log.js';
 
 export type Via = 'auto' | 'dyndns' | 'api';
 

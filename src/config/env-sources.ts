@@ -2,8 +2,8 @@
 // (never overriding a set variable), <VAR>_FILE, $CREDENTIALS_DIRECTORY/<credential>.
 import { existsSync, lstatSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError } from '../runtime/errors.js';
-import { moduleOf } from '../runtime/lazy-import.js';
+import { ConfigError } from '../lib/errors.js';
+import { moduleOf } from '../lib/lazy-import.js';
 import { FileTooLarge, readCappedText } from './capped-file.js';
 import { redirectingSettings, UntrustedDotenv, vetImplicitDotenv } from './dotenv-trust.js';
 

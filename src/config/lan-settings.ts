@@ -1,9 +1,9 @@
 // The LAN settings read by the loader: hosts behind the router (NAME=<identifier>),
 // the delegated prefix length, hosts without an A record, and the daemon's --listen address.
 import { domainToASCII } from 'node:url';
-import { familyOfAddress } from '../ip/address.js';
-import { parseListenAddress, type ListenAddress } from '../endpoint/listen-address.js';
-import { canonicalIdentifier, DEFAULT_PREFIX_LENGTH, identifierProblem, isAllowedPrefixLength, PREFIX_LENGTHS } from '../lan/interface-id.js';
+import { familyOfAddress } from '../lib/address.js';
+import { parseListenAddress, type ListenAddress } from '../lib/listen-address.js';
+import { canonicalIdentifier, DEFAULT_PREFIX_LENGTH, identifierProblem, isAllowedPrefixLength, PREFIX_LENGTHS } from '../lib/interface-id.js';
 import type { Config } from './config.js';
 import type { RawValue } from './env-sources.js';
 import type { Fail, SettingName } from './settings.js';

@@ -3,13 +3,13 @@
 // before any request is sent (exit 2).
 import { join } from 'node:path';
 import type { DyndnsFormat } from '../dyndns/result.js';
-import { ConfigError } from '../runtime/errors.js';
-import { formatDuration, parseDuration, unitOf } from '../text/duration.js';
+import { ConfigError } from '../lib/errors.js';
+import { formatDuration, parseDuration, unitOf } from '../lib/duration.js';
 import { checkUrl } from '../http/url-policy.js';
-import { canonicalAddress, familyOfAddress, type Family } from '../ip/address.js';
+import { canonicalAddress, familyOfAddress, type Family } from '../lib/address.js';
 import { checkQuorumServers } from '../ip/source-identity.js';
 import { parseSources } from '../ip/sources.js';
-import { registerSecret, registerSecretUrl } from '../text/redact.js';
+import { registerSecret, registerSecretUrl } from '../lib/redact.js';
 import { hasApiCredentials, hasDyndnsCredentials, type Config } from './config.js';
 import { bothNames, missingHalf, secretUnread } from './credential-names.js';
 import { splitDyndnsUrl } from './dyndns-base.js';

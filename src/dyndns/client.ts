@@ -2,13 +2,13 @@
 // The key goes in `password` by default: the field notes found the real server rejects the
 // spec's `apikey` with "Incorrect data". An empty `ip` asks the server to use the address
 // the request comes from.
-import { DdedgeError, ExitCode } from '../runtime/errors.js';
+import { DdedgeError, ExitCode } from '../lib/errors.js';
 import { TransportError } from '../http/errors.js';
 import { expectSuccessStatus, httpRequest } from '../http/request.js';
 import type { Transport } from '../http/transport.js';
-import { silentLogger, type Logger } from '../runtime/log.js';
-import { outsideText } from '../text/outside-text.js';
-import { redactUrl } from '../text/redact.js';
+import { silentLogger, type Logger } from '../lib/log.js';
+import { outsideText } from '../lib/outside-text.js';
+import { redactUrl } from '../lib/redact.js';
 import { checkAnswerMatches } from './contradiction.js';
 import { MalformedAnswer, parseDyndnsAnswer } from './parse.js';
 import { refusalKind } from './refusal.js';

@@ -5,9 +5,9 @@
 // simply does not match the request, which the contract treats as a malformed answer, a
 // transient failure the next cycle retries (a cache or balancer in front of the provider
 // answering for another client heals; a server that always lies is bounded by the budget).
-import { DdedgeError, ExitCode } from '../runtime/errors.js';
-import { canonicalAddress } from '../ip/address.js';
-import { outsideText } from '../text/outside-text.js';
+import { DdedgeError, ExitCode } from '../lib/errors.js';
+import { canonicalAddress } from '../lib/address.js';
+import { outsideText } from '../lib/outside-text.js';
 import type { DyndnsResult } from './result.js';
 
 export class DyndnsContradiction extends DdedgeError {

@@ -1,10 +1,10 @@
 // Three answer formats, one result. Every form the spec and the field notes show is
 // accepted; anything else is a MalformedAnswer, never a success.
 // This is the one reader of dynamic DNS answers: every field is checked for its shape here.
-import { AnswerShapeError, isFields, readTextList } from '../answers/answer-shape.js';
-import { familyOfAddress } from '../ip/address.js';
-import { parseStrictJson } from '../answers/strict-json.js';
-import { child, childrenNamed, parseXml, XmlError } from '../answers/xml.js';
+import { AnswerShapeError, isFields, readTextList } from '../lib/answer-shape.js';
+import { familyOfAddress } from '../lib/address.js';
+import { parseStrictJson } from '../lib/strict-json.js';
+import { child, childrenNamed, parseXml, XmlError } from '../lib/xml.js';
 import type { DyndnsFormat, DyndnsResult } from './result.js';
 
 export class MalformedAnswer extends AnswerShapeError {}

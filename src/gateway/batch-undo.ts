@@ -3,11 +3,11 @@
 // address, set through dynamic DNS while a long batch ran, went back to the old one, with no grant
 // for it and nothing in the journal). Used after a refused write (update-batch.ts rollBack) and
 // after a lost answer (lost-answer.ts), each with the listing it read again.
-import type { Logger } from '../runtime/log.js';
-import { applyPlan } from '../zone/apply.js';
-import type { ZoneProvider } from '../zone/provider-zone.js';
+import type { Logger } from '../lib/log.js';
+import { applyPlan } from '../zone/apply/apply.js';
+import type { ZoneProvider } from '../zone/provider/provider-zone.js';
 import { sameRecord, sameValue, type LiveRecord } from '../zone/record.js';
-import type { Step } from '../zone/steps.js';
+import type { Step } from '../zone/plan/steps.js';
 import { planTo } from './update-plan.js';
 import { managedRecords } from './update-rules.js';
 

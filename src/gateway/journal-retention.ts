@@ -8,7 +8,7 @@
 // and erased every earlier line, other keys' included.
 import { readdirSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import type { Logger } from '../runtime/log.js';
+import type { Logger } from '../lib/log.js';
 import { readStateText } from './state-file.js';
 
 export const JOURNAL_FILE_BYTES = 4 * 1024 * 1024;

@@ -5,7 +5,7 @@
 // and change under the gateway's feet.
 import { readAcmeChallenges } from '../state/acme-challenges.js';
 import { readState } from '../state/state.js';
-import type { Change } from '../zone/plan.js';
+import type { Change } from '../zone/plan/plan.js';
 import type { GatewayKeys } from './keys-file.js';
 
 /** Why a change may not be made by `key`, or undefined when it may. */

@@ -8,11 +8,11 @@
 // Records made before the ledger, or by others than the gateway, belong to no key.
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { writeFileAtomic } from '../fs/atomic-write.js';
-import type { Logger } from '../runtime/log.js';
-import type { Change } from '../zone/plan.js';
+import { writeFileAtomic } from '../lib/atomic-write.js';
+import type { Logger } from '../lib/log.js';
+import type { Change } from '../zone/plan/plan.js';
 import type { LiveRecord } from '../zone/record.js';
-import type { DhcidRecord } from './dhcid-store.js';
+import type { DhcidRecord } from './dhcid/store.js';
 import type { GatewayKeys, QuotaKind } from './keys-file.js';
 import { loadStateFile } from './state-file.js';
 

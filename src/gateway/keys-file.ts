@@ -8,9 +8,9 @@
 // what was expected there; no message shows what may be a secret (see shown()). A file others
 // may read is refused: it holds every key's secret.
 import { statSync } from 'node:fs';
-import { ConfigError } from '../runtime/errors.js';
-import { nameKey } from '../dns/names.js';
-import { TSIG_ALGORITHMS, type TsigAlgorithm, type TsigKey } from '../dns/tsig.js';
+import { ConfigError } from '../lib/errors.js';
+import { nameKey } from '../dns/wire/names.js';
+import { TSIG_ALGORITHMS, type TsigAlgorithm, type TsigKey } from '../dns/wire/tsig.js';
 
 /** The types a grant may name: those the provider holds, and DHCID, which the gateway keeps for DHCP servers (dhcid-store.ts). */
 export const GRANT_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'SRV', 'TXT', 'NS', 'CAA', 'DHCID'] as const;

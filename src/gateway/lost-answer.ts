@@ -1,4 +1,4 @@
-// A write whose answer was lost (a timeout, a reset connection, a 5xx: zone/apply.ts marks it
+// A write whose answer was lost (a timeout, a reset connection, a 5xx: zone/apply/apply.ts marks it
 // uncertain) may have been made. Undoing only the writes that were answered, as for a refused
 // one, left an update half-made: the unanswered create stayed at the provider while the client
 // was told the earlier writes were undone, and a DHCP client whose A create was unanswered was
@@ -6,10 +6,10 @@
 // the batch's steps are judged by what the provider holds: all of them there, the batch is
 // made; some, they are undone and the zone read once more, so that what the client and the
 // journal are told is what the provider holds.
-import type { Logger } from '../runtime/log.js';
+import type { Logger } from '../lib/log.js';
 import { describeRecord, type LiveRecord } from '../zone/record.js';
-import { stepsHeld } from '../zone/steps-held.js';
-import type { Step } from '../zone/steps.js';
+import { stepsHeld } from '../zone/plan/steps-held.js';
+import type { Step } from '../zone/plan/steps.js';
 import type { BatchOutcome } from './batch-journal.js';
 
 export interface Settled {

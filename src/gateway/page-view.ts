@@ -3,8 +3,8 @@
 // may change (never a secret), the recent updates (the journal's last lines) and refusals, and
 // the call budget. Names and values only, which anyone may query anyway.
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
-import type { DnsRecord } from '../dns/types.js';
-import { outsideText } from '../text/outside-text.js';
+import type { DnsRecord } from '../dns/wire/types.js';
+import { outsideText } from '../lib/outside-text.js';
 import { journalPath } from './journal.js';
 import type { GatewayKeys } from './keys-file.js';
 import { gatewayHealth, type GatewayView } from './operations.js';

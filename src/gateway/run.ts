@@ -7,23 +7,23 @@
 import { readFileSync } from 'node:fs';
 import { ApiClient } from '../api/client.js';
 import { service } from '../api/endpoints/service.js';
-import { startEndpoint, type Endpoint } from '../endpoint/server.js';
-import type { PageContext } from '../endpoint/page-frame.js';
-import { listenError } from '../endpoint/listen-address.js';
-import type { ListenAddress } from '../endpoint/listen-address.js';
+import { startEndpoint, type Endpoint } from '../probe/server.js';
+import type { PageContext } from '../probe/page-frame.js';
+import { listenError } from '../lib/listen-address.js';
+import type { ListenAddress } from '../lib/listen-address.js';
 import { undiciTransport } from '../http/undici-transport.js';
-import { ConfigError, DdedgeError, ExitCode, exitCodeOf } from '../runtime/errors.js';
-import type { Logger } from '../runtime/log.js';
+import { ConfigError, DdedgeError, ExitCode, exitCodeOf } from '../lib/errors.js';
+import type { Logger } from '../lib/log.js';
 import { BudgetSpentError } from '../state/budget.js';
 import { othersMayWrite } from '../state/state-dir.js';
-import { providerZone, type ZoneProvider } from '../zone/provider-zone.js';
-import { LIST_PAGE_LENGTH } from '../zone/zone-listing.js';
+import { providerZone, type ZoneProvider } from '../zone/provider/provider-zone.js';
+import { LIST_PAGE_LENGTH } from '../zone/provider/zone-listing.js';
 import type { LiveRecord } from '../zone/record.js';
 import { GatewayBudget } from './call-budget.js';
 import { filterFindsNames } from './filter-probe.js';
 import { KeyCalls } from './key-calls.js';
 import { loadKeysFile, type GatewayKeys } from './keys-file.js';
-import type { DnsListener } from '../dns/listener.js';
+import type { DnsListener } from '../dns/server/listener.js';
 import { gatewayAnswer } from './operations.js';
 import { startGatewayServer } from './server.js';
 import { sendNotify, type NotifyTarget } from './notify.js';
@@ -34,8 +34,8 @@ import { SecondaryLog } from './secondaries.js';
 import { sharedNotifier } from '../notify/notifier.js';
 import { ZoneViews } from './zone-views.js';
 import { ReplayMemory } from './replay-memory.js';
-import { dhcidAnswers } from './dhcid-answers.js';
-import { DhcidStore } from './dhcid-store.js';
+import { dhcidAnswers } from './dhcid/answers.js';
+import { DhcidStore } from './dhcid/store.js';
 import { reconcileUnfinished } from './unfinished-batches.js';
 import { SerialStore } from './serial-store.js';
 import { OwnersLedger } from './key-quotas.js';
@@ -203,7 +203,7 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
         // The page's button: every zone read again now, as --refresh does (a reading under way is not doubled).
         updateNow: () => readAgain(),
         render: async (_url: URL, context: PageContext) => {
-          const [{ gatewayPageView }, { renderGatewayPage }] = await Promise.all([import('./page-view.js'), import('../endpoint/gateway-page.js')]);
+          const [{ gatewayPageView }, { renderGatewayPage }] = await Promise.all([import('./page-view.js'), import('./status-page.js')]);
           return renderGatewayPage(gatewayPageView({ view, keys: () => keys, refusals: refusals.recent, secondaries: secondaries.recent, stateDir: settings.stateDir }), context);
         },
       };

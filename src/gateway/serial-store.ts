@@ -9,8 +9,8 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { writeFileAtomic } from '../fs/atomic-write.js';
-import type { Logger } from '../runtime/log.js';
+import { writeFileAtomic } from '../lib/atomic-write.js';
+import type { Logger } from '../lib/log.js';
 import { loadStateFile } from './state-file.js';
 
 export interface ServedSerial {

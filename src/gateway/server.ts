@@ -4,21 +4,21 @@
 // Zone transfers go to a key allowed to `transfer`, over TCP only (transfer.ts). An UPDATE
 // that cannot be read is FORMERR here, with an EDE when it has EDNS (RFC 2136 3.1.1, 3.4.1);
 // a signed one already answered is not made again (replay-memory.ts).
-import { AnswerCache, isCacheable } from '../dns/answer-cache.js';
+import { AnswerCache, isCacheable } from '../dns/server/answer-cache.js';
 import { EARLIER_RUN, ReplayMemory } from './replay-memory.js';
-import { CookieJar } from '../dns/cookies.js';
-import { appendAdditional, EDE, edeOption, optRecord } from '../dns/edns.js';
-import { DnsError } from '../dns/errors.js';
-import { formError, readableParts } from '../dns/form-error.js';
-import type { Signer } from '../dns/tsig-server.js';
-import { answerFromZone } from '../dns/authority.js';
-import { startDnsListener, type DnsListener } from '../dns/listener.js';
-import { nameKey } from '../dns/names.js';
-import { failure, OUR_EDNS_SIZE, requestHeader, respondToQuery } from '../dns/responder.js';
-import { answerWithTsig } from '../dns/tsig-server.js';
-import { acceptedFudge, TSIG_ERROR } from '../dns/tsig.js';
-import { decodeMessage, encodeMessage } from '../dns/message.js';
-import { RCODE, TYPE_CODES } from '../dns/types.js';
+import { CookieJar } from '../dns/server/cookies.js';
+import { appendAdditional, EDE, edeOption, optRecord } from '../dns/wire/edns.js';
+import { DnsError } from '../dns/wire/errors.js';
+import { formError, readableParts } from '../dns/server/form-error.js';
+import type { Signer } from '../dns/server/tsig-server.js';
+import { answerFromZone } from '../dns/server/authority.js';
+import { startDnsListener, type DnsListener } from '../dns/server/listener.js';
+import { nameKey } from '../dns/wire/names.js';
+import { failure, OUR_EDNS_SIZE, requestHeader, respondToQuery } from '../dns/server/responder.js';
+import { answerWithTsig } from '../dns/server/tsig-server.js';
+import { acceptedFudge, TSIG_ERROR } from '../dns/wire/tsig.js';
+import { decodeMessage, encodeMessage } from '../dns/wire/message.js';
+import { RCODE, TYPE_CODES } from '../dns/wire/types.js';
 import { AXFR, IXFR, refusedTransfer, transferMessages } from './transfer.js';
 import type { SecondaryLog } from './secondaries.js';
 import { handleUpdate, type UpdateDeps } from './update-handler.js';

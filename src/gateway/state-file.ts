@@ -7,7 +7,7 @@
 // A file that cannot be used is set aside and said in the log, never read as empty and then
 // written over (it may hold another gateway's zones).
 import { damageReason } from '../state/damage-reason.js';
-import { readRegularFile } from '../state/regular-file.js';
+import { readRegularFile } from '../lib/regular-file.js';
 import { setAsideDamaged } from '../state/set-aside.js';
 
 export interface LoadedFile<T> {

@@ -3,11 +3,11 @@
 // reading from the provider, and its DNS listeners. In memory only: counters start at zero with
 // each run, as Prometheus expects of a counter. Labels are bounded: a zone label is a served
 // zone or "-", never a name a client chose.
-import type { Answer } from '../dns/listener.js';
-import { decodeMessage } from '../dns/message.js';
-import { rcodeName } from '../dns/types.js';
-import { redact } from '../text/redact.js';
-import type { ZoneProvider } from '../zone/provider-zone.js';
+import type { Answer } from '../dns/server/listener.js';
+import { decodeMessage } from '../dns/wire/message.js';
+import { rcodeName } from '../dns/wire/types.js';
+import { redact } from '../lib/redact.js';
+import type { ZoneProvider } from '../zone/provider/provider-zone.js';
 import { AXFR, IXFR } from './transfer.js';
 import { OPCODE_UPDATE } from './update-message.js';
 import { readUpdateHead } from './update-head.js';

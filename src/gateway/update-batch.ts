@@ -16,19 +16,19 @@
 // (lost-answer.ts); the journal brackets the writes with intent and result lines (batch-journal.ts).
 import { join } from 'node:path';
 import { ApiError } from '../api/errors.js';
-import { EDE } from '../dns/edns.js';
-import type { Logger } from '../runtime/log.js';
+import { EDE } from '../dns/wire/edns.js';
+import type { Logger } from '../lib/log.js';
 import { acquireLock } from '../state/lock.js';
-import { applyPlan, type ApplyOutcome } from '../zone/apply.js';
-import type { Change, Plan } from '../zone/plan.js';
-import type { ZoneProvider } from '../zone/provider-zone.js';
+import { applyPlan, type ApplyOutcome } from '../zone/apply/apply.js';
+import type { Change, Plan } from '../zone/plan/plan.js';
+import type { ZoneProvider } from '../zone/provider/provider-zone.js';
 import type { LiveRecord } from '../zone/record.js';
-import { callCount, stepsOf, type Step } from '../zone/steps.js';
+import { callCount, stepsOf, type Step } from '../zone/plan/steps.js';
 import { undoWrites } from './batch-undo.js';
-import { DhcidBatch } from './dhcid-batch.js';
+import { DhcidBatch } from './dhcid/batch.js';
 import { bystanderReason, holdsFailedWrite } from './failed-write.js';
-import type { DhcidStore } from './dhcid-store.js';
-import { evaluateWithDhcid } from './dhcid-rules.js';
+import type { DhcidStore } from './dhcid/store.js';
+import { evaluateWithDhcid } from './dhcid/rules.js';
 import { grantsFor } from './grants.js';
 import { heldAt, journalIntent, journalResult, newBatchId, type JournaledUpdate } from './batch-journal.js';
 import { settleLostAnswer, type Settled } from './lost-answer.js';

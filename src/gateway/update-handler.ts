@@ -3,20 +3,20 @@
 // bounded size; then update-batch.ts reads the zone afresh, evaluates it (update-rules.ts) and
 // has the zone engine write it, with the updates that arrived meanwhile. Every non-NOERROR
 // answer carries an EDE when the client speaks EDNS (RFC 6891 allows no OPT otherwise).
-import { appendAdditional, EDE, edeOption, optRecord } from '../dns/edns.js';
-import { DnsError } from '../dns/errors.js';
-import { encodeMessage } from '../dns/message.js';
-import { OUR_EDNS_SIZE } from '../dns/responder.js';
-import type { Signer } from '../dns/tsig-server.js';
+import { appendAdditional, EDE, edeOption, optRecord } from '../dns/wire/edns.js';
+import { DnsError } from '../dns/wire/errors.js';
+import { encodeMessage } from '../dns/wire/message.js';
+import { OUR_EDNS_SIZE } from '../dns/server/responder.js';
+import type { Signer } from '../dns/server/tsig-server.js';
 import { enqueueUpdate, type BatchDeps } from './update-batch.js';
 import { OPCODE_UPDATE, readUpdate, type UpdateMessage } from './update-message.js';
 import { readUpdateHead, type UpdateHead } from './update-head.js';
-import { formError } from '../dns/form-error.js';
+import { formError } from '../dns/server/form-error.js';
 import { RCODE_UPDATE, grantsFirst, unfitOwner, unfitText } from './update-rules.js';
 import { grantsFor, mayChangeIn } from './grants.js';
 import { MAX_UPDATE_RECORDS } from './update-limits.js';
 import { costlyPrerequisites } from './update-reading.js';
-import { rcodeName } from '../dns/types.js';
+import { rcodeName } from '../dns/wire/types.js';
 import type { RefusalLog } from './refusal-log.js';
 
 export interface UpdateDeps extends BatchDeps {

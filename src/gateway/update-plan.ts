@@ -1,6 +1,6 @@
 // The zone engine's plan as the gateway makes it: from the records read to the records wanted,
 // leaving the SOA, the apex NS and the types ddedge does not manage as the provider has them.
-import { planZone, type Plan } from '../zone/plan.js';
+import { planZone, type Plan } from '../zone/plan/plan.js';
 import { isZoneType, type LiveRecord, type ZoneRecord } from '../zone/record.js';
 
 /** The provider calls that make `live` into `wanted` (the records the gateway leaves to the provider untouched). */

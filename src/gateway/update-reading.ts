@@ -7,9 +7,9 @@
 // name's first page tells its total): a batch never takes more pages of filtered listings than
 // reading the whole zone once would, and when it would, it reads the whole zone instead. Every
 // page is counted against the call budget as it is sent (call-budget.ts).
-import { EDE } from '../dns/edns.js';
-import { LIST_PAGE_LENGTH } from '../zone/zone-listing.js';
-import { BroadFilterError, type ZoneProvider } from '../zone/provider-zone.js';
+import { EDE } from '../dns/wire/edns.js';
+import { LIST_PAGE_LENGTH } from '../zone/provider/zone-listing.js';
+import { BroadFilterError, type ZoneProvider } from '../zone/provider/provider-zone.js';
 import type { LiveRecord } from '../zone/record.js';
 import type { UpdateMessage } from './update-message.js';
 import { RCODE_UPDATE } from './update-rules.js';

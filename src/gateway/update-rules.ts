@@ -4,8 +4,8 @@
 // delete an RRset, delete every RRset at a name, delete one RR) on a copy of the zone. What
 // comes out is the zone the update asks for, which the zone engine turns into the writes it
 // needs (plan.ts): the gateway never calls the API itself.
-import { EDE } from '../dns/edns.js';
-import { typeName, type DnsRecord } from '../dns/types.js';
+import { EDE } from '../dns/wire/edns.js';
+import { typeName, type DnsRecord } from '../dns/wire/types.js';
 import { canonicalName } from '../zone/names.js';
 import { hasPriority, isZoneType, type LiveRecord, type ZoneRecord } from '../zone/record.js';
 import { canonicalValue, formatCaa, ValueError } from '../zone/values.js';

@@ -1,5 +1,5 @@
 // What the gateway answers queries from: each served zone as last read from the provider,
-// indexed by the shared answer engine (src/dns/authority.ts), with an SOA naming the gateway
+// indexed by the shared answer engine (src/dns/server/authority.ts), with an SOA naming the gateway
 // as primary (so nsupdate and its kin send updates here) and NS records (the zone's own apex
 // NS, or the gateway's name). The serial is the time of the change in seconds (one more when
 // two changes fall in the same second): it grows with every change seen, and across restarts
@@ -10,12 +10,12 @@
 // content digest (kept beside the serial) is the XOR of its owners' digests, so it too follows
 // only the owners that changed.
 import type { DnsEntry } from '../api/endpoints/service.js';
-import { buildZoneIndex, replaceOwners, type ZoneIndex } from '../dns/authority.js';
-import { atOrBelow, nameKey } from '../dns/names.js';
-import type { DnsRecord } from '../dns/types.js';
-import { recordOfEntry } from '../zone/entry-records.js';
-import type { ZoneProvider } from '../zone/provider-zone.js';
-import { toProvider } from '../zone/provider-mapping.js';
+import { buildZoneIndex, replaceOwners, type ZoneIndex } from '../dns/server/authority.js';
+import { atOrBelow, nameKey } from '../dns/wire/names.js';
+import type { DnsRecord } from '../dns/wire/types.js';
+import { recordOfEntry } from '../zone/provider/entry-records.js';
+import type { ZoneProvider } from '../zone/provider/provider-zone.js';
+import { toProvider } from '../zone/provider/provider-mapping.js';
 import type { LiveRecord } from '../zone/record.js';
 import { DIGEST_BYTES, nextSerial, ownerDigest, SerialStore, xorInto } from './serial-store.js';
 
@@ -64,7 +64,7 @@ export class ZoneViews {
     for (const zone of zones) this.zones.set(zone, { owners: new Map(), counts: new Map(), records: 0, serial: 0, digest: Buffer.alloc(DIGEST_BYTES), patched: new Map(), shownWhole: 0 });
   }
 
-  /** Grows with every re-index of any zone: answers cached before it moved are stale (src/dns/answer-cache.ts). */
+  /** Grows with every re-index of any zone: answers cached before it moved are stale (src/dns/server/answer-cache.ts). */
   get version(): number {
     return this.changes;
   }

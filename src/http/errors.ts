@@ -1,4 +1,4 @@
-import { DdedgeError, ExitCode } from '../runtime/errors.js';
+import { DdedgeError, ExitCode } from '../lib/errors.js';
 
 export type TransportErrorKind = 'timeout' | 'connection' | 'tls' | 'too-large' | 'status' | 'malformed';
 

@@ -1,9 +1,9 @@
 // The one place that decides how ddedge talks HTTP, whatever carries the bytes: the https
 // rule, a deadline covering connect + answer, a cap on the answer's size, a User-Agent, and
 // errors that name what failed with a URL whose secrets are masked.
-import { DdedgeError } from '../runtime/errors.js';
-import { redactUrl } from '../text/redact.js';
-import { USER_AGENT } from '../runtime/version.js';
+import { DdedgeError } from '../lib/errors.js';
+import { redactUrl } from '../lib/redact.js';
+import { USER_AGENT } from '../lib/version.js';
 import { TransportError } from './errors.js';
 import { wireTransport } from './wire-transport.js';
 import type { Transport } from './transport.js';

@@ -1,6 +1,6 @@
-import { ConfigError } from '../runtime/errors.js';
-import { isLoopbackHost } from '../ip/address.js';
-import { redactUrl } from '../text/redact.js';
+import { ConfigError } from '../lib/errors.js';
+import { isLoopbackHost } from '../lib/address.js';
+import { redactUrl } from '../lib/redact.js';
 
 /**
  * The contract's rule: https everywhere, plain http only to loopback hosts (a local sandbox

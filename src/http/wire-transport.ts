@@ -7,8 +7,8 @@
 // Loaded on the first request: a cycle answered from the cache never pays for TLS.
 import type { Socket } from 'node:net';
 import type { SecureContext } from 'node:tls';
-import { familyOfAddress } from '../ip/address.js';
-import { moduleOf } from '../runtime/lazy-import.js';
+import { familyOfAddress } from '../lib/address.js';
+import { moduleOf } from '../lib/lazy-import.js';
 import type { Transport, WireRequest, WireResponse } from './transport.js';
 import { ResponseReader, WireError, type ResponseHeaders } from './wire-response.js';
 

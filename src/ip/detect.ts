@@ -6,9 +6,9 @@
 // answers can no longer agree (a failure, a disagreement, a refused non-public answer, as an
 // intercepting resolver gives) or have not agreed within DNS_HEAD_START_MS; every answer then
 // counts in one quorum, so a disagreement still ends in the HTTPS sources' vote.
-import { AddressUnknownError } from '../runtime/errors.js';
-import type { Logger } from '../runtime/log.js';
-import { canonicalAddress, nonPublicReason, type Family } from './address.js';
+import { AddressUnknownError } from '../lib/errors.js';
+import type { Logger } from '../lib/log.js';
+import { canonicalAddress, nonPublicReason, type Family } from '../lib/address.js';
 import { fetchSourceAddress } from './fetch-source.js';
 import { serverOf } from './source-identity.js';
 import type { SourceSpec } from './sources.js';

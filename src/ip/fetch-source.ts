@@ -2,8 +2,8 @@
 // the public-address rules are applied by the caller, so refusals are logged in one place.
 import { TransportError } from '../http/errors.js';
 import { expectSuccessStatus, httpRequest } from '../http/request.js';
-import type { Logger } from '../runtime/log.js';
-import { familyOfAddress, nonPublicReason, type Family } from './address.js';
+import type { Logger } from '../lib/log.js';
+import { familyOfAddress, nonPublicReason, type Family } from '../lib/address.js';
 import type { SourceSpec } from './sources.js';
 
 /** Echo answers are a few bytes; anything bigger is not an echo service. */
@@ -64,7 +64,7 @@ function interfaceAddress(name: string, family: Family): string {
 
 async function dnsAddress(spec: Extract<SourceSpec, { kind: 'dns' }>, family: Family, timeoutMs: number): Promise<string> {
   // The DNS client is loaded only by a DNS source: `update` with HTTP sources never parses it.
-  const { DnsError, parseDnsServer, queryDns, rcodeName } = await import('../dns/index.js');
+  const { DnsError, parseDnsServer, queryDns, rcodeName } = await import('../dns/client/index.js');
   const type = spec.rrtype === 'TXT' ? 'TXT' : family === 4 ? 'A' : 'AAAA';
   let answer;
   try {

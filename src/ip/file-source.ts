@@ -3,8 +3,8 @@
 // by the caller, as for every source.
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { describeFileType } from '../state/regular-file.js';
-import type { Family } from './address.js';
+import { describeFileType } from '../lib/regular-file.js';
+import type { Family } from '../lib/address.js';
 
 // O_NONBLOCK: opening a FIFO for reading otherwise waits for a writer, holding one of libuv's
 // four worker threads for good (the process cannot exit; after four, name lookups stop).

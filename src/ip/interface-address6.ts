@@ -5,8 +5,8 @@
 // deprecated; on Linux /proc/net/if_inet6 does (the kernel's IFA_F_* flags).
 import { readFileSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
-import type { Logger } from '../runtime/log.js';
-import { canonicalAddress, nonPublicReason } from './address.js';
+import type { Logger } from '../lib/log.js';
+import { canonicalAddress, nonPublicReason } from '../lib/address.js';
 
 export const IF_INET6 = '/proc/net/if_inet6';
 

@@ -2,8 +2,8 @@
 // twice (the same url: again, `localhost` for `127.0.0.1`, a `?x` added, another path on the
 // same host) is one witness. Its answers count once, and a configuration whose quorum could
 // only be met by counting one server twice is refused (exit 2).
-import { ConfigError } from '../runtime/errors.js';
-import { canonicalAddress, isLoopbackHost } from './address.js';
+import { ConfigError } from '../lib/errors.js';
+import { canonicalAddress, isLoopbackHost } from '../lib/address.js';
 import type { SourceSpec } from './sources.js';
 
 /**

@@ -1,11 +1,11 @@
 // Where the public address is learnt. Each source is data; builtins are documented in the
 // README. Forms: url:<URL>, iface:<name>, file:<path>, dns:<name>@<server>, dns-txt:<name>@<server>,
 // server, or a builtin name.
-import { ConfigError } from '../runtime/errors.js';
+import { ConfigError } from '../lib/errors.js';
 import { checkUrl } from '../http/url-policy.js';
-import { maskUserInfo, redactUrl, registerSecret } from '../text/redact.js';
-import { nearestNames } from '../text/nearest-names.js';
-import type { Family } from './address.js';
+import { maskUserInfo, redactUrl, registerSecret } from '../lib/redact.js';
+import { nearestNames } from '../lib/nearest-names.js';
+import type { Family } from '../lib/address.js';
 
 export type SourceSpec =
   /** `field`: read the `<field>=<address>` line rather than the first address in the body. */

@@ -2,7 +2,7 @@
 // --no-ipv4-for, and with --ipv6 an AAAA for every host (the detected address itself, or
 // the detected prefix joined with the host's interface identifier).
 import type { Config } from '../config/config.js';
-import { recordTypeOf, type Family, type RecordType } from '../ip/address.js';
+import { recordTypeOf, type Family, type RecordType } from '../lib/address.js';
 
 export interface PlannedHost {
   host: string;

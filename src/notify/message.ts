@@ -1,7 +1,7 @@
 // What a notification says, whatever carries it: one event, a title and a short text. The
 // text comes from the history's notices, already redacted and escaped; it is bounded again
 // here, since some services refuse long messages (Discord at 2,000 characters, Telegram at 4,096).
-import { outsideText } from '../text/outside-text.js';
+import { outsideText } from '../lib/outside-text.js';
 
 export type NotifyEventName = 'changed' | 'failing' | 'recovered' | 'rejected' | 'budget' | 'refused' | 'zone-changed' | 'test';
 

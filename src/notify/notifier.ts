@@ -4,7 +4,7 @@
 // failed send is retried with growing pauses, then given up with a warning. Nothing here can
 // fail the command: every problem is a warning naming the service and host, never the URL.
 import { httpRequest } from '../http/request.js';
-import type { Logger } from '../runtime/log.js';
+import type { Logger } from '../lib/log.js';
 import { eventKey, type NotifyEvent } from './message.js';
 import { parseNotifyTarget, SERVICES, type NotifyTarget } from './target.js';
 

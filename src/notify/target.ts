@@ -5,8 +5,8 @@
 // https rule and its loopback exception are the HTTP layer's (url-policy.ts). The whole URL is
 // a secret: it is registered for redaction, and shown only as "service at host".
 import { checkUrl } from '../http/url-policy.js';
-import { ConfigError } from '../runtime/errors.js';
-import { registerSecret, registerSecretUrl } from '../text/redact.js';
+import { ConfigError } from '../lib/errors.js';
+import { registerSecret, registerSecretUrl } from '../lib/redact.js';
 import type { ServiceShape } from './outgoing.js';
 import { discord } from './services/discord.js';
 import { gotify } from './services/gotify.js';

@@ -2,7 +2,7 @@
 // the same endpoint table the SDK uses, so the two cannot drift.
 import { findOperation } from '../api/endpoints/index.js';
 import { toFormFields } from '../api/params.js';
-import { ValidationError } from '../runtime/errors.js';
+import { ValidationError } from '../lib/errors.js';
 import { accountOps } from './ops/account.js';
 import { SandboxApiError, type OperationRequest, type Operations } from './ops/common.js';
 import { contactOps } from './ops/contact.js';

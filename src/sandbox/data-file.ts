@@ -4,7 +4,7 @@
 // written (which would otherwise answer every later write with a 500).
 import { accessSync, constants, readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { ConfigError } from '../runtime/errors.js';
+import { ConfigError } from '../lib/errors.js';
 import { demoModel, type SandboxModel } from './model.js';
 
 export function loadSandboxData(path: string): SandboxModel {

@@ -1,7 +1,7 @@
 // The dynamic DNS interface as the real host behaves: GET /<format>/ with user and key
 // (`password`, as real clients send, or the spec's `apikey`), host, and an optional ip that
 // defaults to the caller's address. It changes an existing A entry; it cannot create one.
-import { familyOfAddress } from '../ip/address.js';
+import { familyOfAddress } from '../lib/address.js';
 import type { DyndnsFormat } from '../dyndns/result.js';
 import type { SandboxModel } from './model.js';
 

@@ -5,7 +5,7 @@
 // where target is `dyndns`, `module/action` or `*`; kind is one of FAULT_KINDS, optionally
 // `:<ms>` for slow/hang and `x<count>` to fault only the first <count> requests.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ConfigError } from '../runtime/errors.js';
+import { ConfigError } from '../lib/errors.js';
 
 export const FAULT_KINDS = ['slow', 'hang', '500', '502', '503', 'reset', 'garbage', 'empty', 'truncated', 'huge', 'refuse', 'lost-answer'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];

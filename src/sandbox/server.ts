@@ -1,11 +1,11 @@
 // The sandbox's HTTP(S) server: the registrar API at POST /<module>/<action>/ and the
 // dynamic DNS interface at GET /json/, /xml/, /plain/ — one origin, as clients that take
 // only a host name expect.
-import { writeFileAtomic } from '../fs/atomic-write.js';
+import { writeFileAtomic } from '../lib/atomic-write.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DYNDNS_FORMATS, type DyndnsFormat } from '../dyndns/result.js';
-import { moduleOf } from '../runtime/lazy-import.js';
+import { moduleOf } from '../lib/lazy-import.js';
 import { runOperation, SANDBOX_API_VERSION, SandboxApiError } from './api-operations.js';
 import { renderXmlEnvelope } from './render-xml.js';
 import { handleDyndns, type PlainStyle } from './dyndns.js';

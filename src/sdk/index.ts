@@ -10,7 +10,7 @@ export { ApiClient, type ApiClientOptions, type Page } from '../api/client.js';
 export { API, operations, findOperation, type Api, type ModuleName, type Operation } from '../api/endpoints/index.js';
 export { ApiError, PagingError, apiErrorKind, type ApiErrorKind } from '../api/errors.js';
 export { TransportError, type TransportErrorKind } from '../http/errors.js';
-export { ValidationError, DdedgeError, ExitCode } from '../runtime/errors.js';
+export { ValidationError, DdedgeError, ExitCode } from '../lib/errors.js';
 export type { Endpoint, QueryInfo, ResultOf } from '../api/endpoints/types.js';
 export type { ContactInput } from '../api/endpoints/contact-fields.js';
 export type * from '../api/endpoints/account.js';

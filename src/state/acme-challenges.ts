@@ -4,11 +4,11 @@
 // A separate file with its own lock: an ACME hook must not wait for (or block) an agent cycle.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../fs/atomic-write.js';
-import { BusyError } from '../runtime/errors.js';
+import { writeFileAtomic } from '../lib/atomic-write.js';
+import { BusyError } from '../lib/errors.js';
 import { acquireLock, type Lock } from './lock.js';
 import { damageReason } from './damage-reason.js';
-import { readRegularFile } from './regular-file.js';
+import { readRegularFile } from '../lib/regular-file.js';
 
 export interface AcmeChallengeRecord {
   /** The TXT record's full name, lower case, punycode, no trailing dot. */

@@ -1,7 +1,7 @@
 // Per-record backoff: a provider that refuses a record (a host not in the zone, rejected
 // credentials) is not asked again every cycle. The wait doubles with each refusal, up to a
 // day, and starts over when the configuration that matters for the record changes.
-import { ExitCode } from '../runtime/errors.js';
+import { ExitCode } from '../lib/errors.js';
 
 export interface RecordBackoff {
   /** Refusals in a row under the same configuration. */

@@ -3,7 +3,7 @@
 // the provider more often than --max-calls-per-hour. Calls are reserved in the state file
 // before they are made (in growing blocks, so a cycle writes the file a few times, not once
 // per call): a process killed mid-cycle has over-counted, never under-counted.
-import { DdedgeError, ExitCode } from '../runtime/errors.js';
+import { DdedgeError, ExitCode } from '../lib/errors.js';
 import type { State } from './state.js';
 
 const MINUTE_MS = 60_000;

@@ -5,10 +5,10 @@
 // at) and the history starts again: a history is worth less than a working agent.
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../fs/atomic-write.js';
-import type { RecordType } from '../ip/address.js';
+import { writeFileAtomic } from '../lib/atomic-write.js';
+import type { RecordType } from '../lib/address.js';
 import { damageReason } from './damage-reason.js';
-import { readRegularFile } from './regular-file.js';
+import { readRegularFile } from '../lib/regular-file.js';
 import { setAsideDamaged } from './set-aside.js';
 import { ensureStateDir } from './state-dir.js';
 

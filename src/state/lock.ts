@@ -6,10 +6,10 @@
 // container every run may be pid 1, so a pid alone cannot prove ownership: the token can,
 // and a lock older than any cycle can last is stale.
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
-import { removeFile } from '../fs/remove-file.js';
+import { removeFile } from '../lib/remove-file.js';
 import { join } from 'node:path';
-import { BusyError, ConfigError } from '../runtime/errors.js';
-import { describeFileType, notRegularFile } from './regular-file.js';
+import { BusyError, ConfigError } from '../lib/errors.js';
+import { describeFileType, notRegularFile } from '../lib/regular-file.js';
 import { ensureStateDir, removeStaleTemporaries } from './state-dir.js';
 
 /** Longer than the longest cycle: detection and three requests at the 5-minute timeout cap. */

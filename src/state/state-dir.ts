@@ -3,7 +3,7 @@
 // a killed writer left behind.
 import { mkdirSync, readdirSync, statSync, unlinkSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { ConfigError } from '../runtime/errors.js';
+import { ConfigError } from '../lib/errors.js';
 
 /** Deeper than any real path; bounds the walk up to an existing ancestor. */
 const MAX_DEPTH = 256;

@@ -1,4 +1,4 @@
-import { DdedgeError, ExitCode } from '../runtime/errors.js';
+import { DdedgeError, ExitCode } from '../lib/errors.js';
 
 /** The state could not be written (disk full, read-only): transient, and said in one line. */
 export class StateSaveError extends DdedgeError {

@@ -2,11 +2,11 @@
 // when, how, and the last error. Written atomically (temp file + rename); a file that cannot
 // be read back is reported and treated as empty, never trusted in part.
 import { join } from 'node:path';
-import { writeFileAtomic } from '../fs/atomic-write.js';
-import type { RecordType } from '../ip/address.js';
+import { writeFileAtomic } from '../lib/atomic-write.js';
+import type { RecordType } from '../lib/address.js';
 import type { RecordBackoff } from './backoff.js';
 import { damageReason } from './damage-reason.js';
-import { readRegularFile } from './regular-file.js';
+import { readRegularFile } from '../lib/regular-file.js';
 import { ensureStateDir } from './state-dir.js';
 
 export type Via = 'dyndns' | 'api';

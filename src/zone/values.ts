@@ -1,7 +1,7 @@
 // What each type allows as a value, and its one canonical form in the provider's terms.
 // Files and the provider's answers both pass through here, so "10 mail.Example.COM." and
 // "10 mail.example.com" compare equal, and a value the type cannot hold is refused with a reason.
-import { canonicalAddress, familyOfAddress } from '../ip/address.js';
+import { canonicalAddress, familyOfAddress } from '../lib/address.js';
 import { canonicalHexIPv6 } from './ipv6-text.js';
 import { canonicalName } from './names.js';
 import type { ZoneType } from './record.js';

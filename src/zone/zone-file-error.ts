@@ -1,4 +1,4 @@
-import { ConfigError } from '../runtime/errors.js';
+import { ConfigError } from '../lib/errors.js';
 
 /** One thing wrong in a zone file, where it is. */
 export interface FileProblem {

@@ -9,7 +9,7 @@ import { createDnsTxtLookup } from '../../src/acme/dns-lookup.js';
 import { waitUntilVisible, PropagationTimeoutError, type NameServer, type TxtLookup } from '../../src/acme/propagation.js';
 import { createApiClient } from '../../src/agent/via-api.js';
 import { loadConfig } from '../../src/config/load.js';
-import { silentLogger } from '../../src/runtime/log.js';
+import { silentLogger } from '../../src/lib/log.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { withApi } from '../helpers/agent-env.js';
 import { tempDir } from '../helpers/cli.js';

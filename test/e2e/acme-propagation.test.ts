@@ -4,8 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { DnsMessage } from '../../src/dns/types.js';
-import { encodeMessage } from '../../src/dns/message.js';
+import type { DnsMessage } from '../../src/dns/wire/types.js';
+import { encodeMessage } from '../../src/dns/wire/message.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { acmeEnv, challengeValues, zoneAnswer as answerOfZone } from '../helpers/acme.js';
 import { runDist, runMain } from '../helpers/cli.js';

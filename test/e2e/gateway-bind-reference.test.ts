@@ -14,7 +14,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import type { TsigKey } from '../../src/dns/tsig.js';
+import type { TsigKey } from '../../src/dns/wire/tsig.js';
 import { keygenText } from '../../src/gateway/keygen.js';
 import { udpExchange } from '../helpers/dns-wire.js';
 import { CLASS, outcome, rr, signed, TYPE, updateMessage } from '../helpers/update-wire.js';

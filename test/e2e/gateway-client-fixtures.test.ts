@@ -13,9 +13,9 @@
 // - SetAxfr(zone): a random ID, the question (zone, AXFR, IN); dns.Transfer sends it over TCP.
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeMessage } from '../../src/dns/message.js';
-import type { TsigKey } from '../../src/dns/tsig.js';
-import type { DnsRecord } from '../../src/dns/types.js';
+import { decodeMessage } from '../../src/dns/wire/message.js';
+import type { TsigKey } from '../../src/dns/wire/tsig.js';
+import type { DnsRecord } from '../../src/dns/wire/types.js';
 import { tcpExchange, udpExchange } from '../helpers/dns-wire.js';
 import { startGatewayFixture, type RunningGateway } from '../helpers/gateway-fixture.js';
 import { aData, CLASS, outcome, question, rr, signed, TYPE, txtData, updateMessage } from '../helpers/update-wire.js';

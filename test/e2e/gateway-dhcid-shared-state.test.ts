@@ -6,9 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { decodeMessage, encodeMessage } from '../../src/dns/message.js';
-import type { TsigKey } from '../../src/dns/tsig.js';
-import { dhcidStorePath } from '../../src/gateway/dhcid-store.js';
+import { decodeMessage, encodeMessage } from '../../src/dns/wire/message.js';
+import type { TsigKey } from '../../src/dns/wire/tsig.js';
+import { dhcidStorePath } from '../../src/gateway/dhcid/store.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { tempDir } from '../helpers/cli.js';
 import { udpExchange } from '../helpers/dns-wire.js';

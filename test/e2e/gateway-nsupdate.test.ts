@@ -5,8 +5,8 @@
 // the API (service/dnslist), so the test sees the provider's zone, not the gateway's view.
 import { execFile, execFileSync } from 'node:child_process';
 import dgram from 'node:dgram';
-import { decodeMessage, encodeMessage } from '../../src/dns/message.js';
-import { signMessage } from '../../src/dns/tsig.js';
+import { decodeMessage, encodeMessage } from '../../src/dns/wire/message.js';
+import { signMessage } from '../../src/dns/wire/tsig.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

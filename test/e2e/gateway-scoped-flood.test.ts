@@ -8,7 +8,7 @@ import dgram from 'node:dgram';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TsigKey } from '../../src/dns/tsig.js';
+import type { TsigKey } from '../../src/dns/wire/tsig.js';
 import { keygenText } from '../../src/gateway/keygen.js';
 import { MAX_KEY_RECORDS, MAX_UPDATE_RECORDS } from '../../src/gateway/update-limits.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';

@@ -5,8 +5,8 @@
 // sends them.
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appendAdditional, optRecord } from '../../src/dns/edns.js';
-import { signMessage, TSIG_ERROR } from '../../src/dns/tsig.js';
+import { appendAdditional, optRecord } from '../../src/dns/wire/edns.js';
+import { signMessage, TSIG_ERROR } from '../../src/dns/wire/tsig.js';
 import { queryPacket, readAnswer, tcpExchange, udpExchange } from '../helpers/dns-wire.js';
 import { startGatewayFixture, type RunningGateway } from '../helpers/gateway-fixture.js';
 import { aData, CLASS, outcome, question, rr, signed, TYPE, txtData, updateMessage, withMac } from '../helpers/update-wire.js';
@@ -57,7 +57,7 @@ describe('TSIG that cannot be trusted', () => {
   it('answers a truncated MAC by RFC 8945 5.2.2.1 and 5.2.4: too short FORMERR, longer than the hash FORMERR, allowed but not full BADTRUNC (signed), forged BADSIG', async () => {
     const before = gw.zone();
     const whole = signed(updateMessage({ updates: [addA('trunc.example.com')], edns: 1232 }), admin());
-    const mac = (await import('../../src/dns/tsig.js')).findTsig(whole)!.mac;
+    const mac = (await import('../../src/dns/wire/tsig.js')).findTsig(whole)!.mac;
     expect(mac.length).toBe(32);
     const tooShort = outcome(await udpExchange(gw.port, withMac(whole, mac.subarray(0, 8))));
     expect(tooShort.rcode).toBe(FORMERR);

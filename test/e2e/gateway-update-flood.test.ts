@@ -5,7 +5,7 @@
 // (Decoding each such message, as the gateway once did, fell seconds behind at this rate.)
 import dgram from 'node:dgram';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { TsigKey } from '../../src/dns/tsig.js';
+import type { TsigKey } from '../../src/dns/wire/tsig.js';
 import { queryPacket, udpExchange } from '../helpers/dns-wire.js';
 import { startGatewayFixture, type RunningGateway } from '../helpers/gateway-fixture.js';
 import { aData, CLASS, rr, signed, TYPE, updateMessage } from '../helpers/update-wire.js';

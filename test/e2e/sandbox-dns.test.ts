@@ -3,8 +3,8 @@
 // truncation and the TCP retry, API changes visible at once, and hostile packets.
 import dgram from 'node:dgram';
 import { afterEach, describe, expect, it } from 'vitest';
-import { findAuthoritativeServers, queryDns, type DnsAnswer, type DnsType } from '../../src/dns/index.js';
-import { decodeMessage, encodeMessage } from '../../src/dns/message.js';
+import { findAuthoritativeServers, queryDns, type DnsAnswer, type DnsType } from '../../src/dns/client/index.js';
+import { decodeMessage, encodeMessage } from '../../src/dns/wire/message.js';
 import { Registrar } from '../../src/sdk/index.js';
 import { sandboxRegistrar } from '../helpers/sandbox-sdk.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';

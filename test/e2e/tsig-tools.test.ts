@@ -6,11 +6,11 @@
 // same pieces in front of the zone engine.
 import { execFile, execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDnsListener, type DnsListener } from '../../src/dns/listener.js';
-import { decodeMessage, encodeMessage } from '../../src/dns/message.js';
-import { answerWithTsig } from '../../src/dns/tsig-server.js';
-import { findTsig, signMessage, TSIG_ALGORITHMS, type TsigAlgorithm, type TsigKey } from '../../src/dns/tsig.js';
-import type { DnsRecord } from '../../src/dns/types.js';
+import { startDnsListener, type DnsListener } from '../../src/dns/server/listener.js';
+import { decodeMessage, encodeMessage } from '../../src/dns/wire/message.js';
+import { answerWithTsig } from '../../src/dns/server/tsig-server.js';
+import { findTsig, signMessage, TSIG_ALGORITHMS, type TsigAlgorithm, type TsigKey } from '../../src/dns/wire/tsig.js';
+import type { DnsRecord } from '../../src/dns/wire/types.js';
 import { udpExchange, queryPacket } from '../helpers/dns-wire.js';
 import { hasProgram } from '../helpers/pebble.js';
 

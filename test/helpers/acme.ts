@@ -1,6 +1,6 @@
 // Helpers for the ACME tests: the settings `ddedge acme` needs against a sandbox, and what
 // its zone holds.
-import type { DnsMessage, DnsRecord } from '../../src/dns/types.js';
+import type { DnsMessage, DnsRecord } from '../../src/dns/wire/types.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { answerTo } from './hostile-dns.js';
 import { withApi } from './agent-env.js';

@@ -2,7 +2,7 @@
 // answers A, AAAA and TXT questions from a fixed table, NXDOMAIN otherwise. Built on the
 // project's own wire codec (src/dns/) and the scriptable server of hostile-dns.ts.
 import { answerTo, framed, startHostileDns } from './hostile-dns.js';
-import type { DnsMessage, DnsRecord } from '../../src/dns/types.js';
+import type { DnsMessage, DnsRecord } from '../../src/dns/wire/types.js';
 
 export interface DnsAnswers {
   A?: Record<string, string>;

@@ -2,10 +2,10 @@
 // the raw answer (to see its size and flags), a TCP exchange, and the EDNS options a server sent.
 import dgram from 'node:dgram';
 import net from 'node:net';
-import { decodeMessage, encodeMessage } from '../../src/dns/message.js';
-import type { DnsMessage } from '../../src/dns/types.js';
-import { ednsOf, optRecord } from '../../src/dns/edns.js';
-import { appendAdditional } from '../../src/dns/edns.js';
+import { decodeMessage, encodeMessage } from '../../src/dns/wire/message.js';
+import type { DnsMessage } from '../../src/dns/wire/types.js';
+import { ednsOf, optRecord } from '../../src/dns/wire/edns.js';
+import { appendAdditional } from '../../src/dns/wire/edns.js';
 
 export interface QueryShape {
   name: string;

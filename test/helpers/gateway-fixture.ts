@@ -4,7 +4,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { keygenText } from '../../src/gateway/keygen.js';
-import type { TsigAlgorithm, TsigKey } from '../../src/dns/tsig.js';
+import type { TsigAlgorithm, TsigKey } from '../../src/dns/wire/tsig.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { baseEnv, startDist, tempDir, waitForOutput } from './cli.js';
 

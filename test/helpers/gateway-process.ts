@@ -3,7 +3,7 @@
 // state directory, or stop and start one on the same state.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { TsigKey } from '../../src/dns/tsig.js';
+import type { TsigKey } from '../../src/dns/wire/tsig.js';
 import { keygenText } from '../../src/gateway/keygen.js';
 import { baseEnv, startDist, tempDir, waitForOutput } from './cli.js';
 

@@ -4,8 +4,8 @@
 import dgram from 'node:dgram';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { decodeMessage, encodeMessage } from '../../src/dns/message.js';
-import type { DnsMessage, DnsRecord } from '../../src/dns/types.js';
+import { decodeMessage, encodeMessage } from '../../src/dns/wire/message.js';
+import type { DnsMessage, DnsRecord } from '../../src/dns/wire/types.js';
 
 export type Reply = (query: DnsMessage, raw: Buffer) => Buffer | Buffer[] | undefined | Promise<Buffer | Buffer[] | undefined>;
 

@@ -4,7 +4,7 @@
 // holders "die" holding it (the lock is left naming a dead process) so that takeovers race.
 import { closeSync, openSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BusyError } from '../../src/runtime/errors.js';
+import { BusyError } from '../../src/lib/errors.js';
 import { acquireLock } from '../../src/state/lock.js';
 
 const [dir = '.', iterationsText = '0', seedText = '1'] = process.argv.slice(2);

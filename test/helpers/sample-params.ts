@@ -2,7 +2,7 @@
 // a sample of their type and format, then whatever the rules still ask for is filled in.
 import type { Endpoint } from '../../src/api/endpoints/types.js';
 import { toFormFields, type Params, type ParamSpec } from '../../src/api/params.js';
-import { ValidationError } from '../../src/runtime/errors.js';
+import { ValidationError } from '../../src/lib/errors.js';
 
 export function sampleValue(name: string, spec: ParamSpec): string {
   if (spec.values) return spec.values[0]!;

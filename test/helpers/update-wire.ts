@@ -1,10 +1,10 @@
 // UPDATE messages (RFC 2136) byte by byte, for tests that must send what the codec would not
 // write: any class and TTL on a record, records with no data, counts that lie. Names are
 // written uncompressed, as the clients whose shapes the fixtures copy write them.
-import { ednsOf, optRecord } from '../../src/dns/edns.js';
-import { decodeMessage } from '../../src/dns/message.js';
-import { nameToLabels, readName } from '../../src/dns/names.js';
-import { findTsig, signMessage, type TsigKey } from '../../src/dns/tsig.js';
+import { ednsOf, optRecord } from '../../src/dns/wire/edns.js';
+import { decodeMessage } from '../../src/dns/wire/message.js';
+import { nameToLabels, readName } from '../../src/dns/wire/names.js';
+import { findTsig, signMessage, type TsigKey } from '../../src/dns/wire/tsig.js';
 
 export const CLASS = { IN: 1, CH: 3, NONE: 254, ANY: 255 } as const;
 export const TYPE = { A: 1, NS: 2, CNAME: 5, SOA: 6, TXT: 16, AAAA: 28, OPT: 41, AXFR: 252, ANY: 255 } as const;

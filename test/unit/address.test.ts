@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { canonicalAddress, familyOfAddress, isLoopbackHost, nonPublicReason, toBigInt } from '../../src/ip/address.js';
+import { canonicalAddress, familyOfAddress, isLoopbackHost, nonPublicReason, toBigInt } from '../../src/lib/address.js';
 
 describe('public-address rules', () => {
   it.each([

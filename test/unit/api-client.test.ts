@@ -3,9 +3,9 @@ import { ApiClient } from '../../src/api/client.js';
 import { service } from '../../src/api/endpoints/service.js';
 import { tool } from '../../src/api/endpoints/tool.js';
 import { ApiError, apiErrorKind } from '../../src/api/errors.js';
-import { ValidationError } from '../../src/runtime/errors.js';
+import { ValidationError } from '../../src/lib/errors.js';
 import { TransportError } from '../../src/http/errors.js';
-import { createLogger } from '../../src/runtime/log.js';
+import { createLogger } from '../../src/lib/log.js';
 import { envelope, MOCK_ORIGIN, useMockAgent } from '../helpers/mock-api.js';
 
 const ORIGIN = MOCK_ORIGIN;

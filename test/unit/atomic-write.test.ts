@@ -3,7 +3,7 @@
 import { lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { writeFileAtomic } from '../../src/fs/atomic-write.js';
+import { writeFileAtomic } from '../../src/lib/atomic-write.js';
 import { tempDir } from '../helpers/cli.js';
 
 afterEach(() => vi.restoreAllMocks());

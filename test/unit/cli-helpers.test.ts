@@ -19,11 +19,11 @@ describe('waitForOutput', () => {
 describe('runMain', () => {
   it('runs each call with fresh modules, as a new process: a secret registered before is not masked by the next run', async () => {
     expect(await runMain(['--version'], baseEnv())).toMatchObject({ code: 0, stdout: '0.0.0-test\n' });
-    const before = await import('../../src/text/redact.js');
+    const before = await import('../../src/lib/redact.js');
     before.registerSecret('zq-helper-secret-1');
     expect(before.redact('zq-helper-secret-1')).not.toContain('zq-helper-secret-1');
     await runMain(['--version'], baseEnv());
-    const after = await import('../../src/text/redact.js');
+    const after = await import('../../src/lib/redact.js');
     expect(after).not.toBe(before);
     expect(after.redact('zq-helper-secret-1')).toBe('zq-helper-secret-1');
   });

@@ -2,8 +2,8 @@
 // that fails (a private zone, a split horizon, the sandbox) the message says how to name the
 // server instead, since nothing else in it points to --dns-server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseDnsServer } from '../../src/dns/index.js';
-import { completeLines } from '../../src/zone/complete-export.js';
+import { parseDnsServer } from '../../src/dns/client/index.js';
+import { completeLines } from '../../src/zone/file/complete-export.js';
 import { startDnsServer } from '../helpers/dns-server.js';
 
 let resolver: Awaited<ReturnType<typeof startDnsServer>>;

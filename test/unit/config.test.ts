@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { environmentWithDotenv } from '../../src/config/env-sources.js';
 import { defaultStateDir, loadConfig, type FlagValues } from '../../src/config/load.js';
 import { SETTINGS } from '../../src/config/settings.js';
-import { ConfigError } from '../../src/runtime/errors.js';
+import { ConfigError } from '../../src/lib/errors.js';
 import { tempDir } from '../helpers/cli.js';
 
 const CREDS = { DDEDGE_DYNDNS_USER: 'u', DDEDGE_DYNDNS_KEY: 'dyndns-key-1', DDEDGE_HOSTS: 'home.example.com' };

@@ -5,8 +5,8 @@ import { runDaemon } from '../../src/agent/daemon.js';
 import { BACKOFF_BASE_MS, nextDelay } from '../../src/agent/schedule.js';
 import { loadConfig } from '../../src/config/load.js';
 import type { Config } from '../../src/config/config.js';
-import { ConfigError } from '../../src/runtime/errors.js';
-import { silentLogger } from '../../src/runtime/log.js';
+import { ConfigError } from '../../src/lib/errors.js';
+import { silentLogger } from '../../src/lib/log.js';
 import { emptyState } from '../../src/state/state.js';
 
 describe('schedule', () => {

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { AddressUnknownError } from '../../src/runtime/errors.js';
+import { AddressUnknownError } from '../../src/lib/errors.js';
 import { DNS_HEAD_START_MS, detectAddress } from '../../src/ip/detect.js';
 import { firstAddress } from '../../src/ip/fetch-source.js';
 import { BUILTIN_SOURCES, DEFAULT_SOURCES, parseSource, parseSources, type SourceSpec } from '../../src/ip/sources.js';
-import { createLogger, type Logger } from '../../src/runtime/log.js';
+import { createLogger, type Logger } from '../../src/lib/log.js';
 import { startDnsServer } from '../helpers/dns-server.js';
 import { startHostileDns } from '../helpers/hostile-dns.js';
 import { startServer, type TestServer } from '../helpers/servers.js';

@@ -1,14 +1,14 @@
-// The answers' cache in front of the sandbox's name server (src/dns/answer-cache.ts): a repeated
+// The answers' cache in front of the sandbox's name server (src/dns/server/answer-cache.ts): a repeated
 // question costs no zone lookup, yet every answer is the one the responder would give now: a
 // change to the model is seen by the next question, the ID and the question's case are the
 // asker's, and what depends on more than the question's bytes (cookies, TSIG, updates) is never
 // taken from it. Over real UDP where the server is involved.
 import { afterEach, describe, expect, it } from 'vitest';
-import { AnswerCache, isCacheable } from '../../src/dns/answer-cache.js';
-import { decodeMessage, encodeMessage } from '../../src/dns/message.js';
-import { atOrBelow } from '../../src/dns/names.js';
-import { appendAdditional } from '../../src/dns/edns.js';
-import type { QueryContext } from '../../src/dns/responder.js';
+import { AnswerCache, isCacheable } from '../../src/dns/server/answer-cache.js';
+import { decodeMessage, encodeMessage } from '../../src/dns/wire/message.js';
+import { atOrBelow } from '../../src/dns/wire/names.js';
+import { appendAdditional } from '../../src/dns/wire/edns.js';
+import type { QueryContext } from '../../src/dns/server/responder.js';
 import { demoModel } from '../../src/sandbox/model.js';
 import { startNameServer, type NameServer } from '../../src/sandbox/dns/name-server.js';
 import { queryPacket, udpExchange } from '../helpers/dns-wire.js';

@@ -4,10 +4,10 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/runtime/errors.js';
-import { DnsError, findAuthoritativeServers, parseDnsServer, queryDns, systemResolvers } from '../../src/dns/index.js';
-import { encodeMessage } from '../../src/dns/message.js';
-import type { DnsRecord } from '../../src/dns/types.js';
+import { ConfigError } from '../../src/lib/errors.js';
+import { DnsError, findAuthoritativeServers, parseDnsServer, queryDns, systemResolvers } from '../../src/dns/client/index.js';
+import { encodeMessage } from '../../src/dns/wire/message.js';
+import type { DnsRecord } from '../../src/dns/wire/types.js';
 import { answerTo, framed, startHostileDns, type HostileDns } from '../helpers/hostile-dns.js';
 
 const servers: HostileDns[] = [];

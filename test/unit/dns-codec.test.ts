@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { DnsError } from '../../src/dns/errors.js';
-import { decodeMessage, encodeMessage } from '../../src/dns/message.js';
-import { splitTxt } from '../../src/dns/txt-strings.js';
-import { nameKey, nameToLabels, readName } from '../../src/dns/names.js';
-import type { DnsRecord } from '../../src/dns/types.js';
+import { DnsError } from '../../src/dns/wire/errors.js';
+import { decodeMessage, encodeMessage } from '../../src/dns/wire/message.js';
+import { splitTxt } from '../../src/dns/wire/txt-strings.js';
+import { nameKey, nameToLabels, readName } from '../../src/dns/wire/names.js';
+import type { DnsRecord } from '../../src/dns/wire/types.js';
 
 const RECORDS: DnsRecord[] = [
   { name: 'example.com', type: 'A', ttl: 300, value: '192.0.2.10' },

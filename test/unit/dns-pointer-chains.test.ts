@@ -2,9 +2,9 @@
 // thousands of backward pointers is a malformed message (FORMERR), not one to walk for each of
 // the records that point at its end (the cost was pointers × records per parse).
 import { describe, expect, it } from 'vitest';
-import { DnsError } from '../../src/dns/errors.js';
-import { decodeMessage } from '../../src/dns/message.js';
-import { readName } from '../../src/dns/names.js';
+import { DnsError } from '../../src/dns/wire/errors.js';
+import { decodeMessage } from '../../src/dns/wire/message.js';
+import { readName } from '../../src/dns/wire/names.js';
 import { readUpdate } from '../../src/gateway/update-message.js';
 
 /** `count` pointers from `at`: the first points at a root label at `at`, each next one at the one before. */

@@ -1,7 +1,7 @@
 // The replay cache's bounds: an entry lives until its window closes and no longer, and a cache
 // full of open windows refuses to forget one (that would let its message be replayed).
 import { describe, expect, it } from 'vitest';
-import { ReplayCache } from '../../src/dns/replay-cache.js';
+import { ReplayCache } from '../../src/dns/server/replay-cache.js';
 
 describe('ReplayCache', () => {
   it('gives back what it remembers until the window closes, then forgets it', () => {

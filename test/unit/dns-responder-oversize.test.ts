@@ -2,9 +2,9 @@
 // were bounded held one): over UDP it is TC, so the client asks over TCP, as for any answer
 // too large for UDP; over TCP, where nothing larger exists, it stays SERVFAIL.
 import { describe, expect, it } from 'vitest';
-import { CookieJar } from '../../src/dns/cookies.js';
-import { decodeMessage, encodeMessage } from '../../src/dns/message.js';
-import { respondToQuery } from '../../src/dns/responder.js';
+import { CookieJar } from '../../src/dns/server/cookies.js';
+import { decodeMessage, encodeMessage } from '../../src/dns/wire/message.js';
+import { respondToQuery } from '../../src/dns/server/responder.js';
 
 const NAME = 'h.dhcp.example.com';
 /** 300 records of 255 bytes of data each: about 80 KB. */

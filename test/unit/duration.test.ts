@@ -1,6 +1,6 @@
 // Durations as people write them, and limits shown in the unit they used.
 import { describe, expect, it } from 'vitest';
-import { formatDuration, parseDuration, unitOf } from '../../src/text/duration.js';
+import { formatDuration, parseDuration, unitOf } from '../../src/lib/duration.js';
 
 describe('parseDuration', () => {
   it.each([

@@ -4,11 +4,11 @@
 import { mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { silentLogger } from '../../src/runtime/log.js';
+import { silentLogger } from '../../src/lib/log.js';
 import { journalIntent, journalResult } from '../../src/gateway/batch-journal.js';
 import { journalPath, writeJournal } from '../../src/gateway/journal.js';
 import { unfinishedBatches } from '../../src/gateway/unfinished-batches.js';
-import type { Change } from '../../src/zone/plan.js';
+import type { Change } from '../../src/zone/plan/plan.js';
 import { tempDir } from '../helpers/cli.js';
 
 const change = (name: string, value: string): Change => ({ action: 'create', after: { name, type: 'TXT', ttl: 60, value } });

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { OwnersLedger } from '../../src/gateway/key-quotas.js';
 import { SerialStore } from '../../src/gateway/serial-store.js';
-import type { Logger } from '../../src/runtime/log.js';
+import type { Logger } from '../../src/lib/log.js';
 import { tempDir } from '../helpers/cli.js';
 
 function recordingLogger(): Logger & { warnings: string[] } {

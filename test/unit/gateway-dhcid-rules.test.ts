@@ -3,9 +3,9 @@
 // (BIND's rule for a delete of everything at a name), the forms that are FORMERR, NOTZONE or
 // REFUSED, the bound, and Kea's exact sequences (RFC 4703: add, replace, remove in two steps).
 import { describe, expect, it } from 'vitest';
-import type { DnsRecord } from '../../src/dns/types.js';
-import { evaluateWithDhcid, TYPE_DHCID } from '../../src/gateway/dhcid-rules.js';
-import type { DhcidRecord } from '../../src/gateway/dhcid-store.js';
+import type { DnsRecord } from '../../src/dns/wire/types.js';
+import { evaluateWithDhcid, TYPE_DHCID } from '../../src/gateway/dhcid/rules.js';
+import type { DhcidRecord } from '../../src/gateway/dhcid/store.js';
 import { CLASS, TYPE_ANY, type UpdateMessage, type UpdateRecord } from '../../src/gateway/update-message.js';
 import type { Allowed } from '../../src/gateway/update-rules.js';
 import type { LiveRecord, ZoneRecord } from '../../src/zone/record.js';

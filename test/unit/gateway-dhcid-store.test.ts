@@ -3,8 +3,8 @@
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DhcidStore, dhcidStorePath, MAX_DHCID_RECORDS, type DhcidRecord } from '../../src/gateway/dhcid-store.js';
-import { ConfigError } from '../../src/runtime/errors.js';
+import { DhcidStore, dhcidStorePath, MAX_DHCID_RECORDS, type DhcidRecord } from '../../src/gateway/dhcid/store.js';
+import { ConfigError } from '../../src/lib/errors.js';
 import { tempDir } from '../helpers/cli.js';
 
 const DATA = `000201${'ab'.repeat(32)}`;

@@ -2,9 +2,9 @@
 // record the failing step wrote (the plan may merge two updates' changes into one step).
 import { describe, expect, it } from 'vitest';
 import { bystanderReason, holdsFailedWrite } from '../../src/gateway/failed-write.js';
-import type { Change } from '../../src/zone/plan.js';
+import type { Change } from '../../src/zone/plan/plan.js';
 import type { LiveRecord, ZoneRecord } from '../../src/zone/record.js';
-import type { Step } from '../../src/zone/steps.js';
+import type { Step } from '../../src/zone/plan/steps.js';
 
 const live: LiveRecord = { entityID: '1', name: 'a.dyn.example.com', type: 'A', value: '192.0.2.9' };
 const create = (name: string, type: ZoneRecord['type'] = 'A', value = '192.0.2.4'): Change => ({ action: 'create', after: { name, type, value } });

@@ -5,8 +5,8 @@ import { GatewayBudget } from '../../src/gateway/call-budget.js';
 import { gatewayAnswer, gatewayHealth, type GatewayView } from '../../src/gateway/operations.js';
 import { GatewayStats } from '../../src/gateway/stats.js';
 import { ZoneViews } from '../../src/gateway/zone-views.js';
-import { silentLogger } from '../../src/runtime/log.js';
-import type { ZoneProvider } from '../../src/zone/provider-zone.js';
+import { silentLogger } from '../../src/lib/log.js';
+import type { ZoneProvider } from '../../src/zone/provider/provider-zone.js';
 import { tempDir } from '../helpers/cli.js';
 
 const T0 = Date.parse('2026-11-23T10:00:00Z');

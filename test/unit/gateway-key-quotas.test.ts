@@ -5,8 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { OwnersLedger, QuotaBatch } from '../../src/gateway/key-quotas.js';
 import { parseKeysFile } from '../../src/gateway/keys-file.js';
-import { silentLogger } from '../../src/runtime/log.js';
-import type { Change } from '../../src/zone/plan.js';
+import { silentLogger } from '../../src/lib/log.js';
+import type { Change } from '../../src/zone/plan/plan.js';
 import { tempDir } from '../helpers/cli.js';
 
 const txt = (name: string, value: string) => ({ name, type: 'TXT' as const, ttl: 60, value });

@@ -1,7 +1,7 @@
 // The refusal log's bound: 30 lines a minute, then one line saying how many were not logged.
 import { describe, expect, it } from 'vitest';
 import { RefusalLog, REFUSALS_LOGGED_PER_MINUTE } from '../../src/gateway/refusal-log.js';
-import { createLogger } from '../../src/runtime/log.js';
+import { createLogger } from '../../src/lib/log.js';
 
 describe('RefusalLog', () => {
   it('logs up to its bound a minute, counts the rest, escapes what the client sent', () => {

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { nextSerial, serialGreater, SerialStore } from '../../src/gateway/serial-store.js';
-import { silentLogger } from '../../src/runtime/log.js';
+import { silentLogger } from '../../src/lib/log.js';
 import { tempDir } from '../helpers/cli.js';
 
 describe('serial arithmetic', () => {

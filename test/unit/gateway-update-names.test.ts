@@ -3,7 +3,7 @@
 // grant checks (`x\.y.dyn.example.com` ends with `.dyn.example.com`), so it is refused by its
 // labels, with the rule the zone reader applies (src/zone/names.ts), before anything is read.
 import { describe, expect, it } from 'vitest';
-import { EDE } from '../../src/dns/edns.js';
+import { EDE } from '../../src/dns/wire/edns.js';
 import { CLASS, type UpdateMessage, type UpdateRecord } from '../../src/gateway/update-message.js';
 import { evaluateUpdate, RCODE_UPDATE, unfitOwner } from '../../src/gateway/update-rules.js';
 

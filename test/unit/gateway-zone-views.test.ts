@@ -4,10 +4,10 @@
 // non-terminals appear and go), the same delegations; and a reading that changes nothing
 // leaves the serial (and the secondaries) alone.
 import { describe, expect, it } from 'vitest';
-import { answerFromZone, type ZoneIndex } from '../../src/dns/authority.js';
-import type { DnsRecord } from '../../src/dns/types.js';
+import { answerFromZone, type ZoneIndex } from '../../src/dns/server/authority.js';
+import type { DnsRecord } from '../../src/dns/wire/types.js';
 import { ZoneViews } from '../../src/gateway/zone-views.js';
-import type { ZoneProvider } from '../../src/zone/provider-zone.js';
+import type { ZoneProvider } from '../../src/zone/provider/provider-zone.js';
 import type { LiveRecord } from '../../src/zone/record.js';
 
 const ZONE = 'example.com';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { recordOutcomes, FAILING_AFTER } from '../../src/agent/history-events.js';
 import type { Outcome } from '../../src/agent/outcome.js';
 import { boundedText, emptyHistory, HISTORY_LIMITS, type History } from '../../src/state/history.js';
-import { DdedgeError } from '../../src/runtime/errors.js';
+import { DdedgeError } from '../../src/lib/errors.js';
 
 const changed = (i: number) => ({ at: new Date(i * 1000).toISOString(), host: `h${i}.example.com`, type: 'A' as const, event: 'changed' as const, new: `81.0.${i >> 8 & 255}.${i & 255}`, via: 'dyndns' as const });
 

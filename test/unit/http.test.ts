@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { TransportError } from '../../src/http/errors.js';
 import { expectSuccessStatus, httpRequest } from '../../src/http/request.js';
-import { ConfigError } from '../../src/runtime/errors.js';
-import { registerSecret } from '../../src/text/redact.js';
+import { ConfigError } from '../../src/lib/errors.js';
+import { registerSecret } from '../../src/lib/redact.js';
 import { startServer, type TestServer } from '../helpers/servers.js';
 
 let servers: TestServer[] = [];

@@ -4,7 +4,7 @@ import { networkInterfaces } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { interfaceAddress6, parseIfInet6 } from '../../src/ip/interface-address6.js';
-import { createLogger } from '../../src/runtime/log.js';
+import { createLogger } from '../../src/lib/log.js';
 
 const TABLE = fileURLToPath(new URL('../fixtures/if_inet6', import.meta.url));
 

@@ -2,8 +2,8 @@
 // --no-ipv4-for and --listen, each refused with exit 2 and a message naming it when wrong.
 import { describe, expect, it } from 'vitest';
 import { loadConfig, type FlagValues } from '../../src/config/load.js';
-import { ConfigError } from '../../src/runtime/errors.js';
-import { identifierProblem, joinIdentifier, prefixOf } from '../../src/lan/interface-id.js';
+import { ConfigError } from '../../src/lib/errors.js';
+import { identifierProblem, joinIdentifier, prefixOf } from '../../src/lib/interface-id.js';
 import { plannedRecords } from '../../src/lan/planned-records.js';
 
 const CREDS = { DDEDGE_DYNDNS_USER: 'u', DDEDGE_DYNDNS_KEY: 'dyndns-key-1', DDEDGE_API_USER: 'a', DDEDGE_API_PASSWORD: 'p-123456', DDEDGE_IPV6: 'yes' };

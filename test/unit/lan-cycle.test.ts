@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCycle } from '../../src/agent/cycle.js';
 import { loadConfig } from '../../src/config/load.js';
-import { createLogger } from '../../src/runtime/log.js';
+import { createLogger } from '../../src/lib/log.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { tempDir } from '../helpers/cli.js';
 

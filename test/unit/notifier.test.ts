@@ -5,7 +5,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Notifier, NOTIFY_LIMITS } from '../../src/notify/notifier.js';
-import type { Logger } from '../../src/runtime/log.js';
+import type { Logger } from '../../src/lib/log.js';
 
 const servers: http.Server[] = [];
 afterEach(async () => {

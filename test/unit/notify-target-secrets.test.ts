@@ -3,7 +3,7 @@
 // turned "the server failed" into "the *** failed" in every message, in the history too.
 import { describe, expect, it } from 'vitest';
 import { looksLikeToken, parseNotifyTarget } from '../../src/notify/target.js';
-import { redact } from '../../src/text/redact.js';
+import { redact } from '../../src/lib/redact.js';
 
 describe('the secrets of a notification URL', () => {
   it('masks the whole URL and its token-like parts, never a plain word of its path', () => {

@@ -6,7 +6,7 @@ import { ApiClient } from '../../src/api/client.js';
 import type { DnsEntry } from '../../src/api/endpoints/service.js';
 import { undiciTransport } from '../../src/http/undici-transport.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { BroadFilterError, providerZone } from '../../src/zone/provider-zone.js';
+import { BroadFilterError, providerZone } from '../../src/zone/provider/provider-zone.js';
 
 let sandbox: Sandbox;
 const lists = () => sandbox.calls.get('service/dnslist') ?? 0;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { randomQueryId } from '../../src/dns/query-id.js';
+import { randomQueryId } from '../../src/dns/client/query-id.js';
 
 describe('DNS question IDs', () => {
   it('are 16-bit and spread, across many refills of the pool', () => {

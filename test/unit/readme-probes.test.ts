@@ -2,8 +2,8 @@
 // annotations must name paths it serves and the port it is told to listen on.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { PATHS } from '../../src/endpoint/routes.js';
-import { parseListenAddress } from '../../src/endpoint/listen-address.js';
+import { PATHS } from '../../src/probe/routes.js';
+import { parseListenAddress } from '../../src/lib/listen-address.js';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 const yamlBlocks = [...readme.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!);

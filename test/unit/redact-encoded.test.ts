@@ -2,7 +2,7 @@
 // `user:key` as in a Basic authorization, Base64url, hex). Each is masked wherever it sits,
 // whatever user name precedes it; ordinary text is left alone.
 import { describe, expect, it } from 'vitest';
-import { redact, registerSecret } from '../../src/text/redact.js';
+import { redact, registerSecret } from '../../src/lib/redact.js';
 
 const KEY = 'CANARY-SEC-k3y9Q';
 /** Its Base64 holds + and /, which a query string percent-encodes. */

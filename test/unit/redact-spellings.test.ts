@@ -1,10 +1,10 @@
 // Issue 9 item 14 at the unit level: every spelling of a registered secret is masked, and
 // nothing else is.
 import { describe, expect, it } from 'vitest';
-import { redact, registerSecret, registerSecretUrl } from '../../src/text/redact.js';
-import { parseStrictJson } from '../../src/answers/strict-json.js';
+import { redact, registerSecret, registerSecretUrl } from '../../src/lib/redact.js';
+import { parseStrictJson } from '../../src/lib/strict-json.js';
 import { refusalKind } from '../../src/dyndns/refusal.js';
-import { outsideText } from '../../src/text/outside-text.js';
+import { outsideText } from '../../src/lib/outside-text.js';
 
 registerSecret('my secret+pw/"x');
 registerSecret('Kc4n~ary!Key(9)');

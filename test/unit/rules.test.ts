@@ -5,7 +5,7 @@ import { API } from '../../src/api/endpoints/index.js';
 import type { Endpoint } from '../../src/api/endpoints/types.js';
 import { toFormFields, type Params } from '../../src/api/params.js';
 import { prepareParams } from '../../src/api/client.js';
-import { ValidationError } from '../../src/runtime/errors.js';
+import { ValidationError } from '../../src/lib/errors.js';
 import { sampleParams } from '../helpers/sample-params.js';
 
 const person = { type: 'individual', firstName: 'Ana', lastName: 'García', identNumber: '12345678Z', email: 'ana@example.com', phone: '+34.912345678', address: 'Calle Mayor 1', postalCode: '28001', city: 'Madrid', state: 'Madrid', country: 'ES' };

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, writeFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BusyError } from '../../src/runtime/errors.js';
+import { BusyError } from '../../src/lib/errors.js';
 import { acquireLock } from '../../src/state/lock.js';
 import { emptyState, readState, stateFile, writeState } from '../../src/state/state.js';
 import { tempDir } from '../helpers/cli.js';

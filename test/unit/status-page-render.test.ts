@@ -2,8 +2,8 @@
 // key's name can hold markup, and the page's CSP is the second line of defence, not the first.
 import { describe, expect, it } from 'vitest';
 import type { AgentPageView } from '../../src/agent/page-view.js';
-import { renderGatewayPage } from '../../src/endpoint/gateway-page.js';
-import { renderAgentPage } from '../../src/endpoint/status-page.js';
+import { renderGatewayPage } from '../../src/gateway/status-page.js';
+import { renderAgentPage } from '../../src/probe/status-page.js';
 import type { GatewayPageView } from '../../src/gateway/page-view.js';
 
 const EVIL = `<script>alert(1)</script><img src=x onerror="alert(2)">'"&`;

@@ -2,8 +2,8 @@
 // largest) would otherwise have a message signed 18 hours ago accepted, and the gateway's
 // replay cache would have to keep every signed update that long.
 import { describe, expect, it } from 'vitest';
-import { encodeMessage } from '../../src/dns/message.js';
-import { findTsig, signMessage, TSIG_ERROR, verifyRequest, type TsigKey } from '../../src/dns/tsig.js';
+import { encodeMessage } from '../../src/dns/wire/message.js';
+import { findTsig, signMessage, TSIG_ERROR, verifyRequest, type TsigKey } from '../../src/dns/wire/tsig.js';
 
 const key: TsigKey = { name: 'k', algorithm: 'hmac-sha256', secret: Buffer.alloc(32, 7) };
 const NOW = 1_800_000_000;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseXml, XmlError } from '../../src/answers/xml.js';
+import { parseXml, XmlError } from '../../src/lib/xml.js';
 
 describe('xml reader', () => {
   it('reads elements, attributes, text, entities and CDATA', () => {

@@ -4,9 +4,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeState } from '../../src/state/state.js';
-import { agentRecordsOf } from '../../src/zone/agent-records.js';
-import { ownership } from '../../src/zone/ownership.js';
-import { planZone } from '../../src/zone/plan.js';
+import { agentRecordsOf } from '../../src/zone/plan/agent-records.js';
+import { ownership } from '../../src/zone/plan/ownership.js';
+import { planZone } from '../../src/zone/plan/plan.js';
 import { tempDir } from '../helpers/cli.js';
 
 const Z = 'example.com';

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FileTooLarge, NotUtf8, readCappedUtf8 } from '../../src/config/capped-file.js';
-import { readableZoneText, ZONE_FILE_MAX_BYTES } from '../../src/zone/zone-files.js';
-import { withoutProviderLines, PROVIDER_GLUE } from '../../src/zone/provider-lines.js';
+import { readableZoneText, ZONE_FILE_MAX_BYTES } from '../../src/zone/apply/zone-files.js';
+import { withoutProviderLines, PROVIDER_GLUE } from '../../src/zone/file/provider-lines.js';
 
 describe('zone file size', () => {
   it('a 20 MiB file is read whole, and a file past the cap is refused', () => {

@@ -1,7 +1,7 @@
-// The bounds of a zone listing (src/zone/zone-listing.ts) over providers that page oddly: every
+// The bounds of a zone listing (src/zone/provider/zone-listing.ts) over providers that page oddly: every
 // loop stops, and only a listing proved complete by the provider's own count is complete.
 import { describe, expect, it } from 'vitest';
-import { LIST_PAGE_LENGTH, listAll, MAX_LIST_PAGES, type ListedPage } from '../../src/zone/zone-listing.js';
+import { LIST_PAGE_LENGTH, listAll, MAX_LIST_PAGES, type ListedPage } from '../../src/zone/provider/zone-listing.js';
 
 interface Entry {
   id: string;

@@ -1,8 +1,8 @@
 // The master-file reader and writer (RFC 1035 §5) and the JSON form, on their own.
 import { describe, expect, it } from 'vitest';
-import { readJsonZone } from '../../src/zone/json-form.js';
-import { readMasterFile } from '../../src/zone/master-reader.js';
-import { txtStrings, writeMasterFile } from '../../src/zone/master-writer.js';
+import { readJsonZone } from '../../src/zone/file/json-form.js';
+import { readMasterFile } from '../../src/zone/file/master-reader.js';
+import { txtStrings, writeMasterFile } from '../../src/zone/file/master-writer.js';
 
 const read = (text: string, zone = 'example.com') => readMasterFile(text, { zone, file: 'z' });
 const records = (text: string) => read(text).records.map(({ where: _w, ...r }) => r);

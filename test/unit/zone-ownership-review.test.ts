@@ -1,6 +1,6 @@
 // --ignore patterns as users write them (zone review, issue 10).
 import { describe, expect, it } from 'vitest';
-import { ownership } from '../../src/zone/ownership.js';
+import { ownership } from '../../src/zone/plan/ownership.js';
 
 const Z = 'example.com';
 const owner = (...ignore: string[]) => ownership({ zone: Z, hosts: [], ignore });

@@ -1,12 +1,12 @@
 // The mapping (both ways, every type), the plan (a pure function), ownership, safety and the
 // order of the calls, without a provider.
 import { describe, expect, it } from 'vitest';
-import { ownership } from '../../src/zone/ownership.js';
-import { planZone, summarize } from '../../src/zone/plan.js';
-import { fromProvider, toProvider } from '../../src/zone/provider-mapping.js';
+import { ownership } from '../../src/zone/plan/ownership.js';
+import { planZone, summarize } from '../../src/zone/plan/plan.js';
+import { fromProvider, toProvider } from '../../src/zone/provider/provider-mapping.js';
 import type { LiveRecord, ZoneRecord } from '../../src/zone/record.js';
-import { safetyProblems } from '../../src/zone/safety.js';
-import { stepsOf } from '../../src/zone/steps.js';
+import { safetyProblems } from '../../src/zone/plan/safety.js';
+import { stepsOf } from '../../src/zone/plan/steps.js';
 import type { WantedZone } from '../../src/zone/wanted-zone.js';
 
 const Z = 'example.com';

@@ -3,10 +3,10 @@
 // TXT data it loads, the lines it sees.
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { readJsonZone } from '../../src/zone/json-form.js';
-import { masterFileOrigin, readMasterFile } from '../../src/zone/master-reader.js';
-import { writeMasterFile } from '../../src/zone/master-writer.js';
-import { originOf } from '../../src/zone/zone-files.js';
+import { readJsonZone } from '../../src/zone/file/json-form.js';
+import { masterFileOrigin, readMasterFile } from '../../src/zone/file/master-reader.js';
+import { writeMasterFile } from '../../src/zone/file/master-writer.js';
+import { originOf } from '../../src/zone/apply/zone-files.js';
 import { bindTool, soaAndNs, writeZone } from '../helpers/zone.js';
 
 const ZONE = 'example.com';

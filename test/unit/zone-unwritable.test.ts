@@ -3,12 +3,12 @@
 // unchanged or kept, with the reason), and the backup read back holds the zone exactly.
 import { describe, expect, it } from 'vitest';
 import type { DnsEntry } from '../../src/api/endpoints/service.js';
-import { ownership } from '../../src/zone/ownership.js';
-import { planZone } from '../../src/zone/plan.js';
-import { fromProvider, toProvider } from '../../src/zone/provider-mapping.js';
+import { ownership } from '../../src/zone/plan/ownership.js';
+import { planZone } from '../../src/zone/plan/plan.js';
+import { fromProvider, toProvider } from '../../src/zone/provider/provider-mapping.js';
 import type { LiveRecord } from '../../src/zone/record.js';
-import { keepingUnwritable, unwritableRecords } from '../../src/zone/unwritable.js';
-import { backupAsMasterFile, readZoneText, zoneAsMasterFile } from '../../src/zone/zone-files.js';
+import { keepingUnwritable, unwritableRecords } from '../../src/zone/plan/unwritable.js';
+import { backupAsMasterFile, readZoneText, zoneAsMasterFile } from '../../src/zone/apply/zone-files.js';
 
 const ZONE = 'example.com';
 let id = 0;

@@ -5,10 +5,10 @@ import { certbotRecordName, checkChallengePrefix, describeChallenge, type Challe
 import { cleanupChallenge, presentChallenge, type AcmeContext, type CleanupReport, type PresentReport } from '../../acme/challenge.js';
 import { createDnsTxtLookup } from '../../acme/dns-lookup.js';
 import { createApiClient } from '../../agent/via-api.js';
-import { parseDnsServer } from '../../dns/index.js';
+import { parseDnsServer } from '../../dns/client/index.js';
 import { hasApiCredentials, type Config } from '../../config/config.js';
 import { bothNames, missingHalf } from '../../config/credential-names.js';
-import { ConfigError } from '../../runtime/errors.js';
+import { ConfigError } from '../../lib/errors.js';
 import type { CommandContext } from '../command.js';
 import { printJson, setup } from '../setup.js';
 

@@ -5,7 +5,7 @@ import { ApiClient } from '../../api/client.js';
 import { findOperation, operations, type Operation } from '../../api/endpoints/index.js';
 import type { Params } from '../../api/params.js';
 import { credentialAdvice, missingHalf } from '../../config/credential-names.js';
-import { ConfigError, ValidationError } from '../../runtime/errors.js';
+import { ConfigError, ValidationError } from '../../lib/errors.js';
 import type { CommandContext } from '../command.js';
 import { nearestNames } from '../nearest-names.js';
 import { printJson, setup } from '../setup.js';

@@ -3,7 +3,7 @@
 import { API } from '../../api/endpoints/index.js';
 import type { Endpoint } from '../../api/endpoints/types.js';
 import { fileFlagOf, SETTINGS, type Setting } from '../../config/settings.js';
-import { ConfigError } from '../../runtime/errors.js';
+import { ConfigError } from '../../lib/errors.js';
 import type { CommandContext, CommandSpec } from '../command.js';
 
 const quote = (words: string[]) => words.join(' ');

@@ -1,7 +1,7 @@
-import { runEdgeCycle } from '../../agent/edge.js';
+import { runEdgeCycle } from '../../agent/cycle-watchers.js';
 import { runDaemon } from '../../agent/daemon.js';
-import { ConfigError } from '../../runtime/errors.js';
-import { collectAfterCycle, keepLongRunningHeapSmall } from '../../runtime/long-running-heap.js';
+import { ConfigError } from '../../lib/errors.js';
+import { collectAfterCycle, keepLongRunningHeapSmall } from '../../lib/long-running-heap.js';
 import { acquireLock } from '../../state/lock.js';
 import type { CommandContext } from '../command.js';
 import { setup } from '../setup.js';
@@ -17,7 +17,7 @@ export async function run(context: CommandContext): Promise<number> {
   // The page's button asks the daemon directly (logged as the page's, not as a signal); before the daemon runs, it does nothing.
   let askForCycle: ((by: string) => void) | undefined;
   const updateNow = () => askForCycle?.('update now (status page)');
-  const endpoint = config.listen ? await (await import('../../endpoint/server.js')).startEndpoint({ listen: config.listen, config: () => current, logger, updateNow }) : undefined;
+  const endpoint = config.listen ? await (await import('../../probe/server.js')).startEndpoint({ listen: config.listen, config: () => current, logger, updateNow }) : undefined;
   try {
     return await runDaemon({
       config,

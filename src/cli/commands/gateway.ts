@@ -4,8 +4,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
-import { parseDuration } from '../../text/duration.js';
-import { ConfigError } from '../../runtime/errors.js';
+import { parseDuration } from '../../lib/duration.js';
+import { ConfigError } from '../../lib/errors.js';
 import type { CommandContext } from '../command.js';
 import { nearestNames } from '../nearest-names.js';
 import { setup } from '../setup.js';

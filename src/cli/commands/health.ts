@@ -2,8 +2,8 @@
 // Its window is --healthy-within / DDEDGE_HEALTH_MAX_AGE (default three intervals); on this
 // command's line --max-age means the same, as the contract has it (`ddedge health --max-age D`),
 // while DDEDGE_MAX_AGE stays the cycle's re-send age, which health does not read.
-import { parseDuration } from '../../text/duration.js';
-import { ConfigError } from '../../runtime/errors.js';
+import { parseDuration } from '../../lib/duration.js';
+import { ConfigError } from '../../lib/errors.js';
 import { assessHealth } from '../../agent/health.js';
 import { readState } from '../../state/state.js';
 import type { CommandContext } from '../command.js';

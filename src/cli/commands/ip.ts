@@ -1,6 +1,6 @@
-import { AddressUnknownError } from '../../runtime/errors.js';
+import { AddressUnknownError } from '../../lib/errors.js';
 import { DetectionFailed, detectAddress, type SourceAnswer } from '../../ip/detect.js';
-import type { Family } from '../../ip/address.js';
+import type { Family } from '../../lib/address.js';
 import type { CommandContext } from '../command.js';
 import { printJson, setup } from '../setup.js';
 

@@ -1,7 +1,7 @@
 // `ddedge notify test [URL …]`: one test message to each URL, so that a person can check a
 // URL before relying on it. Unlike a cycle's notifications, a failure here is the command's
 // result (exit 4), since checking is all it does.
-import { ConfigError, ExitCode } from '../../runtime/errors.js';
+import { ConfigError, ExitCode } from '../../lib/errors.js';
 import { parseNotifyTarget } from '../../notify/target.js';
 import type { CommandContext } from '../command.js';
 import { printJson, setup } from '../setup.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { ConfigError } from '../../runtime/errors.js';
-import { listenError } from '../../endpoint/listen-address.js';
-import { isLoopbackHost } from '../../ip/address.js';
+import { ConfigError } from '../../lib/errors.js';
+import { listenError } from '../../lib/listen-address.js';
+import { isLoopbackHost } from '../../lib/address.js';
 import { parseFault } from '../../sandbox/faults.js';
 import { startSandbox } from '../../sandbox/server.js';
 import type { CommandContext } from '../command.js';

@@ -1,7 +1,7 @@
 import { historyLine, historyRows } from '../../agent/history-view.js';
 import { sortedRecords, statusDocument } from '../../agent/status-view.js';
 import { readHistory } from '../../state/history.js';
-import { outsideText } from '../../text/outside-text.js';
+import { outsideText } from '../../lib/outside-text.js';
 import { readState } from '../../state/state.js';
 import type { CommandContext } from '../command.js';
 import { printJson, setup } from '../setup.js';

@@ -1,5 +1,5 @@
-import { runEdgeCycle } from '../../agent/edge.js';
-import { redact } from '../../text/redact.js';
+import { runEdgeCycle } from '../../agent/cycle-watchers.js';
+import { redact } from '../../lib/redact.js';
 import type { CommandContext } from '../command.js';
 import { printJson, setup } from '../setup.js';
 

@@ -3,24 +3,24 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ApiClient } from '../../api/client.js';
-import { writeFileAtomic } from '../../fs/atomic-write.js';
-import { registeredDomain } from '../../agent/registered-domain.js';
-import { ConfigError, ExitCode } from '../../runtime/errors.js';
+import { writeFileAtomic } from '../../lib/atomic-write.js';
+import { registeredDomain } from '../../lib/registered-domain.js';
+import { ConfigError, ExitCode } from '../../lib/errors.js';
 import { canonicalName } from '../../zone/names.js';
 import type { LiveRecord } from '../../zone/record.js';
-import { parseIgnore } from '../../zone/ownership.js';
-import { applyExitCode, applyJson, applyLines, planJson, planLines } from '../../zone/plan-report.js';
-import { providerZone } from '../../zone/provider-zone.js';
-import { IncompleteListingError } from '../../zone/zone-listing.js';
-import { zoneTransport } from '../../zone/zone-transport.js';
-import { applyFromProvider, planFromProvider, type PlanReport, type PlanSettings } from '../../zone/session.js';
-import { originOf, readableZoneText, readZoneText, ZONE_FILE_MAX_BYTES, zoneAsJson, zoneAsMasterFile } from '../../zone/zone-files.js';
+import { parseIgnore } from '../../zone/plan/ownership.js';
+import { applyExitCode, applyJson, applyLines, planJson, planLines } from '../../zone/apply/plan-report.js';
+import { providerZone } from '../../zone/provider/provider-zone.js';
+import { IncompleteListingError } from '../../zone/provider/zone-listing.js';
+import { zoneTransport } from '../../zone/provider/zone-transport.js';
+import { applyFromProvider, planFromProvider, type PlanReport, type PlanSettings } from '../../zone/apply/session.js';
+import { originOf, readableZoneText, readZoneText, ZONE_FILE_MAX_BYTES, zoneAsJson, zoneAsMasterFile } from '../../zone/apply/zone-files.js';
 import type { CommandContext } from '../command.js';
 import { nearestNames } from '../nearest-names.js';
 import { printJson, setup } from '../setup.js';
 import { FileTooLarge, NotUtf8, readCappedUtf8 } from '../../config/capped-file.js';
-import type { Logger } from '../../runtime/log.js';
-import { unwritableRecords } from '../../zone/unwritable.js';
+import type { Logger } from '../../lib/log.js';
+import { unwritableRecords } from '../../zone/plan/unwritable.js';
 
 const ACTIONS = ['export', 'plan', 'apply'];
 /** Far above any zone the provider holds. */
@@ -135,7 +135,7 @@ function jsonExport(service: string, live: LiveRecord[], logger: Logger): string
 
 /** --complete: the DNS client is loaded only for it. */
 async function apexLines(service: string, live: LiveRecord[], dnsServers: string[], timeoutMs: number): Promise<string[]> {
-  const [{ parseDnsServer }, { completeLines }] = await Promise.all([import('../../dns/index.js'), import('../../zone/complete-export.js')]);
+  const [{ parseDnsServer }, { completeLines }] = await Promise.all([import('../../dns/client/index.js'), import('../../zone/file/complete-export.js')]);
   return completeLines(service, live, { servers: dnsServers.map((s) => parseDnsServer(s)), timeoutMs });
 }
 

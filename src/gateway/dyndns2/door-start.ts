@@ -1,8 +1,8 @@
 // The door started beside the DNS listeners, on the gateway's own keys, zone views, update
 // queue, budget and refusal log (run.ts gives them): nothing of its own but the HTTP side, the
 // wrong-password memory and its answer counts.
-import { ConfigError } from '../../runtime/errors.js';
-import type { Logger } from '../../runtime/log.js';
+import { ConfigError } from '../../lib/errors.js';
+import type { Logger } from '../../lib/log.js';
 import type { RefusalLog } from '../refusal-log.js';
 import type { UpdateDeps } from '../update-handler.js';
 import { GuessLimit } from './guess-limit.js';

@@ -6,8 +6,8 @@
 // and the key may change. The updates of one request in one zone go as one message: one read
 // of the zone, their writes all made or none. A refusal is logged at warn with its reason (the router shows only the
 // code); nothing a client sent that may be its password reaches a log line.
-import { joinIdentifier } from '../../lan/interface-id.js';
-import { nonPublicReason, type RecordType } from '../../ip/address.js';
+import { joinIdentifier } from '../../lib/interface-id.js';
+import { nonPublicReason, type RecordType } from '../../lib/address.js';
 import { grantsFor } from '../grants.js';
 import type { RefusalLog } from '../refusal-log.js';
 import { isKeyName, keyOf } from './credentials.js';

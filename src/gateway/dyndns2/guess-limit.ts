@@ -12,7 +12,7 @@
 //   per REMEMBER_MS), not to a source that has not: the router, which never sends a wrong
 //   password, is not locked out by someone else's attack on its key, whatever address it has.
 // The memory is bounded: past MAX_SOURCES the source not heard from longest is forgotten.
-import { prefixOf } from '../../lan/interface-id.js';
+import { prefixOf } from '../../lib/interface-id.js';
 
 /** Wrong tries a source may make in a minute: a router with a typo retrying, a person at a keyboard. */
 export const SOURCE_TRIES_PER_MINUTE = 5;

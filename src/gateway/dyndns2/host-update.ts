@@ -5,16 +5,16 @@
 // provider. Before that, what can be answered without a call is: a name outside the served
 // zones or the key's grants (`nohost`), and an address the gateway's view of the zone already
 // holds (`nochg`): a router that re-sends at every reconnect costs nothing.
-import { EDE } from '../../dns/edns.js';
-import { TYPE_CODES, type DnsRecord } from '../../dns/types.js';
-import { canonicalAddress, type RecordType } from '../../ip/address.js';
-import type { Change } from '../../zone/plan.js';
+import { EDE } from '../../dns/wire/edns.js';
+import { TYPE_CODES, type DnsRecord } from '../../dns/wire/types.js';
+import { canonicalAddress, type RecordType } from '../../lib/address.js';
+import type { Change } from '../../zone/plan/plan.js';
 import { grantsFor } from '../grants.js';
 import { keptRecords } from '../kept-records.js';
 import { enqueueUpdate, type Outcome } from '../update-batch.js';
 import { planTo } from '../update-plan.js';
 import { readPlan } from '../update-reading.js';
-import { callCount, stepsOf } from '../../zone/steps.js';
+import { callCount, stepsOf } from '../../zone/plan/steps.js';
 import type { UpdateDeps } from '../update-handler.js';
 import { CLASS, type UpdateMessage, type UpdateRecord } from '../update-message.js';
 import { RCODE_UPDATE } from '../update-rules.js';

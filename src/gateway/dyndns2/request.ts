@@ -10,7 +10,7 @@
 // So a `+` is kept as a `+` (secrets are base64: a `+` there is never a space), `%XX` is decoded
 // where it is an escape and kept where it is not, and empty or `<...>` parts are no address.
 // Pure: nothing here logs or knows the keys.
-import { canonicalAddress, familyOfAddress } from '../../ip/address.js';
+import { canonicalAddress, familyOfAddress } from '../../lib/address.js';
 import { canonicalName } from '../../zone/names.js';
 
 /** Host names one request may name: dyn.com's limit; a router names one or two. */

@@ -3,10 +3,10 @@
 // --prefix-host NAME=<IPv6 interface identifier> (the agent's --host form). Every problem is a
 // configuration error (exit 2) before anything listens.
 import { readFileSync } from 'node:fs';
-import { parseListenAddress, type ListenAddress } from '../../endpoint/listen-address.js';
+import { parseListenAddress, type ListenAddress } from '../../lib/listen-address.js';
 import { parseHostItem } from '../../config/lan-settings.js';
-import { canonicalIdentifier, DEFAULT_PREFIX_LENGTH, identifierProblem } from '../../lan/interface-id.js';
-import { ConfigError } from '../../runtime/errors.js';
+import { canonicalIdentifier, DEFAULT_PREFIX_LENGTH, identifierProblem } from '../../lib/interface-id.js';
+import { ConfigError } from '../../lib/errors.js';
 import { canonicalName } from '../../zone/names.js';
 
 export interface Dyndns2Settings {

@@ -4,12 +4,12 @@
 // A line per query costs more than the answer (to a terminal or a pipe it cut the queries
 // answered per second by 4): it is written at debug level only (DDEDGE_LOG_LEVEL=debug);
 // otherwise one line every 10 s says how many queries were answered.
-import { AnswerCache } from '../../dns/answer-cache.js';
-import { CookieJar } from '../../dns/cookies.js';
-import { startDnsListener } from '../../dns/listener.js';
-import { respondToQuery, type QueryContext } from '../../dns/responder.js';
-import type { TcpLimits } from '../../dns/tcp-connections.js';
-import { moduleOf } from '../../runtime/lazy-import.js';
+import { AnswerCache } from '../../dns/server/answer-cache.js';
+import { CookieJar } from '../../dns/server/cookies.js';
+import { startDnsListener } from '../../dns/server/listener.js';
+import { respondToQuery, type QueryContext } from '../../dns/server/responder.js';
+import type { TcpLimits } from '../../dns/server/tcp-connections.js';
+import { moduleOf } from '../../lib/lazy-import.js';
 import type { SandboxModel } from '../model.js';
 import { generationOf } from './model-watch.js';
 import { answerQuestion, ZoneCache, type NameServerAddress } from './zone-answers.js';

@@ -1,13 +1,13 @@
 // What the sandbox's name server answers for one question, read from its model: the records
 // of the service's zone, plus an SOA and, when the zone has none of its own, an NS
-// `ns1.<zone>` whose address is the sandbox's. Each zone is indexed (src/dns/authority.ts) and
+// `ns1.<zone>` whose address is the sandbox's. Each zone is indexed (src/dns/server/authority.ts) and
 // re-indexed only after the model changed (model-watch.ts) and its entries did, so API changes
 // are answered at once and a question costs O(answer), not O(zone).
-import { answerFromZone, buildZoneIndex, type ZoneAnswer, type ZoneIndex } from '../../dns/authority.js';
-import { atOrBelow, nameKey } from '../../dns/names.js';
-import { RCODE, type DnsRecord, type SoaValue } from '../../dns/types.js';
+import { answerFromZone, buildZoneIndex, type ZoneAnswer, type ZoneIndex } from '../../dns/server/authority.js';
+import { atOrBelow, nameKey } from '../../dns/wire/names.js';
+import { RCODE, type DnsRecord, type SoaValue } from '../../dns/wire/types.js';
 import type { SandboxModel, SandboxService } from '../model.js';
-import { DEFAULT_TTL, recordOfEntry } from '../../zone/entry-records.js';
+import { DEFAULT_TTL, recordOfEntry } from '../../zone/provider/entry-records.js';
 import { generationOf } from './model-watch.js';
 
 export type { ZoneAnswer };

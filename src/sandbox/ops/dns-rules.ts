@@ -3,7 +3,7 @@
 // are not host names. Names are kept as the DNS knows them: lower case, IDN in punycode.
 import { domainToASCII } from 'node:url';
 import type { DnsEntry } from '../../api/endpoints/service.js';
-import { familyOfAddress } from '../../ip/address.js';
+import { familyOfAddress } from '../../lib/address.js';
 import { fail } from './common.js';
 
 const LABEL = /^(?!-)[a-z0-9_-]{1,63}$/;

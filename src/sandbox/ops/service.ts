@@ -2,7 +2,7 @@
 // entity kind inside a service, within the plan's limits (4003); the DNS zone that the
 // dynamic DNS interface also changes.
 import { PRODUCT_KEYS, type DnsEntry } from '../../api/endpoints/service.js';
-import { familyOfAddress } from '../../ip/address.js';
+import { familyOfAddress } from '../../lib/address.js';
 import { findService, PRODUCTS, today, yearsFrom, type SandboxModel, type SandboxService } from '../model.js';
 import { charge, contains, fail, matches, nextId, page, truthy, type OperationRequest, type Operations } from './common.js';
 import { checkCnameAlone, checkDnsEntryValue, dnsEntryName } from './dns-rules.js';

@@ -1,0 +1,28 @@
+import { DdedgeError, ExitCode } from '../../lib/errors.js';
+
+/**
+ * - `timeout`: no valid answer before the deadline (answers with another ID are ignored, as spoofs);
+ * - `connection`: the socket failed (refused, unreachable, reset);
+ * - `malformed`: the answer could not be read or did not match the question;
+ * - `lookup`: a valid answer that does not give what was needed (NXDOMAIN, SERVFAIL, no NS…).
+ * All are transient for the contract (exit 4): another try, later or elsewhere, may succeed.
+ */
+export type DnsErrorKind = 'timeout' | 'connection' | 'malformed' | 'lookup';
+
+export class DnsError extends DdedgeError {
+  constructor(
+    readonly kind: DnsErrorKind,
+    message: string,
+    /** `host:port` of the server asked, when one was. */
+    readonly server?: string,
+  ) {
+    super(message, ExitCode.transient);
+  }
+}
+
+/** A message that breaks the wire format (thrown by the codec; the client adds the server). */
+export class DnsWireError extends DnsError {
+  constructor(message: string) {
+    super('malformed', message);
+  }
+}

@@ -1,0 +1,32 @@
+// The records the agent keeps, as its state file records them. `--host`/DDEDGE_HOSTS name the
+// agent's hosts only in the environment they are set in: a zone apply run by hand, from CI or
+// from another unit lacks them, and would revert the address the agent just sent. The state
+// directory is shared with the agent, so what it recorded is the authority.
+import { readState, stateFile } from '../../state/state.js';
+import { canonicalName } from '../names.js';
+
+export interface AgentRecord {
+  /** Full lower-case ASCII name, as the provider keeps it. */
+  name: string;
+  type: 'A' | 'AAAA';
+}
+
+export interface AgentRecords {
+  /** The state file they were read from (named in the reason a record is kept). */
+  file: string;
+  records: AgentRecord[];
+  /** Set when the file existed but could not be used: read as no records, as the agent reads it. */
+  damage?: string;
+}
+
+/**
+ * Every (host, type) the state file holds, whether or not its last send succeeded: a host
+ * still failing is one the agent is trying to keep. LAN hosts (`name=<iid>`) are recorded by
+ * their name and AAAA. Throws ConfigError when the file cannot be read at all (unreadable is
+ * not empty).
+ */
+export function agentRecordsOf(stateDir: string): AgentRecords {
+  const { state, damage } = readState(stateDir);
+  const records = Object.values(state.records).map((r) => ({ name: canonicalName(r.host) ?? r.host.toLowerCase(), type: r.type }));
+  return { file: stateFile(stateDir), records, ...(damage ? { damage } : {}) };
+}

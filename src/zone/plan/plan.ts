@@ -1,0 +1,208 @@
+// The plan: one pure function from the live zone, the wanted zone and who owns what, to the
+// changes that make the first into the second. Records at one name and type are matched value
+// by value, so a TTL change on one of three MX records is one update, not three.
+import { atProviderDefault, providerGlue } from '../bind-form.js';
+import type { Owner } from './ownership.js';
+import { identityKey, LiveIndex } from '../live-index.js';
+import type { LiveRecord, ZoneRecord } from '../record.js';
+import { FileRecord, type WantedRecord, type WantedZone } from '../wanted-zone.js';
+
+export interface Change {
+  action: 'create' | 'update' | 'delete';
+  before?: LiveRecord;
+  after?: ZoneRecord;
+  /**
+   * An update service/dnsupdate cannot make in place: it keeps the old TTL when none is sent,
+   * so a TTL back to the provider's default is a delete and a create.
+   */
+  replace?: boolean;
+}
+
+export interface KeptRecord {
+  name: string;
+  type: string;
+  reason: string;
+  value?: string;
+}
+
+export interface Plan {
+  zone: string;
+  changes: Change[];
+  kept: KeptRecord[];
+  unchanged: LiveRecord[];
+  /** Every record the provider listed. */
+  live: LiveRecord[];
+  /**
+   * How many of them the plan may touch: every listed record but those kept before the diff
+   * (the agent's hosts, ACME challenges, --ignore, what ddedge cannot write). The safety rule
+   * counts against this, so records it never touches do not dilute the 30%.
+   */
+  touchable: number;
+}
+
+export interface PlanOptions {
+  /** Leave records that are not in the file (and values the file does not name) as they are. */
+  keepUnlisted?: boolean;
+}
+
+/** The records at one name: most names hold one, kept without an array around it. */
+type Grouped<T> = T | T[];
+function addTo<T extends object>(groups: Map<string, Grouped<T>>, key: string, item: T): void {
+  const group = groups.get(key);
+  if (group === undefined) groups.set(key, item);
+  else if (Array.isArray(group)) group.push(item);
+  else groups.set(key, [group, item]);
+}
+const listOf = <T extends object>(group: Grouped<T> | undefined): T[] => (group === undefined ? NONE : Array.isArray(group) ? group : [group]);
+const byValue = (a: { value: string }, b: { value: string }) => (a.value < b.value ? -1 : a.value > b.value ? 1 : 0);
+/** Name and type are the group's: the rest of sameRecord. */
+const identical = (a: ZoneRecord | LiveRecord, b: ZoneRecord | LiveRecord): boolean => a.value === b.value && a.ttl === b.ttl && a.priority === b.priority;
+
+const NONE: never[] = [];
+
+/** The records of one name and type, live and wanted, to be planned in the order of `key`. */
+interface Group {
+  key: string;
+  live: LiveRecord[];
+  wanted: ZoneRecord[];
+}
+
+/**
+ * n log n at worst: records are matched through maps (live-index.ts); only sorts compare.
+ * Records are grouped by name, whose hash each name string keeps (a key made per record would
+ * be hashed anew); a name the file holds exactly as the provider does (one record a side, the
+ * bulk of a big zone) is settled on the spot, and only the other groups are sorted, so that the
+ * changes come in the order of their names and types.
+ */
+export function planZone(live: LiveRecord[], wanted: WantedZone, owner: Owner, options: PlanOptions = {}): Plan {
+  const kept: KeptRecord[] = [];
+  const wantedByName = new Map<string, Grouped<WantedRecord>>();
+  for (const note of wanted.notes) kept.push({ name: note.name, type: note.type, reason: `in the file, ${note.reason}` });
+  let liveKeys: Set<string> | undefined;
+  const { bindForm } = wanted;
+  for (const r of wanted.records) {
+    const glue = bindForm && providerGlue(r, bindForm, live);
+    if (glue) {
+      kept.push({ name: r.name, type: r.type, reason: `in the file, ${glue}`, value: r.value });
+      continue;
+    }
+    const reason = owner(r);
+    if (!reason) addTo(wantedByName, r.name, r);
+    else if (!(liveKeys ??= new Set(live.map(identityKey))).has(identityKey(r))) kept.push({ name: r.name, type: r.type, reason: `in the file, not applied: ${reason}`, value: r.value });
+  }
+
+  const plan: Plan = { zone: wanted.zone, changes: [], kept: [], unchanged: [], live, touchable: 0 };
+  // A live record identical to the one record the file holds at its name, and the first the
+  // listing gives there, stays: the groups below would match it so too (identical records first).
+  // The file's record is taken out; every other live record waits for its group.
+  const waiting = new Map<string, Grouped<LiveRecord>>();
+  const ownKept: KeptRecord[] = [];
+  for (const r of live) {
+    const reason = owner(r);
+    if (reason) {
+      ownKept.push({ name: r.name, type: r.type, reason, value: r.value });
+      continue;
+    }
+    plan.touchable++;
+    const want = wantedByName.get(r.name);
+    if (want !== undefined && !Array.isArray(want) && want.type === r.type && identical(want, r) && !waiting.has(r.name)) {
+      plan.unchanged.push(r);
+      wantedByName.delete(r.name);
+    } else addTo(waiting, r.name, r);
+  }
+  // The live zone's kept records come first, as the provider lists them, then the file's.
+  plan.kept = [...ownKept, ...kept];
+
+  const groups: Group[] = [];
+  for (const [name, have] of waiting) groupByType(name, listOf(have), listOf(wantedByName.get(name)), groups);
+  for (const [name, want] of wantedByName) if (!waiting.has(name)) groupByType(name, NONE, listOf(want), groups);
+  groups.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  for (const group of groups) {
+    planGroup(group.live, bindForm ? atProviderDefault(group.live, group.wanted, bindForm.defaultTtl) : group.wanted, plan, options);
+  }
+  return plan;
+}
+
+function groupByType(name: string, live: LiveRecord[], wanted: ZoneRecord[], groups: Group[]): void {
+  const byType = new Map<string, Group>();
+  const groupOf = (type: string): Group => {
+    let group = byType.get(type);
+    if (!group) byType.set(type, (group = { key: `${name}\t${type}`, live: [], wanted: [] }));
+    return group;
+  };
+  for (const r of live) groupOf(r.type).live.push(r);
+  for (const r of wanted) groupOf(r.type).wanted.push(r);
+  for (const group of byType.values()) groups.push(group);
+}
+
+/** A record of the file as a plan's change holds it: without where it was written. */
+function zoneRecord(record: ZoneRecord | WantedRecord): ZoneRecord {
+  if (!('where' in record) || record instanceof FileRecord) return { name: record.name, type: record.type, ttl: record.ttl, priority: record.priority, value: record.value };
+  const { where: _where, ...plain } = record;
+  return plain;
+}
+
+/**
+ * The records of one name and type. Most groups hold one record a side; bigger ones (a TXT
+ * set, round-robin addresses) are matched through a LiveIndex, never by a scan per record.
+ */
+function planGroup(liveGroup: LiveRecord[], wantedGroup: ZoneRecord[], plan: Plan, options: PlanOptions): void {
+  const { changes, unchanged } = plan;
+  let want = wantedGroup.length > 1 ? wantedGroup.sort(byValue) : wantedGroup;
+  let have: LiveRecord[];
+  if (liveGroup.length <= 1) {
+    // The same steps as below, for at most one live record: nothing to index.
+    const h = liveGroup[0];
+    const i = h ? want.findIndex((w) => identical(w, h)) : -1;
+    const j = h && i < 0 ? want.findIndex((w) => w.value === h.value) : -1;
+    if (i >= 0) unchanged.push(h!);
+    else if (j >= 0) changes.push(update(h!, want[j]!));
+    const matched = i >= 0 ? i : j;
+    if (matched >= 0) want = want.filter((_, k) => k !== matched);
+    have = h && matched < 0 ? liveGroup : NONE;
+  } else {
+    const index = new LiveIndex(liveGroup);
+    // 1. Identical records stay.
+    want = want.filter((w) => {
+      const h = index.takeIdentical(w);
+      if (h) unchanged.push(h);
+      return !h;
+    });
+    // 2. The same value with another TTL or priority: an update of that entry.
+    want = want.filter((w) => {
+      const h = index.takeSameValue(w);
+      if (h) changes.push(update(h, w));
+      return !h;
+    });
+    have = liveGroup.filter((h) => !index.isTaken(h)).sort(byValue);
+  }
+  // 3. Other values at the same name and type: update entries in place, pairwise.
+  if (!options.keepUnlisted) {
+    const pairs = Math.min(have.length, want.length);
+    for (let i = 0; i < pairs; i++) changes.push(update(have[i]!, want[i]!));
+    have = have.slice(pairs);
+    want = want.slice(pairs);
+  }
+  for (const w of want) changes.push({ action: 'create', after: zoneRecord(w) });
+  for (const h of have) {
+    if (options.keepUnlisted) plan.kept.push({ name: h.name, type: h.type, reason: 'not in the file (--keep-unlisted)', value: h.value });
+    else changes.push({ action: 'delete', before: h });
+  }
+}
+
+function update(before: LiveRecord, wanted: ZoneRecord): Change {
+  const after = zoneRecord(wanted);
+  return { action: 'update', before, after, ...(after.ttl === undefined && before.ttl !== undefined ? { replace: true } : {}) };
+}
+
+export interface PlanSummary {
+  create: number;
+  update: number;
+  delete: number;
+  unchanged: number;
+}
+
+export function summarize(plan: Plan): PlanSummary {
+  const count = (action: Change['action']) => plan.changes.filter((c) => c.action === action).length;
+  return { create: count('create'), update: count('update'), delete: count('delete'), unchanged: plan.unchanged.length };
+}

@@ -1,0 +1,76 @@
+// A zone entry as the API keeps it ({name, type, ttl, priority, value}, spec 2.6) as the
+// resource record a name server gives for it. Entries the wire cannot carry (a bad address,
+// an SRV without a port) are left out rather than failing the whole answer.
+import type { DnsEntry } from '../../api/endpoints/service.js';
+import { familyOfAddress } from '../../lib/address.js';
+import { splitTxt } from '../../dns/wire/txt-strings.js';
+import { nameToLabels } from '../../dns/wire/names.js';
+import type { DnsRecord } from '../../dns/wire/types.js';
+
+/** The TTL of an entry whose ttl is `-` (the provider's default). */
+export const DEFAULT_TTL = 300;
+/** MX and SRV entries whose priority is `-` (spec: default 10). */
+const DEFAULT_PRIORITY = 10;
+
+const isName = (value: string): boolean => {
+  try {
+    nameToLabels(value);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+const hostName = (value: string): string | undefined => {
+  const name = value.trim().replace(/\.$/, '');
+  return isName(name) ? name : undefined;
+};
+
+const number = (text: string, fallback: number, max: number): number => {
+  const n = Number(text);
+  return text.trim() !== '' && Number.isInteger(n) && n >= 0 && n <= max ? n : fallback;
+};
+
+/** The record for `entry`, owned by `owner`, or undefined when its value cannot be served. */
+export function recordOfEntry(entry: DnsEntry, owner: string): DnsRecord | undefined {
+  const ttl = number(entry.ttl, DEFAULT_TTL, 0x7fffffff);
+  const priority = number(entry.priority, DEFAULT_PRIORITY, 0xffff);
+  const value = entry.value;
+  switch (entry.type.toUpperCase()) {
+    case 'A':
+    case 'AAAA': {
+      const type = entry.type.toUpperCase() as 'A' | 'AAAA';
+      return familyOfAddress(value.trim()) === (type === 'A' ? 4 : 6) ? { name: owner, type, ttl, value: value.trim() } : undefined;
+    }
+    case 'CNAME':
+    case 'NS': {
+      const target = hostName(value);
+      return target === undefined ? undefined : { name: owner, type: entry.type.toUpperCase() as 'CNAME' | 'NS', ttl, value: target };
+    }
+    case 'MX': {
+      const exchange = hostName(value);
+      return exchange === undefined ? undefined : { name: owner, type: 'MX', ttl, value: { preference: priority, exchange } };
+    }
+    case 'TXT':
+      // The API needs a value, so an empty TXT is sent as the two characters "" (ddedge does, and
+      // reads them back as empty); served as what they stand for, as the gateway serves them.
+      return { name: owner, type: 'TXT', ttl, value: value === '""' ? [''] : splitTxt(value) };
+    case 'SRV': {
+      // Spec: `weight port target` with the priority apart; `priority weight port target` is read too.
+      const parts = value.trim().split(/\s+/);
+      const [p, weight, port, target] = parts.length === 4 ? parts : [String(priority), ...parts];
+      const targetName = target === undefined ? undefined : hostName(target);
+      if (parts.length < 3 || parts.length > 4 || targetName === undefined || !/^\d+$/.test(`${p}${weight}${port}`)) return undefined;
+      const n = [p, weight, port].map(Number) as [number, number, number];
+      if (n.some((x) => x > 0xffff)) return undefined;
+      return { name: owner, type: 'SRV', ttl, value: { priority: n[0], weight: n[1], port: n[2], target: targetName } };
+    }
+    case 'CAA': {
+      const caa = /^(\d{1,3})\s+([A-Za-z0-9]{1,255})\s+(?:"(.*)"|(\S*))$/.exec(value.trim());
+      if (!caa || Number(caa[1]) > 255) return undefined;
+      return { name: owner, type: 'CAA', ttl, value: { flags: Number(caa[1]), tag: caa[2]!, value: caa[3] ?? caa[4] ?? '' } };
+    }
+    default:
+      return undefined;
+  }
+}

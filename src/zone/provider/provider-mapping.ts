@@ -1,0 +1,72 @@
+// The provider's DNS entries <-> ddedge's records, in one place. The provider names an entry
+// by its full host name, keeps TTL and priority as strings with "-" for its default, gives MX
+// and SRV their priority in its own field, SRV as "weight port target", CAA as
+// `flag tag "value"`, TXT as the text itself. Answers are read liberally (case, trailing dots,
+// quotes around CAA values), written one way.
+import type { DnsEntry } from '../../api/endpoints/service.js';
+import { canonicalName } from '../names.js';
+import { hasPriority, isZoneType, type LiveRecord, type ZoneRecord } from '../record.js';
+import { canonicalValue, ValueError } from '../values.js';
+import { readingIsAGuess } from '../plan/unwritable.js';
+
+/**
+ * The API requires a value, so an empty TXT record is sent as the two characters "" (what a
+ * zone file holds for it) and read back as empty.
+ */
+export const EMPTY_TXT = '""';
+
+/** The provider's MX and SRV priority when none is sent. */
+export const DEFAULT_PRIORITY = 10;
+
+/** A TTL or priority as the provider writes it: digits, or `-` (its default) read as none. */
+const countOf = (field: unknown): number | undefined => (field === '-' || field === undefined ? undefined : /^\d+$/.test(String(field)) ? Number(field) : undefined);
+
+export function fromProvider(entry: DnsEntry, zone: string): LiveRecord {
+  const given = String(entry.type ?? '');
+  const type = isZoneType(given) ? given : given.toUpperCase();
+  const rawName = String(entry.name ?? '');
+  const name = rawName === '@' || rawName === '' ? zone : (canonicalName(rawName) ?? rawName.toLowerCase());
+  const ttl = countOf(entry.ttl);
+  let priority = countOf(entry.priority);
+  let value = String(entry.value ?? '');
+  if (hasPriority(type)) {
+    // An SRV value with its priority in front ("10 5 5060 sip.example.com") is read too.
+    const parts = value.trim().split(/\s+/);
+    if (type === 'SRV' && parts.length === 4) {
+      priority ??= Number(parts[0]);
+      value = parts.slice(1).join(' ');
+    }
+    priority ??= DEFAULT_PRIORITY;
+  } else priority = undefined;
+  if (type === 'TXT' && value === EMPTY_TXT) value = '';
+  if (isZoneType(type)) {
+    try {
+      // A value whose reading is a guess (a CAA value with a bare quote) stays as the provider
+      // holds it, so that it is kept as it is and a backup gives it back unchanged (unwritable.ts).
+      if (!readingIsAGuess(type, value)) value = canonicalValue(type, value);
+    } catch (error) {
+      // A value the provider holds but ddedge would not write stays as it is: it can still be deleted.
+      if (!(error instanceof ValueError)) throw error;
+    }
+  }
+  return { entityID: String(entry.entityID), name, type, ttl, priority, value };
+}
+
+/** The fields of service/dnscreate (and of one dnssetzone record). */
+export interface ProviderFields {
+  name: string;
+  type: string;
+  value: string;
+  ttl?: number;
+  priority?: number;
+}
+
+export function toProvider(record: Omit<ZoneRecord, 'type'> & { type: string }): ProviderFields {
+  return {
+    name: record.name,
+    type: record.type,
+    value: record.type === 'TXT' && record.value === '' ? EMPTY_TXT : record.value,
+    ...(record.ttl !== undefined ? { ttl: record.ttl } : {}),
+    ...(hasPriority(record.type) ? { priority: record.priority ?? DEFAULT_PRIORITY } : {}),
+  };
+}
