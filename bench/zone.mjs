@@ -113,7 +113,7 @@ agent.destroy();
 /** ddedge's zone reader alone (the same source as dist/), bundled here: reading the file, nothing else. */
 const readerBundle = join(work, 'reader.mjs');
 const { build } = await import('esbuild');
-await build({ entryPoints: [join(import.meta.dirname, '..', 'src', 'zone', 'zone-files.ts')], bundle: true, platform: 'node', format: 'esm', outfile: readerBundle, logLevel: 'error' });
+await build({ entryPoints: [join(import.meta.dirname, '..', 'src', 'zone', 'apply', 'zone-files.ts')], bundle: true, platform: 'node', format: 'esm', outfile: readerBundle, logLevel: 'error' });
 const readFile = join(work, 'read-file.mjs');
 writeFileSync(readFile, `import { readFileSync } from 'node:fs';\nimport { readZoneText } from ${JSON.stringify(readerBundle)};\nconst wanted = readZoneText(readFileSync(process.argv[2], 'utf8'), { zone: ${JSON.stringify(ZONE)}, file: process.argv[2] });\nif (!wanted.records.length) process.exit(3);\n`);
 
