@@ -40,9 +40,9 @@ interface D2Config {
 
 /** The Kea D2 configuration the README gives, as text. */
 function readmeRecipe(): string {
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const readme = readFileSync(new URL('../../docs/gateway-clients.md', import.meta.url), 'utf8');
   const block = /<!-- recipe: kea-d2 -->\n```json\n([\s\S]*?)\n```/.exec(readme);
-  if (!block) throw new Error('README has no <!-- recipe: kea-d2 --> JSON block');
+  if (!block) throw new Error('docs/gateway-clients.md has no <!-- recipe: kea-d2 --> JSON block');
   return block[1]!;
 }
 

@@ -12,14 +12,14 @@ import { startDoor, type RunningDoor } from '../helpers/dyndns2-gateway.js';
 import { freePort, hasProgram } from '../helpers/pebble.js';
 import { readmeRecipe, REPO, runRecipe, withPorts } from '../helpers/readme-recipes.js';
 
-const README = readFileSync(resolve(REPO, 'README.md'), 'utf8');
+const README = readFileSync(resolve(REPO, 'docs/gateway-dyndns2.md'), 'utf8');
 const TOOLS = hasProgram('curl') && hasProgram('ddclient') && hasProgram('inadyn');
 
 /** The `text` block after `<!-- router: NAME -->`, as `field: value` pairs. */
 function routerFields(name: string): Record<string, string> {
   const marker = `<!-- router: ${name} -->\n`;
   const at = README.indexOf(marker);
-  if (at < 0) throw new Error(`README.md has no block marked ${marker.trim()}`);
+  if (at < 0) throw new Error(`docs/gateway-dyndns2.md has no block marked ${marker.trim()}`);
   const block = /^```text\n([\s\S]*?)^```$/m.exec(README.slice(at + marker.length))!;
   return Object.fromEntries(block[1]!.trim().split('\n').map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trim()]));
 }

@@ -27,7 +27,7 @@ function folderWithDist(): string {
 
 describe.skipIf(!TOOLS)('README: try the gateway in front of the sandbox', () => {
   it('tells a fresh clone, which has no dist/, to build first', () => {
-    const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
+    const readme = readFileSync(join(REPO, 'docs/gateway.md'), 'utf8');
     const before = readme.slice(0, readme.indexOf('<!-- recipe: gateway-sandbox -->'));
     expect(before.trimEnd().slice(before.trimEnd().lastIndexOf('\n\n'))).toMatch(/from a checkout, after `npm ci && npm run build`/);
   });

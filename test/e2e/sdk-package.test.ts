@@ -23,7 +23,7 @@ beforeAll(() => {
 });
 
 describe('the SDK from a project that installed ddedge', () => {
-  const readme = () => readFileSync(join(root, 'README.md'), 'utf8');
+  const readme = () => readFileSync(join(root, 'docs/sdk-and-api.md'), 'utf8');
   const example = () => /```js\n(import \{ Registrar[\s\S]*?)```/.exec(readme())![1]!;
 
   it("runs the README's example against the sandbox as README says, and it changes nothing", async () => {
