@@ -2,11 +2,10 @@
 // the repository: every relative link must reach a file that exists and, when it names a
 // `#anchor` in one of those pages, a heading of that page, as GitHub spells heading anchors. A
 // page moved or a heading renamed otherwise leaves a reader at a dead link.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-
-const REPO = resolve(import.meta.dirname, '../..');
+import { docPages, REPO } from '../helpers/readme-recipes.js';
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces made hyphens. */
 export function headingSlug(heading: string): string {
@@ -77,11 +76,6 @@ export function brokenLinks(root: string, page: string, read: (path: string) => 
   return problems;
 }
 
-/** README.md and every docs/*.md (the manual's pages; docs/spec/ is the provider's). */
-export function docPages(root: string): string[] {
-  return ['README.md', ...readdirSync(join(root, 'docs')).filter((name) => name.endsWith('.md')).sort().map((name) => `docs/${name}`)];
-}
-
 function readFrom(root: string) {
   return (path: string): string | undefined => {
     if (!path.endsWith('.md')) return undefined;
@@ -136,7 +130,7 @@ describe('brokenLinks', () => {
 
 describe('the front page and the docs', () => {
   const read = readFrom(REPO);
-  it.each(docPages(REPO))('%s: every relative link and anchor resolves', (page) => {
+  it.each(docPages())('%s: every relative link and anchor resolves', (page) => {
     expect(brokenLinks(REPO, page, read)).toEqual([]);
   });
 });

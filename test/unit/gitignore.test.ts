@@ -1,7 +1,8 @@
-// What the docs' recipes (README.md, docs/*.md) write into the folder they run in (a checkout, most often): keys, key
-// files and configurations holding a secret, logs; and what `npm pack` leaves there. None of it
-// may end up in a commit by a `git add .`: each is named by .gitignore. The files are read off
-// the recipes themselves, so a recipe that writes a new one is checked too.
+// What the docs' recipes (README.md, docs/*.md) write into the folder they run in (a checkout,
+// most often): keys, key files and configurations holding a secret, logs; and what `npm pack`
+// leaves there. None of it may end up in a commit by a `git add .`: each is named by
+// .gitignore. The files are read off the recipes themselves, so a recipe that writes a new one
+// is checked too.
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { docPage, docPages, REPO } from '../helpers/readme-recipes.js';
