@@ -8,8 +8,9 @@
 #   /lib/systemd/system/                 the units of systemd/ (the same as a manual install's)
 #   /usr/lib/sysusers.d/ddedge.conf      the ddedge system user and group
 #   /etc/ddedge/ddedge.env               settings, a conffile, 0640 root:ddedge
-#   /usr/share/bash-completion/completions/ddedge, /usr/share/doc/ddedge/ (README.Debian: purging keeps /var/lib/ddedge)
-#   /usr/share/ddedge/dnsapi/dns_ddedge.sh  acme.sh's hook, to copy into acme.sh's dnsapi/ (README)
+#   /usr/share/bash-completion/completions/ddedge, /usr/share/doc/ddedge/ (README.Debian: purging keeps /var/lib/ddedge;
+#   the manual: README.md.gz and the pages it links to, docs/*.md.gz)
+#   /usr/share/ddedge/dnsapi/dns_ddedge.sh  acme.sh's hook, to copy into acme.sh's dnsapi/ (docs/certificates.md)
 # The postinst makes the user and V8's code cache with the Node.js that will run ddedge
 # (packaging/deb/postinst); the cache the build made belongs to the build's Node and is left out.
 set -euo pipefail
@@ -24,7 +25,7 @@ pkg="$work/ddedge"
 
 install -d -m 0755 "$pkg/DEBIAN" "$pkg/usr/lib/ddedge/dist/chunks" "$pkg/usr/lib/ddedge/bin" "$pkg/usr/lib/ddedge/scripts" \
   "$pkg/usr/bin" "$pkg/lib/systemd/system" "$pkg/usr/lib/sysusers.d" "$pkg/usr/share/doc/ddedge" \
-  "$pkg/usr/share/bash-completion/completions" "$pkg/usr/share/ddedge/dnsapi" "$pkg/etc/ddedge"
+  "$pkg/usr/share/doc/ddedge/docs" "$pkg/usr/share/bash-completion/completions" "$pkg/usr/share/ddedge/dnsapi" "$pkg/etc/ddedge"
 install -m 0755 dist/ddedge.mjs "$pkg/usr/lib/ddedge/dist/ddedge.mjs"
 for file in dist/chunks/*.cjs dist/chunks/*.LEGAL.txt; do install -m 0644 "$file" "$pkg/usr/lib/ddedge/dist/chunks/"; done
 install -m 0755 bin/ddedge-acme "$pkg/usr/lib/ddedge/bin/ddedge-acme"
@@ -42,6 +43,7 @@ install -m 0644 packaging/deb/copyright "$pkg/usr/share/doc/ddedge/copyright"
 install -m 0644 packaging/deb/README.Debian "$pkg/usr/share/doc/ddedge/README.Debian"
 install -D -m 0644 packaging/deb/lintian-overrides "$pkg/usr/share/lintian/overrides/ddedge"
 gzip -9n < README.md > "$pkg/usr/share/doc/ddedge/README.md.gz"
+for page in docs/*.md; do gzip -9n < "$page" > "$pkg/usr/share/doc/ddedge/$page.gz"; done
 date="$(date -R -u -d "@${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}")"
 printf 'ddedge (%s) unstable; urgency=medium\n\n  * Release %s.\n\n -- ddedge maintainers <ddedge@example.org>  %s\n' "$version" "$version" "$date" | gzip -9n > "$pkg/usr/share/doc/ddedge/changelog.gz"
 

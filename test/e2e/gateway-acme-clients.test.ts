@@ -1,15 +1,15 @@
-// Real ACME clients through `ddedge gateway` (issue 18), from README "Recipes per client" run as
+// Real ACME clients through `ddedge gateway`, from docs/gateway-clients.md "Recipes per client" run as
 // written: certbot `--dns-rfc2136` and lego `--dns rfc2136` each get a certificate for
 // example.com and *.example.com from Pebble, which validates DNS-01 at the sandbox's name
 // server; the clients' updates go to the built gateway in front of the sandbox's API, each
 // signed with a key granted only `name _acme-challenge.example.com TXT`. Afterwards the
 // provider's zone (service/dnslist through the API) is exactly as before, and the provider
-// calls each certificate cost are what the README says. Then the router recipes (nsupdate,
+// calls each certificate cost are what the page says. Then the router recipes (nsupdate,
 // knsupdate) with a key granted one A record.
 //
-// The README's `gateway-*` blocks run unchanged in one directory (the gateway's keys file is
+// The page's `gateway-*` blocks run unchanged in one directory (the gateway's keys file is
 // there, and the clients' copies of their keys), in an empty HOME, with `ddedge` on the PATH
-// as the package installs it. What a README cannot say, the test's environment supplies:
+// as the package installs it. What a page cannot say, the test's environment supplies:
 // - the port: 5354 in the blocks becomes the gateway's free port (the one mapping, withPorts);
 // - certbot's CA, answers and directories: its own config file ~/.config/letsencrypt/cli.ini
 //   (server, config/work/logs dirs, non-interactive, agree-tos, 1 s propagation wait) and
@@ -54,7 +54,7 @@ async function providerZone(): Promise<string[]> {
   return dns.map((e) => `${e.name} ${e.type} ${e.ttl} ${e.value}`).sort();
 }
 
-/** Runs the README blocks `names` in the gateway's directory, the gateway's port for 5354. */
+/** Runs the page's blocks `names` in the gateway's directory, the gateway's port for 5354. */
 function runBlocks(names: string[], env: Record<string, string> = {}, before = '') {
   const script = before + names.map((n) => readmeRecipe(n)).join('\n');
   return runRecipe(gatewayPort ? withPorts(script, { 5354: gatewayPort }) : script, {
@@ -135,7 +135,7 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-describe.skipIf(!TOOLS)('ACME clients through the gateway, as the README shows them', () => {
+describe.skipIf(!TOOLS)('ACME clients through the gateway, as docs/gateway-clients.md shows them', () => {
   it.skipIf(!hasCertbotRfc2136)('certbot --dns-rfc2136: a certificate for example.com and *.example.com in 8 provider calls; the zone as before', { timeout: CLIENT_TIMEOUT_MS + 10_000 }, async () => {
     const before = await providerZone();
     let run = { code: null as number | null, output: '' };

@@ -267,7 +267,7 @@ const SCRIPTS: { what: string; lines: string[]; key?: 'narrow' }[] = [
 ];
 
 /**
- * Where the gateway cannot do what BIND does because of the provider; README's gateway section
+ * Where the gateway cannot do what BIND does because of the provider; docs/gateway.md
  * names each. `ours` is what the gateway's zone gains instead of what named's gains.
  */
 const DIFFERENCES: { what: string; lines: string[]; ours: string[] }[] = [

@@ -1,4 +1,4 @@
-// Two built gateways on one state directory, each serving its own zone (as README allows): Kea's
+// Two built gateways on one state directory, each serving its own zone (as docs/gateway.md allows): Kea's
 // adds (name not in use; add A and DHCID) through both, interleaved, and every DHCID record of
 // both zones stays in <state>/gateway/dhcid.json and is answered, after a restart too. (Each
 // gateway once rewrote the file from its own memory, dropping the other's records, so the

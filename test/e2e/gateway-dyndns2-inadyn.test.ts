@@ -3,7 +3,7 @@
 // HTTPS with the test CA (ca-trust-file): it sets A, refreshes it (forced: nochg, no provider
 // call), and sets AAAA when it has an IPv6 address to send. inadyn's built-in dyndns2 provider
 // (default@dyndns.org) cannot be pointed elsewhere (inadyn 2.10 refuses ddns-server there), so
-// the README's recipe and this test use `custom`.
+// the recipe of docs/gateway-dyndns2.md and this test use `custom`.
 import { execFile } from 'node:child_process';
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

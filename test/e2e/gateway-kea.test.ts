@@ -1,5 +1,5 @@
 // Kea's DHCP-DDNS server (kea-dhcp-ddns, "D2") in front of the built gateway, configured by the
-// README's recipe (<!-- recipe: kea-d2 -->) with only the secret and ports changed. The test
+// docs/gateway-clients.md's recipe (<!-- recipe: kea-d2 -->) with only the secret and ports changed. The test
 // plays the DHCP server: it sends D2 name change requests (NCRs) in Kea's UDP wire form, a
 // 2-byte length in network order then the request as JSON (Kea's ncr_msg/ncr_udp), and D2 sends
 // its RFC 4703 updates (prerequisites on DHCID) to the gateway. The outcome is read back from
@@ -38,11 +38,11 @@ interface D2Config {
   DhcpDdns: { port: number; 'tsig-keys': { secret: string }[]; 'forward-ddns': { 'ddns-domains': { 'dns-servers': { port: number }[] }[] } };
 }
 
-/** The Kea D2 configuration the README gives, as text. */
+/** The Kea D2 configuration docs/gateway-clients.md gives, as text. */
 function readmeRecipe(): string {
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const readme = readFileSync(new URL('../../docs/gateway-clients.md', import.meta.url), 'utf8');
   const block = /<!-- recipe: kea-d2 -->\n```json\n([\s\S]*?)\n```/.exec(readme);
-  if (!block) throw new Error('README has no <!-- recipe: kea-d2 --> JSON block');
+  if (!block) throw new Error('docs/gateway-clients.md has no <!-- recipe: kea-d2 --> JSON block');
   return block[1]!;
 }
 
@@ -123,7 +123,7 @@ beforeAll(async () => {
   writeFileSync(keysFile, `${keyText}grant "dhcp" subdomain dhcp.example.com A AAAA DHCID;\n${xfrText}transfer "xfr";\n`, { mode: 0o600 });
   gatewayPort = await startGateway(0);
 
-  // The README's recipe, with this test's secret and ports.
+  // The page's recipe, with this test's secret and ports.
   const config = JSON.parse(readmeRecipe()) as D2Config;
   ncrPort = await freePort();
   config.DhcpDdns.port = ncrPort;

@@ -138,7 +138,7 @@ describe('a secret file or dotenv file that never ends', () => {
     expect(run.stderr).toMatch(/DDEDGE_API_PASSWORD_FILE: "\/dev\/zero" is larger than 64 KiB/);
   });
 
-  // --dotenv: `node dist/ddedge.mjs --env-file F` would have Node itself read F (README).
+  // --dotenv: `node dist/ddedge.mjs --env-file F` would have Node itself read F (docs/agent.md).
   it('--dotenv /dev/zero: exit 2 at once', async () => {
     const run = await bounded(['update', '--dotenv', '/dev/zero', '--json'], agentEnv(sandbox));
     expect(run.code).toBe(2);
@@ -210,7 +210,7 @@ describe('a fatal error follows the log format (containers log JSON lines; journ
 });
 
 describe('--help names every form of address source', () => {
-  it('file:<path> is among them (the README lists it)', async () => {
+  it('file:<path> is among them (docs/agent.md lists it)', async () => {
     const run = await runMain(['--help'], baseEnv());
     expect(run.stdout).toMatch(/Also: .*file:<path>/);
   });

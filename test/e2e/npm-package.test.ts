@@ -2,7 +2,7 @@
 // were built first (the single executables in dist/bin/, the container's files in
 // dist/container/, the Debian package in dist/; faked here, one of them large): `npm run build`
 // keeps them and says so, and the tarball still holds exactly the program, the SDK with its
-// types, the units, the ACME hooks and the README, at about 1 MB, whatever else dist/ holds.
+// types, the units, the ACME hooks and the manual (README.md, docs/*.md), at about 1 MB, whatever else dist/ holds.
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
@@ -18,10 +18,11 @@ const npm = (args: string[], cwd: string) => {
   return npmCli ? execFileSync(process.execPath, [npmCli, ...args], { cwd, env, encoding: 'utf8', stdio: 'pipe' }) : execFileSync('npm', args, { cwd, env, encoding: 'utf8', stdio: 'pipe' });
 };
 
-/** What the package may hold: the program and its chunks, the SDK and its types, units, hooks, README. */
+/** What the package may hold: the program and its chunks, the SDK and its types, units, hooks, the manual. */
 const ALLOWED = [
   /^package\.json$/,
   /^README\.md$/,
+  /^docs\/[a-z0-9-]+\.md$/,
   /^dist\/(ddedge|sdk)\.mjs$/,
   /^dist\/sdk\.mjs\.(map|LEGAL\.txt)$/,
   /^dist\/chunks\/[^/]+\.(cjs|cjs\.v8cache|LEGAL\.txt)$/,
@@ -50,7 +51,7 @@ describe('the npm package', () => {
     const [pack] = JSON.parse(npm(['pack', '--dry-run', '--json', '--ignore-scripts'], copy)) as { size: number; unpackedSize: number; files: { path: string }[] }[];
     const paths = pack!.files.map((f) => f.path);
     expect(paths.filter((path) => !ALLOWED.some((pattern) => pattern.test(path)))).toEqual([]);
-    for (const needed of ['dist/ddedge.mjs', 'dist/chunks/main.cjs', 'dist/sdk.mjs', 'dist/types/sdk/index.d.ts', 'bin/ddedge-acme', 'dnsapi/dns_ddedge.sh', 'systemd/ddedge.timer', 'README.md']) expect(paths).toContain(needed);
+    for (const needed of ['dist/ddedge.mjs', 'dist/chunks/main.cjs', 'dist/sdk.mjs', 'dist/types/sdk/index.d.ts', 'bin/ddedge-acme', 'dnsapi/dns_ddedge.sh', 'systemd/ddedge.timer', 'README.md', 'docs/agent.md', 'docs/running.md']) expect(paths).toContain(needed);
     // The tarball (compressed) and what it unpacks to: about 1 MB and 4 MB today.
     expect(pack!.size).toBeLessThan(2 * 1024 * 1024);
     expect(pack!.unpackedSize).toBeLessThan(8 * 1024 * 1024);

@@ -1,11 +1,11 @@
-// README "Try it with a real CA, no account", run as written: the shell blocks marked
-// `<!-- recipe: acme-pebble-* -->` are taken from README.md and run in order in one bash, as a
+// docs/certificates.md "Try it with a real CA, no account", run as written: the shell blocks marked
+// `<!-- recipe: acme-pebble-* -->` are taken from that page and run in order in one bash, as a
 // reader pasting them into one shell would, from the checkout (they use dist/ and bin/), in an
-// empty HOME. The one change: the README's ports (8443, 5353, 14000, 15000) become free ports,
+// empty HOME. The one change: the page's ports (8443, 5353, 14000, 15000) become free ports,
 // by the single mapping below, because a shared test machine cannot promise those are free.
 // Between the lego block and the stop block the test asks the sandbox's name server whether a
 // challenge was left behind (its only addition, and it changes nothing).
-// If the README's blocks change in a way that no longer works, this fails.
+// If the page's blocks change in a way that no longer works, this fails.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -21,7 +21,7 @@ const TOOLS =
   hasProgram('curl') &&
   hasProgram('dig', 'bind9-dnsutils');
 
-describe.skipIf(!TOOLS)('README: Try it with a real CA, no account', () => {
+describe.skipIf(!TOOLS)('docs/certificates.md: Try it with a real CA, no account', () => {
   it('certbot with the hooks and lego with the exec provider each get example.com and *.example.com from Pebble', { timeout: 280_000 }, async () => {
     const ports = { 8443: await freePort(), 5353: await freePort(), 14000: await freePort(), 15000: await freePort() };
     const home = tempDir('ddedge-recipe-home-');
@@ -42,7 +42,7 @@ describe.skipIf(!TOOLS)('README: Try it with a real CA, no account', () => {
     // Nothing left at the challenge name, and the stop block ran (it kills both jobs, so they were alive).
     expect(run.output).toContain('checked-left-over');
     expect(run.output).not.toContain('left over:');
-    // What the README says the two certificates cost: 8 API calls each.
+    // What the page says the two certificates cost: 8 API calls each.
     expect(sandboxCalls(run.output)).toEqual({ 'service/dnslist': 8, 'service/dnscreate': 4, 'service/dnsdelete': 4 });
   });
 });

@@ -1,4 +1,4 @@
-// README "Address sources": the `dns:` source tried against the sandbox's name server
+// docs/agent.md "Address sources": the `dns:` source tried against the sandbox's name server
 // (<!-- recipe: dns-source-sandbox -->), run as written with free ports: the name the example
 // asks for is made through the API, and `ddedge ip` reports the address it holds.
 import { symlinkSync } from 'node:fs';
@@ -9,7 +9,7 @@ import { tempDir } from '../helpers/cli.js';
 import { freePort, hasProgram } from '../helpers/pebble.js';
 import { readmeRecipe, REPO, runRecipe, withPorts } from '../helpers/readme-recipes.js';
 
-describe.skipIf(!hasProgram('curl'))('README: a dns: address source against the sandbox', () => {
+describe.skipIf(!hasProgram('curl'))('docs/agent.md: a dns: address source against the sandbox', () => {
   it('reports the address the name holds at the sandbox, as the example in the list of sources asks for it', async () => {
     const recipe = readmeRecipe('dns-source-sandbox');
     // The example the list of sources gives is the one the recipe runs.

@@ -1,4 +1,4 @@
-// README "Routers and NAS boxes": the blocks run as written (the one change: the README's ports
+// docs/gateway-dyndns2.md "Routers and NAS boxes": the blocks run as written (the one change: the page's ports
 // become free ones, and the door's https://gateway.example.com:8245 its test URL), and the
 // FRITZ!Box and Synology fields replayed as those boxes send them: placeholders replaced by the
 // values as they are, each URL of the FRITZ!Box's space-separated list called with its
@@ -12,14 +12,14 @@ import { startDoor, type RunningDoor } from '../helpers/dyndns2-gateway.js';
 import { freePort, hasProgram } from '../helpers/pebble.js';
 import { readmeRecipe, REPO, runRecipe, withPorts } from '../helpers/readme-recipes.js';
 
-const README = readFileSync(resolve(REPO, 'README.md'), 'utf8');
+const README = readFileSync(resolve(REPO, 'docs/gateway-dyndns2.md'), 'utf8');
 const TOOLS = hasProgram('curl') && hasProgram('ddclient') && hasProgram('inadyn');
 
 /** The `text` block after `<!-- router: NAME -->`, as `field: value` pairs. */
 function routerFields(name: string): Record<string, string> {
   const marker = `<!-- router: ${name} -->\n`;
   const at = README.indexOf(marker);
-  if (at < 0) throw new Error(`README.md has no block marked ${marker.trim()}`);
+  if (at < 0) throw new Error(`docs/gateway-dyndns2.md has no block marked ${marker.trim()}`);
   const block = /^```text\n([\s\S]*?)^```$/m.exec(README.slice(at + marker.length))!;
   return Object.fromEntries(block[1]!.trim().split('\n').map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trim()]));
 }
@@ -28,7 +28,7 @@ function curl(args: string[]): Promise<string> {
   return new Promise((done, fail) => execFile('curl', ['-sS', ...args], { timeout: 30_000 }, (error, stdout, stderr) => (error ? fail(new Error(`${error.message}\n${stderr}`)) : done(stdout))));
 }
 
-describe.skipIf(!TOOLS)('README: routers and NAS boxes through the dyndns2 door', () => {
+describe.skipIf(!TOOLS)('docs/gateway-dyndns2.md: routers and NAS boxes through the dyndns2 door', () => {
   let door: RunningDoor;
   let env: Record<string, string>;
   let dir: string;
@@ -42,7 +42,7 @@ describe.skipIf(!TOOLS)('README: routers and NAS boxes through the dyndns2 door'
       { args: ['--prefix-host', 'pc.lan.example.com=::1e2:3ff:fe4a:5b6c'] },
     );
     dir = tempDir('ddedge-readme-dyndns2-');
-    // `ddedge` as the README's readers have it installed, for inadyn's checkip-command.
+    // `ddedge` as the page's readers have it installed, for inadyn's checkip-command.
     mkdirSync(join(dir, 'bin'));
     writeFileSync(join(dir, 'bin', 'ddedge'), `#!/bin/sh\nexec "${process.execPath}" "${DIST}" "$@"\n`);
     chmodSync(join(dir, 'bin', 'ddedge'), 0o755);

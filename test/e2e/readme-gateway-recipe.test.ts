@@ -1,7 +1,7 @@
-// README "The DNS gateway": the try-it block (<!-- recipe: gateway-sandbox -->) run as written:
+// docs/gateway.md "The DNS gateway": the try-it block (<!-- recipe: gateway-sandbox -->) run as written:
 // the sandbox, a key made with keygen, the gateway in front of the sandbox, an nsupdate signed
 // with `-k`, the record read back from the sandbox's name server, an update outside the key's
-// grant refused and named in the gateway's log. The one change: the README's ports become free
+// grant refused and named in the gateway's log. The one change: the page's ports become free
 // ports (8443, 5353, 5354, 9465), and it runs in an empty folder holding a link to dist/.
 // A gateway that cannot start (its DNS port taken) ends the block with a failure within its
 // bounded wait, instead of a wait that never ends.
@@ -25,9 +25,9 @@ function folderWithDist(): string {
   return dir;
 }
 
-describe.skipIf(!TOOLS)('README: try the gateway in front of the sandbox', () => {
+describe.skipIf(!TOOLS)('docs/gateway.md: try the gateway in front of the sandbox', () => {
   it('tells a fresh clone, which has no dist/, to build first', () => {
-    const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
+    const readme = readFileSync(join(REPO, 'docs/gateway.md'), 'utf8');
     const before = readme.slice(0, readme.indexOf('<!-- recipe: gateway-sandbox -->'));
     expect(before.trimEnd().slice(before.trimEnd().lastIndexOf('\n\n'))).toMatch(/from a checkout, after `npm ci && npm run build`/);
   });

@@ -1,4 +1,4 @@
-// README "DHCP servers (Kea, ISC DHCP)": Kea's name changes sent with nsupdate, without a DHCP
+// docs/gateway-clients.md "DHCP servers (Kea, ISC DHCP)": Kea's name changes sent with nsupdate, without a DHCP
 // server (<!-- recipe: kea-nsupdate -->), run as written with free ports (8443, 5353, 5354, 9465):
 // the add of a new name puts its A at the provider and the DHCID in the gateway, another
 // client's claim on the name is refused (NXRRSET) and changes nothing, and the client's removal
@@ -12,7 +12,7 @@ import { readmeRecipe, REPO, runRecipe, withPorts } from '../helpers/readme-reci
 
 const TOOLS = hasProgram('nsupdate', 'bind9-dnsutils') && hasProgram('dig', 'bind9-dnsutils') && hasProgram('curl');
 
-describe.skipIf(!TOOLS)("README: Kea's name changes without a DHCP server", () => {
+describe.skipIf(!TOOLS)("docs/gateway-clients.md: Kea's name changes without a DHCP server", () => {
   it('adds a name with its DHCID, refuses another client, and removes it', async () => {
     const dir = tempDir('ddedge-kea-recipe-');
     symlinkSync(join(REPO, 'dist'), join(dir, 'dist'));

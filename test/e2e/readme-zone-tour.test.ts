@@ -1,4 +1,4 @@
-// README "A zone as code": the sample output of step 3 (`ddedge zone plan`) is what the tour's
+// docs/zone.md, "A zone as code": the sample output of step 3 (`ddedge zone plan`) is what the tour's
 // commands print against a fresh sandbox, with the edit step 2 names (a second MX, a CAA record,
 // a TTL on www), as the block's own comments describe it.
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
@@ -17,8 +17,8 @@ afterAll(() => sandbox.close());
 
 /** The comment lines under `ddedge zone plan example.com.zone` in the tour, without their `# `. */
 function samplePlan(): string[] {
-  const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
-  const tour = readme.slice(readme.indexOf('## A zone as code'));
+  const page = readFileSync(join(REPO, 'docs/zone.md'), 'utf8');
+  const tour = page.slice(page.indexOf('# A zone as code'));
   const lines = tour.split('\n');
   const at = lines.indexOf('ddedge zone plan example.com.zone');
   expect(at).toBeGreaterThan(0);
@@ -30,8 +30,8 @@ function samplePlan(): string[] {
   return sample;
 }
 
-describe("README's zone tour", () => {
-  it('step 3 prints what the README shows', async () => {
+describe("docs/zone.md's zone tour", () => {
+  it('step 3 prints what the page shows', async () => {
     const dir = tempDir('ddedge-zone-tour-');
     const env = baseEnv({ ...withApi(sandbox), DDEDGE_STATE_DIR: join(dir, 'state') });
     const file = join(dir, 'example.com.zone');

@@ -1,6 +1,6 @@
-// The SDK as a TypeScript user installs it (issue 19, item 11): the package copied into a
-// project's node_modules without undici, the README's example compiled under `strict` with
-// `skipLibCheck: false`, run as README says against the sandbox (a trial found it replaced the
+// The SDK as a TypeScript user installs it: the package copied into a
+// project's node_modules without undici, docs/sdk-and-api.md's example compiled under `strict` with
+// `skipLibCheck: false`, run as the page says against the sandbox (a trial found it replaced the
 // zone: its writes are now shown, not called), and `require('ddedge')` from CommonJS.
 import { execFile, spawnSync } from 'node:child_process';
 import { copyFileSync, cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -23,10 +23,10 @@ beforeAll(() => {
 });
 
 describe('the SDK from a project that installed ddedge', () => {
-  const readme = () => readFileSync(join(root, 'README.md'), 'utf8');
+  const readme = () => readFileSync(join(root, 'docs/sdk-and-api.md'), 'utf8');
   const example = () => /```js\n(import \{ Registrar[\s\S]*?)```/.exec(readme())![1]!;
 
-  it("runs the README's example against the sandbox as README says, and it changes nothing", async () => {
+  it("runs the SDK page's example against the sandbox as the page says, and it changes nothing", async () => {
     const sandbox = await startSandbox({ port: 0 });
     try {
       const before = JSON.stringify(sandbox.model.services);
@@ -53,7 +53,7 @@ describe('the SDK from a project that installed ddedge', () => {
     }
   });
 
-  it("compiles the README's example under strict, without skipLibCheck and without undici", () => {
+  it("compiles the SDK page's example under strict, without skipLibCheck and without undici", () => {
     const example = () => /```js\n(import \{ Registrar[\s\S]*?)```/.exec(readme())![1]!;
     writeFileSync(join(project, 'example.mts'), example());
     const compilerOptions = { strict: true, skipLibCheck: false, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', noEmit: true, types: ['node'] };
@@ -63,7 +63,7 @@ describe('the SDK from a project that installed ddedge', () => {
     expect(tsc.status).toBe(0);
   });
 
-  // Node's require of an ES module: 20.19+, 22.12+ (README says so, and how 20.18 imports it).
+  // Node's require of an ES module: 20.19+, 22.12+ (docs/sdk-and-api.md says so, and how 20.18 imports it).
   it.skipIf(!(process.features as { require_module?: boolean }).require_module)("require('ddedge') loads it", () => {
     writeFileSync(join(project, 'use.cjs'), "const { Registrar, ApiError } = require('ddedge');\nconsole.log(typeof Registrar, typeof ApiError);\n");
     const run = spawnSync(process.execPath, ['use.cjs'], { cwd: project, encoding: 'utf8' });

@@ -3,7 +3,7 @@
 // no console error (a CSP violation is one), no request leaving loopback, light and dark,
 // a 360 px phone without sideways scrolling of the page, axe-core with no serious or critical
 // violation, and the button. With DDEDGE_SCREENSHOTS=docs it also writes the screenshots the
-// README shows (docs/status-page-*.png).
+// docs/running.md shows (docs/status-page-*.png).
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -76,7 +76,7 @@ describe('--force', () => {
 });
 
 describe('a plan that apply would refuse without --force', () => {
-  it('an empty file: plan says "apply needs --force" and exits 0, as README says; 8 with --expect-no-changes; apply exits 2', async () => {
+  it('an empty file: plan says "apply needs --force" and exits 0, as docs/zone.md says; 8 with --expect-no-changes; apply exits 2', async () => {
     const file = fileOf([]);
     const plan = await runMain(['zone', 'plan', file], env());
     expect(plan.code, plan.stderr).toBe(0);

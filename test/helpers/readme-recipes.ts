@@ -1,28 +1,51 @@
-// README recipes run as written: a shell block marked `<!-- recipe: NAME -->` (the line before its
-// opening fence) is taken from README.md verbatim. The only change a test may make is the
-// README's fixed ports, replaced by free ones through one mapping (`withPorts`): a README must
-// name a port, and a test machine shared by many runs cannot promise it is free.
+// Recipes in the docs run as written: a shell block marked `<!-- recipe: NAME -->` (the line
+// before its opening fence) is taken verbatim from the page that holds it, README.md or one of
+// docs/*.md. The only change a test may make is the page's fixed ports, replaced by free ones
+// through one mapping (`withPorts`): a page must name a port, and a test machine shared by many
+// runs cannot promise it is free.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 export const REPO = resolve(import.meta.dirname, '../..');
 
-/** The body of the shell block after `<!-- recipe: NAME -->` in README.md; throws when missing. */
-export function readmeRecipe(name: string, readme = readFileSync(resolve(REPO, 'README.md'), 'utf8')): string {
+/** The front page and the manual's pages, as paths relative to the repository. */
+export function docPages(): string[] {
+  return ['README.md', ...readdirSync(resolve(REPO, 'docs')).filter((name) => name.endsWith('.md')).sort().map((name) => `docs/${name}`)];
+}
+
+/** The text of a page of the docs (`docs/gateway.md`, `README.md`). */
+export function docPage(path: string): string {
+  return readFileSync(resolve(REPO, path), 'utf8');
+}
+
+/** The page of the docs whose text holds `marker`; throws unless exactly one holds it. */
+export function pageWith(marker: string): string {
+  const pages = docPages().filter((page) => docPage(page).includes(marker));
+  if (pages.length === 0) throw new Error(`no page of the docs (README.md, docs/*.md) has a block marked ${marker.trim()}`);
+  if (pages.length > 1) throw new Error(`the docs mark two blocks ${marker.trim()} (${pages.join(', ')})`);
+  return docPage(pages[0]!);
+}
+
+/**
+ * The body of the shell block after `<!-- recipe: NAME -->` in `text`, by default in the one page
+ * of the docs that holds that marker; throws when missing.
+ */
+export function readmeRecipe(name: string, text?: string): string {
   const marker = `<!-- recipe: ${name} -->\n`;
-  const at = readme.indexOf(marker);
-  if (at < 0) throw new Error(`README.md has no block marked ${marker.trim()}`);
-  if (readme.indexOf(marker, at + 1) >= 0) throw new Error(`README.md marks two blocks ${marker.trim()}`);
-  const block = /^```(?:sh|bash)\n([\s\S]*?)^```$/m.exec(readme.slice(at + marker.length));
+  const page = text ?? pageWith(marker);
+  const at = page.indexOf(marker);
+  if (at < 0) throw new Error(`the text has no block marked ${marker.trim()}`);
+  if (page.indexOf(marker, at + 1) >= 0) throw new Error(`the page marks two blocks ${marker.trim()}`);
+  const block = /^```(?:sh|bash)\n([\s\S]*?)^```$/m.exec(page.slice(at + marker.length));
   if (!block || block.index !== 0) throw new Error(`${marker.trim()} is not followed by a sh block`);
   return block[1]!;
 }
 
 /**
- * `script` with each README port (a whole number, not part of a longer one) replaced by its free
- * port, in one pass (a free port equal to another README port is not replaced again). A README
- * port the script does not name is an error: the mapping and the README have drifted apart.
+ * `script` with each port of the page (a whole number, not part of a longer one) replaced by its
+ * free port, in one pass (a free port equal to another of the page's ports is not replaced
+ * again). A port the script does not name is an error: the mapping and the page have drifted apart.
  */
 export function withPorts(script: string, ports: Record<number, number>): string {
   const pattern = (from: string) => new RegExp(`(?<![0-9])${from}(?![0-9])`, 'g');

@@ -79,13 +79,13 @@ describe.skipIf(!hasAll)('the container image', () => {
   });
 });
 
-// README's try-it block (<!-- recipe: container-sandbox -->), run as written, as root: the
+// docs/running.md's try-it block (<!-- recipe: container-sandbox -->), run as written, as root: the
 // image `npm run build:container` makes (ddedge:latest), the sandbox on the host reached over
 // the host's network, the key file given to uid 1000, a one-shot update, then the daemon, its
-// /healthz and `podman healthcheck run`. The only change is the README's ports (free ones): the
+// /healthz and `podman healthcheck run`. The only change is the page's ports (free ones): the
 // block's own --ulimit flags carry it on hosts whose hard limits are below podman's defaults, as
 // this machine's are, with no containers.conf of the test's.
-describe.skipIf(!hasAll)("README's container block against the sandbox", () => {
+describe.skipIf(!hasAll)("docs/running.md's container block against the sandbox", () => {
   it('updates once, then runs the daemon, healthy, and cleans up after itself', { timeout: 600_000 }, async () => {
     const built = spawnSync(join(ROOT, 'packaging/container.sh'), [], { encoding: 'utf8' });
     expect(built.status, built.stderr).toBe(0);

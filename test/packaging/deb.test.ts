@@ -65,18 +65,21 @@ describe.skipIf(!hasDeb)('the Debian package', () => {
     expect(line('usr/lib/sysusers.d/ddedge.conf')).toBeDefined();
     // Purging keeps /var/lib/ddedge; the package says so where Debian's users look.
     expect(line('usr/share/doc/ddedge/README.Debian')).toBeDefined();
+    // The manual: the front page and every page it links to, as README.md.gz says.
+    expect(line('usr/share/doc/ddedge/README.md.gz')).toBeDefined();
+    for (const page of readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md'))) expect(line(`usr/share/doc/ddedge/docs/${page}.gz`), page).toBeDefined();
     const control = tempDir('ddedge-deb-control-');
     execFileSync('dpkg-deb', ['--control', DEB, control]);
     expect(readFileSync(join(control, 'conffiles'), 'utf8')).toBe('/etc/ddedge/ddedge.env\n');
   });
 
-  it("holds acme.sh's hook, dns_ddedge.sh, in /usr/share/ddedge/dnsapi/, as README's acme.sh section says", () => {
+  it("holds acme.sh's hook, dns_ddedge.sh, in /usr/share/ddedge/dnsapi/, as the acme.sh section of docs/certificates.md says", () => {
     const tree = tempDir('ddedge-deb-tree-');
     execFileSync('dpkg-deb', ['--extract', DEB, tree]);
     const hook = join(tree, 'usr/share/ddedge/dnsapi/dns_ddedge.sh');
     expect(readFileSync(hook, 'utf8')).toBe(readFileSync(join(ROOT, 'dnsapi/dns_ddedge.sh'), 'utf8'));
     expect(statSync(hook).mode & 0o777).toBe(0o644);
-    const acmeSh = /### acme\.sh\n([\s\S]*?)\n### /.exec(readFileSync(join(ROOT, 'README.md'), 'utf8'))![1]!;
+    const acmeSh = /^## acme\.sh\n([\s\S]*?)\n## /m.exec(readFileSync(join(ROOT, 'docs/certificates.md'), 'utf8'))![1]!;
     expect(acmeSh).toContain('cp /usr/share/ddedge/dnsapi/dns_ddedge.sh ~/.acme.sh/dnsapi/');
   });
 

@@ -111,7 +111,7 @@ describe.skipIf(!hasArm64)('ddedge-linux-arm64 under qemu-user-static', () => {
     expect([version.code, version.stdout, version.stderr]).toEqual([0, `${VERSION}\n`, '']);
   });
 
-  it("prints its version run as README's recipe runs it (qemu's -L, then QEMU_LD_PREFIX)", async () => {
+  it("prints its version run as docs/development.md's recipe runs it (qemu's -L, then QEMU_LD_PREFIX)", async () => {
     const recipe = await runRecipe(readmeRecipe('arm64-qemu'), { cwd: ROOT, env: { PATH: process.env.PATH ?? '', HOME: tempDir() }, timeoutMs: 600_000 });
     expect([recipe.code, recipe.output]).toEqual([0, `${VERSION}\n${VERSION}\n`]);
   });

@@ -82,9 +82,9 @@ describe('examples/compose.yaml', () => {
   });
 });
 
-describe('the README', () => {
+describe('docs/running.md', () => {
   it('shows the examples as they are in examples/', () => {
-    const readme = read('README.md');
+    const readme = read('docs/running.md');
     for (const file of ['examples/kubernetes.yaml', 'examples/compose.yaml']) expect(readme).toContain('```yaml\n' + read(file) + '```');
     expect(readme).toContain('podman build --format docker');
   });

@@ -1,18 +1,17 @@
-// What README's recipes write into the folder they run in (a checkout, most often): keys, key
-// files and configurations holding a secret, logs; and what `npm pack` leaves there. None of it
-// may end up in a commit by a `git add .`: each is named by .gitignore. The files are read off
-// the recipes themselves, so a recipe that writes a new one is checked too.
+// What the docs' recipes (README.md, docs/*.md) write into the folder they run in (a checkout,
+// most often): keys, key files and configurations holding a secret, logs; and what `npm pack`
+// leaves there. None of it may end up in a commit by a `git add .`: each is named by
+// .gitignore. The files are read off the recipes themselves, so a recipe that writes a new one
+// is checked too.
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO } from '../helpers/readme-recipes.js';
+import { docPage, docPages, REPO } from '../helpers/readme-recipes.js';
 
 const inGit = spawnSync('git', ['-C', REPO, 'rev-parse', '--is-inside-work-tree'], { encoding: 'utf8' }).stdout.trim() === 'true';
 
-/** The relative file names README's recipe blocks write with `>` or `>>` (heredocs included). */
+/** The relative file names the docs' recipe blocks write with `>` or `>>` (heredocs included). */
 function filesRecipesWrite(): string[] {
-  const readme = readFileSync(resolve(REPO, 'README.md'), 'utf8');
+  const readme = docPages().map(docPage).join('\n');
   const names = new Set<string>();
   for (const block of readme.matchAll(/<!-- recipe: [\w-]+ -->\n```(?:sh|bash)\n([\s\S]*?)^```$/gm)) {
     for (const [, name] of block[1]!.matchAll(/>>?\s*([\w.-]+)(?=[\s)&;]|$)/gm)) names.add(name!);
@@ -27,7 +26,7 @@ function ignored(names: string[]): string[] {
 }
 
 describe.skipIf(!inGit)('.gitignore', () => {
-  it("names every file README's recipes write into the folder they run in", () => {
+  it("names every file the docs' recipes write into the folder they run in", () => {
     const written = filesRecipesWrite();
     // The recipes' secrets: the container's key file, the keys, the clients' configurations.
     expect(written).toEqual(expect.arrayContaining(['dyndns-key', 'acme.key', 'gateway.keys', 'ddclient.conf', 'inadyn.conf', 'sandbox.log']));

@@ -83,9 +83,9 @@ describe('systemd units', () => {
     expect(directive(unit('ddedge.timer'), 'RandomizedDelaySec')[0]).toBeTruthy();
   });
 
-  it('the README installs ddedge where the units find it', () => {
-    const readme = readFileSync(join(root, 'README.md'), 'utf8');
-    expect(readme).not.toContain('/usr/local/lib/ddedge');
+  it('the docs install ddedge where the units find it', () => {
+    for (const page of ['README.md', 'docs/running.md']) expect(readFileSync(join(root, page), 'utf8'), page).not.toContain('/usr/local/lib/ddedge');
+    const readme = readFileSync(join(root, 'docs/running.md'), 'utf8');
     expect(readme).toContain('systemctl enable --now ddedge.timer');
     expect(readme).toMatch(/install -D .*systemd\/ddedge\.service/);
   });
@@ -143,15 +143,15 @@ describe('npm install', () => {
   });
 });
 
-describe('README: the arm64 executable on an x64 machine', () => {
+describe('docs/development.md: the arm64 executable on an x64 machine', () => {
   // The packages .ci/run installs to build and run it (cross strip, qemu, the arm64 C libraries)
-  // are the ones the README tells a reader to install; test/packaging runs its qemu lines.
+  // are the ones docs/development.md tells a reader to install; test/packaging runs its qemu lines.
   const ci = readFileSync(join(root, '.ci/run'), 'utf8');
   const ciPackages = [...ci.matchAll(/pkg_need\+=\(([^)]*)\)/g)]
     .flatMap((m) => m[1]!.split(/\s+/))
     .filter((name) => /arm64|aarch64|qemu/.test(name))
     .sort();
-  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const readme = readFileSync(join(root, 'docs/development.md'), 'utf8');
 
   it('names every package .ci/run installs for it, in one apt-get line, and runs it with the cross libraries', () => {
     expect(ciPackages).toContain('binutils-aarch64-linux-gnu');

@@ -1,17 +1,17 @@
-// The README's container examples use the daemon's endpoint: the probes and the Prometheus
+// The container examples of docs/running.md use the daemon's endpoint: the probes and the Prometheus
 // annotations must name paths it serves and the port it is told to listen on.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { PATHS } from '../../src/probe/routes.js';
 import { parseListenAddress } from '../../src/lib/listen-address.js';
 
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const readme = readFileSync(new URL('../../docs/running.md', import.meta.url), 'utf8');
 const yamlBlocks = [...readme.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!);
 const example = (name: string) => readFileSync(new URL(`../../examples/${name}`, import.meta.url), 'utf8');
 
-describe('the README container examples and the endpoint', () => {
+describe('the container examples of docs/running.md and the endpoint', () => {
   it.each([
-    ['the README', () => yamlBlocks.find((b) => /kind: Pod/.test(b))],
+    ['docs/running.md', () => yamlBlocks.find((b) => /kind: Pod/.test(b))],
     ['examples/kubernetes.yaml', () => example('kubernetes.yaml')],
   ])('Kubernetes (%s): liveness and readiness probes on /healthz at the listening port, Prometheus annotations on /metrics', (_where, read) => {
     const pod = read();
@@ -29,7 +29,7 @@ describe('the README container examples and the endpoint', () => {
   });
 
   it.each([
-    ['the README', () => yamlBlocks.find((b) => /services:/.test(b))!],
+    ['docs/running.md', () => yamlBlocks.find((b) => /services:/.test(b))!],
     ['examples/compose.yaml', () => example('compose.yaml')],
   ])('compose (%s) and podman: the health check and the published port reach /healthz', (_where, read) => {
     const compose = read();

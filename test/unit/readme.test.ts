@@ -1,23 +1,28 @@
-// The README's configuration reference and source list are the user's manual: they must
-// name every setting and every built-in source the code has.
+// The agent's configuration reference and source list (docs/agent.md) are the user's manual:
+// they must name every setting and every built-in source the code has. The front page keeps the
+// two quick-start commands.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { SETTINGS } from '../../src/config/settings.js';
 import { BUILTIN_SOURCES, DEFAULT_SOURCES } from '../../src/ip/sources.js';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const agent = readFileSync(new URL('../../docs/agent.md', import.meta.url), 'utf8');
 
-describe('README', () => {
+describe('docs/agent.md', () => {
   it.each(Object.values(SETTINGS).map((s) => [s.flag, s.env] as const))('documents --%s / %s', (flag, env) => {
-    expect(readme).toMatch(new RegExp(`\\| \`--${flag}\`[^|]*\\| \`${env}\``));
+    expect(agent).toMatch(new RegExp(`\\| \`--${flag}\`[^|]*\\| \`${env}\``));
   });
   it.each(Object.keys(BUILTIN_SOURCES))('documents the %s source', (name) => {
-    expect(readme).toContain(`| \`${name}\` |`);
+    expect(agent).toContain(`| \`${name}\` |`);
   });
   it('states the default source lists', () => {
-    expect(readme).toContain(`Default IPv4 list: \`${DEFAULT_SOURCES[4].join(', ')}\``);
-    expect(readme).toContain(`Default IPv6 list:\n\`${DEFAULT_SOURCES[6].join(', ')}\``);
+    expect(agent).toContain(`Default IPv4 list: \`${DEFAULT_SOURCES[4].join(', ')}\``);
+    expect(agent).toContain(`Default IPv6 list:\n\`${DEFAULT_SOURCES[6].join(', ')}\``);
   });
+});
+
+describe('README', () => {
   it('has the two quick-start commands', () => {
     expect(readme).toContain('npm install && npm run demo');
     expect(readme).toContain('npm test');
