@@ -1,5 +1,5 @@
 // The contract's configuration table, declared once. The flag parser, the loader, `--help`
-// and the README's reference all follow it.
+// and docs/agent.md's reference all follow it.
 
 export type SettingKind = 'string' | 'url' | 'duration' | 'boolean' | 'enum' | 'hosts' | 'sources' | 'integer' | 'ipv4' | 'ipv6' | 'path' | 'domain';
 

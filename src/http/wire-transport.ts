@@ -2,7 +2,7 @@
 // requests: address sources, dynamic DNS, heartbeats. One connection per request, closed once
 // the answer is read, as a cycle talks to each host once. Node's http module costs a cycle
 // about 11 ms of start-up (its modules, the llhttp parser, the agent) for two GETs, more than
-// the rest of the cycle's own work; undici costs far more (see README "Performance"). The API
+// the rest of the cycle's own work; undici costs far more (see docs/performance.md). The API
 // keeps undici: it pools connections and takes the dispatcher SDK users inject.
 // Loaded on the first request: a cycle answered from the cache never pays for TLS.
 import type { Socket } from 'node:net';

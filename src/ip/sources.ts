@@ -1,5 +1,5 @@
 // Where the public address is learnt. Each source is data; builtins are documented in the
-// README. Forms: url:<URL>, iface:<name>, file:<path>, dns:<name>@<server>, dns-txt:<name>@<server>,
+// docs/agent.md "Address sources". Forms: url:<URL>, iface:<name>, file:<path>, dns:<name>@<server>, dns-txt:<name>@<server>,
 // server, or a builtin name.
 import { ConfigError } from '../lib/errors.js';
 import { checkUrl } from '../http/url-policy.js';

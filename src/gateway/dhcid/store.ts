@@ -126,7 +126,7 @@ export class DhcidStore {
   /**
    * Replaces the records of `zone`, on disk first (atomically): when the write fails, nothing
    * changed. The other zones are written as the file holds them now: another gateway on the same
-   * state directory (one per zone, as README allows) keeps its zones' records there, and a file
+   * state directory (one per zone, as docs/gateway.md allows) keeps its zones' records there, and a file
    * rewritten from this gateway's memory alone would drop them.
    */
   replace(zone: string, byName: DhcidByName): void {
