@@ -1,6 +1,6 @@
 // Builds dist/ddedge.mjs, the program, which runs with no node_modules present: a small
 // launcher (src/cli/launcher.ts) that runs the command's chunks in dist/chunks/ with V8's code
-// cache. Code that a plain `ddedge update` does not need (undici, yargs, the sandbox, the API
+// cache. Code that a plain `ddedge update` does not need (undici, the help, the sandbox, the API
 // table) is reached through import() and lands in chunks of its own, loaded on first use, so
 // the start path reads and compiles only what it uses.
 import { build } from 'esbuild';
@@ -27,9 +27,9 @@ const builtinsThroughRequire = {
   },
 };
 
-// The SDK's CommonJS dependencies call require() for Node built-ins, and yargs reads __dirname.
+// The SDK's CommonJS dependencies call require() for Node built-ins.
 // process.getBuiltinModule, not an ESM import of node:module: no built-in facade per chunk.
-const requireShim = "const require=process.getBuiltinModule('node:module').createRequire(import.meta.url);const __dirname=import.meta.dirname;";
+const requireShim = "const require=process.getBuiltinModule('node:module').createRequire(import.meta.url);";
 const pkg = JSON.parse(await readFile(new URL('./package.json', import.meta.url), 'utf8'));
 // Only what this build makes is removed and made again. dist/ also holds what other builds
 // made from it (build:binaries' dist/bin/, build:container's dist/container/, build:deb's

@@ -1,5 +1,5 @@
 // Every command, declared as data: its name, what it does, its own flags, and which
-// settings it reads. `ddedge update` never loads the sandbox, the API table or yargs.
+// settings it reads. `ddedge update` never loads the sandbox, the API table or the help.
 // The agent's commands are bundled into the entry: each extra module file costs start-up
 // time. The sandbox (and, later, the SDK command) load on demand, and so do daemon, ip and
 // status: their code would be parsed in every cycle of `update` (see scripts/one-start-chunk.mjs).
