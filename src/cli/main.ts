@@ -95,7 +95,7 @@ function didYouMean(message: string, flags: string[]): string {
 }
 
 /**
- * What dist/ddedge.mjs (src/cli/launcher.ts) runs: this process's command line, then the exit
+ * What dist/ddedge.mjs (bootstrap/launcher.ts) runs: this process's command line, then the exit
  * with its code once the output is written.
  */
 export function runAsProgram(): void {

@@ -92,7 +92,7 @@ describe('systemd units', () => {
 });
 
 describe('Containerfile', () => {
-  const text = readFileSync(join(root, 'Containerfile'), 'utf8');
+  const text = readFileSync(join(root, 'packaging', 'Containerfile'), 'utf8');
   const instruction = (name: string) => [...text.matchAll(new RegExp(`^${name}\\s+(.*)$`, 'gm'))].map((m) => m[1]!.trim());
   const entrypoint = JSON.parse(instruction('ENTRYPOINT')[0]!) as string[];
 
