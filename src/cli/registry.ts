@@ -1,8 +1,8 @@
 // Every command, declared as data: its name, what it does, its own flags, and which
 // settings it reads. `ddedge update` never loads the sandbox, the API table or the help.
-// The agent's commands are bundled into the entry: each extra module file costs start-up
-// time. The sandbox (and, later, the SDK command) load on demand, and so do daemon, ip and
-// status: their code would be parsed in every cycle of `update` (see build/one-start-chunk.mjs).
+// update and health are bundled into the entry: each extra module file costs start-up time.
+// Every other command loads on demand (daemon, ip and status too): bundled, its code would be
+// parsed in every cycle of `update` (see build/one-start-chunk.mjs).
 // Named imports, not namespaces: a namespace object needs esbuild's runtime helper, which
 // lives in a chunk of its own, one more file for every cycle to load.
 import { run as runHealth } from './commands/health.js';

@@ -192,7 +192,7 @@ function bareCopy(): string {
 
 describe('a damaged code cache', () => {
   // V8 checks no checksum of a cache in release builds. Of 80 single-bit flips in the build's
-  // caches, 5 crashed Node, 2 hung it (one at 100% CPU) and 3 ran wrong (issue 19, item 7).
+  // caches, 5 crashed Node, 2 hung it (one at 100% CPU) and 3 ran wrong.
   // The launcher checks the CRC-32 it stored and gives V8 nothing else. Each flip: a bit of the
   // header, of the source, across V8's part (its own header first, where a flip mattered most)
   // and of the checksum.

@@ -1,4 +1,4 @@
-// Real ACME clients through `ddedge gateway` (issue 18), from README "Recipes per client" run as
+// Real ACME clients through `ddedge gateway`, from README "Recipes per client" run as
 // written: certbot `--dns-rfc2136` and lego `--dns rfc2136` each get a certificate for
 // example.com and *.example.com from Pebble, which validates DNS-01 at the sandbox's name
 // server; the clients' updates go to the built gateway in front of the sandbox's API, each

@@ -1,4 +1,4 @@
-// The SDK as a TypeScript user installs it (issue 19, item 11): the package copied into a
+// The SDK as a TypeScript user installs it: the package copied into a
 // project's node_modules without undici, the README's example compiled under `strict` with
 // `skipLibCheck: false`, run as README says against the sandbox (a trial found it replaced the
 // zone: its writes are now shown, not called), and `require('ddedge')` from CommonJS.
