@@ -1,7 +1,7 @@
 // node bench/dns.mjs (after npm run build): the sandbox's name server over local UDP.
 // - queries per second answered by `ddedge sandbox --dns-port` (its own process, stderr read as
 //   a terminal would), for a zone of 5 records and one of 50,000, beside a minimal Node UDP echo
-//   server measured the same way in the same run (issue 18 asks >= 0.5 x the echo server for
+//   server measured the same way in the same run (the aim: at least 0.5 x the echo server for
 //   both zones); dnsperf is the load generator (a Node client where it is not installed);
 // - the wall time of `ddedge ip` with a dns: source pointed at the sandbox, beside `node -e 0`.
 // Medians of BENCH_RUNS rounds of BENCH_DNS_SECONDS each; the servers take turns, never overlap.

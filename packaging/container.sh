@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# npm run build:container: the container image `ddedge` (podman build, Containerfile) from the
-# x64 single executable (npm run build:binaries first), on scratch: the program, the C
+# npm run build:container: the container image `ddedge` (podman build, packaging/Containerfile)
+# from the x64 single executable (npm run build:binaries first), on scratch: the program, the C
 # libraries it links (read off ldd), CA certificates (for NODE_EXTRA_CA_CERTS and
 # --use-openssl-ca; Node's own list is inside the program), and passwd/group entries for uid
 # 1000; no shell, no package manager, nothing to pull. The image's files are staged in
@@ -33,7 +33,7 @@ install -m 0644 /etc/ssl/certs/ca-certificates.crt "$rootfs/etc/ssl/certs/ca-cer
 printf 'root:x:0:0:root:/:/sbin/nologin\nddedge:x:1000:1000:ddedge:/state:/sbin/nologin\n' > "$rootfs/etc/passwd"
 printf 'root:x:0:\nddedge:x:1000:\n' > "$rootfs/etc/group"
 chmod 1777 "$rootfs/tmp"
-cp Containerfile "$context/Containerfile"
+cp packaging/Containerfile "$context/Containerfile"
 case "$engine" in
   # podman makes OCI images unless told otherwise, and the OCI format has no HEALTHCHECK.
   podman) podman build --quiet --format docker -f "$context/Containerfile" -t "$tag" "$context" >/dev/null ;;

@@ -3,7 +3,7 @@
 # (npm run build, or build:binaries, first; a later npm run build leaves the package in dist/ and
 # names it). Architecture "all": the program is JavaScript and runs on Debian's Node.js
 # (Depends: nodejs (>= 20.18)). What it holds:
-#   /usr/lib/ddedge/{dist,bin,scripts}   the program, the ACME hook, the code-cache step
+#   /usr/lib/ddedge/{dist,bin,build}     the program, the ACME hook, the code-cache step
 #   /usr/bin/ddedge, /usr/bin/ddedge-acme links to them
 #   /lib/systemd/system/                 the units of systemd/ (the same as a manual install's)
 #   /usr/lib/sysusers.d/ddedge.conf      the ddedge system user and group
@@ -23,13 +23,13 @@ work="$(mktemp -d "${TMPDIR:-/tmp}/ddedge-deb-XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 pkg="$work/ddedge"
 
-install -d -m 0755 "$pkg/DEBIAN" "$pkg/usr/lib/ddedge/dist/chunks" "$pkg/usr/lib/ddedge/bin" "$pkg/usr/lib/ddedge/scripts" \
+install -d -m 0755 "$pkg/DEBIAN" "$pkg/usr/lib/ddedge/dist/chunks" "$pkg/usr/lib/ddedge/bin" "$pkg/usr/lib/ddedge/build" \
   "$pkg/usr/bin" "$pkg/lib/systemd/system" "$pkg/usr/lib/sysusers.d" "$pkg/usr/share/doc/ddedge" \
   "$pkg/usr/share/doc/ddedge/docs" "$pkg/usr/share/bash-completion/completions" "$pkg/usr/share/ddedge/dnsapi" "$pkg/etc/ddedge"
 install -m 0755 dist/ddedge.mjs "$pkg/usr/lib/ddedge/dist/ddedge.mjs"
 for file in dist/chunks/*.cjs dist/chunks/*.LEGAL.txt; do install -m 0644 "$file" "$pkg/usr/lib/ddedge/dist/chunks/"; done
 install -m 0755 bin/ddedge-acme "$pkg/usr/lib/ddedge/bin/ddedge-acme"
-install -m 0644 scripts/code-cache.mjs scripts/code-cache-cycle.mjs scripts/whoami-dns.mjs "$pkg/usr/lib/ddedge/scripts/"
+install -m 0644 build/code-cache.mjs build/code-cache-cycle.mjs build/whoami-dns.mjs "$pkg/usr/lib/ddedge/build/"
 ln -s ../lib/ddedge/dist/ddedge.mjs "$pkg/usr/bin/ddedge"
 ln -s ../lib/ddedge/bin/ddedge-acme "$pkg/usr/bin/ddedge-acme"
 install -m 0644 systemd/ddedge.service systemd/ddedge.timer systemd/ddedge-daemon.service systemd/ddedge-gateway.service "$pkg/lib/systemd/system/"

@@ -2,7 +2,7 @@
 // dist/bin/ddedge-linux-arm64, and their SHA-256 sums in dist/bin/SHA256SUMS. Each is a Node.js
 // single executable application of the LTS line (packaging/node-versions, from the npm
 // registry's node-linux-<arch> packages, fetched by packaging/node.sh): the Node binary with
-// dist/ddedge.mjs (src/cli/launcher.ts) as its main script and the chunks as its assets.
+// dist/ddedge.mjs (bootstrap/launcher.ts) as its main script and the chunks as its assets.
 // Node 25.5 and later build one in a single step (`node --build-sea`, the "executable" field
 // naming the Node to build it from), so no injector (postject) is needed. The x64 one also
 // carries V8's code cache of a common cycle, made by running it once (its own Node, so the
@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { commonCycle } from '../scripts/code-cache.mjs';
+import { commonCycle } from '../build/code-cache.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const dist = join(root, 'dist');

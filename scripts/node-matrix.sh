@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# ddedge on every maintained Node.js line (issue 20), as CI runs it after `npm test` (which is
-# the full suite on the machine's Node, 20, the oldest line):
+# ddedge on every maintained Node.js line (a user's Node may be any of them), as CI runs it
+# after `npm test` (which is the full suite on the machine's Node, 20, the oldest line):
 #   scripts/node-matrix.sh                  Node 22, 24 and 26: the demo and the e2e tests below
 #   scripts/node-matrix.sh 24               one line
 #   scripts/node-matrix.sh 22 24 --full 26  as CI: the full suite (`vitest run`, every unit

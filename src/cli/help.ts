@@ -1,11 +1,10 @@
 // Help text. `ddedge --help` is the whole reference (commands, every setting with its variable,
 // exit codes, address sources); `ddedge <command> --help` is short: what the command reads and
-// its own options, then a pointer to `ddedge --help`. Loaded only for --help, so yargs stays off
-// the start path of a cycle.
-import yargs from 'yargs/yargs';
+// its own options, then a pointer to `ddedge --help`. Every screen is made here from the command
+// declarations that main() parses with (no second parser to agree with), and loaded only for
+// --help, so none of it is on the start path of a cycle.
 import { SETTINGS, type Setting } from '../config/settings.js';
 import { BUILTIN_SOURCES } from '../ip/sources.js';
-import { VERSION } from '../lib/version.js';
 import type { CommandSpec, FlagSpec } from './command.js';
 import { COMMAND_SETTING_TEXT, COMMAND_SETTINGS } from './command-settings.js';
 import { COMMANDS } from './registry.js';
@@ -40,11 +39,7 @@ function wrap(text: string, width: number): string[] {
   return lines;
 }
 
-/**
- * `head`, then `text` beside it from `column` on, each further line indented to `column`: the
- * help is wrapped here, to its width, so that yargs (which wraps what is wider at the margin,
- * indentation lost) finds nothing to wrap.
- */
+/** `head`, then `text` beside it from `column` on, each further line indented to `column`. */
 function hanging(head: string, text: string, column: number): string {
   const lines = wrap(text, WIDTH() - column);
   return [(head.length < column ? head.padEnd(column) : `${head}\n${' '.repeat(column)}`) + lines[0], ...lines.slice(1).map((l) => ' '.repeat(column) + l)].join('\n');
@@ -98,14 +93,21 @@ function actionHelp(command: CommandSpec, action: NonNullable<CommandSpec['actio
   return [`${action.usage}\n\n${action.describe}`, ...(own.length ? [`Options:\n${own.join('\n')}`] : []), `The command itself: ddedge ${command.name} --help`].join('\n\n') + '\n';
 }
 
-export async function renderHelp(command?: CommandSpec, actionName?: string): Promise<string> {
+/** The top-level screen's head: usage, what ddedge is, each command with its description. */
+function commandList(): string {
+  const about = 'Keeps host names pointed at this machine through the DonDominio dynamic DNS interface and registrar API.';
+  const heads = COMMANDS.map((c) => `  ddedge ${c.name}`);
+  const column = Math.max(...heads.map((head) => head.length)) + 2;
+  const commands = COMMANDS.map((c, i) => hanging(heads[i]!, c.describe, column));
+  const version = '  --version  Show version number';
+  return `ddedge <command> [options]\n\n${wrap(about, WIDTH()).join('\n')}\n\nCommands:\n${commands.join('\n')}\n\nOptions:\n${version.padEnd(WIDTH() - '[boolean]'.length)}[boolean]`;
+}
+
+export function renderHelp(command?: CommandSpec, actionName?: string): string {
   const action = actionName === undefined ? undefined : command?.actions?.[actionName];
   if (command && action) return actionHelp(command, action);
   if (command) return commandHelp(command);
-  const y = yargs([]).scriptName('ddedge').version(VERSION).help(false).wrap(WIDTH()).strict(false);
-  y.usage('ddedge <command> [options]\n\nKeeps host names pointed at this machine through the DonDominio dynamic DNS interface and registrar API.');
-  for (const c of COMMANDS) y.command(c.name, c.describe);
   const exitCodes = `Exit codes:\n${EXIT_CODES.map(([code, text]) => hanging(`  ${code}`, text, 5)).join('\n')}`;
-  y.epilogue(`${exitCodes}\n\n${settingsReference()}\n\nRun "ddedge <command> --help" for what one command reads and its own options.`);
-  return (await y.getHelp()) + '\n';
+  const pointer = wrap('Run "ddedge <command> --help" for what one command reads and its own options.', WIDTH()).join('\n');
+  return `${commandList()}\n\n${exitCodes}\n\n${settingsReference()}\n\n${pointer}\n`;
 }

@@ -27,7 +27,7 @@ async function dispatch(argv: string[], io: Io): Promise<number> {
   }
   if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
     const { renderHelp } = await import('./help.js');
-    io.stdout(await renderHelp(rest[0] ? findCommand(rest[0]) : undefined));
+    io.stdout(renderHelp(rest[0] ? findCommand(rest[0]) : undefined));
     return first === undefined ? ExitCode.usage : ExitCode.ok;
   }
   const command = findCommand(first);
@@ -46,7 +46,7 @@ async function dispatch(argv: string[], io: Io): Promise<number> {
   }
   if (rest.includes('--help') || rest.includes('-h')) {
     const { renderHelp } = await import('./help.js');
-    io.stdout(await renderHelp(command, rest[0]));
+    io.stdout(renderHelp(command, rest[0]));
     return ExitCode.ok;
   }
   // Arguments a caller passes verbatim (an ACME value may start with "-") are not flags.
@@ -95,7 +95,7 @@ function didYouMean(message: string, flags: string[]): string {
 }
 
 /**
- * What dist/ddedge.mjs (src/cli/launcher.ts) runs: this process's command line, then the exit
+ * What dist/ddedge.mjs (bootstrap/launcher.ts) runs: this process's command line, then the exit
  * with its code once the output is written.
  */
 export function runAsProgram(): void {

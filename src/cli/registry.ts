@@ -1,8 +1,8 @@
 // Every command, declared as data: its name, what it does, its own flags, and which
-// settings it reads. `ddedge update` never loads the sandbox, the API table or yargs.
-// The agent's commands are bundled into the entry: each extra module file costs start-up
-// time. The sandbox (and, later, the SDK command) load on demand, and so do daemon, ip and
-// status: their code would be parsed in every cycle of `update` (see scripts/one-start-chunk.mjs).
+// settings it reads. `ddedge update` never loads the sandbox, the API table or the help.
+// update and health are bundled into the entry: each extra module file costs start-up time.
+// Every other command loads on demand (daemon, ip and status too): bundled, its code would be
+// parsed in every cycle of `update` (see build/one-start-chunk.mjs).
 // Named imports, not namespaces: a namespace object needs esbuild's runtime helper, which
 // lives in a chunk of its own, one more file for every cycle to load.
 import { run as runHealth } from './commands/health.js';
@@ -13,7 +13,7 @@ import { acmeLiteralArguments } from './acme-arguments.js';
 import type { CommandSpec, FlagSpec } from './command.js';
 // main.ts parses with these before it loads a command, and takes them from here: reached
 // from the registry, they land in the start chunk instead of in two small chunks of their own
-// (each file is one more for the ESM loader in every cycle; see scripts/one-start-chunk.mjs).
+// (each file is one more for the ESM loader in every cycle; see build/one-start-chunk.mjs).
 export { joinDashValues, missingValueMessage } from './dash-values.js';
 export { nearestNames } from './nearest-names.js';
 

@@ -1,5 +1,5 @@
 // dist/ddedge.mjs runs the command's chunks with V8's code cache that the build made
-// (src/cli/launcher.ts, scripts/code-cache.mjs). The cache must fit the Node that built it,
+// (bootstrap/launcher.ts, build/code-cache.mjs). The cache must fit the Node that built it,
 // and a cache that does not fit (another Node, a damaged file) or none at all must change
 // nothing but the time a cycle takes.
 import { execFileSync, spawn } from 'node:child_process';
@@ -62,12 +62,12 @@ function distCopy(spoil: (cache: string) => void): string {
   return join(copy, basename(DIST));
 }
 
-/** A copy of dist/ without its caches, beside the build's code-cache step (scripts/), to make them anew. */
+/** A copy of dist/ without its caches, beside the build's code-cache step (build/), to make them anew. */
 function uncachedBuild(prefix: string): { other: string; chunks: string } {
   const other = tempDir(prefix);
   cpSync(dirname(DIST), join(other, 'dist'), { recursive: true, filter: commandLineFiles });
-  mkdirSync(join(other, 'scripts'));
-  copyFileSync(resolve(import.meta.dirname, '../../scripts/code-cache-cycle.mjs'), join(other, 'scripts', 'code-cache-cycle.mjs'));
+  mkdirSync(join(other, 'build'));
+  copyFileSync(resolve(import.meta.dirname, '../../build/code-cache-cycle.mjs'), join(other, 'build', 'code-cache-cycle.mjs'));
   const chunks = join(other, 'dist', 'chunks');
   for (const name of readdirSync(chunks).filter((n) => n.endsWith('.v8cache'))) rmSync(join(chunks, name));
   return { other, chunks };
@@ -112,7 +112,7 @@ describe('the code cache', () => {
     const holder = readdirSync(chunks).find((name) => name.endsWith('.cjs') && readFileSync(join(chunks, name), 'utf8').includes(`"${version}"`))!;
     writeFileSync(join(chunks, holder), readFileSync(join(chunks, holder), 'utf8').replace(`"${version}"`, `"${changed}"`));
     const env = baseEnv({ DDEDGE_HOSTS: 'home.example.com', DDEDGE_DYNDNS_USER: 'u', DDEDGE_DYNDNS_KEY: 'k', DDEDGE_STATE_DIR: join(other, 'state') });
-    execFileSync(process.execPath, [join(other, 'scripts', 'code-cache-cycle.mjs'), ...CYCLE], { env, cwd: other });
+    execFileSync(process.execPath, [join(other, 'build', 'code-cache-cycle.mjs'), ...CYCLE], { env, cwd: other });
     expect((await probe(join(other, 'dist', 'ddedge.mjs'), ['--version'])).stdout.trim()).toBe(changed);
 
     // This build's dist/ with the other build's caches in place of its own.
@@ -173,14 +173,14 @@ describe('the code cache', () => {
   });
 
   it('is saved by the build step for a command that ends at once', () => {
-    // scripts/code-cache-cycle.mjs must be listening for the exit before the command can end.
+    // build/code-cache-cycle.mjs must be listening for the exit before the command can end.
     const { other, chunks } = uncachedBuild('ddedge-cache-quick-');
-    execFileSync(process.execPath, [join(other, 'scripts', 'code-cache-cycle.mjs'), '--version'], { env: baseEnv(), cwd: other });
+    execFileSync(process.execPath, [join(other, 'build', 'code-cache-cycle.mjs'), '--version'], { env: baseEnv(), cwd: other });
     expect(readdirSync(chunks)).toContain('main.cjs.v8cache');
   });
 });
 
-/** Where the launcher keeps this Node's caches under a cache home (src/cli/launcher.ts). */
+/** Where the launcher keeps this Node's caches under a cache home (bootstrap/launcher.ts). */
 const NODE_FOLDER = `${process.version}-${process.arch}`;
 const WRAPPER = (text: string) => `(function (exports, require, module, __filename, __dirname) {${text}\n})`;
 const CYCLE_OUT = 'home.example.com A 81.0.2.15 would-update\n';
@@ -192,7 +192,7 @@ function bareCopy(): string {
 
 describe('a damaged code cache', () => {
   // V8 checks no checksum of a cache in release builds. Of 80 single-bit flips in the build's
-  // caches, 5 crashed Node, 2 hung it (one at 100% CPU) and 3 ran wrong (issue 19, item 7).
+  // caches, 5 crashed Node, 2 hung it (one at 100% CPU) and 3 ran wrong.
   // The launcher checks the CRC-32 it stored and gives V8 nothing else. Each flip: a bit of the
   // header, of the source, across V8's part (its own header first, where a flip mattered most)
   // and of the checksum.

@@ -1,7 +1,8 @@
-// The messages a new user meets in the first hour (issue 19, item 14): only what is missing, in
-// the form the user used; what a TLS error to a plain HTTP server means; hints for a list with
-// spaces, a host missing from the zone, a mistyped *-file flag; warnings (not exit 2) for an
-// unreadable implicit ./.env, a secret on the command line, a given address that is not public.
+// The messages a new user meets in the first hour, which decide whether they stay: only what is
+// missing, in the form the user used; what a TLS error to a plain HTTP server means; hints for
+// a list with spaces, a host missing from the zone, a mistyped *-file flag; warnings (not exit
+// 2) for an unreadable implicit ./.env, a secret on the command line, a given address that is
+// not public.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// BIND as the reference for RFC 2136 (issue 18): the same nsupdate scripts run against `named`
+// BIND as the reference for RFC 2136: the same nsupdate scripts run against `named`
 // (a primary zone with `update-policy { grant KEY zonesub ANY; }`) and against `ddedge gateway`
 // in front of the sandbox, both seeded with the same records (the gateway's first AXFR is named's
 // zone file). After each script the answer code nsupdate reports and the whole zone (AXFR with

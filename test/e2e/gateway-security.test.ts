@@ -1,5 +1,5 @@
-// The gateway (the built file, in front of the sandbox) against hostile and broken messages
-// (issue 18): each gets a clear answer code, an Extended DNS Error when the request spoke EDNS,
+// The gateway (the built file, in front of the sandbox) against hostile and broken messages,
+// as a port open to a network gets them: each gets a clear answer code, an Extended DNS Error when the request spoke EDNS,
 // nothing changes in the provider's zone, and the gateway answers another client right after.
 // Messages are built byte by byte (test/helpers/update-wire.ts) because no well-behaved client
 // sends them.

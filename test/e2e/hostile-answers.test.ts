@@ -1,7 +1,7 @@
-// Issue 9 items 2, 3, 4, 7 and 8: answers that do not have the documented shape are
-// malformed (exit 4, one line, nothing created); refusals are judged by structure and known
-// texts; paging always ends. Each runs the agent against a small hostile server: the built file
-// for the first answers, main() in this process for the rest (the same parsing, no process start).
+// Answers that do not have the documented shape are malformed (exit 4, one line, nothing
+// created); refusals are judged by structure and known texts; paging always ends. Each runs the
+// agent against a small hostile server: the built file for the first answers, main() in this
+// process for the rest (the same parsing, no process start).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
-// Issue 9 items 5, 6 and 7 (--api-password), and item 19's sandbox parts: one server named
-// several times is no quorum; a success in the future is no health; a string setting needs
-// a value; the sandbox refuses at start what it cannot serve.
+// Settings a careless or hostile configuration gets wrong, and the sandbox's own: one server
+// named several times is no quorum; a success in the future is no health; a string setting
+// needs a value; the sandbox refuses at start what it cannot serve.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';

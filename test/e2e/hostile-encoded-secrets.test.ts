@@ -1,4 +1,4 @@
-// Issue 19 item 6: a secret transformed by a hostile server (Base64 of the key and of
+// A secret transformed by a hostile server (Base64 of the key and of
 // `user:key`, Base64url, hex), a hook that prints the key just past the cut, and a state file
 // that is really the key file: none shows the secret, whole or in part.
 import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';

@@ -1,7 +1,7 @@
-// Issue 9 items 14 to 18: servers that repeat the request back in any spelling, put the key
-// in their error texts, in long bodies, or write control characters and huge messages. No
-// secret, in any spelling, reaches stdout, stderr, the state or `status`; no answer forges a
-// log line or drives the terminal.
+// Servers that repeat the request back in any spelling, put the key in their error texts, in
+// long bodies, or write control characters and huge messages. No secret, in any spelling,
+// reaches stdout, stderr, the state or `status`; no answer forges a log line or drives the
+// terminal.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
-// Issue 9 items 1 and 7: any HTTP status the client did not ask for (101, 3xx, 304) is a
-// transient failure with a message; the lock is released; the heartbeat monitor answering
-// one is a warning and the cycle still runs.
+// Any HTTP status the client did not ask for (101, 3xx, 304) is a transient failure with a
+// message; the lock is released; the heartbeat monitor answering one is a warning and the cycle
+// still runs.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

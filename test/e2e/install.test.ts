@@ -33,7 +33,7 @@ describe('npm install -g', () => {
     // Nothing was installed beside it: the bundle is all it needs.
     const installed = join(prefix, 'lib', 'node_modules', 'ddedge');
     expect(readdirSync(installed)).not.toContain('node_modules');
-    // The code caches travel with the chunks (src/cli/launcher.ts).
+    // The code caches travel with the chunks (bootstrap/launcher.ts).
     expect(readdirSync(join(installed, 'dist', 'chunks'))).toEqual(expect.arrayContaining(['main.cjs', 'main.cjs.v8cache']));
 
     const dd = join(work, 'dd');

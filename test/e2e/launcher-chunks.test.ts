@@ -1,5 +1,5 @@
 // dist/ddedge.mjs runs the command's chunks with a module registry of its own
-// (src/cli/launcher.ts). A chunk that fails to load must fail the same way each time it is
+// (bootstrap/launcher.ts). A chunk that fails to load must fail the same way each time it is
 // asked for, as an ES module import does (and Node's require, which forgets such a module):
 // never hand out the half-made exports of its first attempt.
 import { spawnSync } from 'node:child_process';

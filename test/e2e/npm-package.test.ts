@@ -44,7 +44,7 @@ describe('the npm package', () => {
       writeFileSync(join(copy, fake), fake === 'dist/bin/ddedge-linux-x64' ? randomBytes(20 * 1024 * 1024) : 'built earlier\n');
     }
 
-    const built = execFileSync(process.execPath, ['build.mjs'], { cwd: copy, env: baseEnv(), encoding: 'utf8', stdio: 'pipe' });
+    const built = execFileSync(process.execPath, ['build/build.mjs'], { cwd: copy, env: baseEnv(), encoding: 'utf8', stdio: 'pipe' });
     for (const fake of fakes) expect(existsSync(join(copy, fake)), fake).toBe(true);
     expect(built).toMatch(/left as they were: dist\/bin\/, dist\/container\/, dist\/ddedge_[\d.]+_all\.deb, dist\/ddedge_[\d.]+_all\.deb\.sha256/);
 

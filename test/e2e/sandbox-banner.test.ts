@@ -1,5 +1,5 @@
-// The sandbox's banner (issue 19, item 16): every record of its zones, and the dynamic DNS URLs
-// written out one by one, each working as pasted.
+// The sandbox's banner, a newcomer's first view of the emulator: every record of its zones, and
+// the dynamic DNS URLs written out one by one, each working as pasted.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { baseEnv, runDist, startDist, tempDir, waitForOutput } from '../helpers/cli.js';

@@ -258,7 +258,8 @@ describe('IPv6', () => {
 });
 
 describe('a provider that reports another address than the one sent', () => {
-  // Issue 19 item 5: such an answer is not trusted (see dyndns-contradiction.test.ts).
+  // Such an answer is not trusted: the record may not hold what was sent (see
+  // dyndns-contradiction.test.ts).
   it('is a failure (exit 4), and nothing is remembered: the next cycle sends again', async () => {
     const { startServer } = await import('../helpers/servers.js');
     const dyndns = await startServer(JSON.stringify({ success: true, messages: [], host: { name: 'home.example.com', value: '81.0.2.99', type: 'A', updated: true } }));

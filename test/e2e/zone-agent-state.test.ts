@@ -1,4 +1,4 @@
-// The agent's hosts are protected by its state, not only by the environment (issue 17, item 6):
+// The agent's hosts are protected by its state, not only by the environment (which may differ):
 // `ddedge update` records its hosts in the state directory; a `zone apply` run with that state
 // directory and no --host (from CI, by hand, from another unit) never reverts or deletes them.
 import { join } from 'node:path';

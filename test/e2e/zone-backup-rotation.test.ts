@@ -1,4 +1,4 @@
-// Backup rotation (issue 17, item 2): the last 20 backups by the order they were written, never
+// Backup rotation: the last 20 backups by the order they were written, never
 // the one just written, whatever names a wrong clock gave the older ones. The built
 // dist/ddedge.mjs against the sandbox (and ddedge in-process for the many applies after it).
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 // ddedge zone against the sandbox: one test per row and rule of the contract's "Zone as code"
-// section, and the bad inputs of issue 10. The built dist/ddedge.mjs runs export, plan and apply
+// section, and bad inputs users gave it. The built dist/ddedge.mjs runs export, plan and apply
 // as a user does, the apply that is killed, and the secrets' scenarios; the other rules are the
 // command's logic, run by main() in this process.
 import { readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';

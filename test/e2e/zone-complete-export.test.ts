@@ -1,4 +1,4 @@
-// `ddedge zone export --complete` (issue 17, item 8): $TTL, the SOA and the apex NS as the
+// `ddedge zone export --complete`: $TTL, the SOA and the apex NS as the
 // zone's name server gives them (here the sandbox's, named with --dns-server), so the file loads
 // as it is in BIND's named-checkzone, and `zone plan` of that file reports no change. The built
 // dist/ddedge.mjs against the sandbox and its name server.

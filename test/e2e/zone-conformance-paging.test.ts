@@ -1,4 +1,4 @@
-// The conformance suite's paging group (issue 17): a zone of 10,000 entries, past the 8 pages
+// The conformance suite's paging group: a zone of 10,000 entries, past the 8 pages
 // that once stopped every listing, built and changed in steps from an empty zone in the
 // sandbox. Each step changes something, its read-back matches the file, and the plan that
 // follows changes nothing; the calls each takes are counted as the provider would see them.

@@ -161,7 +161,8 @@ const GROUPS: Group[] = [
     ],
   },
   {
-    // Issue 17, item 5: the rule counts what the plan may touch; ordinary apex edits pass.
+    // The rule counts what the plan may touch (kept records cannot make a large change look
+    // small); ordinary apex edits pass.
     name: 'the safety rule',
     steps: [
       {
@@ -223,8 +224,8 @@ const GROUPS: Group[] = [
     ],
   },
   {
-    // Issue 17, item 6: zone apply with the agent's state directory keeps the agent's records,
-    // with no --host.
+    // zone apply with the agent's state directory keeps the agent's records, with no --host: the
+    // zone file and the agent must not undo each other.
     name: "the agent's hosts, known from its state",
     steps: [
       { name: 'a zone', zone: '@ A 192.0.2.80\nwww CNAME @', expect: { create: 2 } },
@@ -374,7 +375,7 @@ describe('conformance: deleting everything but the kept records, then restoring 
   });
 });
 
-/** Entries the provider accepts and a master file cannot hold (issue 17): "name type ttl priority value". */
+/** Entries the provider accepts and a master file cannot hold: "name type ttl priority value". */
 const UNWRITABLE = [
   [`alias.${ZONE}`, 'CNAME', '-', '-', '*.example.net'],
   [ZONE, 'MX', '-', '20', '*.mx.example.net'],

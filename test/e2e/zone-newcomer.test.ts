@@ -1,6 +1,7 @@
 // ddedge zone used as a newcomer uses it, and attacked: files written by other tools and
 // editors, mistakes, and plans that only the provider would have refused half-way. Each test
-// is a finding of the zone review (issue 10); the built dist/ddedge.mjs against the sandbox.
+// pins a way a user once got a wrong or unclear result; the built dist/ddedge.mjs against the
+// sandbox.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -192,7 +193,7 @@ describe('values and names the provider holds that no master file can', () => {
     expect(exported.stdout).toMatch(/^; kept, cannot be written in a master file: its name is outside the zone zone\.example: www\.example\.org\. IN A "192\.0\.2\.94"$/m);
 
     // The export is a file ddedge reads back: the garbage is not in it as records, and the plan
-    // keeps it (issue 17: exporting and applying changes nothing).
+    // keeps it (exporting and then applying must change nothing).
     const plan = await bounded(['zone', 'plan', '--json', writeZone(exported.stdout)]);
     expect(plan.code, plan.stderr).toBe(0);
     const report = JSON.parse(plan.stdout);

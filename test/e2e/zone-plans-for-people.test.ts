@@ -1,6 +1,6 @@
-// Plans for people and for CI (issue 17, item 8), and a kill during apply: the built
-// dist/ddedge.mjs against the sandbox, behind a provider that answers writes only when the
-// test lets it (test/helpers/mock-api.ts).
+// Plans for people and for CI, and a kill during apply: the built dist/ddedge.mjs against the
+// sandbox, behind a provider that answers writes only when the test lets it
+// (test/helpers/mock-api.ts).
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

@@ -1,8 +1,8 @@
-// ddedge zone against providers that page, count and answer as real ones have (issue 17,
-// items 3 and 4): the sandbox keeping the real state, and a small HTTP provider in front of it
-// that bends requests and answers (test/helpers/mock-api.ts). The built dist/ddedge.mjs runs
-// the 10,000-entry export, plan and apply; the other shapes are the command's logic, run by
-// main() in this process.
+// ddedge zone against providers that page, count and answer as real ones have (a zone is only
+// as safe as its listing is complete): the sandbox keeping the real state, and a small HTTP
+// provider in front of it that bends requests and answers (test/helpers/mock-api.ts). The built
+// dist/ddedge.mjs runs the 10,000-entry export, plan and apply; the other shapes are the
+// command's logic, run by main() in this process.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -78,8 +78,8 @@ describe('zones past 8 pages: paging follows total', () => {
 });
 
 describe('a listing not known to be complete drives no delete and no dnssetzone: exit 4, nothing changed', () => {
-  // The report of issue 17: a provider that ignores `page` and omits `total` made a zone of
-  // 1,504 entries shrink to 1,000 with exit 0.
+  // As once reported: a provider that ignores `page` and omits `total` made a zone of 1,504
+  // entries shrink to 1,000 with exit 0.
   const ignoresPageNoTotal: ProviderShape = {
     request: (op, f) => isList(op) && f.delete('page'),
     answer: (op, _f, e) => isList(op) && delete e.responseData.queryInfo.total,

@@ -1,6 +1,6 @@
-// Zone files read as BIND reads them (issue 17, item 7), through the built dist/ddedge.mjs
-// against the sandbox: what reaches the provider, what comes back in an export, and what is
-// refused before anything is sent or created.
+// Zone files read as BIND reads them (users bring files written for BIND), through the built
+// dist/ddedge.mjs against the sandbox: what reaches the provider, what comes back in an export,
+// and what is refused before anything is sent or created.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,8 +1,9 @@
-// Exactness of `ddedge zone` (issue 17, item 1): records a master file cannot hold are kept by
-// the apply of an exported file, never deleted; a backup restores the zone record for record,
-// those records included (backup rotation: zone-backup-rotation.test.ts). The built
-// dist/ddedge.mjs against the sandbox runs the round trip and the restore; records are made
-// with `ddedge api`, and the other rules checked, by main() in this process.
+// Exactness of `ddedge zone` (a zone round-trips, or zone as code loses records): records a
+// master file cannot hold are kept by the apply of an exported file, never deleted; a backup
+// restores the zone record for record, those records included (backup rotation:
+// zone-backup-rotation.test.ts). The built dist/ddedge.mjs against the sandbox runs the round
+// trip and the restore; records are made with `ddedge api`, and the other rules checked, by
+// main() in this process.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

@@ -24,7 +24,7 @@ const KEY = Symbol.for('ddedge.test.global-setup');
 const store = globalThis as typeof globalThis & { [KEY]?: Shared };
 
 function prepare(): string {
-  execFileSync(process.execPath, ['build.mjs'], { stdio: 'inherit' });
+  execFileSync(process.execPath, ['build/build.mjs'], { stdio: 'inherit' });
   const dir = mkdtempSync(join(tmpdir(), 'ddedge-tls-'));
   const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
   openssl('req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', '/CN=ddedge test CA');

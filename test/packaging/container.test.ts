@@ -1,4 +1,4 @@
-// The container image (packaging/container.sh, Containerfile): the x64 single executable on
+// The container image (packaging/container.sh, packaging/Containerfile): the x64 single executable on
 // scratch, built by podman and run as a user runs it: `update` against the sandbox on the
 // host, the daemon answering /healthz, a read-only root file system, uid 1000. Podman runs
 // here with runc and explicit limits (this machine's); the image needs nothing pulled.

@@ -72,7 +72,7 @@ describe.skipIf(!hasX64)('ddedge-linux-x64 with no Node.js on PATH', () => {
     const env = nodelessEnv({ DDEDGE_HOSTS: 'home.example.com', DDEDGE_DYNDNS_USER: 'u', DDEDGE_DYNDNS_KEY: 'k', DDEDGE_STATE_DIR: tempDir() });
     const cycle = await run([X64, 'update', '--ip', '81.0.2.15', '--dry-run'], env);
     expect([cycle.code, cycle.stdout, cycle.stderr]).toEqual([0, 'home.example.com A 81.0.2.15 would-update\n', '']);
-    // The launcher saves a cache only for chunks it found none for (src/cli/launcher.ts).
+    // The launcher saves a cache only for chunks it found none for (bootstrap/launcher.ts).
     expect(readdirSync(join(env.HOME!, '.cache'))).toEqual([]);
     // A command the build's cycle did not run makes its own cache, as a Node install does.
     expect((await run([X64, '--help'], env)).code).toBe(0);

@@ -11,7 +11,7 @@ import { distForOtherUsers } from '../helpers/staged-dist.js';
 
 const root = join(import.meta.dirname, '../..');
 const read = (path: string) => readFileSync(join(root, path), 'utf8');
-const containerfile = read('Containerfile');
+const containerfile = read('packaging/Containerfile');
 const instruction = (name: string) => [...containerfile.matchAll(new RegExp(`^${name}\\s+(.*)$`, 'gm'))].map((m) => m[1]!.trim());
 const [imageUid, imageGid] = instruction('USER').at(-1)!.split(':').map(Number) as [number, number];
 const entrypoint = JSON.parse(instruction('ENTRYPOINT')[0]!) as string[];

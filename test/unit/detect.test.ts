@@ -93,7 +93,7 @@ describe('sources', () => {
   });
 
   it('reads the A record of a DNS source and the TXT of a dns-txt source from a local DNS server', async () => {
-    // Two servers: one server asked twice counts once toward the quorum (issue 9, item 5).
+    // Two servers: one server asked twice counts once toward the quorum (or it alone could make one).
     const dns = await startDnsServer({ A: { 'myip.opendns.com': '81.0.2.15' } });
     const dns2 = await startDnsServer({ TXT: { 'o-o.myaddr.l.google.com': '81.0.2.15' } });
     closers.push(dns.close, dns2.close);

@@ -1,4 +1,4 @@
-// Issue 12's settings: hosts behind the router (NAME=<identifier>), --ip6-prefix-length,
+// The settings of hosts behind the router: the hosts (NAME=<identifier>), --ip6-prefix-length,
 // --no-ipv4-for and --listen, each refused with exit 2 and a message naming it when wrong.
 import { describe, expect, it } from 'vitest';
 import { loadConfig, type FlagValues } from '../../src/config/load.js';

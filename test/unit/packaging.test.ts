@@ -61,7 +61,7 @@ describe('systemd units', () => {
     for (const name of ['ddedge.service', 'ddedge-daemon.service']) {
       const text = unit(name);
       // Found on the service's PATH: /usr/bin (the Debian package), /usr/local/bin (npm install
-      // -g, the single executable); issue 19 item 12: no install ever put it in /usr/local/lib.
+      // -g, the single executable); not /usr/local/lib, where no install ever puts it.
       expect(directive(text, 'ExecStart')[0]).toMatch(/^\/usr\/bin\/env ddedge (update|daemon)$/);
       expect(text).not.toContain('/usr/local/lib');
       expect(directive(text, 'LoadCredential')).toEqual(['ddedge:/etc/ddedge/credentials']);
@@ -92,7 +92,7 @@ describe('systemd units', () => {
 });
 
 describe('Containerfile', () => {
-  const text = readFileSync(join(root, 'Containerfile'), 'utf8');
+  const text = readFileSync(join(root, 'packaging', 'Containerfile'), 'utf8');
   const instruction = (name: string) => [...text.matchAll(new RegExp(`^${name}\\s+(.*)$`, 'gm'))].map((m) => m[1]!.trim());
   const entrypoint = JSON.parse(instruction('ENTRYPOINT')[0]!) as string[];
 
@@ -132,7 +132,7 @@ describe('Containerfile', () => {
 
 describe('npm install', () => {
   // npm 11.16 and later list the dependencies whose install scripts package.json's allowScripts
-  // does not cover, on every install (issue 19, item 18); esbuild's checks its binary.
+  // does not cover, on every install, which a user reads as a warning; esbuild's checks its binary.
   const npmVersion = spawnSync('npm', ['--version'], { encoding: 'utf8' }).stdout?.trim() ?? '';
   const [major = 0, minor = 0] = npmVersion.split('.').map(Number);
   it.skipIf(major < 11 || (major === 11 && minor < 16))('finds no install script that package.json does not allow or deny', () => {

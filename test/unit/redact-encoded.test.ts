@@ -1,4 +1,4 @@
-// Issue 19 item 6: a hostile server echoes a secret transformed (Base64 of the key, of
+// A hostile server may echo a secret transformed (Base64 of the key, of
 // `user:key` as in a Basic authorization, Base64url, hex). Each is masked wherever it sits,
 // whatever user name precedes it; ordinary text is left alone.
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
-// Issue 9 item 14 at the unit level: every spelling of a registered secret is masked, and
-// nothing else is.
+// At the unit level: every spelling of a registered secret (as a provider might repeat it back)
+// is masked, and nothing else is.
 import { describe, expect, it } from 'vitest';
 import { redact, registerSecret, registerSecretUrl } from '../../src/lib/redact.js';
 import { parseStrictJson } from '../../src/lib/strict-json.js';

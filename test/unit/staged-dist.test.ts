@@ -1,5 +1,5 @@
-// Tests that drop to another user run the built file from a staged copy (issue 19, item 9): a
-// checkout in a folder others cannot enter (/root/project, mktemp -d) made them fail.
+// Tests that drop to another user run the built file from a staged copy: from a checkout in a
+// folder others cannot enter (/root/project, mktemp -d) the other user could not reach it.
 import { spawnSync } from 'node:child_process';
 import { cpSync } from 'node:fs';
 import { dirname, join } from 'node:path';

@@ -1,4 +1,5 @@
-// Issue 9 item 7: a string setting given as a bare flag is refused, never read as "true".
+// A string setting given as a bare flag is refused, never read as "true": `--api-password`
+// with its value forgotten must not send the word "true" as the password.
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 

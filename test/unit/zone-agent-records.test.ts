@@ -1,5 +1,6 @@
-// The agent's hosts as its state file records them (issue 17, item 6): a zone apply run with
-// the agent's state directory keeps them whatever its own --host says.
+// The agent's hosts as its state file records them, so two tools on one zone never undo each
+// other: a zone apply run with the agent's state directory keeps them whatever its own --host
+// says.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

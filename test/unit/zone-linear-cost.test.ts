@@ -1,4 +1,4 @@
-// The export and backup writers cost n log n at worst (issue 17: zoneAsMasterFile was quadratic,
+// The export and backup writers cost n log n at worst (zoneAsMasterFile was once quadratic,
 // 1,964 ms at 64k records). Wall time is the bench's business (npm run bench); this test counts
 // work instead, deterministically: every element a linear array method walks over (includes,
 // indexOf, find, filter, ...) while the zone of 2n records is written, against n. A search

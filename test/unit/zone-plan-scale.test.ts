@@ -1,6 +1,6 @@
-// Planning is n log n at worst (issue 17): one name with thousands of values (a TXT set grown
-// by a script, a round-robin A), a file whose records are all kept, a plan that leaves most of
-// a big zone alone. Nothing is timed: the records and lists the functions read are counted
+// Planning is n log n at worst, whatever the zone's shape: one name with thousands of values (a
+// TXT set grown by a script, a round-robin A), a file whose records are all kept, a plan that
+// leaves most of a big zone alone. Nothing is timed: the records and lists the functions read are counted
 // (through proxies), and the count must stay within a bound of n log n. The quadratic steps
 // these replace (a findIndex and a splice per record of a group, a scan of the whole zone per
 // kept record of the file, an includes() per record left alone) read n² / 2 at least: 200

@@ -1,6 +1,6 @@
-// The zone-file reader means what BIND means (issue 17, item 7). Where BIND is installed, its
-// named-checkzone reads the same text and is the referee: the name it loads, the bytes of the
-// TXT data it loads, the lines it sees.
+// The zone-file reader means what BIND means (the files users bring were written for BIND).
+// Where BIND is installed, its named-checkzone reads the same text and is the referee: the name
+// it loads, the bytes of the TXT data it loads, the lines it sees.
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { readJsonZone } from '../../src/zone/file/json-form.js';

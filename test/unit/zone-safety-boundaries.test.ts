@@ -1,5 +1,5 @@
-// The 30% rule at its edges (zone review, issue 10): exactly 10 records, exactly 30%, and a
-// share just over 30% that rounding would show as "30%, more than 30%".
+// The 30% rule at its edges, where an off-by-one would go unseen: exactly 10 records, exactly
+// 30%, and a share just over 30% that rounding would show as "30%, more than 30%".
 import { describe, expect, it } from 'vitest';
 import { planZone, type Plan } from '../../src/zone/plan/plan.js';
 import type { LiveRecord } from '../../src/zone/record.js';
@@ -38,8 +38,9 @@ describe('the 30% rule at its edges', () => {
   });
 });
 
-// Issue 17, item 5: the rule counts what the plan may touch. Records it keeps (the agent's
-// hosts, ACME challenges, --ignore, what it cannot write) neither dilute the share nor count.
+// The rule counts what the plan may touch, so that a zone's size cannot hide a large change.
+// Records it keeps (the agent's hosts, ACME challenges, --ignore, what it cannot write) neither
+// dilute the share nor count.
 describe('what the safety rule counts', () => {
   const rec = (id: string, name: string, type: string, value: string): LiveRecord => ({ entityID: id, name, type, value });
   const want = (...records: LiveRecord[]) => ({ zone: Z, records: records.map(({ entityID: _e, ...r }) => ({ ...r, type: r.type as 'A', where: 'z:1:1' })), notes: [] });

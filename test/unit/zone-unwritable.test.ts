@@ -1,6 +1,7 @@
-// What the provider holds and a master file cannot (issue 17, item 1), on its own: for a corpus
-// of such entries beside ordinary ones, the export read back plans no change (every entry is
-// unchanged or kept, with the reason), and the backup read back holds the zone exactly.
+// What the provider holds and a master file cannot, on its own (an export must lose nothing):
+// for a corpus of such entries beside ordinary ones, the export read back plans no change
+// (every entry is unchanged or kept, with the reason), and the backup read back holds the zone
+// exactly.
 import { describe, expect, it } from 'vitest';
 import type { DnsEntry } from '../../src/api/endpoints/service.js';
 import { ownership } from '../../src/zone/plan/ownership.js';

@@ -1,5 +1,5 @@
 // Build step: the command's chunks as CommonJS modules, for dist/ddedge.mjs to run as classic
-// scripts with V8's code cache (see src/cli/launcher.ts). esbuild splits code only in ES module
+// scripts with V8's code cache (see bootstrap/launcher.ts). esbuild splits code only in ES module
 // output, and Node 20 caches no compiled code for ES modules; so the command is built split,
 // as ES modules, and each chunk is then turned into a CommonJS module here. Their imports of
 // each other become require() calls, and import() becomes a require() inside a promise: a

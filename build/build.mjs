@@ -1,6 +1,6 @@
 // Builds dist/ddedge.mjs, the program, which runs with no node_modules present: a small
-// launcher (src/cli/launcher.ts) that runs the command's chunks in dist/chunks/ with V8's code
-// cache. Code that a plain `ddedge update` does not need (undici, yargs, the sandbox, the API
+// launcher (bootstrap/launcher.ts) that runs the command's chunks in dist/chunks/ with V8's code
+// cache. Code that a plain `ddedge update` does not need (undici, the help, the sandbox, the API
 // table) is reached through import() and lands in chunks of its own, loaded on first use, so
 // the start path reads and compiles only what it uses.
 import { build } from 'esbuild';
@@ -8,11 +8,11 @@ import { execFileSync } from 'node:child_process';
 import { chmod, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { builtinsInline } from './scripts/builtins-inline.mjs';
-import { oneStartChunk } from './scripts/one-start-chunk.mjs';
-import { dropRuntimeImport } from './scripts/drop-runtime-import.mjs';
-import { classicScripts } from './scripts/classic-scripts.mjs';
-import { makeCodeCache } from './scripts/code-cache.mjs';
+import { builtinsInline } from './builtins-inline.mjs';
+import { oneStartChunk } from './one-start-chunk.mjs';
+import { dropRuntimeImport } from './drop-runtime-import.mjs';
+import { classicScripts } from './classic-scripts.mjs';
+import { makeCodeCache } from './code-cache.mjs';
 
 // Node's built-ins are loaded through require(): an ESM import of a built-in builds a
 // module facade first, which cost about 15 ms of a cycle's start-up here.
@@ -27,10 +27,10 @@ const builtinsThroughRequire = {
   },
 };
 
-// The SDK's CommonJS dependencies call require() for Node built-ins, and yargs reads __dirname.
+// The SDK's CommonJS dependencies call require() for Node built-ins.
 // process.getBuiltinModule, not an ESM import of node:module: no built-in facade per chunk.
-const requireShim = "const require=process.getBuiltinModule('node:module').createRequire(import.meta.url);const __dirname=import.meta.dirname;";
-const pkg = JSON.parse(await readFile(new URL('./package.json', import.meta.url), 'utf8'));
+const requireShim = "const require=process.getBuiltinModule('node:module').createRequire(import.meta.url);";
+const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
 // Only what this build makes is removed and made again. dist/ also holds what other builds
 // made from it (build:binaries' dist/bin/, build:container's dist/container/, build:deb's
 // package), which take minutes to make: they are left as they were, and named, because they
@@ -63,8 +63,8 @@ const options = {
 // The command, and apart from it the SDK for `import { Registrar } from 'ddedge'`: built
 // together they shared chunks, and every module the SDK shares with the start path (errors,
 // redaction, HTTP) became one more file that each cycle loads. oneStartChunk keeps the
-// command's start path in one chunk (see scripts/one-start-chunk.mjs). The command's chunks
-// are CommonJS modules (scripts/classic-scripts.mjs), with no banner: CommonJS has require()
+// command's start path in one chunk (see build/one-start-chunk.mjs). The command's chunks
+// are CommonJS modules (build/classic-scripts.mjs), with no banner: CommonJS has require()
 // and __dirname of its own.
 const command = await build({
   ...options,
@@ -80,8 +80,8 @@ const chunks = await classicScripts(command.outputFiles.filter(isModule).map(({ 
 const licences = command.outputFiles.filter((file) => !isModule(file)).map(({ path, text }) => ({ path: path.replace(/\.mjs\.LEGAL\.txt$/, '.cjs.LEGAL.txt'), text }));
 await mkdir('dist/chunks', { recursive: true });
 for (const { path, text } of [...chunks, ...licences]) await writeFile(path, text);
-// The program: the launcher, which runs chunks/main.cjs (see src/cli/launcher.ts).
-await build({ ...options, splitting: false, minifySyntax: false, minifyWhitespace: false, entryPoints: { ddedge: 'src/cli/launcher.ts' } });
+// The program: the launcher, which runs chunks/main.cjs (see bootstrap/launcher.ts).
+await build({ ...options, splitting: false, minifySyntax: false, minifyWhitespace: false, entryPoints: { ddedge: 'bootstrap/launcher.ts' } });
 await chmod('dist/ddedge.mjs', 0o755);
 // One file: the API client's lazy import() of undici is inlined, not split into chunks. Not
 // minified: Node prints the line an uncaught error was thrown from, and a minified bundle is a

@@ -1,11 +1,11 @@
-// Build step: V8's code cache for the chunks of a common cycle (see src/cli/launcher.ts). It
+// Build step: V8's code cache for the chunks of a common cycle (see bootstrap/launcher.ts). It
 // runs `ddedge update` once, as a timer does: a child process started with no flags (V8
 // refuses a cache made under other V8 flags), address sources on loopback that agree (two DNS
 // whoami servers as the default list asks first, and two HTTP echoes, all asked at once by a
 // quorum of four, so both paths are compiled), and a state saying the address is already
 // sent, so nothing is sent. At its exit the child saves
 // the cache of every chunk it ran, which holds each function the cycle compiled
-// (scripts/code-cache-cycle.mjs).
+// (build/code-cache-cycle.mjs).
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';

@@ -1,13 +1,13 @@
 // dist/ddedge.mjs, the program. The command's code is in dist/chunks/*.cjs: esbuild's split
-// ES module build, each chunk made a CommonJS module (scripts/classic-scripts.mjs). This file
+// ES module build, each chunk made a CommonJS module (build/classic-scripts.mjs). This file
 // runs them as classic scripts with V8's code cache. Node 20 keeps no code cache for a
 // program's own modules: without one every cycle parses its ~95 kB again and compiles each
 // function it calls, about 10 ms of a cycle (README "Performance").
 //
 // Where a chunk's cache comes from, first that fits:
-// 1. `<chunk>.v8cache` beside the chunk: made by the build, or at install by the Node that
-//    installed it (scripts/code-cache.mjs: npm's postinstall, the Debian package's postinst),
-//    or in a single executable its asset of that name, made by its build;
+// 1. `<chunk>.v8cache` beside the chunk: made by the build (and shipped with the npm package),
+//    or at install by the Node that runs ddedge (build/code-cache.mjs, run by the Debian
+//    package's postinst), or in a single executable its asset of that name, made by its build;
 // 2. the user's own cache folder (cache-folder.ts: $CACHE_DIRECTORY under systemd, else
 //    $XDG_CACHE_HOME/ddedge or ~/.cache/ddedge), one folder per Node version, architecture and
 //    kind of build (single executable or not), written at the end of the first run that found
