@@ -6,7 +6,7 @@
 // needs (plan.ts): the gateway never calls the API itself.
 import { EDE } from '../dns/wire/edns.js';
 import { typeName, type DnsRecord } from '../dns/wire/types.js';
-import { canonicalName } from '../zone/names.js';
+import { canonicalName } from '../lib/names.js';
 import { hasPriority, isZoneType, type LiveRecord, type ZoneRecord } from '../zone/record.js';
 import { canonicalValue, formatCaa, ValueError } from '../zone/values.js';
 import { CLASS, TYPE_ANY, TYPE_DHCID, type UpdateMessage, type UpdateRecord } from './update-message.js';

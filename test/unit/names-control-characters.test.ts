@@ -2,7 +2,7 @@
 // "exa\tmple.com" would silently become example.com: another host's records.
 import { describe, expect, it } from 'vitest';
 import { challengeRecordName } from '../../src/acme/challenge-name.js';
-import { canonicalName } from '../../src/zone/names.js';
+import { canonicalName } from '../../src/lib/names.js';
 
 describe('a name with a tab or line break inside is refused, never read as another name', () => {
   it.each(['_acme-challenge.exa\tmple.com', '_acme-challenge.exa\nmple.com', '_acme-challenge.exämple\t.com'])('acme: %j', (name) => {

@@ -5,7 +5,8 @@
 // NS records below the apex are delegations (referrals, RFC 1034 4.3.2), NXDOMAIN and NODATA
 // carry the SOA in the authority section (RFC 2308).
 import { typeCode } from '../wire/message.js';
-import { atOrBelow, nameKey } from '../wire/names.js';
+import { atOrBelow } from '../../lib/names.js';
+import { nameKey } from '../wire/names.js';
 import { RCODE, TYPE_CODES, type DnsRecord } from '../wire/types.js';
 
 export interface ZoneAnswer {

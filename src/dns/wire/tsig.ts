@@ -4,6 +4,7 @@
 // request's MAC too, and a zone transfer's later messages cover the previous MAC (section 5.3.1).
 // Secrets live in Buffers handed in by the caller and never appear in a message or an error.
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { lowerName } from '../../lib/names.js';
 import { DnsWireError } from './errors.js';
 import { nameKey, nameToLabels, readName, skipName } from './names.js';
 
@@ -55,7 +56,7 @@ export type TsigCheck =
   | { ok: false; error: number; tsig: TsigRecord; key?: TsigKey };
 
 export function algorithmOfWire(wire: string): TsigAlgorithm | undefined {
-  const name = wire.toLowerCase().replace(/\.$/, '');
+  const name = lowerName(wire);
   return (Object.keys(TSIG_ALGORITHMS) as TsigAlgorithm[]).find((a) => TSIG_ALGORITHMS[a].wire === name);
 }
 

@@ -11,7 +11,7 @@
 // where it is an escape and kept where it is not, and empty or `<...>` parts are no address.
 // Pure: nothing here logs or knows the keys.
 import { canonicalAddress, familyOfAddress } from '../../lib/address.js';
-import { canonicalName } from '../../zone/names.js';
+import { canonicalName } from '../../lib/names.js';
 
 /** Host names one request may name: dyn.com's limit; a router names one or two. */
 export const MAX_HOSTNAMES = 20;

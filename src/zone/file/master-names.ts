@@ -4,7 +4,7 @@
 // origin; `\DDD` is a byte. The provider keeps a name as dotted text of host-name labels, so a
 // label holding a dot or an "@" cannot be sent as it is: such a name is refused (ValueError)
 // rather than sent as another name.
-import { canonicalName } from '../names.js';
+import { canonicalName } from '../../lib/names.js';
 import { ValueError } from '../values.js';
 import { shown } from '../zone-file-error.js';
 

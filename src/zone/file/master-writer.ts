@@ -2,7 +2,7 @@
 // apex), targets absolute, TXT quoted and split into strings of at most 255 bytes, records
 // with the provider's default TTL written without one. Sorted, so files diff well.
 import { splitTxt, txtRdata } from '../../dns/wire/txt-strings.js';
-import { relativeName } from '../names.js';
+import { relativeName } from '../../lib/names.js';
 import { parseCaa } from '../values.js';
 
 export interface WritableRecord {

@@ -5,7 +5,7 @@
 import { ConfigError } from '../../lib/errors.js';
 import type { AgentRecords } from './agent-records.js';
 import { globMatcher, type NameMatcher } from '../glob.js';
-import { absoluteName, canonicalName } from '../names.js';
+import { absoluteName, canonicalName } from '../../lib/names.js';
 import { visible } from '../file/master-writer.js';
 import { isZoneType } from '../record.js';
 
