@@ -1,6 +1,7 @@
 // What a challenge is about, as the provider and the DNS know it: the TXT record's name (lower
 // case, punycode, no trailing dot), its value, and the hosting service whose zone holds it.
 import { domainToASCII } from 'node:url';
+import { atOrBelow } from '../lib/names.js';
 import { registeredDomain } from '../lib/registered-domain.js';
 import { ConfigError } from '../lib/errors.js';
 
@@ -54,7 +55,7 @@ export function checkChallengeValue(value: string): string {
 /** The hosting service whose zone holds `name`: --service, else the name's registered domain. */
 export function serviceOfChallenge(name: string, service: string | undefined): string {
   const zone = service ?? registeredDomain(name);
-  if (name !== zone && !name.endsWith(`.${zone}`)) throw new ConfigError(`${name} is not inside the service ${zone} (--service)`);
+  if (!atOrBelow(name, zone)) throw new ConfigError(`${name} is not inside the service ${zone} (--service)`);
   return zone;
 }
 

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { challengeRecordName } from '../../src/acme/challenge-name.js';
 import { canonicalName } from '../../src/lib/names.js';
+import { dnsEntryName } from '../../src/sandbox/ops/dns-rules.js';
 
 describe('a name with a tab or line break inside is refused, never read as another name', () => {
   it.each(['_acme-challenge.exa\tmple.com', '_acme-challenge.exa\nmple.com', '_acme-challenge.exämple\t.com'])('acme: %j', (name) => {
@@ -14,7 +15,13 @@ describe('a name with a tab or line break inside is refused, never read as anoth
   it.each(['exa\tmple.com', 'exä\tmple.com', 'www.bücher\n.example'])('zone: %j', (name) => {
     expect(canonicalName(name)).toBeUndefined();
   });
+  it.each(['exä\tmple', 'www.bücher\n', 'Ex\tample'])('sandbox: the entry name %j is refused as the provider refuses one (105)', (name) => {
+    expect(() => dnsEntryName('example.com', name)).toThrow('Syntax error: invalid parameter');
+  });
   it('the names that are fine stay fine', () => {
+    expect(dnsEntryName('example.com', 'www.Bücher')).toBe('www.xn--bcher-kva.example.com');
+    expect(dnsEntryName('example.com', 'WWW.example.com.')).toBe('www.example.com');
+    expect(dnsEntryName('example.com', '@')).toBe('example.com');
     expect(challengeRecordName('_acme-challenge.Bücher.example.')).toBe('_acme-challenge.xn--bcher-kva.example');
     expect(canonicalName('www.Bücher.example.')).toBe('www.xn--bcher-kva.example');
   });

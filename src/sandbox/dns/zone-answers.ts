@@ -93,7 +93,7 @@ function buildView(service: SandboxService, serial: number, nsAddress: NameServe
     try {
       // The API stores full names; a relative one (or `@`) is read as the provider reads it.
       const name = entry.name.trim() === '@' || entry.name.trim() === '' ? apex : nameKey(entry.name);
-      key = name === apex || name.endsWith(`.${apex}`) ? name : nameKey(`${name}.${apex}`);
+      key = atOrBelow(name, apex) ? name : nameKey(`${name}.${apex}`);
     } catch {
       continue;
     }
