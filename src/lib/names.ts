@@ -18,10 +18,8 @@ export function canonicalName(name: string): string | undefined {
   if (trimmed === '') return undefined;
   const labels = trimmed.split('.').map((label) => {
     if (/^[\x00-\x7f]*$/.test(label)) return label.toLowerCase();
-    // domainToASCII would drop a tab or line break inside the label and name another host.
-    if (/[\t\n\r]/.test(label)) return undefined;
-    // domainToASCII works on whole names; a label alone is a name of one label.
-    return domainToASCII(label) || undefined;
+    // A label alone is a name of one label.
+    return asciiName(label);
   });
   if (labels.some((l) => l === undefined)) return undefined;
   const ascii = labels as string[];
@@ -32,14 +30,23 @@ export function canonicalName(name: string): string | undefined {
 }
 
 /**
+ * A name through IDNA (UTS46) to ASCII: punycode for Unicode labels, lower case; undefined when
+ * it cannot be one. The URL host parser behind domainToASCII drops tabs and line breaks and
+ * decodes percent escapes: "exa\tmple" and "ex%41mple" would be example, another host; such
+ * text is refused here rather than read as another name.
+ */
+export function asciiName(text: string): string | undefined {
+  if (/[\t\n\r%]/.test(text)) return undefined;
+  return domainToASCII(text) || undefined;
+}
+
+/**
  * A configured host as the provider writes it (punycode, lower case, no trailing dot), never
  * refused here: what is not a name stays as written, for the host check to refuse with its text.
  * Unlike canonicalName, the whole name goes to domainToASCII, which also maps Unicode full stops
  * (`。`) to dots.
  */
-// domainToASCII drops tabs and line breaks inside a name (WHATWG URL rules): "ho\tme" would
-// become another host, "home"; such a name is kept as it is, for the host check to refuse.
-export const normaliseHost = (text: string): string => lowerName(/[\t\n\r]/.test(text) ? text : domainToASCII(text) || text);
+export const normaliseHost = (text: string): string => lowerName(asciiName(text) ?? text);
 
 /** Lower case, no trailing dot: the key of a name whose text needs nothing else made equal. */
 export const lowerName = (name: string): string => name.toLowerCase().replace(/\.$/, '');

@@ -2,7 +2,8 @@
 // "exa\tmple.com" would silently become example.com: another host's records.
 import { describe, expect, it } from 'vitest';
 import { challengeRecordName } from '../../src/acme/challenge-name.js';
-import { canonicalName } from '../../src/lib/names.js';
+import { loadConfig } from '../../src/config/load.js';
+import { canonicalName, isHostName, normaliseHost } from '../../src/lib/names.js';
 import { dnsEntryName } from '../../src/sandbox/ops/dns-rules.js';
 
 describe('a name with a tab or line break inside is refused, never read as another name', () => {
@@ -24,5 +25,23 @@ describe('a name with a tab or line break inside is refused, never read as anoth
     expect(dnsEntryName('example.com', '@')).toBe('example.com');
     expect(challengeRecordName('_acme-challenge.Bücher.example.')).toBe('_acme-challenge.xn--bcher-kva.example');
     expect(canonicalName('www.Bücher.example.')).toBe('www.xn--bcher-kva.example');
+  });
+
+  // The URL host parser behind domainToASCII decodes percent escapes first: "ex%41mple.com" is
+  // example.com to it, another host than the text names.
+  describe('a percent escape is no character of a name either', () => {
+    it.each(['bü%41cher.example', 'ex%41mple.bücher.example', 'www.%c3%bc.example'])('zone: %j', (name) => {
+      expect(canonicalName(name)).toBeUndefined();
+    });
+    it.each(['_acme-challenge.exa%41mple.com', '_acme-challenge.bü%41cher.example'])('acme: %j', (name) => {
+      expect(() => challengeRecordName(name)).toThrow(/is not a DNS name for a challenge record/);
+    });
+    it.each(['ex%41mple.com', 'bü%41cher.example'])('configured host: %j is refused, not updated as another host', (host) => {
+      expect(isHostName(normaliseHost(host))).toBe(false);
+      expect(() => loadConfig({ flags: { host: [host] }, env: { DDEDGE_DYNDNS_USER: 'u', DDEDGE_DYNDNS_KEY: 'dyndns-key-1' }, purpose: 'cycle', isRoot: false })).toThrow(/is not a fully qualified host name/);
+    });
+    it.each(['exä%41mple', 'ex%41mple'])('sandbox: the entry name %j is refused', (name) => {
+      expect(() => dnsEntryName('example.com', name)).toThrow('Syntax error: invalid parameter');
+    });
   });
 });
