@@ -1,6 +1,6 @@
 // What a challenge is about, as the provider and the DNS know it: the TXT record's name (lower
 // case, punycode, no trailing dot), its value, and the hosting service whose zone holds it.
-import { domainToASCII } from 'node:url';
+import { asciiName, atOrBelow } from '../lib/names.js';
 import { registeredDomain } from '../lib/registered-domain.js';
 import { ConfigError } from '../lib/errors.js';
 
@@ -17,8 +17,7 @@ export interface Challenge {
 /** A record name as given by a client (`_acme-challenge.Example.com.`, IDN) in the form the provider stores. */
 export function challengeRecordName(input: string): string {
   const trimmed = input.trim().replace(/\.$/, '');
-  // domainToASCII drops tabs and line breaks inside a name: "exa\tmple.com" would be example.com.
-  const ascii = trimmed && !/[\x00-\x20\x7f]/.test(trimmed) ? domainToASCII(trimmed).toLowerCase() : '';
+  const ascii = trimmed && !/[\x00-\x20\x7f]/.test(trimmed) ? (asciiName(trimmed) ?? '').toLowerCase() : '';
   const labels = ascii.split('.');
   if (!ascii || ascii.length > 253 || labels.length < 2 || !labels.every((l) => LABEL.test(l)) || /^\d+$/.test(labels.at(-1)!)) {
     throw new ConfigError(`${JSON.stringify(input)} is not a DNS name for a challenge record (e.g. _acme-challenge.example.com)`);
@@ -54,7 +53,7 @@ export function checkChallengeValue(value: string): string {
 /** The hosting service whose zone holds `name`: --service, else the name's registered domain. */
 export function serviceOfChallenge(name: string, service: string | undefined): string {
   const zone = service ?? registeredDomain(name);
-  if (name !== zone && !name.endsWith(`.${zone}`)) throw new ConfigError(`${name} is not inside the service ${zone} (--service)`);
+  if (!atOrBelow(name, zone)) throw new ConfigError(`${name} is not inside the service ${zone} (--service)`);
   return zone;
 }
 

@@ -1,6 +1,7 @@
 // The propagation check's questions, sent with the DNS client (src/dns/): the zone's
 // authoritative servers found through its NS records, and the TXT values each one holds.
-import { findAuthoritativeServers, queryDns, rcodeName, sameName, RCODE, type DnsServer } from '../dns/client/index.js';
+import { findAuthoritativeServers, queryDns, rcodeName, RCODE, type DnsServer } from '../dns/client/index.js';
+import { sameName } from '../lib/names.js';
 import { DnsError } from '../dns/wire/errors.js';
 import type { TxtLookup } from './propagation.js';
 

@@ -1,17 +1,12 @@
 // The LAN settings read by the loader: hosts behind the router (NAME=<identifier>),
 // the delegated prefix length, hosts without an A record, and the daemon's --listen address.
-import { domainToASCII } from 'node:url';
 import { familyOfAddress } from '../lib/address.js';
+import { normaliseHost } from '../lib/names.js';
 import { parseListenAddress, type ListenAddress } from '../lib/listen-address.js';
 import { canonicalIdentifier, DEFAULT_PREFIX_LENGTH, identifierProblem, isAllowedPrefixLength, PREFIX_LENGTHS } from '../lib/interface-id.js';
 import type { Config } from './config.js';
 import type { RawValue } from './env-sources.js';
 import type { Fail, SettingName } from './settings.js';
-
-/** Internationalised names are sent as the DNS knows them: punycode (xn--…). */
-// domainToASCII drops tabs and line breaks inside a name (WHATWG URL rules): "ho\tme" would
-// become another host, "home"; such a name is kept as it is, for the host check to refuse.
-export const normaliseHost = (text: string): string => (/[\t\n\r]/.test(text) ? text : domainToASCII(text) || text).toLowerCase().replace(/\.$/, '');
 
 /** `nas.example.com=::1e2:3ff:fe4a:5b6c` -> the host and its interface identifier. */
 export function parseHostItem(item: string): { host: string; identifier?: string } {

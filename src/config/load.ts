@@ -7,6 +7,7 @@ import { ConfigError } from '../lib/errors.js';
 import { formatDuration, parseDuration, unitOf } from '../lib/duration.js';
 import { checkUrl } from '../http/url-policy.js';
 import { canonicalAddress, familyOfAddress, type Family } from '../lib/address.js';
+import { isHostName } from '../lib/names.js';
 import { checkQuorumServers } from '../ip/source-identity.js';
 import { parseSources } from '../ip/sources.js';
 import { registerSecret, registerSecretUrl } from '../lib/redact.js';
@@ -30,7 +31,6 @@ export interface LoadOptions {
 
 const BOOLEAN_TRUE = new Set(['1', 'true', 'yes', 'on']);
 const BOOLEAN_FALSE = new Set(['0', 'false', 'no', 'off']);
-const HOST_LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 const MAX_TIMEOUT_MS = 5 * 60_000;
 const MIN_INTERVAL_MS = 30_000;
 /** One call a second, all hour: more than any agent needs, and the state's count stays small. */
@@ -40,11 +40,6 @@ const HEALTH_INTERVALS = 3;
 /** What ddclient and most providers accept for a host's record: a minute to a week. */
 const MIN_TTL = 60;
 const MAX_TTL = 604_800;
-
-export function isHostName(name: string): boolean {
-  const labels = name.split('.');
-  return name.length <= 253 && labels.length >= 2 && labels.every((l) => HOST_LABEL.test(l)) && !/^\d+$/.test(labels.at(-1)!);
-}
 
 export function loadConfig(options: LoadOptions): Config {
   const problems: string[] = [];

@@ -7,6 +7,7 @@
 // answering for another client heals; a server that always lies is bounded by the budget).
 import { DdedgeError, ExitCode } from '../lib/errors.js';
 import { canonicalAddress } from '../lib/address.js';
+import { lowerName } from '../lib/names.js';
 import { outsideText } from '../lib/outside-text.js';
 import type { DyndnsResult } from './result.js';
 
@@ -40,7 +41,7 @@ function sameHost(answered: string, requested: string): boolean {
 
 /** Names compare without case, without a trailing dot, and as punycode (an IDN in either spelling). */
 function hostKey(name: string): string {
-  const bare = name.trim().replace(/\.$/, '').toLowerCase();
+  const bare = lowerName(name.trim());
   try {
     return new URL(`http://${bare}/`).hostname;
   } catch {

@@ -1,21 +1,20 @@
 // What a key may change: BIND's update-policy words, read by keys-file.ts. A change is allowed
 // when one of the key's grants covers its owner name and type; nothing is allowed otherwise.
-import { atOrBelow } from '../dns/wire/names.js';
+import { atOrBelow, below } from '../lib/names.js';
 import type { GatewayKeys, Grant } from './keys-file.js';
 
 /** Whether `grant` covers a record of `type` at `owner` (a name key) in the served zone `zone`. */
 export function grantCovers(grant: Grant, zone: string, owner: string, type: string): boolean {
   if (grant.types.length && !(grant.types as string[]).includes(type)) return false;
-  const below = (name: string) => owner.endsWith(`.${name}`);
   switch (grant.rule) {
     case 'zonesub':
-      return owner === zone || below(zone);
+      return atOrBelow(owner, zone);
     case 'subdomain':
-      return owner === grant.name || below(grant.name!);
+      return atOrBelow(owner, grant.name!);
     case 'name':
       return owner === grant.name;
     case 'wildcard':
-      return below(grant.name!);
+      return below(owner, grant.name!);
   }
 }
 

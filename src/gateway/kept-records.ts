@@ -3,6 +3,7 @@
 // the state directory's state file, as `zone apply` reads them) and the ACME challenges
 // `ddedge acme present` made (its challenges.json). Read at each update: both files are small
 // and change under the gateway's feet.
+import { lowerName } from '../lib/names.js';
 import { readAcmeChallenges } from '../state/acme-challenges.js';
 import { readState } from '../state/state.js';
 import type { Change } from '../zone/plan/plan.js';
@@ -12,7 +13,7 @@ import type { GatewayKeys } from './keys-file.js';
 export type KeptCheck = (change: Change, key: string) => string | undefined;
 
 export function keptRecords(stateDir: string, configuredHosts: string[], keys: GatewayKeys): KeptCheck {
-  const hosts = new Set(configuredHosts.map((h) => h.split('=')[0]!.toLowerCase().replace(/\.$/, '')));
+  const hosts = new Set(configuredHosts.map((h) => lowerName(h.split('=')[0]!)));
   try {
     for (const record of Object.values(readState(stateDir).state.records)) hosts.add(record.host.toLowerCase());
   } catch {

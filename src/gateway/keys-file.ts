@@ -176,13 +176,18 @@ export function parseKeysFile(text: string, file: string): GatewayKeys {
   return result;
 }
 
-function keyName(token: Token, fail: (place: Place, message: string) => never): string {
+/** A key's name as the file, keygen and dyndns2 user names read it: its name key; undefined when it is no DNS name. */
+export function keyNameOf(text: string): string | undefined {
   try {
-    if (!token.text || token.text === '{' || token.text === ';') throw new Error();
-    return nameKey(token.text.replace(/\.$/, ''));
+    return nameKey(text.replace(/\.$/, ''));
   } catch {
-    return fail(token, `expected a key name (a DNS name, as tsig-keygen takes), found ${shown(token)}`);
+    return undefined;
   }
+}
+
+function keyName(token: Token, fail: (place: Place, message: string) => never): string {
+  const name = !token.text || token.text === '{' || token.text === ';' ? undefined : keyNameOf(token.text);
+  return name ?? fail(token, `expected a key name (a DNS name, as tsig-keygen takes), found ${shown(token)}`);
 }
 
 /**

@@ -14,6 +14,7 @@ import type { Signer } from '../dns/server/tsig-server.js';
 import { answerFromZone } from '../dns/server/authority.js';
 import { startDnsListener, type DnsListener } from '../dns/server/listener.js';
 import { nameKey } from '../dns/wire/names.js';
+import { lowerName } from '../lib/names.js';
 import { failure, OUR_EDNS_SIZE, requestHeader, respondToQuery } from '../dns/server/responder.js';
 import { answerWithTsig } from '../dns/server/tsig-server.js';
 import { acceptedFudge, TSIG_ERROR } from '../dns/wire/tsig.js';
@@ -91,7 +92,7 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
           }
           if (opcode === 0 && context.transport === 'tcp' && isTransfer(request)) {
             const query = decodeMessage(request);
-            const key = query.questions[0]!.name.toLowerCase().replace(/\.$/, '');
+            const key = lowerName(query.questions[0]!.name);
             const index = options.views.names.includes(key) ? options.views.index(key) : undefined;
             // Logged as refused updates are: the client (dig) says only "Transfer failed".
             const refuse = (why: string) => {

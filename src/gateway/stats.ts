@@ -6,6 +6,7 @@
 import type { Answer } from '../dns/server/listener.js';
 import { decodeMessage } from '../dns/wire/message.js';
 import { rcodeName } from '../dns/wire/types.js';
+import { lowerName } from '../lib/names.js';
 import { redact } from '../lib/redact.js';
 import type { ZoneProvider } from '../zone/provider/provider-zone.js';
 import { AXFR, IXFR } from './transfer.js';
@@ -70,7 +71,7 @@ export class GatewayStats {
   }
 
   private served(name: string | undefined): string {
-    const key = name?.toLowerCase().replace(/\.$/, '');
+    const key = name === undefined ? undefined : lowerName(name);
     return key !== undefined && this.zones.includes(key) ? key : '-';
   }
 }

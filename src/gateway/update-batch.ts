@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { ApiError } from '../api/errors.js';
 import { EDE } from '../dns/wire/edns.js';
 import type { Logger } from '../lib/log.js';
+import { atOrBelow } from '../lib/names.js';
 import { acquireLock } from '../state/lock.js';
 import { applyPlan, type ApplyOutcome } from '../zone/apply/apply.js';
 import type { Change, Plan } from '../zone/plan/plan.js';
@@ -142,7 +143,7 @@ function batchLength(queue: Pending[]): number {
  * after the prerequisites before it), and is never read: its filter ("t", say) may list every entry.
  */
 const namesOf = (message: UpdateMessage, zone: string): string[] =>
-  [...message.prerequisites, ...message.updates].map((r) => r.name).filter((name) => name === zone || name.endsWith(`.${zone}`));
+  [...message.prerequisites, ...message.updates].map((r) => r.name).filter((name) => atOrBelow(name, zone));
 
 /** Lets the listeners answer what arrived meanwhile (queries, probes) before the next update is evaluated. */
 const yieldToListeners = () => new Promise<void>((resolve) => setImmediate(resolve));

@@ -8,6 +8,7 @@
 // reading the whole zone once would, and when it would, it reads the whole zone instead. Every
 // page is counted against the call budget as it is sent (call-budget.ts).
 import { EDE } from '../dns/wire/edns.js';
+import { atOrBelow } from '../lib/names.js';
 import { LIST_PAGE_LENGTH } from '../zone/provider/zone-listing.js';
 import { BroadFilterError, type ZoneProvider } from '../zone/provider/provider-zone.js';
 import type { LiveRecord } from '../zone/record.js';
@@ -83,8 +84,7 @@ export async function readAt(provider: ZoneProvider, zone: string, names: Set<st
  */
 export function costlyPrerequisites(message: UpdateMessage, zone: string, views: ZoneViews): { rcode: number; ede: number; why: string } | undefined {
   const changed = new Set(message.updates.map((u) => u.name));
-  const inZone = (name: string) => name === zone || name.endsWith(`.${zone}`);
-  const only = [...new Set(message.prerequisites.map((p) => p.name))].filter((n) => !changed.has(n) && inZone(n));
+  const only = [...new Set(message.prerequisites.map((p) => p.name))].filter((n) => !changed.has(n) && atOrBelow(n, zone));
   // A zone read whole for every update (filter-probe.ts) costs no more for them.
   if (!only.length || views.filterFinds.get(zone) !== true || wholePages(zone, views) <= MAX_PREREQUISITE_PAGES) return undefined;
   // Name by name, stopping once past the bound: at most MAX_PREREQUISITE_PAGES + 1 names are counted on the view.

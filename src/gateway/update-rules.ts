@@ -6,7 +6,7 @@
 // needs (plan.ts): the gateway never calls the API itself.
 import { EDE } from '../dns/wire/edns.js';
 import { typeName, type DnsRecord } from '../dns/wire/types.js';
-import { canonicalName } from '../zone/names.js';
+import { atOrBelow, canonicalName } from '../lib/names.js';
 import { hasPriority, isZoneType, type LiveRecord, type ZoneRecord } from '../zone/record.js';
 import { canonicalValue, formatCaa, ValueError } from '../zone/values.js';
 import { CLASS, TYPE_ANY, TYPE_DHCID, type UpdateMessage, type UpdateRecord } from './update-message.js';
@@ -30,7 +30,7 @@ export function managedRecords(live: LiveRecord[], zone: string): ZoneRecord[] {
 
 /**
  * REFUSED (EDE Invalid Data) for the first prerequisite or update whose owner is not a host name
- * as the provider keeps one (the zone reader's rule, zone/names.ts: letters, digits, `-` and `_`,
+ * as the provider keeps one (the zone reader's rule, lib/names.ts: letters, digits, `-` and `_`,
  * a `*` only as the whole leftmost label). A wire label may hold any byte: `x\.y.dyn.example.com`
  * is one label "x.y" under dyn.example.com, which passes the zone and grant checks as text and
  * which the provider then refuses, undoing the writes of every update batched with it. Pure, and
@@ -129,7 +129,7 @@ function checkPrerequisites(prerequisites: UpdateRecord[], live: LiveRecord[], z
   const valueSets = new Map<string, ZoneRecord[]>();
   for (const p of prerequisites) {
     if (p.ttl !== 0) return refuse(RCODE_UPDATE.FORMERR, EDE.OTHER, `prerequisite ${p.name} has a TTL; prerequisites carry TTL 0`);
-    if (p.name !== zone && !p.name.endsWith(`.${zone}`)) return refuse(RCODE_UPDATE.NOTZONE, EDE.NOT_AUTHORITATIVE, `prerequisite ${p.name} is outside the zone ${zone}`);
+    if (!atOrBelow(p.name, zone)) return refuse(RCODE_UPDATE.NOTZONE, EDE.NOT_AUTHORITATIVE, `prerequisite ${p.name} is outside the zone ${zone}`);
     if (p.class !== CLASS.IN && p.data) return refuse(RCODE_UPDATE.FORMERR, EDE.OTHER, `prerequisite ${p.name} of class ${p.class} has data`);
     if (![CLASS.IN, CLASS.ANY, CLASS.NONE].includes(p.class as 1)) return refuse(RCODE_UPDATE.FORMERR, EDE.OTHER, `prerequisite ${p.name} has class ${p.class}`);
     const type = p.type === TYPE_ANY ? 'ANY' : String(typeName(p.type));
@@ -217,9 +217,8 @@ export function zoneRecordOf(data: DnsRecord, name: string, ttl: number): ZoneRe
  * call budget (an attack drained it with a transfer-only key), and evaluateUpdate again after.
  */
 export function grantsFirst(message: UpdateMessage, zone: string, allowed: Allowed, typesAt?: (name: string) => string[]): Evaluation | undefined {
-  const inZone = (name: string) => name === zone || name.endsWith(`.${zone}`);
   for (const u of message.updates) {
-    if (!inZone(u.name)) return refuse(RCODE_UPDATE.NOTZONE, EDE.NOT_AUTHORITATIVE, `${u.name} is outside the zone ${zone}`);
+    if (!atOrBelow(u.name, zone)) return refuse(RCODE_UPDATE.NOTZONE, EDE.NOT_AUTHORITATIVE, `${u.name} is outside the zone ${zone}`);
     if (u.type === TYPE_ANY && !typesAt) continue;
     const type = u.type === TYPE_ANY ? 'ANY' : u.type === TYPE_DHCID ? 'DHCID' : String(typeName(u.type));
     if (type === 'SOA' || (type === 'NS' && u.name === zone)) continue;

@@ -11,7 +11,8 @@
 // only the owners that changed.
 import type { DnsEntry } from '../api/endpoints/service.js';
 import { buildZoneIndex, replaceOwners, type ZoneIndex } from '../dns/server/authority.js';
-import { atOrBelow, nameKey } from '../dns/wire/names.js';
+import { nameKey } from '../dns/wire/names.js';
+import { atOrBelow } from '../lib/names.js';
 import type { DnsRecord } from '../dns/wire/types.js';
 import { recordOfEntry } from '../zone/provider/entry-records.js';
 import type { ZoneProvider } from '../zone/provider/provider-zone.js';

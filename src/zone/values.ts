@@ -3,7 +3,7 @@
 // "10 mail.example.com" compare equal, and a value the type cannot hold is refused with a reason.
 import { canonicalAddress, familyOfAddress } from '../lib/address.js';
 import { canonicalHexIPv6 } from './ipv6-text.js';
-import { canonicalName } from './names.js';
+import { canonicalName } from '../lib/names.js';
 import type { ZoneType } from './record.js';
 import { shown } from './zone-file-error.js';
 

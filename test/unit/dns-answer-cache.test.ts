@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AnswerCache, isCacheable } from '../../src/dns/server/answer-cache.js';
 import { decodeMessage, encodeMessage } from '../../src/dns/wire/message.js';
-import { atOrBelow } from '../../src/dns/wire/names.js';
+import { atOrBelow } from '../../src/lib/names.js';
 import { appendAdditional } from '../../src/dns/wire/edns.js';
 import type { QueryContext } from '../../src/dns/server/responder.js';
 import { demoModel } from '../../src/sandbox/model.js';

@@ -1,7 +1,7 @@
 // The dyndns2 door's reading of requests in every client's dialect, its key check, and the
 // bounded memory of wrong passwords that slows a guesser.
 import { describe, expect, it } from 'vitest';
-import { keyOf } from '../../src/gateway/dyndns2/credentials.js';
+import { isKeyName, keyOf } from '../../src/gateway/dyndns2/credentials.js';
 import { GuessLimit } from '../../src/gateway/dyndns2/guess-limit.js';
 import { readParameters, readRequest } from '../../src/gateway/dyndns2/request.js';
 import { parseKeysFile } from '../../src/gateway/keys-file.js';
@@ -67,6 +67,20 @@ describe('the key behind the credentials', () => {
     expect(keyOf(keys, { user: 'router', password: '' })).toBeUndefined();
     expect(keyOf(keys, { user: 'nobody', password: SECRET })).toBeUndefined();
     expect(keyOf(keys, undefined)).toBeUndefined();
+  });
+});
+
+describe('a user name is read as the keys file reads a key name', () => {
+  const keys = parseKeysFile(`key "bücher.router" { algorithm hmac-sha256; secret "${SECRET}"; };\nkey "x\\@y" { algorithm hmac-sha256; secret "${SECRET}"; };\n`, 'keys');
+  it('a key name with characters outside letters, digits and "-" is found by the name as written', () => {
+    expect(keyOf(keys, { user: 'bücher.router', password: SECRET })).toBe('b\\195\\188cher.router');
+    expect(keyOf(keys, { user: 'bücher.router.', password: SECRET })).toBe('b\\195\\188cher.router');
+    expect(keyOf(keys, { user: 'x@y', password: SECRET })).toBe('x\\064y');
+    expect(isKeyName(keys, 'bücher.router')).toBe(true);
+  });
+  it('a user name that is no DNS name is no key, and no error', () => {
+    expect(keyOf(keys, { user: 'a..b', password: SECRET })).toBeUndefined();
+    expect(isKeyName(keys, 'x\\')).toBe(false);
   });
 });
 

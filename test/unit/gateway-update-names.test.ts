@@ -1,9 +1,10 @@
 // Owner names the provider cannot hold: a label with a dot in it (`\.`, as BIND reads it), a
 // space, an "@" or bytes that are not a host name's. As text such a name can pass the zone and
 // grant checks (`x\.y.dyn.example.com` ends with `.dyn.example.com`), so it is refused by its
-// labels, with the rule the zone reader applies (src/zone/names.ts), before anything is read.
+// labels, with the rule the zone reader applies (src/lib/names.ts), before anything is read.
 import { describe, expect, it } from 'vitest';
 import { EDE } from '../../src/dns/wire/edns.js';
+import { grantCovers } from '../../src/gateway/grants.js';
 import { CLASS, type UpdateMessage, type UpdateRecord } from '../../src/gateway/update-message.js';
 import { evaluateUpdate, RCODE_UPDATE, unfitOwner } from '../../src/gateway/update-rules.js';
 
@@ -38,5 +39,19 @@ describe('owner names that are not host names', () => {
   it('lets host names, service labels, a leftmost "*", punycode and the apex through', () => {
     const names = ['example.com', 'home.example.com', '_acme-challenge.www.example.com', '_sip._tcp.example.com', '*.example.com', '*.dyn.example.com', 'xn--caf-dma.example.com', 'a-b.c1.example.com'];
     expect(unfitOwner(message(names.map(inUse), names.map(a)))).toBeUndefined();
+  });
+});
+
+describe('a grant covers names below its name label by label, not by the end of their text', () => {
+  const grant = (rule: 'subdomain' | 'wildcard' | 'zonesub', name: string) => ({ key: 'k', rule, name, types: [], line: 1 });
+  it('x\\.example.com (one label "x.example" under com) is not below example.com', () => {
+    expect(grantCovers(grant('wildcard', 'example.com'), 'com', 'x\\.example.com', 'A')).toBe(false);
+    expect(grantCovers(grant('subdomain', 'example.com'), 'com', 'x\\.example.com', 'A')).toBe(false);
+    expect(grantCovers(grant('zonesub', 'example.com'), 'example.com', 'x\\.example.com', 'A')).toBe(false);
+  });
+  it('nor is notexample.com; www.example.com is', () => {
+    expect(grantCovers(grant('wildcard', 'example.com'), 'com', 'notexample.com', 'A')).toBe(false);
+    expect(grantCovers(grant('wildcard', 'example.com'), 'com', 'www.example.com', 'A')).toBe(true);
+    expect(grantCovers(grant('subdomain', 'example.com'), 'com', 'example.com', 'A')).toBe(true);
   });
 });

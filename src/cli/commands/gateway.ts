@@ -6,6 +6,7 @@ import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseDuration } from '../../lib/duration.js';
 import { ConfigError } from '../../lib/errors.js';
+import { lowerName } from '../../lib/names.js';
 import type { CommandContext } from '../command.js';
 import { nearestNames } from '../nearest-names.js';
 import { setup } from '../setup.js';
@@ -47,7 +48,7 @@ async function serve(context: CommandContext): Promise<number> {
   const { config, logger, env } = await setup(context, 'gateway');
   const list = (flag: string, variable: string): string[] =>
     ((flags[flag] as string[] | undefined) ?? (env[variable] ? [env[variable]!] : [])).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
-  const zones = list('zone', 'DDEDGE_GATEWAY_ZONES').map((z) => z.toLowerCase().replace(/\.$/, ''));
+  const zones = list('zone', 'DDEDGE_GATEWAY_ZONES').map(lowerName);
   if (!zones.length) throw new ConfigError('gateway: name the zones to serve: --zone NAME (repeatable) or DDEDGE_GATEWAY_ZONES');
   // LoadCredential=gateway-keys:FILE, or a directory of credentials (LoadCredential=ddedge:DIR) naming it ddedge_gateway-keys.
   const credential = env.CREDENTIALS_DIRECTORY ? ['gateway-keys', 'ddedge_gateway-keys'].map((name) => join(env.CREDENTIALS_DIRECTORY!, name)).find((path) => existsSync(path)) : undefined;
@@ -63,7 +64,7 @@ async function serve(context: CommandContext): Promise<number> {
   const refreshMs = parseDuration(refreshText);
   if (refreshMs === undefined || refreshMs < 1000) throw new ConfigError(`--refresh: "${refreshText}" is not a duration of 1s or more`);
   const primaryGiven = (flags['primary-name'] as string | undefined) ?? env.DDEDGE_GATEWAY_PRIMARY_NAME;
-  const primaryName = (primaryGiven ?? hostname()).replace(/\.$/, '').toLowerCase();
+  const primaryName = lowerName(primaryGiven ?? hostname());
   // A trial found `SOA vm.` in a transfer: a client that follows the SOA (nsupdate without `server`) must reach the gateway by that name.
   // Said once the start is past its fatal checks: before an error that stops it, it is only noise.
   const startWarnings: string[] = [];

@@ -6,7 +6,7 @@ import { ApiClient } from '../../api/client.js';
 import { writeFileAtomic } from '../../lib/atomic-write.js';
 import { registeredDomain } from '../../lib/registered-domain.js';
 import { ConfigError, ExitCode } from '../../lib/errors.js';
-import { canonicalName } from '../../zone/names.js';
+import { canonicalName } from '../../lib/names.js';
 import type { LiveRecord } from '../../zone/record.js';
 import { parseIgnore } from '../../zone/plan/ownership.js';
 import { applyExitCode, applyJson, applyLines, planJson, planLines } from '../../zone/apply/plan-report.js';

@@ -2,4 +2,4 @@
 export { queryDns, showServer, type QueryOptions } from './query.js';
 export { findAuthoritativeServers, parseDnsServer, systemResolvers, type AuthoritativeOptions, type AuthoritativeServer } from './servers.js';
 export { DnsError, type DnsErrorKind } from '../wire/errors.js';
-export { RCODE, rcodeName, sameName, type DnsAnswer, type DnsRecord, type DnsServer, type DnsType, type MxValue, type SrvValue, type SoaValue, type CaaValue } from '../wire/types.js';
+export { RCODE, rcodeName, type DnsAnswer, type DnsRecord, type DnsServer, type DnsType, type MxValue, type SrvValue, type SoaValue, type CaaValue } from '../wire/types.js';

@@ -8,7 +8,8 @@ import { DnsError } from '../wire/errors.js';
 import { decodeMessage, encodeMessage, typeCode } from '../wire/message.js';
 import { nameToLabels } from '../wire/names.js';
 import { randomQueryId } from './query-id.js';
-import { CLASS_IN, sameName, typeName, type DnsAnswer, type DnsMessage, type DnsServer, type DnsType } from '../wire/types.js';
+import { sameName } from '../../lib/names.js';
+import { CLASS_IN, typeName, type DnsAnswer, type DnsMessage, type DnsServer, type DnsType } from '../wire/types.js';
 
 export interface QueryOptions {
   /** The deadline over the whole exchange (UDP, re-sends, TCP retry). */

@@ -7,7 +7,8 @@ import { familyOfAddress } from '../../lib/address.js';
 import { DnsError } from '../wire/errors.js';
 import { nameToLabels } from '../wire/names.js';
 import { queryDns, showServer } from './query.js';
-import { rcodeName, sameName, type DnsAnswer, type DnsServer } from '../wire/types.js';
+import { sameName } from '../../lib/names.js';
+import { rcodeName, type DnsAnswer, type DnsServer } from '../wire/types.js';
 
 const DEFAULT_PORT = 53;
 /** Enough for any real zone (the root has 13); a hostile answer cannot make us ask hundreds. */

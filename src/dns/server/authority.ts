@@ -5,7 +5,8 @@
 // NS records below the apex are delegations (referrals, RFC 1034 4.3.2), NXDOMAIN and NODATA
 // carry the SOA in the authority section (RFC 2308).
 import { typeCode } from '../wire/message.js';
-import { atOrBelow, nameKey } from '../wire/names.js';
+import { atOrBelow, below } from '../../lib/names.js';
+import { nameKey } from '../wire/names.js';
 import { RCODE, TYPE_CODES, type DnsRecord } from '../wire/types.js';
 
 export interface ZoneAnswer {
@@ -89,7 +90,7 @@ function countOwner(existing: Map<string, number>, owner: string, apexKey: strin
  */
 export function replaceOwners(zone: ZoneIndex, owners: Map<string, DnsRecord[]>, soa: DnsRecord & { type: 'SOA' }): void {
   for (const [owner, records] of owners) {
-    if (!atOrBelow(owner, zone.apex) || owner === zone.apex) continue;
+    if (!below(owner, zone.apex)) continue;
     const before = zone.nodes.get(owner);
     zone.size += records.length - (before?.length ?? 0);
     if (records.length) zone.nodes.set(owner, records);

@@ -231,17 +231,3 @@ export class WireWriter {
     return Buffer.from(this.buffer.subarray(0, this.length));
   }
 }
-
-/**
- * Whether the name key `key` is `top` or a name below it, label by label: `x\.example.com` (one
- * label `x.example`, in the zone `com`) is not below `example.com`, though its text ends so.
- * An attack found both name servers answering such names as their own.
- */
-export function atOrBelow(key: string, top: string): boolean {
-  if (key === top) return true;
-  if (!key.endsWith(`.${top}`)) return false;
-  // The dot before `top` ends a label unless an odd number of backslashes escapes it.
-  let slashes = 0;
-  for (let i = key.length - top.length - 2; i >= 0 && key[i] === '\\'; i--) slashes++;
-  return slashes % 2 === 0;
-}

@@ -4,6 +4,7 @@
 // request's MAC too, and a zone transfer's later messages cover the previous MAC (section 5.3.1).
 // Secrets live in Buffers handed in by the caller and never appear in a message or an error.
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { lowerName } from '../../lib/names.js';
 import { DnsWireError } from './errors.js';
 import { nameKey, nameToLabels, readName, skipName } from './names.js';
 
@@ -55,7 +56,7 @@ export type TsigCheck =
   | { ok: false; error: number; tsig: TsigRecord; key?: TsigKey };
 
 export function algorithmOfWire(wire: string): TsigAlgorithm | undefined {
-  const name = wire.toLowerCase().replace(/\.$/, '');
+  const name = lowerName(wire);
   return (Object.keys(TSIG_ALGORITHMS) as TsigAlgorithm[]).find((a) => TSIG_ALGORITHMS[a].wire === name);
 }
 
@@ -202,7 +203,7 @@ function variables(key: TsigKey, timeSigned: number, fudge: number, error: numbe
   tail.writeUInt16BE(fudge, 6);
   tail.writeUInt16BE(error, 8);
   const classTtl = Buffer.from([0, CLASS_ANY, 0, 0, 0, 0]);
-  return Buffer.concat([canonicalName(key.name), classTtl, canonicalName(TSIG_ALGORITHMS[key.algorithm].wire), tail, lengthPrefixed(other)]);
+  return Buffer.concat([canonicalWireName(key.name), classTtl, canonicalWireName(TSIG_ALGORITHMS[key.algorithm].wire), tail, lengthPrefixed(other)]);
 }
 
 function macOf(key: TsigKey, parts: Buffer[]): Buffer {
@@ -223,18 +224,19 @@ function appendTsigRaw(message: Buffer, keyName: string, algorithmWire: string, 
   const after = Buffer.alloc(4);
   after.writeUInt16BE(message.readUInt16BE(0), 0); // original ID: the message's own
   after.writeUInt16BE(error, 2);
-  const rdata = Buffer.concat([canonicalName(algorithmWire), fixed, mac, after, lengthPrefixed(other)]);
+  const rdata = Buffer.concat([canonicalWireName(algorithmWire), fixed, mac, after, lengthPrefixed(other)]);
   const head = Buffer.alloc(10);
   head.writeUInt16BE(TSIG_TYPE, 0);
   head.writeUInt16BE(CLASS_ANY, 2);
   head.writeUInt32BE(0, 4);
   head.writeUInt16BE(rdata.length, 8);
-  const out = Buffer.concat([message, canonicalName(keyName), head, rdata]);
+  const out = Buffer.concat([message, canonicalWireName(keyName), head, rdata]);
   out.writeUInt16BE(out.readUInt16BE(10) + 1, 10);
   return out;
 }
 
-function canonicalName(name: string): Buffer {
+/** The name in RFC 8945's canonical wire form (lower case, uncompressed), as the MAC covers it. */
+function canonicalWireName(name: string): Buffer {
   const labels = nameToLabels(name.toLowerCase());
   return Buffer.concat([...labels.flatMap((l) => [Buffer.from([l.length]), l]), Buffer.from([0])]);
 }

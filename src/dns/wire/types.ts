@@ -2,7 +2,7 @@
 // one member of a union on `type`, so `if (r.type === 'TXT') r.value.join('')` type-checks.
 //
 // Names are written without the trailing dot, in the case the packet carried them (compare
-// them with `sameName`); the root is the empty string. Inside a label, a dot is written `\.`, a
+// them with lib/names.ts's `sameName`); the root is the empty string. Inside a label, a dot is written `\.`, a
 // backslash `\\`, and bytes outside printable ASCII, the space and `"$();@` as `\DDD`, as dig
 // does, so a name read from a packet can be written back exactly.
 
@@ -109,9 +109,4 @@ export function typeName(code: number): DnsRecord['type'] | 'ANY' {
 export interface DnsServer {
   host: string;
   port: number;
-}
-
-/** Names compare without case and without a trailing dot. */
-export function sameName(a: string, b: string): boolean {
-  return a.replace(/\.$/, '').toLowerCase() === b.replace(/\.$/, '').toLowerCase();
 }

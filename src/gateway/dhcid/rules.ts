@@ -11,6 +11,7 @@
 // with a key granted A, AAAA and DHCID only): update-rules.ts checks the provider's types, and
 // a kept DHCID there needs a grant for DHCID.
 import { EDE } from '../../dns/wire/edns.js';
+import { atOrBelow } from '../../lib/names.js';
 import type { LiveRecord, ZoneRecord } from '../../zone/record.js';
 import { bytesOf, DHCID_DATA_BYTES, isDhcidData, MAX_DHCID_PER_NAME, type DhcidRecord, type DhcidRoom } from './store.js';
 import { CLASS, TYPE_ANY, TYPE_DHCID, type UpdateMessage, type UpdateRecord } from '../update-message.js';
@@ -100,16 +101,15 @@ export function evaluateWithDhcid(message: UpdateMessage, live: LiveRecord[], zo
 
 /** FORMERR and NOTZONE for DHCID records, as update-rules.ts prescans the others (RFC 2136 3.2, 3.4.1). */
 function prescanDhcid(message: UpdateMessage, zone: string): DhcidEvaluation | undefined {
-  const inZone = (name: string) => name === zone || name.endsWith(`.${zone}`);
   const badData = (r: UpdateRecord) => r.data && !isDhcidData(dataOf(r) ?? '');
   for (const p of message.prerequisites.filter(isDhcid)) {
     if (p.ttl !== 0) return refuse(RCODE_UPDATE.FORMERR, EDE.OTHER, `prerequisite ${p.name} has a TTL; prerequisites carry TTL 0`);
-    if (!inZone(p.name)) return refuse(RCODE_UPDATE.NOTZONE, EDE.NOT_AUTHORITATIVE, `prerequisite ${p.name} is outside the zone ${zone}`);
+    if (!atOrBelow(p.name, zone)) return refuse(RCODE_UPDATE.NOTZONE, EDE.NOT_AUTHORITATIVE, `prerequisite ${p.name} is outside the zone ${zone}`);
     if (p.class === CLASS.IN ? !p.data : p.data || (p.class !== CLASS.ANY && p.class !== CLASS.NONE)) return refuse(RCODE_UPDATE.FORMERR, EDE.OTHER, `prerequisite ${p.name} DHCID has the wrong form for class ${p.class}`);
     if (badData(p)) return refuse(RCODE_UPDATE.FORMERR, EDE.INVALID_DATA, `prerequisite ${p.name}: DHCID data is ${DHCID_DATA_BYTES.min} to ${DHCID_DATA_BYTES.max} bytes`);
   }
   for (const u of message.updates.filter(isDhcid)) {
-    if (!inZone(u.name)) return refuse(RCODE_UPDATE.NOTZONE, EDE.NOT_AUTHORITATIVE, `${u.name} is outside the zone ${zone}`);
+    if (!atOrBelow(u.name, zone)) return refuse(RCODE_UPDATE.NOTZONE, EDE.NOT_AUTHORITATIVE, `${u.name} is outside the zone ${zone}`);
     const form = u.class === CLASS.IN ? Boolean(u.data) : u.class === CLASS.ANY ? u.ttl === 0 && !u.data : u.class === CLASS.NONE ? u.ttl === 0 && Boolean(u.data) : false;
     if (!form) return refuse(RCODE_UPDATE.FORMERR, EDE.OTHER, `the DHCID update at ${u.name} has the wrong form for class ${u.class}`);
     if (badData(u)) return refuse(RCODE_UPDATE.REFUSED, EDE.INVALID_DATA, `${u.name}: DHCID data is ${DHCID_DATA_BYTES.min} to ${DHCID_DATA_BYTES.max} bytes`);

@@ -12,6 +12,7 @@ import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../lib/atomic-write.js';
 import { ConfigError } from '../../lib/errors.js';
+import { atOrBelow } from '../../lib/names.js';
 import { readStateText } from '../state-file.js';
 
 /** One DHCID record: its owner (a name key), TTL and RDATA in hex (identifier type, digest type, digest). */
@@ -208,7 +209,7 @@ function parseStore(text: string, path: string): Map<string, DhcidByName> {
       const r = item as Partial<DhcidRecord>;
       const valid =
         typeof r === 'object' && r !== null &&
-        typeof r.name === 'string' && (r.name === zone || r.name.endsWith(`.${zone}`)) &&
+        typeof r.name === 'string' && atOrBelow(r.name, zone) &&
         Number.isInteger(r.ttl) && r.ttl! >= 0 && r.ttl! <= 0x7fffffff &&
         typeof r.data === 'string' && isDhcidData(r.data);
       if (!valid) damaged(`a record of zone ${zone} is not a DHCID record of it`);

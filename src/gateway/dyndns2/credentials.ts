@@ -5,7 +5,7 @@
 // differs. Only its length can show, and that is the algorithm's (44 characters for
 // hmac-sha256), no secret. An unknown user costs the same comparison as a known one.
 import { timingSafeEqual } from 'node:crypto';
-import type { GatewayKeys } from '../keys-file.js';
+import { keyNameOf, type GatewayKeys } from '../keys-file.js';
 
 /** Each key's secret text, made once per keys file loaded (a reload is a new object), not at every request. */
 const secretTexts = new WeakMap<GatewayKeys, Map<string, Buffer>>();
@@ -20,8 +20,8 @@ const NO_KEY = Buffer.alloc(44);
 /** The key's name when `user`/`password` are a key of `keys` and its secret; undefined otherwise. */
 export function keyOf(keys: GatewayKeys, credentials: { user: string; password: string } | undefined): string | undefined {
   if (!credentials) return undefined;
-  const name = credentials.user.toLowerCase().replace(/\.$/, '');
-  const expected = secretText(keys, name);
+  const name = keyNameOf(credentials.user);
+  const expected = name === undefined ? undefined : secretText(keys, name);
   const given = Buffer.from(credentials.password);
   const against = expected ?? NO_KEY;
   // Equal lengths are compared byte for byte in constant time; another length against itself, so the work is alike.
@@ -30,4 +30,7 @@ export function keyOf(keys: GatewayKeys, credentials: { user: string; password: 
 }
 
 /** Whether `user` names a key of the file: only then is it shown in a log (a password typed as the user name is not). */
-export const isKeyName = (keys: GatewayKeys, user: string): boolean => keys.keys.has(user.toLowerCase().replace(/\.$/, ''));
+export const isKeyName = (keys: GatewayKeys, user: string): boolean => {
+  const name = keyNameOf(user);
+  return name !== undefined && keys.keys.has(name);
+};

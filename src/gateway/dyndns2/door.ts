@@ -11,6 +11,7 @@ import { nonPublicReason, type RecordType } from '../../lib/address.js';
 import { grantsFor } from '../grants.js';
 import type { RefusalLog } from '../refusal-log.js';
 import { isKeyName, keyOf } from './credentials.js';
+import { keyNameOf } from '../keys-file.js';
 import type { GuessLimit } from './guess-limit.js';
 import { decideHost, isPending, updateHosts, type Dyndns2Code, type HostResult, type HostUpdateDeps, type PendingHost, type WantedAddresses } from './host-update.js';
 import type { Dyndns2Request } from './request.js';
@@ -45,7 +46,7 @@ export function answerRequest(request: Dyndns2Request, client: string, deps: Doo
   const count = (code: Dyndns2Code) => deps.counts.set(code, (deps.counts.get(code) ?? 0) + 1);
   const user = request.credentials?.user;
   // The user name is shown only when it names a key: a password typed into the user field is not.
-  const known = user !== undefined && isKeyName(keys, user) ? user.toLowerCase().replace(/\.$/, '') : undefined;
+  const known = user !== undefined && isKeyName(keys, user) ? keyNameOf(user) : undefined;
   // Judged before the password is: a right guess and a wrong one from a source past its limit get the same answer at once.
   const limited = deps.guesses.refusal(client, known);
   // A request naming no key is no "unsigned" DNS update: say what a dyndns2 client got wrong.

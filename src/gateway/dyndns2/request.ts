@@ -11,7 +11,7 @@
 // where it is an escape and kept where it is not, and empty or `<...>` parts are no address.
 // Pure: nothing here logs or knows the keys.
 import { canonicalAddress, familyOfAddress } from '../../lib/address.js';
-import { canonicalName } from '../../zone/names.js';
+import { canonicalName } from '../../lib/names.js';
 
 /** Host names one request may name: dyn.com's limit; a router names one or two. */
 export const MAX_HOSTNAMES = 20;
@@ -19,8 +19,6 @@ export const MAX_HOSTNAMES = 20;
 const MAX_PARAMETERS = 64;
 /** The longest name the DNS allows. */
 const MAX_NAME = 253;
-/** Two labels or more, lower case, of the provider's characters (zone/names.ts): what canonicalName would give back unchanged. */
-const PLAIN_NAME = /^(?!-)[a-z0-9_-]{1,63}(?:\.(?!-)[a-z0-9_-]{1,63})+$/;
 
 export interface HostName {
   /** As the client wrote it, for the log (the caller escapes and bounds it). */
@@ -104,9 +102,7 @@ export function readRequest(parameters: Map<string, string[]>, authorization: st
 /** A name key when `text` is a full host name (two labels at least, the provider's characters, no wildcard), else undefined. */
 function fullHostName(text: string): string | undefined {
   if (!text || text.length > MAX_NAME || text.startsWith('*')) return undefined;
-  // The name a router sends every time, already in the provider's form: taken as it is.
-  if (PLAIN_NAME.test(text)) return text;
-  // Internationalised names in punycode, as the provider keeps them.
+  // Internationalised names in punycode, as the provider keeps them (a name already in that form, as a router sends it every time, is returned as it is).
   const key = canonicalName(text);
   return key?.includes('.') ? key : undefined;
 }

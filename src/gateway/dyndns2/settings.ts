@@ -7,7 +7,7 @@ import { parseListenAddress, type ListenAddress } from '../../lib/listen-address
 import { parseHostItem } from '../../config/lan-settings.js';
 import { canonicalIdentifier, DEFAULT_PREFIX_LENGTH, identifierProblem } from '../../lib/interface-id.js';
 import { ConfigError } from '../../lib/errors.js';
-import { canonicalName } from '../../zone/names.js';
+import { canonicalName } from '../../lib/names.js';
 
 export interface Dyndns2Settings {
   listen: ListenAddress[];

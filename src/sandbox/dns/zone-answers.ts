@@ -4,7 +4,8 @@
 // re-indexed only after the model changed (model-watch.ts) and its entries did, so API changes
 // are answered at once and a question costs O(answer), not O(zone).
 import { answerFromZone, buildZoneIndex, type ZoneAnswer, type ZoneIndex } from '../../dns/server/authority.js';
-import { atOrBelow, nameKey } from '../../dns/wire/names.js';
+import { nameKey } from '../../dns/wire/names.js';
+import { atOrBelow } from '../../lib/names.js';
 import { RCODE, type DnsRecord, type SoaValue } from '../../dns/wire/types.js';
 import type { SandboxModel, SandboxService } from '../model.js';
 import { DEFAULT_TTL, recordOfEntry } from '../../zone/provider/entry-records.js';
@@ -92,7 +93,7 @@ function buildView(service: SandboxService, serial: number, nsAddress: NameServe
     try {
       // The API stores full names; a relative one (or `@`) is read as the provider reads it.
       const name = entry.name.trim() === '@' || entry.name.trim() === '' ? apex : nameKey(entry.name);
-      key = name === apex || name.endsWith(`.${apex}`) ? name : nameKey(`${name}.${apex}`);
+      key = atOrBelow(name, apex) ? name : nameKey(`${name}.${apex}`);
     } catch {
       continue;
     }

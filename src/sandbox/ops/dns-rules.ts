@@ -1,9 +1,9 @@
 // What the provider refuses in a DNS zone, as a name server would: values the type cannot
 // hold (105), a CNAME beside other data at its name (4004, RFC 1034 §3.6.2), and names that
 // are not host names. Names are kept as the DNS knows them: lower case, IDN in punycode.
-import { domainToASCII } from 'node:url';
 import type { DnsEntry } from '../../api/endpoints/service.js';
 import { familyOfAddress } from '../../lib/address.js';
+import { atOrBelow, canonicalName, lowerName } from '../../lib/names.js';
 import { fail } from './common.js';
 
 const LABEL = /^(?!-)[a-z0-9_-]{1,63}$/;
@@ -11,10 +11,11 @@ const HOST = (text: string) => text === '.' || text.replace(/\.$/, '').split('.'
 
 /** The full host name of an entry: "@" and "" are the zone, relative names are joined to it. */
 export function dnsEntryName(zone: string, name: string): string {
-  const ascii = /^[\x00-\x7f]*$/.test(name) ? name : domainToASCII(name) || name;
-  const n = ascii.toLowerCase().replace(/\.$/, '');
-  const full = n === '@' || n === '' ? zone : n === zone || n.endsWith(`.${zone}`) ? n : `${n}.${zone}`;
-  if (!HOST(full) || full.length > 253) fail(105, 'Syntax error: invalid parameter', `name "${name}" is not a host name`);
+  const written = lowerName(name);
+  if (written === '@' || written === '') return zone;
+  const canonical = canonicalName(name);
+  const full = canonical === undefined || atOrBelow(canonical, zone) ? canonical : `${canonical}.${zone}`;
+  if (full === undefined || full.length > 253) return fail(105, 'Syntax error: invalid parameter', `name "${name}" is not a host name`);
   return full;
 }
 

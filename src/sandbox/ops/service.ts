@@ -3,6 +3,7 @@
 // dynamic DNS interface also changes.
 import { PRODUCT_KEYS, type DnsEntry } from '../../api/endpoints/service.js';
 import { familyOfAddress } from '../../lib/address.js';
+import { atOrBelow, below, lowerName } from '../../lib/names.js';
 import { findService, PRODUCTS, today, yearsFrom, type SandboxModel, type SandboxService } from '../model.js';
 import { charge, contains, fail, matches, nextId, page, truthy, type OperationRequest, type Operations } from './common.js';
 import { checkCnameAlone, checkDnsEntryValue, dnsEntryName } from './dns-rules.js';
@@ -133,14 +134,14 @@ function checkCnamesAlone(zone: DnsEntry[]): void {
 }
 
 const fullName = (zone: string, name: string) => {
-  const n = name.toLowerCase().replace(/\.$/, '');
-  return n === '@' || n === '' ? zone : n === zone || n.endsWith(`.${zone}`) ? n : `${n}.${zone}`;
+  const n = lowerName(name);
+  return n === '@' || n === '' ? zone : atOrBelow(n, zone) ? n : `${n}.${zone}`;
 };
 
 export const serviceOps: Operations = {
   list: {
     handle: ({ model, fields }) => {
-      const found = model.services.filter((s) => matches(s.name, fields.name) && contains(s.name, fields.word) && (!fields.tld || s.name.endsWith(`.${fields.tld}`)) && matches(s.status, fields.status));
+      const found = model.services.filter((s) => matches(s.name, fields.name) && contains(s.name, fields.word) && (!fields.tld || below(s.name, fields.tld)) && matches(s.status, fields.status));
       const { slice, queryInfo } = page(found.map(summary), fields);
       return { queryInfo, services: slice };
     },

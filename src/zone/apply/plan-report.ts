@@ -4,7 +4,7 @@ import { ExitCode, exitCodeOf } from '../../lib/errors.js';
 import type { ApplyReport, PlanReport } from './session.js';
 import { toJsonRecord, type JsonRecord } from '../file/json-form.js';
 import { rdataOf, visible } from '../file/master-writer.js';
-import { relativeName } from '../names.js';
+import { relativeName } from '../../lib/names.js';
 import { summarize, type Change } from '../plan/plan.js';
 import type { LiveRecord, ZoneRecord } from '../record.js';
 import type { Step } from '../plan/steps.js';

@@ -3,7 +3,7 @@ import { toJsonRecord } from '../file/json-form.js';
 import { looksLikeJson, readJsonZone } from '../file/json-form.js';
 import { masterFileOrigin, readMasterFile, type ReadOptions } from '../file/master-reader.js';
 import { quote, rdataOf, visible, writeMasterFile } from '../file/master-writer.js';
-import { relativeName } from '../names.js';
+import { relativeName } from '../../lib/names.js';
 import { hasPriority, isZoneType, type LiveRecord } from '../record.js';
 import type { WantedRecord, WantedZone } from '../wanted-zone.js';
 import { ZoneFileError, type FileProblem } from '../zone-file-error.js';

@@ -11,7 +11,7 @@
 // A line starts with ";" only as a comment (a quoted string never spans lines), so a record's
 // text never reads as one of these.
 import { toJsonRecord } from './json-form.js';
-import { canonicalName, isInZone } from '../names.js';
+import { atOrBelow, canonicalName } from '../../lib/names.js';
 import { hasPriority, isZoneType, type LiveRecord } from '../record.js';
 import type { WantedRecord } from '../wanted-zone.js';
 import { ZoneFileError } from '../zone-file-error.js';
@@ -69,7 +69,7 @@ function parseRecord(json: string, zone: string, file: string, line: number): Wa
   // a trailing dot, would slip past the ownership and --ignore checks, which compare names as
   // the provider keeps them.
   if (canonicalName(name) !== name) fail(`${JSON.stringify(name)} is not a name as a backup writes it (lower case, ASCII, no trailing dot)`);
-  if (!isInZone(name, zone)) fail(`${JSON.stringify(name)} is outside the zone ${zone}`);
+  if (!atOrBelow(name, zone)) fail(`${JSON.stringify(name)} is outside the zone ${zone}`);
   if (!isZoneType(type)) return fail(`type ${JSON.stringify(type)} is not one ddedge manages`);
   const number = (v: unknown, what: string, max: number): number | undefined => {
     if (v === null || v === undefined) return undefined;

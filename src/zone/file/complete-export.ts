@@ -10,10 +10,10 @@
 // A name server inside the zone needs its address in the file (BIND refuses the zone without
 // it); when the zone has no record for it, the servers' glue is written, marked the same way.
 import { DnsError } from '../../dns/wire/errors.js';
-import { findAuthoritativeServers, queryDns, RCODE, rcodeName, sameName, showServer, type DnsAnswer, type DnsRecord, type DnsServer, type SoaValue } from '../../dns/client/index.js';
+import { findAuthoritativeServers, queryDns, RCODE, rcodeName, showServer, type DnsAnswer, type DnsRecord, type DnsServer, type SoaValue } from '../../dns/client/index.js';
 import { rdataOf } from './master-writer.js';
 import type { LiveRecord } from '../record.js';
-import { isInZone, relativeName } from '../names.js';
+import { atOrBelow, lowerName, relativeName, sameName } from '../../lib/names.js';
 import { PROVIDER_DEFAULT_TTL, PROVIDER_GLUE } from './provider-lines.js';
 
 export interface ApexOptions {
@@ -39,14 +39,14 @@ export async function completeLines(zone: string, live: readonly LiveRecord[], o
   if (!soa) throw new DnsError('lookup', `${servers.map(showServer).join(', ')} gave no SOA for ${zone}: is it the zone's name server?`);
   const nsAnswer = await ask('NS');
   const listedNs = new Set(live.filter((r) => r.type === 'NS' && r.name === zone).map((r) => r.value));
-  const ns = nsAnswer.answers.filter((r): r is DnsRecord & { value: string } => r.type === 'NS' && sameName(r.name, zone) && !listedNs.has(String(r.value).toLowerCase().replace(/\.$/, '')));
+  const ns = nsAnswer.answers.filter((r): r is DnsRecord & { value: string } => r.type === 'NS' && sameName(r.name, zone) && !listedNs.has(lowerName(String(r.value))));
   const defaultTtl = await providerDefaultTtl(live, ask, soa.ttl);
   const value = soa.value as SoaValue;
   const dotted = (name: string) => `${name.replace(/\.$/, '')}.`;
   return [
     `$TTL ${defaultTtl} ; ${PROVIDER_DEFAULT_TTL}`,
     `@ ${soa.ttl} IN SOA ${dotted(value.mname)} ${dotted(value.rname)} ${value.serial} ${value.refresh} ${value.retry} ${value.expire} ${value.minimum}`,
-    ...ns.map((r) => `@ ${r.ttl} IN NS ${rdataOf({ name: zone, type: 'NS', value: r.value.toLowerCase().replace(/\.$/, '') })}`),
+    ...ns.map((r) => `@ ${r.ttl} IN NS ${rdataOf({ name: zone, type: 'NS', value: lowerName(r.value) })}`),
     ...(await glueLines(zone, live, ns, nsAnswer, ask)),
   ];
 }
@@ -54,7 +54,7 @@ export async function completeLines(zone: string, live: readonly LiveRecord[], o
 /** Addresses of the name servers inside the zone that the zone has no record for. */
 async function glueLines(zone: string, live: readonly LiveRecord[], ns: (DnsRecord & { value: string })[], nsAnswer: DnsAnswer, ask: (type: 'A' | 'AAAA', name: string) => Promise<DnsAnswer>): Promise<string[]> {
   const addressed = new Set(live.filter((r) => r.type === 'A' || r.type === 'AAAA').map((r) => r.name));
-  const names = [...new Set(ns.map((r) => r.value.toLowerCase().replace(/\.$/, '')))].filter((name) => isInZone(name, zone) && !addressed.has(name));
+  const names = [...new Set(ns.map((r) => lowerName(r.value)))].filter((name) => atOrBelow(name, zone) && !addressed.has(name));
   const lines: string[] = [];
   for (const name of names) {
     let glue = nsAnswer.additional.filter((r) => (r.type === 'A' || r.type === 'AAAA') && sameName(r.name, name));

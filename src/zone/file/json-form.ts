@@ -2,7 +2,7 @@
 // values in the provider's form, ttl and priority null for the provider's default. Read back
 // with the same rules as a master file, every problem reported with its line and column.
 import { ConfigError } from '../../lib/errors.js';
-import { canonicalName, isInZone } from '../names.js';
+import { atOrBelow, canonicalName } from '../../lib/names.js';
 import { hasPriority, isZoneType, MAX_TTL, type ZoneRecord } from '../record.js';
 import { canonicalValue, checkPriority, ValueError } from '../values.js';
 import { WantedZoneBuilder, type WantedZone } from '../wanted-zone.js';
@@ -85,7 +85,7 @@ function jsonName(written: string, zone: string): string | undefined {
   if (written === '@' || written === '') return zone;
   if (written.endsWith('.')) return canonicalName(written);
   const full = canonicalName(written);
-  if (full !== undefined && isInZone(full, zone)) return full;
+  if (full !== undefined && atOrBelow(full, zone)) return full;
   return canonicalName(`${written}.${zone}`);
 }
 

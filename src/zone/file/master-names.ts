@@ -4,7 +4,7 @@
 // origin; `\DDD` is a byte. The provider keeps a name as dotted text of host-name labels, so a
 // label holding a dot or an "@" cannot be sent as it is: such a name is refused (ValueError)
 // rather than sent as another name.
-import { canonicalName } from '../names.js';
+import { atOrBelow, below, canonicalName } from '../../lib/names.js';
 import { ValueError } from '../values.js';
 import { shown } from '../zone-file-error.js';
 
@@ -57,7 +57,7 @@ function escapedName(raw: string, origin: string, zone: string): string {
   const written = (labels as string[]).join('.');
   if (!absolute && written !== '') {
     const relative = canonicalName(written);
-    if (relative !== undefined && (relative === zone || relative.endsWith(`.${zone}`))) throw trailingDot(raw, written, origin, zone);
+    if (relative !== undefined && atOrBelow(relative, zone)) throw trailingDot(raw, written, origin, zone);
   }
   const full = absolute ? written : `${written}.${origin}`;
   // A label may not be empty ("a..b", a name starting with a dot) or hold anything but
@@ -123,7 +123,6 @@ function decodeLabel(bytes: number[]): string | undefined {
 
 function trailingDot(raw: string, written: string, origin: string, zone: string): ValueError {
   const meant = canonicalName(`${written}.${origin}`) ?? `${written}.${origin}`;
-  const lower = raw.toLowerCase();
-  const relative = origin === zone && lower.endsWith(`.${zone}`) ? ` (or ${shown(raw.slice(0, -zone.length - 1))})` : '';
+  const relative = origin === zone && below(raw.toLowerCase(), zone) ? ` (or ${shown(raw.slice(0, -zone.length - 1))})` : '';
   return new ValueError(`${shown(raw)} has no trailing dot, so it means ${meant}; write ${shown(`${raw}.`)}${relative}`);
 }

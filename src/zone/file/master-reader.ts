@@ -7,7 +7,7 @@ import { masterName } from './master-names.js';
 import { readRdata, type Rdata, type RdataContext } from './master-rdata.js';
 import { isZoneType, MAX_TTL, ZONE_TYPES } from '../record.js';
 import { ValueError } from '../values.js';
-import { isInZone } from '../names.js';
+import { atOrBelow } from '../../lib/names.js';
 import { FileRecord, WantedZoneBuilder, type WantedZone } from '../wanted-zone.js';
 import { FileProblems, shown, ZoneFileError } from '../zone-file-error.js';
 
@@ -202,7 +202,7 @@ class MasterFileReader implements RdataContext {
     if (k >= this.lexer.count || this.lexer.isQuoted(k)) return;
     try {
       const target = masterName(this.lexer.raw(k), this.origin, this.zone);
-      if (isInZone(target, this.zone)) this.nameServers.add(target);
+      if (atOrBelow(target, this.zone)) this.nameServers.add(target);
     } catch (error) {
       if (!(error instanceof ValueError)) throw error;
     }

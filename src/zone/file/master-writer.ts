@@ -2,7 +2,7 @@
 // apex), targets absolute, TXT quoted and split into strings of at most 255 bytes, records
 // with the provider's default TTL written without one. Sorted, so files diff well.
 import { splitTxt, txtRdata } from '../../dns/wire/txt-strings.js';
-import { relativeName } from '../names.js';
+import { atOrBelow, relativeName } from '../../lib/names.js';
 import { parseCaa } from '../values.js';
 
 export interface WritableRecord {
@@ -48,7 +48,7 @@ export function writeMasterFile(zone: string, records: readonly WritableRecord[]
  */
 function ownerText(name: string, zone: string): string {
   const relative = visible(relativeName(name, zone));
-  return relative === zone || relative.endsWith(`.${zone}`) ? `${name}.` : relative;
+  return atOrBelow(relative, zone) ? `${name}.` : relative;
 }
 
 const absolute = (name: string) => (name === '.' ? '.' : `${name}.`);

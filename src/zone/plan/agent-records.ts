@@ -3,7 +3,7 @@
 // from another unit lacks them, and would revert the address the agent just sent. The state
 // directory is shared with the agent, so what it recorded is the authority.
 import { readState, stateFile } from '../../state/state.js';
-import { canonicalName } from '../names.js';
+import { canonicalName } from '../../lib/names.js';
 
 export interface AgentRecord {
   /** Full lower-case ASCII name, as the provider keeps it. */

@@ -5,7 +5,7 @@
 import { ConfigError } from '../../lib/errors.js';
 import type { AgentRecords } from './agent-records.js';
 import { globMatcher, type NameMatcher } from '../glob.js';
-import { absoluteName, canonicalName } from '../names.js';
+import { absoluteName, atOrBelow, canonicalName } from '../../lib/names.js';
 import { visible } from '../file/master-writer.js';
 import { isZoneType } from '../record.js';
 
@@ -32,7 +32,7 @@ export function parseIgnore(text: string, zone: string): IgnoreRule {
   if (!namePart || rest.length || (typePart !== undefined && !/^[A-Za-z0-9]+$/.test(typePart))) {
     throw new ConfigError(`--ignore: "${text}" is not NAME or NAME:TYPE (e.g. --ignore 'legacy*' or --ignore @:TXT)`);
   }
-  const full = namePart === '@' ? zone : namePart.endsWith('.') ? namePart.slice(0, -1) : namePart === zone || namePart.endsWith(`.${zone}`) ? namePart : absoluteName(namePart, zone);
+  const full = namePart === '@' ? zone : namePart.endsWith('.') ? namePart.slice(0, -1) : atOrBelow(namePart, zone) ? namePart : absoluteName(namePart, zone);
   // Wildcards are checked as a name with '*' in place of each run; the rest must be a name.
   if (!canonicalName(full.replace(/\*+/g, 'x'))) throw new ConfigError(`--ignore: "${namePart}" is not a name or a pattern of one`);
   // The provider keeps names in lower-case punycode: a Unicode label is matched in that form.

@@ -4,7 +4,7 @@
 // or into a file its reader refuses. So the export writes it as a comment, and the plan keeps it
 // (reported, never updated or deleted): exporting a zone and applying that file changes nothing.
 // Backups carry these records in their exact form besides (backup-records.ts).
-import { canonicalName, isInZone } from '../names.js';
+import { atOrBelow, canonicalName } from '../../lib/names.js';
 import type { Owner } from './ownership.js';
 import { hasPriority, isZoneType, MAX_TTL, type LiveRecord } from '../record.js';
 import { canonicalValue, ValueError } from '../values.js';
@@ -116,7 +116,7 @@ function ownProblem(r: LiveRecord, zone: string): { text: string; restorable: bo
   const problem = (text: string, restorable = true) => ({ text, restorable });
   // The provider refuses such a name in a create: a backup could not give it back.
   if (canonicalName(r.name) !== r.name) return problem(`its name "${visible(r.name)}" is not a host name`, false);
-  if (!isInZone(r.name, zone)) return problem(`its name is outside the zone ${zone}`, false);
+  if (!atOrBelow(r.name, zone)) return problem(`its name is outside the zone ${zone}`, false);
   if (r.type === 'SOA') return /^[\x20-\x7e]+$/.test(r.value) ? undefined : problem('its value is not one SOA text');
   if (r.ttl !== undefined && r.ttl > MAX_TTL) return problem(`its TTL ${r.ttl} is beyond ${MAX_TTL} (RFC 2181 §8)`);
   if (hasPriority(r.type) && r.priority !== undefined && r.priority > 65535) return problem(`its priority ${r.priority} is beyond 65535`);

@@ -4,7 +4,7 @@
 // `flag tag "value"`, TXT as the text itself. Answers are read liberally (case, trailing dots,
 // quotes around CAA values), written one way.
 import type { DnsEntry } from '../../api/endpoints/service.js';
-import { canonicalName } from '../names.js';
+import { canonicalName } from '../../lib/names.js';
 import { hasPriority, isZoneType, type LiveRecord, type ZoneRecord } from '../record.js';
 import { canonicalValue, ValueError } from '../values.js';
 import { readingIsAGuess } from '../plan/unwritable.js';
