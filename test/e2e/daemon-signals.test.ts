@@ -1,19 +1,17 @@
 // The daemon and its signals while a cycle is in flight: requests are remembered, a stop
 // starts nothing new (no API fallback), and a second stop aborts what is in flight.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { agentEnv, withApi } from '../helpers/agent-env.js';
 import { HANG_BOUND_MS, startDist, waitForOutput } from '../helpers/cli.js';
 import { startServer, type TestServer } from '../helpers/servers.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
-let sandbox: Sandbox;
+const sandbox = useSandbox();
 let monitor: TestServer;
 beforeEach(async () => {
-  sandbox = await startSandbox();
   monitor = await startServer('OK');
 });
 afterEach(async () => {
-  await sandbox.close();
   await monitor.close();
 });
 

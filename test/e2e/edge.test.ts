@@ -2,19 +2,17 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { agentEnv } from '../helpers/agent-env.js';
 import { CANARY, runDist, runMain, tempDir } from '../helpers/cli.js';
 import { startServer, type TestServer } from '../helpers/servers.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
-let sandbox: Sandbox;
+const sandbox = useSandbox();
 let monitor: TestServer | undefined;
 beforeEach(async () => {
-  sandbox = await startSandbox();
   sandbox.model.account.dyndnsKey = CANARY;
 });
 afterEach(async () => {
-  await sandbox.close();
   await monitor?.close();
   monitor = undefined;
 });

@@ -14,17 +14,17 @@ import { signMessage } from '../../src/dns/tsig.js';
 import type { DnsRecord } from '../../src/dns/types.js';
 import { keygenText } from '../../src/gateway/keygen.js';
 import { parseFault } from '../../src/sandbox/faults.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { baseEnv, HANG_BOUND_MS, startDist, tempDir, waitForOutput } from '../helpers/cli.js';
 import { queryPacket, udpExchange } from '../helpers/dns-wire.js';
 import { startHoldingProxy, type HoldingProxy } from '../helpers/holding-proxy.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
 const ENV = { DDEDGE_API_USER: 'demo-user', DDEDGE_API_PASSWORD: 'demo-api-password' };
 const admin = keygenText('admin', 'hmac-sha256');
 const xfr = keygenText('xfr', 'hmac-sha256');
 const secretOf = (text: string) => Buffer.from(/secret "([^"]+)"/.exec(text)![1]!, 'base64');
 
-let sandbox: Sandbox;
+const sandbox = useSandbox({ port: 0, per: 'file' });
 /** Between the gateway and the sandbox: holds a chosen provider call until the test lets it go. */
 let proxy: HoldingProxy;
 let gateway: ReturnType<typeof startDist>;
@@ -85,7 +85,6 @@ const txtAt = (name: string) => sandbox.model.services.find((s) => s.name === 'e
 const callCount = () => [...sandbox.calls.values()].reduce((n, c) => n + c, 0);
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0 });
   proxy = await startHoldingProxy(sandbox.url);
   const dir = tempDir();
   writeFileSync(join(dir, 'keys'), `${admin}${xfr}grant "admin" zonesub;\ntransfer "xfr";\n`, { mode: 0o600 });
@@ -100,7 +99,6 @@ afterAll(async () => {
   socket?.close();
   gateway?.kill('SIGTERM');
   await proxy?.close();
-  await sandbox?.close();
 });
 
 describe('answers that depend on the updates before them in a batch', () => {

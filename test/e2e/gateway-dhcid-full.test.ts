@@ -11,8 +11,8 @@ import { decodeMessage, encodeMessage } from '../../src/dns/message.js';
 import { signMessage } from '../../src/dns/tsig.js';
 import { DhcidStore, dhcidStorePath, MAX_DHCID_PER_NAME, MAX_FILE_BYTES, MAX_RECORD_BYTES, recordBytes, type DhcidRecord } from '../../src/gateway/dhcid-store.js';
 import { keygenText } from '../../src/gateway/keygen.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { baseEnv, startDist, tempDir, waitForOutput } from '../helpers/cli.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
 const ZONE = 'example.com';
 const bigData = (i: number) => `0002${i.toString(16).padStart(8, '0')}${'ab'.repeat(255 - 6)}`;
@@ -23,7 +23,7 @@ const record = (owner: number, i: number): DhcidRecord => ({ name: longOwner(own
 const plainOwner = (i: number) => `p${String(i).padStart(7, '0')}.dhcp.example.com`;
 const plainRecord = (i: number): DhcidRecord => ({ name: plainOwner(i), ttl: 300, data: bigData(i) });
 
-let sandbox: Sandbox;
+const sandbox = useSandbox({ per: 'file' });
 let gateway: ReturnType<typeof startDist>;
 let port: number;
 const dir = tempDir();
@@ -54,7 +54,6 @@ function fillStore(stateDir: string): number {
 }
 
 beforeAll(async () => {
-  sandbox = await startSandbox({});
   const stateDir = join(dir, 'state');
   const total = fillStore(stateDir);
   expect(total).toBeGreaterThan(7000);
@@ -73,7 +72,6 @@ beforeAll(async () => {
 afterAll(async () => {
   gateway?.kill('SIGTERM');
   if (gateway) expect((await gateway.result).code).toBe(0);
-  await sandbox?.close();
 });
 
 function udp(message: Buffer): Promise<Buffer> {

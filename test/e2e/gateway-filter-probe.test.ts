@@ -12,15 +12,15 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DnsEntry } from '../../src/api/endpoints/service.js';
 import { keygenText } from '../../src/gateway/keygen.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { baseEnv, startDist, tempDir, waitForOutput } from '../helpers/cli.js';
 import { hasProgram } from '../helpers/pebble.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
 const TOOLS = hasProgram('nsupdate', 'bind9-dnsutils');
 /** Two pages: a one-name update reads its name filtered, not the whole zone. */
 const ZONE_SIZE = 2_000;
 
-let sandbox: Sandbox;
+const sandbox = useSandbox({ per: 'file' });
 let proxy: Server;
 let gateway: ReturnType<typeof startDist>;
 let port: number;
@@ -65,7 +65,6 @@ function nsupdate(lines: string[]): Promise<{ code: number; out: string }> {
 
 beforeAll(async () => {
   if (!TOOLS) return;
-  sandbox = await startSandbox({});
   sandbox.model.services.find((s) => s.name === 'example.com')!.productkey = 'corporate';
   const dns = zoneEntries();
   dns.push({ entityID: '700000', name: 'www2.example.com', type: 'A', ttl: '300', priority: '-', value: '192.0.2.80' });
@@ -86,7 +85,6 @@ beforeAll(async () => {
 afterAll(async () => {
   gateway?.kill('SIGTERM');
   proxy?.close();
-  await sandbox?.close();
 });
 
 describe.skipIf(!TOOLS)("a provider whose dnslist filter does not find a name's entries", () => {

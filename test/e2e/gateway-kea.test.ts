@@ -13,15 +13,15 @@ import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } 
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseFault } from '../../src/sandbox/faults.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { keygenText } from '../../src/gateway/keygen.js';
 import { baseEnv, runDist, startDist, tempDir, waitForOutput } from '../helpers/cli.js';
 import { freePort, hasProgram } from '../helpers/pebble.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
 const TOOLS = hasProgram('kea-dhcp-ddns', 'kea-dhcp-ddns-server') && hasProgram('dig', 'bind9-dnsutils');
 const NAME = 'laptop.dhcp.example.com';
 
-let sandbox: Sandbox;
+const sandbox = useSandbox({ per: 'file' });
 let dir: string;
 let keysFile: string;
 let gateway: ReturnType<typeof startDist> | undefined;
@@ -113,7 +113,6 @@ const base64Of = (hex: string) => Buffer.from(hex, 'hex').toString('base64');
 
 beforeAll(async () => {
   if (!TOOLS) return;
-  sandbox = await startSandbox({});
   dir = tempDir('ddedge-kea-');
   keysFile = join(dir, 'gateway.keys');
   const keyText = keygenText('dhcp', 'hmac-sha256');
@@ -148,7 +147,6 @@ afterAll(async () => {
     clearTimeout(timer);
   }
   await stopGateway();
-  await sandbox?.close();
 });
 
 /** Every provider call the sandbox has answered (reads and writes), to count what a lease costs. */

@@ -10,14 +10,14 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseFault } from '../../src/sandbox/faults.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { keygenText } from '../../src/gateway/keygen.js';
 import { baseEnv, startDist, tempDir, waitForOutput } from '../helpers/cli.js';
 import { hasProgram } from '../helpers/pebble.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
 const TOOLS = hasProgram('nsupdate', 'bind9-dnsutils');
 
-let sandbox: Sandbox;
+const sandbox = useSandbox({ per: 'file' });
 let gateway: ReturnType<typeof startDist> | undefined;
 let port: number;
 let dir: string;
@@ -70,7 +70,6 @@ const linesAbout = (name: string) => journal().filter((l) => l.changes.some((c) 
 
 beforeAll(async () => {
   if (!TOOLS) return;
-  sandbox = await startSandbox({});
   dir = tempDir('ddedge-lost-');
   keysFile = join(dir, 'gateway.keys');
   const text = keygenText('admin', 'hmac-sha256');
@@ -82,7 +81,6 @@ beforeAll(async () => {
 afterAll(async () => {
   gateway?.kill('SIGTERM');
   await gateway?.result;
-  await sandbox?.close();
 });
 
 describe.skipIf(!TOOLS)('a provider write whose answer is lost', () => {

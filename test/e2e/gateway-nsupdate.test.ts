@@ -11,14 +11,14 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseFault } from '../../src/sandbox/faults.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { keygenText } from '../../src/gateway/keygen.js';
 import { baseEnv, startDist, tempDir, waitForOutput } from '../helpers/cli.js';
 import { hasProgram } from '../helpers/pebble.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
 const TOOLS = hasProgram('nsupdate', 'bind9-dnsutils') && hasProgram('dig', 'bind9-dnsutils');
 
-let sandbox: Sandbox;
+const sandbox = useSandbox({ per: 'file' });
 let gateway: ReturnType<typeof startDist>;
 let port: number;
 let stateDir: string;
@@ -54,7 +54,6 @@ function zone(under = ''): string[] {
 
 beforeAll(async () => {
   if (!TOOLS) return;
-  sandbox = await startSandbox({});
   secondary = dgram.createSocket('udp4');
   secondary.on('message', (packet, peer) => {
     const m = decodeMessage(packet);
@@ -81,7 +80,6 @@ beforeAll(async () => {
 afterAll(async () => {
   gateway?.kill('SIGTERM');
   if (gateway) expect((await gateway.result).code).toBe(0);
-  await sandbox?.close();
   secondary?.close();
 });
 

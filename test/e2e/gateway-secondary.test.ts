@@ -8,16 +8,16 @@ import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { keygenText } from '../../src/gateway/keygen.js';
 import { baseEnv, startDist, tempDir, waitForOutput } from '../helpers/cli.js';
 import { dig, keyStatement, startNamed, type Named } from '../helpers/named.js';
 import { freePort, hasProgram } from '../helpers/pebble.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
 const TOOLS = hasProgram('named', 'bind9') && hasProgram('nsupdate', 'bind9-dnsutils') && hasProgram('dig', 'bind9-dnsutils');
 
 const ZONE = 'example.com';
-let sandbox: Sandbox;
+const sandbox = useSandbox({ per: 'file' });
 let gateway: ReturnType<typeof startDist>;
 let gatewayPort: number;
 let secondary: Named;
@@ -56,7 +56,6 @@ async function secondaryAnswers(args: string[], done: (answer: string) => boolea
 beforeAll(async () => {
   if (!TOOLS) return;
   const dir = tempDir('ddedge-secondary-');
-  sandbox = await startSandbox({});
   const keysFile = join(dir, 'gateway.keys');
   writeFileSync(keysFile, `${makeKey('admin')}grant "admin" zonesub;\n${makeKey('xfr')}transfer "xfr";\n`, { mode: 0o600 });
   // The gateway must know where to send NOTIFYs before the secondary, which must know the gateway's port, starts.
@@ -78,7 +77,6 @@ afterAll(async () => {
   await secondary?.stop();
   gateway?.kill('SIGTERM');
   if (gateway) await gateway.result;
-  await sandbox?.close();
 });
 
 describe.skipIf(!TOOLS)('BIND named as a secondary of the gateway', () => {

@@ -2,18 +2,14 @@
 // that keep our pipes open, or print things worth seeing at debug level.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { agentEnv } from '../helpers/agent-env.js';
 import { CANARY, runDist, tempDir } from '../helpers/cli.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
-let sandbox: Sandbox;
+const sandbox = useSandbox();
 const leftovers: number[] = [];
-beforeEach(async () => {
-  sandbox = await startSandbox();
-});
 afterEach(async () => {
-  await sandbox.close();
   // Stop what a hook under test may have left running, by its pid only.
   for (const pid of leftovers.splice(0)) {
     try {

@@ -3,17 +3,13 @@
 // codes, messages, state), run by main() in this process.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseFault } from '../../src/sandbox/faults.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { agentEnv, providerCalls, withApi, zoneValue } from '../helpers/agent-env.js';
 import { runDist, runMain, startDist } from '../helpers/cli.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
-let sandbox: Sandbox;
-beforeEach(async () => {
-  sandbox = await startSandbox();
-});
-afterEach(async () => sandbox.close());
+const sandbox = useSandbox();
 const fault = (text: string) => sandbox.faults.push(parseFault(text));
 
 describe('the cycle', () => {
