@@ -66,7 +66,8 @@ export function useGateway(setup: () => GatewaySetup | undefined | Promise<Gatew
     get keys() { return live().keys; },
     stderr: () => live().stderr(),
     logged: (pattern, boundMs) => live().logged(pattern, boundMs),
-    stop: () => live().stop(),
+    /** Stops it now (the fixture would after the file), and the exit code; null when none was started. */
+    stop: () => current?.stop() ?? Promise.resolve(null),
     secret,
     nsupdateKey: (name) => `${live().keys.get(name)?.algorithm ?? 'hmac-sha256'}:${name}:${secret(name)}`,
   };
