@@ -53,7 +53,8 @@ describe('--on-change', () => {
     const result = await runDist(['update', '--ip', '81.0.2.15', '--on-change', 'sleep 30 & sleep 30', '--on-change-timeout', '300ms'], env());
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/--on-change for home\.example\.com A was stopped after 300 ms/);
-    expect(Date.now() - started).toBeLessThan(5000);
+    // Below the children's 30 s, well above a start of the built file on a loaded machine.
+    expect(Date.now() - started).toBeLessThan(25_000);
   });
 });
 
