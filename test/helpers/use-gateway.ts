@@ -13,10 +13,12 @@ export interface GatewaySetup extends Omit<GatewayProcessOptions, 'zone' | 'keys
   keys: KeySpec[];
   /** The zone it serves; example.com unless said. */
   zone?: string;
+  /** A state directory the test prepared (filled before the start); a fresh one unless said. */
+  stateDir?: string;
 }
 
 export interface GatewayHandle extends GatewayProcess {
-  /** The folder of its keys file (gateway.keys) and state directory (state/). */
+  /** The folder of its keys file (gateway.keys) and, unless the test gave one, state directory (state/). */
   readonly dir: string;
   readonly stateDir: string;
   readonly keysFile: string;
@@ -38,9 +40,9 @@ export function useGateway(setup: () => GatewaySetup | undefined | Promise<Gatew
   before(async () => {
     const wanted = await setup();
     if (!wanted) return;
-    const { keys: specs, zone = 'example.com', ...rest } = wanted;
+    const { keys: specs, zone = 'example.com', stateDir: given, ...rest } = wanted;
     const dir = tempDir('ddedge-gw-');
-    const stateDir = join(dir, 'state');
+    const stateDir = given ?? join(dir, 'state');
     const keysFile = writeKeysFile(specs, join(dir, 'gateway.keys'));
     const gateway = await startGatewayProcess({ ...rest, zone, keysFile: keysFile.file, stateDir });
     current = { ...gateway, dir, stateDir, keysFile: keysFile.file, keys: keysFile.keys, secrets: keysFile.secrets };
