@@ -9,10 +9,10 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { acmeEnv, challengeValues, zoneWithoutChallenges } from '../helpers/acme.js';
 import { CANARY, DIST, tempDir } from '../helpers/cli.js';
 import { hasProgram, startPebble, type Pebble } from '../helpers/pebble.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
 const hasPebble = hasProgram('pebble');
 const hasCertbot = hasProgram('certbot');
@@ -20,18 +20,16 @@ const hasLego = hasProgram('lego');
 const WRAPPER = resolve(import.meta.dirname, '../../bin/ddedge-acme');
 const CLIENT_TIMEOUT_MS = 100_000;
 
-let sandbox: Sandbox;
+const sandbox = useSandbox({ dnsPort: 0 });
 let pebble: Pebble;
 let zoneBefore: string;
 beforeEach(async () => {
-  sandbox = await startSandbox({ dnsPort: 0 });
   sandbox.model.account.apiPassword = CANARY;
   zoneBefore = zoneWithoutChallenges(sandbox);
   if (hasPebble) pebble = await startPebble(`127.0.0.1:${sandbox.dnsPort}`);
 });
 afterEach(async () => {
   await pebble?.close();
-  await sandbox.close();
 });
 
 /** What ddedge needs, at debug level so that any leak would show. */

@@ -2,7 +2,7 @@
 // and waits for each. Here discovery asks the sandbox's name server (which answers NS
 // ns1.example.com with glue 127.0.0.1) and the servers are asked on its port; in production the
 // resolvers are the system's and the port is 53.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { presentChallenge, type AcmeContext } from '../../src/acme/challenge.js';
 import { describeChallenge } from '../../src/acme/challenge-name.js';
 import { createDnsTxtLookup } from '../../src/acme/dns-lookup.js';
@@ -10,15 +10,11 @@ import { waitUntilVisible, PropagationTimeoutError, type NameServer, type TxtLoo
 import { createApiClient } from '../../src/agent/via-api.js';
 import { loadConfig } from '../../src/config/load.js';
 import { silentLogger } from '../../src/lib/log.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { withApi } from '../helpers/agent-env.js';
 import { tempDir } from '../helpers/cli.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
-let sandbox: Sandbox;
-beforeEach(async () => {
-  sandbox = await startSandbox({ dnsPort: 0 });
-});
-afterEach(async () => sandbox.close());
+const sandbox = useSandbox({ dnsPort: 0 });
 
 describe('the zone authoritative servers, found through its NS records', () => {
   it('present waits for each, and reports them by name', async () => {

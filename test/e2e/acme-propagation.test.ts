@@ -3,25 +3,21 @@
 // (test/helpers/hostile-dns.ts) and answer from the sandbox's zone, so they follow the API.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { DnsMessage } from '../../src/dns/wire/types.js';
 import { encodeMessage } from '../../src/dns/wire/message.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { acmeEnv, challengeValues, zoneAnswer as answerOfZone } from '../helpers/acme.js';
 import { runDist, runMain } from '../helpers/cli.js';
 import { answerTo, framed, startHostileDns, type HostileDns, type Reply } from '../helpers/hostile-dns.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
 const NAME = '_acme-challenge.example.com';
 const V1 = 'gfj9Xq-bB1rPpU0vTyvDBKpDqsm9dTHSpg9_5xJX0zk';
 
-let sandbox: Sandbox;
+const sandbox = useSandbox();
 const servers: HostileDns[] = [];
-beforeEach(async () => {
-  sandbox = await startSandbox();
-});
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
-  await sandbox.close();
 });
 
 async function nameServer(handlers: { udp?: Reply; tcp?: Reply }): Promise<string> {

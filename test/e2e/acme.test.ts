@@ -5,19 +5,15 @@
 // Propagation waits are tested in acme-propagation.test.ts (they need a name server).
 import { readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseFault } from '../../src/sandbox/faults.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { providerCalls } from '../helpers/agent-env.js';
 import { baseEnv, runDist, runMain, tempDir, type RunResult } from '../helpers/cli.js';
 import { acmeEnv, challengeValues, zoneWithoutChallenges } from '../helpers/acme.js';
 import { spawn } from 'node:child_process';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
-let sandbox: Sandbox;
-beforeEach(async () => {
-  sandbox = await startSandbox({ dnsPort: 0 });
-});
-afterEach(async () => sandbox.close());
+const sandbox = useSandbox({ dnsPort: 0 });
 
 const NAME = '_acme-challenge.example.com';
 const V1 = 'gfj9Xq-bB1rPpU0vTyvDBKpDqsm9dTHSpg9_5xJX0zk';

@@ -5,17 +5,13 @@
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createCsr } from '../../src/sandbox/csr.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { withApi } from '../helpers/agent-env.js';
 import { baseEnv, DIST, runDist, runMain, type RunResult, tempDir } from '../helpers/cli.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox();
-});
-afterAll(() => sandbox.close());
+const sandbox = useSandbox({ per: 'file' });
 const env = () => baseEnv(withApi(sandbox));
 const calls = () => [...sandbox.calls.values()].reduce((a, b) => a + b, 0);
 const { csrData, csrKey } = createCsr({ commonName: 'www.example.com', organizationName: 'Example', organizationalUnitName: 'IT', countryName: 'ES', stateOrProvinceName: 'Madrid', localityName: 'Madrid', emailAddress: 'admin@example.com' });

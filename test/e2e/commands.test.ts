@@ -1,18 +1,14 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { afterEach, describe, expect, it } from 'vitest';
 import { agentEnv, zoneValue } from '../helpers/agent-env.js';
 import { baseEnv, runDist, runMain, startDist, tempDir, waitForOutput } from '../helpers/cli.js';
 import { startServer, type TestServer } from '../helpers/servers.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
-let sandbox: Sandbox;
+const sandbox = useSandbox();
 let echoes: TestServer[] = [];
-beforeEach(async () => {
-  sandbox = await startSandbox();
-});
 afterEach(async () => {
-  await sandbox.close();
   await Promise.all(echoes.map((e) => e.close()));
   echoes = [];
 });

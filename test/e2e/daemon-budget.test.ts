@@ -1,17 +1,11 @@
 // The daemon with its provider call budget spent: it waits until calls resume (bounded by the
 // interval), not an exponential backoff that only repeats the same error every few seconds.
-import { afterEach, beforeEach, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { expect, it } from 'vitest';
 import { agentEnv } from '../helpers/agent-env.js';
 import { startDist, waitForOutput } from '../helpers/cli.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
-let sandbox: Sandbox;
-beforeEach(async () => {
-  sandbox = await startSandbox();
-});
-afterEach(async () => {
-  await sandbox.close();
-});
+const sandbox = useSandbox();
 
 it('a spent call budget: the next cycle is when calls resume, bounded by the interval, with no backoff', async () => {
   // One call an hour and two hosts: the second host meets the spent budget in the first cycle.

@@ -5,22 +5,18 @@
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { afterEach, describe, expect, it } from 'vitest';
 import { agentEnv, providerCalls } from '../helpers/agent-env.js';
 import { DIST, runDist, tempDir, type RunResult } from '../helpers/cli.js';
 import { startDnsServer } from '../helpers/dns-server.js';
 import { startServer, tlsFiles, type TestServer } from '../helpers/servers.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
-let sandbox: Sandbox;
+const sandbox = useSandbox();
 let closers: (() => Promise<void>)[] = [];
-beforeEach(async () => {
-  sandbox = await startSandbox();
-});
 afterEach(async () => {
   await Promise.all(closers.map((close) => close()));
   closers = [];
-  await sandbox.close();
 });
 
 /** Node's own modules a run loaded by its exit, as Node lists them ("NativeModule tls"). */

@@ -1,15 +1,11 @@
 // --dyndns-url as the sandbox's banner prints it (…/json/): the format is taken from it,
 // said on stderr, and the request goes to …/json/, never …/json/json/.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { describe, expect, it } from 'vitest';
 import { agentEnv, zoneValue } from '../helpers/agent-env.js';
 import { runDist } from '../helpers/cli.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox();
-});
-afterAll(() => sandbox.close());
+const sandbox = useSandbox({ per: 'file' });
 
 describe('a --dyndns-url that ends in a format', () => {
   it.each([

@@ -2,19 +2,17 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { agentEnv } from '../helpers/agent-env.js';
 import { CANARY, runDist, runMain, tempDir } from '../helpers/cli.js';
 import { startServer, type TestServer } from '../helpers/servers.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
-let sandbox: Sandbox;
+const sandbox = useSandbox();
 let monitor: TestServer | undefined;
 beforeEach(async () => {
-  sandbox = await startSandbox();
   sandbox.model.account.dyndnsKey = CANARY;
 });
 afterEach(async () => {
-  await sandbox.close();
   await monitor?.close();
   monitor = undefined;
 });
@@ -55,7 +53,8 @@ describe('--on-change', () => {
     const result = await runDist(['update', '--ip', '81.0.2.15', '--on-change', 'sleep 30 & sleep 30', '--on-change-timeout', '300ms'], env());
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/--on-change for home\.example\.com A was stopped after 300 ms/);
-    expect(Date.now() - started).toBeLessThan(5000);
+    // Below the children's 30 s, well above a start of the built file on a loaded machine.
+    expect(Date.now() - started).toBeLessThan(25_000);
   });
 });
 

@@ -4,24 +4,20 @@
 // liveness probe would have restarted the pod forever.)
 import http from 'node:http';
 import net from 'node:net';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { afterEach, describe, expect, it } from 'vitest';
 import { agentEnv } from '../helpers/agent-env.js';
 import { startDist, waitForOutput } from '../helpers/cli.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
-let sandbox: Sandbox;
+const sandbox = useSandbox();
 let daemon: ReturnType<typeof startDist> | undefined;
 let crowd: Crowd | undefined;
-beforeEach(async () => {
-  sandbox = await startSandbox();
-});
 afterEach(async () => {
   crowd?.stop();
   crowd = undefined;
   daemon?.kill('SIGTERM');
   await daemon?.result;
   daemon = undefined;
-  await sandbox.close();
 });
 
 async function startDaemon(): Promise<{ host: string; port: number }> {

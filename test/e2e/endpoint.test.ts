@@ -3,23 +3,19 @@
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { afterEach, describe, expect, it } from 'vitest';
 import { agentEnv, providerCalls } from '../helpers/agent-env.js';
 import { runDist, startDist, tempDir, waitForOutput, type RunResult } from '../helpers/cli.js';
 import { parsePrometheusText } from '../helpers/prometheus-text.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
-let sandbox: Sandbox;
+const sandbox = useSandbox();
 const daemons: ReturnType<typeof startDist>[] = [];
-beforeEach(async () => {
-  sandbox = await startSandbox();
-});
 afterEach(async () => {
   for (const d of daemons.splice(0)) {
     d.kill('SIGTERM');
     await d.result;
   }
-  await sandbox.close();
 });
 
 /** Starts the daemon and returns it with the endpoint's URL, once the first cycle has ended. */

@@ -5,16 +5,13 @@
 // not public.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../src/sandbox/server.js';
 import { agentEnv, providerCalls, withApi } from '../helpers/agent-env.js';
 import { baseEnv, runDist, runMain, tempDir } from '../helpers/cli.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
-let sandbox: Sandbox;
-beforeEach(async () => {
-  sandbox = await startSandbox();
-});
-afterEach(async () => sandbox.close());
+const sandbox = useSandbox();
 
 const flagsOnly = (sandbox: Sandbox) => baseEnv({ DDEDGE_DYNDNS_URL: sandbox.url, DDEDGE_STATE_DIR: tempDir('ddedge-state-') });
 const keyFile = (text: string) => {

@@ -22,11 +22,11 @@ import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { baseEnv, DIST, startDist, tempDir, waitForOutput } from '../helpers/cli.js';
 import { hasProgram, startPebble, type Pebble } from '../helpers/pebble.js';
 import { readmeRecipe, runRecipe, withPorts } from '../helpers/readme-recipes.js';
 import { sandboxRegistrar } from '../helpers/sandbox-sdk.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
 const hasCertbotRfc2136 = (() => {
   // certbot takes a lock and writes a log even to list its plugins: in a directory of its own.
@@ -38,7 +38,7 @@ const hasCertbotRfc2136 = (() => {
 const TOOLS = hasProgram('pebble') && hasProgram('openssl');
 const CLIENT_TIMEOUT_MS = 150_000;
 
-let sandbox: Sandbox;
+const sandbox = useSandbox({ dnsPort: 0, per: 'file' });
 let pebble: Pebble;
 let gateway: ReturnType<typeof startDist> | undefined;
 let gatewayPort: number;
@@ -89,7 +89,6 @@ function expectCertificate(pemFile: string) {
 
 beforeAll(async () => {
   if (!TOOLS) return;
-  sandbox = await startSandbox({ dnsPort: 0 });
   pebble = await startPebble(`127.0.0.1:${sandbox.dnsPort}`, 600_000);
   dir = tempDir('ddedge-gw-clients-');
   home = tempDir('ddedge-gw-home-');
@@ -132,7 +131,6 @@ afterAll(async () => {
     }
   }
   await pebble?.close();
-  await sandbox?.close();
 });
 
 describe.skipIf(!TOOLS)('ACME clients through the gateway, as docs/gateway-clients.md shows them', () => {

@@ -3,16 +3,16 @@
 // DHCID query at a name of the bound (8 records of the longest data at the longest owner) over
 // TCP, and with TC over UDP, and refuses one more record with REFUSED and an Extended DNS Error.
 import dgram from 'node:dgram';
-import { statSync, writeFileSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import net from 'node:net';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { decodeMessage, encodeMessage } from '../../src/dns/wire/message.js';
 import { signMessage } from '../../src/dns/wire/tsig.js';
 import { DhcidStore, dhcidStorePath, MAX_DHCID_PER_NAME, MAX_FILE_BYTES, MAX_RECORD_BYTES, recordBytes, type DhcidRecord } from '../../src/gateway/dhcid/store.js';
-import { keygenText } from '../../src/gateway/keygen.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { baseEnv, startDist, tempDir, waitForOutput } from '../helpers/cli.js';
+import { tempDir } from '../helpers/cli.js';
+import { useGateway } from '../helpers/use-gateway.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
 const ZONE = 'example.com';
 const bigData = (i: number) => `0002${i.toString(16).padStart(8, '0')}${'ab'.repeat(255 - 6)}`;
@@ -23,12 +23,8 @@ const record = (owner: number, i: number): DhcidRecord => ({ name: longOwner(own
 const plainOwner = (i: number) => `p${String(i).padStart(7, '0')}.dhcp.example.com`;
 const plainRecord = (i: number): DhcidRecord => ({ name: plainOwner(i), ttl: 300, data: bigData(i) });
 
-let sandbox: Sandbox;
-let gateway: ReturnType<typeof startDist>;
-let port: number;
+const sandbox = useSandbox({ per: 'file' });
 const dir = tempDir();
-const keyText = keygenText('dhcp', 'hmac-sha256');
-const signer = { name: 'dhcp', algorithm: 'hmac-sha256' as const, secret: Buffer.from(/secret "([^"]+)"/.exec(keyText)![1]!, 'base64') };
 
 /** Fills the store as far as it goes: every owner at the bound, then single records until the bytes are spent. */
 function fillStore(stateDir: string): number {
@@ -53,27 +49,16 @@ function fillStore(stateDir: string): number {
   return total;
 }
 
-beforeAll(async () => {
-  sandbox = await startSandbox({});
+const gateway = useGateway(() => {
   const stateDir = join(dir, 'state');
   const total = fillStore(stateDir);
   expect(total).toBeGreaterThan(7000);
   expect(statSync(dhcidStorePath(stateDir)).size).toBeGreaterThan(MAX_FILE_BYTES * 0.7);
   expect(statSync(dhcidStorePath(stateDir)).size).toBeLessThanOrEqual(MAX_FILE_BYTES);
-  const keys = join(dir, 'gateway.keys');
-  writeFileSync(keys, `${keyText}grant "dhcp" subdomain dhcp.example.com A AAAA DHCID;\n`, { mode: 0o600 });
-  gateway = startDist(
-    ['gateway', '--zone', ZONE, '--keys', keys, '--dns-listen', '127.0.0.1:0', '--state-dir', stateDir],
-    baseEnv({ DDEDGE_API_URL: sandbox.url, DDEDGE_API_USER: 'demo-user', DDEDGE_API_PASSWORD: 'demo-api-password' }),
-  );
-  const said = await waitForOutput(gateway, 'stderr', (t) => /answering DNS .* on 127\.0\.0\.1:\d+/.test(t), 60_000);
-  port = Number(/on 127\.0\.0\.1:(\d+)/.exec(said)![1]);
-}, 120_000);
-
+  return { apiUrl: sandbox.url, zone: ZONE, primaryName: null, stateDir, keys: [{ name: 'dhcp', rules: ['grant "dhcp" subdomain dhcp.example.com A AAAA DHCID;'] }] };
+});
 afterAll(async () => {
-  gateway?.kill('SIGTERM');
-  if (gateway) expect((await gateway.result).code).toBe(0);
-  await sandbox?.close();
+  expect(await gateway.stop()).toBe(0);
 });
 
 function udp(message: Buffer): Promise<Buffer> {
@@ -85,13 +70,13 @@ function udp(message: Buffer): Promise<Buffer> {
       socket.close();
       resolve(m);
     });
-    socket.send(message, port, '127.0.0.1');
+    socket.send(message, gateway.port, '127.0.0.1');
   });
 }
 
 function tcp(message: Buffer): Promise<Buffer> {
   return new Promise<Buffer>((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1');
+    const socket = net.connect(gateway.port, '127.0.0.1');
     let got = Buffer.alloc(0);
     const timer = setTimeout(() => (socket.destroy(), reject(new Error('no TCP answer within 20s'))), 20_000);
     socket.on('data', (d) => {
@@ -124,7 +109,7 @@ describe('the gateway on the largest DHCID file it allows', () => {
     // A host name the gateway takes (names with other bytes are refused at the door, before any room is looked at).
     const owner = plainOwner(9_999_999);
     const update = encodeMessage({ id: 9, opcode: 5, questions: [{ name: ZONE, type: 6, class: 1 }], authority: [{ name: owner, type: 'TYPE49', ttl: 300, value: bigData(0) }], ednsUdpSize: 1232 });
-    const answer = await tcp(signMessage(update, signer, undefined, { timeSigned: Math.floor(Date.now() / 1000) }).message);
+    const answer = await tcp(signMessage(update, gateway.keys.get('dhcp')!, undefined, { timeSigned: Math.floor(Date.now() / 1000) }).message);
     expect(answer.readUInt16BE(2) & 0xf).toBe(5);
     expect(answer.toString('latin1')).toMatch(/no room for these DHCID records/);
   });

@@ -5,27 +5,23 @@
 // other's DHCP clients were refused at their next renewal.)
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { decodeMessage, encodeMessage } from '../../src/dns/wire/message.js';
 import type { TsigKey } from '../../src/dns/wire/tsig.js';
 import { dhcidStorePath } from '../../src/gateway/dhcid/store.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { tempDir } from '../helpers/cli.js';
 import { udpExchange } from '../helpers/dns-wire.js';
 import { startGatewayProcess, writeKeysFile, type GatewayProcess } from '../helpers/gateway-process.js';
 import { aData, CLASS, outcome, rr, signed, TYPE, updateMessage } from '../helpers/update-wire.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
 const TYPE_DHCID = 49;
 const dhcidData = (i: number) => Buffer.concat([Buffer.from([0, 1, 1]), Buffer.alloc(32, i)]);
 
-let sandbox: Sandbox;
+const sandbox = useSandbox({ per: 'file' });
 const running: GatewayProcess[] = [];
-beforeAll(async () => {
-  sandbox = await startSandbox({});
-});
 afterAll(async () => {
   for (const gw of running) await gw.stop();
-  await sandbox?.close();
 });
 
 /** Kea's add: the name is not in use; add its A and its DHCID. */

@@ -7,25 +7,18 @@
 import { execFile } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { DnsEntry } from '../../src/api/endpoints/service.js';
-import { keygenText } from '../../src/gateway/keygen.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { baseEnv, startDist, tempDir, waitForOutput } from '../helpers/cli.js';
 import { hasProgram } from '../helpers/pebble.js';
+import { useGateway } from '../helpers/use-gateway.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
 const TOOLS = hasProgram('nsupdate', 'bind9-dnsutils');
 /** Two pages: a one-name update reads its name filtered, not the whole zone. */
 const ZONE_SIZE = 2_000;
 
-let sandbox: Sandbox;
+const sandbox = useSandbox({ per: 'file' });
 let proxy: Server;
-let gateway: ReturnType<typeof startDist>;
-let port: number;
-let secret: string;
-let stderr = '';
 
 const zoneEntries = (): DnsEntry[] => sandbox.model.services.find((s) => s.name === 'example.com')!.dns;
 const at = (name: string) => zoneEntries().filter((e) => e.name === name).map((e) => `${e.type} ${e.value}`);
@@ -56,37 +49,25 @@ function relativeFilterProxy(target: string): Promise<Server> {
 }
 
 function nsupdate(lines: string[]): Promise<{ code: number; out: string }> {
-  const script = [`server 127.0.0.1 ${port}`, 'zone example.com', ...lines, 'send', ''].join('\n');
+  const script = [`server 127.0.0.1 ${gateway.port}`, 'zone example.com', ...lines, 'send', ''].join('\n');
   return new Promise((resolve) => {
-    const child = execFile('nsupdate', ['-t', '20', '-y', secret], { timeout: 60_000 }, (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, out: stdout + stderr }));
+    const child = execFile('nsupdate', ['-t', '20', '-y', gateway.nsupdateKey('admin')], { timeout: 60_000 }, (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, out: stdout + stderr }));
     child.stdin!.end(script);
   });
 }
 
-beforeAll(async () => {
-  if (!TOOLS) return;
-  sandbox = await startSandbox({});
+const gateway = useGateway(async () => {
+  if (!TOOLS) return undefined;
   sandbox.model.services.find((s) => s.name === 'example.com')!.productkey = 'corporate';
   const dns = zoneEntries();
   dns.push({ entityID: '700000', name: 'www2.example.com', type: 'A', ttl: '300', priority: '-', value: '192.0.2.80' });
   for (let i = 0; dns.length < ZONE_SIZE; i++) dns.push({ entityID: String(900_000 + i), name: `h${i}.example.com`, type: 'A', ttl: '300', priority: '-', value: `10.0.${(i >> 8) & 255}.${i & 255}` });
   proxy = await relativeFilterProxy(sandbox.url);
-  const dir = tempDir('ddedge-gwprobe-');
-  const keyText = keygenText('admin', 'hmac-sha256');
-  secret = `hmac-sha256:admin:${/secret "([^"]+)"/.exec(keyText)![1]}`;
-  writeFileSync(join(dir, 'keys'), `${keyText}grant "admin" zonesub;\n`, { mode: 0o600 });
-  gateway = startDist(
-    ['gateway', '--zone', 'example.com', '--keys', join(dir, 'keys'), '--dns-listen', '127.0.0.1:0', '--state-dir', join(dir, 'state'), '--refresh', '1h'],
-    baseEnv({ DDEDGE_API_URL: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, DDEDGE_API_USER: 'demo-user', DDEDGE_API_PASSWORD: 'demo-api-password' }),
-  );
-  gateway.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
-  const text = await waitForOutput(gateway, 'stderr', (t) => /answering DNS .* on 127\.0\.0\.1:\d+/.test(t), 60_000);
-  port = Number(/on 127\.0\.0\.1:(\d+)/.exec(text)![1]);
-}, 90_000);
+  return { apiUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, primaryName: null, args: ['--refresh', '1h'], keys: [{ name: 'admin', rules: ['grant "admin" zonesub;'] }] };
+});
 afterAll(async () => {
-  gateway?.kill('SIGTERM');
+  await gateway.stop();
   proxy?.close();
-  await sandbox?.close();
 });
 
 describe.skipIf(!TOOLS)("a provider whose dnslist filter does not find a name's entries", () => {
@@ -99,7 +80,7 @@ describe.skipIf(!TOOLS)("a provider whose dnslist filter does not find a name's 
     expect(await nsupdate(['update add www2.example.com 300 A 192.0.2.80'])).toEqual({ code: 0, out: '' });
     expect(await nsupdate(['update add www2.example.com 300 A 192.0.2.80'])).toEqual({ code: 0, out: '' });
     expect(at('www2.example.com')).toEqual(['A 192.0.2.80']);
-    expect(stderr).toMatch(/example\.com: service\/dnslist with filter \S+ listed 0 of the \d+ entries the zone holds there: .* reads the whole zone instead/);
-    expect(stderr.match(/does not find a name's entries/g)).toHaveLength(1);
+    expect(gateway.stderr()).toMatch(/example\.com: service\/dnslist with filter \S+ listed 0 of the \d+ entries the zone holds there: .* reads the whole zone instead/);
+    expect(gateway.stderr().match(/does not find a name's entries/g)).toHaveLength(1);
   });
 });

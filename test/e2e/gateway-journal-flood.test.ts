@@ -5,27 +5,23 @@
 // of 1,000 deletes once rotated journal.jsonl twice and erased every earlier line.)
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { KEY_BYTES_PER_DAY } from '../../src/gateway/journal-retention.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { tempDir } from '../helpers/cli.js';
 import { udpExchange } from '../helpers/dns-wire.js';
 import { startGatewayProcess, writeKeysFile, type GatewayProcess } from '../helpers/gateway-process.js';
 import { aData, CLASS, outcome, rr, signed, TYPE, updateMessage } from '../helpers/update-wire.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
 const TYPE_DHCID = 49;
 const NAMES = 500;
 /** Updates of NAMES changes each (adds, then deletes of the same): about 9 MB of journal lines, two rotations' worth. */
 const ROUNDS = 80;
 
-let sandbox: Sandbox;
+const sandbox = useSandbox({ per: 'file' });
 let gateway: GatewayProcess | undefined;
-beforeAll(async () => {
-  sandbox = await startSandbox({});
-});
 afterAll(async () => {
   await gateway?.stop();
-  await sandbox?.close();
 });
 
 it("keeps another key's earlier line while one key floods the journal; says in the log when it leaves lines out", { timeout: 180_000 }, async () => {

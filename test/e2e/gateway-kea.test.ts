@@ -13,18 +13,19 @@ import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } 
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseFault } from '../../src/sandbox/faults.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { keygenText } from '../../src/gateway/keygen.js';
-import { baseEnv, runDist, startDist, tempDir, waitForOutput } from '../helpers/cli.js';
+import { baseEnv, runDist, tempDir } from '../helpers/cli.js';
 import { freePort, hasProgram } from '../helpers/pebble.js';
+import { startGatewayProcess, type GatewayProcess } from '../helpers/gateway-process.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
 const TOOLS = hasProgram('kea-dhcp-ddns', 'kea-dhcp-ddns-server') && hasProgram('dig', 'bind9-dnsutils');
 const NAME = 'laptop.dhcp.example.com';
 
-let sandbox: Sandbox;
+const sandbox = useSandbox({ per: 'file' });
 let dir: string;
 let keysFile: string;
-let gateway: ReturnType<typeof startDist> | undefined;
+let gateway: GatewayProcess | undefined;
 let gatewayPort: number;
 let d2: ChildProcess | undefined;
 let d2Log = '';
@@ -46,17 +47,13 @@ function readmeRecipe(): string {
   return block[1]!;
 }
 
-function startGateway(port: number): Promise<number> {
-  gateway = startDist(
-    ['gateway', '--zone', 'example.com', '--keys', keysFile, '--dns-listen', `127.0.0.1:${port}`, '--primary-name', 'gateway.example.net', '--state-dir', join(dir, 'state')],
-    baseEnv({ DDEDGE_API_URL: sandbox.url, DDEDGE_API_USER: 'demo-user', DDEDGE_API_PASSWORD: 'demo-api-password' }),
-  );
-  return waitForOutput(gateway, 'stderr', (t) => /answering DNS .* on 127\.0\.0\.1:\d+/.test(t), 15_000).then((line) => Number(/on 127\.0\.0\.1:(\d+)/.exec(line)![1]));
+async function startGateway(port: number): Promise<number> {
+  gateway = await startGatewayProcess({ apiUrl: sandbox.url, zone: 'example.com', keysFile, stateDir: join(dir, 'state'), port, startBoundMs: 15_000 });
+  return gateway.port;
 }
 
 async function stopGateway(): Promise<void> {
-  gateway?.kill('SIGTERM');
-  if (gateway) expect((await gateway.result).code).toBe(0);
+  if (gateway) expect(await gateway.stop()).toBe(0);
   gateway = undefined;
 }
 
@@ -113,7 +110,6 @@ const base64Of = (hex: string) => Buffer.from(hex, 'hex').toString('base64');
 
 beforeAll(async () => {
   if (!TOOLS) return;
-  sandbox = await startSandbox({});
   dir = tempDir('ddedge-kea-');
   keysFile = join(dir, 'gateway.keys');
   const keyText = keygenText('dhcp', 'hmac-sha256');
@@ -148,7 +144,6 @@ afterAll(async () => {
     clearTimeout(timer);
   }
   await stopGateway();
-  await sandbox?.close();
 });
 
 /** Every provider call the sandbox has answered (reads and writes), to count what a lease costs. */

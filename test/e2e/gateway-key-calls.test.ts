@@ -4,60 +4,42 @@
 // budget (`quota "KEY" calls N;` sets another share), and /healthz says 503 once fewer calls are
 // left than the cheapest update takes. Budget 40 here; calls counted by the sandbox.
 import { execFile } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keygenText } from '../../src/gateway/keygen.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { baseEnv, startDist, tempDir, waitForOutput } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
 import { hasProgram } from '../helpers/pebble.js';
+import { useGateway } from '../helpers/use-gateway.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
 const TOOLS = hasProgram('nsupdate', 'bind9-dnsutils');
 const BUDGET = 40;
 
-let sandbox: Sandbox;
-let gateway: ReturnType<typeof startDist>;
-let port: number;
-let url: string;
-const secrets = new Map<string, string>();
+const sandbox = useSandbox({ per: 'file' });
+const gateway = useGateway(() =>
+  TOOLS
+    ? {
+        apiUrl: sandbox.url,
+        primaryName: null,
+        args: ['--listen', '127.0.0.1:0', '--refresh', '1h', '--max-calls-per-hour', String(BUDGET)],
+        keys: [
+          { name: 'narrow', rules: ['grant "narrow" wildcard *.acme.example.com TXT;'] },
+          { name: 'other', rules: ['grant "other" zonesub;'] },
+          { name: 'heavy', rules: ['grant "heavy" zonesub;', 'quota "heavy" calls 1000;'] },
+        ],
+      }
+    : undefined,
+);
 
 function nsupdate(key: string, lines: string[]): Promise<{ code: number; out: string }> {
-  const script = [`server 127.0.0.1 ${port}`, 'zone example.com', ...lines, 'send', ''].join('\n');
+  const script = [`server 127.0.0.1 ${gateway.port}`, 'zone example.com', ...lines, 'send', ''].join('\n');
   return new Promise((resolve) => {
-    const child = execFile('nsupdate', ['-t', '8', '-y', `hmac-sha256:${key}:${secrets.get(key)}`], { timeout: 20_000 }, (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, out: stdout + stderr }));
+    const child = execFile('nsupdate', ['-t', '8', '-y', gateway.nsupdateKey(key)], { timeout: 20_000 }, (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, out: stdout + stderr }));
     child.stdin!.end(script);
   });
 }
 
 const get = async (path: string) => {
-  const answer = await fetch(`${url}${path}`);
+  const answer = await fetch(`${gateway.endpoint}${path}`);
   return { status: answer.status, body: await answer.text() };
 };
-
-beforeAll(async () => {
-  if (!TOOLS) return;
-  sandbox = await startSandbox({});
-  const dir = tempDir('ddedge-gwkeycalls-');
-  let keysText = '';
-  for (const name of ['narrow', 'other', 'heavy']) {
-    const text = keygenText(name, 'hmac-sha256');
-    secrets.set(name, /secret "([^"]+)"/.exec(text)![1]!);
-    keysText += text;
-  }
-  keysText += 'grant "narrow" wildcard *.acme.example.com TXT;\ngrant "other" zonesub;\ngrant "heavy" zonesub;\nquota "heavy" calls 1000;\n';
-  writeFileSync(join(dir, 'keys'), keysText, { mode: 0o600 });
-  gateway = startDist(
-    ['gateway', '--zone', 'example.com', '--keys', join(dir, 'keys'), '--dns-listen', '127.0.0.1:0', '--listen', '127.0.0.1:0', '--state-dir', join(dir, 'state'), '--refresh', '1h', '--max-calls-per-hour', String(BUDGET)],
-    baseEnv({ DDEDGE_API_URL: sandbox.url, DDEDGE_API_USER: 'demo-user', DDEDGE_API_PASSWORD: 'demo-api-password' }),
-  );
-  const text = await waitForOutput(gateway, 'stderr', (t) => /answering DNS .* on 127\.0\.0\.1:\d+/.test(t), 60_000);
-  port = Number(/on 127\.0\.0\.1:(\d+)/.exec(text)![1]);
-  url = /serving \/healthz, \/metrics and \/status at (http:\/\/\S+?)\/$/m.exec(text)![1]!;
-}, 90_000);
-afterAll(async () => {
-  gateway?.kill('SIGTERM');
-  await sandbox?.close();
-});
 
 describe.skipIf(!TOOLS)("each key's share of the call budget", () => {
   it('a key toggling its one record spends at most half the budget; another key is still served', async () => {

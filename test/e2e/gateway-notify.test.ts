@@ -4,29 +4,20 @@
 // back (not of the gateway's own updates). The URL is a secret: never in the log.
 import { execFile } from 'node:child_process';
 import { createSocket, type Socket } from 'node:dgram';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keygenText } from '../../src/gateway/keygen.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { baseEnv, runDist, startDist, tempDir, waitForOutput } from '../helpers/cli.js';
+import { baseEnv, runDist } from '../helpers/cli.js';
 import { hasProgram } from '../helpers/pebble.js';
 import { startServer, type TestServer } from '../helpers/servers.js';
+import { useGateway } from '../helpers/use-gateway.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
 const TOOLS = hasProgram('nsupdate', 'bind9-dnsutils');
-const ENV = { DDEDGE_API_USER: 'demo-user', DDEDGE_API_PASSWORD: 'demo-api-password' };
 const SECRET_PATH = 'hook-Sec7etPathQx';
-let sandbox: Sandbox;
 let receiver: TestServer;
 let secondary: Socket;
 const notifies: Buffer[] = [];
-let gateway: ReturnType<typeof startDist>;
-let stderr = '';
-let dnsPort: number;
-const admin = keygenText('admin', 'hmac-sha256');
-const adminSecret = /secret "([^"]+)"/.exec(admin)![1]!;
 
-function nsupdate(args: string[], lines: string[]): Promise<number> {
+function nsupdate(dnsPort: number, args: string[], lines: string[]): Promise<number> {
   const script = [`server 127.0.0.1 ${dnsPort}`, 'zone example.com', ...lines, 'send', ''].join('\n');
   return new Promise((resolve) => {
     const child = execFile('nsupdate', ['-t', '8', ...args], { timeout: 20_000 }, (error) => resolve(error ? 1 : 0));
@@ -39,38 +30,33 @@ async function until(check: () => boolean, ms = 15_000): Promise<void> {
 }
 
 describe.skipIf(!TOOLS)('gateway --notify URL', () => {
+  const sandbox = useSandbox({ per: 'file' });
   beforeAll(async () => {
-    sandbox = await startSandbox({});
     receiver = await startServer((_req, res) => res.end('{}'));
     secondary = createSocket('udp4');
     secondary.on('message', (packet) => notifies.push(packet));
     await new Promise<void>((r) => secondary.bind(0, '127.0.0.1', r));
-    const dir = tempDir('ddedge-gw-notify-');
-    writeFileSync(join(dir, 'keys'), `${admin}grant "admin" zonesub;\n`, { mode: 0o600 });
-    gateway = startDist(
-      ['gateway', '--zone', 'example.com', '--keys', join(dir, 'keys'), '--dns-listen', '127.0.0.1:0', '--state-dir', join(dir, 'state'), '--refresh', '1s',
-        '--notify', `${receiver.url}${SECRET_PATH}`, '--notify', `127.0.0.1:${secondary.address().port}`],
-      baseEnv({ DDEDGE_API_URL: sandbox.url, ...ENV }),
-    );
-    gateway.stderr!.on('data', (d) => (stderr += d));
-    const log = await waitForOutput(gateway, 'stderr', (t) => /answering DNS .* on 127\.0\.0\.1:\d+/.test(t));
-    dnsPort = Number(/on 127\.0\.0\.1:(\d+)/.exec(log)![1]);
-  }, 60_000);
+  });
+  const gateway = useGateway(() => ({
+    apiUrl: sandbox.url,
+    primaryName: null,
+    args: ['--refresh', '1s', '--notify', `${receiver.url}${SECRET_PATH}`, '--notify', `127.0.0.1:${secondary.address().port}`],
+    keys: [{ name: 'admin', rules: ['grant "admin" zonesub;'] }],
+  }));
   afterAll(async () => {
-    gateway?.kill('SIGTERM');
-    await gateway?.result;
+    await gateway.stop();
     secondary?.close();
     await receiver?.close();
-    await sandbox?.close();
   });
+  const adminSecret = () => gateway.secret('admin');
 
   it('the start log names the service and host of the URL, never the URL', () => {
-    expect(stderr).toMatch(/gateway: notifications of refused-update bursts and zones changed elsewhere to webhook at 127\.0\.0\.1:\d+/);
-    expect(stderr).not.toContain(SECRET_PATH);
+    expect(gateway.stderr()).toMatch(/gateway: notifications of refused-update bursts and zones changed elsewhere to webhook at 127\.0\.0\.1:\d+/);
+    expect(gateway.stderr()).not.toContain(SECRET_PATH);
   });
 
   it("the gateway's own update is not a zone changed elsewhere; the secondary gets its NOTIFY", async () => {
-    expect(await nsupdate(['-y', `hmac-sha256:admin:${adminSecret}`], ['update add own.example.com 120 A 192.0.2.50'])).toBe(0);
+    expect(await nsupdate(gateway.port, ['-y', gateway.nsupdateKey('admin')], ['update add own.example.com 120 A 192.0.2.50'])).toBe(0);
     await until(() => notifies.length > 0);
     // The NOTIFY opcode (4) in the secondary's packet: HOST:PORT still means a secondary.
     expect(notifies.length).toBeGreaterThan(0);
@@ -90,17 +76,17 @@ describe.skipIf(!TOOLS)('gateway --notify URL', () => {
   });
 
   it('refused updates are told as one burst per key, not one by one', async () => {
-    for (let i = 0; i < 4; i++) expect(await nsupdate([], [`update add nokey${i}.example.com 120 A 192.0.2.51`])).not.toBe(0);
+    for (let i = 0; i < 4; i++) expect(await nsupdate(gateway.port, [], [`update add nokey${i}.example.com 120 A 192.0.2.51`])).not.toBe(0);
     await new Promise((r) => setTimeout(r, 500));
     expect(events().filter((e) => e.event === 'refused')).toEqual([]);
-    for (let i = 4; i < 8; i++) expect(await nsupdate([], [`update add nokey${i}.example.com 120 A 192.0.2.51`])).not.toBe(0);
+    for (let i = 4; i < 8; i++) expect(await nsupdate(gateway.port, [], [`update add nokey${i}.example.com 120 A 192.0.2.51`])).not.toBe(0);
     await until(() => events().some((e) => e.event === 'refused'));
     await new Promise((r) => setTimeout(r, 500));
     const refused = events().filter((e) => e.event === 'refused');
     expect(refused).toHaveLength(1);
     expect(refused[0]).toMatchObject({ event: 'refused', host: 'example.com', key: 'unsigned', message: expect.stringContaining('5 refused within 5 min') });
-    expect(JSON.stringify(events())).not.toContain(adminSecret);
-    expect(stderr).not.toContain(SECRET_PATH);
+    expect(JSON.stringify(events())).not.toContain(adminSecret());
+    expect(gateway.stderr()).not.toContain(SECRET_PATH);
   });
 
   it('gateway --help says how the two forms are told apart', async () => {

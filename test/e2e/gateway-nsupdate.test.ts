@@ -7,35 +7,24 @@ import { execFile, execFileSync } from 'node:child_process';
 import dgram from 'node:dgram';
 import { decodeMessage, encodeMessage } from '../../src/dns/wire/message.js';
 import { signMessage } from '../../src/dns/wire/tsig.js';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseFault } from '../../src/sandbox/faults.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { keygenText } from '../../src/gateway/keygen.js';
-import { baseEnv, startDist, tempDir, waitForOutput } from '../helpers/cli.js';
 import { hasProgram } from '../helpers/pebble.js';
+import { useGateway } from '../helpers/use-gateway.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
 const TOOLS = hasProgram('nsupdate', 'bind9-dnsutils') && hasProgram('dig', 'bind9-dnsutils');
 
-let sandbox: Sandbox;
-let gateway: ReturnType<typeof startDist>;
-let port: number;
-let stateDir: string;
+const sandbox = useSandbox({ per: 'file' });
 /** A secondary's UDP port: the NOTIFYs it received (zone, serial), each acknowledged. */
 let secondary: dgram.Socket;
 const notifies: { zone: string; serial: number }[] = [];
-const secrets = new Map<string, string>();
-
-function key(name: string, algorithm = 'hmac-sha256'): string {
-  const text = keygenText(name, algorithm);
-  secrets.set(name, `${algorithm}:${name}:${/secret "([^"]+)"/.exec(text)![1]}`);
-  return text;
-}
 
 /** Runs an nsupdate script (`server` line added) signed with `keyName`; resolves with exit code and output. */
 function nsupdate(keyName: string | undefined, lines: string[], tcp = false): Promise<{ code: number; out: string }> {
-  const script = [`server 127.0.0.1 ${port}`, ...lines, 'send', ''].join('\n');
+  const script = [`server 127.0.0.1 ${gateway.port}`, ...lines, 'send', ''].join('\n');
   const args = [...(tcp ? ['-v'] : []), '-t', '8', ...(keyName ? ['-y', secrets.get(keyName)!] : [])];
   return new Promise((resolve) => {
     const child = execFile('nsupdate', args, { timeout: 20_000 }, (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, out: stdout + stderr }));
@@ -54,7 +43,6 @@ function zone(under = ''): string[] {
 
 beforeAll(async () => {
   if (!TOOLS) return;
-  sandbox = await startSandbox({});
   secondary = dgram.createSocket('udp4');
   secondary.on('message', (packet, peer) => {
     const m = decodeMessage(packet);
@@ -63,25 +51,30 @@ beforeAll(async () => {
     secondary.send(encodeMessage({ id: m.id, response: true, opcode: 4, authoritative: true, questions: m.questions }), peer.port, peer.address);
   });
   await new Promise<void>((r) => secondary.bind(0, '127.0.0.1', () => r()));
-  const dir = tempDir();
-  stateDir = join(dir, 'state');
-  const keys = join(dir, 'gateway.keys');
-  writeFileSync(
-    keys,
-    `${key('admin')}grant "admin" zonesub;\n${key('acme', 'hmac-sha512')}grant "acme" wildcard *.example.com TXT;\n${key('old', 'hmac-md5')}grant "old" subdomain lab.example.com;\n${key('xfr', 'hmac-sha384')}transfer "xfr";\n${key('router')}grant "router" name home.example.com A;\n`,
-    { mode: 0o600 },
-  );
-  gateway = startDist(
-    ['gateway', '--zone', 'example.com', '--keys', keys, '--dns-listen', '127.0.0.1:0', '--primary-name', 'gateway.example.net', '--state-dir', join(dir, 'state'), '--notify', `127.0.0.1:${secondary.address().port}`],
-    baseEnv({ DDEDGE_API_URL: sandbox.url, DDEDGE_API_USER: 'demo-user', DDEDGE_API_PASSWORD: 'demo-api-password', DDEDGE_HOSTS: 'home.example.com' }),
-  );
-  const line = await waitForOutput(gateway, 'stderr', (t) => /answering DNS .* on 127\.0\.0\.1:\d+/.test(t), 15_000);
-  port = Number(/on 127\.0\.0\.1:(\d+)/.exec(line)![1]);
+});
+const gateway = useGateway(() =>
+  TOOLS
+    ? {
+        apiUrl: sandbox.url,
+        args: ['--notify', `127.0.0.1:${secondary.address().port}`],
+        env: { DDEDGE_HOSTS: 'home.example.com' },
+        keys: [
+          { name: 'admin', rules: ['grant "admin" zonesub;'] },
+          { name: 'acme', algorithm: 'hmac-sha512', rules: ['grant "acme" wildcard *.example.com TXT;'] },
+          { name: 'old', algorithm: 'hmac-md5', rules: ['grant "old" subdomain lab.example.com;'] },
+          { name: 'xfr', algorithm: 'hmac-sha384', rules: ['transfer "xfr";'] },
+          { name: 'router', rules: ['grant "router" name home.example.com A;'] },
+        ],
+      }
+    : undefined,
+);
+/** Each key's nsupdate `-y` argument, ALGORITHM:NAME:SECRET (a test adds a forged one). */
+const secrets = new Map<string, string>();
+beforeAll(() => {
+  if (TOOLS) for (const name of gateway.keys.keys()) secrets.set(name, gateway.nsupdateKey(name));
 });
 afterAll(async () => {
-  gateway?.kill('SIGTERM');
-  if (gateway) expect((await gateway.result).code).toBe(0);
-  await sandbox?.close();
+  if (TOOLS) expect(await gateway.stop()).toBe(0);
   secondary?.close();
 });
 
@@ -90,17 +83,17 @@ describe.skipIf(!TOOLS)('nsupdate through the gateway', () => {
     const { code, out } = await nsupdate('admin', ['update add new.example.com 120 A 192.0.2.77']);
     expect(code, out).toBe(0);
     expect(zone('new.example.com')).toEqual(['new.example.com A 192.0.2.77']);
-    const soa = execFileSync('dig', ['@127.0.0.1', '-p', String(port), '+norec', '+short', 'example.com', 'SOA'], { encoding: 'utf8' });
+    const soa = execFileSync('dig', ['@127.0.0.1', '-p', String(gateway.port), '+norec', '+short', 'example.com', 'SOA'], { encoding: 'utf8' });
     expect(soa).toMatch(/^gateway\.example\.net\. hostmaster\.example\.com\. \d+ /);
     // The secondary is told of the new serial (NOTIFY, RFC 1996); bounded wait.
     const serial = Number(soa.split(' ')[2]);
     for (let i = 0; i < 100 && !notifies.some((n) => n.serial === serial); i++) await new Promise((r) => setTimeout(r, 50));
     expect(notifies).toContainEqual({ zone: 'example.com', serial });
-    const a = execFileSync('dig', ['@127.0.0.1', '-p', String(port), '+norec', 'new.example.com', 'A'], { encoding: 'utf8' });
+    const a = execFileSync('dig', ['@127.0.0.1', '-p', String(gateway.port), '+norec', 'new.example.com', 'A'], { encoding: 'utf8' });
     expect(a).toMatch(/flags: qr aa;/);
     expect(a).toMatch(/new\.example\.com\.\s+120\s+IN\s+A\s+192\.0\.2\.77/);
     // The audit journal has the change, who made it and from where, and no secret.
-    const journal = readFileSync(join(stateDir, 'gateway', 'journal.jsonl'), 'utf8');
+    const journal = readFileSync(join(gateway.stateDir, 'gateway', 'journal.jsonl'), 'utf8');
     const entry = JSON.parse(journal.trim().split('\n')[0]!) as Record<string, unknown>;
     expect(entry).toMatchObject({ zone: 'example.com', key: 'admin', client: '127.0.0.1', changes: [{ action: 'create', name: 'new.example.com', type: 'A', after: '120 192.0.2.77' }] });
     for (const secret of secrets.values()) expect(journal).not.toContain(secret.split(':')[2]);
@@ -158,7 +151,7 @@ describe.skipIf(!TOOLS)('nsupdate through the gateway', () => {
     const big = await nsupdate('admin', lines, true);
     expect(big.out).toMatch(/REFUSED/);
     expect(zone()).toEqual(before);
-    const other = execFileSync('dig', ['@127.0.0.1', '-p', String(port), '+norec', 'example.org', 'SOA'], { encoding: 'utf8' });
+    const other = execFileSync('dig', ['@127.0.0.1', '-p', String(gateway.port), '+norec', 'example.org', 'SOA'], { encoding: 'utf8' });
     expect(other).toMatch(/status: REFUSED/);
     expect(other).toMatch(/EDE: 20 \(Not Authoritative\)/);
   });
@@ -168,7 +161,7 @@ describe.skipIf(!TOOLS)('nsupdate through the gateway', () => {
     const run = (lines: string[]) =>
       new Promise<{ code: number; out: string }>((resolve) => {
         const child = execFile('knsupdate', ['-t', '8', '-y', `${algorithm}:${name}:${secret}`], { timeout: 20_000 }, (error, stdout, stderr) => resolve({ code: error ? 1 : 0, out: stdout + stderr }));
-        child.stdin!.end([`server 127.0.0.1 ${port}`, 'zone example.com.', 'origin example.com.', ...lines, 'send', ''].join('\n'));
+        child.stdin!.end([`server 127.0.0.1 ${gateway.port}`, 'zone example.com.', 'origin example.com.', ...lines, 'send', ''].join('\n'));
       });
     const added = await run(['add kn 60 TXT "a"', 'add kn 60 TXT "b"']);
     expect(added.code, added.out).toBe(0);
@@ -195,7 +188,7 @@ describe.skipIf(!TOOLS)('nsupdate through the gateway', () => {
     for (let i = 0; i < 50; i++) {
       // The update section is the third (NSCOUNT): an add is a class IN record, as the codec writes it.
       const update = encodeMessage({ id: 1000 + i, opcode: 5, questions: [{ name: 'example.com', type: 6, class: 1 }], authority: [{ name: `burst${i}.example.com`, type: 'A', ttl: 60, value: `192.0.2.${100 + i}` }] });
-      socket.send(signMessage(update, signer, undefined, { timeSigned: Math.floor(Date.now() / 1000) }).message, port, '127.0.0.1');
+      socket.send(signMessage(update, signer, undefined, { timeSigned: Math.floor(Date.now() / 1000) }).message, gateway.port, '127.0.0.1');
     }
     await all;
     socket.close();
@@ -216,7 +209,7 @@ describe.skipIf(!TOOLS)('nsupdate through the gateway', () => {
 
   it('transfers the zone by AXFR, TSIG-signed message by message, to a key allowed to transfer only', async () => {
     const axfr = (...args: string[]) =>
-      new Promise<string>((resolve) => execFile('dig', ['@127.0.0.1', '-p', String(port), '+time=5', '+tries=1', ...args, 'example.com', 'AXFR'], (_e, stdout) => resolve(stdout)));
+      new Promise<string>((resolve) => execFile('dig', ['@127.0.0.1', '-p', String(gateway.port), '+time=5', '+tries=1', ...args, 'example.com', 'AXFR'], (_e, stdout) => resolve(stdout)));
     const [user, , secret] = secrets.get('xfr')!.split(':');
     const allowed = await axfr('-y', `${user}:xfr:${secret}`);
     const lines = allowed.split('\n').filter((l) => l && !l.startsWith(';') && !/\sTSIG\s/.test(l));

@@ -14,7 +14,8 @@ import { signMessage } from '../../src/dns/wire/tsig.js';
 import { keygenText } from '../../src/gateway/keygen.js';
 import { parseFault } from '../../src/sandbox/faults.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { baseEnv, startDist, tempDir, waitForOutput } from '../helpers/cli.js';
+import { baseEnv, startDist, tempDir } from '../helpers/cli.js';
+import { startGatewayProcess } from '../helpers/gateway-process.js';
 import { hasProgram } from '../helpers/pebble.js';
 
 const TOOLS = hasProgram('nsupdate', 'bind9-dnsutils') && hasProgram('dig', 'bind9-dnsutils');
@@ -35,15 +36,8 @@ type Gateway = ReturnType<typeof startDist> & { port: number; stderr: () => stri
 
 /** Starts the built gateway; resolves once it answers DNS (and HTTP, with --listen). */
 async function startGateway(sandbox: Sandbox, keysFile: string, stateDir: string, extra: string[], env: Record<string, string> = {}): Promise<Gateway> {
-  const child = startDist(
-    ['gateway', '--zone', 'example.com', '--keys', keysFile, '--dns-listen', '127.0.0.1:0', '--state-dir', stateDir, ...extra],
-    baseEnv({ DDEDGE_API_URL: sandbox.url, ...API_ENV, ...env }),
-  );
-  let stderr = '';
-  child.stderr!.on('data', (d) => (stderr += d));
-  const text = await waitForOutput(child, 'stderr', (t) => /answering DNS .* on 127\.0\.0\.1:\d+/.test(t), 20_000);
-  const url = /serving \/healthz, \/metrics and \/status at (http:\/\/\S+?)\/$/m.exec(text)?.[1];
-  return Object.assign(child, { port: Number(/on 127\.0\.0\.1:(\d+)/.exec(text)![1]), stderr: () => stderr, url });
+  const gateway = await startGatewayProcess({ apiUrl: sandbox.url, zone: 'example.com', keysFile, stateDir, args: extra, env: { ...API_ENV, ...env }, primaryName: null, startBoundMs: 20_000 });
+  return Object.assign(gateway.child, { port: gateway.port, stderr: gateway.stderr, url: gateway.endpoint });
 }
 
 /** An nsupdate script sent to the gateway, signed with `key`. */

@@ -12,14 +12,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keygenText } from '../../src/gateway/keygen.js';
 import { parseFault } from '../../src/sandbox/faults.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { baseEnv, runDist, startDist, tempDir, waitForOutput } from '../helpers/cli.js';
 import { hasProgram } from '../helpers/pebble.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
 const TOOLS = hasProgram('nsupdate', 'bind9-dnsutils');
 const ENV = { DDEDGE_API_USER: 'demo-user', DDEDGE_API_PASSWORD: 'demo-api-password' };
 
-let sandbox: Sandbox;
+const sandbox = useSandbox({ port: 0, per: 'file' });
 let dir: string;
 let gateway: ReturnType<typeof startDist>;
 let port: number;
@@ -42,7 +42,6 @@ async function logged(pattern: RegExp): Promise<string> {
 
 beforeAll(async () => {
   if (!TOOLS) return;
-  sandbox = await startSandbox({ port: 0 });
   dir = tempDir();
   writeFileSync(join(dir, 'keys'), `${acme}grant "acme.example.com" wildcard *.example.com TXT;\n`, { mode: 0o600 });
   gateway = startDist(['gateway', '--zone', 'example.com', '--keys', join(dir, 'keys'), '--dns-listen', '127.0.0.1:0', '--state-dir', join(dir, 'state')], baseEnv({ DDEDGE_API_URL: sandbox.url, ...ENV }));
@@ -52,7 +51,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   gateway?.kill('SIGTERM');
-  await sandbox?.close();
 });
 
 describe.skipIf(!TOOLS)('the gateway logs why it turned a client away', () => {

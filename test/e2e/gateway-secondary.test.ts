@@ -5,34 +5,39 @@
 // AXFR/IXFR, TSIG-signed with the xfr key) and serve the new serial and the new record; the
 // SOA's refresh (an hour) is far beyond the test's wait, so only the NOTIFY can bring it there.
 import { execFile } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { keygenText } from '../../src/gateway/keygen.js';
-import { baseEnv, startDist, tempDir, waitForOutput } from '../helpers/cli.js';
 import { dig, keyStatement, startNamed, type Named } from '../helpers/named.js';
 import { freePort, hasProgram } from '../helpers/pebble.js';
+import { useGateway } from '../helpers/use-gateway.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
 const TOOLS = hasProgram('named', 'bind9') && hasProgram('nsupdate', 'bind9-dnsutils') && hasProgram('dig', 'bind9-dnsutils');
 
 const ZONE = 'example.com';
-let sandbox: Sandbox;
-let gateway: ReturnType<typeof startDist>;
-let gatewayPort: number;
+const sandbox = useSandbox({ per: 'file' });
 let secondary: Named;
-const secrets: Record<string, string> = {};
-
-function makeKey(name: string): string {
-  const text = keygenText(name);
-  secrets[name] = /secret "([^"]+)"/.exec(text)![1]!;
-  return text;
-}
+// The gateway must know where to send NOTIFYs before the secondary, which must know the gateway's port, starts.
+let secondaryPort: number;
+beforeAll(async () => {
+  if (TOOLS) secondaryPort = await freePort();
+});
+const gateway = useGateway(() =>
+  TOOLS
+    ? {
+        apiUrl: sandbox.url,
+        args: ['--notify', `127.0.0.1:${secondaryPort}`],
+        keys: [
+          { name: 'admin', rules: ['grant "admin" zonesub;'] },
+          { name: 'xfr', rules: ['transfer "xfr";'] },
+        ],
+      }
+    : undefined,
+);
 
 function nsupdate(lines: string[]): Promise<{ code: number; out: string }> {
-  const script = [`server 127.0.0.1 ${gatewayPort}`, `zone ${ZONE}`, ...lines, 'send', ''].join('\n');
+  const script = [`server 127.0.0.1 ${gateway.port}`, `zone ${ZONE}`, ...lines, 'send', ''].join('\n');
   return new Promise((resolve) => {
-    const child = execFile('nsupdate', ['-t', '8', '-y', `hmac-sha256:admin:${secrets.admin}`], { timeout: 20_000 }, (error, stdout, stderr) => resolve({ code: error ? 1 : 0, out: stdout + stderr }));
+    const child = execFile('nsupdate', ['-t', '8', '-y', gateway.nsupdateKey('admin')], { timeout: 20_000 }, (error, stdout, stderr) => resolve({ code: error ? 1 : 0, out: stdout + stderr }));
     child.stdin!.end(script);
   });
 }
@@ -55,30 +60,16 @@ async function secondaryAnswers(args: string[], done: (answer: string) => boolea
 
 beforeAll(async () => {
   if (!TOOLS) return;
-  const dir = tempDir('ddedge-secondary-');
-  sandbox = await startSandbox({});
-  const keysFile = join(dir, 'gateway.keys');
-  writeFileSync(keysFile, `${makeKey('admin')}grant "admin" zonesub;\n${makeKey('xfr')}transfer "xfr";\n`, { mode: 0o600 });
-  // The gateway must know where to send NOTIFYs before the secondary, which must know the gateway's port, starts.
-  const secondaryPort = await freePort();
-  gateway = startDist(
-    ['gateway', '--zone', ZONE, '--keys', keysFile, '--dns-listen', '127.0.0.1:0', '--primary-name', 'gateway.example.net', '--state-dir', join(dir, 'state'), '--notify', `127.0.0.1:${secondaryPort}`],
-    baseEnv({ DDEDGE_API_URL: sandbox.url, DDEDGE_API_USER: 'demo-user', DDEDGE_API_PASSWORD: 'demo-api-password' }),
-  );
-  const line = await waitForOutput(gateway, 'stderr', (t) => /answering DNS .* on 127\.0\.0\.1:\d+/.test(t), 15_000);
-  gatewayPort = Number(/on 127\.0\.0\.1:(\d+)/.exec(line)![1]);
   secondary = await startNamed({
     port: secondaryPort,
-    statements: `${keyStatement('xfr', 'hmac-sha256', secrets.xfr!)}
-zone "${ZONE}" { type secondary; file "example.com.secondary"; primaries { 127.0.0.1 port ${gatewayPort} key "xfr"; }; allow-notify { 127.0.0.1; }; };\n`,
+    statements: `${keyStatement('xfr', 'hmac-sha256', gateway.secret('xfr'))}
+zone "${ZONE}" { type secondary; file "example.com.secondary"; primaries { 127.0.0.1 port ${gateway.port} key "xfr"; }; allow-notify { 127.0.0.1; }; };\n`,
   });
 }, 60_000);
 
 afterAll(async () => {
   await secondary?.stop();
-  gateway?.kill('SIGTERM');
-  if (gateway) await gateway.result;
-  await sandbox?.close();
+  await gateway.stop();
 });
 
 describe.skipIf(!TOOLS)('BIND named as a secondary of the gateway', () => {
@@ -95,7 +86,7 @@ describe.skipIf(!TOOLS)('BIND named as a secondary of the gateway', () => {
     const update = await nsupdate(['update add notified.example.com 120 A 192.0.2.123']);
     expect(update.code, update.out).toBe(0);
     const answered = performance.now();
-    const primarySerial = serialOf(await dig(gatewayPort, [ZONE, 'SOA']))!;
+    const primarySerial = serialOf(await dig(gateway.port, [ZONE, 'SOA']))!;
     expect(primarySerial).toBeGreaterThan(before);
     await secondaryAnswers([ZONE, 'SOA'], (a) => serialOf(a) === primarySerial);
     const served = performance.now();
@@ -112,7 +103,7 @@ describe.skipIf(!TOOLS)('BIND named as a secondary of the gateway', () => {
   it('follows a delete too: the record is gone from the secondary', async () => {
     const update = await nsupdate(['update delete notified.example.com A']);
     expect(update.code, update.out).toBe(0);
-    const primarySerial = serialOf(await dig(gatewayPort, [ZONE, 'SOA']))!;
+    const primarySerial = serialOf(await dig(gateway.port, [ZONE, 'SOA']))!;
     await secondaryAnswers([ZONE, 'SOA'], (a) => serialOf(a) === primarySerial);
     expect(await dig(secondary.port, [`notified.${ZONE}`, 'A'])).toMatch(/status: NXDOMAIN/);
   });

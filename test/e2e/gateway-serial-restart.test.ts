@@ -6,13 +6,13 @@
 // than the one the secondary held, and the secondary ignored every change until the clock caught up.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { tempDir } from '../helpers/cli.js';
 import { udpExchange } from '../helpers/dns-wire.js';
 import { startGatewayProcess, writeKeysFile, type GatewayProcess } from '../helpers/gateway-process.js';
 import { dig, keyStatement, startNamed, type Named } from '../helpers/named.js';
 import { freePort, hasProgram } from '../helpers/pebble.js';
 import { aData, CLASS, outcome, rr, signed, TYPE, updateMessage } from '../helpers/update-wire.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
 const TOOLS = hasProgram('named', 'bind9') && hasProgram('dig', 'bind9-dnsutils');
 const ZONE = 'example.com';
@@ -20,7 +20,7 @@ const TYPE_DHCID = 49;
 /** DHCID-only updates sent one after another: each a change, most within the same second as the last. */
 const QUICK_UPDATES = 80;
 
-let sandbox: Sandbox;
+const sandbox = useSandbox({ per: 'file' });
 let gateway: GatewayProcess | undefined;
 let secondary: Named;
 const stateDir = join(tempDir('ddedge-serial-'), 'state');
@@ -51,7 +51,6 @@ const startGateway = () => startGatewayProcess({ apiUrl: sandbox.url, zone: ZONE
 
 beforeAll(async () => {
   if (!TOOLS) return;
-  sandbox = await startSandbox({});
   secondaryPort = await freePort();
   gateway = await startGatewayProcess({ apiUrl: sandbox.url, zone: ZONE, keysFile, stateDir, args: ['--notify', `127.0.0.1:${secondaryPort}`] });
   gatewayPort = gateway.port;
@@ -65,7 +64,6 @@ zone "${ZONE}" { type secondary; file "example.com.secondary"; primaries { 127.0
 afterAll(async () => {
   await secondary?.stop();
   await gateway?.stop();
-  await sandbox?.close();
 });
 
 describe.skipIf(!TOOLS)('the SOA serial across a restart, with BIND named as the secondary', () => {

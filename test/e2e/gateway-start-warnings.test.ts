@@ -4,16 +4,12 @@
 import { writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { keygenText } from '../../src/gateway/keygen.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { baseEnv, runDist, tempDir } from '../helpers/cli.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0 });
-});
-afterAll(() => sandbox.close());
+const sandbox = useSandbox({ port: 0, per: 'file' });
 
 const keysFile = (): string => {
   const file = join(tempDir(), 'keys');

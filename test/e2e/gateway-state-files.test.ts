@@ -6,12 +6,12 @@
 import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { describe, expect, it } from 'vitest';
 import { baseEnv, startDist, tempDir } from '../helpers/cli.js';
 import { udpExchange } from '../helpers/dns-wire.js';
 import { writeKeysFile } from '../helpers/gateway-process.js';
 import { aData, CLASS, outcome, rr, signed, updateMessage } from '../helpers/update-wire.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
 /** Far more than the start takes on a loaded machine; past it the gateway is hung, and killed. */
 const START_BOUND_MS = 60_000;
@@ -26,15 +26,8 @@ const KINDS = {
 };
 type Kind = keyof typeof KINDS;
 
-let sandbox: Sandbox;
+const sandbox = useSandbox({ per: 'file' });
 const { file: keysFile, keys } = writeKeysFile([{ name: 'kea', rules: ['grant "kea" zonesub A DHCID;'] }]);
-
-beforeAll(async () => {
-  sandbox = await startSandbox({});
-});
-afterAll(async () => {
-  await sandbox?.close();
-});
 
 /** Starts the built gateway with `file` of its state made `kind`: whether it answered, its exit code once stopped (or on its own), what it said. */
 async function startWith(file: string, kind: Kind, whileUp?: (port: number) => Promise<void>): Promise<{ answered: boolean; code: number | null; stderr: string }> {

@@ -3,32 +3,18 @@
 // journal) and one it refused, under the same CSP as the agent's page.
 import { execFile } from 'node:child_process';
 import { createSocket, type Socket } from 'node:dgram';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keygenText } from '../../src/gateway/keygen.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { baseEnv, startDist, tempDir, waitForOutput } from '../helpers/cli.js';
 import { hasProgram } from '../helpers/pebble.js';
+import { useGateway } from '../helpers/use-gateway.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
 const TOOLS = hasProgram('nsupdate', 'bind9-dnsutils');
-let sandbox: Sandbox;
 let secondary: Socket;
-let gateway: ReturnType<typeof startDist>;
-let dnsPort: number;
-let url: string;
-const secrets = new Map<string, string>();
 
-function key(name: string): string {
-  const text = keygenText(name, 'hmac-sha256');
-  secrets.set(name, /secret "([^"]+)"/.exec(text)![1]!);
-  return text;
-}
-
-function nsupdate(keyName: string, lines: string[]): Promise<number> {
+function nsupdate(dnsPort: number, keyArg: string, lines: string[]): Promise<number> {
   const script = [`server 127.0.0.1 ${dnsPort}`, ...lines, 'send', ''].join('\n');
   return new Promise((resolve) => {
-    const child = execFile('nsupdate', ['-t', '8', '-y', `hmac-sha256:${keyName}:${secrets.get(keyName)}`], { timeout: 20_000 }, (error) => resolve(error ? 1 : 0));
+    const child = execFile('nsupdate', ['-t', '8', '-y', keyArg], { timeout: 20_000 }, (error) => resolve(error ? 1 : 0));
     child.stdin!.end(script);
   });
 }
@@ -44,29 +30,29 @@ describe.skipIf(!TOOLS)('the gateway status page', () => {
       secondary.send(ack, peer.port, peer.address);
     });
     await new Promise<void>((r) => secondary.bind(0, '127.0.0.1', r));
-    sandbox = await startSandbox({});
-    const dir = tempDir('ddedge-gw-page-');
-    const keysFile = join(dir, 'gateway.keys');
-    writeFileSync(keysFile, `${key('admin')}grant "admin" zonesub;\ntransfer "admin";\n${key('acme')}grant "acme" name _acme-challenge.example.com TXT;\n`, { mode: 0o600 });
-    gateway = startDist(
-      ['gateway', '--zone', 'example.com', '--keys', keysFile, '--dns-listen', '127.0.0.1:0', '--listen', '127.0.0.1:0', '--state-dir', join(dir, 'state'), '--notify', `127.0.0.1:${secondary.address().port}`],
-      baseEnv({ DDEDGE_API_URL: sandbox.url, DDEDGE_API_USER: 'demo-user', DDEDGE_API_PASSWORD: 'demo-api-password' }),
-    );
-    const log = await waitForOutput(gateway, 'stderr', (t) => /answering DNS .* on 127\.0\.0\.1:\d+/.test(t) && /at http:\S+\/\n/.test(t));
-    dnsPort = Number(/on 127\.0\.0\.1:(\d+)/.exec(log)![1]);
-    url = /at (http:\S+)\/\n/.exec(log)![1]!;
-    expect(await nsupdate('admin', ['update add page.example.com 120 A 192.0.2.77'])).toBe(0);
-    expect(await nsupdate('acme', ['update add www2.example.com 120 A 192.0.2.78'])).not.toBe(0);
-  }, 120_000);
+  });
+  const sandbox = useSandbox({ per: 'file' });
+  const gateway = useGateway(() => ({
+    apiUrl: sandbox.url,
+    primaryName: null,
+    args: ['--listen', '127.0.0.1:0', '--notify', `127.0.0.1:${secondary.address().port}`],
+    keys: [
+      { name: 'admin', rules: ['grant "admin" zonesub;', 'transfer "admin";'] },
+      { name: 'acme', rules: ['grant "acme" name _acme-challenge.example.com TXT;'] },
+    ],
+  }));
+  const url = () => gateway.endpoint!;
+  beforeAll(async () => {
+    expect(await nsupdate(gateway.port, gateway.nsupdateKey('admin'), ['update add page.example.com 120 A 192.0.2.77'])).toBe(0);
+    expect(await nsupdate(gateway.port, gateway.nsupdateKey('acme'), ['update add www2.example.com 120 A 192.0.2.78'])).not.toBe(0);
+  });
   afterAll(async () => {
     secondary?.close();
-    gateway?.kill('SIGTERM');
-    await gateway?.result;
-    await sandbox?.close();
+    await gateway.stop();
   });
 
   it('shows zones, records, keys and their rights, the update and the refusal; never a secret', async () => {
-    const res = await fetch(`${url}/`);
+    const res = await fetch(`${url()}/`);
     expect(res.status).toBe(200);
     const nonce = /'nonce-([^']+)'/.exec(res.headers.get('content-security-policy')!)![1]!;
     const html = await res.text();
@@ -80,48 +66,48 @@ describe.skipIf(!TOOLS)('the gateway status page', () => {
     // Once: the journal brackets the write with an intent line and a result line, and the page shows the result.
     expect(html.match(/create page\.example\.com A/g)).toHaveLength(1);
     expect(html).toMatch(/update zone example\.com, key acme, from 127\.0\.0\.1[^<]*<\/th><td data-label="Answer">REFUSED<\/td>/);
-    for (const secret of secrets.values()) expect(html).not.toContain(secret);
+    for (const secret of ['admin', 'acme'].map((name) => gateway.secret(name))) expect(html).not.toContain(secret);
     expect(html).not.toContain('demo-api-password');
     expect(html).toContain('<button type="submit">Read the zones again now</button>');
   });
 
   it('"read the zones again now" re-reads them at once (not at the next --refresh); a cross-site or forged form is refused', async () => {
-    const html = await (await fetch(`${url}/`)).text();
+    const html = await (await fetch(`${url()}/`)).text();
     const csrf = /name="csrf" value="([^"]+)"/.exec(html)![1]!;
-    const post = (origin: string, form: string) => fetch(`${url}/update-now`, { method: 'POST', redirect: 'manual', headers: { origin, 'content-type': 'application/x-www-form-urlencoded' }, body: form });
+    const post = (origin: string, form: string) => fetch(`${url()}/update-now`, { method: 'POST', redirect: 'manual', headers: { origin, 'content-type': 'application/x-www-form-urlencoded' }, body: form });
     // Made at the provider behind the gateway's back; --refresh is its default of 60 s.
     sandbox.model.services.find((s) => s.name === 'example.com')!.dns.push({ entityID: '720001', name: 'pressed.example.com', type: 'TXT', ttl: '300', priority: '-', value: 'seen after the button' });
     expect((await post('http://evil.example', `csrf=${encodeURIComponent(csrf)}`)).status).toBe(403);
-    expect((await post(url, 'csrf=forged')).status).toBe(403);
-    expect(await (await fetch(`${url}/`)).text()).not.toContain('pressed.example.com');
-    const res = await post(url, `csrf=${encodeURIComponent(csrf)}`);
+    expect((await post(url(), 'csrf=forged')).status).toBe(403);
+    expect(await (await fetch(`${url()}/`)).text()).not.toContain('pressed.example.com');
+    const res = await post(url(), `csrf=${encodeURIComponent(csrf)}`);
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe('/?asked=1');
     let after = '';
     for (let i = 0; i < 50 && !after.includes('pressed.example.com'); i++) {
       await new Promise((r) => setTimeout(r, 100));
-      after = await (await fetch(`${url}/?asked=1`)).text();
+      after = await (await fetch(`${url()}/?asked=1`)).text();
     }
     expect(after).toContain('The zones are being read again');
     expect(after).toMatch(/<th scope="row">pressed\.example\.com<\/th><td data-label="Type">TXT<\/td>/);
   });
 
   it('shows each secondary: its last NOTIFY (serial, acknowledged) and its last zone transfer', async () => {
-    const before = await (await fetch(`${url}/`)).text();
+    const before = await (await fetch(`${url()}/`)).text();
     expect(before).toContain('<h2 id="secondaries">Secondaries</h2>');
-    const code = await new Promise<number>((resolve) => execFile('dig', ['+tcp', '-p', String(dnsPort), '-y', `hmac-sha256:admin:${secrets.get('admin')}`, '@127.0.0.1', 'example.com', 'AXFR'], { timeout: 20_000 }, (error) => resolve(error ? 1 : 0)));
+    const code = await new Promise<number>((resolve) => execFile('dig', ['+tcp', '-p', String(gateway.port), '-y', gateway.nsupdateKey('admin'), '@127.0.0.1', 'example.com', 'AXFR'], { timeout: 20_000 }, (error) => resolve(error ? 1 : 0)));
     expect(code).toBe(0);
     let html = '';
     for (let i = 0; i < 50 && !/acknowledged.*AXFR/.test(html); i++) {
       await new Promise((r) => setTimeout(r, 100));
-      html = await (await fetch(`${url}/`)).text();
+      html = await (await fetch(`${url()}/`)).text();
     }
     const port = secondary.address().port;
     expect(html).toMatch(new RegExp(`<th scope="row">127\\.0\\.0\\.1:${port}</th><td data-label="Zone">example\\.com</td><td data-label="Last NOTIFY"><time[^>]*>[^<]+</time>, serial \\d+, acknowledged</td><td data-label="Last transfer"><time[^>]*>[^<]+</time>, AXFR</td>`));
   });
 
   it('asked for by another name without --listen-token, it is refused', async () => {
-    const { port } = new URL(url);
+    const { port } = new URL(url());
     const net = await import('node:net');
     const answer = await new Promise<string>((resolve) => {
       let text = '';

@@ -8,32 +8,28 @@
 import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DnsEntry } from '../../src/api/endpoints/service.js';
 import { keygenText } from '../../src/gateway/keygen.js';
 import { parseFault } from '../../src/sandbox/faults.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { baseEnv, startDist, tempDir, waitForOutput } from '../helpers/cli.js';
 import { queryPacket, readAnswer, udpExchange } from '../helpers/dns-wire.js';
 import { hasProgram } from '../helpers/pebble.js';
+import { useGateway } from '../helpers/use-gateway.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
 const TOOLS = hasProgram('nsupdate', 'bind9-dnsutils');
 const ZONE_SIZE = 50_000;
 /** Names below dyn.example.com: its filter (and yn.example.com's, n.example.com's) lists 20 pages of them. */
 const DYN_HOSTS = 20_000;
 
-let sandbox: Sandbox;
-let gateway: ReturnType<typeof startDist>;
-let port: number;
-let secret: string;
-/** A key that may change only TXT records below acme.example.com. */
-let narrowSecret: string;
+const sandbox = useSandbox({ per: 'file' });
 
 const zoneEntries = (): DnsEntry[] => sandbox.model.services.find((s) => s.name === 'example.com')!.dns;
 const providerCalls = () => [...sandbox.calls.values()].reduce((n, c) => n + c, 0);
 
-function nsupdate(lines: string[], key = secret): Promise<{ code: number; out: string }> {
-  const script = [`server 127.0.0.1 ${port}`, 'zone example.com', ...lines, 'send', ''].join('\n');
+function nsupdate(lines: string[], key = gateway.nsupdateKey('admin')): Promise<{ code: number; out: string }> {
+  const script = [`server 127.0.0.1 ${gateway.port}`, 'zone example.com', ...lines, 'send', ''].join('\n');
   return new Promise((resolve) => {
     const child = execFile('nsupdate', ['-t', '20', '-y', key], { timeout: 60_000 }, (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, out: stdout + stderr }));
     child.stdin!.end(script);
@@ -41,15 +37,15 @@ function nsupdate(lines: string[], key = secret): Promise<{ code: number; out: s
 }
 
 /** What one nsupdate run costs in provider calls (the sandbox counts each request it serves). */
-async function cost(lines: string[], key = secret): Promise<{ code: number; out: string; calls: number }> {
+async function cost(lines: string[], key = gateway.nsupdateKey('admin')): Promise<{ code: number; out: string; calls: number }> {
   const before = providerCalls();
   const result = await nsupdate(lines, key);
   return { ...result, calls: providerCalls() - before };
 }
 
-beforeAll(async () => {
-  if (!TOOLS) return;
-  sandbox = await startSandbox({});
+/** admin may change the zone; narrow only TXT records below acme.example.com. */
+const gateway = useGateway(() => {
+  if (!TOOLS) return undefined;
   // The plan that holds 100,000 records (the demo's basic plan holds far fewer).
   sandbox.model.services.find((s) => s.name === 'example.com')!.productkey = 'corporate';
   const dns = zoneEntries();
@@ -62,22 +58,16 @@ beforeAll(async () => {
   ];
   for (let i = 0; dns.length + extra.length < ZONE_SIZE; i++) dns.push({ entityID: String(900_000 + i), name: `h${i}.example.com`, type: 'A', ttl: '300', priority: '-', value: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}` });
   extra.forEach((e, i) => dns.push({ ...e, entityID: String(800_000 + i) }));
-  const dir = tempDir('ddedge-gwcost-');
-  const keyText = keygenText('admin', 'hmac-sha256');
-  secret = `hmac-sha256:admin:${/secret "([^"]+)"/.exec(keyText)![1]}`;
-  const narrowText = keygenText('narrow', 'hmac-sha256');
-  narrowSecret = `hmac-sha256:narrow:${/secret "([^"]+)"/.exec(narrowText)![1]}`;
-  writeFileSync(join(dir, 'keys'), `${keyText}${narrowText}grant "admin" zonesub;\ngrant "narrow" wildcard *.acme.example.com TXT;\n`, { mode: 0o600 });
-  gateway = startDist(
-    ['gateway', '--zone', 'example.com', '--keys', join(dir, 'keys'), '--dns-listen', '127.0.0.1:0', '--state-dir', join(dir, 'state'), '--refresh', '1h'],
-    baseEnv({ DDEDGE_API_URL: sandbox.url, DDEDGE_API_USER: 'demo-user', DDEDGE_API_PASSWORD: 'demo-api-password', DDEDGE_MAX_CALLS_PER_HOUR: '3600' }),
-  );
-  const text = await waitForOutput(gateway, 'stderr', (t) => /answering DNS .* on 127\.0\.0\.1:\d+/.test(t), 60_000);
-  port = Number(/on 127\.0\.0\.1:(\d+)/.exec(text)![1]);
-}, 90_000);
-afterAll(async () => {
-  gateway?.kill('SIGTERM');
-  await sandbox?.close();
+  return {
+    apiUrl: sandbox.url,
+    primaryName: null,
+    args: ['--refresh', '1h'],
+    env: { DDEDGE_MAX_CALLS_PER_HOUR: '3600' },
+    keys: [
+      { name: 'admin', rules: ['grant "admin" zonesub;'] },
+      { name: 'narrow', rules: ['grant "narrow" wildcard *.acme.example.com TXT;'] },
+    ],
+  };
 });
 
 describe.skipIf(!TOOLS)(`an update's provider calls on a zone of ${ZONE_SIZE.toLocaleString('en')} records`, () => {
@@ -89,7 +79,7 @@ describe.skipIf(!TOOLS)(`an update's provider calls on a zone of ${ZONE_SIZE.toL
       expect(calls).toBeLessThanOrEqual(3);
     }
     expect(zoneEntries().filter((e) => e.name.startsWith('new')).map((e) => `${e.name} ${e.value}`).sort()).toEqual(['new1.example.com one 1', 'new2.example.com one 2', 'new3.example.com one 3']);
-    const answer = readAnswer(await udpExchange(port, queryPacket({ name: 'new3.example.com', type: 16 })));
+    const answer = readAnswer(await udpExchange(gateway.port, queryPacket({ name: 'new3.example.com', type: 16 })));
     expect(answer.answers.map((r) => r.value)).toEqual([['one 3']]);
   });
 
@@ -120,7 +110,7 @@ describe.skipIf(!TOOLS)(`an update's provider calls on a zone of ${ZONE_SIZE.toL
     expect(calls).toBeLessThanOrEqual(3);
     expect(zoneEntries().filter((e) => e.name === 'behind.example.com').map((e) => e.value)).toEqual(['replaced']);
     // And the view shows what the provider holds there now.
-    const answer = readAnswer(await udpExchange(port, queryPacket({ name: 'behind.example.com', type: 16 })));
+    const answer = readAnswer(await udpExchange(gateway.port, queryPacket({ name: 'behind.example.com', type: 16 })));
     expect(answer.answers.map((r) => r.value)).toEqual([['replaced']]);
   });
 
@@ -142,7 +132,7 @@ describe.skipIf(!TOOLS)(`an update's provider calls on a zone of ${ZONE_SIZE.toL
 
   it('a prerequisite outside the zone is answered NOTZONE before anything is read', async () => {
     // "t" is no name of example.com, but its filter would list every entry (50 pages).
-    for (const key of [secret, narrowSecret]) {
+    for (const key of [gateway.nsupdateKey('admin'), gateway.nsupdateKey('narrow')]) {
       const { out, calls } = await cost(['prereq yxdomain t'], key);
       expect(out).toMatch(/NOTZONE/);
       expect(calls).toBe(0);
@@ -153,12 +143,12 @@ describe.skipIf(!TOOLS)(`an update's provider calls on a zone of ${ZONE_SIZE.toL
     // An attack: a key granted only TXT below acme.example.com names parents of 20,000 hosts in
     // prerequisites beside one add it may make; each such filter lists 20 pages.
     for (const i of [1, 2, 3]) {
-      const { out, calls } = await cost(['prereq nxdomain n.example.com', 'prereq nxdomain yn.example.com', 'prereq nxdomain dyn.example.com', `update add t${i}.acme.example.com 60 TXT "x"`], narrowSecret);
+      const { out, calls } = await cost(['prereq nxdomain n.example.com', 'prereq nxdomain yn.example.com', 'prereq nxdomain dyn.example.com', `update add t${i}.acme.example.com 60 TXT "x"`], gateway.nsupdateKey('narrow'));
       expect(out).toMatch(/REFUSED/);
       expect(calls).toBe(0);
     }
     // A prerequisite at a leaf name is still checked, for a read of that name only.
-    const leaf = await cost(['prereq nxdomain free.example.com', 'update add t9.acme.example.com 60 TXT "x"'], narrowSecret);
+    const leaf = await cost(['prereq nxdomain free.example.com', 'update add t9.acme.example.com 60 TXT "x"'], gateway.nsupdateKey('narrow'));
     expect({ code: leaf.code, out: leaf.out }).toEqual({ code: 0, out: '' });
     expect(leaf.calls).toBeLessThanOrEqual(3);
   });

@@ -4,58 +4,43 @@
 // provider call, so an update of another key sent at the same moment, batched with it before,
 // is no longer undone with it (found by an attack on the gateway).
 import { execFile } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keygenText } from '../../src/gateway/keygen.js';
+import { afterAll, describe, expect, it } from 'vitest';
 import { parseFault } from '../../src/sandbox/faults.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { baseEnv, startDist, tempDir, waitForOutput } from '../helpers/cli.js';
+import { waitForOutput } from '../helpers/cli.js';
 import { hasProgram } from '../helpers/pebble.js';
+import { useGateway } from '../helpers/use-gateway.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
 const TOOLS = hasProgram('nsupdate', 'bind9-dnsutils');
 
-let sandbox: Sandbox;
-let gateway: ReturnType<typeof startDist>;
-let port: number;
-const secrets = new Map<string, string>();
-
-function key(name: string): string {
-  const text = keygenText(name, 'hmac-sha256');
-  secrets.set(name, `hmac-sha256:${name}:${/secret "([^"]+)"/.exec(text)![1]}`);
-  return text;
-}
+const sandbox = useSandbox({ per: 'file' });
+const gateway = useGateway(() =>
+  TOOLS
+    ? {
+        apiUrl: sandbox.url,
+        primaryName: null,
+        keys: [
+          { name: 'narrow', rules: ['grant "narrow" subdomain dyn.example.com;'] },
+          { name: 'router', rules: ['grant "router" subdomain home.example.com A;'] },
+        ],
+      }
+    : undefined,
+);
+afterAll(async () => {
+  if (TOOLS) expect(await gateway.stop()).toBe(0);
+});
 
 /** Runs an nsupdate script for the zone example.com signed with `keyName`; resolves with exit code and output. */
 function nsupdate(keyName: string, lines: string[]): Promise<{ code: number; out: string }> {
-  const script = [`server 127.0.0.1 ${port}`, 'zone example.com', ...lines, 'send', ''].join('\n');
+  const script = [`server 127.0.0.1 ${gateway.port}`, 'zone example.com', ...lines, 'send', ''].join('\n');
   return new Promise((resolve) => {
-    const child = execFile('nsupdate', ['-t', '8', '-y', secrets.get(keyName)!], { timeout: 20_000 }, (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, out: stdout + stderr }));
+    const child = execFile('nsupdate', ['-t', '8', '-y', gateway.nsupdateKey(keyName)], { timeout: 20_000 }, (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, out: stdout + stderr }));
     child.stdin!.end(script);
   });
 }
 
 const names = () => sandbox.model.services.find((s) => s.name === 'example.com')!.dns.map((e) => `${e.name} ${e.type} ${e.value}`);
 const calls = (target: string) => sandbox.calls.get(target) ?? 0;
-
-beforeAll(async () => {
-  if (!TOOLS) return;
-  sandbox = await startSandbox({});
-  const dir = tempDir();
-  const keys = join(dir, 'gateway.keys');
-  writeFileSync(keys, `${key('narrow')}grant "narrow" subdomain dyn.example.com;\n${key('router')}grant "router" subdomain home.example.com A;\n`, { mode: 0o600 });
-  gateway = startDist(
-    ['gateway', '--zone', 'example.com', '--keys', keys, '--dns-listen', '127.0.0.1:0', '--state-dir', join(dir, 'state')],
-    baseEnv({ DDEDGE_API_URL: sandbox.url, DDEDGE_API_USER: 'demo-user', DDEDGE_API_PASSWORD: 'demo-api-password' }),
-  );
-  const line = await waitForOutput(gateway, 'stderr', (t) => /answering DNS .* on 127\.0\.0\.1:\d+/.test(t), 15_000);
-  port = Number(/on 127\.0\.0\.1:(\d+)/.exec(line)![1]);
-});
-afterAll(async () => {
-  gateway?.kill('SIGTERM');
-  if (gateway) expect((await gateway.result).code).toBe(0);
-  await sandbox?.close();
-});
 
 describe.skipIf(!TOOLS)('owner names the provider cannot hold', () => {
   it('refuses x\\.y.dyn.example.com with nothing sent to the provider, and another key\'s update sent with it is made', async () => {
@@ -67,7 +52,7 @@ describe.skipIf(!TOOLS)('owner names the provider cannot hold', () => {
     for (let i = 0; i < 400 && calls('service/dnslist') === reads; i++) await new Promise((r) => setTimeout(r, 25));
     expect(calls('service/dnslist')).toBeGreaterThan(reads);
     const creates = calls('service/dnscreate');
-    const logged = waitForOutput(gateway, 'stderr', (t) => /key narrow.*REFUSED/.test(t), 20_000);
+    const logged = waitForOutput(gateway.child, 'stderr', (t) => /key narrow.*REFUSED/.test(t), 20_000);
     // nsupdate checks names itself unless told not to, as the attacker's own packets did not.
     const [dotted, other] = await Promise.all([
       nsupdate('narrow', ['check-names no', 'update add x\\.y.dyn.example.com 60 A 192.0.2.66']),
@@ -95,7 +80,7 @@ describe.skipIf(!TOOLS)('owner names the provider cannot hold', () => {
     // The first create the provider is asked for fails: the router's, in the batch after.
     sandbox.faults.push(parseFault('service/dnscreate=500x1'));
     const lines: string[] = [];
-    const logged = waitForOutput(gateway, 'stderr', (t) => (lines.splice(0, lines.length, ...t.split('\n').filter((l) => /key (narrow|router).*SERVFAIL/.test(l))), lines.length >= 2), 20_000);
+    const logged = waitForOutput(gateway.child, 'stderr', (t) => (lines.splice(0, lines.length, ...t.split('\n').filter((l) => /key (narrow|router).*SERVFAIL/.test(l))), lines.length >= 2), 20_000);
     const [narrow, router] = await Promise.all([
       nsupdate('narrow', ['update delete a.dyn.example.com A']),
       nsupdate('router', ['update add four.home.example.com 60 A 192.0.2.4']),

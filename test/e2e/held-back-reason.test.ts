@@ -1,16 +1,12 @@
 // A record the provider refused is held back from the next runs (per-record backoff). The run
 // that holds it back says why on stderr in text mode, as --json says it in the host's message:
 // a bare "failed" after a wrong key or a typo'd host leaves the user nothing to go on.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { describe, expect, it } from 'vitest';
 import { agentEnv } from '../helpers/agent-env.js';
 import { runDist } from '../helpers/cli.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox();
-});
-afterAll(() => sandbox.close());
+const sandbox = useSandbox({ per: 'file' });
 
 describe('a second `ddedge update` of a record the provider refused', () => {
   it.each([

@@ -3,21 +3,17 @@
 // that is really the key file: none shows the secret, whole or in part.
 import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { afterEach, describe, expect, it } from 'vitest';
 import { agentEnv } from '../helpers/agent-env.js';
 import { baseEnv, CANARY, runDist, runMain, tempDir } from '../helpers/cli.js';
 import { startServer, type TestServer } from '../helpers/servers.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
 let server: TestServer | undefined;
-let sandbox: Sandbox;
-beforeEach(async () => {
-  sandbox = await startSandbox();
-});
+const sandbox = useSandbox();
 afterEach(async () => {
   await server?.close();
   server = undefined;
-  await sandbox.close();
 });
 
 const USER = 'dyn-user';

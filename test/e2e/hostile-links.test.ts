@@ -4,16 +4,13 @@
 // few thousand pids catch the run. ddedge (often root) must never write through them.
 import { lstatSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { describe, expect, it } from 'vitest';
+import { startSandbox } from '../../src/sandbox/server.js';
 import { agentEnv } from '../helpers/agent-env.js';
 import { startDist, tempDir, type RunResult } from '../helpers/cli.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
-let sandbox: Sandbox;
-beforeEach(async () => {
-  sandbox = await startSandbox();
-});
-afterEach(async () => sandbox.close());
+const sandbox = useSandbox();
 
 const VICTIM = 'ROOT-ONLY CONTENT\n';
 function victim(): string {

@@ -6,23 +6,21 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { agentEnv, providerCalls } from '../helpers/agent-env.js';
 import { HANG_BOUND_MS, startDist, tempDir, waitForOutput, type RunResult } from '../helpers/cli.js';
 import { acmeEnv, challengeValues } from '../helpers/acme.js';
 import { startServer, type TestServer } from '../helpers/servers.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
-let sandbox: Sandbox;
+const sandbox = useSandbox();
 let echo: TestServer;
 const children: ReturnType<typeof startDist>[] = [];
 beforeEach(async () => {
-  sandbox = await startSandbox();
   echo = await startServer('81.0.2.15\n');
 });
 afterEach(async () => {
   // A run that hung (the failure these tests look for) is killed, not left behind.
   for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  await sandbox.close();
   await echo.close();
 });
 

@@ -3,21 +3,17 @@
 // still runs.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { afterEach, describe, expect, it } from 'vitest';
 import { agentEnv } from '../helpers/agent-env.js';
 import { runDist, runMain, startDist, waitForOutput } from '../helpers/cli.js';
 import { rawResponse, startRawServer, type RawServer } from '../helpers/raw-server.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
 const SWITCHING = rawResponse('101 Switching Protocols', '', { upgrade: 'websocket', connection: 'Upgrade' }).replace(/content-length: 0\r\n/, '');
 
-let sandbox: Sandbox;
+const sandbox = useSandbox();
 let raw: RawServer | undefined;
-beforeEach(async () => {
-  sandbox = await startSandbox();
-});
 afterEach(async () => {
-  await sandbox.close();
   await raw?.close();
   raw = undefined;
 });

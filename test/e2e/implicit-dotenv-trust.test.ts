@@ -6,20 +6,16 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, lchownSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { describe, expect, it } from 'vitest';
 import { agentEnv } from '../helpers/agent-env.js';
 import { baseEnv, CANARY, DIST, runDist, tempDir, waitForOutput, type RunResult } from '../helpers/cli.js';
 import { distForOtherUsers } from '../helpers/staged-dist.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
 const NOBODY = 65534;
 const asRoot = process.getuid?.() === 0;
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox();
-});
-afterAll(() => sandbox.close());
+const sandbox = useSandbox({ per: 'file' });
 
 /** A folder holding `.env` with `text`, owned by `uid` with `mode`; the marker a hook would make. */
 function folderWithDotenv(text: string, uid: number, mode: number): { cwd: string; marker: string } {

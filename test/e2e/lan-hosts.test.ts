@@ -5,24 +5,22 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { agentEnv, providerCalls, withApi, zoneValue } from '../helpers/agent-env.js';
 import { runDist, runMain, startDist, tempDir, waitForOutput } from '../helpers/cli.js';
 import { startIpv6Echo, type Ipv6Echo } from '../helpers/ipv6-echo.js';
 import { parsePrometheusText } from '../helpers/prometheus-text.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
 const NAS = '::1e2:3ff:fe4a:5b6c';
 const HOSTS = `home.example.com,nas.example.com=${NAS},tv.example.com=::5,printer.example.com=::a:0:0:b`;
 const LAN = ['nas.example.com', 'tv.example.com', 'printer.example.com'];
 
-let sandbox: Sandbox;
+const sandbox = useSandbox();
 let echo: Ipv6Echo;
 beforeEach(async () => {
-  sandbox = await startSandbox();
   echo = await startIpv6Echo('2a00:1450:4003:12::1');
 });
 afterEach(async () => {
-  await sandbox.close();
   await echo.close();
 });
 

@@ -5,19 +5,13 @@
 // update for an entry it had created.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseFault } from '../../src/sandbox/faults.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { agentEnv, withApi, zoneValue } from '../helpers/agent-env.js';
 import { runDist, tempDir } from '../helpers/cli.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox({});
-});
-afterAll(async () => {
-  await sandbox?.close();
-});
+const sandbox = useSandbox({ per: 'file' });
 
 /** The provider's records below `under`, as `name TYPE value`. */
 const zone = (under: string): string[] =>

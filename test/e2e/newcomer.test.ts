@@ -6,18 +6,14 @@
 import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { describe, expect, it } from 'vitest';
 import { agentEnv, zoneValue } from '../helpers/agent-env.js';
 import { baseEnv, HANG_BOUND_MS, runDist, runMain, startDist, tempDir } from '../helpers/cli.js';
 import { complete } from '../helpers/completion.js';
 import { startServer } from '../helpers/servers.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox();
-});
-afterAll(() => sandbox.close());
+const sandbox = useSandbox({ per: 'file' });
 
 describe('flag values that begin with "-"', () => {
   it('a dynamic DNS key beginning with "-" is the value of --dyndns-key, and is never echoed', async () => {

@@ -2,12 +2,12 @@
 // gives it, checked by local HTTPS receivers (the tests' CA); what update sends and when;
 // retries; a failing notifier is a warning; secrets never in a message or a log.
 import type { IncomingHttpHeaders } from 'node:http';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { parseFault } from '../../src/sandbox/faults.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { agentEnv } from '../helpers/agent-env.js';
 import { CANARY, runDist, startDist, waitForOutput } from '../helpers/cli.js';
 import { startServer, tlsFiles, type TestServer } from '../helpers/servers.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
 interface Seen {
   method: string;
@@ -16,13 +16,9 @@ interface Seen {
   body: string;
 }
 
-let sandbox: Sandbox;
+const sandbox = useSandbox();
 const servers: TestServer[] = [];
-beforeEach(async () => {
-  sandbox = await startSandbox();
-});
 afterEach(async () => {
-  await sandbox.close();
   await Promise.all(servers.splice(0).map((s) => s.close()));
 });
 

@@ -4,10 +4,10 @@
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { closeSync, constants, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { afterEach, describe, expect, it } from 'vitest';
 import { agentEnv } from '../helpers/agent-env.js';
 import { DIST, HANG_BOUND_MS, tempDir } from '../helpers/cli.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /**
@@ -25,15 +25,11 @@ async function until(done: () => boolean): Promise<void> {
 const longName = (i: number) => `h${i}.${['a', 'b', 'c'].map((c) => c.repeat(63)).join('.')}.example.com`.padStart(253, 'x');
 const HOSTS = 320;
 
-let sandbox: Sandbox;
+const sandbox = useSandbox();
 let unread: number[] = [];
-beforeEach(async () => {
-  sandbox = await startSandbox();
-});
 afterEach(async () => {
   for (const fd of unread) closeSync(fd);
   unread = [];
-  await sandbox.close();
 });
 
 /** The write end of a pipe whose read end stays open and is not read until `readAll`. */

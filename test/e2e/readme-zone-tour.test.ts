@@ -3,17 +3,13 @@
 // a TTL on www), as the block's own comments describe it.
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { describe, expect, it } from 'vitest';
 import { withApi } from '../helpers/agent-env.js';
 import { baseEnv, runDist, tempDir } from '../helpers/cli.js';
 import { REPO } from '../helpers/readme-recipes.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox();
-});
-afterAll(() => sandbox.close());
+const sandbox = useSandbox({ per: 'file' });
 
 /** The comment lines under `ddedge zone plan example.com.zone` in the tour, without their `# `. */
 function samplePlan(): string[] {

@@ -5,18 +5,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { service } from '../../src/api/endpoints/service.js';
 import { ApiError, Registrar } from '../../src/sdk/index.js';
 import { sandboxRegistrar } from '../helpers/sandbox-sdk.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { emptyZone } from '../helpers/zone.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
-let sandbox: Sandbox;
+const sandbox = useSandbox({ per: 'file' });
 let api: Registrar;
 beforeAll(async () => {
-  sandbox = await startSandbox();
   api = sandboxRegistrar(sandbox);
 });
 afterAll(async () => {
   await api.close();
-  await sandbox.close();
 });
 const codeOf = (promise: Promise<unknown>) => promise.then(() => 0, (e: unknown) => (e instanceof ApiError ? e.errorCode : -1));
 const s = { serviceName: 'rules.example' };

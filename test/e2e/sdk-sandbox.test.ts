@@ -5,17 +5,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operations } from '../../src/api/endpoints/index.js';
 import { ApiError, Registrar } from '../../src/sdk/index.js';
 import { sandboxRegistrar } from '../helpers/sandbox-sdk.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
-let sandbox: Sandbox;
+const sandbox = useSandbox({ per: 'file' });
 let api: Registrar;
 beforeAll(async () => {
-  sandbox = await startSandbox();
   api = sandboxRegistrar(sandbox);
 });
 afterAll(async () => {
   await api.close();
-  await sandbox.close();
 });
 
 const person = { type: 'individual' as const, firstName: 'Ana', lastName: 'García', identNumber: '12345678Z', email: 'ana@example.com', phone: '+34.912345678', address: 'Calle Mayor 1', postalCode: '28001', city: 'Madrid', state: 'Madrid', country: 'ES' };

@@ -5,18 +5,14 @@
 import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { describe, expect, it } from 'vitest';
 import { DIST, tempDir } from '../helpers/cli.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
 const SDK = join(dirname(DIST), 'sdk.mjs');
 const WRONG_PASSWORD = 'wrong-5ecret-Kq27p';
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox();
-});
-afterAll(() => sandbox.close());
+const sandbox = useSandbox({ per: 'file' });
 
 function runScript(text: string, nodeOptions: string[] = []): Promise<{ code: number | null; stderr: string }> {
   const file = join(tempDir('ddedge-sdk-script-'), 'script.mjs');

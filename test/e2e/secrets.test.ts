@@ -2,20 +2,18 @@
 // debug level, and the value must appear nowhere a user or a log collector could see it.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { parseFault } from '../../src/sandbox/faults.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { agentEnv, withApi } from '../helpers/agent-env.js';
 import { CANARY, runDist, runMain, tempDir } from '../helpers/cli.js';
 import { writeFileSync } from 'node:fs';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
-let sandbox: Sandbox;
+const sandbox = useSandbox();
 beforeEach(async () => {
-  sandbox = await startSandbox();
   sandbox.model.account.dyndnsKey = CANARY;
   sandbox.model.account.apiPassword = CANARY;
 });
-afterEach(async () => sandbox.close());
 
 function expectNoCanary(texts: string[], stateDir: string) {
   for (const text of texts) {

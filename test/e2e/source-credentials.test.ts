@@ -2,23 +2,21 @@
 // the user name, a key in the query): the source is named in `ip --json`, in debug lines, in
 // warnings, in the daemon's logs and /status, in errors. None of them may show the secret.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { agentEnv } from '../helpers/agent-env.js';
 import { baseEnv, runDist, runMain, startDist, tempDir, waitForOutput } from '../helpers/cli.js';
 import { startServer, type TestServer } from '../helpers/servers.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
 const SECRET = 'CANARY-Pw7q2x';
 const TOKEN = 'CANARY-tok3n9';
 
 let echo: TestServer;
-let sandbox: Sandbox;
+const sandbox = useSandbox();
 beforeEach(async () => {
   echo = await startServer('81.0.2.15\n');
-  sandbox = await startSandbox();
 });
 afterEach(async () => {
   await echo.close();
-  await sandbox.close();
 });
 
 /** The echo server's URL with credentials in the user-info part (and, for one, in the query). */

@@ -4,17 +4,13 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { describe, expect, it } from 'vitest';
 import { agentEnv, providerCalls } from '../helpers/agent-env.js';
 import { DIST, HANG_BOUND_MS, runDist, startDist, type RunResult } from '../helpers/cli.js';
 import { distForOtherUsers } from '../helpers/staged-dist.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
-let sandbox: Sandbox;
-beforeEach(async () => {
-  sandbox = await startSandbox();
-});
-afterEach(async () => sandbox.close());
+const sandbox = useSandbox();
 
 /**
  * The built file, killed past the hang bound (then code is null): "at once" is shown by the exit

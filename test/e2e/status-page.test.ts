@@ -3,23 +3,19 @@
 // the CSP that lets only its own inline style and script run.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { parseFault } from '../../src/sandbox/faults.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { agentEnv } from '../helpers/agent-env.js';
 import { startDist, tempDir, waitForOutput } from '../helpers/cli.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
-let sandbox: Sandbox;
+const sandbox = useSandbox();
 const daemons: ReturnType<typeof startDist>[] = [];
-beforeEach(async () => {
-  sandbox = await startSandbox();
-});
 afterEach(async () => {
   for (const d of daemons.splice(0)) {
     d.kill('SIGTERM');
     await d.result;
   }
-  await sandbox.close();
 });
 
 const TOKEN = 'page-token-0123456789abcdef';

@@ -3,16 +3,12 @@
 // ignoring it.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { describe, expect, it } from 'vitest';
 import { agentEnv, providerCalls, withApi } from '../helpers/agent-env.js';
 import { runDist, runMain } from '../helpers/cli.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
-let sandbox: Sandbox;
-beforeEach(async () => {
-  sandbox = await startSandbox();
-});
-afterEach(async () => sandbox.close());
+const sandbox = useSandbox();
 
 const entry = (name: string) => sandbox.model.services.flatMap((s) => s.dns).find((e) => e.name === name && e.type === 'A');
 

@@ -3,23 +3,21 @@
 // directory and no --host (from CI, by hand, from another unit) never reverts or deletes them.
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { agentEnv, withApi, zoneValue } from '../helpers/agent-env.js';
 import { baseEnv, runDist, runMain, tempDir } from '../helpers/cli.js';
 import { startIpv6Echo, type Ipv6Echo } from '../helpers/ipv6-echo.js';
 import { writeZone } from '../helpers/zone.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
 const NAS = '::1e2:3ff:fe4a:5b6c';
-let sandbox: Sandbox;
+const sandbox = useSandbox();
 let echo: Ipv6Echo;
 let stateDir: string;
 beforeEach(async () => {
-  sandbox = await startSandbox();
   echo = await startIpv6Echo('2a00:1450:4003:12::1');
   stateDir = tempDir('ddedge-state-');
 });
 afterEach(async () => {
-  await sandbox.close();
   await echo.close();
 });
 

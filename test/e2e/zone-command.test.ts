@@ -6,21 +6,19 @@ import { readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { parseFault } from '../../src/sandbox/faults.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { withApi } from '../helpers/agent-env.js';
 import { baseEnv, CANARY, runDist, runMain, startDist, tempDir, waitForOutput } from '../helpers/cli.js';
 import { emptyZone, writeZone } from '../helpers/zone.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
 const ZONE = 'zone.example';
-let sandbox: Sandbox;
+const sandbox = useSandbox();
 let stateDir: string;
 beforeEach(async () => {
-  sandbox = await startSandbox();
   stateDir = tempDir('ddedge-state-');
 });
-afterEach(async () => sandbox.close());
 
 const env = (extra: Record<string, string> = {}) => baseEnv({ ...withApi(sandbox), DDEDGE_STATE_DIR: stateDir, ...extra });
 const zone = (name = ZONE) => sandbox.model.services.find((s) => s.name === name)!.dns;

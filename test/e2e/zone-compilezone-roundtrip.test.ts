@@ -7,18 +7,17 @@ import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { withApi } from '../helpers/agent-env.js';
 import { baseEnv, runDist, tempDir } from '../helpers/cli.js';
 import { bindTool, emptyZone } from '../helpers/zone.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
 const ZONE = 'compiled.example';
 const compilezone = bindTool('named-compilezone');
-let sandbox: Sandbox;
+const sandbox = useSandbox({ dnsPort: 0 });
 let cwd: string;
 beforeEach(async () => {
-  sandbox = await startSandbox({ dnsPort: 0 });
   cwd = tempDir('ddedge-cwd-');
   const service = emptyZone(sandbox, ZONE);
   const add = (id: string, name: string, type: string, value: string, ttl = '-', priority = '-') => service.dns.push({ entityID: id, name, type, ttl, priority, value });
@@ -33,7 +32,6 @@ beforeEach(async () => {
   add('7', `_sip._tcp.${ZONE}`, 'SRV', `5 5060 sip.${ZONE}`, '-', '10');
   add('8', `sip.${ZONE}`, 'A', '192.0.2.7', '60');
 });
-afterEach(async () => sandbox.close());
 
 const env = () => baseEnv({ ...withApi(sandbox), DDEDGE_STATE_DIR: tempDir('ddedge-state-'), DDEDGE_SERVICE: ZONE });
 

@@ -6,18 +6,18 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { startSandbox } from '../../src/sandbox/server.js';
 import { withApi } from '../helpers/agent-env.js';
 import { baseEnv, runDist, runMain, tempDir } from '../helpers/cli.js';
 import { bindTool, emptyZone } from '../helpers/zone.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
 const ZONE = 'complete.example';
 const checkzone = bindTool('named-checkzone');
-let sandbox: Sandbox;
+const sandbox = useSandbox({ dnsPort: 0 });
 let cwd: string;
 beforeEach(async () => {
-  sandbox = await startSandbox({ dnsPort: 0 });
   cwd = tempDir('ddedge-cwd-');
   const service = emptyZone(sandbox, ZONE);
   const add = (id: string, name: string, type: string, value: string, ttl = '-', priority = '-') => service.dns.push({ entityID: id, name, type, ttl, priority, value });
@@ -29,7 +29,6 @@ beforeEach(async () => {
   // And one record a master file cannot hold: a comment, which BIND skips as ddedge's reader does.
   add('7', `alias.${ZONE}`, 'CNAME', '*.example.net');
 });
-afterEach(async () => sandbox.close());
 
 const env = () => baseEnv({ ...withApi(sandbox), DDEDGE_STATE_DIR: tempDir('ddedge-state-'), DDEDGE_SERVICE: ZONE });
 const dnsServer = () => `127.0.0.1:${sandbox.dnsPort}`;

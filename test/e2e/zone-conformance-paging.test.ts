@@ -2,18 +2,14 @@
 // that once stopped every listing, built and changed in steps from an empty zone in the
 // sandbox. Each step changes something, its read-back matches the file, and the plan that
 // follows changes nothing; the calls each takes are counted as the provider would see them.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
 import { emptyZone, writeZone, zoneMain } from '../helpers/zone.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
 const ZONE = 'paging.example';
 const COUNT = 10_000;
-let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox();
-});
-afterAll(async () => sandbox.close());
+const sandbox = useSandbox({ per: 'file' });
 
 const host = (i: number, ttl = '') => (i % 5 === 4 ? `h${i} ${ttl}TXT "record ${i} of ${COUNT}"` : `h${i} ${ttl}A 10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`);
 const all = Array.from({ length: COUNT }, (_, i) => host(i));

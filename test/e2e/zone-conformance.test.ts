@@ -6,20 +6,16 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { withApi } from '../helpers/agent-env.js';
 import { tempDir } from '../helpers/cli.js';
 import { bindTool, emptyZone, soaAndNs, writeZone, zoneMain } from '../helpers/zone.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
 const ZONE = 'conformance.example';
 const checkzone = bindTool('named-checkzone');
-let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox();
-});
-afterAll(async () => sandbox.close());
+const sandbox = useSandbox({ per: 'file' });
 
 interface Step {
   name: string;

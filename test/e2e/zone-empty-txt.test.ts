@@ -8,11 +8,11 @@ import { execFile, execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { withApi } from '../helpers/agent-env.js';
 import { baseEnv, runDist, tempDir } from '../helpers/cli.js';
 import { emptyZone, writeZone } from '../helpers/zone.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
 const ZONE = 'emptytxt.example';
 const DIG = (() => {
@@ -24,15 +24,13 @@ const DIG = (() => {
     return false;
   }
 })();
-let sandbox: Sandbox;
+const sandbox = useSandbox({ dnsPort: 0 });
 beforeEach(async () => {
-  sandbox = await startSandbox({ dnsPort: 0 });
   const service = emptyZone(sandbox, ZONE);
   // As another tool (the provider's panel, a dnssetzone) leaves it: an empty value.
   service.dns.push({ entityID: '1', name: `empty.${ZONE}`, type: 'TXT', ttl: '-', priority: '-', value: '' });
   service.dns.push({ entityID: '2', name: `www.${ZONE}`, type: 'A', ttl: '-', priority: '-', value: '192.0.2.1' });
 });
-afterEach(async () => sandbox.close());
 
 const txtStrings = async (name: string) => (await promisify(execFile)('dig', ['@127.0.0.1', '-p', String(sandbox.dnsPort), '+norec', '+short', '+time=3', '+tries=1', name, 'TXT'], { timeout: 10_000 })).stdout.trim();
 

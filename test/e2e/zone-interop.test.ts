@@ -4,19 +4,15 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { describe, expect, it } from 'vitest';
 import { withApi } from '../helpers/agent-env.js';
 import { baseEnv, runDist, tempDir } from '../helpers/cli.js';
 import { bindTool, emptyZone, soaAndNs, writeZone } from '../helpers/zone.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
 const ZONE = 'interop.example';
 const compilezone = bindTool('named-compilezone');
-let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox();
-});
-afterAll(async () => sandbox.close());
+const sandbox = useSandbox({ per: 'file' });
 
 describe.skipIf(!compilezone)('named-compilezone', () => {
   it('a zone it writes is read back with no change', async () => {

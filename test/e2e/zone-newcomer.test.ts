@@ -6,25 +6,23 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { withApi } from '../helpers/agent-env.js';
 import { parseFault } from '../../src/sandbox/faults.js';
 import { baseEnv, HANG_BOUND_MS, startDist, tempDir, waitForOutput, type RunResult } from '../helpers/cli.js';
 import { emptyZone, writeZone } from '../helpers/zone.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
 const ZONE = 'zone.example';
-let sandbox: Sandbox;
+const sandbox = useSandbox();
 let stateDir: string;
 beforeEach(async () => {
-  sandbox = await startSandbox();
   stateDir = tempDir('ddedge-state-');
   const service = emptyZone(sandbox, ZONE);
   service.dns.push({ entityID: '1', name: ZONE, type: 'A', ttl: '-', priority: '-', value: '192.0.2.1' });
   service.dns.push({ entityID: '2', name: `home.${ZONE}`, type: 'A', ttl: '-', priority: '-', value: '192.0.2.20' });
   service.dns.push({ entityID: '3', name: `_acme-challenge.${ZONE}`, type: 'TXT', ttl: '-', priority: '-', value: 'token' });
 });
-afterEach(async () => sandbox.close());
 
 const env = (extra: Record<string, string> = {}) => baseEnv({ ...withApi(sandbox), DDEDGE_STATE_DIR: stateDir, ...extra });
 const writes = () => [...sandbox.calls.entries()].filter(([k]) => k !== 'service/dnslist').reduce((n, [, v]) => n + v, 0);

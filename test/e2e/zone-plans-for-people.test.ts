@@ -4,18 +4,17 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { withApi } from '../helpers/agent-env.js';
 import { baseEnv, runDist, runMain, startDist, tempDir, waitForOutput } from '../helpers/cli.js';
 import { hostileProvider, type HostileProvider } from '../helpers/mock-api.js';
 import { emptyZone, writeZone } from '../helpers/zone.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
 const ZONE = 'zone.example';
-let sandbox: Sandbox;
+const sandbox = useSandbox();
 let stateDir: string;
 let provider: HostileProvider | undefined;
 beforeEach(async () => {
-  sandbox = await startSandbox();
   stateDir = tempDir('ddedge-state-');
   const service = emptyZone(sandbox, ZONE);
   for (let i = 0; i < 12; i++) service.dns.push({ entityID: String(10 + i), name: i ? `h${i}.${ZONE}` : ZONE, type: 'A', ttl: '-', priority: '-', value: `192.0.2.${i + 1}` });
@@ -23,7 +22,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await provider?.close();
   provider = undefined;
-  await sandbox.close();
 });
 
 const env = (extra: Record<string, string> = {}) => baseEnv({ ...withApi(sandbox), DDEDGE_STATE_DIR: stateDir, DDEDGE_SERVICE: ZONE, ...extra });

@@ -7,24 +7,22 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DnsEntry } from '../../src/api/endpoints/service.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { withApi } from '../helpers/agent-env.js';
 import { baseEnv, runDist, runMain, tempDir } from '../helpers/cli.js';
 import { hostileProvider, type HostileProvider, type ProviderShape } from '../helpers/mock-api.js';
 import { emptyZone, writeZone } from '../helpers/zone.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
 const ZONE = 'zone.example';
-let sandbox: Sandbox;
+const sandbox = useSandbox();
 let stateDir: string;
 let provider: HostileProvider | undefined;
 beforeEach(async () => {
-  sandbox = await startSandbox();
   stateDir = tempDir('ddedge-state-');
 });
 afterEach(async () => {
   await provider?.close();
   provider = undefined;
-  await sandbox.close();
 });
 
 const env = (extra: Record<string, string> = {}) => baseEnv({ ...withApi(sandbox), DDEDGE_STATE_DIR: stateDir, DDEDGE_SERVICE: ZONE, ...extra });

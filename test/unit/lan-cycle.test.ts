@@ -3,21 +3,17 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCycle } from '../../src/agent/cycle.js';
 import { loadConfig } from '../../src/config/load.js';
 import { createLogger } from '../../src/lib/log.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { tempDir } from '../helpers/cli.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
 const TABLE = fileURLToPath(new URL('../fixtures/if_inet6', import.meta.url));
 const STABLE = '2a00:1450:4003:12:211:22ff:fe33:4455';
 
-let sandbox: Sandbox;
-beforeEach(async () => {
-  sandbox = await startSandbox();
-});
-afterEach(async () => sandbox.close());
+const sandbox = useSandbox();
 
 async function cycleWith(source: string) {
   const { account } = sandbox.model;

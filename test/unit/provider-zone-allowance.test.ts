@@ -1,24 +1,20 @@
 // An update's filtered readings are allowed a number of pages in all (update-reading.ts): a name
 // whose filter lists more (a parent of many names) ends the reading after its first page, whose
 // total says so, instead of reading every page. Against the sandbox, calls counted by it.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client.js';
 import type { DnsEntry } from '../../src/api/endpoints/service.js';
 import { undiciTransport } from '../../src/http/undici-transport.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { BroadFilterError, providerZone } from '../../src/zone/provider/provider-zone.js';
+import { useSandbox } from '../helpers/use-sandbox.js';
 
-let sandbox: Sandbox;
+const sandbox = useSandbox({ per: 'file' });
 const lists = () => sandbox.calls.get('service/dnslist') ?? 0;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({});
   const service = sandbox.model.services.find((s) => s.name === 'example.com')!;
   service.productkey = 'corporate';
   for (let i = 0; i < 5_000; i++) service.dns.push({ entityID: String(900_000 + i), name: `h${i}.dyn.example.com`, type: 'A', ttl: '300', priority: '-', value: `10.0.${i >> 8}.${i & 255}` } as DnsEntry);
-});
-afterAll(async () => {
-  await sandbox?.close();
 });
 
 describe('filtered readings with a page allowance', () => {
