@@ -24,14 +24,17 @@ export async function startDnsSandbox(ddedge, records, env = {}) {
   const info = await new Promise((resolve) => child.stdout.once('data', (d) => resolve(JSON.parse(String(d)))));
   const call = async (path, fields) => {
     const body = new URLSearchParams({ apiuser: info.apiUser, apipasswd: info.apiPassword, ...fields });
-    const answer = await (await fetch(`${info.apiUrl}/${path}/`, { method: 'POST', body })).json();
+    // A connection kept alive across a long quiet spell may be closed under the request: sent once more then.
+    const post = () => fetch(`${info.apiUrl}/${path}/`, { method: 'POST', body });
+    const answer = await (await post().catch((error) => (error?.cause?.code === 'UND_ERR_SOCKET' ? post() : Promise.reject(error)))).json();
     if (!answer.success) throw new Error(`${path}: ${answer.errorCodeMsg} ${JSON.stringify(answer.messages)}`);
+    return answer.responseData;
   };
   if (records) {
     await call('service/create', { serviceName: ZONE, productkey: 'corporate' });
     await call('service/dnssetzone', { serviceName: ZONE, dnsZoneData: Buffer.from(JSON.stringify(records)).toString('base64') });
   }
-  return { child, info, stop: () => child.kill('SIGTERM') };
+  return { child, info, call, stop: () => child.kill('SIGTERM') };
 }
 
 /** A UDP server that sends each datagram back with the QR bit set, in its own process. */

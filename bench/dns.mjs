@@ -6,6 +6,7 @@
 // - the wall time of `ddedge ip` with a dns: source pointed at the sandbox, beside `node -e 0`.
 // Medians of BENCH_RUNS rounds of BENCH_DNS_SECONDS each; the servers take turns, never overlap.
 import { execFileSync } from 'node:child_process';
+import dgram from 'node:dgram';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -70,6 +71,37 @@ for (let i = 0; i < ROUNDS; i++) {
   }
 }
 
+/** The time one UDP query to `name` takes to be answered (ms; bounded: 10 s). */
+async function oneQuery(port, name) {
+  const socket = dgram.createSocket('udp4');
+  await new Promise((r) => socket.bind(0, '127.0.0.1', r));
+  const started = process.hrtime.bigint();
+  const answered = new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no answer for ${name} in 10 s`)), 10_000);
+    socket.once('message', () => (clearTimeout(timer), resolve()));
+  });
+  socket.send(queryPacket(name), port, '127.0.0.1');
+  await answered;
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  socket.close();
+  return ms;
+}
+
+// The first question after a change (the sandbox's own API: dnscreate appends an entry,
+// dnsupdate edits one in place, dnsdelete splices one out) about the changed name, in the
+// 50,000-record zone: what a change costs the next query (it waits for the zone's index).
+const changes = { create: [], update: [], delete: [], steady: [] };
+for (let i = 0; i < ROUNDS * 2; i++) {
+  const name = `changed${i}.${ZONE}`;
+  const { dns } = await large.call('service/dnscreate', { serviceName: ZONE, name, type: 'A', value: '192.0.2.1' });
+  changes.create.push(await oneQuery(large.info.dnsPort, name));
+  await large.call('service/dnsupdate', { serviceName: ZONE, entityID: dns[0].entityID, value: '192.0.2.2' });
+  changes.update.push(await oneQuery(large.info.dnsPort, name));
+  await large.call('service/dnsdelete', { serviceName: ZONE, entityID: dns[0].entityID });
+  changes.delete.push(await oneQuery(large.info.dnsPort, name));
+  changes.steady.push(await oneQuery(large.info.dnsPort, `h${i + 1}.${ZONE}`));
+}
+
 const floor = median(targets[0].qps);
 const nodeMs = median(nodeTimes);
 console.log(`\n### DNS (${ROUNDS} rounds of ${SECONDS} s, medians; load: ${useDnsperf ? 'dnsperf, 64 in flight' : 'Node client, 32 in flight (dnsperf not installed)'}; node ${process.version})\n`);
@@ -77,5 +109,8 @@ console.log('| measurement | median | ratio |\n|---|---|---|');
 for (const t of targets) console.log(`| ${t.title}, UDP queries answered per second | ${Math.round(median(t.qps))} q/s${t.lost ? ` (${t.lost} lost)` : ''} | ${(median(t.qps) / floor).toFixed(2)} x echo |`);
 console.log(`| node -e 0 | ${nodeMs.toFixed(1)} ms | 1.00 |`);
 console.log(`| \`ddedge ip\`, one dns: source at the sandbox (wall time) | ${median(ipTimes).toFixed(1)} ms | ${(median(ipTimes) / nodeMs).toFixed(2)} x node -e 0 |`);
+console.log(`\n### The first query after a change, zone of 50,000 records (${ROUNDS * 2} changes of each kind, medians and worst)\n`);
+console.log('| change (sandbox API) | first query answered in | worst |\n|---|---|---|');
+for (const [kind, times] of Object.entries(changes)) console.log(`| ${kind === 'steady' ? 'none (a query between changes)' : `service/dns${kind}`} | ${median(times).toFixed(2)} ms | ${Math.max(...times).toFixed(2)} ms |`);
 // The servers' pipes would keep this process alive.
 process.exit(0);
