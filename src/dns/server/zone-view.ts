@@ -89,16 +89,19 @@ export class ZoneView {
   show(owners: Map<string, DnsRecord[]>): SoaRecord | undefined {
     const index = this.served;
     const changed = index ? new Map<string, DnsRecord[]>() : owners;
-    for (const [owner, records] of owners) {
-      const before = index ? index.nodes.get(owner) : undefined;
-      const text = ownerText(records);
-      const was = before ? ownerText(before) : '';
-      if (index && was === text) continue;
-      if (this.digestBytes) {
-        if (was) xorInto(this.digestBytes, ownerDigest(owner, was));
-        if (text) xorInto(this.digestBytes, ownerDigest(owner, text));
+    // The first showing compares nothing: its owners' texts are needed only for the digest.
+    if (index || this.digestBytes) {
+      for (const [owner, records] of owners) {
+        const before = index ? index.nodes.get(owner) : undefined;
+        const text = ownerText(records);
+        const was = before ? ownerText(before) : '';
+        if (index && was === text) continue;
+        if (this.digestBytes) {
+          if (was) xorInto(this.digestBytes, ownerDigest(owner, was));
+          if (text) xorInto(this.digestBytes, ownerDigest(owner, text));
+        }
+        if (index) changed.set(owner, records);
       }
-      if (index) changed.set(owner, records);
     }
     if (index && !changed.size) return undefined;
     const serial = this.options.nextSerial(index?.soa.value.serial, this.digest);

@@ -27,6 +27,13 @@ interface Watch {
 
 const watches = new WeakMap<SandboxModel, Watch>();
 const wrapped = new WeakSet<object>();
+/** Each watched list's own array: reading it costs no proxy trap (a walk of 50,000 entries through the proxy took hundreds of ms). */
+const targets = new WeakMap<object, unknown[]>();
+
+/** The array behind a watched list (for reading only: a write to it would not be seen), or the list itself. */
+export function arrayOf<T>(list: T[]): readonly T[] {
+  return (targets.get(list) as T[] | undefined) ?? list;
+}
 
 function watchOf(model: SandboxModel): Watch {
   let watch = watches.get(model);
@@ -105,6 +112,7 @@ function observedArray<T>(list: T[], wrapItem: (item: T) => T, changed: (proxy: 
     },
   });
   wrapped.add(proxy);
+  targets.set(proxy, list);
   return proxy;
 }
 

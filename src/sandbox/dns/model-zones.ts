@@ -13,7 +13,7 @@ import type { DnsRecord } from '../../dns/wire/types.js';
 import type { DnsEntry } from '../../api/endpoints/service.js';
 import type { SandboxModel, SandboxService } from '../model.js';
 import { DEFAULT_TTL, recordOfEntry } from '../../zone/provider/entry-records.js';
-import { watchModel, type ModelChange } from './model-watch.js';
+import { arrayOf, watchModel, type ModelChange } from './model-watch.js';
 
 export type { ZoneAnswer };
 
@@ -27,6 +27,8 @@ export interface NameServerAddress {
 interface Held {
   /** Its place in the list, as last known: the order of an owner's records is the list's. */
   seq: number;
+  /** The walk of the list that last saw it. */
+  seen: number;
   key: string | undefined;
   record: DnsRecord | undefined;
 }
@@ -40,6 +42,7 @@ class ServiceZone {
   /** The entries at each owner key, in list order. */
   owners = new Map<string, DnsEntry[]>();
   private nextSeq = 0;
+  private walks = 0;
   /** Changes seen since the last sync. */
   walk = true;
   readonly appended: DnsEntry[] = [];
@@ -61,6 +64,17 @@ class ServiceZone {
 
   /** The owners whose records may have changed since the last sync, with their records now. */
   changes(): Map<string, DnsRecord[]> {
+    return this.recordsOf(this.settle());
+  }
+
+  /** Every owner's records (the first showing). */
+  all(): Map<string, DnsRecord[]> {
+    this.settle();
+    return this.recordsOf([this.apex, `ns1.${this.apex}`, ...this.owners.keys()]);
+  }
+
+  /** Reads what changed since the last sync; returns the owner keys it touched. */
+  private settle(): Set<string> {
     const touched = new Set<string | undefined>();
     if (this.walk) this.walkList(touched);
     else {
@@ -77,16 +91,13 @@ class ServiceZone {
       touched.add(this.apex);
       touched.add(ns1);
     }
-    const owners = new Map<string, DnsRecord[]>();
-    for (const key of touched as Set<string>) owners.set(key, this.recordsAt(key));
-    return owners;
+    return touched as Set<string>;
   }
 
-  /** Every owner's records (the first showing). */
-  all(): Map<string, DnsRecord[]> {
-    this.changes();
+  private recordsOf(keys: Iterable<string>): Map<string, DnsRecord[]> {
     const owners = new Map<string, DnsRecord[]>();
-    for (const key of [this.apex, `ns1.${this.apex}`, ...this.owners.keys()]) owners.set(key, this.recordsAt(key));
+    const apexNs = this.apexHasNs();
+    for (const key of keys) owners.set(key, this.recordsAt(key, apexNs));
     return owners;
   }
 
@@ -99,9 +110,13 @@ class ServiceZone {
     return records;
   }
 
-  private recordsAt(key: string): DnsRecord[] {
+  /** Whether the zone's own entries give the apex an NS (else the sandbox's `ns1.<zone>` is added). */
+  private apexHasNs(): boolean {
+    return this.served(this.apex).some((r) => r.type === 'NS');
+  }
+
+  private recordsAt(key: string, apexNs: boolean): DnsRecord[] {
     const records = this.served(key);
-    const apexNs = key === this.apex ? records.some((r) => r.type === 'NS') : this.served(this.apex).some((r) => r.type === 'NS');
     if (apexNs) return records;
     const nsName = `ns1.${this.apex}`;
     if (key === this.apex) records.push({ name: this.apex, type: 'NS', ttl: DEFAULT_TTL, value: nsName });
@@ -144,7 +159,8 @@ class ServiceZone {
 
   private append(entry: DnsEntry, touched: Set<string | undefined>): void {
     if (this.held.has(entry)) return void this.walkList(touched);
-    const held: Held = { seq: this.nextSeq++, ...this.read(entry) };
+    const { key, record } = this.read(entry);
+    const held: Held = { seq: this.nextSeq++, seen: this.walks, key, record };
     this.held.set(entry, held);
     this.place(entry, held.key, held.seq);
     touched.add(held.key);
@@ -164,36 +180,62 @@ class ServiceZone {
     held.record = now.record;
   }
 
-  /** Reads the list again by identity: entries gone, new, moved or edited touch their owners. */
+  /**
+   * Reads the list again by identity: entries gone or new touch their owners, each entry kept
+   * keeps its record. When the entries kept are still in the same order (a delete, or anything
+   * but a reordering), only those gone and those new move in the owners' lists; otherwise the
+   * lists are made again from the list.
+   */
   private walkList(touched: Set<string | undefined>): void {
     this.list = this.service.dns;
-    const before = this.owners;
-    const seen = new Set<DnsEntry>();
-    const owners = new Map<string, DnsEntry[]>();
-    const list = this.list;
+    const list = arrayOf(this.list);
+    const walk = ++this.walks;
+    /** The places of entries not held before. */
+    const fresh: number[] = [];
+    let last = -1;
+    let inOrder = true;
     for (let i = 0; i < list.length; i++) {
       const entry = list[i]!;
-      let held = this.held.get(entry);
-      if (!held || this.edited.has(entry)) {
-        const read = this.read(entry);
-        if (held) touched.add(held.key);
-        held = { seq: i, ...read };
-        this.held.set(entry, held);
-        touched.add(held.key);
-      } else held.seq = i;
-      seen.add(entry);
-      if (held.key === undefined) continue;
-      const at = owners.get(held.key);
-      if (at) at.push(entry);
-      else owners.set(held.key, [entry]);
+      const held = this.held.get(entry);
+      if (!held) {
+        fresh.push(i);
+        continue;
+      }
+      // Seen twice in this walk (one entry twice in the list), or behind one before it: not in the same order.
+      if (held.seen === walk || held.seq < last) inOrder = false;
+      last = held.seq;
+      held.seq = i;
+      held.seen = walk;
     }
     this.nextSeq = list.length;
     for (const [entry, held] of this.held) {
-      if (seen.has(entry)) continue;
+      if (held.seen === walk) continue;
       this.held.delete(entry);
+      this.unplace(entry, held.key);
       touched.add(held.key);
     }
-    // An owner whose entries moved (an order changed, one left) is touched too.
+    for (const seq of fresh) {
+      const entry = list[seq]!;
+      const { key, record } = this.read(entry);
+      const held: Held = { seq, seen: walk, key, record };
+      // One new entry twice in the list: read once, placed by the rebuild below.
+      if (this.held.has(entry)) inOrder = false;
+      this.held.set(entry, held);
+      touched.add(held.key);
+      if (inOrder) this.place(entry, held.key, seq);
+    }
+    for (const entry of this.edited) if (this.held.has(entry)) this.reread(entry, touched);
+    if (inOrder) return;
+    // The owners' lists made again in list order; an owner whose entries moved is touched.
+    const before = this.owners;
+    const owners = new Map<string, DnsEntry[]>();
+    for (const entry of list) {
+      const key = this.held.get(entry)?.key;
+      if (key === undefined) continue;
+      const at = owners.get(key);
+      if (at) at.push(entry);
+      else owners.set(key, [entry]);
+    }
     for (const [key, entries] of owners) {
       const was = before.get(key);
       if (!was || was.length !== entries.length || was.some((e, i) => e !== entries[i])) touched.add(key);
