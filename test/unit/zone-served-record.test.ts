@@ -1,11 +1,13 @@
-// The gateway serves the records it read from the provider (or an update left) directly, no
-// longer by writing each back into a provider entry and reading that: what it serves must be
-// what that round trip gave, for every type and the values the wire cannot carry.
+// One reading of a record into the wire's form serves both: the gateway serves the records it
+// read from the provider (or an update left) directly, no longer by writing each back into a
+// provider entry and reading that, and the sandbox its entries. What each serves must be what it
+// served before, for every type and the values the wire cannot carry.
 import { describe, expect, it } from 'vitest';
 import type { DnsEntry } from '../../src/api/endpoints/service.js';
 import { recordOfEntry } from '../../src/zone/provider/entry-records.js';
 import { toProvider } from '../../src/zone/provider/provider-mapping.js';
 import { servedRecord } from '../../src/zone/provider/served-record.js';
+import { servedEntry } from '../../src/sandbox/dns/model-zones.js';
 import type { LiveRecord } from '../../src/zone/record.js';
 
 /** The old way: record -> provider entry -> record. */
@@ -50,6 +52,19 @@ const records: Omit<LiveRecord, 'entityID'>[] = [
 ];
 
 describe('a record as served', () => {
+  it('is what the sandbox served for a provider entry, odd TTLs and priorities too', () => {
+    const odd = ['-', '', ' 60 ', '0', '3600', 'abc', '1e3', '-5', '2147483648', '65536', '7'];
+    let n = 0;
+    for (const r of records) {
+      for (const ttl of odd) {
+        for (const priority of odd) {
+          const entry: DnsEntry = { entityID: '1', name: r.name, type: n++ % 5 ? r.type : r.type.toLowerCase(), ttl, priority, value: r.value };
+          expect(servedEntry(entry, r.name), `${entry.type} ${entry.value} ttl ${ttl} priority ${priority}`).toEqual(recordOfEntry(entry, r.name) ?? undefined);
+        }
+      }
+    }
+  });
+
   it('is what the round trip through a provider entry gave, for every type', () => {
     for (const r of records) expect(servedRecord(r), `${r.type} ${r.value}`).toEqual(throughAnEntry({ entityID: '1', ...r }) ?? undefined);
   });
