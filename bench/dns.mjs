@@ -6,11 +6,10 @@
 // - the wall time of `ddedge ip` with a dns: source pointed at the sandbox, beside `node -e 0`.
 // Medians of BENCH_RUNS rounds of BENCH_DNS_SECONDS each; the servers take turns, never overlap.
 import { execFileSync } from 'node:child_process';
-import dgram from 'node:dgram';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { dnsperf, has, nodeLoad, startDnsSandbox, startEchoServer, ZONE, zoneRecords } from './dns-servers.mjs';
+import { dnsperf, dnsperfInBackground, has, nodeLoad, oneQuery, queryPacket, startDnsSandbox, startEchoServer, ZONE, zoneRecords } from './dns-servers.mjs';
 
 const ROUNDS = Number(process.env.BENCH_RUNS ?? 5);
 const SECONDS = Number(process.env.BENCH_DNS_SECONDS ?? 2);
@@ -33,14 +32,8 @@ const wall = (args, env = {}) => {
 function questions(zoneSize, count = 1000) {
   return Array.from({ length: count }, (_, i) => (i % 4 === 3 ? `nope${i}.${ZONE}` : `h${1 + ((i * 7919) % zoneSize)}.${ZONE}`));
 }
-function queryPacket(name) {
-  const labels = name.split('.').flatMap((l) => [Buffer.from([l.length]), Buffer.from(l)]);
-  const header = Buffer.alloc(12);
-  header.writeUInt16BE(1, 4);
-  return Buffer.concat([header, ...labels, Buffer.from([0, 0, 1, 0, 1])]);
-}
 function load(port, names) {
-  if (!useDnsperf) return nodeLoad(port, names.map(queryPacket), SECONDS);
+  if (!useDnsperf) return nodeLoad(port, names.map((n) => queryPacket(n)), SECONDS);
   const file = join(work, `queries-${names.length}-${names[0]}.txt`);
   writeFileSync(file, names.map((n) => `${n} A`).join('\n') + '\n');
   return dnsperf(port, file, SECONDS);
@@ -71,22 +64,6 @@ for (let i = 0; i < ROUNDS; i++) {
   }
 }
 
-/** The time one UDP query to `name` takes to be answered (ms; bounded: 10 s). */
-async function oneQuery(port, name) {
-  const socket = dgram.createSocket('udp4');
-  await new Promise((r) => socket.bind(0, '127.0.0.1', r));
-  const started = process.hrtime.bigint();
-  const answered = new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no answer for ${name} in 10 s`)), 10_000);
-    socket.once('message', () => (clearTimeout(timer), resolve()));
-  });
-  socket.send(queryPacket(name), port, '127.0.0.1');
-  await answered;
-  const ms = Number(process.hrtime.bigint() - started) / 1e6;
-  socket.close();
-  return ms;
-}
-
 // The first question after a change (the sandbox's own API: dnscreate appends an entry,
 // dnsupdate edits one in place, dnsdelete splices one out) about the changed name, in the
 // 50,000-record zone: what a change costs the next query (it waits for the zone's index).
@@ -94,12 +71,32 @@ const changes = { create: [], update: [], delete: [], steady: [] };
 for (let i = 0; i < ROUNDS * 2; i++) {
   const name = `changed${i}.${ZONE}`;
   const { dns } = await large.call('service/dnscreate', { serviceName: ZONE, name, type: 'A', value: '192.0.2.1' });
-  changes.create.push(await oneQuery(large.info.dnsPort, name));
+  changes.create.push(await oneQuery(large.info.dnsPort, queryPacket(name)));
   await large.call('service/dnsupdate', { serviceName: ZONE, entityID: dns[0].entityID, value: '192.0.2.2' });
-  changes.update.push(await oneQuery(large.info.dnsPort, name));
+  changes.update.push(await oneQuery(large.info.dnsPort, queryPacket(name)));
   await large.call('service/dnsdelete', { serviceName: ZONE, entityID: dns[0].entityID });
-  changes.delete.push(await oneQuery(large.info.dnsPort, name));
-  changes.steady.push(await oneQuery(large.info.dnsPort, `h${i + 1}.${ZONE}`));
+  changes.delete.push(await oneQuery(large.info.dnsPort, queryPacket(name)));
+  changes.steady.push(await oneQuery(large.info.dnsPort, queryPacket(`h${i + 1}.${ZONE}`)));
+}
+
+// Under load: dnsperf rounds on the 50,000-record zone while the API adds and deletes an entry
+// every 100 ms (each change makes the next questions wait for the zone's index).
+const churn = [];
+if (useDnsperf) {
+  const file = join(work, 'queries-churn.txt');
+  writeFileSync(file, questions(50_000).map((n) => `${n} A`).join('\n') + '\n');
+  for (let i = 0; i < ROUNDS; i++) {
+    const round = dnsperfInBackground(large.info.dnsPort, file, SECONDS);
+    let changed = 0;
+    const until = performance.now() + SECONDS * 1000;
+    while (performance.now() < until) {
+      const { dns } = await large.call('service/dnscreate', { serviceName: ZONE, name: `churn${i}-${changed}.${ZONE}`, type: 'A', value: '192.0.2.3' });
+      await large.call('service/dnsdelete', { serviceName: ZONE, entityID: dns[0].entityID });
+      changed += 2;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    churn.push({ ...(await round), changed });
+  }
 }
 
 const floor = median(targets[0].qps);
@@ -112,5 +109,10 @@ console.log(`| \`ddedge ip\`, one dns: source at the sandbox (wall time) | ${med
 console.log(`\n### The first query after a change, zone of 50,000 records (${ROUNDS * 2} changes of each kind, medians and worst)\n`);
 console.log('| change (sandbox API) | first query answered in | worst |\n|---|---|---|');
 for (const [kind, times] of Object.entries(changes)) console.log(`| ${kind === 'steady' ? 'none (a query between changes)' : `service/dns${kind}`} | ${median(times).toFixed(2)} ms | ${Math.max(...times).toFixed(2)} ms |`);
+if (churn.length) {
+  console.log(`\n### Under load while the zone changes (50,000 records; dnsperf, 64 in flight, ${ROUNDS} rounds of ${SECONDS} s; an API create and delete, then 100 ms, over and over)\n`);
+  console.log('| round | changes | queries answered per second | lost |\n|---|---|---|---|');
+  churn.forEach((r, i) => console.log(`| ${i + 1} | ${r.changed} | ${Math.round(r.qps)} q/s | ${r.lost} |`));
+}
 // The servers' pipes would keep this process alive.
 process.exit(0);
