@@ -16,8 +16,6 @@ import { DEFAULT_TTL } from '../../zone/provider/entry-records.js';
 import { servedRecord } from '../../zone/provider/served-record.js';
 import { arrayOf, watchModel, type ModelChange } from './model-watch.js';
 
-export type { ZoneAnswer };
-
 /** Where the synthesised name server of each zone says it is (the listen address). */
 export interface NameServerAddress {
   A?: string;
