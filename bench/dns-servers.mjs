@@ -2,7 +2,7 @@
 // (set through its own API, service/dnssetzone, as a user would), a minimal Node UDP echo
 // server (the floor: what any Node DNS server could reach), NSD serving the same zone from a
 // file in a temp dir, and dnsperf as the load generator (a Node client where it is missing).
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFile, execFileSync, spawn, spawnSync } from 'node:child_process';
 import dgram from 'node:dgram';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,14 +24,17 @@ export async function startDnsSandbox(ddedge, records, env = {}) {
   const info = await new Promise((resolve) => child.stdout.once('data', (d) => resolve(JSON.parse(String(d)))));
   const call = async (path, fields) => {
     const body = new URLSearchParams({ apiuser: info.apiUser, apipasswd: info.apiPassword, ...fields });
-    const answer = await (await fetch(`${info.apiUrl}/${path}/`, { method: 'POST', body })).json();
+    // A connection kept alive across a long quiet spell may be closed under the request: sent once more then.
+    const post = () => fetch(`${info.apiUrl}/${path}/`, { method: 'POST', body });
+    const answer = await (await post().catch((error) => (error?.cause?.code === 'UND_ERR_SOCKET' ? post() : Promise.reject(error)))).json();
     if (!answer.success) throw new Error(`${path}: ${answer.errorCodeMsg} ${JSON.stringify(answer.messages)}`);
+    return answer.responseData;
   };
   if (records) {
     await call('service/create', { serviceName: ZONE, productkey: 'corporate' });
     await call('service/dnssetzone', { serviceName: ZONE, dnsZoneData: Buffer.from(JSON.stringify(records)).toString('base64') });
   }
-  return { child, info, stop: () => child.kill('SIGTERM') };
+  return { child, info, call, stop: () => child.kill('SIGTERM') };
 }
 
 /** A UDP server that sends each datagram back with the QR bit set, in its own process. */
@@ -111,12 +114,17 @@ export async function freePort() {
   return port;
 }
 
+const dnsperfArgs = (port, queryFile, seconds, inFlight) => ['-s', '127.0.0.1', '-p', String(port), '-d', queryFile, '-l', String(seconds), '-q', String(inFlight), '-t', '2'];
+const dnsperfFigures = (out) => ({ qps: Number(/Queries per second:\s+([\d.]+)/.exec(out)?.[1] ?? 0), lost: Number(/Queries lost:\s+(\d+)/.exec(out)?.[1] ?? 0) });
+
 /** Queries answered per second by dnsperf over `seconds`, `inFlight` outstanding, one client. */
 export function dnsperf(port, queryFile, seconds, inFlight = 64) {
-  const out = execFileSync('dnsperf', ['-s', '127.0.0.1', '-p', String(port), '-d', queryFile, '-l', String(seconds), '-q', String(inFlight), '-t', '2'], { encoding: 'utf8' });
-  const qps = Number(/Queries per second:\s+([\d.]+)/.exec(out)?.[1] ?? 0);
-  const lost = Number(/Queries lost:\s+(\d+)/.exec(out)?.[1] ?? 0);
-  return { qps, lost };
+  return dnsperfFigures(execFileSync('dnsperf', dnsperfArgs(port, queryFile, seconds, inFlight), { encoding: 'utf8' }));
+}
+
+/** dnsperf as dnsperf() runs it, without blocking this process (so that it can change the zone meanwhile). */
+export function dnsperfInBackground(port, queryFile, seconds, inFlight = 64) {
+  return new Promise((resolve, reject) => execFile('dnsperf', dnsperfArgs(port, queryFile, seconds, inFlight), { encoding: 'utf8' }, (error, out) => (error ? reject(error) : resolve(dnsperfFigures(out)))));
 }
 
 /** The Node fallback when dnsperf is missing: `inFlight` queries outstanding from one socket, for `seconds`. */
@@ -146,4 +154,28 @@ export async function nodeLoad(port, packets, seconds, inFlight = 32) {
   });
   socket.close();
   return { qps: answered / ((performance.now() - started) / 1000), lost: 0 };
+}
+
+/** The time (ms) one UDP query (`packet`) to 127.0.0.1:`port` takes to be answered (bounded: 10 s). */
+export async function oneQuery(port, packet) {
+  const socket = dgram.createSocket('udp4');
+  await new Promise((r) => socket.bind(0, '127.0.0.1', r));
+  const started = process.hrtime.bigint();
+  const answered = new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no answer from port ${port} in 10 s`)), 10_000);
+    socket.once('message', () => (clearTimeout(timer), resolve()));
+  });
+  socket.send(packet, port, '127.0.0.1');
+  await answered;
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  socket.close();
+  return ms;
+}
+
+/** A query of `name` (type `type`, A by default), no EDNS. */
+export function queryPacket(name, type = 1) {
+  const labels = name.split('.').flatMap((l) => [Buffer.from([l.length]), Buffer.from(l)]);
+  const header = Buffer.alloc(12);
+  header.writeUInt16BE(1, 4);
+  return Buffer.concat([header, ...labels, Buffer.from([0, 0, type, 0, 1])]);
 }

@@ -6,7 +6,6 @@
 // the content it was served for: a restart that reads the same content serves the same serial
 // (no transfer for nothing). Several gateways may share a state directory (one per zone): each
 // save merges with the file, keeping the other zones. Nothing secret is kept.
-import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../lib/atomic-write.js';
@@ -15,7 +14,7 @@ import { loadStateFile } from './state-file.js';
 
 export interface ServedSerial {
   serial: number;
-  /** The zone's content digest (zone-views.ts: the XOR of its owners' digests) when the serial was served. */
+  /** The zone's content digest (dns/server/zone-view.ts: the XOR of its owners' digests) when the serial was served. */
   digest: string;
 }
 
@@ -31,18 +30,6 @@ export function serialGreater(a: number, b: number): boolean {
 export function nextSerial(previous: number | undefined, now: number): number {
   if (previous === undefined) return now >>> 0;
   return serialGreater(now >>> 0, previous) ? now >>> 0 : (previous + 1) >>> 0;
-}
-
-/** Bytes of an owner's digest and of the zone's (their XOR). */
-export const DIGEST_BYTES = 16;
-
-/** One owner's content as a digest; the zone's is the XOR of its owners' (order aside, updated owner by owner). */
-export function ownerDigest(owner: string, fingerprint: string): Buffer {
-  return createHash('sha256').update(owner).update('\n').update(fingerprint).digest().subarray(0, DIGEST_BYTES);
-}
-
-export function xorInto(into: Buffer, digest: Buffer): void {
-  for (let i = 0; i < into.length; i++) into[i]! ^= digest[i]!;
 }
 
 export class SerialStore {

@@ -11,7 +11,6 @@ import { appendAdditional, EDE, edeOption, optRecord } from '../dns/wire/edns.js
 import { DnsError } from '../dns/wire/errors.js';
 import { formError, readableParts } from '../dns/server/form-error.js';
 import type { Signer } from '../dns/server/tsig-server.js';
-import { answerFromZone } from '../dns/server/authority.js';
 import { startDnsListener, type DnsListener } from '../dns/server/listener.js';
 import { nameKey } from '../dns/wire/names.js';
 import { lowerName } from '../lib/names.js';
@@ -26,7 +25,6 @@ import { handleUpdate, type UpdateDeps } from './update-handler.js';
 import { OPCODE_UPDATE } from './update-message.js';
 import { readUpdateHead } from './update-head.js';
 import type { GatewayStats } from './stats.js';
-import { NEGATIVE_TTL } from './zone-views.js';
 
 export interface GatewayServerOptions extends UpdateDeps {
   host: string;
@@ -63,13 +61,8 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
     start();
     return answer;
   };
-  const lookup = (q: { name: string; type: number }) => {
-    const zone = options.views.zoneOf(nameKey(q.name));
-    const index = zone === undefined ? undefined : options.views.index(zone);
-    // A zone not read yet (the provider was down at start) is not answered as if it were empty.
-    if (!index) return { rcode: zone === undefined ? RCODE.REFUSED : RCODE.SERVFAIL, authoritative: false, answers: [], authority: [], additional: [] };
-    return answerFromZone(index, q.name, q.type, NEGATIVE_TTL);
-  };
+  // A zone not read yet (the provider was down at start) is SERVFAIL, not answered as if it were empty.
+  const lookup = (q: { name: string; type: number }) => options.views.served.answer(q.name, q.type);
   // Plain unsigned UDP queries (resolvers, the SOA discovery of nsupdate and lego) from the
   // answers' cache, as the sandbox's name server answers; dropped whenever a zone is re-indexed.
   const cachedQuery = new AnswerCache(() => options.views.version).wrap((packet, context) => respondToQuery(packet, context, lookup, { cookies }));

@@ -1,39 +1,26 @@
-// What the gateway answers queries from: each served zone as last read from the provider,
-// indexed by the shared answer engine (src/dns/server/authority.ts), with an SOA naming the gateway
-// as primary (so nsupdate and its kin send updates here) and NS records (the zone's own apex
-// NS, or the gateway's name). The serial is the time of the change in seconds (one more when
-// two changes fall in the same second): it grows with every change seen, and across restarts
-// from the last one served (serial-store.ts), by RFC 1982's arithmetic, whatever the clock says. Each owner's content is held as a
-// fingerprint, so a reading (the whole zone, or the few names an update read) changes the index
-// only where an owner changed: an update of one name costs that name, not the zone (a
-// 100,000-record zone re-indexed at every update stalled queries for seconds). The zone's
-// content digest (kept beside the serial) is the XOR of its owners' digests, so it too follows
-// only the owners that changed.
-import type { DnsEntry } from '../api/endpoints/service.js';
-import { buildZoneIndex, replaceOwners, type ZoneIndex } from '../dns/server/authority.js';
+// What the gateway answers queries from: each served zone as last read from the provider, a
+// zone view (src/dns/server/zone-view.ts) fed the provider's records directly, with an SOA naming
+// the gateway as primary (so nsupdate and its kin send updates here) and NS records (the zone's
+// own apex NS, or the gateway's name). The serial is the time of the change in seconds (one
+// more when two changes fall in the same second): it grows with every change seen, and across
+// restarts from the last one served (serial-store.ts), by RFC 1982's arithmetic, whatever the
+// clock says. A reading (the whole zone, or the few names an update read) changes the view only
+// where an owner changed: an update of one name costs that name, not the zone (a
+// 100,000-record zone re-indexed at every update stalled queries for seconds).
+import type { ZoneIndex } from '../dns/server/authority.js';
+import { ServedZones, SOA_TTL, ZoneView, type SoaRecord } from '../dns/server/zone-view.js';
 import { nameKey } from '../dns/wire/names.js';
-import { atOrBelow } from '../lib/names.js';
 import type { DnsRecord } from '../dns/wire/types.js';
-import { recordOfEntry } from '../zone/provider/entry-records.js';
 import type { ZoneProvider } from '../zone/provider/provider-zone.js';
-import { toProvider } from '../zone/provider/provider-mapping.js';
 import type { LiveRecord } from '../zone/record.js';
-import { DIGEST_BYTES, nextSerial, ownerDigest, SerialStore, xorInto } from './serial-store.js';
-
-/** The negative-answer TTL: short, so ACME checks see a new challenge soon. */
-export const NEGATIVE_TTL = 60;
-const SOA_TTL = 300;
+import { servedRecord } from '../zone/provider/served-record.js';
+import { nextSerial, SerialStore } from './serial-store.js';
 
 interface Served {
-  index?: ZoneIndex;
-  /** Each owner's records as the provider gave them (and the gateway keeps), as one text. */
-  owners: Map<string, string>;
+  view: ZoneView;
   /** The provider's records at each owner, and in all (as last read): what reading the whole zone costs. */
   counts: Map<string, number>;
   records: number;
-  serial: number;
-  /** The XOR of every owner's digest (ownerDigest): the zone's content, order aside. */
-  digest: Buffer;
   /** When (a count of readings shown) each owner was last shown from a reading of its names, while a whole-zone refresh may be under way. */
   patched: Map<string, number>;
   /** When the zone was last shown from a whole listing. */
@@ -42,9 +29,10 @@ interface Served {
 
 export class ZoneViews {
   private readonly zones = new Map<string, Served>();
+  /** What queries are answered from (server.ts). */
+  readonly served = new ServedZones();
   /** Whether the provider's `filter` was seen to find a name's entries in each zone (filter-probe.ts); until it was, updates read the zone whole. */
   readonly filterFinds = new Map<string, boolean>();
-  private changes = 0;
   /** Readings shown so far: a refresh's listing is older than any shown after it began. */
   private readings = 0;
   /** Per zone, how many times the gateway's own updates showed what they changed (showNames). */
@@ -56,18 +44,30 @@ export class ZoneViews {
     private readonly primaryName: string,
     private readonly now: () => number = () => Math.floor(Date.now() / 1000),
     /** Told of each change after the first reading (for NOTIFY). */
-    private readonly onChange?: (zone: string, soa: DnsRecord & { type: 'SOA' }) => void,
+    private readonly onChange?: (zone: string, soa: SoaRecord) => void,
     /** Records the gateway keeps itself beside the provider's (DHCID, dhcid-store.ts): answered, transferred, in the serial; those at `names` when given. */
     private readonly keptByGateway: (zone: string, names?: string[]) => DnsRecord[] = () => [],
     /** The last serial served for each zone, by this run or an earlier one. */
     private readonly serials: SerialStore = SerialStore.inMemory(),
   ) {
-    for (const zone of zones) this.zones.set(zone, { owners: new Map(), counts: new Map(), records: 0, serial: 0, digest: Buffer.alloc(DIGEST_BYTES), patched: new Map(), shownWhole: 0 });
+    for (const zone of zones) {
+      const view = new ZoneView(zone, { primary: primaryName, digest: true, nextSerial: (current, digest) => this.nextSerialOf(zone, current, digest) });
+      this.served.set(view);
+      this.zones.set(zone, { view, counts: new Map(), records: 0, patched: new Map(), shownWhole: 0 });
+    }
+  }
+
+  /** The content an earlier run served keeps its serial; any other gets one above the last served. */
+  private nextSerialOf(zone: string, current: number | undefined, digest: string): number {
+    const before = this.serials.get(zone);
+    const serial = current === undefined && before?.digest === digest ? before.serial : nextSerial(current ?? before?.serial, this.now());
+    if (before?.serial !== serial || before.digest !== digest) this.serials.set(zone, { serial, digest });
+    return serial;
   }
 
   /** Grows with every re-index of any zone: answers cached before it moved are stale (src/dns/server/answer-cache.ts). */
   get version(): number {
-    return this.changes;
+    return this.served.version;
   }
 
   get names(): string[] {
@@ -76,18 +76,16 @@ export class ZoneViews {
 
   /** The served zone holding a name key (the longest that matches), if any. */
   zoneOf(key: string): string | undefined {
-    let best: string | undefined;
-    for (const zone of this.zones.keys()) if (atOrBelow(key, zone) && (!best || zone.length > best.length)) best = zone;
-    return best;
+    return this.served.zoneOf(key)?.apex;
   }
 
   index(zone: string): ZoneIndex | undefined {
-    return this.zones.get(zone)?.index;
+    return this.zones.get(zone)?.view.index;
   }
 
   /** The serial the zone is served with (0 before the first reading). */
   serial(zone: string): number {
-    return this.zones.get(zone)?.serial ?? 0;
+    return this.zones.get(zone)?.view.serial ?? 0;
   }
 
   /** Grows each time the gateway's own updates show what they changed: a refresh that saw one may have seen the gateway's own write. */
@@ -143,7 +141,7 @@ export class ZoneViews {
     if (began !== undefined && served.shownWhole > began) return;
     const newer = began === undefined ? new Set<string>() : new Set([...served.patched].filter(([, at]) => at > began).map(([owner]) => owner));
     // Every owner seen before is looked at again: one the listing lacks is gone.
-    const { byOwner, counts } = this.grouped(zone, live, this.keptByGateway(zone), [nameKey(zone), ...served.owners.keys()]);
+    const { byOwner, counts } = this.grouped(zone, live, this.keptByGateway(zone), [nameKey(zone), ...(served.view.index?.nodes.keys() ?? [])]);
     let records = live.length;
     for (const owner of newer) {
       byOwner.delete(owner);
@@ -165,7 +163,7 @@ export class ZoneViews {
    */
   showNames(zone: string, names: Iterable<string>, live: LiveRecord[]): void {
     const served = this.zones.get(zone);
-    if (!served?.index) return;
+    if (!served?.view.index) return;
     this.ownShows.set(zone, this.ownChanges(zone) + 1);
     const asked = [...new Set([...names].map(nameKey))];
     const at = ++this.readings;
@@ -195,7 +193,7 @@ export class ZoneViews {
     for (const r of live) {
       const key = nameKey(r.name);
       counts.set(key, (counts.get(key) ?? 0) + 1);
-      const record = recordOf(r);
+      const record = servedRecord(r);
       if (record && record.type !== 'SOA') add(record);
     }
     // The apex answers NS: the zone's own, else the gateway's name.
@@ -204,48 +202,10 @@ export class ZoneViews {
     return { byOwner, counts };
   }
 
-  /** Re-indexes the owners whose content changed (all of them at the first reading). */
+  /** Shows the owners to the zone's view: those whose content changed are re-indexed, and the secondaries told (after the first reading). */
   private apply(zone: string, served: Served, byOwner: Map<string, DnsRecord[]>): void {
-    const changed = new Map<string, DnsRecord[]>();
-    for (const [owner, records] of byOwner) {
-      const fingerprint = records.map((r) => `${r.type} ${r.ttl} ${JSON.stringify(r.value)}`).sort().join('\n');
-      const was = served.owners.get(owner) ?? '';
-      if (was === fingerprint) continue;
-      if (was) xorInto(served.digest, ownerDigest(owner, was));
-      if (fingerprint) xorInto(served.digest, ownerDigest(owner, fingerprint));
-      if (fingerprint) served.owners.set(owner, fingerprint);
-      else served.owners.delete(owner);
-      changed.set(owner, records);
-    }
-    if (served.index && !changed.size) return;
-    const first = !served.index;
-    const digest = served.digest.toString('hex');
-    const before = this.serials.get(zone);
-    // The content an earlier run served keeps its serial; any other gets one above the last served.
-    served.serial = first && before?.digest === digest ? before.serial : nextSerial(first ? before?.serial : served.serial, this.now());
-    if (before?.serial !== served.serial || before.digest !== digest) this.serials.set(zone, { serial: served.serial, digest });
-    const soa = this.soaOf(zone, served.serial);
-    if (served.index) replaceOwners(served.index, changed, soa);
-    else served.index = buildZoneIndex(zone, soa, [...byOwner.values()].flat());
-    this.changes++;
-    if (!first) this.onChange?.(zone, soa);
+    const first = !served.view.index;
+    const soa = this.served.show(served.view, byOwner);
+    if (soa && !first) this.onChange?.(zone, soa);
   }
-
-  private soaOf(zone: string, serial: number): DnsRecord & { type: 'SOA' } {
-    return {
-      name: zone,
-      type: 'SOA',
-      ttl: SOA_TTL,
-      value: { mname: this.primaryName, rname: `hostmaster.${zone}`, serial, refresh: 3600, retry: 600, expire: 604800, minimum: NEGATIVE_TTL },
-    };
-  }
-}
-
-/** A listed record as the DNS record it is answered with (none for one the wire cannot carry). */
-function recordOf(r: LiveRecord): DnsRecord | undefined {
-  const fields = toProvider(r);
-  // A TXT value is the text as read (an empty one is held as the characters "" at the provider, read back as empty).
-  const value = r.type === 'TXT' ? r.value : fields.value;
-  const entry: DnsEntry = { entityID: r.entityID, name: fields.name, type: fields.type, ttl: fields.ttl === undefined ? '-' : String(fields.ttl), priority: fields.priority === undefined ? '-' : String(fields.priority), value };
-  return recordOfEntry(entry, r.name) ?? undefined;
 }

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DnsEntry } from '../../src/api/endpoints/service.js';
 import { recordOfEntry } from '../../src/zone/provider/entry-records.js';
-import { answerQuestion, ZoneCache } from '../../src/sandbox/dns/zone-answers.js';
+import { ModelZones } from '../../src/sandbox/dns/model-zones.js';
 import { demoModel } from '../../src/sandbox/model.js';
 
 const entry = (type: string, value: string, extra: Partial<DnsEntry> = {}): DnsEntry => ({ entityID: '1', name: 'x.example.com', type, ttl: '-', priority: '-', value, ...extra });
@@ -34,31 +34,31 @@ describe('zone answers', () => {
     const model = demoModel();
     const zone = model.services[0]!;
     zone.dns.push(entry('A', '198.51.100.7', { name: 'rel' }), entry('TXT', 'apex text', { name: '@' }), entry('A', 'not-an-address', { name: 'rel' }));
-    const zones = new ZoneCache({ A: '127.0.0.1' });
-    expect(answerQuestion(model, 'rel.example.com', A, zones).answers).toEqual([{ name: 'rel.example.com', type: 'A', ttl: 300, value: '198.51.100.7' }]);
-    expect(answerQuestion(model, 'example.com', TXT, zones).answers.map((r) => r.value)).toEqual([['v=spf1 mx -all'], ['apex text']]);
+    const zones = new ModelZones(model, { A: '127.0.0.1' });
+    expect(zones.answer('rel.example.com', A).answers).toEqual([{ name: 'rel.example.com', type: 'A', ttl: 300, value: '198.51.100.7' }]);
+    expect(zones.answer('example.com', TXT).answers.map((r) => r.value)).toEqual([['v=spf1 mx -all'], ['apex text']]);
   });
 
   it('bounds a CNAME loop', () => {
     const model = demoModel();
     model.services[0]!.dns.push(entry('CNAME', 'b.example.com', { name: 'a.example.com' }), entry('CNAME', 'a.example.com', { name: 'b.example.com' }));
-    const answer = answerQuestion(model, 'a.example.com', A, new ZoneCache({ A: '127.0.0.1' }));
+    const answer = new ModelZones(model, { A: '127.0.0.1' }).answer('a.example.com', A);
     expect(answer.rcode).toBe(0);
     expect(answer.answers.length).toBe(9);
   });
 
   it('uses the zone\'s own apex NS records instead of ns1.<zone>, and moves the serial only on change', () => {
     const model = demoModel();
-    const zones = new ZoneCache({ A: '127.0.0.1' });
-    const serial = () => (answerQuestion(model, 'example.com', SOA, zones).answers[0]!.value as { serial: number }).serial;
+    const zones = new ModelZones(model, { A: '127.0.0.1' });
+    const serial = () => (zones.answer('example.com', SOA).answers[0]!.value as { serial: number }).serial;
     const first = serial();
     expect(serial()).toBe(first);
     model.services[0]!.dns.push(entry('NS', 'ns1.dondominio.com', { name: 'example.com' }));
     expect(serial()).toBe(first + 1);
-    const ns = answerQuestion(model, 'example.com', 2, zones);
+    const ns = zones.answer('example.com', 2);
     expect(ns.answers.map((r) => r.value)).toEqual(['ns1.dondominio.com']);
     expect(ns.additional).toEqual([]);
-    expect(answerQuestion(model, 'ns1.example.com', A, zones).rcode).toBe(3);
+    expect(zones.answer('ns1.example.com', A).rcode).toBe(3);
   });
 
   it('refers names at and below a delegation to its name servers, with glue, not authoritatively', () => {
@@ -69,15 +69,15 @@ describe('zone answers', () => {
       entry('A', '192.0.2.53', { name: 'ns.lab.example.com' }),
       entry('CNAME', 'host.lab.example.com', { name: 'to-lab.example.com' }),
     );
-    const zones = new ZoneCache({ A: '127.0.0.1' });
+    const zones = new ModelZones(model, { A: '127.0.0.1' });
     for (const name of ['lab.example.com', 'deep.host.lab.example.com', 'ns.lab.example.com']) {
-      const referral = answerQuestion(model, name, A, zones);
+      const referral = zones.answer(name, A);
       expect(referral, name).toMatchObject({ rcode: 0, authoritative: false, answers: [] });
       expect(referral.authority.map((r) => [r.name, r.type, r.value])).toEqual([['lab.example.com', 'NS', 'ns.lab.example.com'], ['lab.example.com', 'NS', 'ns.elsewhere.net']]);
       expect(referral.additional).toEqual([{ name: 'ns.lab.example.com', type: 'A', ttl: 300, value: '192.0.2.53' }]);
     }
-    const viaCname = answerQuestion(model, 'to-lab.example.com', A, zones);
+    const viaCname = zones.answer('to-lab.example.com', A);
     expect(viaCname).toMatchObject({ authoritative: true, answers: [{ type: 'CNAME' }], authority: [{ type: 'NS' }, { type: 'NS' }] });
-    expect(answerQuestion(model, 'example.com', A, zones).authoritative).toBe(true);
+    expect(zones.answer('example.com', A).authoritative).toBe(true);
   });
 });

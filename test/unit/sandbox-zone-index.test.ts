@@ -3,7 +3,7 @@
 // every entry on every question: about 120 queries a second at 50,000 entries).
 import { describe, expect, it } from 'vitest';
 import type { DnsEntry } from '../../src/api/endpoints/service.js';
-import { answerQuestion, ZoneCache } from '../../src/sandbox/dns/zone-answers.js';
+import { ModelZones } from '../../src/sandbox/dns/model-zones.js';
 import { demoModel } from '../../src/sandbox/model.js';
 
 const A = 1;
@@ -26,18 +26,18 @@ describe('a zone read only after a change', () => {
     const model = demoModel();
     const reads = { count: 0 };
     model.services[0]!.dns.push(...countedEntries(50_000, reads));
-    const zones = new ZoneCache({ A: '127.0.0.1' });
-    expect(answerQuestion(model, 'h7.example.com', A, zones).answers[0]!.value).toBe('10.0.0.7');
+    const zones = new ModelZones(model, { A: '127.0.0.1' });
+    expect(zones.answer('h7.example.com', A).answers[0]!.value).toBe('10.0.0.7');
     reads.count = 0;
-    for (let i = 0; i < 1000; i++) expect(answerQuestion(model, `h${i * 37}.example.com`, A, zones).answers).toHaveLength(1);
+    for (let i = 0; i < 1000; i++) expect(zones.answer(`h${i * 37}.example.com`, A).answers).toHaveLength(1);
     expect(reads.count).toBe(0);
   });
 
   it('sees every kind of change: an entry pushed, spliced out, edited in place, the list replaced, a new service', () => {
     const model = demoModel();
-    const zones = new ZoneCache({ A: '127.0.0.1' });
-    const serial = () => (answerQuestion(model, 'example.com', SOA, zones).answers[0]!.value as { serial: number }).serial;
-    const address = (name: string) => answerQuestion(model, name, A, zones).answers[0]?.value;
+    const zones = new ModelZones(model, { A: '127.0.0.1' });
+    const serial = () => (zones.answer('example.com', SOA).answers[0]!.value as { serial: number }).serial;
+    const address = (name: string) => zones.answer(name, A).answers[0]?.value;
     const start = serial();
     const service = model.services[0]!;
     service.dns.push({ entityID: '90', name: 'new.example.com', type: 'A', ttl: '-', priority: '-', value: '192.0.2.90' });
@@ -45,7 +45,7 @@ describe('a zone read only after a change', () => {
     service.dns.find((e) => e.name === 'new.example.com')!.value = '192.0.2.91';
     expect(address('new.example.com')).toBe('192.0.2.91');
     service.dns.splice(service.dns.findIndex((e) => e.name === 'new.example.com'), 1);
-    expect(answerQuestion(model, 'new.example.com', A, zones).rcode).toBe(3);
+    expect(zones.answer('new.example.com', A).rcode).toBe(3);
     service.dns = [{ entityID: '91', name: 'only.example.com', type: 'A', ttl: '-', priority: '-', value: '192.0.2.92' }];
     expect(address('only.example.com')).toBe('192.0.2.92');
     service.dns[0]!.value = '192.0.2.93';

@@ -12,7 +12,7 @@ import type { TcpLimits } from '../../dns/server/tcp-connections.js';
 import { moduleOf } from '../../lib/lazy-import.js';
 import type { SandboxModel } from '../model.js';
 import { generationOf } from './model-watch.js';
-import { answerQuestion, ZoneCache, type NameServerAddress } from './zone-answers.js';
+import { ModelZones, type NameServerAddress } from './model-zones.js';
 
 export interface NameServerOptions {
   model: SandboxModel;
@@ -38,11 +38,11 @@ export interface NameServer {
 
 export async function startNameServer(options: NameServerOptions): Promise<NameServer> {
   const { isIP } = await moduleOf(import('node:net'));
-  const zones = new ZoneCache(glueFor(options.host, isIP(options.host) === 6 ? 6 : 4));
+  const zones = new ModelZones(options.model, glueFor(options.host, isIP(options.host) === 6 ? 6 : 4));
   const eachQuery = options.eachQuery ?? process.env.DDEDGE_LOG_LEVEL?.toLowerCase() === 'debug';
   const respond = sandboxResponder(options.model, zones, eachQuery ? options.log : undefined);
   // Index the zones now: the first questions after start are answered as fast as the rest.
-  for (const service of options.model.services) zones.viewOf(options.model, service);
+  zones.sync();
   const counts = { udp: 0, tcp: 0 };
   const handle: typeof respond = (packet, context) => {
     counts[context.transport]++;
@@ -55,6 +55,7 @@ export async function startNameServer(options: NameServerOptions): Promise<NameS
     port: listener.port,
     close: () => {
       clearInterval(timer);
+      zones.close();
       return listener.close();
     },
   };
@@ -65,9 +66,9 @@ export async function startNameServer(options: NameServerOptions): Promise<NameS
  * directly. Repeated questions are answered from the answers' cache until the model changes;
  * with a line per query (debug), every query goes through the responder, which writes it.
  */
-export function sandboxResponder(model: SandboxModel, zones: ZoneCache, log?: (line: string) => void): (packet: Buffer, context: QueryContext) => Buffer | undefined {
+export function sandboxResponder(model: SandboxModel, zones: ModelZones, log?: (line: string) => void): (packet: Buffer, context: QueryContext) => Buffer | undefined {
   const cookies = new CookieJar();
-  const answer = (q: { name: string; type: number }) => answerQuestion(model, q.name, q.type, zones);
+  const answer = (q: { name: string; type: number }) => zones.answer(q.name, q.type);
   const respond = (packet: Buffer, context: QueryContext) => respondToQuery(packet, context, answer, { cookies, ...(log ? { log } : {}) });
   return log ? respond : new AnswerCache(() => generationOf(model)).wrap(respond);
 }
