@@ -1,8 +1,7 @@
 // Credentials named in the form the user used: a key given as --dyndns-key is "--dyndns-key",
 // one read from DDEDGE_DYNDNS_KEY_FILE is that variable. What is missing is named in the form
 // of its partner (--dyndns-user given: "--dyndns-key is missing"), and only what is missing.
-import { ConfigError } from '../lib/errors.js';
-import { hasApiCredentials, type Config } from './config.js';
+import type { Config } from './config.js';
 
 export type CredentialPair = 'dyndns' | 'api';
 
@@ -48,18 +47,3 @@ export function secretUnread(problems: string[], pair: CredentialPair): boolean 
   return problems.some((p) => origins.some((o) => p.startsWith(o)));
 }
 
-/**
- * The one check of the commands that work through the registrar API (zone, api, acme, gateway):
- * only what is missing, named as its partner was given; nothing when a secret's file could not
- * be read (`problems` says so already).
- */
-export function apiCredentialsProblem(config: Config, problems: string[] = []): string | undefined {
-  if (hasApiCredentials(config) || secretUnread(problems, 'api')) return undefined;
-  return missingHalf(config, 'api') ?? `set ${bothNames('api', false)} (or --api-user, DDEDGE_API_PASSWORD_FILE, the api-password credential)`;
-}
-
-/** Exit 2 before anything is sent when the registrar API's credentials are missing; `what` leads the message. */
-export function requireApiCredentials(config: Config, what: string): void {
-  const problem = apiCredentialsProblem(config);
-  if (problem) throw new ConfigError(`${what}: ${problem}`);
-}
