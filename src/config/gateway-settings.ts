@@ -8,11 +8,11 @@ import { parseDnsServer } from '../dns/client/servers.js';
 import type { DnsServer } from '../dns/wire/types.js';
 import { parseDuration } from '../lib/duration.js';
 import { canonicalIdentifier, DEFAULT_PREFIX_LENGTH, identifierProblem } from '../lib/interface-id.js';
-import { parseListenAddress, type ListenAddress } from '../lib/listen-address.js';
+import type { ListenAddress } from '../lib/listen-address.js';
 import { parseNotifyTarget } from '../notify/target.js';
 import { apiCredentialsProblem } from './api-client.js';
 import type { RawValue } from './env-sources.js';
-import { parseHostItem } from './lan-settings.js';
+import { listenAddress, parseHostItem } from './lan-settings.js';
 import { isNotifyUrl, MAX_CALLS_PER_HOUR, type SettingsPass } from './load.js';
 import { GATEWAY_SETTINGS, type Setting } from './settings.js';
 
@@ -63,7 +63,7 @@ export function readGatewaySettings(pass: SettingsPass): GatewayConfig {
 
   const dnsListenEntries = raw('dnsListen');
   const dnsListen = dnsListenEntries.length ? items(dnsListenEntries) : [{ item: GATEWAY_SETTINGS.dnsListen.default, origin: '--dns-listen' }];
-  const listen = dnsListen.flatMap(({ item, origin }) => listenAddress(item, origin, problems));
+  const listen = dnsListen.flatMap(({ item, origin }) => listenAddress({ value: item, origin }, problems) ?? []);
 
   const refresh = raw('refresh').at(-1);
   const refreshText = refresh?.value ?? GATEWAY_SETTINGS.refresh.default;
@@ -104,17 +104,10 @@ export function readGatewaySettings(pass: SettingsPass): GatewayConfig {
   };
 }
 
-function listenAddress(text: string, origin: string, problems: string[]): ListenAddress[] {
-  const parsed = parseListenAddress(text);
-  if (typeof parsed !== 'string') return [parsed];
-  problems.push(`${origin}: ${parsed}`);
-  return [];
-}
-
 /** --listen is read with the agent's settings (config.listen); DDEDGE_GATEWAY_HTTP_LISTEN wins over its DDEDGE_LISTEN. */
 function httpListen(entry: RawValue | undefined, { config, problems }: SettingsPass): ListenAddress | undefined {
   if (!entry || entry.origin === '--listen') return config.listen;
-  return listenAddress(entry.value, entry.origin, problems)[0];
+  return listenAddress(entry, problems);
 }
 
 /** The gateway's budget is its own, 600 unless set: the agent's default of 60 would not carry a zone's updates. */
@@ -133,7 +126,7 @@ function dyndns2Settings(
   problems: string[],
 ): Dyndns2Settings | undefined {
   const before = problems.length;
-  const listen = items(raw('dyndns2Listen')).flatMap(({ item, origin }) => listenAddress(item, origin, problems));
+  const listen = items(raw('dyndns2Listen')).flatMap(({ item, origin }) => listenAddress({ value: item, origin }, problems) ?? []);
   const certFile = raw('dyndns2Cert').at(-1)?.value;
   const keyFile = raw('dyndns2Key').at(-1)?.value;
   if (Boolean(certFile) !== Boolean(keyFile)) problems.push('--dyndns2-cert and --dyndns2-key go together: give both (TLS) or neither (plain HTTP)');

@@ -190,7 +190,7 @@ export function loadConfig(options: LoadOptions): Config {
     ip6Sources,
     quorum6,
     lan: { identifiers: lan.identifiers, prefixLength: lan.prefixLength, noIpv4For: lan.noIpv4For },
-    listen: listenAddress(one('listen'), fail),
+    listen: listenAddress(one('listen'), problems),
     listenToken: secret('listenToken'),
     stateDir: textOf('stateDir') ?? defaultStateDir(options.env, options.isRoot ?? process.getuid?.() === 0),
     // Only a cycle re-sends: `DDEDGE_MAX_AGE=1s ddedge health` is no error of health's.
