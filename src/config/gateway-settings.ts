@@ -52,7 +52,7 @@ export function readGatewaySettings(pass: SettingsPass): GatewayConfig {
   const items = (entries: RawValue[]): { item: string; origin: string }[] =>
     entries.flatMap((e) => e.value.split(/[,\n]/).map((item) => ({ item: item.trim(), origin: e.origin })).filter(({ item }) => item && !item.startsWith('#')));
 
-  const zones = [...new Set(items(raw('zones')).map(({ item }) => item.toLowerCase().replace(/\.$/, '')))];
+  const zones = items(raw('zones')).map(({ item }) => item.toLowerCase().replace(/\.$/, ''));
   if (!zones.length) problems.push('gateway: name the zones to serve: --zone NAME (repeatable) or DDEDGE_GATEWAY_ZONES');
 
   const keysFile = raw('keysFile').at(-1)?.value ?? '';

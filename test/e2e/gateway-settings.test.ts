@@ -36,6 +36,12 @@ describe('gateway settings that are wrong', () => {
     expect(run.stderr).toMatch(/DDEDGE_GATEWAY_NOTIFY: "127\.0\.0\.1:99999" has no valid port/);
   });
 
+  it('a misspelled gateway variable is named with the one it is nearest to', async () => {
+    const run = await runDist(['gateway', '--state-dir', join(tempDir(), 'state')], baseEnv({ ...unreachable, DDEDGE_GATEWAY_ZONE: 'example.com' }));
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toContain('DDEDGE_GATEWAY_ZONE is set but is not a setting: did you mean DDEDGE_GATEWAY_ZONES?');
+  });
+
   it('missing zones, keys and API credentials are said together', async () => {
     const run = await runDist(['gateway', '--state-dir', join(tempDir(), 'state')], baseEnv());
     expect(run.code, run.stderr).toBe(2);
