@@ -174,8 +174,8 @@ class Cycle {
     // The API code (and undici) is loaded only by cycles that use it.
     // Its transport is the gate's: every API call (pages, retries, whatever asks) is counted.
     this.api ??= this.sendKit()
-      .then(() => Promise.all([import('../config/api-client.js'), import('../http/undici-transport.js')]))
-      .then(([{ apiClientFrom }, { undiciTransport }]) => apiClientFrom(this.config, this.logger, { transport: this.gate.wrap(undiciTransport()) }));
+      .then(() => import('./via-api.js'))
+      .then(({ apiClientFrom, undiciTransport }) => apiClientFrom(this.config, this.logger, { transport: this.gate.wrap(undiciTransport()) }));
     return this.api;
   }
 

@@ -10,7 +10,7 @@ import { parseDuration } from '../lib/duration.js';
 import { canonicalIdentifier, DEFAULT_PREFIX_LENGTH, identifierProblem } from '../lib/interface-id.js';
 import type { ListenAddress } from '../lib/listen-address.js';
 import { parseNotifyTarget } from '../notify/target.js';
-import { apiCredentialsProblem } from './api-client.js';
+import { apiCredentialsProblem } from './api-credentials.js';
 import type { RawValue } from './env-sources.js';
 import { listenAddress, parseHostItem } from './lan-settings.js';
 import { isNotifyUrl, MAX_CALLS_PER_HOUR, type SettingsPass } from './load.js';

@@ -6,12 +6,13 @@
 // (operations.ts) with the daemon's HTTP endpoint.
 import { readFileSync } from 'node:fs';
 import type { ApiClient } from '../api/client.js';
+import { apiClientFrom } from '../config/api-client.js';
+import type { Config } from '../config/config.js';
 import { service } from '../api/endpoints/service.js';
 import { startEndpoint, type Endpoint } from '../probe/server.js';
 import type { PageContext } from '../probe/page-frame.js';
 import { listenError } from '../lib/listen-address.js';
 import type { ListenAddress } from '../lib/listen-address.js';
-import type { Transport } from '../http/transport.js';
 import { undiciTransport } from '../http/undici-transport.js';
 import { ConfigError, DdedgeError, ExitCode, exitCodeOf } from '../lib/errors.js';
 import type { Logger } from '../lib/log.js';
@@ -60,8 +61,8 @@ export interface GatewaySettings {
   notify: NotifyTarget[];
   /** --notify URLs (a scheme://… value): told of refused-update bursts and zones changed elsewhere. */
   notifyUrls?: string[];
-  /** The registrar API client over a transport (config/api-client.ts): each counts its calls against the budget. */
-  apiClient: (transport: Transport) => ApiClient;
+  /** The configuration the registrar API's clients are made from (config/api-client.ts). */
+  config: Config;
   timeoutMs: number;
   stateDir: string;
   hosts: string[];
@@ -100,7 +101,7 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
   }));
   const wire = undiciTransport();
   const clientFor = (zone?: string) =>
-    settings.apiClient(budget.wrap(wire, zone));
+    apiClientFrom(settings.config, logger, { transport: budget.wrap(wire, zone) });
   // Refreshes read through a client of their own; each zone's updates through one that may use
   // the calls set aside for that zone's batch (and only for it).
   const reader = clientFor();

@@ -5,7 +5,8 @@ import { certbotRecordName, checkChallengePrefix, describeChallenge, type Challe
 import { cleanupChallenge, presentChallenge, type AcmeContext, type CleanupReport, type PresentReport } from '../../acme/challenge.js';
 import { createDnsTxtLookup } from '../../acme/dns-lookup.js';
 import { parseDnsServer } from '../../dns/client/index.js';
-import { apiClientFrom, requireApiCredentials } from '../../config/api-client.js';
+import { apiClientFrom } from '../../config/api-client.js';
+import { requireApiCredentials } from '../../config/api-credentials.js';
 import { ConfigError } from '../../lib/errors.js';
 import { runAction } from '../actions.js';
 import type { CommandContext } from '../command.js';

@@ -4,7 +4,8 @@
 import type { ApiClient } from '../../api/client.js';
 import { findOperation, operations, type Operation } from '../../api/endpoints/index.js';
 import type { Params } from '../../api/params.js';
-import { apiClientFrom, requireApiCredentials } from '../../config/api-client.js';
+import { apiClientFrom } from '../../config/api-client.js';
+import { requireApiCredentials } from '../../config/api-credentials.js';
 import { ConfigError, ValidationError } from '../../lib/errors.js';
 import type { CommandContext } from '../command.js';
 import { nearestNames } from '../nearest-names.js';

@@ -4,7 +4,6 @@
 // Its settings are read with the configuration's table (config/gateway-settings.ts).
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { apiClientFrom } from '../../config/api-client.js';
 import { readGatewaySettings, type GatewayConfig } from '../../config/gateway-settings.js';
 import { ConfigError } from '../../lib/errors.js';
 import { runAction } from '../actions.js';
@@ -75,7 +74,7 @@ async function serve(context: CommandContext): Promise<number> {
       refreshMs: gateway.refreshMs,
       notify: gateway.notify,
       notifyUrls: gateway.notifyUrls,
-      apiClient: (transport) => apiClientFrom(config, logger, { transport }),
+      config,
       timeoutMs: config.timeoutMs,
       stateDir: config.stateDir,
       hosts: config.hosts,
