@@ -165,7 +165,8 @@ const byPrefix = (prefix) => chunks.filter((f) => f.split('/').pop().startsWith(
 const bytes = (files) => [...files].reduce((sum, f) => sum + statSync(f).size, 0);
 const updatePath = closure([join(chunkDir, 'main.cjs')]);
 const caches = [...updatePath].filter((f) => existsSync(`${f}.v8cache`));
-const apiPath = closure(byPrefix('via-api-'));
+// The API path: the record writer, the client built from the configuration, and its undici pool.
+const apiPath = closure(['via-api-', 'api-client-', 'undici-transport-'].flatMap(byPrefix));
 console.log(`\nbundle: launcher dist/ddedge.mjs ${statSync(ddedge).size} B; a cycle runs ${bytes(updatePath)} B in ${updatePath.size} chunks, ${caches.length} of them with a code cache (${bytes(caches.map((f) => `${f}.v8cache`))} B);`);
 console.log(`the API path adds ${bytes([...apiPath].filter((f) => !updatePath.has(f)))} B (undici); the command in all ${bytes([ddedge, ...chunks])} B (dist/ddedge.mjs and its chunks)`);
 

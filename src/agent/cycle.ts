@@ -173,7 +173,9 @@ class Cycle {
   private apiClient(): Promise<ApiClient> {
     // The API code (and undici) is loaded only by cycles that use it.
     // Its transport is the gate's: every API call (pages, retries, whatever asks) is counted.
-    this.api ??= this.sendKit().then(() => import('./via-api.js')).then((m) => m.createApiClient(this.config, this.logger, (t) => this.gate.wrap(t)));
+    this.api ??= this.sendKit()
+      .then(() => import('./via-api.js'))
+      .then(({ apiClientFrom, undiciTransport }) => apiClientFrom(this.config, this.logger, { transport: this.gate.wrap(undiciTransport()) }));
     return this.api;
   }
 

@@ -19,7 +19,7 @@ export const COMMAND_SETTINGS: Record<string, readonly SettingName[]> = {
   health: ['stateDir', 'healthyWithin', 'interval', ...LOGS],
   zone: [...API, 'service', 'hosts', 'stateDir', 'timeout', 'dnsServers', ...LOGS],
   acme: [...API, 'service', 'dnsServers', 'propagationTimeout', 'stateDir', 'timeout', ...LOGS],
-  // --listen and --max-calls-per-hour are among the gateway's own flags (registry.ts): its budget's default differs.
+  // --listen and --max-calls-per-hour are rows of the gateway's own table (GATEWAY_SETTINGS, its flags in registry.ts): its own variables and budget.
   gateway: [...API, 'hosts', 'stateDir', 'timeout', 'listenToken', ...LOGS],
 };
 

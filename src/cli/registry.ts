@@ -11,6 +11,7 @@ import { acmeLiteralArguments } from './acme-arguments.js';
 // The shapes of a command live in command.ts and "did you mean" in nearest-names.ts, so the
 // commands import neither from this file, which imports them.
 import type { CommandSpec, FlagSpec } from './command.js';
+import { GATEWAY_SETTINGS, type Setting } from '../config/settings.js';
 // main.ts parses with these before it loads a command, and takes them from here: reached
 // from the registry, they land in the start chunk instead of in two small chunks of their own
 // (each file is one more for the ESM loader in every cycle; see build/one-start-chunk.mjs).
@@ -21,6 +22,15 @@ const json: FlagSpec = { type: 'boolean', describe: "print the command's result 
 const envFile: FlagSpec = { type: 'string', describe: 'dotenv file to read (default ./.env when present); never overrides a set variable' };
 // Node 20 reads --env-file itself wherever it is on the command line: this spelling it leaves alone.
 const dotenv: FlagSpec = { type: 'string', describe: 'the same as --env-file (use it where ddedge runs as "node ddedge.mjs")' };
+
+/** A command's own rows of the settings table as its flags: their help says the variable, its file and credential. */
+const tableFlags = (table: Record<string, Setting>): Record<string, FlagSpec> =>
+  Object.fromEntries(
+    Object.values(table).map((s) => {
+      const secret = s.credential ? `; ${s.credentialIsFile ? '' : `${s.env}_FILE, `}credential ${s.credential}` : '';
+      return [s.flag, { type: 'string', multiple: s.multiple, default: s.default, describe: `${s.describe} [${s.env}${secret}]` }];
+    }),
+  );
 
 export const COMMANDS: CommandSpec[] = [
   {
@@ -170,20 +180,8 @@ export const COMMANDS: CommandSpec[] = [
     flags: {
       'env-file': envFile,
       dotenv,
-      zone: { type: 'string', multiple: true, describe: 'a hosting service whose zone it serves (repeatable) [DDEDGE_GATEWAY_ZONES]' },
-      'dns-listen': { type: 'string', multiple: true, describe: 'ADDR:PORT where it answers DNS, UDP and TCP (repeatable; default 127.0.0.1:53) [DDEDGE_GATEWAY_LISTEN]' },
-      'primary-name': { type: 'string', describe: 'the SOA MNAME it gives (default: the host name) [DDEDGE_GATEWAY_PRIMARY_NAME]' },
-      'dyndns2-listen': { type: 'string', multiple: true, describe: 'ADDR:PORT where it also answers the dyndns2 update protocol (routers, NAS boxes, ddclient, inadyn) over HTTP, HTTPS with the two below (repeatable; off by default) [DDEDGE_GATEWAY_DYNDNS2_LISTEN]' },
-      'dyndns2-cert': { type: 'string', describe: 'PEM certificate chain: serve the dyndns2 door over TLS [DDEDGE_GATEWAY_DYNDNS2_CERT]' },
-      'dyndns2-key': { type: 'string', describe: 'PEM private key of --dyndns2-cert [DDEDGE_GATEWAY_DYNDNS2_KEY]' },
-      'prefix-host': { type: 'string', multiple: true, describe: "NAME=<IPv6 interface identifier>: a host behind a router whose AAAA becomes the router's ip6lanprefix + the identifier (repeatable) [DDEDGE_GATEWAY_PREFIX_HOSTS]" },
-      refresh: { type: 'string', describe: 'how often each zone is re-read from the provider (default 60s) [DDEDGE_GATEWAY_REFRESH]' },
-      notify: { type: 'string', multiple: true, describe: 'told apart by form (repeatable): HOST[:PORT] is a secondary sent a DNS NOTIFY after each change; a URL (scheme://…, a secret, as for daemon --notify) is told of refused-update bursts and of zones changed elsewhere [DDEDGE_GATEWAY_NOTIFY; URLs also DDEDGE_NOTIFY, DDEDGE_NOTIFY_FILE, credential notify]' },
+      ...tableFlags(GATEWAY_SETTINGS),
       algorithm: { type: 'string', describe: 'keygen: hmac-sha256 (default), hmac-sha384, hmac-sha512, hmac-sha224, hmac-sha1, hmac-md5' },
-      keys: { type: 'string', describe: 'the keys file: TSIG keys and their grants [DDEDGE_GATEWAY_KEYS_FILE, credential gateway-keys]' },
-      // Settings every command reads, described here as the gateway uses them (its budget is its own, 600 by default).
-      listen: { type: 'string', describe: 'ADDR:PORT serving /healthz, /metrics and /status over HTTP (off by default) [DDEDGE_LISTEN]' },
-      'max-calls-per-hour': { type: 'string', describe: "provider calls the gateway may make in any hour, counted apart from the agent's (default 600) [DDEDGE_MAX_CALLS_PER_HOUR]" },
     },
     actions: {
       keygen: {

@@ -22,7 +22,8 @@ export interface Setup {
 /** Warnings already given in this run, by the run's output (the daemon calls setup at each reload). */
 const warned = new WeakMap<Io, Set<string>>();
 
-export async function setup(context: CommandContext, purpose: LoadOptions['purpose']): Promise<Setup> {
+/** `readMore` reads a command's own settings in the same pass (the gateway's): their problems are said with the others. */
+export async function setup(context: CommandContext, purpose: LoadOptions['purpose'], readMore?: LoadOptions['readMore']): Promise<Setup> {
   const { path, origin } = dotenvFileOf(context.flags);
   const warnings: string[] = [];
   const skippedNotes: string[] = [];
@@ -32,7 +33,7 @@ export async function setup(context: CommandContext, purpose: LoadOptions['purpo
   });
   let config: Config;
   try {
-    config = loadConfig({ flags: context.flags, env, purpose });
+    config = loadConfig({ flags: context.flags, env, purpose, readMore });
   } catch (error) {
     // A skipped file or a misspelled variable is most often why the configuration is invalid: said there too.
     const notes = [...skippedNotes, ...misspelledVariableHints(env)];

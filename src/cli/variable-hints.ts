@@ -1,10 +1,12 @@
 // A DDEDGE_ variable that is no setting is most often a misspelled one (DDEDGE_HOST for
 // DDEDGE_HOSTS): read by nothing, it leaves the setting missing without a word. Named in the
 // configuration error, with the settings it is nearest to.
-import { SETTINGS, type Setting } from '../config/settings.js';
+import { GATEWAY_SETTINGS, SETTINGS, type Setting } from '../config/settings.js';
 import { nearestNames } from '../lib/nearest-names.js';
 
-const SETTING_VARIABLES: string[] = Object.values(SETTINGS as Record<string, Setting>).flatMap((s) => (s.env ? (s.credential ? [s.env, `${s.env}_FILE`] : [s.env]) : []));
+const SETTING_VARIABLES: string[] = [SETTINGS, GATEWAY_SETTINGS]
+  .flatMap((table) => Object.values(table as Record<string, Setting>))
+  .flatMap((s) => (s.env ? (s.credential && !s.credentialIsFile ? [s.env, `${s.env}_FILE`] : [s.env]) : []));
 
 /** One line per set DDEDGE_ variable that is not a setting but is near one: "did you mean". */
 export function misspelledVariableHints(env: Record<string, string | undefined>): string[] {

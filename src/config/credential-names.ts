@@ -46,3 +46,4 @@ export function secretUnread(problems: string[], pair: CredentialPair): boolean 
   const origins = [`--${flag}-file:`, `${variable}_FILE:`, `credential ${credential}:`, `credential ddedge_${credential}:`];
   return problems.some((p) => origins.some((o) => p.startsWith(o)));
 }
+

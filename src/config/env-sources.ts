@@ -77,13 +77,18 @@ export function readSecretSource(variable: string, credential: string, env: Env)
     if (env[variable]) throw new ConfigError(`both ${variable} and ${variable}_FILE are set; keep one`);
     return { value: readSecretFile(filePath, `${variable}_FILE`), origin: `${variable}_FILE` };
   }
+  const found = credentialPath(credential, env);
+  return found && { value: readSecretFile(found.value, found.origin), origin: found.origin };
+}
+
+/** The file of a systemd credential in $CREDENTIALS_DIRECTORY, by its path: undefined when there is none. */
+export function credentialPath(credential: string, env: Env): RawValue | undefined {
   const credentialsDir = env.CREDENTIALS_DIRECTORY;
-  if (credentialsDir) {
-    // `LoadCredential=ddedge:/etc/ddedge/credentials` (a directory) names them ddedge_<file>.
-    for (const name of [credential, `ddedge_${credential}`]) {
-      const path = join(credentialsDir, name);
-      if (existsSync(path)) return { value: readSecretFile(path, `credential ${name}`), origin: `credential ${name}` };
-    }
+  if (!credentialsDir) return undefined;
+  // `LoadCredential=ddedge:/etc/ddedge/credentials` (a directory) names them ddedge_<file>.
+  for (const name of [credential, `ddedge_${credential}`]) {
+    const path = join(credentialsDir, name);
+    if (existsSync(path)) return { value: path, origin: `credential ${name}` };
   }
   return undefined;
 }

@@ -39,11 +39,12 @@ export function lanSettings(raw: (name: SettingName) => RawValue[], fail: Fail) 
   };
 }
 
-export function listenAddress(entry: RawValue | undefined, fail: Fail): ListenAddress | undefined {
+/** An ADDR:PORT setting (--listen, the gateway's --dns-listen, --dyndns2-listen); what is wrong goes to `problems`, named as given. */
+export function listenAddress(entry: RawValue | undefined, problems: string[]): ListenAddress | undefined {
   if (!entry) return undefined;
   const parsed = parseListenAddress(entry.value);
   if (typeof parsed === 'string') {
-    fail('listen', entry.origin, parsed);
+    problems.push(`${entry.origin}: ${parsed}`);
     return undefined;
   }
   return parsed;

@@ -14,7 +14,7 @@ import { registerSecret, registerSecretUrl } from '../lib/redact.js';
 import { hasApiCredentials, hasDyndnsCredentials, type Config } from './config.js';
 import { bothNames, missingHalf, secretUnread } from './credential-names.js';
 import { splitDyndnsUrl } from './dyndns-base.js';
-import { readSecretFile, readSecretSource, type Env, type RawValue } from './env-sources.js';
+import { credentialPath, readSecretFile, readSecretSource, type Env, type RawValue } from './env-sources.js';
 import { checkLanRequirements, lanSettings, listenAddress, parseHostItem } from './lan-settings.js';
 import { fileFlagOf, SETTINGS, type Fail, type Setting, type SettingName } from './settings.js';
 import { parseNotifyTarget } from '../notify/target.js';
@@ -27,6 +27,16 @@ export interface LoadOptions {
   /** update and daemon need hosts and credentials; ip, status, health do not. */
   purpose: 'cycle' | 'detect' | 'state' | 'notify' | 'gateway';
   isRoot?: boolean;
+  /** A command's own settings, read in the same pass: their problems are reported with the others. */
+  readMore?: (pass: SettingsPass) => void;
+}
+
+/** What a command's own settings are read with: the values of its rows, and where to say what is wrong. */
+export interface SettingsPass {
+  config: Config;
+  env: Env;
+  raw: (setting: Setting) => RawValue[];
+  problems: string[];
 }
 
 const BOOLEAN_TRUE = new Set(['1', 'true', 'yes', 'on']);
@@ -34,7 +44,7 @@ const BOOLEAN_FALSE = new Set(['0', 'false', 'no', 'off']);
 const MAX_TIMEOUT_MS = 5 * 60_000;
 const MIN_INTERVAL_MS = 30_000;
 /** One call a second, all hour: more than any agent needs, and the state's count stays small. */
-const MAX_CALLS_PER_HOUR = 3600;
+export const MAX_CALLS_PER_HOUR = 3600;
 /** Unhealthy once three cycles in a row have not succeeded (or not run). */
 const HEALTH_INTERVALS = 3;
 /** What ddclient and most providers accept for a host's record: a minute to a week. */
@@ -175,7 +185,7 @@ export function loadConfig(options: LoadOptions): Config {
     ip6Sources,
     quorum6,
     lan: { identifiers: lan.identifiers, prefixLength: lan.prefixLength, noIpv4For: lan.noIpv4For },
-    listen: listenAddress(one('listen'), fail),
+    listen: listenAddress(one('listen'), problems),
     listenToken: secret('listenToken'),
     stateDir: textOf('stateDir') ?? defaultStateDir(options.env, options.isRoot ?? process.getuid?.() === 0),
     // Only a cycle re-sends: `DDEDGE_MAX_AGE=1s ddedge health` is no error of health's.
@@ -203,6 +213,7 @@ export function loadConfig(options: LoadOptions): Config {
   // A token someone can guess is no protection for a page reachable from the network.
   if (config.listenToken !== undefined && config.listenToken.length < 16) fail('listenToken', one('listenToken')?.origin, 'has fewer than 16 characters; make one with: openssl rand -hex 16');
   if (options.purpose === 'cycle') checkCycleRequirements(config, problems, options.env, one('ttl')?.origin);
+  options.readMore?.({ config, env: options.env, raw: (setting) => rawValues(setting, options, problems), problems });
   if (problems.length) throw new ConfigError(problems.length === 1 ? problems[0]! : `invalid configuration:\n  ${problems.join('\n  ')}`);
   return config;
 }
@@ -301,6 +312,10 @@ function rawValues(setting: Setting, options: LoadOptions, problems: string[]): 
   }
   if (setting.env) {
     const value = options.env[setting.env];
+    if (setting.credentialIsFile) {
+      const file = value ? { value, origin: setting.env } : credentialPath(setting.credential!, options.env);
+      return file ? [file] : [];
+    }
     if (value && setting.credential && options.env[`${setting.env}_FILE`]) {
       problems.push(`both ${setting.env} and ${setting.env}_FILE are set; keep one`);
       return [];

@@ -12,6 +12,13 @@ export interface Setting {
   multiple?: boolean;
   /** A secret: also read from <env>_FILE and from $CREDENTIALS_DIRECTORY/<credential>. */
   credential?: string;
+  /**
+   * The credential is the file itself, used by its path (the gateway's keys file: its mode is
+   * checked and SIGHUP reads it again); there is no <env>_FILE, the variable names a file already.
+   */
+  credentialIsFile?: boolean;
+  /** No --<flag>-file: the flag is shared with another setting, which reads that file (the gateway's --notify). */
+  noFileFlag?: boolean;
   default?: string;
   describe: string;
 }
@@ -59,6 +66,30 @@ export const SETTINGS = {
 
 export type SettingName = keyof typeof SETTINGS;
 
+/**
+ * The gateway's own settings: flags of `ddedge gateway` only, read with the table above in one
+ * pass (config/gateway-settings.ts). Where the agent's variable would clash in a dotenv file the
+ * two share (DDEDGE_LISTEN, DDEDGE_MAX_CALLS_PER_HOUR), the gateway has its own, which wins; the
+ * agent's is still read when the gateway's is not set.
+ */
+export const GATEWAY_SETTINGS = {
+  zones: { flag: 'zone', env: 'DDEDGE_GATEWAY_ZONES', kind: 'domain', multiple: true, describe: 'a hosting service whose zone it serves (repeatable; variable comma-separated; required)' },
+  keysFile: { flag: 'keys', env: 'DDEDGE_GATEWAY_KEYS_FILE', kind: 'path', credential: 'gateway-keys', credentialIsFile: true, describe: 'the keys file: TSIG keys and their grants (required)' },
+  dnsListen: { flag: 'dns-listen', env: 'DDEDGE_GATEWAY_LISTEN', kind: 'string', multiple: true, default: '127.0.0.1:53', describe: 'ADDR:PORT where it answers DNS, UDP and TCP (repeatable; variable comma-separated)' },
+  primaryName: { flag: 'primary-name', env: 'DDEDGE_GATEWAY_PRIMARY_NAME', kind: 'domain', describe: 'the SOA MNAME it gives (default: the host name)' },
+  refresh: { flag: 'refresh', env: 'DDEDGE_GATEWAY_REFRESH', kind: 'duration', default: '60s', describe: 'how often each zone is re-read from the provider' },
+  notify: {
+    flag: 'notify', env: 'DDEDGE_GATEWAY_NOTIFY', kind: 'string', multiple: true, credential: 'gateway-notify', noFileFlag: true,
+    describe: 'told apart by form (repeatable; variable comma-separated): HOST[:PORT] is a secondary sent a DNS NOTIFY after each change; a URL (scheme://…, a secret, as for daemon --notify; also DDEDGE_NOTIFY, --notify-file, DDEDGE_NOTIFY_FILE, credential notify) is told of refused-update bursts and of zones changed elsewhere',
+  },
+  httpListen: { flag: 'listen', env: 'DDEDGE_GATEWAY_HTTP_LISTEN', kind: 'string', describe: 'ADDR:PORT serving /healthz, /metrics and /status over HTTP (off by default; DDEDGE_LISTEN when this is not set)' },
+  maxCallsPerHour: { flag: 'max-calls-per-hour', env: 'DDEDGE_GATEWAY_MAX_CALLS_PER_HOUR', kind: 'integer', default: '600', describe: "provider calls the gateway may make in any hour, counted apart from the agent's (DDEDGE_MAX_CALLS_PER_HOUR when this is not set)" },
+  dyndns2Listen: { flag: 'dyndns2-listen', env: 'DDEDGE_GATEWAY_DYNDNS2_LISTEN', kind: 'string', multiple: true, describe: 'ADDR:PORT where it also answers the dyndns2 update protocol (routers, NAS boxes, ddclient, inadyn) over HTTP, HTTPS with the two below (repeatable; off by default)' },
+  dyndns2Cert: { flag: 'dyndns2-cert', env: 'DDEDGE_GATEWAY_DYNDNS2_CERT', kind: 'path', describe: 'PEM certificate chain: serve the dyndns2 door over TLS' },
+  dyndns2Key: { flag: 'dyndns2-key', env: 'DDEDGE_GATEWAY_DYNDNS2_KEY', kind: 'path', describe: 'PEM private key of --dyndns2-cert' },
+  prefixHosts: { flag: 'prefix-host', env: 'DDEDGE_GATEWAY_PREFIX_HOSTS', kind: 'hosts', multiple: true, describe: "NAME=<IPv6 interface identifier>: a host behind a router whose AAAA becomes the router's ip6lanprefix + the identifier (repeatable)" },
+} as const satisfies Record<string, Setting>;
+
 /** Records a problem with one setting (where it came from, and what is wrong); loading reports them all at once. */
 export type Fail = (name: SettingName, origin: string | undefined, message: string) => void;
 
@@ -66,5 +97,5 @@ export type Fail = (name: SettingName, origin: string | undefined, message: stri
  * A secret's flag that names a file to read it from (--dyndns-key-file), as <VARIABLE>_FILE
  * does: a secret on the command line is visible to every user of the machine.
  */
-export const fileFlagOf = (setting: Setting): string | undefined => (setting.credential ? `${setting.flag}-file` : undefined);
+export const fileFlagOf = (setting: Setting): string | undefined => (setting.credential && !setting.credentialIsFile && !setting.noFileFlag ? `${setting.flag}-file` : undefined);
 

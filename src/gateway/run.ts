@@ -5,7 +5,9 @@
 // gateway's own hourly budget (call-budget.ts); --listen serves /healthz, /metrics and /status
 // (operations.ts) with the daemon's HTTP endpoint.
 import { readFileSync } from 'node:fs';
-import { ApiClient } from '../api/client.js';
+import type { ApiClient } from '../api/client.js';
+import { apiClientFrom } from '../config/api-client.js';
+import type { Config } from '../config/config.js';
 import { service } from '../api/endpoints/service.js';
 import { startEndpoint, type Endpoint } from '../probe/server.js';
 import type { PageContext } from '../probe/page-frame.js';
@@ -40,7 +42,7 @@ import { reconcileUnfinished } from './unfinished-batches.js';
 import { SerialStore } from './serial-store.js';
 import { OwnersLedger } from './key-quotas.js';
 import { startDyndns2Door, type Dyndns2Door } from './dyndns2/door-start.js';
-import type { Dyndns2Settings } from './dyndns2/settings.js';
+import type { Dyndns2Settings } from '../config/gateway-settings.js';
 import type { UpdateDeps } from './update-handler.js';
 
 /** How often the replay memory is written when it changed: a crash forgets at most this much. */
@@ -59,7 +61,8 @@ export interface GatewaySettings {
   notify: NotifyTarget[];
   /** --notify URLs (a scheme://… value): told of refused-update bursts and zones changed elsewhere. */
   notifyUrls?: string[];
-  api: { url: string; user: string; password: string };
+  /** The configuration the registrar API's clients are made from (config/api-client.ts). */
+  config: Config;
   timeoutMs: number;
   stateDir: string;
   hosts: string[];
@@ -98,7 +101,7 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
   }));
   const wire = undiciTransport();
   const clientFor = (zone?: string) =>
-    new ApiClient({ url: settings.api.url, user: settings.api.user, password: settings.api.password, timeoutMs: settings.timeoutMs, logger, transport: budget.wrap(wire, zone) });
+    apiClientFrom(settings.config, logger, { transport: budget.wrap(wire, zone) });
   // Refreshes read through a client of their own; each zone's updates through one that may use
   // the calls set aside for that zone's batch (and only for it).
   const reader = clientFor();

@@ -7,7 +7,7 @@ import { presentChallenge, type AcmeContext } from '../../src/acme/challenge.js'
 import { describeChallenge } from '../../src/acme/challenge-name.js';
 import { createDnsTxtLookup } from '../../src/acme/dns-lookup.js';
 import { waitUntilVisible, PropagationTimeoutError, type NameServer, type TxtLookup } from '../../src/acme/propagation.js';
-import { createApiClient } from '../../src/agent/via-api.js';
+import { apiClientFrom } from '../../src/config/api-client.js';
 import { loadConfig } from '../../src/config/load.js';
 import { silentLogger } from '../../src/lib/log.js';
 import { withApi } from '../helpers/agent-env.js';
@@ -20,7 +20,7 @@ describe('the zone authoritative servers, found through its NS records', () => {
   it('present waits for each, and reports them by name', async () => {
     const config = loadConfig({ flags: {}, env: { ...withApi(sandbox), DDEDGE_STATE_DIR: tempDir(), DDEDGE_PROPAGATION_TIMEOUT: '10s' }, purpose: 'state' });
     const nameServer = { host: '127.0.0.1', port: sandbox.dnsPort! };
-    const client = createApiClient(config, silentLogger);
+    const client = apiClientFrom(config, silentLogger);
     const context: AcmeContext = { config, logger: silentLogger, client, servers: [], lookup: createDnsTxtLookup({ resolvers: [nameServer], port: nameServer.port }) };
     try {
       const report = await presentChallenge(context, describeChallenge('_acme-challenge.example.com.', 'discovered', undefined), { wait: true });

@@ -96,7 +96,7 @@ describe('completion: the actions of zone and acme', () => {
 
   it('ddedge acme <TAB> offers its four actions', async () => {
     expect(await complete('ddedge', 'acme', '')).toEqual(['present', 'cleanup', 'certbot-auth', 'certbot-cleanup', '--help']);
-    expect((await runMain(['acme', 'bogus'], baseEnv())).stderr).toContain('use present, cleanup, certbot-auth or certbot-cleanup');
+    expect((await runMain(['acme', 'bogus'], baseEnv())).stderr).toContain('give one of present, cleanup, certbot-auth, certbot-cleanup');
     expect(await complete('ddedge', 'acme', 'present', '--no-w')).toEqual(['--no-wait']);
   });
 });

@@ -4,31 +4,32 @@
 import { certbotRecordName, checkChallengePrefix, describeChallenge, type Challenge } from '../../acme/challenge-name.js';
 import { cleanupChallenge, presentChallenge, type AcmeContext, type CleanupReport, type PresentReport } from '../../acme/challenge.js';
 import { createDnsTxtLookup } from '../../acme/dns-lookup.js';
-import { createApiClient } from '../../agent/via-api.js';
 import { parseDnsServer } from '../../dns/client/index.js';
-import { hasApiCredentials, type Config } from '../../config/config.js';
-import { bothNames, missingHalf } from '../../config/credential-names.js';
+import { apiClientFrom } from '../../config/api-client.js';
+import { requireApiCredentials } from '../../config/api-credentials.js';
 import { ConfigError } from '../../lib/errors.js';
+import { runAction } from '../actions.js';
 import type { CommandContext } from '../command.js';
 import { printJson, setup } from '../setup.js';
 
 const ACTIONS = ['present', 'cleanup', 'certbot-auth', 'certbot-cleanup'] as const;
 type Action = (typeof ACTIONS)[number];
 
-export async function run(context: CommandContext): Promise<number> {
-  const [action, ...args] = context.positionals;
-  if (!ACTIONS.includes(action as Action)) {
-    throw new ConfigError(`acme: ${action ? `unknown action "${action}"` : 'an action is needed'}; use present, cleanup, certbot-auth or certbot-cleanup (see ddedge acme --help)`);
-  }
+export function run(context: CommandContext): Promise<number> {
+  const actions = Object.fromEntries(ACTIONS.map((action) => [action, (args: string[]) => runChallenge(context, action, args)]));
+  return runAction({ command: 'acme', actions }, context.positionals);
+}
+
+async function runChallenge(context: CommandContext, action: Action, args: string[]): Promise<number> {
   // Checked before any configuration is read: a wrong call changes nothing and costs nothing.
-  const given = challengeArguments(action as Action, args, context);
+  const given = challengeArguments(action, args, context);
   checkChallengePrefix(given.name, context.flags['any-name'] === true);
   const { config, logger } = await setup(context, 'state');
-  requireApiCredentials(config);
+  requireApiCredentials(config, 'acme changes DNS records through the registrar API');
   const challenge = describeChallenge(given.name, given.value, config.service);
   const origin = context.flags['dns-server'] ? '--dns-server' : 'DDEDGE_DNS_SERVERS';
   const servers = config.acme.dnsServers.map((text) => parseDnsServer(text, origin));
-  const client = createApiClient(config, logger);
+  const client = apiClientFrom(config, logger);
   const acme: AcmeContext = { config, logger, client, lookup: createDnsTxtLookup(), servers };
   try {
     const report = action === 'present' || action === 'certbot-auth' ? await presentChallenge(acme, challenge, { wait: !context.flags['no-wait'] }) : await cleanupChallenge(acme, challenge);
@@ -53,13 +54,6 @@ function challengeArguments(action: Action, args: string[], context: CommandCont
   if (args.length === 3) throw new ConfigError(`acme ${action}: three arguments look like lego's EXEC_MODE=RAW; unset EXEC_MODE (ddedge takes <fqdn> <value>)`);
   if (args.length !== 2) throw new ConfigError(`acme ${action}: expected <fqdn> <value>, got ${args.length} argument(s)`);
   return { name: args[0]!, value: args[1]! };
-}
-
-function requireApiCredentials(config: Config): void {
-  if (hasApiCredentials(config)) return;
-  // Only what is missing, named as its partner was given (--api-user given: --api-password-file).
-  const missing = missingHalf(config, 'api') ?? `${bothNames('api', false)} are missing (or DDEDGE_API_PASSWORD_FILE, or the api-password credential)`;
-  throw new ConfigError(`acme changes DNS records through the registrar API: ${missing}`);
 }
 
 function describeReport(report: PresentReport | CleanupReport): string {

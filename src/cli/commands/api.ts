@@ -1,10 +1,11 @@
 // ddedge api <module> <action> [--<param> <value> …]: any operation of the table, by the
 // API's own names. ddedge api list: every operation. ddedge api <m> <a> --help: its
 // parameters. Values are validated before anything is sent (exit 2).
-import { ApiClient } from '../../api/client.js';
+import type { ApiClient } from '../../api/client.js';
 import { findOperation, operations, type Operation } from '../../api/endpoints/index.js';
 import type { Params } from '../../api/params.js';
-import { credentialAdvice, missingHalf } from '../../config/credential-names.js';
+import { apiClientFrom } from '../../config/api-client.js';
+import { requireApiCredentials } from '../../config/api-credentials.js';
 import { ConfigError, ValidationError } from '../../lib/errors.js';
 import type { CommandContext } from '../command.js';
 import { nearestNames } from '../nearest-names.js';
@@ -32,11 +33,8 @@ export async function run(context: CommandContext): Promise<number> {
   const { connection, params, own, positions } = await parseApiArguments(rest, operation.endpoint.params, 3);
   if (own.has('help')) return print(context, describeOperation(operation));
   const { config, logger } = await setup({ ...context, flags: connection }, 'state');
-  if (!config.api.user || !config.api.password) {
-    // Only what is missing, named as its partner was given.
-    throw new ConfigError(`api: ${missingHalf(config, 'api') ?? 'set DDEDGE_API_USER and DDEDGE_API_PASSWORD (or --api-user, DDEDGE_API_PASSWORD_FILE, the api-password credential)'}`);
-  }
-  const client = new ApiClient({ url: config.api.url, user: config.api.user, password: config.api.password, timeoutMs: config.timeoutMs, logger, authAdvice: credentialAdvice(config, 'api') });
+  requireApiCredentials(config, 'api');
+  const client = apiClientFrom(config, logger);
   try {
     return await callOperation(context, client, operation, params, own);
   } catch (error) {

@@ -3,12 +3,15 @@
 // result (exit 4), since checking is all it does.
 import { ConfigError, ExitCode } from '../../lib/errors.js';
 import { parseNotifyTarget } from '../../notify/target.js';
+import { runAction } from '../actions.js';
 import type { CommandContext } from '../command.js';
 import { printJson, setup } from '../setup.js';
 
-export async function run(context: CommandContext): Promise<number> {
-  const [action, ...urls] = context.positionals;
-  if (action !== 'test') throw new ConfigError(`notify: ${action === undefined ? 'give an action' : `unknown action "${action}"`}; ddedge notify test [URL …]`);
+export function run(context: CommandContext): Promise<number> {
+  return runAction({ command: 'notify', actions: { test: (urls) => test(context, urls) } }, context.positionals);
+}
+
+async function test(context: CommandContext, urls: string[]): Promise<number> {
   const { config, logger } = await setup(context, 'notify');
   // Checked before anything is sent: a bad URL is exit 2 and nothing goes out.
   urls.forEach((url, i) => parseNotifyTarget(url, `argument ${i + 3}`));

@@ -2,7 +2,6 @@
 // settings, the file and the live zone, and prints what src/zone/ decided; nothing is decided here.
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ApiClient } from '../../api/client.js';
 import { writeFileAtomic } from '../../lib/atomic-write.js';
 import { registeredDomain } from '../../lib/registered-domain.js';
 import { ConfigError, ExitCode } from '../../lib/errors.js';
@@ -15,23 +14,24 @@ import { IncompleteListingError } from '../../zone/provider/zone-listing.js';
 import { zoneTransport } from '../../zone/provider/zone-transport.js';
 import { applyFromProvider, planFromProvider, type PlanReport, type PlanSettings } from '../../zone/apply/session.js';
 import { originOf, readableZoneText, readZoneText, ZONE_FILE_MAX_BYTES, zoneAsJson, zoneAsMasterFile } from '../../zone/apply/zone-files.js';
+import { apiClientFrom } from '../../config/api-client.js';
+import { requireApiCredentials } from '../../config/api-credentials.js';
+import { runAction } from '../actions.js';
 import type { CommandContext } from '../command.js';
-import { nearestNames } from '../nearest-names.js';
 import { printJson, setup } from '../setup.js';
 import { FileTooLarge, NotUtf8, readCappedUtf8 } from '../../config/capped-file.js';
 import type { Logger } from '../../lib/log.js';
 import { unwritableRecords } from '../../zone/plan/unwritable.js';
 
-const ACTIONS = ['export', 'plan', 'apply'];
-/** Far above any zone the provider holds. */
+const ACTIONS = ['export', 'plan', 'apply'] as const;
 
-export async function run(context: CommandContext): Promise<number> {
-  const { flags, positionals, io } = context;
-  const [action, file, ...extra] = positionals;
-  if (!action || !ACTIONS.includes(action)) {
-    const near = action ? nearestNames(action, ACTIONS) : [];
-    throw new ConfigError(`zone: ${action ? `unknown action "${action}"; ` : ''}give one of ${ACTIONS.join(', ')}${near.length ? ` (did you mean ${near.join(' or ')}?)` : ''} (see ddedge zone --help)`);
-  }
+export function run(context: CommandContext): Promise<number> {
+  const actions = Object.fromEntries(ACTIONS.map((action) => [action, (args: string[]) => zoneAction(context, action, args)]));
+  return runAction({ command: 'zone', actions }, context.positionals);
+}
+
+async function zoneAction(context: CommandContext, action: (typeof ACTIONS)[number], [file, ...extra]: string[]): Promise<number> {
+  const { flags, io } = context;
   // Named by count, never by text: a stray word may be half of an unquoted secret.
   if (extra.length) throw new ConfigError(`zone ${action}: ${extra.length} unexpected argument(s) after the file (quote a value that has spaces)`);
   if (action === 'export' && file) throw new ConfigError(exportArgumentMessage(file));
@@ -50,10 +50,8 @@ export async function run(context: CommandContext): Promise<number> {
   const ignore = ((flags.ignore as string[] | undefined) ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
   ignore.forEach((rule) => parseIgnore(rule, service));
   const wanted = text !== undefined ? readZoneText(text, { zone: service, file: file!, skipUnsupported: Boolean(flags['skip-unsupported']) }) : undefined;
-  if (!config.api.user || !config.api.password) {
-    throw new ConfigError('zone: set DDEDGE_API_USER and DDEDGE_API_PASSWORD (or --api-user, DDEDGE_API_PASSWORD_FILE, the api-password credential)');
-  }
-  const client = new ApiClient({ url: config.api.url, user: config.api.user, password: config.api.password, timeoutMs: config.timeoutMs, logger, transport: zoneTransport() });
+  requireApiCredentials(config, 'zone');
+  const client = apiClientFrom(config, logger, { transport: zoneTransport() });
   const provider = providerZone(client, service);
   const settings: PlanSettings = { service, hosts: config.hosts, ignore, keepUnlisted: Boolean(flags['keep-unlisted']), method: method as PlanSettings['method'], stateDir: config.stateDir, logger };
   try {

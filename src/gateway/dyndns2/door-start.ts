@@ -8,7 +8,7 @@ import type { UpdateDeps } from '../update-handler.js';
 import { GuessLimit } from './guess-limit.js';
 import type { Dyndns2Code } from './host-update.js';
 import { startDyndns2Listener, type Dyndns2Listener } from './listener.js';
-import type { Dyndns2Settings } from './settings.js';
+import type { Dyndns2Settings } from '../../config/gateway-settings.js';
 
 export interface Dyndns2Door {
   listeners: Dyndns2Listener[];

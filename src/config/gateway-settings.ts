@@ -1,0 +1,165 @@
+// The gateway's settings (GATEWAY_SETTINGS in settings.ts), read in the configuration's one
+// pass: flag, variable, dotenv file, <VARIABLE>_FILE and credential as for every other setting,
+// and every problem reported with the others (exit 2) before anything listens or is asked.
+// Loaded with `ddedge gateway` only: a cycle of the agent never parses it.
+import { readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { parseDnsServer } from '../dns/client/servers.js';
+import type { DnsServer } from '../dns/wire/types.js';
+import { parseDuration } from '../lib/duration.js';
+import { canonicalName, lowerName } from '../lib/names.js';
+import { canonicalIdentifier, DEFAULT_PREFIX_LENGTH, identifierProblem } from '../lib/interface-id.js';
+import type { ListenAddress } from '../lib/listen-address.js';
+import { parseNotifyTarget } from '../notify/target.js';
+import { apiCredentialsProblem } from './api-credentials.js';
+import type { RawValue } from './env-sources.js';
+import { listenAddress, parseHostItem } from './lan-settings.js';
+import { isNotifyUrl, MAX_CALLS_PER_HOUR, type SettingsPass } from './load.js';
+import { GATEWAY_SETTINGS, type Setting } from './settings.js';
+
+export interface Dyndns2Settings {
+  listen: ListenAddress[];
+  tls?: { cert: string; key: string };
+  /** Canonical interface identifier by host name. */
+  prefixHosts: Map<string, string>;
+}
+
+export interface GatewayConfig {
+  zones: string[];
+  /** As given: relative to the folder ddedge runs in. */
+  keysFile: string;
+  listen: ListenAddress[];
+  primaryName: string;
+  /** --primary-name was given; otherwise it is the host's name, which may not be a full name. */
+  primaryGiven: boolean;
+  refreshMs: number;
+  /** Secondaries sent a NOTIFY after each change (--notify HOST[:PORT]). */
+  notify: DnsServer[];
+  /** Told of refused-update bursts and zones changed elsewhere (--notify URL, DDEDGE_NOTIFY). */
+  notifyUrls: string[];
+  /** Where /healthz, /metrics and /status are served; off when undefined. */
+  httpListen?: ListenAddress;
+  maxCallsPerHour: number;
+  /** The dyndns2 door; off when undefined. */
+  dyndns2?: Dyndns2Settings;
+}
+
+type GatewaySettingName = keyof typeof GATEWAY_SETTINGS;
+
+/** Reads the gateway's rows; what is wrong goes to `pass.problems`, said with the rest. */
+export function readGatewaySettings(pass: SettingsPass): GatewayConfig {
+  const { config, env, problems } = pass;
+  const raw = (name: GatewaySettingName): RawValue[] => pass.raw(GATEWAY_SETTINGS[name] as Setting);
+  const items = (entries: RawValue[]): { item: string; origin: string }[] =>
+    entries.flatMap((e) => e.value.split(/[,\n]/).map((item) => ({ item: item.trim(), origin: e.origin })).filter(({ item }) => item && !item.startsWith('#')));
+
+  const zones = items(raw('zones')).map(({ item }) => lowerName(item));
+  if (!zones.length) problems.push('gateway: name the zones to serve: --zone NAME (repeatable) or DDEDGE_GATEWAY_ZONES');
+
+  const keysFile = raw('keysFile').at(-1)?.value ?? '';
+  if (!keysFile) {
+    const where = env.CREDENTIALS_DIRECTORY ? `, not found in $CREDENTIALS_DIRECTORY (${env.CREDENTIALS_DIRECTORY})` : '';
+    problems.push(`gateway: give the keys file: --keys FILE, DDEDGE_GATEWAY_KEYS_FILE or the gateway-keys credential${where} (ddedge gateway keygen NAME makes a key)`);
+  }
+
+  const dnsListenEntries = raw('dnsListen');
+  const dnsListen = dnsListenEntries.length ? items(dnsListenEntries) : [{ item: GATEWAY_SETTINGS.dnsListen.default, origin: '--dns-listen' }];
+  const listen = dnsListen.flatMap(({ item, origin }) => listenAddress({ value: item, origin }, problems) ?? []);
+
+  const refresh = raw('refresh').at(-1);
+  const refreshText = refresh?.value ?? GATEWAY_SETTINGS.refresh.default;
+  const refreshMs = parseDuration(refreshText) ?? 0;
+  if (refreshMs < 1000) problems.push(`${refresh?.origin ?? '--refresh'}: "${refreshText}" is not a duration of 1s or more`);
+
+  const primaryGiven = raw('primaryName').at(-1)?.value;
+  const primaryName = lowerName(primaryGiven ?? hostname());
+
+  // --notify takes both, told apart by form: a URL (scheme://…) gets notifications, HOST[:PORT]
+  // is a DNS secondary. The flag's URLs are read (and checked) with DDEDGE_NOTIFY, in config.notify.
+  const notify: DnsServer[] = [];
+  const notifyUrls = new Set(config.notify);
+  for (const { item, origin } of items(raw('notify'))) {
+    try {
+      if (!isNotifyUrl(item)) notify.push(parseDnsServer(item, origin));
+      else if (origin !== '--notify') notifyUrls.add((parseNotifyTarget(item, origin), item));
+    } catch (error) {
+      problems.push((error as Error).message);
+    }
+  }
+
+  const apiProblem = apiCredentialsProblem(config, problems);
+  if (apiProblem) problems.push(`gateway: ${apiProblem}`);
+
+  return {
+    zones,
+    keysFile,
+    listen,
+    primaryName,
+    primaryGiven: primaryGiven !== undefined,
+    refreshMs,
+    notify,
+    notifyUrls: [...notifyUrls],
+    httpListen: httpListen(raw('httpListen').at(-1), pass),
+    maxCallsPerHour: maxCallsPerHour(raw('maxCallsPerHour').at(-1), pass),
+    dyndns2: dyndns2Settings(raw, items, problems),
+  };
+}
+
+/** --listen is read with the agent's settings (config.listen); DDEDGE_GATEWAY_HTTP_LISTEN wins over its DDEDGE_LISTEN. */
+function httpListen(entry: RawValue | undefined, { config, problems }: SettingsPass): ListenAddress | undefined {
+  if (!entry || entry.origin === '--listen') return config.listen;
+  return listenAddress(entry, problems);
+}
+
+/** The gateway's budget is its own, 600 unless set: the agent's default of 60 would not carry a zone's updates. */
+function maxCallsPerHour(entry: RawValue | undefined, { config, env, problems }: SettingsPass): number {
+  if (entry?.origin === '--max-calls-per-hour' || (!entry && env.DDEDGE_MAX_CALLS_PER_HOUR !== undefined)) return config.maxCallsPerHour;
+  if (!entry) return Number(GATEWAY_SETTINGS.maxCallsPerHour.default);
+  const number = Number(entry.value);
+  if (!/^\d+$/.test(entry.value) || number < 1 || number > MAX_CALLS_PER_HOUR) problems.push(`${entry.origin}: "${entry.value}" is not a whole number from 1 to ${MAX_CALLS_PER_HOUR}`);
+  return number;
+}
+
+/** The dyndns2 door: --dyndns2-listen (repeatable), --dyndns2-cert with --dyndns2-key, --prefix-host NAME=<IPv6 interface identifier>. */
+function dyndns2Settings(
+  raw: (name: GatewaySettingName) => RawValue[],
+  items: (entries: RawValue[]) => { item: string; origin: string }[],
+  problems: string[],
+): Dyndns2Settings | undefined {
+  const before = problems.length;
+  const listen = items(raw('dyndns2Listen')).flatMap(({ item, origin }) => listenAddress({ value: item, origin }, problems) ?? []);
+  const certFile = raw('dyndns2Cert').at(-1)?.value;
+  const keyFile = raw('dyndns2Key').at(-1)?.value;
+  if (Boolean(certFile) !== Boolean(keyFile)) problems.push('--dyndns2-cert and --dyndns2-key go together: give both (TLS) or neither (plain HTTP)');
+  const prefixHosts = new Map<string, string>();
+  for (const { item } of items(raw('prefixHosts'))) {
+    const { host, identifier } = parseHostItem(item);
+    const name = canonicalName(host);
+    if (!identifier || !name?.includes('.')) {
+      problems.push(`--prefix-host: "${item}" is not NAME=<IPv6 interface identifier> (e.g. nas.example.com=::1e2:3ff:fe4a:5b6c)`);
+      continue;
+    }
+    const problem = identifierProblem(identifier, DEFAULT_PREFIX_LENGTH);
+    if (problem) problems.push(`--prefix-host ${name}: ${problem}`);
+    else prefixHosts.set(name, canonicalIdentifier(identifier));
+  }
+  if (!listen.length) {
+    if (certFile || keyFile || prefixHosts.size) problems.push('--dyndns2-cert, --dyndns2-key and --prefix-host are for the dyndns2 door: give --dyndns2-listen ADDR:PORT too');
+    return undefined;
+  }
+  let tls: Dyndns2Settings['tls'];
+  if (certFile && keyFile) {
+    const read = (flag: string, path: string) => {
+      try {
+        return readFileSync(path, 'utf8');
+      } catch (error) {
+        problems.push(`${flag}: cannot read "${path}": ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+        return '';
+      }
+    };
+    tls = { cert: read('--dyndns2-cert', certFile), key: read('--dyndns2-key', keyFile) };
+    if (tls.cert && !tls.cert.includes('-----BEGIN CERTIFICATE-----')) problems.push(`--dyndns2-cert: "${certFile}" holds no PEM certificate`);
+    if (tls.key && !/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(tls.key)) problems.push(`--dyndns2-key: "${keyFile}" holds no PEM private key`);
+  }
+  return problems.length > before ? undefined : { listen, tls, prefixHosts };
+}
