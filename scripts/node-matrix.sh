@@ -16,12 +16,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$PWD"
 e2e=(
-  test/e2e/commands.test.ts
-  test/e2e/code-cache.test.ts
-  test/e2e/launcher-chunks.test.ts
-  test/e2e/install.test.ts
-  test/e2e/tls-and-logs.test.ts
-  test/e2e/sandbox-behaviour.test.ts
+  test/e2e/cli/commands.test.ts
+  test/e2e/bootstrap/code-cache.test.ts
+  test/e2e/bootstrap/launcher-chunks.test.ts
+  test/e2e/build/npm-install.test.ts
+  test/e2e/http/tls-and-logs.test.ts
+  test/e2e/sandbox/behaviour.test.ts
 )
 lines=()
 full=()
@@ -39,14 +39,14 @@ newest="${lines[${#lines[@]}-1]}"
 
 copy="$(mktemp -d "${TMPDIR:-/tmp}/ddedge-matrix-XXXXXX")"
 # The Node binaries, where other users can run them: tests run the built program as uid 1000
-# too (test/unit/staged-dist.test.ts, containers, state-files), and the cache of
+# too (test/unit/build/staged-dist.test.ts, containers, state-files), and the cache of
 # packaging/node.sh is under root's home.
 nodes="$(mktemp -d "${TMPDIR:-/tmp}/ddedge-matrix-node-XXXXXX")"
 chmod 0755 "$nodes"
 trap 'rm -rf "$copy" "$nodes"' EXIT
 tar -C "$root" --exclude=./node_modules --exclude=./dist --exclude=./.git -cf - . | tar -C "$copy" -xf -
 # A copy, not a link: through a link npm takes the dependencies for linked packages and lists
-# their build scripts as unreviewed (test/unit/packaging.test.ts); and nothing a test run
+# their build scripts as unreviewed (test/unit/packaging/packaging.test.ts); and nothing a test run
 # writes there (vitest's cache) reaches the checkout's.
 cp -a "$root/node_modules" "$copy/node_modules"
 cd "$copy"
@@ -57,7 +57,7 @@ for major in "${lines[@]}"; do
   node_bin="$nodes/$major/bin/node"
   start=$SECONDS
   files=("${e2e[@]}")
-  [ "$major" != "$newest" ] || files+=(test/e2e/update.test.ts)
+  [ "$major" != "$newest" ] || files+=(test/e2e/agent/update.test.ts)
   # The full suite: every test file (vitest.config.ts), which includes the ones above.
   ! is_full "$major" || files=()
   (

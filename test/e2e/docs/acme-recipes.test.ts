@@ -1,0 +1,48 @@
+// docs/certificates.md "Try it with a real CA, no account", run as written: the shell blocks marked
+// `<!-- recipe: acme-pebble-* -->` are taken from that page and run in order in one bash, as a
+// reader pasting them into one shell would, from the checkout (they use dist/ and bin/), in an
+// empty HOME. The one change: the page's ports (8443, 5353, 14000, 15000) become free ports,
+// by the single mapping below, because a shared test machine cannot promise those are free.
+// Between the lego block and the stop block the test asks the sandbox's name server whether a
+// challenge was left behind (its only addition, and it changes nothing).
+// If the page's blocks change in a way that no longer works, this fails.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../../helpers/cli.js';
+import { freePort, hasProgram } from '../../helpers/pebble.js';
+import { readmeRecipe, REPO, runRecipe, sandboxCalls, withPorts } from '../../helpers/readme-recipes.js';
+
+const TOOLS =
+  hasProgram('pebble') &&
+  hasProgram('certbot') &&
+  hasProgram('lego') &&
+  hasProgram('openssl') &&
+  hasProgram('curl') &&
+  hasProgram('dig', 'bind9-dnsutils');
+
+describe.skipIf(!TOOLS)('docs/certificates.md: Try it with a real CA, no account', () => {
+  it('certbot with the hooks and lego with the exec provider each get example.com and *.example.com from Pebble', { timeout: 280_000 }, async () => {
+    const ports = { 8443: await freePort(), 5353: await freePort(), 14000: await freePort(), 15000: await freePort() };
+    const home = tempDir('ddedge-recipe-home-');
+    const leftOver = `dig @127.0.0.1 -p 5353 +short TXT _acme-challenge.example.com | sed 's/^/left over: /'\necho checked-left-over\n`;
+    const script = withPorts(
+      [readmeRecipe('acme-pebble-start'), readmeRecipe('acme-pebble-certbot'), readmeRecipe('acme-pebble-lego'), leftOver, readmeRecipe('acme-pebble-stop')].join('\n'),
+      ports,
+    );
+    const run = await runRecipe(script, { cwd: REPO, env: { PATH: process.env.PATH ?? '', HOME: home }, timeoutMs: 260_000 });
+    expect(run.code, run.output).toBe(0);
+    const try_ = join(home, 'pebble-try');
+    expect(existsSync(join(try_, 'certbot', 'live', 'example.com', 'cert.pem')), run.output).toBe(true);
+    expect(existsSync(join(try_, 'lego', 'certificates', 'example.com.crt')), run.output).toBe(true);
+    // certbot's certificate chains up to Pebble's root.
+    expect(run.output).toMatch(/live\/example\.com\/cert\.pem: OK/);
+    // Each block prints its certificate's names.
+    expect(run.output.match(/DNS:example\.com, DNS:\*\.example\.com/g), run.output).toHaveLength(2);
+    // Nothing left at the challenge name, and the stop block ran (it kills both jobs, so they were alive).
+    expect(run.output).toContain('checked-left-over');
+    expect(run.output).not.toContain('left over:');
+    // What the page says the two certificates cost: 8 API calls each.
+    expect(sandboxCalls(run.output)).toEqual({ 'service/dnslist': 8, 'service/dnscreate': 4, 'service/dnsdelete': 4 });
+  });
+});

@@ -1,0 +1,79 @@
+// A real dyndns2 client: Debian's ddclient, `protocol=dyndns2` pointed at the gateway's door,
+// over plain HTTP and over HTTPS with the test CA. It sets the A record, then (forced to send
+// again) meets "nochg" with no provider call; a key for another name gets "nohost" and a wrong
+// password "badauth", both of which ddclient reports as failures.
+import { execFile } from 'node:child_process';
+import { chmodSync, existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../../../helpers/cli.js';
+import { startDoor, type RunningDoor } from '../../../helpers/dyndns2-gateway.js';
+import { tlsFiles } from '../../../helpers/servers.js';
+
+const DDCLIENT = ['/usr/bin/ddclient', '/usr/sbin/ddclient'].find((p) => existsSync(p));
+if (!DDCLIENT && process.env.DDEDGE_REQUIRE_DDCLIENT) throw new Error('ddclient is required here (DDEDGE_REQUIRE_DDCLIENT) but not installed: apt-get install ddclient');
+
+const KEYS = [
+  { name: 'router', rules: ['grant "router" name home.example.com A;'] },
+  { name: 'office', rules: ['grant "office" name office.example.com A;'] },
+];
+
+async function ddclient(door: RunningDoor, options: { tls: boolean; login: string; password: string; ip: string }): Promise<{ output: string; success: boolean; failed: boolean }> {
+  const dir = tempDir('ddedge-ddclient-dyndns2-');
+  const conf = join(dir, 'ddclient.conf');
+  writeFileSync(
+    conf,
+    [
+      options.tls ? 'ssl=yes' : 'ssl=no',
+      ...(options.tls ? [`ssl_ca_file=${tlsFiles().ca}`] : []),
+      `use=ip, ip=${options.ip}`,
+      'protocol=dyndns2',
+      `server=${new URL(door.url).host}`,
+      `login=${options.login}`,
+      `password='${options.password}'`,
+      'home.example.com',
+      '',
+    ].join('\n'),
+  );
+  chmodSync(conf, 0o600);
+  const output = await new Promise<string>((resolve) =>
+    execFile(DDCLIENT!, ['-daemon=0', '-foreground', '-verbose', '-noquiet', '-force', '-file', conf, '-cache', join(dir, 'cache')], { timeout: 30_000 }, (_e, stdout, stderr) => resolve(stdout + stderr)),
+  );
+  return { output, success: /SUCCESS:\s+updating home\.example\.com/.test(output), failed: /FAILED:\s+updating home\.example\.com/.test(output) };
+}
+
+for (const tls of [false, true]) {
+  describe.skipIf(!DDCLIENT)(`ddclient (protocol=dyndns2) against the gateway's door over ${tls ? 'HTTPS' : 'HTTP'}`, () => {
+    let door: RunningDoor;
+    beforeAll(async () => {
+      door = await startDoor(KEYS, { tls });
+    }, 60_000);
+    afterAll(async () => {
+      expect(await door?.stop()).toBe(0);
+    });
+
+    it('sets A ("good"), then gets "nochg" for the same address with no provider call', async () => {
+      const ip = tls ? '81.0.2.51' : '81.0.2.50';
+      const set = await ddclient(door, { tls, login: 'router', password: door.secrets.get('router')!, ip });
+      expect(set.success, set.output).toBe(true);
+      expect(set.output).toMatch(/good: IP address set to/);
+      expect(door.zone('home.example.com')).toEqual([`home.example.com A ${ip}`]);
+      const calls = await door.providerCalls();
+      const again = await ddclient(door, { tls, login: 'router', password: door.secrets.get('router')!, ip });
+      expect(again.output).toMatch(/nochg/);
+      expect(again.failed, again.output).toBe(false);
+      expect(await door.providerCalls()).toBe(calls);
+    });
+
+    it('a key for another name gets "nohost", which ddclient reports; a wrong password "badauth"; the zone unchanged', async () => {
+      const before = door.zone('home.example.com');
+      const other = await ddclient(door, { tls, login: 'office', password: door.secrets.get('office')!, ip: '81.0.2.52' });
+      expect(other.failed, other.output).toBe(true);
+      expect(other.output).toMatch(/nohost/);
+      const wrong = await ddclient(door, { tls, login: 'router', password: 'not-the-secret', ip: '81.0.2.52' });
+      expect(wrong.success, wrong.output).toBe(false);
+      expect(wrong.output).toMatch(/badauth|401|Bad authorization/);
+      expect(door.zone('home.example.com')).toEqual(before);
+    });
+  });
+}

@@ -1,0 +1,108 @@
+// The dyndns2 door's settings and budget: a budget that cannot carry an update answers `abuse`
+// (and `nochg` still answers, costing nothing), a door flag without --dyndns2-listen, half a TLS pair, a bad
+// --prefix-host or a port in use stop the start with exit 2 and say why.
+import { createServer } from 'node:net';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keygenText } from '../../../../src/gateway/keygen.js';
+import { baseEnv, runDist, tempDir } from '../../../helpers/cli.js';
+import { startDoor, type RunningDoor } from '../../../helpers/dyndns2-gateway.js';
+import { tlsFiles } from '../../../helpers/servers.js';
+
+describe('the dyndns2 door and the call budget', () => {
+  let door: RunningDoor;
+  beforeAll(async () => {
+    // One call reads the zone at start; an update needs a read and its write with its undoing set aside: 4 leaves too few.
+    // The key may spend all of it (a key's default share is half: gateway-key-calls.test.ts).
+    door = await startDoor([{ name: 'router', rules: ['grant "router" name home.example.com A;', 'quota "router" calls 4;'] }], { args: ['--max-calls-per-hour', '4', '--refresh', '1h', '--allow-private-ip'] });
+  }, 60_000);
+  afterAll(async () => {
+    expect(await door?.stop()).toBe(0);
+  });
+
+  it('answers abuse when the budget cannot carry the update, changing nothing; nochg still answers', async () => {
+    const headers = { authorization: `Basic ${Buffer.from(`router:${door.secrets.get('router')}`).toString('base64')}` };
+    const reads = await door.providerCalls('service/dnslist');
+    for (let i = 0; i < 3; i++) {
+      const res = await fetch(`${door.url}/nic/update?hostname=home.example.com&myip=81.0.2.95`, { headers });
+      expect(await res.text()).toBe('abuse\n');
+    }
+    // Weighed before the reading: an update the budget cannot carry spends none of it.
+    expect(await door.providerCalls('service/dnslist')).toBe(reads);
+    expect(door.zone('home.example.com')).toEqual(['home.example.com A 192.0.2.20']);
+    await door.logged(/abuse: dyndns2: .*budget of 4 provider calls/);
+    expect((await door.answers()).abuse).toBe(3);
+    // The sandbox's demo address (a documentation one, let in by --allow-private-ip) is already so: no call needed.
+    expect(await (await fetch(`${door.url}/nic/update?hostname=home.example.com&myip=192.0.2.20`, { headers })).text()).toBe('nochg 192.0.2.20\n');
+  });
+});
+
+describe('the dyndns2 door\'s settings', () => {
+  let dir: string;
+  let keys: string;
+  beforeAll(() => {
+    dir = tempDir('ddedge-dyndns2-flags-');
+    keys = join(dir, 'gateway.keys');
+    writeFileSync(keys, keygenText('router', 'hmac-sha256'), { mode: 0o600 });
+  });
+  const gateway = (args: string[]) =>
+    runDist(['gateway', '--zone', 'example.com', '--keys', keys, '--dns-listen', '127.0.0.1:0', '--state-dir', join(dir, 'state'), ...args], baseEnv({ DDEDGE_API_URL: 'http://127.0.0.1:9', DDEDGE_API_USER: 'u', DDEDGE_API_PASSWORD: 'p' }));
+
+  it.each([
+    [['--dyndns2-listen', '127.0.0.1:0', '--dyndns2-cert', '/nonexistent.pem'], /--dyndns2-cert and --dyndns2-key go together/],
+    [['--dyndns2-listen', '127.0.0.1:0', '--dyndns2-cert', '/nonexistent.pem', '--dyndns2-key', '/nonexistent.key'], /--dyndns2-cert: cannot read "\/nonexistent\.pem": ENOENT/],
+    [['--dyndns2-listen', 'example.com:8245'], /--dyndns2-listen: "example\.com:8245": "example\.com" is not an IP address/],
+    [['--prefix-host', 'pc.lan.example.com=::5'], /give --dyndns2-listen ADDR:PORT too/],
+    [['--dyndns2-listen', '127.0.0.1:0', '--prefix-host', 'pc.lan.example.com'], /--prefix-host: "pc\.lan\.example\.com" is not NAME=<IPv6 interface identifier>/],
+    [['--dyndns2-listen', '127.0.0.1:0', '--prefix-host', 'pc.lan.example.com=2001:db8::5'], /--prefix-host pc\.lan\.example\.com: .*overlaps the \/64 prefix/],
+  ])('%j is exit 2', async (args, message) => {
+    const run = await gateway(args);
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toMatch(message);
+  });
+
+  it('reads the same settings from the environment (DDEDGE_GATEWAY_DYNDNS2_*, DDEDGE_GATEWAY_PREFIX_HOSTS)', async () => {
+    const env = baseEnv({ DDEDGE_API_URL: 'http://127.0.0.1:9', DDEDGE_API_USER: 'u', DDEDGE_API_PASSWORD: 'p', DDEDGE_GATEWAY_DYNDNS2_LISTEN: '127.0.0.1:0,example.com:1', DDEDGE_GATEWAY_DYNDNS2_CERT: '/nonexistent.pem', DDEDGE_GATEWAY_PREFIX_HOSTS: 'pc.lan.example.com=::5,bad' });
+    const run = await runDist(['gateway', '--zone', 'example.com', '--keys', keys, '--dns-listen', '127.0.0.1:0', '--state-dir', join(dir, 'state')], env);
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toMatch(/"example\.com:1": "example\.com" is not an IP address/);
+    expect(run.stderr).toMatch(/--dyndns2-cert and --dyndns2-key go together/);
+    expect(run.stderr).toMatch(/--prefix-host: "bad" is not NAME=/);
+  });
+
+  it('a certificate that is not one, or a port in use, is exit 2 naming the flag (once the zone is read)', async () => {
+    const bad = join(dir, 'bad.pem');
+    writeFileSync(bad, 'not a certificate');
+    const run = await gateway(['--dyndns2-listen', '127.0.0.1:0', '--dyndns2-cert', bad, '--dyndns2-key', tlsFiles().key]);
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toMatch(/--dyndns2-cert: ".*bad\.pem" holds no PEM certificate/);
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    try {
+      const door = await startDoorOn(`127.0.0.1:${(taken.address() as { port: number }).port}`);
+      expect(door.code, door.stderr).toBe(2);
+      expect(door.stderr).toMatch(/--dyndns2-listen 127\.0\.0\.1:\d+: the address is already in use/);
+    } finally {
+      taken.close();
+    }
+  });
+});
+
+/** The gateway in front of the sandbox, with its door on `listen`; returns how it ended. */
+async function startDoorOn(listen: string): Promise<{ code: number | null; stderr: string }> {
+  const { startSandbox } = await import('../../../../src/sandbox/server.js');
+  const sandbox = await startSandbox({});
+  try {
+    const dir = tempDir('ddedge-dyndns2-port-');
+    const keys = join(dir, 'gateway.keys');
+    writeFileSync(keys, keygenText('router', 'hmac-sha256'), { mode: 0o600 });
+    const run = await runDist(
+      ['gateway', '--zone', 'example.com', '--keys', keys, '--dns-listen', '127.0.0.1:0', '--state-dir', join(dir, 'state'), '--dyndns2-listen', listen],
+      baseEnv({ DDEDGE_API_URL: sandbox.url, DDEDGE_API_USER: 'demo-user', DDEDGE_API_PASSWORD: 'demo-api-password' }),
+    );
+    return { code: run.code, stderr: run.stderr };
+  } finally {
+    await sandbox.close();
+  }
+}

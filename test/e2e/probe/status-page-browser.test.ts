@@ -1,0 +1,221 @@
+// The status page in a real browser: Debian's headless Chromium driven by puppeteer-core
+// (nothing downloads a browser), against a daemon on the sandbox. Checks what a visitor gets:
+// no console error (a CSP violation is one), no request leaving loopback, light and dark,
+// a 360 px phone without sideways scrolling of the page, axe-core with no serious or critical
+// violation, and the button. With DDEDGE_SCREENSHOTS=docs it also writes the screenshots the
+// docs/running.md shows (docs/status-page-*.png).
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, resolve } from 'node:path';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../../src/sandbox/server.js';
+import { agentEnv, withApi } from '../../helpers/agent-env.js';
+import { baseEnv, runDist, startDist, tempDir, waitForOutput } from '../../helpers/cli.js';
+import { keygenText } from '../../../src/gateway/keygen.js';
+
+const CHROMIUM = '/usr/bin/chromium-headless-shell';
+const present = existsSync(CHROMIUM);
+if (!present && process.env.DDEDGE_REQUIRE_TOOLS) throw new Error(`${CHROMIUM} is missing (Debian package chromium-headless-shell)`);
+const SHOTS = process.env.DDEDGE_SCREENSHOTS === 'docs' ? resolve(import.meta.dirname, '../../../docs') : tempDir('ddedge-shots-');
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+let sandbox: Sandbox;
+let browser: Browser;
+let daemon: ReturnType<typeof startDist>;
+let url: string;
+let addressFile: string;
+
+/**
+ * Weeks of history before the test's own entries, so that the 30-day picture has something to
+ * show: as the agent writes it (history.json), older entries first.
+ */
+function seedOlderHistory(dir: string): void {
+  const path = join(dir, 'history.json');
+  const history = JSON.parse(readFileSync(path, 'utf8')) as { version: 1; entries: Record<string, unknown>[] };
+  const day = 86_400_000;
+  const at = (daysAgo: number) => new Date(Date.now() - daysAgo * day).toISOString();
+  const older = [
+    { at: at(27), host: 'home.example.com', type: 'A', event: 'changed', new: '81.0.2.10', via: 'dyndns' },
+    { at: at(27), host: 'nas.example.com', type: 'A', event: 'changed', new: '81.0.2.10', via: 'api' },
+    { at: at(18), host: 'home.example.com', type: 'A', event: 'changed', old: '81.0.2.10', new: '81.0.2.11', via: 'dyndns' },
+    { at: at(18), host: 'nas.example.com', type: 'A', event: 'changed', old: '81.0.2.10', new: '81.0.2.11', via: 'api' },
+    { at: at(9), host: 'home.example.com', type: 'A', event: 'failed', reason: 'transient', message: 'no answer from the dynamic DNS interface within 15000 ms', count: 40, lastAt: at(8.5) },
+    { at: at(8.5), host: 'home.example.com', type: 'A', event: 'recovered' },
+    { at: at(4), host: 'home.example.com', type: 'A', event: 'changed', old: '81.0.2.11', new: '81.0.2.13', via: 'dyndns' },
+    { at: at(4), host: 'nas.example.com', type: 'A', event: 'changed', old: '81.0.2.11', new: '81.0.2.13', via: 'api' },
+  ];
+  history.entries = [...older, ...history.entries.map((e) => (e.old === undefined && e.event === 'changed' ? { ...e, old: '81.0.2.13' } : e))];
+  writeFileSync(path, JSON.stringify(history));
+}
+
+describe.skipIf(!present)('the status page in Chromium', () => {
+  beforeAll(async () => {
+    sandbox = await startSandbox();
+    addressFile = join(tempDir(), 'address');
+    // Some history first: two addresses, then the daemon on a third, and a host that fails.
+    const env = agentEnv(sandbox, { ...withApi(sandbox), DDEDGE_HOSTS: 'home.example.com,nas.example.com,vpn.example.org', DDEDGE_INTERVAL: '1h', DDEDGE_IP_SOURCES: `file:${addressFile}` });
+    for (const address of ['81.0.2.14', '81.0.2.15']) {
+      writeFileSync(addressFile, `${address}\n`);
+      await runDist(['update'], env);
+    }
+    seedOlderHistory(env.DDEDGE_STATE_DIR!);
+    writeFileSync(addressFile, '81.0.2.16\n');
+    daemon = startDist(['daemon', '--listen', '127.0.0.1:0'], env);
+    const log = await waitForOutput(daemon, 'stderr', (t) => /at (http:\S+)\/\n/.test(t) && /nas\.example\.com A set to 81\.0\.2\.16/.test(t));
+    url = /at (http:\S+)\/\n/.exec(log)![1]!;
+    browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: 'shell', args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] });
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    daemon?.kill('SIGTERM');
+    await daemon?.result;
+    await sandbox?.close();
+  });
+
+  /** A page that records console errors, page errors and every request's URL. */
+  async function visit(scheme: 'light' | 'dark', viewport: { width: number; height: number; isMobile?: boolean }) {
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    const requests: string[] = [];
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    page.on('pageerror', (e) => errors.push(String(e)));
+    page.on('request', (r) => requests.push(r.url()));
+    await page.setViewport({ ...viewport, deviceScaleFactor: 1 });
+    await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: scheme }]);
+    await page.goto(`${url}/`, { waitUntil: 'load' });
+    return { page, errors, requests };
+  }
+
+  const background = (page: Page) => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+
+  it('light: no console error, nothing requested beyond the daemon, no serious accessibility violation', async () => {
+    const { page, errors, requests } = await visit('light', { width: 1100, height: 900 });
+    expect(await page.$eval('.overall', (e) => e.textContent)).toBe('1 of 3 record(s) failing.');
+    expect(await background(page)).toBe('rgb(255, 255, 255)');
+    await page.evaluate(AXE);
+    const violations = await page.evaluate(async () => {
+      const result = await (globalThis as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string }[] }> } }).axe.run();
+      return result.violations.map((v) => ({ id: v.id, impact: v.impact }));
+    });
+    expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
+    await page.screenshot({ path: join(SHOTS, 'status-page-light.png'), fullPage: true });
+    expect(errors).toEqual([]);
+    expect(requests.every((r) => r.startsWith(`${url}/`))).toBe(true);
+    await page.close();
+  });
+
+  it('dark: the colours follow the system', async () => {
+    const { page, errors } = await visit('dark', { width: 1100, height: 900 });
+    expect(await background(page)).toBe('rgb(13, 17, 23)');
+    await page.evaluate(AXE);
+    const serious = await page.evaluate(async () => {
+      const result = await (globalThis as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string }[] }> } }).axe.run();
+      return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => JSON.stringify(v).slice(0, 1500));
+    });
+    expect(serious).toEqual([]);
+    await page.screenshot({ path: join(SHOTS, 'status-page-dark.png'), fullPage: true });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('a 360 px phone: the page does not scroll sideways (wide tables scroll inside their box), the button is a finger wide', async () => {
+    const { page, errors } = await visit('light', { width: 360, height: 740, isMobile: true });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    const button = await page.$eval('button', (b) => b.getBoundingClientRect().height);
+    expect(button).toBeGreaterThanOrEqual(44);
+    await page.screenshot({ path: join(SHOTS, 'status-page-phone.png'), fullPage: true });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('"Update now" runs a cycle and the page then shows the new address', async () => {
+    const { page, errors, requests } = await visit('light', { width: 1100, height: 900 });
+    writeFileSync(addressFile, '81.0.2.17\n');
+    await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), page.click('button')]);
+    expect(page.url(), await page.content()).toBe(`${url}/?asked=1`);
+    expect(await page.content()).toContain('A cycle was asked for');
+    // The cycle runs after the answer: reload until it shows (bounded).
+    let text = '';
+    for (let i = 0; i < 60 && !text.includes('81.0.2.17'); i++) {
+      await new Promise((r) => setTimeout(r, 500));
+      await page.reload({ waitUntil: 'load' });
+      text = await page.$eval('table', (t) => t.textContent ?? '');
+    }
+    expect(text).toContain('81.0.2.17');
+    expect(errors).toEqual([]);
+    expect(requests.every((r) => r.startsWith(`${url}/`))).toBe(true);
+    await page.close();
+  });
+});
+
+describe.skipIf(!present)("the gateway's status page in Chromium", () => {
+  let gatewaySandbox: Sandbox;
+  let gateway: ReturnType<typeof startDist>;
+  let gatewayUrl: string;
+  let chromium: Browser;
+  beforeAll(async () => {
+    gatewaySandbox = await startSandbox({});
+    const dir = tempDir('ddedge-gw-browser-');
+    const keysFile = join(dir, 'gateway.keys');
+    const admin = keygenText('admin', 'hmac-sha256');
+    const acme = keygenText('acme', 'hmac-sha256');
+    writeFileSync(keysFile, `${admin}grant "admin" zonesub;\ntransfer "admin";\n${acme}grant "acme" name _acme-challenge.example.com TXT;\n`, { mode: 0o600 });
+    gateway = startDist(
+      ['gateway', '--zone', 'example.com', '--keys', keysFile, '--dns-listen', '127.0.0.1:0', '--listen', '127.0.0.1:0', '--state-dir', join(dir, 'state')],
+      baseEnv({ DDEDGE_API_URL: gatewaySandbox.url, DDEDGE_API_USER: 'demo-user', DDEDGE_API_PASSWORD: 'demo-api-password' }),
+    );
+    const log = await waitForOutput(gateway, 'stderr', (t) => /answering DNS/.test(t) && /at http:\S+\/\n/.test(t));
+    gatewayUrl = /at (http:\S+)\/\n/.exec(log)![1]!;
+    // An update and a refusal for the page to show, when nsupdate is here (bind9-dnsutils).
+    const dnsPort = /on 127\.0\.0\.1:(\d+)/.exec(log)![1];
+    const nsupdate = (block: string, name: string, line: string) =>
+      new Promise<void>((done) => {
+        const secret = /secret "([^"]+)"/.exec(block)![1];
+        const child = execFile('nsupdate', ['-t', '8', '-y', `hmac-sha256:${name}:${secret}`], { timeout: 20_000 }, () => done());
+        child.on('error', () => done());
+        child.stdin!.end(`server 127.0.0.1 ${dnsPort}\n${line}\nsend\n`);
+      });
+    await nsupdate(admin, 'admin', 'update add printer.example.com 300 A 192.0.2.44');
+    await nsupdate(acme, 'acme', 'update add www.example.com 300 A 192.0.2.45');
+    chromium = await puppeteer.launch({ executablePath: CHROMIUM, headless: 'shell', args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] });
+  }, 120_000);
+  afterAll(async () => {
+    await chromium?.close();
+    gateway?.kill('SIGTERM');
+    await gateway?.result;
+    await gatewaySandbox?.close();
+  });
+
+  for (const [scheme, viewport, shot] of [
+    ['light', { width: 1100, height: 900 }, 'gateway-page-light.png'],
+    ['dark', { width: 1100, height: 900 }, 'gateway-page-dark.png'],
+    ['light', { width: 360, height: 740, isMobile: true }, 'gateway-page-phone.png'],
+  ] as const) {
+    it(`${shot}: no console error, nothing beyond the gateway, no serious accessibility violation, no sideways scroll`, async () => {
+      const page = await chromium.newPage();
+      const errors: string[] = [];
+      const requests: string[] = [];
+      page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+      page.on('pageerror', (e) => errors.push(String(e)));
+      page.on('request', (r) => requests.push(r.url()));
+      await page.setViewport({ ...viewport, deviceScaleFactor: 1 });
+      await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: scheme }]);
+      await page.goto(`${gatewayUrl}/`, { waitUntil: 'load' });
+      // Open the first zone's records for the picture.
+      await page.$eval('details', (d) => ((d as HTMLDetailsElement).open = true));
+      await page.evaluate(AXE);
+      const serious = await page.evaluate(async () => {
+        const result = await (globalThis as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string }[] }> } }).axe.run();
+        return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
+      });
+      expect(serious).toEqual([]);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+      await page.screenshot({ path: join(SHOTS, shot), fullPage: true });
+      expect(errors).toEqual([]);
+      expect(requests.every((r) => r.startsWith(`${gatewayUrl}/`))).toBe(true);
+      await page.close();
+    });
+  }
+});

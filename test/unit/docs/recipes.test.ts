@@ -1,0 +1,41 @@
+// The recipe extractor the e2e recipe tests rely on: it takes exactly the marked block, from
+// whichever page of the docs (README.md, docs/*.md) holds it, refuses a missing or doubled marker
+// (a test that silently ran nothing would prove nothing), and maps ports in one pass, refusing a
+// mapping the page no longer matches.
+import { describe, expect, it } from 'vitest';
+import { docPage, docPages, readmeRecipe, withPorts } from '../../helpers/readme-recipes.js';
+
+const readme = ['# Title', '', '<!-- recipe: one -->', '```sh', 'echo one', 'echo 5353', '```', '', '```sh', 'echo other', '```', '<!-- recipe: two -->', 'prose first', '```sh', 'echo two', '```', ''].join('\n');
+
+describe('readmeRecipe', () => {
+  it('returns the body of the block right after the marker, nothing more', () => {
+    expect(readmeRecipe('one', readme)).toBe('echo one\necho 5353\n');
+  });
+
+  it('refuses a marker that is missing, doubled, or not followed by a sh block', () => {
+    expect(() => readmeRecipe('three', readme)).toThrow(/no block marked <!-- recipe: three -->/);
+    expect(() => readmeRecipe('one', readme + readme)).toThrow(/marks two blocks/);
+    expect(() => readmeRecipe('two', readme)).toThrow(/not followed by a sh block/);
+  });
+
+  it('finds every block the recipe tests run, each in one page of the docs', () => {
+    for (const name of ['arm64-qemu', 'container-sandbox', 'dns-source-sandbox', 'gateway-sandbox', 'kea-nsupdate', 'dyndns2-sandbox', 'dyndns2-curl', 'dyndns2-ddclient', 'dyndns2-inadyn', 'acme-pebble-start', 'acme-pebble-certbot', 'acme-pebble-lego', 'acme-pebble-stop', 'gateway-key-certbot', 'gateway-certbot', 'gateway-key-lego', 'gateway-lego', 'gateway-key-router', 'gateway-nsupdate', 'gateway-knsupdate', 'gateway-key-external-dns'])
+      expect(readmeRecipe(name).length).toBeGreaterThan(0);
+  });
+
+  it('finds each marked block of the docs in exactly one page', () => {
+    const names = docPages().flatMap((page) => [...docPage(page).matchAll(/^<!-- recipe: ([\w-]+) -->\n```(?:sh|bash)\n/gm)].map((m) => m[1]!));
+    expect(names.length).toBeGreaterThan(20);
+    for (const name of names) expect(readmeRecipe(name).length, name).toBeGreaterThan(0);
+  });
+});
+
+describe('withPorts', () => {
+  it('replaces whole port numbers in one pass', () => {
+    expect(withPorts('a 127.0.0.1:5353 b 15353 c 8443', { 5353: 8443, 8443: 40001 })).toBe('a 127.0.0.1:8443 b 15353 c 40001');
+  });
+
+  it('refuses a port the script does not name (the page and the mapping drifted apart)', () => {
+    expect(() => withPorts('echo 15353', { 5353: 40000 })).toThrow(/no longer names port 5353/);
+  });
+});

@@ -1,0 +1,34 @@
+// The sandbox name server's log: a line per query only when asked (debug), otherwise a count
+// of the queries now and then (a line per query to a pipe cut the queries answered by 4).
+import { afterEach, describe, expect, it } from 'vitest';
+import { demoModel } from '../../../src/sandbox/model.js';
+import { startNameServer, type NameServer } from '../../../src/sandbox/dns/name-server.js';
+import { queryPacket, udpExchange } from '../../helpers/dns-wire.js';
+
+let server: NameServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function ask(port: number, n: number): Promise<void> {
+  for (let i = 0; i < n; i++) await udpExchange(port, queryPacket({ id: i, name: 'www.example.com', type: 1 }));
+}
+
+describe('sandbox name server log', () => {
+  it('writes no line per query by default, and a count of them once per period', async () => {
+    const lines: string[] = [];
+    server = await startNameServer({ model: demoModel(), host: '127.0.0.1', port: 0, log: (l) => lines.push(l), summaryMs: 200 });
+    await ask(server.port, 3);
+    expect(lines.filter((l) => l.includes('www.example.com'))).toEqual([]);
+    for (let i = 0; i < 50 && !lines.length; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(lines[0]).toMatch(/^DNS: 3 queries in the last 0\.2 s \(UDP 3, TCP 0\)/);
+  });
+
+  it('writes a line per query at debug', async () => {
+    const lines: string[] = [];
+    server = await startNameServer({ model: demoModel(), host: '127.0.0.1', port: 0, log: (l) => lines.push(l), eachQuery: true });
+    await ask(server.port, 2);
+    expect(lines.filter((l) => /^DNS udp www\.example\.com A -> NOERROR/.test(l))).toHaveLength(2);
+  });
+});
