@@ -3,7 +3,7 @@
 // handler run with the arguments after it. A word that is no action is exit 2 with the actions
 // (and the nearest) named, before any setting is read or anything is sent.
 import { ConfigError } from '../lib/errors.js';
-import { nearestNames } from './nearest-names.js';
+import { nearestNames } from '../lib/nearest-names.js';
 
 export type ActionHandler = (args: string[]) => Promise<number>;
 

@@ -7,7 +7,7 @@ import { open } from 'node:fs/promises';
 import type { ParamSpec } from '../api/params.js';
 import { ConfigError } from '../lib/errors.js';
 import { namesFlag } from './dash-values.js';
-import { nearestNames } from './nearest-names.js';
+import { nearestNames } from '../lib/nearest-names.js';
 
 /** Settings `ddedge api` reads itself; anything else after the action is an API parameter. */
 export const CONNECTION_FLAGS = new Set(['api-url', 'api-user', 'api-password', 'api-password-file', 'timeout', 'log-level', 'log-format', 'env-file', 'dotenv']);

@@ -16,7 +16,7 @@ import { GATEWAY_SETTINGS, type Setting } from '../config/settings.js';
 // from the registry, they land in the start chunk instead of in two small chunks of their own
 // (each file is one more for the ESM loader in every cycle; see build/one-start-chunk.mjs).
 export { joinDashValues, missingValueMessage } from './dash-values.js';
-export { nearestNames } from './nearest-names.js';
+export { nearestNames } from '../lib/nearest-names.js';
 
 const json: FlagSpec = { type: 'boolean', describe: "print the command's result as one JSON document on stdout" };
 const envFile: FlagSpec = { type: 'string', describe: 'dotenv file to read (default ./.env when present); never overrides a set variable' };

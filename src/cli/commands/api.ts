@@ -8,7 +8,7 @@ import { apiClientFrom } from '../../config/api-client.js';
 import { requireApiCredentials } from '../../config/api-credentials.js';
 import { ConfigError, ValidationError } from '../../lib/errors.js';
 import type { CommandContext } from '../command.js';
-import { nearestNames } from '../nearest-names.js';
+import { nearestNames } from '../../lib/nearest-names.js';
 import { printJson, setup } from '../setup.js';
 import { parseApiArguments, withPositions } from '../api-arguments.js';
 import { describeApi, describeModule, describeOperation, isHelp, moduleNames } from '../api-help.js';
