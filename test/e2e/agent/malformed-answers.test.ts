@@ -48,7 +48,7 @@ function expectOneLineMalformed(result: { code: number | null; stdout: string; s
   }
 }
 
-describe('item 2: a dnslist answer without the documented shape is malformed, never an empty zone', () => {
+describe('a dnslist answer without the documented shape is malformed, never an empty zone', () => {
   it.each([
     ['responseData {}', {}],
     ['dns "garbage"', { dns: 'garbage' }],
@@ -65,7 +65,7 @@ describe('item 2: a dnslist answer without the documented shape is malformed, ne
   });
 });
 
-describe('item 2: the caller address of tool/hello must be an address', () => {
+describe('the caller address of tool/hello must be an address', () => {
   it.each([['an object', { toString: 1 }], ['text', 'not-an-address'], ['missing', undefined]])('ip %s: exit 4, nothing sent', async (_name, ip) => {
     const api = await hostileApi((path) => (path === '/tool/hello/' ? envelope({ ip, lang: 'en' }) : envelope({ dns: [] })));
     const env = apiEnv(api, { DDEDGE_IP_SOURCES: 'server' });
@@ -75,7 +75,7 @@ describe('item 2: the caller address of tool/hello must be an address', () => {
   });
 });
 
-describe('item 3: objects where text belongs and deep nesting are malformed (exit 4, one line)', () => {
+describe('objects where text belongs and deep nesting are malformed (exit 4, one line)', () => {
   const deepJson = '['.repeat(100_000) + ']'.repeat(100_000);
   it.each([
     ['messages [{"toString":1}]', () => envelope([], { success: false, errorCode: 1000, messages: [{ toString: 1 }] })],
@@ -103,7 +103,7 @@ describe('item 3: objects where text belongs and deep nesting are malformed (exi
   });
 });
 
-describe('item 4: the kind of a dynamic DNS refusal comes from structure and known texts, not from words in a host name', () => {
+describe('the kind of a dynamic DNS refusal comes from structure and known texts, not from words in a host name', () => {
   it.each([
     ['json', 'monkey.example.com', '{"success":false,"messages":["Host monkey.example.com not found"]}'],
     ['json', 'author.example.com', '{"success":false,"user":"u","messages":["Host author.example.com not found in your DNS zones"]}'],
@@ -133,7 +133,7 @@ describe('item 4: the kind of a dynamic DNS refusal comes from structure and kno
   });
 });
 
-describe('item 7: duplicate keys and attributes are malformed, not "last one wins"', () => {
+describe('duplicate keys and attributes are malformed, not "last one wins"', () => {
   it.each([
     ['json', '{"success":false,"success":true,"host":{"value":"81.0.2.15","updated":true}}'],
     ['json', '{"success":true,"host":{"value":"81.0.2.15","value":"6.6.6.6"}}'],
@@ -152,7 +152,7 @@ describe('item 7: duplicate keys and attributes are malformed, not "last one win
   });
 });
 
-describe('item 8: paging always ends', () => {
+describe('paging always ends', () => {
   // Pages that never end and never say their total: a new entry on every page.
   const endless = (path: string, form: URLSearchParams) =>
     path === '/service/dnslist/'

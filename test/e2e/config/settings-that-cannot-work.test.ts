@@ -16,7 +16,7 @@ afterEach(async () => {
 });
 const track = <T extends { close(): Promise<void> }>(s: T): T => (servers.push(s), s);
 
-describe('item 5: one server counted several times is no quorum', () => {
+describe('one server counted several times is no quorum', () => {
   it.each([
     ['the same url: twice', (u: string) => [`url:${u}`, `url:${u}`]],
     ['localhost and 127.0.0.1', (u: string) => [`url:${u}`, `url:${u.replace('127.0.0.1', 'localhost')}`]],
@@ -55,7 +55,7 @@ describe('item 5: one server counted several times is no quorum', () => {
   });
 });
 
-describe('item 6: health with a last success in the future is invalid state, not healthy', () => {
+describe('health with a last success in the future is invalid state, not healthy', () => {
   const stateWith = (lastSuccessAt: string) => {
     const dir = tempDir();
     writeFileSync(join(dir, 'state.json'), JSON.stringify({ version: 1, records: {}, lastSuccessAt }));
@@ -81,7 +81,7 @@ describe('item 6: health with a last success in the future is invalid state, not
   });
 });
 
-describe('item 7: --api-password without a value is refused, never sent as "true"', () => {
+describe('--api-password without a value is refused, never sent as "true"', () => {
   it.each([
     [['api', 'account', 'info', '--api-password']],
     [['api', 'account', 'info', '--api-password', '--api-user', 'u']],
@@ -94,7 +94,7 @@ describe('item 7: --api-password without a value is refused, never sent as "true
   });
 });
 
-describe('item 19: the sandbox refuses at start what it cannot serve (exit 2, one line)', () => {
+describe('the sandbox refuses at start what it cannot serve (exit 2, one line)', () => {
   it('accepts the documented --fault dyndns=500x2: two 500s, then the real answer', async () => {
     const child = startDist(['sandbox', '--port', '0', '--json', '--fault', 'dyndns=500x2'], baseEnv());
     try {

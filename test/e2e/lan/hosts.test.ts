@@ -147,7 +147,7 @@ describe('bad input is refused before any request (exit 2)', () => {
   });
 });
 
-describe('the metrics file after --ipv6 is turned off (issue 8, item 13)', () => {
+describe('the metrics file after --ipv6 is turned off', () => {
   it('keeps no AAAA series, while the cache still remembers the record', async () => {
     const metrics = join(tempDir(), 'ddedge.prom');
     const env = lanEnv({ DDEDGE_METRICS_FILE: metrics, DDEDGE_HOSTS: 'home.example.com', DDEDGE_NO_IPV4_FOR: '' });

@@ -41,7 +41,7 @@ async function everythingShown(env: Record<string, string>, args: string[]): Pro
   return { code: result.code, stderr: result.stderr, text: [result.stdout, result.stderr, status.stdout, status.stderr, statusJson.stdout, state].join('\n') };
 }
 
-describe('item 14: secrets repeated back in encoded forms are masked', () => {
+describe('secrets repeated back in encoded forms are masked', () => {
   it('a dynamic DNS server repeating the query (key percent-encoded, every character) and JSON-escaped', async () => {
     server = await startServer((req, res) => {
       const query = (req.url ?? '').split('?')[1] ?? '';
@@ -73,7 +73,7 @@ describe('item 14: secrets repeated back in encoded forms are masked', () => {
   });
 });
 
-describe('item 15: the state file and status never hold the provider text unredacted', () => {
+describe('the state file and status never hold the provider text unredacted', () => {
   it('a refusal quoting password=<key> is stored and shown as ***', async () => {
     server = await startServer((_req, res) => res.end(`ERROR\nrejected: password=${KEY} user=u\n`));
     const env = dyndnsEnv(server.url, { DDEDGE_DYNDNS_FORMAT: 'plain' });
@@ -85,7 +85,7 @@ describe('item 15: the state file and status never hold the provider text unreda
   });
 });
 
-describe('item 16: the debug body is redacted before it is cut', () => {
+describe('the debug body is redacted before it is cut', () => {
   it.each([186, 190, 195])('a key starting at character %i of the answer is not shown in part', async (at) => {
     const plainKey = 'Zq81xCanaryKey7';
     server = await startServer((_req, res) => {
@@ -100,7 +100,7 @@ describe('item 16: the debug body is redacted before it is cut', () => {
   });
 });
 
-describe('item 17: every spelling of the ping URL is masked; hints show ***', () => {
+describe('every spelling of the ping URL is masked; hints show ***', () => {
   it('HTTP://, an explicit port and a trailing slash: warn lines never show it', async () => {
     server = await startServer((_req, res) => res.writeHead(500).end('down'));
     const port = new URL(server.url).port;
@@ -126,7 +126,7 @@ describe('item 17: every spelling of the ping URL is masked; hints show ***', ()
   });
 });
 
-describe('item 18: provider text cannot forge log lines, reach the terminal raw, or make a huge line', () => {
+describe('provider text cannot forge log lines, reach the terminal raw, or make a huge line', () => {
   it('newlines, ANSI escapes and a 500 KB message from a dynamic DNS refusal', async () => {
     const forged = 'nope\ninfo: home.example.com A set to 6.6.6.6 via dyndns\r\n\u001b[31mred\u001b[0m \u2028x';
     server = await startServer((_req, res) => res.end(JSON.stringify({ success: false, user: 'u', host: { name: 'home.example.com' }, messages: [forged, 'y'.repeat(500_000)] })));
