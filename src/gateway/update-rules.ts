@@ -7,6 +7,7 @@
 import { EDE } from '../dns/wire/edns.js';
 import { typeName, type DnsRecord } from '../dns/wire/types.js';
 import { canonicalName } from '../zone/names.js';
+import { providerKeeps } from '../zone/plan/ownership.js';
 import { hasPriority, isZoneType, type LiveRecord, type ZoneRecord } from '../zone/record.js';
 import { canonicalValue, formatCaa, ValueError } from '../zone/values.js';
 import { CLASS, TYPE_ANY, TYPE_DHCID, type UpdateMessage, type UpdateRecord } from './update-message.js';
@@ -25,7 +26,7 @@ const refuse = (rcode: number, ede: number, why: string): Evaluation => ({ ok: f
 
 /** The managed records of the zone, as the update starts from them (SOA, apex NS and other types stay with the provider). */
 export function managedRecords(live: LiveRecord[], zone: string): ZoneRecord[] {
-  return live.filter((r) => isZoneType(r.type) && !(r.type === 'NS' && r.name === zone)).map(({ entityID: _id, ...r }) => r as ZoneRecord);
+  return live.filter((r) => !providerKeeps(r, zone)).map(({ entityID: _id, ...r }) => r as ZoneRecord);
 }
 
 /**

@@ -3,7 +3,7 @@
 // from another unit lacks them, and would revert the address the agent just sent. The state
 // directory is shared with the agent, so what it recorded is the authority.
 import { readState, stateFile } from '../../state/state.js';
-import { canonicalName } from '../names.js';
+import { agentHostName } from './ownership.js';
 
 export interface AgentRecord {
   /** Full lower-case ASCII name, as the provider keeps it. */
@@ -27,6 +27,6 @@ export interface AgentRecords {
  */
 export function agentRecordsOf(stateDir: string): AgentRecords {
   const { state, damage } = readState(stateDir);
-  const records = Object.values(state.records).map((r) => ({ name: canonicalName(r.host) ?? r.host.toLowerCase(), type: r.type }));
+  const records = Object.values(state.records).map((r) => ({ name: agentHostName(r.host), type: r.type }));
   return { file: stateFile(stateDir), records, ...(damage ? { damage } : {}) };
 }

@@ -1,7 +1,10 @@
-// Who owns which records of a zone, decided in one place: the agent's hosts (A and AAAA),
-// ACME clients (_acme-challenge TXT), what the user told ddedge to ignore, and what the
-// provider keeps (SOA, apex NS, types ddedge does not manage). The plan leaves all of these
-// alone, on both sides: neither the live record nor the file's record is acted on.
+// Who owns which records of a zone, decided in one place for every command that changes one:
+// the agent's hosts (A and AAAA), ACME challenges (_acme-challenge TXT), what the user told
+// ddedge to ignore, and what the provider keeps (SOA, apex NS, types ddedge does not manage).
+// A plan passes through this policy, as octoDNS's processors pass a plan: `zone apply` leaves
+// every kept record alone on both sides (neither the live record nor the file's is acted on);
+// the gateway refuses a key's update that would change one (gateway/kept-records.ts), and
+// plans its writes with only the provider's records left out (providerKeeps).
 import { ConfigError } from '../../lib/errors.js';
 import type { AgentRecords } from './agent-records.js';
 import { globMatcher, type NameMatcher } from '../glob.js';
@@ -11,15 +14,46 @@ import { isZoneType } from '../record.js';
 
 export interface OwnershipOptions {
   zone: string;
-  /** The agent's hosts (--host / DDEDGE_HOSTS), `name` or `name=<interface id>`. */
+  /** The agent's hosts (--host / DDEDGE_HOSTS), `name` or `name=<interface id>`: their A and AAAA. */
   hosts: string[];
   /** --ignore NAME[:TYPE], NAME relative to the zone or absolute, `*` matching anything. */
-  ignore: string[];
-  /** The records the agent's state file holds (kept whatever --host says). */
+  ignore?: string[];
+  /** The records the agent's state file holds (kept whatever --host says), by name and type. */
   agent?: AgentRecords;
+  /**
+   * The ACME challenges kept. Unset: every _acme-challenge TXT (a zone file rewrites the whole
+   * zone, and would delete any client's challenge). Set: only these, the ones `ddedge acme`
+   * made (a gateway key may write its own challenges: that is what ACME clients use it for).
+   */
+  acmeMade?: { name: string; value: string }[];
 }
 
 export type Owner = (record: { name: string; type: string }) => string | undefined;
+
+/** Who keeps a record, and why (the reason as `zone plan` reports it). */
+export interface Kept {
+  by: 'provider' | 'agent' | 'acme' | 'ignore';
+  reason: string;
+}
+
+export type Keeper = (record: { name: string; type: string; value?: string }) => Kept | undefined;
+
+const SOA: Kept = { by: 'provider', reason: 'left to the provider (SOA)' };
+const APEX_NS: Kept = { by: 'provider', reason: 'left to the provider (apex NS)' };
+const HOST: Kept = { by: 'agent', reason: "the agent's host (--host)" };
+const CHALLENGE: Kept = { by: 'acme', reason: 'an ACME challenge (_acme-challenge TXT)' };
+
+/** The records the provider keeps: its SOA, the apex NS, and the types ddedge does not manage. */
+export function providerKeeps({ name, type }: { name: string; type: string }, zone: string): Kept | undefined {
+  if (type === 'SOA') return SOA;
+  if (type === 'NS' && name === zone) return APEX_NS;
+  // The provider's own text: a line break in it must not forge a line of the plan.
+  if (!isZoneType(type)) return { by: 'provider', reason: `type ${visible(type)} is not managed by ddedge` };
+  return undefined;
+}
+
+/** An agent's host as the provider names it (lower-case punycode, no trailing dot), from --host or the state file. */
+export const agentHostName = (host: string): string => canonicalName(host) ?? host.toLowerCase();
 
 interface IgnoreRule {
   matches: NameMatcher;
@@ -50,22 +84,47 @@ export function parseIgnore(text: string, zone: string): IgnoreRule {
   return { matches, type: typePart?.toUpperCase(), text };
 }
 
-export function ownership(options: OwnershipOptions): Owner {
+/** The whole policy: who keeps each record, the provider first. */
+export function keeper(options: OwnershipOptions): Keeper {
   const { zone } = options;
-  const hosts = new Set(options.hosts.map((h) => canonicalName(h.split('=')[0]!) ?? h.toLowerCase()));
+  const hosts = new Set(options.hosts.map((h) => agentHostName(h.split('=')[0]!)));
   const recorded = new Set(options.agent?.records.map((r) => `${r.name}\t${r.type}`));
-  const recordedReason = `the agent's host (recorded in ${options.agent?.file})`;
-  const rules = options.ignore.map((text) => parseIgnore(text, zone));
-  return ({ name, type }) => {
-    if (type === 'SOA') return 'left to the provider (SOA)';
-    if (type === 'NS' && name === zone) return 'left to the provider (apex NS)';
-    // The provider's own text: a line break in it must not forge a line of the plan.
-    if (!isZoneType(type)) return `type ${visible(type)} is not managed by ddedge`;
-    if ((type === 'A' || type === 'AAAA') && hosts.has(name)) return "the agent's host (--host)";
-    if (recorded.size && recorded.has(`${name}\t${type}`)) return recordedReason;
-    if (type === 'TXT' && (name === '_acme-challenge' || name.startsWith('_acme-challenge.'))) return 'an ACME challenge (_acme-challenge TXT)';
+  const recordedKept: Kept = { by: 'agent', reason: `the agent's host (recorded in ${options.agent?.file})` };
+  const rules = (options.ignore ?? []).map((text) => parseIgnore(text, zone));
+  const made = options.acmeMade;
+  return (record) => {
+    const { name, type } = record;
+    const provider = providerKeeps(record, zone);
+    if (provider) return provider;
+    if ((type === 'A' || type === 'AAAA') && hosts.has(name)) return HOST;
+    if (recorded.size && recorded.has(`${name}\t${type}`)) return recordedKept;
+    if (type === 'TXT' && (made ? made.some((c) => c.name === name && c.value === record.value) : name === '_acme-challenge' || name.startsWith('_acme-challenge.'))) return CHALLENGE;
     const rule = rules.length === 0 ? undefined : rules.find((r) => (!r.type || r.type === type) && r.matches(name));
-    if (rule) return `--ignore ${rule.text}`;
+    if (rule) return { by: 'ignore', reason: `--ignore ${rule.text}` };
     return undefined;
   };
+}
+
+/** The policy as the plan asks it (plan.ts): why a record is kept, or undefined when the caller may change it. */
+export function ownership(options: OwnershipOptions): Owner {
+  const keeps = keeper(options);
+  return (record) => keeps(record)?.reason;
+}
+
+/** The provider's records only, for a plan whose other owners are judged change by change (the gateway's). */
+export const providerOwnership =
+  (zone: string): Owner =>
+  (record) =>
+    providerKeeps(record, zone)?.reason;
+
+/** The first record `changes` would touch (before or after) that `keeps` keeps and `allowed` does not let the caller change, with who keeps it. */
+export function firstKept<C extends { before?: R; after?: R }, R extends { name: string; type: string; value?: string }>(changes: readonly C[], keeps: Keeper, allowed: (record: R, kept: Kept) => boolean = () => false): { record: R; kept: Kept } | undefined {
+  for (const change of changes) {
+    for (const record of [change.before, change.after]) {
+      if (!record) continue;
+      const kept = keeps(record);
+      if (kept && !allowed(record, kept)) return { record, kept };
+    }
+  }
+  return undefined;
 }
