@@ -7,7 +7,7 @@
 import { EDE } from '../dns/wire/edns.js';
 import { typeName, type DnsRecord } from '../dns/wire/types.js';
 import { canonicalName } from '../zone/names.js';
-import { providerKeeps } from '../zone/plan/ownership.js';
+import { isProviderRecord, providerKeeps } from '../zone/plan/ownership.js';
 import { hasPriority, isZoneType, type LiveRecord, type ZoneRecord } from '../zone/record.js';
 import { canonicalValue, formatCaa, ValueError } from '../zone/values.js';
 import { CLASS, TYPE_ANY, TYPE_DHCID, type UpdateMessage, type UpdateRecord } from './update-message.js';
@@ -87,7 +87,7 @@ export function evaluateUpdate(message: UpdateMessage, live: LiveRecord[], zone:
   for (const u of message.updates) {
     const type = u.type === TYPE_ANY ? 'ANY' : String(typeName(u.type));
     // SOA and the apex NS are the provider's: an update of them is ignored, as BIND ignores what it may not change (3.4.2.2-3.4.2.4).
-    if (type === 'SOA' || (type === 'NS' && u.name === zone)) continue;
+    if (isProviderRecord(u.name, type, zone)) continue;
     if (type !== 'ANY' && !isZoneType(type)) return refuse(RCODE_UPDATE.REFUSED, EDE.NOT_SUPPORTED, `the provider cannot hold ${type} records (${u.name})`);
     const applied = applyOne(records, u, type, zone);
     if (applied) return applied;
@@ -223,7 +223,7 @@ export function grantsFirst(message: UpdateMessage, zone: string, allowed: Allow
     if (!inZone(u.name)) return refuse(RCODE_UPDATE.NOTZONE, EDE.NOT_AUTHORITATIVE, `${u.name} is outside the zone ${zone}`);
     if (u.type === TYPE_ANY && !typesAt) continue;
     const type = u.type === TYPE_ANY ? 'ANY' : u.type === TYPE_DHCID ? 'DHCID' : String(typeName(u.type));
-    if (type === 'SOA' || (type === 'NS' && u.name === zone)) continue;
+    if (isProviderRecord(u.name, type, zone)) continue;
     const refused = (type === 'ANY' ? typesAt!(u.name) : [type]).find((t) => !allowed(u.name, t));
     if (refused) return refuse(RCODE_UPDATE.REFUSED, EDE.PROHIBITED, `the key may not change ${refused} at ${u.name}`);
   }

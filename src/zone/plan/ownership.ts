@@ -43,10 +43,12 @@ const APEX_NS: Kept = { by: 'provider', reason: 'left to the provider (apex NS)'
 const HOST: Kept = { by: 'agent', reason: "the agent's host (--host)" };
 const CHALLENGE: Kept = { by: 'acme', reason: 'an ACME challenge (_acme-challenge TXT)' };
 
+/** The provider's own records of a zone, whatever the caller: its SOA and the apex NS. */
+export const isProviderRecord = (name: string, type: string, zone: string): boolean => type === 'SOA' || (type === 'NS' && name === zone);
+
 /** The records the provider keeps: its SOA, the apex NS, and the types ddedge does not manage. */
 export function providerKeeps({ name, type }: { name: string; type: string }, zone: string): Kept | undefined {
-  if (type === 'SOA') return SOA;
-  if (type === 'NS' && name === zone) return APEX_NS;
+  if (isProviderRecord(name, type, zone)) return type === 'SOA' ? SOA : APEX_NS;
   // The provider's own text: a line break in it must not forge a line of the plan.
   if (!isZoneType(type)) return { by: 'provider', reason: `type ${visible(type)} is not managed by ddedge` };
   return undefined;
