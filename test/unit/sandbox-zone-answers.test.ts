@@ -2,7 +2,7 @@
 // cannot serve left out, relative names, CNAME loops bounded, and serials that move.
 import { describe, expect, it } from 'vitest';
 import type { DnsEntry } from '../../src/api/endpoints/service.js';
-import { recordOfEntry } from '../../src/zone/provider/provider-mapping.js';
+import { recordOfEntry } from '../../src/zone/provider/entry-records.js';
 import { answerQuestion, ZoneCache } from '../../src/sandbox/dns/zone-answers.js';
 import { demoModel } from '../../src/sandbox/model.js';
 

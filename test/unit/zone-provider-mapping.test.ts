@@ -5,7 +5,8 @@
 // and the empty TXT.
 import { describe, expect, it } from 'vitest';
 import type { DnsEntry } from '../../src/api/endpoints/service.js';
-import { fromProvider, recordOfEntry } from '../../src/zone/provider/provider-mapping.js';
+import { recordOfEntry } from '../../src/zone/provider/entry-records.js';
+import { fromProvider } from '../../src/zone/provider/provider-mapping.js';
 
 const Z = 'example.com';
 const entry = (type: string, value: string, priority = '-', ttl = '-'): DnsEntry => ({ entityID: '1', name: `x.${Z}`, type, ttl, priority, value });
