@@ -3,7 +3,10 @@
 // from another unit lacks them, and would revert the address the agent just sent. The state
 // directory is shared with the agent, so what it recorded is the authority.
 import { readState, stateFile } from '../../state/state.js';
-import { agentHostName } from './ownership.js';
+import { canonicalName } from '../names.js';
+
+/** An agent's host as the provider names it (lower-case punycode, no trailing dot), from --host or the state file. */
+export const agentHostName = (host: string): string => canonicalName(host) ?? host.toLowerCase();
 
 export interface AgentRecord {
   /** Full lower-case ASCII name, as the provider keeps it. */

@@ -6,7 +6,7 @@
 // the gateway refuses a key's update that would change one (gateway/kept-records.ts), and
 // plans its writes with only the provider's records left out (providerKeeps).
 import { ConfigError } from '../../lib/errors.js';
-import type { AgentRecords } from './agent-records.js';
+import { agentHostName, type AgentRecords } from './agent-records.js';
 import { globMatcher, type NameMatcher } from '../glob.js';
 import { absoluteName, canonicalName } from '../names.js';
 import { visible } from '../file/master-writer.js';
@@ -53,9 +53,6 @@ export function providerKeeps({ name, type }: { name: string; type: string }, zo
   if (!isZoneType(type)) return { by: 'provider', reason: `type ${visible(type)} is not managed by ddedge` };
   return undefined;
 }
-
-/** An agent's host as the provider names it (lower-case punycode, no trailing dot), from --host or the state file. */
-export const agentHostName = (host: string): string => canonicalName(host) ?? host.toLowerCase();
 
 interface IgnoreRule {
   matches: NameMatcher;
