@@ -103,7 +103,9 @@ function judge<T>(options: OwnershipOptions, as: (kept: Kept) => T): (record: { 
   const made = options.acmeMade;
   return (record) => {
     const { name, type } = record;
-    if (type === 'SOA' || (type === 'NS' && name === zone) || !isZoneType(type)) return as(providerKeeps(record, zone)!);
+    // Only NS and the types ddedge does not manage (the SOA among them) may be the provider's.
+    const provider = type !== 'NS' && isZoneType(type) ? undefined : providerKeeps(record, zone);
+    if (provider) return as(provider);
     if ((type === 'A' || type === 'AAAA') && hosts.has(name)) return as(HOST);
     if (recorded.size && recorded.has(`${name}\t${type}`)) return as(recordedKept);
     if (type === 'TXT' && (made ? made.some((c) => c.name === name && c.value === record.value) : name === '_acme-challenge' || name.startsWith('_acme-challenge.'))) return as(CHALLENGE);
