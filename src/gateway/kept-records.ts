@@ -1,33 +1,35 @@
 // Records other parts of ddedge keep, which the gateway leaves alone unless a grant names them
 // exactly (`grant "KEY" name NAME`): the agent's hosts (A and AAAA of --host/DDEDGE_HOSTS and of
-// the state directory's state file, as `zone apply` reads them) and the ACME challenges
-// `ddedge acme present` made (its challenges.json). Read at each update: both files are small
-// and change under the gateway's feet.
-import { lowerName } from '../lib/names.js';
+// the state directory's state file) and the ACME challenges `ddedge acme present` made (its
+// challenges.json). Who keeps what is the zone's ownership policy (zone/plan/ownership.ts), the
+// one `zone apply` plans with; here are the gateway's inputs to it, its exception for grants and
+// its words. Read at each update: both files are small and change under the gateway's feet.
 import { readAcmeChallenges } from '../state/acme-challenges.js';
-import { readState } from '../state/state.js';
+import { agentRecordsOf } from '../zone/plan/agent-records.js';
+import { firstKept, keeper } from '../zone/plan/ownership.js';
 import type { Change } from '../zone/plan/plan.js';
 import type { GatewayKeys } from './keys-file.js';
 
 /** Why a change may not be made by `key`, or undefined when it may. */
 export type KeptCheck = (change: Change, key: string) => string | undefined;
 
-export function keptRecords(stateDir: string, configuredHosts: string[], keys: GatewayKeys): KeptCheck {
-  const hosts = new Set(configuredHosts.map((h) => lowerName(h.split('=')[0]!)));
+export function keptRecords(stateDir: string, zone: string, configuredHosts: string[], keys: GatewayKeys): KeptCheck {
+  const hosts = [...configuredHosts];
   try {
-    for (const record of Object.values(readState(stateDir).state.records)) hosts.add(record.host.toLowerCase());
+    // A host the state file records is kept with its A and AAAA both, as a configured host is.
+    for (const record of agentRecordsOf(stateDir).records) hosts.push(record.name);
   } catch {
     // A state file that cannot be read keeps nothing more than the configured hosts.
   }
-  const challenges = readAcmeChallenges(stateDir).challenges;
+  const keeps = keeper({ zone, hosts, acmeMade: readAcmeChallenges(stateDir).challenges });
   const namedExactly = (key: string, name: string, type: string) => keys.grants.some((g) => g.key === key && g.rule === 'name' && g.name === name && (!g.types.length || (g.types as string[]).includes(type)));
   return (change, key) => {
-    for (const record of [change.before, change.after]) {
-      if (!record) continue;
-      const { name, type } = record;
-      if ((type === 'A' || type === 'AAAA') && hosts.has(name) && !namedExactly(key, name, type)) return `${name} ${type} is kept by the ddedge agent; only a grant naming it exactly (grant "KEY" name ${name} ${type}) may change it`;
-      if (type === 'TXT' && challenges.some((c) => c.name === name && c.value === record.value) && !namedExactly(key, name, type)) return `${name} TXT holds a challenge ddedge acme made; only a grant naming it exactly may change it`;
-    }
-    return undefined;
+    // The provider's records never reach a gateway plan's changes (update-plan.ts): only the agent's and ddedge acme's are judged.
+    const found = firstKept([change], keeps, ({ name, type }, kept) => kept.by === 'provider' || namedExactly(key, name, type));
+    if (!found) return undefined;
+    const { name, type } = found.record;
+    return found.kept.by === 'agent'
+      ? `${name} ${type} is kept by the ddedge agent; only a grant naming it exactly (grant "KEY" name ${name} ${type}) may change it`
+      : `${name} TXT holds a challenge ddedge acme made; only a grant naming it exactly may change it`;
   };
 }

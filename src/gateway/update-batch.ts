@@ -14,12 +14,11 @@
 // The call budget is asked before the zone is read, and before each update is accepted.
 // A write whose answer was lost is judged by what the provider holds once read again
 // (lost-answer.ts); the journal brackets the writes with intent and result lines (batch-journal.ts).
-import { join } from 'node:path';
 import { ApiError } from '../api/errors.js';
 import { EDE } from '../dns/wire/edns.js';
 import type { Logger } from '../lib/log.js';
 import { atOrBelow } from '../lib/names.js';
-import { acquireLock } from '../state/lock.js';
+import { acquireZoneLock } from '../state/zone-lock.js';
 import { applyPlan, type ApplyOutcome } from '../zone/apply/apply.js';
 import type { Change, Plan } from '../zone/plan/plan.js';
 import type { ZoneProvider } from '../zone/provider/provider-zone.js';
@@ -169,7 +168,7 @@ async function applyBatch(zone: string, batch: Pending[], deps: BatchDeps): Prom
   const everyone = (outcome: Outcome) => batch.forEach((p) => p.resolve(outcome));
   let lock;
   try {
-    lock = acquireLock(join(deps.stateDir, 'zone-locks', zone));
+    lock = acquireZoneLock(deps.stateDir, zone);
   } catch (error) {
     return everyone({ rcode: RCODE_UPDATE.SERVFAIL, ede: EDE.NOT_READY, why: `the zone is locked by another change (${(error as Error).message})` });
   }
@@ -197,7 +196,7 @@ async function applyBatch(zone: string, batch: Pending[], deps: BatchDeps): Prom
     // Each update's key pays its part of the reading.
     for (const p of batch) shares?.charge(p.key, Math.ceil(reading.calls / batch.length));
     const keys = deps.keys();
-    const kept = keptRecords(deps.stateDir, deps.hosts, keys);
+    const kept = keptRecords(deps.stateDir, zone, deps.hosts, keys);
     // The records at the batch's names as the updates accepted so far leave them.
     const current = groupByName(live, names);
     // DHCID: kept by the gateway, changed with the batch and saved only with the provider's writes.

@@ -7,6 +7,7 @@
 import { EDE } from '../dns/wire/edns.js';
 import { typeName, type DnsRecord } from '../dns/wire/types.js';
 import { atOrBelow, canonicalName } from '../lib/names.js';
+import { isProviderRecord, providerKeeps } from '../zone/plan/ownership.js';
 import { hasPriority, isZoneType, type LiveRecord, type ZoneRecord } from '../zone/record.js';
 import { canonicalValue, formatCaa, ValueError } from '../zone/values.js';
 import { CLASS, TYPE_ANY, TYPE_DHCID, type UpdateMessage, type UpdateRecord } from './update-message.js';
@@ -25,7 +26,7 @@ const refuse = (rcode: number, ede: number, why: string): Evaluation => ({ ok: f
 
 /** The managed records of the zone, as the update starts from them (SOA, apex NS and other types stay with the provider). */
 export function managedRecords(live: LiveRecord[], zone: string): ZoneRecord[] {
-  return live.filter((r) => isZoneType(r.type) && !(r.type === 'NS' && r.name === zone)).map(({ entityID: _id, ...r }) => r as ZoneRecord);
+  return live.filter((r) => !providerKeeps(r, zone)).map(({ entityID: _id, ...r }) => r as ZoneRecord);
 }
 
 /**
@@ -86,7 +87,7 @@ export function evaluateUpdate(message: UpdateMessage, live: LiveRecord[], zone:
   for (const u of message.updates) {
     const type = u.type === TYPE_ANY ? 'ANY' : String(typeName(u.type));
     // SOA and the apex NS are the provider's: an update of them is ignored, as BIND ignores what it may not change (3.4.2.2-3.4.2.4).
-    if (type === 'SOA' || (type === 'NS' && u.name === zone)) continue;
+    if (isProviderRecord(u.name, type, zone)) continue;
     if (type !== 'ANY' && !isZoneType(type)) return refuse(RCODE_UPDATE.REFUSED, EDE.NOT_SUPPORTED, `the provider cannot hold ${type} records (${u.name})`);
     const applied = applyOne(records, u, type, zone);
     if (applied) return applied;
@@ -221,7 +222,7 @@ export function grantsFirst(message: UpdateMessage, zone: string, allowed: Allow
     if (!atOrBelow(u.name, zone)) return refuse(RCODE_UPDATE.NOTZONE, EDE.NOT_AUTHORITATIVE, `${u.name} is outside the zone ${zone}`);
     if (u.type === TYPE_ANY && !typesAt) continue;
     const type = u.type === TYPE_ANY ? 'ANY' : u.type === TYPE_DHCID ? 'DHCID' : String(typeName(u.type));
-    if (type === 'SOA' || (type === 'NS' && u.name === zone)) continue;
+    if (isProviderRecord(u.name, type, zone)) continue;
     const refused = (type === 'ANY' ? typesAt!(u.name) : [type]).find((t) => !allowed(u.name, t));
     if (refused) return refuse(RCODE_UPDATE.REFUSED, EDE.PROHIBITED, `the key may not change ${refused} at ${u.name}`);
   }

@@ -73,7 +73,7 @@ export function decideHost(name: string, wanted: WantedAddresses, key: string, d
   // already so is no change, whoever keeps the record, and this is the answer a router gets at
   // every reconnect.
   if (types.every(holds)) return { code: 'nochg' };
-  const kept = keptRecords(deps.stateDir, deps.hosts, keys);
+  const kept = keptRecords(deps.stateDir, zone, deps.hosts, keys);
   for (const type of types) {
     const refusal = kept({ action: 'update', after: { name, type, value: wanted[type]! } } as Change, key);
     if (refusal) return { code: 'nohost', why: refusal };

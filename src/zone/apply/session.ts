@@ -2,7 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BusyError, ConfigError } from '../../lib/errors.js';
-import { acquireLock, type Lock } from '../../state/lock.js';
+import type { Lock } from '../../state/lock.js';
+import { acquireZoneLock, zoneLockDir } from '../../state/zone-lock.js';
 import type { Logger } from '../../lib/log.js';
 import { applyPlan, chooseMethod, type ApplyOutcome, type Method, type MethodChoice } from './apply.js';
 import { backupNumberLine, writeBackup } from './backups.js';
@@ -94,9 +95,9 @@ export async function applyFromProvider(
 }
 
 function lockZone(stateDir: string, service: string): Lock {
-  const dir = join(stateDir, 'zone-locks', service);
+  const dir = zoneLockDir(stateDir, service);
   try {
-    return acquireLock(dir);
+    return acquireZoneLock(stateDir, service);
   } catch (error) {
     // The lock's own words are for the agent's cycle; here it is another apply of this zone.
     if (error instanceof BusyError) throw new BusyError(`another ddedge zone apply of ${service}${holderOf(dir)} is running (lock ${join(dir, 'lock')}); nothing was changed; try again when it has finished`);

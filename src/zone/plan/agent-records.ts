@@ -5,6 +5,9 @@
 import { readState, stateFile } from '../../state/state.js';
 import { canonicalName } from '../../lib/names.js';
 
+/** An agent's host as the provider names it (lower-case punycode, no trailing dot), from --host or the state file. */
+export const agentHostName = (host: string): string => canonicalName(host) ?? host.toLowerCase();
+
 export interface AgentRecord {
   /** Full lower-case ASCII name, as the provider keeps it. */
   name: string;
@@ -27,6 +30,6 @@ export interface AgentRecords {
  */
 export function agentRecordsOf(stateDir: string): AgentRecords {
   const { state, damage } = readState(stateDir);
-  const records = Object.values(state.records).map((r) => ({ name: canonicalName(r.host) ?? r.host.toLowerCase(), type: r.type }));
+  const records = Object.values(state.records).map((r) => ({ name: agentHostName(r.host), type: r.type }));
   return { file: stateFile(stateDir), records, ...(damage ? { damage } : {}) };
 }

@@ -1,16 +1,16 @@
-// A zone entry as the API keeps it ({name, type, ttl, priority, value}, spec 2.6) as the
-// resource record a name server gives for it. Entries the wire cannot carry (a bad address,
-// an SRV without a port) are left out rather than failing the whole answer.
+// A provider entry as the resource record a name server gives for it (the sandbox's name
+// server, the gateway's view of a zone), by the rules of the provider's form that
+// provider-mapping.ts holds (its defaults, the SRV priority, the empty TXT). A file of its own
+// because it needs the DNS wire format (names, character-strings), which `zone plan` and
+// `zone apply` never load: in provider-mapping.ts it would be read at every zone command.
 import type { DnsEntry } from '../../api/endpoints/service.js';
 import { familyOfAddress } from '../../lib/address.js';
 import { splitTxt } from '../../dns/wire/txt-strings.js';
 import { nameToLabels } from '../../dns/wire/names.js';
 import type { DnsRecord } from '../../dns/wire/types.js';
+import { countOf, DEFAULT_PRIORITY, DEFAULT_TTL, EMPTY_TXT, srvWithPriority } from './provider-mapping.js';
 
-/** The TTL of an entry whose ttl is `-` (the provider's default). */
-export const DEFAULT_TTL = 300;
-/** MX and SRV entries whose priority is `-` (spec: default 10). */
-const DEFAULT_PRIORITY = 10;
+export { DEFAULT_TTL };
 
 const isName = (value: string): boolean => {
   try {
@@ -31,7 +31,11 @@ const number = (text: string, fallback: number, max: number): number => {
   return text.trim() !== '' && Number.isInteger(n) && n >= 0 && n <= max ? n : fallback;
 };
 
-/** The record for `entry`, owned by `owner`, or undefined when its value cannot be served. */
+/**
+ * The resource record a name server gives for `entry` (spec 2.6), owned by `owner`, or
+ * undefined when the wire cannot carry its value (a bad address, an SRV without a port): such
+ * an entry is left out rather than failing the whole answer.
+ */
 export function recordOfEntry(entry: DnsEntry, owner: string): DnsRecord | undefined {
   const ttl = number(entry.ttl, DEFAULT_TTL, 0x7fffffff);
   const priority = number(entry.priority, DEFAULT_PRIORITY, 0xffff);
@@ -52,13 +56,13 @@ export function recordOfEntry(entry: DnsEntry, owner: string): DnsRecord | undef
       return exchange === undefined ? undefined : { name: owner, type: 'MX', ttl, value: { preference: priority, exchange } };
     }
     case 'TXT':
-      // The API needs a value, so an empty TXT is sent as the two characters "" (ddedge does, and
-      // reads them back as empty); served as what they stand for, as the gateway serves them.
-      return { name: owner, type: 'TXT', ttl, value: value === '""' ? [''] : splitTxt(value) };
+      // Served as what the two characters "" stand for (EMPTY_TXT), as the gateway serves them.
+      return { name: owner, type: 'TXT', ttl, value: value === EMPTY_TXT ? [''] : splitTxt(value) };
     case 'SRV': {
-      // Spec: `weight port target` with the priority apart; `priority weight port target` is read too.
+      // The priority in front of the value is read as the zone engine reads it (fromProvider).
       const parts = value.trim().split(/\s+/);
-      const [p, weight, port, target] = parts.length === 4 ? parts : [String(priority), ...parts];
+      const srv = srvWithPriority(value, countOf(entry.priority));
+      const [p, weight, port, target] = srv ? [String(srv.priority), ...srv.value.split(' ')] : [String(priority), ...parts];
       const targetName = target === undefined ? undefined : hostName(target);
       if (parts.length < 3 || parts.length > 4 || targetName === undefined || !/^\d+$/.test(`${p}${weight}${port}`)) return undefined;
       const n = [p, weight, port].map(Number) as [number, number, number];

@@ -1,6 +1,9 @@
-// The provider's DNS entries <-> ddedge's records, in one place. The provider names an entry
-// by its full host name, keeps TTL and priority as strings with "-" for its default, gives MX
-// and SRV their priority in its own field, SRV as "weight port target", CAA as
+// The provider's DNS entries <-> ddedge's records, in one place: read as the zone engine's
+// records (zone plan and apply, the gateway), written back as the provider's fields; the rules
+// of the provider's form (its defaults, the SRV priority, the empty TXT) are here for the
+// resource records a name server answers with too (entry-records.ts). The provider names an
+// entry by its full host name, keeps TTL and priority as strings with "-" for its default, gives
+// MX and SRV their priority in its own field, SRV as "weight port target", CAA as
 // `flag tag "value"`, TXT as the text itself. Answers are read liberally (case, trailing dots,
 // quotes around CAA values), written one way.
 import type { DnsEntry } from '../../api/endpoints/service.js';
@@ -15,11 +18,24 @@ import { readingIsAGuess } from '../plan/unwritable.js';
  */
 export const EMPTY_TXT = '""';
 
-/** The provider's MX and SRV priority when none is sent. */
+/** The provider's MX and SRV priority when none is sent (spec: default 10). */
 export const DEFAULT_PRIORITY = 10;
 
+/** The TTL a name server gives an entry whose ttl is `-` (the provider's default). */
+export const DEFAULT_TTL = 300;
+
 /** A TTL or priority as the provider writes it: digits, or `-` (its default) read as none. */
-const countOf = (field: unknown): number | undefined => (field === '-' || field === undefined ? undefined : /^\d+$/.test(String(field)) ? Number(field) : undefined);
+export const countOf = (field: unknown): number | undefined => (field === '-' || field === undefined ? undefined : /^\d+$/.test(String(field)) ? Number(field) : undefined);
+
+/**
+ * An SRV value with its priority in front ("10 5 5060 sip.example.com", where the spec has
+ * "5 5060 sip.example.com" and the priority in its own field): the priority (the entry's own
+ * field first, it is the provider's) and the value without it. Undefined for any other value.
+ */
+export function srvWithPriority(value: string, field: number | undefined): { priority: number; value: string } | undefined {
+  const parts = value.trim().split(/\s+/);
+  return parts.length === 4 ? { priority: field ?? Number(parts[0]), value: parts.slice(1).join(' ') } : undefined;
+}
 
 export function fromProvider(entry: DnsEntry, zone: string): LiveRecord {
   const given = String(entry.type ?? '');
@@ -30,12 +46,8 @@ export function fromProvider(entry: DnsEntry, zone: string): LiveRecord {
   let priority = countOf(entry.priority);
   let value = String(entry.value ?? '');
   if (hasPriority(type)) {
-    // An SRV value with its priority in front ("10 5 5060 sip.example.com") is read too.
-    const parts = value.trim().split(/\s+/);
-    if (type === 'SRV' && parts.length === 4) {
-      priority ??= Number(parts[0]);
-      value = parts.slice(1).join(' ');
-    }
+    const srv = type === 'SRV' ? srvWithPriority(value, priority) : undefined;
+    if (srv) ({ priority, value } = srv);
     priority ??= DEFAULT_PRIORITY;
   } else priority = undefined;
   if (type === 'TXT' && value === EMPTY_TXT) value = '';
