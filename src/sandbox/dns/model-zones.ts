@@ -13,25 +13,14 @@ import { atOrBelow } from '../../lib/names.js';
 import type { DnsRecord } from '../../dns/wire/types.js';
 import type { DnsEntry } from '../../api/endpoints/service.js';
 import type { SandboxModel, SandboxService } from '../model.js';
-import { DEFAULT_TTL } from '../../zone/provider/entry-records.js';
-import { servedRecord } from '../../zone/provider/served-record.js';
+import { recordOfEntry } from '../../zone/provider/entry-records.js';
+import { DEFAULT_TTL } from '../../zone/provider/provider-mapping.js';
 import { arrayOf, watchModel, type ModelChange } from './model-watch.js';
 
 /** Where the synthesised name server of each zone says it is (the listen address). */
 export interface NameServerAddress {
   A?: string;
   AAAA?: string;
-}
-
-/** A TTL or priority as the API keeps it (digits, `-` for the provider's default): the number, or none for anything else. */
-function countOf(text: string): number | undefined {
-  const n = Number(text);
-  return text.trim() !== '' && Number.isInteger(n) && n >= 0 ? n : undefined;
-}
-
-/** An entry of the API's as the record served at `owner` (none when the wire cannot carry its value). */
-export function servedEntry(entry: DnsEntry, owner: string): DnsRecord | undefined {
-  return servedRecord({ name: owner, type: entry.type, value: entry.value, ttl: countOf(entry.ttl), priority: countOf(entry.priority) });
 }
 
 /** An entry as last read: its owner key (none when its name cannot be one) and the record it is served as. */
@@ -146,7 +135,7 @@ class ServiceZone {
     } catch {
       return { key: undefined, record: undefined };
     }
-    return { key, record: servedEntry(entry, key) };
+    return { key, record: recordOfEntry(entry, key) };
   }
 
   private place(entry: DnsEntry, key: string | undefined, seq: number): void {

@@ -1,14 +1,15 @@
 // A record of the zone (as read from the provider, or as an update leaves it) as the resource
 // record a name server answers with: TTL and priority as numbers, the provider's defaults for
 // those it leaves out, the value in wire form. Values the wire cannot carry (a bad address, an
-// SRV without a port) give none, rather than failing the whole answer. The same reading as the
-// sandbox gives the provider's entries (entry-records.ts), without going through an entry.
+// SRV without a port) give none, rather than failing the whole answer. The one reading for the
+// gateway's records and the sandbox's entries (entry-records.ts reads an entry's fields and asks
+// this), by the provider's rules that provider-mapping.ts holds. A file of its own because it
+// needs the DNS wire format, which `zone plan` and `zone apply` never load.
 import { familyOfAddress } from '../../lib/address.js';
 import { splitTxt } from '../../dns/wire/txt-strings.js';
 import { nameToLabels } from '../../dns/wire/names.js';
 import type { DnsRecord } from '../../dns/wire/types.js';
-import { DEFAULT_TTL } from './entry-records.js';
-import { DEFAULT_PRIORITY } from './provider-mapping.js';
+import { DEFAULT_PRIORITY, DEFAULT_TTL, EMPTY_TXT, srvWithPriority } from './provider-mapping.js';
 import { hasPriority, type LiveRecord } from '../record.js';
 
 const MAX_TTL = 0x7fffffff;
@@ -45,11 +46,13 @@ export function servedRecord(r: Omit<LiveRecord, 'entityID'>): DnsRecord | undef
     }
     case 'TXT':
       // The text itself; the two characters "" are what an empty TXT is held as at the provider.
-      return { name, type, ttl, value: value === '""' ? [''] : splitTxt(value) };
+      return { name, type, ttl, value: value === EMPTY_TXT ? [''] : splitTxt(value) };
     case 'SRV': {
-      // `weight port target`, the priority apart; `priority weight port target` is read too.
+      // `weight port target`, the priority apart; `priority weight port target` is read too, its
+      // own priority field first, as the zone engine reads it (provider-mapping.ts).
       const parts = value.trim().split(/\s+/);
-      const [p, weight, port, target] = parts.length === 4 ? parts : [String(priority), ...parts];
+      const srv = srvWithPriority(value, r.priority);
+      const [p, weight, port, target] = srv ? [String(srv.priority), ...srv.value.split(' ')] : [String(priority), ...parts];
       const targetName = target === undefined ? undefined : hostName(target);
       if (parts.length < 3 || parts.length > 4 || targetName === undefined || !/^\d+$/.test(`${p}${weight}${port}`)) return undefined;
       const n = [p, weight, port].map(Number) as [number, number, number];
