@@ -2,7 +2,7 @@
 // ES module build, each chunk made a CommonJS module (build/classic-scripts.mjs). This file
 // runs them as classic scripts with V8's code cache. Node 20 keeps no code cache for a
 // program's own modules: without one every cycle parses its ~95 kB again and compiles each
-// function it calls, about 10 ms of a cycle (README "Performance").
+// function it calls, about 10 ms of a cycle (docs/performance.md).
 //
 // Where a chunk's cache comes from, first that fits:
 // 1. `<chunk>.v8cache` beside the chunk: made by the build (and shipped with the npm package),
@@ -68,8 +68,8 @@ export function codeCacheOf(file: string): Buffer {
 
 /**
  * The CRC-32 of node:zlib, without loading node:zlib when Node allows: zlib.js loads Node's
- * streams, which nothing else in a cycle needs, and that cost a cycle ~5 ms of its ~60 (README
- * "Performance"). Its native half, the same function, is in Node's zlib binding, reachable
+ * streams, which nothing else in a cycle needs, and that cost a cycle ~5 ms of its ~60
+ * (docs/performance.md). Its native half, the same function, is in Node's zlib binding, reachable
  * through process.binding(), whose deprecation (DEP0111) is only documented; with
  * --pending-deprecation Node would warn of it, and then process.binding is Node's warning
  * wrapper (named "deprecated"): node:zlib it is. So too if a later Node takes the binding away.

@@ -1,7 +1,7 @@
 // esbuild plugin: our sources' imports of Node built-ins become process.getBuiltinModule()
 // calls in place (Node 20.16+). A built-in is then no module of the bundle at all: no shim
 // chunk for the ESM loader to resolve, read and link, and no __toESM copy of its properties.
-// Measured on `ddedge update` (see README "Performance"). Dependencies (undici) keep the
+// Measured on `ddedge update` (see docs/performance.md). Dependencies (undici) keep the
 // require() shim of build/build.mjs; they are off the agent's start path.
 import { readFile } from 'node:fs/promises';
 
