@@ -78,7 +78,7 @@ class Cycle {
   /** Every provider call goes through it (budget, stop); see provider-gate.ts. */
   private gate!: ProviderGate;
   private budget?: CallBudget;
-  /** Loaded (with the budget and the gate made) before the first call or backoff check; see send-kit.ts. */
+  /** Loaded (with the budget and the gate made) before the first call or backoff check; see provider-parts.ts. */
   private kit?: Promise<SendKit>;
   private persist: () => void = () => undefined;
   private budgetLogged = false;

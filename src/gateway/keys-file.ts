@@ -12,7 +12,7 @@ import { ConfigError } from '../lib/errors.js';
 import { nameKey } from '../dns/wire/names.js';
 import { TSIG_ALGORITHMS, type TsigAlgorithm, type TsigKey } from '../dns/wire/tsig.js';
 
-/** The types a grant may name: those the provider holds, and DHCID, which the gateway keeps for DHCP servers (dhcid-store.ts). */
+/** The types a grant may name: those the provider holds, and DHCID, which the gateway keeps for DHCP servers (dhcid/store.ts). */
 export const GRANT_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'SRV', 'TXT', 'NS', 'CAA', 'DHCID'] as const;
 export type GrantType = (typeof GRANT_TYPES)[number];
 /** What a `quota` statement bounds: DHCID records the gateway keeps, records made at the provider, provider calls an hour (key-calls.ts). */

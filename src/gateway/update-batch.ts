@@ -217,7 +217,7 @@ async function applyBatch(zone: string, batch: Pending[], deps: BatchDeps): Prom
       if (i) await yieldToListeners();
       const own = namesOf(pending.message, zone);
       const here = recordsAt(current, own);
-      // A delete of every type at a name (type ANY) needs the key to be allowed each type there, DHCID included (update-rules.ts, dhcid-rules.ts).
+      // A delete of every type at a name (type ANY) needs the key to be allowed each type there, DHCID included (update-rules.ts, dhcid/rules.ts).
       const evaluation = evaluateWithDhcid(pending.message, here, zone, (owner, type) => grantsFor(keys, pending.key, zone, owner, type).length > 0, dhcid.held, dhcid.spare);
       if (!evaluation.ok) {
         decide(pending, { rcode: evaluation.rcode, ede: evaluation.ede, why: evaluation.why });

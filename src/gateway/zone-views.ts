@@ -45,7 +45,7 @@ export class ZoneViews {
     private readonly now: () => number = () => Math.floor(Date.now() / 1000),
     /** Told of each change after the first reading (for NOTIFY). */
     private readonly onChange?: (zone: string, soa: SoaRecord) => void,
-    /** Records the gateway keeps itself beside the provider's (DHCID, dhcid-store.ts): answered, transferred, in the serial; those at `names` when given. */
+    /** Records the gateway keeps itself beside the provider's (DHCID, dhcid/store.ts): answered, transferred, in the serial; those at `names` when given. */
     private readonly keptByGateway: (zone: string, names?: string[]) => DnsRecord[] = () => [],
     /** The last serial served for each zone, by this run or an earlier one. */
     private readonly serials: SerialStore = SerialStore.inMemory(),

@@ -1,5 +1,5 @@
 // An UPDATE that may carry DHCID records, which the provider cannot hold and the gateway keeps
-// itself (dhcid-store.ts). The DHCID part is taken out and judged here against the kept
+// itself (dhcid/store.ts). The DHCID part is taken out and judged here against the kept
 // records; the rest goes to update-rules.ts unchanged, against the provider's zone:
 // - prerequisites: on DHCID (exists, does not exist, exactly these values) are checked against
 //   the kept records; "name in use" / "name not in use" see a name holding a DHCID as in use;
