@@ -6,6 +6,7 @@
 // `:<ms>` for slow/hang and `x<count>` to fault only the first <count> requests.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ConfigError } from '../lib/errors.js';
+import { nearestNames } from '../lib/nearest-names.js';
 
 export const FAULT_KINDS = ['slow', 'hang', '500', '502', '503', 'reset', 'garbage', 'empty', 'truncated', 'huge', 'refuse', 'lost-answer'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
@@ -20,17 +21,26 @@ export interface Fault {
 /** The longest delay a timer can wait: beyond it Node fires after 1 ms. */
 const MAX_DELAY_MS = 2 ** 31 - 1;
 
-export function parseFault(text: string): Fault {
+/**
+ * `targets`: the operations (`module/action`) the sandbox serves. A fault aimed elsewhere would
+ * never fire, and whatever relied on it would pass for the wrong reason: refused at start.
+ */
+export function parseFault(text: string, targets?: readonly string[]): Fault {
   // A kind is a word or a status (`500`), so `500x2` reads as 500, twice.
   const match = /^([\w*/-]+)=([a-z]+(?:-[a-z]+)?|\d{3})(?::(\d+))?(?:x(\d+))?$/.exec(text.trim());
   if (!match || !(FAULT_KINDS as readonly string[]).includes(match[2]!)) {
     throw new ConfigError(`--fault: "${text}" is not <target>=<kind>[:<ms>][x<count>] with kind one of ${FAULT_KINDS.join(', ')}`);
   }
+  const target = match[1]!;
+  if (targets && target !== '*' && target !== 'dyndns' && !targets.includes(target)) {
+    const near = nearestNames(target, ['dyndns', ...targets]).slice(0, 3);
+    throw new ConfigError(`--fault: "${text}": the sandbox has no ${target} to fault; give dyndns, * or module/action${near.length ? ` (did you mean ${near.join(' or ')}?)` : ''}`);
+  }
   const delayMs = Number(match[3] ?? 30_000);
   if (delayMs > MAX_DELAY_MS) throw new ConfigError(`--fault: "${text}": a delay is at most ${MAX_DELAY_MS} ms`);
   const remaining = match[4] ? Number(match[4]) : Infinity;
   if (remaining < 1) throw new ConfigError(`--fault: "${text}": the count after x is at least 1`);
-  return { target: match[1]!, kind: match[2] as FaultKind, delayMs, remaining };
+  return { target, kind: match[2] as FaultKind, delayMs, remaining };
 }
 
 /** The fault to apply to a request for `target`, counting it down. */

@@ -3,6 +3,7 @@ import { ConfigError } from '../../lib/errors.js';
 import { listenError } from '../../lib/listen-address.js';
 import { isLoopbackHost } from '../../lib/address.js';
 import { parseFault } from '../../sandbox/faults.js';
+import { OPERATIONS } from '../../sandbox/api-operations.js';
 import { startSandbox } from '../../sandbox/server.js';
 import type { CommandContext } from '../command.js';
 
@@ -24,7 +25,8 @@ export async function run(context: CommandContext): Promise<number> {
       throw new ConfigError(`${flag}: cannot read "${path}": ${(error as NodeJS.ErrnoException).code}`);
     }
   };
-  const faults = ((flags.fault as string[] | undefined) ?? []).map(parseFault);
+  const targets = Object.entries(OPERATIONS).flatMap(([module, actions]) => Object.keys(actions).map((action) => `${module}/${action}`));
+  const faults = ((flags.fault as string[] | undefined) ?? []).map((text) => parseFault(text, targets));
   const plainStyle = (flags['plain-style'] as string | undefined) ?? 'update';
   if (plainStyle !== 'update' && plainStyle !== 'ip') throw new ConfigError(`--plain-style: "${plainStyle}" is not update or ip`);
   const sandbox = await startSandbox({
