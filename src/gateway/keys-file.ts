@@ -60,7 +60,7 @@ type Place = Pick<Token, 'line' | 'column'>;
 const KEYS_FILE_MAX_BYTES = 16 * 1024 * 1024;
 
 /** Reads and checks the file at `path`; `shown` is how errors name it. */
-export function loadKeysFile(path: string, read: (path: string) => string): GatewayKeys {
+export function loadKeysFile(path: string, read: (path: string) => string, uid = process.geteuid?.()): GatewayKeys {
   let stats: Stats;
   try {
     stats = statSync(path);
@@ -71,6 +71,12 @@ export function loadKeysFile(path: string, read: (path: string) => string): Gate
   // such as /dev/zero would be read until memory ran out.
   if (!stats.isFile()) throw new ConfigError(`--keys: "${path}" is ${describeFileType(stats)}, not a regular file; give the keys file itself`);
   if (stats.size > KEYS_FILE_MAX_BYTES) throw new ConfigError(`--keys: "${path}" is larger than ${KEYS_FILE_MAX_BYTES / 1024 / 1024} MiB: not a keys file`);
+  // Whoever may write it decides which keys change the zones: read by root, a user's own file (or
+  // a link to one) would let that user grant himself any name. A gateway run as a user (a
+  // container's) may read a file a host user mounted for it. Without users (Windows), no one else.
+  if (uid === 0 && stats.uid !== 0) {
+    throw new ConfigError(`--keys: "${path}" is owned by uid ${stats.uid}, and the gateway runs as root: whoever owns the file decides which keys may change the zones; chown root it (or run the gateway as its owner)`);
+  }
   const mode = stats.mode;
   // Group read is allowed (root:ddedge 0640 is how packages ship secrets); anyone else reading or anyone but the owner writing is not.
   if (mode & 0o007 || mode & 0o020) {
