@@ -23,5 +23,13 @@ export function runAction(table: ActionTable, positionals: string[]): Promise<nu
   if (handler) return handler(args);
   const near = action === undefined ? [] : nearestNames(action, names);
   const choices = `${table.none ? `${table.none.said}, or ` : ''}one of ${names.join(', ')}${near.length ? ` (did you mean ${near.join(' or ')}?)` : ''}`;
-  throw new ConfigError(`${table.command}: ${action === undefined ? '' : `unknown action "${action}"; `}give ${choices} (see ddedge ${table.command} --help)`);
+  const unknown = action === undefined ? '' : ACTION_LIKE.test(action) ? `unknown action "${action}"; ` : 'the first argument is no action; ';
+  throw new ConfigError(`${table.command}: ${unknown}give ${choices} (see ddedge ${table.command} --help)`);
 }
+
+/**
+ * What is quoted back: a word that may be a mistyped action. Anything else may be a secret (a
+ * notification URL given to `notify` without `test`), hold control characters that would reach
+ * the terminal, or be huge.
+ */
+const ACTION_LIKE = /^[a-z][a-z-]{0,31}$/i;

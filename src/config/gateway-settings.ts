@@ -79,9 +79,12 @@ export function readGatewaySettings(pass: SettingsPass): GatewayConfig {
   const notify: DnsServer[] = [];
   const notifyUrls = new Set(config.notify);
   for (const { item, origin } of items(raw('notify'))) {
+    // A "/" is in no HOST[:PORT]: such a value is a URL mistyped (`https:/…`), a secret whose
+    // refusal as a secondary would quote it; the URL check says what is wrong without showing it.
+    const url = isNotifyUrl(item) || item.includes('/');
     try {
-      if (!isNotifyUrl(item)) notify.push(parseDnsServer(item, origin));
-      else if (origin !== '--notify') notifyUrls.add((parseNotifyTarget(item, origin), item));
+      if (!url) notify.push(parseDnsServer(item, origin));
+      else if (origin !== '--notify' || !isNotifyUrl(item)) notifyUrls.add((parseNotifyTarget(item, origin), item));
     } catch (error) {
       problems.push((error as Error).message);
     }

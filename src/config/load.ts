@@ -10,6 +10,7 @@ import { canonicalAddress, familyOfAddress, type Family } from '../lib/address.j
 import { isHostName } from '../lib/names.js';
 import { checkQuorumServers } from '../ip/source-identity.js';
 import { parseSources } from '../ip/sources.js';
+import { outsideText } from '../lib/outside-text.js';
 import { registerSecret, registerSecretUrl } from '../lib/redact.js';
 import { hasApiCredentials, hasDyndnsCredentials, type Config } from './config.js';
 import { bothNames, missingHalf, secretUnread } from './credential-names.js';
@@ -45,6 +46,8 @@ const MAX_TIMEOUT_MS = 5 * 60_000;
 const MIN_INTERVAL_MS = 30_000;
 /** One call a second, all hour: more than any agent needs, and the state's count stays small. */
 export const MAX_CALLS_PER_HOUR = 3600;
+/** The longest problem shown: far above any message of ours, well below a value someone pasted a file into. */
+const PROBLEM_LIMIT = 1000;
 /** Unhealthy once three cycles in a row have not succeeded (or not run). */
 const HEALTH_INTERVALS = 3;
 /** What ddclient and most providers accept for a host's record: a minute to a week. */
@@ -214,7 +217,12 @@ export function loadConfig(options: LoadOptions): Config {
   if (config.listenToken !== undefined && config.listenToken.length < 16) fail('listenToken', one('listenToken')?.origin, 'has fewer than 16 characters; make one with: openssl rand -hex 16');
   if (options.purpose === 'cycle') checkCycleRequirements(config, problems, options.env, one('ttl')?.origin);
   options.readMore?.({ config, env: options.env, raw: (setting) => rawValues(setting, options, problems), problems });
-  if (problems.length) throw new ConfigError(problems.length === 1 ? problems[0]! : `invalid configuration:\n  ${problems.join('\n  ')}`);
+  if (problems.length) {
+    // A problem quotes its value, which may come from a file the user has not read: one line
+    // each, its control characters escaped, a huge value cut (secrets masked before the cut).
+    const shown = problems.map((problem) => outsideText(problem, PROBLEM_LIMIT));
+    throw new ConfigError(shown.length === 1 ? shown[0]! : `invalid configuration:\n  ${shown.join('\n  ')}`);
+  }
   return config;
 }
 

@@ -7,8 +7,9 @@
 // Comments as in named.conf (#, //, /* */). Every error names the file, line and column and
 // what was expected there; no message shows what may be a secret (see shown()). A file others
 // may read is refused: it holds every key's secret.
-import { statSync } from 'node:fs';
+import { statSync, type Stats } from 'node:fs';
 import { ConfigError } from '../lib/errors.js';
+import { describeFileType } from '../lib/regular-file.js';
 import { nameKey } from '../dns/wire/names.js';
 import { TSIG_ALGORITHMS, type TsigAlgorithm, type TsigKey } from '../dns/wire/tsig.js';
 
@@ -55,14 +56,28 @@ interface Token {
 /** Where an error points: a line and column (1-based). */
 type Place = Pick<Token, 'line' | 'column'>;
 
+/** Far above any keys file (a key and its grants take about 150 bytes). */
+const KEYS_FILE_MAX_BYTES = 16 * 1024 * 1024;
+
 /** Reads and checks the file at `path`; `shown` is how errors name it. */
-export function loadKeysFile(path: string, read: (path: string) => string): GatewayKeys {
-  let mode: number;
+export function loadKeysFile(path: string, read: (path: string) => string, uid = process.geteuid?.()): GatewayKeys {
+  let stats: Stats;
   try {
-    mode = statSync(path).mode;
+    stats = statSync(path);
   } catch (error) {
     throw new ConfigError(`--keys: cannot read "${path}": ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
+  // A FIFO would hold the read (and the process, deaf to SIGTERM) until a writer came; a device
+  // such as /dev/zero would be read until memory ran out.
+  if (!stats.isFile()) throw new ConfigError(`--keys: "${path}" is ${describeFileType(stats)}, not a regular file; give the keys file itself`);
+  if (stats.size > KEYS_FILE_MAX_BYTES) throw new ConfigError(`--keys: "${path}" is larger than ${KEYS_FILE_MAX_BYTES / 1024 / 1024} MiB: not a keys file`);
+  // Whoever may write it decides which keys change the zones: read by root, a user's own file (or
+  // a link to one) would let that user grant himself any name. A gateway run as a user (a
+  // container's) may read a file a host user mounted for it. Without users (Windows), no one else.
+  if (uid === 0 && stats.uid !== 0) {
+    throw new ConfigError(`--keys: "${path}" is owned by uid ${stats.uid}, and the gateway runs as root: whoever owns the file decides which keys may change the zones; chown root it (or run the gateway as its owner)`);
+  }
+  const mode = stats.mode;
   // Group read is allowed (root:ddedge 0640 is how packages ship secrets); anyone else reading or anyone but the owner writing is not.
   if (mode & 0o007 || mode & 0o020) {
     throw new ConfigError(`--keys: "${path}" can be ${mode & 0o004 ? 'read' : 'changed'} by other users (mode ${(mode & 0o777).toString(8).padStart(4, '0')}); it holds TSIG secrets: chmod 600 (or 640 for the service's group)`);

@@ -1,0 +1,54 @@
+// A keys file that is no regular file (a FIFO, a device) is refused at once, with exit 2: read,
+// a FIFO without a writer held the gateway (and check-keys) forever, deaf to SIGTERM since the
+// read blocks the process, and a device without end (a 0600 node of /dev/zero) was read until
+// it held gigabytes.
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { baseEnv, startDist, tempDir, type RunResult } from '../../helpers/cli.js';
+
+/** How long a refusal may take on a loaded machine before it is a hang; the child is then killed. */
+const BOUND_MS = 60_000;
+
+async function runBounded(args: string[], env: Record<string, string>): Promise<RunResult | 'hung'> {
+  const child = startDist(args, env);
+  let timer: NodeJS.Timeout | undefined;
+  const hung = new Promise<'hung'>((resolve) => (timer = setTimeout(() => resolve('hung'), BOUND_MS)));
+  const outcome = await Promise.race([child.result, hung]);
+  clearTimeout(timer);
+  // SIGKILL: a process blocked in a read never runs its SIGTERM handler.
+  if (outcome === 'hung') child.kill('SIGKILL');
+  return outcome;
+}
+
+describe('a keys file that is a FIFO (mode 0600, no writer)', () => {
+  const fifo = (): string => {
+    const path = join(tempDir(), 'gateway.keys');
+    execFileSync('mkfifo', ['-m', '600', path]);
+    return path;
+  };
+
+  it('check-keys refuses it with exit 2, naming what it is', async () => {
+    const run = await runBounded(['gateway', 'check-keys', fifo()], baseEnv());
+    expect(run).not.toBe('hung');
+    const { code, stderr } = run as RunResult;
+    expect(code, stderr).toBe(2);
+    expect(stderr).toMatch(/--keys: ".*gateway\.keys" is a FIFO, not a regular file/);
+  }, BOUND_MS + 10_000);
+
+  it('the gateway refuses it with exit 2 before it listens', async () => {
+    const dir = tempDir();
+    const run = await runBounded(['gateway', '--state-dir', join(dir, 'state'), '--dns-listen', '127.0.0.1:0', '--primary-name', 'gw.example.com'], baseEnv({
+      DDEDGE_API_URL: 'http://127.0.0.1:9',
+      DDEDGE_API_USER: 'u',
+      DDEDGE_API_PASSWORD: 'p',
+      DDEDGE_GATEWAY_ZONES: 'example.com',
+      DDEDGE_GATEWAY_KEYS_FILE: fifo(),
+    }));
+    expect(run).not.toBe('hung');
+    const { code, stderr } = run as RunResult;
+    expect(code, stderr).toBe(2);
+    expect(stderr).toMatch(/is a FIFO, not a regular file/);
+    expect(stderr).not.toContain('answering DNS');
+  }, BOUND_MS + 10_000);
+});
