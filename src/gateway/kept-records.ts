@@ -24,7 +24,7 @@ export function keptRecords(stateDir: string, zone: string, configuredHosts: str
   const keeps = keeper({ zone, hosts, acmeMade: readAcmeChallenges(stateDir).challenges });
   const namedExactly = (key: string, name: string, type: string) => keys.grants.some((g) => g.key === key && g.rule === 'name' && g.name === name && (!g.types.length || (g.types as string[]).includes(type)));
   return (change, key) => {
-    // The provider's records never reach a gateway plan's changes (update-plan.ts): only the agent's and ddedge acme's are judged.
+    // The provider's records never reach a gateway plan's changes (update/plan.ts): only the agent's and ddedge acme's are judged.
     const found = firstKept([change], keeps, ({ name, type }, kept) => kept.by === 'provider' || namedExactly(key, name, type));
     if (!found) return undefined;
     const { name, type } = found.record;

@@ -43,7 +43,7 @@ import { SerialStore } from './serial-store.js';
 import { OwnersLedger } from './key-quotas.js';
 import { startDyndns2Door, type Dyndns2Door } from './dyndns2/door-start.js';
 import type { Dyndns2Settings } from '../config/gateway-settings.js';
-import type { UpdateDeps } from './update-handler.js';
+import type { UpdateDeps } from './update/handler.js';
 
 /** How often the replay memory is written when it changed: a crash forgets at most this much. */
 const REPLAY_SAVE_MS = 2_000;

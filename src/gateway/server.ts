@@ -1,5 +1,5 @@
 // The gateway's DNS side: the shared listener and TSIG guard in front of three kinds of
-// message. UPDATE goes to update-handler.ts; queries are answered authoritatively from the zone
+// message. UPDATE goes to update/handler.ts; queries are answered authoritatively from the zone
 // views by the shared responder (REFUSED for zones not served); other opcodes are NOTIMP.
 // Zone transfers go to a key allowed to `transfer`, over TCP only (transfer.ts). An UPDATE
 // that cannot be read is FORMERR here, with an EDE when it has EDNS (RFC 2136 3.1.1, 3.4.1);
@@ -21,9 +21,9 @@ import { decodeMessage, encodeMessage } from '../dns/wire/message.js';
 import { RCODE, TYPE_CODES } from '../dns/wire/types.js';
 import { AXFR, IXFR, refusedTransfer, transferMessages } from './transfer.js';
 import type { SecondaryLog } from './secondaries.js';
-import { handleUpdate, type UpdateDeps } from './update-handler.js';
-import { OPCODE_UPDATE } from './update-message.js';
-import { readUpdateHead } from './update-head.js';
+import { handleUpdate, type UpdateDeps } from './update/handler.js';
+import { OPCODE_UPDATE } from './update/message.js';
+import { readUpdateHead } from './update/head.js';
 import type { GatewayStats } from './stats.js';
 
 export interface GatewayServerOptions extends UpdateDeps {
@@ -134,7 +134,7 @@ function isTransfer(packet: Buffer): boolean {
 /**
  * FORMERR for an UPDATE whose zone section is not one SOA question or whose records' framing
  * cannot be followed (RFC 2136 3.1.1); undefined when it can. The records' data is read later,
- * once the signer is known (update-handler.ts).
+ * once the signer is known (update/handler.ts).
  */
 function updateFormError(packet: Buffer): Buffer | undefined {
   try {

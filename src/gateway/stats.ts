@@ -10,8 +10,8 @@ import { lowerName } from '../lib/names.js';
 import { redact } from '../lib/redact.js';
 import type { ZoneProvider } from '../zone/provider/provider-zone.js';
 import { AXFR, IXFR } from './transfer.js';
-import { OPCODE_UPDATE } from './update-message.js';
-import { readUpdateHead } from './update-head.js';
+import { OPCODE_UPDATE } from './update/message.js';
+import { readUpdateHead } from './update/head.js';
 
 export interface ZoneReading {
   /** Milliseconds since the epoch of the last complete reading. */

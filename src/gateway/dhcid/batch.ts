@@ -1,4 +1,4 @@
-// The DHCID records of one zone while a batch of updates (update-batch.ts) is judged and
+// The DHCID records of one zone while a batch of updates (update/batch.ts) is judged and
 // written: each accepted update's DHCID changes are applied to a working copy; the copy is saved
 // before the provider's writes and the records read at the start are put back when those writes
 // fail, so the kept records change only with the provider's zone.

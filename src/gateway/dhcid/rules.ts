@@ -1,6 +1,6 @@
 // An UPDATE that may carry DHCID records, which the provider cannot hold and the gateway keeps
 // itself (dhcid/store.ts). The DHCID part is taken out and judged here against the kept
-// records; the rest goes to update-rules.ts unchanged, against the provider's zone:
+// records; the rest goes to update/rules.ts unchanged, against the provider's zone:
 // - prerequisites: on DHCID (exists, does not exist, exactly these values) are checked against
 //   the kept records; "name in use" / "name not in use" see a name holding a DHCID as in use;
 // - updates: DHCID adds and deletes (one record, the RRset) change the kept records, in order;
@@ -8,14 +8,14 @@
 // The two parts are independent but for those name checks and that delete, so splitting keeps
 // RFC 2136's meaning. A delete of everything at a name is allowed, as BIND's update-policy
 // allows it, when the key may change every type the name holds (Kea's removal deletes the name
-// with a key granted A, AAAA and DHCID only): update-rules.ts checks the provider's types, and
+// with a key granted A, AAAA and DHCID only): update/rules.ts checks the provider's types, and
 // a kept DHCID there needs a grant for DHCID.
 import { EDE } from '../../dns/wire/edns.js';
 import { atOrBelow } from '../../lib/names.js';
 import type { LiveRecord, ZoneRecord } from '../../zone/record.js';
 import { bytesOf, DHCID_DATA_BYTES, isDhcidData, MAX_DHCID_PER_NAME, type DhcidRecord, type DhcidRoom } from './store.js';
-import { CLASS, TYPE_ANY, TYPE_DHCID, type UpdateMessage, type UpdateRecord } from '../update-message.js';
-import { evaluateUpdate, RCODE_UPDATE, type Allowed } from '../update-rules.js';
+import { CLASS, TYPE_ANY, TYPE_DHCID, type UpdateMessage, type UpdateRecord } from '../update/message.js';
+import { evaluateUpdate, RCODE_UPDATE, type Allowed } from '../update/rules.js';
 
 export { TYPE_DHCID };
 
@@ -32,7 +32,7 @@ const isDhcid = (r: UpdateRecord) => r.type === TYPE_DHCID;
 const dataOf = (r: UpdateRecord) => (r.data?.type === `TYPE${TYPE_DHCID}` ? r.data.value : undefined);
 
 /**
- * evaluateUpdate (update-rules.ts) with DHCID kept beside the provider's zone: `held` is the
+ * evaluateUpdate (update/rules.ts) with DHCID kept beside the provider's zone: `held` is the
  * zone's DHCID records as the updates before this one left them, `spare` how many more records
  * (and bytes of them) it may hold. Costs what the update touches, not the size of `held` (a site may have 50,000 leases).
  */
@@ -99,7 +99,7 @@ export function evaluateWithDhcid(message: UpdateMessage, live: LiveRecord[], zo
   return { ok: true, wanted: rest.wanted, dhcid: touched };
 }
 
-/** FORMERR and NOTZONE for DHCID records, as update-rules.ts prescans the others (RFC 2136 3.2, 3.4.1). */
+/** FORMERR and NOTZONE for DHCID records, as update/rules.ts prescans the others (RFC 2136 3.2, 3.4.1). */
 function prescanDhcid(message: UpdateMessage, zone: string): DhcidEvaluation | undefined {
   const badData = (r: UpdateRecord) => r.data && !isDhcidData(dataOf(r) ?? '');
   for (const p of message.prerequisites.filter(isDhcid)) {

@@ -4,7 +4,7 @@
 import { ConfigError } from '../../lib/errors.js';
 import type { Logger } from '../../lib/log.js';
 import type { RefusalLog } from '../refusal-log.js';
-import type { UpdateDeps } from '../update-handler.js';
+import type { UpdateDeps } from '../update/handler.js';
 import { GuessLimit } from './guess-limit.js';
 import type { Dyndns2Code } from './host-update.js';
 import { startDyndns2Listener, type Dyndns2Listener } from './listener.js';

@@ -1,6 +1,6 @@
 // Hosts' addresses, as the gateway's own update path makes them: the same RFC 2136 message
 // nsupdate would send ("delete the A RRset, add the A record"), queued with the DNS door's
-// updates of the zone (update-batch.ts: one fresh read, the key's grants, the records others
+// updates of the zone (update/batch.ts: one fresh read, the key's grants, the records others
 // keep, the call budget, the zone's lock, the journal, rollback). Nothing here writes to the
 // provider. Before that, what can be answered without a call is: a name outside the served
 // zones or the key's grants (`nohost`), and an address the gateway's view of the zone already
@@ -11,13 +11,13 @@ import { canonicalAddress, type RecordType } from '../../lib/address.js';
 import type { Change } from '../../zone/plan/plan.js';
 import { grantsFor } from '../grants.js';
 import { keptRecords } from '../kept-records.js';
-import { enqueueUpdate, type Outcome } from '../update-batch.js';
-import { planTo } from '../update-plan.js';
-import { readPlan } from '../update-reading.js';
+import { enqueueUpdate, type Outcome } from '../update/batch.js';
+import { planTo } from '../update/plan.js';
+import { readPlan } from '../update/reading.js';
 import { callCount, stepsOf } from '../../zone/plan/steps.js';
-import type { UpdateDeps } from '../update-handler.js';
-import { CLASS, type UpdateMessage, type UpdateRecord } from '../update-message.js';
-import { RCODE_UPDATE } from '../update-rules.js';
+import type { UpdateDeps } from '../update/handler.js';
+import { CLASS, type UpdateMessage, type UpdateRecord } from '../update/message.js';
+import { RCODE_UPDATE } from '../update/rules.js';
 
 /** The answer codes of the protocol, as the door counts them. */
 export type Dyndns2Code = 'good' | 'nochg' | 'nohost' | 'notfqdn' | 'numhost' | 'abuse' | 'dnserr' | '911' | 'badauth';
@@ -101,7 +101,7 @@ export function updateHosts(zone: string, hosts: PendingHost[], key: string, cli
   return run.then((outcome) => codeOf(outcome, deps));
 }
 
-/** The calls the batch will weigh the update at (update-batch.ts), as the zone view has the hosts' records. */
+/** The calls the batch will weigh the update at (update/batch.ts), as the zone view has the hosts' records. */
 function leastCalls(zone: string, hosts: PendingHost[], deps: HostUpdateDeps): number {
   const reading = readPlan(zone, new Set(hosts.map((h) => h.name)), deps.views).calls;
   let writes = 0;
@@ -111,7 +111,7 @@ function leastCalls(zone: string, hosts: PendingHost[], deps: HostUpdateDeps): n
     const after = types.map((type) => ({ name, type, ttl: here.find((r) => r.type === type)?.ttl ?? NEW_RECORD_TTL, value: wanted[type]! }));
     writes += callCount(stepsOf(planTo(live, after, zone).changes));
   }
-  // The batch spends the reading, then weighs the writes, their undoing and the reading again (update-batch.ts).
+  // The batch spends the reading, then weighs the writes, their undoing and the reading again (update/batch.ts).
   return 2 * reading + 2 * writes;
 }
 

@@ -6,7 +6,7 @@
 // logged). The proof is what gets answered, not how fast: the machine is shared.
 import dgram from 'node:dgram';
 import { describe, expect, it } from 'vitest';
-import { MAX_KEY_RECORDS, MAX_UPDATE_RECORDS } from '../../../src/gateway/update-limits.js';
+import { MAX_KEY_RECORDS, MAX_UPDATE_RECORDS } from '../../../src/gateway/update/limits.js';
 import { queryPacket, readAnswer, udpExchange } from '../../helpers/dns-wire.js';
 import { CLASS, outcome, rr, signed, TYPE, txtData, updateMessage } from '../../helpers/update-wire.js';
 import { useGateway } from '../../helpers/use-gateway.js';

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { DnsError } from '../../../src/dns/wire/errors.js';
 import { decodeMessage } from '../../../src/dns/wire/message.js';
 import { readName } from '../../../src/dns/wire/names.js';
-import { readUpdate } from '../../../src/gateway/update-message.js';
+import { readUpdate } from '../../../src/gateway/update/message.js';
 
 /** `count` pointers from `at`: the first points at a root label at `at`, each next one at the one before. */
 function pointerChain(at: number, count: number): Buffer {

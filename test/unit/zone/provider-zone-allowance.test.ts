@@ -1,4 +1,4 @@
-// An update's filtered readings are allowed a number of pages in all (update-reading.ts): a name
+// An update's filtered readings are allowed a number of pages in all (update/reading.ts): a name
 // whose filter lists more (a parent of many names) ends the reading after its first page, whose
 // total says so, instead of reading every page. Against the sandbox, calls counted by it.
 import { beforeAll, describe, expect, it } from 'vitest';

@@ -8,8 +8,8 @@ import { EDE } from '../../../../src/dns/wire/edns.js';
 import { DhcidBatch } from '../../../../src/gateway/dhcid/batch.js';
 import { evaluateWithDhcid, TYPE_DHCID } from '../../../../src/gateway/dhcid/rules.js';
 import { DhcidStore, dhcidStorePath, MAX_DHCID_PER_NAME, MAX_FILE_BYTES, MAX_RECORD_BYTES, recordBytes, type DhcidRecord } from '../../../../src/gateway/dhcid/store.js';
-import { CLASS, type UpdateMessage, type UpdateRecord } from '../../../../src/gateway/update-message.js';
-import type { Allowed } from '../../../../src/gateway/update-rules.js';
+import { CLASS, type UpdateMessage, type UpdateRecord } from '../../../../src/gateway/update/message.js';
+import type { Allowed } from '../../../../src/gateway/update/rules.js';
 import { tempDir } from '../../../helpers/cli.js';
 
 const ZONE = 'example.com';
@@ -22,7 +22,7 @@ const longOwner = (i: number) => `${String(i).padStart(6, '0')}${'\\001'.repeat(
 const add = (name: string, data: string): UpdateRecord => ({ name, type: TYPE_DHCID, class: CLASS.IN, ttl: 300, data: { name, type: `TYPE${TYPE_DHCID}`, ttl: 300, value: data } });
 const message = (updates: UpdateRecord[]): UpdateMessage => ({ id: 1, zone: { name: ZONE, type: 6, class: 1 }, prerequisites: [], updates, edns: false });
 
-/** One update through the steps update-batch.ts takes: judged against the kept records, accepted, saved. */
+/** One update through the steps update/batch.ts takes: judged against the kept records, accepted, saved. */
 function apply(store: DhcidStore, updates: UpdateRecord[]) {
   const batch = new DhcidBatch(store, ZONE);
   const evaluation = evaluateWithDhcid(message(updates), [], ZONE, dhcpKey, batch.held, batch.spare);

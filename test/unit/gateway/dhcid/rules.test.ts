@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest';
 import type { DnsRecord } from '../../../../src/dns/wire/types.js';
 import { evaluateWithDhcid, TYPE_DHCID } from '../../../../src/gateway/dhcid/rules.js';
 import type { DhcidRecord } from '../../../../src/gateway/dhcid/store.js';
-import { CLASS, TYPE_ANY, type UpdateMessage, type UpdateRecord } from '../../../../src/gateway/update-message.js';
-import type { Allowed } from '../../../../src/gateway/update-rules.js';
+import { CLASS, TYPE_ANY, type UpdateMessage, type UpdateRecord } from '../../../../src/gateway/update/message.js';
+import type { Allowed } from '../../../../src/gateway/update/rules.js';
 import type { LiveRecord, ZoneRecord } from '../../../../src/zone/record.js';
 
 const ZONE = 'example.com';

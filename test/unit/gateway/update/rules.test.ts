@@ -1,11 +1,11 @@
 // RFC 2136's meaning of an UPDATE against a zone as the provider holds it: the five
 // prerequisite forms, the four update forms, CNAME exclusivity, grants, and the forms that are
-// FORMERR, NOTZONE or REFUSED. The wire reading (update-message.ts) is exercised by nsupdate.
+// FORMERR, NOTZONE or REFUSED. The wire reading (update/message.ts) is exercised by nsupdate.
 import { describe, expect, it } from 'vitest';
-import type { DnsRecord } from '../../../src/dns/wire/types.js';
-import { CLASS, TYPE_ANY, type UpdateMessage, type UpdateRecord } from '../../../src/gateway/update-message.js';
-import { evaluateUpdate, type Allowed } from '../../../src/gateway/update-rules.js';
-import type { LiveRecord } from '../../../src/zone/record.js';
+import type { DnsRecord } from '../../../../src/dns/wire/types.js';
+import { CLASS, TYPE_ANY, type UpdateMessage, type UpdateRecord } from '../../../../src/gateway/update/message.js';
+import { evaluateUpdate, type Allowed } from '../../../../src/gateway/update/rules.js';
+import type { LiveRecord } from '../../../../src/zone/record.js';
 
 const ZONE = 'example.com';
 const live: LiveRecord[] = [

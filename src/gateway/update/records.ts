@@ -1,10 +1,10 @@
-// The records an UPDATE is evaluated against (update-rules.ts), indexed by name, type and data,
+// The records an UPDATE is evaluated against (rules.ts), indexed by name, type and data,
 // so that each prerequisite and each change costs a few map look-ups, whatever the zone holds:
 // an attack of 1,000 TXT adds per update, each filtering the whole working zone, froze the
 // gateway for a minute. An RRset keeps the TTL all its records are served with, so an add
 // with that TTL (the common case) touches no other record of it.
-import { DEFAULT_TTL } from '../zone/provider/provider-mapping.js';
-import { hasPriority, type ZoneRecord } from '../zone/record.js';
+import { DEFAULT_TTL } from '../../zone/provider/provider-mapping.js';
+import { hasPriority, type ZoneRecord } from '../../zone/record.js';
 
 /** The TTL a record is served with: the provider's default when it has none. */
 export const ttlOf = (r: { ttl?: number }): number => r.ttl ?? DEFAULT_TTL;

@@ -3,10 +3,10 @@
 // grant checks (`x\.y.dyn.example.com` ends with `.dyn.example.com`), so it is refused by its
 // labels, with the rule the zone reader applies (src/lib/names.ts), before anything is read.
 import { describe, expect, it } from 'vitest';
-import { EDE } from '../../../src/dns/wire/edns.js';
-import { grantCovers } from '../../../src/gateway/grants.js';
-import { CLASS, type UpdateMessage, type UpdateRecord } from '../../../src/gateway/update-message.js';
-import { evaluateUpdate, RCODE_UPDATE, unfitOwner } from '../../../src/gateway/update-rules.js';
+import { EDE } from '../../../../src/dns/wire/edns.js';
+import { grantCovers } from '../../../../src/gateway/grants.js';
+import { CLASS, type UpdateMessage, type UpdateRecord } from '../../../../src/gateway/update/message.js';
+import { evaluateUpdate, RCODE_UPDATE, unfitOwner } from '../../../../src/gateway/update/rules.js';
 
 const ZONE = 'example.com';
 const a = (name: string): UpdateRecord => ({ name, type: 1, class: CLASS.IN, ttl: 60, data: { name, type: 'A', ttl: 60, value: '192.0.2.1' } });

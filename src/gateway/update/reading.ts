@@ -7,14 +7,14 @@
 // name's first page tells its total): a batch never takes more pages of filtered listings than
 // reading the whole zone once would, and when it would, it reads the whole zone instead. Every
 // page is counted against the call budget as it is sent (call-budget.ts).
-import { EDE } from '../dns/wire/edns.js';
-import { atOrBelow } from '../lib/names.js';
-import { LIST_PAGE_LENGTH } from '../zone/provider/zone-listing.js';
-import { BroadFilterError, type ZoneProvider } from '../zone/provider/provider-zone.js';
-import type { LiveRecord } from '../zone/record.js';
-import type { UpdateMessage } from './update-message.js';
-import { RCODE_UPDATE } from './update-rules.js';
-import type { ZoneViews } from './zone-views.js';
+import { EDE } from '../../dns/wire/edns.js';
+import { atOrBelow } from '../../lib/names.js';
+import { LIST_PAGE_LENGTH } from '../../zone/provider/zone-listing.js';
+import { BroadFilterError, type ZoneProvider } from '../../zone/provider/provider-zone.js';
+import type { LiveRecord } from '../../zone/record.js';
+import type { UpdateMessage } from './message.js';
+import { RCODE_UPDATE } from './rules.js';
+import type { ZoneViews } from '../zone-views.js';
 
 /**
  * Pages of service/dnslist one update may cause for names it only names in prerequisites (it

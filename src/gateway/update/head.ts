@@ -3,9 +3,9 @@
 // carries an EDE). Read without decoding any record (owners are skipped by their lengths), so
 // that an unsigned or over-long message is refused for the cost of its bytes, not of its records:
 // a 63 KB message of thousands of records once took tens of milliseconds to refuse.
-import { DnsWireError } from '../dns/wire/errors.js';
-import { nameKey, readName, skipName } from '../dns/wire/names.js';
-import { TYPE_CODES } from '../dns/wire/types.js';
+import { DnsWireError } from '../../dns/wire/errors.js';
+import { nameKey, readName, skipName } from '../../dns/wire/names.js';
+import { TYPE_CODES } from '../../dns/wire/types.js';
 
 export interface UpdateHead {
   id: number;

@@ -3,7 +3,7 @@
 // (external-dns batches hundreds; Kea, certbot and nsupdate a few), low enough that a key
 // granted only a wildcard's TXT cannot queue tens of thousands of records: 40 updates of 1,000
 // TXT adds each once held the gateway's CPU for a minute.
-import type { UpdateMessage } from './update-message.js';
+import type { UpdateMessage } from './message.js';
 
 /** Records one UPDATE may carry (each may cost a provider call): more is refused before anything is read. */
 export const MAX_UPDATE_RECORDS = 1000;

@@ -10,38 +10,38 @@
 // What a batch costs follows its updates, not the zone: it reads afresh only the names its
 // updates concern (the whole zone when that takes fewer calls), evaluates each update against
 // the records at its own names, yields to the listeners between updates so that queries and
-// probes are answered meanwhile, and takes on a bounded number of records (update-limits.ts).
+// probes are answered meanwhile, and takes on a bounded number of records (limits.ts).
 // The call budget is asked before the zone is read, and before each update is accepted.
 // A write whose answer was lost is judged by what the provider holds once read again
 // (lost-answer.ts); the journal brackets the writes with intent and result lines (batch-journal.ts).
-import { ApiError } from '../api/errors.js';
-import { EDE } from '../dns/wire/edns.js';
-import type { Logger } from '../lib/log.js';
-import { atOrBelow } from '../lib/names.js';
-import { acquireZoneLock } from '../state/zone-lock.js';
-import { applyPlan, type ApplyOutcome } from '../zone/apply/apply.js';
-import type { Change, Plan } from '../zone/plan/plan.js';
-import type { ZoneProvider } from '../zone/provider/provider-zone.js';
-import type { LiveRecord } from '../zone/record.js';
-import { callCount, stepsOf, type Step } from '../zone/plan/steps.js';
-import { undoWrites } from './batch-undo.js';
-import { DhcidBatch } from './dhcid/batch.js';
-import { bystanderReason, holdsFailedWrite } from './failed-write.js';
-import type { DhcidStore } from './dhcid/store.js';
-import { evaluateWithDhcid } from './dhcid/rules.js';
-import { grantsFor } from './grants.js';
-import { heldAt, journalIntent, journalResult, newBatchId, type JournaledUpdate } from './batch-journal.js';
-import { settleLostAnswer, type Settled } from './lost-answer.js';
-import { QuotaBatch, type OwnersLedger } from './key-quotas.js';
-import type { KeyCalls } from './key-calls.js';
-import type { GatewayKeys } from './keys-file.js';
-import { keptRecords } from './kept-records.js';
-import type { UpdateMessage } from './update-message.js';
-import { MAX_BATCH_RECORDS, MAX_KEY_RECORDS, recordsOf } from './update-limits.js';
-import { planTo } from './update-plan.js';
-import { managedRecords, RCODE_UPDATE } from './update-rules.js';
-import { readAt, readPlan, type Reading } from './update-reading.js';
-import type { ZoneViews } from './zone-views.js';
+import { ApiError } from '../../api/errors.js';
+import { EDE } from '../../dns/wire/edns.js';
+import type { Logger } from '../../lib/log.js';
+import { atOrBelow } from '../../lib/names.js';
+import { acquireZoneLock } from '../../state/zone-lock.js';
+import { applyPlan, type ApplyOutcome } from '../../zone/apply/apply.js';
+import type { Change, Plan } from '../../zone/plan/plan.js';
+import type { ZoneProvider } from '../../zone/provider/provider-zone.js';
+import type { LiveRecord } from '../../zone/record.js';
+import { callCount, stepsOf, type Step } from '../../zone/plan/steps.js';
+import { undoWrites } from '../batch-undo.js';
+import { DhcidBatch } from '../dhcid/batch.js';
+import { bystanderReason, holdsFailedWrite } from '../failed-write.js';
+import type { DhcidStore } from '../dhcid/store.js';
+import { evaluateWithDhcid } from '../dhcid/rules.js';
+import { grantsFor } from '../grants.js';
+import { heldAt, journalIntent, journalResult, newBatchId, type JournaledUpdate } from '../batch-journal.js';
+import { settleLostAnswer, type Settled } from '../lost-answer.js';
+import { QuotaBatch, type OwnersLedger } from '../key-quotas.js';
+import type { KeyCalls } from '../key-calls.js';
+import type { GatewayKeys } from '../keys-file.js';
+import { keptRecords } from '../kept-records.js';
+import type { UpdateMessage } from './message.js';
+import { MAX_BATCH_RECORDS, MAX_KEY_RECORDS, recordsOf } from './limits.js';
+import { planTo } from './plan.js';
+import { managedRecords, RCODE_UPDATE } from './rules.js';
+import { readAt, readPlan, type Reading } from './reading.js';
+import type { ZoneViews } from '../zone-views.js';
 
 export interface Outcome {
   rcode: number;
@@ -81,7 +81,7 @@ interface Pending {
 
 const queues = new Map<string, Pending[]>();
 const running = new Set<string>();
-/** Records of each key's updates waiting or being made (update-limits.ts). */
+/** Records of each key's updates waiting or being made (limits.ts). */
 const queuedByKey = new Map<string, number>();
 const OK: Outcome = { rcode: 0, ede: 0, why: '' };
 
@@ -156,7 +156,7 @@ function groupByName(records: LiveRecord[], names: Set<string>): Map<string, Liv
   return byName;
 }
 
-/** The records the provider holds at `names`, read afresh (update-reading.ts) and shown in the zone's view. */
+/** The records the provider holds at `names`, read afresh (reading.ts) and shown in the zone's view. */
 async function readNames(provider: ZoneProvider, zone: string, names: Set<string>, reading: Reading, deps: BatchDeps): Promise<LiveRecord[]> {
   const { atNames, whole } = await readAt(provider, zone, names, reading, deps.views);
   if (whole) deps.views.show(zone, whole);
@@ -217,7 +217,7 @@ async function applyBatch(zone: string, batch: Pending[], deps: BatchDeps): Prom
       if (i) await yieldToListeners();
       const own = namesOf(pending.message, zone);
       const here = recordsAt(current, own);
-      // A delete of every type at a name (type ANY) needs the key to be allowed each type there, DHCID included (update-rules.ts, dhcid/rules.ts).
+      // A delete of every type at a name (type ANY) needs the key to be allowed each type there, DHCID included (rules.ts, dhcid/rules.ts).
       const evaluation = evaluateWithDhcid(pending.message, here, zone, (owner, type) => grantsFor(keys, pending.key, zone, owner, type).length > 0, dhcid.held, dhcid.spare);
       if (!evaluation.ok) {
         decide(pending, { rcode: evaluation.rcode, ede: evaluation.ede, why: evaluation.why });

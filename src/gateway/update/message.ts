@@ -1,11 +1,11 @@
 // An UPDATE message (RFC 2136 section 2) as its four sections: the zone, the prerequisites, the
 // updates and the additional data. Unlike a query, each record's class carries meaning here
 // (ANY and NONE select the prerequisite and update forms), so records are read with it kept.
-import { decodeData, readRecordHead } from '../dns/wire/message.js';
-import { textRdataNotUtf8 } from '../dns/wire/txt-strings.js';
-import { nameKey } from '../dns/wire/names.js';
-import type { DnsRecord } from '../dns/wire/types.js';
-import { readZoneSection } from './update-head.js';
+import { decodeData, readRecordHead } from '../../dns/wire/message.js';
+import { textRdataNotUtf8 } from '../../dns/wire/txt-strings.js';
+import { nameKey } from '../../dns/wire/names.js';
+import type { DnsRecord } from '../../dns/wire/types.js';
+import { readZoneSection } from './head.js';
 
 export const OPCODE_UPDATE = 5;
 export const CLASS = { IN: 1, NONE: 254, ANY: 255 } as const;

@@ -1,23 +1,23 @@
 // One UPDATE, from its message to its answer: the zone must be served (NOTAUTH), the message
 // signed by a known key (the TSIG guard answers bad signatures before this runs) and of a
-// bounded size; then update-batch.ts reads the zone afresh, evaluates it (update-rules.ts) and
+// bounded size; then batch.ts reads the zone afresh, evaluates it (rules.ts) and
 // has the zone engine write it, with the updates that arrived meanwhile. Every non-NOERROR
 // answer carries an EDE when the client speaks EDNS (RFC 6891 allows no OPT otherwise).
-import { appendAdditional, EDE, edeOption, optRecord } from '../dns/wire/edns.js';
-import { DnsError } from '../dns/wire/errors.js';
-import { encodeMessage } from '../dns/wire/message.js';
-import { OUR_EDNS_SIZE } from '../dns/server/responder.js';
-import type { Signer } from '../dns/server/tsig-server.js';
-import { enqueueUpdate, type BatchDeps } from './update-batch.js';
-import { OPCODE_UPDATE, readUpdate, type UpdateMessage } from './update-message.js';
-import { readUpdateHead, type UpdateHead } from './update-head.js';
-import { formError } from '../dns/server/form-error.js';
-import { RCODE_UPDATE, grantsFirst, unfitOwner, unfitText } from './update-rules.js';
-import { grantsFor, mayChangeIn } from './grants.js';
-import { MAX_UPDATE_RECORDS } from './update-limits.js';
-import { costlyPrerequisites } from './update-reading.js';
-import { rcodeName } from '../dns/wire/types.js';
-import type { RefusalLog } from './refusal-log.js';
+import { appendAdditional, EDE, edeOption, optRecord } from '../../dns/wire/edns.js';
+import { DnsError } from '../../dns/wire/errors.js';
+import { encodeMessage } from '../../dns/wire/message.js';
+import { OUR_EDNS_SIZE } from '../../dns/server/responder.js';
+import type { Signer } from '../../dns/server/tsig-server.js';
+import { enqueueUpdate, type BatchDeps } from './batch.js';
+import { OPCODE_UPDATE, readUpdate, type UpdateMessage } from './message.js';
+import { readUpdateHead, type UpdateHead } from './head.js';
+import { formError } from '../../dns/server/form-error.js';
+import { RCODE_UPDATE, grantsFirst, unfitOwner, unfitText } from './rules.js';
+import { grantsFor, mayChangeIn } from '../grants.js';
+import { MAX_UPDATE_RECORDS } from './limits.js';
+import { costlyPrerequisites } from './reading.js';
+import { rcodeName } from '../../dns/wire/types.js';
+import type { RefusalLog } from '../refusal-log.js';
 
 export interface UpdateDeps extends BatchDeps {
   /** Set once the gateway is stopping: updates not yet started are refused, those in flight finish. */
@@ -30,7 +30,7 @@ export interface UpdateDeps extends BatchDeps {
 
 export async function handleUpdate(packet: Buffer, signer: Signer | undefined, client: string, deps: UpdateDeps): Promise<Buffer> {
   // The zone, the counts and the signer are judged before any record is decoded: a message of
-  // thousands of records from anyone must cost no more than its bytes (update-head.ts).
+  // thousands of records from anyone must cost no more than its bytes (head.ts).
   let head: UpdateHead;
   try {
     head = readUpdateHead(packet);
@@ -65,7 +65,7 @@ export async function handleUpdate(packet: Buffer, signer: Signer | undefined, c
   if (!mayChangeIn(keys, signer.key.name, zone)) return answer(RCODE_UPDATE.REFUSED, { code: EDE.PROHIBITED, why: `the key ${signer.key.name} may change nothing in ${zone}` });
   const early = grantsFirst(message, zone, (owner, type) => grantsFor(keys, signer.key.name, zone, owner, type).length > 0);
   if (early && !early.ok) return answer(early.rcode, { code: early.ede, why: early.why });
-  // A name outside the zone is never read (update-batch.ts: it holds nothing of the zone, and its
+  // A name outside the zone is never read (batch.ts: it holds nothing of the zone, and its
   // filter, "t" say, may list every entry); one costly to read is refused here.
   const costly = costlyPrerequisites(message, zone, deps.views);
   if (costly) return answer(costly.rcode, { code: costly.ede, why: costly.why });

@@ -4,14 +4,14 @@
 // delete an RRset, delete every RRset at a name, delete one RR) on a copy of the zone. What
 // comes out is the zone the update asks for, which the zone engine turns into the writes it
 // needs (plan.ts): the gateway never calls the API itself.
-import { EDE } from '../dns/wire/edns.js';
-import { typeName, type DnsRecord } from '../dns/wire/types.js';
-import { atOrBelow, canonicalName } from '../lib/names.js';
-import { isProviderRecord, providerKeeps } from '../zone/plan/ownership.js';
-import { hasPriority, isZoneType, type LiveRecord, type ZoneRecord } from '../zone/record.js';
-import { canonicalValue, formatCaa, ValueError } from '../zone/values.js';
-import { CLASS, TYPE_ANY, TYPE_DHCID, type UpdateMessage, type UpdateRecord } from './update-message.js';
-import { UpdateRecords } from './update-records.js';
+import { EDE } from '../../dns/wire/edns.js';
+import { typeName, type DnsRecord } from '../../dns/wire/types.js';
+import { atOrBelow, canonicalName } from '../../lib/names.js';
+import { isProviderRecord, providerKeeps } from '../../zone/plan/ownership.js';
+import { hasPriority, isZoneType, type LiveRecord, type ZoneRecord } from '../../zone/record.js';
+import { canonicalValue, formatCaa, ValueError } from '../../zone/values.js';
+import { CLASS, TYPE_ANY, TYPE_DHCID, type UpdateMessage, type UpdateRecord } from './message.js';
+import { UpdateRecords } from './records.js';
 
 export const RCODE_UPDATE = { NOERROR: 0, FORMERR: 1, SERVFAIL: 2, NXDOMAIN: 3, NOTIMP: 4, REFUSED: 5, YXDOMAIN: 6, YXRRSET: 7, NXRRSET: 8, NOTAUTH: 9, NOTZONE: 10 } as const;
 
@@ -35,7 +35,7 @@ export function managedRecords(live: LiveRecord[], zone: string): ZoneRecord[] {
  * a `*` only as the whole leftmost label). A wire label may hold any byte: `x\.y.dyn.example.com`
  * is one label "x.y" under dyn.example.com, which passes the zone and grant checks as text and
  * which the provider then refuses, undoing the writes of every update batched with it. Pure, and
- * cheap: the gateway calls it before the zone is read (update-handler.ts); evaluateUpdate again.
+ * cheap: the gateway calls it before the zone is read (handler.ts); evaluateUpdate again.
  */
 export function unfitOwner(message: UpdateMessage): Evaluation | undefined {
   for (const [what, records] of [['prerequisite', message.prerequisites], ['update', message.updates]] as const) {
@@ -61,7 +61,7 @@ export function unfitText(message: UpdateMessage): Evaluation | undefined {
 
 /**
  * The update evaluated against `live`: the records the provider holds at the names it concerns
- * (more do no harm). Each prerequisite and change costs a few look-ups (update-records.ts), so
+ * (more do no harm). Each prerequisite and change costs a few look-ups (records.ts), so
  * the work follows the update, not the zone; `wanted` holds the records of `live` as the
  * update leaves them.
  */

@@ -5,27 +5,27 @@
 // The decoder is spied on where every reader of an update's records gets it (dns/wire/message.ts).
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { keygenText } from '../../../src/gateway/keygen.js';
-import type { TsigKey } from '../../../src/dns/wire/tsig.js';
-import type { DnsListener } from '../../../src/dns/server/listener.js';
-import { parseKeysFile } from '../../../src/gateway/keys-file.js';
-import { DhcidStore } from '../../../src/gateway/dhcid/store.js';
-import { startGatewayServer } from '../../../src/gateway/server.js';
-import { ZoneViews } from '../../../src/gateway/zone-views.js';
-import { silentLogger } from '../../../src/lib/log.js';
-import type { ZoneProvider } from '../../../src/zone/provider/provider-zone.js';
-import { tempDir } from '../../helpers/cli.js';
-import { udpExchange } from '../../helpers/dns-wire.js';
-import { aData, CLASS, outcome, rr, signed, TYPE, updateMessage } from '../../helpers/update-wire.js';
+import { keygenText } from '../../../../src/gateway/keygen.js';
+import type { TsigKey } from '../../../../src/dns/wire/tsig.js';
+import type { DnsListener } from '../../../../src/dns/server/listener.js';
+import { parseKeysFile } from '../../../../src/gateway/keys-file.js';
+import { DhcidStore } from '../../../../src/gateway/dhcid/store.js';
+import { startGatewayServer } from '../../../../src/gateway/server.js';
+import { ZoneViews } from '../../../../src/gateway/zone-views.js';
+import { silentLogger } from '../../../../src/lib/log.js';
+import type { ZoneProvider } from '../../../../src/zone/provider/provider-zone.js';
+import { tempDir } from '../../../helpers/cli.js';
+import { udpExchange } from '../../../helpers/dns-wire.js';
+import { aData, CLASS, outcome, rr, signed, TYPE, updateMessage } from '../../../helpers/update-wire.js';
 
 const decodes = vi.hoisted(() => ({ count: 0, names: 0 }));
 // Each owner name read into text costs as much as a small record's data: the walk to the TSIG skips them.
-vi.mock('../../../src/dns/wire/names.js', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../../../src/dns/wire/names.js')>();
+vi.mock('../../../../src/dns/wire/names.js', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../../../src/dns/wire/names.js')>();
   return { ...original, readName: (...args: Parameters<typeof original.readName>) => (decodes.names++, original.readName(...args)) };
 });
-vi.mock('../../../src/dns/wire/message.js', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../../../src/dns/wire/message.js')>();
+vi.mock('../../../../src/dns/wire/message.js', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../../../src/dns/wire/message.js')>();
   return {
     ...original,
     readRecordHead: (...args: Parameters<typeof original.readRecordHead>) => (decodes.count++, original.readRecordHead(...args)),
