@@ -9,7 +9,8 @@ import { tool } from '../api/endpoints/tool.js';
 import { TransportError } from '../http/errors.js';
 import type { RecordType } from '../lib/address.js';
 import type { Logger } from '../lib/log.js';
-import { entryMatchesHost } from '../lib/names.js';
+import { atOrBelow, entryMatchesHost } from '../lib/names.js';
+import { ConfigError } from '../lib/errors.js';
 
 // What a cycle needs to build its client (config/api-client.ts, and undici's pool for the
 // gate to count), reached through this file: the API path then stays the few chunks it was.
@@ -31,6 +32,10 @@ export async function updateRecordViaApi(
   ttl?: number,
 ): Promise<ApiUpdate> {
   const matches = await entriesOf(client, zone, host, type);
+  // Checked after the read, which says first when the service itself is unknown (error 4001). The
+  // API names an entry relative to the service's zone: a host outside it would be created as
+  // <host>.<zone>, a record nobody asked for, and reported as updated.
+  if (!atOrBelow(host, zone)) throw new ConfigError(`${host} is not in the zone of ${zone} (--service / DDEDGE_SERVICE): the API writes only that zone's records`);
   const [entry, ...others] = matches;
   if (others.length) logger.warn(`${host} has ${matches.length} ${type} entries in ${zone}; updating entity ${entry!.entityID} only`);
   // Without --ttl the entry keeps whatever TTL it has; with it, a TTL alone is a change.

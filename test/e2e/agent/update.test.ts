@@ -132,6 +132,14 @@ describe('the registrar API path', () => {
     expect(zoneValue(sandbox, 'new.example.com')).toBe('81.0.2.15');
   });
 
+  it('refuses a host outside the zone of the service, writing nothing (the API would make <host>.<zone>)', async () => {
+    const result = await runMain(['update', '--ip', '81.0.2.15', '--via', 'api', '--host', 'home.notexample.com', '--service', 'example.com'], agentEnv(sandbox, withApi(sandbox)));
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/home\.notexample\.com is not in the zone of example\.com/);
+    expect(sandbox.calls.get('service/dnscreate')).toBeUndefined();
+    expect(sandbox.calls.get('service/dnsupdate')).toBeUndefined();
+  });
+
   it('keeps AAAA records through the API with --ipv6', async () => {
     const env = agentEnv(sandbox, withApi(sandbox));
     const result = await runMain(['update', '--ip', '81.0.2.15', '--ipv6', '--ip6', '2a00:1450:4003::15'], env);
