@@ -11,6 +11,7 @@ import { statSync, type Stats } from 'node:fs';
 import { ConfigError } from '../lib/errors.js';
 import { describeFileType } from '../lib/regular-file.js';
 import { nameKey } from '../dns/wire/names.js';
+import { canonicalName } from '../lib/names.js';
 import { TSIG_ALGORITHMS, type TsigAlgorithm, type TsigKey } from '../dns/wire/tsig.js';
 
 /** The types a grant may name: those the provider holds, and DHCID, which the gateway keeps for DHCP servers (dhcid/store.ts). */
@@ -149,7 +150,11 @@ export function parseKeysFile(text: string, file: string): GatewayKeys {
           text = text.slice(2);
         }
         try {
-          grant.name = nameKey(text);
+          // A name written in Unicode is held by the zone in punycode: read as its bytes it
+          // would never match an owner.
+          const ascii = /[^\x00-\x7f]/.test(text) ? canonicalName(text) : text;
+          if (ascii === undefined) throw new Error('not a name');
+          grant.name = nameKey(ascii);
         } catch {
           fail(target, `${granted}: expected a DNS name, found ${shown(target)}`);
         }

@@ -27,6 +27,12 @@ const errorOf = (text: string): string => {
 };
 
 describe('the keys file', () => {
+  it('reads a grant written in Unicode as the punycode name the zone holds (it could never match)', () => {
+    const keys = parse(`key "k" { algorithm hmac-sha256; secret "${SECRET}"; };\ngrant "k" name Bücher.Example.com A;\ngrant "k" subdomain ÉTÉ.example.com TXT;`);
+    expect(keys.grants.map((g) => g.name)).toEqual(['xn--bcher-kva.example.com', 'xn--t-9fab.example.com']);
+    expect(grantsFor(keys, 'k', 'example.com', 'xn--bcher-kva.example.com', 'A')).toHaveLength(1);
+  });
+
   it.skipIf(!TSIG_KEYGEN)('reads what tsig-keygen prints, for every algorithm', () => {
     for (const algorithm of ['hmac-sha256', 'hmac-sha384', 'hmac-sha512', 'hmac-sha224', 'hmac-sha1', 'hmac-md5']) {
       const text = execFileSync('tsig-keygen', ['-a', algorithm, `k-${algorithm}.example`], { encoding: 'utf8' });
