@@ -7,7 +7,7 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from './cli.js';
-import { freePort } from './pebble.js';
+import { freePort } from './programs.js';
 
 export interface Named {
   port: number;

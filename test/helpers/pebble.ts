@@ -3,9 +3,9 @@
 // certificate for 127.0.0.1 (Debian's package ships no test certificates); clients trust
 // tlsFiles().ca. It stops by itself after `lifetimeMs` if a test forgets it.
 import { spawn } from 'node:child_process';
-import { accessSync, constants, statSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
-import { delimiter, join } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { freePort } from './programs.js';
 import { tlsFiles } from './servers.js';
 import { tempDir } from './cli.js';
 
@@ -18,33 +18,6 @@ export interface Pebble {
   /** The root that signs the certificates Pebble issues (from its management interface). */
   managementUrl: string;
   close(): Promise<void>;
-}
-
-/**
- * Whether a program is installed (an executable file of that name on the PATH: what a start of it
- * finds), without starting it: `certbot --version` alone took 1.3 s of CPU, once for each file
- * that asked. When it is not, tests skip unless DDEDGE_REQUIRE_TOOLS=1 (CI).
- */
-export function hasProgram(name: string, debianPackage = name): boolean {
-  const found = (process.env.PATH ?? '').split(delimiter).some((dir) => {
-    if (!dir) return false;
-    try {
-      accessSync(join(dir, name), constants.X_OK);
-      return statSync(join(dir, name)).isFile();
-    } catch {
-      return false;
-    }
-  });
-  if (!found && process.env.DDEDGE_REQUIRE_TOOLS && process.env.DDEDGE_REQUIRE_TOOLS !== '0') throw new Error(`${name} is required (DDEDGE_REQUIRE_TOOLS=1): apt-get install ${debianPackage}`);
-  return found;
-}
-
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 export async function startPebble(dnsServer: string, lifetimeMs = 120_000): Promise<Pebble> {

@@ -11,7 +11,8 @@ import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { acmeEnv, challengeValues, zoneWithoutChallenges } from '../../helpers/acme.js';
 import { CANARY, DIST, tempDir } from '../../helpers/cli.js';
-import { hasProgram, startPebble, type Pebble } from '../../helpers/pebble.js';
+import { startPebble, type Pebble } from '../../helpers/pebble.js';
+import { hasProgram } from '../../helpers/programs.js';
 import { useSandbox } from '../../helpers/use-sandbox.js';
 
 const hasPebble = hasProgram('pebble');

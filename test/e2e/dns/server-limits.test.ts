@@ -3,24 +3,16 @@
 // verified by a cookie, the EDNS size for one that is, TC beyond), ANY answered minimally over
 // UDP, BADVERS, a burst right after start, and TCP clients that idle or drip bytes never keeping
 // a real query out. Real dig where it is installed; small Node clients for the raw bytes.
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { baseEnv, startDist, tempDir, waitForOutput } from '../../helpers/cli.js';
-import { hasProgram } from '../../helpers/pebble.js';
+import { hasProgram } from '../../helpers/programs.js';
 import { queryPacket, readAnswer, tcpExchange, udpExchange } from '../../helpers/dns-wire.js';
 
-const DIG = (() => {
-  try {
-    execFileSync('dig', ['-v'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-if (!DIG && process.env.DDEDGE_REQUIRE_TOOLS) throw new Error('dig is required here (DDEDGE_REQUIRE_TOOLS) but not installed: apt-get install bind9-dnsutils');
+const DIG = hasProgram('dig', 'bind9-dnsutils');
 
 const TXT = 16;
 let sandbox: { child: ReturnType<typeof startDist>; apiUrl: string; dnsPort: number };

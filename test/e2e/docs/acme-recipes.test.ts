@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../helpers/cli.js';
-import { freePort, hasProgram } from '../../helpers/pebble.js';
+import { freePort, hasProgram } from '../../helpers/programs.js';
 import { readmeRecipe, REPO, runRecipe, sandboxCalls, withPorts } from '../../helpers/readme-recipes.js';
 
 const TOOLS =

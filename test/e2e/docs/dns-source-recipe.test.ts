@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../../src/sandbox/server.js';
 import { tempDir } from '../../helpers/cli.js';
-import { freePort, hasProgram } from '../../helpers/pebble.js';
+import { freePort, hasProgram } from '../../helpers/programs.js';
 import { readmeRecipe, REPO, runRecipe, withPorts } from '../../helpers/readme-recipes.js';
 
 describe.skipIf(!hasProgram('curl'))('docs/agent.md: a dns: address source against the sandbox', () => {

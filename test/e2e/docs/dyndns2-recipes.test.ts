@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIST, tempDir } from '../../helpers/cli.js';
 import { startDoor, type RunningDoor } from '../../helpers/dyndns2-gateway.js';
-import { freePort, hasProgram } from '../../helpers/pebble.js';
+import { freePort, hasProgram } from '../../helpers/programs.js';
 import { readmeRecipe, REPO, runRecipe, withPorts } from '../../helpers/readme-recipes.js';
 
 const README = readFileSync(resolve(REPO, 'docs/gateway-dyndns2.md'), 'utf8');

@@ -23,7 +23,8 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseEnv, DIST, startDist, tempDir, waitForOutput } from '../../helpers/cli.js';
-import { hasProgram, startPebble, type Pebble } from '../../helpers/pebble.js';
+import { startPebble, type Pebble } from '../../helpers/pebble.js';
+import { hasProgram } from '../../helpers/programs.js';
 import { readmeRecipe, runRecipe, withPorts } from '../../helpers/readme-recipes.js';
 import { sandboxRegistrar } from '../../helpers/sandbox-sdk.js';
 import { useSandbox } from '../../helpers/use-sandbox.js';

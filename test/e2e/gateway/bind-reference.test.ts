@@ -20,7 +20,7 @@ import { udpExchange } from '../../helpers/dns-wire.js';
 import { CLASS, outcome, rr, signed, TYPE, updateMessage } from '../../helpers/update-wire.js';
 import { baseEnv, startDist, tempDir, waitForOutput } from '../../helpers/cli.js';
 import { dig, keyStatement, startNamed, type Named } from '../../helpers/named.js';
-import { hasProgram } from '../../helpers/pebble.js';
+import { hasProgram } from '../../helpers/programs.js';
 
 const TOOLS =
   hasProgram('named', 'bind9') &&

@@ -5,7 +5,7 @@
 // left than the cheapest update takes. Budget 40 here; calls counted by the sandbox.
 import { execFile } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { hasProgram } from '../../helpers/pebble.js';
+import { hasProgram } from '../../helpers/programs.js';
 import { useGateway } from '../../helpers/use-gateway.js';
 import { useSandbox } from '../../helpers/use-sandbox.js';
 

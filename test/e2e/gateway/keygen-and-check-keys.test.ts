@@ -11,7 +11,7 @@ import { decodeMessage, encodeMessage } from '../../../src/dns/wire/message.js';
 import { answerWithTsig } from '../../../src/dns/server/tsig-server.js';
 import { loadKeysFile } from '../../../src/gateway/keys-file.js';
 import { baseEnv, runDist, tempDir } from '../../helpers/cli.js';
-import { hasProgram } from '../../helpers/pebble.js';
+import { hasProgram } from '../../helpers/programs.js';
 
 const BIND_TOOLS = hasProgram('dig', 'bind9-dnsutils') && hasProgram('named-checkconf', 'bind9-utils');
 

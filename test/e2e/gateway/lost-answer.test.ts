@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseFault } from '../../../src/sandbox/faults.js';
 import { keygenText } from '../../../src/gateway/keygen.js';
 import { tempDir } from '../../helpers/cli.js';
-import { hasProgram } from '../../helpers/pebble.js';
+import { hasProgram } from '../../helpers/programs.js';
 import { startGatewayProcess, type GatewayProcess } from '../../helpers/gateway-process.js';
 import { useSandbox } from '../../helpers/use-sandbox.js';
 

@@ -16,7 +16,7 @@ import { parseFault } from '../../../src/sandbox/faults.js';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/server.js';
 import { baseEnv, startDist, tempDir } from '../../helpers/cli.js';
 import { startGatewayProcess } from '../../helpers/gateway-process.js';
-import { hasProgram } from '../../helpers/pebble.js';
+import { hasProgram } from '../../helpers/programs.js';
 
 const TOOLS = hasProgram('nsupdate', 'bind9-dnsutils') && hasProgram('dig', 'bind9-dnsutils');
 const PASSWORD = 'demo-api-password';

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keygenText } from '../../../src/gateway/keygen.js';
 import { parseFault } from '../../../src/sandbox/faults.js';
 import { baseEnv, runDist, startDist, tempDir, waitForOutput } from '../../helpers/cli.js';
-import { hasProgram } from '../../helpers/pebble.js';
+import { hasProgram } from '../../helpers/programs.js';
 import { useSandbox } from '../../helpers/use-sandbox.js';
 
 const TOOLS = hasProgram('nsupdate', 'bind9-dnsutils');

@@ -7,7 +7,7 @@
 import { execFile } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dig, keyStatement, startNamed, type Named } from '../../helpers/named.js';
-import { freePort, hasProgram } from '../../helpers/pebble.js';
+import { freePort, hasProgram } from '../../helpers/programs.js';
 import { useGateway } from '../../helpers/use-gateway.js';
 import { useSandbox } from '../../helpers/use-sandbox.js';
 

@@ -10,7 +10,7 @@ import { tempDir } from '../../helpers/cli.js';
 import { udpExchange } from '../../helpers/dns-wire.js';
 import { startGatewayProcess, writeKeysFile, type GatewayProcess } from '../../helpers/gateway-process.js';
 import { dig, keyStatement, startNamed, type Named } from '../../helpers/named.js';
-import { freePort, hasProgram } from '../../helpers/pebble.js';
+import { freePort, hasProgram } from '../../helpers/programs.js';
 import { aData, CLASS, outcome, rr, signed, TYPE, updateMessage } from '../../helpers/update-wire.js';
 import { useSandbox } from '../../helpers/use-sandbox.js';
 

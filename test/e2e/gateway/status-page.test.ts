@@ -4,7 +4,7 @@
 import { execFile } from 'node:child_process';
 import { createSocket, type Socket } from 'node:dgram';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasProgram } from '../../helpers/pebble.js';
+import { hasProgram } from '../../helpers/programs.js';
 import { useGateway } from '../../helpers/use-gateway.js';
 import { useSandbox } from '../../helpers/use-sandbox.js';
 

@@ -1,6 +1,6 @@
 // SIGTERM while an update is being written: the gateway finishes it, answers it, and exits 0;
 // the provider holds the whole update, not half of it.
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
@@ -8,16 +8,9 @@ import { keygenText } from '../../../src/gateway/keygen.js';
 import { parseFault } from '../../../src/sandbox/faults.js';
 import { startSandbox } from '../../../src/sandbox/server.js';
 import { baseEnv, startDist, tempDir, waitForOutput } from '../../helpers/cli.js';
+import { hasProgram } from '../../helpers/programs.js';
 
-const NSUPDATE = (() => {
-  try {
-    execFileSync('nsupdate', ['-V'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-if (!NSUPDATE && process.env.DDEDGE_REQUIRE_TOOLS) throw new Error('nsupdate is required here (DDEDGE_REQUIRE_TOOLS): apt-get install bind9-dnsutils');
+const NSUPDATE = hasProgram('nsupdate', 'bind9-dnsutils');
 
 it.skipIf(!NSUPDATE)('finishes and answers the update in flight at SIGTERM, then exits 0', async () => {
   const sandbox = await startSandbox({});

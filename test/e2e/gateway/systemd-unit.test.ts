@@ -12,7 +12,7 @@ import { expect, it } from 'vitest';
 import { keygenText } from '../../../src/gateway/keygen.js';
 import { startSandbox } from '../../../src/sandbox/server.js';
 import { DIST, tempDir, waitForOutput } from '../../helpers/cli.js';
-import { hasProgram } from '../../helpers/pebble.js';
+import { hasProgram } from '../../helpers/programs.js';
 
 const root = resolve(import.meta.dirname, '../../..');
 const unit = readFileSync(join(root, 'systemd/ddedge-gateway.service'), 'utf8');

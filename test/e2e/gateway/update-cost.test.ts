@@ -14,7 +14,7 @@ import { keygenText } from '../../../src/gateway/keygen.js';
 import { parseFault } from '../../../src/sandbox/faults.js';
 import { baseEnv, startDist, tempDir, waitForOutput } from '../../helpers/cli.js';
 import { queryPacket, readAnswer, udpExchange } from '../../helpers/dns-wire.js';
-import { hasProgram } from '../../helpers/pebble.js';
+import { hasProgram } from '../../helpers/programs.js';
 import { useGateway } from '../../helpers/use-gateway.js';
 import { useSandbox } from '../../helpers/use-sandbox.js';
 

@@ -2,19 +2,12 @@
 // `ddedge sandbox --dns-port`, run as a user would. dig must see what service/dnslist holds,
 // for every type, the negative answers with their SOA, a long TXT over UDP (truncated) and
 // then TCP, and API changes at once (`ddedge ip`'s DNS sources against it: sandbox-dns.test.ts). Skipped without dig, unless DDEDGE_REQUIRE_TOOLS is set.
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseEnv, runDist, startDist, waitForOutput } from '../../helpers/cli.js';
+import { hasProgram } from '../../helpers/programs.js';
 
-const DIG = (() => {
-  try {
-    execFileSync('dig', ['-v'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-if (!DIG && process.env.DDEDGE_REQUIRE_TOOLS) throw new Error('dig is required here (DDEDGE_REQUIRE_TOOLS) but not installed: apt-get install bind9-dnsutils');
+const DIG = hasProgram('dig', 'bind9-dnsutils');
 
 interface Running {
   child: ReturnType<typeof startDist>;

@@ -4,7 +4,7 @@
 // up and restored with `zone apply`, must still answer an empty string to a DNS query, not the
 // two quote characters: the sandbox's name server (the provider's, as the emulator gives it)
 // asked with BIND's dig. The built dist/ddedge.mjs against the sandbox.
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -13,17 +13,10 @@ import { withApi } from '../../helpers/agent-env.js';
 import { baseEnv, runDist, tempDir } from '../../helpers/cli.js';
 import { emptyZone, writeZone } from '../../helpers/zone.js';
 import { useSandbox } from '../../helpers/use-sandbox.js';
+import { hasProgram } from '../../helpers/programs.js';
 
 const ZONE = 'emptytxt.example';
-const DIG = (() => {
-  try {
-    execFileSync('dig', ['-v'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    if (process.env.DDEDGE_REQUIRE_TOOLS === '1') throw new Error('dig is required (DDEDGE_REQUIRE_TOOLS=1): install bind9-dnsutils');
-    return false;
-  }
-})();
+const DIG = hasProgram('dig', 'bind9-dnsutils');
 const sandbox = useSandbox({ dnsPort: 0 });
 beforeEach(async () => {
   const service = emptyZone(sandbox, ZONE);

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseFault } from '../../../../src/sandbox/faults.js';
 import { keygenText } from '../../../../src/gateway/keygen.js';
 import { baseEnv, runDist, tempDir } from '../../../helpers/cli.js';
-import { freePort, hasProgram } from '../../../helpers/pebble.js';
+import { freePort, hasProgram } from '../../../helpers/programs.js';
 import { startGatewayProcess, type GatewayProcess } from '../../../helpers/gateway-process.js';
 import { useSandbox } from '../../../helpers/use-sandbox.js';
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../helpers/cli.js';
 import { startDoor, type RunningDoor } from '../../../helpers/dyndns2-gateway.js';
-import { hasProgram } from '../../../helpers/pebble.js';
+import { hasProgram } from '../../../helpers/programs.js';
 import { tlsFiles } from '../../../helpers/servers.js';
 
 const INADYN = hasProgram('inadyn');

@@ -4,7 +4,7 @@
 // means for the zone, the journal and /metrics; `nochg` costing no provider call.
 import { execFile } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasProgram } from '../../../helpers/pebble.js';
+import { hasProgram } from '../../../helpers/programs.js';
 import { startDoor, type RunningDoor } from '../../../helpers/dyndns2-gateway.js';
 
 const KEYS = [
