@@ -1,18 +1,13 @@
 // A real client that was not written here: Debian's ddclient, its `dondominio` protocol
-// pointed at the sandbox over HTTPS with the test CA. .ci/run installs it and sets
-// DDEDGE_REQUIRE_DDCLIENT=1, so in CI this suite cannot be skipped.
-import { execFile } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync, chmodSync } from 'node:fs';
-import { join } from 'node:path';
+// pointed at the sandbox over HTTPS with the test CA (run by helpers/ddclient.ts, which CI
+// requires).
+import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/server.js';
 import type { PlainStyle } from '../../../src/sandbox/dyndns.js';
 import { zoneValue } from '../../helpers/agent-env.js';
-import { tempDir } from '../../helpers/cli.js';
 import { tlsFiles } from '../../helpers/servers.js';
-
-const DDCLIENT = ['/usr/bin/ddclient', '/usr/sbin/ddclient'].find((p) => existsSync(p));
-if (!DDCLIENT && process.env.DDEDGE_REQUIRE_DDCLIENT) throw new Error('ddclient is required here (DDEDGE_REQUIRE_DDCLIENT) but not installed: apt-get install ddclient');
+import { DDCLIENT, runDdclient, type DdclientRun } from '../../helpers/ddclient.js';
 
 let sandbox: Sandbox | undefined;
 afterEach(async () => {
@@ -20,30 +15,19 @@ afterEach(async () => {
   sandbox = undefined;
 });
 
-async function ddclient(plainStyle: PlainStyle, ip: string, key = 'demo-dyndns-key'): Promise<{ output: string; success: boolean; failed: boolean }> {
+async function ddclient(plainStyle: PlainStyle, ip: string, key = 'demo-dyndns-key'): Promise<DdclientRun> {
   const files = tlsFiles();
   sandbox ??= await startSandbox({ tls: { cert: readFileSync(files.cert, 'utf8'), key: readFileSync(files.key, 'utf8') }, plainStyle });
-  const dir = tempDir('ddedge-ddclient-');
-  const conf = join(dir, 'ddclient.conf');
-  writeFileSync(
-    conf,
-    [
-      'ssl=yes',
-      `ssl_ca_file=${files.ca}`,
-      `use=ip, ip=${ip}`,
-      'protocol=dondominio',
-      `server=${new URL(sandbox.url).host}`,
-      'login=demo-user',
-      `password=${key}`,
-      'home.example.com',
-      '',
-    ].join('\n'),
-  );
-  chmodSync(conf, 0o600);
-  const output = await new Promise<string>((resolve) =>
-    execFile(DDCLIENT!, ['-daemon=0', '-foreground', '-verbose', '-noquiet', '-force', '-file', conf, '-cache', join(dir, 'cache')], { timeout: 30_000 }, (_e, stdout, stderr) => resolve(stdout + stderr)),
-  );
-  return { output, success: /SUCCESS:\s+updating home\.example\.com/.test(output), failed: /FAILED:\s+updating home\.example\.com/.test(output) };
+  return runDdclient([
+    'ssl=yes',
+    `ssl_ca_file=${files.ca}`,
+    `use=ip, ip=${ip}`,
+    'protocol=dondominio',
+    `server=${new URL(sandbox.url).host}`,
+    'login=demo-user',
+    `password=${key}`,
+    'home.example.com',
+  ]);
 }
 
 describe.skipIf(!DDCLIENT)('ddclient against the sandbox', () => {

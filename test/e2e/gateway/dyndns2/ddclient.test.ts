@@ -2,44 +2,28 @@
 // over plain HTTP and over HTTPS with the test CA. It sets the A record, then (forced to send
 // again) meets "nochg" with no provider call; a key for another name gets "nohost" and a wrong
 // password "badauth", both of which ddclient reports as failures.
-import { execFile } from 'node:child_process';
-import { chmodSync, existsSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../../../helpers/cli.js';
 import { startDoor, type RunningDoor } from '../../../helpers/dyndns2-gateway.js';
 import { tlsFiles } from '../../../helpers/servers.js';
+import { DDCLIENT, runDdclient, type DdclientRun } from '../../../helpers/ddclient.js';
 
-const DDCLIENT = ['/usr/bin/ddclient', '/usr/sbin/ddclient'].find((p) => existsSync(p));
-if (!DDCLIENT && process.env.DDEDGE_REQUIRE_DDCLIENT) throw new Error('ddclient is required here (DDEDGE_REQUIRE_DDCLIENT) but not installed: apt-get install ddclient');
 
 const KEYS = [
   { name: 'router', rules: ['grant "router" name home.example.com A;'] },
   { name: 'office', rules: ['grant "office" name office.example.com A;'] },
 ];
 
-async function ddclient(door: RunningDoor, options: { tls: boolean; login: string; password: string; ip: string }): Promise<{ output: string; success: boolean; failed: boolean }> {
-  const dir = tempDir('ddedge-ddclient-dyndns2-');
-  const conf = join(dir, 'ddclient.conf');
-  writeFileSync(
-    conf,
-    [
-      options.tls ? 'ssl=yes' : 'ssl=no',
-      ...(options.tls ? [`ssl_ca_file=${tlsFiles().ca}`] : []),
-      `use=ip, ip=${options.ip}`,
-      'protocol=dyndns2',
-      `server=${new URL(door.url).host}`,
-      `login=${options.login}`,
-      `password='${options.password}'`,
-      'home.example.com',
-      '',
-    ].join('\n'),
-  );
-  chmodSync(conf, 0o600);
-  const output = await new Promise<string>((resolve) =>
-    execFile(DDCLIENT!, ['-daemon=0', '-foreground', '-verbose', '-noquiet', '-force', '-file', conf, '-cache', join(dir, 'cache')], { timeout: 30_000 }, (_e, stdout, stderr) => resolve(stdout + stderr)),
-  );
-  return { output, success: /SUCCESS:\s+updating home\.example\.com/.test(output), failed: /FAILED:\s+updating home\.example\.com/.test(output) };
+async function ddclient(door: RunningDoor, options: { tls: boolean; login: string; password: string; ip: string }): Promise<DdclientRun> {
+  return runDdclient([
+    options.tls ? 'ssl=yes' : 'ssl=no',
+    ...(options.tls ? [`ssl_ca_file=${tlsFiles().ca}`] : []),
+    `use=ip, ip=${options.ip}`,
+    'protocol=dyndns2',
+    `server=${new URL(door.url).host}`,
+    `login=${options.login}`,
+    `password='${options.password}'`,
+    'home.example.com',
+  ]);
 }
 
 for (const tls of [false, true]) {
