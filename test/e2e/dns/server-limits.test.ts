@@ -4,6 +4,7 @@
 // UDP, BADVERS, a burst right after start, and TCP clients that idle or drip bytes never keeping
 // a real query out. Real dig where it is installed; small Node clients for the raw bytes.
 import { execFile } from 'node:child_process';
+import { createSocket } from 'node:dgram';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
@@ -89,25 +90,30 @@ describe('UDP answers that cannot amplify', () => {
   });
 });
 
+/** Sends every packet at once over one UDP socket; the IDs answered within 5 s (stops early when all are). */
+async function answeredIds(port: number, packets: Buffer[]): Promise<Set<number>> {
+  const socket = createSocket('udp4');
+  await new Promise<void>((r) => socket.bind(0, '127.0.0.1', () => r()));
+  const ids = new Set<number>();
+  const done = new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, 5000);
+    socket.on('message', (m) => {
+      ids.add(m.readUInt16BE(0));
+      if (ids.size === packets.length) (clearTimeout(timer), resolve());
+    });
+  });
+  for (const packet of packets) socket.send(packet, port, '127.0.0.1');
+  await done;
+  socket.close();
+  return ids;
+}
+
 describe('a burst right after start', () => {
   it('answers every one of 200 queries sent at once to a sandbox that has answered nothing yet', async () => {
     const fresh = await startSandbox();
     try {
-      const dgram = await import('node:dgram');
-      const socket = dgram.createSocket('udp4');
-      await new Promise<void>((r) => socket.bind(0, '127.0.0.1', () => r()));
-      const ids = new Set<number>();
-      const done = new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, 5000);
-        socket.on('message', (m) => {
-          ids.add(m.readUInt16BE(0));
-          if (ids.size === 200) (clearTimeout(timer), resolve());
-        });
-      });
-      for (let id = 0; id < 200; id++) socket.send(queryPacket({ id, name: 'example.com', type: 1, edns: 1232 }), fresh.dnsPort, '127.0.0.1');
-      await done;
-      socket.close();
-      expect(ids.size).toBe(200);
+      const packets = Array.from({ length: 200 }, (_, id) => queryPacket({ id, name: 'example.com', type: 1, edns: 1232 }));
+      expect((await answeredIds(fresh.dnsPort, packets)).size).toBe(200);
     } finally {
       fresh.child.kill('SIGTERM');
     }
@@ -119,22 +125,9 @@ describe('a burst right after the first answer (dnsperf -q 32 once got 0 of 32)'
     const fresh = await startSandbox();
     try {
       expect(readAnswer(await udpExchange(fresh.dnsPort, queryPacket({ id: 1, name: 'example.com', type: 6 }))).answers[0]?.type).toBe('SOA');
-      const dgram = await import('node:dgram');
-      const socket = dgram.createSocket('udp4');
-      await new Promise<void>((r) => socket.bind(0, '127.0.0.1', () => r()));
-      const ids = new Set<number>();
-      const done = new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, 5000);
-        socket.on('message', (m) => {
-          ids.add(m.readUInt16BE(0));
-          if (ids.size === 32) (clearTimeout(timer), resolve());
-        });
-      });
       const names = ['example.com', 'www.example.com', 'nope.example.com', 'home.example.com'];
-      for (let id = 100; id < 132; id++) socket.send(queryPacket({ id, name: names[id % 4]!, type: 1 }), fresh.dnsPort, '127.0.0.1');
-      await done;
-      socket.close();
-      expect(ids.size).toBe(32);
+      const packets = Array.from({ length: 32 }, (_, i) => queryPacket({ id: 100 + i, name: names[(100 + i) % 4]!, type: 1 }));
+      expect((await answeredIds(fresh.dnsPort, packets)).size).toBe(32);
     } finally {
       fresh.child.kill('SIGTERM');
     }
