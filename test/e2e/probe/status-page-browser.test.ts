@@ -21,6 +21,20 @@ if (!present && process.env.DDEDGE_REQUIRE_TOOLS) throw new Error(`${CHROMIUM} i
 const SHOTS = process.env.DDEDGE_SCREENSHOTS === 'docs' ? resolve(import.meta.dirname, '../../../docs') : tempDir('ddedge-shots-');
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
+/** `address`'s page in a new tab, with the console errors, page errors and every request's URL recorded. */
+async function openPage(within: Browser, address: string, scheme: 'light' | 'dark', viewport: { width: number; height: number; isMobile?: boolean }) {
+  const page = await within.newPage();
+  const errors: string[] = [];
+  const requests: string[] = [];
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('request', (r) => requests.push(r.url()));
+  await page.setViewport({ ...viewport, deviceScaleFactor: 1 });
+  await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: scheme }]);
+  await page.goto(`${address}/`, { waitUntil: 'load' });
+  return { page, errors, requests };
+}
+
 let sandbox: Sandbox;
 let browser: Browser;
 let daemon: ReturnType<typeof startDist>;
@@ -74,24 +88,11 @@ describe.skipIf(!present)('the status page in Chromium', () => {
     await sandbox?.close();
   });
 
-  /** A page that records console errors, page errors and every request's URL. */
-  async function visit(scheme: 'light' | 'dark', viewport: { width: number; height: number; isMobile?: boolean }) {
-    const page = await browser.newPage();
-    const errors: string[] = [];
-    const requests: string[] = [];
-    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-    page.on('pageerror', (e) => errors.push(String(e)));
-    page.on('request', (r) => requests.push(r.url()));
-    await page.setViewport({ ...viewport, deviceScaleFactor: 1 });
-    await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: scheme }]);
-    await page.goto(`${url}/`, { waitUntil: 'load' });
-    return { page, errors, requests };
-  }
 
   const background = (page: Page) => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
 
   it('light: no console error, nothing requested beyond the daemon, no serious accessibility violation', async () => {
-    const { page, errors, requests } = await visit('light', { width: 1100, height: 900 });
+    const { page, errors, requests } = await openPage(browser, url, 'light', { width: 1100, height: 900 });
     expect(await page.$eval('.overall', (e) => e.textContent)).toBe('1 of 3 record(s) failing.');
     expect(await background(page)).toBe('rgb(255, 255, 255)');
     await page.evaluate(AXE);
@@ -107,7 +108,7 @@ describe.skipIf(!present)('the status page in Chromium', () => {
   });
 
   it('dark: the colours follow the system', async () => {
-    const { page, errors } = await visit('dark', { width: 1100, height: 900 });
+    const { page, errors } = await openPage(browser, url, 'dark', { width: 1100, height: 900 });
     expect(await background(page)).toBe('rgb(13, 17, 23)');
     await page.evaluate(AXE);
     const serious = await page.evaluate(async () => {
@@ -121,7 +122,7 @@ describe.skipIf(!present)('the status page in Chromium', () => {
   });
 
   it('a 360 px phone: the page does not scroll sideways (wide tables scroll inside their box), the button is a finger wide', async () => {
-    const { page, errors } = await visit('light', { width: 360, height: 740, isMobile: true });
+    const { page, errors } = await openPage(browser, url, 'light', { width: 360, height: 740, isMobile: true });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
     const button = await page.$eval('button', (b) => b.getBoundingClientRect().height);
     expect(button).toBeGreaterThanOrEqual(44);
@@ -131,7 +132,7 @@ describe.skipIf(!present)('the status page in Chromium', () => {
   });
 
   it('"Update now" runs a cycle and the page then shows the new address', async () => {
-    const { page, errors, requests } = await visit('light', { width: 1100, height: 900 });
+    const { page, errors, requests } = await openPage(browser, url, 'light', { width: 1100, height: 900 });
     writeFileSync(addressFile, '81.0.2.17\n');
     await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), page.click('button')]);
     expect(page.url(), await page.content()).toBe(`${url}/?asked=1`);
@@ -194,15 +195,7 @@ describe.skipIf(!present)("the gateway's status page in Chromium", () => {
     ['light', { width: 360, height: 740, isMobile: true }, 'gateway-page-phone.png'],
   ] as const) {
     it(`${shot}: no console error, nothing beyond the gateway, no serious accessibility violation, no sideways scroll`, async () => {
-      const page = await chromium.newPage();
-      const errors: string[] = [];
-      const requests: string[] = [];
-      page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-      page.on('pageerror', (e) => errors.push(String(e)));
-      page.on('request', (r) => requests.push(r.url()));
-      await page.setViewport({ ...viewport, deviceScaleFactor: 1 });
-      await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: scheme }]);
-      await page.goto(`${gatewayUrl}/`, { waitUntil: 'load' });
+      const { page, errors, requests } = await openPage(chromium, gatewayUrl, scheme, viewport);
       // Open the first zone's records for the picture.
       await page.$eval('details', (d) => ((d as HTMLDetailsElement).open = true));
       await page.evaluate(AXE);
