@@ -1,23 +1,12 @@
 // The command line has one parser and one help renderer, both ours: `ddedge --help` is made
 // from the same command declarations that main() parses with, so a command, its description
 // and its place in the list cannot differ between the help and what runs.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { renderHelp } from '../../../src/cli/help.js';
 import { COMMANDS } from '../../../src/cli/registry.js';
-
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-
-function sourceFiles(dir: string, out: string[] = []): string[] {
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) sourceFiles(path, out);
-    else if (name.endsWith('.ts')) out.push(path);
-  }
-  return out;
-}
+import { REPO, sourceFiles, SRC } from '../../helpers/source-tree.js';
 
 const columns = Object.getOwnPropertyDescriptor(process.stdout, 'columns');
 afterEach(() => {
@@ -34,9 +23,9 @@ async function helpAt(width: number): Promise<string> {
 describe('one command-line parser', () => {
   it('no source imports a third-party argument parser, and the package declares none', () => {
     const parsers = /from ['"](yargs|yargs\/[^'"]*|commander|minimist|meow|cac|sade|mri|arg)['"]/;
-    const importing = sourceFiles(join(ROOT, 'src')).filter((file) => parsers.test(readFileSync(file, 'utf8')));
+    const importing = sourceFiles(SRC).filter((file) => parsers.test(readFileSync(file, 'utf8')));
     expect(importing).toEqual([]);
-    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+    const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8'));
     const declared = Object.keys({ ...pkg.dependencies, ...pkg.devDependencies, ...pkg.peerDependencies });
     expect(declared.filter((name) => /^(@types\/)?(yargs|commander|minimist|meow|cac|sade|mri|arg)$/.test(name))).toEqual([]);
   });

@@ -3,12 +3,11 @@
 // fix in a helper cannot need a feature, and a feature cannot lean on a sibling feature (the ACME
 // helper once imported the agent to compare two names). New folders must be placed in a tier
 // here before anything can import them.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { importsOf, sourceFiles, SRC } from '../../helpers/source-tree.js';
 
-const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../../../src');
 
 /** Bottom to top. Folders in one tier are peers: neither imports the other. */
 const TIERS: readonly (readonly string[])[] = [
@@ -29,21 +28,10 @@ const INNER_TIERS: Record<string, readonly (readonly string[])[]> = {
   zone: [['.'], ['file'], ['plan'], ['provider'], ['apply']],
 };
 
-function sourceFiles(dir: string, out: string[] = []): string[] {
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) sourceFiles(path, out);
-    else if (name.endsWith('.ts')) out.push(path);
-  }
-  return out;
-}
-
-const IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)['"](\.{1,2}\/[^'"]+)['"]/gm;
-
 /** Every import of the tree as [importing file, imported file], both relative to the tree's root. */
 function importsIn(root: string): [string, string][] {
   return sourceFiles(root).flatMap((file) =>
-    [...readFileSync(file, 'utf8').matchAll(IMPORT)].map((m): [string, string] => [relative(root, file), relative(root, resolve(dirname(file), m[1]!))]),
+    importsOf(file).map((target): [string, string] => [relative(root, file), relative(root, target)]),
   );
 }
 

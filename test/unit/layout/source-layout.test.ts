@@ -1,28 +1,9 @@
 // The source tree's shape, checked: every module lives in a folder that says what it is (no
 // loose files at the root of src/), and no module reaches itself again through its imports
 // (static, type-only or lazy): a circle makes load order matter and hides which layer is below.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-
-const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../../../src');
-
-function sourceFiles(dir: string, out: string[] = []): string[] {
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) sourceFiles(path, out);
-    else if (name.endsWith('.ts')) out.push(path);
-  }
-  return out;
-}
-
-const IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)['"](\.{1,2}\/[^'"]+)['"]/gm;
-
-function importsOf(file: string): string[] {
-  const text = readFileSync(file, 'utf8');
-  return [...text.matchAll(IMPORT)].map((m) => resolve(dirname(file), m[1]!).replace(/\.js$/, '.ts'));
-}
+import { importsOf, sourceFiles, SRC } from '../../helpers/source-tree.js';
 
 /** Every circle in an import graph, each once, as a list of its modules. */
 function findCircles(graph: Map<string, string[]>): string[][] {
