@@ -21,6 +21,13 @@ export function emptyZone(sandbox: Sandbox, name: string): SandboxService {
   return service;
 }
 
+/** Adds entries to `service`'s zone as the API keeps them (TTL and priority as text, `-` for the provider's default). */
+export const entryAdder =
+  (service: SandboxService) =>
+  (id: string, name: string, type: string, value: string, ttl = '-', priority = '-'): void => {
+    service.dns.push({ entityID: id, name, type, ttl, priority, value });
+  };
+
 export interface ZoneRun {
   code: number;
   stdout: string;

@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { withApi } from '../../helpers/agent-env.js';
 import { baseEnv, runDist, tempDir } from '../../helpers/cli.js';
-import { bindTool, emptyZone } from '../../helpers/zone.js';
+import { bindTool, emptyZone, entryAdder } from '../../helpers/zone.js';
 import { useSandbox } from '../../helpers/use-sandbox.js';
 
 const ZONE = 'compiled.example';
@@ -20,7 +20,7 @@ let cwd: string;
 beforeEach(async () => {
   cwd = tempDir('ddedge-cwd-');
   const service = emptyZone(sandbox, ZONE);
-  const add = (id: string, name: string, type: string, value: string, ttl = '-', priority = '-') => service.dns.push({ entityID: id, name, type, ttl, priority, value });
+  const add = entryAdder(service);
   // Records at the provider's default TTL and records with TTLs of their own, some equal to the
   // default (pinned: they must stay pinned), some not.
   add('1', ZONE, 'A', '192.0.2.1');

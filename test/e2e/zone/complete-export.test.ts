@@ -10,7 +10,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../../src/sandbox/server.js';
 import { withApi } from '../../helpers/agent-env.js';
 import { baseEnv, runDist, runMain, tempDir } from '../../helpers/cli.js';
-import { bindTool, emptyZone } from '../../helpers/zone.js';
+import { bindTool, emptyZone, entryAdder } from '../../helpers/zone.js';
 import { useSandbox } from '../../helpers/use-sandbox.js';
 
 const ZONE = 'complete.example';
@@ -20,7 +20,7 @@ let cwd: string;
 beforeEach(async () => {
   cwd = tempDir('ddedge-cwd-');
   const service = emptyZone(sandbox, ZONE);
-  const add = (id: string, name: string, type: string, value: string, ttl = '-', priority = '-') => service.dns.push({ entityID: id, name, type, ttl, priority, value });
+  const add = entryAdder(service);
   add('1', ZONE, 'A', '192.0.2.1');
   add('2', ZONE, 'MX', `mail.${ZONE}`, '3600', '10');
   add('3', `mail.${ZONE}`, 'A', '192.0.2.25');
