@@ -5,7 +5,11 @@ import type { DnsEntry } from '../../api/endpoints/service.js';
 import type { DnsRecord } from '../../dns/wire/types.js';
 import { servedRecord } from './served-record.js';
 
-/** A TTL or priority as the API keeps it (digits, `-` for the provider's default): the number, or none for anything else. */
+/**
+ * A TTL or priority as the API keeps it (digits, `-` for the provider's default): the number, or
+ * none for anything else. More lenient than the zone engine's countOf (` 60 ` is 60 here): the
+ * sandbox's name server has always served what its own API stored that way.
+ */
 function numberOf(text: string): number | undefined {
   const n = Number(text);
   return text.trim() !== '' && Number.isInteger(n) && n >= 0 ? n : undefined;
