@@ -20,7 +20,6 @@ import type { Plan } from '../zone/plan/plan.js';
 import { callCount, stepsOf } from '../zone/plan/steps.js';
 import { LIST_PAGE_LENGTH } from '../zone/provider/zone-listing.js';
 
-export const GATEWAY_CALLS_PER_HOUR = 600;
 /** What the cheapest update that changes something takes: a read, a write, and the write undoing it, should it fail. */
 const CHEAPEST_UPDATE_CALLS = 3;
 

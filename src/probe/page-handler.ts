@@ -11,7 +11,6 @@ import { bearer, checkAccess, formValue, newNonce, sameOrigin, sameSecret } from
 import type { PageContext } from './page-frame.js';
 import { renderAgentPage } from './status-page.js';
 
-export const PAGE_PATHS = ['/', '/update-now'] as const;
 /** The button's form is two short fields. */
 const FORM_BYTES = 2048;
 

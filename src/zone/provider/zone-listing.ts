@@ -8,8 +8,6 @@ import { DdedgeError, ExitCode } from '../../lib/errors.js';
 
 /** Asked of the provider on every page (the spec's default, sent so that a short page means the end). */
 export const LIST_PAGE_LENGTH = 1000;
-/** Zones the contract promises to read: 100,000 entries. */
-export const MAX_ZONE_ENTRIES = 100_000;
 /**
  * Pages one listing may take, whatever the provider says: 100,000 entries even at 200 per
  * page (a provider that shortens pages), and a bound on a provider that never stops.
