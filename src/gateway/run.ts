@@ -21,26 +21,26 @@ import { othersMayWrite } from '../state/state-dir.js';
 import { providerZone, type ZoneProvider } from '../zone/provider/provider-zone.js';
 import { LIST_PAGE_LENGTH } from '../zone/provider/zone-listing.js';
 import type { LiveRecord } from '../zone/record.js';
-import { GatewayBudget } from './call-budget.js';
-import { filterFindsNames } from './filter-probe.js';
-import { KeyCalls } from './key-calls.js';
-import { loadKeysFile, type GatewayKeys } from './keys-file.js';
+import { GatewayBudget } from './limits/call-budget.js';
+import { filterFindsNames } from './dns/filter-probe.js';
+import { KeyCalls } from './limits/key-calls.js';
+import { loadKeysFile, type GatewayKeys } from './keys/keys-file.js';
 import type { DnsListener } from '../dns/server/listener.js';
-import { gatewayAnswer } from './operations.js';
-import { startGatewayServer } from './server.js';
-import { sendNotify, type NotifyTarget } from './notify.js';
-import { GatewayStats } from './stats.js';
-import { RefusalLog } from './refusal-log.js';
-import { RefusalBursts } from './refusal-bursts.js';
-import { SecondaryLog } from './secondaries.js';
+import { gatewayAnswer } from './status/operations.js';
+import { startGatewayServer } from './dns-door.js';
+import { sendNotify, type NotifyTarget } from './dns/notify-secondaries.js';
+import { GatewayStats } from './status/stats.js';
+import { RefusalLog } from './limits/refusal-log.js';
+import { RefusalBursts } from './limits/refusal-bursts.js';
+import { SecondaryLog } from './dns/secondaries.js';
 import { sharedNotifier } from '../notify/notifier.js';
-import { ZoneViews } from './zone-views.js';
-import { ReplayMemory } from './replay-memory.js';
+import { ZoneViews } from './dns/zone-views.js';
+import { ReplayMemory } from './limits/replay-memory.js';
 import { dhcidAnswers } from './dhcid/answers.js';
 import { DhcidStore } from './dhcid/store.js';
-import { reconcileUnfinished } from './unfinished-batches.js';
-import { SerialStore } from './serial-store.js';
-import { OwnersLedger } from './key-quotas.js';
+import { reconcileUnfinished } from './journal/unfinished-batches.js';
+import { SerialStore } from './dns/serial-store.js';
+import { OwnersLedger } from './limits/key-quotas.js';
 import { startDyndns2Door, type Dyndns2Door } from './dyndns2/door-start.js';
 import type { Dyndns2Settings } from '../config/gateway-settings.js';
 import type { UpdateDeps } from './update/handler.js';
@@ -206,7 +206,7 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
         // The page's button: every zone read again now, as --refresh does (a reading under way is not doubled).
         updateNow: () => readAgain(),
         render: async (_url: URL, context: PageContext) => {
-          const [{ gatewayPageView }, { renderGatewayPage }] = await Promise.all([import('./page-view.js'), import('./status-page.js')]);
+          const [{ gatewayPageView }, { renderGatewayPage }] = await Promise.all([import('./status/page-view.js'), import('./status/page.js')]);
           return renderGatewayPage(gatewayPageView({ view, keys: () => keys, refusals: refusals.recent, secondaries: secondaries.recent, stateDir: settings.stateDir }), context);
         },
       };

@@ -5,7 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TsigAlgorithm, TsigKey } from '../../src/dns/wire/tsig.js';
-import { keygenText } from '../../src/gateway/keygen.js';
+import { keygenText } from '../../src/gateway/keys/keygen.js';
 import { baseEnv, HANG_BOUND_MS, startDist, tempDir, waitForOutput } from './cli.js';
 
 export interface GatewayProcess {

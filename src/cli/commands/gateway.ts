@@ -20,7 +20,7 @@ export function run(context: CommandContext): Promise<number> {
         async keygen([name, ...extra]) {
           if (extra.length) throw new ConfigError(`gateway keygen: ${extra.length} unexpected argument(s)`);
           if (!name) throw new ConfigError('gateway keygen: give the key name: ddedge gateway keygen NAME [--algorithm ALG]');
-          const { keygenText } = await import('../../gateway/keygen.js');
+          const { keygenText } = await import('../../gateway/keys/keygen.js');
           io.stdout(keygenText(name, (flags.algorithm as string | undefined) ?? undefined));
           return 0;
         },
@@ -28,7 +28,7 @@ export function run(context: CommandContext): Promise<number> {
           if (extra.length) throw new ConfigError(`gateway check-keys: ${extra.length} unexpected argument(s)`);
           const file = argument ?? (flags.keys as string | undefined);
           if (!file) throw new ConfigError('gateway check-keys: give the keys file: ddedge gateway check-keys FILE');
-          const { loadKeysFile } = await import('../../gateway/keys-file.js');
+          const { loadKeysFile } = await import('../../gateway/keys/keys-file.js');
           const keys = loadKeysFile(resolve(io.cwd, file), (path) => readFileSync(path, 'utf8'));
           for (const warning of keys.warnings) io.stderr(`gateway: warning: ${warning}\n`);
           for (const [name, key] of keys.keys) {

@@ -4,7 +4,7 @@
 // a secondary then answers for the whole zone the DHCP server sees, DHCID included.
 import type { DnsRecord } from '../../dns/wire/types.js';
 import type { DhcidRecord } from './store.js';
-import { TYPE_DHCID } from '../update/message.js';
+import { TYPE_DHCID } from './store.js';
 
 export function dhcidAnswers(records: DhcidRecord[]): DnsRecord[] {
   return records.map((r) => ({ name: r.name, type: `TYPE${TYPE_DHCID}`, ttl: r.ttl, value: r.data }));

@@ -5,8 +5,7 @@
 import type { Logger } from '../../lib/log.js';
 import type { Change } from '../../zone/plan/plan.js';
 import { dhcidChanges } from './changes.js';
-import type { DhcidTouched } from './rules.js';
-import { bytesOf, type DhcidByName, type DhcidRecord, type DhcidRoom, type DhcidStore } from './store.js';
+import { bytesOf, type DhcidByName, type DhcidRecord, type DhcidRoom, type DhcidStore, type DhcidTouched } from './store.js';
 
 export class DhcidBatch {
   private readonly before: DhcidByName;

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../../lib/atomic-write.js';
 import { ConfigError } from '../../lib/errors.js';
 import { atOrBelow } from '../../lib/names.js';
-import { readStateText } from '../state-file.js';
+import { readStateText } from '../../state/state-file.js';
 
 /** One DHCID record: its owner (a name key), TTL and RDATA in hex (identifier type, digest type, digest). */
 export interface DhcidRecord {
@@ -24,6 +24,12 @@ export interface DhcidRecord {
 
 /** A zone's DHCID records by owner name; a list is never empty and never changed in place (replaced whole). */
 export type DhcidByName = Map<string, readonly DhcidRecord[]>;
+
+/** The kept records as an update leaves them: only the names it touched, each with its new list (empty: none left). */
+export type DhcidTouched = Map<string, DhcidRecord[]>;
+
+/** DHCID (RFC 4701), which the wire codec does not name: the gateway keeps such records itself. */
+export const TYPE_DHCID = 49;
 
 /** Far more than the leases of any site one gateway serves; each costs about 150 bytes. */
 export const MAX_DHCID_RECORDS = 50_000;

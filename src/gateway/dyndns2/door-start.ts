@@ -3,7 +3,7 @@
 // wrong-password memory and its answer counts.
 import { ConfigError } from '../../lib/errors.js';
 import type { Logger } from '../../lib/log.js';
-import type { RefusalLog } from '../refusal-log.js';
+import type { RefusalLog } from '../limits/refusal-log.js';
 import type { UpdateDeps } from '../update/handler.js';
 import { GuessLimit } from './guess-limit.js';
 import type { Dyndns2Code } from './host-update.js';

@@ -8,10 +8,10 @@
 // code); nothing a client sent that may be its password reaches a log line.
 import { joinIdentifier } from '../../lib/interface-id.js';
 import { nonPublicReason, type RecordType } from '../../lib/address.js';
-import { grantsFor } from '../grants.js';
-import type { RefusalLog } from '../refusal-log.js';
+import { grantsFor } from '../keys/grants.js';
+import type { RefusalLog } from '../limits/refusal-log.js';
 import { isKeyName, keyOf } from './credentials.js';
-import { keyNameOf } from '../keys-file.js';
+import { keyNameOf } from '../keys/keys-file.js';
 import type { GuessLimit } from './guess-limit.js';
 import { decideHost, isPending, updateHosts, type Dyndns2Code, type HostResult, type HostUpdateDeps, type PendingHost, type WantedAddresses } from './host-update.js';
 import type { Dyndns2Request } from './request.js';

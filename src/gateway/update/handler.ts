@@ -13,11 +13,11 @@ import { OPCODE_UPDATE, readUpdate, type UpdateMessage } from './message.js';
 import { readUpdateHead, type UpdateHead } from './head.js';
 import { formError } from '../../dns/server/form-error.js';
 import { RCODE_UPDATE, grantsFirst, unfitOwner, unfitText } from './rules.js';
-import { grantsFor, mayChangeIn } from '../grants.js';
+import { grantsFor, mayChangeIn } from '../keys/grants.js';
 import { MAX_UPDATE_RECORDS } from './limits.js';
 import { costlyPrerequisites } from './reading.js';
 import { rcodeName } from '../../dns/wire/types.js';
-import type { RefusalLog } from '../refusal-log.js';
+import type { RefusalLog } from '../limits/refusal-log.js';
 
 export interface UpdateDeps extends BatchDeps {
   /** Set once the gateway is stopping: updates not yet started are refused, those in flight finish. */

@@ -6,12 +6,13 @@ import { textRdataNotUtf8 } from '../../dns/wire/txt-strings.js';
 import { nameKey } from '../../dns/wire/names.js';
 import type { DnsRecord } from '../../dns/wire/types.js';
 import { readZoneSection } from './head.js';
+import { TYPE_DHCID } from '../dhcid/store.js';
+
+export { TYPE_DHCID };
 
 export const OPCODE_UPDATE = 5;
 export const CLASS = { IN: 1, NONE: 254, ANY: 255 } as const;
 export const TYPE_ANY = 255;
-/** DHCID (RFC 4701), which the wire codec does not name: the gateway keeps such records itself. */
-export const TYPE_DHCID = 49;
 
 export interface UpdateRecord {
   /** The owner as a name key (lower case, no trailing dot). */

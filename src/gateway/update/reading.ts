@@ -14,7 +14,7 @@ import { BroadFilterError, type ZoneProvider } from '../../zone/provider/provide
 import type { LiveRecord } from '../../zone/record.js';
 import type { UpdateMessage } from './message.js';
 import { RCODE_UPDATE } from './rules.js';
-import type { ZoneViews } from '../zone-views.js';
+import type { ZoneViews } from '../dns/zone-views.js';
 
 /**
  * Pages of service/dnslist one update may cause for names it only names in prerequisites (it

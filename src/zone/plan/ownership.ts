@@ -3,7 +3,7 @@
 // ddedge to ignore, and what the provider keeps (SOA, apex NS, types ddedge does not manage).
 // A plan passes through this policy, as octoDNS's processors pass a plan: `zone apply` leaves
 // every kept record alone on both sides (neither the live record nor the file's is acted on);
-// the gateway refuses a key's update that would change one (gateway/kept-records.ts), and
+// the gateway refuses a key's update that would change one (gateway/keys/kept-records.ts), and
 // plans its writes with only the provider's records left out (providerKeeps).
 import { ConfigError } from '../../lib/errors.js';
 import { agentHostName, type AgentRecords } from './agent-records.js';

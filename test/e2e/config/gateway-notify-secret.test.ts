@@ -5,7 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { keygenText } from '../../../src/gateway/keygen.js';
+import { keygenText } from '../../../src/gateway/keys/keygen.js';
 import { baseEnv, CANARY, runDist, tempDir } from '../../helpers/cli.js';
 
 const MISTYPED = [`https:/hooks.slack.com/services/T0/B0/${CANARY}`, `ntfy:/ntfy.sh/${CANARY}`];

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/server.js';
 import type { TsigKey } from '../../../src/dns/wire/tsig.js';
-import { keygenText } from '../../../src/gateway/keygen.js';
+import { keygenText } from '../../../src/gateway/keys/keygen.js';
 import { udpExchange } from '../../helpers/dns-wire.js';
 import { CLASS, outcome, rr, signed, TYPE, updateMessage } from '../../helpers/update-wire.js';
 import { baseEnv, startDist, tempDir, waitForOutput } from '../../helpers/cli.js';

@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { KEY_BYTES_PER_DAY } from '../../../src/gateway/journal-retention.js';
+import { KEY_BYTES_PER_DAY } from '../../../src/gateway/journal/retention.js';
 import { tempDir } from '../../helpers/cli.js';
 import { udpExchange } from '../../helpers/dns-wire.js';
 import { startGatewayProcess, writeKeysFile, type GatewayProcess } from '../../helpers/gateway-process.js';

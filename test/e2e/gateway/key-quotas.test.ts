@@ -4,7 +4,7 @@
 // Past its quota a key's add is REFUSED with an EDE naming the quota; another key is not
 // affected; deleting its own records makes room again.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_QUOTA } from '../../../src/gateway/key-quotas.js';
+import { DEFAULT_QUOTA } from '../../../src/gateway/limits/key-quotas.js';
 import { udpExchange } from '../../helpers/dns-wire.js';
 import { startGatewayFixture, type RunningGateway } from '../../helpers/gateway-fixture.js';
 import { aData, CLASS, outcome, rr, signed, TYPE, txtData, updateMessage } from '../../helpers/update-wire.js';

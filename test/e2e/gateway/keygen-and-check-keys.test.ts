@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { startDnsListener } from '../../../src/dns/server/listener.js';
 import { decodeMessage, encodeMessage } from '../../../src/dns/wire/message.js';
 import { answerWithTsig } from '../../../src/dns/server/tsig-server.js';
-import { loadKeysFile } from '../../../src/gateway/keys-file.js';
+import { loadKeysFile } from '../../../src/gateway/keys/keys-file.js';
 import { baseEnv, runDist, tempDir } from '../../helpers/cli.js';
 import { hasProgram } from '../../helpers/programs.js';
 

@@ -10,7 +10,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseFault } from '../../../src/sandbox/faults.js';
-import { keygenText } from '../../../src/gateway/keygen.js';
+import { keygenText } from '../../../src/gateway/keys/keygen.js';
 import { tempDir } from '../../helpers/cli.js';
 import { hasProgram } from '../../helpers/programs.js';
 import { startGatewayProcess, type GatewayProcess } from '../../helpers/gateway-process.js';

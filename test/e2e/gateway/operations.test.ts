@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeMessage } from '../../../src/dns/wire/message.js';
 import { signMessage } from '../../../src/dns/wire/tsig.js';
-import { keygenText } from '../../../src/gateway/keygen.js';
+import { keygenText } from '../../../src/gateway/keys/keygen.js';
 import { parseFault } from '../../../src/sandbox/faults.js';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/server.js';
 import { baseEnv, startDist, tempDir } from '../../helpers/cli.js';

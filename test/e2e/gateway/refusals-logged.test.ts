@@ -10,7 +10,7 @@ import { hostname } from 'node:os';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keygenText } from '../../../src/gateway/keygen.js';
+import { keygenText } from '../../../src/gateway/keys/keygen.js';
 import { parseFault } from '../../../src/sandbox/faults.js';
 import { baseEnv, runDist, startDist, tempDir, waitForOutput } from '../../helpers/cli.js';
 import { hasProgram } from '../../helpers/programs.js';

@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GATEWAY_SETTINGS, type Setting } from '../../../src/config/settings.js';
-import { keygenText } from '../../../src/gateway/keygen.js';
+import { keygenText } from '../../../src/gateway/keys/keygen.js';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/server.js';
 import { baseEnv, runDist, runMain, startDist, tempDir, waitForOutput } from '../../helpers/cli.js';
 

@@ -5,7 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { keygenText } from '../../../src/gateway/keygen.js';
+import { keygenText } from '../../../src/gateway/keys/keygen.js';
 import { baseEnv, runDist, tempDir } from '../../helpers/cli.js';
 import { useSandbox } from '../../helpers/use-sandbox.js';
 

@@ -4,7 +4,7 @@ import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { keygenText } from '../../../src/gateway/keygen.js';
+import { keygenText } from '../../../src/gateway/keys/keygen.js';
 import { parseFault } from '../../../src/sandbox/faults.js';
 import { startSandbox } from '../../../src/sandbox/server.js';
 import { baseEnv, startDist, tempDir, waitForOutput } from '../../helpers/cli.js';

@@ -9,7 +9,7 @@ import { execFile, execFileSync, spawn } from 'node:child_process';
 import { chmodSync, chownSync, copyFileSync, cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { expect, it } from 'vitest';
-import { keygenText } from '../../../src/gateway/keygen.js';
+import { keygenText } from '../../../src/gateway/keys/keygen.js';
 import { startSandbox } from '../../../src/sandbox/server.js';
 import { DIST, tempDir, waitForOutput } from '../../helpers/cli.js';
 import { hasProgram } from '../../helpers/programs.js';

@@ -10,7 +10,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { DnsEntry } from '../../../src/api/endpoints/service.js';
-import { keygenText } from '../../../src/gateway/keygen.js';
+import { keygenText } from '../../../src/gateway/keys/keygen.js';
 import { parseFault } from '../../../src/sandbox/faults.js';
 import { baseEnv, startDist, tempDir, waitForOutput } from '../../helpers/cli.js';
 import { queryPacket, readAnswer, udpExchange } from '../../helpers/dns-wire.js';

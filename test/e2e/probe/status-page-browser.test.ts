@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/server.js';
 import { agentEnv, withApi } from '../../helpers/agent-env.js';
 import { baseEnv, runDist, startDist, tempDir, waitForOutput } from '../../helpers/cli.js';
-import { keygenText } from '../../../src/gateway/keygen.js';
+import { keygenText } from '../../../src/gateway/keys/keygen.js';
 
 const CHROMIUM = '/usr/bin/chromium-headless-shell';
 const present = existsSync(CHROMIUM);

@@ -5,9 +5,9 @@ import { mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../src/lib/log.js';
-import { journalIntent, journalResult } from '../../../src/gateway/batch-journal.js';
-import { journalPath, writeJournal } from '../../../src/gateway/journal.js';
-import { unfinishedBatches } from '../../../src/gateway/unfinished-batches.js';
+import { journalIntent, journalResult } from '../../../src/gateway/journal/batch-journal.js';
+import { journalPath, writeJournal } from '../../../src/gateway/journal/journal.js';
+import { unfinishedBatches } from '../../../src/gateway/journal/unfinished-batches.js';
 import type { Change } from '../../../src/zone/plan/plan.js';
 import { tempDir } from '../../helpers/cli.js';
 

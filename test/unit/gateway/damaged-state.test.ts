@@ -4,8 +4,8 @@
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { OwnersLedger } from '../../../src/gateway/key-quotas.js';
-import { SerialStore } from '../../../src/gateway/serial-store.js';
+import { OwnersLedger } from '../../../src/gateway/limits/key-quotas.js';
+import { SerialStore } from '../../../src/gateway/dns/serial-store.js';
 import type { Logger } from '../../../src/lib/log.js';
 import { tempDir } from '../../helpers/cli.js';
 

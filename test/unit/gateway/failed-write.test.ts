@@ -1,7 +1,7 @@
 // Which updates of a failed batch the failing write belongs to: by the name and type of the
 // record the failing step wrote (the plan may merge two updates' changes into one step).
 import { describe, expect, it } from 'vitest';
-import { bystanderReason, holdsFailedWrite } from '../../../src/gateway/failed-write.js';
+import { bystanderReason, holdsFailedWrite } from '../../../src/gateway/update/failed-write.js';
 import type { Change } from '../../../src/zone/plan/plan.js';
 import type { LiveRecord, ZoneRecord } from '../../../src/zone/record.js';
 import type { Step } from '../../../src/zone/plan/steps.js';

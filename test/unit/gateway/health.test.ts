@@ -1,10 +1,10 @@
 // The gateway's health rule and endpoint answers (src/gateway/operations.ts) on a clock of the
 // test's own: the limit's edge, each reason, and a spent budget.
 import { describe, expect, it } from 'vitest';
-import { GatewayBudget } from '../../../src/gateway/call-budget.js';
-import { gatewayAnswer, gatewayHealth, type GatewayView } from '../../../src/gateway/operations.js';
-import { GatewayStats } from '../../../src/gateway/stats.js';
-import { ZoneViews } from '../../../src/gateway/zone-views.js';
+import { GatewayBudget } from '../../../src/gateway/limits/call-budget.js';
+import { gatewayAnswer, gatewayHealth, type GatewayView } from '../../../src/gateway/status/operations.js';
+import { GatewayStats } from '../../../src/gateway/status/stats.js';
+import { ZoneViews } from '../../../src/gateway/dns/zone-views.js';
 import { silentLogger } from '../../../src/lib/log.js';
 import type { ZoneProvider } from '../../../src/zone/provider/provider-zone.js';
 import { tempDir } from '../../helpers/cli.js';

@@ -3,8 +3,8 @@
 // elsewhere) is forgotten at a re-read, and two gateways on one state directory keep each other's
 // zones; a batch counts its own updates against the quota before any is written.
 import { describe, expect, it } from 'vitest';
-import { OwnersLedger, QuotaBatch } from '../../../src/gateway/key-quotas.js';
-import { parseKeysFile } from '../../../src/gateway/keys-file.js';
+import { OwnersLedger, QuotaBatch } from '../../../src/gateway/limits/key-quotas.js';
+import { parseKeysFile } from '../../../src/gateway/keys/keys-file.js';
 import { silentLogger } from '../../../src/lib/log.js';
 import type { Change } from '../../../src/zone/plan/plan.js';
 import { tempDir } from '../../helpers/cli.js';

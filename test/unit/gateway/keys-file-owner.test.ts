@@ -4,8 +4,8 @@
 import { chownSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { keygenText } from '../../../src/gateway/keygen.js';
-import { loadKeysFile } from '../../../src/gateway/keys-file.js';
+import { keygenText } from '../../../src/gateway/keys/keygen.js';
+import { loadKeysFile } from '../../../src/gateway/keys/keys-file.js';
 import { tempDir } from '../../helpers/cli.js';
 
 const read = (path: string): string => readFileSync(path, 'utf8');

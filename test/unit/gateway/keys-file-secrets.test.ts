@@ -4,7 +4,7 @@
 // in no message, not even 8 characters of it, while each message still names file, line and
 // column and what was expected.
 import { describe, expect, it } from 'vitest';
-import { parseKeysFile } from '../../../src/gateway/keys-file.js';
+import { parseKeysFile } from '../../../src/gateway/keys/keys-file.js';
 import { CANARY, GOOD, leaksCanary, SHAPES } from '../../helpers/keys-secret-shapes.js';
 
 const errorOf = (text: string): string => {

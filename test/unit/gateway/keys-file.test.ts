@@ -2,9 +2,9 @@
 // errors that name the file and line without ever quoting a secret.
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { grantsFor } from '../../../src/gateway/grants.js';
-import { keygenText } from '../../../src/gateway/keygen.js';
-import { parseKeysFile } from '../../../src/gateway/keys-file.js';
+import { grantsFor } from '../../../src/gateway/keys/grants.js';
+import { keygenText } from '../../../src/gateway/keys/keygen.js';
+import { parseKeysFile } from '../../../src/gateway/keys/keys-file.js';
 
 const SECRET = 'c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LTEyMzQ=';
 const TSIG_KEYGEN = (() => {

@@ -1,6 +1,6 @@
 // The refusal log's bound: 30 lines a minute, then one line saying how many were not logged.
 import { describe, expect, it } from 'vitest';
-import { RefusalLog, REFUSALS_LOGGED_PER_MINUTE } from '../../../src/gateway/refusal-log.js';
+import { RefusalLog, REFUSALS_LOGGED_PER_MINUTE } from '../../../src/gateway/limits/refusal-log.js';
 import { createLogger } from '../../../src/lib/log.js';
 
 describe('RefusalLog', () => {

@@ -3,7 +3,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EARLIER_RUN, ReplayMemory } from '../../../src/gateway/replay-memory.js';
+import { EARLIER_RUN, ReplayMemory } from '../../../src/gateway/limits/replay-memory.js';
 import { tempDir } from '../../helpers/cli.js';
 
 const logger = () => {

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { nextSerial, serialGreater, SerialStore } from '../../../src/gateway/serial-store.js';
+import { nextSerial, serialGreater, SerialStore } from '../../../src/gateway/dns/serial-store.js';
 import { silentLogger } from '../../../src/lib/log.js';
 import { tempDir } from '../../helpers/cli.js';
 

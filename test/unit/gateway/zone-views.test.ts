@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { answerFromZone, type ZoneIndex } from '../../../src/dns/server/authority.js';
 import type { DnsRecord } from '../../../src/dns/wire/types.js';
-import { ZoneViews } from '../../../src/gateway/zone-views.js';
+import { ZoneViews } from '../../../src/gateway/dns/zone-views.js';
 import type { ZoneProvider } from '../../../src/zone/provider/provider-zone.js';
 import type { LiveRecord } from '../../../src/zone/record.js';
 

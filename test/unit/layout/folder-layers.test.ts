@@ -26,6 +26,9 @@ const TIERS: readonly (readonly string[])[] = [
 const INNER_TIERS: Record<string, readonly (readonly string[])[]> = {
   dns: [['wire'], ['client', 'server']],
   zone: [['.'], ['file'], ['plan'], ['provider'], ['apply']],
+  // keys and the DHCID store; the limits, the journal and the zones as served; one UPDATE from
+  // bytes to answer; the dyndns2 door and the status views; the command's wiring at the root.
+  gateway: [['keys', 'dhcid'], ['limits', 'journal', 'dns'], ['update'], ['dyndns2', 'status'], ['.']],
 };
 
 /** Every import of the tree as [importing file, imported file], both relative to the tree's root. */
@@ -97,5 +100,8 @@ describe('the layers of the source tree', () => {
     expect(layerViolations([['dns/client/query.ts', 'dns/server/listener.ts']])).toHaveLength(1);
     expect(layerViolations([['text/redact.ts', 'lib/errors.ts']])).toEqual(['text/redact.ts -> lib/errors.ts (folder not placed in a tier)']);
     expect(layerViolations([['gateway/run.ts', 'probe/server.ts'], ['zone/apply/apply.ts', 'zone/plan/plan.ts']])).toEqual([]);
+    expect(layerViolations([['gateway/dhcid/rules.ts', 'gateway/update/message.ts']])).toHaveLength(1);
+    expect(layerViolations([['gateway/update/batch.ts', 'gateway/status/stats.ts']])).toHaveLength(1);
+    expect(layerViolations([['gateway/update/batch.ts', 'gateway/dhcid/store.ts']])).toEqual([]);
   });
 });

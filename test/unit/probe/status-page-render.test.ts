@@ -2,9 +2,9 @@
 // key's name can hold markup, and the page's CSP is the second line of defence, not the first.
 import { describe, expect, it } from 'vitest';
 import type { AgentPageView } from '../../../src/agent/page-view.js';
-import { renderGatewayPage } from '../../../src/gateway/status-page.js';
+import { renderGatewayPage } from '../../../src/gateway/status/page.js';
 import { renderAgentPage } from '../../../src/probe/status-page.js';
-import type { GatewayPageView } from '../../../src/gateway/page-view.js';
+import type { GatewayPageView } from '../../../src/gateway/status/page-view.js';
 
 const EVIL = `<script>alert(1)</script><img src=x onerror="alert(2)">'"&`;
 const context = { nonce: 'n0nce', csrf: 'f0rm', token: `tok"><script>` };

@@ -13,7 +13,7 @@ import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } 
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseFault } from '../../../../src/sandbox/faults.js';
-import { keygenText } from '../../../../src/gateway/keygen.js';
+import { keygenText } from '../../../../src/gateway/keys/keygen.js';
 import { baseEnv, runDist, tempDir } from '../../../helpers/cli.js';
 import { freePort, hasProgram } from '../../../helpers/programs.js';
 import { startGatewayProcess, type GatewayProcess } from '../../../helpers/gateway-process.js';

@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keygenText } from '../../../../src/gateway/keygen.js';
+import { keygenText } from '../../../../src/gateway/keys/keygen.js';
 import { baseEnv, runDist, tempDir } from '../../../helpers/cli.js';
 import { startDoor, type RunningDoor } from '../../../helpers/dyndns2-gateway.js';
 import { tlsFiles } from '../../../helpers/servers.js';

@@ -6,7 +6,7 @@ import { statSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { EDE } from '../../../../src/dns/wire/edns.js';
 import { DhcidBatch } from '../../../../src/gateway/dhcid/batch.js';
-import { evaluateWithDhcid, TYPE_DHCID } from '../../../../src/gateway/dhcid/rules.js';
+import { evaluateWithDhcid, TYPE_DHCID } from '../../../../src/gateway/update/dhcid-rules.js';
 import { DhcidStore, dhcidStorePath, MAX_DHCID_PER_NAME, MAX_FILE_BYTES, MAX_RECORD_BYTES, recordBytes, type DhcidRecord } from '../../../../src/gateway/dhcid/store.js';
 import { CLASS, type UpdateMessage, type UpdateRecord } from '../../../../src/gateway/update/message.js';
 import type { Allowed } from '../../../../src/gateway/update/rules.js';

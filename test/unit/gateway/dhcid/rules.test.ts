@@ -4,7 +4,7 @@
 // REFUSED, the bound, and Kea's exact sequences (RFC 4703: add, replace, remove in two steps).
 import { describe, expect, it } from 'vitest';
 import type { DnsRecord } from '../../../../src/dns/wire/types.js';
-import { evaluateWithDhcid, TYPE_DHCID } from '../../../../src/gateway/dhcid/rules.js';
+import { evaluateWithDhcid, TYPE_DHCID } from '../../../../src/gateway/update/dhcid-rules.js';
 import type { DhcidRecord } from '../../../../src/gateway/dhcid/store.js';
 import { CLASS, TYPE_ANY, type UpdateMessage, type UpdateRecord } from '../../../../src/gateway/update/message.js';
 import type { Allowed } from '../../../../src/gateway/update/rules.js';

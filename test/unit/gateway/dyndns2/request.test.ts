@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { isKeyName, keyOf } from '../../../../src/gateway/dyndns2/credentials.js';
 import { GuessLimit } from '../../../../src/gateway/dyndns2/guess-limit.js';
 import { readParameters, readRequest } from '../../../../src/gateway/dyndns2/request.js';
-import { parseKeysFile } from '../../../../src/gateway/keys-file.js';
+import { parseKeysFile } from '../../../../src/gateway/keys/keys-file.js';
 
 const read = (query: string, authorization?: string) => readRequest(readParameters(query), authorization);
 const SECRET = 'vhYNGpZlHZVSLT64/Tt83OvsBoSOGULbPnwrRegI/+Y=';

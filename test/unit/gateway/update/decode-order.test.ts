@@ -5,13 +5,13 @@
 // The decoder is spied on where every reader of an update's records gets it (dns/wire/message.ts).
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { keygenText } from '../../../../src/gateway/keygen.js';
+import { keygenText } from '../../../../src/gateway/keys/keygen.js';
 import type { TsigKey } from '../../../../src/dns/wire/tsig.js';
 import type { DnsListener } from '../../../../src/dns/server/listener.js';
-import { parseKeysFile } from '../../../../src/gateway/keys-file.js';
+import { parseKeysFile } from '../../../../src/gateway/keys/keys-file.js';
 import { DhcidStore } from '../../../../src/gateway/dhcid/store.js';
-import { startGatewayServer } from '../../../../src/gateway/server.js';
-import { ZoneViews } from '../../../../src/gateway/zone-views.js';
+import { startGatewayServer } from '../../../../src/gateway/dns-door.js';
+import { ZoneViews } from '../../../../src/gateway/dns/zone-views.js';
 import { silentLogger } from '../../../../src/lib/log.js';
 import type { ZoneProvider } from '../../../../src/zone/provider/provider-zone.js';
 import { tempDir } from '../../../helpers/cli.js';

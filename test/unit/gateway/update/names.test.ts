@@ -4,7 +4,7 @@
 // labels, with the rule the zone reader applies (src/lib/names.ts), before anything is read.
 import { describe, expect, it } from 'vitest';
 import { EDE } from '../../../../src/dns/wire/edns.js';
-import { grantCovers } from '../../../../src/gateway/grants.js';
+import { grantCovers } from '../../../../src/gateway/keys/grants.js';
 import { CLASS, type UpdateMessage, type UpdateRecord } from '../../../../src/gateway/update/message.js';
 import { evaluateUpdate, RCODE_UPDATE, unfitOwner } from '../../../../src/gateway/update/rules.js';
 

@@ -2,8 +2,8 @@
 // gateway's view: zones and their records, keys and their rights, recent updates and
 // refusals, the call budget. Every text from outside is escaped here.
 import type { GatewayPageView } from './page-view.js';
-import { escapeHtml } from '../probe/html.js';
-import { pageEnd, pageHead, updateNowForm, utcText, type PageContext } from '../probe/page-frame.js';
+import { escapeHtml } from '../../probe/html.js';
+import { pageEnd, pageHead, updateNowForm, utcText, type PageContext } from '../../probe/page-frame.js';
 
 export function renderGatewayPage(view: GatewayPageView, context: PageContext): string {
   const { nonce } = context;

@@ -4,10 +4,10 @@
 // challenges.json). Who keeps what is the zone's ownership policy (zone/plan/ownership.ts), the
 // one `zone apply` plans with; here are the gateway's inputs to it, its exception for grants and
 // its words. Read at each update: both files are small and change under the gateway's feet.
-import { readAcmeChallenges } from '../state/acme-challenges.js';
-import { agentRecordsOf } from '../zone/plan/agent-records.js';
-import { firstKept, keeper } from '../zone/plan/ownership.js';
-import type { Change } from '../zone/plan/plan.js';
+import { readAcmeChallenges } from '../../state/acme-challenges.js';
+import { agentRecordsOf } from '../../zone/plan/agent-records.js';
+import { firstKept, keeper } from '../../zone/plan/ownership.js';
+import type { Change } from '../../zone/plan/plan.js';
 import type { GatewayKeys } from './keys-file.js';
 
 /** Why a change may not be made by `key`, or undefined when it may. */

@@ -5,9 +5,9 @@
 // no result is a batch whose outcome nobody saw (unfinished-batches.ts). A result says what the
 // provider holds, never what the gateway hoped it would.
 import { randomBytes } from 'node:crypto';
-import type { Logger } from '../lib/log.js';
-import type { Change } from '../zone/plan/plan.js';
-import type { LiveRecord } from '../zone/record.js';
+import type { Logger } from '../../lib/log.js';
+import type { Change } from '../../zone/plan/plan.js';
+import type { LiveRecord } from '../../zone/record.js';
 import { writeJournal } from './journal.js';
 
 /** What became of a batch's writes, as the provider shows them (read again when an answer was lost). */

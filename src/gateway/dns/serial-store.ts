@@ -8,9 +8,9 @@
 // save merges with the file, keeping the other zones. Nothing secret is kept.
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { writeFileAtomic } from '../lib/atomic-write.js';
-import type { Logger } from '../lib/log.js';
-import { loadStateFile } from './state-file.js';
+import { writeFileAtomic } from '../../lib/atomic-write.js';
+import type { Logger } from '../../lib/log.js';
+import { loadStateFile } from '../../state/state-file.js';
 
 export interface ServedSerial {
   serial: number;

@@ -13,14 +13,12 @@
 import { EDE } from '../../dns/wire/edns.js';
 import { atOrBelow } from '../../lib/names.js';
 import type { LiveRecord, ZoneRecord } from '../../zone/record.js';
-import { bytesOf, DHCID_DATA_BYTES, isDhcidData, MAX_DHCID_PER_NAME, type DhcidRecord, type DhcidRoom } from './store.js';
-import { CLASS, TYPE_ANY, TYPE_DHCID, type UpdateMessage, type UpdateRecord } from '../update/message.js';
-import { evaluateUpdate, RCODE_UPDATE, type Allowed } from '../update/rules.js';
+import { bytesOf, DHCID_DATA_BYTES, isDhcidData, MAX_DHCID_PER_NAME, TYPE_DHCID, type DhcidRecord, type DhcidRoom, type DhcidTouched } from '../dhcid/store.js';
+import { CLASS, TYPE_ANY, type UpdateMessage, type UpdateRecord } from './message.js';
+import { evaluateUpdate, RCODE_UPDATE, type Allowed } from './rules.js';
 
 export { TYPE_DHCID };
-
-/** The kept records as the update leaves them: only the names it touched, each with its new list (empty: none left). */
-export type DhcidTouched = Map<string, DhcidRecord[]>;
+export type { DhcidTouched };
 
 export type DhcidEvaluation =
   | { ok: true; wanted: ZoneRecord[]; dhcid: DhcidTouched }

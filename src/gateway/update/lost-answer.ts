@@ -6,11 +6,11 @@
 // the batch's steps are judged by what the provider holds: all of them there, the batch is
 // made; some, they are undone and the zone read once more, so that what the client and the
 // journal are told is what the provider holds.
-import type { Logger } from '../lib/log.js';
-import { describeRecord, type LiveRecord } from '../zone/record.js';
-import { stepsHeld } from '../zone/plan/steps-held.js';
-import type { Step } from '../zone/plan/steps.js';
-import type { BatchOutcome } from './batch-journal.js';
+import type { Logger } from '../../lib/log.js';
+import { describeRecord, type LiveRecord } from '../../zone/record.js';
+import { stepsHeld } from '../../zone/plan/steps-held.js';
+import type { Step } from '../../zone/plan/steps.js';
+import type { BatchOutcome } from '../journal/batch-journal.js';
 
 export interface Settled {
   outcome: BatchOutcome;

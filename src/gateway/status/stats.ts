@@ -3,15 +3,15 @@
 // reading from the provider, and its DNS listeners. In memory only: counters start at zero with
 // each run, as Prometheus expects of a counter. Labels are bounded: a zone label is a served
 // zone or "-", never a name a client chose.
-import type { Answer } from '../dns/server/listener.js';
-import { decodeMessage } from '../dns/wire/message.js';
-import { rcodeName } from '../dns/wire/types.js';
-import { lowerName } from '../lib/names.js';
-import { redact } from '../lib/redact.js';
-import type { ZoneProvider } from '../zone/provider/provider-zone.js';
-import { AXFR, IXFR } from './transfer.js';
-import { OPCODE_UPDATE } from './update/message.js';
-import { readUpdateHead } from './update/head.js';
+import type { Answer } from '../../dns/server/listener.js';
+import { decodeMessage } from '../../dns/wire/message.js';
+import { rcodeName } from '../../dns/wire/types.js';
+import { lowerName } from '../../lib/names.js';
+import { redact } from '../../lib/redact.js';
+import type { ZoneProvider } from '../../zone/provider/provider-zone.js';
+import { AXFR, IXFR } from '../dns/transfer.js';
+import { OPCODE_UPDATE } from '../update/message.js';
+import { readUpdateHead } from '../update/head.js';
 
 export interface ZoneReading {
   /** Milliseconds since the epoch of the last complete reading. */

@@ -3,8 +3,8 @@
 // trial found REFUSED and BADKEY left no trace anywhere but a metric. Each refusal is one warn
 // line naming the client, the key and the reason; a flood (a client retrying in a loop, an
 // attacker) is cut at a bound per minute, with one line saying how many were not logged.
-import { outsideText } from '../lib/outside-text.js';
-import type { Logger } from '../lib/log.js';
+import { outsideText } from '../../lib/outside-text.js';
+import type { Logger } from '../../lib/log.js';
 
 /** Lines per minute: enough for every refusal a misconfigured client makes, too few to fill a disk. */
 export const REFUSALS_LOGGED_PER_MINUTE = 30;

@@ -8,11 +8,11 @@
 // what was expected there; no message shows what may be a secret (see shown()). A file others
 // may read is refused: it holds every key's secret.
 import { statSync, type Stats } from 'node:fs';
-import { ConfigError } from '../lib/errors.js';
-import { describeFileType } from '../lib/regular-file.js';
-import { nameKey } from '../dns/wire/names.js';
-import { canonicalName } from '../lib/names.js';
-import { TSIG_ALGORITHMS, type TsigAlgorithm, type TsigKey } from '../dns/wire/tsig.js';
+import { ConfigError } from '../../lib/errors.js';
+import { describeFileType } from '../../lib/regular-file.js';
+import { nameKey } from '../../dns/wire/names.js';
+import { canonicalName } from '../../lib/names.js';
+import { TSIG_ALGORITHMS, type TsigAlgorithm, type TsigKey } from '../../dns/wire/tsig.js';
 
 /** The types a grant may name: those the provider holds, and DHCID, which the gateway keeps for DHCP servers (dhcid/store.ts). */
 export const GRANT_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'SRV', 'TXT', 'NS', 'CAA', 'DHCID'] as const;

@@ -5,7 +5,7 @@
 // that cannot be read is FORMERR here, with an EDE when it has EDNS (RFC 2136 3.1.1, 3.4.1);
 // a signed one already answered is not made again (replay-memory.ts).
 import { AnswerCache, isCacheable } from '../dns/server/answer-cache.js';
-import { EARLIER_RUN, ReplayMemory } from './replay-memory.js';
+import { EARLIER_RUN, ReplayMemory } from './limits/replay-memory.js';
 import { CookieJar } from '../dns/server/cookies.js';
 import { appendAdditional, EDE, edeOption, optRecord } from '../dns/wire/edns.js';
 import { DnsError } from '../dns/wire/errors.js';
@@ -19,12 +19,12 @@ import { answerWithTsig } from '../dns/server/tsig-server.js';
 import { acceptedFudge, TSIG_ERROR } from '../dns/wire/tsig.js';
 import { decodeMessage, encodeMessage } from '../dns/wire/message.js';
 import { RCODE, TYPE_CODES } from '../dns/wire/types.js';
-import { AXFR, IXFR, refusedTransfer, transferMessages } from './transfer.js';
-import type { SecondaryLog } from './secondaries.js';
+import { AXFR, IXFR, refusedTransfer, transferMessages } from './dns/transfer.js';
+import type { SecondaryLog } from './dns/secondaries.js';
 import { handleUpdate, type UpdateDeps } from './update/handler.js';
 import { OPCODE_UPDATE } from './update/message.js';
 import { readUpdateHead } from './update/head.js';
-import type { GatewayStats } from './stats.js';
+import type { GatewayStats } from './status/stats.js';
 
 export interface GatewayServerOptions extends UpdateDeps {
   host: string;

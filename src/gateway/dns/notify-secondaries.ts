@@ -5,9 +5,9 @@
 import { createSocket } from 'node:dgram';
 import { isIP } from 'node:net';
 import { randomInt } from 'node:crypto';
-import { encodeMessage } from '../dns/wire/message.js';
-import type { DnsRecord } from '../dns/wire/types.js';
-import type { Logger } from '../lib/log.js';
+import { encodeMessage } from '../../dns/wire/message.js';
+import type { DnsRecord } from '../../dns/wire/types.js';
+import type { Logger } from '../../lib/log.js';
 
 export const OPCODE_NOTIFY = 4;
 const ATTEMPTS = 5;

@@ -7,10 +7,10 @@
 // most every few seconds and at stop, so a crash forgets at most the last few seconds.
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { ReplayCache } from '../dns/server/replay-cache.js';
-import { writeFileAtomic } from '../lib/atomic-write.js';
-import type { Logger } from '../lib/log.js';
-import { loadStateFile } from './state-file.js';
+import { ReplayCache } from '../../dns/server/replay-cache.js';
+import { writeFileAtomic } from '../../lib/atomic-write.js';
+import type { Logger } from '../../lib/log.js';
+import { loadStateFile } from '../../state/state-file.js';
 
 /** What a copy of an update acted on by an earlier run of the gateway gets: its answer is not kept. */
 export const EARLIER_RUN = 'earlier-run';

@@ -3,13 +3,13 @@
 // may change (never a secret), the recent updates (the journal's last lines) and refusals, and
 // the call budget. Names and values only, which anyone may query anyway.
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
-import type { DnsRecord } from '../dns/wire/types.js';
-import { outsideText } from '../lib/outside-text.js';
-import { journalPath } from './journal.js';
-import type { GatewayKeys } from './keys-file.js';
+import type { DnsRecord } from '../../dns/wire/types.js';
+import { outsideText } from '../../lib/outside-text.js';
+import { journalPath } from '../journal/journal.js';
+import type { GatewayKeys } from '../keys/keys-file.js';
 import { gatewayHealth, type GatewayView } from './operations.js';
-import type { Refusal } from './refusal-log.js';
-import type { SecondaryRow } from './secondaries.js';
+import type { Refusal } from '../limits/refusal-log.js';
+import type { SecondaryRow } from '../dns/secondaries.js';
 
 /** Records shown per zone; the rest are counted (AXFR gives them all). */
 const RECORDS_SHOWN = 300;

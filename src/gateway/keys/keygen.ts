@@ -1,9 +1,9 @@
 // `ddedge gateway keygen NAME [--algorithm ALG]`: a new TSIG key, printed exactly as BIND's
 // tsig-keygen prints one, so the same text goes in the keys file and in the client's config.
 import { randomBytes } from 'node:crypto';
-import { ConfigError } from '../lib/errors.js';
+import { ConfigError } from '../../lib/errors.js';
 import { keyNameOf } from './keys-file.js';
-import { TSIG_ALGORITHMS, type TsigAlgorithm } from '../dns/wire/tsig.js';
+import { TSIG_ALGORITHMS, type TsigAlgorithm } from '../../dns/wire/tsig.js';
 
 export const DEFAULT_ALGORITHM: TsigAlgorithm = 'hmac-sha256';
 

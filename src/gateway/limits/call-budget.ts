@@ -10,15 +10,15 @@
 // first is sent (setAside): a budget spent half-way would leave the update half-made.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../lib/atomic-write.js';
-import type { Transport, WireRequest, WireResponse } from '../http/transport.js';
-import { ConfigError } from '../lib/errors.js';
-import type { Logger } from '../lib/log.js';
-import { BudgetSpentError, CallBudget } from '../state/budget.js';
-import { readRegularFile } from '../lib/regular-file.js';
-import type { Plan } from '../zone/plan/plan.js';
-import { callCount, stepsOf } from '../zone/plan/steps.js';
-import { LIST_PAGE_LENGTH } from '../zone/provider/zone-listing.js';
+import { writeFileAtomic } from '../../lib/atomic-write.js';
+import type { Transport, WireRequest, WireResponse } from '../../http/transport.js';
+import { ConfigError } from '../../lib/errors.js';
+import type { Logger } from '../../lib/log.js';
+import { BudgetSpentError, CallBudget } from '../../state/budget.js';
+import { readRegularFile } from '../../lib/regular-file.js';
+import type { Plan } from '../../zone/plan/plan.js';
+import { callCount, stepsOf } from '../../zone/plan/steps.js';
+import { LIST_PAGE_LENGTH } from '../../zone/provider/zone-listing.js';
 
 /** What the cheapest update that changes something takes: a read, a write, and the write undoing it, should it fail. */
 const CHEAPEST_UPDATE_CALLS = 3;

@@ -3,13 +3,13 @@
 // address, set through dynamic DNS while a long batch ran, went back to the old one, with no grant
 // for it and nothing in the journal). Used after a refused write (update/batch.ts rollBack) and
 // after a lost answer (lost-answer.ts), each with the listing it read again.
-import type { Logger } from '../lib/log.js';
-import { applyPlan } from '../zone/apply/apply.js';
-import type { ZoneProvider } from '../zone/provider/provider-zone.js';
-import { sameRecord, sameValue, type LiveRecord } from '../zone/record.js';
-import type { Step } from '../zone/plan/steps.js';
-import { planTo } from './update/plan.js';
-import { managedRecords } from './update/rules.js';
+import type { Logger } from '../../lib/log.js';
+import { applyPlan } from '../../zone/apply/apply.js';
+import type { ZoneProvider } from '../../zone/provider/provider-zone.js';
+import { sameRecord, sameValue, type LiveRecord } from '../../zone/record.js';
+import type { Step } from '../../zone/plan/steps.js';
+import { planTo } from './plan.js';
+import { managedRecords } from './rules.js';
 
 /** Takes back `steps` (made by the batch), judged against the listing `now`; true when nothing failed. */
 export async function undoWrites(provider: ZoneProvider, zone: string, now: LiveRecord[], before: LiveRecord[], steps: Step[], logger: Logger): Promise<boolean> {

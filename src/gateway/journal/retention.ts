@@ -8,8 +8,8 @@
 // and erased every earlier line, other keys' included.
 import { readdirSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import type { Logger } from '../lib/log.js';
-import { readStateText } from './state-file.js';
+import type { Logger } from '../../lib/log.js';
+import { readStateText } from '../../state/state-file.js';
 
 export const JOURNAL_FILE_BYTES = 4 * 1024 * 1024;
 /** A journal file is rotated past JOURNAL_FILE_BYTES, before a line of a bounded update is added: one larger than twice that is not ours, and is not read. */

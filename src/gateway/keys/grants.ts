@@ -1,6 +1,6 @@
 // What a key may change: BIND's update-policy words, read by keys-file.ts. A change is allowed
 // when one of the key's grants covers its owner name and type; nothing is allowed otherwise.
-import { atOrBelow, below } from '../lib/names.js';
+import { atOrBelow, below } from '../../lib/names.js';
 import type { GatewayKeys, Grant } from './keys-file.js';
 
 /** Whether `grant` covers a record of `type` at `owner` (a name key) in the served zone `zone`. */

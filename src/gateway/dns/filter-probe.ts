@@ -5,9 +5,9 @@
 // answered NOERROR, an add a duplicate. So at start, with the zone just read whole, one filtered
 // listing of a name it holds must show every entry there; if not, that zone is read whole for
 // every update (what the gateway did before it read names one by one), and that is said once.
-import type { Logger } from '../lib/log.js';
-import { BroadFilterError, type ZoneProvider } from '../zone/provider/provider-zone.js';
-import type { LiveRecord } from '../zone/record.js';
+import type { Logger } from '../../lib/log.js';
+import { BroadFilterError, type ZoneProvider } from '../../zone/provider/provider-zone.js';
+import type { LiveRecord } from '../../zone/record.js';
 
 /**
  * True when a filtered listing of a name `live` holds shows every entry `live` has there; false

@@ -6,9 +6,9 @@
 // O_NOFOLLOW): a link there was never put by it.
 // A file that cannot be used is set aside and said in the log, never read as empty and then
 // written over (it may hold another gateway's zones).
-import { damageReason } from '../state/damage-reason.js';
+import { damageReason } from './damage-reason.js';
 import { readRegularFile } from '../lib/regular-file.js';
-import { setAsideDamaged } from '../state/set-aside.js';
+import { setAsideDamaged } from './set-aside.js';
 
 export interface LoadedFile<T> {
   /** What the file held; undefined when it is missing or could not be used. */

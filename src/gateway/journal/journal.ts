@@ -6,10 +6,10 @@
 // O_APPEND|O_NOFOLLOW so a planted link cannot point the writes elsewhere.
 import { closeSync, constants, fstatSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Logger } from '../lib/log.js';
-import { describeFileType } from '../lib/regular-file.js';
-import type { Change } from '../zone/plan/plan.js';
-import { keyMayWrite, rotateIfFull } from './journal-retention.js';
+import type { Logger } from '../../lib/log.js';
+import { describeFileType } from '../../lib/regular-file.js';
+import type { Change } from '../../zone/plan/plan.js';
+import { keyMayWrite, rotateIfFull } from './retention.js';
 
 export interface JournalEntry {
   zone: string;

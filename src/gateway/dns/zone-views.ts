@@ -7,13 +7,13 @@
 // clock says. A reading (the whole zone, or the few names an update read) changes the view only
 // where an owner changed: an update of one name costs that name, not the zone (a
 // 100,000-record zone re-indexed at every update stalled queries for seconds).
-import type { ZoneIndex } from '../dns/server/authority.js';
-import { ServedZones, SOA_TTL, ZoneView, type SoaRecord } from '../dns/server/zone-view.js';
-import { nameKey } from '../dns/wire/names.js';
-import type { DnsRecord } from '../dns/wire/types.js';
-import type { ZoneProvider } from '../zone/provider/provider-zone.js';
-import type { LiveRecord } from '../zone/record.js';
-import { servedRecord } from '../zone/provider/served-record.js';
+import type { ZoneIndex } from '../../dns/server/authority.js';
+import { ServedZones, SOA_TTL, ZoneView, type SoaRecord } from '../../dns/server/zone-view.js';
+import { nameKey } from '../../dns/wire/names.js';
+import type { DnsRecord } from '../../dns/wire/types.js';
+import type { ZoneProvider } from '../../zone/provider/provider-zone.js';
+import type { LiveRecord } from '../../zone/record.js';
+import { servedRecord } from '../../zone/provider/served-record.js';
 import { nextSerial, SerialStore } from './serial-store.js';
 
 interface Served {

@@ -7,11 +7,11 @@
 // answers given may be stale; the --timeout covers the reading in progress. The daemon's rule
 // is the same (3 x --interval). Nothing here is a secret: zone names, counts, times, and the
 // provider's error texts through redact().
-import type { Answer } from '../probe/routes.js';
-import { redact } from '../lib/redact.js';
-import type { GatewayBudget } from './call-budget.js';
+import type { Answer } from '../../probe/routes.js';
+import { redact } from '../../lib/redact.js';
+import type { GatewayBudget } from '../limits/call-budget.js';
 import type { GatewayStats } from './stats.js';
-import type { ZoneViews } from './zone-views.js';
+import type { ZoneViews } from '../dns/zone-views.js';
 
 const TEXT = 'text/plain; charset=utf-8';
 const PROMETHEUS = 'text/plain; version=0.0.4; charset=utf-8';

@@ -5,14 +5,14 @@
 // update meant to change, what is there (made, not made or partly made). The DHCID records were
 // saved before the writes: an update none of whose provider writes was made gets its DHCID
 // changes taken back, or a name with no address would stay held against every other client.
-import type { Logger } from '../lib/log.js';
-import type { ZoneProvider } from '../zone/provider/provider-zone.js';
-import type { LiveRecord, ZoneType } from '../zone/record.js';
+import type { Logger } from '../../lib/log.js';
+import type { ZoneProvider } from '../../zone/provider/provider-zone.js';
+import type { LiveRecord, ZoneType } from '../../zone/record.js';
 import { heldAt, type BatchOutcome, type HeldAt } from './batch-journal.js';
-import { isDhcidData, type DhcidStore } from './dhcid/store.js';
+import { isDhcidData, type DhcidStore } from '../dhcid/store.js';
 import { journalPath, writeJournal } from './journal.js';
-import { JOURNAL_READ_BYTES } from './journal-retention.js';
-import { readStateText } from './state-file.js';
+import { JOURNAL_READ_BYTES } from './retention.js';
+import { readStateText } from '../../state/state-file.js';
 
 /** One intent line as the journal holds it. */
 interface IntentLine {

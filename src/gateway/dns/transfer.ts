@@ -1,11 +1,11 @@
 // Zone transfer (RFC 5936): the whole zone over TCP, the SOA first and last, in messages of at
 // most ~60 KB, to a key the keys file lets `transfer`. IXFR is answered the same way, with the
 // whole zone (RFC 1995 section 4 allows it). The TSIG guard signs each message in turn.
-import type { ZoneIndex } from '../dns/server/authority.js';
-import { appendAdditional, EDE, edeOption, ednsOf, optRecord } from '../dns/wire/edns.js';
-import { encodeMessage } from '../dns/wire/message.js';
-import { OUR_EDNS_SIZE } from '../dns/server/responder.js';
-import type { DnsMessage, DnsRecord } from '../dns/wire/types.js';
+import type { ZoneIndex } from '../../dns/server/authority.js';
+import { appendAdditional, EDE, edeOption, ednsOf, optRecord } from '../../dns/wire/edns.js';
+import { encodeMessage } from '../../dns/wire/message.js';
+import { OUR_EDNS_SIZE } from '../../dns/server/responder.js';
+import type { DnsMessage, DnsRecord } from '../../dns/wire/types.js';
 
 export const AXFR = 252;
 export const IXFR = 251;

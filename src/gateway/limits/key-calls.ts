@@ -7,7 +7,7 @@
 // updates cost: its writes (and what undoing them would take, while they are being made) and
 // its part of the batch's reading. Counted in memory per minute over the last hour: a restart
 // forgets the shares, never the pool, which is counted on disk.
-import type { GatewayKeys } from './keys-file.js';
+import type { GatewayKeys } from '../keys/keys-file.js';
 
 const MINUTE_MS = 60_000;
 const WINDOW_MINUTES = 60;

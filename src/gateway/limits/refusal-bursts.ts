@@ -2,7 +2,7 @@
 // many from the same key in a few minutes is a broken client or someone guessing. Refusals are
 // counted per key (unsigned ones together); `threshold` of them within `windowMs` make one
 // "refused" notification, and that key is not told of again for `quietMs`.
-import type { NotifyEvent } from '../notify/message.js';
+import type { NotifyEvent } from '../../notify/message.js';
 import type { Refusal } from './refusal-log.js';
 
 export const REFUSAL_BURST = { threshold: 5, windowMs: 5 * 60_000, quietMs: 60 * 60_000, keys: 1000 };

@@ -8,13 +8,13 @@
 // Records made before the ledger, or by others than the gateway, belong to no key.
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { writeFileAtomic } from '../lib/atomic-write.js';
-import type { Logger } from '../lib/log.js';
-import type { Change } from '../zone/plan/plan.js';
-import type { LiveRecord } from '../zone/record.js';
-import type { DhcidRecord } from './dhcid/store.js';
-import type { GatewayKeys, QuotaKind } from './keys-file.js';
-import { loadStateFile } from './state-file.js';
+import { writeFileAtomic } from '../../lib/atomic-write.js';
+import type { Logger } from '../../lib/log.js';
+import type { Change } from '../../zone/plan/plan.js';
+import type { LiveRecord } from '../../zone/record.js';
+import type { DhcidRecord } from '../dhcid/store.js';
+import type { GatewayKeys, QuotaKind } from '../keys/keys-file.js';
+import { loadStateFile } from '../../state/state-file.js';
 
 /**
  * Per key and zone unless the keys file says otherwise (`quota "KEY" dhcid N records N;`).

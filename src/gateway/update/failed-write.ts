@@ -2,8 +2,8 @@
 // plan, so the provider's refusal of one record undoes the updates of every key in it; only an
 // update whose own changes hold that record's name and type is told which write it was. The
 // others are told their batch failed, not another key's record name or value.
-import type { Change } from '../zone/plan/plan.js';
-import type { Step } from '../zone/plan/steps.js';
+import type { Change } from '../../zone/plan/plan.js';
+import type { Step } from '../../zone/plan/steps.js';
 
 /** Whether `changes` (one update's) touch the name and type of the failed `step`; true when no step is known. */
 export function holdsFailedWrite(changes: Change[], step: Step | undefined): boolean {
