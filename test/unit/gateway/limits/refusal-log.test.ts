@@ -1,0 +1,19 @@
+// The refusal log's bound: 30 lines a minute, then one line saying how many were not logged.
+import { describe, expect, it } from 'vitest';
+import { RefusalLog, REFUSALS_LOGGED_PER_MINUTE } from '../../../../src/gateway/limits/refusal-log.js';
+import { createLogger } from '../../../../src/lib/log.js';
+
+describe('RefusalLog', () => {
+  it('logs up to its bound a minute, counts the rest, escapes what the client sent', () => {
+    const lines: string[] = [];
+    let now = 1_000_000;
+    const log = new RefusalLog(createLogger({ level: 'warn', format: 'text', write: (l) => lines.push(l) }), () => now);
+    for (let i = 0; i < REFUSALS_LOGGED_PER_MINUTE + 12; i++) log.refused('REFUSED', { zone: 'example.com', key: 'k\nforged: line', client: '192.0.2.1' }, 'outside the grant');
+    expect(lines).toHaveLength(REFUSALS_LOGGED_PER_MINUTE);
+    expect(lines.every((l) => !l.includes('\nforged'))).toBe(true);
+    now += 60_000;
+    log.refused('REFUSED', { client: '192.0.2.1' }, 'unsigned');
+    expect(lines.at(-2)).toMatch(/12 more refused update\(s\) or transfer\(s\) in the last minute were not logged/);
+    expect(lines.at(-1)).toMatch(/update unsigned, from 192\.0\.2\.1: REFUSED: unsigned/);
+  });
+});
