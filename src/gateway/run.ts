@@ -44,6 +44,8 @@ import { OwnersLedger } from './limits/key-quotas.js';
 import { startDyndns2Door, type Dyndns2Door } from './dyndns2/door-start.js';
 import type { Dyndns2Settings } from '../config/gateway-settings.js';
 import type { UpdateDeps } from './update/handler.js';
+import type { BatchDeps } from './update/batch-deps.js';
+import { UpdateQueue } from './update/update-queue.js';
 
 /** How often the replay memory is written when it changed: a crash forgets at most this much. */
 const REPLAY_SAVE_MS = 2_000;
@@ -164,7 +166,7 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
   const keyCalls = new KeyCalls(budget.limit, () => keys);
   // One set of update deps for both doors (RFC 2136 and dyndns2): the same queue, budget, key
   // shares, quotas and owners ledger, so nothing a door makes escapes what the other holds to.
-  const updateDeps: UpdateDeps = {
+  const batchDeps: BatchDeps = {
     views,
     providerOf,
     keys: () => keys,
@@ -173,14 +175,12 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
     logger,
     dhcid,
     owners,
-    stopping: () => stopping,
-    inFlight,
-    refusals,
     setAsideCalls: (zone, plan, rereads) => budget.setAside(zone, plan, rereads),
     affordCalls: (calls, forUpdate) => budget.afford(calls, forUpdate),
     releaseCalls: (zone) => budget.release(zone),
     keyCalls,
   };
+  const updateDeps: UpdateDeps = { ...batchDeps, updates: new UpdateQueue(batchDeps), stopping: () => stopping, inFlight, refusals };
   // The zones' re-reading, set once the gateway answers (before, the button has nothing to do).
   let readAgain = () => {};
   try {

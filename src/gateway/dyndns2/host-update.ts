@@ -11,7 +11,7 @@ import { canonicalAddress, type RecordType } from '../../lib/address.js';
 import type { Change } from '../../zone/plan/plan.js';
 import { grantsFor } from '../keys/grants.js';
 import { keptRecords } from '../keys/kept-records.js';
-import { enqueueUpdate, type Outcome } from '../update/batch.js';
+import type { Outcome } from '../update/batch-deps.js';
 import { planTo } from '../update/plan.js';
 import { readPlan } from '../update/reading.js';
 import { callCount, stepsOf } from '../../zone/plan/steps.js';
@@ -95,13 +95,13 @@ export function updateHosts(zone: string, hosts: PendingHost[], key: string, cli
   const poor = deps.affordCalls?.(least, true) ?? deps.keyCalls?.afford(key, least);
   if (poor) return Promise.resolve({ code: 'abuse', why: poor });
   const message: UpdateMessage = { id: 0, zone: { name: zone, type: TYPE_CODES.SOA, class: CLASS.IN }, prerequisites: [], updates: hosts.flatMap(updatesOf), edns: false };
-  const run = enqueueUpdate(zone, { key, client, message }, deps);
+  const run = deps.updates.enqueue(zone, { key, client, message });
   deps.inFlight?.add(run);
   void run.finally(() => deps.inFlight?.delete(run));
   return run.then((outcome) => codeOf(outcome, deps));
 }
 
-/** The calls the batch will weigh the update at (update/batch.ts), as the zone view has the hosts' records. */
+/** The calls the batch will weigh the update at (update/batch-evaluate.ts), as the zone view has the hosts' records. */
 function leastCalls(zone: string, hosts: PendingHost[], deps: HostUpdateDeps): number {
   const reading = readPlan(zone, new Set(hosts.map((h) => h.name)), deps.views).calls;
   let writes = 0;
@@ -111,7 +111,7 @@ function leastCalls(zone: string, hosts: PendingHost[], deps: HostUpdateDeps): n
     const after = types.map((type) => ({ name, type, ttl: here.find((r) => r.type === type)?.ttl ?? NEW_RECORD_TTL, value: wanted[type]! }));
     writes += callCount(stepsOf(planTo(live, after, zone).changes));
   }
-  // The batch spends the reading, then weighs the writes, their undoing and the reading again (update/batch.ts).
+  // The batch spends the reading, then weighs the writes, their undoing and the reading again (update/batch-evaluate.ts).
   return 2 * reading + 2 * writes;
 }
 

@@ -8,7 +8,8 @@ import { DnsError } from '../../dns/wire/errors.js';
 import { encodeMessage } from '../../dns/wire/message.js';
 import { OUR_EDNS_SIZE } from '../../dns/server/responder.js';
 import type { Signer } from '../../dns/server/tsig-server.js';
-import { enqueueUpdate, type BatchDeps } from './batch.js';
+import type { BatchDeps } from './batch-deps.js';
+import type { UpdateQueue } from './update-queue.js';
 import { OPCODE_UPDATE, readUpdate, type UpdateMessage } from './message.js';
 import { readUpdateHead, type UpdateHead } from './head.js';
 import { formError } from '../../dns/server/form-error.js';
@@ -20,6 +21,8 @@ import { rcodeName } from '../../dns/wire/types.js';
 import type { RefusalLog } from '../limits/refusal-log.js';
 
 export interface UpdateDeps extends BatchDeps {
+  /** The gateway's one queue of updates, shared by both doors. */
+  updates: UpdateQueue;
   /** Set once the gateway is stopping: updates not yet started are refused, those in flight finish. */
   stopping?: () => boolean;
   /** Updates being made; the gateway waits for them before it exits. */
@@ -65,11 +68,11 @@ export async function handleUpdate(packet: Buffer, signer: Signer | undefined, c
   if (!mayChangeIn(keys, signer.key.name, zone)) return answer(RCODE_UPDATE.REFUSED, { code: EDE.PROHIBITED, why: `the key ${signer.key.name} may change nothing in ${zone}` });
   const early = grantsFirst(message, zone, (owner, type) => grantsFor(keys, signer.key.name, zone, owner, type).length > 0);
   if (early && !early.ok) return answer(early.rcode, { code: early.ede, why: early.why });
-  // A name outside the zone is never read (batch.ts: it holds nothing of the zone, and its
+  // A name outside the zone is never read (batch-read.ts: it holds nothing of the zone, and its
   // filter, "t" say, may list every entry); one costly to read is refused here.
   const costly = costlyPrerequisites(message, zone, deps.views);
   if (costly) return answer(costly.rcode, { code: costly.ede, why: costly.why });
-  const run = enqueueUpdate(zone, { key: signer.key.name, client, message }, deps);
+  const run = deps.updates.enqueue(zone, { key: signer.key.name, client, message });
   deps.inFlight?.add(run);
   void run.finally(() => deps.inFlight?.delete(run));
   const outcome = await run;

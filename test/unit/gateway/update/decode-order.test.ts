@@ -12,6 +12,7 @@ import { parseKeysFile } from '../../../../src/gateway/keys/keys-file.js';
 import { DhcidStore } from '../../../../src/gateway/dhcid/store.js';
 import { startGatewayServer } from '../../../../src/gateway/dns-door.js';
 import { ZoneViews } from '../../../../src/gateway/dns/zone-views.js';
+import { UpdateQueue } from '../../../../src/gateway/update/update-queue.js';
 import { silentLogger } from '../../../../src/lib/log.js';
 import type { ZoneProvider } from '../../../../src/zone/provider/provider-zone.js';
 import { tempDir } from '../../../helpers/cli.js';
@@ -54,7 +55,8 @@ beforeAll(async () => {
   await views.refresh('example.com');
   const keys = parseKeysFile(`${keyText}grant "kea" zonesub A;\n`, 'keys');
   const stateDir = tempDir('ddedge-decode-');
-  server = await startGatewayServer({ host: '127.0.0.1', port: 0, views, providerOf: () => provider, keys: () => keys, stateDir: join(stateDir, 'state'), hosts: [], logger: silentLogger, dhcid: DhcidStore.open(join(stateDir, 'state')) });
+  const deps = { views, providerOf: () => provider, keys: () => keys, stateDir: join(stateDir, 'state'), hosts: [], logger: silentLogger, dhcid: DhcidStore.open(join(stateDir, 'state')) };
+  server = await startGatewayServer({ host: '127.0.0.1', port: 0, ...deps, updates: new UpdateQueue(deps) });
 });
 afterAll(() => server?.close());
 beforeEach(() => void ((decodes.count = 0), (decodes.names = 0)));
