@@ -28,9 +28,15 @@ export interface BatchDeps {
   stateDir: string;
   hosts: string[];
   logger: Logger;
-  /** Sets aside the provider calls of a batch's writes, their undoing and the `rereads` that takes (the gateway's budget); says why not when it cannot. */
+  /**
+   * Sets aside the provider calls of a batch's writes, their undoing and the `rereads` that takes
+   * (the gateway's budget); says why not when it cannot.
+   */
   setAsideCalls?: (zone: string, plan: Plan, rereads?: number) => string | undefined;
-  /** Why `calls` more provider calls (for an update's writes and their undoing: `forUpdate`) do not fit in the budget now; undefined when they do. */
+  /**
+   * Why `calls` more provider calls (for an update's writes and their undoing: `forUpdate`) do not
+   * fit in the budget now; undefined when they do.
+   */
   affordCalls?: (calls: number, forUpdate?: boolean) => string | undefined;
   /** Gives back what setAsideCalls set aside and the batch did not use. */
   releaseCalls?: (zone: string) => void;

@@ -140,14 +140,17 @@ class UpdateJudge {
     if (!plan.changes.length && !dhcidChanges.length) return OK;
     // Each update is weighed against the budget as it is accepted: one too big for it fails alone, not the batch.
     const cost = callCount(stepsOf(plan.changes));
-    const unaffordable = cost ? deps.affordCalls?.(2 * (this.writes + cost) + this.read.reading.calls, true) : undefined;
+    const unaffordable = cost
+      ? deps.affordCalls?.(2 * (this.writes + cost) + this.read.reading.calls, true)
+      : undefined;
     if (unaffordable) return { rcode: RCODE_UPDATE.SERVFAIL, ede: EDE.OTHER, why: unaffordable };
     // The key's share holds its writes and what undoing them would take; it is charged the writes.
     const overShare = cost ? deps.keyCalls?.afford(pending.key, 2 * cost) : undefined;
     if (overShare) return { rcode: RCODE_UPDATE.REFUSED, ede: EDE.PROHIBITED, why: overShare };
     deps.keyCalls?.charge(pending.key, cost);
     this.writes += cost;
-    for (const [name, records] of groupByName(simulate(here, plan.changes, this.newId), new Set(own))) this.current.set(name, records);
+    for (const [name, records] of groupByName(simulate(here, plan.changes, this.newId), new Set(own)))
+      this.current.set(name, records);
     this.dhcid.accept(evaluation.dhcid);
     this.accepted.push({ pending, changes: [...plan.changes, ...dhcidChanges] });
     return undefined;

@@ -40,7 +40,13 @@ export function refuseSpentShares(batch: PendingUpdate[], shares: KeyCalls | und
 }
 
 /** The records the provider holds at `names`, read afresh (reading.ts) and shown in the zone's view. */
-export async function readNames(provider: ZoneProvider, zone: string, names: Set<string>, reading: Reading, deps: BatchDeps): Promise<LiveRecord[]> {
+export async function readNames(
+  provider: ZoneProvider,
+  zone: string,
+  names: Set<string>,
+  reading: Reading,
+  deps: BatchDeps,
+): Promise<LiveRecord[]> {
   const { atNames, whole } = await readAt(provider, zone, names, reading, deps.views);
   if (whole) deps.views.show(zone, whole);
   else deps.views.showNames(zone, names, atNames);
@@ -52,7 +58,12 @@ export async function readNames(provider: ZoneProvider, zone: string, names: Set
  * reading; undefined once every update is answered (SERVFAIL: the budget cannot pay for the
  * reading, or the provider could not be read).
  */
-export async function readBatch(zone: string, batch: PendingUpdate[], provider: ZoneProvider, deps: BatchDeps): Promise<BatchRead | undefined> {
+export async function readBatch(
+  zone: string,
+  batch: PendingUpdate[],
+  provider: ZoneProvider,
+  deps: BatchDeps,
+): Promise<BatchRead | undefined> {
   const names = new Set(batch.flatMap((p) => namesOf(p.message, zone)));
   const reading = readPlan(zone, names, deps.views);
   const poor = deps.affordCalls?.(reading.calls);

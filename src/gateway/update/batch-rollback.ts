@@ -46,7 +46,8 @@ export async function rollBackBatch(
 ): Promise<PendingUpdate[]> {
   const { failure, done, settled } = failed;
   evaluated.dhcid.restore(deps.logger);
-  const refused = failure.error instanceof ApiError && ['refused', 'bad-request', 'not-found'].includes(failure.error.kind);
+  const refused =
+    failure.error instanceof ApiError && ['refused', 'bad-request', 'not-found'].includes(failure.error.kind);
   // Settled (read again after a lost answer, none of the batch's writes held): back as read.
   const rolledBack = settled ? true : done.length ? await rollBack(provider, zone, read, done, deps) : true;
   const undone = settled
@@ -57,7 +58,14 @@ export async function rollBackBatch(
         : '; undoing the writes made before it failed too'
       : '';
   const why = `the provider ${refused ? 'refused' : 'failed'} a write (${(failure.error as Error).message})${undone}`;
-  journalResult(deps.stateDir, zone, failed.batchId, rolledBack ? 'not made' : 'unknown', failed.journaled, deps.logger);
+  journalResult(
+    deps.stateDir,
+    zone,
+    failed.batchId,
+    rolledBack ? 'not made' : 'unknown',
+    failed.journaled,
+    deps.logger,
+  );
   // Shown again after the DHCID records went back, so that none of the batch's is answered.
   if (settled?.now) deps.views.showNames(zone, read.names, settled.now);
   else await readNames(provider, zone, read.names, read.reading, deps).catch(() => undefined);
@@ -66,7 +74,11 @@ export async function rollBackBatch(
     ede: refused ? EDE.PROHIBITED : EDE.NETWORK_ERROR,
     why,
   };
-  const bystander: Outcome = { rcode: RCODE_UPDATE.SERVFAIL, ede: refused ? EDE.OTHER : EDE.NETWORK_ERROR, why: bystanderReason(refused, undone) };
+  const bystander: Outcome = {
+    rcode: RCODE_UPDATE.SERVFAIL,
+    ede: refused ? EDE.OTHER : EDE.NETWORK_ERROR,
+    why: bystanderReason(refused, undone),
+  };
   return answerFailed(batch, evaluated, { failure, done, refused, rolledBack }, { own, bystander });
 }
 
@@ -93,13 +105,26 @@ function answerFailed(
   const untouched = (changes: Change[]) => how.rolledBack || !how.done.some((step) => holdsFailedWrite(changes, step));
   const again: PendingUpdate[] = [];
   evaluated.accepted.forEach(({ pending, changes }, i) =>
-    offends[i] ? pending.resolve(answers.own) : retry && untouched(changes) ? again.push(pending) : pending.resolve(answers.bystander),
+    offends[i]
+      ? pending.resolve(answers.own)
+      : retry && untouched(changes)
+        ? again.push(pending)
+        : pending.resolve(answers.bystander),
   );
   return [...again, ...waitingOn(evaluated)].sort((a, b) => batch.indexOf(a) - batch.indexOf(b));
 }
 
-/** Takes back the batch's own writes that were made (`done`, batch-undo.ts); true when that worked. Only the batch's names are read again: its writes are all there. */
-async function rollBack(provider: ZoneProvider, zone: string, read: BatchRead, done: Step[], deps: BatchDeps): Promise<boolean> {
+/**
+ * Takes back the batch's own writes that were made (`done`, batch-undo.ts); true when that worked.
+ * Only the batch's names are read again: its writes are all there.
+ */
+async function rollBack(
+  provider: ZoneProvider,
+  zone: string,
+  read: BatchRead,
+  done: Step[],
+  deps: BatchDeps,
+): Promise<boolean> {
   try {
     const { atNames: now } = await readAt(provider, zone, read.names, read.reading, deps.views);
     return await undoWrites(provider, zone, now, read.live, done, deps.logger);
@@ -123,7 +148,9 @@ export function answerUnsettled(
   const names = batch.journaled.flatMap((u) => u.changes.map((c) => (c.after ?? c.before)!));
   const holds = settled.now ? heldAt([...settled.now, ...dhcidRecordsAt(batch.dhcid, names)], names) : undefined;
   const may = settled.outcome === 'unknown' ? 'may hold' : 'holds';
-  deps.logger.warn(`gateway: the DHCID records of the failed batch of ${zone} are kept: the provider ${may} some of its writes`);
+  deps.logger.warn(
+    `gateway: the DHCID records of the failed batch of ${zone} are kept: the provider ${may} some of its writes`,
+  );
   const partly = settled.outcome === 'partly made' ? holds : undefined;
   journalResult(deps.stateDir, zone, batch.batchId, settled.outcome, batch.journaled, deps.logger, partly);
   const lost = "the provider's answer to a write was lost";
@@ -138,7 +165,14 @@ export function answerUnsettled(
 /** The DHCID records the batch leaves at `names`, in the listing's shape, for the journal. */
 function dhcidRecordsAt(dhcid: DhcidBatch, names: { name: string; type: string }[]): LiveRecord[] {
   const at = new Set(names.filter((n) => n.type === 'DHCID').map((n) => n.name));
-  const asListed = (name: string) => (r: { ttl: number; data: string }): LiveRecord =>
-    ({ name, type: 'DHCID', ttl: r.ttl, value: Buffer.from(r.data, 'hex').toString('base64'), entityID: 'gateway' });
+  const asListed =
+    (name: string) =>
+    (r: { ttl: number; data: string }): LiveRecord => ({
+      name,
+      type: 'DHCID',
+      ttl: r.ttl,
+      value: Buffer.from(r.data, 'hex').toString('base64'),
+      entityID: 'gateway',
+    });
   return [...at].flatMap((name) => (dhcid.held.get(name) ?? []).map(asListed(name)));
 }

@@ -35,10 +35,17 @@ export async function writeBatch(
   const spent = plan.changes.length ? deps.setAsideCalls?.(zone, plan, read.reading.calls) : undefined;
   const unwritable = spent || evaluated.dhcid.save();
   if (unwritable) {
-    answerAll(accepted.map(({ pending }) => pending), { rcode: RCODE_UPDATE.SERVFAIL, ede: EDE.OTHER, why: unwritable });
+    answerAll(
+      accepted.map(({ pending }) => pending),
+      { rcode: RCODE_UPDATE.SERVFAIL, ede: EDE.OTHER, why: unwritable },
+    );
     return waitingOn(evaluated);
   }
-  const journaled: JournaledUpdate[] = accepted.map(({ pending, changes }) => ({ key: pending.key, client: pending.client, changes }));
+  const journaled: JournaledUpdate[] = accepted.map(({ pending, changes }) => ({
+    key: pending.key,
+    client: pending.client,
+    changes,
+  }));
   // An update of DHCID records only makes no provider call, and needs no intent line.
   const batchId = plan.changes.length ? newBatchId() : undefined;
   if (batchId) journalIntent(deps.stateDir, zone, batchId, journaled, deps.logger);
@@ -51,7 +58,8 @@ export async function writeBatch(
   const settled = outcome.failure?.uncertain
     ? await settleLostAnswer(reread, zone, read.live, stepsOf(plan.changes).flat(), undo, deps.logger)
     : undefined;
-  if (!outcome.failure || settled?.outcome === 'made') return answerMade(zone, read, evaluated, { journaled, batchId, settled }, deps);
+  if (!outcome.failure || settled?.outcome === 'made')
+    return answerMade(zone, read, evaluated, { journaled, batchId, settled }, deps);
   if (settled && settled.outcome !== 'not made') {
     answerUnsettled(zone, settled, { accepted, journaled, batchId: batchId!, dhcid: evaluated.dhcid }, deps);
     return waitingOn(evaluated);
@@ -70,7 +78,9 @@ function answerMade(
 ): PendingUpdate[] {
   evaluated.quotas?.commit();
   for (const { pending, changes } of evaluated.accepted) {
-    const made = changes.map((c) => `${c.action} ${(c.after ?? c.before)!.name} ${(c.after ?? c.before)!.type}`).join(', ');
+    const made = changes
+      .map((c) => `${c.action} ${(c.after ?? c.before)!.name} ${(c.after ?? c.before)!.type}`)
+      .join(', ');
     deps.logger.info(`gateway: key ${pending.key} changed ${zone}: ${made}`);
   }
   journalResult(deps.stateDir, zone, written.batchId, 'made', written.journaled, deps.logger);

@@ -9,11 +9,15 @@ import type { BatchDeps, Outcome, PendingUpdate, UpdateRequest } from './batch-d
 import { MAX_BATCH_RECORDS, MAX_KEY_RECORDS, recordsOf } from './limits.js';
 import { RCODE_UPDATE } from './rules.js';
 
-/** How many updates at the head of the queue the next batch takes: at least one, then as long as their records fit MAX_BATCH_RECORDS. */
+/**
+ * How many updates at the head of the queue the next batch takes: at least one, then as long as
+ * their records fit MAX_BATCH_RECORDS.
+ */
 function batchLength(queue: PendingUpdate[]): number {
   let records = recordsOf(queue[0]!.message);
   let n = 1;
-  while (n < queue.length && records + recordsOf(queue[n]!.message) <= MAX_BATCH_RECORDS) records += recordsOf(queue[n++]!.message);
+  while (n < queue.length && records + recordsOf(queue[n]!.message) <= MAX_BATCH_RECORDS)
+    records += recordsOf(queue[n++]!.message);
   return n;
 }
 
@@ -65,7 +69,8 @@ export class UpdateQueue {
           this.requeue(zone, await applyBatch(zone, batch, this.deps, this.newRecordId));
         } catch (error) {
           this.deps.logger.error(`gateway: updates of ${zone} failed: ${(error as Error).stack ?? String(error)}`);
-          for (const p of batch) p.resolve({ rcode: RCODE_UPDATE.SERVFAIL, ede: EDE.OTHER, why: 'internal error; see the gateway log' });
+          for (const p of batch)
+            p.resolve({ rcode: RCODE_UPDATE.SERVFAIL, ede: EDE.OTHER, why: 'internal error; see the gateway log' });
         }
       }
     } finally {
@@ -86,5 +91,6 @@ export class UpdateQueue {
   }
 
   /** An ID for a record a batch's update creates; it never reaches the provider. */
-  private readonly newRecordId = (): string => `pending:${(this.created = (this.created + 1) % Number.MAX_SAFE_INTEGER)}`;
+  private readonly newRecordId = (): string =>
+    `pending:${(this.created = (this.created + 1) % Number.MAX_SAFE_INTEGER)}`;
 }

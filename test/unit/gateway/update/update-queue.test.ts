@@ -1,0 +1,161 @@
+// The queue of updates (update-queue.ts), against an in-memory zone: updates that arrive while a
+// batch is made wait for the next, which takes all of them with one reading; a key's updates
+// waiting are bounded; updates sent round again are made in the next batch; a batch that throws
+// answers its updates and the next goes on. Each queue is an object of its own: two share nothing.
+import { describe, expect, it } from 'vitest';
+import { EDE } from '../../../../src/dns/wire/edns.js';
+import type { Outcome } from '../../../../src/gateway/update/batch-deps.js';
+import { MAX_KEY_RECORDS } from '../../../../src/gateway/update/limits.js';
+import { RCODE_UPDATE } from '../../../../src/gateway/update/rules.js';
+import { UpdateQueue } from '../../../../src/gateway/update/update-queue.js';
+import { addA, batchWorld, updateOf, ZONE } from '../../../helpers/update-batch.js';
+
+const made: Outcome = { rcode: 0, ede: 0, why: '', changed: true };
+
+/** Reads wait until `release` is called. */
+function heldReads() {
+  let release!: () => void;
+  const hold = new Promise<void>((resolve) => (release = resolve));
+  return { hold, release };
+}
+
+describe('the queue of updates', () => {
+  it('makes the updates that arrive during a batch in the next one, with one reading for all of them', async () => {
+    const world = await batchWorld();
+    const queue = new UpdateQueue(world.deps);
+    const reads = heldReads();
+    world.zone.hold = reads.hold;
+    const first = queue.enqueue(ZONE, {
+      key: 'alice',
+      client: '192.0.2.9',
+      message: updateOf(addA('a.example.com', '192.0.2.1')),
+    });
+    const later = [2, 3, 4].map((i) =>
+      queue.enqueue(ZONE, {
+        key: 'bob',
+        client: '192.0.2.9',
+        message: updateOf(addA(`h${i}.example.com`, `192.0.2.${i}`)),
+      }),
+    );
+    reads.release();
+    expect(await Promise.all([first, ...later])).toEqual([made, made, made, made]);
+    expect(world.zone.calls.filter((c) => c === 'list')).toHaveLength(3);
+    expect(world.zone.writes()).toEqual([
+      'create a.example.com A 192.0.2.1',
+      'create h2.example.com A 192.0.2.2',
+      'create h3.example.com A 192.0.2.3',
+      'create h4.example.com A 192.0.2.4',
+    ]);
+  });
+
+  it("refuses a key's update while its updates waiting would pass the records it may have waiting; another key's goes on", async () => {
+    const world = await batchWorld({ keysFile: `quota "alice" records ${MAX_KEY_RECORDS + 1};\n` });
+    const queue = new UpdateQueue(world.deps);
+    const reads = heldReads();
+    world.zone.hold = reads.hold;
+    const many = Array.from({ length: MAX_KEY_RECORDS }, (_, i) => addA(`h${i}.example.com`, '192.0.2.1'));
+    const big = queue.enqueue(ZONE, { key: 'alice', client: '192.0.2.9', message: updateOf(...many) });
+    const refused = await queue.enqueue(ZONE, {
+      key: 'alice',
+      client: '192.0.2.9',
+      message: updateOf(addA('x.example.com', '192.0.2.2')),
+    });
+    expect(refused).toEqual({
+      rcode: RCODE_UPDATE.REFUSED,
+      ede: EDE.NOT_READY,
+      why: expect.stringContaining(`the key alice has updates of ${MAX_KEY_RECORDS} records waiting`),
+    });
+    const bobs = queue.enqueue(ZONE, {
+      key: 'bob',
+      client: '192.0.2.9',
+      message: updateOf(addA('y.example.com', '192.0.2.3')),
+    });
+    // A queue of its own (another gateway's) knows nothing of the first's waiting updates.
+    const other = new UpdateQueue((await batchWorld()).deps);
+    const elsewhere = other.enqueue(ZONE, {
+      key: 'alice',
+      client: '192.0.2.9',
+      message: updateOf(addA('z.example.com', '192.0.2.4')),
+    });
+    reads.release();
+    expect(await big).toEqual(made);
+    expect(await bobs).toEqual(made);
+    expect(await elsewhere).toEqual(made);
+    // Answered, alice may send again.
+    expect(
+      await queue.enqueue(ZONE, {
+        key: 'alice',
+        client: '192.0.2.9',
+        message: updateOf(addA('x.example.com', '192.0.2.2')),
+      }),
+    ).toEqual(made);
+  });
+
+  it('makes a bystander of a refused batch in the next batch, after a fresh reading', async () => {
+    const world = await batchWorld();
+    world.zone.onWrite = (call) => (call.name === 'b.example.com' ? 'refused' : undefined);
+    const queue = new UpdateQueue(world.deps);
+    const reads = heldReads();
+    world.zone.hold = reads.hold;
+    const first = queue.enqueue(ZONE, {
+      key: 'bob',
+      client: '192.0.2.9',
+      message: updateOf(addA('first.example.com', '192.0.2.1')),
+    });
+    const bystander = queue.enqueue(ZONE, {
+      key: 'alice',
+      client: '192.0.2.9',
+      message: updateOf(addA('a.example.com', '192.0.2.2')),
+    });
+    const offender = queue.enqueue(ZONE, {
+      key: 'bob',
+      client: '192.0.2.9',
+      message: updateOf(addA('b.example.com', '192.0.2.3')),
+    });
+    reads.release();
+    expect(await first).toEqual(made);
+    expect((await offender).rcode).toBe(RCODE_UPDATE.REFUSED);
+    expect(await bystander).toEqual(made);
+    expect(world.zone.held()).toEqual(['a.example.com A 192.0.2.2', 'first.example.com A 192.0.2.1']);
+    expect(world.zone.writes()).toEqual([
+      'create first.example.com A 192.0.2.1',
+      'create a.example.com A 192.0.2.2',
+      'create b.example.com A 192.0.2.3',
+      expect.stringMatching(/^delete e\d+$/),
+      'create a.example.com A 192.0.2.2',
+    ]);
+  });
+
+  it('answers every update of a batch that throws (SERVFAIL), and makes the next batch', async () => {
+    const world = await batchWorld();
+    let throws = true;
+    const providerOf = () => {
+      if (!throws) return world.zone;
+      throws = false;
+      throw new TypeError('a bug');
+    };
+    const queue = new UpdateQueue({ ...world.deps, providerOf });
+    const reads = heldReads();
+    world.zone.hold = reads.hold;
+    const first = queue.enqueue(ZONE, {
+      key: 'alice',
+      client: '192.0.2.9',
+      message: updateOf(addA('a.example.com', '192.0.2.1')),
+    });
+    const next = queue.enqueue(ZONE, {
+      key: 'alice',
+      client: '192.0.2.9',
+      message: updateOf(addA('b.example.com', '192.0.2.2')),
+    });
+    expect(await first).toEqual({
+      rcode: RCODE_UPDATE.SERVFAIL,
+      ede: EDE.OTHER,
+      why: 'internal error; see the gateway log',
+    });
+    reads.release();
+    expect(await next).toEqual(made);
+    expect(world.log.some((l) => l.startsWith('error: gateway: updates of example.com failed: TypeError: a bug'))).toBe(
+      true,
+    );
+  });
+});
