@@ -1,0 +1,27 @@
+// The gateway's stop: updates in flight finish and are answered (a half-made update would be left
+// half-made) while new ones are refused, within DRAIN_MS; their answers go out; the last
+// notifications get a little time, as the daemon gives them.
+import type { Logger } from '../lib/log.js';
+import type { Notifier } from '../notify/notifier.js';
+
+/**
+ * The longest wait for updates in flight at SIGTERM: a write and its rollback, each within --timeout,
+ * fit in it by default.
+ */
+const DRAIN_MS = 60_000;
+/** The longest wait at SIGTERM for notifications still queued. */
+const NOTIFY_STOP_WAIT_MS = 5_000;
+
+/** Waits for the updates in flight (the caller refuses new ones from now on) and the notifications queued. */
+export async function drainGateway(
+  inFlight: ReadonlySet<Promise<unknown>>,
+  notifier: Notifier | undefined,
+  logger: Logger,
+): Promise<void> {
+  if (inFlight.size) logger.info(`gateway: stopping; waiting for ${inFlight.size} update(s) in flight`);
+  const deadline = new Promise<void>((resolve) => setTimeout(resolve, DRAIN_MS).unref());
+  await Promise.race([Promise.allSettled([...inFlight]), deadline]);
+  // The answers of those updates are signed and written after they settle: let them go out.
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  await notifier?.drain(NOTIFY_STOP_WAIT_MS);
+}
