@@ -87,113 +87,147 @@ export function loadKeysFile(path: string, read: (path: string) => string, uid =
 }
 
 export function parseKeysFile(text: string, file: string): GatewayKeys {
-  const tokens = tokenize(text, file);
+  const reader = new StatementReader(tokenize(text, file), file);
   const result: GatewayKeys = { keys: new Map(), grants: [], transfer: new Set(), quotas: new Map(), warnings: [] };
-  const pendingRefs: { key: string; place: Place }[] = [];
-  let at = 0;
-  const fail = (place: Place, message: string): never => {
-    throw new ConfigError(`${file}:${place.line}:${place.column}: ${message}`);
-  };
-  const next = (what: string): Token => tokens[at++] ?? fail(tokens[tokens.length - 1] ?? { line: 1, column: 1 }, `the file ends where ${what} should be`);
-  const expect = (text: string, after: string) => {
-    const t = next(`"${text}"`);
-    if (t.quoted || t.text !== text) fail(t, `expected "${text}" ${after}, found ${shown(t)}`);
-  };
-  while (at < tokens.length) {
-    const statement = next('a statement');
+  // Keys named by grant, transfer and quota statements: each must be defined somewhere in the file.
+  const refs: { key: string; place: Place }[] = [];
+  while (!reader.done) {
+    const statement = reader.next('a statement');
     // A stray quoted string may be a secret out of place: never shown (shown() says so).
-    if (statement.quoted) fail(statement, 'expected key, grant, transfer or quota, found a quoted string');
-    if (statement.text === 'key') {
-      const name = next('the key name');
-      const key = keyName(name, fail);
-      const named = `key ${shownName(key)}`;
-      if (result.keys.has(key)) fail(name, `${named} is defined twice`);
-      expect('{', `after ${named}`);
-      let algorithm: TsigAlgorithm | undefined;
-      let secret: Buffer | undefined;
-      for (;;) {
-        const field = next(`"algorithm", "secret" or "}" in ${named}`);
-        if (field.text === '}' && !field.quoted) break;
-        if (field.text === 'algorithm') {
-          const value = next('the algorithm');
-          const alg = value.text.toLowerCase() as TsigAlgorithm;
-          if (value.quoted || !(alg in TSIG_ALGORITHMS)) fail(value, `${named}: expected an algorithm (${Object.keys(TSIG_ALGORITHMS).join(', ')}), found ${shown(value)}`);
-          algorithm = alg;
-          if (WEAK.includes(alg)) result.warnings.push(`${file}:${value.line}:${value.column}: ${named} uses ${alg}, a weak hash; prefer hmac-sha256 when the client allows it`);
-        } else if (field.text === 'secret') {
-          const value = next('the secret');
-          // The secret is never quoted back: only what is wrong with it.
-          if (!/^[A-Za-z0-9+/]+={0,2}$/.test(value.text) || value.text.length % 4 !== 0) fail(value, `${named}: the secret is not base64`);
-          secret = Buffer.from(value.text, 'base64');
-          if (secret.length < MIN_SECRET_BYTES) fail(value, `${named}: the secret is ${secret.length} bytes; use at least ${MIN_SECRET_BYTES} (tsig-keygen or ddedge gateway keygen make one)`);
-        } else fail(field, `${named}: expected algorithm, secret or "}", found ${shown(field)}`);
-        expect(';', `after the ${field.text} of ${named}`);
-      }
-      expect(';', `after the "}" of ${named}`);
-      if (!algorithm) fail(name, `${named} has no algorithm`);
-      if (!secret) fail(name, `${named} has no secret`);
-      result.keys.set(key, { name: key, algorithm: algorithm!, secret: secret! });
-    } else if (statement.text === 'grant') {
-      const name = next('the key name');
-      const key = keyName(name, fail);
-      pendingRefs.push({ key, place: name });
-      const granted = `grant ${shownName(key)}`;
-      const ruleToken = next('the rule (zonesub, subdomain, name or wildcard)');
-      const rule = ruleToken.text as Grant['rule'];
-      if (ruleToken.quoted || !['zonesub', 'subdomain', 'name', 'wildcard'].includes(rule)) fail(ruleToken, `${granted}: expected zonesub, subdomain NAME, name NAME or wildcard *.NAME, found ${shown(ruleToken)}`);
-      const grant: Grant = { key, rule, types: [], line: statement.line };
-      if (rule !== 'zonesub') {
-        const target = next(`the name of the ${rule} rule`);
-        let text = target.text.replace(/\.$/, '');
-        if (rule === 'wildcard') {
-          if (!text.startsWith('*.')) fail(target, `${granted}: a wildcard rule names *.NAME, not ${shown(target)}`);
-          text = text.slice(2);
-        }
-        try {
-          // A name written in Unicode is held by the zone in punycode: read as its bytes it
-          // would never match an owner.
-          const ascii = /[^\x00-\x7f]/.test(text) ? canonicalName(text) : text;
-          if (ascii === undefined) throw new Error('not a name');
-          grant.name = nameKey(ascii);
-        } catch {
-          fail(target, `${granted}: expected a DNS name, found ${shown(target)}`);
-        }
-      }
-      for (let t = next('a type or ";"'); t.text !== ';' || t.quoted; t = next('a type or ";"')) {
-        const type = t.text.toUpperCase();
-        if (type === 'ANY') continue; // BIND's word for every type: the same as naming none
-        if (!(GRANT_TYPES as readonly string[]).includes(type)) fail(t, `${granted}: expected a type the provider holds (${GRANT_TYPES.join(', ')}) or ";", found ${shown(t)}`);
-        grant.types.push(type as GrantType);
-      }
-      result.grants.push(grant);
-    } else if (statement.text === 'transfer') {
-      const name = next('the key name');
-      const key = keyName(name, fail);
-      pendingRefs.push({ key, place: name });
-      expect(';', `after transfer ${shownName(key)}`);
+    if (statement.quoted) reader.fail(statement, 'expected key, grant, transfer or quota, found a quoted string');
+    if (statement.text === 'key') readKey(reader, result);
+    else if (statement.text === 'grant') result.grants.push(readGrant(reader, statement, refs));
+    else if (statement.text === 'transfer') {
+      const key = reader.keyName(refs);
+      reader.expect(';', `after transfer ${shownName(key)}`);
       result.transfer.add(key);
-    } else if (statement.text === 'quota') {
-      const name = next('the key name');
-      const key = keyName(name, fail);
-      pendingRefs.push({ key, place: name });
-      const quoted = `quota ${shownName(key)}`;
-      const quota = result.quotas.get(key) ?? {};
-      let any = false;
-      for (let t = next('dhcid, records, calls or ";"'); t.text !== ';' || t.quoted; t = next('dhcid, records, calls or ";"')) {
-        const kind = t.text as QuotaKind;
-        if (t.quoted || !(QUOTA_KINDS as readonly string[]).includes(kind)) fail(t, `${quoted}: expected ${QUOTA_KINDS.join(' N, ')} N or ";", found ${shown(t)}`);
-        const what = kind === 'calls' ? 'provider calls an hour' : `${kind} records`;
-        const value = next(`the number of ${what}`);
-        if (value.quoted || !/^\d{1,7}$/.test(value.text)) fail(value, `${quoted}: ${kind} takes a whole number of ${kind === 'calls' ? 'provider calls an hour' : 'records'} (0 to 9999999), found ${shown(value)}`);
-        quota[kind] = Number(value.text);
-        any = true;
-      }
-      if (!any) fail(statement, `${quoted}: name dhcid N, records N, calls N or several`);
-      result.quotas.set(key, quota);
-    } else fail(statement, `expected key, grant, transfer or quota, found ${shown(statement)}`);
+    } else if (statement.text === 'quota') readQuota(reader, statement, refs, result);
+    else reader.fail(statement, `expected key, grant, transfer or quota, found ${shown(statement)}`);
   }
-  for (const ref of pendingRefs) if (!result.keys.has(ref.key)) fail(ref.place, `no key ${shownName(ref.key)} is defined in this file`);
+  for (const ref of refs) if (!result.keys.has(ref.key)) reader.fail(ref.place, `no key ${shownName(ref.key)} is defined in this file`);
   return result;
+}
+
+/** A keys file's tokens, read in order; every error names the file, the line and the column. */
+class StatementReader {
+  private at = 0;
+
+  constructor(
+    private readonly tokens: Token[],
+    readonly file: string,
+  ) {}
+
+  get done(): boolean {
+    return this.at >= this.tokens.length;
+  }
+
+  readonly fail = (place: Place, message: string): never => {
+    throw new ConfigError(`${this.file}:${place.line}:${place.column}: ${message}`);
+  };
+
+  next(what: string): Token {
+    return this.tokens[this.at++] ?? this.fail(this.tokens[this.tokens.length - 1] ?? { line: 1, column: 1 }, `the file ends where ${what} should be`);
+  }
+
+  expect(text: string, after: string): void {
+    const t = this.next(`"${text}"`);
+    if (t.quoted || t.text !== text) this.fail(t, `expected "${text}" ${after}, found ${shown(t)}`);
+  }
+
+  /** The key a statement names, kept in `refs` when it must be defined in the file. */
+  keyName(refs?: { key: string; place: Place }[]): string {
+    const name = this.next('the key name');
+    const key = keyName(name, this.fail);
+    refs?.push({ key, place: name });
+    return key;
+  }
+}
+
+/** `key "NAME" { algorithm ALG; secret "BASE64"; };` */
+function readKey(reader: StatementReader, result: GatewayKeys): void {
+  const { file } = reader;
+  const name = reader.next('the key name');
+  const key = keyName(name, reader.fail);
+  const named = `key ${shownName(key)}`;
+  if (result.keys.has(key)) reader.fail(name, `${named} is defined twice`);
+  reader.expect('{', `after ${named}`);
+  let algorithm: TsigAlgorithm | undefined;
+  let secret: Buffer | undefined;
+  for (;;) {
+    const field = reader.next(`"algorithm", "secret" or "}" in ${named}`);
+    if (field.text === '}' && !field.quoted) break;
+    if (field.text === 'algorithm') {
+      const value = reader.next('the algorithm');
+      const alg = value.text.toLowerCase() as TsigAlgorithm;
+      if (value.quoted || !(alg in TSIG_ALGORITHMS)) reader.fail(value, `${named}: expected an algorithm (${Object.keys(TSIG_ALGORITHMS).join(', ')}), found ${shown(value)}`);
+      algorithm = alg;
+      if (WEAK.includes(alg)) result.warnings.push(`${file}:${value.line}:${value.column}: ${named} uses ${alg}, a weak hash; prefer hmac-sha256 when the client allows it`);
+    } else if (field.text === 'secret') {
+      const value = reader.next('the secret');
+      // The secret is never quoted back: only what is wrong with it.
+      if (!/^[A-Za-z0-9+/]+={0,2}$/.test(value.text) || value.text.length % 4 !== 0) reader.fail(value, `${named}: the secret is not base64`);
+      secret = Buffer.from(value.text, 'base64');
+      if (secret.length < MIN_SECRET_BYTES) reader.fail(value, `${named}: the secret is ${secret.length} bytes; use at least ${MIN_SECRET_BYTES} (tsig-keygen or ddedge gateway keygen make one)`);
+    } else reader.fail(field, `${named}: expected algorithm, secret or "}", found ${shown(field)}`);
+    reader.expect(';', `after the ${field.text} of ${named}`);
+  }
+  reader.expect(';', `after the "}" of ${named}`);
+  if (!algorithm) reader.fail(name, `${named} has no algorithm`);
+  if (!secret) reader.fail(name, `${named} has no secret`);
+  result.keys.set(key, { name: key, algorithm: algorithm!, secret: secret! });
+}
+
+/** `grant "KEY" zonesub|subdomain NAME|name NAME|wildcard *.NAME [TYPE ...];` */
+function readGrant(reader: StatementReader, statement: Token, refs: { key: string; place: Place }[]): Grant {
+  const key = reader.keyName(refs);
+  const granted = `grant ${shownName(key)}`;
+  const ruleToken = reader.next('the rule (zonesub, subdomain, name or wildcard)');
+  const rule = ruleToken.text as Grant['rule'];
+  if (ruleToken.quoted || !['zonesub', 'subdomain', 'name', 'wildcard'].includes(rule)) reader.fail(ruleToken, `${granted}: expected zonesub, subdomain NAME, name NAME or wildcard *.NAME, found ${shown(ruleToken)}`);
+  const grant: Grant = { key, rule, types: [], line: statement.line };
+  if (rule !== 'zonesub') {
+    const target = reader.next(`the name of the ${rule} rule`);
+    let text = target.text.replace(/\.$/, '');
+    if (rule === 'wildcard') {
+      if (!text.startsWith('*.')) reader.fail(target, `${granted}: a wildcard rule names *.NAME, not ${shown(target)}`);
+      text = text.slice(2);
+    }
+    try {
+      // A name written in Unicode is held by the zone in punycode: read as its bytes it
+      // would never match an owner.
+      const ascii = /[^\x00-\x7f]/.test(text) ? canonicalName(text) : text;
+      if (ascii === undefined) throw new Error('not a name');
+      grant.name = nameKey(ascii);
+    } catch {
+      reader.fail(target, `${granted}: expected a DNS name, found ${shown(target)}`);
+    }
+  }
+  for (let t = reader.next('a type or ";"'); t.text !== ';' || t.quoted; t = reader.next('a type or ";"')) {
+    const type = t.text.toUpperCase();
+    if (type === 'ANY') continue; // BIND's word for every type: the same as naming none
+    if (!(GRANT_TYPES as readonly string[]).includes(type)) reader.fail(t, `${granted}: expected a type the provider holds (${GRANT_TYPES.join(', ')}) or ";", found ${shown(t)}`);
+    grant.types.push(type as GrantType);
+  }
+  return grant;
+}
+
+/** `quota "KEY" [dhcid N] [records N] [calls N];` */
+function readQuota(reader: StatementReader, statement: Token, refs: { key: string; place: Place }[], result: GatewayKeys): void {
+  const key = reader.keyName(refs);
+  const quoted = `quota ${shownName(key)}`;
+  const quota = result.quotas.get(key) ?? {};
+  let any = false;
+  for (let t = reader.next('dhcid, records, calls or ";"'); t.text !== ';' || t.quoted; t = reader.next('dhcid, records, calls or ";"')) {
+    const kind = t.text as QuotaKind;
+    if (t.quoted || !(QUOTA_KINDS as readonly string[]).includes(kind)) reader.fail(t, `${quoted}: expected ${QUOTA_KINDS.join(' N, ')} N or ";", found ${shown(t)}`);
+    const what = kind === 'calls' ? 'provider calls an hour' : `${kind} records`;
+    const value = reader.next(`the number of ${what}`);
+    if (value.quoted || !/^\d{1,7}$/.test(value.text)) reader.fail(value, `${quoted}: ${kind} takes a whole number of ${kind === 'calls' ? 'provider calls an hour' : 'records'} (0 to 9999999), found ${shown(value)}`);
+    quota[kind] = Number(value.text);
+    any = true;
+  }
+  if (!any) reader.fail(statement, `${quoted}: name dhcid N, records N, calls N or several`);
+  result.quotas.set(key, quota);
 }
 
 /** A key's name as the file, keygen and dyndns2 user names read it: its name key; undefined when it is no DNS name. */
