@@ -5,12 +5,24 @@
 // parameter and its position on the command line, never its value (it may be key material).
 import { open } from 'node:fs/promises';
 import type { ParamSpec } from '../api/params.js';
+import { fileFlagOf, SETTINGS, type Setting } from '../config/settings.js';
 import { ConfigError } from '../lib/errors.js';
+import { API_COMMAND_SETTINGS } from './command-settings.js';
 import { namesFlag } from './dash-values.js';
 import { nearestNames } from '../lib/nearest-names.js';
 
-/** Settings `ddedge api` reads itself; anything else after the action is an API parameter. */
-export const CONNECTION_FLAGS = new Set(['api-url', 'api-user', 'api-password', 'api-password-file', 'timeout', 'log-level', 'log-format', 'env-file', 'dotenv']);
+/**
+ * The flags of the settings `ddedge api` reads itself (its rows of the settings table, a secret's
+ * file flag with its row), and the dotenv file; anything else after the action is an API parameter.
+ */
+export const CONNECTION_FLAGS: ReadonlySet<string> = new Set([
+  ...API_COMMAND_SETTINGS.flatMap((name) => {
+    const setting: Setting = SETTINGS[name];
+    return [setting.flag, fileFlagOf(setting) ?? []].flat();
+  }),
+  'env-file',
+  'dotenv',
+]);
 /** `ddedge api`'s own switches. */
 export const OWN_FLAGS = new Set(['all', 'raw', 'json', 'help']);
 
