@@ -55,7 +55,8 @@ export function describeOperation({ module, method, endpoint }: Operation): stri
 }
 
 const OUTPUT =
-  'Output: responseData as JSON (pretty on a terminal); --raw prints the whole envelope; --all follows every page of a list.\n';
+  'Output: responseData as JSON (pretty on a terminal); --raw prints the whole envelope; ' +
+  '--all follows every page of a list.\n';
 
 /** The connection's rows of the settings table: their flags, then their variables ([_FILE] for a secret). */
 const connection = (): string => {

@@ -61,11 +61,14 @@ export function readGatewaySettings(pass: SettingsPass): GatewayConfig {
   }
 
   const dnsListenEntries = raw('dnsListen');
-  const dnsListen = dnsListenEntries.length ? readList(dnsListenEntries) : [{ value: GATEWAY_SETTINGS.dnsListen.default, origin: '--dns-listen' }];
+  const dnsListen = dnsListenEntries.length
+    ? readList(dnsListenEntries)
+    : [{ value: GATEWAY_SETTINGS.dnsListen.default, origin: '--dns-listen' }];
   const listen = dnsListen.flatMap((item) => listenAddress(item, problems) ?? []);
 
   const refresh = raw('refresh').at(-1);
-  const refreshMs = take(readDuration(refresh?.value ?? GATEWAY_SETTINGS.refresh.default, { min: 1000 }, refresh?.origin ?? '--refresh'), problems);
+  const refreshText = refresh?.value ?? GATEWAY_SETTINGS.refresh.default;
+  const refreshMs = take(readDuration(refreshText, { min: 1000 }, refresh?.origin ?? '--refresh'), problems);
 
   const primaryGiven = raw('primaryName').at(-1)?.value;
   const primaryName = lowerName(primaryGiven ?? hostname());
@@ -94,7 +97,11 @@ export function readGatewaySettings(pass: SettingsPass): GatewayConfig {
  * --notify takes both, told apart by form: a URL (scheme://…) gets notifications, HOST[:PORT]
  * is a DNS secondary. The flag's URLs are read (and checked) with DDEDGE_NOTIFY, in `agentUrls`.
  */
-function notifyTargets(entries: RawValue[], agentUrls: string[], problems: string[]): { notify: DnsServer[]; notifyUrls: string[] } {
+function notifyTargets(
+  entries: RawValue[],
+  agentUrls: string[],
+  problems: string[],
+): { notify: DnsServer[]; notifyUrls: string[] } {
   const notify: DnsServer[] = [];
   const notifyUrls = new Set(agentUrls);
   for (const { value: item, origin } of readList(entries)) {
@@ -131,7 +138,10 @@ function maxCallsPerHour(entry: RawValue | undefined, { config, env, problems }:
 }
 
 /** The dyndns2 door: --dyndns2-listen (repeatable), --dyndns2-cert with --dyndns2-key, --prefix-host NAME=<IPv6 interface identifier>. */
-function dyndns2Settings(raw: (name: GatewaySettingName) => RawValue[], problems: string[]): Dyndns2Settings | undefined {
+function dyndns2Settings(
+  raw: (name: GatewaySettingName) => RawValue[],
+  problems: string[],
+): Dyndns2Settings | undefined {
   const before = problems.length;
   const listen = readList(raw('dyndns2Listen')).flatMap((item) => listenAddress(item, problems) ?? []);
   const certFile = raw('dyndns2Cert').at(-1)?.value;

@@ -63,7 +63,11 @@ export function loadConfig(options: LoadOptions): Config {
   const config = readConfig(settings, options);
   // A token someone can guess is no protection for a page reachable from the network.
   if (config.listenToken !== undefined && config.listenToken.length < 16) {
-    settings.fail('listenToken', settings.one('listenToken')?.origin, 'has fewer than 16 characters; make one with: openssl rand -hex 16');
+    settings.fail(
+      'listenToken',
+      settings.one('listenToken')?.origin,
+      'has fewer than 16 characters; make one with: openssl rand -hex 16',
+    );
   }
   if (options.purpose === 'cycle') checkCycleRequirements(config, problems, options.env, settings.one('ttl')?.origin);
   options.readMore?.({ config, env: options.env, raw: (setting) => rawValues(setting, options, problems), problems });
@@ -99,10 +103,15 @@ function readConfig(settings: SettingReader, options: LoadOptions): Config {
     listenToken: secret(settings, 'listenToken'),
     stateDir: text('stateDir') ?? defaultStateDir(options.env, options.isRoot ?? process.getuid?.() === 0),
     // Only a cycle re-sends: `DDEDGE_MAX_AGE=1s ddedge health` is no error of health's.
-    maxAgeMs: options.purpose === 'cycle' ? settings.duration('maxAge', { min: 60_000, max: 366 * DAY_MS }) : (parseDuration(text('maxAge')!) ?? 0),
+    maxAgeMs:
+      options.purpose === 'cycle'
+        ? settings.duration('maxAge', { min: 60_000, max: 366 * DAY_MS })
+        : (parseDuration(text('maxAge')!) ?? 0),
     timeoutMs: settings.duration('timeout', { min: 100, max: MAX_TIMEOUT_MS }),
     intervalMs,
-    healthLimitMs: one('healthyWithin') ? settings.duration('healthyWithin', { min: 1000, max: 366 * DAY_MS }) : HEALTH_INTERVALS * intervalMs,
+    healthLimitMs: one('healthyWithin')
+      ? settings.duration('healthyWithin', { min: 1000, max: 366 * DAY_MS })
+      : HEALTH_INTERVALS * intervalMs,
     ttl: one('ttl') ? settings.count('ttl', { min: MIN_TTL, max: MAX_TTL }) : undefined,
     allowPrivateIp: settings.boolean('allowPrivateIp'),
     maxCallsPerHour: settings.count('maxCallsPerHour', { min: 1, max: MAX_CALLS_PER_HOUR }),
@@ -110,8 +119,16 @@ function readConfig(settings: SettingReader, options: LoadOptions): Config {
     logFormat: settings.choice('logFormat'),
     edge: readEdge(settings),
     notify: readNotify(settings, options.purpose),
-    origins: { dyndnsUser: one('dyndnsUser')?.origin, dyndnsKey: one('dyndnsKey')?.origin, apiUser: one('apiUser')?.origin, apiPassword: one('apiPassword')?.origin },
-    acme: { dnsServers: settings.list('dnsServers'), propagationTimeoutMs: settings.duration('propagationTimeout', { min: 1000, max: 60 * 60_000 }) },
+    origins: {
+      dyndnsUser: one('dyndnsUser')?.origin,
+      dyndnsKey: one('dyndnsKey')?.origin,
+      apiUser: one('apiUser')?.origin,
+      apiPassword: one('apiPassword')?.origin,
+    },
+    acme: {
+      dnsServers: settings.list('dnsServers'),
+      propagationTimeoutMs: settings.duration('propagationTimeout', { min: 1000, max: 60 * 60_000 }),
+    },
   };
 }
 
@@ -138,25 +155,30 @@ function address(settings: SettingReader, name: 'ip' | 'ip6', family: Family): s
   return valid ? canonicalAddress(entry.value) : undefined;
 }
 
-/** The hosts (NAME or NAME=<IPv6 interface identifier>), the LAN settings they need, and the service that holds them. */
+/** The hosts (NAME or NAME=<IPv6 interface identifier>), the LAN settings they need, the service that holds them. */
 function readHosts(settings: SettingReader) {
   const { fail } = settings;
   const hosts: string[] = [];
   const lan = lanSettings(settings.raw, fail);
   for (const { value: item, origin } of readList(settings.raw('hosts'))) {
     const { host, identifier } = parseHostItem(item);
-    if (!isHostName(host)) fail('hosts', origin, `${JSON.stringify(host)} is not a fully qualified host name${listHint(host, origin)}`);
+    if (!isHostName(host))
+      fail('hosts', origin, `${JSON.stringify(host)} is not a fully qualified host name${listHint(host, origin)}`);
     else if (!hosts.includes(host)) {
       hosts.push(host);
       if (identifier !== undefined) lan.define(host, identifier, origin);
     } else if (lan.identifiers[host] !== (identifier === undefined ? undefined : lan.canonical(identifier))) {
       // Repeating a host is harmless; one name with two meanings is not.
-      const how = identifier === undefined || lan.identifiers[host] === undefined ? 'with and without an interface identifier' : 'with two interface identifiers';
+      const how =
+        identifier === undefined || lan.identifiers[host] === undefined
+          ? 'with and without an interface identifier'
+          : 'with two interface identifiers';
       fail('hosts', origin, `"${host}" is given twice, ${how}; one name, one host`);
     }
   }
   const serviceEntry = settings.one('service');
-  if (serviceEntry && !isHostName(serviceEntry.value.toLowerCase())) fail('service', serviceEntry.origin, `"${serviceEntry.value}" is not a domain name`);
+  if (serviceEntry && !isHostName(serviceEntry.value.toLowerCase()))
+    fail('service', serviceEntry.origin, `"${serviceEntry.value}" is not a domain name`);
   return { hosts, lan, service: serviceEntry?.value.toLowerCase() };
 }
 
@@ -170,12 +192,19 @@ function readAddressSources(settings: SettingReader) {
     const before = settings.problems.length;
     quorum = settings.count('quorum', { min: 1 });
     if (settings.problems.length === before && ipSources.length && quorum > ipSources.length) {
-      settings.fail('quorum', quorumEntry.origin, `${quorum} is more than the ${ipSources.length} IPv4 sources configured`);
+      settings.fail(
+        'quorum',
+        quorumEntry.origin,
+        `${quorum} is more than the ${ipSources.length} IPv4 sources configured`,
+      );
     }
   }
   const quorum6 = Math.max(1, Math.min(quorum, ip6Sources.length));
   // One server named twice must not make a quorum: it is one witness, not two.
-  for (const [specs, needed, name] of [[ipSources, quorum, 'ipSources'], [ip6Sources, quorum6, 'ip6Sources']] as const) {
+  for (const [specs, needed, name] of [
+    [ipSources, quorum, 'ipSources'],
+    [ip6Sources, quorum6, 'ip6Sources'],
+  ] as const) {
     try {
       checkQuorumServers(specs, needed, settings.raw(name)[0]?.origin ?? `--${SETTINGS[name].flag}`);
     } catch (error) {
@@ -198,8 +227,19 @@ function sourceList(settings: SettingReader, name: 'ipSources' | 'ip6Sources', f
 function readDyndns(settings: SettingReader): Config['dyndns'] {
   const { one } = settings;
   const url = settings.url('dyndnsUrl');
-  const endpoint = dyndnsEndpoint(url, one('dyndnsFormat'), settings.choice('dyndnsFormat'), one('dyndnsUrl')?.origin ?? '--dyndns-url', settings.problems);
-  return { ...endpoint, user: settings.text('dyndnsUser'), key: secret(settings, 'dyndnsKey'), keyParam: settings.choice('dyndnsKeyParam') };
+  const endpoint = dyndnsEndpoint(
+    url,
+    one('dyndnsFormat'),
+    settings.choice('dyndnsFormat'),
+    one('dyndnsUrl')?.origin ?? '--dyndns-url',
+    settings.problems,
+  );
+  return {
+    ...endpoint,
+    user: settings.text('dyndnsUser'),
+    key: secret(settings, 'dyndnsKey'),
+    keyParam: settings.choice('dyndnsKeyParam'),
+  };
 }
 
 /** What happens around a cycle: hook, heartbeat, metrics. */
@@ -213,7 +253,10 @@ function readEdge(settings: SettingReader): Config['edge'] {
   };
 }
 
-/** update, daemon and notify take every --notify URL; the gateway's --notify also names its secondaries (HOST[:PORT]): it takes only the URLs here. */
+/**
+ * update, daemon and notify take every --notify URL; the gateway's --notify also names its
+ * secondaries (HOST[:PORT]): it takes only the URLs here.
+ */
 function readNotify(settings: SettingReader, purpose: LoadOptions['purpose']): string[] {
   if (purpose === 'cycle' || purpose === 'notify') return notifyUrls(settings.raw('notify'), settings.problems);
   if (purpose === 'gateway') return notifyUrls(settings.raw('notify'), settings.problems, isNotifyUrl);
@@ -239,20 +282,34 @@ function notifyUrls(entries: RawValue[], problems: string[], keep: (value: strin
 }
 
 /** The dynamic DNS base and format; a base that ends in /json/, /xml/ or /plain/ names the format. */
-function dyndnsEndpoint(url: string, formatEntry: RawValue | undefined, format: DyndnsFormat, origin: string, problems: string[]) {
+function dyndnsEndpoint(
+  url: string,
+  formatEntry: RawValue | undefined,
+  format: DyndnsFormat,
+  origin: string,
+  problems: string[],
+) {
   const split = splitDyndnsUrl(url);
   if (!split.format) return { url, format };
   if (formatEntry && formatEntry.value !== split.format) {
-    problems.push(`${origin} ends in /${split.format}/ but ${formatEntry.origin} is ${formatEntry.value}: give the base URL, or the same format`);
+    problems.push(
+      `${origin} ends in /${split.format}/ but ${formatEntry.origin} is ${formatEntry.value}: give the base URL, or the same format`,
+    );
   }
   return { url: split.base, format: split.format, formatFromUrl: true };
 }
 
 /** What update and daemon need to do anything at all. */
-function checkCycleRequirements(config: Config, problems: string[], env: LoadOptions['env'], ttlOrigin: string | undefined): void {
+function checkCycleRequirements(
+  config: Config,
+  problems: string[],
+  env: LoadOptions['env'],
+  ttlOrigin: string | undefined,
+): void {
   // A host that was given but refused is reported already: not also as "no host".
   const hostRefused = problems.some((p) => p.startsWith('--host:') || p.startsWith('DDEDGE_HOSTS:'));
-  if (!config.hosts.length && !hostRefused) problems.push('no host to update: give --host NAME (repeatable) or DDEDGE_HOSTS=a.example.com,b.example.com');
+  if (!config.hosts.length && !hostRefused)
+    problems.push('no host to update: give --host NAME (repeatable) or DDEDGE_HOSTS=a.example.com,b.example.com');
   const dyndns = hasDyndnsCredentials(config);
   const api = hasApiCredentials(config);
   const where = env.CREDENTIALS_DIRECTORY ? `, not found in $CREDENTIALS_DIRECTORY (${env.CREDENTIALS_DIRECTORY})` : '';
@@ -266,16 +323,26 @@ function checkCycleRequirements(config: Config, problems: string[], env: LoadOpt
   const dyndnsSaid = Boolean(dyndnsHalf) || secretUnread(problems, 'dyndns');
   const apiSaid = Boolean(apiHalf) || secretUnread(problems, 'api');
   const asFlags = Object.values(config.origins ?? {}).some((o) => o?.startsWith('--'));
-  if (config.via === 'dyndns' && !dyndns && !dyndnsSaid) problems.push(`--via dyndns needs ${bothNames('dyndns', asFlags)}`);
+  if (config.via === 'dyndns' && !dyndns && !dyndnsSaid)
+    problems.push(`--via dyndns needs ${bothNames('dyndns', asFlags)}`);
   if (config.via === 'api' && !api && !apiSaid) problems.push(`--via api needs ${bothNames('api', asFlags)}`);
   if (config.via === 'auto' && !dyndns && !api && !dyndnsSaid && !apiSaid) {
-    problems.push(`no credentials: set ${bothNames('dyndns', asFlags)} (dynamic DNS), or ${bothNames('api', asFlags)} (registrar API)`);
+    problems.push(
+      `no credentials: set ${bothNames('dyndns', asFlags)} (dynamic DNS), or ${bothNames('api', asFlags)} (registrar API)`,
+    );
   }
   checkLanRequirements(config, problems);
   // A TTL only the API can set: with dynamic DNS alone it would be silently ignored.
-  if (config.ttl !== undefined && config.via === 'dyndns') problems.push(`${ttlOrigin}: dynamic DNS cannot set a TTL; use --via api or auto with DDEDGE_API_USER and DDEDGE_API_PASSWORD, or leave the TTL to the provider`);
-  else if (config.ttl !== undefined && !api) problems.push(`${ttlOrigin} is set through the registrar API (dynamic DNS cannot set a TTL): set DDEDGE_API_USER and DDEDGE_API_PASSWORD`);
-  if (config.ipv6 && !api) problems.push('--ipv6 keeps AAAA records through the registrar API: set DDEDGE_API_USER and DDEDGE_API_PASSWORD');
+  if (config.ttl !== undefined && config.via === 'dyndns')
+    problems.push(
+      `${ttlOrigin}: dynamic DNS cannot set a TTL; use --via api or auto with DDEDGE_API_USER and DDEDGE_API_PASSWORD, or leave the TTL to the provider`,
+    );
+  else if (config.ttl !== undefined && !api)
+    problems.push(
+      `${ttlOrigin} is set through the registrar API (dynamic DNS cannot set a TTL): set DDEDGE_API_USER and DDEDGE_API_PASSWORD`,
+    );
+  if (config.ipv6 && !api)
+    problems.push('--ipv6 keeps AAAA records through the registrar API: set DDEDGE_API_USER and DDEDGE_API_PASSWORD');
   if (config.ipv6 && !config.ip6 && config.ip6Sources.some((s) => s.kind === 'server')) {
     problems.push('--ip6-source server is not supported: the API learns only the IPv4 address of the caller');
   }
@@ -285,12 +352,16 @@ function checkCycleRequirements(config: Config, problems: string[], env: LoadOpt
 function listHint(text: string, origin: string): string {
   const words = text.split(/\s+/).filter(Boolean);
   if (words.length < 2 || !words.every((w) => isHostName(parseHostItem(w).host))) return '';
-  return origin.startsWith('--') ? `; give --${SETTINGS.hosts.flag} once per host` : `; separate hosts with commas: ${origin}=${words.join(',')}`;
+  return origin.startsWith('--')
+    ? `; give --${SETTINGS.hosts.flag} once per host`
+    : `; separate hosts with commas: ${origin}=${words.join(',')}`;
 }
-
 
 export function defaultStateDir(env: Env, isRoot: boolean): string {
   if (env.STATE_DIRECTORY) return env.STATE_DIRECTORY.split(':')[0]!;
   if (isRoot) return '/var/lib/ddedge';
-  return join(env.XDG_STATE_HOME || join(env.HOME || process.getBuiltinModule('node:os').homedir(), '.local', 'state'), 'ddedge');
+  return join(
+    env.XDG_STATE_HOME || join(env.HOME || process.getBuiltinModule('node:os').homedir(), '.local', 'state'),
+    'ddedge',
+  );
 }

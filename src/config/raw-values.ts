@@ -17,7 +17,8 @@ export function rawValues(setting: Setting, sources: ValueSources, problems: str
   const flag = sources.flags[setting.flag];
   const fileFlag = fileFlagOf(setting);
   const path = fileFlag === undefined ? undefined : sources.flags[fileFlag];
-  if (fileFlag !== undefined && path !== undefined && path !== false) return fromFileFlag(setting, fileFlag, path, flag, problems);
+  if (fileFlag !== undefined && path !== undefined && path !== false)
+    return fromFileFlag(setting, fileFlag, path, flag, problems);
   // A bare `--api-password` is a flag without its value, never the text "true".
   if (flag === true && setting.kind !== 'boolean') {
     problems.push(`--${setting.flag} needs a value: --${setting.flag} VALUE or --${setting.flag}=VALUE`);
@@ -31,9 +32,16 @@ export function rawValues(setting: Setting, sources: ValueSources, problems: str
 }
 
 /** --dyndns-key-file PATH: the secret read from that file; the flag beside it is one too many. */
-function fromFileFlag(setting: Setting, fileFlag: string, path: string | true | (string | boolean)[], flag: FlagValues[string], problems: string[]): RawValue[] {
+function fromFileFlag(
+  setting: Setting,
+  fileFlag: string,
+  path: string | true | (string | boolean)[],
+  flag: FlagValues[string],
+  problems: string[],
+): RawValue[] {
   if (typeof path !== 'string' || !path) problems.push(`--${fileFlag} needs the path of a file: --${fileFlag} PATH`);
-  else if (flag !== undefined && flag !== false) problems.push(`both --${setting.flag} and --${fileFlag} are given; keep one`);
+  else if (flag !== undefined && flag !== false)
+    problems.push(`both --${setting.flag} and --${fileFlag} are given; keep one`);
   else {
     try {
       return [{ value: readSecretFile(path, `--${fileFlag}`), origin: `--${fileFlag}` }];

@@ -54,14 +54,22 @@ export function readDuration(text: string, bounds: Bounds, origin: string): Read
   const ms = parseDuration(text);
   if (bounds.max === undefined) {
     if (ms !== undefined && ms >= bounds.min) return { value: ms };
-    return { value: ms ?? 0, problem: `${origin}: "${text}" is not a duration of ${formatDuration(bounds.min)} or more` };
+    return {
+      value: ms ?? 0,
+      problem: `${origin}: "${text}" is not a duration of ${formatDuration(bounds.min)} or more`,
+    };
   }
   if (ms === undefined) {
-    return { value: 0, problem: `${origin}: "${text}" is not a duration; use a number with ms, s, m, h or d (e.g. 15s, 5m, 1h30m, 7d)` };
+    return {
+      value: 0,
+      problem: `${origin}: "${text}" is not a duration; use a number with ms, s, m, h or d (e.g. 15s, 5m, 1h30m, 7d)`,
+    };
   }
   const unit = unitOf(text);
-  if (ms < bounds.min) return { value: ms, problem: `${origin}: ${text} is under the minimum of ${formatDuration(bounds.min, unit)}` };
-  if (ms > bounds.max) return { value: ms, problem: `${origin}: ${text} is over the maximum of ${formatDuration(bounds.max, unit)}` };
+  if (ms < bounds.min)
+    return { value: ms, problem: `${origin}: ${text} is under the minimum of ${formatDuration(bounds.min, unit)}` };
+  if (ms > bounds.max)
+    return { value: ms, problem: `${origin}: ${text} is over the maximum of ${formatDuration(bounds.max, unit)}` };
   return { value: ms };
 }
 
@@ -98,7 +106,10 @@ export function readList(entries: readonly RawValue[]): ListItem[] {
     const lines = entry.value.split('\n');
     return lines.flatMap((line, index) => {
       if (line.trim().startsWith('#')) return [];
-      const items = line.split(',').map((item) => item.trim()).filter((item) => item && !item.startsWith('#'));
+      const items = line
+        .split(',')
+        .map((item) => item.trim())
+        .filter((item) => item && !item.startsWith('#'));
       const at = lines.length > 1 ? { line: index + 1 } : {};
       return items.map((value) => ({ value, origin: entry.origin, ...at }));
     });

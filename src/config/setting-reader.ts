@@ -4,7 +4,16 @@
 // list, said together when loading ends.
 import type { RawValue } from './env-sources.js';
 import { rawValues, type ValueSources } from './raw-values.js';
-import { readBoolean, readChoice, readCount, readDuration, readUrl, listValues, type Bounds, type Reading } from './readers.js';
+import {
+  readBoolean,
+  readChoice,
+  readCount,
+  readDuration,
+  readUrl,
+  listValues,
+  type Bounds,
+  type Reading,
+} from './readers.js';
 import { SETTINGS, type Fail, type Setting, type SettingName } from './settings.js';
 
 export interface SettingReader {
@@ -47,7 +56,8 @@ export function settingReader(sources: ValueSources, problems: string[]): Settin
     text,
     fail: (name, given, message) => problems.push(`${given ?? describeSetting(SETTINGS[name])}: ${message}`),
     url: (name) => take(readUrl(text(name)!, one(name)?.origin ?? `--${SETTINGS[name].flag}`)),
-    choice: <T extends string>(name: SettingName) => take(readChoice(text(name)!, (SETTINGS[name] as Setting).values as readonly T[], origin(name))),
+    choice: <T extends string>(name: SettingName) =>
+      take(readChoice(text(name)!, (SETTINGS[name] as Setting).values as readonly T[], origin(name))),
     duration: (name, bounds) => take(readDuration(text(name)!, bounds, origin(name))),
     count: (name, bounds) => take(readCount(text(name)!, bounds, origin(name))),
     boolean: (name) => take(readBoolean(text(name) ?? 'false', origin(name))),
