@@ -13,7 +13,7 @@ import { parseNotifyTarget } from '../notify/target.js';
 import { apiCredentialsProblem } from './api-credentials.js';
 import type { RawValue } from './env-sources.js';
 import { listenAddress, parseHostItem } from './lan-settings.js';
-import { listValues, readCount, readDuration, readList, type Reading } from './readers.js';
+import { listValues, readCount, readDuration, readList, valueNoting } from './readers.js';
 import { isNotifyUrl, MAX_CALLS_PER_HOUR, type SettingsPass } from './load.js';
 import { GATEWAY_SETTINGS, type Setting } from './settings.js';
 
@@ -68,7 +68,7 @@ export function readGatewaySettings(pass: SettingsPass): GatewayConfig {
 
   const refresh = raw('refresh').at(-1);
   const refreshText = refresh?.value ?? GATEWAY_SETTINGS.refresh.default;
-  const refreshMs = take(readDuration(refreshText, { min: 1000 }, refresh?.origin ?? '--refresh'), problems);
+  const refreshMs = valueNoting(readDuration(refreshText, { min: 1000 }, refresh?.origin ?? '--refresh'), problems);
 
   const primaryGiven = raw('primaryName').at(-1)?.value;
   const primaryName = lowerName(primaryGiven ?? hostname());
@@ -118,12 +118,6 @@ function notifyTargets(
   return { notify, notifyUrls: [...notifyUrls] };
 }
 
-/** A reading's value; its problem, if any, said with the others. */
-function take<T>({ value, problem }: Reading<T>, problems: string[]): T {
-  if (problem !== undefined) problems.push(problem);
-  return value;
-}
-
 /** --listen is read with the agent's settings (config.listen); DDEDGE_GATEWAY_HTTP_LISTEN wins over its DDEDGE_LISTEN. */
 function httpListen(entry: RawValue | undefined, { config, problems }: SettingsPass): ListenAddress | undefined {
   if (!entry || entry.origin === '--listen') return config.listen;
@@ -134,7 +128,7 @@ function httpListen(entry: RawValue | undefined, { config, problems }: SettingsP
 function maxCallsPerHour(entry: RawValue | undefined, { config, env, problems }: SettingsPass): number {
   if (entry?.origin === '--max-calls-per-hour' || (!entry && env.DDEDGE_MAX_CALLS_PER_HOUR !== undefined)) return config.maxCallsPerHour;
   if (!entry) return Number(GATEWAY_SETTINGS.maxCallsPerHour.default);
-  return take(readCount(entry.value, { min: 1, max: MAX_CALLS_PER_HOUR }, entry.origin), problems);
+  return valueNoting(readCount(entry.value, { min: 1, max: MAX_CALLS_PER_HOUR }, entry.origin), problems);
 }
 
 /** The dyndns2 door: --dyndns2-listen (repeatable), --dyndns2-cert with --dyndns2-key, --prefix-host NAME=<IPv6 interface identifier>. */

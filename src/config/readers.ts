@@ -19,6 +19,12 @@ export interface Bounds {
   max?: number;
 }
 
+/** A reading's value; its problem, if any, added to the problems said together when loading ends. */
+export function valueNoting<T>({ value, problem }: Reading<T>, problems: string[]): T {
+  if (problem !== undefined) problems.push(problem);
+  return value;
+}
+
 const BOOLEAN_TRUE = new Set(['1', 'true', 'yes', 'on']);
 const BOOLEAN_FALSE = new Set(['0', 'false', 'no', 'off']);
 

@@ -10,6 +10,7 @@ import {
   readCount,
   readDuration,
   readUrl,
+  valueNoting,
   listValues,
   type Bounds,
   type Reading,
@@ -45,10 +46,7 @@ export function settingReader(sources: ValueSources, problems: string[]): Settin
   const one = (name: SettingName): RawValue | undefined => raw(name).at(-1);
   const text = (name: SettingName): string | undefined => one(name)?.value ?? (SETTINGS[name] as Setting).default;
   const origin = (name: SettingName): string => one(name)?.origin ?? describeSetting(SETTINGS[name]);
-  const take = <T>({ value, problem }: Reading<T>): T => {
-    if (problem !== undefined) problems.push(problem);
-    return value;
-  };
+  const take = <T>(reading: Reading<T>): T => valueNoting(reading, problems);
   return {
     problems,
     raw,
