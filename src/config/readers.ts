@@ -105,7 +105,9 @@ export interface ListItem {
  *   lines);
  * - a line whose first character other than a blank is `#` is a comment, up to its end;
  * - an item that begins with `#` is a comment too (`a.example,#b.example`).
- * A `#` inside an item is part of it (`url:https://host/#frag`).
+ * A `#` inside an item is part of it (`url:https://host/#frag`). Where two of the old readings
+ * disagreed, a `#` line with a comma in it, the line is a comment to its end, as notification
+ * files always read it: the text after the comma is no item.
  */
 export function readList(entries: readonly RawValue[]): ListItem[] {
   return entries.flatMap((entry) => {
