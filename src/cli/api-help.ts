@@ -1,7 +1,8 @@
 // The help texts of `ddedge api`: the whole API (modules), one module (its actions), one
 // operation (its parameters). Read from the endpoint table, so they cannot drift.
 import { API, operations, type Operation } from '../api/endpoints/index.js';
-import { SETTINGS } from '../config/settings.js';
+import { SETTINGS, type Setting } from '../config/settings.js';
+import { API_CONNECTION } from './command-settings.js';
 
 export const isHelp = (arg: string): boolean => arg === '--help' || arg === '-h';
 
@@ -53,6 +54,14 @@ export function describeOperation({ module, method, endpoint }: Operation): stri
   );
 }
 
-const connection = (): string =>
-  `Connection: --api-url, --api-user, --api-password (or ${SETTINGS.apiUrl.env}, ${SETTINGS.apiUser.env}, ${SETTINGS.apiPassword.env}[_FILE]), --timeout\n` +
-  `Output: responseData as JSON (pretty on a terminal); --raw prints the whole envelope; --all follows every page of a list.\n`;
+const OUTPUT =
+  'Output: responseData as JSON (pretty on a terminal); --raw prints the whole envelope; ' +
+  '--all follows every page of a list.\n';
+
+/** The connection's rows of the settings table: their flags, then their variables ([_FILE] for a secret). */
+const connection = (): string => {
+  const rows = API_CONNECTION.map((name): Setting => SETTINGS[name]);
+  const flags = rows.map((s) => `--${s.flag}`).join(', ');
+  const variables = rows.map((s) => `${s.env}${s.credential ? '[_FILE]' : ''}`).join(', ');
+  return `Connection: ${flags} (or ${variables}), --${SETTINGS.timeout.flag}\n` + OUTPUT;
+};

@@ -1,10 +1,16 @@
 // Which settings each command reads, for its --help: a command's help lists these and points
 // to `ddedge --help` for the rest (every command accepts every setting, so that one dotenv
-// file or unit environment serves them all). Read only by help.ts.
+// file or unit environment serves them all). `ddedge api` is the exception: its arguments are
+// the operation's parameters, and of the settings it takes on its command line only these
+// (API_COMMAND_SETTINGS), which its parser, its help and the completion script all read.
 import type { SettingName } from '../config/settings.js';
 
 const LOGS: SettingName[] = ['logLevel', 'logFormat'];
-const API: SettingName[] = ['apiUrl', 'apiUser', 'apiPassword'];
+/** The registrar API's connection: where, and as whom. */
+export const API_CONNECTION: readonly SettingName[] = ['apiUrl', 'apiUser', 'apiPassword'];
+const API = API_CONNECTION;
+/** The settings `ddedge api` takes from its command line; every other word after the action is an API parameter. */
+export const API_COMMAND_SETTINGS: readonly SettingName[] = [...API_CONNECTION, 'timeout', ...LOGS];
 const DETECT: SettingName[] = ['ip', 'ipSources', 'quorum', 'ipv6', 'ip6', 'ip6Sources', 'allowPrivateIp', 'timeout'];
 const CYCLE: SettingName[] = [
   'hosts', 'dyndnsUrl', 'dyndnsFormat', 'dyndnsUser', 'dyndnsKey', 'dyndnsKeyParam', ...API, 'service', 'via', 'ttl',
@@ -21,6 +27,7 @@ export const COMMAND_SETTINGS: Record<string, readonly SettingName[]> = {
   acme: [...API, 'service', 'dnsServers', 'propagationTimeout', 'stateDir', 'timeout', ...LOGS],
   // --listen and --max-calls-per-hour are rows of the gateway's own table (GATEWAY_SETTINGS, its flags in registry.ts): its own variables and budget.
   gateway: [...API, 'hosts', 'stateDir', 'timeout', 'listenToken', ...LOGS],
+  api: API_COMMAND_SETTINGS,
 };
 
 /**

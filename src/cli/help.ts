@@ -71,8 +71,9 @@ function settingsReference(): string {
 
 function commandHelp(command: CommandSpec): string {
   const parts = [`${command.usage}\n\n${command.describe}`];
+  // Every command that reads settings names its own; `ddedge api` takes only these.
   const reads = COMMAND_SETTINGS[command.name];
-  if (command.settings && reads) {
+  if (reads) {
     const own = COMMAND_SETTING_TEXT[command.name] ?? {};
     const rows = reads.map((name) => row(`--${SETTINGS[name].flag}`, own[name] ? `${own[name]} [${SETTINGS[name].env}]` : shortSettingText(SETTINGS[name] as Setting)));
     parts.push(`Settings it reads:\n${rows.join('\n')}`);

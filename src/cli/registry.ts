@@ -89,11 +89,8 @@ export const COMMANDS: CommandSpec[] = [
     flags: {
       all: { type: 'boolean', describe: 'follow every page of a list operation' },
       raw: { type: 'boolean', describe: 'print the whole envelope' },
-      'api-url': { type: 'string', describe: 'registrar API base [DDEDGE_API_URL]' },
-      'api-user': { type: 'string', describe: 'apiuser [DDEDGE_API_USER]' },
-      'api-password': { type: 'string', describe: 'apipasswd [DDEDGE_API_PASSWORD, _FILE, credential api-password]' },
-      'api-password-file': { type: 'string', describe: 'read the password from this file [DDEDGE_API_PASSWORD_FILE]' },
     },
+    // Its connection settings are rows of the table (API_COMMAND_SETTINGS in command-settings.ts).
     load: () => import('./commands/api.js'),
   },
   {

@@ -6,7 +6,6 @@ import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { parseDnsServer } from '../dns/client/servers.js';
 import type { DnsServer } from '../dns/wire/types.js';
-import { parseDuration } from '../lib/duration.js';
 import { canonicalName, lowerName } from '../lib/names.js';
 import { canonicalIdentifier, DEFAULT_PREFIX_LENGTH, identifierProblem } from '../lib/interface-id.js';
 import type { ListenAddress } from '../lib/listen-address.js';
@@ -14,6 +13,7 @@ import { parseNotifyTarget } from '../notify/target.js';
 import { apiCredentialsProblem } from './api-credentials.js';
 import type { RawValue } from './env-sources.js';
 import { listenAddress, parseHostItem } from './lan-settings.js';
+import { listValues, readCount, readDuration, readList, valueNoting } from './readers.js';
 import { isNotifyUrl, MAX_CALLS_PER_HOUR, type SettingsPass } from './load.js';
 import { GATEWAY_SETTINGS, type Setting } from './settings.js';
 
@@ -50,10 +50,8 @@ type GatewaySettingName = keyof typeof GATEWAY_SETTINGS;
 export function readGatewaySettings(pass: SettingsPass): GatewayConfig {
   const { config, env, problems } = pass;
   const raw = (name: GatewaySettingName): RawValue[] => pass.raw(GATEWAY_SETTINGS[name] as Setting);
-  const items = (entries: RawValue[]): { item: string; origin: string }[] =>
-    entries.flatMap((e) => e.value.split(/[,\n]/).map((item) => ({ item: item.trim(), origin: e.origin })).filter(({ item }) => item && !item.startsWith('#')));
 
-  const zones = items(raw('zones')).map(({ item }) => lowerName(item));
+  const zones = listValues(raw('zones')).map(lowerName);
   if (!zones.length) problems.push('gateway: name the zones to serve: --zone NAME (repeatable) or DDEDGE_GATEWAY_ZONES');
 
   const keysFile = raw('keysFile').at(-1)?.value ?? '';
@@ -63,32 +61,19 @@ export function readGatewaySettings(pass: SettingsPass): GatewayConfig {
   }
 
   const dnsListenEntries = raw('dnsListen');
-  const dnsListen = dnsListenEntries.length ? items(dnsListenEntries) : [{ item: GATEWAY_SETTINGS.dnsListen.default, origin: '--dns-listen' }];
-  const listen = dnsListen.flatMap(({ item, origin }) => listenAddress({ value: item, origin }, problems) ?? []);
+  const dnsListen = dnsListenEntries.length
+    ? readList(dnsListenEntries)
+    : [{ value: GATEWAY_SETTINGS.dnsListen.default, origin: '--dns-listen' }];
+  const listen = dnsListen.flatMap((item) => listenAddress(item, problems) ?? []);
 
   const refresh = raw('refresh').at(-1);
   const refreshText = refresh?.value ?? GATEWAY_SETTINGS.refresh.default;
-  const refreshMs = parseDuration(refreshText) ?? 0;
-  if (refreshMs < 1000) problems.push(`${refresh?.origin ?? '--refresh'}: "${refreshText}" is not a duration of 1s or more`);
+  const refreshMs = valueNoting(readDuration(refreshText, { min: 1000 }, refresh?.origin ?? '--refresh'), problems);
 
   const primaryGiven = raw('primaryName').at(-1)?.value;
   const primaryName = lowerName(primaryGiven ?? hostname());
 
-  // --notify takes both, told apart by form: a URL (scheme://…) gets notifications, HOST[:PORT]
-  // is a DNS secondary. The flag's URLs are read (and checked) with DDEDGE_NOTIFY, in config.notify.
-  const notify: DnsServer[] = [];
-  const notifyUrls = new Set(config.notify);
-  for (const { item, origin } of items(raw('notify'))) {
-    // A "/" is in no HOST[:PORT]: such a value is a URL mistyped (`https:/…`), a secret whose
-    // refusal as a secondary would quote it; the URL check says what is wrong without showing it.
-    const url = isNotifyUrl(item) || item.includes('/');
-    try {
-      if (!url) notify.push(parseDnsServer(item, origin));
-      else if (origin !== '--notify' || !isNotifyUrl(item)) notifyUrls.add((parseNotifyTarget(item, origin), item));
-    } catch (error) {
-      problems.push((error as Error).message);
-    }
-  }
+  const { notify, notifyUrls } = notifyTargets(raw('notify'), config.notify, problems);
 
   const apiProblem = apiCredentialsProblem(config, problems);
   if (apiProblem) problems.push(`gateway: ${apiProblem}`);
@@ -101,11 +86,36 @@ export function readGatewaySettings(pass: SettingsPass): GatewayConfig {
     primaryGiven: primaryGiven !== undefined,
     refreshMs,
     notify,
-    notifyUrls: [...notifyUrls],
+    notifyUrls,
     httpListen: httpListen(raw('httpListen').at(-1), pass),
     maxCallsPerHour: maxCallsPerHour(raw('maxCallsPerHour').at(-1), pass),
-    dyndns2: dyndns2Settings(raw, items, problems),
+    dyndns2: dyndns2Settings(raw, problems),
   };
+}
+
+/**
+ * --notify takes both, told apart by form: a URL (scheme://…) gets notifications, HOST[:PORT]
+ * is a DNS secondary. The flag's URLs are read (and checked) with DDEDGE_NOTIFY, in `agentUrls`.
+ */
+function notifyTargets(
+  entries: RawValue[],
+  agentUrls: string[],
+  problems: string[],
+): { notify: DnsServer[]; notifyUrls: string[] } {
+  const notify: DnsServer[] = [];
+  const notifyUrls = new Set(agentUrls);
+  for (const { value: item, origin } of readList(entries)) {
+    // A "/" is in no HOST[:PORT]: such a value is a URL mistyped (`https:/…`), a secret whose
+    // refusal as a secondary would quote it; the URL check says what is wrong without showing it.
+    const url = isNotifyUrl(item) || item.includes('/');
+    try {
+      if (!url) notify.push(parseDnsServer(item, origin));
+      else if (origin !== '--notify' || !isNotifyUrl(item)) notifyUrls.add((parseNotifyTarget(item, origin), item));
+    } catch (error) {
+      problems.push((error as Error).message);
+    }
+  }
+  return { notify, notifyUrls: [...notifyUrls] };
 }
 
 /** --listen is read with the agent's settings (config.listen); DDEDGE_GATEWAY_HTTP_LISTEN wins over its DDEDGE_LISTEN. */
@@ -118,24 +128,21 @@ function httpListen(entry: RawValue | undefined, { config, problems }: SettingsP
 function maxCallsPerHour(entry: RawValue | undefined, { config, env, problems }: SettingsPass): number {
   if (entry?.origin === '--max-calls-per-hour' || (!entry && env.DDEDGE_MAX_CALLS_PER_HOUR !== undefined)) return config.maxCallsPerHour;
   if (!entry) return Number(GATEWAY_SETTINGS.maxCallsPerHour.default);
-  const number = Number(entry.value);
-  if (!/^\d+$/.test(entry.value) || number < 1 || number > MAX_CALLS_PER_HOUR) problems.push(`${entry.origin}: "${entry.value}" is not a whole number from 1 to ${MAX_CALLS_PER_HOUR}`);
-  return number;
+  return valueNoting(readCount(entry.value, { min: 1, max: MAX_CALLS_PER_HOUR }, entry.origin), problems);
 }
 
 /** The dyndns2 door: --dyndns2-listen (repeatable), --dyndns2-cert with --dyndns2-key, --prefix-host NAME=<IPv6 interface identifier>. */
 function dyndns2Settings(
   raw: (name: GatewaySettingName) => RawValue[],
-  items: (entries: RawValue[]) => { item: string; origin: string }[],
   problems: string[],
 ): Dyndns2Settings | undefined {
   const before = problems.length;
-  const listen = items(raw('dyndns2Listen')).flatMap(({ item, origin }) => listenAddress({ value: item, origin }, problems) ?? []);
+  const listen = readList(raw('dyndns2Listen')).flatMap((item) => listenAddress(item, problems) ?? []);
   const certFile = raw('dyndns2Cert').at(-1)?.value;
   const keyFile = raw('dyndns2Key').at(-1)?.value;
   if (Boolean(certFile) !== Boolean(keyFile)) problems.push('--dyndns2-cert and --dyndns2-key go together: give both (TLS) or neither (plain HTTP)');
   const prefixHosts = new Map<string, string>();
-  for (const { item } of items(raw('prefixHosts'))) {
+  for (const item of listValues(raw('prefixHosts'))) {
     const { host, identifier } = parseHostItem(item);
     const name = canonicalName(host);
     if (!identifier || !name?.includes('.')) {

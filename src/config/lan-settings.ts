@@ -6,6 +6,7 @@ import { parseListenAddress, type ListenAddress } from '../lib/listen-address.js
 import { canonicalIdentifier, DEFAULT_PREFIX_LENGTH, identifierProblem, isAllowedPrefixLength, PREFIX_LENGTHS } from '../lib/interface-id.js';
 import type { Config } from './config.js';
 import type { RawValue } from './env-sources.js';
+import { listValues } from './readers.js';
 import type { Fail, SettingName } from './settings.js';
 
 /** `nas.example.com=::1e2:3ff:fe4a:5b6c` -> the host and its interface identifier. */
@@ -23,7 +24,7 @@ export function lanSettings(raw: (name: SettingName) => RawValue[], fail: Fail) 
     if (/^\d{1,3}$/.test(value) && isAllowedPrefixLength(Number(value))) prefixLength = Number(value);
     else fail('ip6PrefixLength', lengthEntry.origin, `"${lengthEntry.value}" is not an allowed prefix length: ${PREFIX_LENGTHS}`);
   }
-  const noIpv4For = raw('noIpv4For').flatMap((e) => e.value.split(',').map((h) => h.trim()).filter(Boolean).map(normaliseHost));
+  const noIpv4For = listValues(raw('noIpv4For')).map(normaliseHost);
   const identifiers: Record<string, string> = {};
   const canonical = (identifier: string): string => (familyOfAddress(identifier) === 6 ? canonicalIdentifier(identifier) : identifier);
   return {

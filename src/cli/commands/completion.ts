@@ -5,6 +5,7 @@ import type { Endpoint } from '../../api/endpoints/types.js';
 import { fileFlagOf, SETTINGS, type Setting } from '../../config/settings.js';
 import { ConfigError } from '../../lib/errors.js';
 import type { CommandContext, CommandSpec } from '../command.js';
+import { CONNECTION_FLAGS, OWN_FLAGS } from '../api-arguments.js';
 
 const quote = (words: string[]) => words.join(' ');
 
@@ -27,7 +28,7 @@ export function bashCompletion(commands: readonly CommandSpec[]): string {
   const commandCases = commands.filter((c) => c.name !== 'api' && c.name !== 'completion').map((c) => `    ${c.name}) opts="${quote(flagsOf(c.name))}" ;;`);
   const modules = Object.keys(API);
   const actionCases = modules.map((m) => `        ${m}) COMPREPLY=( $(compgen -W "${quote([...Object.values(API[m as keyof typeof API]).map((e) => e.action), '--help'])}" -- "$cur") ) ;;`);
-  const apiFlags = ['--all', '--raw', '--json', '--help', '--api-url', '--api-user', '--api-password', '--timeout', '--env-file', '--dotenv'];
+  const apiFlags = [...OWN_FLAGS, ...CONNECTION_FLAGS].map((f) => `--${f}`);
   const paramCases = modules.flatMap((m) =>
     Object.values(API[m as keyof typeof API] as Record<string, Endpoint>).map((e) => `        ${m}/${e.action}) opts="${quote([...Object.keys(e.params).map((p) => `--${p}`), ...apiFlags])}" ;;`),
   );
