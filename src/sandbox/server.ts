@@ -4,7 +4,7 @@
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { boundConnections, serverOptions } from '../http/server/bounds.js';
-import type { HttpServerLimits } from '../http/server/limits.js';
+import type { HttpServerLimits } from '../http/server/server-limits.js';
 import { closeHttp } from '../http/server/listen.js';
 import { writeFileAtomic } from '../lib/atomic-write.js';
 import { moduleOf } from '../lib/lazy-import.js';

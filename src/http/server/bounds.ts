@@ -3,7 +3,7 @@
 // able to get in however many idle or slow connections are open.
 import type http from 'node:http';
 import { guardConnections } from './connection-guard.js';
-import { DOOR_LIMITS, type HttpServerLimits } from './limits.js';
+import { DOOR_LIMITS, type HttpServerLimits } from './server-limits.js';
 
 /** Node's own bounds on a request's headers and time, as `limits` gives them. */
 export function serverOptions(limits: HttpServerLimits = DOOR_LIMITS): http.ServerOptions {

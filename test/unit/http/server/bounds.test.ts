@@ -6,7 +6,7 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { boundConnections, serverOptions } from '../../../../src/http/server/bounds.js';
-import { DOOR_LIMITS, type HttpServerLimits } from '../../../../src/http/server/limits.js';
+import { DOOR_LIMITS, type HttpServerLimits } from '../../../../src/http/server/server-limits.js';
 import { closeHttp } from '../../../../src/http/server/listen.js';
 
 const servers: http.Server[] = [];
