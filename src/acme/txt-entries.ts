@@ -4,11 +4,8 @@
 import type { ApiClient } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import { service, type DnsEntry } from '../api/endpoints/service.js';
-import { entryMatchesHost } from '../lib/names.js';
+import { entryMatchesHost, unquotedTxt } from '../zone/provider/entry-fields.js';
 import type { Challenge } from './challenge-name.js';
-
-/** The text of a TXT entry; some zones show it quoted. */
-export const txtText = (entry: DnsEntry): string => (/^".*"$/s.test(entry.value) ? entry.value.slice(1, -1) : entry.value);
 
 /** Every TXT entry at the challenge's name (one list call for a zone of up to 1000 entries). */
 export async function txtEntriesAt(client: ApiClient, challenge: Challenge): Promise<DnsEntry[]> {
@@ -19,7 +16,9 @@ export async function txtEntriesAt(client: ApiClient, challenge: Challenge): Pro
   return found;
 }
 
-export const entriesWithValue = (entries: DnsEntry[], value: string): DnsEntry[] => entries.filter((e) => txtText(e) === value);
+/** The entries holding `value`, quoted or not (some zones show a TXT entry quoted). */
+export const entriesWithValue = (entries: DnsEntry[], value: string): DnsEntry[] =>
+  entries.filter((e) => unquotedTxt(e.value) === value);
 
 /** Creates the entry; returns the provider's id for it. dnscreate is never retried (it would duplicate). */
 export async function createTxtEntry(client: ApiClient, challenge: Challenge): Promise<string> {

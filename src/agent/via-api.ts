@@ -9,8 +9,9 @@ import { tool } from '../api/endpoints/tool.js';
 import { TransportError } from '../http/errors.js';
 import type { RecordType } from '../lib/address.js';
 import type { Logger } from '../lib/log.js';
-import { atOrBelow, entryMatchesHost } from '../lib/names.js';
+import { atOrBelow } from '../lib/names.js';
 import { ConfigError } from '../lib/errors.js';
+import { countOf, entryMatchesHost } from '../zone/provider/entry-fields.js';
 
 // What a cycle needs to build its client (config/api-client.ts, and undici's pool for the
 // gate to count), reached through this file: the API path then stays the few chunks it was.
@@ -40,7 +41,7 @@ export async function updateRecordViaApi(
   if (others.length) logger.warn(`${host} has ${matches.length} ${type} entries in ${zone}; updating entity ${entry!.entityID} only`);
   // Without --ttl the entry keeps whatever TTL it has; with it, a TTL alone is a change.
   const withTtl = ttl === undefined ? {} : { ttl };
-  if (entry && entry.value === address && (ttl === undefined || Number(entry.ttl) === ttl)) return { changed: false, created: false };
+  if (entry && holds(entry, address, ttl)) return { changed: false, created: false };
   const write = entry
     ? () => client.call('service', service.dnsUpdate, { serviceName: zone, entityID: entry.entityID, value: address, ...withTtl })
     : () => client.call('service', service.dnsCreate, { serviceName: zone, name: host, type, value: address, ...withTtl });
@@ -56,12 +57,16 @@ export async function updateRecordViaApi(
     } catch {
       throw error;
     }
-    const made = now.some((e) => e.value === address && (ttl === undefined || Number(e.ttl) === ttl));
+    const made = now.some((e) => holds(e, address, ttl));
     logger.warn(`the answer to ${entry ? 'updating' : 'creating'} the ${type} entry of ${host} in ${zone} was lost (${error.message}); read again, the provider ${made ? `holds ${address}: it was made` : `does not hold ${address}: it was not made`}`);
     if (!made) throw error;
   }
   return { changed: true, created: !entry };
 }
+
+/** Whether the entry holds `address` (and `ttl`, when one is asked for). */
+const holds = (entry: DnsEntry, address: string, ttl: number | undefined): boolean =>
+  entry.value === address && (ttl === undefined || countOf(entry.ttl) === ttl);
 
 /** The zone's entries of `type` at `host` (service/dnslist, filtered by type). */
 async function entriesOf(client: ApiClient, zone: string, host: string, type: RecordType): Promise<DnsEntry[]> {

@@ -80,14 +80,6 @@ export function isHostName(name: string): boolean {
   return name.length <= 253 && labels.length >= 2 && labels.every((l) => HOST_LABEL.test(l)) && !/^\d+$/.test(labels.at(-1)!);
 }
 
-/** The entry's name as the provider writes it (full host name, per the field notes) or relative to the zone. */
-export function entryMatchesHost(entryName: string, host: string, zone: string): boolean {
-  const name = lowerName(entryName);
-  if (name === host) return true;
-  if (name === '@' || name === '') return host === zone;
-  return `${name}.${zone}` === host;
-}
-
 /** A name of a master file, against the current origin: `@`, relative, or absolute with a dot. */
 export function absoluteName(text: string, origin: string): string {
   if (text === '@') return origin;

@@ -4,12 +4,9 @@
 // one inline style and script run and nothing else can.
 import type { IncomingMessage } from 'node:http';
 import { gzipSync } from 'node:zlib';
-import { agentPageView } from '../agent/page-view.js';
-import type { Config } from '../config/config.js';
 import type { Logger } from '../lib/log.js';
 import { bearer, checkAccess, formValue, newNonce, sameOrigin, sameSecret } from './page-access.js';
 import type { PageContext } from './page-frame.js';
-import { renderAgentPage } from './status-page.js';
 
 /** The button's form is two short fields. */
 const FORM_BYTES = 2048;
@@ -21,18 +18,6 @@ export interface PageSource {
   render(url: URL, context: PageContext): string | Promise<string>;
   /** The "update now" button's action; without it the page has no button's door. */
   updateNow?: () => void;
-}
-
-/** The daemon's page: the agent's view, read from its state directory at request time. */
-export function agentPage(config: () => Config, updateNow?: () => void): PageSource {
-  return {
-    token: () => config().listenToken,
-    render: (url, context) => {
-      const page = Number(url.searchParams.get('page') ?? 1);
-      return renderAgentPage(agentPageView(config(), Number.isInteger(page) ? page : 1), context);
-    },
-    updateNow,
-  };
 }
 
 type Reply = (status: number, contentType: string, body: string | Buffer, extra?: Record<string, string>) => void;

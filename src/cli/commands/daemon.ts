@@ -17,7 +17,7 @@ export async function run(context: CommandContext): Promise<number> {
   // The page's button asks the daemon directly (logged as the page's, not as a signal); before the daemon runs, it does nothing.
   let askForCycle: ((by: string) => void) | undefined;
   const updateNow = () => askForCycle?.('update now (status page)');
-  const endpoint = config.listen ? await (await import('../../probe/server.js')).startEndpoint({ listen: config.listen, config: () => current, logger, updateNow }) : undefined;
+  const endpoint = config.listen ? await (await import('../../agent/endpoint.js')).startAgentEndpoint({ listen: config.listen, config: () => current, logger, updateNow }) : undefined;
   try {
     return await runDaemon({
       config,

@@ -1,11 +1,12 @@
 // The dyndns2 door's HTTP side (--dyndns2-listen, over TLS with --dyndns2-cert/--dyndns2-key):
-// bounded as the gateway's --listen endpoint is (src/probe/server.ts: header size and
-// deadline, connections per address with the oldest idle closed first), plus a small cap on a
+// bounded as the gateway's --listen endpoint is (src/http/server/: header size and deadline,
+// connections per address with the oldest idle closed first), plus a small cap on a
 // POST body. `GET` or `POST` on /nic/update or /update; anything else is answered at once
 // without looking at credentials. The answer is `text/plain`, as every client expects.
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
-import { boundConnections, listenHttp, serverOptions } from '../../probe/server.js';
+import { boundConnections, serverOptions } from '../../http/server/bounds.js';
+import { listenHttp } from '../../http/server/listen.js';
 import { formatListenAddress, type ListenAddress } from '../../lib/listen-address.js';
 import type { Logger } from '../../lib/log.js';
 import { answerRequest, type DoorAnswer, type DoorDeps } from './door.js';

@@ -1,4 +1,4 @@
-// What the gateway's --listen endpoint answers (the daemon's HTTP server, src/probe/server.ts):
+// What the gateway's --listen endpoint answers (the probe's HTTP server, src/probe/server.ts):
 // /healthz, /metrics (Prometheus text) and /status (JSON), from the gateway's memory at request
 // time. Healthy while every DNS listener is up, every served zone was read from the provider
 // within the health limit, and the call budget is not spent. The limit is 3 x --refresh plus
@@ -7,7 +7,7 @@
 // answers given may be stale; the --timeout covers the reading in progress. The daemon's rule
 // is the same (3 x --interval). Nothing here is a secret: zone names, counts, times, and the
 // provider's error texts through redact().
-import type { Answer } from '../../probe/routes.js';
+import type { Answer } from '../../probe/server.js';
 import { redact } from '../../lib/redact.js';
 import type { GatewayBudget } from '../limits/call-budget.js';
 import type { GatewayStats } from './stats.js';

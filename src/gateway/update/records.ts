@@ -3,7 +3,7 @@
 // an attack of 1,000 TXT adds per update, each filtering the whole working zone, froze the
 // gateway for a minute. An RRset keeps the TTL all its records are served with, so an add
 // with that TTL (the common case) touches no other record of it.
-import { DEFAULT_TTL } from '../../zone/provider/provider-mapping.js';
+import { DEFAULT_TTL } from '../../zone/provider/entry-fields.js';
 import { hasPriority, type ZoneRecord } from '../../zone/record.js';
 
 /** The TTL a record is served with: the provider's default when it has none. */

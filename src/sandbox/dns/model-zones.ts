@@ -14,7 +14,7 @@ import type { DnsRecord } from '../../dns/wire/types.js';
 import type { DnsEntry } from '../../api/endpoints/service.js';
 import type { SandboxModel, SandboxService } from '../model.js';
 import { recordOfEntry } from '../../zone/provider/entry-records.js';
-import { DEFAULT_TTL } from '../../zone/provider/provider-mapping.js';
+import { DEFAULT_TTL } from '../../zone/provider/entry-fields.js';
 import { arrayOf, watchModel, type ModelChange } from './model-watch.js';
 
 /** Where the synthesised name server of each zone says it is (the listen address). */

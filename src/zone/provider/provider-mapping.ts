@@ -1,31 +1,17 @@
 // The provider's DNS entries <-> ddedge's records, in one place: read as the zone engine's
 // records (zone plan and apply, the gateway), written back as the provider's fields; the rules
-// of the provider's form (its defaults, the SRV priority, the empty TXT) are here for the
-// resource records a name server answers with too (entry-records.ts). The provider names an
-// entry by its full host name, keeps TTL and priority as strings with "-" for its default, gives
-// MX and SRV their priority in its own field, SRV as "weight port target", CAA as
-// `flag tag "value"`, TXT as the text itself. Answers are read liberally (case, trailing dots,
-// quotes around CAA values), written one way.
+// of the provider's form (its defaults, the SRV priority, the empty TXT: entry-fields.ts holds
+// the fields' reading) are here for the resource records a name server answers with too
+// (served-record.ts). The provider names an entry by its full host name, keeps TTL and priority
+// as strings with "-" for its default, gives MX and SRV their priority in its own field, SRV as
+// "weight port target", CAA as `flag tag "value"`, TXT as the text itself. Answers are read
+// liberally (case, trailing dots, quotes around CAA values), written one way.
 import type { DnsEntry } from '../../api/endpoints/service.js';
 import { canonicalName } from '../../lib/names.js';
+import { countOf, DEFAULT_PRIORITY, EMPTY_TXT, txtOfValue } from './entry-fields.js';
 import { hasPriority, isZoneType, type LiveRecord, type ZoneRecord } from '../record.js';
 import { canonicalValue, ValueError } from '../values.js';
 import { readingIsAGuess } from '../plan/unwritable.js';
-
-/**
- * The API requires a value, so an empty TXT record is sent as the two characters "" (what a
- * zone file holds for it) and read back as empty.
- */
-export const EMPTY_TXT = '""';
-
-/** The provider's MX and SRV priority when none is sent (spec: default 10). */
-export const DEFAULT_PRIORITY = 10;
-
-/** The TTL a name server gives an entry whose ttl is `-` (the provider's default). */
-export const DEFAULT_TTL = 300;
-
-/** A TTL or priority as the provider writes it: digits, or `-` (its default) read as none. */
-export const countOf = (field: unknown): number | undefined => (field === '-' || field === undefined ? undefined : /^\d+$/.test(String(field)) ? Number(field) : undefined);
 
 /**
  * An SRV value with its priority in front ("10 5 5060 sip.example.com", where the spec has
@@ -50,7 +36,7 @@ export function fromProvider(entry: DnsEntry, zone: string): LiveRecord {
     if (srv) ({ priority, value } = srv);
     priority ??= DEFAULT_PRIORITY;
   } else priority = undefined;
-  if (type === 'TXT' && value === EMPTY_TXT) value = '';
+  if (type === 'TXT') value = txtOfValue(value);
   if (isZoneType(type)) {
     try {
       // A value whose reading is a guess (a CAA value with a bare quote) stays as the provider

@@ -3,13 +3,14 @@
 // those it leaves out, the value in wire form. Values the wire cannot carry (a bad address, an
 // SRV without a port) give none, rather than failing the whole answer. The one reading for the
 // gateway's records and the sandbox's entries (entry-records.ts reads an entry's fields and asks
-// this), by the provider's rules that provider-mapping.ts holds. A file of its own because it
+// this), by the provider's rules that entry-fields.ts and provider-mapping.ts hold. Apart because it
 // needs the DNS wire format, which `zone plan` and `zone apply` never load.
 import { familyOfAddress } from '../../lib/address.js';
 import { splitTxt } from '../../dns/wire/txt-strings.js';
 import { nameToLabels } from '../../dns/wire/names.js';
 import type { DnsRecord } from '../../dns/wire/types.js';
-import { DEFAULT_PRIORITY, DEFAULT_TTL, EMPTY_TXT, srvWithPriority } from './provider-mapping.js';
+import { DEFAULT_PRIORITY, DEFAULT_TTL, txtOfValue } from './entry-fields.js';
+import { srvWithPriority } from './provider-mapping.js';
 import { hasPriority, type LiveRecord } from '../record.js';
 
 const MAX_TTL = 0x7fffffff;
@@ -46,7 +47,7 @@ export function servedRecord(r: Omit<LiveRecord, 'entityID'>): DnsRecord | undef
     }
     case 'TXT':
       // The text itself; the two characters "" are what an empty TXT is held as at the provider.
-      return { name, type, ttl, value: value === EMPTY_TXT ? [''] : splitTxt(value) };
+      return { name, type, ttl, value: splitTxt(txtOfValue(value)) };
     case 'SRV': {
       // `weight port target`, the priority apart; `priority weight port target` is read too, its
       // own priority field first, as the zone engine reads it (provider-mapping.ts).

@@ -2,7 +2,7 @@
 // annotations must name paths it serves and the port it is told to listen on.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { PATHS } from '../../../src/probe/routes.js';
+import { PATHS } from '../../../src/agent/endpoint-answers.js';
 import { parseListenAddress } from '../../../src/lib/listen-address.js';
 
 const readme = readFileSync(new URL('../../../docs/running.md', import.meta.url), 'utf8');

@@ -15,9 +15,10 @@ const TIERS: readonly (readonly string[])[] = [
   ['http', 'dns', 'state'], // transports; the DNS wire, client and server; state files and locks
   ['api', 'ip', 'notify', 'dyndns'], // the registrar SDK; address sources; notifications; dyndns client
   ['config', 'zone', 'sdk'], // the one settings table; zone as code; the SDK's public entry
-  ['lan', 'sandbox'], // hosts behind the router; the emulator (imported by cli/ and tests only)
+  // hosts behind the router; the emulator (imported by cli/ and tests only); the HTTP endpoint
+  // and status page, given its answers and views by its caller
+  ['lan', 'sandbox', 'probe'],
   ['agent', 'acme'], // the capabilities that run cycles and challenges
-  ['probe'], // the HTTP endpoint and status page, given its views by its caller
   ['gateway'], // RFC 2136, transfers, the dyndns2 door, DHCID
   ['cli'], // commands, parsing, output and exit codes
 ];
@@ -25,6 +26,8 @@ const TIERS: readonly (readonly string[])[] = [
 /** Inside a split folder its parts are layered too (bottom to top, peers in one tier). */
 const INNER_TIERS: Record<string, readonly (readonly string[])[]> = {
   dns: [['wire'], ['client', 'server']],
+  // the HTTP client's policy and transports; the hardened listener of every door
+  http: [['.', 'server']],
   zone: [['.'], ['file'], ['plan'], ['provider'], ['apply']],
   // keys and the DHCID store; the limits, the journal and the zones as served; one UPDATE from
   // bytes to answer; the dyndns2 door and the status views; the command's wiring at the root.
@@ -96,6 +99,9 @@ describe('the layers of the source tree', () => {
     expect(layerViolations([['dns/wire/message.ts', 'ip/address.ts']])).toEqual(['dns/wire/message.ts -> ip/address.ts (ip is not below dns)']);
     expect(layerViolations([['acme/challenge.ts', 'agent/via-api.ts']])).toHaveLength(1);
     expect(layerViolations([['config/config.ts', 'probe/listen-address.ts']])).toHaveLength(1);
+    expect(layerViolations([['probe/server.ts', 'agent/endpoint-answers.ts']])).toEqual(['probe/server.ts -> agent/endpoint-answers.ts (agent is not below probe)']);
+    expect(layerViolations([['agent/endpoint.ts', 'probe/server.ts'], ['gateway/dyndns2/listener.ts', 'http/server/bounds.ts']])).toEqual([]);
+    expect(layerViolations([['http/server/listen.ts', 'http/errors.ts']])).toHaveLength(1);
     expect(layerViolations([['zone/file/zone-files.ts', 'zone/plan/unwritable.ts']])).toHaveLength(1);
     expect(layerViolations([['dns/client/query.ts', 'dns/server/listener.ts']])).toHaveLength(1);
     expect(layerViolations([['text/redact.ts', 'lib/errors.ts']])).toEqual(['text/redact.ts -> lib/errors.ts (folder not placed in a tier)']);

@@ -6,7 +6,6 @@ import {
   atOrBelow,
   below,
   canonicalName,
-  entryMatchesHost,
   isHostName,
   lowerName,
   normaliseHost,
@@ -97,21 +96,6 @@ describe('isHostName: the agent\'s rule for a host it updates', () => {
     '%j is not',
     (name) => expect(isHostName(name)).toBe(false),
   );
-});
-
-describe('entryMatchesHost: an entry written as the full name or relative to the zone', () => {
-  it.each([
-    ['home.example.com', true],
-    ['Home.Example.com.', true],
-    ['home', true],
-    ['other', false],
-    ['home.example.org', false],
-  ])('%j', (entry, matches) => expect(entryMatchesHost(entry, 'home.example.com', 'example.com')).toBe(matches));
-  it('@ and the empty name are the zone', () => {
-    expect(entryMatchesHost('@', 'example.com', 'example.com')).toBe(true);
-    expect(entryMatchesHost('', 'example.com', 'example.com')).toBe(true);
-    expect(entryMatchesHost('@', 'home.example.com', 'example.com')).toBe(false);
-  });
 });
 
 describe('registeredDomain', () => {

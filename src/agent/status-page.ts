@@ -1,10 +1,10 @@
 // The agent's status page: one server-rendered HTML document, everything inline (no request
 // leaves it), readable without its one small script (auto-refresh), every table with a
 // caption and header cells for screen readers. Every text from outside is escaped here.
-import type { AgentPageView, RecordRow } from '../agent/page-view.js';
-import { describeDuration, type HistoryRow } from '../agent/history-view.js';
-import { escapeHtml } from './html.js';
-import { pageEnd, pageHead, updateNowForm, utcText, type PageContext } from './page-frame.js';
+import { escapeHtml } from '../probe/html.js';
+import { pageEnd, pageHead, updateNowForm, utcText, type PageContext } from '../probe/page-frame.js';
+import type { AgentPageView, RecordRow } from './page-view.js';
+import { describeDuration, type HistoryRow } from './history-view.js';
 import { timelinePicture } from './timeline-picture.js';
 
 export function renderAgentPage(view: AgentPageView, context: PageContext): string {

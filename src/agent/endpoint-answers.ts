@@ -2,25 +2,20 @@
 // the series of --metrics-file, /status with the document of `ddedge status --json`. Each is
 // read from the state file at request time, as those commands read it; nothing from the
 // configuration is shown but host names, so no secret can be in an answer.
-import { assessHealth } from '../agent/health.js';
-import { renderMetrics } from '../agent/metrics.js';
-import { statusDocument } from '../agent/status-view.js';
 import type { Config } from '../config/config.js';
 import { redact } from '../lib/redact.js';
+import type { Answer } from '../probe/server.js';
 import { readState } from '../state/state.js';
-
-export interface Answer {
-  status: number;
-  contentType: string;
-  body: string;
-}
+import { assessHealth } from './health.js';
+import { renderMetrics } from './metrics.js';
+import { statusDocument } from './status-view.js';
 
 const TEXT = 'text/plain; charset=utf-8';
 /** The Prometheus text exposition format, version 0.0.4. */
 const PROMETHEUS = 'text/plain; version=0.0.4; charset=utf-8';
 export const PATHS = ['/healthz', '/metrics', '/status'] as const;
 
-export function answer(path: string, config: Config): Answer {
+export function agentAnswer(path: string, config: Config): Answer {
   switch (path) {
     case '/healthz': {
       const health = assessHealth(readState(config.stateDir).state, config.healthLimitMs);

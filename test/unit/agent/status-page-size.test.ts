@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { AgentPageView } from '../../../src/agent/page-view.js';
 import { historyRows } from '../../../src/agent/history-view.js';
 import { timelines } from '../../../src/agent/timeline-view.js';
-import { renderAgentPage } from '../../../src/probe/status-page.js';
+import { renderAgentPage } from '../../../src/agent/status-page.js';
 import type { History } from '../../../src/state/history.js';
 
 const HOSTS = Array.from({ length: 50 }, (_, i) => `h${i}.example.com`);

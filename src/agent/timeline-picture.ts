@@ -6,9 +6,9 @@
 // every day for a month are a few kilobytes): an hour is one unit across, so every number is
 // a whole one; each span is a stroked line (`M x y h width`), one path per colour for the
 // whole picture, each move relative when that is shorter; the empty bars are one pattern.
-import type { RecordTimeline } from '../agent/timeline-view.js';
-import { TIMELINE_DAYS } from '../agent/timeline-view.js';
-import { escapeHtml } from './html.js';
+import { escapeHtml } from '../probe/html.js';
+import type { RecordTimeline } from './timeline-view.js';
+import { TIMELINE_DAYS } from './timeline-view.js';
 
 /** Hours in the 30 days: one unit each. */
 const WIDTH = TIMELINE_DAYS * 24;

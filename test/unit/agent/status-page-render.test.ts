@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentPageView } from '../../../src/agent/page-view.js';
 import { renderGatewayPage } from '../../../src/gateway/status/page.js';
-import { renderAgentPage } from '../../../src/probe/status-page.js';
+import { renderAgentPage } from '../../../src/agent/status-page.js';
 import type { GatewayPageView } from '../../../src/gateway/status/page-view.js';
 
 const EVIL = `<script>alert(1)</script><img src=x onerror="alert(2)">'"&`;
