@@ -30,7 +30,8 @@ export class RegularFileRefusal extends ConfigError {
 }
 
 export function notRegularFile(path: string, what: string): RegularFileRefusal {
-  return new RegularFileRefusal(`${path} is ${what}, not a regular file; remove it (or choose another --state-dir)`, `${what}, not a regular file`);
+  const reason = `${what}, not a regular file`;
+  return new RegularFileRefusal(`${path} is ${reason}; remove it (or choose another --state-dir)`, reason);
 }
 
 export interface RegularFileOptions {
@@ -46,9 +47,14 @@ export interface RegularFileOptions {
  * (a ConfigError) when the path is something else, is larger than `maxBytes`, or cannot be read
  * (permissions): unreadable is not empty.
  */
-export function readRegularFile(path: string, maxBytes = MAX_BYTES, options: RegularFileOptions = {}): string | undefined {
+export function readRegularFile(
+  path: string,
+  maxBytes = MAX_BYTES,
+  options: RegularFileOptions = {},
+): string | undefined {
   return withRegularFile(path, options, (fd, size) => {
-    if (size > maxBytes) throw new RegularFileRefusal(`${path} is ${size} bytes, too large to be ddedge's; remove it`, `${size} bytes, too large to be ddedge's`);
+    const reason = `${size} bytes, too large to be ddedge's`;
+    if (size > maxBytes) throw new RegularFileRefusal(`${path} is ${reason}; remove it`, reason);
     return readAt(fd, 0, size);
   });
 }
@@ -57,18 +63,31 @@ export function readRegularFile(path: string, maxBytes = MAX_BYTES, options: Reg
  * The last `bytes` bytes of a regular file (`cut` when the file holds more before them), or
  * undefined when it does not exist; refused as readRegularFile refuses, whatever its size.
  */
-export function readRegularTail(path: string, bytes: number, options: RegularFileOptions = {}): { text: string; cut: boolean } | undefined {
+export function readRegularTail(
+  path: string,
+  bytes: number,
+  options: RegularFileOptions = {},
+): { text: string; cut: boolean } | undefined {
   return withRegularFile(path, options, (fd, size) => {
     const length = Math.min(size, bytes);
     return { text: readAt(fd, size - length, length), cut: size > length };
   });
 }
 
-/** Opens `path` once, without blocking, checks on the descriptor that it is a regular file, and gives it (and its size) to `read`. */
-function withRegularFile<T>(path: string, options: RegularFileOptions, read: (fd: number, size: number) => T): T | undefined {
+/**
+ * Opens `path` once, without blocking, checks on the descriptor that it is a regular file, and
+ * gives it (and its size) to `read`.
+ */
+function withRegularFile<T>(
+  path: string,
+  options: RegularFileOptions,
+  read: (fd: number, size: number) => T,
+): T | undefined {
+  const follow = options.noFollow ? constants.O_NOFOLLOW : 0;
+  const flags = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY | follow;
   let fd: number;
   try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY | (options.noFollow ? constants.O_NOFOLLOW : 0));
+    fd = openSync(path, flags);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return undefined;
@@ -104,5 +123,6 @@ function unreadable(path: string, code: string | undefined): RegularFileRefusal 
   if (code === 'EISDIR') return notRegularFile(path, 'a directory');
   const why = code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (code ?? 'unknown error');
   const reason = `${why}${code && why !== code ? ` (${code})` : ''}`;
-  return new RegularFileRefusal(`cannot read ${path}: ${reason}; run as the user that owns the state directory or fix its permissions`, reason);
+  const advice = 'run as the user that owns the state directory or fix its permissions';
+  return new RegularFileRefusal(`cannot read ${path}: ${reason}; ${advice}`, reason);
 }

@@ -82,7 +82,10 @@ const HISTORY_FILE: StateFileType<History> = {
  */
 export function readHistory(dir: string, setAside = false): LoadedHistory {
   const loaded = readStateFile(historyFile(dir), HISTORY_FILE, { setAside });
-  if (loaded.damage) return { history: emptyHistory(), damage: `${loaded.damage}; ${setAside ? 'the history starts again' : 'the history is shown as empty'}` };
+  if (loaded.damage) {
+    const then = setAside ? 'the history starts again' : 'the history is shown as empty';
+    return { history: emptyHistory(), damage: `${loaded.damage}; ${then}` };
+  }
   return { history: loaded.value ?? emptyHistory() };
 }
 

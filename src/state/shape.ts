@@ -7,14 +7,18 @@
 /** A shape check failed: `message` names the field, nothing of the file's content. */
 export class ShapeError extends Error {}
 
-/** Checks `value` found at `at` (a path of our own words, '' for the whole file); returns it typed, or throws ShapeError. */
+/**
+ * Checks `value` found at `at` (a path of our own words, '' for the whole file); returns it
+ * typed, or throws ShapeError.
+ */
 export type Shape<T> = (value: unknown, at: string) => T;
 
 const fail = (at: string, what: string): never => {
   throw new ShapeError(`${at || 'the file'} is not ${what}`);
 };
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export const text: Shape<string> = (value, at) => (typeof value === 'string' ? value : fail(at, 'a string'));
 
@@ -22,13 +26,17 @@ export const text: Shape<string> = (value, at) => (typeof value === 'string' ? v
 export const number =
   (min = -Infinity): Shape<number> =>
   (value, at) =>
-    typeof value === 'number' && Number.isFinite(value) && value >= min ? value : fail(at, min === -Infinity ? 'a number' : `a number of at least ${min}`);
+    typeof value === 'number' && Number.isFinite(value) && value >= min
+      ? value
+      : fail(at, min === -Infinity ? 'a number' : `a number of at least ${min}`);
 
 /** A whole number from `min` to `max`. */
 export const whole =
   (min: number, max = Number.MAX_SAFE_INTEGER): Shape<number> =>
   (value, at) =>
-    Number.isSafeInteger(value) && (value as number) >= min && (value as number) <= max ? (value as number) : fail(at, `a whole number from ${min} to ${max}`);
+    Number.isSafeInteger(value) && (value as number) >= min && (value as number) <= max
+      ? (value as number)
+      : fail(at, `a whole number from ${min} to ${max}`);
 
 /** One of the given values (said as a list of our own words). */
 export const oneOf =
@@ -49,8 +57,12 @@ export interface Optional<T> {
 export const optional = <T>(shape: Shape<T>): Optional<T> => ({ optional: shape });
 
 type Fields = Record<string, Shape<unknown> | Optional<unknown>>;
-type Required<F extends Fields> = { [K in keyof F as F[K] extends Shape<unknown> ? K : never]: F[K] extends Shape<infer T> ? T : never };
-type Optionals<F extends Fields> = { [K in keyof F as F[K] extends Optional<unknown> ? K : never]?: F[K] extends Optional<infer T> ? T : never };
+type Required<F extends Fields> = {
+  [K in keyof F as F[K] extends Shape<unknown> ? K : never]: F[K] extends Shape<infer T> ? T : never;
+};
+type Optionals<F extends Fields> = {
+  [K in keyof F as F[K] extends Optional<unknown> ? K : never]?: F[K] extends Optional<infer T> ? T : never;
+};
 export type ShapeOf<F extends Fields> = Required<F> & Optionals<F>;
 
 /**

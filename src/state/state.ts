@@ -67,7 +67,10 @@ const recordState = object({
   backoff: optional(object({ failures: number(0), until: text, exitCode: whole(0, 255), config: text })),
 });
 
-/** Not a regular file, too large or unreadable: refused (ConfigError, exit 2), never read as empty: an agent that forgot its call budget could flood the provider. */
+/**
+ * Not a regular file, too large or unreadable: refused (ConfigError, exit 2), never read as
+ * empty: an agent that forgot its call budget could flood the provider.
+ */
 const STATE_FILE: StateFileType<State> = {
   maxBytes: 64 * 1024 * 1024,
   refuse: 'unusable',

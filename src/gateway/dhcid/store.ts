@@ -82,7 +82,8 @@ export class DhcidStore {
   /** Reads the store of `stateDir` (none yet: empty); throws ConfigError naming the file when it is damaged. */
   static open(stateDir: string): DhcidStore {
     const path = dhcidStorePath(stateDir);
-    // Damaged, not a regular file, larger than the store is ever written, or unreadable: ConfigError naming it (exit 2).
+    // Damaged, not a regular file, larger than the store is ever written, or unreadable:
+    // ConfigError naming it (exit 2).
     const zones = readStore(path);
     if (zones === undefined) return new DhcidStore(path, new Map());
     const store = new DhcidStore(path, zones);
@@ -196,14 +197,20 @@ type StoreFile = { zones: Record<string, DhcidRecord[]> };
 const dhcidRecord = object({
   name: text,
   ttl: whole(0, 0x7fffffff),
-  data: where(text, (data) => isDhcidData(data), `DHCID data of ${DHCID_DATA_BYTES.min} to ${DHCID_DATA_BYTES.max} bytes in lower-case hex`),
+  data: where(
+    text,
+    (data) => isDhcidData(data),
+    `DHCID data of ${DHCID_DATA_BYTES.min} to ${DHCID_DATA_BYTES.max} bytes in lower-case hex`,
+  ),
 });
 
 /** Every fault stops the gateway (ConfigError naming the file, exit 2), the file left as it is. */
 const STORE_FILE: StateFileType<StoreFile> = {
   maxBytes: MAX_FILE_BYTES,
   refuse: 'always',
-  advice: 'the gateway does not start without the DHCID records it keeps for DHCP conflict detection: restore the file from a backup, or remove it to forget them',
+  advice:
+    'the gateway does not start without the DHCID records it keeps for DHCP conflict detection: ' +
+    'restore the file from a backup, or remove it to forget them',
   shape: where(
     where(
       object({ version: oneOf(VERSION), zones: table(list(dhcidRecord, MAX_DHCID_RECORDS)) }),

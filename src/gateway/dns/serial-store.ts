@@ -58,9 +58,10 @@ export class SerialStore {
   }
 
   /**
-   * The serials an earlier run left in `stateDir`. A damaged file is set aside and said; the
-   * serials still legible in it are kept (with no digest, so each zone's next serial is past
-   * both them and the clock): a serial must never go back.
+   * The serials an earlier run left in `stateDir`. A damaged file is set aside and said (how many
+   * zones were salvaged, not their names: a message never quotes the file); the serials still
+   * legible in it are kept (with no digest, so each zone's next serial is past both them and the
+   * clock): a serial must never go back.
    */
   static open(stateDir: string, logger: Logger): SerialStore {
     const file = join(stateDir, 'gateway', 'serials.json');
@@ -70,7 +71,8 @@ export class SerialStore {
       logger.warn(
         `gateway: ${damage}; ${
           salvaged.size
-            ? `the serials of ${[...salvaged.keys()].join(', ')} still legible in it are kept: each zone's next serial is above its own and the clock`
+            ? `the serials of ${salvaged.size} zone(s) still legible in it are kept: ` +
+              "each zone's next serial is above its own and the clock"
             : "no serial in it is legible: each zone's serial starts from the clock (a secondary holding a higher one waits until the clock passes it)"
         }`,
       );
@@ -109,7 +111,9 @@ export class SerialStore {
 /** The serials of the file (none when it is missing); a damaged one is set aside, `said` with what was salvaged from it. */
 function readOrSalvage(file: string, said: (damage: string, salvaged: Map<string, ServedSerial>) => void): Map<string, ServedSerial> {
   const loaded = readStateFile(file, SERIALS_FILE, { setAside: true });
-  if (!loaded.damage) return new Map(Object.entries(loaded.value ?? {}).map(([zone, { serial, digest }]) => [zone, { serial, digest }]));
+  if (!loaded.damage) {
+    return new Map(Object.entries(loaded.value ?? {}).map(([zone, { serial, digest }]) => [zone, { serial, digest }]));
+  }
   const salvaged = salvageSerials(loaded.text ?? '');
   said(loaded.damage, salvaged);
   return salvaged;

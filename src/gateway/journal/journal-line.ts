@@ -6,7 +6,7 @@ import { list, object, oneOf, optional, text } from '../../state/shape.js';
 
 /** A journal file is rotated past this many bytes (retention.ts). */
 export const JOURNAL_FILE_BYTES = 4 * 1024 * 1024;
-/** Rotated before a line of a bounded update is added: a file larger than twice that is not ours, and is not read. */
+/** Rotated before a line of a bounded update is added: a larger file than twice that is not ours (not read). */
 export const JOURNAL_READ_BYTES = 2 * JOURNAL_FILE_BYTES;
 
 /** What became of a batch's writes, as the provider shows them (read again when an answer was lost). */
@@ -32,7 +32,9 @@ export interface JournalChange {
  * Ties the lines of one batch of provider writes together (batch-journal.ts): its intent before
  * the first write, its result after the last (`reconciled` when a later start closed it).
  */
-export type JournalMark = { intent: string } | { result: string; outcome: BatchOutcome; reconciled?: 'at start'; holds?: HeldAt[] };
+export type JournalMark =
+  | { intent: string }
+  | { result: string; outcome: BatchOutcome; reconciled?: 'at start'; holds?: HeldAt[] };
 
 export interface JournalLine {
   time: string;
@@ -48,8 +50,13 @@ export function formatJournalLine(line: JournalLine): string {
   const { mark } = line;
   // Field by field, in the order written since the first journal (undefined fields are left out).
   const marked =
-    mark === undefined ? {} : 'intent' in mark ? { intent: mark.intent } : { result: mark.result, outcome: mark.outcome, reconciled: mark.reconciled, holds: mark.holds };
-  return `${JSON.stringify({ time: line.time, zone: line.zone, ...marked, key: line.key, client: line.client, changes: line.changes })}\n`;
+    mark === undefined
+      ? {}
+      : 'intent' in mark
+        ? { intent: mark.intent }
+        : { result: mark.result, outcome: mark.outcome, reconciled: mark.reconciled, holds: mark.holds };
+  const { time, zone, key, client, changes } = line;
+  return `${JSON.stringify({ time, zone, ...marked, key, client, changes })}\n`;
 }
 
 const OUTCOMES: BatchOutcome[] = ['made', 'not made', 'partly made', 'unknown'];
@@ -76,13 +83,14 @@ export function parseJournalLine(line: string): JournalLine | undefined {
   }
   if (body.intent !== undefined && body.result !== undefined) return undefined;
   if (body.result !== undefined && body.outcome === undefined) return undefined;
+  const { time, zone, key, client, changes, intent, result, outcome, reconciled, holds } = body;
   const mark: JournalMark | undefined =
-    body.intent !== undefined
-      ? { intent: body.intent }
-      : body.result !== undefined
-        ? { result: body.result, outcome: body.outcome!, ...(body.reconciled ? { reconciled: body.reconciled } : {}), ...(body.holds ? { holds: body.holds } : {}) }
+    intent !== undefined
+      ? { intent }
+      : result !== undefined
+        ? { result, outcome: outcome!, ...(reconciled ? { reconciled } : {}), ...(holds ? { holds } : {}) }
         : undefined;
-  return { time: body.time, zone: body.zone, ...(mark ? { mark } : {}), key: body.key, client: body.client, changes: body.changes };
+  return { time, zone, ...(mark ? { mark } : {}), key, client, changes };
 }
 
 /**

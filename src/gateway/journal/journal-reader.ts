@@ -17,7 +17,10 @@ export function readJournalText(path: string): string[] | undefined {
   return text === undefined ? undefined : text.split('\n').filter(Boolean);
 }
 
-/** The whole lines among the last `bytes` of a journal file, parsed, oldest first; none when it is missing or cannot be read. */
+/**
+ * The whole lines among the last `bytes` of a journal file, parsed, oldest first; none when it is
+ * missing or cannot be read.
+ */
 export function readJournalTail(path: string, bytes: number): JournalLine[] {
   let tail: { text: string; cut: boolean } | undefined;
   try {

@@ -37,7 +37,8 @@ export function writeJournal(stateDir: string, entry: JournalEntry, now = new Da
     ...(c.before ? { before: describe(c.before) } : {}),
     ...(c.after ? { after: describe(c.after) } : {}),
   }));
-  const line = formatJournalLine({ time: now.toISOString(), zone: entry.zone, mark: entry.mark, key: entry.key, client: entry.client, changes });
+  const { zone, mark, key, client } = entry;
+  const line = formatJournalLine({ time: now.toISOString(), zone, mark, key, client, changes });
   // A result line closes an intent line already written (batch-journal.ts): it is never left
   // out, or the next start would take a finished batch for one cut short.
   const closesIntent = entry.mark !== undefined && 'result' in entry.mark;

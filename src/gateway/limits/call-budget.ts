@@ -204,7 +204,10 @@ const COUNTS_FILE: StateFileType<CountsFile> = {
   maxBytes: 1024 * 1024,
   refuse: 'always',
   advice: "the gateway's count of provider calls is not known: remove the file to start counting afresh",
-  shape: object({ version: oneOf(1), calls: table(whole(0), matching(/^\d+$/, 'a minute number')) }) as StateFileType<CountsFile>['shape'],
+  shape: object({
+    version: oneOf(1),
+    calls: table(whole(0), matching(/^\d+$/, 'a minute number')),
+  }) as StateFileType<CountsFile>['shape'],
 };
 
 /** The counts kept by an earlier run (none when there is no file). */

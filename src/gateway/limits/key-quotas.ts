@@ -27,11 +27,17 @@ export const DEFAULT_QUOTA: Readonly<Record<HeldKind, number>> = { dhcid: 10_000
 /** What a key holds (its provider calls are counted in key-calls.ts). */
 type HeldKind = Exclude<QuotaKind, 'calls'>;
 const VERSION = 1;
-/** Damage is set aside (owners.json.damaged): its records then count against no key, as records made before the ledger. */
+/**
+ * Damage is set aside (owners.json.damaged): its records then count against no key, as records
+ * made before the ledger.
+ */
 const LEDGER_FILE: StateFileType<{ zones: Record<string, [string, string, string, string][]> }> = {
   // A ledger larger than this is not one the gateway wrote (entries are bounded by the quotas and the DHCID store).
   maxBytes: 64 * 1024 * 1024,
-  shape: object({ version: oneOf(VERSION), zones: table(list(tuple<[string, string, string, string]>(text, text, text, text))) }),
+  shape: object({
+    version: oneOf(VERSION),
+    zones: table(list(tuple<[string, string, string, string]>(text, text, text, text))),
+  }),
 };
 
 type Counts = Record<HeldKind, number>;

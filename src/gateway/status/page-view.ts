@@ -88,7 +88,9 @@ function journalTail(stateDir: string): GatewayPageView['updates'] {
     if (line.mark && 'intent' in line.mark) return [];
     const outcome = line.mark?.outcome;
     const ended = outcome && outcome !== 'made' ? [`(${outcome})`] : [];
-    const changes = line.changes.map((c) => `${c.action} ${c.name} ${c.type}${c.before ? ` ${c.before}` : ''}${c.after ? ` -> ${c.after}` : ''}`);
+    const changes = line.changes.map(
+      (c) => `${c.action} ${c.name} ${c.type}${c.before ? ` ${c.before}` : ''}${c.after ? ` -> ${c.after}` : ''}`,
+    );
     return [{ time: line.time, zone: line.zone, key: line.key, client: line.client, changes: [...ended, ...changes] }];
   });
   return shown.slice(-UPDATES_SHOWN).reverse();
