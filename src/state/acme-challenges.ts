@@ -50,7 +50,7 @@ const CHALLENGE_FILE: StateFileType<AcmeChallengeFile> = {
   shape: object({
     version: oneOf(1),
     challenges: list(object({ name: text, value: text, service: text, entityID: text, createdAt: text })),
-  }) as StateFileType<AcmeChallengeFile>['shape'],
+  }),
 };
 
 /**

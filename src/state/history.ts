@@ -72,7 +72,7 @@ const historyEntry = object({
 const HISTORY_FILE: StateFileType<History> = {
   // Twice the byte bound: the bound is kept by every write, a larger file is not ours.
   maxBytes: 2 * HISTORY_LIMITS.bytes,
-  shape: object({ version: oneOf(1), entries: list(historyEntry) }) as StateFileType<History>['shape'],
+  shape: object({ version: oneOf(1), entries: list(historyEntry) }),
 };
 
 /**

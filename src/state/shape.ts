@@ -51,7 +51,7 @@ export const matching =
     typeof value === 'string' && pattern.test(value) ? value : fail(at, what);
 
 /** A field that may be absent. */
-export interface Optional<T> {
+interface Optional<T> {
   optional: Shape<T>;
 }
 export const optional = <T>(shape: Shape<T>): Optional<T> => ({ optional: shape });
@@ -63,7 +63,7 @@ type Required<F extends Fields> = {
 type Optionals<F extends Fields> = {
   [K in keyof F as F[K] extends Optional<unknown> ? K : never]?: F[K] extends Optional<infer T> ? T : never;
 };
-export type ShapeOf<F extends Fields> = Required<F> & Optionals<F>;
+type ShapeOf<F extends Fields> = Required<F> & Optionals<F>;
 
 /**
  * An object with these fields (each checked; an optional one when present). Fields it does not

@@ -65,7 +65,7 @@ export function readStateFile<T>(path: string, type: StateFileType<T>, options: 
 }
 
 /** The one line that says a state file is damaged: why, and what became of it. */
-export function damageLine(path: string, reason: string, fate?: string): string {
+function damageLine(path: string, reason: string, fate?: string): string {
   return `${path} is damaged (${reason})${fate ? `; ${fate}` : ''}`;
 }
 

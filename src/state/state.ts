@@ -83,7 +83,7 @@ const STATE_FILE: StateFileType<State> = {
     lastChangeAt: optional(text),
     failures: optional(table(number(0))),
     calls: optional(table(number(0))),
-  }) as StateFileType<State>['shape'],
+  }),
 };
 
 /**

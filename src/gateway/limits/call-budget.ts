@@ -207,7 +207,7 @@ const COUNTS_FILE: StateFileType<CountsFile> = {
   shape: object({
     version: oneOf(1),
     calls: table(whole(0), matching(/^\d+$/, 'a minute number')),
-  }) as StateFileType<CountsFile>['shape'],
+  }),
 };
 
 /** The counts kept by an earlier run (none when there is no file). */
