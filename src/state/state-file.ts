@@ -14,7 +14,9 @@
 //   may hold what another process still needs, and its loss would go unseen;
 // - refused (ConfigError, exit 2, the file left in place) where going on without it would harm
 //   the user more than stopping: `refuse: 'always'` for any damage, `refuse: 'unusable'` only
-//   for a file that cannot be read at all (not a regular file, too large, no permission).
+//   for a file that cannot be read at all (not a regular file, too large, no permission). A file
+//   refused for that is said in lib/regular-file.ts's words, as the lock file is (`<file> is a
+//   FIFO, not a regular file; remove it …`): the same words whichever file of the directory it is.
 import { readRegularFile, RegularFileRefusal } from '../lib/regular-file.js';
 import { ConfigError } from '../lib/errors.js';
 import { setAsideDamaged } from './set-aside.js';
