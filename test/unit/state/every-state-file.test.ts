@@ -51,57 +51,71 @@ const through = (open: (stateDir: string, logger: Logger) => unknown) => (stateD
 };
 
 const DHCID = `000201${'ab'.repeat(32)}`;
+const AT = '2026-01-01T00:00:00.000Z';
+const json = (value: unknown) => JSON.stringify(value);
+const history = (address: unknown) => ({ at: AT, host: `${CANARY}.x`, type: 'A', event: 'changed', new: address });
+const challenge = (id: unknown) => ({
+  name: '_acme-challenge.example.com',
+  value: CANARY,
+  service: 'certbot',
+  entityID: id,
+  createdAt: AT,
+});
+const dhcid = (ttl: unknown) => ({
+  version: 1,
+  zones: { 'example.com': [{ name: `${CANARY}.example.com`, ttl, data: DHCID }] },
+});
 const CASES: StateFileCase[] = [
   {
     file: 'state.json',
-    good: `{"version":1,"records":{"h/A":{"host":"${CANARY}.example.com","type":"A","address":"81.0.2.15"}}}`,
-    oneFieldWrong: `{"version":1,"records":{"h/A":{"host":"${CANARY}.example.com","type":"A","address":5}}}`,
+    good: json({ version: 1, records: { 'h/A': { host: `${CANARY}.example.com`, type: 'A', address: '81.0.2.15' } } }),
+    oneFieldWrong: json({ version: 1, records: { 'h/A': { host: `${CANARY}.example.com`, type: 'A', address: 5 } } }),
     open: (dir) => readState(dir, true).damage,
     refuses: 'unusable',
   },
   {
     file: 'history.json',
-    good: `{"version":1,"entries":[{"at":"2026-01-01T00:00:00.000Z","host":"${CANARY}.example.com","type":"A","event":"changed","new":"81.0.2.15"}]}`,
-    oneFieldWrong: `{"version":1,"entries":[{"at":"2026-01-01T00:00:00.000Z","host":"${CANARY}.example.com","type":"A","event":"changed","new":5}]}`,
+    good: json({ version: 1, entries: [history('81.0.2.15')] }),
+    oneFieldWrong: json({ version: 1, entries: [history(5)] }),
     open: (dir) => readHistory(dir, true).damage,
   },
   {
     file: 'acme/challenges.json',
-    good: `{"version":1,"challenges":[{"name":"_acme-challenge.example.com","value":"${CANARY}","service":"certbot","entityID":"7","createdAt":"2026-01-01T00:00:00.000Z"}]}`,
-    oneFieldWrong: `{"version":1,"challenges":[{"name":"_acme-challenge.example.com","value":"${CANARY}","service":"certbot","entityID":7,"createdAt":"2026-01-01T00:00:00.000Z"}]}`,
+    good: json({ version: 1, challenges: [challenge('7')] }),
+    oneFieldWrong: json({ version: 1, challenges: [challenge(7)] }),
     open: (dir) => readAcmeChallenges(dir, true).damage,
     refuses: 'unusable',
   },
   {
     file: 'gateway/calls.json',
-    good: '{"version":1,"calls":{"29000000":3}}',
-    oneFieldWrong: `{"version":1,"calls":{"29000000":"${CANARY}"}}`,
+    good: json({ version: 1, calls: { 29000000: 3 } }),
+    oneFieldWrong: json({ version: 1, calls: { 29000000: CANARY } }),
     open: through((dir, logger) => new GatewayBudget(dir, 600, logger)),
     refuses: 'always',
   },
   {
     file: 'gateway/owners.json',
-    good: `{"version":1,"zones":{"example.com":[["a.example.com","TXT","${CANARY}","kea"]]}}`,
-    oneFieldWrong: `{"version":1,"zones":{"example.com":[["a.example.com","TXT","${CANARY}",5]]}}`,
+    good: json({ version: 1, zones: { 'example.com': [['a.example.com', 'TXT', CANARY, 'kea']] } }),
+    oneFieldWrong: json({ version: 1, zones: { 'example.com': [['a.example.com', 'TXT', CANARY, 5]] } }),
     open: through((dir, logger) => OwnersLedger.open(dir, logger)),
   },
   {
     file: 'gateway/serials.json',
-    good: `{"example.com":{"serial":5,"digest":"${CANARY}"}}`,
-    oneFieldWrong: `{"example.com":{"serial":5,"digest":5},"${CANARY}":{"serial":6,"digest":"aa"}}`,
+    good: json({ 'example.com': { serial: 5, digest: CANARY } }),
+    oneFieldWrong: json({ 'example.com': { serial: 5, digest: 5 }, [CANARY]: { serial: 6, digest: 'aa' } }),
     open: through((dir, logger) => SerialStore.open(dir, logger)),
   },
   {
     file: 'gateway/replay.json',
-    good: `[["kea","${CANARY}",99999999999]]`,
-    oneFieldWrong: `[["kea","${CANARY}","99999999999"]]`,
-    wrongShape: `{"${CANARY}":[]}`,
+    good: json([['kea', CANARY, 99999999999]]),
+    oneFieldWrong: json([['kea', CANARY, '99999999999']]),
+    wrongShape: json({ [CANARY]: [] }),
     open: through((dir, logger) => ReplayMemory.load(ReplayMemory.pathIn(dir), 0, logger)),
   },
   {
     file: 'gateway/dhcid.json',
-    good: `{"version":1,"zones":{"example.com":[{"name":"${CANARY}.example.com","ttl":60,"data":"${DHCID}"}]}}`,
-    oneFieldWrong: `{"version":1,"zones":{"example.com":[{"name":"${CANARY}.example.com","ttl":"60","data":"${DHCID}"}]}}`,
+    good: json(dhcid(60)),
+    oneFieldWrong: json(dhcid('60')),
     open: (dir) => void DhcidStore.open(dir),
     refuses: 'always',
   },
@@ -121,7 +135,8 @@ function make(damage: Damage, path: string, c: StateFileCase): void {
     // Sparse: no disk is used, and a reader that trusts it allocates 4 GiB.
     writeFileSync(path, '');
     truncateSync(path, 4 * 1024 ** 3);
-  } else writeFileSync(path, damage === 'not JSON' ? `${CANARY} {` : damage === 'the wrong shape' ? (c.wrongShape ?? `["${CANARY}"]`) : c.oneFieldWrong);
+  } else if (damage === 'not JSON') writeFileSync(path, `${CANARY} {`);
+  else writeFileSync(path, damage === 'the wrong shape' ? (c.wrongShape ?? `["${CANARY}"]`) : c.oneFieldWrong);
 }
 
 const REASONS: Record<Damage, RegExp> = {
@@ -147,7 +162,8 @@ describe('every JSON state file, damaged', () => {
 
     for (const damage of Object.keys(REASONS) as Damage[]) {
       const refused = c.refuses === 'always' || (c.refuses === 'unusable' && UNUSABLE.includes(damage));
-      it(`${c.file} that is ${damage}: ${refused ? 'refused, left in place' : 'set aside and said'}, never quoted`, () => {
+      const outcome = refused ? 'refused, left in place' : 'set aside and said';
+      it(`${c.file} that is ${damage}: ${outcome}, never quoted`, () => {
         const dir = tempDir('ddedge-state-');
         const path = join(dir, c.file);
         make(damage, path, c);
@@ -165,14 +181,16 @@ describe('every JSON state file, damaged', () => {
           expect(existsSync(`${path}.damaged`)).toBe(false);
         } else {
           expect(error).toBeUndefined();
-          expect(said).toMatch(new RegExp(`${escaped(path)} is damaged \\([^\\n]+\\); set aside as ${escaped(path)}\\.damaged`));
+          const line = `${escaped(path)} is damaged \\([^\\n]+\\); set aside as ${escaped(path)}\\.damaged`;
+          expect(said).toMatch(new RegExp(line));
           expect(existsSync(path)).toBe(false);
           expect(lstatSync(`${path}.damaged`)).toBeTruthy();
         }
         expect(said).toContain(path);
         expect(said).toMatch(REASONS[damage]);
         expect(said).not.toContain(CANARY);
-        if (damage !== 'a huge file' && damage !== 'a FIFO' && damage !== 'a symbolic link' && !refused) expect(readFileSync(`${path}.damaged`, 'utf8')).toContain(CANARY);
+        // What was set aside is the file as it was, for a person to look at.
+        if (!refused && !UNUSABLE.includes(damage)) expect(readFileSync(`${path}.damaged`, 'utf8')).toContain(CANARY);
       });
     }
   }

@@ -9,7 +9,11 @@ import { list, object, oneOf, optional, table, text, whole, type Shape } from '.
 import { readStateFile, type StateFileType } from '../../../src/state/state-file.js';
 import { tempDir } from '../../helpers/cli.js';
 
-const shape = object({ version: oneOf(1), items: list(object({ name: text, count: optional(whole(0)) })), seen: table(text) });
+const shape = object({
+  version: oneOf(1),
+  items: list(object({ name: text, count: optional(whole(0)) })),
+  seen: table(text),
+});
 const TYPE: StateFileType<unknown> = { maxBytes: 1024, shape };
 const GOOD = '{"version":1,"items":[{"name":"a"},{"name":"b","count":2}],"seen":{"x":"y"}}';
 
@@ -37,7 +41,8 @@ describe('readStateFile', () => {
   it('for a reader that may not write the file: says the damage and leaves the file where it is', () => {
     const path = fileWith(GOOD.replace('"count":2', '"count":-2'));
     const loaded = readStateFile(path, TYPE, { setAside: false });
-    expect(loaded.damage).toBe(`${path} is damaged (items[1].count is not a whole number from 0 to ${Number.MAX_SAFE_INTEGER})`);
+    const why = `items[1].count is not a whole number from 0 to ${Number.MAX_SAFE_INTEGER}`;
+    expect(loaded.damage).toBe(`${path} is damaged (${why})`);
     expect(existsSync(path)).toBe(true);
     expect(existsSync(`${path}.damaged`)).toBe(false);
   });
@@ -53,12 +58,17 @@ describe('readStateFile', () => {
   it("refuses as its file's type says: only what cannot be read at all, or any damage", () => {
     const huge = () => fileWith(`${GOOD}${' '.repeat(2048)}`);
     const wrong = () => fileWith('[]');
-    expect(() => readStateFile(huge(), { ...TYPE, refuse: 'unusable' }, { setAside: true })).toThrow(ConfigError);
-    expect(readStateFile(wrong(), { ...TYPE, refuse: 'unusable' }, { setAside: true }).damage).toMatch(/is damaged \(the file is not an object\); set aside as/);
+    const unusable = { ...TYPE, refuse: 'unusable' as const };
+    const always = { ...TYPE, refuse: 'always' as const, advice: 'remove it' };
+    expect(() => readStateFile(huge(), unusable, { setAside: true })).toThrow(ConfigError);
+    const setAside = readStateFile(wrong(), unusable, { setAside: true }).damage;
+    expect(setAside).toMatch(/is damaged \(the file is not an object\); set aside as/);
     const path = wrong();
-    expect(() => readStateFile(path, { ...TYPE, refuse: 'always', advice: 'remove it' }, { setAside: true })).toThrow(`${path} is damaged (the file is not an object); remove it`);
+    const refusal = `${path} is damaged (the file is not an object); remove it`;
+    expect(() => readStateFile(path, always, { setAside: true })).toThrow(refusal);
     expect(readFileSync(path, 'utf8')).toBe('[]');
-    expect(readStateFile(huge(), TYPE, { setAside: false }).damage).toMatch(/is damaged \(\d+ bytes, too large to be ddedge's\)$/);
+    const tooLarge = readStateFile(huge(), TYPE, { setAside: false }).damage;
+    expect(tooLarge).toMatch(/is damaged \(\d+ bytes, too large to be ddedge's\)$/);
   });
 });
 
@@ -66,8 +76,10 @@ describe('a shape check', () => {
   it('names the field by our words and positions, never by what the file holds', () => {
     expect(reasonOf(shape, JSON.parse(GOOD))).toBe('no damage');
     expect(reasonOf(shape, { version: 2 })).toBe('version is not one of 1');
-    expect(reasonOf(shape, { version: 1, items: [{ name: 'a' }, { name: 5 }], seen: {} })).toBe('items[1].name is not a string');
-    expect(reasonOf(shape, { version: 1, items: [], seen: { 'secret-key': 'y', 'other-secret': 7 } })).toBe('seen[#2] is not a string');
+    const items = [{ name: 'a' }, { name: 5 }];
+    expect(reasonOf(shape, { version: 1, items, seen: {} })).toBe('items[1].name is not a string');
+    const seen = { 'secret-key': 'y', 'other-secret': 7 };
+    expect(reasonOf(shape, { version: 1, items: [], seen })).toBe('seen[#2] is not a string');
     expect(reasonOf(table(text, oneOf('x')), { 'secret-key': 'y' })).toBe('the key of the file[#1] is not one of x');
     expect(reasonOf(list(text, 1), ['a', 'b'])).toBe('the file is not a list of at most 1 items');
   });
