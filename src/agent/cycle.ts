@@ -94,7 +94,8 @@ class Cycle {
     const lock = this.options.dryRun ? undefined : acquireLock(this.config.stateDir);
     try {
       const dir = this.config.stateDir;
-      const loaded = readState(dir);
+      // Only the holder of the lock sets a damaged file aside: it writes the state next.
+      const loaded = readState(dir, lock !== undefined);
       if (loaded.damage) this.logger.warn(loaded.damage);
       if (lock) {
         const removed = removeStaleTemporaries(dir, 'state.json');

@@ -15,20 +15,79 @@ export function describeFileType(stats: Stats): string {
   return 'not a regular file';
 }
 
-export function notRegularFile(path: string, what: string): ConfigError {
-  return new ConfigError(`${path} is ${what}, not a regular file; remove it (or choose another --state-dir)`);
+/**
+ * A file that is refused: `reason` says why without the path or advice ("a FIFO, not a regular
+ * file", "4294967296 bytes, too large to be ddedge's", "permission denied (EACCES)"), for a
+ * caller that words the refusal its own way.
+ */
+export class RegularFileRefusal extends ConfigError {
+  constructor(
+    message: string,
+    readonly reason: string,
+  ) {
+    super(message);
+  }
+}
+
+export function notRegularFile(path: string, what: string): RegularFileRefusal {
+  const reason = `${what}, not a regular file`;
+  return new RegularFileRefusal(`${path} is ${reason}; remove it (or choose another --state-dir)`, reason);
+}
+
+export interface RegularFileOptions {
+  /**
+   * A symbolic link is refused too (for files that are only ever written by replacing them, so a
+   * link there was never put by their writer).
+   */
+  noFollow?: boolean;
 }
 
 /**
- * The text of a regular file, or undefined when it does not exist. Throws ConfigError when
- * the path is something else, is larger than `maxBytes`, or cannot be read (permissions):
- * unreadable is not empty. `noFollow`: a symbolic link is refused too (for files that are only
- * ever written by replacing them, so a link there was never put by their writer).
+ * The text of a regular file, or undefined when it does not exist. Throws RegularFileRefusal
+ * (a ConfigError) when the path is something else, is larger than `maxBytes`, or cannot be read
+ * (permissions): unreadable is not empty.
  */
-export function readRegularFile(path: string, maxBytes = MAX_BYTES, options: { noFollow?: boolean } = {}): string | undefined {
+export function readRegularFile(
+  path: string,
+  maxBytes = MAX_BYTES,
+  options: RegularFileOptions = {},
+): string | undefined {
+  return withRegularFile(path, options, (fd, size) => {
+    const reason = `${size} bytes, too large to be ddedge's`;
+    if (size > maxBytes) throw new RegularFileRefusal(`${path} is ${reason}; remove it`, reason);
+    return readAt(fd, 0, size);
+  });
+}
+
+/**
+ * The last `bytes` bytes of a regular file (`cut` when the file holds more before them), or
+ * undefined when it does not exist; refused as readRegularFile refuses, whatever its size.
+ */
+export function readRegularTail(
+  path: string,
+  bytes: number,
+  options: RegularFileOptions = {},
+): { text: string; cut: boolean } | undefined {
+  return withRegularFile(path, options, (fd, size) => {
+    const length = Math.min(size, bytes);
+    return { text: readAt(fd, size - length, length), cut: size > length };
+  });
+}
+
+/**
+ * Opens `path` once, without blocking, checks on the descriptor that it is a regular file, and
+ * gives it (and its size) to `read`.
+ */
+function withRegularFile<T>(
+  path: string,
+  options: RegularFileOptions,
+  read: (fd: number, size: number) => T,
+): T | undefined {
+  const follow = options.noFollow ? constants.O_NOFOLLOW : 0;
+  const flags = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY | follow;
   let fd: number;
   try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY | (options.noFollow ? constants.O_NOFOLLOW : 0));
+    fd = openSync(path, flags);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return undefined;
@@ -38,16 +97,7 @@ export function readRegularFile(path: string, maxBytes = MAX_BYTES, options: { n
   try {
     const stats = fstatSync(fd);
     if (!stats.isFile()) throw notRegularFile(path, describeFileType(stats));
-    if (stats.size > maxBytes) throw new ConfigError(`${path} is ${stats.size} bytes, too large to be ddedge's; remove it`);
-    const buffer = Buffer.alloc(stats.size);
-    let length = 0;
-    // Bounded: a regular file yields its size in at most a few reads; stop at EOF or when full.
-    while (length < buffer.length) {
-      const read = readSync(fd, buffer, length, buffer.length - length, length);
-      if (read === 0) break;
-      length += read;
-    }
-    return buffer.subarray(0, length).toString('utf8');
+    return read(fd, stats.size);
   } catch (error) {
     if (error instanceof ConfigError) throw error;
     throw unreadable(path, (error as NodeJS.ErrnoException).code);
@@ -56,8 +106,23 @@ export function readRegularFile(path: string, maxBytes = MAX_BYTES, options: { n
   }
 }
 
-function unreadable(path: string, code: string | undefined): ConfigError {
+/** `length` bytes from `position`, from the descriptor; fewer when the file ends before. */
+function readAt(fd: number, position: number, length: number): string {
+  const buffer = Buffer.alloc(length);
+  let done = 0;
+  // Bounded: a regular file yields its size in at most a few reads; stop at EOF or when full.
+  while (done < buffer.length) {
+    const read = readSync(fd, buffer, done, buffer.length - done, position + done);
+    if (read === 0) break;
+    done += read;
+  }
+  return buffer.subarray(0, done).toString('utf8');
+}
+
+function unreadable(path: string, code: string | undefined): RegularFileRefusal {
   if (code === 'EISDIR') return notRegularFile(path, 'a directory');
   const why = code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (code ?? 'unknown error');
-  return new ConfigError(`cannot read ${path}: ${why}${code && why !== code ? ` (${code})` : ''}; run as the user that owns the state directory or fix its permissions`);
+  const reason = `${why}${code && why !== code ? ` (${code})` : ''}`;
+  const advice = 'run as the user that owns the state directory or fix its permissions';
+  return new RegularFileRefusal(`cannot read ${path}: ${reason}; ${advice}`, reason);
 }

@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../lib/atomic-write.js';
 import { BusyError } from '../lib/errors.js';
 import { acquireLock, type Lock } from './lock.js';
-import { damageReason } from './damage-reason.js';
-import { readRegularFile } from '../lib/regular-file.js';
+import { readStateFile, type StateFileType } from './state-file.js';
+import { list, object, oneOf, text } from './shape.js';
 
 export interface AcmeChallengeRecord {
   /** The TXT record's full name, lower case, punycode, no trailing dot. */
@@ -38,27 +38,29 @@ export interface LoadedAcmeChallenges {
   damage?: string;
 }
 
-/** Far more than any client keeps in flight (a record is ~250 bytes): a bigger file is not ours. */
-const MAX_BYTES = 4 * 1024 * 1024;
+/**
+ * Not a regular file, too large or unreadable: refused (ConfigError, exit 2), the file left in
+ * place: a FIFO would hang the hook while it holds the acme lock, /dev/zero would fill the
+ * memory, and forgetting the challenges ddedge made would leave them in the zone for good.
+ */
+const CHALLENGE_FILE: StateFileType<AcmeChallengeFile> = {
+  // Far more than any client keeps in flight (a record is ~250 bytes): a bigger file is not ours.
+  maxBytes: 4 * 1024 * 1024,
+  refuse: 'unusable',
+  shape: object({
+    version: oneOf(1),
+    challenges: list(object({ name: text, value: text, service: text, entityID: text, createdAt: text })),
+  }),
+};
 
 /**
- * Throws ConfigError when the file is not a regular file (a FIFO would hang the hook while it
- * holds the acme lock; /dev/zero would fill the memory), is too large, or cannot be read:
- * forgetting the challenges ddedge made would leave them in the zone for good.
+ * The challenges ddedge made. A damaged file is reported and read as an empty list, and set aside
+ * as challenges.json.damaged when `setAside` (a hook, which holds the acme lock).
  */
-export function readAcmeChallenges(stateDir: string): LoadedAcmeChallenges {
-  const path = challengeFile(stateDir);
-  const text = readRegularFile(path, MAX_BYTES);
-  if (text === undefined) return { challenges: [] };
-  try {
-    const data = JSON.parse(text) as AcmeChallengeFile;
-    if (data?.version !== 1 || !Array.isArray(data.challenges)) throw new Error('unexpected shape');
-    const valid = data.challenges.every((c) => ['name', 'value', 'service', 'entityID'].every((k) => typeof (c as unknown as Record<string, unknown>)?.[k] === 'string'));
-    if (!valid) throw new Error('unexpected record');
-    return { challenges: data.challenges };
-  } catch (error) {
-    return { challenges: [], damage: `${path} is damaged (${damageReason(error)}); starting from an empty list` };
-  }
+export function readAcmeChallenges(stateDir: string, setAside = false): LoadedAcmeChallenges {
+  const loaded = readStateFile(challengeFile(stateDir), CHALLENGE_FILE, { setAside });
+  if (loaded.damage) return { challenges: [], damage: `${loaded.damage}; starting from an empty list` };
+  return { challenges: loaded.value?.challenges ?? [] };
 }
 
 /**
@@ -72,7 +74,7 @@ export async function updateAcmeChallenges<T>(stateDir: string, change: (challen
   const dir = acmeStateDir(stateDir);
   const lock = await waitForLock(dir);
   try {
-    const loaded = readAcmeChallenges(stateDir);
+    const loaded = readAcmeChallenges(stateDir, true);
     if (loaded.damage) onDamage?.(loaded.damage);
     const result = await change(loaded.challenges);
     mkdirSync(dir, { recursive: true, mode: 0o700 });

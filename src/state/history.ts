@@ -1,16 +1,15 @@
 // The agent's address history: what it sent and saw, per host and record type, kept beside
 // the state file and written the same way (temporary file + rename). Bounded in entries and
 // in bytes, oldest first out, so that a flapping link or a year of uptime never grows it
-// without end. A file that cannot be read back is set aside (renamed, for a person to look
-// at) and the history starts again: a history is worth less than a working agent.
-import { statSync } from 'node:fs';
+// without end. A file that cannot be read back (damaged, not a regular file, too large) is set
+// aside (renamed, for a person to look at) and the history starts again: a history is worth less
+// than a working agent, so no damage of it stops a command.
 import { join } from 'node:path';
 import { writeFileAtomic } from '../lib/atomic-write.js';
 import type { RecordType } from '../lib/address.js';
-import { damageReason } from './damage-reason.js';
-import { readRegularFile } from '../lib/regular-file.js';
-import { setAsideDamaged } from './set-aside.js';
 import { ensureStateDir } from './state-dir.js';
+import { readStateFile, type StateFileType } from './state-file.js';
+import { list, object, oneOf, optional, text, whole } from './shape.js';
 
 /** `failed` entries of one record in a row with the same reason are one entry with a count. */
 export type HistoryEvent = 'changed' | 'failed' | 'recovered';
@@ -56,42 +55,38 @@ export interface LoadedHistory {
   damage?: string;
 }
 
+const historyEntry = object({
+  at: text,
+  host: text,
+  type: oneOf('A', 'AAAA'),
+  event: oneOf('changed', 'failed', 'recovered'),
+  old: optional(text),
+  new: optional(text),
+  via: optional(oneOf('dyndns', 'api')),
+  message: optional(text),
+  reason: optional(oneOf('auth', 'budget', 'transient', 'address_unknown', 'refused', 'config', 'internal')),
+  count: optional(whole(1)),
+  lastAt: optional(text),
+});
+
+const HISTORY_FILE: StateFileType<History> = {
+  // Twice the byte bound: the bound is kept by every write, a larger file is not ours.
+  maxBytes: 2 * HISTORY_LIMITS.bytes,
+  shape: object({ version: oneOf(1), entries: list(historyEntry) }),
+};
+
 /**
- * Reads the history. A damaged file (not JSON, a wrong shape, far too large) is renamed to
- * history.json.damaged when `setAside` (the cycle, which holds the lock) and reported; readers
- * (status, the page) only report it. Unreadable (permissions) or not a regular file throws
- * ConfigError, as for the state file.
+ * Reads the history. A damaged file (not JSON, a wrong shape, too large, not a regular file) is
+ * renamed to history.json.damaged when `setAside` (the cycle, which holds the lock) and reported;
+ * readers (status, the page) only report it.
  */
 export function readHistory(dir: string, setAside = false): LoadedHistory {
-  const path = historyFile(dir);
-  let text: string | undefined;
-  try {
-    // Twice the byte bound: the bound is kept by every write, a larger file is not ours.
-    if (statSync(path).size > 2 * HISTORY_LIMITS.bytes) return damaged(path, 'too large', setAside);
-  } catch {
-    // Missing, or not ours to stat: readRegularFile says which.
+  const loaded = readStateFile(historyFile(dir), HISTORY_FILE, { setAside });
+  if (loaded.damage) {
+    const then = setAside ? 'the history starts again' : 'the history is shown as empty';
+    return { history: emptyHistory(), damage: `${loaded.damage}; ${then}` };
   }
-  text = readRegularFile(path);
-  if (text === undefined) return { history: emptyHistory() };
-  try {
-    const data = JSON.parse(text) as History;
-    if (data?.version !== 1 || !Array.isArray(data.entries)) throw new Error('unexpected shape');
-    for (const entry of data.entries) {
-      if (typeof entry?.host !== 'string' || (entry.type !== 'A' && entry.type !== 'AAAA') || typeof entry.at !== 'string' || !['changed', 'failed', 'recovered'].includes(entry.event)) {
-        throw new Error('unexpected entry');
-      }
-    }
-    return { history: data };
-  } catch (error) {
-    return damaged(path, damageReason(error), setAside);
-  }
-}
-
-function damaged(path: string, reason: string, setAside: boolean): LoadedHistory {
-  if (!setAside) return { history: emptyHistory(), damage: `${path} is damaged (${reason}); the history is shown as empty` };
-  const aside = setAsideDamaged(path);
-  if (aside.done) return { history: emptyHistory(), damage: `${path} was damaged (${reason}); ${aside.words}, the history starts again` };
-  return { history: emptyHistory(), damage: `${path} is damaged (${reason}) and ${aside.words}; the history starts again` };
+  return { history: loaded.value ?? emptyHistory() };
 }
 
 /** Drops the oldest entries until both bounds hold; returns the text to write. */

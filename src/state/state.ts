@@ -1,13 +1,14 @@
 // What ddedge remembers between runs: per host and record type, the address last sent,
 // when, how, and the last error. Written atomically (temp file + rename); a file that cannot
-// be read back is reported and treated as empty, never trusted in part.
+// be read back is reported (set aside by the cycle, which holds the lock) and treated as empty,
+// never trusted in part.
 import { join } from 'node:path';
 import { writeFileAtomic } from '../lib/atomic-write.js';
 import type { RecordType } from '../lib/address.js';
 import type { RecordBackoff } from './backoff.js';
-import { damageReason } from './damage-reason.js';
-import { readRegularFile } from '../lib/regular-file.js';
 import { ensureStateDir } from './state-dir.js';
+import { readStateFile, type StateFileType } from './state-file.js';
+import { number, object, oneOf, optional, table, text, whole } from './shape.js';
 
 export type Via = 'dyndns' | 'api';
 
@@ -53,29 +54,49 @@ export interface LoadedState {
   damage?: string;
 }
 
-/**
- * Throws ConfigError when the file cannot be read (permissions) or is not a regular file (a
- * directory, a FIFO): unreadable is not empty, and an agent that forgot its call budget
- * could flood the provider.
- */
-export function readState(dir: string): LoadedState {
-  const text = readRegularFile(stateFile(dir));
-  if (text === undefined) return { state: emptyState() };
-  try {
-    const data = JSON.parse(text) as State;
-    if (data?.version !== 1 || typeof data.records !== 'object' || data.records === null || Array.isArray(data.records)) throw new Error('unexpected shape');
-    for (const record of Object.values(data.records)) {
-      if (typeof record?.host !== 'string' || (record.type !== 'A' && record.type !== 'AAAA')) throw new Error('unexpected record');
-    }
-    if (data.calls !== undefined && !isCountTable(data.calls)) throw new Error('unexpected call counts');
-    return { state: data };
-  } catch (error) {
-    return { state: emptyState(), damage: `${stateFile(dir)} is damaged (${damageReason(error)}); starting from an empty cache` };
-  }
-}
+const recordState = object({
+  host: text,
+  type: oneOf('A', 'AAAA'),
+  address: optional(text),
+  sentAt: optional(text),
+  via: optional(oneOf('dyndns', 'api')),
+  prefix: optional(text),
+  ttl: optional(number(0)),
+  lastError: optional(text),
+  lastErrorAt: optional(text),
+  backoff: optional(object({ failures: number(0), until: text, exitCode: whole(0, 255), config: text })),
+});
 
-const isCountTable = (value: unknown): boolean =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((n) => typeof n === 'number' && Number.isFinite(n) && n >= 0);
+/**
+ * Not a regular file, too large or unreadable: refused (ConfigError, exit 2), never read as
+ * empty: an agent that forgot its call budget could flood the provider.
+ */
+const STATE_FILE: StateFileType<State> = {
+  maxBytes: 64 * 1024 * 1024,
+  refuse: 'unusable',
+  shape: object({
+    version: oneOf(1),
+    records: table(recordState),
+    lastSuccessAt: optional(text),
+    lastCycleAt: optional(text),
+    lastCycleExitCode: optional(whole(0, 255)),
+    lastChangeAt: optional(text),
+    failures: optional(table(number(0))),
+    calls: optional(table(number(0))),
+  }),
+};
+
+/**
+ * Reads the state. A damaged file is reported and treated as empty, and set aside as
+ * state.json.damaged when `setAside` (the cycle, which holds the lock). Throws ConfigError when
+ * the file cannot be read (permissions), is not a regular file (a directory, a FIFO, a link) or
+ * is too large.
+ */
+export function readState(dir: string, setAside = false): LoadedState {
+  const loaded = readStateFile(stateFile(dir), STATE_FILE, { setAside });
+  if (loaded.damage) return { state: emptyState(), damage: `${loaded.damage}; starting from an empty cache` };
+  return { state: loaded.value ?? emptyState() };
+}
 
 export function writeState(dir: string, state: State): void {
   ensureStateDir(dir);

@@ -7,13 +7,13 @@
 // write their own zones and keep the others' as the file holds them. Bounded: at most MAX_DHCID_RECORDS records, at most
 // MAX_DHCID_PER_NAME at one name, at most MAX_RECORD_BYTES of records, and a file the gateway
 // writes is never one it would refuse to read (MAX_FILE_BYTES). A damaged file is an error naming it (the gateway does not start), never
-// read as empty: an empty store would let any client take every name.
+// read as empty nor set aside: an empty store would let any client take every name.
 import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../lib/atomic-write.js';
-import { ConfigError } from '../../lib/errors.js';
 import { atOrBelow } from '../../lib/names.js';
-import { readStateText } from '../../state/state-file.js';
+import { readStateFile, type StateFileType } from '../../state/state-file.js';
+import { list, object, oneOf, table, text, where, whole } from '../../state/shape.js';
 
 /** One DHCID record: its owner (a name key), TTL and RDATA in hex (identifier type, digest type, digest). */
 export interface DhcidRecord {
@@ -82,10 +82,11 @@ export class DhcidStore {
   /** Reads the store of `stateDir` (none yet: empty); throws ConfigError naming the file when it is damaged. */
   static open(stateDir: string): DhcidStore {
     const path = dhcidStorePath(stateDir);
-    // Not a regular file, larger than the store is ever written, or unreadable: ConfigError naming it (exit 2).
-    const text = readStateText(path, MAX_FILE_BYTES);
-    if (text === undefined) return new DhcidStore(path, new Map());
-    const store = new DhcidStore(path, parseStore(text, path));
+    // Damaged, not a regular file, larger than the store is ever written, or unreadable:
+    // ConfigError naming it (exit 2).
+    const zones = readStore(path);
+    if (zones === undefined) return new DhcidStore(path, new Map());
+    const store = new DhcidStore(path, zones);
     store.stamp = stampOf(path);
     return store;
   }
@@ -96,7 +97,7 @@ export class DhcidStore {
     if (now === undefined || now === this.stamp) return;
     let onDisk: Map<string, DhcidByName>;
     try {
-      onDisk = parseStore(readStateText(this.path, MAX_FILE_BYTES) ?? '', this.path);
+      onDisk = readStore(this.path) ?? new Map();
     } catch (error) {
       // Not written over: it may hold another gateway's records.
       throw new Error(`${this.path} was changed by another writer and cannot be read (${(error as Error).message.split(' (')[0]})`);
@@ -191,36 +192,44 @@ export function bytesOf(byName: ReadonlyMap<string, readonly DhcidRecord[]>): nu
   return bytes;
 }
 
-/** The file's content, checked record by record; every fault names the file. */
-function parseStore(text: string, path: string): Map<string, DhcidByName> {
-  const damaged = (why: string): never => {
-    throw new ConfigError(`${path} is damaged (${why}); the gateway does not start without the DHCID records it keeps for DHCP conflict detection: restore the file from a backup, or remove it to forget them`);
-  };
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    damaged('not JSON');
-  }
-  const body = parsed as { version?: unknown; zones?: unknown };
-  if (typeof body !== 'object' || body === null || body.version !== VERSION) damaged(`not version ${VERSION} of the store`);
-  if (typeof body.zones !== 'object' || body.zones === null || Array.isArray(body.zones)) damaged('no zones');
+type StoreFile = { zones: Record<string, DhcidRecord[]> };
+
+const dhcidRecord = object({
+  name: text,
+  ttl: whole(0, 0x7fffffff),
+  data: where(
+    text,
+    (data) => isDhcidData(data),
+    `DHCID data of ${DHCID_DATA_BYTES.min} to ${DHCID_DATA_BYTES.max} bytes in lower-case hex`,
+  ),
+});
+
+/** Every fault stops the gateway (ConfigError naming the file, exit 2), the file left as it is. */
+const STORE_FILE: StateFileType<StoreFile> = {
+  maxBytes: MAX_FILE_BYTES,
+  refuse: 'always',
+  advice:
+    'the gateway does not start without the DHCID records it keeps for DHCP conflict detection: ' +
+    'restore the file from a backup, or remove it to forget them',
+  shape: where(
+    where(
+      object({ version: oneOf(VERSION), zones: table(list(dhcidRecord, MAX_DHCID_RECORDS)) }),
+      (body) => Object.values(body.zones).reduce((sum, records) => sum + records.length, 0) <= MAX_DHCID_RECORDS,
+      `a store of at most ${MAX_DHCID_RECORDS} records`,
+    ),
+    (body) => Object.entries(body.zones).every(([zone, records]) => records.every((r) => atOrBelow(r.name, zone))),
+    'a store whose records are each at or below their zone',
+  ),
+};
+
+/** The file's zones, record by record; undefined when there is no file. */
+function readStore(path: string): Map<string, DhcidByName> | undefined {
+  const body = readStateFile(path, STORE_FILE, { setAside: false }).value;
+  if (!body) return undefined;
   const zones = new Map<string, DhcidByName>();
-  let count = 0;
-  for (const [zone, list] of Object.entries(body.zones as Record<string, unknown>)) {
-    if (!Array.isArray(list)) damaged(`zone ${zone} holds no list`);
+  for (const [zone, records] of Object.entries(body.zones)) {
     const byName = new Map<string, DhcidRecord[]>();
-    for (const item of list as unknown[]) {
-      if (++count > MAX_DHCID_RECORDS) damaged(`more than ${MAX_DHCID_RECORDS} records`);
-      const r = item as Partial<DhcidRecord>;
-      const valid =
-        typeof r === 'object' && r !== null &&
-        typeof r.name === 'string' && atOrBelow(r.name, zone) &&
-        Number.isInteger(r.ttl) && r.ttl! >= 0 && r.ttl! <= 0x7fffffff &&
-        typeof r.data === 'string' && isDhcidData(r.data);
-      if (!valid) damaged(`a record of zone ${zone} is not a DHCID record of it`);
-      byName.set(r.name!, [...(byName.get(r.name!) ?? []), { name: r.name!, ttl: r.ttl!, data: r.data! }]);
-    }
+    for (const { name, ttl, data } of records) byName.set(name, [...(byName.get(name) ?? []), { name, ttl, data }]);
     if (byName.size) zones.set(zone, byName);
   }
   return zones;

@@ -10,7 +10,8 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../../lib/atomic-write.js';
 import type { Logger } from '../../lib/log.js';
-import { loadStateFile } from '../../state/state-file.js';
+import { readStateFile, type StateFileType } from '../../state/state-file.js';
+import { object, table, text, whole } from '../../state/shape.js';
 
 export interface ServedSerial {
   serial: number;
@@ -18,8 +19,16 @@ export interface ServedSerial {
   digest: string;
 }
 
-/** The file is a handful of bytes per zone; a larger one is not ours. */
-const MAX_FILE_BYTES = 1024 * 1024;
+/**
+ * Zone → served serial. Damage is set aside (serials.json.damaged), and the serials still legible
+ * in its text are kept (salvageSerials): a serial must never go back, so this file alone is
+ * salvaged rather than read as missing.
+ */
+const SERIALS_FILE: StateFileType<Record<string, ServedSerial>> = {
+  // A handful of bytes per zone; a larger one is not ours.
+  maxBytes: 1024 * 1024,
+  shape: table(object({ serial: whole(0, 0xffffffff), digest: text })),
+};
 
 /** Whether `a` is greater than `b` in serial number arithmetic (RFC 1982 3.2, SERIAL_BITS 32). */
 export function serialGreater(a: number, b: number): boolean {
@@ -49,9 +58,10 @@ export class SerialStore {
   }
 
   /**
-   * The serials an earlier run left in `stateDir`. A damaged file is set aside and said; the
-   * serials still legible in it are kept (with no digest, so each zone's next serial is past
-   * both them and the clock): a serial must never go back.
+   * The serials an earlier run left in `stateDir`. A damaged file is set aside and said (how many
+   * zones were salvaged, not their names: a message never quotes the file); the serials still
+   * legible in it are kept (with no digest, so each zone's next serial is past both them and the
+   * clock): a serial must never go back.
    */
   static open(stateDir: string, logger: Logger): SerialStore {
     const file = join(stateDir, 'gateway', 'serials.json');
@@ -61,7 +71,8 @@ export class SerialStore {
       logger.warn(
         `gateway: ${damage}; ${
           salvaged.size
-            ? `the serials of ${[...salvaged.keys()].join(', ')} still legible in it are kept: each zone's next serial is above its own and the clock`
+            ? `the serials of ${salvaged.size} zone(s) still legible in it are kept: ` +
+              "each zone's next serial is above its own and the clock"
             : "no serial in it is legible: each zone's serial starts from the clock (a secondary holding a higher one waits until the clock passes it)"
         }`,
       );
@@ -99,32 +110,22 @@ export class SerialStore {
 
 /** The serials of the file (none when it is missing); a damaged one is set aside, `said` with what was salvaged from it. */
 function readOrSalvage(file: string, said: (damage: string, salvaged: Map<string, ServedSerial>) => void): Map<string, ServedSerial> {
-  const loaded = loadStateFile(file, MAX_FILE_BYTES, parseServed);
-  if (!loaded.damage) return loaded.value ?? new Map();
+  const loaded = readStateFile(file, SERIALS_FILE, { setAside: true });
+  if (!loaded.damage) {
+    return new Map(Object.entries(loaded.value ?? {}).map(([zone, { serial, digest }]) => [zone, { serial, digest }]));
+  }
   const salvaged = salvageSerials(loaded.text ?? '');
   said(loaded.damage, salvaged);
   return salvaged;
 }
 
 /** The `"zone":{"serial":N` still legible in a damaged file, each with no digest (the highest per zone). */
-function salvageSerials(text: string): Map<string, ServedSerial> {
+function salvageSerials(content: string): Map<string, ServedSerial> {
   const salvaged = new Map<string, ServedSerial>();
-  for (const [, zone, serial] of text.matchAll(/"([a-z0-9._-]{1,253})"\s*:\s*\{\s*"serial"\s*:\s*(\d{1,10})\b/gi)) {
+  for (const [, zone, serial] of content.matchAll(/"([a-z0-9._-]{1,253})"\s*:\s*\{\s*"serial"\s*:\s*(\d{1,10})\b/gi)) {
     const n = Number(serial);
     const before = salvaged.get(zone!);
     if (n <= 0xffffffff && (!before || serialGreater(n, before.serial))) salvaged.set(zone!, { serial: n, digest: '' });
   }
   return salvaged;
-}
-
-function parseServed(text: string): Map<string, ServedSerial> {
-  const parsed = JSON.parse(text) as unknown;
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not a map of zones');
-  const served = new Map<string, ServedSerial>();
-  for (const [zone, value] of Object.entries(parsed as Record<string, unknown>)) {
-    const v = value as Partial<ServedSerial>;
-    if (typeof v !== 'object' || v === null || !Number.isInteger(v.serial) || v.serial! < 0 || v.serial! > 0xffffffff || typeof v.digest !== 'string') throw new Error(`the entry of ${zone} is not a serial and a digest`);
-    served.set(zone, { serial: v.serial!, digest: v.digest });
-  }
-  return served;
 }

@@ -8,17 +8,10 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from '../../lib/log.js';
 import type { Change } from '../../zone/plan/plan.js';
 import type { LiveRecord } from '../../zone/record.js';
+import type { BatchOutcome, HeldAt } from './journal-line.js';
 import { writeJournal } from './journal.js';
 
-/** What became of a batch's writes, as the provider shows them (read again when an answer was lost). */
-export type BatchOutcome = 'made' | 'not made' | 'partly made' | 'unknown';
-
-/** The values the provider holds at one name and type, for a result line. */
-export interface HeldAt {
-  name: string;
-  type: string;
-  values: string[];
-}
+export type { BatchOutcome, HeldAt } from './journal-line.js';
 
 export interface JournaledUpdate {
   key: string;

@@ -9,11 +9,9 @@
 import { readdirSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import type { Logger } from '../../lib/log.js';
-import { readStateText } from '../../state/state-file.js';
+import { JOURNAL_FILE_BYTES, parseJournalLine, writtenOn } from './journal-line.js';
+import { readJournalText } from './journal-reader.js';
 
-export const JOURNAL_FILE_BYTES = 4 * 1024 * 1024;
-/** A journal file is rotated past JOURNAL_FILE_BYTES, before a line of a bounded update is added: one larger than twice that is not ours, and is not read. */
-export const JOURNAL_READ_BYTES = 2 * JOURNAL_FILE_BYTES;
 export const RETENTION_DAYS = 30;
 /** 64 files of 4 MiB: 256 MiB, room for four keys writing their whole budget every day for 30 days. */
 export const MAX_GENERATIONS = 64;
@@ -86,21 +84,16 @@ function generationsOf(path: string): number[] {
 /** Each key's bytes in the lines of `day` that the current file holds (after a restart; rotated files are not read). */
 function bytesWrittenOn(path: string, day: string, logger?: Logger): Map<string, number> {
   const bytes = new Map<string, number>();
-  let text: string | undefined;
+  let lines: string[] | undefined;
   try {
-    text = readStateText(path, JOURNAL_READ_BYTES);
+    lines = readJournalText(path);
   } catch (error) {
     logger?.warn(`gateway: journal: ${(error as Error).message.split(';')[0]}; what each key wrote to it today is counted from now`);
   }
-  if (text === undefined) return bytes;
-  for (const line of text.split('\n')) {
-    if (!line.startsWith(`{"time":"${day}`)) continue;
-    try {
-      const { key } = JSON.parse(line) as { key?: unknown };
-      if (typeof key === 'string') bytes.set(key, (bytes.get(key) ?? 0) + Buffer.byteLength(line) + 1);
-    } catch {
-      // A line cut by a crash counts for no one.
-    }
+  for (const line of lines ?? []) {
+    // Parsed only when of the day; a line cut by a crash counts for no one.
+    const key = writtenOn(line, day) ? parseJournalLine(line)?.key : undefined;
+    if (key !== undefined) bytes.set(key, (bytes.get(key) ?? 0) + Buffer.byteLength(line) + 1);
   }
   return bytes;
 }

@@ -8,54 +8,34 @@
 import type { Logger } from '../../lib/log.js';
 import type { ZoneProvider } from '../../zone/provider/provider-zone.js';
 import type { LiveRecord, ZoneType } from '../../zone/record.js';
-import { heldAt, type BatchOutcome, type HeldAt } from './batch-journal.js';
+import { heldAt } from './batch-journal.js';
 import { isDhcidData, type DhcidStore } from '../dhcid/store.js';
 import { journalPath, writeJournal } from './journal.js';
-import { JOURNAL_READ_BYTES } from './retention.js';
-import { readStateText } from '../../state/state-file.js';
-
-/** One intent line as the journal holds it. */
-interface IntentLine {
-  time: string;
-  zone: string;
-  intent: string;
-  key: string;
-  client: string;
-  changes: { action: string; name: string; type: string; before?: string; after?: string }[];
-}
-
-/** A batch's mark, written right after the time and the zone (journal.ts): read without parsing the line. */
-const MARK = /^\{"time":"[^"\n]*","zone":"[^"\n]*","(intent|result)":"([0-9a-f]+)"/gm;
+import { markOf, parseJournalLine, type BatchOutcome, type HeldAt, type JournalLine } from './journal-line.js';
+import { readJournalText } from './journal-reader.js';
 
 /** The intent lines with no result, by batch, oldest first; the rotated file is read too (a batch may straddle the rotation). */
-export function unfinishedBatches(stateDir: string, logger?: Logger): Map<string, IntentLine[]> {
+export function unfinishedBatches(stateDir: string, logger?: Logger): Map<string, JournalLine[]> {
   // Only the lines left open are parsed: a full journal is read at every start.
   const open = new Map<string, string[]>();
   for (const path of [`${journalPath(stateDir)}.1`, journalPath(stateDir)]) {
-    let text: string | undefined;
+    let lines: string[] | undefined;
     try {
-      text = readStateText(path, JOURNAL_READ_BYTES);
+      lines = readJournalText(path);
     } catch (error) {
       logger?.warn(`gateway: journal: ${(error as Error).message.split(';')[0]}; batches it may leave unfinished are not looked for`);
     }
-    if (text === undefined) continue;
-    for (const mark of text.matchAll(MARK)) {
-      if (mark[1] === 'result') open.delete(mark[2]!);
-      else {
-        const end = text.indexOf('\n', mark.index);
-        open.set(mark[2]!, [...(open.get(mark[2]!) ?? []), text.slice(mark.index, end < 0 ? undefined : end)]);
-      }
+    for (const line of lines ?? []) {
+      const mark = markOf(line);
+      if (mark?.kind === 'result') open.delete(mark.batch);
+      else if (mark) open.set(mark.batch, [...(open.get(mark.batch) ?? []), line]);
     }
   }
-  const batches = new Map<string, IntentLine[]>();
+  const batches = new Map<string, JournalLine[]>();
   for (const [batch, lines] of open) {
     const intents = lines.flatMap((line) => {
-      try {
-        const entry = JSON.parse(line) as Partial<IntentLine>;
-        return typeof entry.zone === 'string' && Array.isArray(entry.changes) ? [entry as IntentLine] : [];
-      } catch {
-        return [];
-      }
+      const parsed = parseJournalLine(line);
+      return parsed?.mark && 'intent' in parsed.mark && parsed.mark.intent === batch ? [parsed] : [];
     });
     if (intents.length) batches.set(batch, intents);
   }
@@ -99,7 +79,7 @@ export async function reconcileUnfinished(stateDir: string, zones: string[], rea
 const withoutTtl = (described: string): string => described.slice(described.indexOf(' ') + 1);
 
 /** Made when every change shows (a value created or updated to is there, one deleted is gone), not made when none does. */
-function outcomeOf(changes: IntentLine['changes'], holds: HeldAt[]): BatchOutcome {
+function outcomeOf(changes: JournalLine['changes'], holds: HeldAt[]): BatchOutcome {
   const valuesAt = new Map(holds.map((h) => [`${h.name} ${h.type}`, new Set(h.values.map(withoutTtl))]));
   const shown = changes.map((c) => {
     const values = valuesAt.get(`${c.name} ${c.type}`) ?? new Set<string>();
@@ -109,7 +89,7 @@ function outcomeOf(changes: IntentLine['changes'], holds: HeldAt[]): BatchOutcom
 }
 
 /** Undoes an update's DHCID changes in the store (values as the journal writes them: `ttl base64`). */
-function takeBackDhcid(store: DhcidStore, zone: string, changes: IntentLine['changes'], logger: Logger): void {
+function takeBackDhcid(store: DhcidStore, zone: string, changes: JournalLine['changes'], logger: Logger): void {
   const byName = store.of(zone);
   const recordOf = (name: string, described: string) => {
     const [ttl, value] = described.split(' ');

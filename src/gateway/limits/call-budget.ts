@@ -12,10 +12,10 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../lib/atomic-write.js';
 import type { Transport, WireRequest, WireResponse } from '../../http/transport.js';
-import { ConfigError } from '../../lib/errors.js';
 import type { Logger } from '../../lib/log.js';
 import { BudgetSpentError, CallBudget } from '../../state/budget.js';
-import { readRegularFile } from '../../lib/regular-file.js';
+import { readStateFile, type StateFileType } from '../../state/state-file.js';
+import { matching, object, oneOf, table, whole } from '../../state/shape.js';
 import type { Plan } from '../../zone/plan/plan.js';
 import { callCount, stepsOf } from '../../zone/plan/steps.js';
 import { LIST_PAGE_LENGTH } from '../../zone/provider/zone-listing.js';
@@ -196,16 +196,22 @@ export class GatewayBudget {
   }
 }
 
-/** The counts kept by an earlier run; a damaged file stops the gateway (a forgotten count could flood the provider). */
+/**
+ * Any damage stops the gateway (ConfigError, exit 2), the file left in place: a gateway that
+ * forgot its count could flood the provider. The counts cover the last two hours at most.
+ */
+const COUNTS_FILE: StateFileType<CountsFile> = {
+  maxBytes: 1024 * 1024,
+  refuse: 'always',
+  advice: "the gateway's count of provider calls is not known: remove the file to start counting afresh",
+  shape: object({
+    version: oneOf(1),
+    calls: table(whole(0), matching(/^\d+$/, 'a minute number')),
+  }),
+};
+
+/** The counts kept by an earlier run (none when there is no file). */
 function readCounts(path: string): Record<string, number> {
-  const text = readRegularFile(path);
-  if (text === undefined) return {};
-  try {
-    const data = JSON.parse(text) as CountsFile;
-    if (data?.version !== 1 || typeof data.calls !== 'object' || data.calls === null || Array.isArray(data.calls)) throw new Error('unexpected shape');
-    for (const [minute, count] of Object.entries(data.calls)) if (!/^\d+$/.test(minute) || !Number.isSafeInteger(count) || count < 0) throw new Error('unexpected count');
-    return data.calls;
-  } catch (error) {
-    throw new ConfigError(`${path}: the gateway's count of provider calls is damaged (${(error as Error).message}); remove the file to start counting afresh`);
-  }
+  // The gateway alone writes it, by replacing it; damage is refused, so nothing is set aside.
+  return readStateFile(path, COUNTS_FILE, { setAside: false }).value?.calls ?? {};
 }

@@ -14,7 +14,8 @@ import type { Change } from '../../zone/plan/plan.js';
 import type { LiveRecord } from '../../zone/record.js';
 import type { DhcidRecord } from '../dhcid/store.js';
 import type { GatewayKeys, QuotaKind } from '../keys/keys-file.js';
-import { loadStateFile } from '../../state/state-file.js';
+import { readStateFile, type StateFileType } from '../../state/state-file.js';
+import { list, object, oneOf, table, text, tuple } from '../../state/shape.js';
 
 /**
  * Per key and zone unless the keys file says otherwise (`quota "KEY" dhcid N records N;`).
@@ -25,9 +26,19 @@ import { loadStateFile } from '../../state/state-file.js';
 export const DEFAULT_QUOTA: Readonly<Record<HeldKind, number>> = { dhcid: 10_000, records: 1_000 };
 /** What a key holds (its provider calls are counted in key-calls.ts). */
 type HeldKind = Exclude<QuotaKind, 'calls'>;
-/** A ledger larger than this is not one the gateway wrote (entries are bounded by the quotas and the DHCID store). */
-const MAX_FILE_BYTES = 64 * 1024 * 1024;
 const VERSION = 1;
+/**
+ * Damage is set aside (owners.json.damaged): its records then count against no key, as records
+ * made before the ledger.
+ */
+const LEDGER_FILE: StateFileType<{ zones: Record<string, [string, string, string, string][]> }> = {
+  // A ledger larger than this is not one the gateway wrote (entries are bounded by the quotas and the DHCID store).
+  maxBytes: 64 * 1024 * 1024,
+  shape: object({
+    version: oneOf(VERSION),
+    zones: table(list(tuple<[string, string, string, string]>(text, text, text, text))),
+  }),
+};
 
 type Counts = Record<HeldKind, number>;
 const kindOf = (type: string): HeldKind => (type === 'DHCID' ? 'dhcid' : 'records');
@@ -62,7 +73,7 @@ export class OwnersLedger {
    */
   static open(stateDir: string, logger: Logger): OwnersLedger {
     const ledger = new OwnersLedger(join(stateDir, 'gateway', 'owners.json'), logger);
-    const loaded = loadStateFile(ledger.file!, MAX_FILE_BYTES, parseLedger);
+    const loaded = readLedger(ledger.file!);
     if (loaded.damage) logger.warn(`gateway: ${loaded.damage}; the records it named count against no key's quota, each key's count starts again from its next updates`);
     for (const [zone, owners] of loaded.value ?? []) ledger.setZone(zone, owners);
     return ledger;
@@ -128,7 +139,7 @@ export class OwnersLedger {
     if (!this.file) return;
     try {
       // The other zones are another gateway's: a file damaged since it was read is set aside, not written over.
-      const loaded = loadStateFile(this.file, MAX_FILE_BYTES, parseLedger);
+      const loaded = readLedger(this.file);
       if (loaded.damage) this.logger?.warn(`gateway: ${loaded.damage}; it is written again with the zones of this gateway only`);
       const merged = loaded.value ?? new Map<string, Map<string, string>>();
       merged.set(zone, this.zones.get(zone)!);
@@ -144,21 +155,15 @@ export class OwnersLedger {
   }
 }
 
-function parseLedger(text: string): Map<string, Map<string, string>> {
-  const body = JSON.parse(text) as { version?: unknown; zones?: unknown };
-  if (typeof body !== 'object' || body === null || body.version !== VERSION || typeof body.zones !== 'object' || body.zones === null) throw new Error(`not version ${VERSION} of the ledger`);
+/** The ledger's zones (zone → identity → key); a damaged file is set aside and said in `damage`. */
+function readLedger(file: string): { value?: Map<string, Map<string, string>>; damage?: string } {
+  const loaded = readStateFile(file, LEDGER_FILE, { setAside: true });
+  if (!loaded.value) return { damage: loaded.damage };
   const zones = new Map<string, Map<string, string>>();
-  for (const [zone, list] of Object.entries(body.zones as Record<string, unknown>)) {
-    if (!Array.isArray(list)) throw new Error(`zone ${zone} holds no list`);
-    const owners = new Map<string, string>();
-    for (const entry of list as unknown[]) {
-      if (!Array.isArray(entry) || entry.length !== 4 || !entry.every((p) => typeof p === 'string')) throw new Error(`an entry of zone ${zone} is not [name, type, value, key]`);
-      const [name, type, value, key] = entry as [string, string, string, string];
-      owners.set(identity({ name, type, value }), key);
-    }
-    zones.set(zone, owners);
+  for (const [zone, entries] of Object.entries(loaded.value.zones)) {
+    zones.set(zone, new Map(entries.map(([name, type, value, key]) => [identity({ name, type, value }), key])));
   }
-  return zones;
+  return { value: zones };
 }
 
 /**

@@ -10,7 +10,8 @@ import { dirname, join } from 'node:path';
 import { ReplayCache } from '../../dns/server/replay-cache.js';
 import { writeFileAtomic } from '../../lib/atomic-write.js';
 import type { Logger } from '../../lib/log.js';
-import { loadStateFile } from '../../state/state-file.js';
+import { readStateFile, type StateFileType } from '../../state/state-file.js';
+import { list, number, text, tuple } from '../../state/shape.js';
 
 /** What a copy of an update acted on by an earlier run of the gateway gets: its answer is not kept. */
 export const EARLIER_RUN = 'earlier-run';
@@ -21,8 +22,12 @@ type Remembered = Promise<Buffer> | typeof EARLIER_RUN;
  * sustained, more than the provider's API takes (each update costs a read and its writes).
  */
 const ENTRIES_PER_KEY = 4_096;
-/** The file is at most keys x ENTRIES_PER_KEY lines of ~150 bytes; a larger one is not ours. */
-const MAX_FILE_BYTES = 64 * 1024 * 1024;
+/** [key, mac, until] each. Damage is set aside (replay.json.damaged): the memory starts empty, said in the log. */
+const REPLAY_FILE: StateFileType<[string, string, number][]> = {
+  // At most keys x ENTRIES_PER_KEY lines of ~150 bytes; a larger one is not ours.
+  maxBytes: 64 * 1024 * 1024,
+  shape: list(tuple<[string, string, number]>(text, text, number())),
+};
 
 export class ReplayMemory {
   private readonly caches = new Map<string, ReplayCache<Remembered>>();
@@ -37,7 +42,7 @@ export class ReplayMemory {
   /** The memory an earlier run left (empty, with a warning, when the file cannot be used: then it is set aside). */
   static load(file: string, now: number, logger: Logger): ReplayMemory {
     const memory = new ReplayMemory(file);
-    const loaded = loadStateFile(file, MAX_FILE_BYTES, parseEntries);
+    const loaded = readStateFile(file, REPLAY_FILE, { setAside: true });
     if (loaded.damage) logger.warn(`gateway: ${loaded.damage}; updates acted on before the restart are not remembered against replay`);
     for (const [key, mac, until] of loaded.value ?? []) if (until >= now) memory.cacheOf(key).remember(mac, until, EARLIER_RUN, now);
     return memory;
@@ -82,20 +87,9 @@ export class ReplayMemory {
   }
 }
 
-/** The entries of a replay file: [key, mac, until] each; throws on anything else. */
-function parseEntries(text: string): [string, string, number][] {
-  const entries = JSON.parse(text) as unknown;
-  if (!Array.isArray(entries)) throw new Error('not a list');
-  for (const e of entries) {
-    const [key, mac, until] = (Array.isArray(e) ? e : []) as unknown[];
-    if (typeof key !== 'string' || typeof mac !== 'string' || typeof until !== 'number') throw new Error('an entry is not [key, mac, until]');
-  }
-  return entries as [string, string, number][];
-}
-
 /** The entries the file holds now (none when it is missing; a damaged one is set aside, then ours replace it). */
 function readEntries(file: string, logger: Logger): [string, string, number][] {
-  const loaded = loadStateFile(file, MAX_FILE_BYTES, parseEntries);
+  const loaded = readStateFile(file, REPLAY_FILE, { setAside: true });
   if (loaded.damage) logger.warn(`gateway: ${loaded.damage}; it is written again with this gateway's entries only`);
   return loaded.value ?? [];
 }

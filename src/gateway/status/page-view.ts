@@ -2,10 +2,10 @@
 // each served zone with its records as the gateway serves them, the keys by name with what each
 // may change (never a secret), the recent updates (the journal's last lines) and refusals, and
 // the call budget. Names and values only, which anyone may query anyway.
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import type { DnsRecord } from '../../dns/wire/types.js';
 import { outsideText } from '../../lib/outside-text.js';
 import { journalPath } from '../journal/journal.js';
+import { readJournalTail } from '../journal/journal-reader.js';
 import type { GatewayKeys } from '../keys/keys-file.js';
 import { gatewayHealth, type GatewayView } from './operations.js';
 import type { Refusal } from '../limits/refusal-log.js';
@@ -80,35 +80,18 @@ function valueText(record: DnsRecord): string {
 
 /** The journal's last updates, newest first; a missing or unreadable journal is none. */
 function journalTail(stateDir: string): GatewayPageView['updates'] {
-  let fd: number;
-  try {
-    // Without waiting: a FIFO in its place would otherwise hold the page (and the event loop) forever.
-    fd = openSync(journalPath(stateDir), constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
-  } catch {
-    return [];
-  }
-  try {
-    const stats = fstatSync(fd);
-    if (!stats.isFile()) return [];
-    const size = stats.size;
-    const length = Math.min(size, TAIL_BYTES);
-    const buffer = Buffer.alloc(length);
-    readSync(fd, buffer, 0, length, size - length);
-    const lines = buffer.toString('utf8').split('\n').slice(size > length ? 1 : 0).filter(Boolean);
-    // An intent line is followed by its result line (batch-journal.ts): the page shows the result,
-    // and says how it ended when the writes were not all made.
-    const shown = lines.flatMap((line) => {
-      try {
-        const entry = JSON.parse(line) as { time: string; zone: string; key: string; client: string; intent?: string; outcome?: string; changes: { action: string; name: string; type: string; before?: string; after?: string }[] };
-        if (entry.intent !== undefined) return [];
-        const ended = entry.outcome && entry.outcome !== 'made' ? [`(${entry.outcome})`] : [];
-        return [{ time: entry.time, zone: entry.zone, key: entry.key, client: entry.client, changes: [...ended, ...entry.changes.map((c) => `${c.action} ${c.name} ${c.type}${c.before ? ` ${c.before}` : ''}${c.after ? ` -> ${c.after}` : ''}`)] }];
-      } catch {
-        return [];
-      }
-    });
-    return shown.slice(-UPDATES_SHOWN).reverse();
-  } finally {
-    closeSync(fd);
-  }
+  // Without waiting: a FIFO in its place would otherwise hold the page (and the event loop) forever.
+  const lines = readJournalTail(journalPath(stateDir), TAIL_BYTES);
+  // An intent line is followed by its result line (batch-journal.ts): the page shows the result,
+  // and says how it ended when the writes were not all made.
+  const shown = lines.flatMap((line) => {
+    if (line.mark && 'intent' in line.mark) return [];
+    const outcome = line.mark?.outcome;
+    const ended = outcome && outcome !== 'made' ? [`(${outcome})`] : [];
+    const changes = line.changes.map(
+      (c) => `${c.action} ${c.name} ${c.type}${c.before ? ` ${c.before}` : ''}${c.after ? ` -> ${c.after}` : ''}`,
+    );
+    return [{ time: line.time, zone: line.zone, key: line.key, client: line.client, changes: [...ended, ...changes] }];
+  });
+  return shown.slice(-UPDATES_SHOWN).reverse();
 }

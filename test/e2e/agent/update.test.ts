@@ -1,7 +1,7 @@
 // ddedge update against the sandbox. The built file runs the first cycle, the --json document
 // and the cycle that holds the lock, as a user runs them; the rest is the cycle's logic (exit
 // codes, messages, state), run by main() in this process.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseFault } from '../../../src/sandbox/faults.js';
@@ -206,12 +206,18 @@ describe('bad answers and faults: the contract exit code, a one-line message, th
     expect(providerCalls(sandbox)).toBe(0);
   });
 
-  it('a damaged state file is reported, treated as empty, and replaced by a valid one', async () => {
+  it('a damaged state file is reported, set aside by the cycle (not a dry run), treated as empty, and replaced', async () => {
     const env = agentEnv(sandbox);
-    writeFileSync(join(env.DDEDGE_STATE_DIR!, 'state.json'), '{"version":1,"records":{"x":');
+    const path = join(env.DDEDGE_STATE_DIR!, 'state.json');
+    const damaged = '{"version":1,"records":{"x":';
+    writeFileSync(path, damaged);
+    // A dry run holds no lock and writes nothing: it only says so.
+    expect((await runMain(['update', '--ip', '81.0.2.15', '--dry-run'], env)).stderr).toMatch(/state\.json is damaged/);
+    expect(existsSync(`${path}.damaged`)).toBe(false);
     const result = await runMain(['update', '--ip', '81.0.2.15'], env);
     expect(result.code).toBe(0);
-    expect(result.stderr).toMatch(/warn: .*state.json is damaged/);
+    expect(result.stderr).toMatch(/warn: .*state\.json is damaged \(not valid JSON[^)]*\); set aside as \S+\.damaged; starting from an empty cache/);
+    expect(readFileSync(`${path}.damaged`, 'utf8')).toBe(damaged);
     expect(JSON.parse(readFileSync(join(env.DDEDGE_STATE_DIR!, 'state.json'), 'utf8')).records['home.example.com/A'].address).toBe('81.0.2.15');
   });
 

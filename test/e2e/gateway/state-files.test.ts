@@ -71,7 +71,7 @@ describe('gateway state files that are not regular files of a sane size', () => 
         const { answered, code, stderr } = await startWith(file, kind);
         expect({ kind, answered, code }).toEqual({ kind, answered: true, code: 0 });
         const what = kind === 'a FIFO' ? 'a FIFO' : kind === 'a link to /dev/zero' ? 'a symbolic link' : `${4 * 1024 ** 3} bytes`;
-        expect(stderr).toMatch(new RegExp(`gateway/${file.replace('.', '\\.')} cannot be used \\(is ${what}[^)]*\\); set aside as \\S+/${file.replace('.', '\\.')}\\.damaged`));
+        expect(stderr).toMatch(new RegExp(`gateway/${file.replace('.', '\\.')} is damaged \\(${what}[^)]*\\); set aside as \\S+/${file.replace('.', '\\.')}\\.damaged`));
       }
     });
   }

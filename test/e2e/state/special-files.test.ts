@@ -87,7 +87,8 @@ describe('file: source that is not a regular file', () => {
 describe('<state>/acme/challenges.json that is not a regular file', () => {
   it.each([
     ['a FIFO', (path: string) => execFileSync('mkfifo', [path]), 'a FIFO'],
-    ['a link to /dev/zero', (path: string) => symlinkSync('/dev/zero', path), 'a device'],
+    // Not followed: a link is refused as such, whatever it points at.
+    ['a link to /dev/zero', (path: string) => symlinkSync('/dev/zero', path), 'a symbolic link'],
   ])('%s: acme present refuses at once (exit 2), frees its lock, and adds nothing', async (_kind, make, what) => {
     const env = acmeEnv(sandbox);
     const dir = join(env.DDEDGE_STATE_DIR!, 'acme');

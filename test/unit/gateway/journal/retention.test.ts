@@ -5,7 +5,8 @@ import { existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from '
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { journalPath, writeJournal } from '../../../../src/gateway/journal/journal.js';
-import { forgetJournalBudgets, JOURNAL_FILE_BYTES, KEY_BYTES_PER_DAY, MAX_GENERATIONS } from '../../../../src/gateway/journal/retention.js';
+import { forgetJournalBudgets, KEY_BYTES_PER_DAY, MAX_GENERATIONS } from '../../../../src/gateway/journal/retention.js';
+import { JOURNAL_FILE_BYTES } from '../../../../src/gateway/journal/journal-line.js';
 import { tempDir } from '../../../helpers/cli.js';
 
 const logger = () => {
