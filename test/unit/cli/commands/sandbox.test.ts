@@ -4,8 +4,20 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { main } from '../../../../src/cli/main.js';
-import { tempDir } from '../../../helpers/cli.js';
-import { collectingIo } from '../../../helpers/main-io.js';
+import type { Io } from '../../../../src/cli/io.js';
+import { baseEnv, tempDir } from '../../../helpers/cli.js';
+
+/** main()'s streams, read while the command runs (it runs until stopped). */
+function collectingIo(): Io & { out: string; err: string } {
+  const sink = { out: '', err: '' };
+  return Object.assign(sink, {
+    stdout: (text: string) => void (sink.out += text),
+    stderr: (text: string) => void (sink.err += text),
+    env: baseEnv(),
+    cwd: tempDir('ddedge-cwd-'),
+    isTTY: false,
+  });
+}
 
 /** The stop signals' listeners the command added: called, as the signal would, and removed. */
 function signalCommand(before: { SIGTERM: Function[]; SIGINT: Function[] }, signal: 'SIGTERM' | 'SIGINT'): void {
