@@ -11,7 +11,11 @@ const summary = JSON.parse(readFileSync(join(root, 'coverage', 'coverage-summary
 const kinds = ['statements', 'branches', 'functions', 'lines'];
 
 /** @returns {{ files: number, unreached: number } & Record<string, { total: number, covered: number }>} */
-const emptyRow = () => ({ files: 0, unreached: 0, ...Object.fromEntries(kinds.map((kind) => [kind, { total: 0, covered: 0 }])) });
+const emptyRow = () => ({
+  files: 0,
+  unreached: 0,
+  ...Object.fromEntries(kinds.map((kind) => [kind, { total: 0, covered: 0 }])),
+});
 
 const folders = new Map();
 const total = emptyRow();
@@ -38,9 +42,15 @@ const percent = ({ total, covered }) => (total === 0 ? '-' : `${((100 * covered)
 const header = ['folder', 'files', 'unreached', ...kinds];
 const rows = [...folders.keys()].sort().map((folder) => [folder, folders.get(folder)]);
 rows.push(['all of src/', total]);
-const table = rows.map(([name, row]) => [name, String(row.files), String(row.unreached), ...kinds.map((kind) => percent(row[kind]))]);
+const table = rows.map(([name, row]) => [
+  name,
+  String(row.files),
+  String(row.unreached),
+  ...kinds.map((kind) => percent(row[kind])),
+]);
 const widths = header.map((title, column) => Math.max(title.length, ...table.map((cells) => cells[column].length)));
-const line = (cells) => cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join('  ');
+const line = (cells) =>
+  cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join('  ');
 
 console.log(`\nCoverage of src/ by the unit tests (test/unit), per folder:\n`);
 console.log(line(header));

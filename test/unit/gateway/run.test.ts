@@ -28,11 +28,37 @@ afterEach(async () => {
 
 async function startGateway(): Promise<Started> {
   const dir = tempDir('ddedge-gw-unit-');
-  const keys = writeKeysFile([{ name: 'router', rules: ['grant "router" name home.example.com A AAAA;', 'grant "router" name nas.example.com A;'] }], join(dir, 'gateway.keys'));
+  const keys = writeKeysFile(
+    [
+      {
+        name: 'router',
+        rules: ['grant "router" name home.example.com A AAAA;', 'grant "router" name nas.example.com A;'],
+      },
+    ],
+    join(dir, 'gateway.keys'),
+  );
   let stderr = '';
-  const io: Io = { stdout: () => undefined, stderr: (text) => void (stderr += text), env: baseEnv(withApi(sandbox)), cwd: dir, isTTY: false };
+  const io: Io = {
+    stdout: () => undefined,
+    stderr: (text) => void (stderr += text),
+    env: baseEnv(withApi(sandbox)),
+    cwd: dir,
+    isTTY: false,
+  };
   const before = process.listeners('SIGTERM');
-  const args = ['gateway', '--zone', 'example.com', '--keys', keys.file, '--dns-listen', '127.0.0.1:0', '--primary-name', 'gw.example.com', '--state-dir', join(dir, 'state')];
+  const args = [
+    'gateway',
+    '--zone',
+    'example.com',
+    '--keys',
+    keys.file,
+    '--dns-listen',
+    '127.0.0.1:0',
+    '--primary-name',
+    'gw.example.com',
+    '--state-dir',
+    join(dir, 'state'),
+  ];
   const exit = main([...args, '--listen', '127.0.0.1:0', '--dyndns2-listen', '127.0.0.1:0'], io);
   let ended = false;
   void exit.finally(() => (ended = true));
@@ -64,10 +90,15 @@ async function startGateway(): Promise<Started> {
 }
 
 const update = (gateway: Started, query: string, password = gateway.secret) =>
-  fetch(`${gateway.door}/nic/update?${query}`, { headers: { authorization: `Basic ${Buffer.from(`router:${password}`).toString('base64')}` } });
+  fetch(`${gateway.door}/nic/update?${query}`, {
+    headers: { authorization: `Basic ${Buffer.from(`router:${password}`).toString('base64')}` },
+  });
 
 const zoneHolds = (name: string, type = 'A'): string[] =>
-  sandbox.model.services.find((s) => s.name === 'example.com')!.dns.filter((e) => e.name === name && e.type === type).map((e) => e.value);
+  sandbox.model.services
+    .find((s) => s.name === 'example.com')!
+    .dns.filter((e) => e.name === name && e.type === type)
+    .map((e) => e.value);
 
 describe('the gateway in this process', () => {
   it('writes a dyndns2 update to the provider, answers the same one nochg, and refuses a wrong password', async () => {
@@ -102,7 +133,7 @@ describe('the gateway in this process', () => {
     expect(zoneHolds('nas.example.com')).toEqual(['81.0.2.30']);
   });
 
-  it("shows the zones it serves on its status page", async () => {
+  it('shows the zones it serves on its status page', async () => {
     const gateway = await startGateway();
     const page = await fetch(`${gateway.endpoint}/`);
     expect(page.status).toBe(200);

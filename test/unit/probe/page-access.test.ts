@@ -2,21 +2,37 @@
 // POST only from the page itself.
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { bearer, checkAccess, formValue, hostName, newNonce, sameOrigin, sameSecret } from '../../../src/probe/page-access.js';
+import {
+  bearer,
+  checkAccess,
+  formValue,
+  hostName,
+  newNonce,
+  sameOrigin,
+  sameSecret,
+} from '../../../src/probe/page-access.js';
 
-const request = (remoteAddress: string, headers: Record<string, string> = {}): IncomingMessage => ({ socket: { remoteAddress }, headers }) as unknown as IncomingMessage;
+const request = (remoteAddress: string, headers: Record<string, string> = {}): IncomingMessage =>
+  ({ socket: { remoteAddress }, headers }) as unknown as IncomingMessage;
 
 describe('checkAccess', () => {
   it('lets loopback in when the request names a loopback host, without a token', () => {
-    expect(checkAccess(request('127.0.0.1', { host: '127.0.0.1:9090' }), undefined, undefined)).toEqual({ allowed: true });
-    expect(checkAccess(request('::ffff:127.0.0.1', { host: 'localhost:9090' }), undefined, undefined)).toEqual({ allowed: true });
+    expect(checkAccess(request('127.0.0.1', { host: '127.0.0.1:9090' }), undefined, undefined)).toEqual({
+      allowed: true,
+    });
+    expect(checkAccess(request('::ffff:127.0.0.1', { host: 'localhost:9090' }), undefined, undefined)).toEqual({
+      allowed: true,
+    });
     expect(checkAccess(request('::1', { host: '[::1]:9090' }), undefined, undefined)).toEqual({ allowed: true });
   });
 
   it('refuses loopback asked by another name (a re-pointed name), and others, without a token: 403', () => {
     const rebound = checkAccess(request('127.0.0.1', { host: 'evil.example:9090' }), undefined, undefined);
     expect(rebound).toMatchObject({ allowed: false, status: 403 });
-    expect(checkAccess(request('192.0.2.7', { host: '192.0.2.1:9090' }), undefined, undefined)).toMatchObject({ allowed: false, status: 403 });
+    expect(checkAccess(request('192.0.2.7', { host: '192.0.2.1:9090' }), undefined, undefined)).toMatchObject({
+      allowed: false,
+      status: 403,
+    });
   });
 
   it('lets anyone with the token in, and asks others for it: 401', () => {

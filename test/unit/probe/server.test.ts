@@ -15,7 +15,10 @@ interface Answer {
   body: string;
 }
 
-function ask(url: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Answer> {
+function ask(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method: options.method ?? 'GET', headers: options.headers }, (res) => {
       let body = '';
@@ -29,9 +32,19 @@ function ask(url: string, options: { method?: string; headers?: Record<string, s
 
 async function endpoint() {
   const stateDir = tempDir('ddedge-endpoint-');
-  const config = loadConfig({ flags: { host: 'home.example.com' }, env: { HOME: stateDir, DDEDGE_STATE_DIR: stateDir, DDEDGE_DYNDNS_USER: 'u', DDEDGE_DYNDNS_KEY: 'dyndns-key-1' }, purpose: 'cycle', isRoot: false });
+  const config = loadConfig({
+    flags: { host: 'home.example.com' },
+    env: { HOME: stateDir, DDEDGE_STATE_DIR: stateDir, DDEDGE_DYNDNS_USER: 'u', DDEDGE_DYNDNS_KEY: 'dyndns-key-1' },
+    purpose: 'cycle',
+    isRoot: false,
+  });
   const asked: number[] = [];
-  const started = await startEndpoint({ listen: { host: '127.0.0.1', port: 0, loopback: true }, config: () => config, logger: silentLogger, updateNow: () => void asked.push(1) });
+  const started = await startEndpoint({
+    listen: { host: '127.0.0.1', port: 0, loopback: true },
+    config: () => config,
+    logger: silentLogger,
+    updateNow: () => void asked.push(1),
+  });
   return { ...started, stateDir, asked };
 }
 
@@ -70,7 +83,17 @@ describe('the endpoint', () => {
       expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
       expect(page.headers['content-security-policy']).toMatch(/script-src 'nonce-[\w+/=]+'/);
       expect(page.body).toMatch(/>home\.example\.com<td>A<td>-<td>-<td>-<td class="none">Not sent yet/);
-      writeState(served.stateDir, { ...emptyState(), records: { 'home.example.com/A': { host: 'home.example.com', type: 'A', address: '81.0.2.15', lastError: 'refused by the provider' } } });
+      writeState(served.stateDir, {
+        ...emptyState(),
+        records: {
+          'home.example.com/A': {
+            host: 'home.example.com',
+            type: 'A',
+            address: '81.0.2.15',
+            lastError: 'refused by the provider',
+          },
+        },
+      });
       const failing = await ask(`${served.url}/`);
       expect(failing.body).toMatch(/>home\.example\.com<td>A<td>81\.0\.2\.15<.*refused by the provider/s);
       // Asked by another name (a re-pointed one), the same machine is refused.
@@ -88,12 +111,24 @@ describe('the endpoint', () => {
       const csrf = /name="csrf" value="([^"]+)"/.exec(page.body)![1]!;
       const host = new URL(served.url).host;
       const form = { 'content-type': 'application/x-www-form-urlencoded', host };
-      const foreign = await ask(`${served.url}/update-now`, { method: 'POST', headers: { ...form, origin: 'http://evil.example' }, body: `csrf=${encodeURIComponent(csrf)}` });
+      const foreign = await ask(`${served.url}/update-now`, {
+        method: 'POST',
+        headers: { ...form, origin: 'http://evil.example' },
+        body: `csrf=${encodeURIComponent(csrf)}`,
+      });
       expect(foreign.status).toBe(403);
-      const forged = await ask(`${served.url}/update-now`, { method: 'POST', headers: { ...form, origin: `http://${host}` }, body: 'csrf=guess' });
+      const forged = await ask(`${served.url}/update-now`, {
+        method: 'POST',
+        headers: { ...form, origin: `http://${host}` },
+        body: 'csrf=guess',
+      });
       expect(forged.status).toBe(403);
       expect(served.asked).toEqual([]);
-      const pressed = await ask(`${served.url}/update-now`, { method: 'POST', headers: { ...form, origin: `http://${host}` }, body: `csrf=${encodeURIComponent(csrf)}` });
+      const pressed = await ask(`${served.url}/update-now`, {
+        method: 'POST',
+        headers: { ...form, origin: `http://${host}` },
+        body: `csrf=${encodeURIComponent(csrf)}`,
+      });
       expect(pressed.status).toBe(303);
       expect(pressed.headers.location).toBe('/?asked=1');
       expect(served.asked).toEqual([1]);
@@ -106,7 +141,13 @@ describe('the endpoint', () => {
     const first = await endpoint();
     try {
       const port = Number(new URL(first.url).port);
-      await expect(startEndpoint({ listen: { host: '127.0.0.1', port, loopback: true }, logger: silentLogger, answer: () => ({ status: 200, contentType: 'text/plain', body: '' }) })).rejects.toThrow(/--listen/);
+      await expect(
+        startEndpoint({
+          listen: { host: '127.0.0.1', port, loopback: true },
+          logger: silentLogger,
+          answer: () => ({ status: 200, contentType: 'text/plain', body: '' }),
+        }),
+      ).rejects.toThrow(/--listen/);
     } finally {
       await first.close();
     }

@@ -15,7 +15,9 @@ describe('providerGlue', () => {
   });
 
   it('plans it as any record when the zone holds an address there, or it is no name server address', () => {
-    expect(providerGlue(glue, form, [{ name: 'ns1.example.com', type: 'AAAA', value: '2001:db8::53', entityID: '1' }])).toBeUndefined();
+    expect(
+      providerGlue(glue, form, [{ name: 'ns1.example.com', type: 'AAAA', value: '2001:db8::53', entityID: '1' }]),
+    ).toBeUndefined();
     expect(providerGlue({ ...glue, name: 'www.example.com' }, form, [])).toBeUndefined();
     expect(providerGlue({ ...glue, type: 'TXT', value: 'x' }, form, [])).toBeUndefined();
   });

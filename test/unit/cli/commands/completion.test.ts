@@ -10,7 +10,9 @@ describe('ddedge completion', () => {
     expect(run.stdout).toMatch(/compgen -W "[^"]*\bupdate\b[^"]*\bgateway\b[^"]*--version"/);
     expect(run.stdout).toMatch(/ {4}update\) opts="[^"]*--host\b[^"]*--state-dir\b/);
     expect(run.stdout).toMatch(/ {8}service\) COMPREPLY=\( \$\(compgen -W "[^"]*\bdnslist\b/);
-    expect(run.stdout).toMatch(/ {8}service\/dnscreate\) opts="--serviceName --name --type --value --ttl --priority --all /);
+    expect(run.stdout).toMatch(
+      / {8}service\/dnscreate\) opts="--serviceName --name --type --value --ttl --priority --all /,
+    );
     expect(run.stdout).toMatch(/ {6}zone\) COMPREPLY=\( \$\(compgen -W "export plan apply --help"/);
   });
 

@@ -20,7 +20,9 @@ describe('ddedge ip', () => {
   it('prints an address given with --ip as it is, and says it was given (JSON)', async () => {
     const run = await runMain(['ip', '--ip', '81.0.2.16', '--json'], baseEnv());
     expect(run.code).toBe(0);
-    expect(JSON.parse(run.stdout)).toEqual({ addresses: [{ family: 'IPv4', address: '81.0.2.16', given: true, quorum: 2, sources: [] }] });
+    expect(JSON.parse(run.stdout)).toEqual({
+      addresses: [{ family: 'IPv4', address: '81.0.2.16', given: true, quorum: 2, sources: [] }],
+    });
   });
 
   it('exit 6 with the reason when the source holds no address', async () => {

@@ -52,9 +52,15 @@ describe('ddedge sandbox', () => {
     const exit = main(['sandbox', '--port', '0', '--json', '--data', join(dataDir, 'data.json')], io);
     await vi.waitFor(() => expect(io.out).toContain('\n'), { timeout: 30_000, interval: 20 });
     const started = JSON.parse(io.out);
-    expect(started).toMatchObject({ apiUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/), apiUser: expect.any(String), dyndnsKey: expect.any(String) });
+    expect(started).toMatchObject({
+      apiUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
+      apiUser: expect.any(String),
+      dyndnsKey: expect.any(String),
+    });
     const answer = await fetch(`${started.apiUrl}/json/?hostname=home.example.com&myip=81.0.2.15`, {
-      headers: { authorization: `Basic ${Buffer.from(`${started.dyndnsUser}:${started.dyndnsKey}`).toString('base64')}` },
+      headers: {
+        authorization: `Basic ${Buffer.from(`${started.dyndnsUser}:${started.dyndnsKey}`).toString('base64')}`,
+      },
     });
     expect(answer.status).toBe(200);
     signalCommand(before, 'SIGTERM');
@@ -68,7 +74,9 @@ describe('ddedge sandbox', () => {
     const before = { SIGTERM: process.listeners('SIGTERM'), SIGINT: process.listeners('SIGINT') };
     const exit = main(['sandbox', '--port', '0', '--fault', 'dyndns=500'], io);
     await vi.waitFor(() => expect(io.out).toContain('faults:'), { timeout: 30_000, interval: 20 });
-    expect(io.out).toMatch(/^ddedge sandbox listening on http:\/\/127\.0\.0\.1:\d+ \(demo account; nothing here is real\)\n/);
+    expect(io.out).toMatch(
+      /^ddedge sandbox listening on http:\/\/127\.0\.0\.1:\d+ \(demo account; nothing here is real\)\n/,
+    );
     expect(io.out).toContain('zones:\n  example.com:\n');
     expect(io.out).toContain('faults: dyndns=500\n');
     signalCommand(before, 'SIGINT');

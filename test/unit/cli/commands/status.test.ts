@@ -18,14 +18,28 @@ describe('ddedge status', () => {
       ...emptyState(),
       lastSuccessAt: '2026-01-02T03:04:05.000Z',
       records: {
-        'home.example.com/A': { host: 'home.example.com', type: 'A', address: '81.0.2.15', sentAt: '2026-01-02T03:04:00.000Z', via: 'dyndns' },
-        'nas.example.com/AAAA': { host: 'nas.example.com', type: 'AAAA', lastError: 'refused', lastErrorAt: '2026-01-02T03:00:00.000Z', backoff: { until, failures: 1 } as never },
+        'home.example.com/A': {
+          host: 'home.example.com',
+          type: 'A',
+          address: '81.0.2.15',
+          sentAt: '2026-01-02T03:04:00.000Z',
+          via: 'dyndns',
+        },
+        'nas.example.com/AAAA': {
+          host: 'nas.example.com',
+          type: 'AAAA',
+          lastError: 'refused',
+          lastErrorAt: '2026-01-02T03:00:00.000Z',
+          backoff: { until, failures: 1 } as never,
+        },
       },
     });
     const run = await runMain(['status', '--state-dir', dir], baseEnv());
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('home.example.com A 81.0.2.15 sent 2026-01-02T03:04:00.000Z via dyndns\n');
-    expect(run.stdout).toContain(`nas.example.com AAAA - never sent; last error 2026-01-02T03:00:00.000Z: refused; next attempt after ${until}\n`);
+    expect(run.stdout).toContain(
+      `nas.example.com AAAA - never sent; last error 2026-01-02T03:00:00.000Z: refused; next attempt after ${until}\n`,
+    );
     expect(run.stdout).toContain('last successful cycle: 2026-01-02T03:04:05.000Z\n');
     const json = await runMain(['status', '--state-dir', dir, '--json'], baseEnv());
     expect(json.code).toBe(0);

@@ -11,11 +11,21 @@ const soa: DnsRecord & { type: 'SOA' } = {
   name: 'example.com',
   type: 'SOA',
   ttl: 300,
-  value: { mname: 'ns1.example.com', rname: 'hostmaster.example.com', serial: 2026010101, refresh: 3600, retry: 600, expire: 604800, minimum: 300 },
+  value: {
+    mname: 'ns1.example.com',
+    rname: 'hostmaster.example.com',
+    serial: 2026010101,
+    refresh: 3600,
+    retry: 600,
+    expire: 604800,
+    minimum: 300,
+  },
 };
 
 /** A secondary on 127.0.0.1: `answer` decides what (if anything) it sends back to each packet. */
-async function secondary(answer: (packet: Buffer) => Buffer[]): Promise<{ port: number; received: Buffer[]; socket: Socket }> {
+async function secondary(
+  answer: (packet: Buffer) => Buffer[],
+): Promise<{ port: number; received: Buffer[]; socket: Socket }> {
   const socket = createSocket('udp4');
   const received: Buffer[] = [];
   socket.on('message', (packet, from) => {
@@ -37,19 +47,26 @@ describe('sendNotify', () => {
     const peer = await secondary((packet) => {
       const id = packet.readUInt16BE(0);
       // A stray answer first (another ID), then the acknowledgement.
-      return [encodeMessage({ id: (id + 1) & 0xffff, response: true, opcode: OPCODE_NOTIFY, questions: [] }), encodeMessage({ id, response: true, opcode: OPCODE_NOTIFY, questions: [] })];
+      return [
+        encodeMessage({ id: (id + 1) & 0xffff, response: true, opcode: OPCODE_NOTIFY, questions: [] }),
+        encodeMessage({ id, response: true, opcode: OPCODE_NOTIFY, questions: [] }),
+      ];
     });
     sockets.push(peer.socket);
     expect(await sendNotify({ host: '127.0.0.1', port: peer.port }, soa, silentLogger)).toBe(true);
     const sent = decodeMessage(peer.received[0]!);
     expect(sent).toMatchObject({ response: false, opcode: OPCODE_NOTIFY, authoritative: true });
     expect(sent.questions).toEqual([{ name: 'example.com', type: 6, class: 1 }]);
-    expect(sent.answers).toEqual([expect.objectContaining({ type: 'SOA', value: expect.objectContaining({ serial: 2026010101 }) })]);
+    expect(sent.answers).toEqual([
+      expect.objectContaining({ type: 'SOA', value: expect.objectContaining({ serial: 2026010101 }) }),
+    ]);
   });
 
-  it('sends five times, 2 s apart, to a secondary that never acknowledges, then says so and resolves false', async () => {
+  it('sends five times, 2 s apart, to a secondary that never answers, then says so: false', async () => {
     // A query answer (opcode 0) with the right ID is not an acknowledgement.
-    const peer = await secondary((packet) => [encodeMessage({ id: packet.readUInt16BE(0), response: true, opcode: 0, questions: [] })]);
+    const peer = await secondary((packet) => [
+      encodeMessage({ id: packet.readUInt16BE(0), response: true, opcode: 0, questions: [] }),
+    ]);
     sockets.push(peer.socket);
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const warnings: string[] = [];
@@ -61,6 +78,9 @@ describe('sendNotify', () => {
     }
     expect(await acknowledged).toBe(false);
     expect(peer.received).toHaveLength(5);
-    expect(warnings).toEqual([`gateway: 127.0.0.1:${peer.port} did not acknowledge the NOTIFY for example.com (serial 2026010101) after 5 tries`]);
+    expect(warnings).toEqual([
+      `gateway: 127.0.0.1:${peer.port} did not acknowledge the NOTIFY for example.com ` +
+        '(serial 2026010101) after 5 tries',
+    ]);
   });
 });

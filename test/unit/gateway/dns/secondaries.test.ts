@@ -12,8 +12,16 @@ describe('SecondaryLog', () => {
     now += 1000;
     log.notified('192.0.2.53:53', 'example.com', 2, true);
     expect(log.recent).toEqual([
-      { secondary: '192.0.2.54:53', zone: 'example.com', notify: { at: '2026-01-01T00:00:00.000Z', serial: 1, acknowledged: true } },
-      { secondary: '192.0.2.53:53', zone: 'example.com', notify: { at: '2026-01-01T00:00:01.000Z', serial: 2, acknowledged: true } },
+      {
+        secondary: '192.0.2.54:53',
+        zone: 'example.com',
+        notify: { at: '2026-01-01T00:00:00.000Z', serial: 1, acknowledged: true },
+      },
+      {
+        secondary: '192.0.2.53:53',
+        zone: 'example.com',
+        notify: { at: '2026-01-01T00:00:01.000Z', serial: 2, acknowledged: true },
+      },
     ]);
   });
 
@@ -23,7 +31,12 @@ describe('SecondaryLog', () => {
     log.transferred('2001:db8::53', 'example.com', 'IXFR');
     log.transferred('198.51.100.9', 'example.com', 'AXFR');
     expect(log.recent).toEqual([
-      { secondary: '[2001:db8::53]:5353', zone: 'example.com', notify: { at: '2026-01-01T00:00:00.000Z', serial: 7, acknowledged: true }, transfer: { at: '2026-01-01T00:00:00.000Z', type: 'IXFR' } },
+      {
+        secondary: '[2001:db8::53]:5353',
+        zone: 'example.com',
+        notify: { at: '2026-01-01T00:00:00.000Z', serial: 7, acknowledged: true },
+        transfer: { at: '2026-01-01T00:00:00.000Z', type: 'IXFR' },
+      },
       { secondary: '198.51.100.9', zone: 'example.com', transfer: { at: '2026-01-01T00:00:00.000Z', type: 'AXFR' } },
     ]);
   });

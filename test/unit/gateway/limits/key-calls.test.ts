@@ -22,7 +22,11 @@ describe('KeyCalls', () => {
 
   it('refuses calls past the share, saying how many were spent, until they leave the hour', () => {
     let now = Date.parse('2026-01-01T00:00:00Z');
-    const calls = new KeyCalls(20, () => keysOf(['a', 'b']), () => now);
+    const calls = new KeyCalls(
+      20,
+      () => keysOf(['a', 'b']),
+      () => now,
+    );
     calls.charge('a', 6);
     now += 30 * 60_000;
     calls.charge('a', 4);
@@ -30,7 +34,9 @@ describe('KeyCalls', () => {
     expect(calls.used('a')).toBe(10);
     expect(calls.afford('a', 0)).toBeUndefined();
     expect(calls.afford('a', 1)).toBe(
-      'the key a has spent its share of the provider calls (10 of the 10 it may make an hour; this update may take 1); other keys are not held up by it (quota "KEY" calls N; in the keys file)',
+      'the key a has spent its share of the provider calls ' +
+        '(10 of the 10 it may make an hour; this update may take 1); ' +
+        'other keys are not held up by it (quota "KEY" calls N; in the keys file)',
     );
     expect(calls.afford('b', 10)).toBeUndefined();
     now += 30 * 60_000;

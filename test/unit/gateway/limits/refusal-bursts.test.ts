@@ -23,7 +23,9 @@ describe('RefusalBursts', () => {
       time: '2026-01-01T00:04:00.000Z',
       host: 'example.com',
       key: 'k1',
-      message: '5 refused within 5 min, the last: update of home.example.com: REFUSED: no grant (no more of these for this key for 60 min)',
+      message:
+        '5 refused within 5 min, the last: update of home.example.com: REFUSED: no grant ' +
+        '(no more of these for this key for 60 min)',
     });
     // Quiet for an hour after telling.
     for (let i = 0; i < 10; i++) expect(bursts.note('k1', 'example.com', refusal)).toBeUndefined();

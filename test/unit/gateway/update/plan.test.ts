@@ -5,7 +5,12 @@ import { planTo } from '../../../../src/gateway/update/plan.js';
 import type { LiveRecord, ZoneRecord } from '../../../../src/zone/record.js';
 
 const live: LiveRecord[] = [
-  { name: 'example.com', type: 'SOA', value: 'ns1.example.net. hostmaster.example.com. 1 3600 600 604800 300', entityID: '1' },
+  {
+    name: 'example.com',
+    type: 'SOA',
+    value: 'ns1.example.net. hostmaster.example.com. 1 3600 600 604800 300',
+    entityID: '1',
+  },
   { name: 'example.com', type: 'NS', value: 'ns1.example.net', entityID: '2' },
   { name: 'old.example.com', type: 'A', value: '192.0.2.1', ttl: 300, entityID: '3' },
   { name: 'same.example.com', type: 'TXT', value: 'kept', ttl: 300, entityID: '4' },
@@ -30,7 +35,9 @@ describe('planTo', () => {
   });
 
   it('changes nothing when the records wanted are the records read', () => {
-    const wanted: ZoneRecord[] = live.filter((r) => r.type === 'A' || r.type === 'TXT').map(({ entityID: _id, ...r }) => r as ZoneRecord);
+    const wanted: ZoneRecord[] = live
+      .filter((r) => r.type === 'A' || r.type === 'TXT')
+      .map(({ entityID: _id, ...r }) => r as ZoneRecord);
     expect(planTo(live, wanted, 'example.com').changes).toEqual([]);
   });
 });

@@ -15,7 +15,11 @@ function zoneFile(lines: string[]): string {
   return writeZone(`$ORIGIN ${ZONE}.\n${lines.join('\n')}\n`);
 }
 
-const held = (): string[] => sandbox.model.services.find((s) => s.name === ZONE)!.dns.map((e) => `${e.name} ${e.type} ${e.value}`).sort();
+const held = (): string[] =>
+  sandbox.model.services
+    .find((s) => s.name === ZONE)!
+    .dns.map((e) => `${e.name} ${e.type} ${e.value}`)
+    .sort();
 
 describe('zone apply', () => {
   it('writes a backup of the zone as it was, makes the changes, and reads back a zone that matches', async () => {
@@ -36,11 +40,13 @@ describe('zone apply', () => {
     expect(JSON.parse(again.stdout)).toMatchObject({ changes: [], backup: null, calls: 0 });
   });
 
-  it('after a lost answer, reads the zone again: every change held is exit 0, and says the answer was lost', async () => {
+  it('after a lost answer, reads the zone again: every change held is exit 0, the loss said', async () => {
     emptyZone(sandbox, ZONE);
     sandbox.faults.push(parseFault('service/dnscreate=lost-answerx1'));
     const file = zoneFile(['a 300 IN A 192.0.2.21', 'b 300 IN A 192.0.2.22', 'c 300 IN A 192.0.2.23']);
-    const run = await zoneMain(sandbox, ['apply', '--service', ZONE, '--method', 'calls', file], { DDEDGE_STATE_DIR: tempDir('ddedge-zone-state-') });
+    const run = await zoneMain(sandbox, ['apply', '--service', ZONE, '--method', 'calls', file], {
+      DDEDGE_STATE_DIR: tempDir('ddedge-zone-state-'),
+    });
     expect(sandbox.faults.at(-1)!.remaining).toBe(0);
     expect(held()).toHaveLength(3);
     expect(run.code, run.stdout + run.stderr).toBe(0);
@@ -52,9 +58,16 @@ describe('zone apply', () => {
     const stateDir = tempDir('ddedge-zone-state-');
     const lock = acquireZoneLock(stateDir, ZONE);
     try {
-      const run = await zoneMain(sandbox, ['apply', '--service', ZONE, zoneFile(['www 300 IN A 192.0.2.10'])], { DDEDGE_STATE_DIR: stateDir });
+      const run = await zoneMain(sandbox, ['apply', '--service', ZONE, zoneFile(['www 300 IN A 192.0.2.10'])], {
+        DDEDGE_STATE_DIR: stateDir,
+      });
       expect(run.code).not.toBe(0);
-      expect(run.stderr).toMatch(new RegExp(`another ddedge zone apply of ${ZONE.replace('.', '\\.')} \\(pid ${process.pid}\\) is running .*nothing was changed`));
+      expect(run.stderr).toMatch(
+        new RegExp(
+          `another ddedge zone apply of ${ZONE.replace('.', '\\.')} \\(pid ${process.pid}\\) ` +
+            'is running .*nothing was changed',
+        ),
+      );
       expect(held()).toEqual([]);
     } finally {
       lock.release();
