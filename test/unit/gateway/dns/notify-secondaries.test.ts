@@ -36,6 +36,15 @@ async function secondary(
   return { port: socket.address().port, received, socket };
 }
 
+/** Resolves once the secondary holds `count` packets (an event, not a clock: the timers here are fake). */
+function received(peer: { received: Buffer[]; socket: Socket }, count: number): Promise<void> {
+  return new Promise((resolve) => {
+    const check = () =>
+      peer.received.length >= count ? resolve() : peer.socket.once('message', () => setImmediate(check));
+    check();
+  });
+}
+
 const sockets: Socket[] = [];
 afterEach(() => {
   vi.useRealTimers();
@@ -73,7 +82,8 @@ describe('sendNotify', () => {
     const logger: Logger = { ...silentLogger, warn: (m) => void warnings.push(m) };
     const acknowledged = sendNotify({ host: '127.0.0.1', port: peer.port }, soa, logger);
     for (let sent = 1; sent <= 5; sent++) {
-      await vi.waitFor(() => expect(peer.received).toHaveLength(sent), { timeout: 30_000, interval: 5 });
+      await received(peer, sent);
+      expect(peer.received).toHaveLength(sent);
       await vi.advanceTimersByTimeAsync(2_000);
     }
     expect(await acknowledged).toBe(false);
