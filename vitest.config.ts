@@ -33,6 +33,14 @@ export default defineConfig({
     // (a CPU hog on one of 2 cores), three took 3:37, two 3:52. For both projects together.
     maxWorkers: 3,
     reporters: ['default', './test/helpers/summary-reporter.ts'],
+    // `npm run coverage` (the unit tests only): every file of src/, reached or not, in
+    // coverage/; scripts/coverage-folders.mjs prints the figures per folder from the summary.
+    coverage: {
+      provider: 'v8',
+      include: ['src/**/*.ts'],
+      reporter: ['json-summary', 'html'],
+      reportsDirectory: 'coverage',
+    },
     // Each project names its own files: with `extends`, lists set here would be added to theirs.
     projects: [
       {

@@ -1,0 +1,156 @@
+// The daemon's HTTP endpoint: /healthz by the health rule, the status page for this machine
+// (the agent's view of its records), its "update now" button only from the page itself, and
+// requests it never serves (other methods, bodies) refused.
+import { request } from 'node:http';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../../src/config/load.js';
+import { silentLogger } from '../../../src/lib/log.js';
+import { startAgentEndpoint } from '../../../src/agent/endpoint.js';
+import { startEndpoint } from '../../../src/probe/server.js';
+import { emptyState, writeState } from '../../../src/state/state.js';
+import { tempDir } from '../../helpers/cli.js';
+
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+function ask(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: options.method ?? 'GET', headers: options.headers }, (res) => {
+      let body = '';
+      res.on('data', (chunk) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+async function endpoint() {
+  const stateDir = tempDir('ddedge-endpoint-');
+  const config = loadConfig({
+    flags: { host: 'home.example.com' },
+    env: { HOME: stateDir, DDEDGE_STATE_DIR: stateDir, DDEDGE_DYNDNS_USER: 'u', DDEDGE_DYNDNS_KEY: 'dyndns-key-1' },
+    purpose: 'cycle',
+    isRoot: false,
+  });
+  const asked: number[] = [];
+  const started = await startAgentEndpoint({
+    listen: { host: '127.0.0.1', port: 0, loopback: true },
+    config: () => config,
+    logger: silentLogger,
+    updateNow: () => void asked.push(1),
+  });
+  return { ...started, stateDir, asked };
+}
+
+describe('the endpoint', () => {
+  it('answers /healthz 503 before a successful cycle and 200 after one', async () => {
+    const served = await endpoint();
+    try {
+      const before = await ask(`${served.url}/healthz`);
+      expect(before.status).toBe(503);
+      expect(before.body).toMatch(/^unhealthy: no successful cycle yet/);
+      writeState(served.stateDir, { ...emptyState(), lastSuccessAt: new Date().toISOString() });
+      const after = await ask(`${served.url}/healthz`);
+      expect(after.status).toBe(200);
+      expect(after.headers['cache-control']).toBe('no-store');
+    } finally {
+      await served.close();
+    }
+  });
+
+  it('refuses other methods and request bodies', async () => {
+    const served = await endpoint();
+    try {
+      expect((await ask(`${served.url}/healthz`, { method: 'POST' })).status).toBe(405);
+      expect((await ask(`${served.url}/metrics`, { headers: { 'content-length': '2' }, body: 'xx' })).status).toBe(413);
+      expect((await ask(`${served.url}/`, { method: 'DELETE' })).status).toBe(405);
+    } finally {
+      await served.close();
+    }
+  });
+
+  it('serves the status page to this machine under a nonce policy, with the configured host on it', async () => {
+    const served = await endpoint();
+    try {
+      const page = await ask(`${served.url}/`);
+      expect(page.status).toBe(200);
+      expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(page.headers['content-security-policy']).toMatch(/script-src 'nonce-[\w+/=]+'/);
+      expect(page.body).toMatch(/>home\.example\.com<td>A<td>-<td>-<td>-<td class="none">Not sent yet/);
+      writeState(served.stateDir, {
+        ...emptyState(),
+        records: {
+          'home.example.com/A': {
+            host: 'home.example.com',
+            type: 'A',
+            address: '81.0.2.15',
+            lastError: 'refused by the provider',
+          },
+        },
+      });
+      const failing = await ask(`${served.url}/`);
+      expect(failing.body).toMatch(/>home\.example\.com<td>A<td>81\.0\.2\.15<.*refused by the provider/s);
+      // Asked by another name (a re-pointed one), the same machine is refused.
+      const rebound = await ask(`${served.url}/`, { headers: { host: 'evil.example' } });
+      expect(rebound.status).toBe(403);
+    } finally {
+      await served.close();
+    }
+  });
+
+  it("asks for a cycle from the page's own form, and refuses a form from elsewhere", async () => {
+    const served = await endpoint();
+    try {
+      const page = await ask(`${served.url}/`);
+      const csrf = /name="csrf" value="([^"]+)"/.exec(page.body)![1]!;
+      const host = new URL(served.url).host;
+      const form = { 'content-type': 'application/x-www-form-urlencoded', host };
+      const foreign = await ask(`${served.url}/update-now`, {
+        method: 'POST',
+        headers: { ...form, origin: 'http://evil.example' },
+        body: `csrf=${encodeURIComponent(csrf)}`,
+      });
+      expect(foreign.status).toBe(403);
+      const forged = await ask(`${served.url}/update-now`, {
+        method: 'POST',
+        headers: { ...form, origin: `http://${host}` },
+        body: 'csrf=guess',
+      });
+      expect(forged.status).toBe(403);
+      expect(served.asked).toEqual([]);
+      const pressed = await ask(`${served.url}/update-now`, {
+        method: 'POST',
+        headers: { ...form, origin: `http://${host}` },
+        body: `csrf=${encodeURIComponent(csrf)}`,
+      });
+      expect(pressed.status).toBe(303);
+      expect(pressed.headers.location).toBe('/?asked=1');
+      expect(served.asked).toEqual([1]);
+    } finally {
+      await served.close();
+    }
+  });
+
+  it('names --listen when the port is taken', async () => {
+    const first = await endpoint();
+    try {
+      const port = Number(new URL(first.url).port);
+      await expect(
+        startEndpoint({
+          listen: { host: '127.0.0.1', port, loopback: true },
+          logger: silentLogger,
+          answer: () => ({ status: 200, contentType: 'text/plain', body: '' }),
+        }),
+      ).rejects.toThrow(/--listen/);
+    } finally {
+      await first.close();
+    }
+  });
+});
