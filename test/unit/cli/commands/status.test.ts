@@ -30,7 +30,7 @@ describe('ddedge status', () => {
           type: 'AAAA',
           lastError: 'refused',
           lastErrorAt: '2026-01-02T03:00:00.000Z',
-          backoff: { until, failures: 1 } as never,
+          backoff: { until, failures: 1, exitCode: 3, config: 'fingerprint' },
         },
       },
     });
