@@ -17,7 +17,10 @@ const exclude = ['test/packaging/**', 'test/**/*.stress.test.ts', '**/node_modul
  */
 const mocking = readdirSync(join(import.meta.dirname, 'test'), { recursive: true, encoding: 'utf8' })
   .map((name) => join('test', name))
-  .filter((file) => file.endsWith('.test.ts') && !file.endsWith('.stress.test.ts') && !file.startsWith(join('test', 'packaging')))
+  .filter(
+    (file) =>
+      file.endsWith('.test.ts') && !file.endsWith('.stress.test.ts') && !file.startsWith(join('test', 'packaging')),
+  )
   .filter((file) => /\bvi\.(do)?[mM]ock\(/.test(readFileSync(join(import.meta.dirname, file), 'utf8')));
 
 export default defineConfig({

@@ -15,13 +15,74 @@ const preload = join(import.meta.dirname, 'rss-preload.cjs');
 const work = mkdtempSync(join(tmpdir(), 'ddedge-bench-acme-'));
 
 const openssl = (...args) => execFileSync('openssl', args, { cwd: work, stdio: 'pipe' });
-openssl('req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '1', '-subj', '/CN=bench CA');
-openssl('req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=localhost');
+openssl(
+  'req',
+  '-x509',
+  '-newkey',
+  'ec',
+  '-pkeyopt',
+  'ec_paramgen_curve:prime256v1',
+  '-nodes',
+  '-keyout',
+  'ca.key',
+  '-out',
+  'ca.pem',
+  '-days',
+  '1',
+  '-subj',
+  '/CN=bench CA',
+);
+openssl(
+  'req',
+  '-newkey',
+  'ec',
+  '-pkeyopt',
+  'ec_paramgen_curve:prime256v1',
+  '-nodes',
+  '-keyout',
+  'server.key',
+  '-out',
+  'server.csr',
+  '-subj',
+  '/CN=localhost',
+);
 writeFileSync(join(work, 'ext.cnf'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\n');
-openssl('x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'server.pem', '-days', '1', '-extfile', 'ext.cnf');
+openssl(
+  'x509',
+  '-req',
+  '-in',
+  'server.csr',
+  '-CA',
+  'ca.pem',
+  '-CAkey',
+  'ca.key',
+  '-CAcreateserial',
+  '-out',
+  'server.pem',
+  '-days',
+  '1',
+  '-extfile',
+  'ext.cnf',
+);
 
 // The sandbox in its own process, as a provider would be; its request log counts the API calls.
-const sandbox = spawn(process.execPath, [ddedge, 'sandbox', '--port', '0', '--dns-port', '0', '--json', '--tls-cert', join(work, 'server.pem'), '--tls-key', join(work, 'server.key')], { stdio: ['ignore', 'pipe', 'pipe'] });
+const sandbox = spawn(
+  process.execPath,
+  [
+    ddedge,
+    'sandbox',
+    '--port',
+    '0',
+    '--dns-port',
+    '0',
+    '--json',
+    '--tls-cert',
+    join(work, 'server.pem'),
+    '--tls-key',
+    join(work, 'server.key'),
+  ],
+  { stdio: ['ignore', 'pipe', 'pipe'] },
+);
 let sandboxLog = '';
 sandbox.stderr.on('data', (d) => (sandboxLog += d));
 const info = await new Promise((resolve) => sandbox.stdout.once('data', (d) => resolve(JSON.parse(String(d)))));
@@ -42,7 +103,10 @@ function runOnce(args, withPreload) {
   const logAt = sandboxLog.length;
   const started = process.hrtime.bigint();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, withPreload ? ['--require', preload, ...args] : args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, withPreload ? ['--require', preload, ...args] : args, {
+      env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
     child.on('exit', async (code) => {
@@ -92,7 +156,9 @@ for (const s of scenarios) {
   const m = median(memory.get(s.name));
   const c = calls.get(s.name);
   const summary = c.length ? `${c.length}: ${c.map((x) => x.split('/')[1]).join(', ')}` : '–';
-  console.log(`| ${s.name} | ${t.toFixed(1)} | ${(t / baseTime).toFixed(2)} | ${(m / 1024).toFixed(1)} | ${(m / baseRss).toFixed(2)} | ${summary} |`);
+  console.log(
+    `| ${s.name} | ${t.toFixed(1)} | ${(t / baseTime).toFixed(2)} | ${(m / 1024).toFixed(1)} | ${(m / baseRss).toFixed(2)} | ${summary} |`,
+  );
 }
 
 sandbox.kill('SIGTERM');

@@ -17,7 +17,11 @@ if (!has('dnsperf', ['-h'])) throw new Error('dnsperf is not installed (apt-get 
 
 async function profile(size) {
   const dir = join(work, `profile-${size}`);
-  const child = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${dir}`, ddedge, 'sandbox', '--port', '0', '--dns-port', '0', '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    ['--cpu-prof', `--cpu-prof-dir=${dir}`, ddedge, 'sandbox', '--port', '0', '--dns-port', '0', '--json'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   child.stderr.on('data', () => undefined);
   const info = await new Promise((resolve) => child.stdout.once('data', (d) => resolve(JSON.parse(String(d)))));
   const call = async (path, fields) => {
@@ -26,9 +30,14 @@ async function profile(size) {
     if (!answer.success) throw new Error(`${path}: ${answer.errorCodeMsg}`);
   };
   await call('service/create', { serviceName: ZONE, productkey: 'corporate' });
-  await call('service/dnssetzone', { serviceName: ZONE, dnsZoneData: Buffer.from(JSON.stringify(zoneRecords(size))).toString('base64') });
+  await call('service/dnssetzone', {
+    serviceName: ZONE,
+    dnsZoneData: Buffer.from(JSON.stringify(zoneRecords(size))).toString('base64'),
+  });
   const file = join(work, `queries-${size}.txt`);
-  const names = Array.from({ length: 1000 }, (_, i) => (i % 4 === 3 ? `nope${i}.${ZONE}` : `h${1 + ((i * 7919) % size)}.${ZONE}`));
+  const names = Array.from({ length: 1000 }, (_, i) =>
+    i % 4 === 3 ? `nope${i}.${ZONE}` : `h${1 + ((i * 7919) % size)}.${ZONE}`,
+  );
   writeFileSync(file, names.map((n) => `${n} A`).join('\n') + '\n');
   const { qps } = await dnsperf(info.dnsPort, file, SECONDS);
   // SIGINT: the sandbox exits normally, and only then does node write the profile.
@@ -50,7 +59,10 @@ function topSelfTime(p) {
     self.set(key, (self.get(key) ?? 0) + dt);
     total += dt;
   }
-  return [...self].sort((a, b) => b[1] - a[1]).slice(0, TOP).map(([key, t]) => `${((100 * t) / total).toFixed(1)}% ${key}`);
+  return [...self]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, TOP)
+    .map(([key, t]) => `${((100 * t) / total).toFixed(1)}% ${key}`);
 }
 
 const sizes = process.argv.slice(2).map(Number);

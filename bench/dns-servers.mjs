@@ -14,32 +14,47 @@ export const has = (program, args = ['-v']) => spawnSync(program, args, { stdio:
 
 /** Records h1..hN.<ZONE> A, the zone every server holds. */
 export function zoneRecords(n) {
-  return Array.from({ length: n }, (_, i) => ({ name: `h${i + 1}.${ZONE}`, type: 'A', ttl: 300, priority: '-', value: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}` }));
+  return Array.from({ length: n }, (_, i) => ({
+    name: `h${i + 1}.${ZONE}`,
+    type: 'A',
+    ttl: 300,
+    priority: '-',
+    value: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`,
+  }));
 }
 
 /** `ddedge sandbox --dns-port 0`, its stderr read (and dropped) as a terminal would take it. */
 export async function startDnsSandbox(ddedge, records, env = {}) {
-  const child = spawn(process.execPath, [ddedge, 'sandbox', '--port', '0', '--dns-port', '0', '--json'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, [ddedge, 'sandbox', '--port', '0', '--dns-port', '0', '--json'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  });
   child.stderr.on('data', () => undefined);
   const info = await new Promise((resolve) => child.stdout.once('data', (d) => resolve(JSON.parse(String(d)))));
   const call = async (path, fields) => {
     const body = new URLSearchParams({ apiuser: info.apiUser, apipasswd: info.apiPassword, ...fields });
     // A connection kept alive across a long quiet spell may be closed under the request: sent once more then.
     const post = () => fetch(`${info.apiUrl}/${path}/`, { method: 'POST', body });
-    const answer = await (await post().catch((error) => (error?.cause?.code === 'UND_ERR_SOCKET' ? post() : Promise.reject(error)))).json();
+    const answer = await (
+      await post().catch((error) => (error?.cause?.code === 'UND_ERR_SOCKET' ? post() : Promise.reject(error)))
+    ).json();
     if (!answer.success) throw new Error(`${path}: ${answer.errorCodeMsg} ${JSON.stringify(answer.messages)}`);
     return answer.responseData;
   };
   if (records) {
     await call('service/create', { serviceName: ZONE, productkey: 'corporate' });
-    await call('service/dnssetzone', { serviceName: ZONE, dnsZoneData: Buffer.from(JSON.stringify(records)).toString('base64') });
+    await call('service/dnssetzone', {
+      serviceName: ZONE,
+      dnsZoneData: Buffer.from(JSON.stringify(records)).toString('base64'),
+    });
   }
   return { child, info, call, stop: () => child.kill('SIGTERM') };
 }
 
 /** A UDP server that sends each datagram back with the QR bit set, in its own process. */
 export async function startEchoServer() {
-  const code = "const s=require('dgram').createSocket('udp4');s.on('message',(m,r)=>{m[2]|=0x80;s.send(m,r.port,r.address)});s.bind(0,'127.0.0.1',()=>console.log(s.address().port))";
+  const code =
+    "const s=require('dgram').createSocket('udp4');s.on('message',(m,r)=>{m[2]|=0x80;s.send(m,r.port,r.address)});s.bind(0,'127.0.0.1',()=>console.log(s.address().port))";
   const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'ignore'] });
   const port = await new Promise((resolve) => child.stdout.once('data', (d) => resolve(Number(String(d)))));
   return { port, stop: () => child.kill('SIGTERM') };
@@ -96,7 +111,14 @@ export async function startNsd(work, port, records, tsig) {
   // Ready once it answers the SOA (bounded: 10 s).
   for (let i = 0; i < 100; i++) {
     try {
-      if (/SOA/.test(execFileSync('dig', ['@127.0.0.1', '-p', String(port), '+time=1', '+tries=1', '+short', ZONE, 'SOA'], { encoding: 'utf8' }))) break;
+      if (
+        /SOA/.test(
+          execFileSync('dig', ['@127.0.0.1', '-p', String(port), '+time=1', '+tries=1', '+short', ZONE, 'SOA'], {
+            encoding: 'utf8',
+          }),
+        )
+      )
+        break;
     } catch {
       // not yet
     }
@@ -114,8 +136,24 @@ export async function freePort() {
   return port;
 }
 
-const dnsperfArgs = (port, queryFile, seconds, inFlight) => ['-s', '127.0.0.1', '-p', String(port), '-d', queryFile, '-l', String(seconds), '-q', String(inFlight), '-t', '2'];
-const dnsperfFigures = (out) => ({ qps: Number(/Queries per second:\s+([\d.]+)/.exec(out)?.[1] ?? 0), lost: Number(/Queries lost:\s+(\d+)/.exec(out)?.[1] ?? 0) });
+const dnsperfArgs = (port, queryFile, seconds, inFlight) => [
+  '-s',
+  '127.0.0.1',
+  '-p',
+  String(port),
+  '-d',
+  queryFile,
+  '-l',
+  String(seconds),
+  '-q',
+  String(inFlight),
+  '-t',
+  '2',
+];
+const dnsperfFigures = (out) => ({
+  qps: Number(/Queries per second:\s+([\d.]+)/.exec(out)?.[1] ?? 0),
+  lost: Number(/Queries lost:\s+(\d+)/.exec(out)?.[1] ?? 0),
+});
 
 /** Queries answered per second by dnsperf over `seconds`, `inFlight` outstanding, one client. */
 export function dnsperf(port, queryFile, seconds, inFlight = 64) {
@@ -124,7 +162,11 @@ export function dnsperf(port, queryFile, seconds, inFlight = 64) {
 
 /** dnsperf as dnsperf() runs it, without blocking this process (so that it can change the zone meanwhile). */
 export function dnsperfInBackground(port, queryFile, seconds, inFlight = 64) {
-  return new Promise((resolve, reject) => execFile('dnsperf', dnsperfArgs(port, queryFile, seconds, inFlight), { encoding: 'utf8' }, (error, out) => (error ? reject(error) : resolve(dnsperfFigures(out)))));
+  return new Promise((resolve, reject) =>
+    execFile('dnsperf', dnsperfArgs(port, queryFile, seconds, inFlight), { encoding: 'utf8' }, (error, out) =>
+      error ? reject(error) : resolve(dnsperfFigures(out)),
+    ),
+  );
 }
 
 /** The Node fallback when dnsperf is missing: `inFlight` queries outstanding from one socket, for `seconds`. */

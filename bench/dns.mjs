@@ -9,7 +9,18 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { dnsperf, dnsperfInBackground, has, nodeLoad, oneQuery, queryPacket, startDnsSandbox, startEchoServer, ZONE, zoneRecords } from './dns-servers.mjs';
+import {
+  dnsperf,
+  dnsperfInBackground,
+  has,
+  nodeLoad,
+  oneQuery,
+  queryPacket,
+  startDnsSandbox,
+  startEchoServer,
+  ZONE,
+  zoneRecords,
+} from './dns-servers.mjs';
 
 const ROUNDS = Number(process.env.BENCH_RUNS ?? 5);
 const SECONDS = Number(process.env.BENCH_DNS_SECONDS ?? 2);
@@ -30,10 +41,17 @@ const wall = (args, env = {}) => {
  * holds, so that every question is answered afresh: its worst case).
  */
 function questions(zoneSize, count = 1000) {
-  return Array.from({ length: count }, (_, i) => (i % 4 === 3 ? `nope${i}.${ZONE}` : `h${1 + ((i * 7919) % zoneSize)}.${ZONE}`));
+  return Array.from({ length: count }, (_, i) =>
+    i % 4 === 3 ? `nope${i}.${ZONE}` : `h${1 + ((i * 7919) % zoneSize)}.${ZONE}`,
+  );
 }
 function load(port, names) {
-  if (!useDnsperf) return nodeLoad(port, names.map((n) => queryPacket(n)), SECONDS);
+  if (!useDnsperf)
+    return nodeLoad(
+      port,
+      names.map((n) => queryPacket(n)),
+      SECONDS,
+    );
   const file = join(work, `queries-${names.length}-${names[0]}.txt`);
   writeFileSync(file, names.map((n) => `${n} A`).join('\n') + '\n');
   return dnsperf(port, file, SECONDS);
@@ -46,8 +64,20 @@ process.on('exit', () => [echo, small, large].forEach((s) => s.stop()));
 const targets = [
   { title: 'Node UDP echo server (the floor)', port: echo.port, names: questions(5), qps: [], lost: 0 },
   { title: 'sandbox name server, zone of 5 records', port: small.info.dnsPort, names: questions(5), qps: [], lost: 0 },
-  { title: 'sandbox name server, zone of 50,000 records', port: large.info.dnsPort, names: questions(50_000), qps: [], lost: 0 },
-  { title: 'sandbox name server, zone of 50,000 records, 50,000 different questions (none from the answer cache)', port: large.info.dnsPort, names: questions(50_000, 50_000), qps: [], lost: 0 },
+  {
+    title: 'sandbox name server, zone of 50,000 records',
+    port: large.info.dnsPort,
+    names: questions(50_000),
+    qps: [],
+    lost: 0,
+  },
+  {
+    title: 'sandbox name server, zone of 50,000 records, 50,000 different questions (none from the answer cache)',
+    port: large.info.dnsPort,
+    names: questions(50_000, 50_000),
+    qps: [],
+    lost: 0,
+  },
 ];
 // Warm-up: each server answers a round first (JIT, and the sandbox indexes the zone once).
 for (const t of targets) await load(t.port, t.names);
@@ -84,13 +114,23 @@ for (let i = 0; i < ROUNDS * 2; i++) {
 const churn = [];
 if (useDnsperf) {
   const file = join(work, 'queries-churn.txt');
-  writeFileSync(file, questions(50_000).map((n) => `${n} A`).join('\n') + '\n');
+  writeFileSync(
+    file,
+    questions(50_000)
+      .map((n) => `${n} A`)
+      .join('\n') + '\n',
+  );
   for (let i = 0; i < ROUNDS; i++) {
     const round = dnsperfInBackground(large.info.dnsPort, file, SECONDS);
     let changed = 0;
     const until = performance.now() + SECONDS * 1000;
     while (performance.now() < until) {
-      const { dns } = await large.call('service/dnscreate', { serviceName: ZONE, name: `churn${i}-${changed}.${ZONE}`, type: 'A', value: '192.0.2.3' });
+      const { dns } = await large.call('service/dnscreate', {
+        serviceName: ZONE,
+        name: `churn${i}-${changed}.${ZONE}`,
+        type: 'A',
+        value: '192.0.2.3',
+      });
       await large.call('service/dnsdelete', { serviceName: ZONE, entityID: dns[0].entityID });
       changed += 2;
       await new Promise((r) => setTimeout(r, 100));
@@ -101,16 +141,30 @@ if (useDnsperf) {
 
 const floor = median(targets[0].qps);
 const nodeMs = median(nodeTimes);
-console.log(`\n### DNS (${ROUNDS} rounds of ${SECONDS} s, medians; load: ${useDnsperf ? 'dnsperf, 64 in flight' : 'Node client, 32 in flight (dnsperf not installed)'}; node ${process.version})\n`);
+console.log(
+  `\n### DNS (${ROUNDS} rounds of ${SECONDS} s, medians; load: ${useDnsperf ? 'dnsperf, 64 in flight' : 'Node client, 32 in flight (dnsperf not installed)'}; node ${process.version})\n`,
+);
 console.log('| measurement | median | ratio |\n|---|---|---|');
-for (const t of targets) console.log(`| ${t.title}, UDP queries answered per second | ${Math.round(median(t.qps))} q/s${t.lost ? ` (${t.lost} lost)` : ''} | ${(median(t.qps) / floor).toFixed(2)} x echo |`);
+for (const t of targets)
+  console.log(
+    `| ${t.title}, UDP queries answered per second | ${Math.round(median(t.qps))} q/s${t.lost ? ` (${t.lost} lost)` : ''} | ${(median(t.qps) / floor).toFixed(2)} x echo |`,
+  );
 console.log(`| node -e 0 | ${nodeMs.toFixed(1)} ms | 1.00 |`);
-console.log(`| \`ddedge ip\`, one dns: source at the sandbox (wall time) | ${median(ipTimes).toFixed(1)} ms | ${(median(ipTimes) / nodeMs).toFixed(2)} x node -e 0 |`);
-console.log(`\n### The first query after a change, zone of 50,000 records (${ROUNDS * 2} changes of each kind, medians and worst)\n`);
+console.log(
+  `| \`ddedge ip\`, one dns: source at the sandbox (wall time) | ${median(ipTimes).toFixed(1)} ms | ${(median(ipTimes) / nodeMs).toFixed(2)} x node -e 0 |`,
+);
+console.log(
+  `\n### The first query after a change, zone of 50,000 records (${ROUNDS * 2} changes of each kind, medians and worst)\n`,
+);
 console.log('| change (sandbox API) | first query answered in | worst |\n|---|---|---|');
-for (const [kind, times] of Object.entries(changes)) console.log(`| ${kind === 'steady' ? 'none (a query between changes)' : `service/dns${kind}`} | ${median(times).toFixed(2)} ms | ${Math.max(...times).toFixed(2)} ms |`);
+for (const [kind, times] of Object.entries(changes))
+  console.log(
+    `| ${kind === 'steady' ? 'none (a query between changes)' : `service/dns${kind}`} | ${median(times).toFixed(2)} ms | ${Math.max(...times).toFixed(2)} ms |`,
+  );
 if (churn.length) {
-  console.log(`\n### Under load while the zone changes (50,000 records; dnsperf, 64 in flight, ${ROUNDS} rounds of ${SECONDS} s; an API create and delete, then 100 ms, over and over)\n`);
+  console.log(
+    `\n### Under load while the zone changes (50,000 records; dnsperf, 64 in flight, ${ROUNDS} rounds of ${SECONDS} s; an API create and delete, then 100 ms, over and over)\n`,
+  );
   console.log('| round | changes | queries answered per second | lost |\n|---|---|---|---|');
   churn.forEach((r, i) => console.log(`| ${i + 1} | ${r.changed} | ${Math.round(r.qps)} q/s | ${r.lost} |`));
 }

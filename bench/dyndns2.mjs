@@ -21,7 +21,10 @@ process.on('exit', () => children.forEach((c) => c.kill('SIGTERM')));
 
 /** Starts `args` with dist/ddedge.mjs and waits for `pattern` on the stream; returns its match. */
 function start(args, env, stream, pattern) {
-  const child = spawn(process.execPath, [ddedge, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [ddedge, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   return new Promise((resolve, reject) => {
     let text = '';
@@ -30,7 +33,7 @@ function start(args, env, stream, pattern) {
     child[stream].on('data', (d) => {
       text += String(d);
       const found = pattern.exec(text);
-      if (found) (clearTimeout(timer), resolve(found));
+      if (found) clearTimeout(timer), resolve(found);
     });
   });
 }
@@ -40,8 +43,31 @@ const keyText = spawnSync(process.execPath, [ddedge, 'gateway', 'keygen', 'route
 const secret = /secret "([^"]+)"/.exec(keyText)[1];
 writeFileSync(join(work, 'gateway.keys'), `${keyText}grant "router" name home.example.com A AAAA;\n`, { mode: 0o600 });
 const started = await start(
-  ['gateway', '--zone', 'example.com', '--keys', join(work, 'gateway.keys'), '--dns-listen', '127.0.0.1:0', '--primary-name', 'gw.example.net', '--state-dir', join(work, 'state'), '--dyndns2-listen', '127.0.0.1:0', '--listen', '127.0.0.1:0', '--refresh', '1h'],
-  { DDEDGE_API_URL: sandbox.apiUrl, DDEDGE_API_USER: sandbox.apiUser, DDEDGE_API_PASSWORD: sandbox.apiPassword, DDEDGE_MAX_CALLS_PER_HOUR: '3600' },
+  [
+    'gateway',
+    '--zone',
+    'example.com',
+    '--keys',
+    join(work, 'gateway.keys'),
+    '--dns-listen',
+    '127.0.0.1:0',
+    '--primary-name',
+    'gw.example.net',
+    '--state-dir',
+    join(work, 'state'),
+    '--dyndns2-listen',
+    '127.0.0.1:0',
+    '--listen',
+    '127.0.0.1:0',
+    '--refresh',
+    '1h',
+  ],
+  {
+    DDEDGE_API_URL: sandbox.apiUrl,
+    DDEDGE_API_USER: sandbox.apiUser,
+    DDEDGE_API_PASSWORD: sandbox.apiPassword,
+    DDEDGE_MAX_CALLS_PER_HOUR: '3600',
+  },
   'stderr',
   /answering dyndns2 updates at (http:\/\/[\d.:]+)\/nic\/update[\s\S]*serving \/healthz, \/metrics and \/status at (http:\/\/[\d.:]+)\//,
 );
@@ -59,14 +85,24 @@ function get(base, path, headers = {}) {
     req.on('error', reject);
   });
 }
-const calls = async () => [...(await get(endpoint, '/metrics')).matchAll(/^ddedge_gateway_provider_calls_total\{operation="([^"]+)"\} (\d+)$/gm)].reduce((acc, m) => ({ ...acc, [m[1]]: Number(m[2]) }), {});
-const diff = (after, before) => Object.fromEntries(Object.entries(after).map(([k, v]) => [k, v - (before[k] ?? 0)]).filter(([, v]) => v));
+const calls = async () =>
+  [
+    ...(await get(endpoint, '/metrics')).matchAll(
+      /^ddedge_gateway_provider_calls_total\{operation="([^"]+)"\} (\d+)$/gm,
+    ),
+  ].reduce((acc, m) => ({ ...acc, [m[1]]: Number(m[2]) }), {});
+const diff = (after, before) =>
+  Object.fromEntries(
+    Object.entries(after)
+      .map(([k, v]) => [k, v - (before[k] ?? 0)])
+      .filter(([, v]) => v),
+  );
 const update = (ip) => get(door, `/nic/update?hostname=home.example.com&myip=${ip}`, { authorization: auth });
 
 // (1) and (2): each changed request a new address; calls counted around each.
 const nodeE0 = [];
 const toGood = [];
-let changedCalls = {};
+const changedCalls = {};
 for (let i = 0; i < RUNS; i++) {
   const t0 = process.hrtime.bigint();
   spawnSync(process.execPath, ['-e', '0']);
@@ -80,7 +116,9 @@ for (let i = 0; i < RUNS; i++) {
   for (const [k, v] of Object.entries(made)) changedCalls[k] = (changedCalls[k] ?? 0) + v;
 }
 const beforeSame = await calls();
-for (let i = 0; i < RUNS; i++) if (!(await update(`81.0.${2 + ((RUNS - 1) >> 8)}.${(RUNS - 1) & 255}`)).startsWith('nochg ')) throw new Error('expected nochg');
+for (let i = 0; i < RUNS; i++)
+  if (!(await update(`81.0.${2 + ((RUNS - 1) >> 8)}.${(RUNS - 1) & 255}`)).startsWith('nochg '))
+    throw new Error('expected nochg');
 const sameCalls = Object.values(diff(await calls(), beforeSame)).reduce((a, b) => a + b, 0);
 
 // (3): nochg answers per second beside a minimal Node HTTP server.
@@ -95,7 +133,12 @@ const server = http.createServer((req, res) => {
 server.listen(0, '127.0.0.1', () => console.log('listening ' + server.address().port));`;
 const minimal = spawn(process.execPath, ['-e', minimalSource], { stdio: ['ignore', 'pipe', 'inherit'] });
 children.push(minimal);
-const minimalUrl = await new Promise((resolve) => minimal.stdout.on('data', (d) => { const m = /listening (\d+)/.exec(String(d)); if (m) resolve(`http://127.0.0.1:${m[1]}`); }));
+const minimalUrl = await new Promise((resolve) =>
+  minimal.stdout.on('data', (d) => {
+    const m = /listening (\d+)/.exec(String(d));
+    if (m) resolve(`http://127.0.0.1:${m[1]}`);
+  }),
+);
 
 /** CPU milliseconds a process has used (user + system), from /proc; NaN where there is none. */
 function cpuMs(pid) {
@@ -137,15 +180,33 @@ cpu.door.splice(0, 1);
 cpu.minimal.splice(0, 1); // the warm-up turns
 agent.destroy();
 
-const load = loadavg().map((l) => l.toFixed(1)).join(' ');
-console.log(`\n### The dyndns2 door (node ${process.version}, load ${load}, ${RUNS} changed and ${RUNS} unchanged requests, ${ROUNDS} interleaved turns of 1 s each for the rate)\n`);
+const load = loadavg()
+  .map((l) => l.toFixed(1))
+  .join(' ');
+console.log(
+  `\n### The dyndns2 door (node ${process.version}, load ${load}, ${RUNS} changed and ${RUNS} unchanged requests, ${ROUNDS} interleaved turns of 1 s each for the rate)\n`,
+);
 console.log('| measure | value | × the reference |\n|---|---:|---:|');
 console.log(`| provider calls per unchanged request (nochg) | ${(sameCalls / RUNS).toFixed(2)} | |`);
-console.log(`| provider calls per changed request (good) | ${(Object.values(changedCalls).reduce((a, b) => a + b, 0) / RUNS).toFixed(2)} (${Object.entries(changedCalls).map(([k, v]) => `${k} ${(v / RUNS).toFixed(2)}`).join(', ')}) | |`);
+console.log(
+  `| provider calls per changed request (good) | ${(Object.values(changedCalls).reduce((a, b) => a + b, 0) / RUNS).toFixed(2)} (${Object.entries(
+    changedCalls,
+  )
+    .map(([k, v]) => `${k} ${(v / RUNS).toFixed(2)}`)
+    .join(', ')}) | |`,
+);
 console.log(`| \`node -e 0\` (the reference for wall time) | ${median(nodeE0).toFixed(1)} ms | 1.00 |`);
-console.log(`| request to \`good\` against the sandbox (median) | ${median(toGood).toFixed(1)} ms | ${(median(toGood) / median(nodeE0)).toFixed(2)} x node -e 0 |`);
-console.log(`| minimal Node HTTP server (the reference for the rate) | ${Math.round(median(rates.minimal))} answers/s | 1.00 |`);
-console.log(`| the door answering nochg | ${Math.round(median(rates.door))} answers/s | ${(median(rates.door) / median(rates.minimal)).toFixed(2)} |`);
+console.log(
+  `| request to \`good\` against the sandbox (median) | ${median(toGood).toFixed(1)} ms | ${(median(toGood) / median(nodeE0)).toFixed(2)} x node -e 0 |`,
+);
+console.log(
+  `| minimal Node HTTP server (the reference for the rate) | ${Math.round(median(rates.minimal))} answers/s | 1.00 |`,
+);
+console.log(
+  `| the door answering nochg | ${Math.round(median(rates.door))} answers/s | ${(median(rates.door) / median(rates.minimal)).toFixed(2)} |`,
+);
 console.log(`| server CPU per answer: minimal Node HTTP server | ${median(cpu.minimal).toFixed(0)} µs | 1.00 |`);
-console.log(`| server CPU per answer: the door (nochg) | ${median(cpu.door).toFixed(0)} µs | ${(median(cpu.door) / median(cpu.minimal)).toFixed(2)} (capacity ${(median(cpu.minimal) / median(cpu.door)).toFixed(2)} x) |`);
+console.log(
+  `| server CPU per answer: the door (nochg) | ${median(cpu.door).toFixed(0)} µs | ${(median(cpu.door) / median(cpu.minimal)).toFixed(2)} (capacity ${(median(cpu.minimal) / median(cpu.door)).toFixed(2)} x) |`,
+);
 process.exit(0);

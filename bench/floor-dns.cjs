@@ -8,7 +8,11 @@ const ask = (server, name, type) =>
     const [host, port] = server.split(':');
     const socket = dgram.createSocket('udp4');
     const labels = name.split('.').map((l) => Buffer.concat([Buffer.from([l.length]), Buffer.from(l)]));
-    const query = Buffer.concat([Buffer.from([0x12, 0x34, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0]), ...labels, Buffer.from([0, 0, type, 0, 1])]);
+    const query = Buffer.concat([
+      Buffer.from([0x12, 0x34, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0]),
+      ...labels,
+      Buffer.from([0, 0, type, 0, 1]),
+    ]);
     socket.on('message', (answer) => {
       socket.close();
       // The answer after the question: a name pointer, type, class, TTL, length, then the data.

@@ -5,10 +5,12 @@
 const https = require('node:https');
 const get = (url) =>
   new Promise((resolve, reject) =>
-    https.get(url, (res) => {
-      let body = '';
-      res.on('data', (d) => (body += d)).on('end', () => resolve(body.trim()));
-    }).on('error', reject),
+    https
+      .get(url, (res) => {
+        let body = '';
+        res.on('data', (d) => (body += d)).on('end', () => resolve(body.trim()));
+      })
+      .on('error', reject),
   );
 Promise.all(process.argv.slice(2).map(get)).then((answers) => {
   if (new Set(answers).size !== 1) process.exitCode = 1;

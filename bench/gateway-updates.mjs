@@ -30,7 +30,9 @@ process.on('exit', () => stops.forEach((stop) => stop()));
 
 /** `ddedge sandbox` with a zone of `size` records, its request log counted as it comes. */
 async function startSandbox(size) {
-  const child = spawn(process.execPath, [ddedge, 'sandbox', '--port', '0', '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [ddedge, 'sandbox', '--port', '0', '--json'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   stops.push(() => child.kill('SIGTERM'));
   const counts = { calls: 0 };
   let log = '';
@@ -47,7 +49,10 @@ async function startSandbox(size) {
     if (!answer.success) throw new Error(`${path}: ${answer.errorCodeMsg} ${JSON.stringify(answer.messages)}`);
   };
   await call('service/create', { serviceName: ZONE, productkey: 'corporate' });
-  await call('service/dnssetzone', { serviceName: ZONE, dnsZoneData: Buffer.from(JSON.stringify(zoneRecords(size))).toString('base64') });
+  await call('service/dnssetzone', {
+    serviceName: ZONE,
+    dnsZoneData: Buffer.from(JSON.stringify(zoneRecords(size))).toString('base64'),
+  });
   return { info, counts, stop: () => child.kill('SIGTERM') };
 }
 
@@ -59,10 +64,35 @@ const settled = async (counts) => {
 
 async function startGateway(sandbox, keysFile, stateDir) {
   const started = process.hrtime.bigint();
-  const gateway = spawn(process.execPath, [ddedge, 'gateway', '--zone', ZONE, '--keys', keysFile, '--dns-listen', '127.0.0.1:0', '--primary-name', `ns1.${ZONE}`, '--state-dir', stateDir, '--refresh', '1h'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-    env: { ...process.env, DDEDGE_API_URL: sandbox.info.apiUrl, DDEDGE_API_USER: sandbox.info.apiUser, DDEDGE_API_PASSWORD: sandbox.info.apiPassword, DDEDGE_MAX_CALLS_PER_HOUR: '3600' },
-  });
+  const gateway = spawn(
+    process.execPath,
+    [
+      ddedge,
+      'gateway',
+      '--zone',
+      ZONE,
+      '--keys',
+      keysFile,
+      '--dns-listen',
+      '127.0.0.1:0',
+      '--primary-name',
+      `ns1.${ZONE}`,
+      '--state-dir',
+      stateDir,
+      '--refresh',
+      '1h',
+    ],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: {
+        ...process.env,
+        DDEDGE_API_URL: sandbox.info.apiUrl,
+        DDEDGE_API_USER: sandbox.info.apiUser,
+        DDEDGE_API_PASSWORD: sandbox.info.apiPassword,
+        DDEDGE_MAX_CALLS_PER_HOUR: '3600',
+      },
+    },
+  );
   stops.push(() => gateway.kill('SIGTERM'));
   const port = await new Promise((resolve, reject) => {
     let text = '';
@@ -71,7 +101,7 @@ async function startGateway(sandbox, keysFile, stateDir) {
     gateway.stderr.on('data', (d) => {
       text += String(d);
       const found = /answering DNS .* on 127\.0\.0\.1:(\d+)/.exec(text);
-      if (found) (clearTimeout(timer), resolve(Number(found[1])));
+      if (found) clearTimeout(timer), resolve(Number(found[1]));
     });
   });
   return { port, startMs: Number(process.hrtime.bigint() - started) / 1e6, stop: () => gateway.kill('SIGTERM') };
@@ -100,14 +130,30 @@ for (const size of SIZES) {
     firstQueries.push(await oneQuery(gateway.port, queryPacket(`bench-${i}.${ZONE}`, 16)));
     calls.push((await settled(sandbox.counts)) - counted);
   }
-  rows.push({ size, startCalls, startMs: gateway.startMs, calls: median(calls), maxCalls: Math.max(...calls), ms: median(times), firstQueryMs: median(firstQueries), worstQueryMs: Math.max(...firstQueries) });
+  rows.push({
+    size,
+    startCalls,
+    startMs: gateway.startMs,
+    calls: median(calls),
+    maxCalls: Math.max(...calls),
+    ms: median(times),
+    firstQueryMs: median(firstQueries),
+    worstQueryMs: Math.max(...firstQueries),
+  });
   gateway.stop();
   sandbox.stop();
   stops.length = 0;
 }
 
 const load = spawnSync('cat', ['/proc/loadavg'], { encoding: 'utf8' }).stdout?.split(' ').slice(0, 3).join(' ') ?? '?';
-console.log(`\n### One-record nsupdate adds through the gateway, by zone size (${UPDATES} updates each, medians; node ${process.version}; load ${load})\n`);
+console.log(
+  `\n### One-record nsupdate adds through the gateway, by zone size (${UPDATES} updates each, medians; node ${process.version}; load ${load})\n`,
+);
 console.log(`\`node -e 0\`: ${nodeFloor.toFixed(1)} ms\n`);
-console.log('| zone records | provider calls at start | provider calls per update (median / max) | wall time per update (nsupdate) | ratio to node -e 0 | first query after the update (median / worst) |\n|---|---|---|---|---|---|');
-for (const r of rows) console.log(`| ${r.size.toLocaleString('en')} | ${r.startCalls} | ${r.calls} / ${r.maxCalls} | ${r.ms.toFixed(1)} ms | ${(r.ms / nodeFloor).toFixed(2)} x | ${r.firstQueryMs.toFixed(2)} / ${r.worstQueryMs.toFixed(2)} ms |`);
+console.log(
+  '| zone records | provider calls at start | provider calls per update (median / max) | wall time per update (nsupdate) | ratio to node -e 0 | first query after the update (median / worst) |\n|---|---|---|---|---|---|',
+);
+for (const r of rows)
+  console.log(
+    `| ${r.size.toLocaleString('en')} | ${r.startCalls} | ${r.calls} / ${r.maxCalls} | ${r.ms.toFixed(1)} ms | ${(r.ms / nodeFloor).toFixed(2)} x | ${r.firstQueryMs.toFixed(2)} / ${r.worstQueryMs.toFixed(2)} ms |`,
+  );

@@ -24,10 +24,33 @@ const sandbox = await startDnsSandbox(ddedge, records);
 const keyText = execFileSync(process.execPath, [ddedge, 'gateway', 'keygen', 'xfr'], { encoding: 'utf8' });
 const secret = /secret "([^"]+)"/.exec(keyText)[1];
 writeFileSync(join(work, 'gateway.keys'), `${keyText}transfer "xfr";\n`, { mode: 0o600 });
-const gateway = spawn(process.execPath, [ddedge, 'gateway', '--zone', ZONE, '--keys', join(work, 'gateway.keys'), '--dns-listen', '127.0.0.1:0', '--primary-name', `ns1.${ZONE}`, '--state-dir', join(work, 'state')], {
-  stdio: ['ignore', 'ignore', 'pipe'],
-  env: { ...process.env, DDEDGE_API_URL: sandbox.info.apiUrl, DDEDGE_API_USER: sandbox.info.apiUser, DDEDGE_API_PASSWORD: sandbox.info.apiPassword, DDEDGE_MAX_CALLS_PER_HOUR: '3600' },
-});
+const gateway = spawn(
+  process.execPath,
+  [
+    ddedge,
+    'gateway',
+    '--zone',
+    ZONE,
+    '--keys',
+    join(work, 'gateway.keys'),
+    '--dns-listen',
+    '127.0.0.1:0',
+    '--primary-name',
+    `ns1.${ZONE}`,
+    '--state-dir',
+    join(work, 'state'),
+  ],
+  {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: {
+      ...process.env,
+      DDEDGE_API_URL: sandbox.info.apiUrl,
+      DDEDGE_API_USER: sandbox.info.apiUser,
+      DDEDGE_API_PASSWORD: sandbox.info.apiPassword,
+      DDEDGE_MAX_CALLS_PER_HOUR: '3600',
+    },
+  },
+);
 const stops = [() => sandbox.stop(), () => gateway.kill('SIGTERM')];
 process.on('exit', () => stops.forEach((stop) => stop()));
 const gatewayPort = await new Promise((resolve, reject) => {
@@ -37,29 +60,64 @@ const gatewayPort = await new Promise((resolve, reject) => {
   gateway.stderr.on('data', (d) => {
     text += String(d);
     const found = /answering DNS .* on 127\.0\.0\.1:(\d+)/.exec(text);
-    if (found) (clearTimeout(timer), resolve(Number(found[1])));
+    if (found) clearTimeout(timer), resolve(Number(found[1]));
   });
 });
 const nsdPort = has('nsd', ['-v']) ? await freePort() : undefined;
-if (nsdPort) stops.push((await startNsd(work, nsdPort, records, { name: 'xfr', algorithm: 'hmac-sha256', secret })).stop);
+if (nsdPort)
+  stops.push((await startNsd(work, nsdPort, records, { name: 'xfr', algorithm: 'hmac-sha256', secret })).stop);
 
 /** One `dig AXFR` run: its wall time and the records it printed. */
 function transfer(port) {
   const started = process.hrtime.bigint();
-  const out = execFileSync('dig', ['@127.0.0.1', '-p', String(port), '-y', `hmac-sha256:xfr:${secret}`, '+time=10', '+tries=1', '+noall', '+answer', ZONE, 'AXFR'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const out = execFileSync(
+    'dig',
+    [
+      '@127.0.0.1',
+      '-p',
+      String(port),
+      '-y',
+      `hmac-sha256:xfr:${secret}`,
+      '+time=10',
+      '+tries=1',
+      '+noall',
+      '+answer',
+      ZONE,
+      'AXFR',
+    ],
+    { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+  );
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   return { ms, records: out.split('\n').filter((l) => l && !l.startsWith(';') && !/\sTSIG\s/.test(l)).length };
 }
 
-const targets = [{ title: 'ddedge gateway', port: gatewayPort, times: [], records: 0 }, ...(nsdPort ? [{ title: `NSD ${/NSD version (\S+)/.exec(spawnSync('nsd', ['-v'], { encoding: 'utf8' }).stderr)?.[1] ?? ''}`.trim(), port: nsdPort, times: [], records: 0 }] : [])];
+const targets = [
+  { title: 'ddedge gateway', port: gatewayPort, times: [], records: 0 },
+  ...(nsdPort
+    ? [
+        {
+          title:
+            `NSD ${/NSD version (\S+)/.exec(spawnSync('nsd', ['-v'], { encoding: 'utf8' }).stderr)?.[1] ?? ''}`.trim(),
+          port: nsdPort,
+          times: [],
+          records: 0,
+        },
+      ]
+    : []),
+];
 for (const t of targets) t.records = transfer(t.port).records; // warm-up, and what each sends
 for (let i = 0; i < ROUNDS; i++) for (const t of targets) t.times.push(transfer(t.port).ms);
 
 const base = targets.at(-1);
-console.log(`\n### Zone transfer of ${RECORDS} records with TSIG (dig AXFR wall time, ${ROUNDS} runs, medians; node ${process.version})\n`);
+console.log(
+  `\n### Zone transfer of ${RECORDS} records with TSIG (dig AXFR wall time, ${ROUNDS} runs, medians; node ${process.version})\n`,
+);
 console.log('| server | records received | median | ratio |\n|---|---|---|---|');
 // NSD sends the glue of ns1 besides; the gateway leaves NS and glue to the provider's zone.
-for (const t of targets) console.log(`| ${t.title} | ${t.records} | ${median(t.times).toFixed(1)} ms | ${(median(t.times) / median(base.times)).toFixed(2)} x ${base.title.split(' ')[0]} |`);
+for (const t of targets)
+  console.log(
+    `| ${t.title} | ${t.records} | ${median(t.times).toFixed(1)} ms | ${(median(t.times) / median(base.times)).toFixed(2)} x ${base.title.split(' ')[0]} |`,
+  );
 if (!nsdPort) console.log('\nNSD is not installed (apt-get install nsd): the gateway is shown alone.');
 // The servers' pipes would keep this process (and bench/all.mjs after it) waiting: stop them now.
 stops.forEach((stop) => stop());

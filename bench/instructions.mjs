@@ -25,16 +25,41 @@ const googleDns = await startWhoamiDns('81.0.2.15');
 const sandbox = await startSandbox(ddedge, tls);
 const stateDir = join(work, 'state');
 const env = agentEnv({ work, tls, info: sandbox.info, stateDir, sources: [echoA, echoB] });
-const defaultsEnv = { ...env, DDEDGE_IP_SOURCES: [`dns:myip.opendns.com@${opendns.server}`, `dns-txt:o-o.myaddr.l.google.com@${googleDns.server}`, `url:${echoA.url}`, `url:${echoB.url}`].join(',') };
+const defaultsEnv = {
+  ...env,
+  DDEDGE_IP_SOURCES: [
+    `dns:myip.opendns.com@${opendns.server}`,
+    `dns-txt:o-o.myaddr.l.google.com@${googleDns.server}`,
+    `url:${echoA.url}`,
+    `url:${echoB.url}`,
+  ].join(','),
+};
 execFileSync(process.execPath, [ddedge, 'update', '--ip', '81.0.2.15'], { env, stdio: 'ignore' });
 const freshState = () =>
-  writeFileSync(join(stateDir, 'state.json'), JSON.stringify({ version: 1, records: { 'home.example.com/A': { host: 'home.example.com', type: 'A', address: '81.0.2.15', sentAt: new Date().toISOString(), via: 'dyndns' } } }));
+  writeFileSync(
+    join(stateDir, 'state.json'),
+    JSON.stringify({
+      version: 1,
+      records: {
+        'home.example.com/A': {
+          host: 'home.example.com',
+          type: 'A',
+          address: '81.0.2.15',
+          sentAt: new Date().toISOString(),
+          via: 'dyndns',
+        },
+      },
+    }),
+  );
 
 /** Millions of instructions of one run (asynchronous: the servers answer from this process). */
 function count(args, runEnv) {
   freshState();
   return new Promise((resolve, reject) => {
-    const child = spawn('valgrind', ['--tool=callgrind', '--callgrind-out-file=/dev/null', process.execPath, ...args], { env: runEnv, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn('valgrind', ['--tool=callgrind', '--callgrind-out-file=/dev/null', process.execPath, ...args], {
+      env: runEnv,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
     child.on('exit', (code) => {
@@ -49,22 +74,39 @@ const builds = [['', ddedge], ...(process.env.BENCH_COMPARE ? [[' [compare]', pr
 const rows = [
   { name: 'node -e 0', args: ['-e', '0'], env },
   { name: 'floor: 2 HTTPS GETs', args: [join(import.meta.dirname, 'floor.cjs'), echoA.url, echoB.url], env },
-  { name: 'floor: 2 DNS questions', args: [join(import.meta.dirname, 'floor-dns.cjs'), opendns.server, googleDns.server], env },
+  {
+    name: 'floor: 2 DNS questions',
+    args: [join(import.meta.dirname, 'floor-dns.cjs'), opendns.server, googleDns.server],
+    env,
+  },
   ...builds.flatMap(([label, file]) => [
     { name: `(a) 2 HTTPS sources, unchanged${label}`, args: [file, 'update'], env, floor: 'floor: 2 HTTPS GETs' },
     { name: `(c) --ip given, unchanged${label}`, args: [file, 'update', '--ip', '81.0.2.15'], env },
-    { name: `(d) the default sources' shape (DNS first), unchanged${label}`, args: [file, 'update'], env: defaultsEnv, floor: 'floor: 2 DNS questions' },
+    {
+      name: `(d) the default sources' shape (DNS first), unchanged${label}`,
+      args: [file, 'update'],
+      env: defaultsEnv,
+      floor: 'floor: 2 DNS questions',
+    },
   ]),
 ];
 const counts = new Map(rows.map((r) => [r.name, []]));
 // Rounds, each row once: a change of the machine's state meets every row alike.
-for (let round = 0; round < RUNS; round++) for (const row of rows) counts.get(row.name).push(await count(row.args, row.env));
+for (let round = 0; round < RUNS; round++)
+  for (const row of rows) counts.get(row.name).push(await count(row.args, row.env));
 const least = (name) => Math.min(...counts.get(name));
-console.log(`instructions (callgrind; least of ${RUNS} runs each), node ${process.version}, ${new Date().toISOString()}\n`);
+console.log(
+  `instructions (callgrind; least of ${RUNS} runs each), node ${process.version}, ${new Date().toISOString()}\n`,
+);
 console.log('| scenario | M instructions | × node -e 0 | × its floor | all runs |\n|---|---:|---:|---:|---|');
 for (const row of rows) {
   const m = least(row.name);
-  console.log(`| ${row.name} | ${m.toFixed(1)} | ${(m / least('node -e 0')).toFixed(3)} | ${row.floor ? (m / least(row.floor)).toFixed(3) : ''} | ${counts.get(row.name).map((c) => c.toFixed(1)).join(', ')} |`);
+  console.log(
+    `| ${row.name} | ${m.toFixed(1)} | ${(m / least('node -e 0')).toFixed(3)} | ${row.floor ? (m / least(row.floor)).toFixed(3) : ''} | ${counts
+      .get(row.name)
+      .map((c) => c.toFixed(1))
+      .join(', ')} |`,
+  );
 }
 sandbox.child.kill('SIGTERM');
 rmSync(work, { recursive: true, force: true });

@@ -17,7 +17,8 @@ export function runOnce(scenario, env, memory = false) {
   let args = scenario.args;
   // Node rows: the preload reads CPU time to the microsecond; GNU time (10 ms steps) the others.
   if (memory && !scenario.command) args = ['--require', preload, ...scenario.args];
-  if (memory && gnuTime) [file, args] = [gnuTime, ['-f', 'DDEDGE_BENCH_MAXRSS_KB=%M\nDDEDGE_BENCH_CPU_S=%U+%S', file, ...args]];
+  if (memory && gnuTime)
+    [file, args] = [gnuTime, ['-f', 'DDEDGE_BENCH_MAXRSS_KB=%M\nDDEDGE_BENCH_CPU_S=%U+%S', file, ...args]];
   else if (memory && scenario.command) return Promise.resolve({ ms: NaN, rssKb: NaN, cpuMs: NaN });
   const started = process.hrtime.bigint();
   return new Promise((resolve, reject) => {
@@ -71,7 +72,14 @@ export async function measure(scenarios, env, rounds, count) {
       rows.get(s).cpu.push(cpuMs);
     }
   }
-  return [...rows].map(([s, r]) => ({ name: s.name, ms: median(r.times), rssKb: median(r.rss), cpuMs: median(r.cpu), requests: r.requests, varied: r.varied }));
+  return [...rows].map(([s, r]) => ({
+    name: s.name,
+    ms: median(r.times),
+    rssKb: median(r.rss),
+    cpuMs: median(r.cpu),
+    requests: r.requests,
+    varied: r.varied,
+  }));
 }
 
 /** The markdown table: wall time and peak RSS with ratios to the first row, and the requests made. */
@@ -83,12 +91,20 @@ export function table(results, { floor } = {}) {
     `|---|---|---:|---:|${floorRow ? '---:|' : ''}---:|${floorRow ? '---:|' : ''}---:|---:|`,
   ];
   for (const r of results) {
-    const requests = Object.entries(r.requests).filter(([, n]) => n).map(([k, n]) => `${n} ${k}`).join(', ') || '0';
-    const rss = Number.isNaN(r.rssKb) ? '– | – |' : `${(r.rssKb / 1024).toFixed(1)} | ${(r.rssKb / base.rssKb).toFixed(2)} |`;
+    const requests =
+      Object.entries(r.requests)
+        .filter(([, n]) => n)
+        .map(([k, n]) => `${n} ${k}`)
+        .join(', ') || '0';
+    const rss = Number.isNaN(r.rssKb)
+      ? '– | – |'
+      : `${(r.rssKb / 1024).toFixed(1)} | ${(r.rssKb / base.rssKb).toFixed(2)} |`;
     const vsFloor = floorRow ? ` ${(r.ms / floorRow.ms).toFixed(2)} |` : '';
     const cpu = Number.isNaN(r.cpuMs) ? ' – |' : ` ${r.cpuMs.toFixed(1)} |`;
     const cpuVsFloor = floorRow ? (Number.isNaN(r.cpuMs) ? ' – |' : ` ${(r.cpuMs / floorRow.cpuMs).toFixed(2)} |`) : '';
-    lines.push(`| ${r.name} | ${requests}${r.varied ? ' (varied!)' : ''} | ${r.ms.toFixed(1)} | ${(r.ms / base.ms).toFixed(2)} |${vsFloor}${cpu}${cpuVsFloor} ${rss}`);
+    lines.push(
+      `| ${r.name} | ${requests}${r.varied ? ' (varied!)' : ''} | ${r.ms.toFixed(1)} | ${(r.ms / base.ms).toFixed(2)} |${vsFloor}${cpu}${cpuVsFloor} ${rss}`,
+    );
   }
   return lines.join('\n');
 }

@@ -25,22 +25,36 @@ const work = mkdtempSync(join(tmpdir(), 'ddedge-bench-nodes-'));
 
 /** The machine's own Node for its own line, else the registry's binary (fetched once). */
 const nodeOf = (major) =>
-  process.versions.node.split('.')[0] === major ? process.execPath : execFileSync(join(root, 'packaging', 'node.sh'), [major], { encoding: 'utf8' }).trim();
+  process.versions.node.split('.')[0] === major
+    ? process.execPath
+    : execFileSync(join(root, 'packaging', 'node.sh'), [major], { encoding: 'utf8' }).trim();
 
 /** dist/ and the code-cache step copied for one Node, its caches made by that Node. */
 function distFor(major, node) {
   const dir = join(work, `node-${major}`);
-  cpSync(join(root, 'dist'), join(dir, 'dist'), { recursive: true, filter: (src) => !src.endsWith('.v8cache') && !src.includes('/dist/bin') });
+  cpSync(join(root, 'dist'), join(dir, 'dist'), {
+    recursive: true,
+    filter: (src) => !src.endsWith('.v8cache') && !src.includes('/dist/bin'),
+  });
   mkdirSync(join(dir, 'build'));
-  for (const file of ['code-cache.mjs', 'code-cache-cycle.mjs', 'whoami-dns.mjs']) cpSync(join(root, 'build', file), join(dir, 'build', file));
+  for (const file of ['code-cache.mjs', 'code-cache-cycle.mjs', 'whoami-dns.mjs'])
+    cpSync(join(root, 'build', file), join(dir, 'build', file));
   const make = join(dir, 'make-cache.mjs');
-  writeFileSync(make, "import { makeCodeCache } from './build/code-cache.mjs';\nawait makeCodeCache(new URL('./dist', import.meta.url).pathname);\n");
+  writeFileSync(
+    make,
+    "import { makeCodeCache } from './build/code-cache.mjs';\nawait makeCodeCache(new URL('./dist', import.meta.url).pathname);\n",
+  );
   execFileSync(node, [make], { stdio: 'inherit' });
   const version = execFileSync(node, ['-p', 'process.version'], { encoding: 'utf8' }).trim();
   const chunks = join(dir, 'dist', 'chunks');
   const caches = readdirSync(chunks).filter((name) => name.endsWith('.v8cache'));
   for (const name of caches) {
-    if (!readFileSync(join(chunks, name)).subarray(0, version.length + 1).equals(Buffer.from(`${version} `))) throw new Error(`${name} was not made by Node ${version}`);
+    if (
+      !readFileSync(join(chunks, name))
+        .subarray(0, version.length + 1)
+        .equals(Buffer.from(`${version} `))
+    )
+      throw new Error(`${name} was not made by Node ${version}`);
   }
   return { ddedge: join(dir, 'dist', 'ddedge.mjs'), version, caches: caches.length, home: join(dir, 'home') };
 }
@@ -57,7 +71,21 @@ const count = async (settle = true) => {
 const stateDir = join(work, 'state');
 mkdirSync(stateDir);
 const unchangedState = () =>
-  writeFileSync(join(stateDir, 'state.json'), JSON.stringify({ version: 1, records: { 'home.example.com/A': { host: 'home.example.com', type: 'A', address: '81.0.2.15', sentAt: new Date().toISOString(), via: 'dyndns' } } }));
+  writeFileSync(
+    join(stateDir, 'state.json'),
+    JSON.stringify({
+      version: 1,
+      records: {
+        'home.example.com/A': {
+          host: 'home.example.com',
+          type: 'A',
+          address: '81.0.2.15',
+          sentAt: new Date().toISOString(),
+          via: 'dyndns',
+        },
+      },
+    }),
+  );
 const baseEnv = agentEnv({ work, tls, info, stateDir, sources: [echoA, echoB] });
 
 const lines = majors.map((major) => {
@@ -79,18 +107,31 @@ const lines = majors.map((major) => {
   };
 });
 // measure() gives every row the same env; each line's HOME is its own, so rows carry theirs.
-const results = await measure(lines.flatMap((line) => line.scenarios), undefined, RUNS, count);
+const results = await measure(
+  lines.flatMap((line) => line.scenarios),
+  undefined,
+  RUNS,
+  count,
+);
 const byName = new Map(results.map((r) => [r.name, r]));
 const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-console.log(`ddedge bench, every Node line: medians of ${RUNS} interleaved runs each, ${new Date().toISOString()}, load average ${load}\n`);
-console.log('| Node | node -e 0 ms | floor ms | `update --ip` unchanged ms | × node -e 0 | × floor | 2 sources unchanged ms | × floor | CPU × floor | requests |');
+console.log(
+  `ddedge bench, every Node line: medians of ${RUNS} interleaved runs each, ${new Date().toISOString()}, load average ${load}\n`,
+);
+console.log(
+  '| Node | node -e 0 ms | floor ms | `update --ip` unchanged ms | × node -e 0 | × floor | 2 sources unchanged ms | × floor | CPU × floor | requests |',
+);
 console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---|');
 for (const line of lines) {
   const [base, floorRow, ip, sources] = line.scenarios.map((s) => byName.get(s.name));
-  const requests = Object.entries(sources.requests).filter(([, n]) => n).map(([k, n]) => `${n} ${k}`).join(', ') || '0';
+  const requests =
+    Object.entries(sources.requests)
+      .filter(([, n]) => n)
+      .map(([k, n]) => `${n} ${k}`)
+      .join(', ') || '0';
   const madeAtRun = existsSync(join(line.home, '.cache', 'ddedge'));
   console.log(
-    `| ${line.version} (${line.caches} caches${madeAtRun ? ', NOT the build\'s: one was made at first run' : ''}) | ${base.ms.toFixed(1)} | ${floorRow.ms.toFixed(1)} | ${ip.ms.toFixed(1)} | ${(ip.ms / base.ms).toFixed(2)} | ${(ip.ms / floorRow.ms).toFixed(2)} | ${sources.ms.toFixed(1)} | ${(sources.ms / floorRow.ms).toFixed(2)} | ${(sources.cpuMs / floorRow.cpuMs).toFixed(2)} | ${requests}${sources.varied ? ' (varied!)' : ''} |`,
+    `| ${line.version} (${line.caches} caches${madeAtRun ? ", NOT the build's: one was made at first run" : ''}) | ${base.ms.toFixed(1)} | ${floorRow.ms.toFixed(1)} | ${ip.ms.toFixed(1)} | ${(ip.ms / base.ms).toFixed(2)} | ${(ip.ms / floorRow.ms).toFixed(2)} | ${sources.ms.toFixed(1)} | ${(sources.ms / floorRow.ms).toFixed(2)} | ${(sources.cpuMs / floorRow.cpuMs).toFixed(2)} | ${requests}${sources.varied ? ' (varied!)' : ''} |`,
   );
 }
 

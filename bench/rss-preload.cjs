@@ -2,5 +2,7 @@
 // (user + system, µs; steadier than wall time on a loaded machine) at exit.
 process.on('exit', () => {
   const cpu = process.cpuUsage();
-  process.stderr.write(`\nDDEDGE_BENCH_MAXRSS_KB=${process.resourceUsage().maxRSS}\nDDEDGE_BENCH_CPU_US=${cpu.user + cpu.system}\n`);
+  process.stderr.write(
+    `\nDDEDGE_BENCH_MAXRSS_KB=${process.resourceUsage().maxRSS}\nDDEDGE_BENCH_CPU_US=${cpu.user + cpu.system}\n`,
+  );
 });

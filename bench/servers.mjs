@@ -8,10 +8,55 @@ import { join } from 'node:path';
 
 export function makeTls(work) {
   const openssl = (...args) => execFileSync('openssl', args, { cwd: work, stdio: 'pipe' });
-  openssl('req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '1', '-subj', '/CN=bench CA');
-  openssl('req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=localhost');
+  openssl(
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:prime256v1',
+    '-nodes',
+    '-keyout',
+    'ca.key',
+    '-out',
+    'ca.pem',
+    '-days',
+    '1',
+    '-subj',
+    '/CN=bench CA',
+  );
+  openssl(
+    'req',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:prime256v1',
+    '-nodes',
+    '-keyout',
+    'server.key',
+    '-out',
+    'server.csr',
+    '-subj',
+    '/CN=localhost',
+  );
   writeFileSync(join(work, 'ext.cnf'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\n');
-  openssl('x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'server.pem', '-days', '1', '-extfile', 'ext.cnf');
+  openssl(
+    'x509',
+    '-req',
+    '-in',
+    'server.csr',
+    '-CA',
+    'ca.pem',
+    '-CAkey',
+    'ca.key',
+    '-CAcreateserial',
+    '-out',
+    'server.pem',
+    '-days',
+    '1',
+    '-extfile',
+    'ext.cnf',
+  );
   return { ca: join(work, 'ca.pem'), cert: join(work, 'server.pem'), key: join(work, 'server.key') };
 }
 
@@ -32,9 +77,19 @@ export async function startEcho(tls, body) {
  * on stderr; `requests` counts them (read it after `settle()`: the lines arrive through a pipe).
  */
 export async function startSandbox(ddedge, tls) {
-  const child = spawn(process.execPath, [ddedge, 'sandbox', '--port', '0', '--json', '--tls-cert', tls.cert, '--tls-key', tls.key], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [ddedge, 'sandbox', '--port', '0', '--json', '--tls-cert', tls.cert, '--tls-key', tls.key],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   const sandbox = { child, info: undefined, requests: 0 };
-  child.stderr.on('data', (d) => (sandbox.requests += String(d).split('\n').filter((l) => /^sandbox: (GET|POST) /.test(l)).length));
+  child.stderr.on(
+    'data',
+    (d) =>
+      (sandbox.requests += String(d)
+        .split('\n')
+        .filter((l) => /^sandbox: (GET|POST) /.test(l)).length),
+  );
   sandbox.info = await new Promise((resolve) => child.stdout.once('data', (d) => resolve(JSON.parse(String(d)))));
   sandbox.settle = () => new Promise((resolve) => setTimeout(resolve, 50));
   return sandbox;
@@ -54,7 +109,6 @@ export function agentEnv({ work, tls, info, stateDir, sources }) {
     DDEDGE_IP_SOURCES: sources.map((s) => `url:${s.url}`).join(','),
   };
 }
-
 
 // Stand-ins for the DNS sources (also used by the build's code-cache cycle).
 export { startWhoamiDns } from '../build/whoami-dns.mjs';

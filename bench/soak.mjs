@@ -46,7 +46,13 @@ const nodeRss = (await runOnce({ name: 'node -e 0', args: ['-e', '0'] }, process
 /** One daemon through CYCLES cycles; returns [cycle, RSS MiB] pairs. */
 async function soak(sources) {
   const stateDir = join(work, `state-${sources.length}`);
-  const env = { ...agentEnv({ work, tls, info: sandbox.info, stateDir, sources: [] }), DDEDGE_HOSTS: 'home.example.com,example.com', DDEDGE_IP_SOURCES: sources.join(','), DDEDGE_INTERVAL: '1d', ...(process.env.MALLOC_ARENA_MAX ? { MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX } : {}) };
+  const env = {
+    ...agentEnv({ work, tls, info: sandbox.info, stateDir, sources: [] }),
+    DDEDGE_HOSTS: 'home.example.com,example.com',
+    DDEDGE_IP_SOURCES: sources.join(','),
+    DDEDGE_INTERVAL: '1d',
+    ...(process.env.MALLOC_ARENA_MAX ? { MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX } : {}),
+  };
   execFileSync(process.execPath, [ddedge, 'update', '--ip', '81.0.2.15'], { env, stdio: 'ignore' });
   // BENCH_SOAK_NODE_FLAGS: Node flags to try (e.g. a heap setting), before the program.
   const flags = (process.env.BENCH_SOAK_NODE_FLAGS ?? '').split(' ').filter(Boolean);
@@ -64,11 +70,12 @@ async function soak(sources) {
     done += lines.filter((l) => /SIGUSR1: cycle done|daemon started/.test(l)).length;
     if (waiting && done >= waiting.until) waiting.resolve();
   });
-  const until = (n) => new Promise((resolve, reject) => {
-    if (done >= n) return resolve();
-    const timer = setTimeout(() => reject(new Error(`the daemon stalled at cycle ${done}: ${text}`)), 60_000);
-    waiting = { until: n, resolve: () => (clearTimeout(timer), resolve()) };
-  });
+  const until = (n) =>
+    new Promise((resolve, reject) => {
+      if (done >= n) return resolve();
+      const timer = setTimeout(() => reject(new Error(`the daemon stalled at cycle ${done}: ${text}`)), 60_000);
+      waiting = { until: n, resolve: () => (clearTimeout(timer), resolve()) };
+    });
   await until(1);
   // The start cycle's own timer: wait until the daemon sleeps.
   await new Promise((resolve) => setTimeout(resolve, 300));
@@ -88,18 +95,34 @@ async function soak(sources) {
 }
 
 const shapes = [
-  ["default sources' shape (2 DNS, then 2 HTTPS)", [`dns:myip.opendns.com@${opendns.server}`, `dns-txt:o-o.myaddr.l.google.com@${googleDns.server}`, `url:${echoA.url}`, `url:${echoB.url}`]],
+  [
+    "default sources' shape (2 DNS, then 2 HTTPS)",
+    [
+      `dns:myip.opendns.com@${opendns.server}`,
+      `dns-txt:o-o.myaddr.l.google.com@${googleDns.server}`,
+      `url:${echoA.url}`,
+      `url:${echoB.url}`,
+    ],
+  ],
   ['2 HTTPS sources', [`url:${echoA.url}`, `url:${echoB.url}`]],
 ];
-console.log(`daemon soak: 2 hosts, ${CYCLES} cycles by SIGUSR1, node ${process.version}, ${new Date().toISOString()}, load ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}; node -e 0 peak RSS ${nodeRss.toFixed(1)} MiB\n`);
-console.log(`| sources | ${Array.from({ length: CYCLES / EVERY + 1 }, (_, i) => (i ? `after ${i * EVERY}` : 'start')).join(' | ')} | steady / start | cycles/s |`);
+console.log(
+  `daemon soak: 2 hosts, ${CYCLES} cycles by SIGUSR1, node ${process.version}, ${new Date().toISOString()}, load ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}; node -e 0 peak RSS ${nodeRss.toFixed(1)} MiB\n`,
+);
+console.log(
+  `| sources | ${Array.from({ length: CYCLES / EVERY + 1 }, (_, i) => (i ? `after ${i * EVERY}` : 'start')).join(' | ')} | steady / start | cycles/s |`,
+);
 console.log(`|---|${'---:|'.repeat(CYCLES / EVERY + 3)}`);
-for (const [title, sources] of shapes.filter(([title]) => !process.env.BENCH_SOAK_SHAPES || title.includes(process.env.BENCH_SOAK_SHAPES))) {
+for (const [title, sources] of shapes.filter(
+  ([title]) => !process.env.BENCH_SOAK_SHAPES || title.includes(process.env.BENCH_SOAK_SHAPES),
+)) {
   const before = { echo: echoA.requests + echoB.requests, dns: opendns.queries + googleDns.queries };
   const { points, seconds, echo, dns } = await soak(sources);
   const start = points[0][1];
   const steady = Math.max(...points.slice(1).map(([, rss]) => rss));
-  console.log(`| ${title} (${dns - before.dns} dns, ${echo - before.echo} echo requests) | ${points.map(([, rss]) => rss.toFixed(1)).join(' | ')} | ${(steady / start).toFixed(2)} | ${(CYCLES / seconds).toFixed(0)} |`);
+  console.log(
+    `| ${title} (${dns - before.dns} dns, ${echo - before.echo} echo requests) | ${points.map(([, rss]) => rss.toFixed(1)).join(' | ')} | ${(steady / start).toFixed(2)} | ${(CYCLES / seconds).toFixed(0)} |`,
+  );
 }
 
 sandbox.child.kill('SIGTERM');
@@ -113,21 +136,46 @@ const zoneSandbox = await startDnsSandbox(ddedge, records);
 children.push(zoneSandbox.child);
 const keyText = execFileSync(process.execPath, [ddedge, 'gateway', 'keygen', 'soak'], { encoding: 'utf8' });
 writeFileSync(join(work, 'gateway.keys'), `${keyText}transfer "soak";\n`, { mode: 0o600 });
-const gateway = spawn(process.execPath, [ddedge, 'gateway', '--zone', ZONE, '--keys', join(work, 'gateway.keys'), '--dns-listen', '127.0.0.1:0', '--primary-name', `ns1.${ZONE}`, '--state-dir', join(work, 'gateway-state')], {
-  stdio: ['ignore', 'ignore', 'pipe'],
-  env: { ...process.env, DDEDGE_API_URL: zoneSandbox.info.apiUrl, DDEDGE_API_USER: zoneSandbox.info.apiUser, DDEDGE_API_PASSWORD: zoneSandbox.info.apiPassword, DDEDGE_MAX_CALLS_PER_HOUR: '3600' },
-});
+const gateway = spawn(
+  process.execPath,
+  [
+    ddedge,
+    'gateway',
+    '--zone',
+    ZONE,
+    '--keys',
+    join(work, 'gateway.keys'),
+    '--dns-listen',
+    '127.0.0.1:0',
+    '--primary-name',
+    `ns1.${ZONE}`,
+    '--state-dir',
+    join(work, 'gateway-state'),
+  ],
+  {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: {
+      ...process.env,
+      DDEDGE_API_URL: zoneSandbox.info.apiUrl,
+      DDEDGE_API_USER: zoneSandbox.info.apiUser,
+      DDEDGE_API_PASSWORD: zoneSandbox.info.apiPassword,
+      DDEDGE_MAX_CALLS_PER_HOUR: '3600',
+    },
+  },
+);
 children.push(gateway);
 await new Promise((resolve, reject) => {
   let text = '';
   const timer = setTimeout(() => reject(new Error(`the gateway did not start: ${text}`)), 300_000);
   gateway.stderr.on('data', (d) => {
     text += String(d);
-    if (/answering DNS .* on 127\.0\.0\.1:(\d+)/.test(text)) (clearTimeout(timer), resolve());
+    if (/answering DNS .* on 127\.0\.0\.1:(\d+)/.test(text)) clearTimeout(timer), resolve();
   });
 });
 await new Promise((resolve) => setTimeout(resolve, 2000));
-console.log(`\ngateway in front of a ${ZONE_RECORDS}-record zone, answering: RSS ${rssMb(gateway.pid).toFixed(1)} MiB (${(rssMb(gateway.pid) / nodeRss).toFixed(2)} x node -e 0)`);
+console.log(
+  `\ngateway in front of a ${ZONE_RECORDS}-record zone, answering: RSS ${rssMb(gateway.pid).toFixed(1)} MiB (${(rssMb(gateway.pid) / nodeRss).toFixed(2)} x node -e 0)`,
+);
 gateway.kill('SIGTERM');
 zoneSandbox.stop();
 rmSync(work, { recursive: true, force: true });

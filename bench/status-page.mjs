@@ -17,7 +17,9 @@ const HOSTS = 50;
 const ENTRIES = 1000;
 const ddedge = join(import.meta.dirname, '..', 'dist', 'ddedge.mjs');
 const work = mkdtempSync(join(tmpdir(), 'ddedge-bench-page-'));
-const sandbox = spawn(process.execPath, [ddedge, 'sandbox', '--port', '0', '--json'], { stdio: ['ignore', 'pipe', 'ignore'] });
+const sandbox = spawn(process.execPath, [ddedge, 'sandbox', '--port', '0', '--json'], {
+  stdio: ['ignore', 'pipe', 'ignore'],
+});
 const info = await new Promise((resolve) => sandbox.stdout.once('data', (d) => resolve(JSON.parse(String(d)))));
 const children = [sandbox];
 process.on('exit', () => children.forEach((c) => c.kill('SIGTERM')));
@@ -31,32 +33,79 @@ function seededStateDir(name) {
   const dir = join(work, name);
   mkdirSync(dir, { recursive: true });
   const now = Date.now();
-  const records = Object.fromEntries(hosts.map((host) => [`${host}/A`, { host, type: 'A', address: '81.0.2.15', sentAt: new Date(now - 60_000).toISOString(), via: 'dyndns' }]));
-  writeFileSync(join(dir, 'state.json'), JSON.stringify({ version: 1, records, lastSuccessAt: new Date(now - 60_000).toISOString(), lastCycleAt: new Date(now - 60_000).toISOString(), lastCycleExitCode: 0 }));
+  const records = Object.fromEntries(
+    hosts.map((host) => [
+      `${host}/A`,
+      { host, type: 'A', address: '81.0.2.15', sentAt: new Date(now - 60_000).toISOString(), via: 'dyndns' },
+    ]),
+  );
+  writeFileSync(
+    join(dir, 'state.json'),
+    JSON.stringify({
+      version: 1,
+      records,
+      lastSuccessAt: new Date(now - 60_000).toISOString(),
+      lastCycleAt: new Date(now - 60_000).toISOString(),
+      lastCycleExitCode: 0,
+    }),
+  );
   const entries = Array.from({ length: ENTRIES }, (_, i) => {
     const host = hosts[i % HOSTS];
     const at = new Date(now - (ENTRIES - i) * 3_600_000).toISOString();
     return i % 10 === 9
-      ? { at, host, type: 'A', event: 'failed', reason: 'transient', message: 'no complete answer from https://dondns.example within 15000 ms', count: 3, lastAt: at }
-      : { at, host, type: 'A', event: 'changed', old: `81.0.${i % 250}.1`, new: i >= ENTRIES - HOSTS ? '81.0.2.15' : `81.0.${(i + 1) % 250}.1`, via: 'dyndns' };
+      ? {
+          at,
+          host,
+          type: 'A',
+          event: 'failed',
+          reason: 'transient',
+          message: 'no complete answer from https://dondns.example within 15000 ms',
+          count: 3,
+          lastAt: at,
+        }
+      : {
+          at,
+          host,
+          type: 'A',
+          event: 'changed',
+          old: `81.0.${i % 250}.1`,
+          new: i >= ENTRIES - HOSTS ? '81.0.2.15' : `81.0.${(i + 1) % 250}.1`,
+          via: 'dyndns',
+        };
   });
   writeFileSync(join(dir, 'history.json'), JSON.stringify({ version: 1, entries }));
   return dir;
 }
 const env = (name, extra = {}) => ({
-  PATH: process.env.PATH, HOME: work, DDEDGE_STATE_DIR: seededStateDir(name),
-  DDEDGE_DYNDNS_URL: info.dyndnsUrl, DDEDGE_DYNDNS_USER: info.dyndnsUser, DDEDGE_DYNDNS_KEY: info.dyndnsKey,
-  DDEDGE_IP: '81.0.2.15', DDEDGE_HOSTS: hosts.join(','), DDEDGE_INTERVAL: '1h', ...extra,
+  PATH: process.env.PATH,
+  HOME: work,
+  DDEDGE_STATE_DIR: seededStateDir(name),
+  DDEDGE_DYNDNS_URL: info.dyndnsUrl,
+  DDEDGE_DYNDNS_USER: info.dyndnsUser,
+  DDEDGE_DYNDNS_KEY: info.dyndnsKey,
+  DDEDGE_IP: '81.0.2.15',
+  DDEDGE_HOSTS: hosts.join(','),
+  DDEDGE_INTERVAL: '1h',
+  ...extra,
 });
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const p95 = (xs) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.95))];
 
 async function daemon(name, extraArgs, extraEnv = {}) {
-  const child = spawn(process.execPath, [ddedge, 'daemon', ...extraArgs], { env: env(name, extraEnv), stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [ddedge, 'daemon', ...extraArgs], {
+    env: env(name, extraEnv),
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   children.push(child);
   let log = '';
-  await new Promise((resolve) => child.stderr.on('data', (d) => ((log += d), /daemon started/.test(log) && setTimeout(resolve, 1500))));
-  return { child, url: /at (http:\S+)\//.exec(log)?.[1], rss: () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))[1]) / 1024 };
+  await new Promise((resolve) =>
+    child.stderr.on('data', (d) => ((log += d), /daemon started/.test(log) && setTimeout(resolve, 1500))),
+  );
+  return {
+    child,
+    url: /at (http:\S+)\//.exec(log)?.[1],
+    rss: () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))[1]) / 1024,
+  };
 }
 
 const plain = await daemon('plain', []);
@@ -64,8 +113,16 @@ const served = await daemon('served', ['--listen', '127.0.0.1:0'], { DDEDGE_NOTI
 const servedIdle = served.rss();
 const size = Buffer.byteLength(await (await fetch(`${served.url}/`)).text());
 /** Bytes on the wire for a browser that takes gzip. */
-const transferred = await new Promise((resolve) => http.get(`${served.url}/`, { headers: { 'accept-encoding': 'gzip' } }, (res) => { let n = 0; res.on('data', (d) => (n += d.length)); res.on('end', () => resolve(n)); }));
-console.log(`| ${HOSTS} hosts, ${ENTRIES} history entries (200 sequential requests) | bytes | first byte, median ms | p95 ms |\n|---|---|---|---|`);
+const transferred = await new Promise((resolve) =>
+  http.get(`${served.url}/`, { headers: { 'accept-encoding': 'gzip' } }, (res) => {
+    let n = 0;
+    res.on('data', (d) => (n += d.length));
+    res.on('end', () => resolve(n));
+  }),
+);
+console.log(
+  `| ${HOSTS} hosts, ${ENTRIES} history entries (200 sequential requests) | bytes | first byte, median ms | p95 ms |\n|---|---|---|---|`,
+);
 for (const path of ['/', '/?page=20', '/healthz']) {
   const xs = [];
   let bytes = 0;
@@ -77,15 +134,22 @@ for (const path of ['/', '/?page=20', '/healthz']) {
   }
   console.log(`| ${path} | ${bytes} | ${median(xs).toFixed(2)} | ${p95(xs).toFixed(2)} |`);
 }
-console.log(`\nThe page: ${(size / 1024).toFixed(1)} KiB of HTML, ${(transferred / 1024).toFixed(1)} KiB on the wire with gzip.`);
-console.log(`\n| daemon, ${HOSTS} hosts | RSS MiB |\n|---|---|\n| without --listen and --notify | ${plain.rss().toFixed(1)} |\n| with --listen and --notify, before any request | ${servedIdle.toFixed(1)} |\n| with --listen and --notify, after 600 requests | ${served.rss().toFixed(1)} |`);
+console.log(
+  `\nThe page: ${(size / 1024).toFixed(1)} KiB of HTML, ${(transferred / 1024).toFixed(1)} KiB on the wire with gzip.`,
+);
+console.log(
+  `\n| daemon, ${HOSTS} hosts | RSS MiB |\n|---|---|\n| without --listen and --notify | ${plain.rss().toFixed(1)} |\n| with --listen and --notify, before any request | ${servedIdle.toFixed(1)} |\n| with --listen and --notify, after 600 requests | ${served.rss().toFixed(1)} |`,
+);
 for (const d of [plain, served]) d.child.kill('SIGTERM');
 
 // The unchanged cycle: the same state each time (nothing sent, nothing to tell).
 const cases = {
   'node -e 0': [['-e', '0'], {}],
   [`update, ${HOSTS} hosts, nothing to do`]: [[ddedge, 'update'], env('u1')],
-  [`update, ${HOSTS} hosts, nothing to do, --notify set`]: [[ddedge, 'update'], env('u2', { DDEDGE_NOTIFY: notifyUrl })],
+  [`update, ${HOSTS} hosts, nothing to do, --notify set`]: [
+    [ddedge, 'update'],
+    env('u2', { DDEDGE_NOTIFY: notifyUrl }),
+  ],
 };
 const times = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
 for (let i = 0; i < RUNS; i++) {
@@ -98,7 +162,8 @@ for (let i = 0; i < RUNS; i++) {
 }
 const floor = median(times['node -e 0']);
 console.log(`\n| run (${RUNS} interleaved) | median ms | ratio to node -e 0 |\n|---|---|---|`);
-for (const [name, xs] of Object.entries(times)) console.log(`| ${name} | ${median(xs).toFixed(1)} | ${(median(xs) / floor).toFixed(2)} × |`);
+for (const [name, xs] of Object.entries(times))
+  console.log(`| ${name} | ${median(xs).toFixed(1)} | ${(median(xs) / floor).toFixed(2)} × |`);
 receiver.close();
 sandbox.kill('SIGTERM');
 rmSync(work, { recursive: true, force: true });

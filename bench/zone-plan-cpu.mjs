@@ -26,16 +26,66 @@ if (!checkzone) {
   process.exit(0);
 }
 const work = mkdtempSync(join(tmpdir(), 'ddedge-bench-plan-cpu-'));
-const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 const loadBefore = load();
 
 // The provider over HTTPS, as a user's plan reaches it: a TLS front for the sandbox.
 const openssl = (...args) => execFileSync('openssl', args, { cwd: work, stdio: 'pipe' });
-openssl('req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '1', '-subj', '/CN=bench CA');
-openssl('req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=localhost');
+openssl(
+  'req',
+  '-x509',
+  '-newkey',
+  'ec',
+  '-pkeyopt',
+  'ec_paramgen_curve:prime256v1',
+  '-nodes',
+  '-keyout',
+  'ca.key',
+  '-out',
+  'ca.pem',
+  '-days',
+  '1',
+  '-subj',
+  '/CN=bench CA',
+);
+openssl(
+  'req',
+  '-newkey',
+  'ec',
+  '-pkeyopt',
+  'ec_paramgen_curve:prime256v1',
+  '-nodes',
+  '-keyout',
+  'server.key',
+  '-out',
+  'server.csr',
+  '-subj',
+  '/CN=localhost',
+);
 writeFileSync(join(work, 'ext.cnf'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\n');
-openssl('x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'server.pem', '-days', '1', '-extfile', 'ext.cnf');
-const sandbox = spawn(process.execPath, [ddedge, 'sandbox', '--port', '0', '--json'], { stdio: ['ignore', 'pipe', 'ignore'] });
+openssl(
+  'x509',
+  '-req',
+  '-in',
+  'server.csr',
+  '-CA',
+  'ca.pem',
+  '-CAkey',
+  'ca.key',
+  '-CAcreateserial',
+  '-out',
+  'server.pem',
+  '-days',
+  '1',
+  '-extfile',
+  'ext.cnf',
+);
+const sandbox = spawn(process.execPath, [ddedge, 'sandbox', '--port', '0', '--json'], {
+  stdio: ['ignore', 'pipe', 'ignore'],
+});
 process.on('exit', () => {
   sandbox.kill('SIGTERM');
   rmSync(work, { recursive: true, force: true });
@@ -43,12 +93,27 @@ process.on('exit', () => {
 const info = await new Promise((resolve) => sandbox.stdout.once('data', (d) => resolve(JSON.parse(String(d)))));
 const upstream = new URL(info.apiUrl);
 const agent = new http.Agent({ keepAlive: true });
-const proxy = https.createServer({ cert: readFileSync(join(work, 'server.pem')), key: readFileSync(join(work, 'server.key')) }, (req, res) => {
-  req.pipe(http.request({ host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers, agent }, (answer) => {
-    res.writeHead(answer.statusCode, answer.headers);
-    answer.pipe(res);
-  }));
-});
+const proxy = https.createServer(
+  { cert: readFileSync(join(work, 'server.pem')), key: readFileSync(join(work, 'server.key')) },
+  (req, res) => {
+    req.pipe(
+      http.request(
+        {
+          host: upstream.hostname,
+          port: upstream.port,
+          path: req.url,
+          method: req.method,
+          headers: req.headers,
+          agent,
+        },
+        (answer) => {
+          res.writeHead(answer.statusCode, answer.headers);
+          answer.pipe(res);
+        },
+      ),
+    );
+  },
+);
 await new Promise((resolve) => proxy.listen(0, '127.0.0.1', resolve));
 const env = {
   PATH: process.env.PATH,
@@ -63,11 +128,23 @@ const env = {
 
 // The zone of bench/zone.mjs (A and TXT), in a file BIND loads too (SOA and NS, which ddedge
 // leaves to the provider): the same file for both programs.
-const record = (i) => (i % 5 === 4 ? `h${i} TXT "record ${i} of the bench zone"` : `h${i} A 10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`);
+const record = (i) =>
+  i % 5 === 4
+    ? `h${i} TXT "record ${i} of the bench zone"`
+    : `h${i} A 10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
 const file = join(work, `zone-${SIZE}.zone`);
-writeFileSync(file, `$ORIGIN ${ZONE}.\n$TTL 3600\n@ SOA ns1.example.net. hostmaster.example.net. 1 3600 600 86400 300\n@ NS ns1.example.net.\n@ NS ns2.example.net.\n${Array.from({ length: SIZE }, (_, i) => record(i)).join('\n')}\n`);
+writeFileSync(
+  file,
+  `$ORIGIN ${ZONE}.\n$TTL 3600\n@ SOA ns1.example.net. hostmaster.example.net. 1 3600 600 86400 300\n@ NS ns1.example.net.\n@ NS ns2.example.net.\n${Array.from({ length: SIZE }, (_, i) => record(i)).join('\n')}\n`,
+);
 const run = (name, args, command) => runOnce({ name, args, command }, env, true);
-await runOnce({ name: 'service create', args: [ddedge, 'api', 'service', 'create', '--serviceName', ZONE, '--productkey', 'corporate'] }, env);
+await runOnce(
+  {
+    name: 'service create',
+    args: [ddedge, 'api', 'service', 'create', '--serviceName', ZONE, '--productkey', 'corporate'],
+  },
+  env,
+);
 await runOnce({ name: 'apply', args: [ddedge, 'zone', 'apply', file, '--force'] }, env);
 
 const before = process.env.BENCH_ZONE_BEFORE && join(process.env.BENCH_ZONE_BEFORE, 'dist', 'ddedge.mjs');
@@ -76,18 +153,25 @@ const rows = {
   'node -e 0': () => run('node -e 0', ['-e', '0']),
   'named-checkzone -i none': () => run('named-checkzone', ['-q', '-i', 'none', ZONE, file], checkzone),
   'ddedge zone plan (no change)': () => run('zone plan', [ddedge, 'zone', 'plan', file, '--expect-no-changes']),
-  ...(before ? { [beforeRow]: () => run('zone plan before', [before, 'zone', 'plan', file, '--expect-no-changes']) } : {}),
+  ...(before
+    ? { [beforeRow]: () => run('zone plan before', [before, 'zone', 'plan', file, '--expect-no-changes']) }
+    : {}),
 };
 const cpu = Object.fromEntries(Object.keys(rows).map((k) => [k, []]));
-for (let round = 0; round < ROUNDS; round++) for (const [name, once] of Object.entries(rows)) cpu[name].push((await once()).cpuMs);
+for (let round = 0; round < ROUNDS; round++)
+  for (const [name, once] of Object.entries(rows)) cpu[name].push((await once()).cpuMs);
 const bind = median(cpu['named-checkzone -i none']);
 const floor = median(cpu['node -e 0']);
-console.log(`zone plan of ${SIZE.toLocaleString('en')} records beside named-checkzone -i none: CPU ms (user + system), median of ${ROUNDS} interleaved rounds, node ${process.version}; load average ${loadBefore} before, ${load()} after\n`);
+console.log(
+  `zone plan of ${SIZE.toLocaleString('en')} records beside named-checkzone -i none: CPU ms (user + system), median of ${ROUNDS} interleaved rounds, node ${process.version}; load average ${loadBefore} before, ${load()} after\n`,
+);
 console.log('| program | CPU ms | × named-checkzone | × node -e 0 | runs (ms) |');
 console.log('|---|---:|---:|---:|---|');
 for (const [name, values] of Object.entries(cpu)) {
   const m = median(values);
-  console.log(`| ${name} | ${m.toFixed(0)} | ${(m / bind).toFixed(2)} | ${(m / floor).toFixed(2)} | ${values.map((v) => v.toFixed(0)).join(' ')} |`);
+  console.log(
+    `| ${name} | ${m.toFixed(0)} | ${(m / bind).toFixed(2)} | ${(m / floor).toFixed(2)} | ${values.map((v) => v.toFixed(0)).join(' ')} |`,
+  );
 }
 
 // Instruction counts: callgrind counts every instruction the process runs (its threads too).
@@ -98,14 +182,31 @@ if (process.env.BENCH_CALLGRIND === '1') {
     const counted = (args) =>
       new Promise((resolve) => {
         const out = join(work, 'callgrind.out');
-        const child = spawn('valgrind', ['--tool=callgrind', '--trace-children=no', '--smc-check=all-non-file', `--callgrind-out-file=${out}`, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+        const child = spawn(
+          'valgrind',
+          [
+            '--tool=callgrind',
+            '--trace-children=no',
+            '--smc-check=all-non-file',
+            `--callgrind-out-file=${out}`,
+            ...args,
+          ],
+          { env, stdio: ['ignore', 'ignore', 'pipe'] },
+        );
         let stderr = '';
         child.stderr.on('data', (d) => (stderr += d));
         child.on('exit', (code) => {
           rmSync(out, { force: true });
           const total = /Collected : (\d+)/.exec(stderr)?.[1];
           // A run that failed (a timeout under valgrind's slowness) counts nothing.
-          if (code !== 0) console.log(`callgrind of ${args.join(' ')} exited ${code}: ${stderr.split('\n').filter((l) => !l.startsWith('==')).join(' ').slice(0, 300)}`);
+          if (code !== 0)
+            console.log(
+              `callgrind of ${args.join(' ')} exited ${code}: ${stderr
+                .split('\n')
+                .filter((l) => !l.startsWith('=='))
+                .join(' ')
+                .slice(0, 300)}`,
+            );
           resolve(total && code === 0 ? Number(total) : NaN);
         });
       });
@@ -119,15 +220,29 @@ if (process.env.BENCH_CALLGRIND === '1') {
     console.log('\nInstructions (valgrind callgrind, one run each):\n');
     console.log('| program | instructions | × named-checkzone |');
     console.log('|---|---:|---:|');
-    for (const [name, n] of Object.entries(counts)) console.log(`| ${name} | ${Number.isNaN(n) ? 'failed' : `${(n / 1e6).toFixed(0)} M`} | ${(n / base).toFixed(2)} |`);
+    for (const [name, n] of Object.entries(counts))
+      console.log(
+        `| ${name} | ${Number.isNaN(n) ? 'failed' : `${(n / 1e6).toFixed(0)} M`} | ${(n / base).toFixed(2)} |`,
+      );
   }
 }
 
 // Where the plan's time goes: self time by function, one profiled run.
 const dir = join(work, 'profile');
 // Spawned, not spawnSync: this process's event loop serves the TLS front the plan talks to.
-await runOnce({ name: 'profiled zone plan', args: ['--cpu-prof', `--cpu-prof-dir=${dir}`, ddedge, 'zone', 'plan', file] }, env);
-const profile = JSON.parse(readFileSync(join(dir, readdirSync(dir).find((f) => f.endsWith('.cpuprofile'))), 'utf8'));
+await runOnce(
+  { name: 'profiled zone plan', args: ['--cpu-prof', `--cpu-prof-dir=${dir}`, ddedge, 'zone', 'plan', file] },
+  env,
+);
+const profile = JSON.parse(
+  readFileSync(
+    join(
+      dir,
+      readdirSync(dir).find((f) => f.endsWith('.cpuprofile')),
+    ),
+    'utf8',
+  ),
+);
 console.log(`\nThe profiled zone plan, functions by self time (share of all samples):\n`);
 for (const line of topSelfTime(profile)) console.log(line);
 proxy.close();
@@ -146,5 +261,8 @@ function topSelfTime(p) {
     self.set(key, (self.get(key) ?? 0) + dt);
     total += dt;
   }
-  return [...self].sort((a, b) => b[1] - a[1]).slice(0, TOP).map(([key, t]) => `${((100 * t) / total).toFixed(1)}% ${(t / 1000).toFixed(0)} ms ${key}`);
+  return [...self]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, TOP)
+    .map(([key, t]) => `${((100 * t) / total).toFixed(1)}% ${(t / 1000).toFixed(0)} ms ${key}`);
 }

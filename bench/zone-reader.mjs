@@ -13,7 +13,10 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 
 const ZONE = 'bench.example';
-for (const [tool, args, from] of [['named-checkzone', ['-v'], 'bind9-utils'], ['/usr/bin/time', ['true'], 'time']]) {
+for (const [tool, args, from] of [
+  ['named-checkzone', ['-v'], 'bind9-utils'],
+  ['/usr/bin/time', ['true'], 'time'],
+]) {
   if (spawnSync(tool, args).error) {
     console.log(`${tool} is not installed (Debian package ${from}): nothing to measure the reader against`);
     process.exit(0);
@@ -50,11 +53,20 @@ await build({
 
 /** A zone as a user's file holds it: mostly A and AAAA, then CNAME, MX, TXT, SRV, CAA. */
 function zoneText(count) {
-  const lines = [`$ORIGIN ${ZONE}.`, '$TTL 3600', `@ IN SOA ns1.example.net. hostmaster.${ZONE}. 1 3600 600 86400 300`, '@ IN NS ns1.example.net.', '@ IN NS ns2.example.net.'];
+  const lines = [
+    `$ORIGIN ${ZONE}.`,
+    '$TTL 3600',
+    `@ IN SOA ns1.example.net. hostmaster.${ZONE}. 1 3600 600 86400 300`,
+    '@ IN NS ns1.example.net.',
+    '@ IN NS ns2.example.net.',
+  ];
   for (let i = 0; i < count; i++) {
     const octets = `${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
     switch (i % 10) {
-      case 0: case 1: case 2: case 3:
+      case 0:
+      case 1:
+      case 2:
+      case 3:
         lines.push(`host${i} IN A 10.${octets}`);
         break;
       case 4:
@@ -93,7 +105,9 @@ function timed(file, args) {
 }
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-console.log('| records | program | CPU ms | peak RSS MiB | CPU × named-checkzone | RSS × named-checkzone | reader µs/record |');
+console.log(
+  '| records | program | CPU ms | peak RSS MiB | CPU × named-checkzone | RSS × named-checkzone | reader µs/record |',
+);
 console.log('|---|---|---|---|---|---|---|');
 for (const count of sizes) {
   const file = join(work, `zone-${count}.zone`);
@@ -111,7 +125,10 @@ for (const count of sizes) {
     const cpu = stat(name, 'cpuMs');
     const rss = stat(name, 'rssKb');
     const perRecord = name === 'ddedge reader' ? (stat(name, 'readerUs') / count).toFixed(2) : '';
-    if (name === 'ddedge reader' && runs[name][0].records !== count) throw new Error(`the reader read ${runs[name][0].records} records of ${count}`);
-    console.log(`| ${count.toLocaleString('en')} | ${name} | ${cpu.toFixed(0)} | ${(rss / 1024).toFixed(1)} | ${(cpu / bind.cpu).toFixed(2)} | ${(rss / bind.rss).toFixed(2)} | ${perRecord} |`);
+    if (name === 'ddedge reader' && runs[name][0].records !== count)
+      throw new Error(`the reader read ${runs[name][0].records} records of ${count}`);
+    console.log(
+      `| ${count.toLocaleString('en')} | ${name} | ${cpu.toFixed(0)} | ${(rss / 1024).toFixed(1)} | ${(cpu / bind.cpu).toFixed(2)} | ${(rss / bind.rss).toFixed(2)} | ${perRecord} |`,
+    );
   }
 }

@@ -27,12 +27,59 @@ const ZONE = 'bench.example';
 const checkzone = ['/usr/bin/named-checkzone', '/usr/sbin/named-checkzone'].find(existsSync);
 
 const openssl = (...args) => execFileSync('openssl', args, { cwd: work, stdio: 'pipe' });
-openssl('req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '1', '-subj', '/CN=bench CA');
-openssl('req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=localhost');
+openssl(
+  'req',
+  '-x509',
+  '-newkey',
+  'ec',
+  '-pkeyopt',
+  'ec_paramgen_curve:prime256v1',
+  '-nodes',
+  '-keyout',
+  'ca.key',
+  '-out',
+  'ca.pem',
+  '-days',
+  '1',
+  '-subj',
+  '/CN=bench CA',
+);
+openssl(
+  'req',
+  '-newkey',
+  'ec',
+  '-pkeyopt',
+  'ec_paramgen_curve:prime256v1',
+  '-nodes',
+  '-keyout',
+  'server.key',
+  '-out',
+  'server.csr',
+  '-subj',
+  '/CN=localhost',
+);
 writeFileSync(join(work, 'ext.cnf'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\n');
-openssl('x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'server.pem', '-days', '1', '-extfile', 'ext.cnf');
+openssl(
+  'x509',
+  '-req',
+  '-in',
+  'server.csr',
+  '-CA',
+  'ca.pem',
+  '-CAkey',
+  'ca.key',
+  '-CAcreateserial',
+  '-out',
+  'server.pem',
+  '-days',
+  '1',
+  '-extfile',
+  'ext.cnf',
+);
 
-const sandbox = spawn(process.execPath, [ddedge, 'sandbox', '--port', '0', '--json'], { stdio: ['ignore', 'pipe', 'ignore'] });
+const sandbox = spawn(process.execPath, [ddedge, 'sandbox', '--port', '0', '--json'], {
+  stdio: ['ignore', 'pipe', 'ignore'],
+});
 const info = await new Promise((resolve) => sandbox.stdout.once('data', (d) => resolve(JSON.parse(String(d)))));
 const upstream = new URL(info.apiUrl);
 const agent = new http.Agent({ keepAlive: true });
@@ -40,20 +87,33 @@ const agent = new http.Agent({ keepAlive: true });
 const counts = new Map();
 let inFlight = 0;
 let maxInFlight = 0;
-const proxy = https.createServer({ cert: readFileSync(join(work, 'server.pem')), key: readFileSync(join(work, 'server.key')) }, (req, res) => {
-  const chunks = [];
-  req.on('data', (c) => chunks.push(c));
-  req.on('end', () => {
-    const operation = req.url.split('/').filter(Boolean).join('/');
-    counts.set(operation, (counts.get(operation) ?? 0) + 1);
-    maxInFlight = Math.max(maxInFlight, ++inFlight);
-    const forward = http.request({ host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers, agent }, (answer) => {
-      res.writeHead(answer.statusCode, answer.headers);
-      answer.pipe(res).on('finish', () => inFlight--);
+const proxy = https.createServer(
+  { cert: readFileSync(join(work, 'server.pem')), key: readFileSync(join(work, 'server.key')) },
+  (req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      const operation = req.url.split('/').filter(Boolean).join('/');
+      counts.set(operation, (counts.get(operation) ?? 0) + 1);
+      maxInFlight = Math.max(maxInFlight, ++inFlight);
+      const forward = http.request(
+        {
+          host: upstream.hostname,
+          port: upstream.port,
+          path: req.url,
+          method: req.method,
+          headers: req.headers,
+          agent,
+        },
+        (answer) => {
+          res.writeHead(answer.statusCode, answer.headers);
+          answer.pipe(res).on('finish', () => inFlight--);
+        },
+      );
+      forward.end(Buffer.concat(chunks));
     });
-    forward.end(Buffer.concat(chunks));
-  });
-});
+  },
+);
 await new Promise((resolve) => proxy.listen(0, '127.0.0.1', resolve));
 const apiUrl = `https://127.0.0.1:${proxy.address().port}`;
 const resetCounts = () => {
@@ -73,14 +133,18 @@ const env = {
   DDEDGE_SERVICE: ZONE,
 };
 /** One run of a program: wall ms (or, with memory, CPU ms and peak RSS); a failure stops the bench. */
-const run = (args, memory = false, command = undefined) => runOnce({ name: args.join(' '), args, command }, env, memory);
+const run = (args, memory = false, command = undefined) =>
+  runOnce({ name: args.join(' '), args, command }, env, memory);
 const ddedgeRun = (args, memory = false) => run([ddedge, ...args], memory);
 const zoneFile = (name, lines) => {
   const path = join(work, name);
   writeFileSync(path, `$ORIGIN ${ZONE}.\n${lines.join('\n')}\n`);
   return path;
 };
-const record = (i, ttl = '') => (i % 5 === 4 ? `h${i} ${ttl}TXT "record ${i} of the bench zone"` : `h${i} ${ttl}A 10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`);
+const record = (i, ttl = '') =>
+  i % 5 === 4
+    ? `h${i} ${ttl}TXT "record ${i} of the bench zone"`
+    : `h${i} ${ttl}A 10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
 
 // However the bench ends, the sandbox it started stops with it.
 process.on('exit', () => sandbox.kill('SIGTERM'));
@@ -113,12 +177,25 @@ agent.destroy();
 /** ddedge's zone reader alone (the same source as dist/), bundled here: reading the file, nothing else. */
 const readerBundle = join(work, 'reader.mjs');
 const { build } = await import('esbuild');
-await build({ entryPoints: [join(import.meta.dirname, '..', 'src', 'zone', 'apply', 'zone-files.ts')], bundle: true, platform: 'node', format: 'esm', outfile: readerBundle, logLevel: 'error' });
+await build({
+  entryPoints: [join(import.meta.dirname, '..', 'src', 'zone', 'apply', 'zone-files.ts')],
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  outfile: readerBundle,
+  logLevel: 'error',
+});
 const readFile = join(work, 'read-file.mjs');
-writeFileSync(readFile, `import { readFileSync } from 'node:fs';\nimport { readZoneText } from ${JSON.stringify(readerBundle)};\nconst wanted = readZoneText(readFileSync(process.argv[2], 'utf8'), { zone: ${JSON.stringify(ZONE)}, file: process.argv[2] });\nif (!wanted.records.length) process.exit(3);\n`);
+writeFileSync(
+  readFile,
+  `import { readFileSync } from 'node:fs';\nimport { readZoneText } from ${JSON.stringify(readerBundle)};\nconst wanted = readZoneText(readFileSync(process.argv[2], 'utf8'), { zone: ${JSON.stringify(ZONE)}, file: process.argv[2] });\nif (!wanted.records.length) process.exit(3);\n`,
+);
 
 // --- The fixed cost: a plan of 5 records ---------------------------------------------------
-const small = zoneFile('small.zone', Array.from({ length: 5 }, (_, i) => record(i)));
+const small = zoneFile(
+  'small.zone',
+  Array.from({ length: 5 }, (_, i) => record(i)),
+);
 await ddedgeRun(['zone', 'apply', small, '--force']);
 const base = [];
 const tiny = [];
@@ -141,7 +218,11 @@ for (let i = 0; i < Math.max(RUNS, 7); i++) {
 const rows = [];
 const row = (name, ms, notes = '') => rows.push(`| ${name} | ${ms.toFixed(1)} | ${(ms / b).toFixed(2)} | ${notes} |`);
 row('node -e 0', b);
-row('zone plan, 5 records', median(tiny), `target at most 2.5 x; CPU ${median(tinyCpu).toFixed(0)} ms, ${(median(tinyCpu) / median(baseCpu)).toFixed(2)} x node -e 0's ${median(baseCpu).toFixed(0)} ms; calls: ${JSON.stringify(tinyCalls)}`);
+row(
+  'zone plan, 5 records',
+  median(tiny),
+  `target at most 2.5 x; CPU ${median(tinyCpu).toFixed(0)} ms, ${(median(tinyCpu) / median(baseCpu)).toFixed(2)} x node -e 0's ${median(baseCpu).toFixed(0)} ms; calls: ${JSON.stringify(tinyCalls)}`,
+);
 
 /** Median wall ms of `runs` runs of `args`, with `before` (untimed) ahead of each; and the calls of the last. */
 async function measured(args, runs, before) {
@@ -163,7 +244,10 @@ for (const size of SIZES) {
   const label = size.toLocaleString('en');
   const lines = Array.from({ length: size }, (_, i) => record(i));
   const file = zoneFile(`zone-${size}.zone`, lines);
-  const ttlChanged = zoneFile(`zone-${size}-ttl.zone`, lines.map((l, i) => (i % 100 === 7 ? record(i, '600 ') : l)));
+  const ttlChanged = zoneFile(
+    `zone-${size}-ttl.zone`,
+    lines.map((l, i) => (i % 100 === 7 ? record(i, '600 ') : l)),
+  );
   const toEmpty = () => ddedgeRun(['zone', 'apply', empty, '--force']);
   const filled = () => ddedgeRun(['zone', 'apply', file, '--force']);
 
@@ -172,16 +256,35 @@ for (const size of SIZES) {
   const exported = await measured(['zone', 'export', '--output', join(work, 'export.zone')], runs);
   const plan = await measured(['zone', 'plan', file], runs);
   const applyTtl = await measured(['zone', 'apply', ttlChanged, '--force'], runs, filled);
-  row(`list calls alone, ${label}`, list.ms, `a keep-alive client fetching the pages; calls: ${JSON.stringify(list.calls)}`);
-  row(`zone export, ${label}`, exported.ms, `${(exported.ms / list.ms).toFixed(2)} x the list calls alone; calls: ${JSON.stringify(exported.calls)}`);
-  row(`zone plan, ${label}, no change`, plan.ms, `${(plan.ms / list.ms).toFixed(2)} x the list calls alone; calls: ${JSON.stringify(plan.calls)}`);
+  row(
+    `list calls alone, ${label}`,
+    list.ms,
+    `a keep-alive client fetching the pages; calls: ${JSON.stringify(list.calls)}`,
+  );
+  row(
+    `zone export, ${label}`,
+    exported.ms,
+    `${(exported.ms / list.ms).toFixed(2)} x the list calls alone; calls: ${JSON.stringify(exported.calls)}`,
+  );
+  row(
+    `zone plan, ${label}, no change`,
+    plan.ms,
+    `${(plan.ms / list.ms).toFixed(2)} x the list calls alone; calls: ${JSON.stringify(plan.calls)}`,
+  );
   row(`zone apply, ${label} into an empty zone`, applyAll.ms, `calls: ${JSON.stringify(applyAll.calls)}`);
-  row(`zone apply, TTL of 1% (${(size / 100).toLocaleString('en')}) changed`, applyTtl.ms, `calls: ${JSON.stringify(applyTtl.calls)}`);
+  row(
+    `zone apply, TTL of 1% (${(size / 100).toLocaleString('en')}) changed`,
+    applyTtl.ms,
+    `calls: ${JSON.stringify(applyTtl.calls)}`,
+  );
 
   // Reading the file: CPU and peak memory of ddedge's reader and of BIND's, side by side, on
   // the same file with the SOA and NS BIND needs (ddedge reads them and leaves them to the provider).
   const complete = join(work, `complete-${size}.zone`);
-  writeFileSync(complete, `$ORIGIN ${ZONE}.\n$TTL 3600\n@ SOA ns1.example.net. hostmaster.example.net. 1 3600 600 86400 300\n@ NS ns1.example.net.\n@ NS ns2.example.net.\n${lines.join('\n')}\n`);
+  writeFileSync(
+    complete,
+    `$ORIGIN ${ZONE}.\n$TTL 3600\n@ SOA ns1.example.net. hostmaster.example.net. 1 3600 600 86400 300\n@ NS ns1.example.net.\n@ NS ns2.example.net.\n${lines.join('\n')}\n`,
+  );
   const ours = [];
   const bind = [];
   for (let i = 0; i < runs; i++) {
@@ -196,18 +299,33 @@ for (const size of SIZES) {
 }
 
 // --- Apply of 200 creates, one by one and in one dnssetzone ------------------------------------
-const creates = zoneFile('creates.zone', Array.from({ length: 200 }, (_, i) => `c${i} A 192.0.2.${i % 250}`));
+const creates = zoneFile(
+  'creates.zone',
+  Array.from({ length: 200 }, (_, i) => `c${i} A 192.0.2.${i % 250}`),
+);
 for (const method of ['calls', 'auto']) {
-  const m = await measured(['zone', 'apply', creates, '--method', method], RUNS, () => ddedgeRun(['zone', 'apply', empty, '--force']));
-  const writes = Object.entries(m.calls).filter(([k]) => k !== 'dnslist' && k !== 'inFlight').reduce((n, [, v]) => n + v, 0);
-  row(`zone apply, 200 creates (--method ${method})`, m.ms, `${writes} write call${writes === 1 ? '' : 's'}${writes > 1 ? `, ${((writes / m.ms) * 1000).toFixed(0)} calls/s` : ''}; calls: ${JSON.stringify(m.calls)}`);
+  const m = await measured(['zone', 'apply', creates, '--method', method], RUNS, () =>
+    ddedgeRun(['zone', 'apply', empty, '--force']),
+  );
+  const writes = Object.entries(m.calls)
+    .filter(([k]) => k !== 'dnslist' && k !== 'inFlight')
+    .reduce((n, [, v]) => n + v, 0);
+  row(
+    `zone apply, 200 creates (--method ${method})`,
+    m.ms,
+    `${writes} write call${writes === 1 ? '' : 's'}${writes > 1 ? `, ${((writes / m.ms) * 1000).toFixed(0)} calls/s` : ''}; calls: ${JSON.stringify(m.calls)}`,
+  );
 }
 
-console.log(`ddedge zone bench: median of ${RUNS} runs (${LARGE_RUNS} at 100,000 records), node ${process.version}, sandbox over HTTPS through a counting proxy, ${new Date().toISOString()}\n`);
+console.log(
+  `ddedge zone bench: median of ${RUNS} runs (${LARGE_RUNS} at 100,000 records), node ${process.version}, sandbox over HTTPS through a counting proxy, ${new Date().toISOString()}\n`,
+);
 console.log('| scenario | wall ms | × node -e 0 | notes |');
 console.log('|---|---:|---:|---|');
 for (const line of rows) console.log(line);
-console.log('\nReading the file (master file of A and TXT records): CPU ms and peak RSS, ddedge\'s reader (bundled from src/zone, run by node) beside `named-checkzone -i none`\n');
+console.log(
+  "\nReading the file (master file of A and TXT records): CPU ms and peak RSS, ddedge's reader (bundled from src/zone, run by node) beside `named-checkzone -i none`\n",
+);
 console.log('| records | ddedge CPU ms | ddedge MiB | named-checkzone CPU ms | named-checkzone MiB | ratio |');
 console.log('|---:|---:|---:|---:|---:|---|');
 for (const line of reading) console.log(line);

@@ -36,7 +36,12 @@ export function cacheFolderOf(env: NodeJS.ProcessEnv, singleExecutable: boolean)
   // systemd's CacheDirectory= (a list when it names several): a folder made for the service.
   const systemd = CACHE_DIRECTORY?.split(':')[0];
   if (systemd && isAbsolute(systemd)) return { base: systemd, path: join(systemd, name), parent: systemd, sameKind };
-  const base = XDG_CACHE_HOME && isAbsolute(XDG_CACHE_HOME) ? XDG_CACHE_HOME : HOME && isAbsolute(HOME) && HOME !== '/' ? join(HOME, '.cache') : undefined;
+  const base =
+    XDG_CACHE_HOME && isAbsolute(XDG_CACHE_HOME)
+      ? XDG_CACHE_HOME
+      : HOME && isAbsolute(HOME) && HOME !== '/'
+        ? join(HOME, '.cache')
+        : undefined;
   return base ? { base, path: join(base, 'ddedge', name), parent: join(base, 'ddedge'), sameKind } : undefined;
 }
 
@@ -119,6 +124,7 @@ export function removeOtherNodes(folder: CacheFolder): void {
   const own = folder.path.slice(folder.parent.length + 1);
   for (const name of fs().readdirSync(folder.parent)) {
     // rmSync removes a link itself, never what it points to.
-    if (name !== own && folder.sameKind.test(name)) fs().rmSync(path().join(folder.parent, name), { recursive: true, force: true });
+    if (name !== own && folder.sameKind.test(name))
+      fs().rmSync(path().join(folder.parent, name), { recursive: true, force: true });
   }
 }

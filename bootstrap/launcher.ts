@@ -86,7 +86,9 @@ function nativeCrc32(): ((data: Uint8Array) => number) | undefined {
   if (typeof binding !== 'function' || binding.name !== 'binding') return undefined;
   try {
     const native = (binding('zlib') as { crc32?: unknown }).crc32;
-    return typeof native === 'function' ? (data) => (native as (data: Uint8Array, value: number) => number)(data, 0) : undefined;
+    return typeof native === 'function'
+      ? (data) => (native as (data: Uint8Array, value: number) => number)(data, 0)
+      : undefined;
   } catch {
     return undefined;
   }
@@ -101,7 +103,9 @@ function nativeCrc32(): ((data: Uint8Array) => number) | undefined {
 function refuseOldNode(): void {
   const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
   if (typeof process.getBuiltinModule === 'function' && (major > 20 || (major === 20 && minor >= 18))) return;
-  console.error(`ddedge: needs Node.js 20.18 or newer (20, 22, 24 or 26), and this is Node.js ${process.version} (${process.execPath}). Install a newer Node.js, or take ddedge's single executable, which carries its own (README "Install").`);
+  console.error(
+    `ddedge: needs Node.js 20.18 or newer (20, 22, 24 or 26), and this is Node.js ${process.version} (${process.execPath}). Install a newer Node.js, or take ddedge's single executable, which carries its own (README "Install").`,
+  );
   process.exit(2);
 }
 
@@ -111,7 +115,8 @@ function requireFrom(dir: string) {
     const builtin = process.getBuiltinModule(id);
     if (builtin) return builtin;
     // Everything else was bundled: a bare name here is a build mistake, not a lookup to try.
-    if (!id.startsWith('./') && !id.startsWith('../')) throw new Error(`dist/chunks require "${id}", which the build should have bundled`);
+    if (!id.startsWith('./') && !id.startsWith('../'))
+      throw new Error(`dist/chunks require "${id}", which the build should have bundled`);
     return load(resolve(dir, id));
   };
 }
@@ -142,7 +147,14 @@ function load(file: string): ChunkModule['exports'] {
     sources.set(file, source);
     if (!cache || script.cachedDataRejected) uncached.add(file);
     const dir = dirname(file);
-    (script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, requireFrom(dir), module, file, dir);
+    (script.runInThisContext() as (...args: unknown[]) => void).call(
+      module.exports,
+      module.exports,
+      requireFrom(dir),
+      module,
+      file,
+      dir,
+    );
   } catch (error) {
     // Forgotten, as Node forgets a module that threw: the next require fails the same way
     // rather than getting the exports half made.
@@ -201,7 +213,8 @@ function read(path: string): Buffer | undefined {
  * holds. The comparison is a memcmp and the CRC-32 a native one: ~0.1 ms for a cycle's chunks.
  */
 function fitting(saved: Buffer | undefined, compiled: Buffer): Buffer | undefined {
-  if (!saved || saved.length <= compiled.length + 4 || !compiled.equals(saved.subarray(0, compiled.length))) return undefined;
+  if (!saved || saved.length <= compiled.length + 4 || !compiled.equals(saved.subarray(0, compiled.length)))
+    return undefined;
   const data = saved.subarray(compiled.length, saved.length - 4);
   return crc32(data) === saved.readUInt32BE(saved.length - 4) ? data : undefined;
 }

@@ -23,7 +23,10 @@ const builtinsThroughRequire = {
       // The require() inside the shim itself is left to Node.
       args.namespace === 'builtin' ? { path: args.path, external: true } : { path: args.path, namespace: 'builtin' },
     );
-    b.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: 'js' }));
+    b.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => ({
+      contents: `module.exports = require(${JSON.stringify(args.path)});`,
+      loader: 'js',
+    }));
   },
 };
 
@@ -37,8 +40,12 @@ const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url
 // now come from an earlier build than the program beside them.
 await mkdir('dist', { recursive: true });
 const ownOutput = (name) => name === 'chunks' || name === 'types' || /\.(mjs|map|LEGAL\.txt)$/.test(name);
-const earlier = (await readdir('dist', { withFileTypes: true })).filter((entry) => !ownOutput(entry.name)).map((entry) => `dist/${entry.name}${entry.isDirectory() ? '/' : ''}`).sort();
-for (const entry of await readdir('dist')) if (ownOutput(entry)) await rm(join('dist', entry), { recursive: true, force: true });
+const earlier = (await readdir('dist', { withFileTypes: true }))
+  .filter((entry) => !ownOutput(entry.name))
+  .map((entry) => `dist/${entry.name}${entry.isDirectory() ? '/' : ''}`)
+  .sort();
+for (const entry of await readdir('dist'))
+  if (ownOutput(entry)) await rm(join('dist', entry), { recursive: true, force: true });
 
 const options = {
   outdir: 'dist',
@@ -76,19 +83,39 @@ const command = await build({
 });
 const isModule = (file) => file.path.endsWith('.mjs');
 const entry = join(process.cwd(), 'dist', 'chunks', 'main.mjs');
-const chunks = await classicScripts(command.outputFiles.filter(isModule).map(({ path, text }) => ({ path, text: path === entry ? dropRuntimeImport(command.metafile, text) : text })));
-const licences = command.outputFiles.filter((file) => !isModule(file)).map(({ path, text }) => ({ path: path.replace(/\.mjs\.LEGAL\.txt$/, '.cjs.LEGAL.txt'), text }));
+const chunks = await classicScripts(
+  command.outputFiles
+    .filter(isModule)
+    .map(({ path, text }) => ({ path, text: path === entry ? dropRuntimeImport(command.metafile, text) : text })),
+);
+const licences = command.outputFiles
+  .filter((file) => !isModule(file))
+  .map(({ path, text }) => ({ path: path.replace(/\.mjs\.LEGAL\.txt$/, '.cjs.LEGAL.txt'), text }));
 await mkdir('dist/chunks', { recursive: true });
 for (const { path, text } of [...chunks, ...licences]) await writeFile(path, text);
 // The program: the launcher, which runs chunks/main.cjs (see bootstrap/launcher.ts).
-await build({ ...options, splitting: false, minifySyntax: false, minifyWhitespace: false, entryPoints: { ddedge: 'bootstrap/launcher.ts' } });
+await build({
+  ...options,
+  splitting: false,
+  minifySyntax: false,
+  minifyWhitespace: false,
+  entryPoints: { ddedge: 'bootstrap/launcher.ts' },
+});
 await chmod('dist/ddedge.mjs', 0o755);
 // One file: the API client's lazy import() of undici is inlined, not split into chunks. Not
 // minified: Node prints the line an uncaught error was thrown from, and a minified bundle is a
 // few lines of hundreds of kB (59 kB of code on stderr before an ApiError's message); SDK users
 // read this code in their debugger too. It costs 40 kB in the gzipped package; a source map
 // would cost 470 kB with the sources (120 kB without, pointing at files the package lacks).
-await build({ ...options, minifySyntax: false, minifyWhitespace: false, splitting: false, banner: { js: requireShim }, entryPoints: { sdk: 'src/sdk/index.ts' }, plugins: [builtinsInline, builtinsThroughRequire] });
+await build({
+  ...options,
+  minifySyntax: false,
+  minifyWhitespace: false,
+  splitting: false,
+  banner: { js: requireShim },
+  entryPoints: { sdk: 'src/sdk/index.ts' },
+  plugins: [builtinsInline, builtinsThroughRequire],
+});
 
 // V8's code cache for a common cycle's chunks. Without it ddedge works the same, slower.
 const cached = await makeCodeCache('dist').catch((error) => {
@@ -97,9 +124,16 @@ const cached = await makeCodeCache('dist').catch((error) => {
 });
 
 // Type declarations for SDK users (dist/types/sdk/index.d.ts).
-execFileSync(process.execPath, [join('node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+execFileSync(process.execPath, [join('node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], {
+  stdio: 'inherit',
+});
 
 const size = (path) => statSync(path).size;
 const chunkBytes = chunks.reduce((sum, { path }) => sum + size(path), 0);
-console.log(`built dist/ddedge.mjs (${size('dist/ddedge.mjs')} bytes) and its ${chunks.length} chunks (${chunkBytes} bytes; ${cached.length} with a code cache); dist/sdk.mjs (${size('dist/sdk.mjs')} bytes)`);
-if (earlier.length) console.log(`left as they were: ${earlier.join(', ')} (made by an earlier build:binaries, build:container or build:deb, not by npm run build)`);
+console.log(
+  `built dist/ddedge.mjs (${size('dist/ddedge.mjs')} bytes) and its ${chunks.length} chunks (${chunkBytes} bytes; ${cached.length} with a code cache); dist/sdk.mjs (${size('dist/sdk.mjs')} bytes)`,
+);
+if (earlier.length)
+  console.log(
+    `left as they were: ${earlier.join(', ')} (made by an earlier build:binaries, build:container or build:deb, not by npm run build)`,
+  );

@@ -26,6 +26,9 @@ export function inlineBuiltins(source) {
 export const builtinsInline = {
   name: 'builtins-inline',
   setup(b) {
-    b.onLoad({ filter: /[\\/]src[\\/].*\.ts$/ }, async (args) => ({ contents: inlineBuiltins(await readFile(args.path, 'utf8')), loader: 'ts' }));
+    b.onLoad({ filter: /[\\/]src[\\/].*\.ts$/ }, async (args) => ({
+      contents: inlineBuiltins(await readFile(args.path, 'utf8')),
+      loader: 'ts',
+    }));
   },
 };

@@ -45,7 +45,11 @@ export async function commonCycle([file, ...args], extraEnv = {}) {
       HOME: work,
       DDEDGE_HOSTS: HOST,
       DDEDGE_STATE_DIR: stateDir,
-      DDEDGE_IP_SOURCES: [`dns:myip.opendns.com@${dns[0].server}`, `dns-txt:o-o.myaddr.l.google.com@${dns[1].server}`, ...urls.map((url) => `url:${url}`)].join(','),
+      DDEDGE_IP_SOURCES: [
+        `dns:myip.opendns.com@${dns[0].server}`,
+        `dns-txt:o-o.myaddr.l.google.com@${dns[1].server}`,
+        ...urls.map((url) => `url:${url}`),
+      ].join(','),
       DDEDGE_IP_QUORUM: '4',
       DDEDGE_DYNDNS_USER: 'code-cache',
       DDEDGE_DYNDNS_KEY: 'code-cache',
@@ -56,9 +60,12 @@ export async function commonCycle([file, ...args], extraEnv = {}) {
       ...extraEnv,
     };
     const stdout = await new Promise((resolve, reject) =>
-      execFile(file, [...args, 'update'], { env, timeout: 30_000 }, (error, out, err) => (error ? reject(new Error(`the code-cache cycle failed: ${err || error.message}`)) : resolve(out))),
+      execFile(file, [...args, 'update'], { env, timeout: 30_000 }, (error, out, err) =>
+        error ? reject(new Error(`the code-cache cycle failed: ${err || error.message}`)) : resolve(out),
+      ),
     );
-    if (stdout !== `${HOST} A ${ADDRESS} unchanged\n`) throw new Error(`the code-cache cycle printed ${JSON.stringify(stdout)}`);
+    if (stdout !== `${HOST} A ${ADDRESS} unchanged\n`)
+      throw new Error(`the code-cache cycle printed ${JSON.stringify(stdout)}`);
   } finally {
     await Promise.all(sources.map((server) => new Promise((resolve) => server.close(resolve))));
     for (const server of dns) server.socket.close();
@@ -71,5 +78,7 @@ function echoSource() {
 }
 
 function listening(server) {
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${server.address().port}/`)));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${server.address().port}/`)),
+  );
 }

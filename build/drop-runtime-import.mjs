@@ -8,7 +8,13 @@ import { basename } from 'node:path';
 /** The entry's text without its bare `import"./<runtime>.mjs";`, where esbuild wrote one. */
 export function dropRuntimeImport(metafile, text) {
   // The runtime chunk is the one built from no source file and importing nothing.
-  const runtime = Object.entries(metafile.outputs).filter(([file, output]) => file.endsWith('.mjs') && Object.keys(output.inputs).length === 0 && output.imports.length === 0 && !output.entryPoint);
+  const runtime = Object.entries(metafile.outputs).filter(
+    ([file, output]) =>
+      file.endsWith('.mjs') &&
+      Object.keys(output.inputs).length === 0 &&
+      output.imports.length === 0 &&
+      !output.entryPoint,
+  );
   if (runtime.length !== 1) return text;
   // The entry sits beside the chunks (chunks/main.mjs).
   return text.replace(`import"./${basename(runtime[0][0])}";`, '');

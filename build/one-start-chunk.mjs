@@ -23,7 +23,8 @@ async function dynamicTargets(srcDir) {
   for (const entry of await readdir(srcDir, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile() || !entry.name.endsWith('.ts')) continue;
     const file = join(entry.parentPath ?? entry.path, entry.name);
-    for (const [, path] of (await readFile(file, 'utf8')).matchAll(DYNAMIC_IMPORT)) targets.add(resolve(dirname(file), `${path}.ts`));
+    for (const [, path] of (await readFile(file, 'utf8')).matchAll(DYNAMIC_IMPORT))
+      targets.add(resolve(dirname(file), `${path}.ts`));
   }
   return targets;
 }

@@ -20,15 +20,20 @@ export async function startWhoamiDns(address) {
     const type = query.readUInt16BE(end + 1);
     const question = query.subarray(12, end + 5);
     const asked = name.join('.').toLowerCase();
-    const rdata = type === 1 && asked === 'myip.opendns.com' ? Buffer.from(address.split('.').map(Number))
-      : type === 16 && asked === 'o-o.myaddr.l.google.com' ? Buffer.concat([Buffer.from([address.length]), Buffer.from(address)])
-      : undefined;
+    const rdata =
+      type === 1 && asked === 'myip.opendns.com'
+        ? Buffer.from(address.split('.').map(Number))
+        : type === 16 && asked === 'o-o.myaddr.l.google.com'
+          ? Buffer.concat([Buffer.from([address.length]), Buffer.from(address)])
+          : undefined;
     const header = Buffer.alloc(12);
     query.copy(header, 0, 0, 2);
     header.writeUInt16BE(0x8400 | (rdata ? 0 : 3), 2);
     header.writeUInt16BE(1, 4);
     header.writeUInt16BE(rdata ? 1 : 0, 6);
-    const answer = rdata ? Buffer.concat([Buffer.from([0xc0, 12]), Buffer.from([0, type, 0, 1, 0, 0, 0, 60, 0, rdata.length]), rdata]) : Buffer.alloc(0);
+    const answer = rdata
+      ? Buffer.concat([Buffer.from([0xc0, 12]), Buffer.from([0, type, 0, 1, 0, 0, 0, 60, 0, rdata.length]), rdata])
+      : Buffer.alloc(0);
     dns.socket.send(Buffer.concat([header, question, answer]), peer.port, peer.address);
   });
   await new Promise((resolve) => dns.socket.bind(0, '127.0.0.1', resolve));

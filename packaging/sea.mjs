@@ -20,7 +20,11 @@ const out = join(dist, 'bin');
 const versions = readFileSync(join(import.meta.dirname, 'node-versions'), 'utf8');
 const lts = /^(\d+) \S+ lts$/m.exec(versions)?.[1];
 if (!lts) throw new Error('packaging/node-versions marks no line lts');
-const node = (arch) => execFileSync(join(import.meta.dirname, 'node.sh'), [lts, arch], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
+const node = (arch) =>
+  execFileSync(join(import.meta.dirname, 'node.sh'), [lts, arch], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  }).trim();
 const builder = node('x64');
 const arches = (process.env.DDEDGE_SEA_ARCHES ?? 'x64,arm64').split(',');
 
@@ -43,7 +47,10 @@ function base(arch) {
   const stripped = join(work, `node-${arch}`);
   const result = spawnSync(tool, ['-o', stripped, published], { stdio: ['ignore', 'ignore', 'pipe'] });
   const chosen = result.status === 0 ? stripped : published;
-  if (chosen === published) console.warn(`warning: ${tool} failed (${result.error?.message ?? result.stderr}); the ${arch} executable keeps Node's symbols`);
+  if (chosen === published)
+    console.warn(
+      `warning: ${tool} failed (${result.error?.message ?? result.stderr}); the ${arch} executable keeps Node's symbols`,
+    );
   bases.set(arch, chosen);
   return chosen;
 }
@@ -58,7 +65,10 @@ function buildSea(arch, extraAssets = {}) {
     disableExperimentalSEAWarning: true,
     useSnapshot: false,
     useCodeCache: false,
-    assets: { ...Object.fromEntries(chunks.map((name) => [`chunks/${name}`, join(dist, 'chunks', name)])), ...extraAssets },
+    assets: {
+      ...Object.fromEntries(chunks.map((name) => [`chunks/${name}`, join(dist, 'chunks', name)])),
+      ...extraAssets,
+    },
   };
   const file = join(work, `sea-${arch}.json`);
   writeFileSync(file, JSON.stringify(config, null, 2));
@@ -78,14 +88,23 @@ try {
       await commonCycle([output], { CACHE_DIRECTORY: cacheDir });
       const [folder] = readdirSync(cacheDir);
       const caches = folder ? readdirSync(join(cacheDir, folder)).filter((name) => name.endsWith('.v8cache')) : [];
-      if (!caches.includes('main.cjs.v8cache')) throw new Error(`the ${arch} executable saved no code cache for chunks/main.cjs`);
-      output = buildSea(arch, Object.fromEntries(caches.map((name) => [`chunks/${name}`, join(cacheDir, folder, name)])));
+      if (!caches.includes('main.cjs.v8cache'))
+        throw new Error(`the ${arch} executable saved no code cache for chunks/main.cjs`);
+      output = buildSea(
+        arch,
+        Object.fromEntries(caches.map((name) => [`chunks/${name}`, join(cacheDir, folder, name)])),
+      );
     }
     console.log(`built ${output} (${statSync(output).size} bytes)`);
   }
   const sums = readdirSync(out)
     .filter((name) => name.startsWith('ddedge-'))
-    .map((name) => `${createHash('sha256').update(readFileSync(join(out, name))).digest('hex')}  ${name}\n`);
+    .map(
+      (name) =>
+        `${createHash('sha256')
+          .update(readFileSync(join(out, name)))
+          .digest('hex')}  ${name}\n`,
+    );
   writeFileSync(join(out, 'SHA256SUMS'), sums.join(''));
 } finally {
   rmSync(work, { recursive: true, force: true });

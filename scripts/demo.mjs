@@ -13,7 +13,9 @@ const bold = process.stdout.isTTY ? (t) => `\x1b[1m${t}\x1b[0m` : (t) => t;
 const dim = process.stdout.isTTY ? (t) => `\x1b[2m${t}\x1b[0m` : (t) => t;
 const say = (text) => process.stdout.write(`\n${bold(text)}\n`);
 
-const sandbox = spawn(process.execPath, [ddedge, 'sandbox', '--port', '0', '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+const sandbox = spawn(process.execPath, [ddedge, 'sandbox', '--port', '0', '--json'], {
+  stdio: ['ignore', 'pipe', 'pipe'],
+});
 createInterface({ input: sandbox.stderr }).on('line', (line) => process.stdout.write(`  ${dim(`[${line}]`)}\n`));
 const info = await new Promise((resolve, reject) => {
   createInterface({ input: sandbox.stdout }).once('line', (line) => resolve(JSON.parse(line)));
@@ -59,5 +61,9 @@ try {
   await new Promise((resolve) => sandbox.on('exit', resolve));
   rmSync(stateDir, { recursive: true, force: true });
 }
-say(failed ? 'The demo failed.' : 'Done: the sandbox is stopped. Try `node dist/ddedge.mjs sandbox` and point your own settings at it.');
+say(
+  failed
+    ? 'The demo failed.'
+    : 'Done: the sandbox is stopped. Try `node dist/ddedge.mjs sandbox` and point your own settings at it.',
+);
 process.exit(failed ? 1 : 0);

@@ -19,8 +19,16 @@ export function challengeRecordName(input: string): string {
   const trimmed = input.trim().replace(/\.$/, '');
   const ascii = trimmed && !/[\x00-\x20\x7f]/.test(trimmed) ? (asciiName(trimmed) ?? '').toLowerCase() : '';
   const labels = ascii.split('.');
-  if (!ascii || ascii.length > 253 || labels.length < 2 || !labels.every((l) => LABEL.test(l)) || /^\d+$/.test(labels.at(-1)!)) {
-    throw new ConfigError(`${JSON.stringify(input)} is not a DNS name for a challenge record (e.g. _acme-challenge.example.com)`);
+  if (
+    !ascii ||
+    ascii.length > 253 ||
+    labels.length < 2 ||
+    !labels.every((l) => LABEL.test(l)) ||
+    /^\d+$/.test(labels.at(-1)!)
+  ) {
+    throw new ConfigError(
+      `${JSON.stringify(input)} is not a DNS name for a challenge record (e.g. _acme-challenge.example.com)`,
+    );
   }
   return ascii;
 }
@@ -34,7 +42,11 @@ export function checkChallengePrefix(input: string, anyName: boolean): void {
   if (anyName) return;
   const name = challengeRecordName(input);
   if (name.split('.')[0] === CHALLENGE_PREFIX) return;
-  throw new ConfigError(`${JSON.stringify(input)} does not start with ${CHALLENGE_PREFIX}.: ACME clients ask for ${CHALLENGE_PREFIX}.${name}; a TXT record elsewhere is not a challenge (--any-name sets it at the name as given, e.g. a CNAME's target)`);
+  throw new ConfigError(
+    `${JSON.stringify(input)} does not start with ${CHALLENGE_PREFIX}.: ACME clients ask for ` +
+      `${CHALLENGE_PREFIX}.${name}; a TXT record elsewhere is not a challenge (--any-name sets it at the name as ` +
+      `given, e.g. a CNAME's target)`,
+  );
 }
 
 /** The name certbot's CERTBOT_DOMAIN stands for: the same record for a name and its wildcard. */

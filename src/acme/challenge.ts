@@ -43,7 +43,11 @@ export interface CleanupReport {
   otherValues: number;
 }
 
-export async function presentChallenge(context: AcmeContext, challenge: Challenge, options: { wait: boolean }): Promise<PresentReport> {
+export async function presentChallenge(
+  context: AcmeContext,
+  challenge: Challenge,
+  options: { wait: boolean },
+): Promise<PresentReport> {
   const report = await updateAcmeChallenges(
     context.config.stateDir,
     async (list): Promise<PresentReport> => {
@@ -85,9 +89,15 @@ export async function cleanupChallenge(context: AcmeContext, challenge: Challeng
       let deleted = 0;
       for (const entry of matching) if (await deleteTxtEntry(context.client, challenge, entry.entityID)) deleted++;
       // Forget this value at this name, whether or not the provider still had it.
-      for (let i = list.length - 1; i >= 0; i--) if (list[i]!.name === challenge.name && list[i]!.value === challenge.value) list.splice(i, 1);
+      for (let i = list.length - 1; i >= 0; i--)
+        if (list[i]!.name === challenge.name && list[i]!.value === challenge.value) list.splice(i, 1);
       const otherValues = entries.length - matching.length;
-      context.logger.debug(deleted ? `${challenge.name} TXT value removed` : `${challenge.name} TXT does not hold the value; nothing to remove`, { service: challenge.service, otherValues });
+      context.logger.debug(
+        deleted
+          ? `${challenge.name} TXT value removed`
+          : `${challenge.name} TXT does not hold the value; nothing to remove`,
+        { service: challenge.service, otherValues },
+      );
       return { ...challenge, action: deleted ? 'deleted' : 'absent', otherValues };
     },
     (damage) => context.logger.warn(damage),
@@ -100,7 +110,11 @@ async function listEntries(context: AcmeContext, challenge: Challenge) {
   } catch (error) {
     // The registered domain is only a guess at the service: say how to name the right one.
     if (error instanceof ApiError && error.errorCode === 4001) {
-      throw new DdedgeError(`${challenge.name}: no hosting service ${challenge.service} in this account (${error.errorCodeMsg}); give the service whose zone holds the name with --service`, ExitCode.refused);
+      throw new DdedgeError(
+        `${challenge.name}: no hosting service ${challenge.service} in this account (${error.errorCodeMsg}); give ` +
+          `the service whose zone holds the name with --service`,
+        ExitCode.refused,
+      );
     }
     throw error;
   }

@@ -14,13 +14,19 @@ export interface DiscoveryOptions {
 
 export function createDnsTxtLookup(discovery: DiscoveryOptions = {}): TxtLookup {
   return {
-    authoritativeServers: (zone, timeoutMs, signal) => findAuthoritativeServers(zone, { ...discovery, timeoutMs, signal }),
+    authoritativeServers: (zone, timeoutMs, signal) =>
+      findAuthoritativeServers(zone, { ...discovery, timeoutMs, signal }),
 
     async txtValues(server, name, timeoutMs, signal) {
       // An authoritative server is asked for its own data; a server given with --dns-server
       // may be the resolver of a split horizon, so it is allowed to recurse.
-      const answer = await queryDns(server, name, 'TXT', { timeoutMs, signal, recursionDesired: server.name === undefined });
-      if (answer.rcode !== RCODE.NOERROR && answer.rcode !== RCODE.NXDOMAIN) throw new DnsError('lookup', `answers ${rcodeName(answer.rcode)}`);
+      const answer = await queryDns(server, name, 'TXT', {
+        timeoutMs,
+        signal,
+        recursionDesired: server.name === undefined,
+      });
+      if (answer.rcode !== RCODE.NOERROR && answer.rcode !== RCODE.NXDOMAIN)
+        throw new DnsError('lookup', `answers ${rcodeName(answer.rcode)}`);
       if (answer.truncated) throw new DnsError('malformed', 'answers truncated, also over TCP');
       return answer.answers.flatMap((r) => (r.type === 'TXT' && sameName(r.name, name) ? [r.value.join('')] : []));
     },

@@ -48,7 +48,8 @@ export class PropagationTimeoutError extends DdedgeError {
 const FIRST_PAUSE_MS = 100;
 const LONGEST_PAUSE_MS = 2000;
 
-export const showServer = (s: NameServer): string => (s.name ? `${s.name} (${s.host}:${s.port})` : `${s.host}:${s.port}`);
+export const showServer = (s: NameServer): string =>
+  s.name ? `${s.name} (${s.host}:${s.port})` : `${s.host}:${s.port}`;
 
 export async function waitUntilVisible(request: VisibilityRequest): Promise<Visibility> {
   const started = Date.now();
@@ -62,7 +63,11 @@ export async function waitUntilVisible(request: VisibilityRequest): Promise<Visi
   try {
     while (!servers.length) {
       try {
-        servers = await request.lookup.authoritativeServers(request.zone, Math.min(request.queryTimeoutMs, left()), controller.signal);
+        servers = await request.lookup.authoritativeServers(
+          request.zone,
+          Math.min(request.queryTimeoutMs, left()),
+          controller.signal,
+        );
         if (!servers.length) problems.set(request.zone, 'no authoritative name server found');
       } catch (error) {
         problems.set(request.zone, `cannot find its name servers: ${(error as Error).message}`);
@@ -70,7 +75,10 @@ export async function waitUntilVisible(request: VisibilityRequest): Promise<Visi
       if (!servers.length) pause = await rest(pause, left());
       if (left() <= 0) throw timeout(request, problems);
     }
-    request.logger.debug('waiting for the challenge to be visible', { name: request.name, servers: servers.map(showServer).join(', ') });
+    request.logger.debug('waiting for the challenge to be visible', {
+      name: request.name,
+      servers: servers.map(showServer).join(', '),
+    });
     // A name server counts once, whichever of its addresses answers: a machine without IPv6
     // cannot reach the AAAA of a server that its IPv4 address serves as well.
     const pending = new Map<string, NameServer[]>();
@@ -82,7 +90,9 @@ export async function waitUntilVisible(request: VisibilityRequest): Promise<Visi
     for (;;) {
       await Promise.all(
         [...pending].map(async ([key, addresses]) => {
-          const seen = await Promise.all(addresses.map((server) => showsValue(request, server, left, controller.signal, problems)));
+          const seen = await Promise.all(
+            addresses.map((server) => showsValue(request, server, left, controller.signal, problems)),
+          );
           if (seen.includes(true)) {
             pending.delete(key);
             for (const server of addresses) problems.delete(showServer(server));
@@ -99,15 +109,29 @@ export async function waitUntilVisible(request: VisibilityRequest): Promise<Visi
   }
 }
 
-async function showsValue(request: VisibilityRequest, server: NameServer, left: () => number, signal: AbortSignal, problems: Map<string, string>): Promise<boolean> {
+async function showsValue(
+  request: VisibilityRequest,
+  server: NameServer,
+  left: () => number,
+  signal: AbortSignal,
+  problems: Map<string, string>,
+): Promise<boolean> {
   try {
-    const values = await request.lookup.txtValues(server, request.name, Math.max(1, Math.min(request.queryTimeoutMs, left())), signal);
+    const values = await request.lookup.txtValues(
+      server,
+      request.name,
+      Math.max(1, Math.min(request.queryTimeoutMs, left())),
+      signal,
+    );
     if (values.includes(request.value)) return true;
     problems.set(showServer(server), values.length ? `answers ${values.length} other value(s)` : 'answers without it');
   } catch (error) {
     // Cut short by the propagation deadline: what the server did before says more.
     const key = showServer(server);
-    problems.set(key, signal.aborted ? (problems.get(key) ?? 'no answer before the deadline') : (error as Error).message);
+    problems.set(
+      key,
+      signal.aborted ? (problems.get(key) ?? 'no answer before the deadline') : (error as Error).message,
+    );
   }
   return false;
 }
@@ -120,7 +144,8 @@ async function rest(pause: number, left: number): Promise<number> {
 function timeout(request: VisibilityRequest, problems: Map<string, string>): PropagationTimeoutError {
   const detail = [...problems].map(([where, what]) => `${where}: ${what}`).join('; ');
   return new PropagationTimeoutError(
-    `${request.name} TXT "${request.value}" is not visible after ${(request.timeoutMs / 1000).toFixed(request.timeoutMs % 1000 ? 1 : 0)}s (${detail || 'no answer'}); ` +
+    `${request.name} TXT "${request.value}" is not visible after ` +
+      `${(request.timeoutMs / 1000).toFixed(request.timeoutMs % 1000 ? 1 : 0)}s (${detail || 'no answer'}); ` +
       'the record stays for the cleanup (raise --propagation-timeout, or check --dns-server)',
   );
 }

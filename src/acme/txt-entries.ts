@@ -10,8 +10,13 @@ import type { Challenge } from './challenge-name.js';
 /** Every TXT entry at the challenge's name (one list call for a zone of up to 1000 entries). */
 export async function txtEntriesAt(client: ApiClient, challenge: Challenge): Promise<DnsEntry[]> {
   const found: DnsEntry[] = [];
-  for await (const page of client.pages<DnsEntry>('service', service.dnsList, { serviceName: challenge.service, filterType: 'TXT' })) {
-    found.push(...page.items.filter((e) => e.type === 'TXT' && entryMatchesHost(e.name, challenge.name, challenge.service)));
+  for await (const page of client.pages<DnsEntry>('service', service.dnsList, {
+    serviceName: challenge.service,
+    filterType: 'TXT',
+  })) {
+    found.push(
+      ...page.items.filter((e) => e.type === 'TXT' && entryMatchesHost(e.name, challenge.name, challenge.service)),
+    );
   }
   return found;
 }
@@ -22,7 +27,12 @@ export const entriesWithValue = (entries: DnsEntry[], value: string): DnsEntry[]
 
 /** Creates the entry; returns the provider's id for it. dnscreate is never retried (it would duplicate). */
 export async function createTxtEntry(client: ApiClient, challenge: Challenge): Promise<string> {
-  const result = await client.call('service', service.dnsCreate, { serviceName: challenge.service, name: challenge.name, type: 'TXT', value: challenge.value });
+  const result = await client.call('service', service.dnsCreate, {
+    serviceName: challenge.service,
+    name: challenge.name,
+    type: 'TXT',
+    value: challenge.value,
+  });
   return result.dns?.find((e) => e.type === 'TXT')?.entityID ?? result.dns?.[0]?.entityID ?? '';
 }
 

@@ -25,7 +25,8 @@ export async function runEdgeCycle(options: CycleOptions): Promise<CycleReport> 
     await ping(config, logger, report.exitCode === 0 ? '' : '/fail', options);
     if (config.edge.onChange) {
       const { runHook } = await import('./hook.js');
-      for (const outcome of report.outcomes.filter((o) => o.action === 'updated')) await runHook(config.edge.onChange, config.edge.onChangeTimeoutMs, outcome, logger);
+      for (const outcome of report.outcomes.filter((o) => o.action === 'updated'))
+        await runHook(config.edge.onChange, config.edge.onChangeTimeoutMs, outcome, logger);
     }
     if (config.notify.length && report.notices?.length) {
       // Queued, not awaited: a slow or dead notification service never holds up a cycle.
@@ -37,7 +38,10 @@ export async function runEdgeCycle(options: CycleOptions): Promise<CycleReport> 
       try {
         writeMetrics(config.edge.metricsFile, report.state, config, report.exitCode);
       } catch (error) {
-        logger.warn(`cannot write the metrics file ${config.edge.metricsFile}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+        logger.warn(
+          `cannot write the metrics file ${config.edge.metricsFile}: ` +
+            `${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+        );
       }
     }
   }
@@ -45,17 +49,27 @@ export async function runEdgeCycle(options: CycleOptions): Promise<CycleReport> 
 }
 
 /** One heartbeat; an unreachable monitor is a warning, never a failure. */
-async function ping(config: Config, logger: Logger, suffix: '' | '/start' | '/fail', options: CycleOptions): Promise<void> {
+async function ping(
+  config: Config,
+  logger: Logger,
+  suffix: '' | '/start' | '/fail',
+  options: CycleOptions,
+): Promise<void> {
   if (!config.edge.pingUrl) return;
   // Once a daemon is stopping no request starts, the monitor's included.
   if (options.shutdown?.stopping) return logger.debug('heartbeat not sent: stopping');
   const url = config.edge.pingUrl.replace(/\/+$/, '') + suffix;
   try {
-    const response = await httpRequest({ url, timeoutMs: Math.min(config.timeoutMs, PING_TIMEOUT_MS), maxBytes: 64 * 1024, setting: '--ping-url' });
-    if (response.status < 200 || response.status >= 300) logger.warn(`the heartbeat monitor answered HTTP ${response.status} to ${redact(url)}`);
+    const response = await httpRequest({
+      url,
+      timeoutMs: Math.min(config.timeoutMs, PING_TIMEOUT_MS),
+      maxBytes: 64 * 1024,
+      setting: '--ping-url',
+    });
+    if (response.status < 200 || response.status >= 300)
+      logger.warn(`the heartbeat monitor answered HTTP ${response.status} to ${redact(url)}`);
     else logger.debug('heartbeat sent', { url: redact(url) });
   } catch (error) {
     logger.warn(`heartbeat not delivered (${(error as Error).message}); the update itself is not affected`);
   }
 }
-

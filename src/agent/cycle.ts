@@ -51,7 +51,10 @@ export interface CycleReport {
 }
 
 /** `prefix`: set for a host behind the router, whose address is that prefix + its identifier. */
-type Target = { kind: 'address'; address: string; prefix?: string } | { kind: 'server' } | { kind: 'unknown'; error: unknown };
+type Target =
+  | { kind: 'address'; address: string; prefix?: string }
+  | { kind: 'server' }
+  | { kind: 'unknown'; error: unknown };
 
 interface Sent {
   via: Via;
@@ -99,7 +102,11 @@ class Cycle {
       if (loaded.damage) this.logger.warn(loaded.damage);
       if (lock) {
         const removed = removeStaleTemporaries(dir, 'state.json');
-        if (removed.length) this.logger.info(`removed ${removed.length} temporary file(s) left in ${dir} by a writer that was stopped: ${removed.join(', ')}`);
+        if (removed.length)
+          this.logger.info(
+            `removed ${removed.length} temporary file(s) left in ${dir} by a writer that was stopped: ` +
+              `${removed.join(', ')}`,
+          );
       }
       this.state = loaded.state;
       // After a cycle with no failure, the history ends in no failure: a cycle that finds every
@@ -113,7 +120,10 @@ class Cycle {
         if (!planned.length) continue;
         const target = await this.target(family);
         // Every host behind the router moves with the prefix, in this same cycle.
-        for (const { host, identifier } of planned) outcomes.push(await this.handle(host, recordTypeOf(family), targetOf(target, identifier, this.config.lan.prefixLength)));
+        for (const { host, identifier } of planned)
+          outcomes.push(
+            await this.handle(host, recordTypeOf(family), targetOf(target, identifier, this.config.lan.prefixLength)),
+          );
       }
       let exitCode: number = cycleExitCode(outcomes);
       if (!this.options.dryRun) {
@@ -131,7 +141,11 @@ class Cycle {
         else this.state.calls = { ...this.state.calls };
         const updated = outcomes.filter((o) => o.action === 'updated').map((o) => `${o.host} ${o.type}`);
         try {
-          this.save(updated.length ? `the provider was updated (${updated.join(', ')}), but the next cycle will send it again` : 'nothing else is affected');
+          this.save(
+            updated.length
+              ? `the provider was updated (${updated.join(', ')}), but the next cycle will send it again`
+              : 'nothing else is affected',
+          );
         } catch (error) {
           // The records were sent: report them as they are, and the failure to remember them.
           this.logger.error((error as Error).message);
@@ -140,7 +154,10 @@ class Cycle {
         }
       }
       const nothingToRecord = cleanBefore && outcomes.every((o) => o.action === 'unchanged');
-      const notices = this.options.dryRun || nothingToRecord ? [] : observeCycle(this.config.stateDir, outcomes, this.now(), this.logger);
+      const notices =
+        this.options.dryRun || nothingToRecord
+          ? []
+          : observeCycle(this.config.stateDir, outcomes, this.now(), this.logger);
       return { outcomes, exitCode, state: this.state, notices };
     } finally {
       lock?.release();
@@ -176,14 +193,21 @@ class Cycle {
     // Its transport is the gate's: every API call (pages, retries, whatever asks) is counted.
     this.api ??= this.sendKit()
       .then(() => import('./via-api.js'))
-      .then(({ apiClientFrom, undiciTransport }) => apiClientFrom(this.config, this.logger, { transport: this.gate.wrap(undiciTransport()) }));
+      .then(({ apiClientFrom, undiciTransport }) =>
+        apiClientFrom(this.config, this.logger, { transport: this.gate.wrap(undiciTransport()) }),
+      );
     return this.api;
   }
 
   private usesApiFor(type: RecordType): boolean {
     // Dynamic DNS cannot set a TTL: with --ttl every record goes through the API (the loader
     // has checked that its credentials are there).
-    return type === 'AAAA' || this.config.via === 'api' || this.config.ttl !== undefined || (this.config.via === 'auto' && !hasDyndnsCredentials(this.config));
+    return (
+      type === 'AAAA' ||
+      this.config.via === 'api' ||
+      this.config.ttl !== undefined ||
+      (this.config.via === 'auto' && !hasDyndnsCredentials(this.config))
+    );
   }
 
   private async target(family: Family): Promise<Target> {
@@ -205,7 +229,9 @@ class Cycle {
         logger: this.logger,
         interfaceTable: this.options.interfaceTable,
       });
-      this.logger.debug(`IPv${family} address is ${detection.address}`, { sources: detection.answers.map((a) => a.source).join(',') });
+      this.logger.debug(`IPv${family} address is ${detection.address}`, {
+        sources: detection.answers.map((a) => a.source).join(','),
+      });
       recordSourceAnswers(family, detection.answers);
       return { kind: 'address', address: detection.address };
     } catch (error) {
@@ -219,28 +245,77 @@ class Cycle {
     const key = recordKey(host, type);
     const record: RecordState = this.state.records[key] ?? { host, type };
     if (target.kind === 'unknown') {
-      return { host, type, address: '-', action: 'failed', via: 'cache', message: (target.error as Error).message, error: target.error };
+      return {
+        host,
+        type,
+        address: '-',
+        action: 'failed',
+        via: 'cache',
+        message: (target.error as Error).message,
+        error: target.error,
+      };
     }
     const wanted = target.kind === 'address' ? target.address : undefined;
     const lan = target.kind === 'address' && target.prefix ? { prefix: target.prefix } : {};
     if (wanted && this.isCurrent(record, wanted)) {
-      return { host, type, address: wanted, action: 'unchanged', via: 'cache', message: `sent ${record.sentAt} via ${record.via}; nothing to do`, ...lan };
+      return {
+        host,
+        type,
+        address: wanted,
+        action: 'unchanged',
+        via: 'cache',
+        message: `sent ${record.sentAt} via ${record.via}; nothing to do`,
+        ...lan,
+      };
     }
-    const kitForBackoff = record.backoff && !this.options.force && !this.options.retryRefused ? await this.sendKit() : undefined;
-    const held = kitForBackoff ? kitForBackoff.activeBackoff(record.backoff, kitForBackoff.recordFingerprint(this.config, host, type), this.now()) : undefined;
+    const kitForBackoff =
+      record.backoff && !this.options.force && !this.options.retryRefused ? await this.sendKit() : undefined;
+    const held = kitForBackoff
+      ? kitForBackoff.activeBackoff(
+          record.backoff,
+          kitForBackoff.recordFingerprint(this.config, host, type),
+          this.now(),
+        )
+      : undefined;
     if (held) {
-      const message = `not sent: the provider refused it ${held.failures} time(s) (${record.lastError ?? 'refused'}); next attempt after ${held.until} (--force tries now)`;
+      const message =
+        `not sent: the provider refused it ${held.failures} time(s) ` +
+        `(${record.lastError ?? 'refused'}); next attempt after ${held.until} (--force tries now)`;
       // Said as a refusal sent now is: a bare "failed" leaves the user nothing to go on.
       this.logger.error(`${host} ${type}: ${message}`);
-      return { host, type, address: wanted ?? '(server)', action: 'failed', via: 'cache', message, error: new DdedgeError(message, held.exitCode as ExitCode) };
+      return {
+        host,
+        type,
+        address: wanted ?? '(server)',
+        action: 'failed',
+        via: 'cache',
+        message,
+        error: new DdedgeError(message, held.exitCode as ExitCode),
+      };
     }
     if (this.options.shutdown?.stopping && !this.options.dryRun) {
       const error = new StoppingError('not sent: ddedge is stopping');
-      return { host, type, address: wanted ?? '(server)', action: 'failed', via: 'cache', message: error.message, error };
+      return {
+        host,
+        type,
+        address: wanted ?? '(server)',
+        action: 'failed',
+        via: 'cache',
+        message: error.message,
+        error,
+      };
     }
     if (this.options.dryRun) {
       const was = record.address ? `the cache holds ${record.address}` : 'not in the cache';
-      return { host, type, address: wanted ?? '(server)', action: 'would-update', via: 'cache', message: `would send (${was})`, ...lan };
+      return {
+        host,
+        type,
+        address: wanted ?? '(server)',
+        action: 'would-update',
+        via: 'cache',
+        message: `would send (${was})`,
+        ...lan,
+      };
     }
     const { BudgetSpentError, isGateRefusal, isRefusal, nextBackoff, recordFingerprint } = await this.sendKit();
     try {
@@ -248,26 +323,72 @@ class Cycle {
       const reported = sent.address === undefined ? undefined : canonicalAddress(sent.address);
       if (wanted && reported && reported !== wanted) {
         // Remembering the provider's answer would send the same update every cycle.
-        this.logger.warn(`the provider reports ${host} ${type} at ${reported} after ddedge sent ${wanted}; remembering ${wanted} (it is sent again after --max-age or when the address changes)`);
+        this.logger.warn(
+          `the provider reports ${host} ${type} at ${reported} after ddedge sent ${wanted}; remembering ${wanted} ` +
+            `(it is sent again after --max-age or when the address changes)`,
+        );
       }
       const address = wanted ?? reported ?? '(server)';
       const ttl = this.config.ttl === undefined ? {} : { ttl: this.config.ttl };
-      this.state.records[key] = { host, type, address, sentAt: this.now().toISOString(), via: sent.via, ...lan, ...ttl };
+      this.state.records[key] = {
+        host,
+        type,
+        address,
+        sentAt: this.now().toISOString(),
+        via: sent.via,
+        ...lan,
+        ...ttl,
+      };
       const changed = sent.changed !== false;
-      const message = (changed ? `set to ${address}` : `the provider already held ${address}`) + (lan.prefix ? ` (prefix ${lan.prefix})` : '');
+      const message =
+        (changed ? `set to ${address}` : `the provider already held ${address}`) +
+        (lan.prefix ? ` (prefix ${lan.prefix})` : '');
       this.logger.info(`${host} ${type} ${message} via ${sent.via}`);
-      return { host, type, address, action: changed ? 'updated' : 'unchanged', via: sent.via, message, previous: record.address, ...lan };
+      return {
+        host,
+        type,
+        address,
+        action: changed ? 'updated' : 'unchanged',
+        via: sent.via,
+        message,
+        previous: record.address,
+        ...lan,
+      };
     } catch (error) {
       // Redacted, escaped and bounded: the message goes to the state file, --json and the log.
-      const message = outsideText(error instanceof DdedgeError ? error.message : `internal error: ${(error as Error).stack ?? error}`, 2000);
+      const message = outsideText(
+        error instanceof DdedgeError ? error.message : `internal error: ${(error as Error).stack ?? error}`,
+        2000,
+      );
       // A spent budget is said once per cycle, not once for each of 2,000 hosts.
       if (!(error instanceof BudgetSpentError) || !this.budgetLogged) this.logger.error(`${host} ${type}: ${message}`);
       if (error instanceof BudgetSpentError) this.budgetLogged = true;
       const code = exitCodeOf(error);
-      const backoff = isRefusal(code) && !isGateRefusal(error) ? nextBackoff(record.backoff, recordFingerprint(this.config, host, type), code, this.now()) : record.backoff;
-      if (backoff !== record.backoff) this.logger.info(`${host} ${type}: no new attempt before ${backoff!.until} unless the configuration changes (refusal ${backoff!.failures} in a row)`);
-      this.state.records[key] = { ...record, lastError: message, lastErrorAt: this.now().toISOString(), ...(backoff ? { backoff } : {}) };
-      return { host, type, address: wanted ?? '(server)', action: 'failed', via: this.usesApiFor(type) ? 'api' : 'dyndns', message, error, ...lan };
+      const backoff =
+        isRefusal(code) && !isGateRefusal(error)
+          ? nextBackoff(record.backoff, recordFingerprint(this.config, host, type), code, this.now())
+          : record.backoff;
+      if (backoff !== record.backoff)
+        this.logger.info(
+          `${host} ${type}: no new attempt before ${backoff!.until} unless the configuration changes (refusal ` +
+            `${backoff!.failures} in a row)`,
+        );
+      this.state.records[key] = {
+        ...record,
+        lastError: message,
+        lastErrorAt: this.now().toISOString(),
+        ...(backoff ? { backoff } : {}),
+      };
+      return {
+        host,
+        type,
+        address: wanted ?? '(server)',
+        action: 'failed',
+        via: this.usesApiFor(type) ? 'api' : 'dyndns',
+        message,
+        error,
+        ...lan,
+      };
     }
   }
 
@@ -285,13 +406,29 @@ class Cycle {
     try {
       const transport = this.gate.wrap(wireTransport);
       const authAdvice = credentialAdvice(this.config, 'dyndns');
-      const settings = { ...this.config.dyndns, user: this.config.dyndns.user!, key: this.config.dyndns.key!, timeoutMs: this.config.timeoutMs, transport, authAdvice };
+      const settings = {
+        ...this.config.dyndns,
+        user: this.config.dyndns.user!,
+        key: this.config.dyndns.key!,
+        timeoutMs: this.config.timeoutMs,
+        transport,
+        authAdvice,
+      };
       const result = await sendDyndnsUpdate(settings, host, address ?? '', this.logger);
       return { via: 'dyndns', changed: result.changed, address: result.address };
     } catch (error) {
-      if (this.config.via !== 'auto' || !hasApiCredentials(this.config) || address === undefined || isGateRefusal(error)) throw withCreateHint(error, this.config, DyndnsError);
+      if (
+        this.config.via !== 'auto' ||
+        !hasApiCredentials(this.config) ||
+        address === undefined ||
+        isGateRefusal(error)
+      )
+        throw withCreateHint(error, this.config, DyndnsError);
       if (error instanceof DyndnsError && error.kind === 'auth') {
-        this.logger.warn(`the dynamic DNS key was rejected for ${host}; fix DDEDGE_DYNDNS_KEY (or DDEDGE_DYNDNS_USER). Using the registrar API instead`);
+        this.logger.warn(
+          `the dynamic DNS key was rejected for ${host}; fix DDEDGE_DYNDNS_KEY (or DDEDGE_DYNDNS_USER). Using the ` +
+            `registrar API instead`,
+        );
       } else {
         this.logger.warn(`dynamic DNS failed for ${host} (${(error as Error).message}); trying the registrar API`);
       }
@@ -302,21 +439,38 @@ class Cycle {
   private async sendViaApi(host: string, type: RecordType, address: string): Promise<Sent> {
     const { updateRecordViaApi } = await import('./via-api.js');
     const zone = this.config.service ?? registeredDomain(host);
-    const result = await updateRecordViaApi(await this.apiClient(), zone, host, type, address, this.logger, this.config.ttl);
+    const result = await updateRecordViaApi(
+      await this.apiClient(),
+      zone,
+      host,
+      type,
+      address,
+      this.logger,
+      this.config.ttl,
+    );
     return { via: 'api', changed: result.changed };
   }
 }
-
 
 /**
  * Dynamic DNS changes records, it cannot create one: a host missing from the zone is refused.
  * The API can create it, which a user without API credentials (or with --via dyndns) is told.
  */
-function withCreateHint(error: unknown, config: Config, DyndnsError: typeof import('../dyndns/client.js').DyndnsError): unknown {
-  if (!(error instanceof DyndnsError) || error.kind !== 'refused' || !error.messages.some((m) => /not found|nohost|no such host|unknown host/i.test(m))) return error;
+function withCreateHint(
+  error: unknown,
+  config: Config,
+  DyndnsError: typeof import('../dyndns/client.js').DyndnsError,
+): unknown {
+  if (
+    !(error instanceof DyndnsError) ||
+    error.kind !== 'refused' ||
+    !error.messages.some((m) => /not found|nohost|no such host|unknown host/i.test(m))
+  )
+    return error;
   const hint = hasApiCredentials(config)
     ? 'dynamic DNS cannot create a record; with --via auto or api, ddedge creates it through the registrar API'
-    : 'dynamic DNS cannot create a record; with registrar API credentials (DDEDGE_API_USER and DDEDGE_API_PASSWORD_FILE), ddedge creates it';
+    : 'dynamic DNS cannot create a record; with registrar API credentials (DDEDGE_API_USER and ' +
+      'DDEDGE_API_PASSWORD_FILE), ddedge creates it';
   return new DyndnsError(error.kind, `${error.message}; ${hint}`, error.messages);
 }
 

@@ -25,7 +25,10 @@ export interface DaemonOptions {
   cycle: (config: Config, context: CycleContext) => Promise<CycleReport>;
   logger: Logger;
   signals?: NodeJS.EventEmitter;
-  /** Given the way to ask for a cycle in-process (the status page's button) while the daemon runs; undefined once it stops. */
+  /**
+   * Given the way to ask for a cycle in-process (the status page's button) while the daemon runs; undefined once it
+   * stops.
+   */
   cycleAsker?: (ask: ((by: string) => void) | undefined) => void;
 }
 
@@ -52,7 +55,11 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     SIGINT: () => stop('SIGINT'),
     SIGUSR1: () => askForCycle('SIGUSR1'),
     SIGHUP: () => {
-      logger.info(inCycle ? 'SIGHUP: the configuration will be reloaded when this cycle ends' : 'SIGHUP: reloading the configuration');
+      logger.info(
+        inCycle
+          ? 'SIGHUP: the configuration will be reloaded when this cycle ends'
+          : 'SIGHUP: reloading the configuration',
+      );
       forced = true;
       askedBy = 'SIGHUP';
       wake();
@@ -69,7 +76,11 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     if (shutdown.request()) {
       logger.info(`${signal} again: aborting the requests in flight`);
     } else {
-      logger.info(inCycle ? `${signal}: stopping; the requests in flight may finish, no new one starts (${signal} again aborts them)` : `${signal}: stopping`);
+      logger.info(
+        inCycle
+          ? `${signal}: stopping; the requests in flight may finish, no new one starts (${signal} again aborts them)`
+          : `${signal}: stopping`,
+      );
     }
     stopping = true;
     wake();
@@ -95,7 +106,9 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
         budgetResumesAt = resumeAt;
         if (exitCode === ExitCode.auth) {
           blockedFingerprint = fingerprint;
-          logger.error('credentials were rejected: no more provider calls until the configuration changes, SIGHUP or SIGUSR1');
+          logger.error(
+            'credentials were rejected: no more provider calls until the configuration changes, SIGHUP or SIGUSR1',
+          );
         }
         // A spent budget is no failure to back off from: retrying before calls resume only logs the same error.
         failures = TRANSIENT.has(exitCode) && budgetResumesAt === undefined ? failures + 1 : 0;
@@ -103,8 +116,15 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
       if (stopping) break;
       // SIGUSR1 or SIGHUP during the cycle: served now, not after the interval.
       if (forced) continue;
-      const delay = budgetResumesAt === undefined ? nextDelay(config.intervalMs, failures) : untilResume(budgetResumesAt, config.intervalMs);
-      if (budgetResumesAt !== undefined) logger.info(`the provider call budget is spent: next cycle in ${Math.round(delay / 1000)}s, at ${isoSeconds(Date.now() + delay)}`);
+      const delay =
+        budgetResumesAt === undefined
+          ? nextDelay(config.intervalMs, failures)
+          : untilResume(budgetResumesAt, config.intervalMs);
+      if (budgetResumesAt !== undefined)
+        logger.info(
+          `the provider call budget is spent: next cycle in ${Math.round(delay / 1000)}s, at ` +
+            `${isoSeconds(Date.now() + delay)}`,
+        );
       else if (failures) logger.info(`retrying in ${Math.round(delay / 1000)}s (failure ${failures} in a row)`);
       planNextCycle(Date.now() + delay);
       await new Promise<void>((resolve) => {
@@ -123,7 +143,11 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
   logger.info('daemon stopped');
   return ExitCode.ok;
 
-  async function runOneCycle(current: Config, asked: boolean, signal: string | undefined): Promise<{ exitCode: number; resumeAt?: number }> {
+  async function runOneCycle(
+    current: Config,
+    asked: boolean,
+    signal: string | undefined,
+  ): Promise<{ exitCode: number; resumeAt?: number }> {
     inCycle = true;
     try {
       const report = await options.cycle(current, { shutdown, asked });
@@ -155,13 +179,20 @@ function budgetResumeOf(report: CycleReport): number | undefined {
   let latest: number | undefined;
   for (const { action, error } of report.outcomes) {
     // The budget's error class lives in a chunk loaded on demand; its own field tells it apart.
-    const resumeAt = action === 'failed' && error instanceof Error && 'resumeAt' in error ? (error as { resumeAt: unknown }).resumeAt : undefined;
-    if (resumeAt instanceof Date && !Number.isNaN(resumeAt.getTime())) latest = Math.max(latest ?? 0, resumeAt.getTime());
+    const resumeAt =
+      action === 'failed' && error instanceof Error && 'resumeAt' in error
+        ? (error as { resumeAt: unknown }).resumeAt
+        : undefined;
+    if (resumeAt instanceof Date && !Number.isNaN(resumeAt.getTime()))
+      latest = Math.max(latest ?? 0, resumeAt.getTime());
   }
   return latest;
 }
 
-/** The wait until calls resume, never beyond the interval nor sooner than a first retry (a clock set back must not make a tight loop). */
+/**
+ * The wait until calls resume, never beyond the interval nor sooner than a first retry (a clock set back must not make
+ * a tight loop).
+ */
 function untilResume(resumeAt: number, intervalMs: number): number {
   return Math.min(intervalMs, Math.max(BACKOFF_BASE_MS, resumeAt - Date.now()));
 }
@@ -171,7 +202,8 @@ const isoSeconds = (ms: number): string => new Date(ms).toISOString().replace(/\
 /** "home.example.com A 81.0.2.15 unchanged; exit 0", or counts when there are many records. */
 function describeCycle(report: CycleReport): string {
   const { outcomes } = report;
-  if (outcomes.length <= 5) return `${outcomes.map((o) => `${o.host} ${o.type} ${o.address} ${o.action}`).join('; ') || 'no record'}; exit ${report.exitCode}`;
+  if (outcomes.length <= 5)
+    return `${outcomes.map((o) => `${o.host} ${o.type} ${o.address} ${o.action}`).join('; ') || 'no record'}; exit ${report.exitCode}`;
   const counts = new Map<string, number>();
   for (const o of outcomes) counts.set(o.action, (counts.get(o.action) ?? 0) + 1);
   return `${[...counts].map(([action, n]) => `${n} ${action}`).join(', ')}; exit ${report.exitCode}`;

@@ -22,11 +22,20 @@ export function agentAnswer(path: string, config: Config): Answer {
       return { status: health.healthy ? 200 : 503, contentType: TEXT, body: `${health.summary}\n` };
     }
     case '/metrics':
-      return { status: 200, contentType: PROMETHEUS, body: redact(renderMetrics(readState(config.stateDir).state, config)) };
+      return {
+        status: 200,
+        contentType: PROMETHEUS,
+        body: redact(renderMetrics(readState(config.stateDir).state, config)),
+      };
     case '/status': {
       const { state, damage } = readState(config.stateDir);
-      if (damage) return { status: 500, contentType: 'application/json', body: JSON.stringify({ error: redact(damage) }) + '\n' };
-      return { status: 200, contentType: 'application/json', body: redact(JSON.stringify(statusDocument(config.stateDir, state))) + '\n' };
+      if (damage)
+        return { status: 500, contentType: 'application/json', body: JSON.stringify({ error: redact(damage) }) + '\n' };
+      return {
+        status: 200,
+        contentType: 'application/json',
+        body: redact(JSON.stringify(statusDocument(config.stateDir, state))) + '\n',
+      };
     }
     default:
       return { status: 404, contentType: TEXT, body: `not found; ddedge serves ${PATHS.join(', ')}\n` };

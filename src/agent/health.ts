@@ -24,17 +24,27 @@ export function assessHealth(state: State, limitMs: number, nowMs: number = Date
   const invalid = last !== undefined && (Number.isNaN(last) || rawAge! < -FUTURE_SLACK_MS);
   if (invalid) {
     const invalidState = invalidReason(lastSuccessAt!);
-    return { healthy: false, lastSuccessAt, ageMs: null, maxAgeMs: limitMs, invalidState, summary: `unhealthy: invalid state: ${invalidState}` };
+    return {
+      healthy: false,
+      lastSuccessAt,
+      ageMs: null,
+      maxAgeMs: limitMs,
+      invalidState,
+      summary: `unhealthy: invalid state: ${invalidState}`,
+    };
   }
   const ageMs = rawAge === undefined ? undefined : Math.max(0, rawAge);
   const healthy = ageMs !== undefined && ageMs <= limitMs;
   const summary = healthy
     ? `healthy: last successful cycle ${Math.round(ageMs / 1000)}s ago`
-    : `unhealthy: ${ageMs === undefined ? 'no successful cycle yet' : `last successful cycle ${Math.round(ageMs / 1000)}s ago`} (limit ${Math.round(limitMs / 1000)}s)`;
+    : `unhealthy: ` +
+      `${ageMs === undefined ? 'no successful cycle yet' : `last successful cycle ${Math.round(ageMs / 1000)}s ago`} (limit ${Math.round(limitMs / 1000)}s)`;
   return { healthy, lastSuccessAt, ageMs: ageMs ?? null, maxAgeMs: limitMs, summary };
 }
 
 function invalidReason(lastSuccessAt: string): string {
   const shown = JSON.stringify(String(lastSuccessAt).slice(0, 40));
-  return Number.isNaN(Date.parse(lastSuccessAt)) ? `the last success time ${shown} is not a time` : `the last success time ${shown} is in the future (check the clock and the state file)`;
+  return Number.isNaN(Date.parse(lastSuccessAt))
+    ? `the last success time ${shown} is not a time`
+    : `the last success time ${shown} is in the future (check the clock and the state file)`;
 }

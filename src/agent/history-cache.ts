@@ -9,7 +9,10 @@ import { historyFile, readHistory, type LoadedHistory } from '../state/history.j
 
 let last: { version: string; loaded: LoadedHistory } | undefined;
 
-/** The history as readHistory gives it (never set aside: only the cycle does that); the same object while the file is unchanged. */
+/**
+ * The history as readHistory gives it (never set aside: only the cycle does that); the same object while the file is
+ * unchanged.
+ */
 export function readHistoryOnce(dir: string): LoadedHistory {
   const version = versionOf(historyFile(dir));
   if (version !== undefined && last?.version === version) return last.loaded;

@@ -41,29 +41,71 @@ export function recordOutcomes(history: History, outcomes: Outcome[], now: Date)
         previous.count = (previous.count ?? 1) + 1;
         previous.lastAt = at;
         previous.message = message;
-        if (previous.count === FAILING_AFTER && !announcedAtOnce(reason)) notices.push({ event: 'failing', time: at, host, type, message: `${host} ${type}: failing for ${FAILING_AFTER} cycles in a row: ${message}` });
+        if (previous.count === FAILING_AFTER && !announcedAtOnce(reason))
+          notices.push({
+            event: 'failing',
+            time: at,
+            host,
+            type,
+            message: `${host} ${type}: failing for ${FAILING_AFTER} cycles in a row: ${message}`,
+          });
         continue;
       }
       const entry: HistoryEntry = { at, host, type, event: 'failed', message, reason, count: 1, lastAt: at };
       history.entries.push(entry);
-      if (reason === 'auth') notices.push({ event: 'rejected', time: at, host, type, message: `${host} ${type}: the provider rejected the credentials: ${message}` });
-      else if (reason === 'budget') notices.push({ event: 'budget', time: at, host, type, message: `${host} ${type}: ${message}` });
+      if (reason === 'auth')
+        notices.push({
+          event: 'rejected',
+          time: at,
+          host,
+          type,
+          message: `${host} ${type}: the provider rejected the credentials: ${message}`,
+        });
+      else if (reason === 'budget')
+        notices.push({ event: 'budget', time: at, host, type, message: `${host} ${type}: ${message}` });
       continue;
     }
     if (outcome.action !== 'updated' && outcome.action !== 'unchanged') continue;
     if (previous?.event === 'failed') {
       history.entries.push({ at, host, type, event: 'recovered' });
       if ((previous.count ?? 1) >= FAILING_AFTER || announcedAtOnce(previous.reason)) {
-        notices.push({ event: 'recovered', time: at, host, type, message: `${host} ${type}: working again after ${previous.count ?? 1} failed cycle(s)` });
+        notices.push({
+          event: 'recovered',
+          time: at,
+          host,
+          type,
+          message: `${host} ${type}: working again after ${previous.count ?? 1} failed cycle(s)`,
+        });
       }
     }
     // Re-sent after --max-age (or --force) is no change of address; nor is a send the state
     // could not remember (a full disk), made again by the next cycle.
     const alreadyRecorded = previous?.event === 'changed' && previous.new === outcome.address;
-    if (outcome.action === 'updated' && outcome.via !== 'cache' && outcome.previous !== outcome.address && !alreadyRecorded) {
+    if (
+      outcome.action === 'updated' &&
+      outcome.via !== 'cache' &&
+      outcome.previous !== outcome.address &&
+      !alreadyRecorded
+    ) {
       const old = outcome.previous;
-      history.entries.push({ at, host, type, event: 'changed', ...(old ? { old } : {}), new: outcome.address, via: outcome.via });
-      notices.push({ event: 'changed', time: at, host, type, ...(old ? { old } : {}), new: outcome.address, message: `${host} ${type}: ${old ?? '(none)'} -> ${outcome.address} (via ${outcome.via})` });
+      history.entries.push({
+        at,
+        host,
+        type,
+        event: 'changed',
+        ...(old ? { old } : {}),
+        new: outcome.address,
+        via: outcome.via,
+      });
+      notices.push({
+        event: 'changed',
+        time: at,
+        host,
+        type,
+        ...(old ? { old } : {}),
+        new: outcome.address,
+        message: `${host} ${type}: ${old ?? '(none)'} -> ${outcome.address} (via ${outcome.via})`,
+      });
     }
   }
   return notices;

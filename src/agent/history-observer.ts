@@ -12,7 +12,11 @@ export function observeCycle(dir: string, outcomes: Outcome[], now: Date, logger
   try {
     // Called with the cycle's lock held: a temporary file of the history is a killed writer's.
     const removed = removeStaleTemporaries(dir, 'history.json');
-    if (removed.length) logger.info(`removed ${removed.length} temporary file(s) left in ${dir} by a writer that was stopped: ${removed.join(', ')}`);
+    if (removed.length)
+      logger.info(
+        `removed ${removed.length} temporary file(s) left in ${dir} by a writer that was stopped: ` +
+          `${removed.join(', ')}`,
+      );
     const { history, damage } = readHistory(dir, true);
     if (damage) logger.warn(damage);
     const before = history.entries.length;
@@ -21,7 +25,9 @@ export function observeCycle(dir: string, outcomes: Outcome[], now: Date, logger
     if (history.entries.length !== before || failuresWentOn(outcomes)) writeHistory(dir, history);
     return notices;
   } catch (error) {
-    logger.warn(`the address history was not updated (${(error as Error).message}); the records themselves are not affected`);
+    logger.warn(
+      `the address history was not updated (${(error as Error).message}); the records themselves are not affected`,
+    );
     return [];
   }
 }

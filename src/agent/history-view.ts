@@ -29,7 +29,12 @@ export function historyRows(history: History, now: Date): HistoryRow[] {
 
 /** "3d 4h", "5m 2s": the two largest units. */
 export function describeDuration(ms: number): string {
-  const units: [string, number][] = [['d', 86_400_000], ['h', 3_600_000], ['m', 60_000], ['s', 1000]];
+  const units: [string, number][] = [
+    ['d', 86_400_000],
+    ['h', 3_600_000],
+    ['m', 60_000],
+    ['s', 1000],
+  ];
   const parts: string[] = [];
   let rest = ms;
   for (const [name, size] of units) {
@@ -46,7 +51,12 @@ export function historyLine(row: HistoryRow): string {
   const what = `${row.at} ${row.host} ${row.type}`;
   switch (row.event) {
     case 'changed': {
-      const held = row.heldMs === undefined ? '' : row.current ? `; current for ${describeDuration(row.heldMs)}` : `; held ${describeDuration(row.heldMs)}`;
+      const held =
+        row.heldMs === undefined
+          ? ''
+          : row.current
+            ? `; current for ${describeDuration(row.heldMs)}`
+            : `; held ${describeDuration(row.heldMs)}`;
       return `${what} changed ${row.old ?? '(none)'} -> ${row.new} via ${row.via}${held}`;
     }
     case 'failed': {

@@ -14,7 +14,8 @@ const KEPT_LIMIT = 2 * OUTPUT_LIMIT;
 
 export function hookEnvironment(outcome: Outcome, parent: NodeJS.ProcessEnv = process.env): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries(parent)) if (value !== undefined && !WITHHELD.test(name)) env[name] = value;
+  for (const [name, value] of Object.entries(parent))
+    if (value !== undefined && !WITHHELD.test(name)) env[name] = value;
   return {
     ...env,
     DDEDGE_HOST: outcome.host,
@@ -38,7 +39,11 @@ const DRAIN_MS = 200;
  */
 export function runHook(command: string, timeoutMs: number, outcome: Outcome, logger: Logger): Promise<void> {
   return new Promise((resolve) => {
-    const child = spawn('/bin/sh', ['-c', command], { env: hookEnvironment(outcome), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn('/bin/sh', ['-c', command], {
+      env: hookEnvironment(outcome),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     let output = '';
     const collect = (chunk: Buffer) => {
       // Keep reading past the limit, or a chatty hook would block on a full pipe. What is kept

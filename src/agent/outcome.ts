@@ -21,12 +21,26 @@ export interface Outcome {
 
 /** The metrics' name for why a record failed. */
 export function failureKind(error: unknown): string {
-  const names: Record<number, string> = { 1: 'internal', 2: 'config', 3: 'auth', 4: 'transient', 6: 'address_unknown', 7: 'refused' };
+  const names: Record<number, string> = {
+    1: 'internal',
+    2: 'config',
+    3: 'auth',
+    4: 'transient',
+    6: 'address_unknown',
+    7: 'refused',
+  };
   return names[exitCodeOf(error)] ?? 'internal';
 }
 
 /** Failures that need a person first, most urgent first; the first present decides. */
-const FAILURE_PRECEDENCE: ExitCode[] = [ExitCode.internal, ExitCode.usage, ExitCode.auth, ExitCode.refused, ExitCode.transient, ExitCode.addressUnknown];
+const FAILURE_PRECEDENCE: ExitCode[] = [
+  ExitCode.internal,
+  ExitCode.usage,
+  ExitCode.auth,
+  ExitCode.refused,
+  ExitCode.transient,
+  ExitCode.addressUnknown,
+];
 
 export function cycleExitCode(outcomes: Outcome[]): ExitCode {
   const failures = outcomes.filter((o) => o.action === 'failed');

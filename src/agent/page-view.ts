@@ -84,7 +84,12 @@ export function agentPageView(config: Config, page: number, now = new Date()): A
     lastSuccessAt: state.lastSuccessAt,
     nextCycleAt: nextCycleAt(state.lastCycleAt, config.intervalMs, now),
     budget: { used: callsThisHour(state, now), limit: config.maxCallsPerHour },
-    history: { rows: newestFirst.slice((shown - 1) * HISTORY_PAGE_SIZE, shown * HISTORY_PAGE_SIZE), page: shown, pages, total: rows.length },
+    history: {
+      rows: newestFirst.slice((shown - 1) * HISTORY_PAGE_SIZE, shown * HISTORY_PAGE_SIZE),
+      page: shown,
+      pages,
+      total: rows.length,
+    },
     timeline: timelines(rows, records, now),
     sources: recentSourceAnswers(),
     problems,
@@ -102,7 +107,13 @@ function recordRow(state: State, rows: HistoryRow[], host: string, type: RecordT
   }
   const base = { host, type, address: record.address, since: change?.at ?? record.sentAt, via: record.via };
   if (record.backoff && Date.parse(record.backoff.until) > now.getTime()) {
-    return { ...base, status: 'waiting', reason: `the provider refused it (${outsideText(String(record.lastError ?? 'refused'), 300)}); next attempt after ${record.backoff.until}` };
+    return {
+      ...base,
+      status: 'waiting',
+      reason:
+        `the provider refused it (${outsideText(String(record.lastError ?? 'refused'), 300)}); next attempt ` +
+        `after ${record.backoff.until}`,
+    };
   }
   if (record.lastError) return { ...base, status: 'failing', reason: outsideText(String(record.lastError), 300) };
   return { ...base, status: 'up to date' };

@@ -7,6 +7,10 @@ import type { RecordType } from '../lib/address.js';
 export function recordFingerprint(config: Config, host: string, type: RecordType): string {
   const relevant = [host, type, config.via, config.service ?? null, config.dyndns, config.api];
   // node:crypto is loaded only when a record has been refused, not with every cycle.
-  return process.getBuiltinModule('node:crypto')
-    .createHash('sha256').update(`ddedge-record-config\0${JSON.stringify(relevant)}`).digest('base64url').slice(0, 22);
+  return process
+    .getBuiltinModule('node:crypto')
+    .createHash('sha256')
+    .update(`ddedge-record-config\0${JSON.stringify(relevant)}`)
+    .digest('base64url')
+    .slice(0, 22);
 }

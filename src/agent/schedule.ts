@@ -9,6 +9,7 @@ export const JITTER = 0.1;
  * not call the provider in step), or a capped exponential backoff after transient failures.
  */
 export function nextDelay(intervalMs: number, consecutiveFailures: number, random: () => number = Math.random): number {
-  const base = consecutiveFailures > 0 ? Math.min(intervalMs, BACKOFF_BASE_MS * 2 ** (consecutiveFailures - 1)) : intervalMs;
+  const base =
+    consecutiveFailures > 0 ? Math.min(intervalMs, BACKOFF_BASE_MS * 2 ** (consecutiveFailures - 1)) : intervalMs;
   return Math.round(base * (1 - JITTER + 2 * JITTER * random()));
 }

@@ -10,9 +10,15 @@ import { timelinePicture } from './timeline-picture.js';
 export function renderAgentPage(view: AgentPageView, context: PageContext): string {
   const { nonce } = context;
   const now = Date.parse(view.now);
-  const ago = (iso: string | undefined) => (iso ? `${time(iso)} <span class="muted">(${escapeHtml(describeDuration(Math.max(0, now - Date.parse(iso))))} ago)</span>` : 'never');
+  const ago = (iso: string | undefined) =>
+    iso
+      ? `${time(iso)} <span class="muted">(${escapeHtml(describeDuration(Math.max(0, now - Date.parse(iso))))} ` +
+        `ago)</span>`
+      : 'never';
   const notices = [
-    ...(context.asked ? ['<p class="notice" role="status">A cycle was asked for; this page shows its result once it is done.</p>'] : []),
+    ...(context.asked
+      ? ['<p class="notice" role="status">A cycle was asked for; this page shows its result once it is done.</p>']
+      : []),
     ...view.problems.map((p) => `<p class="notice problem" role="alert">${escapeHtml(p)}</p>`),
   ].join('');
   return `${pageHead('ddedge status', nonce)}<main>
@@ -46,8 +52,11 @@ ${pageEnd(nonce)}`;
 }
 
 function recordLine(r: RecordRow, now: number): string {
-  const css = r.status === 'up to date' ? 'ok' : r.status === 'waiting' ? 'wait' : r.status === 'failing' ? 'bad' : 'none';
-  const since = r.since ? `${when(r.since)}, for ${escapeHtml(describeDuration(Math.max(0, now - Date.parse(r.since))))}` : '-';
+  const css =
+    r.status === 'up to date' ? 'ok' : r.status === 'waiting' ? 'wait' : r.status === 'failing' ? 'bad' : 'none';
+  const since = r.since
+    ? `${when(r.since)}, for ${escapeHtml(describeDuration(Math.max(0, now - Date.parse(r.since))))}`
+    : '-';
   const status = `${escapeHtml(capitalised(r.status))}${r.reason ? `: ${escapeHtml(r.reason)}` : ''}`;
   // The phone's card labels and the address's typeface come from the column (page-style.ts), not
   // from attributes on every cell; cells and rows end where the next begins (HTML's optional end tags).
@@ -56,7 +65,10 @@ function recordLine(r: RecordRow, now: number): string {
 
 function sourcesTable(view: AgentPageView): string {
   const lines = (view.sources ?? []).flatMap((d) =>
-    d.answers.map((a) => `<tr><th scope="row">${escapeHtml(a.source)}<td>IPv${d.family}<td>${a.address ? `<code>${escapeHtml(a.address)}</code>` : '-'}${a.error ? ` <span class="status-bad">${escapeHtml(a.error)}</span>` : ''}<td>${a.ms} ms<td>${when(d.at)}`),
+    d.answers.map(
+      (a) =>
+        `<tr><th scope="row">${escapeHtml(a.source)}<td>IPv${d.family}<td>${a.address ? `<code>${escapeHtml(a.address)}</code>` : '-'}${a.error ? ` <span class="status-bad">${escapeHtml(a.error)}</span>` : ''}<td>${a.ms} ms<td>${when(d.at)}`,
+    ),
   );
   if (!lines.length) return '';
   return `<h2 id="sources">Address sources</h2>
@@ -74,8 +86,13 @@ ${lines.join('\n')}
 function historyTable(view: AgentPageView, context: PageContext): string {
   const { rows, page, pages, total } = view.history;
   if (!total) return '<p>No address change or failure recorded yet.</p>';
-  const link = (p: number, label: string, rel: string) => `<a rel="${rel}" href="/?page=${p}${tokenQuery(context, '&')}#history">${label}</a>`;
-  const nav = pages > 1 ? `<nav class="pages" aria-label="History pages">${page > 1 ? link(page - 1, 'Newer', 'prev') : ''}<span>Page ${page} of ${pages}</span>${page < pages ? link(page + 1, 'Older', 'next') : ''}</nav>` : '';
+  const link = (p: number, label: string, rel: string) =>
+    `<a rel="${rel}" href="/?page=${p}${tokenQuery(context, '&')}#history">${label}</a>`;
+  const nav =
+    pages > 1
+      ? `<nav class="pages" aria-label="History pages">${page > 1 ? link(page - 1, 'Newer', 'prev') : ''}<span>Page ` +
+        `${page} of ${pages}</span>${page < pages ? link(page + 1, 'Older', 'next') : ''}</nav>`
+      : '';
   return `<div class="scroll">
 <table class="cards hist" aria-labelledby="history">
 <caption>Newest first: ${total} entr${total === 1 ? 'y' : 'ies'}${pages > 1 ? `, page ${page} of ${pages}` : ''}</caption>
@@ -90,16 +107,28 @@ ${nav}`;
 
 function historyLine(row: HistoryRow): string {
   let what: string;
-  if (row.event === 'changed') what = `From <code>${escapeHtml(row.old ?? '(none)')}</code> to <code>${escapeHtml(row.new ?? '')}</code> via ${escapeHtml(row.via ?? '-')}`;
-  else if (row.event === 'failed') what = `<b class="bad">Failed</b>${(row.count ?? 1) > 1 ? ` ${row.count} cycles in a row (last ${when(row.lastAt ?? row.at)})` : ''}: ${escapeHtml(row.message ?? row.reason ?? '')}`;
+  if (row.event === 'changed')
+    what =
+      `From <code>${escapeHtml(row.old ?? '(none)')}</code> to <code>${escapeHtml(row.new ?? '')}</code> via ` +
+      `${escapeHtml(row.via ?? '-')}`;
+  else if (row.event === 'failed')
+    what = `<b class="bad">Failed</b>${(row.count ?? 1) > 1 ? ` ${row.count} cycles in a row (last ${when(row.lastAt ?? row.at)})` : ''}: ${escapeHtml(row.message ?? row.reason ?? '')}`;
   else what = '<b class="ok">Working again</b>';
-  const held = row.heldMs === undefined ? '' : `${escapeHtml(describeDuration(row.heldMs))}${row.current ? ' (current)' : ''}`;
+  const held =
+    row.heldMs === undefined ? '' : `${escapeHtml(describeDuration(row.heldMs))}${row.current ? ' (current)' : ''}`;
   return `<tr><td>${when(row.at)}<th scope="row">${escapeHtml(row.host)}<td>${row.type}<td>${what}<td>${held || '-'}`;
 }
 
-/** A <time> element in UTC, to the second; its text ("2026-11-28 03:00:00") is a valid date and time itself, so it needs no datetime attribute. */
+/**
+ * A <time> element in UTC, to the second; its text ("2026-11-28 03:00:00") is a valid date and time itself, so it needs
+ * no datetime attribute.
+ */
 const time = (iso: string): string => `<time>${escapeHtml(utcText(iso))}</time>`;
-/** The same time as plain text, for table cells: the column's header says what it is, and a <time> in each of a hundred cells is weight. */
+/**
+ * The same time as plain text, for table cells: the column's header says what it is, and a <time> in each of a hundred
+ * cells is weight.
+ */
 const when = (iso: string): string => escapeHtml(iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, ''));
 const capitalised = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
-const tokenQuery = (context: PageContext, lead: string): string => (context.token ? `${lead}token=${encodeURIComponent(context.token)}` : '');
+const tokenQuery = (context: PageContext, lead: string): string =>
+  context.token ? `${lead}token=${encodeURIComponent(context.token)}` : '';

@@ -12,5 +12,10 @@ export const sortedRecords = (state: State): RecordState[] =>
   Object.values(state.records).sort((a, b) => `${a.host}/${a.type}`.localeCompare(`${b.host}/${b.type}`));
 
 export function statusDocument(stateDir: string, state: State): StatusDocument {
-  return { stateDir, lastSuccessAt: state.lastSuccessAt ?? null, lastCycleAt: state.lastCycleAt ?? null, records: sortedRecords(state) };
+  return {
+    stateDir,
+    lastSuccessAt: state.lastSuccessAt ?? null,
+    lastCycleAt: state.lastCycleAt ?? null,
+    records: sortedRecords(state),
+  };
 }

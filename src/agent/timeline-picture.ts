@@ -39,14 +39,26 @@ export function timelinePicture(timeline: { start: number; end: number; records:
       const colour = seen.get(span.address)!;
       if (colour) colours[colour]!.line(x(span.from), y, Math.max(1, x(span.to) - x(span.from)));
     }
-    for (const span of record.failures) failures.line(x(span.from), top + LABEL + BAR + 3, Math.max(2, x(span.to) - x(span.from)));
+    for (const span of record.failures)
+      failures.line(x(span.from), top + LABEL + BAR + 3, Math.max(2, x(span.to) - x(span.from)));
   });
-  const paths = colours.map((d, c) => (d.text ? `<path d="${d.text}" class="tl${c}"/>` : '')).join('') + (failures.text ? `<path d="${failures.text}" class="tl-fail"/>` : '');
+  const paths =
+    colours.map((d, c) => (d.text ? `<path d="${d.text}" class="tl${c}"/>` : '')).join('') +
+    (failures.text ? `<path d="${failures.text}" class="tl-fail"/>` : '');
   // The empty bar behind every record, drawn once as a pattern repeated every ROW.
-  const bars = `<pattern id="tl-bar" width="${WIDTH}" height="${ROW}" patternUnits="userSpaceOnUse"><rect y="${LABEL}" width="${WIDTH}" height="${BAR}" class="tl-none"/></pattern><rect width="${WIDTH}" height="${timeline.records.length * ROW}" fill="url(#tl-bar)"/>`;
-  const axis = `<text y="${height - 2}" class="tl-axis">${TIMELINE_DAYS} days ago</text><text x="${WIDTH}" y="${height - 2}" class="tl-axis" text-anchor="end">now</text>`;
+  const bars =
+    `<pattern id="tl-bar" width="${WIDTH}" height="${ROW}" patternUnits="userSpaceOnUse"><rect ` +
+    `y="${LABEL}" width="${WIDTH}" height="${BAR}" class="tl-none"/></pattern><rect width="${WIDTH}" ` +
+    `height="${timeline.records.length * ROW}" fill="url(#tl-bar)"/>`;
+  const axis =
+    `<text y="${height - 2}" class="tl-axis">${TIMELINE_DAYS} days ago</text><text x="${WIDTH}" ` +
+    `y="${height - 2}" class="tl-axis" text-anchor="end">now</text>`;
   const summary = timeline.records
-    .map((r) => `${r.host} ${r.type}: ${r.addresses.length} address${r.addresses.length === 1 ? '' : 'es'}${r.failures.length ? `, ${r.failures.length} failure${r.failures.length === 1 ? '' : 's'}` : ''}`)
+    .map(
+      (r) =>
+        `${r.host} ${r.type}: ${r.addresses.length} ` +
+        `address${r.addresses.length === 1 ? '' : 'es'}${r.failures.length ? `, ${r.failures.length} failure${r.failures.length === 1 ? '' : 's'}` : ''}`,
+    )
     .join('; ');
   return `<figure class="timeline">
 <svg viewBox="0 0 ${WIDTH} ${height}" role="img" aria-label="${escapeHtml(`Last ${TIMELINE_DAYS} days. ${summary}`)}" preserveAspectRatio="xMinYMin meet">${bars}${labels.join('')}${paths}${axis}</svg>

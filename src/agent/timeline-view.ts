@@ -19,7 +19,11 @@ export interface RecordTimeline {
   failures: Span[];
 }
 
-export function timelines(rows: HistoryRow[], records: { host: string; type: RecordType }[], now: Date): { start: number; end: number; records: RecordTimeline[] } {
+export function timelines(
+  rows: HistoryRow[],
+  records: { host: string; type: RecordType }[],
+  now: Date,
+): { start: number; end: number; records: RecordTimeline[] } {
   const end = now.getTime();
   const start = end - TIMELINE_DAYS * 86_400_000;
   // Each record's rows, found in one pass (not one pass per record).
@@ -30,7 +34,8 @@ export function timelines(rows: HistoryRow[], records: { host: string; type: Rec
     if (list) list.push(r);
     else byRecord.set(key, [r]);
   }
-  const clip = (s: Span): Span | undefined => (s.to < start || s.from > end ? undefined : { from: Math.max(start, s.from), to: Math.min(end, s.to) });
+  const clip = (s: Span): Span | undefined =>
+    s.to < start || s.from > end ? undefined : { from: Math.max(start, s.from), to: Math.min(end, s.to) };
   return {
     start,
     end,
@@ -38,7 +43,10 @@ export function timelines(rows: HistoryRow[], records: { host: string; type: Rec
       const own = byRecord.get(`${host}/${type}`) ?? [];
       const changes = own.filter((r) => r.event === 'changed');
       const addresses = changes
-        .map((r, i) => ({ address: r.new ?? '', span: clip({ from: Date.parse(r.at), to: i + 1 < changes.length ? Date.parse(changes[i + 1]!.at) : end }) }))
+        .map((r, i) => ({
+          address: r.new ?? '',
+          span: clip({ from: Date.parse(r.at), to: i + 1 < changes.length ? Date.parse(changes[i + 1]!.at) : end }),
+        }))
         .filter((a): a is { address: string; span: Span } => a.span !== undefined)
         .map((a) => ({ address: a.address, ...a.span }));
       const failures = own

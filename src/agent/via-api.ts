@@ -36,15 +36,26 @@ export async function updateRecordViaApi(
   // Checked after the read, which says first when the service itself is unknown (error 4001). The
   // API names an entry relative to the service's zone: a host outside it would be created as
   // <host>.<zone>, a record nobody asked for, and reported as updated.
-  if (!atOrBelow(host, zone)) throw new ConfigError(`${host} is not in the zone of ${zone} (--service / DDEDGE_SERVICE): the API writes only that zone's records`);
+  if (!atOrBelow(host, zone))
+    throw new ConfigError(
+      `${host} is not in the zone of ${zone} (--service / DDEDGE_SERVICE): the API writes only that zone's records`,
+    );
   const [entry, ...others] = matches;
-  if (others.length) logger.warn(`${host} has ${matches.length} ${type} entries in ${zone}; updating entity ${entry!.entityID} only`);
+  if (others.length)
+    logger.warn(`${host} has ${matches.length} ${type} entries in ${zone}; updating entity ${entry!.entityID} only`);
   // Without --ttl the entry keeps whatever TTL it has; with it, a TTL alone is a change.
   const withTtl = ttl === undefined ? {} : { ttl };
   if (entry && holds(entry, address, ttl)) return { changed: false, created: false };
   const write = entry
-    ? () => client.call('service', service.dnsUpdate, { serviceName: zone, entityID: entry.entityID, value: address, ...withTtl })
-    : () => client.call('service', service.dnsCreate, { serviceName: zone, name: host, type, value: address, ...withTtl });
+    ? () =>
+        client.call('service', service.dnsUpdate, {
+          serviceName: zone,
+          entityID: entry.entityID,
+          value: address,
+          ...withTtl,
+        })
+    : () =>
+        client.call('service', service.dnsCreate, { serviceName: zone, name: host, type, value: address, ...withTtl });
   if (!entry) logger.info(`${host} has no ${type} entry in ${zone}; creating it`);
   try {
     await write();
@@ -58,7 +69,11 @@ export async function updateRecordViaApi(
       throw error;
     }
     const made = now.some((e) => holds(e, address, ttl));
-    logger.warn(`the answer to ${entry ? 'updating' : 'creating'} the ${type} entry of ${host} in ${zone} was lost (${error.message}); read again, the provider ${made ? `holds ${address}: it was made` : `does not hold ${address}: it was not made`}`);
+    logger.warn(
+      `the answer to ${entry ? 'updating' : 'creating'} the ${type} entry of ${host} in ${zone} was lost ` +
+        `(${error.message}); read again, the provider ` +
+        `${made ? `holds ${address}: it was made` : `does not hold ${address}: it was not made`}`,
+    );
     if (!made) throw error;
   }
   return { changed: true, created: !entry };
@@ -71,7 +86,10 @@ const holds = (entry: DnsEntry, address: string, ttl: number | undefined): boole
 /** The zone's entries of `type` at `host` (service/dnslist, filtered by type). */
 async function entriesOf(client: ApiClient, zone: string, host: string, type: RecordType): Promise<DnsEntry[]> {
   const matches: DnsEntry[] = [];
-  for await (const page of client.pages<DnsEntry>('service', service.dnsList, { serviceName: zone, filterType: type })) {
+  for await (const page of client.pages<DnsEntry>('service', service.dnsList, {
+    serviceName: zone,
+    filterType: type,
+  })) {
     matches.push(...page.items.filter((e) => e.type === type && entryMatchesHost(e.name, host, zone)));
   }
   return matches;

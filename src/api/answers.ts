@@ -3,14 +3,25 @@
 // edits, the caller address it publishes) are read field by field. An answer without the
 // documented shape is malformed (exit 4); it is never read as an empty zone, from which the
 // agent would create a second record. The next hostile shape is one line here.
-import { AnswerShapeError, isFields, readFields, readList, readOptionalText, readText, type Fields } from '../lib/answer-shape.js';
+import {
+  AnswerShapeError,
+  isFields,
+  readFields,
+  readList,
+  readOptionalText,
+  readText,
+  type Fields,
+} from '../lib/answer-shape.js';
 import { familyOfAddress } from '../lib/address.js';
 import type { Endpoint } from './endpoints/types.js';
 
 type Reader = (data: Fields, xml: boolean) => Fields;
 
 const READERS: Record<string, Reader> = {
-  'service/dnslist': (data, xml) => ({ ...data, dns: readList(data.dns, 'responseData.dns', xml).map(plainOrReadDnsEntry) }),
+  'service/dnslist': (data, xml) => ({
+    ...data,
+    dns: readList(data.dns, 'responseData.dns', xml).map(plainOrReadDnsEntry),
+  }),
   // The agent publishes this address (the `server` source): it must be one.
   'tool/hello': (data) => ({ ...data, ip: readAddress(data.ip, 'responseData.ip') }),
 };
@@ -31,7 +42,16 @@ function plainOrReadDnsEntry(value: unknown, index: number): Fields {
   if (isFields(value)) {
     const { entityID, name, type, value: data, ttl, priority } = value;
     const text = (v: unknown) => typeof v === 'string';
-    if (text(entityID) && entityID !== '' && text(name) && text(type) && text(data) && (ttl === undefined || text(ttl)) && (priority === undefined || text(priority))) return value;
+    if (
+      text(entityID) &&
+      entityID !== '' &&
+      text(name) &&
+      text(type) &&
+      text(data) &&
+      (ttl === undefined || text(ttl)) &&
+      (priority === undefined || text(priority))
+    )
+      return value;
   }
   return readDnsEntry(value, `responseData.dns[${index}]`);
 }

@@ -50,9 +50,15 @@ export interface ApiClientOptions {
    */
   dispatcher?: DispatcherLike;
   logger?: Logger;
-  /** What a rejection of the credentials advises checking (default: the user and password given to new Registrar(); for an ApiClient made directly, the command line's DDEDGE_API_USER and DDEDGE_API_PASSWORD). */
+  /**
+   * What a rejection of the credentials advises checking (default: the user and password given to new Registrar(); for
+   * an ApiClient made directly, the command line's DDEDGE_API_USER and DDEDGE_API_PASSWORD).
+   */
   authAdvice?: string;
-  /** Attempts for idempotent operations on transport errors and 5xx (default 3). Calls that spend balance are never retried. */
+  /**
+   * Attempts for idempotent operations on transport errors and 5xx (default 3). Calls that spend balance are never
+   * retried.
+   */
   attempts?: number;
   /** Largest answer accepted, in bytes (default 8 MiB: lists can be long). */
   maxBytes?: number;
@@ -107,7 +113,10 @@ export class ApiClient {
           await httpRequest({
             url: new URL(`${module}/${endpoint.action}/`, base).toString(),
             method: 'POST',
-            headers: { 'content-type': 'application/x-www-form-urlencoded', accept: format === 'xml' ? 'application/xml' : 'application/json' },
+            headers: {
+              'content-type': 'application/x-www-form-urlencoded',
+              accept: format === 'xml' ? 'application/xml' : 'application/json',
+            },
             body,
             timeoutMs: this.options.timeoutMs ?? 15_000,
             maxBytes: this.options.maxBytes ?? 8 * 1024 * 1024,
@@ -118,11 +127,18 @@ export class ApiClient {
         const envelope = this.parse(response, format);
         this.checkVersion(envelope.version);
         throwIfFailed(envelope, operation, this.options.authAdvice);
-        return { ...envelope, responseData: this.read(response, operation, endpoint, normalizeResult(envelope.responseData), format) };
+        return {
+          ...envelope,
+          responseData: this.read(response, operation, endpoint, normalizeResult(envelope.responseData), format),
+        };
       } catch (error) {
         if (attempt >= attempts || !isRetryable(error)) throw error;
         const delay = Math.min(4000, 250 * 2 ** (attempt - 1)) * (0.5 + Math.random() / 2);
-        this.logger.debug('retrying api call', { operation, reason: (error as Error).message, delayMs: Math.round(delay) });
+        this.logger.debug('retrying api call', {
+          operation,
+          reason: (error as Error).message,
+          delayMs: Math.round(delay),
+        });
         await new Promise((r) => setTimeout(r, delay));
       }
     }
@@ -146,7 +162,11 @@ export class ApiClient {
     let previous: string | undefined;
     for (let n = 0; ; n++) {
       const page = first + n;
-      if (n >= maxPages) throw new PagingError(`${operation}: stopped after ${maxPages} pages and the API still announced more; narrow the query (a filter, a larger pageLength)`);
+      if (n >= maxPages)
+        throw new PagingError(
+          `${operation}: stopped after ${maxPages} pages and the API still announced more; narrow the query (a ` +
+            `filter, a larger pageLength)`,
+        );
       const data = (await this.call(module, endpoint, { ...params, page })) as Record<string, unknown>;
       const items = data[key] as T[];
       const info = (data.queryInfo ?? {}) as Partial<QueryInfo>;
@@ -159,15 +179,32 @@ export class ApiClient {
       }
       const fingerprint = JSON.stringify(items);
       if (items.length && fingerprint === previous) {
-        if (total !== undefined && seen < total) throw new PagingError(`${operation}: the API answered page ${page} with the entries of page ${page - 1} (${seen} of ${total} seen); its paging cannot be trusted`);
+        if (total !== undefined && seen < total)
+          throw new PagingError(
+            `${operation}: the API answered page ${page} with the entries of page ${page - 1} (${seen} of ${total} ` +
+              `seen); its paging cannot be trusted`,
+          );
         this.logger.debug('the API repeated a page; the listing ends here', { operation, page });
         return;
       }
       previous = fingerprint;
       seen += items.length;
-      yield { items, queryInfo: { page, pageLength: info.pageLength ?? items.length, results: info.results ?? items.length, total: total ?? seen } };
+      yield {
+        items,
+        queryInfo: {
+          page,
+          pageLength: info.pageLength ?? items.length,
+          results: info.results ?? items.length,
+          total: total ?? seen,
+        },
+      };
       const length = asked ?? info.pageLength;
-      if (items.length === 0 || (total !== undefined && seen >= total) || (length !== undefined && items.length < length)) return;
+      if (
+        items.length === 0 ||
+        (total !== undefined && seen >= total) ||
+        (length !== undefined && items.length < length)
+      )
+        return;
     }
   }
 
@@ -188,7 +225,13 @@ export class ApiClient {
     }
   }
 
-  private read(response: HttpResponse, operation: string, endpoint: Endpoint, data: unknown, format: 'json' | 'xml'): unknown {
+  private read(
+    response: HttpResponse,
+    operation: string,
+    endpoint: Endpoint,
+    data: unknown,
+    format: 'json' | 'xml',
+  ): unknown {
     try {
       return readResponseData(operation, endpoint, data, format === 'xml');
     } catch (error) {
@@ -201,7 +244,10 @@ export class ApiClient {
     if (this.warnedVersion || major === undefined || Number.isNaN(major)) return;
     if (major > KNOWN_API_VERSION[0] || (major === KNOWN_API_VERSION[0] && (minor ?? 0) > KNOWN_API_VERSION[1])) {
       this.warnedVersion = true;
-      this.logger.warn(`the API answered with version ${version}, newer than the ${KNOWN_API_VERSION.join('.')} ddedge knows; results may differ`);
+      this.logger.warn(
+        `the API answered with version ${version}, newer than the ${KNOWN_API_VERSION.join('.')} ddedge knows; ` +
+          `results may differ`,
+      );
     }
   }
 }
@@ -211,7 +257,9 @@ export function prepareParams(endpoint: Endpoint, params: Params): Params {
   let prepared = endpoint.prepare ? endpoint.prepare(params) : params;
   if (endpoint.contactRoles) {
     // Domain roles are `owner` -> ownerContact…; SSL roles are already `adminContact`.
-    prepared = flattenContacts(prepared, endpoint.contactRoles, (role) => (role.endsWith('Contact') ? role : `${role}Contact`));
+    prepared = flattenContacts(prepared, endpoint.contactRoles, (role) =>
+      role.endsWith('Contact') ? role : `${role}Contact`,
+    );
   }
   return prepared;
 }
@@ -220,12 +268,19 @@ export function prepareParams(endpoint: Endpoint, params: Params): Params {
 function lazyUndici(dispatcher?: Dispatcher): Transport {
   let pool: Promise<Transport> | undefined;
   const get = () => (pool ??= import('../http/undici-transport.js').then((m) => m.undiciTransport(dispatcher)));
-  return { send: async (request) => (await get()).send(request), close: async () => void (pool && (await (await pool).close?.())) };
+  return {
+    send: async (request) => (await get()).send(request),
+    close: async () => void (pool && (await (await pool).close?.())),
+  };
 }
 
 function malformed(error: unknown, response: HttpResponse): unknown {
   if (!(error instanceof AnswerShapeError)) return error;
-  return new TransportError('malformed', `malformed answer from ${response.shownUrl}: ${error.message}`, response.shownUrl);
+  return new TransportError(
+    'malformed',
+    `malformed answer from ${response.shownUrl}: ${error.message}`,
+    response.shownUrl,
+  );
 }
 
 function isRetryable(error: unknown): boolean {

@@ -26,7 +26,8 @@ const FALSE = new Set<unknown>([false, 0, '0', 'false']);
 
 /** Normalises a decoded envelope (JSON or XML) and checks its shape. */
 export function toEnvelope(data: unknown): Envelope {
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new MalformedEnvelope('the answer is not an envelope object');
+  if (typeof data !== 'object' || data === null || Array.isArray(data))
+    throw new MalformedEnvelope('the answer is not an envelope object');
   const record = readFields(data, 'the answer');
   const success = TRUE.has(record.success);
   if (!success && !FALSE.has(record.success)) throw new MalformedEnvelope('the answer has no "success" field');
@@ -46,6 +47,12 @@ export function toEnvelope(data: unknown): Envelope {
 
 export function throwIfFailed(envelope: Envelope, operation: string, authAdvice?: string): void {
   if (!envelope.success) {
-    throw new ApiError(envelope.errorCode || 1, envelope.errorCodeMsg, envelope.messages, envelope.action || operation, authAdvice);
+    throw new ApiError(
+      envelope.errorCode || 1,
+      envelope.errorCodeMsg,
+      envelope.messages,
+      envelope.action || operation,
+      authAdvice,
+    );
   }
 }

@@ -2,7 +2,15 @@
 import { DdedgeError, ExitCode } from '../lib/errors.js';
 import { outsideText } from '../lib/outside-text.js';
 
-export type ApiErrorKind = 'auth' | 'blocked' | 'transient' | 'refused' | 'not-found' | 'bad-request' | 'billing' | 'unknown';
+export type ApiErrorKind =
+  | 'auth'
+  | 'blocked'
+  | 'transient'
+  | 'refused'
+  | 'not-found'
+  | 'bad-request'
+  | 'billing'
+  | 'unknown';
 
 const KIND_BY_CODE = new Map<number, ApiErrorKind>();
 const declare = (kind: ApiErrorKind, codes: number[]) => codes.forEach((c) => KIND_BY_CODE.set(c, kind));
@@ -13,10 +21,13 @@ declare('blocked', [1000, 1006, 1007, 1010, 1011, 1012, 1013, 1014, 1030]);
 declare('billing', [1100]);
 declare('transient', [2003, 2004, 2007]);
 declare('not-found', [2008, 3001, 4001, 4002, 5001]);
-declare('refused', [
-  2005, 2006, 2009, 2010, 2011, 2012, 2100, 2101, 2102, 2200, 2201, 2202, 2210, 3003, 3500, 3501, 3502,
-  4003, 4004, 4005, 4006, 4007, 4008, 4009, 4010, 5000, 10001,
-]);
+declare(
+  'refused',
+  [
+    2005, 2006, 2009, 2010, 2011, 2012, 2100, 2101, 2102, 2200, 2201, 2202, 2210, 3003, 3500, 3501, 3502, 4003, 4004,
+    4005, 4006, 4007, 4008, 4009, 4010, 5000, 10001,
+  ],
+);
 
 export function apiErrorKind(code: number): ApiErrorKind {
   return KIND_BY_CODE.get(code) ?? 'unknown';
@@ -40,7 +51,10 @@ const ADVICE: Partial<Record<ApiErrorKind, string>> = {
   billing: 'add balance to the account',
 };
 
-/** The parts of a reason, each said once: a part an earlier one already holds ("invalid password" after "Account invalid password") is left out. */
+/**
+ * The parts of a reason, each said once: a part an earlier one already holds ("invalid password" after "Account invalid
+ * password") is left out.
+ */
 function withoutRepeats(parts: string[]): string[] {
   const kept: string[] = [];
   for (const part of parts) {
@@ -58,7 +72,10 @@ export class ApiError extends DdedgeError {
     readonly errorCodeMsg: string,
     readonly messages: string[],
     readonly action: string,
-    /** For rejected credentials: what to check, as the caller set them (e.g. "check --api-user and DDEDGE_API_PASSWORD_FILE"). */
+    /**
+     * For rejected credentials: what to check, as the caller set them (e.g. "check --api-user and
+     * DDEDGE_API_PASSWORD_FILE").
+     */
     authAdvice?: string,
   ) {
     const kind = apiErrorKind(errorCode);

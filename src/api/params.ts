@@ -29,10 +29,26 @@ export interface Rule {
   check(params: Params): string | undefined;
 }
 
-export const str = (describe?: string, extra: Partial<ParamSpec<string>> = {}): ParamSpec<string> => ({ type: 'string', describe, ...extra });
-export const int = (describe?: string, extra: Partial<ParamSpec<number>> = {}): ParamSpec<number> => ({ type: 'integer', describe, ...extra });
-export const bool = (describe?: string, extra: Partial<ParamSpec<boolean>> = {}): ParamSpec<boolean> => ({ type: 'boolean', describe, ...extra });
-export const oneOf = <const V extends readonly string[]>(values: V, describe?: string, extra: Partial<ParamSpec<V[number]>> = {}): ParamSpec<V[number]> => ({
+export const str = (describe?: string, extra: Partial<ParamSpec<string>> = {}): ParamSpec<string> => ({
+  type: 'string',
+  describe,
+  ...extra,
+});
+export const int = (describe?: string, extra: Partial<ParamSpec<number>> = {}): ParamSpec<number> => ({
+  type: 'integer',
+  describe,
+  ...extra,
+});
+export const bool = (describe?: string, extra: Partial<ParamSpec<boolean>> = {}): ParamSpec<boolean> => ({
+  type: 'boolean',
+  describe,
+  ...extra,
+});
+export const oneOf = <const V extends readonly string[]>(
+  values: V,
+  describe?: string,
+  extra: Partial<ParamSpec<V[number]>> = {},
+): ParamSpec<V[number]> => ({
   type: 'enum',
   values,
   describe,
@@ -63,12 +79,18 @@ const FALSE = new Set(['0', 'false', 'no', 'off']);
  * Checks params against their specs and rules and returns them as the form fields the
  * provider expects (booleans as 1/0). Throws one ValidationError naming every problem.
  */
-export function toFormFields(operation: string, specs: Record<string, ParamSpec>, params: Params, rules: readonly Rule[] = []): Record<string, string> {
+export function toFormFields(
+  operation: string,
+  specs: Record<string, ParamSpec>,
+  params: Params,
+  rules: readonly Rule[] = [],
+): Record<string, string> {
   const problems: string[] = [];
   const fields: Record<string, string> = {};
   for (const name of Object.keys(params)) {
     // Own names only: "toString" or "constructor" are no parameters of any operation.
-    if (!Object.hasOwn(specs, name) && params[name] !== undefined) problems.push(`unknown parameter "${name}"${nearest(name, Object.keys(specs))}`);
+    if (!Object.hasOwn(specs, name) && params[name] !== undefined)
+      problems.push(`unknown parameter "${name}"${nearest(name, Object.keys(specs))}`);
   }
   for (const [name, spec] of Object.entries(specs)) {
     const value = params[name];
@@ -103,7 +125,9 @@ function checkValue(name: string, spec: ParamSpec, value: ParamValue, text: stri
       if (spec.max !== undefined && Number(text) > spec.max) return `"${name}" must be at most ${spec.max}`;
       return undefined;
     case 'boolean':
-      return typeof value === 'boolean' || TRUE.has(text.toLowerCase()) || FALSE.has(text.toLowerCase()) ? undefined : `"${name}" must be a boolean (true/false, 1/0)`;
+      return typeof value === 'boolean' || TRUE.has(text.toLowerCase()) || FALSE.has(text.toLowerCase())
+        ? undefined
+        : `"${name}" must be a boolean (true/false, 1/0)`;
     case 'enum':
       return spec.values!.includes(text) ? undefined : `"${name}" must be one of ${spec.values!.join(', ')}`;
     case 'string':
@@ -116,24 +140,30 @@ function nearest(name: string, names: string[]): string {
   // The same name in another case is the one meant; else names a typo away (fitler: filter),
   // or that share its first four letters.
   const same = names.filter((n) => n.toLowerCase() === lower);
-  const close = same.length ? same : names.filter((n) => typoDistance(n.toLowerCase(), lower) <= 2 || n.toLowerCase().startsWith(lower.slice(0, 4)));
+  const close = same.length
+    ? same
+    : names.filter((n) => typoDistance(n.toLowerCase(), lower) <= 2 || n.toLowerCase().startsWith(lower.slice(0, 4)));
   return close.length ? ` (did you mean ${close.slice(0, 3).join(', ')}?)` : '';
 }
 
 /** Edits between two names, a swap of neighbours counting as one (optimal string alignment). */
 function typoDistance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
     }
   }
   return d[a.length]![b.length]!;
 }
 
-const given = (params: Params, name: string) => params[name] !== undefined && params[name] !== null && params[name] !== '';
+const given = (params: Params, name: string) =>
+  params[name] !== undefined && params[name] !== null && params[name] !== '';
 
 /** Exactly one of two parameters (most domain operations: `domain` or `domainID`). */
 export const oneOfParams = (a: string, b: string): Rule => ({
@@ -149,12 +179,16 @@ export const requiredIf = (name: string, when: (p: Params) => boolean, describe:
 
 /** A comma-separated list with a bounded number of items (nameservers: 2 to 7), or one of some keywords. */
 export const listLength = (name: string, min: number, max: number, keywords: readonly string[] = []): Rule => ({
-  describe: `${name}: ${keywords.length ? `${keywords.join(', ')}, or ` : ''}a comma-separated list of ${min} to ${max}`,
+  describe:
+    `${name}: ${keywords.length ? `${keywords.join(', ')}, or ` : ''}a comma-separated list of ${min} to ` + `${max}`,
   check: (p) => {
     if (!given(p, name)) return undefined;
     const text = String(p[name]);
     if (keywords.includes(text)) return undefined;
-    const items = text.split(',').map((s) => s.trim()).filter(Boolean);
+    const items = text
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     if (items.length >= min && items.length <= max) return undefined;
     return `"${name}" must be ${keywords.length ? `${keywords.join(', ')}, or ` : ''}a comma-separated list of ${min} to ${max} items, got ${items.length}`;
   },

@@ -29,11 +29,13 @@ export function parseXmlEnvelope(body: string): Envelope {
   }
   if (root.name !== 'data') throw new MalformedEnvelope('the XML answer has no <data> root');
   const data = toValue(root);
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new MalformedEnvelope('the XML envelope is empty');
+  if (typeof data !== 'object' || data === null || Array.isArray(data))
+    throw new MalformedEnvelope('the XML envelope is empty');
   const record = data as Record<string, unknown>;
   // An empty <responseData/> (error answers) or <messages/> read as ''.
   if (record.responseData === '') record.responseData = [];
   if (record.messages === '') record.messages = [];
-  else if (typeof record.messages === 'object' && record.messages !== null && !Array.isArray(record.messages)) record.messages = Object.values(record.messages);
+  else if (typeof record.messages === 'object' && record.messages !== null && !Array.isArray(record.messages))
+    record.messages = Object.values(record.messages);
   return toEnvelope(record);
 }

@@ -8,6 +8,13 @@
  */
 export function acmeLiteralArguments(args: string[]): number {
   const flagLike = (arg: string) => /^--[a-z][a-z0-9-]*(=.*)?$|^-[a-zA-Z]$/.test(arg);
-  if ((args[0] !== 'present' && args[0] !== 'cleanup') || args[1] === undefined || args[1].startsWith('-') || args[2] === undefined || flagLike(args[2])) return 0;
+  if (
+    (args[0] !== 'present' && args[0] !== 'cleanup') ||
+    args[1] === undefined ||
+    args[1].startsWith('-') ||
+    args[2] === undefined ||
+    flagLike(args[2])
+  )
+    return 0;
   return args[3] !== undefined && /^\d+$/.test(args[3]) ? 4 : 3;
 }

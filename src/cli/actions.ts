@@ -22,8 +22,15 @@ export function runAction(table: ActionTable, positionals: string[]): Promise<nu
   const handler = action === undefined || !Object.hasOwn(table.actions, action) ? undefined : table.actions[action];
   if (handler) return handler(args);
   const near = action === undefined ? [] : nearestNames(action, names);
-  const choices = `${table.none ? `${table.none.said}, or ` : ''}one of ${names.join(', ')}${near.length ? ` (did you mean ${near.join(' or ')}?)` : ''}`;
-  const unknown = action === undefined ? '' : ACTION_LIKE.test(action) ? `unknown action "${action}"; ` : 'the first argument is no action; ';
+  const choices =
+    `${table.none ? `${table.none.said}, or ` : ''}one of ` +
+    `${names.join(', ')}${near.length ? ` (did you mean ${near.join(' or ')}?)` : ''}`;
+  const unknown =
+    action === undefined
+      ? ''
+      : ACTION_LIKE.test(action)
+        ? `unknown action "${action}"; `
+        : 'the first argument is no action; ';
   throw new ConfigError(`${table.command}: ${unknown}give ${choices} (see ddedge ${table.command} --help)`);
 }
 

@@ -85,7 +85,8 @@ export async function parseApiArguments(
     const name = token.kind === 'option' && args[token.index]!.startsWith('--') ? token.name : '';
     if (!NAME.test(name)) {
       throw new ConfigError(
-        `api: argument ${position} is not a parameter name; give parameters as --name value (the value follows its name; see ddedge api <module> <action> --help)`,
+        `api: argument ${position} is not a parameter name; give parameters as --name value (the value follows its ` +
+          `name; see ddedge api <module> <action> --help)`,
       );
     }
     if (!names.known(name)) refuseNearFlag(name, position);
@@ -136,7 +137,8 @@ function refuseNearFlag(name: string, position: number): void {
   const near = nearestNames(name, [...OWN_FLAGS, ...CONNECTION_FLAGS]);
   if (near.length)
     throw new ConfigError(
-      `api: --${name} (argument ${position}) is not a parameter of this operation; did you mean ${near.map((n) => `--${n}`).join(' or ')}?`,
+      `api: --${name} (argument ${position}) is not a parameter of this operation; did you mean ` +
+        `${near.map((n) => `--${n}`).join(' or ')}?`,
     );
 }
 
@@ -196,7 +198,8 @@ async function gather(
   else if (value === '@-') {
     if (gathered.stdinTaken)
       throw new ConfigError(
-        `api: --${name} (argument ${position}) and --${gathered.stdinTaken} both read standard input (@-); only one can`,
+        `api: --${name} (argument ${position}) and --${gathered.stdinTaken} both read standard input (@-); only one ` +
+          `can`,
       );
     gathered.stdinTaken = name;
     value = capped(name, position, 'standard input', await sources.readStdin());
@@ -210,7 +213,8 @@ async function fromFile(name: string, position: number, path: string, sources: A
     text = await sources.readFile(path);
   } catch (error) {
     throw new ConfigError(
-      `api: --${name} (argument ${position}): cannot read the file "${path}": ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`,
+      `api: --${name} (argument ${position}): cannot read the file "${path}": ` +
+        `${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`,
     );
   }
   return capped(name, position, `the file "${path}"`, text);

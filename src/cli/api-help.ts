@@ -23,7 +23,8 @@ export function describeApi(): string {
     `ddedge api list [--json]          every operation with its parameters\n` +
     `ddedge api <module> --help        the actions of a module\n` +
     `ddedge api <module> <action> --help   the parameters of one operation\n\n` +
-    `Calls any registrar API operation by the API's own names and prints responseData as JSON.\n\nModules:\n${modules.join('\n')}\n\n` +
+    `Calls any registrar API operation by the API's own names and prints responseData as ` +
+    `JSON.\n\nModules:\n${modules.join('\n')}\n\n` +
     `${VALUES}\n\n${connection()}`
   );
 }
@@ -37,16 +38,27 @@ export function describeModule(module: string): string {
 
 export function describeOperation({ module, method, endpoint }: Operation): string {
   const rows = Object.entries(endpoint.params).map(([name, spec]) => {
-    const allowed = spec.values ? ` one of: ${spec.values.join(', ')}` : spec.format ? ` ${spec.format.describe}` : spec.min !== undefined ? ` at least ${spec.min}` : '';
+    const allowed = spec.values
+      ? ` one of: ${spec.values.join(', ')}`
+      : spec.format
+        ? ` ${spec.format.describe}`
+        : spec.min !== undefined
+          ? ` at least ${spec.min}`
+          : '';
     return `  --${name.padEnd(26)} ${spec.required ? 'required' : 'optional'}  ${spec.type}${allowed}${spec.describe ? `  (${spec.describe})` : ''}`;
   });
   const rules = (endpoint.rules ?? []).map((r) => `  - ${r.describe}`);
   const notes = [
     endpoint.listKey ? '  --all follows every page' : '',
-    endpoint.spends ? '  spends account balance; never retried' : endpoint.idempotent ? '  safe to repeat: retried on network errors and 5xx' : '',
+    endpoint.spends
+      ? '  spends account balance; never retried'
+      : endpoint.idempotent
+        ? '  safe to repeat: retried on network errors and 5xx'
+        : '',
   ].filter(Boolean);
   return (
-    `ddedge api ${module} ${endpoint.action} [--<param> <value> …]   (SDK: registrar.${module}.${method}())\n\n${endpoint.describe}\n\n` +
+    `ddedge api ${module} ${endpoint.action} [--<param> <value> …]   (SDK: ` +
+    `registrar.${module}.${method}())\n\n${endpoint.describe}\n\n` +
     `Parameters:\n${rows.join('\n') || '  (none)'}\n` +
     (rules.length ? `\nRules:\n${rules.join('\n')}\n` : '') +
     (notes.length ? `\n${notes.join('\n')}\n` : '') +

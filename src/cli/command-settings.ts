@@ -13,8 +13,28 @@ const API = API_CONNECTION;
 export const API_COMMAND_SETTINGS: readonly SettingName[] = [...API_CONNECTION, 'timeout', ...LOGS];
 const DETECT: SettingName[] = ['ip', 'ipSources', 'quorum', 'ipv6', 'ip6', 'ip6Sources', 'allowPrivateIp', 'timeout'];
 const CYCLE: SettingName[] = [
-  'hosts', 'dyndnsUrl', 'dyndnsFormat', 'dyndnsUser', 'dyndnsKey', 'dyndnsKeyParam', ...API, 'service', 'via', 'ttl',
-  ...DETECT, 'ip6PrefixLength', 'noIpv4For', 'stateDir', 'maxAge', 'maxCallsPerHour', 'onChange', 'onChangeTimeout', 'pingUrl', 'notify', 'metricsFile', ...LOGS,
+  'hosts',
+  'dyndnsUrl',
+  'dyndnsFormat',
+  'dyndnsUser',
+  'dyndnsKey',
+  'dyndnsKeyParam',
+  ...API,
+  'service',
+  'via',
+  'ttl',
+  ...DETECT,
+  'ip6PrefixLength',
+  'noIpv4For',
+  'stateDir',
+  'maxAge',
+  'maxCallsPerHour',
+  'onChange',
+  'onChangeTimeout',
+  'pingUrl',
+  'notify',
+  'metricsFile',
+  ...LOGS,
 ];
 
 export const COMMAND_SETTINGS: Record<string, readonly SettingName[]> = {
@@ -25,7 +45,8 @@ export const COMMAND_SETTINGS: Record<string, readonly SettingName[]> = {
   health: ['stateDir', 'healthyWithin', 'interval', ...LOGS],
   zone: [...API, 'service', 'hosts', 'stateDir', 'timeout', 'dnsServers', ...LOGS],
   acme: [...API, 'service', 'dnsServers', 'propagationTimeout', 'stateDir', 'timeout', ...LOGS],
-  // --listen and --max-calls-per-hour are rows of the gateway's own table (GATEWAY_SETTINGS, its flags in registry.ts): its own variables and budget.
+  // --listen and --max-calls-per-hour are rows of the gateway's own table (GATEWAY_SETTINGS, its flags in registry.ts):
+  // its own variables and budget.
   gateway: [...API, 'hosts', 'stateDir', 'timeout', 'listenToken', ...LOGS],
   api: API_COMMAND_SETTINGS,
 };
@@ -37,7 +58,11 @@ export const COMMAND_SETTINGS: Record<string, readonly SettingName[]> = {
 export const COMMAND_SETTING_TEXT: Record<string, Partial<Record<SettingName, string>>> = {
   zone: {
     hosts: "the agent's host names: a plan leaves their A and AAAA records to the agent",
-    dnsServers: "export --complete: the name servers, HOST[:PORT], asked for the zone's SOA and NS (repeatable; default: the zone's authoritative servers)",
+    dnsServers:
+      "export --complete: the name servers, HOST[:PORT], asked for the zone's SOA and NS (repeatable; default: the " +
+      "zone's authoritative servers)",
   },
-  gateway: { hosts: "the agent's host names (same state directory): changed through the gateway only by a grant that names them" },
+  gateway: {
+    hosts: "the agent's host names (same state directory): changed through the gateway only by a grant that names them",
+  },
 };

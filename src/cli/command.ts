@@ -15,7 +15,10 @@ export interface CommandContext {
   flags: FlagValues;
   positionals: string[];
   io: Io;
-  /** Every command's declaration: given by main, so a command that lists them (completion) need not import the registry that imports it. */
+  /**
+   * Every command's declaration: given by main, so a command that lists them (completion) need not import the registry
+   * that imports it.
+   */
   commands: readonly CommandSpec[];
 }
 

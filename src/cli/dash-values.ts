@@ -20,7 +20,13 @@ export function joinDashValues(args: string[], options: Options): { args: string
       out.push(...args.slice(i));
       for (let j = i + 1; j < args.length; j++) origins.push(j);
       break;
-    } else if (name && options[name]?.type === 'string' && next !== undefined && next.startsWith('-') && !namesFlag(next, (n) => n in options)) {
+    } else if (
+      name &&
+      options[name]?.type === 'string' &&
+      next !== undefined &&
+      next.startsWith('-') &&
+      !namesFlag(next, (n) => n in options)
+    ) {
       out.push(`${arg}=${next}`);
       i++;
     } else out.push(arg);

@@ -16,17 +16,27 @@ const KIND_BY_EXIT: Record<number, string> = {
 };
 
 /** Whether the command line asks for JSON output (the flag of every command that has one). */
-export const wantsJson = (argv: string[]): boolean => argv.some((a) => a === '--json' || a === '--json=true' || a === '--json=1');
+export const wantsJson = (argv: string[]): boolean =>
+  argv.some((a) => a === '--json' || a === '--json=true' || a === '--json=1');
 
 export function reportError(error: unknown, io: Io, json: boolean, argv: string[] = []): number {
   const known = error instanceof DdedgeError;
   const exitCode = known ? error.exitCode : ExitCode.internal;
-  const message = known ? redact(error.message) : `internal error (please report it): ${redact((error as Error)?.stack ?? String(error))}`;
+  const message = known
+    ? redact(error.message)
+    : `internal error (please report it): ${redact((error as Error)?.stack ?? String(error))}`;
   io.stderr(stderrLine(message, argv, io.env));
   if (json) {
-    const ownKind = known && typeof (error as { kind?: unknown }).kind === 'string' ? (error as unknown as { kind: string }).kind : undefined;
-    const shown = known ? message : `internal error (please report it): ${redact((error as Error)?.message ?? String(error))}`;
-    io.stdout(`${JSON.stringify({ error: { message: shown, exitCode, kind: ownKind ?? KIND_BY_EXIT[exitCode] ?? 'internal' } })}\n`);
+    const ownKind =
+      known && typeof (error as { kind?: unknown }).kind === 'string'
+        ? (error as unknown as { kind: string }).kind
+        : undefined;
+    const shown = known
+      ? message
+      : `internal error (please report it): ${redact((error as Error)?.message ?? String(error))}`;
+    io.stdout(
+      `${JSON.stringify({ error: { message: shown, exitCode, kind: ownKind ?? KIND_BY_EXIT[exitCode] ?? 'internal' } })}\n`,
+    );
   }
   return exitCode;
 }
@@ -38,8 +48,14 @@ export function reportError(error: unknown, io: Io, json: boolean, argv: string[
  */
 function stderrLine(message: string, argv: string[], env: Io['env']): string {
   const at = argv.findIndex((a) => a === '--log-format' || a.startsWith('--log-format='));
-  const format = at < 0 ? env.DDEDGE_LOG_FORMAT : argv[at]!.includes('=') ? argv[at]!.slice('--log-format='.length) : argv[at + 1];
+  const format =
+    at < 0 ? env.DDEDGE_LOG_FORMAT : argv[at]!.includes('=') ? argv[at]!.slice('--log-format='.length) : argv[at + 1];
   if (format === 'json') return `${JSON.stringify({ time: new Date().toISOString(), level: 'error', msg: message })}\n`;
   const text = `ddedge: ${message}`;
-  return env.JOURNAL_STREAM ? `${text.split('\n').map((line) => `<3>${line}`).join('\n')}\n` : `${text}\n`;
+  return env.JOURNAL_STREAM
+    ? `${text
+        .split('\n')
+        .map((line) => `<3>${line}`)
+        .join('\n')}\n`
+    : `${text}\n`;
 }

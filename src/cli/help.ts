@@ -42,7 +42,10 @@ function wrap(text: string, width: number): string[] {
 /** `head`, then `text` beside it from `column` on, each further line indented to `column`. */
 function hanging(head: string, text: string, column: number): string {
   const lines = wrap(text, WIDTH() - column);
-  return [(head.length < column ? head.padEnd(column) : `${head}\n${' '.repeat(column)}`) + lines[0], ...lines.slice(1).map((l) => ' '.repeat(column) + l)].join('\n');
+  return [
+    (head.length < column ? head.padEnd(column) : `${head}\n${' '.repeat(column)}`) + lines[0],
+    ...lines.slice(1).map((l) => ' '.repeat(column) + l),
+  ].join('\n');
 }
 
 /** One option: its name in a column, the text wrapped beside it. */
@@ -62,10 +65,16 @@ const flagText = (f: FlagSpec): string => `${f.describe}${f.default !== undefine
 function settingsReference(): string {
   const rows = Object.values(SETTINGS as Record<string, Setting>).map((s) => row(`--${s.flag}`, settingText(s)));
   const sources = Object.entries(BUILTIN_SOURCES).map(([name, b]) => hanging(`  ${name}`, b.describe, 15));
-  const preamble = hanging('Settings', '(flags win over variables, variables over the dotenv file; a secret also from <VARIABLE>_FILE or $CREDENTIALS_DIRECTORY/<credential>; durations take ms, s, m, h, d):', 9);
+  const preamble = hanging(
+    'Settings',
+    '(flags win over variables, variables over the dotenv file; a secret also from <VARIABLE>_FILE or ' +
+      '$CREDENTIALS_DIRECTORY/<credential>; durations take ms, s, m, h, d):',
+    9,
+  );
   return (
     `${preamble}\n${rows.join('\n')}\n\n` +
-    `Built-in address sources:\n${sources.join('\n')}\n${hanging('  Also:', 'url:<URL>, iface:<name>, file:<path>, dns:<name>@<server>, dns-txt:<name>@<server>, server', 8)}`
+    `Built-in address ` +
+    `sources:\n${sources.join('\n')}\n${hanging('  Also:', 'url:<URL>, iface:<name>, file:<path>, dns:<name>@<server>, dns-txt:<name>@<server>, server', 8)}`
   );
 }
 
@@ -75,7 +84,12 @@ function commandHelp(command: CommandSpec): string {
   const reads = COMMAND_SETTINGS[command.name];
   if (reads) {
     const own = COMMAND_SETTING_TEXT[command.name] ?? {};
-    const rows = reads.map((name) => row(`--${SETTINGS[name].flag}`, own[name] ? `${own[name]} [${SETTINGS[name].env}]` : shortSettingText(SETTINGS[name] as Setting)));
+    const rows = reads.map((name) =>
+      row(
+        `--${SETTINGS[name].flag}`,
+        own[name] ? `${own[name]} [${SETTINGS[name].env}]` : shortSettingText(SETTINGS[name] as Setting),
+      ),
+    );
     parts.push(`Settings it reads:\n${rows.join('\n')}`);
   }
   const own = Object.entries(command.flags).map(([name, flag]) => row(`--${name}`, flagText(flag)));
@@ -91,12 +105,19 @@ function commandHelp(command: CommandSpec): string {
 /** One action's help (`ddedge gateway keygen --help`): its usage, what it does, its own options. */
 function actionHelp(command: CommandSpec, action: NonNullable<CommandSpec['actions']>[string]): string {
   const own = (action.flags ?? []).map((name) => row(`--${name}`, flagText(command.flags[name]!)));
-  return [`${action.usage}\n\n${action.describe}`, ...(own.length ? [`Options:\n${own.join('\n')}`] : []), `The command itself: ddedge ${command.name} --help`].join('\n\n') + '\n';
+  return (
+    [
+      `${action.usage}\n\n${action.describe}`,
+      ...(own.length ? [`Options:\n${own.join('\n')}`] : []),
+      `The command itself: ddedge ${command.name} --help`,
+    ].join('\n\n') + '\n'
+  );
 }
 
 /** The top-level screen's head: usage, what ddedge is, each command with its description. */
 function commandList(): string {
-  const about = 'Keeps host names pointed at this machine through the DonDominio dynamic DNS interface and registrar API.';
+  const about =
+    'Keeps host names pointed at this machine through the DonDominio dynamic DNS interface and registrar API.';
   const heads = COMMANDS.map((c) => `  ddedge ${c.name}`);
   const column = Math.max(...heads.map((head) => head.length)) + 2;
   const commands = COMMANDS.map((c, i) => hanging(heads[i]!, c.describe, column));
@@ -109,6 +130,8 @@ export function renderHelp(command?: CommandSpec, actionName?: string): string {
   if (command && action) return actionHelp(command, action);
   if (command) return commandHelp(command);
   const exitCodes = `Exit codes:\n${EXIT_CODES.map(([code, text]) => hanging(`  ${code}`, text, 5)).join('\n')}`;
-  const pointer = wrap('Run "ddedge <command> --help" for what one command reads and its own options.', WIDTH()).join('\n');
+  const pointer = wrap('Run "ddedge <command> --help" for what one command reads and its own options.', WIDTH()).join(
+    '\n',
+  );
   return `${commandList()}\n\n${exitCodes}\n\n${settingsReference()}\n\n${pointer}\n`;
 }

@@ -34,11 +34,18 @@ async function dispatch(argv: string[], io: Io): Promise<number> {
   if (!command && first.startsWith('-')) {
     // `ddedge --api-password=… update`: name the flag, never its value.
     const flag = first.split('=')[0];
-    throw new ConfigError(`${flag} is a flag, not a command: flags go after the command (ddedge <command> ${flag} …; see ddedge --help)`);
+    throw new ConfigError(
+      `${flag} is a flag, not a command: flags go after the command (ddedge <command> ${flag} …; see ddedge --help)`,
+    );
   }
   if (!command) {
-    const near = nearestNames(first, COMMANDS.map((c) => c.name));
-    throw new ConfigError(`unknown command "${first}"${near.length ? `; did you mean ${near.join(' or ')}?` : ''} (see ddedge --help)`);
+    const near = nearestNames(
+      first,
+      COMMANDS.map((c) => c.name),
+    );
+    throw new ConfigError(
+      `unknown command "${first}"${near.length ? `; did you mean ${near.join(' or ')}?` : ''} (see ddedge --help)`,
+    );
   }
   if (command.freeArguments) {
     const { run } = await command.load();
@@ -63,25 +70,37 @@ function parseFlags(command: CommandSpec, args: string[], literal = 0) {
   const options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }> = {};
   if (command.settings) {
     for (const setting of Object.values(SETTINGS)) {
-      options[setting.flag] = { type: setting.kind === 'boolean' ? 'boolean' : 'string', multiple: 'multiple' in setting };
+      options[setting.flag] = {
+        type: setting.kind === 'boolean' ? 'boolean' : 'string',
+        multiple: 'multiple' in setting,
+      };
       const fileFlag = fileFlagOf(setting);
       if (fileFlag) options[fileFlag] = { type: 'string' };
     }
   }
-  for (const [name, spec] of Object.entries(command.flags)) options[name] = { type: spec.type, multiple: Boolean(spec.multiple) };
+  for (const [name, spec] of Object.entries(command.flags))
+    options[name] = { type: spec.type, multiple: Boolean(spec.multiple) };
   const joined = joinDashValues(args, options);
   let parsed;
   try {
     parsed = util.parseArgs({ args: joined.args, options, strict: true, allowPositionals: true, tokens: true });
   } catch (error) {
-    const message = missingValueMessage((error as Error).message).replace(/\. To specify a positional argument.*$/s, '');
-    throw new ConfigError(`${command.name}: ${message}${didYouMean(message, Object.keys(options))} (see ddedge ${command.name} --help)`);
+    const message = missingValueMessage((error as Error).message).replace(
+      /\. To specify a positional argument.*$/s,
+      '',
+    );
+    throw new ConfigError(
+      `${command.name}: ${message}${didYouMean(message, Object.keys(options))} (see ddedge ${command.name} --help)`,
+    );
   }
   // A stray word may be half of an unquoted secret: name its position, never its text.
   const stray = command.positionals ? undefined : parsed.tokens.find((token) => token.kind === 'positional');
   if (stray) {
     const position = 2 + literal + joined.origins[stray.index]!;
-    throw new ConfigError(`${command.name}: argument ${position} is unexpected (${command.name} takes no positional arguments; quote a value that has spaces) (see ddedge ${command.name} --help)`);
+    throw new ConfigError(
+      `${command.name}: argument ${position} is unexpected (${command.name} takes no positional arguments; quote a ` +
+        `value that has spaces) (see ddedge ${command.name} --help)`,
+    );
   }
   return { flags: parsed.values, positionals: parsed.positionals };
 }

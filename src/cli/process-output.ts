@@ -129,7 +129,8 @@ function drained(channel: Channel): Promise<void> {
 export async function exitAfterOutput(code: number): Promise<never> {
   // A long-running command waits for a reader that is not reading only so long.
   const deadline = neverBlock ? new Promise<void>((resolve) => setTimeout(resolve, EXIT_WAIT_MS)) : undefined;
-  const out = (...channels: Channel[]) => Promise.race([Promise.all(channels.map(drained)), ...(deadline ? [deadline] : [])]);
+  const out = (...channels: Channel[]) =>
+    Promise.race([Promise.all(channels.map(drained)), ...(deadline ? [deadline] : [])]);
   await out(stdout, stderr);
   // A failed write to a stream reports its error on a later tick.
   if (stdout.streamed || stderr.streamed) await new Promise((resolve) => setImmediate(resolve));

@@ -19,16 +19,25 @@ export { joinDashValues, missingValueMessage } from './dash-values.js';
 export { nearestNames } from '../lib/nearest-names.js';
 
 const json: FlagSpec = { type: 'boolean', describe: "print the command's result as one JSON document on stdout" };
-const envFile: FlagSpec = { type: 'string', describe: 'dotenv file to read (default ./.env when present); never overrides a set variable' };
+const envFile: FlagSpec = {
+  type: 'string',
+  describe: 'dotenv file to read (default ./.env when present); never overrides a set variable',
+};
 // Node 20 reads --env-file itself wherever it is on the command line: this spelling it leaves alone.
-const dotenv: FlagSpec = { type: 'string', describe: 'the same as --env-file (use it where ddedge runs as "node ddedge.mjs")' };
+const dotenv: FlagSpec = {
+  type: 'string',
+  describe: 'the same as --env-file (use it where ddedge runs as "node ddedge.mjs")',
+};
 
 /** A command's own rows of the settings table as its flags: their help says the variable, its file and credential. */
 const tableFlags = (table: Record<string, Setting>): Record<string, FlagSpec> =>
   Object.fromEntries(
     Object.values(table).map((s) => {
       const secret = s.credential ? `; ${s.credentialIsFile ? '' : `${s.env}_FILE, `}credential ${s.credential}` : '';
-      return [s.flag, { type: 'string', multiple: s.multiple, default: s.default, describe: `${s.describe} [${s.env}${secret}]` }];
+      return [
+        s.flag,
+        { type: 'string', multiple: s.multiple, default: s.default, describe: `${s.describe} [${s.env}${secret}]` },
+      ];
     }),
   );
 
@@ -50,7 +59,8 @@ export const COMMANDS: CommandSpec[] = [
   {
     name: 'daemon',
     usage: 'ddedge daemon [options]',
-    describe: 'a cycle every --interval with jitter; backs off on transient failures; SIGUSR1 forces a cycle, SIGHUP reloads',
+    describe:
+      'a cycle every --interval with jitter; backs off on transient failures; SIGUSR1 forces a cycle, SIGHUP reloads',
     settings: true,
     flags: { 'env-file': envFile, dotenv },
     load: () => import('./commands/daemon.js'),
@@ -66,24 +76,43 @@ export const COMMANDS: CommandSpec[] = [
   {
     name: 'status',
     usage: 'ddedge status [--history] [options]',
-    describe: 'prints the cache: per host, the address sent, when, how, and the last error; --history: the address history',
+    describe:
+      'prints the cache: per host, the address sent, when, how, and the last error; --history: the address history',
     settings: true,
-    flags: { json, 'env-file': envFile, dotenv, history: { type: 'boolean', describe: 'print the address history (per host and type: time, old, new, via, failures), oldest first' } },
+    flags: {
+      json,
+      'env-file': envFile,
+      dotenv,
+      history: {
+        type: 'boolean',
+        describe: 'print the address history (per host and type: time, old, new, via, failures), oldest first',
+      },
+    },
     load: () => import('./commands/status.js'),
   },
   {
     name: 'health',
     usage: 'ddedge health [--max-age D]',
-    describe: 'exit 0 when the last successful cycle is newer than --max-age (default 3 x --interval), for container health checks',
+    describe:
+      'exit 0 when the last successful cycle is newer than --max-age (default 3 x --interval), for container health ' +
+      'checks',
     settings: true,
     // Here --max-age is health's window (--healthy-within), not the re-send age of a cycle.
-    flags: { json, 'env-file': envFile, dotenv, 'max-age': { type: 'string', describe: 'healthy while the last successful cycle is newer than this; the same as --healthy-within' } },
+    flags: {
+      json,
+      'env-file': envFile,
+      dotenv,
+      'max-age': {
+        type: 'string',
+        describe: 'healthy while the last successful cycle is newer than this; the same as --healthy-within',
+      },
+    },
     load: async () => ({ run: runHealth }),
   },
   {
     name: 'api',
     usage: 'ddedge api <module> <action> [--<param> <value> …] [--all] [--raw] | ddedge api list',
-    describe: 'calls any registrar API operation; parameter names are the API\'s own; prints responseData as JSON',
+    describe: "calls any registrar API operation; parameter names are the API's own; prints responseData as JSON",
     settings: false,
     freeArguments: true,
     flags: {
@@ -95,8 +124,12 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     name: 'zone',
-    usage: 'ddedge zone export [--format bind|json] [--output FILE] [--complete] | ddedge zone plan FILE [--expect-no-changes] | ddedge zone apply FILE [--force] [--dry-run]',
-    describe: "a service's whole DNS zone as a file: export it, plan the changes a file asks for, apply them (backed up, reversible)",
+    usage:
+      'ddedge zone export [--format bind|json] [--output FILE] [--complete] | ddedge zone plan FILE ' +
+      '[--expect-no-changes] | ddedge zone apply FILE [--force] [--dry-run]',
+    describe:
+      "a service's whole DNS zone as a file: export it, plan the changes a file asks for, apply them (backed up, " +
+      'reversible)',
     settings: true,
     positionals: true,
     flags: {
@@ -104,14 +137,38 @@ export const COMMANDS: CommandSpec[] = [
       'env-file': envFile,
       format: { type: 'string', describe: 'export: bind (an RFC 1035 master file) or json', default: 'bind' },
       output: { type: 'string', describe: 'export: write to this file (atomically) instead of stdout' },
-      complete: { type: 'boolean', describe: "export: also write $TTL, the SOA and NS as the zone's name servers (or --dns-server) give them, for named-checkzone, NSD, Knot" },
-      ignore: { type: 'string', multiple: true, describe: 'leave NAME[:TYPE] alone (repeatable; * matches anything; relative to the zone or absolute)' },
+      complete: {
+        type: 'boolean',
+        describe:
+          "export: also write $TTL, the SOA and NS as the zone's name servers (or --dns-server) give them, for " +
+          'named-checkzone, NSD, Knot',
+      },
+      ignore: {
+        type: 'string',
+        multiple: true,
+        describe: 'leave NAME[:TYPE] alone (repeatable; * matches anything; relative to the zone or absolute)',
+      },
       'keep-unlisted': { type: 'boolean', describe: 'keep records that are not in the file instead of deleting them' },
-      'skip-unsupported': { type: 'boolean', describe: 'skip records of types the provider does not keep instead of refusing the file' },
-      force: { type: 'boolean', describe: 'apply a plan that would change or delete more than 30% of the records it may touch (when they are 10 or more), delete every record it may touch, or delete every A/AAAA or every MX record at the apex' },
+      'skip-unsupported': {
+        type: 'boolean',
+        describe: 'skip records of types the provider does not keep instead of refusing the file',
+      },
+      force: {
+        type: 'boolean',
+        describe:
+          'apply a plan that would change or delete more than 30% of the records it may touch (when they are 10 or ' +
+          'more), delete every record it may touch, or delete every A/AAAA or every MX record at the apex',
+      },
       'dry-run': { type: 'boolean', describe: 'apply: print the plan; send no change' },
-      'expect-no-changes': { type: 'boolean', describe: 'plan: exit 8 when the live zone differs from the file (a CI drift check)' },
-      method: { type: 'string', describe: 'apply: calls (one per change), setzone (one service/dnssetzone), or auto (setzone from 50 calls on)', default: 'auto' },
+      'expect-no-changes': {
+        type: 'boolean',
+        describe: 'plan: exit 8 when the live zone differs from the file (a CI drift check)',
+      },
+      method: {
+        type: 'string',
+        describe: 'apply: calls (one per change), setzone (one service/dnssetzone), or auto (setzone from 50 calls on)',
+        default: 'auto',
+      },
     },
     load: () => import('./commands/zone.js'),
   },
@@ -126,7 +183,9 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     name: 'sandbox',
-    usage: 'ddedge sandbox [--port N] [--listen ADDR] [--dns-port N] [--data FILE] [--tls-cert F --tls-key F] [--fault T=K] [--json]',
+    usage:
+      'ddedge sandbox [--port N] [--listen ADDR] [--dns-port N] [--data FILE] [--tls-cert F --tls-key F] [--fault ' +
+      'T=K] [--json]',
     describe: 'serves a local emulation of the registrar API and the dynamic DNS interface, with a demo account',
     settings: false,
     flags: {
@@ -136,24 +195,57 @@ export const COMMANDS: CommandSpec[] = [
       'tls-cert': { type: 'string', describe: 'PEM certificate: serve HTTPS' },
       'tls-key': { type: 'string', describe: 'PEM private key for --tls-cert' },
       json: { type: 'boolean', describe: 'print one JSON line with the URLs and credentials once listening' },
-      'plain-style': { type: 'string', describe: 'plain dynamic DNS answers announce a change as "UPDATE: <ip>" (update, the spec) or "IP:<ip>" (ip, seen from the real service)', default: 'update' },
-      'dns-port': { type: 'string', describe: 'also answer DNS queries (UDP and TCP, same address) for the zones it holds, as their authoritative server; 0 picks a free port' },
-      'allow-ip': { type: 'string', multiple: true, describe: 'accept API calls only from these addresses (repeatable); others get error 1007, as an unregistered address does' },
-      fault: { type: 'string', multiple: true, describe: 'inject a fault: <target>=<kind>[:<ms>][x<count>]; target dyndns, module/action or *; kind slow, hang, 500, 502, 503, reset, garbage, empty, truncated, huge, refuse (error 105, as the provider answers a value it does not take), lost-answer (made, then the connection reset)' },
+      'plain-style': {
+        type: 'string',
+        describe:
+          'plain dynamic DNS answers announce a change as "UPDATE: <ip>" (update, the spec) or "IP:<ip>" (ip, seen ' +
+          'from the real service)',
+        default: 'update',
+      },
+      'dns-port': {
+        type: 'string',
+        describe:
+          'also answer DNS queries (UDP and TCP, same address) for the zones it holds, as their authoritative ' +
+          'server; 0 picks a free port',
+      },
+      'allow-ip': {
+        type: 'string',
+        multiple: true,
+        describe:
+          'accept API calls only from these addresses (repeatable); others get error 1007, as an unregistered ' +
+          'address does',
+      },
+      fault: {
+        type: 'string',
+        multiple: true,
+        describe:
+          'inject a fault: <target>=<kind>[:<ms>][x<count>]; target dyndns, module/action or *; kind slow, hang, ' +
+          '500, 502, 503, reset, garbage, empty, truncated, huge, refuse (error 105, as the provider answers a ' +
+          'value it does not take), lost-answer (made, then the connection reset)',
+      },
     },
     load: () => import('./commands/sandbox.js'),
   },
   {
     name: 'acme',
     usage: 'ddedge acme present|cleanup <fqdn> <value> | ddedge acme certbot-auth|certbot-cleanup [options]',
-    describe: 'sets and removes ACME DNS-01 challenge TXT records (lego exec, certbot hooks, acme.sh), waiting until the name servers show them',
+    describe:
+      'sets and removes ACME DNS-01 challenge TXT records (lego exec, certbot hooks, acme.sh), waiting until the ' +
+      'name servers show them',
     settings: true,
     positionals: true,
     flags: {
       json,
       'env-file': envFile,
-      'no-wait': { type: 'boolean', describe: 'present: return once the API has accepted the record; do not wait for the name servers' },
-      'any-name': { type: 'boolean', describe: 'accept a record name without the _acme-challenge. prefix (a challenge delegated by CNAME to another name)' },
+      'no-wait': {
+        type: 'boolean',
+        describe: 'present: return once the API has accepted the record; do not wait for the name servers',
+      },
+      'any-name': {
+        type: 'boolean',
+        describe:
+          'accept a record name without the _acme-challenge. prefix (a challenge delegated by CNAME to another name)',
+      },
     },
     // lego runs `present <fqdn> <value>`: a base64url value starts with "-" once in 64.
     literalArguments: acmeLiteralArguments,
@@ -162,7 +254,9 @@ export const COMMANDS: CommandSpec[] = [
   {
     name: 'notify',
     usage: 'ddedge notify test [URL …]',
-    describe: 'sends a test message to each URL given, or else to each --notify URL, and says how each went (exit 4 when one failed)',
+    describe:
+      'sends a test message to each URL given, or else to each --notify URL, and says how each went (exit 4 when ' +
+      'one failed)',
     settings: true,
     positionals: true,
     flags: { json, 'env-file': envFile, dotenv },
@@ -170,26 +264,36 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     name: 'gateway',
-    usage: 'ddedge gateway --zone NAME --keys FILE [--dns-listen ADDR:PORT] [--listen ADDR:PORT] | ddedge gateway keygen NAME [--algorithm ALG] | ddedge gateway check-keys FILE',
-    describe: "the registrar's zones behind a DNS front door: TSIG-signed RFC 2136 updates and authoritative answers; make a key, check a keys file",
+    usage:
+      'ddedge gateway --zone NAME --keys FILE [--dns-listen ADDR:PORT] [--listen ADDR:PORT] | ddedge gateway keygen ' +
+      'NAME [--algorithm ALG] | ddedge gateway check-keys FILE',
+    describe:
+      "the registrar's zones behind a DNS front door: TSIG-signed RFC 2136 updates and authoritative answers; make " +
+      'a key, check a keys file',
     settings: true,
     positionals: true,
     flags: {
       'env-file': envFile,
       dotenv,
       ...tableFlags(GATEWAY_SETTINGS),
-      algorithm: { type: 'string', describe: 'keygen: hmac-sha256 (default), hmac-sha384, hmac-sha512, hmac-sha224, hmac-sha1, hmac-md5' },
+      algorithm: {
+        type: 'string',
+        describe: 'keygen: hmac-sha256 (default), hmac-sha384, hmac-sha512, hmac-sha224, hmac-sha1, hmac-md5',
+      },
     },
     actions: {
       keygen: {
         usage: 'ddedge gateway keygen NAME [--algorithm ALG]',
-        describe: "prints a new TSIG key, as BIND's tsig-keygen does: the client's copy, and the key clause to add to the gateway's keys file (make both mode 0600)",
+        describe:
+          "prints a new TSIG key, as BIND's tsig-keygen does: the client's copy, and the key clause to add to the " +
+          "gateway's keys file (make both mode 0600)",
         flags: ['algorithm'],
       },
       'check-keys': {
         usage: 'ddedge gateway check-keys FILE',
         describe: [
-          'reads a keys file as the gateway would and prints what each key may change; exit 2 with the line of the first error (never a secret), or when others may read the file.',
+          'reads a keys file as the gateway would and prints what each key may change; exit 2 with the line of the ' +
+            'first error (never a secret), or when others may read the file.',
           '',
           'The keys file (BIND syntax):',
           '  key "NAME" { algorithm hmac-sha256; secret "BASE64"; };',

@@ -22,8 +22,14 @@ export interface Setup {
 /** Warnings already given in this run, by the run's output (the daemon calls setup at each reload). */
 const warned = new WeakMap<Io, Set<string>>();
 
-/** `readMore` reads a command's own settings in the same pass (the gateway's): their problems are said with the others. */
-export async function setup(context: CommandContext, purpose: LoadOptions['purpose'], readMore?: LoadOptions['readMore']): Promise<Setup> {
+/**
+ * `readMore` reads a command's own settings in the same pass (the gateway's): their problems are said with the others.
+ */
+export async function setup(
+  context: CommandContext,
+  purpose: LoadOptions['purpose'],
+  readMore?: LoadOptions['readMore'],
+): Promise<Setup> {
   const { path, origin } = dotenvFileOf(context.flags);
   const warnings: string[] = [];
   const skippedNotes: string[] = [];
@@ -48,7 +54,10 @@ export async function setup(context: CommandContext, purpose: LoadOptions['purpo
     journald: Boolean(env.JOURNAL_STREAM),
   });
   if (config.dyndns.formatFromUrl && purpose === 'cycle') {
-    logger.info(`dynamic DNS: the URL ends in /${config.dyndns.format}/: the ${config.dyndns.format} format is used, at ${config.dyndns.url}${config.dyndns.format}/`);
+    logger.info(
+      `dynamic DNS: the URL ends in /${config.dyndns.format}/: the ${config.dyndns.format} format is used, at ` +
+        `${config.dyndns.url}${config.dyndns.format}/`,
+    );
   }
   warnings.push(...secretFlagWarnings(context.flags));
   if (purpose === 'cycle') warnings.push(...givenAddressWarnings(config, context.flags));
@@ -69,24 +78,41 @@ function warnOnce(io: Io, logger: Logger, warnings: string[]): void {
 /** The logger of a run whose configuration failed: the log format as given, if it is one. */
 function fallbackLogger(context: CommandContext, env: Setup['env']): Logger {
   const format = context.flags['log-format'] ?? env.DDEDGE_LOG_FORMAT;
-  return createLogger({ level: 'warn', format: format === 'json' ? 'json' : 'text', write: context.io.stderr, journald: Boolean(env.JOURNAL_STREAM) });
+  return createLogger({
+    level: 'warn',
+    format: format === 'json' ? 'json' : 'text',
+    write: context.io.stderr,
+    journald: Boolean(env.JOURNAL_STREAM),
+  });
 }
 
 /** A secret in the arguments is visible to every user of the machine (ps, /proc) and kept in shell history. */
 function secretFlagWarnings(flags: CommandContext['flags']): string[] {
-  const given = Object.values(SETTINGS as Record<string, Setting>).filter((s) => s.credential && typeof flags[s.flag] === 'string');
+  const given = Object.values(SETTINGS as Record<string, Setting>).filter(
+    (s) => s.credential && typeof flags[s.flag] === 'string',
+  );
   if (!given.length) return [];
   const names = given.map((s) => `--${s.flag}`).join(' and ');
   const files = given.map((s) => `--${s.flag}-file or ${s.env}_FILE`).join('; ');
-  return [`${names} on the command line can be read by other users of this machine (ps, /proc) and stays in shell history; keep it in a file readable only by you: ${files}`];
+  return [
+    `${names} on the command line can be read by other users of this machine (ps, /proc) and stays in shell ` +
+      `history; keep it in a file readable only by you: ${files}`,
+  ];
 }
 
 /** --ip and --ip6 are trusted as given, but an address the internet cannot reach is most likely a mistake. */
 function givenAddressWarnings(config: Config, flags: CommandContext['flags']): string[] {
   const warnings: string[] = [];
-  for (const [address, flag, variable] of [[config.ip, 'ip', 'DDEDGE_IP'], [config.ip6, 'ip6', 'DDEDGE_IP6']] as const) {
+  for (const [address, flag, variable] of [
+    [config.ip, 'ip', 'DDEDGE_IP'],
+    [config.ip6, 'ip6', 'DDEDGE_IP6'],
+  ] as const) {
     const reason = address === undefined ? undefined : nonPublicReason(address);
-    if (reason) warnings.push(`${flags[flag] !== undefined ? `--${flag}` : variable} ${address} is not a public address (${reason}): it is sent as given, and the record will point where the internet cannot reach`);
+    if (reason)
+      warnings.push(
+        `${flags[flag] !== undefined ? `--${flag}` : variable} ${address} is not a public address (${reason}): it ` +
+          `is sent as given, and the record will point where the internet cannot reach`,
+      );
   }
   return warnings;
 }
@@ -98,7 +124,8 @@ function givenAddressWarnings(config: Config, flags: CommandContext['flags']): s
 function dotenvFileOf(flags: CommandContext['flags']): { path?: string; origin: string } {
   const envFile = flags['env-file'];
   const dotenv = flags.dotenv;
-  if (typeof envFile === 'string' && typeof dotenv === 'string') throw new ConfigError('give one of --env-file or --dotenv, not both');
+  if (typeof envFile === 'string' && typeof dotenv === 'string')
+    throw new ConfigError('give one of --env-file or --dotenv, not both');
   if (typeof dotenv === 'string') return { path: dotenv, origin: '--dotenv' };
   return { path: typeof envFile === 'string' ? envFile : undefined, origin: '--env-file' };
 }

@@ -11,7 +11,10 @@ import { bothNames, missingHalf, secretUnread } from './credential-names.js';
  */
 export function apiCredentialsProblem(config: Config, problems: string[] = []): string | undefined {
   if (hasApiCredentials(config) || secretUnread(problems, 'api')) return undefined;
-  return missingHalf(config, 'api') ?? `set ${bothNames('api', false)} (or --api-user, DDEDGE_API_PASSWORD_FILE, the api-password credential)`;
+  return (
+    missingHalf(config, 'api') ??
+    `set ${bothNames('api', false)} (or --api-user, DDEDGE_API_PASSWORD_FILE, the api-password credential)`
+  );
 }
 
 /** Exit 2 before anything is sent when the registrar API's credentials are missing; `what` leads the message. */

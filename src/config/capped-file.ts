@@ -7,7 +7,10 @@ export class FileTooLarge extends Error {}
 
 /** The text is not UTF-8: `line` and `column` (1-based, in bytes of that line) of the first byte that is not. */
 export class NotUtf8 extends Error {
-  constructor(readonly line: number, readonly column: number) {
+  constructor(
+    readonly line: number,
+    readonly column: number,
+  ) {
     super(`not UTF-8 at line ${line}, column ${column}`);
   }
 }
@@ -37,7 +40,8 @@ function notUtf8At(bytes: Uint8Array): NotUtf8 {
       lineStart = ++i;
       continue;
     }
-    const length = b < 0x80 ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+    const length =
+      b < 0x80 ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
     if (length === 0 || i + length > bytes.length) return new NotUtf8(line, i - lineStart + 1);
     try {
       decoder.decode(bytes.subarray(i, i + length));

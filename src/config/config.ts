@@ -9,7 +9,14 @@ export type Via = 'auto' | 'dyndns' | 'api';
 /** One validated configuration: everything below cli/ reads this, never the environment. */
 export interface Config {
   /** formatFromUrl: the format came from a --dyndns-url that ended in it (…/json/). */
-  dyndns: { url: string; format: DyndnsFormat; formatFromUrl?: boolean; user?: string; key?: string; keyParam: DyndnsKeyParam };
+  dyndns: {
+    url: string;
+    format: DyndnsFormat;
+    formatFromUrl?: boolean;
+    user?: string;
+    key?: string;
+    keyParam: DyndnsKeyParam;
+  };
   api: { url: string; user?: string; password?: string };
   hosts: string[];
   service?: string;
@@ -50,9 +57,14 @@ export interface Config {
   notify: string[];
   /** What happens around a cycle: hook, heartbeat, metrics. */
   edge: { onChange?: string; onChangeTimeoutMs: number; pingUrl?: string; metricsFile?: string };
-  /** Where each credential was set (--api-user, DDEDGE_API_PASSWORD_FILE, credential api-password): messages name it so. */
+  /**
+   * Where each credential was set (--api-user, DDEDGE_API_PASSWORD_FILE, credential api-password): messages name it so.
+   */
   origins?: { dyndnsUser?: string; dyndnsKey?: string; apiUser?: string; apiPassword?: string };
-  /** ddedge acme: where a challenge must be visible (HOST[:PORT]; empty: the zone's authoritative servers), and for how long to wait. */
+  /**
+   * ddedge acme: where a challenge must be visible (HOST[:PORT]; empty: the zone's authoritative servers), and for how
+   * long to wait.
+   */
   acme: { dnsServers: string[]; propagationTimeoutMs: number };
 }
 

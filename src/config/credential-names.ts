@@ -11,7 +11,9 @@ const NAMES = {
 } as const;
 
 const originsOf = (config: Config, pair: CredentialPair) =>
-  pair === 'dyndns' ? { user: config.origins?.dyndnsUser, secret: config.origins?.dyndnsKey } : { user: config.origins?.apiUser, secret: config.origins?.apiPassword };
+  pair === 'dyndns'
+    ? { user: config.origins?.dyndnsUser, secret: config.origins?.dyndnsKey }
+    : { user: config.origins?.apiUser, secret: config.origins?.apiPassword };
 
 /** "check --api-user and DDEDGE_API_PASSWORD_FILE": for credentials the provider rejected. */
 export function credentialAdvice(config: Config, pair: CredentialPair): string {
@@ -27,7 +29,8 @@ export function missingHalf(config: Config, pair: CredentialPair, where = ''): s
   const [flag, variable, credential] = NAMES[pair].secret;
   if (user) {
     return asFlag
-      ? `--${flag} is missing (or --${flag}-file, ${variable}_FILE, the ${credential} credential${where}); ${user} is given`
+      ? `--${flag} is missing (or --${flag}-file, ${variable}_FILE, the ${credential} credential${where}); ${user} ` +
+          `is given`
       : `${variable} is missing (or ${variable}_FILE, or the ${credential} credential${where})`;
   }
   const [userFlag, userVariable] = NAMES[pair].user;
@@ -43,7 +46,11 @@ export function bothNames(pair: CredentialPair, asFlags: boolean): string {
 /** Whether `problems` already says the pair's secret could not be read from its file or credential. */
 export function secretUnread(problems: string[], pair: CredentialPair): boolean {
   const [flag, variable, credential] = NAMES[pair].secret;
-  const origins = [`--${flag}-file:`, `${variable}_FILE:`, `credential ${credential}:`, `credential ddedge_${credential}:`];
+  const origins = [
+    `--${flag}-file:`,
+    `${variable}_FILE:`,
+    `credential ${credential}:`,
+    `credential ddedge_${credential}:`,
+  ];
   return problems.some((p) => origins.some((o) => p.startsWith(o)));
 }
-

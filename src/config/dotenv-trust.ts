@@ -20,12 +20,17 @@ export function vetImplicitDotenv(stat: Stats, uid: number | undefined, what: 'f
   // Without users (Windows), there is no one else to tell apart.
   if (uid === undefined) return;
   if (stat.uid !== uid && stat.uid !== 0) {
-    throw new UntrustedDotenv(`${what === 'link' ? 'is a link ' : 'is '}owned by uid ${stat.uid}, not by you (uid ${uid}) or root`);
+    throw new UntrustedDotenv(
+      `${what === 'link' ? 'is a link ' : 'is '}owned by uid ${stat.uid}, not by you (uid ${uid}) or root`,
+    );
   }
   // A link's own mode means nothing (always 0777); what it points to is vetted as it is opened.
   if (what === 'file' && (stat.mode & 0o022) !== 0) {
     // A umask of 002 (Ubuntu's for users) makes every file group-writable: say how to mend it.
-    throw new UntrustedDotenv(`can be written by its group or other users (mode 0${(stat.mode & 0o777).toString(8)})`, 'if it is yours to trust, chmod go-w it, or name it with --env-file');
+    throw new UntrustedDotenv(
+      `can be written by its group or other users (mode 0${(stat.mode & 0o777).toString(8)})`,
+      'if it is yours to trust, chmod go-w it, or name it with --env-file',
+    );
   }
 }
 
@@ -39,7 +44,15 @@ export function vetImplicitDotenv(stat: Stats, uid: number | undefined, what: 'f
  */
 const REDIRECTING = /(_URL|^DDEDGE_ON_[A-Z]+|NOTIFY|^DDEDGE_IP6?_SOURCES)$/;
 
-/** The redirecting names `fromFile` sets that the environment does not (the file's value is the one used), in the file's order. */
-export function redirectingSettings(fromFile: Record<string, string>, env: Record<string, string | undefined>): string[] {
-  return Object.keys(fromFile).filter((name) => env[name] === undefined && REDIRECTING.test(name.replace(/_FILE$/, '')));
+/**
+ * The redirecting names `fromFile` sets that the environment does not (the file's value is the one used), in the file's
+ * order.
+ */
+export function redirectingSettings(
+  fromFile: Record<string, string>,
+  env: Record<string, string | undefined>,
+): string[] {
+  return Object.keys(fromFile).filter(
+    (name) => env[name] === undefined && REDIRECTING.test(name.replace(/_FILE$/, '')),
+  );
 }

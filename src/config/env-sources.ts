@@ -22,7 +22,14 @@ export type Env = Record<string, string | undefined>;
  * are named to `warn` (dotenv-trust.ts). A skipped file also gives `warn` a note for an error:
  * a file left unread is most often why the configuration then lacks a host or a credential.
  */
-export async function environmentWithDotenv(env: Env, envFile: string | undefined, cwd: string, origin = '--env-file', warn?: (message: string, skippedNote?: string) => void, uid = process.geteuid?.()): Promise<Env> {
+export async function environmentWithDotenv(
+  env: Env,
+  envFile: string | undefined,
+  cwd: string,
+  origin = '--env-file',
+  warn?: (message: string, skippedNote?: string) => void,
+  uid = process.geteuid?.(),
+): Promise<Env> {
   const path = envFile ?? join(cwd, '.env');
   if (!envFile && !existsSync(path)) return env;
   let text: string;
@@ -31,13 +38,22 @@ export async function environmentWithDotenv(env: Env, envFile: string | undefine
     text = readCappedText(path, DOTENV_MAX_BYTES, envFile ? undefined : (stat) => vetImplicitDotenv(stat, uid));
   } catch (error) {
     if (error instanceof UntrustedDotenv) {
-      warn?.(`./.env (${path}) ${error.message}: not read; ${error.remedy}`, `./.env (${path}) was not read: it ${error.message}; ${error.remedy}`);
+      warn?.(
+        `./.env (${path}) ${error.message}: not read; ${error.remedy}`,
+        `./.env (${path}) was not read: it ${error.message}; ${error.remedy}`,
+      );
       return env;
     }
     const code = (error as NodeJS.ErrnoException).code;
-    const problem = error instanceof FileTooLarge ? `"${path}" is larger than 1 MiB` : `cannot read "${path}": ${code === 'ENOENT' ? 'no such file' : (code ?? (error as Error).message)}`;
+    const problem =
+      error instanceof FileTooLarge
+        ? `"${path}" is larger than 1 MiB`
+        : `cannot read "${path}": ${code === 'ENOENT' ? 'no such file' : (code ?? (error as Error).message)}`;
     if (!envFile && warn) {
-      warn(`./.env: ${problem}; going on without it (name a dotenv file with --env-file)`, `./.env was not read: ${problem}`);
+      warn(
+        `./.env: ${problem}; going on without it (name a dotenv file with --env-file)`,
+        `./.env was not read: ${problem}`,
+      );
       return env;
     }
     throw new ConfigError(`${origin}: ${problem}`);
@@ -47,7 +63,11 @@ export async function environmentWithDotenv(env: Env, envFile: string | undefine
   const fromFile = parse(text);
   const redirecting = envFile ? [] : redirectingSettings(fromFile, env);
   if (redirecting.length) {
-    warn?.(`./.env sets ${listed(redirecting)} (where ddedge sends requests and credentials, what it runs, or whom it notifies), read from the folder ddedge runs in (${cwd}) without being named; if that is meant, name the file with --env-file or set ${redirecting.length > 1 ? 'them' : 'it'} in the environment`);
+    warn?.(
+      `./.env sets ${listed(redirecting)} (where ddedge sends requests and credentials, what it runs, or whom it ` +
+        `notifies), read from the folder ddedge runs in (${cwd}) without being named; if that is meant, name the ` +
+        `file with --env-file or set ${redirecting.length > 1 ? 'them' : 'it'} in the environment`,
+    );
   }
   return { ...fromFile, ...definedOnly(env) };
 }
@@ -58,7 +78,8 @@ function vetLink(path: string, uid: number | undefined): void {
   if (link.isSymbolicLink()) vetImplicitDotenv(link, uid, 'link');
 }
 
-const listed = (names: string[]): string => (names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names[0]!);
+const listed = (names: string[]): string =>
+  names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names[0]!;
 
 function definedOnly(env: Env): Env {
   return Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined));

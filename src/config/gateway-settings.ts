@@ -52,12 +52,18 @@ export function readGatewaySettings(pass: SettingsPass): GatewayConfig {
   const raw = (name: GatewaySettingName): RawValue[] => pass.raw(GATEWAY_SETTINGS[name] as Setting);
 
   const zones = listValues(raw('zones')).map(lowerName);
-  if (!zones.length) problems.push('gateway: name the zones to serve: --zone NAME (repeatable) or DDEDGE_GATEWAY_ZONES');
+  if (!zones.length)
+    problems.push('gateway: name the zones to serve: --zone NAME (repeatable) or DDEDGE_GATEWAY_ZONES');
 
   const keysFile = raw('keysFile').at(-1)?.value ?? '';
   if (!keysFile) {
-    const where = env.CREDENTIALS_DIRECTORY ? `, not found in $CREDENTIALS_DIRECTORY (${env.CREDENTIALS_DIRECTORY})` : '';
-    problems.push(`gateway: give the keys file: --keys FILE, DDEDGE_GATEWAY_KEYS_FILE or the gateway-keys credential${where} (ddedge gateway keygen NAME makes a key)`);
+    const where = env.CREDENTIALS_DIRECTORY
+      ? `, not found in $CREDENTIALS_DIRECTORY (${env.CREDENTIALS_DIRECTORY})`
+      : '';
+    problems.push(
+      `gateway: give the keys file: --keys FILE, DDEDGE_GATEWAY_KEYS_FILE or the gateway-keys credential${where} ` +
+        `(ddedge gateway keygen NAME makes a key)`,
+    );
   }
 
   const dnsListenEntries = raw('dnsListen');
@@ -118,7 +124,9 @@ function notifyTargets(
   return { notify, notifyUrls: [...notifyUrls] };
 }
 
-/** --listen is read with the agent's settings (config.listen); DDEDGE_GATEWAY_HTTP_LISTEN wins over its DDEDGE_LISTEN. */
+/**
+ * --listen is read with the agent's settings (config.listen); DDEDGE_GATEWAY_HTTP_LISTEN wins over its DDEDGE_LISTEN.
+ */
 function httpListen(entry: RawValue | undefined, { config, problems }: SettingsPass): ListenAddress | undefined {
   if (!entry || entry.origin === '--listen') return config.listen;
   return listenAddress(entry, problems);
@@ -126,12 +134,16 @@ function httpListen(entry: RawValue | undefined, { config, problems }: SettingsP
 
 /** The gateway's budget is its own, 600 unless set: the agent's default of 60 would not carry a zone's updates. */
 function maxCallsPerHour(entry: RawValue | undefined, { config, env, problems }: SettingsPass): number {
-  if (entry?.origin === '--max-calls-per-hour' || (!entry && env.DDEDGE_MAX_CALLS_PER_HOUR !== undefined)) return config.maxCallsPerHour;
+  if (entry?.origin === '--max-calls-per-hour' || (!entry && env.DDEDGE_MAX_CALLS_PER_HOUR !== undefined))
+    return config.maxCallsPerHour;
   if (!entry) return Number(GATEWAY_SETTINGS.maxCallsPerHour.default);
   return valueNoting(readCount(entry.value, { min: 1, max: MAX_CALLS_PER_HOUR }, entry.origin), problems);
 }
 
-/** The dyndns2 door: --dyndns2-listen (repeatable), --dyndns2-cert with --dyndns2-key, --prefix-host NAME=<IPv6 interface identifier>. */
+/**
+ * The dyndns2 door: --dyndns2-listen (repeatable), --dyndns2-cert with --dyndns2-key, --prefix-host NAME=<IPv6
+ * interface identifier>.
+ */
 function dyndns2Settings(
   raw: (name: GatewaySettingName) => RawValue[],
   problems: string[],
@@ -140,13 +152,16 @@ function dyndns2Settings(
   const listen = readList(raw('dyndns2Listen')).flatMap((item) => listenAddress(item, problems) ?? []);
   const certFile = raw('dyndns2Cert').at(-1)?.value;
   const keyFile = raw('dyndns2Key').at(-1)?.value;
-  if (Boolean(certFile) !== Boolean(keyFile)) problems.push('--dyndns2-cert and --dyndns2-key go together: give both (TLS) or neither (plain HTTP)');
+  if (Boolean(certFile) !== Boolean(keyFile))
+    problems.push('--dyndns2-cert and --dyndns2-key go together: give both (TLS) or neither (plain HTTP)');
   const prefixHosts = new Map<string, string>();
   for (const item of listValues(raw('prefixHosts'))) {
     const { host, identifier } = parseHostItem(item);
     const name = canonicalName(host);
     if (!identifier || !name?.includes('.')) {
-      problems.push(`--prefix-host: "${item}" is not NAME=<IPv6 interface identifier> (e.g. nas.example.com=::1e2:3ff:fe4a:5b6c)`);
+      problems.push(
+        `--prefix-host: "${item}" is not NAME=<IPv6 interface identifier> (e.g. nas.example.com=::1e2:3ff:fe4a:5b6c)`,
+      );
       continue;
     }
     const problem = identifierProblem(identifier, DEFAULT_PREFIX_LENGTH);
@@ -154,7 +169,10 @@ function dyndns2Settings(
     else prefixHosts.set(name, canonicalIdentifier(identifier));
   }
   if (!listen.length) {
-    if (certFile || keyFile || prefixHosts.size) problems.push('--dyndns2-cert, --dyndns2-key and --prefix-host are for the dyndns2 door: give --dyndns2-listen ADDR:PORT too');
+    if (certFile || keyFile || prefixHosts.size)
+      problems.push(
+        '--dyndns2-cert, --dyndns2-key and --prefix-host are for the dyndns2 door: give --dyndns2-listen ADDR:PORT too',
+      );
     return undefined;
   }
   let tls: Dyndns2Settings['tls'];
@@ -163,13 +181,17 @@ function dyndns2Settings(
       try {
         return readFileSync(path, 'utf8');
       } catch (error) {
-        problems.push(`${flag}: cannot read "${path}": ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+        problems.push(
+          `${flag}: cannot read "${path}": ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+        );
         return '';
       }
     };
     tls = { cert: read('--dyndns2-cert', certFile), key: read('--dyndns2-key', keyFile) };
-    if (tls.cert && !tls.cert.includes('-----BEGIN CERTIFICATE-----')) problems.push(`--dyndns2-cert: "${certFile}" holds no PEM certificate`);
-    if (tls.key && !/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(tls.key)) problems.push(`--dyndns2-key: "${keyFile}" holds no PEM private key`);
+    if (tls.cert && !tls.cert.includes('-----BEGIN CERTIFICATE-----'))
+      problems.push(`--dyndns2-cert: "${certFile}" holds no PEM certificate`);
+    if (tls.key && !/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(tls.key))
+      problems.push(`--dyndns2-key: "${keyFile}" holds no PEM private key`);
   }
   return problems.length > before ? undefined : { listen, tls, prefixHosts };
 }

@@ -3,7 +3,13 @@
 import { familyOfAddress } from '../lib/address.js';
 import { normaliseHost } from '../lib/names.js';
 import { parseListenAddress, type ListenAddress } from '../lib/listen-address.js';
-import { canonicalIdentifier, DEFAULT_PREFIX_LENGTH, identifierProblem, isAllowedPrefixLength, PREFIX_LENGTHS } from '../lib/interface-id.js';
+import {
+  canonicalIdentifier,
+  DEFAULT_PREFIX_LENGTH,
+  identifierProblem,
+  isAllowedPrefixLength,
+  PREFIX_LENGTHS,
+} from '../lib/interface-id.js';
 import type { Config } from './config.js';
 import type { RawValue } from './env-sources.js';
 import { listValues } from './readers.js';
@@ -22,11 +28,17 @@ export function lanSettings(raw: (name: SettingName) => RawValue[], fail: Fail) 
   if (lengthEntry) {
     const value = lengthEntry.value.trim().replace(/^\//, '');
     if (/^\d{1,3}$/.test(value) && isAllowedPrefixLength(Number(value))) prefixLength = Number(value);
-    else fail('ip6PrefixLength', lengthEntry.origin, `"${lengthEntry.value}" is not an allowed prefix length: ${PREFIX_LENGTHS}`);
+    else
+      fail(
+        'ip6PrefixLength',
+        lengthEntry.origin,
+        `"${lengthEntry.value}" is not an allowed prefix length: ${PREFIX_LENGTHS}`,
+      );
   }
   const noIpv4For = listValues(raw('noIpv4For')).map(normaliseHost);
   const identifiers: Record<string, string> = {};
-  const canonical = (identifier: string): string => (familyOfAddress(identifier) === 6 ? canonicalIdentifier(identifier) : identifier);
+  const canonical = (identifier: string): string =>
+    familyOfAddress(identifier) === 6 ? canonicalIdentifier(identifier) : identifier;
   return {
     prefixLength,
     noIpv4For: [...new Set(noIpv4For)],
@@ -40,7 +52,10 @@ export function lanSettings(raw: (name: SettingName) => RawValue[], fail: Fail) 
   };
 }
 
-/** An ADDR:PORT setting (--listen, the gateway's --dns-listen, --dyndns2-listen); what is wrong goes to `problems`, named as given. */
+/**
+ * An ADDR:PORT setting (--listen, the gateway's --dns-listen, --dyndns2-listen); what is wrong goes to `problems`,
+ * named as given.
+ */
 export function listenAddress(entry: RawValue | undefined, problems: string[]): ListenAddress | undefined {
   if (!entry) return undefined;
   const parsed = parseListenAddress(entry.value);
@@ -53,9 +68,17 @@ export function listenAddress(entry: RawValue | undefined, problems: string[]): 
 
 /** update and daemon: every host must end up with at least one record. */
 export function checkLanRequirements(config: Config, problems: string[]): void {
-  for (const host of config.lan.noIpv4For) if (!config.hosts.includes(host)) problems.push(`--no-ipv4-for: "${host}" is not one of the hosts (--host)`);
+  for (const host of config.lan.noIpv4For)
+    if (!config.hosts.includes(host)) problems.push(`--no-ipv4-for: "${host}" is not one of the hosts (--host)`);
   if (config.ipv6) return;
   const withIdentifier = Object.keys(config.lan.identifiers);
-  if (withIdentifier.length) problems.push(`${withIdentifier.join(', ')}: an interface identifier gives a host its AAAA record, which needs --ipv6 (DDEDGE_IPV6=yes)`);
-  if (config.lan.noIpv4For.length) problems.push(`--no-ipv4-for ${config.lan.noIpv4For.join(',')}: without --ipv6 these hosts would have no record at all`);
+  if (withIdentifier.length)
+    problems.push(
+      `${withIdentifier.join(', ')}: an interface identifier gives a host its AAAA record, which needs --ipv6 ` +
+        `(DDEDGE_IPV6=yes)`,
+    );
+  if (config.lan.noIpv4For.length)
+    problems.push(
+      `--no-ipv4-for ${config.lan.noIpv4For.join(',')}: without --ipv6 these hosts would have no record at all`,
+    );
 }

@@ -263,10 +263,15 @@ function readNotify(settings: SettingReader, purpose: LoadOptions['purpose']): s
   return [];
 }
 
-/** A --notify value with a scheme (`scheme://…`) is a notification URL; for the gateway, anything else names a secondary. */
+/**
+ * A --notify value with a scheme (`scheme://…`) is a notification URL; for the gateway, anything else names a
+ * secondary.
+ */
 export const isNotifyUrl = (value: string): boolean => /^[a-z][a-z0-9+.-]*:\/\//i.test(value.trim());
 
-/** Each URL checked (service, https rule, what the service needs); a file may hold one a line, and `#` comment lines. */
+/**
+ * Each URL checked (service, https rule, what the service needs); a file may hold one a line, and `#` comment lines.
+ */
 function notifyUrls(entries: RawValue[], problems: string[], keep: (value: string) => boolean = () => true): string[] {
   const urls: string[] = [];
   for (const { value: url, origin, line } of readList(entries)) {
@@ -293,7 +298,8 @@ function dyndnsEndpoint(
   if (!split.format) return { url, format };
   if (formatEntry && formatEntry.value !== split.format) {
     problems.push(
-      `${origin} ends in /${split.format}/ but ${formatEntry.origin} is ${formatEntry.value}: give the base URL, or the same format`,
+      `${origin} ends in /${split.format}/ but ${formatEntry.origin} is ${formatEntry.value}: give the base URL, or ` +
+        `the same format`,
     );
   }
   return { url: split.base, format: split.format, formatFromUrl: true };
@@ -328,18 +334,21 @@ function checkCycleRequirements(
   if (config.via === 'api' && !api && !apiSaid) problems.push(`--via api needs ${bothNames('api', asFlags)}`);
   if (config.via === 'auto' && !dyndns && !api && !dyndnsSaid && !apiSaid) {
     problems.push(
-      `no credentials: set ${bothNames('dyndns', asFlags)} (dynamic DNS), or ${bothNames('api', asFlags)} (registrar API)`,
+      `no credentials: set ${bothNames('dyndns', asFlags)} (dynamic DNS), or ${bothNames('api', asFlags)} ` +
+        `(registrar API)`,
     );
   }
   checkLanRequirements(config, problems);
   // A TTL only the API can set: with dynamic DNS alone it would be silently ignored.
   if (config.ttl !== undefined && config.via === 'dyndns')
     problems.push(
-      `${ttlOrigin}: dynamic DNS cannot set a TTL; use --via api or auto with DDEDGE_API_USER and DDEDGE_API_PASSWORD, or leave the TTL to the provider`,
+      `${ttlOrigin}: dynamic DNS cannot set a TTL; use --via api or auto with DDEDGE_API_USER and ` +
+        `DDEDGE_API_PASSWORD, or leave the TTL to the provider`,
     );
   else if (config.ttl !== undefined && !api)
     problems.push(
-      `${ttlOrigin} is set through the registrar API (dynamic DNS cannot set a TTL): set DDEDGE_API_USER and DDEDGE_API_PASSWORD`,
+      `${ttlOrigin} is set through the registrar API (dynamic DNS cannot set a TTL): set DDEDGE_API_USER and ` +
+        `DDEDGE_API_PASSWORD`,
     );
   if (config.ipv6 && !api)
     problems.push('--ipv6 keeps AAAA records through the registrar API: set DDEDGE_API_USER and DDEDGE_API_PASSWORD');

@@ -51,10 +51,17 @@ export function dyndnsUrl(settings: DyndnsSettings, host: string, ip: string): s
 }
 
 /** Sends one update; resolves with the provider's successful answer or throws a typed error. */
-export async function sendDyndnsUpdate(settings: DyndnsSettings, host: string, ip: string, logger: Logger = silentLogger): Promise<DyndnsResult> {
+export async function sendDyndnsUpdate(
+  settings: DyndnsSettings,
+  host: string,
+  ip: string,
+  logger: Logger = silentLogger,
+): Promise<DyndnsResult> {
   const url = dyndnsUrl(settings, host, ip);
   logger.debug('dynamic DNS request', { url: redactUrl(url) });
-  const response = expectSuccessStatus(await httpRequest({ url, timeoutMs: settings.timeoutMs, setting: '--dyndns-url', transport: settings.transport }));
+  const response = expectSuccessStatus(
+    await httpRequest({ url, timeoutMs: settings.timeoutMs, setting: '--dyndns-url', transport: settings.transport }),
+  );
   // Redacted before it is cut (outsideText), so a key that straddles the cut is not shown in part.
   logger.debug('dynamic DNS answer', { status: response.status, body: outsideText(response.body, 200) });
   let result: DyndnsResult;
@@ -62,7 +69,11 @@ export async function sendDyndnsUpdate(settings: DyndnsSettings, host: string, i
     result = parseDyndnsAnswer(settings.format, response.body);
   } catch (error) {
     if (!(error instanceof MalformedAnswer)) throw error;
-    throw new TransportError('malformed', `malformed ${settings.format} answer from ${response.shownUrl}: ${error.message}`, response.shownUrl);
+    throw new TransportError(
+      'malformed',
+      `malformed ${settings.format} answer from ${response.shownUrl}: ${error.message}`,
+      response.shownUrl,
+    );
   }
   if (result.success) {
     checkAnswerMatches(result, host, ip);

@@ -20,11 +20,15 @@ export class DyndnsContradiction extends DdedgeError {
 /** Throws when the answer names another host, or another address than the one sent (`ip` empty: the provider chose). */
 export function checkAnswerMatches(result: DyndnsResult, host: string, ip: string): void {
   const otherHost = result.host !== undefined && !sameHost(result.host, host);
-  const otherAddress = ip !== '' && result.address !== undefined && canonicalAddress(result.address) !== canonicalAddress(ip);
+  const otherAddress =
+    ip !== '' && result.address !== undefined && canonicalAddress(result.address) !== canonicalAddress(ip);
   if (!otherHost && !otherAddress) return;
-  const named = [result.host === undefined ? undefined : outsideText(result.host, 260), result.address].filter(Boolean).join(' at ');
+  const named = [result.host === undefined ? undefined : outsideText(result.host, 260), result.address]
+    .filter(Boolean)
+    .join(' at ');
   throw new DyndnsContradiction(
-    `the dynamic DNS answer names ${named} but the request was ${host}${ip ? ` at ${ip}` : ''}; not trusted, nothing cached (sent again next cycle)`,
+    `the dynamic DNS answer names ${named} but the request was ${host}${ip ? ` at ${ip}` : ''}; not trusted, ` +
+      `nothing cached (sent again next cycle)`,
   );
 }
 

@@ -4,7 +4,7 @@
 import { AnswerShapeError, isFields, readTextList } from '../lib/answer-shape.js';
 import { familyOfAddress } from '../lib/address.js';
 import { parseStrictJson } from '../lib/strict-json.js';
-import { child, childrenNamed, parseXml, XmlError } from '../lib/xml.js';
+import { child, childrenNamed, parseXml, type XmlError } from '../lib/xml.js';
 import type { DyndnsFormat, DyndnsResult } from './result.js';
 
 export class MalformedAnswer extends AnswerShapeError {}
@@ -24,10 +24,14 @@ export function parseDyndnsAnswer(format: DyndnsFormat, body: string): DyndnsRes
 
 /** `OK` then optionally `UPDATE: <ip>` or `IP:<ip>`; or `ERROR` then message lines. Every line is read. */
 function parsePlain(text: string): DyndnsResult {
-  const lines = text.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+  const lines = text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean);
   const [status, ...rest] = lines;
   if (status?.toUpperCase() === 'ERROR') return { success: false, messages: rest };
-  if (status?.toUpperCase() !== 'OK') throw new MalformedAnswer(`expected "OK" or "ERROR" as the first line, got "${status!.slice(0, 60)}"`);
+  if (status?.toUpperCase() !== 'OK')
+    throw new MalformedAnswer(`expected "OK" or "ERROR" as the first line, got "${status!.slice(0, 60)}"`);
   const result: DyndnsResult = { success: true, messages: [] };
   for (const line of rest) {
     const match = /^(UPDATE|IP)\s*:\s*(\S+)$/i.exec(line);
@@ -45,12 +49,18 @@ function parseJson(text: string): DyndnsResult {
   try {
     data = parseStrictJson(text);
   } catch (error) {
-    throw new MalformedAnswer(error instanceof AnswerShapeError && !error.message.includes('not JSON') ? error.message : 'the answer is not valid JSON');
+    throw new MalformedAnswer(
+      error instanceof AnswerShapeError && !error.message.includes('not JSON')
+        ? error.message
+        : 'the answer is not valid JSON',
+    );
   }
-  if (!isFields(data) || typeof data.success !== 'boolean') throw new MalformedAnswer('the JSON answer has no boolean "success"');
+  if (!isFields(data) || typeof data.success !== 'boolean')
+    throw new MalformedAnswer('the JSON answer has no boolean "success"');
   const messages = readMessages(data.messages, '"messages"');
   const result: DyndnsResult = { success: data.success, messages };
-  if (data.host !== undefined && data.host !== null && !isFields(data.host)) throw new MalformedAnswer('"host" is not an object');
+  if (data.host !== undefined && data.host !== null && !isFields(data.host))
+    throw new MalformedAnswer('"host" is not an object');
   if (isFields(data.host)) {
     if (typeof data.host.name === 'string' && data.host.name.trim()) result.host = data.host.name;
     if (typeof data.host.value === 'string' && familyOfAddress(data.host.value)) result.address = data.host.value;
@@ -74,7 +84,10 @@ function parseXmlAnswer(text: string): DyndnsResult {
   }
   const errors = childrenNamed(child(root, 'errors'), 'error').map((e) => e.text.trim());
   const informs = childrenNamed(child(root, 'informs'), 'inform').map((e) => e.text.trim());
-  const result: DyndnsResult = { success: success === 'true' && errors.length === 0, messages: [...errors, ...informs] };
+  const result: DyndnsResult = {
+    success: success === 'true' && errors.length === 0,
+    messages: [...errors, ...informs],
+  };
   const name = child(child(root, 'host'), 'name')?.text.trim();
   if (name) result.host = name;
   const value = child(child(root, 'host'), 'value')?.text.trim();

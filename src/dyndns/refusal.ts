@@ -42,4 +42,3 @@ function withoutTrailing(text: string): string {
   while (end > 0 && TRAILING.test(text[end - 1]!)) end--;
   return text.slice(0, end);
 }
-

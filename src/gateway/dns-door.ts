@@ -31,7 +31,9 @@ export interface GatewayServerOptions extends UpdateDeps {
   port: number;
   /** Counts each answer by kind, zone and code (for --listen's /metrics). */
   stats?: GatewayStats;
-  /** The signed updates acted on, shared by all listeners and kept across restarts (a memory of its own when not given). */
+  /**
+   * The signed updates acted on, shared by all listeners and kept across restarts (a memory of its own when not given).
+   */
   replays?: ReplayMemory;
   /** The transfers made, by client address (the status page's secondaries). */
   secondaries?: SecondaryLog;
@@ -50,11 +52,17 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
     const mac = signer.tsig.mac.toString('hex');
     const now = nowSeconds();
     const seen = replays.get(signer.key.name, mac, now);
-    if (seen === EARLIER_RUN) return refusal(request, 'this signed update was acted on before the gateway restarted; sign it again to send it again');
+    if (seen === EARLIER_RUN)
+      return refusal(
+        request,
+        'this signed update was acted on before the gateway restarted; sign it again to send it again',
+      );
     // The first answer, under the ID this copy came with.
     if (seen) return seen.then((answer) => withId(answer, request.readUInt16BE(0)));
     let start!: () => void;
-    const answer = new Promise<Buffer>((resolve, reject) => (start = () => void handleUpdate(request, signer, address, options).then(resolve, reject)));
+    const answer = new Promise<Buffer>(
+      (resolve, reject) => (start = () => void handleUpdate(request, signer, address, options).then(resolve, reject)),
+    );
     if (!replays.remember(signer.key.name, mac, signer.tsig.timeSigned + acceptedFudge(signer.tsig), answer, now)) {
       return refusal(request, 'too many signed updates within their time windows; send it again in a minute');
     }
@@ -65,7 +73,9 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
   const lookup = (q: { name: string; type: number }) => options.views.served.answer(q.name, q.type);
   // Plain unsigned UDP queries (resolvers, the SOA discovery of nsupdate and lego) from the
   // answers' cache, as the sandbox's name server answers; dropped whenever a zone is re-indexed.
-  const cachedQuery = new AnswerCache(() => options.views.version).wrap((packet, context) => respondToQuery(packet, context, lookup, { cookies }));
+  const cachedQuery = new AnswerCache(() => options.views.version).wrap((packet, context) =>
+    respondToQuery(packet, context, lookup, { cookies }),
+  );
   return startDnsListener({
     host: options.host,
     port: options.port,
@@ -74,52 +84,81 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
       const header = requestHeader(packet, 65535);
       if (!header) return undefined;
       const opcode = (header.flags >> 11) & 0xf;
-      const answered = context.transport === 'udp' && isCacheable(packet) ? cachedQuery(packet, context) : answerWithTsig(
-        packet,
-        (name) => options.keys().keys.get(name),
-        (request, signer) => {
-          if (opcode === OPCODE_UPDATE) {
-            const malformed = updateFormError(request);
-            if (malformed) return malformed;
-            return signer ? updateOnce(request, signer, context.address) : handleUpdate(request, signer, context.address, options);
-          }
-          if (opcode === 0 && context.transport === 'tcp' && isTransfer(request)) {
-            const query = decodeMessage(request);
-            const key = lowerName(query.questions[0]!.name);
-            const index = options.views.names.includes(key) ? options.views.index(key) : undefined;
-            // Logged as refused updates are: the client (dig) says only "Transfer failed".
-            const refuse = (why: string) => {
-              options.refusals?.refused('REFUSED', { zone: key || '.', ...(signer ? { key: signer.key.name } : {}), client: context.address, kind: 'transfer' }, why);
-              return refusedTransfer(query, why);
-            };
-            if (!index) return refuse(`${key || '.'} is not a zone this gateway serves`);
-            if (!signer || !options.keys().transfer.has(signer.key.name)) return refuse('zone transfers need a TSIG key the keys file lets transfer');
-            options.secondaries?.transferred(context.address, key, query.questions[0]!.type === IXFR ? 'IXFR' : 'AXFR');
-            return transferMessages(query, index);
-          }
-          if (opcode === 0) return respondToQuery(request, { ...context, ...(signer ? { reserve: TSIG_ROOM } : {}) }, lookup, { cookies });
-          return failure(header.id, header.flags, RCODE.NOTIMP);
-        },
-        nowSeconds,
-        (tsig, error, why) => {
-          // The log names the cause the client is not told (RFC 8945 keeps BADKEY vague on the wire).
-          const known = options.keys().keys.get(nameKey(tsig.keyName));
-          const cause =
-            error === TSIG_ERROR.BADKEY
-              ? known
-                ? `the keys file gives key ${known.name} ${known.algorithm}; the message was signed with ${tsig.algorithm.replace(/\.$/, '')}`
-                : `no key of that name in the keys file (${options.keys().keys.size} key(s) loaded)`
-              : why;
-          options.refusals?.refused(`NOTAUTH/${TSIG_ERROR_NAMES[error] ?? error}`, { key: tsig.keyName, client: context.address, kind: opcode === OPCODE_UPDATE ? 'update' : 'request' }, cause);
-        },
-      );
+      const answered =
+        context.transport === 'udp' && isCacheable(packet)
+          ? cachedQuery(packet, context)
+          : answerWithTsig(
+              packet,
+              (name) => options.keys().keys.get(name),
+              (request, signer) => {
+                if (opcode === OPCODE_UPDATE) {
+                  const malformed = updateFormError(request);
+                  if (malformed) return malformed;
+                  return signer
+                    ? updateOnce(request, signer, context.address)
+                    : handleUpdate(request, signer, context.address, options);
+                }
+                if (opcode === 0 && context.transport === 'tcp' && isTransfer(request)) {
+                  const query = decodeMessage(request);
+                  const key = lowerName(query.questions[0]!.name);
+                  const index = options.views.names.includes(key) ? options.views.index(key) : undefined;
+                  // Logged as refused updates are: the client (dig) says only "Transfer failed".
+                  const refuse = (why: string) => {
+                    options.refusals?.refused(
+                      'REFUSED',
+                      {
+                        zone: key || '.',
+                        ...(signer ? { key: signer.key.name } : {}),
+                        client: context.address,
+                        kind: 'transfer',
+                      },
+                      why,
+                    );
+                    return refusedTransfer(query, why);
+                  };
+                  if (!index) return refuse(`${key || '.'} is not a zone this gateway serves`);
+                  if (!signer || !options.keys().transfer.has(signer.key.name))
+                    return refuse('zone transfers need a TSIG key the keys file lets transfer');
+                  options.secondaries?.transferred(
+                    context.address,
+                    key,
+                    query.questions[0]!.type === IXFR ? 'IXFR' : 'AXFR',
+                  );
+                  return transferMessages(query, index);
+                }
+                if (opcode === 0)
+                  return respondToQuery(request, { ...context, ...(signer ? { reserve: TSIG_ROOM } : {}) }, lookup, {
+                    cookies,
+                  });
+                return failure(header.id, header.flags, RCODE.NOTIMP);
+              },
+              nowSeconds,
+              (tsig, error, why) => {
+                // The log names the cause the client is not told (RFC 8945 keeps BADKEY vague on the wire).
+                const known = options.keys().keys.get(nameKey(tsig.keyName));
+                const cause =
+                  error === TSIG_ERROR.BADKEY
+                    ? known
+                      ? `the keys file gives key ${known.name} ${known.algorithm}; the message was signed with ` +
+                        `${tsig.algorithm.replace(/\.$/, '')}`
+                      : `no key of that name in the keys file (${options.keys().keys.size} key(s) loaded)`
+                    : why;
+                options.refusals?.refused(
+                  `NOTAUTH/${TSIG_ERROR_NAMES[error] ?? error}`,
+                  { key: tsig.keyName, client: context.address, kind: opcode === OPCODE_UPDATE ? 'update' : 'request' },
+                  cause,
+                );
+              },
+            );
       return options.stats ? options.stats.observe(packet, opcode, context.transport, answered) : answered;
     },
   });
 }
 
 /** TSIG errors by number, for the log. */
-const TSIG_ERROR_NAMES: Record<number, string> = Object.fromEntries(Object.entries(TSIG_ERROR).map(([name, code]) => [code, name]));
+const TSIG_ERROR_NAMES: Record<number, string> = Object.fromEntries(
+  Object.entries(TSIG_ERROR).map(([name, code]) => [code, name]),
+);
 
 /** Whether a query asks for AXFR or IXFR (read from the question's type without decoding the rest). */
 function isTransfer(packet: Buffer): boolean {
@@ -150,8 +189,16 @@ function updateFormError(packet: Buffer): Buffer | undefined {
 /** REFUSED for a request, echoing its zone, with an EDE when it has EDNS. */
 function refusal(packet: Buffer, why: string): Buffer {
   const { question, hasOpt } = readableParts(packet);
-  const bare = encodeMessage({ id: packet.readUInt16BE(0), response: true, opcode: OPCODE_UPDATE, rcode: RCODE.REFUSED, questions: question ? [question] : [] });
-  return hasOpt ? appendAdditional(bare, optRecord({ udpSize: OUR_EDNS_SIZE, options: [edeOption(EDE.NOT_READY, why)] })) : bare;
+  const bare = encodeMessage({
+    id: packet.readUInt16BE(0),
+    response: true,
+    opcode: OPCODE_UPDATE,
+    rcode: RCODE.REFUSED,
+    questions: question ? [question] : [],
+  });
+  return hasOpt
+    ? appendAdditional(bare, optRecord({ udpSize: OUR_EDNS_SIZE, options: [edeOption(EDE.NOT_READY, why)] }))
+    : bare;
 }
 
 function withId(answer: Buffer, id: number): Buffer {

@@ -43,7 +43,9 @@ export function zonesReader(
                 host: zone,
                 old: String(before.serial),
                 new: String(serial),
-                message: `${zone} changed at the provider, not through the gateway (serial ${before.serial} -> ${serial}); the gateway now serves what the provider holds`,
+                message:
+                  `${zone} changed at the provider, not through the gateway (serial ${before.serial} -> ` +
+                  `${serial}); the gateway now serves what the provider holds`,
               },
             ]);
           }

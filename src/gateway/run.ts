@@ -33,7 +33,9 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
         `gateway: notifications of refused-update bursts and zones changed elsewhere to ${notifier.shown.join(', ')}`,
       );
     logger.info(
-      `gateway: answering DNS for ${settings.zones.join(', ')} on ${shown.join(', ')} (UDP and TCP); ${gateway.keys().keys.size} key(s); at most ${budget.limit} provider calls an hour (${budget.left()} left); pid ${process.pid} (SIGHUP reloads the keys file)`,
+      `gateway: answering DNS for ${settings.zones.join(', ')} on ${shown.join(', ')} (UDP and TCP); ` +
+        `${gateway.keys().keys.size} key(s); at most ${budget.limit} provider calls an hour (${budget.left()} ` +
+        `left); pid ${process.pid} (SIGHUP reloads the keys file)`,
     );
     settings.ready?.(shown);
     readAgain = zonesReader(gateway, settings, inFlight);

@@ -209,7 +209,8 @@ async function readEveryZone(
           ExitCode.auth,
         );
       throw new ConfigError(
-        `--zone ${zone}: cannot read it from the provider: ${(error as Error).message}${await accountZonesHint(reader)}`,
+        `--zone ${zone}: cannot read it from the provider: ` +
+          `${(error as Error).message}${await accountZonesHint(reader)}`,
       );
     }
   }
@@ -225,7 +226,9 @@ function warnIfRefreshesCrowdTheBudget(settings: GatewaySettings, views: ZoneVie
   if (perHour > settings.maxCallsPerHour / 2) {
     const paged = pages > settings.zones.length ? ` (${pages} pages of service/dnslist each time)` : '';
     logger.warn(
-      `gateway: re-reading ${settings.zones.length} zone(s) every ${Math.round(settings.refreshMs / 1000)}s takes ${perHour} of the ${settings.maxCallsPerHour} provider calls allowed an hour${paged}; raise --refresh or --max-calls-per-hour`,
+      `gateway: re-reading ${settings.zones.length} zone(s) every ${Math.round(settings.refreshMs / 1000)}s takes ` +
+        `${perHour} of the ${settings.maxCallsPerHour} provider calls allowed an hour${paged}; raise --refresh or ` +
+        `--max-calls-per-hour`,
     );
   }
 }

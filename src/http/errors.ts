@@ -21,6 +21,7 @@ function exitCodeFor(kind: TransportErrorKind, status?: number): ExitCode {
   if (kind !== 'status' || status === undefined) return ExitCode.transient;
   if (status === 401 || status === 403) return ExitCode.auth;
   // 1xx and 3xx were not asked for (no upgrade, redirects not followed): nothing was refused.
-  if (status >= 500 || status < 200 || (status >= 300 && status < 400) || status === 408 || status === 429) return ExitCode.transient;
+  if (status >= 500 || status < 200 || (status >= 300 && status < 400) || status === 408 || status === 429)
+    return ExitCode.transient;
   return ExitCode.refused;
 }

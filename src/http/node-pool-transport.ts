@@ -18,14 +18,27 @@ export function nodePoolTransport(): Transport {
     send(request: WireRequest): Promise<WireResponse> {
       const secure = request.url.protocol === 'https:';
       return new Promise((resolve, reject) => {
-        const options = { method: request.method, headers: request.headers, agent: agents[request.url.protocol], signal: request.signal, ...(request.family ? { family: request.family } : {}) };
-        const answered = (res: IncomingMessage) => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: res });
-        const req = secure ? https.request(request.url, options, answered) : http.request(request.url, options, answered);
+        const options = {
+          method: request.method,
+          headers: request.headers,
+          agent: agents[request.url.protocol],
+          signal: request.signal,
+          ...(request.family ? { family: request.family } : {}),
+        };
+        const answered = (res: IncomingMessage) =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: res });
+        const req = secure
+          ? https.request(request.url, options, answered)
+          : http.request(request.url, options, answered);
         req.on('error', reject);
         // A 101 nobody asked for: its status, as the other transports give it (transient).
         req.on('upgrade', (res: IncomingMessage, socket: { destroy(): void }) => {
           socket.destroy();
-          resolve({ status: 101, headers: res.headers, body: Object.assign((async function* () {})(), { destroy() {} }) });
+          resolve({
+            status: 101,
+            headers: res.headers,
+            body: Object.assign((async function* () {})(), { destroy() {} }),
+          });
         });
         req.end(request.body);
       });

@@ -46,7 +46,9 @@ export async function httpRequest(request: HttpRequest): Promise<HttpResponse> {
     timer = setTimeout(() => {
       timedOut = true;
       controller.abort();
-      reject(new TransportError('timeout', `no complete answer from ${shownUrl} within ${request.timeoutMs} ms`, shownUrl));
+      reject(
+        new TransportError('timeout', `no complete answer from ${shownUrl} within ${request.timeoutMs} ms`, shownUrl),
+      );
     }, request.timeoutMs);
   });
   const exchange = async (): Promise<HttpResponse> => {
@@ -66,7 +68,11 @@ export async function httpRequest(request: HttpRequest): Promise<HttpResponse> {
     const declared = Number(response.headers['content-length']);
     if (declared > maxBytes) {
       response.body.destroy();
-      throw new TransportError('too-large', `answer from ${shownUrl} is ${declared} bytes, over the ${maxBytes}-byte limit`, shownUrl);
+      throw new TransportError(
+        'too-large',
+        `answer from ${shownUrl} is ${declared} bytes, over the ${maxBytes}-byte limit`,
+        shownUrl,
+      );
     }
     const body = await readLimited(response.body, maxBytes, shownUrl);
     return { status: response.status, headers: response.headers, body, shownUrl };
@@ -85,16 +91,30 @@ export async function httpRequest(request: HttpRequest): Promise<HttpResponse> {
  * (1xx such as 101 Switching Protocols, 3xx redirects, 304) says nothing about the request:
  * it is transient, like a 5xx (see errors.ts). `clientErrorHint` says what to check on a 4xx.
  */
-export function expectSuccessStatus(response: HttpResponse, clientErrorHint = 'check the URL and credentials'): HttpResponse {
+export function expectSuccessStatus(
+  response: HttpResponse,
+  clientErrorHint = 'check the URL and credentials',
+): HttpResponse {
   if (response.status >= 200 && response.status < 300) return response;
   const hint =
-    response.status >= 500 ? 'the server failed; ddedge will retry later'
-    : response.status < 200 || response.status < 400 ? 'a status ddedge did not ask for (redirects and upgrades are not followed); ddedge will retry later'
-    : clientErrorHint;
-  throw new TransportError('status', `${response.shownUrl} answered HTTP ${response.status} (${hint})`, response.shownUrl, response.status);
+    response.status >= 500
+      ? 'the server failed; ddedge will retry later'
+      : response.status < 200 || response.status < 400
+        ? 'a status ddedge did not ask for (redirects and upgrades are not followed); ddedge will retry later'
+        : clientErrorHint;
+  throw new TransportError(
+    'status',
+    `${response.shownUrl} answered HTTP ${response.status} (${hint})`,
+    response.shownUrl,
+    response.status,
+  );
 }
 
-async function readLimited(body: AsyncIterable<Uint8Array> & { destroy(error?: Error): void }, maxBytes: number, shownUrl: string): Promise<string> {
+async function readLimited(
+  body: AsyncIterable<Uint8Array> & { destroy(error?: Error): void },
+  maxBytes: number,
+  shownUrl: string,
+): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
@@ -126,7 +146,8 @@ function tlsReason(detail: string): string {
 function classify(error: unknown, shownUrl: string, timedOut: boolean, timeoutMs: number): Error {
   // A transport wrapper's own refusal (the agent's call budget, a stop) is already what to say.
   if (error instanceof DdedgeError) return error;
-  if (timedOut) return new TransportError('timeout', `no complete answer from ${shownUrl} within ${timeoutMs} ms`, shownUrl);
+  if (timedOut)
+    return new TransportError('timeout', `no complete answer from ${shownUrl} within ${timeoutMs} ms`, shownUrl);
   if (error instanceof WireError) {
     return error.kind === 'malformed'
       ? new TransportError('malformed', `the answer from ${shownUrl} is not valid HTTP/1.1: ${error.message}`, shownUrl)

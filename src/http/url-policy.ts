@@ -16,7 +16,10 @@ export function checkUrl(text: string, setting: string): URL {
   if (url.protocol === 'https:') return url;
   if (url.protocol === 'http:') {
     if (isLoopbackHost(url.hostname)) return url;
-    throw new ConfigError(`${setting}: http:// is allowed only for loopback hosts (127.0.0.0/8, ::1, localhost); use https://${url.host}${url.pathname}`);
+    throw new ConfigError(
+      `${setting}: http:// is allowed only for loopback hosts (127.0.0.0/8, ::1, localhost); use ` +
+        `https://${url.host}${url.pathname}`,
+    );
   }
   throw new ConfigError(`${setting}: unsupported scheme "${url.protocol}"; expected https://`);
 }

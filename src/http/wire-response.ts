@@ -75,7 +75,12 @@ export class ResponseReader {
       return;
     }
     if (!this.received) throw new WireError('incomplete', 'the connection closed without an answer');
-    throw new WireError('incomplete', this.phase === 'head' ? 'the connection closed in the middle of the headers' : 'the connection closed before the whole answer arrived');
+    throw new WireError(
+      'incomplete',
+      this.phase === 'head'
+        ? 'the connection closed in the middle of the headers'
+        : 'the connection closed before the whole answer arrived',
+    );
   }
 
   /** One unit of work; false when it needs more bytes. */
@@ -107,7 +112,8 @@ export class ResponseReader {
     // The end is searched for in the new bytes only (and the two before them, where it may start).
     const end = headEnd(this.pending, Math.max(0, this.scanned - 2));
     if (end < 0) {
-      if (this.pending.length > MAX_HEAD_BYTES) throw new WireError('malformed', `the headers are over ${MAX_HEAD_BYTES} bytes`);
+      if (this.pending.length > MAX_HEAD_BYTES)
+        throw new WireError('malformed', `the headers are over ${MAX_HEAD_BYTES} bytes`);
       this.scanned = this.pending.length;
       return false;
     }
@@ -118,7 +124,8 @@ export class ResponseReader {
     const code = Number(status[1]);
     const headers = parseHeaders(lines.slice(1));
     if (code < 200 && code !== 101) {
-      if (++this.interim > MAX_INTERIM) throw new WireError('malformed', `more than ${MAX_INTERIM} interim (1xx) answers`);
+      if (++this.interim > MAX_INTERIM)
+        throw new WireError('malformed', `more than ${MAX_INTERIM} interim (1xx) answers`);
       return true;
     }
     // The framing is judged before the head is reported: a refused answer is never half given.
@@ -168,7 +175,8 @@ export class ResponseReader {
     const line = this.line(MAX_TRAILER_BYTES, 'a trailer');
     if (line === undefined) return false;
     this.trailerBytes += line.length + 2;
-    if (this.trailerBytes > MAX_TRAILER_BYTES) throw new WireError('malformed', `the trailers are over ${MAX_TRAILER_BYTES} bytes`);
+    if (this.trailerBytes > MAX_TRAILER_BYTES)
+      throw new WireError('malformed', `the trailers are over ${MAX_TRAILER_BYTES} bytes`);
     if (line === '') this.finish();
     return true;
   }
@@ -182,7 +190,9 @@ export class ResponseReader {
       return undefined;
     }
     if (newline > limit) throw new WireError('malformed', `${what} is over ${limit} bytes`);
-    return this.take(newline + 1).toString('latin1').replace(/\r?\n$/, '');
+    return this.take(newline + 1)
+      .toString('latin1')
+      .replace(/\r?\n$/, '');
   }
 
   private take(count: number): Buffer {
@@ -275,8 +285,10 @@ function framingOf(status: number, headers: ResponseHeaders): 'none' | 'chunked'
   const transferEncoding = headers['transfer-encoding'];
   const length = headers['content-length'];
   if (transferEncoding !== undefined) {
-    if (length !== undefined) throw new WireError('malformed', 'the answer has both Transfer-Encoding and Content-Length');
-    if (String(transferEncoding).trim().toLowerCase() !== 'chunked') throw new WireError('malformed', 'the answer uses a transfer coding other than chunked');
+    if (length !== undefined)
+      throw new WireError('malformed', 'the answer has both Transfer-Encoding and Content-Length');
+    if (String(transferEncoding).trim().toLowerCase() !== 'chunked')
+      throw new WireError('malformed', 'the answer uses a transfer coding other than chunked');
     return 'chunked';
   }
   return length === undefined ? 'until-close' : contentLength(String(length));
@@ -286,6 +298,7 @@ function framingOf(status: number, headers: ResponseHeaders): 'none' | 'chunked'
 function contentLength(text: string): number {
   const values = new Set(text.split(',').map((v) => v.trim()));
   const [only] = values;
-  if (values.size !== 1 || !/^\d{1,15}$/.test(only!)) throw new WireError('malformed', 'the Content-Length is not one whole number');
+  if (values.size !== 1 || !/^\d{1,15}$/.test(only!))
+    throw new WireError('malformed', 'the Content-Length is not one whole number');
   return Number(only);
 }

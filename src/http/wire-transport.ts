@@ -44,7 +44,11 @@ export const wireTransport: Transport = {
       // connection: tls.connect would build a new one for each, ~1 ms apiece.
       secureContext ??= tls.createSecureContext();
       // SNI names a host; an address literal is sent without it (RFC 6066 §3).
-      socket = tls.connect({ ...target, secureContext, ...(familyOfAddress(host) === undefined ? { servername: host } : {}) });
+      socket = tls.connect({
+        ...target,
+        secureContext,
+        ...(familyOfAddress(host) === undefined ? { servername: host } : {}),
+      });
     } else {
       const net = await moduleOf(import('node:net'));
       socket = net.connect(target);
@@ -55,10 +59,15 @@ export const wireTransport: Transport = {
 
 /** The request line and headers; a header that could split the request is refused. */
 function requestHead(request: WireRequest): string {
-  const lines = [`${request.method} ${request.url.pathname}${request.url.search} HTTP/1.1`, `host: ${request.url.host}`, 'connection: close'];
+  const lines = [
+    `${request.method} ${request.url.pathname}${request.url.search} HTTP/1.1`,
+    `host: ${request.url.host}`,
+    'connection: close',
+  ];
   for (const [name, value] of Object.entries({ ...urlCredentials(request), ...request.headers })) {
     // The value is never named: it may be a credential.
-    if (!TOKEN.test(name) || UNSAFE_VALUE.test(value)) throw new Error(`the request header ${TOKEN.test(name) ? name : '(invalid name)'} holds a line break or a NUL`);
+    if (!TOKEN.test(name) || UNSAFE_VALUE.test(value))
+      throw new Error(`the request header ${TOKEN.test(name) ? name : '(invalid name)'} holds a line break or a NUL`);
     lines.push(`${name}: ${value}`);
   }
   return `${lines.join('\r\n')}\r\n\r\n${request.body ?? ''}`;
@@ -71,7 +80,9 @@ function requestHead(request: WireRequest): string {
 function urlCredentials({ url, headers }: WireRequest): Record<string, string> {
   if (!url.username && !url.password) return {};
   if (Object.keys(headers).some((name) => name.toLowerCase() === 'authorization')) return {};
-  return { authorization: `Basic ${Buffer.from(`${decoded(url.username)}:${decoded(url.password)}`).toString('base64')}` };
+  return {
+    authorization: `Basic ${Buffer.from(`${decoded(url.username)}:${decoded(url.password)}`).toString('base64')}`,
+  };
 }
 
 /** Percent-decoded; a stray '%' that starts no escape is kept as it is. */
@@ -106,7 +117,8 @@ function exchange(socket: Socket, head: string, request: WireRequest): Promise<W
         setTimeout(() => socket.destroy(), LINGER_MS).unref();
       },
     });
-    const abort = () => fail(Object.assign(new Error('the request was aborted'), { name: 'AbortError', code: 'ABORT_ERR' }));
+    const abort = () =>
+      fail(Object.assign(new Error('the request was aborted'), { name: 'AbortError', code: 'ABORT_ERR' }));
     if (request.signal.aborted) return abort();
     request.signal.addEventListener('abort', abort, { once: true });
     socket.once('close', () => {

@@ -84,24 +84,30 @@ export function detectAddress(options: DetectOptions): Promise<Detection> {
       clearTimeout(headStart);
       const summary = answers.map((a) => `${a.source}: ${[a.address, a.error].filter(Boolean).join(' ')}`).join('; ');
       const disagreement = votes.size > 0;
-      reject(new DetectionFailed(
-        disagreement
-          ? `IPv${family} sources disagree: no address was reported by ${quorum} sources (${summary})`
-          : `no IPv${family} source answered usefully (${summary})`,
-        answers,
-      ));
+      reject(
+        new DetectionFailed(
+          disagreement
+            ? `IPv${family} sources disagree: no address was reported by ${quorum} sources (${summary})`
+            : `no IPv${family} source answered usefully (${summary})`,
+          answers,
+        ),
+      );
     };
     const [first, rest] = stages(sources, quorum, options.waitForAll === true);
     // A deadline for the whole detection, not only for each request: DNS retries and slow
     // bodies must not hold a cycle past its budget. Sources asked after the DNS head start get
     // their full timeout too.
-    const deadline = setTimeout(() => {
-      for (const s of sources) {
-        if (!answers.some((a) => a.source === s.name)) answers.push({ source: s.name, error: 'no answer before the deadline', ms: options.timeoutMs });
-      }
-      pending = 0;
-      conclude();
-    }, options.timeoutMs + 250 + (rest.length ? DNS_HEAD_START_MS : 0));
+    const deadline = setTimeout(
+      () => {
+        for (const s of sources) {
+          if (!answers.some((a) => a.source === s.name))
+            answers.push({ source: s.name, error: 'no answer before the deadline', ms: options.timeoutMs });
+        }
+        pending = 0;
+        conclude();
+      },
+      options.timeoutMs + 250 + (rest.length ? DNS_HEAD_START_MS : 0),
+    );
 
     const record = (spec: SourceSpec, raw: string | undefined, error: Error | undefined) => {
       if (settled && !options.waitForAll) return;
@@ -140,11 +146,16 @@ export function detectAddress(options: DetectOptions): Promise<Detection> {
     // The DNS answers can still agree while the best-supported address plus the DNS sources
     // yet to answer reach the quorum.
     const dnsCanStillAgree = () => Math.max(0, ...votes.values()) + firstPending >= quorum;
-    headStart = rest.length ? setTimeout(() => startRest(`no DNS quorum within ${DNS_HEAD_START_MS} ms`), DNS_HEAD_START_MS) : undefined;
+    headStart = rest.length
+      ? setTimeout(() => startRest(`no DNS quorum within ${DNS_HEAD_START_MS} ms`), DNS_HEAD_START_MS)
+      : undefined;
 
     function ask(spec: SourceSpec, stage: 'first' | 'rest') {
       fetchSourceAddress(spec, family, options.timeoutMs, { logger, interfaceTable: options.interfaceTable })
-        .then((raw) => record(spec, raw, undefined), (error: Error) => record(spec, undefined, error))
+        .then(
+          (raw) => record(spec, raw, undefined),
+          (error: Error) => record(spec, undefined, error),
+        )
         .finally(() => {
           pending = Math.max(0, pending - 1);
           if (stage === 'first') {

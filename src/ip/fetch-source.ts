@@ -17,17 +17,36 @@ export interface SourceContext {
   interfaceTable?: string;
 }
 
-export async function fetchSourceAddress(spec: SourceSpec, family: Family, timeoutMs: number, context: SourceContext = {}): Promise<string> {
+export async function fetchSourceAddress(
+  spec: SourceSpec,
+  family: Family,
+  timeoutMs: number,
+  context: SourceContext = {},
+): Promise<string> {
   switch (spec.kind) {
     case 'url': {
-      const response = expectSuccessStatus(await httpRequest({ url: spec.url, family, timeoutMs, maxBytes: SOURCE_MAX_BYTES, setting: '--ip-source' }), 'check the source URL');
-      const text = spec.field ? (new RegExp(`^${spec.field}=(.*)$`, 'm').exec(response.body)?.[1] ?? '') : response.body;
+      const response = expectSuccessStatus(
+        await httpRequest({ url: spec.url, family, timeoutMs, maxBytes: SOURCE_MAX_BYTES, setting: '--ip-source' }),
+        'check the source URL',
+      );
+      const text = spec.field
+        ? (new RegExp(`^${spec.field}=(.*)$`, 'm').exec(response.body)?.[1] ?? '')
+        : response.body;
       const found = firstAddress(text, family);
-      if (!found) throw new TransportError('malformed', `no IPv${family} address in the answer of ${response.shownUrl}`, response.shownUrl);
+      if (!found)
+        throw new TransportError(
+          'malformed',
+          `no IPv${family} address in the answer of ${response.shownUrl}`,
+          response.shownUrl,
+        );
       return found;
     }
     case 'iface':
-      if (family === 6) return (await import('./interface-address6.js')).interfaceAddress6(spec.iface, { table: context.interfaceTable, logger: context.logger });
+      if (family === 6)
+        return (await import('./interface-address6.js')).interfaceAddress6(spec.iface, {
+          table: context.interfaceTable,
+          logger: context.logger,
+        });
       return interfaceAddress(spec.iface, family);
     case 'file': {
       const { readAddressFile, noAddressIn } = await import('./file-source.js');
@@ -55,14 +74,21 @@ function interfaceAddress(name: string, family: Family): string {
   // node:os only when an interface is asked: a cycle from HTTPS sources does not load it.
   const { networkInterfaces } = process.getBuiltinModule('node:os');
   const entries = networkInterfaces()[name];
-  if (!entries) throw new SourceError(`no network interface named "${name}" (have: ${Object.keys(networkInterfaces()).join(', ')})`);
+  if (!entries)
+    throw new SourceError(
+      `no network interface named "${name}" (have: ${Object.keys(networkInterfaces()).join(', ')})`,
+    );
   const addresses = entries.filter((e) => e.family === `IPv${family}`).map((e) => e.address);
   if (!addresses.length) throw new SourceError(`interface "${name}" has no IPv${family} address`);
   // Prefer a public one: an interface usually also holds link-local addresses.
   return addresses.find((a) => !nonPublicReason(a)) ?? addresses[0]!;
 }
 
-async function dnsAddress(spec: Extract<SourceSpec, { kind: 'dns' }>, family: Family, timeoutMs: number): Promise<string> {
+async function dnsAddress(
+  spec: Extract<SourceSpec, { kind: 'dns' }>,
+  family: Family,
+  timeoutMs: number,
+): Promise<string> {
   // The DNS client is loaded only by a DNS source: `update` with HTTP sources never parses it.
   const { DnsError, parseDnsServer, queryDns, rcodeName } = await import('../dns/client/index.js');
   const type = spec.rrtype === 'TXT' ? 'TXT' : family === 4 ? 'A' : 'AAAA';
@@ -70,10 +96,12 @@ async function dnsAddress(spec: Extract<SourceSpec, { kind: 'dns' }>, family: Fa
   try {
     answer = await queryDns(parseDnsServer(spec.server, '--ip-source'), spec.query, type, { timeoutMs });
   } catch (error) {
-    if (error instanceof DnsError) throw new SourceError(`DNS query ${spec.query} at ${spec.server} failed: ${error.message}`);
+    if (error instanceof DnsError)
+      throw new SourceError(`DNS query ${spec.query} at ${spec.server} failed: ${error.message}`);
     throw error;
   }
-  if (answer.rcode !== 0) throw new SourceError(`DNS query ${spec.query} at ${spec.server} failed: ${rcodeName(answer.rcode)}`);
+  if (answer.rcode !== 0)
+    throw new SourceError(`DNS query ${spec.query} at ${spec.server} failed: ${rcodeName(answer.rcode)}`);
   if (spec.rrtype === 'TXT') {
     const texts = answer.answers.flatMap((r) => (r.type === 'TXT' ? [r.value.join('')] : []));
     const found = texts.map((t) => firstAddress(t, family)).find(Boolean);

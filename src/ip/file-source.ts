@@ -30,11 +30,14 @@ export async function readAddressFile(path: string): Promise<string> {
       if (bytesRead === 0) break;
       size += bytesRead;
     }
-    if (size > FILE_SOURCE_MAX_BYTES) throw new FileSourceError(`${path} is over the ${FILE_SOURCE_MAX_BYTES}-byte limit for an address file`);
+    if (size > FILE_SOURCE_MAX_BYTES)
+      throw new FileSourceError(`${path} is over the ${FILE_SOURCE_MAX_BYTES}-byte limit for an address file`);
     return buffer.subarray(0, size).toString('utf8');
   } catch (error) {
     if (error instanceof FileSourceError) throw error;
-    throw new FileSourceError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new FileSourceError(
+      `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
   } finally {
     await handle?.close();
   }

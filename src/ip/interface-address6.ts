@@ -17,7 +17,7 @@ const IFA_F_DEPRECATED = 0x20;
 const IFA_F_TENTATIVE = 0x40;
 const IFA_F_PERMANENT = 0x80;
 // From include/net/ipv6.h: the scope column (0 = global).
-const SCOPE_NAMES: Record<number, string> = { 0x10: 'loopback', 0x20: 'link-local', 0x40: 'site-local' };
+const SCOPE_NAMES: Record<number, string> = { 16: 'loopback', 32: 'link-local', 64: 'site-local' };
 
 export interface Inet6Entry {
   iface: string;
@@ -42,7 +42,13 @@ export function parseIfInet6(text: string): Inet6Entry[] {
     const m = /^([0-9a-f]{32})\s+([0-9a-f]+)\s+([0-9a-f]+)\s+([0-9a-f]+)\s+([0-9a-f]+)\s+(\S+)\s*$/i.exec(line.trim());
     if (!m) continue;
     const address = canonicalAddress(m[1]!.match(/.{4}/g)!.join(':'));
-    entries.push({ iface: m[6]!, address, prefixLength: parseInt(m[3]!, 16), scope: parseInt(m[4]!, 16), flags: parseInt(m[5]!, 16) });
+    entries.push({
+      iface: m[6]!,
+      address,
+      prefixLength: parseInt(m[3]!, 16),
+      scope: parseInt(m[4]!, 16),
+      flags: parseInt(m[5]!, 16),
+    });
   }
   return entries;
 }
@@ -68,13 +74,27 @@ export function chooseInterfaceAddress6(name: string, entries: Inet6Entry[]): In
   const rank = (e: Inet6Entry) => (nonPublicReason(e.address) ? 2 : 0) + (e.flags & IFA_F_TEMPORARY ? 1 : 0);
   const ordered = [...usable].sort((a, b) => rank(a) - rank(b));
   const chosen = ordered[0];
-  if (!chosen) throw new InterfaceError(`interface "${name}" has no usable IPv6 address${passed.length ? `: ${passed.join(', ')}` : ''}`);
+  if (!chosen)
+    throw new InterfaceError(
+      `interface "${name}" has no usable IPv6 address${passed.length ? `: ${passed.join(', ')}` : ''}`,
+    );
   for (const other of ordered.slice(1)) {
-    passed.push(`${other.address} (${nonPublicReason(other.address) ? 'not public' : other.flags & IFA_F_TEMPORARY ? 'temporary' : 'another stable address, listed later'})`);
+    passed.push(
+      `${other.address} ` +
+        `(${nonPublicReason(other.address) ? 'not public' : other.flags & IFA_F_TEMPORARY ? 'temporary' : 'another stable address, listed later'})`,
+    );
   }
-  const kind = chosen.flags & IFA_F_TEMPORARY ? 'temporary: no stable address is usable' : chosen.flags & IFA_F_PERMANENT ? 'stable, configured' : 'stable';
+  const kind =
+    chosen.flags & IFA_F_TEMPORARY
+      ? 'temporary: no stable address is usable'
+      : chosen.flags & IFA_F_PERMANENT
+        ? 'stable, configured'
+        : 'stable';
   const scope = nonPublicReason(chosen.address) ? 'global scope but not public' : 'global';
-  return { address: chosen.address, reason: `${scope}, preferred, ${kind}${passed.length ? `; passed over ${passed.join(', ')}` : ''}` };
+  return {
+    address: chosen.address,
+    reason: `${scope}, preferred, ${kind}${passed.length ? `; passed over ${passed.join(', ')}` : ''}`,
+  };
 }
 
 /** Without the kernel's flags (not Linux, or /proc hidden): scope and public-ness only. */
@@ -82,10 +102,17 @@ function chooseWithoutFlags(name: string): InterfaceChoice {
   const all = networkInterfaces();
   const entries = all[name];
   if (!entries) throw new InterfaceError(`no network interface named "${name}" (have: ${Object.keys(all).join(', ')})`);
-  const global = entries.filter((e) => e.family === 'IPv6' && !e.scopeid && !/^fe[89ab]/i.test(e.address)).map((e) => canonicalAddress(e.address));
+  const global = entries
+    .filter((e) => e.family === 'IPv6' && !e.scopeid && !/^fe[89ab]/i.test(e.address))
+    .map((e) => canonicalAddress(e.address));
   const chosen = global.find((a) => !nonPublicReason(a)) ?? global[0];
   if (!chosen) throw new InterfaceError(`interface "${name}" has no global IPv6 address`);
-  return { address: chosen, reason: `the first ${nonPublicReason(chosen) ? 'global' : 'public'} address; this system does not say which addresses are temporary or deprecated (no ${IF_INET6})` };
+  return {
+    address: chosen,
+    reason:
+      `the first ${nonPublicReason(chosen) ? 'global' : 'public'} address; this system does not say which ` +
+      `addresses are temporary or deprecated (no ${IF_INET6})`,
+  };
 }
 
 const logged = new Map<string, string>();
@@ -104,7 +131,11 @@ export function interfaceAddress6(name: string, options: { table?: string; logge
   else {
     const entries = parseIfInet6(text);
     const mine = entries.filter((e) => e.iface === name);
-    if (!mine.length) throw new InterfaceError(`no network interface named "${name}" with an IPv6 address (have: ${[...new Set(entries.map((e) => e.iface))].join(', ')})`);
+    if (!mine.length)
+      throw new InterfaceError(
+        `no network interface named "${name}" with an IPv6 address (have: ` +
+          `${[...new Set(entries.map((e) => e.iface))].join(', ')})`,
+      );
     choice = chooseInterfaceAddress6(name, mine);
   }
   // The reason at info when the choice changes (the daemon's log stays quiet otherwise).

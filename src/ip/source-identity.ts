@@ -48,6 +48,9 @@ export function checkQuorumServers(specs: SourceSpec[], quorum: number, setting:
     else seen.set(server, spec.name);
   }
   if (duplicate && quorum > seen.size) {
-    throw new ConfigError(`${setting}: ${duplicate}; a quorum needs different servers: a quorum of ${quorum} needs ${quorum} of them, and these sources name ${seen.size}`);
+    throw new ConfigError(
+      `${setting}: ${duplicate}; a quorum needs different servers: a quorum of ${quorum} needs ${quorum} of them, ` +
+        `and these sources name ${seen.size}`,
+    );
   }
 }

@@ -1,6 +1,6 @@
 // Where the public address is learnt. Each source is data; builtins are documented in the
-// docs/agent.md "Address sources". Forms: url:<URL>, iface:<name>, file:<path>, dns:<name>@<server>, dns-txt:<name>@<server>,
-// server, or a builtin name.
+// docs/agent.md "Address sources". Forms: url:<URL>, iface:<name>, file:<path>, dns:<name>@<server>,
+// dns-txt:<name>@<server>, server, or a builtin name.
 import { ConfigError } from '../lib/errors.js';
 import { checkUrl } from '../http/url-policy.js';
 import { maskUserInfo, redactUrl, registerSecret } from '../lib/redact.js';
@@ -25,7 +25,11 @@ export const BUILTIN_SOURCES: Record<string, { describe: string; spec: Builtin }
   },
   icanhazip: {
     describe: 'icanhazip.com echo over HTTPS (ipv4./ipv6.icanhazip.com)',
-    spec: (f) => ({ kind: 'url', name: 'icanhazip', url: f === 4 ? 'https://ipv4.icanhazip.com/' : 'https://ipv6.icanhazip.com/' }),
+    spec: (f) => ({
+      kind: 'url',
+      name: 'icanhazip',
+      url: f === 4 ? 'https://ipv4.icanhazip.com/' : 'https://ipv6.icanhazip.com/',
+    }),
   },
   aws: {
     describe: 'Amazon checkip over HTTPS (checkip.amazonaws.com, IPv4 only)',
@@ -34,15 +38,32 @@ export const BUILTIN_SOURCES: Record<string, { describe: string; spec: Builtin }
   cloudflare: {
     describe: "Cloudflare's trace page over HTTPS on 1.1.1.1 / 2606:4700:4700::1111 (no DNS lookup needed)",
     // The trace also names the host (h=1.1.1.1) before the caller's address (ip=…).
-    spec: (f) => ({ kind: 'url', name: 'cloudflare', url: f === 4 ? 'https://1.1.1.1/cdn-cgi/trace' : 'https://[2606:4700:4700::1111]/cdn-cgi/trace', field: 'ip' }),
+    spec: (f) => ({
+      kind: 'url',
+      name: 'cloudflare',
+      url: f === 4 ? 'https://1.1.1.1/cdn-cgi/trace' : 'https://[2606:4700:4700::1111]/cdn-cgi/trace',
+      field: 'ip',
+    }),
   },
   opendns: {
     describe: 'DNS: myip.opendns.com asked of resolver1.opendns.com (A / AAAA)',
-    spec: (f) => ({ kind: 'dns', name: 'opendns', query: 'myip.opendns.com', server: f === 4 ? '208.67.222.222' : '[2620:119:35::35]', rrtype: 'address' }),
+    spec: (f) => ({
+      kind: 'dns',
+      name: 'opendns',
+      query: 'myip.opendns.com',
+      server: f === 4 ? '208.67.222.222' : '[2620:119:35::35]',
+      rrtype: 'address',
+    }),
   },
   'google-dns': {
     describe: "DNS: TXT o-o.myaddr.l.google.com asked of Google's ns1.google.com",
-    spec: (f) => ({ kind: 'dns', name: 'google-dns', query: 'o-o.myaddr.l.google.com', server: f === 4 ? '216.239.32.10' : '[2001:4860:4802:32::a]', rrtype: 'TXT' }),
+    spec: (f) => ({
+      kind: 'dns',
+      name: 'google-dns',
+      query: 'o-o.myaddr.l.google.com',
+      server: f === 4 ? '216.239.32.10' : '[2001:4860:4802:32::a]',
+      rrtype: 'TXT',
+    }),
   },
 };
 
@@ -79,7 +100,9 @@ export function parseSource(text: string, family: Family, setting: string): Sour
   if (dns) {
     const server = dns[3]!;
     if (!/^(\d+\.\d+\.\d+\.\d+|\[[0-9a-f:]+\])(:\d+)?$/i.test(server)) {
-      throw new ConfigError(`${setting}: DNS server "${server}" must be an IP address, optionally with :port (IPv6 in brackets)`);
+      throw new ConfigError(
+        `${setting}: DNS server "${server}" must be an IP address, optionally with :port (IPv6 in brackets)`,
+      );
     }
     return { kind: 'dns', name: trimmed, query: dns[2]!, server, rrtype: dns[1] === 'dns-txt' ? 'TXT' : 'address' };
   }
@@ -89,7 +112,9 @@ export function parseSource(text: string, family: Family, setting: string): Sour
   const names = Object.keys(BUILTIN_SOURCES).filter((n) => BUILTIN_SOURCES[n]!.spec(family));
   const near = nearestNames(trimmed, names).slice(0, 3);
   throw new ConfigError(
-    `${setting}: unknown IPv${family} source "${maskUserInfo(trimmed)}"; use url:<URL>, iface:<name>, file:<path>, dns:<name>@<server>, dns-txt:<name>@<server>, server, or one of ${names.join(', ')}${near.length ? `; did you mean ${near.join(' or ')}?` : ''}`,
+    `${setting}: unknown IPv${family} source "${maskUserInfo(trimmed)}"; use url:<URL>, iface:<name>, file:<path>, ` +
+      `dns:<name>@<server>, dns-txt:<name>@<server>, server, or one of ` +
+      `${names.join(', ')}${near.length ? `; did you mean ${near.join(' or ')}?` : ''}`,
   );
 }
 
@@ -114,8 +139,9 @@ function shownSourceUrl(text: string, url: URL): string {
 export function parseSources(texts: string[] | undefined, family: Family, setting: string): SourceSpec[] {
   const specs = (texts?.length ? texts : DEFAULT_SOURCES[family]).map((t) => parseSource(t, family, setting));
   if (specs.some((s) => s.kind === 'server') && specs.length > 1) {
-    throw new ConfigError(`${setting}: "server" lets the provider see the address and cannot be combined with other sources`);
+    throw new ConfigError(
+      `${setting}: "server" lets the provider see the address and cannot be combined with other sources`,
+    );
   }
   return specs;
 }
-

@@ -18,5 +18,7 @@ export function hostsFor(config: Config, family: Family): PlannedHost[] {
 
 /** Every (host, type) the agent keeps; records outside it are history (the cache keeps them, metrics do not). */
 export function plannedRecords(config: Config): { host: string; type: RecordType }[] {
-  return ([4, 6] as const).flatMap((family) => hostsFor(config, family).map(({ host }) => ({ host, type: recordTypeOf(family) })));
+  return ([4, 6] as const).flatMap((family) =>
+    hostsFor(config, family).map(({ host }) => ({ host, type: recordTypeOf(family) })),
+  );
 }

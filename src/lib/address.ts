@@ -22,27 +22,28 @@ function range(cidr: string, reason: string): Range {
 
 // Built on first use: a cycle with --ip never classifies an address, and parsing these
 // tables at start-up cost several milliseconds.
-const v4Ranges = (): Range[] => [
-  range('0.0.0.0/8', '"this network" (RFC 791)'),
-  range('10.0.0.0/8', 'private (RFC 1918)'),
-  range('100.64.0.0/10', 'shared address space, carrier-grade NAT (RFC 6598)'),
-  range('127.0.0.0/8', 'loopback (RFC 1122)'),
-  range('169.254.0.0/16', 'link-local (RFC 3927)'),
-  range('172.16.0.0/12', 'private (RFC 1918)'),
-  range('192.0.0.0/24', 'IETF protocol assignments (RFC 6890)'),
-  range('192.0.2.0/24', 'documentation, TEST-NET-1 (RFC 5737)'),
-  range('192.31.196.0/24', 'AS112 anycast (RFC 7535)'),
-  range('192.52.193.0/24', 'AMT anycast (RFC 7450)'),
-  range('192.88.99.0/24', 'deprecated 6to4 relay anycast (RFC 7526)'),
-  range('192.168.0.0/16', 'private (RFC 1918)'),
-  range('192.175.48.0/24', 'AS112 direct delegation (RFC 7534)'),
-  range('198.18.0.0/15', 'benchmarking (RFC 2544)'),
-  range('198.51.100.0/24', 'documentation, TEST-NET-2 (RFC 5737)'),
-  range('203.0.113.0/24', 'documentation, TEST-NET-3 (RFC 5737)'),
-  range('224.0.0.0/4', 'multicast (RFC 5771)'),
-  range('240.0.0.0/4', 'reserved (RFC 1112)'),
-  range('255.255.255.255/32', 'limited broadcast (RFC 919)'),
-].map((r) => ({ ...r, bits: r.bits + 96 }));
+const v4Ranges = (): Range[] =>
+  [
+    range('0.0.0.0/8', '"this network" (RFC 791)'),
+    range('10.0.0.0/8', 'private (RFC 1918)'),
+    range('100.64.0.0/10', 'shared address space, carrier-grade NAT (RFC 6598)'),
+    range('127.0.0.0/8', 'loopback (RFC 1122)'),
+    range('169.254.0.0/16', 'link-local (RFC 3927)'),
+    range('172.16.0.0/12', 'private (RFC 1918)'),
+    range('192.0.0.0/24', 'IETF protocol assignments (RFC 6890)'),
+    range('192.0.2.0/24', 'documentation, TEST-NET-1 (RFC 5737)'),
+    range('192.31.196.0/24', 'AS112 anycast (RFC 7535)'),
+    range('192.52.193.0/24', 'AMT anycast (RFC 7450)'),
+    range('192.88.99.0/24', 'deprecated 6to4 relay anycast (RFC 7526)'),
+    range('192.168.0.0/16', 'private (RFC 1918)'),
+    range('192.175.48.0/24', 'AS112 direct delegation (RFC 7534)'),
+    range('198.18.0.0/15', 'benchmarking (RFC 2544)'),
+    range('198.51.100.0/24', 'documentation, TEST-NET-2 (RFC 5737)'),
+    range('203.0.113.0/24', 'documentation, TEST-NET-3 (RFC 5737)'),
+    range('224.0.0.0/4', 'multicast (RFC 5771)'),
+    range('240.0.0.0/4', 'reserved (RFC 1112)'),
+    range('255.255.255.255/32', 'limited broadcast (RFC 919)'),
+  ].map((r) => ({ ...r, bits: r.bits + 96 }));
 
 const v6Ranges = (): Range[] => [
   range('::/128', 'unspecified (RFC 4291)'),
@@ -152,7 +153,10 @@ export function canonicalAddress(address: string): string {
   // RFC 5952: compress the longest run (length >= 2) of zero groups.
   let best = { start: -1, length: 0 };
   for (let i = 0; i < 8; ) {
-    if (groups[i] !== 0) { i++; continue; }
+    if (groups[i] !== 0) {
+      i++;
+      continue;
+    }
     let j = i;
     while (j < 8 && groups[j] === 0) j++;
     if (j - i > best.length && j - i >= 2) best = { start: i, length: j - i };

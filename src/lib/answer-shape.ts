@@ -11,7 +11,8 @@ export const MAX_ANSWER_DEPTH = 64;
 
 export type Fields = Record<string, unknown>;
 
-export const isFields = (value: unknown): value is Fields => typeof value === 'object' && value !== null && !Array.isArray(value);
+export const isFields = (value: unknown): value is Fields =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Scalars read as text: XML gives everything as text, JSON answers give numbers for ids. */
 export function readText(value: unknown, path: string): string {

@@ -24,10 +24,12 @@ function toText(value: bigint): string {
  * would be overwritten, or silently dropped).
  */
 export function identifierProblem(text: string, prefixLength: number): string | undefined {
-  if (familyOfAddress(text) !== 6) return `"${text}" is not an IPv6 interface identifier (write it as an IPv6 address, e.g. ::1e2:3ff:fe4a:5b6c)`;
+  if (familyOfAddress(text) !== 6)
+    return `"${text}" is not an IPv6 interface identifier (write it as an IPv6 address, e.g. ::1e2:3ff:fe4a:5b6c)`;
   const value = toBigInt(text)!;
   if (value === 0n) return `"${text}" is the all-zero identifier (the subnet-router anycast address), not a host`;
-  if (prefixLength === 128) return `"${text}": --ip6-prefix-length 128 leaves no host part for an identifier; use the delegated prefix length (48 to 64)`;
+  if (prefixLength === 128)
+    return `"${text}": --ip6-prefix-length 128 leaves no host part for an identifier; use the delegated prefix length (48 to 64)`;
   if ((value & (ALL ^ hostMask(prefixLength))) !== 0n) {
     return `"${text}" overlaps the /${prefixLength} prefix: an identifier may use only the last ${128 - prefixLength} bits (e.g. ${toText(value & hostMask(prefixLength))})`;
   }
@@ -44,7 +46,11 @@ export function prefixOf(address: string, prefixLength: number): string {
 }
 
 /** The address of a host behind the router: the prefix of `address` joined with `identifier`. */
-export function joinIdentifier(address: string, prefixLength: number, identifier: string): { address: string; prefix: string } {
+export function joinIdentifier(
+  address: string,
+  prefixLength: number,
+  identifier: string,
+): { address: string; prefix: string } {
   const mask = hostMask(prefixLength);
   const value = (toBigInt(address)! & (ALL ^ mask)) | (toBigInt(identifier)! & mask);
   return { address: toText(value), prefix: prefixOf(address, prefixLength) };

@@ -27,7 +27,8 @@ export function parseListenAddress(text: string): ListenAddress | string {
   return { host, port, loopback: isLoopbackHost(host) };
 }
 
-export const formatListenAddress = (a: { host: string; port: number }): string => (a.host.includes(':') ? `[${a.host}]:${a.port}` : `${a.host}:${a.port}`);
+export const formatListenAddress = (a: { host: string; port: number }): string =>
+  a.host.includes(':') ? `[${a.host}]:${a.port}` : `${a.host}:${a.port}`;
 
 /**
  * The address a person on this machine can open: 0.0.0.0 and :: mean "every address" to a
@@ -43,9 +44,15 @@ export function reachableHost(host: string): { host: string; everyAddress: boole
 export function listenError(flag: string, shown: string, error: NodeJS.ErrnoException): Error {
   switch (error.code) {
     case 'EADDRINUSE':
-      return new ConfigError(`${flag} ${shown}: the address is already in use (another program, or another ddedge, listens there); choose another port`);
+      return new ConfigError(
+        `${flag} ${shown}: the address is already in use (another program, or another ddedge, listens there); ` +
+          `choose another port`,
+      );
     case 'EACCES':
-      return new ConfigError(`${flag} ${shown}: permission denied (EACCES: ports below 1024 need root or CAP_NET_BIND_SERVICE, which ddedge-gateway.service gives); choose a port above 1023`);
+      return new ConfigError(
+        `${flag} ${shown}: permission denied (EACCES: ports below 1024 need root or CAP_NET_BIND_SERVICE, which ` +
+          `ddedge-gateway.service gives); choose a port above 1023`,
+      );
     case 'EADDRNOTAVAIL':
       return new ConfigError(`${flag} ${shown}: not an address of this machine`);
     default:

@@ -74,10 +74,15 @@ export const atOrBelow = (name: string, zone: string): boolean => name === zone 
 
 const HOST_LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 
-/** A host the agent may update: two labels or more, lower case letters, digits and inner hyphens, a top label not all digits. */
+/**
+ * A host the agent may update: two labels or more, lower case letters, digits and inner hyphens, a top label not all
+ * digits.
+ */
 export function isHostName(name: string): boolean {
   const labels = name.split('.');
-  return name.length <= 253 && labels.length >= 2 && labels.every((l) => HOST_LABEL.test(l)) && !/^\d+$/.test(labels.at(-1)!);
+  return (
+    name.length <= 253 && labels.length >= 2 && labels.every((l) => HOST_LABEL.test(l)) && !/^\d+$/.test(labels.at(-1)!)
+  );
 }
 
 /** A name of a master file, against the current origin: `@`, relative, or absolute with a dot. */

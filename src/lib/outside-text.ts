@@ -13,7 +13,14 @@ const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-
 const SHORT: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
 export function escapeControls(text: string): string {
-  return text.replace(UNPRINTABLE, (c) => SHORT[c] ?? (c.charCodeAt(0) < 0x100 ? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}` : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+  return text.replace(
+    UNPRINTABLE,
+    (c) =>
+      SHORT[c] ??
+      (c.charCodeAt(0) < 0x100
+        ? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`
+        : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
+  );
 }
 
 export function bound(text: string, limit = OUTSIDE_TEXT_LIMIT): string {

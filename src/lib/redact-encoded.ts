@@ -18,10 +18,14 @@ export function encodedForms(secret: string): string[] {
   for (const byte of bytes) hex += HEX[byte >> 4]! + HEX[byte & 15]!;
   const forms = [hex, hex.toUpperCase()];
   for (let offset = 0; offset < 3; offset++) {
-    const core = base64(bytes, offset).slice(Math.ceil((offset * 8) / 6), Math.floor(((offset + bytes.length) * 8) / 6));
+    const core = base64(bytes, offset).slice(
+      Math.ceil((offset * 8) / 6),
+      Math.floor(((offset + bytes.length) * 8) / 6),
+    );
     forms.push(core, core.replace(/\+/g, '-').replace(/\//g, '_'));
     // In a query string, + and / arrive percent-encoded (either hex case).
-    if (/[+/]/.test(core)) forms.push(core.replace(/\+/g, '%2B').replace(/\//g, '%2F'), core.replace(/\+/g, '%2b').replace(/\//g, '%2f'));
+    if (/[+/]/.test(core))
+      forms.push(core.replace(/\+/g, '%2B').replace(/\//g, '%2F'), core.replace(/\+/g, '%2b').replace(/\//g, '%2f'));
   }
   return forms.filter((form, index) => form.length >= MIN_FORM_LENGTH && forms.indexOf(form) === index);
 }
@@ -38,7 +42,11 @@ function base64(bytes: number[], offset: number): string {
   let out = '';
   for (let i = 0; i < length; i += 3) {
     const n = (at(i) << 16) | (at(i + 1) << 8) | at(i + 2);
-    out += ALPHABET[(n >> 18) & 63]! + ALPHABET[(n >> 12) & 63]! + (length - i > 1 ? ALPHABET[(n >> 6) & 63]! : '=') + (length - i > 2 ? ALPHABET[n & 63]! : '=');
+    out +=
+      ALPHABET[(n >> 18) & 63]! +
+      ALPHABET[(n >> 12) & 63]! +
+      (length - i > 1 ? ALPHABET[(n >> 6) & 63]! : '=') +
+      (length - i > 2 ? ALPHABET[n & 63]! : '=');
   }
   return out;
 }

@@ -118,7 +118,9 @@ export function redactUrl(url: string | URL): string {
  */
 export function maskUserInfo(text: string): string {
   // Greedy up to the last @ before the path, as a URL parser reads it: a password may hold an @.
-  return text.replace(/\/\/([^\s/?#]*)@/g, (_all, info: string) => (info.includes(':') ? `//${info.slice(0, info.indexOf(':'))}:${MASK}@` : `//${MASK}@`));
+  return text.replace(/\/\/([^\s/?#]*)@/g, (_all, info: string) =>
+    info.includes(':') ? `//${info.slice(0, info.indexOf(':'))}:${MASK}@` : `//${MASK}@`,
+  );
 }
 
 function spellingsOf(secret: string, caseInsensitiveChars: number): RegExp {
@@ -126,15 +128,31 @@ function spellingsOf(secret: string, caseInsensitiveChars: number): RegExp {
   let index = 0;
   for (const ch of secret) {
     const forms = new Set(spellingsOfChar(ch));
-    if (index < caseInsensitiveChars) for (const other of [ch.toLowerCase(), ch.toUpperCase()]) forms.add(escapeRegex(other));
+    if (index < caseInsensitiveChars)
+      for (const other of [ch.toLowerCase(), ch.toUpperCase()]) forms.add(escapeRegex(other));
     pattern += `(?:${[...forms].join('|')})`;
     index += ch.length;
   }
   return new RegExp(pattern, 'g');
 }
 
-const JSON_SHORT: Record<string, string> = { '"': '\\"', '\\': '\\\\', '/': '\\/', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
-const XML_NAMED: Record<string, string[]> = { '&': ['&amp;'], '<': ['&lt;'], '>': ['&gt;'], '"': ['&quot;'], "'": ['&apos;'] };
+const JSON_SHORT: Record<string, string> = {
+  '"': '\\"',
+  '\\': '\\\\',
+  '/': '\\/',
+  '\b': '\\b',
+  '\f': '\\f',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\t': '\\t',
+};
+const XML_NAMED: Record<string, string[]> = {
+  '&': ['&amp;'],
+  '<': ['&lt;'],
+  '>': ['&gt;'],
+  '"': ['&quot;'],
+  "'": ['&apos;'],
+};
 
 /** Regular-expression alternatives for one character (one code point). */
 function spellingsOfChar(ch: string): string[] {
@@ -155,7 +173,9 @@ function spellingsOfChar(ch: string): string[] {
 }
 
 function hexAnyCase(value: number, width: number): string {
-  return [...value.toString(16).padStart(width, '0')].map((d) => (/[a-f]/.test(d) ? `[${d}${d.toUpperCase()}]` : d)).join('');
+  return [...value.toString(16).padStart(width, '0')]
+    .map((d) => (/[a-f]/.test(d) ? `[${d}${d.toUpperCase()}]` : d))
+    .join('');
 }
 
 const escapeRegex = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');

@@ -46,7 +46,8 @@ function checkKeysAndDepth(text: string, maxDepth: number): void {
       i = end;
     } else if (c === 123 || c === 91) {
       // { or [
-      if (keys.starts.length >= maxDepth) throw new AnswerShapeError(`the answer is nested deeper than ${maxDepth} levels`);
+      if (keys.starts.length >= maxDepth)
+        throw new AnswerShapeError(`the answer is nested deeper than ${maxDepth} levels`);
       keys.starts.push(c === 123 ? keys.from.length : -1);
       keys.sets.push(undefined);
       expectKey = c === 123;
@@ -86,7 +87,8 @@ function addKey(text: string, from: number, to: number, keys: Keys): void {
     set.add(key);
   } else {
     // Unescaped keys only: equal as written is equal as read.
-    for (let k = start; k < keys.from.length; k++) if (sameText(text, keys.from[k]!, keys.to[k]!, from, to)) throw twice(text.slice(from, to));
+    for (let k = start; k < keys.from.length; k++)
+      if (sameText(text, keys.from[k]!, keys.to[k]!, from, to)) throw twice(text.slice(from, to));
   }
   keys.from.push(from);
   keys.to.push(to);
@@ -97,7 +99,8 @@ function hasEscape(text: string, from: number, to: number): boolean {
   return false;
 }
 
-const keyText = (text: string, from: number, to: number): string => (hasEscape(text, from, to) ? (JSON.parse(text.slice(from - 1, to + 1)) as string) : text.slice(from, to));
+const keyText = (text: string, from: number, to: number): string =>
+  hasEscape(text, from, to) ? (JSON.parse(text.slice(from - 1, to + 1)) as string) : text.slice(from, to);
 
 function sameText(text: string, aFrom: number, aTo: number, bFrom: number, bTo: number): boolean {
   if (aTo - aFrom !== bTo - bFrom) return false;
@@ -105,4 +108,5 @@ function sameText(text: string, aFrom: number, aTo: number, bFrom: number, bTo: 
   return true;
 }
 
-const twice = (key: string) => new AnswerShapeError(`the key ${JSON.stringify(key.slice(0, 40))} appears twice in one object`);
+const twice = (key: string) =>
+  new AnswerShapeError(`the key ${JSON.stringify(key.slice(0, 40))} appears twice in one object`);

@@ -18,14 +18,16 @@ const ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"'
 
 function decode(text: string): string {
   return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, ref: string) => {
-    if (ref[0] === '#') return String.fromCodePoint(ref[1] === 'x' || ref[1] === 'X' ? parseInt(ref.slice(2), 16) : Number(ref.slice(1)));
+    if (ref[0] === '#')
+      return String.fromCodePoint(ref[1] === 'x' || ref[1] === 'X' ? parseInt(ref.slice(2), 16) : Number(ref.slice(1)));
     const value = ENTITIES[ref];
     if (value === undefined) throw new XmlError(`unknown entity ${whole}`);
     return value;
   });
 }
 
-const TOKEN = /<!\[CDATA\[([\s\S]*?)\]\]>|<!--[\s\S]*?-->|<\?[\s\S]*?\?>|<!([^>]*)>|<\/\s*([\w:.-]+)\s*>|<([\w:.-]+)((?:\s+[\w:.-]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>|([^<]+)/g;
+const TOKEN =
+  /<!\[CDATA\[([\s\S]*?)\]\]>|<!--[\s\S]*?-->|<\?[\s\S]*?\?>|<!([^>]*)>|<\/\s*([\w:.-]+)\s*>|<([\w:.-]+)((?:\s+[\w:.-]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>|([^<]+)/g;
 const ATTRIBUTE = /([\w:.-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
 
 export function parseXml(source: string): XmlElement {
@@ -44,13 +46,20 @@ export function parseXml(source: string): XmlElement {
       stack.pop();
     } else if (opening !== undefined) {
       // No prototype: attribute names such as `constructor` are only attributes.
-      const element: XmlElement = { name: opening, attributes: Object.create(null) as Record<string, string>, children: [], text: '' };
+      const element: XmlElement = {
+        name: opening,
+        attributes: Object.create(null) as Record<string, string>,
+        children: [],
+        text: '',
+      };
       for (const a of (attrs ?? '').matchAll(ATTRIBUTE)) {
         // Well-formedness (XML 1.0, 3.1): `success="false" success="true"` is not "last one wins".
-        if (Object.hasOwn(element.attributes, a[1]!)) throw new XmlError(`attribute ${a[1]} appears twice in <${opening}>`);
+        if (Object.hasOwn(element.attributes, a[1]!))
+          throw new XmlError(`attribute ${a[1]} appears twice in <${opening}>`);
         element.attributes[a[1]!] = decode(a[2] ?? a[3] ?? '');
       }
-      if (!selfClosing && stack.length > MAX_DEPTH) throw new XmlError(`elements nested deeper than ${MAX_DEPTH} levels`);
+      if (!selfClosing && stack.length > MAX_DEPTH)
+        throw new XmlError(`elements nested deeper than ${MAX_DEPTH} levels`);
       if (stack.length === 1 && root.children.length > 0) throw new XmlError('more than one root element');
       top.children.push(element);
       if (!selfClosing) stack.push(element);

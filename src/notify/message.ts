@@ -3,7 +3,15 @@
 // here, since some services refuse long messages (Discord at 2,000 characters, Telegram at 4,096).
 import { outsideText } from '../lib/outside-text.js';
 
-export type NotifyEventName = 'changed' | 'failing' | 'recovered' | 'rejected' | 'budget' | 'refused' | 'zone-changed' | 'test';
+export type NotifyEventName =
+  | 'changed'
+  | 'failing'
+  | 'recovered'
+  | 'rejected'
+  | 'budget'
+  | 'refused'
+  | 'zone-changed'
+  | 'test';
 
 export interface NotifyEvent {
   event: NotifyEventName;
@@ -39,10 +47,27 @@ export const textOf = (event: NotifyEvent): string => outsideText(event.message,
 
 /** The JSON document of the generic webhook: the contract's fields, nothing else. */
 export function eventDocument(event: NotifyEvent): Record<string, string | null> {
-  const document: Record<string, string | null> = { event: event.event, time: event.time, host: event.host ?? null, type: event.type ?? null, old: event.old ?? null, new: event.new ?? null, message: textOf(event) };
+  const document: Record<string, string | null> = {
+    event: event.event,
+    time: event.time,
+    host: event.host ?? null,
+    type: event.type ?? null,
+    old: event.old ?? null,
+    new: event.new ?? null,
+    message: textOf(event),
+  };
   if (event.key !== undefined) document.key = event.key;
   return document;
 }
 
 /** Same event, same notification: what deduplication compares. */
-export const eventKey = (event: NotifyEvent): string => JSON.stringify([event.event, event.host, event.type, event.old, event.new, event.key, event.event === 'test' ? event.time : '']);
+export const eventKey = (event: NotifyEvent): string =>
+  JSON.stringify([
+    event.event,
+    event.host,
+    event.type,
+    event.old,
+    event.new,
+    event.key,
+    event.event === 'test' ? event.time : '',
+  ]);

@@ -49,7 +49,13 @@ export class Notifier {
     private readonly limits = NOTIFY_LIMITS,
     private readonly now: () => number = Date.now,
   ) {
-    this.channels = urls.map((url, i) => ({ target: parseNotifyTarget(url, `notification URL ${i + 1}`), queue: [], tokens: limits.burst, refilledAt: now(), dropped: 0 }));
+    this.channels = urls.map((url, i) => ({
+      target: parseNotifyTarget(url, `notification URL ${i + 1}`),
+      queue: [],
+      tokens: limits.burst,
+      refilledAt: now(),
+      dropped: 0,
+    }));
   }
 
   /** Each URL as logs show it ("webhook at host"): never the URL itself. */
@@ -72,7 +78,8 @@ export class Notifier {
         channel.queue.push(event);
       }
     }
-    for (const channel of this.channels) channel.running ??= this.work(channel).finally(() => (channel.running = undefined));
+    for (const channel of this.channels)
+      channel.running ??= this.work(channel).finally(() => (channel.running = undefined));
   }
 
   /** Waits for the queues to empty, at most `ms` (a one-shot command before it exits). */
@@ -110,7 +117,10 @@ export class Notifier {
       await this.deliver(channel.target, event);
     }
     if (channel.dropped) {
-      this.logger.warn(`${channel.dropped} notification(s) to ${channel.target.shown} not sent: more than ${this.limits.burst} at once (one more is allowed every ${this.limits.refillMs / 1000}s)`);
+      this.logger.warn(
+        `${channel.dropped} notification(s) to ${channel.target.shown} not sent: more than ${this.limits.burst} at ` +
+          `once (one more is allowed every ${this.limits.refillMs / 1000}s)`,
+      );
       channel.dropped = 0;
     }
   }
@@ -132,7 +142,10 @@ export class Notifier {
       } catch (error) {
         const last = attempt === this.limits.attempts || !(error as { retry?: boolean }).retry;
         if (last) {
-          this.logger.warn(`notification "${event.event}" to ${target.shown} not delivered (${(error as Error).message}); the update itself is not affected`);
+          this.logger.warn(
+            `notification "${event.event}" to ${target.shown} not delivered (${(error as Error).message}); the ` +
+              `update itself is not affected`,
+          );
           return;
         }
         await new Promise((resolve) => setTimeout(resolve, pause));
@@ -146,13 +159,23 @@ export class Notifier {
     const outgoing = SERVICES[target.service].build(target.endpoint, event);
     let status: number;
     try {
-      const response = await httpRequest({ url: outgoing.url.toString(), method: outgoing.method, headers: outgoing.headers, body: outgoing.body, timeoutMs: this.limits.timeoutMs, maxBytes: this.limits.answerBytes, setting: target.shown });
+      const response = await httpRequest({
+        url: outgoing.url.toString(),
+        method: outgoing.method,
+        headers: outgoing.headers,
+        body: outgoing.body,
+        timeoutMs: this.limits.timeoutMs,
+        maxBytes: this.limits.answerBytes,
+        setting: target.shown,
+      });
       status = response.status;
     } catch (error) {
       throw Object.assign(new Error((error as Error).message), { retry: true });
     }
     if (status >= 200 && status < 300) return `HTTP ${status}`;
-    throw Object.assign(new Error(`${target.shown} answered HTTP ${status}`), { retry: status === 429 || status >= 500 });
+    throw Object.assign(new Error(`${target.shown} answered HTTP ${status}`), {
+      retry: status === 429 || status >= 500,
+    });
   }
 
   private remember(key: string): void {
@@ -164,10 +187,14 @@ export class Notifier {
 
 let shared: Notifier | undefined;
 
-/** The process's notifier (the daemon's cycles share its queues, dedup and rate limits); made again when the URLs change. */
+/**
+ * The process's notifier (the daemon's cycles share its queues, dedup and rate limits); made again when the URLs
+ * change.
+ */
 export function sharedNotifier(urls: string[], logger: Logger): Notifier {
   const key = JSON.stringify(urls);
-  if (!shared || (shared as unknown as { key?: string }).key !== key) shared = Object.assign(new Notifier(urls, logger), { key });
+  if (!shared || (shared as unknown as { key?: string }).key !== key)
+    shared = Object.assign(new Notifier(urls, logger), { key });
   return shared;
 }
 

@@ -12,7 +12,10 @@ export interface ServiceShape {
   build(endpoint: URL, event: import('./message.js').NotifyEvent): Outgoing;
 }
 
-export const json = (value: unknown): { headers: Record<string, string>; body: string } => ({ headers: { 'content-type': 'application/json' }, body: JSON.stringify(value) });
+export const json = (value: unknown): { headers: Record<string, string>; body: string } => ({
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(value),
+});
 
 /** The URL without its credentials in the query (sent in headers or the body instead). */
 export function without(endpoint: URL, ...params: string[]): URL {

@@ -17,7 +17,10 @@ import { slack } from './services/slack.js';
 import { telegram } from './services/telegram.js';
 import { webhook } from './services/webhook.js';
 
-export const SERVICES = { generic: webhook, ntfy, gotify, discord, slack, telegram, matrix, pushover } satisfies Record<string, ServiceShape>;
+export const SERVICES = { generic: webhook, ntfy, gotify, discord, slack, telegram, matrix, pushover } satisfies Record<
+  string,
+  ServiceShape
+>;
 export type ServiceName = keyof typeof SERVICES;
 
 export interface NotifyTarget {
@@ -31,7 +34,14 @@ export function parseNotifyTarget(text: string, origin: string): NotifyTarget {
   registerSecretUrl(text);
   const match = /^([a-z]+)(?:\+(https?))?:\/\//i.exec(text.trim());
   const scheme = match?.[1]?.toLowerCase();
-  if (!match || !scheme) throw new ConfigError(`${origin}: a notification URL is https://… (a JSON webhook) or SERVICE://… with SERVICE one of ${Object.keys(SERVICES).filter((s) => s !== 'generic').join(', ')}`);
+  if (!match || !scheme)
+    throw new ConfigError(
+      `${origin}: a notification URL is https://… (a JSON webhook) or SERVICE://… with SERVICE one of ${Object.keys(
+        SERVICES,
+      )
+        .filter((s) => s !== 'generic')
+        .join(', ')}`,
+    );
   let service: ServiceName;
   let transport: string;
   if ((scheme === 'https' || scheme === 'http') && !match[2]) {
@@ -41,7 +51,13 @@ export function parseNotifyTarget(text: string, origin: string): NotifyTarget {
     service = scheme as ServiceName;
     transport = match[2]?.toLowerCase() ?? 'https';
   } else {
-    throw new ConfigError(`${origin}: unknown notification service "${scheme}"; use https://… (a JSON webhook) or one of ${Object.keys(SERVICES).filter((s) => s !== 'generic').join(', ')}`);
+    throw new ConfigError(
+      `${origin}: unknown notification service "${scheme}"; use https://… (a JSON webhook) or one of ${Object.keys(
+        SERVICES,
+      )
+        .filter((s) => s !== 'generic')
+        .join(', ')}`,
+    );
   }
   const endpoint = checkUrl(`${transport}://${text.trim().slice(match[0].length)}`, origin);
   registerParts(endpoint);
@@ -66,7 +82,8 @@ function registerParts(url: URL): void {
     const part = decodeURIComponent(segment);
     if (!PATH_WORDS.has(part.toLowerCase()) && looksLikeToken(part)) registerSecret(part);
   }
-  for (const [name, value] of url.searchParams) if (TOKEN_PARAMETERS.test(name) || looksLikeToken(value)) registerSecret(value);
+  for (const [name, value] of url.searchParams)
+    if (TOKEN_PARAMETERS.test(name) || looksLikeToken(value)) registerSecret(value);
 }
 
 /** Query parameters whose value is a credential whatever it looks like. */

@@ -22,7 +22,8 @@ export function sameSecret(given: string | undefined | null, expected: string | 
   return timingSafeEqual(a, b);
 }
 
-export const fromLoopback = (req: IncomingMessage): boolean => isLoopbackHost((req.socket.remoteAddress ?? '').replace(/^::ffff:/i, ''));
+export const fromLoopback = (req: IncomingMessage): boolean =>
+  isLoopbackHost((req.socket.remoteAddress ?? '').replace(/^::ffff:/i, ''));
 
 /** The Host header's name, without the port. */
 export function hostName(req: IncomingMessage): string {
@@ -37,8 +38,19 @@ export type Access = { allowed: true; token?: string } | { allowed: false; statu
 export function checkAccess(req: IncomingMessage, given: string | undefined, configured: string | undefined): Access {
   if (configured && sameSecret(given, configured)) return { allowed: true, token: given };
   if (fromLoopback(req) && isLoopbackHost(hostName(req))) return { allowed: true };
-  if (!configured) return { allowed: false, status: 403, message: 'the status page is served to this machine only (a loopback address, by its address or localhost); set --listen-token to allow others with the token\n' };
-  return { allowed: false, status: 401, message: 'the status page needs the token of --listen-token: Authorization: Bearer TOKEN, or ?token=TOKEN\n' };
+  if (!configured)
+    return {
+      allowed: false,
+      status: 403,
+      message:
+        'the status page is served to this machine only (a loopback address, by its address or localhost); set ' +
+        '--listen-token to allow others with the token\n',
+    };
+  return {
+    allowed: false,
+    status: 401,
+    message: 'the status page needs the token of --listen-token: Authorization: Bearer TOKEN, or ?token=TOKEN\n',
+  };
 }
 
 export function bearer(req: IncomingMessage): string | undefined {

@@ -38,7 +38,10 @@ export function pageEnd(nonce: string): string {
 `;
 }
 
-/** The "update now" button (POST /update-now, page-handler.ts): the form value only this page holds, and the token when the visitor gave it in the URL. */
+/**
+ * The "update now" button (POST /update-now, page-handler.ts): the form value only this page holds, and the token when
+ * the visitor gave it in the URL.
+ */
 export function updateNowForm(context: PageContext, label: string): string {
   return `<form method="post" action="/update-now">
 <input type="hidden" name="csrf" value="${escapeHtml(context.csrf)}">

@@ -22,12 +22,26 @@ export interface PageSource {
 
 type Reply = (status: number, contentType: string, body: string | Buffer, extra?: Record<string, string>) => void;
 
-export async function servePage(req: IncomingMessage, url: URL, source: PageSource, logger: Logger, reply: Reply): Promise<void> {
+export async function servePage(
+  req: IncomingMessage,
+  url: URL,
+  source: PageSource,
+  logger: Logger,
+  reply: Reply,
+): Promise<void> {
   if (url.pathname === '/update-now') return updateNow(req, url, source, logger, reply);
-  if (req.method !== 'GET' && req.method !== 'HEAD') return reply(405, 'text/plain', 'only GET and HEAD\n', { allow: 'GET, HEAD', connection: 'close' });
-  if (req.headers['transfer-encoding'] || Number(req.headers['content-length'] ?? 0) > 0) return reply(413, 'text/plain', 'a request body is not accepted\n', { connection: 'close' });
+  if (req.method !== 'GET' && req.method !== 'HEAD')
+    return reply(405, 'text/plain', 'only GET and HEAD\n', { allow: 'GET, HEAD', connection: 'close' });
+  if (req.headers['transfer-encoding'] || Number(req.headers['content-length'] ?? 0) > 0)
+    return reply(413, 'text/plain', 'a request body is not accepted\n', { connection: 'close' });
   const access = checkAccess(req, bearer(req) ?? url.searchParams.get('token') ?? undefined, source.token());
-  if (!access.allowed) return reply(access.status, 'text/plain; charset=utf-8', access.message, access.status === 401 ? { 'www-authenticate': 'Bearer realm="ddedge"' } : {});
+  if (!access.allowed)
+    return reply(
+      access.status,
+      'text/plain; charset=utf-8',
+      access.message,
+      access.status === 401 ? { 'www-authenticate': 'Bearer realm="ddedge"' } : {},
+    );
   const nonce = newNonce();
   // The token goes into links and the form only when the visitor typed it into the URL.
   const token = url.searchParams.get('token') && access.token ? access.token : undefined;
@@ -35,20 +49,38 @@ export async function servePage(req: IncomingMessage, url: URL, source: PageSour
   // Compressed when the browser takes it: a page of 50 hosts and its history is ~30 KB of
   // repetitive markup, a fifth of that gzipped, which matters to a phone on a slow link.
   if (/\bgzip\b/.test(String(req.headers['accept-encoding'] ?? '')) && Buffer.byteLength(html) > 1024) {
-    return reply(200, 'text/html; charset=utf-8', gzipSync(html), { ...pageHeaders(nonce), 'content-encoding': 'gzip', vary: 'Accept-Encoding' });
+    return reply(200, 'text/html; charset=utf-8', gzipSync(html), {
+      ...pageHeaders(nonce),
+      'content-encoding': 'gzip',
+      vary: 'Accept-Encoding',
+    });
   }
   reply(200, 'text/html; charset=utf-8', html, { ...pageHeaders(nonce), vary: 'Accept-Encoding' });
 }
 
-async function updateNow(req: IncomingMessage, url: URL, source: PageSource, logger: Logger, reply: Reply): Promise<void> {
+async function updateNow(
+  req: IncomingMessage,
+  url: URL,
+  source: PageSource,
+  logger: Logger,
+  reply: Reply,
+): Promise<void> {
   if (req.method !== 'POST') return reply(405, 'text/plain', 'only POST\n', { allow: 'POST', connection: 'close' });
   const form = await readForm(req);
-  if (form === undefined) return reply(413, 'text/plain', `a form of at most ${FORM_BYTES} bytes (application/x-www-form-urlencoded)\n`, { connection: 'close' });
+  if (form === undefined)
+    return reply(413, 'text/plain', `a form of at most ${FORM_BYTES} bytes (application/x-www-form-urlencoded)\n`, {
+      connection: 'close',
+    });
   const given = bearer(req) ?? form.get('token') ?? url.searchParams.get('token') ?? undefined;
   const access = checkAccess(req, given, source.token());
   if (!access.allowed) return reply(access.status, 'text/plain; charset=utf-8', access.message);
   // Cross-site forms are refused twice over: by the browser's Origin, and by the form value only this page holds.
-  if (!sameOrigin(req) || !sameSecret(form.get('csrf'), formValue())) return reply(403, 'text/plain; charset=utf-8', 'refused: "update now" works from the status page of this server only\n');
+  if (!sameOrigin(req) || !sameSecret(form.get('csrf'), formValue()))
+    return reply(
+      403,
+      'text/plain; charset=utf-8',
+      'refused: "update now" works from the status page of this server only\n',
+    );
   if (!source.updateNow) return reply(404, 'text/plain', 'not found\n');
   logger.info(`update now: asked from the status page by ${req.socket.remoteAddress}`);
   source.updateNow();
@@ -80,9 +112,12 @@ function readForm(req: IncomingMessage): Promise<URLSearchParams | undefined> {
 
 function pageHeaders(nonce: string): Record<string, string> {
   return {
-    'content-security-policy': `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
+    'content-security-policy':
+      `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; ` +
+      `img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
     'x-frame-options': 'DENY',
-    // Not no-referrer: under it browsers send "Origin: null" with the button's POST, and the same-origin check could not tell.
+    // Not no-referrer: under it browsers send "Origin: null" with the button's POST, and the same-origin check could
+    // not tell.
     'referrer-policy': 'same-origin',
     'cross-origin-opener-policy': 'same-origin',
     'cross-origin-resource-policy': 'same-origin',

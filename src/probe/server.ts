@@ -43,14 +43,19 @@ export async function startEndpoint(options: EndpointOptions): Promise<Endpoint>
   const bound = formatListenAddress({ host: listen.host, port });
   const url = `http://${bound}`;
   if (!listen.loopback) {
-    logger.warn(`--listen ${shown}: serving /healthz, /metrics and /status beyond this machine; whoever reaches ${bound} sees the host names, addresses and health (never a secret)`);
+    logger.warn(
+      `--listen ${shown}: serving /healthz, /metrics and /status beyond this machine; whoever reaches ${bound} sees ` +
+        `the host names, addresses and health (never a secret)`,
+    );
   }
-  if (!listen.loopback && options.page && !options.page.token()) logger.warn(`--listen ${shown}: the status page (/) answers this machine only until --listen-token is set`);
+  if (!listen.loopback && options.page && !options.page.token())
+    logger.warn(`--listen ${shown}: the status page (/) answers this machine only until --listen-token is set`);
   // The URL logged is one a person can open; the note says it is not the only one.
   const reachable = reachableHost(listen.host);
   const openable = `http://${formatListenAddress({ host: reachable.host, port })}`;
   const everywhere = reachable.everyAddress ? `; it listens on every address of this machine (${bound})` : '';
-  if (options.page) logger.info(`the status page for people: ${openable}/ (this machine, or with --listen-token${everywhere})`);
+  if (options.page)
+    logger.info(`the status page for people: ${openable}/ (this machine, or with --listen-token${everywhere})`);
   logger.info(`serving /healthz, /metrics and /status at ${openable}/${everywhere ? ` (${everywhere.slice(2)})` : ''}`);
   return {
     url,
@@ -60,7 +65,13 @@ export async function startEndpoint(options: EndpointOptions): Promise<Endpoint>
 
 function serve(req: IncomingMessage, res: ServerResponse, options: EndpointOptions): void {
   const reply = (status: number, contentType: string, body: string | Buffer, extra: Record<string, string> = {}) => {
-    res.writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', ...extra });
+    res.writeHead(status, {
+      'content-type': contentType,
+      'content-length': Buffer.byteLength(body),
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+      ...extra,
+    });
     res.end(body);
   };
   const url = new URL(req.url ?? '/', 'http://endpoint');
@@ -75,7 +86,8 @@ function serve(req: IncomingMessage, res: ServerResponse, options: EndpointOptio
       });
     return;
   }
-  if (req.method !== 'GET' && req.method !== 'HEAD') return reply(405, 'text/plain', 'only GET and HEAD\n', { allow: 'GET, HEAD', connection: 'close' });
+  if (req.method !== 'GET' && req.method !== 'HEAD')
+    return reply(405, 'text/plain', 'only GET and HEAD\n', { allow: 'GET, HEAD', connection: 'close' });
   // A request body is never read: it is refused and the connection closed.
   if (req.headers['transfer-encoding'] || Number(req.headers['content-length'] ?? 0) > 0) {
     return reply(413, 'text/plain', 'a request body is not accepted\n', { connection: 'close' });

@@ -90,7 +90,11 @@ function children(node: Node): Node[] {
   return out;
 }
 
-const pem = (der: Buffer) => `-----BEGIN CERTIFICATE REQUEST-----\n${der.toString('base64').match(/.{1,64}/g)!.join('\n')}\n-----END CERTIFICATE REQUEST-----\n`;
+const pem = (der: Buffer) =>
+  `-----BEGIN CERTIFICATE REQUEST-----\n${der
+    .toString('base64')
+    .match(/.{1,64}/g)!
+    .join('\n')}\n-----END CERTIFICATE REQUEST-----\n`;
 
 /** A new 2048-bit RSA key and a CSR for the subject, signed with it. */
 export function createCsr(subject: CsrSubject): { csrData: string; csrKey: string } {
@@ -99,18 +103,38 @@ export function createCsr(subject: CsrSubject): { csrData: string; csrKey: strin
   const name = tlv(
     0x30,
     ...(Object.keys(OIDS) as (keyof CsrSubject)[]).map((field) =>
-      tlv(0x31, tlv(0x30, oid(OIDS[field]), tlv(field === 'countryName' ? 0x13 : field === 'emailAddress' ? 0x16 : 0x0c, Buffer.from(subject[field])))),
+      tlv(
+        0x31,
+        tlv(
+          0x30,
+          oid(OIDS[field]),
+          tlv(field === 'countryName' ? 0x13 : field === 'emailAddress' ? 0x16 : 0x0c, Buffer.from(subject[field])),
+        ),
+      ),
     ),
   );
-  const info = tlv(0x30, tlv(0x02, Buffer.from([0])), name, publicKey.export({ type: 'spki', format: 'der' }), Buffer.from([0xa0, 0x00]));
+  const info = tlv(
+    0x30,
+    tlv(0x02, Buffer.from([0])),
+    name,
+    publicKey.export({ type: 'spki', format: 'der' }),
+    Buffer.from([0xa0, 0x00]),
+  );
   const signature = sign('sha256', info, privateKey);
-  const csr = tlv(0x30, info, tlv(0x30, oid(SHA256_WITH_RSA), Buffer.from([0x05, 0x00])), tlv(0x03, Buffer.from([0]), signature));
+  const csr = tlv(
+    0x30,
+    info,
+    tlv(0x30, oid(SHA256_WITH_RSA), Buffer.from([0x05, 0x00])),
+    tlv(0x03, Buffer.from([0]), signature),
+  );
   return { csrData: pem(csr), csrKey: privateKey.export({ type: 'pkcs8', format: 'pem' }) as string };
 }
 
 /** The subject of a CSR, after checking its structure and its signature. Throws on anything else. */
 export function decodeCsr(text: string): CsrSubject {
-  const match = /-----BEGIN (?:NEW )?CERTIFICATE REQUEST-----([\s\S]+?)-----END (?:NEW )?CERTIFICATE REQUEST-----/.exec(text);
+  const match = /-----BEGIN (?:NEW )?CERTIFICATE REQUEST-----([\s\S]+?)-----END (?:NEW )?CERTIFICATE REQUEST-----/.exec(
+    text,
+  );
   if (!match) throw new Error('no BEGIN/END CERTIFICATE REQUEST block');
   const { createPublicKey, verify } = crypto();
   const der = Buffer.from(match[1]!.replace(/\s+/g, ''), 'base64');
@@ -120,8 +144,10 @@ export function decodeCsr(text: string): CsrSubject {
   if (!subjectNode || !spki) throw new Error('the request has no subject or key');
   const key = createPublicKey({ key: spki.whole, format: 'der', type: 'spki' });
   const algorithmOid = readOid(children(algorithm)[0]!.body);
-  const hash = algorithmOid === SHA256_WITH_RSA ? 'sha256' : algorithmOid === '1.2.840.10045.4.3.2' ? 'sha256' : undefined;
-  if (!hash || !verify(hash, info.whole, key, signature.body.subarray(1))) throw new Error('the signature does not match the request');
+  const hash =
+    algorithmOid === SHA256_WITH_RSA ? 'sha256' : algorithmOid === '1.2.840.10045.4.3.2' ? 'sha256' : undefined;
+  if (!hash || !verify(hash, info.whole, key, signature.body.subarray(1)))
+    throw new Error('the signature does not match the request');
   const subject: Record<string, string> = {};
   const byOid = Object.fromEntries(Object.entries(OIDS).map(([k, v]) => [v, k]));
   for (const set of children(subjectNode)) {
@@ -131,5 +157,14 @@ export function decodeCsr(text: string): CsrSubject {
       if (field && value) subject[field] = value.body.toString('utf8');
     }
   }
-  return { commonName: '', organizationName: '', organizationalUnitName: '', countryName: '', stateOrProvinceName: '', localityName: '', emailAddress: '', ...subject };
+  return {
+    commonName: '',
+    organizationName: '',
+    organizationalUnitName: '',
+    countryName: '',
+    stateOrProvinceName: '',
+    localityName: '',
+    emailAddress: '',
+    ...subject,
+  };
 }

@@ -13,14 +13,18 @@ export function loadSandboxData(path: string): SandboxModel {
     if (!statSync(dir).isDirectory()) throw Object.assign(new Error(), { code: 'ENOTDIR' });
     accessSync(dir, constants.W_OK);
   } catch (error) {
-    throw new ConfigError(`--data: cannot keep "${path}": its directory ${dir} ${reason(error)}; create it or choose another path`);
+    throw new ConfigError(
+      `--data: cannot keep "${path}": its directory ${dir} ${reason(error)}; create it or choose another path`,
+    );
   }
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return demoModel();
-    throw new ConfigError(`--data: cannot read "${path}": ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new ConfigError(
+      `--data: cannot read "${path}": ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
   }
   let data: unknown;
   try {
@@ -29,7 +33,10 @@ export function loadSandboxData(path: string): SandboxModel {
     throw new ConfigError(`--data: "${path}" is not JSON; fix it, or remove it to start from the demo account`);
   }
   if (!isSandboxData(data)) {
-    throw new ConfigError(`--data: "${path}" does not hold sandbox data (an object with "account" and "services"); fix it, or remove it to start from the demo account`);
+    throw new ConfigError(
+      `--data: "${path}" does not hold sandbox data (an object with "account" and "services"); fix it, or remove it ` +
+        `to start from the demo account`,
+    );
   }
   return data;
 }
@@ -37,7 +44,12 @@ export function loadSandboxData(path: string): SandboxModel {
 function isSandboxData(data: unknown): data is SandboxModel {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) return false;
   const { account, services } = data as Record<string, unknown>;
-  return typeof account === 'object' && account !== null && typeof (account as Record<string, unknown>).apiUser === 'string' && Array.isArray(services);
+  return (
+    typeof account === 'object' &&
+    account !== null &&
+    typeof (account as Record<string, unknown>).apiUser === 'string' &&
+    Array.isArray(services)
+  );
 }
 
 function reason(error: unknown): string {

@@ -1,14 +1,27 @@
-// Faults on demand: make chosen operations slow, fail with 5xx, reset, answer garbage, or refuse (the API's error 105, as the provider answers a value it does not take), or
-// make the change and lose the answer (lost-answer: the connection is reset after the write, as
-// a timeout or a dropped link does to a real write), so that tests (and users' scripts) can see
-// how a client copes. Written `<target>=<kind>`,
+// Faults on demand: make chosen operations slow, fail with 5xx, reset, answer garbage, or refuse (the API's error 105,
+// as the provider answers a value it does not take), or make the change and lose the answer (lost-answer: the
+// connection is reset after the write, as a timeout or a dropped link does to a real write), so that tests (and users'
+// scripts) can see how a client copes. Written `<target>=<kind>`,
 // where target is `dyndns`, `module/action` or `*`; kind is one of FAULT_KINDS, optionally
 // `:<ms>` for slow/hang and `x<count>` to fault only the first <count> requests.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ConfigError } from '../lib/errors.js';
 import { nearestNames } from '../lib/nearest-names.js';
 
-export const FAULT_KINDS = ['slow', 'hang', '500', '502', '503', 'reset', 'garbage', 'empty', 'truncated', 'huge', 'refuse', 'lost-answer'] as const;
+export const FAULT_KINDS = [
+  'slow',
+  'hang',
+  '500',
+  '502',
+  '503',
+  'reset',
+  'garbage',
+  'empty',
+  'truncated',
+  'huge',
+  'refuse',
+  'lost-answer',
+] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface Fault {
@@ -29,12 +42,17 @@ export function parseFault(text: string, targets?: readonly string[]): Fault {
   // A kind is a word or a status (`500`), so `500x2` reads as 500, twice.
   const match = /^([\w*/-]+)=([a-z]+(?:-[a-z]+)?|\d{3})(?::(\d+))?(?:x(\d+))?$/.exec(text.trim());
   if (!match || !(FAULT_KINDS as readonly string[]).includes(match[2]!)) {
-    throw new ConfigError(`--fault: "${text}" is not <target>=<kind>[:<ms>][x<count>] with kind one of ${FAULT_KINDS.join(', ')}`);
+    throw new ConfigError(
+      `--fault: "${text}" is not <target>=<kind>[:<ms>][x<count>] with kind one of ${FAULT_KINDS.join(', ')}`,
+    );
   }
   const target = match[1]!;
   if (targets && target !== '*' && target !== 'dyndns' && !targets.includes(target)) {
     const near = nearestNames(target, ['dyndns', ...targets]).slice(0, 3);
-    throw new ConfigError(`--fault: "${text}": the sandbox has no ${target} to fault; give dyndns, * or module/action${near.length ? ` (did you mean ${near.join(' or ')}?)` : ''}`);
+    throw new ConfigError(
+      `--fault: "${text}": the sandbox has no ${target} to fault; give dyndns, * or ` +
+        `module/action${near.length ? ` (did you mean ${near.join(' or ')}?)` : ''}`,
+    );
   }
   const delayMs = Number(match[3] ?? 30_000);
   if (delayMs > MAX_DELAY_MS) throw new ConfigError(`--fault: "${text}": a delay is at most ${MAX_DELAY_MS} ms`);
@@ -64,20 +82,27 @@ export async function applyFault(fault: Fault, req: IncomingMessage, res: Server
     case 'hang':
       await new Promise<void>((r) => {
         const timer = setTimeout(r, fault.delayMs);
-        req.socket.once('close', () => { clearTimeout(timer); r(); });
+        req.socket.once('close', () => {
+          clearTimeout(timer);
+          r();
+        });
       });
       if (!res.destroyed) req.socket.destroy();
       return true;
     case '500':
     case '502':
     case '503':
-      res.writeHead(Number(fault.kind), { 'content-type': 'text/html' }).end(`<html><body>${fault.kind} sandbox fault</body></html>`);
+      res
+        .writeHead(Number(fault.kind), { 'content-type': 'text/html' })
+        .end(`<html><body>${fault.kind} sandbox fault</body></html>`);
       return true;
     case 'reset':
       req.socket.destroy();
       return true;
     case 'garbage':
-      res.writeHead(200, { 'content-type': 'application/json' }).end('<html><body>Service Temporarily Unavailable</body></html>');
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end('<html><body>Service Temporarily Unavailable</body></html>');
       return true;
     case 'empty':
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': '0' }).end();
@@ -92,7 +117,15 @@ export async function applyFault(fault: Fault, req: IncomingMessage, res: Server
       return false;
     case 'refuse':
       // Nothing is done: the provider's answer to a parameter it does not accept (a value, a name).
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success: false, errorCode: 105, errorCodeMsg: 'Syntax error: invalid parameter', messages: ['sandbox fault: refused'], responseData: [] }));
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          success: false,
+          errorCode: 105,
+          errorCodeMsg: 'Syntax error: invalid parameter',
+          messages: ['sandbox fault: refused'],
+          responseData: [],
+        }),
+      );
       return true;
     case 'huge': {
       res.writeHead(200, { 'content-type': 'text/plain' });

@@ -23,6 +23,9 @@ function element(name: string, value: unknown, indent: string, pretty: boolean):
 
 export function renderXmlEnvelope(envelope: Record<string, unknown>, pretty: boolean): string {
   const { success, ...rest } = envelope;
-  const body = [element('success', success ? 1 : 0, '  ', pretty), ...Object.entries(rest).map(([k, v]) => element(k, v, '  ', pretty))].join('');
+  const body = [
+    element('success', success ? 1 : 0, '  ', pretty),
+    ...Object.entries(rest).map(([k, v]) => element(k, v, '  ', pretty)),
+  ].join('');
   return `<?xml version="1.0" encoding="UTF-8"?>${pretty ? '\n' : ''}<data>${pretty ? '\n' : ''}${body}</data>\n`;
 }

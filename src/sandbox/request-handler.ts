@@ -91,12 +91,7 @@ function serveDyndns(req: IncomingMessage, res: ServerResponse, url: URL, format
   send(res, answer.status, answer.contentType, answer.body);
 }
 
-function answerApi(
-  sandbox: SandboxRequests,
-  action: string,
-  fields: Record<string, string>,
-  caller: string,
-): Envelope {
+function answerApi(sandbox: SandboxRequests, action: string, fields: Record<string, string>, caller: string): Envelope {
   const { model } = sandbox;
   const base = { action, version: SANDBOX_API_VERSION };
   try {

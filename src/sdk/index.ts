@@ -5,7 +5,14 @@
  *   const registrar = new Registrar({ url: 'https://simple-api.dondominio.net', user, password });
  *   const info = await registrar.domain.getInfo({ domain: 'example.com', infoType: 'nameservers' });
  */
-export { Registrar, type RegistrarOptions, type SdkExtras, type ListHelpers, type Method, type ModuleMethods } from './registrar.js';
+export {
+  Registrar,
+  type RegistrarOptions,
+  type SdkExtras,
+  type ListHelpers,
+  type Method,
+  type ModuleMethods,
+} from './registrar.js';
 export { ApiClient, type ApiClientOptions, type Page } from '../api/client.js';
 export { API, operations, findOperation, type Api, type ModuleName, type Operation } from '../api/endpoints/index.js';
 export { ApiError, PagingError, apiErrorKind, type ApiErrorKind } from '../api/errors.js';

@@ -9,29 +9,50 @@ import type { Endpoint, QueryInfo, ResultOf } from '../api/endpoints/types.js';
 import type { Params, ParamsOf } from '../api/params.js';
 
 type ContactField = Capitalize<keyof ContactInput>;
-/** The API's own contact fields (ownerContactFirstName, adminContactEmail, contact/create's FirstName): the SDK takes objects instead. */
-type ContactFieldKeys<P> = { [K in keyof P]: K extends `${string}Contact${ContactField | 'ID'}` | ContactField ? K : never }[keyof P];
+/**
+ * The API's own contact fields (ownerContactFirstName, adminContactEmail, contact/create's FirstName): the SDK takes
+ * objects instead.
+ */
+type ContactFieldKeys<P> = {
+  [K in keyof P]: K extends `${string}Contact${ContactField | 'ID'}` | ContactField ? K : never;
+}[keyof P];
 /** Domain roles (`owner` for ownerContactID…): a contact object or an existing contact ID. */
 type DomainRoles<P> = keyof P extends infer K ? (K extends `${infer Role}ContactID` ? Role : never) : never;
 /** SSL roles (`adminContact` for adminContactFirstName…, no ID): a contact object. */
-type SslRoles<P> = keyof P extends infer K ? (K extends `${infer Role}ContactFirstName` ? (Role extends DomainRoles<P> ? never : `${Role}Contact`) : never) : never;
+type SslRoles<P> = keyof P extends infer K
+  ? K extends `${infer Role}ContactFirstName`
+    ? Role extends DomainRoles<P>
+      ? never
+      : `${Role}Contact`
+    : never
+  : never;
 
 /**
  * What the SDK accepts besides the API's own parameters, for one operation: its contacts in
  * one shape (`ContactInput`, the camelCase object) wherever it takes one, and dnssetzone's
  * records. Nothing else: a misspelt or unknown name does not compile.
  */
-export type SdkExtras<P> = { [R in DomainRoles<P>]?: ContactInput | string } & { [R in SslRoles<P>]?: ContactInput } & ('dnsZoneData' extends keyof P
+export type SdkExtras<P> = { [R in DomainRoles<P>]?: ContactInput | string } & {
+  [R in SslRoles<P>]?: ContactInput;
+} & ('dnsZoneData' extends keyof P
     ? { /** service/dnssetzone: the zone's records; sent as Base64 of JSON. */ records?: ZoneRecord[] }
     : unknown);
 /** An operation's parameters as the SDK takes them; contact/create takes the contact itself. */
-type SdkParams<P> = 'FirstName' extends keyof P ? ContactInput : Without<ParamsOf<P>, ContactFieldKeys<P>> & SdkExtras<P>;
+type SdkParams<P> = 'FirstName' extends keyof P
+  ? ContactInput
+  : Without<ParamsOf<P>, ContactFieldKeys<P>> & SdkExtras<P>;
 /** Omit that keeps pattern keys (alt_name_${number}). */
 type Without<T, K> = { [Key in keyof T as Key extends K ? never : Key]: T[Key] };
 
 type ParamsOfEndpoint<E> = E extends Endpoint<infer P, unknown> ? SdkParams<P> : never;
-type ItemOf<R> = { [K in Exclude<keyof R, 'queryInfo'>]: R[K] extends (infer I)[] ? I : never }[Exclude<keyof R, 'queryInfo'>];
-type Call<E> = {} extends ParamsOfEndpoint<E> ? (params?: ParamsOfEndpoint<E>) => Promise<ResultOf<E>> : (params: ParamsOfEndpoint<E>) => Promise<ResultOf<E>>;
+type ItemOf<R> = { [K in Exclude<keyof R, 'queryInfo'>]: R[K] extends (infer I)[] ? I : never }[Exclude<
+  keyof R,
+  'queryInfo'
+>];
+type Call<E> =
+  {} extends ParamsOfEndpoint<E>
+    ? (params?: ParamsOfEndpoint<E>) => Promise<ResultOf<E>>
+    : (params: ParamsOfEndpoint<E>) => Promise<ResultOf<E>>;
 
 export interface ListHelpers<P, I> {
   /** Every item, page after page. */
@@ -42,7 +63,8 @@ export interface ListHelpers<P, I> {
   collect(params: P | undefined, options: { limit: number }): Promise<I[]>;
 }
 
-export type Method<E> = Call<E> & (ResultOf<E> extends { queryInfo: QueryInfo } ? ListHelpers<ParamsOfEndpoint<E>, ItemOf<ResultOf<E>>> : unknown);
+export type Method<E> = Call<E> &
+  (ResultOf<E> extends { queryInfo: QueryInfo } ? ListHelpers<ParamsOfEndpoint<E>, ItemOf<ResultOf<E>>> : unknown);
 export type ModuleMethods<M> = { [K in keyof M]: Method<M[K]> };
 
 export type RegistrarOptions = ApiClientOptions;
@@ -59,7 +81,10 @@ export class Registrar {
 
   constructor(options: RegistrarOptions) {
     // Rejected credentials name what this caller set, not the command line's variables.
-    this.client = new ApiClient({ ...options, authAdvice: options.authAdvice ?? 'check the user and password given to new Registrar({ url, user, password })' });
+    this.client = new ApiClient({
+      ...options,
+      authAdvice: options.authAdvice ?? 'check the user and password given to new Registrar({ url, user, password })',
+    });
     this.tool = methodsOf(this.client, 'tool', API.tool);
     this.account = methodsOf(this.client, 'account', API.account);
     this.domain = methodsOf(this.client, 'domain', API.domain);
@@ -83,7 +108,8 @@ function methodsOf<M extends Record<string, Endpoint>>(client: ApiClient, module
         all: (params: Params = {}) => client.items(module, endpoint, params),
         pages: (params: Params = {}) => client.pages(module, endpoint, params),
         collect: async (params: Params = {}, options: { limit: number }) => {
-          if (!options || !Number.isInteger(options.limit) || options.limit < 1) throw new TypeError('collect() needs { limit } of at least 1');
+          if (!options || !Number.isInteger(options.limit) || options.limit < 1)
+            throw new TypeError('collect() needs { limit } of at least 1');
           const items: unknown[] = [];
           for await (const item of client.items(module, endpoint, params)) {
             items.push(item);

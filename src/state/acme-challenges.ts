@@ -70,7 +70,11 @@ export function readAcmeChallenges(stateDir: string, setAside = false): LoadedAc
  * waited for: hooks of one client run one after the other, two clients rarely collide. When
  * `change` throws, nothing is written.
  */
-export async function updateAcmeChallenges<T>(stateDir: string, change: (challenges: AcmeChallengeRecord[]) => Promise<T>, onDamage?: (message: string) => void): Promise<T> {
+export async function updateAcmeChallenges<T>(
+  stateDir: string,
+  change: (challenges: AcmeChallengeRecord[]) => Promise<T>,
+  onDamage?: (message: string) => void,
+): Promise<T> {
   const dir = acmeStateDir(stateDir);
   const lock = await waitForLock(dir);
   try {
@@ -78,7 +82,10 @@ export async function updateAcmeChallenges<T>(stateDir: string, change: (challen
     if (loaded.damage) onDamage?.(loaded.damage);
     const result = await change(loaded.challenges);
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    writeFileAtomic(challengeFile(stateDir), JSON.stringify({ version: 1, challenges: loaded.challenges } satisfies AcmeChallengeFile, null, 2) + '\n');
+    writeFileAtomic(
+      challengeFile(stateDir),
+      JSON.stringify({ version: 1, challenges: loaded.challenges } satisfies AcmeChallengeFile, null, 2) + '\n',
+    );
     return result;
   } finally {
     lock.release();

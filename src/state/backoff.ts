@@ -25,13 +25,22 @@ export function backoffDelayMs(failures: number): number {
 }
 
 /** The backoff after one more refusal; the count starts over when the configuration changed. */
-export function nextBackoff(previous: RecordBackoff | undefined, config: string, exitCode: number, now: Date): RecordBackoff {
+export function nextBackoff(
+  previous: RecordBackoff | undefined,
+  config: string,
+  exitCode: number,
+  now: Date,
+): RecordBackoff {
   const failures = previous && previous.config === config ? previous.failures + 1 : 1;
   return { failures, until: new Date(now.getTime() + backoffDelayMs(failures)).toISOString(), exitCode, config };
 }
 
 /** The backoff that holds the record back now, if any. */
-export function activeBackoff(backoff: RecordBackoff | undefined, config: string, now: Date): RecordBackoff | undefined {
+export function activeBackoff(
+  backoff: RecordBackoff | undefined,
+  config: string,
+  now: Date,
+): RecordBackoff | undefined {
   if (!backoff || backoff.config !== config) return undefined;
   const until = Date.parse(backoff.until);
   // A time further ahead than the longest backoff is not ours (a clock set back): ignore it.

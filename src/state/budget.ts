@@ -16,7 +16,8 @@ export class BudgetSpentError extends DdedgeError {
     readonly resumeAt: Date,
   ) {
     super(
-      `the budget of ${limit} provider calls an hour is spent; calls resume at ${resumeAt.toISOString().replace(/\.\d+Z$/, 'Z')} (--max-calls-per-hour)`,
+      `the budget of ${limit} provider calls an hour is spent; calls resume at ` +
+        `${resumeAt.toISOString().replace(/\.\d+Z$/, 'Z')} (--max-calls-per-hour)`,
       ExitCode.transient,
     );
   }
@@ -125,11 +126,16 @@ export class CallBudget {
     return counts;
   }
 
-  /** When enough old calls have left the window for `need` more (never within the hour when `need` is beyond the limit: an hour on). */
+  /**
+   * When enough old calls have left the window for `need` more (never within the hour when `need` is beyond the limit:
+   * an hour on).
+   */
   private resumeAt(counts: Record<string, number>, need = 1): Date {
     if (need > this.limit) return new Date(this.now().getTime() + WINDOW_MS);
     let remaining = Object.values(counts).reduce((a, b) => a + b, 0);
-    const minutes = Object.keys(counts).map(Number).sort((a, b) => a - b);
+    const minutes = Object.keys(counts)
+      .map(Number)
+      .sort((a, b) => a - b);
     for (const minute of minutes) {
       remaining -= counts[String(minute)]!;
       if (remaining <= this.limit - need) return new Date(minute * MINUTE_MS + WINDOW_MS);

@@ -5,7 +5,19 @@
 // marker for that very lock (O_EXCL again) may replace it, with an atomic rename. In a
 // container every run may be pid 1, so a pid alone cannot prove ownership: the token can,
 // and a lock older than any cycle can last is stale.
-import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { removeFile } from '../lib/remove-file.js';
 import { join } from 'node:path';
 import { BusyError, ConfigError } from '../lib/errors.js';
@@ -98,7 +110,9 @@ function inspect(path: string): Found | undefined {
     fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new ConfigError(`cannot read the lock ${path}: ${(error as NodeJS.ErrnoException).code}; fix the state directory's permissions`);
+    throw new ConfigError(
+      `cannot read the lock ${path}: ${(error as NodeJS.ErrnoException).code}; fix the state directory's permissions`,
+    );
   }
   try {
     const opened = fstatSync(fd);
@@ -115,7 +129,8 @@ function inspect(path: string): Found | undefined {
 function liveOwner(found: Found): string | undefined {
   const age = Date.now() - found.mtimeMs;
   const pid = Number(found.content.trim().split(/\s+/)[0]);
-  if (!found.content.trim() || !Number.isInteger(pid) || pid <= 0) return age < CREATING_MS ? 'one starting now' : undefined;
+  if (!found.content.trim() || !Number.isInteger(pid) || pid <= 0)
+    return age < CREATING_MS ? 'one starting now' : undefined;
   if (age > STALE_AFTER_MS) return undefined;
   if (pid === process.pid) return heldHere.has(found.content) ? `pid ${pid}, this process` : undefined;
   return isAlive(pid) ? `pid ${pid}` : undefined;

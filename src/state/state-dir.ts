@@ -81,7 +81,10 @@ export function othersMayWrite(dirs: string[]): string[] {
     const stats = statSync(dir, { throwIfNoEntry: false });
     if (!stats?.isDirectory() || (stats.mode & 0o022) === 0) continue;
     const mode = (stats.mode & 0o7777).toString(8).padStart(4, '0');
-    warnings.push(`the state directory ${dir} may be written by ${stats.mode & 0o002 ? 'anyone' : 'its group'} (mode ${mode}): they can replace the files kept there; chmod go-w ${dir}`);
+    warnings.push(
+      `the state directory ${dir} may be written by ${stats.mode & 0o002 ? 'anyone' : 'its group'} (mode ${mode}): ` +
+        `they can replace the files kept there; chmod go-w ${dir}`,
+    );
   }
   return warnings;
 }

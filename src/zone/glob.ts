@@ -13,7 +13,10 @@ export function globMatcher(pattern: string): NameMatcher {
   if (pieces.length === 1) return (name) => name === pattern;
   const head = pieces[0]!;
   const tail = pieces[pieces.length - 1]!;
-  const middle = pieces.slice(1, -1).filter((p) => p !== '').map(piece);
+  const middle = pieces
+    .slice(1, -1)
+    .filter((p) => p !== '')
+    .map(piece);
   const fixed = head.length + tail.length;
   return (name) => {
     if (name.length < fixed || !name.startsWith(head) || !name.endsWith(tail)) return false;

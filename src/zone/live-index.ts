@@ -11,7 +11,8 @@ type AnyRecord = ZoneRecord | LiveRecord;
 const valueKey = (r: AnyRecord): string => `${r.name.length}:${r.name}${r.type.length}:${r.type}${r.value}`;
 
 /** Equal for two records exactly when sameRecord holds: name, type, value, TTL and priority. */
-export const identityKey = (r: AnyRecord): string => `${r.name.length}:${r.name}${r.type.length}:${r.type}${r.ttl ?? ''}|${r.priority ?? ''}|${r.value}`;
+export const identityKey = (r: AnyRecord): string =>
+  `${r.name.length}:${r.name}${r.type.length}:${r.type}${r.ttl ?? ''}|${r.priority ?? ''}|${r.value}`;
 
 interface Cursor {
   list: LiveRecord[];

@@ -30,12 +30,17 @@ export const isZoneType = (type: string): type is ZoneType => ZONE_TYPE_SET.has(
 export const hasPriority = (type: string): boolean => type === 'MX' || type === 'SRV';
 
 /** Same name, type and value: the same record, whatever its TTL or priority. */
-export const sameValue = (a: Pick<ZoneRecord, 'name' | 'value'> & { type: string }, b: Pick<ZoneRecord, 'name' | 'value'> & { type: string }): boolean =>
-  a.name === b.name && a.type === b.type && a.value === b.value;
+export const sameValue = (
+  a: Pick<ZoneRecord, 'name' | 'value'> & { type: string },
+  b: Pick<ZoneRecord, 'name' | 'value'> & { type: string },
+): boolean => a.name === b.name && a.type === b.type && a.value === b.value;
 
-export const sameRecord = (a: ZoneRecord | LiveRecord, b: ZoneRecord | LiveRecord): boolean => sameValue(a, b) && a.ttl === b.ttl && a.priority === b.priority;
+export const sameRecord = (a: ZoneRecord | LiveRecord, b: ZoneRecord | LiveRecord): boolean =>
+  sameValue(a, b) && a.ttl === b.ttl && a.priority === b.priority;
 
 /** One line for messages and plans: `www.example.com 3600 MX 10 mail.example.com`. */
 export function describeRecord(r: Omit<ZoneRecord, 'type'> & { type: string }): string {
-  return [r.name, r.ttl ?? '-', r.type, r.priority, r.value === '' ? '""' : r.value].filter((p) => p !== undefined).join(' ');
+  return [r.name, r.ttl ?? '-', r.type, r.priority, r.value === '' ? '""' : r.value]
+    .filter((p) => p !== undefined)
+    .join(' ');
 }

@@ -24,7 +24,8 @@ export class ValueError extends Error {
 const IPV4 = /^(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?:\.(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
 
 const u16 = (text: string, what: string): number => {
-  if (!/^\d+$/.test(text) || Number(text) > 65535) throw new ValueError(`${what} ${shown(text)} is not a number from 0 to 65535`);
+  if (!/^\d+$/.test(text) || Number(text) > 65535)
+    throw new ValueError(`${what} ${shown(text)} is not a number from 0 to 65535`);
   return Number(text);
 };
 
@@ -46,7 +47,8 @@ export function canonicalValue(type: ZoneType, value: string): string {
     case 'AAAA': {
       const fast = canonicalHexIPv6(value);
       if (fast !== undefined) return fast;
-      if (familyOfAddress(value) !== 6) throw new ValueError(`${shown(value)} is not an IPv6 address (a AAAA record holds one)`);
+      if (familyOfAddress(value) !== 6)
+        throw new ValueError(`${shown(value)} is not an IPv6 address (a AAAA record holds one)`);
       return canonicalAddress(value);
     }
     case 'CNAME':
@@ -80,12 +82,15 @@ export function parseCaa(text: string): Caa {
   const flag = Number(match[1]);
   if (flag > 255) throw new ValueError(`CAA flag ${match[1]} is not a number from 0 to 255`);
   let value = match[3]!;
-  if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1).replace(/\\(["\\])/g, '$1');
+  if (value.length >= 2 && value.startsWith('"') && value.endsWith('"'))
+    value = value.slice(1, -1).replace(/\\(["\\])/g, '$1');
   return { flag, tag: match[2]!.toLowerCase(), value };
 }
 
-export const formatCaa = (flag: number, tag: string, value: string): string => `${flag} ${tag.toLowerCase()} "${value.replace(/["\\]/g, '\\$&')}"`;
+export const formatCaa = (flag: number, tag: string, value: string): string =>
+  `${flag} ${tag.toLowerCase()} "${value.replace(/["\\]/g, '\\$&')}"`;
 
 export function checkPriority(type: ZoneType, priority: number | undefined): void {
-  if (priority !== undefined && (!Number.isInteger(priority) || priority < 0 || priority > 65535)) throw new ValueError(`${type} priority ${priority} is not a number from 0 to 65535`);
+  if (priority !== undefined && (!Number.isInteger(priority) || priority < 0 || priority > 65535))
+    throw new ValueError(`${type} priority ${priority} is not a number from 0 to 65535`);
 }

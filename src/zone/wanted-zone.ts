@@ -58,7 +58,10 @@ export interface WantedZone {
    * backup-records.ts): the plan acts on those too instead of keeping them.
    */
   exact?: boolean;
-  /** The file is a whole zone in BIND's canonical form (bind-form.ts): what the provider keeps, read from its SOA and NS. */
+  /**
+   * The file is a whole zone in BIND's canonical form (bind-form.ts): what the provider keeps, read from its SOA and
+   * NS.
+   */
   bindForm?: BindForm;
 }
 
@@ -106,14 +109,16 @@ export class WantedZoneBuilder {
   }
 
   private add(entry: Entry): string | undefined {
-    if (entry.name !== this.zone && !entry.name.endsWith(this.dotZone)) return `${entry.name} is outside the zone ${this.zone}`;
+    if (entry.name !== this.zone && !entry.name.endsWith(this.dotZone))
+      return `${entry.name} is outside the zone ${this.zone}`;
     const held = this.atName.get(entry.name);
     if (held === undefined) {
       this.atName.set(entry.name, entry);
       this.keep(entry);
       return undefined;
     }
-    const group: Group = 'entries' in held ? held : { entries: [held], cname: held.type === 'CNAME' ? held : undefined };
+    const group: Group =
+      'entries' in held ? held : { entries: [held], cname: held.type === 'CNAME' ? held : undefined };
     if (group !== held) this.atName.set(entry.name, group);
     if (isRecord(entry)) {
       const same = this.sameRecordIn(group, entry);
@@ -139,7 +144,8 @@ export class WantedZoneBuilder {
   private sameRecordIn(group: Group, record: WantedRecord): WantedRecord | undefined {
     if (!group.byData && group.entries.length > SCAN_LIMIT) {
       group.byData = new Map();
-      for (const e of group.entries) if (isRecord(e) && !group.byData.has(`${e.type}\t${e.value}`)) group.byData.set(`${e.type}\t${e.value}`, e);
+      for (const e of group.entries)
+        if (isRecord(e) && !group.byData.has(`${e.type}\t${e.value}`)) group.byData.set(`${e.type}\t${e.value}`, e);
     }
     if (group.byData) return group.byData.get(`${record.type}\t${record.value}`);
     for (const e of group.entries) if (isRecord(e) && sameData(e, record)) return e;

@@ -30,8 +30,14 @@ export class ZoneFileError extends ConfigError {
   ) {
     const listed = problems.slice(0, MAX_LISTED_PROBLEMS).map((p) => `${file}:${p.line}:${p.column}: ${p.reason}`);
     const more = total - listed.length;
-    const stopped = total >= MAX_COUNTED_PROBLEMS ? ` (reading stopped at the ${MAX_COUNTED_PROBLEMS.toLocaleString('en')}th)` : '';
-    super(listed.join('\n') + (more > 0 ? `\n… and ${more.toLocaleString('en')} more error${more === 1 ? '' : 's'} in ${file}${stopped}` : ''));
+    const stopped =
+      total >= MAX_COUNTED_PROBLEMS ? ` (reading stopped at the ${MAX_COUNTED_PROBLEMS.toLocaleString('en')}th)` : '';
+    super(
+      listed.join('\n') +
+        (more > 0
+          ? `\n… and ${more.toLocaleString('en')} more error${more === 1 ? '' : 's'} in ${file}${stopped}`
+          : ''),
+    );
     const first = problems[0]!;
     this.line = first.line;
     this.column = first.column;

@@ -12,16 +12,28 @@ export function acmeEnv(sandbox: Sandbox, extra: Record<string, string | undefin
 
 /** The TXT values at `name`, in the zone's order. */
 export const challengeValues = (sandbox: Sandbox, name: string): string[] =>
-  sandbox.model.services.flatMap((s) => s.dns).filter((e) => e.type === 'TXT' && e.name === name).map((e) => e.value);
+  sandbox.model.services
+    .flatMap((s) => s.dns)
+    .filter((e) => e.type === 'TXT' && e.name === name)
+    .map((e) => e.value);
 
 /** Every zone without its `_acme-challenge` TXT entries: what a challenge must leave unchanged. */
 export const zoneWithoutChallenges = (sandbox: Sandbox): string =>
-  JSON.stringify(sandbox.model.services.map((s) => ({ name: s.name, dns: s.dns.filter((e) => !(e.type === 'TXT' && e.name.startsWith('_acme-challenge.'))) })));
+  JSON.stringify(
+    sandbox.model.services.map((s) => ({
+      name: s.name,
+      dns: s.dns.filter((e) => !(e.type === 'TXT' && e.name.startsWith('_acme-challenge.'))),
+    })),
+  );
 
 /** The TXT records the sandbox's zone holds for the question, as an authoritative server gives them. */
 export function zoneAnswer(sandbox: Sandbox, query: DnsMessage): Buffer {
   const name = query.questions[0]!.name;
-  const answers: DnsRecord[] = challengeValues(sandbox, name.toLowerCase()).map((value) => ({ name, type: 'TXT', ttl: 60, value: [value] }));
+  const answers: DnsRecord[] = challengeValues(sandbox, name.toLowerCase()).map((value) => ({
+    name,
+    type: 'TXT',
+    ttl: 60,
+    value: [value],
+  }));
   return answerTo(query, answers);
 }
-

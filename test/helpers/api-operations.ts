@@ -14,15 +14,32 @@ export async function callEveryOperation(run: Runner): Promise<void> {
   const all = operations();
   // The shape the answer readers require: a list for list operations, the caller's address for hello.
   const lists = Object.fromEntries(all.filter((o) => o.endpoint.listKey).map((o) => [o.endpoint.listKey, []]));
-  const stub = await startServer((req, res) => res.end(JSON.stringify({ success: true, errorCode: 0, errorCodeMsg: '', action: 'x', version: '1.0.26', messages: [], responseData: { path: req.url, ip: '81.0.2.15', ...lists } })));
+  const stub = await startServer((req, res) =>
+    res.end(
+      JSON.stringify({
+        success: true,
+        errorCode: 0,
+        errorCodeMsg: '',
+        action: 'x',
+        version: '1.0.26',
+        messages: [],
+        responseData: { path: req.url, ip: '81.0.2.15', ...lists },
+      }),
+    ),
+  );
   try {
-    const env = () => baseEnv({ DDEDGE_API_URL: stub.url, DDEDGE_API_USER: 'u', DDEDGE_API_PASSWORD: 'canary-cli-password' });
-    const argsFor = (params: Record<string, unknown>) => Object.entries(params).flatMap(([k, v]) => [`--${k}`, String(v)]);
+    const env = () =>
+      baseEnv({ DDEDGE_API_URL: stub.url, DDEDGE_API_USER: 'u', DDEDGE_API_PASSWORD: 'canary-cli-password' });
+    const argsFor = (params: Record<string, unknown>) =>
+      Object.entries(params).flatMap(([k, v]) => [`--${k}`, String(v)]);
     const results: [string, number | null, string][] = [];
     for (let i = 0; i < all.length; i += 6) {
       const batch = all.slice(i, i + 6).map(async (o) => {
         const name = `${o.module}/${o.endpoint.action}`;
-        const result = await run(['api', o.module, o.endpoint.action, ...argsFor(sampleParams(name, o.endpoint))], env());
+        const result = await run(
+          ['api', o.module, o.endpoint.action, ...argsFor(sampleParams(name, o.endpoint))],
+          env(),
+        );
         results.push([name, result.code, result.stdout + result.stderr]);
       });
       await Promise.all(batch);

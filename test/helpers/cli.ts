@@ -26,13 +26,23 @@ export function baseEnv(extra: Record<string, string | undefined> = {}): Record<
   return env;
 }
 
-export function startDist(args: string[], env: Record<string, string>, cwd?: string): ChildProcess & { result: Promise<RunResult> } {
-  const child = spawn(process.execPath, [DIST, ...args], { env, cwd: cwd ?? tempDir('ddedge-cwd-'), stdio: ['ignore', 'pipe', 'pipe'] });
+export function startDist(
+  args: string[],
+  env: Record<string, string>,
+  cwd?: string,
+): ChildProcess & { result: Promise<RunResult> } {
+  const child = spawn(process.execPath, [DIST, ...args], {
+    env,
+    cwd: cwd ?? tempDir('ddedge-cwd-'),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (d) => (stdout += d));
   child.stderr!.on('data', (d) => (stderr += d));
-  const result = new Promise<RunResult>((resolveResult) => child.on('close', (code) => resolveResult({ code, stdout, stderr })));
+  const result = new Promise<RunResult>((resolveResult) =>
+    child.on('close', (code) => resolveResult({ code, stdout, stderr })),
+  );
   return Object.assign(child, { result });
 }
 
@@ -45,7 +55,12 @@ export function runDist(args: string[], env: Record<string, string>, cwd?: strin
  * that text, if the process ends first. The time bound only stops a hang: a start of the built
  * file took seconds on a loaded machine, so a test never waits on a tighter clock than this.
  */
-export function waitForOutput(child: ChildProcess, stream: 'stdout' | 'stderr', predicate: (text: string) => boolean, timeoutMs = HANG_BOUND_MS): Promise<string> {
+export function waitForOutput(
+  child: ChildProcess,
+  stream: 'stdout' | 'stderr',
+  predicate: (text: string) => boolean,
+  timeoutMs = HANG_BOUND_MS,
+): Promise<string> {
   return new Promise((resolveText, reject) => {
     let text = '';
     let done = false;
@@ -63,7 +78,8 @@ export function waitForOutput(child: ChildProcess, stream: 'stdout' | 'stderr', 
       text += d;
       if (predicate(text)) finish();
     };
-    const onClose = (code: number | null) => finish(new Error(`the process ended (exit ${code}) before ${stream} showed what was awaited; got: ${text}`));
+    const onClose = (code: number | null) =>
+      finish(new Error(`the process ended (exit ${code}) before ${stream} showed what was awaited; got: ${text}`));
     child[stream]!.on('data', onData);
     child.once('close', onClose);
   });
@@ -87,7 +103,13 @@ export async function runMain(args: string[], env: Record<string, string>, cwd?:
   vi.resetModules();
   const { main } = await import('../../src/cli/main.js');
   const out = { stdout: '', stderr: '' };
-  const io = { stdout: (t: string) => void (out.stdout += t), stderr: (t: string) => void (out.stderr += t), env, cwd: cwd ?? tempDir('ddedge-cwd-'), isTTY: false };
+  const io = {
+    stdout: (t: string) => void (out.stdout += t),
+    stderr: (t: string) => void (out.stderr += t),
+    env,
+    cwd: cwd ?? tempDir('ddedge-cwd-'),
+    isTTY: false,
+  };
   const code = await main(args, io);
   return { code, ...out };
 }

@@ -16,6 +16,13 @@ const completionScript = (): Promise<string> =>
 export async function complete(...words: string[]): Promise<string[]> {
   const script = await completionScript();
   const quoted = words.map((w) => `'${w}'`).join(' ');
-  const out = execFileSync('bash', ['-c', `source '${script}'; COMP_WORDS=(${quoted}); COMP_CWORD=${words.length - 1}; _ddedge; printf '%s\\n' "\${COMPREPLY[@]}"`], { encoding: 'utf8' });
+  const out = execFileSync(
+    'bash',
+    [
+      '-c',
+      `source '${script}'; COMP_WORDS=(${quoted}); COMP_CWORD=${words.length - 1}; _ddedge; printf '%s\\n' "\${COMPREPLY[@]}"`,
+    ],
+    { encoding: 'utf8' },
+  );
   return out.split('\n').filter(Boolean);
 }

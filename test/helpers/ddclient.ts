@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { tempDir } from './cli.js';
 
 export const DDCLIENT = ['/usr/bin/ddclient', '/usr/sbin/ddclient'].find((p) => existsSync(p));
-if (!DDCLIENT && process.env.DDEDGE_REQUIRE_DDCLIENT) throw new Error('ddclient is required here (DDEDGE_REQUIRE_DDCLIENT) but not installed: apt-get install ddclient');
+if (!DDCLIENT && process.env.DDEDGE_REQUIRE_DDCLIENT)
+  throw new Error('ddclient is required here (DDEDGE_REQUIRE_DDCLIENT) but not installed: apt-get install ddclient');
 
 export interface DdclientRun {
   output: string;
@@ -24,7 +25,16 @@ export async function runDdclient(lines: string[]): Promise<DdclientRun> {
   writeFileSync(conf, [...lines, ''].join('\n'));
   chmodSync(conf, 0o600);
   const output = await new Promise<string>((resolve) =>
-    execFile(DDCLIENT!, ['-daemon=0', '-foreground', '-verbose', '-noquiet', '-force', '-file', conf, '-cache', join(dir, 'cache')], { timeout: 30_000 }, (_e, stdout, stderr) => resolve(stdout + stderr)),
+    execFile(
+      DDCLIENT!,
+      ['-daemon=0', '-foreground', '-verbose', '-noquiet', '-force', '-file', conf, '-cache', join(dir, 'cache')],
+      { timeout: 30_000 },
+      (_e, stdout, stderr) => resolve(stdout + stderr),
+    ),
   );
-  return { output, success: /SUCCESS:\s+updating home\.example\.com/.test(output), failed: /FAILED:\s+updating home\.example\.com/.test(output) };
+  return {
+    output,
+    success: /SUCCESS:\s+updating home\.example\.com/.test(output),
+    failed: /FAILED:\s+updating home\.example\.com/.test(output),
+  };
 }

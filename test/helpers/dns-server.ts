@@ -18,7 +18,11 @@ export async function startDnsServer(answers: DnsAnswers): Promise<{ server: str
     const type = TYPES[question.type];
     const value = type ? answers[type]?.[question.name.toLowerCase()] : undefined;
     if (!type || value === undefined) return answerTo(query, [], { rcode: 3 });
-    const record = (type === 'TXT' ? { name: question.name, type, ttl: 60, value: [value] } : { name: question.name, type, ttl: 60, value }) as DnsRecord;
+    const record = (
+      type === 'TXT'
+        ? { name: question.name, type, ttl: 60, value: [value] }
+        : { name: question.name, type, ttl: 60, value }
+    ) as DnsRecord;
     return answerTo(query, [record]);
   };
   const dns = await startHostileDns({ udp: reply, tcp: (query) => framed(reply(query)) });

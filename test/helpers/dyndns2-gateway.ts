@@ -40,7 +40,10 @@ export interface RunningDoor {
   stop(): Promise<number | null>;
 }
 
-export async function startDoor(keys: DoorKey[], options: { tls?: boolean; args?: string[]; env?: Record<string, string> } = {}): Promise<RunningDoor> {
+export async function startDoor(
+  keys: DoorKey[],
+  options: { tls?: boolean; args?: string[]; env?: Record<string, string> } = {},
+): Promise<RunningDoor> {
   const sandbox = await startSandbox({});
   const dir = tempDir('ddedge-dyndns2-');
   const { file: keysFile, secrets } = writeKeysFile(keys, join(dir, 'gateway.keys'));
@@ -67,11 +70,22 @@ export async function startDoor(keys: DoorKey[], options: { tls?: boolean; args?
     stateDir,
     zone: (under = '') => zoneLines(sandbox, under),
     providerCalls: async (operation?: string) =>
-      (await metrics()).get('ddedge_gateway_provider_calls_total')?.samples.filter((s) => operation === undefined || s.labels.operation === operation).reduce((n, s) => n + s.value, 0) ?? 0,
-    answers: async () => Object.fromEntries((await metrics()).get('ddedge_gateway_dyndns2_answers_total')?.samples.map((s) => [s.labels.code!, s.value]) ?? []),
+      (await metrics())
+        .get('ddedge_gateway_provider_calls_total')
+        ?.samples.filter((s) => operation === undefined || s.labels.operation === operation)
+        .reduce((n, s) => n + s.value, 0) ?? 0,
+    answers: async () =>
+      Object.fromEntries(
+        (await metrics()).get('ddedge_gateway_dyndns2_answers_total')?.samples.map((s) => [s.labels.code!, s.value]) ??
+          [],
+      ),
     journal: () => {
       try {
-        return readFileSync(join(stateDir, 'gateway', 'journal.jsonl'), 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+        return readFileSync(join(stateDir, 'gateway', 'journal.jsonl'), 'utf8')
+          .trim()
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as Record<string, unknown>);
       } catch {
         return [];
       }

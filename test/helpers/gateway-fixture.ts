@@ -19,11 +19,20 @@ export interface RunningGateway {
   stop(): Promise<number | null>;
 }
 
-export async function startGatewayFixture(specs: GatewayKeySpec[], sandboxOptions: Parameters<typeof startSandbox>[0] = {}): Promise<RunningGateway> {
+export async function startGatewayFixture(
+  specs: GatewayKeySpec[],
+  sandboxOptions: Parameters<typeof startSandbox>[0] = {},
+): Promise<RunningGateway> {
   const sandbox = await startSandbox(sandboxOptions);
   const dir = tempDir('ddedge-gw-');
   const { file, keys } = writeKeysFile(specs, join(dir, 'gateway.keys'));
-  const gateway = await startGatewayProcess({ apiUrl: sandbox.url, zone: 'example.com', keysFile: file, stateDir: join(dir, 'state'), startBoundMs: 15_000 });
+  const gateway = await startGatewayProcess({
+    apiUrl: sandbox.url,
+    zone: 'example.com',
+    keysFile: file,
+    stateDir: join(dir, 'state'),
+    startBoundMs: 15_000,
+  });
   return {
     sandbox,
     port: gateway.port,

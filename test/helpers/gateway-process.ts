@@ -78,12 +78,32 @@ export async function startGatewayProcess(options: GatewayProcessOptions): Promi
   const primaryName = options.primaryName === undefined ? 'gateway.example.net' : options.primaryName;
   const args = options.args ?? [];
   const child = startDist(
-    ['gateway', '--zone', options.zone, '--keys', options.keysFile, '--dns-listen', `127.0.0.1:${options.port ?? 0}`, ...(primaryName === null ? [] : ['--primary-name', primaryName]), '--state-dir', options.stateDir, ...args],
-    baseEnv({ DDEDGE_API_URL: options.apiUrl, DDEDGE_API_USER: 'demo-user', DDEDGE_API_PASSWORD: 'demo-api-password', ...options.env }),
+    [
+      'gateway',
+      '--zone',
+      options.zone,
+      '--keys',
+      options.keysFile,
+      '--dns-listen',
+      `127.0.0.1:${options.port ?? 0}`,
+      ...(primaryName === null ? [] : ['--primary-name', primaryName]),
+      '--state-dir',
+      options.stateDir,
+      ...args,
+    ],
+    baseEnv({
+      DDEDGE_API_URL: options.apiUrl,
+      DDEDGE_API_USER: 'demo-user',
+      DDEDGE_API_PASSWORD: 'demo-api-password',
+      ...options.env,
+    }),
   );
   let err = '';
   child.stderr!.on('data', (d: Buffer) => (err += String(d)));
-  const started = (t: string) => /answering DNS .* on 127\.0\.0\.1:\d+/.test(t) && (!args.includes('--listen') || ENDPOINT.test(t)) && (!args.includes('--dyndns2-listen') || DYNDNS2.test(t));
+  const started = (t: string) =>
+    /answering DNS .* on 127\.0\.0\.1:\d+/.test(t) &&
+    (!args.includes('--listen') || ENDPOINT.test(t)) &&
+    (!args.includes('--dyndns2-listen') || DYNDNS2.test(t));
   const text = await waitForOutput(child, 'stderr', started, options.startBoundMs);
   let exit: Promise<number | null> | undefined;
   return {

@@ -28,10 +28,14 @@ export async function startHoldingProxy(target: string): Promise<HoldingProxy> {
       const hold = i < 0 ? undefined : holds.splice(i, 1)[0]!;
       hold?.arrive();
       void (hold?.released ?? Promise.resolve()).then(() => {
-        const out = http.request(new URL(req.url ?? '/', target), { method: req.method, headers: { ...req.headers, host: new URL(target).host } }, (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-        });
+        const out = http.request(
+          new URL(req.url ?? '/', target),
+          { method: req.method, headers: { ...req.headers, host: new URL(target).host } },
+          (answer) => {
+            res.writeHead(answer.statusCode ?? 502, answer.headers);
+            answer.pipe(res);
+          },
+        );
         out.on('error', () => res.destroy());
         out.end(Buffer.concat(chunks));
       });

@@ -7,7 +7,10 @@ import type { AddressInfo } from 'node:net';
 import { decodeMessage, encodeMessage } from '../../src/dns/wire/message.js';
 import type { DnsMessage, DnsRecord } from '../../src/dns/wire/types.js';
 
-export type Reply = (query: DnsMessage, raw: Buffer) => Buffer | Buffer[] | undefined | Promise<Buffer | Buffer[] | undefined>;
+export type Reply = (
+  query: DnsMessage,
+  raw: Buffer,
+) => Buffer | Buffer[] | undefined | Promise<Buffer | Buffer[] | undefined>;
 
 export interface HostileDns {
   host: string;
@@ -18,12 +21,26 @@ export interface HostileDns {
 }
 
 /** A normal answer to a query, with the given records; `patch` changes fields before encoding. */
-export function answerTo(query: DnsMessage, answers: DnsRecord[], patch: Partial<Parameters<typeof encodeMessage>[0]> = {}): Buffer {
-  return encodeMessage({ id: query.id, response: true, authoritative: true, questions: query.questions, answers, ...patch });
+export function answerTo(
+  query: DnsMessage,
+  answers: DnsRecord[],
+  patch: Partial<Parameters<typeof encodeMessage>[0]> = {},
+): Buffer {
+  return encodeMessage({
+    id: query.id,
+    response: true,
+    authoritative: true,
+    questions: query.questions,
+    answers,
+    ...patch,
+  });
 }
 
 /** `closeTcp`: end the connection after the TCP handler's bytes (a server that hangs up mid-answer). */
-export async function startHostileDns(handlers: { udp?: Reply; tcp?: Reply; closeTcp?: boolean }, lifetimeMs = 15_000): Promise<HostileDns> {
+export async function startHostileDns(
+  handlers: { udp?: Reply; tcp?: Reply; closeTcp?: boolean },
+  lifetimeMs = 15_000,
+): Promise<HostileDns> {
   const sockets = new Set<net.Socket>();
   const state = { udpQueries: 0, tcpQueries: 0 };
   const onTcp = (socket: net.Socket) => {
@@ -53,7 +70,9 @@ export async function startHostileDns(handlers: { udp?: Reply; tcp?: Reply; clos
     port = (udp.address() as AddressInfo).port;
     tcp = net.createServer(onTcp);
     const listening = await new Promise<boolean>((resolve, reject) => {
-      tcp.once('error', (error: NodeJS.ErrnoException) => (error.code === 'EADDRINUSE' && attempt < 8 ? resolve(false) : reject(error)));
+      tcp.once('error', (error: NodeJS.ErrnoException) =>
+        error.code === 'EADDRINUSE' && attempt < 8 ? resolve(false) : reject(error),
+      );
       tcp.listen(port, '127.0.0.1', () => resolve(true));
     });
     if (listening) break;
@@ -62,7 +81,8 @@ export async function startHostileDns(handlers: { udp?: Reply; tcp?: Reply; clos
   udp.on('message', async (raw, peer) => {
     state.udpQueries++;
     const out = await handlers.udp?.(decodeMessage(raw), raw);
-    for (const packet of out === undefined ? [] : Array.isArray(out) ? out : [out]) udp.send(packet, peer.port, peer.address);
+    for (const packet of out === undefined ? [] : Array.isArray(out) ? out : [out])
+      udp.send(packet, peer.port, peer.address);
   });
   let closed = false;
   const close = async () => {

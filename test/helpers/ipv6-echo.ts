@@ -29,6 +29,10 @@ export async function startIpv6Echo(address: string): Promise<Ipv6Echo> {
   }
   const { port } = server.address() as AddressInfo;
   echo.url = echo.host === '::1' ? `http://[::1]:${port}/` : `http://127.0.0.1:${port}/`;
-  echo.close = () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); });
+  echo.close = () =>
+    new Promise((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
   return echo;
 }

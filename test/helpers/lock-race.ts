@@ -34,7 +34,9 @@ export function defineLockRace(rounds: number, cycles: number, timeoutMs: number
   });
 
   describe('the lock', () => {
-    it(`${cycles} cycles started at once, ${rounds} times (every other one over a stale lock): exactly one sends`, { timeout: timeoutMs }, async () => {
+    it(`${cycles} cycles started at once, ${rounds} times (every other one over a stale lock): exactly one sends`, {
+      timeout: timeoutMs,
+    }, async () => {
       const failures: string[] = [];
       for (let round = 0; round < rounds; round++) {
         const env = agentEnv(sandbox, { DDEDGE_PING_URL: barrierUrl, DDEDGE_TIMEOUT: '60s' });
@@ -45,10 +47,17 @@ export function defineLockRace(rounds: number, cycles: number, timeoutMs: number
         const results = await Promise.all(children.map((c) => c.result));
         const sent = (sandbox.calls.get('dyndns') ?? 0) - before;
         const codes = results.map((r) => r.code);
-        if (sent !== 1) failures.push(`round ${round}${round % 2 ? ' (stale lock)' : ''}: ${sent} requests; exit codes ${codes.join(',')}; ${results.map((r) => r.stderr).join(' | ').slice(0, 2000)}`);
+        if (sent !== 1)
+          failures.push(
+            `round ${round}${round % 2 ? ' (stale lock)' : ''}: ${sent} requests; exit codes ${codes.join(',')}; ${results
+              .map((r) => r.stderr)
+              .join(' | ')
+              .slice(0, 2000)}`,
+          );
         // Each cycle either ran (sent, or found the record current) or was told the lock is busy
         // (exit 4; so is the sender, when the loaded machine makes its request fail).
-        for (const r of results) if (r.code !== 0 && r.code !== 4) failures.push(`round ${round}: exit ${r.code}: ${r.stderr}`);
+        for (const r of results)
+          if (r.code !== 0 && r.code !== 4) failures.push(`round ${round}: exit ${r.code}: ${r.stderr}`);
       }
       expect(failures).toEqual([]);
     });

@@ -6,7 +6,16 @@ export const MOCK_ORIGIN = 'https://api.test.invalid';
 
 /** A successful envelope around responseData; `extra` overrides envelope fields. */
 export const envelope = (responseData: unknown, extra: Record<string, unknown> = {}) =>
-  JSON.stringify({ success: true, errorCode: 0, errorCodeMsg: '', action: 'x', version: '1.0.26', messages: [], responseData, ...extra });
+  JSON.stringify({
+    success: true,
+    errorCode: 0,
+    errorCodeMsg: '',
+    action: 'x',
+    version: '1.0.26',
+    messages: [],
+    responseData,
+    ...extra,
+  });
 
 /** Returns a function that makes a fresh MockAgent for the current test. */
 export function useMockAgent(): { create(): MockAgent; current(): MockAgent } {
@@ -64,9 +73,14 @@ export async function hostileProvider(target: string, shape: ProviderShape): Pro
       const fields = new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
       shape.request?.(operation, fields);
       if (shape.holdWrites && !operation.endsWith('list')) await shape.holdWrites;
-      if (shape.unavailable?.(operation, fields)) return void res.writeHead(503, { 'content-type': 'text/html' }).end('<html>503</html>');
+      if (shape.unavailable?.(operation, fields))
+        return void res.writeHead(503, { 'content-type': 'text/html' }).end('<html>503</html>');
       try {
-        const upstream = await fetch(new URL(req.url ?? '/', target), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: fields.toString() });
+        const upstream = await fetch(new URL(req.url ?? '/', target), {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: fields.toString(),
+        });
         const envelope = (await upstream.json()) as Record<string, any>;
         shape.answer?.(operation, fields, envelope);
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(envelope));
@@ -80,6 +94,10 @@ export async function hostileProvider(target: string, shape: ProviderShape): Pro
   return {
     url: `http://127.0.0.1:${port}`,
     operations,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -31,7 +31,8 @@ export interface NamedConfig {
 }
 
 /** A name/TSIG key as named.conf writes it; `secret` is base64. */
-export const keyStatement = (name: string, algorithm: string, secret: string): string => `key "${name}" { algorithm ${algorithm}; secret "${secret}"; };\n`;
+export const keyStatement = (name: string, algorithm: string, secret: string): string =>
+  `key "${name}" { algorithm ${algorithm}; secret "${secret}"; };\n`;
 
 export async function startNamed(config: NamedConfig): Promise<Named> {
   const dir = tempDir('ddedge-named-');
@@ -57,7 +58,10 @@ controls { };
 logging { category default { default_stderr; }; category update { default_stderr; }; category xfer-in { default_stderr; }; category notify { default_stderr; }; };
 ${config.statements}`,
     );
-    const child = spawn('named', ['-g', '-c', join(dir, 'named.conf')], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn('named', ['-g', '-c', join(dir, 'named.conf')], {
+      cwd: dir,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let log = '';
     child.stderr!.on('data', (d) => (log += d));
     const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
@@ -93,5 +97,12 @@ async function stop(child: ChildProcess, exited: Promise<void>): Promise<void> {
 
 /** `dig @127.0.0.1 -p PORT ARGS…`: its output, whatever the exit code (one try, 3 s). */
 export function dig(port: number, args: string[]): Promise<string> {
-  return new Promise((resolve) => execFile('dig', ['@127.0.0.1', '-p', String(port), '+time=3', '+tries=1', '+norec', ...args], { timeout: 15_000 }, (_error, stdout, stderr) => resolve(stdout + stderr)));
+  return new Promise((resolve) =>
+    execFile(
+      'dig',
+      ['@127.0.0.1', '-p', String(port), '+time=3', '+tries=1', '+norec', ...args],
+      { timeout: 15_000 },
+      (_error, stdout, stderr) => resolve(stdout + stderr),
+    ),
+  );
 }

@@ -22,7 +22,12 @@ export interface Pebble {
 
 export async function startPebble(dnsServer: string, lifetimeMs = 120_000): Promise<Pebble> {
   const dir = tempDir('ddedge-pebble-');
-  const [acmePort, managementPort, httpPort, tlsPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+  const [acmePort, managementPort, httpPort, tlsPort] = [
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+  ];
   const tls = tlsFiles();
   const config = join(dir, 'pebble-config.json');
   writeFileSync(

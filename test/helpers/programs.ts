@@ -20,7 +20,8 @@ export function hasProgram(name: string, debianPackage = name): boolean {
       return false;
     }
   });
-  if (!found && process.env.DDEDGE_REQUIRE_TOOLS && process.env.DDEDGE_REQUIRE_TOOLS !== '0') throw new Error(`${name} is required (DDEDGE_REQUIRE_TOOLS=1): apt-get install ${debianPackage}`);
+  if (!found && process.env.DDEDGE_REQUIRE_TOOLS && process.env.DDEDGE_REQUIRE_TOOLS !== '0')
+    throw new Error(`${name} is required (DDEDGE_REQUIRE_TOOLS=1): apt-get install ${debianPackage}`);
   return found;
 }
 

@@ -20,7 +20,10 @@ export interface Family {
 const METRIC_NAME = /^[a-zA-Z_:][a-zA-Z0-9_:]*/;
 const LABEL_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*/;
 const TYPES = new Set(['counter', 'gauge', 'histogram', 'summary', 'untyped']);
-const SUFFIXES: Record<string, string[]> = { histogram: ['_bucket', '_sum', '_count'], summary: ['_sum', '_count', ''] };
+const SUFFIXES: Record<string, string[]> = {
+  histogram: ['_bucket', '_sum', '_count'],
+  summary: ['_sum', '_count', ''],
+};
 
 export function parsePrometheusText(text: string): Map<string, Family> {
   if (text.length && !text.endsWith('\n')) throw new Error('the exposition must end with a newline');
@@ -46,7 +49,8 @@ export function parsePrometheusText(text: string): Map<string, Family> {
       const meta = /^#\s+(HELP|TYPE)\s+(\S+)(?:\s(.*))?$/.exec(line);
       if (!meta) return; // a comment
       const [, kind, name, rest = ''] = meta;
-      if (!METRIC_NAME.test(name!) || METRIC_NAME.exec(name!)![0] !== name) throw new Error(`line ${lineNo}: bad metric name ${name}`);
+      if (!METRIC_NAME.test(name!) || METRIC_NAME.exec(name!)![0] !== name)
+        throw new Error(`line ${lineNo}: bad metric name ${name}`);
       const family = enter(name!, lineNo);
       if (kind === 'HELP') {
         if (family.help !== undefined) throw new Error(`line ${lineNo}: a second HELP for ${name}`);
@@ -62,7 +66,10 @@ export function parsePrometheusText(text: string): Map<string, Family> {
     const sample = parseSample(line, lineNo);
     const familyName = familyOf(sample.name, families, current);
     const family = enter(familyName, lineNo);
-    const key = `${sample.name}{${Object.entries(sample.labels).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(',')}}`;
+    const key = `${sample.name}{${Object.entries(sample.labels)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+      .join(',')}}`;
     if (series.has(key)) throw new Error(`line ${lineNo}: duplicate series ${key}`);
     series.add(key);
     family.samples.push(sample);
@@ -114,7 +121,8 @@ function parseSample(line: string, lineNo: number): Sample {
   const parts = /^[ \t]+(\S+)(?:[ \t]+(-?\d+))?[ \t]*$/.exec(rest);
   if (!parts) throw new Error(`line ${lineNo}: expected " <value> [timestamp]" after the labels, got "${rest}"`);
   const valueText = parts[1]!;
-  if (!/^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$|^[+-]?Inf$|^NaN$/.test(valueText)) throw new Error(`line ${lineNo}: "${valueText}" is not a number`);
+  if (!/^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$|^[+-]?Inf$|^NaN$/.test(valueText))
+    throw new Error(`line ${lineNo}: "${valueText}" is not a number`);
   return { name, labels, value: Number(valueText.replace('Inf', 'Infinity')) };
 }
 

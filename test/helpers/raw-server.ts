@@ -42,4 +42,6 @@ export async function startRawServer(answer: (head: string) => string): Promise<
 
 /** A raw response with a Content-Length. */
 export const rawResponse = (status: string, body = '', headers: Record<string, string> = {}): string =>
-  `HTTP/1.1 ${status}\r\n${Object.entries({ 'content-length': String(Buffer.byteLength(body)), ...headers }).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n${body}`;
+  `HTTP/1.1 ${status}\r\n${Object.entries({ 'content-length': String(Buffer.byteLength(body)), ...headers })
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('')}\r\n${body}`;

@@ -11,7 +11,13 @@ export const REPO = resolve(import.meta.dirname, '../..');
 
 /** The front page and the manual's pages, as paths relative to the repository. */
 export function docPages(): string[] {
-  return ['README.md', ...readdirSync(resolve(REPO, 'docs')).filter((name) => name.endsWith('.md')).sort().map((name) => `docs/${name}`)];
+  return [
+    'README.md',
+    ...readdirSync(resolve(REPO, 'docs'))
+      .filter((name) => name.endsWith('.md'))
+      .sort()
+      .map((name) => `docs/${name}`),
+  ];
 }
 
 /** The text of a page of the docs (`docs/gateway.md`, `README.md`). */
@@ -22,7 +28,8 @@ export function docPage(path: string): string {
 /** The page of the docs whose text holds `marker`; throws unless exactly one holds it. */
 export function pageWith(marker: string): string {
   const pages = docPages().filter((page) => docPage(page).includes(marker));
-  if (pages.length === 0) throw new Error(`no page of the docs (README.md, docs/*.md) has a block marked ${marker.trim()}`);
+  if (pages.length === 0)
+    throw new Error(`no page of the docs (README.md, docs/*.md) has a block marked ${marker.trim()}`);
   if (pages.length > 1) throw new Error(`the docs mark two blocks ${marker.trim()} (${pages.join(', ')})`);
   return docPage(pages[0]!);
 }
@@ -49,7 +56,8 @@ export function readmeRecipe(name: string, text?: string): string {
  */
 export function withPorts(script: string, ports: Record<number, number>): string {
   const pattern = (from: string) => new RegExp(`(?<![0-9])${from}(?![0-9])`, 'g');
-  for (const from of Object.keys(ports)) if (!pattern(from).test(script)) throw new Error(`the recipe no longer names port ${from}`);
+  for (const from of Object.keys(ports))
+    if (!pattern(from).test(script)) throw new Error(`the recipe no longer names port ${from}`);
   return script.replace(pattern(Object.keys(ports).join('|')), (from) => String(ports[Number(from)]));
 }
 
@@ -63,9 +71,17 @@ export interface RecipeRun {
  * its own process group, which is killed at the end or after `timeoutMs`: what the recipe
  * started in the background never outlives the test.
  */
-export function runRecipe(script: string, options: { cwd: string; env: Record<string, string>; timeoutMs: number }): Promise<RecipeRun> {
+export function runRecipe(
+  script: string,
+  options: { cwd: string; env: Record<string, string>; timeoutMs: number },
+): Promise<RecipeRun> {
   return new Promise((done) => {
-    const child = spawn('bash', ['-eu', '-c', script], { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn('bash', ['-eu', '-c', script], {
+      cwd: options.cwd,
+      env: options.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     let output = '';
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));

@@ -28,7 +28,9 @@ export function sampleParams(operation: string, endpoint: Endpoint): Params {
       return params;
     } catch (error) {
       if (!(error instanceof ValidationError)) throw error;
-      const missing = error.problems.flatMap((p) => [...p.matchAll(/"(\w+)"/g)].map((m) => m[1]!)).filter((n) => n in endpoint.params && params[n] === undefined);
+      const missing = error.problems
+        .flatMap((p) => [...p.matchAll(/"(\w+)"/g)].map((m) => m[1]!))
+        .filter((n) => n in endpoint.params && params[n] === undefined);
       if (!missing.length) throw error;
       // "one of A or B": the first is enough.
       const oneOf = error.problems.find((p) => p.startsWith('one of'));

@@ -40,6 +40,10 @@ export async function startServer(answer: string | Handler, options: { tls?: boo
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   state.url = `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}/`;
-  state.close = () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); });
+  state.close = () =>
+    new Promise((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
   return state;
 }

@@ -24,7 +24,8 @@ export function rr(name: string, type: number, klass: number, ttl: number, data:
   return Buffer.concat([wireName(name), fixed, data]);
 }
 
-export const txtData = (...strings: string[]): Buffer => Buffer.concat(strings.flatMap((s) => [Buffer.from([Buffer.byteLength(s)]), Buffer.from(s)]));
+export const txtData = (...strings: string[]): Buffer =>
+  Buffer.concat(strings.flatMap((s) => [Buffer.from([Buffer.byteLength(s)]), Buffer.from(s)]));
 export const aData = (ip: string): Buffer => Buffer.from(ip.split('.').map(Number));
 
 export interface UpdateShape {
@@ -51,7 +52,9 @@ export function question(name: string, type: number, klass: number): Buffer {
 }
 
 export function updateMessage(shape: UpdateShape): Buffer {
-  const zones = shape.zones ?? [question(shape.zone ?? 'example.com', shape.zoneType ?? TYPE.SOA, shape.zoneClass ?? CLASS.IN)];
+  const zones = shape.zones ?? [
+    question(shape.zone ?? 'example.com', shape.zoneType ?? TYPE.SOA, shape.zoneClass ?? CLASS.IN),
+  ];
   const prerequisites = shape.prerequisites ?? [];
   const updates = shape.updates ?? [];
   const additional = [...(shape.additional ?? []), ...(shape.edns ? [optRecord({ udpSize: shape.edns })] : [])];
@@ -63,7 +66,12 @@ export function updateMessage(shape: UpdateShape): Buffer {
   return Buffer.concat([header, ...zones, ...prerequisites, ...updates, ...additional]);
 }
 
-export const signed = (message: Buffer, key: TsigKey, timeSigned = Math.floor(Date.now() / 1000), fudge = 300): Buffer => signMessage(message, key, undefined, { timeSigned, fudge }).message;
+export const signed = (
+  message: Buffer,
+  key: TsigKey,
+  timeSigned = Math.floor(Date.now() / 1000),
+  fudge = 300,
+): Buffer => signMessage(message, key, undefined, { timeSigned, fudge }).message;
 
 /** The signed message with its TSIG's MAC replaced by `mac` (a truncated or lengthened one). */
 export function withMac(packet: Buffer, mac: Buffer): Buffer {
@@ -80,7 +88,14 @@ export function withMac(packet: Buffer, mac: Buffer): Buffer {
 }
 
 /** What a test looks at in an answer: the full RCODE, the EDE code (if any), the TSIG error and MAC size (if signed). */
-export function outcome(bytes: Buffer): { id: number; rcode: number; ede?: number; edeText?: string; tsigError?: number; macBytes?: number } {
+export function outcome(bytes: Buffer): {
+  id: number;
+  rcode: number;
+  ede?: number;
+  edeText?: string;
+  tsigError?: number;
+  macBytes?: number;
+} {
   const message = decodeMessage(bytes);
   const edns = ednsOf(message);
   const opt = message.additional.find((r) => r.type === 'OPT');

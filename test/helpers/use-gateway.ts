@@ -7,7 +7,13 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import type { TsigKey } from '../../src/dns/wire/tsig.js';
 import { tempDir } from './cli.js';
-import { startGatewayProcess, writeKeysFile, type GatewayProcess, type GatewayProcessOptions, type KeySpec } from './gateway-process.js';
+import {
+  startGatewayProcess,
+  writeKeysFile,
+  type GatewayProcess,
+  type GatewayProcessOptions,
+  type KeySpec,
+} from './gateway-process.js';
 
 export interface GatewaySetup extends Omit<GatewayProcessOptions, 'zone' | 'keysFile' | 'stateDir'> {
   keys: KeySpec[];
@@ -30,8 +36,19 @@ export interface GatewayHandle extends GatewayProcess {
   nsupdateKey(name: string): string;
 }
 
-export function useGateway(setup: () => GatewaySetup | undefined | Promise<GatewaySetup | undefined>, options: { per?: 'test' | 'file' } = {}): GatewayHandle {
-  let current: (GatewayProcess & { dir: string; stateDir: string; keysFile: string; keys: Map<string, TsigKey>; secrets: Map<string, string> }) | undefined;
+export function useGateway(
+  setup: () => GatewaySetup | undefined | Promise<GatewaySetup | undefined>,
+  options: { per?: 'test' | 'file' } = {},
+): GatewayHandle {
+  let current:
+    | (GatewayProcess & {
+        dir: string;
+        stateDir: string;
+        keysFile: string;
+        keys: Map<string, TsigKey>;
+        secrets: Map<string, string>;
+      })
+    | undefined;
   const live = () => {
     if (!current) throw new Error('useGateway: the gateway runs only inside the tests of the file that asked for it');
     return current;
@@ -58,14 +75,30 @@ export function useGateway(setup: () => GatewaySetup | undefined | Promise<Gatew
     return value;
   };
   return {
-    get port() { return live().port; },
-    get endpoint() { return live().endpoint; },
-    get dyndns2() { return live().dyndns2; },
-    get child() { return live().child; },
-    get dir() { return live().dir; },
-    get stateDir() { return live().stateDir; },
-    get keysFile() { return live().keysFile; },
-    get keys() { return live().keys; },
+    get port() {
+      return live().port;
+    },
+    get endpoint() {
+      return live().endpoint;
+    },
+    get dyndns2() {
+      return live().dyndns2;
+    },
+    get child() {
+      return live().child;
+    },
+    get dir() {
+      return live().dir;
+    },
+    get stateDir() {
+      return live().stateDir;
+    },
+    get keysFile() {
+      return live().keysFile;
+    },
+    get keys() {
+      return live().keys;
+    },
     stderr: () => live().stderr(),
     logged: (pattern, boundMs) => live().logged(pattern, boundMs),
     /** Stops it now (the fixture would after the file), and the exit code; null when none was started. */

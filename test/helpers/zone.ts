@@ -14,8 +14,22 @@ import { tempDir } from './cli.js';
 export function emptyZone(sandbox: Sandbox, name: string): SandboxService {
   sandbox.model.services = sandbox.model.services.filter((s) => s.name !== name);
   const service: SandboxService = {
-    name, type: 'Hosting Corporate', productkey: 'corporate', status: 'active', tsCreate: '2026-01-01', tsExpir: '2027-01-01', renewalMode: 'autorenew',
-    php: { enabled: true, version: '8.2' }, parking: false, ftp: [], ddbb: [], subdomain: [], redirect: [], mail: [], mailalias: [], dns: [],
+    name,
+    type: 'Hosting Corporate',
+    productkey: 'corporate',
+    status: 'active',
+    tsCreate: '2026-01-01',
+    tsExpir: '2027-01-01',
+    renewalMode: 'autorenew',
+    php: { enabled: true, version: '8.2' },
+    parking: false,
+    ftp: [],
+    ddbb: [],
+    subdomain: [],
+    redirect: [],
+    mail: [],
+    mailalias: [],
+    dns: [],
   };
   sandbox.model.services.push(service);
   return service;
@@ -37,7 +51,13 @@ export interface ZoneRun {
 /** ddedge main() in this process, with the sandbox's credentials and the given state dir. */
 export async function zoneMain(sandbox: Sandbox, args: string[], env: Record<string, string> = {}): Promise<ZoneRun> {
   const out = { stdout: '', stderr: '' };
-  const io: Io = { stdout: (t) => void (out.stdout += t), stderr: (t) => void (out.stderr += t), env: { ...withApi(sandbox), HOME: tempDir('ddedge-home-'), ...env }, cwd: tempDir('ddedge-cwd-'), isTTY: false };
+  const io: Io = {
+    stdout: (t) => void (out.stdout += t),
+    stderr: (t) => void (out.stderr += t),
+    env: { ...withApi(sandbox), HOME: tempDir('ddedge-home-'), ...env },
+    cwd: tempDir('ddedge-cwd-'),
+    isTTY: false,
+  };
   const code = await main(['zone', ...args], io);
   return { code, ...out };
 }
@@ -53,7 +73,8 @@ export function bindTool(name: 'named-checkzone' | 'named-compilezone'): string 
   try {
     return execFileSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).trim() || undefined;
   } catch {
-    if (process.env.DDEDGE_REQUIRE_TOOLS === '1') throw new Error(`${name} is required (DDEDGE_REQUIRE_TOOLS=1): install bind9-utils`);
+    if (process.env.DDEDGE_REQUIRE_TOOLS === '1')
+      throw new Error(`${name} is required (DDEDGE_REQUIRE_TOOLS=1): install bind9-utils`);
     return undefined;
   }
 }

@@ -13,7 +13,12 @@ import { artefact, BIN, ROOT, run, sandbox, sandboxEnv, tool } from './helpers.j
 
 const X64 = join(BIN, 'ddedge-linux-x64');
 const TAG = 'localhost/ddedge:packaging-test';
-const hasAll = process.arch === 'x64' && process.getuid?.() === 0 && artefact(X64, 'npm run build:binaries') && tool('podman', 'podman') && tool('runc', 'runc');
+const hasAll =
+  process.arch === 'x64' &&
+  process.getuid?.() === 0 &&
+  artefact(X64, 'npm run build:binaries') &&
+  tool('podman', 'podman') &&
+  tool('runc', 'runc');
 const podman = ['podman', '--runtime', 'runc'];
 const limits = ['--ulimit', 'nofile=1024:1024', '--ulimit', 'nproc=1024:1024'];
 
@@ -27,7 +32,9 @@ function freePort(): Promise<number> {
 }
 
 describe.skipIf(!hasAll)('the container image', () => {
-  it('is built from the single executable on scratch, and runs a cycle and the daemon read-only as uid 1000', { timeout: 600_000 }, async () => {
+  it('is built from the single executable on scratch, and runs a cycle and the daemon read-only as uid 1000', {
+    timeout: 600_000,
+  }, async () => {
     const built = spawnSync(join(ROOT, 'packaging/container.sh'), [TAG], { encoding: 'utf8' });
     expect(built.status, built.stderr).toBe(0);
     const config = JSON.parse(execFileSync('podman', ['image', 'inspect', TAG], { encoding: 'utf8' }))[0].Config;
@@ -35,7 +42,11 @@ describe.skipIf(!hasAll)('the container image', () => {
     expect(config.Entrypoint).toEqual(['/usr/local/bin/ddedge']);
     expect(config.Cmd).toEqual(['daemon']);
     // No shell to run.
-    const shell = spawnSync('podman', ['--runtime', 'runc', 'run', '--rm', ...limits, '--entrypoint', '/bin/sh', TAG, '-c', 'true'], { encoding: 'utf8' });
+    const shell = spawnSync(
+      'podman',
+      ['--runtime', 'runc', 'run', '--rm', ...limits, '--entrypoint', '/bin/sh', TAG, '-c', 'true'],
+      { encoding: 'utf8' },
+    );
     expect(shell.status).not.toBe(0);
 
     const box = await sandbox([X64], { PATH: process.env.PATH!, HOME: tempDir() });
@@ -56,7 +67,21 @@ describe.skipIf(!hasAll)('the container image', () => {
       expect([update.code, update.stdout], update.stderr).toEqual([0, 'home.example.com A 81.0.2.15 updated\n']);
 
       const port = await freePort();
-      daemon = spawn('podman', [...base.slice(1), '--name', `ddedge-test-${port}`, TAG, 'daemon', '--ip', '81.0.2.15', '--listen', `127.0.0.1:${port}`], { stdio: ['ignore', 'pipe', 'pipe'] });
+      daemon = spawn(
+        'podman',
+        [
+          ...base.slice(1),
+          '--name',
+          `ddedge-test-${port}`,
+          TAG,
+          'daemon',
+          '--ip',
+          '81.0.2.15',
+          '--listen',
+          `127.0.0.1:${port}`,
+        ],
+        { stdio: ['ignore', 'pipe', 'pipe'] },
+      );
       let healthy: Response | undefined;
       for (let i = 0; i < 120 && !healthy?.ok; i++) {
         healthy = await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => undefined);
@@ -69,7 +94,9 @@ describe.skipIf(!hasAll)('the container image', () => {
       const top = execFileSync('podman', ['top', `ddedge-test-${port}`, 'user'], { encoding: 'utf8' });
       expect(top.trim().split('\n').slice(1)).toEqual(['ddedge']);
       execFileSync('podman', ['stop', '--time', '20', `ddedge-test-${port}`]);
-      const code = await new Promise<number | null>((r) => (daemon!.exitCode !== null ? r(daemon!.exitCode) : daemon!.on('exit', r)));
+      const code = await new Promise<number | null>((r) =>
+        daemon!.exitCode !== null ? r(daemon!.exitCode) : daemon!.on('exit', r),
+      );
       expect(code).toBe(0);
     } finally {
       if (daemon && daemon.exitCode === null) daemon.kill('SIGKILL');
@@ -96,13 +123,19 @@ describe.skipIf(!hasAll)("docs/running.md's container block against the sandbox"
     chmodSync(dir, 0o755);
     try {
       const ports = { 8443: await freePort(), 9464: await freePort() };
-      const recipe = await runRecipe(withPorts(readmeRecipe('container-sandbox'), ports), { cwd: dir, env: { PATH: process.env.PATH!, HOME: dir }, timeoutMs: 300_000 });
+      const recipe = await runRecipe(withPorts(readmeRecipe('container-sandbox'), ports), {
+        cwd: dir,
+        env: { PATH: process.env.PATH!, HOME: dir },
+        timeoutMs: 300_000,
+      });
       expect(recipe.code, recipe.output).toBe(0);
       expect(recipe.output).toContain('home.example.com A 81.0.2.15 updated\n');
       expect(recipe.output).toMatch(/^healthy: /m);
       expect(recipe.output).toMatch(/^healthy$/m);
       // The daemon's first cycle found the address the one-shot run had sent, on the shared volume.
-      expect(readFileSync(join(dir, 'sandbox.log'), 'utf8').match(/GET \/\w+\/ host=home\.example\.com/g)).toHaveLength(1);
+      expect(readFileSync(join(dir, 'sandbox.log'), 'utf8').match(/GET \/\w+\/ host=home\.example\.com/g)).toHaveLength(
+        1,
+      );
       expect(statSync(join(dir, 'dyndns-key')).uid).toBe(1000);
     } finally {
       spawnSync('podman', ['rm', '--force', 'ddedge-try']);

@@ -24,7 +24,8 @@ export function artefact(path: string, how: string): boolean {
 /** Whether a program is on PATH; as artefact(). */
 export function tool(name: string, pkg: string): boolean {
   if (spawnSync('sh', ['-c', `command -v ${name}`]).status === 0) return true;
-  if (process.env.DDEDGE_REQUIRE_TOOLS === '1') throw new Error(`${name} is required (DDEDGE_REQUIRE_TOOLS=1): apt-get install ${pkg}`);
+  if (process.env.DDEDGE_REQUIRE_TOOLS === '1')
+    throw new Error(`${name} is required (DDEDGE_REQUIRE_TOOLS=1): apt-get install ${pkg}`);
   return false;
 }
 
@@ -38,7 +39,13 @@ export function nodelessEnv(extra: Record<string, string> = {}): Record<string, 
 
 export function run(command: string[], env: Record<string, string>, timeout = 60_000): Promise<RunResult> {
   const [file, ...args] = command;
-  const child = spawn(file!, args, { env, cwd: tempDir('ddedge-cwd-'), stdio: ['ignore', 'pipe', 'pipe'], timeout, killSignal: 'SIGKILL' });
+  const child = spawn(file!, args, {
+    env,
+    cwd: tempDir('ddedge-cwd-'),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout,
+    killSignal: 'SIGKILL',
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));
@@ -56,7 +63,10 @@ export interface SandboxInfo {
 }
 
 /** `<command> sandbox --port 0 --json`, once it is listening; stop() ends it with SIGTERM. */
-export async function sandbox(command: string[], env: Record<string, string>): Promise<SandboxInfo & { stop: () => Promise<number | null>; child: ChildProcess }> {
+export async function sandbox(
+  command: string[],
+  env: Record<string, string>,
+): Promise<SandboxInfo & { stop: () => Promise<number | null>; child: ChildProcess }> {
   const [file, ...args] = command;
   const child = spawn(file!, [...args, 'sandbox', '--port', '0', '--json'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';

@@ -13,7 +13,9 @@ import { artefact, BIN, nodelessEnv, ROOT, run, sandbox, sandboxEnv, tool } from
 const X64 = join(BIN, 'ddedge-linux-x64');
 const ARM64 = join(BIN, 'ddedge-linux-arm64');
 const HOW = 'npm run build:binaries';
-const VERSION = (JSON.parse(readFileSync(join(import.meta.dirname, '../../package.json'), 'utf8')) as { version: string }).version;
+const VERSION = (
+  JSON.parse(readFileSync(join(import.meta.dirname, '../../package.json'), 'utf8')) as { version: string }
+).version;
 const hasX64 = process.arch === 'x64' && artefact(X64, HOW);
 
 describe('the single executables', () => {
@@ -24,7 +26,12 @@ describe('the single executables', () => {
     expect(sums.map((line) => line.split('  ')[1]).sort()).toEqual(names);
     for (const line of sums) {
       const [sum, name] = line.split('  ') as [string, string];
-      expect(createHash('sha256').update(readFileSync(join(BIN, name))).digest('hex'), name).toBe(sum);
+      expect(
+        createHash('sha256')
+          .update(readFileSync(join(BIN, name)))
+          .digest('hex'),
+        name,
+      ).toBe(sum);
     }
   });
 });
@@ -50,7 +57,10 @@ describe.skipIf(!hasX64)('ddedge-linux-x64 with no Node.js on PATH', () => {
       expect(status.code).toBe(0);
       expect(status.stdout).toContain('81.0.2.15');
 
-      const api = await run([X64, 'api', 'service', 'dnslist', '--serviceName', 'example.com', '--filterType', 'A'], env);
+      const api = await run(
+        [X64, 'api', 'service', 'dnslist', '--serviceName', 'example.com', '--filterType', 'A'],
+        env,
+      );
       expect(api.code, api.stderr).toBe(0);
       const records = JSON.stringify(JSON.parse(api.stdout));
       expect(records).toContain('81.0.2.15');
@@ -69,7 +79,12 @@ describe.skipIf(!hasX64)('ddedge-linux-x64 with no Node.js on PATH', () => {
   });
 
   it('carries the code cache its own Node made: a cycle writes no cache of its own', async () => {
-    const env = nodelessEnv({ DDEDGE_HOSTS: 'home.example.com', DDEDGE_DYNDNS_USER: 'u', DDEDGE_DYNDNS_KEY: 'k', DDEDGE_STATE_DIR: tempDir() });
+    const env = nodelessEnv({
+      DDEDGE_HOSTS: 'home.example.com',
+      DDEDGE_DYNDNS_USER: 'u',
+      DDEDGE_DYNDNS_KEY: 'k',
+      DDEDGE_STATE_DIR: tempDir(),
+    });
     const cycle = await run([X64, 'update', '--ip', '81.0.2.15', '--dry-run'], env);
     expect([cycle.code, cycle.stdout, cycle.stderr]).toEqual([0, 'home.example.com A 81.0.2.15 would-update\n', '']);
     // The launcher saves a cache only for chunks it found none for (bootstrap/launcher.ts).
@@ -83,27 +98,38 @@ describe.skipIf(!hasX64)('ddedge-linux-x64 with no Node.js on PATH', () => {
     // Each runs its own Node; each took the other's folder for a stale Node's and removed it.
     const env = nodelessEnv();
     const npmCopy = [process.execPath, join(ROOT, 'dist', 'ddedge.mjs')];
-    for (const command of [[X64], npmCopy, [X64], npmCopy]) expect((await run([...command, '--help'], env)).code).toBe(0);
+    for (const command of [[X64], npmCopy, [X64], npmCopy])
+      expect((await run([...command, '--help'], env)).code).toBe(0);
     const folders = readdirSync(join(env.HOME!, '.cache', 'ddedge')).sort();
     expect(folders).toEqual([expect.stringMatching(/^sea-v\d+\.\d+\.\d+-x64$/), `${process.version}-${process.arch}`]);
-    for (const folder of folders) expect(readdirSync(join(env.HOME!, '.cache', 'ddedge', folder)).length).toBeGreaterThan(0);
+    for (const folder of folders)
+      expect(readdirSync(join(env.HOME!, '.cache', 'ddedge', folder)).length).toBeGreaterThan(0);
   });
 });
 
 const qemu = 'qemu-aarch64-static';
 const cross = '/usr/aarch64-linux-gnu';
-const hasArm64 = artefact(ARM64, HOW) && tool(qemu, 'qemu-user-static') && artefact(join(cross, 'lib', 'libstdc++.so.6'), 'apt-get install libc6-arm64-cross libstdc++6-arm64-cross libgcc-s1-arm64-cross libatomic1-arm64-cross');
+const hasArm64 =
+  artefact(ARM64, HOW) &&
+  tool(qemu, 'qemu-user-static') &&
+  artefact(
+    join(cross, 'lib', 'libstdc++.so.6'),
+    'apt-get install libc6-arm64-cross libstdc++6-arm64-cross libgcc-s1-arm64-cross libatomic1-arm64-cross',
+  );
 
 describe.skipIf(!hasArm64)('ddedge-linux-arm64 under qemu-user-static', () => {
   // qemu's -L gives the emulated program the arm64 C libraries; `qemu` is on the test's PATH
   // only through its absolute path: no Node.js either.
-  const qemuPath = (process.env.PATH ?? '').split(':').map((dir) => join(dir, qemu)).find((file) => {
-    try {
-      return readFileSync(file).length > 0;
-    } catch {
-      return false;
-    }
-  })!;
+  const qemuPath = (process.env.PATH ?? '')
+    .split(':')
+    .map((dir) => join(dir, qemu))
+    .find((file) => {
+      try {
+        return readFileSync(file).length > 0;
+      } catch {
+        return false;
+      }
+    })!;
   const arm64 = [qemuPath, '-L', cross, ARM64];
 
   it('prints its version', async () => {
@@ -112,7 +138,11 @@ describe.skipIf(!hasArm64)('ddedge-linux-arm64 under qemu-user-static', () => {
   });
 
   it("prints its version run as docs/development.md's recipe runs it (qemu's -L, then QEMU_LD_PREFIX)", async () => {
-    const recipe = await runRecipe(readmeRecipe('arm64-qemu'), { cwd: ROOT, env: { PATH: process.env.PATH ?? '', HOME: tempDir() }, timeoutMs: 600_000 });
+    const recipe = await runRecipe(readmeRecipe('arm64-qemu'), {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: tempDir() },
+      timeoutMs: 600_000,
+    });
     expect([recipe.code, recipe.output]).toEqual([0, `${VERSION}\n${VERSION}\n`]);
   });
 

@@ -50,22 +50,30 @@ const fieldName = (prefix: string, key: string) => `${prefix}${capital(key)}`;
 /** The API's name of a contact field: `<prefix><Field>` (ownerContactFirstName, FirstName). */
 export type ContactFieldName<Prefix extends string> = `${Prefix}${Capitalize<keyof ContactInput>}`;
 /** A contact's parameters, by name, so that the SDK's types know every one of them. */
-export type ContactParams<Prefix extends string, WithId extends boolean> = { [K in ContactFieldName<Prefix>]: ParamSpec<string> } & (WithId extends true
-  ? { [K in `${Prefix}ID`]: ParamSpec<string> }
-  : unknown);
+export type ContactParams<Prefix extends string, WithId extends boolean> = {
+  [K in ContactFieldName<Prefix>]: ParamSpec<string>;
+} & (WithId extends true ? { [K in `${Prefix}ID`]: ParamSpec<string> } : unknown);
 
 /** The parameters of one contact: `<prefix>ID` (unless bare) and the 14 data fields. */
-export function contactParams<const Prefix extends string, WithId extends boolean = true>(prefix: Prefix, withId: WithId = true as WithId): ContactParams<Prefix, WithId> {
+export function contactParams<const Prefix extends string, WithId extends boolean = true>(
+  prefix: Prefix,
+  withId: WithId = true as WithId,
+): ContactParams<Prefix, WithId> {
   const params: Record<string, ParamSpec> = {};
   if (withId) params[`${prefix}ID`] = str('existing contact ID (instead of the data fields)');
-  for (const key of KEYS) params[fieldName(prefix, key)] = { ...FIELDS[key].spec, required: !withId && FIELDS[key].required ? true : undefined };
+  for (const key of KEYS)
+    params[fieldName(prefix, key)] = {
+      ...FIELDS[key].spec,
+      required: !withId && FIELDS[key].required ? true : undefined,
+    };
   return params as ContactParams<Prefix, WithId>;
 }
 
 /** contact/create's bare fields (FirstName…) from the camelCase contact the SDK takes everywhere. */
 export function contactFromInput(params: Params): Params {
   const out: Params = {};
-  for (const [key, value] of Object.entries(params)) out[(KEYS as string[]).includes(key) ? fieldName('', key) : key] = value;
+  for (const [key, value] of Object.entries(params))
+    out[(KEYS as string[]).includes(key) ? fieldName('', key) : key] = value;
   return out;
 }
 
@@ -84,10 +92,13 @@ export function contactRules(prefix: string, mandatory: boolean, withId = true):
       describe: `${prefix || 'contact'}: ${withId ? 'an ID or ' : ''}the full data${mandatory ? ' (required)' : ''}`,
       check: (p) => {
         if (!usesData(p)) return undefined;
-        const missing = KEYS.filter((k) => FIELDS[k].required && !given(p, fieldName(prefix, k))).map((k) => fieldName(prefix, k));
+        const missing = KEYS.filter((k) => FIELDS[k].required && !given(p, fieldName(prefix, k))).map((k) =>
+          fieldName(prefix, k),
+        );
         if (!missing.length) return undefined;
         const list = missing.map((m) => `"${m}"`).join(', ');
-        if (mandatory && !dataGiven(p)) return `${withId ? `"${idName}" or ` : ''}the contact's data is required: ${list}`;
+        if (mandatory && !dataGiven(p))
+          return `${withId ? `"${idName}" or ` : ''}the contact's data is required: ${list}`;
         return `contact data incomplete: ${list} required`;
       },
     },
@@ -95,12 +106,18 @@ export function contactRules(prefix: string, mandatory: boolean, withId = true):
   const type = fieldName(prefix, 'type');
   rules.push({
     describe: `${fieldName(prefix, 'orgName')} is required when ${type} is organization`,
-    check: (p) => (usesData(p) && p[type] === 'organization' && !given(p, fieldName(prefix, 'orgName')) ? `"${fieldName(prefix, 'orgName')}" is required when "${type}" is organization` : undefined),
+    check: (p) =>
+      usesData(p) && p[type] === 'organization' && !given(p, fieldName(prefix, 'orgName'))
+        ? `"${fieldName(prefix, 'orgName')}" is required when "${type}" is organization`
+        : undefined,
   });
   rules.push({
     describe: `${fieldName(prefix, 'orgType')} is required for organizations in ES`,
     check: (p) =>
-      usesData(p) && p[type] === 'organization' && p[fieldName(prefix, 'country')] === 'ES' && !given(p, fieldName(prefix, 'orgType'))
+      usesData(p) &&
+      p[type] === 'organization' &&
+      p[fieldName(prefix, 'country')] === 'ES' &&
+      !given(p, fieldName(prefix, 'orgType'))
         ? `"${fieldName(prefix, 'orgType')}" is required for an organization in ES (table es_juridic)`
         : undefined,
   });

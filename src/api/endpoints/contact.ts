@@ -41,7 +41,8 @@ export const contact = {
     describe: 'Create a contact',
     params: contactParams('', false),
     rules: contactRules('', true, false),
-    // The SDK takes the contact as everywhere else ({ type, firstName, … }); the API names the fields Type, FirstName, ….
+    // The SDK takes the contact as everywhere else ({ type, firstName, … }); the API names the fields Type, FirstName,
+    // ….
     prepare: contactFromInput,
   }),
   list: op<{ queryInfo: QueryInfo; contacts: ContactSummary[] }>()({

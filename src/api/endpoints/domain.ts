@@ -1,51 +1,172 @@
-import { bool, formats, int, listLength, oneOf, oneOfParams, required, requiredIf, str, type ParamSpec } from '../params.js';
+import {
+  bool,
+  formats,
+  int,
+  listLength,
+  oneOf,
+  oneOfParams,
+  required,
+  requiredIf,
+  str,
+  type ParamSpec,
+} from '../params.js';
 import { contactParams, contactRules, type ContactParams } from './contact-fields.js';
 import type { Contact } from './contact.js';
 import { op, paging, type QueryInfo } from './types.js';
 
 /** Includes `expired-prendingdelete`, a spelling the real service has answered with. */
 export const DOMAIN_STATUS = [
-  'register-init', 'register-pending', 'register-cancel', 'transfer-init', 'transfer-pending', 'transfer-cancel', 'inactive', 'active',
-  'renewed', 'expired-renewgrace', 'expired-redemption', 'expired-pendingdelete', 'expired-prendingdelete',
+  'register-init',
+  'register-pending',
+  'register-cancel',
+  'transfer-init',
+  'transfer-pending',
+  'transfer-cancel',
+  'inactive',
+  'active',
+  'renewed',
+  'expired-renewgrace',
+  'expired-redemption',
+  'expired-pendingdelete',
+  'expired-prendingdelete',
 ] as const;
 export const RENEWAL_MODES = ['autorenew', 'manual', 'letexpire'] as const;
-export const TRANSFER_STATUS = ['init', 'queued', 'set-auth', 'pending-auth', 'pending-foa', 'pending-tag', 'pending-registry', 'cancelled', 'completed'] as const;
+export const TRANSFER_STATUS = [
+  'init',
+  'queued',
+  'set-auth',
+  'pending-auth',
+  'pending-foa',
+  'pending-tag',
+  'pending-registry',
+  'cancelled',
+  'completed',
+] as const;
 export const OWNER_VERIFICATION = ['verified', 'notapplicable', 'inprocess', 'failed'] as const;
 const INFO_TYPES = ['status', 'contact', 'nameservers', 'authcode', 'service', 'gluerecords', 'dnssec'] as const;
-const UPDATE_TYPES = ['contact', 'nameservers', 'transferBlock', 'block', 'whoisPrivacy', 'viewWhois', 'renewalMode', 'tag'] as const;
+const UPDATE_TYPES = [
+  'contact',
+  'nameservers',
+  'transferBlock',
+  'block',
+  'whoisPrivacy',
+  'viewWhois',
+  'renewalMode',
+  'tag',
+] as const;
 export const CONTACT_ROLES = ['owner', 'admin', 'tech', 'billing'] as const;
 
-export interface DomainSummary { name: string; status: (typeof DOMAIN_STATUS)[number]; tld: string; tsExpir: string; domainID: number }
-export interface Nameserver { order: number; name: string; ipv4: string }
-export interface GlueRecord { name: string; ipv4: string; ipv6?: string }
-export interface DnssecEntry { keytag: number; algorithm: number; digesttype: number; digest: string }
-export interface DomainInfo extends DomainSummary {
-  tsCreate?: string; renewable?: boolean; renewalMode?: (typeof RENEWAL_MODES)[number]; modifyBlock?: boolean; transferBlock?: boolean;
-  whoisPrivacy?: boolean; viewWhois?: boolean; authcodeCheck?: boolean; serviceAssociated?: boolean; tag?: string;
-  ownerverification?: (typeof OWNER_VERIFICATION)[number]; transferStatus?: (typeof TRANSFER_STATUS)[number];
-  contactOwner?: Contact; contactAdmin?: Contact; contactTech?: Contact; contactBilling?: Contact;
-  defaultNS?: boolean; nameservers?: Nameserver[]; authcode?: string;
-  service?: { name: string; type: string; productkey: string; status: string; tsExpir: string };
-  gluerecords?: GlueRecord[]; dnssec?: { active: boolean; entries: DnssecEntry[] };
+export interface DomainSummary {
+  name: string;
+  status: (typeof DOMAIN_STATUS)[number];
+  tld: string;
+  tsExpir: string;
+  domainID: number;
 }
-export interface Billing { total: number; currency: string }
-export interface CheckData { domains: { name: string; punycode: string; tld: string; available: boolean; premium: boolean; price: number; currency: string }[] }
-export interface TransferCheckData { domains: { name: string; punycode: string; tld: string; transferavail: boolean; transfermsg: string[]; price: number; currency: string }[] }
-export interface CreateData { billing: Billing; domains: (DomainSummary & { period?: number; inPromo?: boolean })[] }
-export interface RenewData { billing: Billing; domains: (DomainSummary & { renewPeriod: number; inPromo?: boolean })[] }
-export interface HistoryEntry { ts: string; ip: string; user?: string; title: string; message: string }
-export interface DeletedDomain { name: string; tld: string; tsDeleted: string; domainID: number; info: string }
+export interface Nameserver {
+  order: number;
+  name: string;
+  ipv4: string;
+}
+export interface GlueRecord {
+  name: string;
+  ipv4: string;
+  ipv6?: string;
+}
+export interface DnssecEntry {
+  keytag: number;
+  algorithm: number;
+  digesttype: number;
+  digest: string;
+}
+export interface DomainInfo extends DomainSummary {
+  tsCreate?: string;
+  renewable?: boolean;
+  renewalMode?: (typeof RENEWAL_MODES)[number];
+  modifyBlock?: boolean;
+  transferBlock?: boolean;
+  whoisPrivacy?: boolean;
+  viewWhois?: boolean;
+  authcodeCheck?: boolean;
+  serviceAssociated?: boolean;
+  tag?: string;
+  ownerverification?: (typeof OWNER_VERIFICATION)[number];
+  transferStatus?: (typeof TRANSFER_STATUS)[number];
+  contactOwner?: Contact;
+  contactAdmin?: Contact;
+  contactTech?: Contact;
+  contactBilling?: Contact;
+  defaultNS?: boolean;
+  nameservers?: Nameserver[];
+  authcode?: string;
+  service?: { name: string; type: string; productkey: string; status: string; tsExpir: string };
+  gluerecords?: GlueRecord[];
+  dnssec?: { active: boolean; entries: DnssecEntry[] };
+}
+export interface Billing {
+  total: number;
+  currency: string;
+}
+export interface CheckData {
+  domains: {
+    name: string;
+    punycode: string;
+    tld: string;
+    available: boolean;
+    premium: boolean;
+    price: number;
+    currency: string;
+  }[];
+}
+export interface TransferCheckData {
+  domains: {
+    name: string;
+    punycode: string;
+    tld: string;
+    transferavail: boolean;
+    transfermsg: string[];
+    price: number;
+    currency: string;
+  }[];
+}
+export interface CreateData {
+  billing: Billing;
+  domains: (DomainSummary & { period?: number; inPromo?: boolean })[];
+}
+export interface RenewData {
+  billing: Billing;
+  domains: (DomainSummary & { renewPeriod: number; inPromo?: boolean })[];
+}
+export interface HistoryEntry {
+  ts: string;
+  ip: string;
+  user?: string;
+  title: string;
+  message: string;
+}
+export interface DeletedDomain {
+  name: string;
+  tld: string;
+  tsDeleted: string;
+  domainID: number;
+  info: string;
+}
 
 const domainOrId = { domain: str('domain name'), domainID: int('domain ID') };
 const byDomain = oneOfParams('domain', 'domainID');
 type RoleContactParams = ContactParams<`${(typeof CONTACT_ROLES)[number]}Contact`, true>;
-const contactsParams = (): RoleContactParams => Object.assign({}, ...CONTACT_ROLES.map((r) => contactParams(`${r}Contact`))) as RoleContactParams;
-const contactsRules = (ownerRequired: boolean) => CONTACT_ROLES.flatMap((r) => contactRules(`${r}Contact`, ownerRequired && r === 'owner'));
+const contactsParams = (): RoleContactParams =>
+  Object.assign({}, ...CONTACT_ROLES.map((r) => contactParams(`${r}Contact`))) as RoleContactParams;
+const contactsRules = (ownerRequired: boolean) =>
+  CONTACT_ROLES.flatMap((r) => contactRules(`${r}Contact`, ownerRequired && r === 'owner'));
 const nameserversRule = (keywords: readonly string[]) => listLength('nameservers', 2, 7, keywords);
 const nameserversParam = (describe: string) => str(describe);
 
 /** TLD-specific extras (aero, ru, fr, jobs, travel/pro/law…, xxx) accepted by create; jobs and ru also by transfer. */
-type JobsParams = Record<`jobs${'Owner' | 'Admin' | 'Tech' | 'Billing'}${'IsAssocMember' | 'Website' | 'Title' | 'Industrytype'}`, ParamSpec<string> | ParamSpec<boolean>>;
+type JobsParams = Record<
+  `jobs${'Owner' | 'Admin' | 'Tech' | 'Billing'}${'IsAssocMember' | 'Website' | 'Title' | 'Industrytype'}`,
+  ParamSpec<string> | ParamSpec<boolean>
+>;
 const jobsParams = (): JobsParams => {
   const params: Record<string, ParamSpec> = {};
   for (const role of ['Owner', 'Admin', 'Tech', 'Billing']) {
@@ -77,23 +198,52 @@ const createExtras = {
   xxxEmail: str('e-mail for community registration (.xxx, class default)', formats.email),
   xxxId: str('community registry member ID (.xxx, class membership)'),
 };
-const aeroRules = [requiredIf('aeroPass', (p) => Boolean(p.aeroId), 'with aeroId'), requiredIf('aeroId', (p) => Boolean(p.aeroPass), 'with aeroPass')];
+const aeroRules = [
+  requiredIf('aeroPass', (p) => Boolean(p.aeroId), 'with aeroId'),
+  requiredIf('aeroId', (p) => Boolean(p.aeroPass), 'with aeroPass'),
+];
 const xxxRules = [
   requiredIf('xxxName', (p) => p.xxxClass === 'default', 'when xxxClass is default'),
   requiredIf('xxxEmail', (p) => p.xxxClass === 'default', 'when xxxClass is default'),
   requiredIf('xxxId', (p) => p.xxxClass === 'membership', 'when xxxClass is membership'),
 ];
 const ruRules = ['ruIssuer', 'ruIssuerDate', 'ownerDateOfBirth'].map((name) =>
-  requiredIf(name, (p) => p.ownerContactType === 'individual' && ['ruIssuer', 'ruIssuerDate', 'ownerDateOfBirth'].some((n) => Boolean(p[n])), 'for an individual .ru owner (with the other ru fields)'),
+  requiredIf(
+    name,
+    (p) =>
+      p.ownerContactType === 'individual' &&
+      ['ruIssuer', 'ruIssuerDate', 'ownerDateOfBirth'].some((n) => Boolean(p[n])),
+    'for an individual .ru owner (with the other ru fields)',
+  ),
 );
 
 const summary = <R = DomainSummary & { messages?: string[] }>() => op<R>();
-const glueParams = (withIps: boolean) => ({ ...domainOrId, name: required(str('DNS server host name')), ...(withIps ? { ipv4: required(str('IPv4 address')), ipv6: str('IPv6 address') } : {}) });
-const dnssecParams = { ...domainOrId, keytag: required(int()), algorithm: required(int()), digesttype: required(int()), digest: required(str()) };
+const glueParams = (withIps: boolean) => ({
+  ...domainOrId,
+  name: required(str('DNS server host name')),
+  ...(withIps ? { ipv4: required(str('IPv4 address')), ipv6: str('IPv6 address') } : {}),
+});
+const dnssecParams = {
+  ...domainOrId,
+  keytag: required(int()),
+  algorithm: required(int()),
+  digesttype: required(int()),
+  digest: required(str()),
+};
 
 export const domain = {
-  check: op<CheckData>()({ action: 'check', describe: 'Availability and price (abusive use may ban the account)', params: { domain: required(str('domain, in punycode', formats.domain)) }, idempotent: true }),
-  checkForTransfer: op<TransferCheckData>()({ action: 'checkfortransfer', describe: 'Whether a domain can be transferred in, and the price', params: { domain: required(str('domain, in punycode', formats.domain)) }, idempotent: true }),
+  check: op<CheckData>()({
+    action: 'check',
+    describe: 'Availability and price (abusive use may ban the account)',
+    params: { domain: required(str('domain, in punycode', formats.domain)) },
+    idempotent: true,
+  }),
+  checkForTransfer: op<TransferCheckData>()({
+    action: 'checkfortransfer',
+    describe: 'Whether a domain can be transferred in, and the price',
+    params: { domain: required(str('domain, in punycode', formats.domain)) },
+    idempotent: true,
+  }),
   create: op<CreateData>()({
     action: 'create',
     describe: 'Register a domain (spends balance; domain/check first)',
@@ -133,7 +283,7 @@ export const domain = {
   }),
   update: summary()({
     action: 'update',
-    describe: "Change one aspect of a domain, chosen by updateType",
+    describe: 'Change one aspect of a domain, chosen by updateType',
     params: {
       ...domainOrId,
       updateType: required(oneOf(UPDATE_TYPES)),
@@ -149,7 +299,9 @@ export const domain = {
     rules: [
       byDomain,
       nameserversRule(['default']),
-      ...(['nameservers', 'transferBlock', 'block', 'whoisPrivacy', 'viewWhois', 'renewalMode', 'tag'] as const).map((name) => requiredIf(name, (p) => p.updateType === name, `when updateType is ${name}`)),
+      ...(['nameservers', 'transferBlock', 'block', 'whoisPrivacy', 'viewWhois', 'renewalMode', 'tag'] as const).map(
+        (name) => requiredIf(name, (p) => p.updateType === name, `when updateType is ${name}`),
+      ),
       ...contactsRules(false),
     ],
     contactRoles: CONTACT_ROLES,
@@ -170,9 +322,25 @@ export const domain = {
     contactRoles: CONTACT_ROLES,
     idempotent: true,
   }),
-  glueRecordCreate: summary<DomainSummary & { gluerecords: GlueRecord[] }>()({ action: 'gluerecordcreate', describe: 'Create a glue record', params: glueParams(true), rules: [byDomain] }),
-  glueRecordUpdate: summary<DomainSummary & { gluerecords: GlueRecord[] }>()({ action: 'gluerecordupdate', describe: 'Change a glue record', params: glueParams(true), rules: [byDomain], idempotent: true }),
-  glueRecordDelete: summary<DomainSummary & { gluerecords: GlueRecord[] }>()({ action: 'gluerecorddelete', describe: 'Delete a glue record', params: glueParams(false), rules: [byDomain] }),
+  glueRecordCreate: summary<DomainSummary & { gluerecords: GlueRecord[] }>()({
+    action: 'gluerecordcreate',
+    describe: 'Create a glue record',
+    params: glueParams(true),
+    rules: [byDomain],
+  }),
+  glueRecordUpdate: summary<DomainSummary & { gluerecords: GlueRecord[] }>()({
+    action: 'gluerecordupdate',
+    describe: 'Change a glue record',
+    params: glueParams(true),
+    rules: [byDomain],
+    idempotent: true,
+  }),
+  glueRecordDelete: summary<DomainSummary & { gluerecords: GlueRecord[] }>()({
+    action: 'gluerecorddelete',
+    describe: 'Delete a glue record',
+    params: glueParams(false),
+    rules: [byDomain],
+  }),
   list: op<{ queryInfo: QueryInfo; domains: DomainInfo[] }>()({
     action: 'list',
     describe: 'List domains',
@@ -191,12 +359,47 @@ export const domain = {
     listKey: 'domains',
     idempotent: true,
   }),
-  getInfo: op<DomainInfo>()({ action: 'getinfo', describe: "A domain's data, by infoType", params: { ...domainOrId, infoType: oneOf(INFO_TYPES, 'default status') }, rules: [byDomain], idempotent: true }),
-  getAuthcode: op<DomainSummary & { authcode: string }>()({ action: 'getauthcode', describe: "A domain's authcode", params: domainOrId, rules: [byDomain], idempotent: true }),
-  getNameservers: op<DomainSummary & { defaultNS: boolean; nameservers: Nameserver[] }>()({ action: 'getnameservers', describe: "A domain's nameservers", params: domainOrId, rules: [byDomain], idempotent: true }),
-  getGlueRecords: op<DomainSummary & { gluerecords: GlueRecord[] }>()({ action: 'getgluerecords', describe: "A domain's glue records", params: domainOrId, rules: [byDomain], idempotent: true }),
-  getDnssec: op<DomainSummary & { dnssec: { active: boolean; entries: DnssecEntry[] } }>()({ action: 'getdnssec', describe: "A domain's DNSSEC entries", params: domainOrId, rules: [byDomain], idempotent: true }),
-  whois: op<{ domain: string; whoisData: string }>()({ action: 'whois', describe: 'Public Whois of a domain of the account', params: { domain: required(str('domain, in punycode', formats.domain)) }, idempotent: true }),
+  getInfo: op<DomainInfo>()({
+    action: 'getinfo',
+    describe: "A domain's data, by infoType",
+    params: { ...domainOrId, infoType: oneOf(INFO_TYPES, 'default status') },
+    rules: [byDomain],
+    idempotent: true,
+  }),
+  getAuthcode: op<DomainSummary & { authcode: string }>()({
+    action: 'getauthcode',
+    describe: "A domain's authcode",
+    params: domainOrId,
+    rules: [byDomain],
+    idempotent: true,
+  }),
+  getNameservers: op<DomainSummary & { defaultNS: boolean; nameservers: Nameserver[] }>()({
+    action: 'getnameservers',
+    describe: "A domain's nameservers",
+    params: domainOrId,
+    rules: [byDomain],
+    idempotent: true,
+  }),
+  getGlueRecords: op<DomainSummary & { gluerecords: GlueRecord[] }>()({
+    action: 'getgluerecords',
+    describe: "A domain's glue records",
+    params: domainOrId,
+    rules: [byDomain],
+    idempotent: true,
+  }),
+  getDnssec: op<DomainSummary & { dnssec: { active: boolean; entries: DnssecEntry[] } }>()({
+    action: 'getdnssec',
+    describe: "A domain's DNSSEC entries",
+    params: domainOrId,
+    rules: [byDomain],
+    idempotent: true,
+  }),
+  whois: op<{ domain: string; whoisData: string }>()({
+    action: 'whois',
+    describe: 'Public Whois of a domain of the account',
+    params: { domain: required(str('domain, in punycode', formats.domain)) },
+    idempotent: true,
+  }),
   getHistory: op<DomainSummary & { queryInfo: QueryInfo; history: HistoryEntry[] }>()({
     action: 'gethistory',
     describe: "A domain's history",
@@ -205,17 +408,52 @@ export const domain = {
     listKey: 'history',
     idempotent: true,
   }),
-  listDeleted: op<{ queryInfo: QueryInfo; domains: DeletedDomain[] }>()({ action: 'listdeleted', describe: 'Deleted domains', params: { ...paging }, listKey: 'domains', idempotent: true }),
-  dnssecCreate: summary<DomainSummary & { dnssec: { active: boolean; entries: DnssecEntry[] } }>()({ action: 'dnsseccreate', describe: 'Add a DNSSEC entry', params: dnssecParams, rules: [byDomain] }),
-  dnssecDelete: summary<DomainSummary & { dnssec: { active: boolean; entries: DnssecEntry[] } }>()({ action: 'dnssecdelete', describe: 'Remove a DNSSEC entry', params: dnssecParams, rules: [byDomain] }),
+  listDeleted: op<{ queryInfo: QueryInfo; domains: DeletedDomain[] }>()({
+    action: 'listdeleted',
+    describe: 'Deleted domains',
+    params: { ...paging },
+    listKey: 'domains',
+    idempotent: true,
+  }),
+  dnssecCreate: summary<DomainSummary & { dnssec: { active: boolean; entries: DnssecEntry[] } }>()({
+    action: 'dnsseccreate',
+    describe: 'Add a DNSSEC entry',
+    params: dnssecParams,
+    rules: [byDomain],
+  }),
+  dnssecDelete: summary<DomainSummary & { dnssec: { active: boolean; entries: DnssecEntry[] } }>()({
+    action: 'dnssecdelete',
+    describe: 'Remove a DNSSEC entry',
+    params: dnssecParams,
+    rules: [byDomain],
+  }),
   renew: op<RenewData>()({
     action: 'renew',
     describe: 'Renew a domain (spends balance)',
-    params: { ...domainOrId, curExpDate: required(str('current expiry date', formats.date)), period: int('years (default: the TLD minimum)', { min: 1, max: 10 }) },
+    params: {
+      ...domainOrId,
+      curExpDate: required(str('current expiry date', formats.date)),
+      period: int('years (default: the TLD minimum)', { min: 1, max: 10 }),
+    },
     rules: [byDomain],
     spends: true,
   }),
-  resendVerificationMail: summary()({ action: 'resendverificationmail', describe: "Resend the owner's verification mail", params: domainOrId, rules: [byDomain] }),
-  resendFoaMail: summary()({ action: 'resendfoamail', describe: 'Resend the FOA authorization mail', params: domainOrId, rules: [byDomain] }),
-  resetFoa: summary()({ action: 'resetfoa', describe: 'Restart the transfer authorization (only during a transfer)', params: domainOrId, rules: [byDomain] }),
+  resendVerificationMail: summary()({
+    action: 'resendverificationmail',
+    describe: "Resend the owner's verification mail",
+    params: domainOrId,
+    rules: [byDomain],
+  }),
+  resendFoaMail: summary()({
+    action: 'resendfoamail',
+    describe: 'Resend the FOA authorization mail',
+    params: domainOrId,
+    rules: [byDomain],
+  }),
+  resetFoa: summary()({
+    action: 'resetfoa',
+    describe: 'Restart the transfer authorization (only during a transfer)',
+    params: domainOrId,
+    rules: [byDomain],
+  }),
 };

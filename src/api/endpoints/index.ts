@@ -28,5 +28,7 @@ export function operations(): Operation[] {
 
 /** Finds an operation by the API's own action name (`getinfo`) or the SDK's method name (`getInfo`). */
 export function findOperation(module: string, action: string): Operation | undefined {
-  return operations().find((o) => o.module === module && (o.endpoint.action === action.toLowerCase() || o.method === action));
+  return operations().find(
+    (o) => o.module === module && (o.endpoint.action === action.toLowerCase() || o.method === action),
+  );
 }

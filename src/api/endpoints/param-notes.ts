@@ -65,6 +65,9 @@ export function noteFor(name: string): string | undefined {
 
 /** The parameters with a description each: their own, else the note for their name. */
 export function describedParams<P extends Record<string, ParamSpec>>(params: P): P {
-  const entries = Object.entries(params).map(([name, spec]) => [name, spec.describe ? spec : { ...spec, describe: noteFor(name) }]);
+  const entries = Object.entries(params).map(([name, spec]) => [
+    name,
+    spec.describe ? spec : { ...spec, describe: noteFor(name) },
+  ]);
   return Object.fromEntries(entries) as P;
 }

@@ -8,23 +8,70 @@ export const SSL_CONTACT_ROLES = ['adminContact', 'techContact', 'orgContact'] a
 const INFO_TYPES = ['status', 'ssldata', 'validationStatus', 'pfx', 'der', 'p7b', 'zip', 'pem'] as const;
 const MAX_ALT_NAMES = 100;
 
-export interface CsrData { csrData: string; csrKey?: string; commonName: string; organizationName: string; organizationalUnitName: string; countryName: string; stateOrProvinceName: string; localityName: string; emailAddress: string }
-export interface SslProduct {
-  productID: number; productName: string; brandName: string; validationType: string; isMultiDomain: boolean; isWildcard: boolean; isTrial: boolean;
-  numDomains: number; keyLength: number; encryption: number; create: { create: number; years: number; isPromo?: boolean }; renew: { create: number; years: number; isPromo?: boolean };
-  trialPeriod?: string; sanMaxDomains?: number; sanPrice?: number;
+export interface CsrData {
+  csrData: string;
+  csrKey?: string;
+  commonName: string;
+  organizationName: string;
+  organizationalUnitName: string;
+  countryName: string;
+  stateOrProvinceName: string;
+  localityName: string;
+  emailAddress: string;
 }
-export interface Certificate { certificateID: number; commonName: string; status: string; renewable: boolean; productID: number; sanMaxDomains?: number; tsCreate: string; tsExpir: string; alternativeNames: string[] }
+export interface SslProduct {
+  productID: number;
+  productName: string;
+  brandName: string;
+  validationType: string;
+  isMultiDomain: boolean;
+  isWildcard: boolean;
+  isTrial: boolean;
+  numDomains: number;
+  keyLength: number;
+  encryption: number;
+  create: { create: number; years: number; isPromo?: boolean };
+  renew: { create: number; years: number; isPromo?: boolean };
+  trialPeriod?: string;
+  sanMaxDomains?: number;
+  sanPrice?: number;
+}
+export interface Certificate {
+  certificateID: number;
+  commonName: string;
+  status: string;
+  renewable: boolean;
+  productID: number;
+  sanMaxDomains?: number;
+  tsCreate: string;
+  tsExpir: string;
+  alternativeNames: string[];
+}
 export interface CertificateInfo extends Partial<Certificate> {
-  sslCert?: string; sslKey?: string; numDomains?: number;
+  sslCert?: string;
+  sslKey?: string;
+  numDomains?: number;
   content?: { type: string; name: string; base64encoded: boolean; data: string };
   validationData?: {
-    brandValidationStatus: string; organizationValidationStatus: string; externalValidation: boolean; message: string;
-    dcv: Record<string, { domainName: string; method: 'mail' | 'dns' | 'http' | 'https'; validated: boolean; checkvalue: string | { link: string; file: string; contents: string } }>;
+    brandValidationStatus: string;
+    organizationValidationStatus: string;
+    externalValidation: boolean;
+    message: string;
+    dcv: Record<
+      string,
+      {
+        domainName: string;
+        method: 'mail' | 'dns' | 'http' | 'https';
+        validated: boolean;
+        checkvalue: string | { link: string; file: string; contents: string };
+      }
+    >;
   };
 }
 
-const VALIDATION = { format: { pattern: /^(http|https|dns|[^@\s]+@[^@\s]+\.[^@\s]+)$/, describe: 'http, https, dns or an e-mail address' } };
+const VALIDATION = {
+  format: { pattern: /^(http|https|dns|[^@\s]+@[^@\s]+\.[^@\s]+)$/, describe: 'http, https, dns or an e-mail address' },
+};
 const validationMethod = (describe: string) => str(describe, VALIDATION);
 
 /** alt_name_N / alt_validation_N for multi-domain certificates, N from 1. */
@@ -40,17 +87,23 @@ function altNameParams(): AltNameParams {
 const altNameRule: Rule = {
   describe: 'alt_name_N go with alt_validation_N, numbered from 1 without gaps',
   check: (p) => {
-    const numbers = Object.keys(p).map((k) => /^alt_(?:name|validation)_(\d+)$/.exec(k)?.[1]).filter(Boolean).map(Number);
+    const numbers = Object.keys(p)
+      .map((k) => /^alt_(?:name|validation)_(\d+)$/.exec(k)?.[1])
+      .filter(Boolean)
+      .map(Number);
     const highest = Math.max(0, ...numbers);
     for (let n = 1; n <= highest; n++) {
-      if (!p[`alt_name_${n}`] || !p[`alt_validation_${n}`]) return `alternative names must be numbered from 1 with both alt_name_${n} and alt_validation_${n}`;
+      if (!p[`alt_name_${n}`] || !p[`alt_validation_${n}`])
+        return `alternative names must be numbered from 1 with both alt_name_${n} and alt_validation_${n}`;
     }
     return undefined;
   },
 };
 type SslContactParams = ContactParams<(typeof SSL_CONTACT_ROLES)[number], false>;
-const contacts = (): SslContactParams => Object.assign({}, ...SSL_CONTACT_ROLES.map((role) => contactParams(role, false))) as SslContactParams;
-const relaxed = <P extends Record<string, ParamSpec>>(params: P): P => Object.fromEntries(Object.entries(params).map(([k, v]) => [k, { ...v, required: undefined }])) as P;
+const contacts = (): SslContactParams =>
+  Object.assign({}, ...SSL_CONTACT_ROLES.map((role) => contactParams(role, false))) as SslContactParams;
+const relaxed = <P extends Record<string, ParamSpec>>(params: P): P =>
+  Object.fromEntries(Object.entries(params).map(([k, v]) => [k, { ...v, required: undefined }])) as P;
 const contactsRules = () => SSL_CONTACT_ROLES.flatMap((role) => contactRules(role, role === 'adminContact', false));
 // Object.assign, not a spread: a spread drops the alt_name_${number} pattern from the type.
 const orderParams = () =>
@@ -79,7 +132,12 @@ const order = <const P extends Record<string, ParamSpec>>(action: string, descri
   });
 
 export const ssl = {
-  csrDecode: op<CsrData>()({ action: 'csrdecode', describe: 'Decode a CSR', params: { csrData: required(str('CSR, with its BEGIN and END lines')) }, idempotent: true }),
+  csrDecode: op<CsrData>()({
+    action: 'csrdecode',
+    describe: 'Decode a CSR',
+    params: { csrData: required(str('CSR, with its BEGIN and END lines')) },
+    idempotent: true,
+  }),
   csrCreate: op<CsrData>()({
     action: 'csrcreate',
     describe: 'Create a key and CSR',
@@ -100,7 +158,12 @@ export const ssl = {
     listKey: 'products',
     idempotent: true,
   }),
-  productGetInfo: op<SslProduct>()({ action: 'productgetinfo', describe: 'One SSL product', params: { productID: required(int()) }, idempotent: true }),
+  productGetInfo: op<SslProduct>()({
+    action: 'productgetinfo',
+    describe: 'One SSL product',
+    params: { productID: required(int()) },
+    idempotent: true,
+  }),
   list: op<{ queryInfo: QueryInfo; ssl: Certificate[] }>()({
     action: 'list',
     describe: 'Purchased certificates',
@@ -111,7 +174,11 @@ export const ssl = {
   getInfo: op<CertificateInfo>()({
     action: 'getinfo',
     describe: "A certificate's status, data, validation or files",
-    params: { certificateID: required(int()), infoType: oneOf(INFO_TYPES, 'default status'), pfxpass: str('password for infoType pfx') },
+    params: {
+      certificateID: required(int()),
+      infoType: oneOf(INFO_TYPES, 'default status'),
+      pfxpass: str('password for infoType pfx'),
+    },
     idempotent: true,
   }),
   create: order('create', 'Order a certificate from a CSR (spends balance)', {}),
@@ -119,7 +186,15 @@ export const ssl = {
   reissue: op<{ ssl: { certificateID: number } }>()({
     action: 'reissue',
     describe: 'Reissue a valid certificate with a new CSR',
-    params: Object.assign({ certificateID: required(int()), csrData: required(str()), keyData: str(), validationMethod: required(validationMethod('http, https, dns or an e-mail address')) }, altNameParams()),
+    params: Object.assign(
+      {
+        certificateID: required(int()),
+        csrData: required(str()),
+        keyData: str(),
+        validationMethod: required(validationMethod('http, https, dns or an e-mail address')),
+      },
+      altNameParams(),
+    ),
     rules: [altNameRule],
   }),
   multiDomainAddSan: op<{ ssl: { certificateID: number } }>()({
@@ -137,7 +212,11 @@ export const ssl = {
   changeValidationMethod: op<Record<string, unknown>>()({
     action: 'changevalidationmethod',
     describe: 'Change the validation method of a name (status process or reissue)',
-    params: { certificateID: required(int()), commonName: required(str()), validationMethod: required(validationMethod('http, https, dns or an e-mail address')) },
+    params: {
+      certificateID: required(int()),
+      commonName: required(str()),
+      validationMethod: required(validationMethod('http, https, dns or an e-mail address')),
+    },
     idempotent: true,
   }),
   resendValidationMail: op<Record<string, unknown>>()({

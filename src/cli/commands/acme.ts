@@ -1,8 +1,19 @@
 // ddedge acme: the front-ends of the DNS-01 core, one per client's calling convention.
 //   present|cleanup <fqdn> <value>    lego's exec provider (EXEC_PATH), scripts, acme.sh
 //   certbot-auth|certbot-cleanup      certbot's manual hooks (CERTBOT_DOMAIN, CERTBOT_VALIDATION)
-import { certbotRecordName, checkChallengePrefix, describeChallenge, type Challenge } from '../../acme/challenge-name.js';
-import { cleanupChallenge, presentChallenge, type AcmeContext, type CleanupReport, type PresentReport } from '../../acme/challenge.js';
+import {
+  certbotRecordName,
+  checkChallengePrefix,
+  describeChallenge,
+  type Challenge,
+} from '../../acme/challenge-name.js';
+import {
+  cleanupChallenge,
+  presentChallenge,
+  type AcmeContext,
+  type CleanupReport,
+  type PresentReport,
+} from '../../acme/challenge.js';
 import { createDnsTxtLookup } from '../../acme/dns-lookup.js';
 import { parseDnsServer } from '../../dns/client/index.js';
 import { apiClientFrom } from '../../config/api-client.js';
@@ -16,7 +27,9 @@ const ACTIONS = ['present', 'cleanup', 'certbot-auth', 'certbot-cleanup'] as con
 type Action = (typeof ACTIONS)[number];
 
 export function run(context: CommandContext): Promise<number> {
-  const actions = Object.fromEntries(ACTIONS.map((action) => [action, (args: string[]) => runChallenge(context, action, args)]));
+  const actions = Object.fromEntries(
+    ACTIONS.map((action) => [action, (args: string[]) => runChallenge(context, action, args)]),
+  );
   return runAction({ command: 'acme', actions }, context.positionals);
 }
 
@@ -32,7 +45,10 @@ async function runChallenge(context: CommandContext, action: Action, args: strin
   const client = apiClientFrom(config, logger);
   const acme: AcmeContext = { config, logger, client, lookup: createDnsTxtLookup(), servers };
   try {
-    const report = action === 'present' || action === 'certbot-auth' ? await presentChallenge(acme, challenge, { wait: !context.flags['no-wait'] }) : await cleanupChallenge(acme, challenge);
+    const report =
+      action === 'present' || action === 'certbot-auth'
+        ? await presentChallenge(acme, challenge, { wait: !context.flags['no-wait'] })
+        : await cleanupChallenge(acme, challenge);
     if (context.flags.json) printJson(context, report);
     else context.io.stdout(describeReport(report));
     return 0;
@@ -41,25 +57,41 @@ async function runChallenge(context: CommandContext, action: Action, args: strin
   }
 }
 
-function challengeArguments(action: Action, args: string[], context: CommandContext): Pick<Challenge, 'name' | 'value'> {
+function challengeArguments(
+  action: Action,
+  args: string[],
+  context: CommandContext,
+): Pick<Challenge, 'name' | 'value'> {
   if (action === 'certbot-auth' || action === 'certbot-cleanup') {
-    if (args.length) throw new ConfigError(`acme ${action}: takes no arguments; certbot gives CERTBOT_DOMAIN and CERTBOT_VALIDATION`);
+    if (args.length)
+      throw new ConfigError(`acme ${action}: takes no arguments; certbot gives CERTBOT_DOMAIN and CERTBOT_VALIDATION`);
     const domain = context.io.env.CERTBOT_DOMAIN;
     const value = context.io.env.CERTBOT_VALIDATION;
-    if (!domain || !value) throw new ConfigError(`acme ${action}: CERTBOT_DOMAIN and CERTBOT_VALIDATION are not set; run it as certbot's --manual-${action === 'certbot-auth' ? 'auth' : 'cleanup'}-hook`);
+    if (!domain || !value)
+      throw new ConfigError(
+        `acme ${action}: CERTBOT_DOMAIN and CERTBOT_VALIDATION are not set; run it as certbot's ` +
+          `--manual-${action === 'certbot-auth' ? 'auth' : 'cleanup'}-hook`,
+      );
     return { name: certbotRecordName(domain), value };
   }
   // Old lego releases append the TTL; lego's RAW mode passes <domain> <token> <key authorization>.
   if (args.length === 3 && /^\d+$/.test(args[2]!)) args = args.slice(0, 2);
-  if (args.length === 3) throw new ConfigError(`acme ${action}: three arguments look like lego's EXEC_MODE=RAW; unset EXEC_MODE (ddedge takes <fqdn> <value>)`);
-  if (args.length !== 2) throw new ConfigError(`acme ${action}: expected <fqdn> <value>, got ${args.length} argument(s)`);
+  if (args.length === 3)
+    throw new ConfigError(
+      `acme ${action}: three arguments look like lego's EXEC_MODE=RAW; unset EXEC_MODE (ddedge takes <fqdn> <value>)`,
+    );
+  if (args.length !== 2)
+    throw new ConfigError(`acme ${action}: expected <fqdn> <value>, got ${args.length} argument(s)`);
   return { name: args[0]!, value: args[1]! };
 }
 
 function describeReport(report: PresentReport | CleanupReport): string {
   const subject = `${report.name} TXT "${report.value}"`;
   if ('visibleOn' in report) {
-    const seen = report.waitedMs === undefined ? 'not waited for (--no-wait)' : `visible on ${report.visibleOn.length} name server(s) after ${(report.waitedMs / 1000).toFixed(1)}s`;
+    const seen =
+      report.waitedMs === undefined
+        ? 'not waited for (--no-wait)'
+        : `visible on ${report.visibleOn.length} name server(s) after ${(report.waitedMs / 1000).toFixed(1)}s`;
     return `${subject} ${report.action === 'created' ? 'added' : 'already there'}; ${seen}\n`;
   }
   return `${subject} ${report.action === 'deleted' ? 'removed' : 'absent; nothing to remove'}\n`;

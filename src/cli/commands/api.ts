@@ -19,16 +19,29 @@ export async function run(context: CommandContext): Promise<number> {
   if (isHelp(module)) return print(context, describeApi());
   if (!moduleNames().includes(module)) {
     const near = nearestNames(module, moduleNames());
-    throw new ConfigError(`api: ${looksLikeName(module) ? `"${module}"` : 'argument 2'} is not a module (${moduleNames().join(', ')})${near.length ? `; did you mean ${near.join(' or ')}?` : ''}`);
+    throw new ConfigError(
+      `api: ${looksLikeName(module) ? `"${module}"` : 'argument 2'} is not a module ` +
+        `(${moduleNames().join(', ')})${near.length ? `; did you mean ${near.join(' or ')}?` : ''}`,
+    );
   }
-  if (!action) throw new ConfigError(`api: give an action: ddedge api ${module} <action> (ddedge api ${module} --help lists them)`);
+  if (!action)
+    throw new ConfigError(
+      `api: give an action: ddedge api ${module} <action> (ddedge api ${module} --help lists them)`,
+    );
   if (isHelp(action)) return print(context, describeModule(module));
   const operation = findOperation(module, action);
   if (!operation) {
     const all = operations().map((o) => `${o.module} ${o.endpoint.action}`);
-    const near = nearestNames(`${module} ${action}`, all).concat(all.filter((n) => n.endsWith(` ${action.toLowerCase()}`)));
-    if (!looksLikeName(action)) throw new ConfigError(`api: argument 3 is not an action of ${module} (ddedge api ${module} --help lists them)`);
-    throw new ConfigError(`api: unknown operation "${module} ${action}"${near.length ? `; did you mean ${[...new Set(near)].slice(0, 4).join(', ')}?` : ''} (ddedge api ${module} --help lists them)`);
+    const near = nearestNames(`${module} ${action}`, all).concat(
+      all.filter((n) => n.endsWith(` ${action.toLowerCase()}`)),
+    );
+    if (!looksLikeName(action))
+      throw new ConfigError(`api: argument 3 is not an action of ${module} (ddedge api ${module} --help lists them)`);
+    throw new ConfigError(
+      `api: unknown operation "${module} ` +
+        `${action}"${near.length ? `; did you mean ${[...new Set(near)].slice(0, 4).join(', ')}?` : ''} (ddedge api ` +
+        `${module} --help lists them)`,
+    );
   }
   const { connection, params, own, positions } = await parseApiArguments(rest, operation.endpoint.params, 3);
   if (own.has('help')) return print(context, describeOperation(operation));
@@ -39,24 +52,39 @@ export async function run(context: CommandContext): Promise<number> {
     return await callOperation(context, client, operation, params, own);
   } catch (error) {
     // Validation runs before anything is sent; its problems name parameters, never values.
-    if (error instanceof ValidationError) throw new ValidationError(error.operation, error.problems.map((p) => withPositions(p, positions)));
+    if (error instanceof ValidationError)
+      throw new ValidationError(
+        error.operation,
+        error.problems.map((p) => withPositions(p, positions)),
+      );
     throw error;
   } finally {
     await client.close();
   }
 }
 
-async function callOperation(context: CommandContext, client: ApiClient, operation: Operation, params: Params, own: Set<string>): Promise<number> {
+async function callOperation(
+  context: CommandContext,
+  client: ApiClient,
+  operation: Operation,
+  params: Params,
+  own: Set<string>,
+): Promise<number> {
   const { endpoint } = operation;
   if (own.has('all')) {
-    if (!endpoint.listKey) throw new ConfigError(`api: --all is for list operations; ${operation.module} ${endpoint.action} is not one`);
+    if (!endpoint.listKey)
+      throw new ConfigError(`api: --all is for list operations; ${operation.module} ${endpoint.action} is not one`);
     const items: unknown[] = [];
     for await (const page of client.pages(operation.module, endpoint, params)) {
       items.push(...page.items);
-      if (context.io.isTTY) context.io.stderr(`\rpage ${page.queryInfo.page}: ${items.length} of ${page.queryInfo.total}`);
+      if (context.io.isTTY)
+        context.io.stderr(`\rpage ${page.queryInfo.page}: ${items.length} of ${page.queryInfo.total}`);
     }
     if (context.io.isTTY) context.io.stderr('\n');
-    printJson(context, { [endpoint.listKey]: items, queryInfo: { page: 1, pageLength: items.length, results: items.length, total: items.length } });
+    printJson(context, {
+      [endpoint.listKey]: items,
+      queryInfo: { page: 1, pageLength: items.length, results: items.length, total: items.length },
+    });
   } else if (own.has('raw')) {
     printJson(context, await client.callRaw(operation.module, endpoint, params));
   } else {
@@ -68,7 +96,16 @@ async function callOperation(context: CommandContext, client: ApiClient, operati
 function listOperations(context: CommandContext): number {
   const all = operations();
   if (context.positionals.includes('--json')) {
-    printJson(context, all.map((o) => ({ module: o.module, action: o.endpoint.action, method: o.method, describe: o.endpoint.describe, params: Object.keys(o.endpoint.params) })));
+    printJson(
+      context,
+      all.map((o) => ({
+        module: o.module,
+        action: o.endpoint.action,
+        method: o.method,
+        describe: o.endpoint.describe,
+        params: Object.keys(o.endpoint.params),
+      })),
+    );
     return 0;
   }
   let text = '';
@@ -76,7 +113,9 @@ function listOperations(context: CommandContext): number {
     const params = Object.entries(o.endpoint.params)
       .filter(([name]) => !/^(alt_(name|validation)_\d+|jobs\w+)$/.test(name) || /_1$/.test(name))
       .map(([name, spec]) => (spec.required ? name : `[${name}]`));
-    text += `${`${o.module} ${o.endpoint.action}`.padEnd(32)} ${o.endpoint.describe}\n${' '.repeat(33)}${params.join(' ') || '(no parameters)'}\n`;
+    text +=
+      `${`${o.module} ${o.endpoint.action}`.padEnd(32)} ` +
+      `${o.endpoint.describe}\n${' '.repeat(33)}${params.join(' ') || '(no parameters)'}\n`;
   }
   context.io.stdout(`${all.length} operations (ddedge api <module> <action> --help for one):\n\n${text}`);
   return 0;

@@ -19,18 +19,37 @@ export function bashCompletion(commands: readonly CommandSpec[]): string {
   const settings = Object.values(SETTINGS as Record<string, Setting>);
   const flagsOf = (name: string) => {
     const command = commands.find((c) => c.name === name)!;
-    return [...(command.settings ? settings.flatMap((s) => [s.flag, fileFlagOf(s)].filter(Boolean).map((f) => `--${f}`)) : []), ...Object.keys(command.flags).map((f) => `--${f}`), '--help'];
+    return [
+      ...(command.settings
+        ? settings.flatMap((s) => [s.flag, fileFlagOf(s)].filter(Boolean).map((f) => `--${f}`))
+        : []),
+      ...Object.keys(command.flags).map((f) => `--${f}`),
+      '--help',
+    ];
   };
   const valueCases = settings
     .filter((s) => s.values || s.kind === 'boolean')
-    .map((s) => `    --${s.flag}) COMPREPLY=( $(compgen -W "${quote([...(s.values ?? ['true', 'false'])])}" -- "$cur") ); return ;;`);
+    .map(
+      (s) =>
+        `    --${s.flag}) COMPREPLY=( $(compgen -W "${quote([...(s.values ?? ['true', 'false'])])}" -- "$cur") ); ` +
+        `return ;;`,
+    );
   // api and completion take words of their own (below), not flags from the table.
-  const commandCases = commands.filter((c) => c.name !== 'api' && c.name !== 'completion').map((c) => `    ${c.name}) opts="${quote(flagsOf(c.name))}" ;;`);
+  const commandCases = commands
+    .filter((c) => c.name !== 'api' && c.name !== 'completion')
+    .map((c) => `    ${c.name}) opts="${quote(flagsOf(c.name))}" ;;`);
   const modules = Object.keys(API);
-  const actionCases = modules.map((m) => `        ${m}) COMPREPLY=( $(compgen -W "${quote([...Object.values(API[m as keyof typeof API]).map((e) => e.action), '--help'])}" -- "$cur") ) ;;`);
+  const actionCases = modules.map(
+    (m) =>
+      `        ${m}) COMPREPLY=( $(compgen -W ` +
+      `"${quote([...Object.values(API[m as keyof typeof API]).map((e) => e.action), '--help'])}" -- "$cur") ) ;;`,
+  );
   const apiFlags = [...OWN_FLAGS, ...CONNECTION_FLAGS].map((f) => `--${f}`);
   const paramCases = modules.flatMap((m) =>
-    Object.values(API[m as keyof typeof API] as Record<string, Endpoint>).map((e) => `        ${m}/${e.action}) opts="${quote([...Object.keys(e.params).map((p) => `--${p}`), ...apiFlags])}" ;;`),
+    Object.values(API[m as keyof typeof API] as Record<string, Endpoint>).map(
+      (e) =>
+        `        ${m}/${e.action}) opts="${quote([...Object.keys(e.params).map((p) => `--${p}`), ...apiFlags])}" ;;`,
+    ),
   );
   return `# ddedge completion for bash (zsh: autoload -U +X bashcompinit && bashcompinit, then source this).
 # Install: ddedge completion bash > /etc/bash_completion.d/ddedge
@@ -49,7 +68,12 @@ ${valueCases.join('\n')}
   esac
   if [ "$COMP_CWORD" -eq 2 ]; then
     case "$cmd" in
-${Object.entries(ACTIONS_OF).map(([name, actions]) => `      ${name}) COMPREPLY=( $(compgen -W "${quote([...actions, '--help'])}" -- "$cur") ); return ;;`).join('\n')}
+${Object.entries(ACTIONS_OF)
+  .map(
+    ([name, actions]) =>
+      `      ${name}) COMPREPLY=( $(compgen -W "${quote([...actions, '--help'])}" -- "$cur") ); return ;;`,
+  )
+  .join('\n')}
     esac
   fi
   case "$cmd" in
@@ -76,7 +100,12 @@ complete -o default -F _ddedge ddedge
 
 export async function run(context: CommandContext): Promise<number> {
   const shell = context.positionals[0] ?? 'bash';
-  if (shell !== 'bash' && shell !== 'zsh') throw new ConfigError(`completion: "${shell}" is not a shell ddedge completes; use bash or zsh`);
-  context.io.stdout(shell === 'zsh' ? `autoload -U +X bashcompinit && bashcompinit\n${bashCompletion(context.commands)}` : bashCompletion(context.commands));
+  if (shell !== 'bash' && shell !== 'zsh')
+    throw new ConfigError(`completion: "${shell}" is not a shell ddedge completes; use bash or zsh`);
+  context.io.stdout(
+    shell === 'zsh'
+      ? `autoload -U +X bashcompinit && bashcompinit\n${bashCompletion(context.commands)}`
+      : bashCompletion(context.commands),
+  );
   return 0;
 }

@@ -14,10 +14,18 @@ export async function run(context: CommandContext): Promise<number> {
   let current = config;
   usableStateDir(config.stateDir);
   // The HTTP endpoint (--listen) is started first, so that a taken port stops the daemon at once (exit 2).
-  // The page's button asks the daemon directly (logged as the page's, not as a signal); before the daemon runs, it does nothing.
+  // The page's button asks the daemon directly (logged as the page's, not as a signal); before the daemon runs, it does
+  // nothing.
   let askForCycle: ((by: string) => void) | undefined;
   const updateNow = () => askForCycle?.('update now (status page)');
-  const endpoint = config.listen ? await (await import('../../agent/endpoint.js')).startAgentEndpoint({ listen: config.listen, config: () => current, logger, updateNow }) : undefined;
+  const endpoint = config.listen
+    ? await (await import('../../agent/endpoint.js')).startAgentEndpoint({
+        listen: config.listen,
+        config: () => current,
+        logger,
+        updateNow,
+      })
+    : undefined;
   try {
     return await runDaemon({
       config,

@@ -19,7 +19,8 @@ export function run(context: CommandContext): Promise<number> {
       actions: {
         async keygen([name, ...extra]) {
           if (extra.length) throw new ConfigError(`gateway keygen: ${extra.length} unexpected argument(s)`);
-          if (!name) throw new ConfigError('gateway keygen: give the key name: ddedge gateway keygen NAME [--algorithm ALG]');
+          if (!name)
+            throw new ConfigError('gateway keygen: give the key name: ddedge gateway keygen NAME [--algorithm ALG]');
           const { keygenText } = await import('../../gateway/keys/keygen.js');
           io.stdout(keygenText(name, (flags.algorithm as string | undefined) ?? undefined));
           return 0;
@@ -32,8 +33,16 @@ export function run(context: CommandContext): Promise<number> {
           const keys = loadKeysFile(resolve(io.cwd, file), (path) => readFileSync(path, 'utf8'));
           for (const warning of keys.warnings) io.stderr(`gateway: warning: ${warning}\n`);
           for (const [name, key] of keys.keys) {
-            const grants = keys.grants.filter((g) => g.key === name).map((g) => `${g.rule}${g.name ? ` ${g.rule === 'wildcard' ? '*.' : ''}${g.name}` : ''}${g.types.length ? ` ${g.types.join(' ')}` : ''}`);
-            io.stdout(`${name} ${key.algorithm}: ${grants.length ? grants.join('; ') : 'no grants'}${keys.transfer.has(name) ? '; transfer' : ''}\n`);
+            const grants = keys.grants
+              .filter((g) => g.key === name)
+              .map(
+                (g) =>
+                  `${g.rule}${g.name ? ` ${g.rule === 'wildcard' ? '*.' : ''}${g.name}` : ''}${g.types.length ? ` ${g.types.join(' ')}` : ''}`,
+              );
+            io.stdout(
+              `${name} ${key.algorithm}: ` +
+                `${grants.length ? grants.join('; ') : 'no grants'}${keys.transfer.has(name) ? '; transfer' : ''}\n`,
+            );
           }
           return 0;
         },
@@ -48,11 +57,16 @@ async function serve(context: CommandContext): Promise<number> {
   io.outputNeverBlocks?.();
   let gateway!: GatewayConfig;
   const { config, logger } = await setup(context, 'gateway', (pass) => (gateway = readGatewaySettings(pass)));
-  // A trial found `SOA vm.` in a transfer: a client that follows the SOA (nsupdate without `server`) must reach the gateway by that name.
-  // Said once the start is past its fatal checks: before an error that stops it, it is only noise.
+  // A trial found `SOA vm.` in a transfer: a client that follows the SOA (nsupdate without `server`) must reach the
+  // gateway by that name. Said once the start is past its fatal checks: before an error that stops it, it is only
+  // noise.
   const startWarnings: string[] = [];
   if (!gateway.primaryGiven && !gateway.primaryName.includes('.')) {
-    startWarnings.push(`gateway: the SOA and NS name this gateway "${gateway.primaryName}" (the host name, not a full name): a client that finds the primary from the SOA cannot reach it; set --primary-name to a name that resolves to this gateway`);
+    startWarnings.push(
+      `gateway: the SOA and NS name this gateway "${gateway.primaryName}" (the host name, not a full name): a ` +
+        `client that finds the primary from the SOA cannot reach it; set --primary-name to a name that resolves to ` +
+        `this gateway`,
+    );
   }
   const { runGateway } = await import('../../gateway/run.js');
   let stop = () => {};

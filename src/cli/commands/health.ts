@@ -11,12 +11,17 @@ import { printJson, setup } from '../setup.js';
 
 export async function run(context: CommandContext): Promise<number> {
   const { 'max-age': maxAge, ...flags } = context.flags;
-  if (maxAge !== undefined && flags['healthy-within'] !== undefined) throw new ConfigError('health: give --max-age or --healthy-within, not both (they are the same)');
+  if (maxAge !== undefined && flags['healthy-within'] !== undefined)
+    throw new ConfigError('health: give --max-age or --healthy-within, not both (they are the same)');
   const { config } = await setup({ ...context, flags }, 'state');
   let limitMs = config.healthLimitMs;
   if (maxAge !== undefined) {
     const parsed = typeof maxAge === 'string' ? parseDuration(maxAge) : undefined;
-    if (parsed === undefined || parsed <= 0) throw new ConfigError(`--max-age: ${typeof maxAge === 'string' ? `"${maxAge}" is not a duration` : 'needs a value'}; use e.g. 15m or 1h`);
+    if (parsed === undefined || parsed <= 0)
+      throw new ConfigError(
+        `--max-age: ${typeof maxAge === 'string' ? `"${maxAge}" is not a duration` : 'needs a value'}; use e.g. 15m ` +
+          `or 1h`,
+      );
     limitMs = parsed;
   }
   const { state } = readState(config.stateDir);

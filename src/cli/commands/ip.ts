@@ -26,18 +26,46 @@ export async function run(context: CommandContext): Promise<number> {
       continue;
     }
     if (sources[0]?.kind === 'server') {
-      reports.push({ family: `IPv${family}`, address: null, given: false, quorum, error: 'the "server" source is learnt by the provider during an update', sources: [] });
+      reports.push({
+        family: `IPv${family}`,
+        address: null,
+        given: false,
+        quorum,
+        error: 'the "server" source is learnt by the provider during an update',
+        sources: [],
+      });
       continue;
     }
     try {
-      const detection = await detectAddress({ family, sources, quorum, timeoutMs: config.timeoutMs, allowPrivate: config.allowPrivateIp, logger, waitForAll: Boolean(context.flags.json) });
-      reports.push({ family: `IPv${family}`, address: detection.address, given: false, quorum, sources: detection.answers });
+      const detection = await detectAddress({
+        family,
+        sources,
+        quorum,
+        timeoutMs: config.timeoutMs,
+        allowPrivate: config.allowPrivateIp,
+        logger,
+        waitForAll: Boolean(context.flags.json),
+      });
+      reports.push({
+        family: `IPv${family}`,
+        address: detection.address,
+        given: false,
+        quorum,
+        sources: detection.answers,
+      });
     } catch (error) {
       if (!(error instanceof AddressUnknownError)) throw error;
       // `ip` never sends anything: an update's "nothing was sent" would only puzzle here.
       const message = error instanceof DetectionFailed ? error.reason : error.message;
       logger.error(message);
-      reports.push({ family: `IPv${family}`, address: null, given: false, quorum, error: message, sources: error instanceof DetectionFailed ? error.answers : [] });
+      reports.push({
+        family: `IPv${family}`,
+        address: null,
+        given: false,
+        quorum,
+        error: message,
+        sources: error instanceof DetectionFailed ? error.answers : [],
+      });
     }
   }
   if (context.flags.json) printJson(context, { addresses: reports });

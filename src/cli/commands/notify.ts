@@ -16,10 +16,18 @@ async function test(context: CommandContext, urls: string[]): Promise<number> {
   // Checked before anything is sent: a bad URL is exit 2 and nothing goes out.
   urls.forEach((url, i) => parseNotifyTarget(url, `argument ${i + 3}`));
   const targets = urls.length ? urls : config.notify;
-  if (!targets.length) throw new ConfigError('notify test: no URL; give one (ddedge notify test URL) or set --notify / DDEDGE_NOTIFY / DDEDGE_NOTIFY_FILE');
+  if (!targets.length)
+    throw new ConfigError(
+      'notify test: no URL; give one (ddedge notify test URL) or set --notify / DDEDGE_NOTIFY / DDEDGE_NOTIFY_FILE',
+    );
   const { Notifier } = await import('../../notify/notifier.js');
-  const results = await new Notifier(targets, logger).test({ event: 'test', time: new Date().toISOString(), message: 'This is a test message from ddedge: notifications to this URL work.' });
+  const results = await new Notifier(targets, logger).test({
+    event: 'test',
+    time: new Date().toISOString(),
+    message: 'This is a test message from ddedge: notifications to this URL work.',
+  });
   if (context.flags.json) printJson(context, { results });
-  else for (const r of results) context.io.stdout(`${r.target}: ${r.ok ? `sent (${r.detail})` : `failed: ${r.detail}`}\n`);
+  else
+    for (const r of results) context.io.stdout(`${r.target}: ${r.ok ? `sent (${r.detail})` : `failed: ${r.detail}`}\n`);
   return results.every((r) => r.ok) ? ExitCode.ok : ExitCode.transient;
 }

@@ -12,9 +12,11 @@ export async function run(context: CommandContext): Promise<number> {
   // It logs every request: a reader that stops reading must not stop it answering.
   io.outputNeverBlocks?.();
   const port = Number(flags.port ?? 8443);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`--port: "${flags.port}" is not a port number (0-65535)`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new ConfigError(`--port: "${flags.port}" is not a port number (0-65535)`);
   const dnsPort = flags['dns-port'] === undefined ? undefined : Number(flags['dns-port']);
-  if (dnsPort !== undefined && (!/^\d{1,5}$/.test(String(flags['dns-port'])) || dnsPort > 65535)) throw new ConfigError(`--dns-port: "${flags['dns-port']}" is not a port number (0-65535)`);
+  if (dnsPort !== undefined && (!/^\d{1,5}$/.test(String(flags['dns-port'])) || dnsPort > 65535))
+    throw new ConfigError(`--dns-port: "${flags['dns-port']}" is not a port number (0-65535)`);
   const certPath = flags['tls-cert'] as string | undefined;
   const keyPath = flags['tls-key'] as string | undefined;
   if (Boolean(certPath) !== Boolean(keyPath)) throw new ConfigError('--tls-cert and --tls-key go together');
@@ -25,10 +27,13 @@ export async function run(context: CommandContext): Promise<number> {
       throw new ConfigError(`${flag}: cannot read "${path}": ${(error as NodeJS.ErrnoException).code}`);
     }
   };
-  const targets = Object.entries(OPERATIONS).flatMap(([module, actions]) => Object.keys(actions).map((action) => `${module}/${action}`));
+  const targets = Object.entries(OPERATIONS).flatMap(([module, actions]) =>
+    Object.keys(actions).map((action) => `${module}/${action}`),
+  );
   const faults = ((flags.fault as string[] | undefined) ?? []).map((text) => parseFault(text, targets));
   const plainStyle = (flags['plain-style'] as string | undefined) ?? 'update';
-  if (plainStyle !== 'update' && plainStyle !== 'ip') throw new ConfigError(`--plain-style: "${plainStyle}" is not update or ip`);
+  if (plainStyle !== 'update' && plainStyle !== 'ip')
+    throw new ConfigError(`--plain-style: "${plainStyle}" is not update or ip`);
   const sandbox = await startSandbox({
     port,
     host: (flags.listen as string | undefined) ?? '127.0.0.1',
@@ -36,33 +41,63 @@ export async function run(context: CommandContext): Promise<number> {
     tls: certPath && keyPath ? { cert: read(certPath, '--tls-cert'), key: read(keyPath, '--tls-key') } : undefined,
     faults,
     plainStyle,
-    allowedIps: (flags['allow-ip'] as string[] | undefined)?.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean),
+    allowedIps: (flags['allow-ip'] as string[] | undefined)
+      ?.flatMap((v) => v.split(','))
+      .map((v) => v.trim())
+      .filter(Boolean),
     log: (line) => io.stderr(`sandbox: ${line}\n`),
     dnsPort,
   }).catch((error: NodeJS.ErrnoException & { port?: number }) => {
     if (error instanceof ConfigError) throw error;
-    // Node's listen errors name the port that failed (the HTTP one or the DNS one); said in words, as the gateway says it.
+    // Node's listen errors name the port that failed (the HTTP one or the DNS one); said in words, as the gateway says
+    // it.
     const failed = error.port ?? port;
     const host = (flags.listen as string | undefined) ?? '127.0.0.1';
-    throw listenError(dnsPort !== undefined && failed === dnsPort && failed !== port ? '--dns-port' : '--port', `${host.includes(':') ? `[${host}]` : host}:${failed}`, error);
+    throw listenError(
+      dnsPort !== undefined && failed === dnsPort && failed !== port ? '--dns-port' : '--port',
+      `${host.includes(':') ? `[${host}]` : host}:${failed}`,
+      error,
+    );
   });
   const { account } = sandbox.model;
   if (!isLoopbackHost(new URL(sandbox.url).hostname)) {
-    io.stderr(`sandbox: warning: listening on ${sandbox.url}, beyond this machine; its demo credentials are public, and it is not a server to expose\n`);
+    io.stderr(
+      `sandbox: warning: listening on ${sandbox.url}, beyond this machine; its demo credentials are public, and it ` +
+        `is not a server to expose\n`,
+    );
   }
   if (flags.json) {
-    io.stdout(JSON.stringify({ apiUrl: sandbox.url, dyndnsUrl: sandbox.url, apiUser: account.apiUser, apiPassword: account.apiPassword, dyndnsUser: account.dyndnsUser, dyndnsKey: account.dyndnsKey, ...(sandbox.dnsPort === undefined ? {} : { dnsPort: sandbox.dnsPort }) }) + '\n');
+    io.stdout(
+      JSON.stringify({
+        apiUrl: sandbox.url,
+        dyndnsUrl: sandbox.url,
+        apiUser: account.apiUser,
+        apiPassword: account.apiPassword,
+        dyndnsUser: account.dyndnsUser,
+        dyndnsKey: account.dyndnsKey,
+        ...(sandbox.dnsPort === undefined ? {} : { dnsPort: sandbox.dnsPort }),
+      }) + '\n',
+    );
   } else {
     // Every record of every zone, as a user will meet them (an update, an ACME challenge beside SPF).
-    const zone = sandbox.model.services.map((s) => `  ${s.name}:\n${s.dns.map((e) => `    ${e.name} ${e.type}${e.priority !== '-' ? ` ${e.priority}` : ''} ${e.value}`).join('\n')}`).join('\n');
+    const zone = sandbox.model.services
+      .map(
+        (s) =>
+          `  ${s.name}:\n${s.dns.map((e) => `    ${e.name} ${e.type}${e.priority !== '-' ? ` ${e.priority}` : ''} ${e.value}`).join('\n')}`,
+      )
+      .join('\n');
     io.stdout(
       `ddedge sandbox listening on ${sandbox.url} (demo account; nothing here is real)\n` +
         `  registrar API: ${sandbox.url}  user ${account.apiUser}  password ${account.apiPassword}\n` +
         `  dynamic DNS:   user ${account.dyndnsUser}  key ${account.dyndnsKey}, at any of (each as it is, to paste)\n` +
         ['json', 'xml', 'plain'].map((format) => `                 ${sandbox.url}/${format}/\n`).join('') +
-        (sandbox.dnsPort === undefined ? '' : `  name server:   ${new URL(sandbox.url).hostname} port ${sandbox.dnsPort} (UDP and TCP), e.g. dig @${new URL(sandbox.url).hostname.replace(/^\[|\]$/g, '')} -p ${sandbox.dnsPort} example.com SOA\n`) +
+        (sandbox.dnsPort === undefined
+          ? ''
+          : `  name server:   ${new URL(sandbox.url).hostname} port ${sandbox.dnsPort} (UDP and TCP), e.g. dig ` +
+            `@${new URL(sandbox.url).hostname.replace(/^\[|\]$/g, '')} -p ${sandbox.dnsPort} example.com SOA\n`) +
         `zones:\n${zone}\n` +
-        `try:\n  DDEDGE_DYNDNS_URL=${sandbox.url} DDEDGE_DYNDNS_USER=${account.dyndnsUser} DDEDGE_DYNDNS_KEY=${account.dyndnsKey} \\\n` +
+        `try:\n  DDEDGE_DYNDNS_URL=${sandbox.url} DDEDGE_DYNDNS_USER=${account.dyndnsUser} ` +
+        `DDEDGE_DYNDNS_KEY=${account.dyndnsKey} \\\n` +
         `  DDEDGE_STATE_DIR=/tmp/ddedge-demo ddedge update --host home.example.com --ip 81.0.2.15\n` +
         (faults.length ? `faults: ${faults.map((f) => `${f.target}=${f.kind}`).join(', ')}\n` : ''),
     );

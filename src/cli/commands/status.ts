@@ -21,7 +21,8 @@ export async function run(context: CommandContext): Promise<number> {
     const sent = r.sentAt ? `sent ${r.sentAt} via ${r.via}` : 'never sent';
     // A state written by an older version may hold a provider's text as it came.
     const error = r.lastError ? `; last error ${r.lastErrorAt}: ${outsideText(String(r.lastError), 2000)}` : '';
-    const waiting = r.backoff && Date.parse(r.backoff.until) > Date.now() ? `; next attempt after ${r.backoff.until}` : '';
+    const waiting =
+      r.backoff && Date.parse(r.backoff.until) > Date.now() ? `; next attempt after ${r.backoff.until}` : '';
     const prefix = r.prefix ? ` from prefix ${r.prefix}` : '';
     context.io.stdout(`${r.host} ${r.type} ${r.address ?? '-'}${prefix} ${sent}${error}${waiting}\n`);
   }

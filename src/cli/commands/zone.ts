@@ -13,7 +13,14 @@ import { providerZone } from '../../zone/provider/provider-zone.js';
 import { IncompleteListingError } from '../../zone/provider/zone-listing.js';
 import { zoneTransport } from '../../zone/provider/zone-transport.js';
 import { applyFromProvider, planFromProvider, type PlanReport, type PlanSettings } from '../../zone/apply/session.js';
-import { originOf, readableZoneText, readZoneText, ZONE_FILE_MAX_BYTES, zoneAsJson, zoneAsMasterFile } from '../../zone/apply/zone-files.js';
+import {
+  originOf,
+  readableZoneText,
+  readZoneText,
+  ZONE_FILE_MAX_BYTES,
+  zoneAsJson,
+  zoneAsMasterFile,
+} from '../../zone/apply/zone-files.js';
 import { apiClientFrom } from '../../config/api-client.js';
 import { requireApiCredentials } from '../../config/api-credentials.js';
 import { runAction } from '../actions.js';
@@ -26,56 +33,96 @@ import { unwritableRecords } from '../../zone/plan/unwritable.js';
 const ACTIONS = ['export', 'plan', 'apply'] as const;
 
 export function run(context: CommandContext): Promise<number> {
-  const actions = Object.fromEntries(ACTIONS.map((action) => [action, (args: string[]) => zoneAction(context, action, args)]));
+  const actions = Object.fromEntries(
+    ACTIONS.map((action) => [action, (args: string[]) => zoneAction(context, action, args)]),
+  );
   return runAction({ command: 'zone', actions }, context.positionals);
 }
 
-async function zoneAction(context: CommandContext, action: (typeof ACTIONS)[number], [file, ...extra]: string[]): Promise<number> {
+async function zoneAction(
+  context: CommandContext,
+  action: (typeof ACTIONS)[number],
+  [file, ...extra]: string[],
+): Promise<number> {
   const { flags, io } = context;
   // Named by count, never by text: a stray word may be half of an unquoted secret.
-  if (extra.length) throw new ConfigError(`zone ${action}: ${extra.length} unexpected argument(s) after the file (quote a value that has spaces)`);
+  if (extra.length)
+    throw new ConfigError(
+      `zone ${action}: ${extra.length} unexpected argument(s) after the file (quote a value that has spaces)`,
+    );
   if (action === 'export' && file) throw new ConfigError(exportArgumentMessage(file));
-  if (flags.complete && (action !== 'export' || flags.format === 'json')) throw new ConfigError('--complete: for zone export in the bind format (a master file)');
-  if (action !== 'export' && !file) throw new ConfigError(`zone ${action}: give the zone file: ddedge zone ${action} FILE`);
+  if (flags.complete && (action !== 'export' || flags.format === 'json'))
+    throw new ConfigError('--complete: for zone export in the bind format (a master file)');
+  if (action !== 'export' && !file)
+    throw new ConfigError(`zone ${action}: give the zone file: ddedge zone ${action} FILE`);
   // `zone export --json` asks for JSON on stdout: the JSON form, unless another was named.
-  if (action === 'export' && flags.json && flags.format === 'bind') throw new ConfigError('zone export: --json prints the JSON form; drop --format bind, or --json');
+  if (action === 'export' && flags.json && flags.format === 'bind')
+    throw new ConfigError('zone export: --json prints the JSON form; drop --format bind, or --json');
   const format = (flags.format as string | undefined) ?? (action === 'export' && flags.json ? 'json' : 'bind');
   if (format !== 'bind' && format !== 'json') throw new ConfigError(`--format: "${format}" is not bind or json`);
   const method = (flags.method as string | undefined) ?? 'auto';
-  if (!['auto', 'calls', 'setzone'].includes(method)) throw new ConfigError(`--method: "${method}" is not auto, calls or setzone`);
+  if (!['auto', 'calls', 'setzone'].includes(method))
+    throw new ConfigError(`--method: "${method}" is not auto, calls or setzone`);
 
   const { config, logger } = await setup(context, 'state');
   const text = file ? readZoneFile(resolve(io.cwd, file), file) : undefined;
   const service = serviceOf(config.service, text, config.hosts, file);
-  const ignore = ((flags.ignore as string[] | undefined) ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+  const ignore = ((flags.ignore as string[] | undefined) ?? [])
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter(Boolean);
   ignore.forEach((rule) => parseIgnore(rule, service));
-  const wanted = text !== undefined ? readZoneText(text, { zone: service, file: file!, skipUnsupported: Boolean(flags['skip-unsupported']) }) : undefined;
+  const wanted =
+    text !== undefined
+      ? readZoneText(text, { zone: service, file: file!, skipUnsupported: Boolean(flags['skip-unsupported']) })
+      : undefined;
   requireApiCredentials(config, 'zone');
   const client = apiClientFrom(config, logger, { transport: zoneTransport() });
   const provider = providerZone(client, service);
-  const settings: PlanSettings = { service, hosts: config.hosts, ignore, keepUnlisted: Boolean(flags['keep-unlisted']), method: method as PlanSettings['method'], stateDir: config.stateDir, logger };
+  const settings: PlanSettings = {
+    service,
+    hosts: config.hosts,
+    ignore,
+    keepUnlisted: Boolean(flags['keep-unlisted']),
+    method: method as PlanSettings['method'],
+    stateDir: config.stateDir,
+    logger,
+  };
   try {
     if (action === 'export') {
       const { records: live, incomplete } = await provider.listing();
       // A file that misses entries deletes them when it is applied: none is written.
       if (incomplete) throw new IncompleteListingError(`zone export stopped: ${incomplete}; nothing was written`);
       const apex = flags.complete ? await apexLines(service, live, config.acme.dnsServers, config.timeoutMs) : [];
-      const output = readableZoneText(format === 'json' ? jsonExport(service, live, logger) : zoneAsMasterFile(service, live, [`zone ${service} exported by ddedge from service/dnslist, ${new Date().toISOString()}`], apex), 'zone export');
+      const output = readableZoneText(
+        format === 'json'
+          ? jsonExport(service, live, logger)
+          : zoneAsMasterFile(
+              service,
+              live,
+              [`zone ${service} exported by ddedge from service/dnslist, ${new Date().toISOString()}`],
+              apex,
+            ),
+        'zone export',
+      );
       if (flags.output) {
         try {
           writeFileAtomic(resolve(io.cwd, flags.output as string), output, 0o644);
         } catch (error) {
-          throw new ConfigError(`--output: cannot write "${flags.output}": ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+          throw new ConfigError(
+            `--output: cannot write "${flags.output}": ` +
+              `${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+          );
         }
-      }
-      else io.stdout(output);
+      } else io.stdout(output);
       return 0;
     }
     if (action === 'plan' || flags['dry-run']) {
       const report = await planFromProvider(provider, wanted!, settings);
       if (flags.json) printJson(context, planJson(report));
       else io.stdout(planLines(report).join('\n') + '\n');
-      if (report.incomplete && !flags.json) io.stderr(`zone plan: the plan above is not reliable and cannot be applied: ${report.incomplete}\n`);
+      if (report.incomplete && !flags.json)
+        io.stderr(`zone plan: the plan above is not reliable and cannot be applied: ${report.incomplete}\n`);
       return planExitCode(report, Boolean(flags['expect-no-changes']));
     }
     const force = Boolean(flags.force);
@@ -87,7 +134,13 @@ async function zoneAction(context: CommandContext, action: (typeof ACTIONS)[numb
       io.stdout(planLines(planned, { force }).join('\n') + '\n');
       planShown = true;
     };
-    const report = await applyFromProvider(provider, wanted!, { ...settings, stateDir: config.stateDir, force, logger, onPlan });
+    const report = await applyFromProvider(provider, wanted!, {
+      ...settings,
+      stateDir: config.stateDir,
+      force,
+      logger,
+      onPlan,
+    });
     const code = applyExitCode(report);
     if (flags.json) printJson(context, applyJson(report, code));
     else {
@@ -113,9 +166,12 @@ function planExitCode(report: PlanReport, expectNoChanges: boolean): number {
  * domain name; anything else may be half of an unquoted secret, so it is named by kind only.
  */
 function exportArgumentMessage(word: string): string {
-  const domain = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}\.?$/i.test(word) ? word.replace(/\.$/, '') : undefined;
+  const domain = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}\.?$/i.test(word)
+    ? word.replace(/\.$/, '')
+    : undefined;
   return domain
-    ? `zone export: takes no argument; for the zone of ${domain} give --service ${domain} (and --output FILE to write a file)`
+    ? `zone export: takes no argument; for the zone of ${domain} give --service ${domain} (and --output FILE to ` +
+        `write a file)`
     : 'zone export: takes no argument; give the zone with --service NAME (and --output FILE to write a file)';
 }
 
@@ -127,13 +183,24 @@ function exportArgumentMessage(word: string): string {
  */
 function jsonExport(service: string, live: LiveRecord[], logger: Logger): string {
   const unwritable = unwritableRecords(service, live);
-  for (const [record, { reason }] of unwritable) logger.warn(`zone export: left out of the JSON form, kept by plan and apply: ${record.name} ${record.type} (${reason})`);
+  for (const [record, { reason }] of unwritable)
+    logger.warn(
+      `zone export: left out of the JSON form, kept by plan and apply: ${record.name} ${record.type} (${reason})`,
+    );
   return zoneAsJson(unwritable.size ? live.filter((r) => !unwritable.has(r)) : live);
 }
 
 /** --complete: the DNS client is loaded only for it. */
-async function apexLines(service: string, live: LiveRecord[], dnsServers: string[], timeoutMs: number): Promise<string[]> {
-  const [{ parseDnsServer }, { completeLines }] = await Promise.all([import('../../dns/client/index.js'), import('../../zone/file/complete-export.js')]);
+async function apexLines(
+  service: string,
+  live: LiveRecord[],
+  dnsServers: string[],
+  timeoutMs: number,
+): Promise<string[]> {
+  const [{ parseDnsServer }, { completeLines }] = await Promise.all([
+    import('../../dns/client/index.js'),
+    import('../../zone/file/complete-export.js'),
+  ]);
   return completeLines(service, live, { servers: dnsServers.map((s) => parseDnsServer(s)), timeoutMs });
 }
 
@@ -142,22 +209,36 @@ function readZoneFile(path: string, shown: string): string {
     // A device (/dev/zero, a disk) is no zone file: refused at once, not read up to the cap.
     // A pipe (`zone plan <(generate)`) is read as it comes.
     const kind = statSync(path);
-    if (kind.isCharacterDevice() || kind.isBlockDevice()) throw new ConfigError(`zone: "${shown}" is a device, not a zone file`);
+    if (kind.isCharacterDevice() || kind.isBlockDevice())
+      throw new ConfigError(`zone: "${shown}" is a device, not a zone file`);
     // Capped: a path to a device or a generator must not be read without end.
     return readCappedUtf8(path, ZONE_FILE_MAX_BYTES);
   } catch (error) {
     if (error instanceof ConfigError) throw error;
-    if (error instanceof FileTooLarge) throw new ConfigError(`zone: "${shown}" is larger than ${ZONE_FILE_MAX_BYTES / 1024 / 1024} MiB`);
+    if (error instanceof FileTooLarge)
+      throw new ConfigError(`zone: "${shown}" is larger than ${ZONE_FILE_MAX_BYTES / 1024 / 1024} MiB`);
     // Read as UTF-8 regardless, a Latin-1 "é" would become U+FFFD and be sent as such.
-    if (error instanceof NotUtf8) throw new ConfigError(`${shown}:${error.line}:${error.column}: a byte that is not UTF-8 (save the file as UTF-8, or write a byte in TXT data as \\DDD)`);
-    throw new ConfigError(`zone: cannot read "${shown}": ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    if (error instanceof NotUtf8)
+      throw new ConfigError(
+        `${shown}:${error.line}:${error.column}: a byte that is not UTF-8 (save the file as UTF-8, or write a byte ` +
+          `in TXT data as \\DDD)`,
+      );
+    throw new ConfigError(
+      `zone: cannot read "${shown}": ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
   }
 }
 
 /** --service, else the file's $ORIGIN, else the registered domain of the only --host. */
 function serviceOf(configured: string | undefined, text: string | undefined, hosts: string[], file?: string): string {
   const origin = configured === undefined && text !== undefined ? originOf(text, file) : undefined;
-  const chosen = configured ?? origin ?? (new Set(hosts.map((h) => registeredDomain(h.split('=')[0]!))).size === 1 ? registeredDomain(hosts[0]!.split('=')[0]!) : undefined);
-  if (!chosen) throw new ConfigError('zone: which zone? give --service NAME (or DDEDGE_SERVICE), or a file with $ORIGIN');
+  const chosen =
+    configured ??
+    origin ??
+    (new Set(hosts.map((h) => registeredDomain(h.split('=')[0]!))).size === 1
+      ? registeredDomain(hosts[0]!.split('=')[0]!)
+      : undefined);
+  if (!chosen)
+    throw new ConfigError('zone: which zone? give --service NAME (or DDEDGE_SERVICE), or a file with $ORIGIN');
   return canonicalName(chosen) ?? chosen;
 }

@@ -24,7 +24,12 @@ const UDP_SENDS = 3;
 const MIN_RESEND_MS = 250;
 
 /** Asks `server` for `name`/`type`. Resolves with any rcode (NXDOMAIN is an answer); throws DnsError otherwise. */
-export async function queryDns(server: DnsServer, name: string, type: DnsType, options: QueryOptions): Promise<DnsAnswer> {
+export async function queryDns(
+  server: DnsServer,
+  name: string,
+  type: DnsType,
+  options: QueryOptions,
+): Promise<DnsAnswer> {
   try {
     nameToLabels(name);
   } catch (error) {
@@ -36,9 +41,19 @@ export async function queryDns(server: DnsServer, name: string, type: DnsType, o
   const timer = setTimeout(() => controller.abort(), options.timeoutMs);
   const onCancel = () => controller.abort();
   options.signal?.addEventListener('abort', onCancel, { once: true });
-  const exchange: Exchange = { server, name, code: typeCode(type), recursionDesired: options.recursionDesired ?? true, signal: controller.signal, what, timeoutMs: options.timeoutMs, cancelled: () => Boolean(options.signal?.aborted) };
+  const exchange: Exchange = {
+    server,
+    name,
+    code: typeCode(type),
+    recursionDesired: options.recursionDesired ?? true,
+    signal: controller.signal,
+    what,
+    timeoutMs: options.timeoutMs,
+    cancelled: () => Boolean(options.signal?.aborted),
+  };
   try {
-    if (options.signal?.aborted) throw new DnsError('timeout', `no answer to ${what}: the query was cancelled before it was sent`, shown);
+    if (options.signal?.aborted)
+      throw new DnsError('timeout', `no answer to ${what}: the query was cancelled before it was sent`, shown);
     const address = await resolveHost(server.host, exchange);
     let message = await overUdp(exchange, address);
     let transport: DnsAnswer['transport'] = 'udp';
@@ -72,13 +87,18 @@ export function showServer(server: DnsServer): string {
 
 function newQuery(exchange: Exchange): { id: number; packet: Buffer } {
   const id = randomQueryId();
-  const packet = encodeMessage({ id, recursionDesired: exchange.recursionDesired, questions: [{ name: exchange.name, type: exchange.code, class: CLASS_IN }] });
+  const packet = encodeMessage({
+    id,
+    recursionDesired: exchange.recursionDesired,
+    questions: [{ name: exchange.name, type: exchange.code, class: CLASS_IN }],
+  });
   return { id, packet };
 }
 
 /** Checks that a decoded answer belongs to our question; throws `malformed` when not. */
 function checkAnswer(message: DnsMessage, exchange: Exchange): DnsMessage {
-  const fail = (why: string) => new DnsError('malformed', `the answer to ${exchange.what} ${why}`, showServer(exchange.server));
+  const fail = (why: string) =>
+    new DnsError('malformed', `the answer to ${exchange.what} ${why}`, showServer(exchange.server));
   if (!message.response) throw fail('is not a response (QR bit clear)');
   if (message.opcode !== 0) throw fail(`has opcode ${message.opcode}`);
   // Servers may leave the question out of an error answer (FORMERR, NOTIMP, REFUSED).
@@ -95,7 +115,12 @@ function decode(packet: Buffer, exchange: Exchange): DnsMessage {
   try {
     return decodeMessage(packet);
   } catch (error) {
-    if (error instanceof DnsError) throw new DnsError('malformed', `the answer to ${exchange.what} is malformed: ${error.message}`, showServer(exchange.server));
+    if (error instanceof DnsError)
+      throw new DnsError(
+        'malformed',
+        `the answer to ${exchange.what} is malformed: ${error.message}`,
+        showServer(exchange.server),
+      );
     throw error;
   }
 }
@@ -103,11 +128,19 @@ function decode(packet: Buffer, exchange: Exchange): DnsMessage {
 function timeoutError(exchange: Exchange, transport: string, ignored: number): DnsError {
   const spoofs = ignored ? ` (${ignored} answer${ignored > 1 ? 's' : ''} with another ID ignored)` : '';
   const until = exchange.cancelled() ? 'before the query was cancelled' : `within ${exchange.timeoutMs} ms`;
-  return new DnsError('timeout', `no answer over ${transport} to ${exchange.what} ${until}${spoofs}`, showServer(exchange.server));
+  return new DnsError(
+    'timeout',
+    `no answer over ${transport} to ${exchange.what} ${until}${spoofs}`,
+    showServer(exchange.server),
+  );
 }
 
 function connectionError(exchange: Exchange, transport: string, error: NodeJS.ErrnoException): DnsError {
-  return new DnsError('connection', `${transport} query ${exchange.what} failed: ${error.code ?? error.message}`, showServer(exchange.server));
+  return new DnsError(
+    'connection',
+    `${transport} query ${exchange.what} failed: ${error.code ?? error.message}`,
+    showServer(exchange.server),
+  );
 }
 
 /** An IP literal as it is; a host name through the system's resolver (once, inside the deadline). */
@@ -118,7 +151,11 @@ async function resolveHost(host: string, exchange: Exchange): Promise<{ address:
   const { lookup } = await moduleOf(import('node:dns/promises'));
   const found = await Promise.race([
     lookup(host).catch((error: NodeJS.ErrnoException) => {
-      throw new DnsError('connection', `cannot find the address of DNS server "${host}": ${error.code ?? error.message}`, showServer(exchange.server));
+      throw new DnsError(
+        'connection',
+        `cannot find the address of DNS server "${host}": ${error.code ?? error.message}`,
+        showServer(exchange.server),
+      );
     }),
     aborted(exchange.signal).then(() => {
       throw timeoutError(exchange, 'lookup', 0);
@@ -128,7 +165,9 @@ async function resolveHost(host: string, exchange: Exchange): Promise<{ address:
 }
 
 function aborted(signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
+  return new Promise((resolve) =>
+    signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true }),
+  );
 }
 
 async function overUdp(exchange: Exchange, address: { address: string; family: 4 | 6 }): Promise<DnsMessage> {
@@ -154,10 +193,12 @@ async function overUdp(exchange: Exchange, address: { address: string; family: 4
       let sends = 0;
       const send = () => {
         socket.send(packet, (error) => error && reject(connectionError(exchange, 'UDP', error)));
-        if (++sends < UDP_SENDS) resend = setTimeout(send, Math.max(MIN_RESEND_MS, Math.floor(exchange.timeoutMs / UDP_SENDS)));
+        if (++sends < UDP_SENDS)
+          resend = setTimeout(send, Math.max(MIN_RESEND_MS, Math.floor(exchange.timeoutMs / UDP_SENDS)));
       };
       // Node passes a connect failure (no route, say) to this callback rather than emitting it.
-      socket.connect(exchange.server.port, address.address, ((error?: NodeJS.ErrnoException) => (error ? reject(connectionError(exchange, 'UDP', error)) : send())) as () => void);
+      socket.connect(exchange.server.port, address.address, ((error?: NodeJS.ErrnoException) =>
+        error ? reject(connectionError(exchange, 'UDP', error)) : send()) as () => void);
     });
   } finally {
     clearTimeout(resend);
@@ -185,7 +226,12 @@ async function overTcp(exchange: Exchange, address: { address: string; family: 4
         const answer = received.subarray(2, 2 + received.readUInt16BE(0));
         try {
           const message = decode(answer, exchange);
-          if (message.id !== id) throw new DnsError('malformed', `the TCP answer to ${exchange.what} carries another ID`, showServer(exchange.server));
+          if (message.id !== id)
+            throw new DnsError(
+              'malformed',
+              `the TCP answer to ${exchange.what} carries another ID`,
+              showServer(exchange.server),
+            );
           resolve(checkAnswer(message, exchange));
         } catch (error) {
           reject(error);
@@ -194,8 +240,16 @@ async function overTcp(exchange: Exchange, address: { address: string; family: 4
       socket.on('close', () =>
         reject(
           received.length
-            ? new DnsError('malformed', `the TCP answer to ${exchange.what} is cut off (${received.length} bytes, then the connection closed)`, showServer(exchange.server))
-            : new DnsError('connection', `the TCP connection for ${exchange.what} closed without an answer`, showServer(exchange.server)),
+            ? new DnsError(
+                'malformed',
+                `the TCP answer to ${exchange.what} is cut off (${received.length} bytes, then the connection closed)`,
+                showServer(exchange.server),
+              )
+            : new DnsError(
+                'connection',
+                `the TCP connection for ${exchange.what} closed without an answer`,
+                showServer(exchange.server),
+              ),
         ),
       );
     });

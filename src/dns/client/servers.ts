@@ -24,9 +24,11 @@ export function parseDnsServer(text: string, setting = '--dns-server'): DnsServe
   let host: string;
   let port: string | undefined;
   if (bracketed) [, host, port] = bracketed as unknown as [string, string, string | undefined];
-  else if ((value.match(/:/g) ?? []).length > 1) host = value; // a bare IPv6 address
+  else if ((value.match(/:/g) ?? []).length > 1)
+    host = value; // a bare IPv6 address
   else [host, port] = value.split(':') as [string, string | undefined];
-  const bad = (why: string) => new ConfigError(`${setting}: "${text}" ${why}; use HOST[:PORT], IPv6 in brackets ([::1]:53)`);
+  const bad = (why: string) =>
+    new ConfigError(`${setting}: "${text}" ${why}; use HOST[:PORT], IPv6 in brackets ([::1]:53)`);
   if (!host) throw bad('names no server');
   if ((bracketed || host.includes(':')) && familyOfAddress(host) !== 6) throw bad('is not an IPv6 address');
   if (!host.includes(':') && familyOfAddress(host) !== 4) {
@@ -39,7 +41,8 @@ export function parseDnsServer(text: string, setting = '--dns-server'): DnsServe
     if (!/^[a-z0-9.-]+$/i.test(host)) throw bad('is not a host name');
   }
   const portNumber = port === undefined ? DEFAULT_PORT : Number(port);
-  if (port !== undefined && (!/^\d{1,5}$/.test(port) || portNumber < 1 || portNumber > 65535)) throw bad('has no valid port (1-65535)');
+  if (port !== undefined && (!/^\d{1,5}$/.test(port) || portNumber < 1 || portNumber > 65535))
+    throw bad('has no valid port (1-65535)');
   return { host: host.replace(/\.$/, ''), port: portNumber };
 }
 
@@ -81,7 +84,10 @@ export interface AuthoritativeServer extends DnsServer {
  * server's A and AAAA, from the glue in the same answer first, else asked of the resolver.
  * Throws DnsError (`lookup`) when the zone has no NS records or no server has an address.
  */
-export async function findAuthoritativeServers(zone: string, options: AuthoritativeOptions): Promise<AuthoritativeServer[]> {
+export async function findAuthoritativeServers(
+  zone: string,
+  options: AuthoritativeOptions,
+): Promise<AuthoritativeServer[]> {
   const resolvers = options.resolvers?.length ? options.resolvers : systemResolvers();
   const deadline = Date.now() + options.timeoutMs;
   const ask = async (name: string, type: 'NS' | 'A' | 'AAAA'): Promise<DnsAnswer> => {
@@ -93,7 +99,11 @@ export async function findAuthoritativeServers(zone: string, options: Authoritat
         const answer = await queryDns(resolver, name, type, { timeoutMs, signal: options.signal });
         // SERVFAIL and REFUSED say nothing about the zone: another resolver may know.
         if (answer.rcode === 2 || answer.rcode === 5) {
-          last = new DnsError('lookup', `${showServer(resolver)} answered ${rcodeName(answer.rcode)} for ${name} ${type}`, showServer(resolver));
+          last = new DnsError(
+            'lookup',
+            `${showServer(resolver)} answered ${rcodeName(answer.rcode)} for ${name} ${type}`,
+            showServer(resolver),
+          );
           continue;
         }
         return answer;
@@ -107,7 +117,13 @@ export async function findAuthoritativeServers(zone: string, options: Authoritat
 
   const nsAnswer = await ask(zone, 'NS');
   if (nsAnswer.rcode === 3) throw new DnsError('lookup', `the zone ${zone} does not exist (NXDOMAIN)`);
-  const names = [...new Set(nsAnswer.answers.filter((r) => r.type === 'NS' && sameName(r.name, zone)).map((r) => (r.value as string).toLowerCase()))].slice(0, MAX_NAME_SERVERS);
+  const names = [
+    ...new Set(
+      nsAnswer.answers
+        .filter((r) => r.type === 'NS' && sameName(r.name, zone))
+        .map((r) => (r.value as string).toLowerCase()),
+    ),
+  ].slice(0, MAX_NAME_SERVERS);
   if (!names.length) throw new DnsError('lookup', `${zone} has no NS records: is it the apex of a zone?`);
 
   const port = options.port ?? DEFAULT_PORT;
@@ -120,11 +136,24 @@ export async function findAuthoritativeServers(zone: string, options: Authoritat
   }
   const lookedUp = await Promise.all(
     unglued.map(async (name) => {
-      const answers = await Promise.all((['A', 'AAAA'] as const).map((type) => ask(name, type).then((a) => a.answers, () => [])));
-      return answers.flat().filter((r) => r.type === 'A' || r.type === 'AAAA').map((r) => ({ host: r.value as string, port, name }));
+      const answers = await Promise.all(
+        (['A', 'AAAA'] as const).map((type) =>
+          ask(name, type).then(
+            (a) => a.answers,
+            () => [],
+          ),
+        ),
+      );
+      return answers
+        .flat()
+        .filter((r) => r.type === 'A' || r.type === 'AAAA')
+        .map((r) => ({ host: r.value as string, port, name }));
     }),
   );
-  const servers = [...glued, ...lookedUp.flat()].filter((s, i, all) => all.findIndex((t) => t.host === s.host && t.port === s.port) === i);
-  if (!servers.length) throw new DnsError('lookup', `no address found for the name servers of ${zone} (${names.join(', ')})`);
+  const servers = [...glued, ...lookedUp.flat()].filter(
+    (s, i, all) => all.findIndex((t) => t.host === s.host && t.port === s.port) === i,
+  );
+  if (!servers.length)
+    throw new DnsError('lookup', `no address found for the name servers of ${zone} (${names.join(', ')})`);
   return servers;
 }

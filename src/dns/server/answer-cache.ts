@@ -75,7 +75,16 @@ export function isCacheable(packet: Buffer): boolean {
   if (length < 17 || length > MAX_KEY_BYTES) return false;
   // QR 0, opcode 0.
   if (packet[2]! & 0xf8) return false;
-  if (packet[4] !== 0 || packet[5] !== 1 || packet[6] !== 0 || packet[7] !== 0 || packet[8] !== 0 || packet[9] !== 0 || packet[10] !== 0) return false;
+  if (
+    packet[4] !== 0 ||
+    packet[5] !== 1 ||
+    packet[6] !== 0 ||
+    packet[7] !== 0 ||
+    packet[8] !== 0 ||
+    packet[9] !== 0 ||
+    packet[10] !== 0
+  )
+    return false;
   const additional = packet[11]!;
   if (additional > 1) return false;
   let at = 12;
@@ -89,5 +98,11 @@ export function isCacheable(packet: Buffer): boolean {
   at += 4;
   if (additional === 0) return at === length;
   // OPT: root name, type 41, class (UDP size), TTL (extended rcode, version, flags), RDLENGTH 0.
-  return at + OPT_BYTES === length && packet[at] === 0 && packet.readUInt16BE(at + 1) === TYPE_OPT && packet[at + 9] === 0 && packet[at + 10] === 0;
+  return (
+    at + OPT_BYTES === length &&
+    packet[at] === 0 &&
+    packet.readUInt16BE(at + 1) === TYPE_OPT &&
+    packet[at + 9] === 0 &&
+    packet[at + 10] === 0
+  );
 }

@@ -48,7 +48,11 @@ const parentOf = (key: string): string => {
 };
 
 /** Indexes `records` (owners must lie at or below `apex`; others are left out) with `soa` at the apex. */
-export function buildZoneIndex(apex: string, soa: DnsRecord & { type: 'SOA' }, records: Iterable<DnsRecord>): ZoneIndex {
+export function buildZoneIndex(
+  apex: string,
+  soa: DnsRecord & { type: 'SOA' },
+  records: Iterable<DnsRecord>,
+): ZoneIndex {
   const apexKey = nameKey(apex);
   const nodes = new Map<string, DnsRecord[]>();
   let size = 0;
@@ -73,7 +77,9 @@ export function buildZoneIndex(apex: string, soa: DnsRecord & { type: 'SOA' }, r
   return { apex: apexKey, nodes, existing, cuts, soa, size };
 }
 
-/** Adds `step` to the count of `owner` and of every name above it up to the apex; a name whose count falls to 0 is gone. */
+/**
+ * Adds `step` to the count of `owner` and of every name above it up to the apex; a name whose count falls to 0 is gone.
+ */
 function countOwner(existing: Map<string, number>, owner: string, apexKey: string, step: 1 | -1): void {
   for (let name = owner; name.length >= apexKey.length; name = parentOf(name)) {
     const count = (existing.get(name) ?? 0) + step;
@@ -88,7 +94,11 @@ function countOwner(existing: Map<string, number>, owner: string, apexKey: strin
  * owner is gone) and the SOA. Cost: the records replaced and their names' depth, not the zone.
  * Answers see the index before or after, never half of it (this runs to its end at once).
  */
-export function replaceOwners(zone: ZoneIndex, owners: Map<string, DnsRecord[]>, soa: DnsRecord & { type: 'SOA' }): void {
+export function replaceOwners(
+  zone: ZoneIndex,
+  owners: Map<string, DnsRecord[]>,
+  soa: DnsRecord & { type: 'SOA' },
+): void {
   for (const [owner, records] of owners) {
     if (!below(owner, zone.apex)) continue;
     const before = zone.nodes.get(owner);
@@ -125,7 +135,13 @@ export function answerFromZone(zone: ZoneIndex, qname: string, qtype: number, ne
     const cut = delegationOf(zone, current);
     if (cut) {
       // Below a delegation the data is another server's: a referral, not authoritative.
-      return { rcode: RCODE.NOERROR, authoritative: answers.length > 0, answers, authority: cut, additional: glueOf(zone, cut) };
+      return {
+        rcode: RCODE.NOERROR,
+        authoritative: answers.length > 0,
+        answers,
+        authority: cut,
+        additional: glueOf(zone, cut),
+      };
     }
     const records = recordsAt(zone, current);
     if (!records) return { rcode: RCODE.NXDOMAIN, authoritative: true, answers, authority: [negative()], additional };
@@ -141,17 +157,25 @@ export function answerFromZone(zone: ZoneIndex, qname: string, qtype: number, ne
     }
     // typeCode, not TYPE_CODES: records of types the codec does not decode (TYPE49, DHCID) are asked for by number.
     const matching = records.filter((r) => qtype === TYPE_CODES.ANY || typeCode(r.type) === qtype);
-    if (!matching.length) return { rcode: RCODE.NOERROR, authoritative: true, answers, authority: [negative()], additional };
+    if (!matching.length)
+      return { rcode: RCODE.NOERROR, authoritative: true, answers, authority: [negative()], additional };
     for (const r of matching) answers.push(r.name === owner ? r : { ...r, name: owner });
     // Glue: the addresses of in-zone name servers, so a resolver need not ask again.
-    additional.push(...glueOf(zone, matching.filter((r) => r.type === 'NS')));
+    additional.push(
+      ...glueOf(
+        zone,
+        matching.filter((r) => r.type === 'NS'),
+      ),
+    );
     break;
   }
   return { rcode: RCODE.NOERROR, authoritative: true, answers, authority: [], additional };
 }
 
 function glueOf(zone: ZoneIndex, ns: DnsRecord[]): DnsRecord[] {
-  return ns.flatMap((r) => (zone.nodes.get(nameKey(r.value as string)) ?? []).filter((a) => a.type === 'A' || a.type === 'AAAA'));
+  return ns.flatMap((r) =>
+    (zone.nodes.get(nameKey(r.value as string)) ?? []).filter((a) => a.type === 'A' || a.type === 'AAAA'),
+  );
 }
 
 /** The NS records of the highest delegation at or above a name, if it lies below one. */
@@ -162,7 +186,10 @@ function delegationOf(zone: ZoneIndex, key: string): DnsRecord[] | undefined {
   return found;
 }
 
-/** The records at a name, those of the wildcard that covers it, [] for an empty non-terminal, undefined when it does not exist. */
+/**
+ * The records at a name, those of the wildcard that covers it, [] for an empty non-terminal, undefined when it does not
+ * exist.
+ */
 function recordsAt(zone: ZoneIndex, key: string): DnsRecord[] | undefined {
   const own = zone.nodes.get(key);
   if (own) return own;

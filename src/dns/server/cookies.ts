@@ -13,7 +13,10 @@ export type CookieCheck =
   | { kind: 'none' }
   /** The option is malformed: FORMERR (RFC 7873 5.2.2). */
   | { kind: 'malformed' }
-  /** A well-formed cookie; `verified` when its server part is ours for this client. `reply` is the option data to send back. */
+  /**
+   * A well-formed cookie; `verified` when its server part is ours for this client. `reply` is the option data to send
+   * back.
+   */
   | { kind: 'cookie'; verified: boolean; reply: Buffer };
 
 export class CookieJar {
@@ -22,7 +25,11 @@ export class CookieJar {
   check(option: Buffer | undefined, clientAddress: string): CookieCheck {
     if (option === undefined) return { kind: 'none' };
     // A client cookie alone, or one with a server cookie of 8 to 32 bytes.
-    if (option.length !== CLIENT_COOKIE_BYTES && (option.length < CLIENT_COOKIE_BYTES + 8 || option.length > CLIENT_COOKIE_BYTES + 32)) return { kind: 'malformed' };
+    if (
+      option.length !== CLIENT_COOKIE_BYTES &&
+      (option.length < CLIENT_COOKIE_BYTES + 8 || option.length > CLIENT_COOKIE_BYTES + 32)
+    )
+      return { kind: 'malformed' };
     const client = option.subarray(0, CLIENT_COOKIE_BYTES);
     const ours = this.serverCookie(client, clientAddress);
     const given = option.subarray(CLIENT_COOKIE_BYTES);
@@ -31,6 +38,10 @@ export class CookieJar {
   }
 
   private serverCookie(client: Buffer, clientAddress: string): Buffer {
-    return createHmac('sha256', this.secret).update(client).update(clientAddress).digest().subarray(0, SERVER_COOKIE_BYTES);
+    return createHmac('sha256', this.secret)
+      .update(client)
+      .update(clientAddress)
+      .digest()
+      .subarray(0, SERVER_COOKIE_BYTES);
   }
 }

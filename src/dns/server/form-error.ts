@@ -40,7 +40,13 @@ export function readableParts(packet: Buffer): { question?: DnsQuestion; hasOpt:
 export function formError(packet: Buffer, why: string): Buffer {
   const flags = packet.readUInt16BE(2);
   const { question, hasOpt } = readableParts(packet);
-  const head = { id: packet.readUInt16BE(0), response: true, opcode: (flags >> 11) & 0xf, recursionDesired: Boolean(flags & 0x0100), rcode: RCODE.FORMERR };
+  const head = {
+    id: packet.readUInt16BE(0),
+    response: true,
+    opcode: (flags >> 11) & 0xf,
+    recursionDesired: Boolean(flags & 0x0100),
+    rcode: RCODE.FORMERR,
+  };
   let bare: Buffer;
   try {
     bare = encodeMessage({ ...head, questions: question ? [question] : [] });
@@ -48,5 +54,10 @@ export function formError(packet: Buffer, why: string): Buffer {
     // A question whose name cannot be written back (too long once escaped) is left out.
     bare = encodeMessage({ ...head, questions: [] });
   }
-  return hasOpt ? appendAdditional(bare, optRecord({ udpSize: ERROR_EDNS_SIZE, options: [edeOption(EDE.OTHER, `malformed message: ${why}`)] })) : bare;
+  return hasOpt
+    ? appendAdditional(
+        bare,
+        optRecord({ udpSize: ERROR_EDNS_SIZE, options: [edeOption(EDE.OTHER, `malformed message: ${why}`)] }),
+      )
+    : bare;
 }

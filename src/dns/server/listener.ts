@@ -46,7 +46,10 @@ const MAX_IN_FLIGHT = 32;
 const MAX_QUEUED_BYTES = 64 * 1024;
 /** A framed message's largest size: beyond it in the buffer, the connection stops being read. */
 const MAX_MESSAGE_BYTES = 2 + 65_535;
-/** Asked of the kernel so a burst of queries waits in the socket rather than being dropped (capped by net.core.rmem_max). */
+/**
+ * Asked of the kernel so a burst of queries waits in the socket rather than being dropped (capped by
+ * net.core.rmem_max).
+ */
 const UDP_RECEIVE_BUFFER = 4 * 1024 * 1024;
 /** Attempts to find a port free for UDP and TCP when asked for any port. */
 const PORT_ATTEMPTS = 8;
@@ -57,7 +60,9 @@ export async function startDnsListener(options: ListenerOptions): Promise<DnsLis
   const limits: TcpLimits = { ...DEFAULT_TCP_LIMITS, ...options.tcpLimits };
   const run = (packet: Buffer, context: QueryContext): Promise<Answer> => {
     try {
-      return Promise.resolve(options.handle(packet, context)).catch((error: unknown) => (options.onError?.(error), undefined));
+      return Promise.resolve(options.handle(packet, context)).catch(
+        (error: unknown) => (options.onError?.(error), undefined),
+      );
     } catch (error) {
       options.onError?.(error);
       return Promise.resolve(undefined);
@@ -71,18 +76,29 @@ export async function startDnsListener(options: ListenerOptions): Promise<DnsLis
       return {
         port,
         close: async () => {
-          await Promise.all([new Promise<void>((r) => udp.close(() => r())), new Promise<void>((r) => tcp.server.close(() => r())), Promise.resolve(tcp.connections.closeAll())]);
+          await Promise.all([
+            new Promise<void>((r) => udp.close(() => r())),
+            new Promise<void>((r) => tcp.server.close(() => r())),
+            Promise.resolve(tcp.connections.closeAll()),
+          ]);
         },
       };
     } catch (error) {
       udp.close();
       // A port picked for UDP may be taken for TCP: pick another, a few times.
-      if (options.port !== 0 || (error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt >= PORT_ATTEMPTS) throw error;
+      if (options.port !== 0 || (error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt >= PORT_ATTEMPTS)
+        throw error;
     }
   }
 }
 
-async function bindUdp(host: string, port: number, family: 4 | 6, handle: DnsHandler, onError?: (error: unknown) => void): Promise<UdpSocket> {
+async function bindUdp(
+  host: string,
+  port: number,
+  family: 4 | 6,
+  handle: DnsHandler,
+  onError?: (error: unknown) => void,
+): Promise<UdpSocket> {
   const dgram = await moduleOf(import('node:dgram'));
   const socket = dgram.createSocket({ type: family === 6 ? 'udp6' : 'udp4' });
   const send = (answer: Answer, peer: { port: number; address: string }) => {
@@ -93,7 +109,11 @@ async function bindUdp(host: string, port: number, family: 4 | 6, handle: DnsHan
     try {
       const answer = handle(packet, { transport: 'udp', address: peer.address });
       // Queries are answered synchronously, in the same turn: no promise per packet on the hot path.
-      if (answer instanceof Promise) answer.then((a) => send(a, peer), (error: unknown) => onError?.(error));
+      if (answer instanceof Promise)
+        answer.then(
+          (a) => send(a, peer),
+          (error: unknown) => onError?.(error),
+        );
       else send(answer, peer);
     } catch (error) {
       onError?.(error);
@@ -116,7 +136,12 @@ async function bindUdp(host: string, port: number, family: 4 | 6, handle: DnsHan
   return socket;
 }
 
-async function listenTcp(host: string, port: number, run: (packet: Buffer, context: QueryContext) => Promise<Answer>, limits: TcpLimits): Promise<{ server: TcpServer; connections: TcpConnections }> {
+async function listenTcp(
+  host: string,
+  port: number,
+  run: (packet: Buffer, context: QueryContext) => Promise<Answer>,
+  limits: TcpLimits,
+): Promise<{ server: TcpServer; connections: TcpConnections }> {
   const net = await moduleOf(import('node:net'));
   const connections = new TcpConnections(limits);
   const turns = new TcpTurns();
@@ -136,7 +161,13 @@ async function listenTcp(host: string, port: number, run: (packet: Buffer, conte
   return { server, connections };
 }
 
-function serveConnection(socket: Socket, tracked: Tracked, run: (packet: Buffer, context: QueryContext) => Promise<Answer>, limits: TcpLimits, turns: TcpTurns): void {
+function serveConnection(
+  socket: Socket,
+  tracked: Tracked,
+  run: (packet: Buffer, context: QueryContext) => Promise<Answer>,
+  limits: TcpLimits,
+  turns: TcpTurns,
+): void {
   let pending: Buffer = Buffer.alloc(0);
   let queue = Promise.resolve();
   /** Messages taken off the socket whose answers are not yet all handed to the kernel. */
@@ -149,7 +180,8 @@ function serveConnection(socket: Socket, tracked: Tracked, run: (packet: Buffer,
     timer.unref();
   };
   const wholeMessage = () => pending.length >= 2 && pending.length >= 2 + pending.readUInt16BE(0);
-  const canTake = () => !socket.destroyed && inFlight < MAX_IN_FLIGHT && socket.writableLength < MAX_QUEUED_BYTES && wholeMessage();
+  const canTake = () =>
+    !socket.destroyed && inFlight < MAX_IN_FLIGHT && socket.writableLength < MAX_QUEUED_BYTES && wholeMessage();
   // A connection with a whole message still buffered is not read further: a peer pipelining more
   // than it is answered is held back by the kernel's window, not by the server's memory.
   const pauseOrResume = () => {

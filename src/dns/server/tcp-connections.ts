@@ -19,7 +19,12 @@ export interface TcpLimits {
   idleMs: number;
 }
 
-export const DEFAULT_TCP_LIMITS: TcpLimits = { maxConnections: 256, maxPerAddress: 32, messageMs: 3_000, idleMs: 10_000 };
+export const DEFAULT_TCP_LIMITS: TcpLimits = {
+  maxConnections: 256,
+  maxPerAddress: 32,
+  messageMs: 3_000,
+  idleMs: 10_000,
+};
 
 export interface Tracked {
   socket: Socket;

@@ -10,7 +10,20 @@ import { readName, skipName } from '../wire/names.js';
 import { OUR_EDNS_SIZE, requestHeader } from './responder.js';
 import { TYPE_CODES, type DnsQuestion } from '../wire/types.js';
 import { formError } from './form-error.js';
-import { findTsig, RCODE_NOTAUTH, signBadTime, signBadTrunc, signMessage, TSIG_ERROR, TsigStream, unsignedError, verifyRequest, type TsigCheck, type TsigKey, type TsigRecord } from '../wire/tsig.js';
+import {
+  findTsig,
+  RCODE_NOTAUTH,
+  signBadTime,
+  signBadTrunc,
+  signMessage,
+  TSIG_ERROR,
+  TsigStream,
+  unsignedError,
+  verifyRequest,
+  type TsigCheck,
+  type TsigKey,
+  type TsigRecord,
+} from '../wire/tsig.js';
 import type { Answer } from './listener.js';
 
 export interface Signer {
@@ -31,7 +44,13 @@ const WHY: Record<number, string> = {
 export type TsigFailure = (tsig: TsigRecord, error: number, why: string) => void;
 
 /** Answers `packet` through `handler`, verifying and signing as above. `nowSeconds` is read once per message. */
-export async function answerWithTsig(packet: Buffer, keyOf: (name: string) => TsigKey | undefined, handler: SignedHandler, nowSeconds: () => number, onFailure?: TsigFailure): Promise<Answer> {
+export async function answerWithTsig(
+  packet: Buffer,
+  keyOf: (name: string) => TsigKey | undefined,
+  handler: SignedHandler,
+  nowSeconds: () => number,
+  onFailure?: TsigFailure,
+): Promise<Answer> {
   const header = requestHeader(packet, 65535);
   if (!header) return undefined;
   let tsig: TsigRecord | undefined;
@@ -56,8 +75,22 @@ export async function answerWithTsig(packet: Buffer, keyOf: (name: string) => Ts
     try {
       // The header and question only: an update's records need not be readable as a query's are.
       const { questions, hasOpt } = outline(packet);
-      bare = encodeMessage({ id: header.id, response: true, opcode: (header.flags >> 11) & 0xf, recursionDesired: Boolean(header.flags & 0x0100), rcode: RCODE_NOTAUTH, questions });
-      if (hasOpt) bare = appendAdditional(bare, optRecord({ udpSize: OUR_EDNS_SIZE, options: [edeOption(EDE.PROHIBITED, WHY[check.error] ?? 'TSIG failed')] }));
+      bare = encodeMessage({
+        id: header.id,
+        response: true,
+        opcode: (header.flags >> 11) & 0xf,
+        recursionDesired: Boolean(header.flags & 0x0100),
+        rcode: RCODE_NOTAUTH,
+        questions,
+      });
+      if (hasOpt)
+        bare = appendAdditional(
+          bare,
+          optRecord({
+            udpSize: OUR_EDNS_SIZE,
+            options: [edeOption(EDE.PROHIBITED, WHY[check.error] ?? 'TSIG failed')],
+          }),
+        );
     } catch (error) {
       if (error instanceof DnsError) return formError(packet, error.message);
       throw error;

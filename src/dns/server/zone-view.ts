@@ -20,7 +20,20 @@ export type SoaRecord = DnsRecord & { type: 'SOA' };
 
 /** The SOA a served zone is answered with: `primary` as its primary name server. */
 export function soaOf(apex: string, primary: string, serial: number): SoaRecord {
-  return { name: apex, type: 'SOA', ttl: SOA_TTL, value: { mname: primary, rname: `hostmaster.${apex}`, serial, refresh: 3600, retry: 600, expire: 604800, minimum: NEGATIVE_TTL } };
+  return {
+    name: apex,
+    type: 'SOA',
+    ttl: SOA_TTL,
+    value: {
+      mname: primary,
+      rname: `hostmaster.${apex}`,
+      serial,
+      refresh: 3600,
+      retry: 600,
+      expire: 604800,
+      minimum: NEGATIVE_TTL,
+    },
+  };
 }
 
 /** Bytes of an owner's digest and of the zone's (their XOR). */
@@ -107,7 +120,10 @@ export class ZoneView {
     if (index && !changed.size) return undefined;
     const serial = this.options.nextSerial(index?.soa.value.serial, this.digest);
     const apexRecords = changed.get(this.apex) ?? index?.nodes.get(this.apex) ?? [];
-    const primary = this.options.primary ?? (apexRecords.find((r) => r.type === 'NS')?.value as string | undefined) ?? `ns1.${this.apex}`;
+    const primary =
+      this.options.primary ??
+      (apexRecords.find((r) => r.type === 'NS')?.value as string | undefined) ??
+      `ns1.${this.apex}`;
     const soa = soaOf(this.apex, primary, serial);
     if (index) replaceOwners(index, changed, soa);
     else this.served = buildZoneIndex(this.apex, soa, [...owners.values()].flat());
@@ -155,15 +171,26 @@ export class ServedZones {
   /** The served zone holding a name key: the longest apex it lies at or below. */
   zoneOf(key: string): ZoneView | undefined {
     let best: ZoneView | undefined;
-    for (const view of this.views.values()) if (atOrBelow(key, view.apex) && (!best || view.apex.length > best.apex.length)) best = view;
+    for (const view of this.views.values())
+      if (atOrBelow(key, view.apex) && (!best || view.apex.length > best.apex.length)) best = view;
     return best;
   }
 
-  /** The answer to one question of class IN: REFUSED outside the zones, SERVFAIL in one not shown yet (not answered as if it were empty). */
+  /**
+   * The answer to one question of class IN: REFUSED outside the zones, SERVFAIL in one not shown yet (not answered as
+   * if it were empty).
+   */
   answer(qname: string, qtype: number): ZoneAnswer {
     const view = this.zoneOf(nameKey(qname));
     const index = view?.index;
-    if (!index) return { rcode: view ? RCODE.SERVFAIL : RCODE.REFUSED, authoritative: false, answers: [], authority: [], additional: [] };
+    if (!index)
+      return {
+        rcode: view ? RCODE.SERVFAIL : RCODE.REFUSED,
+        authoritative: false,
+        answers: [],
+        authority: [],
+        additional: [],
+      };
     return answerFromZone(index, qname, qtype, NEGATIVE_TTL);
   }
 }

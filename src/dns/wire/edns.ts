@@ -33,7 +33,8 @@ export function ednsOf(message: DnsMessage): QueryEdns | undefined {
   if (!opt || message.ednsUdpSize === undefined) return undefined;
   const options = new Map<number, Buffer>();
   const data = Buffer.from(opt.value as string, 'hex');
-  // Option data that does not fill its length is ignored from there on, not an error: the rest of the query is still answerable.
+  // Option data that does not fill its length is ignored from there on, not an error: the rest of the query is still
+  // answerable.
   for (let at = 0; at + 4 <= data.length; ) {
     const code = data.readUInt16BE(at);
     const length = data.readUInt16BE(at + 2);

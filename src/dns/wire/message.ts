@@ -12,12 +12,15 @@ const MIN_QUESTION_BYTES = 5;
 const MIN_RECORD_BYTES = 11;
 
 export function decodeMessage(packet: Buffer): DnsMessage {
-  if (packet.length < HEADER_BYTES) throw new DnsWireError(`a ${packet.length}-byte message is shorter than a DNS header`);
+  if (packet.length < HEADER_BYTES)
+    throw new DnsWireError(`a ${packet.length}-byte message is shorter than a DNS header`);
   const flags = packet.readUInt16BE(2);
   const counts = [4, 6, 8, 10].map((at) => packet.readUInt16BE(at)) as [number, number, number, number];
   const [qd, an, ns, ar] = counts;
   if (qd * MIN_QUESTION_BYTES + (an + ns + ar) * MIN_RECORD_BYTES > packet.length - HEADER_BYTES) {
-    throw new DnsWireError(`the section counts (${counts.join('/')}) are larger than the ${packet.length}-byte message`);
+    throw new DnsWireError(
+      `the section counts (${counts.join('/')}) are larger than the ${packet.length}-byte message`,
+    );
   }
   let offset = HEADER_BYTES;
   const questions: DnsQuestion[] = [];
@@ -59,10 +62,16 @@ export function decodeMessage(packet: Buffer): DnsMessage {
 }
 
 /** The data of one record (exported for readers that keep each record's class, as UPDATE needs). */
-export function decodeData(packet: Buffer, type: number, start: number, end: number): Pick<DnsRecord, 'type' | 'value'> {
+export function decodeData(
+  packet: Buffer,
+  type: number,
+  start: number,
+  end: number,
+): Pick<DnsRecord, 'type' | 'value'> {
   const data = packet.subarray(start, end);
   const need = (n: number) => {
-    if (data.length !== n) throw new DnsWireError(`a ${typeName(type)} record has ${data.length} bytes of data, not ${n}`);
+    if (data.length !== n)
+      throw new DnsWireError(`a ${typeName(type)} record has ${data.length} bytes of data, not ${n}`);
   };
   /** A name inside the data, which must end inside it. */
   const nameAt = (at: number) => {
@@ -110,19 +119,46 @@ export function decodeData(packet: Buffer, type: number, start: number, end: num
       if (data.length < 7) throw new DnsWireError('an SRV record is too short');
       const { name, next } = nameAt(start + 6);
       if (next !== end) throw new DnsWireError('an SRV record has bytes after its name');
-      return { type: 'SRV', value: { priority: data.readUInt16BE(0), weight: data.readUInt16BE(2), port: data.readUInt16BE(4), target: name } };
+      return {
+        type: 'SRV',
+        value: {
+          priority: data.readUInt16BE(0),
+          weight: data.readUInt16BE(2),
+          port: data.readUInt16BE(4),
+          target: name,
+        },
+      };
     }
     case TYPE_CODES.SOA: {
       const mname = nameAt(start);
       const rname = nameAt(mname.next);
       if (end - rname.next !== 20) throw new DnsWireError('an SOA record does not end with its five numbers');
       const n = (i: number) => packet.readUInt32BE(rname.next + i * 4);
-      return { type: 'SOA', value: { mname: mname.name, rname: rname.name, serial: n(0), refresh: n(1), retry: n(2), expire: n(3), minimum: n(4) } };
+      return {
+        type: 'SOA',
+        value: {
+          mname: mname.name,
+          rname: rname.name,
+          serial: n(0),
+          refresh: n(1),
+          retry: n(2),
+          expire: n(3),
+          minimum: n(4),
+        },
+      };
     }
     case TYPE_CODES.CAA: {
       const tagLength = data[1];
-      if (tagLength === undefined || 2 + tagLength > data.length) throw new DnsWireError('a CAA record is too short for its tag');
-      return { type: 'CAA', value: { flags: data[0]!, tag: data.subarray(2, 2 + tagLength).toString('latin1'), value: data.subarray(2 + tagLength).toString('utf8') } };
+      if (tagLength === undefined || 2 + tagLength > data.length)
+        throw new DnsWireError('a CAA record is too short for its tag');
+      return {
+        type: 'CAA',
+        value: {
+          flags: data[0]!,
+          tag: data.subarray(2, 2 + tagLength).toString('latin1'),
+          value: data.subarray(2 + tagLength).toString('utf8'),
+        },
+      };
     }
     case TYPE_CODES.OPT:
       return { type: 'OPT', value: data.toString('hex') };
@@ -154,12 +190,18 @@ export function encodeMessage(message: EncodeOptions): Buffer {
   w.u16(message.id);
   const bit = (on: boolean | undefined, mask: number) => (on ? mask : 0);
   w.u16(
-    bit(message.response, 0x8000) | ((message.opcode ?? 0) << 11) | bit(message.authoritative, 0x0400) | bit(message.truncated, 0x0200) |
-      bit(message.recursionDesired, 0x0100) | bit(message.recursionAvailable, 0x0080) | (message.rcode ?? 0),
+    bit(message.response, 0x8000) |
+      ((message.opcode ?? 0) << 11) |
+      bit(message.authoritative, 0x0400) |
+      bit(message.truncated, 0x0200) |
+      bit(message.recursionDesired, 0x0100) |
+      bit(message.recursionAvailable, 0x0080) |
+      (message.rcode ?? 0),
   );
   const { answers = [], authority = [], additional = [] } = message;
   const edns = message.ednsUdpSize === undefined ? 0 : 1;
-  for (const count of [message.questions.length, answers.length, authority.length, additional.length + edns]) w.u16(count);
+  for (const count of [message.questions.length, answers.length, authority.length, additional.length + edns])
+    w.u16(count);
   for (const q of message.questions) {
     w.name(q.name);
     w.u16(q.type);
@@ -217,7 +259,8 @@ function writeData(w: WireWriter, record: DnsRecord): void {
     case 'TXT':
       for (const text of record.value) {
         const bytes = Buffer.from(text, 'utf8');
-        if (bytes.length > 255) throw new DnsWireError('a TXT string is longer than 255 bytes (split it with splitTxt)');
+        if (bytes.length > 255)
+          throw new DnsWireError('a TXT string is longer than 255 bytes (split it with splitTxt)');
         w.u8(bytes.length);
         w.bytes(bytes);
       }
@@ -230,7 +273,14 @@ function writeData(w: WireWriter, record: DnsRecord): void {
     case 'SOA':
       w.name(record.value.mname);
       w.name(record.value.rname);
-      for (const n of [record.value.serial, record.value.refresh, record.value.retry, record.value.expire, record.value.minimum]) w.u32(n);
+      for (const n of [
+        record.value.serial,
+        record.value.refresh,
+        record.value.retry,
+        record.value.expire,
+        record.value.minimum,
+      ])
+        w.u32(n);
       return;
     case 'CAA': {
       const tag = Buffer.from(record.value.tag, 'latin1');
@@ -245,13 +295,20 @@ function writeData(w: WireWriter, record: DnsRecord): void {
   }
 }
 
-/** One resource record's owner, type, class, TTL and where its data lies (RFC 1035 §4.1.3), checked against the message's end. */
-export function readRecordHead(packet: Buffer, offset: number): { name: string; type: number; klass: number; ttl: number; start: number; end: number } {
+/**
+ * One resource record's owner, type, class, TTL and where its data lies (RFC 1035 §4.1.3), checked against the
+ * message's end.
+ */
+export function readRecordHead(
+  packet: Buffer,
+  offset: number,
+): { name: string; type: number; klass: number; ttl: number; start: number; end: number } {
   const { name, next } = readName(packet, offset);
   if (next + 10 > packet.length) throw new DnsWireError(`the record for "${name}" is cut off`);
   const type = packet.readUInt16BE(next);
   const start = next + 10;
   const end = start + packet.readUInt16BE(next + 8);
-  if (end > packet.length) throw new DnsWireError(`the data of the ${typeName(type)} record for "${name}" runs past the end of the message`);
+  if (end > packet.length)
+    throw new DnsWireError(`the data of the ${typeName(type)} record for "${name}" runs past the end of the message`);
   return { name, type, klass: packet.readUInt16BE(next + 2), ttl: packet.readUInt32BE(next + 4), start, end };
 }

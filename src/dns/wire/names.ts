@@ -8,8 +8,8 @@ const MAX_NAME_BYTES = 255;
 const MAX_LABEL_BYTES = 63;
 /**
  * A name has at most 127 labels (255 bytes), so a well-formed one needs at most one pointer per
- * label and one to its root label: 128. Without this bound, a chain of M backward pointers named by N records cost M×N steps
- * per parse (16,000 × 2,700 in one 64 KB UPDATE, read before any key is checked).
+ * label and one to its root label: 128. Without this bound, a chain of M backward pointers named by N records cost M×N
+ * steps per parse (16,000 × 2,700 in one 64 KB UPDATE, read before any key is checked).
  */
 const MAX_POINTER_HOPS = 128;
 /** Bytes that stand for themselves in a name's text form; the rest are `\DDD` (and `\.`, `\\`). */
@@ -25,7 +25,8 @@ const SIMPLE_LABEL = /^[A-Za-z0-9_*-]*$/;
  */
 function plainText(name: string): string | undefined {
   if (!SIMPLE_NAME.test(name)) return undefined;
-  if (name.length > (name.endsWith('.') ? 254 : 253)) throw new DnsWireError(`"${name}" is longer than ${MAX_NAME_BYTES} bytes`);
+  if (name.length > (name.endsWith('.') ? 254 : 253))
+    throw new DnsWireError(`"${name}" is longer than ${MAX_NAME_BYTES} bytes`);
   return name.endsWith('.') ? name.slice(0, -1) : name;
 }
 
@@ -51,10 +52,12 @@ export function nameToLabels(name: string): Buffer[] {
         current.push(...Buffer.from(text[++i]!, 'utf8'));
       } else throw new DnsWireError(`"${name}" ends with a lone backslash`);
     } else current.push(...Buffer.from(ch, 'utf8'));
-    if (current.length > MAX_LABEL_BYTES) throw new DnsWireError(`"${name}" has a label longer than ${MAX_LABEL_BYTES} bytes`);
+    if (current.length > MAX_LABEL_BYTES)
+      throw new DnsWireError(`"${name}" has a label longer than ${MAX_LABEL_BYTES} bytes`);
   }
   if (current.length) labels.push(Buffer.from(current));
-  if (labels.reduce((sum, l) => sum + l.length + 1, 1) > MAX_NAME_BYTES) throw new DnsWireError(`"${name}" is longer than ${MAX_NAME_BYTES} bytes`);
+  if (labels.reduce((sum, l) => sum + l.length + 1, 1) > MAX_NAME_BYTES)
+    throw new DnsWireError(`"${name}" is longer than ${MAX_NAME_BYTES} bytes`);
   return labels;
 }
 
@@ -93,8 +96,10 @@ export function readName(packet: Buffer, offset: number): { name: string; next: 
       const low = packet[position + 1];
       if (low === undefined) throw new DnsWireError('a compression pointer is cut off');
       const target = ((length & 0x3f) << 8) | low;
-      if (target >= limit) throw new DnsWireError(`a compression pointer at byte ${position} does not point backwards (to ${target})`);
-      if (++hops > MAX_POINTER_HOPS) throw new DnsWireError(`a name at byte ${offset} follows more than ${MAX_POINTER_HOPS} compression pointers`);
+      if (target >= limit)
+        throw new DnsWireError(`a compression pointer at byte ${position} does not point backwards (to ${target})`);
+      if (++hops > MAX_POINTER_HOPS)
+        throw new DnsWireError(`a name at byte ${offset} follows more than ${MAX_POINTER_HOPS} compression pointers`);
       if (next < 0) next = position + 2;
       position = limit = target;
       continue;
@@ -124,19 +129,22 @@ export function skipName(packet: Buffer, offset: number): number {
       if (position + 2 > packet.length) throw new DnsWireError('a compression pointer is cut off');
       // As readName requires: a pointer into the name itself (a loop) is refused here already.
       const target = ((length & 0x3f) << 8) | packet[position + 1]!;
-      if (target >= offset) throw new DnsWireError(`a compression pointer at byte ${position} does not point backwards (to ${target})`);
+      if (target >= offset)
+        throw new DnsWireError(`a compression pointer at byte ${position} does not point backwards (to ${target})`);
       return position + 2;
     }
     if (length & 0xc0) throw new DnsWireError(`unknown label type 0x${length.toString(16)} at byte ${position}`);
     if (length === 0) return position + 1;
-    if (position + 1 - offset + length + 1 > MAX_NAME_BYTES) throw new DnsWireError(`a name is longer than ${MAX_NAME_BYTES} bytes`);
+    if (position + 1 - offset + length + 1 > MAX_NAME_BYTES)
+      throw new DnsWireError(`a name is longer than ${MAX_NAME_BYTES} bytes`);
     position += 1 + length;
   }
 }
 
 /** A growing message buffer that remembers where names were written, for compression. */
 export class WireWriter {
-  // Unsafe (not zero-filled): only bytes already written are ever read (toBuffer, setU16), and this is the hot path of every answer.
+  // Unsafe (not zero-filled): only bytes already written are ever read (toBuffer, setU16), and this is the hot path of
+  // every answer.
   private buffer = Buffer.allocUnsafe(512);
   length = 0;
   private readonly suffixes = new Map<string, number>();

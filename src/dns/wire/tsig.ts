@@ -71,7 +71,8 @@ export function findTsig(packet: Buffer): TsigRecord | undefined {
   const records = counts[1]! + counts[2]! + counts[3]!;
   for (let i = 0; i < records; i++) {
     const start = offset;
-    // Owners are skipped, not read: only the TSIG's is (a message of thousands of records costs no more than its bytes).
+    // Owners are skipped, not read: only the TSIG's is (a message of thousands of records costs no more than its
+    // bytes).
     const next = skipName(packet, offset);
     if (next + 10 > packet.length) throw wireError('a record is cut off');
     const type = packet.readUInt16BE(next);
@@ -107,23 +108,44 @@ function readTsig(packet: Buffer, keyName: string, offset: number, start: number
   need(otherSize);
   const other = Buffer.from(packet.subarray(at, at + otherSize));
   if (at + otherSize !== end) throw wireError('a TSIG record has bytes after its data');
-  return { keyName: nameKey(keyName), algorithm: algorithm.name.toLowerCase(), timeSigned, fudge, mac, originalId, error, other, offset };
+  return {
+    keyName: nameKey(keyName),
+    algorithm: algorithm.name.toLowerCase(),
+    timeSigned,
+    fudge,
+    mac,
+    originalId,
+    error,
+    other,
+    offset,
+  };
 }
 
 /**
  * Checks a request's TSIG (RFC 8945 5.2): key, then MAC, then time, then truncation. Throws a
  * DnsWireError (FORMERR) for a MAC of a length RFC 8945 5.2.2.1 forbids.
  */
-export function verifyRequest(packet: Buffer, tsig: TsigRecord, keyOf: (name: string) => TsigKey | undefined, nowSeconds: number): TsigCheck {
+export function verifyRequest(
+  packet: Buffer,
+  tsig: TsigRecord,
+  keyOf: (name: string) => TsigKey | undefined,
+  nowSeconds: number,
+): TsigCheck {
   const key = keyOf(tsig.keyName);
   if (!key || algorithmOfWire(tsig.algorithm) !== key.algorithm) return { ok: false, error: TSIG_ERROR.BADKEY, tsig };
   const full = TSIG_ALGORITHMS[key.algorithm].bytes;
   // RFC 8945 5.2.2.1: a MAC longer than the hash, or shorter than max(10, half the hash), is FORMERR.
-  if (tsig.mac.length > full) throw wireError(`the TSIG MAC is ${tsig.mac.length} bytes, longer than ${key.algorithm} makes`);
-  if (tsig.mac.length < Math.max(10, full / 2)) throw wireError(`the TSIG MAC is truncated to ${tsig.mac.length} bytes, below the least RFC 8945 allows`);
-  const expected = macOf(key, [unsignedPart(packet, tsig), variables(key, tsig.timeSigned, tsig.fudge, tsig.error, tsig.other)]).subarray(0, tsig.mac.length);
+  if (tsig.mac.length > full)
+    throw wireError(`the TSIG MAC is ${tsig.mac.length} bytes, longer than ${key.algorithm} makes`);
+  if (tsig.mac.length < Math.max(10, full / 2))
+    throw wireError(`the TSIG MAC is truncated to ${tsig.mac.length} bytes, below the least RFC 8945 allows`);
+  const expected = macOf(key, [
+    unsignedPart(packet, tsig),
+    variables(key, tsig.timeSigned, tsig.fudge, tsig.error, tsig.other),
+  ]).subarray(0, tsig.mac.length);
   if (!timingSafeEqual(tsig.mac, expected)) return { ok: false, error: TSIG_ERROR.BADSIG, tsig };
-  if (Math.abs(nowSeconds - tsig.timeSigned) > acceptedFudge(tsig)) return { ok: false, error: TSIG_ERROR.BADTIME, tsig, key };
+  if (Math.abs(nowSeconds - tsig.timeSigned) > acceptedFudge(tsig))
+    return { ok: false, error: TSIG_ERROR.BADTIME, tsig, key };
   // A truncated MAC that matches is still refused (5.2.4): the policy here is the whole MAC, as every client sends it.
   if (tsig.mac.length < full) return { ok: false, error: TSIG_ERROR.BADTRUNC, tsig, key };
   return { ok: true, key, tsig };
@@ -136,8 +158,16 @@ export interface SignOptions {
   other?: Buffer;
 }
 
-/** Signs a message (a request, when `requestMac` is undefined; an answer to it otherwise). Returns the message with its TSIG appended. */
-export function signMessage(message: Buffer, key: TsigKey, requestMac: Buffer | undefined, options: SignOptions): { message: Buffer; mac: Buffer } {
+/**
+ * Signs a message (a request, when `requestMac` is undefined; an answer to it otherwise). Returns the message with its
+ * TSIG appended.
+ */
+export function signMessage(
+  message: Buffer,
+  key: TsigKey,
+  requestMac: Buffer | undefined,
+  options: SignOptions,
+): { message: Buffer; mac: Buffer } {
   const fudge = options.fudge ?? DEFAULT_FUDGE;
   const error = options.error ?? 0;
   const other = options.other ?? Buffer.alloc(0);
@@ -149,22 +179,43 @@ export function signMessage(message: Buffer, key: TsigKey, requestMac: Buffer | 
 /** A TSIG with no MAC, carrying only an error: the answer to BADKEY and BADSIG is not signed (RFC 8945 5.3.2). */
 export function unsignedError(message: Buffer, tsig: TsigRecord, error: number): Buffer {
   const algorithm = algorithmOfWire(tsig.algorithm);
-  return appendTsigRaw(message, tsig.keyName, algorithm ? TSIG_ALGORITHMS[algorithm].wire : tsig.algorithm, tsig.timeSigned, tsig.fudge, Buffer.alloc(0), error, Buffer.alloc(0));
+  return appendTsigRaw(
+    message,
+    tsig.keyName,
+    algorithm ? TSIG_ALGORITHMS[algorithm].wire : tsig.algorithm,
+    tsig.timeSigned,
+    tsig.fudge,
+    Buffer.alloc(0),
+    error,
+    Buffer.alloc(0),
+  );
 }
 
 /** The answer to a request whose time is off: signed, with the server's time in Other Data (RFC 8945 5.2.3). */
 export function signBadTime(message: Buffer, key: TsigKey, tsig: TsigRecord, nowSeconds: number): Buffer {
   const other = Buffer.alloc(6);
   writeTime(other, 0, nowSeconds);
-  return signMessage(message, key, tsig.mac, { timeSigned: tsig.timeSigned, fudge: tsig.fudge, error: TSIG_ERROR.BADTIME, other }).message;
+  return signMessage(message, key, tsig.mac, {
+    timeSigned: tsig.timeSigned,
+    fudge: tsig.fudge,
+    error: TSIG_ERROR.BADTIME,
+    other,
+  }).message;
 }
 
-/** The answer to a request whose MAC was truncated below the local policy: signed, covering the truncated request MAC (RFC 8945 5.2.2.1, 5.3.2). */
+/**
+ * The answer to a request whose MAC was truncated below the local policy: signed, covering the truncated request MAC
+ * (RFC 8945 5.2.2.1, 5.3.2).
+ */
 export function signBadTrunc(message: Buffer, key: TsigKey, tsig: TsigRecord, nowSeconds: number): Buffer {
-  return signMessage(message, key, tsig.mac, { timeSigned: nowSeconds, fudge: tsig.fudge, error: TSIG_ERROR.BADTRUNC }).message;
+  return signMessage(message, key, tsig.mac, { timeSigned: nowSeconds, fudge: tsig.fudge, error: TSIG_ERROR.BADTRUNC })
+    .message;
 }
 
-/** Signs the messages of one multi-message answer (a zone transfer): the first covers the request's MAC, each later one the previous MAC and the timers only (RFC 8945 5.3.1). */
+/**
+ * Signs the messages of one multi-message answer (a zone transfer): the first covers the request's MAC, each later one
+ * the previous MAC and the timers only (RFC 8945 5.3.1).
+ */
 export class TsigStream {
   private previous: Buffer | undefined;
 
@@ -203,7 +254,13 @@ function variables(key: TsigKey, timeSigned: number, fudge: number, error: numbe
   tail.writeUInt16BE(fudge, 6);
   tail.writeUInt16BE(error, 8);
   const classTtl = Buffer.from([0, CLASS_ANY, 0, 0, 0, 0]);
-  return Buffer.concat([canonicalWireName(key.name), classTtl, canonicalWireName(TSIG_ALGORITHMS[key.algorithm].wire), tail, lengthPrefixed(other)]);
+  return Buffer.concat([
+    canonicalWireName(key.name),
+    classTtl,
+    canonicalWireName(TSIG_ALGORITHMS[key.algorithm].wire),
+    tail,
+    lengthPrefixed(other),
+  ]);
 }
 
 function macOf(key: TsigKey, parts: Buffer[]): Buffer {
@@ -212,11 +269,29 @@ function macOf(key: TsigKey, parts: Buffer[]): Buffer {
   return hmac.digest();
 }
 
-function appendTsig(message: Buffer, keyName: string, algorithm: TsigAlgorithm, timeSigned: number, fudge: number, mac: Buffer, error: number, other: Buffer): Buffer {
+function appendTsig(
+  message: Buffer,
+  keyName: string,
+  algorithm: TsigAlgorithm,
+  timeSigned: number,
+  fudge: number,
+  mac: Buffer,
+  error: number,
+  other: Buffer,
+): Buffer {
   return appendTsigRaw(message, keyName, TSIG_ALGORITHMS[algorithm].wire, timeSigned, fudge, mac, error, other);
 }
 
-function appendTsigRaw(message: Buffer, keyName: string, algorithmWire: string, timeSigned: number, fudge: number, mac: Buffer, error: number, other: Buffer): Buffer {
+function appendTsigRaw(
+  message: Buffer,
+  keyName: string,
+  algorithmWire: string,
+  timeSigned: number,
+  fudge: number,
+  mac: Buffer,
+  error: number,
+  other: Buffer,
+): Buffer {
   const fixed = Buffer.alloc(10);
   writeTime(fixed, 0, timeSigned);
   fixed.writeUInt16BE(fudge, 6);

@@ -48,12 +48,14 @@ export function textRdataNotUtf8(type: number, data: Uint8Array): string | undef
   if (type === 16 || type === 99) {
     for (let at = 0; at < data.length; ) {
       const length = data[at]!;
-      if (!isUtf8(data.subarray(at + 1, at + 1 + length))) return `${type === 16 ? 'TXT' : 'SPF'} character-string ${quoteBytes(data.subarray(at + 1, at + 1 + length))} is not UTF-8`;
+      if (!isUtf8(data.subarray(at + 1, at + 1 + length)))
+        return `${type === 16 ? 'TXT' : 'SPF'} character-string ${quoteBytes(data.subarray(at + 1, at + 1 + length))} is not UTF-8`;
       at += 1 + length;
     }
   } else if (type === 257 && data.length >= 2) {
     const tagEnd = 2 + data[1]!;
-    if (!isUtf8(data.subarray(2, tagEnd)) || !isUtf8(data.subarray(tagEnd))) return `CAA value ${quoteBytes(data.subarray(tagEnd))} is not UTF-8`;
+    if (!isUtf8(data.subarray(2, tagEnd)) || !isUtf8(data.subarray(tagEnd)))
+      return `CAA value ${quoteBytes(data.subarray(tagEnd))} is not UTF-8`;
   }
   return undefined;
 }
@@ -77,7 +79,13 @@ export function txtValueOfBytes(data: Uint8Array): string {
 /** The bytes a provider's TXT value holds in the quoted \DDD form; undefined for plain text. */
 export function txtBytesOfValue(value: string): Buffer | undefined {
   // The form holds at least one \DDD of 128 or more: `"\128"` is the shortest.
-  if (value.length < 6 || value.charCodeAt(0) !== 0x22 || value.charCodeAt(value.length - 1) !== 0x22 || !value.includes('\\')) return undefined;
+  if (
+    value.length < 6 ||
+    value.charCodeAt(0) !== 0x22 ||
+    value.charCodeAt(value.length - 1) !== 0x22 ||
+    !value.includes('\\')
+  )
+    return undefined;
   const bytes: number[] = [];
   for (let i = 1; i < value.length - 1; ) {
     const c = value.charCodeAt(i);

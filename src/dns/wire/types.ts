@@ -7,7 +7,20 @@
 // does, so a name read from a packet can be written back exactly.
 
 /** Record types by number (RFC 1035, 3596, 2782, 8659, 6891). */
-export const TYPE_CODES = { A: 1, NS: 2, CNAME: 5, SOA: 6, PTR: 12, MX: 15, TXT: 16, AAAA: 28, SRV: 33, OPT: 41, CAA: 257, ANY: 255 } as const;
+export const TYPE_CODES = {
+  A: 1,
+  NS: 2,
+  CNAME: 5,
+  SOA: 6,
+  PTR: 12,
+  MX: 15,
+  TXT: 16,
+  AAAA: 28,
+  SRV: 33,
+  OPT: 41,
+  CAA: 257,
+  ANY: 255,
+} as const;
 export type KnownType = keyof typeof TYPE_CODES;
 /** A type the client may ask for. */
 export type DnsType = Exclude<KnownType, 'OPT'>;
@@ -25,9 +38,21 @@ export interface SoaValue {
   /** The TTL of negative answers (RFC 2308). */
   minimum: number;
 }
-export interface MxValue { preference: number; exchange: string }
-export interface SrvValue { priority: number; weight: number; port: number; target: string }
-export interface CaaValue { flags: number; tag: string; value: string }
+export interface MxValue {
+  preference: number;
+  exchange: string;
+}
+export interface SrvValue {
+  priority: number;
+  weight: number;
+  port: number;
+  target: string;
+}
+export interface CaaValue {
+  flags: number;
+  tag: string;
+  value: string;
+}
 
 interface Rr<T extends string, V> {
   name: string;
@@ -95,7 +120,13 @@ export interface DnsAnswer {
 export const RCODE = { NOERROR: 0, FORMERR: 1, SERVFAIL: 2, NXDOMAIN: 3, NOTIMP: 4, REFUSED: 5 } as const;
 
 /** The names of the update's answer codes (RFC 2136 2.2), for logs: "RCODE9" told a reader nothing. */
-const UPDATE_RCODE_NAMES: Record<number, string> = { 6: 'YXDOMAIN', 7: 'YXRRSET', 8: 'NXRRSET', 9: 'NOTAUTH', 10: 'NOTZONE' };
+const UPDATE_RCODE_NAMES: Record<number, string> = {
+  6: 'YXDOMAIN',
+  7: 'YXRRSET',
+  8: 'NXRRSET',
+  9: 'NOTAUTH',
+  10: 'NOTZONE',
+};
 
 export function rcodeName(rcode: number): string {
   return Object.entries(RCODE).find(([, code]) => code === rcode)?.[0] ?? UPDATE_RCODE_NAMES[rcode] ?? `RCODE${rcode}`;

@@ -5,7 +5,14 @@
 import type { Logger } from '../../lib/log.js';
 import type { Change } from '../../zone/plan/plan.js';
 import { dhcidChanges } from './changes.js';
-import { bytesOf, type DhcidByName, type DhcidRecord, type DhcidRoom, type DhcidStore, type DhcidTouched } from './store.js';
+import {
+  bytesOf,
+  type DhcidByName,
+  type DhcidRecord,
+  type DhcidRoom,
+  type DhcidStore,
+  type DhcidTouched,
+} from './store.js';
 
 export class DhcidBatch {
   private readonly before: DhcidByName;
@@ -69,7 +76,10 @@ export class DhcidBatch {
     try {
       this.store.replace(this.zone, this.before);
     } catch (error) {
-      logger.error(`gateway: the DHCID records of ${this.zone} could not be put back after a failed update: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+      logger.error(
+        `gateway: the DHCID records of ${this.zone} could not be put back after a failed update: ` +
+          `${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      );
     }
   }
 }

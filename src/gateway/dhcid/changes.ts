@@ -7,7 +7,12 @@ import type { DhcidRecord } from './store.js';
 
 const keyOf = (r: DhcidRecord) => `${r.name} ${r.data} ${r.ttl}`;
 // DHCID is not a type the zone engine writes: these changes are only ever logged and journaled.
-const shown = (r: DhcidRecord) => ({ name: r.name, type: 'DHCID' as ZoneType, ttl: r.ttl, value: Buffer.from(r.data, 'hex').toString('base64') });
+const shown = (r: DhcidRecord) => ({
+  name: r.name,
+  type: 'DHCID' as ZoneType,
+  ttl: r.ttl,
+  value: Buffer.from(r.data, 'hex').toString('base64'),
+});
 
 /** The records of `before` gone from `after` (deletes) and those new in it (creates); empty when nothing changed. */
 export function dhcidChanges(before: readonly DhcidRecord[], after: readonly DhcidRecord[]): Change[] {

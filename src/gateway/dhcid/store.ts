@@ -4,10 +4,10 @@
 // client's update, whose prerequisite names its own DHCID, fails. Kept in
 // <state dir>/gateway/dhcid.json, by zone and owner name, replaced atomically (mode 0600) at
 // each change, so it survives restarts; gateways sharing a state directory (one per zone) each
-// write their own zones and keep the others' as the file holds them. Bounded: at most MAX_DHCID_RECORDS records, at most
-// MAX_DHCID_PER_NAME at one name, at most MAX_RECORD_BYTES of records, and a file the gateway
-// writes is never one it would refuse to read (MAX_FILE_BYTES). A damaged file is an error naming it (the gateway does not start), never
-// read as empty nor set aside: an empty store would let any client take every name.
+// write their own zones and keep the others' as the file holds them. Bounded: at most MAX_DHCID_RECORDS records, at
+// most MAX_DHCID_PER_NAME at one name, at most MAX_RECORD_BYTES of records, and a file the gateway
+// writes is never one it would refuse to read (MAX_FILE_BYTES). A damaged file is an error naming it (the gateway does
+// not start), never read as empty nor set aside: an empty store would let any client take every name.
 import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../lib/atomic-write.js';
@@ -52,7 +52,9 @@ export const MAX_RECORD_BYTES = 12 * 1024 * 1024;
 export const DHCID_DATA_BYTES = { min: 3, max: 255 } as const;
 /** The largest file read (and written): larger is not a file the gateway wrote. */
 export const MAX_FILE_BYTES = 16 * 1024 * 1024;
-/** The indentation, line ends and comma JSON.stringify(…, null, 1) puts around a record at its depth: 28; 32 to be safe. */
+/**
+ * The indentation, line ends and comma JSON.stringify(…, null, 1) puts around a record at its depth: 28; 32 to be safe.
+ */
 const RECORD_FRAMING_BYTES = 32;
 
 /** What a zone may still take: records and bytes (recordBytes). */
@@ -100,7 +102,9 @@ export class DhcidStore {
       onDisk = readStore(this.path) ?? new Map();
     } catch (error) {
       // Not written over: it may hold another gateway's records.
-      throw new Error(`${this.path} was changed by another writer and cannot be read (${(error as Error).message.split(' (')[0]})`);
+      throw new Error(
+        `${this.path} was changed by another writer and cannot be read (${(error as Error).message.split(' (')[0]})`,
+      );
     }
     for (const name of [...this.zones.keys()]) if (name !== zone && !onDisk.has(name)) this.zones.delete(name);
     for (const [name, byName] of onDisk) if (name !== zone) this.zones.set(name, byName);
@@ -109,7 +113,10 @@ export class DhcidStore {
     this.stamp = now;
   }
 
-  /** The records of `zone` by name (a map of its own: the caller may change it; the lists are shared and never changed in place). */
+  /**
+   * The records of `zone` by name (a map of its own: the caller may change it; the lists are shared and never changed
+   * in place).
+   */
   of(zone: string): DhcidByName {
     return new Map(this.zones.get(zone));
   }
@@ -144,15 +151,18 @@ export class DhcidStore {
     const size = { records: countOf(kept), bytes: bytesOf(kept) };
     if (size.records > room.records) throw new Error(`the gateway keeps at most ${MAX_DHCID_RECORDS} DHCID records`);
     // A store over the bytes (written before they were bounded) may still shrink.
-    if (size.bytes > room.bytes && size.bytes > this.sizeOf(zone).bytes) throw new Error(`the gateway keeps at most ${MAX_RECORD_BYTES} bytes of DHCID records`);
+    if (size.bytes > room.bytes && size.bytes > this.sizeOf(zone).bytes)
+      throw new Error(`the gateway keeps at most ${MAX_RECORD_BYTES} bytes of DHCID records`);
     const next = new Map(this.zones);
     if (kept.size) next.set(zone, kept);
     else next.delete(zone);
     const zones: Record<string, DhcidRecord[]> = {};
-    for (const [name, records] of [...next].sort(([a], [b]) => a.localeCompare(b))) zones[name] = [...records.values()].flat();
+    for (const [name, records] of [...next].sort(([a], [b]) => a.localeCompare(b)))
+      zones[name] = [...records.values()].flat();
     const text = `${JSON.stringify({ version: VERSION, zones }, null, 1)}\n`;
     // The last word: never write a file open() would refuse (the gateway would not start again).
-    if (Buffer.byteLength(text) > MAX_FILE_BYTES) throw new Error(`the DHCID records would take more than ${MAX_FILE_BYTES} bytes`);
+    if (Buffer.byteLength(text) > MAX_FILE_BYTES)
+      throw new Error(`the DHCID records would take more than ${MAX_FILE_BYTES} bytes`);
     mkdirSync(join(this.path, '..'), { recursive: true, mode: 0o700 });
     writeFileAtomic(this.path, text, 0o600);
     this.stamp = stampOf(this.path);
@@ -163,7 +173,10 @@ export class DhcidStore {
   }
 }
 
-/** What tells one version of the file from another: inode (an atomic write makes a new one), size and time; undefined when there is none. */
+/**
+ * What tells one version of the file from another: inode (an atomic write makes a new one), size and time; undefined
+ * when there is none.
+ */
 function stampOf(path: string): string | undefined {
   try {
     const stat = statSync(path);
@@ -180,9 +193,13 @@ export function countOf(byName: ReadonlyMap<string, readonly DhcidRecord[]>): nu
   return count;
 }
 
-/** What a record takes in the file, at most: its JSON and the framing around it (owners may be long, with \DDD escapes). */
+/**
+ * What a record takes in the file, at most: its JSON and the framing around it (owners may be long, with \DDD escapes).
+ */
 export function recordBytes(record: DhcidRecord): number {
-  return Buffer.byteLength(JSON.stringify({ name: record.name, ttl: record.ttl, data: record.data })) + RECORD_FRAMING_BYTES;
+  return (
+    Buffer.byteLength(JSON.stringify({ name: record.name, ttl: record.ttl, data: record.data })) + RECORD_FRAMING_BYTES
+  );
 }
 
 /** The bytes (recordBytes) of the records in a zone's map. */
@@ -237,5 +254,7 @@ function readStore(path: string): Map<string, DhcidByName> | undefined {
 
 /** Whether `hex` is DHCID RDATA of a length RFC 4701 allows (lower-case hex, as the wire reader gives it). */
 export function isDhcidData(hex: string): boolean {
-  return /^(?:[0-9a-f]{2})+$/.test(hex) && hex.length / 2 >= DHCID_DATA_BYTES.min && hex.length / 2 <= DHCID_DATA_BYTES.max;
+  return (
+    /^(?:[0-9a-f]{2})+$/.test(hex) && hex.length / 2 >= DHCID_DATA_BYTES.min && hex.length / 2 <= DHCID_DATA_BYTES.max
+  );
 }

@@ -14,10 +14,19 @@ import type { LiveRecord } from '../../zone/record.js';
  * (said once, here) when it does not; undefined when the listing failed (asked again at the
  * next refresh; the zone is read whole meanwhile).
  */
-export async function filterFindsNames(provider: ZoneProvider, zone: string, live: LiveRecord[], logger: Logger): Promise<boolean | undefined> {
+export async function filterFindsNames(
+  provider: ZoneProvider,
+  zone: string,
+  live: LiveRecord[],
+  logger: Logger,
+): Promise<boolean | undefined> {
   // The longest name is the least likely to be part of others: its listing is the shortest.
-  const name = live.map((r) => r.name).filter((n) => n !== zone).reduce<string | undefined>((a, b) => (a === undefined || b.length > a.length ? b : a), undefined);
-  // A zone of apex records only: no name to probe with (the apex is always read whole); asked again at the next refresh.
+  const name = live
+    .map((r) => r.name)
+    .filter((n) => n !== zone)
+    .reduce<string | undefined>((a, b) => (a === undefined || b.length > a.length ? b : a), undefined);
+  // A zone of apex records only: no name to probe with (the apex is always read whole); asked again at the next
+  // refresh.
   if (name === undefined) return undefined;
   const expected = live.filter((r) => r.name === name).map((r) => r.entityID);
   let why: string;
@@ -25,14 +34,22 @@ export async function filterFindsNames(provider: ZoneProvider, zone: string, liv
     const found = new Set((await provider.listNames([name], { left: 1 })).map((r) => r.entityID));
     const missing = expected.filter((id) => !found.has(id));
     if (!missing.length) return true;
-    why = `service/dnslist with filter ${name} listed ${found.size} of the ${expected.length} entries the zone holds there`;
+    why =
+      `service/dnslist with filter ${name} listed ${found.size} of the ${expected.length} entries the zone ` +
+      `holds there`;
   } catch (error) {
     if (!(error instanceof BroadFilterError)) {
-      logger.info(`gateway: ${zone}: checking the provider's filter failed (${(error as Error).message}); updates read the whole zone until a refresh checks it`);
+      logger.info(
+        `gateway: ${zone}: checking the provider's filter failed (${(error as Error).message}); updates read the ` +
+          `whole zone until a refresh checks it`,
+      );
       return undefined;
     }
     why = `service/dnslist with filter ${name} listed more than the entries there (${error.pages} pages)`;
   }
-  logger.warn(`gateway: ${zone}: ${why}: the provider's filter does not find a name's entries as the gateway reads it (a substring of the full name); every update of ${zone} reads the whole zone instead`);
+  logger.warn(
+    `gateway: ${zone}: ${why}: the provider's filter does not find a name's entries as the gateway reads it (a ` +
+      `substring of the full name); every update of ${zone} reads the whole zone instead`,
+  );
   return false;
 }

@@ -21,7 +21,13 @@ export interface NotifyTarget {
 /** Resolves true once `target` acknowledged, false after the last attempt. */
 export function sendNotify(target: NotifyTarget, soa: DnsRecord & { type: 'SOA' }, logger: Logger): Promise<boolean> {
   const id = randomInt(0x10000);
-  const packet = encodeMessage({ id, opcode: OPCODE_NOTIFY, authoritative: true, questions: [{ name: soa.name, type: 6, class: 1 }], answers: [soa] });
+  const packet = encodeMessage({
+    id,
+    opcode: OPCODE_NOTIFY,
+    authoritative: true,
+    questions: [{ name: soa.name, type: 6, class: 1 }],
+    answers: [soa],
+  });
   const socket = createSocket(isIP(target.host) === 6 ? 'udp6' : 'udp4');
   return new Promise((resolve) => {
     let attempts = 0;
@@ -29,7 +35,11 @@ export function sendNotify(target: NotifyTarget, soa: DnsRecord & { type: 'SOA' 
     const done = (acknowledged: boolean) => {
       clearTimeout(timer);
       socket.close();
-      if (!acknowledged) logger.warn(`gateway: ${target.host}:${target.port} did not acknowledge the NOTIFY for ${soa.name} (serial ${soa.value.serial}) after ${ATTEMPTS} tries`);
+      if (!acknowledged)
+        logger.warn(
+          `gateway: ${target.host}:${target.port} did not acknowledge the NOTIFY for ${soa.name} (serial ` +
+            `${soa.value.serial}) after ${ATTEMPTS} tries`,
+        );
       resolve(acknowledged);
     };
     socket.on('error', () => undefined);
@@ -37,7 +47,13 @@ export function sendNotify(target: NotifyTarget, soa: DnsRecord & { type: 'SOA' 
     socket.unref();
     socket.on('message', (answer) => {
       // Only the answer to this NOTIFY counts: our ID, a response, opcode NOTIFY.
-      if (answer.length >= 12 && answer.readUInt16BE(0) === id && answer[2]! & 0x80 && ((answer[2]! >> 3) & 0xf) === OPCODE_NOTIFY) done(true);
+      if (
+        answer.length >= 12 &&
+        answer.readUInt16BE(0) === id &&
+        answer[2]! & 0x80 &&
+        ((answer[2]! >> 3) & 0xf) === OPCODE_NOTIFY
+      )
+        done(true);
     });
     const send = () => {
       if (attempts++ >= ATTEMPTS) return done(false);

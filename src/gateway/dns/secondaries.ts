@@ -23,7 +23,9 @@ export class SecondaryLog {
 
   transferred(client: string, zone: string, type: 'AXFR' | 'IXFR'): void {
     // A --notify target's transfers show on its own line when it transfers from the address it was notified at.
-    const target = [...this.rows.values()].find((r) => r.zone === zone && r.notify && r.secondary.replace(/:\d+$/, '').replace(/^\[|\]$/g, '') === client);
+    const target = [...this.rows.values()].find(
+      (r) => r.zone === zone && r.notify && r.secondary.replace(/:\d+$/, '').replace(/^\[|\]$/g, '') === client,
+    );
     (target ?? this.row(client, zone)).transfer = { at: new Date(this.now()).toISOString(), type };
   }
 

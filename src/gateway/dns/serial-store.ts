@@ -73,7 +73,8 @@ export class SerialStore {
           salvaged.size
             ? `the serials of ${salvaged.size} zone(s) still legible in it are kept: ` +
               "each zone's next serial is above its own and the clock"
-            : "no serial in it is legible: each zone's serial starts from the clock (a secondary holding a higher one waits until the clock passes it)"
+            : "no serial in it is legible: each zone's serial starts from the clock (a secondary holding a higher " +
+              'one waits until the clock passes it)'
         }`,
       );
     });
@@ -92,24 +93,39 @@ export class SerialStore {
     this.known.set(zone, served);
     if (!this.file) return;
     try {
-      // The other zones are another gateway's: a file damaged since it was read is set aside, and what is legible in it kept.
-      const merged = readOrSalvage(this.file, (damage) => this.logger?.warn(`gateway: ${damage}; the serials still legible in it are written again`));
+      // The other zones are another gateway's: a file damaged since it was read is set aside, and what is legible in it
+      // kept.
+      const merged = readOrSalvage(this.file, (damage) =>
+        this.logger?.warn(`gateway: ${damage}; the serials still legible in it are written again`),
+      );
       for (const [other, kept] of this.salvaged) if (!merged.has(other)) merged.set(other, kept);
       merged.set(zone, served);
       mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
-      writeFileAtomic(this.file, `${JSON.stringify(Object.fromEntries([...merged].sort(([a], [b]) => a.localeCompare(b))))}\n`);
+      writeFileAtomic(
+        this.file,
+        `${JSON.stringify(Object.fromEntries([...merged].sort(([a], [b]) => a.localeCompare(b))))}\n`,
+      );
       this.salvaged.clear();
       this.warned = false;
     } catch (error) {
       if (this.warned) return;
       this.warned = true;
-      this.logger?.warn(`gateway: ${this.file} cannot be written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); after a restart ${zone}'s serial may go back to the clock`);
+      this.logger?.warn(
+        `gateway: ${this.file} cannot be written ` +
+          `(${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); after a restart ${zone}'s serial ` +
+          `may go back to the clock`,
+      );
     }
   }
 }
 
-/** The serials of the file (none when it is missing); a damaged one is set aside, `said` with what was salvaged from it. */
-function readOrSalvage(file: string, said: (damage: string, salvaged: Map<string, ServedSerial>) => void): Map<string, ServedSerial> {
+/**
+ * The serials of the file (none when it is missing); a damaged one is set aside, `said` with what was salvaged from it.
+ */
+function readOrSalvage(
+  file: string,
+  said: (damage: string, salvaged: Map<string, ServedSerial>) => void,
+): Map<string, ServedSerial> {
   const loaded = readStateFile(file, SERIALS_FILE, { setAside: true });
   if (!loaded.damage) {
     return new Map(Object.entries(loaded.value ?? {}).map(([zone, { serial, digest }]) => [zone, { serial, digest }]));

@@ -41,5 +41,7 @@ export function transferMessages(query: DnsMessage, zone: ZoneIndex): Buffer[] {
 /** A refused transfer, with an EDE saying why when the client speaks EDNS. */
 export function refusedTransfer(query: DnsMessage, why: string): Buffer {
   const bare = encodeMessage({ id: query.id, response: true, rcode: 5, questions: query.questions.slice(0, 1) });
-  return ednsOf(query) ? appendAdditional(bare, optRecord({ udpSize: OUR_EDNS_SIZE, options: [edeOption(EDE.PROHIBITED, why)] })) : bare;
+  return ednsOf(query)
+    ? appendAdditional(bare, optRecord({ udpSize: OUR_EDNS_SIZE, options: [edeOption(EDE.PROHIBITED, why)] }))
+    : bare;
 }

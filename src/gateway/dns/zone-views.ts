@@ -21,7 +21,10 @@ interface Served {
   /** The provider's records at each owner, and in all (as last read): what reading the whole zone costs. */
   counts: Map<string, number>;
   records: number;
-  /** When (a count of readings shown) each owner was last shown from a reading of its names, while a whole-zone refresh may be under way. */
+  /**
+   * When (a count of readings shown) each owner was last shown from a reading of its names, while a whole-zone refresh
+   * may be under way.
+   */
   patched: Map<string, number>;
   /** When the zone was last shown from a whole listing. */
   shownWhole: number;
@@ -31,7 +34,10 @@ export class ZoneViews {
   private readonly zones = new Map<string, Served>();
   /** What queries are answered from (server.ts). */
   readonly served = new ServedZones();
-  /** Whether the provider's `filter` was seen to find a name's entries in each zone (filter-probe.ts); until it was, updates read the zone whole. */
+  /**
+   * Whether the provider's `filter` was seen to find a name's entries in each zone (filter-probe.ts); until it was,
+   * updates read the zone whole.
+   */
   readonly filterFinds = new Map<string, boolean>();
   /** Readings shown so far: a refresh's listing is older than any shown after it began. */
   private readings = 0;
@@ -45,13 +51,20 @@ export class ZoneViews {
     private readonly now: () => number = () => Math.floor(Date.now() / 1000),
     /** Told of each change after the first reading (for NOTIFY). */
     private readonly onChange?: (zone: string, soa: SoaRecord) => void,
-    /** Records the gateway keeps itself beside the provider's (DHCID, dhcid/store.ts): answered, transferred, in the serial; those at `names` when given. */
+    /**
+     * Records the gateway keeps itself beside the provider's (DHCID, dhcid/store.ts): answered, transferred, in the
+     * serial; those at `names` when given.
+     */
     private readonly keptByGateway: (zone: string, names?: string[]) => DnsRecord[] = () => [],
     /** The last serial served for each zone, by this run or an earlier one. */
     private readonly serials: SerialStore = SerialStore.inMemory(),
   ) {
     for (const zone of zones) {
-      const view = new ZoneView(zone, { primary: primaryName, digest: true, nextSerial: (current, digest) => this.nextSerialOf(zone, current, digest) });
+      const view = new ZoneView(zone, {
+        primary: primaryName,
+        digest: true,
+        nextSerial: (current, digest) => this.nextSerialOf(zone, current, digest),
+      });
       this.served.set(view);
       this.zones.set(zone, { view, counts: new Map(), records: 0, patched: new Map(), shownWhole: 0 });
     }
@@ -60,12 +73,17 @@ export class ZoneViews {
   /** The content an earlier run served keeps its serial; any other gets one above the last served. */
   private nextSerialOf(zone: string, current: number | undefined, digest: string): number {
     const before = this.serials.get(zone);
-    const serial = current === undefined && before?.digest === digest ? before.serial : nextSerial(current ?? before?.serial, this.now());
+    const serial =
+      current === undefined && before?.digest === digest
+        ? before.serial
+        : nextSerial(current ?? before?.serial, this.now());
     if (before?.serial !== serial || before.digest !== digest) this.serials.set(zone, { serial, digest });
     return serial;
   }
 
-  /** Grows with every re-index of any zone: answers cached before it moved are stale (src/dns/server/answer-cache.ts). */
+  /**
+   * Grows with every re-index of any zone: answers cached before it moved are stale (src/dns/server/answer-cache.ts).
+   */
   get version(): number {
     return this.served.version;
   }
@@ -88,7 +106,10 @@ export class ZoneViews {
     return this.zones.get(zone)?.view.serial ?? 0;
   }
 
-  /** Grows each time the gateway's own updates show what they changed: a refresh that saw one may have seen the gateway's own write. */
+  /**
+   * Grows each time the gateway's own updates show what they changed: a refresh that saw one may have seen the
+   * gateway's own write.
+   */
   ownChanges(zone: string): number {
     return this.ownShows.get(zone) ?? 0;
   }
@@ -139,9 +160,15 @@ export class ZoneViews {
     const served = this.zones.get(zone);
     if (!served) return;
     if (began !== undefined && served.shownWhole > began) return;
-    const newer = began === undefined ? new Set<string>() : new Set([...served.patched].filter(([, at]) => at > began).map(([owner]) => owner));
+    const newer =
+      began === undefined
+        ? new Set<string>()
+        : new Set([...served.patched].filter(([, at]) => at > began).map(([owner]) => owner));
     // Every owner seen before is looked at again: one the listing lacks is gone.
-    const { byOwner, counts } = this.grouped(zone, live, this.keptByGateway(zone), [nameKey(zone), ...(served.view.index?.nodes.keys() ?? [])]);
+    const { byOwner, counts } = this.grouped(zone, live, this.keptByGateway(zone), [
+      nameKey(zone),
+      ...(served.view.index?.nodes.keys() ?? []),
+    ]);
     let records = live.length;
     for (const owner of newer) {
       byOwner.delete(owner);
@@ -178,8 +205,16 @@ export class ZoneViews {
     this.apply(zone, served, byOwner);
   }
 
-  /** The DNS records of a listing (and of the gateway's own records) by owner key, `owners` among them even when empty; and the listing's records by owner. */
-  private grouped(zone: string, live: LiveRecord[], kept: DnsRecord[], owners: Iterable<string>): { byOwner: Map<string, DnsRecord[]>; counts: Map<string, number> } {
+  /**
+   * The DNS records of a listing (and of the gateway's own records) by owner key, `owners` among them even when empty;
+   * and the listing's records by owner.
+   */
+  private grouped(
+    zone: string,
+    live: LiveRecord[],
+    kept: DnsRecord[],
+    owners: Iterable<string>,
+  ): { byOwner: Map<string, DnsRecord[]>; counts: Map<string, number> } {
     const byOwner = new Map<string, DnsRecord[]>();
     for (const owner of owners) byOwner.set(owner, []);
     const counts = new Map<string, number>();
@@ -198,11 +233,15 @@ export class ZoneViews {
     }
     // The apex answers NS: the zone's own, else the gateway's name.
     const apex = byOwner.get(nameKey(zone));
-    if (apex && !apex.some((r) => r.type === 'NS')) apex.push({ name: zone, type: 'NS', ttl: SOA_TTL, value: this.primaryName });
+    if (apex && !apex.some((r) => r.type === 'NS'))
+      apex.push({ name: zone, type: 'NS', ttl: SOA_TTL, value: this.primaryName });
     return { byOwner, counts };
   }
 
-  /** Shows the owners to the zone's view: those whose content changed are re-indexed, and the secondaries told (after the first reading). */
+  /**
+   * Shows the owners to the zone's view: those whose content changed are re-indexed, and the secondaries told (after
+   * the first reading).
+   */
   private apply(zone: string, served: Served, byOwner: Map<string, DnsRecord[]>): void {
     const first = !served.view.index;
     const soa = this.served.show(served.view, byOwner);

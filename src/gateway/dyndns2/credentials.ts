@@ -11,14 +11,21 @@ import { keyNameOf, type GatewayKeys } from '../keys/keys-file.js';
 const secretTexts = new WeakMap<GatewayKeys, Map<string, Buffer>>();
 function secretText(keys: GatewayKeys, name: string): Buffer | undefined {
   let texts = secretTexts.get(keys);
-  if (!texts) secretTexts.set(keys, (texts = new Map([...keys.keys].map(([n, key]) => [n, Buffer.from(key.secret.toString('base64'))]))));
+  if (!texts)
+    secretTexts.set(
+      keys,
+      (texts = new Map([...keys.keys].map(([n, key]) => [n, Buffer.from(key.secret.toString('base64'))]))),
+    );
   return texts.get(name);
 }
 /** Compared against when the user names no key, so that an unknown name takes as long as a wrong secret. */
 const NO_KEY = Buffer.alloc(44);
 
 /** The key's name when `user`/`password` are a key of `keys` and its secret; undefined otherwise. */
-export function keyOf(keys: GatewayKeys, credentials: { user: string; password: string } | undefined): string | undefined {
+export function keyOf(
+  keys: GatewayKeys,
+  credentials: { user: string; password: string } | undefined,
+): string | undefined {
   if (!credentials) return undefined;
   const name = keyNameOf(credentials.user);
   const expected = name === undefined ? undefined : secretText(keys, name);
@@ -29,7 +36,9 @@ export function keyOf(keys: GatewayKeys, credentials: { user: string; password: 
   return same && expected ? name : undefined;
 }
 
-/** Whether `user` names a key of the file: only then is it shown in a log (a password typed as the user name is not). */
+/**
+ * Whether `user` names a key of the file: only then is it shown in a log (a password typed as the user name is not).
+ */
 export const isKeyName = (keys: GatewayKeys, user: string): boolean => {
   const name = keyNameOf(user);
   return name !== undefined && keys.keys.has(name);

@@ -34,8 +34,15 @@ export async function startDyndns2Door(
     throw new ConfigError(`--dyndns2-cert/--dyndns2-key: ${(error as Error).message}`);
   }
   for (const [i, address] of settings.listen.entries()) {
-    if (!address.loopback && !settings.tls) deps.logger.warn(`gateway: --dyndns2-listen ${listeners[i]!.url} is plain HTTP beyond this machine: keys' secrets cross the network readable; give --dyndns2-cert and --dyndns2-key`);
+    if (!address.loopback && !settings.tls)
+      deps.logger.warn(
+        `gateway: --dyndns2-listen ${listeners[i]!.url} is plain HTTP beyond this machine: keys' secrets cross the ` +
+          `network readable; give --dyndns2-cert and --dyndns2-key`,
+      );
   }
-  deps.logger.info(`gateway: answering dyndns2 updates at ${listeners.map((l) => `${l.url}/nic/update`).join(', ')}${settings.prefixHosts.size ? `; ${settings.prefixHosts.size} host(s) behind routers (--prefix-host)` : ''}`);
+  deps.logger.info(
+    `gateway: answering dyndns2 updates at ` +
+      `${listeners.map((l) => `${l.url}/nic/update`).join(', ')}${settings.prefixHosts.size ? `; ${settings.prefixHosts.size} host(s) behind routers (--prefix-host)` : ''}`,
+  );
   return { listeners, counts, close };
 }

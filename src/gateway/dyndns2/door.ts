@@ -13,7 +13,16 @@ import type { RefusalLog } from '../limits/refusal-log.js';
 import { isKeyName, keyOf } from './credentials.js';
 import { keyNameOf } from '../keys/keys-file.js';
 import type { GuessLimit } from './guess-limit.js';
-import { decideHost, isPending, updateHosts, type Dyndns2Code, type HostResult, type HostUpdateDeps, type PendingHost, type WantedAddresses } from './host-update.js';
+import {
+  decideHost,
+  isPending,
+  updateHosts,
+  type Dyndns2Code,
+  type HostResult,
+  type HostUpdateDeps,
+  type PendingHost,
+  type WantedAddresses,
+} from './host-update.js';
 import type { Dyndns2Request } from './request.js';
 
 /** A LAN's prefix length: where the hosts behind the router sit. */
@@ -38,21 +47,31 @@ export interface DoorAnswer {
 }
 
 /** The answer: at once when no host needs a provider call (every `nochg`), else a promise. */
-export function answerRequest(request: Dyndns2Request, client: string, deps: DoorDeps): DoorAnswer | Promise<DoorAnswer> {
+export function answerRequest(
+  request: Dyndns2Request,
+  client: string,
+  deps: DoorDeps,
+): DoorAnswer | Promise<DoorAnswer> {
   const keys = deps.keys();
   let hidden: string[] | undefined;
   // Only a request that is logged needs its secrets listed.
-  const scrub = (text: string) => (hidden ??= secretsOf(request, keys.keys.values())).reduce((t, secret) => t.split(secret).join('***'), text);
+  const scrub = (text: string) =>
+    (hidden ??= secretsOf(request, keys.keys.values())).reduce((t, secret) => t.split(secret).join('***'), text);
   const count = (code: Dyndns2Code) => deps.counts.set(code, (deps.counts.get(code) ?? 0) + 1);
   const user = request.credentials?.user;
   // The user name is shown only when it names a key: a password typed into the user field is not.
   const known = user !== undefined && isKeyName(keys, user) ? keyNameOf(user) : undefined;
-  // Judged before the password is: a right guess and a wrong one from a source past its limit get the same answer at once.
+  // Judged before the password is: a right guess and a wrong one from a source past its limit get the same answer at
+  // once.
   const limited = deps.guesses.refusal(client, known);
   // A request naming no key is no "unsigned" DNS update: say what a dyndns2 client got wrong.
   const keyless = user === undefined ? 'with no credentials' : 'with bad credentials';
   if (limited) {
-    deps.refusals.refused('badauth', { client, kind: 'request', keyless, ...(known ? { key: known } : {}) }, `dyndns2: refused before the password was looked at: ${limited}`);
+    deps.refusals.refused(
+      'badauth',
+      { client, kind: 'request', keyless, ...(known ? { key: known } : {}) },
+      `dyndns2: refused before the password was looked at: ${limited}`,
+    );
     count('badauth');
     return { status: 429, body: 'badauth\n', close: true };
   }
@@ -60,8 +79,17 @@ export function answerRequest(request: Dyndns2Request, client: string, deps: Doo
   if (!key) {
     // A client's first try without credentials (it waits for the 401) is no guess, and keeps its connection.
     if (request.credentials) deps.guesses.failed(client, known);
-    const why = user === undefined ? 'no credentials' : known ? 'a wrong password' : 'a user name that is no key of the keys file (not shown)';
-    deps.refusals.refused('badauth', { client, kind: 'request', keyless, ...(known ? { key: known } : {}) }, `dyndns2: ${why}`);
+    const why =
+      user === undefined
+        ? 'no credentials'
+        : known
+          ? 'a wrong password'
+          : 'a user name that is no key of the keys file (not shown)';
+    deps.refusals.refused(
+      'badauth',
+      { client, kind: 'request', keyless, ...(known ? { key: known } : {}) },
+      `dyndns2: ${why}`,
+    );
     count('badauth');
     return { status: 401, body: 'badauth\n', close: request.credentials !== undefined };
   }
@@ -86,15 +114,27 @@ export function answerRequest(request: Dyndns2Request, client: string, deps: Doo
   const behind = hostsBehind(request, key, client, deps, scrub);
   // The updates of a zone go as one message: one read of the zone, all made or none.
   const byZone = new Map<string, PendingHost[]>();
-  for (const d of [...decided, ...behind.map((b) => b.decided)]) if (isPending(d)) byZone.set(d.zone, [...(byZone.get(d.zone) ?? []), d]);
+  for (const d of [...decided, ...behind.map((b) => b.decided)])
+    if (isPending(d)) byZone.set(d.zone, [...(byZone.get(d.zone) ?? []), d]);
   const runs = new Map([...byZone].map(([zone, hosts]) => [zone, updateHosts(zone, hosts, key, client, deps)]));
   const settled = (d: HostResult | PendingHost) => (isPending(d) ? runs.get(d.zone)! : d);
   const shown = typeof addresses === 'string' ? '' : Object.values(addresses).join(',');
-  const lines = (done: HostResult[]) => reply(done.map(({ code, why }) => (code === 'good' || code === 'nochg' ? `${code} ${shown}` : refused(code, why ?? code))));
+  const lines = (done: HostResult[]) =>
+    reply(
+      done.map(({ code, why }) =>
+        code === 'good' || code === 'nochg' ? `${code} ${shown}` : refused(code, why ?? code),
+      ),
+    );
   const logged = behind.map(async ({ host, address, decided: d }) => {
     const result = await settled(d);
-    if (result.code === 'good' || result.code === 'nochg') deps.logger.debug(`gateway: dyndns2: ${host} AAAA ${address} (behind the router): ${result.code}`);
-    else deps.refusals.refused(result.code, { key, client }, `dyndns2: ${host} AAAA ${address} (behind the router): ${scrub(result.why ?? result.code)}`);
+    if (result.code === 'good' || result.code === 'nochg')
+      deps.logger.debug(`gateway: dyndns2: ${host} AAAA ${address} (behind the router): ${result.code}`);
+    else
+      deps.refusals.refused(
+        result.code,
+        { key, client },
+        `dyndns2: ${host} AAAA ${address} (behind the router): ${scrub(result.why ?? result.code)}`,
+      );
   });
   if (!runs.size) {
     void Promise.all(logged);
@@ -128,16 +168,30 @@ function wantedAddresses(request: Dyndns2Request, client: string, allowPrivateIp
   if (!allowPrivateIp) {
     for (const address of Object.values(wanted)) {
       const reason = publicCheck(address);
-      if (reason) return `${given ? 'the address' : 'no address given, and the request comes from'} ${address}, which is not public (${reason}); the gateway sets only public addresses unless started with --allow-private-ip`;
+      if (reason)
+        return `${given ? 'the address' : 'no address given, and the request comes from'} ${address}, which is not public (${reason}); the gateway sets only public addresses unless started with --allow-private-ip`;
     }
   }
   return wanted;
 }
 
-/** Each --prefix-host the key may change (AAAA), with the router's LAN prefix joined to its identifier, decided. Logged, not answered. */
-function hostsBehind(request: Dyndns2Request, key: string, client: string, deps: DoorDeps, scrub: (text: string) => string): { host: string; address: string; decided: HostResult | PendingHost }[] {
+/**
+ * Each --prefix-host the key may change (AAAA), with the router's LAN prefix joined to its identifier, decided. Logged,
+ * not answered.
+ */
+function hostsBehind(
+  request: Dyndns2Request,
+  key: string,
+  client: string,
+  deps: DoorDeps,
+  scrub: (text: string) => string,
+): { host: string; address: string; decided: HostResult | PendingHost }[] {
   if (request.lanPrefixProblem) {
-    deps.refusals.refused('ip6lanprefix', { key, client }, `dyndns2: ${scrub(request.lanPrefixProblem)}; no host behind the router was changed`);
+    deps.refusals.refused(
+      'ip6lanprefix',
+      { key, client },
+      `dyndns2: ${scrub(request.lanPrefixProblem)}; no host behind the router was changed`,
+    );
     return [];
   }
   const prefix = request.lanPrefix;
@@ -153,7 +207,13 @@ function hostsBehind(request: Dyndns2Request, key: string, client: string, deps:
         // only the last 64 bits, settings.ts), never bits the identifier's zeros would overwrite.
         const { address } = joinIdentifier(prefix.address, LAN_PREFIX_LENGTH, identifier);
         const reason = deps.allowPrivateIp ? undefined : nonPublicReason(address);
-        return { host, address, decided: reason ? { code: 'dnserr' as const, why: `${address} is not public (${reason})` } : decideHost(host, { AAAA: address }, key, deps) };
+        return {
+          host,
+          address,
+          decided: reason
+            ? { code: 'dnserr' as const, why: `${address} is not public (${reason})` }
+            : decideHost(host, { AAAA: address }, key, deps),
+        };
       })
   );
 }

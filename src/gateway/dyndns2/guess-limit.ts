@@ -38,14 +38,18 @@ export class GuessLimit {
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  /** Why a request from `client` naming `key` (a key of the file, or undefined) is refused before its password is looked at; undefined when it is not. */
+  /**
+   * Why a request from `client` naming `key` (a key of the file, or undefined) is refused before its password is looked
+   * at; undefined when it is not.
+   */
   refusal(client: string, key: string | undefined): string | undefined {
     const source = sourceOf(client);
     const tries = this.bySource.get(source);
     if (!tries) return undefined;
     const now = this.now();
     const lastMinute = tries.filter((t) => now - t.ms < MINUTE_MS).length;
-    if (lastMinute >= SOURCE_TRIES_PER_MINUTE) return `too many wrong passwords from ${source} (${lastMinute} in the last minute, at most ${SOURCE_TRIES_PER_MINUTE})`;
+    if (lastMinute >= SOURCE_TRIES_PER_MINUTE)
+      return `too many wrong passwords from ${source} (${lastMinute} in the last minute, at most ${SOURCE_TRIES_PER_MINUTE})`;
     if (key === undefined || !tries.some((t) => now - t.ms < REMEMBER_MS)) return undefined;
     const keyTries = this.byKey.get(key);
     if (keyTries && keyTries.length >= KEY_TRIES_PER_MINUTE && now - keyTries[0]! < MINUTE_MS) {

@@ -29,7 +29,10 @@ export interface HostResult {
 }
 
 export interface HostUpdateDeps extends UpdateDeps {
-  /** Whether the gateway's call budget is spent (then the answer is `abuse`, as dyndns2 servers say for "too many updates"). */
+  /**
+   * Whether the gateway's call budget is spent (then the answer is `abuse`, as dyndns2 servers say for "too many
+   * updates").
+   */
   budgetSpent: () => boolean;
 }
 
@@ -52,9 +55,15 @@ export const isPending = (d: HostResult | PendingHost): d is PendingHost => 'zon
  * The host's answer when it needs no provider call (every `nochg` and every refusal), or its
  * update still to be made (updateHosts).
  */
-export function decideHost(name: string, wanted: WantedAddresses, key: string, deps: HostUpdateDeps): HostResult | PendingHost {
+export function decideHost(
+  name: string,
+  wanted: WantedAddresses,
+  key: string,
+  deps: HostUpdateDeps,
+): HostResult | PendingHost {
   const zone = deps.views.zoneOf(name);
-  if (zone === undefined) return { code: 'nohost', why: `${name} is in no zone this gateway serves (${deps.views.names.join(', ')})` };
+  if (zone === undefined)
+    return { code: 'nohost', why: `${name} is in no zone this gateway serves (${deps.views.names.join(', ')})` };
   const keys = deps.keys();
   const types = Object.keys(wanted) as RecordType[];
   const ungranted = types.find((type) => !grantsFor(keys, key, zone, name, type).length);
@@ -63,11 +72,14 @@ export function decideHost(name: string, wanted: WantedAddresses, key: string, d
   // A zone not read yet (the provider was out of reach at start) cannot say what is already so.
   if (!index) return { code: '911', why: `${zone} has not been read from the provider yet` };
   const here = index.nodes.get(name) ?? [];
-  if (here.some((r) => r.type === 'CNAME')) return { code: 'dnserr', why: `${name} is a CNAME; an address record cannot be added beside it` };
+  if (here.some((r) => r.type === 'CNAME'))
+    return { code: 'dnserr', why: `${name} is a CNAME; an address record cannot be added beside it` };
   const holds = (type: RecordType) => {
     const set = here.filter((r) => r.type === type);
     // The zone's text is usually the canonical one already: compared first without parsing it.
-    return set.length === 1 && (set[0]!.value === wanted[type] || canonicalAddress(String(set[0]!.value)) === wanted[type]);
+    return (
+      set.length === 1 && (set[0]!.value === wanted[type] || canonicalAddress(String(set[0]!.value)) === wanted[type])
+    );
   };
   // Answered before the records others keep are looked at (two files read from disk): a value
   // already so is no change, whoever keeps the record, and this is the answer a router gets at
@@ -85,16 +97,29 @@ export function decideHost(name: string, wanted: WantedAddresses, key: string, d
  * The updates of one request in one zone as one message: one batch, so one read of the zone,
  * and their writes made together or not at all (the answer is the same for each of them).
  */
-export function updateHosts(zone: string, hosts: PendingHost[], key: string, client: string, deps: HostUpdateDeps): Promise<HostResult> {
+export function updateHosts(
+  zone: string,
+  hosts: PendingHost[],
+  key: string,
+  client: string,
+  deps: HostUpdateDeps,
+): Promise<HostResult> {
   if (deps.stopping?.()) return Promise.resolve({ code: '911', why: 'the gateway is stopping; send the update again' });
-  if (deps.budgetSpent()) return Promise.resolve({ code: 'abuse', why: 'the call budget (--max-calls-per-hour) is spent' });
+  if (deps.budgetSpent())
+    return Promise.resolve({ code: 'abuse', why: 'the call budget (--max-calls-per-hour) is spent' });
   // What the update will take (the reading, the writes the view says are needed, their undoing
   // and the reading after them), weighed before anything is read: a budget too small for it answers `abuse`
   // at once instead of spending a reading on an update that cannot be made.
   const least = leastCalls(zone, hosts, deps);
   const poor = deps.affordCalls?.(least, true) ?? deps.keyCalls?.afford(key, least);
   if (poor) return Promise.resolve({ code: 'abuse', why: poor });
-  const message: UpdateMessage = { id: 0, zone: { name: zone, type: TYPE_CODES.SOA, class: CLASS.IN }, prerequisites: [], updates: hosts.flatMap(updatesOf), edns: false };
+  const message: UpdateMessage = {
+    id: 0,
+    zone: { name: zone, type: TYPE_CODES.SOA, class: CLASS.IN },
+    prerequisites: [],
+    updates: hosts.flatMap(updatesOf),
+    edns: false,
+  };
   const run = deps.updates.enqueue(zone, { key, client, message });
   deps.inFlight?.add(run);
   void run.finally(() => deps.inFlight?.delete(run));
@@ -107,11 +132,19 @@ function leastCalls(zone: string, hosts: PendingHost[], deps: HostUpdateDeps): n
   let writes = 0;
   for (const { name, wanted, here } of hosts) {
     const types = Object.keys(wanted) as RecordType[];
-    const live = here.filter((r) => (types as string[]).includes(r.type)).map((r, i) => ({ name, type: r.type, ttl: r.ttl, value: String(r.value), entityID: `view-${i}` }));
-    const after = types.map((type) => ({ name, type, ttl: here.find((r) => r.type === type)?.ttl ?? NEW_RECORD_TTL, value: wanted[type]! }));
+    const live = here
+      .filter((r) => (types as string[]).includes(r.type))
+      .map((r, i) => ({ name, type: r.type, ttl: r.ttl, value: String(r.value), entityID: `view-${i}` }));
+    const after = types.map((type) => ({
+      name,
+      type,
+      ttl: here.find((r) => r.type === type)?.ttl ?? NEW_RECORD_TTL,
+      value: wanted[type]!,
+    }));
     writes += callCount(stepsOf(planTo(live, after, zone).changes));
   }
-  // The batch spends the reading, then weighs the writes, their undoing and the reading again (update/batch-evaluate.ts).
+  // The batch spends the reading, then weighs the writes, their undoing and the reading again
+  // (update/batch-evaluate.ts).
   return 2 * reading + 2 * writes;
 }
 
@@ -121,7 +154,13 @@ function updatesOf({ name, wanted, here }: PendingHost): UpdateRecord[] {
   for (const type of Object.keys(wanted) as RecordType[]) {
     const ttl = here.find((r) => r.type === type)?.ttl ?? NEW_RECORD_TTL;
     updates.push({ name, type: TYPE_CODES[type], class: CLASS.ANY, ttl: 0 });
-    updates.push({ name, type: TYPE_CODES[type], class: CLASS.IN, ttl, data: { name, ttl, type, value: wanted[type]! } });
+    updates.push({
+      name,
+      type: TYPE_CODES[type],
+      class: CLASS.IN,
+      ttl,
+      data: { name, ttl, type, value: wanted[type]! },
+    });
   }
   return updates;
 }
@@ -134,7 +173,9 @@ function codeOf(outcome: Outcome, deps: HostUpdateDeps): HostResult {
   // router reads as "not yours to create" and does not hammer, rather than `dnserr` (the provider's).
   if (/ may hold at most \d+ /.test(outcome.why)) return { code: 'nohost', why: outcome.why };
   // The grants and kept records were checked above: a refusal now is the provider's, of the value.
-  if (outcome.rcode === RCODE_UPDATE.REFUSED && outcome.ede !== EDE.NOT_READY) return { code: 'dnserr', why: outcome.why };
-  if (deps.budgetSpent() || /budget of \d+ provider calls/.test(outcome.why)) return { code: 'abuse', why: outcome.why };
+  if (outcome.rcode === RCODE_UPDATE.REFUSED && outcome.ede !== EDE.NOT_READY)
+    return { code: 'dnserr', why: outcome.why };
+  if (deps.budgetSpent() || /budget of \d+ provider calls/.test(outcome.why))
+    return { code: 'abuse', why: outcome.why };
   return { code: '911', why: outcome.why };
 }

@@ -25,7 +25,11 @@ export interface Dyndns2Listener {
   close(): Promise<void>;
 }
 
-export async function startDyndns2Listener(listen: ListenAddress, tls: { cert: string; key: string } | undefined, deps: DoorDeps & { logger: Logger }): Promise<Dyndns2Listener> {
+export async function startDyndns2Listener(
+  listen: ListenAddress,
+  tls: { cert: string; key: string } | undefined,
+  deps: DoorDeps & { logger: Logger },
+): Promise<Dyndns2Listener> {
   const failed = (res: ServerResponse) => (error: unknown) => {
     deps.logger.error(`gateway: dyndns2: ${(error as Error).stack ?? String(error)}`);
     if (!res.headersSent) reply(res, 500, '911\n');
@@ -39,22 +43,27 @@ export async function startDyndns2Listener(listen: ListenAddress, tls: { cert: s
     }
   };
   const options = serverOptions();
-  const server = tls ? https.createServer({ ...options, cert: tls.cert, key: tls.key, handshakeTimeout: HANDSHAKE_MS }, handler) : http.createServer(options, handler);
+  const server = tls
+    ? https.createServer({ ...options, cert: tls.cert, key: tls.key, handshakeTimeout: HANDSHAKE_MS }, handler)
+    : http.createServer(options, handler);
   boundConnections(server as http.Server);
-  const { port, close } = await listenHttp(server as http.Server, listen, '--dyndns2-listen', (error) => deps.logger.warn(`gateway: the dyndns2 listener failed: ${error.message}`));
+  const { port, close } = await listenHttp(server as http.Server, listen, '--dyndns2-listen', (error) =>
+    deps.logger.warn(`gateway: the dyndns2 listener failed: ${error.message}`),
+  );
   return { url: `${tls ? 'https' : 'http'}://${formatListenAddress({ host: listen.host, port })}`, close };
 }
 
 /**
- * Answers one request; a promise only when it must wait (a POST body, an update queued). A router's `nochg` is answered in the request's own turn of the event loop, so
- * the answer goes out in one write, as a minimal server's does.
+ * Answers one request; a promise only when it must wait (a POST body, an update queued). A router's `nochg` is answered
+ * in the request's own turn of the event loop, so the answer goes out in one write, as a minimal server's does.
  */
 function serve(req: IncomingMessage, res: ServerResponse, deps: DoorDeps): Promise<void> | undefined {
   const target = req.url ?? '/';
   const question = target.indexOf('?');
   const path = question < 0 ? target : target.slice(0, question);
   if (!PATHS.has(path)) return reply(res, 404, 'not found; the dyndns2 door answers /nic/update and /update\n');
-  if (req.method !== 'GET' && req.method !== 'POST') return reply(res, 405, 'only GET and POST\n', { allow: 'GET, POST', connection: 'close' });
+  if (req.method !== 'GET' && req.method !== 'POST')
+    return reply(res, 405, 'only GET and POST\n', { allow: 'GET, POST', connection: 'close' });
   const query = question < 0 ? '' : target.slice(question + 1);
   const client = req.socket.remoteAddress ?? '';
   const answer = (text: string): Promise<void> | undefined => {
@@ -64,7 +73,10 @@ function serve(req: IncomingMessage, res: ServerResponse, deps: DoorDeps): Promi
   };
   if (req.method !== 'POST') return answer(query);
   return readBody(req).then((body) => {
-    if (body === undefined) return reply(res, 413, `a request body of more than ${MAX_BODY_BYTES} bytes is not accepted\n`, { connection: 'close' });
+    if (body === undefined)
+      return reply(res, 413, `a request body of more than ${MAX_BODY_BYTES} bytes is not accepted\n`, {
+        connection: 'close',
+      });
     return answer([query, body].filter(Boolean).join('&'));
   });
 }
@@ -99,7 +111,13 @@ function readBody(req: IncomingMessage): Promise<string | undefined> {
 }
 
 function reply(res: ServerResponse, status: number, body: string, extra: Record<string, string> = {}): undefined {
-  res.writeHead(status, { 'content-type': TEXT, 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', ...extra });
+  res.writeHead(status, {
+    'content-type': TEXT,
+    'content-length': Buffer.byteLength(body),
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+    ...extra,
+  });
   res.end(body);
   return undefined;
 }

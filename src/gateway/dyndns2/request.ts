@@ -86,23 +86,33 @@ export function readRequest(parameters: Map<string, string[]>, authorization: st
   const all = (name: string) => parameters.get(name) ?? [];
   const request: Dyndns2Request = { tooMany: false };
   if (parameters.has('hostname')) {
-    const given = all('hostname').flatMap((v) => v.split(',')).map((h) => h.trim());
+    const given = all('hostname')
+      .flatMap((v) => v.split(','))
+      .map((h) => h.trim());
     request.tooMany = given.length > MAX_HOSTNAMES;
     request.hostnames = request.tooMany ? [] : given.map((h) => ({ given: h, name: fullHostName(h) }));
   }
   readAddresses([...all('myip'), ...all('myipv6')], request);
-  const prefix = all('ip6lanprefix').map((v) => v.trim()).find((v) => v && !isPlaceholder(v));
+  const prefix = all('ip6lanprefix')
+    .map((v) => v.trim())
+    .find((v) => v && !isPlaceholder(v));
   if (prefix !== undefined) readLanPrefix(prefix, request);
   const user = all('username')[0] ?? all('user')[0];
   const password = all('password')[0] ?? all('pass')[0];
-  request.credentials = basicCredentials(authorization) ?? (user !== undefined || password !== undefined ? { user: user ?? '', password: password ?? '' } : undefined);
+  request.credentials =
+    basicCredentials(authorization) ??
+    (user !== undefined || password !== undefined ? { user: user ?? '', password: password ?? '' } : undefined);
   return request;
 }
 
-/** A name key when `text` is a full host name (two labels at least, the provider's characters, no wildcard), else undefined. */
+/**
+ * A name key when `text` is a full host name (two labels at least, the provider's characters, no wildcard), else
+ * undefined.
+ */
 function fullHostName(text: string): string | undefined {
   if (!text || text.length > MAX_NAME || text.startsWith('*')) return undefined;
-  // Internationalised names in punycode, as the provider keeps them (a name already in that form, as a router sends it every time, is returned as it is).
+  // Internationalised names in punycode, as the provider keeps them (a name already in that form, as a router sends it
+  // every time, is returned as it is).
   const key = canonicalName(text);
   return key?.includes('.') ? key : undefined;
 }
@@ -136,6 +146,8 @@ function readLanPrefix(text: string, request: Dyndns2Request): void {
   // Decimal digits only: Number() would take "0x40", "+64", "64.0" or " 64" as 64, and a second "/64" was ignored.
   const length = lengthText === undefined ? 64 : /^\d{1,3}$/.test(lengthText) ? Number(lengthText) : NaN;
   if (familyOfAddress(address) !== 6) request.lanPrefixProblem = `ip6lanprefix "${text}" is not an IPv6 prefix`;
-  else if (!Number.isInteger(length) || length < 48 || length > 64) request.lanPrefixProblem = `ip6lanprefix "${text}": the prefix length must be a whole number from 48 to 64 (decimal)`;
+  else if (!Number.isInteger(length) || length < 48 || length > 64)
+    request.lanPrefixProblem =
+      `ip6lanprefix "${text}": the prefix length must be a whole number from 48 to 64 ` + `(decimal)`;
   else request.lanPrefix = { address: canonicalAddress(address), length };
 }

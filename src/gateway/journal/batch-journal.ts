@@ -23,12 +23,29 @@ export interface JournaledUpdate {
 export const newBatchId = (): string => randomBytes(6).toString('hex');
 
 /** Writes the intent lines of a batch (one per update); false when the journal could not be written (logged). */
-export function journalIntent(stateDir: string, zone: string, batch: string, updates: JournaledUpdate[], logger: Logger): boolean {
+export function journalIntent(
+  stateDir: string,
+  zone: string,
+  batch: string,
+  updates: JournaledUpdate[],
+  logger: Logger,
+): boolean {
   return updates.every((u) => write(stateDir, { zone, ...u, mark: { intent: batch } }, logger));
 }
 
-/** Writes the result lines of a batch (one per update); `holds` is what the provider holds at the names concerned, when it is not what was wanted. */
-export function journalResult(stateDir: string, zone: string, batch: string | undefined, outcome: BatchOutcome, updates: JournaledUpdate[], logger: Logger, holds?: HeldAt[]): void {
+/**
+ * Writes the result lines of a batch (one per update); `holds` is what the provider holds at the names concerned, when
+ * it is not what was wanted.
+ */
+export function journalResult(
+  stateDir: string,
+  zone: string,
+  batch: string | undefined,
+  outcome: BatchOutcome,
+  updates: JournaledUpdate[],
+  logger: Logger,
+  holds?: HeldAt[],
+): void {
   const mark = batch === undefined ? undefined : { result: batch, outcome, ...(holds ? { holds } : {}) };
   for (const u of updates) write(stateDir, { zone, ...u, ...(mark ? { mark } : {}) }, logger);
 }
@@ -37,7 +54,10 @@ export function journalResult(stateDir: string, zone: string, batch: string | un
 export function heldAt(live: readonly LiveRecord[], changes: readonly { name: string; type: string }[]): HeldAt[] {
   const wanted = new Map<string, HeldAt>();
   for (const { name, type } of changes) wanted.set(`${name} ${type}`, { name, type, values: [] });
-  for (const r of live) wanted.get(`${r.name} ${r.type}`)?.values.push([r.ttl ?? '-', r.priority, r.value].filter((p) => p !== undefined).join(' '));
+  for (const r of live)
+    wanted
+      .get(`${r.name} ${r.type}`)
+      ?.values.push([r.ttl ?? '-', r.priority, r.value].filter((p) => p !== undefined).join(' '));
   return [...wanted.values()];
 }
 
@@ -46,7 +66,9 @@ function write(stateDir: string, entry: Parameters<typeof writeJournal>[1], logg
     writeJournal(stateDir, entry, new Date(), logger);
     return true;
   } catch (error) {
-    logger.error(`gateway: the journal could not be written: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    logger.error(
+      `gateway: the journal could not be written: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
     return false;
   }
 }

@@ -18,7 +18,10 @@ export interface JournalEntry {
   key: string;
   client: string;
   changes: Change[];
-  /** Ties the lines of one batch of provider writes together: its intent before the first write, its result after (batch-journal.ts). */
+  /**
+   * Ties the lines of one batch of provider writes together: its intent before the first write, its result after
+   * (batch-journal.ts).
+   */
   mark?: JournalMark;
 }
 
@@ -30,13 +33,15 @@ export function journalPath(stateDir: string): string {
 export function writeJournal(stateDir: string, entry: JournalEntry, now = new Date(), logger?: Logger): void {
   const path = journalPath(stateDir);
   mkdirSync(join(stateDir, 'gateway'), { recursive: true, mode: 0o700 });
-  const changes = entry.changes.map((c): JournalChange => ({
-    action: c.action,
-    name: (c.after ?? c.before)!.name,
-    type: (c.after ?? c.before)!.type,
-    ...(c.before ? { before: describe(c.before) } : {}),
-    ...(c.after ? { after: describe(c.after) } : {}),
-  }));
+  const changes = entry.changes.map(
+    (c): JournalChange => ({
+      action: c.action,
+      name: (c.after ?? c.before)!.name,
+      type: (c.after ?? c.before)!.type,
+      ...(c.before ? { before: describe(c.before) } : {}),
+      ...(c.after ? { after: describe(c.after) } : {}),
+    }),
+  );
   const { zone, mark, key, client } = entry;
   const line = formatJournalLine({ time: now.toISOString(), zone, mark, key, client, changes });
   // A result line closes an intent line already written (batch-journal.ts): it is never left
@@ -45,7 +50,11 @@ export function writeJournal(stateDir: string, entry: JournalEntry, now = new Da
   if (!closesIntent && !keyMayWrite(path, entry.key, Buffer.byteLength(line), now, logger)) return;
   rotateIfFull(path, now, logger);
   // Without waiting: a FIFO put in its place would otherwise hold the update until someone reads it.
-  const fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o600);
+  const fd = openSync(
+    path,
+    constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK,
+    0o600,
+  );
   try {
     const stats = fstatSync(fd);
     if (!stats.isFile()) throw new Error(`${path} is ${describeFileType(stats)}, not a regular file`);

@@ -27,12 +27,17 @@ const written = new Map<string, { day: string; bytes: Map<string, number>; told:
 export function keyMayWrite(path: string, key: string, bytes: number, now: Date, logger?: Logger): boolean {
   const day = now.toISOString().slice(0, 10);
   let today = written.get(path);
-  if (!today || today.day !== day) written.set(path, (today = { day, bytes: bytesWrittenOn(path, day, logger), told: new Set() }));
+  if (!today || today.day !== day)
+    written.set(path, (today = { day, bytes: bytesWrittenOn(path, day, logger), told: new Set() }));
   const used = today.bytes.get(key) ?? 0;
   if (used + bytes > KEY_BYTES_PER_DAY) {
     if (!today.told.has(key)) {
       today.told.add(key);
-      logger?.warn(`gateway: journal: key ${key} has written ${mib(used)} MiB to ${basename(path)} today, its budget of ${mib(KEY_BYTES_PER_DAY)} MiB a day; its further changes today are left out of the journal (each is still in this log as "key ${key} changed"), so that the other keys' history stays`);
+      logger?.warn(
+        `gateway: journal: key ${key} has written ${mib(used)} MiB to ${basename(path)} today, its budget of ` +
+          `${mib(KEY_BYTES_PER_DAY)} MiB a day; its further changes today are left out of the journal (each is ` +
+          `still in this log as "key ${key} changed"), so that the other keys' history stays`,
+      );
     }
     return false;
   }
@@ -57,7 +62,10 @@ export function rotateIfFull(path: string, now: Date, logger?: Logger): void {
     const newest = statSync(file).mtimeMs;
     if (newest < oldest) {
       unlinkSync(file);
-      logger?.info(`gateway: journal: removed ${basename(file)}, whose newest line (${new Date(newest).toISOString()}) is older than ${RETENTION_DAYS} days`);
+      logger?.info(
+        `gateway: journal: removed ${basename(file)}, whose newest line (${new Date(newest).toISOString()}) is ` +
+          `older than ${RETENTION_DAYS} days`,
+      );
     }
   }
   // Highest first, so no rename lands on a file not yet moved.
@@ -65,7 +73,11 @@ export function rotateIfFull(path: string, now: Date, logger?: Logger): void {
   for (const n of kept) {
     const file = `${path}.${n}`;
     if (n + 1 > MAX_GENERATIONS) {
-      logger?.warn(`gateway: journal: dropped ${basename(file)} (lines up to ${new Date(statSync(file).mtimeMs).toISOString()}), younger than ${RETENTION_DAYS} days, to stay within ${MAX_GENERATIONS} files of ${mib(JOURNAL_FILE_BYTES)} MiB`);
+      logger?.warn(
+        `gateway: journal: dropped ${basename(file)} (lines up to ` +
+          `${new Date(statSync(file).mtimeMs).toISOString()}), younger than ${RETENTION_DAYS} days, to stay within ` +
+          `${MAX_GENERATIONS} files of ${mib(JOURNAL_FILE_BYTES)} MiB`,
+      );
       unlinkSync(file);
     } else renameSync(file, `${path}.${n + 1}`);
   }
@@ -88,7 +100,10 @@ function bytesWrittenOn(path: string, day: string, logger?: Logger): Map<string,
   try {
     lines = readJournalText(path);
   } catch (error) {
-    logger?.warn(`gateway: journal: ${(error as Error).message.split(';')[0]}; what each key wrote to it today is counted from now`);
+    logger?.warn(
+      `gateway: journal: ${(error as Error).message.split(';')[0]}; what each key wrote to it today is counted from ` +
+        `now`,
+    );
   }
   for (const line of lines ?? []) {
     // Parsed only when of the day; a line cut by a crash counts for no one.

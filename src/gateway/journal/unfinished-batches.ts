@@ -14,7 +14,10 @@ import { journalPath, writeJournal } from './journal.js';
 import { markOf, parseJournalLine, type BatchOutcome, type HeldAt, type JournalLine } from './journal-line.js';
 import { readJournalText } from './journal-reader.js';
 
-/** The intent lines with no result, by batch, oldest first; the rotated file is read too (a batch may straddle the rotation). */
+/**
+ * The intent lines with no result, by batch, oldest first; the rotated file is read too (a batch may straddle the
+ * rotation).
+ */
 export function unfinishedBatches(stateDir: string, logger?: Logger): Map<string, JournalLine[]> {
   // Only the lines left open are parsed: a full journal is read at every start.
   const open = new Map<string, string[]>();
@@ -23,7 +26,10 @@ export function unfinishedBatches(stateDir: string, logger?: Logger): Map<string
     try {
       lines = readJournalText(path);
     } catch (error) {
-      logger?.warn(`gateway: journal: ${(error as Error).message.split(';')[0]}; batches it may leave unfinished are not looked for`);
+      logger?.warn(
+        `gateway: journal: ${(error as Error).message.split(';')[0]}; batches it may leave unfinished are not ` +
+          `looked for`,
+      );
     }
     for (const line of lines ?? []) {
       const mark = markOf(line);
@@ -43,12 +49,22 @@ export function unfinishedBatches(stateDir: string, logger?: Logger): Map<string
 }
 
 /** Says each unfinished batch of a served zone in the log and closes it in the journal with what the provider holds. */
-export async function reconcileUnfinished(stateDir: string, zones: string[], readerOf: (zone: string) => ZoneProvider, dhcid: DhcidStore, logger: Logger): Promise<void> {
+export async function reconcileUnfinished(
+  stateDir: string,
+  zones: string[],
+  readerOf: (zone: string) => ZoneProvider,
+  dhcid: DhcidStore,
+  logger: Logger,
+): Promise<void> {
   const batches = unfinishedBatches(stateDir, logger);
   const listings = new Map<string, LiveRecord[]>();
   for (const [batch, intents] of batches) {
     const zone = intents[0]!.zone;
-    logger.warn(`gateway: the journal holds the intent of batch ${batch} of ${zone} (${intents[0]!.time}, ${intents.length} update(s)) and no result: the gateway stopped while writing it; reading ${zone} to see what the provider holds`);
+    logger.warn(
+      `gateway: the journal holds the intent of batch ${batch} of ${zone} (${intents[0]!.time}, ${intents.length} ` +
+        `update(s)) and no result: the gateway stopped while writing it; reading ${zone} to see what the provider ` +
+        `holds`,
+    );
     if (!zones.includes(zone)) {
       logger.warn(`gateway: batch ${batch}: ${zone} is not served by this gateway; left for a gateway that serves it`);
       continue;
@@ -58,7 +74,10 @@ export async function reconcileUnfinished(stateDir: string, zones: string[], rea
       live ??= await readerOf(zone).list();
       listings.set(zone, live);
     } catch (error) {
-      logger.error(`gateway: batch ${batch}: ${zone} could not be read (${(error as Error).message}); it is looked at again at the next start`);
+      logger.error(
+        `gateway: batch ${batch}: ${zone} could not be read (${(error as Error).message}); it is looked at again at ` +
+          `the next start`,
+      );
       continue;
     }
     for (const intent of intents) {
@@ -67,23 +86,39 @@ export async function reconcileUnfinished(stateDir: string, zones: string[], rea
       if (outcome === 'not made') takeBackDhcid(dhcid, zone, intent.changes, logger);
       const holds = heldAt([...live, ...dhcidOf(dhcid, zone)], intent.changes);
       try {
-        writeJournal(stateDir, { zone, key: intent.key, client: intent.client, changes: [], mark: { result: batch, outcome, reconciled: 'at start', holds } });
+        writeJournal(stateDir, {
+          zone,
+          key: intent.key,
+          client: intent.client,
+          changes: [],
+          mark: { result: batch, outcome, reconciled: 'at start', holds },
+        });
       } catch (error) {
-        logger.error(`gateway: the journal could not be written: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+        logger.error(
+          `gateway: the journal could not be written: ` +
+            `${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+        );
       }
-      logger.warn(`gateway: batch ${batch} of ${zone}, key ${intent.key}: ${outcome}; the provider holds ${holds.map((h) => `${h.name} ${h.type} ${h.values.length ? h.values.map((v) => withoutTtl(v)).join(' | ') : '(none)'}`).join(', ')}`);
+      logger.warn(
+        `gateway: batch ${batch} of ${zone}, key ${intent.key}: ${outcome}; the provider holds ` +
+          `${holds.map((h) => `${h.name} ${h.type} ${h.values.length ? h.values.map((v) => withoutTtl(v)).join(' | ') : '(none)'}`).join(', ')}`,
+      );
     }
   }
 }
 
 const withoutTtl = (described: string): string => described.slice(described.indexOf(' ') + 1);
 
-/** Made when every change shows (a value created or updated to is there, one deleted is gone), not made when none does. */
+/**
+ * Made when every change shows (a value created or updated to is there, one deleted is gone), not made when none does.
+ */
 function outcomeOf(changes: JournalLine['changes'], holds: HeldAt[]): BatchOutcome {
   const valuesAt = new Map(holds.map((h) => [`${h.name} ${h.type}`, new Set(h.values.map(withoutTtl))]));
   const shown = changes.map((c) => {
     const values = valuesAt.get(`${c.name} ${c.type}`) ?? new Set<string>();
-    return c.after !== undefined ? values.has(withoutTtl(c.after)) : c.before !== undefined && !values.has(withoutTtl(c.before));
+    return c.after !== undefined
+      ? values.has(withoutTtl(c.after))
+      : c.before !== undefined && !values.has(withoutTtl(c.before));
   });
   return shown.every(Boolean) ? 'made' : shown.some(Boolean) ? 'partly made' : 'not made';
 }
@@ -113,7 +148,12 @@ function takeBackDhcid(store: DhcidStore, zone: string, changes: JournalLine['ch
   if (!changed) return;
   try {
     store.replace(zone, byName);
-    logger.warn(`gateway: the DHCID changes of an update none of whose provider writes was made are taken back (${changes.filter((c) => c.type === 'DHCID').map((c) => c.name).join(', ')})`);
+    logger.warn(
+      `gateway: the DHCID changes of an update none of whose provider writes was made are taken back (${changes
+        .filter((c) => c.type === 'DHCID')
+        .map((c) => c.name)
+        .join(', ')})`,
+    );
   } catch (error) {
     logger.error(`gateway: the DHCID records of ${zone} could not be put back: ${(error as Error).message}`);
   }
@@ -121,5 +161,11 @@ function takeBackDhcid(store: DhcidStore, zone: string, changes: JournalLine['ch
 
 /** The gateway's DHCID records of `zone` in the listing's shape (values in base64, as the journal writes them). */
 function dhcidOf(store: DhcidStore, zone: string): LiveRecord[] {
-  return [...store.of(zone).values()].flat().map((r) => ({ name: r.name, type: 'DHCID' as ZoneType, ttl: r.ttl, value: Buffer.from(r.data, 'hex').toString('base64'), entityID: 'gateway' }));
+  return [...store.of(zone).values()].flat().map((r) => ({
+    name: r.name,
+    type: 'DHCID' as ZoneType,
+    ttl: r.ttl,
+    value: Buffer.from(r.data, 'hex').toString('base64'),
+    entityID: 'gateway',
+  }));
 }

@@ -29,5 +29,9 @@ export function grantsFor(keys: GatewayKeys, key: string, zone: string, owner: s
  * read (an attack spent the call budget with empty and prerequisite-only updates of a transfer key).
  */
 export function mayChangeIn(keys: GatewayKeys, key: string, zone: string): boolean {
-  return keys.grants.some((g) => g.key === key && (g.rule === 'zonesub' || atOrBelow(g.name!, zone) || (g.rule !== 'name' && atOrBelow(zone, g.name!))));
+  return keys.grants.some(
+    (g) =>
+      g.key === key &&
+      (g.rule === 'zonesub' || atOrBelow(g.name!, zone) || (g.rule !== 'name' && atOrBelow(zone, g.name!))),
+  );
 }

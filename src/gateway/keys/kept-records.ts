@@ -22,14 +22,27 @@ export function keptRecords(stateDir: string, zone: string, configuredHosts: str
     // A state file that cannot be read keeps nothing more than the configured hosts.
   }
   const keeps = keeper({ zone, hosts, acmeMade: readAcmeChallenges(stateDir).challenges });
-  const namedExactly = (key: string, name: string, type: string) => keys.grants.some((g) => g.key === key && g.rule === 'name' && g.name === name && (!g.types.length || (g.types as string[]).includes(type)));
+  const namedExactly = (key: string, name: string, type: string) =>
+    keys.grants.some(
+      (g) =>
+        g.key === key &&
+        g.rule === 'name' &&
+        g.name === name &&
+        (!g.types.length || (g.types as string[]).includes(type)),
+    );
   return (change, key) => {
-    // The provider's records never reach a gateway plan's changes (update/plan.ts): only the agent's and ddedge acme's are judged.
-    const found = firstKept([change], keeps, ({ name, type }, kept) => kept.by === 'provider' || namedExactly(key, name, type));
+    // The provider's records never reach a gateway plan's changes (update/plan.ts): only the agent's and ddedge acme's
+    // are judged.
+    const found = firstKept(
+      [change],
+      keeps,
+      ({ name, type }, kept) => kept.by === 'provider' || namedExactly(key, name, type),
+    );
     if (!found) return undefined;
     const { name, type } = found.record;
     return found.kept.by === 'agent'
-      ? `${name} ${type} is kept by the ddedge agent; only a grant naming it exactly (grant "KEY" name ${name} ${type}) may change it`
+      ? `${name} ${type} is kept by the ddedge agent; only a grant naming it exactly (grant "KEY" name ${name} ` +
+          `${type}) may change it`
       : `${name} TXT holds a challenge ddedge acme made; only a grant naming it exactly may change it`;
   };
 }

@@ -3,9 +3,9 @@
 //   key "NAME" { algorithm ALG; secret "BASE64"; };
 //   grant "KEY" zonesub|subdomain NAME|name NAME|wildcard *.NAME [TYPE ...];
 //   transfer "KEY";
-//   quota "KEY" [dhcid N] [records N] [calls N];   (what the key may hold in each zone: key-quotas.ts; its provider calls an hour: key-calls.ts)
-// Comments as in named.conf (#, //, /* */). Every error names the file, line and column and
-// what was expected there; no message shows what may be a secret (see shown()). A file others
+//   quota "KEY" [dhcid N] [records N] [calls N];   (what the key may hold in each zone: key-quotas.ts; its provider
+// calls an hour: key-calls.ts) Comments as in named.conf (#, //, /* */). Every error names the file, line and column
+// and what was expected there; no message shows what may be a secret (see shown()). A file others
 // may read is refused: it holds every key's secret.
 import { statSync, type Stats } from 'node:fs';
 import { ConfigError } from '../../lib/errors.js';
@@ -14,10 +14,16 @@ import { nameKey } from '../../dns/wire/names.js';
 import { canonicalName } from '../../lib/names.js';
 import { TSIG_ALGORITHMS, type TsigAlgorithm, type TsigKey } from '../../dns/wire/tsig.js';
 
-/** The types a grant may name: those the provider holds, and DHCID, which the gateway keeps for DHCP servers (dhcid/store.ts). */
+/**
+ * The types a grant may name: those the provider holds, and DHCID, which the gateway keeps for DHCP servers
+ * (dhcid/store.ts).
+ */
 export const GRANT_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'SRV', 'TXT', 'NS', 'CAA', 'DHCID'] as const;
 export type GrantType = (typeof GRANT_TYPES)[number];
-/** What a `quota` statement bounds: DHCID records the gateway keeps, records made at the provider, provider calls an hour (key-calls.ts). */
+/**
+ * What a `quota` statement bounds: DHCID records the gateway keeps, records made at the provider, provider calls an
+ * hour (key-calls.ts).
+ */
 export const QUOTA_KINDS = ['dhcid', 'records', 'calls'] as const;
 export type QuotaKind = (typeof QUOTA_KINDS)[number];
 
@@ -66,22 +72,36 @@ export function loadKeysFile(path: string, read: (path: string) => string, uid =
   try {
     stats = statSync(path);
   } catch (error) {
-    throw new ConfigError(`--keys: cannot read "${path}": ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new ConfigError(
+      `--keys: cannot read "${path}": ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
   }
   // A FIFO would hold the read (and the process, deaf to SIGTERM) until a writer came; a device
   // such as /dev/zero would be read until memory ran out.
-  if (!stats.isFile()) throw new ConfigError(`--keys: "${path}" is ${describeFileType(stats)}, not a regular file; give the keys file itself`);
-  if (stats.size > KEYS_FILE_MAX_BYTES) throw new ConfigError(`--keys: "${path}" is larger than ${KEYS_FILE_MAX_BYTES / 1024 / 1024} MiB: not a keys file`);
+  if (!stats.isFile())
+    throw new ConfigError(
+      `--keys: "${path}" is ${describeFileType(stats)}, not a regular file; give the keys file itself`,
+    );
+  if (stats.size > KEYS_FILE_MAX_BYTES)
+    throw new ConfigError(`--keys: "${path}" is larger than ${KEYS_FILE_MAX_BYTES / 1024 / 1024} MiB: not a keys file`);
   // Whoever may write it decides which keys change the zones: read by root, a user's own file (or
   // a link to one) would let that user grant himself any name. A gateway run as a user (a
   // container's) may read a file a host user mounted for it. Without users (Windows), no one else.
   if (uid === 0 && stats.uid !== 0) {
-    throw new ConfigError(`--keys: "${path}" is owned by uid ${stats.uid}, and the gateway runs as root: whoever owns the file decides which keys may change the zones; chown root it (or run the gateway as its owner)`);
+    throw new ConfigError(
+      `--keys: "${path}" is owned by uid ${stats.uid}, and the gateway runs as root: whoever owns the file decides ` +
+        `which keys may change the zones; chown root it (or run the gateway as its owner)`,
+    );
   }
   const mode = stats.mode;
-  // Group read is allowed (root:ddedge 0640 is how packages ship secrets); anyone else reading or anyone but the owner writing is not.
+  // Group read is allowed (root:ddedge 0640 is how packages ship secrets); anyone else reading or anyone but the owner
+  // writing is not.
   if (mode & 0o007 || mode & 0o020) {
-    throw new ConfigError(`--keys: "${path}" can be ${mode & 0o004 ? 'read' : 'changed'} by other users (mode ${(mode & 0o777).toString(8).padStart(4, '0')}); it holds TSIG secrets: chmod 600 (or 640 for the service's group)`);
+    throw new ConfigError(
+      `--keys: "${path}" can be ${mode & 0o004 ? 'read' : 'changed'} by other users (mode ` +
+        `${(mode & 0o777).toString(8).padStart(4, '0')}); it holds TSIG secrets: chmod 600 (or 640 for the ` +
+        `service's group)`,
+    );
   }
   return parseKeysFile(read(path), path);
 }
@@ -104,7 +124,8 @@ export function parseKeysFile(text: string, file: string): GatewayKeys {
     } else if (statement.text === 'quota') readQuota(reader, statement, refs, result);
     else reader.fail(statement, `expected key, grant, transfer or quota, found ${shown(statement)}`);
   }
-  for (const ref of refs) if (!result.keys.has(ref.key)) reader.fail(ref.place, `no key ${shownName(ref.key)} is defined in this file`);
+  for (const ref of refs)
+    if (!result.keys.has(ref.key)) reader.fail(ref.place, `no key ${shownName(ref.key)} is defined in this file`);
   return result;
 }
 
@@ -126,7 +147,10 @@ class StatementReader {
   };
 
   next(what: string): Token {
-    return this.tokens[this.at++] ?? this.fail(this.tokens[this.tokens.length - 1] ?? { line: 1, column: 1 }, `the file ends where ${what} should be`);
+    return (
+      this.tokens[this.at++] ??
+      this.fail(this.tokens[this.tokens.length - 1] ?? { line: 1, column: 1 }, `the file ends where ${what} should be`)
+    );
   }
 
   expect(text: string, after: string): void {
@@ -159,15 +183,29 @@ function readKey(reader: StatementReader, result: GatewayKeys): void {
     if (field.text === 'algorithm') {
       const value = reader.next('the algorithm');
       const alg = value.text.toLowerCase() as TsigAlgorithm;
-      if (value.quoted || !(alg in TSIG_ALGORITHMS)) reader.fail(value, `${named}: expected an algorithm (${Object.keys(TSIG_ALGORITHMS).join(', ')}), found ${shown(value)}`);
+      if (value.quoted || !(alg in TSIG_ALGORITHMS))
+        reader.fail(
+          value,
+          `${named}: expected an algorithm (${Object.keys(TSIG_ALGORITHMS).join(', ')}), found ${shown(value)}`,
+        );
       algorithm = alg;
-      if (WEAK.includes(alg)) result.warnings.push(`${file}:${value.line}:${value.column}: ${named} uses ${alg}, a weak hash; prefer hmac-sha256 when the client allows it`);
+      if (WEAK.includes(alg))
+        result.warnings.push(
+          `${file}:${value.line}:${value.column}: ${named} uses ${alg}, a weak hash; prefer hmac-sha256 when the ` +
+            `client allows it`,
+        );
     } else if (field.text === 'secret') {
       const value = reader.next('the secret');
       // The secret is never quoted back: only what is wrong with it.
-      if (!/^[A-Za-z0-9+/]+={0,2}$/.test(value.text) || value.text.length % 4 !== 0) reader.fail(value, `${named}: the secret is not base64`);
+      if (!/^[A-Za-z0-9+/]+={0,2}$/.test(value.text) || value.text.length % 4 !== 0)
+        reader.fail(value, `${named}: the secret is not base64`);
       secret = Buffer.from(value.text, 'base64');
-      if (secret.length < MIN_SECRET_BYTES) reader.fail(value, `${named}: the secret is ${secret.length} bytes; use at least ${MIN_SECRET_BYTES} (tsig-keygen or ddedge gateway keygen make one)`);
+      if (secret.length < MIN_SECRET_BYTES)
+        reader.fail(
+          value,
+          `${named}: the secret is ${secret.length} bytes; use at least ${MIN_SECRET_BYTES} (tsig-keygen or ddedge ` +
+            `gateway keygen make one)`,
+        );
     } else reader.fail(field, `${named}: expected algorithm, secret or "}", found ${shown(field)}`);
     reader.expect(';', `after the ${field.text} of ${named}`);
   }
@@ -183,7 +221,11 @@ function readGrant(reader: StatementReader, statement: Token, refs: { key: strin
   const granted = `grant ${shownName(key)}`;
   const ruleToken = reader.next('the rule (zonesub, subdomain, name or wildcard)');
   const rule = ruleToken.text as Grant['rule'];
-  if (ruleToken.quoted || !['zonesub', 'subdomain', 'name', 'wildcard'].includes(rule)) reader.fail(ruleToken, `${granted}: expected zonesub, subdomain NAME, name NAME or wildcard *.NAME, found ${shown(ruleToken)}`);
+  if (ruleToken.quoted || !['zonesub', 'subdomain', 'name', 'wildcard'].includes(rule))
+    reader.fail(
+      ruleToken,
+      `${granted}: expected zonesub, subdomain NAME, name NAME or wildcard *.NAME, found ${shown(ruleToken)}`,
+    );
   const grant: Grant = { key, rule, types: [], line: statement.line };
   if (rule !== 'zonesub') {
     const target = reader.next(`the name of the ${rule} rule`);
@@ -205,24 +247,43 @@ function readGrant(reader: StatementReader, statement: Token, refs: { key: strin
   for (let t = reader.next('a type or ";"'); t.text !== ';' || t.quoted; t = reader.next('a type or ";"')) {
     const type = t.text.toUpperCase();
     if (type === 'ANY') continue; // BIND's word for every type: the same as naming none
-    if (!(GRANT_TYPES as readonly string[]).includes(type)) reader.fail(t, `${granted}: expected a type the provider holds (${GRANT_TYPES.join(', ')}) or ";", found ${shown(t)}`);
+    if (!(GRANT_TYPES as readonly string[]).includes(type))
+      reader.fail(
+        t,
+        `${granted}: expected a type the provider holds (${GRANT_TYPES.join(', ')}) or ";", found ${shown(t)}`,
+      );
     grant.types.push(type as GrantType);
   }
   return grant;
 }
 
 /** `quota "KEY" [dhcid N] [records N] [calls N];` */
-function readQuota(reader: StatementReader, statement: Token, refs: { key: string; place: Place }[], result: GatewayKeys): void {
+function readQuota(
+  reader: StatementReader,
+  statement: Token,
+  refs: { key: string; place: Place }[],
+  result: GatewayKeys,
+): void {
   const key = reader.keyName(refs);
   const quoted = `quota ${shownName(key)}`;
   const quota = result.quotas.get(key) ?? {};
   let any = false;
-  for (let t = reader.next('dhcid, records, calls or ";"'); t.text !== ';' || t.quoted; t = reader.next('dhcid, records, calls or ";"')) {
+  for (
+    let t = reader.next('dhcid, records, calls or ";"');
+    t.text !== ';' || t.quoted;
+    t = reader.next('dhcid, records, calls or ";"')
+  ) {
     const kind = t.text as QuotaKind;
-    if (t.quoted || !(QUOTA_KINDS as readonly string[]).includes(kind)) reader.fail(t, `${quoted}: expected ${QUOTA_KINDS.join(' N, ')} N or ";", found ${shown(t)}`);
+    if (t.quoted || !(QUOTA_KINDS as readonly string[]).includes(kind))
+      reader.fail(t, `${quoted}: expected ${QUOTA_KINDS.join(' N, ')} N or ";", found ${shown(t)}`);
     const what = kind === 'calls' ? 'provider calls an hour' : `${kind} records`;
     const value = reader.next(`the number of ${what}`);
-    if (value.quoted || !/^\d{1,7}$/.test(value.text)) reader.fail(value, `${quoted}: ${kind} takes a whole number of ${kind === 'calls' ? 'provider calls an hour' : 'records'} (0 to 9999999), found ${shown(value)}`);
+    if (value.quoted || !/^\d{1,7}$/.test(value.text))
+      reader.fail(
+        value,
+        `${quoted}: ${kind} takes a whole number of ${kind === 'calls' ? 'provider calls an hour' : 'records'} (0 ` +
+          `to 9999999), found ${shown(value)}`,
+      );
     quota[kind] = Number(value.text);
     any = true;
   }
@@ -296,7 +357,8 @@ function tokenize(text: string, file: string): Token[] {
     } else if (ch === '"') {
       const end = text.indexOf('"', i + 1);
       const newline = text.indexOf('\n', i + 1);
-      if (end < 0 || (newline >= 0 && newline < end)) throw new ConfigError(`${file}:${line}:${column(i)}: a quoted string is not closed on its line`);
+      if (end < 0 || (newline >= 0 && newline < end))
+        throw new ConfigError(`${file}:${line}:${column(i)}: a quoted string is not closed on its line`);
       tokens.push({ text: text.slice(i + 1, end), quoted: true, line, column: column(i) });
       i = end + 1;
     } else if (ch === '{' || ch === '}' || ch === ';') {

@@ -167,7 +167,11 @@ export class GatewayBudget {
   }
 
   private noteSpent(error: BudgetSpentError): void {
-    if (!this.spent()) this.logger.warn(`gateway: ${error.message}; until then updates are answered SERVFAIL and zones are not re-read (queries are answered from the last reading)`);
+    if (!this.spent())
+      this.logger.warn(
+        `gateway: ${error.message}; until then updates are answered SERVFAIL and zones are not re-read (queries are ` +
+          `answered from the last reading)`,
+      );
     this.spentUntil = error.resumeAt;
   }
 

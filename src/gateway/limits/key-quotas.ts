@@ -42,7 +42,10 @@ const LEDGER_FILE: StateFileType<{ zones: Record<string, [string, string, string
 
 type Counts = Record<HeldKind, number>;
 const kindOf = (type: string): HeldKind => (type === 'DHCID' ? 'dhcid' : 'records');
-/** A record's identity: owner, type, value (as sameValue in zone/record.ts); DHCID values as the changes show them (base64). */
+/**
+ * A record's identity: owner, type, value (as sameValue in zone/record.ts); DHCID values as the changes show them
+ * (base64).
+ */
 const identity = (r: { name: string; type: string; value: string }) => `${r.name}\t${r.type}\t${r.value}`;
 
 export function quotaOf(keys: GatewayKeys, key: string): Counts {
@@ -74,7 +77,11 @@ export class OwnersLedger {
   static open(stateDir: string, logger: Logger): OwnersLedger {
     const ledger = new OwnersLedger(join(stateDir, 'gateway', 'owners.json'), logger);
     const loaded = readLedger(ledger.file!);
-    if (loaded.damage) logger.warn(`gateway: ${loaded.damage}; the records it named count against no key's quota, each key's count starts again from its next updates`);
+    if (loaded.damage)
+      logger.warn(
+        `gateway: ${loaded.damage}; the records it named count against no key's quota, each key's count starts ` +
+          `again from its next updates`,
+      );
     for (const [zone, owners] of loaded.value ?? []) ledger.setZone(zone, owners);
     return ledger;
   }
@@ -89,7 +96,10 @@ export class OwnersLedger {
     return this.zones.get(zone)?.get(identity(record));
   }
 
-  /** Records the changes of a batch's updates, each with its key (written once, merged with the zones another gateway keeps in the file). */
+  /**
+   * Records the changes of a batch's updates, each with its key (written once, merged with the zones another gateway
+   * keeps in the file).
+   */
   record(zone: string, updates: readonly { key: string; changes: readonly Change[] }[]): void {
     const owners = new Map(this.zones.get(zone));
     for (const { key, changes } of updates) {
@@ -118,7 +128,12 @@ export class OwnersLedger {
   prune(zone: string, live: readonly LiveRecord[], dhcid: readonly DhcidRecord[], since = this.version(zone)): void {
     const owners = this.zones.get(zone);
     if (!owners?.size || since !== this.version(zone)) return;
-    const present = new Set([...live.map(identity), ...dhcid.map((r) => identity({ name: r.name, type: 'DHCID', value: Buffer.from(r.data, 'hex').toString('base64') }))]);
+    const present = new Set([
+      ...live.map(identity),
+      ...dhcid.map((r) =>
+        identity({ name: r.name, type: 'DHCID', value: Buffer.from(r.data, 'hex').toString('base64') }),
+      ),
+    ]);
     const kept = new Map([...owners].filter(([id]) => present.has(id)));
     if (kept.size === owners.size) return;
     this.setZone(zone, kept);
@@ -140,17 +155,23 @@ export class OwnersLedger {
     try {
       // The other zones are another gateway's: a file damaged since it was read is set aside, not written over.
       const loaded = readLedger(this.file);
-      if (loaded.damage) this.logger?.warn(`gateway: ${loaded.damage}; it is written again with the zones of this gateway only`);
+      if (loaded.damage)
+        this.logger?.warn(`gateway: ${loaded.damage}; it is written again with the zones of this gateway only`);
       const merged = loaded.value ?? new Map<string, Map<string, string>>();
       merged.set(zone, this.zones.get(zone)!);
       const zones: Record<string, [string, string, string, string][]> = {};
       for (const [name, owners] of [...merged].sort(([a], [b]) => a.localeCompare(b))) {
-        if (owners.size) zones[name] = [...owners].map(([id, key]) => [...(id.split('\t') as [string, string, string]), key]);
+        if (owners.size)
+          zones[name] = [...owners].map(([id, key]) => [...(id.split('\t') as [string, string, string]), key]);
       }
       mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
       writeFileAtomic(this.file, `${JSON.stringify({ version: VERSION, zones })}\n`, 0o600);
     } catch (error) {
-      this.logger?.warn(`gateway: ${this.file} cannot be written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); after a restart some records may count against no key's quota`);
+      this.logger?.warn(
+        `gateway: ${this.file} cannot be written ` +
+          `(${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); after a restart some records may ` +
+          `count against no key's quota`,
+      );
     }
   }
 }
@@ -180,13 +201,17 @@ export class QuotaBatch {
     private readonly keys: GatewayKeys,
   ) {}
 
-  /** Admits one key's update, or says why not: a quota it would pass (only growth is refused: a key over its quota may still delete). */
+  /**
+   * Admits one key's update, or says why not: a quota it would pass (only growth is refused: a key over its quota may
+   * still delete).
+   */
   admit(key: string, changes: Change[]): string | undefined {
     const growth: Counts = { dhcid: 0, records: 0 };
     for (const c of changes) {
       if (c.action === 'create' && c.after) growth[kindOf(c.after.type)]++;
       // Only its own records free a key's place: deleting another's does not make room for more of its own.
-      if (c.action === 'delete' && c.before && this.ledger.ownerOf(this.zone, c.before) === key) growth[kindOf(c.before.type)]--;
+      if (c.action === 'delete' && c.before && this.ledger.ownerOf(this.zone, c.before) === key)
+        growth[kindOf(c.before.type)]--;
     }
     const held = this.ledger.held(this.zone, key);
     const before = this.pending.get(key) ?? { dhcid: 0, records: 0 };

@@ -39,7 +39,10 @@ export class RefusalBursts {
       time: new Date(now).toISOString(),
       ...(zone ? { host: zone } : {}),
       key: name,
-      message: `${this.limits.threshold} refused within ${minutes} min, the last: ${refusal.what}: ${refusal.rcode}: ${refusal.why} (no more of these for this key for ${Math.round(this.limits.quietMs / 60_000)} min)`,
+      message:
+        `${this.limits.threshold} refused within ${minutes} min, the last: ${refusal.what}: ` +
+        `${refusal.rcode}: ${refusal.why} (no more of these for this key for ` +
+        `${Math.round(this.limits.quietMs / 60_000)} min)`,
     };
   }
 }

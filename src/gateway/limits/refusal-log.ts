@@ -9,7 +9,10 @@ import type { Logger } from '../../lib/log.js';
 /** Lines per minute: enough for every refusal a misconfigured client makes, too few to fill a disk. */
 export const REFUSALS_LOGGED_PER_MINUTE = 30;
 
-/** What was refused. `keyless` says what stands for the missing key ("unsigned" is DNS's word; the dyndns2 door's is about credentials). */
+/**
+ * What was refused. `keyless` says what stands for the missing key ("unsigned" is DNS's word; the dyndns2 door's is
+ * about credentials).
+ */
 export interface RefusedWhat {
   zone?: string;
   key?: string;
@@ -48,10 +51,17 @@ export class RefusalLog {
     const now = this.now();
     const refusal = { time: new Date(now).toISOString(), rcode, what: describe(what), why: outsideText(why, 300) };
     this.recent.push(refusal);
-    this.observer?.(what.key === undefined ? undefined : outsideText(what.key, 255), what.zone === undefined ? undefined : outsideText(what.zone, 255), refusal);
+    this.observer?.(
+      what.key === undefined ? undefined : outsideText(what.key, 255),
+      what.zone === undefined ? undefined : outsideText(what.zone, 255),
+      refusal,
+    );
     if (this.recent.length > RECENT) this.recent.shift();
     if (now - this.windowStart >= 60_000) {
-      if (this.dropped) this.logger.warn(`gateway: ${this.dropped} more refused update(s) or transfer(s) in the last minute were not logged`);
+      if (this.dropped)
+        this.logger.warn(
+          `gateway: ${this.dropped} more refused update(s) or transfer(s) in the last minute were not logged`,
+        );
       this.windowStart = now;
       this.logged = 0;
       this.dropped = 0;
@@ -67,6 +77,10 @@ export class RefusalLog {
 }
 
 function describe(what: RefusedWhat): string {
-  const parts = [what.zone ? `zone ${outsideText(what.zone, 255)}` : undefined, what.key ? `key ${outsideText(what.key, 255)}` : (what.keyless ?? 'unsigned'), `from ${what.client}`].filter(Boolean);
+  const parts = [
+    what.zone ? `zone ${outsideText(what.zone, 255)}` : undefined,
+    what.key ? `key ${outsideText(what.key, 255)}` : (what.keyless ?? 'unsigned'),
+    `from ${what.client}`,
+  ].filter(Boolean);
   return `${what.kind ?? 'update'} ${parts.join(', ')}`;
 }

@@ -43,8 +43,10 @@ export class ReplayMemory {
   static load(file: string, now: number, logger: Logger): ReplayMemory {
     const memory = new ReplayMemory(file);
     const loaded = readStateFile(file, REPLAY_FILE, { setAside: true });
-    if (loaded.damage) logger.warn(`gateway: ${loaded.damage}; updates acted on before the restart are not remembered against replay`);
-    for (const [key, mac, until] of loaded.value ?? []) if (until >= now) memory.cacheOf(key).remember(mac, until, EARLIER_RUN, now);
+    if (loaded.damage)
+      logger.warn(`gateway: ${loaded.damage}; updates acted on before the restart are not remembered against replay`);
+    for (const [key, mac, until] of loaded.value ?? [])
+      if (until >= now) memory.cacheOf(key).remember(mac, until, EARLIER_RUN, now);
     return memory;
   }
 
@@ -71,12 +73,16 @@ export class ReplayMemory {
     const entries: [string, string, number][] = [];
     for (const [key, cache] of this.caches) for (const [mac, until] of cache.open(now)) entries.push([key, mac, until]);
     const ours = new Set(entries.map(([key, mac]) => `${key}\0${mac}`));
-    for (const entry of readEntries(this.file, logger)) if (entry[2] >= now && !ours.has(`${entry[0]}\0${entry[1]}`)) entries.push(entry);
+    for (const entry of readEntries(this.file, logger))
+      if (entry[2] >= now && !ours.has(`${entry[0]}\0${entry[1]}`)) entries.push(entry);
     try {
       mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
       writeFileAtomic(this.file, JSON.stringify(entries));
     } catch (error) {
-      logger.warn(`gateway: ${this.file} could not be written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); a restart may forget recent updates`);
+      logger.warn(
+        `gateway: ${this.file} could not be written ` +
+          `(${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); a restart may forget recent updates`,
+      );
     }
   }
 

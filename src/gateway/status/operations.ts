@@ -43,11 +43,20 @@ export function gatewayHealth(view: GatewayView): { healthy: boolean; reasons: s
   const up = view.stats.listening.length;
   if (up < view.listenCount) reasons.push(`${up} of ${view.listenCount} DNS listener(s) answering`);
   for (const z of zoneStatus(view)) {
-    if (z.secondsSinceGoodRead === null) reasons.push(`${z.zone} not read from the provider yet${z.lastError ? ` (${z.lastError})` : ''}`);
-    else if (z.secondsSinceGoodRead * 1000 > view.healthLimitMs) reasons.push(`${z.zone} last read from the provider ${z.secondsSinceGoodRead}s ago (limit ${Math.round(view.healthLimitMs / 1000)}s)${z.lastError ? `: ${z.lastError}` : ''}`);
+    if (z.secondsSinceGoodRead === null)
+      reasons.push(`${z.zone} not read from the provider yet${z.lastError ? ` (${z.lastError})` : ''}`);
+    else if (z.secondsSinceGoodRead * 1000 > view.healthLimitMs)
+      reasons.push(
+        `${z.zone} last read from the provider ${z.secondsSinceGoodRead}s ago (limit ` +
+          `${Math.round(view.healthLimitMs / 1000)}s)${z.lastError ? `: ${z.lastError}` : ''}`,
+      );
   }
   const spent = view.budget.exhausted();
-  if (spent) reasons.push(`the budget of ${view.budget.limit} provider calls an hour is spent until ${iso(spent.getTime())}: updates are answered SERVFAIL`);
+  if (spent)
+    reasons.push(
+      `the budget of ${view.budget.limit} provider calls an hour is spent until ${iso(spent.getTime())}: updates ` +
+        `are answered SERVFAIL`,
+    );
   return { healthy: !reasons.length, reasons };
 }
 
@@ -56,7 +65,15 @@ export function gatewayAnswer(path: string, view: GatewayView): Answer {
     case '/healthz': {
       const { healthy, reasons } = gatewayHealth(view);
       const zones = view.stats.zones.length;
-      return { status: healthy ? 200 : 503, contentType: TEXT, body: redact(healthy ? `healthy: ${zones} zone(s) read within ${Math.round(view.healthLimitMs / 1000)}s; DNS answering\n` : `unhealthy: ${reasons.join('; ')}\n`) };
+      return {
+        status: healthy ? 200 : 503,
+        contentType: TEXT,
+        body: redact(
+          healthy
+            ? `healthy: ${zones} zone(s) read within ${Math.round(view.healthLimitMs / 1000)}s; DNS answering\n`
+            : `unhealthy: ${reasons.join('; ')}\n`,
+        ),
+      };
     }
     case '/metrics':
       return { status: 200, contentType: PROMETHEUS, body: redact(metrics(view)) };
@@ -75,7 +92,8 @@ function zoneStatus(view: GatewayView): ZoneStatus[] {
       zone,
       serial: view.views.index(zone)?.soa.value.serial ?? null,
       lastGoodReadAt: reading.goodAt === undefined ? null : iso(reading.goodAt),
-      secondsSinceGoodRead: reading.goodAt === undefined ? null : Math.max(0, Math.round((now - reading.goodAt) / 1000)),
+      secondsSinceGoodRead:
+        reading.goodAt === undefined ? null : Math.max(0, Math.round((now - reading.goodAt) / 1000)),
       lastError: reading.error ?? null,
     };
   });
@@ -102,35 +120,93 @@ function status(view: GatewayView) {
 function metrics(view: GatewayView): string {
   const lines: string[] = [];
   const metric = (name: string, type: 'gauge' | 'counter', help: string, samples: [string, number][]) => {
-    lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`, ...samples.map(([labels, value]) => `${name}${labels} ${value}`));
+    lines.push(
+      `# HELP ${name} ${help}`,
+      `# TYPE ${name} ${type}`,
+      ...samples.map(([labels, value]) => `${name}${labels} ${value}`),
+    );
   };
   const pairs = (map: Map<string, number>): [string, number][] =>
-    [...map].sort(([a], [b]) => a.localeCompare(b)).map(([key, n]) => {
-      const [zone, rcode] = key.split(' ');
-      return [`{zone="${label(zone!)}",rcode="${rcode}"}`, n];
-    });
+    [...map]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([key, n]) => {
+        const [zone, rcode] = key.split(' ');
+        return [`{zone="${label(zone!)}",rcode="${rcode}"}`, n];
+      });
   const zones = zoneStatus(view);
-  metric('ddedge_gateway_up', 'gauge', 'Whether /healthz says healthy (1) or not (0).', [['', gatewayHealth(view).healthy ? 1 : 0]]);
-  metric('ddedge_gateway_dns_listeners', 'gauge', 'DNS addresses answering (UDP and TCP).', [['', view.stats.listening.length]]);
-  metric('ddedge_gateway_updates_total', 'counter', 'Dynamic updates answered, by zone ("-": not served) and answer code.', pairs(view.stats.updates));
-  metric('ddedge_gateway_queries_total', 'counter', 'Queries answered (zone transfers apart).', [['', view.stats.queries]]);
-  metric('ddedge_gateway_transfers_total', 'counter', 'Zone transfers (AXFR, IXFR) answered, by zone and answer code.', pairs(view.stats.transfers));
-  metric('ddedge_gateway_provider_calls_total', 'counter', 'Provider API calls sent, by operation.', [...view.budget.sent].sort(([a], [b]) => a.localeCompare(b)).map(([op, n]) => [`{operation="${label(op)}"}`, n]));
-  metric('ddedge_gateway_provider_calls_refused_total', 'counter', 'Provider calls not sent because the call budget was spent.', [['', view.budget.refused]]);
-  metric('ddedge_gateway_calls_per_hour_limit', 'gauge', 'The call budget (--max-calls-per-hour).', [['', view.budget.limit]]);
-  metric('ddedge_gateway_calls_left', 'gauge', 'Provider calls left in the budget this hour.', [['', view.budget.left()]]);
-  metric('ddedge_gateway_zone_serial', 'gauge', "The SOA serial the gateway gives each zone.", zones.filter((z) => z.serial !== null).map((z) => [`{zone="${label(z.zone)}"}`, z.serial!]));
-  metric('ddedge_gateway_zone_read_age_seconds', 'gauge', "Seconds since each zone's last good reading from the provider.", zones.filter((z) => z.secondsSinceGoodRead !== null).map((z) => [`{zone="${label(z.zone)}"}`, z.secondsSinceGoodRead!]));
+  metric('ddedge_gateway_up', 'gauge', 'Whether /healthz says healthy (1) or not (0).', [
+    ['', gatewayHealth(view).healthy ? 1 : 0],
+  ]);
+  metric('ddedge_gateway_dns_listeners', 'gauge', 'DNS addresses answering (UDP and TCP).', [
+    ['', view.stats.listening.length],
+  ]);
+  metric(
+    'ddedge_gateway_updates_total',
+    'counter',
+    'Dynamic updates answered, by zone ("-": not served) and answer code.',
+    pairs(view.stats.updates),
+  );
+  metric('ddedge_gateway_queries_total', 'counter', 'Queries answered (zone transfers apart).', [
+    ['', view.stats.queries],
+  ]);
+  metric(
+    'ddedge_gateway_transfers_total',
+    'counter',
+    'Zone transfers (AXFR, IXFR) answered, by zone and answer code.',
+    pairs(view.stats.transfers),
+  );
+  metric(
+    'ddedge_gateway_provider_calls_total',
+    'counter',
+    'Provider API calls sent, by operation.',
+    [...view.budget.sent].sort(([a], [b]) => a.localeCompare(b)).map(([op, n]) => [`{operation="${label(op)}"}`, n]),
+  );
+  metric(
+    'ddedge_gateway_provider_calls_refused_total',
+    'counter',
+    'Provider calls not sent because the call budget was spent.',
+    [['', view.budget.refused]],
+  );
+  metric('ddedge_gateway_calls_per_hour_limit', 'gauge', 'The call budget (--max-calls-per-hour).', [
+    ['', view.budget.limit],
+  ]);
+  metric('ddedge_gateway_calls_left', 'gauge', 'Provider calls left in the budget this hour.', [
+    ['', view.budget.left()],
+  ]);
+  metric(
+    'ddedge_gateway_zone_serial',
+    'gauge',
+    'The SOA serial the gateway gives each zone.',
+    zones.filter((z) => z.serial !== null).map((z) => [`{zone="${label(z.zone)}"}`, z.serial!]),
+  );
+  metric(
+    'ddedge_gateway_zone_read_age_seconds',
+    'gauge',
+    "Seconds since each zone's last good reading from the provider.",
+    zones
+      .filter((z) => z.secondsSinceGoodRead !== null)
+      .map((z) => [`{zone="${label(z.zone)}"}`, z.secondsSinceGoodRead!]),
+  );
   metric('ddedge_gateway_keys', 'gauge', 'TSIG keys loaded.', [['', view.keyCount()]]);
-  if (view.dyndns2Answers) metric('ddedge_gateway_dyndns2_answers_total', 'counter', 'Answers of the dyndns2 door, by code (one per host name, badauth per request).', [...view.dyndns2Answers].sort(([a], [b]) => a.localeCompare(b)).map(([code, n]) => [`{code="${label(code)}"}`, n]));
+  if (view.dyndns2Answers)
+    metric(
+      'ddedge_gateway_dyndns2_answers_total',
+      'counter',
+      'Answers of the dyndns2 door, by code (one per host name, badauth per request).',
+      [...view.dyndns2Answers]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([code, n]) => [`{code="${label(code)}"}`, n]),
+    );
   return lines.join('\n') + '\n';
 }
 
 function table(map: Map<string, number>, first: string, second: string): Record<string, unknown>[] {
-  return [...map].sort(([a], [b]) => a.localeCompare(b)).map(([key, count]) => {
-    const [a, b] = key.split(' ');
-    return { [first]: a, [second]: b, count };
-  });
+  return [...map]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([key, count]) => {
+      const [a, b] = key.split(' ');
+      return { [first]: a, [second]: b, count };
+    });
 }
 
 const iso = (ms: number): string => new Date(ms).toISOString().replace(/\.\d+Z$/, 'Z');

@@ -28,7 +28,15 @@ export interface GatewayPageSources {
 export interface GatewayPageView {
   now: string;
   overall: { ok: boolean; text: string };
-  zones: { zone: string; serial: number | null; size: number; lastGoodReadAt: string | null; lastError: string | null; records: { name: string; type: string; ttl: number; value: string }[]; more: number }[];
+  zones: {
+    zone: string;
+    serial: number | null;
+    size: number;
+    lastGoodReadAt: string | null;
+    lastError: string | null;
+    records: { name: string; type: string; ttl: number; value: string }[];
+    more: number;
+  }[];
   keys: { name: string; rights: string[]; transfer: boolean }[];
   updates: { time: string; zone: string; key: string; client: string; changes: string[] }[];
   refusals: Refusal[];
@@ -44,7 +52,9 @@ export function gatewayPageView(sources: GatewayPageSources, now = new Date()): 
   const left = view.budget.left();
   return {
     now: now.toISOString(),
-    overall: health.healthy ? { ok: true, text: `Serving ${view.stats.zones.length} zone(s); every zone read from the provider recently.` } : { ok: false, text: outsideText(health.reasons.join('; ')) },
+    overall: health.healthy
+      ? { ok: true, text: `Serving ${view.stats.zones.length} zone(s); every zone read from the provider recently.` }
+      : { ok: false, text: outsideText(health.reasons.join('; ')) },
     zones: view.stats.zones.map((zone) => {
       const index = view.views.index(zone);
       const reading = view.stats.readings.get(zone) ?? {};
@@ -55,13 +65,21 @@ export function gatewayPageView(sources: GatewayPageSources, now = new Date()): 
         size: index?.size ?? 0,
         lastGoodReadAt: reading.goodAt === undefined ? null : new Date(reading.goodAt).toISOString(),
         lastError: reading.error ? outsideText(reading.error, 300) : null,
-        records: records.slice(0, RECORDS_SHOWN).map((r) => ({ name: r.name, type: r.type, ttl: r.ttl, value: valueText(r) })),
+        records: records
+          .slice(0, RECORDS_SHOWN)
+          .map((r) => ({ name: r.name, type: r.type, ttl: r.ttl, value: valueText(r) })),
         more: Math.max(0, records.length - RECORDS_SHOWN),
       };
     }),
     keys: [...keys.keys.keys()].sort().map((name) => ({
       name,
-      rights: keys.grants.filter((g) => g.key === name).map((g) => `${g.rule}${g.name ? ` ${g.rule === 'wildcard' ? `*.${g.name}` : g.name}` : ''}: ${g.types.length ? g.types.join(', ') : 'every type'}`),
+      rights: keys.grants
+        .filter((g) => g.key === name)
+        .map(
+          (g) =>
+            `${g.rule}${g.name ? ` ${g.rule === 'wildcard' ? `*.${g.name}` : g.name}` : ''}: ` +
+            `${g.types.length ? g.types.join(', ') : 'every type'}`,
+        ),
       transfer: keys.transfer.has(name),
     })),
     updates: journalTail(sources.stateDir),

@@ -16,15 +16,31 @@ export function renderGatewayPage(view: GatewayPageView, context: PageContext): 
 <caption>Records of ${escapeHtml(z.zone)}</caption>
 <thead><tr><th scope="col">Name</th><th scope="col">Type</th><th scope="col">TTL</th><th scope="col">Value</th></tr></thead>
 <tbody>
-${z.records.map((r) => `<tr><th scope="row">${escapeHtml(r.name)}</th><td data-label="Type">${escapeHtml(r.type)}</td><td data-label="TTL">${r.ttl}</td><td class="addr" data-label="Value">${escapeHtml(r.value)}</td></tr>`).join('\n')}
-</tbody></table></div>${z.more ? `<p class="muted">${z.more} more: <code>dig AXFR</code> with a transfer key gives them all.</p>` : ''}</details>`,
+${z.records
+  .map(
+    (r) =>
+      `<tr><th scope="row">${escapeHtml(r.name)}</th><td ` +
+      `data-label="Type">${escapeHtml(r.type)}</td><td data-label="TTL">${r.ttl}</td><td class="addr" ` +
+      `data-label="Value">${escapeHtml(r.value)}</td></tr>`,
+  )
+  .join('\n')}
+</tbody></table></div>${
+        z.more
+          ? `<p class="muted">${z.more} more: <code>dig AXFR</code> with a transfer key gives ` + `them all.</p>`
+          : ''
+      }</details>`,
     )
     .join('\n');
   return `${pageHead('ddedge gateway status', nonce)}<main>
 <h1>ddedge: DNS gateway status</h1>
 <p class="overall ${view.overall.ok ? 'ok' : 'bad'}" role="status">${escapeHtml(view.overall.text)}</p>
 <ul class="facts"><li>Provider calls this hour: <strong>${view.budget.used} of ${view.budget.limit}</strong></li><li>Now: <strong>${time(view.now)}</strong></li></ul>
-${context.asked ? '<p class="notice" role="status">The zones are being read again from the provider; this page shows the new reading once it is done.</p>' : ''}
+${
+  context.asked
+    ? '<p class="notice" role="status">The zones are being read again from the provider; this page ' +
+      'shows the new reading once it is done.</p>'
+    : ''
+}
 ${updateNowForm(context, 'Read the zones again now')}
 <h2>Zones</h2>
 ${zones}
@@ -33,7 +49,16 @@ ${zones}
 <caption>Each key by name and what it may change (never its secret)</caption>
 <thead><tr><th scope="col">Key</th><th scope="col">May change</th><th scope="col">Zone transfer</th></tr></thead>
 <tbody>
-${view.keys.map((k) => `<tr><th scope="row">${escapeHtml(k.name)}</th><td data-label="May change">${k.rights.map(escapeHtml).join('<br>') || 'nothing'}</td><td data-label="Zone transfer">${k.transfer ? 'yes' : 'no'}</td></tr>`).join('\n') || '<tr><td colspan="3">No key.</td></tr>'}
+${
+  view.keys
+    .map(
+      (k) =>
+        `<tr><th scope="row">${escapeHtml(k.name)}</th><td data-label="May ` +
+        `change">${k.rights.map(escapeHtml).join('<br>') || 'nothing'}</td><td data-label="Zone ` +
+        `transfer">${k.transfer ? 'yes' : 'no'}</td></tr>`,
+    )
+    .join('\n') || '<tr><td colspan="3">No key.</td></tr>'
+}
 </tbody></table></div>
 <h2 id="updates">Recent updates</h2>
 ${
@@ -42,7 +67,15 @@ ${
 <caption>From the journal, newest first</caption>
 <thead><tr><th scope="col">When</th><th scope="col">Key</th><th scope="col">Client</th><th scope="col">Zone</th><th scope="col">Changes</th></tr></thead>
 <tbody>
-${view.updates.map((u) => `<tr><td data-label="When">${time(u.time)}</td><th scope="row">${escapeHtml(u.key)}</th><td data-label="Client">${escapeHtml(u.client)}</td><td data-label="Zone">${escapeHtml(u.zone)}</td><td data-label="Changes">${u.changes.map(escapeHtml).join('<br>')}</td></tr>`).join('\n')}
+${view.updates
+  .map(
+    (u) =>
+      `<tr><td data-label="When">${time(u.time)}</td><th ` +
+      `scope="row">${escapeHtml(u.key)}</th><td data-label="Client">${escapeHtml(u.client)}</td><td ` +
+      `data-label="Zone">${escapeHtml(u.zone)}</td><td ` +
+      `data-label="Changes">${u.changes.map(escapeHtml).join('<br>')}</td></tr>`,
+  )
+  .join('\n')}
 </tbody></table></div>`
     : '<p>No update applied yet.</p>'
 }
@@ -53,7 +86,14 @@ ${
 <caption>Since the gateway started, newest first</caption>
 <thead><tr><th scope="col">When</th><th scope="col">What</th><th scope="col">Answer</th><th scope="col">Why</th></tr></thead>
 <tbody>
-${view.refusals.map((r) => `<tr><td data-label="When">${time(r.time)}</td><th scope="row">${escapeHtml(r.what)}</th><td data-label="Answer">${escapeHtml(r.rcode)}</td><td data-label="Why">${escapeHtml(r.why)}</td></tr>`).join('\n')}
+${view.refusals
+  .map(
+    (r) =>
+      `<tr><td data-label="When">${time(r.time)}</td><th ` +
+      `scope="row">${escapeHtml(r.what)}</th><td data-label="Answer">${escapeHtml(r.rcode)}</td><td ` +
+      `data-label="Why">${escapeHtml(r.why)}</td></tr>`,
+  )
+  .join('\n')}
 </tbody></table></div>`
     : '<p>None since the gateway started.</p>'
 }
@@ -66,7 +106,10 @@ ${
 <tbody>
 ${view.secondaries
   .map((r) => {
-    const notify = r.notify ? `${time(r.notify.at)}, serial ${r.notify.serial}, ${r.notify.acknowledged ? 'acknowledged' : '<span class="status-bad">not acknowledged</span>'}` : '-';
+    const notify = r.notify
+      ? `${time(r.notify.at)}, serial ${r.notify.serial}, ` +
+        `${r.notify.acknowledged ? 'acknowledged' : '<span class="status-bad">not acknowledged</span>'}`
+      : '-';
     const transfer = r.transfer ? `${time(r.transfer.at)}, ${r.transfer.type}` : 'none yet';
     return `<tr><th scope="row">${escapeHtml(r.secondary)}</th><td data-label="Zone">${escapeHtml(r.zone)}</td><td data-label="Last NOTIFY">${notify}</td><td data-label="Last transfer">${transfer}</td></tr>`;
   })

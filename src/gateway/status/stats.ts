@@ -53,7 +53,12 @@ export class GatewayStats {
   }
 
   /** Counts the answer to one message (it may still be on its way); returns it unchanged. */
-  observe(packet: Buffer, opcode: number, transport: 'udp' | 'tcp', answer: Answer | Promise<Answer>): Answer | Promise<Answer> {
+  observe(
+    packet: Buffer,
+    opcode: number,
+    transport: 'udp' | 'tcp',
+    answer: Answer | Promise<Answer>,
+  ): Answer | Promise<Answer> {
     const count = (result: Answer): Answer => {
       const first = Array.isArray(result) ? result[0] : result;
       if (first && first.length >= 4) this.record(packet, opcode, transport, first[3]! & 0xf);
@@ -66,7 +71,8 @@ export class GatewayStats {
     if (opcode === OPCODE_UPDATE) return bump(this.updates, `${this.served(updateZone(packet))} ${rcodeName(rcode)}`);
     if (opcode !== 0) return;
     const question = transport === 'tcp' ? firstQuestion(packet) : undefined;
-    if (question && (question.type === AXFR || question.type === IXFR)) return bump(this.transfers, `${this.served(question.name)} ${rcodeName(rcode)}`);
+    if (question && (question.type === AXFR || question.type === IXFR))
+      return bump(this.transfers, `${this.served(question.name)} ${rcodeName(rcode)}`);
     this.queries++;
   }
 

@@ -51,7 +51,8 @@ export async function rollBackBatch(
   // Settled (read again after a lost answer, none of the batch's writes held): back as read.
   const rolledBack = settled ? true : done.length ? await rollBack(provider, zone, read, done, deps) : true;
   const undone = settled
-    ? `; the zone read again ${settled.undone ? `held ${settled.undone} of the batch's writes, which were undone` : "holds none of the batch's writes"}: nothing was changed`
+    ? `; the zone read again ` +
+      `${settled.undone ? `held ${settled.undone} of the batch's writes, which were undone` : "holds none of the batch's writes"}: nothing was changed`
     : done.length
       ? rolledBack
         ? '; the writes made before it were undone'
@@ -156,8 +157,10 @@ export function answerUnsettled(
   const lost = "the provider's answer to a write was lost";
   const why =
     settled.outcome === 'partly made'
-      ? `${lost}; read again, the zone held part of the batch and undoing it failed: part of it is made (the gateway's journal says what the provider holds)`
-      : `${lost} and the zone could not be read again (${settled.unread ?? 'unknown'}): whether it was made is not known; send it again (the gateway reads the zone first)`;
+      ? `${lost}; read again, the zone held part of the batch and undoing it failed: part of it is made (the ` +
+        `gateway's journal says what the provider holds)`
+      : `${lost} and the zone could not be read again (${settled.unread ?? 'unknown'}): whether it was made is not ` +
+        `known; send it again (the gateway reads the zone first)`;
   const failed: Outcome = { rcode: RCODE_UPDATE.SERVFAIL, ede: EDE.NETWORK_ERROR, why };
   batch.accepted.forEach(({ pending }) => pending.resolve(failed));
 }

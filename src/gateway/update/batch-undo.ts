@@ -12,10 +12,20 @@ import { planTo } from './plan.js';
 import { managedRecords } from './rules.js';
 
 /** Takes back `steps` (made by the batch), judged against the listing `now`; true when nothing failed. */
-export async function undoWrites(provider: ZoneProvider, zone: string, now: LiveRecord[], before: LiveRecord[], steps: Step[], logger: Logger): Promise<boolean> {
+export async function undoWrites(
+  provider: ZoneProvider,
+  zone: string,
+  now: LiveRecord[],
+  before: LiveRecord[],
+  steps: Step[],
+  logger: Logger,
+): Promise<boolean> {
   const back = planTo(now, managedRecords(withoutSteps(now, before, steps), zone), zone);
   if (!back.changes.length) return true;
-  logger.warn(`gateway: undoing ${back.changes.length} write(s) of a failed batch of ${zone}: ${back.changes.map((c) => `${c.action} ${(c.after ?? c.before)!.name} ${(c.after ?? c.before)!.type}`).join(', ')}`);
+  logger.warn(
+    `gateway: undoing ${back.changes.length} write(s) of a failed batch of ${zone}: ` +
+      `${back.changes.map((c) => `${c.action} ${(c.after ?? c.before)!.name} ${(c.after ?? c.before)!.type}`).join(', ')}`,
+  );
   return !(await applyPlan(provider, back, 'calls', logger)).failure;
 }
 
@@ -33,7 +43,8 @@ export function withoutSteps(now: LiveRecord[], before: LiveRecord[], done: Step
       if (at >= 0) listing.splice(at, 1);
     } else if (step.call === 'update') {
       const at = listing.findIndex((r) => r.entityID === step.entityID && sameValue(r, step.record));
-      if (at >= 0 && step.change.before) listing[at] = { ...(step.change.before as LiveRecord), entityID: listing[at]!.entityID };
+      if (at >= 0 && step.change.before)
+        listing[at] = { ...(step.change.before as LiveRecord), entityID: listing[at]!.entityID };
     } else if (step.change.before && !listing.some((r) => sameRecord(r, step.change.before!))) {
       listing.push({ ...(step.change.before as LiveRecord), entityID: `undone:${listing.length}` });
     }

@@ -9,9 +9,12 @@ import type { Step } from '../../zone/plan/steps.js';
 export function holdsFailedWrite(changes: Change[], step: Step | undefined): boolean {
   if (!step) return true;
   const failing = [step.record, step.change.before, step.change.after].filter((r) => r !== undefined);
-  return changes.some((c) => [c.before, c.after].some((r) => r && failing.some((f) => f.name === r.name && f.type === r.type)));
+  return changes.some((c) =>
+    [c.before, c.after].some((r) => r && failing.some((f) => f.name === r.name && f.type === r.type)),
+  );
 }
 
 /** What an update of the failed batch whose own writes were not the failing one is told. */
 export const bystanderReason = (refused: boolean, undone: string): string =>
-  `the provider ${refused ? 'refused' : 'failed'} a write of another update sent at the same time${undone}; send it again`;
+  `the provider ${refused ? 'refused' : 'failed'} a write of another update sent at the same time${undone}; send it ` +
+  `again`;

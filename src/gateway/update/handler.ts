@@ -31,7 +31,12 @@ export interface UpdateDeps extends BatchDeps {
   refusals?: RefusalLog;
 }
 
-export async function handleUpdate(packet: Buffer, signer: Signer | undefined, client: string, deps: UpdateDeps): Promise<Buffer> {
+export async function handleUpdate(
+  packet: Buffer,
+  signer: Signer | undefined,
+  client: string,
+  deps: UpdateDeps,
+): Promise<Buffer> {
   // The zone, the counts and the signer are judged before any record is decoded: a message of
   // thousands of records from anyone must cost no more than its bytes (head.ts).
   let head: UpdateHead;
@@ -42,15 +47,36 @@ export async function handleUpdate(packet: Buffer, signer: Signer | undefined, c
     return formError(packet, error.message);
   }
   const answer = (rcode: number, ede?: { code: number; why: string }) => {
-    if (rcode !== 0) deps.refusals?.refused(rcodeName(rcode), { zone: head.zone.name || '.', key: signer?.key.name, client }, ede?.why ?? 'no reason given');
+    if (rcode !== 0)
+      deps.refusals?.refused(
+        rcodeName(rcode),
+        { zone: head.zone.name || '.', key: signer?.key.name, client },
+        ede?.why ?? 'no reason given',
+      );
     const bare = encodeMessage({ id: head.id, response: true, opcode: OPCODE_UPDATE, rcode, questions: [head.zone] });
-    return head.edns ? appendAdditional(bare, optRecord({ udpSize: OUR_EDNS_SIZE, options: ede ? [edeOption(ede.code, ede.why)] : [] })) : bare;
+    return head.edns
+      ? appendAdditional(
+          bare,
+          optRecord({ udpSize: OUR_EDNS_SIZE, options: ede ? [edeOption(ede.code, ede.why)] : [] }),
+        )
+      : bare;
   };
   const zone = deps.views.names.find((z) => z === head.zone.name);
-  if (!zone || head.zone.class !== 1 || head.zone.type !== 6) return answer(RCODE_UPDATE.NOTAUTH, { code: EDE.NOT_AUTHORITATIVE, why: `${head.zone.name || '.'} is not a zone this gateway serves` });
-  if (!signer) return answer(RCODE_UPDATE.NOTAUTH, { code: EDE.PROHIBITED, why: 'updates must be signed with a TSIG key' });
+  if (!zone || head.zone.class !== 1 || head.zone.type !== 6)
+    return answer(RCODE_UPDATE.NOTAUTH, {
+      code: EDE.NOT_AUTHORITATIVE,
+      why: `${head.zone.name || '.'} is not a zone this gateway serves`,
+    });
+  if (!signer)
+    return answer(RCODE_UPDATE.NOTAUTH, { code: EDE.PROHIBITED, why: 'updates must be signed with a TSIG key' });
   // Each record may cost a provider call: a message of thousands is refused before any is read.
-  if (head.prerequisites + head.updates > MAX_UPDATE_RECORDS) return answer(RCODE_UPDATE.REFUSED, { code: EDE.PROHIBITED, why: `an update may carry at most ${MAX_UPDATE_RECORDS} records (this one has ${head.prerequisites + head.updates}); split it` });
+  if (head.prerequisites + head.updates > MAX_UPDATE_RECORDS)
+    return answer(RCODE_UPDATE.REFUSED, {
+      code: EDE.PROHIBITED,
+      why:
+        `an update may carry at most ${MAX_UPDATE_RECORDS} records (this one has ` +
+        `${head.prerequisites + head.updates}); split it`,
+    });
   // Not decodeMessage: an update's records may carry no data (a delete of an A RRset), which a query's reader refuses.
   let message: UpdateMessage;
   try {
@@ -63,10 +89,19 @@ export async function handleUpdate(packet: Buffer, signer: Signer | undefined, c
   // So is text the provider cannot hold as sent (bytes that are not UTF-8).
   const unfit = unfitOwner(message) ?? unfitText(message);
   if (unfit && !unfit.ok) return answer(unfit.rcode, { code: unfit.ede, why: unfit.why });
-  if (deps.stopping?.()) return answer(RCODE_UPDATE.REFUSED, { code: EDE.NOT_READY, why: 'the gateway is stopping; send the update again' });
+  if (deps.stopping?.())
+    return answer(RCODE_UPDATE.REFUSED, { code: EDE.NOT_READY, why: 'the gateway is stopping; send the update again' });
   const keys = deps.keys();
-  if (!mayChangeIn(keys, signer.key.name, zone)) return answer(RCODE_UPDATE.REFUSED, { code: EDE.PROHIBITED, why: `the key ${signer.key.name} may change nothing in ${zone}` });
-  const early = grantsFirst(message, zone, (owner, type) => grantsFor(keys, signer.key.name, zone, owner, type).length > 0);
+  if (!mayChangeIn(keys, signer.key.name, zone))
+    return answer(RCODE_UPDATE.REFUSED, {
+      code: EDE.PROHIBITED,
+      why: `the key ${signer.key.name} may change nothing in ${zone}`,
+    });
+  const early = grantsFirst(
+    message,
+    zone,
+    (owner, type) => grantsFor(keys, signer.key.name, zone, owner, type).length > 0,
+  );
   if (early && !early.ok) return answer(early.rcode, { code: early.ede, why: early.why });
   // A name outside the zone is never read (batch-read.ts: it holds nothing of the zone, and its
   // filter, "t" say, may list every entry); one costly to read is refused here.

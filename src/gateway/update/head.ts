@@ -16,16 +16,26 @@ export interface UpdateHead {
 }
 
 /** An UPDATE's section counts and its zone section (RFC 2136 2.3); `next` is where its records start. */
-export function readZoneSection(packet: Buffer): { counts: [number, number, number, number]; zone: UpdateHead['zone']; next: number } {
+export function readZoneSection(packet: Buffer): {
+  counts: [number, number, number, number];
+  zone: UpdateHead['zone'];
+  next: number;
+} {
   const counts = [4, 6, 8, 10].map((at) => packet.readUInt16BE(at)) as [number, number, number, number];
   if (counts[0] !== 1) throw new DnsWireError(`an UPDATE names exactly one zone, not ${counts[0]}`);
   const zoneName = readName(packet, 12);
   if (zoneName.next + 4 > packet.length) throw new DnsWireError('the zone section is cut off');
-  const zone = { name: nameKey(zoneName.name), type: packet.readUInt16BE(zoneName.next), class: packet.readUInt16BE(zoneName.next + 2) };
+  const zone = {
+    name: nameKey(zoneName.name),
+    type: packet.readUInt16BE(zoneName.next),
+    class: packet.readUInt16BE(zoneName.next + 2),
+  };
   return { counts, zone, next: zoneName.next + 4 };
 }
 
-/** The head of an UPDATE; throws DnsWireError (FORMERR) when its zone section or its records' framing cannot be read. */
+/**
+ * The head of an UPDATE; throws DnsWireError (FORMERR) when its zone section or its records' framing cannot be read.
+ */
 export function readUpdateHead(packet: Buffer): UpdateHead {
   if (packet.length < 12) throw new DnsWireError(`a ${packet.length}-byte message is shorter than a DNS header`);
   const { counts, zone, next } = readZoneSection(packet);

@@ -7,7 +7,10 @@ import type { UpdateMessage } from './message.js';
 
 /** Records one UPDATE may carry (each may cost a provider call): more is refused before anything is read. */
 export const MAX_UPDATE_RECORDS = 1000;
-/** Records one batch evaluates: the updates after them wait for the next batch (one update is always taken, whatever its size). */
+/**
+ * Records one batch evaluates: the updates after them wait for the next batch (one update is always taken, whatever its
+ * size).
+ */
 export const MAX_BATCH_RECORDS = 5000;
 /** Records of one key's updates waiting or being made: its next update is refused until some are answered. */
 export const MAX_KEY_RECORDS = 3000;

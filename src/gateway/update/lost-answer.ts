@@ -28,7 +28,14 @@ export interface Settled {
 export type Undo = (now: LiveRecord[], held: Step[]) => Promise<unknown>;
 
 /** `read` reads afresh what the batch concerns (its names, or the whole zone). */
-export async function settleLostAnswer(read: () => Promise<LiveRecord[]>, zone: string, before: LiveRecord[], steps: Step[], undo: Undo, logger: Logger): Promise<Settled> {
+export async function settleLostAnswer(
+  read: () => Promise<LiveRecord[]>,
+  zone: string,
+  before: LiveRecord[],
+  steps: Step[],
+  undo: Undo,
+  logger: Logger,
+): Promise<Settled> {
   let now: LiveRecord[];
   try {
     now = await read();
@@ -36,7 +43,10 @@ export async function settleLostAnswer(read: () => Promise<LiveRecord[]>, zone: 
     return { outcome: 'unknown', held: [], unread: (error as Error).message, undone: 0 };
   }
   const held = stepsHeld(steps, now, before);
-  logger.warn(`gateway: an answer of the provider to a write of ${zone} was lost; read again, the zone holds ${held.length} of the batch's ${steps.length} write(s)`);
+  logger.warn(
+    `gateway: an answer of the provider to a write of ${zone} was lost; read again, the zone holds ${held.length} ` +
+      `of the batch's ${steps.length} write(s)`,
+  );
   if (held.length === steps.length) return { outcome: 'made', now, held, undone: 0 };
   if (!held.length) return { outcome: 'not made', now, held, undone: 0 };
   await undo(now, held).catch(() => undefined);
@@ -46,6 +56,10 @@ export async function settleLostAnswer(read: () => Promise<LiveRecord[]>, zone: 
     return { outcome: 'unknown', held: [], unread: (error as Error).message, undone: held.length };
   }
   const still = stepsHeld(steps, now, before);
-  if (still.length) logger.error(`gateway: ${zone} still holds ${still.length} write(s) of a batch that failed (${still.map((s) => `${s.call} ${describeRecord(s.record)}`).join(', ')}); the journal says so`);
+  if (still.length)
+    logger.error(
+      `gateway: ${zone} still holds ${still.length} write(s) of a batch that failed ` +
+        `(${still.map((s) => `${s.call} ${describeRecord(s.record)}`).join(', ')}); the journal says so`,
+    );
   return { outcome: still.length ? 'partly made' : 'not made', now, held: still, undone: held.length };
 }

@@ -8,5 +8,9 @@ import type { LiveRecord, ZoneRecord } from '../../zone/record.js';
 
 /** The provider calls that make `live` into `wanted` (the records the gateway leaves to the provider untouched). */
 export function planTo(live: LiveRecord[], wanted: ZoneRecord[], zone: string): Plan {
-  return planZone(live, { zone, records: wanted.map((r) => ({ ...r, where: 'update' })), notes: [] }, providerOwnership(zone));
+  return planZone(
+    live,
+    { zone, records: wanted.map((r) => ({ ...r, where: 'update' })), notes: [] },
+    providerOwnership(zone),
+  );
 }

@@ -31,7 +31,8 @@ export interface Reading {
 }
 
 /** service/dnslist pages the whole zone takes (as last read). */
-const wholePages = (zone: string, views: ZoneViews): number => Math.max(1, Math.ceil(views.size(zone) / LIST_PAGE_LENGTH));
+const wholePages = (zone: string, views: ZoneViews): number =>
+  Math.max(1, Math.ceil(views.size(zone) / LIST_PAGE_LENGTH));
 
 /**
  * The pages the filtered listings of `names` are expected to take, counted on the view; counting
@@ -47,7 +48,10 @@ function filteredPages(zone: string, names: Iterable<string>, views: ZoneViews, 
   return pages;
 }
 
-/** How a batch reads its names: one filtered listing each while that takes fewer pages than the whole zone, else the whole zone. */
+/**
+ * How a batch reads its names: one filtered listing each while that takes fewer pages than the whole zone, else the
+ * whole zone.
+ */
 export function readPlan(zone: string, names: Set<string>, views: ZoneViews): Reading {
   // Nothing of the zone to read (every name it names is outside it): nothing is read.
   if (!names.size) return { whole: false, calls: 0 };
@@ -63,7 +67,13 @@ export function readPlan(zone: string, names: Set<string>, views: ZoneViews): Re
  * whose listing would take more (the view was out of date) ends it, and the whole zone is read
  * instead; `reading.whole` says so afterwards, for the reading again after the writes.
  */
-export async function readAt(provider: ZoneProvider, zone: string, names: Set<string>, reading: Reading, views: ZoneViews): Promise<{ atNames: LiveRecord[]; whole?: LiveRecord[] }> {
+export async function readAt(
+  provider: ZoneProvider,
+  zone: string,
+  names: Set<string>,
+  reading: Reading,
+  views: ZoneViews,
+): Promise<{ atNames: LiveRecord[]; whole?: LiveRecord[] }> {
   if (!reading.whole) {
     try {
       return { atNames: await provider.listNames(names, { left: wholePages(zone, views) - 1 }) };
@@ -82,11 +92,18 @@ export async function readAt(provider: ZoneProvider, zone: string, names: Set<st
  * would take more than MAX_PREREQUISITE_PAGES pages to read (undefined when they would not, or
  * when the whole zone takes no more).
  */
-export function costlyPrerequisites(message: UpdateMessage, zone: string, views: ZoneViews): { rcode: number; ede: number; why: string } | undefined {
+export function costlyPrerequisites(
+  message: UpdateMessage,
+  zone: string,
+  views: ZoneViews,
+): { rcode: number; ede: number; why: string } | undefined {
   const changed = new Set(message.updates.map((u) => u.name));
-  const only = [...new Set(message.prerequisites.map((p) => p.name))].filter((n) => !changed.has(n) && atOrBelow(n, zone));
+  const only = [...new Set(message.prerequisites.map((p) => p.name))].filter(
+    (n) => !changed.has(n) && atOrBelow(n, zone),
+  );
   // A zone read whole for every update (filter-probe.ts) costs no more for them.
-  if (!only.length || views.filterFinds.get(zone) !== true || wholePages(zone, views) <= MAX_PREREQUISITE_PAGES) return undefined;
+  if (!only.length || views.filterFinds.get(zone) !== true || wholePages(zone, views) <= MAX_PREREQUISITE_PAGES)
+    return undefined;
   // Name by name, stopping once past the bound: at most MAX_PREREQUISITE_PAGES + 1 names are counted on the view.
   let pages = 0;
   let costly = only[0]!;
@@ -101,6 +118,9 @@ export function costlyPrerequisites(message: UpdateMessage, zone: string, views:
   return {
     rcode: RCODE_UPDATE.REFUSED,
     ede: EDE.PROHIBITED,
-    why: `checking the prerequisites at names this update does not change (${costly} among them) would take more than ${MAX_PREREQUISITE_PAGES} provider calls: the provider's filter for such a name lists much of the zone; name fewer or longer names, or change the name the prerequisite is on`,
+    why:
+      `checking the prerequisites at names this update does not change (${costly} among them) would take more ` +
+      `than ${MAX_PREREQUISITE_PAGES} provider calls: the provider's filter for such a name lists much of the zone; ` +
+      `name fewer or longer names, or change the name the prerequisite is on`,
   };
 }

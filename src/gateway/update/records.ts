@@ -9,8 +9,12 @@ import { hasPriority, type ZoneRecord } from '../../zone/record.js';
 /** The TTL a record is served with: the provider's default when it has none. */
 export const ttlOf = (r: { ttl?: number }): number => r.ttl ?? DEFAULT_TTL;
 
-/** Equal for two records of one name and type exactly when they hold the same data (the MX preference and SRV priority included, TTL aside). */
-const dataKey = (r: { type: string; value: string; priority?: number }): string => `${hasPriority(r.type) ? (r.priority ?? '') : ''}|${r.value}`;
+/**
+ * Equal for two records of one name and type exactly when they hold the same data (the MX preference and SRV priority
+ * included, TTL aside).
+ */
+const dataKey = (r: { type: string; value: string; priority?: number }): string =>
+  `${hasPriority(r.type) ? (r.priority ?? '') : ''}|${r.value}`;
 
 interface RRset {
   records: Map<string, ZoneRecord[]>;
@@ -70,7 +74,8 @@ export class UpdateRecords {
   /** Every record held, as the zone engine's wanted records. */
   all(): ZoneRecord[] {
     const out: ZoneRecord[] = [];
-    for (const types of this.names.values()) for (const set of types.values()) for (const list of set.records.values()) out.push(...list);
+    for (const types of this.names.values())
+      for (const set of types.values()) for (const list of set.records.values()) out.push(...list);
     return out;
   }
 

@@ -13,18 +13,31 @@ import { canonicalValue, formatCaa, ValueError } from '../../zone/values.js';
 import { CLASS, TYPE_ANY, TYPE_DHCID, type UpdateMessage, type UpdateRecord } from './message.js';
 import { UpdateRecords } from './records.js';
 
-export const RCODE_UPDATE = { NOERROR: 0, FORMERR: 1, SERVFAIL: 2, NXDOMAIN: 3, NOTIMP: 4, REFUSED: 5, YXDOMAIN: 6, YXRRSET: 7, NXRRSET: 8, NOTAUTH: 9, NOTZONE: 10 } as const;
+export const RCODE_UPDATE = {
+  NOERROR: 0,
+  FORMERR: 1,
+  SERVFAIL: 2,
+  NXDOMAIN: 3,
+  NOTIMP: 4,
+  REFUSED: 5,
+  YXDOMAIN: 6,
+  YXRRSET: 7,
+  NXRRSET: 8,
+  NOTAUTH: 9,
+  NOTZONE: 10,
+} as const;
 
-export type Evaluation =
-  | { ok: true; wanted: ZoneRecord[] }
-  | { ok: false; rcode: number; ede: number; why: string };
+export type Evaluation = { ok: true; wanted: ZoneRecord[] } | { ok: false; rcode: number; ede: number; why: string };
 
 /** Whether the signing key may change records of `type` (a type name) at `owner`. */
 export type Allowed = (owner: string, type: string) => boolean;
 
 const refuse = (rcode: number, ede: number, why: string): Evaluation => ({ ok: false, rcode, ede, why });
 
-/** The managed records of the zone, as the update starts from them (SOA, apex NS and other types stay with the provider). */
+/**
+ * The managed records of the zone, as the update starts from them (SOA, apex NS and other types stay with the
+ * provider).
+ */
 export function managedRecords(live: LiveRecord[], zone: string): ZoneRecord[] {
   return live.filter((r) => !providerKeeps(r, zone)).map(({ entityID: _id, ...r }) => r as ZoneRecord);
 }
@@ -38,9 +51,18 @@ export function managedRecords(live: LiveRecord[], zone: string): ZoneRecord[] {
  * cheap: the gateway calls it before the zone is read (handler.ts); evaluateUpdate again.
  */
 export function unfitOwner(message: UpdateMessage): Evaluation | undefined {
-  for (const [what, records] of [['prerequisite', message.prerequisites], ['update', message.updates]] as const) {
+  for (const [what, records] of [
+    ['prerequisite', message.prerequisites],
+    ['update', message.updates],
+  ] as const) {
     const unfit = records.find((r) => canonicalName(r.name) !== r.name);
-    if (unfit) return refuse(RCODE_UPDATE.REFUSED, EDE.INVALID_DATA, `the ${what} at ${unfit.name} names no host name: a label may hold letters, digits, "-" and "_" only (and "*" as the whole first label)`);
+    if (unfit)
+      return refuse(
+        RCODE_UPDATE.REFUSED,
+        EDE.INVALID_DATA,
+        `the ${what} at ${unfit.name} names no host name: a label may hold letters, digits, "-" and "_" only (and ` +
+          `"*" as the whole first label)`,
+      );
   }
   return undefined;
 }
@@ -55,7 +77,13 @@ export function unfitOwner(message: UpdateMessage): Evaluation | undefined {
  */
 export function unfitText(message: UpdateMessage): Evaluation | undefined {
   const unfit = message.updates.find((u) => u.notUtf8);
-  if (unfit) return refuse(RCODE_UPDATE.REFUSED, EDE.INVALID_DATA, `the update at ${unfit.name}: ${unfit.notUtf8}; the provider holds text, so these bytes cannot be kept as they are`);
+  if (unfit)
+    return refuse(
+      RCODE_UPDATE.REFUSED,
+      EDE.INVALID_DATA,
+      `the update at ${unfit.name}: ${unfit.notUtf8}; the provider holds text, so these bytes cannot be kept as ` +
+        `they are`,
+    );
   return undefined;
 }
 
@@ -69,8 +97,9 @@ export function evaluateUpdate(message: UpdateMessage, live: LiveRecord[], zone:
   const unfit = unfitOwner(message) ?? unfitText(message);
   if (unfit) return unfit;
   const records = new UpdateRecords(managedRecords(live, zone));
-  // First, as BIND 9.16 and later: every update's name is in the zone (NOTZONE) and allowed by the key's grants (REFUSED),
-  // before any prerequisite is looked at, so that a key cannot probe with prerequisites what it may not change.
+  // First, as BIND 9.16 and later: every update's name is in the zone (NOTZONE) and allowed by the key's grants
+  // (REFUSED), before any prerequisite is looked at, so that a key cannot probe with prerequisites what it may not
+  // change.
   const ungranted = grantsFirst(message, zone, allowed, (name) => records.typesAt(name));
   if (ungranted) return ungranted;
   // Then the prerequisites (3.2), each checked and evaluated in order: the first that is malformed or fails decides.
@@ -78,17 +107,27 @@ export function evaluateUpdate(message: UpdateMessage, live: LiveRecord[], zone:
   if (failed) return failed;
   // Then the prescan of the updates (3.4.1): forms that cannot be meant are FORMERR.
   for (const u of message.updates) {
-    if (u.class === CLASS.IN && (u.type === TYPE_ANY || !u.data)) return refuse(RCODE_UPDATE.FORMERR, EDE.OTHER, `an add at ${u.name} needs a type and data`);
-    if (u.class === CLASS.ANY && (u.ttl !== 0 || u.data)) return refuse(RCODE_UPDATE.FORMERR, EDE.OTHER, `a delete of RRsets at ${u.name} carries TTL 0 and no data`);
-    if (u.class === CLASS.NONE && (u.ttl !== 0 || u.type === TYPE_ANY || !u.data)) return refuse(RCODE_UPDATE.FORMERR, EDE.OTHER, `a delete of one record at ${u.name} carries TTL 0, a type and its data`);
-    if (![CLASS.IN, CLASS.ANY, CLASS.NONE].includes(u.class as 1)) return refuse(RCODE_UPDATE.FORMERR, EDE.OTHER, `${u.name} has class ${u.class}`);
+    if (u.class === CLASS.IN && (u.type === TYPE_ANY || !u.data))
+      return refuse(RCODE_UPDATE.FORMERR, EDE.OTHER, `an add at ${u.name} needs a type and data`);
+    if (u.class === CLASS.ANY && (u.ttl !== 0 || u.data))
+      return refuse(RCODE_UPDATE.FORMERR, EDE.OTHER, `a delete of RRsets at ${u.name} carries TTL 0 and no data`);
+    if (u.class === CLASS.NONE && (u.ttl !== 0 || u.type === TYPE_ANY || !u.data))
+      return refuse(
+        RCODE_UPDATE.FORMERR,
+        EDE.OTHER,
+        `a delete of one record at ${u.name} carries TTL 0, a type and its data`,
+      );
+    if (![CLASS.IN, CLASS.ANY, CLASS.NONE].includes(u.class as 1))
+      return refuse(RCODE_UPDATE.FORMERR, EDE.OTHER, `${u.name} has class ${u.class}`);
   }
 
   for (const u of message.updates) {
     const type = u.type === TYPE_ANY ? 'ANY' : String(typeName(u.type));
-    // SOA and the apex NS are the provider's: an update of them is ignored, as BIND ignores what it may not change (3.4.2.2-3.4.2.4).
+    // SOA and the apex NS are the provider's: an update of them is ignored, as BIND ignores what it may not change
+    // (3.4.2.2-3.4.2.4).
     if (isProviderRecord(u.name, type, zone)) continue;
-    if (type !== 'ANY' && !isZoneType(type)) return refuse(RCODE_UPDATE.REFUSED, EDE.NOT_SUPPORTED, `the provider cannot hold ${type} records (${u.name})`);
+    if (type !== 'ANY' && !isZoneType(type))
+      return refuse(RCODE_UPDATE.REFUSED, EDE.NOT_SUPPORTED, `the provider cannot hold ${type} records (${u.name})`);
     const applied = applyOne(records, u, type, zone);
     if (applied) return applied;
   }
@@ -109,7 +148,8 @@ function applyOne(records: UpdateRecords, u: UpdateRecord, type: string, zone: s
   }
   // A CNAME has its name to itself (RFC 2136 3.4.2.2): the add that would break that is ignored.
   // The apex always holds the SOA and NS, which are not among `records`.
-  if (record.type === 'CNAME' && (u.name === zone || records.typesAt(u.name).some((t) => t !== 'CNAME'))) return undefined;
+  if (record.type === 'CNAME' && (u.name === zone || records.typesAt(u.name).some((t) => t !== 'CNAME')))
+    return undefined;
   if (record.type !== 'CNAME' && records.has(u.name, 'CNAME')) return undefined;
   if (record.type === 'CNAME') records.deleteRRsets(u.name, 'CNAME');
   // An RRset has one TTL: the add's TTL becomes the TTL of every record of it, as BIND does.
@@ -126,20 +166,29 @@ function checkPrerequisites(prerequisites: UpdateRecord[], live: LiveRecord[], z
     types.set(r.type, [...(types.get(r.type) ?? []), r as ZoneRecord]);
   }
   const inUse = (name: string) => name === zone || held.has(name);
-  const rrsetExists = (name: string, type: string) => (name === zone && (type === 'SOA' || type === 'NS')) || Boolean(held.get(name)?.get(type)?.length);
+  const rrsetExists = (name: string, type: string) =>
+    (name === zone && (type === 'SOA' || type === 'NS')) || Boolean(held.get(name)?.get(type)?.length);
   const valueSets = new Map<string, ZoneRecord[]>();
   for (const p of prerequisites) {
-    if (p.ttl !== 0) return refuse(RCODE_UPDATE.FORMERR, EDE.OTHER, `prerequisite ${p.name} has a TTL; prerequisites carry TTL 0`);
-    if (!atOrBelow(p.name, zone)) return refuse(RCODE_UPDATE.NOTZONE, EDE.NOT_AUTHORITATIVE, `prerequisite ${p.name} is outside the zone ${zone}`);
-    if (p.class !== CLASS.IN && p.data) return refuse(RCODE_UPDATE.FORMERR, EDE.OTHER, `prerequisite ${p.name} of class ${p.class} has data`);
-    if (![CLASS.IN, CLASS.ANY, CLASS.NONE].includes(p.class as 1)) return refuse(RCODE_UPDATE.FORMERR, EDE.OTHER, `prerequisite ${p.name} has class ${p.class}`);
+    if (p.ttl !== 0)
+      return refuse(RCODE_UPDATE.FORMERR, EDE.OTHER, `prerequisite ${p.name} has a TTL; prerequisites carry TTL 0`);
+    if (!atOrBelow(p.name, zone))
+      return refuse(RCODE_UPDATE.NOTZONE, EDE.NOT_AUTHORITATIVE, `prerequisite ${p.name} is outside the zone ${zone}`);
+    if (p.class !== CLASS.IN && p.data)
+      return refuse(RCODE_UPDATE.FORMERR, EDE.OTHER, `prerequisite ${p.name} of class ${p.class} has data`);
+    if (![CLASS.IN, CLASS.ANY, CLASS.NONE].includes(p.class as 1))
+      return refuse(RCODE_UPDATE.FORMERR, EDE.OTHER, `prerequisite ${p.name} has class ${p.class}`);
     const type = p.type === TYPE_ANY ? 'ANY' : String(typeName(p.type));
     if (p.class === CLASS.ANY) {
-      if (type === 'ANY' && !inUse(p.name)) return refuse(RCODE_UPDATE.NXDOMAIN, EDE.OTHER, `prerequisite failed: ${p.name} is not in use`);
-      if (type !== 'ANY' && !rrsetExists(p.name, type)) return refuse(RCODE_UPDATE.NXRRSET, EDE.OTHER, `prerequisite failed: ${p.name} has no ${type} records`);
+      if (type === 'ANY' && !inUse(p.name))
+        return refuse(RCODE_UPDATE.NXDOMAIN, EDE.OTHER, `prerequisite failed: ${p.name} is not in use`);
+      if (type !== 'ANY' && !rrsetExists(p.name, type))
+        return refuse(RCODE_UPDATE.NXRRSET, EDE.OTHER, `prerequisite failed: ${p.name} has no ${type} records`);
     } else if (p.class === CLASS.NONE) {
-      if (type === 'ANY' && inUse(p.name)) return refuse(RCODE_UPDATE.YXDOMAIN, EDE.OTHER, `prerequisite failed: ${p.name} is in use`);
-      if (type !== 'ANY' && rrsetExists(p.name, type)) return refuse(RCODE_UPDATE.YXRRSET, EDE.OTHER, `prerequisite failed: ${p.name} has ${type} records`);
+      if (type === 'ANY' && inUse(p.name))
+        return refuse(RCODE_UPDATE.YXDOMAIN, EDE.OTHER, `prerequisite failed: ${p.name} is in use`);
+      if (type !== 'ANY' && rrsetExists(p.name, type))
+        return refuse(RCODE_UPDATE.YXRRSET, EDE.OTHER, `prerequisite failed: ${p.name} has ${type} records`);
     } else if (p.notUtf8) {
       // RFC 2136 3.2.5: a value-dependent prerequisite fails (NXRRSET) when the RRset is not
       // exactly the records named. The provider holds text only, so no RRset it holds can
@@ -147,7 +196,11 @@ function checkPrerequisites(prerequisites: UpdateRecord[], live: LiveRecord[], z
       // record its zone does not have. It is a well-formed question with a definite answer, not
       // a change the provider cannot make, so it is not REFUSED; and it must not be compared as
       // decoded, where U+FFFD would match a record that holds "\239\191\189" instead.
-      return refuse(RCODE_UPDATE.NXRRSET, EDE.OTHER, `prerequisite failed: ${p.name} holds no such ${type} record (${p.notUtf8}: the provider holds text only)`);
+      return refuse(
+        RCODE_UPDATE.NXRRSET,
+        EDE.OTHER,
+        `prerequisite failed: ${p.name} holds no such ${type} record (${p.notUtf8}: the provider holds text only)`,
+      );
     } else {
       const record = p.data ? zoneRecordOf(p.data, p.name, 0) : `prerequisite ${p.name} has no data`;
       if (typeof record === 'string') return refuse(RCODE_UPDATE.NXRRSET, EDE.INVALID_DATA, record);
@@ -162,13 +215,22 @@ function checkPrerequisites(prerequisites: UpdateRecord[], live: LiveRecord[], z
     const named = new Map(wanted.map((w) => [rdataKey(w), w]));
     const haveKeys = new Set(have.map(rdataKey));
     const same = have.length === named.size && haveKeys.size === named.size && [...haveKeys].every((k) => named.has(k));
-    if (!same) return refuse(RCODE_UPDATE.NXRRSET, EDE.OTHER, `prerequisite failed: the ${type} records at ${name} are not the ones named`);
+    if (!same)
+      return refuse(
+        RCODE_UPDATE.NXRRSET,
+        EDE.OTHER,
+        `prerequisite failed: the ${type} records at ${name} are not the ones named`,
+      );
   }
   return undefined;
 }
 
-/** A record's data as one text: two records of one name and type hold the same data exactly when equal (the MX preference and SRV priority included, TTL aside). */
-const rdataKey = (r: { value: string; type: string; priority?: number }): string => `${hasPriority(r.type) ? (r.priority ?? '') : ''}|${r.value}`;
+/**
+ * A record's data as one text: two records of one name and type hold the same data exactly when equal (the MX
+ * preference and SRV priority included, TTL aside).
+ */
+const rdataKey = (r: { value: string; type: string; priority?: number }): string =>
+  `${hasPriority(r.type) ? (r.priority ?? '') : ''}|${r.value}`;
 
 /** A record of the message in the zone engine's form (the provider's value forms), or why it cannot be one. */
 export function zoneRecordOf(data: DnsRecord, name: string, ttl: number): ZoneRecord | string {
@@ -217,9 +279,15 @@ export function zoneRecordOf(data: DnsRecord, name: string, ttl: number): ZoneRe
  * gateway runs this before the zone is read, so a key with no grants cannot spend its provider
  * call budget (an attack drained it with a transfer-only key), and evaluateUpdate again after.
  */
-export function grantsFirst(message: UpdateMessage, zone: string, allowed: Allowed, typesAt?: (name: string) => string[]): Evaluation | undefined {
+export function grantsFirst(
+  message: UpdateMessage,
+  zone: string,
+  allowed: Allowed,
+  typesAt?: (name: string) => string[],
+): Evaluation | undefined {
   for (const u of message.updates) {
-    if (!atOrBelow(u.name, zone)) return refuse(RCODE_UPDATE.NOTZONE, EDE.NOT_AUTHORITATIVE, `${u.name} is outside the zone ${zone}`);
+    if (!atOrBelow(u.name, zone))
+      return refuse(RCODE_UPDATE.NOTZONE, EDE.NOT_AUTHORITATIVE, `${u.name} is outside the zone ${zone}`);
     if (u.type === TYPE_ANY && !typesAt) continue;
     const type = u.type === TYPE_ANY ? 'ANY' : u.type === TYPE_DHCID ? 'DHCID' : String(typeName(u.type));
     if (isProviderRecord(u.name, type, zone)) continue;

@@ -38,7 +38,9 @@ export class UpdateQueue {
     const records = recordsOf(update.message);
     const queued = this.queuedByKey.get(update.key) ?? 0;
     if (queued && queued + records > MAX_KEY_RECORDS) {
-      const why = `the key ${update.key} has updates of ${queued} records waiting to be made (at most ${MAX_KEY_RECORDS} at once); send this one again once they are answered`;
+      const why =
+        `the key ${update.key} has updates of ${queued} records waiting to be made (at most ` +
+        `${MAX_KEY_RECORDS} at once); send this one again once they are answered`;
       return Promise.resolve({ rcode: RCODE_UPDATE.REFUSED, ede: EDE.NOT_READY, why });
     }
     this.queuedByKey.set(update.key, queued + records);

@@ -54,7 +54,8 @@ export function guardConnections(server: Server, limits: ConnectionLimits): void
   };
   const largestHolder = (): string | undefined => {
     let largest: string | undefined;
-    for (const [address, count] of byAddress) if (largest === undefined || count > byAddress.get(largest)!) largest = address;
+    for (const [address, count] of byAddress)
+      if (largest === undefined || count > byAddress.get(largest)!) largest = address;
     return largest;
   };
 
@@ -69,7 +70,8 @@ export function guardConnections(server: Server, limits: ConnectionLimits): void
   server.on('connection', (socket: Socket) => {
     const address = socket.remoteAddress;
     if (address === undefined) return void socket.destroy(); // already gone
-    if ((byAddress.get(address) ?? 0) >= limits.perAddress && !evictOldestIdle((t) => t.address === address)) return void socket.destroy();
+    if ((byAddress.get(address) ?? 0) >= limits.perAddress && !evictOldestIdle((t) => t.address === address))
+      return void socket.destroy();
     if (open.size >= limits.total) {
       const holder = largestHolder();
       if (!evictOldestIdle((t) => t.address === holder) && !evictOldestIdle(() => true)) return void socket.destroy();

@@ -4,6 +4,13 @@ import { textOf, titleOf } from '../message.js';
 import { json, type ServiceShape } from '../outgoing.js';
 
 export const discord: ServiceShape = {
-  problem: (endpoint) => (/\/webhooks\/[^/]+\/[^/]+/.test(endpoint.pathname) ? undefined : 'Discord needs the webhook URL: discord://discord.com/api/webhooks/ID/TOKEN'),
-  build: (endpoint, event) => ({ method: 'POST', url: new URL(endpoint), ...json({ content: `**${titleOf(event)}**\n${textOf(event)}`.slice(0, 2000) }) }),
+  problem: (endpoint) =>
+    /\/webhooks\/[^/]+\/[^/]+/.test(endpoint.pathname)
+      ? undefined
+      : 'Discord needs the webhook URL: discord://discord.com/api/webhooks/ID/TOKEN',
+  build: (endpoint, event) => ({
+    method: 'POST',
+    url: new URL(endpoint),
+    ...json({ content: `**${titleOf(event)}**\n${textOf(event)}`.slice(0, 2000) }),
+  }),
 };

@@ -5,12 +5,20 @@ import { textOf, titleOf } from '../message.js';
 import { json, without, type ServiceShape } from '../outgoing.js';
 
 export const gotify: ServiceShape = {
-  problem: (endpoint) => (endpoint.searchParams.get('token') ? undefined : 'Gotify needs the application token: gotify://HOST/message?token=TOKEN'),
+  problem: (endpoint) =>
+    endpoint.searchParams.get('token')
+      ? undefined
+      : 'Gotify needs the application token: gotify://HOST/message?token=TOKEN',
   build: (endpoint, event) => {
     const url = without(endpoint, 'token');
     if (!url.pathname.endsWith('/message')) url.pathname = `${url.pathname.replace(/\/+$/, '')}/message`;
     const priority = event.event === 'changed' || event.event === 'recovered' || event.event === 'test' ? 5 : 8;
     const body = json({ title: titleOf(event), message: textOf(event), priority });
-    return { method: 'POST', url, headers: { ...body.headers, 'x-gotify-key': endpoint.searchParams.get('token')! }, body: body.body };
+    return {
+      method: 'POST',
+      url,
+      headers: { ...body.headers, 'x-gotify-key': endpoint.searchParams.get('token')! },
+      body: body.body,
+    };
   },
 };

@@ -19,6 +19,11 @@ export const matrix: ServiceShape = {
     const txn = `ddedge-${Date.parse(event.time) || Date.now()}-${process.pid}-${++sequence}`;
     url.pathname = `${url.pathname.replace(/\/+$/, '')}/_matrix/client/v3/rooms/${room}/send/m.room.message/${txn}`;
     const body = json({ msgtype: 'm.text', body: `${titleOf(event)}\n${textOf(event)}` });
-    return { method: 'PUT', url, headers: { ...body.headers, authorization: `Bearer ${decodeURIComponent(endpoint.password)}` }, body: body.body };
+    return {
+      method: 'PUT',
+      url,
+      headers: { ...body.headers, authorization: `Bearer ${decodeURIComponent(endpoint.password)}` },
+      body: body.body,
+    };
   },
 };

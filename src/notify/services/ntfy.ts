@@ -5,16 +5,31 @@ import { textOf, titleOf } from '../message.js';
 import { without, type ServiceShape } from '../outgoing.js';
 
 export const ntfy: ServiceShape = {
-  problem: (endpoint) => (endpoint.pathname.split('/').filter(Boolean).length ? undefined : 'ntfy needs the topic in the path: ntfy://HOST/TOPIC'),
+  problem: (endpoint) =>
+    endpoint.pathname.split('/').filter(Boolean).length
+      ? undefined
+      : 'ntfy needs the topic in the path: ntfy://HOST/TOPIC',
   build: (endpoint, event) => {
     const user = decodeURIComponent(endpoint.username);
     const password = decodeURIComponent(endpoint.password);
-    const auth = password ? (user ? `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` : `Bearer ${password}`) : undefined;
-    const tags = event.event === 'changed' || event.event === 'recovered' || event.event === 'test' ? 'globe_with_meridians' : 'warning';
+    const auth = password
+      ? user
+        ? `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`
+        : `Bearer ${password}`
+      : undefined;
+    const tags =
+      event.event === 'changed' || event.event === 'recovered' || event.event === 'test'
+        ? 'globe_with_meridians'
+        : 'warning';
     return {
       method: 'POST',
       url: without(endpoint),
-      headers: { 'content-type': 'text/plain; charset=utf-8', title: titleOf(event), tags, ...(auth ? { authorization: auth } : {}) },
+      headers: {
+        'content-type': 'text/plain; charset=utf-8',
+        title: titleOf(event),
+        tags,
+        ...(auth ? { authorization: auth } : {}),
+      },
       body: textOf(event),
     };
   },

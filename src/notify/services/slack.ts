@@ -4,5 +4,9 @@ import { json, type ServiceShape } from '../outgoing.js';
 
 export const slack: ServiceShape = {
   problem: () => undefined,
-  build: (endpoint, event) => ({ method: 'POST', url: new URL(endpoint), ...json({ text: `*${titleOf(event)}*\n${textOf(event)}` }) }),
+  build: (endpoint, event) => ({
+    method: 'POST',
+    url: new URL(endpoint),
+    ...json({ text: `*${titleOf(event)}*\n${textOf(event)}` }),
+  }),
 };

@@ -6,12 +6,19 @@ import { json, without, type ServiceShape } from '../outgoing.js';
 
 export const telegram: ServiceShape = {
   problem: (endpoint) => {
-    if (!/\/bot[^/]+/.test(endpoint.pathname)) return 'Telegram needs the bot token in the path: telegram://api.telegram.org/bot<TOKEN>/sendMessage?chat_id=CHAT';
+    if (!/\/bot[^/]+/.test(endpoint.pathname))
+      return (
+        'Telegram needs the bot token in the path: ' + 'telegram://api.telegram.org/bot<TOKEN>/sendMessage?chat_id=CHAT'
+      );
     return endpoint.searchParams.get('chat_id') ? undefined : 'Telegram needs the chat: ?chat_id=CHAT';
   },
   build: (endpoint, event) => {
     const url = without(endpoint, 'chat_id');
     if (!url.pathname.endsWith('/sendMessage')) url.pathname = `${url.pathname.replace(/\/+$/, '')}/sendMessage`;
-    return { method: 'POST', url, ...json({ chat_id: endpoint.searchParams.get('chat_id'), text: `${titleOf(event)}\n${textOf(event)}` }) };
+    return {
+      method: 'POST',
+      url,
+      ...json({ chat_id: endpoint.searchParams.get('chat_id'), text: `${titleOf(event)}\n${textOf(event)}` }),
+    };
   },
 };

@@ -27,7 +27,10 @@ interface Watch {
 
 const watches = new WeakMap<SandboxModel, Watch>();
 const wrapped = new WeakSet<object>();
-/** Each watched list's own array: reading it costs no proxy trap (a walk of 50,000 entries through the proxy took hundreds of ms). */
+/**
+ * Each watched list's own array: reading it costs no proxy trap (a walk of 50,000 entries through the proxy took
+ * hundreds of ms).
+ */
 const targets = new WeakMap<object, unknown[]>();
 
 /** The array behind a watched list (for reading only: a write to it would not be seen), or the list itself. */
@@ -52,12 +55,26 @@ function watchOf(model: SandboxModel): Watch {
     observeProperty(
       s,
       'dns',
-      (list: DnsEntry[]) => observedArray(list, entry, (proxy, what, item) => bump(what === 'none' ? undefined : what === 'append' ? { kind: 'append', list: proxy, entry: item! } : { kind: 'list', list: proxy })),
+      (list: DnsEntry[]) =>
+        observedArray(list, entry, (proxy, what, item) =>
+          bump(
+            what === 'none'
+              ? undefined
+              : what === 'append'
+                ? { kind: 'append', list: proxy, entry: item! }
+                : { kind: 'list', list: proxy },
+          ),
+        ),
       (list) => bump({ kind: 'list', list, service: s }),
     );
     return s;
   };
-  observeProperty(model, 'services', (list: SandboxService[]) => observedArray(list, service, () => bump({ kind: 'services' })), () => bump({ kind: 'services' }));
+  observeProperty(
+    model,
+    'services',
+    (list: SandboxService[]) => observedArray(list, service, () => bump({ kind: 'services' })),
+    () => bump({ kind: 'services' }),
+  );
   return started;
 }
 
@@ -74,7 +91,12 @@ export function watchModel(model: SandboxModel, listener: (change: ModelChange) 
 }
 
 /** Replaces `object[key]` by an accessor that wraps what is stored and reports each store (with what is now stored). */
-function observeProperty<T extends object, K extends keyof T>(object: T, key: K, wrap: (value: T[K]) => T[K], changed: (value: T[K]) => void): void {
+function observeProperty<T extends object, K extends keyof T>(
+  object: T,
+  key: K,
+  wrap: (value: T[K]) => T[K],
+  changed: (value: T[K]) => void,
+): void {
   let value = wrap(object[key]);
   Object.defineProperty(object, key, {
     enumerable: true,
@@ -91,7 +113,11 @@ function observeProperty<T extends object, K extends keyof T>(object: T, key: K,
  * An array (as a Proxy) whose stores and deletes are reported, an item stored at its end (a
  * push) as that item; items are wrapped as they come in.
  */
-function observedArray<T>(list: T[], wrapItem: (item: T) => T, changed: (proxy: T[], what: 'append' | 'list' | 'none', item?: T) => void): T[] {
+function observedArray<T>(
+  list: T[],
+  wrapItem: (item: T) => T,
+  changed: (proxy: T[], what: 'append' | 'list' | 'none', item?: T) => void,
+): T[] {
   if (!Array.isArray(list) || wrapped.has(list)) return list;
   for (let i = 0; i < list.length; i++) list[i] = wrapItem(list[i]!);
   const proxy: T[] = new Proxy(list, {

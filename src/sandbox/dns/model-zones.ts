@@ -120,7 +120,9 @@ class ServiceZone {
     if (apexNs) return records;
     const nsName = `ns1.${this.apex}`;
     if (key === this.apex) records.push({ name: this.apex, type: 'NS', ttl: DEFAULT_TTL, value: nsName });
-    else if (key === nsName && !records.length) for (const type of ['A', 'AAAA'] as const) if (this.nsAddress[type]) records.push({ name: nsName, type, ttl: DEFAULT_TTL, value: this.nsAddress[type] });
+    else if (key === nsName && !records.length)
+      for (const type of ['A', 'AAAA'] as const)
+        if (this.nsAddress[type]) records.push({ name: nsName, type, ttl: DEFAULT_TTL, value: this.nsAddress[type] });
     return records;
   }
 
@@ -285,10 +287,12 @@ export class ModelZones {
         this.servicesChanged = true;
         return;
       case 'list':
-        for (const zone of this.zones.values()) if (zone.list === change.list || zone.service === change.service) zone.walk = true;
+        for (const zone of this.zones.values())
+          if (zone.list === change.list || zone.service === change.service) zone.walk = true;
         return;
       case 'append':
-        for (const zone of this.zones.values()) if (zone.list === change.list && !zone.walk) zone.appended.push(change.entry);
+        for (const zone of this.zones.values())
+          if (zone.list === change.list && !zone.walk) zone.appended.push(change.entry);
         return;
       case 'entry':
         for (const zone of this.zones.values()) if (zone.held.has(change.entry)) zone.edited.add(change.entry);
@@ -333,7 +337,13 @@ export class ModelZones {
       if (apexes.has(service.name)) continue;
       apexes.add(service.name);
       if (this.zones.has(service)) continue;
-      const zone = new ServiceZone(service, this.nsAddress, (apex, serial) => (serial === undefined ? (this.serials.has(apex) ? (this.serials.get(apex)! + 1) >>> 0 : this.base) : (serial + 1) >>> 0));
+      const zone = new ServiceZone(service, this.nsAddress, (apex, serial) =>
+        serial === undefined
+          ? this.serials.has(apex)
+            ? (this.serials.get(apex)! + 1) >>> 0
+            : this.base
+          : (serial + 1) >>> 0,
+      );
       this.zones.set(service, zone);
       this.served.set(zone.view);
       this.show(zone, zone.all());

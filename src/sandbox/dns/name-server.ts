@@ -48,8 +48,19 @@ export async function startNameServer(options: NameServerOptions): Promise<NameS
     counts[context.transport]++;
     return respond(packet, context);
   };
-  const listener = await startDnsListener({ host: options.host, port: options.port, handle, ...(options.tcpLimits ? { tcpLimits: options.tcpLimits } : {}) });
-  const timer = eachQuery || !options.log ? undefined : setInterval(() => reportCounts(counts, options.log!, options.summaryMs ?? SUMMARY_MS), options.summaryMs ?? SUMMARY_MS);
+  const listener = await startDnsListener({
+    host: options.host,
+    port: options.port,
+    handle,
+    ...(options.tcpLimits ? { tcpLimits: options.tcpLimits } : {}),
+  });
+  const timer =
+    eachQuery || !options.log
+      ? undefined
+      : setInterval(
+          () => reportCounts(counts, options.log!, options.summaryMs ?? SUMMARY_MS),
+          options.summaryMs ?? SUMMARY_MS,
+        );
   timer?.unref();
   return {
     port: listener.port,
@@ -66,10 +77,15 @@ export async function startNameServer(options: NameServerOptions): Promise<NameS
  * directly. Repeated questions are answered from the answers' cache until the model changes;
  * with a line per query (debug), every query goes through the responder, which writes it.
  */
-export function sandboxResponder(model: SandboxModel, zones: ModelZones, log?: (line: string) => void): (packet: Buffer, context: QueryContext) => Buffer | undefined {
+export function sandboxResponder(
+  model: SandboxModel,
+  zones: ModelZones,
+  log?: (line: string) => void,
+): (packet: Buffer, context: QueryContext) => Buffer | undefined {
   const cookies = new CookieJar();
   const answer = (q: { name: string; type: number }) => zones.answer(q.name, q.type);
-  const respond = (packet: Buffer, context: QueryContext) => respondToQuery(packet, context, answer, { cookies, ...(log ? { log } : {}) });
+  const respond = (packet: Buffer, context: QueryContext) =>
+    respondToQuery(packet, context, answer, { cookies, ...(log ? { log } : {}) });
   return log ? respond : new AnswerCache(() => generationOf(model)).wrap(respond);
 }
 
@@ -83,7 +99,10 @@ function glueFor(host: string, family: 4 | 6): NameServerAddress {
 function reportCounts(counts: { udp: number; tcp: number }, log: (line: string) => void, everyMs: number): void {
   const total = counts.udp + counts.tcp;
   if (!total) return;
-  log(`DNS: ${total} quer${total === 1 ? 'y' : 'ies'} in the last ${everyMs / 1000} s (UDP ${counts.udp}, TCP ${counts.tcp}); DDEDGE_LOG_LEVEL=debug logs each`);
+  log(
+    `DNS: ${total} quer${total === 1 ? 'y' : 'ies'} in the last ${everyMs / 1000} s (UDP ${counts.udp}, TCP ` +
+      `${counts.tcp}); DDEDGE_LOG_LEVEL=debug logs each`,
+  );
   counts.udp = 0;
   counts.tcp = 0;
 }

@@ -43,10 +43,16 @@ export const nextId = (model: SandboxModel): number => model.nextId++;
 /** Spends balance, or answers 1100 as the provider does when it is short. */
 export function charge(model: SandboxModel, amount: number, what: string): { total: number; currency: string } {
   const total = Math.round(amount * 100) / 100;
-  if (model.account.balance < total) fail(1100, 'Insufficient balance', `${what} costs ${total} ${model.account.currency}; the balance is ${model.account.balance}`);
+  if (model.account.balance < total)
+    fail(
+      1100,
+      'Insufficient balance',
+      `${what} costs ${total} ${model.account.currency}; the balance is ${model.account.balance}`,
+    );
   model.account.balance = Math.round((model.account.balance - total) * 100) / 100;
   return { total, currency: model.account.currency };
 }
 
 export const matches = (value: string | undefined, filter: string | undefined) => !filter || value === filter;
-export const contains = (value: string, filter: string | undefined) => !filter || value.toLowerCase().includes(filter.toLowerCase());
+export const contains = (value: string, filter: string | undefined) =>
+  !filter || value.toLowerCase().includes(filter.toLowerCase());

@@ -3,7 +3,9 @@ import { contains, fail, matches, nextId, page, truthy, type Operations } from '
 import type { SandboxModel } from '../model.js';
 
 export function findContact(model: SandboxModel, id: string | undefined): Contact {
-  return model.contacts.find((c) => c.contactID === id) ?? fail(3001, 'Contact does not exist', `contact ${id} not found`);
+  return (
+    model.contacts.find((c) => c.contactID === id) ?? fail(3001, 'Contact does not exist', `contact ${id} not found`)
+  );
 }
 
 /** A contact from prefixed fields (owner/admin/… data of domain operations, or bare in contact/create). */
@@ -12,9 +14,19 @@ export function contactFromFields(model: SandboxModel, fields: Record<string, st
   const contact: Contact = {
     contactID: `C-${nextId(model)}`,
     contactType: get('Type') as Contact['contactType'],
-    firstName: get('FirstName'), lastName: get('LastName'), orgName: get('OrgName'), orgType: get('OrgType') ? Number(get('OrgType')) : '',
-    identNumber: get('IdentNumber'), email: get('Email'), phone: get('Phone'), fax: get('Fax'), address: get('Address'),
-    postalCode: get('PostalCode'), city: get('City'), state: get('State'), country: get('Country'),
+    firstName: get('FirstName'),
+    lastName: get('LastName'),
+    orgName: get('OrgName'),
+    orgType: get('OrgType') ? Number(get('OrgType')) : '',
+    identNumber: get('IdentNumber'),
+    email: get('Email'),
+    phone: get('Phone'),
+    fax: get('Fax'),
+    address: get('Address'),
+    postalCode: get('PostalCode'),
+    city: get('City'),
+    state: get('State'),
+    country: get('Country'),
     // Spanish owners are verified by e-mail; the others need nothing.
     verificationstatus: get('Country') === 'ES' ? 'inprocess' : 'notapplicable',
     daaccepted: false,
@@ -24,8 +36,14 @@ export function contactFromFields(model: SandboxModel, fields: Record<string, st
 }
 
 const summary = (c: Contact) => ({
-  contactID: c.contactID, contactType: c.contactType, contactName: c.contactType === 'organization' ? c.orgName : `${c.firstName} ${c.lastName}`,
-  identNumber: c.identNumber, email: c.email, country: c.country, verificationstatus: c.verificationstatus, daaccepted: c.daaccepted,
+  contactID: c.contactID,
+  contactType: c.contactType,
+  contactName: c.contactType === 'organization' ? c.orgName : `${c.firstName} ${c.lastName}`,
+  identNumber: c.identNumber,
+  email: c.email,
+  country: c.country,
+  verificationstatus: c.verificationstatus,
+  daaccepted: c.daaccepted,
 });
 
 export const contactOps: Operations = {
@@ -40,8 +58,12 @@ export const contactOps: Operations = {
     handle: ({ model, fields }) => {
       const found = model.contacts.filter(
         (c) =>
-          contains(`${c.firstName} ${c.lastName} ${c.orgName}`, fields.name) && matches(c.email, fields.email) && matches(c.country, fields.country) &&
-          matches(c.identNumber, fields.identNumber) && matches(c.verificationstatus, fields.verificationstatus) && (fields.daaccepted === undefined || c.daaccepted === truthy(fields.daaccepted)),
+          contains(`${c.firstName} ${c.lastName} ${c.orgName}`, fields.name) &&
+          matches(c.email, fields.email) &&
+          matches(c.country, fields.country) &&
+          matches(c.identNumber, fields.identNumber) &&
+          matches(c.verificationstatus, fields.verificationstatus) &&
+          (fields.daaccepted === undefined || c.daaccepted === truthy(fields.daaccepted)),
       );
       const { slice, queryInfo } = page(found.map(summary), fields);
       return { queryInfo, contacts: slice };
@@ -52,7 +74,11 @@ export const contactOps: Operations = {
     handle: ({ model, fields }) => {
       const contact = findContact(model, fields.contactID);
       if (contact.verificationstatus !== 'inprocess' && contact.verificationstatus !== 'failed') {
-        fail(3003, 'Invalid operation: contact verification status', `contact ${contact.contactID} is ${contact.verificationstatus}`);
+        fail(
+          3003,
+          'Invalid operation: contact verification status',
+          `contact ${contact.contactID} is ${contact.verificationstatus}`,
+        );
       }
       const { daaccepted: _d, ...rest } = summary(contact);
       return rest;

@@ -7,7 +7,12 @@ import { atOrBelow, canonicalName, lowerName } from '../../lib/names.js';
 import { fail } from './common.js';
 
 const LABEL = /^(?!-)[a-z0-9_-]{1,63}$/;
-const HOST = (text: string) => text === '.' || text.replace(/\.$/, '').split('.').every((l, i) => LABEL.test(l.toLowerCase()) || (i === 0 && l === '*'));
+const HOST = (text: string) =>
+  text === '.' ||
+  text
+    .replace(/\.$/, '')
+    .split('.')
+    .every((l, i) => LABEL.test(l.toLowerCase()) || (i === 0 && l === '*'));
 
 /** The full host name of an entry: "@" and "" are the zone, relative names are joined to it. */
 export function dnsEntryName(zone: string, name: string): string {
@@ -15,7 +20,8 @@ export function dnsEntryName(zone: string, name: string): string {
   if (written === '@' || written === '') return zone;
   const canonical = canonicalName(name);
   const full = canonical === undefined || atOrBelow(canonical, zone) ? canonical : `${canonical}.${zone}`;
-  if (full === undefined || full.length > 253) return fail(105, 'Syntax error: invalid parameter', `name "${name}" is not a host name`);
+  if (full === undefined || full.length > 253)
+    return fail(105, 'Syntax error: invalid parameter', `name "${name}" is not a host name`);
   return full;
 }
 
@@ -23,7 +29,8 @@ const u16 = (text: string | undefined) => text !== undefined && /^\d+$/.test(tex
 
 /** Values in the forms of the spec's table 2.6; anything else is refused as the provider does. */
 export function checkDnsEntryValue(type: string, value: string): void {
-  const invalid = () => fail(105, 'Syntax error: invalid parameter', `value "${value}" is not valid for a ${type} entry`);
+  const invalid = () =>
+    fail(105, 'Syntax error: invalid parameter', `value "${value}" is not valid for a ${type} entry`);
   switch (type) {
     case 'A':
     case 'AAAA':
@@ -45,7 +52,11 @@ export function checkDnsEntryValue(type: string, value: string): void {
     case 'TXT':
       return;
     default:
-      fail(105, 'Syntax error: invalid parameter', `type "${type}" is not one of A, AAAA, CNAME, MX, SRV, TXT, NS, CAA`);
+      fail(
+        105,
+        'Syntax error: invalid parameter',
+        `type "${type}" is not one of A, AAAA, CNAME, MX, SRV, TXT, NS, CAA`,
+      );
   }
 }
 

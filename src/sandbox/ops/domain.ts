@@ -3,10 +3,22 @@
 // only during a transfer; changes refused while the modification lock is on.
 import { yearsFrom, type SandboxDomain } from '../model.js';
 import { charge, contains, fail, matches, page, truthy, type OperationRequest, type Operations } from './common.js';
-import { contactsFrom, findDomain, IN_TRANSFER, info, newDomain, record, RENEWABLE, setNameservers, summary, tldOf } from './domain-records.js';
+import {
+  contactsFrom,
+  findDomain,
+  IN_TRANSFER,
+  info,
+  newDomain,
+  record,
+  RENEWABLE,
+  setNameservers,
+  summary,
+  tldOf,
+} from './domain-records.js';
 
 function unlocked(d: SandboxDomain) {
-  if (d.modifyBlock) fail(2202, 'Update blocked', `${d.name} has the modification lock on; update it with updateType=block first`);
+  if (d.modifyBlock)
+    fail(2202, 'Update blocked', `${d.name} has the modification lock on; update it with updateType=block first`);
 }
 
 function glue(request: OperationRequest, change: (d: SandboxDomain, name: string) => string) {
@@ -20,7 +32,12 @@ function glue(request: OperationRequest, change: (d: SandboxDomain, name: string
 function dnssec(request: OperationRequest, add: boolean) {
   const d = findDomain(request);
   unlocked(d);
-  const entry = { keytag: Number(request.fields.keytag), algorithm: Number(request.fields.algorithm), digesttype: Number(request.fields.digesttype), digest: request.fields.digest! };
+  const entry = {
+    keytag: Number(request.fields.keytag),
+    algorithm: Number(request.fields.algorithm),
+    digesttype: Number(request.fields.digesttype),
+    digest: request.fields.digest!,
+  };
   const index = d.dnssec.findIndex((e) => e.keytag === entry.keytag && e.digest === entry.digest);
   if (add) {
     if (index >= 0) fail(2200, 'Update error', 'this DNSSEC entry exists already');
@@ -29,7 +46,11 @@ function dnssec(request: OperationRequest, add: boolean) {
     if (index < 0) fail(2200, 'Update error', 'no such DNSSEC entry');
     d.dnssec.splice(index, 1);
   }
-  return { ...summary(d), dnssec: { active: d.dnssec.length > 0, entries: d.dnssec }, messages: [add ? 'DNSSEC entry added' : 'DNSSEC entry removed'] };
+  return {
+    ...summary(d),
+    dnssec: { active: d.dnssec.length > 0, entries: d.dnssec },
+    messages: [add ? 'DNSSEC entry added' : 'DNSSEC entry removed'],
+  };
 }
 
 function duringTransfer(request: OperationRequest, action: (d: SandboxDomain) => string) {
@@ -47,15 +68,43 @@ export const domainOps: Operations = {
       const tld = tldOf(model, name);
       const premium = model.premiumWords.some((w) => name.split('.')[0]!.includes(w));
       const available = !model.taken.includes(name) && !model.domains.some((d) => d.name === name);
-      return { domains: [{ name, punycode: name, tld: tld.tld, available, premium, price: premium ? tld.create * 100 : tld.create, currency: model.account.currency }] };
+      return {
+        domains: [
+          {
+            name,
+            punycode: name,
+            tld: tld.tld,
+            available,
+            premium,
+            price: premium ? tld.create * 100 : tld.create,
+            currency: model.account.currency,
+          },
+        ],
+      };
     },
   },
   checkfortransfer: {
     handle: ({ model, fields }) => {
       const name = fields.domain!.toLowerCase();
       const tld = tldOf(model, name);
-      const reasons = model.domains.some((d) => d.name === name) ? ['the domain is already in this account'] : !model.taken.includes(name) ? ['the domain is not registered'] : [];
-      return { domains: [{ name, punycode: name, tld: tld.tld, transferavail: reasons.length === 0 && tld.transfer > 0, transfermsg: reasons, price: tld.transfer, currency: model.account.currency }] };
+      const reasons = model.domains.some((d) => d.name === name)
+        ? ['the domain is already in this account']
+        : !model.taken.includes(name)
+          ? ['the domain is not registered']
+          : [];
+      return {
+        domains: [
+          {
+            name,
+            punycode: name,
+            tld: tld.tld,
+            transferavail: reasons.length === 0 && tld.transfer > 0,
+            transfermsg: reasons,
+            price: tld.transfer,
+            currency: model.account.currency,
+          },
+        ],
+      };
     },
   },
   create: {
@@ -64,11 +113,14 @@ export const domainOps: Operations = {
       const { model, fields } = request;
       const name = fields.domain!.toLowerCase();
       const tld = tldOf(model, name);
-      if (model.taken.includes(name) || model.domains.some((d) => d.name === name)) fail(2010, 'Create error: taken', `${name} is not available`);
+      if (model.taken.includes(name) || model.domains.some((d) => d.name === name))
+        fail(2010, 'Create error: taken', `${name} is not available`);
       const premium = model.premiumWords.some((w) => name.split('.')[0]!.includes(w));
-      if (premium && !truthy(fields.premium)) fail(2011, 'Create error: premium domain', `${name} is premium: send premium=true`);
+      if (premium && !truthy(fields.premium))
+        fail(2011, 'Create error: premium domain', `${name} is premium: send premium=true`);
       const period = Number(fields.period ?? tld.years.split(',')[0]);
-      if (!tld.years.split(',').includes(String(period))) fail(2009, 'Create error', `.${tld.tld} registers for ${tld.years} years`);
+      if (!tld.years.split(',').includes(String(period)))
+        fail(2009, 'Create error', `.${tld.tld} registers for ${tld.years} years`);
       const billing = charge(model, (premium ? tld.create * 100 : tld.create) * period, `registering ${name}`);
       const d = newDomain(request, name, 'register-init');
       setNameservers(d, fields.nameservers ?? 'parking');
@@ -82,18 +134,33 @@ export const domainOps: Operations = {
       const { model, fields } = request;
       const name = fields.domain!.toLowerCase();
       const tld = tldOf(model, name);
-      if (model.domains.some((d) => d.name === name)) fail(2012, 'Transfer error', `${name} is already in this account`);
+      if (model.domains.some((d) => d.name === name))
+        fail(2012, 'Transfer error', `${name} is already in this account`);
       if (tld.transfer <= 0) fail(2005, 'Transfer not allowed', `.${tld.tld} does not transfer through the API`);
       if (tld.authcodereq && !fields.authcode) fail(2012, 'Transfer error', `.${tld.tld} needs the authcode`);
       const billing = charge(model, tld.transfer, `transferring ${name}`);
       const d = newDomain(request, name, 'transfer-init');
       d.transferStatus = 'init';
       setNameservers(d, fields.nameservers ?? 'parking');
-      record(request, d, 'transfer', `Transfer of ${name} requested; FOA mail sent to the ${fields.foacontact ?? 'owner'}`);
+      record(
+        request,
+        d,
+        'transfer',
+        `Transfer of ${name} requested; FOA mail sent to the ${fields.foacontact ?? 'owner'}`,
+      );
       return { billing, domains: [summary(d)] };
     },
   },
-  transferrestart: { writes: true, handle: (r) => duringTransfer(r, (d) => ((d.transferStatus = 'init'), r.fields.authcode && (d.authcode = r.fields.authcode), 'Transfer restarted')) },
+  transferrestart: {
+    writes: true,
+    handle: (r) =>
+      duringTransfer(
+        r,
+        (d) => (
+          (d.transferStatus = 'init'), r.fields.authcode && (d.authcode = r.fields.authcode), 'Transfer restarted'
+        ),
+      ),
+  },
   update: {
     writes: true,
     handle: (request) => {
@@ -151,7 +218,8 @@ export const domainOps: Operations = {
     writes: true,
     handle: (r) =>
       glue(r, (d, name) => {
-        if (d.gluerecords.some((g) => g.name === name)) fail(2200, 'Update error', `glue record ${name} exists already`);
+        if (d.gluerecords.some((g) => g.name === name))
+          fail(2200, 'Update error', `glue record ${name} exists already`);
         d.gluerecords.push({ name, ipv4: r.fields.ipv4!, ...(r.fields.ipv6 ? { ipv6: r.fields.ipv6 } : {}) });
         return `glue record ${name} created`;
       }),
@@ -180,8 +248,13 @@ export const domainOps: Operations = {
     handle: ({ model, fields }) => {
       const found = model.domains.filter(
         (d) =>
-          matches(d.name, fields.domain) && contains(d.name, fields.word) && matches(d.tld, fields.tld) && matches(d.status, fields.status) &&
-          matches(d.tag, fields.tag) && matches(d.contacts.owner, fields.owner) && matches(d.ownerverification, fields.ownerverification) &&
+          matches(d.name, fields.domain) &&
+          contains(d.name, fields.word) &&
+          matches(d.tld, fields.tld) &&
+          matches(d.status, fields.status) &&
+          matches(d.tag, fields.tag) &&
+          matches(d.contacts.owner, fields.owner) &&
+          matches(d.ownerverification, fields.ownerverification) &&
           (fields.renewable === undefined || RENEWABLE.has(d.status) === truthy(fields.renewable)),
       );
       const { slice, queryInfo } = page(found, fields);
@@ -195,10 +268,17 @@ export const domainOps: Operations = {
   getdnssec: { handle: (r) => info(findDomain(r), r.model, 'dnssec') },
   whois: {
     handle: ({ model, fields }) => {
-      const d = model.domains.find((x) => x.name === fields.domain?.toLowerCase()) ?? fail(2006, 'Whois not allowed', `${fields.domain} is not in this account`);
+      const d =
+        model.domains.find((x) => x.name === fields.domain?.toLowerCase()) ??
+        fail(2006, 'Whois not allowed', `${fields.domain} is not in this account`);
       const owner = model.contacts.find((c) => c.contactID === d.contacts.owner);
       const shown = d.whoisPrivacy || !d.viewWhois ? 'REDACTED FOR PRIVACY' : `${owner?.firstName} ${owner?.lastName}`;
-      return { domain: d.name, whoisData: `Domain Name: ${d.name.toUpperCase()}\nRegistrar: DonDominio (sandbox)\nRegistrant: ${shown}\nExpiry Date: ${d.tsExpir}\n${d.nameservers.map((n) => `Name Server: ${n}`).join('\n')}` };
+      return {
+        domain: d.name,
+        whoisData:
+          `Domain Name: ${d.name.toUpperCase()}\nRegistrar: DonDominio (sandbox)\nRegistrant: ` +
+          `${shown}\nExpiry Date: ${d.tsExpir}\n${d.nameservers.map((n) => `Name Server: ${n}`).join('\n')}`,
+      };
     },
   },
   gethistory: {
@@ -223,7 +303,8 @@ export const domainOps: Operations = {
       const { model, fields } = request;
       if (!RENEWABLE.has(d.status)) fail(2101, 'Renew not allowed', `${d.name} is ${d.status}`);
       const given = fields.curExpDate!.replace(/^(\d{4})(\d{2})(\d{2})$/, '$1-$2-$3');
-      if (given !== d.tsExpir) fail(2100, 'Renew error', `curExpDate ${fields.curExpDate} does not match the expiry date ${d.tsExpir}`);
+      if (given !== d.tsExpir)
+        fail(2100, 'Renew error', `curExpDate ${fields.curExpDate} does not match the expiry date ${d.tsExpir}`);
       const tld = tldOf(model, d.name);
       const period = Number(fields.period ?? tld.years.split(',')[0]);
       const billing = charge(model, tld.renew * period, `renewing ${d.name}`);
@@ -238,11 +319,23 @@ export const domainOps: Operations = {
     writes: true,
     handle: (request) => {
       const d = findDomain(request);
-      if (d.ownerverification === 'verified' || d.ownerverification === 'notapplicable') fail(2210, 'Invalid operation: owner contact verification status', `the owner of ${d.name} is ${d.ownerverification}`);
+      if (d.ownerverification === 'verified' || d.ownerverification === 'notapplicable')
+        fail(
+          2210,
+          'Invalid operation: owner contact verification status',
+          `the owner of ${d.name} is ${d.ownerverification}`,
+        );
       d.ownerverification = 'inprocess';
       return { ...summary(d), messages: ['Verification mail sent'] };
     },
   },
   resendfoamail: { writes: true, handle: (r) => duringTransfer(r, () => 'FOA mail sent to the owner') },
-  resetfoa: { writes: true, handle: (r) => duringTransfer(r, (d) => ((d.status = 'transfer-init'), (d.transferStatus = 'pending-foa'), 'Authorization process restarted')) },
+  resetfoa: {
+    writes: true,
+    handle: (r) =>
+      duringTransfer(
+        r,
+        (d) => ((d.status = 'transfer-init'), (d.transferStatus = 'pending-foa'), 'Authorization process restarted'),
+      ),
+  },
 };

@@ -5,19 +5,47 @@ import { PRODUCT_KEYS, type DnsEntry } from '../../api/endpoints/service.js';
 import { familyOfAddress } from '../../lib/address.js';
 import { atOrBelow, below, lowerName } from '../../lib/names.js';
 import { findService, PRODUCTS, today, yearsFrom, type SandboxModel, type SandboxService } from '../model.js';
-import { charge, contains, fail, matches, nextId, page, truthy, type OperationRequest, type Operations } from './common.js';
+import {
+  charge,
+  contains,
+  fail,
+  matches,
+  nextId,
+  page,
+  truthy,
+  type OperationRequest,
+  type Operations,
+} from './common.js';
 import { checkCnameAlone, checkDnsEntryValue, dnsEntryName } from './dns-rules.js';
 
 type EntityKind = 'ftp' | 'ddbb' | 'subdomain' | 'redirect' | 'mail' | 'mailalias';
-const LIMIT_OF: Record<EntityKind, keyof (typeof PRODUCTS)[string]['limits'] | undefined> = { ftp: 'ftp', ddbb: 'ddbb', subdomain: 'subdomain', redirect: undefined, mail: 'email', mailalias: 'emailalias' };
+const LIMIT_OF: Record<EntityKind, keyof (typeof PRODUCTS)[string]['limits'] | undefined> = {
+  ftp: 'ftp',
+  ddbb: 'ddbb',
+  subdomain: 'subdomain',
+  redirect: undefined,
+  mail: 'email',
+  mailalias: 'emailalias',
+};
 const PHP_VERSIONS = ['default', '7.4', '8.1', '8.2', '8.3'];
 
 export function serviceOf({ model, fields }: OperationRequest): SandboxService {
-  return findService(model, fields.serviceName) ?? fail(4001, 'Service not found', `service ${fields.serviceName} not found`);
+  return (
+    findService(model, fields.serviceName) ?? fail(4001, 'Service not found', `service ${fields.serviceName} not found`)
+  );
 }
 
-const summary = (s: SandboxService) => ({ name: s.name, status: s.status, type: s.type, productkey: s.productkey, tsExpir: s.tsExpir });
-const order = (billing: { total: number; currency: string }, s: SandboxService) => ({ billing, services: [summary(s)] });
+const summary = (s: SandboxService) => ({
+  name: s.name,
+  status: s.status,
+  type: s.type,
+  productkey: s.productkey,
+  tsExpir: s.tsExpir,
+});
+const order = (billing: { total: number; currency: string }, s: SandboxService) => ({
+  billing,
+  services: [summary(s)],
+});
 
 function checkLimit(s: SandboxService, kind: EntityKind | 'dns', count: number) {
   const key = kind === 'dns' ? 'dns' : LIMIT_OF[kind];
@@ -34,10 +62,15 @@ function infoOf(s: SandboxService, infoType = 'status'): Record<string, unknown>
       return {
         ...base,
         resources: {
-          ftpusage: { value: 1_048_576 * s.ftp.length, max: 10_737_418_240, unit: 'bytes' }, ftpfiles: { value: 42, max: 500_000, unit: 'files' },
-          webtraffic: { value: 123_456_789, max: 107_374_182_400, unit: 'bytes' }, ddbbusage: { value: 2_097_152 * s.ddbb.length, max: 1_073_741_824, unit: 'bytes' },
-          ftp: counter(s.ftp.length, limits.ftp), ddbb: counter(s.ddbb.length, limits.ddbb), subdomain: counter(s.subdomain.length, limits.subdomain),
-          email: counter(s.mail.length, limits.email), emailalias: counter(s.mailalias.length, limits.emailalias),
+          ftpusage: { value: 1_048_576 * s.ftp.length, max: 10_737_418_240, unit: 'bytes' },
+          ftpfiles: { value: 42, max: 500_000, unit: 'files' },
+          webtraffic: { value: 123_456_789, max: 107_374_182_400, unit: 'bytes' },
+          ddbbusage: { value: 2_097_152 * s.ddbb.length, max: 1_073_741_824, unit: 'bytes' },
+          ftp: counter(s.ftp.length, limits.ftp),
+          ddbb: counter(s.ddbb.length, limits.ddbb),
+          subdomain: counter(s.subdomain.length, limits.subdomain),
+          email: counter(s.mail.length, limits.email),
+          emailalias: counter(s.mailalias.length, limits.emailalias),
         },
       };
     }
@@ -45,12 +78,22 @@ function infoOf(s: SandboxService, infoType = 'status'): Record<string, unknown>
       return {
         ...base,
         serverinfo: {
-          ftpServer: `ftp.${s.name}`, ftpAbsolutePath: `/home/${s.name}/public`, ftpWebServer: 'web1.sandbox.invalid', smtpServer: 'smtp.sandbox.invalid', pop3Server: 'pop3.sandbox.invalid',
-          imapServer: 'imap.sandbox.invalid', webmail: 'https://webmail.sandbox.invalid', ddbbServer: 'db1.sandbox.invalid', PHPMyAdmin: 'https://phpmyadmin.sandbox.invalid',
+          ftpServer: `ftp.${s.name}`,
+          ftpAbsolutePath: `/home/${s.name}/public`,
+          ftpWebServer: 'web1.sandbox.invalid',
+          smtpServer: 'smtp.sandbox.invalid',
+          pop3Server: 'pop3.sandbox.invalid',
+          imapServer: 'imap.sandbox.invalid',
+          webmail: 'https://webmail.sandbox.invalid',
+          ddbbServer: 'db1.sandbox.invalid',
+          PHPMyAdmin: 'https://phpmyadmin.sandbox.invalid',
         },
       };
     case 'php':
-      return { ...base, php: { enabled: s.php.enabled, version: s.php.version, name: `PHP ${s.php.version}`, available: PHP_VERSIONS } };
+      return {
+        ...base,
+        php: { enabled: s.php.enabled, version: s.php.version, name: `PHP ${s.php.version}`, available: PHP_VERSIONS },
+      };
     case 'logerror':
       return { ...base, logError: `[${today()} 10:00:00] [error] sandbox: no errors logged for ${s.name}\n` };
     default:
@@ -68,13 +111,17 @@ function entityOps<E extends { entityID: string; name?: string }>(
   const list = (s: SandboxService) => s[kind] as unknown as E[];
   const find = (r: OperationRequest) => {
     const s = serviceOf(r);
-    const entity = list(s).find((e) => e.entityID === r.fields.entityID) ?? fail(4002, 'Service entity not found', `${kind} entity ${r.fields.entityID} not found in ${s.name}`);
+    const entity =
+      list(s).find((e) => e.entityID === r.fields.entityID) ??
+      fail(4002, 'Service entity not found', `${kind} entity ${r.fields.entityID} not found in ${s.name}`);
     return { s, entity };
   };
   return {
     [`${kind}list`]: {
       handle: (r) => {
-        const items = list(serviceOf(r)).filter((e) => contains(String(e.name ?? (e as { origin?: string }).origin ?? ''), r.fields.filter));
+        const items = list(serviceOf(r)).filter((e) =>
+          contains(String(e.name ?? (e as { origin?: string }).origin ?? ''), r.fields.filter),
+        );
         const { slice, queryInfo } = page(items.map(show), r.fields);
         return { queryInfo, [kind]: slice };
       },
@@ -86,7 +133,8 @@ function entityOps<E extends { entityID: string; name?: string }>(
         const s = serviceOf(r);
         checkLimit(s, kind, list(s).length);
         const entity = create(r.fields, String(nextId(r.model)), s);
-        if (entity.name && list(s).some((e) => e.name === entity.name)) fail(4004, 'Entity create error', `${kind} ${entity.name} exists already`);
+        if (entity.name && list(s).some((e) => e.name === entity.name))
+          fail(4004, 'Entity create error', `${kind} ${entity.name} exists already`);
         list(s).push(entity);
         return { [kind]: [show(entity)], messages: [`${kind} created`] };
       },
@@ -110,14 +158,33 @@ function entityOps<E extends { entityID: string; name?: string }>(
   };
 }
 
-const sslOf = (f: Record<string, string>) => (f.sslCert ? { ssl: { sslPath: f.sslPath!, ftpPath: f.sslPath!, sslCert: f.sslCert, sslKey: f.sslKey!, sslCertChain: f.sslCertChain! } } : {});
+const sslOf = (f: Record<string, string>) =>
+  f.sslCert
+    ? {
+        ssl: {
+          sslPath: f.sslPath!,
+          ftpPath: f.sslPath!,
+          sslCert: f.sslCert,
+          sslKey: f.sslKey!,
+          sslCertChain: f.sslCertChain!,
+        },
+      }
+    : {};
 
 function checkDnsValue(type: string, value: string) {
-  if ((type === 'A' && familyOfAddress(value) !== 4) || (type === 'AAAA' && familyOfAddress(value) !== 6)) fail(105, 'Syntax error: invalid parameter', `value "${value}" is not valid for an ${type} entry`);
+  if ((type === 'A' && familyOfAddress(value) !== 4) || (type === 'AAAA' && familyOfAddress(value) !== 6))
+    fail(105, 'Syntax error: invalid parameter', `value "${value}" is not valid for an ${type} entry`);
 }
 
 function defaultZone(model: SandboxModel, s: SandboxService): DnsEntry[] {
-  const e = (name: string, type: string, value: string, priority = '-'): DnsEntry => ({ entityID: String(nextId(model)), name, type, ttl: '-', priority, value });
+  const e = (name: string, type: string, value: string, priority = '-'): DnsEntry => ({
+    entityID: String(nextId(model)),
+    name,
+    type,
+    ttl: '-',
+    priority,
+    value,
+  });
   return [e(s.name, 'A', '192.0.2.10'), e(`www.${s.name}`, 'CNAME', s.name), e(s.name, 'MX', `mail.${s.name}`, '10')];
 }
 
@@ -129,7 +196,8 @@ function checkCnamesAlone(zone: DnsEntry[]): void {
     seen.count++;
     seen.cname ||= entry.type === 'CNAME';
     byName.set(entry.name, seen);
-    if (seen.count > 1 && seen.cname) fail(4004, 'Entity create error', `${entry.name} would have a CNAME beside other data`);
+    if (seen.count > 1 && seen.cname)
+      fail(4004, 'Entity create error', `${entry.name} would have a CNAME beside other data`);
   }
 }
 
@@ -141,7 +209,13 @@ const fullName = (zone: string, name: string) => {
 export const serviceOps: Operations = {
   list: {
     handle: ({ model, fields }) => {
-      const found = model.services.filter((s) => matches(s.name, fields.name) && contains(s.name, fields.word) && (!fields.tld || below(s.name, fields.tld)) && matches(s.status, fields.status));
+      const found = model.services.filter(
+        (s) =>
+          matches(s.name, fields.name) &&
+          contains(s.name, fields.word) &&
+          (!fields.tld || below(s.name, fields.tld)) &&
+          matches(s.status, fields.status),
+      );
       const { slice, queryInfo } = page(found.map(summary), fields);
       return { queryInfo, services: slice };
     },
@@ -156,8 +230,22 @@ export const serviceOps: Operations = {
       const period = Number(fields.period ?? 1);
       const billing = charge(model, product.price * period, `the ${fields.productkey} plan`);
       const s: SandboxService = {
-        name, type: product.type, productkey: fields.productkey!, status: 'active', tsCreate: today(), tsExpir: yearsFrom(today(), period), renewalMode: 'autorenew',
-        php: { enabled: true, version: 'default' }, parking: fields.productkey === 'redir', ftp: [], ddbb: [], subdomain: [], redirect: [], mail: [], mailalias: [], dns: [],
+        name,
+        type: product.type,
+        productkey: fields.productkey!,
+        status: 'active',
+        tsCreate: today(),
+        tsExpir: yearsFrom(today(), period),
+        renewalMode: 'autorenew',
+        php: { enabled: true, version: 'default' },
+        parking: fields.productkey === 'redir',
+        ftp: [],
+        ddbb: [],
+        subdomain: [],
+        redirect: [],
+        mail: [],
+        mailalias: [],
+        dns: [],
       };
       s.dns = defaultZone(model, s);
       model.services.push(s);
@@ -182,8 +270,13 @@ export const serviceOps: Operations = {
       const s = serviceOf(r);
       const from = PRODUCT_KEYS.indexOf(s.productkey as (typeof PRODUCT_KEYS)[number]);
       const to = PRODUCT_KEYS.indexOf(r.fields.productkey as (typeof PRODUCT_KEYS)[number]);
-      if (to <= from) fail(4008, 'Service upgrade error', `${r.fields.productkey} is not a larger plan than ${s.productkey}`);
-      const billing = charge(r.model, PRODUCTS[r.fields.productkey!]!.price - PRODUCTS[s.productkey]!.price, `upgrading ${s.name}`);
+      if (to <= from)
+        fail(4008, 'Service upgrade error', `${r.fields.productkey} is not a larger plan than ${s.productkey}`);
+      const billing = charge(
+        r.model,
+        PRODUCTS[r.fields.productkey!]!.price - PRODUCTS[s.productkey]!.price,
+        `upgrading ${s.name}`,
+      );
       s.productkey = r.fields.productkey!;
       s.type = PRODUCTS[s.productkey]!.type;
       return order(billing, s);
@@ -195,10 +288,18 @@ export const serviceOps: Operations = {
       const s = serviceOf(r);
       if (r.fields.updateType === 'renewalMode') s.renewalMode = r.fields.renewalMode as SandboxService['renewalMode'];
       else {
-        if (!PHP_VERSIONS.includes(r.fields.phpversion!)) fail(4005, 'Entity update error', `PHP ${r.fields.phpversion} is not available; use one of ${PHP_VERSIONS.join(', ')}`);
+        if (!PHP_VERSIONS.includes(r.fields.phpversion!))
+          fail(
+            4005,
+            'Entity update error',
+            `PHP ${r.fields.phpversion} is not available; use one of ${PHP_VERSIONS.join(', ')}`,
+          );
         s.php.version = r.fields.phpversion!;
       }
-      return { ...summary(s), ...(r.fields.updateType === 'phpversion' ? { php: (infoOf(s, 'php') as { php: unknown }).php } : {}) };
+      return {
+        ...summary(s),
+        ...(r.fields.updateType === 'phpversion' ? { php: (infoOf(s, 'php') as { php: unknown }).php } : {}),
+      };
     },
   },
   parkinggetinfo: { handle: (r) => ({ parking: { enabled: serviceOf(r).parking } }) },
@@ -214,32 +315,86 @@ export const serviceOps: Operations = {
     handle: (r) => {
       const s = serviceOf(r);
       if (s.productkey === 'redir') fail(10001, 'Web constructor error', 'the redirection plan has no web constructor');
-      return { webconstructor: { loginURL: `https://webconstructor.sandbox.invalid/login?service=${encodeURIComponent(s.name)}&sub=${encodeURIComponent(r.fields.subdomain!)}&lang=${r.fields.loginlang ?? 'en'}&token=sandbox` } };
+      return {
+        webconstructor: {
+          loginURL: `https://webconstructor.sandbox.invalid/login?service=${encodeURIComponent(s.name)}&sub=${encodeURIComponent(r.fields.subdomain!)}&lang=${r.fields.loginlang ?? 'en'}&token=sandbox`,
+        },
+      };
     },
   },
-  ...entityOps('ftp', (f, id) => ({ entityID: id, name: f.name!, ftpPath: f.ftpPath!, password: f.password!, quota: Number(f.quota) }), (e, f) => Object.assign(e, { ftpPath: f.ftpPath, password: f.password, quota: Number(f.quota) })),
-  ...entityOps('ddbb', (f, id, s) => ({ entityID: id, name: `db${id}_${s.name.split('.')[0]}`, user: `u${id}`, password: f.password!, externalAccess: truthy(f.externalAccess) }), (e, f) => Object.assign(e, { password: f.password, externalAccess: truthy(f.externalAccess) })),
-  ...entityOps('subdomain', (f, id, s) => ({ entityID: id, name: fullName(s.name, f.name!), ftpPath: f.ftpPath!, ...sslOf(f) }), (e, f) => Object.assign(e, { ftpPath: f.ftpPath }, sslOf(f))),
-  ...entityOps('redirect', (f, id) => ({ entityID: id, origin: f.origin!, destination: f.destination!, type: f.type as '301' }), (e, f) => Object.assign(e, { destination: f.destination, type: f.type })),
+  ...entityOps(
+    'ftp',
+    (f, id) => ({ entityID: id, name: f.name!, ftpPath: f.ftpPath!, password: f.password!, quota: Number(f.quota) }),
+    (e, f) => Object.assign(e, { ftpPath: f.ftpPath, password: f.password, quota: Number(f.quota) }),
+  ),
+  ...entityOps(
+    'ddbb',
+    (f, id, s) => ({
+      entityID: id,
+      name: `db${id}_${s.name.split('.')[0]}`,
+      user: `u${id}`,
+      password: f.password!,
+      externalAccess: truthy(f.externalAccess),
+    }),
+    (e, f) => Object.assign(e, { password: f.password, externalAccess: truthy(f.externalAccess) }),
+  ),
+  ...entityOps(
+    'subdomain',
+    (f, id, s) => ({ entityID: id, name: fullName(s.name, f.name!), ftpPath: f.ftpPath!, ...sslOf(f) }),
+    (e, f) => Object.assign(e, { ftpPath: f.ftpPath }, sslOf(f)),
+  ),
+  ...entityOps(
+    'redirect',
+    (f, id) => ({ entityID: id, origin: f.origin!, destination: f.destination!, type: f.type as '301' }),
+    (e, f) => Object.assign(e, { destination: f.destination, type: f.type }),
+  ),
   ...entityOps(
     'mail',
-    (f, id, s) => ({ entityID: id, name: f.name!.includes('@') ? f.name! : `${f.name}@${s.name}`, password: f.password!, usage: 0, quotaMax: 2_147_483_648 }),
+    (f, id, s) => ({
+      entityID: id,
+      name: f.name!.includes('@') ? f.name! : `${f.name}@${s.name}`,
+      password: f.password!,
+      usage: 0,
+      quotaMax: 2_147_483_648,
+    }),
     (e, f) => Object.assign(e, { password: f.password }),
     (e) => ({ ...e, password: '********' }),
   ),
-  ...entityOps('mailalias', (f, id, s) => ({ entityID: id, name: f.name!.includes('@') ? f.name! : `${f.name}@${s.name}`, target: f.target!.split(',').map((t) => t.trim()) }), (e, f) => Object.assign(e, { target: f.target!.split(',').map((t) => t.trim()) })),
+  ...entityOps(
+    'mailalias',
+    (f, id, s) => ({
+      entityID: id,
+      name: f.name!.includes('@') ? f.name! : `${f.name}@${s.name}`,
+      target: f.target!.split(',').map((t) => t.trim()),
+    }),
+    (e, f) => Object.assign(e, { target: f.target!.split(',').map((t) => t.trim()) }),
+  ),
   dnslist: {
     handle: (r) => {
       const { fields } = r;
       const { dns } = serviceOf(r);
       // Unfiltered, a page is a slice: listing a 100,000-entry zone stays linear.
       const filtered = fields.filter || fields.filterType || fields.filterValue;
-      const entries = filtered ? dns.filter((e) => contains(e.name, fields.filter) && matches(e.type, fields.filterType) && contains(e.value, fields.filterValue)) : dns;
+      const entries = filtered
+        ? dns.filter(
+            (e) =>
+              contains(e.name, fields.filter) &&
+              matches(e.type, fields.filterType) &&
+              contains(e.value, fields.filterValue),
+          )
+        : dns;
       const { slice, queryInfo } = page(entries, fields);
       return { queryInfo, dns: slice };
     },
   },
-  dnsgetinfo: { handle: (r) => ({ dns: [serviceOf(r).dns.find((e) => e.entityID === r.fields.entityID) ?? fail(4002, 'Service entity not found', `entity ${r.fields.entityID} not found`)] }) },
+  dnsgetinfo: {
+    handle: (r) => ({
+      dns: [
+        serviceOf(r).dns.find((e) => e.entityID === r.fields.entityID) ??
+          fail(4002, 'Service entity not found', `entity ${r.fields.entityID} not found`),
+      ],
+    }),
+  },
   dnscreate: {
     writes: true,
     handle: (r) => {
@@ -249,7 +404,14 @@ export const serviceOps: Operations = {
       checkDnsValue(fields.type!, fields.value!);
       checkDnsEntryValue(fields.type!, fields.value!);
       const priority = fields.priority ?? (fields.type === 'MX' || fields.type === 'SRV' ? '10' : '-');
-      const entry: DnsEntry = { entityID: String(nextId(model)), name: dnsEntryName(s.name, fields.name!), type: fields.type!, ttl: fields.ttl ?? '-', priority, value: fields.value! };
+      const entry: DnsEntry = {
+        entityID: String(nextId(model)),
+        name: dnsEntryName(s.name, fields.name!),
+        type: fields.type!,
+        ttl: fields.ttl ?? '-',
+        priority,
+        value: fields.value!,
+      };
       checkCnameAlone(s.dns, entry);
       s.dns.push(entry);
       return { dns: [entry] };
@@ -258,7 +420,9 @@ export const serviceOps: Operations = {
   dnsupdate: {
     writes: true,
     handle: (r) => {
-      const entry = serviceOf(r).dns.find((e) => e.entityID === r.fields.entityID) ?? fail(4002, 'Service entity not found', `entity ${r.fields.entityID} not found`);
+      const entry =
+        serviceOf(r).dns.find((e) => e.entityID === r.fields.entityID) ??
+        fail(4002, 'Service entity not found', `entity ${r.fields.entityID} not found`);
       checkDnsValue(entry.type, r.fields.value!);
       checkDnsEntryValue(entry.type, r.fields.value!);
       entry.value = r.fields.value!;
@@ -294,16 +458,28 @@ export const serviceOps: Operations = {
         records = JSON.parse(Buffer.from(r.fields.dnsZoneData!, 'base64').toString('utf8'));
         if (!Array.isArray(records)) throw new Error('not an array');
       } catch {
-        return fail(105, 'Syntax error: invalid parameter', 'dnsZoneData must be Base64 of a JSON array of {name, type, ttl, priority, value}');
+        return fail(
+          105,
+          'Syntax error: invalid parameter',
+          'dnsZoneData must be Base64 of a JSON array of {name, type, ttl, priority, value}',
+        );
       }
       const zone = records.map((x) => {
-        if (typeof x?.name !== 'string' || typeof x.type !== 'string' || typeof x.value !== 'string') fail(105, 'Syntax error: invalid parameter', 'each record needs name, type and value');
+        if (typeof x?.name !== 'string' || typeof x.type !== 'string' || typeof x.value !== 'string')
+          fail(105, 'Syntax error: invalid parameter', 'each record needs name, type and value');
         checkDnsValue(String(x.type), String(x.value));
         checkDnsEntryValue(String(x.type), String(x.value));
         // A TTL or priority of 0 is a value, not "none"; MX and SRV default to 10 as in dnscreate.
         const given = (v: unknown) => v !== undefined && v !== null && v !== '' && v !== '-';
         const priority = given(x.priority) ? String(x.priority) : x.type === 'MX' || x.type === 'SRV' ? '10' : '-';
-        return { entityID: String(nextId(r.model)), name: dnsEntryName(s.name, String(x.name)), type: String(x.type), ttl: given(x.ttl) ? String(x.ttl) : '-', priority, value: String(x.value) };
+        return {
+          entityID: String(nextId(r.model)),
+          name: dnsEntryName(s.name, String(x.name)),
+          type: String(x.type),
+          ttl: given(x.ttl) ? String(x.ttl) : '-',
+          priority,
+          value: String(x.value),
+        };
       });
       checkLimit(s, 'dns', zone.length - 1);
       checkCnamesAlone(zone);

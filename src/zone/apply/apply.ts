@@ -13,7 +13,10 @@ import { callCount, stepsOf, type Step } from '../plan/steps.js';
 import { IncompleteListingError, LIST_PAGE_LENGTH } from '../provider/zone-listing.js';
 
 export const MAX_IN_FLIGHT = 3;
-/** From this many calls on (and more than the replace's own reads), `--method auto` sends the zone in one dnssetzone instead. */
+/**
+ * From this many calls on (and more than the replace's own reads), `--method auto` sends the zone in one dnssetzone
+ * instead.
+ */
 export const SETZONE_FROM_CALLS = 50;
 
 export type Method = 'calls' | 'setzone';
@@ -30,7 +33,12 @@ export function chooseMethod(plan: Plan, wanted: 'auto' | Method): MethodChoice 
   // The replace reads the whole zone again first (one dnslist per page) and sends all of it:
   // in a large zone a few hundred changes are fewer calls one by one.
   const setZoneCalls = 1 + Math.max(1, Math.ceil(plan.live.length / LIST_PAGE_LENGTH));
-  const method = wanted === 'auto' ? (callsOneByOne >= SETZONE_FROM_CALLS && callsOneByOne > setZoneCalls ? 'setzone' : 'calls') : wanted;
+  const method =
+    wanted === 'auto'
+      ? callsOneByOne >= SETZONE_FROM_CALLS && callsOneByOne > setZoneCalls
+        ? 'setzone'
+        : 'calls'
+      : wanted;
   return { method, calls: callsOneByOne === 0 ? 0 : method === 'setzone' ? 1 : callsOneByOne, callsOneByOne };
 }
 
@@ -40,7 +48,8 @@ export interface ApplyOutcome {
   notDone: Step[];
   /**
    * `uncertain`: the failed call, or another failed beside it, got no answer (timeout,
-   * connection lost, 5xx), so it may have been made; `made`: whether it was, once the zone was read again (lost-answer-apply.ts).
+   * connection lost, 5xx), so it may have been made; `made`: whether it was, once the zone was read again
+   * (lost-answer-apply.ts).
    */
   failure?: { step?: Step; error: unknown; uncertain: boolean; made?: boolean };
   maxInFlight: number;
@@ -48,7 +57,12 @@ export interface ApplyOutcome {
 
 export const describeStep = (s: Step): string => `${s.call} ${describeRecord(s.record)}`;
 
-export async function applyPlan(provider: ZoneProvider, plan: Plan, method: Method, logger: Logger): Promise<ApplyOutcome> {
+export async function applyPlan(
+  provider: ZoneProvider,
+  plan: Plan,
+  method: Method,
+  logger: Logger,
+): Promise<ApplyOutcome> {
   const phases = stepsOf(plan.changes);
   const all = phases.flat();
   if (method === 'setzone' && all.length) return applyWithSetZone(provider, plan, all, logger);
@@ -96,7 +110,10 @@ export async function applyPlan(provider: ZoneProvider, plan: Plan, method: Meth
     // room for: those deletes go first then, and the refused creates once more after them.
     const deletes = phases.at(-1)!;
     if (i === phases.length - 2 && atEntityLimit(failure.error) && deletes.every((s) => s.call === 'delete')) {
-      logger.warn(`zone: the provider refused a create at its entity limit; making the plan's ${deletes.length} delete(s) first, then the creates again`);
+      logger.warn(
+        `zone: the provider refused a create at its entity limit; making the plan's ${deletes.length} delete(s) ` +
+          `first, then the creates again`,
+      );
       const refused = phase.filter((s) => !done.has(s));
       failure = undefined;
       await runPhase(deletes);
@@ -104,13 +121,24 @@ export async function applyPlan(provider: ZoneProvider, plan: Plan, method: Meth
     }
     break;
   }
-  return { method: 'calls', done: all.filter((s) => done.has(s)), notDone: all.filter((s) => !done.has(s)), failure, maxInFlight };
+  return {
+    method: 'calls',
+    done: all.filter((s) => done.has(s)),
+    notDone: all.filter((s) => !done.has(s)),
+    failure,
+    maxInFlight,
+  };
 }
 
 /** The provider's "maximum entities reached": the service's plan holds no more entries. */
 const atEntityLimit = (error: unknown): boolean => error instanceof ApiError && error.errorCode === 4003;
 
-async function applyWithSetZone(provider: ZoneProvider, plan: Plan, steps: Step[], logger: Logger): Promise<ApplyOutcome> {
+async function applyWithSetZone(
+  provider: ZoneProvider,
+  plan: Plan,
+  steps: Step[],
+  logger: Logger,
+): Promise<ApplyOutcome> {
   const gone = new Set(plan.changes.flatMap((c) => (c.before && c.action !== 'create' ? [c.before.entityID] : [])));
   const stays: (LiveRecord | ZoneRecord)[] = plan.live.filter((r) => !gone.has(r.entityID));
   const added = plan.changes.flatMap((c) => (c.after ? [c.after] : []));
@@ -119,16 +147,29 @@ async function applyWithSetZone(provider: ZoneProvider, plan: Plan, steps: Step[
     // The replace sends back what the plan read; a record someone added or changed since (an
     // ACME client's challenge, the agent's new address) would be erased. Read again first.
     const again = await provider.listing();
-    if (again.incomplete) throw new IncompleteListingError(`zone apply: reading the zone again before the service/dnssetzone: ${again.incomplete}; nothing was sent`);
+    if (again.incomplete)
+      throw new IncompleteListingError(
+        `zone apply: reading the zone again before the service/dnssetzone: ${again.incomplete}; nothing was sent`,
+      );
     const changed = changedSince(plan.live, again.records);
-    if (changed.length) throw new PagingError(`zone apply: the zone changed since it was read (${changed.slice(0, 3).join(', ')}${changed.length > 3 ? ', ...' : ''}); nothing was sent; run it again`);
+    if (changed.length)
+      throw new PagingError(
+        `zone apply: the zone changed since it was read ` +
+          `(${changed.slice(0, 3).join(', ')}${changed.length > 3 ? ', ...' : ''}); nothing was sent; run it again`,
+      );
     sent = true;
     await provider.setZone([...stays, ...added].map(toProvider));
     logger.info(`zone: dnssetzone sent ${stays.length + added.length} records (${steps.length} changes)`);
     return { method: 'setzone', done: steps, notDone: [], maxInFlight: 1 };
   } catch (error) {
     logger.error(`zone: dnssetzone failed: ${(error as Error).message}`);
-    return { method: 'setzone', done: [], notDone: steps, failure: { error, uncertain: sent && error instanceof TransportError }, maxInFlight: 1 };
+    return {
+      method: 'setzone',
+      done: [],
+      notDone: steps,
+      failure: { error, uncertain: sent && error instanceof TransportError },
+      maxInFlight: 1,
+    };
   }
 }
 

@@ -21,20 +21,27 @@ const HEAD_BYTES = 4096;
 export const backupDir = (stateDir: string, service: string): string => join(stateDir, 'zone-backups', service);
 
 /** The header line that orders backups by writing. */
-export const backupNumberLine = (number: number): string => `backup number ${number} (ddedge keeps the ${BACKUPS_KEPT} written last)`;
+export const backupNumberLine = (number: number): string =>
+  `backup number ${number} (ddedge keeps the ${BACKUPS_KEPT} written last)`;
 
 /** 2026-11-22T08:15:30.123Z -> 20261122T081530.123Z */
 const stamp = (time: Date): string => time.toISOString().replace(/[-:]/g, '');
 
 /** Writes the backup made by `textOf(its number)`; returns its path. Never removes it. */
-export function writeBackup(stateDir: string, service: string, textOf: (number: number) => string, time = new Date()): string {
+export function writeBackup(
+  stateDir: string,
+  service: string,
+  textOf: (number: number) => string,
+  time = new Date(),
+): string {
   const dir = backupDir(stateDir, service);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const before = listBackups(stateDir, service);
   const number = (before.length ? (numberOf(before.at(-1)!) ?? 0) : 0) + 1;
   let path = join(dir, `${stamp(time)}.zone`);
   // Two applies in one millisecond: the later one moves on by a millisecond.
-  for (let t = time.getTime() + 1, i = 0; existsSync(path) && i < 1000; t++, i++) path = join(dir, `${stamp(new Date(t))}.zone`);
+  for (let t = time.getTime() + 1, i = 0; existsSync(path) && i < 1000; t++, i++)
+    path = join(dir, `${stamp(new Date(t))}.zone`);
   writeFileAtomic(path, textOf(number));
   const written = [...before.filter((p) => p !== path), path];
   for (const old of written.slice(0, -BACKUPS_KEPT)) removeFile(old);
@@ -50,7 +57,9 @@ export function listBackups(stateDir: string, service: string): string[] {
   } catch {
     return [];
   }
-  const files = names.filter((n) => BACKUP_NAME.test(n)).map((n) => ({ path: join(dir, n), name: n, number: numberOf(join(dir, n)) }));
+  const files = names
+    .filter((n) => BACKUP_NAME.test(n))
+    .map((n) => ({ path: join(dir, n), name: n, number: numberOf(join(dir, n)) }));
   files.sort((a, b) => (a.number ?? -1) - (b.number ?? -1) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return files.map((f) => f.path);
 }

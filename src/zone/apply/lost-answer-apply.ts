@@ -22,7 +22,11 @@ export interface Settled {
   readBackError?: unknown;
 }
 
-export async function settleLostAnswer(plan: Plan, outcome: ApplyOutcome & { failure: NonNullable<ApplyOutcome['failure']> }, readAgain: () => Promise<Reread>): Promise<Settled> {
+export async function settleLostAnswer(
+  plan: Plan,
+  outcome: ApplyOutcome & { failure: NonNullable<ApplyOutcome['failure']> },
+  readAgain: () => Promise<Reread>,
+): Promise<Settled> {
   let again: Reread;
   try {
     again = await readAgain();
@@ -33,7 +37,9 @@ export async function settleLostAnswer(plan: Plan, outcome: ApplyOutcome & { fai
   const steps = [...outcome.done, ...outcome.notDone];
   const complete = again.plan.changes.length === 0;
   // A dnssetzone gives every entry a new ID: it is made when nothing is left to change.
-  const held = new Set(outcome.method === 'setzone' ? (complete ? steps : []) : stepsHeld(steps, again.plan.live, plan.live));
+  const held = new Set(
+    outcome.method === 'setzone' ? (complete ? steps : []) : stepsHeld(steps, again.plan.live, plan.live),
+  );
   const { failure } = outcome;
   const settled: ApplyOutcome = {
     ...outcome,

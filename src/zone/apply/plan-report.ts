@@ -11,7 +11,8 @@ import type { Step } from '../plan/steps.js';
 
 type AnyRecord = Omit<ZoneRecord, 'type'> & { type: string };
 
-export const recordLine = (zone: string, r: AnyRecord): string => `${visible(relativeName(r.name, zone))} ${r.ttl === undefined ? '' : `${r.ttl} `}IN ${visible(r.type)} ${rdataOf(r)}`;
+export const recordLine = (zone: string, r: AnyRecord): string =>
+  `${visible(relativeName(r.name, zone))} ${r.ttl === undefined ? '' : `${r.ttl} `}IN ${visible(r.type)} ${rdataOf(r)}`;
 
 /** How the lines are for: a plan (what apply would need) or an apply with --force (what it overrides). */
 export interface PlanLineOptions {
@@ -21,11 +22,28 @@ export interface PlanLineOptions {
 export function planLines(report: PlanReport, options: PlanLineOptions = {}): string[] {
   const { plan, method } = report;
   const s = summarize(plan);
-  const how = method.calls === 0 ? 'no calls' : method.method === 'setzone' ? `one service/dnssetzone call instead of ${method.callsOneByOne}` : `${method.calls} call${method.calls > 1 ? 's' : ''}, one by one`;
-  const lines = [`zone ${plan.zone}: ${s.create} to create, ${s.update} to update, ${s.delete} to delete, ${s.unchanged} unchanged (${how})`];
+  const how =
+    method.calls === 0
+      ? 'no calls'
+      : method.method === 'setzone'
+        ? `one service/dnssetzone call instead of ${method.callsOneByOne}`
+        : `${method.calls} call${method.calls > 1 ? 's' : ''}, one by one`;
+  const lines = [
+    `zone ${plan.zone}: ${s.create} to create, ${s.update} to update, ${s.delete} to delete, ${s.unchanged} ` +
+      `unchanged (${how})`,
+  ];
   for (const c of plan.changes) lines.push(changeLine(plan.zone, c));
-  for (const k of plan.kept) lines.push(`  keep    ${visible(relativeName(k.name, plan.zone))} ${visible(k.type)}${k.value !== undefined ? ` ${visible(k.value)}` : ''}  (${k.reason})`);
-  if (report.unsafe.length) lines.push(options.force ? `--force: applied although ${report.unsafe.join('; and ')}` : `apply needs --force: ${report.unsafe.join('; and ')}`);
+  for (const k of plan.kept)
+    lines.push(
+      `  keep    ${visible(relativeName(k.name, plan.zone))} ` +
+        `${visible(k.type)}${k.value !== undefined ? ` ${visible(k.value)}` : ''}  (${k.reason})`,
+    );
+  if (report.unsafe.length)
+    lines.push(
+      options.force
+        ? `--force: applied although ${report.unsafe.join('; and ')}`
+        : `apply needs --force: ${report.unsafe.join('; and ')}`,
+    );
   if (report.incomplete) lines.push(...incompleteLines(report.incomplete));
   return lines;
 }
@@ -34,7 +52,8 @@ export function planLines(report: PlanReport, options: PlanLineOptions = {}): st
 export function incompleteLines(reason: string): string[] {
   return [
     `warning: this plan is not reliable: ${reason}.`,
-    '  Entries the listing missed would be shown as deletes, and records the file holds as creates; apply refuses it (exit 4) and changes nothing.',
+    '  Entries the listing missed would be shown as deletes, and records the file holds as creates; apply refuses ' +
+      'it (exit 4) and changes nothing.',
   ];
 }
 
@@ -52,28 +71,57 @@ export function applyLines(report: ApplyReport): string[] {
   if (!outcome) return [];
   const lines: string[] = [];
   if (outcome.failure) {
-    const where = outcome.failure.step ? `${outcome.failure.step.call} of ${recordLine(plan.zone, outcome.failure.step.record)}` : 'service/dnssetzone';
+    const where = outcome.failure.step
+      ? `${outcome.failure.step.call} of ${recordLine(plan.zone, outcome.failure.step.record)}`
+      : 'service/dnssetzone';
     lines.push(`stopped: the ${where} failed: ${(outcome.failure.error as Error).message}`);
-    if (outcome.failure.uncertain) lines.push(`  its answer (a 5xx, a timeout or a lost connection) does not say whether the provider made it${outcome.failure.made === undefined ? '' : `; read again, the zone shows it ${outcome.failure.made ? 'was made' : 'was not made'} (done and not done below are as the provider holds them)`}: ddedge zone plan with the same file shows what is left`);
+    if (outcome.failure.uncertain)
+      lines.push(
+        `  its answer (a 5xx, a timeout or a lost connection) does not say whether the provider made ` +
+          `it${outcome.failure.made === undefined ? '' : `; read again, the zone shows it ${outcome.failure.made ? 'was made' : 'was not made'} (done and not done below are as the provider holds them)`}: ddedge zone plan with the same file shows what is left`,
+      );
     lines.push(`done (${outcome.done.length}):`, ...outcome.done.map((s) => stepLine(plan.zone, s)));
     lines.push(`not done (${outcome.notDone.length}):`, ...outcome.notDone.map((s) => stepLine(plan.zone, s)));
     // Not "retry later" alone: the zone is now between the two, and a second apply finishes it.
-    if (applyExitCode(report) === ExitCode.partial) lines.push(`partial (exit 5): the zone is part way to the file; ddedge zone apply with the same file makes what is left`);
+    if (applyExitCode(report) === ExitCode.partial)
+      lines.push(
+        `partial (exit 5): the zone is part way to the file; ddedge zone apply with the same file makes what is left`,
+      );
   } else if (report.readBackError !== undefined) {
-    lines.push(`applied ${outcome.done.length} change${outcome.done.length === 1 ? '' : 's'}, but the zone could not be read back to check them: ${(report.readBackError as Error).message}`);
+    lines.push(
+      `applied ${outcome.done.length} change${outcome.done.length === 1 ? '' : 's'}, but the zone could not be read ` +
+        `back to check them: ${(report.readBackError as Error).message}`,
+    );
     lines.push('  run ddedge zone plan with the same file to see what is left');
   } else if (report.drift.length) {
-    lines.push(`applied ${outcome.done.length} change${outcome.done.length === 1 ? '' : 's'}, but the zone read back still differs from the file:`, ...report.drift.map((c) => changeLine(plan.zone, c)));
+    lines.push(
+      `applied ${outcome.done.length} change${outcome.done.length === 1 ? '' : 's'}, but the zone read back still ` +
+        `differs from the file:`,
+      ...report.drift.map((c) => changeLine(plan.zone, c)),
+    );
   } else {
-    if (report.answerLost !== undefined) lines.push(`the answer to a call was lost (${(report.answerLost as Error).message}); read again, the zone holds every change`);
-    lines.push(`applied ${outcome.done.length} change${outcome.done.length === 1 ? '' : 's'} (${outcome.method === 'setzone' ? 'one service/dnssetzone call' : `at most ${outcome.maxInFlight} in flight`}); the zone read back matches the file`);
+    if (report.answerLost !== undefined)
+      lines.push(
+        `the answer to a call was lost (${(report.answerLost as Error).message}); read again, the zone holds every ` +
+          `change`,
+      );
+    lines.push(
+      `applied ${outcome.done.length} change${outcome.done.length === 1 ? '' : 's'} ` +
+        `(${outcome.method === 'setzone' ? 'one service/dnssetzone call' : `at most ${outcome.maxInFlight} in flight`}); the zone read back matches the file`,
+    );
   }
   if (report.backup) lines.push(`backup: ${report.backup} (ddedge zone apply ${report.backup} restores it)`);
   return lines;
 }
 
 const jsonOf = (r: AnyRecord | undefined): JsonRecord | null => (r ? toJsonRecord(r) : null);
-const jsonChange = (c: Change) => ({ action: c.action, name: (c.after ?? c.before)!.name, type: (c.after ?? c.before)!.type, before: jsonOf(c.before), after: jsonOf(c.after) });
+const jsonChange = (c: Change) => ({
+  action: c.action,
+  name: (c.after ?? c.before)!.name,
+  type: (c.after ?? c.before)!.type,
+  before: jsonOf(c.before),
+  after: jsonOf(c.after),
+});
 const jsonStep = (s: Step) => ({ call: s.call, record: toJsonRecord(s.record as LiveRecord) });
 
 export function planJson(report: PlanReport): Record<string, unknown> {
@@ -101,7 +149,11 @@ export function applyJson(report: ApplyReport, exitCode: number): Record<string,
     ...(outcome?.failure?.uncertain ? { failedCallMayHaveBeenMade: true } : {}),
     ...(outcome?.failure?.made !== undefined ? { failedCallMade: outcome.failure.made } : {}),
     ...(report.answerLost !== undefined ? { answerLost: (report.answerLost as Error).message } : {}),
-    error: outcome?.failure ? (outcome.failure.error as Error).message : report.readBackError !== undefined ? `read back: ${(report.readBackError as Error).message}` : null,
+    error: outcome?.failure
+      ? (outcome.failure.error as Error).message
+      : report.readBackError !== undefined
+        ? `read back: ${(report.readBackError as Error).message}`
+        : null,
     drift: report.drift.map(jsonChange),
     exitCode,
   };
@@ -117,7 +169,9 @@ export function applyExitCode(report: ApplyReport): number {
   if (outcome?.failure) {
     const code = exitCodeOf(outcome.failure.error);
     // Read again after a lost answer, the zone says whether anything was made (done is what it holds).
-    return code === ExitCode.transient && (madeChanges || (outcome.failure.uncertain && outcome.failure.made !== false)) ? ExitCode.partial : code;
+    return code === ExitCode.transient && (madeChanges || (outcome.failure.uncertain && outcome.failure.made !== false))
+      ? ExitCode.partial
+      : code;
   }
   if (report.readBackError !== undefined) return madeChanges ? ExitCode.partial : exitCodeOf(report.readBackError);
   return report.drift.length ? 7 : 0;

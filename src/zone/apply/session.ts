@@ -39,23 +39,42 @@ export interface PlanReport {
   incomplete?: string;
 }
 
-export async function planFromProvider(provider: ZoneProvider, wanted: WantedZone, settings: PlanSettings, owner: Owner = ownerOf(settings)): Promise<PlanReport> {
+export async function planFromProvider(
+  provider: ZoneProvider,
+  wanted: WantedZone,
+  settings: PlanSettings,
+  owner: Owner = ownerOf(settings),
+): Promise<PlanReport> {
   const listing = await provider.listing();
   const live = listing.records;
   // Records a master file cannot hold are kept (unwritable.ts), unless the file is a backup
   // that holds them exactly.
   const unwritable = unwritableRecords(settings.service, live);
-  const plan = planZone(live, wanted, keepingUnwritable(owner, unwritable, wanted), { keepUnlisted: settings.keepUnlisted });
+  const plan = planZone(live, wanted, keepingUnwritable(owner, unwritable, wanted), {
+    keepUnlisted: settings.keepUnlisted,
+  });
   checkKeptConflicts(plan, wanted);
-  return { plan, method: chooseMethod(plan, settings.method), unsafe: safetyProblems(plan), ...(listing.incomplete ? { incomplete: listing.incomplete } : {}) };
+  return {
+    plan,
+    method: chooseMethod(plan, settings.method),
+    unsafe: safetyProblems(plan),
+    ...(listing.incomplete ? { incomplete: listing.incomplete } : {}),
+  };
 }
 
 /** Who owns what: --host, --ignore, and the records the agent's state file holds. */
 function ownerOf(settings: PlanSettings, forApply = false): Owner {
   const agent = settings.stateDir === undefined ? undefined : agentRecordsOf(settings.stateDir);
   // An apply fails safe: read as empty, a damaged state would let it delete the agent's hosts.
-  if (agent?.damage && forApply) throw new ConfigError(`zone apply stopped: ${agent.damage}, so the records the agent keeps are not known; nothing was changed (repair or remove the state file, or use another --state-dir)`);
-  if (agent?.damage) settings.logger?.warn(`zone: ${agent.damage}; only --host/DDEDGE_HOSTS name the agent's hosts (apply stops until it is repaired)`);
+  if (agent?.damage && forApply)
+    throw new ConfigError(
+      `zone apply stopped: ${agent.damage}, so the records the agent keeps are not known; nothing was changed ` +
+        `(repair or remove the state file, or use another --state-dir)`,
+    );
+  if (agent?.damage)
+    settings.logger?.warn(
+      `zone: ${agent.damage}; only --host/DDEDGE_HOSTS name the agent's hosts (apply stops until it is repaired)`,
+    );
   return ownership({ zone: settings.service, hosts: settings.hosts, ignore: settings.ignore, agent });
 }
 
@@ -100,39 +119,72 @@ function lockZone(stateDir: string, service: string): Lock {
     return acquireZoneLock(stateDir, service);
   } catch (error) {
     // The lock's own words are for the agent's cycle; here it is another apply of this zone.
-    if (error instanceof BusyError) throw new BusyError(`another ddedge zone apply of ${service}${holderOf(dir)} is running (lock ${join(dir, 'lock')}); nothing was changed; try again when it has finished`);
+    if (error instanceof BusyError)
+      throw new BusyError(
+        `another ddedge zone apply of ${service}${holderOf(dir)} is running (lock ${join(dir, 'lock')}); nothing ` +
+          `was changed; try again when it has finished`,
+      );
     if (!(error instanceof ConfigError)) throw error;
-    throw new ConfigError(`zone apply stopped: cannot write the backup under ${stateDir} (${error.message}); nothing was changed (set --state-dir to a writable directory)`);
+    throw new ConfigError(
+      `zone apply stopped: cannot write the backup under ${stateDir} (${error.message}); nothing was changed (set ` +
+        `--state-dir to a writable directory)`,
+    );
   }
 }
 
-async function applyLocked(
-  provider: ZoneProvider,
-  wanted: WantedZone,
-  settings: ApplySettings,
-): Promise<ApplyReport> {
+async function applyLocked(provider: ZoneProvider, wanted: WantedZone, settings: ApplySettings): Promise<ApplyReport> {
   // Read once: the plan and the read-back after the changes judge by the same owners.
   const owner = ownerOf(settings, true);
   const report = await planFromProvider(provider, wanted, settings, owner);
   const { plan } = report;
-  if (report.incomplete) throw new IncompleteListingError(`zone apply stopped: ${report.incomplete}; nothing was changed (no delete, no dnssetzone is made from a listing that may miss entries)`);
+  if (report.incomplete)
+    throw new IncompleteListingError(
+      `zone apply stopped: ${report.incomplete}; nothing was changed (no delete, no dnssetzone is made from a ` +
+        `listing that may miss entries)`,
+    );
   if (report.unsafe.length && !settings.force) {
-    throw new UnsafePlanError(`zone apply stopped: ${report.unsafe.join('; and ')}; nothing was changed (review with ddedge zone plan; --force applies it)`);
+    throw new UnsafePlanError(
+      `zone apply stopped: ${report.unsafe.join('; and ')}; nothing was changed (review with ddedge zone plan; ` +
+        `--force applies it)`,
+    );
   }
   if (!plan.changes.length) return { ...report, drift: [] };
-  const header = [`zone ${settings.service} as it was before ddedge zone apply, ${(settings.now ?? new Date()).toISOString()}`, `restore: ddedge zone apply --service ${settings.service} <this file>`];
+  const header = [
+    `zone ${settings.service} as it was before ddedge zone apply, ${(settings.now ?? new Date()).toISOString()}`,
+    `restore: ddedge zone apply --service ${settings.service} <this file>`,
+  ];
   let backup: string;
   try {
-    backup = writeBackup(settings.stateDir, settings.service, (number) => readableZoneText(backupAsMasterFile(settings.service, plan.live, [...header, backupNumberLine(number)]), 'zone apply stopped: the backup'), settings.now);
+    backup = writeBackup(
+      settings.stateDir,
+      settings.service,
+      (number) =>
+        readableZoneText(
+          backupAsMasterFile(settings.service, plan.live, [...header, backupNumberLine(number)]),
+          'zone apply stopped: the backup',
+        ),
+      settings.now,
+    );
   } catch (error) {
     // No backup, no change: a zone is never rewritten without a way back.
     if (error instanceof ConfigError) throw error;
-    throw new ConfigError(`zone apply stopped: cannot write the backup under ${settings.stateDir} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); nothing was changed (set --state-dir to a writable directory)`);
+    throw new ConfigError(
+      `zone apply stopped: cannot write the backup under ${settings.stateDir} ` +
+        `(${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); nothing was changed (set ` +
+        `--state-dir to a writable directory)`,
+    );
   }
   settings.logger.info(`zone: backup of ${settings.service} written to ${backup}`);
   settings.onPlan?.(report);
   const outcome = await applyPlan(provider, plan, report.method.method, settings.logger);
-  if (outcome.failure?.uncertain) return { ...report, backup, ...(await settleLostAnswer(plan, { ...outcome, failure: outcome.failure }, () => planFromProvider(provider, wanted, settings, owner))) };
+  if (outcome.failure?.uncertain)
+    return {
+      ...report,
+      backup,
+      ...(await settleLostAnswer(plan, { ...outcome, failure: outcome.failure }, () =>
+        planFromProvider(provider, wanted, settings, owner),
+      )),
+    };
   if (outcome.failure) return { ...report, backup, outcome, drift: [] };
   // The changes are made: whatever stops the read-back, the report still says what was done.
   try {

@@ -22,7 +22,11 @@ export const ZONE_FILE_MAX_BYTES = 256 * 1024 * 1024;
 /** `text`, when ddedge can read it back as a zone file; otherwise an error saying so (exit 2). */
 export function readableZoneText(text: string, what: string): string {
   const bytes = Buffer.byteLength(text);
-  if (bytes > ZONE_FILE_MAX_BYTES) throw new ConfigError(`${what}: the zone as a file is ${Math.ceil(bytes / 1024 / 1024)} MiB, more than the ${ZONE_FILE_MAX_BYTES / 1024 / 1024} MiB ddedge reads back; nothing was written`);
+  if (bytes > ZONE_FILE_MAX_BYTES)
+    throw new ConfigError(
+      `${what}: the zone as a file is ${Math.ceil(bytes / 1024 / 1024)} MiB, more than the ` +
+        `${ZONE_FILE_MAX_BYTES / 1024 / 1024} MiB ddedge reads back; nothing was written`,
+    );
   return text;
 }
 
@@ -61,7 +65,13 @@ function checkExactBesideCnames(records: readonly WantedRecord[], exact: readonl
     if (held && (r.type === 'CNAME' ? held.cname || held.other : held.cname)) {
       // An exact record is a plain object whose where is `file:line:1` (backup-records.ts).
       const line = Number(/:(\d+):\d+$/.exec(r.where ?? '')?.[1] ?? 1);
-      problems.push({ line, column: 1, reason: `a CNAME cannot share its name with other data: ${r.name} ${r.type} beside the file's records at that name (RFC 1034 §3.6.2)` });
+      problems.push({
+        line,
+        column: 1,
+        reason:
+          `a CNAME cannot share its name with other data: ${r.name} ${r.type} beside the file's records at ` +
+          `that name (RFC 1034 §3.6.2)`,
+      });
     }
   }
   if (problems.length) throw new ZoneFileError(file, problems);
@@ -83,7 +93,12 @@ export function originOf(text: string, file = 'the zone file'): string | undefin
  * A name or value with a line break or escape sequence is written escaped, in a comment: as a
  * record it could be anything, even other records.
  */
-export function zoneAsMasterFile(zone: string, records: readonly LiveRecord[], header: string[], afterOrigin: string[] = []): string {
+export function zoneAsMasterFile(
+  zone: string,
+  records: readonly LiveRecord[],
+  header: string[],
+  afterOrigin: string[] = [],
+): string {
   return masterFile(zone, records, header, false, afterOrigin);
 }
 
@@ -96,12 +111,22 @@ export function backupAsMasterFile(zone: string, records: readonly LiveRecord[],
   return masterFile(zone, records, header, true);
 }
 
-function masterFile(zone: string, records: readonly LiveRecord[], header: string[], exact: boolean, afterOrigin: string[] = []): string {
+function masterFile(
+  zone: string,
+  records: readonly LiveRecord[],
+  header: string[],
+  exact: boolean,
+  afterOrigin: string[] = [],
+): string {
   const unwritable = unwritableRecords(zone, records);
   const writable: LiveRecord[] = [];
   const comments: string[] = [];
   const restorable: LiveRecord[] = [];
-  const line = (r: LiveRecord) => `${visible(relativeName(r.name, zone))} ${r.ttl ?? ''} IN ${visible(r.type)}${r.priority !== undefined && hasPriority(r.type) ? ` ${r.priority}` : ''} ${r.type === 'TXT' ? rdataOf(r) : quote(r.value)}`.replace(/ {2,}/g, ' ');
+  const line = (r: LiveRecord) =>
+    `${visible(relativeName(r.name, zone))} ${r.ttl ?? ''} IN ${visible(r.type)}${r.priority !== undefined && hasPriority(r.type) ? ` ${r.priority}` : ''} ${r.type === 'TXT' ? rdataOf(r) : quote(r.value)}`.replace(
+      / {2,}/g,
+      ' ',
+    );
   for (const r of records) {
     const problem = unwritable.get(r);
     if (problem) {
@@ -110,7 +135,12 @@ function masterFile(zone: string, records: readonly LiveRecord[], header: string
     } else if (isZoneType(r.type) || r.type === 'SOA') writable.push(r);
     else comments.push(`not managed by ddedge: ${line(r)}`);
   }
-  const trailer = exact ? ['; every record of the zone is in this file: those above as records, those below as the provider holds them', ...exactLines(restorable)] : [];
+  const trailer = exact
+    ? [
+        '; every record of the zone is in this file: those above as records, those below as the provider holds them',
+        ...exactLines(restorable),
+      ]
+    : [];
   return writeMasterFile(zone, writable, [...header, ...comments], { afterOrigin, trailer });
 }
 

@@ -25,7 +25,8 @@ const RECORD = ';ddedge-record ';
  * the line is plain text whatever the provider held.
  */
 export function exactLines(records: readonly LiveRecord[]): string[] {
-  const escaped = (json: string) => json.replace(/[\x7f-\x9f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const escaped = (json: string) =>
+    json.replace(/[\x7f-\x9f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   return [EXACT_ZONE, ...records.map((r) => RECORD + escaped(JSON.stringify(toJsonRecord(r))))];
 }
 
@@ -47,7 +48,10 @@ export function readExactRecords(text: string, zone: string, file: string): Exac
     if (line === EXACT_ZONE) exact = true;
     else if (line.startsWith(RECORD)) records.push(parseRecord(line.slice(RECORD.length), zone, file, i + 1));
   }
-  if (records.length && !exact) throw new ZoneFileError(file, [{ line: 1, column: 1, reason: `${RECORD.trim()} lines without the ${EXACT_ZONE} line` }]);
+  if (records.length && !exact)
+    throw new ZoneFileError(file, [
+      { line: 1, column: 1, reason: `${RECORD.trim()} lines without the ${EXACT_ZONE} line` },
+    ]);
   return { exact, records };
 }
 
@@ -61,19 +65,23 @@ function parseRecord(json: string, zone: string, file: string, line: number): Wa
   } catch (error) {
     return fail(`not valid JSON (${(error as Error).message})`);
   }
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) fail('not an object {name, type, ttl, priority, value}');
+  if (typeof data !== 'object' || data === null || Array.isArray(data))
+    fail('not an object {name, type, ttl, priority, value}');
   const { name, type, ttl, priority, value } = data;
-  if (typeof name !== 'string' || typeof type !== 'string' || typeof value !== 'string') return fail('name, type and value must be strings');
+  if (typeof name !== 'string' || typeof type !== 'string' || typeof value !== 'string')
+    return fail('name, type and value must be strings');
   // Exactly as a backup writes it (a record whose name is not a host name in this form is never
   // written: unwritable.ts marks it not restorable). Any other spelling, "HOME.example.com" or
   // a trailing dot, would slip past the ownership and --ignore checks, which compare names as
   // the provider keeps them.
-  if (canonicalName(name) !== name) fail(`${JSON.stringify(name)} is not a name as a backup writes it (lower case, ASCII, no trailing dot)`);
+  if (canonicalName(name) !== name)
+    fail(`${JSON.stringify(name)} is not a name as a backup writes it (lower case, ASCII, no trailing dot)`);
   if (!atOrBelow(name, zone)) fail(`${JSON.stringify(name)} is outside the zone ${zone}`);
   if (!isZoneType(type)) return fail(`type ${JSON.stringify(type)} is not one ddedge manages`);
   const number = (v: unknown, what: string, max: number): number | undefined => {
     if (v === null || v === undefined) return undefined;
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > max) fail(`${what} ${JSON.stringify(v)} is not a number from 0 to ${max}`);
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > max)
+      fail(`${what} ${JSON.stringify(v)} is not a number from 0 to ${max}`);
     return v as number;
   };
   return {

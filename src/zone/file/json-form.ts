@@ -17,7 +17,13 @@ export interface JsonRecord {
   value: string;
 }
 
-export const toJsonRecord = (r: Omit<ZoneRecord, 'type'> & { type: string }): JsonRecord => ({ name: r.name, type: r.type, ttl: r.ttl ?? null, priority: r.priority ?? null, value: r.value });
+export const toJsonRecord = (r: Omit<ZoneRecord, 'type'> & { type: string }): JsonRecord => ({
+  name: r.name,
+  type: r.type,
+  ttl: r.ttl ?? null,
+  priority: r.priority ?? null,
+  value: r.value,
+});
 
 /** Master file or JSON, told apart by content: only JSON starts with "[". */
 export const looksLikeJson = (text: string): boolean => text.trimStart().startsWith('[');
@@ -31,9 +37,16 @@ export function readJsonZone(text: string, options: ReadOptions): WantedZone {
     const position = /position (\d+)/.exec((error as Error).message);
     const offset = position ? Number(position[1]) : 0;
     const before = text.slice(0, offset).split('\n');
-    throw new ZoneFileError(file, [{ line: before.length, column: before.at(-1)!.length + 1, reason: `not valid JSON (${(error as Error).message})` }]);
+    throw new ZoneFileError(file, [
+      {
+        line: before.length,
+        column: before.at(-1)!.length + 1,
+        reason: `not valid JSON (${(error as Error).message})`,
+      },
+    ]);
   }
-  if (!Array.isArray(data)) throw new ConfigError(`${file}: the JSON form is an array of {name, type, ttl, priority, value}`);
+  if (!Array.isArray(data))
+    throw new ConfigError(`${file}: the JSON form is an array of {name, type, ttl, priority, value}`);
   const problems = new FileProblems(file);
   const wanted = new WantedZoneBuilder(zone);
   const positions = elementPositions(text);
@@ -49,18 +62,38 @@ export function readJsonZone(text: string, options: ReadOptions): WantedZone {
 }
 
 /** Adds one element of the array to `wanted`; returns what is wrong with it, if anything. */
-function readElement(item: unknown, zone: string, where: string, wanted: WantedZoneBuilder, skipUnsupported: boolean): string | undefined {
-  if (typeof item !== 'object' || item === null || Array.isArray(item)) return 'not an object {name, type, ttl, priority, value}';
+function readElement(
+  item: unknown,
+  zone: string,
+  where: string,
+  wanted: WantedZoneBuilder,
+  skipUnsupported: boolean,
+): string | undefined {
+  if (typeof item !== 'object' || item === null || Array.isArray(item))
+    return 'not an object {name, type, ttl, priority, value}';
   const r = item as Record<string, unknown>;
-  if (typeof r.name !== 'string' || typeof r.type !== 'string' || typeof r.value !== 'string') return 'name, type and value must be strings';
-  if (LONE_SURROGATE.test(r.name) || LONE_SURROGATE.test(r.value)) return `${shown(r.name)}: a name or value holds half of a UTF-16 pair (a lone \\uD800-\\uDFFF escape), which is no character`;
+  if (typeof r.name !== 'string' || typeof r.type !== 'string' || typeof r.value !== 'string')
+    return 'name, type and value must be strings';
+  if (LONE_SURROGATE.test(r.name) || LONE_SURROGATE.test(r.value))
+    return `${shown(r.name)}: a name or value holds half of a UTF-16 pair (a lone \\uD800-\\uDFFF escape), which is no character`;
   const name = jsonName(r.name, zone);
   if (name === undefined) return `${shown(r.name)} is not a host name`;
   const type = r.type.toUpperCase();
-  if (type === 'SOA' || (type === 'NS' && name === zone)) return wanted.addNote({ name, type, reason: `left to the provider (${type === 'SOA' ? 'SOA' : 'apex NS'})`, where });
+  if (type === 'SOA' || (type === 'NS' && name === zone))
+    return wanted.addNote({
+      name,
+      type,
+      reason: `left to the provider (${type === 'SOA' ? 'SOA' : 'apex NS'})`,
+      where,
+    });
   if (!isZoneType(type)) {
     if (!skipUnsupported) return `unknown or unsupported type ${shown(r.type)}`;
-    return wanted.addNote({ name, type, reason: 'skipped: the provider does not keep this type (--skip-unsupported)', where });
+    return wanted.addNote({
+      name,
+      type,
+      reason: 'skipped: the provider does not keep this type (--skip-unsupported)',
+      where,
+    });
   }
   try {
     const ttl = optionalNumber(r.ttl, 'ttl', MAX_TTL);
@@ -92,7 +125,8 @@ function jsonName(written: string, zone: string): string | undefined {
 function optionalNumber(value: unknown, what: string, max: number): number | undefined {
   if (value === null || value === undefined || value === '' || value === '-') return undefined;
   const text = String(value);
-  if (!/^\d+$/.test(text) || Number(text) > max) throw new ValueError(`${what} ${JSON.stringify(value)} is out of range (0 to ${max})`);
+  if (!/^\d+$/.test(text) || Number(text) > max)
+    throw new ValueError(`${what} ${JSON.stringify(value)} is out of range (0 to ${max})`);
   return Number(text);
 }
 

@@ -37,7 +37,17 @@ for (const c of [SPACE, TAB, LF, CR, SEMICOLON, OPEN, CLOSE, QUOTE, 0x0b, 0x0c])
  */
 function isOtherBlank(c: number): boolean {
   if (c < 128) return c === 0x0b || c === 0x0c;
-  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+  return (
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
 }
 
 const isDigit = (c: number): boolean => c >= 48 && c <= 57;
@@ -116,7 +126,11 @@ export class MasterLexer {
         depth = 0;
         i++;
       } else if (isOtherBlank(c)) {
-        this.fail(i, `unexpected U+${c.toString(16).toUpperCase().padStart(4, '0')} (a blank that is not a space or tab); fields are separated by spaces or tabs`);
+        this.fail(
+          i,
+          `unexpected U+${c.toString(16).toUpperCase().padStart(4, '0')} (a blank that is not a space or tab); ` +
+            `fields are separated by spaces or tabs`,
+        );
         i++;
       } else i = c === QUOTE ? this.quoted(i) : this.unquoted(i);
     }
@@ -252,7 +266,11 @@ export class MasterLexer {
   private push(at: number, start: number, end: number, flags: number): void {
     const k = this.count;
     if (k === MAX_ENTRY_TOKENS) {
-      this.fail(at, `more than ${MAX_ENTRY_TOKENS.toLocaleString('en')} fields in one entry (no record has so many; is a ")" missing?)`);
+      this.fail(
+        at,
+        `more than ${MAX_ENTRY_TOKENS.toLocaleString('en')} fields in one entry (no record has so many; is a ")" ` +
+          `missing?)`,
+      );
       this.count++;
       return;
     }

@@ -23,16 +23,21 @@ export function masterName(raw: string, origin: string, zone: string): string {
   if (PLAIN_NAME.test(raw)) {
     const lower = raw.toLowerCase();
     if (lower.endsWith('.')) {
-      if (lower.length - 1 > MAX_NAME) throw new ValueError(`${shown(raw)} is not a host name (longer than ${MAX_NAME} characters)`);
+      if (lower.length - 1 > MAX_NAME)
+        throw new ValueError(`${shown(raw)} is not a host name (longer than ${MAX_NAME} characters)`);
       return lower.slice(0, -1);
     }
-    if (lower === zone || (lower.endsWith(zone) && lower.charCodeAt(lower.length - zone.length - 1) === 46)) throw trailingDot(raw, lower, origin, zone);
+    if (lower === zone || (lower.endsWith(zone) && lower.charCodeAt(lower.length - zone.length - 1) === 46))
+      throw trailingDot(raw, lower, origin, zone);
     // Joined into one flat string: a concatenation would be flattened (copied) again when the
     // name is first compared or used as a key, and keep both copies.
     JOIN[0] = lower;
     JOIN[1] = origin;
     const full = JOIN.join('.');
-    if (full.length > MAX_NAME) throw new ValueError(`${shown(raw)} is not a host name (${full.length} characters with its origin, over ${MAX_NAME})`);
+    if (full.length > MAX_NAME)
+      throw new ValueError(
+        `${shown(raw)} is not a host name (${full.length} characters with its origin, over ${MAX_NAME})`,
+      );
     return full;
   }
   return escapedName(raw, origin, zone);
@@ -46,12 +51,21 @@ function escapedName(raw: string, origin: string, zone: string): string {
   if (raw.length > MAX_WRITTEN) throw new ValueError(`${shown(raw)} is not a host name`);
   const { labels, absolute } = labelsOf(raw);
   for (const label of labels) {
-    if (label === undefined) throw new ValueError(`${shown(raw)} has a label of bytes that are not UTF-8 (\\DDD); a host name cannot hold them`);
+    if (label === undefined)
+      throw new ValueError(
+        `${shown(raw)} has a label of bytes that are not UTF-8 (\\DDD); a host name cannot hold them`,
+      );
     if (label.includes('.')) {
-      throw new ValueError(`${shown(raw)} has a label holding a dot ("${label}" is one label, as BIND reads "\\."); the provider keeps a name as dotted text, so it cannot hold it`);
+      throw new ValueError(
+        `${shown(raw)} has a label holding a dot ("${label}" is one label, as BIND reads "\\."); the provider keeps ` +
+          `a name as dotted text, so it cannot hold it`,
+      );
     }
     if (label.includes('@')) {
-      throw new ValueError(`${shown(raw)} has a label holding "@" (an escaped or embedded @ is a character, not the origin); a host name cannot hold it`);
+      throw new ValueError(
+        `${shown(raw)} has a label holding "@" (an escaped or embedded @ is a character, not the origin); a host ` +
+          `name cannot hold it`,
+      );
     }
   }
   const written = (labels as string[]).join('.');
@@ -123,6 +137,9 @@ function decodeLabel(bytes: number[]): string | undefined {
 
 function trailingDot(raw: string, written: string, origin: string, zone: string): ValueError {
   const meant = canonicalName(`${written}.${origin}`) ?? `${written}.${origin}`;
-  const relative = origin === zone && below(raw.toLowerCase(), zone) ? ` (or ${shown(raw.slice(0, -zone.length - 1))})` : '';
-  return new ValueError(`${shown(raw)} has no trailing dot, so it means ${meant}; write ${shown(`${raw}.`)}${relative}`);
+  const relative =
+    origin === zone && below(raw.toLowerCase(), zone) ? ` (or ${shown(raw.slice(0, -zone.length - 1))})` : '';
+  return new ValueError(
+    `${shown(raw)} has no trailing dot, so it means ${meant}; write ${shown(`${raw}.`)}${relative}`,
+  );
 }

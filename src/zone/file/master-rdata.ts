@@ -81,12 +81,16 @@ function expect(c: RdataContext, type: ZoneType, first: number, wanted: number, 
   const lx = c.lexer;
   const count = lx.count - first;
   if (count < wanted) c.fail(count > 0 ? lx.count - 1 : first - 1, `${type} needs ${shape}`);
-  if (count > wanted && type !== 'TXT') c.fail(first + wanted, `unexpected ${shown(lx.raw(first + wanted))}: ${type} is ${shape}`);
+  if (count > wanted && type !== 'TXT')
+    c.fail(first + wanted, `unexpected ${shown(lx.raw(first + wanted))}: ${type} is ${shape}`);
 }
 
 /** Token k's text; fails when its \DDD bytes are not UTF-8 (only TXT data may hold such bytes). */
 function text(c: RdataContext, k: number): string {
-  return c.lexer.decoded(k) ?? c.fail(k, `${shown(c.lexer.raw(k))} holds bytes that are not UTF-8 (\\DDD); only TXT data may`);
+  return (
+    c.lexer.decoded(k) ??
+    c.fail(k, `${shown(c.lexer.raw(k))} holds bytes that are not UTF-8 (\\DDD); only TXT data may`)
+  );
 }
 
 function number16(c: RdataContext, k: number, what: string): number {
@@ -118,15 +122,28 @@ function txtValue(first: number, c: RdataContext): string {
   if (lx.count - first > 1 && !quoted) {
     const words: string[] = [];
     for (let k = first; k < lx.count; k++) words.push(lx.decoded(k) ?? lx.raw(k));
-    c.fail(first, `TXT of several unquoted words is several strings joined without spaces (${shown(value)}); quote the text: ${shown(words.join(' '))}`);
+    c.fail(
+      first,
+      `TXT of several unquoted words is several strings joined without spaces (${shown(value)}); quote the text: ` +
+        `${shown(words.join(' '))}`,
+    );
   }
   if (!bytes && txtBytesOfValue(value) !== undefined) {
-    c.fail(first, `the text ${shown(value)} is how ddedge gives the provider TXT bytes that are not UTF-8, and would be read back as those bytes; write the bytes themselves (\\DDD) instead`);
+    c.fail(
+      first,
+      `the text ${shown(value)} is how ddedge gives the provider TXT bytes that are not UTF-8, and would be read ` +
+        `back as those bytes; write the bytes themselves (\\DDD) instead`,
+    );
   }
   // Three bytes at most per UTF-16 unit: only a long value can be over the limit.
   if (value.length * 3 > MAX_RDATA - 1024) {
     const length = txtRdataLength(value);
-    if (length > MAX_RDATA) c.fail(first, `TXT data of ${length.toLocaleString('en')} bytes with its string lengths is more than a record holds (${MAX_RDATA.toLocaleString('en')})`);
+    if (length > MAX_RDATA)
+      c.fail(
+        first,
+        `TXT data of ${length.toLocaleString('en')} bytes with its string lengths is more than a record holds ` +
+          `(${MAX_RDATA.toLocaleString('en')})`,
+      );
   }
   return value;
 }

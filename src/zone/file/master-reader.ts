@@ -60,7 +60,13 @@ export function masterFileOrigin(text: string, file: string): string | undefined
       return masterName(written.endsWith('.') ? written : `${written}.`, '', '');
     } catch (error) {
       if (!(error instanceof ValueError)) throw error;
-      throw new ZoneFileError(file, [{ line: lx.lineOf(1), column: lx.columnOf(1), reason: `$ORIGIN ${shown(written)} cannot name the zone: ${error.message}` }]);
+      throw new ZoneFileError(file, [
+        {
+          line: lx.lineOf(1),
+          column: lx.columnOf(1),
+          reason: `$ORIGIN ${shown(written)} cannot name the zone: ${error.message}`,
+        },
+      ]);
     }
   }
   return undefined;
@@ -142,7 +148,8 @@ class MasterFileReader implements RdataContext {
     const written = lx.raw(0);
     const directive = written.toUpperCase();
     const named = /^\$[A-Z]+$/.test(directive) ? directive : shown(written);
-    if (directive !== '$ORIGIN' && directive !== '$TTL') this.fail(0, `${named} is not supported (ddedge reads $ORIGIN and $TTL)`);
+    if (directive !== '$ORIGIN' && directive !== '$TTL')
+      this.fail(0, `${named} is not supported (ddedge reads $ORIGIN and $TTL)`);
     if (lx.count < 2) this.fail(0, `${directive} needs a value`);
     if (lx.count > 2) this.fail(2, `unexpected ${shown(lx.raw(2))} after ${directive}`);
     if (directive === '$ORIGIN') this.origin = this.name(1);
@@ -173,7 +180,8 @@ class MasterFileReader implements RdataContext {
       if (ttl === undefined && (ttl = this.ttlOrUndefined(k)) !== undefined) continue;
       const written = lx.raw(k);
       if (seenClass || written.length > 3 || !CLASSES.has(written.toUpperCase())) break;
-      if (written.toUpperCase() !== 'IN') this.fail(k, `class ${written.toUpperCase()} is not supported; a zone's records are class IN`);
+      if (written.toUpperCase() !== 'IN')
+        this.fail(k, `class ${written.toUpperCase()} is not supported; a zone's records are class IN`);
       seenClass = true;
     }
     if (k >= count) this.fail(0, `the record for ${owner} has no type`);
@@ -182,18 +190,47 @@ class MasterFileReader implements RdataContext {
     if (type === 'SOA' || (type === 'NS' && owner === this.zone)) {
       if (type === 'SOA') this.soaTtl ??= ttl;
       else this.noteNameServer(k + 1);
-      this.check(k, this.wanted.addNote({ name: owner, type, reason: `left to the provider (${type === 'SOA' ? 'SOA' : 'apex NS'})`, where: this.where(k) }));
+      this.check(
+        k,
+        this.wanted.addNote({
+          name: owner,
+          type,
+          reason: `left to the provider (${type === 'SOA' ? 'SOA' : 'apex NS'})`,
+          where: this.where(k),
+        }),
+      );
       return;
     }
     if (!isZoneType(type)) {
       if (!this.options.skipUnsupported) {
-        this.fail(k, `unknown or unsupported type ${shown(written)} (ddedge manages ${ZONE_TYPES.join(', ')}; --skip-unsupported leaves others out)`);
+        this.fail(
+          k,
+          `unknown or unsupported type ${shown(written)} (ddedge manages ${ZONE_TYPES.join(', ')}; ` +
+            `--skip-unsupported leaves others out)`,
+        );
       }
-      this.check(k, this.wanted.addNote({ name: owner, type, reason: 'skipped: the provider does not keep this type (--skip-unsupported)', where: this.where(k) }));
+      this.check(
+        k,
+        this.wanted.addNote({
+          name: owner,
+          type,
+          reason: 'skipped: the provider does not keep this type (--skip-unsupported)',
+          where: this.where(k),
+        }),
+      );
       return;
     }
     readRdata(type, k + 1, this, this.rdata);
-    const record = new FileRecord(owner, type, ttl ?? this.defaultTtl, this.rdata.priority, this.rdata.value, this.file, lx.lineOf(k), lx.columnOf(k));
+    const record = new FileRecord(
+      owner,
+      type,
+      ttl ?? this.defaultTtl,
+      this.rdata.priority,
+      this.rdata.value,
+      this.file,
+      lx.lineOf(k),
+      lx.columnOf(k),
+    );
     this.check(k, this.wanted.addRecord(record));
   }
 
@@ -218,7 +255,8 @@ class MasterFileReader implements RdataContext {
 
   private owner(): string {
     const written = this.lexer.raw(0);
-    if (written === this.lastOwnerWritten && this.origin === this.lastOwnerOrigin && !this.lexer.isQuoted(0)) return this.lastOwner;
+    if (written === this.lastOwnerWritten && this.origin === this.lastOwnerOrigin && !this.lexer.isQuoted(0))
+      return this.lastOwner;
     const owner = this.name(0);
     this.lastOwnerWritten = written;
     this.lastOwnerOrigin = this.origin;
@@ -242,11 +280,15 @@ class MasterFileReader implements RdataContext {
     const lx = this.lexer;
     const digits = lx.digits(k);
     const ttl = digits >= 0 ? digits : lx.startsWithDigit(k) ? parseTtl(lx.raw(k)) : undefined;
-    if (ttl !== undefined && ttl > MAX_TTL) this.fail(k, `TTL ${shown(lx.raw(k))} is out of range (0 to ${MAX_TTL} seconds)`);
+    if (ttl !== undefined && ttl > MAX_TTL)
+      this.fail(k, `TTL ${shown(lx.raw(k))} is out of range (0 to ${MAX_TTL} seconds)`);
     return ttl;
   }
 
   private ttl(k: number): number {
-    return this.ttlOrUndefined(k) ?? this.fail(k, `TTL ${shown(this.lexer.raw(k))} is out of range (0 to ${MAX_TTL} seconds)`);
+    return (
+      this.ttlOrUndefined(k) ??
+      this.fail(k, `TTL ${shown(this.lexer.raw(k))} is out of range (0 to ${MAX_TTL} seconds)`)
+    );
   }
 }

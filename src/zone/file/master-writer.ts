@@ -26,7 +26,12 @@ export interface FileParts {
  * `header` lines become `; ` comments before `$ORIGIN`. n log n in the records: keys made once,
  * one sort.
  */
-export function writeMasterFile(zone: string, records: readonly WritableRecord[], header: string[] = [], parts: FileParts = {}): string {
+export function writeMasterFile(
+  zone: string,
+  records: readonly WritableRecord[],
+  header: string[] = [],
+  parts: FileParts = {},
+): string {
   const sorted = sortedForFile(zone, records);
   const owners = sorted.map((r) => ownerText(r.name, zone));
   let width = 1;
@@ -86,7 +91,8 @@ export const txtStrings = splitTxt;
  * Text with its control characters as \DDD: what a provider's answer holds (a line break in a
  * value, an escape sequence) never starts a new line of a file or reaches a terminal raw.
  */
-export const visible = (text: string): string => text.replace(/[\x00-\x1f\x7f]/g, (c) => `\\${String(c.charCodeAt(0)).padStart(3, '0')}`);
+export const visible = (text: string): string =>
+  text.replace(/[\x00-\x1f\x7f]/g, (c) => `\\${String(c.charCodeAt(0)).padStart(3, '0')}`);
 
 /** A quoted character-string: `"` and `\` escaped, control characters as \DDD. */
 export function quote(text: string): string {
@@ -108,11 +114,25 @@ export function quote(text: string): string {
 function sortedForFile<T extends WritableRecord>(zone: string, records: readonly T[]): T[] {
   const keyed = records.map((r) => ({
     r,
-    name: r.name === zone ? '' : r.name.slice(0, -zone.length - 1).split('.').reverse().join('\u0001'),
+    name:
+      r.name === zone
+        ? ''
+        : r.name
+            .slice(0, -zone.length - 1)
+            .split('.')
+            .reverse()
+            .join('\u0001'),
     type: TYPE_RANK.get(r.type) ?? TYPE_ORDER.length,
   }));
   const text = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-  keyed.sort((a, b) => text(a.name, b.name) || a.type - b.type || text(a.r.type, b.r.type) || (a.r.priority ?? 0) - (b.r.priority ?? 0) || text(a.r.value, b.r.value));
+  keyed.sort(
+    (a, b) =>
+      text(a.name, b.name) ||
+      a.type - b.type ||
+      text(a.r.type, b.r.type) ||
+      (a.r.priority ?? 0) - (b.r.priority ?? 0) ||
+      text(a.r.value, b.r.value),
+  );
   return keyed.map((k) => k.r);
 }
 

@@ -14,14 +14,17 @@ export const PROVIDER_GLUE = "ddedge: the provider's name server address, not a 
 // A line ends at LF, CR or CRLF, as the lexer (and BIND) reads it: `^` in a multi-line pattern
 // also starts after a lone CR, and the line may not run past one, or a record before a lone CR
 // would be taken into the marked line and dropped.
-const marked = (comment: string) => new RegExp(`^[^;\\n\\r]*; ${comment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[ \\t]*\\r?$`, 'gm');
+const marked = (comment: string) =>
+  new RegExp(`^[^;\\n\\r]*; ${comment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[ \\t]*\\r?$`, 'gm');
 const TTL_LINE = marked(PROVIDER_DEFAULT_TTL);
 const GLUE_LINE = marked(PROVIDER_GLUE);
 
 /** The file as ddedge reads it: marked lines become empty lines (lines keep their numbers). */
 export function withoutProviderLines(text: string): string {
   let read = text;
-  if (read.includes(PROVIDER_DEFAULT_TTL)) read = read.replace(TTL_LINE, (line) => (/^\$TTL[ \t]/.test(line) ? '' : line));
-  if (read.includes(PROVIDER_GLUE)) read = read.replace(GLUE_LINE, (line) => (/^\S+[ \t]+\d+[ \t]+IN[ \t]+(A|AAAA)[ \t]/.test(line) ? '' : line));
+  if (read.includes(PROVIDER_DEFAULT_TTL))
+    read = read.replace(TTL_LINE, (line) => (/^\$TTL[ \t]/.test(line) ? '' : line));
+  if (read.includes(PROVIDER_GLUE))
+    read = read.replace(GLUE_LINE, (line) => (/^\S+[ \t]+\d+[ \t]+IN[ \t]+(A|AAAA)[ \t]/.test(line) ? '' : line));
   return read;
 }

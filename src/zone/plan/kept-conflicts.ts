@@ -41,8 +41,13 @@ export function checkKeptConflicts(plan: Plan, wanted: WantedZone): void {
 }
 
 function conflict(record: ZoneRecord | LiveRecord, other: LiveRecord, plan: Plan, wanted: WantedZone): ConfigError {
-  const reason = plan.kept.find((k) => k.name === other.name && k.type === other.type && k.value === other.value)?.reason ?? 'left alone';
-  return new ConfigError(`${whereOf(record, wanted)}: a CNAME cannot share its name with other data: ${record.name} keeps ${other.type} ${other.value} (${reason}) (RFC 1034 §3.6.2)`);
+  const reason =
+    plan.kept.find((k) => k.name === other.name && k.type === other.type && k.value === other.value)?.reason ??
+    'left alone';
+  return new ConfigError(
+    `${whereOf(record, wanted)}: a CNAME cannot share its name with other data: ${record.name} keeps ${other.type} ` +
+      `${other.value} (${reason}) (RFC 1034 §3.6.2)`,
+  );
 }
 
 function whereOf(record: ZoneRecord | LiveRecord, wanted: WantedZone): string {

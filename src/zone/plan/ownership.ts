@@ -44,7 +44,8 @@ const HOST: Kept = { by: 'agent', reason: "the agent's host (--host)" };
 const CHALLENGE: Kept = { by: 'acme', reason: 'an ACME challenge (_acme-challenge TXT)' };
 
 /** The provider's own records of a zone, whatever the caller: its SOA and the apex NS. */
-export const isProviderRecord = (name: string, type: string, zone: string): boolean => type === 'SOA' || (type === 'NS' && name === zone);
+export const isProviderRecord = (name: string, type: string, zone: string): boolean =>
+  type === 'SOA' || (type === 'NS' && name === zone);
 
 /** The records the provider keeps: its SOA, the apex NS, and the types ddedge does not manage. */
 export function providerKeeps({ name, type }: { name: string; type: string }, zone: string): Kept | undefined {
@@ -65,16 +66,30 @@ export function parseIgnore(text: string, zone: string): IgnoreRule {
   if (!namePart || rest.length || (typePart !== undefined && !/^[A-Za-z0-9]+$/.test(typePart))) {
     throw new ConfigError(`--ignore: "${text}" is not NAME or NAME:TYPE (e.g. --ignore 'legacy*' or --ignore @:TXT)`);
   }
-  const full = namePart === '@' ? zone : namePart.endsWith('.') ? namePart.slice(0, -1) : atOrBelow(namePart, zone) ? namePart : absoluteName(namePart, zone);
+  const full =
+    namePart === '@'
+      ? zone
+      : namePart.endsWith('.')
+        ? namePart.slice(0, -1)
+        : atOrBelow(namePart, zone)
+          ? namePart
+          : absoluteName(namePart, zone);
   // Wildcards are checked as a name with '*' in place of each run; the rest must be a name.
-  if (!canonicalName(full.replace(/\*+/g, 'x'))) throw new ConfigError(`--ignore: "${namePart}" is not a name or a pattern of one`);
+  if (!canonicalName(full.replace(/\*+/g, 'x')))
+    throw new ConfigError(`--ignore: "${namePart}" is not a name or a pattern of one`);
   // The provider keeps names in lower-case punycode: a Unicode label is matched in that form.
   // A label with '*' cannot be (punycode is not made of pieces), so it must be ASCII already.
-  const labels = full.replace(/\.$/, '').split('.').map((label) => {
-    if (!label.includes('*')) return canonicalName(label)!;
-    if (/^[\x00-\x7f]*$/.test(label)) return label.toLowerCase();
-    throw new ConfigError(`--ignore: "${namePart}": a pattern with * is matched against the names the provider keeps: write its Unicode labels in punycode (xn--...)`);
-  });
+  const labels = full
+    .replace(/\.$/, '')
+    .split('.')
+    .map((label) => {
+      if (!label.includes('*')) return canonicalName(label)!;
+      if (/^[\x00-\x7f]*$/.test(label)) return label.toLowerCase();
+      throw new ConfigError(
+        `--ignore: "${namePart}": a pattern with * is matched against the names the provider keeps: write its ` +
+          `Unicode labels in punycode (xn--...)`,
+      );
+    });
   const ascii = labels.join('.');
   // A bare "*" (or "*.<zone>.") is every name of the zone: the apex too, or `--ignore '*:TXT'`
   // would still delete the apex SPF record.
@@ -94,7 +109,10 @@ export const ownership = (options: OwnershipOptions): Owner => judge(options, (k
  * kept records only: a plan asks every record of a big zone, and a second call per record made
  * a plan of 100,000 records 2% slower).
  */
-function judge<T>(options: OwnershipOptions, as: (kept: Kept) => T): (record: { name: string; type: string; value?: string }) => T | undefined {
+function judge<T>(
+  options: OwnershipOptions,
+  as: (kept: Kept) => T,
+): (record: { name: string; type: string; value?: string }) => T | undefined {
   const { zone } = options;
   const hosts = new Set(options.hosts.map((h) => agentHostName(h.split('=')[0]!)));
   const recorded = new Set(options.agent?.records.map((r) => `${r.name}\t${r.type}`));
@@ -108,7 +126,13 @@ function judge<T>(options: OwnershipOptions, as: (kept: Kept) => T): (record: { 
     if (provider) return as(provider);
     if ((type === 'A' || type === 'AAAA') && hosts.has(name)) return as(HOST);
     if (recorded.size && recorded.has(`${name}\t${type}`)) return as(recordedKept);
-    if (type === 'TXT' && (made ? made.some((c) => c.name === name && c.value === record.value) : name === '_acme-challenge' || name.startsWith('_acme-challenge.'))) return as(CHALLENGE);
+    if (
+      type === 'TXT' &&
+      (made
+        ? made.some((c) => c.name === name && c.value === record.value)
+        : name === '_acme-challenge' || name.startsWith('_acme-challenge.'))
+    )
+      return as(CHALLENGE);
     const rule = rules.length === 0 ? undefined : rules.find((r) => (!r.type || r.type === type) && r.matches(name));
     if (rule) return as({ by: 'ignore', reason: `--ignore ${rule.text}` });
     return undefined;
@@ -121,8 +145,18 @@ export const providerOwnership =
   (record) =>
     providerKeeps(record, zone)?.reason;
 
-/** The first record `changes` would touch (before or after) that `keeps` keeps and `allowed` does not let the caller change, with who keeps it. */
-export function firstKept<C extends { before?: R; after?: R }, R extends { name: string; type: string; value?: string }>(changes: readonly C[], keeps: Keeper, allowed: (record: R, kept: Kept) => boolean = () => false): { record: R; kept: Kept } | undefined {
+/**
+ * The first record `changes` would touch (before or after) that `keeps` keeps and `allowed` does not let the caller
+ * change, with who keeps it.
+ */
+export function firstKept<
+  C extends { before?: R; after?: R },
+  R extends { name: string; type: string; value?: string },
+>(
+  changes: readonly C[],
+  keeps: Keeper,
+  allowed: (record: R, kept: Kept) => boolean = () => false,
+): { record: R; kept: Kept } | undefined {
   for (const change of changes) {
     for (const record of [change.before, change.after]) {
       if (!record) continue;

@@ -53,10 +53,12 @@ function addTo<T extends object>(groups: Map<string, Grouped<T>>, key: string, i
   else if (Array.isArray(group)) group.push(item);
   else groups.set(key, [group, item]);
 }
-const listOf = <T extends object>(group: Grouped<T> | undefined): T[] => (group === undefined ? NONE : Array.isArray(group) ? group : [group]);
+const listOf = <T extends object>(group: Grouped<T> | undefined): T[] =>
+  group === undefined ? NONE : Array.isArray(group) ? group : [group];
 const byValue = (a: { value: string }, b: { value: string }) => (a.value < b.value ? -1 : a.value > b.value ? 1 : 0);
 /** Name and type are the group's: the rest of sameRecord. */
-const identical = (a: ZoneRecord | LiveRecord, b: ZoneRecord | LiveRecord): boolean => a.value === b.value && a.ttl === b.ttl && a.priority === b.priority;
+const identical = (a: ZoneRecord | LiveRecord, b: ZoneRecord | LiveRecord): boolean =>
+  a.value === b.value && a.ttl === b.ttl && a.priority === b.priority;
 
 const NONE: never[] = [];
 
@@ -77,7 +79,8 @@ interface Group {
 export function planZone(live: LiveRecord[], wanted: WantedZone, owner: Owner, options: PlanOptions = {}): Plan {
   const kept: KeptRecord[] = [];
   const wantedByName = new Map<string, Grouped<WantedRecord>>();
-  for (const note of wanted.notes) kept.push({ name: note.name, type: note.type, reason: `in the file, ${note.reason}` });
+  for (const note of wanted.notes)
+    kept.push({ name: note.name, type: note.type, reason: `in the file, ${note.reason}` });
   let liveKeys: Set<string> | undefined;
   const { bindForm } = wanted;
   for (const r of wanted.records) {
@@ -88,7 +91,8 @@ export function planZone(live: LiveRecord[], wanted: WantedZone, owner: Owner, o
     }
     const reason = owner(r);
     if (!reason) addTo(wantedByName, r.name, r);
-    else if (!(liveKeys ??= new Set(live.map(identityKey))).has(identityKey(r))) kept.push({ name: r.name, type: r.type, reason: `in the file, not applied: ${reason}`, value: r.value });
+    else if (!(liveKeys ??= new Set(live.map(identityKey))).has(identityKey(r)))
+      kept.push({ name: r.name, type: r.type, reason: `in the file, not applied: ${reason}`, value: r.value });
   }
 
   const plan: Plan = { zone: wanted.zone, changes: [], kept: [], unchanged: [], live, touchable: 0 };
@@ -105,7 +109,13 @@ export function planZone(live: LiveRecord[], wanted: WantedZone, owner: Owner, o
     }
     plan.touchable++;
     const want = wantedByName.get(r.name);
-    if (want !== undefined && !Array.isArray(want) && want.type === r.type && identical(want, r) && !waiting.has(r.name)) {
+    if (
+      want !== undefined &&
+      !Array.isArray(want) &&
+      want.type === r.type &&
+      identical(want, r) &&
+      !waiting.has(r.name)
+    ) {
       plan.unchanged.push(r);
       wantedByName.delete(r.name);
     } else addTo(waiting, r.name, r);
@@ -118,7 +128,12 @@ export function planZone(live: LiveRecord[], wanted: WantedZone, owner: Owner, o
   for (const [name, want] of wantedByName) if (!waiting.has(name)) groupByType(name, NONE, listOf(want), groups);
   groups.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   for (const group of groups) {
-    planGroup(group.live, bindForm ? atProviderDefault(group.live, group.wanted, bindForm.defaultTtl) : group.wanted, plan, options);
+    planGroup(
+      group.live,
+      bindForm ? atProviderDefault(group.live, group.wanted, bindForm.defaultTtl) : group.wanted,
+      plan,
+      options,
+    );
   }
   return plan;
 }
@@ -137,7 +152,8 @@ function groupByType(name: string, live: LiveRecord[], wanted: ZoneRecord[], gro
 
 /** A record of the file as a plan's change holds it: without where it was written. */
 function zoneRecord(record: ZoneRecord | WantedRecord): ZoneRecord {
-  if (!('where' in record) || record instanceof FileRecord) return { name: record.name, type: record.type, ttl: record.ttl, priority: record.priority, value: record.value };
+  if (!('where' in record) || record instanceof FileRecord)
+    return { name: record.name, type: record.type, ttl: record.ttl, priority: record.priority, value: record.value };
   const { where: _where, ...plain } = record;
   return plain;
 }
@@ -185,14 +201,20 @@ function planGroup(liveGroup: LiveRecord[], wantedGroup: ZoneRecord[], plan: Pla
   }
   for (const w of want) changes.push({ action: 'create', after: zoneRecord(w) });
   for (const h of have) {
-    if (options.keepUnlisted) plan.kept.push({ name: h.name, type: h.type, reason: 'not in the file (--keep-unlisted)', value: h.value });
+    if (options.keepUnlisted)
+      plan.kept.push({ name: h.name, type: h.type, reason: 'not in the file (--keep-unlisted)', value: h.value });
     else changes.push({ action: 'delete', before: h });
   }
 }
 
 function update(before: LiveRecord, wanted: ZoneRecord): Change {
   const after = zoneRecord(wanted);
-  return { action: 'update', before, after, ...(after.ttl === undefined && before.ttl !== undefined ? { replace: true } : {}) };
+  return {
+    action: 'update',
+    before,
+    after,
+    ...(after.ttl === undefined && before.ttl !== undefined ? { replace: true } : {}),
+  };
 }
 
 export interface PlanSummary {
@@ -204,5 +226,10 @@ export interface PlanSummary {
 
 export function summarize(plan: Plan): PlanSummary {
   const count = (action: Change['action']) => plan.changes.filter((c) => c.action === action).length;
-  return { create: count('create'), update: count('update'), delete: count('delete'), unchanged: plan.unchanged.length };
+  return {
+    create: count('create'),
+    update: count('update'),
+    delete: count('delete'),
+    unchanged: plan.unchanged.length,
+  };
 }

@@ -41,15 +41,23 @@ export function safetyProblems(plan: Plan): string[] {
   const keptCount = plan.live.length - total;
   if (total >= MIN_RECORDS_FOR_SHARE && touched / total > MAX_SHARE) {
     const of = keptCount ? `the ${total} records it may touch` : `the zone's ${total} records`;
-    const aside = keptCount ? `; the ${keptCount} record${keptCount > 1 ? 's' : ''} it keeps ${keptCount > 1 ? 'are' : 'is'} not counted` : '';
-    problems.push(`it would change or delete ${touched} of ${of} (${percent(touched, total)}, more than ${MAX_SHARE * 100}%${aside})`);
+    const aside = keptCount
+      ? `; the ${keptCount} record${keptCount > 1 ? 's' : ''} it keeps ${keptCount > 1 ? 'are' : 'is'} not counted`
+      : '';
+    problems.push(
+      `it would change or delete ${touched} of ${of} (${percent(touched, total)}, more than ` +
+        `${MAX_SHARE * 100}%${aside})`,
+    );
   }
   // A small zone is exempt from the share rule, but not from this: an empty file, or the file
   // of another zone, would otherwise wipe it without a word.
   if (total > 0 && deletes === total) {
-    problems.push(keptCount
-      ? `it would delete every record of the zone that it may touch (${total}; the ${keptCount} record${keptCount > 1 ? 's' : ''} it keeps stay); is the file the right one?`
-      : `it would delete every record of the zone (${total}); is the file the right one?`);
+    problems.push(
+      keptCount
+        ? `it would delete every record of the zone that it may touch (${total}; the ${keptCount} ` +
+            `record${keptCount > 1 ? 's' : ''} it keeps stay); is the file the right one?`
+        : `it would delete every record of the zone (${total}); is the file the right one?`,
+    );
   }
   for (const set of APEX_SETS) {
     const removed = apexRemoval(plan, set.types);
@@ -63,7 +71,8 @@ export function safetyProblems(plan: Plan): string[] {
  * 0 when some remain (kept, unchanged, updated or created) or none are deleted.
  */
 function apexRemoval(plan: Plan, types: readonly string[]): number {
-  const atApex = (r: { name: string; type: string } | undefined): boolean => r !== undefined && r.name === plan.zone && types.includes(r.type);
+  const atApex = (r: { name: string; type: string } | undefined): boolean =>
+    r !== undefined && r.name === plan.zone && types.includes(r.type);
   let present = 0;
   for (const r of plan.live) if (atApex(r)) present++;
   let deleted = 0;

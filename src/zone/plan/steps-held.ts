@@ -24,7 +24,12 @@ export function stepsHeld(steps: readonly Step[], now: readonly LiveRecord[], be
     }
     const entry = byId.get(step.entityID!);
     if (step.call === 'delete') return entry === undefined;
-    return entry !== undefined && sameValue(entry, step.record) && (step.record.ttl === undefined || entry.ttl === step.record.ttl) && (step.record.priority === undefined || entry.priority === step.record.priority);
+    return (
+      entry !== undefined &&
+      sameValue(entry, step.record) &&
+      (step.record.ttl === undefined || entry.ttl === step.record.ttl) &&
+      (step.record.priority === undefined || entry.priority === step.record.priority)
+    );
   });
 }
 

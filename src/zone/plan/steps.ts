@@ -22,11 +22,15 @@ export function stepsOf(changes: Change[]): Step[][] {
   // By name, not a scan of the creates per delete: planning stays n log n.
   const created = new Map<string, { cname: boolean }>();
   for (const r of creates) created.set(r.name, { cname: r.type === 'CNAME' || (created.get(r.name)?.cname ?? false) });
-  const clashes = (deleted: LiveRecord) => { const at = created.get(deleted.name); return at !== undefined && (at.cname || deleted.type === 'CNAME'); };
+  const clashes = (deleted: LiveRecord) => {
+    const at = created.get(deleted.name);
+    return at !== undefined && (at.cname || deleted.type === 'CNAME');
+  };
   for (const change of changes) {
     const { before, after } = change;
     if (change.action === 'create') middle.push({ call: 'create', record: after!, change });
-    else if (change.action === 'update' && !change.replace) middle.push({ call: 'update', record: after!, entityID: before!.entityID, change });
+    else if (change.action === 'update' && !change.replace)
+      middle.push({ call: 'update', record: after!, entityID: before!.entityID, change });
     else {
       const deletion: Step = { call: 'delete', record: before!, entityID: before!.entityID, change };
       (clashes(before!) ? first : last).push(deletion);

@@ -32,7 +32,8 @@ export interface Unwritable {
 export function unwritableRecords(zone: string, live: readonly LiveRecord[]): Map<LiveRecord, Unwritable> {
   const found = new Map<LiveRecord, Unwritable>();
   const mark = (r: LiveRecord, why: string, restorable = true, entryOf?: string) => {
-    if (!found.has(r)) found.set(r, { reason: `${UNWRITABLE}: ${why}`, restorable, ...(entryOf !== undefined ? { entryOf } : {}) });
+    if (!found.has(r))
+      found.set(r, { reason: `${UNWRITABLE}: ${why}`, restorable, ...(entryOf !== undefined ? { entryOf } : {}) });
   };
   const written = live.filter((r) => isZoneType(r.type) || r.type === 'SOA');
   for (const r of written) {
@@ -46,7 +47,9 @@ export function unwritableRecords(zone: string, live: readonly LiveRecord[]): Ma
   for (const r of written) if (r.type === 'CNAME') cnames.set(r.name, 0);
   if (cnames.size) {
     for (const r of written) if (cnames.has(r.name)) cnames.set(r.name, cnames.get(r.name)! + 1);
-    for (const r of written) if ((cnames.get(r.name) ?? 0) > 1) mark(r, `a CNAME shares the name ${visible(r.name)} with other data (RFC 1034 §3.6.2)`);
+    for (const r of written)
+      if ((cnames.get(r.name) ?? 0) > 1)
+        mark(r, `a CNAME shares the name ${visible(r.name)} with other data (RFC 1034 §3.6.2)`);
   }
   // A record is written once: a reader keeps one of two equal lines, and refuses two that differ
   // only in TTL or priority. The entry written is the oldest (lowest entity ID), so every
@@ -72,7 +75,8 @@ export function unwritableRecords(zone: string, live: readonly LiveRecord[]): Ma
     if (oldest.size === held.length) continue;
     for (const r of held) {
       const key = recordKey(r);
-      if (oldest.get(key) !== r) mark(r, 'another entry holds the same record, and a master file holds a record once', true, key);
+      if (oldest.get(key) !== r)
+        mark(r, 'another entry holds the same record, and a master file holds a record once', true, key);
     }
   }
   return found;
@@ -91,7 +95,12 @@ export function keepingUnwritable(owner: Owner, unwritable: Map<LiveRecord, Unwr
     if (own) return own;
     if (!unwritable.size) return undefined;
     const u = unwritable.get(record as LiveRecord);
-    if (!u || (wanted.exact && u.restorable) || (u.entryOf !== undefined && !(named ??= new Set(wanted.records.map(recordKey))).has(u.entryOf))) return undefined;
+    if (
+      !u ||
+      (wanted.exact && u.restorable) ||
+      (u.entryOf !== undefined && !(named ??= new Set(wanted.records.map(recordKey))).has(u.entryOf))
+    )
+      return undefined;
     return u.reason;
   };
 }
@@ -119,13 +128,16 @@ function ownProblem(r: LiveRecord, zone: string): { text: string; restorable: bo
   if (!atOrBelow(r.name, zone)) return problem(`its name is outside the zone ${zone}`, false);
   if (r.type === 'SOA') return /^[\x20-\x7e]+$/.test(r.value) ? undefined : problem('its value is not one SOA text');
   if (r.ttl !== undefined && r.ttl > MAX_TTL) return problem(`its TTL ${r.ttl} is beyond ${MAX_TTL} (RFC 2181 §8)`);
-  if (hasPriority(r.type) && r.priority !== undefined && r.priority > 65535) return problem(`its priority ${r.priority} is beyond 65535`);
+  if (hasPriority(r.type) && r.priority !== undefined && r.priority > 65535)
+    return problem(`its priority ${r.priority} is beyond 65535`);
   // A lone surrogate cannot be written as UTF-8: it would come back as U+FFFD, another text.
   if (SURROGATE.test(r.value) && LONE_SURROGATE.test(r.value)) return problem('its value is not valid Unicode text');
   if (!isZoneType(r.type)) return undefined;
   try {
     const canonical = canonicalValue(r.type, r.value);
-    return canonical === r.value ? undefined : problem(`ddedge would write its value as ${visible(canonical)}, another value`);
+    return canonical === r.value
+      ? undefined
+      : problem(`ddedge would write its value as ${visible(canonical)}, another value`);
   } catch (error) {
     if (error instanceof ValueError) return problem(visible(error.message));
     throw error;
@@ -136,4 +148,5 @@ function ownProblem(r: LiveRecord, zone: string): { text: string; restorable: bo
 const SURROGATE = /[\uD800-\uDFFF]/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-const byEntity = (a: LiveRecord, b: LiveRecord): number => a.entityID.length - b.entityID.length || (a.entityID < b.entityID ? -1 : a.entityID > b.entityID ? 1 : 0);
+const byEntity = (a: LiveRecord, b: LiveRecord): number =>
+  a.entityID.length - b.entityID.length || (a.entityID < b.entityID ? -1 : a.entityID > b.entityID ? 1 : 0);

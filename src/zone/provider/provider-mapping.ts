@@ -18,7 +18,10 @@ import { readingIsAGuess } from '../plan/unwritable.js';
  * "5 5060 sip.example.com" and the priority in its own field): the priority (the entry's own
  * field first, it is the provider's) and the value without it. Undefined for any other value.
  */
-export function srvWithPriority(value: string, field: number | undefined): { priority: number; value: string } | undefined {
+export function srvWithPriority(
+  value: string,
+  field: number | undefined,
+): { priority: number; value: string } | undefined {
   const parts = value.trim().split(/\s+/);
   return parts.length === 4 ? { priority: field ?? Number(parts[0]), value: parts.slice(1).join(' ') } : undefined;
 }

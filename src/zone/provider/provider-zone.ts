@@ -28,12 +28,17 @@ export interface ZoneProvider {
   setZone(records: ProviderFields[]): Promise<void>;
 }
 
-/** Pages the filtered listings of one reading may take; each name's first page tells how many it needs, and those are taken from `left`. */
+/**
+ * Pages the filtered listings of one reading may take; each name's first page tells how many it needs, and those are
+ * taken from `left`.
+ */
 export interface PageAllowance {
   left: number;
 }
 
-/** A name's filtered listing would take more pages than its reading was allowed (the filter matches much of the zone). */
+/**
+ * A name's filtered listing would take more pages than its reading was allowed (the filter matches much of the zone).
+ */
 export class BroadFilterError extends Error {
   constructor(
     readonly filter: string,
@@ -59,7 +64,12 @@ export function providerZone(client: ApiClient, serviceName: string): ZoneProvid
     // Each page is mapped as it comes: the provider's entries are left young, and the garbage
     // collector never carries 100,000 of them into the old generation beside the records.
     const fetchPage = async (page: number, pageLength: number) => {
-      const data = await client.call('service', service.dnsList, { serviceName, page, pageLength, ...(filter === undefined ? {} : { filter }) });
+      const data = await client.call('service', service.dnsList, {
+        serviceName,
+        page,
+        pageLength,
+        ...(filter === undefined ? {} : { filter }),
+      });
       const total = (data.queryInfo as Partial<QueryInfo> | undefined)?.total;
       if (page === 1 && allowance && filter !== undefined) {
         // The first page was paid for already; the rest must fit what is left, else nothing more is read.
@@ -69,7 +79,11 @@ export function providerZone(client: ApiClient, serviceName: string): ZoneProvid
       }
       return { items: (data.dns ?? []).map((entry: DnsEntry) => fromProvider(entry, serviceName)), total };
     };
-    const { items, incomplete, pages } = await listAll<LiveRecord>(fetchPage, (r) => r.entityID, filter === undefined ? 'service/dnslist' : `service/dnslist (filter ${filter})`);
+    const { items, incomplete, pages } = await listAll<LiveRecord>(
+      fetchPage,
+      (r) => r.entityID,
+      filter === undefined ? 'service/dnslist' : `service/dnslist (filter ${filter})`,
+    );
     return { records: items, incomplete, pages };
   };
   return {
@@ -91,7 +105,10 @@ export function providerZone(client: ApiClient, serviceName: string): ZoneProvid
         if (allowance) allowance.left--;
         const { records: listed, incomplete } = await listing(name, allowance);
         if (incomplete) throw new IncompleteListingError(incomplete);
-        byName.set(name, listed.filter((r) => r.name === name));
+        byName.set(
+          name,
+          listed.filter((r) => r.name === name),
+        );
       };
       // As many at once as the provider allows connections (3); the first failure ends the reading.
       const workers = Array.from({ length: Math.min(LIST_CONNECTIONS, queue.length) }, async () => {
@@ -110,7 +127,13 @@ export function providerZone(client: ApiClient, serviceName: string): ZoneProvid
     },
     async update(entityID, record) {
       const { value, ttl, priority } = toProvider(record);
-      await client.call('service', service.dnsUpdate, { serviceName, entityID, value, ...(ttl !== undefined ? { ttl } : {}), ...(priority !== undefined ? { priority } : {}) });
+      await client.call('service', service.dnsUpdate, {
+        serviceName,
+        entityID,
+        value,
+        ...(ttl !== undefined ? { ttl } : {}),
+        ...(priority !== undefined ? { priority } : {}),
+      });
     },
     async delete(entityID) {
       await client.call('service', service.dnsDelete, { serviceName, entityID });

@@ -35,7 +35,9 @@ export function servedRecord(r: Omit<LiveRecord, 'entityID'>): DnsRecord | undef
   switch (type) {
     case 'A':
     case 'AAAA':
-      return familyOfAddress(value.trim()) === (type === 'A' ? 4 : 6) ? { name, type, ttl, value: value.trim() } : undefined;
+      return familyOfAddress(value.trim()) === (type === 'A' ? 4 : 6)
+        ? { name, type, ttl, value: value.trim() }
+        : undefined;
     case 'CNAME':
     case 'NS': {
       const target = hostName(value);
@@ -53,9 +55,12 @@ export function servedRecord(r: Omit<LiveRecord, 'entityID'>): DnsRecord | undef
       // own priority field first, as the zone engine reads it (provider-mapping.ts).
       const parts = value.trim().split(/\s+/);
       const srv = srvWithPriority(value, r.priority);
-      const [p, weight, port, target] = srv ? [String(srv.priority), ...srv.value.split(' ')] : [String(priority), ...parts];
+      const [p, weight, port, target] = srv
+        ? [String(srv.priority), ...srv.value.split(' ')]
+        : [String(priority), ...parts];
       const targetName = target === undefined ? undefined : hostName(target);
-      if (parts.length < 3 || parts.length > 4 || targetName === undefined || !/^\d+$/.test(`${p}${weight}${port}`)) return undefined;
+      if (parts.length < 3 || parts.length > 4 || targetName === undefined || !/^\d+$/.test(`${p}${weight}${port}`))
+        return undefined;
       const n = [p, weight, port].map(Number) as [number, number, number];
       if (n.some((x) => x > 0xffff)) return undefined;
       return { name, type, ttl, value: { priority: n[0], weight: n[1], port: n[2], target: targetName } };

@@ -38,7 +38,11 @@ export class IncompleteListingError extends DdedgeError {
 }
 
 /** Reads pages from 1 until `total` entries were seen, checking each against the others. */
-export async function listAll<T>(fetchPage: (page: number, pageLength: number) => Promise<ListedPage<T>>, idOf: (item: T) => string, what: string): Promise<Listing<T>> {
+export async function listAll<T>(
+  fetchPage: (page: number, pageLength: number) => Promise<ListedPage<T>>,
+  idOf: (item: T) => string,
+  what: string,
+): Promise<Listing<T>> {
   const items: T[] = [];
   const seen = new Set<string>();
   let total: number | undefined;
@@ -55,37 +59,61 @@ export async function listAll<T>(fetchPage: (page: number, pageLength: number) =
         const perPage = Math.min(LIST_PAGE_LENGTH, answer.items.length || LIST_PAGE_LENGTH);
         const needed = Math.ceil(total / perPage);
         if (needed > MAX_LIST_PAGES || total > MAX_LIST_PAGES * LIST_PAGE_LENGTH) {
-          return done(`${what} announced ${total} entries in pages of ${perPage}: more than the ${MAX_LIST_PAGES} pages ddedge reads`);
+          return done(
+            `${what} announced ${total} entries in pages of ${perPage}: more than the ${MAX_LIST_PAGES} pages ` +
+              `ddedge reads`,
+          );
         }
         bound = needed + PAGE_MARGIN;
       }
     } else if (total !== undefined && validTotal(answer.total) !== total) {
-      return done(`${what} announced ${total} entries on page 1 and ${answer.total ?? 'no count'} on page ${page}: the zone changed while it was read; run it again`);
+      return done(
+        `${what} announced ${total} entries on page 1 and ${answer.total ?? 'no count'} on page ${page}: the zone ` +
+          `changed while it was read; run it again`,
+      );
     }
     const fingerprint = ids.join(',');
     if (ids.length && fingerprint === previous) {
-      return done(`${what} answered page ${page} with the entries of page ${page - 1} (it does not follow \`page\`); ${items.length} entries seen${total === undefined ? ', and no total' : ` of ${total}`}`);
+      return done(
+        `${what} answered page ${page} with the entries of page ${page - 1} (it does not follow \`page\`); ` +
+          `${items.length} entries seen${total === undefined ? ', and no total' : ` of ${total}`}`,
+      );
     }
     previous = fingerprint;
     for (let i = 0; i < ids.length; i++) {
       // Pages that overlap (an entry moved while the zone was listed) show an entity twice.
-      if (seen.has(ids[i]!)) return done(`${what} listed entity ${ids[i]} twice (pages overlap): the zone changed while it was read; run it again`);
+      if (seen.has(ids[i]!))
+        return done(
+          `${what} listed entity ${ids[i]} twice (pages overlap): the zone changed while it was read; run it again`,
+        );
       seen.add(ids[i]!);
       items.push(answer.items[i]!);
     }
     if (total === undefined) {
       // Without the provider's count a short page may be the end, or a provider that caps pages.
-      if (ids.length < LIST_PAGE_LENGTH) return done(`${what} gave no total (queryInfo.total), so the ${items.length} entries listed are not known to be all of them`);
+      if (ids.length < LIST_PAGE_LENGTH)
+        return done(
+          `${what} gave no total (queryInfo.total), so the ${items.length} entries listed are not known to be all ` +
+            `of them`,
+        );
       continue;
     }
-    if (items.length > total) return done(`${what} listed ${items.length} entries, more than the ${total} it announced: the zone changed while it was read; run it again`);
+    if (items.length > total)
+      return done(
+        `${what} listed ${items.length} entries, more than the ${total} it announced: the zone changed while it was ` +
+          `read; run it again`,
+      );
     if (items.length === total) return done();
-    if (ids.length === 0) return done(`${what} listed ${items.length} of the ${total} entries it announced (page ${page} was empty)`);
+    if (ids.length === 0)
+      return done(`${what} listed ${items.length} of the ${total} entries it announced (page ${page} was empty)`);
   }
   return {
     items,
     pages: bound,
-    incomplete: total === undefined ? `${what} gave no total (queryInfo.total) and did not stop after ${bound} pages` : `${what} listed ${items.length} of the ${total} entries it announced in ${bound} pages`,
+    incomplete:
+      total === undefined
+        ? `${what} gave no total (queryInfo.total) and did not stop after ${bound} pages`
+        : `${what} listed ${items.length} of the ${total} entries it announced in ${bound} pages`,
   };
 }
 

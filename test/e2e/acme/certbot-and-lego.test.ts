@@ -34,9 +34,18 @@ afterEach(async () => {
 });
 
 /** What ddedge needs, at debug level so that any leak would show. */
-const ddedgeEnv = () => acmeEnv(sandbox, { DDEDGE_DNS_SERVERS: `127.0.0.1:${sandbox.dnsPort}`, DDEDGE_PROPAGATION_TIMEOUT: '20s', DDEDGE_LOG_LEVEL: 'debug' });
+const ddedgeEnv = () =>
+  acmeEnv(sandbox, {
+    DDEDGE_DNS_SERVERS: `127.0.0.1:${sandbox.dnsPort}`,
+    DDEDGE_PROPAGATION_TIMEOUT: '20s',
+    DDEDGE_LOG_LEVEL: 'debug',
+  });
 
-function run(command: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+function run(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; output: string }> {
   return new Promise((done) => {
     const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
@@ -58,7 +67,9 @@ const filesUnder = (dir: string): string[] =>
     .map((f) => readFileSync(f, 'latin1'));
 
 function expectCertificateFor(pemFile: string) {
-  const text = execFileSync('openssl', ['x509', '-noout', '-ext', 'subjectAltName', '-issuer', '-in', pemFile], { encoding: 'utf8' });
+  const text = execFileSync('openssl', ['x509', '-noout', '-ext', 'subjectAltName', '-issuer', '-in', pemFile], {
+    encoding: 'utf8',
+  });
   expect(text).toContain('DNS:example.com');
   expect(text).toContain('DNS:*.example.com');
   expect(text).toMatch(/issuer=.*Pebble/);
@@ -70,32 +81,54 @@ function expectZoneRestored() {
 }
 
 describe.skipIf(!hasPebble)('a certificate for example.com and *.example.com from Pebble', () => {
-  it.skipIf(!hasCertbot)('certbot --manual --preferred-challenges dns with the ddedge hooks', { timeout: 120_000 }, async () => {
-    const dir = tempDir('ddedge-certbot-');
-    const env = ddedgeEnv();
-    const hook = (action: string) => `${process.execPath} ${DIST} acme ${action}`;
-    const result = await run(
-      'certbot',
-      [
-        'certonly', '--manual', '--preferred-challenges', 'dns',
-        '--manual-auth-hook', hook('certbot-auth'), '--manual-cleanup-hook', hook('certbot-cleanup'),
-        '-d', 'example.com', '-d', '*.example.com',
-        '--server', pebble.directoryUrl,
-        '--config-dir', join(dir, 'config'), '--work-dir', join(dir, 'work'), '--logs-dir', join(dir, 'logs'),
-        '--non-interactive', '--agree-tos', '--register-unsafely-without-email',
-      ],
-      { ...env, REQUESTS_CA_BUNDLE: pebble.caFile },
-    );
-    expect(result.code, `${result.output}\n--- pebble:\n${pebble.output()}`).toBe(0);
-    expectCertificateFor(join(dir, 'config', 'live', 'example.com', 'fullchain.pem'));
-    expectZoneRestored();
-    // Both challenges were at one name at once: the second auth hook kept the first value.
-    expect(sandbox.calls.get('service/dnscreate')).toBe(2);
-    expect(sandbox.calls.get('service/dnsdelete')).toBe(2);
-    const logs = filesUnder(join(dir, 'logs')).join('\n');
-    expect(logs).toContain('acme certbot-auth');
-    for (const text of [result.output, logs, ...filesUnder(env.DDEDGE_STATE_DIR!)]) expect(text).not.toContain(CANARY);
-  });
+  it.skipIf(!hasCertbot)(
+    'certbot --manual --preferred-challenges dns with the ddedge hooks',
+    { timeout: 120_000 },
+    async () => {
+      const dir = tempDir('ddedge-certbot-');
+      const env = ddedgeEnv();
+      const hook = (action: string) => `${process.execPath} ${DIST} acme ${action}`;
+      const result = await run(
+        'certbot',
+        [
+          'certonly',
+          '--manual',
+          '--preferred-challenges',
+          'dns',
+          '--manual-auth-hook',
+          hook('certbot-auth'),
+          '--manual-cleanup-hook',
+          hook('certbot-cleanup'),
+          '-d',
+          'example.com',
+          '-d',
+          '*.example.com',
+          '--server',
+          pebble.directoryUrl,
+          '--config-dir',
+          join(dir, 'config'),
+          '--work-dir',
+          join(dir, 'work'),
+          '--logs-dir',
+          join(dir, 'logs'),
+          '--non-interactive',
+          '--agree-tos',
+          '--register-unsafely-without-email',
+        ],
+        { ...env, REQUESTS_CA_BUNDLE: pebble.caFile },
+      );
+      expect(result.code, `${result.output}\n--- pebble:\n${pebble.output()}`).toBe(0);
+      expectCertificateFor(join(dir, 'config', 'live', 'example.com', 'fullchain.pem'));
+      expectZoneRestored();
+      // Both challenges were at one name at once: the second auth hook kept the first value.
+      expect(sandbox.calls.get('service/dnscreate')).toBe(2);
+      expect(sandbox.calls.get('service/dnsdelete')).toBe(2);
+      const logs = filesUnder(join(dir, 'logs')).join('\n');
+      expect(logs).toContain('acme certbot-auth');
+      for (const text of [result.output, logs, ...filesUnder(env.DDEDGE_STATE_DIR!)])
+        expect(text).not.toContain(CANARY);
+    },
+  );
 
   it.skipIf(!hasLego)('lego --dns exec with EXEC_PATH=ddedge-acme', { timeout: 120_000 }, async () => {
     const dir = tempDir('ddedge-lego-');
@@ -103,15 +136,34 @@ describe.skipIf(!hasPebble)('a certificate for example.com and *.example.com fro
     const result = await run(
       'lego',
       [
-        '--server', pebble.directoryUrl, '--accept-tos', '--email', 'admin@example.com',
-        '--domains', 'example.com', '--domains', '*.example.com',
-        '--dns', 'exec', '--dns.resolvers', `127.0.0.1:${sandbox.dnsPort}`,
+        '--server',
+        pebble.directoryUrl,
+        '--accept-tos',
+        '--email',
+        'admin@example.com',
+        '--domains',
+        'example.com',
+        '--domains',
+        '*.example.com',
+        '--dns',
+        'exec',
+        '--dns.resolvers',
+        `127.0.0.1:${sandbox.dnsPort}`,
         // lego's own check would ask the zone's NS on port 53; ddedge has waited for them already.
         '--dns.disable-cp',
-        '--path', dir, 'run',
+        '--path',
+        dir,
+        'run',
       ],
       // The exec provider solves one name at a time, 60 s apart by default.
-      { ...env, EXEC_PATH: WRAPPER, LEGO_CA_CERTIFICATES: pebble.caFile, EXEC_POLLING_INTERVAL: '1', EXEC_PROPAGATION_TIMEOUT: '30', EXEC_SEQUENCE_INTERVAL: '1' },
+      {
+        ...env,
+        EXEC_PATH: WRAPPER,
+        LEGO_CA_CERTIFICATES: pebble.caFile,
+        EXEC_POLLING_INTERVAL: '1',
+        EXEC_PROPAGATION_TIMEOUT: '30',
+        EXEC_SEQUENCE_INTERVAL: '1',
+      },
     );
     expect(result.code, `${result.output}\n--- pebble:\n${pebble.output()}`).toBe(0);
     expectCertificateFor(join(dir, 'certificates', 'example.com.crt'));

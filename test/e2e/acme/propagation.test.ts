@@ -30,7 +30,10 @@ const zoneAnswer = (query: DnsMessage): Buffer => answerOfZone(sandbox, query);
 
 /** The built file for the first test; main() in this process for the rest (the same waiting, no process start). */
 const present = (servers: string[], extra: Record<string, string> = {}, args: string[] = [], run = runMain) =>
-  run(['acme', 'present', `${NAME}.`, V1, ...args], acmeEnv(sandbox, { DDEDGE_DNS_SERVERS: servers.join(','), ...extra }));
+  run(
+    ['acme', 'present', `${NAME}.`, V1, ...args],
+    acmeEnv(sandbox, { DDEDGE_DNS_SERVERS: servers.join(','), ...extra }),
+  );
 
 describe('acme present waits until every server shows the value', () => {
   it('returns once both servers answer with it, one of them lagging behind the API', async () => {
@@ -40,7 +43,9 @@ describe('acme present waits until every server shows the value', () => {
     const lagging = await nameServer({ udp: (q) => (++asked > 3 ? zoneAnswer(q) : answerTo(q, [])) });
     const result = await present([prompt, lagging], {}, [], runDist);
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toMatch(new RegExp(`^${NAME} TXT "${V1}" added; visible on 2 name server\\(s\\) after \\d+\\.\\ds\\n$`));
+    expect(result.stdout).toMatch(
+      new RegExp(`^${NAME} TXT "${V1}" added; visible on 2 name server\\(s\\) after \\d+\\.\\ds\\n$`),
+    );
     expect(asked).toBe(4);
   });
 
@@ -65,7 +70,12 @@ describe('acme present waits until every server shows the value', () => {
   });
 
   it('ignores answers with another ID (spoofs) and takes the real one', async () => {
-    const server = await nameServer({ udp: (q) => [encodeMessage({ id: (q.id + 1) % 65536, response: true, questions: q.questions, answers: [] }), zoneAnswer(q)] });
+    const server = await nameServer({
+      udp: (q) => [
+        encodeMessage({ id: (q.id + 1) % 65536, response: true, questions: q.questions, answers: [] }),
+        zoneAnswer(q),
+      ],
+    });
     expect((await present([server])).code).toBe(0);
   });
 });
@@ -73,12 +83,21 @@ describe('acme present waits until every server shows the value', () => {
 describe('running out of time: exit 4, the record stays for the cleanup', () => {
   it.each([
     ['a server that never answers', (): Reply => () => undefined, /timed out|no answer/],
-    ['a server that answers only with another ID', (): Reply => (q) => encodeMessage({ id: (q.id + 1) % 65536, response: true, questions: q.questions, answers: [] }), /another ID|no answer|timed out/],
+    [
+      'a server that answers only with another ID',
+      (): Reply => (q) =>
+        encodeMessage({ id: (q.id + 1) % 65536, response: true, questions: q.questions, answers: [] }),
+      /another ID|no answer|timed out/,
+    ],
     ['a server that never gets the value', (): Reply => (q) => answerTo(q, []), /answers without it/],
     ['a server that answers SERVFAIL', (): Reply => (q) => answerTo(q, [], { rcode: 2 }), /SERVFAIL/],
   ])('%s', async (_name, reply, reason) => {
     const server = await nameServer({ udp: reply(), tcp: () => undefined });
-    const env = acmeEnv(sandbox, { DDEDGE_DNS_SERVERS: server, DDEDGE_PROPAGATION_TIMEOUT: '2500ms', DDEDGE_TIMEOUT: '500ms' });
+    const env = acmeEnv(sandbox, {
+      DDEDGE_DNS_SERVERS: server,
+      DDEDGE_PROPAGATION_TIMEOUT: '2500ms',
+      DDEDGE_TIMEOUT: '500ms',
+    });
     const started = Date.now();
     const result = await runMain(['acme', 'present', NAME, V1], env);
     expect(result.code).toBe(4);
@@ -88,7 +107,9 @@ describe('running out of time: exit 4, the record stays for the cleanup', () => 
     expect(result.stderr).toContain('the record stays for the cleanup');
     // Left in place and remembered, so the client's cleanup removes it.
     expect(challengeValues(sandbox, NAME)).toEqual([V1]);
-    expect(JSON.parse(readFileSync(join(env.DDEDGE_STATE_DIR!, 'acme', 'challenges.json'), 'utf8')).challenges).toMatchObject([{ name: NAME, value: V1 }]);
+    expect(
+      JSON.parse(readFileSync(join(env.DDEDGE_STATE_DIR!, 'acme', 'challenges.json'), 'utf8')).challenges,
+    ).toMatchObject([{ name: NAME, value: V1 }]);
     const cleanup = await runMain(['acme', 'cleanup', NAME, V1], env);
     expect(cleanup.code).toBe(0);
     expect(challengeValues(sandbox, NAME)).toEqual([]);
@@ -101,10 +122,13 @@ describe('running out of time: exit 4, the record stays for the cleanup', () => 
     expect(asked).toBe(0);
   });
 
-  it.each(['127.0.0.1:99999', 'not a server', '[::1'])('a bad --dns-server %s is exit 2, before any change', async (bad) => {
-    const result = await runMain(['acme', 'present', NAME, V1, '--dns-server', bad], acmeEnv(sandbox));
-    expect(result.code).toBe(2);
-    expect(result.stderr).toContain(`--dns-server: "${bad}"`);
-    expect(challengeValues(sandbox, NAME)).toEqual([]);
-  });
+  it.each(['127.0.0.1:99999', 'not a server', '[::1'])(
+    'a bad --dns-server %s is exit 2, before any change',
+    async (bad) => {
+      const result = await runMain(['acme', 'present', NAME, V1, '--dns-server', bad], acmeEnv(sandbox));
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain(`--dns-server: "${bad}"`);
+      expect(challengeValues(sandbox, NAME)).toEqual([]);
+    },
+  );
 });

@@ -11,7 +11,8 @@ import { useSandbox } from '../../helpers/use-sandbox.js';
 
 const sandbox = useSandbox();
 
-const stateOf = (env: Record<string, string>) => JSON.parse(readFileSync(join(env.DDEDGE_STATE_DIR!, 'state.json'), 'utf8'));
+const stateOf = (env: Record<string, string>) =>
+  JSON.parse(readFileSync(join(env.DDEDGE_STATE_DIR!, 'state.json'), 'utf8'));
 
 describe('the hourly budget of provider calls', () => {
   it('2,000 refused hosts over four runs stay within the default budget of 60', async () => {
@@ -20,7 +21,9 @@ describe('the hourly budget of provider calls', () => {
     for (let run = 0; run < 4; run++) {
       const result = await runMain(['update', '--ip', '81.0.2.15'], env);
       expect(result.code).not.toBe(0);
-      expect(result.stderr).toMatch(/the budget of 60 provider calls an hour is spent; calls resume at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ/);
+      expect(result.stderr).toMatch(
+        /the budget of 60 provider calls an hour is spent; calls resume at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ/,
+      );
       // Said once, not once per host.
       expect(result.stderr.match(/budget of 60/g)).toHaveLength(1);
       expect(result.stderr).not.toMatch(/internal error/);
@@ -42,7 +45,12 @@ describe('the hourly budget of provider calls', () => {
   });
 
   it('counts every API call: each list page and each update', async () => {
-    const env = agentEnv(sandbox, { ...withApi(sandbox), DDEDGE_VIA: 'api', DDEDGE_HOSTS: 'home.example.com,www.example.com', DDEDGE_MAX_CALLS_PER_HOUR: '3' });
+    const env = agentEnv(sandbox, {
+      ...withApi(sandbox),
+      DDEDGE_VIA: 'api',
+      DDEDGE_HOSTS: 'home.example.com,www.example.com',
+      DDEDGE_MAX_CALLS_PER_HOUR: '3',
+    });
     const result = await runMain(['update', '--ip', '81.0.2.15'], env);
     // home: dnslist + dnsupdate; www: dnslist, then its update is refused unsent.
     expect(result.code).toBe(5);

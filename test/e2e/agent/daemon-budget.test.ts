@@ -9,7 +9,12 @@ const sandbox = useSandbox();
 
 it('a spent call budget: the next cycle is when calls resume, bounded by the interval, with no backoff', async () => {
   // One call an hour and two hosts: the second host meets the spent budget in the first cycle.
-  const env = agentEnv(sandbox, { DDEDGE_IP: '81.0.2.15', DDEDGE_HOSTS: 'home.example.com,example.com', DDEDGE_MAX_CALLS_PER_HOUR: '1', DDEDGE_INTERVAL: '2h' });
+  const env = agentEnv(sandbox, {
+    DDEDGE_IP: '81.0.2.15',
+    DDEDGE_HOSTS: 'home.example.com,example.com',
+    DDEDGE_MAX_CALLS_PER_HOUR: '1',
+    DDEDGE_INTERVAL: '2h',
+  });
   const daemon = startDist(['daemon'], env);
   const text = await waitForOutput(daemon, 'stderr', (t) => /next cycle in|retrying in/.test(t));
   daemon.kill('SIGTERM');

@@ -17,7 +17,8 @@ afterEach(async () => {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const starts = () => monitor.requests.filter((r) => r.url.endsWith('/start')).length;
-const apiCalls = () => [...sandbox.calls.entries()].filter(([target]) => target !== 'dyndns').reduce((a, [, n]) => a + n, 0);
+const apiCalls = () =>
+  [...sandbox.calls.entries()].filter(([target]) => target !== 'dyndns').reduce((a, [, n]) => a + n, 0);
 /** Waits until `done` holds, looking every 50 ms; the bound only stops a hang (a start of the built file took seconds when loaded). */
 async function until(done: () => boolean): Promise<void> {
   const deadline = Date.now() + HANG_BOUND_MS;
@@ -31,42 +32,76 @@ async function dyndnsInFlight(): Promise<void> {
 /** A hang that only the client can end (its timeout or an abort): the longest a timer waits. */
 const FOREVER_MS = 2 ** 31 - 1;
 /** The lines of `text` that match each pattern, in the order they came; -1 for one not there. */
-const order = (text: string, patterns: RegExp[]) => patterns.map((p) => text.split('\n').findIndex((line) => p.test(line)));
+const order = (text: string, patterns: RegExp[]) =>
+  patterns.map((p) => text.split('\n').findIndex((line) => p.test(line)));
 
 describe('signals during a cycle', () => {
-  it.each(['SIGUSR1', 'SIGHUP'] as const)('%s during a cycle is served right after it, not after the interval', async (signal) => {
-    // The first answer is held until the daemon has said it will serve the signal after this
-    // cycle: the signal lands inside the cycle whatever the machine's load.
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    const dyndns = await startServer((_req, res) => {
-      void released.then(() => res.end(JSON.stringify({ success: true, messages: [], host: { name: 'home.example.com', value: '81.0.2.15', type: 'A', updated: true } })));
-    });
-    const daemon = startDist(['daemon'], agentEnv(sandbox, { DDEDGE_DYNDNS_URL: dyndns.url, DDEDGE_IP: '81.0.2.15', DDEDGE_INTERVAL: '1h', DDEDGE_TIMEOUT: '120s', DDEDGE_PING_URL: `${monitor.url}ping` }));
-    await until(() => dyndns.hits > 0);
-    const deferred = waitForOutput(daemon, 'stderr', (t) => new RegExp(`${signal}: .*when (this cycle|this one) ends`).test(t));
-    daemon.kill(signal);
-    await deferred;
-    release();
-    await until(() => starts() >= 2);
-    expect(starts()).toBe(2);
-    await dyndns.close();
-    daemon.kill('SIGTERM');
-    const result = await daemon.result;
-    expect(result.code).toBe(0);
-    expect(result.stderr).toMatch(new RegExp(`${signal}: .*when (this cycle|this one) ends`));
-  });
+  it.each(['SIGUSR1', 'SIGHUP'] as const)(
+    '%s during a cycle is served right after it, not after the interval',
+    async (signal) => {
+      // The first answer is held until the daemon has said it will serve the signal after this
+      // cycle: the signal lands inside the cycle whatever the machine's load.
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      const dyndns = await startServer((_req, res) => {
+        void released.then(() =>
+          res.end(
+            JSON.stringify({
+              success: true,
+              messages: [],
+              host: { name: 'home.example.com', value: '81.0.2.15', type: 'A', updated: true },
+            }),
+          ),
+        );
+      });
+      const daemon = startDist(
+        ['daemon'],
+        agentEnv(sandbox, {
+          DDEDGE_DYNDNS_URL: dyndns.url,
+          DDEDGE_IP: '81.0.2.15',
+          DDEDGE_INTERVAL: '1h',
+          DDEDGE_TIMEOUT: '120s',
+          DDEDGE_PING_URL: `${monitor.url}ping`,
+        }),
+      );
+      await until(() => dyndns.hits > 0);
+      const deferred = waitForOutput(daemon, 'stderr', (t) =>
+        new RegExp(`${signal}: .*when (this cycle|this one) ends`).test(t),
+      );
+      daemon.kill(signal);
+      await deferred;
+      release();
+      await until(() => starts() >= 2);
+      expect(starts()).toBe(2);
+      await dyndns.close();
+      daemon.kill('SIGTERM');
+      const result = await daemon.result;
+      expect(result.code).toBe(0);
+      expect(result.stderr).toMatch(new RegExp(`${signal}: .*when (this cycle|this one) ends`));
+    },
+  );
 
   it('after SIGTERM no new request starts: no API fallback, no next host, no heartbeat', async () => {
     sandbox.faults.push({ target: 'dyndns', kind: 'hang', delayMs: FOREVER_MS, remaining: Infinity });
-    const env = agentEnv(sandbox, { ...withApi(sandbox), DDEDGE_IP: '81.0.2.15', DDEDGE_TIMEOUT: '2s', DDEDGE_HOSTS: 'home.example.com,example.com', DDEDGE_PING_URL: `${monitor.url}ping` });
+    const env = agentEnv(sandbox, {
+      ...withApi(sandbox),
+      DDEDGE_IP: '81.0.2.15',
+      DDEDGE_TIMEOUT: '2s',
+      DDEDGE_HOSTS: 'home.example.com,example.com',
+      DDEDGE_PING_URL: `${monitor.url}ping`,
+    });
     const daemon = startDist(['daemon'], env);
     await dyndnsInFlight();
     daemon.kill('SIGTERM');
     const result = await daemon.result;
     expect(result.code).toBe(0);
     // The request in flight ended at its own 2 s bound (the hang never ends), and nothing started after.
-    const lines = order(result.stderr, [/SIGTERM: stopping/, /dynamic DNS failed .* within 2000 ms/, /not sent: ddedge is stopping/, /daemon stopped/]);
+    const lines = order(result.stderr, [
+      /SIGTERM: stopping/,
+      /dynamic DNS failed .* within 2000 ms/,
+      /not sent: ddedge is stopping/,
+      /daemon stopped/,
+    ]);
     expect(lines.every((n) => n >= 0)).toBe(true);
     expect(lines).toEqual([...lines].sort((a, b) => a - b));
     expect(apiCalls()).toBe(0);

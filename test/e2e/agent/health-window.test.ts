@@ -8,7 +8,10 @@ import { baseEnv, runDist, runMain, tempDir } from '../../helpers/cli.js';
 /** A state directory whose last successful cycle was 20 minutes ago (default window: 15 minutes). */
 function stateAged20Minutes(): Record<string, string> {
   const dir = tempDir('ddedge-state-');
-  writeFileSync(join(dir, 'state.json'), JSON.stringify({ version: 1, records: {}, lastSuccessAt: new Date(Date.now() - 20 * 60_000).toISOString() }));
+  writeFileSync(
+    join(dir, 'state.json'),
+    JSON.stringify({ version: 1, records: {}, lastSuccessAt: new Date(Date.now() - 20 * 60_000).toISOString() }),
+  );
   return baseEnv({ DDEDGE_STATE_DIR: dir });
 }
 
@@ -31,7 +34,13 @@ describe('ddedge health', () => {
 
   it('a window shorter than the age is unhealthy, and a bad one names its setting', async () => {
     expect((await runMain(['health'], { ...stateAged20Minutes(), DDEDGE_HEALTH_MAX_AGE: '10m' })).code).toBe(1);
-    expect(await runMain(['health'], { ...stateAged20Minutes(), DDEDGE_HEALTH_MAX_AGE: 'soon' })).toMatchObject({ code: 2, stderr: expect.stringContaining('DDEDGE_HEALTH_MAX_AGE') });
-    expect(await runMain(['health', '--max-age', '1m', '--healthy-within', '1m'], stateAged20Minutes())).toMatchObject({ code: 2, stderr: expect.stringContaining('not both') });
+    expect(await runMain(['health'], { ...stateAged20Minutes(), DDEDGE_HEALTH_MAX_AGE: 'soon' })).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('DDEDGE_HEALTH_MAX_AGE'),
+    });
+    expect(await runMain(['health', '--max-age', '1m', '--healthy-within', '1m'], stateAged20Minutes())).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('not both'),
+    });
   });
 });

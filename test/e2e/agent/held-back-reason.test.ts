@@ -21,7 +21,11 @@ describe('a second `ddedge update` of a record the provider refused', () => {
     expect(second.code).toBe(code);
     expect(sandbox.calls.get('dyndns')).toBe(calls);
     expect(second.stdout).toBe(`${host} A 81.0.2.16 failed\n`);
-    expect(second.stderr).toMatch(new RegExp(`${host.replaceAll('.', '\\.')} A: not sent: the provider refused it 1 time\\(s\\) \\(.+\\); next attempt after \\S+Z \\(--force tries now\\)`));
+    expect(second.stderr).toMatch(
+      new RegExp(
+        `${host.replaceAll('.', '\\.')} A: not sent: the provider refused it 1 time\\(s\\) \\(.+\\); next attempt after \\S+Z \\(--force tries now\\)`,
+      ),
+    );
     expect(second.stderr).not.toContain('not-the-key');
   });
 });

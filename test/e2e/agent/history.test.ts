@@ -25,7 +25,15 @@ describe('address history', () => {
     const { entries } = await historyJson(env);
     expect(entries).toMatchObject([
       { host: 'home.example.com', type: 'A', event: 'changed', new: '81.0.2.15', via: 'dyndns' },
-      { host: 'home.example.com', type: 'A', event: 'changed', old: '81.0.2.15', new: '81.0.2.16', via: 'dyndns', current: true },
+      {
+        host: 'home.example.com',
+        type: 'A',
+        event: 'changed',
+        old: '81.0.2.15',
+        new: '81.0.2.16',
+        via: 'dyndns',
+        current: true,
+      },
     ]);
     expect(entries[0]!.old).toBeUndefined();
     expect(entries[0]!.current).toBeUndefined();
@@ -34,7 +42,9 @@ describe('address history', () => {
     expect(text.code).toBe(0);
     const lines = text.stdout.trim().split('\n');
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatch(/^\d{4}-\d\d-\d\dT\S+Z home\.example\.com A changed \(none\) -> 81\.0\.2\.15 via dyndns; held \d/);
+    expect(lines[0]).toMatch(
+      /^\d{4}-\d\d-\d\dT\S+Z home\.example\.com A changed \(none\) -> 81\.0\.2\.15 via dyndns; held \d/,
+    );
     expect(lines[1]).toMatch(/ changed 81\.0\.2\.15 -> 81\.0\.2\.16 via dyndns; current for \d/);
   });
 

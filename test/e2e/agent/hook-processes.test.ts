@@ -39,7 +39,10 @@ describe('--on-change in its own process group', () => {
     // Waiting for the grandchild would last until the 10 min hook timeout; a start of the built
     // file took seconds on a loaded machine, so the bound is that of a hang, not a few seconds.
     const started = Date.now();
-    const result = await runDist(['update', '--ip', '81.0.2.15', '--on-change', hook, '--on-change-timeout', '10m'], agentEnv(sandbox));
+    const result = await runDist(
+      ['update', '--ip', '81.0.2.15', '--on-change', hook, '--on-change-timeout', '10m'],
+      agentEnv(sandbox),
+    );
     leftovers.push(pidIn(pidFile));
     expect(result.code).toBe(0);
     expect(Date.now() - started).toBeLessThan(HANG_BOUND_MS);
@@ -61,7 +64,10 @@ describe('--on-change in its own process group', () => {
     const pidFile = join(tempDir(), 'pid');
     const hook = `sleep 777 & echo $! > ${pidFile}; sleep 777`;
     const started = Date.now();
-    const result = await runDist(['update', '--ip', '81.0.2.15', '--on-change', hook, '--on-change-timeout', '500ms'], agentEnv(sandbox));
+    const result = await runDist(
+      ['update', '--ip', '81.0.2.15', '--on-change', hook, '--on-change-timeout', '500ms'],
+      agentEnv(sandbox),
+    );
     const pid = pidIn(pidFile);
     leftovers.push(pid);
     expect(result.code).toBe(0);
@@ -81,11 +87,16 @@ describe("the hook's own output", () => {
     const hook = `echo "reloaded peers for $DDEDGE_HOST"; echo "second line"; cat ${keyFile}`;
     const result = await runDist(['update', '--ip', '81.0.2.15', '--on-change', hook, '--log-level', 'debug'], env);
     expect(result.code).toBe(0);
-    expect(result.stderr).toMatch(/debug: --on-change for home\.example\.com A output .*reloaded peers for home\.example\.com\\nsecond line\\n\*\*\*/);
+    expect(result.stderr).toMatch(
+      /debug: --on-change for home\.example\.com A output .*reloaded peers for home\.example\.com\\nsecond line\\n\*\*\*/,
+    );
     expect(result.stderr).not.toContain(CANARY);
   });
   it('is not shown at info when the hook succeeds', async () => {
-    const result = await runDist(['update', '--ip', '81.0.2.15', '--on-change', 'echo quiet-output'], agentEnv(sandbox));
+    const result = await runDist(
+      ['update', '--ip', '81.0.2.15', '--on-change', 'echo quiet-output'],
+      agentEnv(sandbox),
+    );
     expect(result.stderr).not.toContain('quiet-output');
   });
 });

@@ -10,21 +10,29 @@ import { useSandbox } from '../../helpers/use-sandbox.js';
 
 const sandbox = useSandbox();
 
-const entry = (name: string) => sandbox.model.services.flatMap((s) => s.dns).find((e) => e.name === name && e.type === 'A');
+const entry = (name: string) =>
+  sandbox.model.services.flatMap((s) => s.dns).find((e) => e.name === name && e.type === 'A');
 
 describe('--ttl', () => {
   it('sends the TTL with the address through the API; a TTL alone is a change; an unchanged one sends nothing', async () => {
     const env = agentEnv(sandbox, withApi(sandbox));
     const first = await runDist(['update', '--ip', '81.0.2.15', '--ttl', '300', '--json'], env);
     expect(first.code, first.stderr).toBe(0);
-    expect(JSON.parse(first.stdout).hosts[0]).toMatchObject({ host: 'home.example.com', address: '81.0.2.15', action: 'updated', via: 'api' });
+    expect(JSON.parse(first.stdout).hosts[0]).toMatchObject({
+      host: 'home.example.com',
+      address: '81.0.2.15',
+      action: 'updated',
+      via: 'api',
+    });
     expect(entry('home.example.com')).toMatchObject({ value: '81.0.2.15', ttl: '300' });
     expect(sandbox.calls.get('dyndns')).toBeUndefined();
     const state = JSON.parse(readFileSync(join(env.DDEDGE_STATE_DIR!, 'state.json'), 'utf8'));
     expect(state.records['home.example.com/A']).toMatchObject({ address: '81.0.2.15', ttl: 300 });
 
     const calls = providerCalls(sandbox);
-    expect((await runMain(['update', '--ip', '81.0.2.15', '--ttl', '300'], env)).stdout).toBe('home.example.com A 81.0.2.15 unchanged\n');
+    expect((await runMain(['update', '--ip', '81.0.2.15', '--ttl', '300'], env)).stdout).toBe(
+      'home.example.com A 81.0.2.15 unchanged\n',
+    );
     expect(providerCalls(sandbox)).toBe(calls);
 
     // The address is the same and cached: the new TTL is sent now, not after --max-age.
@@ -42,12 +50,19 @@ describe('--ttl', () => {
   it.each([
     [['--ttl', '300', '--via', 'dyndns'], {}, '--ttl: dynamic DNS cannot set a TTL'],
     [[], { DDEDGE_TTL: '300', DDEDGE_VIA: 'dyndns' }, 'DDEDGE_TTL: dynamic DNS cannot set a TTL'],
-    [['--ttl', '300'], { noApi: '1' }, '--ttl is set through the registrar API (dynamic DNS cannot set a TTL): set DDEDGE_API_USER and DDEDGE_API_PASSWORD'],
+    [
+      ['--ttl', '300'],
+      { noApi: '1' },
+      '--ttl is set through the registrar API (dynamic DNS cannot set a TTL): set DDEDGE_API_USER and DDEDGE_API_PASSWORD',
+    ],
     [['--ttl', '30'], {}, '--ttl: "30" is not a whole number from 60 to 604800'],
     [['--ttl', '5m'], {}, '--ttl: "5m" is not a whole number from 60 to 604800'],
   ])('%j %j: exit 2, no request', async (args, extra, message) => {
     const { noApi, ...env } = extra as Record<string, string>;
-    const result = await runMain(['update', '--ip', '81.0.2.15', ...args], agentEnv(sandbox, { ...(noApi ? {} : withApi(sandbox)), ...env }));
+    const result = await runMain(
+      ['update', '--ip', '81.0.2.15', ...args],
+      agentEnv(sandbox, { ...(noApi ? {} : withApi(sandbox)), ...env }),
+    );
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(message);
     expect(providerCalls(sandbox)).toBe(0);

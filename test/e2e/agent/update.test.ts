@@ -27,17 +27,33 @@ describe('the cycle', () => {
   it('prints the --json document of the contract', async () => {
     const result = await runDist(['update', '--ip', '81.0.2.15', '--json'], agentEnv(sandbox));
     expect(JSON.parse(result.stdout)).toEqual({
-      hosts: [{ host: 'home.example.com', type: 'A', address: '81.0.2.15', action: 'updated', via: 'dyndns', message: 'set to 81.0.2.15' }],
+      hosts: [
+        {
+          host: 'home.example.com',
+          type: 'A',
+          address: '81.0.2.15',
+          action: 'updated',
+          via: 'dyndns',
+          message: 'set to 81.0.2.15',
+        },
+      ],
       exitCode: 0,
     });
   });
 
   it.each(['json', 'xml', 'plain'])('works with the %s dynamic DNS format', async (format) => {
     const env = agentEnv(sandbox, { DDEDGE_DYNDNS_FORMAT: format });
-    expect(await runMain(['update', '--ip', '81.0.2.16'], env)).toMatchObject({ code: 0, stdout: 'home.example.com A 81.0.2.16 updated\n' });
+    expect(await runMain(['update', '--ip', '81.0.2.16'], env)).toMatchObject({
+      code: 0,
+      stdout: 'home.example.com A 81.0.2.16 updated\n',
+    });
     expect(zoneValue(sandbox, 'home.example.com')).toBe('81.0.2.16');
     // The provider already holds it: sent because the cache is bypassed, reported as unchanged.
-    expect(await runMain(['update', '--ip', '81.0.2.16', '--force', '--json'], env).then((r) => JSON.parse(r.stdout).hosts[0])).toMatchObject({ action: 'unchanged', via: 'dyndns' });
+    expect(
+      await runMain(['update', '--ip', '81.0.2.16', '--force', '--json'], env).then(
+        (r) => JSON.parse(r.stdout).hosts[0],
+      ),
+    ).toMatchObject({ action: 'unchanged', via: 'dyndns' });
   });
 
   it('sends the key as `password` by default and as `apikey` when asked', async () => {
@@ -72,12 +88,17 @@ describe('the cycle', () => {
     const calls = providerCalls(sandbox);
     expect((await runMain(['update', '--ip', '81.0.2.15', '--max-age', '3h'], env)).stdout).toContain('unchanged');
     expect(providerCalls(sandbox)).toBe(calls);
-    expect((await runMain(['update', '--ip', '81.0.2.15', '--max-age', '1h', '--json'], env)).stdout).toContain('"via":"dyndns"');
+    expect((await runMain(['update', '--ip', '81.0.2.15', '--max-age', '1h', '--json'], env)).stdout).toContain(
+      '"via":"dyndns"',
+    );
     expect(providerCalls(sandbox)).toBe(calls + 1);
   });
 
   it('treats each host independently: one unknown host makes a partial result (exit 5)', async () => {
-    const result = await runMain(['update', '--ip', '81.0.2.15', '--host', 'home.example.com', '--host', 'nope.example.com'], agentEnv(sandbox));
+    const result = await runMain(
+      ['update', '--ip', '81.0.2.15', '--host', 'home.example.com', '--host', 'nope.example.com'],
+      agentEnv(sandbox),
+    );
     expect(result.code).toBe(5);
     expect(result.stdout).toBe('home.example.com A 81.0.2.15 updated\nnope.example.com A 81.0.2.15 failed\n');
     expect(result.stderr).toMatch(/nope.example.com.*not found/);
@@ -97,7 +118,10 @@ describe('the cycle', () => {
     const { startServer } = await import('../../helpers/servers.js');
     const a = await startServer('81.0.2.40\n');
     const b = await startServer('81.0.2.40');
-    const result = await runMain(['update', '--ip-source', `url:${a.url}`, '--ip-source', `url:${b.url}`], agentEnv(sandbox));
+    const result = await runMain(
+      ['update', '--ip-source', `url:${a.url}`, '--ip-source', `url:${b.url}`],
+      agentEnv(sandbox),
+    );
     await a.close();
     await b.close();
     expect(result).toMatchObject({ code: 0, stdout: 'home.example.com A 81.0.2.40 updated\n' });
@@ -114,26 +138,42 @@ describe('the registrar API path', () => {
   });
 
   it('warns about a rejected dynamic DNS key, naming the setting, and updates through the API', async () => {
-    const result = await runMain(['update', '--ip', '81.0.2.15'], agentEnv(sandbox, { ...withApi(sandbox), DDEDGE_DYNDNS_KEY: 'wrong-key' }));
+    const result = await runMain(
+      ['update', '--ip', '81.0.2.15'],
+      agentEnv(sandbox, { ...withApi(sandbox), DDEDGE_DYNDNS_KEY: 'wrong-key' }),
+    );
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/warn: the dynamic DNS key was rejected.*fix DDEDGE_DYNDNS_KEY/);
     expect(sandbox.calls.get('service/dnsupdate')).toBe(1);
   });
 
   it('--via api finds the entry with dnslist and changes it with dnsupdate', async () => {
-    const result = await runMain(['update', '--ip', '81.0.2.15', '--via', 'api', '--json'], agentEnv(sandbox, withApi(sandbox)));
+    const result = await runMain(
+      ['update', '--ip', '81.0.2.15', '--via', 'api', '--json'],
+      agentEnv(sandbox, withApi(sandbox)),
+    );
     expect(JSON.parse(result.stdout).hosts[0]).toMatchObject({ action: 'updated', via: 'api' });
-    expect([sandbox.calls.get('dyndns'), sandbox.calls.get('service/dnslist'), sandbox.calls.get('service/dnsupdate')]).toEqual([undefined, 1, 1]);
+    expect([
+      sandbox.calls.get('dyndns'),
+      sandbox.calls.get('service/dnslist'),
+      sandbox.calls.get('service/dnsupdate'),
+    ]).toEqual([undefined, 1, 1]);
   });
 
   it('creates a missing entry with dnscreate', async () => {
-    const result = await runMain(['update', '--ip', '81.0.2.15', '--via', 'api', '--host', 'new.example.com'], agentEnv(sandbox, withApi(sandbox)));
+    const result = await runMain(
+      ['update', '--ip', '81.0.2.15', '--via', 'api', '--host', 'new.example.com'],
+      agentEnv(sandbox, withApi(sandbox)),
+    );
     expect(result.code).toBe(0);
     expect(zoneValue(sandbox, 'new.example.com')).toBe('81.0.2.15');
   });
 
   it('refuses a host outside the zone of the service, writing nothing (the API would make <host>.<zone>)', async () => {
-    const result = await runMain(['update', '--ip', '81.0.2.15', '--via', 'api', '--host', 'home.notexample.com', '--service', 'example.com'], agentEnv(sandbox, withApi(sandbox)));
+    const result = await runMain(
+      ['update', '--ip', '81.0.2.15', '--via', 'api', '--host', 'home.notexample.com', '--service', 'example.com'],
+      agentEnv(sandbox, withApi(sandbox)),
+    );
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/home\.notexample\.com is not in the zone of example\.com/);
     expect(sandbox.calls.get('service/dnscreate')).toBeUndefined();
@@ -143,7 +183,10 @@ describe('the registrar API path', () => {
   it('keeps AAAA records through the API with --ipv6', async () => {
     const env = agentEnv(sandbox, withApi(sandbox));
     const result = await runMain(['update', '--ip', '81.0.2.15', '--ipv6', '--ip6', '2a00:1450:4003::15'], env);
-    expect(result).toMatchObject({ code: 0, stdout: 'home.example.com A 81.0.2.15 updated\nhome.example.com AAAA 2a00:1450:4003::15 updated\n' });
+    expect(result).toMatchObject({
+      code: 0,
+      stdout: 'home.example.com A 81.0.2.15 updated\nhome.example.com AAAA 2a00:1450:4003::15 updated\n',
+    });
     expect(zoneValue(sandbox, 'home.example.com', 'AAAA')).toBe('2a00:1450:4003::15');
     expect(sandbox.calls.get('service/dnscreate')).toBe(1);
     await runMain(['update', '--ip', '81.0.2.15', '--ipv6', '--ip6', '2a00:1450:4003::16'], env);
@@ -152,13 +195,19 @@ describe('the registrar API path', () => {
   });
 
   it('wrong API password: error 1004, exit 3', async () => {
-    const result = await runMain(['update', '--ip', '81.0.2.15', '--via', 'api'], agentEnv(sandbox, { ...withApi(sandbox), DDEDGE_API_PASSWORD: 'wrong-password' }));
+    const result = await runMain(
+      ['update', '--ip', '81.0.2.15', '--via', 'api'],
+      agentEnv(sandbox, { ...withApi(sandbox), DDEDGE_API_PASSWORD: 'wrong-password' }),
+    );
     expect(result.code).toBe(3);
     expect(result.stderr).toMatch(/error 1004.*check DDEDGE_API_USER and DDEDGE_API_PASSWORD/);
   });
 
   it('unknown service: error 4001, exit 7', async () => {
-    const result = await runMain(['update', '--ip', '81.0.2.15', '--via', 'api', '--service', 'nope.example.org'], agentEnv(sandbox, withApi(sandbox)));
+    const result = await runMain(
+      ['update', '--ip', '81.0.2.15', '--via', 'api', '--service', 'nope.example.org'],
+      agentEnv(sandbox, withApi(sandbox)),
+    );
     expect(result.code).toBe(7);
     expect(result.stderr).toMatch(/error 4001/);
   });
@@ -172,17 +221,30 @@ describe('bad answers and faults: the contract exit code, a one-line message, th
     ['wrong dynamic DNS key', '', 3, /Incorrect data \(check DDEDGE_DYNDNS_USER and DDEDGE_DYNDNS_KEY\)/],
     ['HTTP 500', 'dyndns=500', 4, /HTTP 500/],
     ['HTTP 502', 'dyndns=502', 4, /HTTP 502/],
-    ['a reset connection', 'dyndns=reset', 4, /no complete answer from http:\/\/127\.0\.0\.1:\d+\/json\/\S* the connection closed without an answer/],
+    [
+      'a reset connection',
+      'dyndns=reset',
+      4,
+      /no complete answer from http:\/\/127\.0\.0\.1:\d+\/json\/\S* the connection closed without an answer/,
+    ],
     ['an empty answer', 'dyndns=empty', 4, /malformed json answer.*empty/],
     ['an answer not in the declared format', 'dyndns=garbage', 4, /malformed json answer.*not valid JSON/],
-    ['a truncated answer', 'dyndns=truncated', 4, /no complete answer from .*: the connection closed before the whole answer arrived/],
+    [
+      'a truncated answer',
+      'dyndns=truncated',
+      4,
+      /no complete answer from .*: the connection closed before the whole answer arrived/,
+    ],
     ['a 50 MiB answer', 'dyndns=huge', 4, /exceeded the 1048576-byte limit/],
     ['an answer that never finishes', 'dyndns=hang:600000', 4, /no complete answer .* within 500 ms/],
   ];
   it.each(cases)('%s', async (_name, faultText, code, message) => {
     if (faultText) fault(faultText);
     const timeout = faultText.startsWith('dyndns=hang') ? '500ms' : '120s';
-    const env = agentEnv(sandbox, faultText ? { DDEDGE_TIMEOUT: timeout } : { DDEDGE_DYNDNS_KEY: 'wrong-key', DDEDGE_TIMEOUT: timeout });
+    const env = agentEnv(
+      sandbox,
+      faultText ? { DDEDGE_TIMEOUT: timeout } : { DDEDGE_DYNDNS_KEY: 'wrong-key', DDEDGE_TIMEOUT: timeout },
+    );
     const result = await runMain(['update', '--ip', '81.0.2.15'], env);
     expect(result.code).toBe(code);
     expect(result.stdout).toBe('home.example.com A 81.0.2.15 failed\n');
@@ -190,7 +252,10 @@ describe('bad answers and faults: the contract exit code, a one-line message, th
     if (timeout !== '500ms') expect(result.stderr).not.toMatch(/no complete answer .* within/);
     expect(result.stderr).not.toContain(env.DDEDGE_DYNDNS_KEY);
     const status = await runMain(['status', '--json'], env);
-    expect(JSON.parse(status.stdout).records[0]).toMatchObject({ host: 'home.example.com', lastError: expect.any(String) });
+    expect(JSON.parse(status.stdout).records[0]).toMatchObject({
+      host: 'home.example.com',
+      lastError: expect.any(String),
+    });
     expect(zoneValue(sandbox, 'home.example.com')).toBe('192.0.2.20');
   });
 
@@ -198,7 +263,10 @@ describe('bad answers and faults: the contract exit code, a one-line message, th
     const { startServer } = await import('../../helpers/servers.js');
     const a = await startServer('81.0.2.40');
     const b = await startServer('81.0.2.41');
-    const result = await runMain(['update', '--ip-source', `url:${a.url}`, '--ip-source', `url:${b.url}`], agentEnv(sandbox));
+    const result = await runMain(
+      ['update', '--ip-source', `url:${a.url}`, '--ip-source', `url:${b.url}`],
+      agentEnv(sandbox),
+    );
     await a.close();
     await b.close();
     expect(result.code).toBe(6);
@@ -216,9 +284,13 @@ describe('bad answers and faults: the contract exit code, a one-line message, th
     expect(existsSync(`${path}.damaged`)).toBe(false);
     const result = await runMain(['update', '--ip', '81.0.2.15'], env);
     expect(result.code).toBe(0);
-    expect(result.stderr).toMatch(/warn: .*state\.json is damaged \(not valid JSON[^)]*\); set aside as \S+\.damaged; starting from an empty cache/);
+    expect(result.stderr).toMatch(
+      /warn: .*state\.json is damaged \(not valid JSON[^)]*\); set aside as \S+\.damaged; starting from an empty cache/,
+    );
     expect(readFileSync(`${path}.damaged`, 'utf8')).toBe(damaged);
-    expect(JSON.parse(readFileSync(join(env.DDEDGE_STATE_DIR!, 'state.json'), 'utf8')).records['home.example.com/A'].address).toBe('81.0.2.15');
+    expect(
+      JSON.parse(readFileSync(join(env.DDEDGE_STATE_DIR!, 'state.json'), 'utf8')).records['home.example.com/A'].address,
+    ).toBe('81.0.2.15');
   });
 
   it('two cycles at once: the second is refused (exit 4) and the first completes', async () => {
@@ -230,7 +302,15 @@ describe('bad answers and faults: the contract exit code, a one-line message, th
     const released = new Promise<void>((resolve) => (release = resolve));
     const dyndns = await startServer((_req, res) => {
       arrived();
-      void released.then(() => res.end(JSON.stringify({ success: true, messages: [], host: { name: 'home.example.com', value: '81.0.2.15', type: 'A', updated: true } })));
+      void released.then(() =>
+        res.end(
+          JSON.stringify({
+            success: true,
+            messages: [],
+            host: { name: 'home.example.com', value: '81.0.2.15', type: 'A', updated: true },
+          }),
+        ),
+      );
     });
     const env = agentEnv(sandbox, { DDEDGE_DYNDNS_URL: dyndns.url, DDEDGE_TIMEOUT: '120s' });
     const first = startDist(['update', '--ip', '81.0.2.15'], env);
@@ -248,7 +328,10 @@ describe('bad answers and faults: the contract exit code, a one-line message, th
 describe('configuration errors are refused before any request (exit 2)', () => {
   it.each([
     [['--ip', '81.0.2.999'], /--ip: "81.0.2.999" is not an IPv4 address/],
-    [['--ip', '81.0.2.15', '--dyndns-url', 'http://dyn.example.net'], /--dyndns-url: http:\/\/ is allowed only for loopback/],
+    [
+      ['--ip', '81.0.2.15', '--dyndns-url', 'http://dyn.example.net'],
+      /--dyndns-url: http:\/\/ is allowed only for loopback/,
+    ],
     [['--ip', '81.0.2.15', '--bogus'], /update: Unknown option '--bogus'/],
   ])('%j', async (args, message) => {
     const result = await runMain(['update', ...args], agentEnv(sandbox));
@@ -264,10 +347,18 @@ describe('IPv6', () => {
     const server = http.createServer((_req, res) => res.end('2a00:1450:4003::99\n'));
     await new Promise<void>((resolve) => server.listen(0, '::1', resolve));
     const { port } = server.address() as import('node:net').AddressInfo;
-    const env = agentEnv(sandbox, { ...withApi(sandbox), DDEDGE_IPV6: 'yes', DDEDGE_IP6_SOURCES: `url:http://[::1]:${port}/`, DDEDGE_IP: '81.0.2.15' });
+    const env = agentEnv(sandbox, {
+      ...withApi(sandbox),
+      DDEDGE_IPV6: 'yes',
+      DDEDGE_IP6_SOURCES: `url:http://[::1]:${port}/`,
+      DDEDGE_IP: '81.0.2.15',
+    });
     const result = await runMain(['update'], env);
     server.close();
-    expect(result).toMatchObject({ code: 0, stdout: 'home.example.com A 81.0.2.15 updated\nhome.example.com AAAA 2a00:1450:4003::99 updated\n' });
+    expect(result).toMatchObject({
+      code: 0,
+      stdout: 'home.example.com A 81.0.2.15 updated\nhome.example.com AAAA 2a00:1450:4003::99 updated\n',
+    });
     expect(zoneValue(sandbox, 'home.example.com', 'AAAA')).toBe('2a00:1450:4003::99');
   });
 });
@@ -277,12 +368,20 @@ describe('a provider that reports another address than the one sent', () => {
   // dyndns-contradiction.test.ts).
   it('is a failure (exit 4), and nothing is remembered: the next cycle sends again', async () => {
     const { startServer } = await import('../../helpers/servers.js');
-    const dyndns = await startServer(JSON.stringify({ success: true, messages: [], host: { name: 'home.example.com', value: '81.0.2.99', type: 'A', updated: true } }));
+    const dyndns = await startServer(
+      JSON.stringify({
+        success: true,
+        messages: [],
+        host: { name: 'home.example.com', value: '81.0.2.99', type: 'A', updated: true },
+      }),
+    );
     const env = agentEnv(sandbox, { DDEDGE_DYNDNS_URL: dyndns.url });
     const first = await runMain(['update', '--ip', '81.0.2.15'], env);
     expect(first.code).toBe(4);
     expect(first.stdout).toBe('home.example.com A 81.0.2.15 failed\n');
-    expect(first.stderr).toMatch(/the dynamic DNS answer names home\.example\.com at 81\.0\.2\.99 but the request was home\.example\.com at 81\.0\.2\.15/);
+    expect(first.stderr).toMatch(
+      /the dynamic DNS answer names home\.example\.com at 81\.0\.2\.99 but the request was home\.example\.com at 81\.0\.2\.15/,
+    );
     const second = await runMain(['update', '--ip', '81.0.2.15'], env);
     expect(second.code).toBe(4);
     expect(dyndns.hits).toBe(2);

@@ -14,7 +14,15 @@ import { useSandbox } from '../../helpers/use-sandbox.js';
 const sandbox = useSandbox({ per: 'file' });
 const env = () => baseEnv(withApi(sandbox));
 const calls = () => [...sandbox.calls.values()].reduce((a, b) => a + b, 0);
-const { csrData, csrKey } = createCsr({ commonName: 'www.example.com', organizationName: 'Example', organizationalUnitName: 'IT', countryName: 'ES', stateOrProvinceName: 'Madrid', localityName: 'Madrid', emailAddress: 'admin@example.com' });
+const { csrData, csrKey } = createCsr({
+  commonName: 'www.example.com',
+  organizationName: 'Example',
+  organizationalUnitName: 'IT',
+  countryName: 'ES',
+  stateOrProvinceName: 'Madrid',
+  localityName: 'Madrid',
+  emailAddress: 'admin@example.com',
+});
 /** Lines of the key that must never be seen again (its base64 body). */
 const keyLines = () => csrKey.split('\n').filter((l) => l && !l.startsWith('-----'));
 const expectNoKey = (text: string) => {
@@ -24,7 +32,11 @@ const expectNoKey = (text: string) => {
 
 /** Runs the built file with `input` on its standard input. */
 function runWithInput(args: string[], input: string): Promise<RunResult> {
-  const child = spawn(process.execPath, [DIST, ...args], { env: env(), cwd: tempDir(), stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [DIST, ...args], {
+    env: env(),
+    cwd: tempDir(),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));
@@ -42,7 +54,22 @@ describe('values that begin with "-"', () => {
   });
 
   it('a TXT value "-all" is the value of --value', async () => {
-    const run = await runMain(['api', 'service', 'dnscreate', '--serviceName', 'example.com', '--name', 'spf.example.com', '--type', 'TXT', '--value', '-all'], env());
+    const run = await runMain(
+      [
+        'api',
+        'service',
+        'dnscreate',
+        '--serviceName',
+        'example.com',
+        '--name',
+        'spf.example.com',
+        '--type',
+        'TXT',
+        '--value',
+        '-all',
+      ],
+      env(),
+    );
     expect(run.code, run.stderr).toBe(0);
     expect(sandbox.model.services.flatMap((s) => s.dns).find((e) => e.name === 'spf.example.com')?.value).toBe('-all');
   });
@@ -57,7 +84,10 @@ describe('values that begin with "-"', () => {
   });
 
   it('a parameter at the end with no value is a usage error naming it', async () => {
-    expect(await runMain(['api', 'ssl', 'csrdecode', '--csrData'], env())).toMatchObject({ code: 2, stderr: expect.stringContaining('--csrData (argument 4) needs a value') });
+    expect(await runMain(['api', 'ssl', 'csrdecode', '--csrData'], env())).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--csrData (argument 4) needs a value'),
+    });
   });
 });
 
@@ -77,11 +107,29 @@ describe('@FILE and @- read a value', () => {
   });
 
   it('@@ is a literal @; a missing file is exit 2 naming the parameter and the file', async () => {
-    const run = await runMain(['api', 'service', 'dnscreate', '--serviceName', 'example.com', '--name', 'at.example.com', '--type', 'TXT', '--value', '@@home'], env());
+    const run = await runMain(
+      [
+        'api',
+        'service',
+        'dnscreate',
+        '--serviceName',
+        'example.com',
+        '--name',
+        'at.example.com',
+        '--type',
+        'TXT',
+        '--value',
+        '@@home',
+      ],
+      env(),
+    );
     expect(run.code, run.stderr).toBe(0);
     expect(sandbox.model.services.flatMap((s) => s.dns).find((e) => e.name === 'at.example.com')?.value).toBe('@home');
     const missing = await runMain(['api', 'ssl', 'csrdecode', '--csrData', '@/nonexistent/req.csr'], env());
-    expect(missing).toMatchObject({ code: 2, stderr: expect.stringContaining('--csrData (argument 4): cannot read the file "/nonexistent/req.csr": ENOENT') });
+    expect(missing).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--csrData (argument 4): cannot read the file "/nonexistent/req.csr": ENOENT'),
+    });
   });
 
   it('two parameters cannot both read standard input', async () => {
@@ -93,12 +141,32 @@ describe('@FILE and @- read a value', () => {
 
 describe('key material is never repeated in a message', () => {
   const cases: [string, string[]][] = [
-    ['a key given to a whole-number parameter', ['api', 'ssl', 'reissue', '--certificateID', csrKey, '--csrData', csrData, '--validationMethod', 'dns']],
+    [
+      'a key given to a whole-number parameter',
+      ['api', 'ssl', 'reissue', '--certificateID', csrKey, '--csrData', csrData, '--validationMethod', 'dns'],
+    ],
     ['a key given without its flag', ['api', 'ssl', 'csrdecode', '--csrData', csrData, csrKey]],
     ['a key in place of the action', ['api', 'ssl', csrKey]],
     ['a key in place of the module', ['api', csrKey, 'x']],
     ['a key to a mistyped parameter', ['api', 'ssl', 'csrdecode', '--csrData', csrData, '--keyDta', csrKey]],
-    ['a key given twice', ['api', 'ssl', 'reissue', '--certificateID', '1', '--csrData', csrData, '--keyData', csrKey, '--keyData', csrKey, '--validationMethod', 'dns']],
+    [
+      'a key given twice',
+      [
+        'api',
+        'ssl',
+        'reissue',
+        '--certificateID',
+        '1',
+        '--csrData',
+        csrData,
+        '--keyData',
+        csrKey,
+        '--keyData',
+        csrKey,
+        '--validationMethod',
+        'dns',
+      ],
+    ],
     ['a key after an unknown flag', ['api', 'ssl', 'csrdecode', '--csrData', csrData, '--keyData=', '--x', csrKey]],
   ];
   it.each(cases)('%s: exit 2, the parameter and its position named, not its value', async (_name, args) => {
@@ -117,13 +185,16 @@ describe('key material is never repeated in a message', () => {
 });
 
 describe('names that only JavaScript objects have', () => {
-  it.each(['toString', 'constructor', 'hasOwnProperty', 'valueOf'])('--%s is an unknown parameter (exit 2, nothing sent)', async (name) => {
-    const before = calls();
-    const run = await runMain(['api', 'tool', 'hello', `--${name}`, 'x'], env());
-    expect(run.code).toBe(2);
-    expect(run.stderr).toContain(`unknown parameter "${name}" (argument 4)`);
-    expect(calls()).toBe(before);
-  });
+  it.each(['toString', 'constructor', 'hasOwnProperty', 'valueOf'])(
+    '--%s is an unknown parameter (exit 2, nothing sent)',
+    async (name) => {
+      const before = calls();
+      const run = await runMain(['api', 'tool', 'hello', `--${name}`, 'x'], env());
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain(`unknown parameter "${name}" (argument 4)`);
+      expect(calls()).toBe(before);
+    },
+  );
 
   it('--__proto__ is refused too', async () => {
     expect((await runMain(['api', 'tool', 'hello', '--__proto__', 'x'], env())).code).toBe(2);

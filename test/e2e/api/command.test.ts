@@ -15,8 +15,19 @@ beforeAll(async () => {
   stub = await startServer((req, res, body) => res.end(answer(req.url ?? '', new URLSearchParams(body))));
 });
 afterAll(async () => stub.close());
-const envelope = (responseData: unknown, extra = {}) => JSON.stringify({ success: true, errorCode: 0, errorCodeMsg: '', action: 'x', version: '1.0.26', messages: [], responseData, ...extra });
-const env = () => baseEnv({ DDEDGE_API_URL: stub.url, DDEDGE_API_USER: 'u', DDEDGE_API_PASSWORD: 'canary-cli-password' });
+const envelope = (responseData: unknown, extra = {}) =>
+  JSON.stringify({
+    success: true,
+    errorCode: 0,
+    errorCodeMsg: '',
+    action: 'x',
+    version: '1.0.26',
+    messages: [],
+    responseData,
+    ...extra,
+  });
+const env = () =>
+  baseEnv({ DDEDGE_API_URL: stub.url, DDEDGE_API_USER: 'u', DDEDGE_API_PASSWORD: 'canary-cli-password' });
 
 describe('ddedge api', () => {
   it('calls every one of the 99 operations from the command line (main() in this process; the built file in the stress run)', async () => {
@@ -28,18 +39,32 @@ describe('ddedge api', () => {
     answer = (_path, f) => ((form = f), envelope({ domains: [] }));
     const run = await runDist(['api', 'domain', 'list', '--tld', 'es', '--renewable', 'yes', '--pageLength=50'], env());
     expect(run).toMatchObject({ code: 0, stdout: '{"domains":[]}\n' });
-    expect(Object.fromEntries(form!)).toMatchObject({ apiuser: 'u', apipasswd: 'canary-cli-password', 'output-format': 'json', tld: 'es', renewable: '1', pageLength: '50' });
+    expect(Object.fromEntries(form!)).toMatchObject({
+      apiuser: 'u',
+      apipasswd: 'canary-cli-password',
+      'output-format': 'json',
+      tld: 'es',
+      renewable: '1',
+      pageLength: '50',
+    });
   });
 
   it('--raw prints the whole envelope; --all follows every page', async () => {
     answer = (_path, f) => {
       const page = Number(f.get('page') ?? 1);
-      return envelope({ queryInfo: { page, pageLength: 1, results: 1, total: 3 }, contacts: [{ contactID: `C${page}` }] });
+      return envelope({
+        queryInfo: { page, pageLength: 1, results: 1, total: 3 },
+        contacts: [{ contactID: `C${page}` }],
+      });
     };
     const all = await runMain(['api', 'contact', 'list', '--all', '--pageLength', '1'], env());
     expect(JSON.parse(all.stdout).contacts.map((c: { contactID: string }) => c.contactID)).toEqual(['C1', 'C2', 'C3']);
     const raw = await runMain(['api', 'contact', 'list', '--raw'], env());
-    expect(JSON.parse(raw.stdout)).toMatchObject({ success: true, version: '1.0.26', responseData: { contacts: [{ contactID: 'C1' }] } });
+    expect(JSON.parse(raw.stdout)).toMatchObject({
+      success: true,
+      version: '1.0.26',
+      responseData: { contacts: [{ contactID: 'C1' }] },
+    });
   });
 
   it.each([
@@ -50,7 +75,16 @@ describe('ddedge api', () => {
     [4001, 7],
     [1100, 7],
   ])('an error answer with code %i exits %i', async (code, exit) => {
-    answer = () => JSON.stringify({ success: false, errorCode: code, errorCodeMsg: 'refused', action: 'domain/getinfo', version: '1.0.26', messages: ['detail'], responseData: [] });
+    answer = () =>
+      JSON.stringify({
+        success: false,
+        errorCode: code,
+        errorCodeMsg: 'refused',
+        action: 'domain/getinfo',
+        version: '1.0.26',
+        messages: ['detail'],
+        responseData: [],
+      });
     const run = await runMain(['api', 'domain', 'getinfo', '--domain', 'example.com'], env());
     expect(run.code).toBe(exit);
     expect(run.stderr).toContain(`error ${code}`);
@@ -85,7 +119,10 @@ describe('ddedge api', () => {
   });
 
   it('needs API credentials', async () => {
-    expect(await runMain(['api', 'tool', 'hello'], baseEnv({ DDEDGE_API_URL: stub.url }))).toMatchObject({ code: 2, stderr: expect.stringContaining('DDEDGE_API_USER') });
+    expect(await runMain(['api', 'tool', 'hello'], baseEnv({ DDEDGE_API_URL: stub.url }))).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('DDEDGE_API_USER'),
+    });
   });
 });
 
@@ -95,12 +132,35 @@ describe('against the sandbox', () => {
     sandbox = await startSandbox();
   });
   afterAll(async () => sandbox.close());
-  const sandboxEnv = () => baseEnv({ DDEDGE_API_URL: sandbox.url, DDEDGE_API_USER: sandbox.model.account.apiUser, DDEDGE_API_PASSWORD: sandbox.model.account.apiPassword });
+  const sandboxEnv = () =>
+    baseEnv({
+      DDEDGE_API_URL: sandbox.url,
+      DDEDGE_API_USER: sandbox.model.account.apiUser,
+      DDEDGE_API_PASSWORD: sandbox.model.account.apiPassword,
+    });
 
   it('reads and changes a zone', async () => {
-    const created = await runDist(['api', 'service', 'dnscreate', '--serviceName', 'example.com', '--name', 'api.example.com', '--type', 'A', '--value', '81.0.2.80'], sandboxEnv());
+    const created = await runDist(
+      [
+        'api',
+        'service',
+        'dnscreate',
+        '--serviceName',
+        'example.com',
+        '--name',
+        'api.example.com',
+        '--type',
+        'A',
+        '--value',
+        '81.0.2.80',
+      ],
+      sandboxEnv(),
+    );
     expect(created.code).toBe(0);
-    const list = JSON.parse((await runDist(['api', 'service', 'dnslist', '--serviceName', 'example.com', '--filterType', 'A'], sandboxEnv())).stdout);
+    const list = JSON.parse(
+      (await runDist(['api', 'service', 'dnslist', '--serviceName', 'example.com', '--filterType', 'A'], sandboxEnv()))
+        .stdout,
+    );
     expect(list.dns.map((e: { name: string }) => e.name)).toContain('api.example.com');
   });
 
@@ -118,7 +178,20 @@ describe('against the sandbox', () => {
        await r.close();`,
     );
     const out = await new Promise<string>((resolveOut, reject) =>
-      execFile(process.execPath, ['use.mjs'], { cwd: dir, env: { PATH: process.env.PATH, URL: sandbox.url, USER_: sandbox.model.account.apiUser, PASS: sandbox.model.account.apiPassword } }, (error, stdout, stderr) => (error ? reject(new Error(stderr)) : resolveOut(stdout))),
+      execFile(
+        process.execPath,
+        ['use.mjs'],
+        {
+          cwd: dir,
+          env: {
+            PATH: process.env.PATH,
+            URL: sandbox.url,
+            USER_: sandbox.model.account.apiUser,
+            PASS: sandbox.model.account.apiPassword,
+          },
+        },
+        (error, stdout, stderr) => (error ? reject(new Error(stderr)) : resolveOut(stdout)),
+      ),
     );
     expect(JSON.parse(out)).toMatchObject({ ip: '127.0.0.1', entries: expect.any(Number) });
   });

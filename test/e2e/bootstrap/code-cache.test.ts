@@ -3,7 +3,21 @@
 // and a cache that does not fit (another Node, a damaged file) or none at all must change
 // nothing but the time a cycle takes.
 import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, chownSync, copyFileSync, cpSync, existsSync, lchownSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  copyFileSync,
+  cpSync,
+  existsSync,
+  lchownSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { baseEnv, DIST, tempDir, type RunResult } from '../../helpers/cli.js';
@@ -15,7 +29,11 @@ const CYCLE = ['update', '--ip', '81.0.2.15', '--dry-run'];
  * body runs before the command's first await, so its exit handler sees every script the
  * launcher ran and whether V8 took each one's cache (true: refused; undefined: none given).
  */
-function probe(launcher: string, args: string[], extraEnv: Record<string, string> = {}): Promise<RunResult & { caches: Record<string, boolean | null>; builtins: string[] }> {
+function probe(
+  launcher: string,
+  args: string[],
+  extraEnv: Record<string, string> = {},
+): Promise<RunResult & { caches: Record<string, boolean | null>; builtins: string[] }> {
   const dir = tempDir('ddedge-cache-probe-');
   const file = join(dir, 'probe.mjs');
   writeFileSync(
@@ -30,9 +48,21 @@ function probe(launcher: string, args: string[], extraEnv: Record<string, string
     ].join('\n'),
   );
   const stateDir = join(dir, 'state');
-  const env = baseEnv({ DDEDGE_HOSTS: 'home.example.com', DDEDGE_DYNDNS_USER: 'u', DDEDGE_DYNDNS_KEY: 'k', DDEDGE_STATE_DIR: stateDir, ...extraEnv });
+  const env = baseEnv({
+    DDEDGE_HOSTS: 'home.example.com',
+    DDEDGE_DYNDNS_USER: 'u',
+    DDEDGE_DYNDNS_KEY: 'k',
+    DDEDGE_STATE_DIR: stateDir,
+    ...extraEnv,
+  });
   // A damaged cache once hung V8 at 100% CPU: a run that does not end is killed, and fails.
-  const child = spawn(process.execPath, [file, ...args], { env, cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], timeout: 20_000, killSignal: 'SIGKILL' });
+  const child = spawn(process.execPath, [file, ...args], {
+    env,
+    cwd: dir,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: 20_000,
+    killSignal: 'SIGKILL',
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));
@@ -41,7 +71,13 @@ function probe(launcher: string, args: string[], extraEnv: Record<string, string
     child.on('close', (code) => {
       const line = /\ncaches (.*)\n/.exec(stderr);
       const builtins = /\nbuiltins (.*)\n/.exec(stderr);
-      resolve({ code, stdout, stderr: stderr.replace(/\ncaches .*\n/, '').replace(/\nbuiltins .*\n/, ''), caches: line ? JSON.parse(line[1]!) : {}, builtins: builtins ? JSON.parse(builtins[1]!) : [] });
+      resolve({
+        code,
+        stdout,
+        stderr: stderr.replace(/\ncaches .*\n/, '').replace(/\nbuiltins .*\n/, ''),
+        caches: line ? JSON.parse(line[1]!) : {},
+        builtins: builtins ? JSON.parse(builtins[1]!) : [],
+      });
     }),
   );
 }
@@ -67,7 +103,10 @@ function uncachedBuild(prefix: string): { other: string; chunks: string } {
   const other = tempDir(prefix);
   cpSync(dirname(DIST), join(other, 'dist'), { recursive: true, filter: commandLineFiles });
   mkdirSync(join(other, 'build'));
-  copyFileSync(resolve(import.meta.dirname, '../../../build/code-cache-cycle.mjs'), join(other, 'build', 'code-cache-cycle.mjs'));
+  copyFileSync(
+    resolve(import.meta.dirname, '../../../build/code-cache-cycle.mjs'),
+    join(other, 'build', 'code-cache-cycle.mjs'),
+  );
   const chunks = join(other, 'dist', 'chunks');
   for (const name of readdirSync(chunks).filter((n) => n.endsWith('.v8cache'))) rmSync(join(chunks, name));
   return { other, chunks };
@@ -86,7 +125,11 @@ describe('the code cache', () => {
 
   // A cache that does not begin with its chunk's source is not given to V8 at all (null).
   it.each([
-    ['damaged (bytes that are no cache)', (cache: string) => writeFileSync(cache, Buffer.alloc(readFileSync(cache).length, 0x5a)), null],
+    [
+      'damaged (bytes that are no cache)',
+      (cache: string) => writeFileSync(cache, Buffer.alloc(readFileSync(cache).length, 0x5a)),
+      null,
+    ],
     ['cut short', (cache: string) => writeFileSync(cache, readFileSync(cache).subarray(0, 1000)), null],
     ['missing', (cache: string) => rmSync(cache), null],
   ] as const)('changes nothing but the time when it is %s', async (_case, spoil, refused) => {
@@ -109,15 +152,27 @@ describe('the code cache', () => {
     const version = (await probe(DIST, ['--version'])).stdout.trim();
     const changed = version.replace(/\d/g, (d) => String((Number(d) + 1) % 10));
     const { other, chunks } = uncachedBuild('ddedge-cache-other-');
-    const holder = readdirSync(chunks).find((name) => name.endsWith('.cjs') && readFileSync(join(chunks, name), 'utf8').includes(`"${version}"`))!;
-    writeFileSync(join(chunks, holder), readFileSync(join(chunks, holder), 'utf8').replace(`"${version}"`, `"${changed}"`));
-    const env = baseEnv({ DDEDGE_HOSTS: 'home.example.com', DDEDGE_DYNDNS_USER: 'u', DDEDGE_DYNDNS_KEY: 'k', DDEDGE_STATE_DIR: join(other, 'state') });
+    const holder = readdirSync(chunks).find(
+      (name) => name.endsWith('.cjs') && readFileSync(join(chunks, name), 'utf8').includes(`"${version}"`),
+    )!;
+    writeFileSync(
+      join(chunks, holder),
+      readFileSync(join(chunks, holder), 'utf8').replace(`"${version}"`, `"${changed}"`),
+    );
+    const env = baseEnv({
+      DDEDGE_HOSTS: 'home.example.com',
+      DDEDGE_DYNDNS_USER: 'u',
+      DDEDGE_DYNDNS_KEY: 'k',
+      DDEDGE_STATE_DIR: join(other, 'state'),
+    });
     execFileSync(process.execPath, [join(other, 'build', 'code-cache-cycle.mjs'), ...CYCLE], { env, cwd: other });
     expect((await probe(join(other, 'dist', 'ddedge.mjs'), ['--version'])).stdout.trim()).toBe(changed);
 
     // This build's dist/ with the other build's caches in place of its own.
     // The other build's cycle ran the chunks of CYCLE only; a cache it did not make is left out.
-    const launcher = distCopy((cache) => (existsSync(join(chunks, basename(cache))) ? copyFileSync(join(chunks, basename(cache)), cache) : rmSync(cache)));
+    const launcher = distCopy((cache) =>
+      existsSync(join(chunks, basename(cache))) ? copyFileSync(join(chunks, basename(cache)), cache) : rmSync(cache),
+    );
     const run = await probe(launcher, ['--version']);
     expect([run.code, run.stdout.trim(), run.stderr]).toEqual([0, version, '']);
     // main.cjs is the same in both: its cache fits; the changed chunk's is not given to V8.
@@ -175,7 +230,10 @@ describe('the code cache', () => {
   it('is saved by the build step for a command that ends at once', () => {
     // build/code-cache-cycle.mjs must be listening for the exit before the command can end.
     const { other, chunks } = uncachedBuild('ddedge-cache-quick-');
-    execFileSync(process.execPath, [join(other, 'build', 'code-cache-cycle.mjs'), '--version'], { env: baseEnv(), cwd: other });
+    execFileSync(process.execPath, [join(other, 'build', 'code-cache-cycle.mjs'), '--version'], {
+      env: baseEnv(),
+      cwd: other,
+    });
     expect(readdirSync(chunks)).toContain('main.cjs.v8cache');
   });
 });
@@ -199,8 +257,14 @@ describe('a damaged code cache', () => {
   // The caches of the chunks CYCLE runs: main.cjs and the chunks it requires at once (the
   // build also caches the DNS sources' chunks, which an `--ip` cycle does not load).
   const chunkDir = join(dirname(DIST), 'chunks');
-  const started = [...readFileSync(join(chunkDir, 'main.cjs'), 'utf8').matchAll(/(__toESM\(|=>)?require\("\.\/([^"]+\.cjs)"\)/g)].filter((m) => !m[1]).map((m) => m[2]!);
-  const cacheNames = readdirSync(chunkDir).filter((name) => name.endsWith('.v8cache') && ['main.cjs', ...started].includes(name.replace(/\.v8cache$/, '')));
+  const started = [
+    ...readFileSync(join(chunkDir, 'main.cjs'), 'utf8').matchAll(/(__toESM\(|=>)?require\("\.\/([^"]+\.cjs)"\)/g),
+  ]
+    .filter((m) => !m[1])
+    .map((m) => m[2]!);
+  const cacheNames = readdirSync(chunkDir).filter(
+    (name) => name.endsWith('.v8cache') && ['main.cjs', ...started].includes(name.replace(/\.v8cache$/, '')),
+  );
   const flips = cacheNames.flatMap((name) => {
     const size = statSync(join(dirname(DIST), 'chunks', name)).size;
     const chunk = readFileSync(join(dirname(DIST), 'chunks', name.replace(/\.v8cache$/, '')), 'utf8');
@@ -218,27 +282,30 @@ describe('a damaged code cache', () => {
     expect(flips.length).toBeGreaterThanOrEqual(30);
   });
 
-  it.concurrent.each(flips)('%s with bit %i.%i flipped is refused, and the cycle runs as without it', async (name, at, bit, again) => {
-    const launcher = distCopy((cache) => {
-      if (basename(cache) !== name) return;
-      const bytes = readFileSync(cache);
-      bytes[at]! ^= 1 << bit;
-      writeFileSync(cache, bytes);
-    });
-    const xdg = tempDir('ddedge-cache-xdg-');
-    const run = await probe(launcher, CYCLE, { XDG_CACHE_HOME: xdg });
-    expect([run.code, run.stdout, run.stderr]).toEqual([0, CYCLE_OUT, '']);
-    const chunk = name.replace(/\.v8cache$/, '');
-    // Not given to V8 at all; the undamaged one is taken.
-    expect(run.caches[chunk]).toBeNull();
-    for (const [other, refused] of Object.entries(run.caches)) if (other !== chunk) expect(refused).toBe(false);
-    // Made anew in the user's folder, and taken from there by the next run.
-    expect(existsSync(join(xdg, 'ddedge', NODE_FOLDER, name))).toBe(true);
-    if (!again) return;
-    const next = await probe(launcher, CYCLE, { XDG_CACHE_HOME: xdg });
-    expect([next.code, next.stdout, next.stderr]).toEqual([0, CYCLE_OUT, '']);
-    expect(next.caches[chunk]).toBe(false);
-  });
+  it.concurrent.each(flips)(
+    '%s with bit %i.%i flipped is refused, and the cycle runs as without it',
+    async (name, at, bit, again) => {
+      const launcher = distCopy((cache) => {
+        if (basename(cache) !== name) return;
+        const bytes = readFileSync(cache);
+        bytes[at]! ^= 1 << bit;
+        writeFileSync(cache, bytes);
+      });
+      const xdg = tempDir('ddedge-cache-xdg-');
+      const run = await probe(launcher, CYCLE, { XDG_CACHE_HOME: xdg });
+      expect([run.code, run.stdout, run.stderr]).toEqual([0, CYCLE_OUT, '']);
+      const chunk = name.replace(/\.v8cache$/, '');
+      // Not given to V8 at all; the undamaged one is taken.
+      expect(run.caches[chunk]).toBeNull();
+      for (const [other, refused] of Object.entries(run.caches)) if (other !== chunk) expect(refused).toBe(false);
+      // Made anew in the user's folder, and taken from there by the next run.
+      expect(existsSync(join(xdg, 'ddedge', NODE_FOLDER, name))).toBe(true);
+      if (!again) return;
+      const next = await probe(launcher, CYCLE, { XDG_CACHE_HOME: xdg });
+      expect([next.code, next.stdout, next.stderr]).toEqual([0, CYCLE_OUT, '']);
+      expect(next.caches[chunk]).toBe(false);
+    },
+  );
 });
 
 describe("the user's code cache", () => {
@@ -252,7 +319,11 @@ describe("the user's code cache", () => {
     expect([first.code, first.stdout, first.stderr]).toEqual([0, CYCLE_OUT, '']);
     expect(Object.values(first.caches)).toEqual([null, null]);
     const folder = join(home, '.cache', 'ddedge', NODE_FOLDER);
-    expect(readdirSync(folder).sort()).toEqual(Object.keys(first.caches).map((chunk) => `${chunk}.v8cache`).sort());
+    expect(readdirSync(folder).sort()).toEqual(
+      Object.keys(first.caches)
+        .map((chunk) => `${chunk}.v8cache`)
+        .sort(),
+    );
     expect(statSync(folder).mode & 0o777).toBe(0o700);
     for (const name of readdirSync(folder)) expect(statSync(join(folder, name)).mode & 0o777).toBe(0o600);
     expect(existsSync(stale)).toBe(false);
@@ -293,33 +364,36 @@ describe("the user's code cache", () => {
     expect(readdirSync(folder)).toEqual(made.slice(1));
   });
 
-  it.skipIf(process.getuid?.() !== 0)("as root, in another user's folder, neither follows their link nor creates or removes anything", async () => {
-    // su keeps XDG_CACHE_HOME: root's ddedge --help once made its folder through another user's
-    // link, in a folder of root's, and removed what it took for another Node's caches there.
-    const top = tempDir('ddedge-cache-hostile-');
-    chmodSync(top, 0o755);
-    const theirs = join(top, 'nobody');
-    const cacheHome = join(theirs, 'cache');
-    mkdirSync(cacheHome, { recursive: true });
-    const rootsFolder = join(top, 'root-owned');
-    const rootsData = join(rootsFolder, 'v19.0.0-x64');
-    mkdirSync(rootsData, { recursive: true });
-    writeFileSync(join(rootsData, 'keep-me'), 'root data');
-    symlinkSync(rootsFolder, join(cacheHome, 'ddedge'));
-    for (const path of [theirs, cacheHome]) chownSync(path, 65534, 65534);
-    lchownSync(join(cacheHome, 'ddedge'), 65534, 65534);
-    const launcher = bareCopy();
-    const run = await probe(launcher, ['--help'], { XDG_CACHE_HOME: cacheHome });
-    expect(run.code).toBe(0);
-    expect(run.stderr).toBe('');
-    expect(readdirSync(rootsFolder)).toEqual(['v19.0.0-x64']);
-    expect(readFileSync(join(rootsData, 'keep-me'), 'utf8')).toBe('root data');
-    // Their folder, without the link: nothing of root's is made in it either.
-    rmSync(join(cacheHome, 'ddedge'));
-    const again = await probe(launcher, ['--help'], { XDG_CACHE_HOME: cacheHome });
-    expect(again.code).toBe(0);
-    expect(readdirSync(cacheHome)).toEqual([]);
-  });
+  it.skipIf(process.getuid?.() !== 0)(
+    "as root, in another user's folder, neither follows their link nor creates or removes anything",
+    async () => {
+      // su keeps XDG_CACHE_HOME: root's ddedge --help once made its folder through another user's
+      // link, in a folder of root's, and removed what it took for another Node's caches there.
+      const top = tempDir('ddedge-cache-hostile-');
+      chmodSync(top, 0o755);
+      const theirs = join(top, 'nobody');
+      const cacheHome = join(theirs, 'cache');
+      mkdirSync(cacheHome, { recursive: true });
+      const rootsFolder = join(top, 'root-owned');
+      const rootsData = join(rootsFolder, 'v19.0.0-x64');
+      mkdirSync(rootsData, { recursive: true });
+      writeFileSync(join(rootsData, 'keep-me'), 'root data');
+      symlinkSync(rootsFolder, join(cacheHome, 'ddedge'));
+      for (const path of [theirs, cacheHome]) chownSync(path, 65534, 65534);
+      lchownSync(join(cacheHome, 'ddedge'), 65534, 65534);
+      const launcher = bareCopy();
+      const run = await probe(launcher, ['--help'], { XDG_CACHE_HOME: cacheHome });
+      expect(run.code).toBe(0);
+      expect(run.stderr).toBe('');
+      expect(readdirSync(rootsFolder)).toEqual(['v19.0.0-x64']);
+      expect(readFileSync(join(rootsData, 'keep-me'), 'utf8')).toBe('root data');
+      // Their folder, without the link: nothing of root's is made in it either.
+      rmSync(join(cacheHome, 'ddedge'));
+      const again = await probe(launcher, ['--help'], { XDG_CACHE_HOME: cacheHome });
+      expect(again.code).toBe(0);
+      expect(readdirSync(cacheHome)).toEqual([]);
+    },
+  );
 
   it("does not follow a link where its own folders go, even in the user's own cache home", async () => {
     const cacheHome = tempDir('ddedge-cache-xdg-');
@@ -341,4 +415,3 @@ describe("the user's code cache", () => {
     expect([homeless.code, homeless.stdout, homeless.stderr]).toEqual([0, CYCLE_OUT, '']);
   });
 });
-

@@ -11,13 +11,23 @@ const root = resolve(import.meta.dirname, '../../..');
 const npmCli = process.env.npm_execpath?.endsWith('npm-cli.js') ? process.env.npm_execpath : undefined;
 // The npm next to this Node, or npm on PATH; a user config of the machine is not read.
 const npm = (args: string[], cwd: string) => {
-  const env = { ...baseEnv(), npm_config_userconfig: join(tempDir(), 'npmrc'), npm_config_update_notifier: 'false', npm_config_audit: 'false', npm_config_fund: 'false' };
-  return npmCli ? execFileSync(process.execPath, [npmCli, ...args], { cwd, env, encoding: 'utf8', stdio: 'pipe' }) : execFileSync('npm', args, { cwd, env, encoding: 'utf8', stdio: 'pipe' });
+  const env = {
+    ...baseEnv(),
+    npm_config_userconfig: join(tempDir(), 'npmrc'),
+    npm_config_update_notifier: 'false',
+    npm_config_audit: 'false',
+    npm_config_fund: 'false',
+  };
+  return npmCli
+    ? execFileSync(process.execPath, [npmCli, ...args], { cwd, env, encoding: 'utf8', stdio: 'pipe' })
+    : execFileSync('npm', args, { cwd, env, encoding: 'utf8', stdio: 'pipe' });
 };
 const run = (file: string, args: string[]) => spawnSync(file, args, { env: baseEnv(), encoding: 'utf8' });
 
 describe('npm install -g', () => {
-  it('from the npm pack tarball puts ddedge on the prefix bin, offline; it runs under a symlink called dd and as a copy', { timeout: 60_000 }, () => {
+  it('from the npm pack tarball puts ddedge on the prefix bin, offline; it runs under a symlink called dd and as a copy', {
+    timeout: 60_000,
+  }, () => {
     const work = tempDir('ddedge-pack-');
     npm(['pack', '--pack-destination', work, '--ignore-scripts'], root);
     const tarball = readdirSync(work).find((f) => f.endsWith('.tgz'))!;
@@ -34,7 +44,9 @@ describe('npm install -g', () => {
     const installed = join(prefix, 'lib', 'node_modules', 'ddedge');
     expect(readdirSync(installed)).not.toContain('node_modules');
     // The code caches travel with the chunks (bootstrap/launcher.ts).
-    expect(readdirSync(join(installed, 'dist', 'chunks'))).toEqual(expect.arrayContaining(['main.cjs', 'main.cjs.v8cache']));
+    expect(readdirSync(join(installed, 'dist', 'chunks'))).toEqual(
+      expect.arrayContaining(['main.cjs', 'main.cjs.v8cache']),
+    );
 
     const dd = join(work, 'dd');
     symlinkSync(bin, dd);
@@ -48,7 +60,10 @@ describe('npm install -g', () => {
     const copy = join(work, 'copy');
     cpSync(join(installed, 'dist'), copy, { recursive: true });
     copyFileSync(join(copy, 'ddedge.mjs'), join(copy, 'my-ddns'));
-    const copied = spawnSync(process.execPath, [join(copy, 'my-ddns'), '--version'], { env: baseEnv(), encoding: 'utf8' });
+    const copied = spawnSync(process.execPath, [join(copy, 'my-ddns'), '--version'], {
+      env: baseEnv(),
+      encoding: 'utf8',
+    });
     expect(copied.stdout).toBe(version.stdout);
   });
 

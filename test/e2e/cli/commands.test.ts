@@ -28,7 +28,9 @@ describe('ddedge ip', () => {
     const json = JSON.parse((await runMain(['ip', '--json'], env)).stdout);
     expect(json.addresses[0]).toMatchObject({ family: 'IPv4', address: '81.0.2.60', quorum: 2 });
     expect(json.addresses[0].sources).toHaveLength(3);
-    expect(json.addresses[0].sources.find((s: { source: string }) => s.source.includes(String(new URL(bad.url).port)))).toMatchObject({ address: '10.0.0.1', error: expect.stringMatching(/refused: private/) });
+    expect(
+      json.addresses[0].sources.find((s: { source: string }) => s.source.includes(String(new URL(bad.url).port))),
+    ).toMatchObject({ address: '10.0.0.1', error: expect.stringMatching(/refused: private/) });
   });
   it('exits 6 when the address is unknown', async () => {
     const a = await echo('81.0.2.60');
@@ -41,16 +43,24 @@ describe('ddedge ip', () => {
 describe('ddedge status and health', () => {
   it('shows the cache per host, and health follows the last successful cycle', async () => {
     const env = agentEnv(sandbox);
-    expect(await runDist(['health'], env)).toMatchObject({ code: 1, stdout: expect.stringContaining('no successful cycle yet') });
+    expect(await runDist(['health'], env)).toMatchObject({
+      code: 1,
+      stdout: expect.stringContaining('no successful cycle yet'),
+    });
     await runMain(['update', '--ip', '81.0.2.15'], env);
     const status = await runDist(['status'], env);
-    expect(status.stdout).toMatch(/^home\.example\.com A 81\.0\.2\.15 sent \S+ via dyndns\nlast successful cycle: \S+\n$/);
+    expect(status.stdout).toMatch(
+      /^home\.example\.com A 81\.0\.2\.15 sent \S+ via dyndns\nlast successful cycle: \S+\n$/,
+    );
     const json = JSON.parse((await runMain(['status', '--json'], env)).stdout);
     expect(json.records[0]).toMatchObject({ host: 'home.example.com', type: 'A', address: '81.0.2.15', via: 'dyndns' });
     expect(await runMain(['health'], env)).toMatchObject({ code: 0, stdout: expect.stringContaining('healthy') });
     const stale = JSON.parse((await runMain(['status', '--json'], env)).stdout);
     const file = join(env.DDEDGE_STATE_DIR!, 'state.json');
-    writeFileSync(file, JSON.stringify({ version: 1, records: {}, lastSuccessAt: new Date(Date.now() - 20 * 60_000).toISOString() }));
+    writeFileSync(
+      file,
+      JSON.stringify({ version: 1, records: {}, lastSuccessAt: new Date(Date.now() - 20 * 60_000).toISOString() }),
+    );
     expect((await runMain(['health'], env)).code).toBe(1);
     expect((await runMain(['health', '--max-age', '30m'], env)).code).toBe(0);
     expect((await runMain(['health', '--max-age', 'soon'], env)).code).toBe(2);
@@ -65,23 +75,49 @@ describe('help, version and usage errors', () => {
   it('--help lists every command, every variable and every exit code', async () => {
     const { stdout, code } = await runDist(['--help'], baseEnv());
     expect(code).toBe(0);
-    for (const word of ['update', 'daemon', 'ip', 'status', 'health', 'sandbox', 'DDEDGE_DYNDNS_KEY', 'DDEDGE_IP_QUORUM', 'credential dyndns-key', 'ipify', 'opendns']) expect(stdout).toContain(word);
+    for (const word of [
+      'update',
+      'daemon',
+      'ip',
+      'status',
+      'health',
+      'sandbox',
+      'DDEDGE_DYNDNS_KEY',
+      'DDEDGE_IP_QUORUM',
+      'credential dyndns-key',
+      'ipify',
+      'opendns',
+    ])
+      expect(stdout).toContain(word);
     for (let code = 0; code <= 7; code++) expect(stdout).toMatch(new RegExp(`^  ${code}  `, 'm'));
   });
   it('<command> --help lists its flags', async () => {
     const { stdout } = await runMain(['update', '--help'], baseEnv());
-    for (const flag of ['--dry-run', '--force', '--json', '--ip-source', '--max-age', '--env-file']) expect(stdout).toContain(flag);
+    for (const flag of ['--dry-run', '--force', '--json', '--ip-source', '--max-age', '--env-file'])
+      expect(stdout).toContain(flag);
   });
   it('an unknown command is a usage error with the nearest names', async () => {
-    expect(await runMain(['updte'], baseEnv())).toMatchObject({ code: 2, stderr: expect.stringContaining('did you mean update') });
+    expect(await runMain(['updte'], baseEnv())).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('did you mean update'),
+    });
   });
   it('no command prints help and exits 2', async () => {
-    expect(await runDist([], baseEnv())).toMatchObject({ code: 2, stdout: expect.stringContaining('ddedge <command>') });
+    expect(await runDist([], baseEnv())).toMatchObject({
+      code: 2,
+      stdout: expect.stringContaining('ddedge <command>'),
+    });
   });
   it('a dotenv file in the working directory is read', async () => {
     const dir = tempDir();
-    writeFileSync(join(dir, '.env'), `DDEDGE_DYNDNS_URL=${sandbox.url}\nDDEDGE_DYNDNS_USER=demo-user\nDDEDGE_DYNDNS_KEY=demo-dyndns-key\nDDEDGE_HOSTS=home.example.com\nDDEDGE_STATE_DIR=${tempDir()}\n`);
-    expect(await runMain(['update', '--ip', '81.0.2.15'], baseEnv(), dir)).toMatchObject({ code: 0, stdout: 'home.example.com A 81.0.2.15 updated\n' });
+    writeFileSync(
+      join(dir, '.env'),
+      `DDEDGE_DYNDNS_URL=${sandbox.url}\nDDEDGE_DYNDNS_USER=demo-user\nDDEDGE_DYNDNS_KEY=demo-dyndns-key\nDDEDGE_HOSTS=home.example.com\nDDEDGE_STATE_DIR=${tempDir()}\n`,
+    );
+    expect(await runMain(['update', '--ip', '81.0.2.15'], baseEnv(), dir)).toMatchObject({
+      code: 0,
+      stdout: 'home.example.com A 81.0.2.15 updated\n',
+    });
   });
 });
 
@@ -109,7 +145,11 @@ describe('ddedge daemon', () => {
     const daemon = startDist(['daemon'], env);
     await waitForOutput(daemon, 'stderr', (t) => t.includes('credentials were rejected'));
     // The reload runs one cycle, refused again: its own log line, waited for, not a sleep.
-    const refusedAgain = waitForOutput(daemon, 'stderr', (t) => t.includes('SIGHUP') && t.includes('credentials were rejected: no more provider calls'));
+    const refusedAgain = waitForOutput(
+      daemon,
+      'stderr',
+      (t) => t.includes('SIGHUP') && t.includes('credentials were rejected: no more provider calls'),
+    );
     daemon.kill('SIGHUP');
     await refusedAgain;
     const afterHup = sandbox.calls.get('dyndns');
@@ -129,11 +169,29 @@ describe('ddedge sandbox', () => {
     const child = startDist(['sandbox', '--port', '0', '--json'], baseEnv());
     const line = await waitForOutput(child, 'stdout', (t) => t.includes('\n'));
     const info = JSON.parse(line);
-    expect(Object.keys(info).sort()).toEqual(['apiPassword', 'apiUrl', 'apiUser', 'dyndnsKey', 'dyndnsUrl', 'dyndnsUser']);
-    const env = baseEnv({ DDEDGE_DYNDNS_URL: info.dyndnsUrl, DDEDGE_DYNDNS_USER: info.dyndnsUser, DDEDGE_DYNDNS_KEY: info.dyndnsKey, DDEDGE_API_URL: info.apiUrl, DDEDGE_API_USER: info.apiUser, DDEDGE_API_PASSWORD: info.apiPassword, DDEDGE_STATE_DIR: tempDir(), DDEDGE_HOSTS: 'home.example.com' });
+    expect(Object.keys(info).sort()).toEqual([
+      'apiPassword',
+      'apiUrl',
+      'apiUser',
+      'dyndnsKey',
+      'dyndnsUrl',
+      'dyndnsUser',
+    ]);
+    const env = baseEnv({
+      DDEDGE_DYNDNS_URL: info.dyndnsUrl,
+      DDEDGE_DYNDNS_USER: info.dyndnsUser,
+      DDEDGE_DYNDNS_KEY: info.dyndnsKey,
+      DDEDGE_API_URL: info.apiUrl,
+      DDEDGE_API_USER: info.apiUser,
+      DDEDGE_API_PASSWORD: info.apiPassword,
+      DDEDGE_STATE_DIR: tempDir(),
+      DDEDGE_HOSTS: 'home.example.com',
+    });
     expect((await runMain(['update', '--ip', '81.0.2.15'], env)).code).toBe(0);
     expect((await runMain(['update', '--ip', '81.0.2.16', '--via', 'api'], env)).code).toBe(0);
-    const plain = await fetch(`${info.dyndnsUrl}/plain/?user=${info.dyndnsUser}&password=${info.dyndnsKey}&host=home.example.com&ip=81.0.2.17`);
+    const plain = await fetch(
+      `${info.dyndnsUrl}/plain/?user=${info.dyndnsUser}&password=${info.dyndnsKey}&host=home.example.com&ip=81.0.2.17`,
+    );
     expect(await plain.text()).toBe('OK\nUPDATE: 81.0.2.17\n');
     child.kill('SIGTERM');
     expect((await child.result).code).toBe(0);
@@ -144,7 +202,9 @@ describe('ddedge sandbox', () => {
     for (const ip of ['81.0.2.70', undefined]) {
       const child = startDist(['sandbox', '--port', '0', '--json', '--data', data], baseEnv());
       const info = JSON.parse(await waitForOutput(child, 'stdout', (t) => t.includes('\n')));
-      const answer = await fetch(`${info.dyndnsUrl}/json/?user=${info.dyndnsUser}&password=${info.dyndnsKey}&host=home.example.com${ip ? `&ip=${ip}` : '&ip=81.0.2.70'}`).then((r) => r.json());
+      const answer = await fetch(
+        `${info.dyndnsUrl}/json/?user=${info.dyndnsUser}&password=${info.dyndnsKey}&host=home.example.com${ip ? `&ip=${ip}` : '&ip=81.0.2.70'}`,
+      ).then((r) => r.json());
       expect(answer.host).toMatchObject({ value: '81.0.2.70', updated: Boolean(ip) });
       child.kill('SIGTERM');
       await child.result;
@@ -155,7 +215,12 @@ describe('ddedge sandbox', () => {
 describe('systemd credentials', () => {
   it('a missing credential: exit 2, naming it and where it was looked for', async () => {
     const credentials = tempDir('ddedge-creds-');
-    const env = baseEnv({ CREDENTIALS_DIRECTORY: credentials, DDEDGE_DYNDNS_USER: 'demo-user', DDEDGE_HOSTS: 'home.example.com', DDEDGE_STATE_DIR: tempDir() });
+    const env = baseEnv({
+      CREDENTIALS_DIRECTORY: credentials,
+      DDEDGE_DYNDNS_USER: 'demo-user',
+      DDEDGE_HOSTS: 'home.example.com',
+      DDEDGE_STATE_DIR: tempDir(),
+    });
     const result = await runMain(['update', '--ip', '81.0.2.15'], env);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(`the dyndns-key credential, not found in $CREDENTIALS_DIRECTORY (${credentials})`);
@@ -166,6 +231,9 @@ describe('systemd credentials', () => {
     writeFileSync(join(credentials, 'ddedge_dyndns-key'), 'demo-dyndns-key\n');
     const env = agentEnv(sandbox, { CREDENTIALS_DIRECTORY: credentials, DDEDGE_DYNDNS_KEY: undefined });
     delete env.DDEDGE_DYNDNS_KEY;
-    expect(await runMain(['update', '--ip', '81.0.2.15'], env)).toMatchObject({ code: 0, stdout: 'home.example.com A 81.0.2.15 updated\n' });
+    expect(await runMain(['update', '--ip', '81.0.2.15'], env)).toMatchObject({
+      code: 0,
+      stdout: 'home.example.com A 81.0.2.15 updated\n',
+    });
   });
 });

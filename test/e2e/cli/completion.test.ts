@@ -4,7 +4,6 @@ import { SETTINGS } from '../../../src/config/settings.js';
 import { baseEnv, runDist } from '../../helpers/cli.js';
 import { complete } from '../../helpers/completion.js';
 
-
 describe('ddedge completion', () => {
   it('completes commands, flags, allowed values and API operations in bash', async () => {
     expect(await complete('ddedge', 'up')).toEqual(['update']);
@@ -23,8 +22,13 @@ describe('ddedge completion', () => {
     expect(await complete('ddedge', 'update', '--dot')).toEqual(['--dotenv']);
   });
   it('offers zsh through bashcompinit and refuses other shells', async () => {
-    expect((await runDist(['completion', 'zsh'], baseEnv())).stdout).toMatch(/^autoload -U \+X bashcompinit && bashcompinit\n/);
-    expect(await runDist(['completion', 'fish'], baseEnv())).toMatchObject({ code: 2, stderr: expect.stringContaining('use bash or zsh') });
+    expect((await runDist(['completion', 'zsh'], baseEnv())).stdout).toMatch(
+      /^autoload -U \+X bashcompinit && bashcompinit\n/,
+    );
+    expect(await runDist(['completion', 'fish'], baseEnv())).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('use bash or zsh'),
+    });
   });
 });
 

@@ -54,7 +54,9 @@ describe('error messages name an argument, never repeat it (it may be a secret)'
   it('a password with a space, unquoted: the stray half is named by position', async () => {
     const run = await runMain(['update', '--dyndns-key', 'first-half', canary, '--json'], agentEnv(sandbox));
     expect(run.code).toBe(2);
-    expect(run.stderr).toBe('ddedge: update: argument 4 is unexpected (update takes no positional arguments; quote a value that has spaces) (see ddedge update --help)\n');
+    expect(run.stderr).toBe(
+      'ddedge: update: argument 4 is unexpected (update takes no positional arguments; quote a value that has spaces) (see ddedge update --help)\n',
+    );
     expect(run.stdout + run.stderr).not.toContain(canary);
   });
 
@@ -76,18 +78,20 @@ describe('zone: a stray argument is counted, not repeated', () => {
 });
 
 describe('the daemon with a state directory it can never use', () => {
-  it.each(['/proc/ddedge', '/dev/null'])('--state-dir %s: exit 2 at once, as update does (not a retry every 15 s)', async (dir) => {
-    const daemon = startDist(['daemon', '--ip', '81.0.2.15', '--state-dir', dir], agentEnv(sandbox));
-    const bound = setTimeout(() => daemon.kill('SIGKILL'), 8000);
-    const run = await daemon.result.finally(() => clearTimeout(bound));
-    expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/--state-dir: cannot create/);
-    expect(run.stderr).not.toMatch(/retrying/);
-  });
+  it.each(['/proc/ddedge', '/dev/null'])(
+    '--state-dir %s: exit 2 at once, as update does (not a retry every 15 s)',
+    async (dir) => {
+      const daemon = startDist(['daemon', '--ip', '81.0.2.15', '--state-dir', dir], agentEnv(sandbox));
+      const bound = setTimeout(() => daemon.kill('SIGKILL'), 8000);
+      const run = await daemon.result.finally(() => clearTimeout(bound));
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(/--state-dir: cannot create/);
+      expect(run.stderr).not.toMatch(/retrying/);
+    },
+  );
 });
 
 describe('completion: the actions of zone and acme', () => {
-
   it('ddedge zone <TAB> offers export, plan, apply (the words the command accepts), then flags', async () => {
     expect(await complete('ddedge', 'zone', '')).toEqual(['export', 'plan', 'apply', '--help']);
     expect((await runMain(['zone', 'bogus'], baseEnv())).stderr).toContain('give one of export, plan, apply');
@@ -95,24 +99,43 @@ describe('completion: the actions of zone and acme', () => {
   });
 
   it('ddedge acme <TAB> offers its four actions', async () => {
-    expect(await complete('ddedge', 'acme', '')).toEqual(['present', 'cleanup', 'certbot-auth', 'certbot-cleanup', '--help']);
-    expect((await runMain(['acme', 'bogus'], baseEnv())).stderr).toContain('give one of present, cleanup, certbot-auth, certbot-cleanup');
+    expect(await complete('ddedge', 'acme', '')).toEqual([
+      'present',
+      'cleanup',
+      'certbot-auth',
+      'certbot-cleanup',
+      '--help',
+    ]);
+    expect((await runMain(['acme', 'bogus'], baseEnv())).stderr).toContain(
+      'give one of present, cleanup, certbot-auth, certbot-cleanup',
+    );
     expect(await complete('ddedge', 'acme', 'present', '--no-w')).toEqual(['--no-wait']);
   });
 });
 
 describe('ddedge ip --json when every source fails', () => {
   it('still shows each source with its error (the answers a user needs most then)', async () => {
-    const missing = await startServer((_req, res) => { res.statusCode = 404; res.end('not here'); });
+    const missing = await startServer((_req, res) => {
+      res.statusCode = 404;
+      res.end('not here');
+    });
     try {
-      const env = baseEnv({ DDEDGE_STATE_DIR: tempDir(), DDEDGE_IP_SOURCES: `url:${missing.url},url:http://127.0.0.1:9/`, DDEDGE_TIMEOUT: '3s' });
+      const env = baseEnv({
+        DDEDGE_STATE_DIR: tempDir(),
+        DDEDGE_IP_SOURCES: `url:${missing.url},url:http://127.0.0.1:9/`,
+        DDEDGE_TIMEOUT: '3s',
+      });
       const run = await runMain(['ip', '--json'], env);
       expect(run.code).toBe(6);
       const [report] = JSON.parse(run.stdout).addresses;
       expect(report.address).toBeNull();
       expect(report.sources).toHaveLength(2);
-      expect(report.sources.find((s: { source: string }) => s.source === `url:${missing.url}`).error).toMatch(/HTTP 404/);
-      expect(report.sources.find((s: { source: string }) => s.source === 'url:http://127.0.0.1:9/').error).toMatch(/ECONNREFUSED/);
+      expect(report.sources.find((s: { source: string }) => s.source === `url:${missing.url}`).error).toMatch(
+        /HTTP 404/,
+      );
+      expect(report.sources.find((s: { source: string }) => s.source === 'url:http://127.0.0.1:9/').error).toMatch(
+        /ECONNREFUSED/,
+      );
     } finally {
       await missing.close();
     }
@@ -129,7 +152,10 @@ describe('a secret file or dotenv file that never ends', () => {
   };
 
   it('DDEDGE_API_PASSWORD_FILE=/dev/zero: exit 2 at once, naming the size limit (it read without end)', async () => {
-    const run = await bounded(['api', 'tool', 'hello', '--json'], baseEnv({ DDEDGE_API_URL: sandbox.url, DDEDGE_API_USER: 'demo-user', DDEDGE_API_PASSWORD_FILE: '/dev/zero' }));
+    const run = await bounded(
+      ['api', 'tool', 'hello', '--json'],
+      baseEnv({ DDEDGE_API_URL: sandbox.url, DDEDGE_API_USER: 'demo-user', DDEDGE_API_PASSWORD_FILE: '/dev/zero' }),
+    );
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/DDEDGE_API_PASSWORD_FILE: "\/dev\/zero" is larger than 64 KiB/);
   });
@@ -142,7 +168,15 @@ describe('a secret file or dotenv file that never ends', () => {
   });
 
   it('zone plan /dev/zero: exit 2 at once', async () => {
-    const run = await bounded(['zone', 'plan', '/dev/zero', '--service', 'example.com'], baseEnv({ DDEDGE_API_URL: sandbox.url, DDEDGE_API_USER: 'demo-user', DDEDGE_API_PASSWORD: 'demo-api-password', DDEDGE_STATE_DIR: tempDir() }));
+    const run = await bounded(
+      ['zone', 'plan', '/dev/zero', '--service', 'example.com'],
+      baseEnv({
+        DDEDGE_API_URL: sandbox.url,
+        DDEDGE_API_USER: 'demo-user',
+        DDEDGE_API_PASSWORD: 'demo-api-password',
+        DDEDGE_STATE_DIR: tempDir(),
+      }),
+    );
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/zone: "\/dev\/zero" is a device, not a zone file/);
   });
@@ -150,7 +184,10 @@ describe('a secret file or dotenv file that never ends', () => {
   it('a key in a regular file still works, its trailing newline dropped', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'key'), `${sandbox.model.account.dyndnsKey}\n`);
-    const run = await runMain(['update', '--ip', '81.0.2.78'], agentEnv(sandbox, { DDEDGE_DYNDNS_KEY: undefined, DDEDGE_DYNDNS_KEY_FILE: join(dir, 'key') }));
+    const run = await runMain(
+      ['update', '--ip', '81.0.2.78'],
+      agentEnv(sandbox, { DDEDGE_DYNDNS_KEY: undefined, DDEDGE_DYNDNS_KEY_FILE: join(dir, 'key') }),
+    );
     expect(run).toMatchObject({ code: 0, stdout: 'home.example.com A 81.0.2.78 updated\n' });
   });
 });
@@ -159,11 +196,16 @@ describe('ddedge-acme (the second command) with --env-file', () => {
   const wrapper = join(import.meta.dirname, '../../../bin/ddedge-acme');
   const runWrapper = (args: string[], env: Record<string, string>) =>
     new Promise<{ code: number | null; stdout: string; stderr: string }>((resolveRun) => {
-      execFile(wrapper, args, { env, timeout: 20_000 }, (error, stdout, stderr) => resolveRun({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr }));
+      execFile(wrapper, args, { env, timeout: 20_000 }, (error, stdout, stderr) =>
+        resolveRun({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr }),
+      );
     });
 
-  it('a missing file is ddedge\'s own message and exit 2, not Node\'s exit 9', async () => {
-    const run = await runWrapper(['present', '_acme-challenge.example.com', 'v1', '--env-file', '/nonexistent/acme.env'], baseEnv());
+  it("a missing file is ddedge's own message and exit 2, not Node's exit 9", async () => {
+    const run = await runWrapper(
+      ['present', '_acme-challenge.example.com', 'v1', '--env-file', '/nonexistent/acme.env'],
+      baseEnv(),
+    );
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/^ddedge: --env-file: cannot read "\/nonexistent\/acme.env": no such file/);
   });
@@ -171,8 +213,14 @@ describe('ddedge-acme (the second command) with --env-file', () => {
   it('a file that exists gives the settings', async () => {
     const dir = tempDir();
     const file = join(dir, 'acme.env');
-    writeFileSync(file, `DDEDGE_API_URL=${sandbox.url}\nDDEDGE_API_USER=demo-user\nDDEDGE_API_PASSWORD=demo-api-password\nDDEDGE_STATE_DIR=${dir}\n`);
-    const run = await runWrapper(['present', '_acme-challenge.example.com', 'nu-env-file', '--no-wait', '--env-file', file], baseEnv());
+    writeFileSync(
+      file,
+      `DDEDGE_API_URL=${sandbox.url}\nDDEDGE_API_USER=demo-user\nDDEDGE_API_PASSWORD=demo-api-password\nDDEDGE_STATE_DIR=${dir}\n`,
+    );
+    const run = await runWrapper(
+      ['present', '_acme-challenge.example.com', 'nu-env-file', '--no-wait', '--env-file', file],
+      baseEnv(),
+    );
     expect(run.code).toBe(0);
     expect(zoneValue(sandbox, '_acme-challenge.example.com', 'TXT')).toBe('nu-env-file');
   });
@@ -187,11 +235,17 @@ describe('a fatal error follows the log format (containers log JSON lines; journ
     expect(run.code).toBe(2);
     const lines = run.stderr.trimEnd().split('\n');
     expect(lines).toHaveLength(1);
-    expect(JSON.parse(lines[0]!)).toMatchObject({ level: 'error', msg: expect.stringContaining('--ip: "nope" is not an IPv4 address') });
+    expect(JSON.parse(lines[0]!)).toMatchObject({
+      level: 'error',
+      msg: expect.stringContaining('--ip: "nope" is not an IPv4 address'),
+    });
   });
 
   it('under journald (JOURNAL_STREAM) every line of the error carries the error priority <3>', async () => {
-    const run = await runMain(['update', '--ip', 'nope', '--host', 'x'], agentEnv(sandbox, { JOURNAL_STREAM: '8:1234' }));
+    const run = await runMain(
+      ['update', '--ip', 'nope', '--host', 'x'],
+      agentEnv(sandbox, { JOURNAL_STREAM: '8:1234' }),
+    );
     expect(run.code).toBe(2);
     const lines = run.stderr.trimEnd().split('\n');
     expect(lines.length).toBeGreaterThan(1);
@@ -224,11 +278,17 @@ describe('one problem, one line', () => {
 });
 
 describe('a host name with a tab or a line break', () => {
-  it.each(['ho\tme.example.com', 'ho\nme.example.com', 'home.\r\nexample.com'])('%j is refused, not silently joined into another name', async (host) => {
-    const before = zoneValue(sandbox, 'home.example.com');
-    const run = await runMain(['update', '--ip', '81.0.2.99', '--host', host], agentEnv(sandbox, { DDEDGE_HOSTS: undefined }));
-    expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/^ddedge: --host: .* is not a fully qualified host name\n$/);
-    expect(zoneValue(sandbox, 'home.example.com')).toBe(before);
-  });
+  it.each(['ho\tme.example.com', 'ho\nme.example.com', 'home.\r\nexample.com'])(
+    '%j is refused, not silently joined into another name',
+    async (host) => {
+      const before = zoneValue(sandbox, 'home.example.com');
+      const run = await runMain(
+        ['update', '--ip', '81.0.2.99', '--host', host],
+        agentEnv(sandbox, { DDEDGE_HOSTS: undefined }),
+      );
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(/^ddedge: --host: .* is not a fully qualified host name\n$/);
+      expect(zoneValue(sandbox, 'home.example.com')).toBe(before);
+    },
+  );
 });

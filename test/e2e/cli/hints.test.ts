@@ -15,21 +15,25 @@ describe('ddedge api help', () => {
     const run = await runDist(['api', '--help'], baseEnv());
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^ddedge api <module> <action>/);
-    for (const module of ['tool', 'account', 'domain', 'contact', 'service', 'ssl']) expect(run.stdout).toMatch(new RegExp(`^  ${module} +\\d+ operations`, 'm'));
+    for (const module of ['tool', 'account', 'domain', 'contact', 'service', 'ssl'])
+      expect(run.stdout).toMatch(new RegExp(`^  ${module} +\\d+ operations`, 'm'));
     expect(run.stdout).toContain('@FILE');
   });
 
   it('ddedge api <module> --help lists its actions, in plain English', async () => {
     const run = await runMain(['api', 'service', '--help'], baseEnv());
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^  dnscreate +Create a DNS/m);
+    expect(run.stdout).toMatch(/^ {2}dnscreate +Create a DNS/m);
     expect(run.stdout).toContain('List the mailboxes of a service');
     expect(run.stdout).toContain('List the mail aliases of a service');
     expect(run.stdout).not.toMatch(/mailboxs|aliass/);
   });
 
   it('a mistyped module gets "did you mean"', async () => {
-    expect(await runMain(['api', 'sll', 'list'], baseEnv())).toMatchObject({ code: 2, stderr: expect.stringContaining('did you mean ssl?') });
+    expect(await runMain(['api', 'sll', 'list'], baseEnv())).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('did you mean ssl?'),
+    });
   });
 });
 
@@ -72,7 +76,11 @@ describe('--json errors', () => {
   });
 
   it('an API refusal keeps its own kind; the password never appears', async () => {
-    const env = baseEnv({ DDEDGE_API_URL: sandbox.url, DDEDGE_API_USER: 'demo-user', DDEDGE_API_PASSWORD: 'canary-json-wrong-password' });
+    const env = baseEnv({
+      DDEDGE_API_URL: sandbox.url,
+      DDEDGE_API_USER: 'demo-user',
+      DDEDGE_API_PASSWORD: 'canary-json-wrong-password',
+    });
     const run = await runMain(['api', 'tool', 'hello', '--json'], env);
     expect(run.code).toBe(3);
     expect(JSON.parse(run.stdout).error).toMatchObject({ exitCode: 3, kind: 'auth' });
@@ -82,9 +90,18 @@ describe('--json errors', () => {
 
 describe('durations', () => {
   it('--interval 10s is under the minimum of 30s, in the unit written', async () => {
-    expect(await runMain(['status', '--interval', '10s'], baseEnv())).toMatchObject({ code: 2, stderr: 'ddedge: --interval: 10s is under the minimum of 30s\n' });
-    expect(await runMain(['status', '--interval', '8d'], baseEnv())).toMatchObject({ code: 2, stderr: 'ddedge: --interval: 8d is over the maximum of 7d\n' });
-    expect(await runMain(['status', '--timeout', '50ms'], baseEnv())).toMatchObject({ code: 2, stderr: 'ddedge: --timeout: 50ms is under the minimum of 100ms\n' });
+    expect(await runMain(['status', '--interval', '10s'], baseEnv())).toMatchObject({
+      code: 2,
+      stderr: 'ddedge: --interval: 10s is under the minimum of 30s\n',
+    });
+    expect(await runMain(['status', '--interval', '8d'], baseEnv())).toMatchObject({
+      code: 2,
+      stderr: 'ddedge: --interval: 8d is over the maximum of 7d\n',
+    });
+    expect(await runMain(['status', '--timeout', '50ms'], baseEnv())).toMatchObject({
+      code: 2,
+      stderr: 'ddedge: --timeout: 50ms is under the minimum of 100ms\n',
+    });
   });
 
   it('compound forms: --interval 1h30m, health --max-age 1h30m', async () => {
@@ -108,7 +125,10 @@ describe('small words', () => {
   });
 
   it('an address source answering 404: the source URL to check, no credentials hint, no double space', async () => {
-    const run = await runMain(['ip', '--ip-source', `url:${notFound.url}`, '--ip-source', `url:${alsoNotFound.url}`], baseEnv());
+    const run = await runMain(
+      ['ip', '--ip-source', `url:${notFound.url}`, '--ip-source', `url:${alsoNotFound.url}`],
+      baseEnv(),
+    );
     expect(run.code).toBe(6);
     expect(run.stderr).toContain('answered HTTP 404 (check the source URL)');
     expect(run.stderr).not.toContain('credentials');
@@ -116,7 +136,22 @@ describe('small words', () => {
   });
 
   it('an AAAA value for an A record: "an A entry"', async () => {
-    const run = await runMain(['api', 'service', 'dnscreate', '--serviceName', 'example.com', '--name', 'v6.example.com', '--type', 'A', '--value', '2001:db8::1'], baseEnv(withApi(sandbox)));
+    const run = await runMain(
+      [
+        'api',
+        'service',
+        'dnscreate',
+        '--serviceName',
+        'example.com',
+        '--name',
+        'v6.example.com',
+        '--type',
+        'A',
+        '--value',
+        '2001:db8::1',
+      ],
+      baseEnv(withApi(sandbox)),
+    );
     expect(run.code).not.toBe(0);
     expect(run.stderr).toContain('is not valid for an A entry');
   });
@@ -125,7 +160,9 @@ describe('small words', () => {
 describe('the commands do not import the registry that lists them', () => {
   it('no file in src/cli/commands imports ../registry.js (completion gets the command list from its context)', () => {
     const dir = join(import.meta.dirname, '../../../src/cli/commands');
-    const importers = readdirSync(dir).filter((f) => /from '\.\.\/registry\.js'/.test(readFileSync(join(dir, f), 'utf8')));
+    const importers = readdirSync(dir).filter((f) =>
+      /from '\.\.\/registry\.js'/.test(readFileSync(join(dir, f), 'utf8')),
+    );
     expect(importers).toEqual([]);
   });
 });
@@ -136,7 +173,10 @@ describe('a misspelled DDEDGE_ variable or source name', () => {
   const credentials = { DDEDGE_DYNDNS_USER: 'u', DDEDGE_DYNDNS_KEY: 'k', DDEDGE_STATE_DIR: tempDir() };
 
   it('DDEDGE_HOST in the environment: "did you mean DDEDGE_HOSTS?"', async () => {
-    const run = await runDist(['update', '--ip', '81.0.2.15'], baseEnv({ ...credentials, DDEDGE_HOST: 'home.example.com' }));
+    const run = await runDist(
+      ['update', '--ip', '81.0.2.15'],
+      baseEnv({ ...credentials, DDEDGE_HOST: 'home.example.com' }),
+    );
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('no host to update');
     expect(run.stderr).toMatch(/DDEDGE_HOST is set but is not a setting: did you mean DDEDGE_HOSTS\?/);
@@ -147,16 +187,24 @@ describe('a misspelled DDEDGE_ variable or source name', () => {
     writeFileSync(join(cwd, '.env'), 'DDEDGE_HOST=home.example.com\n', { mode: 0o600 });
     const run = await runDist(['update', '--ip', '81.0.2.15', '--json'], baseEnv(credentials), cwd);
     expect(run.code).toBe(2);
-    expect(JSON.parse(run.stdout).error.message).toMatch(/DDEDGE_HOST is set but is not a setting: did you mean DDEDGE_HOSTS\?/);
+    expect(JSON.parse(run.stdout).error.message).toMatch(
+      /DDEDGE_HOST is set but is not a setting: did you mean DDEDGE_HOSTS\?/,
+    );
   });
 
   it('a known variable is never suggested against, nor one far from every setting', async () => {
-    const run = await runDist(['update', '--ip', '81.0.2.15'], baseEnv({ ...credentials, DDEDGE_GATEWAY_ZONES: 'example.com' }));
+    const run = await runDist(
+      ['update', '--ip', '81.0.2.15'],
+      baseEnv({ ...credentials, DDEDGE_GATEWAY_ZONES: 'example.com' }),
+    );
     expect(run.code).toBe(2);
     expect(run.stderr).not.toContain('did you mean');
   });
 
-  it.each([['--ip-source', ['--ip-source', 'ipfy']], ['DDEDGE_IP_SOURCES', []]])('%s ipfy: "did you mean ipify?"', async (_how, args) => {
+  it.each([
+    ['--ip-source', ['--ip-source', 'ipfy']],
+    ['DDEDGE_IP_SOURCES', []],
+  ])('%s ipfy: "did you mean ipify?"', async (_how, args) => {
     const run = await runDist(['ip', ...args], baseEnv(args.length ? {} : { DDEDGE_IP_SOURCES: 'ipfy' }));
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/unknown IPv4 source "ipfy".*; did you mean ipify\?/);
@@ -172,7 +220,10 @@ describe('an unreadable key file', () => {
   ])('%s: the read error alone', async (origin, args, env) => {
     const missing = join(tempDir(), 'no-such-key');
     const fileArgs = origin.startsWith('--') ? [origin, missing] : [];
-    const run = await runDist(['update', '--ip', '81.0.2.15', ...args, ...fileArgs], baseEnv({ ...env, DDEDGE_STATE_DIR: tempDir(), ...(origin.startsWith('--') ? {} : { [origin]: missing }) }));
+    const run = await runDist(
+      ['update', '--ip', '81.0.2.15', ...args, ...fileArgs],
+      baseEnv({ ...env, DDEDGE_STATE_DIR: tempDir(), ...(origin.startsWith('--') ? {} : { [origin]: missing }) }),
+    );
     expect(run.code).toBe(2);
     expect(run.stderr).toBe(`ddedge: ${origin}: cannot read "${missing}": ENOENT\n`);
   });
@@ -182,8 +233,13 @@ describe('an unreadable key file', () => {
 // ["invalid password"]): the error says each thing once.
 describe('an API error', () => {
   it('says a part that repeats another once', async () => {
-    const run = await runDist(['api', 'account', 'info'], baseEnv({ ...withApi(sandbox), DDEDGE_API_PASSWORD: 'not-the-password' }));
+    const run = await runDist(
+      ['api', 'account', 'info'],
+      baseEnv({ ...withApi(sandbox), DDEDGE_API_PASSWORD: 'not-the-password' }),
+    );
     expect(run.code).toBe(3);
-    expect(run.stderr).toBe('ddedge: account/info failed with error 1004: Account invalid password (check DDEDGE_API_USER and DDEDGE_API_PASSWORD)\n');
+    expect(run.stderr).toBe(
+      'ddedge: account/info failed with error 1004: Account invalid password (check DDEDGE_API_USER and DDEDGE_API_PASSWORD)\n',
+    );
   });
 });

@@ -13,13 +13,27 @@ beforeAll(async () => {
   // 8 pages of 100 contacts, about 530 KB of JSON in all: far more than a pipe holds.
   provider = await startServer((_req, res, body) => {
     const page = Number(new URLSearchParams(body).get('page') ?? 1);
-    const contacts = Array.from({ length: 100 }, (_, i) => ({ contactID: `C${page}-${i}`, name: `Contact ${page}-${i} `.padEnd(600, 'x') }));
-    res.end(JSON.stringify({ success: true, errorCode: 0, errorCodeMsg: '', action: 'contact/list', version: '1.0.26', messages: [], responseData: { queryInfo: { page, pageLength: 100, results: 100, total: PAGES * 100 }, contacts } }));
+    const contacts = Array.from({ length: 100 }, (_, i) => ({
+      contactID: `C${page}-${i}`,
+      name: `Contact ${page}-${i} `.padEnd(600, 'x'),
+    }));
+    res.end(
+      JSON.stringify({
+        success: true,
+        errorCode: 0,
+        errorCodeMsg: '',
+        action: 'contact/list',
+        version: '1.0.26',
+        messages: [],
+        responseData: { queryInfo: { page, pageLength: 100, results: 100, total: PAGES * 100 }, contacts },
+      }),
+    );
   });
 });
 afterAll(() => provider.close());
 
-const apiEnv = () => baseEnv({ DDEDGE_API_URL: provider.url, DDEDGE_API_USER: 'u', DDEDGE_API_PASSWORD: 'canary-pipe-password' });
+const apiEnv = () =>
+  baseEnv({ DDEDGE_API_URL: provider.url, DDEDGE_API_USER: 'u', DDEDGE_API_PASSWORD: 'canary-pipe-password' });
 const manyHosts = () =>
   baseEnv({
     DDEDGE_HOSTS: Array.from({ length: 800 }, (_, i) => `host-${i}.example.com`).join(','),
@@ -33,16 +47,25 @@ function toFile(args: string[], env: Record<string, string>): Promise<{ code: nu
   const path = join(tempDir('ddedge-out-'), 'out');
   const fd = openSync(path, 'w');
   const child = spawn(process.execPath, [DIST, ...args], { env, stdio: ['ignore', fd, 'ignore'] });
-  return new Promise((resolve) => child.on('close', (code) => (closeSync(fd), resolve({ code, bytes: readFileSync(path) }))));
+  return new Promise((resolve) =>
+    child.on('close', (code) => (closeSync(fd), resolve({ code, bytes: readFileSync(path) }))),
+  );
 }
 
 /**
  * Runs it as `ddedge … | consumer` in bash, a real pipe (64 KiB), and gives the exit code of
  * ddedge (PIPESTATUS[0]) and what the consumer printed.
  */
-function throughPipe(args: string[], env: Record<string, string>, consumer: string): Promise<{ code: number | null; bytes: Buffer; stderr: string }> {
+function throughPipe(
+  args: string[],
+  env: Record<string, string>,
+  consumer: string,
+): Promise<{ code: number | null; bytes: Buffer; stderr: string }> {
   const script = `"$0" "$@" | ${consumer}; exit \${PIPESTATUS[0]}`;
-  const child = spawn('bash', ['-c', script, process.execPath, DIST, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('bash', ['-c', script, process.execPath, DIST, ...args], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const chunks: Buffer[] = [];
   let stderr = '';
   child.stdout!.on('data', (c: Buffer) => chunks.push(c));
@@ -82,14 +105,17 @@ describe('output through a pipe', () => {
     expect(run.code).toBe(0);
   });
 
-  it.skipIf(!existsSync('/dev/full'))('output that cannot be written (a full disk) is said on stderr, exit 4', async () => {
-    const fd = openSync('/dev/full', 'w');
-    const child = spawn(process.execPath, [DIST, 'api', '--help'], { env: baseEnv(), stdio: ['ignore', fd, 'pipe'] });
-    let stderr = '';
-    child.stderr!.on('data', (d) => (stderr += d));
-    const code = await new Promise((resolve) => child.on('close', resolve));
-    closeSync(fd);
-    expect(stderr).toBe('ddedge: could not write the output: ENOSPC\n');
-    expect(code).toBe(4);
-  });
+  it.skipIf(!existsSync('/dev/full'))(
+    'output that cannot be written (a full disk) is said on stderr, exit 4',
+    async () => {
+      const fd = openSync('/dev/full', 'w');
+      const child = spawn(process.execPath, [DIST, 'api', '--help'], { env: baseEnv(), stdio: ['ignore', fd, 'pipe'] });
+      let stderr = '';
+      child.stderr!.on('data', (d) => (stderr += d));
+      const code = await new Promise((resolve) => child.on('close', resolve));
+      closeSync(fd);
+      expect(stderr).toBe('ddedge: could not write the output: ENOSPC\n');
+      expect(code).toBe(4);
+    },
+  );
 });

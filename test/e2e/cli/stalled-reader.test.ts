@@ -22,7 +22,8 @@ async function until(done: () => boolean): Promise<void> {
  * Host names as long as DNS allows (253 characters): a request's debug lines grow with its name,
  * so fewer requests (each a cost in this process and the daemon) make the same log volume.
  */
-const longName = (i: number) => `h${i}.${['a', 'b', 'c'].map((c) => c.repeat(63)).join('.')}.example.com`.padStart(253, 'x');
+const longName = (i: number) =>
+  `h${i}.${['a', 'b', 'c'].map((c) => c.repeat(63)).join('.')}.example.com`.padStart(253, 'x');
 const HOSTS = 320;
 
 const sandbox = useSandbox();
@@ -58,7 +59,11 @@ function readAll(): string {
   return text;
 }
 
-function start(args: string[], env: Record<string, string>, stderr: number): ChildProcess & { exited: Promise<number | null> } {
+function start(
+  args: string[],
+  env: Record<string, string>,
+  stderr: number,
+): ChildProcess & { exited: Promise<number | null> } {
   const child = spawn(process.execPath, [DIST, ...args], { env, stdio: ['ignore', 'ignore', stderr] });
   closeSync(stderr);
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -66,7 +71,10 @@ function start(args: string[], env: Record<string, string>, stderr: number): Chi
 }
 
 /** The exit code, or 'hung' (and the process killed) when it does not exit within `ms`. */
-async function exitWithin(child: ChildProcess & { exited: Promise<number | null> }, ms: number): Promise<number | null | 'hung'> {
+async function exitWithin(
+  child: ChildProcess & { exited: Promise<number | null> },
+  ms: number,
+): Promise<number | null | 'hung'> {
   let timer: NodeJS.Timeout | undefined;
   const hung = new Promise<'hung'>((resolve) => (timer = setTimeout(() => resolve('hung'), ms)));
   const outcome = await Promise.race([child.exited, hung]);
@@ -79,7 +87,13 @@ describe('a log reader that has stopped reading', () => {
   it('bounds what the daemon holds for it: later lines are dropped, and how many is said once it reads again', async () => {
     // About 600 KB of debug logs a cycle; four cycles are more than the 1 MiB held and the pipe.
     const hosts = Array.from({ length: HOSTS }, (_, i) => longName(i)).join(',');
-    const env = agentEnv(sandbox, { DDEDGE_HOSTS: hosts, DDEDGE_IP: '81.0.2.15', DDEDGE_LOG_LEVEL: 'debug', DDEDGE_INTERVAL: '1h', DDEDGE_MAX_CALLS_PER_HOUR: '3600' });
+    const env = agentEnv(sandbox, {
+      DDEDGE_HOSTS: hosts,
+      DDEDGE_IP: '81.0.2.15',
+      DDEDGE_LOG_LEVEL: 'debug',
+      DDEDGE_INTERVAL: '1h',
+      DDEDGE_MAX_CALLS_PER_HOUR: '3600',
+    });
     const daemon = start(['daemon'], env, stalledPipe());
     const calls = () => sandbox.calls.get('dyndns') ?? 0;
     // A SIGUSR1 that arrives while a cycle runs is served when it ends: no pause is needed.
@@ -99,7 +113,13 @@ describe('a log reader that has stopped reading', () => {
   it('does not stop the daemon: SIGUSR1 still runs a cycle, SIGTERM still ends it with exit 0', async () => {
     // Debug logs of these hosts are over 100 KB: the first cycle alone fills the pipe.
     const hosts = Array.from({ length: HOSTS }, (_, i) => longName(i)).join(',');
-    const env = agentEnv(sandbox, { DDEDGE_HOSTS: hosts, DDEDGE_IP: '81.0.2.15', DDEDGE_LOG_LEVEL: 'debug', DDEDGE_INTERVAL: '1h', DDEDGE_MAX_CALLS_PER_HOUR: '3600' });
+    const env = agentEnv(sandbox, {
+      DDEDGE_HOSTS: hosts,
+      DDEDGE_IP: '81.0.2.15',
+      DDEDGE_LOG_LEVEL: 'debug',
+      DDEDGE_INTERVAL: '1h',
+      DDEDGE_MAX_CALLS_PER_HOUR: '3600',
+    });
     const daemon = start(['daemon'], env, stalledPipe());
     const calls = () => sandbox.calls.get('dyndns') ?? 0;
     await until(() => calls() >= HOSTS);
@@ -112,14 +132,21 @@ describe('a log reader that has stopped reading', () => {
   });
 
   it('does not stop the sandbox answering: it logs every request', async () => {
-    const child = spawn(process.execPath, [DIST, 'sandbox', '--port', '0', '--json'], { env: agentEnv(sandbox), stdio: ['ignore', 'pipe', stalledPipe()] });
+    const child = spawn(process.execPath, [DIST, 'sandbox', '--port', '0', '--json'], {
+      env: agentEnv(sandbox),
+      stdio: ['ignore', 'pipe', stalledPipe()],
+    });
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    const { dyndnsUrl } = JSON.parse(await new Promise<string>((resolve) => child.stdout!.once('data', (d) => resolve(String(d))))) as { dyndnsUrl: string };
+    const { dyndnsUrl } = JSON.parse(
+      await new Promise<string>((resolve) => child.stdout!.once('data', (d) => resolve(String(d)))),
+    ) as { dyndnsUrl: string };
     // Each request is a log line of about 300 bytes (its long host name): 500 of them are more
     // than twice what the pipe holds.
     let answered = 0;
     for (let i = 0; i < 500; i++) {
-      const response = await fetch(`${dyndnsUrl}/plain/?user=u&password=p&host=${longName(i)}`, { signal: AbortSignal.timeout(30_000) }).catch(() => undefined);
+      const response = await fetch(`${dyndnsUrl}/plain/?user=u&password=p&host=${longName(i)}`, {
+        signal: AbortSignal.timeout(30_000),
+      }).catch(() => undefined);
       if (!response) break;
       await response.text();
       answered++;

@@ -13,7 +13,14 @@ const MISTYPED = [`https:/hooks.slack.com/services/T0/B0/${CANARY}`, `ntfy:/ntfy
 function gatewayEnv(dir: string, extra: Record<string, string>): Record<string, string> {
   const keys = join(dir, 'keys');
   writeFileSync(keys, `${keygenText('admin', 'hmac-sha256')}grant "admin" zonesub;\n`, { mode: 0o600 });
-  return baseEnv({ DDEDGE_API_URL: 'http://127.0.0.1:9', DDEDGE_API_USER: 'u', DDEDGE_API_PASSWORD: 'p', DDEDGE_GATEWAY_ZONES: 'example.com', DDEDGE_GATEWAY_KEYS_FILE: keys, ...extra });
+  return baseEnv({
+    DDEDGE_API_URL: 'http://127.0.0.1:9',
+    DDEDGE_API_USER: 'u',
+    DDEDGE_API_PASSWORD: 'p',
+    DDEDGE_GATEWAY_ZONES: 'example.com',
+    DDEDGE_GATEWAY_KEYS_FILE: keys,
+    ...extra,
+  });
 }
 
 describe('a mistyped notification URL given to the gateway', () => {
@@ -40,7 +47,10 @@ describe('a mistyped notification URL given to the gateway', () => {
   }
 
   it('a secondary that is wrong is still named as written', async () => {
-    const run = await runDist(['gateway', '--state-dir', join(tempDir(), 'state')], gatewayEnv(tempDir(), { DDEDGE_GATEWAY_NOTIFY: 'ns2.example.com:99999' }));
+    const run = await runDist(
+      ['gateway', '--state-dir', join(tempDir(), 'state')],
+      gatewayEnv(tempDir(), { DDEDGE_GATEWAY_NOTIFY: 'ns2.example.com:99999' }),
+    );
     expect(run.code, run.stderr).toBe(2);
     expect(run.stderr).toContain('DDEDGE_GATEWAY_NOTIFY: "ns2.example.com:99999" has no valid port');
   });

@@ -28,13 +28,18 @@ function folderWithDotenv(text: string, uid: number, mode: number): { cwd: strin
 }
 
 /** An update that changes the record, so that a hook would run. */
-const update = (cwd: string, extra: Record<string, string> = {}): Promise<RunResult> => runDist(['update', '--ip', `81.0.2.${20 + Math.floor(Math.random() * 200)}`], agentEnv(sandbox, extra), cwd);
+const update = (cwd: string, extra: Record<string, string> = {}): Promise<RunResult> =>
+  runDist(['update', '--ip', `81.0.2.${20 + Math.floor(Math.random() * 200)}`], agentEnv(sandbox, extra), cwd);
 
 describe.skipIf(!asRoot)('an implicit ./.env as root', () => {
   it("owned by another user: not read, so root's API password never reaches the URL it names; said once", async () => {
     // The listener and ddedge share a network namespace of their own: without the file's URL,
     // ddedge tries the provider's default URL, which must not reach the internet from a test.
-    const listener = spawn('unshare', ['-n', 'sh', '-c', 'ip link set lo up && exec "$0" -e "$1"', process.execPath, LISTENER], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const listener = spawn(
+      'unshare',
+      ['-n', 'sh', '-c', 'ip link set lo up && exec "$0" -e "$1"', process.execPath, LISTENER],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     try {
       const port = Number((await waitForOutput(listener, 'stdout', (t) => t.includes('\n'))).trim());
       let heard = '';
@@ -42,7 +47,11 @@ describe.skipIf(!asRoot)('an implicit ./.env as root', () => {
       const { cwd } = folderWithDotenv(`DDEDGE_API_URL=http://127.0.0.1:${port}\n`, NOBODY, 0o644);
       const env = baseEnv({ DDEDGE_API_USER: 'root-api-user', DDEDGE_API_PASSWORD: CANARY, DDEDGE_TIMEOUT: '3s' });
       const run = await new Promise<RunResult>((resolve) => {
-        const child = spawn('nsenter', [`--net=/proc/${listener.pid}/ns/net`, process.execPath, DIST, 'api', 'account', 'info'], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+        const child = spawn(
+          'nsenter',
+          [`--net=/proc/${listener.pid}/ns/net`, process.execPath, DIST, 'api', 'account', 'info'],
+          { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] },
+        );
         let stdout = '';
         let stderr = '';
         child.stdout.on('data', (d) => (stdout += d));
@@ -66,7 +75,11 @@ describe.skipIf(!asRoot)('an implicit ./.env as root', () => {
     const run = await update(cwd);
     expect(run.code).toBe(0);
     expect(existsSync(marker)).toBe(false);
-    expect(run.stderr.split('\n').filter((line) => line.includes('.env'))).toEqual([expect.stringMatching(/^warn: \.\/\.env .*is owned by uid 65534, not by you \(uid 0\) or root: not read; name it with --env-file to read it anyway$/)]);
+    expect(run.stderr.split('\n').filter((line) => line.includes('.env'))).toEqual([
+      expect.stringMatching(
+        /^warn: \.\/\.env .*is owned by uid 65534, not by you \(uid 0\) or root: not read; name it with --env-file to read it anyway$/,
+      ),
+    ]);
   });
 
   it.each([
@@ -77,7 +90,11 @@ describe.skipIf(!asRoot)('an implicit ./.env as root', () => {
     const run = await update(cwd);
     expect(run.code).toBe(0);
     expect(existsSync(marker)).toBe(false);
-    expect(run.stderr).toMatch(new RegExp(`warn: \\./\\.env .*can be written by its group or other users \\(mode 0${mode.toString(8)}\\): not read; if it is yours to trust, chmod go-w it, or name it with --env-file\n`));
+    expect(run.stderr).toMatch(
+      new RegExp(
+        `warn: \\./\\.env .*can be written by its group or other users \\(mode 0${mode.toString(8)}\\): not read; if it is yours to trust, chmod go-w it, or name it with --env-file\n`,
+      ),
+    );
   });
 
   it('a link owned by another user, to a file of root: not read', async () => {
@@ -88,12 +105,18 @@ describe.skipIf(!asRoot)('an implicit ./.env as root', () => {
     const run = await update(cwd);
     expect(run.code).toBe(0);
     expect(existsSync(marker)).toBe(false);
-    expect(run.stderr).toMatch(/warn: \.\/\.env .*is a link owned by uid 65534, not by you \(uid 0\) or root: not read/);
+    expect(run.stderr).toMatch(
+      /warn: \.\/\.env .*is a link owned by uid 65534, not by you \(uid 0\) or root: not read/,
+    );
   });
 
   it('trusted: read, with one warning naming each URL, hook and notification target it sets (never a secret value); one set in the environment is not named', async () => {
     const ping = 'http://127.0.0.1:9/ping-token-Zq81x';
-    const { cwd, marker } = folderWithDotenv(`DDEDGE_ON_CHANGE=touch MARKER\nDDEDGE_PING_URL=${ping}\nDDEDGE_DYNDNS_URL=http://127.0.0.1:9\nDDEDGE_GATEWAY_NOTIFY=127.0.0.1:9\nDDEDGE_TIMEOUT=20s\n`, 0, 0o600);
+    const { cwd, marker } = folderWithDotenv(
+      `DDEDGE_ON_CHANGE=touch MARKER\nDDEDGE_PING_URL=${ping}\nDDEDGE_DYNDNS_URL=http://127.0.0.1:9\nDDEDGE_GATEWAY_NOTIFY=127.0.0.1:9\nDDEDGE_TIMEOUT=20s\n`,
+      0,
+      0o600,
+    );
     const run = await update(cwd, { DDEDGE_LOG_LEVEL: 'warn' });
     expect(run.code).toBe(0);
     expect(existsSync(marker)).toBe(true);
@@ -110,7 +133,13 @@ describe.skipIf(!asRoot)('an implicit ./.env as root', () => {
   it('a FIFO put in its place does not hold ddedge waiting for a writer', () => {
     const cwd = tempDir('ddedge-dotenv-fifo-');
     execFileSync('mkfifo', ['-m', '0644', join(cwd, '.env')]);
-    const run = spawnSync(process.execPath, [DIST, 'status', '--json'], { env: baseEnv({ DDEDGE_STATE_DIR: tempDir('ddedge-state-') }), cwd, encoding: 'utf8', timeout: 30_000, killSignal: 'SIGKILL' });
+    const run = spawnSync(process.execPath, [DIST, 'status', '--json'], {
+      env: baseEnv({ DDEDGE_STATE_DIR: tempDir('ddedge-state-') }),
+      cwd,
+      encoding: 'utf8',
+      timeout: 30_000,
+      killSignal: 'SIGKILL',
+    });
     expect([run.signal, run.status, run.stderr]).toEqual([null, 0, '']);
   });
 
@@ -124,7 +153,11 @@ describe.skipIf(!asRoot)('an implicit ./.env as root', () => {
 
   it('--env-file names a file of another user: the user chose it, it is read without a word', async () => {
     const { cwd, marker } = folderWithDotenv('DDEDGE_ON_CHANGE=touch MARKER\n', NOBODY, 0o664);
-    const run = await runDist(['update', '--ip', '81.0.2.250', '--env-file', join(cwd, '.env')], agentEnv(sandbox), tempDir());
+    const run = await runDist(
+      ['update', '--ip', '81.0.2.250', '--env-file', join(cwd, '.env')],
+      agentEnv(sandbox),
+      tempDir(),
+    );
     expect(run.code).toBe(0);
     expect(existsSync(marker)).toBe(true);
     expect(run.stderr).not.toContain('.env');
@@ -134,7 +167,13 @@ describe.skipIf(!asRoot)('an implicit ./.env as root', () => {
 describe.skipIf(!asRoot)('an implicit ./.env as another user', () => {
   const asNobody = (cwd: string): Promise<RunResult> =>
     new Promise((resolve) => {
-      const child = spawn(process.execPath, [distForOtherUsers(), 'status', '--json'], { env: { PATH: process.env.PATH ?? '', HOME: '/' }, cwd, uid: NOBODY, gid: NOBODY, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [distForOtherUsers(), 'status', '--json'], {
+        env: { PATH: process.env.PATH ?? '', HOME: '/' },
+        cwd,
+        uid: NOBODY,
+        gid: NOBODY,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (d) => (stdout += d));
@@ -184,25 +223,34 @@ server.listen(0, '127.0.0.1', () => process.stdout.write(server.address().port +
 // warning must reach the user from every command, and the configuration error must say it.
 describe('a skipped ./.env (made under umask 002: mode 0664) and a configuration left invalid', () => {
   const uid = process.getuid?.() ?? 0;
-  const folder = (): string => folderWithDotenv('DDEDGE_HOSTS=home.example.com\nDDEDGE_DYNDNS_USER=u\nDDEDGE_DYNDNS_KEY=k\n', uid, 0o664).cwd;
-  const warning = /^warn: \.\/\.env \(.*\) can be written by its group or other users \(mode 0664\): not read; if it is yours to trust, chmod go-w it, or name it with --env-file$/;
+  const folder = (): string =>
+    folderWithDotenv('DDEDGE_HOSTS=home.example.com\nDDEDGE_DYNDNS_USER=u\nDDEDGE_DYNDNS_KEY=k\n', uid, 0o664).cwd;
+  const warning =
+    /^warn: \.\/\.env \(.*\) can be written by its group or other users \(mode 0664\): not read; if it is yours to trust, chmod go-w it, or name it with --env-file$/;
 
-  it.each([['update'], ['daemon']])('`ddedge %s` warns once on stderr, and its error says ./.env was not read and why', async (command) => {
-    const run = await runDist([command], baseEnv(), folder());
-    expect(run.code).toBe(2);
-    const lines = run.stderr.split('\n');
-    expect(lines.filter((line) => warning.test(line))).toHaveLength(1);
-    expect(run.stderr).toContain('no host to update');
-    const error = run.stderr.slice(run.stderr.indexOf('ddedge: '));
-    expect(error).toMatch(/\.\/\.env \(.*\) was not read: it can be written by its group or other users \(mode 0664\)/);
-  });
+  it.each([['update'], ['daemon']])(
+    '`ddedge %s` warns once on stderr, and its error says ./.env was not read and why',
+    async (command) => {
+      const run = await runDist([command], baseEnv(), folder());
+      expect(run.code).toBe(2);
+      const lines = run.stderr.split('\n');
+      expect(lines.filter((line) => warning.test(line))).toHaveLength(1);
+      expect(run.stderr).toContain('no host to update');
+      const error = run.stderr.slice(run.stderr.indexOf('ddedge: '));
+      expect(error).toMatch(
+        /\.\/\.env \(.*\) was not read: it can be written by its group or other users \(mode 0664\)/,
+      );
+    },
+  );
 
   it('with --json, the error document says it too', async () => {
     const run = await runDist(['update', '--json'], baseEnv(), folder());
     expect(run.code).toBe(2);
     const { error } = JSON.parse(run.stdout) as { error: { message: string } };
     expect(error.message).toContain('no host to update');
-    expect(error.message).toMatch(/\.\/\.env \(.*\) was not read: it can be written by its group or other users \(mode 0664\)/);
+    expect(error.message).toMatch(
+      /\.\/\.env \(.*\) was not read: it can be written by its group or other users \(mode 0664\)/,
+    );
     expect(run.stderr.split('\n').filter((line) => warning.test(line))).toHaveLength(1);
   });
 });

@@ -21,7 +21,10 @@ describe('one server counted several times is no quorum', () => {
     ['the same url: twice', (u: string) => [`url:${u}`, `url:${u}`]],
     ['localhost and 127.0.0.1', (u: string) => [`url:${u}`, `url:${u.replace('127.0.0.1', 'localhost')}`]],
     ['a ?x spelling and another path', (u: string) => [`url:${u}?x`, `url:${u}other/path`]],
-    ['three spellings for a quorum of 3', (u: string) => [`url:${u}`, `url:${u}?a`, `url:${u.replace('127.0.0.1', 'localhost')}#b`]],
+    [
+      'three spellings for a quorum of 3',
+      (u: string) => [`url:${u}`, `url:${u}?a`, `url:${u.replace('127.0.0.1', 'localhost')}#b`],
+    ],
   ])('%s: a configuration error (exit 2), nothing asked or sent', async (_name, spell) => {
     // The liar: one echo server reporting an address that nothing else confirms.
     const liar = track(await startServer('6.6.6.6\n'));
@@ -40,7 +43,10 @@ describe('one server counted several times is no quorum', () => {
     const honest = track(await startServer('81.0.2.40\n'));
     const sandbox = track(await startSandbox());
     const sources = [`url:${liar.url}`, `url:${liar.url.replace('127.0.0.1', 'localhost')}?x`, `url:${honest.url}`];
-    const result = await runMain(['update', ...sources.flatMap((s) => ['--ip-source', s]), '--quorum', '2'], agentEnv(sandbox as Sandbox));
+    const result = await runMain(
+      ['update', ...sources.flatMap((s) => ['--ip-source', s]), '--quorum', '2'],
+      agentEnv(sandbox as Sandbox),
+    );
     expect(result.code, result.stderr).toBe(6);
     expect(result.stdout).toBe('home.example.com A - failed\n');
     expect([...(sandbox as Sandbox).calls.values()].length).toBe(0);
@@ -50,7 +56,10 @@ describe('one server counted several times is no quorum', () => {
     const a = track(await startServer('81.0.2.40\n'));
     const b = track(await startServer('81.0.2.40'));
     const sandbox = track(await startSandbox());
-    const result = await runMain(['update', '--ip-source', `url:${a.url}`, '--ip-source', `url:${b.url.replace('127.0.0.1', 'localhost')}`], agentEnv(sandbox as Sandbox));
+    const result = await runMain(
+      ['update', '--ip-source', `url:${a.url}`, '--ip-source', `url:${b.url.replace('127.0.0.1', 'localhost')}`],
+      agentEnv(sandbox as Sandbox),
+    );
     expect(result).toMatchObject({ code: 0, stdout: 'home.example.com A 81.0.2.40 updated\n' });
   });
 });
@@ -87,7 +96,10 @@ describe('--api-password without a value is refused, never sent as "true"', () =
     [['api', 'account', 'info', '--api-password', '--api-user', 'u']],
   ])('%j: exit 2, no request', async (args) => {
     const api: TestServer = track(await startServer('{"success":true,"errorCode":0,"responseData":{}}'));
-    const result = await runMain(args, baseEnv({ DDEDGE_API_URL: api.url, DDEDGE_API_USER: 'u', DDEDGE_STATE_DIR: tempDir() }));
+    const result = await runMain(
+      args,
+      baseEnv({ DDEDGE_API_URL: api.url, DDEDGE_API_USER: 'u', DDEDGE_STATE_DIR: tempDir() }),
+    );
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/--api-password( \(argument \d+\))? needs a value/);
     expect(api.hits).toBe(0);
@@ -101,7 +113,14 @@ describe('the sandbox refuses at start what it cannot serve (exit 2, one line)',
       const line = await waitForOutput(child, 'stdout', (t) => t.includes('\n'));
       const { dyndnsUrl, dyndnsUser, dyndnsKey } = JSON.parse(line);
       const statuses: number[] = [];
-      for (let i = 0; i < 3; i++) statuses.push((await fetch(`${dyndnsUrl}/json/?user=${dyndnsUser}&password=${dyndnsKey}&host=home.example.com&ip=81.0.2.15`)).status);
+      for (let i = 0; i < 3; i++)
+        statuses.push(
+          (
+            await fetch(
+              `${dyndnsUrl}/json/?user=${dyndnsUser}&password=${dyndnsKey}&host=home.example.com&ip=81.0.2.15`,
+            )
+          ).status,
+        );
       expect(statuses).toEqual([500, 500, 200]);
     } finally {
       child.kill('SIGTERM');
@@ -112,11 +131,47 @@ describe('the sandbox refuses at start what it cannot serve (exit 2, one line)',
   const dir = () => tempDir('ddedge-sandbox-data-');
   it.each([
     ['a delay a timer cannot wait', () => ['--fault', 'dyndns=slow:3000000000'], /a delay is at most 2147483647 ms/],
-    ['a --data file that is not JSON', () => { const f = join(dir(), 'd.json'); writeFileSync(f, '{not json'); return ['--data', f]; }, /is not JSON/],
-    ['a --data file holding null', () => { const f = join(dir(), 'd.json'); writeFileSync(f, 'null'); return ['--data', f]; }, /does not hold sandbox data/],
-    ['a --data file holding another shape', () => { const f = join(dir(), 'd.json'); writeFileSync(f, '{"services":{}}'); return ['--data', f]; }, /does not hold sandbox data/],
-    ['a --data path in a missing directory', () => ['--data', join(dir(), 'missing', 'd.json')], /its directory .*missing does not exist/],
-    ['a directory as --data', () => { const d = join(dir(), 'd.json'); mkdirSync(d); return ['--data', d]; }, /cannot read .*EISDIR/],
+    [
+      'a --data file that is not JSON',
+      () => {
+        const f = join(dir(), 'd.json');
+        writeFileSync(f, '{not json');
+        return ['--data', f];
+      },
+      /is not JSON/,
+    ],
+    [
+      'a --data file holding null',
+      () => {
+        const f = join(dir(), 'd.json');
+        writeFileSync(f, 'null');
+        return ['--data', f];
+      },
+      /does not hold sandbox data/,
+    ],
+    [
+      'a --data file holding another shape',
+      () => {
+        const f = join(dir(), 'd.json');
+        writeFileSync(f, '{"services":{}}');
+        return ['--data', f];
+      },
+      /does not hold sandbox data/,
+    ],
+    [
+      'a --data path in a missing directory',
+      () => ['--data', join(dir(), 'missing', 'd.json')],
+      /its directory .*missing does not exist/,
+    ],
+    [
+      'a directory as --data',
+      () => {
+        const d = join(dir(), 'd.json');
+        mkdirSync(d);
+        return ['--data', d];
+      },
+      /cannot read .*EISDIR/,
+    ],
   ])('%s', async (_name, args, message) => {
     const result = await runDist(['sandbox', '--port', '0', ...args()], baseEnv());
     expect(result.code).toBe(2);

@@ -16,8 +16,17 @@ beforeAll(async () => {
   const line = await waitForOutput(child, 'stdout', (t) => t.includes('\n'));
   const started = JSON.parse(line) as { apiUrl: string; dnsPort: number };
   sandbox = { child, dnsPort: started.dnsPort };
-  const body = new URLSearchParams({ apiuser: 'demo-user', apipasswd: 'demo-api-password', serviceName: 'example.com', name: 'big.example.com', type: 'TXT', value: 'x'.repeat(1000) });
-  const answer = (await (await fetch(`${started.apiUrl}/service/dnscreate/`, { method: 'POST', body })).json()) as { success: boolean };
+  const body = new URLSearchParams({
+    apiuser: 'demo-user',
+    apipasswd: 'demo-api-password',
+    serviceName: 'example.com',
+    name: 'big.example.com',
+    type: 'TXT',
+    value: 'x'.repeat(1000),
+  });
+  const answer = (await (await fetch(`${started.apiUrl}/service/dnscreate/`, { method: 'POST', body })).json()) as {
+    success: boolean;
+  };
   expect(answer.success).toBe(true);
 });
 afterAll(() => {
@@ -53,7 +62,7 @@ describe('TCP pipelining', () => {
           got.push(message.readUInt16BE(0));
           pending = pending.subarray(2 + message.length);
         }
-        if (got.length === 3000) (clearTimeout(timer), s.destroy(), resolve(got));
+        if (got.length === 3000) clearTimeout(timer), s.destroy(), resolve(got);
       });
     });
     expect(ids).toEqual(Array.from({ length: 3000 }, (_, i) => i));
@@ -80,23 +89,35 @@ describe('TCP pipelining', () => {
     const payload = pipeline(3000);
     const hogs: net.Socket[] = [];
     await Promise.all(
-      Array.from({ length: 256 }, (_, i) =>
-        new Promise<void>((resolve) => {
-          const s = net.connect({ port: sandbox.dnsPort, host: '127.0.0.1', localAddress: `127.0.0.${10 + (i % 8)}` }, () => (s.write(payload), resolve()));
-          // Never read: paused with no 'data' listener, the kernel's receive window fills and stays full.
-          s.pause();
-          s.on('error', () => resolve());
-          hogs.push(s);
-        }),
+      Array.from(
+        { length: 256 },
+        (_, i) =>
+          new Promise<void>((resolve) => {
+            const s = net.connect(
+              { port: sandbox.dnsPort, host: '127.0.0.1', localAddress: `127.0.0.${10 + (i % 8)}` },
+              () => (s.write(payload), resolve()),
+            );
+            // Never read: paused with no 'data' listener, the kernel's receive window fills and stays full.
+            s.pause();
+            s.on('error', () => resolve());
+            hogs.push(s);
+          }),
       ),
     );
     try {
       // Each probe must be answered; the bound only keeps a broken server from hanging the test.
       for (let i = 0; i < 5; i++) {
         await new Promise((r) => setTimeout(r, 500));
-        const udp = readAnswer(await udpExchange(sandbox.dnsPort, queryPacket({ id: 100 + i, name: 'home.example.com', type: 1 }), 5000));
+        const udp = readAnswer(
+          await udpExchange(sandbox.dnsPort, queryPacket({ id: 100 + i, name: 'home.example.com', type: 1 }), 5000),
+        );
         expect(udp.rcode).toBe(0);
-        const [tcp] = await tcpExchange(sandbox.dnsPort, [queryPacket({ id: 200 + i, name: 'home.example.com', type: 1 })], 1, 5000);
+        const [tcp] = await tcpExchange(
+          sandbox.dnsPort,
+          [queryPacket({ id: 200 + i, name: 'home.example.com', type: 1 })],
+          1,
+          5000,
+        );
         expect(readAnswer(tcp!).rcode).toBe(0);
       }
     } finally {

@@ -22,15 +22,27 @@ const TOOLS =
   hasProgram('dig', 'bind9-dnsutils');
 
 describe.skipIf(!TOOLS)('docs/certificates.md: Try it with a real CA, no account', () => {
-  it('certbot with the hooks and lego with the exec provider each get example.com and *.example.com from Pebble', { timeout: 280_000 }, async () => {
+  it('certbot with the hooks and lego with the exec provider each get example.com and *.example.com from Pebble', {
+    timeout: 280_000,
+  }, async () => {
     const ports = { 8443: await freePort(), 5353: await freePort(), 14000: await freePort(), 15000: await freePort() };
     const home = tempDir('ddedge-recipe-home-');
     const leftOver = `dig @127.0.0.1 -p 5353 +short TXT _acme-challenge.example.com | sed 's/^/left over: /'\necho checked-left-over\n`;
     const script = withPorts(
-      [readmeRecipe('acme-pebble-start'), readmeRecipe('acme-pebble-certbot'), readmeRecipe('acme-pebble-lego'), leftOver, readmeRecipe('acme-pebble-stop')].join('\n'),
+      [
+        readmeRecipe('acme-pebble-start'),
+        readmeRecipe('acme-pebble-certbot'),
+        readmeRecipe('acme-pebble-lego'),
+        leftOver,
+        readmeRecipe('acme-pebble-stop'),
+      ].join('\n'),
       ports,
     );
-    const run = await runRecipe(script, { cwd: REPO, env: { PATH: process.env.PATH ?? '', HOME: home }, timeoutMs: 260_000 });
+    const run = await runRecipe(script, {
+      cwd: REPO,
+      env: { PATH: process.env.PATH ?? '', HOME: home },
+      timeoutMs: 260_000,
+    });
     expect(run.code, run.output).toBe(0);
     const try_ = join(home, 'pebble-try');
     expect(existsSync(join(try_, 'certbot', 'live', 'example.com', 'cert.pem')), run.output).toBe(true);

@@ -10,7 +10,11 @@ import { REPO } from '../../helpers/readme-recipes.js';
 
 function demo(env: Record<string, string>, cwd: string): Promise<RunResult> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(REPO, 'scripts/demo.mjs')], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(REPO, 'scripts/demo.mjs')], {
+      env,
+      cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -27,7 +31,10 @@ describe('npm run demo', () => {
   it('does what it says (dynamic DNS) whatever DDEDGE_ settings the shell and ./.env hold', async () => {
     const cwd = tempDir('ddedge-demo-cwd-');
     writeFileSync(join(cwd, '.env'), 'DDEDGE_DYNDNS_FORMAT=xml\nDDEDGE_LOG_LEVEL=error\n', { mode: 0o600 });
-    const run = await demo(baseEnv({ DDEDGE_VIA: 'api', DDEDGE_MAX_AGE: '1s', DDEDGE_IP_SOURCES: 'url:http://127.0.0.1:9/' }), cwd);
+    const run = await demo(
+      baseEnv({ DDEDGE_VIA: 'api', DDEDGE_MAX_AGE: '1s', DDEDGE_IP_SOURCES: 'url:http://127.0.0.1:9/' }),
+      cwd,
+    );
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toContain('ddedge sends it through dynamic DNS');
     expect(run.stdout).toMatch(/^home\.example\.com A 81\.0\.2\.15 sent \S+ via dyndns$/m);

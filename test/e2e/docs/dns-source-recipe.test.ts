@@ -16,7 +16,11 @@ describe.skipIf(!hasProgram('curl'))('docs/agent.md: a dns: address source again
     expect(recipe).toContain('--ip-source dns:myip.example.com@127.0.0.1:5353');
     const dir = tempDir('ddedge-dns-source-recipe-');
     symlinkSync(join(REPO, 'dist'), join(dir, 'dist'));
-    const run = await runRecipe(withPorts(recipe, { 8443: await freePort(), 5353: await freePort() }), { cwd: dir, env: { PATH: process.env.PATH ?? '', HOME: dir }, timeoutMs: 120_000 });
+    const run = await runRecipe(withPorts(recipe, { 8443: await freePort(), 5353: await freePort() }), {
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? '', HOME: dir },
+      timeoutMs: 120_000,
+    });
     expect(run.code, run.output).toBe(0);
     expect(run.output).toBe('81.0.2.15\n');
   });
@@ -29,8 +33,15 @@ describe.skipIf(!hasProgram('curl'))('docs/agent.md: a dns: address source again
     try {
       const dir = tempDir('ddedge-dns-source-recipe-');
       symlinkSync(join(REPO, 'dist'), join(dir, 'dist'));
-      const script = withPorts(readmeRecipe('dns-source-sandbox'), { 8443: Number(new URL(leftover.url).port), 5353: leftover.dnsPort! });
-      const run = await runRecipe(script, { cwd: dir, env: { PATH: process.env.PATH ?? '', HOME: dir }, timeoutMs: 120_000 });
+      const script = withPorts(readmeRecipe('dns-source-sandbox'), {
+        8443: Number(new URL(leftover.url).port),
+        5353: leftover.dnsPort!,
+      });
+      const run = await runRecipe(script, {
+        cwd: dir,
+        env: { PATH: process.env.PATH ?? '', HOME: dir },
+        timeoutMs: 120_000,
+      });
       expect(run.code, run.output).not.toBe(0);
       expect(run.output).toContain('the address is already in use');
       expect(run.output).not.toContain('81.0.2.15');
@@ -43,11 +54,18 @@ describe.skipIf(!hasProgram('curl'))('docs/agent.md: a dns: address source again
   // The log is made by the shell of the background job, a moment after the wait begins: until
   // then the wait says nothing (a trial under load printed grep's "No such file" there).
   it("waits quietly while the sandbox's log is not there yet", async () => {
-    const wait = readmeRecipe('dns-source-sandbox').split('\n').filter((line) => line.includes('sandbox.log') && !line.includes('>sandbox.log')).join('\n');
+    const wait = readmeRecipe('dns-source-sandbox')
+      .split('\n')
+      .filter((line) => line.includes('sandbox.log') && !line.includes('>sandbox.log'))
+      .join('\n');
     expect(wait).toContain('listening on');
     const dir = tempDir('ddedge-dns-source-recipe-');
     const script = `(sleep 1 && echo 'ddedge sandbox listening on http://127.0.0.1:1' > sandbox.log) &\n${wait}\necho waited`;
-    const run = await runRecipe(script, { cwd: dir, env: { PATH: process.env.PATH ?? '', HOME: dir }, timeoutMs: 60_000 });
+    const run = await runRecipe(script, {
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? '', HOME: dir },
+      timeoutMs: 60_000,
+    });
     expect(run).toEqual({ code: 0, output: 'waited\n' });
   });
 });

@@ -21,11 +21,20 @@ function routerFields(name: string): Record<string, string> {
   const at = README.indexOf(marker);
   if (at < 0) throw new Error(`docs/gateway-dyndns2.md has no block marked ${marker.trim()}`);
   const block = /^```text\n([\s\S]*?)^```$/m.exec(README.slice(at + marker.length))!;
-  return Object.fromEntries(block[1]!.trim().split('\n').map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trim()]));
+  return Object.fromEntries(
+    block[1]!
+      .trim()
+      .split('\n')
+      .map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trim()]),
+  );
 }
 
 function curl(args: string[]): Promise<string> {
-  return new Promise((done, fail) => execFile('curl', ['-sS', ...args], { timeout: 30_000 }, (error, stdout, stderr) => (error ? fail(new Error(`${error.message}\n${stderr}`)) : done(stdout))));
+  return new Promise((done, fail) =>
+    execFile('curl', ['-sS', ...args], { timeout: 30_000 }, (error, stdout, stderr) =>
+      error ? fail(new Error(`${error.message}\n${stderr}`)) : done(stdout),
+    ),
+  );
 }
 
 describe.skipIf(!TOOLS)('docs/gateway-dyndns2.md: routers and NAS boxes through the dyndns2 door', () => {
@@ -36,7 +45,10 @@ describe.skipIf(!TOOLS)('docs/gateway-dyndns2.md: routers and NAS boxes through 
   beforeAll(async () => {
     door = await startDoor(
       [
-        { name: 'router', rules: ['grant "router" name home.example.com A AAAA;', 'grant "router" subdomain lan.example.com AAAA;'] },
+        {
+          name: 'router',
+          rules: ['grant "router" name home.example.com A AAAA;', 'grant "router" subdomain lan.example.com AAAA;'],
+        },
         { name: 'nas', rules: ['grant "nas" name nas.example.com A;'] },
       ],
       { args: ['--prefix-host', 'pc.lan.example.com=::1e2:3ff:fe4a:5b6c'] },
@@ -46,7 +58,11 @@ describe.skipIf(!TOOLS)('docs/gateway-dyndns2.md: routers and NAS boxes through 
     mkdirSync(join(dir, 'bin'));
     writeFileSync(join(dir, 'bin', 'ddedge'), `#!/bin/sh\nexec "${process.execPath}" "${DIST}" "$@"\n`);
     chmodSync(join(dir, 'bin', 'ddedge'), 0o755);
-    env = { PATH: `${join(dir, 'bin')}:${process.env.PATH ?? ''}`, HOME: dir, ROUTER_SECRET: door.secrets.get('router')! };
+    env = {
+      PATH: `${join(dir, 'bin')}:${process.env.PATH ?? ''}`,
+      HOME: dir,
+      ROUTER_SECRET: door.secrets.get('router')!,
+    };
   }, 60_000);
   afterAll(async () => {
     expect(await door?.stop()).toBe(0);
@@ -56,7 +72,11 @@ describe.skipIf(!TOOLS)('docs/gateway-dyndns2.md: routers and NAS boxes through 
     const own = { 8443: await freePort(), 5354: await freePort(), 8245: await freePort(), 9465: await freePort() };
     const here = tempDir('ddedge-readme-dyndns2-try-');
     symlinkSync(join(REPO, 'dist'), join(here, 'dist'));
-    const run = await runRecipe(withPorts(readmeRecipe('dyndns2-sandbox'), own), { cwd: here, env: { PATH: process.env.PATH ?? '', HOME: here }, timeoutMs: 120_000 });
+    const run = await runRecipe(withPorts(readmeRecipe('dyndns2-sandbox'), own), {
+      cwd: here,
+      env: { PATH: process.env.PATH ?? '', HOME: here },
+      timeoutMs: 120_000,
+    });
     expect(run.code, run.output).toBe(0);
     expect(run.output).toMatch(/^good 81\.0\.2\.1$/m);
     expect(run.output).toMatch(/^nochg 81\.0\.2\.1$/m);
@@ -74,7 +94,11 @@ describe.skipIf(!TOOLS)('docs/gateway-dyndns2.md: routers and NAS boxes through 
   });
 
   it('ddclient', async () => {
-    const run = await runRecipe(withPorts(readmeRecipe('dyndns2-ddclient'), ports()), { cwd: dir, env, timeoutMs: 60_000 });
+    const run = await runRecipe(withPorts(readmeRecipe('dyndns2-ddclient'), ports()), {
+      cwd: dir,
+      env,
+      timeoutMs: 60_000,
+    });
     expect(run.code, run.output).toBe(0);
     expect(run.output).toMatch(/SUCCESS:\s+updating home\.example\.com: good: IP address set to 81\.0\.2\.4/);
     expect(door.zone('home.example.com')).toContain('home.example.com A 81.0.2.4');
@@ -86,7 +110,11 @@ describe.skipIf(!TOOLS)('docs/gateway-dyndns2.md: routers and NAS boxes through 
     expect(first.code, first.output).toBe(0);
     expect(door.zone('home.example.com')).toContain('home.example.com A 81.0.2.5');
     const calls = await door.providerCalls();
-    const again = await runRecipe(script.replace('--cache-dir', '--force --cache-dir'), { cwd: dir, env: { ...env, DDEDGE_IP: '81.0.2.5' }, timeoutMs: 60_000 });
+    const again = await runRecipe(script.replace('--cache-dir', '--force --cache-dir'), {
+      cwd: dir,
+      env: { ...env, DDEDGE_IP: '81.0.2.5' },
+      timeoutMs: 60_000,
+    });
     expect(again.code, again.output).toBe(0);
     expect(await door.providerCalls()).toBe(calls);
     expect((await door.answers()).nochg).toBeGreaterThanOrEqual(1);
@@ -103,16 +131,21 @@ describe.skipIf(!TOOLS)('docs/gateway-dyndns2.md: routers and NAS boxes through 
       '<ip6lanprefix>': '2a01:4f8:c0c:6::/64',
       '<dualstack>': '1',
     };
-    const urls = fields['Update-URL']!.split(' ').map((u) => u.replaceAll('https://gateway.example.com:8245', door.url).replace(/<[a-z0-9]+>/g, (p) => values[p]!));
+    const urls = fields['Update-URL']!.split(' ').map((u) =>
+      u.replaceAll('https://gateway.example.com:8245', door.url).replace(/<[a-z0-9]+>/g, (p) => values[p]!),
+    );
     expect(urls).toHaveLength(2);
     for (const url of urls) expect(await curl(['--globoff', '-A', 'Fritz!Box DDNS/1.0.1', url])).toMatch(/^good /);
-    expect(door.zone('home.example.com')).toEqual(['home.example.com A 81.0.2.6', 'home.example.com AAAA 2a01:4f8:c0c:6::1']);
+    expect(door.zone('home.example.com')).toEqual([
+      'home.example.com A 81.0.2.6',
+      'home.example.com AAAA 2a01:4f8:c0c:6::1',
+    ]);
     expect(door.zone('lan.example.com')).toEqual(['pc.lan.example.com AAAA 2a01:4f8:c0c:6:1e2:3ff:fe4a:5b6c']);
   });
 
   it('Synology DSM: its query URL with __HOSTNAME__, __MYIP__, __USERNAME__, __PASSWORD__ replaced', async () => {
-    const url = routerFields('synology')['Query URL']!
-      .replace('https://gateway.example.com:8245', door.url)
+    const url = routerFields('synology')
+      ['Query URL']!.replace('https://gateway.example.com:8245', door.url)
       .replace('__HOSTNAME__', 'nas.example.com')
       .replace('__MYIP__', '81.0.2.7')
       .replace('__USERNAME__', 'nas')

@@ -29,19 +29,29 @@ describe.skipIf(!TOOLS)('docs/gateway.md: try the gateway in front of the sandbo
   it('tells a fresh clone, which has no dist/, to build first', () => {
     const readme = readFileSync(join(REPO, 'docs/gateway.md'), 'utf8');
     const before = readme.slice(0, readme.indexOf('<!-- recipe: gateway-sandbox -->'));
-    expect(before.trimEnd().slice(before.trimEnd().lastIndexOf('\n\n'))).toMatch(/from a checkout, after `npm ci && npm run build`/);
+    expect(before.trimEnd().slice(before.trimEnd().lastIndexOf('\n\n'))).toMatch(
+      /from a checkout, after `npm ci && npm run build`/,
+    );
   });
 
   it('adds the challenge through the gateway, refuses what the key may not do, and says why in its log, with no other warning', async () => {
     const dir = folderWithDist();
-    const run = await runRecipe(withPorts(readmeRecipe('gateway-sandbox'), await readmePorts()), { cwd: dir, env: { PATH: process.env.PATH ?? '', HOME: dir }, timeoutMs: 120_000 });
+    const run = await runRecipe(withPorts(readmeRecipe('gateway-sandbox'), await readmePorts()), {
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? '', HOME: dir },
+      timeoutMs: 120_000,
+    });
     expect(run.code, run.output).toBe(0);
     expect(run.output).toMatch(/healthy: 1 zone\(s\) read/);
     expect(run.output).toMatch(/^"token"$/m);
     expect(run.output).toMatch(/update failed: REFUSED/);
-    expect(run.output).toMatch(/gateway: update zone example\.com, key acme\.example\.com, from 127\.0\.0\.1: REFUSED: .*www2\.example\.com/);
+    expect(run.output).toMatch(
+      /gateway: update zone example\.com, key acme\.example\.com, from 127\.0\.0\.1: REFUSED: .*www2\.example\.com/,
+    );
     // The refusal is the one warning: the block names the gateway (--primary-name).
-    const warnings = readFileSync(join(dir, 'gateway.log'), 'utf8').split('\n').filter((line) => /^(warn|error):/.test(line));
+    const warnings = readFileSync(join(dir, 'gateway.log'), 'utf8')
+      .split('\n')
+      .filter((line) => /^(warn|error):/.test(line));
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/REFUSED: the key may not change A at www2\.example\.com/);
   });
@@ -54,7 +64,11 @@ describe.skipIf(!TOOLS)('docs/gateway.md: try the gateway in front of the sandbo
     try {
       const dir = folderWithDist();
       const started = Date.now();
-      const run = await runRecipe(withPorts(readmeRecipe('gateway-sandbox'), ports), { cwd: dir, env: { PATH: process.env.PATH ?? '', HOME: dir }, timeoutMs: 120_000 });
+      const run = await runRecipe(withPorts(readmeRecipe('gateway-sandbox'), ports), {
+        cwd: dir,
+        env: { PATH: process.env.PATH ?? '', HOME: dir },
+        timeoutMs: 120_000,
+      });
       // Not killed at the test's bound (code null): the block itself gave up, and said so.
       expect(run.code, run.output).not.toBeNull();
       expect(run.code).not.toBe(0);

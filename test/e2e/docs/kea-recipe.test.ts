@@ -17,7 +17,11 @@ describe.skipIf(!TOOLS)("docs/gateway-clients.md: Kea's name changes without a D
     const dir = tempDir('ddedge-kea-recipe-');
     symlinkSync(join(REPO, 'dist'), join(dir, 'dist'));
     const ports = { 8443: await freePort(), 5353: await freePort(), 5354: await freePort(), 9465: await freePort() };
-    const run = await runRecipe(withPorts(readmeRecipe('kea-nsupdate'), ports), { cwd: dir, env: { PATH: process.env.PATH ?? '', HOME: dir }, timeoutMs: 120_000 });
+    const run = await runRecipe(withPorts(readmeRecipe('kea-nsupdate'), ports), {
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? '', HOME: dir },
+      timeoutMs: 120_000,
+    });
     expect(run.code, run.output).toBe(0);
     // nsupdate's refusal is on stderr, the rest on stdout: the order holds within each.
     const lines = run.output.trim().split('\n');
@@ -30,10 +34,14 @@ describe.skipIf(!TOOLS)("docs/gateway-clients.md: Kea's name changes without a D
       expect.stringMatching(/status: NXDOMAIN/),
     ]);
     const log = readFileSync(join(dir, 'gateway.log'), 'utf8');
-    expect(log).toContain('key dhcp changed example.com: create laptop.dhcp.example.com A, create laptop.dhcp.example.com DHCID');
+    expect(log).toContain(
+      'key dhcp changed example.com: create laptop.dhcp.example.com A, create laptop.dhcp.example.com DHCID',
+    );
     expect(log).toContain('key dhcp changed example.com: delete laptop.dhcp.example.com A');
     expect(log).toContain('key dhcp changed example.com: delete laptop.dhcp.example.com DHCID');
     const warnings = log.split('\n').filter((line) => /^(warn|error):/.test(line));
-    expect(warnings).toEqual([expect.stringMatching(/key dhcp, from 127\.0\.0\.1: NXRRSET: .*another client holds the name/)]);
+    expect(warnings).toEqual([
+      expect.stringMatching(/key dhcp, from 127\.0\.0\.1: NXRRSET: .*another client holds the name/),
+    ]);
   });
 });

@@ -33,7 +33,10 @@ describe("docs/zone.md's zone tour", () => {
     const file = join(dir, 'example.com.zone');
     expect((await runDist(['zone', 'export', '--service', 'example.com', '--output', file], env, dir)).code).toBe(0);
     // Step 2's edit: a second MX, a CAA record, a TTL on www.
-    writeFileSync(file, readFileSync(file, 'utf8').replace(/^www +IN CNAME example\.com\.$/m, 'www 300 IN CNAME example.com.'));
+    writeFileSync(
+      file,
+      readFileSync(file, 'utf8').replace(/^www +IN CNAME example\.com\.$/m, 'www 300 IN CNAME example.com.'),
+    );
     appendFileSync(file, '@ 3600 IN MX 20 mx2.example.com.\n@ IN CAA 0 issue "letsencrypt.org"\n');
     const plan = await runDist(['zone', 'plan', 'example.com.zone'], env, dir);
     expect(plan.code, plan.stderr).toBe(0);

@@ -19,9 +19,18 @@ const HOST = 'home.example.com';
 const SENT = '81.0.2.15';
 
 const env = (format: string, extra: Record<string, string> = {}) =>
-  baseEnv({ DDEDGE_DYNDNS_URL: server!.url, DDEDGE_DYNDNS_FORMAT: format, DDEDGE_DYNDNS_USER: 'u', DDEDGE_DYNDNS_KEY: 'key-12345678', DDEDGE_STATE_DIR: tempDir(), DDEDGE_HOSTS: HOST, ...extra });
+  baseEnv({
+    DDEDGE_DYNDNS_URL: server!.url,
+    DDEDGE_DYNDNS_FORMAT: format,
+    DDEDGE_DYNDNS_USER: 'u',
+    DDEDGE_DYNDNS_KEY: 'key-12345678',
+    DDEDGE_STATE_DIR: tempDir(),
+    DDEDGE_HOSTS: HOST,
+    ...extra,
+  });
 
-const json = (name: string, value: string, updated = true) => JSON.stringify({ success: true, user: 'u', host: { name, value, type: 'A', updated }, messages: [] });
+const json = (name: string, value: string, updated = true) =>
+  JSON.stringify({ success: true, user: 'u', host: { name, value, type: 'A', updated }, messages: [] });
 const xml = (name: string, value: string) =>
   `<?xml version="1.0" encoding="UTF-8"?><data success="true" version="2.0"><resData><user t="2026-11-23T10:00:00Z">u</user><request success="true"/></resData><host type="A"><name>${name}</name><value>${value}</value></host><informs><inform>updated</inform></informs></data>`;
 
@@ -44,7 +53,9 @@ describe('a dynamic DNS answer that contradicts the request', () => {
     expect(result.code).toBe(4);
     const report = JSON.parse(result.stdout);
     expect(report.hosts).toMatchObject([{ host: HOST, type: 'A', action: 'failed', via: 'dyndns' }]);
-    expect(report.hosts[0].message).toMatch(/the dynamic DNS answer .*(other\.example\.org|6\.6\.6\.6).*the request was .*home\.example\.com.*81\.0\.2\.15/);
+    expect(report.hosts[0].message).toMatch(
+      /the dynamic DNS answer .*(other\.example\.org|6\.6\.6\.6).*the request was .*home\.example\.com.*81\.0\.2\.15/,
+    );
     const state = JSON.parse(readFileSync(join(settings.DDEDGE_STATE_DIR!, 'state.json'), 'utf8'));
     expect(state.records[`${HOST}/A`].address).toBeUndefined();
     expect(state.records[`${HOST}/A`].lastError).toContain('the dynamic DNS answer');
@@ -53,11 +64,14 @@ describe('a dynamic DNS answer that contradicts the request', () => {
     expect(server.hits).toBe(2);
   });
 
-  it.each(['HOME.Example.com.', 'home'])('the same name in another spelling (%s) and the address sent: updated', async (name) => {
-    server = await startServer(json(name, SENT));
-    const result = await runMain(['update', '--ip', SENT], env('json'));
-    expect(result).toMatchObject({ code: 0, stdout: `${HOST} A ${SENT} updated\n` });
-  });
+  it.each(['HOME.Example.com.', 'home'])(
+    'the same name in another spelling (%s) and the address sent: updated',
+    async (name) => {
+      server = await startServer(json(name, SENT));
+      const result = await runMain(['update', '--ip', SENT], env('json'));
+      expect(result).toMatchObject({ code: 0, stdout: `${HOST} A ${SENT} updated\n` });
+    },
+  );
 
   it('with the "server" source (no address sent), the address the provider saw is what it holds', async () => {
     server = await startServer(json(HOST, '81.0.2.99'));

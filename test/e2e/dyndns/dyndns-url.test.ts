@@ -22,10 +22,20 @@ describe('a --dyndns-url that ends in a format', () => {
   });
 
   it('the same format given twice is fine; another one is a usage error naming both', async () => {
-    const same = await runDist(['update', '--ip', '81.0.2.34', '--dyndns-format', 'json'], agentEnv(sandbox, { DDEDGE_DYNDNS_URL: `${sandbox.url}/json/` }));
+    const same = await runDist(
+      ['update', '--ip', '81.0.2.34', '--dyndns-format', 'json'],
+      agentEnv(sandbox, { DDEDGE_DYNDNS_URL: `${sandbox.url}/json/` }),
+    );
     expect(same.code).toBe(0);
-    const other = await runDist(['update', '--ip', '81.0.2.35', '--dyndns-format', 'xml'], agentEnv(sandbox, { DDEDGE_DYNDNS_URL: `${sandbox.url}/json/` }));
-    expect(other).toMatchObject({ code: 2, stderr: 'ddedge: DDEDGE_DYNDNS_URL ends in /json/ but --dyndns-format is xml: give the base URL, or the same format\n' });
+    const other = await runDist(
+      ['update', '--ip', '81.0.2.35', '--dyndns-format', 'xml'],
+      agentEnv(sandbox, { DDEDGE_DYNDNS_URL: `${sandbox.url}/json/` }),
+    );
+    expect(other).toMatchObject({
+      code: 2,
+      stderr:
+        'ddedge: DDEDGE_DYNDNS_URL ends in /json/ but --dyndns-format is xml: give the base URL, or the same format\n',
+    });
   });
 
   it('a plain base says nothing and appends the format', async () => {

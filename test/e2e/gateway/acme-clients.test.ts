@@ -32,8 +32,15 @@ import { useSandbox } from '../../helpers/use-sandbox.js';
 const hasCertbotRfc2136 = (() => {
   // certbot takes a lock and writes a log even to list its plugins: in a directory of its own.
   const dirs = tempDir('ddedge-certbot-plugins-');
-  const found = hasProgram('certbot') && spawnSync('certbot', ['plugins', '--text', '--config-dir', dirs, '--work-dir', dirs, '--logs-dir', dirs], { encoding: 'utf8' }).stdout?.includes('dns-rfc2136');
-  if (!found && process.env.DDEDGE_REQUIRE_TOOLS && process.env.DDEDGE_REQUIRE_TOOLS !== '0') throw new Error('certbot --dns-rfc2136 is required (DDEDGE_REQUIRE_TOOLS=1): apt-get install python3-certbot-dns-rfc2136');
+  const found =
+    hasProgram('certbot') &&
+    spawnSync('certbot', ['plugins', '--text', '--config-dir', dirs, '--work-dir', dirs, '--logs-dir', dirs], {
+      encoding: 'utf8',
+    }).stdout?.includes('dns-rfc2136');
+  if (!found && process.env.DDEDGE_REQUIRE_TOOLS && process.env.DDEDGE_REQUIRE_TOOLS !== '0')
+    throw new Error(
+      'certbot --dns-rfc2136 is required (DDEDGE_REQUIRE_TOOLS=1): apt-get install python3-certbot-dns-rfc2136',
+    );
   return Boolean(found);
 })();
 const TOOLS = hasProgram('pebble') && hasProgram('openssl');
@@ -83,7 +90,9 @@ function program(command: string, args: string[], input = ''): Promise<string> {
 }
 
 function expectCertificate(pemFile: string) {
-  const text = execFileSync('openssl', ['x509', '-noout', '-ext', 'subjectAltName', '-issuer', '-in', pemFile], { encoding: 'utf8' });
+  const text = execFileSync('openssl', ['x509', '-noout', '-ext', 'subjectAltName', '-issuer', '-in', pemFile], {
+    encoding: 'utf8',
+  });
   expect(text).toContain('DNS:example.com, DNS:*.example.com');
   expect(text).toMatch(/issuer=.*Pebble/);
 }
@@ -97,20 +106,48 @@ beforeAll(async () => {
   // `ddedge` as the package installs it; `lego` pointed at Pebble and the sandbox's name server.
   writeFileSync(join(bin, 'ddedge'), `#!/bin/sh\nexec "${process.execPath}" "${DIST}" "$@"\n`, { mode: 0o755 });
   const realLego = execFileSync('sh', ['-c', 'command -v lego || true'], { encoding: 'utf8' }).trim();
-  writeFileSync(join(bin, 'lego'), `#!/bin/sh\nexec "${realLego}" --server "${pebble.directoryUrl}" --dns.resolvers 127.0.0.1:${sandbox.dnsPort} --dns.disable-cp "$@"\n`, { mode: 0o755 });
+  writeFileSync(
+    join(bin, 'lego'),
+    `#!/bin/sh\nexec "${realLego}" --server "${pebble.directoryUrl}" --dns.resolvers 127.0.0.1:${sandbox.dnsPort} --dns.disable-cp "$@"\n`,
+    { mode: 0o755 },
+  );
   mkdirSync(join(home, '.config', 'letsencrypt'), { recursive: true });
   writeFileSync(
     join(home, '.config', 'letsencrypt', 'cli.ini'),
-    [`server = ${pebble.directoryUrl}`, ...['config-dir', 'work-dir', 'logs-dir'].map((d) => `${d} = ${join(home, 'certbot')}`), 'non-interactive', 'agree-tos', 'register-unsafely-without-email', 'dns-rfc2136-propagation-seconds = 1', ''].join('\n'),
+    [
+      `server = ${pebble.directoryUrl}`,
+      ...['config-dir', 'work-dir', 'logs-dir'].map((d) => `${d} = ${join(home, 'certbot')}`),
+      'non-interactive',
+      'agree-tos',
+      'register-unsafely-without-email',
+      'dns-rfc2136-propagation-seconds = 1',
+      '',
+    ].join('\n'),
   );
   // No keys file yet, as in a new folder (a trial found the first recipe made it 0644): the
   // recipes make it, readable by its owner only, whatever the shell's umask.
-  const keys = await runBlocks(['gateway-key-certbot', 'gateway-key-lego', 'gateway-key-router', 'gateway-key-external-dns'], {}, 'umask 022\n');
+  const keys = await runBlocks(
+    ['gateway-key-certbot', 'gateway-key-lego', 'gateway-key-router', 'gateway-key-external-dns'],
+    {},
+    'umask 022\n',
+  );
   expect(keys.code, keys.output).toBe(0);
   expect(statSync(join(dir, 'gateway.keys')).mode & 0o777).toBe(0o600);
   expect(keys.output).toContain('certbot.example.com hmac-sha256: name _acme-challenge.example.com TXT');
   gateway = startDist(
-    ['gateway', '--zone', 'example.com', '--keys', join(dir, 'gateway.keys'), '--dns-listen', '127.0.0.1:0', '--state-dir', join(dir, 'state'), '--refresh', '1h'],
+    [
+      'gateway',
+      '--zone',
+      'example.com',
+      '--keys',
+      join(dir, 'gateway.keys'),
+      '--dns-listen',
+      '127.0.0.1:0',
+      '--state-dir',
+      join(dir, 'state'),
+      '--refresh',
+      '1h',
+    ],
     baseEnv({ DDEDGE_API_URL: sandbox.url, DDEDGE_API_USER: 'demo-user', DDEDGE_API_PASSWORD: 'demo-api-password' }),
   );
   gateway.stderr!.on('data', (d) => (gatewayLog += d));
@@ -135,61 +172,102 @@ afterAll(async () => {
 });
 
 describe.skipIf(!TOOLS)('ACME clients through the gateway, as docs/gateway-clients.md shows them', () => {
-  it.skipIf(!hasCertbotRfc2136)('certbot --dns-rfc2136: a certificate for example.com and *.example.com in 8 provider calls; the zone as before', { timeout: CLIENT_TIMEOUT_MS + 10_000 }, async () => {
-    const before = await providerZone();
-    let run = { code: null as number | null, output: '' };
-    const spent = await callsDuring(async () => {
-      run = await runBlocks(['gateway-certbot'], { REQUESTS_CA_BUNDLE: pebble.caFile });
-    });
-    expect(run.code, `${run.output}\n--- pebble:\n${pebble.output()}`).toBe(0);
-    expectCertificate(join(home, 'certbot', 'live', 'example.com', 'cert.pem'));
-    expect(gatewayLog).toMatch(/key certbot\.example\.com changed example\.com: create _acme-challenge\.example\.com TXT/);
-    expect(await providerZone()).toEqual(before);
-    expect(spent).toEqual({ 'service/dnslist': 4, 'service/dnscreate': 2, 'service/dnsdelete': 2 });
-  });
+  it.skipIf(!hasCertbotRfc2136)(
+    'certbot --dns-rfc2136: a certificate for example.com and *.example.com in 8 provider calls; the zone as before',
+    { timeout: CLIENT_TIMEOUT_MS + 10_000 },
+    async () => {
+      const before = await providerZone();
+      let run = { code: null as number | null, output: '' };
+      const spent = await callsDuring(async () => {
+        run = await runBlocks(['gateway-certbot'], { REQUESTS_CA_BUNDLE: pebble.caFile });
+      });
+      expect(run.code, `${run.output}\n--- pebble:\n${pebble.output()}`).toBe(0);
+      expectCertificate(join(home, 'certbot', 'live', 'example.com', 'cert.pem'));
+      expect(gatewayLog).toMatch(
+        /key certbot\.example\.com changed example\.com: create _acme-challenge\.example\.com TXT/,
+      );
+      expect(await providerZone()).toEqual(before);
+      expect(spent).toEqual({ 'service/dnslist': 4, 'service/dnscreate': 2, 'service/dnsdelete': 2 });
+    },
+  );
 
-  it.skipIf(!hasProgram('lego'))('lego --dns rfc2136: the same certificate, the same 8 calls; the zone as before', { timeout: CLIENT_TIMEOUT_MS + 10_000 }, async () => {
-    const before = await providerZone();
-    let run = { code: null as number | null, output: '' };
-    const spent = await callsDuring(async () => {
-      run = await runBlocks(['gateway-lego'], { LEGO_CA_CERTIFICATES: pebble.caFile });
-    });
-    expect(run.code, `${run.output}\n--- pebble:\n${pebble.output()}`).toBe(0);
-    expectCertificate(join(dir, '.lego', 'certificates', 'example.com.crt'));
-    expect(gatewayLog).toMatch(/key lego\.example\.com changed example\.com: create _acme-challenge\.example\.com TXT/);
-    expect(await providerZone()).toEqual(before);
-    expect(spent).toEqual({ 'service/dnslist': 4, 'service/dnscreate': 2, 'service/dnsdelete': 2 });
-  });
+  it.skipIf(!hasProgram('lego'))(
+    'lego --dns rfc2136: the same certificate, the same 8 calls; the zone as before',
+    { timeout: CLIENT_TIMEOUT_MS + 10_000 },
+    async () => {
+      const before = await providerZone();
+      let run = { code: null as number | null, output: '' };
+      const spent = await callsDuring(async () => {
+        run = await runBlocks(['gateway-lego'], { LEGO_CA_CERTIFICATES: pebble.caFile });
+      });
+      expect(run.code, `${run.output}\n--- pebble:\n${pebble.output()}`).toBe(0);
+      expectCertificate(join(dir, '.lego', 'certificates', 'example.com.crt'));
+      expect(gatewayLog).toMatch(
+        /key lego\.example\.com changed example\.com: create _acme-challenge\.example\.com TXT/,
+      );
+      expect(await providerZone()).toEqual(before);
+      expect(spent).toEqual({ 'service/dnslist': 4, 'service/dnscreate': 2, 'service/dnsdelete': 2 });
+    },
+  );
 
-  it.skipIf(!hasProgram('nsupdate', 'bind9-dnsutils'))('the certificate keys may change their TXT records and nothing else (REFUSED)', { timeout: 60_000 }, async () => {
-    const before = await providerZone();
-    for (const [keyFile, change] of [
-      ['certbot.key', 'update add _acme-challenge.www.example.com 60 TXT "other name"'],
-      ['certbot.key', 'update add _acme-challenge.example.com 60 CNAME elsewhere.example.net'],
-      ['lego.key', 'update add example.com 60 TXT "v=spf1 -all"'],
-      ['lego.key', 'update delete www.example.com'],
-    ]) {
-      const out = await program('nsupdate', ['-t', '8', '-k', join(dir, keyFile!)], `server 127.0.0.1 ${gatewayPort}\n${change}\nsend\n`);
-      expect(out, change).toMatch(/REFUSED/);
-    }
-    expect(await providerZone()).toEqual(before);
-  });
+  it.skipIf(!hasProgram('nsupdate', 'bind9-dnsutils'))(
+    'the certificate keys may change their TXT records and nothing else (REFUSED)',
+    { timeout: 60_000 },
+    async () => {
+      const before = await providerZone();
+      for (const [keyFile, change] of [
+        ['certbot.key', 'update add _acme-challenge.www.example.com 60 TXT "other name"'],
+        ['certbot.key', 'update add _acme-challenge.example.com 60 CNAME elsewhere.example.net'],
+        ['lego.key', 'update add example.com 60 TXT "v=spf1 -all"'],
+        ['lego.key', 'update delete www.example.com'],
+      ]) {
+        const out = await program(
+          'nsupdate',
+          ['-t', '8', '-k', join(dir, keyFile!)],
+          `server 127.0.0.1 ${gatewayPort}\n${change}\nsend\n`,
+        );
+        expect(out, change).toMatch(/REFUSED/);
+      }
+      expect(await providerZone()).toEqual(before);
+    },
+  );
 
   it.skipIf(!hasProgram('nsupdate', 'bind9-dnsutils') || !hasProgram('dig', 'bind9-dnsutils'))(
     "external-dns's key: transfers the zone (AXFR), changes its record types below k8s.example.com, nothing else",
     { timeout: 60_000 },
     async () => {
       const before = await providerZone();
-      const axfr = await program('dig', ['-k', join(dir, 'external-dns.key'), '@127.0.0.1', '-p', String(gatewayPort), 'example.com', 'AXFR']);
+      const axfr = await program('dig', [
+        '-k',
+        join(dir, 'external-dns.key'),
+        '@127.0.0.1',
+        '-p',
+        String(gatewayPort),
+        'example.com',
+        'AXFR',
+      ]);
       expect(axfr).toMatch(/^example\.com\.\s+\d+\s+IN\s+SOA\s/m);
       expect(axfr).not.toMatch(/Transfer failed/);
-      const send = (lines: string) => program('nsupdate', ['-t', '8', '-k', join(dir, 'external-dns.key')], `server 127.0.0.1 ${gatewayPort}\n${lines}\nsend\n`);
-      expect(await send('update add app.k8s.example.com 300 A 192.0.2.80\nupdate add a-app.k8s.example.com 300 TXT "heritage=external-dns,external-dns/owner=my-cluster"')).not.toMatch(/REFUSED|failed/);
+      const send = (lines: string) =>
+        program(
+          'nsupdate',
+          ['-t', '8', '-k', join(dir, 'external-dns.key')],
+          `server 127.0.0.1 ${gatewayPort}\n${lines}\nsend\n`,
+        );
+      expect(
+        await send(
+          'update add app.k8s.example.com 300 A 192.0.2.80\nupdate add a-app.k8s.example.com 300 TXT "heritage=external-dns,external-dns/owner=my-cluster"',
+        ),
+      ).not.toMatch(/REFUSED|failed/);
       expect((await providerZone()).filter((l) => l.includes('k8s.example.com'))).toHaveLength(2);
       expect(await send('update add www.example.com 300 A 192.0.2.81')).toMatch(/REFUSED/);
       expect(await send('update add mail.k8s.example.com 300 MX 10 mx.example.com')).toMatch(/REFUSED/);
       // external-dns removes records one by one (name, type and value).
-      expect(await send('update delete app.k8s.example.com A 192.0.2.80\nupdate delete a-app.k8s.example.com TXT "heritage=external-dns,external-dns/owner=my-cluster"')).not.toMatch(/REFUSED|failed/);
+      expect(
+        await send(
+          'update delete app.k8s.example.com A 192.0.2.80\nupdate delete a-app.k8s.example.com TXT "heritage=external-dns,external-dns/owner=my-cluster"',
+        ),
+      ).not.toMatch(/REFUSED|failed/);
       expect(await providerZone()).toEqual(before);
     },
   );
@@ -197,12 +275,22 @@ describe.skipIf(!TOOLS)('ACME clients through the gateway, as docs/gateway-clien
   // A delete of every RRset at a name (`update delete NAME`, type ANY) by a key whose grant names
   // types: BIND checks each RRset present at the name against the grants (ssu_checkall in its
   // update.c) and allows it when all are granted; so does the gateway (external-dns's key).
-  it("BIND's rule for a delete of a name by a key granted some types: allowed when every RRset there is granted", { timeout: 60_000 }, async () => {
-    const send = (lines: string) => program('nsupdate', ['-t', '8', '-k', join(dir, 'external-dns.key')], `server 127.0.0.1 ${gatewayPort}\n${lines}\nsend\n`);
+  it("BIND's rule for a delete of a name by a key granted some types: allowed when every RRset there is granted", {
+    timeout: 60_000,
+  }, async () => {
+    const send = (lines: string) =>
+      program(
+        'nsupdate',
+        ['-t', '8', '-k', join(dir, 'external-dns.key')],
+        `server 127.0.0.1 ${gatewayPort}\n${lines}\nsend\n`,
+      );
     const before = await providerZone();
-    expect(await send('update add gone.k8s.example.com 300 A 192.0.2.90\nupdate add gone.k8s.example.com 300 TXT "owner"')).not.toMatch(/REFUSED|failed/);
+    expect(
+      await send('update add gone.k8s.example.com 300 A 192.0.2.90\nupdate add gone.k8s.example.com 300 TXT "owner"'),
+    ).not.toMatch(/REFUSED|failed/);
     const deleted = await send('update delete gone.k8s.example.com');
-    if (/REFUSED/.test(deleted)) await send('update delete gone.k8s.example.com A\nupdate delete gone.k8s.example.com TXT'); // leave the zone as it was
+    if (/REFUSED/.test(deleted))
+      await send('update delete gone.k8s.example.com A\nupdate delete gone.k8s.example.com TXT'); // leave the zone as it was
     expect(deleted).not.toMatch(/REFUSED|failed/);
     expect(await providerZone()).toEqual(before);
   });
@@ -214,7 +302,9 @@ describe.skipIf(!TOOLS)('ACME clients through the gateway, as docs/gateway-clien
       const others = (await providerZone()).filter((l) => !l.startsWith('vpn.example.com A '));
       const ns = await runBlocks(['gateway-nsupdate']);
       expect(ns.code, ns.output).toBe(0);
-      expect((await providerZone()).filter((l) => l.startsWith('vpn.example.com A '))).toEqual(['vpn.example.com A 300 192.0.2.10']);
+      expect((await providerZone()).filter((l) => l.startsWith('vpn.example.com A '))).toEqual([
+        'vpn.example.com A 300 192.0.2.10',
+      ]);
       const kn = await runBlocks(['gateway-knsupdate']);
       expect(kn.code, kn.output).toBe(0);
       const after = await providerZone();

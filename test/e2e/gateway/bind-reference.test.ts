@@ -65,17 +65,44 @@ type Client = 'nsupdate' | 'knsupdate';
  * Runs a script signed with `key` (admin: the whole zone; narrow: home.example.com A only) against
  * the server on `port`, with nsupdate, or with knsupdate in its syntax (add, del; names absolute).
  */
-function nsupdate(port: number, lines: string[], key: 'admin' | 'narrow' = 'admin', client: Client = 'nsupdate'): Promise<{ rcode: string; out: string }> {
-  const body = client === 'nsupdate' ? [`zone ${ZONE}`, ...lines] : [`zone ${ZONE}.`, 'origin .', ...lines.map((l) => l.replace(/^update add /, 'add ').replace(/^update delete /, 'del '))];
+function nsupdate(
+  port: number,
+  lines: string[],
+  key: 'admin' | 'narrow' = 'admin',
+  client: Client = 'nsupdate',
+): Promise<{ rcode: string; out: string }> {
+  const body =
+    client === 'nsupdate'
+      ? [`zone ${ZONE}`, ...lines]
+      : [
+          `zone ${ZONE}.`,
+          'origin .',
+          ...lines.map((l) => l.replace(/^update add /, 'add ').replace(/^update delete /, 'del ')),
+        ];
   const script = [`server 127.0.0.1 ${port}`, ...body, 'send', ''].join('\n');
   const { algorithm, secret } = keys[key];
   return new Promise((resolve) => {
-    const child = execFile(client, ['-t', '8', '-y', `${algorithm}:${key}:${secret}`], { timeout: 20_000 }, (error, stdout, stderr) => {
-      const out = stdout + stderr;
-      // nsupdate: "update failed: NXDOMAIN"; knsupdate: "update failed with error 'NXDOMAIN'" (or the rcode in its report).
-      const failed = /update failed: (\w+)/.exec(out) ?? /\b(FORMERR|SERVFAIL|NXDOMAIN|NOTIMP|REFUSED|YXDOMAIN|YXRRSET|NXRRSET|NOTAUTH|NOTZONE)\b/.exec(out);
-      resolve({ rcode: failed && error ? failed[1]! : error ? `exit ${String((error as { code?: unknown }).code)}: ${out}` : 'NOERROR', out });
-    });
+    const child = execFile(
+      client,
+      ['-t', '8', '-y', `${algorithm}:${key}:${secret}`],
+      { timeout: 20_000 },
+      (error, stdout, stderr) => {
+        const out = stdout + stderr;
+        // nsupdate: "update failed: NXDOMAIN"; knsupdate: "update failed with error 'NXDOMAIN'" (or the rcode in its report).
+        const failed =
+          /update failed: (\w+)/.exec(out) ??
+          /\b(FORMERR|SERVFAIL|NXDOMAIN|NOTIMP|REFUSED|YXDOMAIN|YXRRSET|NXRRSET|NOTAUTH|NOTZONE)\b/.exec(out);
+        resolve({
+          rcode:
+            failed && error
+              ? failed[1]!
+              : error
+                ? `exit ${String((error as { code?: unknown }).code)}: ${out}`
+                : 'NOERROR',
+          out,
+        });
+      },
+    );
     child.stdin!.end(script);
   });
 }
@@ -86,7 +113,14 @@ function nsupdate(port: number, lines: string[], key: 'admin' | 'narrow' = 'admi
  */
 async function readAfresh(port: number): Promise<void> {
   const key: TsigKey = { name: 'admin', algorithm: 'hmac-sha256', secret: Buffer.from(keys.admin.secret, 'base64') };
-  const message = signed(updateMessage({ id: Math.floor(Math.random() * 0x10000), zone: ZONE, updates: [rr('never-there.example.com', TYPE.A, CLASS.ANY, 0)] }), key);
+  const message = signed(
+    updateMessage({
+      id: Math.floor(Math.random() * 0x10000),
+      zone: ZONE,
+      updates: [rr('never-there.example.com', TYPE.A, CLASS.ANY, 0)],
+    }),
+    key,
+  );
   const { rcode } = outcome(await udpExchange(port, message, 20_000));
   if (rcode !== 0) throw new Error(`the update that reads the zone afresh was answered with rcode ${rcode}`);
 }
@@ -95,20 +129,42 @@ async function readAfresh(port: number): Promise<void> {
 async function zoneOf(port: number): Promise<string[]> {
   const { algorithm, secret } = keys.xfr;
   const axfr = await dig(port, ['-y', `${algorithm}:xfr:${secret}`, ZONE, 'AXFR']);
-  if (!/\sSOA\s/.test(axfr) || /Transfer failed|verify|failure/i.test(axfr)) throw new Error(`AXFR from port ${port} failed:\n${axfr}`);
+  if (!/\sSOA\s/.test(axfr) || /Transfer failed|verify|failure/i.test(axfr))
+    throw new Error(`AXFR from port ${port} failed:\n${axfr}`);
   const file = join(dir, `axfr-${port}.zone`);
-  writeFileSync(file, axfr.split('\n').filter((l) => !/\sTSIG\s/.test(l)).join('\n'));
+  writeFileSync(
+    file,
+    axfr
+      .split('\n')
+      .filter((l) => !/\sTSIG\s/.test(l))
+      .join('\n'),
+  );
   // -k/-i/-M/-S ignore: named-compilezone as a canonicaliser, not a linter; warnings (a TTL that differs within an RRset) are kept and compared.
   const compiled = await new Promise<string>((resolve) =>
-    execFile('named-compilezone', ['-s', 'full', '-k', 'ignore', '-i', 'none', '-M', 'ignore', '-S', 'ignore', '-o', '-', ZONE, file], (_e, stdout, stderr) => resolve(stdout + stderr)),
+    execFile(
+      'named-compilezone',
+      ['-s', 'full', '-k', 'ignore', '-i', 'none', '-M', 'ignore', '-S', 'ignore', '-o', '-', ZONE, file],
+      (_e, stdout, stderr) => resolve(stdout + stderr),
+    ),
   );
-  return compiled
-    .split('\n')
-    // A warning names the line of the transfer it is about: the line number changes with the zone, the warning does not.
-    .map((l) => canonicalCase(l.split(file).join('AXFR').replace(/^AXFR:\d+: /, 'AXFR: ').trim().replace(/\s+/g, ' ')))
-    .filter((l) => l && !/^OK$|^zone example\.com\/IN: loaded serial/.test(l))
-    .filter((l) => !/^example\.com\. \d+ IN (SOA|NS) /.test(l) && !/ IN SOA /.test(l))
-    .sort();
+  return (
+    compiled
+      .split('\n')
+      // A warning names the line of the transfer it is about: the line number changes with the zone, the warning does not.
+      .map((l) =>
+        canonicalCase(
+          l
+            .split(file)
+            .join('AXFR')
+            .replace(/^AXFR:\d+: /, 'AXFR: ')
+            .trim()
+            .replace(/\s+/g, ' '),
+        ),
+      )
+      .filter((l) => l && !/^OK$|^zone example\.com\/IN: loaded serial/.test(l))
+      .filter((l) => !/^example\.com\. \d+ IN (SOA|NS) /.test(l) && !/ IN SOA /.test(l))
+      .sort()
+  );
 }
 
 /**
@@ -127,7 +183,12 @@ function canonicalCase(line: string): string {
 /** Each server's zone after the last script run on it: the zone before the next (cleared by changes made outside `run`). */
 const lastZone = new Map<number, string[]>();
 
-async function run(port: number, lines: string[], key: 'admin' | 'narrow' = 'admin', client: Client = 'nsupdate'): Promise<Outcome> {
+async function run(
+  port: number,
+  lines: string[],
+  key: 'admin' | 'narrow' = 'admin',
+  client: Client = 'nsupdate',
+): Promise<Outcome> {
   const before = lastZone.get(port) ?? (await zoneOf(port));
   const { rcode } = await nsupdate(port, lines, key, client);
   if (gatewayPorts.has(port)) {
@@ -144,7 +205,19 @@ async function run(port: number, lines: string[], key: 'admin' | 'narrow' = 'adm
 async function startGateway(keysFile: string, stateDir: string): Promise<Gateway> {
   const sandbox = await startSandbox({});
   const child = startDist(
-    ['gateway', '--zone', ZONE, '--keys', keysFile, '--dns-listen', '127.0.0.1:0', '--primary-name', 'gateway.example.net', '--state-dir', stateDir],
+    [
+      'gateway',
+      '--zone',
+      ZONE,
+      '--keys',
+      keysFile,
+      '--dns-listen',
+      '127.0.0.1:0',
+      '--primary-name',
+      'gateway.example.net',
+      '--state-dir',
+      stateDir,
+    ],
     baseEnv({ DDEDGE_API_URL: sandbox.url, DDEDGE_API_USER: 'demo-user', DDEDGE_API_PASSWORD: 'demo-api-password' }),
   );
   const line = await waitForOutput(child, 'stderr', (t) => /answering DNS .* on 127\.0\.0\.1:\d+/.test(t), 15_000);
@@ -164,17 +237,25 @@ beforeAll(async () => {
   if (!TOOLS) return;
   dir = tempDir('ddedge-bind-ref-');
   const keysFile = join(dir, 'gateway.keys');
-  writeFileSync(keysFile, `${makeKey('admin')}grant "admin" zonesub;\n${makeKey('narrow')}grant "narrow" name home.example.com A;\n${makeKey('xfr')}transfer "xfr";\n`, { mode: 0o600 });
+  writeFileSync(
+    keysFile,
+    `${makeKey('admin')}grant "admin" zonesub;\n${makeKey('narrow')}grant "narrow" name home.example.com A;\n${makeKey('xfr')}transfer "xfr";\n`,
+    { mode: 0o600 },
+  );
   gateway = await startGateway(keysFile, join(dir, 'state'));
   gatewayPort = gateway.port;
   if (KNOT) knotGateway = await startGateway(keysFile, join(dir, 'state-knot'));
   // named's zone file is the gateway's first transfer: the same records, the same SOA names, the same apex NS.
   const { algorithm, secret } = keys.xfr;
-  const seed = (await dig(gatewayPort, ['-y', `${algorithm}:xfr:${secret}`, ZONE, 'AXFR'])).split('\n').filter((l) => !/\sTSIG\s/.test(l)).join('\n');
+  const seed = (await dig(gatewayPort, ['-y', `${algorithm}:xfr:${secret}`, ZONE, 'AXFR']))
+    .split('\n')
+    .filter((l) => !/\sTSIG\s/.test(l))
+    .join('\n');
   named = await startNamed({
     files: { 'example.com.zone': seed },
     // check-names, check-integrity, check-mx and friends are BIND's lint, not RFC 2136: off, so the reference is the protocol.
-    options: 'check-names primary ignore; check-integrity no; check-mx ignore; check-srv-cname ignore; check-sibling no; check-wildcard no;',
+    options:
+      'check-names primary ignore; check-integrity no; check-mx ignore; check-srv-cname ignore; check-sibling no; check-wildcard no;',
     statements: `${keyStatement('admin', keys.admin.algorithm, keys.admin.secret)}${keyStatement('narrow', keys.narrow.algorithm, keys.narrow.secret)}${keyStatement('xfr', keys.xfr.algorithm, keys.xfr.secret)}
 zone "${ZONE}" { type primary; file "example.com.zone"; update-policy { grant admin zonesub ANY; grant narrow name home.example.com A; }; allow-transfer { key xfr; }; };\n`,
     ready: [ZONE],
@@ -203,67 +284,296 @@ const SCRIPTS: { what: string; lines: string[]; key?: 'narrow' }[] = [
       'update add sub.example.com 300 NS ns1.example.net.',
     ],
   },
-  { what: 'nxdomain passes at an unused name', lines: ['prereq nxdomain b.example.com', 'update add b.example.com 300 A 192.0.2.3'] },
-  { what: 'nxdomain fails at a name in use (YXDOMAIN)', lines: ['prereq nxdomain a.example.com', 'update add z.example.com 300 A 192.0.2.4'] },
-  { what: 'yxdomain passes at a name in use', lines: ['prereq yxdomain a.example.com', 'update add a.example.com 300 TXT "second"'] },
-  { what: 'yxdomain fails at an unused name (NXDOMAIN)', lines: ['prereq yxdomain nothere.example.com', 'update add z.example.com 300 A 192.0.2.4'] },
-  { what: 'yxrrset value-independent passes', lines: ['prereq yxrrset a.example.com AAAA', 'update add a.example.com 300 AAAA 2001:db8::2'] },
-  { what: 'yxrrset value-independent fails (NXRRSET)', lines: ['prereq yxrrset a.example.com MX', 'update add z.example.com 300 A 192.0.2.4'] },
-  { what: 'yxrrset value-dependent with one RR passes; replace the RRset', lines: ['prereq yxrrset home.example.com A 192.0.2.20', 'update delete home.example.com A', 'update add home.example.com 300 A 192.0.2.21'] },
-  { what: 'yxrrset value-dependent with one RR fails', lines: ['prereq yxrrset home.example.com A 192.0.2.20', 'update add z.example.com 300 A 192.0.2.4'] },
-  { what: 'yxrrset value-dependent with several RRs passes', lines: ['prereq yxrrset a.example.com A 192.0.2.1', 'prereq yxrrset a.example.com A 192.0.2.2', 'update add c.example.com 300 A 192.0.2.5'] },
-  { what: 'yxrrset value-dependent naming fewer RRs than the RRset holds fails', lines: ['prereq yxrrset a.example.com A 192.0.2.1', 'update add z.example.com 300 A 192.0.2.4'] },
-  { what: 'yxrrset value-dependent naming one RR more fails', lines: ['prereq yxrrset a.example.com A 192.0.2.1', 'prereq yxrrset a.example.com A 192.0.2.2', 'prereq yxrrset a.example.com A 192.0.2.9', 'update add z.example.com 300 A 192.0.2.4'] },
-  { what: 'yxrrset value-dependent on MX: the preference is part of the value', lines: ['prereq yxrrset mx.example.com MX 10 mail.example.com.', 'prereq yxrrset mx.example.com MX 30 mail2.example.com.', 'update add z.example.com 300 A 192.0.2.4'] },
-  { what: 'nxrrset passes', lines: ['prereq nxrrset a.example.com MX', 'update add a.example.com 300 MX 10 mail.example.com.'] },
-  { what: 'nxrrset fails (YXRRSET)', lines: ['prereq nxrrset a.example.com A', 'update add z.example.com 300 A 192.0.2.4'] },
+  {
+    what: 'nxdomain passes at an unused name',
+    lines: ['prereq nxdomain b.example.com', 'update add b.example.com 300 A 192.0.2.3'],
+  },
+  {
+    what: 'nxdomain fails at a name in use (YXDOMAIN)',
+    lines: ['prereq nxdomain a.example.com', 'update add z.example.com 300 A 192.0.2.4'],
+  },
+  {
+    what: 'yxdomain passes at a name in use',
+    lines: ['prereq yxdomain a.example.com', 'update add a.example.com 300 TXT "second"'],
+  },
+  {
+    what: 'yxdomain fails at an unused name (NXDOMAIN)',
+    lines: ['prereq yxdomain nothere.example.com', 'update add z.example.com 300 A 192.0.2.4'],
+  },
+  {
+    what: 'yxrrset value-independent passes',
+    lines: ['prereq yxrrset a.example.com AAAA', 'update add a.example.com 300 AAAA 2001:db8::2'],
+  },
+  {
+    what: 'yxrrset value-independent fails (NXRRSET)',
+    lines: ['prereq yxrrset a.example.com MX', 'update add z.example.com 300 A 192.0.2.4'],
+  },
+  {
+    what: 'yxrrset value-dependent with one RR passes; replace the RRset',
+    lines: [
+      'prereq yxrrset home.example.com A 192.0.2.20',
+      'update delete home.example.com A',
+      'update add home.example.com 300 A 192.0.2.21',
+    ],
+  },
+  {
+    what: 'yxrrset value-dependent with one RR fails',
+    lines: ['prereq yxrrset home.example.com A 192.0.2.20', 'update add z.example.com 300 A 192.0.2.4'],
+  },
+  {
+    what: 'yxrrset value-dependent with several RRs passes',
+    lines: [
+      'prereq yxrrset a.example.com A 192.0.2.1',
+      'prereq yxrrset a.example.com A 192.0.2.2',
+      'update add c.example.com 300 A 192.0.2.5',
+    ],
+  },
+  {
+    what: 'yxrrset value-dependent naming fewer RRs than the RRset holds fails',
+    lines: ['prereq yxrrset a.example.com A 192.0.2.1', 'update add z.example.com 300 A 192.0.2.4'],
+  },
+  {
+    what: 'yxrrset value-dependent naming one RR more fails',
+    lines: [
+      'prereq yxrrset a.example.com A 192.0.2.1',
+      'prereq yxrrset a.example.com A 192.0.2.2',
+      'prereq yxrrset a.example.com A 192.0.2.9',
+      'update add z.example.com 300 A 192.0.2.4',
+    ],
+  },
+  {
+    what: 'yxrrset value-dependent on MX: the preference is part of the value',
+    lines: [
+      'prereq yxrrset mx.example.com MX 10 mail.example.com.',
+      'prereq yxrrset mx.example.com MX 30 mail2.example.com.',
+      'update add z.example.com 300 A 192.0.2.4',
+    ],
+  },
+  {
+    what: 'nxrrset passes',
+    lines: ['prereq nxrrset a.example.com MX', 'update add a.example.com 300 MX 10 mail.example.com.'],
+  },
+  {
+    what: 'nxrrset fails (YXRRSET)',
+    lines: ['prereq nxrrset a.example.com A', 'update add z.example.com 300 A 192.0.2.4'],
+  },
   { what: 'delete an RRset', lines: ['update delete a.example.com TXT'] },
   { what: 'delete one RR', lines: ['update delete a.example.com AAAA 2001:db8::1'] },
   { what: 'delete every RRset at a name', lines: ['update delete b.example.com'] },
-  { what: 'add a record that exists already (same TTL): nothing changes', lines: ['update add home.example.com 300 A 192.0.2.21'] },
-  { what: 'a TTL change by add: the whole RRset takes the new TTL', lines: ['update add a.example.com 60 A 192.0.2.2'] },
-  { what: 'a new record in an RRset with another TTL: the whole RRset takes the new TTL', lines: ['update add a.example.com 120 A 192.0.2.7'] },
+  {
+    what: 'add a record that exists already (same TTL): nothing changes',
+    lines: ['update add home.example.com 300 A 192.0.2.21'],
+  },
+  {
+    what: 'a TTL change by add: the whole RRset takes the new TTL',
+    lines: ['update add a.example.com 60 A 192.0.2.2'],
+  },
+  {
+    what: 'a new record in an RRset with another TTL: the whole RRset takes the new TTL',
+    lines: ['update add a.example.com 120 A 192.0.2.7'],
+  },
   { what: 'a CNAME at a name with data is ignored', lines: ['update add a.example.com 300 CNAME example.com.'] },
-  { what: 'data at a CNAME is ignored', lines: ['update add www.example.com 300 A 192.0.2.8', 'update add www.example.com 300 TXT "x"'] },
+  {
+    what: 'data at a CNAME is ignored',
+    lines: ['update add www.example.com 300 A 192.0.2.8', 'update add www.example.com 300 TXT "x"'],
+  },
   { what: 'a CNAME at a CNAME replaces it', lines: ['update add www.example.com 300 CNAME a.example.com.'] },
-  { what: 'MX with the same exchange and another preference is another record', lines: ['update add mx.example.com 300 MX 30 mail.example.com.'] },
-  { what: 'delete one MX: only the one with that preference', lines: ['update delete mx.example.com MX 10 mail.example.com.'] },
-  { what: 'deletes of what is not there change nothing', lines: ['update delete nothere.example.com A', 'update delete a.example.com A 198.51.100.1', 'update delete nothere.example.com', 'update delete a.example.com SRV'] },
-  { what: 'a record outside the zone (NOTZONE) changes nothing', lines: ['update add c.example.com 300 A 192.0.2.55', 'update add x.example.org 300 A 192.0.2.1'] },
-  { what: 'a failing prerequisite after passing ones (YXRRSET): nothing changes', lines: ['prereq yxdomain a.example.com', 'prereq yxrrset a.example.com A', 'prereq nxrrset a.example.com AAAA', 'update add z.example.com 300 A 192.0.2.4'] },
+  {
+    what: 'MX with the same exchange and another preference is another record',
+    lines: ['update add mx.example.com 300 MX 30 mail.example.com.'],
+  },
+  {
+    what: 'delete one MX: only the one with that preference',
+    lines: ['update delete mx.example.com MX 10 mail.example.com.'],
+  },
+  {
+    what: 'deletes of what is not there change nothing',
+    lines: [
+      'update delete nothere.example.com A',
+      'update delete a.example.com A 198.51.100.1',
+      'update delete nothere.example.com',
+      'update delete a.example.com SRV',
+    ],
+  },
+  {
+    what: 'a record outside the zone (NOTZONE) changes nothing',
+    lines: ['update add c.example.com 300 A 192.0.2.55', 'update add x.example.org 300 A 192.0.2.1'],
+  },
+  {
+    what: 'a failing prerequisite after passing ones (YXRRSET): nothing changes',
+    lines: [
+      'prereq yxdomain a.example.com',
+      'prereq yxrrset a.example.com A',
+      'prereq nxrrset a.example.com AAAA',
+      'update add z.example.com 300 A 192.0.2.4',
+    ],
+  },
   {
     what: 'several updates in one message, in order: delete a CNAME, then data at its name',
-    lines: ['update delete www.example.com CNAME', 'update add www.example.com 300 A 192.0.2.80', 'update add www.example.com 300 AAAA 2001:db8::80', 'update delete c.example.com A 192.0.2.5', 'update add c.example.com 300 TXT "moved"'],
+    lines: [
+      'update delete www.example.com CNAME',
+      'update add www.example.com 300 A 192.0.2.80',
+      'update add www.example.com 300 AAAA 2001:db8::80',
+      'update delete c.example.com A 192.0.2.5',
+      'update add c.example.com 300 TXT "moved"',
+    ],
   },
-  { what: 'an add then a delete of the same record in one message', lines: ['update add d.example.com 300 A 192.0.2.90', 'update delete d.example.com A 192.0.2.90', 'update add d.example.com 300 TXT "kept"'] },
-  { what: 'delete everything at the apex: SOA and NS stay; then a CNAME there is ignored (the apex holds SOA and NS)', lines: ['update delete example.com', 'update add example.com 300 CNAME www.example.org.'] },
-  { what: 'a TXT with quotes and spaces, a CAA with its flag', lines: ['update add t.example.com 300 TXT "a \\"quoted\\" value; with semicolon"', 'update add t.example.com 300 CAA 128 issuewild ";"'] },
-  { what: 'names in another case are the same names', lines: ['update add MiXeD.Example.COM 300 A 192.0.2.44', 'update add www.example.com 300 AAAA 2001:DB8::80', 'update delete MIXED.example.com A 192.0.2.44', 'update add CaSe.example.com 300 CNAME WWW.Example.Com.'] },
-  { what: 'a delete of one CNAME by its target in another case', lines: ['update delete case.example.com CNAME www.EXAMPLE.com.'] },
-  { what: 'SRV with another priority is another record; the same record twice in one message is one', lines: ['update add _sip._tcp.example.com 300 SRV 10 5 5060 sip.example.com.', 'update add e.example.com 300 A 192.0.2.91', 'update add e.example.com 300 A 192.0.2.91'] },
-  { what: 'delete one SRV: only the one with that priority', lines: ['update delete _sip._tcp.example.com SRV 0 5 5060 sip.example.com.'] },
-  { what: 'an empty non-terminal is not a name in use: nxdomain passes', lines: ['prereq nxdomain _tcp.example.com', 'update add f.example.com 300 A 192.0.2.92'] },
-  { what: 'an empty non-terminal is not a name in use: yxdomain fails', lines: ['prereq yxdomain _tcp.example.com', 'update add z.example.com 300 A 192.0.2.4'] },
-  { what: 'the apex SOA and NS exist for prerequisites: yxrrset SOA passes', lines: ['prereq yxrrset example.com SOA', 'prereq yxdomain example.com', 'update add g.example.com 300 A 192.0.2.93'] },
-  { what: 'the apex SOA and NS exist for prerequisites: nxrrset NS fails', lines: ['prereq nxrrset example.com NS', 'update add z.example.com 300 A 192.0.2.4'] },
-  { what: 'a delete of the SOA is ignored', lines: ['update delete example.com SOA', 'update add h.example.com 300 A 192.0.2.94'] },
-  { what: 'prerequisites are taken in order: a failing one before one outside the zone decides', lines: ['prereq yxdomain nothere.example.com', 'prereq yxdomain x.example.org', 'update add z.example.com 300 A 192.0.2.4'] },
-  { what: 'a failing prerequisite decides before an update outside the zone', lines: ['prereq nxdomain a.example.com', 'update add x.example.org 300 A 192.0.2.1'] },
-  { what: 'an add at the TTL the provider gives by default changes no TTL', lines: ['update add example.com 300 MX 20 mail2.example.com.'] },
-  { what: 'an add with another TTL to an RRset at the provider default TTL', lines: ['update add example.com 600 TXT "second"'] },
-  { what: 'a wildcard name, added and deleted', lines: ['update add *.wild.example.com 300 A 192.0.2.96', 'update add *.wild.example.com 300 TXT "w"', 'update delete *.wild.example.com TXT'] },
-  { what: 'TTL 0 and the largest TTL', lines: ['update add ttl0.example.com 0 A 192.0.2.97', 'update add ttlmax.example.com 2147483647 A 192.0.2.98'] },
-  { what: 'an empty TXT and one with bytes beyond ASCII', lines: ['update add empty.example.com 300 TXT ""', 'update add utf8.example.com 300 TXT "caf\\195\\169"'] },
-  { what: 'a key held to home.example.com A: what it may do, it does', key: 'narrow', lines: ['prereq yxrrset home.example.com A', 'update delete home.example.com A', 'update add home.example.com 300 A 192.0.2.22'] },
-  { what: 'a key held to home.example.com A: a change elsewhere is REFUSED before any prerequisite is looked at', key: 'narrow', lines: ['prereq nxdomain a.example.com', 'update add www2.example.com 300 A 192.0.2.1'] },
-  { what: 'a key held to home.example.com A: another type there is REFUSED', key: 'narrow', lines: ['update add home.example.com 300 TXT "no"'] },
+  {
+    what: 'an add then a delete of the same record in one message',
+    lines: [
+      'update add d.example.com 300 A 192.0.2.90',
+      'update delete d.example.com A 192.0.2.90',
+      'update add d.example.com 300 TXT "kept"',
+    ],
+  },
+  {
+    what: 'delete everything at the apex: SOA and NS stay; then a CNAME there is ignored (the apex holds SOA and NS)',
+    lines: ['update delete example.com', 'update add example.com 300 CNAME www.example.org.'],
+  },
+  {
+    what: 'a TXT with quotes and spaces, a CAA with its flag',
+    lines: [
+      'update add t.example.com 300 TXT "a \\"quoted\\" value; with semicolon"',
+      'update add t.example.com 300 CAA 128 issuewild ";"',
+    ],
+  },
+  {
+    what: 'names in another case are the same names',
+    lines: [
+      'update add MiXeD.Example.COM 300 A 192.0.2.44',
+      'update add www.example.com 300 AAAA 2001:DB8::80',
+      'update delete MIXED.example.com A 192.0.2.44',
+      'update add CaSe.example.com 300 CNAME WWW.Example.Com.',
+    ],
+  },
+  {
+    what: 'a delete of one CNAME by its target in another case',
+    lines: ['update delete case.example.com CNAME www.EXAMPLE.com.'],
+  },
+  {
+    what: 'SRV with another priority is another record; the same record twice in one message is one',
+    lines: [
+      'update add _sip._tcp.example.com 300 SRV 10 5 5060 sip.example.com.',
+      'update add e.example.com 300 A 192.0.2.91',
+      'update add e.example.com 300 A 192.0.2.91',
+    ],
+  },
+  {
+    what: 'delete one SRV: only the one with that priority',
+    lines: ['update delete _sip._tcp.example.com SRV 0 5 5060 sip.example.com.'],
+  },
+  {
+    what: 'an empty non-terminal is not a name in use: nxdomain passes',
+    lines: ['prereq nxdomain _tcp.example.com', 'update add f.example.com 300 A 192.0.2.92'],
+  },
+  {
+    what: 'an empty non-terminal is not a name in use: yxdomain fails',
+    lines: ['prereq yxdomain _tcp.example.com', 'update add z.example.com 300 A 192.0.2.4'],
+  },
+  {
+    what: 'the apex SOA and NS exist for prerequisites: yxrrset SOA passes',
+    lines: [
+      'prereq yxrrset example.com SOA',
+      'prereq yxdomain example.com',
+      'update add g.example.com 300 A 192.0.2.93',
+    ],
+  },
+  {
+    what: 'the apex SOA and NS exist for prerequisites: nxrrset NS fails',
+    lines: ['prereq nxrrset example.com NS', 'update add z.example.com 300 A 192.0.2.4'],
+  },
+  {
+    what: 'a delete of the SOA is ignored',
+    lines: ['update delete example.com SOA', 'update add h.example.com 300 A 192.0.2.94'],
+  },
+  {
+    what: 'prerequisites are taken in order: a failing one before one outside the zone decides',
+    lines: [
+      'prereq yxdomain nothere.example.com',
+      'prereq yxdomain x.example.org',
+      'update add z.example.com 300 A 192.0.2.4',
+    ],
+  },
+  {
+    what: 'a failing prerequisite decides before an update outside the zone',
+    lines: ['prereq nxdomain a.example.com', 'update add x.example.org 300 A 192.0.2.1'],
+  },
+  {
+    what: 'an add at the TTL the provider gives by default changes no TTL',
+    lines: ['update add example.com 300 MX 20 mail2.example.com.'],
+  },
+  {
+    what: 'an add with another TTL to an RRset at the provider default TTL',
+    lines: ['update add example.com 600 TXT "second"'],
+  },
+  {
+    what: 'a wildcard name, added and deleted',
+    lines: [
+      'update add *.wild.example.com 300 A 192.0.2.96',
+      'update add *.wild.example.com 300 TXT "w"',
+      'update delete *.wild.example.com TXT',
+    ],
+  },
+  {
+    what: 'TTL 0 and the largest TTL',
+    lines: ['update add ttl0.example.com 0 A 192.0.2.97', 'update add ttlmax.example.com 2147483647 A 192.0.2.98'],
+  },
+  {
+    what: 'an empty TXT and one with bytes beyond ASCII',
+    lines: ['update add empty.example.com 300 TXT ""', 'update add utf8.example.com 300 TXT "caf\\195\\169"'],
+  },
+  {
+    what: 'a key held to home.example.com A: what it may do, it does',
+    key: 'narrow',
+    lines: [
+      'prereq yxrrset home.example.com A',
+      'update delete home.example.com A',
+      'update add home.example.com 300 A 192.0.2.22',
+    ],
+  },
+  {
+    what: 'a key held to home.example.com A: a change elsewhere is REFUSED before any prerequisite is looked at',
+    key: 'narrow',
+    lines: ['prereq nxdomain a.example.com', 'update add www2.example.com 300 A 192.0.2.1'],
+  },
+  {
+    what: 'a key held to home.example.com A: another type there is REFUSED',
+    key: 'narrow',
+    lines: ['update add home.example.com 300 TXT "no"'],
+  },
   { what: 'another type at home.example.com, by the admin key', lines: ['update add home.example.com 300 TXT "also"'] },
-  { what: 'a key held to home.example.com A: a delete of every type there, where a TXT is too, is REFUSED', key: 'narrow', lines: ['update delete home.example.com'] },
+  {
+    what: 'a key held to home.example.com A: a delete of every type there, where a TXT is too, is REFUSED',
+    key: 'narrow',
+    lines: ['update delete home.example.com'],
+  },
   { what: 'the TXT gone again, by the admin key', lines: ['update delete home.example.com TXT'] },
-  { what: 'a key held to home.example.com A: a delete of every type there, where only A is, is taken', key: 'narrow', lines: ['update delete home.example.com'] },
-  { what: 'a key held to home.example.com A: a delete of every type at a name where nothing is deletes nothing (NOERROR, as BIND)', key: 'narrow', lines: ['update delete nothing.example.com'] },
-  { what: 'a prerequisite outside the zone after passing ones (NOTZONE)', lines: ['prereq yxdomain a.example.com', 'prereq nxdomain x.example.org', 'update add z.example.com 300 A 192.0.2.4'] },
-  { what: 'an NS at a CNAME is ignored; records below a delegation are taken', lines: ['update add case2.example.com 300 CNAME www.example.com.', 'update add case2.example.com 300 NS ns1.example.net.', 'update add ns1.sub.example.com 300 A 192.0.2.95'] },
+  {
+    what: 'a key held to home.example.com A: a delete of every type there, where only A is, is taken',
+    key: 'narrow',
+    lines: ['update delete home.example.com'],
+  },
+  {
+    what: 'a key held to home.example.com A: a delete of every type at a name where nothing is deletes nothing (NOERROR, as BIND)',
+    key: 'narrow',
+    lines: ['update delete nothing.example.com'],
+  },
+  {
+    what: 'a prerequisite outside the zone after passing ones (NOTZONE)',
+    lines: [
+      'prereq yxdomain a.example.com',
+      'prereq nxdomain x.example.org',
+      'update add z.example.com 300 A 192.0.2.4',
+    ],
+  },
+  {
+    what: 'an NS at a CNAME is ignored; records below a delegation are taken',
+    lines: [
+      'update add case2.example.com 300 CNAME www.example.com.',
+      'update add case2.example.com 300 NS ns1.example.net.',
+      'update add ns1.sub.example.com 300 A 192.0.2.95',
+    ],
+  },
 ];
 
 /**
@@ -293,7 +603,10 @@ describe.skipIf(!TOOLS)('the gateway against BIND named, script by script', () =
         knotGateway ? run(knotGateway.port, script.lines, script.key, 'knsupdate') : undefined,
       ]);
       expect(ours.rcode, 'the answer code').toBe(reference.rcode);
-      expect({ added: ours.added, removed: ours.removed }, 'what the script changed').toEqual({ added: reference.added, removed: reference.removed });
+      expect({ added: ours.added, removed: ours.removed }, 'what the script changed').toEqual({
+        added: reference.added,
+        removed: reference.removed,
+      });
       if (knot) expect(knot, 'knsupdate against the gateway').toEqual(reference);
     });
   }
@@ -306,8 +619,14 @@ describe.skipIf(!TOOLS)('the gateway against BIND named, script by script', () =
       expect(ours.added).toEqual(difference.ours);
       expect(ours.added).not.toEqual(reference.added);
       // Taken out of named's zone again (as named holds it), so that the zones can be compared at the end.
-      await nsupdate(named.port, difference.lines.map((l) => l.replace(/^update add (\S+) \d+ (\S+) .*$/, 'update delete $1 $2')));
-      await nsupdate(gatewayPort, difference.lines.map((l) => l.replace(/^update add (\S+) \d+ (\S+) .*$/, 'update delete $1 $2')));
+      await nsupdate(
+        named.port,
+        difference.lines.map((l) => l.replace(/^update add (\S+) \d+ (\S+) .*$/, 'update delete $1 $2')),
+      );
+      await nsupdate(
+        gatewayPort,
+        difference.lines.map((l) => l.replace(/^update add (\S+) \d+ (\S+) .*$/, 'update delete $1 $2')),
+      );
       lastZone.clear();
     });
   }

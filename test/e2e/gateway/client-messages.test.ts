@@ -18,7 +18,17 @@ import type { TsigKey } from '../../../src/dns/wire/tsig.js';
 import type { DnsRecord } from '../../../src/dns/wire/types.js';
 import { tcpExchange, udpExchange } from '../../helpers/dns-wire.js';
 import { startGatewayFixture, type RunningGateway } from '../../helpers/gateway-fixture.js';
-import { aData, CLASS, outcome, question, rr, signed, TYPE, txtData, updateMessage } from '../../helpers/update-wire.js';
+import {
+  aData,
+  CLASS,
+  outcome,
+  question,
+  rr,
+  signed,
+  TYPE,
+  txtData,
+  updateMessage,
+} from '../../helpers/update-wire.js';
 
 let gw: RunningGateway;
 
@@ -41,17 +51,26 @@ const randomId = () => Math.floor(Math.random() * 0x10000);
 
 /** miekg/dns SetUpdate + the update section as given + SetTsig(key, alg, 300, now). */
 function miekgUpdate(key: TsigKey, updates: Buffer[]): Buffer {
-  return signed(updateMessage({ id: randomId(), zones: [question('example.com.', TYPE.SOA, CLASS.IN)], updates }), key, Math.floor(Date.now() / 1000), 300);
+  return signed(
+    updateMessage({ id: randomId(), zones: [question('example.com.', TYPE.SOA, CLASS.IN)], updates }),
+    key,
+    Math.floor(Date.now() / 1000),
+    300,
+  );
 }
 
 const insertA = (name: string, ttl: number, ip: string) => rr(name, TYPE.A, CLASS.IN, ttl, aData(ip));
-const insertTxt = (name: string, ttl: number, ...strings: string[]) => rr(name, TYPE.TXT, CLASS.IN, ttl, txtData(...strings));
+const insertTxt = (name: string, ttl: number, ...strings: string[]) =>
+  rr(name, TYPE.TXT, CLASS.IN, ttl, txtData(...strings));
 const removeA = (name: string, ip: string) => rr(name, TYPE.A, CLASS.NONE, 0, aData(ip));
 const removeTxt = (name: string, ...strings: string[]) => rr(name, TYPE.TXT, CLASS.NONE, 0, txtData(...strings));
 const removeRRset = (name: string, type: number) => rr(name, type, CLASS.ANY, 0);
 
 async function send(bytes: Buffer, transport: Transport): Promise<ReturnType<typeof outcome> & { hasOpt: boolean }> {
-  const answer = transport === 'udp' ? await udpExchange(gw.port, bytes, 15_000) : (await tcpExchange(gw.port, [bytes], 1, 15_000))[0]!;
+  const answer =
+    transport === 'udp'
+      ? await udpExchange(gw.port, bytes, 15_000)
+      : (await tcpExchange(gw.port, [bytes], 1, 15_000))[0]!;
   return { ...outcome(answer), hasOpt: decodeMessage(answer).additional.some((r) => r.type === 'OPT') };
 }
 
@@ -61,7 +80,10 @@ function axfr(key: TsigKey): Promise<DnsRecord[]> {
     const socket = net.connect(gw.port, '127.0.0.1');
     const records: DnsRecord[] = [];
     let pending = Buffer.alloc(0);
-    const timer = setTimeout(() => (socket.destroy(), reject(new Error(`AXFR: ${records.length} records, no closing SOA`))), 15_000);
+    const timer = setTimeout(
+      () => (socket.destroy(), reject(new Error(`AXFR: ${records.length} records, no closing SOA`))),
+      15_000,
+    );
     socket.on('error', reject);
     socket.on('connect', () => {
       const header = Buffer.alloc(12);
@@ -77,7 +99,8 @@ function axfr(key: TsigKey): Promise<DnsRecord[]> {
       while (pending.length >= 2 && pending.length >= 2 + pending.readUInt16BE(0)) {
         const message = decodeMessage(pending.subarray(2, 2 + pending.readUInt16BE(0)));
         pending = pending.subarray(2 + pending.readUInt16BE(0));
-        if (message.rcode !== 0) return void (clearTimeout(timer), socket.destroy(), reject(new Error(`AXFR: rcode ${message.rcode}`)));
+        if (message.rcode !== 0)
+          return void (clearTimeout(timer), socket.destroy(), reject(new Error(`AXFR: rcode ${message.rcode}`)));
         records.push(...message.answers);
         if (records.length > 1 && records.at(-1)!.type === 'SOA') {
           clearTimeout(timer);
@@ -91,7 +114,8 @@ function axfr(key: TsigKey): Promise<DnsRecord[]> {
 
 describe('external-dns rfc2136 provider (kubernetes-sigs/external-dns provider/rfc2136/rfc2136.go)', () => {
   const key = () => gw.keys.get('external-dns')!;
-  const owner = (name: string) => `heritage=external-dns,external-dns/owner=default,external-dns/resource=ingress/default/${name.split('.')[0]}`;
+  const owner = (name: string) =>
+    `heritage=external-dns,external-dns/owner=default,external-dns/resource=ingress/default/${name.split('.')[0]}`;
 
   it('lists the zone by AXFR over TCP with TSIG (List(): SetAxfr, SetTsig(key, alg, clockSkew=300, now))', async () => {
     const records = await axfr(key());
@@ -109,7 +133,11 @@ describe('external-dns rfc2136 provider (kubernetes-sigs/external-dns provider/r
       // writes its record at the name and, since 0.12, at "a-<name>" too, same TTL.
       const create = miekgUpdate(
         key(),
-        hosts.flatMap((h, i) => [insertA(h, 0, `192.0.2.${10 + i}`), insertTxt(h, 0, owner(h)), insertTxt(`a-${h}`, 0, owner(h))]),
+        hosts.flatMap((h, i) => [
+          insertA(h, 0, `192.0.2.${10 + i}`),
+          insertTxt(h, 0, owner(h)),
+          insertTxt(`a-${h}`, 0, owner(h)),
+        ]),
       );
       // SendMessage: `if msg.Len() > udpMaxMsgSize { c.Net = "tcp" }`: this batch goes over TCP.
       expect(create.length).toBeGreaterThan(512);
@@ -120,7 +148,9 @@ describe('external-dns rfc2136 provider (kubernetes-sigs/external-dns provider/r
       }
       // UpdateRecord(m, old, new): RemoveRecord(old) then AddRecord(new), in one message per batch.
       const update = miekgUpdate(key(), [
-        ...hosts.slice(0, 2).flatMap((h, i) => [removeA(h, `192.0.2.${10 + i}`), insertA(h, 300, `198.51.100.${10 + i}`)]),
+        ...hosts
+          .slice(0, 2)
+          .flatMap((h, i) => [removeA(h, `192.0.2.${10 + i}`), insertA(h, 300, `198.51.100.${10 + i}`)]),
       ]);
       expect(await send(update, transport)).toMatchObject({ rcode: 0 });
       expect(gw.zone(hosts[0]!).filter((l) => l.includes(' A '))).toEqual([`${hosts[0]} A 198.51.100.10`]);
@@ -128,7 +158,11 @@ describe('external-dns rfc2136 provider (kubernetes-sigs/external-dns provider/r
       // Deletes: RemoveRecord of each target, the registry records with them.
       const remove = miekgUpdate(
         key(),
-        hosts.flatMap((h, i) => [removeA(h, i < 2 ? `198.51.100.${10 + i}` : `192.0.2.${10 + i}`), removeTxt(h, owner(h)), removeTxt(`a-${h}`, owner(h))]),
+        hosts.flatMap((h, i) => [
+          removeA(h, i < 2 ? `198.51.100.${10 + i}` : `192.0.2.${10 + i}`),
+          removeTxt(h, owner(h)),
+          removeTxt(`a-${h}`, owner(h)),
+        ]),
       );
       expect(await send(remove, transport)).toMatchObject({ rcode: 0 });
       for (const h of hosts) expect(gw.zone(h).filter((l) => l.startsWith(h) || l.startsWith(`a-${h}`))).toEqual([]);
@@ -144,11 +178,25 @@ describe("cert-manager's rfc2136 solver (cert-manager/cert-manager pkg/issuer/ac
     it(`presents two challenge values at one name and cleans up one (${transport}; UDP unless protocol: TCP)`, async () => {
       const name = `_acme-challenge.cm-${transport}.example.com.`;
       const owner = name.replace(/\.$/, '');
-      for (const value of ['token-one-aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', 'token-two-bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb']) {
-        expect(await send(miekgUpdate(key(), [insertTxt(name, 60, value)]), transport)).toMatchObject({ rcode: 0, hasOpt: false });
+      for (const value of [
+        'token-one-aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa',
+        'token-two-bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb',
+      ]) {
+        expect(await send(miekgUpdate(key(), [insertTxt(name, 60, value)]), transport)).toMatchObject({
+          rcode: 0,
+          hasOpt: false,
+        });
       }
-      expect(gw.zone(owner)).toEqual([`${owner} TXT token-one-aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa`, `${owner} TXT token-two-bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb`]);
-      expect(await send(miekgUpdate(key(), [removeTxt(name, 'token-one-aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa')]), transport)).toMatchObject({ rcode: 0 });
+      expect(gw.zone(owner)).toEqual([
+        `${owner} TXT token-one-aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa`,
+        `${owner} TXT token-two-bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb`,
+      ]);
+      expect(
+        await send(
+          miekgUpdate(key(), [removeTxt(name, 'token-one-aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa')]),
+          transport,
+        ),
+      ).toMatchObject({ rcode: 0 });
       expect(gw.zone(owner)).toEqual([`${owner} TXT token-two-bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb`]);
     });
   }
@@ -167,10 +215,17 @@ describe("Caddy's DNS provider libdns/rfc2136 (libdns/rfc2136 provider.go, conve
     const owner = name.replace(/\.$/, '');
     // AppendRecords: one Insert per record; a value over 255 characters goes as two strings.
     const long = 'k'.repeat(300);
-    expect(await send(miekgUpdate(key(), [insertTxt(name, 0, 'first'), insertTxt(name, 0, long.slice(0, 255), long.slice(255))]), transport)).toMatchObject({ rcode: 0, hasOpt: false });
+    expect(
+      await send(
+        miekgUpdate(key(), [insertTxt(name, 0, 'first'), insertTxt(name, 0, long.slice(0, 255), long.slice(255))]),
+        transport,
+      ),
+    ).toMatchObject({ rcode: 0, hasOpt: false });
     expect(gw.zone(owner)).toEqual([`${owner} TXT first`, `${owner} TXT ${long}`]);
     // SetRecords: RemoveRRset(rrs) then Insert(rrs).
-    expect(await send(miekgUpdate(key(), [removeRRset(name, TYPE.TXT), insertTxt(name, 0, 'only')]), transport)).toMatchObject({ rcode: 0 });
+    expect(
+      await send(miekgUpdate(key(), [removeRRset(name, TYPE.TXT), insertTxt(name, 0, 'only')]), transport),
+    ).toMatchObject({ rcode: 0 });
     expect(gw.zone(owner)).toEqual([`${owner} TXT only`]);
     // DeleteRecords: Remove each.
     expect(await send(miekgUpdate(key(), [removeTxt(name, 'only')]), transport)).toMatchObject({ rcode: 0 });

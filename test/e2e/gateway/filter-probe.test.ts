@@ -21,7 +21,10 @@ const sandbox = useSandbox({ per: 'file' });
 let proxy: Server;
 
 const zoneEntries = (): DnsEntry[] => sandbox.model.services.find((s) => s.name === 'example.com')!.dns;
-const at = (name: string) => zoneEntries().filter((e) => e.name === name).map((e) => `${e.type} ${e.value}`);
+const at = (name: string) =>
+  zoneEntries()
+    .filter((e) => e.name === name)
+    .map((e) => `${e.type} ${e.value}`);
 
 /** The sandbox, except that service/dnslist's filter is matched against the name relative to the zone. */
 function relativeFilterProxy(target: string): Promise<Server> {
@@ -34,14 +37,32 @@ function relativeFilterProxy(target: string): Promise<Server> {
         const filter = form.get('filter');
         if (req.url?.startsWith('/service/dnslist') && filter) {
           const zone = form.get('serviceName')!;
-          const relative = (n: string) => (n === zone ? '@' : n.endsWith(`.${zone}`) ? n.slice(0, -zone.length - 1) : n);
+          const relative = (n: string) =>
+            n === zone ? '@' : n.endsWith(`.${zone}`) ? n.slice(0, -zone.length - 1) : n;
           const hit = zoneEntries().filter((e) => relative(e.name).toLowerCase().includes(filter.toLowerCase()));
-          const out = { success: true, errorCode: 0, errorCodeMsg: '', action: 'service/dnslist', version: '1.0.26', messages: [], responseData: { queryInfo: { page: 1, pageLength: 1000, results: hit.length, total: hit.length }, dns: hit.slice(0, 1000) } };
+          const out = {
+            success: true,
+            errorCode: 0,
+            errorCodeMsg: '',
+            action: 'service/dnslist',
+            version: '1.0.26',
+            messages: [],
+            responseData: {
+              queryInfo: { page: 1, pageLength: 1000, results: hit.length, total: hit.length },
+              dns: hit.slice(0, 1000),
+            },
+          };
           res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(out));
           return;
         }
-        const answer = await fetch(`${target}${req.url}`, { method: req.method, body: req.method === 'POST' ? body : undefined, headers: { 'content-type': req.headers['content-type'] ?? 'application/x-www-form-urlencoded' } });
-        res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' }).end(Buffer.from(await answer.arrayBuffer()));
+        const answer = await fetch(`${target}${req.url}`, {
+          method: req.method,
+          body: req.method === 'POST' ? body : undefined,
+          headers: { 'content-type': req.headers['content-type'] ?? 'application/x-www-form-urlencoded' },
+        });
+        res
+          .writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' })
+          .end(Buffer.from(await answer.arrayBuffer()));
       })();
     });
   });
@@ -51,7 +72,13 @@ function relativeFilterProxy(target: string): Promise<Server> {
 function nsupdate(lines: string[]): Promise<{ code: number; out: string }> {
   const script = [`server 127.0.0.1 ${gateway.port}`, 'zone example.com', ...lines, 'send', ''].join('\n');
   return new Promise((resolve) => {
-    const child = execFile('nsupdate', ['-t', '20', '-y', gateway.nsupdateKey('admin')], { timeout: 60_000 }, (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, out: stdout + stderr }));
+    const child = execFile(
+      'nsupdate',
+      ['-t', '20', '-y', gateway.nsupdateKey('admin')],
+      { timeout: 60_000 },
+      (error, stdout, stderr) =>
+        resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, out: stdout + stderr }),
+    );
     child.stdin!.end(script);
   });
 }
@@ -61,9 +88,22 @@ const gateway = useGateway(async () => {
   sandbox.model.services.find((s) => s.name === 'example.com')!.productkey = 'corporate';
   const dns = zoneEntries();
   dns.push({ entityID: '700000', name: 'www2.example.com', type: 'A', ttl: '300', priority: '-', value: '192.0.2.80' });
-  for (let i = 0; dns.length < ZONE_SIZE; i++) dns.push({ entityID: String(900_000 + i), name: `h${i}.example.com`, type: 'A', ttl: '300', priority: '-', value: `10.0.${(i >> 8) & 255}.${i & 255}` });
+  for (let i = 0; dns.length < ZONE_SIZE; i++)
+    dns.push({
+      entityID: String(900_000 + i),
+      name: `h${i}.example.com`,
+      type: 'A',
+      ttl: '300',
+      priority: '-',
+      value: `10.0.${(i >> 8) & 255}.${i & 255}`,
+    });
   proxy = await relativeFilterProxy(sandbox.url);
-  return { apiUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, primaryName: null, args: ['--refresh', '1h'], keys: [{ name: 'admin', rules: ['grant "admin" zonesub;'] }] };
+  return {
+    apiUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+    primaryName: null,
+    args: ['--refresh', '1h'],
+    keys: [{ name: 'admin', rules: ['grant "admin" zonesub;'] }],
+  };
 });
 afterAll(async () => {
   await gateway.stop();
@@ -72,7 +112,10 @@ afterAll(async () => {
 
 describe.skipIf(!TOOLS)("a provider whose dnslist filter does not find a name's entries", () => {
   it('is noticed at start, said once, and updates are judged against the zone read whole', async () => {
-    const taken = await nsupdate(['prereq nxdomain www2.example.com', 'update add flag.example.com 60 TXT "nx passed"']);
+    const taken = await nsupdate([
+      'prereq nxdomain www2.example.com',
+      'update add flag.example.com 60 TXT "nx passed"',
+    ]);
     expect(taken.out).toMatch(/YXDOMAIN/);
     expect(at('flag.example.com')).toEqual([]);
     expect(await nsupdate(['update delete www2.example.com A'])).toEqual({ code: 0, out: '' });
@@ -80,7 +123,9 @@ describe.skipIf(!TOOLS)("a provider whose dnslist filter does not find a name's 
     expect(await nsupdate(['update add www2.example.com 300 A 192.0.2.80'])).toEqual({ code: 0, out: '' });
     expect(await nsupdate(['update add www2.example.com 300 A 192.0.2.80'])).toEqual({ code: 0, out: '' });
     expect(at('www2.example.com')).toEqual(['A 192.0.2.80']);
-    expect(gateway.stderr()).toMatch(/example\.com: service\/dnslist with filter \S+ listed 0 of the \d+ entries the zone holds there: .* reads the whole zone instead/);
+    expect(gateway.stderr()).toMatch(
+      /example\.com: service\/dnslist with filter \S+ listed 0 of the \d+ entries the zone holds there: .* reads the whole zone instead/,
+    );
     expect(gateway.stderr().match(/does not find a name's entries/g)).toHaveLength(1);
   });
 });

@@ -9,7 +9,18 @@ import { appendAdditional, optRecord } from '../../../src/dns/wire/edns.js';
 import { signMessage, TSIG_ERROR } from '../../../src/dns/wire/tsig.js';
 import { queryPacket, readAnswer, tcpExchange, udpExchange } from '../../helpers/dns-wire.js';
 import { startGatewayFixture, type RunningGateway } from '../../helpers/gateway-fixture.js';
-import { aData, CLASS, outcome, question, rr, signed, TYPE, txtData, updateMessage, withMac } from '../../helpers/update-wire.js';
+import {
+  aData,
+  CLASS,
+  outcome,
+  question,
+  rr,
+  signed,
+  TYPE,
+  txtData,
+  updateMessage,
+  withMac,
+} from '../../helpers/update-wire.js';
 
 const FORMERR = 1;
 const NOTAUTH = 9;
@@ -44,7 +55,10 @@ const addA = (name: string, ip = '192.0.2.99') => rr(name, TYPE.A, CLASS.IN, 60,
 describe('TSIG that cannot be trusted', () => {
   it('refuses an update whose TSIG is not the last record (an OPT after it): FORMERR with an EDE', async () => {
     const before = gw.zone();
-    const bytes = appendAdditional(signed(updateMessage({ updates: [addA('notlast.example.com')] }), admin()), optRecord({ udpSize: 1232 }));
+    const bytes = appendAdditional(
+      signed(updateMessage({ updates: [addA('notlast.example.com')] }), admin()),
+      optRecord({ udpSize: 1232 }),
+    );
     for (const answer of [await udpExchange(gw.port, bytes), (await tcpExchange(gw.port, [bytes]))[0]!]) {
       const o = outcome(answer);
       expect(o.rcode).toBe(FORMERR);
@@ -70,7 +84,11 @@ describe('TSIG that cannot be trusted', () => {
     expect(half.macBytes).toBe(32);
     const forged = Buffer.from(mac.subarray(0, 16));
     forged[0]! ^= 1;
-    expect(outcome(await udpExchange(gw.port, withMac(whole, forged)))).toMatchObject({ rcode: NOTAUTH, tsigError: TSIG_ERROR.BADSIG, macBytes: 0 });
+    expect(outcome(await udpExchange(gw.port, withMac(whole, forged)))).toMatchObject({
+      rcode: NOTAUTH,
+      tsigError: TSIG_ERROR.BADSIG,
+      macBytes: 0,
+    });
     expect(gw.zone()).toEqual(before);
     await stillAnswers();
   });
@@ -78,9 +96,16 @@ describe('TSIG that cannot be trusted', () => {
   it("answers BADKEY to an update signed with a key's secret under another algorithm than the keys file says", async () => {
     const before = gw.zone();
     const wrong = { ...admin(), algorithm: 'hmac-sha512' as const };
-    const bytes = signMessage(updateMessage({ updates: [addA('alg.example.com')], edns: 1232 }), wrong, undefined, { timeSigned: Math.floor(Date.now() / 1000) }).message;
+    const bytes = signMessage(updateMessage({ updates: [addA('alg.example.com')], edns: 1232 }), wrong, undefined, {
+      timeSigned: Math.floor(Date.now() / 1000),
+    }).message;
     for (const answer of [await udpExchange(gw.port, bytes), (await tcpExchange(gw.port, [bytes]))[0]!]) {
-      expect(outcome(answer)).toMatchObject({ rcode: NOTAUTH, tsigError: TSIG_ERROR.BADKEY, ede: EDE_PROHIBITED, macBytes: 0 });
+      expect(outcome(answer)).toMatchObject({
+        rcode: NOTAUTH,
+        tsigError: TSIG_ERROR.BADKEY,
+        ede: EDE_PROHIBITED,
+        macBytes: 0,
+      });
     }
     expect(gw.zone()).toEqual(before);
     await stillAnswers();
@@ -92,7 +117,10 @@ describe('TSIG that cannot be trusted', () => {
     expect(outcome(first).rcode).toBe(0);
     expect(gw.zone('replay.example.com')).toEqual(['replay.example.com A 192.0.2.41']);
     // The owner removes it; a replay of the add must not bring it back.
-    const remove = signed(updateMessage({ id: 4002, updates: [rr('replay.example.com', TYPE.A, CLASS.ANY, 0)] }), admin());
+    const remove = signed(
+      updateMessage({ id: 4002, updates: [rr('replay.example.com', TYPE.A, CLASS.ANY, 0)] }),
+      admin(),
+    );
     expect(outcome(await udpExchange(gw.port, remove, 10_000)).rcode).toBe(0);
     expect(gw.zone('replay.example.com')).toEqual([]);
     const creates = gw.sandbox.calls.get('service/dnscreate') ?? 0;
@@ -114,13 +142,29 @@ describe('UPDATE messages that are not well formed (RFC 2136 section 3): FORMERR
   };
   // [title, message, answer code, whether its OPT can be reached (then the answer has an EDE)]
   const cases: [string, () => Buffer, number, boolean?][] = [
-    ['a message cut off inside its TSIG (the counts say more than there is)', () => { const whole = signed(updateMessage({ updates: [addA('lie.example.com')], edns: 1232 }), admin()); return whole.subarray(0, whole.length - 10); }, FORMERR],
-    ['an update count that lies (says 3, carries 1)', () => signed(updateMessage({ updates: [addA('lie.example.com')], edns: 1232, counts: [1, 0, 3, 1] }), admin()), FORMERR],
+    [
+      'a message cut off inside its TSIG (the counts say more than there is)',
+      () => {
+        const whole = signed(updateMessage({ updates: [addA('lie.example.com')], edns: 1232 }), admin());
+        return whole.subarray(0, whole.length - 10);
+      },
+      FORMERR,
+    ],
+    [
+      'an update count that lies (says 3, carries 1)',
+      () => signed(updateMessage({ updates: [addA('lie.example.com')], edns: 1232, counts: [1, 0, 3, 1] }), admin()),
+      FORMERR,
+    ],
     [
       "a compression loop in an update's owner (nothing after it can be read: no EDE)",
       () => {
         const head = updateMessage({ updates: [] });
-        const packet = Buffer.concat([head, loopAt(head), Buffer.from([0, 1, 0, 1, 0, 0, 0, 60, 0, 4, 192, 0, 2, 1]), optRecord({ udpSize: 1232 })]);
+        const packet = Buffer.concat([
+          head,
+          loopAt(head),
+          Buffer.from([0, 1, 0, 1, 0, 0, 0, 60, 0, 4, 192, 0, 2, 1]),
+          optRecord({ udpSize: 1232 }),
+        ]);
         packet.writeUInt16BE(1, 8);
         packet.writeUInt16BE(1, 10);
         return packet;
@@ -144,20 +188,88 @@ describe('UPDATE messages that are not well formed (RFC 2136 section 3): FORMERR
       },
       FORMERR,
     ],
-    ['two zones in the zone section', () => signed(updateMessage({ zones: [question('example.com', TYPE.SOA, CLASS.IN), question('example.com', TYPE.SOA, CLASS.IN)], updates: [addA('two.example.com')], edns: 1232 }), admin()), FORMERR],
-    ['no zone at all', () => signed(updateMessage({ zones: [], updates: [addA('none.example.com')], edns: 1232 }), admin()), FORMERR],
-    ['a zone of type A, not SOA', () => signed(updateMessage({ zoneType: TYPE.A, updates: [addA('ztype.example.com')], edns: 1232 }), admin()), FORMERR],
-    ['an update of class ANY with data', () => signed(updateMessage({ updates: [rr('anydata.example.com', TYPE.A, CLASS.ANY, 0, aData('192.0.2.1'))], edns: 1232 }), admin()), FORMERR],
-    ['a prerequisite of class NONE with a TTL', () => signed(updateMessage({ prerequisites: [rr('pre.example.com', TYPE.A, CLASS.NONE, 300)], updates: [addA('pre.example.com')], edns: 1232 }), admin()), FORMERR],
-    ['a TXT update whose string runs past its data', () => signed(updateMessage({ updates: [rr('txt.example.com', TYPE.TXT, CLASS.IN, 60, Buffer.concat([txtData('ok'), Buffer.from([9, 65])]))], edns: 1232 }), admin()), FORMERR],
+    [
+      'two zones in the zone section',
+      () =>
+        signed(
+          updateMessage({
+            zones: [question('example.com', TYPE.SOA, CLASS.IN), question('example.com', TYPE.SOA, CLASS.IN)],
+            updates: [addA('two.example.com')],
+            edns: 1232,
+          }),
+          admin(),
+        ),
+      FORMERR,
+    ],
+    [
+      'no zone at all',
+      () => signed(updateMessage({ zones: [], updates: [addA('none.example.com')], edns: 1232 }), admin()),
+      FORMERR,
+    ],
+    [
+      'a zone of type A, not SOA',
+      () => signed(updateMessage({ zoneType: TYPE.A, updates: [addA('ztype.example.com')], edns: 1232 }), admin()),
+      FORMERR,
+    ],
+    [
+      'an update of class ANY with data',
+      () =>
+        signed(
+          updateMessage({ updates: [rr('anydata.example.com', TYPE.A, CLASS.ANY, 0, aData('192.0.2.1'))], edns: 1232 }),
+          admin(),
+        ),
+      FORMERR,
+    ],
+    [
+      'a prerequisite of class NONE with a TTL',
+      () =>
+        signed(
+          updateMessage({
+            prerequisites: [rr('pre.example.com', TYPE.A, CLASS.NONE, 300)],
+            updates: [addA('pre.example.com')],
+            edns: 1232,
+          }),
+          admin(),
+        ),
+      FORMERR,
+    ],
+    [
+      'a TXT update whose string runs past its data',
+      () =>
+        signed(
+          updateMessage({
+            updates: [
+              rr('txt.example.com', TYPE.TXT, CLASS.IN, 60, Buffer.concat([txtData('ok'), Buffer.from([9, 65])])),
+            ],
+            edns: 1232,
+          }),
+          admin(),
+        ),
+      FORMERR,
+    ],
     // RFC 2136 3.1.1: a zone this server is not authoritative for, in any class, is NOTAUTH.
-    ['a zone of class CH (NOTAUTH: not a zone served here)', () => signed(updateMessage({ zoneClass: CLASS.CH, updates: [rr('ch.example.com', TYPE.A, CLASS.CH, 60, aData('192.0.2.1'))], edns: 1232 }), admin()), NOTAUTH],
+    [
+      'a zone of class CH (NOTAUTH: not a zone served here)',
+      () =>
+        signed(
+          updateMessage({
+            zoneClass: CLASS.CH,
+            updates: [rr('ch.example.com', TYPE.A, CLASS.CH, 60, aData('192.0.2.1'))],
+            edns: 1232,
+          }),
+          admin(),
+        ),
+      NOTAUTH,
+    ],
   ];
   for (const [title, build, rcode, withEde = true] of cases) {
     it(title, async () => {
       const before = gw.zone();
       const bytes = build();
-      for (const answer of [await udpExchange(gw.port, bytes, 10_000), (await tcpExchange(gw.port, [bytes], 1, 10_000))[0]!]) {
+      for (const answer of [
+        await udpExchange(gw.port, bytes, 10_000),
+        (await tcpExchange(gw.port, [bytes], 1, 10_000))[0]!,
+      ]) {
         const o = outcome(answer);
         expect(o.rcode).toBe(rcode);
         expect(o.id).toBe(bytes.readUInt16BE(0));
@@ -179,17 +291,24 @@ describe('zone transfers', () => {
   it('refuses AXFR over TCP without a key allowed to transfer (unsigned, or signed by an update key), with an EDE', async () => {
     const unsigned = outcome((await tcpExchange(gw.port, [axfr()]))[0]!);
     expect(unsigned).toMatchObject({ rcode: REFUSED, ede: EDE_PROHIBITED });
-    const byAdmin = outcome((await tcpExchange(gw.port, [signMessage(axfr(), admin(), undefined, { timeSigned: now() }).message]))[0]!);
+    const byAdmin = outcome(
+      (await tcpExchange(gw.port, [signMessage(axfr(), admin(), undefined, { timeSigned: now() }).message]))[0]!,
+    );
     expect(byAdmin).toMatchObject({ rcode: REFUSED, ede: EDE_PROHIBITED, tsigError: 0 });
     await stillAnswers();
   });
 
   it('refuses AXFR over UDP even to the transfer key, with an EDE, and sends no records', async () => {
-    const answer = await udpExchange(gw.port, signMessage(axfr(), gw.keys.get('xfr')!, undefined, { timeSigned: now() }).message);
+    const answer = await udpExchange(
+      gw.port,
+      signMessage(axfr(), gw.keys.get('xfr')!, undefined, { timeSigned: now() }).message,
+    );
     expect(outcome(answer)).toMatchObject({ rcode: REFUSED, ede: EDE_NOT_SUPPORTED });
     expect(readAnswer(answer).answers).toEqual([]);
     // Over TCP the same key gets the zone.
-    const [first] = await tcpExchange(gw.port, [signMessage(axfr(), gw.keys.get('xfr')!, undefined, { timeSigned: now() }).message]);
+    const [first] = await tcpExchange(gw.port, [
+      signMessage(axfr(), gw.keys.get('xfr')!, undefined, { timeSigned: now() }).message,
+    ]);
     expect(readAnswer(first!).answers[0]?.type).toBe('SOA');
     await stillAnswers();
   });
@@ -210,9 +329,15 @@ describe('a TCP peer sending one byte a second', () => {
     try {
       await new Promise((r) => setTimeout(r, 1500));
       for (let i = 0; i < 3; i++) {
-        const viaTcp = signed(updateMessage({ id: 500 + i, updates: [addA(`drip${i}.example.com`, `192.0.2.${10 + i}`)] }), admin());
+        const viaTcp = signed(
+          updateMessage({ id: 500 + i, updates: [addA(`drip${i}.example.com`, `192.0.2.${10 + i}`)] }),
+          admin(),
+        );
         expect(outcome((await tcpExchange(gw.port, [viaTcp], 1, 10_000))[0]!).rcode).toBe(0);
-        const viaUdp = signed(updateMessage({ id: 600 + i, updates: [addA(`dripu${i}.example.com`, `192.0.2.${20 + i}`)] }), admin());
+        const viaUdp = signed(
+          updateMessage({ id: 600 + i, updates: [addA(`dripu${i}.example.com`, `192.0.2.${20 + i}`)] }),
+          admin(),
+        );
         expect(outcome(await udpExchange(gw.port, viaUdp, 10_000)).rcode).toBe(0);
         await stillAnswers();
       }

@@ -24,20 +24,32 @@ afterAll(async () => {
   await gateway?.stop();
 });
 
-it("keeps another key's earlier line while one key floods the journal; says in the log when it leaves lines out", { timeout: 180_000 }, async () => {
+it("keeps another key's earlier line while one key floods the journal; says in the log when it leaves lines out", {
+  timeout: 180_000,
+}, async () => {
   const stateDir = join(tempDir('ddedge-journal-flood-'), 'state');
   const { file, keys } = writeKeysFile([
     { name: 'router', rules: ['grant "router" name home.example.com A;'] },
     { name: 'flood', rules: ['grant "flood" subdomain leases.example.com DHCID;'] },
   ]);
   gateway = await startGatewayProcess({ apiUrl: sandbox.url, zone: 'example.com', keysFile: file, stateDir });
-  const send = async (key: string, shape: Parameters<typeof updateMessage>[0]) => outcome(await udpExchange(gateway!.port, signed(updateMessage(shape), keys.get(key)!), 10_000)).rcode;
-  expect(await send('router', { updates: [rr('home.example.com', TYPE.A, CLASS.ANY, 0), rr('home.example.com', TYPE.A, CLASS.IN, 60, aData('192.0.2.99'))] })).toBe(0);
+  const send = async (key: string, shape: Parameters<typeof updateMessage>[0]) =>
+    outcome(await udpExchange(gateway!.port, signed(updateMessage(shape), keys.get(key)!), 10_000)).rcode;
+  expect(
+    await send('router', {
+      updates: [
+        rr('home.example.com', TYPE.A, CLASS.ANY, 0),
+        rr('home.example.com', TYPE.A, CLASS.IN, 60, aData('192.0.2.99')),
+      ],
+    }),
+  ).toBe(0);
 
   const names = Array.from({ length: NAMES }, (_, i) => `l${i}.leases.example.com`);
   for (let round = 0; round < ROUNDS; round++) {
     const data = Buffer.concat([Buffer.from([0, 1, 1]), Buffer.alloc(32, round)]);
-    expect(await send('flood', { id: round, updates: names.map((n) => rr(n, TYPE_DHCID, CLASS.IN, 300, data)) })).toBe(0);
+    expect(await send('flood', { id: round, updates: names.map((n) => rr(n, TYPE_DHCID, CLASS.IN, 300, data)) })).toBe(
+      0,
+    );
     expect(await send('flood', { id: round, updates: names.map((n) => rr(n, TYPE_DHCID, CLASS.ANY, 0)) })).toBe(0);
   }
 
@@ -49,9 +61,13 @@ it("keeps another key's earlier line while one key floods the journal; says in t
   const router = lines.filter((l) => l.includes('"key":"router"'));
   expect(router).toHaveLength(2);
   expect(router.filter((l) => l.includes('"outcome":"made"'))).toHaveLength(1);
-  const floodBytes = lines.filter((l) => l.includes('"key":"flood"')).reduce((sum, l) => sum + Buffer.byteLength(l) + 1, 0);
+  const floodBytes = lines
+    .filter((l) => l.includes('"key":"flood"'))
+    .reduce((sum, l) => sum + Buffer.byteLength(l) + 1, 0);
   expect(floodBytes).toBeLessThanOrEqual(KEY_BYTES_PER_DAY);
-  expect(gateway.stderr()).toMatch(/journal: key flood has written .* today, its budget of .* a day; its further changes today are left out of the journal/);
+  expect(gateway.stderr()).toMatch(
+    /journal: key flood has written .* today, its budget of .* a day; its further changes today are left out of the journal/,
+  );
   // Each change is still in the log.
   expect(gateway.stderr().match(/key flood changed example\.com/g)?.length).toBe(2 * ROUNDS);
 });

@@ -31,7 +31,13 @@ const gateway = useGateway(() =>
 function nsupdate(key: string, lines: string[]): Promise<{ code: number; out: string }> {
   const script = [`server 127.0.0.1 ${gateway.port}`, 'zone example.com', ...lines, 'send', ''].join('\n');
   return new Promise((resolve) => {
-    const child = execFile('nsupdate', ['-t', '8', '-y', gateway.nsupdateKey(key)], { timeout: 20_000 }, (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, out: stdout + stderr }));
+    const child = execFile(
+      'nsupdate',
+      ['-t', '8', '-y', gateway.nsupdateKey(key)],
+      { timeout: 20_000 },
+      (error, stdout, stderr) =>
+        resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, out: stdout + stderr }),
+    );
     child.stdin!.end(script);
   });
 }

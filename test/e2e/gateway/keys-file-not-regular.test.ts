@@ -28,27 +28,46 @@ describe('a keys file that is a FIFO (mode 0600, no writer)', () => {
     return path;
   };
 
-  it('check-keys refuses it with exit 2, naming what it is', async () => {
-    const run = await runBounded(['gateway', 'check-keys', fifo()], baseEnv());
-    expect(run).not.toBe('hung');
-    const { code, stderr } = run as RunResult;
-    expect(code, stderr).toBe(2);
-    expect(stderr).toMatch(/--keys: ".*gateway\.keys" is a FIFO, not a regular file/);
-  }, BOUND_MS + 10_000);
+  it(
+    'check-keys refuses it with exit 2, naming what it is',
+    async () => {
+      const run = await runBounded(['gateway', 'check-keys', fifo()], baseEnv());
+      expect(run).not.toBe('hung');
+      const { code, stderr } = run as RunResult;
+      expect(code, stderr).toBe(2);
+      expect(stderr).toMatch(/--keys: ".*gateway\.keys" is a FIFO, not a regular file/);
+    },
+    BOUND_MS + 10_000,
+  );
 
-  it('the gateway refuses it with exit 2 before it listens', async () => {
-    const dir = tempDir();
-    const run = await runBounded(['gateway', '--state-dir', join(dir, 'state'), '--dns-listen', '127.0.0.1:0', '--primary-name', 'gw.example.com'], baseEnv({
-      DDEDGE_API_URL: 'http://127.0.0.1:9',
-      DDEDGE_API_USER: 'u',
-      DDEDGE_API_PASSWORD: 'p',
-      DDEDGE_GATEWAY_ZONES: 'example.com',
-      DDEDGE_GATEWAY_KEYS_FILE: fifo(),
-    }));
-    expect(run).not.toBe('hung');
-    const { code, stderr } = run as RunResult;
-    expect(code, stderr).toBe(2);
-    expect(stderr).toMatch(/is a FIFO, not a regular file/);
-    expect(stderr).not.toContain('answering DNS');
-  }, BOUND_MS + 10_000);
+  it(
+    'the gateway refuses it with exit 2 before it listens',
+    async () => {
+      const dir = tempDir();
+      const run = await runBounded(
+        [
+          'gateway',
+          '--state-dir',
+          join(dir, 'state'),
+          '--dns-listen',
+          '127.0.0.1:0',
+          '--primary-name',
+          'gw.example.com',
+        ],
+        baseEnv({
+          DDEDGE_API_URL: 'http://127.0.0.1:9',
+          DDEDGE_API_USER: 'u',
+          DDEDGE_API_PASSWORD: 'p',
+          DDEDGE_GATEWAY_ZONES: 'example.com',
+          DDEDGE_GATEWAY_KEYS_FILE: fifo(),
+        }),
+      );
+      expect(run).not.toBe('hung');
+      const { code, stderr } = run as RunResult;
+      expect(code, stderr).toBe(2);
+      expect(stderr).toMatch(/is a FIFO, not a regular file/);
+      expect(stderr).not.toContain('answering DNS');
+    },
+    BOUND_MS + 10_000,
+  );
 });

@@ -33,7 +33,17 @@ describe('a SIGHUP reload of a keys file holding a canary secret out of place', 
     sandbox = await startSandbox({});
     writeFileSync(keysFile, `${GOOD}grant "k" zonesub;\n`, { mode: 0o600 });
     gateway = startDist(
-      ['gateway', '--zone', 'example.com', '--keys', keysFile, '--dns-listen', '127.0.0.1:0', '--state-dir', join(dir, 'state')],
+      [
+        'gateway',
+        '--zone',
+        'example.com',
+        '--keys',
+        keysFile,
+        '--dns-listen',
+        '127.0.0.1:0',
+        '--state-dir',
+        join(dir, 'state'),
+      ],
       baseEnv({ DDEDGE_API_URL: sandbox.url, DDEDGE_API_USER: 'demo-user', DDEDGE_API_PASSWORD: 'demo-api-password' }),
     );
     gateway.stderr!.on('data', (d) => (stderr += d));
@@ -47,7 +57,9 @@ describe('a SIGHUP reload of a keys file holding a canary secret out of place', 
   });
 
   it('logs file, line and column and what was expected, never the secret, for the nsupdate -y line and a quoted one', async () => {
-    for (const shape of SHAPES.filter((s) => /nsupdate -y|quoted secret as the algorithm|bare secret as a grant type/.test(s.name))) {
+    for (const shape of SHAPES.filter((s) =>
+      /nsupdate -y|quoted secret as the algorithm|bare secret as a grant type/.test(s.name),
+    )) {
       writeFileSync(keysFile, `${GOOD}${shape.line}\n`, { mode: 0o600 });
       const said = waitForOutput(gateway, 'stderr', (t) => /not reloaded.*\n/.test(t), 20_000);
       gateway.kill('SIGHUP');

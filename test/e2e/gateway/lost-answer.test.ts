@@ -27,7 +27,14 @@ let secret: string;
 
 let running: GatewayProcess | undefined;
 async function startGateway(): Promise<number> {
-  running = await startGatewayProcess({ apiUrl: sandbox.url, zone: 'example.com', keysFile, stateDir: join(dir, 'state'), args: ['--refresh', '1h'], startBoundMs: 30_000 });
+  running = await startGatewayProcess({
+    apiUrl: sandbox.url,
+    zone: 'example.com',
+    keysFile,
+    stateDir: join(dir, 'state'),
+    args: ['--refresh', '1h'],
+    startBoundMs: 30_000,
+  });
   gateway = running.child;
   return running.port;
 }
@@ -38,7 +45,13 @@ const stderr = () => running?.stderr() ?? '';
 function nsupdate(lines: string[]): Promise<{ code: number; out: string }> {
   const script = [`server 127.0.0.1 ${port}`, 'zone example.com', ...lines, 'send', ''].join('\n');
   return new Promise((resolve) => {
-    const child = execFile('nsupdate', ['-t', '20', '-y', `hmac-sha256:admin:${secret}`], { timeout: 40_000 }, (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, out: stdout + stderr }));
+    const child = execFile(
+      'nsupdate',
+      ['-t', '20', '-y', `hmac-sha256:admin:${secret}`],
+      { timeout: 40_000 },
+      (error, stdout, stderr) =>
+        resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, out: stdout + stderr }),
+    );
     child.stdin!.end(script);
   });
 }
@@ -62,10 +75,16 @@ interface JournalLine {
 }
 const journal = (): JournalLine[] => {
   const path = join(dir, 'state', 'gateway', 'journal.jsonl');
-  return existsSync(path) ? readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as JournalLine) : [];
+  return existsSync(path)
+    ? readFileSync(path, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as JournalLine)
+    : [];
 };
 /** The journal's lines about the update that changed `name`. */
-const linesAbout = (name: string) => journal().filter((l) => l.changes.some((c) => c.name === name) || l.holds?.some((h) => h.name === name));
+const linesAbout = (name: string) =>
+  journal().filter((l) => l.changes.some((c) => c.name === name) || l.holds?.some((h) => h.name === name));
 
 beforeAll(async () => {
   if (!TOOLS) return;
@@ -86,22 +105,33 @@ describe.skipIf(!TOOLS)('a provider write whose answer is lost', () => {
   it('a two-record add whose second create is made but unanswered leaves both records, answered NOERROR, with intent and result in the journal', async () => {
     // The two creates go side by side; the first to arrive is made and its answer lost.
     sandbox.faults.push(parseFault('service/dnscreate=lost-answerx1'));
-    const sent = await nsupdate(['update add two.lost.example.com 300 A 192.0.2.1', 'update add two.lost.example.com 300 TXT "second"']);
+    const sent = await nsupdate([
+      'update add two.lost.example.com 300 A 192.0.2.1',
+      'update add two.lost.example.com 300 TXT "second"',
+    ]);
     expect(sandbox.faults.at(-1)!.remaining).toBe(0);
     // Both or neither, and the answer says which: both are there, so NOERROR.
-    expect(zone('two.lost.example.com')).toEqual(['two.lost.example.com A 192.0.2.1', 'two.lost.example.com TXT second']);
+    expect(zone('two.lost.example.com')).toEqual([
+      'two.lost.example.com A 192.0.2.1',
+      'two.lost.example.com TXT second',
+    ]);
     expect(sent.code, sent.out).toBe(0);
     const lines = linesAbout('two.lost.example.com');
     const intent = lines.find((l) => l.intent);
     expect(intent?.changes.map((c) => `${c.action} ${c.type}`).sort()).toEqual(['create A', 'create TXT']);
     expect(lines.find((l) => l.result === intent!.intent)).toMatchObject({ outcome: 'made', key: 'admin' });
     // The log line may reach this side after nsupdate's answer: waited for, not read at once.
-    await running!.logged(/answer of the provider to a write of example\.com was lost; read again, the zone holds 2 of the batch's 2 write\(s\)/);
+    await running!.logged(
+      /answer of the provider to a write of example\.com was lost; read again, the zone holds 2 of the batch's 2 write\(s\)/,
+    );
   });
 
   it('an add whose create is not made (the connection reset before it) leaves neither record, answered SERVFAIL saying nothing was changed, journaled as not made', async () => {
     sandbox.faults.push(parseFault('service/dnscreate=resetx1'));
-    const sent = await nsupdate(['update add none.lost.example.com 300 A 192.0.2.2', 'update add none.lost.example.com 300 TXT "other"']);
+    const sent = await nsupdate([
+      'update add none.lost.example.com 300 A 192.0.2.2',
+      'update add none.lost.example.com 300 TXT "other"',
+    ]);
     expect(zone('none.lost.example.com')).toEqual([]);
     expect(sent.out).toMatch(/SERVFAIL/);
     const lines = linesAbout('none.lost.example.com');
@@ -111,8 +141,15 @@ describe.skipIf(!TOOLS)('a provider write whose answer is lost', () => {
 
   it('one create made but unanswered, the other refused, and undoing the first fails: SERVFAIL, and the journal says what the provider holds', async () => {
     // The first create to arrive is made and its answer lost, the second refused; the delete that would undo the first fails.
-    sandbox.faults.push(parseFault('service/dnscreate=lost-answerx1'), parseFault('service/dnscreate=refusex1'), parseFault('service/dnsdelete=500x1'));
-    const sent = await nsupdate(['update add part.lost.example.com 300 A 192.0.2.4', 'update add part.lost.example.com 300 TXT "part"']);
+    sandbox.faults.push(
+      parseFault('service/dnscreate=lost-answerx1'),
+      parseFault('service/dnscreate=refusex1'),
+      parseFault('service/dnsdelete=500x1'),
+    );
+    const sent = await nsupdate([
+      'update add part.lost.example.com 300 A 192.0.2.4',
+      'update add part.lost.example.com 300 TXT "part"',
+    ]);
     expect(sandbox.faults.slice(-3).map((f) => f.remaining)).toEqual([0, 0, 0]);
     const held = zone('part.lost.example.com');
     expect(held).toHaveLength(1);
@@ -121,15 +158,26 @@ describe.skipIf(!TOOLS)('a provider write whose answer is lost', () => {
     const intent = lines.find((l) => l.intent)!;
     const result = lines.find((l) => l.result === intent.intent)!;
     expect(result).toMatchObject({ outcome: 'partly made' });
-    const says = result.holds!.flatMap((h) => h.values.map((v) => `${h.name} ${h.type} ${v.split(' ').slice(1).join(' ')}`)).sort();
+    const says = result
+      .holds!.flatMap((h) => h.values.map((v) => `${h.name} ${h.type} ${v.split(' ').slice(1).join(' ')}`))
+      .sort();
     expect(says).toEqual(held);
   });
 
   it('kill -9 between the intent and the result: the next start warns and journals what the provider holds for those names', async () => {
     // The first create to arrive is held for 5 s; the other is made at once. The gateway is killed meanwhile.
     sandbox.faults.push(parseFault('service/dnscreate=slow:5000x1'));
-    const sent = nsupdate(['update add killed.lost.example.com 300 A 192.0.2.3', 'update add killed.lost.example.com 300 TXT "killed"']);
-    for (let i = 0; i < 200 && !(linesAbout('killed.lost.example.com').some((l) => l.intent) && zone('killed.lost.example.com').length === 1); i++) await new Promise((r) => setTimeout(r, 25));
+    const sent = nsupdate([
+      'update add killed.lost.example.com 300 A 192.0.2.3',
+      'update add killed.lost.example.com 300 TXT "killed"',
+    ]);
+    for (
+      let i = 0;
+      i < 200 &&
+      !(linesAbout('killed.lost.example.com').some((l) => l.intent) && zone('killed.lost.example.com').length === 1);
+      i++
+    )
+      await new Promise((r) => setTimeout(r, 25));
     expect(linesAbout('killed.lost.example.com').filter((l) => l.intent)).toHaveLength(1);
     gateway!.kill('SIGKILL');
     await gateway!.result;
@@ -142,12 +190,20 @@ describe.skipIf(!TOOLS)('a provider write whose answer is lost', () => {
 
     port = await startGateway();
     const intent = linesAbout('killed.lost.example.com').find((l) => l.intent)!;
-    expect(stderr()).toMatch(new RegExp(`warn: .*the journal holds the intent of batch ${intent.intent} of example\\.com .* and no result`));
-    expect(stderr()).toMatch(new RegExp(`batch ${intent.intent} of example\\.com, key admin: partly made; the provider holds killed\\.lost\\.example\\.com`));
+    expect(stderr()).toMatch(
+      new RegExp(`warn: .*the journal holds the intent of batch ${intent.intent} of example\\.com .* and no result`),
+    );
+    expect(stderr()).toMatch(
+      new RegExp(
+        `batch ${intent.intent} of example\\.com, key admin: partly made; the provider holds killed\\.lost\\.example\\.com`,
+      ),
+    );
     const result = linesAbout('killed.lost.example.com').find((l) => l.result === intent.intent)!;
     expect(result).toMatchObject({ outcome: 'partly made', reconciled: 'at start' });
     // What it says is what the provider holds.
-    const says = result.holds!.flatMap((h) => h.values.map((v) => `${h.name} ${h.type} ${v.split(' ').slice(1).join(' ')}`)).sort();
+    const says = result
+      .holds!.flatMap((h) => h.values.map((v) => `${h.name} ${h.type} ${v.split(' ').slice(1).join(' ')}`))
+      .sort();
     expect(says).toEqual(held);
     // Closed: the start after it has nothing to reconcile.
     gateway!.kill('SIGTERM');
@@ -160,8 +216,12 @@ describe.skipIf(!TOOLS)('a provider write whose answer is lost', () => {
     const dhcid = Buffer.from(`000101${'7b'.repeat(32)}`, 'hex').toString('base64');
     // The create is held 5 s and never made (the gateway is gone when its time comes); the DHCID was saved before it.
     sandbox.faults.push(parseFault('service/dnscreate=slow:5000x1'));
-    const sent = nsupdate(['update add lease.lost.example.com 300 A 192.0.2.5', `update add lease.lost.example.com 300 DHCID ${dhcid}`]);
-    for (let i = 0; i < 200 && !linesAbout('lease.lost.example.com').some((l) => l.intent); i++) await new Promise((r) => setTimeout(r, 25));
+    const sent = nsupdate([
+      'update add lease.lost.example.com 300 A 192.0.2.5',
+      `update add lease.lost.example.com 300 DHCID ${dhcid}`,
+    ]);
+    for (let i = 0; i < 200 && !linesAbout('lease.lost.example.com').some((l) => l.intent); i++)
+      await new Promise((r) => setTimeout(r, 25));
     expect(readFileSync(join(dir, 'state', 'gateway', 'dhcid.json'), 'utf8')).toContain('lease.lost.example.com');
     gateway!.kill('SIGKILL');
     await gateway!.result;
@@ -171,11 +231,21 @@ describe.skipIf(!TOOLS)('a provider write whose answer is lost', () => {
 
     port = await startGateway();
     const intent = linesAbout('lease.lost.example.com').find((l) => l.intent)!;
-    expect(stderr()).toMatch(new RegExp(`batch ${intent.intent} of example\.com, key admin: not made`));
-    expect(linesAbout('lease.lost.example.com').find((l) => l.result === intent.intent)).toMatchObject({ outcome: 'not made', reconciled: 'at start', holds: [{ name: 'lease.lost.example.com', type: 'A', values: [] }, { name: 'lease.lost.example.com', type: 'DHCID', values: [] }] });
+    expect(stderr()).toMatch(new RegExp(`batch ${intent.intent} of example.com, key admin: not made`));
+    expect(linesAbout('lease.lost.example.com').find((l) => l.result === intent.intent)).toMatchObject({
+      outcome: 'not made',
+      reconciled: 'at start',
+      holds: [
+        { name: 'lease.lost.example.com', type: 'A', values: [] },
+        { name: 'lease.lost.example.com', type: 'DHCID', values: [] },
+      ],
+    });
     expect(readFileSync(join(dir, 'state', 'gateway', 'dhcid.json'), 'utf8')).not.toContain('lease.lost.example.com');
     // The name is free: an add that needs it unused succeeds.
-    const claimed = await nsupdate(['prereq nxdomain lease.lost.example.com', 'update add lease.lost.example.com 300 A 192.0.2.6']);
+    const claimed = await nsupdate([
+      'prereq nxdomain lease.lost.example.com',
+      'update add lease.lost.example.com 300 A 192.0.2.6',
+    ]);
     expect(claimed.code, claimed.out).toBe(0);
   }, 60_000);
 });

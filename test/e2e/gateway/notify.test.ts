@@ -24,7 +24,10 @@ function nsupdate(dnsPort: number, args: string[], lines: string[]): Promise<num
     child.stdin!.end(script);
   });
 }
-const events = () => receiver.requests.filter((r) => r.url === `/${SECRET_PATH}`).map((r) => JSON.parse(r.body) as Record<string, string | null>);
+const events = () =>
+  receiver.requests
+    .filter((r) => r.url === `/${SECRET_PATH}`)
+    .map((r) => JSON.parse(r.body) as Record<string, string | null>);
 async function until(check: () => boolean, ms = 15_000): Promise<void> {
   for (let waited = 0; waited < ms && !check(); waited += 100) await new Promise((r) => setTimeout(r, 100));
 }
@@ -40,7 +43,14 @@ describe.skipIf(!TOOLS)('gateway --notify URL', () => {
   const gateway = useGateway(() => ({
     apiUrl: sandbox.url,
     primaryName: null,
-    args: ['--refresh', '1s', '--notify', `${receiver.url}${SECRET_PATH}`, '--notify', `127.0.0.1:${secondary.address().port}`],
+    args: [
+      '--refresh',
+      '1s',
+      '--notify',
+      `${receiver.url}${SECRET_PATH}`,
+      '--notify',
+      `127.0.0.1:${secondary.address().port}`,
+    ],
     keys: [{ name: 'admin', rules: ['grant "admin" zonesub;'] }],
   }));
   afterAll(async () => {
@@ -51,12 +61,20 @@ describe.skipIf(!TOOLS)('gateway --notify URL', () => {
   const adminSecret = () => gateway.secret('admin');
 
   it('the start log names the service and host of the URL, never the URL', () => {
-    expect(gateway.stderr()).toMatch(/gateway: notifications of refused-update bursts and zones changed elsewhere to webhook at 127\.0\.0\.1:\d+/);
+    expect(gateway.stderr()).toMatch(
+      /gateway: notifications of refused-update bursts and zones changed elsewhere to webhook at 127\.0\.0\.1:\d+/,
+    );
     expect(gateway.stderr()).not.toContain(SECRET_PATH);
   });
 
   it("the gateway's own update is not a zone changed elsewhere; the secondary gets its NOTIFY", async () => {
-    expect(await nsupdate(gateway.port, ['-y', gateway.nsupdateKey('admin')], ['update add own.example.com 120 A 192.0.2.50'])).toBe(0);
+    expect(
+      await nsupdate(
+        gateway.port,
+        ['-y', gateway.nsupdateKey('admin')],
+        ['update add own.example.com 120 A 192.0.2.50'],
+      ),
+    ).toBe(0);
     await until(() => notifies.length > 0);
     // The NOTIFY opcode (4) in the secondary's packet: HOST:PORT still means a secondary.
     expect(notifies.length).toBeGreaterThan(0);
@@ -67,24 +85,46 @@ describe.skipIf(!TOOLS)('gateway --notify URL', () => {
   });
 
   it('a record added at the provider is told as zone-changed, once', async () => {
-    sandbox.model.services.find((s) => s.name === 'example.com')!.dns.push({ entityID: '710001', name: 'behind.example.com', type: 'TXT', ttl: '300', priority: '-', value: 'made elsewhere' });
+    sandbox.model.services
+      .find((s) => s.name === 'example.com')!
+      .dns.push({
+        entityID: '710001',
+        name: 'behind.example.com',
+        type: 'TXT',
+        ttl: '300',
+        priority: '-',
+        value: 'made elsewhere',
+      });
     await until(() => events().some((e) => e.event === 'zone-changed'));
     const changed = events().filter((e) => e.event === 'zone-changed');
     expect(changed).toHaveLength(1);
-    expect(changed[0]).toMatchObject({ event: 'zone-changed', host: 'example.com', old: expect.stringMatching(/^\d+$/), new: expect.stringMatching(/^\d+$/), message: expect.stringContaining('not through the gateway') });
+    expect(changed[0]).toMatchObject({
+      event: 'zone-changed',
+      host: 'example.com',
+      old: expect.stringMatching(/^\d+$/),
+      new: expect.stringMatching(/^\d+$/),
+      message: expect.stringContaining('not through the gateway'),
+    });
     expect(Number(changed[0]!.new)).toBeGreaterThan(Number(changed[0]!.old));
   });
 
   it('refused updates are told as one burst per key, not one by one', async () => {
-    for (let i = 0; i < 4; i++) expect(await nsupdate(gateway.port, [], [`update add nokey${i}.example.com 120 A 192.0.2.51`])).not.toBe(0);
+    for (let i = 0; i < 4; i++)
+      expect(await nsupdate(gateway.port, [], [`update add nokey${i}.example.com 120 A 192.0.2.51`])).not.toBe(0);
     await new Promise((r) => setTimeout(r, 500));
     expect(events().filter((e) => e.event === 'refused')).toEqual([]);
-    for (let i = 4; i < 8; i++) expect(await nsupdate(gateway.port, [], [`update add nokey${i}.example.com 120 A 192.0.2.51`])).not.toBe(0);
+    for (let i = 4; i < 8; i++)
+      expect(await nsupdate(gateway.port, [], [`update add nokey${i}.example.com 120 A 192.0.2.51`])).not.toBe(0);
     await until(() => events().some((e) => e.event === 'refused'));
     await new Promise((r) => setTimeout(r, 500));
     const refused = events().filter((e) => e.event === 'refused');
     expect(refused).toHaveLength(1);
-    expect(refused[0]).toMatchObject({ event: 'refused', host: 'example.com', key: 'unsigned', message: expect.stringContaining('5 refused within 5 min') });
+    expect(refused[0]).toMatchObject({
+      event: 'refused',
+      host: 'example.com',
+      key: 'unsigned',
+      message: expect.stringContaining('5 refused within 5 min'),
+    });
     expect(JSON.stringify(events())).not.toContain(adminSecret());
     expect(gateway.stderr()).not.toContain(SECRET_PATH);
   });

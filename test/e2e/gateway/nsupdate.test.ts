@@ -27,7 +27,9 @@ function nsupdate(keyName: string | undefined, lines: string[], tcp = false): Pr
   const script = [`server 127.0.0.1 ${gateway.port}`, ...lines, 'send', ''].join('\n');
   const args = [...(tcp ? ['-v'] : []), '-t', '8', ...(keyName ? ['-y', secrets.get(keyName)!] : [])];
   return new Promise((resolve) => {
-    const child = execFile('nsupdate', args, { timeout: 20_000 }, (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, out: stdout + stderr }));
+    const child = execFile('nsupdate', args, { timeout: 20_000 }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, out: stdout + stderr }),
+    );
     child.stdin!.end(script);
   });
 }
@@ -48,7 +50,11 @@ beforeAll(async () => {
     const m = decodeMessage(packet);
     const soa = m.answers.find((r) => r.type === 'SOA');
     if (m.opcode === 4 && soa?.type === 'SOA') notifies.push({ zone: soa.name, serial: soa.value.serial });
-    secondary.send(encodeMessage({ id: m.id, response: true, opcode: 4, authoritative: true, questions: m.questions }), peer.port, peer.address);
+    secondary.send(
+      encodeMessage({ id: m.id, response: true, opcode: 4, authoritative: true, questions: m.questions }),
+      peer.port,
+      peer.address,
+    );
   });
   await new Promise<void>((r) => secondary.bind(0, '127.0.0.1', () => r()));
 });
@@ -83,39 +89,81 @@ describe.skipIf(!TOOLS)('nsupdate through the gateway', () => {
     const { code, out } = await nsupdate('admin', ['update add new.example.com 120 A 192.0.2.77']);
     expect(code, out).toBe(0);
     expect(zone('new.example.com')).toEqual(['new.example.com A 192.0.2.77']);
-    const soa = execFileSync('dig', ['@127.0.0.1', '-p', String(gateway.port), '+norec', '+short', 'example.com', 'SOA'], { encoding: 'utf8' });
+    const soa = execFileSync(
+      'dig',
+      ['@127.0.0.1', '-p', String(gateway.port), '+norec', '+short', 'example.com', 'SOA'],
+      { encoding: 'utf8' },
+    );
     expect(soa).toMatch(/^gateway\.example\.net\. hostmaster\.example\.com\. \d+ /);
     // The secondary is told of the new serial (NOTIFY, RFC 1996); bounded wait.
     const serial = Number(soa.split(' ')[2]);
-    for (let i = 0; i < 100 && !notifies.some((n) => n.serial === serial); i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 100 && !notifies.some((n) => n.serial === serial); i++)
+      await new Promise((r) => setTimeout(r, 50));
     expect(notifies).toContainEqual({ zone: 'example.com', serial });
-    const a = execFileSync('dig', ['@127.0.0.1', '-p', String(gateway.port), '+norec', 'new.example.com', 'A'], { encoding: 'utf8' });
+    const a = execFileSync('dig', ['@127.0.0.1', '-p', String(gateway.port), '+norec', 'new.example.com', 'A'], {
+      encoding: 'utf8',
+    });
     expect(a).toMatch(/flags: qr aa;/);
     expect(a).toMatch(/new\.example\.com\.\s+120\s+IN\s+A\s+192\.0\.2\.77/);
     // The audit journal has the change, who made it and from where, and no secret.
     const journal = readFileSync(join(gateway.stateDir, 'gateway', 'journal.jsonl'), 'utf8');
     const entry = JSON.parse(journal.trim().split('\n')[0]!) as Record<string, unknown>;
-    expect(entry).toMatchObject({ zone: 'example.com', key: 'admin', client: '127.0.0.1', changes: [{ action: 'create', name: 'new.example.com', type: 'A', after: '120 192.0.2.77' }] });
+    expect(entry).toMatchObject({
+      zone: 'example.com',
+      key: 'admin',
+      client: '127.0.0.1',
+      changes: [{ action: 'create', name: 'new.example.com', type: 'A', after: '120 192.0.2.77' }],
+    });
     for (const secret of secrets.values()) expect(journal).not.toContain(secret.split(':')[2]);
   });
 
   it('over TCP: prerequisites decide (nxdomain then yxdomain), and each update form does what RFC 2136 says', async () => {
-    const first = await nsupdate('admin', ['zone example.com', 'prereq nxdomain multi.example.com', 'update add multi.example.com 60 TXT "one"', 'update add multi.example.com 60 TXT "two"', 'update add multi.example.com 60 TXT "three"'], true);
+    const first = await nsupdate(
+      'admin',
+      [
+        'zone example.com',
+        'prereq nxdomain multi.example.com',
+        'update add multi.example.com 60 TXT "one"',
+        'update add multi.example.com 60 TXT "two"',
+        'update add multi.example.com 60 TXT "three"',
+      ],
+      true,
+    );
     expect(first.code, first.out).toBe(0);
-    expect(zone('multi.example.com')).toEqual(['multi.example.com TXT one', 'multi.example.com TXT three', 'multi.example.com TXT two']);
-    const again = await nsupdate('admin', ['zone example.com', 'prereq nxdomain multi.example.com', 'update add multi.example.com 60 TXT "four"'], true);
+    expect(zone('multi.example.com')).toEqual([
+      'multi.example.com TXT one',
+      'multi.example.com TXT three',
+      'multi.example.com TXT two',
+    ]);
+    const again = await nsupdate(
+      'admin',
+      ['zone example.com', 'prereq nxdomain multi.example.com', 'update add multi.example.com 60 TXT "four"'],
+      true,
+    );
     expect(again.code).not.toBe(0);
     expect(again.out).toMatch(/YXDOMAIN/);
     expect(zone('multi.example.com')).toHaveLength(3);
     // Delete one value; then the value-dependent prerequisite on what is left; then the whole RRset.
     expect((await nsupdate('admin', ['update delete multi.example.com TXT "two"'], true)).code).toBe(0);
     expect(zone('multi.example.com')).toEqual(['multi.example.com TXT one', 'multi.example.com TXT three']);
-    const exact = await nsupdate('admin', ['prereq yxrrset multi.example.com TXT "one"', 'update add multi.example.com 60 TXT "never"']);
+    const exact = await nsupdate('admin', [
+      'prereq yxrrset multi.example.com TXT "one"',
+      'update add multi.example.com 60 TXT "never"',
+    ]);
     expect(exact.out).toMatch(/NXRRSET/);
-    expect((await nsupdate('admin', ['prereq yxrrset multi.example.com TXT', 'update delete multi.example.com TXT'])).code).toBe(0);
+    expect(
+      (await nsupdate('admin', ['prereq yxrrset multi.example.com TXT', 'update delete multi.example.com TXT'])).code,
+    ).toBe(0);
     expect(zone('multi.example.com')).toEqual([]);
     // Delete everything at a name; a CNAME beside other data is ignored, as BIND ignores it.
-    expect((await nsupdate('admin', ['update add gone.example.com 60 A 192.0.2.1', 'update add gone.example.com 60 TXT "x"'])).code).toBe(0);
+    expect(
+      (
+        await nsupdate('admin', [
+          'update add gone.example.com 60 A 192.0.2.1',
+          'update add gone.example.com 60 TXT "x"',
+        ])
+      ).code,
+    ).toBe(0);
     expect((await nsupdate('admin', ['update add gone.example.com 60 CNAME example.com'])).code).toBe(0);
     expect(zone('gone.example.com')).toEqual(['gone.example.com A 192.0.2.1', 'gone.example.com TXT x']);
     expect((await nsupdate('admin', ['update delete gone.example.com'])).code).toBe(0);
@@ -151,25 +199,39 @@ describe.skipIf(!TOOLS)('nsupdate through the gateway', () => {
     const big = await nsupdate('admin', lines, true);
     expect(big.out).toMatch(/REFUSED/);
     expect(zone()).toEqual(before);
-    const other = execFileSync('dig', ['@127.0.0.1', '-p', String(gateway.port), '+norec', 'example.org', 'SOA'], { encoding: 'utf8' });
+    const other = execFileSync('dig', ['@127.0.0.1', '-p', String(gateway.port), '+norec', 'example.org', 'SOA'], {
+      encoding: 'utf8',
+    });
     expect(other).toMatch(/status: REFUSED/);
     expect(other).toMatch(/EDE: 20 \(Not Authoritative\)/);
   });
 
-  it.skipIf(!hasProgram('knsupdate', 'knot-dnsutils'))("knsupdate (Knot's client): zone line, yxrrset prerequisite, delete of one value", async () => {
-    const [algorithm, name, secret] = secrets.get('admin')!.split(':');
-    const run = (lines: string[]) =>
-      new Promise<{ code: number; out: string }>((resolve) => {
-        const child = execFile('knsupdate', ['-t', '8', '-y', `${algorithm}:${name}:${secret}`], { timeout: 20_000 }, (error, stdout, stderr) => resolve({ code: error ? 1 : 0, out: stdout + stderr }));
-        child.stdin!.end([`server 127.0.0.1 ${gateway.port}`, 'zone example.com.', 'origin example.com.', ...lines, 'send', ''].join('\n'));
-      });
-    const added = await run(['add kn 60 TXT "a"', 'add kn 60 TXT "b"']);
-    expect(added.code, added.out).toBe(0);
-    expect(zone('kn.example.com')).toEqual(['kn.example.com TXT a', 'kn.example.com TXT b']);
-    const removed = await run(['prereq yxrrset kn TXT', 'del kn TXT "a"']);
-    expect(removed.code, removed.out).toBe(0);
-    expect(zone('kn.example.com')).toEqual(['kn.example.com TXT b']);
-  });
+  it.skipIf(!hasProgram('knsupdate', 'knot-dnsutils'))(
+    "knsupdate (Knot's client): zone line, yxrrset prerequisite, delete of one value",
+    async () => {
+      const [algorithm, name, secret] = secrets.get('admin')!.split(':');
+      const run = (lines: string[]) =>
+        new Promise<{ code: number; out: string }>((resolve) => {
+          const child = execFile(
+            'knsupdate',
+            ['-t', '8', '-y', `${algorithm}:${name}:${secret}`],
+            { timeout: 20_000 },
+            (error, stdout, stderr) => resolve({ code: error ? 1 : 0, out: stdout + stderr }),
+          );
+          child.stdin!.end(
+            [`server 127.0.0.1 ${gateway.port}`, 'zone example.com.', 'origin example.com.', ...lines, 'send', ''].join(
+              '\n',
+            ),
+          );
+        });
+      const added = await run(['add kn 60 TXT "a"', 'add kn 60 TXT "b"']);
+      expect(added.code, added.out).toBe(0);
+      expect(zone('kn.example.com')).toEqual(['kn.example.com TXT a', 'kn.example.com TXT b']);
+      const removed = await run(['prereq yxrrset kn TXT', 'del kn TXT "a"']);
+      expect(removed.code, removed.out).toBe(0);
+      expect(zone('kn.example.com')).toEqual(['kn.example.com TXT b']);
+    },
+  );
 
   it('answers a burst of 50 updates within a second with at most 5 reads of the zone', async () => {
     const [, name, secret] = secrets.get('admin')!.split(':');
@@ -182,13 +244,22 @@ describe.skipIf(!TOOLS)('nsupdate through the gateway', () => {
       const timer = setTimeout(resolve, 15_000);
       socket.on('message', (m) => {
         answers.set(m.readUInt16BE(0), m.readUInt16BE(2) & 0xf);
-        if (answers.size === 50) (clearTimeout(timer), resolve());
+        if (answers.size === 50) clearTimeout(timer), resolve();
       });
     });
     for (let i = 0; i < 50; i++) {
       // The update section is the third (NSCOUNT): an add is a class IN record, as the codec writes it.
-      const update = encodeMessage({ id: 1000 + i, opcode: 5, questions: [{ name: 'example.com', type: 6, class: 1 }], authority: [{ name: `burst${i}.example.com`, type: 'A', ttl: 60, value: `192.0.2.${100 + i}` }] });
-      socket.send(signMessage(update, signer, undefined, { timeSigned: Math.floor(Date.now() / 1000) }).message, gateway.port, '127.0.0.1');
+      const update = encodeMessage({
+        id: 1000 + i,
+        opcode: 5,
+        questions: [{ name: 'example.com', type: 6, class: 1 }],
+        authority: [{ name: `burst${i}.example.com`, type: 'A', ttl: 60, value: `192.0.2.${100 + i}` }],
+      });
+      socket.send(
+        signMessage(update, signer, undefined, { timeSigned: Math.floor(Date.now() / 1000) }).message,
+        gateway.port,
+        '127.0.0.1',
+      );
     }
     await all;
     socket.close();
@@ -199,17 +270,29 @@ describe.skipIf(!TOOLS)('nsupdate through the gateway', () => {
   });
 
   it("leaves the agent's host to a key whose grant names it exactly", async () => {
-    const refused = await nsupdate('admin', ['update delete home.example.com A', 'update add home.example.com 60 A 192.0.2.66']);
+    const refused = await nsupdate('admin', [
+      'update delete home.example.com A',
+      'update add home.example.com 60 A 192.0.2.66',
+    ]);
     expect(refused.out).toMatch(/REFUSED/);
     expect(zone('home.example.com')).toEqual(['home.example.com A 192.0.2.20']);
-    const named = await nsupdate('router', ['update delete home.example.com A', 'update add home.example.com 60 A 192.0.2.66']);
+    const named = await nsupdate('router', [
+      'update delete home.example.com A',
+      'update add home.example.com 60 A 192.0.2.66',
+    ]);
     expect(named.code, named.out).toBe(0);
     expect(zone('home.example.com')).toEqual(['home.example.com A 192.0.2.66']);
   });
 
   it('transfers the zone by AXFR, TSIG-signed message by message, to a key allowed to transfer only', async () => {
     const axfr = (...args: string[]) =>
-      new Promise<string>((resolve) => execFile('dig', ['@127.0.0.1', '-p', String(gateway.port), '+time=5', '+tries=1', ...args, 'example.com', 'AXFR'], (_e, stdout) => resolve(stdout)));
+      new Promise<string>((resolve) =>
+        execFile(
+          'dig',
+          ['@127.0.0.1', '-p', String(gateway.port), '+time=5', '+tries=1', ...args, 'example.com', 'AXFR'],
+          (_e, stdout) => resolve(stdout),
+        ),
+      );
     const [user, , secret] = secrets.get('xfr')!.split(':');
     const allowed = await axfr('-y', `${user}:xfr:${secret}`);
     const lines = allowed.split('\n').filter((l) => l && !l.startsWith(';') && !/\sTSIG\s/.test(l));
@@ -224,7 +307,10 @@ describe.skipIf(!TOOLS)('nsupdate through the gateway', () => {
     const before = zone();
     sandbox.faults.push(parseFault('service/dnscreate=500x1'));
     const deletes = sandbox.calls.get('service/dnsdelete') ?? 0;
-    const { code, out } = await nsupdate('admin', ['update add half.example.com 60 A 192.0.2.1', 'update add half.example.com 60 A 192.0.2.2']);
+    const { code, out } = await nsupdate('admin', [
+      'update add half.example.com 60 A 192.0.2.1',
+      'update add half.example.com 60 A 192.0.2.2',
+    ]);
     expect(code).not.toBe(0);
     expect(out).toMatch(/SERVFAIL/);
     expect(zone()).toEqual(before);

@@ -35,8 +35,23 @@ const makeKey = (name: string): Key => {
 type Gateway = ReturnType<typeof startDist> & { port: number; stderr: () => string; url?: string };
 
 /** Starts the built gateway; resolves once it answers DNS (and HTTP, with --listen). */
-async function startGateway(sandbox: Sandbox, keysFile: string, stateDir: string, extra: string[], env: Record<string, string> = {}): Promise<Gateway> {
-  const gateway = await startGatewayProcess({ apiUrl: sandbox.url, zone: 'example.com', keysFile, stateDir, args: extra, env: { ...API_ENV, ...env }, primaryName: null, startBoundMs: 20_000 });
+async function startGateway(
+  sandbox: Sandbox,
+  keysFile: string,
+  stateDir: string,
+  extra: string[],
+  env: Record<string, string> = {},
+): Promise<Gateway> {
+  const gateway = await startGatewayProcess({
+    apiUrl: sandbox.url,
+    zone: 'example.com',
+    keysFile,
+    stateDir,
+    args: extra,
+    env: { ...API_ENV, ...env },
+    primaryName: null,
+    startBoundMs: 20_000,
+  });
   return Object.assign(gateway.child, { port: gateway.port, stderr: gateway.stderr, url: gateway.endpoint });
 }
 
@@ -44,26 +59,46 @@ async function startGateway(sandbox: Sandbox, keysFile: string, stateDir: string
 function nsupdate(port: number, key: Key, lines: string[]): Promise<{ code: number; out: string }> {
   const script = [`server 127.0.0.1 ${port}`, ...lines, 'send', ''].join('\n');
   return new Promise((resolve) => {
-    const child = execFile('nsupdate', ['-t', '8', '-y', `hmac-sha256:${key.name}:${key.secret}`], { timeout: 20_000 }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, out: stdout + stderr }),
+    const child = execFile(
+      'nsupdate',
+      ['-t', '8', '-y', `hmac-sha256:${key.name}:${key.secret}`],
+      { timeout: 20_000 },
+      (error, stdout, stderr) =>
+        resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, out: stdout + stderr }),
     );
     child.stdin!.end(script);
   });
 }
 
 /** A signed UPDATE with EDNS (so the answer may carry an EDE) adding A records at one name; resolves with the answer's code and bytes. */
-async function signedUpdate(port: number, key: Key, zone: string, name: string, ...addresses: string[]): Promise<{ rcode: number; answer: Buffer }> {
+async function signedUpdate(
+  port: number,
+  key: Key,
+  zone: string,
+  name: string,
+  ...addresses: string[]
+): Promise<{ rcode: number; answer: Buffer }> {
   const socket = dgram.createSocket('udp4');
   await new Promise<void>((r) => socket.bind(0, '127.0.0.1', () => r()));
   try {
     const id = Math.floor(Math.random() * 65536);
-    const update = encodeMessage({ id, opcode: 5, questions: [{ name: zone, type: 6, class: 1 }], authority: addresses.map((value) => ({ name, type: 'A' as const, ttl: 60, value })), ednsUdpSize: 1232 });
+    const update = encodeMessage({
+      id,
+      opcode: 5,
+      questions: [{ name: zone, type: 6, class: 1 }],
+      authority: addresses.map((value) => ({ name, type: 'A' as const, ttl: 60, value })),
+      ednsUdpSize: 1232,
+    });
     const signer = { name: key.name, algorithm: 'hmac-sha256' as const, secret: Buffer.from(key.secret, 'base64') };
     const answer = new Promise<Buffer>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error('no answer to the update within 20s')), 20_000);
       socket.on('message', (m) => m.readUInt16BE(0) === id && (clearTimeout(timer), resolve(m)));
     });
-    socket.send(signMessage(update, signer, undefined, { timeSigned: Math.floor(Date.now() / 1000) }).message, port, '127.0.0.1');
+    socket.send(
+      signMessage(update, signer, undefined, { timeSigned: Math.floor(Date.now() / 1000) }).message,
+      port,
+      '127.0.0.1',
+    );
     const bytes = await answer;
     return { rcode: bytes.readUInt16BE(2) & 0xf, answer: bytes };
   } finally {
@@ -117,7 +152,16 @@ describe.skipIf(!TOOLS)('the gateway as a service: probes, metrics, reload, prov
     const dir = tempDir();
     keysFile = join(dir, 'gateway.keys');
     writeFileSync(keysFile, `${admin.text}grant "admin" zonesub;\n`, { mode: 0o600 });
-    gateway = await startGateway(sandbox, keysFile, join(dir, 'state'), ['--listen', '127.0.0.1:0', '--refresh', '1s', '--timeout', '2s', '--max-calls-per-hour', '3600']);
+    gateway = await startGateway(sandbox, keysFile, join(dir, 'state'), [
+      '--listen',
+      '127.0.0.1:0',
+      '--refresh',
+      '1s',
+      '--timeout',
+      '2s',
+      '--max-calls-per-hour',
+      '3600',
+    ]);
   });
   afterAll(async () => {
     if (gateway) {
@@ -137,9 +181,17 @@ describe.skipIf(!TOOLS)('the gateway as a service: probes, metrics, reload, prov
     expect((await nsupdate(gateway.port, admin, ['update add metered.example.com 60 A 192.0.2.90'])).code).toBe(0);
     // An update of a zone not served is counted under "-", never under the name a client chose.
     expect((await signedUpdate(gateway.port, admin, 'example.org', 'x.example.org', '192.0.2.1')).rcode).toBe(9);
-    const serial = Number(execFileSync('dig', ['@127.0.0.1', '-p', String(gateway.port), '+short', 'example.com', 'SOA'], { encoding: 'utf8' }).split(' ')[2]);
+    const serial = Number(
+      execFileSync('dig', ['@127.0.0.1', '-p', String(gateway.port), '+short', 'example.com', 'SOA'], {
+        encoding: 'utf8',
+      }).split(' ')[2],
+    );
     // A transfer without a key allowed to transfer: refused, and counted.
-    expect(execFileSync('dig', ['@127.0.0.1', '-p', String(gateway.port), '+time=5', '+tries=1', 'example.com', 'AXFR'], { encoding: 'utf8' })).toMatch(/Transfer failed/);
+    expect(
+      execFileSync('dig', ['@127.0.0.1', '-p', String(gateway.port), '+time=5', '+tries=1', 'example.com', 'AXFR'], {
+        encoding: 'utf8',
+      }),
+    ).toMatch(/Transfer failed/);
 
     const metrics = await get(`${gateway.url}/metrics`);
     expect(metrics.type).toMatch(/^text\/plain; version=0\.0\.4/);
@@ -151,7 +203,9 @@ describe.skipIf(!TOOLS)('the gateway as a service: probes, metrics, reload, prov
     expect(metrics.body).toContain(`ddedge_gateway_zone_serial{zone="example.com"} ${serial}\n`);
     expect(metrics.body).toMatch(/^ddedge_gateway_zone_read_age_seconds\{zone="example\.com"\} \d+$/m);
     expect(metrics.body).toContain('ddedge_gateway_provider_calls_total{operation="service/dnscreate"} 1\n');
-    const sent = [...metrics.body.matchAll(/^ddedge_gateway_provider_calls_total\{operation="[^"]+"\} (\d+)$/gm)].reduce((n, m) => n + Number(m[1]), 0);
+    const sent = [
+      ...metrics.body.matchAll(/^ddedge_gateway_provider_calls_total\{operation="[^"]+"\} (\d+)$/gm),
+    ].reduce((n, m) => n + Number(m[1]), 0);
     const left = Number(/^ddedge_gateway_calls_left (\d+)$/m.exec(metrics.body)?.[1]);
     expect(sent).toBeGreaterThanOrEqual(3);
     // Every call sent was counted first (refreshes may have run between the two readings).
@@ -161,8 +215,19 @@ describe.skipIf(!TOOLS)('the gateway as a service: probes, metrics, reload, prov
     expect(metrics.body).toContain('ddedge_gateway_dns_listeners 1\n');
 
     const status = await get(`${gateway.url}/status`);
-    const document = JSON.parse(status.body) as { healthy: boolean; zones: { zone: string; serial: number; secondsSinceGoodRead: number }[]; budget: { limit: number }; keys: number; updates: unknown[] };
-    expect(document).toMatchObject({ healthy: true, keys: 1, budget: { limit: 3600 }, zones: [{ zone: 'example.com', serial }] });
+    const document = JSON.parse(status.body) as {
+      healthy: boolean;
+      zones: { zone: string; serial: number; secondsSinceGoodRead: number }[];
+      budget: { limit: number };
+      keys: number;
+      updates: unknown[];
+    };
+    expect(document).toMatchObject({
+      healthy: true,
+      keys: 1,
+      budget: { limit: 3600 },
+      zones: [{ zone: 'example.com', serial }],
+    });
     expect(document.updates).toContainEqual({ zone: 'example.com', rcode: 'NOERROR', count: 1 });
     for (const body of [health.body, metrics.body, status.body, gateway.stderr()]) {
       expect(body).not.toContain(PASSWORD);
@@ -171,11 +236,20 @@ describe.skipIf(!TOOLS)('the gateway as a service: probes, metrics, reload, prov
   });
 
   it('SIGHUP: a key added to the file works after it; a broken file keeps the old keys and the log says why, with file and line, no secret', async () => {
-    expect((await nsupdate(gateway.port, late, ['update add late.example.com 60 A 192.0.2.91'])).out).toMatch(/NOTAUTH|BADKEY|failed/i);
-    writeFileSync(keysFile, `${admin.text}grant "admin" zonesub;\n${late.text}grant "late" name late.example.com A;\n`, { mode: 0o600 });
+    expect((await nsupdate(gateway.port, late, ['update add late.example.com 60 A 192.0.2.91'])).out).toMatch(
+      /NOTAUTH|BADKEY|failed/i,
+    );
+    writeFileSync(
+      keysFile,
+      `${admin.text}grant "admin" zonesub;\n${late.text}grant "late" name late.example.com A;\n`,
+      { mode: 0o600 },
+    );
     const before = gateway.stderr().length;
     gateway.kill('SIGHUP');
-    await until(async () => gateway.stderr().slice(before), (t) => /keys file reloaded; 2 key\(s\)/.test(t));
+    await until(
+      async () => gateway.stderr().slice(before),
+      (t) => /keys file reloaded; 2 key\(s\)/.test(t),
+    );
     expect(gateway.stderr().slice(before)).toMatch(/keys file reloaded; 2 key\(s\)/);
     const added = await nsupdate(gateway.port, late, ['update add late.example.com 60 A 192.0.2.91']);
     expect(added.code, added.out).toBe(0);
@@ -183,12 +257,23 @@ describe.skipIf(!TOOLS)('the gateway as a service: probes, metrics, reload, prov
 
     // Line 3 of the new file holds a secret that is not base64.
     const broken = makeKey('broken');
-    writeFileSync(keysFile, `key "admin" { algorithm hmac-sha256; secret "${admin.secret}"; };\ngrant "admin" zonesub;\nkey "broken" { algorithm hmac-sha256; secret "${broken.secret}!!"; };\n`, { mode: 0o600 });
+    writeFileSync(
+      keysFile,
+      `key "admin" { algorithm hmac-sha256; secret "${admin.secret}"; };\ngrant "admin" zonesub;\nkey "broken" { algorithm hmac-sha256; secret "${broken.secret}!!"; };\n`,
+      { mode: 0o600 },
+    );
     expect(readFileSync(keysFile, 'utf8').split('\n')[2]).toContain('key "broken"');
     const mark = gateway.stderr().length;
     gateway.kill('SIGHUP');
-    const said = await until(async () => gateway.stderr().slice(mark), (t) => /not reloaded/.test(t));
-    expect(said).toMatch(new RegExp(`the keys file was not reloaded, the keys loaded before stay: ${keysFile.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:3:\\d+: key "broken": the secret is not base64`));
+    const said = await until(
+      async () => gateway.stderr().slice(mark),
+      (t) => /not reloaded/.test(t),
+    );
+    expect(said).toMatch(
+      new RegExp(
+        `the keys file was not reloaded, the keys loaded before stay: ${keysFile.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:3:\\d+: key "broken": the secret is not base64`,
+      ),
+    );
     for (const secret of [admin.secret, late.secret, broken.secret]) expect(gateway.stderr()).not.toContain(secret);
     // The keys loaded before still work, the late one included.
     const still = await nsupdate(gateway.port, late, ['update delete late.example.com A']);
@@ -201,34 +286,61 @@ describe.skipIf(!TOOLS)('the gateway as a service: probes, metrics, reload, prov
     // The two creates are sent side by side; the first to arrive fails, the other is made, then undone.
     sandbox.faults.push(parseFault('service/dnscreate=503x1'));
     const deletes = sandbox.calls.get('service/dnsdelete') ?? 0;
-    const { rcode, answer } = await signedUpdate(gateway.port, admin, 'example.com', 'mid.example.com', '192.0.2.97', '192.0.2.98');
+    const { rcode, answer } = await signedUpdate(
+      gateway.port,
+      admin,
+      'example.com',
+      'mid.example.com',
+      '192.0.2.97',
+      '192.0.2.98',
+    );
     expect(rcode).toBe(2);
     // A 503 does not say whether the create was made: the zone is read again before the answer.
-    expect(edeText(answer)).toMatch(/the provider failed a write .*; the zone read again held 1 of the batch's writes, which were und/);
+    expect(edeText(answer)).toMatch(
+      /the provider failed a write .*; the zone read again held 1 of the batch's writes, which were und/,
+    );
     expect(sandbox.calls.get('service/dnsdelete')).toBe(deletes + 1);
     expect(sandboxZone(sandbox)).toEqual(before);
-    expect((await get(`${gateway.url}/metrics`)).body).toContain('ddedge_gateway_updates_total{zone="example.com",rcode="SERVFAIL"} 1\n');
+    expect((await get(`${gateway.url}/metrics`)).body).toContain(
+      'ddedge_gateway_updates_total{zone="example.com",rcode="SERVFAIL"} 1\n',
+    );
   });
 
   it('the provider down: an update is SERVFAIL with an EDE saying why and nothing is written; /healthz turns 503 with the reason, and 200 again once it is back', async () => {
     const before = sandboxZone(sandbox);
     sandbox.faults.push(parseFault('*=503'));
     try {
-      const { rcode, answer } = await signedUpdate(gateway.port, admin, 'example.com', 'down.example.com', '192.0.2.92');
+      const { rcode, answer } = await signedUpdate(
+        gateway.port,
+        admin,
+        'example.com',
+        'down.example.com',
+        '192.0.2.92',
+      );
       expect(rcode).toBe(2);
       expect(edeText(answer)).toMatch(/cannot read the zone from the provider: .*503/);
       expect(sandboxZone(sandbox)).toEqual(before);
       // Health: three refreshes (1s) and the timeout (2s) without a good reading.
-      const health = await until(() => get(`${gateway.url}/healthz`), (h) => h.status === 503);
+      const health = await until(
+        () => get(`${gateway.url}/healthz`),
+        (h) => h.status === 503,
+      );
       expect(health.status).toBe(503);
       expect(health.body).toMatch(/^unhealthy: example\.com last read from the provider \d+s ago \(limit 5s\): .*503/);
       expect(health.body).not.toContain(PASSWORD);
       // Queries are still answered from the last reading.
-      expect(execFileSync('dig', ['@127.0.0.1', '-p', String(gateway.port), '+short', 'metered.example.com', 'A'], { encoding: 'utf8' }).trim()).toBe('192.0.2.90');
+      expect(
+        execFileSync('dig', ['@127.0.0.1', '-p', String(gateway.port), '+short', 'metered.example.com', 'A'], {
+          encoding: 'utf8',
+        }).trim(),
+      ).toBe('192.0.2.90');
     } finally {
       sandbox.faults.length = 0;
     }
-    const back = await until(() => get(`${gateway.url}/healthz`), (h) => h.status === 200);
+    const back = await until(
+      () => get(`${gateway.url}/healthz`),
+      (h) => h.status === 200,
+    );
     expect(back.status, back.body).toBe(200);
   });
 });
@@ -243,7 +355,10 @@ describe.skipIf(!TOOLS)("the gateway's call budget", () => {
     writeFileSync(keysFile, `${admin.text}grant "admin" zonesub;\n`, { mode: 0o600 });
     const env = join(dir, 'gateway.env');
     writeFileSync(env, 'DDEDGE_MAX_CALLS_PER_HOUR=50\n');
-    for (const [extra, limit] of [[[], 600], [['--env-file', env], 50]] as const) {
+    for (const [extra, limit] of [
+      [[], 600],
+      [['--env-file', env], 50],
+    ] as const) {
       const gateway = await startGateway(sandbox, keysFile, join(dir, `state-${limit}`), [...extra]);
       expect(gateway.stderr()).toMatch(new RegExp(`at most ${limit} provider calls an hour \\(${limit - 1} left\\)`));
       gateway.kill('SIGTERM');
@@ -259,30 +374,65 @@ describe.skipIf(!TOOLS)("the gateway's call budget", () => {
     const stateDir = join(dir, 'state');
     writeFileSync(keysFile, `${admin.text}grant "admin" zonesub;\n`, { mode: 0o600 });
     // Four calls: the reading at start, then refreshes every second until the budget is spent.
-    const gateway = await startGateway(sandbox, keysFile, stateDir, ['--max-calls-per-hour', '4', '--refresh', '1s', '--listen', '127.0.0.1:0']);
+    const gateway = await startGateway(sandbox, keysFile, stateDir, [
+      '--max-calls-per-hour',
+      '4',
+      '--refresh',
+      '1s',
+      '--listen',
+      '127.0.0.1:0',
+    ]);
     try {
       expect(gateway.stderr()).toMatch(/at most 4 provider calls an hour \(3 left\)/);
-      expect(gateway.stderr()).toMatch(/re-reading 1 zone\(s\) every 1s takes 3600 of the 4 provider calls allowed an hour/);
-      await until(async () => gateway.stderr(), (t) => /budget of 4 provider calls an hour is spent/.test(t));
+      expect(gateway.stderr()).toMatch(
+        /re-reading 1 zone\(s\) every 1s takes 3600 of the 4 provider calls allowed an hour/,
+      );
+      await until(
+        async () => gateway.stderr(),
+        (t) => /budget of 4 provider calls an hour is spent/.test(t),
+      );
       // Several refreshes later, still one warning.
-      const health = await until(() => get(`${gateway.url}/healthz`), (h) => h.status === 503);
+      const health = await until(
+        () => get(`${gateway.url}/healthz`),
+        (h) => h.status === 503,
+      );
       await new Promise((r) => setTimeout(r, 2500));
       expect(gateway.stderr().match(/budget of 4 provider calls an hour is spent/g)).toHaveLength(1);
-      expect(health.body).toMatch(/the budget of 4 provider calls an hour is spent until \d{4}-\d\d-\d\dT\d\d:\d\d:00Z: updates are answered SERVFAIL/);
+      expect(health.body).toMatch(
+        /the budget of 4 provider calls an hour is spent until \d{4}-\d\d-\d\dT\d\d:\d\d:00Z: updates are answered SERVFAIL/,
+      );
       expect(gateway.stderr()).not.toMatch(/re-reading example\.com failed/);
 
       const before = sandboxZone(sandbox);
-      const { rcode, answer } = await signedUpdate(gateway.port, admin, 'example.com', 'spent.example.com', '192.0.2.93');
+      const { rcode, answer } = await signedUpdate(
+        gateway.port,
+        admin,
+        'example.com',
+        'spent.example.com',
+        '192.0.2.93',
+      );
       expect(rcode).toBe(2);
-      expect(edeText(answer)).toMatch(/the budget of 4 provider calls an hour is spent; calls resume at \d{4}-\d\d-\d\dT\d\d:\d\d:00Z \(--max-calls-per-hour\)/);
+      expect(edeText(answer)).toMatch(
+        /the budget of 4 provider calls an hour is spent; calls resume at \d{4}-\d\d-\d\dT\d\d:\d\d:00Z \(--max-calls-per-hour\)/,
+      );
       expect(sandboxZone(sandbox)).toEqual(before);
-      expect(execFileSync('dig', ['@127.0.0.1', '-p', String(gateway.port), '+short', 'home.example.com', 'A'], { encoding: 'utf8' }).trim()).toBe('192.0.2.20');
+      expect(
+        execFileSync('dig', ['@127.0.0.1', '-p', String(gateway.port), '+short', 'home.example.com', 'A'], {
+          encoding: 'utf8',
+        }).trim(),
+      ).toBe('192.0.2.20');
 
       // Exactly the calls sent, counted in the gateway's own file; the agent's state has none.
       expect(sandbox.calls.get('service/dnslist')).toBe(4);
-      const counted = JSON.parse(readFileSync(join(stateDir, 'gateway', 'calls.json'), 'utf8')) as { calls: Record<string, number> };
+      const counted = JSON.parse(readFileSync(join(stateDir, 'gateway', 'calls.json'), 'utf8')) as {
+        calls: Record<string, number>;
+      };
       expect(Object.values(counted.calls).reduce((a, b) => a + b, 0)).toBe(4);
-      expect(existsSync(join(stateDir, 'state.json')) ? JSON.parse(readFileSync(join(stateDir, 'state.json'), 'utf8')).calls : undefined).toBeUndefined();
+      expect(
+        existsSync(join(stateDir, 'state.json'))
+          ? JSON.parse(readFileSync(join(stateDir, 'state.json'), 'utf8')).calls
+          : undefined,
+      ).toBeUndefined();
       const metrics = (await get(`${gateway.url}/metrics`)).body;
       expect(metrics).toContain('ddedge_gateway_calls_left 0\n');
       expect(metrics).toContain('ddedge_gateway_up 0\n');
@@ -292,12 +442,26 @@ describe.skipIf(!TOOLS)("the gateway's call budget", () => {
     expect((await gateway.result).code).toBe(0);
     // A restart on the same state directory knows the budget is spent: exit 4 (worth retrying later), no call sent.
     const again = startDist(
-      ['gateway', '--zone', 'example.com', '--keys', keysFile, '--dns-listen', '127.0.0.1:0', '--state-dir', stateDir, '--max-calls-per-hour', '4'],
+      [
+        'gateway',
+        '--zone',
+        'example.com',
+        '--keys',
+        keysFile,
+        '--dns-listen',
+        '127.0.0.1:0',
+        '--state-dir',
+        stateDir,
+        '--max-calls-per-hour',
+        '4',
+      ],
       baseEnv({ DDEDGE_API_URL: sandbox.url, ...API_ENV }),
     );
     const result = await again.result;
     expect(result.code, result.stderr).toBe(4);
-    expect(result.stderr).toMatch(/--zone example\.com: cannot read it from the provider now: the budget of 4 provider calls an hour is spent/);
+    expect(result.stderr).toMatch(
+      /--zone example\.com: cannot read it from the provider now: the budget of 4 provider calls an hour is spent/,
+    );
     expect(sandbox.calls.get('service/dnslist')).toBe(4);
     await sandbox.close();
   });
@@ -340,7 +504,14 @@ describe.skipIf(!TOOLS)("the gateway's call budget", () => {
       expect(first.rcode, edeText(first.answer)).toBe(0);
       expect(sandboxZone(sandbox)).toContain('fits.example.com A 192.0.2.94');
       // Used: 3 (two readings and the write); the two set aside and unused are back: 4 left.
-      const counted = () => Object.values((JSON.parse(readFileSync(join(stateDir, 'gateway', 'calls.json'), 'utf8')) as { calls: Record<string, number> }).calls).reduce((a, b) => a + b, 0);
+      const counted = () =>
+        Object.values(
+          (
+            JSON.parse(readFileSync(join(stateDir, 'gateway', 'calls.json'), 'utf8')) as {
+              calls: Record<string, number>;
+            }
+          ).calls,
+        ).reduce((a, b) => a + b, 0);
       expect(counted()).toBe(3);
       // The next: 1 reading (3 left), then 3 needed... fits; the one after: 1 reading leaves 1 of the 3 it needs.
       expect((await signedUpdate(gateway.port, admin, 'example.com', 'fits2.example.com', '192.0.2.95')).rcode).toBe(0);
@@ -349,7 +520,9 @@ describe.skipIf(!TOOLS)("the gateway's call budget", () => {
       const creates = sandbox.calls.get('service/dnscreate');
       const refused = await signedUpdate(gateway.port, admin, 'example.com', 'toomuch.example.com', '192.0.2.96');
       expect(refused.rcode).toBe(2);
-      expect(edeText(refused.answer)).toMatch(/the budget of 7 provider calls an hour is spent: this update \(and undoing it, should a write fail\) may take 3 calls and 1 are left; calls resume at /);
+      expect(edeText(refused.answer)).toMatch(
+        /the budget of 7 provider calls an hour is spent: this update \(and undoing it, should a write fail\) may take 3 calls and 1 are left; calls resume at /,
+      );
       expect(sandboxZone(sandbox)).toEqual(before);
       expect(sandbox.calls.get('service/dnscreate')).toBe(creates);
       expect(counted()).toBe(6);

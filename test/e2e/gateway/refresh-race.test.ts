@@ -23,19 +23,42 @@ const zoneEntries = (): DnsEntry[] => sandbox.model.services.find((s) => s.name 
 function nsupdate(lines: string[]): Promise<{ code: number; out: string }> {
   const script = [`server 127.0.0.1 ${gateway.port}`, 'zone example.com', ...lines, 'send', ''].join('\n');
   return new Promise((resolve) => {
-    const child = execFile('nsupdate', ['-t', '20', '-y', gateway.nsupdateKey('admin')], { timeout: 60_000 }, (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, out: stdout + stderr }));
+    const child = execFile(
+      'nsupdate',
+      ['-t', '20', '-y', gateway.nsupdateKey('admin')],
+      { timeout: 60_000 },
+      (error, stdout, stderr) =>
+        resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, out: stdout + stderr }),
+    );
     child.stdin!.end(script);
   });
 }
 
-const answered = async (): Promise<string[]> => readAnswer(await udpExchange(gateway.port, queryPacket({ name: 'h1.example.com', type: 1 }))).answers.map((r) => String(r.value));
+const answered = async (): Promise<string[]> =>
+  readAnswer(await udpExchange(gateway.port, queryPacket({ name: 'h1.example.com', type: 1 }))).answers.map((r) =>
+    String(r.value),
+  );
 
 const gateway = useGateway(() => {
   if (!TOOLS) return undefined;
   sandbox.model.services.find((s) => s.name === 'example.com')!.productkey = 'corporate';
   const dns = zoneEntries();
-  for (let i = 0; dns.length < ZONE_SIZE; i++) dns.push({ entityID: String(900_000 + i), name: `h${i}.example.com`, type: 'A', ttl: '300', priority: '-', value: `10.0.${(i >> 8) & 255}.${i & 255}` });
-  return { apiUrl: sandbox.url, primaryName: null, args: ['--refresh', '2s'], env: { DDEDGE_MAX_CALLS_PER_HOUR: '3600' }, keys: [{ name: 'admin', rules: ['grant "admin" zonesub;'] }] };
+  for (let i = 0; dns.length < ZONE_SIZE; i++)
+    dns.push({
+      entityID: String(900_000 + i),
+      name: `h${i}.example.com`,
+      type: 'A',
+      ttl: '300',
+      priority: '-',
+      value: `10.0.${(i >> 8) & 255}.${i & 255}`,
+    });
+  return {
+    apiUrl: sandbox.url,
+    primaryName: null,
+    args: ['--refresh', '2s'],
+    env: { DDEDGE_MAX_CALLS_PER_HOUR: '3600' },
+    keys: [{ name: 'admin', rules: ['grant "admin" zonesub;'] }],
+  };
 });
 beforeAll(() => {
   if (!TOOLS) return;
@@ -48,10 +71,19 @@ describe.skipIf(!TOOLS)('a refresh under way while an update is made', () => {
     const seen: string[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
       const address = `192.0.2.${10 + round}`;
-      expect(await nsupdate(['update delete h1.example.com A', `update add h1.example.com 300 A ${address}`])).toEqual({ code: 0, out: '' });
+      expect(await nsupdate(['update delete h1.example.com A', `update add h1.example.com 300 A ${address}`])).toEqual({
+        code: 0,
+        out: '',
+      });
       for (let poll = 0; poll < 25; poll++) {
         const now = (await answered()).join(',');
-        if (now !== address) seen.push(`round ${round}, after ${poll * 100} ms: ${now} (the provider holds ${zoneEntries().filter((e) => e.name === 'h1.example.com').map((e) => e.value).join(',')})`);
+        if (now !== address)
+          seen.push(
+            `round ${round}, after ${poll * 100} ms: ${now} (the provider holds ${zoneEntries()
+              .filter((e) => e.name === 'h1.example.com')
+              .map((e) => e.value)
+              .join(',')})`,
+          );
         await new Promise((r) => setTimeout(r, 100));
       }
     }

@@ -30,7 +30,9 @@ const acme = keygenText('acme.example.com', 'hmac-sha256');
 function nsupdate(auth: string, lines: string[]): Promise<string> {
   const script = [`server 127.0.0.1 ${port}`, ...lines, 'send', ''].join('\n');
   return new Promise((resolve) => {
-    const child = execFile('nsupdate', ['-t', '8', '-y', auth], { timeout: 20_000 }, (_error, stdout, err) => resolve(stdout + err));
+    const child = execFile('nsupdate', ['-t', '8', '-y', auth], { timeout: 20_000 }, (_error, stdout, err) =>
+      resolve(stdout + err),
+    );
     child.stdin!.end(script);
   });
 }
@@ -44,7 +46,20 @@ beforeAll(async () => {
   if (!TOOLS) return;
   dir = tempDir();
   writeFileSync(join(dir, 'keys'), `${acme}grant "acme.example.com" wildcard *.example.com TXT;\n`, { mode: 0o600 });
-  gateway = startDist(['gateway', '--zone', 'example.com', '--keys', join(dir, 'keys'), '--dns-listen', '127.0.0.1:0', '--state-dir', join(dir, 'state')], baseEnv({ DDEDGE_API_URL: sandbox.url, ...ENV }));
+  gateway = startDist(
+    [
+      'gateway',
+      '--zone',
+      'example.com',
+      '--keys',
+      join(dir, 'keys'),
+      '--dns-listen',
+      '127.0.0.1:0',
+      '--state-dir',
+      join(dir, 'state'),
+    ],
+    baseEnv({ DDEDGE_API_URL: sandbox.url, ...ENV }),
+  );
   gateway.stderr!.on('data', (d) => (stderr += d));
   const text = await waitForOutput(gateway, 'stderr', (t) => /answering DNS .* on 127\.0\.0\.1:\d+/.test(t));
   port = Number(/on 127\.0\.0\.1:(\d+)/.exec(text)![1]);
@@ -61,36 +76,95 @@ describe.skipIf(!TOOLS)('the gateway logs why it turned a client away', () => {
   it('warns when the SOA would name it by a bare host name (no --primary-name given)', () => {
     // The machine's own name decides which way it goes: both are checked where they occur.
     if (hostname().includes('.')) expect(stderr).not.toMatch(/set --primary-name/);
-    else expect(stderr).toMatch(new RegExp(`the SOA and NS name this gateway "${hostname().toLowerCase()}" .*set --primary-name to a name that resolves to this gateway`));
+    else
+      expect(stderr).toMatch(
+        new RegExp(
+          `the SOA and NS name this gateway "${hostname().toLowerCase()}" .*set --primary-name to a name that resolves to this gateway`,
+        ),
+      );
   });
 
-  it('an update outside the key\'s grant: the client sees REFUSED, the log says which key, from where, and why', async () => {
-    const out = await nsupdate(`hmac-sha256:acme.example.com:${secretOf(acme)}`, ['update add www2.example.com 60 A 192.0.2.7']);
+  it("an update outside the key's grant: the client sees REFUSED, the log says which key, from where, and why", async () => {
+    const out = await nsupdate(`hmac-sha256:acme.example.com:${secretOf(acme)}`, [
+      'update add www2.example.com 60 A 192.0.2.7',
+    ]);
     expect(out).toMatch(/REFUSED/);
-    const line = await logged(/gateway: update zone example\.com, key acme\.example\.com, from 127\.0\.0\.1: REFUSED: /);
+    const line = await logged(
+      /gateway: update zone example\.com, key acme\.example\.com, from 127\.0\.0\.1: REFUSED: /,
+    );
     expect(line).toMatch(/www2\.example\.com/);
     expect(stderr).not.toContain(secretOf(acme));
   });
 
   it('an unsigned update is logged NOTAUTH by name, not as a number', async () => {
-    const script = [`server 127.0.0.1 ${port}`, 'zone example.com', 'update add unsigned.example.com 60 A 192.0.2.8', 'send', ''].join('\n');
+    const script = [
+      `server 127.0.0.1 ${port}`,
+      'zone example.com',
+      'update add unsigned.example.com 60 A 192.0.2.8',
+      'send',
+      '',
+    ].join('\n');
     await new Promise((resolve) => execFile('nsupdate', ['-t', '8'], { timeout: 20_000 }, resolve).stdin!.end(script));
     expect(await logged(/update zone example\.com, unsigned, from 127\.0\.0\.1: NOTAUTH: /)).not.toMatch(/RCODE9/);
   });
 
   it('a refused zone transfer is logged with its reason (dig says only "Transfer failed")', async () => {
-    await new Promise((resolve) => execFile('dig', ['-p', String(port), '@127.0.0.1', '+tries=1', '+time=5', 'example.com', 'AXFR'], { timeout: 20_000 }, resolve));
-    expect(await logged(/gateway: transfer zone example\.com, unsigned, from 127\.0\.0\.1: REFUSED: zone transfers need a TSIG key/)).toBeTruthy();
-    await new Promise((resolve) => execFile('dig', ['-p', String(port), '@127.0.0.1', '+tries=1', '+time=5', '-y', `hmac-sha256:acme.example.com:${secretOf(acme)}`, 'example.com', 'AXFR'], { timeout: 20_000 }, resolve));
-    expect(await logged(/gateway: transfer zone example\.com, key acme\.example\.com, from 127\.0\.0\.1: REFUSED: /)).toBeTruthy();
+    await new Promise((resolve) =>
+      execFile(
+        'dig',
+        ['-p', String(port), '@127.0.0.1', '+tries=1', '+time=5', 'example.com', 'AXFR'],
+        { timeout: 20_000 },
+        resolve,
+      ),
+    );
+    expect(
+      await logged(
+        /gateway: transfer zone example\.com, unsigned, from 127\.0\.0\.1: REFUSED: zone transfers need a TSIG key/,
+      ),
+    ).toBeTruthy();
+    await new Promise((resolve) =>
+      execFile(
+        'dig',
+        [
+          '-p',
+          String(port),
+          '@127.0.0.1',
+          '+tries=1',
+          '+time=5',
+          '-y',
+          `hmac-sha256:acme.example.com:${secretOf(acme)}`,
+          'example.com',
+          'AXFR',
+        ],
+        { timeout: 20_000 },
+        resolve,
+      ),
+    );
+    expect(
+      await logged(/gateway: transfer zone example\.com, key acme\.example\.com, from 127\.0\.0\.1: REFUSED: /),
+    ).toBeTruthy();
     expect(stderr).not.toContain(secretOf(acme));
   });
 
   it('a key name misspelt, and the right key with another algorithm: BADKEY, with the cause in the log only', async () => {
-    await nsupdate(`hmac-sha256:acme.exmple.com:${secretOf(acme)}`, ['zone example.com', 'update add _acme-challenge.example.com 60 TXT "x"']);
-    expect(await logged(/key acme\.exmple\.com, from 127\.0\.0\.1: NOTAUTH\/BADKEY: no key of that name in the keys file \(1 key\(s\) loaded\)/)).toBeTruthy();
-    await nsupdate(`hmac-md5:acme.example.com:${secretOf(acme)}`, ['zone example.com', 'update add _acme-challenge.example.com 60 TXT "x"']);
-    expect(await logged(/NOTAUTH\/BADKEY: the keys file gives key acme\.example\.com hmac-sha256; the message was signed with hmac-md5/)).toMatch(/hmac-md5/);
+    await nsupdate(`hmac-sha256:acme.exmple.com:${secretOf(acme)}`, [
+      'zone example.com',
+      'update add _acme-challenge.example.com 60 TXT "x"',
+    ]);
+    expect(
+      await logged(
+        /key acme\.exmple\.com, from 127\.0\.0\.1: NOTAUTH\/BADKEY: no key of that name in the keys file \(1 key\(s\) loaded\)/,
+      ),
+    ).toBeTruthy();
+    await nsupdate(`hmac-md5:acme.example.com:${secretOf(acme)}`, [
+      'zone example.com',
+      'update add _acme-challenge.example.com 60 TXT "x"',
+    ]);
+    expect(
+      await logged(
+        /NOTAUTH\/BADKEY: the keys file gives key acme\.example\.com hmac-sha256; the message was signed with hmac-md5/,
+      ),
+    ).toMatch(/hmac-md5/);
     expect(stderr).not.toContain(secretOf(acme));
   });
 
@@ -99,22 +173,67 @@ describe.skipIf(!TOOLS)('the gateway logs why it turned a client away', () => {
     await new Promise<void>((r) => busy.listen(0, '127.0.0.1', () => r()));
     const taken = (busy.address() as net.AddressInfo).port;
     try {
-      const result = await runDist(['gateway', '--zone', 'example.com', '--keys', join(dir, 'keys'), '--dns-listen', `127.0.0.1:${taken}`, '--state-dir', join(dir, 'state2')], baseEnv({ DDEDGE_API_URL: sandbox.url, ...ENV }));
+      const result = await runDist(
+        [
+          'gateway',
+          '--zone',
+          'example.com',
+          '--keys',
+          join(dir, 'keys'),
+          '--dns-listen',
+          `127.0.0.1:${taken}`,
+          '--state-dir',
+          join(dir, 'state2'),
+        ],
+        baseEnv({ DDEDGE_API_URL: sandbox.url, ...ENV }),
+      );
       expect(result.code).toBe(2);
-      expect(result.stderr).toMatch(new RegExp(`--dns-listen 127\\.0\\.0\\.1:${taken}: the address is already in use \\(another program, or another ddedge, listens there\\); choose another port`));
+      expect(result.stderr).toMatch(
+        new RegExp(
+          `--dns-listen 127\\.0\\.0\\.1:${taken}: the address is already in use \\(another program, or another ddedge, listens there\\); choose another port`,
+        ),
+      );
     } finally {
       busy.close();
     }
   });
 
   it('a --zone the account does not hold (a typo) is exit 2, naming the hosting services it does hold', async () => {
-    const result = await runDist(['gateway', '--zone', 'exmaple.com', '--keys', join(dir, 'keys'), '--dns-listen', '127.0.0.1:0', '--state-dir', join(dir, 'state3')], baseEnv({ DDEDGE_API_URL: sandbox.url, ...ENV }));
+    const result = await runDist(
+      [
+        'gateway',
+        '--zone',
+        'exmaple.com',
+        '--keys',
+        join(dir, 'keys'),
+        '--dns-listen',
+        '127.0.0.1:0',
+        '--state-dir',
+        join(dir, 'state3'),
+      ],
+      baseEnv({ DDEDGE_API_URL: sandbox.url, ...ENV }),
+    );
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/--zone exmaple\.com: cannot read it from the provider: .*; the account's hosting services: .*\bexample\.com\b/);
+    expect(result.stderr).toMatch(
+      /--zone exmaple\.com: cannot read it from the provider: .*; the account's hosting services: .*\bexample\.com\b/,
+    );
   });
 
   it('credentials the provider rejects are exit 3 at start, as for every command, and the password is not shown', async () => {
-    const result = await runDist(['gateway', '--zone', 'example.com', '--keys', join(dir, 'keys'), '--dns-listen', '127.0.0.1:0', '--state-dir', join(dir, 'state4')], baseEnv({ DDEDGE_API_URL: sandbox.url, ...ENV, DDEDGE_API_PASSWORD: 'WRONG-CANARY-pw' }));
+    const result = await runDist(
+      [
+        'gateway',
+        '--zone',
+        'example.com',
+        '--keys',
+        join(dir, 'keys'),
+        '--dns-listen',
+        '127.0.0.1:0',
+        '--state-dir',
+        join(dir, 'state4'),
+      ],
+      baseEnv({ DDEDGE_API_URL: sandbox.url, ...ENV, DDEDGE_API_PASSWORD: 'WRONG-CANARY-pw' }),
+    );
     expect(result.code).toBe(3);
     expect(result.stderr).toMatch(/--zone example\.com: cannot read it from the provider: /);
     expect(result.stderr).not.toContain('WRONG-CANARY-pw');
@@ -124,10 +243,24 @@ describe.skipIf(!TOOLS)('the gateway logs why it turned a client away', () => {
     // Its first read of the zone is held back, and the SIGHUP sent while it waits for it.
     sandbox.faults.push(parseFault('service/dnslist=slow:1500x1'));
     const reads = sandbox.calls.get('service/dnslist') ?? 0;
-    const early = startDist(['gateway', '--zone', 'example.com', '--keys', join(dir, 'keys'), '--dns-listen', '127.0.0.1:0', '--state-dir', join(dir, 'state4')], baseEnv({ DDEDGE_API_URL: sandbox.url, ...ENV }));
+    const early = startDist(
+      [
+        'gateway',
+        '--zone',
+        'example.com',
+        '--keys',
+        join(dir, 'keys'),
+        '--dns-listen',
+        '127.0.0.1:0',
+        '--state-dir',
+        join(dir, 'state4'),
+      ],
+      baseEnv({ DDEDGE_API_URL: sandbox.url, ...ENV }),
+    );
     let output = '';
     early.stderr!.on('data', (d) => (output += d));
-    for (let i = 0; i < 400 && (sandbox.calls.get('service/dnslist') ?? 0) === reads; i++) await new Promise((r) => setTimeout(r, 25));
+    for (let i = 0; i < 400 && (sandbox.calls.get('service/dnslist') ?? 0) === reads; i++)
+      await new Promise((r) => setTimeout(r, 25));
     expect(output).not.toMatch(/answering DNS/);
     early.kill('SIGHUP');
     // Node's default for SIGHUP would end it here; it must go on to answer, and reload later.

@@ -32,7 +32,15 @@ const key = () => gateway.keys.get('scoped')!;
 async function askAsAResolverWould(i: number): Promise<boolean> {
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      return readAnswer(await udpExchange(gateway.port, queryPacket({ id: (7000 + i * 3 + attempt) & 0xffff, name: 'home.example.com', type: 1 }), ANSWER_BOUND_MS / 3)).answers.length === 1;
+      return (
+        readAnswer(
+          await udpExchange(
+            gateway.port,
+            queryPacket({ id: (7000 + i * 3 + attempt) & 0xffff, name: 'home.example.com', type: 1 }),
+            ANSWER_BOUND_MS / 3,
+          ),
+        ).answers.length === 1
+      );
     } catch {
       // not answered yet: ask again
     }
@@ -42,15 +50,20 @@ async function askAsAResolverWould(i: number): Promise<boolean> {
 
 /** One UPDATE of example.com with `count` TXT adds below it, signed with the scoped key, with EDNS (for the EDE). */
 function floodUpdate(id: number, count: number): Buffer {
-  const updates = Array.from({ length: count }, (_, j) => rr(`f${id}-${j % 50}.example.com`, TYPE.TXT, CLASS.IN, 300, txtData(`flood ${id} ${j}`)));
+  const updates = Array.from({ length: count }, (_, j) =>
+    rr(`f${id}-${j % 50}.example.com`, TYPE.TXT, CLASS.IN, 300, txtData(`flood ${id} ${j}`)),
+  );
   return signed(updateMessage({ id, updates, edns: 1232 }), key());
 }
 
 describe('a key granted a wildcard TXT floods the gateway with big updates', () => {
-  it('an update over the per-update cap is refused before anything is read, and logged (before the flood fills the refusal log\'s minute)', async () => {
+  it("an update over the per-update cap is refused before anything is read, and logged (before the flood fills the refusal log's minute)", async () => {
     const calls = [...sandbox.calls.values()].reduce((n, c) => n + c, 0);
     const answer = outcome(await udpExchange(gateway.port, floodUpdate(4242, MAX_UPDATE_RECORDS + 1), ANSWER_BOUND_MS));
-    expect(answer).toMatchObject({ rcode: 5, edeText: `an update may carry at most ${MAX_UPDATE_RECORDS} records (this one has ${MAX_UPDATE_RECORDS + 1}); split it` });
+    expect(answer).toMatchObject({
+      rcode: 5,
+      edeText: `an update may carry at most ${MAX_UPDATE_RECORDS} records (this one has ${MAX_UPDATE_RECORDS + 1}); split it`,
+    });
     expect([...sandbox.calls.values()].reduce((n, c) => n + c, 0)).toBe(calls);
     await gateway.logged(/key scoped, from 127\.0\.0\.1: REFUSED: an update may carry at most 1000 records/);
   });
@@ -83,7 +96,8 @@ describe('a key granted a wildcard TXT floods the gateway with big updates', () 
     await new Promise((r) => setTimeout(r, 200));
     for (const packet of packets) socket.send(packet, gateway.port, '127.0.0.1');
     // Every flood update is answered (bounded: 120 s), then the probes stop.
-    for (let i = 0; i < 1200 && floodIds.some((id) => !answers.has(id)); i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 1200 && floodIds.some((id) => !answers.has(id)); i++)
+      await new Promise((r) => setTimeout(r, 100));
     await new Promise((r) => setTimeout(r, 500));
     probing = false;
     await probing$;
@@ -93,19 +107,44 @@ describe('a key granted a wildcard TXT floods the gateway with big updates', () 
     expect(probes.length).toBeGreaterThanOrEqual(4);
     expect(probes.filter((p) => !p.answered)).toEqual([]);
     // A key may have at most MAX_KEY_RECORDS records waiting: most of the flood is refused at once, saying why.
-    const refused = floodIds.map((id) => answers.get(id)!).filter((a) => a.rcode === 5 && /waiting to be made/.test(a.edeText ?? ''));
+    const refused = floodIds
+      .map((id) => answers.get(id)!)
+      .filter((a) => a.rcode === 5 && /waiting to be made/.test(a.edeText ?? ''));
     expect(refused.length).toBeGreaterThanOrEqual(FLOOD_UPDATES - Math.ceil(MAX_KEY_RECORDS / MAX_UPDATE_RECORDS) * 3);
     expect(refused[0]!.edeText).toContain(`at most ${MAX_KEY_RECORDS} at once`);
     // Those let through could not be made within the default budget (600 calls an hour): SERVFAIL, saying why.
-    for (const a of floodIds.map((id) => answers.get(id)!).filter((a) => a.rcode !== 5)) expect({ rcode: a.rcode, ede: a.edeText }).toMatchObject({ rcode: 2, ede: expect.stringMatching(/budget/) });
-    await gateway.logged(/update zone example\.com, key scoped, from 127\.0\.0\.1: REFUSED: the key scoped has updates of \d+ records waiting to be made/);
+    for (const a of floodIds.map((id) => answers.get(id)!).filter((a) => a.rcode !== 5))
+      expect({ rcode: a.rcode, ede: a.edeText }).toMatchObject({ rcode: 2, ede: expect.stringMatching(/budget/) });
+    await gateway.logged(
+      /update zone example\.com, key scoped, from 127\.0\.0\.1: REFUSED: the key scoped has updates of \d+ records waiting to be made/,
+    );
     // Nothing of the flood reached the provider.
-    expect(sandbox.model.services.find((s) => s.name === 'example.com')!.dns.filter((e) => e.name.startsWith('f1'))).toEqual([]);
+    expect(
+      sandbox.model.services.find((s) => s.name === 'example.com')!.dns.filter((e) => e.name.startsWith('f1')),
+    ).toEqual([]);
   }, 180_000);
 
   it('the key is free again once its updates are answered: a small update is made', async () => {
-    const answer = outcome(await udpExchange(gateway.port, signed(updateMessage({ id: 5151, updates: [rr('after.example.com', TYPE.TXT, CLASS.IN, 300, txtData('after the flood'))], edns: 1232 }), key()), 30_000));
+    const answer = outcome(
+      await udpExchange(
+        gateway.port,
+        signed(
+          updateMessage({
+            id: 5151,
+            updates: [rr('after.example.com', TYPE.TXT, CLASS.IN, 300, txtData('after the flood'))],
+            edns: 1232,
+          }),
+          key(),
+        ),
+        30_000,
+      ),
+    );
     expect(answer.rcode).toBe(0);
-    expect(sandbox.model.services.find((s) => s.name === 'example.com')!.dns.filter((e) => e.name === 'after.example.com').map((e) => e.value)).toEqual(['after the flood']);
+    expect(
+      sandbox.model.services
+        .find((s) => s.name === 'example.com')!
+        .dns.filter((e) => e.name === 'after.example.com')
+        .map((e) => e.value),
+    ).toEqual(['after the flood']);
   });
 });

@@ -11,7 +11,8 @@ import { freePort, hasProgram } from '../../helpers/programs.js';
 import { useGateway } from '../../helpers/use-gateway.js';
 import { useSandbox } from '../../helpers/use-sandbox.js';
 
-const TOOLS = hasProgram('named', 'bind9') && hasProgram('nsupdate', 'bind9-dnsutils') && hasProgram('dig', 'bind9-dnsutils');
+const TOOLS =
+  hasProgram('named', 'bind9') && hasProgram('nsupdate', 'bind9-dnsutils') && hasProgram('dig', 'bind9-dnsutils');
 
 const ZONE = 'example.com';
 const sandbox = useSandbox({ per: 'file' });
@@ -37,7 +38,12 @@ const gateway = useGateway(() =>
 function nsupdate(lines: string[]): Promise<{ code: number; out: string }> {
   const script = [`server 127.0.0.1 ${gateway.port}`, `zone ${ZONE}`, ...lines, 'send', ''].join('\n');
   return new Promise((resolve) => {
-    const child = execFile('nsupdate', ['-t', '8', '-y', gateway.nsupdateKey('admin')], { timeout: 20_000 }, (error, stdout, stderr) => resolve({ code: error ? 1 : 0, out: stdout + stderr }));
+    const child = execFile(
+      'nsupdate',
+      ['-t', '8', '-y', gateway.nsupdateKey('admin')],
+      { timeout: 20_000 },
+      (error, stdout, stderr) => resolve({ code: error ? 1 : 0, out: stdout + stderr }),
+    );
     child.stdin!.end(script);
   });
 }
@@ -55,7 +61,9 @@ async function secondaryAnswers(args: string[], done: (answer: string) => boolea
     if (done(answer)) return answer;
     await new Promise((r) => setTimeout(r, 50));
   }
-  throw new Error(`the secondary never answered as expected; last answer:\n${answer}\nnamed's log:\n${secondary.output()}`);
+  throw new Error(
+    `the secondary never answered as expected; last answer:\n${answer}\nnamed's log:\n${secondary.output()}`,
+  );
 }
 
 beforeAll(async () => {
@@ -97,7 +105,9 @@ describe.skipIf(!TOOLS)('BIND named as a secondary of the gateway', () => {
     expect(secondary.output()).toMatch(/notify from 127\.0\.0\.1#\d+: serial \d+/);
     expect(secondary.output()).toMatch(/Transfer status: success/);
     expect(secondary.output()).toMatch(/TSIG xfr/);
-    console.info(`the secondary served serial ${primarySerial} ${Math.round(served - answered)} ms after the gateway answered the update`);
+    console.info(
+      `the secondary served serial ${primarySerial} ${Math.round(served - answered)} ms after the gateway answered the update`,
+    );
   });
 
   it('follows a delete too: the record is gone from the secondary', async () => {

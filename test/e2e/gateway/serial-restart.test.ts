@@ -44,15 +44,31 @@ async function secondaryAnswers(args: string[], done: (answer: string) => boolea
     if (done(answer)) return answer;
     await new Promise((r) => setTimeout(r, 50));
   }
-  throw new Error(`the secondary never answered as expected; last answer:\n${answer}\nnamed's log:\n${secondary.output()}`);
+  throw new Error(
+    `the secondary never answered as expected; last answer:\n${answer}\nnamed's log:\n${secondary.output()}`,
+  );
 }
 
-const startGateway = () => startGatewayProcess({ apiUrl: sandbox.url, zone: ZONE, keysFile, stateDir, port: gatewayPort, args: ['--notify', `127.0.0.1:${secondaryPort}`] });
+const startGateway = () =>
+  startGatewayProcess({
+    apiUrl: sandbox.url,
+    zone: ZONE,
+    keysFile,
+    stateDir,
+    port: gatewayPort,
+    args: ['--notify', `127.0.0.1:${secondaryPort}`],
+  });
 
 beforeAll(async () => {
   if (!TOOLS) return;
   secondaryPort = await freePort();
-  gateway = await startGatewayProcess({ apiUrl: sandbox.url, zone: ZONE, keysFile, stateDir, args: ['--notify', `127.0.0.1:${secondaryPort}`] });
+  gateway = await startGatewayProcess({
+    apiUrl: sandbox.url,
+    zone: ZONE,
+    keysFile,
+    stateDir,
+    args: ['--notify', `127.0.0.1:${secondaryPort}`],
+  });
   gatewayPort = gateway.port;
   secondary = await startNamed({
     port: secondaryPort,
@@ -71,7 +87,20 @@ describe.skipIf(!TOOLS)('the SOA serial across a restart, with BIND named as the
     await secondaryAnswers([ZONE, 'SOA'], (a) => /status: NOERROR/.test(a) && serialOf(a) !== undefined);
     const kea = keys.get('kea')!;
     for (let i = 0; i < QUICK_UPDATES; i++) {
-      const add = signed(updateMessage({ updates: [rr(`lease${i}.${ZONE}`, TYPE_DHCID, CLASS.IN, 300, Buffer.concat([Buffer.from([0, 1, 1]), Buffer.alloc(32, i)]))] }), kea);
+      const add = signed(
+        updateMessage({
+          updates: [
+            rr(
+              `lease${i}.${ZONE}`,
+              TYPE_DHCID,
+              CLASS.IN,
+              300,
+              Buffer.concat([Buffer.from([0, 1, 1]), Buffer.alloc(32, i)]),
+            ),
+          ],
+        }),
+        kea,
+      );
       expect(outcome(await udpExchange(gatewayPort, add)).rcode).toBe(0);
     }
     const ahead = serialOf(await dig(gatewayPort, [ZONE, 'SOA']))!;
@@ -85,11 +114,16 @@ describe.skipIf(!TOOLS)('the SOA serial across a restart, with BIND named as the
     // The same content: the same serial (no transfer for nothing), never a lower one.
     expect(restarted).toBe(ahead);
 
-    const add = signed(updateMessage({ updates: [rr(`after-restart.${ZONE}`, TYPE.A, CLASS.IN, 120, aData('192.0.2.77'))] }), kea);
+    const add = signed(
+      updateMessage({ updates: [rr(`after-restart.${ZONE}`, TYPE.A, CLASS.IN, 120, aData('192.0.2.77'))] }),
+      kea,
+    );
     expect(outcome(await udpExchange(gatewayPort, add)).rcode).toBe(0);
     const changed = serialOf(await dig(gatewayPort, [ZONE, 'SOA']))!;
     expect(changed).toBe(ahead + 1);
     await secondaryAnswers([ZONE, 'SOA'], (a) => serialOf(a) === changed);
-    expect(await dig(secondary.port, [`after-restart.${ZONE}`, 'A'])).toMatch(/after-restart\.example\.com\.\s+120\s+IN\s+A\s+192\.0\.2\.77/);
+    expect(await dig(secondary.port, [`after-restart.${ZONE}`, 'A'])).toMatch(
+      /after-restart\.example\.com\.\s+120\s+IN\s+A\s+192\.0\.2\.77/,
+    );
   });
 });

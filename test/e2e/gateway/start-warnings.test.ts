@@ -13,20 +13,35 @@ const sandbox = useSandbox({ port: 0, per: 'file' });
 
 const keysFile = (): string => {
   const file = join(tempDir(), 'keys');
-  writeFileSync(file, `${keygenText('acme.example.com', 'hmac-sha256')}grant "acme.example.com" wildcard *.example.com TXT;\n`, { mode: 0o600 });
+  writeFileSync(
+    file,
+    `${keygenText('acme.example.com', 'hmac-sha256')}grant "acme.example.com" wildcard *.example.com TXT;\n`,
+    { mode: 0o600 },
+  );
   return file;
 };
 
 // Only a machine whose name has no dot gets the warning at all.
-describe.skipIf(hostname().includes('.'))('a gateway that stops at start (no --primary-name given, a bare host name)', () => {
-  it.each([
-    ['a missing keys file', () => ['--keys', join(tempDir(), 'no-such-keys')], 'demo-api-password', /keys/],
-    ['a wrong API password', () => ['--keys', keysFile()], 'not-the-password', /error 1004/],
-    ['a zone the account does not hold', () => ['--keys', keysFile(), '--zone', 'example.org'], 'demo-api-password', /--zone example\.org/],
-  ])('%s: the error, and no --primary-name warning', async (_what, args, password, error) => {
-    const run = await runDist(['gateway', '--zone', 'example.com', '--dns-listen', '127.0.0.1:0', '--state-dir', tempDir(), ...args()], baseEnv({ DDEDGE_API_URL: sandbox.url, DDEDGE_API_USER: 'demo-user', DDEDGE_API_PASSWORD: password }));
-    expect(run.code).not.toBe(0);
-    expect(run.stderr).toMatch(error);
-    expect(run.stderr).not.toContain('--primary-name');
-  });
-});
+describe.skipIf(hostname().includes('.'))(
+  'a gateway that stops at start (no --primary-name given, a bare host name)',
+  () => {
+    it.each([
+      ['a missing keys file', () => ['--keys', join(tempDir(), 'no-such-keys')], 'demo-api-password', /keys/],
+      ['a wrong API password', () => ['--keys', keysFile()], 'not-the-password', /error 1004/],
+      [
+        'a zone the account does not hold',
+        () => ['--keys', keysFile(), '--zone', 'example.org'],
+        'demo-api-password',
+        /--zone example\.org/,
+      ],
+    ])('%s: the error, and no --primary-name warning', async (_what, args, password, error) => {
+      const run = await runDist(
+        ['gateway', '--zone', 'example.com', '--dns-listen', '127.0.0.1:0', '--state-dir', tempDir(), ...args()],
+        baseEnv({ DDEDGE_API_URL: sandbox.url, DDEDGE_API_USER: 'demo-user', DDEDGE_API_PASSWORD: password }),
+      );
+      expect(run.code).not.toBe(0);
+      expect(run.stderr).toMatch(error);
+      expect(run.stderr).not.toContain('--primary-name');
+    });
+  },
+);

@@ -30,24 +30,46 @@ const sandbox = useSandbox({ per: 'file' });
 const { file: keysFile, keys } = writeKeysFile([{ name: 'kea', rules: ['grant "kea" zonesub A DHCID;'] }]);
 
 /** Starts the built gateway with `file` of its state made `kind`: whether it answered, its exit code once stopped (or on its own), what it said. */
-async function startWith(file: string, kind: Kind, whileUp?: (port: number) => Promise<void>): Promise<{ answered: boolean; code: number | null; stderr: string }> {
+async function startWith(
+  file: string,
+  kind: Kind,
+  whileUp?: (port: number) => Promise<void>,
+): Promise<{ answered: boolean; code: number | null; stderr: string }> {
   return startOn((stateDir) => KINDS[kind](join(stateDir, 'gateway', file)), whileUp);
 }
 
 /** Starts the built gateway on a state directory `prepare` made ready (its gateway/ folder exists, 0700). */
-async function startOn(prepare: (stateDir: string) => void, whileUp?: (port: number) => Promise<void>): Promise<{ answered: boolean; code: number | null; stderr: string }> {
+async function startOn(
+  prepare: (stateDir: string) => void,
+  whileUp?: (port: number) => Promise<void>,
+): Promise<{ answered: boolean; code: number | null; stderr: string }> {
   const stateDir = join(tempDir('ddedge-gwstate-'), 'state');
   mkdirSync(join(stateDir, 'gateway'), { recursive: true, mode: 0o700 });
   prepare(stateDir);
   const child = startDist(
-    ['gateway', '--zone', 'example.com', '--keys', keysFile, '--dns-listen', '127.0.0.1:0', '--primary-name', 'gateway.example.net', '--state-dir', stateDir],
+    [
+      'gateway',
+      '--zone',
+      'example.com',
+      '--keys',
+      keysFile,
+      '--dns-listen',
+      '127.0.0.1:0',
+      '--primary-name',
+      'gateway.example.net',
+      '--state-dir',
+      stateDir,
+    ],
     baseEnv({ DDEDGE_API_URL: sandbox.url, DDEDGE_API_USER: 'demo-user', DDEDGE_API_PASSWORD: 'demo-api-password' }),
   );
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += String(d)));
   const answered = await new Promise<boolean>((resolve) => {
     const timer = setTimeout(() => resolve(false), START_BOUND_MS);
-    child.stderr!.on('data', () => /answering DNS .* on 127\.0\.0\.1:\d+/.test(stderr) && (clearTimeout(timer), resolve(true)));
+    child.stderr!.on(
+      'data',
+      () => /answering DNS .* on 127\.0\.0\.1:\d+/.test(stderr) && (clearTimeout(timer), resolve(true)),
+    );
     child.once('close', () => (clearTimeout(timer), resolve(false)));
   });
   try {
@@ -66,30 +88,48 @@ const kinds = Object.keys(KINDS) as Kind[];
 
 describe('gateway state files that are not regular files of a sane size', () => {
   for (const file of ['owners.json', 'serials.json', 'replay.json']) {
-    it(`${file}: the gateway starts, says so and sets the file aside`, { timeout: 3 * (START_BOUND_MS + 15_000) }, async () => {
+    it(`${file}: the gateway starts, says so and sets the file aside`, {
+      timeout: 3 * (START_BOUND_MS + 15_000),
+    }, async () => {
       for (const kind of kinds) {
         const { answered, code, stderr } = await startWith(file, kind);
         expect({ kind, answered, code }).toEqual({ kind, answered: true, code: 0 });
-        const what = kind === 'a FIFO' ? 'a FIFO' : kind === 'a link to /dev/zero' ? 'a symbolic link' : `${4 * 1024 ** 3} bytes`;
-        expect(stderr).toMatch(new RegExp(`gateway/${file.replace('.', '\\.')} is damaged \\(${what}[^)]*\\); set aside as \\S+/${file.replace('.', '\\.')}\\.damaged`));
+        const what =
+          kind === 'a FIFO' ? 'a FIFO' : kind === 'a link to /dev/zero' ? 'a symbolic link' : `${4 * 1024 ** 3} bytes`;
+        expect(stderr).toMatch(
+          new RegExp(
+            `gateway/${file.replace('.', '\\.')} is damaged \\(${what}[^)]*\\); set aside as \\S+/${file.replace('.', '\\.')}\\.damaged`,
+          ),
+        );
       }
     });
   }
 
   for (const file of ['journal.jsonl', 'journal.jsonl.1']) {
-    it(`${file}: the gateway starts and says the journal is not read`, { timeout: 3 * (START_BOUND_MS + 15_000) }, async () => {
+    it(`${file}: the gateway starts and says the journal is not read`, {
+      timeout: 3 * (START_BOUND_MS + 15_000),
+    }, async () => {
       for (const kind of kinds) {
         const { answered, code, stderr } = await startWith(file, kind);
         expect({ kind, answered, code }).toEqual({ kind, answered: true, code: 0 });
-        expect(stderr).toMatch(new RegExp(`journal: \\S+/${file.replace(/\./g, '\\.')} is .*; batches it may leave unfinished are not looked for`));
+        expect(stderr).toMatch(
+          new RegExp(
+            `journal: \\S+/${file.replace(/\./g, '\\.')} is .*; batches it may leave unfinished are not looked for`,
+          ),
+        );
       }
     });
   }
 
-  it('journal.jsonl as a FIFO: an update is answered (not held until someone reads the FIFO), and SIGTERM still stops the gateway', { timeout: START_BOUND_MS + 30_000 }, async () => {
+  it('journal.jsonl as a FIFO: an update is answered (not held until someone reads the FIFO), and SIGTERM still stops the gateway', {
+    timeout: START_BOUND_MS + 30_000,
+  }, async () => {
     let rcode: number | undefined;
     const { answered, code, stderr } = await startWith('journal.jsonl', 'a FIFO', async (port) => {
-      const add = signed(updateMessage({ updates: [rr('fifo.example.com', 1, CLASS.IN, 300, aData('192.0.2.7'))] }), keys.get('kea')!);
+      const add = signed(
+        updateMessage({ updates: [rr('fifo.example.com', 1, CLASS.IN, 300, aData('192.0.2.7'))] }),
+        keys.get('kea')!,
+      );
       rcode = outcome(await udpExchange(port, add, 20_000)).rcode;
     });
     expect({ answered, code }).toEqual({ answered: true, code: 0 });
@@ -99,7 +139,9 @@ describe('gateway state files that are not regular files of a sane size', () => 
     expect(stderr).toMatch(/the journal could not be written: (ENXIO|\S+journal\.jsonl is a FIFO)/);
   });
 
-  it('dhcid.json: the gateway stops at once with exit 2, naming the file', { timeout: 3 * (START_BOUND_MS + 15_000) }, async () => {
+  it('dhcid.json: the gateway stops at once with exit 2, naming the file', {
+    timeout: 3 * (START_BOUND_MS + 15_000),
+  }, async () => {
     for (const kind of kinds) {
       const { answered, code, stderr } = await startWith('dhcid.json', kind);
       expect({ kind, answered, code }).toEqual({ kind, answered: false, code: 2 });
@@ -115,7 +157,9 @@ describe('a state directory others may write', () => {
       chmodSync(join(stateDir, 'gateway'), 0o777);
     });
     expect({ answered, code }).toEqual({ answered: true, code: 0 });
-    expect(stderr).toMatch(/the state directory \S+\/state may be written by anyone \(mode 0777\): they can replace the files kept there; chmod go-w/);
+    expect(stderr).toMatch(
+      /the state directory \S+\/state may be written by anyone \(mode 0777\): they can replace the files kept there; chmod go-w/,
+    );
     expect(stderr).toMatch(/the state directory \S+\/state\/gateway may be written by anyone \(mode 0777\)/);
   });
 });

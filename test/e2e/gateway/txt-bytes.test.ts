@@ -31,13 +31,18 @@ function nsupdate(lines: string[]): Promise<{ code: number; out: string }> {
   const script = [`server 127.0.0.1 ${gw.port}`, 'zone example.com', ...lines, 'send', ''].join('\n');
   const args = ['-d', '-t', '8', '-y', `${key.algorithm}:${key.name}:${key.secret.toString('base64')}`];
   return new Promise((resolve) => {
-    const child = execFile('nsupdate', args, { timeout: 20_000 }, (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, out: stdout + stderr }));
+    const child = execFile('nsupdate', args, { timeout: 20_000 }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, out: stdout + stderr }),
+    );
     child.stdin!.end(script);
   });
 }
 
 const providerCalls = () => [...gw.sandbox.calls.values()].reduce((a, b) => a + b, 0);
-const dig = (name: string, type: string) => execFileSync('dig', ['@127.0.0.1', '-p', String(gw.port), '+norec', '+short', name, type], { encoding: 'utf8' }).trim();
+const dig = (name: string, type: string) =>
+  execFileSync('dig', ['@127.0.0.1', '-p', String(gw.port), '+norec', '+short', name, type], {
+    encoding: 'utf8',
+  }).trim();
 
 describe.skipIf(!TOOLS)('text rdata that is not UTF-8', () => {
   it('an nsupdate add of TXT "caf\\233" is REFUSED with an EDE, logged at warn, and nothing reaches the provider', async () => {
@@ -71,7 +76,10 @@ describe.skipIf(!TOOLS)('text rdata that is not UTF-8', () => {
 
   it('a prerequisite naming "caf\\233" matches nothing the provider holds: NXRRSET, even where "caf\\239\\191\\189" is held', async () => {
     expect((await nsupdate(['update add fffd.example.com 60 TXT "caf\\239\\191\\189"'])).code).toBe(0);
-    const { code, out } = await nsupdate(['prereq yxrrset fffd.example.com TXT "caf\\233"', 'update add other.example.com 60 A 192.0.2.9']);
+    const { code, out } = await nsupdate([
+      'prereq yxrrset fffd.example.com TXT "caf\\233"',
+      'update add other.example.com 60 A 192.0.2.9',
+    ]);
     expect(code, out).not.toBe(0);
     expect(out).toMatch(/status: NXRRSET/);
     expect(gw.zone('other.example.com')).toEqual([]);
@@ -83,7 +91,16 @@ describe.skipIf(!TOOLS)('text rdata that is not UTF-8', () => {
     ['CAA', TYPE_CAA, Buffer.concat([Buffer.from([0, 5]), Buffer.from('issue'), Buffer.from([0x63, 0x61, 0xe9])])],
   ])('a %s value that is not UTF-8 is REFUSED with EDE Invalid Data saying why', async (_name, type, data) => {
     const before = providerCalls();
-    const answer = outcome(await udpExchange(gw.port, signed(updateMessage({ updates: [rr('wire.example.com', type, CLASS.IN, 60, data)], edns: 1232 }), gw.keys.get('admin')!), 10_000));
+    const answer = outcome(
+      await udpExchange(
+        gw.port,
+        signed(
+          updateMessage({ updates: [rr('wire.example.com', type, CLASS.IN, 60, data)], edns: 1232 }),
+          gw.keys.get('admin')!,
+        ),
+        10_000,
+      ),
+    );
     expect(answer.rcode).toBe(REFUSED);
     expect(answer.ede).toBe(EDE_INVALID_DATA);
     expect(answer.edeText).toMatch(/not UTF-8/);

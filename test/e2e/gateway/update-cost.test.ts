@@ -31,13 +31,18 @@ const providerCalls = () => [...sandbox.calls.values()].reduce((n, c) => n + c, 
 function nsupdate(lines: string[], key = gateway.nsupdateKey('admin')): Promise<{ code: number; out: string }> {
   const script = [`server 127.0.0.1 ${gateway.port}`, 'zone example.com', ...lines, 'send', ''].join('\n');
   return new Promise((resolve) => {
-    const child = execFile('nsupdate', ['-t', '20', '-y', key], { timeout: 60_000 }, (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, out: stdout + stderr }));
+    const child = execFile('nsupdate', ['-t', '20', '-y', key], { timeout: 60_000 }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, out: stdout + stderr }),
+    );
     child.stdin!.end(script);
   });
 }
 
 /** What one nsupdate run costs in provider calls (the sandbox counts each request it serves). */
-async function cost(lines: string[], key = gateway.nsupdateKey('admin')): Promise<{ code: number; out: string; calls: number }> {
+async function cost(
+  lines: string[],
+  key = gateway.nsupdateKey('admin'),
+): Promise<{ code: number; out: string; calls: number }> {
   const before = providerCalls();
   const result = await nsupdate(lines, key);
   return { ...result, calls: providerCalls() - before };
@@ -54,9 +59,27 @@ const gateway = useGateway(() => {
     { entityID: '', name: 'xcdn.example.com', type: 'A', ttl: '300', priority: '-', value: '192.0.2.20' },
     { entityID: '', name: 'cdn.example.com.example.com', type: 'TXT', ttl: '300', priority: '-', value: 'not cdn' },
     { entityID: '', name: 'a.cdn.example.com', type: 'A', ttl: '300', priority: '-', value: '192.0.2.21' },
-    ...Array.from({ length: DYN_HOSTS }, (_, i): DnsEntry => ({ entityID: '', name: `d${i}.dyn.example.com`, type: 'A', ttl: '300', priority: '-', value: `10.9.${i >> 8}.${i & 255}` })),
+    ...Array.from(
+      { length: DYN_HOSTS },
+      (_, i): DnsEntry => ({
+        entityID: '',
+        name: `d${i}.dyn.example.com`,
+        type: 'A',
+        ttl: '300',
+        priority: '-',
+        value: `10.9.${i >> 8}.${i & 255}`,
+      }),
+    ),
   ];
-  for (let i = 0; dns.length + extra.length < ZONE_SIZE; i++) dns.push({ entityID: String(900_000 + i), name: `h${i}.example.com`, type: 'A', ttl: '300', priority: '-', value: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}` });
+  for (let i = 0; dns.length + extra.length < ZONE_SIZE; i++)
+    dns.push({
+      entityID: String(900_000 + i),
+      name: `h${i}.example.com`,
+      type: 'A',
+      ttl: '300',
+      priority: '-',
+      value: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`,
+    });
   extra.forEach((e, i) => dns.push({ ...e, entityID: String(800_000 + i) }));
   return {
     apiUrl: sandbox.url,
@@ -78,7 +101,12 @@ describe.skipIf(!TOOLS)(`an update's provider calls on a zone of ${ZONE_SIZE.toL
       expect({ code, out }).toEqual({ code: 0, out: '' });
       expect(calls).toBeLessThanOrEqual(3);
     }
-    expect(zoneEntries().filter((e) => e.name.startsWith('new')).map((e) => `${e.name} ${e.value}`).sort()).toEqual(['new1.example.com one 1', 'new2.example.com one 2', 'new3.example.com one 3']);
+    expect(
+      zoneEntries()
+        .filter((e) => e.name.startsWith('new'))
+        .map((e) => `${e.name} ${e.value}`)
+        .sort(),
+    ).toEqual(['new1.example.com one 1', 'new2.example.com one 2', 'new3.example.com one 3']);
     const answer = readAnswer(await udpExchange(gateway.port, queryPacket({ name: 'new3.example.com', type: 16 })));
     expect(answer.answers.map((r) => r.value)).toEqual([['one 3']]);
   });
@@ -90,13 +118,28 @@ describe.skipIf(!TOOLS)(`an update's provider calls on a zone of ${ZONE_SIZE.toL
     expect(free.calls).toBeLessThanOrEqual(3);
     const taken = await cost(['prereq nxdomain cdn.example.com', 'update add cdn.example.com 300 A 192.0.2.81']);
     expect(taken.out).toMatch(/YXDOMAIN/);
-    expect(zoneEntries().filter((e) => e.name === 'cdn.example.com').map((e) => e.value)).toEqual(['192.0.2.80']);
-    expect(zoneEntries().filter((e) => e.name === 'xcdn.example.com').map((e) => e.value)).toEqual(['192.0.2.20']);
+    expect(
+      zoneEntries()
+        .filter((e) => e.name === 'cdn.example.com')
+        .map((e) => e.value),
+    ).toEqual(['192.0.2.80']);
+    expect(
+      zoneEntries()
+        .filter((e) => e.name === 'xcdn.example.com')
+        .map((e) => e.value),
+    ).toEqual(['192.0.2.20']);
   });
 
   it("reads on the sandbox's service/dnslist filter as the provider's: every entry whose name contains the text, counted in total", async () => {
-    const body = new URLSearchParams({ apiuser: 'demo-user', apipasswd: 'demo-api-password', serviceName: 'example.com', filter: 'CDN.example.com' });
-    const answer = (await (await fetch(`${sandbox.url}/service/dnslist/`, { method: 'POST', body })).json()) as { responseData: { queryInfo: { total: number }; dns: DnsEntry[] } };
+    const body = new URLSearchParams({
+      apiuser: 'demo-user',
+      apipasswd: 'demo-api-password',
+      serviceName: 'example.com',
+      filter: 'CDN.example.com',
+    });
+    const answer = (await (await fetch(`${sandbox.url}/service/dnslist/`, { method: 'POST', body })).json()) as {
+      responseData: { queryInfo: { total: number }; dns: DnsEntry[] };
+    };
     const names = answer.responseData.dns.map((e) => e.name).sort();
     expect(names).toEqual(['a.cdn.example.com', 'cdn.example.com', 'cdn.example.com.example.com', 'xcdn.example.com']);
     expect(answer.responseData.queryInfo.total).toBe(4);
@@ -104,11 +147,26 @@ describe.skipIf(!TOOLS)(`an update's provider calls on a zone of ${ZONE_SIZE.toL
 
   it('a record added at the provider behind the gateway is seen by the next update there (read afresh)', async () => {
     const dns = zoneEntries();
-    dns.push({ entityID: '700001', name: 'behind.example.com', type: 'TXT', ttl: '300', priority: '-', value: 'made elsewhere' });
-    const { code, out, calls } = await cost(['prereq yxrrset behind.example.com TXT', 'update delete behind.example.com TXT', 'update add behind.example.com 300 TXT "replaced"']);
+    dns.push({
+      entityID: '700001',
+      name: 'behind.example.com',
+      type: 'TXT',
+      ttl: '300',
+      priority: '-',
+      value: 'made elsewhere',
+    });
+    const { code, out, calls } = await cost([
+      'prereq yxrrset behind.example.com TXT',
+      'update delete behind.example.com TXT',
+      'update add behind.example.com 300 TXT "replaced"',
+    ]);
     expect({ code, out }).toEqual({ code: 0, out: '' });
     expect(calls).toBeLessThanOrEqual(3);
-    expect(zoneEntries().filter((e) => e.name === 'behind.example.com').map((e) => e.value)).toEqual(['replaced']);
+    expect(
+      zoneEntries()
+        .filter((e) => e.name === 'behind.example.com')
+        .map((e) => e.value),
+    ).toEqual(['replaced']);
     // And the view shows what the provider holds there now.
     const answer = readAnswer(await udpExchange(gateway.port, queryPacket({ name: 'behind.example.com', type: 16 })));
     expect(answer.answers.map((r) => r.value)).toEqual([['replaced']]);
@@ -123,10 +181,19 @@ describe.skipIf(!TOOLS)(`an update's provider calls on a zone of ${ZONE_SIZE.toL
     await new Promise((r) => setTimeout(r, 150));
     const b = nsupdate(['update add pb.example.com 300 TXT "b"']);
     await new Promise((r) => setTimeout(r, 150));
-    const c = nsupdate(['prereq yxrrset pa.example.com TXT', 'prereq yxrrset pb.example.com TXT', 'update add pc.example.com 300 TXT "c"', 'update add pa.example.com 300 TXT "a2"']);
+    const c = nsupdate([
+      'prereq yxrrset pa.example.com TXT',
+      'prereq yxrrset pb.example.com TXT',
+      'update add pc.example.com 300 TXT "c"',
+      'update add pa.example.com 300 TXT "a2"',
+    ]);
     const results = await Promise.all([blocker, a, b, c]);
     expect(results).toEqual(Array(4).fill({ code: 0, out: '' }));
-    const at = (name: string) => zoneEntries().filter((e) => e.name === name).map((e) => e.value).sort();
+    const at = (name: string) =>
+      zoneEntries()
+        .filter((e) => e.name === name)
+        .map((e) => e.value)
+        .sort();
     expect([at('pa.example.com'), at('pb.example.com'), at('pc.example.com')]).toEqual([['a', 'a2'], ['b'], ['c']]);
   });
 
@@ -143,36 +210,72 @@ describe.skipIf(!TOOLS)(`an update's provider calls on a zone of ${ZONE_SIZE.toL
     // An attack: a key granted only TXT below acme.example.com names parents of 20,000 hosts in
     // prerequisites beside one add it may make; each such filter lists 20 pages.
     for (const i of [1, 2, 3]) {
-      const { out, calls } = await cost(['prereq nxdomain n.example.com', 'prereq nxdomain yn.example.com', 'prereq nxdomain dyn.example.com', `update add t${i}.acme.example.com 60 TXT "x"`], gateway.nsupdateKey('narrow'));
+      const { out, calls } = await cost(
+        [
+          'prereq nxdomain n.example.com',
+          'prereq nxdomain yn.example.com',
+          'prereq nxdomain dyn.example.com',
+          `update add t${i}.acme.example.com 60 TXT "x"`,
+        ],
+        gateway.nsupdateKey('narrow'),
+      );
       expect(out).toMatch(/REFUSED/);
       expect(calls).toBe(0);
     }
     // A prerequisite at a leaf name is still checked, for a read of that name only.
-    const leaf = await cost(['prereq nxdomain free.example.com', 'update add t9.acme.example.com 60 TXT "x"'], gateway.nsupdateKey('narrow'));
+    const leaf = await cost(
+      ['prereq nxdomain free.example.com', 'update add t9.acme.example.com 60 TXT "x"'],
+      gateway.nsupdateKey('narrow'),
+    );
     expect({ code: leaf.code, out: leaf.out }).toEqual({ code: 0, out: '' });
     expect(leaf.calls).toBeLessThanOrEqual(3);
   });
 
   it('an update at names whose listings together take more pages than the zone reads the whole zone once instead', async () => {
     const pages = Math.ceil(zoneEntries().length / 1000);
-    const { code, out, calls } = await cost(['update add dyn.example.com 300 TXT "p"', 'update add yn.example.com 300 TXT "p"', 'update add n.example.com 300 TXT "p"']);
+    const { code, out, calls } = await cost([
+      'update add dyn.example.com 300 TXT "p"',
+      'update add yn.example.com 300 TXT "p"',
+      'update add n.example.com 300 TXT "p"',
+    ]);
     expect({ code, out }).toEqual({ code: 0, out: '' });
     // Three filtered listings of 20 pages each would be 60; the whole zone is `pages`, then 3 writes.
     expect(calls).toBeLessThanOrEqual(pages + 3);
-    expect(zoneEntries().filter((e) => ['dyn.example.com', 'yn.example.com', 'n.example.com'].includes(e.name)).length).toBe(3);
+    expect(
+      zoneEntries().filter((e) => ['dyn.example.com', 'yn.example.com', 'n.example.com'].includes(e.name)).length,
+    ).toBe(3);
   });
 
   it("warns at start when re-reading the zone's pages every --refresh would take most of the budget", async () => {
     const dir = tempDir('ddedge-gwcost-warn-');
     writeFileSync(join(dir, 'keys'), `${keygenText('other', 'hmac-sha256')}`, { mode: 0o600 });
     const second = startDist(
-      ['gateway', '--zone', 'example.com', '--keys', join(dir, 'keys'), '--dns-listen', '127.0.0.1:0', '--state-dir', join(dir, 'state'), '--refresh', '60s'],
-      baseEnv({ DDEDGE_API_URL: sandbox.url, DDEDGE_API_USER: 'demo-user', DDEDGE_API_PASSWORD: 'demo-api-password', DDEDGE_MAX_CALLS_PER_HOUR: '3600' }),
+      [
+        'gateway',
+        '--zone',
+        'example.com',
+        '--keys',
+        join(dir, 'keys'),
+        '--dns-listen',
+        '127.0.0.1:0',
+        '--state-dir',
+        join(dir, 'state'),
+        '--refresh',
+        '60s',
+      ],
+      baseEnv({
+        DDEDGE_API_URL: sandbox.url,
+        DDEDGE_API_USER: 'demo-user',
+        DDEDGE_API_PASSWORD: 'demo-api-password',
+        DDEDGE_MAX_CALLS_PER_HOUR: '3600',
+      }),
     );
     try {
       const text = await waitForOutput(second, 'stderr', (t) => /answering DNS/.test(t), 60_000);
       const pages = Math.ceil(zoneEntries().length / 1000);
-      expect(text).toContain(`re-reading 1 zone(s) every 60s takes ${pages * 60} of the 3600 provider calls allowed an hour (${pages} pages of service/dnslist each time)`);
+      expect(text).toContain(
+        `re-reading 1 zone(s) every 60s takes ${pages * 60} of the 3600 provider calls allowed an hour (${pages} pages of service/dnslist each time)`,
+      );
     } finally {
       second.kill('SIGTERM');
     }

@@ -27,11 +27,18 @@ afterAll(async () => {
 
 /** 3,900 A adds at the apex, each owner a pointer to the zone's name: about 63 KB. */
 function huge(): Buffer {
-  const records = Array.from({ length: 3_900 }, (_, i) => Buffer.concat([Buffer.from([0xc0, 12]), rr('.', TYPE.A, CLASS.IN, 60, aData(`192.0.${i >> 8}.${i & 255}`)).subarray(1)]));
+  const records = Array.from({ length: 3_900 }, (_, i) =>
+    Buffer.concat([
+      Buffer.from([0xc0, 12]),
+      rr('.', TYPE.A, CLASS.IN, 60, aData(`192.0.${i >> 8}.${i & 255}`)).subarray(1),
+    ]),
+  );
   return updateMessage({ updates: records });
 }
 
-it('answers every query during a flood of unsigned and unknown-key updates of thousands of records', { timeout: 60_000 }, async () => {
+it('answers every query during a flood of unsigned and unknown-key updates of thousands of records', {
+  timeout: 60_000,
+}, async () => {
   const unsigned = huge();
   expect(unsigned.length).toBeGreaterThan(60_000);
   const stranger: TsigKey = { name: 'stranger', algorithm: 'hmac-sha256', secret: Buffer.alloc(32, 7) };
@@ -45,7 +52,12 @@ it('answers every query during a flood of unsigned and unknown-key updates of th
         flooder.send(sent % 2 ? signed(unsigned, stranger) : unsigned, gw.port, '127.0.0.1');
         if (sent % Math.round(QUERY_GAP_MS / FLOOD_GAP_MS) === 0) {
           const id = queries.length + 1;
-          queries.push(udpExchange(gw.port, queryPacket({ id, name: 'example.com', type: TYPE.SOA }), QUERY_WAIT_MS).then((a) => a.readUInt16BE(0) === id, () => false));
+          queries.push(
+            udpExchange(gw.port, queryPacket({ id, name: 'example.com', type: TYPE.SOA }), QUERY_WAIT_MS).then(
+              (a) => a.readUInt16BE(0) === id,
+              () => false,
+            ),
+          );
         }
         sent++;
       }, FLOOD_GAP_MS);

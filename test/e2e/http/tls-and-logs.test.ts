@@ -12,7 +12,9 @@ afterEach(async () => {
 });
 const tlsSandbox = async () => {
   const files = tlsFiles();
-  sandbox = await startSandbox({ tls: { cert: readFileSync(files.cert, 'utf8'), key: readFileSync(files.key, 'utf8') } });
+  sandbox = await startSandbox({
+    tls: { cert: readFileSync(files.cert, 'utf8'), key: readFileSync(files.key, 'utf8') },
+  });
   return sandbox;
 };
 
@@ -41,10 +43,30 @@ describe('HTTPS', () => {
 
   it('names the host in the TLS handshake (SNI), and an address literal not at all', async () => {
     const seen: Record<string, unknown> = {};
-    const named = await startServer((req, res) => { seen.named = (req.socket as { servername?: unknown }).servername; res.end('81.0.2.51'); }, { tls: true });
-    const literal = await startServer((req, res) => { seen.literal = (req.socket as { servername?: unknown }).servername; res.end('81.0.2.51\n'); }, { tls: true });
-    const sources = ['--ip-source', `url:${named.url.replace('127.0.0.1', 'localhost')}`, '--ip-source', `url:${literal.url}`];
-    const result = await runDist(['ip', ...sources], { ...agentEnv(await tlsSandbox()), NODE_EXTRA_CA_CERTS: tlsFiles().ca });
+    const named = await startServer(
+      (req, res) => {
+        seen.named = (req.socket as { servername?: unknown }).servername;
+        res.end('81.0.2.51');
+      },
+      { tls: true },
+    );
+    const literal = await startServer(
+      (req, res) => {
+        seen.literal = (req.socket as { servername?: unknown }).servername;
+        res.end('81.0.2.51\n');
+      },
+      { tls: true },
+    );
+    const sources = [
+      '--ip-source',
+      `url:${named.url.replace('127.0.0.1', 'localhost')}`,
+      '--ip-source',
+      `url:${literal.url}`,
+    ];
+    const result = await runDist(['ip', ...sources], {
+      ...agentEnv(await tlsSandbox()),
+      NODE_EXTRA_CA_CERTS: tlsFiles().ca,
+    });
     await named.close();
     await literal.close();
     expect(result).toMatchObject({ code: 0, stdout: '81.0.2.51\n' });
@@ -55,7 +77,10 @@ describe('HTTPS', () => {
 describe('logs', () => {
   it('carry syslog priorities under systemd (JOURNAL_STREAM) so journald keeps levels', async () => {
     sandbox = await startSandbox();
-    const result = await runDist(['update', '--ip', '81.0.2.15', '--host', 'home.example.com', '--host', 'nope.example.com'], agentEnv(sandbox, { JOURNAL_STREAM: '8:12345' }));
+    const result = await runDist(
+      ['update', '--ip', '81.0.2.15', '--host', 'home.example.com', '--host', 'nope.example.com'],
+      agentEnv(sandbox, { JOURNAL_STREAM: '8:12345' }),
+    );
     const lines = result.stderr.trim().split('\n');
     expect(lines.some((l) => l.startsWith('<6>home.example.com A set to 81.0.2.15'))).toBe(true);
     expect(lines.some((l) => l.startsWith('<3>nope.example.com A:'))).toBe(true);
@@ -63,10 +88,21 @@ describe('logs', () => {
 
   it('are one JSON object per line with --log-format json', async () => {
     sandbox = await startSandbox();
-    const result = await runDist(['update', '--ip', '81.0.2.15', '--log-format', 'json', '--log-level', 'debug'], agentEnv(sandbox));
-    const entries = result.stderr.trim().split('\n').map((l) => JSON.parse(l));
+    const result = await runDist(
+      ['update', '--ip', '81.0.2.15', '--log-format', 'json', '--log-level', 'debug'],
+      agentEnv(sandbox),
+    );
+    const entries = result.stderr
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(entries.length).toBeGreaterThan(1);
-    for (const e of entries) expect(e).toMatchObject({ time: expect.any(String), level: expect.stringMatching(/^(debug|info|warn|error)$/), msg: expect.any(String) });
+    for (const e of entries)
+      expect(e).toMatchObject({
+        time: expect.any(String),
+        level: expect.stringMatching(/^(debug|info|warn|error)$/),
+        msg: expect.any(String),
+      });
   });
 
   it('--log-level error keeps stderr quiet on success', async () => {

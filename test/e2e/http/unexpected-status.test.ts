@@ -9,7 +9,10 @@ import { runDist, runMain, startDist, waitForOutput } from '../../helpers/cli.js
 import { rawResponse, startRawServer, type RawServer } from '../../helpers/raw-server.js';
 import { useSandbox } from '../../helpers/use-sandbox.js';
 
-const SWITCHING = rawResponse('101 Switching Protocols', '', { upgrade: 'websocket', connection: 'Upgrade' }).replace(/content-length: 0\r\n/, '');
+const SWITCHING = rawResponse('101 Switching Protocols', '', { upgrade: 'websocket', connection: 'Upgrade' }).replace(
+  /content-length: 0\r\n/,
+  '',
+);
 
 const sandbox = useSandbox();
 let raw: RawServer | undefined;
@@ -24,20 +27,29 @@ describe('answers with a status nobody asked for', () => {
     ['302 Found', rawResponse('302 Found', '', { location: 'http://127.0.0.1:1/elsewhere' })],
     ['304 Not Modified', 'HTTP/1.1 304 Not Modified\r\n\r\n'],
     ['307 Temporary Redirect', rawResponse('307 Temporary Redirect', 'moved')],
-  ])('dynamic DNS answering %s is transient (exit 4) with a message, state written and the lock released', async (status, answer) => {
-    raw = await startRawServer(() => answer);
-    const env = agentEnv(sandbox, { DDEDGE_DYNDNS_URL: raw.url, DDEDGE_TIMEOUT: '3s' });
-    const result = await runDist(['update', '--ip', '81.0.2.15'], env);
-    expect(result.code).toBe(4);
-    expect(result.stdout).toBe('home.example.com A 81.0.2.15 failed\n');
-    expect(result.stderr).toContain(`answered HTTP ${status.split(' ')[0]}`);
-    expect(existsSync(join(env.DDEDGE_STATE_DIR!, 'lock'))).toBe(false);
-    expect(JSON.parse(readFileSync(join(env.DDEDGE_STATE_DIR!, 'state.json'), 'utf8')).lastCycleExitCode).toBe(4);
-  });
+  ])(
+    'dynamic DNS answering %s is transient (exit 4) with a message, state written and the lock released',
+    async (status, answer) => {
+      raw = await startRawServer(() => answer);
+      const env = agentEnv(sandbox, { DDEDGE_DYNDNS_URL: raw.url, DDEDGE_TIMEOUT: '3s' });
+      const result = await runDist(['update', '--ip', '81.0.2.15'], env);
+      expect(result.code).toBe(4);
+      expect(result.stdout).toBe('home.example.com A 81.0.2.15 failed\n');
+      expect(result.stderr).toContain(`answered HTTP ${status.split(' ')[0]}`);
+      expect(existsSync(join(env.DDEDGE_STATE_DIR!, 'lock'))).toBe(false);
+      expect(JSON.parse(readFileSync(join(env.DDEDGE_STATE_DIR!, 'state.json'), 'utf8')).lastCycleExitCode).toBe(4);
+    },
+  );
 
   it('the registrar API answering 101 is transient (exit 4), said as the status, not retried', async () => {
     raw = await startRawServer(() => SWITCHING);
-    const env = agentEnv(sandbox, { DDEDGE_API_URL: raw.url, DDEDGE_API_USER: 'u', DDEDGE_API_PASSWORD: 'api-pw-101', DDEDGE_VIA: 'api', DDEDGE_TIMEOUT: '3s' });
+    const env = agentEnv(sandbox, {
+      DDEDGE_API_URL: raw.url,
+      DDEDGE_API_USER: 'u',
+      DDEDGE_API_PASSWORD: 'api-pw-101',
+      DDEDGE_VIA: 'api',
+      DDEDGE_TIMEOUT: '3s',
+    });
     const result = await runMain(['update', '--ip', '81.0.2.15'], env);
     expect(result.code).toBe(4);
     expect(result.stderr).toContain('answered HTTP 101');

@@ -22,12 +22,20 @@ afterEach(async () => {
 /** Node's own modules a run loaded by its exit, as Node lists them ("NativeModule tls"). */
 const preload = (() => {
   const file = join(tempDir('ddedge-builtins-'), 'builtins.cjs');
-  writeFileSync(file, "process.on('exit', () => process.stderr.write('\\nbuiltins ' + JSON.stringify(process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13))) + '\\n'));\n");
+  writeFileSync(
+    file,
+    "process.on('exit', () => process.stderr.write('\\nbuiltins ' + JSON.stringify(process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13))) + '\\n'));\n",
+  );
   return file;
 })();
 
 function runWithBuiltins(args: string[], env: Record<string, string>): Promise<RunResult & { builtins: string[] }> {
-  const child = spawn(process.execPath, ['--require', preload, DIST, ...args], { env, cwd: tempDir('ddedge-cwd-'), stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 });
+  const child = spawn(process.execPath, ['--require', preload, DIST, ...args], {
+    env,
+    cwd: tempDir('ddedge-cwd-'),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: 60_000,
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));
@@ -35,7 +43,12 @@ function runWithBuiltins(args: string[], env: Record<string, string>): Promise<R
   return new Promise((resolve) =>
     child.on('close', (code) => {
       const line = /\nbuiltins (.*)\n/.exec(stderr);
-      resolve({ code, stdout, stderr: stderr.replace(/\nbuiltins .*\n/, ''), builtins: line ? JSON.parse(line[1]!) : [] });
+      resolve({
+        code,
+        stdout,
+        stderr: stderr.replace(/\nbuiltins .*\n/, ''),
+        builtins: line ? JSON.parse(line[1]!) : [],
+      });
     }),
   );
 }
@@ -43,9 +56,16 @@ function runWithBuiltins(args: string[], env: Record<string, string>): Promise<R
 async function defaultsLike(opendns: string | undefined, google: string | undefined) {
   const dnsA = await startDnsServer(opendns === undefined ? {} : { A: { 'myip.opendns.com': opendns } });
   const dnsB = await startDnsServer(google === undefined ? {} : { TXT: { 'o-o.myaddr.l.google.com': google } });
-  const echoes: TestServer[] = [await startServer('81.0.2.15\n', { tls: true }), await startServer('ip=81.0.2.15\n', { tls: true })];
+  const echoes: TestServer[] = [
+    await startServer('81.0.2.15\n', { tls: true }),
+    await startServer('ip=81.0.2.15\n', { tls: true }),
+  ];
   closers.push(dnsA.close, dnsB.close, ...echoes.map((e) => e.close));
-  const sources = [`dns:myip.opendns.com@${dnsA.server}`, `dns-txt:o-o.myaddr.l.google.com@${dnsB.server}`, ...echoes.map((e) => `url:${e.url}`)];
+  const sources = [
+    `dns:myip.opendns.com@${dnsA.server}`,
+    `dns-txt:o-o.myaddr.l.google.com@${dnsB.server}`,
+    ...echoes.map((e) => `url:${e.url}`),
+  ];
   const env = agentEnv(sandbox, { DDEDGE_IP_SOURCES: sources.join(','), NODE_EXTRA_CA_CERTS: tlsFiles().ca });
   return { env, httpsRequests: () => echoes.reduce((sum, e) => sum + e.hits, 0) };
 }

@@ -16,9 +16,18 @@ const addressFile = (text: string) => {
 
 describe('file:<path> source', () => {
   it('reads the first address of the wanted family, whatever else the file holds', async () => {
-    const file = addressFile('# written by the router at 03:00\nwan0: inet6 2a01:4f8::1 inet 81.0.2.44 peer 81.0.2.1\n');
-    expect(await runDist(['ip', '--ip-source', `file:${file}`], baseEnv())).toMatchObject({ code: 0, stdout: '81.0.2.44\n', stderr: '' });
-    const v6 = await runMain(['ip', '--ipv6', '--ip-source', `file:${file}`, '--ip6-source', `file:${file}`, '--json'], baseEnv());
+    const file = addressFile(
+      '# written by the router at 03:00\nwan0: inet6 2a01:4f8::1 inet 81.0.2.44 peer 81.0.2.1\n',
+    );
+    expect(await runDist(['ip', '--ip-source', `file:${file}`], baseEnv())).toMatchObject({
+      code: 0,
+      stdout: '81.0.2.44\n',
+      stderr: '',
+    });
+    const v6 = await runMain(
+      ['ip', '--ipv6', '--ip-source', `file:${file}`, '--ip6-source', `file:${file}`, '--json'],
+      baseEnv(),
+    );
     const json = JSON.parse(v6.stdout);
     expect(json.addresses.map((a: { address: string }) => a.address)).toEqual(['81.0.2.44', '2a01:4f8::1']);
     expect(json.addresses[0].sources[0]).toMatchObject({ source: `file:${file}`, address: '81.0.2.44' });
@@ -29,7 +38,10 @@ describe('file:<path> source', () => {
     const refused = await runMain(['ip', '--ip-source', `file:${file}`], baseEnv());
     expect(refused.code).toBe(6);
     expect(refused.stderr).toMatch(/refused 192\.168\.1\.10 from file:.*private/);
-    expect(await runMain(['ip', '--ip-source', `file:${file}`, '--allow-private-ip'], baseEnv())).toMatchObject({ code: 0, stdout: '192.168.1.10\n' });
+    expect(await runMain(['ip', '--ip-source', `file:${file}`, '--allow-private-ip'], baseEnv())).toMatchObject({
+      code: 0,
+      stdout: '192.168.1.10\n',
+    });
   });
 
   it('names a missing file, an empty one, and one too big for an address, with exit 6', async () => {
@@ -40,7 +52,10 @@ describe('file:<path> source', () => {
     const empty = await runMain(['ip', '--ip-source', `file:${addressFile('no address here\n')}`], baseEnv());
     expect(empty.code).toBe(6);
     expect(empty.stderr).toMatch(/no IPv4 address in /);
-    const big = await runMain(['ip', '--ip-source', `file:${addressFile(`81.0.2.44\n${'x'.repeat(70_000)}`)}`], baseEnv());
+    const big = await runMain(
+      ['ip', '--ip-source', `file:${addressFile(`81.0.2.44\n${'x'.repeat(70_000)}`)}`],
+      baseEnv(),
+    );
     expect(big.code).toBe(6);
     expect(big.stderr).toMatch(/over the 65536-byte limit/);
   });
@@ -53,14 +68,20 @@ describe('file:<path> source', () => {
     expect(ip.stderr).not.toContain('nothing was sent');
     const json = await runDist(['ip', '--json', '--ip-source', `file:${missing}`], baseEnv());
     expect(JSON.parse(json.stdout).addresses[0].error).toMatch(/^no IPv4 source answered usefully \(.*\)$/);
-    const update = await runMain(['update', '--host', 'home.example.com', '--ip-source', `file:${missing}`], baseEnv({ DDEDGE_DYNDNS_USER: 'u', DDEDGE_DYNDNS_KEY: 'k-123456', DDEDGE_STATE_DIR: tempDir() }));
+    const update = await runMain(
+      ['update', '--host', 'home.example.com', '--ip-source', `file:${missing}`],
+      baseEnv({ DDEDGE_DYNDNS_USER: 'u', DDEDGE_DYNDNS_KEY: 'k-123456', DDEDGE_STATE_DIR: tempDir() }),
+    );
     expect(update.code).toBe(6);
     expect(update.stderr).toContain('nothing was sent');
   });
 
   it('named twice is one server: the error names it once, as given', async () => {
     const file = addressFile('81.0.2.44\n');
-    const run = await runDist(['ip', '--ip-source', `file:${file}`, '--ip-source', `file:${file}`, '--quorum', '2'], baseEnv());
+    const run = await runDist(
+      ['ip', '--ip-source', `file:${file}`, '--ip-source', `file:${file}`, '--quorum', '2'],
+      baseEnv(),
+    );
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(`ask the same server (file:${file})`);
     expect(run.stderr).not.toContain('file:file:');
@@ -80,10 +101,16 @@ describe('file:<path> source', () => {
     it('sends what the file says, then nothing while it says the same', async () => {
       const file = addressFile('81.0.2.45\n');
       const env = agentEnv(sandbox, { DDEDGE_IP_SOURCES: `file:${file}` });
-      expect(await runMain(['update'], env)).toMatchObject({ code: 0, stdout: 'home.example.com A 81.0.2.45 updated\n' });
+      expect(await runMain(['update'], env)).toMatchObject({
+        code: 0,
+        stdout: 'home.example.com A 81.0.2.45 updated\n',
+      });
       expect(zoneValue(sandbox, 'home.example.com')).toBe('81.0.2.45');
       const calls = providerCalls(sandbox);
-      expect(await runMain(['update'], env)).toMatchObject({ code: 0, stdout: 'home.example.com A 81.0.2.45 unchanged\n' });
+      expect(await runMain(['update'], env)).toMatchObject({
+        code: 0,
+        stdout: 'home.example.com A 81.0.2.45 unchanged\n',
+      });
       expect(providerCalls(sandbox)).toBe(calls);
     });
   });

@@ -38,7 +38,11 @@ async function receiver(statuses: number[] = []): Promise<{ base: string; seen: 
   return { base: server.url.replace(/^https:\/\//, '').replace(/\/$/, ''), seen };
 }
 
-const tlsEnv = (extra: Record<string, string> = {}) => ({ ...agentEnv(sandbox), NODE_EXTRA_CA_CERTS: tlsFiles().ca, ...extra });
+const tlsEnv = (extra: Record<string, string> = {}) => ({
+  ...agentEnv(sandbox),
+  NODE_EXTRA_CA_CERTS: tlsFiles().ca,
+  ...extra,
+});
 
 describe('ddedge notify test: each service in its documented shape', () => {
   const cases: { name: string; url: (base: string) => string; check: (r: Seen) => void }[] = [
@@ -49,7 +53,15 @@ describe('ddedge notify test: each service in its documented shape', () => {
       check: (r) => {
         expect(r).toMatchObject({ method: 'POST', url: '/hook/abc' });
         expect(r.headers['content-type']).toBe('application/json');
-        expect(JSON.parse(r.body)).toMatchObject({ event: 'test', time: expect.any(String), host: null, type: null, old: null, new: null, message: expect.stringContaining('test message') });
+        expect(JSON.parse(r.body)).toMatchObject({
+          event: 'test',
+          time: expect.any(String),
+          host: null,
+          type: null,
+          old: null,
+          new: null,
+          message: expect.stringContaining('test message'),
+        });
       },
     },
     {
@@ -73,7 +85,11 @@ describe('ddedge notify test: each service in its documented shape', () => {
       check: (r) => {
         expect(r).toMatchObject({ method: 'POST', url: '/message' });
         expect(r.headers['x-gotify-key']).toBe('AppTok3nGotify');
-        expect(JSON.parse(r.body)).toEqual({ title: 'ddedge: test message', message: expect.stringContaining('test message'), priority: 5 });
+        expect(JSON.parse(r.body)).toEqual({
+          title: 'ddedge: test message',
+          message: expect.stringContaining('test message'),
+          priority: 5,
+        });
       },
     },
     {
@@ -130,7 +146,12 @@ describe('ddedge notify test: each service in its documented shape', () => {
         expect(r).toMatchObject({ method: 'POST', url: '/1/messages.json' });
         expect(r.headers['content-type']).toBe('application/x-www-form-urlencoded');
         const form = Object.fromEntries(new URLSearchParams(r.body));
-        expect(form).toEqual({ token: 'PushoverAppToken1', user: 'PushoverUserKey1', title: 'ddedge: test message', message: expect.stringContaining('test message') });
+        expect(form).toEqual({
+          token: 'PushoverAppToken1',
+          user: 'PushoverUserKey1',
+          title: 'ddedge: test message',
+          message: expect.stringContaining('test message'),
+        });
       },
     },
   ];
@@ -145,7 +166,9 @@ describe('ddedge notify test: each service in its documented shape', () => {
       expect(seen).toHaveLength(1);
       c.check(seen[0]!);
       // The output names the service and host only: no token, no path.
-      expect(result.stdout).not.toContain(new URL(url.replace(/^\w+\+/, '')).pathname.split('/').filter(Boolean).at(-1) ?? '\u0000');
+      expect(result.stdout).not.toContain(
+        new URL(url.replace(/^\w+\+/, '')).pathname.split('/').filter(Boolean).at(-1) ?? '\u0000',
+      );
     });
   }
 
@@ -154,7 +177,11 @@ describe('ddedge notify test: each service in its documented shape', () => {
     const dir = agentEnv(sandbox).DDEDGE_STATE_DIR!;
     const file = `${dir}/notify-url`;
     // A comment line and a blank one, as people write such files.
-    (await import('node:fs')).writeFileSync(file, `# the team's channel\n\ndiscord+https://${base}/api/webhooks/1/${CANARY}\n`, { mode: 0o600 });
+    (await import('node:fs')).writeFileSync(
+      file,
+      `# the team's channel\n\ndiscord+https://${base}/api/webhooks/1/${CANARY}\n`,
+      { mode: 0o600 },
+    );
     const result = await runDist(['notify', 'test'], tlsEnv({ DDEDGE_NOTIFY_FILE: file }));
     expect(result.code, result.stderr).toBe(4);
     expect(result.stdout).toContain(`discord at ${base}: failed: discord at ${base} answered HTTP 403`);
@@ -172,7 +199,12 @@ describe('ddedge notify test: each service in its documented shape', () => {
   });
 
   it('a bad URL is exit 2, sends nothing and is not echoed', async () => {
-    for (const url of [`ftp://x.example/${CANARY}`, `carrierpigeon://x.example/${CANARY}`, `http://notify.example/${CANARY}`, `telegram://telegram.example/bot${CANARY}/sendMessage`]) {
+    for (const url of [
+      `ftp://x.example/${CANARY}`,
+      `carrierpigeon://x.example/${CANARY}`,
+      `http://notify.example/${CANARY}`,
+      `telegram://telegram.example/bot${CANARY}/sendMessage`,
+    ]) {
       const result = await runDist(['notify', 'test', url], tlsEnv());
       expect(result.code, url).toBe(2);
       expect(result.stderr + result.stdout).not.toContain(CANARY);
@@ -192,7 +224,14 @@ describe('update --notify', () => {
     expect(moved.code).toBe(0);
     expect(events(seen)).toMatchObject([
       { event: 'changed', host: 'home.example.com', type: 'A', old: null, new: '81.0.2.15' },
-      { event: 'changed', host: 'home.example.com', type: 'A', old: '81.0.2.15', new: '81.0.2.16', message: 'home.example.com A: 81.0.2.15 -> 81.0.2.16 (via dyndns)' },
+      {
+        event: 'changed',
+        host: 'home.example.com',
+        type: 'A',
+        old: '81.0.2.15',
+        new: '81.0.2.16',
+        message: 'home.example.com A: 81.0.2.15 -> 81.0.2.16 (via dyndns)',
+      },
     ]);
     const key = sandbox.model.account.dyndnsKey;
     for (const r of seen) expect(r.body).not.toContain(key);
@@ -204,7 +243,11 @@ describe('update --notify', () => {
     sandbox.faults.push(parseFault('dyndns=503'));
     for (let i = 0; i < 4; i++) expect((await runDist(['update', '--ip', '81.0.2.15'], env)).code).toBe(4);
     expect(events(seen).map((e) => e.event)).toEqual(['failing']);
-    expect(events(seen)[0]).toMatchObject({ host: 'home.example.com', type: 'A', message: expect.stringContaining('failing for 3 cycles in a row') });
+    expect(events(seen)[0]).toMatchObject({
+      host: 'home.example.com',
+      type: 'A',
+      message: expect.stringContaining('failing for 3 cycles in a row'),
+    });
     sandbox.faults.length = 0;
     expect((await runDist(['update', '--ip', '81.0.2.15'], env)).code).toBe(0);
     expect(events(seen).map((e) => e.event)).toEqual(['failing', 'recovered', 'changed']);
@@ -220,10 +263,15 @@ describe('update --notify', () => {
 
   it('a failing notifier is retried with backoff, then a warning: the update still succeeds', async () => {
     const { base, seen } = await receiver([503, 503, 503]);
-    const result = await runDist(['update', '--ip', '81.0.2.15'], tlsEnv({ DDEDGE_NOTIFY: `discord+https://${base}/api/webhooks/1/${CANARY}` }));
+    const result = await runDist(
+      ['update', '--ip', '81.0.2.15'],
+      tlsEnv({ DDEDGE_NOTIFY: `discord+https://${base}/api/webhooks/1/${CANARY}` }),
+    );
     expect(result.code).toBe(0);
     expect(seen).toHaveLength(3);
-    expect(result.stderr).toContain(`notification "changed" to discord at ${base} not delivered (discord at ${base} answered HTTP 503)`);
+    expect(result.stderr).toContain(
+      `notification "changed" to discord at ${base} not delivered (discord at ${base} answered HTTP 503)`,
+    );
     expect(result.stderr).not.toContain(CANARY);
   });
 
@@ -236,7 +284,10 @@ describe('update --notify', () => {
   });
 
   it('a bad --notify URL is a configuration error (exit 2) naming the setting, before any provider call', async () => {
-    const result = await runDist(['update', '--ip', '81.0.2.15', '--notify', `gotify://push.example/message`], tlsEnv());
+    const result = await runDist(
+      ['update', '--ip', '81.0.2.15', '--notify', `gotify://push.example/message`],
+      tlsEnv(),
+    );
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('--notify: Gotify needs the application token');
     expect(sandbox.calls.size).toBe(0);
@@ -246,10 +297,16 @@ describe('update --notify', () => {
 describe('daemon --notify', () => {
   it('a cycle never waits for a notification: the next one runs while the service still holds the first message', async () => {
     const held: Seen[] = [];
-    const server = await startServer((req, _res, body) => held.push({ method: req.method!, url: req.url!, headers: req.headers, body }), { tls: true });
+    const server = await startServer(
+      (req, _res, body) => held.push({ method: req.method!, url: req.url!, headers: req.headers, body }),
+      { tls: true },
+    );
     servers.push(server);
     const base = server.url.replace(/^https:\/\//, '').replace(/\/$/, '');
-    const daemon = startDist(['daemon', '--ip', '81.0.2.15'], tlsEnv({ DDEDGE_NOTIFY: `https://${base}/hook`, DDEDGE_INTERVAL: '1h' }));
+    const daemon = startDist(
+      ['daemon', '--ip', '81.0.2.15'],
+      tlsEnv({ DDEDGE_NOTIFY: `https://${base}/hook`, DDEDGE_INTERVAL: '1h' }),
+    );
     try {
       await waitForOutput(daemon, 'stderr', (t) => / set to 81\.0\.2\.15/.test(t));
       daemon.kill('SIGUSR1');
@@ -267,7 +324,10 @@ describe('daemon --notify', () => {
 
   it('on SIGTERM the last messages still go out (within a short bound)', async () => {
     const { base, seen } = await receiver();
-    const daemon = startDist(['daemon', '--ip', '81.0.2.15'], tlsEnv({ DDEDGE_NOTIFY: `https://${base}/hook`, DDEDGE_INTERVAL: '1h' }));
+    const daemon = startDist(
+      ['daemon', '--ip', '81.0.2.15'],
+      tlsEnv({ DDEDGE_NOTIFY: `https://${base}/hook`, DDEDGE_INTERVAL: '1h' }),
+    );
     await waitForOutput(daemon, 'stderr', (t) => / set to 81\.0\.2\.15/.test(t));
     daemon.kill('SIGTERM');
     expect((await daemon.result).code).toBe(0);

@@ -27,7 +27,10 @@ async function startDaemon(env: Record<string, string>, args: string[] = [], fir
 }
 
 /** A raw request; resolves with what came back and when the server closed the connection. */
-function rawRequest(url: string, send: (socket: net.Socket) => void): Promise<{ text: string; ms: number; closedAt: number }> {
+function rawRequest(
+  url: string,
+  send: (socket: net.Socket) => void,
+): Promise<{ text: string; ms: number; closedAt: number }> {
   const { hostname, port } = new URL(url);
   const started = Date.now();
   return new Promise((resolve) => {
@@ -62,7 +65,9 @@ describe('the daemon HTTP endpoint', () => {
     }
     // The same series as the metrics file written after the cycle.
     expect(text).toBe(readFileSync(metricsFile, 'utf8'));
-    expect(families.get('ddedge_address_info')!.samples).toEqual([{ name: 'ddedge_address_info', labels: { host: 'home.example.com', type: 'A', address: '81.0.2.15' }, value: 1 }]);
+    expect(families.get('ddedge_address_info')!.samples).toEqual([
+      { name: 'ddedge_address_info', labels: { host: 'home.example.com', type: 'A', address: '81.0.2.15' }, value: 1 },
+    ]);
 
     const status = await fetch(`${url}/status`);
     expect(status.headers.get('content-type')).toBe('application/json');
@@ -82,7 +87,11 @@ describe('the daemon HTTP endpoint', () => {
     expect(health.status).toBe(503);
     expect(await health.text()).toMatch(/^unhealthy: no successful cycle yet \(limit 10800s\)\n$/);
     expect((await runDist(['health'], { ...env, DDEDGE_INTERVAL: '1h' })).code).toBe(1);
-    expect(parsePrometheusText(await (await fetch(`${url}/metrics`)).text()).get('ddedge_failures_total')!.samples.find((s) => s.labels.kind === 'refused')!.value).toBe(1);
+    expect(
+      parsePrometheusText(await (await fetch(`${url}/metrics`)).text())
+        .get('ddedge_failures_total')!
+        .samples.find((s) => s.labels.kind === 'refused')!.value,
+    ).toBe(1);
   });
 
   it('cuts off slow and huge requests, and the daemon keeps cycling and answering meanwhile', async () => {
@@ -94,7 +103,9 @@ describe('the daemon HTTP endpoint', () => {
       const timer = setInterval(() => (s.writable ? s.write('X-Slow: 1\r\n') : clearInterval(timer)), 300);
       s.on('close', () => clearInterval(timer));
     });
-    const hugeHeaders = rawRequest(url, (s) => s.write(`GET /metrics HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(200_000)}\r\n\r\n`));
+    const hugeHeaders = rawRequest(url, (s) =>
+      s.write(`GET /metrics HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(200_000)}\r\n\r\n`),
+    );
     // The body is sent once the answer is in: the answer cannot have waited for it. Sent with
     // the headers, a megabyte the server never reads made its close a reset, which on a loaded
     // machine arrived before the answer was read (a reply of "" instead of 405).
@@ -102,7 +113,9 @@ describe('the daemon HTTP endpoint', () => {
       s.write('POST /status HTTP/1.1\r\nHost: x\r\nContent-Length: 500000000\r\n\r\n');
       s.once('data', () => s.write(Buffer.alloc(1_000_000), () => {}));
     });
-    const bodyOnGet = rawRequest(url, (s) => s.write('GET /status HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n'));
+    const bodyOnGet = rawRequest(url, (s) =>
+      s.write('GET /status HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n'),
+    );
 
     // While the slow ones hang on: a forced cycle runs to its end, and probes are answered at once.
     const before = Date.now();
@@ -110,7 +123,9 @@ describe('the daemon HTTP endpoint', () => {
     const cycleDone = waitForOutput(daemon, 'stderr', (t) => t.includes('SIGUSR1: cycle done: '));
     daemon.kill('SIGUSR1');
     await cycleDone;
-    const lastCycleAt = Date.parse(((await (await fetch(`${url}/status`)).json()) as { lastCycleAt: string }).lastCycleAt);
+    const lastCycleAt = Date.parse(
+      ((await (await fetch(`${url}/status`)).json()) as { lastCycleAt: string }).lastCycleAt,
+    );
     expect(lastCycleAt).toBeGreaterThanOrEqual(before);
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
     const answeredAt = Date.now();
@@ -135,9 +150,14 @@ describe('the daemon HTTP endpoint', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as net.AddressInfo;
     try {
-      const result: RunResult = await runDist(['daemon', '--listen', `127.0.0.1:${port}`], agentEnv(sandbox, { DDEDGE_IP: '81.0.2.15' }));
+      const result: RunResult = await runDist(
+        ['daemon', '--listen', `127.0.0.1:${port}`],
+        agentEnv(sandbox, { DDEDGE_IP: '81.0.2.15' }),
+      );
       expect(result.code).toBe(2);
-      expect(result.stderr).toBe(`ddedge: --listen 127.0.0.1:${port}: the address is already in use (another program, or another ddedge, listens there); choose another port\n`);
+      expect(result.stderr).toBe(
+        `ddedge: --listen 127.0.0.1:${port}: the address is already in use (another program, or another ddedge, listens there); choose another port\n`,
+      );
       expect(providerCalls(sandbox)).toBe(0);
     } finally {
       server.close();
@@ -148,23 +168,34 @@ describe('the daemon HTTP endpoint', () => {
     const refused = await runDist(['daemon', '--listen', ':9464'], agentEnv(sandbox, { DDEDGE_IP: '81.0.2.15' }));
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/--listen: ":9464" names no address; give ADDR:PORT, e\.g\. 127\.0\.0\.1:9464/);
-    const daemon = startDist(['daemon', '--listen', '0.0.0.0:0'], agentEnv(sandbox, { DDEDGE_IP: '81.0.2.15', DDEDGE_INTERVAL: '1h' }));
+    const daemon = startDist(
+      ['daemon', '--listen', '0.0.0.0:0'],
+      agentEnv(sandbox, { DDEDGE_IP: '81.0.2.15', DDEDGE_INTERVAL: '1h' }),
+    );
     daemons.push(daemon);
     const log = await waitForOutput(daemon, 'stderr', (t) => / set to /.test(t));
     expect(log).toMatch(/warn: --listen 0\.0\.0\.0:0: serving \/healthz, \/metrics and \/status beyond this machine/);
     // The URLs logged are ones a person can open, with a note that every address listens.
     expect(log).not.toMatch(/http:\/\/0\.0\.0\.0/);
-    expect(log).toMatch(/the status page for people: http:\/\/127\.0\.0\.1:\d+\/ \(this machine, or with --listen-token; it listens on every address of this machine \(0\.0\.0\.0:\d+\)\)/);
+    expect(log).toMatch(
+      /the status page for people: http:\/\/127\.0\.0\.1:\d+\/ \(this machine, or with --listen-token; it listens on every address of this machine \(0\.0\.0\.0:\d+\)\)/,
+    );
     const url = /at (http:\S+)\/ \(it listens on every address of this machine/.exec(log)![1]!;
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
   });
 
   it('listening on [::]: the URL logged is [::1], which a person can open', async () => {
-    const daemon = startDist(['daemon', '--listen', '[::]:0'], agentEnv(sandbox, { DDEDGE_IP: '81.0.2.15', DDEDGE_INTERVAL: '1h' }));
+    const daemon = startDist(
+      ['daemon', '--listen', '[::]:0'],
+      agentEnv(sandbox, { DDEDGE_IP: '81.0.2.15', DDEDGE_INTERVAL: '1h' }),
+    );
     daemons.push(daemon);
     const log = await waitForOutput(daemon, 'stderr', (t) => / set to /.test(t));
     expect(log).not.toMatch(/http:\/\/\[::\]/);
-    const url = /the status page for people: (http:\/\/\[::1\]:\d+)\/ .*every address of this machine \(\[::\]:\d+\)/.exec(log)![1]!;
+    const url =
+      /the status page for people: (http:\/\/\[::1\]:\d+)\/ .*every address of this machine \(\[::\]:\d+\)/.exec(
+        log,
+      )![1]!;
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
   });
 });

@@ -21,7 +21,10 @@ afterEach(async () => {
 });
 
 async function startDaemon(): Promise<{ host: string; port: number }> {
-  daemon = startDist(['daemon', '--listen', '127.0.0.1:0'], agentEnv(sandbox, { DDEDGE_IP: '81.0.2.15', DDEDGE_INTERVAL: '1h' }));
+  daemon = startDist(
+    ['daemon', '--listen', '127.0.0.1:0'],
+    agentEnv(sandbox, { DDEDGE_IP: '81.0.2.15', DDEDGE_INTERVAL: '1h' }),
+  );
   const log = await waitForOutput(daemon, 'stderr', (t) => /at (http:\S+)\/\n/.test(t) && / set to /.test(t));
   const url = new URL(/at (http:\S+)\/\n/.exec(log)![1]!);
   return { host: url.hostname, port: Number(url.port) };
@@ -39,7 +42,12 @@ interface Crowd {
  * 500 ms without ever ending the headers; each one closed by the server is reopened (after
  * 20 ms, at most `maxReopen` times in all), as a determined client would.
  */
-function startCrowd(target: { host: string; port: number }, count: number, localAddress = '127.0.0.1', maxReopen = 2_000): Crowd {
+function startCrowd(
+  target: { host: string; port: number },
+  count: number,
+  localAddress = '127.0.0.1',
+  maxReopen = 2_000,
+): Crowd {
   let stopped = false;
   let reopened = 0;
   let opened = 0;
@@ -82,17 +90,20 @@ function startCrowd(target: { host: string; port: number }, count: number, local
 /** A probe as kubelet makes it: a new connection, GET /healthz, the status. */
 function probe(target: { host: string; port: number }, localAddress = '127.0.0.1'): Promise<number | string> {
   return new Promise((resolve) => {
-    const req = http.get({ host: target.host, port: target.port, path: '/healthz', agent: false, localAddress, timeout: 10_000 }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
+    const req = http.get(
+      { host: target.host, port: target.port, path: '/healthz', agent: false, localAddress, timeout: 10_000 },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on('timeout', () => req.destroy(new Error('no answer within 10 s')));
     req.on('error', (error) => resolve(error.message));
   });
 }
 
 describe('the daemon endpoint under a crowd of idle and slow connections', () => {
-  it('70 idle and byte-dripping connections from the probe\'s own address, reopened when closed: 40 probes all answered 200', async () => {
+  it("70 idle and byte-dripping connections from the probe's own address, reopened when closed: 40 probes all answered 200", async () => {
     const target = await startDaemon();
     crowd = startCrowd(target, 70);
     await crowd.allOpened;
@@ -104,7 +115,11 @@ describe('the daemon endpoint under a crowd of idle and slow connections', () =>
   it('300 idle connections from eight other addresses (past the total limit): 40 probes all answered 200', async () => {
     const target = await startDaemon();
     const crowds = Array.from({ length: 8 }, (_, i) => startCrowd(target, 38, `127.0.0.${i + 2}`, 250));
-    crowd = { allOpened: Promise.all(crowds.map((c) => c.allOpened)).then(() => {}), reopened: () => 0, stop: () => crowds.forEach((c) => c.stop()) };
+    crowd = {
+      allOpened: Promise.all(crowds.map((c) => c.allOpened)).then(() => {}),
+      reopened: () => 0,
+      stop: () => crowds.forEach((c) => c.stop()),
+    };
     await crowd.allOpened;
     const results: (number | string)[] = [];
     for (let i = 0; i < 40; i++) results.push(await probe(target));
@@ -125,15 +140,17 @@ describe("the sandbox's HTTP server under the same crowd", () => {
     const { account } = sandbox.model;
     const results: (number | string)[] = [];
     for (let i = 0; i < 40; i++) {
-      results.push(await new Promise<number | string>((resolve) => {
-        const path = `/json/?user=${account.dyndnsUser}&password=${account.dyndnsKey}&host=home.example.com&ip=81.0.2.15`;
-        const req = http.get({ ...target, path, agent: false, timeout: 10_000 }, (res) => {
-          res.resume();
-          res.on('end', () => resolve(res.statusCode ?? 0));
-        });
-        req.on('timeout', () => req.destroy(new Error('no answer within 10 s')));
-        req.on('error', (error) => resolve(error.message));
-      }));
+      results.push(
+        await new Promise<number | string>((resolve) => {
+          const path = `/json/?user=${account.dyndnsUser}&password=${account.dyndnsKey}&host=home.example.com&ip=81.0.2.15`;
+          const req = http.get({ ...target, path, agent: false, timeout: 10_000 }, (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.statusCode ?? 0));
+          });
+          req.on('timeout', () => req.destroy(new Error('no answer within 10 s')));
+          req.on('error', (error) => resolve(error.message));
+        }),
+      );
     }
     expect(results).toEqual(Array(40).fill(200));
   });

@@ -17,12 +17,19 @@ import { keygenText } from '../../../src/gateway/keys/keygen.js';
 
 const CHROMIUM = '/usr/bin/chromium-headless-shell';
 const present = existsSync(CHROMIUM);
-if (!present && process.env.DDEDGE_REQUIRE_TOOLS) throw new Error(`${CHROMIUM} is missing (Debian package chromium-headless-shell)`);
-const SHOTS = process.env.DDEDGE_SCREENSHOTS === 'docs' ? resolve(import.meta.dirname, '../../../docs') : tempDir('ddedge-shots-');
+if (!present && process.env.DDEDGE_REQUIRE_TOOLS)
+  throw new Error(`${CHROMIUM} is missing (Debian package chromium-headless-shell)`);
+const SHOTS =
+  process.env.DDEDGE_SCREENSHOTS === 'docs' ? resolve(import.meta.dirname, '../../../docs') : tempDir('ddedge-shots-');
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 /** `address`'s page in a new tab, with the console errors, page errors and every request's URL recorded. */
-async function openPage(within: Browser, address: string, scheme: 'light' | 'dark', viewport: { width: number; height: number; isMobile?: boolean }) {
+async function openPage(
+  within: Browser,
+  address: string,
+  scheme: 'light' | 'dark',
+  viewport: { width: number; height: number; isMobile?: boolean },
+) {
   const page = await within.newPage();
   const errors: string[] = [];
   const requests: string[] = [];
@@ -53,14 +60,50 @@ function seedOlderHistory(dir: string): void {
   const older = [
     { at: at(27), host: 'home.example.com', type: 'A', event: 'changed', new: '81.0.2.10', via: 'dyndns' },
     { at: at(27), host: 'nas.example.com', type: 'A', event: 'changed', new: '81.0.2.10', via: 'api' },
-    { at: at(18), host: 'home.example.com', type: 'A', event: 'changed', old: '81.0.2.10', new: '81.0.2.11', via: 'dyndns' },
-    { at: at(18), host: 'nas.example.com', type: 'A', event: 'changed', old: '81.0.2.10', new: '81.0.2.11', via: 'api' },
-    { at: at(9), host: 'home.example.com', type: 'A', event: 'failed', reason: 'transient', message: 'no answer from the dynamic DNS interface within 15000 ms', count: 40, lastAt: at(8.5) },
+    {
+      at: at(18),
+      host: 'home.example.com',
+      type: 'A',
+      event: 'changed',
+      old: '81.0.2.10',
+      new: '81.0.2.11',
+      via: 'dyndns',
+    },
+    {
+      at: at(18),
+      host: 'nas.example.com',
+      type: 'A',
+      event: 'changed',
+      old: '81.0.2.10',
+      new: '81.0.2.11',
+      via: 'api',
+    },
+    {
+      at: at(9),
+      host: 'home.example.com',
+      type: 'A',
+      event: 'failed',
+      reason: 'transient',
+      message: 'no answer from the dynamic DNS interface within 15000 ms',
+      count: 40,
+      lastAt: at(8.5),
+    },
     { at: at(8.5), host: 'home.example.com', type: 'A', event: 'recovered' },
-    { at: at(4), host: 'home.example.com', type: 'A', event: 'changed', old: '81.0.2.11', new: '81.0.2.13', via: 'dyndns' },
+    {
+      at: at(4),
+      host: 'home.example.com',
+      type: 'A',
+      event: 'changed',
+      old: '81.0.2.11',
+      new: '81.0.2.13',
+      via: 'dyndns',
+    },
     { at: at(4), host: 'nas.example.com', type: 'A', event: 'changed', old: '81.0.2.11', new: '81.0.2.13', via: 'api' },
   ];
-  history.entries = [...older, ...history.entries.map((e) => (e.old === undefined && e.event === 'changed' ? { ...e, old: '81.0.2.13' } : e))];
+  history.entries = [
+    ...older,
+    ...history.entries.map((e) => (e.old === undefined && e.event === 'changed' ? { ...e, old: '81.0.2.13' } : e)),
+  ];
   writeFileSync(path, JSON.stringify(history));
 }
 
@@ -69,7 +112,12 @@ describe.skipIf(!present)('the status page in Chromium', () => {
     sandbox = await startSandbox();
     addressFile = join(tempDir(), 'address');
     // Some history first: two addresses, then the daemon on a third, and a host that fails.
-    const env = agentEnv(sandbox, { ...withApi(sandbox), DDEDGE_HOSTS: 'home.example.com,nas.example.com,vpn.example.org', DDEDGE_INTERVAL: '1h', DDEDGE_IP_SOURCES: `file:${addressFile}` });
+    const env = agentEnv(sandbox, {
+      ...withApi(sandbox),
+      DDEDGE_HOSTS: 'home.example.com,nas.example.com,vpn.example.org',
+      DDEDGE_INTERVAL: '1h',
+      DDEDGE_IP_SOURCES: `file:${addressFile}`,
+    });
     for (const address of ['81.0.2.14', '81.0.2.15']) {
       writeFileSync(addressFile, `${address}\n`);
       await runDist(['update'], env);
@@ -77,9 +125,17 @@ describe.skipIf(!present)('the status page in Chromium', () => {
     seedOlderHistory(env.DDEDGE_STATE_DIR!);
     writeFileSync(addressFile, '81.0.2.16\n');
     daemon = startDist(['daemon', '--listen', '127.0.0.1:0'], env);
-    const log = await waitForOutput(daemon, 'stderr', (t) => /at (http:\S+)\/\n/.test(t) && /nas\.example\.com A set to 81\.0\.2\.16/.test(t));
+    const log = await waitForOutput(
+      daemon,
+      'stderr',
+      (t) => /at (http:\S+)\/\n/.test(t) && /nas\.example\.com A set to 81\.0\.2\.16/.test(t),
+    );
     url = /at (http:\S+)\/\n/.exec(log)![1]!;
-    browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: 'shell', args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] });
+    browser = await puppeteer.launch({
+      executablePath: CHROMIUM,
+      headless: 'shell',
+      args: ['--no-sandbox', '--disable-gpu', '--no-first-run'],
+    });
   }, 120_000);
   afterAll(async () => {
     await browser?.close();
@@ -87,7 +143,6 @@ describe.skipIf(!present)('the status page in Chromium', () => {
     await daemon?.result;
     await sandbox?.close();
   });
-
 
   const background = (page: Page) => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
 
@@ -97,7 +152,9 @@ describe.skipIf(!present)('the status page in Chromium', () => {
     expect(await background(page)).toBe('rgb(255, 255, 255)');
     await page.evaluate(AXE);
     const violations = await page.evaluate(async () => {
-      const result = await (globalThis as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string }[] }> } }).axe.run();
+      const result = await (
+        globalThis as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string }[] }> } }
+      ).axe.run();
       return result.violations.map((v) => ({ id: v.id, impact: v.impact }));
     });
     expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
@@ -112,8 +169,12 @@ describe.skipIf(!present)('the status page in Chromium', () => {
     expect(await background(page)).toBe('rgb(13, 17, 23)');
     await page.evaluate(AXE);
     const serious = await page.evaluate(async () => {
-      const result = await (globalThis as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string }[] }> } }).axe.run();
-      return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => JSON.stringify(v).slice(0, 1500));
+      const result = await (
+        globalThis as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string }[] }> } }
+      ).axe.run();
+      return result.violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => JSON.stringify(v).slice(0, 1500));
     });
     expect(serious).toEqual([]);
     await page.screenshot({ path: join(SHOTS, 'status-page-dark.png'), fullPage: true });
@@ -162,10 +223,30 @@ describe.skipIf(!present)("the gateway's status page in Chromium", () => {
     const keysFile = join(dir, 'gateway.keys');
     const admin = keygenText('admin', 'hmac-sha256');
     const acme = keygenText('acme', 'hmac-sha256');
-    writeFileSync(keysFile, `${admin}grant "admin" zonesub;\ntransfer "admin";\n${acme}grant "acme" name _acme-challenge.example.com TXT;\n`, { mode: 0o600 });
+    writeFileSync(
+      keysFile,
+      `${admin}grant "admin" zonesub;\ntransfer "admin";\n${acme}grant "acme" name _acme-challenge.example.com TXT;\n`,
+      { mode: 0o600 },
+    );
     gateway = startDist(
-      ['gateway', '--zone', 'example.com', '--keys', keysFile, '--dns-listen', '127.0.0.1:0', '--listen', '127.0.0.1:0', '--state-dir', join(dir, 'state')],
-      baseEnv({ DDEDGE_API_URL: gatewaySandbox.url, DDEDGE_API_USER: 'demo-user', DDEDGE_API_PASSWORD: 'demo-api-password' }),
+      [
+        'gateway',
+        '--zone',
+        'example.com',
+        '--keys',
+        keysFile,
+        '--dns-listen',
+        '127.0.0.1:0',
+        '--listen',
+        '127.0.0.1:0',
+        '--state-dir',
+        join(dir, 'state'),
+      ],
+      baseEnv({
+        DDEDGE_API_URL: gatewaySandbox.url,
+        DDEDGE_API_USER: 'demo-user',
+        DDEDGE_API_PASSWORD: 'demo-api-password',
+      }),
     );
     const log = await waitForOutput(gateway, 'stderr', (t) => /answering DNS/.test(t) && /at http:\S+\/\n/.test(t));
     gatewayUrl = /at (http:\S+)\/\n/.exec(log)![1]!;
@@ -174,13 +255,22 @@ describe.skipIf(!present)("the gateway's status page in Chromium", () => {
     const nsupdate = (block: string, name: string, line: string) =>
       new Promise<void>((done) => {
         const secret = /secret "([^"]+)"/.exec(block)![1];
-        const child = execFile('nsupdate', ['-t', '8', '-y', `hmac-sha256:${name}:${secret}`], { timeout: 20_000 }, () => done());
+        const child = execFile(
+          'nsupdate',
+          ['-t', '8', '-y', `hmac-sha256:${name}:${secret}`],
+          { timeout: 20_000 },
+          () => done(),
+        );
         child.on('error', () => done());
         child.stdin!.end(`server 127.0.0.1 ${dnsPort}\n${line}\nsend\n`);
       });
     await nsupdate(admin, 'admin', 'update add printer.example.com 300 A 192.0.2.44');
     await nsupdate(acme, 'acme', 'update add www.example.com 300 A 192.0.2.45');
-    chromium = await puppeteer.launch({ executablePath: CHROMIUM, headless: 'shell', args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] });
+    chromium = await puppeteer.launch({
+      executablePath: CHROMIUM,
+      headless: 'shell',
+      args: ['--no-sandbox', '--disable-gpu', '--no-first-run'],
+    });
   }, 120_000);
   afterAll(async () => {
     await chromium?.close();
@@ -200,7 +290,9 @@ describe.skipIf(!present)("the gateway's status page in Chromium", () => {
       await page.$eval('details', (d) => ((d as HTMLDetailsElement).open = true));
       await page.evaluate(AXE);
       const serious = await page.evaluate(async () => {
-        const result = await (globalThis as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string }[] }> } }).axe.run();
+        const result = await (
+          globalThis as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string }[] }> } }
+        ).axe.run();
         return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
       });
       expect(serious).toEqual([]);

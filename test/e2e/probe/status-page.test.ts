@@ -27,7 +27,11 @@ async function startDaemon(extra: Record<string, string> = {}) {
   const env = agentEnv(sandbox, { DDEDGE_IP_SOURCES: `file:${addressFile}`, DDEDGE_INTERVAL: '1h', ...extra });
   const daemon = startDist(['daemon', '--listen', '127.0.0.1:0'], env);
   daemons.push(daemon);
-  const log = await waitForOutput(daemon, 'stderr', (t) => /at (http:\S+)\/\n/.test(t) && / set to 81\.0\.2\.15/.test(t));
+  const log = await waitForOutput(
+    daemon,
+    'stderr',
+    (t) => /at (http:\S+)\/\n/.test(t) && / set to 81\.0\.2\.15/.test(t),
+  );
   return { daemon, env, addressFile, url: /at (http:\S+)\/\n/.exec(log)![1]! };
 }
 
@@ -41,19 +45,25 @@ describe('the status page', () => {
     expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
     const csp = res.headers.get('content-security-policy')!;
     const nonce = /'nonce-([^']+)'/.exec(csp)![1]!;
-    expect(csp).toBe(`default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`);
+    expect(csp).toBe(
+      `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
+    );
     const html = await res.text();
     // Every inline style and script carries the nonce; nothing is loaded from anywhere.
     expect(html.match(/<(style|script)\b[^>]*>/g)).toEqual([`<style nonce="${nonce}">`, `<script nonce="${nonce}">`]);
     expect(html).not.toMatch(/\b(src|href)="(https?:)?\/\//);
     expect(html).toContain('All 1 record(s) up to date.');
     // Cells and rows close where the next begins (HTML's optional end tags keep a page of 50 hosts small).
-    expect(html).toMatch(/<tr><th scope="row">home\.example\.com<td>A<td>81\.0\.2\.15<td>[^<]+, for [^<]+<td>dyndns<td class="ok">Up to date\n/);
+    expect(html).toMatch(
+      /<tr><th scope="row">home\.example\.com<td>A<td>81\.0\.2\.15<td>[^<]+, for [^<]+<td>dyndns<td class="ok">Up to date\n/,
+    );
     expect(html).toMatch(/Provider calls this hour: <strong>1 of 60<\/strong>/);
     expect(html).toContain('From <code>(none)</code> to <code>81.0.2.15</code> via dyndns');
     expect(html).toMatch(/<caption>/);
     // The 30-day picture, with a text alternative saying what it shows.
-    expect(html).toMatch(/<svg viewBox="0 0 720 \d+" role="img" aria-label="Last 30 days\. home\.example\.com A: 1 address"/);
+    expect(html).toMatch(
+      /<svg viewBox="0 0 720 \d+" role="img" aria-label="Last 30 days\. home\.example\.com A: 1 address"/,
+    );
     // A new nonce for every answer.
     const again = await fetch(`${url}/`);
     expect(/'nonce-([^']+)'/.exec(again.headers.get('content-security-policy')!)![1]).not.toBe(nonce);
@@ -77,7 +87,9 @@ describe('the status page', () => {
     const { url } = await startDaemon();
     const html = await (await fetch(`${url}/`)).text();
     expect(html).toContain('<h2 id="sources">Address sources</h2>');
-    expect(html).toMatch(/<tr><th scope="row">file:[^<]*address<td>IPv4<td><code>81\.0\.2\.15<\/code><td>\d+ ms<td>\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\n/);
+    expect(html).toMatch(
+      /<tr><th scope="row">file:[^<]*address<td>IPv4<td><code>81\.0\.2\.15<\/code><td>\d+ ms<td>\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\n/,
+    );
   });
 
   it('"update now" runs a cycle: the page shows the new address and the change in the history', async () => {
@@ -87,7 +99,12 @@ describe('the status page', () => {
     let stderr = '';
     daemon.stderr!.on('data', (d) => (stderr += d));
     const done = waitForOutput(daemon, 'stderr', (t) => /update now \(status page\): cycle done/.test(t));
-    const res = await fetch(`${url}/update-now`, { method: 'POST', redirect: 'manual', headers: { origin: url, 'content-type': 'application/x-www-form-urlencoded' }, body: `csrf=${encodeURIComponent(csrfOf(html))}` });
+    const res = await fetch(`${url}/update-now`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { origin: url, 'content-type': 'application/x-www-form-urlencoded' },
+      body: `csrf=${encodeURIComponent(csrfOf(html))}`,
+    });
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe('/?asked=1');
     await done;
@@ -105,7 +122,12 @@ describe('the status page', () => {
     const { url, daemon } = await startDaemon();
     const csrf = csrfOf(await (await fetch(`${url}/`)).text());
     const post = (headers: Record<string, string>, body: string) =>
-      fetch(`${url}/update-now`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body });
+      fetch(`${url}/update-now`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+        body,
+      });
     let stderr = '';
     daemon.stderr!.on('data', (d) => (stderr += d));
     expect((await post({}, `csrf=${csrf}`)).status).toBe(403); // no Origin
@@ -123,8 +145,12 @@ describe('the status page', () => {
     const port = new URL(url).port;
     const raw = (path: string, headers: Record<string, string>) => rawGet(Number(port), path, headers);
     expect(await raw('/', { host: `evil.example:${port}` })).toMatch(/^HTTP\/1\.1 401 /);
-    expect(await raw('/', { host: `evil.example:${port}`, authorization: 'Bearer wrong-token-0123456789' })).toMatch(/^HTTP\/1\.1 401 /);
-    expect(await raw('/', { host: `evil.example:${port}`, authorization: `Bearer ${TOKEN}` })).toMatch(/^HTTP\/1\.1 200 /);
+    expect(await raw('/', { host: `evil.example:${port}`, authorization: 'Bearer wrong-token-0123456789' })).toMatch(
+      /^HTTP\/1\.1 401 /,
+    );
+    expect(await raw('/', { host: `evil.example:${port}`, authorization: `Bearer ${TOKEN}` })).toMatch(
+      /^HTTP\/1\.1 200 /,
+    );
     const viaQuery = await raw(`/?token=${TOKEN}`, { host: `status.example:${port}` });
     expect(viaQuery).toMatch(/^HTTP\/1\.1 200 /);
     // The token typed into the URL is carried by the form and the links, so the button works too.
@@ -136,7 +162,10 @@ describe('the status page', () => {
   it('is sent gzipped to a browser that takes it', async () => {
     const { url } = await startDaemon();
     const port = new URL(url).port;
-    const answer = await rawGet(Number(port), '/', { host: `127.0.0.1:${port}`, 'accept-encoding': 'gzip, deflate, br' });
+    const answer = await rawGet(Number(port), '/', {
+      host: `127.0.0.1:${port}`,
+      'accept-encoding': 'gzip, deflate, br',
+    });
     expect(answer).toMatch(/^HTTP\/1\.1 200 /);
     expect(answer).toMatch(/\r\ncontent-encoding: gzip\r\n/i);
     expect(answer).toMatch(/\r\nvary: Accept-Encoding\r\n/i);
@@ -164,7 +193,11 @@ async function rawGet(port: number, path: string, headers: Record<string, string
   return new Promise((resolve) => {
     let text = '';
     const socket = net.connect(port, '127.0.0.1', () => {
-      socket.write(`GET ${path} HTTP/1.1\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}connection: close\r\n\r\n`);
+      socket.write(
+        `GET ${path} HTTP/1.1\r\n${Object.entries(headers)
+          .map(([k, v]) => `${k}: ${v}\r\n`)
+          .join('')}connection: close\r\n\r\n`,
+      );
     });
     socket.on('data', (d) => (text += d));
     socket.on('close', () => resolve(text));

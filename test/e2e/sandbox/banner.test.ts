@@ -8,7 +8,11 @@ let sandbox: ReturnType<typeof startDist>;
 let banner: string;
 beforeAll(async () => {
   sandbox = startDist(['sandbox', '--port', '0'], baseEnv());
-  banner = await waitForOutput(sandbox, 'stdout', (t) => t.includes('try:\n') && t.endsWith('\n') && t.includes('--ip 81.0.2.15\n'));
+  banner = await waitForOutput(
+    sandbox,
+    'stdout',
+    (t) => t.includes('try:\n') && t.endsWith('\n') && t.includes('--ip 81.0.2.15\n'),
+  );
 });
 afterAll(async () => {
   sandbox.kill('SIGTERM');
@@ -22,7 +26,8 @@ describe('ddedge sandbox, as it starts', () => {
     await fresh.close();
     for (const service of model.services) {
       expect(banner).toContain(`  ${service.name}:\n`);
-      for (const e of service.dns) expect(banner).toContain(`    ${e.name} ${e.type}${e.priority !== '-' ? ` ${e.priority}` : ''} ${e.value}\n`);
+      for (const e of service.dns)
+        expect(banner).toContain(`    ${e.name} ${e.type}${e.priority !== '-' ? ` ${e.priority}` : ''} ${e.value}\n`);
     }
   });
 
@@ -31,7 +36,15 @@ describe('ddedge sandbox, as it starts', () => {
     expect(urls.map((u) => u.split('/').at(-2))).toEqual(['json', 'xml', 'plain']);
     expect(banner).not.toContain('{json,xml,plain}');
     for (const url of urls) {
-      const run = await runDist(['update', '--host', 'home.example.com', '--ip', '81.0.2.15'], baseEnv({ DDEDGE_DYNDNS_URL: url, DDEDGE_DYNDNS_USER: 'demo-user', DDEDGE_DYNDNS_KEY: 'demo-dyndns-key', DDEDGE_STATE_DIR: tempDir() }));
+      const run = await runDist(
+        ['update', '--host', 'home.example.com', '--ip', '81.0.2.15'],
+        baseEnv({
+          DDEDGE_DYNDNS_URL: url,
+          DDEDGE_DYNDNS_USER: 'demo-user',
+          DDEDGE_DYNDNS_KEY: 'demo-dyndns-key',
+          DDEDGE_STATE_DIR: tempDir(),
+        }),
+      );
       expect(run.code, `${url}: ${run.stderr}`).toBe(0);
     }
   });

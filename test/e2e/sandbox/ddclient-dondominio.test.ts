@@ -17,7 +17,10 @@ afterEach(async () => {
 
 async function ddclient(plainStyle: PlainStyle, ip: string, key = 'demo-dyndns-key'): Promise<DdclientRun> {
   const files = tlsFiles();
-  sandbox ??= await startSandbox({ tls: { cert: readFileSync(files.cert, 'utf8'), key: readFileSync(files.key, 'utf8') }, plainStyle });
+  sandbox ??= await startSandbox({
+    tls: { cert: readFileSync(files.cert, 'utf8'), key: readFileSync(files.key, 'utf8') },
+    plainStyle,
+  });
   return runDdclient([
     'ssl=yes',
     `ssl_ca_file=${files.ca}`,

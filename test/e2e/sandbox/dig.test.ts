@@ -20,27 +20,46 @@ const LONG_TXT = `long=${'0123456789'.repeat(60)}`.slice(0, 600);
 
 /** The registrar API over HTTP, for setting up (quicker than a process per call). */
 async function post(action: string, fields: Record<string, string>): Promise<Record<string, unknown>> {
-  const body = new URLSearchParams({ apiuser: 'demo-user', apipasswd: 'demo-api-password', serviceName: 'example.com', ...fields });
-  const answer = (await (await fetch(`${sandbox.apiUrl}/service/${action}/`, { method: 'POST', body })).json()) as { success: boolean; responseData: Record<string, unknown> };
+  const body = new URLSearchParams({
+    apiuser: 'demo-user',
+    apipasswd: 'demo-api-password',
+    serviceName: 'example.com',
+    ...fields,
+  });
+  const answer = (await (await fetch(`${sandbox.apiUrl}/service/${action}/`, { method: 'POST', body })).json()) as {
+    success: boolean;
+    responseData: Record<string, unknown>;
+  };
   expect(answer.success, JSON.stringify(answer)).toBe(true);
   return answer.responseData;
 }
 /** `ddedge api service …`, as a user changes the zone. */
 const api = (...args: string[]) =>
-  runDist(['api', 'service', ...args], baseEnv({ DDEDGE_API_URL: sandbox.apiUrl, DDEDGE_API_USER: 'demo-user', DDEDGE_API_PASSWORD: 'demo-api-password' }));
+  runDist(
+    ['api', 'service', ...args],
+    baseEnv({ DDEDGE_API_URL: sandbox.apiUrl, DDEDGE_API_USER: 'demo-user', DDEDGE_API_PASSWORD: 'demo-api-password' }),
+  );
 
 function dig(...args: string[]): Promise<string> {
   return new Promise((resolve, reject) =>
-    execFile('dig', ['@127.0.0.1', '-p', String(sandbox.dnsPort), '+norec', '+time=5', '+tries=1', ...args], { timeout: 10_000 }, (error, stdout) => (error ? reject(error) : resolve(stdout))),
+    execFile(
+      'dig',
+      ['@127.0.0.1', '-p', String(sandbox.dnsPort), '+norec', '+time=5', '+tries=1', ...args],
+      { timeout: 10_000 },
+      (error, stdout) => (error ? reject(error) : resolve(stdout)),
+    ),
   );
 }
 /** The answer section as `name TYPE value` lines (TTL and class left out). */
 async function answers(name: string, type: string, ...options: string[]): Promise<string[]> {
   const text = await dig('+noall', '+answer', ...options, name, type);
-  return text.split('\n').filter(Boolean).map((line) => {
-    const [owner, , , rrtype, ...rest] = line.split(/\s+/);
-    return `${owner} ${rrtype} ${rest.join(' ')}`;
-  });
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const [owner, , , rrtype, ...rest] = line.split(/\s+/);
+      return `${owner} ${rrtype} ${rest.join(' ')}`;
+    });
 }
 
 /** How dig prints the value of a service/dnslist entry. */
@@ -63,7 +82,7 @@ function digForm(entry: { type: string; value: string; priority: string }): stri
   }
 }
 
-describe.skipIf(!DIG)('dig against the sandbox\'s name server', () => {
+describe.skipIf(!DIG)("dig against the sandbox's name server", () => {
   beforeAll(async () => {
     const child = startDist(['sandbox', '--port', '0', '--dns-port', '0', '--json'], baseEnv());
     const line = await waitForOutput(child, 'stdout', (t) => t.includes('\n'));
@@ -87,15 +106,31 @@ describe.skipIf(!DIG)('dig against the sandbox\'s name server', () => {
   });
 
   it('sees every entry of service/dnslist, for every type', async () => {
-    const entries = (await post('dnslist', {})).dns as { name: string; type: string; value: string; priority: string }[];
-    expect(new Set(entries.map((e) => e.type))).toEqual(new Set(['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'SRV', 'CAA', 'NS']));
+    const entries = (await post('dnslist', {})).dns as {
+      name: string;
+      type: string;
+      value: string;
+      priority: string;
+    }[];
+    expect(new Set(entries.map((e) => e.type))).toEqual(
+      new Set(['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'SRV', 'CAA', 'NS']),
+    );
     for (const entry of entries) {
       // A CNAME's owner answers any type with the CNAME (dig then shows the chain): ask for it by its own type.
       // +authority: an NS entry below the apex is a delegation, answered as a referral.
-      const lines = await answers(entry.name, entry.type, '+authority', entry.type === 'TXT' && entry.value.length > 255 ? '+tcp' : '+notcp');
+      const lines = await answers(
+        entry.name,
+        entry.type,
+        '+authority',
+        entry.type === 'TXT' && entry.value.length > 255 ? '+tcp' : '+notcp',
+      );
       expect(lines, `${entry.name} ${entry.type}`).toContain(`${entry.name}. ${entry.type} ${digForm(entry)}`);
     }
-    expect(await answers('example.com', 'SOA')).toEqual([expect.stringMatching(/^example\.com\. SOA ns1\.example\.com\. hostmaster\.example\.com\. \d+ 3600 600 604800 60$/)]);
+    expect(await answers('example.com', 'SOA')).toEqual([
+      expect.stringMatching(
+        /^example\.com\. SOA ns1\.example\.com\. hostmaster\.example\.com\. \d+ 3600 600 604800 60$/,
+      ),
+    ]);
     // lab.example.com has its own NS entry (a delegation: dig sees a referral, no aa); the apex keeps the sandbox's.
     expect(await answers('example.com', 'NS')).toEqual(['example.com. NS ns1.example.com.']);
     const referral = await dig('+noall', '+comments', '+authority', 'www.lab.example.com', 'A');
@@ -103,7 +138,7 @@ describe.skipIf(!DIG)('dig against the sandbox\'s name server', () => {
     expect(referral).toMatch(/^lab\.example\.com\.\s+300\s+IN\s+NS\s+ns\.lab-provider\.net\.$/m);
   });
 
-  it('answers NXDOMAIN and NODATA with the zone\'s SOA in the authority section, as authoritative', async () => {
+  it("answers NXDOMAIN and NODATA with the zone's SOA in the authority section, as authoritative", async () => {
     const nx = await dig('+noall', '+comments', '+authority', 'nope.example.com', 'A');
     expect(nx).toMatch(/status: NXDOMAIN/);
     expect(nx).toMatch(/flags: qr aa;/);
@@ -121,15 +156,49 @@ describe.skipIf(!DIG)('dig against the sandbox\'s name server', () => {
     expect(udp).toMatch(/ANSWER: 0/);
     const retried = await dig('+noedns', '+noall', '+answer', '+comments', 'long.example.com', 'TXT');
     expect(retried).toMatch(/Truncated, retrying in TCP mode/);
-    const strings = /TXT\s+(.*)$/m.exec(retried)![1]!.match(/"([^"]*)"/g)!.map((s) => s.slice(1, -1));
+    const strings = /TXT\s+(.*)$/m
+      .exec(retried)![1]!
+      .match(/"([^"]*)"/g)!
+      .map((s) => s.slice(1, -1));
     expect(strings.map((s) => s.length)).toEqual([255, 255, 90]);
     expect(strings.join('')).toBe(LONG_TXT);
   });
 
   it('shows a change made through the API at once', async () => {
     expect(await answers('_acme-challenge.example.com', 'TXT')).toEqual([]);
-    expect((await api('dnscreate', '--serviceName', 'example.com', '--name', '_acme-challenge', '--type', 'TXT', '--value', 'first-token')).code).toBe(0);
-    expect((await api('dnscreate', '--serviceName', 'example.com', '--name', '_acme-challenge', '--type', 'TXT', '--value', 'second-token')).code).toBe(0);
-    expect((await answers('_acme-challenge.example.com', 'TXT')).sort()).toEqual(['_acme-challenge.example.com. TXT "first-token"', '_acme-challenge.example.com. TXT "second-token"']);
+    expect(
+      (
+        await api(
+          'dnscreate',
+          '--serviceName',
+          'example.com',
+          '--name',
+          '_acme-challenge',
+          '--type',
+          'TXT',
+          '--value',
+          'first-token',
+        )
+      ).code,
+    ).toBe(0);
+    expect(
+      (
+        await api(
+          'dnscreate',
+          '--serviceName',
+          'example.com',
+          '--name',
+          '_acme-challenge',
+          '--type',
+          'TXT',
+          '--value',
+          'second-token',
+        )
+      ).code,
+    ).toBe(0);
+    expect((await answers('_acme-challenge.example.com', 'TXT')).sort()).toEqual([
+      '_acme-challenge.example.com. TXT "first-token"',
+      '_acme-challenge.example.com. TXT "second-token"',
+    ]);
   });
 });

@@ -3,7 +3,7 @@
 // in the forms of the spec's table 2.6, names in punycode, dnssetzone within the plan's limit.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { service } from '../../../src/api/endpoints/service.js';
-import { ApiError, Registrar } from '../../../src/sdk/index.js';
+import { ApiError, type Registrar } from '../../../src/sdk/index.js';
 import { sandboxRegistrar } from '../../helpers/sandbox-sdk.js';
 import { emptyZone } from '../../helpers/zone.js';
 import { useSandbox } from '../../helpers/use-sandbox.js';
@@ -16,7 +16,11 @@ beforeAll(async () => {
 afterAll(async () => {
   await api.close();
 });
-const codeOf = (promise: Promise<unknown>) => promise.then(() => 0, (e: unknown) => (e instanceof ApiError ? e.errorCode : -1));
+const codeOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => 0,
+    (e: unknown) => (e instanceof ApiError ? e.errorCode : -1),
+  );
 const s = { serviceName: 'rules.example' };
 
 describe('sandbox DNS rules', () => {
@@ -26,7 +30,17 @@ describe('sandbox DNS rules', () => {
     expect(await codeOf(api.service.dnsCreate({ ...s, name: 'a', type: 'CNAME', value: 'x.example.net' }))).toBe(4004);
     await api.service.dnsCreate({ ...s, name: 'c', type: 'CNAME', value: 'x.example.net' });
     expect(await codeOf(api.service.dnsCreate({ ...s, name: 'c', type: 'TXT', value: 'x' }))).toBe(4004);
-    expect(await codeOf(api.service.dnsSetZone({ ...s, records: [{ name: 'd', type: 'CNAME', value: 'x.example.net' }, { name: 'd', type: 'A', value: '192.0.2.1' }] }))).toBe(4004);
+    expect(
+      await codeOf(
+        api.service.dnsSetZone({
+          ...s,
+          records: [
+            { name: 'd', type: 'CNAME', value: 'x.example.net' },
+            { name: 'd', type: 'A', value: '192.0.2.1' },
+          ],
+        }),
+      ),
+    ).toBe(4004);
   });
 
   it.each([
@@ -39,17 +53,28 @@ describe('sandbox DNS rules', () => {
   ])('refuses a %s value "%s" (105)', async (type, value) => {
     emptyZone(sandbox, s.serviceName);
     // Through the client by name: the SDK's types would not let these values be written.
-    expect(await codeOf(api.client.call('service', service.dnsCreate, { ...s, name: 'v', type, value: value || ' ' }))).toBe(105);
+    expect(
+      await codeOf(api.client.call('service', service.dnsCreate, { ...s, name: 'v', type, value: value || ' ' })),
+    ).toBe(105);
   });
 
   it('keeps names in lower case and punycode; dnssetzone keeps a TTL of 0 and gives MX and SRV priority 10', async () => {
     emptyZone(sandbox, s.serviceName);
     await api.service.dnsCreate({ ...s, name: 'Bücher', type: 'A', value: '192.0.2.1' });
-    await api.service.dnsSetZone({ ...s, records: [{ name: 'Bücher', type: 'A', value: '192.0.2.1', ttl: 0 }, { name: '@', type: 'MX', value: 'mx.example.net' }] });
-    expect((await api.service.dnsList(s)).dns.map((e) => `${e.name} ${e.ttl} ${e.type} ${e.priority}`)).toEqual([`xn--bcher-kva.${s.serviceName} 0 A -`, `${s.serviceName} - MX 10`]);
+    await api.service.dnsSetZone({
+      ...s,
+      records: [
+        { name: 'Bücher', type: 'A', value: '192.0.2.1', ttl: 0 },
+        { name: '@', type: 'MX', value: 'mx.example.net' },
+      ],
+    });
+    expect((await api.service.dnsList(s)).dns.map((e) => `${e.name} ${e.ttl} ${e.type} ${e.priority}`)).toEqual([
+      `xn--bcher-kva.${s.serviceName} 0 A -`,
+      `${s.serviceName} - MX 10`,
+    ]);
   });
 
-  it('dnssetzone past the plan\'s DNS limit is 4003; pages of dnslist go past 1,000 entries', async () => {
+  it("dnssetzone past the plan's DNS limit is 4003; pages of dnslist go past 1,000 entries", async () => {
     const service = emptyZone(sandbox, s.serviceName);
     const records = Array.from({ length: 2500 }, (_, i) => ({ name: `h${i}`, type: 'A' as const, value: '192.0.2.1' }));
     await api.service.dnsSetZone({ ...s, records });

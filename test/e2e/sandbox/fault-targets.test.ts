@@ -12,7 +12,10 @@ describe('ddedge sandbox --fault targets', () => {
   ])('refuses %s at start, suggesting %s', async (fault, near) => {
     const child = startDist(['sandbox', '--port', '0', '--dns-port', '0', '--fault', fault], baseEnv());
     // A sandbox that starts with the fault would serve until stopped: stop it and say so.
-    const started = await waitForOutput(child, 'stdout', (text) => text.includes('faults:')).then(() => true, () => false);
+    const started = await waitForOutput(child, 'stdout', (text) => text.includes('faults:')).then(
+      () => true,
+      () => false,
+    );
     if (started) child.kill('SIGTERM');
     const run = await child.result;
     expect(started, 'the sandbox started with a fault that can never fire').toBe(false);

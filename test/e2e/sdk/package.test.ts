@@ -32,12 +32,23 @@ describe('the SDK from a project that installed ddedge', () => {
       const before = JSON.stringify(sandbox.model.services);
       const domains = sandbox.model.domains.length;
       writeFileSync(join(project, 'example.mjs'), example());
-      const line = /^`(DDEDGE_API_URL=\S+ DDEDGE_API_USER=\S+ DDEDGE_API_PASSWORD=\S+) node example\.mjs`$/m.exec(readme())![1]!;
+      const line = /^`(DDEDGE_API_URL=\S+ DDEDGE_API_USER=\S+ DDEDGE_API_PASSWORD=\S+) node example\.mjs`$/m.exec(
+        readme(),
+      )![1]!;
       const env = Object.fromEntries(line.split(' ').map((kv) => kv.split('=') as [string, string]));
       // Not spawnSync: the sandbox answers from this process.
       const run = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-        const child = execFile(process.execPath, ['example.mjs'], { cwd: project, encoding: 'utf8', env: { PATH: process.env.PATH, ...env, DDEDGE_API_URL: sandbox.url }, timeout: 60_000 }, (error, stdout, stderr) =>
-          resolve({ status: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+        const child = execFile(
+          process.execPath,
+          ['example.mjs'],
+          {
+            cwd: project,
+            encoding: 'utf8',
+            env: { PATH: process.env.PATH, ...env, DDEDGE_API_URL: sandbox.url },
+            timeout: 60_000,
+          },
+          (error, stdout, stderr) =>
+            resolve({ status: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
         );
         child.stdin?.end();
       });
@@ -56,16 +67,29 @@ describe('the SDK from a project that installed ddedge', () => {
   it("compiles the SDK page's example under strict, without skipLibCheck and without undici", () => {
     const example = () => /```js\n(import \{ Registrar[\s\S]*?)```/.exec(readme())![1]!;
     writeFileSync(join(project, 'example.mts'), example());
-    const compilerOptions = { strict: true, skipLibCheck: false, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', noEmit: true, types: ['node'] };
+    const compilerOptions = {
+      strict: true,
+      skipLibCheck: false,
+      module: 'nodenext',
+      moduleResolution: 'nodenext',
+      target: 'es2022',
+      noEmit: true,
+      types: ['node'],
+    };
     writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['example.mts'] }));
-    const tsc = spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project], { encoding: 'utf8' });
+    const tsc = spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project], {
+      encoding: 'utf8',
+    });
     expect(tsc.stdout + tsc.stderr).toBe('');
     expect(tsc.status).toBe(0);
   });
 
   // Node's require of an ES module: 20.19+, 22.12+ (docs/sdk-and-api.md says so, and how 20.18 imports it).
   it.skipIf(!(process.features as { require_module?: boolean }).require_module)("require('ddedge') loads it", () => {
-    writeFileSync(join(project, 'use.cjs'), "const { Registrar, ApiError } = require('ddedge');\nconsole.log(typeof Registrar, typeof ApiError);\n");
+    writeFileSync(
+      join(project, 'use.cjs'),
+      "const { Registrar, ApiError } = require('ddedge');\nconsole.log(typeof Registrar, typeof ApiError);\n",
+    );
     const run = spawnSync(process.execPath, ['use.cjs'], { cwd: project, encoding: 'utf8' });
     expect(run.stderr).not.toContain('ERR_PACKAGE_PATH_NOT_EXPORTED');
     expect(run).toMatchObject({ status: 0, stdout: 'function function\n' });

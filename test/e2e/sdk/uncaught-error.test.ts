@@ -18,8 +18,11 @@ function runScript(text: string, nodeOptions: string[] = []): Promise<{ code: nu
   const file = join(tempDir('ddedge-sdk-script-'), 'script.mjs');
   writeFileSync(file, text);
   return new Promise((resolve) => {
-    execFile(process.execPath, [...nodeOptions, file], { env: { PATH: process.env.PATH ?? '' }, timeout: 60_000 }, (error, _stdout, stderr) =>
-      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stderr }),
+    execFile(
+      process.execPath,
+      [...nodeOptions, file],
+      { env: { PATH: process.env.PATH ?? '' }, timeout: 60_000 },
+      (error, _stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stderr }),
     );
   });
 }
@@ -35,20 +38,25 @@ describe('an ApiError the caller does not catch', () => {
   it.each([
     ['plainly', []],
     ['with --enable-source-maps', ['--enable-source-maps']],
-  ])('is reported in a few lines (%s), with a hint naming the options of new Registrar(), not the variables of the command line', async (_how, options) => {
-    const run = await runScript(script(), options);
-    expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/ApiError: account\/info failed with error \d+/);
-    expect(Buffer.byteLength(run.stderr)).toBeLessThan(4096);
-    expect(run.stderr).toMatch(/check the user and password given to new Registrar\(\{ url, user, password \}\)/);
-    expect(run.stderr).not.toContain('DDEDGE_API');
-    expect(run.stderr).not.toContain(WRONG_PASSWORD);
-    // No line as long as a minified bundle's.
-    for (const line of run.stderr.split('\n')) expect(line.length).toBeLessThan(400);
-  });
+  ])(
+    'is reported in a few lines (%s), with a hint naming the options of new Registrar(), not the variables of the command line',
+    async (_how, options) => {
+      const run = await runScript(script(), options);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(/ApiError: account\/info failed with error \d+/);
+      expect(Buffer.byteLength(run.stderr)).toBeLessThan(4096);
+      expect(run.stderr).toMatch(/check the user and password given to new Registrar\(\{ url, user, password \}\)/);
+      expect(run.stderr).not.toContain('DDEDGE_API');
+      expect(run.stderr).not.toContain(WRONG_PASSWORD);
+      // No line as long as a minified bundle's.
+      for (const line of run.stderr.split('\n')) expect(line.length).toBeLessThan(400);
+    },
+  );
 
   it('the hint names what the caller chose, when it chose its own (authAdvice)', async () => {
-    const run = await runScript(script().replace("user: 'nobody-here',", "user: 'nobody-here', authAdvice: 'check the vault entry dd/api',"));
+    const run = await runScript(
+      script().replace("user: 'nobody-here',", "user: 'nobody-here', authAdvice: 'check the vault entry dd/api',"),
+    );
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('(check the vault entry dd/api)');
   });

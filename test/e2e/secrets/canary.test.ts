@@ -21,7 +21,8 @@ function expectNoCanary(texts: string[], stateDir: string) {
     expect(text).not.toContain(encodeURIComponent(CANARY));
   }
   for (const file of readdirSync(stateDir, { recursive: true, encoding: 'utf8' })) {
-    if (statSync(join(stateDir, file)).isFile()) expect(readFileSync(join(stateDir, file), 'utf8')).not.toContain(CANARY);
+    if (statSync(join(stateDir, file)).isFile())
+      expect(readFileSync(join(stateDir, file), 'utf8')).not.toContain(CANARY);
   }
 }
 
@@ -30,14 +31,29 @@ function expectNoCanary(texts: string[], stateDir: string) {
  * is seen too; the others run main() in this process, the same code and output without a
  * process start each (each with fresh modules, so no secret is masked by an earlier run).
  */
-const BUILT_FILE_SCENARIOS = new Set(['a successful update', 'a dynamic DNS failure and the API fallback', 'a timeout', 'acme present', 'acme with the password as a flag']);
-const runScenario = (name: string, args: string[], env: Record<string, string>) => (BUILT_FILE_SCENARIOS.has(name) ? runDist : runMain)(args, env);
+const BUILT_FILE_SCENARIOS = new Set([
+  'a successful update',
+  'a dynamic DNS failure and the API fallback',
+  'a timeout',
+  'acme present',
+  'acme with the password as a flag',
+]);
+const runScenario = (name: string, args: string[], env: Record<string, string>) =>
+  (BUILT_FILE_SCENARIOS.has(name) ? runDist : runMain)(args, env);
 
 describe('the canary secret never leaks', () => {
   const scenarios: [string, string[], Record<string, string>, string?][] = [
     ['a successful update', ['update', '--ip', '81.0.2.15'], {}],
-    ['a successful update with --json, log-format json', ['update', '--ip', '81.0.2.15', '--json', '--log-format', 'json'], {}],
-    ['a rejected dynamic DNS key, then the API', ['update', '--ip', '81.0.2.15'], { DDEDGE_DYNDNS_KEY: `${CANARY}-wrong` }],
+    [
+      'a successful update with --json, log-format json',
+      ['update', '--ip', '81.0.2.15', '--json', '--log-format', 'json'],
+      {},
+    ],
+    [
+      'a rejected dynamic DNS key, then the API',
+      ['update', '--ip', '81.0.2.15'],
+      { DDEDGE_DYNDNS_KEY: `${CANARY}-wrong` },
+    ],
     ['a dynamic DNS failure and the API fallback', ['update', '--ip', '81.0.2.15'], {}, 'dyndns=reset'],
     ['an API failure', ['update', '--ip', '81.0.2.15', '--via', 'api', '--service', 'nope.example.org'], {}],
     ['zone export', ['zone', 'export', '--service', 'example.com', '--log-level', 'debug'], {}],
@@ -46,7 +62,11 @@ describe('the canary secret never leaks', () => {
     ['a timeout', ['update', '--ip', '81.0.2.15', '--via', 'dyndns', '--timeout', '300ms'], {}, 'dyndns=hang:3000'],
     ['a configuration error', ['update', '--ip', 'nope'], {}],
     ['status', ['status', '--json'], {}],
-    ['ip with a DNS source that fails', ['ip', '--json', '--log-level', 'debug'], { DDEDGE_IP_SOURCES: 'dns:nope.example.com@127.0.0.1:9' }],
+    [
+      'ip with a DNS source that fails',
+      ['ip', '--json', '--log-level', 'debug'],
+      { DDEDGE_IP_SOURCES: 'dns:nope.example.com@127.0.0.1:9' },
+    ],
   ];
   it.each(scenarios)('%s', async (name, args, extra, faultText) => {
     if (faultText) sandbox.faults.push(parseFault(faultText));
@@ -62,12 +82,32 @@ describe('the canary secret never leaks', () => {
 
   const acmeScenarios: [string, string[]][] = [
     ['acme present', ['acme', 'present', '_acme-challenge.example.com.', 'tok-1', '--no-wait']],
-    ['acme present --json, log-format json', ['acme', 'present', '_acme-challenge.example.com.', 'tok-1', '--no-wait', '--json', '--log-format', 'json']],
+    [
+      'acme present --json, log-format json',
+      ['acme', 'present', '_acme-challenge.example.com.', 'tok-1', '--no-wait', '--json', '--log-format', 'json'],
+    ],
     ['acme cleanup', ['acme', 'cleanup', '_acme-challenge.example.com.', 'tok-1']],
     ['acme refused (no such service)', ['acme', 'present', '_acme-challenge.example.org.', 'tok-1', '--no-wait']],
     ['acme certbot-auth outside certbot', ['acme', 'certbot-auth']],
-    ['acme with the password as a flag', ['acme', 'present', '_acme-challenge.example.com.', 'tok-2', '--no-wait', '--api-password', CANARY]],
-    ['acme present, propagation timeout', ['acme', 'present', '_acme-challenge.example.com.', 'tok-3', '--dns-server', '127.0.0.1:9', '--propagation-timeout', '1s', '--timeout', '300ms']],
+    [
+      'acme with the password as a flag',
+      ['acme', 'present', '_acme-challenge.example.com.', 'tok-2', '--no-wait', '--api-password', CANARY],
+    ],
+    [
+      'acme present, propagation timeout',
+      [
+        'acme',
+        'present',
+        '_acme-challenge.example.com.',
+        'tok-3',
+        '--dns-server',
+        '127.0.0.1:9',
+        '--propagation-timeout',
+        '1s',
+        '--timeout',
+        '300ms',
+      ],
+    ],
   ];
   it.each(acmeScenarios)('%s', async (name, args) => {
     const env = agentEnv(sandbox, { ...withApi(sandbox), DDEDGE_LOG_LEVEL: 'debug' });
@@ -79,7 +119,11 @@ describe('the canary secret never leaks', () => {
   it('a secret passed as a flag is masked too, and secrets read from files', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'key'), `${CANARY}\n`);
-    const env = agentEnv(sandbox, { DDEDGE_DYNDNS_KEY: undefined, DDEDGE_DYNDNS_KEY_FILE: join(dir, 'key'), DDEDGE_LOG_LEVEL: 'debug' });
+    const env = agentEnv(sandbox, {
+      DDEDGE_DYNDNS_KEY: undefined,
+      DDEDGE_DYNDNS_KEY_FILE: join(dir, 'key'),
+      DDEDGE_LOG_LEVEL: 'debug',
+    });
     delete env.DDEDGE_DYNDNS_KEY;
     const fromFile = await runDist(['update', '--ip', '81.0.2.15'], env);
     expect(fromFile.code).toBe(0);
@@ -96,14 +140,28 @@ describe('the canary secret never leaks from the daemon HTTP endpoint (--listen)
   it('/healthz, /metrics, /status and errors show no secret, after failures that carry URLs', async () => {
     const { startDist, waitForOutput } = await import('../../helpers/cli.js');
     sandbox.faults.push(parseFault('dyndns=reset'));
-    const env = agentEnv(sandbox, { ...withApi(sandbox), DDEDGE_LOG_LEVEL: 'debug', DDEDGE_INTERVAL: '1h', DDEDGE_PING_URL: `http://127.0.0.1:9/ping/${CANARY}`, DDEDGE_HOSTS: 'home.example.com,host.unknown-zone.org' });
+    const env = agentEnv(sandbox, {
+      ...withApi(sandbox),
+      DDEDGE_LOG_LEVEL: 'debug',
+      DDEDGE_INTERVAL: '1h',
+      DDEDGE_PING_URL: `http://127.0.0.1:9/ping/${CANARY}`,
+      DDEDGE_HOSTS: 'home.example.com,host.unknown-zone.org',
+    });
     const daemon = startDist(['daemon', '--ip', '81.0.2.15', '--listen', '127.0.0.1:0'], env);
     try {
       // "retrying in": the first cycle, which failed, has ended and its state is written.
-      const log = await waitForOutput(daemon, 'stderr', (t) => /at (http:\S+)\/\n/.test(t) && /host\.unknown-zone\.org A:/.test(t) && /retrying in \d+s/.test(t));
+      const log = await waitForOutput(
+        daemon,
+        'stderr',
+        (t) => /at (http:\S+)\/\n/.test(t) && /host\.unknown-zone\.org A:/.test(t) && /retrying in \d+s/.test(t),
+      );
       const url = /at (http:\S+)\/\n/.exec(log)![1]!;
-      expect(((await (await fetch(`${url}/status`)).json()) as { lastCycleAt: string | null }).lastCycleAt).not.toBeNull();
-      const answers = await Promise.all(['/healthz', '/metrics', '/status', `/${CANARY}`].map(async (path) => (await fetch(`${url}${path}`)).text()));
+      expect(
+        ((await (await fetch(`${url}/status`)).json()) as { lastCycleAt: string | null }).lastCycleAt,
+      ).not.toBeNull();
+      const answers = await Promise.all(
+        ['/healthz', '/metrics', '/status', `/${CANARY}`].map(async (path) => (await fetch(`${url}${path}`)).text()),
+      );
       expect(answers[2]).toMatch(/lastError/);
       daemon.kill('SIGTERM');
       const result = await daemon.result;

@@ -29,7 +29,10 @@ const shows = (text: string) => [SECRET, TOKEN, encodeURIComponent(SECRET), '@an
 describe('credentials in an url: source', () => {
   it('ip --json and its debug lines name the source without them', async () => {
     for (const source of [withPassword(), withToken(), withQueryKey()]) {
-      const result = await runDist(['ip', '--json', '--ip-source', source, '--log-level', 'debug'], baseEnv({ DDEDGE_STATE_DIR: tempDir() }));
+      const result = await runDist(
+        ['ip', '--json', '--ip-source', source, '--log-level', 'debug'],
+        baseEnv({ DDEDGE_STATE_DIR: tempDir() }),
+      );
       expect(result.code).toBe(0);
       const [found] = JSON.parse(result.stdout).addresses;
       expect(found.sources).toEqual([expect.objectContaining({ address: '81.0.2.15' })]);
@@ -45,12 +48,19 @@ describe('credentials in an url: source', () => {
     const private10 = await startServer('10.1.2.3');
     try {
       const sources = [withPassword(), `url:${failing.url.replace('http://', `http://u:${SECRET}@`)}f`];
-      const env = agentEnv(sandbox, { DDEDGE_IP_SOURCES: sources.join(','), DDEDGE_IP_QUORUM: '1', DDEDGE_LOG_LEVEL: 'debug' });
+      const env = agentEnv(sandbox, {
+        DDEDGE_IP_SOURCES: sources.join(','),
+        DDEDGE_IP_QUORUM: '1',
+        DDEDGE_LOG_LEVEL: 'debug',
+      });
       const result = await runMain(['update', '--json'], env);
       expect(result.code).toBe(0);
       expect(result.stderr).toContain('source answered');
       expect(shows(result.stdout + result.stderr)).toEqual([]);
-      const refused = await runMain(['ip', '--log-level', 'debug', '--ip-source', `url:${private10.url.replace('http://', `http://${TOKEN}@`)}p`], env);
+      const refused = await runMain(
+        ['ip', '--log-level', 'debug', '--ip-source', `url:${private10.url.replace('http://', `http://${TOKEN}@`)}p`],
+        env,
+      );
       expect(refused.code).toBe(6);
       expect(refused.stderr).toMatch(/refused 10\.1\.2\.3 from url:http:\/\/\*\*\*@127\.0\.0\.1/);
       expect(shows(refused.stdout + refused.stderr)).toEqual([]);
@@ -77,7 +87,10 @@ describe('credentials in an url: source', () => {
   });
 
   it('the duplicate-source error (one server named twice for a quorum of 2)', async () => {
-    const env = agentEnv(sandbox, { DDEDGE_IP_SOURCES: [withPassword('a'), withPassword('b')].join(','), DDEDGE_IP_QUORUM: '2' });
+    const env = agentEnv(sandbox, {
+      DDEDGE_IP_SOURCES: [withPassword('a'), withPassword('b')].join(','),
+      DDEDGE_IP_QUORUM: '2',
+    });
     const result = await runMain(['update'], env);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('ask the same server');
@@ -85,7 +98,12 @@ describe('credentials in an url: source', () => {
   });
 
   it('a source form mistyped around such a URL is quoted without the password', async () => {
-    for (const text of [`http://u:${SECRET}@127.0.0.1:1/x`, `url;http://u:${SECRET}@127.0.0.1:1/x`, `url:http://u:${SECRET}@example.com/x`, `uri:http://u:${SECRET}@and@127.0.0.1:1/x`]) {
+    for (const text of [
+      `http://u:${SECRET}@127.0.0.1:1/x`,
+      `url;http://u:${SECRET}@127.0.0.1:1/x`,
+      `url:http://u:${SECRET}@example.com/x`,
+      `uri:http://u:${SECRET}@and@127.0.0.1:1/x`,
+    ]) {
       const result = await runMain(['update'], agentEnv(sandbox, { DDEDGE_IP_SOURCES: text }));
       expect(result.code).toBe(2);
       expect(shows(result.stderr)).toEqual([]);
@@ -93,7 +111,12 @@ describe('credentials in an url: source', () => {
   });
 
   it('the daemon: its debug log, its /status and what SIGTERM prints', async () => {
-    const env = agentEnv(sandbox, { DDEDGE_IP_SOURCES: [withPassword(), withToken()].join(','), DDEDGE_IP_QUORUM: '1', DDEDGE_LOG_LEVEL: 'debug', DDEDGE_INTERVAL: '1h' });
+    const env = agentEnv(sandbox, {
+      DDEDGE_IP_SOURCES: [withPassword(), withToken()].join(','),
+      DDEDGE_IP_QUORUM: '1',
+      DDEDGE_LOG_LEVEL: 'debug',
+      DDEDGE_INTERVAL: '1h',
+    });
     const daemon = startDist(['daemon', '--listen', '127.0.0.1:0'], env);
     const log = await waitForOutput(daemon, 'stderr', (t) => /at (http:\S+)\/\n/.test(t) && / set to /.test(t));
     const base = /at (http:\S+)\/\n/.exec(log)![1]!;

@@ -75,7 +75,12 @@ function runAsOtherUser(args: string[], env: Record<string, string>, dir: string
   }
   return new Promise((resolve) => {
     // As nobody, from a copy nobody can reach (the checkout may sit in a folder only root enters).
-    const child = spawn(process.execPath, [root ? distForOtherUsers() : DIST, ...args], { env: { ...env, HOME: '/' }, cwd: '/', stdio: ['ignore', 'pipe', 'pipe'], ...(root ? { uid: 65534, gid: 65534 } : {}) });
+    const child = spawn(process.execPath, [root ? distForOtherUsers() : DIST, ...args], {
+      env: { ...env, HOME: '/' },
+      cwd: '/',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      ...(root ? { uid: 65534, gid: 65534 } : {}),
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -118,7 +123,11 @@ describe('the state cannot be saved after a successful update (a full disk, a fi
     // A file-size limit the budget's first save (the call reservation, ~80 bytes) fits in and the
     // save after the update (the record, ~400 bytes) does not: the write fails as on a full disk.
     // (A link to /dev/full at the temporary name did this once; temporary files no longer follow links.)
-    const child = spawn('prlimit', ['--fsize=200', '--', process.execPath, DIST, 'update', '--ip', '81.0.2.15'], { env, cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('prlimit', ['--fsize=200', '--', process.execPath, DIST, 'update', '--ip', '81.0.2.15'], {
+      env,
+      cwd: dir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -126,12 +135,16 @@ describe('the state cannot be saved after a successful update (a full disk, a fi
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     expect(stdout).toBe('home.example.com A 81.0.2.15 updated\n');
     expect(code).toBe(4);
-    expect(stderr).toMatch(/error: cannot save the state in .* \(EFBIG\); the provider was updated \(home\.example\.com A\)/);
+    expect(stderr).toMatch(
+      /error: cannot save the state in .* \(EFBIG\); the provider was updated \(home\.example\.com A\)/,
+    );
     expect(stderr).not.toMatch(/internal error|\n\s+at /);
     expect(existsSync(join(dir, 'lock'))).toBe(false);
     expect(readdirSync(dir).filter((n) => n.endsWith('.tmp'))).toEqual([]);
     expect(sandbox.calls.get('dyndns')).toBe(1);
     // The state still reads: the next cycle sends again and saves.
-    expect(JSON.parse(readFileSync(join(dir, 'state.json'), 'utf8')).records['home.example.com/A']?.address).toBeUndefined();
+    expect(
+      JSON.parse(readFileSync(join(dir, 'state.json'), 'utf8')).records['home.example.com/A']?.address,
+    ).toBeUndefined();
   });
 });

@@ -59,9 +59,13 @@ describe('links planted at the temporary names of the files an update writes', (
     expect(result!.code).toBe(0);
     expect(readFileSync(attacked, 'utf8')).toBe(VICTIM);
     expect(lstatSync(join(env.DDEDGE_STATE_DIR!, 'state.json')).isFile()).toBe(true);
-    expect(JSON.parse(readFileSync(join(env.DDEDGE_STATE_DIR!, 'state.json'), 'utf8')).records['home.example.com/A'].address).toBe('81.0.2.15');
+    expect(
+      JSON.parse(readFileSync(join(env.DDEDGE_STATE_DIR!, 'state.json'), 'utf8')).records['home.example.com/A'].address,
+    ).toBe('81.0.2.15');
     expect(lstatSync(metrics).isFile()).toBe(true);
-    expect(readFileSync(metrics, 'utf8')).toContain('ddedge_address_info{host="home.example.com",type="A",address="81.0.2.15"} 1');
+    expect(readFileSync(metrics, 'utf8')).toContain(
+      'ddedge_address_info{host="home.example.com",type="A",address="81.0.2.15"} 1',
+    );
   });
 });
 
@@ -80,6 +84,8 @@ describe("the sandbox's --data file", () => {
     }
     expect(readFileSync(attacked, 'utf8')).toBe(VICTIM);
     expect(readFileSync(data, 'utf8')).toContain('81.0.2.15');
-    expect(readdirSync(join(data, '..')).filter((n) => n.endsWith('.tmp') && lstatSync(join(data, '..', n)).isFile())).toEqual([]);
+    expect(
+      readdirSync(join(data, '..')).filter((n) => n.endsWith('.tmp') && lstatSync(join(data, '..', n)).isFile()),
+    ).toEqual([]);
   });
 });

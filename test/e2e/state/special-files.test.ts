@@ -20,7 +20,8 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   // A run that hung (the failure these tests look for) is killed, not left behind.
-  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  for (const child of children.splice(0))
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   await echo.close();
 });
 
@@ -65,11 +66,17 @@ describe('file: source that is not a regular file', () => {
     // localhost is resolved by getaddrinfo on a worker thread: the first thing to stop when
     // FIFOs hold all four.
     const source = `url:${echo.url.replace('127.0.0.1', 'localhost')}`;
-    const env = agentEnv(sandbox, { DDEDGE_IP_SOURCES: `file:${fifo()},${source}`, DDEDGE_IP_QUORUM: '1', DDEDGE_INTERVAL: '1h', DDEDGE_LOG_LEVEL: 'debug' });
+    const env = agentEnv(sandbox, {
+      DDEDGE_IP_SOURCES: `file:${fifo()},${source}`,
+      DDEDGE_IP_QUORUM: '1',
+      DDEDGE_INTERVAL: '1h',
+      DDEDGE_LOG_LEVEL: 'debug',
+    });
     const daemon = startDist(['daemon'], env);
     children.push(daemon);
     let seen = 0;
-    const answered = (n: number) => waitForOutput(daemon, 'stderr', (t) => (t.match(/source answered source=url:/g) ?? []).length >= n);
+    const answered = (n: number) =>
+      waitForOutput(daemon, 'stderr', (t) => (t.match(/source answered source=url:/g) ?? []).length >= n);
     for (let cycle = 1; cycle <= 6; cycle++) {
       await answered(cycle - seen);
       seen = cycle;

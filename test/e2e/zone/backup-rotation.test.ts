@@ -24,7 +24,8 @@ describe('backup rotation', () => {
     const dir = join(stateDir, 'zone-backups', ZONE);
     mkdirSync(dir, { recursive: true });
     // Left by a router whose clock was once years ahead.
-    for (let i = 0; i < 20; i++) writeFileSync(join(dir, `2099${String(i + 1).padStart(4, '0')}T000000.000Z.zone`), `; from the future ${i}\n`);
+    for (let i = 0; i < 20; i++)
+      writeFileSync(join(dir, `2099${String(i + 1).padStart(4, '0')}T000000.000Z.zone`), `; from the future ${i}\n`);
     const first = await ddedge(['zone', 'apply', writeFile('one A 192.0.2.1'), '--keep-unlisted', '--json']);
     expect(first.code, first.stderr).toBe(0);
     const firstBackup = JSON.parse(first.stdout).backup as string;
@@ -36,12 +37,26 @@ describe('backup rotation', () => {
     // (run in this process: 20 more starts of the built file would only cost time).
     const written = [firstBackup];
     for (let i = 2; i <= 21; i++) {
-      const run = await zoneMain(sandbox, ['apply', writeFile(...Array.from({ length: i }, (_, j) => `h${j} A 192.0.2.${j + 1}`)), '--keep-unlisted', '--json'], { DDEDGE_STATE_DIR: stateDir, DDEDGE_SERVICE: ZONE });
+      const run = await zoneMain(
+        sandbox,
+        [
+          'apply',
+          writeFile(...Array.from({ length: i }, (_, j) => `h${j} A 192.0.2.${j + 1}`)),
+          '--keep-unlisted',
+          '--json',
+        ],
+        { DDEDGE_STATE_DIR: stateDir, DDEDGE_SERVICE: ZONE },
+      );
       expect(run.code, run.stderr).toBe(0);
       written.push(JSON.parse(run.stdout).backup);
       expect(readdirSync(dir), `apply ${i}`).toContain(written.at(-1)!.split('/').at(-1));
     }
-    expect(readdirSync(dir).sort()).toEqual(written.slice(-20).map((p) => p.split('/').at(-1)).sort());
+    expect(readdirSync(dir).sort()).toEqual(
+      written
+        .slice(-20)
+        .map((p) => p.split('/').at(-1))
+        .sort(),
+    );
   });
 });
 

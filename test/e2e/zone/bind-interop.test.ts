@@ -38,16 +38,20 @@ describe.skipIf(!compilezone)('named-compilezone', () => {
     const applied = await runDist(['zone', 'apply', source], env);
     expect(applied.code, applied.stderr).toBe(0);
     // The provider's forms: full names in punycode, priority in its own field, SRV and CAA values, TXT unquoted.
-    const held = sandbox.model.services.find((s) => s.name === ZONE)!.dns.map((e) => `${e.name} ${e.ttl} ${e.type} ${e.priority} ${e.value}`);
-    expect(held).toEqual(expect.arrayContaining([
-      `${ZONE} 3600 MX 10 mx.example.net`,
-      `${ZONE} 3600 CAA - 0 iodef "mailto:dns admin@example.net"`,
-      `_sip._tcp.${ZONE} 3600 SRV 10 60 5060 sip.example.net`,
-      `long.${ZONE} 300 TXT - ${'a'.repeat(255)}${'b'.repeat(100)}`,
-      `quote.${ZONE} 3600 TXT - say "hi"; a\\b`,
-      `xn--bcher-kva.${ZONE} 3600 AAAA - 2001:db8::1`,
-      `*.${ZONE} 3600 CNAME - ${ZONE}`,
-    ]));
+    const held = sandbox.model.services
+      .find((s) => s.name === ZONE)!
+      .dns.map((e) => `${e.name} ${e.ttl} ${e.type} ${e.priority} ${e.value}`);
+    expect(held).toEqual(
+      expect.arrayContaining([
+        `${ZONE} 3600 MX 10 mx.example.net`,
+        `${ZONE} 3600 CAA - 0 iodef "mailto:dns admin@example.net"`,
+        `_sip._tcp.${ZONE} 3600 SRV 10 60 5060 sip.example.net`,
+        `long.${ZONE} 300 TXT - ${'a'.repeat(255)}${'b'.repeat(100)}`,
+        `quote.${ZONE} 3600 TXT - say "hi"; a\\b`,
+        `xn--bcher-kva.${ZONE} 3600 AAAA - 2001:db8::1`,
+        `*.${ZONE} 3600 CNAME - ${ZONE}`,
+      ]),
+    );
     const exported = await runDist(['zone', 'export'], env);
     const input = writeZone(soaAndNs(ZONE) + exported.stdout);
     const output = join(tempDir(), 'compiled.zone');

@@ -11,7 +11,10 @@ const ZONE = 'paging.example';
 const COUNT = 10_000;
 const sandbox = useSandbox({ per: 'file' });
 
-const host = (i: number, ttl = '') => (i % 5 === 4 ? `h${i} ${ttl}TXT "record ${i} of ${COUNT}"` : `h${i} ${ttl}A 10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`);
+const host = (i: number, ttl = '') =>
+  i % 5 === 4
+    ? `h${i} ${ttl}TXT "record ${i} of ${COUNT}"`
+    : `h${i} ${ttl}A 10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
 const all = Array.from({ length: COUNT }, (_, i) => host(i));
 
 interface Step {
@@ -26,10 +29,19 @@ interface Step {
 }
 
 const STEPS: Step[] = [
-  { name: '10,000 records into an empty zone: one dnssetzone', lines: all, summary: { create: COUNT }, method: 'setzone', writes: { 'service/dnssetzone': 1 }, lists: 1 + 1 + 10 },
+  {
+    name: '10,000 records into an empty zone: one dnssetzone',
+    lines: all,
+    summary: { create: COUNT },
+    method: 'setzone',
+    writes: { 'service/dnssetzone': 1 },
+    lists: 1 + 1 + 10,
+  },
   {
     name: 'a TTL on three records past page 8, one gone from page 10: four calls, not a replace of 10,000',
-    lines: all.map((l, i) => (i === 8_500 || i === 9_000 || i === 9_998 ? host(i, '600 ') : l)).filter((_, i) => i !== 9_999),
+    lines: all
+      .map((l, i) => (i === 8_500 || i === 9_000 || i === 9_998 ? host(i, '600 ') : l))
+      .filter((_, i) => i !== 9_999),
     summary: { update: 3, delete: 1, create: 0 },
     method: 'calls',
     writes: { 'service/dnsupdate': 3, 'service/dnsdelete': 1 },
@@ -60,8 +72,15 @@ describe('conformance: 10,000-entry paging', () => {
       sandbox.calls.clear();
       const again = await zoneMain(sandbox, ['plan', file, '--expect-no-changes', '--json'], env);
       expect(again.code, `${step.name}: the second plan ${again.stderr}`).toBe(0);
-      expect(JSON.parse(again.stdout).summary, step.name).toMatchObject({ create: 0, update: 0, delete: 0, unchanged: step.lines.length });
-      expect(Object.fromEntries(sandbox.calls), step.name).toEqual({ 'service/dnslist': Math.ceil(step.lines.length / 1000) });
+      expect(JSON.parse(again.stdout).summary, step.name).toMatchObject({
+        create: 0,
+        update: 0,
+        delete: 0,
+        unchanged: step.lines.length,
+      });
+      expect(Object.fromEntries(sandbox.calls), step.name).toEqual({
+        'service/dnslist': Math.ceil(step.lines.length / 1000),
+      });
     }
   });
 });

@@ -25,7 +25,14 @@ beforeEach(async () => {
   service.dns.push({ entityID: '2', name: `www.${ZONE}`, type: 'A', ttl: '-', priority: '-', value: '192.0.2.1' });
 });
 
-const txtStrings = async (name: string) => (await promisify(execFile)('dig', ['@127.0.0.1', '-p', String(sandbox.dnsPort), '+norec', '+short', '+time=3', '+tries=1', name, 'TXT'], { timeout: 10_000 })).stdout.trim();
+const txtStrings = async (name: string) =>
+  (
+    await promisify(execFile)(
+      'dig',
+      ['@127.0.0.1', '-p', String(sandbox.dnsPort), '+norec', '+short', '+time=3', '+tries=1', name, 'TXT'],
+      { timeout: 10_000 },
+    )
+  ).stdout.trim();
 
 describe('an empty TXT through zone backup and restore', () => {
   it.skipIf(!DIG)('answers an empty string after the restore, as before it', async () => {

@@ -28,7 +28,8 @@ beforeAll(async () => {
   door = await startDoor([{ name: 'admin', rules: ['grant "admin" zonesub;'] }]);
   port = Number(/answering DNS .* on 127\.0\.0\.1:(\d+)/.exec(door.stderr())![1]);
   const dns = door.sandbox.model.services.find((s) => s.name === 'example.com')!.dns;
-  const entry = (entityID: string, name: string, type: string, value: string) => dns.push({ entityID, name, type, ttl: '-', priority: '-', value });
+  const entry = (entityID: string, name: string, type: string, value: string) =>
+    dns.push({ entityID, name, type, ttl: '-', priority: '-', value });
   entry('9001', IDN, 'A', '192.0.2.7');
   entry('9002', '_acme-challenge.www.example.com', 'TXT', 'made-by-ddedge-acme');
   entry('9003', '_acme-challenge.mail.example.com', 'TXT', 'made-by-another-client');
@@ -41,8 +42,17 @@ beforeAll(async () => {
     },
   } as Parameters<typeof writeState>[1]);
   mkdirSync(join(door.stateDir, 'acme'), { recursive: true });
-  const challenge = { name: '_acme-challenge.www.example.com', value: 'made-by-ddedge-acme', service: 'example.com', entityID: '9002', createdAt: new Date().toISOString() };
-  writeFileSync(join(door.stateDir, 'acme', 'challenges.json'), JSON.stringify({ version: 1, challenges: [challenge] }));
+  const challenge = {
+    name: '_acme-challenge.www.example.com',
+    value: 'made-by-ddedge-acme',
+    service: 'example.com',
+    entityID: '9002',
+    createdAt: new Date().toISOString(),
+  };
+  writeFileSync(
+    join(door.stateDir, 'acme', 'challenges.json'),
+    JSON.stringify({ version: 1, challenges: [challenge] }),
+  );
 }, 60_000);
 afterAll(async () => {
   if (door) expect(await door.stop()).toBe(0);
@@ -51,33 +61,49 @@ afterAll(async () => {
 function nsupdate(lines: string[]): Promise<{ code: number; out: string }> {
   const script = [`server 127.0.0.1 ${port}`, ...lines, 'send', ''].join('\n');
   return new Promise((resolve) => {
-    const child = execFile('nsupdate', ['-t', '8', '-y', `hmac-sha256:admin:${door.secrets.get('admin')}`], { timeout: 20_000 }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, out: stdout + stderr }),
+    const child = execFile(
+      'nsupdate',
+      ['-t', '8', '-y', `hmac-sha256:admin:${door.secrets.get('admin')}`],
+      { timeout: 20_000 },
+      (error, stdout, stderr) =>
+        resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, out: stdout + stderr }),
     );
     child.stdin!.end(script);
   });
 }
 
 async function dyndns2(hostname: string, ip: string): Promise<string> {
-  const res = await fetch(`${door.url}/nic/update?hostname=${hostname}&myip=${ip}`, { headers: { authorization: `Basic ${Buffer.from(`admin:${door.secrets.get('admin')}`).toString('base64')}` } });
+  const res = await fetch(`${door.url}/nic/update?hostname=${hostname}&myip=${ip}`, {
+    headers: { authorization: `Basic ${Buffer.from(`admin:${door.secrets.get('admin')}`).toString('base64')}` },
+  });
   return (await res.text()).trim();
 }
 
 describe.skipIf(!TOOLS)('zone apply and the gateway keep the same records', () => {
   it('zone plan keeps the recorded hosts (the Unicode one under its punycode name), every ACME challenge, the SOA and apex NS', async () => {
-    const file = writeZone(`$ORIGIN example.com.\n@ A 192.0.2.10\nwww CNAME @\nhome A 192.0.2.66\n@ MX 10 mail\n@ TXT "v=spf1 mx -all"\n${IDN}. A 192.0.2.66\n`);
-    const plan = await runDist(['zone', 'plan', file, '--json'], baseEnv({ ...withApi(door.sandbox), DDEDGE_STATE_DIR: door.stateDir }));
+    const file = writeZone(
+      `$ORIGIN example.com.\n@ A 192.0.2.10\nwww CNAME @\nhome A 192.0.2.66\n@ MX 10 mail\n@ TXT "v=spf1 mx -all"\n${IDN}. A 192.0.2.66\n`,
+    );
+    const plan = await runDist(
+      ['zone', 'plan', file, '--json'],
+      baseEnv({ ...withApi(door.sandbox), DDEDGE_STATE_DIR: door.stateDir }),
+    );
     expect(plan.code, plan.stderr).toBe(0);
-    const report = JSON.parse(plan.stdout) as { changes: unknown[]; kept: { name: string; type: string; reason: string }[] };
+    const report = JSON.parse(plan.stdout) as {
+      changes: unknown[];
+      kept: { name: string; type: string; reason: string }[];
+    };
     expect(report.changes).toEqual([]);
     const kept = report.kept.map((k) => `${k.name} ${k.type}: ${k.reason}`);
     const recorded = `the agent's host (recorded in ${join(door.stateDir, 'state.json')})`;
-    expect(kept).toEqual(expect.arrayContaining([
-      `${IDN} A: ${recorded}`,
-      `home.example.com A: ${recorded}`,
-      '_acme-challenge.www.example.com TXT: an ACME challenge (_acme-challenge TXT)',
-      '_acme-challenge.mail.example.com TXT: an ACME challenge (_acme-challenge TXT)',
-    ]));
+    expect(kept).toEqual(
+      expect.arrayContaining([
+        `${IDN} A: ${recorded}`,
+        `home.example.com A: ${recorded}`,
+        '_acme-challenge.www.example.com TXT: an ACME challenge (_acme-challenge TXT)',
+        '_acme-challenge.mail.example.com TXT: an ACME challenge (_acme-challenge TXT)',
+      ]),
+    );
   });
 
   it("refuses through the RFC 2136 door the recorded hosts (the Unicode one too) and ddedge acme's challenge; leaves the apex NS alone", async () => {
@@ -88,14 +114,16 @@ describe.skipIf(!TOOLS)('zone apply and the gateway keep the same records', () =
     }
     const challenge = await nsupdate(['update delete _acme-challenge.www.example.com TXT']);
     expect(challenge.out).toMatch(/REFUSED/);
-    expect(door.zone('_acme-challenge.www.example.com')).toEqual(['_acme-challenge.www.example.com TXT made-by-ddedge-acme']);
+    expect(door.zone('_acme-challenge.www.example.com')).toEqual([
+      '_acme-challenge.www.example.com TXT made-by-ddedge-acme',
+    ]);
     const apexNs = await nsupdate(['update add example.com 60 NS ns.example.net']);
     expect(apexNs.code, apexNs.out).toBe(0);
     expect(door.zone().filter((l) => / NS /.test(l))).toEqual([]);
     await door.logged(new RegExp(`${IDN.replace(/\./g, '\\.')} A is kept by the ddedge agent`));
   });
 
-  it("refuses through the dyndns2 door the recorded hosts (the Unicode one too), as the DNS door does", async () => {
+  it('refuses through the dyndns2 door the recorded hosts (the Unicode one too), as the DNS door does', async () => {
     expect(await dyndns2(IDN, '81.0.2.66')).toBe('nohost');
     expect(await dyndns2('home.example.com', '81.0.2.66')).toBe('nohost');
     await door.logged(new RegExp(`nohost: dyndns2: ${IDN.replace(/\./g, '\\.')} A is kept by the ddedge agent`));

@@ -33,7 +33,11 @@ async function fileWith(env: Record<string, string>, lines: string[]): Promise<s
 describe('zone apply after a lost answer reports what the provider holds', () => {
   it('three creates, the first answer lost: the zone read again holds all three, exit 0, and the output says the answer was lost', async () => {
     const env = agentEnv(sandbox, withApi(sandbox));
-    const file = await fileWith(env, ['a.apply1 300 IN A 192.0.2.11', 'b.apply1 300 IN A 192.0.2.12', 'c.apply1 300 IN A 192.0.2.13']);
+    const file = await fileWith(env, [
+      'a.apply1 300 IN A 192.0.2.11',
+      'b.apply1 300 IN A 192.0.2.12',
+      'c.apply1 300 IN A 192.0.2.13',
+    ]);
     sandbox.faults.push(parseFault('service/dnscreate=lost-answerx1'));
     const run = await runDist(['zone', 'apply', '--service', 'example.com', '--method', 'calls', file], env);
     expect(sandbox.faults.at(-1)!.remaining).toBe(0);
@@ -54,8 +58,12 @@ describe('zone apply after a lost answer reports what the provider holds', () =>
     expect(held.length).toBeGreaterThanOrEqual(1);
     expect(held.length).toBeLessThan(6);
     expect(run.code, run.stdout + run.stderr).toBe(5);
-    const report = JSON.parse(run.stdout) as { done: { record: { name: string; value: string } }[]; notDone: { record: { name: string; value: string } }[] };
-    const listed = (steps: typeof report.done) => steps.map((s) => `${s.record.name.replace(/\.$/, '')} A ${s.record.value}`).sort();
+    const report = JSON.parse(run.stdout) as {
+      done: { record: { name: string; value: string } }[];
+      notDone: { record: { name: string; value: string } }[];
+    };
+    const listed = (steps: typeof report.done) =>
+      steps.map((s) => `${s.record.name.replace(/\.$/, '')} A ${s.record.value}`).sort();
     expect(listed(report.done)).toEqual(held);
     expect(report.done.length + report.notDone.length).toBe(6);
     expect(listed(report.notDone).some((r) => held.includes(r))).toBe(false);
@@ -69,11 +77,20 @@ describe('zone apply by dnssetzone after a lost answer', () => {
     const file = await fileWith(env, ['a.apply3 300 IN A 192.0.2.31']);
     // dnssetzone is idempotent: the client sends it three times before it gives up.
     sandbox.faults.push(parseFault('service/dnssetzone=lost-answerx3'));
-    const run = await runDist(['zone', 'apply', '--service', 'example.com', '--method', 'setzone', '--json', file], env);
+    const run = await runDist(
+      ['zone', 'apply', '--service', 'example.com', '--method', 'setzone', '--json', file],
+      env,
+    );
     expect(sandbox.faults.at(-1)!.remaining).toBe(0);
     expect(zone('apply3.example.com')).toEqual(['a.apply3.example.com A 192.0.2.31']);
     expect(run.code, run.stdout + run.stderr).toBe(0);
-    expect(JSON.parse(run.stdout)).toMatchObject({ exitCode: 0, error: null, notDone: [], done: [expect.anything()], answerLost: expect.any(String) });
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      exitCode: 0,
+      error: null,
+      notDone: [],
+      done: [expect.anything()],
+      answerLost: expect.any(String),
+    });
   });
 });
 
@@ -81,13 +98,18 @@ describe("the agent's API path after a lost answer reports what the provider hol
   it('a create whose answer is lost: the entry is there, the update is reported made (exit 0)', async () => {
     const env = agentEnv(sandbox, withApi(sandbox));
     sandbox.faults.push(parseFault('service/dnscreate=lost-answerx1'));
-    const run = await runDist(['update', '--ip', '81.0.2.41', '--via', 'api', '--host', 'lost-create.example.com', '--json'], env);
+    const run = await runDist(
+      ['update', '--ip', '81.0.2.41', '--via', 'api', '--host', 'lost-create.example.com', '--json'],
+      env,
+    );
     expect(sandbox.faults.at(-1)!.remaining).toBe(0);
     expect(zoneValue(sandbox, 'lost-create.example.com')).toBe('81.0.2.41');
     expect(zone('lost-create.example.com')).toHaveLength(1);
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(JSON.parse(run.stdout).hosts[0]).toMatchObject({ host: 'lost-create.example.com', via: 'api' });
-    expect(run.stderr).toMatch(/the answer to creating the A entry of lost-create\.example\.com in example\.com was lost .*; read again, the provider holds 81\.0\.2\.41: it was made/);
+    expect(run.stderr).toMatch(
+      /the answer to creating the A entry of lost-create\.example\.com in example\.com was lost .*; read again, the provider holds 81\.0\.2\.41: it was made/,
+    );
   });
 
   it('an update whose every attempt loses its answer: the new value is there, reported made (exit 0)', async () => {
@@ -102,7 +124,10 @@ describe("the agent's API path after a lost answer reports what the provider hol
   it('a create whose connection is reset before it is made: reported failed, nothing there', async () => {
     const env = agentEnv(sandbox, withApi(sandbox));
     sandbox.faults.push(parseFault('service/dnscreate=resetx1'));
-    const run = await runDist(['update', '--ip', '81.0.2.43', '--via', 'api', '--host', 'reset-create.example.com'], env);
+    const run = await runDist(
+      ['update', '--ip', '81.0.2.43', '--via', 'api', '--host', 'reset-create.example.com'],
+      env,
+    );
     expect(zone('reset-create.example.com')).toEqual([]);
     expect(run.code).not.toBe(0);
     expect(run.stderr).toMatch(/read again, the provider does not hold 81\.0\.2\.43: it was not made/);

@@ -17,14 +17,23 @@ let provider: HostileProvider | undefined;
 beforeEach(async () => {
   stateDir = tempDir('ddedge-state-');
   const service = emptyZone(sandbox, ZONE);
-  for (let i = 0; i < 12; i++) service.dns.push({ entityID: String(10 + i), name: i ? `h${i}.${ZONE}` : ZONE, type: 'A', ttl: '-', priority: '-', value: `192.0.2.${i + 1}` });
+  for (let i = 0; i < 12; i++)
+    service.dns.push({
+      entityID: String(10 + i),
+      name: i ? `h${i}.${ZONE}` : ZONE,
+      type: 'A',
+      ttl: '-',
+      priority: '-',
+      value: `192.0.2.${i + 1}`,
+    });
 });
 afterEach(async () => {
   await provider?.close();
   provider = undefined;
 });
 
-const env = (extra: Record<string, string> = {}) => baseEnv({ ...withApi(sandbox), DDEDGE_STATE_DIR: stateDir, DDEDGE_SERVICE: ZONE, ...extra });
+const env = (extra: Record<string, string> = {}) =>
+  baseEnv({ ...withApi(sandbox), DDEDGE_STATE_DIR: stateDir, DDEDGE_SERVICE: ZONE, ...extra });
 const zone = () => sandbox.model.services.find((s) => s.name === ZONE)!.dns;
 const LIVE = Array.from({ length: 12 }, (_, i) => `${i ? `h${i}` : '@'} A 192.0.2.${i + 1}`);
 const fileOf = (lines: string[]) => writeZone(`$ORIGIN ${ZONE}.\n${lines.join('\n')}\n`);
@@ -43,7 +52,10 @@ async function heldWrites() {
 describe('apply prints its plan before its first change', () => {
   it('the plan is on stdout while the provider still holds the first write', async () => {
     const held = await heldWrites();
-    const child = startDist(['zone', 'apply', fileOf([...LIVE, 'new1 A 192.0.2.101', 'new2 A 192.0.2.102']), '--method', 'calls'], env({ DDEDGE_API_URL: held.url }));
+    const child = startDist(
+      ['zone', 'apply', fileOf([...LIVE, 'new1 A 192.0.2.101', 'new2 A 192.0.2.102']), '--method', 'calls'],
+      env({ DDEDGE_API_URL: held.url }),
+    );
     // Listening from the start: the plan comes out before the write is sent.
     const planShown = waitForOutput(child, 'stdout', (t) => t.includes('create  new2'));
     try {
@@ -149,20 +161,33 @@ describe('the HTTP pool is loaded only for runs that make many calls', () => {
   // undici (its chunk and the Node modules it needs) was most of a small plan's cost; the pool
   // of many calls is Node's own http(s) agents, cheaper than undici's at a large zone's pages.
   const chunksRead = (stderr: string) => /CHUNKS READ: (.*)/.exec(stderr)?.[1]?.split(' ') ?? [];
-  const withPreload = (extra: Record<string, string> = {}) => env({ NODE_OPTIONS: `--require ${join(import.meta.dirname, '../..', 'helpers', 'chunks-read.cjs')}`, ...extra });
+  const withPreload = (extra: Record<string, string> = {}) =>
+    env({ NODE_OPTIONS: `--require ${join(import.meta.dirname, '../..', 'helpers', 'chunks-read.cjs')}`, ...extra });
 
   it('a plan of a small zone (one call) reads no pool chunk; a plan of six pages reads the pool, never undici', async () => {
     const small = await runDist(['zone', 'plan', fileOf(LIVE)], withPreload());
     expect(small.code, small.stderr).toBe(0);
     expect(chunksRead(small.stderr).length).toBeGreaterThan(0);
-    expect(chunksRead(small.stderr).filter((c) => c.startsWith('undici-transport') || c.startsWith('node-pool-transport'))).toEqual([]);
+    expect(
+      chunksRead(small.stderr).filter((c) => c.startsWith('undici-transport') || c.startsWith('node-pool-transport')),
+    ).toEqual([]);
     const service = sandbox.model.services.find((s) => s.name === ZONE)!;
-    for (let i = 0; i < 5_500; i++) service.dns.push({ entityID: String(100_000 + i), name: `p${i}.${ZONE}`, type: 'A', ttl: '-', priority: '-', value: '192.0.2.200' });
+    for (let i = 0; i < 5_500; i++)
+      service.dns.push({
+        entityID: String(100_000 + i),
+        name: `p${i}.${ZONE}`,
+        type: 'A',
+        ttl: '-',
+        priority: '-',
+        value: '192.0.2.200',
+      });
     sandbox.calls.clear();
     const large = await runDist(['zone', 'plan', fileOf(LIVE)], withPreload());
     expect(large.code, large.stderr).toBe(0);
     expect(sandbox.calls.get('service/dnslist')).toBe(6);
-    expect(chunksRead(large.stderr).filter((c) => c.startsWith('node-pool-transport') && c.endsWith('.cjs'))).toHaveLength(1);
+    expect(
+      chunksRead(large.stderr).filter((c) => c.startsWith('node-pool-transport') && c.endsWith('.cjs')),
+    ).toHaveLength(1);
     expect(chunksRead(large.stderr).filter((c) => c.startsWith('undici'))).toEqual([]);
   });
 });

@@ -25,7 +25,8 @@ afterEach(async () => {
   provider = undefined;
 });
 
-const env = (extra: Record<string, string> = {}) => baseEnv({ ...withApi(sandbox), DDEDGE_STATE_DIR: stateDir, DDEDGE_SERVICE: ZONE, ...extra });
+const env = (extra: Record<string, string> = {}) =>
+  baseEnv({ ...withApi(sandbox), DDEDGE_STATE_DIR: stateDir, DDEDGE_SERVICE: ZONE, ...extra });
 const zone = () => sandbox.model.services.find((s) => s.name === ZONE)!.dns;
 const hostA = (i: number) => `h${i} A 10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
 
@@ -35,7 +36,14 @@ function seed(count: number): void {
   sandbox.model.nextId = 1_000_000;
   for (let i = 0; i < count; i++) {
     const [name, , value] = hostA(i).split(' ');
-    service.dns.push({ entityID: String(1000 + i), name: `${name}.${ZONE}`, type: 'A', ttl: '-', priority: '-', value: value! } satisfies DnsEntry);
+    service.dns.push({
+      entityID: String(1000 + i),
+      name: `${name}.${ZONE}`,
+      type: 'A',
+      ttl: '-',
+      priority: '-',
+      value: value!,
+    } satisfies DnsEntry);
   }
 }
 const fileOf = (lines: string[]) => writeZone(`$ORIGIN ${ZONE}.\n${lines.join('\n')}\n`);
@@ -62,7 +70,11 @@ describe('zones past 8 pages: paging follows total', () => {
     sandbox.calls.clear();
     const apply = await runDist(['zone', 'apply', fileOf(lines)], env());
     expect(apply.code, apply.stderr).toBe(0);
-    expect(Object.fromEntries(sandbox.calls)).toEqual({ 'service/dnslist': 20, 'service/dnscreate': 1, 'service/dnsdelete': 1 });
+    expect(Object.fromEntries(sandbox.calls)).toEqual({
+      'service/dnslist': 20,
+      'service/dnscreate': 1,
+      'service/dnsdelete': 1,
+    });
     expect(zone()).toHaveLength(10_000);
   });
 
@@ -89,7 +101,9 @@ describe('a listing not known to be complete drives no delete and no dnssetzone:
     const file = fileOf(seeded(1_504));
     const plan = await runMain(['zone', 'plan', file], hostile);
     expect(plan.code).toBe(4);
-    expect(plan.stdout).toMatch(/warning: this plan is not reliable: service\/dnslist answered page 2 with the entries of page 1 .*1000 entries seen, and no total/);
+    expect(plan.stdout).toMatch(
+      /warning: this plan is not reliable: service\/dnslist answered page 2 with the entries of page 1 .*1000 entries seen, and no total/,
+    );
     expect(plan.stderr).toMatch(/not reliable and cannot be applied/);
     const json = await runMain(['zone', 'plan', file, '--json'], hostile);
     expect(json.code).toBe(4);
@@ -116,15 +130,45 @@ describe('a listing not known to be complete drives no delete and no dnssetzone:
     const hostile = await through({ answer: (op, _f, e) => isList(op) && delete e.responseData.queryInfo.total });
     const apply = await runMain(['zone', 'apply', fileOf(seeded(1_000))], hostile);
     expect(apply.code, apply.stderr).toBe(4);
-    expect(apply.stderr).toMatch(/gave no total \(queryInfo\.total\), so the 1504 entries listed are not known to be all of them/);
+    expect(apply.stderr).toMatch(
+      /gave no total \(queryInfo\.total\), so the 1504 entries listed are not known to be all of them/,
+    );
     expect(zone()).toHaveLength(1_504);
   });
 
   it.each<[string, ProviderShape, RegExp]>([
-    ['page 2 answered with page 1, total given', { request: (op, f) => isList(op) && f.set('page', '1') }, /answered page 2 with the entries of page 1 .*1000 entries seen of 1504/],
-    ['the last page empty (fewer entries than total)', { answer: (op, f, e) => isList(op) && f.get('page') === '2' && (e.responseData.dns = []) }, /listed 1000 of the 1504 entries it announced/],
-    ['a total that changes between pages', { answer: (op, f, e) => isList(op) && f.get('page') === '2' && (e.responseData.queryInfo.total = 1_505) }, /announced 1504 entries on page 1 and 1505 on page 2/],
-    ['an entry on two pages', { answer: (op, f, e) => isList(op) && f.get('page') === '2' && e.responseData.dns.unshift({ entityID: '1000', name: `h0.${ZONE}`, type: 'A', ttl: '-', priority: '-', value: '10.0.0.0' }) }, /listed entity 1000 twice/],
+    [
+      'page 2 answered with page 1, total given',
+      { request: (op, f) => isList(op) && f.set('page', '1') },
+      /answered page 2 with the entries of page 1 .*1000 entries seen of 1504/,
+    ],
+    [
+      'the last page empty (fewer entries than total)',
+      { answer: (op, f, e) => isList(op) && f.get('page') === '2' && (e.responseData.dns = []) },
+      /listed 1000 of the 1504 entries it announced/,
+    ],
+    [
+      'a total that changes between pages',
+      { answer: (op, f, e) => isList(op) && f.get('page') === '2' && (e.responseData.queryInfo.total = 1_505) },
+      /announced 1504 entries on page 1 and 1505 on page 2/,
+    ],
+    [
+      'an entry on two pages',
+      {
+        answer: (op, f, e) =>
+          isList(op) &&
+          f.get('page') === '2' &&
+          e.responseData.dns.unshift({
+            entityID: '1000',
+            name: `h0.${ZONE}`,
+            type: 'A',
+            ttl: '-',
+            priority: '-',
+            value: '10.0.0.0',
+          }),
+      },
+      /listed entity 1000 twice/,
+    ],
   ])('%s: exit 4, nothing changed', async (_name, shape, reason) => {
     seed(1_504);
     const hostile = await through(shape);
@@ -154,10 +198,16 @@ describe('an apply that crosses a limit half-way says what was done, what was no
     // made and nothing else either: exit 4 (retry later), not 5.
     const json = await runMain(['zone', 'apply', fileOf(lines), '--method', 'calls', '--json'], hostile);
     expect(json.code).toBe(4);
-    expect(JSON.parse(json.stdout)).toMatchObject({ exitCode: 4, failedCallMayHaveBeenMade: true, failedCallMade: false, done: [], notDone: expect.any(Array) });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      exitCode: 4,
+      failedCallMayHaveBeenMade: true,
+      failedCallMade: false,
+      done: [],
+      notDone: expect.any(Array),
+    });
   });
 
-  it('a 503 before anything was sent (the dnssetzone\'s second read): exit 4, retry later; the backup is named', async () => {
+  it("a 503 before anything was sent (the dnssetzone's second read): exit 4, retry later; the backup is named", async () => {
     seed(3);
     let lists = 0;
     const hostile = await through({ unavailable: (op) => isList(op) && ++lists > 1 });
@@ -186,12 +236,15 @@ describe('an apply that crosses a limit half-way says what was done, what was no
   });
 });
 
-describe('a zone at its plan\'s entity limit', () => {
+describe("a zone at its plan's entity limit", () => {
   it('a plan that replaces records makes room with its own deletes when the provider refuses a create (4003), and converges', async () => {
     // example.net is on the redirection plan: 50 DNS entries at most.
     const lines = ['@ A 192.0.2.30', ...Array.from({ length: 49 }, (_, i) => `n${i} A 192.0.2.${i + 1}`)];
     const service = sandbox.model.services.find((s) => s.name === 'example.net')!;
-    const full = await runMain(['zone', 'apply', writeZone(`$ORIGIN example.net.\n${lines.join('\n')}\n`), '--service', 'example.net'], env());
+    const full = await runMain(
+      ['zone', 'apply', writeZone(`$ORIGIN example.net.\n${lines.join('\n')}\n`), '--service', 'example.net'],
+      env(),
+    );
     expect(full.code, full.stderr).toBe(0);
     expect(service.dns).toHaveLength(50);
     const renamed = [...lines.slice(0, 45), ...Array.from({ length: 5 }, (_, i) => `r${i} A 192.0.2.${200 + i}`)];
@@ -201,16 +254,32 @@ describe('a zone at its plan\'s entity limit', () => {
     expect(run.stderr).toMatch(/entity limit; making the plan's 5 delete\(s\) first/);
     expect(service.dns).toHaveLength(50);
     expect(service.dns.map((e) => e.name)).toEqual(expect.arrayContaining(['r0.example.net', 'r4.example.net']));
-    expect((await runMain(['zone', 'plan', '--expect-no-changes', file, '--service', 'example.net'], env())).code).toBe(0);
+    expect((await runMain(['zone', 'plan', '--expect-no-changes', file, '--service', 'example.net'], env())).code).toBe(
+      0,
+    );
   });
 });
 
 describe('the sandbox holds zones of 100,000 entries and enforces the plan limit in every write', () => {
   it('a 100,000-record dnssetzone is accepted on the largest plan; one more is 4003', async () => {
     emptyZone(sandbox, ZONE);
-    const records = Array.from({ length: 100_000 }, (_, i) => ({ name: `h${i}`, type: 'A', ttl: '-', priority: '-', value: hostA(i).split(' ')[2] }));
+    const records = Array.from({ length: 100_000 }, (_, i) => ({
+      name: `h${i}`,
+      type: 'A',
+      ttl: '-',
+      priority: '-',
+      value: hostA(i).split(' ')[2],
+    }));
     const call = (action: string, fields: Record<string, string>) =>
-      fetch(`${sandbox.url}/service/${action}/`, { method: 'POST', body: new URLSearchParams({ apiuser: sandbox.model.account.apiUser, apipasswd: sandbox.model.account.apiPassword, serviceName: ZONE, ...fields }) }).then((r) => r.json());
+      fetch(`${sandbox.url}/service/${action}/`, {
+        method: 'POST',
+        body: new URLSearchParams({
+          apiuser: sandbox.model.account.apiUser,
+          apipasswd: sandbox.model.account.apiPassword,
+          serviceName: ZONE,
+          ...fields,
+        }),
+      }).then((r) => r.json());
     const set = await call('dnssetzone', { dnsZoneData: Buffer.from(JSON.stringify(records)).toString('base64') });
     expect(set.success, JSON.stringify(set.messages)).toBe(true);
     expect(zone()).toHaveLength(100_000);

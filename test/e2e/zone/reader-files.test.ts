@@ -19,17 +19,32 @@ beforeEach(async () => {
   root = tempDir('ddedge-root-');
   stateDir = join(root, 'deep', 'state');
   mkdirSync(stateDir, { recursive: true });
-  emptyZone(sandbox, ZONE).dns.push({ entityID: '1', name: ZONE, type: 'A', ttl: '-', priority: '-', value: '192.0.2.1' });
+  emptyZone(sandbox, ZONE).dns.push({
+    entityID: '1',
+    name: ZONE,
+    type: 'A',
+    ttl: '-',
+    priority: '-',
+    value: '192.0.2.1',
+  });
 });
 
-const env = (extra: Record<string, string> = {}) => baseEnv({ ...withApi(sandbox), DDEDGE_STATE_DIR: stateDir, ...extra });
-const writes = () => [...sandbox.calls.entries()].filter(([k]) => k !== 'service/dnslist').reduce((n, [, v]) => n + v, 0);
-const held = (name: string) => sandbox.model.services.find((s) => s.name === ZONE)!.dns.find((e) => e.name === name)?.value;
+const env = (extra: Record<string, string> = {}) =>
+  baseEnv({ ...withApi(sandbox), DDEDGE_STATE_DIR: stateDir, ...extra });
+const writes = () =>
+  [...sandbox.calls.entries()].filter(([k]) => k !== 'service/dnslist').reduce((n, [, v]) => n + v, 0);
+const held = (name: string) =>
+  sandbox.model.services.find((s) => s.name === ZONE)!.dns.find((e) => e.name === name)?.value;
 
 /** The TXT data BIND loads from a master file of this zone, as it prints it. */
 function bindTxt(body: string): string[] {
-  const out = execFileSync(checkzone!, ['-q', '-D', '-o', '-', ZONE, writeZone(soaAndNs(ZONE) + body)], { encoding: 'latin1' });
-  return out.split('\n').filter((l) => /\sTXT\s/.test(l)).map((l) => l.replace(/\s+/g, ' '));
+  const out = execFileSync(checkzone!, ['-q', '-D', '-o', '-', ZONE, writeZone(soaAndNs(ZONE) + body)], {
+    encoding: 'latin1',
+  });
+  return out
+    .split('\n')
+    .filter((l) => /\sTXT\s/.test(l))
+    .map((l) => l.replace(/\s+/g, ' '));
 }
 
 describe('a carriage return and $ORIGIN', () => {
@@ -46,7 +61,9 @@ describe('a carriage return and $ORIGIN', () => {
   it('a $ORIGIN that is a path is exit 2 naming its position, before any directory is made', async () => {
     const run = await runMain(['zone', 'apply', writeZone('$ORIGIN ../../x\n@ A 192.0.2.1\n'), '--force'], env());
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/zone\.txt:1:9: \$ORIGIN "\.\.\/\.\.\/x" cannot name the zone: "\.\.\/\.\.\/x\." is not a host name/);
+    expect(run.stderr).toMatch(
+      /zone\.txt:1:9: \$ORIGIN "\.\.\/\.\.\/x" cannot name the zone: "\.\.\/\.\.\/x\." is not a host name/,
+    );
     expect(readdirSync(root)).toEqual(['deep']);
     expect(readdirSync(stateDir)).toEqual([]);
     expect(writes()).toBe(0);
@@ -56,7 +73,10 @@ describe('a carriage return and $ORIGIN', () => {
 describe('TXT bytes of 128 and more', () => {
   it('survive apply, the provider and export exactly: the same bytes for BIND, no U+FFFD, and the export plans to no change', async () => {
     const body = 'bin TXT "\\200\\255abc\\"q\\""\ntext TXT "caf\\195\\169"\n';
-    const applied = await runDist(['zone', 'apply', writeZone(`$ORIGIN ${ZONE}.\n@ A 192.0.2.1\n${body}`)], env({ DDEDGE_SERVICE: ZONE }));
+    const applied = await runDist(
+      ['zone', 'apply', writeZone(`$ORIGIN ${ZONE}.\n@ A 192.0.2.1\n${body}`)],
+      env({ DDEDGE_SERVICE: ZONE }),
+    );
     expect(applied.code, applied.stderr).toBe(0);
     expect(held(`bin.${ZONE}`)).toBe('"\\200\\255abc\\"q\\""');
     expect(held(`text.${ZONE}`)).toBe('café');
@@ -68,7 +88,10 @@ describe('TXT bytes of 128 and more', () => {
     expect(lines).toEqual(expect.arrayContaining(['bin IN TXT "\\200\\255abc\\"q\\""', 'text IN TXT "café"']));
     if (checkzone) expect(bindTxt(exported.stdout.replace(/^\$ORIGIN.*\n/m, ''))).toEqual(bindTxt(body));
 
-    const planned = await runMain(['zone', 'plan', writeZone(exported.stdout), '--json'], env({ DDEDGE_SERVICE: ZONE }));
+    const planned = await runMain(
+      ['zone', 'plan', writeZone(exported.stdout), '--json'],
+      env({ DDEDGE_SERVICE: ZONE }),
+    );
     expect(planned.code, planned.stderr).toBe(0);
     expect(JSON.parse(planned.stdout).changes).toEqual([]);
   });
@@ -76,7 +99,9 @@ describe('TXT bytes of 128 and more', () => {
 
 describe('a file with several problems', () => {
   it('is exit 2 listing each with file:line:col, nothing sent, no backup', async () => {
-    const file = writeZone(`$ORIGIN ${ZONE}.\n@ A 192.0.2.1\nwww\\.dot A 192.0.2.2\n\\@ A 192.0.2.3\nok A 192.0.2.4\nbad A 1.2.3\n`);
+    const file = writeZone(
+      `$ORIGIN ${ZONE}.\n@ A 192.0.2.1\nwww\\.dot A 192.0.2.2\n\\@ A 192.0.2.3\nok A 192.0.2.4\nbad A 1.2.3\n`,
+    );
     const run = await runMain(['zone', 'apply', file, '--force'], env({ DDEDGE_SERVICE: ZONE }));
     expect(run.code).toBe(2);
     const lines = run.stderr.trim().split('\n');

@@ -26,14 +26,21 @@ const ddedge = (args: string[]) => runDist(args, env(), cwd);
 const inProcess = (args: string[]) => runMain(args, env(), cwd);
 /** The zone as the provider holds it, entity IDs aside: what "record for record" compares. */
 const entries = () =>
-  sandbox.model.services.find((s) => s.name === ZONE)!.dns.map((e) => `${e.name} ${e.ttl} ${e.type} ${e.priority} ${e.value}`).sort();
+  sandbox.model.services
+    .find((s) => s.name === ZONE)!
+    .dns.map((e) => `${e.name} ${e.ttl} ${e.type} ${e.priority} ${e.value}`)
+    .sort();
 
 /** A 254-character target: a host name of valid labels, longer than a name may be (RFC 1035 §2.3.4). */
 const LONG_TARGET = Array.from({ length: 4 }, (_, i) => `${String(i)}${'t'.repeat(62)}`).join('.') + '.net';
 
 /** Setup through `ddedge api` (main() in this process: api-command.test.ts runs the built file). */
 async function create(name: string, type: string, value: string, extra: string[] = []): Promise<void> {
-  const run = await runMain(['api', 'service', 'dnscreate', '--serviceName', ZONE, '--name', name, '--type', type, '--value', value, ...extra], env(), cwd);
+  const run = await runMain(
+    ['api', 'service', 'dnscreate', '--serviceName', ZONE, '--name', name, '--type', type, '--value', value, ...extra],
+    env(),
+    cwd,
+  );
   expect(run.code, run.stderr).toBe(0);
 }
 
@@ -65,8 +72,15 @@ describe('export, then apply unchanged, changes nothing', () => {
     const report = JSON.parse(applied.stdout);
     expect(report.changes).toEqual([]);
     expect(report.summary).toMatchObject({ create: 0, update: 0, delete: 0 });
-    const kept = report.kept.filter((k: { reason: string }) => k.reason.startsWith('cannot be written in a master file'));
-    expect(kept.map((k: { name: string; type: string }) => `${k.name} ${k.type}`).sort()).toEqual([`alias.${ZONE} CNAME`, `${ZONE} CAA`, `${ZONE} MX`, `long.${ZONE} CNAME`]);
+    const kept = report.kept.filter((k: { reason: string }) =>
+      k.reason.startsWith('cannot be written in a master file'),
+    );
+    expect(kept.map((k: { name: string; type: string }) => `${k.name} ${k.type}`).sort()).toEqual([
+      `alias.${ZONE} CNAME`,
+      `${ZONE} CAA`,
+      `${ZONE} MX`,
+      `long.${ZONE} CNAME`,
+    ]);
     expect(entries()).toEqual(before);
 
     // The text plan says so too.
@@ -82,7 +96,9 @@ describe('export, then apply unchanged, changes nothing', () => {
     const applied = await inProcess(['zone', 'apply', 'rt.zone', '--json']);
     expect(applied.code, applied.stderr).toBe(0);
     expect(JSON.parse(applied.stdout).summary).toMatchObject({ create: 1, update: 0, delete: 0 });
-    expect(entries()).toEqual(expect.arrayContaining([`alias.${ZONE} - CNAME - *.example.net`, `${ZONE} - CAA - 0 issue "ca"quoted"`]));
+    expect(entries()).toEqual(
+      expect.arrayContaining([`alias.${ZONE} - CNAME - *.example.net`, `${ZONE} - CAA - 0 issue "ca"quoted"`]),
+    );
   });
 });
 
@@ -95,7 +111,10 @@ describe('a backup restores the zone record for record', () => {
     // A change through a file: the apply writes the backup of the zone as it was.
     const exported = await ddedge(['zone', 'export', '--output', 'rt.zone']);
     expect(exported.code, exported.stderr).toBe(0);
-    writeFileSync(join(cwd, 'rt.zone'), readFileSync(join(cwd, 'rt.zone'), 'utf8').replace(/"kept as it was"/, '"changed"'));
+    writeFileSync(
+      join(cwd, 'rt.zone'),
+      readFileSync(join(cwd, 'rt.zone'), 'utf8').replace(/"kept as it was"/, '"changed"'),
+    );
     const applied = await ddedge(['zone', 'apply', 'rt.zone', '--json']);
     expect(applied.code, applied.stderr).toBe(0);
     const { backup } = JSON.parse(applied.stdout);
@@ -105,9 +124,24 @@ describe('a backup restores the zone record for record', () => {
     const live = sandbox.model.services.find((s) => s.name === ZONE)!.dns;
     const alias = live.find((e) => e.name === `alias.${ZONE}`)!;
     const long = live.find((e) => e.name === `long.${ZONE}`)!;
-    for (const id of [alias.entityID, long.entityID]) expect((await inProcess(['api', 'service', 'dnsdelete', '--serviceName', ZONE, '--entityID', id])).code).toBe(0);
+    for (const id of [alias.entityID, long.entityID])
+      expect((await inProcess(['api', 'service', 'dnsdelete', '--serviceName', ZONE, '--entityID', id])).code).toBe(0);
     const caa = live.find((e) => e.type === 'CAA')!;
-    expect((await inProcess(['api', 'service', 'dnsupdate', '--serviceName', ZONE, '--entityID', caa.entityID, '--value', '0 issue "other"ca"'])).code).toBe(0);
+    expect(
+      (
+        await inProcess([
+          'api',
+          'service',
+          'dnsupdate',
+          '--serviceName',
+          ZONE,
+          '--entityID',
+          caa.entityID,
+          '--value',
+          '0 issue "other"ca"',
+        ])
+      ).code,
+    ).toBe(0);
     await create(`extra.${ZONE}`, 'CNAME', '*.later.example.net');
     expect(entries()).not.toEqual(before);
 
@@ -161,7 +195,10 @@ describe('a zone file that is not UTF-8', () => {
   it('is exit 2 naming the line and column of the byte, and nothing is sent', async () => {
     const before = entries();
     // "café" in Latin-1: 0xE9 alone is not UTF-8.
-    writeFileSync(join(cwd, 'latin1.zone'), Buffer.concat([Buffer.from(`$ORIGIN ${ZONE}.\nw IN TXT "caf`), Buffer.from([0xe9]), Buffer.from('"\n')]));
+    writeFileSync(
+      join(cwd, 'latin1.zone'),
+      Buffer.concat([Buffer.from(`$ORIGIN ${ZONE}.\nw IN TXT "caf`), Buffer.from([0xe9]), Buffer.from('"\n')]),
+    );
     const run = await inProcess(['zone', 'apply', 'latin1.zone']);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('latin1.zone:2:14: a byte that is not UTF-8');

@@ -17,11 +17,23 @@ describe('schedule', () => {
   });
   it('backs off exponentially after transient failures, capped at the interval', () => {
     const mid = () => 0.5;
-    expect([1, 2, 3, 4, 5, 6].map((n) => nextDelay(300_000, n, mid))).toEqual([BACKOFF_BASE_MS, 30_000, 60_000, 120_000, 240_000, 300_000]);
+    expect([1, 2, 3, 4, 5, 6].map((n) => nextDelay(300_000, n, mid))).toEqual([
+      BACKOFF_BASE_MS,
+      30_000,
+      60_000,
+      120_000,
+      240_000,
+      300_000,
+    ]);
   });
 });
 
-const config = (): Config => loadConfig({ flags: { ip: '81.0.2.15', host: ['h.example.com'] }, env: { DDEDGE_DYNDNS_USER: 'u', DDEDGE_DYNDNS_KEY: 'k-123456' }, purpose: 'cycle' });
+const config = (): Config =>
+  loadConfig({
+    flags: { ip: '81.0.2.15', host: ['h.example.com'] },
+    env: { DDEDGE_DYNDNS_USER: 'u', DDEDGE_DYNDNS_KEY: 'k-123456' },
+    purpose: 'cycle',
+  });
 
 /** Drives a daemon whose cycles are scripted, with signals sent by the test. */
 function harness(exitCodes: number[], options: { reload?: () => Promise<Config> } = {}) {
@@ -63,7 +75,10 @@ describe('daemon', () => {
     const signals = new EventEmitter();
     let finished = false;
     const done = runDaemon({
-      config: config(), reload: async () => config(), logger: silentLogger, signals,
+      config: config(),
+      reload: async () => config(),
+      logger: silentLogger,
+      signals,
       cycle: async () => {
         signals.emit('SIGINT');
         await new Promise((r) => setTimeout(r, 50));
@@ -77,7 +92,12 @@ describe('daemon', () => {
 
   it('makes no provider call after rejected credentials until the configuration changes or SIGUSR1 asks', async () => {
     let key = 'k-123456';
-    const reload = async () => loadConfig({ flags: { ip: '81.0.2.15', host: ['h.example.com'] }, env: { DDEDGE_DYNDNS_USER: 'u', DDEDGE_DYNDNS_KEY: key }, purpose: 'cycle' });
+    const reload = async () =>
+      loadConfig({
+        flags: { ip: '81.0.2.15', host: ['h.example.com'] },
+        env: { DDEDGE_DYNDNS_USER: 'u', DDEDGE_DYNDNS_KEY: key },
+        purpose: 'cycle',
+      });
     const h = harness([3, 3, 0], { reload });
     await tick();
     expect(h.cycles).toEqual([3]);
@@ -94,7 +114,13 @@ describe('daemon', () => {
 
   it('keeps the previous configuration when a reload is invalid', async () => {
     let calls = 0;
-    const h = harness([0, 0], { reload: async () => { calls++; if (calls > 1) throw new ConfigError('bad'); return config(); } });
+    const h = harness([0, 0], {
+      reload: async () => {
+        calls++;
+        if (calls > 1) throw new ConfigError('bad');
+        return config();
+      },
+    });
     await tick();
     h.signals.emit('SIGUSR1');
     await tick();

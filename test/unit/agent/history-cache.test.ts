@@ -8,7 +8,20 @@ import { readHistoryOnce } from '../../../src/agent/history-cache.js';
 import { writeHistory, type History } from '../../../src/state/history.js';
 import { tempDir } from '../../helpers/cli.js';
 
-const history = (address: string): History => ({ version: 1, entries: [{ at: '2026-11-28T00:00:00.000Z', host: 'home.example.com', type: 'A', event: 'changed', old: '81.0.2.14', new: address, via: 'dyndns' }] });
+const history = (address: string): History => ({
+  version: 1,
+  entries: [
+    {
+      at: '2026-11-28T00:00:00.000Z',
+      host: 'home.example.com',
+      type: 'A',
+      event: 'changed',
+      old: '81.0.2.14',
+      new: address,
+      via: 'dyndns',
+    },
+  ],
+});
 
 describe('readHistoryOnce', () => {
   it('parses an unchanged file once, and sees every write at once', () => {

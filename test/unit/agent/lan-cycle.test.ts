@@ -18,26 +18,63 @@ const sandbox = useSandbox();
 async function cycleWith(source: string) {
   const { account } = sandbox.model;
   const config = loadConfig({
-    flags: { ip: '81.0.2.15', ipv6: true, host: ['home.example.com', 'nas.example.com=::1e2:3ff:fe4a:5b6c', 'tv.example.com=::5'], 'no-ipv4-for': ['tv.example.com'], 'ip6-source': [source], 'state-dir': tempDir() },
-    env: { DDEDGE_API_URL: sandbox.url, DDEDGE_API_USER: account.apiUser, DDEDGE_API_PASSWORD: account.apiPassword, DDEDGE_DYNDNS_URL: sandbox.url, DDEDGE_DYNDNS_USER: account.dyndnsUser, DDEDGE_DYNDNS_KEY: account.dyndnsKey },
+    flags: {
+      ip: '81.0.2.15',
+      ipv6: true,
+      host: ['home.example.com', 'nas.example.com=::1e2:3ff:fe4a:5b6c', 'tv.example.com=::5'],
+      'no-ipv4-for': ['tv.example.com'],
+      'ip6-source': [source],
+      'state-dir': tempDir(),
+    },
+    env: {
+      DDEDGE_API_URL: sandbox.url,
+      DDEDGE_API_USER: account.apiUser,
+      DDEDGE_API_PASSWORD: account.apiPassword,
+      DDEDGE_DYNDNS_URL: sandbox.url,
+      DDEDGE_DYNDNS_USER: account.dyndnsUser,
+      DDEDGE_DYNDNS_KEY: account.dyndnsKey,
+    },
     purpose: 'cycle',
   });
   const logged: string[] = [];
   const logger = createLogger({ level: 'info', format: 'text', write: (t) => logged.push(t) });
   const report = await runCycle({ config, logger, interfaceTable: TABLE });
-  return { outcomes: report.outcomes.map(({ host, type, address, prefix, action }) => ({ host, type, address, prefix, action })), log: logged.join('') };
+  return {
+    outcomes: report.outcomes.map(({ host, type, address, prefix, action }) => ({
+      host,
+      type,
+      address,
+      prefix,
+      action,
+    })),
+    log: logged.join(''),
+  };
 }
 
 describe('the IPv6 prefix from an interface', () => {
   it('gives the router and the hosts behind it the same records as an echo source reporting that address', async () => {
     const fromInterface = await cycleWith('iface:wan0');
-    expect(fromInterface.log).toMatch(/info: iface:wan0 IPv6 address 2a00:1450:4003:12:211:22ff:fe33:4455: global, preferred, stable/);
+    expect(fromInterface.log).toMatch(
+      /info: iface:wan0 IPv6 address 2a00:1450:4003:12:211:22ff:fe33:4455: global, preferred, stable/,
+    );
     expect(fromInterface.outcomes).toEqual([
       { host: 'home.example.com', type: 'A', address: '81.0.2.15', prefix: undefined, action: 'updated' },
       { host: 'nas.example.com', type: 'A', address: '81.0.2.15', prefix: undefined, action: 'updated' },
       { host: 'home.example.com', type: 'AAAA', address: STABLE, prefix: undefined, action: 'updated' },
-      { host: 'nas.example.com', type: 'AAAA', address: '2a00:1450:4003:12:1e2:3ff:fe4a:5b6c', prefix: '2a00:1450:4003:12::/64', action: 'updated' },
-      { host: 'tv.example.com', type: 'AAAA', address: '2a00:1450:4003:12::5', prefix: '2a00:1450:4003:12::/64', action: 'updated' },
+      {
+        host: 'nas.example.com',
+        type: 'AAAA',
+        address: '2a00:1450:4003:12:1e2:3ff:fe4a:5b6c',
+        prefix: '2a00:1450:4003:12::/64',
+        action: 'updated',
+      },
+      {
+        host: 'tv.example.com',
+        type: 'AAAA',
+        address: '2a00:1450:4003:12::5',
+        prefix: '2a00:1450:4003:12::/64',
+        action: 'updated',
+      },
     ]);
 
     const echo = http.createServer((_req, res) => res.end(`${STABLE}\n`));

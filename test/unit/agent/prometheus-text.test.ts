@@ -42,7 +42,18 @@ describe('the strict Prometheus text reader', () => {
 
   it('accepts what ddedge renders, label values with quotes and backslashes included', () => {
     const config = loadConfig({ flags: { host: ['home.example.com'] }, env: {}, purpose: 'state' });
-    const state = { version: 1 as const, records: { 'home.example.com/A': { host: 'home.example.com', type: 'A' as const, address: 'we"ird\\one\nline', sentAt: '2026-01-01T00:00:00Z' } }, lastCycleExitCode: 0 };
+    const state = {
+      version: 1 as const,
+      records: {
+        'home.example.com/A': {
+          host: 'home.example.com',
+          type: 'A' as const,
+          address: 'we"ird\\one\nline',
+          sentAt: '2026-01-01T00:00:00Z',
+        },
+      },
+      lastCycleExitCode: 0,
+    };
     const families = parsePrometheusText(renderMetrics(state, config));
     expect(families.get('ddedge_address_info')!.samples[0]!.labels.address).toBe('we"ird\\one\nline');
   });

@@ -14,9 +14,34 @@ describe('status pages escape outside text', () => {
     const view: AgentPageView = {
       now: '2026-11-28T00:00:00.000Z',
       overall: { ok: false, text: EVIL },
-      records: [{ host: 'home.example.com', type: 'A', address: '81.0.2.15', since: '2026-11-27T00:00:00.000Z', via: 'dyndns', status: 'failing', reason: EVIL }],
+      records: [
+        {
+          host: 'home.example.com',
+          type: 'A',
+          address: '81.0.2.15',
+          since: '2026-11-27T00:00:00.000Z',
+          via: 'dyndns',
+          status: 'failing',
+          reason: EVIL,
+        },
+      ],
       budget: { used: 1, limit: 60 },
-      history: { rows: [{ at: '2026-11-27T00:00:00.000Z', host: 'home.example.com', type: 'A', event: 'failed', message: EVIL, count: 2, lastAt: '2026-11-27T00:05:00.000Z' }], page: 1, pages: 1, total: 1 },
+      history: {
+        rows: [
+          {
+            at: '2026-11-27T00:00:00.000Z',
+            host: 'home.example.com',
+            type: 'A',
+            event: 'failed',
+            message: EVIL,
+            count: 2,
+            lastAt: '2026-11-27T00:05:00.000Z',
+          },
+        ],
+        page: 1,
+        pages: 1,
+        total: 1,
+      },
       timeline: { start: 0, end: 1, records: [] },
       problems: [EVIL],
     };
@@ -33,7 +58,17 @@ describe('status pages escape outside text', () => {
     const view: GatewayPageView = {
       now: '2026-11-28T00:00:00.000Z',
       overall: { ok: true, text: 'fine' },
-      zones: [{ zone: 'example.com', serial: 1, size: 1, lastGoodReadAt: null, lastError: EVIL, records: [{ name: 'x.example.com', type: 'TXT', ttl: 60, value: EVIL }], more: 0 }],
+      zones: [
+        {
+          zone: 'example.com',
+          serial: 1,
+          size: 1,
+          lastGoodReadAt: null,
+          lastError: EVIL,
+          records: [{ name: 'x.example.com', type: 'TXT', ttl: 60, value: EVIL }],
+          more: 0,
+        },
+      ],
       keys: [{ name: EVIL, rights: [EVIL], transfer: false }],
       updates: [{ time: '2026-11-28T00:00:00.000Z', zone: 'example.com', key: EVIL, client: EVIL, changes: [EVIL] }],
       refusals: [{ time: '2026-11-28T00:00:00.000Z', rcode: 'REFUSED', what: EVIL, why: EVIL }],

@@ -18,11 +18,35 @@ function view(): AgentPageView {
     const host = HOSTS[i % HOSTS.length]!;
     const at = new Date(now.getTime() - (1000 - i) * 3_600_000).toISOString();
     return i % 10 === 9
-      ? { at, host, type: 'A' as const, event: 'failed' as const, reason: 'transient', message: 'no complete answer from https://dondns.example within 15000 ms', count: 3, lastAt: at }
-      : { at, host, type: 'A' as const, event: 'changed' as const, old: `81.0.${i % 250}.1`, new: i >= 950 ? '81.0.2.15' : `81.0.${(i + 1) % 250}.1`, via: 'dyndns' };
+      ? {
+          at,
+          host,
+          type: 'A' as const,
+          event: 'failed' as const,
+          reason: 'transient',
+          message: 'no complete answer from https://dondns.example within 15000 ms',
+          count: 3,
+          lastAt: at,
+        }
+      : {
+          at,
+          host,
+          type: 'A' as const,
+          event: 'changed' as const,
+          old: `81.0.${i % 250}.1`,
+          new: i >= 950 ? '81.0.2.15' : `81.0.${(i + 1) % 250}.1`,
+          via: 'dyndns',
+        };
   });
   const rows = historyRows({ version: 1, entries } as History, now);
-  const records = HOSTS.map((host) => ({ host, type: 'A' as const, address: '81.0.2.15', since: '2026-11-27T00:00:00.000Z', via: 'dyndns', status: 'up to date' as const }));
+  const records = HOSTS.map((host) => ({
+    host,
+    type: 'A' as const,
+    address: '81.0.2.15',
+    since: '2026-11-27T00:00:00.000Z',
+    via: 'dyndns',
+    status: 'up to date' as const,
+  }));
   return {
     now: now.toISOString(),
     overall: { ok: true, text: 'All 50 record(s) up to date.' },
@@ -42,7 +66,9 @@ describe('the status page for 50 hosts and 1,000 history entries', () => {
     const html = renderAgentPage(v, { nonce: 'n0nce', csrf: 'f0rm' });
     for (const host of HOSTS) {
       // Its record line, its label in the picture, and its place in the picture's text alternative.
-      expect(html).toMatch(new RegExp(`<th scope="row">${host.replace(/\./g, '\\.')}(</th>)?<td>A(</td>)?<td>81\\.0\\.2\\.15<`));
+      expect(html).toMatch(
+        new RegExp(`<th scope="row">${host.replace(/\./g, '\\.')}(</th>)?<td>A(</td>)?<td>81\\.0\\.2\\.15<`),
+      );
       expect(html).toContain(`${host} A: `);
     }
     expect(html.match(/<tr>/g)).toHaveLength(2 + 50 + 50);

@@ -9,26 +9,54 @@ import { createLogger } from '../../../src/lib/log.js';
 import { envelope, MOCK_ORIGIN, useMockAgent } from '../../helpers/mock-api.js';
 
 const ORIGIN = MOCK_ORIGIN;
-const failure = (errorCode: number, errorCodeMsg: string) => JSON.stringify({ success: false, errorCode, errorCodeMsg, action: 'service/dnslist', version: '1.0.26', messages: ['detail'], responseData: [] });
+const failure = (errorCode: number, errorCodeMsg: string) =>
+  JSON.stringify({
+    success: false,
+    errorCode,
+    errorCodeMsg,
+    action: 'service/dnslist',
+    version: '1.0.26',
+    messages: ['detail'],
+    responseData: [],
+  });
 
 const mocks = useMockAgent();
 let agent: ReturnType<typeof mocks.create> | undefined;
 const client = (extra = {}) => {
   agent = mocks.create();
-  return new ApiClient({ url: ORIGIN, user: 'apiuser1', password: 'canary-api-password', dispatcher: agent, attempts: 3, ...extra });
+  return new ApiClient({
+    url: ORIGIN,
+    user: 'apiuser1',
+    password: 'canary-api-password',
+    dispatcher: agent,
+    attempts: 3,
+    ...extra,
+  });
 };
 
 describe('registrar API client', () => {
   it('POSTs the form with credentials and output-format=json to /<module>/<action>/', async () => {
     const api = client();
     let seen: { path: string; body: string; headers: Record<string, string> } | undefined;
-    agent!.get(ORIGIN).intercept({ path: '/service/dnslist/', method: 'POST' }).reply((options) => {
-      seen = { path: options.path, body: String(options.body), headers: options.headers as Record<string, string> };
-      return { statusCode: 200, data: envelope({ queryInfo: { page: 1, pageLength: 1000, results: 0, total: 0 }, dns: [] }) };
-    });
+    agent!
+      .get(ORIGIN)
+      .intercept({ path: '/service/dnslist/', method: 'POST' })
+      .reply((options) => {
+        seen = { path: options.path, body: String(options.body), headers: options.headers as Record<string, string> };
+        return {
+          statusCode: 200,
+          data: envelope({ queryInfo: { page: 1, pageLength: 1000, results: 0, total: 0 }, dns: [] }),
+        };
+      });
     await api.call('service', service.dnsList, { serviceName: 'example.com' });
     const form = new URLSearchParams(seen!.body);
-    expect(Object.fromEntries(form)).toEqual({ apiuser: 'apiuser1', apipasswd: 'canary-api-password', 'output-format': 'json', 'output-pretty': 'false', serviceName: 'example.com' });
+    expect(Object.fromEntries(form)).toEqual({
+      apiuser: 'apiuser1',
+      apipasswd: 'canary-api-password',
+      'output-format': 'json',
+      'output-pretty': 'false',
+      serviceName: 'example.com',
+    });
     expect(seen!.headers['content-type']).toBe('application/x-www-form-urlencoded');
   });
 
@@ -43,7 +71,9 @@ describe('registrar API client', () => {
   ])('success:false with code %i (%s) becomes ApiError of kind %s, exit %i', async (code, message, kind, exitCode) => {
     const api = client();
     agent!.get(ORIGIN).intercept({ path: '/service/dnslist/', method: 'POST' }).reply(200, failure(code, message));
-    const error = (await api.call('service', service.dnsList, { serviceName: 'example.com' }).catch((e: unknown) => e)) as ApiError;
+    const error = (await api
+      .call('service', service.dnsList, { serviceName: 'example.com' })
+      .catch((e: unknown) => e)) as ApiError;
     expect(error).toBeInstanceOf(ApiError);
     expect([error.errorCode, error.kind, error.exitCode, error.messages]).toEqual([code, kind, exitCode, ['detail']]);
     expect(error.message).toContain(message);
@@ -57,30 +87,39 @@ describe('registrar API client', () => {
     expect(apiErrorKind(99999)).toBe('unknown');
   });
 
-  it.each(['<html>Bad gateway</html>', '', '{"responseData":{}}', '[1,2]'])('an answer that is not the envelope is malformed (exit 4): %j', async (body) => {
-    const api = client({ attempts: 1 });
-    agent!.get(ORIGIN).intercept({ path: '/tool/hello/', method: 'POST' }).reply(200, body);
-    const error = (await api.call('tool', tool.hello).catch((e: unknown) => e)) as TransportError;
-    expect(error).toBeInstanceOf(TransportError);
-    expect([error.kind, error.exitCode]).toEqual(['malformed', 4]);
-  });
+  it.each(['<html>Bad gateway</html>', '', '{"responseData":{}}', '[1,2]'])(
+    'an answer that is not the envelope is malformed (exit 4): %j',
+    async (body) => {
+      const api = client({ attempts: 1 });
+      agent!.get(ORIGIN).intercept({ path: '/tool/hello/', method: 'POST' }).reply(200, body);
+      const error = (await api.call('tool', tool.hello).catch((e: unknown) => e)) as TransportError;
+      expect(error).toBeInstanceOf(TransportError);
+      expect([error.kind, error.exitCode]).toEqual(['malformed', 4]);
+    },
+  );
 
   it('retries an idempotent call after a 5xx, and never a create', async () => {
     const api = client();
     const pool = agent!.get(ORIGIN);
     pool.intercept({ path: '/service/dnsupdate/', method: 'POST' }).reply(502, 'bad gateway');
     pool.intercept({ path: '/service/dnsupdate/', method: 'POST' }).reply(200, envelope({ dns: [] }));
-    await expect(api.call('service', service.dnsUpdate, { serviceName: 'example.com', entityID: '3', value: '81.0.2.15' })).resolves.toEqual({ dns: [] });
+    await expect(
+      api.call('service', service.dnsUpdate, { serviceName: 'example.com', entityID: '3', value: '81.0.2.15' }),
+    ).resolves.toEqual({ dns: [] });
 
     pool.intercept({ path: '/service/dnscreate/', method: 'POST' }).reply(502, 'bad gateway');
     pool.intercept({ path: '/service/dnscreate/', method: 'POST' }).reply(200, envelope({ dns: [] }));
-    const error = (await api.call('service', service.dnsCreate, { serviceName: 'example.com', name: 'h', type: 'A', value: '81.0.2.15' }).catch((e: unknown) => e)) as TransportError;
+    const error = (await api
+      .call('service', service.dnsCreate, { serviceName: 'example.com', name: 'h', type: 'A', value: '81.0.2.15' })
+      .catch((e: unknown) => e)) as TransportError;
     expect([error.kind, error.status]).toEqual(['status', 502]);
   });
 
   it('validates before sending: every offending parameter is named and nothing is sent', async () => {
     const api = client();
-    const error = (await api.call('service', service.dnsCreate, { name: 'h', type: 'PTR', ttl: 'soon', color: 'red' }).catch((e: unknown) => e)) as ValidationError;
+    const error = (await api
+      .call('service', service.dnsCreate, { name: 'h', type: 'PTR', ttl: 'soon', color: 'red' })
+      .catch((e: unknown) => e)) as ValidationError;
     expect(error).toBeInstanceOf(ValidationError);
     expect(error.exitCode).toBe(2);
     expect(error.problems.join('\n')).toMatch(/unknown parameter "color"/);
@@ -94,34 +133,74 @@ describe('registrar API client', () => {
   it('follows queryInfo across pages until total', async () => {
     const api = client();
     const pool = agent!.get(ORIGIN);
-    const entry = (id: number) => ({ entityID: String(id), name: `h${id}.example.com`, type: 'A', ttl: '-', priority: '-', value: '81.0.2.15' });
-    pool.intercept({ path: '/service/dnslist/', method: 'POST', body: (b) => b.includes('page=1') }).reply(200, envelope({ queryInfo: { page: 1, pageLength: 2, results: 2, total: 3 }, dns: [entry(1), entry(2)] }));
-    pool.intercept({ path: '/service/dnslist/', method: 'POST', body: (b) => b.includes('page=2') }).reply(200, envelope({ queryInfo: { page: 2, pageLength: 2, results: 1, total: 3 }, dns: [entry(3)] }));
+    const entry = (id: number) => ({
+      entityID: String(id),
+      name: `h${id}.example.com`,
+      type: 'A',
+      ttl: '-',
+      priority: '-',
+      value: '81.0.2.15',
+    });
+    pool
+      .intercept({ path: '/service/dnslist/', method: 'POST', body: (b) => b.includes('page=1') })
+      .reply(200, envelope({ queryInfo: { page: 1, pageLength: 2, results: 2, total: 3 }, dns: [entry(1), entry(2)] }));
+    pool
+      .intercept({ path: '/service/dnslist/', method: 'POST', body: (b) => b.includes('page=2') })
+      .reply(200, envelope({ queryInfo: { page: 2, pageLength: 2, results: 1, total: 3 }, dns: [entry(3)] }));
     const ids: string[] = [];
-    for await (const page of api.pages<{ entityID: string }>('service', service.dnsList, { serviceName: 'example.com', pageLength: 2 })) ids.push(...page.items.map((e) => e.entityID));
+    for await (const page of api.pages<{ entityID: string }>('service', service.dnsList, {
+      serviceName: 'example.com',
+      pageLength: 2,
+    }))
+      ids.push(...page.items.map((e) => e.entityID));
     expect(ids).toEqual(['1', '2', '3']);
   });
 
   it('follows total past 8 pages, and stops a listing that runs past what total announced', async () => {
-    const entry = (id: number) => ({ entityID: String(id), name: `h${id}.example.com`, type: 'A', ttl: '-', priority: '-', value: '81.0.2.15' });
+    const entry = (id: number) => ({
+      entityID: String(id),
+      name: `h${id}.example.com`,
+      type: 'A',
+      ttl: '-',
+      priority: '-',
+      value: '81.0.2.15',
+    });
     // 12 pages of one entry: total 12 is followed to its end.
     let api = client();
     let pool = agent!.get(ORIGIN);
-    for (let page = 1; page <= 12; page++) pool.intercept({ path: '/service/dnslist/', method: 'POST', body: (b) => new URLSearchParams(b).get('page') === String(page) }).reply(200, envelope({ queryInfo: { page, pageLength: 1, results: 1, total: 12 }, dns: [entry(page)] }));
+    for (let page = 1; page <= 12; page++)
+      pool
+        .intercept({
+          path: '/service/dnslist/',
+          method: 'POST',
+          body: (b) => new URLSearchParams(b).get('page') === String(page),
+        })
+        .reply(200, envelope({ queryInfo: { page, pageLength: 1, results: 1, total: 12 }, dns: [entry(page)] }));
     const ids: string[] = [];
-    for await (const page of api.pages<{ entityID: string }>('service', service.dnsList, { serviceName: 'example.com', pageLength: 1 })) ids.push(...page.items.map((e) => e.entityID));
+    for await (const page of api.pages<{ entityID: string }>('service', service.dnsList, {
+      serviceName: 'example.com',
+      pageLength: 1,
+    }))
+      ids.push(...page.items.map((e) => e.entityID));
     expect(ids).toHaveLength(12);
     // A provider that says total 10 and would go on giving new entries: the listing ends at 10.
     api = client();
     pool = agent!.get(ORIGIN);
     let asked = 0;
-    pool.intercept({ path: '/service/dnslist/', method: 'POST' }).reply((options) => {
-      const page = Number(new URLSearchParams(String(options.body)).get('page'));
-      asked++;
-      return { statusCode: 200, data: envelope({ queryInfo: { page, pageLength: 1, results: 1, total: 10 }, dns: [entry(page * 1000)] }) };
-    }).persist();
+    pool
+      .intercept({ path: '/service/dnslist/', method: 'POST' })
+      .reply((options) => {
+        const page = Number(new URLSearchParams(String(options.body)).get('page'));
+        asked++;
+        return {
+          statusCode: 200,
+          data: envelope({ queryInfo: { page, pageLength: 1, results: 1, total: 10 }, dns: [entry(page * 1000)] }),
+        };
+      })
+      .persist();
     const pages = async () => {
-      for await (const page of api.pages('service', service.dnsList, { serviceName: 'example.com', pageLength: 1 })) void page;
+      for await (const page of api.pages('service', service.dnsList, { serviceName: 'example.com', pageLength: 1 }))
+        void page;
     };
     // total is reached after 10 pages: the listing ends there, whatever the provider would add.
     await pages();
@@ -132,7 +211,10 @@ describe('registrar API client', () => {
     const lines: string[] = [];
     const api = client({ logger: createLogger({ level: 'warn', format: 'text', write: (l) => lines.push(l) }) });
     const pool = agent!.get(ORIGIN);
-    pool.intercept({ path: '/tool/hello/', method: 'POST' }).reply(200, envelope({ ip: '81.0.2.15' }, { version: '1.2.0' })).times(2);
+    pool
+      .intercept({ path: '/tool/hello/', method: 'POST' })
+      .reply(200, envelope({ ip: '81.0.2.15' }, { version: '1.2.0' }))
+      .times(2);
     await api.call('tool', tool.hello);
     await api.call('tool', tool.hello);
     expect(lines.filter((l) => l.includes('version 1.2.0'))).toHaveLength(1);

@@ -8,7 +8,14 @@ import { DIST, tempDir } from '../../helpers/cli.js';
 import { stageForOtherUsers } from '../../helpers/staged-dist.js';
 
 describe.skipIf(process.getuid?.() !== 0)('the built file, run as uid 1000', () => {
-  const asUid1000 = (file: string) => spawnSync(process.execPath, [file, '--version'], { uid: 1000, gid: 1000, cwd: '/', env: { PATH: process.env.PATH ?? '', HOME: '/' }, encoding: 'utf8' });
+  const asUid1000 = (file: string) =>
+    spawnSync(process.execPath, [file, '--version'], {
+      uid: 1000,
+      gid: 1000,
+      cwd: '/',
+      env: { PATH: process.env.PATH ?? '', HOME: '/' },
+      encoding: 'utf8',
+    });
 
   it('from a checkout in a folder others cannot enter, runs from the staged copy', () => {
     // A checkout made with mktemp -d: mode 0700, owned by root.

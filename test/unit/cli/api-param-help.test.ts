@@ -8,11 +8,15 @@ const env = () => baseEnv({ DDEDGE_API_URL: 'http://127.0.0.1:9/', DDEDGE_API_US
 
 describe('api parameters', () => {
   it('every parameter of every operation has a description', () => {
-    const missing = operations().flatMap((o) => Object.entries(o.endpoint.params).filter(([, spec]) => !spec.describe).map(([name]) => `${o.module} ${o.endpoint.action} --${name}`));
+    const missing = operations().flatMap((o) =>
+      Object.entries(o.endpoint.params)
+        .filter(([, spec]) => !spec.describe)
+        .map(([name]) => `${o.module} ${o.endpoint.action} --${name}`),
+    );
     expect(missing).toEqual([]);
   });
 
-  it('an operation\'s --help describes each parameter, --filter included', async () => {
+  it("an operation's --help describes each parameter, --filter included", async () => {
     const { code, stdout } = await runMain(['api', 'service', 'dnslist', '--help'], env());
     expect(code).toBe(0);
     expect(stdout).toMatch(/--filter +optional +string +\(only entries whose name contains this text\)/);

@@ -27,34 +27,48 @@ describe('one command-line parser', () => {
     expect(importing).toEqual([]);
     const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8'));
     const declared = Object.keys({ ...pkg.dependencies, ...pkg.devDependencies, ...pkg.peerDependencies });
-    expect(declared.filter((name) => /^(@types\/)?(yargs|commander|minimist|meow|cac|sade|mri|arg)$/.test(name))).toEqual([]);
+    expect(
+      declared.filter((name) => /^(@types\/)?(yargs|commander|minimist|meow|cac|sade|mri|arg)$/.test(name)),
+    ).toEqual([]);
   });
 });
 
 describe('ddedge --help, made from the command declarations', () => {
-  it.each([60, 80, 100, 110])('at %i columns: every command in order, its description wrapped beside it', async (width) => {
-    const text = await helpAt(width);
-    const lines = text.split('\n');
-    expect(lines[0]).toBe('ddedge <command> [options]');
-    const start = lines.indexOf('Commands:') + 1;
-    const end = lines.indexOf('', start);
-    const rows = lines.slice(start, end);
-    const column = Math.max(...COMMANDS.map((c) => `  ddedge ${c.name}`.length)) + 2;
-    const names = rows.filter((line) => !line.startsWith(' '.repeat(column))).map((line) => line.slice(0, column).trim());
-    expect(names).toEqual(COMMANDS.map((c) => `ddedge ${c.name}`));
-    for (const line of rows) {
-      expect(line.length, line).toBeLessThanOrEqual(width);
-      expect(line[column - 1], line).toBe(' ');
-      expect(line[column], line).not.toBe(' ');
-    }
-    const described = rows.map((line) => line.slice(column)).join(' ');
-    expect(described).toBe(COMMANDS.map((c) => c.describe).join(' '));
-  });
+  it.each([60, 80, 100, 110])(
+    'at %i columns: every command in order, its description wrapped beside it',
+    async (width) => {
+      const text = await helpAt(width);
+      const lines = text.split('\n');
+      expect(lines[0]).toBe('ddedge <command> [options]');
+      const start = lines.indexOf('Commands:') + 1;
+      const end = lines.indexOf('', start);
+      const rows = lines.slice(start, end);
+      const column = Math.max(...COMMANDS.map((c) => `  ddedge ${c.name}`.length)) + 2;
+      const names = rows
+        .filter((line) => !line.startsWith(' '.repeat(column)))
+        .map((line) => line.slice(0, column).trim());
+      expect(names).toEqual(COMMANDS.map((c) => `ddedge ${c.name}`));
+      for (const line of rows) {
+        expect(line.length, line).toBeLessThanOrEqual(width);
+        expect(line[column - 1], line).toBe(' ');
+        expect(line[column], line).not.toBe(' ');
+      }
+      const described = rows.map((line) => line.slice(column)).join(' ');
+      expect(described).toBe(COMMANDS.map((c) => c.describe).join(' '));
+    },
+  );
 
   it('--version is listed, and the sections follow in their order', async () => {
     const text = await helpAt(100);
     expect(text).toMatch(/\nOptions:\n {2}--version {2}Show version number +\[boolean\]\n\nExit codes:\n/);
-    const order = ['Commands:', 'Options:', 'Exit codes:', 'Settings (', 'Built-in address sources:', 'Run "ddedge <command> --help"'];
+    const order = [
+      'Commands:',
+      'Options:',
+      'Exit codes:',
+      'Settings (',
+      'Built-in address sources:',
+      'Run "ddedge <command> --help"',
+    ];
     const at = order.map((head) => text.indexOf(head));
     expect(at.every((position) => position > 0)).toBe(true);
     expect([...at].sort((a, b) => a - b)).toEqual(at);

@@ -6,13 +6,19 @@ import { baseEnv, runMain, waitForOutput } from '../../helpers/cli.js';
 
 describe('waitForOutput', () => {
   it('resolves with the text once the predicate holds', async () => {
-    const child = spawn(process.execPath, ['-e', 'console.log("ready"); setTimeout(() => {}, 200)'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['-e', 'console.log("ready"); setTimeout(() => {}, 200)'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     await expect(waitForOutput(child, 'stdout', (t) => t.includes('ready'))).resolves.toContain('ready');
   });
 
   it('fails as soon as the process ends first, with what was printed (not at its hang bound, with a timeout)', async () => {
-    const child = spawn(process.execPath, ['-e', 'console.log("something else")'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    await expect(waitForOutput(child, 'stdout', (t) => t.includes('never printed'))).rejects.toThrow(/the process ended \(exit 0\) before stdout showed what was awaited; got: something else/);
+    const child = spawn(process.execPath, ['-e', 'console.log("something else")'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    await expect(waitForOutput(child, 'stdout', (t) => t.includes('never printed'))).rejects.toThrow(
+      /the process ended \(exit 0\) before stdout showed what was awaited; got: something else/,
+    );
   });
 });
 

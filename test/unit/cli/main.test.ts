@@ -38,7 +38,20 @@ describe('ddedge api --all on a terminal', () => {
     const { startServer } = await import('../../helpers/servers.js');
     const server = await startServer((_req, res, body) => {
       const page = Number(new URLSearchParams(body).get('page') ?? 1);
-      res.end(JSON.stringify({ success: true, errorCode: 0, errorCodeMsg: '', action: 'domain/list', version: '1.0.26', messages: [], responseData: { queryInfo: { page, pageLength: 1, results: 1, total: 3 }, domains: [{ name: `d${page}.com` }] } }));
+      res.end(
+        JSON.stringify({
+          success: true,
+          errorCode: 0,
+          errorCodeMsg: '',
+          action: 'domain/list',
+          version: '1.0.26',
+          messages: [],
+          responseData: {
+            queryInfo: { page, pageLength: 1, results: 1, total: 3 },
+            domains: [{ name: `d${page}.com` }],
+          },
+        }),
+      );
     });
     const streams = io();
     streams.isTTY = true;

@@ -8,17 +8,20 @@ const ESC = '\x1b';
 
 describe('problems that quote a hostile value', () => {
   it("the gateway's settings and the agent's: escapes shown escaped, one line each, a huge value cut", async () => {
-    const run = await runMain(['gateway', '--state-dir', '/nonexistent/state'], baseEnv({
-      DDEDGE_API_URL: 'http://127.0.0.1:9',
-      DDEDGE_API_USER: 'u',
-      DDEDGE_API_PASSWORD: 'p',
-      DDEDGE_GATEWAY_ZONES: 'example.com',
-      DDEDGE_GATEWAY_KEYS_FILE: 'keys',
-      DDEDGE_GATEWAY_REFRESH: `${ESC}]0;owned${'\x07'}`,
-      DDEDGE_GATEWAY_MAX_CALLS_PER_HOUR: '1\nddedge: a forged line',
-      DDEDGE_GATEWAY_HTTP_LISTEN: 'b'.repeat(100_000),
-      DDEDGE_INTERVAL: `${ESC}[5m`,
-    }));
+    const run = await runMain(
+      ['gateway', '--state-dir', '/nonexistent/state'],
+      baseEnv({
+        DDEDGE_API_URL: 'http://127.0.0.1:9',
+        DDEDGE_API_USER: 'u',
+        DDEDGE_API_PASSWORD: 'p',
+        DDEDGE_GATEWAY_ZONES: 'example.com',
+        DDEDGE_GATEWAY_KEYS_FILE: 'keys',
+        DDEDGE_GATEWAY_REFRESH: `${ESC}]0;owned${'\x07'}`,
+        DDEDGE_GATEWAY_MAX_CALLS_PER_HOUR: '1\nddedge: a forged line',
+        DDEDGE_GATEWAY_HTTP_LISTEN: 'b'.repeat(100_000),
+        DDEDGE_INTERVAL: `${ESC}[5m`,
+      }),
+    );
     expect(run.code, run.stderr).toBe(2);
     expect(run.stderr).not.toContain(ESC);
     expect(run.stderr).toContain('DDEDGE_GATEWAY_REFRESH: "\\x1b]0;owned\\x07"');
@@ -28,7 +31,20 @@ describe('problems that quote a hostile value', () => {
   });
 
   it("a command's own flag: the same", async () => {
-    const run = await runMain(['update', '--host', 'a.example.com', '--dyndns-user', 'u', '--dyndns-key', 'kkkkkkkk', '--interval', `${ESC}[5m`], baseEnv());
+    const run = await runMain(
+      [
+        'update',
+        '--host',
+        'a.example.com',
+        '--dyndns-user',
+        'u',
+        '--dyndns-key',
+        'kkkkkkkk',
+        '--interval',
+        `${ESC}[5m`,
+      ],
+      baseEnv(),
+    );
     expect(run.code, run.stderr).toBe(2);
     expect(run.stderr).toContain('--interval: "\\x1b[5m" is not a duration');
   });

@@ -8,9 +8,16 @@ import { ConfigError } from '../../../src/lib/errors.js';
 import { tempDir } from '../../helpers/cli.js';
 
 const CREDS = { DDEDGE_DYNDNS_USER: 'u', DDEDGE_DYNDNS_KEY: 'dyndns-key-1', DDEDGE_HOSTS: 'home.example.com' };
-const load = (flags: FlagValues = {}, env: Record<string, string> = {}, purpose: 'cycle' | 'detect' | 'state' = 'cycle') =>
-  loadConfig({ flags, env: { ...CREDS, ...env }, purpose, isRoot: false });
-const problem = (flags: FlagValues, env: Record<string, string> = {}, purpose: 'cycle' | 'detect' | 'state' = 'cycle') => {
+const load = (
+  flags: FlagValues = {},
+  env: Record<string, string> = {},
+  purpose: 'cycle' | 'detect' | 'state' = 'cycle',
+) => loadConfig({ flags, env: { ...CREDS, ...env }, purpose, isRoot: false });
+const problem = (
+  flags: FlagValues,
+  env: Record<string, string> = {},
+  purpose: 'cycle' | 'detect' | 'state' = 'cycle',
+) => {
   try {
     load(flags, env, purpose);
   } catch (error) {
@@ -26,8 +33,25 @@ describe('defaults', () => {
     const c = load();
     expect(c.dyndns).toMatchObject({ url: 'https://dondns.dondominio.com/', format: 'json', keyParam: 'password' });
     expect(c.api.url).toBe('https://simple-api.dondominio.net/');
-    expect(c).toMatchObject({ via: 'auto', quorum: 2, ipv6: false, maxAgeMs: 7 * 86_400_000, timeoutMs: 15_000, intervalMs: 300_000, allowPrivateIp: false, logLevel: 'info', logFormat: 'text' });
-    expect(c.ipSources.map((s) => s.name)).toEqual(['opendns', 'google-dns', 'ipify', 'icanhazip', 'aws', 'cloudflare']);
+    expect(c).toMatchObject({
+      via: 'auto',
+      quorum: 2,
+      ipv6: false,
+      maxAgeMs: 7 * 86_400_000,
+      timeoutMs: 15_000,
+      intervalMs: 300_000,
+      allowPrivateIp: false,
+      logLevel: 'info',
+      logFormat: 'text',
+    });
+    expect(c.ipSources.map((s) => s.name)).toEqual([
+      'opendns',
+      'google-dns',
+      'ipify',
+      'icanhazip',
+      'aws',
+      'cloudflare',
+    ]);
     expect(c.ip6Sources.map((s) => s.name)).toEqual(['opendns', 'google-dns', 'ipify', 'icanhazip', 'cloudflare']);
   });
   it('state dir: $STATE_DIRECTORY, then /var/lib/ddedge as root, then XDG, then ~/.local/state', () => {
@@ -55,7 +79,12 @@ describe('every setting from its flag and its variable', () => {
     ['service', 'example.org', (c) => c.service, 'example.org'],
     ['via', 'dyndns', (c) => c.via, 'dyndns'],
     ['ip', '81.0.2.15', (c) => c.ip, '81.0.2.15'],
-    ['ipSources', 'url:https://echo.example.net/', (c) => c.ipSources.map((s) => s.name), ['url:https://echo.example.net/']],
+    [
+      'ipSources',
+      'url:https://echo.example.net/',
+      (c) => c.ipSources.map((s) => s.name),
+      ['url:https://echo.example.net/'],
+    ],
     ['quorum', '1', (c) => c.quorum, 1],
     ['ipv6', 'true', (c) => c.ipv6, true],
     ['ip6', '2A00:1450::0:200E', (c) => c.ip6, '2a00:1450::200e'],
@@ -73,7 +102,14 @@ describe('every setting from its flag and its variable', () => {
     const setting = SETTINGS[name];
     const isBoolean = setting.kind === 'boolean';
     const flagValue = isBoolean ? true : 'multiple' in setting ? [value] : value;
-    const env: Record<string, string> = name === 'apiUser' ? { DDEDGE_API_PASSWORD: 'y-123456' } : name === 'apiPassword' ? { DDEDGE_API_USER: 'x' } : name === 'ipv6' ? apiEnv : {};
+    const env: Record<string, string> =
+      name === 'apiUser'
+        ? { DDEDGE_API_PASSWORD: 'y-123456' }
+        : name === 'apiPassword'
+          ? { DDEDGE_API_USER: 'x' }
+          : name === 'ipv6'
+            ? apiEnv
+            : {};
     expect(read(load({ [setting.flag]: flagValue }, env))).toEqual(expected);
     expect(read(load({}, { ...env, [setting.env]: value }))).toEqual(expected);
   });
@@ -85,7 +121,10 @@ describe('every setting from its flag and its variable', () => {
   });
   it('lists: repeatable flags and comma-separated variables, lower-cased and without duplicates', () => {
     expect(load({ host: ['A.example.com', 'b.example.com.'] }).hosts).toEqual(['a.example.com', 'b.example.com']);
-    expect(load({}, { DDEDGE_HOSTS: 'a.example.com, b.example.com,a.example.com' }).hosts).toEqual(['a.example.com', 'b.example.com']);
+    expect(load({}, { DDEDGE_HOSTS: 'a.example.com, b.example.com,a.example.com' }).hosts).toEqual([
+      'a.example.com',
+      'b.example.com',
+    ]);
   });
 });
 
@@ -108,9 +147,13 @@ describe('dotenv, *_FILE and systemd credentials', () => {
   it('refuses a missing or empty secret file, and VAR with VAR_FILE', () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'empty'), '\n');
-    expect(problem({}, { DDEDGE_DYNDNS_KEY: '', DDEDGE_DYNDNS_KEY_FILE: join(dir, 'nope') })).toMatch(/DDEDGE_DYNDNS_KEY_FILE: cannot read/);
+    expect(problem({}, { DDEDGE_DYNDNS_KEY: '', DDEDGE_DYNDNS_KEY_FILE: join(dir, 'nope') })).toMatch(
+      /DDEDGE_DYNDNS_KEY_FILE: cannot read/,
+    );
     expect(problem({}, { DDEDGE_DYNDNS_KEY: '', DDEDGE_DYNDNS_KEY_FILE: join(dir, 'empty') })).toMatch(/is empty/);
-    expect(problem({}, { DDEDGE_DYNDNS_KEY_FILE: join(dir, 'empty') })).toMatch(/both DDEDGE_DYNDNS_KEY and DDEDGE_DYNDNS_KEY_FILE/);
+    expect(problem({}, { DDEDGE_DYNDNS_KEY_FILE: join(dir, 'empty') })).toMatch(
+      /both DDEDGE_DYNDNS_KEY and DDEDGE_DYNDNS_KEY_FILE/,
+    );
   });
   it('reads $CREDENTIALS_DIRECTORY/dyndns-key and api-password', () => {
     const dir = tempDir();

@@ -8,7 +8,9 @@ import { BUILTIN_SOURCES, DEFAULT_SOURCES } from '../../../src/ip/sources.js';
 
 const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
 const agent = readFileSync(new URL('../../../docs/agent.md', import.meta.url), 'utf8');
-const gateway = ['gateway.md', 'gateway-dyndns2.md'].map((page) => readFileSync(new URL(`../../../docs/${page}`, import.meta.url), 'utf8')).join('\n');
+const gateway = ['gateway.md', 'gateway-dyndns2.md']
+  .map((page) => readFileSync(new URL(`../../../docs/${page}`, import.meta.url), 'utf8'))
+  .join('\n');
 
 describe('docs/agent.md', () => {
   it.each(Object.values(SETTINGS).map((s) => [s.flag, s.env] as const))('documents --%s / %s', (flag, env) => {

@@ -93,15 +93,19 @@ describe('headingSlug', () => {
     expect(headingSlug("The daemon's HTTP endpoint")).toBe('the-daemons-http-endpoint');
     expect(headingSlug('The DNS gateway: `ddedge gateway`')).toBe('the-dns-gateway-ddedge-gateway');
     expect(headingSlug('From a systemd timer (routers, servers)')).toBe('from-a-systemd-timer-routers-servers');
-    expect(headingSlug('Long-running memory (`node bench/all.mjs soak`)')).toBe('long-running-memory-node-benchallmjs-soak');
+    expect(headingSlug('Long-running memory (`node bench/all.mjs soak`)')).toBe(
+      'long-running-memory-node-benchallmjs-soak',
+    );
     expect(headingSlug('DHCP servers (Kea, ISC DHCP)')).toBe('dhcp-servers-kea-isc-dhcp');
   });
 });
 
 describe('brokenLinks', () => {
   const pages: Record<string, string> = {
-    'README.md': '# ddedge\n\n## Quick start\n\nSee [the agent](docs/agent.md#address-sources) and [start](#quick-start).\n',
-    'docs/agent.md': '# The agent\n\n## Address sources\n\n## Notes\n\n## Notes\n\nBack to [the front page](../README.md#quick-start), [notes](#notes-1).\n\n```sh\necho [not a link](nowhere.md)\n```\n',
+    'README.md':
+      '# ddedge\n\n## Quick start\n\nSee [the agent](docs/agent.md#address-sources) and [start](#quick-start).\n',
+    'docs/agent.md':
+      '# The agent\n\n## Address sources\n\n## Notes\n\n## Notes\n\nBack to [the front page](../README.md#quick-start), [notes](#notes-1).\n\n```sh\necho [not a link](nowhere.md)\n```\n',
   };
   const read = (path: string) => pages[path];
 
@@ -111,7 +115,9 @@ describe('brokenLinks', () => {
   });
 
   it('names a link to a page that does not exist', () => {
-    expect(brokenLinks(REPO, 'README.md', (p) => (p === 'README.md' ? '[gone](docs/gone.md)' : pages[p]))).toEqual(['README.md: docs/gone.md: no file docs/gone.md']);
+    expect(brokenLinks(REPO, 'README.md', (p) => (p === 'README.md' ? '[gone](docs/gone.md)' : pages[p]))).toEqual([
+      'README.md: docs/gone.md: no file docs/gone.md',
+    ]);
   });
 
   it('names an anchor that no heading gives, in the page itself or in another', () => {
@@ -124,7 +130,9 @@ describe('brokenLinks', () => {
 
   it('names a link to a repository file that does not exist, and accepts one that does', () => {
     const text = '[units](systemd/ddedge.timer) [shot](docs/status-page-light.png) [x](examples/missing.yaml)\n';
-    expect(brokenLinks(REPO, 'README.md', (p) => (p === 'README.md' ? text : undefined))).toEqual(['README.md: examples/missing.yaml: no file examples/missing.yaml']);
+    expect(brokenLinks(REPO, 'README.md', (p) => (p === 'README.md' ? text : undefined))).toEqual([
+      'README.md: examples/missing.yaml: no file examples/missing.yaml',
+    ]);
   });
 });
 

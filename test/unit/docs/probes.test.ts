@@ -13,20 +13,24 @@ describe('the container examples of docs/running.md and the endpoint', () => {
   it.each([
     ['docs/running.md', () => yamlBlocks.find((b) => /kind: Pod/.test(b))],
     ['examples/kubernetes.yaml', () => example('kubernetes.yaml')],
-  ])('Kubernetes (%s): liveness and readiness probes on /healthz at the listening port, Prometheus annotations on /metrics', (_where, read) => {
-    const pod = read();
-    expect(pod).toBeDefined();
-    const listen = parseListenAddress(/DDEDGE_LISTEN, value: "([^"]+)"/.exec(pod!)![1]!);
-    expect(typeof listen).toBe('object');
-    const port = (listen as { port: number }).port;
-    expect(pod).toContain(`containerPort: ${port}`);
-    expect(pod).toMatch(/livenessProbe: \{ httpGet: \{ path: \/healthz, port: metrics \}/);
-    expect(pod).toMatch(/readinessProbe: \{ httpGet: \{ path: \/healthz, port: metrics \}/);
-    expect(pod).toContain('name: metrics, containerPort');
-    expect(pod).toContain(`prometheus.io/port: "${port}"`);
-    expect(pod).toContain('prometheus.io/path: /metrics');
-    for (const path of pod!.match(/path: \/[a-z]+/g)!.map((p) => p.slice(6))) expect(PATHS as readonly string[]).toContain(path);
-  });
+  ])(
+    'Kubernetes (%s): liveness and readiness probes on /healthz at the listening port, Prometheus annotations on /metrics',
+    (_where, read) => {
+      const pod = read();
+      expect(pod).toBeDefined();
+      const listen = parseListenAddress(/DDEDGE_LISTEN, value: "([^"]+)"/.exec(pod!)![1]!);
+      expect(typeof listen).toBe('object');
+      const port = (listen as { port: number }).port;
+      expect(pod).toContain(`containerPort: ${port}`);
+      expect(pod).toMatch(/livenessProbe: \{ httpGet: \{ path: \/healthz, port: metrics \}/);
+      expect(pod).toMatch(/readinessProbe: \{ httpGet: \{ path: \/healthz, port: metrics \}/);
+      expect(pod).toContain('name: metrics, containerPort');
+      expect(pod).toContain(`prometheus.io/port: "${port}"`);
+      expect(pod).toContain('prometheus.io/path: /metrics');
+      for (const path of pod!.match(/path: \/[a-z]+/g)!.map((p) => p.slice(6)))
+        expect(PATHS as readonly string[]).toContain(path);
+    },
+  );
 
   it.each([
     ['docs/running.md', () => yamlBlocks.find((b) => /services:/.test(b))!],

@@ -5,7 +5,25 @@
 import { describe, expect, it } from 'vitest';
 import { docPage, docPages, readmeRecipe, withPorts } from '../../helpers/readme-recipes.js';
 
-const readme = ['# Title', '', '<!-- recipe: one -->', '```sh', 'echo one', 'echo 5353', '```', '', '```sh', 'echo other', '```', '<!-- recipe: two -->', 'prose first', '```sh', 'echo two', '```', ''].join('\n');
+const readme = [
+  '# Title',
+  '',
+  '<!-- recipe: one -->',
+  '```sh',
+  'echo one',
+  'echo 5353',
+  '```',
+  '',
+  '```sh',
+  'echo other',
+  '```',
+  '<!-- recipe: two -->',
+  'prose first',
+  '```sh',
+  'echo two',
+  '```',
+  '',
+].join('\n');
 
 describe('readmeRecipe', () => {
   it('returns the body of the block right after the marker, nothing more', () => {
@@ -19,12 +37,36 @@ describe('readmeRecipe', () => {
   });
 
   it('finds every block the recipe tests run, each in one page of the docs', () => {
-    for (const name of ['arm64-qemu', 'container-sandbox', 'dns-source-sandbox', 'gateway-sandbox', 'kea-nsupdate', 'dyndns2-sandbox', 'dyndns2-curl', 'dyndns2-ddclient', 'dyndns2-inadyn', 'acme-pebble-start', 'acme-pebble-certbot', 'acme-pebble-lego', 'acme-pebble-stop', 'gateway-key-certbot', 'gateway-certbot', 'gateway-key-lego', 'gateway-lego', 'gateway-key-router', 'gateway-nsupdate', 'gateway-knsupdate', 'gateway-key-external-dns'])
+    for (const name of [
+      'arm64-qemu',
+      'container-sandbox',
+      'dns-source-sandbox',
+      'gateway-sandbox',
+      'kea-nsupdate',
+      'dyndns2-sandbox',
+      'dyndns2-curl',
+      'dyndns2-ddclient',
+      'dyndns2-inadyn',
+      'acme-pebble-start',
+      'acme-pebble-certbot',
+      'acme-pebble-lego',
+      'acme-pebble-stop',
+      'gateway-key-certbot',
+      'gateway-certbot',
+      'gateway-key-lego',
+      'gateway-lego',
+      'gateway-key-router',
+      'gateway-nsupdate',
+      'gateway-knsupdate',
+      'gateway-key-external-dns',
+    ])
       expect(readmeRecipe(name).length).toBeGreaterThan(0);
   });
 
   it('finds each marked block of the docs in exactly one page', () => {
-    const names = docPages().flatMap((page) => [...docPage(page).matchAll(/^<!-- recipe: ([\w-]+) -->\n```(?:sh|bash)\n/gm)].map((m) => m[1]!));
+    const names = docPages().flatMap((page) =>
+      [...docPage(page).matchAll(/^<!-- recipe: ([\w-]+) -->\n```(?:sh|bash)\n/gm)].map((m) => m[1]!),
+    );
     expect(names.length).toBeGreaterThan(20);
     for (const name of names) expect(readmeRecipe(name).length, name).toBeGreaterThan(0);
   });
@@ -32,7 +74,9 @@ describe('readmeRecipe', () => {
 
 describe('withPorts', () => {
   it('replaces whole port numbers in one pass', () => {
-    expect(withPorts('a 127.0.0.1:5353 b 15353 c 8443', { 5353: 8443, 8443: 40001 })).toBe('a 127.0.0.1:8443 b 15353 c 40001');
+    expect(withPorts('a 127.0.0.1:5353 b 15353 c 8443', { 5353: 8443, 8443: 40001 })).toBe(
+      'a 127.0.0.1:8443 b 15353 c 40001',
+    );
   });
 
   it('refuses a port the script does not name (the page and the mapping drifted apart)', () => {

@@ -12,6 +12,8 @@ describe('reading a refusal message', () => {
   });
 
   it('still trims the punctuation and spaces around a known credentials text', () => {
-    expect(refusalKind({ success: false, messages: [` : Incorrect data, home.example.com.${' '.repeat(1000)}!`] })).toBe('auth');
+    expect(
+      refusalKind({ success: false, messages: [` : Incorrect data, home.example.com.${' '.repeat(1000)}!`] }),
+    ).toBe('auth');
   });
 });

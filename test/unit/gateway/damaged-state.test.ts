@@ -11,7 +11,13 @@ import { tempDir } from '../../helpers/cli.js';
 
 function recordingLogger(): Logger & { warnings: string[] } {
   const warnings: string[] = [];
-  return { warnings, error: (m: string) => warnings.push(m), warn: (m: string) => warnings.push(m), info() {}, debug() {} };
+  return {
+    warnings,
+    error: (m: string) => warnings.push(m),
+    warn: (m: string) => warnings.push(m),
+    info() {},
+    debug() {},
+  };
 }
 
 function gatewayDir(): { state: string; dir: string } {
@@ -21,7 +27,10 @@ function gatewayDir(): { state: string; dir: string } {
   return { state, dir };
 }
 
-const create = (name: string) => ({ action: 'create' as const, after: { name, type: 'A' as const, value: '192.0.2.1', ttl: 300 } });
+const create = (name: string) => ({
+  action: 'create' as const,
+  after: { name, type: 'A' as const, value: '192.0.2.1', ttl: 300 },
+});
 
 describe('a damaged owners.json', () => {
   const damaged = '{"version":1,"zones":{"other.org":[["a.other.org","A","81.0.2.1","k"]]}}x';
@@ -31,11 +40,16 @@ describe('a damaged owners.json', () => {
     writeFileSync(join(dir, 'owners.json'), damaged);
     const logger = recordingLogger();
     const ledger = OwnersLedger.open(state, logger);
-    expect(logger.warnings.join('\n')).toMatch(/owners\.json is damaged \(not valid JSON at position \d+\); set aside as .*owners\.json\.damaged; the records it named count against no key/);
+    expect(logger.warnings.join('\n')).toMatch(
+      /owners\.json is damaged \(not valid JSON at position \d+\); set aside as .*owners\.json\.damaged; the records it named count against no key/,
+    );
     expect(readFileSync(join(dir, 'owners.json.damaged'), 'utf8')).toBe(damaged);
     ledger.record('example.com', [{ key: 'router', changes: [create('e.example.com')] }]);
     expect(readFileSync(join(dir, 'owners.json.damaged'), 'utf8')).toBe(damaged);
-    expect(JSON.parse(readFileSync(join(dir, 'owners.json'), 'utf8'))).toEqual({ version: 1, zones: { 'example.com': [['e.example.com', 'A', '192.0.2.1', 'router']] } });
+    expect(JSON.parse(readFileSync(join(dir, 'owners.json'), 'utf8'))).toEqual({
+      version: 1,
+      zones: { 'example.com': [['e.example.com', 'A', '192.0.2.1', 'router']] },
+    });
   });
 
   it('damaged by another writer after the open: set aside before this gateway writes its zone', () => {
@@ -44,7 +58,9 @@ describe('a damaged owners.json', () => {
     const ledger = OwnersLedger.open(state, logger);
     writeFileSync(join(dir, 'owners.json'), damaged);
     ledger.record('example.com', [{ key: 'router', changes: [create('e.example.com')] }]);
-    expect(logger.warnings.join('\n')).toMatch(/owners\.json is damaged .*set aside as .*owners\.json\.damaged; it is written again with the zones of this gateway only/);
+    expect(logger.warnings.join('\n')).toMatch(
+      /owners\.json is damaged .*set aside as .*owners\.json\.damaged; it is written again with the zones of this gateway only/,
+    );
     expect(readFileSync(join(dir, 'owners.json.damaged'), 'utf8')).toBe(damaged);
   });
 });
@@ -52,17 +68,23 @@ describe('a damaged owners.json', () => {
 describe('a damaged serials.json', () => {
   it('is set aside; the serials still legible in it are kept, so none goes back', () => {
     const { state, dir } = gatewayDir();
-    const damaged = '{"example.com":{"serial":4000000000,"digest":"aa"},"other.org":{"serial":1800000000,"digest":"bb"}\u0000';
+    const damaged =
+      '{"example.com":{"serial":4000000000,"digest":"aa"},"other.org":{"serial":1800000000,"digest":"bb"}\u0000';
     writeFileSync(join(dir, 'serials.json'), damaged);
     const logger = recordingLogger();
     const store = SerialStore.open(state, logger);
-    expect(logger.warnings.join('\n')).toMatch(/serials\.json is damaged \(not valid JSON.*\); set aside as .*serials\.json\.damaged; the serials of 2 zone\(s\) still legible in it are kept/);
+    expect(logger.warnings.join('\n')).toMatch(
+      /serials\.json is damaged \(not valid JSON.*\); set aside as .*serials\.json\.damaged; the serials of 2 zone\(s\) still legible in it are kept/,
+    );
     expect(readFileSync(join(dir, 'serials.json.damaged'), 'utf8')).toBe(damaged);
     // No digest: the content is never taken for the one served, the next serial is past this one.
     expect(store.get('example.com')).toEqual({ serial: 4_000_000_000, digest: '' });
     store.set('example.com', { serial: 4_000_000_001, digest: 'cc' });
     // The other gateway's zone is written again with its serial, not dropped.
-    expect(JSON.parse(readFileSync(join(dir, 'serials.json'), 'utf8'))).toEqual({ 'example.com': { serial: 4_000_000_001, digest: 'cc' }, 'other.org': { serial: 1_800_000_000, digest: '' } });
+    expect(JSON.parse(readFileSync(join(dir, 'serials.json'), 'utf8'))).toEqual({
+      'example.com': { serial: 4_000_000_001, digest: 'cc' },
+      'other.org': { serial: 1_800_000_000, digest: '' },
+    });
   });
 
   it('damaged by another writer after the open: its legible serials are kept in the next write', () => {
@@ -71,6 +93,9 @@ describe('a damaged serials.json', () => {
     writeFileSync(join(dir, 'serials.json'), '{"other.org":{"serial":1800000000,"digest":"bb"},,');
     store.set('example.com', { serial: 5, digest: 'cc' });
     expect(existsSync(join(dir, 'serials.json.damaged'))).toBe(true);
-    expect(JSON.parse(readFileSync(join(dir, 'serials.json'), 'utf8'))).toEqual({ 'example.com': { serial: 5, digest: 'cc' }, 'other.org': { serial: 1_800_000_000, digest: '' } });
+    expect(JSON.parse(readFileSync(join(dir, 'serials.json'), 'utf8'))).toEqual({
+      'example.com': { serial: 5, digest: 'cc' },
+      'other.org': { serial: 1_800_000_000, digest: '' },
+    });
   });
 });

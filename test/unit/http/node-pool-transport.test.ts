@@ -32,8 +32,18 @@ describe('node pool transport', () => {
     const transport = nodePoolTransport();
     try {
       for (let round = 0; round < 3; round++) {
-        const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => httpRequest({ url, method: 'POST', body: `call ${round}.${i}`, timeoutMs: 5000, transport })));
-        answers.forEach((a, i) => expect([a.status, a.body.length, a.body.split('|')[1]]).toEqual([200, 200_001 + `call ${round}.${i}`.length, `call ${round}.${i}`]));
+        const answers = await Promise.all(
+          Array.from({ length: 10 }, (_, i) =>
+            httpRequest({ url, method: 'POST', body: `call ${round}.${i}`, timeoutMs: 5000, transport }),
+          ),
+        );
+        answers.forEach((a, i) =>
+          expect([a.status, a.body.length, a.body.split('|')[1]]).toEqual([
+            200,
+            200_001 + `call ${round}.${i}`.length,
+            `call ${round}.${i}`,
+          ]),
+        );
       }
       expect(sockets.size).toBeLessThanOrEqual(3);
     } finally {
@@ -45,16 +55,24 @@ describe('node pool transport', () => {
     const transport = nodePoolTransport();
     try {
       const silent = await serve(() => undefined);
-      await expect(httpRequest({ url: silent.url, timeoutMs: 200, transport })).rejects.toMatchObject({ kind: 'timeout' });
+      await expect(httpRequest({ url: silent.url, timeoutMs: 200, transport })).rejects.toMatchObject({
+        kind: 'timeout',
+      });
       const closed = await serve(() => undefined);
       servers.pop()!.close();
       await new Promise((r) => setTimeout(r, 50));
       await expect(httpRequest({ url: closed.url, timeoutMs: 2000, transport })).rejects.toBeInstanceOf(TransportError);
       const upgrading = http.createServer();
-      upgrading.on('request', (req) => req.socket.end('HTTP/1.1 101 Switching Protocols\r\nupgrade: x\r\nconnection: upgrade\r\n\r\n'));
+      upgrading.on('request', (req) =>
+        req.socket.end('HTTP/1.1 101 Switching Protocols\r\nupgrade: x\r\nconnection: upgrade\r\n\r\n'),
+      );
       servers.push(upgrading);
       await new Promise<void>((r) => upgrading.listen(0, '127.0.0.1', r));
-      const answer = await httpRequest({ url: `http://127.0.0.1:${(upgrading.address() as AddressInfo).port}/`, timeoutMs: 2000, transport });
+      const answer = await httpRequest({
+        url: `http://127.0.0.1:${(upgrading.address() as AddressInfo).port}/`,
+        timeoutMs: 2000,
+        transport,
+      });
       expect(() => expectSuccessStatus(answer)).toThrow(/answered HTTP 101/);
     } finally {
       await transport.close?.();

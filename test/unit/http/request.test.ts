@@ -16,7 +16,10 @@ const serve = async (...args: Parameters<typeof startServer>) => {
   return s;
 };
 const failure = async (promise: Promise<unknown>): Promise<TransportError> => {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(TransportError);
   return error as TransportError;
 };
@@ -43,7 +46,11 @@ describe('the HTTP policy layer', () => {
       const pump = () => {
         while (sent < 50 && res.write(chunk)) sent++;
         if (sent >= 50) res.end();
-        else res.once('drain', () => { sent++; pump(); });
+        else
+          res.once('drain', () => {
+            sent++;
+            pump();
+          });
       };
       res.on('error', () => {});
       pump();
@@ -54,7 +61,10 @@ describe('the HTTP policy layer', () => {
   });
 
   it('refuses an answer whose declared length is over the limit without reading it', async () => {
-    const server = await serve((_req, res) => { res.setHeader('content-length', String(10 * 1024 * 1024)); res.write('x'); });
+    const server = await serve((_req, res) => {
+      res.setHeader('content-length', String(10 * 1024 * 1024));
+      res.write('x');
+    });
     expect((await failure(httpRequest({ url: server.url, timeoutMs: 2000, maxBytes: 1024 }))).kind).toBe('too-large');
   });
 
@@ -78,22 +88,38 @@ describe('the HTTP policy layer', () => {
   });
 
   it('maps HTTP statuses: 5xx transient, 401/403 credentials, other 4xx refused', async () => {
-    for (const [status, exitCode] of [[500, 4], [502, 4], [503, 4], [401, 3], [403, 3], [404, 7]] as const) {
-      const server = await serve((_req, res) => { res.statusCode = status; res.end('no'); });
+    for (const [status, exitCode] of [
+      [500, 4],
+      [502, 4],
+      [503, 4],
+      [401, 3],
+      [403, 3],
+      [404, 7],
+    ] as const) {
+      const server = await serve((_req, res) => {
+        res.statusCode = status;
+        res.end('no');
+      });
       const error = await failure(httpRequest({ url: server.url, timeoutMs: 2000 }).then(expectSuccessStatus));
       expect([error.kind, error.status, error.exitCode]).toEqual(['status', status, exitCode]);
     }
   });
 
   it('requires https except for loopback hosts', async () => {
-    await expect(httpRequest({ url: 'http://192.0.2.1/', timeoutMs: 100, setting: '--dyndns-url' })).rejects.toThrow(ConfigError);
-    await expect(httpRequest({ url: 'http://192.0.2.1/', timeoutMs: 100, setting: '--dyndns-url' })).rejects.toThrow(/--dyndns-url: http:\/\/ is allowed only for loopback/);
+    await expect(httpRequest({ url: 'http://192.0.2.1/', timeoutMs: 100, setting: '--dyndns-url' })).rejects.toThrow(
+      ConfigError,
+    );
+    await expect(httpRequest({ url: 'http://192.0.2.1/', timeoutMs: 100, setting: '--dyndns-url' })).rejects.toThrow(
+      /--dyndns-url: http:\/\/ is allowed only for loopback/,
+    );
   });
 
   it('never shows a registered secret or a key in the URL of an error', async () => {
     registerSecret('canary-http-secret');
     const server = await serve((req) => req.socket.destroy());
-    const error = await failure(httpRequest({ url: `${server.url}json/?user=u&password=canary-http-secret&apikey=other-value`, timeoutMs: 2000 }));
+    const error = await failure(
+      httpRequest({ url: `${server.url}json/?user=u&password=canary-http-secret&apikey=other-value`, timeoutMs: 2000 }),
+    );
     expect(error.message).not.toContain('canary-http-secret');
     expect(error.message).not.toContain('other-value');
     expect(error.url).toContain('password=***');

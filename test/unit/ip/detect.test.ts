@@ -2,7 +2,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AddressUnknownError } from '../../../src/lib/errors.js';
 import { DNS_HEAD_START_MS, detectAddress } from '../../../src/ip/detect.js';
 import { firstAddress } from '../../../src/ip/fetch-source.js';
-import { BUILTIN_SOURCES, DEFAULT_SOURCES, parseSource, parseSources, type SourceSpec } from '../../../src/ip/sources.js';
+import {
+  BUILTIN_SOURCES,
+  DEFAULT_SOURCES,
+  parseSource,
+  parseSources,
+  type SourceSpec,
+} from '../../../src/ip/sources.js';
 import { createLogger, type Logger } from '../../../src/lib/log.js';
 import { HANG_BOUND_MS } from '../../helpers/cli.js';
 import { startDnsServer } from '../../helpers/dns-server.js';
@@ -14,7 +20,9 @@ afterEach(async () => {
   await Promise.all(closers.map((c) => c()));
   closers = [];
 });
-async function echo(body: string | ((...a: Parameters<Exclude<Parameters<typeof startServer>[0], string>>) => void)): Promise<TestServer> {
+async function echo(
+  body: string | ((...a: Parameters<Exclude<Parameters<typeof startServer>[0], string>>) => void),
+): Promise<TestServer> {
   const server = await startServer(body);
   closers.push(server.close);
   return server;
@@ -44,8 +52,13 @@ describe('quorum', () => {
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
     const slow = await echo((_req, res) => void released.then(() => res.end('81.0.2.15')));
-    const waited = new Promise<'waited for the slow source'>((resolve) => setTimeout(() => resolve('waited for the slow source'), HANG_BOUND_MS).unref());
-    const outcome = await Promise.race([detect([url(a), url(b), url(slow)], 2, capture(), { timeoutMs: 2 * HANG_BOUND_MS }).then((r) => r.address), waited]);
+    const waited = new Promise<'waited for the slow source'>((resolve) =>
+      setTimeout(() => resolve('waited for the slow source'), HANG_BOUND_MS).unref(),
+    );
+    const outcome = await Promise.race([
+      detect([url(a), url(b), url(slow)], 2, capture(), { timeoutMs: 2 * HANG_BOUND_MS }).then((r) => r.address),
+      waited,
+    ]);
     release();
     expect(outcome).toBe('81.0.2.15');
   });
@@ -60,7 +73,10 @@ describe('quorum', () => {
   });
 
   it('refuses when no source answers', async () => {
-    const broken = await echo((_req, res) => { res.statusCode = 502; res.end(); });
+    const broken = await echo((_req, res) => {
+      res.statusCode = 502;
+      res.end();
+    });
     const empty = await echo('no address here');
     await expect(detect([url(broken), url(empty)], 1)).rejects.toThrow(/no IPv4 source answered usefully/);
   });
@@ -111,20 +127,30 @@ describe('sources', () => {
   it('reports a DNS source whose name does not exist', async () => {
     const dns = await startDnsServer({});
     closers.push(dns.close);
-    await expect(detect([parseSource(`dns:myip.opendns.com@${dns.server}`, 4, 'x')], 1)).rejects.toThrow(/DNS query myip.opendns.com/);
+    await expect(detect([parseSource(`dns:myip.opendns.com@${dns.server}`, 4, 'x')], 1)).rejects.toThrow(
+      /DNS query myip.opendns.com/,
+    );
   });
 
   it('reads a local interface', async () => {
-    expect((await detect([parseSource('iface:lo', 4, 'x')], 1, capture(), { allowPrivate: true })).address).toBe('127.0.0.1');
+    expect((await detect([parseSource('iface:lo', 4, 'x')], 1, capture(), { allowPrivate: true })).address).toBe(
+      '127.0.0.1',
+    );
     await expect(detect([parseSource('iface:nope0', 4, 'x')], 1)).rejects.toThrow(/no network interface named "nope0"/);
   });
 
-  it('every builtin is HTTPS or DNS, and parses its service\'s answer format from a local server', async () => {
+  it("every builtin is HTTPS or DNS, and parses its service's answer format from a local server", async () => {
     const formats: Record<string, string> = {
-      ipify: '81.0.2.15', icanhazip: '81.0.2.15\n', aws: '81.0.2.15\n',
-      cloudflare: 'fl=29f1\nh=1.1.1.1\nip=81.0.2.15\nts=1700000000.1\nvisit_scheme=https\nuag=ddedge\ncolo=MAD\nhttp=http/1.1\nloc=ES\ntls=TLSv1.3\nsni=off\nwarp=off\ngateway=off\nrbi=off\nkex=X25519',
+      ipify: '81.0.2.15',
+      icanhazip: '81.0.2.15\n',
+      aws: '81.0.2.15\n',
+      cloudflare:
+        'fl=29f1\nh=1.1.1.1\nip=81.0.2.15\nts=1700000000.1\nvisit_scheme=https\nuag=ddedge\ncolo=MAD\nhttp=http/1.1\nloc=ES\ntls=TLSv1.3\nsni=off\nwarp=off\ngateway=off\nrbi=off\nkex=X25519',
     };
-    const dns = await startDnsServer({ A: { 'myip.opendns.com': '81.0.2.15' }, TXT: { 'o-o.myaddr.l.google.com': 'edns0-client-subnet 81.0.2.0/24' } });
+    const dns = await startDnsServer({
+      A: { 'myip.opendns.com': '81.0.2.15' },
+      TXT: { 'o-o.myaddr.l.google.com': 'edns0-client-subnet 81.0.2.0/24' },
+    });
     closers.push(dns.close);
     for (const [name, builtin] of Object.entries(BUILTIN_SOURCES)) {
       const spec = builtin.spec(4)!;
@@ -177,7 +203,12 @@ describe('DNS sources first', () => {
     const started = Date.now();
     const result = await detect(sources, 2);
     expect(result.address).toBe('81.0.2.15');
-    expect(result.answers.map((a) => a.source).sort()).toEqual(sources.slice(0, 2).map((s) => s.name).sort());
+    expect(result.answers.map((a) => a.source).sort()).toEqual(
+      sources
+        .slice(0, 2)
+        .map((s) => s.name)
+        .sort(),
+    );
     expect(Date.now() - started).toBeLessThan(DNS_HEAD_START_MS);
     // Give a late start the time to show.
     await new Promise((resolve) => setTimeout(resolve, DNS_HEAD_START_MS + 100));

@@ -8,7 +8,6 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { importsOf, sourceFiles, SRC } from '../../helpers/source-tree.js';
 
-
 /** Bottom to top. Folders in one tier are peers: neither imports the other. */
 const TIERS: readonly (readonly string[])[] = [
   ['lib'], // names, addresses, durations, redaction, files, errors, log, answer readers
@@ -91,21 +90,39 @@ describe('the layers of the source tree', () => {
   });
 
   it('keeps the emulator out of the product: only cli/ imports sandbox/', () => {
-    const reaching = imports.filter(([from, to]) => to.startsWith('sandbox/') && !from.startsWith('sandbox/') && !from.startsWith('cli/'));
+    const reaching = imports.filter(
+      ([from, to]) => to.startsWith('sandbox/') && !from.startsWith('sandbox/') && !from.startsWith('cli/'),
+    );
     expect(reaching).toEqual([]);
   });
 
   it('catches what it is meant to catch (the check itself can fail)', () => {
-    expect(layerViolations([['dns/wire/message.ts', 'ip/address.ts']])).toEqual(['dns/wire/message.ts -> ip/address.ts (ip is not below dns)']);
+    expect(layerViolations([['dns/wire/message.ts', 'ip/address.ts']])).toEqual([
+      'dns/wire/message.ts -> ip/address.ts (ip is not below dns)',
+    ]);
     expect(layerViolations([['acme/challenge.ts', 'agent/via-api.ts']])).toHaveLength(1);
     expect(layerViolations([['config/config.ts', 'probe/listen-address.ts']])).toHaveLength(1);
-    expect(layerViolations([['probe/server.ts', 'agent/endpoint-answers.ts']])).toEqual(['probe/server.ts -> agent/endpoint-answers.ts (agent is not below probe)']);
-    expect(layerViolations([['agent/endpoint.ts', 'probe/server.ts'], ['gateway/dyndns2/listener.ts', 'http/server/bounds.ts']])).toEqual([]);
+    expect(layerViolations([['probe/server.ts', 'agent/endpoint-answers.ts']])).toEqual([
+      'probe/server.ts -> agent/endpoint-answers.ts (agent is not below probe)',
+    ]);
+    expect(
+      layerViolations([
+        ['agent/endpoint.ts', 'probe/server.ts'],
+        ['gateway/dyndns2/listener.ts', 'http/server/bounds.ts'],
+      ]),
+    ).toEqual([]);
     expect(layerViolations([['http/server/listen.ts', 'http/errors.ts']])).toHaveLength(1);
     expect(layerViolations([['zone/file/zone-files.ts', 'zone/plan/unwritable.ts']])).toHaveLength(1);
     expect(layerViolations([['dns/client/query.ts', 'dns/server/listener.ts']])).toHaveLength(1);
-    expect(layerViolations([['text/redact.ts', 'lib/errors.ts']])).toEqual(['text/redact.ts -> lib/errors.ts (folder not placed in a tier)']);
-    expect(layerViolations([['gateway/run.ts', 'probe/server.ts'], ['zone/apply/apply.ts', 'zone/plan/plan.ts']])).toEqual([]);
+    expect(layerViolations([['text/redact.ts', 'lib/errors.ts']])).toEqual([
+      'text/redact.ts -> lib/errors.ts (folder not placed in a tier)',
+    ]);
+    expect(
+      layerViolations([
+        ['gateway/run.ts', 'probe/server.ts'],
+        ['zone/apply/apply.ts', 'zone/plan/plan.ts'],
+      ]),
+    ).toEqual([]);
     expect(layerViolations([['gateway/dhcid/rules.ts', 'gateway/update/message.ts']])).toHaveLength(1);
     expect(layerViolations([['gateway/update/batch.ts', 'gateway/status/stats.ts']])).toHaveLength(1);
     expect(layerViolations([['gateway/update/batch.ts', 'gateway/dhcid/store.ts']])).toEqual([]);

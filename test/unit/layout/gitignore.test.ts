@@ -7,7 +7,8 @@ import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { docPage, docPages, REPO } from '../../helpers/readme-recipes.js';
 
-const inGit = spawnSync('git', ['-C', REPO, 'rev-parse', '--is-inside-work-tree'], { encoding: 'utf8' }).stdout.trim() === 'true';
+const inGit =
+  spawnSync('git', ['-C', REPO, 'rev-parse', '--is-inside-work-tree'], { encoding: 'utf8' }).stdout.trim() === 'true';
 
 /** The relative file names the docs' recipe blocks write with `>` or `>>` (heredocs included). */
 function filesRecipesWrite(): string[] {
@@ -21,7 +22,10 @@ function filesRecipesWrite(): string[] {
 
 /** The names git would ignore of those given (as if each were in the checkout's top folder). */
 function ignored(names: string[]): string[] {
-  const run = spawnSync('git', ['-C', REPO, 'check-ignore', '--no-index', '--stdin'], { input: names.join('\n') + '\n', encoding: 'utf8' });
+  const run = spawnSync('git', ['-C', REPO, 'check-ignore', '--no-index', '--stdin'], {
+    input: names.join('\n') + '\n',
+    encoding: 'utf8',
+  });
   return run.stdout.split('\n').filter(Boolean).sort();
 }
 
@@ -29,11 +33,16 @@ describe.skipIf(!inGit)('.gitignore', () => {
   it("names every file the docs' recipes write into the folder they run in", () => {
     const written = filesRecipesWrite();
     // The recipes' secrets: the container's key file, the keys, the clients' configurations.
-    expect(written).toEqual(expect.arrayContaining(['dyndns-key', 'acme.key', 'gateway.keys', 'ddclient.conf', 'inadyn.conf', 'sandbox.log']));
+    expect(written).toEqual(
+      expect.arrayContaining(['dyndns-key', 'acme.key', 'gateway.keys', 'ddclient.conf', 'inadyn.conf', 'sandbox.log']),
+    );
     expect(ignored(written)).toEqual(written);
   });
 
   it('names what npm pack leaves', () => {
-    expect(ignored(['ddedge-0.1.0.tgz', 'ddedge-12.3.4-rc.1.tgz'])).toEqual(['ddedge-0.1.0.tgz', 'ddedge-12.3.4-rc.1.tgz']);
+    expect(ignored(['ddedge-0.1.0.tgz', 'ddedge-12.3.4-rc.1.tgz'])).toEqual([
+      'ddedge-0.1.0.tgz',
+      'ddedge-12.3.4-rc.1.tgz',
+    ]);
   });
 });

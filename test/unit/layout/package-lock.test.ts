@@ -4,13 +4,23 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
-const read = (file: string) => JSON.parse(readFileSync(new URL(`../../../${file}`, import.meta.url), 'utf8')) as Record<string, unknown>;
+const read = (file: string) =>
+  JSON.parse(readFileSync(new URL(`../../../${file}`, import.meta.url), 'utf8')) as Record<string, unknown>;
 
 describe('package-lock.json', () => {
   it("records package.json's name, version, bins, engines and dependencies at its root", () => {
     const pkg = read('package.json');
     const root = (read('package-lock.json').packages as Record<string, Record<string, unknown>>)[''];
-    for (const field of ['name', 'version', 'bin', 'engines', 'dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies']) {
+    for (const field of [
+      'name',
+      'version',
+      'bin',
+      'engines',
+      'dependencies',
+      'devDependencies',
+      'optionalDependencies',
+      'peerDependencies',
+    ]) {
       expect(root?.[field], field).toEqual(pkg[field]);
     }
   });

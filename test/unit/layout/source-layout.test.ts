@@ -38,7 +38,14 @@ function findCircles(graph: Map<string, string[]>): string[][] {
 }
 
 const importGraph = (files: string[]) =>
-  new Map(files.map((f) => [relative(SRC, f), importsOf(f).filter((t) => t !== f).map((t) => relative(SRC, t))]));
+  new Map(
+    files.map((f) => [
+      relative(SRC, f),
+      importsOf(f)
+        .filter((t) => t !== f)
+        .map((t) => relative(SRC, t)),
+    ]),
+  );
 
 describe('the source tree', () => {
   const files = sourceFiles(SRC);
@@ -53,8 +60,25 @@ describe('the source tree', () => {
   });
 
   it('finds circles when there are some (the check itself can fail)', () => {
-    const graph = new Map([['a', ['b']], ['b', ['c']], ['c', ['a', 'd']], ['d', []], ['e', ['e2']], ['e2', ['e']]]);
-    expect(findCircles(graph)).toEqual([['a', 'b', 'c'], ['e', 'e2']]);
-    expect(findCircles(new Map([['a', ['b']], ['b', []]]))).toEqual([]);
+    const graph = new Map([
+      ['a', ['b']],
+      ['b', ['c']],
+      ['c', ['a', 'd']],
+      ['d', []],
+      ['e', ['e2']],
+      ['e2', ['e']],
+    ]);
+    expect(findCircles(graph)).toEqual([
+      ['a', 'b', 'c'],
+      ['e', 'e2'],
+    ]);
+    expect(
+      findCircles(
+        new Map([
+          ['a', ['b']],
+          ['b', []],
+        ]),
+      ),
+    ).toEqual([]);
   });
 });

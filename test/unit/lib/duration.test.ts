@@ -18,7 +18,9 @@ describe('parseDuration', () => {
     ['1s500ms', 1500],
   ])('%s is %i ms', (text, ms) => expect(parseDuration(text)).toBe(ms));
 
-  it.each(['', 'soon', '1h30', '-5s', '5 minutes', 'h', '1x', '30m1'])('"%s" is not a duration', (text) => expect(parseDuration(text)).toBeUndefined());
+  it.each(['', 'soon', '1h30', '-5s', '5 minutes', 'h', '1x', '30m1'])('"%s" is not a duration', (text) =>
+    expect(parseDuration(text)).toBeUndefined(),
+  );
 });
 
 describe('formatDuration', () => {

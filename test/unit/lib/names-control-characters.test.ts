@@ -7,18 +7,24 @@ import { canonicalName, isHostName, normaliseHost } from '../../../src/lib/names
 import { dnsEntryName } from '../../../src/sandbox/ops/dns-rules.js';
 
 describe('a name with a tab or line break inside is refused, never read as another name', () => {
-  it.each(['_acme-challenge.exa\tmple.com', '_acme-challenge.exa\nmple.com', '_acme-challenge.exämple\t.com'])('acme: %j', (name) => {
-    expect(() => challengeRecordName(name)).toThrow(/is not a DNS name for a challenge record/);
-  });
+  it.each(['_acme-challenge.exa\tmple.com', '_acme-challenge.exa\nmple.com', '_acme-challenge.exämple\t.com'])(
+    'acme: %j',
+    (name) => {
+      expect(() => challengeRecordName(name)).toThrow(/is not a DNS name for a challenge record/);
+    },
+  );
   it('acme: the message shows the name escaped, on one line', () => {
     expect(() => challengeRecordName('_acme-challenge.exa\nmple.com')).toThrow(/"_acme-challenge\.exa\\nmple\.com"/);
   });
   it.each(['exa\tmple.com', 'exä\tmple.com', 'www.bücher\n.example'])('zone: %j', (name) => {
     expect(canonicalName(name)).toBeUndefined();
   });
-  it.each(['exä\tmple', 'www.bücher\n', 'Ex\tample'])('sandbox: the entry name %j is refused as the provider refuses one (105)', (name) => {
-    expect(() => dnsEntryName('example.com', name)).toThrow('Syntax error: invalid parameter');
-  });
+  it.each(['exä\tmple', 'www.bücher\n', 'Ex\tample'])(
+    'sandbox: the entry name %j is refused as the provider refuses one (105)',
+    (name) => {
+      expect(() => dnsEntryName('example.com', name)).toThrow('Syntax error: invalid parameter');
+    },
+  );
   it('the names that are fine stay fine', () => {
     expect(dnsEntryName('example.com', 'www.Bücher')).toBe('www.xn--bcher-kva.example.com');
     expect(dnsEntryName('example.com', 'WWW.example.com.')).toBe('www.example.com');
@@ -36,10 +42,20 @@ describe('a name with a tab or line break inside is refused, never read as anoth
     it.each(['_acme-challenge.exa%41mple.com', '_acme-challenge.bü%41cher.example'])('acme: %j', (name) => {
       expect(() => challengeRecordName(name)).toThrow(/is not a DNS name for a challenge record/);
     });
-    it.each(['ex%41mple.com', 'bü%41cher.example'])('configured host: %j is refused, not updated as another host', (host) => {
-      expect(isHostName(normaliseHost(host))).toBe(false);
-      expect(() => loadConfig({ flags: { host: [host] }, env: { DDEDGE_DYNDNS_USER: 'u', DDEDGE_DYNDNS_KEY: 'dyndns-key-1' }, purpose: 'cycle', isRoot: false })).toThrow(/is not a fully qualified host name/);
-    });
+    it.each(['ex%41mple.com', 'bü%41cher.example'])(
+      'configured host: %j is refused, not updated as another host',
+      (host) => {
+        expect(isHostName(normaliseHost(host))).toBe(false);
+        expect(() =>
+          loadConfig({
+            flags: { host: [host] },
+            env: { DDEDGE_DYNDNS_USER: 'u', DDEDGE_DYNDNS_KEY: 'dyndns-key-1' },
+            purpose: 'cycle',
+            isRoot: false,
+          }),
+        ).toThrow(/is not a fully qualified host name/);
+      },
+    );
     it.each(['exä%41mple', 'ex%41mple'])('sandbox: the entry name %j is refused', (name) => {
       expect(() => dnsEntryName('example.com', name)).toThrow('Syntax error: invalid parameter');
     });

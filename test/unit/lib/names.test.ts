@@ -14,7 +14,7 @@ import {
 } from '../../../src/lib/names.js';
 import { registeredDomain } from '../../../src/lib/registered-domain.js';
 
-describe('canonicalName: the provider\'s form (lower case, ASCII, IDN in punycode, no trailing dot)', () => {
+describe("canonicalName: the provider's form (lower case, ASCII, IDN in punycode, no trailing dot)", () => {
   it.each([
     ['www.example.com', 'www.example.com'],
     ['WWW.Example.COM', 'www.example.com'],
@@ -25,10 +25,19 @@ describe('canonicalName: the provider\'s form (lower case, ASCII, IDN in punycod
     ['localhost', 'localhost'],
   ])('%j -> %j', (name, canonical) => expect(canonicalName(name)).toBe(canonical));
 
-  it.each(['', '.', 'a..b', '.example.com', 'www.*.example.com', '-www.example.com', 'x y.example.com', 'exa\tmple.com', 'exä\tmple.com', `${'a'.repeat(64)}.com`, `${'a.'.repeat(127)}com`])(
-    'not a name: %j',
-    (name) => expect(canonicalName(name)).toBeUndefined(),
-  );
+  it.each([
+    '',
+    '.',
+    'a..b',
+    '.example.com',
+    'www.*.example.com',
+    '-www.example.com',
+    'x y.example.com',
+    'exa\tmple.com',
+    'exä\tmple.com',
+    `${'a'.repeat(64)}.com`,
+    `${'a.'.repeat(127)}com`,
+  ])('not a name: %j', (name) => expect(canonicalName(name)).toBeUndefined());
 });
 
 describe('normaliseHost: a configured host as the provider writes it, or its text for the host check to refuse', () => {
@@ -63,7 +72,7 @@ describe('atOrBelow and below: label by label, never a suffix of text', () => {
     expect(below('www.example.com', 'example.com')).toBe(true);
     expect(below('example.com', 'example.com')).toBe(false);
   });
-  it('a name that only ends with the zone\'s text is not in it', () => {
+  it("a name that only ends with the zone's text is not in it", () => {
     expect(atOrBelow('notexample.com', 'example.com')).toBe(false);
     expect(below('notexample.com', 'example.com')).toBe(false);
     expect(atOrBelow('example.com', 'www.example.com')).toBe(false);
@@ -90,12 +99,24 @@ describe('master-file names against an origin', () => {
   });
 });
 
-describe('isHostName: the agent\'s rule for a host it updates', () => {
-  it.each(['example.com', 'home.example.com', 'xn--bcher-kva.example', 'a-b.example.co.uk', '1.example.com'])('%j is one', (name) => expect(isHostName(name)).toBe(true));
-  it.each(['localhost', 'example.com.', 'Example.com', 'a..b', '-a.example.com', 'a-.example.com', '_acme.example.com', '*.example.com', '1.2.3.4', `${'a'.repeat(64)}.com`, `${'a.'.repeat(126)}com`])(
-    '%j is not',
-    (name) => expect(isHostName(name)).toBe(false),
+describe("isHostName: the agent's rule for a host it updates", () => {
+  it.each(['example.com', 'home.example.com', 'xn--bcher-kva.example', 'a-b.example.co.uk', '1.example.com'])(
+    '%j is one',
+    (name) => expect(isHostName(name)).toBe(true),
   );
+  it.each([
+    'localhost',
+    'example.com.',
+    'Example.com',
+    'a..b',
+    '-a.example.com',
+    'a-.example.com',
+    '_acme.example.com',
+    '*.example.com',
+    '1.2.3.4',
+    `${'a'.repeat(64)}.com`,
+    `${'a.'.repeat(126)}com`,
+  ])('%j is not', (name) => expect(isHostName(name)).toBe(false));
 });
 
 describe('registeredDomain', () => {

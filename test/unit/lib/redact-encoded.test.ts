@@ -34,13 +34,21 @@ describe('redact: secrets in transformed forms', () => {
   it('masks a Base64 form with + and / that was then percent-encoded (a query string)', () => {
     const form = b64(`u:${SLASHY}`);
     expect(form).toMatch(/[+/]/);
-    for (const encoded of [encodeURIComponent(form), encodeURIComponent(form).replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase())]) {
+    for (const encoded of [
+      encodeURIComponent(form),
+      encodeURIComponent(form).replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()),
+    ]) {
       expect(redact(`?auth=${encoded}&x=1`)).toBe('?auth=***&x=1');
     }
   });
 
   it('leaves ordinary text, other Base64 and other hex alone', () => {
-    for (const text of [b64('another secret entirely'), hex('another secret entirely'), 'home.example.com A 81.0.2.15 updated', 'aGVsbG8gd29ybGQ=']) {
+    for (const text of [
+      b64('another secret entirely'),
+      hex('another secret entirely'),
+      'home.example.com A 81.0.2.15 updated',
+      'aGVsbG8gd29ybGQ=',
+    ]) {
       expect(redact(`x ${text} y`)).toBe(`x ${text} y`);
     }
   });

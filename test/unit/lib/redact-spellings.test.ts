@@ -23,7 +23,12 @@ describe('redact', () => {
     ['every character encoded', 'Kc4n%7Eary%21Key%289%29'],
     ['mixed', 'Kc4n~ary%21Key(9%29'],
     ['UTF-8 percent-encoded', encodeURIComponent('clé-ünïcode-✓')],
-    ['unicode JSON escapes', JSON.stringify('clé-ünïcode-✓').replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).slice(1, -1)],
+    [
+      'unicode JSON escapes',
+      JSON.stringify('clé-ünïcode-✓')
+        .replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+        .slice(1, -1),
+    ],
   ])('masks the %s spelling', (_name, spelling) => {
     expect(redact(`before ${spelling} after`)).toBe('before *** after');
   });
@@ -65,13 +70,23 @@ describe('strict JSON', () => {
     expect(() => parseStrictJson(text)).toThrow(message);
   });
   it('reads the same key in different objects and keys inside strings', () => {
-    expect(parseStrictJson('{"a":{"a":1},"b":[{"a":2},{"a":3}],"c":"{\\"a\\":1,\\"a\\":2}"}')).toMatchObject({ a: { a: 1 } });
+    expect(parseStrictJson('{"a":{"a":1},"b":[{"a":2},{"a":3}],"c":"{\\"a\\":1,\\"a\\":2}"}')).toMatchObject({
+      a: { a: 1 },
+    });
   });
   it('reads keys that differ only after an escape, objects of many keys and lists of objects', () => {
     expect(parseStrictJson('{"x\\\\":1,"x\\"":2,"x":{"x":"\\\\"}}')).toEqual({ 'x\\': 1, 'x"': 2, x: { x: '\\' } });
-    const many = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`k${i}`, { k0: i, inner: [{ k0: 1 }, { k0: 2 }] }]));
+    const many = Object.fromEntries(
+      Array.from({ length: 40 }, (_, i) => [`k${i}`, { k0: i, inner: [{ k0: 1 }, { k0: 2 }] }]),
+    );
     expect(parseStrictJson(JSON.stringify(many))).toEqual(many);
-    const page = { dns: Array.from({ length: 1000 }, (_, i) => ({ entityID: String(i), name: `h${i}.example.com`, value: 'say "hi" \\' })) };
+    const page = {
+      dns: Array.from({ length: 1000 }, (_, i) => ({
+        entityID: String(i),
+        name: `h${i}.example.com`,
+        value: 'say "hi" \\',
+      })),
+    };
     expect(parseStrictJson(JSON.stringify(page))).toEqual(page);
   });
 });

@@ -31,8 +31,21 @@ async function server(answer: boolean): Promise<{ url: string; bodies: string[] 
 }
 
 const warnings: string[] = [];
-const logger = { warn: (m: string) => warnings.push(m), debug: () => {}, info: () => {}, error: () => {} } as unknown as Logger;
-const event = (n: number) => ({ event: 'changed' as const, time: new Date(0).toISOString(), host: `h${n}.example.com`, type: 'A' as const, old: '81.0.2.1', new: '81.0.2.2', message: `h${n} changed` });
+const logger = {
+  warn: (m: string) => warnings.push(m),
+  debug: () => {},
+  info: () => {},
+  error: () => {},
+} as unknown as Logger;
+const event = (n: number) => ({
+  event: 'changed' as const,
+  time: new Date(0).toISOString(),
+  host: `h${n}.example.com`,
+  type: 'A' as const,
+  old: '81.0.2.1',
+  new: '81.0.2.2',
+  message: `h${n} changed`,
+});
 
 describe('Notifier', () => {
   it('enqueue returns at once, even when the service never answers', async () => {

@@ -15,11 +15,18 @@ describe('the secrets of a notification URL', () => {
 
     parseNotifyTarget('https://hooks.slack.example/services/T0123ABCD/B0123ABCD/q7Xk2vLp9RtZ8mNw4sYb', '--notify');
     parseNotifyTarget('gotify://push.example/message?token=AbcD3', '--notify');
-    for (const token of ['T0123ABCD', 'B0123ABCD', 'q7Xk2vLp9RtZ8mNw4sYb', 'AbcD3']) expect(redact(`x ${token} y`)).toBe('x *** y');
+    for (const token of ['T0123ABCD', 'B0123ABCD', 'q7Xk2vLp9RtZ8mNw4sYb', 'AbcD3'])
+      expect(redact(`x ${token} y`)).toBe('x *** y');
   });
 
   it('tells a token from a word', () => {
-    expect(['hook', 'server', 'ddedge', 'alerts', 'messages'].map(looksLikeToken)).toEqual([false, false, false, false, false]);
+    expect(['hook', 'server', 'ddedge', 'alerts', 'messages'].map(looksLikeToken)).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
     expect(['T0123ABCD', 'aVeryLongTopicNameHere', 'bot123456:ABCdef'].map(looksLikeToken)).toEqual([true, true, true]);
   });
 });

@@ -12,12 +12,14 @@ import { distForOtherUsers } from '../../helpers/staged-dist.js';
 const root = join(import.meta.dirname, '../../..');
 const read = (path: string) => readFileSync(join(root, path), 'utf8');
 const containerfile = read('packaging/Containerfile');
-const instruction = (name: string) => [...containerfile.matchAll(new RegExp(`^${name}\\s+(.*)$`, 'gm'))].map((m) => m[1]!.trim());
+const instruction = (name: string) =>
+  [...containerfile.matchAll(new RegExp(`^${name}\\s+(.*)$`, 'gm'))].map((m) => m[1]!.trim());
 const [imageUid, imageGid] = instruction('USER').at(-1)!.split(':').map(Number) as [number, number];
 const entrypoint = JSON.parse(instruction('ENTRYPOINT')[0]!) as string[];
 const stateDir = /DDEDGE_STATE_DIR=(\S+)/.exec(containerfile)![1]!;
 /** `key: value` of a YAML mapping, in flow or block style (the examples use both). */
-const yamlValues = (text: string, key: string) => [...text.matchAll(new RegExp(`(?:^|[{,\\s])${key}:\\s*("?)([^,}\\s"]+)\\1`, 'gm'))].map((m) => m[2]!);
+const yamlValues = (text: string, key: string) =>
+  [...text.matchAll(new RegExp(`(?:^|[{,\\s])${key}:\\s*("?)([^,}\\s"]+)\\1`, 'gm'))].map((m) => m[2]!);
 
 describe('Containerfile', () => {
   it('runs as a numeric user that is not root (kubelet checks runAsNonRoot only on numbers)', () => {
@@ -60,7 +62,10 @@ describe('examples/kubernetes.yaml', () => {
 
   it('points the key variable into the secret mount, the state at the image state directory, the probes at the endpoint it listens on', () => {
     const keyFile = /DDEDGE_DYNDNS_KEY_FILE, value: (\S+) \}/.exec(k8s)![1]!;
-    const mounts = [...k8s.matchAll(/\{ name: ([\w-]+), mountPath: (\S+?)[, ]/g)].map((m) => ({ name: m[1]!, path: m[2]! }));
+    const mounts = [...k8s.matchAll(/\{ name: ([\w-]+), mountPath: (\S+?)[, ]/g)].map((m) => ({
+      name: m[1]!,
+      path: m[2]!,
+    }));
     const secretMount = mounts.find((m) => new RegExp(`name: ${m.name}, secret:`).test(k8s))!;
     expect(keyFile.startsWith(`${secretMount.path}/`)).toBe(true);
     expect(mounts.find((m) => m.name === 'state')?.path).toBe(stateDir);
@@ -85,7 +90,8 @@ describe('examples/compose.yaml', () => {
 describe('docs/running.md', () => {
   it('shows the examples as they are in examples/', () => {
     const readme = read('docs/running.md');
-    for (const file of ['examples/kubernetes.yaml', 'examples/compose.yaml']) expect(readme).toContain('```yaml\n' + read(file) + '```');
+    for (const file of ['examples/kubernetes.yaml', 'examples/compose.yaml'])
+      expect(readme).toContain('```yaml\n' + read(file) + '```');
     expect(readme).toContain('podman build --format docker');
   });
 });
@@ -102,8 +108,21 @@ describe.skipIf(process.getuid?.() !== 0)('secret file modes, as uid 1000', () =
     chmodSync(key, mode);
     const state = tempDir('ddedge-state-');
     chownSync(state, imageUid, imageGid);
-    const env = { PATH: process.env.PATH ?? '', HOME: state, DDEDGE_DYNDNS_USER: 'u', DDEDGE_DYNDNS_KEY_FILE: key, DDEDGE_HOSTS: 'home.example.com', DDEDGE_STATE_DIR: state };
-    return spawnSync(process.execPath, [distForOtherUsers(), 'update', '--ip', '81.0.2.15', '--dry-run'], { env, uid: imageUid, gid: imageGid, encoding: 'utf8', cwd: state });
+    const env = {
+      PATH: process.env.PATH ?? '',
+      HOME: state,
+      DDEDGE_DYNDNS_USER: 'u',
+      DDEDGE_DYNDNS_KEY_FILE: key,
+      DDEDGE_HOSTS: 'home.example.com',
+      DDEDGE_STATE_DIR: state,
+    };
+    return spawnSync(process.execPath, [distForOtherUsers(), 'update', '--ip', '81.0.2.15', '--dry-run'], {
+      env,
+      uid: imageUid,
+      gid: imageGid,
+      encoding: 'utf8',
+      cwd: state,
+    });
   };
   it('0440 with group fsGroup is readable', () => {
     const run = readKey(0o440, imageGid);

@@ -8,9 +8,11 @@ import { findCommand } from '../../../src/cli/registry.js';
 
 const root = join(import.meta.dirname, '../../..');
 const unit = (name: string) => readFileSync(join(root, 'systemd', name), 'utf8');
-const directive = (text: string, key: string) => [...text.matchAll(new RegExp(`^${key}=(.*)$`, 'gm'))].map((m) => m[1]!.trim());
+const directive = (text: string, key: string) =>
+  [...text.matchAll(new RegExp(`^${key}=(.*)$`, 'gm'))].map((m) => m[1]!.trim());
 const hasAnalyze = spawnSync('systemd-analyze', ['--version']).status === 0;
-if (!hasAnalyze && process.env.CI) throw new Error('systemd-analyze is needed to check the units (apt-get install systemd)');
+if (!hasAnalyze && process.env.CI)
+  throw new Error('systemd-analyze is needed to check the units (apt-get install systemd)');
 
 describe('systemd units', () => {
   const units = readdirSync(join(root, 'systemd'));
@@ -18,21 +20,34 @@ describe('systemd units', () => {
     expect(units.sort()).toEqual(['ddedge-daemon.service', 'ddedge-gateway.service', 'ddedge.service', 'ddedge.timer']);
   });
 
-  it.skipIf(!hasAnalyze).each(['ddedge.service', 'ddedge.timer', 'ddedge-daemon.service', 'ddedge-gateway.service'])('systemd-analyze verify accepts %s', (name) => {
-    const run = spawnSync('systemd-analyze', ['verify', join(root, 'systemd', name)], { encoding: 'utf8' });
-    expect(run.status, run.stderr).toBe(0);
-    expect(run.stderr).toBe('');
-  });
+  it.skipIf(!hasAnalyze).each(['ddedge.service', 'ddedge.timer', 'ddedge-daemon.service', 'ddedge-gateway.service'])(
+    'systemd-analyze verify accepts %s',
+    (name) => {
+      const run = spawnSync('systemd-analyze', ['verify', join(root, 'systemd', name)], { encoding: 'utf8' });
+      expect(run.status, run.stderr).toBe(0);
+      expect(run.stderr).toBe('');
+    },
+  );
 
-  it.skipIf(!hasAnalyze).each(['ddedge.service', 'ddedge-daemon.service'])('systemd-analyze security rates %s at 1.5 or below', (name) => {
-    const out = execFileSync('systemd-analyze', ['security', '--offline=yes', join(root, 'systemd', name)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-    const score = Number(/Overall exposure level for \S+: ([\d.]+)/.exec(out)?.[1]);
-    expect(score).toBeLessThanOrEqual(1.5);
-  });
+  it.skipIf(!hasAnalyze).each(['ddedge.service', 'ddedge-daemon.service'])(
+    'systemd-analyze security rates %s at 1.5 or below',
+    (name) => {
+      const out = execFileSync('systemd-analyze', ['security', '--offline=yes', join(root, 'systemd', name)], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      const score = Number(/Overall exposure level for \S+: ([\d.]+)/.exec(out)?.[1]);
+      expect(score).toBeLessThanOrEqual(1.5);
+    },
+  );
 
   // The gateway binds port 53 (CAP_NET_BIND_SERVICE, and so no PrivateUsers=): 2.0 at most.
   it.skipIf(!hasAnalyze)('systemd-analyze security rates ddedge-gateway.service at 2.0 or below', () => {
-    const out = execFileSync('systemd-analyze', ['security', '--offline=yes', join(root, 'systemd', 'ddedge-gateway.service')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const out = execFileSync(
+      'systemd-analyze',
+      ['security', '--offline=yes', join(root, 'systemd', 'ddedge-gateway.service')],
+      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     const score = Number(/Overall exposure level for \S+: ([\d.]+)/.exec(out)?.[1]);
     expect(score).toBeLessThanOrEqual(2.0);
   });
@@ -46,13 +61,28 @@ describe('systemd units', () => {
     // In a user namespace of its own the capability would not reach the host's network.
     expect(directive(text, 'PrivateUsers')).toEqual([]);
     // The credential names the gateway reads: gateway-keys (the keys file) and the API password's.
-    expect(directive(text, 'LoadCredential')).toEqual(['gateway-keys:/etc/ddedge/credentials/gateway-keys', 'api-password:/etc/ddedge/credentials/api-password']);
+    expect(directive(text, 'LoadCredential')).toEqual([
+      'gateway-keys:/etc/ddedge/credentials/gateway-keys',
+      'api-password:/etc/ddedge/credentials/api-password',
+    ]);
     expect(findCommand('gateway')!.flags.keys!.describe).toContain('credential gateway-keys');
     expect(directive(text, 'EnvironmentFile')).toEqual(['-/etc/ddedge/ddedge.env', '-/etc/ddedge/gateway.env']);
     expect(directive(text, 'Restart')).toEqual(['on-failure']);
     expect(directive(text, 'RestartPreventExitStatus')).toEqual(['2 3']);
     const daemon = unit('ddedge-daemon.service');
-    for (const key of ['User', 'DynamicUser', 'StateDirectory', 'CacheDirectory', 'NoNewPrivileges', 'ProtectSystem', 'RestrictAddressFamilies', 'SystemCallFilter', 'UMask', 'ProtectProc', 'ProcSubset']) {
+    for (const key of [
+      'User',
+      'DynamicUser',
+      'StateDirectory',
+      'CacheDirectory',
+      'NoNewPrivileges',
+      'ProtectSystem',
+      'RestrictAddressFamilies',
+      'SystemCallFilter',
+      'UMask',
+      'ProtectProc',
+      'ProcSubset',
+    ]) {
       expect(directive(text, key), key).toEqual(directive(daemon, key));
     }
   });
@@ -84,7 +114,8 @@ describe('systemd units', () => {
   });
 
   it('the docs install ddedge where the units find it', () => {
-    for (const page of ['README.md', 'docs/running.md']) expect(readFileSync(join(root, page), 'utf8'), page).not.toContain('/usr/local/lib/ddedge');
+    for (const page of ['README.md', 'docs/running.md'])
+      expect(readFileSync(join(root, page), 'utf8'), page).not.toContain('/usr/local/lib/ddedge');
     const readme = readFileSync(join(root, 'docs/running.md'), 'utf8');
     expect(readme).toContain('systemctl enable --now ddedge.timer');
     expect(readme).toMatch(/install -D .*systemd\/ddedge\.service/);
@@ -93,7 +124,8 @@ describe('systemd units', () => {
 
 describe('Containerfile', () => {
   const text = readFileSync(join(root, 'packaging', 'Containerfile'), 'utf8');
-  const instruction = (name: string) => [...text.matchAll(new RegExp(`^${name}\\s+(.*)$`, 'gm'))].map((m) => m[1]!.trim());
+  const instruction = (name: string) =>
+    [...text.matchAll(new RegExp(`^${name}\\s+(.*)$`, 'gm'))].map((m) => m[1]!.trim());
   const entrypoint = JSON.parse(instruction('ENTRYPOINT')[0]!) as string[];
 
   it('is the single executable on scratch, at the path the entrypoint runs, staged by packaging/container.sh', () => {
@@ -135,12 +167,15 @@ describe('npm install', () => {
   // does not cover, on every install, which a user reads as a warning; esbuild's checks its binary.
   const npmVersion = spawnSync('npm', ['--version'], { encoding: 'utf8' }).stdout?.trim() ?? '';
   const [major = 0, minor = 0] = npmVersion.split('.').map(Number);
-  it.skipIf(major < 11 || (major === 11 && minor < 16))('finds no install script that package.json does not allow or deny', () => {
-    const pending = spawnSync('npm', ['approve-scripts', '--allow-scripts-pending'], { cwd: root, encoding: 'utf8' });
-    expect(pending.status, pending.stderr).toBe(0);
-    expect(pending.stdout).toMatch(/No packages with unreviewed install scripts/);
-    expect(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).allowScripts).toEqual({ esbuild: true });
-  });
+  it.skipIf(major < 11 || (major === 11 && minor < 16))(
+    'finds no install script that package.json does not allow or deny',
+    () => {
+      const pending = spawnSync('npm', ['approve-scripts', '--allow-scripts-pending'], { cwd: root, encoding: 'utf8' });
+      expect(pending.status, pending.stderr).toBe(0);
+      expect(pending.stdout).toMatch(/No packages with unreviewed install scripts/);
+      expect(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).allowScripts).toEqual({ esbuild: true });
+    },
+  );
 });
 
 describe('docs/development.md: the arm64 executable on an x64 machine', () => {

@@ -6,14 +6,26 @@ import { describe, expect, it } from 'vitest';
 import { createCsr, decodeCsr } from '../../../src/sandbox/csr.js';
 import { tempDir } from '../../helpers/cli.js';
 
-const subject = { commonName: 'shop.example.com', organizationName: 'Demo SL', organizationalUnitName: 'IT', countryName: 'ES', stateOrProvinceName: 'Madrid', localityName: 'Madrid', emailAddress: 'it@example.com' };
+const subject = {
+  commonName: 'shop.example.com',
+  organizationName: 'Demo SL',
+  organizationalUnitName: 'IT',
+  countryName: 'ES',
+  stateOrProvinceName: 'Madrid',
+  localityName: 'Madrid',
+  emailAddress: 'it@example.com',
+};
 
 describe('CSR', () => {
   it('openssl verifies the signature of a created CSR and reads its subject', () => {
     const dir = tempDir();
     const { csrData, csrKey } = createCsr(subject);
     writeFileSync(join(dir, 'req.pem'), csrData);
-    const out = execFileSync('openssl', ['req', '-in', join(dir, 'req.pem'), '-noout', '-verify', '-subject', '-nameopt', 'RFC2253'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const out = execFileSync(
+      'openssl',
+      ['req', '-in', join(dir, 'req.pem'), '-noout', '-verify', '-subject', '-nameopt', 'RFC2253'],
+      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     expect(out).toContain('CN=shop.example.com');
     expect(out).toContain('O=Demo SL');
     expect(csrKey).toMatch(/^-----BEGIN PRIVATE KEY-----/);
@@ -21,8 +33,32 @@ describe('CSR', () => {
 
   it('reads a CSR made by openssl', () => {
     const dir = tempDir();
-    execFileSync('openssl', ['req', '-new', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'k.pem'), '-out', join(dir, 'r.pem'), '-subj', '/C=PT/ST=Lisboa/L=Lisboa/O=Exemplo Lda/OU=Web/CN=www.example.pt/emailAddress=web@example.pt'], { stdio: 'pipe' });
-    expect(decodeCsr(readFileSync(join(dir, 'r.pem'), 'utf8'))).toEqual({ commonName: 'www.example.pt', organizationName: 'Exemplo Lda', organizationalUnitName: 'Web', countryName: 'PT', stateOrProvinceName: 'Lisboa', localityName: 'Lisboa', emailAddress: 'web@example.pt' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-new',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        join(dir, 'k.pem'),
+        '-out',
+        join(dir, 'r.pem'),
+        '-subj',
+        '/C=PT/ST=Lisboa/L=Lisboa/O=Exemplo Lda/OU=Web/CN=www.example.pt/emailAddress=web@example.pt',
+      ],
+      { stdio: 'pipe' },
+    );
+    expect(decodeCsr(readFileSync(join(dir, 'r.pem'), 'utf8'))).toEqual({
+      commonName: 'www.example.pt',
+      organizationName: 'Exemplo Lda',
+      organizationalUnitName: 'Web',
+      countryName: 'PT',
+      stateOrProvinceName: 'Lisboa',
+      localityName: 'Lisboa',
+      emailAddress: 'web@example.pt',
+    });
   });
 
   it('refuses a request whose signature does not match, and what is not a request', () => {

@@ -18,7 +18,13 @@ async function ask(port: number, n: number): Promise<void> {
 describe('sandbox name server log', () => {
   it('writes no line per query by default, and a count of them once per period', async () => {
     const lines: string[] = [];
-    server = await startNameServer({ model: demoModel(), host: '127.0.0.1', port: 0, log: (l) => lines.push(l), summaryMs: 200 });
+    server = await startNameServer({
+      model: demoModel(),
+      host: '127.0.0.1',
+      port: 0,
+      log: (l) => lines.push(l),
+      summaryMs: 200,
+    });
     await ask(server.port, 3);
     expect(lines.filter((l) => l.includes('www.example.com'))).toEqual([]);
     for (let i = 0; i < 50 && !lines.length; i++) await new Promise((r) => setTimeout(r, 50));
@@ -27,7 +33,13 @@ describe('sandbox name server log', () => {
 
   it('writes a line per query at debug', async () => {
     const lines: string[] = [];
-    server = await startNameServer({ model: demoModel(), host: '127.0.0.1', port: 0, log: (l) => lines.push(l), eachQuery: true });
+    server = await startNameServer({
+      model: demoModel(),
+      host: '127.0.0.1',
+      port: 0,
+      log: (l) => lines.push(l),
+      eachQuery: true,
+    });
     await ask(server.port, 2);
     expect(lines.filter((l) => /^DNS udp www\.example\.com A -> NOERROR/.test(l))).toHaveLength(2);
   });

@@ -28,17 +28,18 @@ function rawAnswer(url: string, request: string): Promise<string> {
   });
 }
 
-describe('the sandbox\'s bounds', () => {
+describe("the sandbox's bounds", () => {
   it('answers headers past 16 KB as every door does (431, then closed), and takes those within', async () => {
     sandbox = await startSandbox();
-    const withHeader = (bytes: number) => `GET /no/such/path HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(bytes)}\r\n\r\n`;
+    const withHeader = (bytes: number) =>
+      `GET /no/such/path HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(bytes)}\r\n\r\n`;
     const big = await rawAnswer(sandbox.url, withHeader(17 * 1024));
     expect(big).toBe('HTTP/1.1 431 Request Header Fields Too Large\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
     const within = await rawAnswer(sandbox.url, withHeader(12 * 1024));
     expect(within).toMatch(/^HTTP\/1.1 404 /);
   });
 
-  it('never stands in a test\'s way: no silence limit, any number of requests, one address may hold all', () => {
+  it("never stands in a test's way: no silence limit, any number of requests, one address may hold all", () => {
     expect(SANDBOX_LIMITS).toMatchObject({ headerBytes: 16 * 1024, silenceMs: 0, requestsPerConnection: 0 });
     expect(SANDBOX_LIMITS.connections.perAddress).toBe(SANDBOX_LIMITS.connections.total);
     expect(SANDBOX_LIMITS.connections.total).toBeGreaterThanOrEqual(4096);

@@ -16,13 +16,25 @@ const TYPES = [1, 2, 5, 6, 15, 16, 28, 255];
 
 /** Entries that count every read of their fields. */
 function countedEntries(n: number, reads: { count: number }): DnsEntry[] {
-  return Array.from({ length: n }, (_, i) =>
-    new Proxy({ entityID: String(1000 + i), name: `h${i}.example.com`, type: 'A', ttl: '-', priority: '-', value: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}` }, {
-      get(target, key) {
-        reads.count++;
-        return target[key as keyof DnsEntry];
-      },
-    }),
+  return Array.from(
+    { length: n },
+    (_, i) =>
+      new Proxy(
+        {
+          entityID: String(1000 + i),
+          name: `h${i}.example.com`,
+          type: 'A',
+          ttl: '-',
+          priority: '-',
+          value: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`,
+        },
+        {
+          get(target, key) {
+            reads.count++;
+            return target[key as keyof DnsEntry];
+          },
+        },
+      ),
   );
 }
 
@@ -34,8 +46,16 @@ function numbers(seed: number) {
 
 /** An answer with the serial left out (a fresh reading's serial is its own), and its records in one order (an RRset's order means nothing, and a list reordered is not re-read for it). */
 function plain(answer: ZoneAnswer) {
-  const strip = (list: DnsRecord[]) => list.map((r) => JSON.stringify(r.type === 'SOA' ? { ...r, value: { ...(r.value as object), serial: 0 } } : r)).sort();
-  return { ...answer, answers: strip(answer.answers), authority: strip(answer.authority), additional: strip(answer.additional) };
+  const strip = (list: DnsRecord[]) =>
+    list
+      .map((r) => JSON.stringify(r.type === 'SOA' ? { ...r, value: { ...(r.value as object), serial: 0 } } : r))
+      .sort();
+  return {
+    ...answer,
+    answers: strip(answer.answers),
+    authority: strip(answer.authority),
+    additional: strip(answer.additional),
+  };
 }
 
 describe('a change costs what it touched', () => {
@@ -56,7 +76,14 @@ describe('a change costs what it touched', () => {
     expect(reads.count).toBeLessThan(20);
     // dnscreate: an entry appended.
     reads.count = 0;
-    service.dns.push({ entityID: '90', name: 'new.example.com', type: 'A', ttl: '-', priority: '-', value: '192.0.2.90' });
+    service.dns.push({
+      entityID: '90',
+      name: 'new.example.com',
+      type: 'A',
+      ttl: '-',
+      priority: '-',
+      value: '192.0.2.90',
+    });
     expect(zones.answer('new.example.com', A).answers[0]!.value).toBe('192.0.2.90');
     expect(reads.count).toBe(0);
     // dnsdelete: an entry spliced out (the list is walked by identity, no entry read).
@@ -73,8 +100,38 @@ describe('a change costs what it touched', () => {
     const next = numbers(2136);
     const model = demoModel();
     const zones = new ModelZones(model, { A: '127.0.0.1' });
-    const names = ['example.com', 'a.example.com', 'b.a.example.com', '*.example.com', 'sub.example.com', 'ns.sub.example.com', 'ns1.example.com', 'www.example.com', 'x.y.example.com', '@', 'rel', 'example.net', 'h.example.net', 'bad..name'];
-    const questions = ['example.com', 'a.example.com', 'b.a.example.com', 'q.a.example.com', 'sub.example.com', 'w.sub.example.com', 'ns1.example.com', 'www.example.com', 'y.example.com', 'nope.example.com', 'rel.example.com', 'example.net', 'h.example.net', 'home.example.com'];
+    const names = [
+      'example.com',
+      'a.example.com',
+      'b.a.example.com',
+      '*.example.com',
+      'sub.example.com',
+      'ns.sub.example.com',
+      'ns1.example.com',
+      'www.example.com',
+      'x.y.example.com',
+      '@',
+      'rel',
+      'example.net',
+      'h.example.net',
+      'bad..name',
+    ];
+    const questions = [
+      'example.com',
+      'a.example.com',
+      'b.a.example.com',
+      'q.a.example.com',
+      'sub.example.com',
+      'w.sub.example.com',
+      'ns1.example.com',
+      'www.example.com',
+      'y.example.com',
+      'nope.example.com',
+      'rel.example.com',
+      'example.net',
+      'h.example.net',
+      'home.example.com',
+    ];
     const draw = <T>(list: T[]): T => list[Math.floor(next() * list.length)]!;
     const newEntry = (): DnsEntry => {
       const [type, value] = draw([
@@ -86,7 +143,14 @@ describe('a change costs what it touched', () => {
         ['MX', 'mail.example.com'],
         ['A', 'not an address'],
       ]);
-      return { entityID: String(Math.floor(next() * 1e9)), name: draw(names), type: type!, ttl: draw(['-', '60', '3600']), priority: '-', value: value! };
+      return {
+        entityID: String(Math.floor(next() * 1e9)),
+        name: draw(names),
+        type: type!,
+        ttl: draw(['-', '60', '3600']),
+        priority: '-',
+        value: value!,
+      };
     };
     for (let step = 0; step < 300; step++) {
       const service = draw(model.services.slice(0, 2));
@@ -106,15 +170,18 @@ describe('a change costs what it touched', () => {
         const j = Math.floor(next() * service.dns.length);
         if (next() < 0.7) [service.dns[i], service.dns[j]] = [service.dns[j]!, service.dns[i]!];
         else service.dns[i] = service.dns[j]!;
-      }
-      else {
+      } else {
         // Several writes before the next question: one sync sees them all.
         service.dns.push(newEntry(), newEntry());
         if (service.dns.length > 3) service.dns.splice(1, 1);
       }
       if (next() < 0.5) continue;
       const fresh = new ModelZones(JSON.parse(JSON.stringify(model)) as SandboxModel, { A: '127.0.0.1' });
-      for (const name of questions) for (const qtype of TYPES) expect(plain(zones.answer(name, qtype)), `step ${step}: ${name} type ${qtype}`).toEqual(plain(fresh.answer(name, qtype)));
+      for (const name of questions)
+        for (const qtype of TYPES)
+          expect(plain(zones.answer(name, qtype)), `step ${step}: ${name} type ${qtype}`).toEqual(
+            plain(fresh.answer(name, qtype)),
+          );
       fresh.close();
     }
     zones.close();

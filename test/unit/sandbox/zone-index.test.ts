@@ -11,13 +11,25 @@ const SOA = 6;
 
 /** Entries that count every read of their fields. */
 function countedEntries(n: number, reads: { count: number }): DnsEntry[] {
-  return Array.from({ length: n }, (_, i) =>
-    new Proxy({ entityID: String(1000 + i), name: `h${i}.example.com`, type: 'A', ttl: '-', priority: '-', value: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}` }, {
-      get(target, key) {
-        reads.count++;
-        return target[key as keyof DnsEntry];
-      },
-    }),
+  return Array.from(
+    { length: n },
+    (_, i) =>
+      new Proxy(
+        {
+          entityID: String(1000 + i),
+          name: `h${i}.example.com`,
+          type: 'A',
+          ttl: '-',
+          priority: '-',
+          value: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`,
+        },
+        {
+          get(target, key) {
+            reads.count++;
+            return target[key as keyof DnsEntry];
+          },
+        },
+      ),
   );
 }
 
@@ -40,20 +52,38 @@ describe('a zone read only after a change', () => {
     const address = (name: string) => zones.answer(name, A).answers[0]?.value;
     const start = serial();
     const service = model.services[0]!;
-    service.dns.push({ entityID: '90', name: 'new.example.com', type: 'A', ttl: '-', priority: '-', value: '192.0.2.90' });
+    service.dns.push({
+      entityID: '90',
+      name: 'new.example.com',
+      type: 'A',
+      ttl: '-',
+      priority: '-',
+      value: '192.0.2.90',
+    });
     expect(address('new.example.com')).toBe('192.0.2.90');
     service.dns.find((e) => e.name === 'new.example.com')!.value = '192.0.2.91';
     expect(address('new.example.com')).toBe('192.0.2.91');
-    service.dns.splice(service.dns.findIndex((e) => e.name === 'new.example.com'), 1);
+    service.dns.splice(
+      service.dns.findIndex((e) => e.name === 'new.example.com'),
+      1,
+    );
     expect(zones.answer('new.example.com', A).rcode).toBe(3);
-    service.dns = [{ entityID: '91', name: 'only.example.com', type: 'A', ttl: '-', priority: '-', value: '192.0.2.92' }];
+    service.dns = [
+      { entityID: '91', name: 'only.example.com', type: 'A', ttl: '-', priority: '-', value: '192.0.2.92' },
+    ];
     expect(address('only.example.com')).toBe('192.0.2.92');
     service.dns[0]!.value = '192.0.2.93';
     expect(address('only.example.com')).toBe('192.0.2.93');
     expect(serial()).toBe(start + 5);
-    model.services.push({ ...(JSON.parse(JSON.stringify(model.services[1]!)) as typeof model.services[number]), name: 'example.org', dns: [{ entityID: '92', name: 'example.org', type: 'A', ttl: '-', priority: '-', value: '192.0.2.94' }] });
+    model.services.push({
+      ...(JSON.parse(JSON.stringify(model.services[1]!)) as (typeof model.services)[number]),
+      name: 'example.org',
+      dns: [{ entityID: '92', name: 'example.org', type: 'A', ttl: '-', priority: '-', value: '192.0.2.94' }],
+    });
     expect(address('example.org')).toBe('192.0.2.94');
     // The model still reads and serialises as plain data.
-    expect(JSON.parse(JSON.stringify(model)).services[0].dns).toEqual([{ entityID: '91', name: 'only.example.com', type: 'A', ttl: '-', priority: '-', value: '192.0.2.93' }]);
+    expect(JSON.parse(JSON.stringify(model)).services[0].dns).toEqual([
+      { entityID: '91', name: 'only.example.com', type: 'A', ttl: '-', priority: '-', value: '192.0.2.93' },
+    ]);
   });
 });

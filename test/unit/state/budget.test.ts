@@ -20,7 +20,9 @@ describe('the hourly call budget', () => {
     budget.take();
     budget.take();
     expect(() => budget.take()).toThrow(BudgetSpentError);
-    expect(() => budget.take()).toThrow(/budget of 3 provider calls an hour is spent; calls resume at 2026-11-22T09:01:00Z/);
+    expect(() => budget.take()).toThrow(
+      /budget of 3 provider calls an hour is spent; calls resume at 2026-11-22T09:01:00Z/,
+    );
     expect(budget.calls).toBe(3);
   });
 
@@ -46,7 +48,9 @@ describe('the hourly call budget', () => {
     const state = emptyState();
     new CallBudget(state, 2, at('2026-11-22T08:00:00Z'), () => {}).take();
     new CallBudget(state, 2, at('2026-11-22T08:30:00Z'), () => {}).take();
-    expect(() => new CallBudget(state, 2, at('2026-11-22T08:59:00Z'), () => {}).take()).toThrow(/resume at 2026-11-22T09:01:00Z/);
+    expect(() => new CallBudget(state, 2, at('2026-11-22T08:59:00Z'), () => {}).take()).toThrow(
+      /resume at 2026-11-22T09:01:00Z/,
+    );
     const later = new CallBudget(state, 2, at('2026-11-22T09:01:00Z'), () => {});
     later.take();
     expect(() => later.take()).toThrow(/resume at 2026-11-22T09:31:00Z/);
@@ -86,18 +90,44 @@ describe('every API call passes through the gate: pages and retries included', (
   it('counts each page of a list and each retry, and stops at the budget', async () => {
     const agent = mock.create();
     const pool = agent.get(MOCK_ORIGIN);
-    const entry = (i: number) => ({ entityID: String(i), name: `h${i}.example.com`, type: 'A', ttl: 900, priority: 0, value: '192.0.2.1' });
+    const entry = (i: number) => ({
+      entityID: String(i),
+      name: `h${i}.example.com`,
+      type: 'A',
+      ttl: 900,
+      priority: 0,
+      value: '192.0.2.1',
+    });
     pool.intercept({ path: '/service/dnslist/', method: 'POST' }).reply(503, 'busy');
     for (let page = 1; page <= 3; page++) {
-      pool.intercept({ path: '/service/dnslist/', method: 'POST', body: (b) => b.includes(`page=${page}`) }).reply(200, envelope({ queryInfo: { page, pageLength: 1, results: 1, total: 5 }, dns: [entry(page)] }));
+      pool
+        .intercept({ path: '/service/dnslist/', method: 'POST', body: (b) => b.includes(`page=${page}`) })
+        .reply(200, envelope({ queryInfo: { page, pageLength: 1, results: 1, total: 5 }, dns: [entry(page)] }));
     }
     const state = emptyState();
-    const gate = new ProviderGate(new CallBudget(state, 4, () => new Date(), () => {}));
-    const api = new ApiClient({ url: MOCK_ORIGIN, user: 'u', password: 'p-123456', transport: gate.wrap(undiciTransport(agent)), attempts: 2 });
+    const gate = new ProviderGate(
+      new CallBudget(
+        state,
+        4,
+        () => new Date(),
+        () => {},
+      ),
+    );
+    const api = new ApiClient({
+      url: MOCK_ORIGIN,
+      user: 'u',
+      password: 'p-123456',
+      transport: gate.wrap(undiciTransport(agent)),
+      attempts: 2,
+    });
     const seen: string[] = [];
     await expect(
       (async () => {
-        for await (const page of api.pages<{ entityID: string }>('service', service.dnsList, { serviceName: 'example.com', pageLength: 1 })) seen.push(...page.items.map((e) => e.entityID));
+        for await (const page of api.pages<{ entityID: string }>('service', service.dnsList, {
+          serviceName: 'example.com',
+          pageLength: 1,
+        }))
+          seen.push(...page.items.map((e) => e.entityID));
       })(),
     ).rejects.toThrow(BudgetSpentError);
     // 503 + page 1 (retried), page 2, page 3: four calls, then the fifth is refused unsent.
@@ -128,7 +158,19 @@ describe('per-record backoff', () => {
 describe('state format', () => {
   it('an old state.json (no call counts, no backoff) still reads', () => {
     const dir = tempDir();
-    const old = { version: 1, records: { 'h.example.com/A': { host: 'h.example.com', type: 'A', address: '81.0.2.15', sentAt: '2026-01-01T00:00:00.000Z', via: 'dyndns' } }, lastSuccessAt: '2026-01-01T00:00:00.000Z' };
+    const old = {
+      version: 1,
+      records: {
+        'h.example.com/A': {
+          host: 'h.example.com',
+          type: 'A',
+          address: '81.0.2.15',
+          sentAt: '2026-01-01T00:00:00.000Z',
+          via: 'dyndns',
+        },
+      },
+      lastSuccessAt: '2026-01-01T00:00:00.000Z',
+    };
     writeFileSync(stateFile(dir), JSON.stringify(old));
     expect(readState(dir)).toEqual({ state: old });
   });

@@ -10,7 +10,13 @@ describe('state file', () => {
   it('round-trips, leaves no temporary file behind, and is private to its owner', () => {
     const dir = join(tempDir(), 'nested');
     const state = emptyState();
-    state.records['h.example.com/A'] = { host: 'h.example.com', type: 'A', address: '81.0.2.15', sentAt: '2026-01-01T00:00:00.000Z', via: 'dyndns' };
+    state.records['h.example.com/A'] = {
+      host: 'h.example.com',
+      type: 'A',
+      address: '81.0.2.15',
+      sentAt: '2026-01-01T00:00:00.000Z',
+      via: 'dyndns',
+    };
     writeState(dir, state);
     expect(readState(dir)).toEqual({ state });
     expect(readdirSync(dir)).toEqual(['state.json']);
@@ -19,18 +25,22 @@ describe('state file', () => {
   it('a missing file is an empty state without a warning', () => {
     expect(readState(tempDir())).toEqual({ state: emptyState() });
   });
-  it.each(['{not json', '[]', '{"version":2,"records":{}}', '{"version":1,"records":{"x":{"host":1}}}', ''])('a damaged file (%j) is reported and treated as empty', (text) => {
-    const dir = tempDir();
-    writeFileSync(stateFile(dir), text);
-    const loaded = readState(dir);
-    expect(loaded.state).toEqual(emptyState());
-    expect(loaded.damage).toMatch(/damaged.*starting from an empty cache/);
-  });
+  it.each(['{not json', '[]', '{"version":2,"records":{}}', '{"version":1,"records":{"x":{"host":1}}}', ''])(
+    'a damaged file (%j) is reported and treated as empty',
+    (text) => {
+      const dir = tempDir();
+      writeFileSync(stateFile(dir), text);
+      const loaded = readState(dir);
+      expect(loaded.state).toEqual(emptyState());
+      expect(loaded.damage).toMatch(/damaged.*starting from an empty cache/);
+    },
+  );
   it('replaces the file atomically: a reader sees the old or the new content, never a mix', () => {
     const dir = tempDir();
     writeState(dir, emptyState());
     const big = emptyState();
-    for (let i = 0; i < 2000; i++) big.records[`h${i}.example.com/A`] = { host: `h${i}.example.com`, type: 'A', address: '81.0.2.15' };
+    for (let i = 0; i < 2000; i++)
+      big.records[`h${i}.example.com/A`] = { host: `h${i}.example.com`, type: 'A', address: '81.0.2.15' };
     writeState(dir, big);
     expect(JSON.parse(readFileSync(stateFile(dir), 'utf8')).records['h1999.example.com/A'].address).toBe('81.0.2.15');
   });

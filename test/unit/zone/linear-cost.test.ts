@@ -9,7 +9,24 @@ import { unwritableRecords } from '../../../src/zone/plan/unwritable.js';
 import { backupAsMasterFile, zoneAsMasterFile } from '../../../src/zone/apply/zone-files.js';
 
 const ZONE = 'example.com';
-const WALKING = ['includes', 'indexOf', 'lastIndexOf', 'find', 'findIndex', 'findLast', 'findLastIndex', 'some', 'every', 'filter', 'map', 'flatMap', 'forEach', 'reduce', 'slice', 'splice'] as const;
+const WALKING = [
+  'includes',
+  'indexOf',
+  'lastIndexOf',
+  'find',
+  'findIndex',
+  'findLast',
+  'findLastIndex',
+  'some',
+  'every',
+  'filter',
+  'map',
+  'flatMap',
+  'forEach',
+  'reduce',
+  'slice',
+  'splice',
+] as const;
 
 /** Elements walked by Array.prototype's linear methods while `work` runs (synchronously). */
 function elementsWalked(work: () => void): number {
@@ -34,7 +51,8 @@ function elementsWalked(work: () => void): number {
 function zoneOf(n: number): LiveRecord[] {
   const records: LiveRecord[] = [];
   for (let i = 0; records.length < n; i++) {
-    const r = (name: string, type: string, value: string, extra: Partial<LiveRecord> = {}) => records.push({ entityID: String(records.length + 1), name, type, value, ...extra });
+    const r = (name: string, type: string, value: string, extra: Partial<LiveRecord> = {}) =>
+      records.push({ entityID: String(records.length + 1), name, type, value, ...extra });
     r(`h${i}.${ZONE}`, 'A', `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`);
     r(`h${i}.${ZONE}`, 'TXT', `record ${i}`, { ttl: 600 });
     r(`m${i}.${ZONE}`, 'MX', `mx${i}.example.net`, { priority: 10 });
@@ -63,7 +81,8 @@ describe('the cost of writing a zone', () => {
   });
 
   it('the counter sees a quadratic writer (so the test above can fail)', () => {
-    const quadratic = (records: LiveRecord[]) => records.filter((r) => !records.slice(0, 10).includes(r) && records.indexOf(r) >= 0);
+    const quadratic = (records: LiveRecord[]) =>
+      records.filter((r) => !records.slice(0, 10).includes(r) && records.indexOf(r) >= 0);
     const once = elementsWalked(() => quadratic(zoneOf(1000)));
     const twice = elementsWalked(() => quadratic(zoneOf(2000)));
     expect(twice / once).toBeGreaterThan(3.5);

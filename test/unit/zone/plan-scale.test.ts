@@ -39,22 +39,58 @@ function counter(limit: number) {
 }
 
 describe('planning reads each record n log n times at worst', () => {
-  it(`one name and type with ${N} values: identical ones stay, a TTL is an update, new values pair with old ones`, ROOM, () => {
-    const count = counter(bound(2 * N));
-    const live = count.wrap(Array.from({ length: N }, (_, i): LiveRecord => count.wrap({ entityID: String(i), name: `big.${Z}`, type: 'TXT', value: `v${i}` })));
-    // A third identical, a third with a TTL, a third new values; then 99 more.
-    const wanted = Array.from({ length: N + 99 }, (_, i): WantedRecord => count.wrap({ name: `big.${Z}`, type: 'TXT', value: i % 3 === 2 || i >= N ? `w${i}` : `v${i}`, ...(i % 3 === 1 ? { ttl: 60 } : {}), where: `z:${i + 2}:1` }));
-    const plan = planZone(live, zoneOf(wanted), nobody);
-    checkKeptConflicts(plan, zoneOf(wanted));
-    expect(count.reads()).toBeLessThan(bound(2 * N));
-    expect(summarize(plan)).toEqual({ create: 99, update: N - Math.ceil(N / 3), delete: 0, unchanged: Math.ceil(N / 3) });
-    expect(plan.changes.find((c) => c.before?.value === 'v1')).toMatchObject({ action: 'update', after: { value: 'v1', ttl: 60 } });
-  });
+  it(
+    `one name and type with ${N} values: identical ones stay, a TTL is an update, new values pair with old ones`,
+    ROOM,
+    () => {
+      const count = counter(bound(2 * N));
+      const live = count.wrap(
+        Array.from(
+          { length: N },
+          (_, i): LiveRecord => count.wrap({ entityID: String(i), name: `big.${Z}`, type: 'TXT', value: `v${i}` }),
+        ),
+      );
+      // A third identical, a third with a TTL, a third new values; then 99 more.
+      const wanted = Array.from(
+        { length: N + 99 },
+        (_, i): WantedRecord =>
+          count.wrap({
+            name: `big.${Z}`,
+            type: 'TXT',
+            value: i % 3 === 2 || i >= N ? `w${i}` : `v${i}`,
+            ...(i % 3 === 1 ? { ttl: 60 } : {}),
+            where: `z:${i + 2}:1`,
+          }),
+      );
+      const plan = planZone(live, zoneOf(wanted), nobody);
+      checkKeptConflicts(plan, zoneOf(wanted));
+      expect(count.reads()).toBeLessThan(bound(2 * N));
+      expect(summarize(plan)).toEqual({
+        create: 99,
+        update: N - Math.ceil(N / 3),
+        delete: 0,
+        unchanged: Math.ceil(N / 3),
+      });
+      expect(plan.changes.find((c) => c.before?.value === 'v1')).toMatchObject({
+        action: 'update',
+        after: { value: 'v1', ttl: 60 },
+      });
+    },
+  );
 
   it(`a file of ${N} records that ownership keeps: each reported once, none applied`, ROOM, () => {
     const count = counter(bound(2 * N));
-    const live = count.wrap(Array.from({ length: N }, (_, i): LiveRecord => count.wrap({ entityID: String(i), name: `h${i}.${Z}`, type: 'TXT', value: `v${i}` })));
-    const wanted = Array.from({ length: N }, (_, i): WantedRecord => count.wrap({ name: `h${i}.${Z}`, type: 'TXT', value: i % 2 ? `v${i}` : `x${i}`, where: `z:${i + 2}:1` }));
+    const live = count.wrap(
+      Array.from(
+        { length: N },
+        (_, i): LiveRecord => count.wrap({ entityID: String(i), name: `h${i}.${Z}`, type: 'TXT', value: `v${i}` }),
+      ),
+    );
+    const wanted = Array.from(
+      { length: N },
+      (_, i): WantedRecord =>
+        count.wrap({ name: `h${i}.${Z}`, type: 'TXT', value: i % 2 ? `v${i}` : `x${i}`, where: `z:${i + 2}:1` }),
+    );
     const plan = planZone(live, zoneOf(wanted), ownership({ zone: Z, hosts: [], ignore: ['*:TXT'] }));
     expect(count.reads()).toBeLessThan(bound(2 * N));
     expect(plan.changes).toEqual([]);
@@ -62,15 +98,33 @@ describe('planning reads each record n log n times at worst', () => {
     expect(plan.kept).toHaveLength(N + N / 2);
   });
 
-  it(`a plan that leaves ${N} records alone beside ${N} unchanged: the CNAME check looks each name up once`, ROOM, () => {
-    const live: LiveRecord[] = Array.from({ length: 2 * N }, (_, i) => ({ entityID: String(i), name: `h${i}.${Z}`, type: 'A', value: '192.0.2.1' }));
-    const wanted = live.slice(0, N).map(({ entityID: _e, ...r }): WantedRecord => ({ ...r, type: 'A', where: 'z:1:1' }));
-    wanted.push({ name: `h${N + 5}.${Z}`, type: 'CNAME', value: Z, where: 'z:9:1' });
-    const planned = planZone(live, zoneOf(wanted), nobody, { keepUnlisted: true });
-    expect(summarize(planned)).toEqual({ create: 1, update: 0, delete: 0, unchanged: N });
-    const count = counter(bound(3 * N));
-    const plan: Plan = { ...planned, live: count.wrap(planned.live.map(count.wrap)), unchanged: count.wrap(planned.unchanged.map(count.wrap)), changes: count.wrap(planned.changes) };
-    expect(() => checkKeptConflicts(plan, zoneOf(wanted))).toThrow(`z:9:1: a CNAME cannot share its name with other data: h${N + 5}.${Z} keeps A 192.0.2.1 (not in the file (--keep-unlisted)) (RFC 1034 §3.6.2)`);
-    expect(count.reads()).toBeLessThan(bound(3 * N));
-  });
+  it(
+    `a plan that leaves ${N} records alone beside ${N} unchanged: the CNAME check looks each name up once`,
+    ROOM,
+    () => {
+      const live: LiveRecord[] = Array.from({ length: 2 * N }, (_, i) => ({
+        entityID: String(i),
+        name: `h${i}.${Z}`,
+        type: 'A',
+        value: '192.0.2.1',
+      }));
+      const wanted = live
+        .slice(0, N)
+        .map(({ entityID: _e, ...r }): WantedRecord => ({ ...r, type: 'A', where: 'z:1:1' }));
+      wanted.push({ name: `h${N + 5}.${Z}`, type: 'CNAME', value: Z, where: 'z:9:1' });
+      const planned = planZone(live, zoneOf(wanted), nobody, { keepUnlisted: true });
+      expect(summarize(planned)).toEqual({ create: 1, update: 0, delete: 0, unchanged: N });
+      const count = counter(bound(3 * N));
+      const plan: Plan = {
+        ...planned,
+        live: count.wrap(planned.live.map(count.wrap)),
+        unchanged: count.wrap(planned.unchanged.map(count.wrap)),
+        changes: count.wrap(planned.changes),
+      };
+      expect(() => checkKeptConflicts(plan, zoneOf(wanted))).toThrow(
+        `z:9:1: a CNAME cannot share its name with other data: h${N + 5}.${Z} keeps A 192.0.2.1 (not in the file (--keep-unlisted)) (RFC 1034 §3.6.2)`,
+      );
+      expect(count.reads()).toBeLessThan(bound(3 * N));
+    },
+  );
 });

@@ -10,59 +10,150 @@ import { stepsOf } from '../../../src/zone/plan/steps.js';
 import type { WantedZone } from '../../../src/zone/wanted-zone.js';
 
 const Z = 'example.com';
-const entry = (id: number, name: string, type: string, value: string, ttl = '-', priority = '-') => ({ entityID: String(id), name, type, ttl, priority, value });
+const entry = (id: number, name: string, type: string, value: string, ttl = '-', priority = '-') => ({
+  entityID: String(id),
+  name,
+  type,
+  ttl,
+  priority,
+  value,
+});
 
 describe('provider entries <-> records', () => {
   it.each([
     [entry(1, 'WWW.Example.com.', 'A', '192.0.2.1'), { name: 'www.example.com', type: 'A', value: '192.0.2.1' }],
-    [entry(2, 'example.com', 'AAAA', '2001:DB8:0:0::1', '300'), { name: 'example.com', type: 'AAAA', ttl: 300, value: '2001:db8::1' }],
-    [entry(3, 'www.example.com', 'CNAME', 'Example.com.'), { name: 'www.example.com', type: 'CNAME', value: 'example.com' }],
-    [entry(4, 'example.com', 'MX', 'mail.example.com', '-', '20'), { name: 'example.com', type: 'MX', priority: 20, value: 'mail.example.com' }],
-    [entry(5, 'example.com', 'MX', 'mail.example.com'), { name: 'example.com', type: 'MX', priority: 10, value: 'mail.example.com' }],
-    [entry(6, '_sip._tcp.example.com', 'SRV', '60 5060 sip.example.com', '-', '5'), { name: '_sip._tcp.example.com', type: 'SRV', priority: 5, value: '60 5060 sip.example.com' }],
-    [entry(7, '_sip._tcp.example.com', 'SRV', '5 60 5060 sip.example.com.'), { name: '_sip._tcp.example.com', type: 'SRV', priority: 5, value: '60 5060 sip.example.com' }],
-    [entry(8, 'example.com', 'CAA', '0 issue letsencrypt.org'), { name: 'example.com', type: 'CAA', value: '0 issue "letsencrypt.org"' }],
-    [entry(9, 'example.com', 'TXT', 'v=spf1 "quoted" -all'), { name: 'example.com', type: 'TXT', value: 'v=spf1 "quoted" -all' }],
+    [
+      entry(2, 'example.com', 'AAAA', '2001:DB8:0:0::1', '300'),
+      { name: 'example.com', type: 'AAAA', ttl: 300, value: '2001:db8::1' },
+    ],
+    [
+      entry(3, 'www.example.com', 'CNAME', 'Example.com.'),
+      { name: 'www.example.com', type: 'CNAME', value: 'example.com' },
+    ],
+    [
+      entry(4, 'example.com', 'MX', 'mail.example.com', '-', '20'),
+      { name: 'example.com', type: 'MX', priority: 20, value: 'mail.example.com' },
+    ],
+    [
+      entry(5, 'example.com', 'MX', 'mail.example.com'),
+      { name: 'example.com', type: 'MX', priority: 10, value: 'mail.example.com' },
+    ],
+    [
+      entry(6, '_sip._tcp.example.com', 'SRV', '60 5060 sip.example.com', '-', '5'),
+      { name: '_sip._tcp.example.com', type: 'SRV', priority: 5, value: '60 5060 sip.example.com' },
+    ],
+    [
+      entry(7, '_sip._tcp.example.com', 'SRV', '5 60 5060 sip.example.com.'),
+      { name: '_sip._tcp.example.com', type: 'SRV', priority: 5, value: '60 5060 sip.example.com' },
+    ],
+    [
+      entry(8, 'example.com', 'CAA', '0 issue letsencrypt.org'),
+      { name: 'example.com', type: 'CAA', value: '0 issue "letsencrypt.org"' },
+    ],
+    [
+      entry(9, 'example.com', 'TXT', 'v=spf1 "quoted" -all'),
+      { name: 'example.com', type: 'TXT', value: 'v=spf1 "quoted" -all' },
+    ],
     [entry(10, 'e.example.com', 'TXT', '""'), { name: 'e.example.com', type: 'TXT', value: '' }],
-    [entry(11, 'sub.example.com', 'NS', 'ns1.example.net'), { name: 'sub.example.com', type: 'NS', value: 'ns1.example.net' }],
-    [entry(12, 'xn--bcher-kva.example.com', 'A', '192.0.2.2'), { name: 'xn--bcher-kva.example.com', type: 'A', value: '192.0.2.2' }],
+    [
+      entry(11, 'sub.example.com', 'NS', 'ns1.example.net'),
+      { name: 'sub.example.com', type: 'NS', value: 'ns1.example.net' },
+    ],
+    [
+      entry(12, 'xn--bcher-kva.example.com', 'A', '192.0.2.2'),
+      { name: 'xn--bcher-kva.example.com', type: 'A', value: '192.0.2.2' },
+    ],
   ])('%o', (provider, record) => {
     const live = fromProvider(provider, Z);
     expect(live).toEqual({ entityID: provider.entityID, ttl: undefined, priority: undefined, ...record });
     const back = toProvider(live);
     expect(back).toMatchObject({ name: record.name, type: record.type });
-    expect(fromProvider({ ...entry(0, back.name, back.type, back.value, back.ttl === undefined ? '-' : String(back.ttl), back.priority === undefined ? '-' : String(back.priority)) }, Z)).toEqual({ ...live, entityID: '0' });
+    expect(
+      fromProvider(
+        {
+          ...entry(
+            0,
+            back.name,
+            back.type,
+            back.value,
+            back.ttl === undefined ? '-' : String(back.ttl),
+            back.priority === undefined ? '-' : String(back.priority),
+          ),
+        },
+        Z,
+      ),
+    ).toEqual({ ...live, entityID: '0' });
   });
 });
 
-const live = (id: number, name: string, type: string, value: string, extra: Partial<ZoneRecord> = {}): LiveRecord => ({ entityID: String(id), name, type, value, ttl: undefined, priority: undefined, ...extra });
-const wanted = (...records: ZoneRecord[]): WantedZone => ({ zone: Z, records: records.map((r) => ({ ttl: undefined, ...r, where: 'z:1:1' })), notes: [] });
+const live = (id: number, name: string, type: string, value: string, extra: Partial<ZoneRecord> = {}): LiveRecord => ({
+  entityID: String(id),
+  name,
+  type,
+  value,
+  ttl: undefined,
+  priority: undefined,
+  ...extra,
+});
+const wanted = (...records: ZoneRecord[]): WantedZone => ({
+  zone: Z,
+  records: records.map((r) => ({ ttl: undefined, ...r, where: 'z:1:1' })),
+  notes: [],
+});
 const nobody = ownership({ zone: Z, hosts: [], ignore: [] });
 
 describe('the plan', () => {
   it('a TTL change on one of three MX records is one update', () => {
     const have = [1, 2, 3].map((i) => live(i, Z, 'MX', `mx${i}.example.net`, { priority: i * 10 }));
-    const want = wanted(...[1, 2, 3].map((i) => ({ name: Z, type: 'MX' as const, priority: i * 10, value: `mx${i}.example.net`, ttl: i === 2 ? 60 : undefined })));
+    const want = wanted(
+      ...[1, 2, 3].map((i) => ({
+        name: Z,
+        type: 'MX' as const,
+        priority: i * 10,
+        value: `mx${i}.example.net`,
+        ttl: i === 2 ? 60 : undefined,
+      })),
+    );
     const plan = planZone(have, want, nobody);
     expect(summarize(plan)).toEqual({ create: 0, update: 1, delete: 0, unchanged: 2 });
     expect(plan.changes[0]).toMatchObject({ action: 'update', before: { entityID: '2' }, after: { ttl: 60 } });
   });
 
   it('a new value at one name and type is an update in place; a new type is a delete and a create', () => {
-    const plan = planZone([live(1, `a.${Z}`, 'A', '192.0.2.1'), live(2, `b.${Z}`, 'CNAME', Z)], wanted({ name: `a.${Z}`, type: 'A', value: '192.0.2.2' }, { name: `b.${Z}`, type: 'A', value: '192.0.2.3' }), nobody);
-    expect(plan.changes.map((c) => `${c.action} ${(c.after ?? c.before)!.name} ${(c.after ?? c.before)!.type}`)).toEqual([`update a.${Z} A`, `create b.${Z} A`, `delete b.${Z} CNAME`]);
+    const plan = planZone(
+      [live(1, `a.${Z}`, 'A', '192.0.2.1'), live(2, `b.${Z}`, 'CNAME', Z)],
+      wanted({ name: `a.${Z}`, type: 'A', value: '192.0.2.2' }, { name: `b.${Z}`, type: 'A', value: '192.0.2.3' }),
+      nobody,
+    );
+    expect(
+      plan.changes.map((c) => `${c.action} ${(c.after ?? c.before)!.name} ${(c.after ?? c.before)!.type}`),
+    ).toEqual([`update a.${Z} A`, `create b.${Z} A`, `delete b.${Z} CNAME`]);
   });
 
   it('a TTL back to the default is a delete and a create (dnsupdate keeps a TTL it is not sent)', () => {
-    const plan = planZone([live(1, `a.${Z}`, 'A', '192.0.2.1', { ttl: 60 })], wanted({ name: `a.${Z}`, type: 'A', value: '192.0.2.1' }), nobody);
+    const plan = planZone(
+      [live(1, `a.${Z}`, 'A', '192.0.2.1', { ttl: 60 })],
+      wanted({ name: `a.${Z}`, type: 'A', value: '192.0.2.1' }),
+      nobody,
+    );
     expect(plan.changes).toMatchObject([{ action: 'update', replace: true }]);
     expect(stepsOf(plan.changes).map((p) => p.map((s) => s.call))).toEqual([['create'], ['delete']]);
   });
 
   it('orders calls so nothing disappears on the way, except what a CNAME needs gone first', () => {
     const plan = planZone(
-      [live(1, `a.${Z}`, 'A', '192.0.2.1'), live(2, `b.${Z}`, 'CNAME', Z), live(3, `old.${Z}`, 'A', '192.0.2.9'), live(4, `c.${Z}`, 'TXT', 'x')],
-      wanted({ name: `a.${Z}`, type: 'CNAME', value: Z }, { name: `b.${Z}`, type: 'A', value: '192.0.2.2' }, { name: `new.${Z}`, type: 'A', value: '192.0.2.3' }, { name: `c.${Z}`, type: 'TXT', value: 'y' }),
+      [
+        live(1, `a.${Z}`, 'A', '192.0.2.1'),
+        live(2, `b.${Z}`, 'CNAME', Z),
+        live(3, `old.${Z}`, 'A', '192.0.2.9'),
+        live(4, `c.${Z}`, 'TXT', 'x'),
+      ],
+      wanted(
+        { name: `a.${Z}`, type: 'CNAME', value: Z },
+        { name: `b.${Z}`, type: 'A', value: '192.0.2.2' },
+        { name: `new.${Z}`, type: 'A', value: '192.0.2.3' },
+        { name: `c.${Z}`, type: 'TXT', value: 'y' },
+      ),
       nobody,
     );
     const phases = stepsOf(plan.changes).map((p) => p.map((s) => `${s.call} ${s.record.name} ${s.record.type}`).sort());
@@ -74,7 +165,11 @@ describe('the plan', () => {
   });
 
   it('ownership leaves both sides alone: the agent hosts, ACME TXT, --ignore patterns, SOA, apex NS, unmanaged types', () => {
-    const owner = ownership({ zone: Z, hosts: [`home.${Z}=::1:2`], ignore: ['legacy*', '@:TXT', 'x.*.example.com.:A'] });
+    const owner = ownership({
+      zone: Z,
+      hosts: [`home.${Z}=::1:2`],
+      ignore: ['legacy*', '@:TXT', 'x.*.example.com.:A'],
+    });
     expect(owner({ name: `home.${Z}`, type: 'AAAA' })).toBe("the agent's host (--host)");
     expect(owner({ name: `home.${Z}`, type: 'TXT' })).toBeUndefined();
     expect(owner({ name: `_acme-challenge.www.${Z}`, type: 'TXT' })).toMatch(/ACME/);
@@ -89,26 +184,68 @@ describe('the plan', () => {
   });
 
   it('--keep-unlisted creates what is missing and deletes or rewrites nothing', () => {
-    const plan = planZone([live(1, `a.${Z}`, 'A', '192.0.2.1'), live(2, `b.${Z}`, 'A', '192.0.2.2')], wanted({ name: `a.${Z}`, type: 'A', value: '192.0.2.5' }), nobody, { keepUnlisted: true });
+    const plan = planZone(
+      [live(1, `a.${Z}`, 'A', '192.0.2.1'), live(2, `b.${Z}`, 'A', '192.0.2.2')],
+      wanted({ name: `a.${Z}`, type: 'A', value: '192.0.2.5' }),
+      nobody,
+      { keepUnlisted: true },
+    );
     expect(summarize(plan)).toEqual({ create: 1, update: 0, delete: 0, unchanged: 0 });
-    expect(plan.kept.map((k) => k.reason)).toEqual(['not in the file (--keep-unlisted)', 'not in the file (--keep-unlisted)']);
+    expect(plan.kept.map((k) => k.reason)).toEqual([
+      'not in the file (--keep-unlisted)',
+      'not in the file (--keep-unlisted)',
+    ]);
   });
 });
 
 describe('safety', () => {
   const zoneOf = (n: number) => Array.from({ length: n }, (_, i) => live(i, `h${i}.${Z}`, 'A', '192.0.2.1'));
   it('more than 30% of 10+ records changed or deleted needs --force; creates do not count; smaller zones are not held to it', () => {
-    const keepFirst = (n: number, total: number, extra: ZoneRecord[] = []) => planZone(zoneOf(total), wanted(...zoneOf(total).slice(0, n).map(({ entityID: _e, ...r }) => r as ZoneRecord), ...extra), nobody);
+    const keepFirst = (n: number, total: number, extra: ZoneRecord[] = []) =>
+      planZone(
+        zoneOf(total),
+        wanted(
+          ...zoneOf(total)
+            .slice(0, n)
+            .map(({ entityID: _e, ...r }) => r as ZoneRecord),
+          ...extra,
+        ),
+        nobody,
+      );
     expect(safetyProblems(keepFirst(7, 10))).toEqual([]);
     expect(safetyProblems(keepFirst(6, 10))[0]).toMatch(/4 of the zone's 10 records \(40%/);
     expect(safetyProblems(keepFirst(1, 9))).toEqual([]);
-    expect(safetyProblems(keepFirst(10, 10, zoneOf(30).slice(10).map(({ entityID: _e, ...r }) => r as ZoneRecord)))).toEqual([]);
+    expect(
+      safetyProblems(
+        keepFirst(
+          10,
+          10,
+          zoneOf(30)
+            .slice(10)
+            .map(({ entityID: _e, ...r }) => r as ZoneRecord),
+        ),
+      ),
+    ).toEqual([]);
   });
   it('deleting the last address at the apex needs --force; changing it or creating one there does not', () => {
-    expect(safetyProblems(planZone([live(1, Z, 'A', '192.0.2.1'), live(2, `www.${Z}`, 'A', '192.0.2.2')], wanted({ name: `www.${Z}`, type: 'A', value: '192.0.2.2' }), nobody))).toEqual([
-      `it would delete every A/AAAA record at the apex (${Z}: 1)`,
-    ]);
-    expect(safetyProblems(planZone([live(1, Z, 'A', '192.0.2.1'), live(2, `www.${Z}`, 'A', '192.0.2.2')], wanted({ name: Z, type: 'A', value: '192.0.2.9' }, { name: `www.${Z}`, type: 'A', value: '192.0.2.2' }), nobody))).toEqual([]);
+    expect(
+      safetyProblems(
+        planZone(
+          [live(1, Z, 'A', '192.0.2.1'), live(2, `www.${Z}`, 'A', '192.0.2.2')],
+          wanted({ name: `www.${Z}`, type: 'A', value: '192.0.2.2' }),
+          nobody,
+        ),
+      ),
+    ).toEqual([`it would delete every A/AAAA record at the apex (${Z}: 1)`]);
+    expect(
+      safetyProblems(
+        planZone(
+          [live(1, Z, 'A', '192.0.2.1'), live(2, `www.${Z}`, 'A', '192.0.2.2')],
+          wanted({ name: Z, type: 'A', value: '192.0.2.9' }, { name: `www.${Z}`, type: 'A', value: '192.0.2.2' }),
+          nobody,
+        ),
+      ),
+    ).toEqual([]);
     expect(safetyProblems(planZone([], wanted({ name: Z, type: 'A', value: '192.0.2.1' }), nobody))).toEqual([]);
   });
 });

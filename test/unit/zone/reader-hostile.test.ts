@@ -19,7 +19,9 @@ const failure = (text: string): ZoneFileError => {
 describe('hostile zone files', () => {
   it('a 16-MB TXT line: refused as more than a record holds, in a short message', () => {
     const error = failure(`big TXT "${'x'.repeat(16 * 1024 * 1024)}"\nok A 192.0.2.1\n`);
-    expect(error.message).toMatch(/^z:1:9: TXT data of 16,843,010 bytes with its string lengths is more than a record holds \(65,535\)$/);
+    expect(error.message).toMatch(
+      /^z:1:9: TXT data of 16,843,010 bytes with its string lengths is more than a record holds \(65,535\)$/,
+    );
   });
 
   it('a 1-MB name: not a host name, quoted in at most 60 characters', () => {
@@ -36,7 +38,9 @@ describe('hostile zone files', () => {
   });
 
   it('a million tokens on one line without parentheses: the same', () => {
-    expect(failure(`many TXT ${'x '.repeat(1_000_000)}\n`).message).toMatch(/^z:1:\d+: more than 65,536 fields in one entry/);
+    expect(failure(`many TXT ${'x '.repeat(1_000_000)}\n`).message).toMatch(
+      /^z:1:\d+: more than 65,536 fields in one entry/,
+    );
   });
 
   it('a million bad lines: 20 listed, reading stops at the 1,000th', () => {
@@ -48,7 +52,9 @@ describe('hostile zone files', () => {
 
   it('an unclosed "(" swallows the rest of the file, as in BIND: an error at the "(", and where the entry grew too long', () => {
     const error = failure(`a TXT ( "x"\n${'h A 192.0.2.1\n'.repeat(100_000)}`);
-    expect(error.message).toBe('z:1:7: "(" is not closed\nz:21846:3: more than 65,536 fields in one entry (no record has so many; is a ")" missing?)');
+    expect(error.message).toBe(
+      'z:1:7: "(" is not closed\nz:21846:3: more than 65,536 fields in one entry (no record has so many; is a ")" missing?)',
+    );
   });
 
   it('an unclosed quote is an error on its own line only', () => {
@@ -63,7 +69,9 @@ describe('hostile zone files', () => {
   });
 
   it('a no-break space between fields is named', () => {
-    expect(failure('www\u00a0A 192.0.2.1\n').message).toMatch(/^z:1:4: unexpected U\+00A0 \(a blank that is not a space or tab\)/);
+    expect(failure('www\u00a0A 192.0.2.1\n').message).toMatch(
+      /^z:1:4: unexpected U\+00A0 \(a blank that is not a space or tab\)/,
+    );
   });
 
   it('50,000 records at one name: read, each once (no quadratic step to wait for)', () => {

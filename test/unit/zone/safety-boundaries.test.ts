@@ -7,7 +7,13 @@ import { ownership } from '../../../src/zone/plan/ownership.js';
 import { safetyProblems } from '../../../src/zone/plan/safety.js';
 
 const Z = 'example.com';
-const live = (n: number): LiveRecord[] => Array.from({ length: n }, (_, i) => ({ entityID: String(i), name: `h${i}.${Z}`, type: 'A', value: `10.0.${i >> 8}.${i & 255}` }));
+const live = (n: number): LiveRecord[] =>
+  Array.from({ length: n }, (_, i) => ({
+    entityID: String(i),
+    name: `h${i}.${Z}`,
+    type: 'A',
+    value: `10.0.${i >> 8}.${i & 255}`,
+  }));
 /** A plan that deletes `deleted` of `total` records. */
 function deleting(deleted: number, total: number): Plan {
   const zone = live(total);
@@ -18,22 +24,28 @@ function deleting(deleted: number, total: number): Plan {
 describe('the 30% rule at its edges', () => {
   it('exactly 10 records: 3 changes (30%) pass, 4 stop; 9 records are not held to it', () => {
     expect(safetyProblems(deleting(3, 10))).toEqual([]);
-    expect(safetyProblems(deleting(4, 10))[0]).toContain('4 of the zone\'s 10 records (40%, more than 30%)');
+    expect(safetyProblems(deleting(4, 10))[0]).toContain("4 of the zone's 10 records (40%, more than 30%)");
     expect(safetyProblems(deleting(8, 9))).toEqual([]);
   });
 
   it('a plan that deletes every record stops whatever the size of the zone (an empty or wrong file)', () => {
-    expect(safetyProblems(deleting(9, 9))).toEqual(["it would delete every record of the zone (9); is the file the right one?"]);
-    expect(safetyProblems(deleting(1, 1))).toEqual(["it would delete every record of the zone (1); is the file the right one?"]);
+    expect(safetyProblems(deleting(9, 9))).toEqual([
+      'it would delete every record of the zone (9); is the file the right one?',
+    ]);
+    expect(safetyProblems(deleting(1, 1))).toEqual([
+      'it would delete every record of the zone (1); is the file the right one?',
+    ]);
     expect(safetyProblems(deleting(0, 0))).toEqual([]);
-    expect(safetyProblems(deleting(12, 12))).toContain("it would delete every record of the zone (12); is the file the right one?");
+    expect(safetyProblems(deleting(12, 12))).toContain(
+      'it would delete every record of the zone (12); is the file the right one?',
+    );
   });
 
   it('exactly 30% of a large zone passes; just over it says by how much, never "30%, more than 30%"', () => {
     expect(safetyProblems(deleting(300, 1000))).toEqual([]);
     expect(safetyProblems(deleting(30, 100))).toEqual([]);
     const over = safetyProblems(deleting(301, 1000))[0];
-    expect(over).toContain('301 of the zone\'s 1000 records (30.1%, more than 30%)');
+    expect(over).toContain("301 of the zone's 1000 records (30.1%, more than 30%)");
     expect(safetyProblems(deleting(3001, 10000))[0]).toContain('(30.01%, more than 30%)');
   });
 });
@@ -42,8 +54,17 @@ describe('the 30% rule at its edges', () => {
 // Records it keeps (the agent's hosts, ACME challenges, --ignore, what it cannot write) neither
 // dilute the share nor count.
 describe('what the safety rule counts', () => {
-  const rec = (id: string, name: string, type: string, value: string): LiveRecord => ({ entityID: id, name, type, value });
-  const want = (...records: LiveRecord[]) => ({ zone: Z, records: records.map(({ entityID: _e, ...r }) => ({ ...r, type: r.type as 'A', where: 'z:1:1' })), notes: [] });
+  const rec = (id: string, name: string, type: string, value: string): LiveRecord => ({
+    entityID: id,
+    name,
+    type,
+    value,
+  });
+  const want = (...records: LiveRecord[]) => ({
+    zone: Z,
+    records: records.map(({ entityID: _e, ...r }) => ({ ...r, type: r.type as 'A', where: 'z:1:1' })),
+    notes: [],
+  });
   const hosts = Array.from({ length: 20 }, (_, i) => rec(`h${i}`, `host${i}.${Z}`, 'A', '81.0.2.15'));
   const acme = Array.from({ length: 20 }, (_, i) => rec(`c${i}`, `_acme-challenge.s${i}.${Z}`, 'TXT', `token-${i}`));
   const legacy = Array.from({ length: 10 }, (_, i) => rec(`l${i}`, `legacy-${i}.${Z}`, 'TXT', 'old'));
@@ -54,7 +75,9 @@ describe('what the safety rule counts', () => {
   it('kept records do not dilute the 30%: 4 of the 10 records it may touch stop the plan, beside 50 it keeps', () => {
     const live = [...kept, ...mine(10)];
     const plan = planZone(live, want(...mine(6)), owner);
-    expect(safetyProblems(plan)).toEqual(["it would change or delete 4 of the 10 records it may touch (40%, more than 30%; the 50 records it keeps are not counted)"]);
+    expect(safetyProblems(plan)).toEqual([
+      'it would change or delete 4 of the 10 records it may touch (40%, more than 30%; the 50 records it keeps are not counted)',
+    ]);
     expect(safetyProblems(planZone(live, want(...mine(7)), owner))).toEqual([]);
   });
 
@@ -64,26 +87,49 @@ describe('what the safety rule counts', () => {
     expect(safetyProblems(planZone(live, want(...changed), owner))).toEqual([]);
     // One kept record made 10 in all: before, 4 updates of 10 stopped the plan.
     const nine = [rec('k', `_acme-challenge.${Z}`, 'TXT', 't'), ...mine(9)];
-    expect(safetyProblems(planZone(nine, want(...mine(9).map((r, i) => (i < 4 ? { ...r, value: `198.51.100.${i}` } : r))), owner))).toEqual([]);
+    expect(
+      safetyProblems(
+        planZone(nine, want(...mine(9).map((r, i) => (i < 4 ? { ...r, value: `198.51.100.${i}` } : r))), owner),
+      ),
+    ).toEqual([]);
   });
 
   it('creates count for nothing, neither in the share nor in the base', () => {
-    const plan = planZone(mine(10), want(...mine(10).map((r, i) => (i < 3 ? { ...r, value: `198.51.100.${i}` } : r)), ...Array.from({ length: 40 }, (_, i) => rec('', `new${i}.${Z}`, 'A', '192.0.2.99'))), owner);
+    const plan = planZone(
+      mine(10),
+      want(
+        ...mine(10).map((r, i) => (i < 3 ? { ...r, value: `198.51.100.${i}` } : r)),
+        ...Array.from({ length: 40 }, (_, i) => rec('', `new${i}.${Z}`, 'A', '192.0.2.99')),
+      ),
+      owner,
+    );
     expect(plan.changes.filter((c) => c.action === 'create')).toHaveLength(40);
     expect(safetyProblems(plan)).toEqual([]);
   });
 
   it('deleting every record it may touch stops, even when it keeps others', () => {
     const plan = planZone([...kept, ...mine(2)], want(), owner);
-    expect(safetyProblems(plan)).toEqual(["it would delete every record of the zone that it may touch (2; the 50 records it keeps stay); is the file the right one?"]);
+    expect(safetyProblems(plan)).toEqual([
+      'it would delete every record of the zone that it may touch (2; the 50 records it keeps stay); is the file the right one?',
+    ]);
     // Nothing it may touch: nothing to stop.
     expect(safetyProblems(planZone(kept, want(), owner))).toEqual([]);
   });
 });
 
 describe('the apex: the last addresses and the last MX are protected, not every edit', () => {
-  const rec = (id: string, name: string, type: string, value: string, priority?: number): LiveRecord => ({ entityID: id, name, type, value, ...(priority === undefined ? {} : { priority }) });
-  const want = (...records: LiveRecord[]) => ({ zone: Z, records: records.map(({ entityID: _e, ...r }) => ({ ...r, type: r.type as 'A', where: 'z:1:1' })), notes: [] });
+  const rec = (id: string, name: string, type: string, value: string, priority?: number): LiveRecord => ({
+    entityID: id,
+    name,
+    type,
+    value,
+    ...(priority === undefined ? {} : { priority }),
+  });
+  const want = (...records: LiveRecord[]) => ({
+    zone: Z,
+    records: records.map(({ entityID: _e, ...r }) => ({ ...r, type: r.type as 'A', where: 'z:1:1' })),
+    notes: [],
+  });
   const nobody = ownership({ zone: Z, hosts: [], ignore: [] });
   const a = rec('1', Z, 'A', '192.0.2.1');
   const aaaa = rec('2', Z, 'AAAA', '2001:db8::1');
@@ -92,10 +138,13 @@ describe('the apex: the last addresses and the last MX are protected, not every 
   const spf = rec('5', Z, 'TXT', 'v=spf1 mx -all');
   const www = rec('6', `www.${Z}`, 'CNAME', Z);
   const zone = [a, aaaa, mx1, mx2, spf, www];
-  const problems = (records: LiveRecord[], live = zone, owner = nobody) => safetyProblems(planZone(live, want(...records), owner));
+  const problems = (records: LiveRecord[], live = zone, owner = nobody) =>
+    safetyProblems(planZone(live, want(...records), owner));
 
   it('a new SPF text, an MX moved, a new apex address, one of two MX or the AAAA beside an A removed are ordinary changes', () => {
-    expect(problems([a, aaaa, mx1, mx2, { ...spf, value: 'v=spf1 mx include:_spf.example.net -all' }, www])).toEqual([]);
+    expect(problems([a, aaaa, mx1, mx2, { ...spf, value: 'v=spf1 mx include:_spf.example.net -all' }, www])).toEqual(
+      [],
+    );
     expect(problems([a, aaaa, mx1, { ...mx2, value: 'mx3.example.net' }, spf, www])).toEqual([]);
     expect(problems([a, aaaa, { ...mx1, priority: 5 }, mx2, spf, www])).toEqual([]);
     expect(problems([{ ...a, value: '192.0.2.2' }, { ...aaaa, value: '2001:db8::2' }, mx1, mx2, spf, www])).toEqual([]);
@@ -107,10 +156,13 @@ describe('the apex: the last addresses and the last MX are protected, not every 
   it('deleting every A/AAAA, or every MX, at the apex stops', () => {
     expect(problems([mx1, mx2, spf, www])).toEqual([`it would delete every A/AAAA record at the apex (${Z}: 2)`]);
     expect(problems([a, aaaa, spf, www])).toEqual([`it would delete every MX record at the apex (${Z}: 2)`]);
-    expect(problems([spf, www])).toEqual([`it would delete every A/AAAA record at the apex (${Z}: 2)`, `it would delete every MX record at the apex (${Z}: 2)`]);
+    expect(problems([spf, www])).toEqual([
+      `it would delete every A/AAAA record at the apex (${Z}: 2)`,
+      `it would delete every MX record at the apex (${Z}: 2)`,
+    ]);
   });
 
-  it('an address the plan keeps at the apex (the agent\'s host) or creates there is not the last one', () => {
+  it("an address the plan keeps at the apex (the agent's host) or creates there is not the last one", () => {
     const agent = ownership({ zone: Z, hosts: [Z], ignore: [] });
     expect(problems([mx1, mx2, spf, www], zone, agent)).toEqual([]);
     expect(problems([rec('', Z, 'AAAA', '2001:db8::9'), mx1, mx2, spf, www])).toEqual([]);

@@ -13,7 +13,14 @@ import type { LiveRecord } from '../../../src/zone/record.js';
 function throughAnEntry(r: LiveRecord) {
   const fields = toProvider(r);
   const value = r.type === 'TXT' ? r.value : fields.value;
-  const entry: DnsEntry = { entityID: r.entityID, name: fields.name, type: fields.type, ttl: fields.ttl === undefined ? '-' : String(fields.ttl), priority: fields.priority === undefined ? '-' : String(fields.priority), value };
+  const entry: DnsEntry = {
+    entityID: r.entityID,
+    name: fields.name,
+    type: fields.type,
+    ttl: fields.ttl === undefined ? '-' : String(fields.ttl),
+    priority: fields.priority === undefined ? '-' : String(fields.priority),
+    value,
+  };
   return recordOfEntry(entry, r.name);
 }
 
@@ -53,6 +60,7 @@ const records: Omit<LiveRecord, 'entityID'>[] = [
 
 describe('a record as served', () => {
   it('is what the round trip through a provider entry gave, for every type', () => {
-    for (const r of records) expect(servedRecord(r), `${r.type} ${r.value}`).toEqual(throughAnEntry({ entityID: '1', ...r }) ?? undefined);
+    for (const r of records)
+      expect(servedRecord(r), `${r.type} ${r.value}`).toEqual(throughAnEntry({ entityID: '1', ...r }) ?? undefined);
   });
 });

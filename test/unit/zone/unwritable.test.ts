@@ -13,7 +13,14 @@ import { backupAsMasterFile, readZoneText, zoneAsMasterFile } from '../../../src
 
 const ZONE = 'example.com';
 let id = 0;
-const entry = (name: string, type: string, value: string, ttl = '-', priority = '-'): DnsEntry => ({ entityID: String(++id), name, type, ttl, priority, value });
+const entry = (name: string, type: string, value: string, ttl = '-', priority = '-'): DnsEntry => ({
+  entityID: String(++id),
+  name,
+  type,
+  ttl,
+  priority,
+  value,
+});
 const LONG = `${Array.from({ length: 4 }, (_, i) => `${i}${'t'.repeat(62)}`).join('.')}.net`;
 
 /** Ordinary records, which the file holds as records. */
@@ -58,7 +65,11 @@ const live = (): LiveRecord[] => raw.map((e) => fromProvider(e, ZONE));
 
 function plan(liveRecords: LiveRecord[], text: string) {
   const wanted = readZoneText(text, { zone: ZONE, file: 'z' });
-  const owner = keepingUnwritable(ownership({ zone: ZONE, hosts: [], ignore: [] }), unwritableRecords(ZONE, liveRecords), wanted);
+  const owner = keepingUnwritable(
+    ownership({ zone: ZONE, hosts: [], ignore: [] }),
+    unwritableRecords(ZONE, liveRecords),
+    wanted,
+  );
   return planZone(liveRecords, wanted, owner);
 }
 
@@ -70,7 +81,9 @@ describe('records a master file cannot hold', () => {
     expect(result.changes).toEqual([]);
     expect(result.unchanged).toHaveLength(ORDINARY.length + 1);
     for (const [e, reason] of [...UNWRITABLE, ...NOT_RESTORABLE]) {
-      const kept = result.kept.filter((k) => k.name === fromProvider(e, ZONE).name && k.type === e.type && k.value === fromProvider(e, ZONE).value);
+      const kept = result.kept.filter(
+        (k) => k.name === fromProvider(e, ZONE).name && k.type === e.type && k.value === fromProvider(e, ZONE).value,
+      );
       expect(kept, `${e.name} ${e.type} ${e.value}`).toHaveLength(1);
       expect(kept[0]!.reason).toMatch(/^cannot be written in a master file: /);
       expect(kept[0]!.reason).toMatch(reason);
@@ -89,7 +102,10 @@ describe('records a master file cannot hold', () => {
 
     const restored = plan([], text);
     expect(restored.changes.every((c) => c.action === 'create')).toBe(true);
-    const sent = restored.changes.map((c) => toProvider(c.after!)).map((f) => `${f.name} ${f.type} ${f.ttl ?? '-'} ${f.priority ?? '-'} ${f.value}`).sort();
+    const sent = restored.changes
+      .map((c) => toProvider(c.after!))
+      .map((f) => `${f.name} ${f.type} ${f.ttl ?? '-'} ${f.priority ?? '-'} ${f.value}`)
+      .sort();
     const restorable = [...ORDINARY, DUP_FIRST, ...UNWRITABLE.map(([e]) => e)];
     expect(sent).toEqual(restorable.map((e) => `${e.name} ${e.type} ${e.ttl} ${e.priority} ${e.value}`).sort());
   });
@@ -104,8 +120,14 @@ describe('records a master file cannot hold', () => {
   });
 
   it('a second entry of a record stays while the file holds the record (whatever its TTL), and goes with it', () => {
-    const records = [fromProvider({ ...entry(`d.${ZONE}`, 'A', '192.0.2.8', '300'), entityID: '5' }, ZONE), fromProvider({ ...entry(`d.${ZONE}`, 'A', '192.0.2.8', '600'), entityID: '40' }, ZONE)];
-    const summary = (text: string) => plan(records, `$ORIGIN ${ZONE}.\n${text}\n`).changes.map((c) => `${c.action} ${c.before?.entityID ?? '-'} ${c.after?.ttl ?? '-'}`);
+    const records = [
+      fromProvider({ ...entry(`d.${ZONE}`, 'A', '192.0.2.8', '300'), entityID: '5' }, ZONE),
+      fromProvider({ ...entry(`d.${ZONE}`, 'A', '192.0.2.8', '600'), entityID: '40' }, ZONE),
+    ];
+    const summary = (text: string) =>
+      plan(records, `$ORIGIN ${ZONE}.\n${text}\n`).changes.map(
+        (c) => `${c.action} ${c.before?.entityID ?? '-'} ${c.after?.ttl ?? '-'}`,
+      );
     expect(summary('d 300 A 192.0.2.8')).toEqual([]);
     // The oldest entry is the one written, so a new TTL updates it, not the other (no flip-flop).
     expect(summary('d 900 A 192.0.2.8')).toEqual(['update 5 900']);
@@ -113,7 +135,11 @@ describe('records a master file cannot hold', () => {
   });
 
   it('the lines a backup adds are comments to any other reader, plain text whatever the value', () => {
-    const text = backupAsMasterFile(ZONE, [fromProvider(entry(`c.${ZONE}`, 'CNAME', 'x\u001b[2J\u009b\u2028y'), ZONE)], []);
+    const text = backupAsMasterFile(
+      ZONE,
+      [fromProvider(entry(`c.${ZONE}`, 'CNAME', 'x\u001b[2J\u009b\u2028y'), ZONE)],
+      [],
+    );
     const lines = text.split('\n').filter((l) => l.startsWith(';ddedge-record '));
     expect(lines).toHaveLength(1);
     expect(lines[0]).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u2028]/);
@@ -121,26 +147,43 @@ describe('records a master file cannot hold', () => {
   });
 
   it('a hand-made exact record outside the zone or of another type is an error naming its line', () => {
-    const bad = (json: string) => () => readZoneText(`$ORIGIN ${ZONE}.\n;ddedge-exact-zone\n;ddedge-record ${json}\n`, { zone: ZONE, file: 'z' });
-    expect(bad('{"name":"x.example.org","type":"A","ttl":null,"priority":null,"value":"192.0.2.1"}')).toThrow(/^z:3:16: ;ddedge-record: "x\.example\.org" is outside the zone example\.com/);
-    expect(bad('{"name":"x.example.com","type":"PTR","ttl":null,"priority":null,"value":"a"}')).toThrow(/z:3:16: .*type "PTR"/);
+    const bad = (json: string) => () =>
+      readZoneText(`$ORIGIN ${ZONE}.\n;ddedge-exact-zone\n;ddedge-record ${json}\n`, { zone: ZONE, file: 'z' });
+    expect(bad('{"name":"x.example.org","type":"A","ttl":null,"priority":null,"value":"192.0.2.1"}')).toThrow(
+      /^z:3:16: ;ddedge-record: "x\.example\.org" is outside the zone example\.com/,
+    );
+    expect(bad('{"name":"x.example.com","type":"PTR","ttl":null,"priority":null,"value":"a"}')).toThrow(
+      /z:3:16: .*type "PTR"/,
+    );
     expect(bad('{"name":')).toThrow(/z:3:16: .*not valid JSON/);
   });
 
   // Found by an attack: names spelt otherwise than a backup writes them slipped past ownership.
   it('a hand-made exact record whose name is not spelt as a backup writes it is an error (HOME.example.com, a trailing dot)', () => {
-    const bad = (json: string) => () => readZoneText(`$ORIGIN ${ZONE}.\n;ddedge-exact-zone\n;ddedge-record ${json}\n`, { zone: ZONE, file: 'z' });
-    expect(bad('{"name":"HOME.example.com","type":"A","ttl":null,"priority":null,"value":"203.0.113.66"}')).toThrow(/z:3:16: .*"HOME\.example\.com" is not a name as a backup writes it/);
-    expect(bad('{"name":"_acme-challenge.example.com.","type":"TXT","ttl":null,"priority":null,"value":"t"}')).toThrow(/not a name as a backup writes it/);
-    const good = readZoneText(`$ORIGIN ${ZONE}.\n;ddedge-exact-zone\n;ddedge-record {"name":"home.example.com","type":"A","ttl":null,"priority":null,"value":"203.0.113.66"}\n`, { zone: ZONE, file: 'z' });
+    const bad = (json: string) => () =>
+      readZoneText(`$ORIGIN ${ZONE}.\n;ddedge-exact-zone\n;ddedge-record ${json}\n`, { zone: ZONE, file: 'z' });
+    expect(bad('{"name":"HOME.example.com","type":"A","ttl":null,"priority":null,"value":"203.0.113.66"}')).toThrow(
+      /z:3:16: .*"HOME\.example\.com" is not a name as a backup writes it/,
+    );
+    expect(bad('{"name":"_acme-challenge.example.com.","type":"TXT","ttl":null,"priority":null,"value":"t"}')).toThrow(
+      /not a name as a backup writes it/,
+    );
+    const good = readZoneText(
+      `$ORIGIN ${ZONE}.\n;ddedge-exact-zone\n;ddedge-record {"name":"home.example.com","type":"A","ttl":null,"priority":null,"value":"203.0.113.66"}\n`,
+      { zone: ZONE, file: 'z' },
+    );
     expect(good.records.map((r) => r.name)).toEqual(['home.example.com']);
   });
 
-  it('an exact record beside a CNAME of the master-file part is an error naming its line; among exact lines it is the provider\'s own', () => {
-    const text = (exact: string[]) => `$ORIGIN ${ZONE}.\nwww CNAME @\n;ddedge-exact-zone\n${exact.map((j) => `;ddedge-record ${j}`).join('\n')}\n`;
-    expect(() => readZoneText(text(['{"name":"www.example.com","type":"A","ttl":null,"priority":null,"value":"192.0.2.9"}']), { zone: ZONE, file: 'z' })).toThrow(
-      /^z:4:1: a CNAME cannot share its name with other data: www\.example\.com A/,
-    );
+  it("an exact record beside a CNAME of the master-file part is an error naming its line; among exact lines it is the provider's own", () => {
+    const text = (exact: string[]) =>
+      `$ORIGIN ${ZONE}.\nwww CNAME @\n;ddedge-exact-zone\n${exact.map((j) => `;ddedge-record ${j}`).join('\n')}\n`;
+    expect(() =>
+      readZoneText(text(['{"name":"www.example.com","type":"A","ttl":null,"priority":null,"value":"192.0.2.9"}']), {
+        zone: ZONE,
+        file: 'z',
+      }),
+    ).toThrow(/^z:4:1: a CNAME cannot share its name with other data: www\.example\.com A/);
     const among = `$ORIGIN ${ZONE}.\n;ddedge-exact-zone\n;ddedge-record {"name":"c.example.com","type":"CNAME","ttl":null,"priority":null,"value":"*.example.net"}\n;ddedge-record {"name":"c.example.com","type":"A","ttl":null,"priority":null,"value":"192.0.2.9"}\n`;
     expect(readZoneText(among, { zone: ZONE, file: 'z' }).records).toHaveLength(2);
   });

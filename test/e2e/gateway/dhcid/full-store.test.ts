@@ -9,7 +9,15 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { decodeMessage, encodeMessage } from '../../../../src/dns/wire/message.js';
 import { signMessage } from '../../../../src/dns/wire/tsig.js';
-import { DhcidStore, dhcidStorePath, MAX_DHCID_PER_NAME, MAX_FILE_BYTES, MAX_RECORD_BYTES, recordBytes, type DhcidRecord } from '../../../../src/gateway/dhcid/store.js';
+import {
+  DhcidStore,
+  dhcidStorePath,
+  MAX_DHCID_PER_NAME,
+  MAX_FILE_BYTES,
+  MAX_RECORD_BYTES,
+  recordBytes,
+  type DhcidRecord,
+} from '../../../../src/gateway/dhcid/store.js';
 import { tempDir } from '../../../helpers/cli.js';
 import { useGateway } from '../../../helpers/use-gateway.js';
 import { useSandbox } from '../../../helpers/use-sandbox.js';
@@ -17,7 +25,8 @@ import { useSandbox } from '../../../helpers/use-sandbox.js';
 const ZONE = 'example.com';
 const bigData = (i: number) => `0002${i.toString(16).padStart(8, '0')}${'ab'.repeat(255 - 6)}`;
 /** An owner of 252 wire bytes, every byte one a name writes as \DDD. */
-const longOwner = (i: number) => `${String(i).padStart(6, '0')}${'\\001'.repeat(35)}.${'\\001'.repeat(63)}.${'\\001'.repeat(63)}.${'\\001'.repeat(63)}.dhcp.example.com`;
+const longOwner = (i: number) =>
+  `${String(i).padStart(6, '0')}${'\\001'.repeat(35)}.${'\\001'.repeat(63)}.${'\\001'.repeat(63)}.${'\\001'.repeat(63)}.dhcp.example.com`;
 const record = (owner: number, i: number): DhcidRecord => ({ name: longOwner(owner), ttl: 300, data: bigData(i) });
 /** A host name, as every name an update brings must be. */
 const plainOwner = (i: number) => `p${String(i).padStart(7, '0')}.dhcp.example.com`;
@@ -55,7 +64,13 @@ const gateway = useGateway(() => {
   expect(total).toBeGreaterThan(7000);
   expect(statSync(dhcidStorePath(stateDir)).size).toBeGreaterThan(MAX_FILE_BYTES * 0.7);
   expect(statSync(dhcidStorePath(stateDir)).size).toBeLessThanOrEqual(MAX_FILE_BYTES);
-  return { apiUrl: sandbox.url, zone: ZONE, primaryName: null, stateDir, keys: [{ name: 'dhcp', rules: ['grant "dhcp" subdomain dhcp.example.com A AAAA DHCID;'] }] };
+  return {
+    apiUrl: sandbox.url,
+    zone: ZONE,
+    primaryName: null,
+    stateDir,
+    keys: [{ name: 'dhcp', rules: ['grant "dhcp" subdomain dhcp.example.com A AAAA DHCID;'] }],
+  };
 });
 afterAll(async () => {
   expect(await gateway.stop()).toBe(0);
@@ -108,8 +123,16 @@ describe('the gateway on the largest DHCID file it allows', () => {
   it('refuses one more record with REFUSED and an EDE saying the room is spent', async () => {
     // A host name the gateway takes (names with other bytes are refused at the door, before any room is looked at).
     const owner = plainOwner(9_999_999);
-    const update = encodeMessage({ id: 9, opcode: 5, questions: [{ name: ZONE, type: 6, class: 1 }], authority: [{ name: owner, type: 'TYPE49', ttl: 300, value: bigData(0) }], ednsUdpSize: 1232 });
-    const answer = await tcp(signMessage(update, gateway.keys.get('dhcp')!, undefined, { timeSigned: Math.floor(Date.now() / 1000) }).message);
+    const update = encodeMessage({
+      id: 9,
+      opcode: 5,
+      questions: [{ name: ZONE, type: 6, class: 1 }],
+      authority: [{ name: owner, type: 'TYPE49', ttl: 300, value: bigData(0) }],
+      ednsUdpSize: 1232,
+    });
+    const answer = await tcp(
+      signMessage(update, gateway.keys.get('dhcp')!, undefined, { timeSigned: Math.floor(Date.now() / 1000) }).message,
+    );
     expect(answer.readUInt16BE(2) & 0xf).toBe(5);
     expect(answer.toString('latin1')).toMatch(/no room for these DHCID records/);
   });

@@ -36,7 +36,11 @@ let transferKey: string;
 
 /** The parts of a D2 configuration the test sets: the NCR port, the key's secret, the gateway's port. */
 interface D2Config {
-  DhcpDdns: { port: number; 'tsig-keys': { secret: string }[]; 'forward-ddns': { 'ddns-domains': { 'dns-servers': { port: number }[] }[] } };
+  DhcpDdns: {
+    port: number;
+    'tsig-keys': { secret: string }[];
+    'forward-ddns': { 'ddns-domains': { 'dns-servers': { port: number }[] }[] };
+  };
 }
 
 /** The Kea D2 configuration docs/gateway-clients.md gives, as text. */
@@ -48,7 +52,14 @@ function readmeRecipe(): string {
 }
 
 async function startGateway(port: number): Promise<number> {
-  gateway = await startGatewayProcess({ apiUrl: sandbox.url, zone: 'example.com', keysFile, stateDir: join(dir, 'state'), port, startBoundMs: 15_000 });
+  gateway = await startGatewayProcess({
+    apiUrl: sandbox.url,
+    zone: 'example.com',
+    keysFile,
+    stateDir: join(dir, 'state'),
+    port,
+    startBoundMs: 15_000,
+  });
   return gateway.port;
 }
 
@@ -81,7 +92,9 @@ async function ncr(change: 'add' | 'remove', client: string, address: string, le
   length.writeUInt16BE(json.length);
   const from = d2Log.length;
   const socket = dgram.createSocket('udp4');
-  await new Promise<void>((resolve, reject) => socket.send(Buffer.concat([length, json]), ncrPort, '127.0.0.1', (error) => (error ? reject(error) : resolve())));
+  await new Promise<void>((resolve, reject) =>
+    socket.send(Buffer.concat([length, json]), ncrPort, '127.0.0.1', (error) => (error ? reject(error) : resolve())),
+  );
   socket.close();
   // D2 logs one outcome per request: ..._SUCCEEDED, or ..._FAILED / ..._REJECTED. Bounded wait.
   const outcome = /DHCP_DDNS_(ADD|REMOVE)_(SUCCEEDED|FAILED)|DHCP_DDNS_FORWARD_\w+_REJECTED|DHCP_DDNS_REMOVE_FAILED/;
@@ -89,7 +102,8 @@ async function ncr(change: 'add' | 'remove', client: string, address: string, le
   const lines = d2Log.slice(from);
   if (!outcome.test(lines)) throw new Error(`D2 logged no outcome for the ${change} of ${client}; its log: ${lines}`);
   // The failed transaction's summary line follows the rejection; let it arrive.
-  if (/REJECTED/.test(lines)) for (let i = 0; i < 100 && !/_FAILED/.test(d2Log.slice(from)); i++) await new Promise((r) => setTimeout(r, 50));
+  if (/REJECTED/.test(lines))
+    for (let i = 0; i < 100 && !/_FAILED/.test(d2Log.slice(from)); i++) await new Promise((r) => setTimeout(r, 50));
   return d2Log.slice(from);
 }
 
@@ -104,7 +118,9 @@ function zoneAt(name = NAME): string[] {
 
 /** The gateway's answer for DHCID at NAME, as dig prints it (the RDATA in base64). */
 function dhcidAnswer(): string {
-  return execFileSync('dig', ['@127.0.0.1', '-p', String(gatewayPort), '+norec', '+short', NAME, 'DHCID'], { encoding: 'utf8' }).trim();
+  return execFileSync('dig', ['@127.0.0.1', '-p', String(gatewayPort), '+norec', '+short', NAME, 'DHCID'], {
+    encoding: 'utf8',
+  }).trim();
 }
 const base64Of = (hex: string) => Buffer.from(hex, 'hex').toString('base64');
 
@@ -116,7 +132,11 @@ beforeAll(async () => {
   secret = /secret "([^"]+)"/.exec(keyText)![1]!;
   const xfrText = keygenText('xfr', 'hmac-sha256');
   transferKey = `hmac-sha256:xfr:${/secret "([^"]+)"/.exec(xfrText)![1]!}`;
-  writeFileSync(keysFile, `${keyText}grant "dhcp" subdomain dhcp.example.com A AAAA DHCID;\n${xfrText}transfer "xfr";\n`, { mode: 0o600 });
+  writeFileSync(
+    keysFile,
+    `${keyText}grant "dhcp" subdomain dhcp.example.com A AAAA DHCID;\n${xfrText}transfer "xfr";\n`,
+    { mode: 0o600 },
+  );
   gatewayPort = await startGateway(0);
 
   // The page's recipe, with this test's secret and ports.
@@ -127,7 +147,10 @@ beforeAll(async () => {
   config.DhcpDdns['forward-ddns']['ddns-domains'][0]!['dns-servers'][0]!.port = gatewayPort;
   const configFile = join(dir, 'd2.json');
   writeFileSync(configFile, JSON.stringify(config, null, 2), { mode: 0o600 });
-  d2 = spawn('kea-dhcp-ddns', ['-c', configFile], { env: { PATH: process.env.PATH ?? '', KEA_PIDFILE_DIR: dir, KEA_LOCKFILE_DIR: dir }, stdio: ['ignore', 'pipe', 'pipe'] });
+  d2 = spawn('kea-dhcp-ddns', ['-c', configFile], {
+    env: { PATH: process.env.PATH ?? '', KEA_PIDFILE_DIR: dir, KEA_LOCKFILE_DIR: dir },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   d2.stdout!.on('data', (d) => (d2Log += d));
   d2.stderr!.on('data', (d) => (d2Log += d));
   for (let i = 0; i < 200 && !/DHCP_DDNS_STARTED/.test(d2Log); i++) await new Promise((r) => setTimeout(r, 50));
@@ -234,82 +257,107 @@ describe.skipIf(!TOOLS)("Kea's DHCP-DDNS server through the gateway", () => {
 function nsupdate(lines: string[]): Promise<{ code: number; out: string }> {
   const script = [`server 127.0.0.1 ${gatewayPort}`, 'zone example.com', ...lines, 'send', ''].join('\n');
   return new Promise((resolve) => {
-    const child = execFile('nsupdate', ['-t', '8', '-y', `hmac-sha256:dhcp:${secret}`], { timeout: 20_000 }, (error, stdout, stderr) => resolve({ code: error ? 1 : 0, out: stdout + stderr }));
+    const child = execFile(
+      'nsupdate',
+      ['-t', '8', '-y', `hmac-sha256:dhcp:${secret}`],
+      { timeout: 20_000 },
+      (error, stdout, stderr) => resolve({ code: error ? 1 : 0, out: stdout + stderr }),
+    );
     child.stdin!.end(script);
   });
 }
-const dig = (...args: string[]) => execFileSync('dig', ['@127.0.0.1', '-p', String(gatewayPort), '+norec', ...args], { encoding: 'utf8' });
+const dig = (...args: string[]) =>
+  execFileSync('dig', ['@127.0.0.1', '-p', String(gatewayPort), '+norec', ...args], { encoding: 'utf8' });
 
-describe.skipIf(!TOOLS || !hasProgram('nsupdate', 'bind9-dnsutils'))('DHCID through nsupdate: kept only with the provider writes, answered, transferred', () => {
-  const host = 'printer.dhcp.example.com';
-  const id = base64Of(`000101${'5a'.repeat(32)}`);
-  const calls = () => ['service/dnscreate', 'service/dnsupdate', 'service/dnsdelete'].reduce((n, c) => n + (sandbox.calls.get(c) ?? 0), 0);
+describe.skipIf(!TOOLS || !hasProgram('nsupdate', 'bind9-dnsutils'))(
+  'DHCID through nsupdate: kept only with the provider writes, answered, transferred',
+  () => {
+    const host = 'printer.dhcp.example.com';
+    const id = base64Of(`000101${'5a'.repeat(32)}`);
+    const calls = () =>
+      ['service/dnscreate', 'service/dnsupdate', 'service/dnsdelete'].reduce(
+        (n, c) => n + (sandbox.calls.get(c) ?? 0),
+        0,
+      );
 
-  it('a provider write that fails undoes the DHCID of the same update (SERVFAIL); nothing is kept', async () => {
-    sandbox.faults.push(parseFault('service/dnscreate=500x1'));
-    const failed = await nsupdate([`update add ${host} 300 A 192.0.2.80`, `update add ${host} 300 DHCID ${id}`]);
-    expect(failed.out).toMatch(/SERVFAIL/);
-    expect(zoneAt(host)).toEqual([]);
-    expect(dig('+short', host, 'DHCID').trim()).toBe('');
-    expect(readFileSync(join(dir, 'state', 'gateway', 'dhcid.json'), 'utf8')).not.toContain(host);
-  });
-
-  it('an update of DHCID alone makes no provider call; the record is answered and carried by AXFR, and the serial moves', async () => {
-    const serial = () => Number(dig('+short', 'example.com', 'SOA').split(' ')[2]);
-    const before = { calls: calls(), serial: serial() };
-    const added = await nsupdate([`update add ${host} 300 DHCID ${id}`]);
-    expect(added.code, added.out).toBe(0);
-    expect(calls()).toBe(before.calls);
-    expect(serial()).toBeGreaterThan(before.serial);
-    expect(dig(host, 'DHCID')).toMatch(new RegExp(`${host.replace(/\./g, '\\.')}\\.\\s+300\\s+IN\\s+DHCID\\s+${id.replace(/[+/]/g, '\\$&')}`));
-    // A name holding only a DHCID exists: NODATA for A, not NXDOMAIN.
-    expect(dig(host, 'A')).toMatch(/status: NOERROR/);
-    const axfr = dig('-y', transferKey, 'example.com', 'AXFR');
-    expect(axfr).toMatch(new RegExp(`${host.replace(/\./g, '\\.')}\\.\\s+300\\s+IN\\s+DHCID`));
-    const removed = await nsupdate([`update delete ${host} DHCID`]);
-    expect(removed.code, removed.out).toBe(0);
-    expect(dig(host, 'A')).toMatch(/status: NXDOMAIN/);
-  });
-
-  it('DHCID records that cannot be saved stop the update before any provider write (SERVFAIL)', async () => {
-    const file = join(dir, 'state', 'gateway', 'dhcid.json');
-    // A directory where the file goes: the atomic replace (a rename over it) fails, whoever runs the test.
-    renameSync(file, `${file}.aside`);
-    mkdirSync(join(file, 'in-the-way'), { recursive: true });
-    try {
-      const before = calls();
-      const failed = await nsupdate([`update add ${host} 300 A 192.0.2.81`, `update add ${host} 300 DHCID ${id}`]);
+    it('a provider write that fails undoes the DHCID of the same update (SERVFAIL); nothing is kept', async () => {
+      sandbox.faults.push(parseFault('service/dnscreate=500x1'));
+      const failed = await nsupdate([`update add ${host} 300 A 192.0.2.80`, `update add ${host} 300 DHCID ${id}`]);
       expect(failed.out).toMatch(/SERVFAIL/);
-      expect(calls()).toBe(before);
       expect(zoneAt(host)).toEqual([]);
       expect(dig('+short', host, 'DHCID').trim()).toBe('');
-    } finally {
-      rmSync(file, { recursive: true });
-      renameSync(`${file}.aside`, file);
-    }
-  });
+      expect(readFileSync(join(dir, 'state', 'gateway', 'dhcid.json'), 'utf8')).not.toContain(host);
+    });
 
-  it('other types the provider cannot hold are still REFUSED, and the DHCID of the same update is not kept', async () => {
-    const refused = await nsupdate([`update add ${host} 300 DHCID ${id}`, `update add ${host} 300 PTR example.com.`]);
-    expect(refused.out).toMatch(/REFUSED/);
-    expect(dig('+short', host, 'DHCID').trim()).toBe('');
-  });
-});
+    it('an update of DHCID alone makes no provider call; the record is answered and carried by AXFR, and the serial moves', async () => {
+      const serial = () => Number(dig('+short', 'example.com', 'SOA').split(' ')[2]);
+      const before = { calls: calls(), serial: serial() };
+      const added = await nsupdate([`update add ${host} 300 DHCID ${id}`]);
+      expect(added.code, added.out).toBe(0);
+      expect(calls()).toBe(before.calls);
+      expect(serial()).toBeGreaterThan(before.serial);
+      expect(dig(host, 'DHCID')).toMatch(
+        new RegExp(`${host.replace(/\./g, '\\.')}\\.\\s+300\\s+IN\\s+DHCID\\s+${id.replace(/[+/]/g, '\\$&')}`),
+      );
+      // A name holding only a DHCID exists: NODATA for A, not NXDOMAIN.
+      expect(dig(host, 'A')).toMatch(/status: NOERROR/);
+      const axfr = dig('-y', transferKey, 'example.com', 'AXFR');
+      expect(axfr).toMatch(new RegExp(`${host.replace(/\./g, '\\.')}\\.\\s+300\\s+IN\\s+DHCID`));
+      const removed = await nsupdate([`update delete ${host} DHCID`]);
+      expect(removed.code, removed.out).toBe(0);
+      expect(dig(host, 'A')).toMatch(/status: NXDOMAIN/);
+    });
+
+    it('DHCID records that cannot be saved stop the update before any provider write (SERVFAIL)', async () => {
+      const file = join(dir, 'state', 'gateway', 'dhcid.json');
+      // A directory where the file goes: the atomic replace (a rename over it) fails, whoever runs the test.
+      renameSync(file, `${file}.aside`);
+      mkdirSync(join(file, 'in-the-way'), { recursive: true });
+      try {
+        const before = calls();
+        const failed = await nsupdate([`update add ${host} 300 A 192.0.2.81`, `update add ${host} 300 DHCID ${id}`]);
+        expect(failed.out).toMatch(/SERVFAIL/);
+        expect(calls()).toBe(before);
+        expect(zoneAt(host)).toEqual([]);
+        expect(dig('+short', host, 'DHCID').trim()).toBe('');
+      } finally {
+        rmSync(file, { recursive: true });
+        renameSync(`${file}.aside`, file);
+      }
+    });
+
+    it('other types the provider cannot hold are still REFUSED, and the DHCID of the same update is not kept', async () => {
+      const refused = await nsupdate([`update add ${host} 300 DHCID ${id}`, `update add ${host} 300 PTR example.com.`]);
+      expect(refused.out).toMatch(/REFUSED/);
+      expect(dig('+short', host, 'DHCID').trim()).toBe('');
+    });
+  },
+);
 
 describe('the DHCID file', () => {
   it('a damaged file stops the gateway at start (exit 2, naming it) and is left as it is', async () => {
     const state = tempDir('ddedge-kea-damaged-');
     const keys = join(state, 'gateway.keys');
-    writeFileSync(keys, `${keygenText('dhcp', 'hmac-sha256')}grant "dhcp" subdomain dhcp.example.com A AAAA DHCID;\n`, { mode: 0o600 });
+    writeFileSync(keys, `${keygenText('dhcp', 'hmac-sha256')}grant "dhcp" subdomain dhcp.example.com A AAAA DHCID;\n`, {
+      mode: 0o600,
+    });
     const file = join(state, 'gateway', 'dhcid.json');
     execFileSync('mkdir', ['-p', join(state, 'gateway')]);
-    writeFileSync(file, '{"version":1,"zones":{"example.com":[{"name":"a.example.com","ttl":60,"data":"00', { mode: 0o600 });
+    writeFileSync(file, '{"version":1,"zones":{"example.com":[{"name":"a.example.com","ttl":60,"data":"00', {
+      mode: 0o600,
+    });
     const run = await runDist(
       ['gateway', '--zone', 'example.com', '--keys', keys, '--dns-listen', '127.0.0.1:0', '--state-dir', state],
-      baseEnv({ DDEDGE_API_URL: 'http://127.0.0.1:9', DDEDGE_API_USER: 'demo-user', DDEDGE_API_PASSWORD: 'demo-api-password' }),
+      baseEnv({
+        DDEDGE_API_URL: 'http://127.0.0.1:9',
+        DDEDGE_API_USER: 'demo-user',
+        DDEDGE_API_PASSWORD: 'demo-api-password',
+      }),
     );
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(`${file} is damaged`);
-    expect(readFileSync(file, 'utf8')).toBe('{"version":1,"zones":{"example.com":[{"name":"a.example.com","ttl":60,"data":"00');
+    expect(readFileSync(file, 'utf8')).toBe(
+      '{"version":1,"zones":{"example.com":[{"name":"a.example.com","ttl":60,"data":"00',
+    );
   });
 });

@@ -28,20 +28,32 @@ afterAll(async () => {
 function keaAdd(zone: string, host: string, i: number, key: TsigKey): Buffer {
   const owner = `${host}.${zone}`;
   return signed(
-    updateMessage({ zone, prerequisites: [rr(owner, TYPE.ANY, CLASS.NONE, 0)], updates: [rr(owner, TYPE.A, CLASS.IN, 300, aData(`192.0.2.${i}`)), rr(owner, TYPE_DHCID, CLASS.IN, 300, dhcidData(i))] }),
+    updateMessage({
+      zone,
+      prerequisites: [rr(owner, TYPE.ANY, CLASS.NONE, 0)],
+      updates: [
+        rr(owner, TYPE.A, CLASS.IN, 300, aData(`192.0.2.${i}`)),
+        rr(owner, TYPE_DHCID, CLASS.IN, 300, dhcidData(i)),
+      ],
+    }),
     key,
   );
 }
 
 async function dhcidAt(port: number, owner: string): Promise<number> {
-  return decodeMessage(await udpExchange(port, encodeMessage({ id: 5, questions: [{ name: owner, type: TYPE_DHCID, class: 1 }] }))).answers.length;
+  return decodeMessage(
+    await udpExchange(port, encodeMessage({ id: 5, questions: [{ name: owner, type: TYPE_DHCID, class: 1 }] })),
+  ).answers.length;
 }
 
-it('keeps the DHCID records of both zones when two gateways share a state directory', { timeout: 120_000 }, async () => {
+it('keeps the DHCID records of both zones when two gateways share a state directory', {
+  timeout: 120_000,
+}, async () => {
   const stateDir = join(tempDir('ddedge-shared-'), 'state');
   const { file, keys } = writeKeysFile([{ name: 'kea', rules: ['grant "kea" zonesub A AAAA DHCID;'] }]);
   const kea = keys.get('kea')!;
-  const start = (zone: string) => startGatewayProcess({ apiUrl: sandbox.url, zone, keysFile: file, stateDir }).then((gw) => (running.push(gw), gw));
+  const start = (zone: string) =>
+    startGatewayProcess({ apiUrl: sandbox.url, zone, keysFile: file, stateDir }).then((gw) => (running.push(gw), gw));
   const com = await start('example.com');
   const net = await start('example.net');
   const hosts = ['alpha', 'bravo', 'charlie'];
@@ -49,8 +61,12 @@ it('keeps the DHCID records of both zones when two gateways share a state direct
     expect(outcome(await udpExchange(com.port, keaAdd('example.com', host, i + 1, kea))).rcode).toBe(0);
     expect(outcome(await udpExchange(net.port, keaAdd('example.net', host, i + 1, kea))).rcode).toBe(0);
   }
-  const file_ = JSON.parse(readFileSync(dhcidStorePath(stateDir), 'utf8')) as { zones: Record<string, { name: string }[]> };
-  expect(Object.fromEntries(Object.entries(file_.zones).map(([zone, list]) => [zone, list.map((r) => r.name).sort()]))).toEqual({
+  const file_ = JSON.parse(readFileSync(dhcidStorePath(stateDir), 'utf8')) as {
+    zones: Record<string, { name: string }[]>;
+  };
+  expect(
+    Object.fromEntries(Object.entries(file_.zones).map(([zone, list]) => [zone, list.map((r) => r.name).sort()])),
+  ).toEqual({
     'example.com': hosts.map((h) => `${h}.example.com`),
     'example.net': hosts.map((h) => `${h}.example.net`),
   });
@@ -71,7 +87,10 @@ it('keeps the DHCID records of both zones when two gateways share a state direct
     updateMessage({
       zone: 'example.net',
       prerequisites: [rr('alpha.example.net', TYPE_DHCID, CLASS.IN, 0, dhcidData(1))],
-      updates: [rr('alpha.example.net', TYPE.A, CLASS.ANY, 0), rr('alpha.example.net', TYPE.A, CLASS.IN, 300, aData('192.0.2.99'))],
+      updates: [
+        rr('alpha.example.net', TYPE.A, CLASS.ANY, 0),
+        rr('alpha.example.net', TYPE.A, CLASS.IN, 300, aData('192.0.2.99')),
+      ],
     }),
     kea,
   );

@@ -7,13 +7,15 @@ import { startDoor, type RunningDoor } from '../../../helpers/dyndns2-gateway.js
 import { tlsFiles } from '../../../helpers/servers.js';
 import { DDCLIENT, runDdclient, type DdclientRun } from '../../../helpers/ddclient.js';
 
-
 const KEYS = [
   { name: 'router', rules: ['grant "router" name home.example.com A;'] },
   { name: 'office', rules: ['grant "office" name office.example.com A;'] },
 ];
 
-async function ddclient(door: RunningDoor, options: { tls: boolean; login: string; password: string; ip: string }): Promise<DdclientRun> {
+async function ddclient(
+  door: RunningDoor,
+  options: { tls: boolean; login: string; password: string; ip: string },
+): Promise<DdclientRun> {
   return runDdclient([
     options.tls ? 'ssl=yes' : 'ssl=no',
     ...(options.tls ? [`ssl_ca_file=${tlsFiles().ca}`] : []),
@@ -27,37 +29,45 @@ async function ddclient(door: RunningDoor, options: { tls: boolean; login: strin
 }
 
 for (const tls of [false, true]) {
-  describe.skipIf(!DDCLIENT)(`ddclient (protocol=dyndns2) against the gateway's door over ${tls ? 'HTTPS' : 'HTTP'}`, () => {
-    let door: RunningDoor;
-    beforeAll(async () => {
-      door = await startDoor(KEYS, { tls });
-    }, 60_000);
-    afterAll(async () => {
-      expect(await door?.stop()).toBe(0);
-    });
+  describe.skipIf(!DDCLIENT)(
+    `ddclient (protocol=dyndns2) against the gateway's door over ${tls ? 'HTTPS' : 'HTTP'}`,
+    () => {
+      let door: RunningDoor;
+      beforeAll(async () => {
+        door = await startDoor(KEYS, { tls });
+      }, 60_000);
+      afterAll(async () => {
+        expect(await door?.stop()).toBe(0);
+      });
 
-    it('sets A ("good"), then gets "nochg" for the same address with no provider call', async () => {
-      const ip = tls ? '81.0.2.51' : '81.0.2.50';
-      const set = await ddclient(door, { tls, login: 'router', password: door.secrets.get('router')!, ip });
-      expect(set.success, set.output).toBe(true);
-      expect(set.output).toMatch(/good: IP address set to/);
-      expect(door.zone('home.example.com')).toEqual([`home.example.com A ${ip}`]);
-      const calls = await door.providerCalls();
-      const again = await ddclient(door, { tls, login: 'router', password: door.secrets.get('router')!, ip });
-      expect(again.output).toMatch(/nochg/);
-      expect(again.failed, again.output).toBe(false);
-      expect(await door.providerCalls()).toBe(calls);
-    });
+      it('sets A ("good"), then gets "nochg" for the same address with no provider call', async () => {
+        const ip = tls ? '81.0.2.51' : '81.0.2.50';
+        const set = await ddclient(door, { tls, login: 'router', password: door.secrets.get('router')!, ip });
+        expect(set.success, set.output).toBe(true);
+        expect(set.output).toMatch(/good: IP address set to/);
+        expect(door.zone('home.example.com')).toEqual([`home.example.com A ${ip}`]);
+        const calls = await door.providerCalls();
+        const again = await ddclient(door, { tls, login: 'router', password: door.secrets.get('router')!, ip });
+        expect(again.output).toMatch(/nochg/);
+        expect(again.failed, again.output).toBe(false);
+        expect(await door.providerCalls()).toBe(calls);
+      });
 
-    it('a key for another name gets "nohost", which ddclient reports; a wrong password "badauth"; the zone unchanged', async () => {
-      const before = door.zone('home.example.com');
-      const other = await ddclient(door, { tls, login: 'office', password: door.secrets.get('office')!, ip: '81.0.2.52' });
-      expect(other.failed, other.output).toBe(true);
-      expect(other.output).toMatch(/nohost/);
-      const wrong = await ddclient(door, { tls, login: 'router', password: 'not-the-secret', ip: '81.0.2.52' });
-      expect(wrong.success, wrong.output).toBe(false);
-      expect(wrong.output).toMatch(/badauth|401|Bad authorization/);
-      expect(door.zone('home.example.com')).toEqual(before);
-    });
-  });
+      it('a key for another name gets "nohost", which ddclient reports; a wrong password "badauth"; the zone unchanged', async () => {
+        const before = door.zone('home.example.com');
+        const other = await ddclient(door, {
+          tls,
+          login: 'office',
+          password: door.secrets.get('office')!,
+          ip: '81.0.2.52',
+        });
+        expect(other.failed, other.output).toBe(true);
+        expect(other.output).toMatch(/nohost/);
+        const wrong = await ddclient(door, { tls, login: 'router', password: 'not-the-secret', ip: '81.0.2.52' });
+        expect(wrong.success, wrong.output).toBe(false);
+        expect(wrong.output).toMatch(/badauth|401|Bad authorization/);
+        expect(door.zone('home.example.com')).toEqual(before);
+      });
+    },
+  );
 }

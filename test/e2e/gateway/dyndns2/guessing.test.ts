@@ -16,7 +16,10 @@ beforeAll(async () => {
   door = await startDoor([
     { name: 'router', rules: ['grant "router" name home.example.com A AAAA;'] },
     // Each test guesses at a key of its own: a key guessed from many sources is held for a minute.
-    ...['other', 'second', 'third', 'fourth'].map((name) => ({ name, rules: [`grant "${name}" name ${name}.example.com A AAAA;`] })),
+    ...['other', 'second', 'third', 'fourth'].map((name) => ({
+      name,
+      rules: [`grant "${name}" name ${name}.example.com A AAAA;`],
+    })),
   ]);
 }, 60_000);
 afterAll(async () => {
@@ -30,15 +33,38 @@ const WRONG = wrong();
 const hostOf = (key: string) => (key === 'router' ? 'home.example.com' : `${key}.example.com`);
 
 /** One request from `from` (a loopback address): status, body, connection header and time taken. */
-function ask(from: string, authorization: string, ip = '81.0.2.1', key = 'router'): Promise<{ status: number; body: string; connection: string; ms: number }> {
+function ask(
+  from: string,
+  authorization: string,
+  ip = '81.0.2.1',
+  key = 'router',
+): Promise<{ status: number; body: string; connection: string; ms: number }> {
   const started = Date.now();
   return new Promise((resolve, reject) => {
     const url = new URL(`${door.url}/nic/update?hostname=${hostOf(key)}&myip=${ip}`);
-    const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname + url.search, localAddress: from, headers: { authorization }, agent: false, timeout: 15_000 }, (res) => {
-      let body = '';
-      res.on('data', (d) => (body += d));
-      res.on('end', () => resolve({ status: res.statusCode!, body, connection: String(res.headers.connection), ms: Date.now() - started }));
-    });
+    const req = httpRequest(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname + url.search,
+        localAddress: from,
+        headers: { authorization },
+        agent: false,
+        timeout: 15_000,
+      },
+      (res) => {
+        let body = '';
+        res.on('data', (d) => (body += d));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode!,
+            body,
+            connection: String(res.headers.connection),
+            ms: Date.now() - started,
+          }),
+        );
+      },
+    );
     req.on('timeout', () => req.destroy(new Error('no answer in 15 s')));
     req.on('error', reject);
     req.end();
@@ -81,11 +107,15 @@ describe('guessing through the dyndns2 door', () => {
     const sources = Array.from({ length: 30 }, (_, i) => `127.0.1.${i + 1}`);
     for (const from of sources) expect((await ask(from, wrong('fourth'), '81.0.2.1', 'fourth')).status).toBe(401);
     // Each of them has guessed once; the key is past its wrong tries for the minute: a second guess from any of them is refused unheard.
-    for (const from of sources.slice(0, 5)) expect((await ask(from, wrong('fourth'), '81.0.2.1', 'fourth')).status).toBe(429);
+    for (const from of sources.slice(0, 5))
+      expect((await ask(from, wrong('fourth'), '81.0.2.1', 'fourth')).status).toBe(429);
     expect((await ask('127.0.0.1', right('fourth'), '81.0.2.50', 'fourth')).body).toBe('good 81.0.2.50\n');
   });
-  it('keeps answering the real router while 5 addresses x 64 keep-alive connections send wrong passwords', { timeout: 60_000 }, async () => {
-    const request = (auth: string) => `GET /nic/update?hostname=home.example.com&myip=81.0.2.1 HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth}\r\n\r\n`;
+  it('keeps answering the real router while 5 addresses x 64 keep-alive connections send wrong passwords', {
+    timeout: 60_000,
+  }, async () => {
+    const request = (auth: string) =>
+      `GET /nic/update?hostname=home.example.com&myip=81.0.2.1 HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth}\r\n\r\n`;
     const port = Number(new URL(door.url).port);
     const sockets: Socket[] = [];
     let stop = false;
@@ -109,7 +139,10 @@ describe('guessing through the dyndns2 door', () => {
         answers.push(body.trim().split(' ')[0]!);
         expect(ms, 'the router waited for its answer').toBeLessThan(5_000);
       }
-      expect(answers.every((a) => a === 'good' || a === 'nochg'), answers.join(',')).toBe(true);
+      expect(
+        answers.every((a) => a === 'good' || a === 'nochg'),
+        answers.join(','),
+      ).toBe(true);
       expect(attackerAnswers).toBeGreaterThan(0);
     } finally {
       stop = true;

@@ -15,10 +15,12 @@ import { tlsFiles } from '../../../helpers/servers.js';
 
 const INADYN = hasProgram('inadyn');
 
-describe.skipIf(!INADYN)('inadyn (custom provider) against the gateway\'s door over HTTPS', () => {
+describe.skipIf(!INADYN)("inadyn (custom provider) against the gateway's door over HTTPS", () => {
   let door: RunningDoor;
   beforeAll(async () => {
-    door = await startDoor([{ name: 'router', rules: ['grant "router" name home.example.com A AAAA;'] }], { tls: true });
+    door = await startDoor([{ name: 'router', rules: ['grant "router" name home.example.com A AAAA;'] }], {
+      tls: true,
+    });
   }, 60_000);
   afterAll(async () => {
     expect(await door?.stop()).toBe(0);
@@ -46,8 +48,23 @@ describe.skipIf(!INADYN)('inadyn (custom provider) against the gateway\'s door o
     );
     chmodSync(conf, 0o600);
     return new Promise((resolve) =>
-      execFile('inadyn', ['--once', ...(force ? ['--force'] : []), '--foreground', '--no-pidfile', '-f', conf, '--cache-dir', join(dir, 'cache'), '-l', 'info'], { timeout: 30_000 }, (error, stdout, stderr) =>
-        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, output: stdout + stderr }),
+      execFile(
+        'inadyn',
+        [
+          '--once',
+          ...(force ? ['--force'] : []),
+          '--foreground',
+          '--no-pidfile',
+          '-f',
+          conf,
+          '--cache-dir',
+          join(dir, 'cache'),
+          '-l',
+          'info',
+        ],
+        { timeout: 30_000 },
+        (error, stdout, stderr) =>
+          resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, output: stdout + stderr }),
       ),
     );
   }
@@ -66,6 +83,9 @@ describe.skipIf(!INADYN)('inadyn (custom provider) against the gateway\'s door o
   it('sets AAAA when it sends an IPv6 address', async () => {
     const run = await inadyn('2a01:4f8:c0c:90::1');
     expect(run.code, run.output).toBe(0);
-    expect(door.zone('home.example.com')).toEqual(['home.example.com A 81.0.2.90', 'home.example.com AAAA 2a01:4f8:c0c:90::1']);
+    expect(door.zone('home.example.com')).toEqual([
+      'home.example.com A 81.0.2.90',
+      'home.example.com AAAA 2a01:4f8:c0c:90::1',
+    ]);
   });
 });

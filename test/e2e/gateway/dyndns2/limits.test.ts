@@ -14,15 +14,25 @@ import { tlsFiles } from '../../../helpers/servers.js';
 
 let door: RunningDoor;
 beforeAll(async () => {
-  door = await startDoor([{ name: 'router', rules: ['grant "router" name home.example.com A AAAA;', 'grant "router" subdomain lan.example.com AAAA;'] }], {
-    args: ['--log-level', 'debug', '--prefix-host', 'pc.lan.example.com=::5'],
-  });
+  door = await startDoor(
+    [
+      {
+        name: 'router',
+        rules: ['grant "router" name home.example.com A AAAA;', 'grant "router" subdomain lan.example.com AAAA;'],
+      },
+    ],
+    {
+      args: ['--log-level', 'debug', '--prefix-host', 'pc.lan.example.com=::5'],
+    },
+  );
 }, 60_000);
 afterAll(async () => {
   expect(await door?.stop()).toBe(0);
 });
 
-const auth = () => ({ authorization: `Basic ${Buffer.from(`router:${door.secrets.get('router')}`).toString('base64')}` });
+const auth = () => ({
+  authorization: `Basic ${Buffer.from(`router:${door.secrets.get('router')}`).toString('base64')}`,
+});
 const doorPort = () => Number(new URL(door.url).port);
 
 async function stillAnswering(): Promise<void> {
@@ -52,9 +62,17 @@ describe('the dyndns2 door under bad input and limits', () => {
   it('refuses 21 or 10,000 host names (numhost, 431 or 413) and changes nothing', async () => {
     const before = door.zone();
     const names = (n: number) => Array.from({ length: n }, (_, i) => `h${i}.lan.example.com`).join(',');
-    expect(await (await fetch(`${door.url}/nic/update?hostname=${names(21)}&myip=81.0.2.60`, { headers: auth() })).text()).toBe('numhost\n');
-    expect((await fetch(`${door.url}/nic/update?hostname=${names(10_000)}&myip=81.0.2.60`, { headers: auth() })).status).toBe(431);
-    const posted = await fetch(`${door.url}/nic/update`, { method: 'POST', headers: { ...auth(), 'content-type': 'application/x-www-form-urlencoded' }, body: `hostname=${names(10_000)}&myip=81.0.2.60` });
+    expect(
+      await (await fetch(`${door.url}/nic/update?hostname=${names(21)}&myip=81.0.2.60`, { headers: auth() })).text(),
+    ).toBe('numhost\n');
+    expect(
+      (await fetch(`${door.url}/nic/update?hostname=${names(10_000)}&myip=81.0.2.60`, { headers: auth() })).status,
+    ).toBe(431);
+    const posted = await fetch(`${door.url}/nic/update`, {
+      method: 'POST',
+      headers: { ...auth(), 'content-type': 'application/x-www-form-urlencoded' },
+      body: `hostname=${names(10_000)}&myip=81.0.2.60`,
+    });
     expect(posted.status).toBe(413);
     expect(door.zone()).toEqual(before);
     await stillAnswering();
@@ -62,11 +80,21 @@ describe('the dyndns2 door under bad input and limits', () => {
 
   it('refuses a 1 MB query string and a flood of headers with 431, and keeps answering', async () => {
     const before = door.zone();
-    expect((await fetch(`${door.url}/nic/update?hostname=home.example.com&myip=81.0.2.61&x=${'a'.repeat(1024 * 1024)}`, { headers: auth() })).status).toBe(431);
+    expect(
+      (
+        await fetch(`${door.url}/nic/update?hostname=home.example.com&myip=81.0.2.61&x=${'a'.repeat(1024 * 1024)}`, {
+          headers: auth(),
+        })
+      ).status,
+    ).toBe(431);
     const headers: Record<string, string> = auth();
     for (let i = 0; i < 300; i++) headers[`x-flood-${i}`] = 'b'.repeat(60);
-    expect((await fetch(`${door.url}/nic/update?hostname=home.example.com&myip=81.0.2.61`, { headers })).status).toBe(431);
-    expect(await raw(`GET /nic/update?hostname=home.example.com HTTP/1.1\r\nHost: x\r\n${'x-a: b\r\n'.repeat(5000)}\r\n`)).toMatch(/^HTTP\/1\.1 431/);
+    expect((await fetch(`${door.url}/nic/update?hostname=home.example.com&myip=81.0.2.61`, { headers })).status).toBe(
+      431,
+    );
+    expect(
+      await raw(`GET /nic/update?hostname=home.example.com HTTP/1.1\r\nHost: x\r\n${'x-a: b\r\n'.repeat(5000)}\r\n`),
+    ).toMatch(/^HTTP\/1\.1 431/);
     expect(door.zone()).toEqual(before);
     await stillAnswering();
   });
@@ -79,7 +107,10 @@ describe('the dyndns2 door under bad input and limits', () => {
     const start = Date.now();
     const request = 'GET /nic/update?hostname=home.example.com&myip=81.0.2.62 HTTP/1.1\r\nHost: x\r\n';
     let i = 0;
-    const drip = setInterval(() => (i < request.length && !socket.destroyed ? socket.write(request[i++]!) : undefined), 200);
+    const drip = setInterval(
+      () => (i < request.length && !socket.destroyed ? socket.write(request[i++]!) : undefined),
+      200,
+    );
     try {
       await stillAnswering();
       // Bounded by the header deadline (5 s, checked every second), not by the client; the bound here only stops a hang.
@@ -100,7 +131,14 @@ describe('the dyndns2 door under bad input and limits', () => {
         s.on('error', () => undefined);
         crowd.push(s);
       }
-      await Promise.all(crowd.map((s) => new Promise((resolve) => (s.readyState === 'open' ? resolve(undefined) : s.once('connect', resolve).once('close', resolve)))));
+      await Promise.all(
+        crowd.map(
+          (s) =>
+            new Promise((resolve) =>
+              s.readyState === 'open' ? resolve(undefined) : s.once('connect', resolve).once('close', resolve),
+            ),
+        ),
+      );
       await stillAnswering();
       // Past 64 from one address, the oldest idle ones were closed to let the newer in.
       await new Promise((resolve) => setTimeout(resolve, 200));
@@ -113,9 +151,19 @@ describe('the dyndns2 door under bad input and limits', () => {
   it('refuses malformed requests clearly: another method, another path, a broken escape, an empty query', async () => {
     expect((await fetch(`${door.url}/nic/update`, { method: 'PUT', headers: auth() })).status).toBe(405);
     expect((await fetch(`${door.url}/nic/other`, { headers: auth() })).status).toBe(404);
-    expect(await (await fetch(`${door.url}/nic/update?hostname=%ZZhome.example.com&myip=81.0.2.63`, { headers: auth() })).text()).toBe('notfqdn\n');
+    expect(
+      await (
+        await fetch(`${door.url}/nic/update?hostname=%ZZhome.example.com&myip=81.0.2.63`, { headers: auth() })
+      ).text(),
+    ).toBe('notfqdn\n');
     expect(await (await fetch(`${door.url}/nic/update`, { headers: auth() })).text()).toBe('notfqdn\n');
-    expect(await (await fetch(`${door.url}/nic/update?hostname=home.example.com&myip=81.0.2.63&ip6lanprefix=not-a-prefix`, { headers: auth() })).text()).toBe('good 81.0.2.63\n');
+    expect(
+      await (
+        await fetch(`${door.url}/nic/update?hostname=home.example.com&myip=81.0.2.63&ip6lanprefix=not-a-prefix`, {
+          headers: auth(),
+        })
+      ).text(),
+    ).toBe('good 81.0.2.63\n');
     expect(door.zone('lan.example.com')).toEqual([]);
     await door.logged(/ip6lanprefix "not-a-prefix" is not an IPv6 prefix/);
   });
@@ -124,7 +172,9 @@ describe('the dyndns2 door under bad input and limits', () => {
     const secret = door.secrets.get('router')!;
     for (const word of [secret, CANARY]) {
       const encoded = encodeURIComponent(word);
-      const basicOf = (user: string, password: string) => ({ authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` });
+      const basicOf = (user: string, password: string) => ({
+        authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`,
+      });
       const tries: [string, RequestInit][] = [
         [`/nic/update?hostname=home.example.com&myip=81.0.2.64`, { headers: basicOf(word, word) }],
         [`/nic/update?hostname=home.example.com&myip=81.0.2.64`, { headers: basicOf('router', word) }],
@@ -132,24 +182,37 @@ describe('the dyndns2 door under bad input and limits', () => {
         [`/nic/update?hostname=${encoded}&myip=81.0.2.64`, { headers: basicOf('router', word) }],
         [`/nic/update?hostname=${encoded}.example.com&myip=81.0.2.64`, { headers: basicOf('router', word) }],
         [`/nic/update?hostname=home.example.com&myip=${encoded}`, { headers: basicOf('router', word) }],
-        [`/nic/update?hostname=home.example.com&myip=81.0.2.64&ip6lanprefix=${encoded}`, { headers: basicOf('router', word) }],
+        [
+          `/nic/update?hostname=home.example.com&myip=81.0.2.64&ip6lanprefix=${encoded}`,
+          { headers: basicOf('router', word) },
+        ],
         [`/nic/update?hostname=home.example.com&myip=81.0.2.64&username=router&password=${word}`, {}],
         [`/nic/update?hostname=home.example.com&myip=81.0.2.64&username=${word}&password=${word}`, {}],
         [`/nic/update?hostname=${word}&myip=${word}&ip6lanprefix=${word}&username=router&password=${word}`, {}],
         [`/nic/update/${encoded}`, { headers: basicOf('router', word) }],
         [`/nic/update?${encoded}=${encoded}`, { headers: { ...basicOf('router', word), 'user-agent': word } }],
-        [`/nic/update`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `hostname=${encoded}&myip=${encoded}&username=router&password=${encoded}` }],
+        [
+          `/nic/update`,
+          {
+            method: 'POST',
+            headers: { 'content-type': 'application/x-www-form-urlencoded' },
+            body: `hostname=${encoded}&myip=${encoded}&username=router&password=${encoded}`,
+          },
+        ],
       ];
       for (const [path, init] of tries) {
         await (await fetch(`${door.url}${path}`, init)).text();
         // A right password in between clears the key's wrong tries (guess-limit.ts): the limit on guessing is not what this test is about.
-        await (await fetch(`${door.url}/nic/update?hostname=home.example.com&myip=81.0.2.64`, { headers: auth() })).text();
+        await (
+          await fetch(`${door.url}/nic/update?hostname=home.example.com&myip=81.0.2.64`, { headers: auth() })
+        ).text();
       }
     }
     const log = door.stderr();
     expect(log).toMatch(/debug: /);
     expect(log).toMatch(/badauth/);
-    for (const text of [secret, encodeURIComponent(secret), CANARY, Buffer.from(`router:${secret}`).toString('base64')]) expect(log).not.toContain(text);
+    for (const text of [secret, encodeURIComponent(secret), CANARY, Buffer.from(`router:${secret}`).toString('base64')])
+      expect(log).not.toContain(text);
   });
 });
 
@@ -170,14 +233,20 @@ describe('the dyndns2 door over TLS under a crowd', () => {
     silent.on('error', () => undefined);
     const silentClosed = new Promise<number>((resolve) => silent.on('close', () => resolve(Date.now())));
     const start = Date.now();
-    const auth = { authorization: `Basic ${Buffer.from(`router:${tlsDoor.secrets.get('router')}`).toString('base64')}` };
+    const auth = {
+      authorization: `Basic ${Buffer.from(`router:${tlsDoor.secrets.get('router')}`).toString('base64')}`,
+    };
     const ask = (ip: string) =>
       new Promise<string>((resolve, reject) => {
-        const req = httpsGet(`${tlsDoor.url}/nic/update?hostname=home.example.com&myip=${ip}`, { ca, headers: auth, agent: false }, (res) => {
-          let body = '';
-          res.on('data', (d) => (body += d));
-          res.on('end', () => resolve(body));
-        });
+        const req = httpsGet(
+          `${tlsDoor.url}/nic/update?hostname=home.example.com&myip=${ip}`,
+          { ca, headers: auth, agent: false },
+          (res) => {
+            let body = '';
+            res.on('data', (d) => (body += d));
+            res.on('end', () => resolve(body));
+          },
+        );
         req.on('error', reject);
       });
     // The oldest connection is busy (its write is slow at the provider): it is not the one closed for the newcomers.
@@ -198,7 +267,10 @@ describe('the dyndns2 door over TLS under a crowd', () => {
       expect(await busy).toBe('good 81.0.2.69\n');
       expect(await ask('81.0.2.70')).toBe('good 81.0.2.70\n');
       // The handshake deadline (5 s) closes the silent one; the bound here only stops a hang.
-      const closedAt = await Promise.race([silentClosed, new Promise<number>((resolve) => setTimeout(() => resolve(0), 30_000))]);
+      const closedAt = await Promise.race([
+        silentClosed,
+        new Promise<number>((resolve) => setTimeout(() => resolve(0), 30_000)),
+      ]);
       expect(closedAt, 'a connection that never finished its TLS handshake stayed open').toBeGreaterThan(0);
       expect(closedAt - start).toBeLessThan(15_000);
     } finally {
@@ -223,15 +295,26 @@ describe('the dyndns2 door over TLS under a crowd', () => {
       }
       // The closes reach this side a little after the 150th connect: waited for (not a fixed 500 ms,
       // which a loaded machine outran), up to the point where the deadline would close them anyway.
-      while (closedAt.length < 150 - 64 && Date.now() - start < 3_000) await new Promise((resolve) => setTimeout(resolve, 20));
+      while (closedAt.length < 150 - 64 && Date.now() - start < 3_000)
+        await new Promise((resolve) => setTimeout(resolve, 20));
       // Closed within a second of opening, well before the 5 s handshake deadline: never more than 64 from one address at once.
       expect(closedAt.filter((ms) => ms < 3_000).length).toBeGreaterThanOrEqual(150 - 64);
       const answer = await new Promise<string>((resolve, reject) => {
-        const req = httpsGet(`${tlsDoor.url}/nic/update?hostname=home.example.com&myip=81.0.2.71`, { ca, headers: { authorization: `Basic ${Buffer.from(`router:${tlsDoor.secrets.get('router')}`).toString('base64')}` }, agent: false }, (res) => {
-          let body = '';
-          res.on('data', (d) => (body += d));
-          res.on('end', () => resolve(body));
-        });
+        const req = httpsGet(
+          `${tlsDoor.url}/nic/update?hostname=home.example.com&myip=81.0.2.71`,
+          {
+            ca,
+            headers: {
+              authorization: `Basic ${Buffer.from(`router:${tlsDoor.secrets.get('router')}`).toString('base64')}`,
+            },
+            agent: false,
+          },
+          (res) => {
+            let body = '';
+            res.on('data', (d) => (body += d));
+            res.on('end', () => resolve(body));
+          },
+        );
         req.on('error', reject);
       });
       expect(answer).toBe('good 81.0.2.71\n');

@@ -10,7 +10,9 @@ import { startDoor, type RunningDoor } from '../../../helpers/dyndns2-gateway.js
 
 let door: RunningDoor;
 beforeAll(async () => {
-  door = await startDoor([{ name: 'router', rules: ['grant "router" subdomain lan.example.com AAAA;', 'quota "router" records 1;'] }]);
+  door = await startDoor([
+    { name: 'router', rules: ['grant "router" subdomain lan.example.com AAAA;', 'quota "router" records 1;'] },
+  ]);
 }, 60_000);
 afterAll(async () => {
   expect(await door?.stop()).toBe(0);
@@ -18,7 +20,9 @@ afterAll(async () => {
 
 const ask = async (host: string, ip: string) => {
   const auth = `Basic ${Buffer.from(`router:${door.secrets.get('router')}`).toString('base64')}`;
-  return (await fetch(`${door.url}/nic/update?hostname=${host}&myip=${ip}`, { headers: { authorization: auth } })).text();
+  return (
+    await fetch(`${door.url}/nic/update?hostname=${host}&myip=${ip}`, { headers: { authorization: auth } })
+  ).text();
 };
 
 describe('the dyndns2 door and key quotas', () => {

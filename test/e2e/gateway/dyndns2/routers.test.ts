@@ -8,14 +8,19 @@ import { hasProgram } from '../../../helpers/programs.js';
 import { startDoor, type RunningDoor } from '../../../helpers/dyndns2-gateway.js';
 
 const KEYS = [
-  { name: 'router', rules: ['grant "router" name home.example.com A AAAA;', 'grant "router" subdomain lan.example.com AAAA;'] },
+  {
+    name: 'router',
+    rules: ['grant "router" name home.example.com A AAAA;', 'grant "router" subdomain lan.example.com AAAA;'],
+  },
   { name: 'office', rules: ['grant "office" name office.example.com A;'] },
   { name: 'nas', rules: ['grant "nas" name nas.example.com A AAAA;'] },
 ];
 
 let door: RunningDoor;
 beforeAll(async () => {
-  door = await startDoor(KEYS, { args: ['--prefix-host', 'pc.lan.example.com=::1e2:3ff:fe4a:5b6c', '--prefix-host', 'printer.lan.example.com=::10'] });
+  door = await startDoor(KEYS, {
+    args: ['--prefix-host', 'pc.lan.example.com=::1e2:3ff:fe4a:5b6c', '--prefix-host', 'printer.lan.example.com=::10'],
+  });
 }, 60_000);
 afterAll(async () => {
   expect(await door?.stop()).toBe(0);
@@ -49,31 +54,51 @@ describe.skipIf(!hasProgram('curl'))('the dyndns2 door', () => {
     expect(first).toEqual({ status: 200, body: 'good 81.0.2.31\n' });
     expect(door.zone('home.example.com')).toEqual(['home.example.com A 81.0.2.31']);
     const entry = door.journal().at(-1)!;
-    expect(entry).toMatchObject({ zone: 'example.com', key: 'router', client: '127.0.0.1', changes: [{ action: 'update', name: 'home.example.com', type: 'A', after: expect.stringContaining('81.0.2.31') }] });
+    expect(entry).toMatchObject({
+      zone: 'example.com',
+      key: 'router',
+      client: '127.0.0.1',
+      changes: [{ action: 'update', name: 'home.example.com', type: 'A', after: expect.stringContaining('81.0.2.31') }],
+    });
 
     const calls = await door.providerCalls();
-    for (let i = 0; i < 5; i++) expect(await curl(['-u', `router:${secret('router')}`, `${door.url}/nic/update?hostname=home.example.com&myip=81.0.2.31`])).toEqual({ status: 200, body: 'nochg 81.0.2.31\n' });
+    for (let i = 0; i < 5; i++)
+      expect(
+        await curl([
+          '-u',
+          `router:${secret('router')}`,
+          `${door.url}/nic/update?hostname=home.example.com&myip=81.0.2.31`,
+        ]),
+      ).toEqual({ status: 200, body: 'nochg 81.0.2.31\n' });
     expect(await door.providerCalls()).toBe(calls);
     const answers = await door.answers();
     expect(answers.good).toBeGreaterThanOrEqual(1);
     expect(answers.nochg).toBeGreaterThanOrEqual(5);
-    const status = (await (await fetch(`${door.endpoint}/status`)).json()) as { dyndns2Answers: Record<string, number> };
+    const status = (await (await fetch(`${door.endpoint}/status`)).json()) as {
+      dyndns2Answers: Record<string, number>;
+    };
     expect(status.dyndns2Answers).toMatchObject({ good: answers.good, nochg: answers.nochg });
   });
 
   it('answers 401 with WWW-Authenticate: Basic and "badauth" for a wrong or missing password, changing nothing', async () => {
     const before = door.zone('home.example.com');
-    const wrong = await get('/nic/update?hostname=home.example.com&myip=81.0.2.99', { headers: { authorization: basic('router', 'not-the-secret') } });
+    const wrong = await get('/nic/update?hostname=home.example.com&myip=81.0.2.99', {
+      headers: { authorization: basic('router', 'not-the-secret') },
+    });
     expect(wrong.status).toBe(401);
     expect(wrong.body).toBe('badauth\n');
     expect(wrong.headers.get('www-authenticate')).toMatch(/^Basic /);
     const none = await get('/nic/update?hostname=home.example.com&myip=81.0.2.99');
     expect([none.status, none.body]).toEqual([401, 'badauth\n']);
     // Another key's secret is not this key's.
-    const swapped = await get('/nic/update?hostname=home.example.com&myip=81.0.2.99', { headers: { authorization: basic('router', secret('office')) } });
+    const swapped = await get('/nic/update?hostname=home.example.com&myip=81.0.2.99', {
+      headers: { authorization: basic('router', secret('office')) },
+    });
     expect(swapped.status).toBe(401);
     expect(door.zone('home.example.com')).toEqual(before);
-    const stranger = await get('/nic/update?hostname=home.example.com&myip=81.0.2.99', { headers: { authorization: basic('nobody', 'whatever-it-is') } });
+    const stranger = await get('/nic/update?hostname=home.example.com&myip=81.0.2.99', {
+      headers: { authorization: basic('nobody', 'whatever-it-is') },
+    });
     expect(stranger.status).toBe(401);
     await door.logged(/request key router, from 127\.0\.0\.1: badauth: dyndns2: a wrong password/);
     // Said in the door's words: "unsigned" is DNS's.
@@ -84,29 +109,54 @@ describe.skipIf(!hasProgram('curl'))('the dyndns2 door', () => {
   });
 
   it('answers one line per host in order: nohost outside the grants or the zones, notfqdn for a bare name', async () => {
-    const res = await get('/nic/update?hostname=office.example.com,home.example.com,elsewhere.org,office&myip=81.0.2.32', { headers: { authorization: basic('router', secret('router')) } });
+    const res = await get(
+      '/nic/update?hostname=office.example.com,home.example.com,elsewhere.org,office&myip=81.0.2.32',
+      { headers: { authorization: basic('router', secret('router')) } },
+    );
     expect(res.body).toBe('nohost\ngood 81.0.2.32\nnohost\nnotfqdn\n');
     expect(door.zone('office.example.com')).toEqual([]);
-    await door.logged(/key router, from 127\.0\.0\.1: nohost: dyndns2: the key router may not change office\.example\.com A/);
-    expect((await get('/nic/update?myip=81.0.2.32', { headers: { authorization: basic('router', secret('router')) } })).body).toBe('notfqdn\n');
+    await door.logged(
+      /key router, from 127\.0\.0\.1: nohost: dyndns2: the key router may not change office\.example\.com A/,
+    );
+    expect(
+      (await get('/nic/update?myip=81.0.2.32', { headers: { authorization: basic('router', secret('router')) } })).body,
+    ).toBe('notfqdn\n');
   });
 
   it('sets A and AAAA from "myip=v4,v6", from myipv6, and from a POST form', async () => {
     const auth = { authorization: basic('router', secret('router')) };
-    expect((await get('/nic/update?hostname=home.example.com&myip=81.0.2.33,2a01:4f8:c0c:1::33', { headers: auth })).body).toBe('good 81.0.2.33,2a01:4f8:c0c:1::33\n');
-    expect(door.zone('home.example.com')).toEqual(['home.example.com A 81.0.2.33', 'home.example.com AAAA 2a01:4f8:c0c:1::33']);
-    expect((await get('/update?hostname=home.example.com&myip=81.0.2.33&myipv6=2a01:4f8:c0c:1::34', { headers: auth })).body).toBe('good 81.0.2.33,2a01:4f8:c0c:1::34\n');
-    const posted = await get('/nic/update', { method: 'POST', headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' }, body: 'hostname=home.example.com&myip=81.0.2.35' });
+    expect(
+      (await get('/nic/update?hostname=home.example.com&myip=81.0.2.33,2a01:4f8:c0c:1::33', { headers: auth })).body,
+    ).toBe('good 81.0.2.33,2a01:4f8:c0c:1::33\n');
+    expect(door.zone('home.example.com')).toEqual([
+      'home.example.com A 81.0.2.33',
+      'home.example.com AAAA 2a01:4f8:c0c:1::33',
+    ]);
+    expect(
+      (await get('/update?hostname=home.example.com&myip=81.0.2.33&myipv6=2a01:4f8:c0c:1::34', { headers: auth })).body,
+    ).toBe('good 81.0.2.33,2a01:4f8:c0c:1::34\n');
+    const posted = await get('/nic/update', {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'hostname=home.example.com&myip=81.0.2.35',
+    });
     expect(posted.body).toBe('good 81.0.2.35\n');
-    expect(door.zone('home.example.com')).toEqual(['home.example.com A 81.0.2.35', 'home.example.com AAAA 2a01:4f8:c0c:1::34']);
+    expect(door.zone('home.example.com')).toEqual([
+      'home.example.com A 81.0.2.35',
+      'home.example.com AAAA 2a01:4f8:c0c:1::34',
+    ]);
   });
 
-  it('refuses an address that is not public (dnserr), and so the request\'s own loopback source when no address is given', async () => {
+  it("refuses an address that is not public (dnserr), and so the request's own loopback source when no address is given", async () => {
     const auth = { authorization: basic('router', secret('router')) };
     const before = door.zone('home.example.com');
-    expect((await get('/nic/update?hostname=home.example.com&myip=192.168.1.7', { headers: auth })).body).toBe('dnserr\n');
+    expect((await get('/nic/update?hostname=home.example.com&myip=192.168.1.7', { headers: auth })).body).toBe(
+      'dnserr\n',
+    );
     expect((await get('/nic/update?hostname=home.example.com', { headers: auth })).body).toBe('dnserr\n');
-    expect((await get('/nic/update?hostname=home.example.com&myip=not-an-address', { headers: auth })).body).toBe('dnserr\n');
+    expect((await get('/nic/update?hostname=home.example.com&myip=not-an-address', { headers: auth })).body).toBe(
+      'dnserr\n',
+    );
     expect(door.zone('home.example.com')).toEqual(before);
     await door.logged(/192\.168\.1\.7, which is not public/);
   });
@@ -133,38 +183,67 @@ describe.skipIf(!hasProgram('curl'))('the dyndns2 door', () => {
       // The host and the two behind the router, in one zone: one message, one read of the zone.
       expect(await door.providerCalls('service/dnslist')).toBe(reads + 1);
     }
-    expect(door.zone('home.example.com')).toEqual(['home.example.com A 81.0.2.36', 'home.example.com AAAA 2a01:4f8:c0c:2::1']);
-    expect(door.zone('lan.example.com')).toEqual(['pc.lan.example.com AAAA 2a01:4f8:c0c:2:1e2:3ff:fe4a:5b6c', 'printer.lan.example.com AAAA 2a01:4f8:c0c:2::10']);
+    expect(door.zone('home.example.com')).toEqual([
+      'home.example.com A 81.0.2.36',
+      'home.example.com AAAA 2a01:4f8:c0c:2::1',
+    ]);
+    expect(door.zone('lan.example.com')).toEqual([
+      'pc.lan.example.com AAAA 2a01:4f8:c0c:2:1e2:3ff:fe4a:5b6c',
+      'printer.lan.example.com AAAA 2a01:4f8:c0c:2::10',
+    ]);
 
     // The box without IPv6 leaves <ip6addr> empty; a new prefix moves the hosts behind it.
     const single = `${door.url}/nic/update?hostname=home.example.com&myip=81.0.2.37,&ip6lanprefix=2a01:4f8:c0c:3::/64&username=router&password=${secret('router')}`;
     expect((await curl(['--globoff', '-A', 'Fritz!Box DDNS/1.0.1', single])).body).toBe('good 81.0.2.37\n');
-    expect(door.zone('lan.example.com')).toEqual(['pc.lan.example.com AAAA 2a01:4f8:c0c:3:1e2:3ff:fe4a:5b6c', 'printer.lan.example.com AAAA 2a01:4f8:c0c:3::10']);
+    expect(door.zone('lan.example.com')).toEqual([
+      'pc.lan.example.com AAAA 2a01:4f8:c0c:3:1e2:3ff:fe4a:5b6c',
+      'printer.lan.example.com AAAA 2a01:4f8:c0c:3::10',
+    ]);
   });
 
   it('ip6lanprefix: a length only in decimal, one length; a prefix shorter than /64 keeps its subnet bits (the hosts go in the /64 its address names)', async () => {
-    const ask = async (prefix: string) => (await get(`/nic/update?hostname=home.example.com&myip=81.0.2.45&ip6lanprefix=${prefix}&username=router&password=${encodeURIComponent(secret('router'))}`)).body;
+    const ask = async (prefix: string) =>
+      (
+        await get(
+          `/nic/update?hostname=home.example.com&myip=81.0.2.45&ip6lanprefix=${prefix}&username=router&password=${encodeURIComponent(secret('router'))}`,
+        )
+      ).body;
     const before = door.zone('lan.example.com');
-    for (const bad of ['2a01:4f8:c0c:7::/0x40', '2a01:4f8:c0c:7::/64/64', '2a01:4f8:c0c:7::/+64', '2a01:4f8:c0c:7::/64.0', '2a01:4f8:c0c:7::/']) {
+    for (const bad of [
+      '2a01:4f8:c0c:7::/0x40',
+      '2a01:4f8:c0c:7::/64/64',
+      '2a01:4f8:c0c:7::/+64',
+      '2a01:4f8:c0c:7::/64.0',
+      '2a01:4f8:c0c:7::/',
+    ]) {
       await ask(bad);
       expect(door.zone('lan.example.com'), bad).toEqual(before);
     }
     await door.logged(/ip6lanprefix "2a01:4f8:c0c:7::\/0x40": the prefix length must be a whole number from 48 to 64/);
     // A /56 whose address has subnet bits (2a01:4f8:c0c:5a00::/56 with the LAN at :5a01): they are kept, not zeroed by the identifier.
     await ask('2a01:4f8:c0c:5a01::/56');
-    expect(door.zone('lan.example.com')).toEqual(['pc.lan.example.com AAAA 2a01:4f8:c0c:5a01:1e2:3ff:fe4a:5b6c', 'printer.lan.example.com AAAA 2a01:4f8:c0c:5a01::10']);
+    expect(door.zone('lan.example.com')).toEqual([
+      'pc.lan.example.com AAAA 2a01:4f8:c0c:5a01:1e2:3ff:fe4a:5b6c',
+      'printer.lan.example.com AAAA 2a01:4f8:c0c:5a01::10',
+    ]);
   });
 
   it('a key without a grant for the hosts behind the router leaves them alone', async () => {
     const before = door.zone('lan.example.com');
-    const res = await get(`/nic/update?hostname=office.example.com&myip=81.0.2.38&ip6lanprefix=2a01:4f8:c0c:4::/64&username=office&password=${encodeURIComponent(secret('office'))}`);
+    const res = await get(
+      `/nic/update?hostname=office.example.com&myip=81.0.2.38&ip6lanprefix=2a01:4f8:c0c:4::/64&username=office&password=${encodeURIComponent(secret('office'))}`,
+    );
     expect(res.body).toBe('good 81.0.2.38\n');
     expect(door.zone('lan.example.com')).toEqual(before);
   });
 
   it('Synology DSM: its custom provider query URL with __USERNAME__, __PASSWORD__, __HOSTNAME__, __MYIP__ replaced', async () => {
     const template = `${door.url}/nic/update?hostname=__HOSTNAME__&myip=__MYIP__&username=__USERNAME__&password=__PASSWORD__`;
-    const url = template.replace('__HOSTNAME__', 'nas.example.com').replace('__MYIP__', '81.0.2.39').replace('__USERNAME__', 'nas').replace('__PASSWORD__', secret('nas'));
+    const url = template
+      .replace('__HOSTNAME__', 'nas.example.com')
+      .replace('__MYIP__', '81.0.2.39')
+      .replace('__USERNAME__', 'nas')
+      .replace('__PASSWORD__', secret('nas'));
     expect(await curl(['--globoff', url])).toEqual({ status: 200, body: 'good 81.0.2.39\n' });
     expect(door.zone('nas.example.com')).toEqual(['nas.example.com A 81.0.2.39']);
   });
@@ -177,6 +256,8 @@ describe.skipIf(!hasProgram('curl'))('the dyndns2 door', () => {
     expect((await get('/nic/update?hostname=nas.example.com&myip=81.0.2.40', { headers: auth })).body).toBe('911\n');
     fault.remaining = 0;
     expect(door.zone('nas.example.com')).toEqual(['nas.example.com A 81.0.2.39']);
-    expect((await get('/nic/update?hostname=nas.example.com&myip=81.0.2.40', { headers: auth })).body).toBe('good 81.0.2.40\n');
+    expect((await get('/nic/update?hostname=nas.example.com&myip=81.0.2.40', { headers: auth })).body).toBe(
+      'good 81.0.2.40\n',
+    );
   });
 });

@@ -15,14 +15,19 @@ describe('the dyndns2 door and the call budget', () => {
   beforeAll(async () => {
     // One call reads the zone at start; an update needs a read and its write with its undoing set aside: 4 leaves too few.
     // The key may spend all of it (a key's default share is half: gateway-key-calls.test.ts).
-    door = await startDoor([{ name: 'router', rules: ['grant "router" name home.example.com A;', 'quota "router" calls 4;'] }], { args: ['--max-calls-per-hour', '4', '--refresh', '1h', '--allow-private-ip'] });
+    door = await startDoor(
+      [{ name: 'router', rules: ['grant "router" name home.example.com A;', 'quota "router" calls 4;'] }],
+      { args: ['--max-calls-per-hour', '4', '--refresh', '1h', '--allow-private-ip'] },
+    );
   }, 60_000);
   afterAll(async () => {
     expect(await door?.stop()).toBe(0);
   });
 
   it('answers abuse when the budget cannot carry the update, changing nothing; nochg still answers', async () => {
-    const headers = { authorization: `Basic ${Buffer.from(`router:${door.secrets.get('router')}`).toString('base64')}` };
+    const headers = {
+      authorization: `Basic ${Buffer.from(`router:${door.secrets.get('router')}`).toString('base64')}`,
+    };
     const reads = await door.providerCalls('service/dnslist');
     for (let i = 0; i < 3; i++) {
       const res = await fetch(`${door.url}/nic/update?hostname=home.example.com&myip=81.0.2.95`, { headers });
@@ -34,11 +39,13 @@ describe('the dyndns2 door and the call budget', () => {
     await door.logged(/abuse: dyndns2: .*budget of 4 provider calls/);
     expect((await door.answers()).abuse).toBe(3);
     // The sandbox's demo address (a documentation one, let in by --allow-private-ip) is already so: no call needed.
-    expect(await (await fetch(`${door.url}/nic/update?hostname=home.example.com&myip=192.0.2.20`, { headers })).text()).toBe('nochg 192.0.2.20\n');
+    expect(
+      await (await fetch(`${door.url}/nic/update?hostname=home.example.com&myip=192.0.2.20`, { headers })).text(),
+    ).toBe('nochg 192.0.2.20\n');
   });
 });
 
-describe('the dyndns2 door\'s settings', () => {
+describe("the dyndns2 door's settings", () => {
   let dir: string;
   let keys: string;
   beforeAll(() => {
@@ -47,15 +54,44 @@ describe('the dyndns2 door\'s settings', () => {
     writeFileSync(keys, keygenText('router', 'hmac-sha256'), { mode: 0o600 });
   });
   const gateway = (args: string[]) =>
-    runDist(['gateway', '--zone', 'example.com', '--keys', keys, '--dns-listen', '127.0.0.1:0', '--state-dir', join(dir, 'state'), ...args], baseEnv({ DDEDGE_API_URL: 'http://127.0.0.1:9', DDEDGE_API_USER: 'u', DDEDGE_API_PASSWORD: 'p' }));
+    runDist(
+      [
+        'gateway',
+        '--zone',
+        'example.com',
+        '--keys',
+        keys,
+        '--dns-listen',
+        '127.0.0.1:0',
+        '--state-dir',
+        join(dir, 'state'),
+        ...args,
+      ],
+      baseEnv({ DDEDGE_API_URL: 'http://127.0.0.1:9', DDEDGE_API_USER: 'u', DDEDGE_API_PASSWORD: 'p' }),
+    );
 
   it.each([
-    [['--dyndns2-listen', '127.0.0.1:0', '--dyndns2-cert', '/nonexistent.pem'], /--dyndns2-cert and --dyndns2-key go together/],
-    [['--dyndns2-listen', '127.0.0.1:0', '--dyndns2-cert', '/nonexistent.pem', '--dyndns2-key', '/nonexistent.key'], /--dyndns2-cert: cannot read "\/nonexistent\.pem": ENOENT/],
-    [['--dyndns2-listen', 'example.com:8245'], /--dyndns2-listen: "example\.com:8245": "example\.com" is not an IP address/],
+    [
+      ['--dyndns2-listen', '127.0.0.1:0', '--dyndns2-cert', '/nonexistent.pem'],
+      /--dyndns2-cert and --dyndns2-key go together/,
+    ],
+    [
+      ['--dyndns2-listen', '127.0.0.1:0', '--dyndns2-cert', '/nonexistent.pem', '--dyndns2-key', '/nonexistent.key'],
+      /--dyndns2-cert: cannot read "\/nonexistent\.pem": ENOENT/,
+    ],
+    [
+      ['--dyndns2-listen', 'example.com:8245'],
+      /--dyndns2-listen: "example\.com:8245": "example\.com" is not an IP address/,
+    ],
     [['--prefix-host', 'pc.lan.example.com=::5'], /give --dyndns2-listen ADDR:PORT too/],
-    [['--dyndns2-listen', '127.0.0.1:0', '--prefix-host', 'pc.lan.example.com'], /--prefix-host: "pc\.lan\.example\.com" is not NAME=<IPv6 interface identifier>/],
-    [['--dyndns2-listen', '127.0.0.1:0', '--prefix-host', 'pc.lan.example.com=2001:db8::5'], /--prefix-host pc\.lan\.example\.com: .*overlaps the \/64 prefix/],
+    [
+      ['--dyndns2-listen', '127.0.0.1:0', '--prefix-host', 'pc.lan.example.com'],
+      /--prefix-host: "pc\.lan\.example\.com" is not NAME=<IPv6 interface identifier>/,
+    ],
+    [
+      ['--dyndns2-listen', '127.0.0.1:0', '--prefix-host', 'pc.lan.example.com=2001:db8::5'],
+      /--prefix-host pc\.lan\.example\.com: .*overlaps the \/64 prefix/,
+    ],
   ])('%j is exit 2', async (args, message) => {
     const run = await gateway(args);
     expect(run.code, run.stderr).toBe(2);
@@ -63,8 +99,28 @@ describe('the dyndns2 door\'s settings', () => {
   });
 
   it('reads the same settings from the environment (DDEDGE_GATEWAY_DYNDNS2_*, DDEDGE_GATEWAY_PREFIX_HOSTS)', async () => {
-    const env = baseEnv({ DDEDGE_API_URL: 'http://127.0.0.1:9', DDEDGE_API_USER: 'u', DDEDGE_API_PASSWORD: 'p', DDEDGE_GATEWAY_DYNDNS2_LISTEN: '127.0.0.1:0,example.com:1', DDEDGE_GATEWAY_DYNDNS2_CERT: '/nonexistent.pem', DDEDGE_GATEWAY_PREFIX_HOSTS: 'pc.lan.example.com=::5,bad' });
-    const run = await runDist(['gateway', '--zone', 'example.com', '--keys', keys, '--dns-listen', '127.0.0.1:0', '--state-dir', join(dir, 'state')], env);
+    const env = baseEnv({
+      DDEDGE_API_URL: 'http://127.0.0.1:9',
+      DDEDGE_API_USER: 'u',
+      DDEDGE_API_PASSWORD: 'p',
+      DDEDGE_GATEWAY_DYNDNS2_LISTEN: '127.0.0.1:0,example.com:1',
+      DDEDGE_GATEWAY_DYNDNS2_CERT: '/nonexistent.pem',
+      DDEDGE_GATEWAY_PREFIX_HOSTS: 'pc.lan.example.com=::5,bad',
+    });
+    const run = await runDist(
+      [
+        'gateway',
+        '--zone',
+        'example.com',
+        '--keys',
+        keys,
+        '--dns-listen',
+        '127.0.0.1:0',
+        '--state-dir',
+        join(dir, 'state'),
+      ],
+      env,
+    );
     expect(run.code, run.stderr).toBe(2);
     expect(run.stderr).toMatch(/"example\.com:1": "example\.com" is not an IP address/);
     expect(run.stderr).toMatch(/--dyndns2-cert and --dyndns2-key go together/);
@@ -74,7 +130,14 @@ describe('the dyndns2 door\'s settings', () => {
   it('a certificate that is not one, or a port in use, is exit 2 naming the flag (once the zone is read)', async () => {
     const bad = join(dir, 'bad.pem');
     writeFileSync(bad, 'not a certificate');
-    const run = await gateway(['--dyndns2-listen', '127.0.0.1:0', '--dyndns2-cert', bad, '--dyndns2-key', tlsFiles().key]);
+    const run = await gateway([
+      '--dyndns2-listen',
+      '127.0.0.1:0',
+      '--dyndns2-cert',
+      bad,
+      '--dyndns2-key',
+      tlsFiles().key,
+    ]);
     expect(run.code, run.stderr).toBe(2);
     expect(run.stderr).toMatch(/--dyndns2-cert: ".*bad\.pem" holds no PEM certificate/);
     const taken = createServer();
@@ -98,7 +161,19 @@ async function startDoorOn(listen: string): Promise<{ code: number | null; stder
     const keys = join(dir, 'gateway.keys');
     writeFileSync(keys, keygenText('router', 'hmac-sha256'), { mode: 0o600 });
     const run = await runDist(
-      ['gateway', '--zone', 'example.com', '--keys', keys, '--dns-listen', '127.0.0.1:0', '--state-dir', join(dir, 'state'), '--dyndns2-listen', listen],
+      [
+        'gateway',
+        '--zone',
+        'example.com',
+        '--keys',
+        keys,
+        '--dns-listen',
+        '127.0.0.1:0',
+        '--state-dir',
+        join(dir, 'state'),
+        '--dyndns2-listen',
+        listen,
+      ],
       baseEnv({ DDEDGE_API_URL: sandbox.url, DDEDGE_API_USER: 'demo-user', DDEDGE_API_PASSWORD: 'demo-api-password' }),
     );
     return { code: run.code, stderr: run.stderr };

@@ -13,7 +13,8 @@ function specOperations(): Set<string> {
   const found = new Set<string>();
   for (const file of ['api-core.md', 'api-hosting-ssl-dyndns.md']) {
     const text = readFileSync(new URL(file, SPEC_DIR), 'utf8');
-    for (const m of text.matchAll(/`\/(tool|account|domain|contact|service|ssl)\/([a-z]+)\/?`/g)) found.add(`${m[1]}/${m[2]}`);
+    for (const m of text.matchAll(/`\/(tool|account|domain|contact|service|ssl)\/([a-z]+)\/?`/g))
+      found.add(`${m[1]}/${m[2]}`);
   }
   return found;
 }
@@ -22,15 +23,30 @@ describe('the endpoint table', () => {
   it('holds exactly the operations of the spec: 99, per module 6, 3, 26, 4, 47, 13', () => {
     const spec = specOperations();
     const table = new Set(operations().map((o) => `${o.module}/${o.endpoint.action}`));
-    expect([...spec].filter((op) => !table.has(op)), 'in the spec, missing from the table').toEqual([]);
-    expect([...table].filter((op) => !spec.has(op)), 'in the table, not in the spec').toEqual([]);
+    expect(
+      [...spec].filter((op) => !table.has(op)),
+      'in the spec, missing from the table',
+    ).toEqual([]);
+    expect(
+      [...table].filter((op) => !spec.has(op)),
+      'in the table, not in the spec',
+    ).toEqual([]);
     expect(table.size).toBe(99);
-    expect(Object.fromEntries(Object.entries(API).map(([m, ops]) => [m, Object.keys(ops).length]))).toEqual({ tool: 6, account: 3, domain: 26, contact: 4, service: 47, ssl: 13 });
+    expect(Object.fromEntries(Object.entries(API).map(([m, ops]) => [m, Object.keys(ops).length]))).toEqual({
+      tool: 6,
+      account: 3,
+      domain: 26,
+      contact: 4,
+      service: 47,
+      ssl: 13,
+    });
   });
 
   it.skipIf(!existsSync(SHARED_SPEC_DIR))('docs/spec/ is the same as shared/spec/', () => {
     for (const file of ['api-core.md', 'api-hosting-ssl-dyndns.md']) {
-      expect(readFileSync(new URL(file, SPEC_DIR), 'utf8'), file).toBe(readFileSync(new URL(file, SHARED_SPEC_DIR), 'utf8'));
+      expect(readFileSync(new URL(file, SPEC_DIR), 'utf8'), file).toBe(
+        readFileSync(new URL(file, SHARED_SPEC_DIR), 'utf8'),
+      );
     }
   });
 
@@ -40,17 +56,31 @@ describe('the endpoint table', () => {
     expect(findOperation('domain', 'nope')).toBeUndefined();
   });
 
-  it.each(operations().map((o) => [`${o.module}/${o.endpoint.action}`, o] as const))('%s can be given valid parameters', (name, o) => {
-    expect(() => sampleParams(name, o.endpoint)).not.toThrow();
-  });
+  it.each(operations().map((o) => [`${o.module}/${o.endpoint.action}`, o] as const))(
+    '%s can be given valid parameters',
+    (name, o) => {
+      expect(() => sampleParams(name, o.endpoint)).not.toThrow();
+    },
+  );
 
   it('never marks an operation that spends balance as safe to repeat', () => {
     const spending = operations().filter((o) => o.endpoint.spends);
     expect(spending.map((o) => `${o.module}/${o.endpoint.action}`).sort()).toEqual(
-      ['domain/create', 'domain/renew', 'domain/transfer', 'service/create', 'service/renew', 'service/upgrade', 'ssl/create', 'ssl/multidomainaddsan', 'ssl/renew'].sort(),
+      [
+        'domain/create',
+        'domain/renew',
+        'domain/transfer',
+        'service/create',
+        'service/renew',
+        'service/upgrade',
+        'ssl/create',
+        'ssl/multidomainaddsan',
+        'ssl/renew',
+      ].sort(),
     );
     for (const o of operations()) {
-      if (/^(create|renew|transfer|upgrade)$|create$/.test(o.endpoint.action)) expect(o.endpoint.idempotent, `${o.module}/${o.endpoint.action}`).toBeFalsy();
+      if (/^(create|renew|transfer|upgrade)$|create$/.test(o.endpoint.action))
+        expect(o.endpoint.idempotent, `${o.module}/${o.endpoint.action}`).toBeFalsy();
     }
   });
 

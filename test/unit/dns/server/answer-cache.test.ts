@@ -80,9 +80,16 @@ describe('the answers cache', () => {
     const plain = queryPacket({ name: 'home.example.com', type: 1 });
     expect(isCacheable(plain)).toBe(true);
     expect(isCacheable(queryPacket({ name: 'home.example.com', type: 1, edns: 1232 }))).toBe(true);
-    expect(isCacheable(queryPacket({ name: 'home.example.com', type: 1, edns: 1232, cookie: Buffer.alloc(8, 7) }))).toBe(false);
+    expect(
+      isCacheable(queryPacket({ name: 'home.example.com', type: 1, edns: 1232, cookie: Buffer.alloc(8, 7) })),
+    ).toBe(false);
     // A record after the question that is not an empty OPT (here: a TXT where a TSIG would be).
-    const other = appendAdditional(plain, encodeMessage({ id: 0, questions: [], additional: [{ name: 'k', type: 'TXT', ttl: 0, value: ['x'] }] }).subarray(12));
+    const other = appendAdditional(
+      plain,
+      encodeMessage({ id: 0, questions: [], additional: [{ name: 'k', type: 'TXT', ttl: 0, value: ['x'] }] }).subarray(
+        12,
+      ),
+    );
     expect(isCacheable(other)).toBe(false);
     const update = Buffer.from(plain);
     update[2] = 5 << 3;
@@ -90,7 +97,17 @@ describe('the answers cache', () => {
     const response = Buffer.from(plain);
     response[2] = 0x80;
     expect(isCacheable(response)).toBe(false);
-    expect(isCacheable(encodeMessage({ id: 1, questions: [{ name: 'a.example.com', type: 1, class: 1 }, { name: 'b.example.com', type: 1, class: 1 }] }))).toBe(false);
+    expect(
+      isCacheable(
+        encodeMessage({
+          id: 1,
+          questions: [
+            { name: 'a.example.com', type: 1, class: 1 },
+            { name: 'b.example.com', type: 1, class: 1 },
+          ],
+        }),
+      ),
+    ).toBe(false);
     expect(isCacheable(Buffer.concat([plain, Buffer.from([0])]))).toBe(false);
     expect(isCacheable(plain.subarray(0, plain.length - 1))).toBe(false);
     // A compression pointer in the question.
@@ -117,7 +134,12 @@ describe('the sandbox name server with its answers cache', () => {
     const mixed = await ask('HoMe.ExAmPlE.cOm');
     expect(mixed.questions[0]!.name).toBe('HoMe.ExAmPlE.cOm');
     expect(mixed.answers[0]!.value).toBe('192.0.2.21');
-    model.services[0]!.dns.push({ ...model.services[0]!.dns[0]!, entityID: '77', name: 'new.example.com', value: '192.0.2.77' });
+    model.services[0]!.dns.push({
+      ...model.services[0]!.dns[0]!,
+      entityID: '77',
+      name: 'new.example.com',
+      value: '192.0.2.77',
+    });
     expect((await ask('new.example.com')).answers[0]!.value).toBe('192.0.2.77');
   });
 
@@ -138,7 +160,10 @@ describe('the sandbox name server with its answers cache', () => {
     server = await startNameServer({ model: demoModel(), host: '127.0.0.1', port: 0 });
     const packet = queryPacket({ name: 'home.example.com', type: 1, edns: 1232, cookie: Buffer.alloc(8, 3) });
     const first = await udpExchange(server.port, packet);
-    const second = await udpExchange(server.port, queryPacket({ name: 'home.example.com', type: 1, edns: 1232, cookie: Buffer.alloc(8, 4) }));
+    const second = await udpExchange(
+      server.port,
+      queryPacket({ name: 'home.example.com', type: 1, edns: 1232, cookie: Buffer.alloc(8, 4) }),
+    );
     expect(first.subarray(first.length - 24)).not.toEqual(second.subarray(second.length - 24));
   });
 });

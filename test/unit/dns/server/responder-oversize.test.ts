@@ -11,7 +11,12 @@ const NAME = 'h.dhcp.example.com';
 const huge = () => ({
   rcode: 0,
   authoritative: true,
-  answers: Array.from({ length: 300 }, (_, i) => ({ name: NAME, type: 'TYPE49', ttl: 300, value: `0002${i.toString(16).padStart(8, '0')}${'ab'.repeat(249)}` })),
+  answers: Array.from({ length: 300 }, (_, i) => ({
+    name: NAME,
+    type: 'TYPE49',
+    ttl: 300,
+    value: `0002${i.toString(16).padStart(8, '0')}${'ab'.repeat(249)}`,
+  })),
   authority: [],
   additional: [],
 });
@@ -19,14 +24,18 @@ const query = encodeMessage({ id: 3, questions: [{ name: NAME, type: 49, class: 
 
 describe('an answer larger than a DNS message', () => {
   it('is TC over UDP', () => {
-    const answer = decodeMessage(respondToQuery(query, { transport: 'udp', address: '127.0.0.1' }, huge as never, { cookies: new CookieJar() })!);
+    const answer = decodeMessage(
+      respondToQuery(query, { transport: 'udp', address: '127.0.0.1' }, huge as never, { cookies: new CookieJar() })!,
+    );
     expect(answer.truncated).toBe(true);
     expect(answer.rcode).toBe(0);
     expect(answer.answers).toHaveLength(0);
   });
 
   it('is SERVFAIL over TCP', () => {
-    const answer = decodeMessage(respondToQuery(query, { transport: 'tcp', address: '127.0.0.1' }, huge as never, { cookies: new CookieJar() })!);
+    const answer = decodeMessage(
+      respondToQuery(query, { transport: 'tcp', address: '127.0.0.1' }, huge as never, { cookies: new CookieJar() })!,
+    );
     expect(answer.rcode).toBe(2);
   });
 });

@@ -9,8 +9,31 @@ import { ServedZones, ZoneView } from '../../../../src/dns/server/zone-view.js';
 import type { DnsRecord } from '../../../../src/dns/wire/types.js';
 
 const APEX = 'example.com';
-const OWNERS = ['example.com', 'a.example.com', 'b.a.example.com', 'c.b.a.example.com', 'sub.example.com', 'ns.sub.example.com', 'x.sub.example.com', '*.example.com', '*.a.example.com', 'www.example.com', 'mail.example.com', 'deep.x.y.example.com'];
-const QUESTIONS = [...OWNERS.filter((o) => !o.startsWith('*')), 'nope.example.com', 'q.a.example.com', 'q.b.a.example.com', 'x.y.example.com', 'y.example.com', 'z.deep.x.y.example.com', 'w.sub.example.com', 'Www.Example.COM'];
+const OWNERS = [
+  'example.com',
+  'a.example.com',
+  'b.a.example.com',
+  'c.b.a.example.com',
+  'sub.example.com',
+  'ns.sub.example.com',
+  'x.sub.example.com',
+  '*.example.com',
+  '*.a.example.com',
+  'www.example.com',
+  'mail.example.com',
+  'deep.x.y.example.com',
+];
+const QUESTIONS = [
+  ...OWNERS.filter((o) => !o.startsWith('*')),
+  'nope.example.com',
+  'q.a.example.com',
+  'q.b.a.example.com',
+  'x.y.example.com',
+  'y.example.com',
+  'z.deep.x.y.example.com',
+  'w.sub.example.com',
+  'Www.Example.COM',
+];
 const TYPES = [1, 2, 5, 6, 15, 16, 28, 255];
 
 /** A small pseudo-random sequence, the same at every run. */
@@ -28,11 +51,15 @@ function drawSet(next: () => number, owner: string): DnsRecord[] {
     const n = Math.floor(next() * 5);
     if (pick === 0) records.push({ name: owner, type: 'A', ttl: 300, value: `192.0.2.${n}` });
     if (pick === 1) records.push({ name: owner, type: 'TXT', ttl: 60 + n, value: [`text ${n}`] });
-    if (pick === 2 && owner !== APEX) records.push({ name: owner, type: 'NS', ttl: 300, value: n % 2 ? `ns.sub.${APEX}` : `ns${n}.elsewhere.net` });
-    if (pick === 3 && i === 0) records.push({ name: owner, type: 'CNAME', ttl: 300, value: n % 2 ? `www.${APEX}` : `c.b.a.${APEX}` });
-    if (pick === 4) records.push({ name: owner, type: 'MX', ttl: 300, value: { preference: n, exchange: `mail.${APEX}` } });
+    if (pick === 2 && owner !== APEX)
+      records.push({ name: owner, type: 'NS', ttl: 300, value: n % 2 ? `ns.sub.${APEX}` : `ns${n}.elsewhere.net` });
+    if (pick === 3 && i === 0)
+      records.push({ name: owner, type: 'CNAME', ttl: 300, value: n % 2 ? `www.${APEX}` : `c.b.a.${APEX}` });
+    if (pick === 4)
+      records.push({ name: owner, type: 'MX', ttl: 300, value: { preference: n, exchange: `mail.${APEX}` } });
     if (pick === 5) records.push({ name: owner, type: 'AAAA', ttl: 300, value: `2001:db8::${n}` });
-    if (pick === 6 && owner === APEX) records.push({ name: owner, type: 'NS', ttl: 300, value: `ns${n}.elsewhere.net` });
+    if (pick === 6 && owner === APEX)
+      records.push({ name: owner, type: 'NS', ttl: 300, value: `ns${n}.elsewhere.net` });
   }
   return records;
 }
@@ -43,8 +70,14 @@ const ownerRecords = (zone: Zone, owner: string): DnsRecord[] => [...(zone.get(o
 
 /** An answer with the serial left out (a rebuild's serial says when it was built, not what it holds). */
 function plain(answer: ZoneAnswer) {
-  const strip = (list: DnsRecord[]) => list.map((r) => (r.type === 'SOA' ? { ...r, value: { ...(r.value as object), serial: 0 } } : r));
-  return { ...answer, answers: strip(answer.answers), authority: strip(answer.authority), additional: strip(answer.additional) };
+  const strip = (list: DnsRecord[]) =>
+    list.map((r) => (r.type === 'SOA' ? { ...r, value: { ...(r.value as object), serial: 0 } } : r));
+  return {
+    ...answer,
+    answers: strip(answer.answers),
+    authority: strip(answer.authority),
+    additional: strip(answer.additional),
+  };
 }
 
 describe('a zone view changed in place answers as one built afresh', () => {
@@ -53,7 +86,11 @@ describe('a zone view changed in place answers as one built afresh', () => {
     const zone: Zone = new Map();
     const served = new ServedZones();
     let serial = 100;
-    const view = new ZoneView(APEX, { digest: true, primary: 'gw.example.net', nextSerial: (current) => (current === undefined ? serial : ++serial) });
+    const view = new ZoneView(APEX, {
+      digest: true,
+      primary: 'gw.example.net',
+      nextSerial: (current) => (current === undefined ? serial : ++serial),
+    });
     served.set(view);
     served.show(view, new Map([[APEX, [{ name: APEX, type: 'NS', ttl: 300, value: 'gw.example.net' }]]]));
     zone.set(APEX, new Map([['NS', [{ name: APEX, type: 'NS', ttl: 300, value: 'gw.example.net' }]]]));
@@ -82,7 +119,11 @@ describe('a zone view changed in place answers as one built afresh', () => {
       expect(view.index!.size, `step ${step}`).toBe(built.index!.size);
       const fresh = new ServedZones();
       fresh.set(built);
-      for (const name of QUESTIONS) for (const qtype of TYPES) expect(plain(served.answer(name, qtype)), `step ${step}: ${name} type ${qtype}`).toEqual(plain(fresh.answer(name, qtype)));
+      for (const name of QUESTIONS)
+        for (const qtype of TYPES)
+          expect(plain(served.answer(name, qtype)), `step ${step}: ${name} type ${qtype}`).toEqual(
+            plain(fresh.answer(name, qtype)),
+          );
     }
     expect(view.serial).toBe(100 + changes);
     expect(changes).toBeGreaterThan(150);
@@ -98,10 +139,25 @@ describe('a zone view changed in place answers as one built afresh', () => {
     expect(served.zoneOf('xlab.example.com')).toBe(parent);
     expect(served.answer('x.example.org', 1).rcode).toBe(5);
     expect(served.answer('x.example.com', 1).rcode).toBe(2);
-    served.show(parent, new Map([['example.com', [{ name: 'example.com', type: 'NS', ttl: 300, value: 'ns1.example.com' }]]]));
+    served.show(
+      parent,
+      new Map([['example.com', [{ name: 'example.com', type: 'NS', ttl: 300, value: 'ns1.example.com' }]]]),
+    );
     // The SOA names the first apex NS when no primary is given; the negative TTL is the SOA minimum.
     const nx = served.answer('x.example.com', 1);
     expect(nx.rcode).toBe(3);
-    expect(nx.authority[0]).toMatchObject({ type: 'SOA', ttl: 60, value: { mname: 'ns1.example.com', rname: 'hostmaster.example.com', serial: 1, refresh: 3600, retry: 600, expire: 604800, minimum: 60 } });
+    expect(nx.authority[0]).toMatchObject({
+      type: 'SOA',
+      ttl: 60,
+      value: {
+        mname: 'ns1.example.com',
+        rname: 'hostmaster.example.com',
+        serial: 1,
+        refresh: 3600,
+        retry: 600,
+        expire: 604800,
+        minimum: 60,
+      },
+    });
   });
 });

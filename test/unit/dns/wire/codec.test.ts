@@ -10,10 +10,28 @@ const RECORDS: DnsRecord[] = [
   { name: 'example.com', type: 'AAAA', ttl: 300, value: '2001:db8::1' },
   { name: 'www.example.com', type: 'CNAME', ttl: 60, value: 'example.com' },
   { name: 'example.com', type: 'NS', ttl: 3600, value: 'ns1.example.com' },
-  { name: 'example.com', type: 'SOA', ttl: 3600, value: { mname: 'ns1.example.com', rname: 'hostmaster.example.com', serial: 2026112201, refresh: 7200, retry: 900, expire: 1209600, minimum: 60 } },
+  {
+    name: 'example.com',
+    type: 'SOA',
+    ttl: 3600,
+    value: {
+      mname: 'ns1.example.com',
+      rname: 'hostmaster.example.com',
+      serial: 2026112201,
+      refresh: 7200,
+      retry: 900,
+      expire: 1209600,
+      minimum: 60,
+    },
+  },
   { name: 'example.com', type: 'MX', ttl: 300, value: { preference: 10, exchange: 'mail.example.com' } },
   { name: '_acme-challenge.example.com', type: 'TXT', ttl: 60, value: ['v=spf1 mx -all', '', 'año ✓'] },
-  { name: '_sip._tcp.example.com', type: 'SRV', ttl: 300, value: { priority: 10, weight: 5, port: 5060, target: 'sip.example.com' } },
+  {
+    name: '_sip._tcp.example.com',
+    type: 'SRV',
+    ttl: 300,
+    value: { priority: 10, weight: 5, port: 5060, target: 'sip.example.com' },
+  },
   { name: 'example.com', type: 'CAA', ttl: 300, value: { flags: 0, tag: 'issue', value: 'letsencrypt.org' } },
   { name: '1.2.0.192.in-addr.arpa', type: 'PTR', ttl: 300, value: 'host.example.com' },
   { name: 'example.com', type: 'TYPE65', ttl: 300, value: '0001000001' },
@@ -45,11 +63,29 @@ const malformed = (bytes: Buffer, pattern: RegExp) => {
 describe('DNS wire codec', () => {
   it('round-trips every record type, header bit and section', () => {
     const bytes = encodeMessage({
-      id: 0xbeef, response: true, authoritative: true, recursionDesired: true, rcode: 3, questions: [question],
-      answers: RECORDS.slice(0, 6), authority: RECORDS.slice(6, 9), additional: RECORDS.slice(9), ednsUdpSize: 1232,
+      id: 0xbeef,
+      response: true,
+      authoritative: true,
+      recursionDesired: true,
+      rcode: 3,
+      questions: [question],
+      answers: RECORDS.slice(0, 6),
+      authority: RECORDS.slice(6, 9),
+      additional: RECORDS.slice(9),
+      ednsUdpSize: 1232,
     });
     const message = decodeMessage(bytes);
-    expect(message).toMatchObject({ id: 0xbeef, response: true, authoritative: true, truncated: false, recursionDesired: true, recursionAvailable: false, rcode: 3, opcode: 0, ednsUdpSize: 1232 });
+    expect(message).toMatchObject({
+      id: 0xbeef,
+      response: true,
+      authoritative: true,
+      truncated: false,
+      recursionDesired: true,
+      recursionAvailable: false,
+      rcode: 3,
+      opcode: 0,
+      ednsUdpSize: 1232,
+    });
     expect(message.questions).toEqual([question]);
     expect(message.answers).toEqual(RECORDS.slice(0, 6));
     expect(message.authority).toEqual(RECORDS.slice(6, 9));
@@ -58,8 +94,18 @@ describe('DNS wire codec', () => {
   });
 
   it('compresses repeated names and reads the pointers back', () => {
-    const records: DnsRecord[] = Array.from({ length: 10 }, (_, i) => ({ name: `host${i}.example.com`, type: 'CNAME', ttl: 1, value: 'target.example.com' }));
-    const bytes = encodeMessage({ id: 1, response: true, questions: [{ name: 'example.com', type: 5, class: 1 }], answers: records });
+    const records: DnsRecord[] = Array.from({ length: 10 }, (_, i) => ({
+      name: `host${i}.example.com`,
+      type: 'CNAME',
+      ttl: 1,
+      value: 'target.example.com',
+    }));
+    const bytes = encodeMessage({
+      id: 1,
+      response: true,
+      questions: [{ name: 'example.com', type: 5, class: 1 }],
+      answers: records,
+    });
     // Each owner after the first is `hostN` + a 2-byte pointer; each target a 2-byte pointer after the first.
     expect(bytes.length).toBeLessThan(12 + 17 + 10 * (7 + 2 + 10) + 10 * 2 + 10);
     expect(decodeMessage(bytes).answers).toEqual(records);

@@ -8,7 +8,12 @@ import { findTsig, signMessage, TSIG_ERROR, verifyRequest, type TsigKey } from '
 const key: TsigKey = { name: 'k', algorithm: 'hmac-sha256', secret: Buffer.alloc(32, 7) };
 const NOW = 1_800_000_000;
 const check = (signedAgo: number, fudge: number) => {
-  const { message } = signMessage(encodeMessage({ id: 1, questions: [{ name: 'example.com', type: 6, class: 1 }] }), key, undefined, { timeSigned: NOW - signedAgo, fudge });
+  const { message } = signMessage(
+    encodeMessage({ id: 1, questions: [{ name: 'example.com', type: 6, class: 1 }] }),
+    key,
+    undefined,
+    { timeSigned: NOW - signedAgo, fudge },
+  );
   return verifyRequest(message, findTsig(message)!, () => key, NOW);
 };
 

@@ -3,7 +3,12 @@
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DhcidStore, dhcidStorePath, MAX_DHCID_RECORDS, type DhcidRecord } from '../../../../src/gateway/dhcid/store.js';
+import {
+  DhcidStore,
+  dhcidStorePath,
+  MAX_DHCID_RECORDS,
+  type DhcidRecord,
+} from '../../../../src/gateway/dhcid/store.js';
 import { ConfigError } from '../../../../src/lib/errors.js';
 import { tempDir } from '../../../helpers/cli.js';
 
@@ -32,11 +37,24 @@ describe('the DHCID store', () => {
     const stateDir = tempDir();
     const store = DhcidStore.open(stateDir);
     expect(all(store, 'example.com')).toEqual([]);
-    store.replace('example.com', new Map([['a.dhcp.example.com', [record('a.dhcp.example.com'), record('a.dhcp.example.com', `000101${'ef'.repeat(32)}`)]], ['b.dhcp.example.com', [record('b.dhcp.example.com', `000101${'cd'.repeat(32)}`, 60)]]]));
+    store.replace(
+      'example.com',
+      new Map([
+        [
+          'a.dhcp.example.com',
+          [record('a.dhcp.example.com'), record('a.dhcp.example.com', `000101${'ef'.repeat(32)}`)],
+        ],
+        ['b.dhcp.example.com', [record('b.dhcp.example.com', `000101${'cd'.repeat(32)}`, 60)]],
+      ]),
+    );
     store.replace('example.org', byName([record('x.example.org')]));
     expect(statSync(dhcidStorePath(stateDir)).mode & 0o777).toBe(0o600);
     const again = DhcidStore.open(stateDir);
-    expect(all(again, 'example.com')).toEqual([record('a.dhcp.example.com'), record('a.dhcp.example.com', `000101${'ef'.repeat(32)}`), record('b.dhcp.example.com', `000101${'cd'.repeat(32)}`, 60)]);
+    expect(all(again, 'example.com')).toEqual([
+      record('a.dhcp.example.com'),
+      record('a.dhcp.example.com', `000101${'ef'.repeat(32)}`),
+      record('b.dhcp.example.com', `000101${'cd'.repeat(32)}`, 60),
+    ]);
     expect(all(again, 'example.org')).toEqual([record('x.example.org')]);
     again.replace('example.org', new Map([['x.example.org', []]]));
     expect(all(DhcidStore.open(stateDir), 'example.org')).toEqual([]);
@@ -59,7 +77,9 @@ describe('the DHCID store', () => {
     expect(store.roomFor('example.org').records).toBe(1);
     expect(store.roomFor('example.com').records).toBe(MAX_DHCID_RECORDS - 1);
     const before = readFileSync(dhcidStorePath(stateDir), 'utf8');
-    expect(() => store.replace('example.org', byName([record('x.example.org'), record('y.example.org')]))).toThrow(/at most 50000 DHCID records/);
+    expect(() => store.replace('example.org', byName([record('x.example.org'), record('y.example.org')]))).toThrow(
+      /at most 50000 DHCID records/,
+    );
     expect(readFileSync(dhcidStorePath(stateDir), 'utf8')).toBe(before);
     expect(all(store, 'example.org')).toHaveLength(1);
   });
@@ -84,7 +104,10 @@ describe('the DHCID store', () => {
   });
 
   it('refuses more records than it keeps, and a file larger than it writes, as damaged', () => {
-    const tooMany = { version: 1, zones: { 'example.com': Array.from({ length: MAX_DHCID_RECORDS + 1 }, (_, i) => record(`h${i}.example.com`)) } };
+    const tooMany = {
+      version: 1,
+      zones: { 'example.com': Array.from({ length: MAX_DHCID_RECORDS + 1 }, (_, i) => record(`h${i}.example.com`)) },
+    };
     expect(damaged(JSON.stringify(tooMany)).error).toBeInstanceOf(ConfigError);
     const { error } = damaged(`{"version":1,"zones":{}}${' '.repeat(16 * 1024 * 1024)}`);
     expect((error as Error).message).toMatch(/too large to be ddedge's/);

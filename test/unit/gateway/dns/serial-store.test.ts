@@ -37,6 +37,9 @@ describe('SerialStore', () => {
     const again = SerialStore.open(state, silentLogger);
     expect(again.get('example.com')).toEqual({ serial: 11, digest: 'c' });
     expect(again.get('example.net')).toEqual({ serial: 20, digest: 'b' });
-    expect(Object.keys(JSON.parse(readFileSync(join(state, 'gateway', 'serials.json'), 'utf8')) as object)).toEqual(['example.com', 'example.net']);
+    expect(Object.keys(JSON.parse(readFileSync(join(state, 'gateway', 'serials.json'), 'utf8')) as object)).toEqual([
+      'example.com',
+      'example.net',
+    ]);
   });
 });

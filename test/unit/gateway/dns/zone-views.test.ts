@@ -11,7 +11,17 @@ import type { ZoneProvider } from '../../../../src/zone/provider/provider-zone.j
 import type { LiveRecord } from '../../../../src/zone/record.js';
 
 const ZONE = 'example.com';
-const NAMES = ['example.com', 'a.example.com', 'b.a.example.com', 'c.b.a.example.com', 'sub.example.com', 'ns.sub.example.com', 'x.sub.example.com', '*.example.com', 'www.example.com'];
+const NAMES = [
+  'example.com',
+  'a.example.com',
+  'b.a.example.com',
+  'c.b.a.example.com',
+  'sub.example.com',
+  'ns.sub.example.com',
+  'x.sub.example.com',
+  '*.example.com',
+  'www.example.com',
+];
 const TYPES: [string, (i: number) => string][] = [
   ['A', (i) => `192.0.2.${i % 250}`],
   ['TXT', (i) => `text ${i}`],
@@ -25,7 +35,11 @@ const noProvider = (() => {
 /** Everything an answer depends on, in a form two indexes can be compared by. */
 function shape(index: ZoneIndex) {
   // The SOA aside: its serial says when each view last changed, not what it holds.
-  const records = (list: DnsRecord[]) => list.filter((r) => r.type !== 'SOA').map((r) => JSON.stringify([r.name, r.type, r.ttl, r.value])).sort();
+  const records = (list: DnsRecord[]) =>
+    list
+      .filter((r) => r.type !== 'SOA')
+      .map((r) => JSON.stringify([r.name, r.type, r.ttl, r.value]))
+      .sort();
   return {
     nodes: Object.fromEntries([...index.nodes].map(([k, v]) => [k, records(v)]).sort()),
     existing: Object.fromEntries([...index.existing].sort()),
@@ -44,7 +58,9 @@ describe('the view patched by names equals the view built from the whole zone', 
   it('over 300 random changes of a few names each: owners, empty non-terminals, delegations, sizes', () => {
     const next = numbers(7);
     let id = 0;
-    let live: LiveRecord[] = [{ entityID: String(id++), name: 'home.example.com', type: 'A', value: '192.0.2.1', ttl: 300 }];
+    let live: LiveRecord[] = [
+      { entityID: String(id++), name: 'home.example.com', type: 'A', value: '192.0.2.1', ttl: 300 },
+    ];
     let now = 1_000;
     const patched = new ZoneViews([ZONE], noProvider, 'gw.example.net', () => now);
     patched.show(ZONE, live);
@@ -58,7 +74,15 @@ describe('the view patched by names equals the view built from the whole zone', 
         for (const [type, value] of TYPES) {
           if (type === 'NS' && name === ZONE) continue;
           const count = Math.floor(next() * 3) - 1;
-          for (let i = 0; i < count; i++) fresh.push({ entityID: String(id++), name, type, value: value(Math.floor(next() * 1000)), ttl: 300, ...(type === 'MX' ? { priority: 10 } : {}) });
+          for (let i = 0; i < count; i++)
+            fresh.push({
+              entityID: String(id++),
+              name,
+              type,
+              value: value(Math.floor(next() * 1000)),
+              ttl: 300,
+              ...(type === 'MX' ? { priority: 10 } : {}),
+            });
         }
       }
       live = [...others, ...fresh];
@@ -73,7 +97,13 @@ describe('the view patched by names equals the view built from the whole zone', 
   it('an empty non-terminal goes with the last name below it; NXDOMAIN then, and the serial grows', () => {
     let now = 5_000;
     const changed: number[] = [];
-    const views = new ZoneViews([ZONE], noProvider, 'gw.example.net', () => now, (_zone, soa) => changed.push(soa.value.serial));
+    const views = new ZoneViews(
+      [ZONE],
+      noProvider,
+      'gw.example.net',
+      () => now,
+      (_zone, soa) => changed.push(soa.value.serial),
+    );
     views.show(ZONE, [{ entityID: '1', name: 'a.cdn.example.com', type: 'A', value: '192.0.2.7', ttl: 60 }]);
     const ask = (name: string) => answerFromZone(views.index(ZONE)!, name, 1, 60);
     expect(ask('cdn.example.com')).toMatchObject({ rcode: 0, answers: [] });
@@ -92,7 +122,13 @@ describe('the view patched by names equals the view built from the whole zone', 
   it('a reading of names that changes nothing leaves the serial and sends no NOTIFY', () => {
     let now = 9_000;
     const changed: number[] = [];
-    const views = new ZoneViews([ZONE], noProvider, 'gw.example.net', () => now, (_zone, soa) => changed.push(soa.value.serial));
+    const views = new ZoneViews(
+      [ZONE],
+      noProvider,
+      'gw.example.net',
+      () => now,
+      (_zone, soa) => changed.push(soa.value.serial),
+    );
     const home: LiveRecord = { entityID: '1', name: 'home.example.com', type: 'A', value: '192.0.2.7', ttl: 60 };
     views.show(ZONE, [home]);
     const version = views.version;

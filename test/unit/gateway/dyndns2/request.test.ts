@@ -10,13 +10,22 @@ const read = (query: string, authorization?: string) => readRequest(readParamete
 const SECRET = 'vhYNGpZlHZVSLT64/Tt83OvsBoSOGULbPnwrRegI/+Y=';
 
 describe('reading a dyndns2 request', () => {
-  it('reads ddclient\'s escaped form with basic auth', () => {
-    const request = read('system=dyndns&hostname=home.example.com&myip=81.0.2.1', `Basic ${Buffer.from(`router:${SECRET}`).toString('base64')}`);
-    expect(request).toMatchObject({ hostnames: [{ given: 'home.example.com', name: 'home.example.com' }], ipv4: '81.0.2.1', credentials: { user: 'router', password: SECRET } });
+  it("reads ddclient's escaped form with basic auth", () => {
+    const request = read(
+      'system=dyndns&hostname=home.example.com&myip=81.0.2.1',
+      `Basic ${Buffer.from(`router:${SECRET}`).toString('base64')}`,
+    );
+    expect(request).toMatchObject({
+      hostnames: [{ given: 'home.example.com', name: 'home.example.com' }],
+      ipv4: '81.0.2.1',
+      credentials: { user: 'router', password: SECRET },
+    });
   });
 
   it('reads a FRITZ!Box URL as it sends it: unescaped + and /, an empty IPv6, the LAN prefix with its length', () => {
-    const request = read(`hostname=Home.Example.com.&myip=81.0.2.1,&ip6lanprefix=2A01:4f8:1:2::/56&dualstack=1&username=router&password=${SECRET}`);
+    const request = read(
+      `hostname=Home.Example.com.&myip=81.0.2.1,&ip6lanprefix=2A01:4f8:1:2::/56&dualstack=1&username=router&password=${SECRET}`,
+    );
     expect(request.credentials).toEqual({ user: 'router', password: SECRET });
     expect(request.hostnames).toEqual([{ given: 'Home.Example.com.', name: 'home.example.com' }]);
     expect(request.ipv4).toBe('81.0.2.1');
@@ -26,33 +35,54 @@ describe('reading a dyndns2 request', () => {
 
   it('takes a placeholder left as written (<ip6addr>, __MYIP__) as no value', () => {
     const fritz = read('hostname=a.example.com&myip=81.0.2.1,<ip6addr>&ip6lanprefix=<ip6lanprefix>');
-    expect([fritz.ipv4, fritz.ipv6, fritz.lanPrefix, fritz.lanPrefixProblem]).toEqual(['81.0.2.1', undefined, undefined, undefined]);
+    expect([fritz.ipv4, fritz.ipv6, fritz.lanPrefix, fritz.lanPrefixProblem]).toEqual([
+      '81.0.2.1',
+      undefined,
+      undefined,
+      undefined,
+    ]);
     const synology = read('hostname=a.example.com&myip=__MYIP__');
     expect([synology.ipv4, synology.ipv6, synology.addressProblem]).toEqual([undefined, undefined, undefined]);
   });
 
   it('reads both families from myip and myipv6, and refuses two of one family or a word', () => {
-    expect(read('hostname=a.example.com&myip=2A01:4F8::1,81.0.2.1')).toMatchObject({ ipv4: '81.0.2.1', ipv6: '2a01:4f8::1' });
-    expect(read('hostname=a.example.com&myip=81.0.2.1&myipv6=2a01:4f8::2')).toMatchObject({ ipv4: '81.0.2.1', ipv6: '2a01:4f8::2' });
+    expect(read('hostname=a.example.com&myip=2A01:4F8::1,81.0.2.1')).toMatchObject({
+      ipv4: '81.0.2.1',
+      ipv6: '2a01:4f8::1',
+    });
+    expect(read('hostname=a.example.com&myip=81.0.2.1&myipv6=2a01:4f8::2')).toMatchObject({
+      ipv4: '81.0.2.1',
+      ipv6: '2a01:4f8::2',
+    });
     expect(read('hostname=a.example.com&myip=81.0.2.1,81.0.2.2').addressProblem).toMatch(/two different IPv4/);
     expect(read('hostname=a.example.com&myip=home').addressProblem).toMatch(/not an IPv4 or IPv6 address/);
   });
 
   it('says which names are not full host names, and counts too many', () => {
-    expect(read('hostname=a.example.com,bare,*.example.com,,b%2Eexample.com').hostnames!.map((h) => h.name)).toEqual(['a.example.com', undefined, undefined, undefined, 'b.example.com']);
+    expect(read('hostname=a.example.com,bare,*.example.com,,b%2Eexample.com').hostnames!.map((h) => h.name)).toEqual([
+      'a.example.com',
+      undefined,
+      undefined,
+      undefined,
+      'b.example.com',
+    ]);
     expect(read(`hostname=${Array.from({ length: 21 }, (_, i) => `h${i}.example.com`).join(',')}`).tooMany).toBe(true);
     expect(read('myip=81.0.2.1').hostnames).toBeUndefined();
   });
 
   it('keeps a % that starts no escape, and bounds the parameters read', () => {
-    expect(read('hostname=a.example.com&password=100%25%zz&username=u').credentials).toEqual({ user: 'u', password: '100%%zz' });
+    expect(read('hostname=a.example.com&password=100%25%zz&username=u').credentials).toEqual({
+      user: 'u',
+      password: '100%%zz',
+    });
     expect(readParameters(Array.from({ length: 10_000 }, (_, i) => `p${i}=x`).join('&')).size).toBe(64);
   });
 
   it('refuses a LAN prefix that is not IPv6 or not /48 to /64', () => {
     expect(read('ip6lanprefix=81.0.2.0/24').lanPrefixProblem).toMatch(/not an IPv6 prefix/);
     expect(read('ip6lanprefix=2a01:4f8::/80').lanPrefixProblem).toMatch(/48 to 64/);
-    for (const length of ['0x40', '64/64', '+64', '64.0', ' 64', '', '1e2']) expect(read(`ip6lanprefix=2a01:4f8::/${length}`).lanPrefixProblem, length).toMatch(/48 to 64 \(decimal\)/);
+    for (const length of ['0x40', '64/64', '+64', '64.0', ' 64', '', '1e2'])
+      expect(read(`ip6lanprefix=2a01:4f8::/${length}`).lanPrefixProblem, length).toMatch(/48 to 64 \(decimal\)/);
   });
 });
 
@@ -71,7 +101,10 @@ describe('the key behind the credentials', () => {
 });
 
 describe('a user name is read as the keys file reads a key name', () => {
-  const keys = parseKeysFile(`key "bücher.router" { algorithm hmac-sha256; secret "${SECRET}"; };\nkey "x\\@y" { algorithm hmac-sha256; secret "${SECRET}"; };\n`, 'keys');
+  const keys = parseKeysFile(
+    `key "bücher.router" { algorithm hmac-sha256; secret "${SECRET}"; };\nkey "x\\@y" { algorithm hmac-sha256; secret "${SECRET}"; };\n`,
+    'keys',
+  );
   it('a key name with characters outside letters, digits and "-" is found by the name as written', () => {
     expect(keyOf(keys, { user: 'bücher.router', password: SECRET })).toBe('b\\195\\188cher.router');
     expect(keyOf(keys, { user: 'bücher.router.', password: SECRET })).toBe('b\\195\\188cher.router');
@@ -104,7 +137,7 @@ describe('slowing wrong passwords', () => {
     expect(limit.refusal('198.51.100.7', 'router')).toBeUndefined();
   });
 
-  it("clears only the key that answered right; a key guessed from many sources is refused to those that guessed, not to others", () => {
+  it('clears only the key that answered right; a key guessed from many sources is refused to those that guessed, not to others', () => {
     let now = 0;
     const limit = new GuessLimit(() => now);
     for (let i = 0; i < 4; i++) limit.failed('192.0.2.1', 'router');

@@ -11,9 +11,16 @@ import { unfinishedBatches } from '../../../../src/gateway/journal/unfinished-ba
 import type { Change } from '../../../../src/zone/plan/plan.js';
 import { tempDir } from '../../../helpers/cli.js';
 
-const change = (name: string, value: string): Change => ({ action: 'create', after: { name, type: 'TXT', ttl: 60, value } });
+const change = (name: string, value: string): Change => ({
+  action: 'create',
+  after: { name, type: 'TXT', ttl: 60, value },
+});
 // A value that spells a mark inside it must not be read as one.
-const update = (name: string) => ({ key: 'admin', client: '127.0.0.1', changes: [change(name, '"result":"aaaaaaaaaaaa" "intent":"bbbbbbbbbbbb"')] });
+const update = (name: string) => ({
+  key: 'admin',
+  client: '127.0.0.1',
+  changes: [change(name, '"result":"aaaaaaaaaaaa" "intent":"bbbbbbbbbbbb"')],
+});
 
 describe('unfinished batches in the journal', () => {
   it('an intent without a result is found, with its changes; one with its result is not; plain lines are not marks', () => {

@@ -14,8 +14,16 @@ const logger = () => {
   const keep = (l: string) => void lines.push(l);
   return { lines, error: keep, warn: keep, info: keep, debug: () => undefined };
 };
-const change = (i: number) => ({ action: 'create' as const, after: { name: `h${i}.example.com`, type: 'TXT' as const, ttl: 60, value: 'x'.repeat(200) } });
-const entry = (key: string, count = 1) => ({ zone: 'example.com', key, client: '127.0.0.1', changes: Array.from({ length: count }, (_, i) => change(i)) });
+const change = (i: number) => ({
+  action: 'create' as const,
+  after: { name: `h${i}.example.com`, type: 'TXT' as const, ttl: 60, value: 'x'.repeat(200) },
+});
+const entry = (key: string, count = 1) => ({
+  zone: 'example.com',
+  key,
+  client: '127.0.0.1',
+  changes: Array.from({ length: count }, (_, i) => change(i)),
+});
 const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000);
 
 beforeEach(() => forgetJournalBudgets());
@@ -24,7 +32,10 @@ function fullJournal(): { state: string; path: string } {
   const state = tempDir('ddedge-journal-');
   mkdirSync(join(state, 'gateway'), { recursive: true });
   const path = journalPath(state);
-  writeFileSync(path, `${JSON.stringify({ time: '2020-01-01T00:00:00.000Z', key: 'old', filler: 'y'.repeat(JOURNAL_FILE_BYTES) })}\n`);
+  writeFileSync(
+    path,
+    `${JSON.stringify({ time: '2020-01-01T00:00:00.000Z', key: 'old', filler: 'y'.repeat(JOURNAL_FILE_BYTES) })}\n`,
+  );
   return { state, path };
 }
 
@@ -41,7 +52,11 @@ describe('the journal keeps a history by time', () => {
     expect(readFileSync(`${path}.1`, 'utf8')).toMatch(/^\{"time":"2020/);
     expect(existsSync(`${path}.3`)).toBe(false);
     expect(JSON.parse(readFileSync(path, 'utf8')).key).toBe('kea');
-    expect(log.lines).toEqual([expect.stringMatching(/^gateway: journal: removed journal\.jsonl\.2, whose newest line \(.*\) is older than 30 days$/)]);
+    expect(log.lines).toEqual([
+      expect.stringMatching(
+        /^gateway: journal: removed journal\.jsonl\.2, whose newest line \(.*\) is older than 30 days$/,
+      ),
+    ]);
   });
 
   it(`keeps at most ${MAX_GENERATIONS} generations, and says when it drops one younger than 30 days`, () => {
@@ -52,7 +67,13 @@ describe('the journal keeps a history by time', () => {
     expect(readFileSync(`${path}.${MAX_GENERATIONS}`, 'utf8')).toBe(`generation ${MAX_GENERATIONS - 1}\n`);
     expect(readFileSync(`${path}.2`, 'utf8')).toBe('generation 1\n');
     expect(existsSync(`${path}.${MAX_GENERATIONS + 1}`)).toBe(false);
-    expect(log.lines).toEqual([expect.stringMatching(new RegExp(`^gateway: journal: dropped journal\\.jsonl\\.${MAX_GENERATIONS} \\(lines up to .*\\), younger than 30 days`))]);
+    expect(log.lines).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^gateway: journal: dropped journal\\.jsonl\\.${MAX_GENERATIONS} \\(lines up to .*\\), younger than 30 days`,
+        ),
+      ),
+    ]);
   });
 });
 
@@ -64,14 +85,20 @@ describe("one key's volume", () => {
     // Each line about 25 KB: the budget is spent in under a hundred.
     for (let i = 0; i < 200; i++) {
       writeJournal(state, entry('flood', 100), new Date(), log);
-      written = readFileSync(journalPath(state), 'utf8').split('\n').filter((l) => l.includes('"key":"flood"')).length;
+      written = readFileSync(journalPath(state), 'utf8')
+        .split('\n')
+        .filter((l) => l.includes('"key":"flood"')).length;
     }
     const floodBytes = readFileSync(journalPath(state)).length;
     expect(floodBytes).toBeLessThanOrEqual(KEY_BYTES_PER_DAY);
     expect(written).toBeLessThan(200);
     writeJournal(state, entry('kea'), new Date(), log);
     expect(readFileSync(journalPath(state), 'utf8')).toMatch(/"key":"kea"/);
-    expect(log.lines).toEqual([expect.stringMatching(/^gateway: journal: key flood has written .* MiB to journal\.jsonl today, its budget of 2\.0 MiB a day; its further changes today are left out/)]);
+    expect(log.lines).toEqual([
+      expect.stringMatching(
+        /^gateway: journal: key flood has written .* MiB to journal\.jsonl today, its budget of 2\.0 MiB a day; its further changes today are left out/,
+      ),
+    ]);
   });
 
   it('counts what a key wrote today across a restart (from the current file)', () => {

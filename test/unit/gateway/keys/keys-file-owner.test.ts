@@ -25,12 +25,14 @@ describe('the owner of the keys file', () => {
     expect(loadKeysFile(keysFile(), read, owner).keys.has('admin')).toBe(true);
   });
 
-  it('a gateway run as root, the file (or the file a link names) a user\'s: refused, naming the owner', () => {
+  it("a gateway run as root, the file (or the file a link names) a user's: refused, naming the owner", () => {
     const file = keysFile();
     const link = join(tempDir(), 'link.keys');
     symlinkSync(file, link);
     for (const path of [file, link]) {
-      expect(() => loadKeysFile(path, read, 0)).toThrow(new RegExp(`--keys: ".*" is owned by uid ${owner}, and the gateway runs as root`));
+      expect(() => loadKeysFile(path, read, 0)).toThrow(
+        new RegExp(`--keys: ".*" is owned by uid ${owner}, and the gateway runs as root`),
+      );
     }
   });
 });

@@ -27,7 +27,11 @@ describe('keys-file errors and secrets', () => {
   }
 
   it('still shows a word that cannot be a secret, cut short', () => {
-    expect(errorOf(`${GOOD}grant "k" zonesub PTR;\n`)).toMatch(/^keys\.conf:2:19: grant "k": expected a type .*, found "PTR"$/);
-    expect(errorOf(`${GOOD}grant "k" name bad..name;\n`)).toMatch(/^keys\.conf:2:16: grant "k": expected a DNS name, found "bad\.\.name"$/);
+    expect(errorOf(`${GOOD}grant "k" zonesub PTR;\n`)).toMatch(
+      /^keys\.conf:2:19: grant "k": expected a type .*, found "PTR"$/,
+    );
+    expect(errorOf(`${GOOD}grant "k" name bad..name;\n`)).toMatch(
+      /^keys\.conf:2:16: grant "k": expected a DNS name, found "bad\.\.name"$/,
+    );
   });
 });

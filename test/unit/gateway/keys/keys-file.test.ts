@@ -28,7 +28,9 @@ const errorOf = (text: string): string => {
 
 describe('the keys file', () => {
   it('reads a grant written in Unicode as the punycode name the zone holds (it could never match)', () => {
-    const keys = parse(`key "k" { algorithm hmac-sha256; secret "${SECRET}"; };\ngrant "k" name Bücher.Example.com A;\ngrant "k" subdomain ÉTÉ.example.com TXT;`);
+    const keys = parse(
+      `key "k" { algorithm hmac-sha256; secret "${SECRET}"; };\ngrant "k" name Bücher.Example.com A;\ngrant "k" subdomain ÉTÉ.example.com TXT;`,
+    );
     expect(keys.grants.map((g) => g.name)).toEqual(['xn--bcher-kva.example.com', 'xn--t-9fab.example.com']);
     expect(grantsFor(keys, 'k', 'example.com', 'xn--bcher-kva.example.com', 'A')).toHaveLength(1);
   });
@@ -66,7 +68,8 @@ grant "xfr" subdomain lab.example.com A AAAA;
       ['xfr', 'zonesub', undefined, [], 13],
       ['xfr', 'subdomain', 'lab.example.com', ['A', 'AAAA'], 14],
     ]);
-    const may = (key: string, owner: string, type: string) => grantsFor(keys, key, 'example.com', owner, type).length > 0;
+    const may = (key: string, owner: string, type: string) =>
+      grantsFor(keys, key, 'example.com', owner, type).length > 0;
     expect(may('acme.example.com', '_acme-challenge.www.example.com', 'TXT')).toBe(true);
     expect(may('acme.example.com', '_acme-challenge.example.com', 'TXT')).toBe(true);
     expect(may('acme.example.com', 'example.com', 'TXT')).toBe(false);
@@ -79,18 +82,39 @@ grant "xfr" subdomain lab.example.com A AAAA;
   it('names the file, line and column of each mistake, and never quotes a secret', () => {
     const key = (body: string) => `\n\nkey "k" {\n  ${body}\n};\n`;
     const cases: [string, RegExp][] = [
-      [key(`algorithm hmac-sha999; secret "${SECRET}";`), /^keys\.conf:4:13: key "k": expected an algorithm \(hmac-md5, .*\), found "hmac-sha999"/],
-      [key(`algorithm hmac-sha256; secret "not base64!${SECRET}";`), /^keys\.conf:4:\d+: key "k": the secret is not base64$/],
+      [
+        key(`algorithm hmac-sha999; secret "${SECRET}";`),
+        /^keys\.conf:4:13: key "k": expected an algorithm \(hmac-md5, .*\), found "hmac-sha999"/,
+      ],
+      [
+        key(`algorithm hmac-sha256; secret "not base64!${SECRET}";`),
+        /^keys\.conf:4:\d+: key "k": the secret is not base64$/,
+      ],
       [key('algorithm hmac-sha256; secret "c2hvcnQ=";'), /^keys\.conf:4:\d+: key "k": the secret is 5 bytes/],
       [key('algorithm hmac-sha256;'), /^keys\.conf:3:5: key "k" has no secret/],
       [key(`algorithm hmac-sha256; secret "${SECRET}"`), /^keys\.conf:5:1: expected ";" after the secret of key "k"/],
-      [key(`algorithm hmac-sha256; secret "${SECRET}" "${SECRET}";`), /^keys\.conf:4:\d+: expected ";" after the secret of key "k", found a quoted string \(not shown: it may be a secret\)$/],
+      [
+        key(`algorithm hmac-sha256; secret "${SECRET}" "${SECRET}";`),
+        /^keys\.conf:4:\d+: expected ";" after the secret of key "k", found a quoted string \(not shown: it may be a secret\)$/,
+      ],
       [`"${SECRET}";`, /^keys\.conf:1:1: expected key, grant, transfer or quota, found a quoted string$/],
-      [`${key(`algorithm hmac-sha256; secret "${SECRET}";`)}grant "k" everywhere;`, /^keys\.conf:6:11: grant "k": expected zonesub/],
-      [`${key(`algorithm hmac-sha256; secret "${SECRET}";`)}grant "k" zonesub PTR;`, /^keys\.conf:6:19: grant "k": expected a type the provider holds .*, found "PTR"/],
-      [`${key(`algorithm hmac-sha256; secret "${SECRET}";`)}grant "k" wildcard example.com;`, /^keys\.conf:6:\d+: grant "k": a wildcard rule names \*\.NAME/],
+      [
+        `${key(`algorithm hmac-sha256; secret "${SECRET}";`)}grant "k" everywhere;`,
+        /^keys\.conf:6:11: grant "k": expected zonesub/,
+      ],
+      [
+        `${key(`algorithm hmac-sha256; secret "${SECRET}";`)}grant "k" zonesub PTR;`,
+        /^keys\.conf:6:19: grant "k": expected a type the provider holds .*, found "PTR"/,
+      ],
+      [
+        `${key(`algorithm hmac-sha256; secret "${SECRET}";`)}grant "k" wildcard example.com;`,
+        /^keys\.conf:6:\d+: grant "k": a wildcard rule names \*\.NAME/,
+      ],
       ['grant "ghost" zonesub;', /^keys\.conf:1:7: no key "ghost" is defined/],
-      [`${key(`algorithm hmac-sha256; secret "${SECRET}";`)}${key(`algorithm hmac-sha256; secret "${SECRET}";`)}`, /^keys\.conf:8:5: key "k" is defined twice/],
+      [
+        `${key(`algorithm hmac-sha256; secret "${SECRET}";`)}${key(`algorithm hmac-sha256; secret "${SECRET}";`)}`,
+        /^keys\.conf:8:5: key "k" is defined twice/,
+      ],
       ['transfer "k"', /^keys\.conf:1:\d+: the file ends/],
       ['/* open', /^keys\.conf:1:1: a \/\* comment is never closed/],
     ];
@@ -111,10 +135,18 @@ describe('quota statements', () => {
   });
 
   it('names the line and what was wrong', () => {
-    expect(errorOf(`${key}quota "kea";\n`)).toBe('keys.conf:2:1: quota "kea": name dhcid N, records N, calls N or several');
-    expect(errorOf(`${key}quota "kea" leases 5;\n`)).toBe('keys.conf:2:13: quota "kea": expected dhcid N, records N, calls N or ";", found "leases"');
-    expect(errorOf(`${key}quota "kea" dhcid -1;\n`)).toBe('keys.conf:2:19: quota "kea": dhcid takes a whole number of records (0 to 9999999), found "-1"');
-    expect(errorOf(`${key}quota "kea" calls 1.5;\n`)).toBe('keys.conf:2:19: quota "kea": calls takes a whole number of provider calls an hour (0 to 9999999), found "1.5"');
+    expect(errorOf(`${key}quota "kea";\n`)).toBe(
+      'keys.conf:2:1: quota "kea": name dhcid N, records N, calls N or several',
+    );
+    expect(errorOf(`${key}quota "kea" leases 5;\n`)).toBe(
+      'keys.conf:2:13: quota "kea": expected dhcid N, records N, calls N or ";", found "leases"',
+    );
+    expect(errorOf(`${key}quota "kea" dhcid -1;\n`)).toBe(
+      'keys.conf:2:19: quota "kea": dhcid takes a whole number of records (0 to 9999999), found "-1"',
+    );
+    expect(errorOf(`${key}quota "kea" calls 1.5;\n`)).toBe(
+      'keys.conf:2:19: quota "kea": calls takes a whole number of provider calls an hour (0 to 9999999), found "1.5"',
+    );
     expect(errorOf(`${key}quota "other" dhcid 1;\n`)).toBe('keys.conf:2:7: no key "other" is defined in this file');
   });
 });

@@ -11,9 +11,15 @@ import { tempDir } from '../../../helpers/cli.js';
 
 const txt = (name: string, value: string) => ({ name, type: 'TXT' as const, ttl: 60, value });
 const create = (name: string, value = 'v'): Change => ({ action: 'create', after: txt(name, value) });
-const remove = (name: string, value = 'v'): Change => ({ action: 'delete', before: { ...txt(name, value), entityID: '1' } });
+const remove = (name: string, value = 'v'): Change => ({
+  action: 'delete',
+  before: { ...txt(name, value), entityID: '1' },
+});
 const SECRET = 'c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LTEyMzQ=';
-const keys = parseKeysFile(`key "a" { algorithm hmac-sha256; secret "${SECRET}"; };\nkey "b" { algorithm hmac-sha256; secret "${SECRET}"; };\nquota "a" records 2;\n`, 'keys');
+const keys = parseKeysFile(
+  `key "a" { algorithm hmac-sha256; secret "${SECRET}"; };\nkey "b" { algorithm hmac-sha256; secret "${SECRET}"; };\nquota "a" records 2;\n`,
+  'keys',
+);
 
 describe('OwnersLedger', () => {
   it('counts creates per key and zone; a change in place keeps its owner; a delete by anyone frees it', () => {
@@ -21,7 +27,18 @@ describe('OwnersLedger', () => {
     ledger.record('example.com', [{ key: 'a', changes: [create('x.example.com'), create('y.example.com')] }]);
     expect(ledger.held('example.com', 'a')).toEqual({ dhcid: 0, records: 2 });
     expect(ledger.held('example.net', 'a')).toEqual({ dhcid: 0, records: 0 });
-    ledger.record('example.com', [{ key: 'b', changes: [{ action: 'update', before: { ...txt('x.example.com', 'v'), entityID: '1' }, after: txt('x.example.com', 'w') }] }]);
+    ledger.record('example.com', [
+      {
+        key: 'b',
+        changes: [
+          {
+            action: 'update',
+            before: { ...txt('x.example.com', 'v'), entityID: '1' },
+            after: txt('x.example.com', 'w'),
+          },
+        ],
+      },
+    ]);
     expect(ledger.ownerOf('example.com', txt('x.example.com', 'w'))).toBe('a');
     ledger.record('example.com', [{ key: 'b', changes: [remove('y.example.com')] }]);
     expect(ledger.held('example.com', 'a')).toEqual({ dhcid: 0, records: 1 });
@@ -63,7 +80,9 @@ describe('QuotaBatch', () => {
     const batch = new QuotaBatch(ledger, 'example.com', keys);
     expect(batch.admit('a', [create('x.example.com')])).toBeUndefined();
     expect(batch.admit('a', [create('y.example.com')])).toBeUndefined();
-    expect(batch.admit('a', [create('z.example.com')])).toMatch(/^the key a may hold at most 2 records created at the provider in example\.com \(it holds 2\)/);
+    expect(batch.admit('a', [create('z.example.com')])).toMatch(
+      /^the key a may hold at most 2 records created at the provider in example\.com \(it holds 2\)/,
+    );
     expect(batch.admit('b', [create('z.example.com')])).toBeUndefined();
     batch.commit();
     expect(ledger.held('example.com', 'a').records).toBe(2);

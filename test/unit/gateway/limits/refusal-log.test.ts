@@ -8,7 +8,8 @@ describe('RefusalLog', () => {
     const lines: string[] = [];
     let now = 1_000_000;
     const log = new RefusalLog(createLogger({ level: 'warn', format: 'text', write: (l) => lines.push(l) }), () => now);
-    for (let i = 0; i < REFUSALS_LOGGED_PER_MINUTE + 12; i++) log.refused('REFUSED', { zone: 'example.com', key: 'k\nforged: line', client: '192.0.2.1' }, 'outside the grant');
+    for (let i = 0; i < REFUSALS_LOGGED_PER_MINUTE + 12; i++)
+      log.refused('REFUSED', { zone: 'example.com', key: 'k\nforged: line', client: '192.0.2.1' }, 'outside the grant');
     expect(lines).toHaveLength(REFUSALS_LOGGED_PER_MINUTE);
     expect(lines.every((l) => !l.includes('\nforged'))).toBe(true);
     now += 60_000;

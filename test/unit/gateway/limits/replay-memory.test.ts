@@ -8,7 +8,13 @@ import { tempDir } from '../../../helpers/cli.js';
 
 const logger = () => {
   const lines: string[] = [];
-  return { lines, error: (l: string) => lines.push(l), warn: (l: string) => lines.push(l), info: () => undefined, debug: () => undefined };
+  return {
+    lines,
+    error: (l: string) => lines.push(l),
+    warn: (l: string) => lines.push(l),
+    info: () => undefined,
+    debug: () => undefined,
+  };
 };
 const answer = Promise.resolve(Buffer.alloc(12));
 
@@ -57,7 +63,7 @@ describe('ReplayMemory', () => {
 });
 
 describe('two gateways on one state directory', () => {
-  it('keep each other\'s entries in the file: the last to write does not drop the other\'s', () => {
+  it("keep each other's entries in the file: the last to write does not drop the other's", () => {
     const file = join(tempDir(), 'replay.json');
     const one = new ReplayMemory(file);
     const two = new ReplayMemory(file);

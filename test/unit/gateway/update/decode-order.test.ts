@@ -23,13 +23,18 @@ const decodes = vi.hoisted(() => ({ count: 0, names: 0 }));
 // Each owner name read into text costs as much as a small record's data: the walk to the TSIG skips them.
 vi.mock('../../../../src/dns/wire/names.js', async (importOriginal) => {
   const original = await importOriginal<typeof import('../../../../src/dns/wire/names.js')>();
-  return { ...original, readName: (...args: Parameters<typeof original.readName>) => (decodes.names++, original.readName(...args)) };
+  return {
+    ...original,
+    readName: (...args: Parameters<typeof original.readName>) => (decodes.names++, original.readName(...args)),
+  };
 });
 vi.mock('../../../../src/dns/wire/message.js', async (importOriginal) => {
   const original = await importOriginal<typeof import('../../../../src/dns/wire/message.js')>();
   return {
     ...original,
-    readRecordHead: (...args: Parameters<typeof original.readRecordHead>) => (decodes.count++, original.readRecordHead(...args)),
+    readRecordHead: (...args: Parameters<typeof original.readRecordHead>) => (
+      decodes.count++, original.readRecordHead(...args)
+    ),
     decodeData: (...args: Parameters<typeof original.decodeData>) => (decodes.count++, original.decodeData(...args)),
   };
 });
@@ -37,14 +42,21 @@ vi.mock('../../../../src/dns/wire/message.js', async (importOriginal) => {
 const NOTAUTH = 9;
 const REFUSED = 5;
 const keyText = keygenText('kea');
-const known: TsigKey = { name: 'kea', algorithm: 'hmac-sha256', secret: Buffer.from(/secret "([^"]+)"/.exec(keyText)![1]!, 'base64') };
+const known: TsigKey = {
+  name: 'kea',
+  algorithm: 'hmac-sha256',
+  secret: Buffer.from(/secret "([^"]+)"/.exec(keyText)![1]!, 'base64'),
+};
 const stranger: TsigKey = { name: 'stranger', algorithm: 'hmac-sha256', secret: Buffer.alloc(32, 7) };
 const forged: TsigKey = { ...known, secret: Buffer.alloc(32, 9) };
 
 /** 3,900 A adds at the apex, each owner a pointer to the zone's name: about 63 KB, as the flood that was measured. */
 const huge = (): Buffer => updateMessage({ updates: Array.from({ length: 3_900 }, (_, i) => compressedAdd(i)) });
 function compressedAdd(i: number): Buffer {
-  const record = Buffer.concat([Buffer.from([0xc0, 12]), rr('.', TYPE.A, CLASS.IN, 60, aData(`192.0.${i >> 8}.${i & 255}`)).subarray(1)]);
+  const record = Buffer.concat([
+    Buffer.from([0xc0, 12]),
+    rr('.', TYPE.A, CLASS.IN, 60, aData(`192.0.${i >> 8}.${i & 255}`)).subarray(1),
+  ]);
   return record;
 }
 
@@ -55,7 +67,15 @@ beforeAll(async () => {
   await views.refresh('example.com');
   const keys = parseKeysFile(`${keyText}grant "kea" zonesub A;\n`, 'keys');
   const stateDir = tempDir('ddedge-decode-');
-  const deps = { views, providerOf: () => provider, keys: () => keys, stateDir: join(stateDir, 'state'), hosts: [], logger: silentLogger, dhcid: DhcidStore.open(join(stateDir, 'state')) };
+  const deps = {
+    views,
+    providerOf: () => provider,
+    keys: () => keys,
+    stateDir: join(stateDir, 'state'),
+    hosts: [],
+    logger: silentLogger,
+    dhcid: DhcidStore.open(join(stateDir, 'state')),
+  };
   server = await startGatewayServer({ host: '127.0.0.1', port: 0, ...deps, updates: new UpdateQueue(deps) });
 });
 afterAll(() => server?.close());
@@ -94,7 +114,15 @@ describe('an UPDATE of thousands of records is refused before any record is deco
   });
 
   it('the spy sees decodes: a small signed update is read (and refused for its grant-less type, after reading)', async () => {
-    const o = outcome(await udpExchange(server.port, signed(updateMessage({ updates: [rr('one.example.com', TYPE.TXT, CLASS.IN, 60, Buffer.from([1, 65]))] }), known)));
+    const o = outcome(
+      await udpExchange(
+        server.port,
+        signed(
+          updateMessage({ updates: [rr('one.example.com', TYPE.TXT, CLASS.IN, 60, Buffer.from([1, 65]))] }),
+          known,
+        ),
+      ),
+    );
     expect(o.rcode).toBe(REFUSED);
     expect(decodes.count).toBeGreaterThan(0);
   });

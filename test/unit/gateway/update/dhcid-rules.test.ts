@@ -16,20 +16,46 @@ const ONE = `000201${'11'.repeat(32)}`;
 const TWO = `000201${'22'.repeat(32)}`;
 const T = { A: 1, AAAA: 28, CNAME: 5, PTR: 12, TXT: 16 };
 
-const dhcid = (name: string, data: string, klass: number = CLASS.IN, ttl = 300): UpdateRecord => ({ name, type: TYPE_DHCID, class: klass, ttl, data: { name, type: `TYPE${TYPE_DHCID}`, ttl, value: data } });
-const a = (name: string, value: string, klass: number = CLASS.IN, ttl = 300): UpdateRecord => ({ name, type: T.A, class: klass, ttl, data: { name, type: 'A', ttl, value } });
+const dhcid = (name: string, data: string, klass: number = CLASS.IN, ttl = 300): UpdateRecord => ({
+  name,
+  type: TYPE_DHCID,
+  class: klass,
+  ttl,
+  data: { name, type: `TYPE${TYPE_DHCID}`, ttl, value: data },
+});
+const a = (name: string, value: string, klass: number = CLASS.IN, ttl = 300): UpdateRecord => ({
+  name,
+  type: T.A,
+  class: klass,
+  ttl,
+  data: { name, type: 'A', ttl, value },
+});
 const rr = (name: string, type: number, klass: number): UpdateRecord => ({ name, type, class: klass, ttl: 0 });
 const held = (name: string, data: string, ttl = 300): DhcidRecord => ({ name, ttl, data });
-const message = (prerequisites: UpdateRecord[], updates: UpdateRecord[]): UpdateMessage => ({ id: 1, zone: { name: ZONE, type: 6, class: 1 }, prerequisites, updates, edns: false });
+const message = (prerequisites: UpdateRecord[], updates: UpdateRecord[]): UpdateMessage => ({
+  id: 1,
+  zone: { name: ZONE, type: 6, class: 1 },
+  prerequisites,
+  updates,
+  edns: false,
+});
 const everything: Allowed = () => true;
 /** As `grant "dhcp" subdomain dhcp.example.com A AAAA DHCID;` allows. */
-const dhcpKey: Allowed = (owner, type) => (owner === 'dhcp.example.com' || owner.endsWith('.dhcp.example.com')) && ['A', 'AAAA', 'DHCID'].includes(type);
+const dhcpKey: Allowed = (owner, type) =>
+  (owner === 'dhcp.example.com' || owner.endsWith('.dhcp.example.com')) && ['A', 'AAAA', 'DHCID'].includes(type);
 
 /** Evaluates with `kept` as the records held; `dhcid` of the result is every record held after it, in order. */
-function run(prerequisites: UpdateRecord[], updates: UpdateRecord[], o: { live?: LiveRecord[]; kept?: DhcidRecord[]; allowed?: Allowed; spare?: number; spareBytes?: number } = {}) {
+function run(
+  prerequisites: UpdateRecord[],
+  updates: UpdateRecord[],
+  o: { live?: LiveRecord[]; kept?: DhcidRecord[]; allowed?: Allowed; spare?: number; spareBytes?: number } = {},
+) {
   const held = new Map<string, DhcidRecord[]>();
   for (const r of o.kept ?? []) held.set(r.name, [...(held.get(r.name) ?? []), r]);
-  const result = evaluateWithDhcid(message(prerequisites, updates), o.live ?? [], ZONE, o.allowed ?? everything, held, { records: o.spare ?? 100, bytes: o.spareBytes ?? 1_000_000 });
+  const result = evaluateWithDhcid(message(prerequisites, updates), o.live ?? [], ZONE, o.allowed ?? everything, held, {
+    records: o.spare ?? 100,
+    bytes: o.spareBytes ?? 1_000_000,
+  });
   return result.ok ? { ...result, dhcid: [...new Map([...held, ...result.dhcid]).values()].flat() } : result;
 }
 const names = (records: ZoneRecord[]) => records.map((r) => `${r.name} ${r.type} ${r.value}`).sort();
@@ -38,22 +64,34 @@ describe('prerequisites on DHCID and on names holding one', () => {
   const kept = [held(HOST, ONE)];
   it('RRset exists / does not exist (value-independent)', () => {
     expect(run([rr(HOST, TYPE_DHCID, CLASS.ANY)], [], { kept }).ok).toBe(true);
-    expect(run([rr('other.dhcp.example.com', TYPE_DHCID, CLASS.ANY)], [], { kept })).toMatchObject({ ok: false, rcode: 8 });
+    expect(run([rr('other.dhcp.example.com', TYPE_DHCID, CLASS.ANY)], [], { kept })).toMatchObject({
+      ok: false,
+      rcode: 8,
+    });
     expect(run([rr('other.dhcp.example.com', TYPE_DHCID, CLASS.NONE)], [], { kept }).ok).toBe(true);
     expect(run([rr(HOST, TYPE_DHCID, CLASS.NONE)], [], { kept })).toMatchObject({ ok: false, rcode: 7 });
   });
   it('exactly these values (value-dependent): the same client passes, another fails with NXRRSET', () => {
     expect(run([dhcid(HOST, ONE, CLASS.IN, 0)], [], { kept }).ok).toBe(true);
     expect(run([dhcid(HOST, TWO, CLASS.IN, 0)], [], { kept })).toMatchObject({ ok: false, rcode: 8 });
-    expect(run([dhcid(HOST, ONE, CLASS.IN, 0), dhcid(HOST, TWO, CLASS.IN, 0)], [], { kept })).toMatchObject({ ok: false, rcode: 8 });
-    expect(run([dhcid('none.dhcp.example.com', ONE, CLASS.IN, 0)], [], { kept })).toMatchObject({ ok: false, rcode: 8 });
+    expect(run([dhcid(HOST, ONE, CLASS.IN, 0), dhcid(HOST, TWO, CLASS.IN, 0)], [], { kept })).toMatchObject({
+      ok: false,
+      rcode: 8,
+    });
+    expect(run([dhcid('none.dhcp.example.com', ONE, CLASS.IN, 0)], [], { kept })).toMatchObject({
+      ok: false,
+      rcode: 8,
+    });
   });
   it('a name holding only a DHCID is in use: NXDOMAIN prerequisite fails (YXDOMAIN), YXDOMAIN holds', () => {
     expect(run([rr(HOST, TYPE_ANY, CLASS.NONE)], [], { kept })).toMatchObject({ ok: false, rcode: 6 });
     expect(run([rr(HOST, TYPE_ANY, CLASS.ANY)], [], { kept }).ok).toBe(true);
     // Names without a DHCID are judged on the provider's zone, as before.
     expect(run([rr('free.dhcp.example.com', TYPE_ANY, CLASS.NONE)], [], { kept }).ok).toBe(true);
-    expect(run([rr('free.dhcp.example.com', TYPE_ANY, CLASS.ANY)], [], { kept })).toMatchObject({ ok: false, rcode: 3 });
+    expect(run([rr('free.dhcp.example.com', TYPE_ANY, CLASS.ANY)], [], { kept })).toMatchObject({
+      ok: false,
+      rcode: 3,
+    });
   });
   it('the other prerequisites still see the provider zone', () => {
     const live: LiveRecord[] = [{ entityID: '1', name: HOST, type: 'A', ttl: 300, value: '192.0.2.1' }];
@@ -68,8 +106,14 @@ describe('updates of DHCID', () => {
     expect(added).toMatchObject({ ok: true, dhcid: [held(HOST, ONE, 600)] });
     expect(added.ok && names(added.wanted)).toEqual([`${HOST} A 192.0.2.1`]);
     const kept = [held(HOST, ONE), held(HOST, TWO), held('b.dhcp.example.com', ONE)];
-    expect(run([], [dhcid(HOST, TWO, CLASS.NONE, 0)], { kept })).toMatchObject({ ok: true, dhcid: [held(HOST, ONE), held('b.dhcp.example.com', ONE)] });
-    expect(run([], [rr(HOST, TYPE_DHCID, CLASS.ANY)], { kept })).toMatchObject({ ok: true, dhcid: [held('b.dhcp.example.com', ONE)] });
+    expect(run([], [dhcid(HOST, TWO, CLASS.NONE, 0)], { kept })).toMatchObject({
+      ok: true,
+      dhcid: [held(HOST, ONE), held('b.dhcp.example.com', ONE)],
+    });
+    expect(run([], [rr(HOST, TYPE_DHCID, CLASS.ANY)], { kept })).toMatchObject({
+      ok: true,
+      dhcid: [held('b.dhcp.example.com', ONE)],
+    });
     const live: LiveRecord[] = [{ entityID: '1', name: HOST, type: 'A', ttl: 300, value: '192.0.2.1' }];
     const gone = run([], [rr(HOST, TYPE_ANY, CLASS.ANY)], { kept, live });
     expect(gone).toMatchObject({ ok: true, dhcid: [held('b.dhcp.example.com', ONE)] });
@@ -80,7 +124,10 @@ describe('updates of DHCID', () => {
   });
   it('in order: an add then a delete of everything at the name leaves nothing; the reverse leaves the add', () => {
     expect(run([], [dhcid(HOST, ONE), rr(HOST, TYPE_ANY, CLASS.ANY)])).toMatchObject({ ok: true, dhcid: [] });
-    expect(run([], [rr(HOST, TYPE_ANY, CLASS.ANY), dhcid(HOST, ONE)], { kept: [held(HOST, TWO)] })).toMatchObject({ ok: true, dhcid: [held(HOST, ONE)] });
+    expect(run([], [rr(HOST, TYPE_ANY, CLASS.ANY), dhcid(HOST, ONE)], { kept: [held(HOST, TWO)] })).toMatchObject({
+      ok: true,
+      dhcid: [held(HOST, ONE)],
+    });
   });
   it('an add beside a CNAME is ignored (RFC 2136 3.4.2.2)', () => {
     const live: LiveRecord[] = [{ entityID: '1', name: 'www.example.com', type: 'CNAME', value: 'example.com' }];
@@ -91,21 +138,45 @@ describe('updates of DHCID', () => {
 describe('grants', () => {
   it('DHCID needs a grant that covers it; a key without one is REFUSED and nothing changes', () => {
     const aOnly: Allowed = (_owner, type) => type === 'A';
-    expect(run([], [a(HOST, '192.0.2.1'), dhcid(HOST, ONE)], { allowed: aOnly })).toMatchObject({ ok: false, rcode: 5, why: expect.stringMatching(/DHCID/) });
+    expect(run([], [a(HOST, '192.0.2.1'), dhcid(HOST, ONE)], { allowed: aOnly })).toMatchObject({
+      ok: false,
+      rcode: 5,
+      why: expect.stringMatching(/DHCID/),
+    });
     expect(run([], [dhcid(HOST, ONE)], { allowed: dhcpKey }).ok).toBe(true);
     expect(run([], [dhcid('laptop.example.com', ONE)], { allowed: dhcpKey })).toMatchObject({ ok: false, rcode: 5 });
   });
   it('a delete of everything at a name: allowed when the key may change every type there (BIND), refused otherwise', () => {
     const live: LiveRecord[] = [{ entityID: '1', name: HOST, type: 'A', ttl: 300, value: '192.0.2.1' }];
-    expect(run([], [rr(HOST, TYPE_ANY, CLASS.ANY)], { live, kept: [held(HOST, ONE)], allowed: dhcpKey })).toMatchObject({ ok: true, wanted: [], dhcid: [] });
+    expect(run([], [rr(HOST, TYPE_ANY, CLASS.ANY)], { live, kept: [held(HOST, ONE)], allowed: dhcpKey })).toMatchObject(
+      { ok: true, wanted: [], dhcid: [] },
+    );
     const withTxt: LiveRecord[] = [...live, { entityID: '2', name: HOST, type: 'TXT', value: 'not the key’s' }];
-    expect(run([], [rr(HOST, TYPE_ANY, CLASS.ANY)], { live: withTxt, kept: [held(HOST, ONE)], allowed: dhcpKey })).toMatchObject({ ok: false, rcode: 5 });
+    expect(
+      run([], [rr(HOST, TYPE_ANY, CLASS.ANY)], { live: withTxt, kept: [held(HOST, ONE)], allowed: dhcpKey }),
+    ).toMatchObject({ ok: false, rcode: 5 });
     // A type the update itself adds there counts too.
-    const txt: UpdateRecord = { name: HOST, type: T.TXT, class: CLASS.IN, ttl: 60, data: { name: HOST, type: 'TXT', ttl: 60, value: ['x'] } as DnsRecord };
-    expect(run([], [txt, rr(HOST, TYPE_ANY, CLASS.ANY)], { allowed: (o, t) => t === 'TXT' || dhcpKey(o, t) }).ok).toBe(true);
-    expect(run([], [rr(HOST, TYPE_ANY, CLASS.ANY)], { allowed: (o, t) => t !== 'TXT' && dhcpKey(o, t), live: withTxt })).toMatchObject({ ok: false, rcode: 5 });
+    const txt: UpdateRecord = {
+      name: HOST,
+      type: T.TXT,
+      class: CLASS.IN,
+      ttl: 60,
+      data: { name: HOST, type: 'TXT', ttl: 60, value: ['x'] } as DnsRecord,
+    };
+    expect(run([], [txt, rr(HOST, TYPE_ANY, CLASS.ANY)], { allowed: (o, t) => t === 'TXT' || dhcpKey(o, t) }).ok).toBe(
+      true,
+    );
+    expect(
+      run([], [rr(HOST, TYPE_ANY, CLASS.ANY)], { allowed: (o, t) => t !== 'TXT' && dhcpKey(o, t), live: withTxt }),
+    ).toMatchObject({ ok: false, rcode: 5 });
     // A kept DHCID counts as a type there: a key granted A only may not delete it with the name.
-    expect(run([], [rr(HOST, TYPE_ANY, CLASS.ANY)], { live, kept: [held(HOST, ONE)], allowed: (o, t) => t === 'A' && dhcpKey(o, t) })).toMatchObject({ ok: false, rcode: 5, why: expect.stringMatching(/may not change DHCID/) });
+    expect(
+      run([], [rr(HOST, TYPE_ANY, CLASS.ANY)], {
+        live,
+        kept: [held(HOST, ONE)],
+        allowed: (o, t) => t === 'A' && dhcpKey(o, t),
+      }),
+    ).toMatchObject({ ok: false, rcode: 5, why: expect.stringMatching(/may not change DHCID/) });
   });
 });
 
@@ -123,28 +194,56 @@ describe('forms and bounds', () => {
     expect(run([], [dhcid(HOST, 'ab'.repeat(256))])).toMatchObject({ ok: false, rcode: 5 });
   });
   it('other types the provider cannot hold stay REFUSED with an EDE (Not Supported)', () => {
-    const ptr: UpdateRecord = { name: HOST, type: T.PTR, class: CLASS.IN, ttl: 60, data: { name: HOST, type: 'PTR', ttl: 60, value: 'x.example.com' } };
+    const ptr: UpdateRecord = {
+      name: HOST,
+      type: T.PTR,
+      class: CLASS.IN,
+      ttl: 60,
+      data: { name: HOST, type: 'PTR', ttl: 60, value: 'x.example.com' },
+    };
     expect(run([], [ptr, dhcid(HOST, ONE)])).toMatchObject({ ok: false, rcode: 5, ede: 21 });
   });
   it('refuses an add past the room left, but still lets records be removed or replaced', () => {
     const kept = [held(HOST, ONE), held('b.dhcp.example.com', ONE)];
-    expect(run([], [dhcid('c.dhcp.example.com', ONE)], { kept, spare: 0 })).toMatchObject({ ok: false, rcode: 5, why: expect.stringMatching(/no more DHCID records/) });
-    expect(run([], [dhcid('c.dhcp.example.com', ONE), dhcid('d.dhcp.example.com', ONE)], { kept, spare: 1 })).toMatchObject({ ok: false, rcode: 5 });
+    expect(run([], [dhcid('c.dhcp.example.com', ONE)], { kept, spare: 0 })).toMatchObject({
+      ok: false,
+      rcode: 5,
+      why: expect.stringMatching(/no more DHCID records/),
+    });
+    expect(
+      run([], [dhcid('c.dhcp.example.com', ONE), dhcid('d.dhcp.example.com', ONE)], { kept, spare: 1 }),
+    ).toMatchObject({ ok: false, rcode: 5 });
     expect(run([], [dhcid('c.dhcp.example.com', ONE)], { kept, spare: 1 }).ok).toBe(true);
     expect(run([], [rr(HOST, TYPE_DHCID, CLASS.ANY)], { kept, spare: 0 }).ok).toBe(true);
-    expect(run([], [rr(HOST, TYPE_DHCID, CLASS.ANY), dhcid(HOST, TWO)], { kept, spare: 0 })).toMatchObject({ ok: true, dhcid: [held(HOST, TWO), held('b.dhcp.example.com', ONE)] });
+    expect(run([], [rr(HOST, TYPE_DHCID, CLASS.ANY), dhcid(HOST, TWO)], { kept, spare: 0 })).toMatchObject({
+      ok: true,
+      dhcid: [held(HOST, TWO), held('b.dhcp.example.com', ONE)],
+    });
   });
 });
 
 describe("Kea's sequences (RFC 4703, kea-dhcp-ddns NameAddTransaction / NameRemoveTransaction)", () => {
   const kea = {
-    add: (address: string, id: string) => [[rr(HOST, TYPE_ANY, CLASS.NONE)], [a(HOST, address), dhcid(HOST, id)]] as const,
-    replace: (address: string, id: string) => [[rr(HOST, TYPE_ANY, CLASS.ANY), dhcid(HOST, id, CLASS.IN, 0)], [rr(HOST, T.A, CLASS.ANY), a(HOST, address)]] as const,
-    removeAddress: (address: string, id: string) => [[dhcid(HOST, id, CLASS.IN, 0)], [a(HOST, address, CLASS.NONE, 0)]] as const,
-    removeName: (id: string) => [[dhcid(HOST, id, CLASS.IN, 0), rr(HOST, T.A, CLASS.NONE), rr(HOST, T.AAAA, CLASS.NONE)], [rr(HOST, TYPE_ANY, CLASS.ANY)]] as const,
+    add: (address: string, id: string) =>
+      [[rr(HOST, TYPE_ANY, CLASS.NONE)], [a(HOST, address), dhcid(HOST, id)]] as const,
+    replace: (address: string, id: string) =>
+      [
+        [rr(HOST, TYPE_ANY, CLASS.ANY), dhcid(HOST, id, CLASS.IN, 0)],
+        [rr(HOST, T.A, CLASS.ANY), a(HOST, address)],
+      ] as const,
+    removeAddress: (address: string, id: string) =>
+      [[dhcid(HOST, id, CLASS.IN, 0)], [a(HOST, address, CLASS.NONE, 0)]] as const,
+    removeName: (id: string) =>
+      [
+        [dhcid(HOST, id, CLASS.IN, 0), rr(HOST, T.A, CLASS.NONE), rr(HOST, T.AAAA, CLASS.NONE)],
+        [rr(HOST, TYPE_ANY, CLASS.ANY)],
+      ] as const,
   };
   /** Runs a step on the zone as the steps before left it; returns the outcome. */
-  function step(state: { live: LiveRecord[]; kept: DhcidRecord[] }, [prerequisites, updates]: readonly [readonly UpdateRecord[], readonly UpdateRecord[]]) {
+  function step(
+    state: { live: LiveRecord[]; kept: DhcidRecord[] },
+    [prerequisites, updates]: readonly [readonly UpdateRecord[], readonly UpdateRecord[]],
+  ) {
     const result = run([...prerequisites], [...updates], { ...state, allowed: dhcpKey });
     if (result.ok) {
       state.live = result.wanted.map((r, i) => ({ ...r, entityID: String(i) }));

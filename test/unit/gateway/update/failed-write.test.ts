@@ -7,7 +7,10 @@ import type { LiveRecord, ZoneRecord } from '../../../../src/zone/record.js';
 import type { Step } from '../../../../src/zone/plan/steps.js';
 
 const live: LiveRecord = { entityID: '1', name: 'a.dyn.example.com', type: 'A', value: '192.0.2.9' };
-const create = (name: string, type: ZoneRecord['type'] = 'A', value = '192.0.2.4'): Change => ({ action: 'create', after: { name, type, value } });
+const create = (name: string, type: ZoneRecord['type'] = 'A', value = '192.0.2.4'): Change => ({
+  action: 'create',
+  after: { name, type, value },
+});
 const remove: Change = { action: 'delete', before: live };
 const stepOf = (change: Change): Step => ({ call: change.action, record: (change.after ?? change.before)!, change });
 
@@ -19,14 +22,20 @@ describe('holdsFailedWrite', () => {
     expect(holdsFailedWrite([create('four.home.example.com', 'TXT', 'x')], failing)).toBe(false);
   });
 
-  it('counts an update of a record as its old and its new value (one step for two updates\' changes)', () => {
-    const merged = stepOf({ action: 'update', before: live, after: { name: live.name, type: 'A', value: '192.0.2.10' } });
+  it("counts an update of a record as its old and its new value (one step for two updates' changes)", () => {
+    const merged = stepOf({
+      action: 'update',
+      before: live,
+      after: { name: live.name, type: 'A', value: '192.0.2.10' },
+    });
     expect(holdsFailedWrite([remove], merged)).toBe(true);
     expect(holdsFailedWrite([create('a.dyn.example.com', 'A', '192.0.2.10')], merged)).toBe(true);
   });
 
-  it('is true for every update when the failure names no step, and the bystanders\' reason names no record', () => {
+  it("is true for every update when the failure names no step, and the bystanders' reason names no record", () => {
     expect(holdsFailedWrite([remove], undefined)).toBe(true);
-    expect(bystanderReason(true, '')).toBe('the provider refused a write of another update sent at the same time; send it again');
+    expect(bystanderReason(true, '')).toBe(
+      'the provider refused a write of another update sent at the same time; send it again',
+    );
   });
 });

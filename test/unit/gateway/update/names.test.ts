@@ -9,9 +9,21 @@ import { CLASS, type UpdateMessage, type UpdateRecord } from '../../../../src/ga
 import { evaluateUpdate, RCODE_UPDATE, unfitOwner } from '../../../../src/gateway/update/rules.js';
 
 const ZONE = 'example.com';
-const a = (name: string): UpdateRecord => ({ name, type: 1, class: CLASS.IN, ttl: 60, data: { name, type: 'A', ttl: 60, value: '192.0.2.1' } });
+const a = (name: string): UpdateRecord => ({
+  name,
+  type: 1,
+  class: CLASS.IN,
+  ttl: 60,
+  data: { name, type: 'A', ttl: 60, value: '192.0.2.1' },
+});
 const inUse = (name: string): UpdateRecord => ({ name, type: 255, class: CLASS.ANY, ttl: 0 });
-const message = (prerequisites: UpdateRecord[], updates: UpdateRecord[]): UpdateMessage => ({ id: 1, zone: { name: ZONE, type: 6, class: 1 }, prerequisites, updates, edns: true });
+const message = (prerequisites: UpdateRecord[], updates: UpdateRecord[]): UpdateMessage => ({
+  id: 1,
+  zone: { name: ZONE, type: 6, class: 1 },
+  prerequisites,
+  updates,
+  edns: true,
+});
 
 describe('owner names that are not host names', () => {
   it.each([
@@ -33,17 +45,36 @@ describe('owner names that are not host names', () => {
   });
 
   it('refuses a prerequisite at such a name too', () => {
-    expect(unfitOwner(message([inUse('x\\.y.example.com')], [a('ok.example.com')]))).toMatchObject({ ok: false, rcode: RCODE_UPDATE.REFUSED, ede: EDE.INVALID_DATA });
+    expect(unfitOwner(message([inUse('x\\.y.example.com')], [a('ok.example.com')]))).toMatchObject({
+      ok: false,
+      rcode: RCODE_UPDATE.REFUSED,
+      ede: EDE.INVALID_DATA,
+    });
   });
 
   it('lets host names, service labels, a leftmost "*", punycode and the apex through', () => {
-    const names = ['example.com', 'home.example.com', '_acme-challenge.www.example.com', '_sip._tcp.example.com', '*.example.com', '*.dyn.example.com', 'xn--caf-dma.example.com', 'a-b.c1.example.com'];
+    const names = [
+      'example.com',
+      'home.example.com',
+      '_acme-challenge.www.example.com',
+      '_sip._tcp.example.com',
+      '*.example.com',
+      '*.dyn.example.com',
+      'xn--caf-dma.example.com',
+      'a-b.c1.example.com',
+    ];
     expect(unfitOwner(message(names.map(inUse), names.map(a)))).toBeUndefined();
   });
 });
 
 describe('a grant covers names below its name label by label, not by the end of their text', () => {
-  const grant = (rule: 'subdomain' | 'wildcard' | 'zonesub', name: string) => ({ key: 'k', rule, name, types: [], line: 1 });
+  const grant = (rule: 'subdomain' | 'wildcard' | 'zonesub', name: string) => ({
+    key: 'k',
+    rule,
+    name,
+    types: [],
+    line: 1,
+  });
   it('x\\.example.com (one label "x.example" under com) is not below example.com', () => {
     expect(grantCovers(grant('wildcard', 'example.com'), 'com', 'x\\.example.com', 'A')).toBe(false);
     expect(grantCovers(grant('subdomain', 'example.com'), 'com', 'x\\.example.com', 'A')).toBe(false);

@@ -107,7 +107,7 @@ describe('the bounds of an HTTP server', () => {
     expect(second).toMatch(/connection: close/i);
   });
 
-  it('keeps the doors\' limits', () => {
+  it("keeps the doors' limits", () => {
     expect(DOOR_LIMITS).toEqual({
       headerBytes: 8 * 1024,
       headersTimeoutMs: 5_000,

@@ -106,7 +106,7 @@ async function untilHeld(g: Guarded, count: number): Promise<void> {
 }
 
 describe('the connection guard', () => {
-  it('lets a newcomer in past the limit of its address by closing that address\'s oldest idle connection', async () => {
+  it("lets a newcomer in past the limit of its address by closing that address's oldest idle connection", async () => {
     const g = await guarded({ total: 100, perAddress: 2 });
     const [first, second] = [await connect(g), await connect(g)];
     const other = await connect(g, '127.0.0.2');

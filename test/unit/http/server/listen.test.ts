@@ -22,11 +22,13 @@ describe('listenHttp', () => {
     closers.push(close);
     expect(port).toBeGreaterThan(0);
     const body = await new Promise<string>((resolve, reject) => {
-      http.get(`http://127.0.0.1:${port}/`, (res) => {
-        let text = '';
-        res.on('data', (d: Buffer) => (text += d));
-        res.on('end', () => resolve(text));
-      }).on('error', reject);
+      http
+        .get(`http://127.0.0.1:${port}/`, (res) => {
+          let text = '';
+          res.on('data', (d: Buffer) => (text += d));
+          res.on('end', () => resolve(text));
+        })
+        .on('error', reject);
     });
     expect(body).toBe('here');
   });

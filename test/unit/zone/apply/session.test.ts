@@ -33,7 +33,7 @@ describe('zone apply', () => {
     expect(held()).toEqual([`kept.${ZONE} A 192.0.2.2`, `mail.${ZONE} A 192.0.2.11`, `www.${ZONE} A 192.0.2.10`]);
     const report = JSON.parse(run.stdout);
     expect(report.drift).toEqual([]);
-    expect(readFileSync(report.backup, 'utf8')).toMatch(new RegExp(`^old\\s+300\\s+IN\\s+A\\s+192\\.0\\.2\\.1$`, 'm'));
+    expect(readFileSync(report.backup, 'utf8')).toMatch(/^old\s+300\s+IN\s+A\s+192\.0\.2\.1$/m);
 
     const again = await zoneMain(sandbox, ['apply', '--service', ZONE, '--json', file], { DDEDGE_STATE_DIR: stateDir });
     expect(again.code, again.stderr).toBe(0);

@@ -14,9 +14,15 @@ afterAll(() => resolver.close());
 
 describe('zone export --complete without --dns-server', () => {
   it('names --dns-server when the resolver does not know the zone', async () => {
-    const error = await completeLines('example.com', [], { servers: [], timeoutMs: 2000, resolvers: [parseDnsServer(resolver.server)] }).catch((e: Error) => e);
+    const error = await completeLines('example.com', [], {
+      servers: [],
+      timeoutMs: 2000,
+      resolvers: [parseDnsServer(resolver.server)],
+    }).catch((e: Error) => e);
     expect(error).toBeInstanceOf(Error);
-    expect((error as Error).message).toMatch(/the zone example\.com does not exist \(NXDOMAIN\); name a server that answers for example\.com with --dns-server ADDR\[:PORT\]/);
+    expect((error as Error).message).toMatch(
+      /the zone example\.com does not exist \(NXDOMAIN\); name a server that answers for example\.com with --dns-server ADDR\[:PORT\]/,
+    );
     expect((error as { exitCode?: number }).exitCode).toBe(4);
   });
 });

@@ -23,7 +23,9 @@ describe('zone file size', () => {
   it('export and backups refuse to write what the reader would refuse, saying so', () => {
     expect(readableZoneText('a', 'zone export')).toBe('a');
     const tooLarge = 'x'.repeat(ZONE_FILE_MAX_BYTES + 1);
-    expect(() => readableZoneText(tooLarge, 'zone export')).toThrow(/zone export: the zone as a file is 257 MiB, more than the 256 MiB ddedge reads back; nothing was written/);
+    expect(() => readableZoneText(tooLarge, 'zone export')).toThrow(
+      /zone export: the zone as a file is 257 MiB, more than the 256 MiB ddedge reads back; nothing was written/,
+    );
   });
 
   it('bytes that are not UTF-8 are named by line and column', () => {

@@ -38,7 +38,8 @@ describe('reading a master file', () => {
   });
 
   it('parentheses over several lines, comments, quoted and multi-string TXT, escapes', () => {
-    const text = 'txt TXT ( "one" ; first\n  "two\\"" two-b\n "\\\\ \\065\\;" )\nsemi TXT "a;b" ; not a comment inside quotes';
+    const text =
+      'txt TXT ( "one" ; first\n  "two\\"" two-b\n "\\\\ \\065\\;" )\nsemi TXT "a;b" ; not a comment inside quotes';
     expect(records(text).map((r) => r.value)).toEqual(['onetwo"two-b\\ A;', 'a;b']);
   });
 
@@ -47,7 +48,11 @@ describe('reading a master file', () => {
   });
 
   it('SRV and CAA fields into the provider form', () => {
-    expect(records('_sip._tcp SRV 10 60 5060 SIP.Example.NET.\n@ CAA 0 ISSUE "ca.example; account=1"\n@ CAA 128 iodef mailto:x@example.com')).toEqual([
+    expect(
+      records(
+        '_sip._tcp SRV 10 60 5060 SIP.Example.NET.\n@ CAA 0 ISSUE "ca.example; account=1"\n@ CAA 128 iodef mailto:x@example.com',
+      ),
+    ).toEqual([
       { name: '_sip._tcp.example.com', type: 'SRV', ttl: undefined, priority: 10, value: '60 5060 sip.example.net' },
       { name: 'example.com', type: 'CAA', ttl: undefined, value: '0 issue "ca.example; account=1"' },
       { name: 'example.com', type: 'CAA', ttl: undefined, value: '128 iodef "mailto:x@example.com"' },
@@ -71,8 +76,16 @@ describe('reading a master file', () => {
     ['an SRV port too big', 'a SRV 1 2 70000 t.', /^z:1:11: SRV port "70000"/],
     ['a bad name', 'a..b A 192.0.2.1', /^z:1:1: "a\.\.b" is not a host name/],
     ['a missing owner first', ' A 192.0.2.1', /^z:1:2: the first record has no owner name/],
-    ['two CNAMEs', 'a CNAME b\na CNAME c', /^z:2:3: a CNAME cannot share its name with other data: a\.example\.com has two CNAME records/],
-    ['the same value with two TTLs', 'a 1 A 192.0.2.1\na 2 A 192.0.2.1', /^z:2:5: a\.example\.com A 192\.0\.2\.1 is already at z:1:5 with another TTL/],
+    [
+      'two CNAMEs',
+      'a CNAME b\na CNAME c',
+      /^z:2:3: a CNAME cannot share its name with other data: a\.example\.com has two CNAME records/,
+    ],
+    [
+      'the same value with two TTLs',
+      'a 1 A 192.0.2.1\na 2 A 192.0.2.1',
+      /^z:2:5: a\.example\.com A 192\.0\.2\.1 is already at z:1:5 with another TTL/,
+    ],
   ])('refuses %s, naming line and column', (_name, text, message) => {
     expect(() => read(text)).toThrow(message);
   });
@@ -82,7 +95,9 @@ describe('writing a master file', () => {
   it('TXT over 255 bytes as several strings, split between characters; escapes', () => {
     expect(txtStrings('x'.repeat(510)).map((s) => s.length)).toEqual([255, 255]);
     expect(txtStrings('x'.repeat(254) + 'é')).toEqual(['x'.repeat(254), 'é']);
-    const text = writeMasterFile('example.com', [{ name: 'example.com', type: 'TXT', value: 'say "hi"\\\n' + 'y'.repeat(300) }]);
+    const text = writeMasterFile('example.com', [
+      { name: 'example.com', type: 'TXT', value: 'say "hi"\\\n' + 'y'.repeat(300) },
+    ]);
     expect(text).toContain('"say \\"hi\\"\\\\\\010');
     expect(read(text).records[0]!.value).toBe('say "hi"\\\n' + 'y'.repeat(300));
   });
@@ -106,13 +121,28 @@ describe('writing a master file', () => {
 
 describe('the JSON form', () => {
   it('reads full or relative names, null or "-" as the default, errors name the record', () => {
-    const zone = readJsonZone(JSON.stringify([{ name: 'www', type: 'a', ttl: '-', value: '192.0.2.1' }, { name: 'example.com', type: 'MX', ttl: 60, priority: null, value: 'mx.example.net.' }]), { zone: 'example.com', file: 'z.json' });
+    const zone = readJsonZone(
+      JSON.stringify([
+        { name: 'www', type: 'a', ttl: '-', value: '192.0.2.1' },
+        { name: 'example.com', type: 'MX', ttl: 60, priority: null, value: 'mx.example.net.' },
+      ]),
+      { zone: 'example.com', file: 'z.json' },
+    );
     expect(zone.records.map(({ where: _w, ...r }) => r)).toEqual([
       { name: 'www.example.com', type: 'A', ttl: undefined, priority: undefined, value: '192.0.2.1' },
       { name: 'example.com', type: 'MX', ttl: 60, priority: 10, value: 'mx.example.net' },
     ]);
-    expect(() => readJsonZone('[{"name":"a","type":"A","value":"::1"}]', { zone: 'example.com', file: 'z.json' })).toThrow('z.json:1:2: "::1" is not an IPv4 address');
-    expect(() => readJsonZone('[\n  {"name":"a","type":"TXT","value":"x,[{\\\\\\"y"},\n  {"name":"b","type":"TLSA","value":"x"}\n]', { zone: 'example.com', file: 'z.json' })).toThrow('z.json:3:3: unknown or unsupported type "TLSA"');
-    expect(() => readJsonZone('[{"name":"a",', { zone: 'example.com', file: 'z.json' })).toThrow(/^z\.json:1:\d+: not valid JSON/);
+    expect(() =>
+      readJsonZone('[{"name":"a","type":"A","value":"::1"}]', { zone: 'example.com', file: 'z.json' }),
+    ).toThrow('z.json:1:2: "::1" is not an IPv4 address');
+    expect(() =>
+      readJsonZone(
+        '[\n  {"name":"a","type":"TXT","value":"x,[{\\\\\\"y"},\n  {"name":"b","type":"TLSA","value":"x"}\n]',
+        { zone: 'example.com', file: 'z.json' },
+      ),
+    ).toThrow('z.json:3:3: unknown or unsupported type "TLSA"');
+    expect(() => readJsonZone('[{"name":"a",', { zone: 'example.com', file: 'z.json' })).toThrow(
+      /^z\.json:1:\d+: not valid JSON/,
+    );
   });
 });

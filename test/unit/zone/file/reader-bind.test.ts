@@ -36,17 +36,24 @@ function bindRecords(body: string): string[] {
 describe('escaped names', () => {
   it('"\\@" is a label "@", not the origin: BIND loads another name, ddedge refuses it with its position', () => {
     if (checkzone) expect(bindRecords('\\@ A 192.0.2.1\n')).toEqual(['\\@.example.com. A 192.0.2.1']);
-    expect(problem('www A 192.0.2.2\n\\@ A 192.0.2.1\n')).toMatch(/^z:2:1: "\\@" has a label holding "@" \(an escaped or embedded @ is a character, not the origin\)/);
+    expect(problem('www A 192.0.2.2\n\\@ A 192.0.2.1\n')).toMatch(
+      /^z:2:1: "\\@" has a label holding "@" \(an escaped or embedded @ is a character, not the origin\)/,
+    );
   });
 
   it('"www\\.dot" is one label: BIND loads it as one, ddedge refuses it (the provider cannot hold a dot in a label)', () => {
     if (checkzone) expect(bindRecords('www\\.dot A 192.0.2.1\n')).toEqual(['www\\.dot.example.com. A 192.0.2.1']);
-    expect(problem('www\\.dot A 192.0.2.1\n')).toMatch(/^z:1:1: "www\\\.dot" has a label holding a dot \("www\.dot" is one label/);
+    expect(problem('www\\.dot A 192.0.2.1\n')).toMatch(
+      /^z:1:1: "www\\\.dot" has a label holding a dot \("www\.dot" is one label/,
+    );
     expect(problem('a CNAME www\\.dot.example.net.\n')).toMatch(/^z:1:9: .*has a label holding a dot/);
   });
 
   it('escapes that spell host-name characters name that host; the unescaped "@" alone is still the origin', () => {
-    expect(records('\\065b\\c A 192.0.2.1\n@ A 192.0.2.2\n').map((r) => r.name)).toEqual(['abc.example.com', 'example.com']);
+    expect(records('\\065b\\c A 192.0.2.1\n@ A 192.0.2.2\n').map((r) => r.name)).toEqual([
+      'abc.example.com',
+      'example.com',
+    ]);
   });
 });
 
@@ -72,11 +79,15 @@ describe('TXT bytes of 128 and more', () => {
   });
 
   it('a text that is exactly that form is refused rather than read back as bytes', () => {
-    expect(problem('t TXT "\\"\\\\200\\""\n')).toMatch(/^z:1:7: the text .* is how ddedge gives the provider TXT bytes that are not UTF-8/);
+    expect(problem('t TXT "\\"\\\\200\\""\n')).toMatch(
+      /^z:1:7: the text .* is how ddedge gives the provider TXT bytes that are not UTF-8/,
+    );
   });
 
   it('bytes that are not UTF-8 anywhere else are an error, not U+FFFD', () => {
-    expect(problem('@ CAA 0 issue "ca\\200.example"\n')).toMatch(/^z:1:15: "ca\\200\.example" holds bytes that are not UTF-8/);
+    expect(problem('@ CAA 0 issue "ca\\200.example"\n')).toMatch(
+      /^z:1:15: "ca\\200\.example" holds bytes that are not UTF-8/,
+    );
     expect(problem('caf\\233 A 192.0.2.1\n')).toMatch(/^z:1:1: .*a label of bytes that are not UTF-8/);
   });
 });
@@ -92,26 +103,44 @@ describe('a carriage return', () => {
   it('elsewhere ends the line, as in BIND; CRLF is one line end', () => {
     const text = 'a A 192.0.2.1\rb A 192.0.2.2\r\nc A 192.0.2.3\r\n';
     expect(records(text).map((r) => r.name)).toEqual(['a.example.com', 'b.example.com', 'c.example.com']);
-    if (checkzone) expect(bindRecords(text)).toEqual(['a.example.com. A 192.0.2.1', 'b.example.com. A 192.0.2.2', 'c.example.com. A 192.0.2.3']);
+    if (checkzone)
+      expect(bindRecords(text)).toEqual([
+        'a.example.com. A 192.0.2.1',
+        'b.example.com. A 192.0.2.2',
+        'c.example.com. A 192.0.2.3',
+      ]);
     // Lines are counted as editors and BIND count them: at LF.
     expect(problem('a A 192.0.2.1\rb A x\n')).toMatch(/^z:1:19: "x" is not an IPv4 address/);
   });
 
   it('a $ORIGIN that cannot name a zone is a file error, not a path', () => {
-    expect(() => masterFileOrigin('$ORIGIN ../../x\n', 'z')).toThrow(/^z:1:9: \$ORIGIN "\.\.\/\.\.\/x" cannot name the zone/);
+    expect(() => masterFileOrigin('$ORIGIN ../../x\n', 'z')).toThrow(
+      /^z:1:9: \$ORIGIN "\.\.\/\.\.\/x" cannot name the zone/,
+    );
     expect(masterFileOrigin('; zone\n$ORIGIN Example.COM.\n', 'z')).toBe('example.com');
     expect(masterFileOrigin('$origin example.com\n', 'z')).toBe('example.com');
   });
 });
 
 describe('JSON-form names', () => {
-  const json = (items: object[]) => readJsonZone(`[\n${items.map((i) => JSON.stringify(i)).join(',\n')}\n]`, { zone: ZONE, file: 'z.json' });
+  const json = (items: object[]) =>
+    readJsonZone(`[\n${items.map((i) => JSON.stringify(i)).join(',\n')}\n]`, { zone: ZONE, file: 'z.json' });
   const names = (items: object[]) => json(items).records.map((r) => r.name);
   let address = 0;
   const a = (name: string) => ({ name, type: 'A', ttl: null, priority: null, value: `192.0.2.${++address}` });
 
   it('absolute with a final dot, relative otherwise; a name that ends with the zone is that full name, in any case', () => {
-    expect(names([a('www'), a('@'), a(''), a('mail.example.com.'), a('WWW.Example.COM'), a('Example.COM'), a('deep.other.org')])).toEqual([
+    expect(
+      names([
+        a('www'),
+        a('@'),
+        a(''),
+        a('mail.example.com.'),
+        a('WWW.Example.COM'),
+        a('Example.COM'),
+        a('deep.other.org'),
+      ]),
+    ).toEqual([
       'www.example.com',
       'example.com',
       'example.com',
@@ -131,7 +160,15 @@ describe('JSON-form names', () => {
 
 describe('every file error at once', () => {
   it('each with file:line:col, in the order of the file', () => {
-    const text = ['a A 192.0.2.1', 'b A 300.1.1.1', 'c MX x mail', 'd TXT "open', 'e PTR x.', 'f A 192.0.2.6', 'a CNAME b'].join('\n');
+    const text = [
+      'a A 192.0.2.1',
+      'b A 300.1.1.1',
+      'c MX x mail',
+      'd TXT "open',
+      'e PTR x.',
+      'f A 192.0.2.6',
+      'a CNAME b',
+    ].join('\n');
     expect(problem(text)).toBe(
       [
         'z:2:5: "300.1.1.1" is not an IPv4 address (an A record holds one)',
@@ -152,6 +189,8 @@ describe('every file error at once', () => {
   });
 
   it('records under an owner that could not be read are not reported again', () => {
-    expect(problem('a..b A 192.0.2.1\n  AAAA 2001:db8::1\n  TXT "x"\nok A 192.0.2.9\n')).toBe('z:1:1: "a..b" is not a host name');
+    expect(problem('a..b A 192.0.2.1\n  AAAA 2001:db8::1\n  TXT "x"\nok A 192.0.2.9\n')).toBe(
+      'z:1:1: "a..b" is not a host name',
+    );
   });
 });

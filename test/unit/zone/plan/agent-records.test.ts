@@ -12,7 +12,9 @@ import { tempDir } from '../../../helpers/cli.js';
 
 const Z = 'example.com';
 
-function stateDirWith(records: { host: string; type: 'A' | 'AAAA'; address?: string; prefix?: string; lastError?: string }[]): string {
+function stateDirWith(
+  records: { host: string; type: 'A' | 'AAAA'; address?: string; prefix?: string; lastError?: string }[],
+): string {
   const dir = tempDir('ddedge-state-');
   writeState(dir, { version: 1, records: Object.fromEntries(records.map((r) => [`${r.host}/${r.type}`, r])) });
   return dir;
@@ -22,13 +24,22 @@ describe("the agent's records from its state file", () => {
   it('reads (host, type) as the agent recorded them: LAN hosts (name=<iid>) by their AAAA, a host still failing too', () => {
     const dir = stateDirWith([
       { host: 'home.example.com', type: 'A', address: '81.0.2.15' },
-      { host: 'nas.example.com', type: 'AAAA', address: '2a00:1450:4003:12:1e2:3ff:fe4a:5b6c', prefix: '2a00:1450:4003:12::/64' },
+      {
+        host: 'nas.example.com',
+        type: 'AAAA',
+        address: '2a00:1450:4003:12:1e2:3ff:fe4a:5b6c',
+        prefix: '2a00:1450:4003:12::/64',
+      },
       { host: 'new.example.com', type: 'A', lastError: 'refused' },
     ]);
     const found = agentRecordsOf(dir);
     expect(found.damage).toBeUndefined();
     expect(found.file).toBe(join(dir, 'state.json'));
-    expect(found.records.map((r) => `${r.name} ${r.type}`).sort()).toEqual(['home.example.com A', 'nas.example.com AAAA', 'new.example.com A']);
+    expect(found.records.map((r) => `${r.name} ${r.type}`).sort()).toEqual([
+      'home.example.com A',
+      'nas.example.com AAAA',
+      'new.example.com A',
+    ]);
   });
 
   it('no state file is no record; a damaged one is reported and read as none (as the agent reads it)', () => {
@@ -48,7 +59,9 @@ describe("the agent's records from its state file", () => {
     const agent = agentRecordsOf(dir);
     const owner = ownership({ zone: Z, hosts: [`home.${Z}`], ignore: [], agent });
     expect(owner({ name: `home.${Z}`, type: 'A' })).toBe("the agent's host (--host)");
-    expect(ownership({ zone: Z, hosts: [], ignore: [], agent })({ name: `home.${Z}`, type: 'A' })).toBe(`the agent's host (recorded in ${join(dir, 'state.json')})`);
+    expect(ownership({ zone: Z, hosts: [], ignore: [], agent })({ name: `home.${Z}`, type: 'A' })).toBe(
+      `the agent's host (recorded in ${join(dir, 'state.json')})`,
+    );
     expect(owner({ name: `nas.${Z}`, type: 'AAAA' })).toBe(`the agent's host (recorded in ${join(dir, 'state.json')})`);
     expect(owner({ name: `nas.${Z}`, type: 'A' })).toBeUndefined();
     expect(owner({ name: `nas.${Z}`, type: 'TXT' })).toBeUndefined();
@@ -58,7 +71,11 @@ describe("the agent's records from its state file", () => {
     const dir = stateDirWith([{ host: 'home.example.com', type: 'A', address: '81.0.2.15' }]);
     const owner = ownership({ zone: Z, hosts: [], ignore: [], agent: agentRecordsOf(dir) });
     const live = [{ entityID: '1', name: `home.${Z}`, type: 'A', value: '81.0.2.15' }];
-    const reverting = planZone(live, { zone: Z, records: [{ name: `home.${Z}`, type: 'A', value: '192.0.2.20', where: 'z:2:1' }], notes: [] }, owner);
+    const reverting = planZone(
+      live,
+      { zone: Z, records: [{ name: `home.${Z}`, type: 'A', value: '192.0.2.20', where: 'z:2:1' }], notes: [] },
+      owner,
+    );
     expect(reverting.changes).toEqual([]);
     expect(reverting.kept.map((k) => `${k.name} ${k.type} ${k.value}: ${k.reason}`)).toEqual([
       `home.${Z} A 81.0.2.15: the agent's host (recorded in ${join(dir, 'state.json')})`,

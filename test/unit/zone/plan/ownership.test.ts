@@ -53,7 +53,10 @@ describe('--ignore patterns match in linear time', () => {
       ['*-*-*', `a-b-c.${Z}`, true],
       ['*-*-*', `a-b.${Z}`, false],
     ];
-    for (const [pattern, name, matches] of cases) expect(owner(pattern)({ name, type: 'TXT' }), `${pattern} ~ ${name}`).toBe(matches ? `--ignore ${pattern}` : undefined);
+    for (const [pattern, name, matches] of cases)
+      expect(owner(pattern)({ name, type: 'TXT' }), `${pattern} ~ ${name}`).toBe(
+        matches ? `--ignore ${pattern}` : undefined,
+      );
   });
 });
 

@@ -51,7 +51,7 @@ const update = (client: ApiClient, ttl?: number) =>
   updateRecordViaApi(client, Z, HOST, 'A', '192.0.2.1', silentLogger, ttl);
 const UNCHANGED = { changed: false, created: false };
 
-describe('an entry\'s TTL', () => {
+describe("an entry's TTL", () => {
   it.each([
     ['-', undefined],
     ['60', 60],
@@ -87,7 +87,7 @@ describe('an entry\'s TTL', () => {
   });
 });
 
-describe('an MX or SRV entry\'s priority', () => {
+describe("an MX or SRV entry's priority", () => {
   it('defaults to 10 for the zone engine and the name server alike', () => {
     expect(DEFAULT_PRIORITY).toBe(10);
     expect(fromProvider(entry('MX', 'mail.example.com'), Z).priority).toBe(10);
@@ -110,7 +110,7 @@ describe('an MX or SRV entry\'s priority', () => {
   });
 });
 
-describe('a TXT entry\'s text', () => {
+describe("a TXT entry's text", () => {
   it('"" is the empty text, to the zone engine and the name server', () => {
     expect(txtOfValue('""')).toBe('');
     expect(fromProvider(entry('TXT', '""'), Z).value).toBe('');

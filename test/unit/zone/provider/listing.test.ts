@@ -1,12 +1,18 @@
 // The bounds of a zone listing (src/zone/provider/zone-listing.ts) over providers that page oddly: every
 // loop stops, and only a listing proved complete by the provider's own count is complete.
 import { describe, expect, it } from 'vitest';
-import { LIST_PAGE_LENGTH, listAll, MAX_LIST_PAGES, type ListedPage } from '../../../../src/zone/provider/zone-listing.js';
+import {
+  LIST_PAGE_LENGTH,
+  listAll,
+  MAX_LIST_PAGES,
+  type ListedPage,
+} from '../../../../src/zone/provider/zone-listing.js';
 
 interface Entry {
   id: string;
 }
-const entries = (from: number, count: number): Entry[] => Array.from({ length: count }, (_, i) => ({ id: String(from + i) }));
+const entries = (from: number, count: number): Entry[] =>
+  Array.from({ length: count }, (_, i) => ({ id: String(from + i) }));
 
 /** A provider over `count` entries with pages of `size` (whatever was asked), counting calls. */
 function provider(count: number, size: number, withTotal = true) {
@@ -18,11 +24,19 @@ function provider(count: number, size: number, withTotal = true) {
   };
   return { fetchPage, asked };
 }
-const list = (fetchPage: (page: number, length: number) => Promise<ListedPage<Entry>>) => listAll(fetchPage, (e) => e.id, 'service/dnslist');
+const list = (fetchPage: (page: number, length: number) => Promise<ListedPage<Entry>>) =>
+  listAll(fetchPage, (e) => e.id, 'service/dnslist');
 
 describe('a zone listing', () => {
   it('follows total across pages of the size the provider really gives, past 8 pages', async () => {
-    for (const [count, size, pages] of [[0, 1000, 1], [1000, 1000, 1], [1001, 1000, 2], [10_000, 1000, 10], [2_500, 100, 25], [3, 1, 3]] as const) {
+    for (const [count, size, pages] of [
+      [0, 1000, 1],
+      [1000, 1000, 1],
+      [1001, 1000, 2],
+      [10_000, 1000, 10],
+      [2_500, 100, 25],
+      [3, 1, 3],
+    ] as const) {
       const p = provider(count, size);
       const listing = await list(p.fetchPage);
       expect(listing.incomplete, `${count} in pages of ${size}`).toBeUndefined();
@@ -33,14 +47,18 @@ describe('a zone listing', () => {
 
   it('a provider that never stops (new entries on every page, no total) is stopped at the absolute bound', async () => {
     const asked: number[] = [];
-    const listing = await list(async (page) => (asked.push(page), { items: entries(page * LIST_PAGE_LENGTH, LIST_PAGE_LENGTH) }));
+    const listing = await list(
+      async (page) => (asked.push(page), { items: entries(page * LIST_PAGE_LENGTH, LIST_PAGE_LENGTH) }),
+    );
     expect(asked).toHaveLength(MAX_LIST_PAGES);
     expect(listing.incomplete).toMatch(/gave no total .* did not stop after 500 pages/);
   });
 
   it('an empty page before the announced count is reached: incomplete, no further call', async () => {
     const asked: number[] = [];
-    const listing = await list(async (page) => (asked.push(page), { items: page <= 2 ? entries(page * 1000, 1000) : [], total: 3_000 }));
+    const listing = await list(
+      async (page) => (asked.push(page), { items: page <= 2 ? entries(page * 1000, 1000) : [], total: 3_000 }),
+    );
     expect(listing.incomplete).toMatch(/listed 2000 of the 3000 entries it announced/);
     expect(asked).toEqual([1, 2, 3]);
   });
@@ -48,7 +66,9 @@ describe('a zone listing', () => {
   it('a total beyond what ddedge reads is said at once, after one call', async () => {
     const p = provider(MAX_LIST_PAGES * LIST_PAGE_LENGTH + 1, 1000);
     const listing = await list(p.fetchPage);
-    expect(listing.incomplete).toMatch(/announced 500001 entries in pages of 1000: more than the 500 pages ddedge reads/);
+    expect(listing.incomplete).toMatch(
+      /announced 500001 entries in pages of 1000: more than the 500 pages ddedge reads/,
+    );
     expect(p.asked).toEqual([1]);
   });
 

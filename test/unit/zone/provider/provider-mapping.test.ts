@@ -9,7 +9,14 @@ import { recordOfEntry } from '../../../../src/zone/provider/entry-records.js';
 import { fromProvider } from '../../../../src/zone/provider/provider-mapping.js';
 
 const Z = 'example.com';
-const entry = (type: string, value: string, priority = '-', ttl = '-'): DnsEntry => ({ entityID: '1', name: `x.${Z}`, type, ttl, priority, value });
+const entry = (type: string, value: string, priority = '-', ttl = '-'): DnsEntry => ({
+  entityID: '1',
+  name: `x.${Z}`,
+  type,
+  ttl,
+  priority,
+  value,
+});
 
 /** The zone's record in the answer's terms: priority, then the value's words. */
 function asZoneReads(e: DnsEntry): string {
@@ -20,7 +27,8 @@ function asZoneReads(e: DnsEntry): string {
 function asServed(e: DnsEntry): string {
   const answer = recordOfEntry(e, `x.${Z}`)!;
   const v = answer.value as unknown;
-  if (answer.type === 'MX') return `${(v as { preference: number }).preference} ${(v as { exchange: string }).exchange}`;
+  if (answer.type === 'MX')
+    return `${(v as { preference: number }).preference} ${(v as { exchange: string }).exchange}`;
   if (answer.type === 'SRV') {
     const s = v as { priority: number; weight: number; port: number; target: string };
     return `${s.priority} ${s.weight} ${s.port} ${s.target}`;
@@ -36,7 +44,10 @@ describe('one mapping of provider entries', () => {
     ['an SRV at the default priority', entry('SRV', '5 5060 sip.example.com')],
     ['an SRV at its own priority', entry('SRV', '5 5060 sip.example.com', '20')],
     ['an SRV with its priority in front', entry('SRV', '1 5 5060 sip.example.com')],
-    ['an SRV with a priority in front and in its field (the field is the provider\'s)', entry('SRV', '1 5 5060 sip.example.com', '20')],
+    [
+      "an SRV with a priority in front and in its field (the field is the provider's)",
+      entry('SRV', '1 5 5060 sip.example.com', '20'),
+    ],
     ['the empty TXT', entry('TXT', '""')],
   ];
   for (const [what, e] of cases) {
@@ -45,8 +56,16 @@ describe('one mapping of provider entries', () => {
     });
   }
 
-  it('serves the zone\'s reading of an SRV whose priority is in its field and in front of the value', () => {
-    expect(fromProvider(entry('SRV', '1 5 5060 sip.example.com', '20'), Z)).toMatchObject({ priority: 20, value: '5 5060 sip.example.com' });
-    expect(recordOfEntry(entry('SRV', '1 5 5060 sip.example.com', '20'), `x.${Z}`)!.value).toEqual({ priority: 20, weight: 5, port: 5060, target: 'sip.example.com' });
+  it("serves the zone's reading of an SRV whose priority is in its field and in front of the value", () => {
+    expect(fromProvider(entry('SRV', '1 5 5060 sip.example.com', '20'), Z)).toMatchObject({
+      priority: 20,
+      value: '5 5060 sip.example.com',
+    });
+    expect(recordOfEntry(entry('SRV', '1 5 5060 sip.example.com', '20'), `x.${Z}`)!.value).toEqual({
+      priority: 20,
+      weight: 5,
+      port: 5060,
+      target: 'sip.example.com',
+    });
   });
 });

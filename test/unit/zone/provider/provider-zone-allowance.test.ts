@@ -14,15 +14,34 @@ const lists = () => sandbox.calls.get('service/dnslist') ?? 0;
 beforeAll(async () => {
   const service = sandbox.model.services.find((s) => s.name === 'example.com')!;
   service.productkey = 'corporate';
-  for (let i = 0; i < 5_000; i++) service.dns.push({ entityID: String(900_000 + i), name: `h${i}.dyn.example.com`, type: 'A', ttl: '300', priority: '-', value: `10.0.${i >> 8}.${i & 255}` } as DnsEntry);
+  for (let i = 0; i < 5_000; i++)
+    service.dns.push({
+      entityID: String(900_000 + i),
+      name: `h${i}.dyn.example.com`,
+      type: 'A',
+      ttl: '300',
+      priority: '-',
+      value: `10.0.${i >> 8}.${i & 255}`,
+    } as DnsEntry);
 });
 
 describe('filtered readings with a page allowance', () => {
-  const zone = () => providerZone(new ApiClient({ url: sandbox.url, user: 'demo-user', password: 'demo-api-password', transport: undiciTransport() }), 'example.com');
+  const zone = () =>
+    providerZone(
+      new ApiClient({
+        url: sandbox.url,
+        user: 'demo-user',
+        password: 'demo-api-password',
+        transport: undiciTransport(),
+      }),
+      'example.com',
+    );
 
   it('a name whose filter lists more pages than allowed ends the reading after its first page', async () => {
     const before = lists();
-    const error = await zone().listNames(['dyn.example.com'], { left: 3 }).catch((e: unknown) => e);
+    const error = await zone()
+      .listNames(['dyn.example.com'], { left: 3 })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BroadFilterError);
     expect((error as BroadFilterError).pages).toBe(5);
     expect(lists() - before).toBe(1);
