@@ -9,11 +9,12 @@ import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
 import { readmeRecipe, runRecipe, withPorts } from '../helpers/readme-recipes.js';
-import { artefact, BIN, ROOT, run, sandbox, sandboxEnv, tool } from './helpers.js';
+import { artefact, BIN, ROOT, run, sandbox, sandboxEnv } from './helpers.js';
+import { requireTool } from '../helpers/programs.js';
 
 const X64 = join(BIN, 'ddedge-linux-x64');
 const TAG = 'localhost/ddedge:packaging-test';
-const hasAll = process.arch === 'x64' && process.getuid?.() === 0 && artefact(X64, 'npm run build:binaries') && tool('podman', 'podman') && tool('runc', 'runc');
+const hasAll = process.arch === 'x64' && process.getuid?.() === 0 && artefact(X64, 'npm run build:binaries') && requireTool('podman', 'podman') && requireTool('runc', 'runc');
 const podman = ['podman', '--runtime', 'runc'];
 const limits = ['--ulimit', 'nofile=1024:1024', '--ulimit', 'nproc=1024:1024'];
 

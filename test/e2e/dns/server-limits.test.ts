@@ -10,10 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { baseEnv, startDist, tempDir, waitForOutput } from '../../helpers/cli.js';
-import { hasProgram } from '../../helpers/programs.js';
+import { requireTool } from '../../helpers/programs.js';
 import { queryPacket, readAnswer, tcpExchange, udpExchange } from '../../helpers/dns-wire.js';
 
-const DIG = hasProgram('dig', 'bind9-dnsutils');
+const DIG = requireTool('dig', 'bind9-dnsutils');
 
 const TXT = 16;
 let sandbox: { child: ReturnType<typeof startDist>; apiUrl: string; dnsPort: number };
@@ -133,7 +133,7 @@ describe('a burst right after the first answer (dnsperf -q 32 once got 0 of 32)'
     }
   });
 
-  it.skipIf(!hasProgram('dnsperf', 'dnsperf'))('answers all 32 of dnsperf -q 32 run right after the first answer', async () => {
+  it.skipIf(!requireTool('dnsperf', 'dnsperf'))('answers all 32 of dnsperf -q 32 run right after the first answer', async () => {
     const fresh = await startSandbox();
     try {
       expect(readAnswer(await udpExchange(fresh.dnsPort, queryPacket({ id: 1, name: 'example.com', type: 6 }))).answers[0]?.type).toBe('SOA');

@@ -5,7 +5,7 @@
 // violation, and the button. With DDEDGE_SCREENSHOTS=docs it also writes the screenshots the
 // docs/running.md shows (docs/status-page-*.png).
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
@@ -13,11 +13,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/server.js';
 import { agentEnv, withApi } from '../../helpers/agent-env.js';
 import { baseEnv, runDist, startDist, tempDir, waitForOutput } from '../../helpers/cli.js';
+import { requireTool } from '../../helpers/programs.js';
 import { keygenText } from '../../../src/gateway/keys/keygen.js';
 
-const CHROMIUM = '/usr/bin/chromium-headless-shell';
-const present = existsSync(CHROMIUM);
-if (!present && process.env.DDEDGE_REQUIRE_TOOLS) throw new Error(`${CHROMIUM} is missing (Debian package chromium-headless-shell)`);
+const CHROMIUM = requireTool('chromium-headless-shell');
+const present = CHROMIUM !== undefined;
 const SHOTS = process.env.DDEDGE_SCREENSHOTS === 'docs' ? resolve(import.meta.dirname, '../../../docs') : tempDir('ddedge-shots-');
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
