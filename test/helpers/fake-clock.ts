@@ -11,6 +11,7 @@ interface Task {
 export class FakeClock implements Clock {
   private tasks: Task[] = [];
   private seq = 0;
+  private scheduledCount = 0;
 
   constructor(private at = Date.UTC(2026, 0, 1)) {}
 
@@ -19,9 +20,15 @@ export class FakeClock implements Clock {
   }
 
   after(ms: number, run: () => void): () => void {
+    this.scheduledCount++;
     const task = { due: this.at + Math.max(0, ms), seq: this.seq++, run };
     this.tasks.push(task);
     return () => void (this.tasks = this.tasks.filter((t) => t !== task));
+  }
+
+  /** Tasks ever scheduled: a test waits for the code to schedule its next one. */
+  get scheduled(): number {
+    return this.scheduledCount;
   }
 
   /** Tasks waiting to fall due. */
@@ -65,3 +72,8 @@ export class FakeClock implements Clock {
 
 /** Lets pending promise callbacks and one turn of I/O run. */
 export const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/** Waits, turn by turn, until `condition` holds: for an event, bounded only by the test's timeout. */
+export async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await settle();
+}
