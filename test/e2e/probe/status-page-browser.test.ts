@@ -10,10 +10,10 @@ import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../../src/sandbox/server.js';
 import { agentEnv, withApi } from '../../helpers/agent-env.js';
 import { baseEnv, runDist, startDist, tempDir, waitForOutput } from '../../helpers/cli.js';
 import { requireTool } from '../../helpers/programs.js';
+import { useSandbox } from '../../helpers/use-sandbox.js';
 import { waitUntil } from '../../helpers/wait.js';
 import { keygenText } from '../../../src/gateway/keys/keygen.js';
 
@@ -36,7 +36,6 @@ async function openPage(within: Browser, address: string, scheme: 'light' | 'dar
   return { page, errors, requests };
 }
 
-let sandbox: Sandbox;
 let browser: Browser;
 let daemon: ReturnType<typeof startDist>;
 let url: string;
@@ -66,8 +65,8 @@ function seedOlderHistory(dir: string): void {
 }
 
 describe.skipIf(!present)('the status page in Chromium', () => {
+  const sandbox = useSandbox({ per: 'file' });
   beforeAll(async () => {
-    sandbox = await startSandbox();
     addressFile = join(tempDir(), 'address');
     // Some history first: two addresses, then the daemon on a third, and a host that fails.
     const env = agentEnv(sandbox, { ...withApi(sandbox), DDEDGE_HOSTS: 'home.example.com,nas.example.com,vpn.example.org', DDEDGE_INTERVAL: '1h', DDEDGE_IP_SOURCES: `file:${addressFile}` });
@@ -86,7 +85,6 @@ describe.skipIf(!present)('the status page in Chromium', () => {
     await browser?.close();
     daemon?.kill('SIGTERM');
     await daemon?.result;
-    await sandbox?.close();
   });
 
 
@@ -153,12 +151,11 @@ describe.skipIf(!present)('the status page in Chromium', () => {
 });
 
 describe.skipIf(!present)("the gateway's status page in Chromium", () => {
-  let gatewaySandbox: Sandbox;
+  const gatewaySandbox = useSandbox({ per: 'file' });
   let gateway: ReturnType<typeof startDist>;
   let gatewayUrl: string;
   let chromium: Browser;
   beforeAll(async () => {
-    gatewaySandbox = await startSandbox({});
     const dir = tempDir('ddedge-gw-browser-');
     const keysFile = join(dir, 'gateway.keys');
     const admin = keygenText('admin', 'hmac-sha256');
@@ -187,7 +184,6 @@ describe.skipIf(!present)("the gateway's status page in Chromium", () => {
     await chromium?.close();
     gateway?.kill('SIGTERM');
     await gateway?.result;
-    await gatewaySandbox?.close();
   });
 
   for (const [scheme, viewport, shot] of [

@@ -3,14 +3,15 @@
 import http from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { parseFault } from '../../../src/sandbox/faults.js';
-import { startSandbox } from '../../../src/sandbox/server.js';
+import { useSandbox } from '../../helpers/use-sandbox.js';
 
 describe('the huge fault', () => {
+  const sandbox = useSandbox({ faults: [parseFault('tool/hello=huge')] });
+
   it('streams to a slow reader without a MaxListenersExceededWarning', async () => {
     const warnings: string[] = [];
     const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
     process.on('warning', onWarning);
-    const sandbox = await startSandbox({ faults: [parseFault('tool/hello=huge')] });
     try {
       const received = await new Promise<number>((resolve, reject) => {
         const req = http.request(`${sandbox.url}/tool/hello/`, { method: 'POST' }, (res) => {
@@ -36,7 +37,6 @@ describe('the huge fault', () => {
       expect(warnings.filter((w) => w.includes('MaxListeners'))).toEqual([]);
     } finally {
       process.off('warning', onWarning);
-      await sandbox.close();
     }
   });
 });
