@@ -9,6 +9,7 @@ import { Registrar } from '../../../src/sdk/index.js';
 import { sandboxRegistrar } from '../../helpers/sandbox-sdk.js';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/server.js';
 import { baseEnv, runDist } from '../../helpers/cli.js';
+import { useSandbox } from '../../helpers/use-sandbox.js';
 import { waitUntil } from '../../helpers/wait.js';
 
 let sandboxes: Sandbox[] = [];
@@ -19,9 +20,11 @@ afterEach(async () => {
 
 const LONG_TXT = 'v=long;' + 'x'.repeat(593); // 600 bytes: three strings, more than 512 bytes over UDP
 
+const zoned = useSandbox({ dnsPort: 0 });
+
+/** The test's sandbox, with records of every type the name server answers added to example.com. */
 async function sandboxWithZone(): Promise<{ sandbox: Sandbox; api: Registrar; ask: (name: string, type: DnsType) => Promise<DnsAnswer> }> {
-  const sandbox = await startSandbox({ port: 0, dnsPort: 0 });
-  sandboxes.push(sandbox);
+  const sandbox: Sandbox = zoned;
   const api = sandboxRegistrar(sandbox);
   const add = (name: string, type: string, value: string, priority?: number) => api.service.dnsCreate({ serviceName: 'example.com', name, type: type as 'A', value, ...(priority ? { priority } : {}) });
   await add('example.com', 'AAAA', '2001:db8::10');
