@@ -142,7 +142,8 @@ class Daemon {
   private async waitForNextCycle(): Promise<void> {
     const { intervalMs } = this.config;
     const resumesAt = this.budgetResumesAt;
-    const delay = resumesAt === undefined ? nextDelay(intervalMs, this.failures) : untilResume(resumesAt, intervalMs, this.clock.now());
+    const delay =
+      resumesAt === undefined ? nextDelay(intervalMs, this.failures) : untilResume(resumesAt, intervalMs, this.clock.now());
     const at = this.clock.now() + delay;
     if (resumesAt !== undefined) this.logger.info(`the provider call budget is spent: next cycle in ${Math.round(delay / 1000)}s, at ${isoSeconds(at)}`);
     else if (this.failures) this.logger.info(`retrying in ${Math.round(delay / 1000)}s (failure ${this.failures} in a row)`);

@@ -29,11 +29,17 @@ function onPath(name: string): string | undefined {
  * fails, under DDEDGE_REQUIRE_TOOLS=1. Found without starting it (`certbot --version` alone costs
  * 1.3 s of CPU); `works`, when given, is a further check of the installed program (a plugin).
  */
-export function requireTool(name: string, debianPackage = name, works?: (path: string) => boolean): string | undefined {
+export function requireTool(
+  name: string,
+  debianPackage = name,
+  works?: (path: string) => boolean,
+): string | undefined {
   const path = onPath(name);
   const usable = path !== undefined && (works?.(path) ?? true);
   if (usable) return path;
-  if (toolsRequired()) throw new Error(`${name} is required (DDEDGE_REQUIRE_TOOLS=1): apt-get install ${debianPackage}`);
+  if (toolsRequired()) {
+    throw new Error(`${name} is required (DDEDGE_REQUIRE_TOOLS=1): apt-get install ${debianPackage}`);
+  }
   return undefined;
 }
 

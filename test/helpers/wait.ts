@@ -4,7 +4,11 @@
 import { HANG_BOUND_MS } from './cli.js';
 
 /** Resolves once `condition` holds; throws `never happened: what` past `boundMs`. */
-export async function waitUntil(condition: () => boolean | Promise<boolean>, what: string, { boundMs = HANG_BOUND_MS, everyMs = 20 } = {}): Promise<void> {
+export async function waitUntil(
+  condition: () => boolean | Promise<boolean>,
+  what: string,
+  { boundMs = HANG_BOUND_MS, everyMs = 20 } = {},
+): Promise<void> {
   const deadline = Date.now() + boundMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`never happened within ${boundMs} ms: ${what}`);

@@ -159,7 +159,8 @@ async function overUdp(exchange: Exchange, address: { address: string; family: 4
       let sends = 0;
       const send = () => {
         socket.send(packet, (error) => error && reject(connectionError(exchange, 'UDP', error)));
-        if (++sends < UDP_SENDS) cancelResend = exchange.clock.after(Math.max(MIN_RESEND_MS, Math.floor(exchange.timeoutMs / UDP_SENDS)), send);
+        const resendMs = Math.max(MIN_RESEND_MS, Math.floor(exchange.timeoutMs / UDP_SENDS));
+        if (++sends < UDP_SENDS) cancelResend = exchange.clock.after(resendMs, send);
       };
       // Node passes a connect failure (no route, say) to this callback rather than emitting it.
       socket.connect(exchange.server.port, address.address, ((error?: NodeJS.ErrnoException) => (error ? reject(connectionError(exchange, 'UDP', error)) : send())) as () => void);

@@ -32,7 +32,8 @@ function folderWithDotenv(text: string, uid: number, mode: number): { cwd: strin
 const update = (cwd: string, extra: Record<string, string> = {}): Promise<RunResult> => runDist(['update', '--ip', `81.0.2.${20 + Math.floor(Math.random() * 200)}`], agentEnv(sandbox, extra), cwd);
 
 // The first test needs a network of its own: unshare and nsenter (util-linux), ip (iproute2).
-const NETNS = asRoot && requireTool('unshare', 'util-linux') && requireTool('nsenter', 'util-linux') && requireTool('ip', 'iproute2');
+const NETNS =
+  asRoot && requireTool('unshare', 'util-linux') && requireTool('nsenter', 'util-linux') && requireTool('ip', 'iproute2');
 
 describe.skipIf(!NETNS)('an implicit ./.env as root', () => {
   it("owned by another user: not read, so root's API password never reaches the URL it names; said once", async () => {

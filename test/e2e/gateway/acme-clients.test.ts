@@ -31,8 +31,11 @@ import { useSandbox } from '../../helpers/use-sandbox.js';
 
 // certbot takes a lock and writes a log even to list its plugins: in a directory of its own.
 const certbotPlugins = (certbot: string, dirs = tempDir('ddedge-certbot-plugins-')): string =>
-  spawnSync(certbot, ['plugins', '--text', '--config-dir', dirs, '--work-dir', dirs, '--logs-dir', dirs], { encoding: 'utf8' }).stdout ?? '';
-const hasCertbotRfc2136 = Boolean(requireTool('certbot', 'python3-certbot-dns-rfc2136', (certbot) => certbotPlugins(certbot).includes('dns-rfc2136')));
+  spawnSync(certbot, ['plugins', '--text', '--config-dir', dirs, '--work-dir', dirs, '--logs-dir', dirs], { encoding: 'utf8' })
+    .stdout ?? '';
+const hasCertbotRfc2136 = Boolean(
+  requireTool('certbot', 'python3-certbot-dns-rfc2136', (certbot) => certbotPlugins(certbot).includes('dns-rfc2136')),
+);
 const TOOLS = requireTool('pebble') && requireTool('openssl');
 const CLIENT_TIMEOUT_MS = 150_000;
 

@@ -6,7 +6,8 @@ import { startServer, tlsFiles } from '../../helpers/servers.js';
 import { useSandbox } from '../../helpers/use-sandbox.js';
 
 describe('HTTPS', () => {
-  const sb = useSandbox({ tls: { cert: readFileSync(tlsFiles().cert, 'utf8'), key: readFileSync(tlsFiles().key, 'utf8') } });
+  const { cert, key } = tlsFiles();
+  const sb = useSandbox({ tls: { cert: readFileSync(cert, 'utf8'), key: readFileSync(key, 'utf8') } });
 
   it('verifies the provider certificate: trusted through NODE_EXTRA_CA_CERTS, refused without it', async () => {
     expect(sb.url).toMatch(/^https:/);

@@ -123,7 +123,8 @@ describe('a kill during apply', () => {
     await child.result;
     held.release();
     // The writes in flight at the kill reach the provider (at most 3), the others never.
-    await waitUntil(() => provider!.finished === provider!.operations.length, 'the held writes passed on to the provider');
+    const passedOn = () => provider!.finished === provider!.operations.length;
+    await waitUntil(passedOn, 'the held writes passed on to the provider');
     const made = writesTo(provider!);
     expect(made.length).toBeGreaterThanOrEqual(1);
     expect(made.length).toBeLessThanOrEqual(3);

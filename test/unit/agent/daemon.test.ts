@@ -79,7 +79,7 @@ describe('daemon', () => {
     await h.done;
   });
 
-  it('backs off after transient failures (15 s, then 30 s, with jitter), and waits the interval again after a success', async () => {
+  it('backs off after transient failures (15 s, then 30 s, with jitter), then waits the interval', async () => {
     const h = harness([4, 4, 0]);
     const within = (ms: number, base: number) => ms >= base * 0.9 && ms <= base * 1.1;
     await h.waiting(1);

@@ -50,7 +50,8 @@ describe('/proc/net/if_inet6', () => {
   });
 
   it('falls back to os.networkInterfaces() without the table: an unknown interface', () => {
-    expect(() => interfaceAddress6('nope0', { table: '/nonexistent/if_inet6' })).toThrow(/no network interface named "nope0"/);
+    const missing = '/nonexistent/if_inet6';
+    expect(() => interfaceAddress6('nope0', { table: missing })).toThrow(/no network interface named "nope0"/);
   });
 
   it('falls back to os.networkInterfaces() without the table, and says that flags are unknown', ({ skip }) => {

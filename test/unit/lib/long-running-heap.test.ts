@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { collectAfterCycle } from '../../../src/lib/long-running-heap.js';
 
-/** A WeakRef to an object nothing else holds, made in a job of its own (a WeakRef keeps its target until its job ends). */
+/** A WeakRef to an object nothing else holds, made in a job of its own (a WeakRef keeps its target while its job runs). */
 async function deadObject(): Promise<WeakRef<object>> {
   const ref = new WeakRef({ cycle: 'garbage'.repeat(1000) });
   await new Promise((resolve) => setImmediate(resolve));

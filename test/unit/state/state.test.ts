@@ -36,7 +36,7 @@ describe('state file', () => {
   });
 });
 
-/** The lock in `dir` was taken over: it names this process and holds it against a second cycle, and its release removes it. */
+/** The lock in `dir` was taken over: it names this process, holds off a second cycle, and its release removes it. */
 function expectTakenOver(dir: string): void {
   const lock = acquireLock(dir);
   expect(readFileSync(join(dir, 'lock'), 'utf8')).toMatch(new RegExp(`^${process.pid} \\S+\\n$`));

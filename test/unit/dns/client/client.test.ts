@@ -95,10 +95,12 @@ describe('queryDns', () => {
   it('keeps one deadline over UDP and the TCP retry', async () => {
     let answerUdp!: () => void;
     const udpHeld = new Promise<void>((resolve) => (answerUdp = resolve));
-    const server = await start({ udp: async (q) => (await udpHeld, answerTo(q, [], { truncated: true })), tcp: () => undefined });
+    const truncatedLater = async (q: Parameters<typeof answerTo>[0]) => (await udpHeld, answerTo(q, [], { truncated: true }));
+    const server = await start({ udp: truncatedLater, tcp: () => undefined });
     const clock = new FakeClock();
     let settled = false;
-    const query = rejection(queryDns(server, 'example.com', 'TXT', { timeoutMs: 1500, clock })).finally(() => (settled = true));
+    const query = rejection(queryDns(server, 'example.com', 'TXT', { timeoutMs: 1500, clock }));
+    void query.finally(() => (settled = true));
     // The truncated UDP answer comes 1000 ms into the deadline; TCP has what is left of it.
     await until(() => server.udpQueries === 1);
     await clock.advanceAsync(1000);
