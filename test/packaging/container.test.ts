@@ -11,6 +11,7 @@ import { tempDir } from '../helpers/cli.js';
 import { readmeRecipe, runRecipe, withPorts } from '../helpers/readme-recipes.js';
 import { artefact, BIN, ROOT, run, sandbox, sandboxEnv } from './helpers.js';
 import { requireTool } from '../helpers/programs.js';
+import { waitUntil } from '../helpers/wait.js';
 
 const X64 = join(BIN, 'ddedge-linux-x64');
 const TAG = 'localhost/ddedge:packaging-test';
@@ -59,10 +60,11 @@ describe.skipIf(!hasAll)('the container image', () => {
       const port = await freePort();
       daemon = spawn('podman', [...base.slice(1), '--name', `ddedge-test-${port}`, TAG, 'daemon', '--ip', '81.0.2.15', '--listen', `127.0.0.1:${port}`], { stdio: ['ignore', 'pipe', 'pipe'] });
       let healthy: Response | undefined;
-      for (let i = 0; i < 120 && !healthy?.ok; i++) {
+      const answersHealthy = async () => {
         healthy = await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => undefined);
-        if (!healthy?.ok) await new Promise((r) => setTimeout(r, 500));
-      }
+        return Boolean(healthy?.ok);
+      };
+      await waitUntil(answersHealthy, 'the container answering /healthz', { everyMs: 500 });
       expect(healthy?.status).toBe(200);
       const check = spawnSync('podman', ['healthcheck', 'run', `ddedge-test-${port}`], { encoding: 'utf8' });
       expect(check.status, check.stdout + check.stderr).toBe(0);
