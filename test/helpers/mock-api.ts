@@ -44,6 +44,8 @@ export interface HostileProvider {
   url: string;
   /** Operations in the order they arrived, `service/dnslist` etc. */
   operations: string[];
+  /** Operations that have been passed to the sandbox and answered (or failed), in whatever order. */
+  readonly finished: number;
   close(): Promise<void>;
 }
 
@@ -55,6 +57,7 @@ export interface HostileProvider {
 export async function hostileProvider(target: string, shape: ProviderShape): Promise<HostileProvider> {
   const { createServer } = await import('node:http');
   const operations: string[] = [];
+  let finished = 0;
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -64,7 +67,10 @@ export async function hostileProvider(target: string, shape: ProviderShape): Pro
       const fields = new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
       shape.request?.(operation, fields);
       if (shape.holdWrites && !operation.endsWith('list')) await shape.holdWrites;
-      if (shape.unavailable?.(operation, fields)) return void res.writeHead(503, { 'content-type': 'text/html' }).end('<html>503</html>');
+      if (shape.unavailable?.(operation, fields)) {
+        finished++;
+        return void res.writeHead(503, { 'content-type': 'text/html' }).end('<html>503</html>');
+      }
       try {
         const upstream = await fetch(new URL(req.url ?? '/', target), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: fields.toString() });
         const envelope = (await upstream.json()) as Record<string, any>;
@@ -72,6 +78,8 @@ export async function hostileProvider(target: string, shape: ProviderShape): Pro
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(envelope));
       } catch {
         res.destroy();
+      } finally {
+        finished++;
       }
     });
   });
@@ -80,6 +88,9 @@ export async function hostileProvider(target: string, shape: ProviderShape): Pro
   return {
     url: `http://127.0.0.1:${port}`,
     operations,
+    get finished() {
+      return finished;
+    },
     close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
   };
 }

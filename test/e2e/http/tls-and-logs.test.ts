@@ -1,24 +1,15 @@
 import { readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../../src/sandbox/server.js';
+import { describe, expect, it } from 'vitest';
 import { agentEnv } from '../../helpers/agent-env.js';
 import { runDist } from '../../helpers/cli.js';
 import { startServer, tlsFiles } from '../../helpers/servers.js';
-
-let sandbox: Sandbox | undefined;
-afterEach(async () => {
-  await sandbox?.close();
-  sandbox = undefined;
-});
-const tlsSandbox = async () => {
-  const files = tlsFiles();
-  sandbox = await startSandbox({ tls: { cert: readFileSync(files.cert, 'utf8'), key: readFileSync(files.key, 'utf8') } });
-  return sandbox;
-};
+import { useSandbox } from '../../helpers/use-sandbox.js';
 
 describe('HTTPS', () => {
+  const { cert, key } = tlsFiles();
+  const sb = useSandbox({ tls: { cert: readFileSync(cert, 'utf8'), key: readFileSync(key, 'utf8') } });
+
   it('verifies the provider certificate: trusted through NODE_EXTRA_CA_CERTS, refused without it', async () => {
-    const sb = await tlsSandbox();
     expect(sb.url).toMatch(/^https:/);
     const env = agentEnv(sb);
     const refused = await runDist(['update', '--ip', '81.0.2.15'], env);
@@ -29,7 +20,6 @@ describe('HTTPS', () => {
   });
 
   it('learns the address from two HTTPS echo sources', async () => {
-    const sb = await tlsSandbox();
     const a = await startServer('81.0.2.50\n', { tls: true });
     const b = await startServer('81.0.2.50', { tls: true });
     const env = { ...agentEnv(sb), NODE_EXTRA_CA_CERTS: tlsFiles().ca, DDEDGE_IP_SOURCES: `url:${a.url},url:${b.url}` };
@@ -44,7 +34,7 @@ describe('HTTPS', () => {
     const named = await startServer((req, res) => { seen.named = (req.socket as { servername?: unknown }).servername; res.end('81.0.2.51'); }, { tls: true });
     const literal = await startServer((req, res) => { seen.literal = (req.socket as { servername?: unknown }).servername; res.end('81.0.2.51\n'); }, { tls: true });
     const sources = ['--ip-source', `url:${named.url.replace('127.0.0.1', 'localhost')}`, '--ip-source', `url:${literal.url}`];
-    const result = await runDist(['ip', ...sources], { ...agentEnv(await tlsSandbox()), NODE_EXTRA_CA_CERTS: tlsFiles().ca });
+    const result = await runDist(['ip', ...sources], { ...agentEnv(sb), NODE_EXTRA_CA_CERTS: tlsFiles().ca });
     await named.close();
     await literal.close();
     expect(result).toMatchObject({ code: 0, stdout: '81.0.2.51\n' });
@@ -53,8 +43,9 @@ describe('HTTPS', () => {
 });
 
 describe('logs', () => {
+  const sandbox = useSandbox();
+
   it('carry syslog priorities under systemd (JOURNAL_STREAM) so journald keeps levels', async () => {
-    sandbox = await startSandbox();
     const result = await runDist(['update', '--ip', '81.0.2.15', '--host', 'home.example.com', '--host', 'nope.example.com'], agentEnv(sandbox, { JOURNAL_STREAM: '8:12345' }));
     const lines = result.stderr.trim().split('\n');
     expect(lines.some((l) => l.startsWith('<6>home.example.com A set to 81.0.2.15'))).toBe(true);
@@ -62,7 +53,6 @@ describe('logs', () => {
   });
 
   it('are one JSON object per line with --log-format json', async () => {
-    sandbox = await startSandbox();
     const result = await runDist(['update', '--ip', '81.0.2.15', '--log-format', 'json', '--log-level', 'debug'], agentEnv(sandbox));
     const entries = result.stderr.trim().split('\n').map((l) => JSON.parse(l));
     expect(entries.length).toBeGreaterThan(1);
@@ -70,7 +60,6 @@ describe('logs', () => {
   });
 
   it('--log-level error keeps stderr quiet on success', async () => {
-    sandbox = await startSandbox();
     const result = await runDist(['update', '--ip', '81.0.2.15', '--log-level', 'error'], agentEnv(sandbox));
     expect(result).toMatchObject({ code: 0, stderr: '' });
   });

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { agentEnv, providerCalls } from '../../helpers/agent-env.js';
 import { DIST, HANG_BOUND_MS, runDist, startDist, type RunResult } from '../../helpers/cli.js';
+import { requireTool } from '../../helpers/programs.js';
 import { distForOtherUsers } from '../../helpers/staged-dist.js';
 import { useSandbox } from '../../helpers/use-sandbox.js';
 
@@ -112,7 +113,7 @@ describe('temporary files left by a writer that was killed', () => {
 });
 
 describe('the state cannot be saved after a successful update (a full disk, a file-size limit)', () => {
-  it('reports it in one line, says the update was made, exits 4, and releases the lock', async () => {
+  it.skipIf(!requireTool('prlimit', 'util-linux'))('reports it in one line, says the update was made, exits 4, and releases the lock', async () => {
     const env = agentEnv(sandbox);
     const dir = env.DDEDGE_STATE_DIR!;
     // A file-size limit the budget's first save (the call reservation, ~80 bytes) fits in and the

@@ -47,8 +47,8 @@ describe('node pool transport', () => {
       const silent = await serve(() => undefined);
       await expect(httpRequest({ url: silent.url, timeoutMs: 200, transport })).rejects.toMatchObject({ kind: 'timeout' });
       const closed = await serve(() => undefined);
-      servers.pop()!.close();
-      await new Promise((r) => setTimeout(r, 50));
+      const closing = servers.pop()!;
+      await new Promise((r) => closing.close(r));
       await expect(httpRequest({ url: closed.url, timeoutMs: 2000, transport })).rejects.toBeInstanceOf(TransportError);
       const upgrading = http.createServer();
       upgrading.on('request', (req) => req.socket.end('HTTP/1.1 101 Switching Protocols\r\nupgrade: x\r\nconnection: upgrade\r\n\r\n'));
