@@ -4,6 +4,7 @@
 // cycle is served right after it. SIGTERM/SIGINT let the requests in flight finish but start
 // no new one (see shutdown.ts); a second one aborts them. Then the daemon returns 0.
 import type { Config } from '../config/config.js';
+import { systemClock, type Clock } from '../lib/clock.js';
 import { ExitCode, exitCodeOf } from '../lib/errors.js';
 import type { Logger } from '../lib/log.js';
 import type { CycleReport } from './cycle.js';
@@ -30,145 +31,179 @@ export interface DaemonOptions {
    * stops.
    */
   cycleAsker?: (ask: ((by: string) => void) | undefined) => void;
+  /** The waits between cycles (interval, backoff, the budget's resumption) run on it (default: the system's). */
+  clock?: Clock;
 }
 
 const TRANSIENT = new Set<number>([ExitCode.transient, ExitCode.partial, ExitCode.addressUnknown]);
 
-export async function runDaemon(options: DaemonOptions): Promise<number> {
-  const { logger } = options;
-  const signals = options.signals ?? process;
-  let config = options.config;
-  let stopping = false;
-  let forced = false;
-  /** The signal that asked for the next cycle: its result is logged, for the person who sent it. */
-  let askedBy: string | undefined;
-  let inCycle = false;
-  const shutdown = new Shutdown();
-  let wake: () => void = () => {};
-  let blockedFingerprint: string | undefined;
-  let failures = 0;
-  /** Set when the last cycle met a spent call budget: when calls resume. */
-  let budgetResumesAt: number | undefined;
+export function runDaemon(options: DaemonOptions): Promise<number> {
+  return new Daemon(options).run();
+}
 
-  const handlers: Record<string, () => void> = {
-    SIGTERM: () => stop('SIGTERM'),
-    SIGINT: () => stop('SIGINT'),
-    SIGUSR1: () => askForCycle('SIGUSR1'),
-    SIGHUP: () => {
-      logger.info(
-        inCycle
-          ? 'SIGHUP: the configuration will be reloaded when this cycle ends'
-          : 'SIGHUP: reloading the configuration',
-      );
-      forced = true;
-      askedBy = 'SIGHUP';
-      wake();
-    },
-  };
+/** One daemon's run: its signals, its cycles and the waits between them. */
+class Daemon {
+  private readonly logger: Logger;
+  private readonly signals: NodeJS.EventEmitter;
+  private readonly clock: Clock;
+  private readonly shutdown = new Shutdown();
+  private readonly handlers: Record<string, () => void>;
+  private config: Config;
+  private stopping = false;
+  private forced = false;
+  /** The signal that asked for the next cycle: its result is logged, for the person who sent it. */
+  private askedBy: string | undefined;
+  private inCycle = false;
+  private wake: () => void = () => {};
+  private blockedFingerprint: string | undefined;
+  private failures = 0;
+  /** Set when the last cycle met a spent call budget: when calls resume. */
+  private budgetResumesAt: number | undefined;
+
+  constructor(private readonly options: DaemonOptions) {
+    this.logger = options.logger;
+    this.signals = options.signals ?? process;
+    this.clock = options.clock ?? systemClock;
+    this.config = options.config;
+    this.handlers = {
+      SIGTERM: () => this.stop('SIGTERM'),
+      SIGINT: () => this.stop('SIGINT'),
+      SIGUSR1: () => this.askForCycle('SIGUSR1'),
+      SIGHUP: () => {
+        this.logger.info(
+          this.inCycle
+            ? 'SIGHUP: the configuration will be reloaded when this cycle ends'
+            : 'SIGHUP: reloading the configuration',
+        );
+        this.forced = true;
+        this.askedBy = 'SIGHUP';
+        this.wake();
+      },
+    };
+  }
+
+  async run(): Promise<number> {
+    for (const [signal, handler] of Object.entries(this.handlers)) this.signals.on(signal, handler);
+    this.options.cycleAsker?.(this.askForCycle);
+    this.logger.info(
+      `daemon started: ${this.config.hosts.join(', ')} every ${Math.round(this.config.intervalMs / 1000)}s`,
+    );
+    try {
+      while (!this.stopping) {
+        await this.turn();
+        if (this.stopping) break;
+        // SIGUSR1 or SIGHUP during the cycle: served now, not after the interval.
+        if (this.forced) continue;
+        await this.waitForNextCycle();
+      }
+    } finally {
+      planNextCycle(undefined);
+      this.options.cycleAsker?.(undefined);
+      for (const [signal, handler] of Object.entries(this.handlers)) this.signals.off(signal, handler);
+    }
+    this.logger.info('daemon stopped');
+    return ExitCode.ok;
+  }
+
   /** `by` names who asked, in the log: a signal, or the status page's button. */
-  const askForCycle = (by: string) => {
-    logger.info(inCycle ? `${by}: another cycle will run when this one ends` : `${by}: running a cycle now`);
-    forced = true;
-    askedBy = by;
-    wake();
+  private readonly askForCycle = (by: string): void => {
+    this.logger.info(this.inCycle ? `${by}: another cycle will run when this one ends` : `${by}: running a cycle now`);
+    this.forced = true;
+    this.askedBy = by;
+    this.wake();
   };
-  const stop = (signal: string) => {
-    if (shutdown.request()) {
-      logger.info(`${signal} again: aborting the requests in flight`);
+
+  private stop(signal: string): void {
+    if (this.shutdown.request()) {
+      this.logger.info(`${signal} again: aborting the requests in flight`);
     } else {
-      logger.info(
-        inCycle
+      this.logger.info(
+        this.inCycle
           ? `${signal}: stopping; the requests in flight may finish, no new one starts (${signal} again aborts them)`
           : `${signal}: stopping`,
       );
     }
-    stopping = true;
-    wake();
-  };
-  for (const [signal, handler] of Object.entries(handlers)) signals.on(signal, handler);
-  options.cycleAsker?.(askForCycle);
-
-  logger.info(`daemon started: ${config.hosts.join(', ')} every ${Math.round(config.intervalMs / 1000)}s`);
-  try {
-    while (!stopping) {
-      config = await reloaded(config);
-      const fingerprint = fingerprintOf(config);
-      if (blockedFingerprint === fingerprint && !forced) {
-        logger.debug('credentials were rejected; waiting for a configuration change, SIGHUP or SIGUSR1');
-        budgetResumesAt = undefined;
-      } else {
-        blockedFingerprint = undefined;
-        const asked = forced;
-        const signal = askedBy;
-        forced = false;
-        askedBy = undefined;
-        const { exitCode, resumeAt } = await runOneCycle(config, asked, signal);
-        budgetResumesAt = resumeAt;
-        if (exitCode === ExitCode.auth) {
-          blockedFingerprint = fingerprint;
-          logger.error(
-            'credentials were rejected: no more provider calls until the configuration changes, SIGHUP or SIGUSR1',
-          );
-        }
-        // A spent budget is no failure to back off from: retrying before calls resume only logs the same error.
-        failures = TRANSIENT.has(exitCode) && budgetResumesAt === undefined ? failures + 1 : 0;
-      }
-      if (stopping) break;
-      // SIGUSR1 or SIGHUP during the cycle: served now, not after the interval.
-      if (forced) continue;
-      const delay =
-        budgetResumesAt === undefined
-          ? nextDelay(config.intervalMs, failures)
-          : untilResume(budgetResumesAt, config.intervalMs);
-      if (budgetResumesAt !== undefined)
-        logger.info(
-          `the provider call budget is spent: next cycle in ${Math.round(delay / 1000)}s, at ` +
-            `${isoSeconds(Date.now() + delay)}`,
-        );
-      else if (failures) logger.info(`retrying in ${Math.round(delay / 1000)}s (failure ${failures} in a row)`);
-      planNextCycle(Date.now() + delay);
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, delay);
-        wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-    }
-  } finally {
-    planNextCycle(undefined);
-    options.cycleAsker?.(undefined);
-    for (const [signal, handler] of Object.entries(handlers)) signals.off(signal, handler);
+    this.stopping = true;
+    this.wake();
   }
-  logger.info('daemon stopped');
-  return ExitCode.ok;
 
-  async function runOneCycle(
+  /** The configuration read again, and a cycle unless rejected credentials are unchanged. */
+  private async turn(): Promise<void> {
+    this.config = await this.reloaded(this.config);
+    const fingerprint = fingerprintOf(this.config);
+    if (this.blockedFingerprint === fingerprint && !this.forced) {
+      this.logger.debug('credentials were rejected; waiting for a configuration change, SIGHUP or SIGUSR1');
+      this.budgetResumesAt = undefined;
+      return;
+    }
+    this.blockedFingerprint = undefined;
+    const asked = this.forced;
+    const signal = this.askedBy;
+    this.forced = false;
+    this.askedBy = undefined;
+    const { exitCode, resumeAt } = await this.runOneCycle(this.config, asked, signal);
+    this.budgetResumesAt = resumeAt;
+    if (exitCode === ExitCode.auth) {
+      this.blockedFingerprint = fingerprint;
+      this.logger.error(
+        'credentials were rejected: no more provider calls until the configuration changes, SIGHUP or SIGUSR1',
+      );
+    }
+    // A spent budget is no failure to back off from: retrying before calls resume only logs the same error.
+    this.failures = TRANSIENT.has(exitCode) && this.budgetResumesAt === undefined ? this.failures + 1 : 0;
+  }
+
+  /** The interval, a backoff or the budget's resumption, cut short by a signal. */
+  private async waitForNextCycle(): Promise<void> {
+    const { intervalMs } = this.config;
+    const resumesAt = this.budgetResumesAt;
+    const delay =
+      resumesAt === undefined
+        ? nextDelay(intervalMs, this.failures)
+        : untilResume(resumesAt, intervalMs, this.clock.now());
+    const at = this.clock.now() + delay;
+    if (resumesAt !== undefined)
+      this.logger.info(
+        `the provider call budget is spent: next cycle in ${Math.round(delay / 1000)}s, at ${isoSeconds(at)}`,
+      );
+    else if (this.failures)
+      this.logger.info(`retrying in ${Math.round(delay / 1000)}s (failure ${this.failures} in a row)`);
+    planNextCycle(at);
+    await new Promise<void>((resolve) => {
+      const cancel = this.clock.after(delay, resolve);
+      this.wake = () => {
+        cancel();
+        resolve();
+      };
+    });
+  }
+
+  private async runOneCycle(
     current: Config,
     asked: boolean,
     signal: string | undefined,
   ): Promise<{ exitCode: number; resumeAt?: number }> {
-    inCycle = true;
+    this.inCycle = true;
     try {
-      const report = await options.cycle(current, { shutdown, asked });
+      const report = await this.options.cycle(current, { shutdown: this.shutdown, asked });
       // Unchanged records log nothing: without this line a signal's cycle would be silent.
-      if (signal) logger.info(`${signal}: cycle done: ${describeCycle(report)}`);
+      if (signal) this.logger.info(`${signal}: cycle done: ${describeCycle(report)}`);
       return { exitCode: report.exitCode, resumeAt: budgetResumeOf(report) };
     } catch (error) {
-      logger.error(`cycle failed: ${(error as Error).message}`);
+      this.logger.error(`cycle failed: ${(error as Error).message}`);
       const code = exitCodeOf(error);
       // An internal error or an unusable state directory must not become a tight loop.
       return { exitCode: code === ExitCode.auth ? code : ExitCode.transient };
     } finally {
-      inCycle = false;
+      this.inCycle = false;
     }
   }
 
-  async function reloaded(current: Config): Promise<Config> {
+  private async reloaded(current: Config): Promise<Config> {
     try {
-      return await options.reload();
+      return await this.options.reload();
     } catch (error) {
-      logger.error(`configuration not reloaded, keeping the previous one: ${(error as Error).message}`);
+      this.logger.error(`configuration not reloaded, keeping the previous one: ${(error as Error).message}`);
       return current;
     }
   }
@@ -193,8 +228,8 @@ function budgetResumeOf(report: CycleReport): number | undefined {
  * The wait until calls resume, never beyond the interval nor sooner than a first retry (a clock set back must not make
  * a tight loop).
  */
-function untilResume(resumeAt: number, intervalMs: number): number {
-  return Math.min(intervalMs, Math.max(BACKOFF_BASE_MS, resumeAt - Date.now()));
+function untilResume(resumeAt: number, intervalMs: number, now: number): number {
+  return Math.min(intervalMs, Math.max(BACKOFF_BASE_MS, resumeAt - now));
 }
 
 const isoSeconds = (ms: number): string => new Date(ms).toISOString().replace(/\.\d+Z$/, 'Z');

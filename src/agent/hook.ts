@@ -1,6 +1,7 @@
 // --on-change: a shell command per changed record, with what changed in its environment and
 // none of ddedge's secrets. Bounded by a timeout; its failure is reported, not propagated.
 import { spawn } from 'node:child_process';
+import { systemClock, type Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/log.js';
 import { bound, escapeControls } from '../lib/outside-text.js';
 import { redact } from '../lib/redact.js';
@@ -37,7 +38,14 @@ const DRAIN_MS = 200;
  * closed on our side: a grandchild that left the group (`setsid`, a daemon) may keep them
  * open forever, and ddedge must not wait for it.
  */
-export function runHook(command: string, timeoutMs: number, outcome: Outcome, logger: Logger): Promise<void> {
+export function runHook(
+  command: string,
+  timeoutMs: number,
+  outcome: Outcome,
+  logger: Logger,
+  /** The timeout and the wait for the last output run on it (default: the system's). */
+  clock: Clock = systemClock,
+): Promise<void> {
   return new Promise((resolve) => {
     const child = spawn('/bin/sh', ['-c', command], {
       env: hookEnvironment(outcome),
@@ -62,45 +70,58 @@ export function runHook(command: string, timeoutMs: number, outcome: Outcome, lo
     let timedOut = false;
     let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
     let settled = false;
-    let drain: NodeJS.Timeout | undefined;
-    const timer = setTimeout(() => {
+    let cancelDrain: (() => void) | undefined;
+    const cancelTimeout = clock.after(timeoutMs, () => {
       timedOut = true;
       stopGroup();
       // The shell is normally reaped at once; never wait beyond this for a report.
-      drain ??= setTimeout(finish, 5 * DRAIN_MS);
-    }, timeoutMs);
+      cancelDrain ??= clock.after(5 * DRAIN_MS, finish);
+    });
     function finish() {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
-      clearTimeout(drain);
+      cancelTimeout();
+      cancelDrain?.();
       stopGroup();
       child.stdout!.destroy();
       child.stderr!.destroy();
-      // Masked whole, then cut: a cut first left the start of a secret that straddled it.
-      const text = redact(output).trim();
-      const tail = text ? `: ${bound(escapeControls(text), 300)}` : '';
-      const what = `--on-change for ${outcome.host} ${outcome.type}`;
-      if (timedOut) logger.warn(`${what} was stopped after ${timeoutMs} ms${tail}`);
-      else if (exit?.code !== 0) logger.warn(`${what} failed (${exit?.signal ?? `exit ${exit?.code}`})${tail}`);
-      else logger.info(`--on-change ran for ${outcome.host} ${outcome.type}`);
-      // Its whole output (as far as kept) for whoever debugs the hook; the logger redacts it.
-      if (text) logger.debug(`${what} output`, { output: bound(text, OUTPUT_LIMIT) });
+      report({ output, timedOut, timeoutMs, exit, outcome, logger });
       resolve();
     }
     child.on('error', (error) => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      cancelTimeout();
       logger.warn(`--on-change could not start: ${error.message}`);
       resolve();
     });
     child.on('exit', (code, signal) => {
       exit = { code, signal };
-      if (!timedOut) clearTimeout(timer);
-      clearTimeout(drain);
-      drain = setTimeout(finish, DRAIN_MS);
+      if (!timedOut) cancelTimeout();
+      cancelDrain?.();
+      cancelDrain = clock.after(DRAIN_MS, finish);
     });
     child.on('close', finish);
   });
+}
+
+/** What the hook did, in the log: stopped at its timeout, failed, or ran; its output masked. */
+function report(run: {
+  output: string;
+  timedOut: boolean;
+  timeoutMs: number;
+  exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  outcome: Outcome;
+  logger: Logger;
+}): void {
+  const { outcome, logger, exit } = run;
+  // Masked whole, then cut: a cut first left the start of a secret that straddled it.
+  const text = redact(run.output).trim();
+  const tail = text ? `: ${bound(escapeControls(text), 300)}` : '';
+  const what = `--on-change for ${outcome.host} ${outcome.type}`;
+  if (run.timedOut) logger.warn(`${what} was stopped after ${run.timeoutMs} ms${tail}`);
+  else if (exit?.code !== 0) logger.warn(`${what} failed (${exit?.signal ?? `exit ${exit?.code}`})${tail}`);
+  else logger.info(`--on-change ran for ${outcome.host} ${outcome.type}`);
+  // Its whole output (as far as kept) for whoever debugs the hook; the logger redacts it.
+  if (text) logger.debug(`${what} output`, { output: bound(text, OUTPUT_LIMIT) });
 }

@@ -1,6 +1,7 @@
 // The one place that decides how ddedge talks HTTP, whatever carries the bytes: the https
 // rule, a deadline covering connect + answer, a cap on the answer's size, a User-Agent, and
 // errors that name what failed with a URL whose secrets are masked.
+import { systemClock, type Clock } from '../lib/clock.js';
 import { DdedgeError } from '../lib/errors.js';
 import { redactUrl } from '../lib/redact.js';
 import { USER_AGENT } from '../lib/version.js';
@@ -23,6 +24,8 @@ export interface HttpRequest {
   /** Names the URL's setting in errors, e.g. "--dyndns-url". */
   setting?: string;
   transport?: Transport;
+  /** The deadline runs on it (default: the system's). */
+  clock?: Clock;
 }
 
 export interface HttpResponse {
@@ -39,17 +42,17 @@ export async function httpRequest(request: HttpRequest): Promise<HttpResponse> {
   const maxBytes = request.maxBytes ?? DEFAULT_MAX_BYTES;
   const controller = new AbortController();
   let timedOut = false;
-  let timer: NodeJS.Timeout | undefined;
+  let cancelDeadline = (): void => {};
   // The deadline settles the request by itself: a transport that never answers nor fails
   // (a dropped upgrade, a stalled body) cannot leave the cycle waiting with the lock held.
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
+    cancelDeadline = (request.clock ?? systemClock).after(request.timeoutMs, () => {
       timedOut = true;
       controller.abort();
       reject(
         new TransportError('timeout', `no complete answer from ${shownUrl} within ${request.timeoutMs} ms`, shownUrl),
       );
-    }, request.timeoutMs);
+    });
   });
   const exchange = async (): Promise<HttpResponse> => {
     const response = await (request.transport ?? wireTransport).send({
@@ -82,7 +85,7 @@ export async function httpRequest(request: HttpRequest): Promise<HttpResponse> {
   } catch (error) {
     throw classify(error, shownUrl, timedOut, request.timeoutMs);
   } finally {
-    clearTimeout(timer);
+    cancelDeadline();
   }
 }
 

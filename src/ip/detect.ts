@@ -6,6 +6,7 @@
 // answers can no longer agree (a failure, a disagreement, a refused non-public answer, as an
 // intercepting resolver gives) or have not agreed within DNS_HEAD_START_MS; every answer then
 // counts in one quorum, so a disagreement still ends in the HTTPS sources' vote.
+import { systemClock, type Clock } from '../lib/clock.js';
 import { AddressUnknownError } from '../lib/errors.js';
 import type { Logger } from '../lib/log.js';
 import { canonicalAddress, nonPublicReason, type Family } from '../lib/address.js';
@@ -31,6 +32,8 @@ export interface DetectOptions {
   waitForAll?: boolean;
   /** Where iface: reads IPv6 address flags (tests inject a fixture; default /proc/net/if_inet6). */
   interfaceTable?: string;
+  /** The head start and the deadline run on it (default: the system's). */
+  clock?: Clock;
 }
 
 /** No address: carries every source's answer, for `ddedge ip --json`. */
@@ -58,115 +61,153 @@ export interface Detection {
 export const DNS_HEAD_START_MS = 500;
 
 export function detectAddress(options: DetectOptions): Promise<Detection> {
-  const { family, sources, quorum, logger } = options;
-  const answers: SourceAnswer[] = [];
-  const votes = new Map<string, number>();
-  const witnesses = new Map<string, Set<string>>();
-  let winner: string | undefined;
-  // Date.now(), not performance.now(): the global `performance` loads perf_hooks (8 internal modules) on first use.
-  const started = Date.now();
+  return new Promise((resolve, reject) => new DetectionRun(options, resolve, reject).start());
+}
 
-  return new Promise((resolve, reject) => {
-    let pending = sources.length;
-    let settled = false;
-    let headStart: NodeJS.Timeout | undefined;
-    const conclude = () => {
-      if (settled) return;
-      if (winner && (!options.waitForAll || pending === 0)) {
-        settled = true;
-        clearTimeout(deadline);
-        clearTimeout(headStart);
-        return resolve({ address: winner, answers });
-      }
-      if (pending > 0) return;
-      settled = true;
-      clearTimeout(deadline);
-      clearTimeout(headStart);
-      const summary = answers.map((a) => `${a.source}: ${[a.address, a.error].filter(Boolean).join(' ')}`).join('; ');
-      const disagreement = votes.size > 0;
-      reject(
-        new DetectionFailed(
-          disagreement
-            ? `IPv${family} sources disagree: no address was reported by ${quorum} sources (${summary})`
-            : `no IPv${family} source answered usefully (${summary})`,
-          answers,
-        ),
-      );
-    };
-    const [first, rest] = stages(sources, quorum, options.waitForAll === true);
+/** One detection: the sources asked in their stages, every answer counted, one ending. */
+class DetectionRun {
+  private readonly clock: Clock;
+  private readonly answers: SourceAnswer[] = [];
+  private readonly votes = new Map<string, number>();
+  private readonly witnesses = new Map<string, Set<string>>();
+  private readonly started: number;
+  private readonly first: SourceSpec[];
+  private readonly rest: SourceSpec[];
+  private winner: string | undefined;
+  private pending: number;
+  private firstPending: number;
+  private restStarted: boolean;
+  private settled = false;
+  private cancelDeadline = (): void => {};
+  private cancelHeadStart = (): void => {};
+
+  constructor(
+    private readonly options: DetectOptions,
+    private readonly resolve: (detection: Detection) => void,
+    private readonly reject: (error: DetectionFailed) => void,
+  ) {
+    this.clock = options.clock ?? systemClock;
+    this.started = this.clock.now();
+    this.pending = options.sources.length;
+    [this.first, this.rest] = stages(options.sources, options.quorum, options.waitForAll === true);
+    this.firstPending = this.first.length;
+    this.restStarted = this.rest.length === 0;
+  }
+
+  start(): void {
     // A deadline for the whole detection, not only for each request: DNS retries and slow
     // bodies must not hold a cycle past its budget. Sources asked after the DNS head start get
     // their full timeout too.
-    const deadline = setTimeout(
-      () => {
-        for (const s of sources) {
-          if (!answers.some((a) => a.source === s.name))
-            answers.push({ source: s.name, error: 'no answer before the deadline', ms: options.timeoutMs });
-        }
-        pending = 0;
-        conclude();
-      },
-      options.timeoutMs + 250 + (rest.length ? DNS_HEAD_START_MS : 0),
-    );
-
-    const record = (spec: SourceSpec, raw: string | undefined, error: Error | undefined) => {
-      if (settled && !options.waitForAll) return;
-      const ms = Date.now() - started;
-      if (error || raw === undefined) {
-        logger.debug('source failed', { source: spec.name, error: error?.message, ms });
-        answers.push({ source: spec.name, error: error?.message ?? 'no address', ms });
-        return;
-      }
-      const address = canonicalAddress(raw);
-      const reason = options.allowPrivate ? undefined : nonPublicReason(address);
-      if (reason) {
-        logger.warn(`refused ${address} from ${spec.name}: ${reason} (use --allow-private-ip to accept it)`);
-        answers.push({ source: spec.name, address, error: `refused: ${reason}`, ms });
-        return;
-      }
-      logger.debug('source answered', { source: spec.name, address, ms });
-      answers.push({ source: spec.name, address, ms });
-      // One server is one witness, however many sources ask it (source-identity.ts).
-      const voters = witnesses.get(address) ?? new Set<string>();
-      voters.add(serverOf(spec));
-      witnesses.set(address, voters);
-      votes.set(address, voters.size);
-      if (voters.size >= quorum) winner ??= address;
-    };
-
-    let firstPending = first.length;
-    let restStarted = rest.length === 0;
-    const startRest = (why: string) => {
-      if (restStarted || settled) return;
-      restStarted = true;
-      clearTimeout(headStart);
-      logger.debug(`asking the other sources: ${why}`, { sources: rest.map((s) => s.name).join(',') });
-      for (const spec of rest) ask(spec, 'rest');
-    };
-    // The DNS answers can still agree while the best-supported address plus the DNS sources
-    // yet to answer reach the quorum.
-    const dnsCanStillAgree = () => Math.max(0, ...votes.values()) + firstPending >= quorum;
-    headStart = rest.length
-      ? setTimeout(() => startRest(`no DNS quorum within ${DNS_HEAD_START_MS} ms`), DNS_HEAD_START_MS)
-      : undefined;
-
-    function ask(spec: SourceSpec, stage: 'first' | 'rest') {
-      fetchSourceAddress(spec, family, options.timeoutMs, { logger, interfaceTable: options.interfaceTable })
-        .then(
-          (raw) => record(spec, raw, undefined),
-          (error: Error) => record(spec, undefined, error),
-        )
-        .finally(() => {
-          pending = Math.max(0, pending - 1);
-          if (stage === 'first') {
-            firstPending--;
-            if (!winner && !dnsCanStillAgree()) startRest('the DNS sources failed or disagree');
-          }
-          conclude();
-        });
+    const deadlineMs = this.options.timeoutMs + 250 + (this.rest.length ? DNS_HEAD_START_MS : 0);
+    this.cancelDeadline = this.clock.after(deadlineMs, () => this.giveUpAtDeadline());
+    if (this.rest.length) {
+      this.cancelHeadStart = this.clock.after(DNS_HEAD_START_MS, () =>
+        this.startRest(`no DNS quorum within ${DNS_HEAD_START_MS} ms`),
+      );
     }
-    for (const spec of first) ask(spec, 'first');
-  });
+    for (const spec of this.first) this.ask(spec, 'first');
+  }
+
+  private giveUpAtDeadline(): void {
+    for (const s of this.options.sources) {
+      if (!this.answers.some((a) => a.source === s.name))
+        this.answers.push({ source: s.name, error: 'no answer before the deadline', ms: this.options.timeoutMs });
+    }
+    this.pending = 0;
+    this.conclude();
+  }
+
+  private conclude(): void {
+    if (this.settled) return;
+    if (this.winner && (!this.options.waitForAll || this.pending === 0)) {
+      this.end();
+      return this.resolve({ address: this.winner, answers: this.answers });
+    }
+    if (this.pending > 0) return;
+    this.end();
+    const { family, quorum } = this.options;
+    const summary = this.answers
+      .map((a) => `${a.source}: ${[a.address, a.error].filter(Boolean).join(' ')}`)
+      .join('; ');
+    const disagreement = this.votes.size > 0;
+    this.reject(
+      new DetectionFailed(
+        disagreement
+          ? `IPv${family} sources disagree: no address was reported by ${quorum} sources (${summary})`
+          : `no IPv${family} source answered usefully (${summary})`,
+        this.answers,
+      ),
+    );
+  }
+
+  private end(): void {
+    this.settled = true;
+    this.cancelDeadline();
+    this.cancelHeadStart();
+  }
+
+  private record(spec: SourceSpec, raw: string | undefined, error: Error | undefined): void {
+    if (this.settled && !this.options.waitForAll) return;
+    const { logger } = this.options;
+    const ms = this.clock.now() - this.started;
+    if (error || raw === undefined) {
+      logger.debug('source failed', { source: spec.name, error: error?.message, ms });
+      this.answers.push({ source: spec.name, error: error?.message ?? 'no address', ms });
+      return;
+    }
+    const address = canonicalAddress(raw);
+    const reason = this.options.allowPrivate ? undefined : nonPublicReason(address);
+    if (reason) {
+      logger.warn(`refused ${address} from ${spec.name}: ${reason} (use --allow-private-ip to accept it)`);
+      this.answers.push({ source: spec.name, address, error: `refused: ${reason}`, ms });
+      return;
+    }
+    logger.debug('source answered', { source: spec.name, address, ms });
+    this.answers.push({ source: spec.name, address, ms });
+    this.vote(spec, address);
+  }
+
+  /** One server is one witness, however many sources ask it (source-identity.ts). */
+  private vote(spec: SourceSpec, address: string): void {
+    const voters = this.witnesses.get(address) ?? new Set<string>();
+    voters.add(serverOf(spec));
+    this.witnesses.set(address, voters);
+    this.votes.set(address, voters.size);
+    if (voters.size >= this.options.quorum) this.winner ??= address;
+  }
+
+  private startRest(why: string): void {
+    if (this.restStarted || this.settled) return;
+    this.restStarted = true;
+    this.cancelHeadStart();
+    this.options.logger.debug(`asking the other sources: ${why}`, { sources: this.rest.map((s) => s.name).join(',') });
+    for (const spec of this.rest) this.ask(spec, 'rest');
+  }
+
+  /**
+   * The DNS answers can still agree while the best-supported address plus the DNS sources yet to answer reach the
+   * quorum.
+   */
+  private dnsCanStillAgree(): boolean {
+    return Math.max(0, ...this.votes.values()) + this.firstPending >= this.options.quorum;
+  }
+
+  private ask(spec: SourceSpec, stage: 'first' | 'rest'): void {
+    const { family, timeoutMs, logger, interfaceTable } = this.options;
+    fetchSourceAddress(spec, family, timeoutMs, { logger, interfaceTable })
+      .then(
+        (raw) => this.record(spec, raw, undefined),
+        (error: Error) => this.record(spec, undefined, error),
+      )
+      .finally(() => {
+        this.pending = Math.max(0, this.pending - 1);
+        if (stage === 'first') {
+          this.firstPending--;
+          if (!this.winner && !this.dnsCanStillAgree()) this.startRest('the DNS sources failed or disagree');
+        }
+        this.conclude();
+      });
+  }
 }
 
 /**

@@ -4,6 +4,7 @@
 // failed send is retried with growing pauses, then given up with a warning. Nothing here can
 // fail the command: every problem is a warning naming the service and host, never the URL.
 import { httpRequest } from '../http/request.js';
+import { sleepOn, systemClock, type Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/log.js';
 import { eventKey, type NotifyEvent } from './message.js';
 import { parseNotifyTarget, SERVICES, type NotifyTarget } from './target.js';
@@ -47,13 +48,14 @@ export class Notifier {
     urls: string[],
     private readonly logger: Logger,
     private readonly limits = NOTIFY_LIMITS,
-    private readonly now: () => number = Date.now,
+    /** The rate limit, the dedup window, the retries' pauses and drain()'s bound run on it. */
+    private readonly clock: Clock = systemClock,
   ) {
     this.channels = urls.map((url, i) => ({
       target: parseNotifyTarget(url, `notification URL ${i + 1}`),
       queue: [],
       tokens: limits.burst,
-      refilledAt: now(),
+      refilledAt: clock.now(),
       dropped: 0,
     }));
   }
@@ -68,7 +70,7 @@ export class Notifier {
     for (const event of events) {
       const key = eventKey(event);
       const at = this.sent.get(key);
-      if (at !== undefined && this.now() - at < this.limits.dedupMs) continue;
+      if (at !== undefined && this.clock.now() - at < this.limits.dedupMs) continue;
       this.remember(key);
       for (const channel of this.channels) {
         if (channel.queue.length >= this.limits.queue) {
@@ -84,10 +86,10 @@ export class Notifier {
 
   /** Waits for the queues to empty, at most `ms` (a one-shot command before it exits). */
   async drain(ms: number): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+    let cancel = (): void => {};
+    const deadline = new Promise<void>((resolve) => (cancel = this.clock.after(ms, resolve)));
     await Promise.race([Promise.all(this.channels.map((c) => c.running)), deadline]);
-    clearTimeout(timer);
+    cancel();
   }
 
   /** Sends one event to every URL now, with no retry (ddedge notify test), and says how each went. */
@@ -126,7 +128,7 @@ export class Notifier {
   }
 
   private refill(channel: Channel): void {
-    const gained = Math.floor((this.now() - channel.refilledAt) / this.limits.refillMs);
+    const gained = Math.floor((this.clock.now() - channel.refilledAt) / this.limits.refillMs);
     if (gained <= 0) return;
     channel.tokens = Math.min(this.limits.burst, channel.tokens + gained);
     channel.refilledAt += gained * this.limits.refillMs;
@@ -148,7 +150,7 @@ export class Notifier {
           );
           return;
         }
-        await new Promise((resolve) => setTimeout(resolve, pause));
+        await sleepOn(this.clock, pause);
         pause *= 2;
       }
     }
@@ -179,7 +181,7 @@ export class Notifier {
   }
 
   private remember(key: string): void {
-    this.sent.set(key, this.now());
+    this.sent.set(key, this.clock.now());
     // Oldest first out: a Map keeps insertion order.
     while (this.sent.size > this.limits.dedupEntries) this.sent.delete(this.sent.keys().next().value!);
   }

@@ -1,14 +1,13 @@
 // Debian's ddclient, run once in the foreground with a configuration of the test's own, as the
 // tests of the sandbox (its `dondominio` protocol) and of the gateway's dyndns2 door run it.
-// .ci/run installs it and sets DDEDGE_REQUIRE_DDCLIENT=1, so in CI a test needing it cannot skip.
+// A test needing it skips without it, and fails under DDEDGE_REQUIRE_TOOLS=1 (requireTool, as CI runs).
 import { execFile } from 'node:child_process';
-import { chmodSync, existsSync, writeFileSync } from 'node:fs';
+import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from './cli.js';
+import { requireTool } from './programs.js';
 
-export const DDCLIENT = ['/usr/bin/ddclient', '/usr/sbin/ddclient'].find((p) => existsSync(p));
-if (!DDCLIENT && process.env.DDEDGE_REQUIRE_DDCLIENT)
-  throw new Error('ddclient is required here (DDEDGE_REQUIRE_DDCLIENT) but not installed: apt-get install ddclient');
+export const DDCLIENT = requireTool('ddclient');
 
 export interface DdclientRun {
   output: string;

@@ -53,6 +53,8 @@ export interface HostileProvider {
   url: string;
   /** Operations in the order they arrived, `service/dnslist` etc. */
   operations: string[];
+  /** Operations that have been passed to the sandbox and answered (or failed), in whatever order. */
+  readonly finished: number;
   close(): Promise<void>;
 }
 
@@ -64,6 +66,7 @@ export interface HostileProvider {
 export async function hostileProvider(target: string, shape: ProviderShape): Promise<HostileProvider> {
   const { createServer } = await import('node:http');
   const operations: string[] = [];
+  let finished = 0;
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -73,8 +76,10 @@ export async function hostileProvider(target: string, shape: ProviderShape): Pro
       const fields = new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
       shape.request?.(operation, fields);
       if (shape.holdWrites && !operation.endsWith('list')) await shape.holdWrites;
-      if (shape.unavailable?.(operation, fields))
+      if (shape.unavailable?.(operation, fields)) {
+        finished++;
         return void res.writeHead(503, { 'content-type': 'text/html' }).end('<html>503</html>');
+      }
       try {
         const upstream = await fetch(new URL(req.url ?? '/', target), {
           method: 'POST',
@@ -86,6 +91,8 @@ export async function hostileProvider(target: string, shape: ProviderShape): Pro
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(envelope));
       } catch {
         res.destroy();
+      } finally {
+        finished++;
       }
     });
   });
@@ -94,6 +101,9 @@ export async function hostileProvider(target: string, shape: ProviderShape): Pro
   return {
     url: `http://127.0.0.1:${port}`,
     operations,
+    get finished() {
+      return finished;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

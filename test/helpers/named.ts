@@ -8,6 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from './cli.js';
 import { freePort } from './programs.js';
+import { waitUntil } from './wait.js';
 
 export interface Named {
   port: number;
@@ -75,16 +76,18 @@ ${config.statements}`,
 
 /** Waits (bounded) until named logs that it is running and answers each zone's SOA; false when it exited. */
 async function waitStarted(named: Named, child: ChildProcess, zones: string[]): Promise<boolean> {
-  for (let i = 0; i < 200; i++) {
-    if (child.exitCode !== null || child.signalCode !== null) return false;
-    if (/\brunning\b/.test(named.output())) {
-      let answered = 0;
-      for (const zone of zones) if (/status: NOERROR/.test(await dig(named.port, [zone, 'SOA']))) answered++;
-      if (answered === zones.length) return true;
-    }
-    await new Promise((r) => setTimeout(r, 50));
+  const exited = () => child.exitCode !== null || child.signalCode !== null;
+  const answering = async () => {
+    if (!/\brunning\b/.test(named.output())) return false;
+    for (const zone of zones) if (!/status: NOERROR/.test(await dig(named.port, [zone, 'SOA']))) return false;
+    return true;
+  };
+  try {
+    await waitUntil(async () => exited() || (await answering()), 'named answering its zones', { everyMs: 50 });
+  } catch (error) {
+    throw new Error(`${(error as Error).message}:\n${named.output()}`);
   }
-  throw new Error(`named did not answer within 10 s:\n${named.output()}`);
+  return !exited();
 }
 
 async function stop(child: ChildProcess, exited: Promise<void>): Promise<void> {

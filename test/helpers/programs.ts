@@ -1,28 +1,42 @@
-// What a test needs of the machine: whether a third-party program is installed (a test that
-// needs one skips without it, or fails under DDEDGE_REQUIRE_TOOLS=1, as CI runs), and a free
-// loopback port for a program that must be told its port before it starts.
+// What a test needs of the machine: a third-party program (requireTool: the one rule for every
+// test that drives one) and a free loopback port for a program that must be told its port
+// before it starts.
 import { accessSync, constants, statSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { delimiter, join } from 'node:path';
 
-/**
- * Whether a program is installed (an executable file of that name on the PATH: what a start of it
- * finds), without starting it: `certbot --version` alone took 1.3 s of CPU, once for each file
- * that asked. When it is not, tests skip unless DDEDGE_REQUIRE_TOOLS=1 (CI).
- */
-export function hasProgram(name: string, debianPackage = name): boolean {
-  const found = (process.env.PATH ?? '').split(delimiter).some((dir) => {
-    if (!dir) return false;
+/** CI (.ci/run) sets DDEDGE_REQUIRE_TOOLS=1: there a missing program is a failure, never a skip. */
+export const toolsRequired = (): boolean => !['', '0', undefined].includes(process.env.DDEDGE_REQUIRE_TOOLS);
+
+/** The executable file of that name on the PATH (what a start of it by name finds), or undefined. */
+function onPath(name: string): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    if (!dir) continue;
+    const path = join(dir, name);
     try {
-      accessSync(join(dir, name), constants.X_OK);
-      return statSync(join(dir, name)).isFile();
+      accessSync(path, constants.X_OK);
+      if (statSync(path).isFile()) return path;
     } catch {
-      return false;
+      // not in this folder
     }
-  });
-  if (!found && process.env.DDEDGE_REQUIRE_TOOLS && process.env.DDEDGE_REQUIRE_TOOLS !== '0')
+  }
+  return undefined;
+}
+
+/**
+ * The path of an installed program, or undefined: a test that needs it skips on a developer's
+ * machine (`describe.skipIf(!requireTool('dig', 'bind9-dnsutils'))`), and throws, so its file
+ * fails, under DDEDGE_REQUIRE_TOOLS=1. Found without starting it (`certbot --version` alone costs
+ * 1.3 s of CPU); `works`, when given, is a further check of the installed program (a plugin).
+ */
+export function requireTool(name: string, debianPackage = name, works?: (path: string) => boolean): string | undefined {
+  const path = onPath(name);
+  const usable = path !== undefined && (works?.(path) ?? true);
+  if (usable) return path;
+  if (toolsRequired()) {
     throw new Error(`${name} is required (DDEDGE_REQUIRE_TOOLS=1): apt-get install ${debianPackage}`);
-  return found;
+  }
+  return undefined;
 }
 
 export async function freePort(): Promise<number> {

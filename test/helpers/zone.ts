@@ -1,6 +1,5 @@
 // Shared by the zone tests: a sandbox service with an empty zone, ddedge zone run in-process
 // or as the built file, and the third-party programs (BIND's) that check what ddedge writes.
-import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { main } from '../../src/cli/main.js';
@@ -66,17 +65,6 @@ export function writeZone(text: string, name = 'zone.txt'): string {
   const path = join(tempDir('ddedge-zone-'), name);
   writeFileSync(path, text);
   return path;
-}
-
-/** The path of a BIND program, or undefined (a test skips, unless DDEDGE_REQUIRE_TOOLS=1, when it fails). */
-export function bindTool(name: 'named-checkzone' | 'named-compilezone'): string | undefined {
-  try {
-    return execFileSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).trim() || undefined;
-  } catch {
-    if (process.env.DDEDGE_REQUIRE_TOOLS === '1')
-      throw new Error(`${name} is required (DDEDGE_REQUIRE_TOOLS=1): install bind9-utils`);
-    return undefined;
-  }
 }
 
 /** What the provider keeps beside the zone's entries; named-checkzone needs them. */

@@ -9,7 +9,9 @@ import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
 import { readmeRecipe, runRecipe, withPorts } from '../helpers/readme-recipes.js';
-import { artefact, BIN, ROOT, run, sandbox, sandboxEnv, tool } from './helpers.js';
+import { artefact, BIN, ROOT, run, sandbox, sandboxEnv } from './helpers.js';
+import { requireTool } from '../helpers/programs.js';
+import { waitUntil } from '../helpers/wait.js';
 
 const X64 = join(BIN, 'ddedge-linux-x64');
 const TAG = 'localhost/ddedge:packaging-test';
@@ -17,8 +19,8 @@ const hasAll =
   process.arch === 'x64' &&
   process.getuid?.() === 0 &&
   artefact(X64, 'npm run build:binaries') &&
-  tool('podman', 'podman') &&
-  tool('runc', 'runc');
+  requireTool('podman', 'podman') &&
+  requireTool('runc', 'runc');
 const podman = ['podman', '--runtime', 'runc'];
 const limits = ['--ulimit', 'nofile=1024:1024', '--ulimit', 'nproc=1024:1024'];
 
@@ -83,10 +85,11 @@ describe.skipIf(!hasAll)('the container image', () => {
         { stdio: ['ignore', 'pipe', 'pipe'] },
       );
       let healthy: Response | undefined;
-      for (let i = 0; i < 120 && !healthy?.ok; i++) {
+      const answersHealthy = async () => {
         healthy = await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => undefined);
-        if (!healthy?.ok) await new Promise((r) => setTimeout(r, 500));
-      }
+        return Boolean(healthy?.ok);
+      };
+      await waitUntil(answersHealthy, 'the container answering /healthz', { everyMs: 500 });
       expect(healthy?.status).toBe(200);
       const check = spawnSync('podman', ['healthcheck', 'run', `ddedge-test-${port}`], { encoding: 'utf8' });
       expect(check.status, check.stdout + check.stderr).toBe(0);

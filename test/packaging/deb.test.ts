@@ -20,14 +20,15 @@ import {
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
-import { artefact, ROOT, run, sandbox, tool } from './helpers.js';
+import { artefact, ROOT, run, sandbox } from './helpers.js';
+import { requireTool } from '../helpers/programs.js';
 
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 const DEB = join(ROOT, 'dist', `ddedge_${VERSION}_all.deb`);
 const HOW = 'npm run build:deb';
-const hasDeb = artefact(DEB, HOW) && tool('dpkg-deb', 'dpkg');
-const hasLintian = hasDeb && tool('lintian', 'lintian');
-const hasAnalyze = hasDeb && tool('systemd-analyze', 'systemd');
+const hasDeb = artefact(DEB, HOW) && requireTool('dpkg-deb', 'dpkg');
+const hasLintian = hasDeb && requireTool('lintian', 'lintian');
+const hasAnalyze = hasDeb && requireTool('systemd-analyze', 'systemd');
 const asRoot = process.getuid?.() === 0;
 
 const dpkgDeb = (...args: string[]) => execFileSync('dpkg-deb', args, { encoding: 'utf8' });

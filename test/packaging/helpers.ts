@@ -2,11 +2,12 @@
 // build:deb` write, a program run with no Node.js anywhere on PATH, and a sandbox to point it
 // at. These tests run apart from `npm test` (npm run test:packaging; packaging/vitest.config.ts):
 // the artefacts take minutes to build.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { tempDir, type RunResult } from '../helpers/cli.js';
+import { toolsRequired } from '../helpers/programs.js';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const BIN = join(ROOT, 'dist', 'bin');
@@ -17,15 +18,7 @@ export const BIN = join(ROOT, 'dist', 'bin');
  */
 export function artefact(path: string, how: string): boolean {
   if (existsSync(path)) return true;
-  if (process.env.DDEDGE_REQUIRE_TOOLS === '1') throw new Error(`${path} is missing (DDEDGE_REQUIRE_TOOLS=1): ${how}`);
-  return false;
-}
-
-/** Whether a program is on PATH; as artefact(). */
-export function tool(name: string, pkg: string): boolean {
-  if (spawnSync('sh', ['-c', `command -v ${name}`]).status === 0) return true;
-  if (process.env.DDEDGE_REQUIRE_TOOLS === '1')
-    throw new Error(`${name} is required (DDEDGE_REQUIRE_TOOLS=1): apt-get install ${pkg}`);
+  if (toolsRequired()) throw new Error(`${path} is missing (DDEDGE_REQUIRE_TOOLS=1): ${how}`);
   return false;
 }
 

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
 import { readmeRecipe, runRecipe } from '../helpers/readme-recipes.js';
-import { artefact, BIN, nodelessEnv, ROOT, run, sandbox, sandboxEnv, tool } from './helpers.js';
+import { artefact, BIN, nodelessEnv, ROOT, run, sandbox, sandboxEnv } from './helpers.js';
+import { requireTool } from '../helpers/programs.js';
 
 const X64 = join(BIN, 'ddedge-linux-x64');
 const ARM64 = join(BIN, 'ddedge-linux-arm64');
@@ -111,7 +112,7 @@ const qemu = 'qemu-aarch64-static';
 const cross = '/usr/aarch64-linux-gnu';
 const hasArm64 =
   artefact(ARM64, HOW) &&
-  tool(qemu, 'qemu-user-static') &&
+  requireTool(qemu, 'qemu-user-static') &&
   artefact(
     join(cross, 'lib', 'libstdc++.so.6'),
     'apt-get install libc6-arm64-cross libstdc++6-arm64-cross libgcc-s1-arm64-cross libatomic1-arm64-cross',

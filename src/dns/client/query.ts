@@ -2,6 +2,7 @@
 // answer is truncated, one deadline over the whole exchange. An answer is used only when it
 // carries our random ID, is a response, and echoes our question; UDP datagrams with another ID
 // are dropped as spoofs (and counted, to say so if the deadline passes).
+import { systemClock, type Clock } from '../../lib/clock.js';
 import { ConfigError } from '../../lib/errors.js';
 import { moduleOf } from '../../lib/lazy-import.js';
 import { DnsError } from '../wire/errors.js';
@@ -17,6 +18,8 @@ export interface QueryOptions {
   signal?: AbortSignal;
   /** Ask the server to recurse (default true; false for questions to an authoritative server). */
   recursionDesired?: boolean;
+  /** The deadline and the UDP re-sends run on it (default: the system's). */
+  clock?: Clock;
 }
 
 /** At most this many UDP sends per exchange (the first and two re-sends). */
@@ -38,7 +41,8 @@ export async function queryDns(
   const shown = showServer(server);
   const what = `${name} ${type} at ${shown}`;
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), options.timeoutMs);
+  const clock = options.clock ?? systemClock;
+  const cancelDeadline = clock.after(options.timeoutMs, () => controller.abort());
   const onCancel = () => controller.abort();
   options.signal?.addEventListener('abort', onCancel, { once: true });
   const exchange: Exchange = {
@@ -49,6 +53,7 @@ export async function queryDns(
     signal: controller.signal,
     what,
     timeoutMs: options.timeoutMs,
+    clock,
     cancelled: () => Boolean(options.signal?.aborted),
   };
   try {
@@ -64,7 +69,7 @@ export async function queryDns(
     const { rcode, authoritative, truncated, answers, authority, additional } = message;
     return { rcode, authoritative, truncated, answers, authority, additional, transport };
   } finally {
-    clearTimeout(timer);
+    cancelDeadline();
     options.signal?.removeEventListener('abort', onCancel);
   }
 }
@@ -77,6 +82,7 @@ interface Exchange {
   signal: AbortSignal;
   what: string;
   timeoutMs: number;
+  clock: Clock;
   /** The caller's signal fired (rather than our deadline). */
   cancelled: () => boolean;
 }
@@ -175,7 +181,7 @@ async function overUdp(exchange: Exchange, address: { address: string; family: 4
   const { id, packet } = newQuery(exchange);
   const socket = dgram.createSocket(address.family === 6 ? 'udp6' : 'udp4');
   let ignored = 0;
-  let resend: NodeJS.Timeout | undefined;
+  let cancelResend = (): void => {};
   try {
     return await new Promise<DnsMessage>((resolve, reject) => {
       if (exchange.signal.aborted) return reject(timeoutError(exchange, 'UDP', 0));
@@ -193,15 +199,15 @@ async function overUdp(exchange: Exchange, address: { address: string; family: 4
       let sends = 0;
       const send = () => {
         socket.send(packet, (error) => error && reject(connectionError(exchange, 'UDP', error)));
-        if (++sends < UDP_SENDS)
-          resend = setTimeout(send, Math.max(MIN_RESEND_MS, Math.floor(exchange.timeoutMs / UDP_SENDS)));
+        const resendMs = Math.max(MIN_RESEND_MS, Math.floor(exchange.timeoutMs / UDP_SENDS));
+        if (++sends < UDP_SENDS) cancelResend = exchange.clock.after(resendMs, send);
       };
       // Node passes a connect failure (no route, say) to this callback rather than emitting it.
       socket.connect(exchange.server.port, address.address, ((error?: NodeJS.ErrnoException) =>
         error ? reject(connectionError(exchange, 'UDP', error)) : send()) as () => void);
     });
   } finally {
-    clearTimeout(resend);
+    cancelResend();
     socket.close();
   }
 }

@@ -2,6 +2,7 @@
 // /etc/resolv.conf, and the authoritative servers of a zone (its NS records, then their
 // addresses, glue first).
 import { readFileSync } from 'node:fs';
+import { systemClock, type Clock } from '../../lib/clock.js';
 import { ConfigError } from '../../lib/errors.js';
 import { familyOfAddress } from '../../lib/address.js';
 import { DnsError } from '../wire/errors.js';
@@ -72,6 +73,8 @@ export interface AuthoritativeOptions {
   /** The port the found servers are asked on (default 53; tests point it at a local server). */
   port?: number;
   signal?: AbortSignal;
+  /** The deadline runs on it (default: the system's). */
+  clock?: Clock;
 }
 
 export interface AuthoritativeServer extends DnsServer {
@@ -89,14 +92,15 @@ export async function findAuthoritativeServers(
   options: AuthoritativeOptions,
 ): Promise<AuthoritativeServer[]> {
   const resolvers = options.resolvers?.length ? options.resolvers : systemResolvers();
-  const deadline = Date.now() + options.timeoutMs;
+  const clock = options.clock ?? systemClock;
+  const deadline = clock.now() + options.timeoutMs;
   const ask = async (name: string, type: 'NS' | 'A' | 'AAAA'): Promise<DnsAnswer> => {
     let last: unknown;
     for (const resolver of resolvers) {
-      const timeoutMs = deadline - Date.now();
+      const timeoutMs = deadline - clock.now();
       if (timeoutMs <= 0) break;
       try {
-        const answer = await queryDns(resolver, name, type, { timeoutMs, signal: options.signal });
+        const answer = await queryDns(resolver, name, type, { timeoutMs, signal: options.signal, clock });
         // SERVFAIL and REFUSED say nothing about the zone: another resolver may know.
         if (answer.rcode === 2 || answer.rcode === 5) {
           last = new DnsError(

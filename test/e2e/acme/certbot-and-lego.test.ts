@@ -12,12 +12,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { acmeEnv, challengeValues, zoneWithoutChallenges } from '../../helpers/acme.js';
 import { CANARY, DIST, tempDir } from '../../helpers/cli.js';
 import { startPebble, type Pebble } from '../../helpers/pebble.js';
-import { hasProgram } from '../../helpers/programs.js';
+import { requireTool } from '../../helpers/programs.js';
 import { useSandbox } from '../../helpers/use-sandbox.js';
 
-const hasPebble = hasProgram('pebble');
-const hasCertbot = hasProgram('certbot');
-const hasLego = hasProgram('lego');
+const hasPebble = requireTool('pebble');
+const hasCertbot = requireTool('certbot');
+const hasLego = requireTool('lego');
 const WRAPPER = resolve(import.meta.dirname, '../../../bin/ddedge-acme');
 const CLIENT_TIMEOUT_MS = 100_000;
 

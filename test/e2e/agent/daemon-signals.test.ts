@@ -2,7 +2,8 @@
 // starts nothing new (no API fallback), and a second stop aborts what is in flight.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { agentEnv, withApi } from '../../helpers/agent-env.js';
-import { HANG_BOUND_MS, startDist, waitForOutput } from '../../helpers/cli.js';
+import { startDist, waitForOutput } from '../../helpers/cli.js';
+import { waitUntil } from '../../helpers/wait.js';
 import { startServer, type TestServer } from '../../helpers/servers.js';
 import { useSandbox } from '../../helpers/use-sandbox.js';
 
@@ -15,18 +16,12 @@ afterEach(async () => {
   await monitor.close();
 });
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const starts = () => monitor.requests.filter((r) => r.url.endsWith('/start')).length;
 const apiCalls = () =>
   [...sandbox.calls.entries()].filter(([target]) => target !== 'dyndns').reduce((a, [, n]) => a + n, 0);
-/** Waits until `done` holds, looking every 50 ms; the bound only stops a hang (a start of the built file took seconds when loaded). */
-async function until(done: () => boolean): Promise<void> {
-  const deadline = Date.now() + HANG_BOUND_MS;
-  while (!done() && Date.now() < deadline) await sleep(50);
-}
 /** Waits until the sandbox has received a dynamic DNS request. */
 async function dyndnsInFlight(): Promise<void> {
-  await until(() => Boolean(sandbox.calls.get('dyndns')));
+  await waitUntil(() => Boolean(sandbox.calls.get('dyndns')), 'a dynamic DNS request at the sandbox');
   expect(sandbox.calls.get('dyndns')).toBe(1);
 }
 /** A hang that only the client can end (its timeout or an abort): the longest a timer waits. */
@@ -64,14 +59,14 @@ describe('signals during a cycle', () => {
           DDEDGE_PING_URL: `${monitor.url}ping`,
         }),
       );
-      await until(() => dyndns.hits > 0);
+      await waitUntil(() => dyndns.hits > 0, 'a dynamic DNS request');
       const deferred = waitForOutput(daemon, 'stderr', (t) =>
         new RegExp(`${signal}: .*when (this cycle|this one) ends`).test(t),
       );
       daemon.kill(signal);
       await deferred;
       release();
-      await until(() => starts() >= 2);
+      await waitUntil(() => starts() >= 2, 'a second heartbeat start');
       expect(starts()).toBe(2);
       await dyndns.close();
       daemon.kill('SIGTERM');

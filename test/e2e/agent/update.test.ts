@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { parseFault } from '../../../src/sandbox/faults.js';
 import { agentEnv, providerCalls, withApi, zoneValue } from '../../helpers/agent-env.js';
 import { runDist, runMain, startDist } from '../../helpers/cli.js';
+import { waitUntil } from '../../helpers/wait.js';
 import { useSandbox } from '../../helpers/use-sandbox.js';
 
 const sandbox = useSandbox();
@@ -395,7 +396,7 @@ describe('Ctrl-C', () => {
     fault('dyndns=hang:300000x1');
     const env = agentEnv(sandbox);
     const child = startDist(['update', '--ip', '81.0.2.15'], env);
-    for (let i = 0; i < 800 && !sandbox.calls.get('dyndns'); i++) await new Promise((r) => setTimeout(r, 25));
+    await waitUntil(() => Boolean(sandbox.calls.get('dyndns')), 'the update at the provider');
     expect(sandbox.calls.get('dyndns')).toBe(1);
     child.kill('SIGINT');
     const result = await child.result;

@@ -3,7 +3,7 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../../src/sandbox/server.js';
+import { useSandbox } from '../../helpers/use-sandbox.js';
 import { baseEnv, runDist, runMain, tempDir } from '../../helpers/cli.js';
 import { callEveryOperation } from '../../helpers/api-operations.js';
 import { startServer, type TestServer } from '../../helpers/servers.js';
@@ -127,11 +127,7 @@ describe('ddedge api', () => {
 });
 
 describe('against the sandbox', () => {
-  let sandbox: Sandbox;
-  beforeAll(async () => {
-    sandbox = await startSandbox();
-  });
-  afterAll(async () => sandbox.close());
+  const sandbox = useSandbox({ per: 'file' });
   const sandboxEnv = () =>
     baseEnv({
       DDEDGE_API_URL: sandbox.url,

@@ -82,7 +82,7 @@ describe('the daemon with a state directory it can never use', () => {
     '--state-dir %s: exit 2 at once, as update does (not a retry every 15 s)',
     async (dir) => {
       const daemon = startDist(['daemon', '--ip', '81.0.2.15', '--state-dir', dir], agentEnv(sandbox));
-      const bound = setTimeout(() => daemon.kill('SIGKILL'), 8000);
+      const bound = setTimeout(() => daemon.kill('SIGKILL'), HANG_BOUND_MS);
       const run = await daemon.result.finally(() => clearTimeout(bound));
       expect(run.code).toBe(2);
       expect(run.stderr).toMatch(/--state-dir: cannot create/);

@@ -7,17 +7,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { agentEnv } from '../../helpers/agent-env.js';
 import { DIST, HANG_BOUND_MS, tempDir } from '../../helpers/cli.js';
+import { waitUntil } from '../../helpers/wait.js';
 import { useSandbox } from '../../helpers/use-sandbox.js';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-/**
- * Waits until `done` holds, looking every 50 ms: the daemon's requests and its stalled log are
- * what is waited for, and the bound only stops a hang (800 requests took seconds when loaded).
- */
-async function until(done: () => boolean): Promise<void> {
-  const deadline = Date.now() + HANG_BOUND_MS;
-  while (!done() && Date.now() < deadline) await sleep(50);
-}
 /**
  * Host names as long as DNS allows (253 characters): a request's debug lines grow with its name,
  * so fewer requests (each a cost in this process and the daemon) make the same log volume.
@@ -98,12 +90,15 @@ describe('a log reader that has stopped reading', () => {
     const calls = () => sandbox.calls.get('dyndns') ?? 0;
     // A SIGUSR1 that arrives while a cycle runs is served when it ends: no pause is needed.
     for (let cycle = 1; cycle <= 4; cycle++) {
-      await until(() => calls() >= cycle * HOSTS);
+      await waitUntil(() => calls() >= cycle * HOSTS, `the requests of cycle ${cycle}`);
       if (cycle < 4) daemon.kill('SIGUSR1');
     }
     expect(calls()).toBe(4 * HOSTS);
     let log = '';
-    await until(() => /lines of output dropped/.test((log += readAll())));
+    await waitUntil(
+      () => /lines of output dropped/.test((log += readAll())),
+      'the daemon saying lines of output were dropped',
+    );
     daemon.kill('SIGTERM');
     expect(await exitWithin(daemon, HANG_BOUND_MS)).toBe(0);
     expect(log).toMatch(/^ddedge: \d+ lines of output dropped: the reader was not keeping up$/m);
@@ -122,9 +117,9 @@ describe('a log reader that has stopped reading', () => {
     });
     const daemon = start(['daemon'], env, stalledPipe());
     const calls = () => sandbox.calls.get('dyndns') ?? 0;
-    await until(() => calls() >= HOSTS);
+    await waitUntil(() => calls() >= HOSTS, "the first cycle's requests");
     daemon.kill('SIGUSR1');
-    await until(() => calls() >= 2 * HOSTS);
+    await waitUntil(() => calls() >= 2 * HOSTS, "the second cycle's requests");
     const tried = calls();
     daemon.kill('SIGTERM');
     expect(await exitWithin(daemon, HANG_BOUND_MS)).toBe(0);

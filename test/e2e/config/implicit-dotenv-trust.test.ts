@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { agentEnv } from '../../helpers/agent-env.js';
 import { baseEnv, CANARY, DIST, runDist, tempDir, waitForOutput, type RunResult } from '../../helpers/cli.js';
+import { requireTool } from '../../helpers/programs.js';
 import { distForOtherUsers } from '../../helpers/staged-dist.js';
 import { useSandbox } from '../../helpers/use-sandbox.js';
 
@@ -31,7 +32,14 @@ function folderWithDotenv(text: string, uid: number, mode: number): { cwd: strin
 const update = (cwd: string, extra: Record<string, string> = {}): Promise<RunResult> =>
   runDist(['update', '--ip', `81.0.2.${20 + Math.floor(Math.random() * 200)}`], agentEnv(sandbox, extra), cwd);
 
-describe.skipIf(!asRoot)('an implicit ./.env as root', () => {
+// The first test needs a network of its own: unshare and nsenter (util-linux), ip (iproute2).
+const NETNS =
+  asRoot &&
+  requireTool('unshare', 'util-linux') &&
+  requireTool('nsenter', 'util-linux') &&
+  requireTool('ip', 'iproute2');
+
+describe.skipIf(!NETNS)('an implicit ./.env as root', () => {
   it("owned by another user: not read, so root's API password never reaches the URL it names; said once", async () => {
     // The listener and ddedge share a network namespace of their own: without the file's URL,
     // ddedge tries the provider's default URL, which must not reach the internet from a test.

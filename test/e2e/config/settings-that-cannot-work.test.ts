@@ -4,10 +4,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../../src/sandbox/server.js';
 import { agentEnv } from '../../helpers/agent-env.js';
 import { baseEnv, runDist, runMain, startDist, tempDir, waitForOutput } from '../../helpers/cli.js';
 import { startServer, type TestServer } from '../../helpers/servers.js';
+import { useSandbox } from '../../helpers/use-sandbox.js';
 
 let servers: { close(): Promise<void> }[] = [];
 afterEach(async () => {
@@ -17,6 +17,8 @@ afterEach(async () => {
 const track = <T extends { close(): Promise<void> }>(s: T): T => (servers.push(s), s);
 
 describe('one server counted several times is no quorum', () => {
+  const sandbox = useSandbox();
+
   it.each([
     ['the same url: twice', (u: string) => [`url:${u}`, `url:${u}`]],
     ['localhost and 127.0.0.1', (u: string) => [`url:${u}`, `url:${u.replace('127.0.0.1', 'localhost')}`]],
@@ -28,37 +30,34 @@ describe('one server counted several times is no quorum', () => {
   ])('%s: a configuration error (exit 2), nothing asked or sent', async (_name, spell) => {
     // The liar: one echo server reporting an address that nothing else confirms.
     const liar = track(await startServer('6.6.6.6\n'));
-    const sandbox = track(await startSandbox());
     const sources = spell(liar.url);
     const args = ['update', ...sources.flatMap((s) => ['--ip-source', s]), '--quorum', String(sources.length)];
-    const result = await runDist(args, agentEnv(sandbox as Sandbox));
+    const result = await runDist(args, agentEnv(sandbox));
     expect(result.code, result.stderr).toBe(2);
     expect(result.stderr).toMatch(/ask the same server \(this machine, port \d+\); a quorum needs different servers/);
     expect(liar.hits).toBe(0);
-    expect([...(sandbox as Sandbox).calls.values()].length).toBe(0);
+    expect([...sandbox.calls.values()].length).toBe(0);
   });
 
   it('with enough different servers configured, a server named twice counts once: its two answers make no quorum (exit 6)', async () => {
     const liar = track(await startServer('6.6.6.6\n'));
     const honest = track(await startServer('81.0.2.40\n'));
-    const sandbox = track(await startSandbox());
     const sources = [`url:${liar.url}`, `url:${liar.url.replace('127.0.0.1', 'localhost')}?x`, `url:${honest.url}`];
     const result = await runMain(
       ['update', ...sources.flatMap((s) => ['--ip-source', s]), '--quorum', '2'],
-      agentEnv(sandbox as Sandbox),
+      agentEnv(sandbox),
     );
     expect(result.code, result.stderr).toBe(6);
     expect(result.stdout).toBe('home.example.com A - failed\n');
-    expect([...(sandbox as Sandbox).calls.values()].length).toBe(0);
+    expect([...sandbox.calls.values()].length).toBe(0);
   });
 
   it('two different local servers still make a quorum', async () => {
     const a = track(await startServer('81.0.2.40\n'));
     const b = track(await startServer('81.0.2.40'));
-    const sandbox = track(await startSandbox());
     const result = await runMain(
       ['update', '--ip-source', `url:${a.url}`, '--ip-source', `url:${b.url.replace('127.0.0.1', 'localhost')}`],
-      agentEnv(sandbox as Sandbox),
+      agentEnv(sandbox),
     );
     expect(result).toMatchObject({ code: 0, stdout: 'home.example.com A 81.0.2.40 updated\n' });
   });

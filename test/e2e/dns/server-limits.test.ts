@@ -10,10 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { baseEnv, startDist, tempDir, waitForOutput } from '../../helpers/cli.js';
-import { hasProgram } from '../../helpers/programs.js';
+import { requireTool } from '../../helpers/programs.js';
 import { queryPacket, readAnswer, tcpExchange, udpExchange } from '../../helpers/dns-wire.js';
 
-const DIG = hasProgram('dig', 'bind9-dnsutils');
+const DIG = requireTool('dig', 'bind9-dnsutils');
 
 const TXT = 16;
 let sandbox: { child: ReturnType<typeof startDist>; apiUrl: string; dnsPort: number };
@@ -134,13 +134,13 @@ describe('UDP answers that cannot amplify', () => {
   });
 });
 
-/** Sends every packet at once over one UDP socket; the IDs answered within 5 s (stops early when all are). */
+/** Sends every packet at once over one UDP socket; the IDs answered (stops when all are; 30 s only bounds a broken server). */
 async function answeredIds(port: number, packets: Buffer[]): Promise<Set<number>> {
   const socket = createSocket('udp4');
   await new Promise<void>((r) => socket.bind(0, '127.0.0.1', () => r()));
   const ids = new Set<number>();
   const done = new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, 5000);
+    const timer = setTimeout(resolve, 30_000);
     socket.on('message', (m) => {
       ids.add(m.readUInt16BE(0));
       if (ids.size === packets.length) clearTimeout(timer), resolve();
@@ -184,7 +184,7 @@ describe('a burst right after the first answer (dnsperf -q 32 once got 0 of 32)'
     }
   });
 
-  it.skipIf(!hasProgram('dnsperf', 'dnsperf'))(
+  it.skipIf(!requireTool('dnsperf', 'dnsperf'))(
     'answers all 32 of dnsperf -q 32 run right after the first answer',
     async () => {
       const fresh = await startSandbox();

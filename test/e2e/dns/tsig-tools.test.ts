@@ -18,10 +18,12 @@ import {
 } from '../../../src/dns/wire/tsig.js';
 import type { DnsRecord } from '../../../src/dns/wire/types.js';
 import { udpExchange, queryPacket } from '../../helpers/dns-wire.js';
-import { hasProgram } from '../../helpers/programs.js';
+import { requireTool } from '../../helpers/programs.js';
 
 const TOOLS =
-  hasProgram('dig', 'bind9-dnsutils') && hasProgram('nsupdate', 'bind9-dnsutils') && hasProgram('tsig-keygen', 'bind9');
+  requireTool('dig', 'bind9-dnsutils') &&
+  requireTool('nsupdate', 'bind9-dnsutils') &&
+  requireTool('tsig-keygen', 'bind9');
 
 const ALGORITHMS = Object.keys(TSIG_ALGORITHMS) as TsigAlgorithm[];
 const keys = new Map<string, TsigKey & { text: string }>();

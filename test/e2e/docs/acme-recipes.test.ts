@@ -10,16 +10,16 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../helpers/cli.js';
-import { freePort, hasProgram } from '../../helpers/programs.js';
+import { freePort, requireTool } from '../../helpers/programs.js';
 import { readmeRecipe, REPO, runRecipe, sandboxCalls, withPorts } from '../../helpers/readme-recipes.js';
 
 const TOOLS =
-  hasProgram('pebble') &&
-  hasProgram('certbot') &&
-  hasProgram('lego') &&
-  hasProgram('openssl') &&
-  hasProgram('curl') &&
-  hasProgram('dig', 'bind9-dnsutils');
+  requireTool('pebble') &&
+  requireTool('certbot') &&
+  requireTool('lego') &&
+  requireTool('openssl') &&
+  requireTool('curl') &&
+  requireTool('dig', 'bind9-dnsutils');
 
 describe.skipIf(!TOOLS)('docs/certificates.md: Try it with a real CA, no account', () => {
   it('certbot with the hooks and lego with the exec provider each get example.com and *.example.com from Pebble', {

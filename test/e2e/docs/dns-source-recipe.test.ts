@@ -6,10 +6,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../../src/sandbox/server.js';
 import { tempDir } from '../../helpers/cli.js';
-import { freePort, hasProgram } from '../../helpers/programs.js';
+import { freePort, requireTool } from '../../helpers/programs.js';
 import { readmeRecipe, REPO, runRecipe, withPorts } from '../../helpers/readme-recipes.js';
 
-describe.skipIf(!hasProgram('curl'))('docs/agent.md: a dns: address source against the sandbox', () => {
+describe.skipIf(!requireTool('curl'))('docs/agent.md: a dns: address source against the sandbox', () => {
   it('reports the address the name holds at the sandbox, as the example in the list of sources asks for it', async () => {
     const recipe = readmeRecipe('dns-source-sandbox');
     // The example the list of sources gives is the one the recipe runs.

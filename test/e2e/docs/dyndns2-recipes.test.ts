@@ -9,11 +9,11 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIST, tempDir } from '../../helpers/cli.js';
 import { startDoor, type RunningDoor } from '../../helpers/dyndns2-gateway.js';
-import { freePort, hasProgram } from '../../helpers/programs.js';
+import { freePort, requireTool } from '../../helpers/programs.js';
 import { readmeRecipe, REPO, runRecipe, withPorts } from '../../helpers/readme-recipes.js';
 
 const README = readFileSync(resolve(REPO, 'docs/gateway-dyndns2.md'), 'utf8');
-const TOOLS = hasProgram('curl') && hasProgram('ddclient') && hasProgram('inadyn');
+const TOOLS = requireTool('curl') && requireTool('ddclient') && requireTool('inadyn');
 
 /** The `text` block after `<!-- router: NAME -->`, as `field: value` pairs. */
 function routerFields(name: string): Record<string, string> {

@@ -10,10 +10,10 @@ import { readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../helpers/cli.js';
-import { freePort, hasProgram } from '../../helpers/programs.js';
+import { freePort, requireTool } from '../../helpers/programs.js';
 import { readmeRecipe, REPO, runRecipe, withPorts } from '../../helpers/readme-recipes.js';
 
-const TOOLS = hasProgram('nsupdate', 'bind9-dnsutils') && hasProgram('dig', 'bind9-dnsutils') && hasProgram('curl');
+const TOOLS = requireTool('nsupdate', 'bind9-dnsutils') && requireTool('dig', 'bind9-dnsutils') && requireTool('curl');
 
 async function readmePorts() {
   return { 8443: await freePort(), 5353: await freePort(), 5354: await freePort(), 9465: await freePort() };

@@ -7,10 +7,10 @@ import { readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../helpers/cli.js';
-import { freePort, hasProgram } from '../../helpers/programs.js';
+import { freePort, requireTool } from '../../helpers/programs.js';
 import { readmeRecipe, REPO, runRecipe, withPorts } from '../../helpers/readme-recipes.js';
 
-const TOOLS = hasProgram('nsupdate', 'bind9-dnsutils') && hasProgram('dig', 'bind9-dnsutils') && hasProgram('curl');
+const TOOLS = requireTool('nsupdate', 'bind9-dnsutils') && requireTool('dig', 'bind9-dnsutils') && requireTool('curl');
 
 describe.skipIf(!TOOLS)("docs/gateway-clients.md: Kea's name changes without a DHCP server", () => {
   it('adds a name with its DHCID, refuses another client, and removes it', async () => {

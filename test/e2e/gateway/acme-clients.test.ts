@@ -24,26 +24,20 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseEnv, DIST, startDist, tempDir, waitForOutput } from '../../helpers/cli.js';
 import { startPebble, type Pebble } from '../../helpers/pebble.js';
-import { hasProgram } from '../../helpers/programs.js';
+import { requireTool } from '../../helpers/programs.js';
 import { readmeRecipe, runRecipe, withPorts } from '../../helpers/readme-recipes.js';
 import { sandboxRegistrar } from '../../helpers/sandbox-sdk.js';
 import { useSandbox } from '../../helpers/use-sandbox.js';
 
-const hasCertbotRfc2136 = (() => {
-  // certbot takes a lock and writes a log even to list its plugins: in a directory of its own.
-  const dirs = tempDir('ddedge-certbot-plugins-');
-  const found =
-    hasProgram('certbot') &&
-    spawnSync('certbot', ['plugins', '--text', '--config-dir', dirs, '--work-dir', dirs, '--logs-dir', dirs], {
-      encoding: 'utf8',
-    }).stdout?.includes('dns-rfc2136');
-  if (!found && process.env.DDEDGE_REQUIRE_TOOLS && process.env.DDEDGE_REQUIRE_TOOLS !== '0')
-    throw new Error(
-      'certbot --dns-rfc2136 is required (DDEDGE_REQUIRE_TOOLS=1): apt-get install python3-certbot-dns-rfc2136',
-    );
-  return Boolean(found);
-})();
-const TOOLS = hasProgram('pebble') && hasProgram('openssl');
+// certbot takes a lock and writes a log even to list its plugins: in a directory of its own.
+const certbotPlugins = (certbot: string, dirs = tempDir('ddedge-certbot-plugins-')): string =>
+  spawnSync(certbot, ['plugins', '--text', '--config-dir', dirs, '--work-dir', dirs, '--logs-dir', dirs], {
+    encoding: 'utf8',
+  }).stdout ?? '';
+const hasCertbotRfc2136 = Boolean(
+  requireTool('certbot', 'python3-certbot-dns-rfc2136', (certbot) => certbotPlugins(certbot).includes('dns-rfc2136')),
+);
+const TOOLS = requireTool('pebble') && requireTool('openssl');
 const CLIENT_TIMEOUT_MS = 150_000;
 
 const sandbox = useSandbox({ dnsPort: 0, per: 'file' });
@@ -191,7 +185,7 @@ describe.skipIf(!TOOLS)('ACME clients through the gateway, as docs/gateway-clien
     },
   );
 
-  it.skipIf(!hasProgram('lego'))(
+  it.skipIf(!requireTool('lego'))(
     'lego --dns rfc2136: the same certificate, the same 8 calls; the zone as before',
     { timeout: CLIENT_TIMEOUT_MS + 10_000 },
     async () => {
@@ -210,7 +204,7 @@ describe.skipIf(!TOOLS)('ACME clients through the gateway, as docs/gateway-clien
     },
   );
 
-  it.skipIf(!hasProgram('nsupdate', 'bind9-dnsutils'))(
+  it.skipIf(!requireTool('nsupdate', 'bind9-dnsutils'))(
     'the certificate keys may change their TXT records and nothing else (REFUSED)',
     { timeout: 60_000 },
     async () => {
@@ -232,7 +226,7 @@ describe.skipIf(!TOOLS)('ACME clients through the gateway, as docs/gateway-clien
     },
   );
 
-  it.skipIf(!hasProgram('nsupdate', 'bind9-dnsutils') || !hasProgram('dig', 'bind9-dnsutils'))(
+  it.skipIf(!requireTool('nsupdate', 'bind9-dnsutils') || !requireTool('dig', 'bind9-dnsutils'))(
     "external-dns's key: transfers the zone (AXFR), changes its record types below k8s.example.com, nothing else",
     { timeout: 60_000 },
     async () => {
@@ -295,7 +289,7 @@ describe.skipIf(!TOOLS)('ACME clients through the gateway, as docs/gateway-clien
     expect(await providerZone()).toEqual(before);
   });
 
-  it.skipIf(!hasProgram('nsupdate', 'bind9-dnsutils') || !hasProgram('knsupdate', 'knot-dnsutils'))(
+  it.skipIf(!requireTool('nsupdate', 'bind9-dnsutils') || !requireTool('knsupdate', 'knot-dnsutils'))(
     'the router key: nsupdate then knsupdate replace one A record, and nothing else changes',
     { timeout: 60_000 },
     async () => {

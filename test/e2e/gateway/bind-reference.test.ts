@@ -20,17 +20,17 @@ import { udpExchange } from '../../helpers/dns-wire.js';
 import { CLASS, outcome, rr, signed, TYPE, updateMessage } from '../../helpers/update-wire.js';
 import { baseEnv, startDist, tempDir, waitForOutput } from '../../helpers/cli.js';
 import { dig, keyStatement, startNamed, type Named } from '../../helpers/named.js';
-import { hasProgram } from '../../helpers/programs.js';
+import { requireTool } from '../../helpers/programs.js';
 
 const TOOLS =
-  hasProgram('named', 'bind9') &&
-  hasProgram('named-compilezone', 'bind9-utils') &&
-  hasProgram('nsupdate', 'bind9-dnsutils') &&
-  hasProgram('dig', 'bind9-dnsutils');
+  requireTool('named', 'bind9') &&
+  requireTool('named-compilezone', 'bind9-utils') &&
+  requireTool('nsupdate', 'bind9-dnsutils') &&
+  requireTool('dig', 'bind9-dnsutils');
 
 const ZONE = 'example.com';
 /** Knot's knsupdate, when installed: the same scripts in its syntax, against a second gateway and sandbox. */
-const KNOT = TOOLS && hasProgram('knsupdate', 'knot-dnsutils');
+const KNOT = TOOLS && requireTool('knsupdate', 'knot-dnsutils');
 
 interface Gateway {
   sandbox: Sandbox;

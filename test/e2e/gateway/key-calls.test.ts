@@ -5,11 +5,11 @@
 // left than the cheapest update takes. Budget 40 here; calls counted by the sandbox.
 import { execFile } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { hasProgram } from '../../helpers/programs.js';
+import { requireTool } from '../../helpers/programs.js';
 import { useGateway } from '../../helpers/use-gateway.js';
 import { useSandbox } from '../../helpers/use-sandbox.js';
 
-const TOOLS = hasProgram('nsupdate', 'bind9-dnsutils');
+const TOOLS = requireTool('nsupdate', 'bind9-dnsutils');
 const BUDGET = 40;
 
 const sandbox = useSandbox({ per: 'file' });

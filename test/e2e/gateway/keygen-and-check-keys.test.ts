@@ -11,9 +11,9 @@ import { decodeMessage, encodeMessage } from '../../../src/dns/wire/message.js';
 import { answerWithTsig } from '../../../src/dns/server/tsig-server.js';
 import { loadKeysFile } from '../../../src/gateway/keys/keys-file.js';
 import { baseEnv, runDist, tempDir } from '../../helpers/cli.js';
-import { hasProgram } from '../../helpers/programs.js';
+import { requireTool } from '../../helpers/programs.js';
 
-const BIND_TOOLS = hasProgram('dig', 'bind9-dnsutils') && hasProgram('named-checkconf', 'bind9-utils');
+const BIND_TOOLS = requireTool('dig', 'bind9-dnsutils') && requireTool('named-checkconf', 'bind9-utils');
 
 describe('ddedge gateway keygen and check-keys', () => {
   it('prints a key as tsig-keygen does, for each algorithm, and refuses an unknown one with exit 2', async () => {

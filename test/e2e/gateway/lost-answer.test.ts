@@ -12,11 +12,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseFault } from '../../../src/sandbox/faults.js';
 import { keygenText } from '../../../src/gateway/keys/keygen.js';
 import { tempDir } from '../../helpers/cli.js';
-import { hasProgram } from '../../helpers/programs.js';
+import { requireTool } from '../../helpers/programs.js';
 import { startGatewayProcess, type GatewayProcess } from '../../helpers/gateway-process.js';
 import { useSandbox } from '../../helpers/use-sandbox.js';
 
-const TOOLS = hasProgram('nsupdate', 'bind9-dnsutils');
+const TOOLS = requireTool('nsupdate', 'bind9-dnsutils');
 
 const sandbox = useSandbox({ per: 'file' });
 let gateway: GatewayProcess['child'] | undefined;

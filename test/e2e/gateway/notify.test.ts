@@ -6,12 +6,12 @@ import { execFile } from 'node:child_process';
 import { createSocket, type Socket } from 'node:dgram';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseEnv, runDist } from '../../helpers/cli.js';
-import { hasProgram } from '../../helpers/programs.js';
+import { requireTool } from '../../helpers/programs.js';
 import { startServer, type TestServer } from '../../helpers/servers.js';
 import { useGateway } from '../../helpers/use-gateway.js';
 import { useSandbox } from '../../helpers/use-sandbox.js';
 
-const TOOLS = hasProgram('nsupdate', 'bind9-dnsutils');
+const TOOLS = requireTool('nsupdate', 'bind9-dnsutils');
 const SECRET_PATH = 'hook-Sec7etPathQx';
 let receiver: TestServer;
 let secondary: Socket;

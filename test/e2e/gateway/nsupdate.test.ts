@@ -11,11 +11,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseFault } from '../../../src/sandbox/faults.js';
-import { hasProgram } from '../../helpers/programs.js';
+import { requireTool } from '../../helpers/programs.js';
 import { useGateway } from '../../helpers/use-gateway.js';
 import { useSandbox } from '../../helpers/use-sandbox.js';
 
-const TOOLS = hasProgram('nsupdate', 'bind9-dnsutils') && hasProgram('dig', 'bind9-dnsutils');
+const TOOLS = requireTool('nsupdate', 'bind9-dnsutils') && requireTool('dig', 'bind9-dnsutils');
 
 const sandbox = useSandbox({ per: 'file' });
 /** A secondary's UDP port: the NOTIFYs it received (zone, serial), each acknowledged. */
@@ -206,7 +206,7 @@ describe.skipIf(!TOOLS)('nsupdate through the gateway', () => {
     expect(other).toMatch(/EDE: 20 \(Not Authoritative\)/);
   });
 
-  it.skipIf(!hasProgram('knsupdate', 'knot-dnsutils'))(
+  it.skipIf(!requireTool('knsupdate', 'knot-dnsutils'))(
     "knsupdate (Knot's client): zone line, yxrrset prerequisite, delete of one value",
     async () => {
       const [algorithm, name, secret] = secrets.get('admin')!.split(':');

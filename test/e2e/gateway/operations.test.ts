@@ -16,9 +16,9 @@ import { parseFault } from '../../../src/sandbox/faults.js';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/server.js';
 import { baseEnv, startDist, tempDir } from '../../helpers/cli.js';
 import { startGatewayProcess } from '../../helpers/gateway-process.js';
-import { hasProgram } from '../../helpers/programs.js';
+import { requireTool } from '../../helpers/programs.js';
 
-const TOOLS = hasProgram('nsupdate', 'bind9-dnsutils') && hasProgram('dig', 'bind9-dnsutils');
+const TOOLS = requireTool('nsupdate', 'bind9-dnsutils') && requireTool('dig', 'bind9-dnsutils');
 const PASSWORD = 'demo-api-password';
 const API_ENV = { DDEDGE_API_USER: 'demo-user', DDEDGE_API_PASSWORD: PASSWORD };
 

@@ -9,11 +9,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { DnsEntry } from '../../../src/api/endpoints/service.js';
 import { parseFault } from '../../../src/sandbox/faults.js';
 import { queryPacket, readAnswer, udpExchange } from '../../helpers/dns-wire.js';
-import { hasProgram } from '../../helpers/programs.js';
+import { requireTool } from '../../helpers/programs.js';
 import { useGateway } from '../../helpers/use-gateway.js';
 import { useSandbox } from '../../helpers/use-sandbox.js';
 
-const TOOLS = hasProgram('nsupdate', 'bind9-dnsutils');
+const TOOLS = requireTool('nsupdate', 'bind9-dnsutils');
 const ZONE_SIZE = 20_000;
 const ROUNDS = 6;
 

@@ -7,12 +7,12 @@
 import { execFile } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dig, keyStatement, startNamed, type Named } from '../../helpers/named.js';
-import { freePort, hasProgram } from '../../helpers/programs.js';
+import { freePort, requireTool } from '../../helpers/programs.js';
 import { useGateway } from '../../helpers/use-gateway.js';
 import { useSandbox } from '../../helpers/use-sandbox.js';
 
 const TOOLS =
-  hasProgram('named', 'bind9') && hasProgram('nsupdate', 'bind9-dnsutils') && hasProgram('dig', 'bind9-dnsutils');
+  requireTool('named', 'bind9') && requireTool('nsupdate', 'bind9-dnsutils') && requireTool('dig', 'bind9-dnsutils');
 
 const ZONE = 'example.com';
 const sandbox = useSandbox({ per: 'file' });

@@ -10,11 +10,11 @@ import { tempDir } from '../../helpers/cli.js';
 import { udpExchange } from '../../helpers/dns-wire.js';
 import { startGatewayProcess, writeKeysFile, type GatewayProcess } from '../../helpers/gateway-process.js';
 import { dig, keyStatement, startNamed, type Named } from '../../helpers/named.js';
-import { freePort, hasProgram } from '../../helpers/programs.js';
+import { freePort, requireTool } from '../../helpers/programs.js';
 import { aData, CLASS, outcome, rr, signed, TYPE, updateMessage } from '../../helpers/update-wire.js';
 import { useSandbox } from '../../helpers/use-sandbox.js';
 
-const TOOLS = hasProgram('named', 'bind9') && hasProgram('dig', 'bind9-dnsutils');
+const TOOLS = requireTool('named', 'bind9') && requireTool('dig', 'bind9-dnsutils');
 const ZONE = 'example.com';
 const TYPE_DHCID = 49;
 /** DHCID-only updates sent one after another: each a change, most within the same second as the last. */

@@ -4,11 +4,11 @@
 import { execFile } from 'node:child_process';
 import { createSocket, type Socket } from 'node:dgram';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasProgram } from '../../helpers/programs.js';
+import { requireTool } from '../../helpers/programs.js';
 import { useGateway } from '../../helpers/use-gateway.js';
 import { useSandbox } from '../../helpers/use-sandbox.js';
 
-const TOOLS = hasProgram('nsupdate', 'bind9-dnsutils');
+const TOOLS = requireTool('nsupdate', 'bind9-dnsutils');
 let secondary: Socket;
 
 function nsupdate(dnsPort: number, keyArg: string, lines: string[]): Promise<number> {

@@ -8,9 +8,9 @@ import { keygenText } from '../../../src/gateway/keys/keygen.js';
 import { parseFault } from '../../../src/sandbox/faults.js';
 import { startSandbox } from '../../../src/sandbox/server.js';
 import { baseEnv, startDist, tempDir, waitForOutput } from '../../helpers/cli.js';
-import { hasProgram } from '../../helpers/programs.js';
+import { requireTool } from '../../helpers/programs.js';
 
-const NSUPDATE = hasProgram('nsupdate', 'bind9-dnsutils');
+const NSUPDATE = requireTool('nsupdate', 'bind9-dnsutils');
 
 it.skipIf(!NSUPDATE)('finishes and answers the update in flight at SIGTERM, then exits 0', async () => {
   const sandbox = await startSandbox({});

@@ -12,13 +12,13 @@ import { expect, it } from 'vitest';
 import { keygenText } from '../../../src/gateway/keys/keygen.js';
 import { startSandbox } from '../../../src/sandbox/server.js';
 import { DIST, tempDir, waitForOutput } from '../../helpers/cli.js';
-import { hasProgram } from '../../helpers/programs.js';
+import { requireTool } from '../../helpers/programs.js';
 
 const root = resolve(import.meta.dirname, '../../..');
 const unit = readFileSync(join(root, 'systemd/ddedge-gateway.service'), 'utf8');
 const directive = (key: string) => [...unit.matchAll(new RegExp(`^${key}=(.*)$`, 'gm'))].map((m) => m[1]!.trim());
 const asRoot = process.getuid?.() === 0;
-const TOOLS = asRoot && hasProgram('setpriv', 'util-linux') && hasProgram('nsupdate', 'bind9-dnsutils');
+const TOOLS = asRoot && requireTool('setpriv', 'util-linux') && requireTool('nsupdate', 'bind9-dnsutils');
 /** The service user: nobody, as DynamicUser= would pick one with no files of its own. */
 const UID = 65534;
 /** A loopback address of its own, so that no local resolver on 127.0.0.1:53 is in the way. */

@@ -8,10 +8,10 @@ import { execFile, execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { udpExchange } from '../../helpers/dns-wire.js';
 import { startGatewayFixture, type RunningGateway } from '../../helpers/gateway-fixture.js';
-import { hasProgram } from '../../helpers/programs.js';
+import { requireTool } from '../../helpers/programs.js';
 import { CLASS, outcome, rr, signed, updateMessage } from '../../helpers/update-wire.js';
 
-const TOOLS = hasProgram('nsupdate', 'bind9-dnsutils') && hasProgram('dig', 'bind9-dnsutils');
+const TOOLS = requireTool('nsupdate', 'bind9-dnsutils') && requireTool('dig', 'bind9-dnsutils');
 const REFUSED = 5;
 const EDE_INVALID_DATA = 24;
 const TYPE_CAA = 257;

@@ -14,11 +14,11 @@ import { keygenText } from '../../../src/gateway/keys/keygen.js';
 import { parseFault } from '../../../src/sandbox/faults.js';
 import { baseEnv, startDist, tempDir, waitForOutput } from '../../helpers/cli.js';
 import { queryPacket, readAnswer, udpExchange } from '../../helpers/dns-wire.js';
-import { hasProgram } from '../../helpers/programs.js';
+import { requireTool } from '../../helpers/programs.js';
 import { useGateway } from '../../helpers/use-gateway.js';
 import { useSandbox } from '../../helpers/use-sandbox.js';
 
-const TOOLS = hasProgram('nsupdate', 'bind9-dnsutils');
+const TOOLS = requireTool('nsupdate', 'bind9-dnsutils');
 const ZONE_SIZE = 50_000;
 /** Names below dyn.example.com: its filter (and yn.example.com's, n.example.com's) lists 20 pages of them. */
 const DYN_HOSTS = 20_000;

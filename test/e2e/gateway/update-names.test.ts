@@ -7,11 +7,11 @@ import { execFile } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseFault } from '../../../src/sandbox/faults.js';
 import { waitForOutput } from '../../helpers/cli.js';
-import { hasProgram } from '../../helpers/programs.js';
+import { requireTool } from '../../helpers/programs.js';
 import { useGateway } from '../../helpers/use-gateway.js';
 import { useSandbox } from '../../helpers/use-sandbox.js';
 
-const TOOLS = hasProgram('nsupdate', 'bind9-dnsutils');
+const TOOLS = requireTool('nsupdate', 'bind9-dnsutils');
 
 const sandbox = useSandbox({ per: 'file' });
 const gateway = useGateway(() =>

@@ -1,26 +1,15 @@
 import { readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../../src/sandbox/server.js';
+import { describe, expect, it } from 'vitest';
 import { agentEnv } from '../../helpers/agent-env.js';
 import { runDist } from '../../helpers/cli.js';
 import { startServer, tlsFiles } from '../../helpers/servers.js';
-
-let sandbox: Sandbox | undefined;
-afterEach(async () => {
-  await sandbox?.close();
-  sandbox = undefined;
-});
-const tlsSandbox = async () => {
-  const files = tlsFiles();
-  sandbox = await startSandbox({
-    tls: { cert: readFileSync(files.cert, 'utf8'), key: readFileSync(files.key, 'utf8') },
-  });
-  return sandbox;
-};
+import { useSandbox } from '../../helpers/use-sandbox.js';
 
 describe('HTTPS', () => {
+  const { cert, key } = tlsFiles();
+  const sb = useSandbox({ tls: { cert: readFileSync(cert, 'utf8'), key: readFileSync(key, 'utf8') } });
+
   it('verifies the provider certificate: trusted through NODE_EXTRA_CA_CERTS, refused without it', async () => {
-    const sb = await tlsSandbox();
     expect(sb.url).toMatch(/^https:/);
     const env = agentEnv(sb);
     const refused = await runDist(['update', '--ip', '81.0.2.15'], env);
@@ -31,7 +20,6 @@ describe('HTTPS', () => {
   });
 
   it('learns the address from two HTTPS echo sources', async () => {
-    const sb = await tlsSandbox();
     const a = await startServer('81.0.2.50\n', { tls: true });
     const b = await startServer('81.0.2.50', { tls: true });
     const env = { ...agentEnv(sb), NODE_EXTRA_CA_CERTS: tlsFiles().ca, DDEDGE_IP_SOURCES: `url:${a.url},url:${b.url}` };
@@ -63,10 +51,7 @@ describe('HTTPS', () => {
       '--ip-source',
       `url:${literal.url}`,
     ];
-    const result = await runDist(['ip', ...sources], {
-      ...agentEnv(await tlsSandbox()),
-      NODE_EXTRA_CA_CERTS: tlsFiles().ca,
-    });
+    const result = await runDist(['ip', ...sources], { ...agentEnv(sb), NODE_EXTRA_CA_CERTS: tlsFiles().ca });
     await named.close();
     await literal.close();
     expect(result).toMatchObject({ code: 0, stdout: '81.0.2.51\n' });
@@ -75,8 +60,9 @@ describe('HTTPS', () => {
 });
 
 describe('logs', () => {
+  const sandbox = useSandbox();
+
   it('carry syslog priorities under systemd (JOURNAL_STREAM) so journald keeps levels', async () => {
-    sandbox = await startSandbox();
     const result = await runDist(
       ['update', '--ip', '81.0.2.15', '--host', 'home.example.com', '--host', 'nope.example.com'],
       agentEnv(sandbox, { JOURNAL_STREAM: '8:12345' }),
@@ -87,7 +73,6 @@ describe('logs', () => {
   });
 
   it('are one JSON object per line with --log-format json', async () => {
-    sandbox = await startSandbox();
     const result = await runDist(
       ['update', '--ip', '81.0.2.15', '--log-format', 'json', '--log-level', 'debug'],
       agentEnv(sandbox),
@@ -106,7 +91,6 @@ describe('logs', () => {
   });
 
   it('--log-level error keeps stderr quiet on success', async () => {
-    sandbox = await startSandbox();
     const result = await runDist(['update', '--ip', '81.0.2.15', '--log-level', 'error'], agentEnv(sandbox));
     expect(result).toMatchObject({ code: 0, stderr: '' });
   });

@@ -3,10 +3,10 @@
 // in it, with the same public-address rules as every other source.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../../src/sandbox/server.js';
+import { describe, expect, it } from 'vitest';
 import { agentEnv, providerCalls, zoneValue } from '../../helpers/agent-env.js';
 import { baseEnv, runDist, runMain, tempDir } from '../../helpers/cli.js';
+import { useSandbox } from '../../helpers/use-sandbox.js';
 
 const addressFile = (text: string) => {
   const file = join(tempDir('ddedge-file-source-'), 'wan-address');
@@ -94,9 +94,7 @@ describe('file:<path> source', () => {
   });
 
   describe('in a cycle', () => {
-    let sandbox: Sandbox;
-    beforeEach(async () => (sandbox = await startSandbox()));
-    afterEach(() => sandbox.close());
+    const sandbox = useSandbox();
 
     it('sends what the file says, then nothing while it says the same', async () => {
       const file = addressFile('81.0.2.45\n');

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parseFault } from '../../../src/sandbox/faults.js';
 import { agentEnv } from '../../helpers/agent-env.js';
 import { CANARY, runDist, startDist, waitForOutput } from '../../helpers/cli.js';
+import { waitUntil } from '../../helpers/wait.js';
 import { startServer, tlsFiles, type TestServer } from '../../helpers/servers.js';
 import { useSandbox } from '../../helpers/use-sandbox.js';
 
@@ -314,7 +315,7 @@ describe('daemon --notify', () => {
       // A notifier that held up cycles would have given up on the silent service (3 attempts of
       // 10 s) and said so before this cycle could end.
       expect(log).not.toContain('not delivered');
-      for (let i = 0; i < 100 && !held.length; i++) await new Promise((r) => setTimeout(r, 100));
+      await waitUntil(() => held.length > 0, 'the message at the silent service');
       expect(held.map((r) => JSON.parse(r.body).event)).toEqual(['changed']);
     } finally {
       daemon.kill('SIGTERM');

@@ -5,20 +5,20 @@
 // violation, and the button. With DDEDGE_SCREENSHOTS=docs it also writes the screenshots the
 // docs/running.md shows (docs/status-page-*.png).
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../../src/sandbox/server.js';
 import { agentEnv, withApi } from '../../helpers/agent-env.js';
 import { baseEnv, runDist, startDist, tempDir, waitForOutput } from '../../helpers/cli.js';
+import { requireTool } from '../../helpers/programs.js';
+import { useSandbox } from '../../helpers/use-sandbox.js';
+import { waitUntil } from '../../helpers/wait.js';
 import { keygenText } from '../../../src/gateway/keys/keygen.js';
 
-const CHROMIUM = '/usr/bin/chromium-headless-shell';
-const present = existsSync(CHROMIUM);
-if (!present && process.env.DDEDGE_REQUIRE_TOOLS)
-  throw new Error(`${CHROMIUM} is missing (Debian package chromium-headless-shell)`);
+const CHROMIUM = requireTool('chromium-headless-shell');
+const present = CHROMIUM !== undefined;
 const SHOTS =
   process.env.DDEDGE_SCREENSHOTS === 'docs' ? resolve(import.meta.dirname, '../../../docs') : tempDir('ddedge-shots-');
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -42,7 +42,6 @@ async function openPage(
   return { page, errors, requests };
 }
 
-let sandbox: Sandbox;
 let browser: Browser;
 let daemon: ReturnType<typeof startDist>;
 let url: string;
@@ -108,8 +107,8 @@ function seedOlderHistory(dir: string): void {
 }
 
 describe.skipIf(!present)('the status page in Chromium', () => {
+  const sandbox = useSandbox({ per: 'file' });
   beforeAll(async () => {
-    sandbox = await startSandbox();
     addressFile = join(tempDir(), 'address');
     // Some history first: two addresses, then the daemon on a third, and a host that fails.
     const env = agentEnv(sandbox, {
@@ -141,7 +140,6 @@ describe.skipIf(!present)('the status page in Chromium', () => {
     await browser?.close();
     daemon?.kill('SIGTERM');
     await daemon?.result;
-    await sandbox?.close();
   });
 
   const background = (page: Page) => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
@@ -198,13 +196,17 @@ describe.skipIf(!present)('the status page in Chromium', () => {
     await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), page.click('button')]);
     expect(page.url(), await page.content()).toBe(`${url}/?asked=1`);
     expect(await page.content()).toContain('A cycle was asked for');
-    // The cycle runs after the answer: reload until it shows (bounded).
+    // The cycle runs after the answer: reload until it shows.
     let text = '';
-    for (let i = 0; i < 60 && !text.includes('81.0.2.17'); i++) {
-      await new Promise((r) => setTimeout(r, 500));
-      await page.reload({ waitUntil: 'load' });
-      text = await page.$eval('table', (t) => t.textContent ?? '');
-    }
+    await waitUntil(
+      async () => {
+        await page.reload({ waitUntil: 'load' });
+        text = await page.$eval('table', (t) => t.textContent ?? '');
+        return text.includes('81.0.2.17');
+      },
+      'the new address on the page',
+      { everyMs: 250 },
+    );
     expect(text).toContain('81.0.2.17');
     expect(errors).toEqual([]);
     expect(requests.every((r) => r.startsWith(`${url}/`))).toBe(true);
@@ -213,12 +215,11 @@ describe.skipIf(!present)('the status page in Chromium', () => {
 });
 
 describe.skipIf(!present)("the gateway's status page in Chromium", () => {
-  let gatewaySandbox: Sandbox;
+  const gatewaySandbox = useSandbox({ per: 'file' });
   let gateway: ReturnType<typeof startDist>;
   let gatewayUrl: string;
   let chromium: Browser;
   beforeAll(async () => {
-    gatewaySandbox = await startSandbox({});
     const dir = tempDir('ddedge-gw-browser-');
     const keysFile = join(dir, 'gateway.keys');
     const admin = keygenText('admin', 'hmac-sha256');
@@ -276,7 +277,6 @@ describe.skipIf(!present)("the gateway's status page in Chromium", () => {
     await chromium?.close();
     gateway?.kill('SIGTERM');
     await gateway?.result;
-    await gatewaySandbox?.close();
   });
 
   for (const [scheme, viewport, shot] of [

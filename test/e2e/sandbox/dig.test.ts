@@ -5,9 +5,9 @@
 import { execFile } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseEnv, runDist, startDist, waitForOutput } from '../../helpers/cli.js';
-import { hasProgram } from '../../helpers/programs.js';
+import { requireTool } from '../../helpers/programs.js';
 
-const DIG = hasProgram('dig', 'bind9-dnsutils');
+const DIG = requireTool('dig', 'bind9-dnsutils');
 
 interface Running {
   child: ReturnType<typeof startDist>;

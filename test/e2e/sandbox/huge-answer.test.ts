@@ -3,14 +3,15 @@
 import http from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { parseFault } from '../../../src/sandbox/faults.js';
-import { startSandbox } from '../../../src/sandbox/server.js';
+import { useSandbox } from '../../helpers/use-sandbox.js';
 
 describe('the huge fault', () => {
+  const sandbox = useSandbox({ faults: [parseFault('tool/hello=huge')] });
+
   it('streams to a slow reader without a MaxListenersExceededWarning', async () => {
     const warnings: string[] = [];
     const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
     process.on('warning', onWarning);
-    const sandbox = await startSandbox({ faults: [parseFault('tool/hello=huge')] });
     try {
       const received = await new Promise<number>((resolve, reject) => {
         const req = http.request(`${sandbox.url}/tool/hello/`, { method: 'POST' }, (res) => {
@@ -31,11 +32,11 @@ describe('the huge fault', () => {
         req.end('apiuser=demo-user');
       });
       expect(received).toBeGreaterThanOrEqual(4 * 1024 * 1024);
-      await new Promise((r) => setTimeout(r, 50));
+      // Warnings are emitted on the next tick: one turn of the event loop shows them.
+      await new Promise((r) => setImmediate(r));
       expect(warnings.filter((w) => w.includes('MaxListeners'))).toEqual([]);
     } finally {
       process.off('warning', onWarning);
-      await sandbox.close();
     }
   });
 });

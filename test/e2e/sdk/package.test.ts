@@ -6,8 +6,8 @@ import { execFile, spawnSync } from 'node:child_process';
 import { copyFileSync, cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox } from '../../../src/sandbox/server.js';
 import { tempDir } from '../../helpers/cli.js';
+import { useSandbox } from '../../helpers/use-sandbox.js';
 
 const root = resolve(import.meta.dirname, '../../..');
 let project: string;
@@ -23,45 +23,41 @@ beforeAll(() => {
 });
 
 describe('the SDK from a project that installed ddedge', () => {
+  const sandbox = useSandbox();
   const readme = () => readFileSync(join(root, 'docs/sdk-and-api.md'), 'utf8');
   const example = () => /```js\n(import \{ Registrar[\s\S]*?)```/.exec(readme())![1]!;
 
   it("runs the SDK page's example against the sandbox as the page says, and it changes nothing", async () => {
-    const sandbox = await startSandbox({ port: 0 });
-    try {
-      const before = JSON.stringify(sandbox.model.services);
-      const domains = sandbox.model.domains.length;
-      writeFileSync(join(project, 'example.mjs'), example());
-      const line = /^`(DDEDGE_API_URL=\S+ DDEDGE_API_USER=\S+ DDEDGE_API_PASSWORD=\S+) node example\.mjs`$/m.exec(
-        readme(),
-      )![1]!;
-      const env = Object.fromEntries(line.split(' ').map((kv) => kv.split('=') as [string, string]));
-      // Not spawnSync: the sandbox answers from this process.
-      const run = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-        const child = execFile(
-          process.execPath,
-          ['example.mjs'],
-          {
-            cwd: project,
-            encoding: 'utf8',
-            env: { PATH: process.env.PATH, ...env, DDEDGE_API_URL: sandbox.url },
-            timeout: 60_000,
-          },
-          (error, stdout, stderr) =>
-            resolve({ status: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-        );
-        child.stdin?.end();
-      });
-      expect(env.DDEDGE_API_URL).toBe('http://127.0.0.1:8443');
-      expect(run.stderr).toBe('');
-      expect(run.status).toBe(0);
-      expect(run.stdout).toMatch(/records\n/);
-      expect(run.stdout).toMatch(/2008 not-found/);
-      expect(JSON.stringify(sandbox.model.services)).toBe(before);
-      expect(sandbox.model.domains).toHaveLength(domains);
-    } finally {
-      await sandbox.close();
-    }
+    const before = JSON.stringify(sandbox.model.services);
+    const domains = sandbox.model.domains.length;
+    writeFileSync(join(project, 'example.mjs'), example());
+    const line = /^`(DDEDGE_API_URL=\S+ DDEDGE_API_USER=\S+ DDEDGE_API_PASSWORD=\S+) node example\.mjs`$/m.exec(
+      readme(),
+    )![1]!;
+    const env = Object.fromEntries(line.split(' ').map((kv) => kv.split('=') as [string, string]));
+    // Not spawnSync: the sandbox answers from this process.
+    const run = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = execFile(
+        process.execPath,
+        ['example.mjs'],
+        {
+          cwd: project,
+          encoding: 'utf8',
+          env: { PATH: process.env.PATH, ...env, DDEDGE_API_URL: sandbox.url },
+          timeout: 60_000,
+        },
+        (error, stdout, stderr) =>
+          resolve({ status: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+      );
+      child.stdin?.end();
+    });
+    expect(env.DDEDGE_API_URL).toBe('http://127.0.0.1:8443');
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/records\n/);
+    expect(run.stdout).toMatch(/2008 not-found/);
+    expect(JSON.stringify(sandbox.model.services)).toBe(before);
+    expect(sandbox.model.domains).toHaveLength(domains);
   });
 
   it("compiles the SDK page's example under strict, without skipLibCheck and without undici", () => {

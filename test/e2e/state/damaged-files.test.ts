@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { agentEnv, providerCalls } from '../../helpers/agent-env.js';
 import { DIST, HANG_BOUND_MS, runDist, startDist, type RunResult } from '../../helpers/cli.js';
+import { requireTool } from '../../helpers/programs.js';
 import { distForOtherUsers } from '../../helpers/staged-dist.js';
 import { useSandbox } from '../../helpers/use-sandbox.js';
 
@@ -117,34 +118,37 @@ describe('temporary files left by a writer that was killed', () => {
 });
 
 describe('the state cannot be saved after a successful update (a full disk, a file-size limit)', () => {
-  it('reports it in one line, says the update was made, exits 4, and releases the lock', async () => {
-    const env = agentEnv(sandbox);
-    const dir = env.DDEDGE_STATE_DIR!;
-    // A file-size limit the budget's first save (the call reservation, ~80 bytes) fits in and the
-    // save after the update (the record, ~400 bytes) does not: the write fails as on a full disk.
-    // (A link to /dev/full at the temporary name did this once; temporary files no longer follow links.)
-    const child = spawn('prlimit', ['--fsize=200', '--', process.execPath, DIST, 'update', '--ip', '81.0.2.15'], {
-      env,
-      cwd: dir,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-    expect(stdout).toBe('home.example.com A 81.0.2.15 updated\n');
-    expect(code).toBe(4);
-    expect(stderr).toMatch(
-      /error: cannot save the state in .* \(EFBIG\); the provider was updated \(home\.example\.com A\)/,
-    );
-    expect(stderr).not.toMatch(/internal error|\n\s+at /);
-    expect(existsSync(join(dir, 'lock'))).toBe(false);
-    expect(readdirSync(dir).filter((n) => n.endsWith('.tmp'))).toEqual([]);
-    expect(sandbox.calls.get('dyndns')).toBe(1);
-    // The state still reads: the next cycle sends again and saves.
-    expect(
-      JSON.parse(readFileSync(join(dir, 'state.json'), 'utf8')).records['home.example.com/A']?.address,
-    ).toBeUndefined();
-  });
+  it.skipIf(!requireTool('prlimit', 'util-linux'))(
+    'reports it in one line, says the update was made, exits 4, and releases the lock',
+    async () => {
+      const env = agentEnv(sandbox);
+      const dir = env.DDEDGE_STATE_DIR!;
+      // A file-size limit the budget's first save (the call reservation, ~80 bytes) fits in and the
+      // save after the update (the record, ~400 bytes) does not: the write fails as on a full disk.
+      // (A link to /dev/full at the temporary name did this once; temporary files no longer follow links.)
+      const child = spawn('prlimit', ['--fsize=200', '--', process.execPath, DIST, 'update', '--ip', '81.0.2.15'], {
+        env,
+        cwd: dir,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d) => (stdout += d));
+      child.stderr.on('data', (d) => (stderr += d));
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      expect(stdout).toBe('home.example.com A 81.0.2.15 updated\n');
+      expect(code).toBe(4);
+      expect(stderr).toMatch(
+        /error: cannot save the state in .* \(EFBIG\); the provider was updated \(home\.example\.com A\)/,
+      );
+      expect(stderr).not.toMatch(/internal error|\n\s+at /);
+      expect(existsSync(join(dir, 'lock'))).toBe(false);
+      expect(readdirSync(dir).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+      expect(sandbox.calls.get('dyndns')).toBe(1);
+      // The state still reads: the next cycle sends again and saves.
+      expect(
+        JSON.parse(readFileSync(join(dir, 'state.json'), 'utf8')).records['home.example.com/A']?.address,
+      ).toBeUndefined();
+    },
+  );
 });

@@ -7,11 +7,12 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { withApi } from '../../helpers/agent-env.js';
 import { baseEnv, runDist, tempDir } from '../../helpers/cli.js';
-import { bindTool, emptyZone, soaAndNs, writeZone } from '../../helpers/zone.js';
+import { emptyZone, soaAndNs, writeZone } from '../../helpers/zone.js';
+import { requireTool } from '../../helpers/programs.js';
 import { useSandbox } from '../../helpers/use-sandbox.js';
 
 const ZONE = 'interop.example';
-const compilezone = bindTool('named-compilezone');
+const compilezone = requireTool('named-compilezone', 'bind9-utils');
 const sandbox = useSandbox({ per: 'file' });
 
 describe.skipIf(!compilezone)('named-compilezone', () => {

@@ -10,11 +10,12 @@ import { promisify } from 'node:util';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { withApi } from '../../helpers/agent-env.js';
 import { baseEnv, runDist, tempDir } from '../../helpers/cli.js';
-import { bindTool, emptyZone, entryAdder } from '../../helpers/zone.js';
+import { emptyZone, entryAdder } from '../../helpers/zone.js';
+import { requireTool } from '../../helpers/programs.js';
 import { useSandbox } from '../../helpers/use-sandbox.js';
 
 const ZONE = 'compiled.example';
-const compilezone = bindTool('named-compilezone');
+const compilezone = requireTool('named-compilezone', 'bind9-utils');
 const sandbox = useSandbox({ dnsPort: 0 });
 let cwd: string;
 beforeEach(async () => {

@@ -10,11 +10,12 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../../src/sandbox/server.js';
 import { withApi } from '../../helpers/agent-env.js';
 import { baseEnv, runDist, runMain, tempDir } from '../../helpers/cli.js';
-import { bindTool, emptyZone, entryAdder } from '../../helpers/zone.js';
+import { emptyZone, entryAdder } from '../../helpers/zone.js';
+import { requireTool } from '../../helpers/programs.js';
 import { useSandbox } from '../../helpers/use-sandbox.js';
 
 const ZONE = 'complete.example';
-const checkzone = bindTool('named-checkzone');
+const checkzone = requireTool('named-checkzone', 'bind9-utils');
 const sandbox = useSandbox({ dnsPort: 0 });
 let cwd: string;
 beforeEach(async () => {

@@ -10,11 +10,12 @@ import { describe, expect, it } from 'vitest';
 import { main } from '../../../src/cli/main.js';
 import { withApi } from '../../helpers/agent-env.js';
 import { tempDir } from '../../helpers/cli.js';
-import { bindTool, emptyZone, soaAndNs, writeZone, zoneMain } from '../../helpers/zone.js';
+import { emptyZone, soaAndNs, writeZone, zoneMain } from '../../helpers/zone.js';
+import { requireTool } from '../../helpers/programs.js';
 import { useSandbox } from '../../helpers/use-sandbox.js';
 
 const ZONE = 'conformance.example';
-const checkzone = bindTool('named-checkzone');
+const checkzone = requireTool('named-checkzone', 'bind9-utils');
 const sandbox = useSandbox({ per: 'file' });
 
 interface Step {

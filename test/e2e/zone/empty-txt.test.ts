@@ -13,10 +13,10 @@ import { withApi } from '../../helpers/agent-env.js';
 import { baseEnv, runDist, tempDir } from '../../helpers/cli.js';
 import { emptyZone, writeZone } from '../../helpers/zone.js';
 import { useSandbox } from '../../helpers/use-sandbox.js';
-import { hasProgram } from '../../helpers/programs.js';
+import { requireTool } from '../../helpers/programs.js';
 
 const ZONE = 'emptytxt.example';
-const DIG = hasProgram('dig', 'bind9-dnsutils');
+const DIG = requireTool('dig', 'bind9-dnsutils');
 const sandbox = useSandbox({ dnsPort: 0 });
 beforeEach(async () => {
   const service = emptyZone(sandbox, ZONE);

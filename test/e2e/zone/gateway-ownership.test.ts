@@ -14,10 +14,10 @@ import { writeState } from '../../../src/state/state.js';
 import { withApi } from '../../helpers/agent-env.js';
 import { startDoor, type RunningDoor } from '../../helpers/dyndns2-gateway.js';
 import { baseEnv, runDist } from '../../helpers/cli.js';
-import { hasProgram } from '../../helpers/programs.js';
+import { requireTool } from '../../helpers/programs.js';
 import { writeZone } from '../../helpers/zone.js';
 
-const TOOLS = hasProgram('nsupdate', 'bind9-dnsutils') && hasProgram('curl');
+const TOOLS = requireTool('nsupdate', 'bind9-dnsutils') && requireTool('curl');
 const IDN = 'xn--bcher-kva.example.com';
 
 let door: RunningDoor;

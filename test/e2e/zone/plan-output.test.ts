@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { withApi } from '../../helpers/agent-env.js';
 import { baseEnv, runDist, runMain, startDist, tempDir, waitForOutput } from '../../helpers/cli.js';
+import { waitUntil } from '../../helpers/wait.js';
 import { hostileProvider, type HostileProvider } from '../../helpers/mock-api.js';
 import { emptyZone, writeZone } from '../../helpers/zone.js';
 import { useSandbox } from '../../helpers/use-sandbox.js';
@@ -134,7 +135,8 @@ describe('a kill during apply', () => {
     await child.result;
     held.release();
     // The writes in flight at the kill reach the provider (at most 3), the others never.
-    await new Promise((r) => setTimeout(r, 500));
+    const passedOn = () => provider!.finished === provider!.operations.length;
+    await waitUntil(passedOn, 'the held writes passed on to the provider');
     const made = writesTo(provider!);
     expect(made.length).toBeGreaterThanOrEqual(1);
     expect(made.length).toBeLessThanOrEqual(3);

@@ -7,11 +7,12 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { withApi } from '../../helpers/agent-env.js';
 import { baseEnv, runDist, runMain, tempDir } from '../../helpers/cli.js';
-import { bindTool, emptyZone, soaAndNs, writeZone } from '../../helpers/zone.js';
+import { emptyZone, soaAndNs, writeZone } from '../../helpers/zone.js';
+import { requireTool } from '../../helpers/programs.js';
 import { useSandbox } from '../../helpers/use-sandbox.js';
 
 const ZONE = 'reader.example';
-const checkzone = bindTool('named-checkzone');
+const checkzone = requireTool('named-checkzone', 'bind9-utils');
 const sandbox = useSandbox();
 let root: string;
 let stateDir: string;

@@ -20,7 +20,7 @@ describe('api parameters', () => {
     const { code, stdout } = await runMain(['api', 'service', 'dnslist', '--help'], env());
     expect(code).toBe(0);
     expect(stdout).toMatch(/--filter +optional +string +\(only entries whose name contains this text\)/);
-    expect(stdout).toMatch(/--ownerContactType|--serviceName +required +string +\(service name\)/);
+    expect(stdout).toMatch(/--serviceName +required +string +\(service name\)/);
   });
 
   it.each([

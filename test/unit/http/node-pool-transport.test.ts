@@ -59,8 +59,8 @@ describe('node pool transport', () => {
         kind: 'timeout',
       });
       const closed = await serve(() => undefined);
-      servers.pop()!.close();
-      await new Promise((r) => setTimeout(r, 50));
+      const closing = servers.pop()!;
+      await new Promise((r) => closing.close(r));
       await expect(httpRequest({ url: closed.url, timeoutMs: 2000, transport })).rejects.toBeInstanceOf(TransportError);
       const upgrading = http.createServer();
       upgrading.on('request', (req) =>

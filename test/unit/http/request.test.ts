@@ -3,6 +3,7 @@ import { TransportError } from '../../../src/http/errors.js';
 import { expectSuccessStatus, httpRequest } from '../../../src/http/request.js';
 import { ConfigError } from '../../../src/lib/errors.js';
 import { registerSecret } from '../../../src/lib/redact.js';
+import { FakeClock, until } from '../../helpers/fake-clock.js';
 import { startServer, type TestServer } from '../../helpers/servers.js';
 
 let servers: TestServer[] = [];
@@ -32,10 +33,19 @@ describe('the HTTP policy layer', () => {
   });
 
   it('times out an answer that never finishes', async () => {
-    // The answer never finishes: only the 300 ms deadline can end the request (kind 'timeout').
-    const server = await serve((_req, res) => res.write('partial'));
-    const error = await failure(httpRequest({ url: server.url, timeoutMs: 300 }));
+    // The answer never finishes: only the deadline, on the request's clock, can end it.
+    let started = false;
+    const server = await serve((_req, res) => void res.write('partial', () => (started = true)));
+    const clock = new FakeClock();
+    let settled = false;
+    const request = failure(httpRequest({ url: server.url, timeoutMs: 60_000, clock })).finally(() => (settled = true));
+    await until(() => started);
+    await clock.advanceAsync(59_999);
+    expect(settled).toBe(false);
+    await clock.advanceAsync(1);
+    const error = await request;
     expect(error.kind).toBe('timeout');
+    expect(error.message).toMatch(/no complete answer from .* within 60000 ms/);
     expect(error.exitCode).toBe(4);
   });
 

@@ -11,6 +11,7 @@ import {
 } from '../../../src/ip/sources.js';
 import { createLogger, type Logger } from '../../../src/lib/log.js';
 import { HANG_BOUND_MS } from '../../helpers/cli.js';
+import { FakeClock } from '../../helpers/fake-clock.js';
 import { startDnsServer } from '../../helpers/dns-server.js';
 import { startHostileDns } from '../../helpers/hostile-dns.js';
 import { startServer, type TestServer } from '../../helpers/servers.js';
@@ -83,9 +84,20 @@ describe('quorum', () => {
 
   it('gives up at the deadline on a source that never answers', async () => {
     const hang = await echo(() => {});
-    const started = Date.now();
-    await expect(detect([url(hang)], 1, capture(), { timeoutMs: 300 })).rejects.toThrow(AddressUnknownError);
-    expect(Date.now() - started).toBeLessThan(1500);
+    const clock = new FakeClock();
+    let settled = false;
+    const failure = detect([url(hang)], 1, capture(), { timeoutMs: 60_000, clock })
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      )
+      .finally(() => (settled = true));
+    await clock.advanceAsync(60_249);
+    expect(settled).toBe(false);
+    await clock.advanceAsync(1);
+    expect(settled).toBe(true);
+    expect(await failure).toBeInstanceOf(AddressUnknownError);
+    expect(String(await failure)).toMatch(/url:.*: no answer before the deadline/);
   });
 
   it('refuses non-public answers with the reason logged, unless allowed', async () => {
@@ -200,8 +212,9 @@ describe('DNS sources first', () => {
 
   it('the HTTPS sources get no request when the two DNS answers agree', async () => {
     const { sources, echoes } = await defaultsLike('81.0.2.15', '81.0.2.15');
-    const started = Date.now();
-    const result = await detect(sources, 2);
+    // Time stands still: an answer that needed the head start would never come.
+    const clock = new FakeClock();
+    const result = await detect(sources, 2, capture(), { clock });
     expect(result.address).toBe('81.0.2.15');
     expect(result.answers.map((a) => a.source).sort()).toEqual(
       sources
@@ -209,9 +222,9 @@ describe('DNS sources first', () => {
         .map((s) => s.name)
         .sort(),
     );
-    expect(Date.now() - started).toBeLessThan(DNS_HEAD_START_MS);
-    // Give a late start the time to show.
-    await new Promise((resolve) => setTimeout(resolve, DNS_HEAD_START_MS + 100));
+    // Nothing is left to start the HTTPS sources late: the head start and the deadline are cancelled.
+    expect(clock.pending).toBe(0);
+    clock.advance(10 * DNS_HEAD_START_MS);
     expect(echoes()).toBe(0);
   });
 
@@ -232,10 +245,11 @@ describe('DNS sources first', () => {
 
   it('a DNS source that fails sends the cycle to the HTTPS sources at once, not after the head start', async () => {
     const { sources, echoes } = await defaultsLike(undefined, '81.0.2.15');
-    const started = Date.now();
-    expect((await detect(sources, 2)).address).toBe('81.0.2.15');
+    // Time stands still: an answer that waited for the head start would never come.
+    const logger = capture();
+    expect((await detect(sources, 2, logger, { clock: new FakeClock() })).address).toBe('81.0.2.15');
     expect(echoes()).toBeGreaterThan(0);
-    expect(Date.now() - started).toBeLessThan(DNS_HEAD_START_MS);
+    expect(logger.lines.join('')).toMatch(/asking the other sources: the DNS sources failed or disagree/);
   });
 
   it('a DNS server that stays silent costs the head start, not the timeout', async () => {
@@ -243,11 +257,14 @@ describe('DNS sources first', () => {
     closers.push(silent.close);
     const { sources, echoes } = await defaultsLike('81.0.2.15', '81.0.2.15');
     sources[0] = parseSource(`dns:myip.opendns.com@127.0.0.1:${silent.port}`, 4, 'x');
-    const started = Date.now();
-    expect((await detect(sources, 2, capture(), { timeoutMs: 5000 })).address).toBe('81.0.2.15');
-    const ms = Date.now() - started;
-    expect(ms).toBeGreaterThanOrEqual(DNS_HEAD_START_MS - 20);
-    expect(ms).toBeLessThan(2500);
+    const clock = new FakeClock();
+    const logger = capture();
+    const detection = detect(sources, 2, logger, { timeoutMs: 5000, clock });
+    await clock.advanceAsync(DNS_HEAD_START_MS - 1);
+    expect(logger.lines.join('')).not.toMatch(/asking the other sources/);
+    await clock.advanceAsync(1);
+    expect(logger.lines.join('')).toMatch(/asking the other sources: no DNS quorum within 500 ms/);
+    expect((await detection).address).toBe('81.0.2.15');
     expect(echoes()).toBeGreaterThan(0);
   });
 

@@ -6,6 +6,8 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Notifier, NOTIFY_LIMITS } from '../../../src/notify/notifier.js';
 import type { Logger } from '../../../src/lib/log.js';
+import { HANG_BOUND_MS } from '../../helpers/cli.js';
+import { FakeClock, until } from '../../helpers/fake-clock.js';
 
 const servers: http.Server[] = [];
 afterEach(async () => {
@@ -15,13 +17,15 @@ afterEach(async () => {
   }
 });
 
-async function server(answer: boolean): Promise<{ url: string; bodies: string[] }> {
+/** A service that answers each request with the next of `statuses` (200 once they are used up), or never. */
+async function server(answer: boolean, statuses: number[] = []): Promise<{ url: string; bodies: string[] }> {
   const bodies: string[] = [];
   const s = http.createServer((req, res) => {
     let body = '';
     req.on('data', (c) => (body += c));
     req.on('end', () => {
       bodies.push(body);
+      res.statusCode = statuses.shift() ?? 200;
       if (answer) res.end('ok');
     });
   });
@@ -50,7 +54,8 @@ const event = (n: number) => ({
 describe('Notifier', () => {
   it('enqueue returns at once, even when the service never answers', async () => {
     const hanging = await server(false);
-    const notifier = new Notifier([hanging.url], logger, { ...NOTIFY_LIMITS, timeoutMs: 60_000 });
+    const clock = new FakeClock();
+    const notifier = new Notifier([hanging.url], logger, { ...NOTIFY_LIMITS, timeoutMs: 60_000 }, clock);
     const started = process.hrtime.bigint();
     notifier.enqueue([event(1)]);
     const elapsedMs = Number(process.hrtime.bigint() - started) / 1e6;
@@ -58,7 +63,10 @@ describe('Notifier', () => {
     // notifier that waited for it could not return before the server saw it.
     expect(hanging.bodies).toHaveLength(0);
     expect(elapsedMs).toBeLessThan(60_000);
-    await notifier.drain(200);
+    // drain() is bounded on the notifier's clock, however long the service holds the request.
+    const drained = notifier.drain(200);
+    await clock.advanceAsync(200);
+    await drained;
   });
 
   it('sends the same event once', async () => {
@@ -78,5 +86,54 @@ describe('Notifier', () => {
     await notifier.drain(10_000);
     expect(ok.bodies).toHaveLength(3);
     expect(warnings).toEqual([expect.stringContaining('5 notification(s) to webhook at 127.0.0.1:')]);
+  });
+
+  it('the same event goes out again once the dedup window has passed on its clock', async () => {
+    const ok = await server(true);
+    const clock = new FakeClock();
+    const notifier = new Notifier([ok.url], logger, NOTIFY_LIMITS, clock);
+    notifier.enqueue([event(1)]);
+    await notifier.drain(HANG_BOUND_MS);
+    clock.advance(NOTIFY_LIMITS.dedupMs - 1);
+    notifier.enqueue([event(1)]);
+    await notifier.drain(HANG_BOUND_MS);
+    expect(ok.bodies).toHaveLength(1);
+    clock.advance(1);
+    notifier.enqueue([event(1)]);
+    await until(() => ok.bodies.length === 2);
+  });
+
+  it('a spent burst allows one more each refill of its clock', async () => {
+    warnings.length = 0;
+    const ok = await server(true);
+    const clock = new FakeClock();
+    const notifier = new Notifier([ok.url], logger, { ...NOTIFY_LIMITS, burst: 2, refillMs: 60_000 }, clock);
+    notifier.enqueue([event(1), event(2), event(3)]);
+    await until(() => warnings.length === 1);
+    expect(ok.bodies).toHaveLength(2);
+    clock.advance(59_999);
+    notifier.enqueue([event(4)]);
+    await until(() => warnings.length === 2);
+    expect(ok.bodies).toHaveLength(2);
+    clock.advance(1);
+    notifier.enqueue([event(5)]);
+    await until(() => ok.bodies.length === 3);
+    expect(ok.bodies[2]).toContain('h5.example.com');
+  });
+
+  it('retries a 503 after its first pause on its clock, then twice as long', async () => {
+    const flaky = await server(true, [503, 503]);
+    const clock = new FakeClock();
+    const notifier = new Notifier([flaky.url], logger, NOTIFY_LIMITS, clock);
+    notifier.enqueue([event(1)]);
+    await until(() => clock.pending === 1);
+    expect(flaky.bodies).toHaveLength(1);
+    expect(clock.nextDue! - clock.now()).toBe(NOTIFY_LIMITS.firstRetryMs);
+    clock.advance(NOTIFY_LIMITS.firstRetryMs);
+    await until(() => clock.pending === 1);
+    expect(flaky.bodies).toHaveLength(2);
+    expect(clock.nextDue! - clock.now()).toBe(2 * NOTIFY_LIMITS.firstRetryMs);
+    clock.advance(2 * NOTIFY_LIMITS.firstRetryMs);
+    await until(() => flaky.bodies.length === 3);
   });
 });

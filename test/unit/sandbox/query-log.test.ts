@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { demoModel } from '../../../src/sandbox/model.js';
 import { startNameServer, type NameServer } from '../../../src/sandbox/dns/name-server.js';
 import { queryPacket, udpExchange } from '../../helpers/dns-wire.js';
+import { waitUntil } from '../../helpers/wait.js';
 
 let server: NameServer | undefined;
 afterEach(async () => {
@@ -27,7 +28,7 @@ describe('sandbox name server log', () => {
     });
     await ask(server.port, 3);
     expect(lines.filter((l) => l.includes('www.example.com'))).toEqual([]);
-    for (let i = 0; i < 50 && !lines.length; i++) await new Promise((r) => setTimeout(r, 50));
+    await waitUntil(() => lines.length > 0, 'the summary line of the period');
     expect(lines[0]).toMatch(/^DNS: 3 queries in the last 0\.2 s \(UDP 3, TCP 0\)/);
   });
 

@@ -46,6 +46,15 @@ describe('state file', () => {
   });
 });
 
+/** The lock in `dir` was taken over: it names this process, holds off a second cycle, and its release removes it. */
+function expectTakenOver(dir: string): void {
+  const lock = acquireLock(dir);
+  expect(readFileSync(join(dir, 'lock'), 'utf8')).toMatch(new RegExp(`^${process.pid} \\S+\\n$`));
+  expect(() => acquireLock(dir)).toThrow(/another ddedge cycle \(pid \d+, this process\)/);
+  lock.release();
+  expect(readdirSync(dir)).toEqual([]);
+}
+
 describe('lock', () => {
   it('refuses a second holder while the first holds it, and frees on release', () => {
     const dir = tempDir();
@@ -57,12 +66,12 @@ describe('lock', () => {
   it('takes over a lock left by a process that is gone', () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'lock'), '999999999');
-    acquireLock(dir).release();
+    expectTakenOver(dir);
   });
   it('takes over a lock with our own pid that this process does not hold (a container restarted as pid 1)', () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'lock'), String(process.pid));
-    acquireLock(dir).release();
+    expectTakenOver(dir);
   });
   it('names the directory when it cannot be created', () => {
     const file = join(tempDir(), 'a-file');
@@ -79,7 +88,7 @@ describe('lock: what a reader finds', () => {
     expect(() => acquireLock(dir)).toThrow(/another ddedge cycle \(one starting now\)/);
     const old = new Date(Date.now() - 60_000);
     utimesSync(join(dir, 'lock'), old, old);
-    acquireLock(dir).release();
+    expectTakenOver(dir);
   });
   it('holds the owner pid and a token; a release leaves no file behind', async () => {
     const { readdirSync: list } = await import('node:fs');

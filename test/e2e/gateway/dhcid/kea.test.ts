@@ -15,11 +15,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseFault } from '../../../../src/sandbox/faults.js';
 import { keygenText } from '../../../../src/gateway/keys/keygen.js';
 import { baseEnv, runDist, tempDir } from '../../../helpers/cli.js';
-import { freePort, hasProgram } from '../../../helpers/programs.js';
+import { freePort, requireTool } from '../../../helpers/programs.js';
 import { startGatewayProcess, type GatewayProcess } from '../../../helpers/gateway-process.js';
 import { useSandbox } from '../../../helpers/use-sandbox.js';
 
-const TOOLS = hasProgram('kea-dhcp-ddns', 'kea-dhcp-ddns-server') && hasProgram('dig', 'bind9-dnsutils');
+const TOOLS = requireTool('kea-dhcp-ddns', 'kea-dhcp-ddns-server') && requireTool('dig', 'bind9-dnsutils');
 const NAME = 'laptop.dhcp.example.com';
 
 const sandbox = useSandbox({ per: 'file' });
@@ -269,7 +269,7 @@ function nsupdate(lines: string[]): Promise<{ code: number; out: string }> {
 const dig = (...args: string[]) =>
   execFileSync('dig', ['@127.0.0.1', '-p', String(gatewayPort), '+norec', ...args], { encoding: 'utf8' });
 
-describe.skipIf(!TOOLS || !hasProgram('nsupdate', 'bind9-dnsutils'))(
+describe.skipIf(!TOOLS || !requireTool('nsupdate', 'bind9-dnsutils'))(
   'DHCID through nsupdate: kept only with the provider writes, answered, transferred',
   () => {
     const host = 'printer.dhcp.example.com';

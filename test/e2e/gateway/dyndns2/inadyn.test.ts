@@ -10,10 +10,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../helpers/cli.js';
 import { startDoor, type RunningDoor } from '../../../helpers/dyndns2-gateway.js';
-import { hasProgram } from '../../../helpers/programs.js';
+import { requireTool } from '../../../helpers/programs.js';
 import { tlsFiles } from '../../../helpers/servers.js';
 
-const INADYN = hasProgram('inadyn');
+const INADYN = requireTool('inadyn');
 
 describe.skipIf(!INADYN)("inadyn (custom provider) against the gateway's door over HTTPS", () => {
   let door: RunningDoor;

@@ -4,7 +4,7 @@
 // means for the zone, the journal and /metrics; `nochg` costing no provider call.
 import { execFile } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasProgram } from '../../../helpers/programs.js';
+import { requireTool } from '../../../helpers/programs.js';
 import { startDoor, type RunningDoor } from '../../../helpers/dyndns2-gateway.js';
 
 const KEYS = [
@@ -45,7 +45,7 @@ function curl(args: string[]): Promise<{ body: string; status: number }> {
   );
 }
 
-describe.skipIf(!hasProgram('curl'))('the dyndns2 door', () => {
+describe.skipIf(!requireTool('curl'))('the dyndns2 door', () => {
   it('sets A with basic auth (curl user:pass@), answers "good", journals it with key and client; the same again is "nochg" with no provider call', async () => {
     const url = new URL('/nic/update?hostname=home.example.com&myip=81.0.2.31', door.url);
     url.username = 'router';

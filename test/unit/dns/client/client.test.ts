@@ -14,6 +14,7 @@ import {
 } from '../../../../src/dns/client/index.js';
 import { encodeMessage } from '../../../../src/dns/wire/message.js';
 import type { DnsRecord } from '../../../../src/dns/wire/types.js';
+import { FakeClock, until } from '../../../helpers/fake-clock.js';
 import { answerTo, framed, startHostileDns, type HostileDns } from '../../../helpers/hostile-dns.js';
 
 const servers: HostileDns[] = [];
@@ -76,12 +77,20 @@ describe('queryDns', () => {
 
   it('times out on a server that never answers, after re-sending, within the deadline', async () => {
     const server = await start({ udp: () => undefined });
-    const error = await rejection(queryDns(server, 'example.com', 'A', { timeoutMs: 900 }));
+    const clock = new FakeClock();
+    const query = rejection(queryDns(server, 'example.com', 'A', { timeoutMs: 900, clock }));
+    // Sent, then re-sent every 300 ms (a third of the deadline), three sends in all.
+    await until(() => server.udpQueries === 1);
+    await clock.advanceAsync(300);
+    await until(() => server.udpQueries === 2);
+    await clock.advanceAsync(300);
+    await until(() => server.udpQueries === 3);
+    await clock.advanceAsync(300);
+    const error = await query;
     expect(error.kind).toBe('timeout');
     expect(error.message).toMatch(/no answer over UDP to example.com A at 127.0.0.1:\d+ within 900 ms/);
-    // Re-sent while waiting, never more than three sends (a loaded machine may fit only two).
-    expect(server.udpQueries).toBeGreaterThanOrEqual(2);
-    expect(server.udpQueries).toBeLessThanOrEqual(3);
+    expect(server.udpQueries).toBe(3);
+    expect(clock.pending).toBe(0);
   });
 
   it('ignores answers with another ID (spoofs) and says so when the deadline passes', async () => {
@@ -112,12 +121,25 @@ describe('queryDns', () => {
   });
 
   it('keeps one deadline over UDP and the TCP retry', async () => {
-    const server = await start({ udp: (q) => answerTo(q, [], { truncated: true }), tcp: () => undefined });
-    const started = Date.now();
-    const error = await rejection(queryDns(server, 'example.com', 'TXT', { timeoutMs: 1500 }));
-    expect(error.message).toMatch(/no answer over TCP/);
-    // A fresh deadline for TCP would take 3000 ms or more.
-    expect(Date.now() - started).toBeLessThan(2900);
+    let answerUdp!: () => void;
+    const udpHeld = new Promise<void>((resolve) => (answerUdp = resolve));
+    const truncatedLater = async (q: Parameters<typeof answerTo>[0]) => (
+      await udpHeld, answerTo(q, [], { truncated: true })
+    );
+    const server = await start({ udp: truncatedLater, tcp: () => undefined });
+    const clock = new FakeClock();
+    let settled = false;
+    const query = rejection(queryDns(server, 'example.com', 'TXT', { timeoutMs: 1500, clock }));
+    void query.finally(() => (settled = true));
+    // The truncated UDP answer comes 1000 ms into the deadline; TCP has what is left of it.
+    await until(() => server.udpQueries === 1);
+    await clock.advanceAsync(1000);
+    answerUdp();
+    await until(() => server.tcpQueries === 1);
+    await clock.advanceAsync(499);
+    expect(settled).toBe(false);
+    await clock.advanceAsync(1);
+    expect((await query).message).toMatch(/no answer over TCP/);
   });
 
   it('refuses a cut-off answer, one to another question, and one that is not a response', async () => {
@@ -182,9 +204,9 @@ describe('queryDns', () => {
   });
 
   it('stops when the caller cancels', async () => {
-    const server = await start({ udp: () => undefined });
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 100);
+    // Cancelled once the server has the question.
+    const server = await start({ udp: () => void controller.abort() });
     // The message tells the cancel from the 5 s deadline; no clock needed.
     const error = await rejection(queryDns(server, 'example.com', 'A', { timeoutMs: 5000, signal: controller.signal }));
     expect([error.kind, error.message]).toEqual([

@@ -2,19 +2,13 @@
 // errors that name the file and line without ever quoting a secret.
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { requireTool } from '../../../helpers/programs.js';
 import { grantsFor } from '../../../../src/gateway/keys/grants.js';
 import { keygenText } from '../../../../src/gateway/keys/keygen.js';
 import { parseKeysFile } from '../../../../src/gateway/keys/keys-file.js';
 
 const SECRET = 'c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LTEyMzQ=';
-const TSIG_KEYGEN = (() => {
-  try {
-    execFileSync('tsig-keygen', ['-h'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
+const TSIG_KEYGEN = requireTool('tsig-keygen', 'bind9');
 
 const parse = (text: string) => parseKeysFile(text, 'keys.conf');
 const errorOf = (text: string): string => {

@@ -7,10 +7,11 @@ import { readJsonZone } from '../../../../src/zone/file/json-form.js';
 import { masterFileOrigin, readMasterFile } from '../../../../src/zone/file/master-reader.js';
 import { writeMasterFile } from '../../../../src/zone/file/master-writer.js';
 import { originOf } from '../../../../src/zone/apply/zone-files.js';
-import { bindTool, soaAndNs, writeZone } from '../../../helpers/zone.js';
+import { soaAndNs, writeZone } from '../../../helpers/zone.js';
+import { requireTool } from '../../../helpers/programs.js';
 
 const ZONE = 'example.com';
-const checkzone = bindTool('named-checkzone');
+const checkzone = requireTool('named-checkzone', 'bind9-utils');
 const read = (text: string) => readMasterFile(text, { zone: ZONE, file: 'z' });
 const records = (text: string) => read(text).records.map(({ where: _w, ...r }) => r);
 const problem = (text: string): string => {
