@@ -3,11 +3,17 @@
 // and stopped after. `setup` runs when the gateway starts, so it may read a sandbox that
 // useSandbox() started before it; it returns undefined when the file's tests are skipped (a
 // third-party program missing), and then nothing starts.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import type { TsigKey } from '../../src/dns/wire/tsig.js';
+import type { Sandbox } from '../../src/sandbox/server.js';
 import { tempDir } from './cli.js';
 import { startGatewayProcess, writeKeysFile, type GatewayProcess, type GatewayProcessOptions, type KeySpec } from './gateway-process.js';
+import { parsePrometheusText } from './prometheus-text.js';
+import { tlsFiles } from './servers.js';
+
+export { startGatewayProcess, writeKeysFile, type GatewayProcess, type GatewayProcessOptions, type KeySpec } from './gateway-process.js';
 
 export interface GatewaySetup extends Omit<GatewayProcessOptions, 'zone' | 'keysFile' | 'stateDir'> {
   keys: KeySpec[];
@@ -15,6 +21,8 @@ export interface GatewaySetup extends Omit<GatewayProcessOptions, 'zone' | 'keys
   zone?: string;
   /** A state directory the test prepared (filled before the start); a fresh one unless said. */
   stateDir?: string;
+  /** Opens the dyndns2 door and the --listen endpoint (its /metrics); over TLS with the test CA's certificate when asked. */
+  door?: { tls?: boolean };
 }
 
 export interface GatewayHandle extends GatewayProcess {
@@ -28,6 +36,12 @@ export interface GatewayHandle extends GatewayProcess {
   secret(name: string): string;
   /** nsupdate's `-y` argument for a key: `ALGORITHM:NAME:SECRET`. */
   nsupdateKey(name: string): string;
+  /** The journal's lines so far (none when it has none). */
+  journal(): Record<string, unknown>[];
+  /** Provider calls the gateway made so far (its /metrics), of one operation (`service/dnslist`) or all. */
+  providerCalls(operation?: string): Promise<number>;
+  /** The dyndns2 door's answers by code (its /metrics). */
+  doorAnswers(): Promise<Record<string, number>>;
 }
 
 export function useGateway(setup: () => GatewaySetup | undefined | Promise<GatewaySetup | undefined>, options: { per?: 'test' | 'file' } = {}): GatewayHandle {
@@ -40,11 +54,11 @@ export function useGateway(setup: () => GatewaySetup | undefined | Promise<Gatew
   before(async () => {
     const wanted = await setup();
     if (!wanted) return;
-    const { keys: specs, zone = 'example.com', stateDir: given, ...rest } = wanted;
+    const { keys: specs, zone = 'example.com', stateDir: given, door, args = [], ...rest } = wanted;
     const dir = tempDir('ddedge-gw-');
     const stateDir = given ?? join(dir, 'state');
     const keysFile = writeKeysFile(specs, join(dir, 'gateway.keys'));
-    const gateway = await startGatewayProcess({ ...rest, zone, keysFile: keysFile.file, stateDir });
+    const gateway = await startGatewayProcess({ ...rest, zone, keysFile: keysFile.file, stateDir, args: door ? [...doorArgs(door), ...args] : args });
     current = { ...gateway, dir, stateDir, keysFile: keysFile.file, keys: keysFile.keys, secrets: keysFile.secrets };
   });
   after(async () => {
@@ -52,6 +66,7 @@ export function useGateway(setup: () => GatewaySetup | undefined | Promise<Gatew
     current = undefined;
     await stopping?.stop();
   });
+  const metrics = async () => parsePrometheusText(await (await fetch(`${live().endpoint}/metrics`)).text());
   const secret = (name: string) => {
     const value = live().secrets.get(name);
     if (value === undefined) throw new Error(`useGateway: no key ${name} in the keys file`);
@@ -72,5 +87,36 @@ export function useGateway(setup: () => GatewaySetup | undefined | Promise<Gatew
     stop: () => current?.stop() ?? Promise.resolve(null),
     secret,
     nsupdateKey: (name) => `${live().keys.get(name)?.algorithm ?? 'hmac-sha256'}:${name}:${secret(name)}`,
+    journal: () => journalLines(live().stateDir),
+    providerCalls: async (operation) =>
+      (await metrics())
+        .get('ddedge_gateway_provider_calls_total')
+        ?.samples.filter((s) => operation === undefined || s.labels.operation === operation)
+        .reduce((n, s) => n + s.value, 0) ?? 0,
+    doorAnswers: async () =>
+      Object.fromEntries((await metrics()).get('ddedge_gateway_dyndns2_answers_total')?.samples.map((s) => [s.labels.code!, s.value]) ?? []),
   };
 }
+
+function doorArgs(door: { tls?: boolean }): string[] {
+  const tls = door.tls ? ['--dyndns2-cert', tlsFiles().cert, '--dyndns2-key', tlsFiles().key] : [];
+  return ['--listen', '127.0.0.1:0', '--dyndns2-listen', '127.0.0.1:0', ...tls];
+}
+
+/** The journal's lines in a state directory (none when it has none). */
+export function journalLines(stateDir: string): Record<string, unknown>[] {
+  try {
+    const text = readFileSync(join(stateDir, 'gateway', 'journal.jsonl'), 'utf8');
+    return text.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  } catch {
+    return [];
+  }
+}
+
+/** `name TYPE value` lines of the provider's example.com at or below `under`, sorted: what the provider holds, not the gateway's view. */
+export const zoneLines = (sandbox: Sandbox, under = ''): string[] =>
+  sandbox.model.services
+    .find((s) => s.name === 'example.com')!
+    .dns.filter((e) => e.name.endsWith(under))
+    .map((e) => `${e.name} ${e.type} ${e.value}`)
+    .sort();
