@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import type { TsigKey } from '../../src/dns/wire/tsig.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
-import { tempDir } from './cli.js';
+import { HANG_BOUND_MS, tempDir } from './cli.js';
 import { startGatewayProcess, writeKeysFile, type GatewayProcess, type GatewayProcessOptions, type KeySpec } from './gateway-process.js';
 import { parsePrometheusText } from './prometheus-text.js';
 import { tlsFiles } from './servers.js';
@@ -120,3 +120,15 @@ export const zoneLines = (sandbox: Sandbox, under = ''): string[] =>
     .dns.filter((e) => e.name.endsWith(under))
     .map((e) => `${e.name} ${e.type} ${e.value}`)
     .sort();
+
+/**
+ * Resolves once `check` holds (it may read a file, a sandbox's calls, a page); fails with `what`
+ * after the bound, which only a broken build reaches. For events a test cannot be told of.
+ */
+export async function waitFor(check: () => boolean | Promise<boolean>, what: string, boundMs = HANG_BOUND_MS): Promise<void> {
+  const deadline = Date.now() + boundMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`waited ${boundMs} ms in vain for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
