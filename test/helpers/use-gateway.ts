@@ -26,6 +26,10 @@ export interface GatewaySetup extends Omit<GatewayProcessOptions, 'zone' | 'keys
 }
 
 export interface GatewayHandle extends GatewayProcess {
+  /** The --listen endpoint (http://127.0.0.1:PORT); an error when it was not asked for. */
+  readonly endpoint: string;
+  /** The dyndns2 door (http(s)://127.0.0.1:PORT, no path); an error when it was not opened. */
+  readonly dyndns2: string;
   /** The folder of its keys file (gateway.keys) and, unless the test gave one, state directory (state/). */
   readonly dir: string;
   readonly stateDir: string;
@@ -74,8 +78,8 @@ export function useGateway(setup: () => GatewaySetup | undefined | Promise<Gatew
   };
   return {
     get port() { return live().port; },
-    get endpoint() { return live().endpoint; },
-    get dyndns2() { return live().dyndns2; },
+    get endpoint() { return live().endpoint ?? fail('no --listen endpoint was asked for'); },
+    get dyndns2() { return live().dyndns2 ?? fail('the dyndns2 door was not opened (door: {})'); },
     get child() { return live().child; },
     get dir() { return live().dir; },
     get stateDir() { return live().stateDir; },
@@ -96,6 +100,10 @@ export function useGateway(setup: () => GatewaySetup | undefined | Promise<Gatew
     doorAnswers: async () =>
       Object.fromEntries((await metrics()).get('ddedge_gateway_dyndns2_answers_total')?.samples.map((s) => [s.labels.code!, s.value]) ?? []),
   };
+}
+
+function fail(why: string): never {
+  throw new Error(`useGateway: ${why}`);
 }
 
 function doorArgs(door: { tls?: boolean }): string[] {

@@ -199,16 +199,18 @@ describe('a TCP peer sending one byte a second', () => {
   it('does not keep updates (UDP and TCP) or queries of other clients waiting', async () => {
     const drips: net.Socket[] = [];
     const timers: NodeJS.Timeout[] = [];
+    const connected: Promise<void>[] = [];
     for (let i = 0; i < 20; i++) {
       const s = net.connect(gw.port, '127.0.0.1');
       s.on('error', () => undefined);
       // A message that announces 200 bytes and brings one a second.
-      s.on('connect', () => s.write(Buffer.from([0, 200])));
+      connected.push(new Promise((resolve) => s.on('connect', () => s.write(Buffer.from([0, 200, 0x01]), () => resolve()))));
       timers.push(setInterval(() => s.writable && s.write(Buffer.from([0x01])), 1000));
       drips.push(s);
     }
     try {
-      await new Promise((r) => setTimeout(r, 1500));
+      // Every drip has begun its message before the others are sent.
+      await Promise.all(connected);
       for (let i = 0; i < 3; i++) {
         const viaTcp = signed(updateMessage({ id: 500 + i, updates: [addA(`drip${i}.example.com`, `192.0.2.${10 + i}`)] }), admin());
         expect(outcome((await tcpExchange(gw.port, [viaTcp], 1, 10_000))[0]!).rcode).toBe(0);

@@ -264,10 +264,7 @@ describe.skipIf(!TOOLS)("the gateway's call budget", () => {
       expect(gateway.stderr()).toMatch(/at most 4 provider calls an hour \(3 left\)/);
       expect(gateway.stderr()).toMatch(/re-reading 1 zone\(s\) every 1s takes 3600 of the 4 provider calls allowed an hour/);
       await until(async () => gateway.stderr(), (t) => /budget of 4 provider calls an hour is spent/.test(t));
-      // Several refreshes later, still one warning.
       const health = await until(() => get(`${gateway.url}/healthz`), (h) => h.status === 503);
-      await new Promise((r) => setTimeout(r, 2500));
-      expect(gateway.stderr().match(/budget of 4 provider calls an hour is spent/g)).toHaveLength(1);
       expect(health.body).toMatch(/the budget of 4 provider calls an hour is spent until \d{4}-\d\d-\d\dT\d\d:\d\d:00Z: updates are answered SERVFAIL/);
       expect(gateway.stderr()).not.toMatch(/re-reading example\.com failed/);
 
@@ -283,6 +280,8 @@ describe.skipIf(!TOOLS)("the gateway's call budget", () => {
       const counted = JSON.parse(readFileSync(join(stateDir, 'gateway', 'calls.json'), 'utf8')) as { calls: Record<string, number> };
       expect(Object.values(counted.calls).reduce((a, b) => a + b, 0)).toBe(4);
       expect(existsSync(join(stateDir, 'state.json')) ? JSON.parse(readFileSync(join(stateDir, 'state.json'), 'utf8')).calls : undefined).toBeUndefined();
+      // Said once while spent, the refused update and the refreshes meanwhile included (on a moved clock: call-budget.test.ts).
+      expect(gateway.stderr().match(/budget of 4 provider calls an hour is spent[^\n]*; until then updates are answered SERVFAIL/g)).toHaveLength(1);
       const metrics = (await get(`${gateway.url}/metrics`)).body;
       expect(metrics).toContain('ddedge_gateway_calls_left 0\n');
       expect(metrics).toContain('ddedge_gateway_up 0\n');

@@ -7,34 +7,38 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keygenText } from '../../../../src/gateway/keys/keygen.js';
 import { baseEnv, runDist, tempDir } from '../../../helpers/cli.js';
-import { startDoor, type RunningDoor } from '../../../helpers/dyndns2-gateway.js';
+import { useGateway, zoneLines } from '../../../helpers/use-gateway.js';
+import { useSandbox } from '../../../helpers/use-sandbox.js';
 import { tlsFiles } from '../../../helpers/servers.js';
 
 describe('the dyndns2 door and the call budget', () => {
-  let door: RunningDoor;
-  beforeAll(async () => {
-    // One call reads the zone at start; an update needs a read and its write with its undoing set aside: 4 leaves too few.
-    // The key may spend all of it (a key's default share is half: gateway-key-calls.test.ts).
-    door = await startDoor([{ name: 'router', rules: ['grant "router" name home.example.com A;', 'quota "router" calls 4;'] }], { args: ['--max-calls-per-hour', '4', '--refresh', '1h', '--allow-private-ip'] });
-  }, 60_000);
+  const sandbox = useSandbox({ per: 'file' });
+  // One call reads the zone at start; an update needs a read and its write with its undoing set aside: 4 leaves too few.
+  // The key may spend all of it (a key's default share is half: gateway/key-calls.test.ts).
+  const door = useGateway(() => ({
+    apiUrl: sandbox.url,
+    door: {},
+    keys: [{ name: 'router', rules: ['grant "router" name home.example.com A;', 'quota "router" calls 4;'] }],
+    args: ['--max-calls-per-hour', '4', '--refresh', '1h', '--allow-private-ip'],
+  }));
   afterAll(async () => {
-    expect(await door?.stop()).toBe(0);
+    expect(await door.stop()).toBe(0);
   });
 
   it('answers abuse when the budget cannot carry the update, changing nothing; nochg still answers', async () => {
-    const headers = { authorization: `Basic ${Buffer.from(`router:${door.secrets.get('router')}`).toString('base64')}` };
+    const headers = { authorization: `Basic ${Buffer.from(`router:${door.secret('router')}`).toString('base64')}` };
     const reads = await door.providerCalls('service/dnslist');
     for (let i = 0; i < 3; i++) {
-      const res = await fetch(`${door.url}/nic/update?hostname=home.example.com&myip=81.0.2.95`, { headers });
+      const res = await fetch(`${door.dyndns2}/nic/update?hostname=home.example.com&myip=81.0.2.95`, { headers });
       expect(await res.text()).toBe('abuse\n');
     }
     // Weighed before the reading: an update the budget cannot carry spends none of it.
     expect(await door.providerCalls('service/dnslist')).toBe(reads);
-    expect(door.zone('home.example.com')).toEqual(['home.example.com A 192.0.2.20']);
+    expect(zoneLines(sandbox, 'home.example.com')).toEqual(['home.example.com A 192.0.2.20']);
     await door.logged(/abuse: dyndns2: .*budget of 4 provider calls/);
-    expect((await door.answers()).abuse).toBe(3);
+    expect((await door.doorAnswers()).abuse).toBe(3);
     // The sandbox's demo address (a documentation one, let in by --allow-private-ip) is already so: no call needed.
-    expect(await (await fetch(`${door.url}/nic/update?hostname=home.example.com&myip=192.0.2.20`, { headers })).text()).toBe('nochg 192.0.2.20\n');
+    expect(await (await fetch(`${door.dyndns2}/nic/update?hostname=home.example.com&myip=192.0.2.20`, { headers })).text()).toBe('nochg 192.0.2.20\n');
   });
 });
 
