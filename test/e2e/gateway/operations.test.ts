@@ -15,7 +15,7 @@ import { keygenText } from '../../../src/gateway/keys/keygen.js';
 import { parseFault } from '../../../src/sandbox/faults.js';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/server.js';
 import { baseEnv, startDist, tempDir } from '../../helpers/cli.js';
-import { startGatewayProcess } from '../../helpers/gateway-process.js';
+import { startGatewayProcess } from '../../helpers/use-gateway.js';
 import { hasProgram } from '../../helpers/programs.js';
 
 const TOOLS = hasProgram('nsupdate', 'bind9-dnsutils') && hasProgram('dig', 'bind9-dnsutils');

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { tempDir } from '../../helpers/cli.js';
 import { udpExchange } from '../../helpers/dns-wire.js';
-import { startGatewayProcess, writeKeysFile, type GatewayProcess } from '../../helpers/gateway-process.js';
+import { startGatewayProcess, writeKeysFile, type GatewayProcess } from '../../helpers/use-gateway.js';
 import { dig, keyStatement, startNamed, type Named } from '../../helpers/named.js';
 import { freePort, hasProgram } from '../../helpers/programs.js';
 import { aData, CLASS, outcome, rr, signed, TYPE, updateMessage } from '../../helpers/update-wire.js';

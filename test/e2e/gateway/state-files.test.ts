@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { baseEnv, startDist, tempDir } from '../../helpers/cli.js';
 import { udpExchange } from '../../helpers/dns-wire.js';
-import { writeKeysFile } from '../../helpers/gateway-process.js';
+import { writeKeysFile } from '../../helpers/use-gateway.js';
 import { aData, CLASS, outcome, rr, signed, updateMessage } from '../../helpers/update-wire.js';
 import { useSandbox } from '../../helpers/use-sandbox.js';
 

@@ -16,7 +16,7 @@ import { parseFault } from '../../../../src/sandbox/faults.js';
 import { keygenText } from '../../../../src/gateway/keys/keygen.js';
 import { baseEnv, runDist, tempDir } from '../../../helpers/cli.js';
 import { freePort, hasProgram } from '../../../helpers/programs.js';
-import { startGatewayProcess, type GatewayProcess } from '../../../helpers/gateway-process.js';
+import { startGatewayProcess, type GatewayProcess } from '../../../helpers/use-gateway.js';
 import { useSandbox } from '../../../helpers/use-sandbox.js';
 
 const TOOLS = hasProgram('kea-dhcp-ddns', 'kea-dhcp-ddns-server') && hasProgram('dig', 'bind9-dnsutils');
