@@ -14,8 +14,8 @@ import { signMessage } from '../../../src/dns/wire/tsig.js';
 import { keygenText } from '../../../src/gateway/keys/keygen.js';
 import { parseFault } from '../../../src/sandbox/faults.js';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/server.js';
-import { baseEnv, startDist, tempDir } from '../../helpers/cli.js';
-import { startGatewayProcess } from '../../helpers/use-gateway.js';
+import { startDist, tempDir } from '../../helpers/cli.js';
+import { spawnGateway, startGatewayProcess } from '../../helpers/use-gateway.js';
 import { hasProgram } from '../../helpers/programs.js';
 
 const TOOLS = hasProgram('nsupdate', 'bind9-dnsutils') && hasProgram('dig', 'bind9-dnsutils');
@@ -290,10 +290,7 @@ describe.skipIf(!TOOLS)("the gateway's call budget", () => {
     }
     expect((await gateway.result).code).toBe(0);
     // A restart on the same state directory knows the budget is spent: exit 4 (worth retrying later), no call sent.
-    const again = startDist(
-      ['gateway', '--zone', 'example.com', '--keys', keysFile, '--dns-listen', '127.0.0.1:0', '--state-dir', stateDir, '--max-calls-per-hour', '4'],
-      baseEnv({ DDEDGE_API_URL: sandbox.url, ...API_ENV }),
-    );
+    const again = spawnGateway({ apiUrl: sandbox.url, zone: 'example.com', keysFile, stateDir, primaryName: null, args: ['--max-calls-per-hour', '4'], env: API_ENV });
     const result = await again.result;
     expect(result.code, result.stderr).toBe(4);
     expect(result.stderr).toMatch(/--zone example\.com: cannot read it from the provider now: the budget of 4 provider calls an hour is spent/);

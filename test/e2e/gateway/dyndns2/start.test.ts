@@ -5,9 +5,8 @@ import { createServer } from 'node:net';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keygenText } from '../../../../src/gateway/keys/keygen.js';
-import { baseEnv, runDist, tempDir } from '../../../helpers/cli.js';
-import { useGateway, zoneLines } from '../../../helpers/use-gateway.js';
+import { tempDir } from '../../../helpers/cli.js';
+import { spawnGateway, useGateway, writeKeysFile, zoneLines } from '../../../helpers/use-gateway.js';
 import { useSandbox } from '../../../helpers/use-sandbox.js';
 import { tlsFiles } from '../../../helpers/servers.js';
 
@@ -47,11 +46,11 @@ describe('the dyndns2 door\'s settings', () => {
   let keys: string;
   beforeAll(() => {
     dir = tempDir('ddedge-dyndns2-flags-');
-    keys = join(dir, 'gateway.keys');
-    writeFileSync(keys, keygenText('router', 'hmac-sha256'), { mode: 0o600 });
+    keys = writeKeysFile([{ name: 'router', rules: [] }], join(dir, 'gateway.keys')).file;
   });
-  const gateway = (args: string[]) =>
-    runDist(['gateway', '--zone', 'example.com', '--keys', keys, '--dns-listen', '127.0.0.1:0', '--state-dir', join(dir, 'state'), ...args], baseEnv({ DDEDGE_API_URL: 'http://127.0.0.1:9', DDEDGE_API_USER: 'u', DDEDGE_API_PASSWORD: 'p' }));
+  /** A provider never reached: every run below stops at its settings. */
+  const gateway = (args: string[], env: Record<string, string> = {}) =>
+    spawnGateway({ apiUrl: 'http://127.0.0.1:9', zone: 'example.com', keysFile: keys, stateDir: join(dir, 'state'), primaryName: null, args, env: { DDEDGE_API_USER: 'u', DDEDGE_API_PASSWORD: 'p', ...env } }).result;
 
   it.each([
     [['--dyndns2-listen', '127.0.0.1:0', '--dyndns2-cert', '/nonexistent.pem'], /--dyndns2-cert and --dyndns2-key go together/],
@@ -67,8 +66,7 @@ describe('the dyndns2 door\'s settings', () => {
   });
 
   it('reads the same settings from the environment (DDEDGE_GATEWAY_DYNDNS2_*, DDEDGE_GATEWAY_PREFIX_HOSTS)', async () => {
-    const env = baseEnv({ DDEDGE_API_URL: 'http://127.0.0.1:9', DDEDGE_API_USER: 'u', DDEDGE_API_PASSWORD: 'p', DDEDGE_GATEWAY_DYNDNS2_LISTEN: '127.0.0.1:0,example.com:1', DDEDGE_GATEWAY_DYNDNS2_CERT: '/nonexistent.pem', DDEDGE_GATEWAY_PREFIX_HOSTS: 'pc.lan.example.com=::5,bad' });
-    const run = await runDist(['gateway', '--zone', 'example.com', '--keys', keys, '--dns-listen', '127.0.0.1:0', '--state-dir', join(dir, 'state')], env);
+    const run = await gateway([], { DDEDGE_GATEWAY_DYNDNS2_LISTEN: '127.0.0.1:0,example.com:1', DDEDGE_GATEWAY_DYNDNS2_CERT: '/nonexistent.pem', DDEDGE_GATEWAY_PREFIX_HOSTS: 'pc.lan.example.com=::5,bad' });
     expect(run.code, run.stderr).toBe(2);
     expect(run.stderr).toMatch(/"example\.com:1": "example\.com" is not an IP address/);
     expect(run.stderr).toMatch(/--dyndns2-cert and --dyndns2-key go together/);
@@ -99,12 +97,8 @@ async function startDoorOn(listen: string): Promise<{ code: number | null; stder
   const sandbox = await startSandbox({});
   try {
     const dir = tempDir('ddedge-dyndns2-port-');
-    const keys = join(dir, 'gateway.keys');
-    writeFileSync(keys, keygenText('router', 'hmac-sha256'), { mode: 0o600 });
-    const run = await runDist(
-      ['gateway', '--zone', 'example.com', '--keys', keys, '--dns-listen', '127.0.0.1:0', '--state-dir', join(dir, 'state'), '--dyndns2-listen', listen],
-      baseEnv({ DDEDGE_API_URL: sandbox.url, DDEDGE_API_USER: 'demo-user', DDEDGE_API_PASSWORD: 'demo-api-password' }),
-    );
+    const { file: keys } = writeKeysFile([{ name: 'router', rules: [] }], join(dir, 'gateway.keys'));
+    const run = await spawnGateway({ apiUrl: sandbox.url, zone: 'example.com', keysFile: keys, stateDir: join(dir, 'state'), primaryName: null, args: ['--dyndns2-listen', listen] }).result;
     return { code: run.code, stderr: run.stderr };
   } finally {
     await sandbox.close();
