@@ -85,7 +85,7 @@ async function ncr(change: 'add' | 'remove', client: string, address: string, le
   socket.close();
   // D2 logs one outcome per request: ..._SUCCEEDED, or ..._FAILED / ..._REJECTED. Bounded wait.
   const outcome = /DHCP_DDNS_(ADD|REMOVE)_(SUCCEEDED|FAILED)|DHCP_DDNS_FORWARD_\w+_REJECTED|DHCP_DDNS_REMOVE_FAILED/;
-  await waitFor(() => outcome.test(d2Log.slice(from)), `D2's outcome for the ${change} of ${client}; its log: ${d2Log.slice(from)}`);
+  await waitFor(() => outcome.test(d2Log.slice(from)), `D2's outcome for the ${change} of ${client}`);
   const lines = d2Log.slice(from);
   // The failed transaction's summary line follows the rejection; let it arrive.
   if (/REJECTED/.test(lines)) await waitFor(() => /_FAILED/.test(d2Log.slice(from)), "D2's summary of the failed transaction");
