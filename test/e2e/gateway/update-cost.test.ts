@@ -6,12 +6,11 @@
 // gateway's back at that name counts, and a name that merely contains another (the filter is a
 // substring match) does not. Calls are counted by the sandbox, not by the gateway.
 import { execFile } from 'node:child_process';
-import dgram from 'node:dgram';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { DnsEntry } from '../../../src/api/endpoints/service.js';
 import { tempDir } from '../../helpers/cli.js';
-import { queryPacket, readAnswer, udpExchange } from '../../helpers/dns-wire.js';
+import { queryPacket, readAnswer, udpClient, udpExchange } from '../../helpers/dns-wire.js';
 import { startHoldingProxy, type HoldingProxy } from '../../helpers/holding-proxy.js';
 import { hasProgram } from '../../helpers/programs.js';
 import { CLASS, outcome, rr, signed, TYPE, txtData, updateMessage } from '../../helpers/update-wire.js';
@@ -41,21 +40,6 @@ async function cost(lines: string[], key = gateway.nsupdateKey('admin')): Promis
   const before = providerCalls();
   const result = await nsupdate(lines, key);
   return { ...result, calls: providerCalls() - before };
-}
-
-/** One UDP socket: datagrams go out in the order asked, each answer goes to the ask with its ID. */
-function udpClient(port: number) {
-  const socket = dgram.createSocket('udp4');
-  const waiting = new Map<number, (answer: Buffer) => void>();
-  socket.on('message', (answer) => waiting.get(answer.readUInt16BE(0))?.(answer));
-  return {
-    ask: (packet: Buffer) =>
-      new Promise<Buffer>((resolve) => {
-        waiting.set(packet.readUInt16BE(0), resolve);
-        socket.send(packet, port, '127.0.0.1');
-      }),
-    close: () => socket.close(),
-  };
 }
 
 let proxy: HoldingProxy | undefined;
