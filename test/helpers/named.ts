@@ -6,7 +6,7 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { tempDir } from './cli.js';
+import { HANG_BOUND_MS, tempDir } from './cli.js';
 import { freePort } from './programs.js';
 
 export interface Named {
@@ -69,9 +69,10 @@ ${config.statements}`,
   }
 }
 
-/** Waits (bounded) until named logs that it is running and answers each zone's SOA; false when it exited. */
+/** Waits (bounded by a hang) until named logs that it is running and answers each zone's SOA; false when it exited. */
 async function waitStarted(named: Named, child: ChildProcess, zones: string[]): Promise<boolean> {
-  for (let i = 0; i < 200; i++) {
+  const deadline = Date.now() + HANG_BOUND_MS;
+  while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) return false;
     if (/\brunning\b/.test(named.output())) {
       let answered = 0;
@@ -80,7 +81,7 @@ async function waitStarted(named: Named, child: ChildProcess, zones: string[]): 
     }
     await new Promise((r) => setTimeout(r, 50));
   }
-  throw new Error(`named did not answer within 10 s:\n${named.output()}`);
+  throw new Error(`named did not answer within ${HANG_BOUND_MS / 1000} s:\n${named.output()}`);
 }
 
 async function stop(child: ChildProcess, exited: Promise<void>): Promise<void> {
