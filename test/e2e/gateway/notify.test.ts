@@ -11,7 +11,7 @@ import { baseEnv, HANG_BOUND_MS, runDist } from '../../helpers/cli.js';
 import { queryPacket, readAnswer, udpExchange } from '../../helpers/dns-wire.js';
 import { hasProgram } from '../../helpers/programs.js';
 import { startServer, type TestServer } from '../../helpers/servers.js';
-import { useGateway } from '../../helpers/use-gateway.js';
+import { useGateway, waitFor } from '../../helpers/use-gateway.js';
 import { useSandbox } from '../../helpers/use-sandbox.js';
 
 const TOOLS = hasProgram('nsupdate', 'bind9-dnsutils');
@@ -28,14 +28,6 @@ function nsupdate(dnsPort: number, args: string[], lines: string[]): Promise<num
   });
 }
 const events = () => receiver.requests.filter((r) => r.url === `/${SECRET_PATH}`).map((r) => JSON.parse(r.body) as Record<string, string | null>);
-/** Resolves once `check` holds; fails after the bound, which only a broken build reaches. */
-async function until(check: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + HANG_BOUND_MS;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`never: ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 const zoneChanged = () => events().filter((e) => e.event === 'zone-changed');
 
 describe.skipIf(!TOOLS)('gateway --notify URL', () => {
@@ -70,7 +62,7 @@ describe.skipIf(!TOOLS)('gateway --notify URL', () => {
     const told = zoneChanged().length;
     behind++;
     sandbox.model.services.find((s) => s.name === 'example.com')!.dns.push({ entityID: String(710_000 + behind), name: `behind${behind}.example.com`, type: 'TXT', ttl: '300', priority: '-', value: 'made elsewhere' });
-    await until(() => zoneChanged().length > told, `a zone-changed notification for behind${behind}.example.com`);
+    await waitFor(() => zoneChanged().length > told, `a zone-changed notification for behind${behind}.example.com`);
   };
   const serial = async () => {
     const soa = readAnswer(await udpExchange(gateway.port, queryPacket({ name: 'example.com', type: 6 }), HANG_BOUND_MS)).answers[0]!;
@@ -80,13 +72,13 @@ describe.skipIf(!TOOLS)('gateway --notify URL', () => {
   it("the gateway's own update is not a zone changed elsewhere; the secondary gets its NOTIFY; a record added at the provider is told, once", async () => {
     expect(await nsupdate(gateway.port, ['-y', gateway.nsupdateKey('admin')], ['update add own.example.com 120 A 192.0.2.50'])).toBe(0);
     const own = await serial();
-    await until(() => notifies.length > 0, 'a NOTIFY at the secondary');
+    await waitFor(() => notifies.length > 0, 'a NOTIFY at the secondary');
     // The NOTIFY opcode (4) in the secondary's packet: HOST:PORT still means a secondary.
     expect((notifies[0]![2]! >> 3) & 0xf).toBe(4);
     // Refreshes read the gateway's own record; then a record added at the provider is told, and
     // it is the only zone-changed notification: its old serial is the one after the own update.
     const reads = sandbox.calls.get('service/dnslist') ?? 0;
-    await until(() => (sandbox.calls.get('service/dnslist') ?? 0) >= reads + 2, 'a refresh after the update');
+    await waitFor(() => (sandbox.calls.get('service/dnslist') ?? 0) >= reads + 2, 'a refresh after the update');
     await changeBehind();
     const changed = zoneChanged();
     expect(changed).toHaveLength(1);
