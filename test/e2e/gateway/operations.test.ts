@@ -14,8 +14,8 @@ import { signMessage } from '../../../src/dns/wire/tsig.js';
 import { keygenText } from '../../../src/gateway/keys/keygen.js';
 import { parseFault } from '../../../src/sandbox/faults.js';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/server.js';
-import { baseEnv, startDist, tempDir } from '../../helpers/cli.js';
-import { startGatewayProcess } from '../../helpers/gateway-process.js';
+import { startDist, tempDir } from '../../helpers/cli.js';
+import { spawnGateway, startGatewayProcess } from '../../helpers/use-gateway.js';
 import { requireTool } from '../../helpers/programs.js';
 
 const TOOLS = requireTool('nsupdate', 'bind9-dnsutils') && requireTool('dig', 'bind9-dnsutils');
@@ -264,10 +264,7 @@ describe.skipIf(!TOOLS)("the gateway's call budget", () => {
       expect(gateway.stderr()).toMatch(/at most 4 provider calls an hour \(3 left\)/);
       expect(gateway.stderr()).toMatch(/re-reading 1 zone\(s\) every 1s takes 3600 of the 4 provider calls allowed an hour/);
       await until(async () => gateway.stderr(), (t) => /budget of 4 provider calls an hour is spent/.test(t));
-      // Several refreshes later, still one warning.
       const health = await until(() => get(`${gateway.url}/healthz`), (h) => h.status === 503);
-      await new Promise((r) => setTimeout(r, 2500));
-      expect(gateway.stderr().match(/budget of 4 provider calls an hour is spent/g)).toHaveLength(1);
       expect(health.body).toMatch(/the budget of 4 provider calls an hour is spent until \d{4}-\d\d-\d\dT\d\d:\d\d:00Z: updates are answered SERVFAIL/);
       expect(gateway.stderr()).not.toMatch(/re-reading example\.com failed/);
 
@@ -283,6 +280,8 @@ describe.skipIf(!TOOLS)("the gateway's call budget", () => {
       const counted = JSON.parse(readFileSync(join(stateDir, 'gateway', 'calls.json'), 'utf8')) as { calls: Record<string, number> };
       expect(Object.values(counted.calls).reduce((a, b) => a + b, 0)).toBe(4);
       expect(existsSync(join(stateDir, 'state.json')) ? JSON.parse(readFileSync(join(stateDir, 'state.json'), 'utf8')).calls : undefined).toBeUndefined();
+      // Said once while spent, the refused update and the refreshes meanwhile included (on a moved clock: call-budget.test.ts).
+      expect(gateway.stderr().match(/budget of 4 provider calls an hour is spent[^\n]*; until then updates are answered SERVFAIL/g)).toHaveLength(1);
       const metrics = (await get(`${gateway.url}/metrics`)).body;
       expect(metrics).toContain('ddedge_gateway_calls_left 0\n');
       expect(metrics).toContain('ddedge_gateway_up 0\n');
@@ -291,10 +290,7 @@ describe.skipIf(!TOOLS)("the gateway's call budget", () => {
     }
     expect((await gateway.result).code).toBe(0);
     // A restart on the same state directory knows the budget is spent: exit 4 (worth retrying later), no call sent.
-    const again = startDist(
-      ['gateway', '--zone', 'example.com', '--keys', keysFile, '--dns-listen', '127.0.0.1:0', '--state-dir', stateDir, '--max-calls-per-hour', '4'],
-      baseEnv({ DDEDGE_API_URL: sandbox.url, ...API_ENV }),
-    );
+    const again = spawnGateway({ apiUrl: sandbox.url, zone: 'example.com', keysFile, stateDir, primaryName: null, args: ['--max-calls-per-hour', '4'], env: API_ENV });
     const result = await again.result;
     expect(result.code, result.stderr).toBe(4);
     expect(result.stderr).toMatch(/--zone example\.com: cannot read it from the provider now: the budget of 4 provider calls an hour is spent/);
