@@ -40,6 +40,24 @@ export function udpExchange(port: number, packet: Buffer, ms = 3000): Promise<Bu
   });
 }
 
+/**
+ * One UDP socket for several messages: they go out in the order asked (the server takes them in
+ * that order), and each answer goes to the ask with its message ID.
+ */
+export function udpClient(port: number): { ask(packet: Buffer): Promise<Buffer>; close(): void } {
+  const socket = dgram.createSocket('udp4');
+  const waiting = new Map<number, (answer: Buffer) => void>();
+  socket.on('message', (answer) => waiting.get(answer.readUInt16BE(0))?.(answer));
+  return {
+    ask: (packet) =>
+      new Promise<Buffer>((resolve) => {
+        waiting.set(packet.readUInt16BE(0), resolve);
+        socket.send(packet, port, '127.0.0.1');
+      }),
+    close: () => socket.close(),
+  };
+}
+
 /** Sends framed messages on one TCP connection and resolves with `count` framed answers. */
 export function tcpExchange(port: number, packets: Buffer[], count = packets.length, ms = 5000): Promise<Buffer[]> {
   return new Promise((resolve, reject) => {

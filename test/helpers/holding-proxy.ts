@@ -9,6 +9,8 @@ export interface Hold {
   arrived: Promise<void>;
   /** Passes the held request on (or, when it has not arrived yet, lets it through when it does). */
   release(): void;
+  /** Never passes the held request on: its connection is closed, as a provider gone mid-request would. */
+  drop(): void;
 }
 
 export interface HoldingProxy {
@@ -19,7 +21,7 @@ export interface HoldingProxy {
 }
 
 export async function startHoldingProxy(target: string): Promise<HoldingProxy> {
-  const holds: { path: string; arrive: () => void; released: Promise<void> }[] = [];
+  const holds: { path: string; arrive: () => void; decided: Promise<'pass' | 'drop'> }[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -27,7 +29,8 @@ export async function startHoldingProxy(target: string): Promise<HoldingProxy> {
       const i = holds.findIndex((h) => (req.url ?? '').includes(h.path));
       const hold = i < 0 ? undefined : holds.splice(i, 1)[0]!;
       hold?.arrive();
-      void (hold?.released ?? Promise.resolve()).then(() => {
+      void (hold?.decided ?? Promise.resolve('pass')).then((decision) => {
+        if (decision === 'drop') return void req.socket.destroy();
         const out = http.request(
           new URL(req.url ?? '/', target),
           { method: req.method, headers: { ...req.headers, host: new URL(target).host } },
@@ -47,11 +50,11 @@ export async function startHoldingProxy(target: string): Promise<HoldingProxy> {
     url: `http://127.0.0.1:${port}`,
     hold: (path) => {
       let arrive!: () => void;
-      let release!: () => void;
+      let decide!: (decision: 'pass' | 'drop') => void;
       const arrived = new Promise<void>((r) => (arrive = r));
-      const released = new Promise<void>((r) => (release = r));
-      holds.push({ path, arrive, released });
-      return { arrived, release };
+      const decided = new Promise<'pass' | 'drop'>((r) => (decide = r));
+      holds.push({ path, arrive, decided });
+      return { arrived, release: () => decide('pass'), drop: () => decide('drop') };
     },
     close: () =>
       new Promise((resolve) => {

@@ -74,7 +74,7 @@ ${config.statements}`,
   }
 }
 
-/** Waits (bounded) until named logs that it is running and answers each zone's SOA; false when it exited. */
+/** Waits (bounded by a hang) until named logs that it is running and answers each zone's SOA; false when it exited. */
 async function waitStarted(named: Named, child: ChildProcess, zones: string[]): Promise<boolean> {
   const exited = () => child.exitCode !== null || child.signalCode !== null;
   const answering = async () => {

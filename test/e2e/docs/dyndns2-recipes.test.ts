@@ -8,7 +8,8 @@ import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from '
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIST, tempDir } from '../../helpers/cli.js';
-import { startDoor, type RunningDoor } from '../../helpers/dyndns2-gateway.js';
+import { useGateway, zoneLines } from '../../helpers/use-gateway.js';
+import { useSandbox } from '../../helpers/use-sandbox.js';
 import { freePort, requireTool } from '../../helpers/programs.js';
 import { readmeRecipe, REPO, runRecipe, withPorts } from '../../helpers/readme-recipes.js';
 
@@ -38,34 +39,32 @@ function curl(args: string[]): Promise<string> {
 }
 
 describe.skipIf(!TOOLS)('docs/gateway-dyndns2.md: routers and NAS boxes through the dyndns2 door', () => {
-  let door: RunningDoor;
+  const sandbox = useSandbox({ per: 'file' });
+  const door = useGateway(() => ({
+    apiUrl: sandbox.url,
+    door: {},
+    keys: [
+      {
+        name: 'router',
+        rules: ['grant "router" name home.example.com A AAAA;', 'grant "router" subdomain lan.example.com AAAA;'],
+      },
+      { name: 'nas', rules: ['grant "nas" name nas.example.com A;'] },
+    ],
+    args: ['--prefix-host', 'pc.lan.example.com=::1e2:3ff:fe4a:5b6c'],
+  }));
   let env: Record<string, string>;
   let dir: string;
-  const ports = () => ({ 8245: Number(new URL(door.url).port) });
+  const ports = () => ({ 8245: Number(new URL(door.dyndns2).port) });
   beforeAll(async () => {
-    door = await startDoor(
-      [
-        {
-          name: 'router',
-          rules: ['grant "router" name home.example.com A AAAA;', 'grant "router" subdomain lan.example.com AAAA;'],
-        },
-        { name: 'nas', rules: ['grant "nas" name nas.example.com A;'] },
-      ],
-      { args: ['--prefix-host', 'pc.lan.example.com=::1e2:3ff:fe4a:5b6c'] },
-    );
     dir = tempDir('ddedge-readme-dyndns2-');
     // `ddedge` as the page's readers have it installed, for inadyn's checkip-command.
     mkdirSync(join(dir, 'bin'));
     writeFileSync(join(dir, 'bin', 'ddedge'), `#!/bin/sh\nexec "${process.execPath}" "${DIST}" "$@"\n`);
     chmodSync(join(dir, 'bin', 'ddedge'), 0o755);
-    env = {
-      PATH: `${join(dir, 'bin')}:${process.env.PATH ?? ''}`,
-      HOME: dir,
-      ROUTER_SECRET: door.secrets.get('router')!,
-    };
-  }, 60_000);
+    env = { PATH: `${join(dir, 'bin')}:${process.env.PATH ?? ''}`, HOME: dir, ROUTER_SECRET: door.secret('router') };
+  });
   afterAll(async () => {
-    expect(await door?.stop()).toBe(0);
+    expect(await door.stop()).toBe(0);
   });
 
   it('the try-it block: sandbox, key, gateway with the door, good, nochg, nohost, badauth, and the log saying why', async () => {
@@ -90,7 +89,7 @@ describe.skipIf(!TOOLS)('docs/gateway-dyndns2.md: routers and NAS boxes through 
     const run = await runRecipe(withPorts(readmeRecipe('dyndns2-curl'), ports()), { cwd: dir, env, timeoutMs: 60_000 });
     expect(run.code, run.output).toBe(0);
     expect(run.output).toBe('good 81.0.2.2\ngood 81.0.2.3\n');
-    expect(door.zone('home.example.com')).toContain('home.example.com A 81.0.2.3');
+    expect(zoneLines(sandbox, 'home.example.com')).toContain('home.example.com A 81.0.2.3');
   });
 
   it('ddclient', async () => {
@@ -101,14 +100,14 @@ describe.skipIf(!TOOLS)('docs/gateway-dyndns2.md: routers and NAS boxes through 
     });
     expect(run.code, run.output).toBe(0);
     expect(run.output).toMatch(/SUCCESS:\s+updating home\.example\.com: good: IP address set to 81\.0\.2\.4/);
-    expect(door.zone('home.example.com')).toContain('home.example.com A 81.0.2.4');
+    expect(zoneLines(sandbox, 'home.example.com')).toContain('home.example.com A 81.0.2.4');
   });
 
   it('inadyn (custom provider), its address from `ddedge ip`; run again it meets nochg and stays content', async () => {
     const script = withPorts(readmeRecipe('dyndns2-inadyn'), ports());
     const first = await runRecipe(script, { cwd: dir, env: { ...env, DDEDGE_IP: '81.0.2.5' }, timeoutMs: 60_000 });
     expect(first.code, first.output).toBe(0);
-    expect(door.zone('home.example.com')).toContain('home.example.com A 81.0.2.5');
+    expect(zoneLines(sandbox, 'home.example.com')).toContain('home.example.com A 81.0.2.5');
     const calls = await door.providerCalls();
     const again = await runRecipe(script.replace('--cache-dir', '--force --cache-dir'), {
       cwd: dir,
@@ -117,7 +116,7 @@ describe.skipIf(!TOOLS)('docs/gateway-dyndns2.md: routers and NAS boxes through 
     });
     expect(again.code, again.output).toBe(0);
     expect(await door.providerCalls()).toBe(calls);
-    expect((await door.answers()).nochg).toBeGreaterThanOrEqual(1);
+    expect((await door.doorAnswers()).nochg).toBeGreaterThanOrEqual(1);
   });
 
   it('FRITZ!Box: its two URLs, placeholders replaced unescaped, its User-Agent: A, AAAA and the host behind it', async () => {
@@ -125,32 +124,32 @@ describe.skipIf(!TOOLS)('docs/gateway-dyndns2.md: routers and NAS boxes through 
     const values: Record<string, string> = {
       '<domain>': fields.Domainname!,
       '<username>': fields.Benutzername!,
-      '<pass>': door.secrets.get('router')!,
+      '<pass>': door.secret('router'),
       '<ipaddr>': '81.0.2.6',
       '<ip6addr>': '2a01:4f8:c0c:6::1',
       '<ip6lanprefix>': '2a01:4f8:c0c:6::/64',
       '<dualstack>': '1',
     };
     const urls = fields['Update-URL']!.split(' ').map((u) =>
-      u.replaceAll('https://gateway.example.com:8245', door.url).replace(/<[a-z0-9]+>/g, (p) => values[p]!),
+      u.replaceAll('https://gateway.example.com:8245', door.dyndns2).replace(/<[a-z0-9]+>/g, (p) => values[p]!),
     );
     expect(urls).toHaveLength(2);
     for (const url of urls) expect(await curl(['--globoff', '-A', 'Fritz!Box DDNS/1.0.1', url])).toMatch(/^good /);
-    expect(door.zone('home.example.com')).toEqual([
+    expect(zoneLines(sandbox, 'home.example.com')).toEqual([
       'home.example.com A 81.0.2.6',
       'home.example.com AAAA 2a01:4f8:c0c:6::1',
     ]);
-    expect(door.zone('lan.example.com')).toEqual(['pc.lan.example.com AAAA 2a01:4f8:c0c:6:1e2:3ff:fe4a:5b6c']);
+    expect(zoneLines(sandbox, 'lan.example.com')).toEqual(['pc.lan.example.com AAAA 2a01:4f8:c0c:6:1e2:3ff:fe4a:5b6c']);
   });
 
   it('Synology DSM: its query URL with __HOSTNAME__, __MYIP__, __USERNAME__, __PASSWORD__ replaced', async () => {
     const url = routerFields('synology')
-      ['Query URL']!.replace('https://gateway.example.com:8245', door.url)
+      ['Query URL']!.replace('https://gateway.example.com:8245', door.dyndns2)
       .replace('__HOSTNAME__', 'nas.example.com')
       .replace('__MYIP__', '81.0.2.7')
       .replace('__USERNAME__', 'nas')
-      .replace('__PASSWORD__', door.secrets.get('nas')!);
+      .replace('__PASSWORD__', door.secret('nas'));
     expect(await curl(['--globoff', url])).toBe('good 81.0.2.7\n');
-    expect(door.zone('nas.example.com')).toEqual(['nas.example.com A 81.0.2.7']);
+    expect(zoneLines(sandbox, 'nas.example.com')).toEqual(['nas.example.com A 81.0.2.7']);
   });
 });

@@ -22,11 +22,12 @@ import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseEnv, DIST, startDist, tempDir, waitForOutput } from '../../helpers/cli.js';
+import { DIST, tempDir } from '../../helpers/cli.js';
 import { startPebble, type Pebble } from '../../helpers/pebble.js';
 import { requireTool } from '../../helpers/programs.js';
 import { readmeRecipe, runRecipe, withPorts } from '../../helpers/readme-recipes.js';
 import { sandboxRegistrar } from '../../helpers/sandbox-sdk.js';
+import { startGatewayProcess, type GatewayProcess } from '../../helpers/use-gateway.js';
 import { useSandbox } from '../../helpers/use-sandbox.js';
 
 // certbot takes a lock and writes a log even to list its plugins: in a directory of its own.
@@ -42,10 +43,8 @@ const CLIENT_TIMEOUT_MS = 150_000;
 
 const sandbox = useSandbox({ dnsPort: 0, per: 'file' });
 let pebble: Pebble;
-let gateway: ReturnType<typeof startDist> | undefined;
+let gateway: GatewayProcess | undefined;
 let gatewayPort: number;
-/** What the gateway has logged so far. */
-let gatewayLog = '';
 let dir: string;
 let home: string;
 let bin: string;
@@ -128,32 +127,22 @@ beforeAll(async () => {
   expect(keys.code, keys.output).toBe(0);
   expect(statSync(join(dir, 'gateway.keys')).mode & 0o777).toBe(0o600);
   expect(keys.output).toContain('certbot.example.com hmac-sha256: name _acme-challenge.example.com TXT');
-  gateway = startDist(
-    [
-      'gateway',
-      '--zone',
-      'example.com',
-      '--keys',
-      join(dir, 'gateway.keys'),
-      '--dns-listen',
-      '127.0.0.1:0',
-      '--state-dir',
-      join(dir, 'state'),
-      '--refresh',
-      '1h',
-    ],
-    baseEnv({ DDEDGE_API_URL: sandbox.url, DDEDGE_API_USER: 'demo-user', DDEDGE_API_PASSWORD: 'demo-api-password' }),
-  );
-  gateway.stderr!.on('data', (d) => (gatewayLog += d));
-  const line = await waitForOutput(gateway, 'stderr', (t) => /answering DNS .* on 127\.0\.0\.1:\d+/.test(t), 15_000);
-  gatewayPort = Number(/on 127\.0\.0\.1:(\d+)/.exec(line)![1]);
-}, 60_000);
+  // The keys file the page's blocks made: the lower-level start, with the same environment as useGateway's.
+  gateway = await startGatewayProcess({
+    apiUrl: sandbox.url,
+    zone: 'example.com',
+    keysFile: join(dir, 'gateway.keys'),
+    stateDir: join(dir, 'state'),
+    primaryName: null,
+    args: ['--refresh', '1h'],
+  });
+  gatewayPort = gateway.port;
+});
 
 afterAll(async () => {
-  gateway?.kill('SIGTERM');
   if (gateway) {
-    const { code, stdout, stderr } = await gateway.result;
-    expect(code).toBe(0);
+    expect(await gateway.stop()).toBe(0);
+    const { stdout, stderr } = await gateway.child.result;
     // The gateway showed none of the keys' secrets, in its output or its journal.
     for (const keyFile of ['certbot.key', 'lego.key', 'router.key', 'external-dns.key']) {
       const secret = /secret "([^"]+)"/.exec(readFileSync(join(dir, keyFile), 'utf8'))![1]!;
@@ -177,7 +166,7 @@ describe.skipIf(!TOOLS)('ACME clients through the gateway, as docs/gateway-clien
       });
       expect(run.code, `${run.output}\n--- pebble:\n${pebble.output()}`).toBe(0);
       expectCertificate(join(home, 'certbot', 'live', 'example.com', 'cert.pem'));
-      expect(gatewayLog).toMatch(
+      expect(gateway!.stderr()).toMatch(
         /key certbot\.example\.com changed example\.com: create _acme-challenge\.example\.com TXT/,
       );
       expect(await providerZone()).toEqual(before);
@@ -196,7 +185,7 @@ describe.skipIf(!TOOLS)('ACME clients through the gateway, as docs/gateway-clien
       });
       expect(run.code, `${run.output}\n--- pebble:\n${pebble.output()}`).toBe(0);
       expectCertificate(join(dir, '.lego', 'certificates', 'example.com.crt'));
-      expect(gatewayLog).toMatch(
+      expect(gateway!.stderr()).toMatch(
         /key lego\.example\.com changed example\.com: create _acme-challenge\.example\.com TXT/,
       );
       expect(await providerZone()).toEqual(before);

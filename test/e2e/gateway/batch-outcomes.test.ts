@@ -16,8 +16,7 @@ import { parseFault } from '../../../src/sandbox/faults.js';
 import { HANG_BOUND_MS, tempDir } from '../../helpers/cli.js';
 import { queryPacket, udpExchange } from '../../helpers/dns-wire.js';
 import { startHoldingProxy, type HoldingProxy } from '../../helpers/holding-proxy.js';
-import { startGatewayProcess, writeKeysFile } from '../../helpers/gateway-process.js';
-import { useGateway } from '../../helpers/use-gateway.js';
+import { startGatewayProcess, useGateway, writeKeysFile } from '../../helpers/use-gateway.js';
 import { useSandbox } from '../../helpers/use-sandbox.js';
 
 const sandbox = useSandbox({ port: 0, per: 'file' });

@@ -18,9 +18,10 @@ import type { TsigKey } from '../../../src/dns/wire/tsig.js';
 import { keygenText } from '../../../src/gateway/keys/keygen.js';
 import { udpExchange } from '../../helpers/dns-wire.js';
 import { CLASS, outcome, rr, signed, TYPE, updateMessage } from '../../helpers/update-wire.js';
-import { baseEnv, startDist, tempDir, waitForOutput } from '../../helpers/cli.js';
+import { tempDir } from '../../helpers/cli.js';
 import { dig, keyStatement, startNamed, type Named } from '../../helpers/named.js';
 import { requireTool } from '../../helpers/programs.js';
+import { startGatewayProcess, type GatewayProcess } from '../../helpers/use-gateway.js';
 
 const TOOLS =
   requireTool('named', 'bind9') &&
@@ -34,7 +35,7 @@ const KNOT = TOOLS && requireTool('knsupdate', 'knot-dnsutils');
 
 interface Gateway {
   sandbox: Sandbox;
-  process: ReturnType<typeof startDist>;
+  process: GatewayProcess;
   port: number;
 }
 let gateway: Gateway;
@@ -204,32 +205,14 @@ async function run(
 /** A sandbox and the built gateway in front of it, with the keys file at `keysFile`. */
 async function startGateway(keysFile: string, stateDir: string): Promise<Gateway> {
   const sandbox = await startSandbox({});
-  const child = startDist(
-    [
-      'gateway',
-      '--zone',
-      ZONE,
-      '--keys',
-      keysFile,
-      '--dns-listen',
-      '127.0.0.1:0',
-      '--primary-name',
-      'gateway.example.net',
-      '--state-dir',
-      stateDir,
-    ],
-    baseEnv({ DDEDGE_API_URL: sandbox.url, DDEDGE_API_USER: 'demo-user', DDEDGE_API_PASSWORD: 'demo-api-password' }),
-  );
-  const line = await waitForOutput(child, 'stderr', (t) => /answering DNS .* on 127\.0\.0\.1:\d+/.test(t), 15_000);
-  const port = Number(/on 127\.0\.0\.1:(\d+)/.exec(line)![1]);
-  gatewayPorts.add(port);
-  return { sandbox, process: child, port };
+  const gateway = await startGatewayProcess({ apiUrl: sandbox.url, zone: ZONE, keysFile, stateDir });
+  gatewayPorts.add(gateway.port);
+  return { sandbox, process: gateway, port: gateway.port };
 }
 
 async function stopGateway(g: Gateway | undefined): Promise<void> {
   if (!g) return;
-  g.process.kill('SIGTERM');
-  await g.process.result;
+  await g.process.stop();
   await g.sandbox.close();
 }
 

@@ -12,12 +12,13 @@
 //   three give 300), no other data; no OPT record: none of them calls SetEdns0.
 // - SetAxfr(zone): a random ID, the question (zone, AXFR, IN); dns.Transfer sends it over TCP.
 import net from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { decodeMessage } from '../../../src/dns/wire/message.js';
 import type { TsigKey } from '../../../src/dns/wire/tsig.js';
 import type { DnsRecord } from '../../../src/dns/wire/types.js';
 import { tcpExchange, udpExchange } from '../../helpers/dns-wire.js';
-import { startGatewayFixture, type RunningGateway } from '../../helpers/gateway-fixture.js';
+import { useGateway, zoneLines } from '../../helpers/use-gateway.js';
+import { useSandbox } from '../../helpers/use-sandbox.js';
 import {
   aData,
   CLASS,
@@ -30,19 +31,19 @@ import {
   updateMessage,
 } from '../../helpers/update-wire.js';
 
-let gw: RunningGateway;
-
-beforeAll(async () => {
-  gw = await startGatewayFixture([
+const sandbox = useSandbox({ per: 'file' });
+const gw = useGateway(() => ({
+  apiUrl: sandbox.url,
+  keys: [
     // external-dns uses one key (--rfc2136-tsig-keyname) to transfer and to update.
     { name: 'external-dns', rules: ['grant "external-dns" zonesub A AAAA CNAME TXT;', 'transfer "external-dns";'] },
     // cert-manager's default algorithm is HMACMD5 (rfc2136.go: `tsigAlgorithm = dns.HmacMD5`).
     { name: 'cert-manager', algorithm: 'hmac-md5', rules: ['grant "cert-manager" wildcard *.example.com TXT;'] },
     { name: 'caddy', rules: ['grant "caddy" wildcard *.example.com TXT;', 'transfer "caddy";'] },
-  ]);
-});
+  ],
+}));
 afterAll(async () => {
-  if (gw) expect(await gw.stop()).toBe(0);
+  expect(await gw.stop()).toBe(0);
 });
 
 type Transport = 'udp' | 'tcp';
@@ -143,8 +144,11 @@ describe('external-dns rfc2136 provider (kubernetes-sigs/external-dns provider/r
       expect(create.length).toBeGreaterThan(512);
       expect(await send(create, transport)).toMatchObject({ rcode: 0, hasOpt: false });
       for (const [i, h] of hosts.entries()) {
-        expect(gw.zone(h).filter((l) => l.startsWith(h))).toEqual([`${h} A 192.0.2.${10 + i}`, `${h} TXT ${owner(h)}`]);
-        expect(gw.zone(`a-${h}`)).toEqual([`a-${h} TXT ${owner(h)}`]);
+        expect(zoneLines(sandbox, h).filter((l) => l.startsWith(h))).toEqual([
+          `${h} A 192.0.2.${10 + i}`,
+          `${h} TXT ${owner(h)}`,
+        ]);
+        expect(zoneLines(sandbox, `a-${h}`)).toEqual([`a-${h} TXT ${owner(h)}`]);
       }
       // UpdateRecord(m, old, new): RemoveRecord(old) then AddRecord(new), in one message per batch.
       const update = miekgUpdate(key(), [
@@ -153,8 +157,8 @@ describe('external-dns rfc2136 provider (kubernetes-sigs/external-dns provider/r
           .flatMap((h, i) => [removeA(h, `192.0.2.${10 + i}`), insertA(h, 300, `198.51.100.${10 + i}`)]),
       ]);
       expect(await send(update, transport)).toMatchObject({ rcode: 0 });
-      expect(gw.zone(hosts[0]!).filter((l) => l.includes(' A '))).toEqual([`${hosts[0]} A 198.51.100.10`]);
-      expect(gw.zone(hosts[1]!).filter((l) => l.includes(' A '))).toEqual([`${hosts[1]} A 198.51.100.11`]);
+      expect(zoneLines(sandbox, hosts[0]!).filter((l) => l.includes(' A '))).toEqual([`${hosts[0]} A 198.51.100.10`]);
+      expect(zoneLines(sandbox, hosts[1]!).filter((l) => l.includes(' A '))).toEqual([`${hosts[1]} A 198.51.100.11`]);
       // Deletes: RemoveRecord of each target, the registry records with them.
       const remove = miekgUpdate(
         key(),
@@ -165,7 +169,8 @@ describe('external-dns rfc2136 provider (kubernetes-sigs/external-dns provider/r
         ]),
       );
       expect(await send(remove, transport)).toMatchObject({ rcode: 0 });
-      for (const h of hosts) expect(gw.zone(h).filter((l) => l.startsWith(h) || l.startsWith(`a-${h}`))).toEqual([]);
+      for (const h of hosts)
+        expect(zoneLines(sandbox, h).filter((l) => l.startsWith(h) || l.startsWith(`a-${h}`))).toEqual([]);
     });
   }
 });
@@ -187,7 +192,7 @@ describe("cert-manager's rfc2136 solver (cert-manager/cert-manager pkg/issuer/ac
           hasOpt: false,
         });
       }
-      expect(gw.zone(owner)).toEqual([
+      expect(zoneLines(sandbox, owner)).toEqual([
         `${owner} TXT token-one-aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa`,
         `${owner} TXT token-two-bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb`,
       ]);
@@ -197,7 +202,7 @@ describe("cert-manager's rfc2136 solver (cert-manager/cert-manager pkg/issuer/ac
           transport,
         ),
       ).toMatchObject({ rcode: 0 });
-      expect(gw.zone(owner)).toEqual([`${owner} TXT token-two-bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb`]);
+      expect(zoneLines(sandbox, owner)).toEqual([`${owner} TXT token-two-bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb`]);
     });
   }
 });
@@ -221,21 +226,21 @@ describe("Caddy's DNS provider libdns/rfc2136 (libdns/rfc2136 provider.go, conve
         transport,
       ),
     ).toMatchObject({ rcode: 0, hasOpt: false });
-    expect(gw.zone(owner)).toEqual([`${owner} TXT first`, `${owner} TXT ${long}`]);
+    expect(zoneLines(sandbox, owner)).toEqual([`${owner} TXT first`, `${owner} TXT ${long}`]);
     // SetRecords: RemoveRRset(rrs) then Insert(rrs).
     expect(
       await send(miekgUpdate(key(), [removeRRset(name, TYPE.TXT), insertTxt(name, 0, 'only')]), transport),
     ).toMatchObject({ rcode: 0 });
-    expect(gw.zone(owner)).toEqual([`${owner} TXT only`]);
+    expect(zoneLines(sandbox, owner)).toEqual([`${owner} TXT only`]);
     // DeleteRecords: Remove each.
     expect(await send(miekgUpdate(key(), [removeTxt(name, 'only')]), transport)).toMatchObject({ rcode: 0 });
-    expect(gw.zone(owner)).toEqual([]);
+    expect(zoneLines(sandbox, owner)).toEqual([]);
   });
 
   it('gets REFUSED for a name outside its grant, and no OPT (it sends none, so exchange() finds no EDE: RFC 6891 7)', async () => {
-    const before = gw.zone();
+    const before = zoneLines(sandbox);
     const answer = await send(miekgUpdate(key(), [insertTxt('example.com.', 0, 'apex is not granted')]), transport);
     expect(answer).toMatchObject({ rcode: 5, hasOpt: false });
-    expect(gw.zone()).toEqual(before);
+    expect(zoneLines(sandbox)).toEqual(before);
   });
 });

@@ -4,11 +4,12 @@
 // Messages are built byte by byte (test/helpers/update-wire.ts) because no well-behaved client
 // sends them.
 import net from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { appendAdditional, optRecord } from '../../../src/dns/wire/edns.js';
 import { signMessage, TSIG_ERROR } from '../../../src/dns/wire/tsig.js';
 import { queryPacket, readAnswer, tcpExchange, udpExchange } from '../../helpers/dns-wire.js';
-import { startGatewayFixture, type RunningGateway } from '../../helpers/gateway-fixture.js';
+import { useGateway, zoneLines } from '../../helpers/use-gateway.js';
+import { useSandbox } from '../../helpers/use-sandbox.js';
 import {
   aData,
   CLASS,
@@ -28,18 +29,18 @@ const REFUSED = 5;
 const EDE_PROHIBITED = 18;
 const EDE_NOT_SUPPORTED = 21;
 
-let gw: RunningGateway;
-const admin = () => gw.keys.get('admin')!;
-
-beforeAll(async () => {
-  gw = await startGatewayFixture([
+const sandbox = useSandbox({ per: 'file' });
+const gw = useGateway(() => ({
+  apiUrl: sandbox.url,
+  keys: [
     { name: 'admin', rules: ['grant "admin" zonesub;'] },
     { name: 'xfr', algorithm: 'hmac-sha384', rules: ['transfer "xfr";'] },
-  ]);
-});
+  ],
+}));
 afterAll(async () => {
-  if (gw) expect(await gw.stop()).toBe(0);
+  expect(await gw.stop()).toBe(0);
 });
+const admin = () => gw.keys.get('admin')!;
 
 /** The gateway still answers another client: an SOA query over UDP and over TCP. */
 async function stillAnswers(): Promise<void> {
@@ -54,7 +55,7 @@ const addA = (name: string, ip = '192.0.2.99') => rr(name, TYPE.A, CLASS.IN, 60,
 
 describe('TSIG that cannot be trusted', () => {
   it('refuses an update whose TSIG is not the last record (an OPT after it): FORMERR with an EDE', async () => {
-    const before = gw.zone();
+    const before = zoneLines(sandbox);
     const bytes = appendAdditional(
       signed(updateMessage({ updates: [addA('notlast.example.com')] }), admin()),
       optRecord({ udpSize: 1232 }),
@@ -64,12 +65,12 @@ describe('TSIG that cannot be trusted', () => {
       expect(o.rcode).toBe(FORMERR);
       expect(o.ede).toBeDefined();
     }
-    expect(gw.zone()).toEqual(before);
+    expect(zoneLines(sandbox)).toEqual(before);
     await stillAnswers();
   });
 
   it('answers a truncated MAC by RFC 8945 5.2.2.1 and 5.2.4: too short FORMERR, longer than the hash FORMERR, allowed but not full BADTRUNC (signed), forged BADSIG', async () => {
-    const before = gw.zone();
+    const before = zoneLines(sandbox);
     const whole = signed(updateMessage({ updates: [addA('trunc.example.com')], edns: 1232 }), admin());
     const mac = (await import('../../../src/dns/wire/tsig.js')).findTsig(whole)!.mac;
     expect(mac.length).toBe(32);
@@ -89,12 +90,12 @@ describe('TSIG that cannot be trusted', () => {
       tsigError: TSIG_ERROR.BADSIG,
       macBytes: 0,
     });
-    expect(gw.zone()).toEqual(before);
+    expect(zoneLines(sandbox)).toEqual(before);
     await stillAnswers();
   });
 
   it("answers BADKEY to an update signed with a key's secret under another algorithm than the keys file says", async () => {
-    const before = gw.zone();
+    const before = zoneLines(sandbox);
     const wrong = { ...admin(), algorithm: 'hmac-sha512' as const };
     const bytes = signMessage(updateMessage({ updates: [addA('alg.example.com')], edns: 1232 }), wrong, undefined, {
       timeSigned: Math.floor(Date.now() / 1000),
@@ -107,7 +108,7 @@ describe('TSIG that cannot be trusted', () => {
         macBytes: 0,
       });
     }
-    expect(gw.zone()).toEqual(before);
+    expect(zoneLines(sandbox)).toEqual(before);
     await stillAnswers();
   });
 
@@ -115,21 +116,21 @@ describe('TSIG that cannot be trusted', () => {
     const add = signed(updateMessage({ id: 4001, updates: [addA('replay.example.com', '192.0.2.41')] }), admin());
     const first = await udpExchange(gw.port, add, 10_000);
     expect(outcome(first).rcode).toBe(0);
-    expect(gw.zone('replay.example.com')).toEqual(['replay.example.com A 192.0.2.41']);
+    expect(zoneLines(sandbox, 'replay.example.com')).toEqual(['replay.example.com A 192.0.2.41']);
     // The owner removes it; a replay of the add must not bring it back.
     const remove = signed(
       updateMessage({ id: 4002, updates: [rr('replay.example.com', TYPE.A, CLASS.ANY, 0)] }),
       admin(),
     );
     expect(outcome(await udpExchange(gw.port, remove, 10_000)).rcode).toBe(0);
-    expect(gw.zone('replay.example.com')).toEqual([]);
-    const creates = gw.sandbox.calls.get('service/dnscreate') ?? 0;
+    expect(zoneLines(sandbox, 'replay.example.com')).toEqual([]);
+    const creates = sandbox.calls.get('service/dnscreate') ?? 0;
     const again = outcome(await udpExchange(gw.port, add, 10_000));
     const overTcp = outcome((await tcpExchange(gw.port, [add], 1, 10_000))[0]!);
     // A retransmission (its answer was lost) learns what happened to the original.
     for (const o of [again, overTcp]) expect(o).toMatchObject({ id: 4001, rcode: 0 });
-    expect(gw.zone('replay.example.com')).toEqual([]);
-    expect(gw.sandbox.calls.get('service/dnscreate') ?? 0).toBe(creates);
+    expect(zoneLines(sandbox, 'replay.example.com')).toEqual([]);
+    expect(sandbox.calls.get('service/dnscreate') ?? 0).toBe(creates);
     await stillAnswers();
   });
 });
@@ -264,7 +265,7 @@ describe('UPDATE messages that are not well formed (RFC 2136 section 3): FORMERR
   ];
   for (const [title, build, rcode, withEde = true] of cases) {
     it(title, async () => {
-      const before = gw.zone();
+      const before = zoneLines(sandbox);
       const bytes = build();
       for (const answer of [
         await udpExchange(gw.port, bytes, 10_000),
@@ -275,7 +276,7 @@ describe('UPDATE messages that are not well formed (RFC 2136 section 3): FORMERR
         expect(o.id).toBe(bytes.readUInt16BE(0));
         if (withEde) expect(o.ede, `an EDE in ${title}`).toBeDefined();
       }
-      expect(gw.zone()).toEqual(before);
+      expect(zoneLines(sandbox)).toEqual(before);
       await stillAnswers();
     });
   }
@@ -318,16 +319,20 @@ describe('a TCP peer sending one byte a second', () => {
   it('does not keep updates (UDP and TCP) or queries of other clients waiting', async () => {
     const drips: net.Socket[] = [];
     const timers: NodeJS.Timeout[] = [];
+    const connected: Promise<void>[] = [];
     for (let i = 0; i < 20; i++) {
       const s = net.connect(gw.port, '127.0.0.1');
       s.on('error', () => undefined);
       // A message that announces 200 bytes and brings one a second.
-      s.on('connect', () => s.write(Buffer.from([0, 200])));
+      connected.push(
+        new Promise((resolve) => s.on('connect', () => s.write(Buffer.from([0, 200, 0x01]), () => resolve()))),
+      );
       timers.push(setInterval(() => s.writable && s.write(Buffer.from([0x01])), 1000));
       drips.push(s);
     }
     try {
-      await new Promise((r) => setTimeout(r, 1500));
+      // Every drip has begun its message before the others are sent.
+      await Promise.all(connected);
       for (let i = 0; i < 3; i++) {
         const viaTcp = signed(
           updateMessage({ id: 500 + i, updates: [addA(`drip${i}.example.com`, `192.0.2.${10 + i}`)] }),
@@ -341,7 +346,7 @@ describe('a TCP peer sending one byte a second', () => {
         expect(outcome(await udpExchange(gw.port, viaUdp, 10_000)).rcode).toBe(0);
         await stillAnswers();
       }
-      expect(gw.zone('.example.com').filter((l) => l.startsWith('drip'))).toHaveLength(6);
+      expect(zoneLines(sandbox, '.example.com').filter((l) => l.startsWith('drip'))).toHaveLength(6);
     } finally {
       timers.forEach(clearInterval);
       drips.forEach((s) => s.destroy());

@@ -9,7 +9,7 @@ import { afterAll, expect, it } from 'vitest';
 import { KEY_BYTES_PER_DAY } from '../../../src/gateway/journal/retention.js';
 import { tempDir } from '../../helpers/cli.js';
 import { udpExchange } from '../../helpers/dns-wire.js';
-import { startGatewayProcess, writeKeysFile, type GatewayProcess } from '../../helpers/gateway-process.js';
+import { startGatewayProcess, writeKeysFile, type GatewayProcess } from '../../helpers/use-gateway.js';
 import { aData, CLASS, outcome, rr, signed, TYPE, updateMessage } from '../../helpers/update-wire.js';
 import { useSandbox } from '../../helpers/use-sandbox.js';
 

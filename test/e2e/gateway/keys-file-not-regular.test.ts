@@ -6,12 +6,12 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { baseEnv, startDist, tempDir, type RunResult } from '../../helpers/cli.js';
+import { spawnGateway } from '../../helpers/use-gateway.js';
 
 /** How long a refusal may take on a loaded machine before it is a hang; the child is then killed. */
 const BOUND_MS = 60_000;
 
-async function runBounded(args: string[], env: Record<string, string>): Promise<RunResult | 'hung'> {
-  const child = startDist(args, env);
+async function runBounded(child: ReturnType<typeof startDist>): Promise<RunResult | 'hung'> {
   let timer: NodeJS.Timeout | undefined;
   const hung = new Promise<'hung'>((resolve) => (timer = setTimeout(() => resolve('hung'), BOUND_MS)));
   const outcome = await Promise.race([child.result, hung]);
@@ -31,7 +31,7 @@ describe('a keys file that is a FIFO (mode 0600, no writer)', () => {
   it(
     'check-keys refuses it with exit 2, naming what it is',
     async () => {
-      const run = await runBounded(['gateway', 'check-keys', fifo()], baseEnv());
+      const run = await runBounded(startDist(['gateway', 'check-keys', fifo()], baseEnv()));
       expect(run).not.toBe('hung');
       const { code, stderr } = run as RunResult;
       expect(code, stderr).toBe(2);
@@ -44,22 +44,14 @@ describe('a keys file that is a FIFO (mode 0600, no writer)', () => {
     'the gateway refuses it with exit 2 before it listens',
     async () => {
       const dir = tempDir();
+      // A provider never reached: the keys file is refused before the zone is read.
       const run = await runBounded(
-        [
-          'gateway',
-          '--state-dir',
-          join(dir, 'state'),
-          '--dns-listen',
-          '127.0.0.1:0',
-          '--primary-name',
-          'gw.example.com',
-        ],
-        baseEnv({
-          DDEDGE_API_URL: 'http://127.0.0.1:9',
-          DDEDGE_API_USER: 'u',
-          DDEDGE_API_PASSWORD: 'p',
-          DDEDGE_GATEWAY_ZONES: 'example.com',
-          DDEDGE_GATEWAY_KEYS_FILE: fifo(),
+        spawnGateway({
+          apiUrl: 'http://127.0.0.1:9',
+          zone: 'example.com',
+          keysFile: fifo(),
+          stateDir: join(dir, 'state'),
+          primaryName: 'gw.example.com',
         }),
       );
       expect(run).not.toBe('hung');

@@ -4,9 +4,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../../src/sandbox/server.js';
-import { baseEnv, runDist, startDist, tempDir, waitForOutput } from '../../helpers/cli.js';
+import { baseEnv, runDist, tempDir, waitForOutput } from '../../helpers/cli.js';
 import { CANARY, GOOD, leaksCanary, SHAPES } from '../../helpers/keys-secret-shapes.js';
+import { startGatewayProcess, type GatewayProcess } from '../../helpers/use-gateway.js';
+import { useSandbox } from '../../helpers/use-sandbox.js';
 
 describe('check-keys and a canary secret', () => {
   it('names file, line and column of each shape and shows no part of the secret (exit 2)', async () => {
@@ -23,37 +24,25 @@ describe('check-keys and a canary secret', () => {
 });
 
 describe('a SIGHUP reload of a keys file holding a canary secret out of place', () => {
-  let sandbox: Sandbox;
-  let gateway: ReturnType<typeof startDist>;
-  let stderr = '';
+  const sandbox = useSandbox({ per: 'file' });
+  let gateway: GatewayProcess | undefined;
   const dir = tempDir();
   const keysFile = join(dir, 'gateway.keys');
 
+  // A keys file of the test's own making (the canary's shapes), so the lower-level start.
   beforeAll(async () => {
-    sandbox = await startSandbox({});
     writeFileSync(keysFile, `${GOOD}grant "k" zonesub;\n`, { mode: 0o600 });
-    gateway = startDist(
-      [
-        'gateway',
-        '--zone',
-        'example.com',
-        '--keys',
-        keysFile,
-        '--dns-listen',
-        '127.0.0.1:0',
-        '--state-dir',
-        join(dir, 'state'),
-      ],
-      baseEnv({ DDEDGE_API_URL: sandbox.url, DDEDGE_API_USER: 'demo-user', DDEDGE_API_PASSWORD: 'demo-api-password' }),
-    );
-    gateway.stderr!.on('data', (d) => (stderr += d));
-    await waitForOutput(gateway, 'stderr', (t) => /answering DNS .* on 127\.0\.0\.1:\d+/.test(t), 20_000);
+    gateway = await startGatewayProcess({
+      apiUrl: sandbox.url,
+      zone: 'example.com',
+      keysFile,
+      stateDir: join(dir, 'state'),
+      primaryName: null,
+    });
   });
 
   afterAll(async () => {
-    gateway?.kill('SIGTERM');
-    await gateway?.result;
-    await sandbox?.close();
+    expect(await gateway?.stop()).toBe(0);
   });
 
   it('logs file, line and column and what was expected, never the secret, for the nsupdate -y line and a quoted one', async () => {
@@ -61,12 +50,12 @@ describe('a SIGHUP reload of a keys file holding a canary secret out of place', 
       /nsupdate -y|quoted secret as the algorithm|bare secret as a grant type/.test(s.name),
     )) {
       writeFileSync(keysFile, `${GOOD}${shape.line}\n`, { mode: 0o600 });
-      const said = waitForOutput(gateway, 'stderr', (t) => /not reloaded.*\n/.test(t), 20_000);
-      gateway.kill('SIGHUP');
+      const said = waitForOutput(gateway!.child, 'stderr', (t) => /not reloaded.*\n/.test(t));
+      gateway!.child.kill('SIGHUP');
       const line = (await said).split('\n').find((l) => /not reloaded/.test(l))!;
       expect(line, shape.name).toContain(`${keysFile}:2:${shape.column}: `);
       expect(line, shape.name).toMatch(shape.expected);
     }
-    expect(leaksCanary(stderr, CANARY), stderr).toBe(false);
+    expect(leaksCanary(gateway!.stderr(), CANARY), gateway!.stderr()).toBe(false);
   });
 });

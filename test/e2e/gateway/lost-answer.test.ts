@@ -12,8 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseFault } from '../../../src/sandbox/faults.js';
 import { keygenText } from '../../../src/gateway/keys/keygen.js';
 import { tempDir } from '../../helpers/cli.js';
+import { startHoldingProxy, type HoldingProxy } from '../../helpers/holding-proxy.js';
 import { requireTool } from '../../helpers/programs.js';
-import { startGatewayProcess, type GatewayProcess } from '../../helpers/gateway-process.js';
+import { startGatewayProcess, waitFor, type GatewayProcess } from '../../helpers/use-gateway.js';
 import { useSandbox } from '../../helpers/use-sandbox.js';
 
 const TOOLS = requireTool('nsupdate', 'bind9-dnsutils');
@@ -26,14 +27,15 @@ let keysFile: string;
 let secret: string;
 
 let running: GatewayProcess | undefined;
+/** Between the gateway and the sandbox: holds a write the test chooses. */
+let proxy: HoldingProxy;
 async function startGateway(): Promise<number> {
   running = await startGatewayProcess({
-    apiUrl: sandbox.url,
+    apiUrl: proxy.url,
     zone: 'example.com',
     keysFile,
     stateDir: join(dir, 'state'),
     args: ['--refresh', '1h'],
-    startBoundMs: 30_000,
   });
   gateway = running.child;
   return running.port;
@@ -93,12 +95,14 @@ beforeAll(async () => {
   const text = keygenText('admin', 'hmac-sha256');
   secret = /secret "([^"]+)"/.exec(text)![1]!;
   writeFileSync(keysFile, `${text}grant "admin" zonesub;\n`, { mode: 0o600 });
+  proxy = await startHoldingProxy(sandbox.url);
   port = await startGateway();
-}, 60_000);
+});
 
 afterAll(async () => {
   gateway?.kill('SIGTERM');
   await gateway?.result;
+  await proxy?.close();
 });
 
 describe.skipIf(!TOOLS)('a provider write whose answer is lost', () => {
@@ -165,25 +169,23 @@ describe.skipIf(!TOOLS)('a provider write whose answer is lost', () => {
   });
 
   it('kill -9 between the intent and the result: the next start warns and journals what the provider holds for those names', async () => {
-    // The first create to arrive is held for 5 s; the other is made at once. The gateway is killed meanwhile.
-    sandbox.faults.push(parseFault('service/dnscreate=slow:5000x1'));
+    // The first create to arrive is held at the proxy; the other is made at once. The gateway is killed meanwhile.
+    const hold = proxy.hold('service/dnscreate');
     const sent = nsupdate([
       'update add killed.lost.example.com 300 A 192.0.2.3',
       'update add killed.lost.example.com 300 TXT "killed"',
     ]);
-    for (
-      let i = 0;
-      i < 200 &&
-      !(linesAbout('killed.lost.example.com').some((l) => l.intent) && zone('killed.lost.example.com').length === 1);
-      i++
-    )
-      await new Promise((r) => setTimeout(r, 25));
+    await hold.arrived;
+    await waitFor(
+      () => linesAbout('killed.lost.example.com').some((l) => l.intent) && zone('killed.lost.example.com').length === 1,
+      'the intent line and the create not held',
+    );
     expect(linesAbout('killed.lost.example.com').filter((l) => l.intent)).toHaveLength(1);
     gateway!.kill('SIGKILL');
     await gateway!.result;
     await sent;
-    // The held create was never made: its caller was gone when its time came.
-    await new Promise((r) => setTimeout(r, 5_500));
+    // The held create is never made: its caller is gone.
+    hold.drop();
     const held = zone('killed.lost.example.com');
     expect(held).toHaveLength(1);
     expect(linesAbout('killed.lost.example.com').some((l) => l.result)).toBe(false);
@@ -210,23 +212,23 @@ describe.skipIf(!TOOLS)('a provider write whose answer is lost', () => {
     await gateway!.result;
     port = await startGateway();
     expect(stderr()).not.toMatch(/the journal holds the intent/);
-  }, 60_000);
+  });
 
   it('kill -9 before an add with a DHCID is made: at the next start its DHCID is taken back, so the empty name is not held against other clients', async () => {
     const dhcid = Buffer.from(`000101${'7b'.repeat(32)}`, 'hex').toString('base64');
-    // The create is held 5 s and never made (the gateway is gone when its time comes); the DHCID was saved before it.
-    sandbox.faults.push(parseFault('service/dnscreate=slow:5000x1'));
+    // The create is held at the proxy and never made (the gateway is gone); the DHCID was saved before it.
+    const hold = proxy.hold('service/dnscreate');
     const sent = nsupdate([
       'update add lease.lost.example.com 300 A 192.0.2.5',
       `update add lease.lost.example.com 300 DHCID ${dhcid}`,
     ]);
-    for (let i = 0; i < 200 && !linesAbout('lease.lost.example.com').some((l) => l.intent); i++)
-      await new Promise((r) => setTimeout(r, 25));
+    await hold.arrived;
+    await waitFor(() => linesAbout('lease.lost.example.com').some((l) => l.intent), 'the intent line');
     expect(readFileSync(join(dir, 'state', 'gateway', 'dhcid.json'), 'utf8')).toContain('lease.lost.example.com');
     gateway!.kill('SIGKILL');
     await gateway!.result;
     await sent;
-    await new Promise((r) => setTimeout(r, 5_500));
+    hold.drop();
     expect(zone('lease.lost.example.com')).toEqual([]);
 
     port = await startGateway();
@@ -247,5 +249,5 @@ describe.skipIf(!TOOLS)('a provider write whose answer is lost', () => {
       'update add lease.lost.example.com 300 A 192.0.2.6',
     ]);
     expect(claimed.code, claimed.out).toBe(0);
-  }, 60_000);
+  });
 });

@@ -7,25 +7,37 @@
 import { execFile } from 'node:child_process';
 import net from 'node:net';
 import { hostname } from 'node:os';
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keygenText } from '../../../src/gateway/keys/keygen.js';
-import { parseFault } from '../../../src/sandbox/faults.js';
-import { baseEnv, runDist, startDist, tempDir, waitForOutput } from '../../helpers/cli.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { waitForOutput } from '../../helpers/cli.js';
+import { startHoldingProxy } from '../../helpers/holding-proxy.js';
 import { requireTool } from '../../helpers/programs.js';
+import { spawnGateway, useGateway } from '../../helpers/use-gateway.js';
 import { useSandbox } from '../../helpers/use-sandbox.js';
 
 const TOOLS = requireTool('nsupdate', 'bind9-dnsutils');
-const ENV = { DDEDGE_API_USER: 'demo-user', DDEDGE_API_PASSWORD: 'demo-api-password' };
 
 const sandbox = useSandbox({ port: 0, per: 'file' });
+/** No --primary-name: the start says what the SOA will name. */
+const gateway = useGateway(() =>
+  TOOLS
+    ? {
+        apiUrl: sandbox.url,
+        primaryName: null,
+        keys: [{ name: 'acme.example.com', rules: ['grant "acme.example.com" wildcard *.example.com TXT;'] }],
+      }
+    : undefined,
+);
 let dir: string;
-let gateway: ReturnType<typeof startDist>;
+let keys: string;
 let port: number;
-let stderr = '';
-const secretOf = (text: string) => /secret "([^"]+)"/.exec(text)![1]!;
-const acme = keygenText('acme.example.com', 'hmac-sha256');
+let secret: string;
+beforeAll(() => {
+  if (!TOOLS) return;
+  ({ dir, keysFile: keys, port } = gateway);
+  secret = gateway.secret('acme.example.com');
+});
+const stderr = () => gateway.stderr();
 
 function nsupdate(auth: string, lines: string[]): Promise<string> {
   const script = [`server 127.0.0.1 ${port}`, ...lines, 'send', ''].join('\n');
@@ -36,48 +48,26 @@ function nsupdate(auth: string, lines: string[]): Promise<string> {
     child.stdin!.end(script);
   });
 }
-/** Waits (bounded) until the gateway's log has a line matching `pattern`. */
+/** Waits until the gateway's log has a line matching `pattern`; that line. */
 async function logged(pattern: RegExp): Promise<string> {
-  for (let i = 0; i < 200 && !pattern.test(stderr); i++) await new Promise((r) => setTimeout(r, 50));
-  return stderr.split('\n').find((l) => pattern.test(l)) ?? stderr;
-}
-
-beforeAll(async () => {
-  if (!TOOLS) return;
-  dir = tempDir();
-  writeFileSync(join(dir, 'keys'), `${acme}grant "acme.example.com" wildcard *.example.com TXT;\n`, { mode: 0o600 });
-  gateway = startDist(
-    [
-      'gateway',
-      '--zone',
-      'example.com',
-      '--keys',
-      join(dir, 'keys'),
-      '--dns-listen',
-      '127.0.0.1:0',
-      '--state-dir',
-      join(dir, 'state'),
-    ],
-    baseEnv({ DDEDGE_API_URL: sandbox.url, ...ENV }),
+  await gateway.logged(pattern);
+  return (
+    stderr()
+      .split('\n')
+      .find((l) => pattern.test(l)) ?? stderr()
   );
-  gateway.stderr!.on('data', (d) => (stderr += d));
-  const text = await waitForOutput(gateway, 'stderr', (t) => /answering DNS .* on 127\.0\.0\.1:\d+/.test(t));
-  port = Number(/on 127\.0\.0\.1:(\d+)/.exec(text)![1]);
-});
-afterAll(async () => {
-  gateway?.kill('SIGTERM');
-});
+}
 
 describe.skipIf(!TOOLS)('the gateway logs why it turned a client away', () => {
   it('says its pid at start', () => {
-    expect(stderr).toMatch(new RegExp(`pid ${gateway.pid} \\(SIGHUP reloads the keys file\\)`));
+    expect(stderr()).toMatch(new RegExp(`pid ${gateway.child.pid} \\(SIGHUP reloads the keys file\\)`));
   });
 
   it('warns when the SOA would name it by a bare host name (no --primary-name given)', () => {
     // The machine's own name decides which way it goes: both are checked where they occur.
-    if (hostname().includes('.')) expect(stderr).not.toMatch(/set --primary-name/);
+    if (hostname().includes('.')) expect(stderr()).not.toMatch(/set --primary-name/);
     else
-      expect(stderr).toMatch(
+      expect(stderr()).toMatch(
         new RegExp(
           `the SOA and NS name this gateway "${hostname().toLowerCase()}" .*set --primary-name to a name that resolves to this gateway`,
         ),
@@ -85,7 +75,7 @@ describe.skipIf(!TOOLS)('the gateway logs why it turned a client away', () => {
   });
 
   it("an update outside the key's grant: the client sees REFUSED, the log says which key, from where, and why", async () => {
-    const out = await nsupdate(`hmac-sha256:acme.example.com:${secretOf(acme)}`, [
+    const out = await nsupdate(`hmac-sha256:acme.example.com:${secret}`, [
       'update add www2.example.com 60 A 192.0.2.7',
     ]);
     expect(out).toMatch(/REFUSED/);
@@ -93,7 +83,7 @@ describe.skipIf(!TOOLS)('the gateway logs why it turned a client away', () => {
       /gateway: update zone example\.com, key acme\.example\.com, from 127\.0\.0\.1: REFUSED: /,
     );
     expect(line).toMatch(/www2\.example\.com/);
-    expect(stderr).not.toContain(secretOf(acme));
+    expect(stderr()).not.toContain(secret);
   });
 
   it('an unsigned update is logged NOTAUTH by name, not as a number', async () => {
@@ -132,7 +122,7 @@ describe.skipIf(!TOOLS)('the gateway logs why it turned a client away', () => {
           '+tries=1',
           '+time=5',
           '-y',
-          `hmac-sha256:acme.example.com:${secretOf(acme)}`,
+          `hmac-sha256:acme.example.com:${secret}`,
           'example.com',
           'AXFR',
         ],
@@ -143,11 +133,11 @@ describe.skipIf(!TOOLS)('the gateway logs why it turned a client away', () => {
     expect(
       await logged(/gateway: transfer zone example\.com, key acme\.example\.com, from 127\.0\.0\.1: REFUSED: /),
     ).toBeTruthy();
-    expect(stderr).not.toContain(secretOf(acme));
+    expect(stderr()).not.toContain(secret);
   });
 
   it('a key name misspelt, and the right key with another algorithm: BADKEY, with the cause in the log only', async () => {
-    await nsupdate(`hmac-sha256:acme.exmple.com:${secretOf(acme)}`, [
+    await nsupdate(`hmac-sha256:acme.exmple.com:${secret}`, [
       'zone example.com',
       'update add _acme-challenge.example.com 60 TXT "x"',
     ]);
@@ -156,7 +146,7 @@ describe.skipIf(!TOOLS)('the gateway logs why it turned a client away', () => {
         /key acme\.exmple\.com, from 127\.0\.0\.1: NOTAUTH\/BADKEY: no key of that name in the keys file \(1 key\(s\) loaded\)/,
       ),
     ).toBeTruthy();
-    await nsupdate(`hmac-md5:acme.example.com:${secretOf(acme)}`, [
+    await nsupdate(`hmac-md5:acme.example.com:${secret}`, [
       'zone example.com',
       'update add _acme-challenge.example.com 60 TXT "x"',
     ]);
@@ -165,7 +155,7 @@ describe.skipIf(!TOOLS)('the gateway logs why it turned a client away', () => {
         /NOTAUTH\/BADKEY: the keys file gives key acme\.example\.com hmac-sha256; the message was signed with hmac-md5/,
       ),
     ).toMatch(/hmac-md5/);
-    expect(stderr).not.toContain(secretOf(acme));
+    expect(stderr()).not.toContain(secret);
   });
 
   it('the DNS port already in use is said in words (exit 2)', async () => {
@@ -173,20 +163,14 @@ describe.skipIf(!TOOLS)('the gateway logs why it turned a client away', () => {
     await new Promise<void>((r) => busy.listen(0, '127.0.0.1', () => r()));
     const taken = (busy.address() as net.AddressInfo).port;
     try {
-      const result = await runDist(
-        [
-          'gateway',
-          '--zone',
-          'example.com',
-          '--keys',
-          join(dir, 'keys'),
-          '--dns-listen',
-          `127.0.0.1:${taken}`,
-          '--state-dir',
-          join(dir, 'state2'),
-        ],
-        baseEnv({ DDEDGE_API_URL: sandbox.url, ...ENV }),
-      );
+      const result = await spawnGateway({
+        apiUrl: sandbox.url,
+        zone: 'example.com',
+        keysFile: keys,
+        port: taken,
+        stateDir: join(dir, 'state2'),
+        primaryName: null,
+      }).result;
       expect(result.code).toBe(2);
       expect(result.stderr).toMatch(
         new RegExp(
@@ -199,20 +183,13 @@ describe.skipIf(!TOOLS)('the gateway logs why it turned a client away', () => {
   });
 
   it('a --zone the account does not hold (a typo) is exit 2, naming the hosting services it does hold', async () => {
-    const result = await runDist(
-      [
-        'gateway',
-        '--zone',
-        'exmaple.com',
-        '--keys',
-        join(dir, 'keys'),
-        '--dns-listen',
-        '127.0.0.1:0',
-        '--state-dir',
-        join(dir, 'state3'),
-      ],
-      baseEnv({ DDEDGE_API_URL: sandbox.url, ...ENV }),
-    );
+    const result = await spawnGateway({
+      apiUrl: sandbox.url,
+      zone: 'exmaple.com',
+      keysFile: keys,
+      stateDir: join(dir, 'state3'),
+      primaryName: null,
+    }).result;
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(
       /--zone exmaple\.com: cannot read it from the provider: .*; the account's hosting services: .*\bexample\.com\b/,
@@ -220,62 +197,52 @@ describe.skipIf(!TOOLS)('the gateway logs why it turned a client away', () => {
   });
 
   it('credentials the provider rejects are exit 3 at start, as for every command, and the password is not shown', async () => {
-    const result = await runDist(
-      [
-        'gateway',
-        '--zone',
-        'example.com',
-        '--keys',
-        join(dir, 'keys'),
-        '--dns-listen',
-        '127.0.0.1:0',
-        '--state-dir',
-        join(dir, 'state4'),
-      ],
-      baseEnv({ DDEDGE_API_URL: sandbox.url, ...ENV, DDEDGE_API_PASSWORD: 'WRONG-CANARY-pw' }),
-    );
+    const result = await spawnGateway({
+      apiUrl: sandbox.url,
+      zone: 'example.com',
+      keysFile: keys,
+      stateDir: join(dir, 'state4'),
+      primaryName: null,
+      env: { DDEDGE_API_PASSWORD: 'WRONG-CANARY-pw' },
+    }).result;
     expect(result.code).toBe(3);
     expect(result.stderr).toMatch(/--zone example\.com: cannot read it from the provider: /);
     expect(result.stderr).not.toContain('WRONG-CANARY-pw');
   });
 
   it('a SIGHUP while it starts (a reload right after a start) does not end it', async () => {
-    // Its first read of the zone is held back, and the SIGHUP sent while it waits for it.
-    sandbox.faults.push(parseFault('service/dnslist=slow:1500x1'));
-    const reads = sandbox.calls.get('service/dnslist') ?? 0;
-    const early = startDist(
-      [
-        'gateway',
-        '--zone',
-        'example.com',
-        '--keys',
-        join(dir, 'keys'),
-        '--dns-listen',
-        '127.0.0.1:0',
-        '--state-dir',
-        join(dir, 'state4'),
-      ],
-      baseEnv({ DDEDGE_API_URL: sandbox.url, ...ENV }),
-    );
-    let output = '';
-    early.stderr!.on('data', (d) => (output += d));
-    for (let i = 0; i < 400 && (sandbox.calls.get('service/dnslist') ?? 0) === reads; i++)
-      await new Promise((r) => setTimeout(r, 25));
-    expect(output).not.toMatch(/answering DNS/);
-    early.kill('SIGHUP');
-    // Node's default for SIGHUP would end it here; it must go on to answer, and reload later.
-    await waitForOutput(early, 'stderr', (t) => /answering DNS/.test(t));
-    expect(output).toMatch(/SIGHUP while starting/);
-    early.kill('SIGHUP');
-    await waitForOutput(early, 'stderr', (t) => /keys file reloaded/.test(t));
-    early.kill('SIGTERM');
-    expect((await early.result).code).toBe(0);
+    // Its first read of the zone is held at a proxy, and the SIGHUP sent while it waits for it.
+    const proxy = await startHoldingProxy(sandbox.url);
+    const read = proxy.hold('service/dnslist');
+    const early = spawnGateway({
+      apiUrl: proxy.url,
+      zone: 'example.com',
+      keysFile: keys,
+      stateDir: join(dir, 'state4'),
+      primaryName: null,
+    });
+    try {
+      let output = '';
+      early.stderr!.on('data', (d) => (output += d));
+      await read.arrived;
+      expect(output).not.toMatch(/answering DNS/);
+      early.kill('SIGHUP');
+      // Node's default for SIGHUP would end it here; it must go on to answer, and reload later.
+      await waitForOutput(early, 'stderr', () => /SIGHUP while starting/.test(output));
+      read.release();
+      await waitForOutput(early, 'stderr', () => /answering DNS/.test(output));
+      early.kill('SIGHUP');
+      await waitForOutput(early, 'stderr', () => /keys file reloaded/.test(output));
+      early.kill('SIGTERM');
+      expect((await early.result).code).toBe(0);
+    } finally {
+      early.kill('SIGKILL');
+      await proxy.close();
+    }
   });
 
   it('says it stopped on SIGTERM', async () => {
-    gateway.kill('SIGTERM');
-    const code = await new Promise<number | null>((r) => gateway.once('exit', (c) => r(c)));
-    expect(code).toBe(0);
-    expect(stderr).toMatch(/gateway: stopped/);
+    expect(await gateway.stop()).toBe(0);
+    expect(stderr()).toMatch(/gateway: stopped/);
   });
 });

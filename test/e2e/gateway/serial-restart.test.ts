@@ -6,9 +6,9 @@
 // than the one the secondary held, and the secondary ignored every change until the clock caught up.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { tempDir } from '../../helpers/cli.js';
+import { HANG_BOUND_MS, tempDir } from '../../helpers/cli.js';
 import { udpExchange } from '../../helpers/dns-wire.js';
-import { startGatewayProcess, writeKeysFile, type GatewayProcess } from '../../helpers/gateway-process.js';
+import { startGatewayProcess, writeKeysFile, type GatewayProcess } from '../../helpers/use-gateway.js';
 import { dig, keyStatement, startNamed, type Named } from '../../helpers/named.js';
 import { freePort, requireTool } from '../../helpers/programs.js';
 import { aData, CLASS, outcome, rr, signed, TYPE, updateMessage } from '../../helpers/update-wire.js';
@@ -36,10 +36,11 @@ const serialOf = (answer: string): number | undefined => {
   return soa ? Number(soa[1]) : undefined;
 };
 
-/** Polls the secondary (bounded: 150 tries, 50 ms apart, each dig at most a few seconds) until `done` holds. */
+/** Polls the secondary (bounded by a hang) until `done` holds. */
 async function secondaryAnswers(args: string[], done: (answer: string) => boolean): Promise<string> {
   let answer = '';
-  for (let i = 0; i < 150; i++) {
+  const deadline = Date.now() + HANG_BOUND_MS;
+  while (Date.now() < deadline) {
     answer = await dig(secondary.port, args);
     if (done(answer)) return answer;
     await new Promise((r) => setTimeout(r, 50));

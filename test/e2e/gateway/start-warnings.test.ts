@@ -6,7 +6,8 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { keygenText } from '../../../src/gateway/keys/keygen.js';
-import { baseEnv, runDist, tempDir } from '../../helpers/cli.js';
+import { tempDir } from '../../helpers/cli.js';
+import { spawnGateway } from '../../helpers/use-gateway.js';
 import { useSandbox } from '../../helpers/use-sandbox.js';
 
 const sandbox = useSandbox({ port: 0, per: 'file' });
@@ -26,19 +27,27 @@ describe.skipIf(hostname().includes('.'))(
   'a gateway that stops at start (no --primary-name given, a bare host name)',
   () => {
     it.each([
-      ['a missing keys file', () => ['--keys', join(tempDir(), 'no-such-keys')], 'demo-api-password', /keys/],
-      ['a wrong API password', () => ['--keys', keysFile()], 'not-the-password', /error 1004/],
+      [
+        'a missing keys file',
+        () => ({ keysFile: join(tempDir(), 'no-such-keys'), zone: 'example.com' }),
+        'demo-api-password',
+        /keys/,
+      ],
+      ['a wrong API password', () => ({ keysFile: keysFile(), zone: 'example.com' }), 'not-the-password', /error 1004/],
       [
         'a zone the account does not hold',
-        () => ['--keys', keysFile(), '--zone', 'example.org'],
+        () => ({ keysFile: keysFile(), zone: 'example.org' }),
         'demo-api-password',
         /--zone example\.org/,
       ],
-    ])('%s: the error, and no --primary-name warning', async (_what, args, password, error) => {
-      const run = await runDist(
-        ['gateway', '--zone', 'example.com', '--dns-listen', '127.0.0.1:0', '--state-dir', tempDir(), ...args()],
-        baseEnv({ DDEDGE_API_URL: sandbox.url, DDEDGE_API_USER: 'demo-user', DDEDGE_API_PASSWORD: password }),
-      );
+    ])('%s: the error, and no --primary-name warning', async (_what, where, password, error) => {
+      const run = await spawnGateway({
+        apiUrl: sandbox.url,
+        ...where(),
+        stateDir: tempDir(),
+        primaryName: null,
+        env: { DDEDGE_API_PASSWORD: password },
+      }).result;
       expect(run.code).not.toBe(0);
       expect(run.stderr).toMatch(error);
       expect(run.stderr).not.toContain('--primary-name');

@@ -7,9 +7,9 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { baseEnv, startDist, tempDir } from '../../helpers/cli.js';
+import { tempDir } from '../../helpers/cli.js';
 import { udpExchange } from '../../helpers/dns-wire.js';
-import { writeKeysFile } from '../../helpers/gateway-process.js';
+import { spawnGateway, writeKeysFile } from '../../helpers/use-gateway.js';
 import { aData, CLASS, outcome, rr, signed, updateMessage } from '../../helpers/update-wire.js';
 import { useSandbox } from '../../helpers/use-sandbox.js';
 
@@ -46,22 +46,7 @@ async function startOn(
   const stateDir = join(tempDir('ddedge-gwstate-'), 'state');
   mkdirSync(join(stateDir, 'gateway'), { recursive: true, mode: 0o700 });
   prepare(stateDir);
-  const child = startDist(
-    [
-      'gateway',
-      '--zone',
-      'example.com',
-      '--keys',
-      keysFile,
-      '--dns-listen',
-      '127.0.0.1:0',
-      '--primary-name',
-      'gateway.example.net',
-      '--state-dir',
-      stateDir,
-    ],
-    baseEnv({ DDEDGE_API_URL: sandbox.url, DDEDGE_API_USER: 'demo-user', DDEDGE_API_PASSWORD: 'demo-api-password' }),
-  );
+  const child = spawnGateway({ apiUrl: sandbox.url, zone: 'example.com', keysFile, stateDir });
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += String(d)));
   const answered = await new Promise<boolean>((resolve) => {
@@ -78,7 +63,7 @@ async function startOn(
     if (child.exitCode === null) child.kill('SIGTERM');
   }
   // A gateway deaf to SIGTERM is hung: killed, and the test says so by its null code.
-  const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  const killer = setTimeout(() => child.kill('SIGKILL'), START_BOUND_MS);
   const { code } = await child.result;
   clearTimeout(killer);
   return { answered, code, stderr };
@@ -89,7 +74,7 @@ const kinds = Object.keys(KINDS) as Kind[];
 describe('gateway state files that are not regular files of a sane size', () => {
   for (const file of ['owners.json', 'serials.json', 'replay.json']) {
     it(`${file}: the gateway starts, says so and sets the file aside`, {
-      timeout: 3 * (START_BOUND_MS + 15_000),
+      timeout: 3 * (2 * START_BOUND_MS + 5_000),
     }, async () => {
       for (const kind of kinds) {
         const { answered, code, stderr } = await startWith(file, kind);
@@ -107,7 +92,7 @@ describe('gateway state files that are not regular files of a sane size', () => 
 
   for (const file of ['journal.jsonl', 'journal.jsonl.1']) {
     it(`${file}: the gateway starts and says the journal is not read`, {
-      timeout: 3 * (START_BOUND_MS + 15_000),
+      timeout: 3 * (2 * START_BOUND_MS + 5_000),
     }, async () => {
       for (const kind of kinds) {
         const { answered, code, stderr } = await startWith(file, kind);
@@ -122,7 +107,7 @@ describe('gateway state files that are not regular files of a sane size', () => 
   }
 
   it('journal.jsonl as a FIFO: an update is answered (not held until someone reads the FIFO), and SIGTERM still stops the gateway', {
-    timeout: START_BOUND_MS + 30_000,
+    timeout: 2 * START_BOUND_MS + 30_000,
   }, async () => {
     let rcode: number | undefined;
     const { answered, code, stderr } = await startWith('journal.jsonl', 'a FIFO', async (port) => {
@@ -140,7 +125,7 @@ describe('gateway state files that are not regular files of a sane size', () => 
   });
 
   it('dhcid.json: the gateway stops at once with exit 2, naming the file', {
-    timeout: 3 * (START_BOUND_MS + 15_000),
+    timeout: 3 * (2 * START_BOUND_MS + 5_000),
   }, async () => {
     for (const kind of kinds) {
       const { answered, code, stderr } = await startWith('dhcid.json', kind);
@@ -151,7 +136,9 @@ describe('gateway state files that are not regular files of a sane size', () => 
 });
 
 describe('a state directory others may write', () => {
-  it('is said at start, for the directory and its gateway/ folder', { timeout: START_BOUND_MS + 15_000 }, async () => {
+  it('is said at start, for the directory and its gateway/ folder', {
+    timeout: 2 * START_BOUND_MS + 5_000,
+  }, async () => {
     const { answered, code, stderr } = await startOn((stateDir) => {
       chmodSync(stateDir, 0o777);
       chmodSync(join(stateDir, 'gateway'), 0o777);

@@ -5,7 +5,7 @@ import { execFile } from 'node:child_process';
 import { createSocket, type Socket } from 'node:dgram';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireTool } from '../../helpers/programs.js';
-import { useGateway } from '../../helpers/use-gateway.js';
+import { useGateway, waitFor } from '../../helpers/use-gateway.js';
 import { useSandbox } from '../../helpers/use-sandbox.js';
 
 const TOOLS = requireTool('nsupdate', 'bind9-dnsutils');
@@ -115,10 +115,10 @@ describe.skipIf(!TOOLS)('the gateway status page', () => {
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe('/?asked=1');
     let after = '';
-    for (let i = 0; i < 50 && !after.includes('pressed.example.com'); i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      after = await (await fetch(`${url()}/?asked=1`)).text();
-    }
+    await waitFor(
+      async () => (after = await (await fetch(`${url()}/?asked=1`)).text()).includes('pressed.example.com'),
+      'the page to show the zone read again',
+    );
     expect(after).toContain('The zones are being read again');
     expect(after).toMatch(/<th scope="row">pressed\.example\.com<\/th><td data-label="Type">TXT<\/td>/);
   });
@@ -136,10 +136,10 @@ describe.skipIf(!TOOLS)('the gateway status page', () => {
     );
     expect(code).toBe(0);
     let html = '';
-    for (let i = 0; i < 50 && !/acknowledged.*AXFR/.test(html); i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      html = await (await fetch(`${url()}/`)).text();
-    }
+    await waitFor(
+      async () => /acknowledged.*AXFR/.test((html = await (await fetch(`${url()}/`)).text())),
+      'the page to show the NOTIFY acknowledged and the transfer',
+    );
     const port = secondary.address().port;
     expect(html).toMatch(
       new RegExp(

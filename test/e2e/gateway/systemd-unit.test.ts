@@ -13,6 +13,7 @@ import { keygenText } from '../../../src/gateway/keys/keygen.js';
 import { startSandbox } from '../../../src/sandbox/server.js';
 import { DIST, tempDir, waitForOutput } from '../../helpers/cli.js';
 import { requireTool } from '../../helpers/programs.js';
+import { waitFor } from '../../helpers/use-gateway.js';
 
 const root = resolve(import.meta.dirname, '../../..');
 const unit = readFileSync(join(root, 'systemd/ddedge-gateway.service'), 'utf8');
@@ -155,7 +156,7 @@ it.skipIf(!TOOLS)(
         expect(health.status).toBe(200);
         // ExecReload: SIGHUP to the main process reloads the keys (the credential as loaded).
         process.kill(service.pid!, 'SIGHUP');
-        for (let i = 0; i < 100 && !/keys file reloaded/.test(stderr); i++) await new Promise((r) => setTimeout(r, 50));
+        await waitFor(() => /keys file reloaded/.test(stderr), 'the keys file reloaded');
         expect(stderr).toMatch(/keys file reloaded; 1 key\(s\)/);
         expect(stderr).not.toContain(secret);
         expect(stderr).not.toContain('demo-api-password');

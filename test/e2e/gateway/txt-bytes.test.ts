@@ -5,9 +5,10 @@
 // provider; a prerequisite naming such a value matches nothing the provider holds (NXRRSET);
 // valid UTF-8 ("café") still goes through and is served back byte for byte.
 import { execFile, execFileSync } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { udpExchange } from '../../helpers/dns-wire.js';
-import { startGatewayFixture, type RunningGateway } from '../../helpers/gateway-fixture.js';
+import { useGateway, zoneLines } from '../../helpers/use-gateway.js';
+import { useSandbox } from '../../helpers/use-sandbox.js';
 import { requireTool } from '../../helpers/programs.js';
 import { CLASS, outcome, rr, signed, updateMessage } from '../../helpers/update-wire.js';
 
@@ -17,13 +18,12 @@ const EDE_INVALID_DATA = 24;
 const TYPE_CAA = 257;
 const TYPE_TXT = 16;
 
-let gw: RunningGateway;
-beforeAll(async () => {
-  if (!TOOLS) return;
-  gw = await startGatewayFixture([{ name: 'admin', rules: ['grant "admin" zonesub;'] }]);
-});
+const sandbox = useSandbox({ per: 'file' });
+const gw = useGateway(() =>
+  TOOLS ? { apiUrl: sandbox.url, keys: [{ name: 'admin', rules: ['grant "admin" zonesub;'] }] } : undefined,
+);
 afterAll(async () => {
-  if (gw) expect(await gw.stop()).toBe(0);
+  if (TOOLS) expect(await gw.stop()).toBe(0);
 });
 
 function nsupdate(lines: string[]): Promise<{ code: number; out: string }> {
@@ -38,7 +38,7 @@ function nsupdate(lines: string[]): Promise<{ code: number; out: string }> {
   });
 }
 
-const providerCalls = () => [...gw.sandbox.calls.values()].reduce((a, b) => a + b, 0);
+const providerCalls = () => [...sandbox.calls.values()].reduce((a, b) => a + b, 0);
 const dig = (name: string, type: string) =>
   execFileSync('dig', ['@127.0.0.1', '-p', String(gw.port), '+norec', '+short', name, type], {
     encoding: 'utf8',
@@ -47,19 +47,19 @@ const dig = (name: string, type: string) =>
 describe.skipIf(!TOOLS)('text rdata that is not UTF-8', () => {
   it('an nsupdate add of TXT "caf\\233" is REFUSED with an EDE, logged at warn, and nothing reaches the provider', async () => {
     const before = providerCalls();
-    const zoneBefore = gw.zone();
+    const zoneBefore = zoneLines(sandbox);
     const { code, out } = await nsupdate(['update add t.example.com 60 TXT "caf\\233"']);
     expect(code, out).not.toBe(0);
     expect(out).toMatch(/status: REFUSED/);
     expect(providerCalls()).toBe(before);
-    expect(gw.zone()).toEqual(zoneBefore);
+    expect(zoneLines(sandbox)).toEqual(zoneBefore);
     expect(gw.stderr()).toMatch(/warn.*REFUSED.*t\.example\.com.*not UTF-8/i);
   });
 
   it('a TXT string of valid UTF-8 ("café") is added and served back byte for byte', async () => {
     const { code, out } = await nsupdate(['update add cafe.example.com 60 TXT "café"']);
     expect(code, out).toBe(0);
-    expect(gw.zone('cafe.example.com')).toEqual(['cafe.example.com TXT café']);
+    expect(zoneLines(sandbox, 'cafe.example.com')).toEqual(['cafe.example.com TXT café']);
     // dig writes each byte past ASCII as \DDD: c3 a9 is é in UTF-8.
     expect(dig('cafe.example.com', 'TXT')).toBe('"caf\\195\\169"');
   });
@@ -71,7 +71,7 @@ describe.skipIf(!TOOLS)('text rdata that is not UTF-8', () => {
     expect(code, out).not.toBe(0);
     expect(out).toMatch(/status: REFUSED/);
     expect(providerCalls()).toBe(before);
-    expect(gw.zone('fffd.example.com')).toEqual(['fffd.example.com TXT caf\u{fffd}']);
+    expect(zoneLines(sandbox, 'fffd.example.com')).toEqual(['fffd.example.com TXT caf\u{fffd}']);
   });
 
   it('a prerequisite naming "caf\\233" matches nothing the provider holds: NXRRSET, even where "caf\\239\\191\\189" is held', async () => {
@@ -82,7 +82,7 @@ describe.skipIf(!TOOLS)('text rdata that is not UTF-8', () => {
     ]);
     expect(code, out).not.toBe(0);
     expect(out).toMatch(/status: NXRRSET/);
-    expect(gw.zone('other.example.com')).toEqual([]);
+    expect(zoneLines(sandbox, 'other.example.com')).toEqual([]);
   });
 
   // nsupdate sends no OPT record, so the EDE is seen here with the update on the wire (EDNS on).

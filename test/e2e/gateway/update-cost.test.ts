@@ -6,16 +6,15 @@
 // gateway's back at that name counts, and a name that merely contains another (the filter is a
 // substring match) does not. Calls are counted by the sandbox, not by the gateway.
 import { execFile } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { DnsEntry } from '../../../src/api/endpoints/service.js';
-import { keygenText } from '../../../src/gateway/keys/keygen.js';
-import { parseFault } from '../../../src/sandbox/faults.js';
-import { baseEnv, startDist, tempDir, waitForOutput } from '../../helpers/cli.js';
-import { queryPacket, readAnswer, udpExchange } from '../../helpers/dns-wire.js';
+import { tempDir } from '../../helpers/cli.js';
+import { queryPacket, readAnswer, udpClient, udpExchange } from '../../helpers/dns-wire.js';
+import { startHoldingProxy, type HoldingProxy } from '../../helpers/holding-proxy.js';
 import { requireTool } from '../../helpers/programs.js';
-import { useGateway } from '../../helpers/use-gateway.js';
+import { CLASS, outcome, rr, signed, TYPE, txtData, updateMessage } from '../../helpers/update-wire.js';
+import { startGatewayProcess, useGateway, writeKeysFile } from '../../helpers/use-gateway.js';
 import { useSandbox } from '../../helpers/use-sandbox.js';
 
 const TOOLS = requireTool('nsupdate', 'bind9-dnsutils');
@@ -48,9 +47,15 @@ async function cost(
   return { ...result, calls: providerCalls() - before };
 }
 
-/** admin may change the zone; narrow only TXT records below acme.example.com. */
-const gateway = useGateway(() => {
+let proxy: HoldingProxy | undefined;
+afterAll(async () => {
+  await proxy?.close();
+});
+
+/** admin may change the zone; narrow only TXT records below acme.example.com. The gateway reaches the sandbox through a proxy that can hold a read. */
+const gateway = useGateway(async () => {
   if (!TOOLS) return undefined;
+  proxy = await startHoldingProxy(sandbox.url);
   // The plan that holds 100,000 records (the demo's basic plan holds far fewer).
   sandbox.model.services.find((s) => s.name === 'example.com')!.productkey = 'corporate';
   const dns = zoneEntries();
@@ -82,7 +87,7 @@ const gateway = useGateway(() => {
     });
   extra.forEach((e, i) => dns.push({ ...e, entityID: String(800_000 + i) }));
   return {
-    apiUrl: sandbox.url,
+    apiUrl: proxy.url,
     primaryName: null,
     args: ['--refresh', '1h'],
     env: { DDEDGE_MAX_CALLS_PER_HOUR: '3600' },
@@ -173,28 +178,52 @@ describe.skipIf(!TOOLS)(`an update's provider calls on a zone of ${ZONE_SIZE.toL
   });
 
   it('updates batched together each see what the ones before them made, at their names and at others', async () => {
-    // The first update's read is slow, so the three after it arrive meanwhile and go together, in order.
-    sandbox.faults.push(parseFault('service/dnslist=slow:1500x1'));
-    const blocker = nsupdate(['update add slow.example.com 300 TXT "first"']);
-    await new Promise((r) => setTimeout(r, 300));
-    const a = nsupdate(['update add pa.example.com 300 TXT "a"']);
-    await new Promise((r) => setTimeout(r, 150));
-    const b = nsupdate(['update add pb.example.com 300 TXT "b"']);
-    await new Promise((r) => setTimeout(r, 150));
-    const c = nsupdate([
-      'prereq yxrrset pa.example.com TXT',
-      'prereq yxrrset pb.example.com TXT',
-      'update add pc.example.com 300 TXT "c"',
-      'update add pa.example.com 300 TXT "a2"',
-    ]);
-    const results = await Promise.all([blocker, a, b, c]);
-    expect(results).toEqual(Array(4).fill({ code: 0, out: '' }));
+    // The first update's read is held at the proxy, so the three after it wait and go together,
+    // in the order they came: datagrams from one socket are taken in order, and the answer to
+    // a query sent after them shows all three were taken.
+    const hold = proxy!.hold('service/dnslist');
+    const udp = udpClient(gateway.port);
+    try {
+      const admin = gateway.keys.get('admin')!;
+      const add = (name: string, text: string) => rr(name, TYPE.TXT, CLASS.IN, 300, txtData(text));
+      const inUse = (name: string) => rr(name, TYPE.TXT, CLASS.ANY, 0);
+      const blocker = udp.ask(signed(updateMessage({ id: 1, updates: [add('slow.example.com', 'first')] }), admin));
+      await hold.arrived;
+      const a = udp.ask(signed(updateMessage({ id: 2, updates: [add('pa.example.com', 'a')] }), admin));
+      const b = udp.ask(signed(updateMessage({ id: 3, updates: [add('pb.example.com', 'b')] }), admin));
+      const c = udp.ask(
+        signed(
+          updateMessage({
+            id: 4,
+            prerequisites: [inUse('pa.example.com'), inUse('pb.example.com')],
+            updates: [add('pc.example.com', 'c'), add('pa.example.com', 'a2')],
+          }),
+          admin,
+        ),
+      );
+      await udp.ask(queryPacket({ id: 5, name: 'example.com', type: TYPE.SOA }));
+      hold.release();
+      const results = (await Promise.all([blocker, a, b, c])).map((answer) => outcome(answer).rcode);
+      expect(results).toEqual([0, 0, 0, 0]);
+    } finally {
+      hold.release();
+      udp.close();
+    }
     const at = (name: string) =>
       zoneEntries()
         .filter((e) => e.name === name)
         .map((e) => e.value)
         .sort();
     expect([at('pa.example.com'), at('pb.example.com'), at('pc.example.com')]).toEqual([['a', 'a2'], ['b'], ['c']]);
+    // One batch made the three: their result lines in the journal carry one mark.
+    const batchOf = (name: string) =>
+      gateway
+        .journal()
+        .filter((l) => l.result && JSON.stringify(l.changes).includes(`"${name}"`))
+        .map((l) => l.result);
+    expect(
+      new Set([...batchOf('pa.example.com'), ...batchOf('pb.example.com'), ...batchOf('pc.example.com')]).size,
+    ).toBe(1);
   });
 
   it('a prerequisite outside the zone is answered NOTZONE before anything is read', async () => {
@@ -248,36 +277,23 @@ describe.skipIf(!TOOLS)(`an update's provider calls on a zone of ${ZONE_SIZE.toL
 
   it("warns at start when re-reading the zone's pages every --refresh would take most of the budget", async () => {
     const dir = tempDir('ddedge-gwcost-warn-');
-    writeFileSync(join(dir, 'keys'), `${keygenText('other', 'hmac-sha256')}`, { mode: 0o600 });
-    const second = startDist(
-      [
-        'gateway',
-        '--zone',
-        'example.com',
-        '--keys',
-        join(dir, 'keys'),
-        '--dns-listen',
-        '127.0.0.1:0',
-        '--state-dir',
-        join(dir, 'state'),
-        '--refresh',
-        '60s',
-      ],
-      baseEnv({
-        DDEDGE_API_URL: sandbox.url,
-        DDEDGE_API_USER: 'demo-user',
-        DDEDGE_API_PASSWORD: 'demo-api-password',
-        DDEDGE_MAX_CALLS_PER_HOUR: '3600',
-      }),
-    );
+    const { file } = writeKeysFile([{ name: 'other', rules: [] }], join(dir, 'keys'));
+    const second = await startGatewayProcess({
+      apiUrl: sandbox.url,
+      zone: 'example.com',
+      keysFile: file,
+      stateDir: join(dir, 'state'),
+      primaryName: null,
+      args: ['--refresh', '60s'],
+      env: { DDEDGE_MAX_CALLS_PER_HOUR: '3600' },
+    });
     try {
-      const text = await waitForOutput(second, 'stderr', (t) => /answering DNS/.test(t), 60_000);
       const pages = Math.ceil(zoneEntries().length / 1000);
-      expect(text).toContain(
+      expect(second.stderr()).toContain(
         `re-reading 1 zone(s) every 60s takes ${pages * 60} of the 3600 provider calls allowed an hour (${pages} pages of service/dnslist each time)`,
       );
     } finally {
-      second.kill('SIGTERM');
+      expect(await second.stop()).toBe(0);
     }
-  }, 90_000);
+  });
 });

@@ -4,10 +4,11 @@
 // sent during a bounded flood is answered, each within a wait far longer than an answer takes.
 // (Decoding each such message, as the gateway once did, fell seconds behind at this rate.)
 import dgram from 'node:dgram';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import type { TsigKey } from '../../../src/dns/wire/tsig.js';
 import { queryPacket, udpExchange } from '../../helpers/dns-wire.js';
-import { startGatewayFixture, type RunningGateway } from '../../helpers/gateway-fixture.js';
+import { useGateway } from '../../helpers/use-gateway.js';
+import { useSandbox } from '../../helpers/use-sandbox.js';
 import { aData, CLASS, rr, signed, TYPE, updateMessage } from '../../helpers/update-wire.js';
 
 /** Huge updates sent, one every FLOOD_GAP_MS (about 125 Mbit/s of 63 KB messages). */
@@ -17,12 +18,13 @@ const FLOOD_GAP_MS = 4;
 const QUERY_GAP_MS = 20;
 const QUERY_WAIT_MS = 1_500;
 
-let gw: RunningGateway;
-beforeAll(async () => {
-  gw = await startGatewayFixture([{ name: 'admin', rules: ['grant "admin" zonesub;'] }]);
-});
+const sandbox = useSandbox({ per: 'file' });
+const gw = useGateway(() => ({
+  apiUrl: sandbox.url,
+  keys: [{ name: 'admin', rules: ['grant "admin" zonesub;'] }],
+}));
 afterAll(async () => {
-  if (gw) expect(await gw.stop()).toBe(0);
+  expect(await gw.stop()).toBe(0);
 });
 
 /** 3,900 A adds at the apex, each owner a pointer to the zone's name: about 63 KB. */

@@ -6,18 +6,23 @@
 import { execFile } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseFault } from '../../../src/sandbox/faults.js';
-import { waitForOutput } from '../../helpers/cli.js';
+import { HANG_BOUND_MS, waitForOutput } from '../../helpers/cli.js';
+import { queryPacket, udpClient } from '../../helpers/dns-wire.js';
+import { startHoldingProxy, type HoldingProxy } from '../../helpers/holding-proxy.js';
 import { requireTool } from '../../helpers/programs.js';
+import { aData, CLASS, outcome, rr, signed, TYPE, updateMessage } from '../../helpers/update-wire.js';
 import { useGateway } from '../../helpers/use-gateway.js';
 import { useSandbox } from '../../helpers/use-sandbox.js';
 
 const TOOLS = requireTool('nsupdate', 'bind9-dnsutils');
 
 const sandbox = useSandbox({ per: 'file' });
-const gateway = useGateway(() =>
+/** Between the gateway and the sandbox: holds a batch's read while other updates arrive. */
+let proxy: HoldingProxy | undefined;
+const gateway = useGateway(async () =>
   TOOLS
     ? {
-        apiUrl: sandbox.url,
+        apiUrl: (proxy = await startHoldingProxy(sandbox.url)).url,
         primaryName: null,
         keys: [
           { name: 'narrow', rules: ['grant "narrow" subdomain dyn.example.com;'] },
@@ -28,6 +33,7 @@ const gateway = useGateway(() =>
 );
 afterAll(async () => {
   if (TOOLS) expect(await gateway.stop()).toBe(0);
+  await proxy?.close();
 });
 
 /** Runs an nsupdate script for the zone example.com signed with `keyName`; resolves with exit code and output. */
@@ -36,8 +42,8 @@ function nsupdate(keyName: string, lines: string[]): Promise<{ code: number; out
   return new Promise((resolve) => {
     const child = execFile(
       'nsupdate',
-      ['-t', '8', '-y', gateway.nsupdateKey(keyName)],
-      { timeout: 20_000 },
+      ['-t', '60', '-y', gateway.nsupdateKey(keyName)],
+      { timeout: HANG_BOUND_MS },
       (error, stdout, stderr) =>
         resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, out: stdout + stderr }),
     );
@@ -51,25 +57,23 @@ const calls = (target: string) => sandbox.calls.get(target) ?? 0;
 
 describe.skipIf(!TOOLS)('owner names the provider cannot hold', () => {
   it("refuses x\\.y.dyn.example.com with nothing sent to the provider, and another key's update sent with it is made", async () => {
-    // A batch in progress (its zone read slowed), so that the two updates below arrive while it runs
-    // and are batched together after it, as clients' updates sent at the same moment are.
-    sandbox.faults.push(parseFault('service/dnslist=slow:2500x1'));
-    const reads = calls('service/dnslist');
+    // A batch in progress (its zone read held at the proxy), so that the two updates below arrive
+    // while it runs, as clients' updates sent at the same moment do.
+    const read = proxy!.hold('service/dnslist');
     const first = nsupdate('router', ['update add one.home.example.com 60 A 192.0.2.1']);
-    for (let i = 0; i < 400 && calls('service/dnslist') === reads; i++) await new Promise((r) => setTimeout(r, 25));
-    expect(calls('service/dnslist')).toBeGreaterThan(reads);
+    await read.arrived;
     const creates = calls('service/dnscreate');
-    const logged = waitForOutput(gateway.child, 'stderr', (t) => /key narrow.*REFUSED/.test(t), 20_000);
+    const logged = waitForOutput(gateway.child, 'stderr', (t) => /key narrow.*REFUSED/.test(t));
     // nsupdate checks names itself unless told not to, as the attacker's own packets did not.
-    const [dotted, other] = await Promise.all([
-      nsupdate('narrow', ['check-names no', 'update add x\\.y.dyn.example.com 60 A 192.0.2.66']),
-      nsupdate('router', ['update add two.home.example.com 60 A 192.0.2.2']),
-    ]);
-    expect((await first).code).toBe(0);
+    const dotted = await nsupdate('narrow', ['check-names no', 'update add x\\.y.dyn.example.com 60 A 192.0.2.66']);
+    const other = nsupdate('router', ['update add two.home.example.com 60 A 192.0.2.2']);
     expect(dotted.code, dotted.out).not.toBe(0);
     expect(dotted.out).toMatch(/REFUSED/);
     expect(await logged).toMatch(/x\\\.y\.dyn\.example\.com names no host name/);
-    expect(other.code, other.out).toBe(0);
+    read.release();
+    expect((await first).code).toBe(0);
+    const made = await other;
+    expect(made.code, made.out).toBe(0);
     // The two creates of the router's updates, no more: the dotted name never reached the provider.
     expect(calls('service/dnscreate')).toBe(creates + 2);
     expect(names()).toEqual(
@@ -80,12 +84,12 @@ describe.skipIf(!TOOLS)('owner names the provider cannot hold', () => {
 
   it("tells an update batched with a failing write of another key that its batch failed, not that key's record", async () => {
     expect((await nsupdate('narrow', ['update add a.dyn.example.com 60 A 192.0.2.9'])).code).toBe(0);
-    // The router's delete is written while the zone read is slowed; the two updates below arrive meanwhile and are batched together.
-    sandbox.faults.push(parseFault('service/dnslist=slow:2500x1'));
-    const reads = calls('service/dnslist');
+    // The router's delete is made while its zone read is held at the proxy; the two updates below
+    // arrive meanwhile, in order from one socket (a query after them shows both were taken), and
+    // are batched together.
+    const read = proxy!.hold('service/dnslist');
     const first = nsupdate('router', ['update delete one.home.example.com A']);
-    for (let i = 0; i < 400 && calls('service/dnslist') === reads; i++) await new Promise((r) => setTimeout(r, 25));
-    expect(calls('service/dnslist')).toBeGreaterThan(reads);
+    await read.arrived;
     // The first create the provider is asked for fails: the router's, in the batch after.
     sandbox.faults.push(parseFault('service/dnscreate=500x1'));
     const lines: string[] = [];
@@ -96,15 +100,30 @@ describe.skipIf(!TOOLS)('owner names the provider cannot hold', () => {
         lines.splice(0, lines.length, ...t.split('\n').filter((l) => /key (narrow|router).*SERVFAIL/.test(l))),
         lines.length >= 2
       ),
-      20_000,
     );
-    const [narrow, router] = await Promise.all([
-      nsupdate('narrow', ['update delete a.dyn.example.com A']),
-      nsupdate('router', ['update add four.home.example.com 60 A 192.0.2.4']),
-    ]);
-    expect((await first).code).toBe(0);
-    expect(narrow.out).toMatch(/SERVFAIL/);
-    expect(router.out).toMatch(/SERVFAIL/);
+    const udp = udpClient(gateway.port);
+    try {
+      const narrow = udp.ask(
+        signed(
+          updateMessage({ id: 21, updates: [rr('a.dyn.example.com', TYPE.A, CLASS.ANY, 0)] }),
+          gateway.keys.get('narrow')!,
+        ),
+      );
+      const router = udp.ask(
+        signed(
+          updateMessage({ id: 22, updates: [rr('four.home.example.com', TYPE.A, CLASS.IN, 60, aData('192.0.2.4'))] }),
+          gateway.keys.get('router')!,
+        ),
+      );
+      await udp.ask(queryPacket({ id: 23, name: 'example.com', type: TYPE.SOA }));
+      read.release();
+      expect((await first).code).toBe(0);
+      expect(outcome(await narrow).rcode).toBe(2);
+      expect(outcome(await router).rcode).toBe(2);
+    } finally {
+      read.release();
+      udp.close();
+    }
     await logged;
     const [narrowLine] = lines.filter((l) => l.includes('key narrow'));
     const [routerLine] = lines.filter((l) => l.includes('key router'));

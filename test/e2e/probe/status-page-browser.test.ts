@@ -11,7 +11,8 @@ import { join, resolve } from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentEnv, withApi } from '../../helpers/agent-env.js';
-import { baseEnv, runDist, startDist, tempDir, waitForOutput } from '../../helpers/cli.js';
+import { runDist, startDist, tempDir, waitForOutput } from '../../helpers/cli.js';
+import { startGatewayProcess, type GatewayProcess } from '../../helpers/use-gateway.js';
 import { requireTool } from '../../helpers/programs.js';
 import { useSandbox } from '../../helpers/use-sandbox.js';
 import { waitUntil } from '../../helpers/wait.js';
@@ -216,7 +217,7 @@ describe.skipIf(!present)('the status page in Chromium', () => {
 
 describe.skipIf(!present)("the gateway's status page in Chromium", () => {
   const gatewaySandbox = useSandbox({ per: 'file' });
-  let gateway: ReturnType<typeof startDist>;
+  let gateway: GatewayProcess | undefined;
   let gatewayUrl: string;
   let chromium: Browser;
   beforeAll(async () => {
@@ -229,30 +230,17 @@ describe.skipIf(!present)("the gateway's status page in Chromium", () => {
       `${admin}grant "admin" zonesub;\ntransfer "admin";\n${acme}grant "acme" name _acme-challenge.example.com TXT;\n`,
       { mode: 0o600 },
     );
-    gateway = startDist(
-      [
-        'gateway',
-        '--zone',
-        'example.com',
-        '--keys',
-        keysFile,
-        '--dns-listen',
-        '127.0.0.1:0',
-        '--listen',
-        '127.0.0.1:0',
-        '--state-dir',
-        join(dir, 'state'),
-      ],
-      baseEnv({
-        DDEDGE_API_URL: gatewaySandbox.url,
-        DDEDGE_API_USER: 'demo-user',
-        DDEDGE_API_PASSWORD: 'demo-api-password',
-      }),
-    );
-    const log = await waitForOutput(gateway, 'stderr', (t) => /answering DNS/.test(t) && /at http:\S+\/\n/.test(t));
-    gatewayUrl = /at (http:\S+)\/\n/.exec(log)![1]!;
+    gateway = await startGatewayProcess({
+      apiUrl: gatewaySandbox.url,
+      zone: 'example.com',
+      keysFile,
+      stateDir: join(dir, 'state'),
+      primaryName: null,
+      args: ['--listen', '127.0.0.1:0'],
+    });
+    gatewayUrl = gateway.endpoint!;
     // An update and a refusal for the page to show, when nsupdate is here (bind9-dnsutils).
-    const dnsPort = /on 127\.0\.0\.1:(\d+)/.exec(log)![1];
+    const dnsPort = gateway.port;
     const nsupdate = (block: string, name: string, line: string) =>
       new Promise<void>((done) => {
         const secret = /secret "([^"]+)"/.exec(block)![1];
@@ -275,8 +263,7 @@ describe.skipIf(!present)("the gateway's status page in Chromium", () => {
   }, 120_000);
   afterAll(async () => {
     await chromium?.close();
-    gateway?.kill('SIGTERM');
-    await gateway?.result;
+    await gateway?.stop();
   });
 
   for (const [scheme, viewport, shot] of [

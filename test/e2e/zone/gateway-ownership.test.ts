@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acquireLock } from '../../../src/state/lock.js';
 import { writeState } from '../../../src/state/state.js';
 import { withApi } from '../../helpers/agent-env.js';
-import { startDoor, type RunningDoor } from '../../helpers/dyndns2-gateway.js';
+import { useGateway, zoneLines } from '../../helpers/use-gateway.js';
+import { useSandbox } from '../../helpers/use-sandbox.js';
 import { baseEnv, runDist } from '../../helpers/cli.js';
 import { requireTool } from '../../helpers/programs.js';
 import { writeZone } from '../../helpers/zone.js';
@@ -20,14 +21,16 @@ import { writeZone } from '../../helpers/zone.js';
 const TOOLS = requireTool('nsupdate', 'bind9-dnsutils') && requireTool('curl');
 const IDN = 'xn--bcher-kva.example.com';
 
-let door: RunningDoor;
+const sandbox = useSandbox({ per: 'file' });
+const door = useGateway(() =>
+  TOOLS ? { apiUrl: sandbox.url, door: {}, keys: [{ name: 'admin', rules: ['grant "admin" zonesub;'] }] } : undefined,
+);
 let port: number;
 
 beforeAll(async () => {
   if (!TOOLS) return;
-  door = await startDoor([{ name: 'admin', rules: ['grant "admin" zonesub;'] }]);
-  port = Number(/answering DNS .* on 127\.0\.0\.1:(\d+)/.exec(door.stderr())![1]);
-  const dns = door.sandbox.model.services.find((s) => s.name === 'example.com')!.dns;
+  port = door.port;
+  const dns = sandbox.model.services.find((s) => s.name === 'example.com')!.dns;
   const entry = (entityID: string, name: string, type: string, value: string) =>
     dns.push({ entityID, name, type, ttl: '-', priority: '-', value });
   entry('9001', IDN, 'A', '192.0.2.7');
@@ -53,9 +56,9 @@ beforeAll(async () => {
     join(door.stateDir, 'acme', 'challenges.json'),
     JSON.stringify({ version: 1, challenges: [challenge] }),
   );
-}, 60_000);
+});
 afterAll(async () => {
-  if (door) expect(await door.stop()).toBe(0);
+  if (TOOLS) expect(await door.stop()).toBe(0);
 });
 
 function nsupdate(lines: string[]): Promise<{ code: number; out: string }> {
@@ -63,7 +66,7 @@ function nsupdate(lines: string[]): Promise<{ code: number; out: string }> {
   return new Promise((resolve) => {
     const child = execFile(
       'nsupdate',
-      ['-t', '8', '-y', `hmac-sha256:admin:${door.secrets.get('admin')}`],
+      ['-t', '8', '-y', `hmac-sha256:admin:${door.secret('admin')}`],
       { timeout: 20_000 },
       (error, stdout, stderr) =>
         resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, out: stdout + stderr }),
@@ -73,8 +76,8 @@ function nsupdate(lines: string[]): Promise<{ code: number; out: string }> {
 }
 
 async function dyndns2(hostname: string, ip: string): Promise<string> {
-  const res = await fetch(`${door.url}/nic/update?hostname=${hostname}&myip=${ip}`, {
-    headers: { authorization: `Basic ${Buffer.from(`admin:${door.secrets.get('admin')}`).toString('base64')}` },
+  const res = await fetch(`${door.dyndns2}/nic/update?hostname=${hostname}&myip=${ip}`, {
+    headers: { authorization: `Basic ${Buffer.from(`admin:${door.secret('admin')}`).toString('base64')}` },
   });
   return (await res.text()).trim();
 }
@@ -86,7 +89,7 @@ describe.skipIf(!TOOLS)('zone apply and the gateway keep the same records', () =
     );
     const plan = await runDist(
       ['zone', 'plan', file, '--json'],
-      baseEnv({ ...withApi(door.sandbox), DDEDGE_STATE_DIR: door.stateDir }),
+      baseEnv({ ...withApi(sandbox), DDEDGE_STATE_DIR: door.stateDir }),
     );
     expect(plan.code, plan.stderr).toBe(0);
     const report = JSON.parse(plan.stdout) as {
@@ -110,16 +113,16 @@ describe.skipIf(!TOOLS)('zone apply and the gateway keep the same records', () =
     for (const name of [IDN, 'home.example.com']) {
       const refused = await nsupdate([`update delete ${name} A`, `update add ${name} 60 A 192.0.2.66`]);
       expect(refused.out, name).toMatch(/REFUSED/);
-      expect(door.zone(name), name).toEqual([`${name} A ${name === IDN ? '192.0.2.7' : '192.0.2.20'}`]);
+      expect(zoneLines(sandbox, name), name).toEqual([`${name} A ${name === IDN ? '192.0.2.7' : '192.0.2.20'}`]);
     }
     const challenge = await nsupdate(['update delete _acme-challenge.www.example.com TXT']);
     expect(challenge.out).toMatch(/REFUSED/);
-    expect(door.zone('_acme-challenge.www.example.com')).toEqual([
+    expect(zoneLines(sandbox, '_acme-challenge.www.example.com')).toEqual([
       '_acme-challenge.www.example.com TXT made-by-ddedge-acme',
     ]);
     const apexNs = await nsupdate(['update add example.com 60 NS ns.example.net']);
     expect(apexNs.code, apexNs.out).toBe(0);
-    expect(door.zone().filter((l) => / NS /.test(l))).toEqual([]);
+    expect(zoneLines(sandbox).filter((l) => / NS /.test(l))).toEqual([]);
     await door.logged(new RegExp(`${IDN.replace(/\./g, '\\.')} A is kept by the ddedge agent`));
   });
 
@@ -127,14 +130,14 @@ describe.skipIf(!TOOLS)('zone apply and the gateway keep the same records', () =
     expect(await dyndns2(IDN, '81.0.2.66')).toBe('nohost');
     expect(await dyndns2('home.example.com', '81.0.2.66')).toBe('nohost');
     await door.logged(new RegExp(`nohost: dyndns2: ${IDN.replace(/\./g, '\\.')} A is kept by the ddedge agent`));
-    expect(door.zone(IDN)).toEqual([`${IDN} A 192.0.2.7`]);
-    expect(door.zone('home.example.com')).toEqual(['home.example.com A 192.0.2.20']);
+    expect(zoneLines(sandbox, IDN)).toEqual([`${IDN} A 192.0.2.7`]);
+    expect(zoneLines(sandbox, 'home.example.com')).toEqual(['home.example.com A 192.0.2.20']);
   });
 
   it('lets a key change an ACME challenge ddedge acme did not make (an ACME client using the gateway)', async () => {
     const own = await nsupdate(['update delete _acme-challenge.mail.example.com TXT']);
     expect(own.code, own.out).toBe(0);
-    expect(door.zone('_acme-challenge.mail.example.com')).toEqual([]);
+    expect(zoneLines(sandbox, '_acme-challenge.mail.example.com')).toEqual([]);
   });
 
   it("waits for the zone's lock, the one zone apply takes (<state dir>/zone-locks/<zone>): an update while another holds it is SERVFAIL, and changes nothing", async () => {
@@ -142,7 +145,7 @@ describe.skipIf(!TOOLS)('zone apply and the gateway keep the same records', () =
     try {
       const locked = await nsupdate(['update add locked.example.com 60 A 192.0.2.9']);
       expect(locked.out).toMatch(/SERVFAIL/);
-      expect(door.zone('locked.example.com')).toEqual([]);
+      expect(zoneLines(sandbox, 'locked.example.com')).toEqual([]);
       await door.logged(/the zone is locked by another change/);
     } finally {
       lock.release();

@@ -8,7 +8,7 @@ import { main } from '../../../src/cli/main.js';
 import { parseFault } from '../../../src/sandbox/faults.js';
 import { withApi } from '../../helpers/agent-env.js';
 import { baseEnv, tempDir } from '../../helpers/cli.js';
-import { writeKeysFile } from '../../helpers/gateway-process.js';
+import { writeKeysFile } from '../../helpers/use-gateway.js';
 import { useSandbox } from '../../helpers/use-sandbox.js';
 
 const sandbox = useSandbox();

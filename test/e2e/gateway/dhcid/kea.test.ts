@@ -14,9 +14,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseFault } from '../../../../src/sandbox/faults.js';
 import { keygenText } from '../../../../src/gateway/keys/keygen.js';
-import { baseEnv, runDist, tempDir } from '../../../helpers/cli.js';
+import { tempDir } from '../../../helpers/cli.js';
 import { freePort, requireTool } from '../../../helpers/programs.js';
-import { startGatewayProcess, type GatewayProcess } from '../../../helpers/gateway-process.js';
+import { spawnGateway, startGatewayProcess, waitFor, type GatewayProcess } from '../../../helpers/use-gateway.js';
 import { useSandbox } from '../../../helpers/use-sandbox.js';
 
 const TOOLS = requireTool('kea-dhcp-ddns', 'kea-dhcp-ddns-server') && requireTool('dig', 'bind9-dnsutils');
@@ -98,12 +98,11 @@ async function ncr(change: 'add' | 'remove', client: string, address: string, le
   socket.close();
   // D2 logs one outcome per request: ..._SUCCEEDED, or ..._FAILED / ..._REJECTED. Bounded wait.
   const outcome = /DHCP_DDNS_(ADD|REMOVE)_(SUCCEEDED|FAILED)|DHCP_DDNS_FORWARD_\w+_REJECTED|DHCP_DDNS_REMOVE_FAILED/;
-  for (let i = 0; i < 300 && !outcome.test(d2Log.slice(from)); i++) await new Promise((r) => setTimeout(r, 50));
+  await waitFor(() => outcome.test(d2Log.slice(from)), `D2's outcome for the ${change} of ${client}`);
   const lines = d2Log.slice(from);
-  if (!outcome.test(lines)) throw new Error(`D2 logged no outcome for the ${change} of ${client}; its log: ${lines}`);
   // The failed transaction's summary line follows the rejection; let it arrive.
   if (/REJECTED/.test(lines))
-    for (let i = 0; i < 100 && !/_FAILED/.test(d2Log.slice(from)); i++) await new Promise((r) => setTimeout(r, 50));
+    await waitFor(() => /_FAILED/.test(d2Log.slice(from)), "D2's summary of the failed transaction");
   return d2Log.slice(from);
 }
 
@@ -153,9 +152,8 @@ beforeAll(async () => {
   });
   d2.stdout!.on('data', (d) => (d2Log += d));
   d2.stderr!.on('data', (d) => (d2Log += d));
-  for (let i = 0; i < 200 && !/DHCP_DDNS_STARTED/.test(d2Log); i++) await new Promise((r) => setTimeout(r, 50));
-  if (!/DHCP_DDNS_STARTED/.test(d2Log)) throw new Error(`kea-dhcp-ddns did not start: ${d2Log}`);
-}, 60_000);
+  await waitFor(() => /DHCP_DDNS_STARTED/.test(d2Log), 'kea-dhcp-ddns to start');
+});
 
 afterAll(async () => {
   if (d2 && d2.exitCode === null) {
@@ -346,14 +344,14 @@ describe('the DHCID file', () => {
     writeFileSync(file, '{"version":1,"zones":{"example.com":[{"name":"a.example.com","ttl":60,"data":"00', {
       mode: 0o600,
     });
-    const run = await runDist(
-      ['gateway', '--zone', 'example.com', '--keys', keys, '--dns-listen', '127.0.0.1:0', '--state-dir', state],
-      baseEnv({
-        DDEDGE_API_URL: 'http://127.0.0.1:9',
-        DDEDGE_API_USER: 'demo-user',
-        DDEDGE_API_PASSWORD: 'demo-api-password',
-      }),
-    );
+    // A provider never reached: the store is read before the zone.
+    const run = await spawnGateway({
+      apiUrl: 'http://127.0.0.1:9',
+      zone: 'example.com',
+      keysFile: keys,
+      stateDir: state,
+      primaryName: null,
+    }).result;
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(`${file} is damaged`);
     expect(readFileSync(file, 'utf8')).toBe(

@@ -11,7 +11,7 @@ import type { TsigKey } from '../../../../src/dns/wire/tsig.js';
 import { dhcidStorePath } from '../../../../src/gateway/dhcid/store.js';
 import { tempDir } from '../../../helpers/cli.js';
 import { udpExchange } from '../../../helpers/dns-wire.js';
-import { startGatewayProcess, writeKeysFile, type GatewayProcess } from '../../../helpers/gateway-process.js';
+import { startGatewayProcess, writeKeysFile, type GatewayProcess } from '../../../helpers/use-gateway.js';
 import { aData, CLASS, outcome, rr, signed, TYPE, updateMessage } from '../../../helpers/update-wire.js';
 import { useSandbox } from '../../../helpers/use-sandbox.js';
 

@@ -7,23 +7,24 @@
 import { execFile } from 'node:child_process';
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../helpers/cli.js';
-import { startDoor, type RunningDoor } from '../../../helpers/dyndns2-gateway.js';
+import { useGateway, zoneLines } from '../../../helpers/use-gateway.js';
+import { useSandbox } from '../../../helpers/use-sandbox.js';
 import { requireTool } from '../../../helpers/programs.js';
 import { tlsFiles } from '../../../helpers/servers.js';
 
 const INADYN = requireTool('inadyn');
 
 describe.skipIf(!INADYN)("inadyn (custom provider) against the gateway's door over HTTPS", () => {
-  let door: RunningDoor;
-  beforeAll(async () => {
-    door = await startDoor([{ name: 'router', rules: ['grant "router" name home.example.com A AAAA;'] }], {
-      tls: true,
-    });
-  }, 60_000);
+  const sandbox = useSandbox({ per: 'file' });
+  const door = useGateway(() => ({
+    apiUrl: sandbox.url,
+    door: { tls: true },
+    keys: [{ name: 'router', rules: ['grant "router" name home.example.com A AAAA;'] }],
+  }));
   afterAll(async () => {
-    expect(await door?.stop()).toBe(0);
+    expect(await door.stop()).toBe(0);
   });
 
   async function inadyn(address: string, force = false): Promise<{ code: number | null; output: string }> {
@@ -37,8 +38,8 @@ describe.skipIf(!INADYN)("inadyn (custom provider) against the gateway's door ov
         'custom ddedge {',
         '    ssl = true',
         '    username = router',
-        `    password = "${door.secrets.get('router')}"`,
-        `    ddns-server = ${new URL(door.url).host.replace('127.0.0.1', 'localhost')}`,
+        `    password = "${door.secret('router')}"`,
+        `    ddns-server = ${new URL(door.dyndns2).host.replace('127.0.0.1', 'localhost')}`,
         '    ddns-path = "/nic/update?hostname=%h&myip=%i"',
         '    hostname = home.example.com',
         `    checkip-command = "echo ${address}"`,
@@ -73,7 +74,7 @@ describe.skipIf(!INADYN)("inadyn (custom provider) against the gateway's door ov
     const set = await inadyn('81.0.2.90');
     expect(set.code, set.output).toBe(0);
     expect(set.output).toMatch(/Successful alias table update for home\.example\.com/);
-    expect(door.zone('home.example.com')).toEqual(['home.example.com A 81.0.2.90']);
+    expect(zoneLines(sandbox, 'home.example.com')).toEqual(['home.example.com A 81.0.2.90']);
     const calls = await door.providerCalls();
     const again = await inadyn('81.0.2.90', true);
     expect(again.code, again.output).toBe(0);
@@ -83,7 +84,7 @@ describe.skipIf(!INADYN)("inadyn (custom provider) against the gateway's door ov
   it('sets AAAA when it sends an IPv6 address', async () => {
     const run = await inadyn('2a01:4f8:c0c:90::1');
     expect(run.code, run.output).toBe(0);
-    expect(door.zone('home.example.com')).toEqual([
+    expect(zoneLines(sandbox, 'home.example.com')).toEqual([
       'home.example.com A 81.0.2.90',
       'home.example.com AAAA 2a01:4f8:c0c:90::1',
     ]);

@@ -7,36 +7,34 @@ import { readFileSync } from 'node:fs';
 import { get as httpsGet } from 'node:https';
 import { connect, type Socket } from 'node:net';
 import { connect as tlsConnect, type TLSSocket } from 'node:tls';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { CANARY } from '../../../helpers/cli.js';
-import { startDoor, type RunningDoor } from '../../../helpers/dyndns2-gateway.js';
+import { startHoldingProxy, type HoldingProxy } from '../../../helpers/holding-proxy.js';
+import { useGateway, waitFor, zoneLines } from '../../../helpers/use-gateway.js';
+import { useSandbox } from '../../../helpers/use-sandbox.js';
 import { tlsFiles } from '../../../helpers/servers.js';
 
-let door: RunningDoor;
-beforeAll(async () => {
-  door = await startDoor(
-    [
-      {
-        name: 'router',
-        rules: ['grant "router" name home.example.com A AAAA;', 'grant "router" subdomain lan.example.com AAAA;'],
-      },
-    ],
+const sandbox = useSandbox({ per: 'file' });
+const door = useGateway(() => ({
+  apiUrl: sandbox.url,
+  door: {},
+  keys: [
     {
-      args: ['--log-level', 'debug', '--prefix-host', 'pc.lan.example.com=::5'],
+      name: 'router',
+      rules: ['grant "router" name home.example.com A AAAA;', 'grant "router" subdomain lan.example.com AAAA;'],
     },
-  );
-}, 60_000);
+  ],
+  args: ['--log-level', 'debug', '--prefix-host', 'pc.lan.example.com=::5'],
+}));
 afterAll(async () => {
-  expect(await door?.stop()).toBe(0);
+  expect(await door.stop()).toBe(0);
 });
 
-const auth = () => ({
-  authorization: `Basic ${Buffer.from(`router:${door.secrets.get('router')}`).toString('base64')}`,
-});
-const doorPort = () => Number(new URL(door.url).port);
+const auth = () => ({ authorization: `Basic ${Buffer.from(`router:${door.secret('router')}`).toString('base64')}` });
+const doorPort = () => Number(new URL(door.dyndns2).port);
 
 async function stillAnswering(): Promise<void> {
-  const res = await fetch(`${door.url}/nic/update?hostname=home.example.com&myip=192.0.2.20`, { headers: auth() });
+  const res = await fetch(`${door.dyndns2}/nic/update?hostname=home.example.com&myip=192.0.2.20`, { headers: auth() });
   // The sandbox's demo record is 192.0.2.20, a documentation address: refused, which shows the door read the request.
   expect(await res.text()).toBe('dnserr\n');
   expect((await fetch(`${door.endpoint}/healthz`)).status).toBe(200);
@@ -60,42 +58,45 @@ function raw(bytes: string | Buffer, ms = 8_000): Promise<string> {
 
 describe('the dyndns2 door under bad input and limits', () => {
   it('refuses 21 or 10,000 host names (numhost, 431 or 413) and changes nothing', async () => {
-    const before = door.zone();
+    const before = zoneLines(sandbox);
     const names = (n: number) => Array.from({ length: n }, (_, i) => `h${i}.lan.example.com`).join(',');
     expect(
-      await (await fetch(`${door.url}/nic/update?hostname=${names(21)}&myip=81.0.2.60`, { headers: auth() })).text(),
+      await (
+        await fetch(`${door.dyndns2}/nic/update?hostname=${names(21)}&myip=81.0.2.60`, { headers: auth() })
+      ).text(),
     ).toBe('numhost\n');
     expect(
-      (await fetch(`${door.url}/nic/update?hostname=${names(10_000)}&myip=81.0.2.60`, { headers: auth() })).status,
+      (await fetch(`${door.dyndns2}/nic/update?hostname=${names(10_000)}&myip=81.0.2.60`, { headers: auth() })).status,
     ).toBe(431);
-    const posted = await fetch(`${door.url}/nic/update`, {
+    const posted = await fetch(`${door.dyndns2}/nic/update`, {
       method: 'POST',
       headers: { ...auth(), 'content-type': 'application/x-www-form-urlencoded' },
       body: `hostname=${names(10_000)}&myip=81.0.2.60`,
     });
     expect(posted.status).toBe(413);
-    expect(door.zone()).toEqual(before);
+    expect(zoneLines(sandbox)).toEqual(before);
     await stillAnswering();
   });
 
   it('refuses a 1 MB query string and a flood of headers with 431, and keeps answering', async () => {
-    const before = door.zone();
+    const before = zoneLines(sandbox);
     expect(
       (
-        await fetch(`${door.url}/nic/update?hostname=home.example.com&myip=81.0.2.61&x=${'a'.repeat(1024 * 1024)}`, {
-          headers: auth(),
-        })
+        await fetch(
+          `${door.dyndns2}/nic/update?hostname=home.example.com&myip=81.0.2.61&x=${'a'.repeat(1024 * 1024)}`,
+          { headers: auth() },
+        )
       ).status,
     ).toBe(431);
     const headers: Record<string, string> = auth();
     for (let i = 0; i < 300; i++) headers[`x-flood-${i}`] = 'b'.repeat(60);
-    expect((await fetch(`${door.url}/nic/update?hostname=home.example.com&myip=81.0.2.61`, { headers })).status).toBe(
-      431,
-    );
+    expect(
+      (await fetch(`${door.dyndns2}/nic/update?hostname=home.example.com&myip=81.0.2.61`, { headers })).status,
+    ).toBe(431);
     expect(
       await raw(`GET /nic/update?hostname=home.example.com HTTP/1.1\r\nHost: x\r\n${'x-a: b\r\n'.repeat(5000)}\r\n`),
     ).toMatch(/^HTTP\/1\.1 431/);
-    expect(door.zone()).toEqual(before);
+    expect(zoneLines(sandbox)).toEqual(before);
     await stillAnswering();
   });
 
@@ -141,35 +142,34 @@ describe('the dyndns2 door under bad input and limits', () => {
       );
       await stillAnswering();
       // Past 64 from one address, the oldest idle ones were closed to let the newer in.
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      expect(crowd.filter((s) => s.destroyed || s.readableEnded).length).toBeGreaterThan(0);
+      await waitFor(() => crowd.some((s) => s.destroyed || s.readableEnded), 'the oldest idle connections closed');
     } finally {
       crowd.forEach((s) => s.destroy());
     }
   });
 
   it('refuses malformed requests clearly: another method, another path, a broken escape, an empty query', async () => {
-    expect((await fetch(`${door.url}/nic/update`, { method: 'PUT', headers: auth() })).status).toBe(405);
-    expect((await fetch(`${door.url}/nic/other`, { headers: auth() })).status).toBe(404);
+    expect((await fetch(`${door.dyndns2}/nic/update`, { method: 'PUT', headers: auth() })).status).toBe(405);
+    expect((await fetch(`${door.dyndns2}/nic/other`, { headers: auth() })).status).toBe(404);
     expect(
       await (
-        await fetch(`${door.url}/nic/update?hostname=%ZZhome.example.com&myip=81.0.2.63`, { headers: auth() })
+        await fetch(`${door.dyndns2}/nic/update?hostname=%ZZhome.example.com&myip=81.0.2.63`, { headers: auth() })
       ).text(),
     ).toBe('notfqdn\n');
-    expect(await (await fetch(`${door.url}/nic/update`, { headers: auth() })).text()).toBe('notfqdn\n');
+    expect(await (await fetch(`${door.dyndns2}/nic/update`, { headers: auth() })).text()).toBe('notfqdn\n');
     expect(
       await (
-        await fetch(`${door.url}/nic/update?hostname=home.example.com&myip=81.0.2.63&ip6lanprefix=not-a-prefix`, {
+        await fetch(`${door.dyndns2}/nic/update?hostname=home.example.com&myip=81.0.2.63&ip6lanprefix=not-a-prefix`, {
           headers: auth(),
         })
       ).text(),
     ).toBe('good 81.0.2.63\n');
-    expect(door.zone('lan.example.com')).toEqual([]);
+    expect(zoneLines(sandbox, 'lan.example.com')).toEqual([]);
     await door.logged(/ip6lanprefix "not-a-prefix" is not an IPv6 prefix/);
   });
 
   it('never logs a secret, wherever a request puts it (debug level)', async () => {
-    const secret = door.secrets.get('router')!;
+    const secret = door.secret('router');
     for (const word of [secret, CANARY]) {
       const encoded = encodeURIComponent(word);
       const basicOf = (user: string, password: string) => ({
@@ -201,10 +201,10 @@ describe('the dyndns2 door under bad input and limits', () => {
         ],
       ];
       for (const [path, init] of tries) {
-        await (await fetch(`${door.url}${path}`, init)).text();
+        await (await fetch(`${door.dyndns2}${path}`, init)).text();
         // A right password in between clears the key's wrong tries (guess-limit.ts): the limit on guessing is not what this test is about.
         await (
-          await fetch(`${door.url}/nic/update?hostname=home.example.com&myip=81.0.2.64`, { headers: auth() })
+          await fetch(`${door.dyndns2}/nic/update?hostname=home.example.com&myip=81.0.2.64`, { headers: auth() })
         ).text();
       }
     }
@@ -217,29 +217,35 @@ describe('the dyndns2 door under bad input and limits', () => {
 });
 
 describe('the dyndns2 door over TLS under a crowd', () => {
-  let tlsDoor: RunningDoor;
-  beforeAll(async () => {
-    tlsDoor = await startDoor([{ name: 'router', rules: ['grant "router" name home.example.com A;'] }], { tls: true });
-  }, 60_000);
+  const tlsSandbox = useSandbox({ per: 'file' });
+  /** Between the gateway and the sandbox: holds a write while a crowd arrives. */
+  let proxy: HoldingProxy | undefined;
+  const tlsDoor = useGateway(async () => {
+    proxy = await startHoldingProxy(tlsSandbox.url);
+    return {
+      apiUrl: proxy.url,
+      door: { tls: true },
+      keys: [{ name: 'router', rules: ['grant "router" name home.example.com A;'] }],
+    };
+  });
   afterAll(async () => {
-    expect(await tlsDoor?.stop()).toBe(0);
+    expect(await tlsDoor.stop()).toBe(0);
+    await proxy?.close();
   });
 
   it('closes the oldest idle TLS connections past 64 from one address (never one being answered), and one that never finishes its handshake; a newcomer is answered', async () => {
-    const port = Number(new URL(tlsDoor.url).port);
+    const port = Number(new URL(tlsDoor.dyndns2).port);
     const ca = readFileSync(tlsFiles().ca);
     const crowd: TLSSocket[] = [];
     const silent = connect(port, '127.0.0.1');
     silent.on('error', () => undefined);
     const silentClosed = new Promise<number>((resolve) => silent.on('close', () => resolve(Date.now())));
     const start = Date.now();
-    const auth = {
-      authorization: `Basic ${Buffer.from(`router:${tlsDoor.secrets.get('router')}`).toString('base64')}`,
-    };
+    const auth = { authorization: `Basic ${Buffer.from(`router:${tlsDoor.secret('router')}`).toString('base64')}` };
     const ask = (ip: string) =>
       new Promise<string>((resolve, reject) => {
         const req = httpsGet(
-          `${tlsDoor.url}/nic/update?hostname=home.example.com&myip=${ip}`,
+          `${tlsDoor.dyndns2}/nic/update?hostname=home.example.com&myip=${ip}`,
           { ca, headers: auth, agent: false },
           (res) => {
             let body = '';
@@ -249,11 +255,11 @@ describe('the dyndns2 door over TLS under a crowd', () => {
         );
         req.on('error', reject);
       });
-    // The oldest connection is busy (its write is slow at the provider): it is not the one closed for the newcomers.
-    tlsDoor.sandbox.faults.push({ target: 'service/dnsupdate', kind: 'slow', delayMs: 1500, remaining: 1 });
+    // The oldest connection is busy (its write is held at the proxy): it is not the one closed for the newcomers.
+    const write = proxy!.hold('service/dnsupdate');
     const busy = ask('81.0.2.69');
     busy.catch(() => undefined); // awaited below; a hang-up is that assertion's failure, not an unhandled one
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await write.arrived;
     try {
       for (let i = 0; i < 80; i++) {
         const s = tlsConnect({ port, host: '127.0.0.1', ca, servername: 'localhost' });
@@ -261,9 +267,12 @@ describe('the dyndns2 door over TLS under a crowd', () => {
         crowd.push(s);
         await new Promise((resolve) => (s.once('secureConnect', resolve), s.once('close', resolve)));
       }
-      await new Promise((resolve) => setTimeout(resolve, 200));
       // Past 64 from one address, the oldest idle ones were closed to let the newer in.
-      expect(crowd.filter((s) => s.destroyed || s.readableEnded).length).toBeGreaterThanOrEqual(80 - 64);
+      await waitFor(
+        () => crowd.filter((s) => s.destroyed || s.readableEnded).length >= 80 - 64,
+        'the oldest idle connections closed',
+      );
+      write.release();
       expect(await busy).toBe('good 81.0.2.69\n');
       expect(await ask('81.0.2.70')).toBe('good 81.0.2.70\n');
       // The handshake deadline (5 s) closes the silent one; the bound here only stops a hang.
@@ -274,13 +283,14 @@ describe('the dyndns2 door over TLS under a crowd', () => {
       expect(closedAt, 'a connection that never finished its TLS handshake stayed open').toBeGreaterThan(0);
       expect(closedAt - start).toBeLessThan(15_000);
     } finally {
+      write.release();
       crowd.forEach((s) => s.destroy());
       silent.destroy();
     }
   });
 
   it('counts TCP connections before their handshake: past 64 silent ones from one address the oldest are closed at once, not after the handshake deadline; a client is answered', async () => {
-    const port = Number(new URL(tlsDoor.url).port);
+    const port = Number(new URL(tlsDoor.dyndns2).port);
     const ca = readFileSync(tlsFiles().ca);
     const silent: Socket[] = [];
     const closedAt: number[] = [];
@@ -301,12 +311,10 @@ describe('the dyndns2 door over TLS under a crowd', () => {
       expect(closedAt.filter((ms) => ms < 3_000).length).toBeGreaterThanOrEqual(150 - 64);
       const answer = await new Promise<string>((resolve, reject) => {
         const req = httpsGet(
-          `${tlsDoor.url}/nic/update?hostname=home.example.com&myip=81.0.2.71`,
+          `${tlsDoor.dyndns2}/nic/update?hostname=home.example.com&myip=81.0.2.71`,
           {
             ca,
-            headers: {
-              authorization: `Basic ${Buffer.from(`router:${tlsDoor.secrets.get('router')}`).toString('base64')}`,
-            },
+            headers: { authorization: `Basic ${Buffer.from(`router:${tlsDoor.secret('router')}`).toString('base64')}` },
             agent: false,
           },
           (res) => {

@@ -5,42 +5,40 @@ import { createServer } from 'node:net';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keygenText } from '../../../../src/gateway/keys/keygen.js';
-import { baseEnv, runDist, tempDir } from '../../../helpers/cli.js';
-import { startDoor, type RunningDoor } from '../../../helpers/dyndns2-gateway.js';
+import { tempDir } from '../../../helpers/cli.js';
+import { spawnGateway, useGateway, writeKeysFile, zoneLines } from '../../../helpers/use-gateway.js';
+import { useSandbox } from '../../../helpers/use-sandbox.js';
 import { tlsFiles } from '../../../helpers/servers.js';
 
 describe('the dyndns2 door and the call budget', () => {
-  let door: RunningDoor;
-  beforeAll(async () => {
-    // One call reads the zone at start; an update needs a read and its write with its undoing set aside: 4 leaves too few.
-    // The key may spend all of it (a key's default share is half: gateway-key-calls.test.ts).
-    door = await startDoor(
-      [{ name: 'router', rules: ['grant "router" name home.example.com A;', 'quota "router" calls 4;'] }],
-      { args: ['--max-calls-per-hour', '4', '--refresh', '1h', '--allow-private-ip'] },
-    );
-  }, 60_000);
+  const sandbox = useSandbox({ per: 'file' });
+  // One call reads the zone at start; an update needs a read and its write with its undoing set aside: 4 leaves too few.
+  // The key may spend all of it (a key's default share is half: gateway/key-calls.test.ts).
+  const door = useGateway(() => ({
+    apiUrl: sandbox.url,
+    door: {},
+    keys: [{ name: 'router', rules: ['grant "router" name home.example.com A;', 'quota "router" calls 4;'] }],
+    args: ['--max-calls-per-hour', '4', '--refresh', '1h', '--allow-private-ip'],
+  }));
   afterAll(async () => {
-    expect(await door?.stop()).toBe(0);
+    expect(await door.stop()).toBe(0);
   });
 
   it('answers abuse when the budget cannot carry the update, changing nothing; nochg still answers', async () => {
-    const headers = {
-      authorization: `Basic ${Buffer.from(`router:${door.secrets.get('router')}`).toString('base64')}`,
-    };
+    const headers = { authorization: `Basic ${Buffer.from(`router:${door.secret('router')}`).toString('base64')}` };
     const reads = await door.providerCalls('service/dnslist');
     for (let i = 0; i < 3; i++) {
-      const res = await fetch(`${door.url}/nic/update?hostname=home.example.com&myip=81.0.2.95`, { headers });
+      const res = await fetch(`${door.dyndns2}/nic/update?hostname=home.example.com&myip=81.0.2.95`, { headers });
       expect(await res.text()).toBe('abuse\n');
     }
     // Weighed before the reading: an update the budget cannot carry spends none of it.
     expect(await door.providerCalls('service/dnslist')).toBe(reads);
-    expect(door.zone('home.example.com')).toEqual(['home.example.com A 192.0.2.20']);
+    expect(zoneLines(sandbox, 'home.example.com')).toEqual(['home.example.com A 192.0.2.20']);
     await door.logged(/abuse: dyndns2: .*budget of 4 provider calls/);
-    expect((await door.answers()).abuse).toBe(3);
+    expect((await door.doorAnswers()).abuse).toBe(3);
     // The sandbox's demo address (a documentation one, let in by --allow-private-ip) is already so: no call needed.
     expect(
-      await (await fetch(`${door.url}/nic/update?hostname=home.example.com&myip=192.0.2.20`, { headers })).text(),
+      await (await fetch(`${door.dyndns2}/nic/update?hostname=home.example.com&myip=192.0.2.20`, { headers })).text(),
     ).toBe('nochg 192.0.2.20\n');
   });
 });
@@ -50,25 +48,19 @@ describe("the dyndns2 door's settings", () => {
   let keys: string;
   beforeAll(() => {
     dir = tempDir('ddedge-dyndns2-flags-');
-    keys = join(dir, 'gateway.keys');
-    writeFileSync(keys, keygenText('router', 'hmac-sha256'), { mode: 0o600 });
+    keys = writeKeysFile([{ name: 'router', rules: [] }], join(dir, 'gateway.keys')).file;
   });
-  const gateway = (args: string[]) =>
-    runDist(
-      [
-        'gateway',
-        '--zone',
-        'example.com',
-        '--keys',
-        keys,
-        '--dns-listen',
-        '127.0.0.1:0',
-        '--state-dir',
-        join(dir, 'state'),
-        ...args,
-      ],
-      baseEnv({ DDEDGE_API_URL: 'http://127.0.0.1:9', DDEDGE_API_USER: 'u', DDEDGE_API_PASSWORD: 'p' }),
-    );
+  /** A provider never reached: every run below stops at its settings. */
+  const gateway = (args: string[], env: Record<string, string> = {}) =>
+    spawnGateway({
+      apiUrl: 'http://127.0.0.1:9',
+      zone: 'example.com',
+      keysFile: keys,
+      stateDir: join(dir, 'state'),
+      primaryName: null,
+      args,
+      env: { DDEDGE_API_USER: 'u', DDEDGE_API_PASSWORD: 'p', ...env },
+    }).result;
 
   it.each([
     [
@@ -99,28 +91,11 @@ describe("the dyndns2 door's settings", () => {
   });
 
   it('reads the same settings from the environment (DDEDGE_GATEWAY_DYNDNS2_*, DDEDGE_GATEWAY_PREFIX_HOSTS)', async () => {
-    const env = baseEnv({
-      DDEDGE_API_URL: 'http://127.0.0.1:9',
-      DDEDGE_API_USER: 'u',
-      DDEDGE_API_PASSWORD: 'p',
+    const run = await gateway([], {
       DDEDGE_GATEWAY_DYNDNS2_LISTEN: '127.0.0.1:0,example.com:1',
       DDEDGE_GATEWAY_DYNDNS2_CERT: '/nonexistent.pem',
       DDEDGE_GATEWAY_PREFIX_HOSTS: 'pc.lan.example.com=::5,bad',
     });
-    const run = await runDist(
-      [
-        'gateway',
-        '--zone',
-        'example.com',
-        '--keys',
-        keys,
-        '--dns-listen',
-        '127.0.0.1:0',
-        '--state-dir',
-        join(dir, 'state'),
-      ],
-      env,
-    );
     expect(run.code, run.stderr).toBe(2);
     expect(run.stderr).toMatch(/"example\.com:1": "example\.com" is not an IP address/);
     expect(run.stderr).toMatch(/--dyndns2-cert and --dyndns2-key go together/);
@@ -158,24 +133,15 @@ async function startDoorOn(listen: string): Promise<{ code: number | null; stder
   const sandbox = await startSandbox({});
   try {
     const dir = tempDir('ddedge-dyndns2-port-');
-    const keys = join(dir, 'gateway.keys');
-    writeFileSync(keys, keygenText('router', 'hmac-sha256'), { mode: 0o600 });
-    const run = await runDist(
-      [
-        'gateway',
-        '--zone',
-        'example.com',
-        '--keys',
-        keys,
-        '--dns-listen',
-        '127.0.0.1:0',
-        '--state-dir',
-        join(dir, 'state'),
-        '--dyndns2-listen',
-        listen,
-      ],
-      baseEnv({ DDEDGE_API_URL: sandbox.url, DDEDGE_API_USER: 'demo-user', DDEDGE_API_PASSWORD: 'demo-api-password' }),
-    );
+    const { file: keys } = writeKeysFile([{ name: 'router', rules: [] }], join(dir, 'gateway.keys'));
+    const run = await spawnGateway({
+      apiUrl: sandbox.url,
+      zone: 'example.com',
+      keysFile: keys,
+      stateDir: join(dir, 'state'),
+      primaryName: null,
+      args: ['--dyndns2-listen', listen],
+    }).result;
     return { code: run.code, stderr: run.stderr };
   } finally {
     await sandbox.close();

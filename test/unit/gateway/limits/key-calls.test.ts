@@ -1,48 +1,63 @@
-// Each key's share of the hourly call budget: half of it where there are several keys (or what
-// the keys file says), all of it for a lone key, counted per minute over the last hour.
+// Each key's share of the hourly call budget, on a clock the test moves: half the budget where
+// the keys file holds several keys, all of it for a lone key, what `quota "KEY" calls N;` says
+// otherwise; charges count for an hour, by the minute, then no longer.
 import { describe, expect, it } from 'vitest';
 import type { GatewayKeys } from '../../../../src/gateway/keys/keys-file.js';
 import { KeyCalls } from '../../../../src/gateway/limits/key-calls.js';
 
-const keysOf = (names: string[], quotas: [string, number][] = []): GatewayKeys => ({
-  keys: new Map(names.map((name) => [name, {} as never])),
-  grants: [],
-  transfer: new Set(),
-  quotas: new Map(quotas.map(([key, calls]) => [key, { calls }])),
-  warnings: [],
-});
+const keysOf = (names: string[], quotas: Record<string, number> = {}) =>
+  ({
+    keys: new Map(names.map((n) => [n, {}])),
+    quotas: new Map(Object.entries(quotas).map(([k, calls]) => [k, { calls }])),
+  }) as unknown as GatewayKeys;
+
+function keyCalls(budget: number, keys: GatewayKeys) {
+  let now = 1_700_000_000_000 - (1_700_000_000_000 % 60_000);
+  return {
+    calls: new KeyCalls(
+      budget,
+      () => keys,
+      () => now,
+    ),
+    advance: (ms: number) => void (now += ms),
+  };
+}
 
 describe('KeyCalls', () => {
-  it('gives a lone key the whole budget, each of several half, and a key with a quota its quota', () => {
-    expect(new KeyCalls(100, () => keysOf(['a'])).share('a')).toBe(100);
-    const several = new KeyCalls(101, () => keysOf(['a', 'b'], [['b', 7]]));
-    expect(several.share('a')).toBe(50);
-    expect(several.share('b')).toBe(7);
+  it('gives a key half the budget beside others, a lone key all of it, a quota what it says', () => {
+    expect(keyCalls(40, keysOf(['a', 'b'])).calls.share('a')).toBe(20);
+    expect(keyCalls(40, keysOf(['a'])).calls.share('a')).toBe(40);
+    expect(keyCalls(40, keysOf(['a', 'b'], { b: 35 })).calls.share('b')).toBe(35);
   });
 
-  it('refuses calls past the share, saying how many were spent, until they leave the hour', () => {
-    let now = Date.parse('2026-01-01T00:00:00Z');
-    const calls = new KeyCalls(
-      20,
-      () => keysOf(['a', 'b']),
-      () => now,
+  it('refuses what does not fit the share, naming the numbers; another key is not held up', () => {
+    const { calls } = keyCalls(40, keysOf(['a', 'b']));
+    calls.charge('a', 18);
+    expect(calls.afford('a', 2)).toBeUndefined();
+    expect(calls.afford('a', 3)).toMatch(
+      /the key a has spent its share of the provider calls \(18 of the 20 it may make an hour; this update may take 3\)/,
     );
-    calls.charge('a', 6);
-    now += 30 * 60_000;
-    calls.charge('a', 4);
+    expect(calls.afford('b', 20)).toBeUndefined();
+  });
+
+  it('counts a charge for the hour it was made in, then forgets it', () => {
+    const { calls, advance } = keyCalls(40, keysOf(['a', 'b']));
+    calls.charge('a', 10);
+    advance(30 * 60_000);
+    calls.charge('a', 5);
+    expect(calls.used('a')).toBe(15);
+    advance(30 * 60_000 - 1);
+    expect(calls.used('a')).toBe(15);
+    advance(1);
+    expect(calls.used('a')).toBe(5);
+    advance(30 * 60_000);
+    expect(calls.used('a')).toBe(0);
+  });
+
+  it('charges nothing for zero or fewer calls', () => {
+    const { calls } = keyCalls(40, keysOf(['a', 'b']));
     calls.charge('a', 0);
-    expect(calls.used('a')).toBe(10);
-    expect(calls.afford('a', 0)).toBeUndefined();
-    expect(calls.afford('a', 1)).toBe(
-      'the key a has spent its share of the provider calls ' +
-        '(10 of the 10 it may make an hour; this update may take 1); ' +
-        'other keys are not held up by it (quota "KEY" calls N; in the keys file)',
-    );
-    expect(calls.afford('b', 10)).toBeUndefined();
-    now += 30 * 60_000;
-    expect(calls.used('a')).toBe(4);
-    expect(calls.afford('a', 6)).toBeUndefined();
-    now += 30 * 60_000;
+    calls.charge('a', -3);
     expect(calls.used('a')).toBe(0);
   });
 });
