@@ -82,7 +82,7 @@ describe('the hourly call budget', () => {
 
   const minuteOf = (iso: string) => String(Math.floor(Date.parse(iso) / 60_000));
 
-  it('counts calls stamped up to an hour ahead (a clock set back), not 61 minutes; a count of zero or less is no call', () => {
+  it('counts calls stamped up to an hour ahead (a clock set back), not 61; a count of 0 or less is no call', () => {
     const state = emptyState();
     // At 08:00, a count of 09:00 weighs on the budget; one of 09:01 is beyond the window.
     state.calls = { [minuteOf('2026-11-22T09:00:00Z')]: 2, [minuteOf('2026-11-22T09:01:00Z')]: 7 };
@@ -94,7 +94,7 @@ describe('the hourly call budget', () => {
     expect(state.calls).toEqual({ [minuteOf('2026-11-22T08:00:00Z')]: 1 });
   });
 
-  it('reserves in the state before the calls, writes nothing for none, and reserves nothing when the write fails', () => {
+  it('reserves in the state before the calls, writes nothing for none, nothing when the write fails', () => {
     const state = emptyState();
     const written: (Record<string, number> | undefined)[] = [];
     const budget = new CallBudget(state, 5, at('2026-11-22T08:00:00Z'), () => written.push(state.calls));
