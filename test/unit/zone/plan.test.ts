@@ -6,7 +6,7 @@ import { planZone, summarize } from '../../../src/zone/plan/plan.js';
 import { fromProvider, toProvider } from '../../../src/zone/provider/provider-mapping.js';
 import type { LiveRecord, ZoneRecord } from '../../../src/zone/record.js';
 import { safetyProblems } from '../../../src/zone/plan/safety.js';
-import { stepsOf } from '../../../src/zone/plan/steps.js';
+import { callCount, stepsOf } from '../../../src/zone/plan/steps.js';
 import type { WantedZone } from '../../../src/zone/wanted-zone.js';
 
 const Z = 'example.com';
@@ -110,5 +110,34 @@ describe('safety', () => {
     ]);
     expect(safetyProblems(planZone([live(1, Z, 'A', '192.0.2.1'), live(2, `www.${Z}`, 'A', '192.0.2.2')], wanted({ name: Z, type: 'A', value: '192.0.2.9' }, { name: `www.${Z}`, type: 'A', value: '192.0.2.2' }), nobody))).toEqual([]);
     expect(safetyProblems(planZone([], wanted({ name: Z, type: 'A', value: '192.0.2.1' }), nobody))).toEqual([]);
+  });
+});
+
+describe('the order of the calls, at the edges', () => {
+  const rec = (name: string, type: string, value: string) => ({ name, type, value }) as ZoneRecord;
+  const at = `a.${Z}`;
+
+  it('an update in place is no create: a delete at its name keeps its place at the end', () => {
+    const cname = live(1, at, 'CNAME', `x.${Z}`);
+    const phases = stepsOf([
+      { action: 'update', before: cname, after: rec(at, 'CNAME', `y.${Z}`) },
+      { action: 'delete', before: live(2, at, 'TXT', 't') },
+    ]);
+    expect(phases.map((p) => p.map((s) => s.call))).toEqual([['update'], ['delete']]);
+  });
+
+  it('a CNAME created at a name stays a CNAME name when other records are created there after it', () => {
+    const phases = stepsOf([
+      { action: 'create', after: rec(at, 'CNAME', `x.${Z}`) },
+      { action: 'create', after: rec(at, 'TXT', 't') },
+      { action: 'delete', before: live(1, at, 'A', '192.0.2.1') },
+    ]);
+    expect(phases.map((p) => p.map((s) => `${s.call} ${s.record.type}`))).toEqual([['delete A'], ['create CNAME', 'create TXT']]);
+  });
+
+  it('callCount counts the calls of every phase', () => {
+    const a = live(1, at, 'A', '192.0.2.1');
+    expect(callCount(stepsOf([{ action: 'create', after: rec(at, 'CNAME', `x.${Z}`) }, { action: 'delete', before: a }]))).toBe(2);
+    expect(callCount([])).toBe(0);
   });
 });
