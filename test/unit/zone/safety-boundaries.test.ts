@@ -154,6 +154,8 @@ describe('what the safety rules count and say', () => {
     expect(safetyProblems(elsewhere)).toEqual([removal]);
     const replaced = planOf([apex1, apex2, www], [{ action: 'delete', before: apex1 }, { action: 'create', after: a(4, Z, '192.0.2.4') }]);
     expect(safetyProblems(replaced)).toEqual([]);
+    const moved = planOf([apex1, www], [{ action: 'delete', before: apex1 }, { action: 'create', after: a(4, Z, '192.0.2.4') }]);
+    expect(safetyProblems(moved)).toEqual([]);
   });
 
   it('a stopped plan is a usage error (exit 2)', () => {
