@@ -1,11 +1,11 @@
 // The 30% rule at its edges, where an off-by-one would go unseen: exactly 10 records, exactly
 // 30%, and a share just over 30% that rounding would show as "30%, more than 30%".
 import { describe, expect, it } from 'vitest';
-import { planZone, type Plan } from '../../../src/zone/plan/plan.js';
-import type { LiveRecord, ZoneRecord } from '../../../src/zone/record.js';
-import { ownership } from '../../../src/zone/plan/ownership.js';
-import { safetyProblems, UnsafePlanError } from '../../../src/zone/plan/safety.js';
-import { ExitCode } from '../../../src/lib/errors.js';
+import { planZone, type Plan } from '../../../../src/zone/plan/plan.js';
+import type { LiveRecord, ZoneRecord } from '../../../../src/zone/record.js';
+import { ownership } from '../../../../src/zone/plan/ownership.js';
+import { safetyProblems, UnsafePlanError } from '../../../../src/zone/plan/safety.js';
+import { ExitCode } from '../../../../src/lib/errors.js';
 
 const Z = 'example.com';
 const live = (n: number): LiveRecord[] => Array.from({ length: n }, (_, i) => ({ entityID: String(i), name: `h${i}.${Z}`, type: 'A', value: `10.0.${i >> 8}.${i & 255}` }));

@@ -1,10 +1,10 @@
 // stepsHeld judges, after a write whose answer was lost, which steps of a plan the zone read
 // again shows made: the gateway and zone apply report by it.
 import { describe, expect, it } from 'vitest';
-import { parseFault } from '../../../src/sandbox/faults.js';
-import type { LiveRecord, ZoneRecord } from '../../../src/zone/record.js';
-import type { Step } from '../../../src/zone/plan/steps.js';
-import { stepsHeld } from '../../../src/zone/plan/steps-held.js';
+import { parseFault } from '../../../../src/sandbox/faults.js';
+import type { LiveRecord, ZoneRecord } from '../../../../src/zone/record.js';
+import type { Step } from '../../../../src/zone/plan/steps.js';
+import { stepsHeld } from '../../../../src/zone/plan/steps-held.js';
 
 const rec = (entityID: string, name: string, value: string, ttl?: number): LiveRecord => ({ entityID, name, type: 'A', value, ...(ttl === undefined ? {} : { ttl }) }) as LiveRecord;
 const create = (name: string, value: string): Step => ({ call: 'create', record: { name, type: 'A', value }, change: { action: 'create', after: { name, type: 'A', value } } });

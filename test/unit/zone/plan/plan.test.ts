@@ -1,13 +1,13 @@
 // The mapping (both ways, every type), the plan (a pure function), ownership, safety and the
 // order of the calls, without a provider.
 import { describe, expect, it } from 'vitest';
-import { ownership } from '../../../src/zone/plan/ownership.js';
-import { planZone, summarize, type Change } from '../../../src/zone/plan/plan.js';
-import { fromProvider, toProvider } from '../../../src/zone/provider/provider-mapping.js';
-import type { LiveRecord, ZoneRecord } from '../../../src/zone/record.js';
-import { safetyProblems } from '../../../src/zone/plan/safety.js';
-import { callCount, stepsOf } from '../../../src/zone/plan/steps.js';
-import type { WantedZone } from '../../../src/zone/wanted-zone.js';
+import { ownership } from '../../../../src/zone/plan/ownership.js';
+import { planZone, summarize, type Change } from '../../../../src/zone/plan/plan.js';
+import { fromProvider, toProvider } from '../../../../src/zone/provider/provider-mapping.js';
+import type { LiveRecord, ZoneRecord } from '../../../../src/zone/record.js';
+import { safetyProblems } from '../../../../src/zone/plan/safety.js';
+import { callCount, stepsOf } from '../../../../src/zone/plan/steps.js';
+import type { WantedZone } from '../../../../src/zone/wanted-zone.js';
 
 const Z = 'example.com';
 const entry = (id: number, name: string, type: string, value: string, ttl = '-', priority = '-') => ({ entityID: String(id), name, type, ttl, priority, value });
