@@ -128,3 +128,29 @@ describe('registeredDomain', () => {
     ['nas.example.com.es', 'example.com.es'],
   ])('%j -> %j', (host, domain) => expect(registeredDomain(host)).toBe(domain));
 });
+
+describe('names at the edges of their rules', () => {
+  const label = (n: number) => 'a'.repeat(n);
+  // 63 + 1 + 63 + 1 + 63 + 1 + 61 = 253 characters.
+  const longest = `${label(63)}.${label(63)}.${label(63)}.${label(61)}`;
+
+  it('canonicalName: a wildcard, a name of 253 characters and a label of Unicode alone, also when case must change', () => {
+    expect(canonicalName('*.Example.com')).toBe('*.example.com');
+    expect(canonicalName(longest.toUpperCase())).toBe(longest);
+    expect(canonicalName(`${longest.toUpperCase()}a`)).toBeUndefined();
+    expect(canonicalName('ü.example')).toBe('xn--tda.example');
+  });
+
+  it('below: a backslash at the very start escapes the dot after it', () => {
+    expect(below('\\.example.com', 'example.com')).toBe(false);
+  });
+
+  it('isHostName: 253 characters; a top label of digits and letters is one, of digits alone is not', () => {
+    expect(isHostName(longest)).toBe(true);
+    expect(isHostName(`${longest}a`)).toBe(false);
+    expect(isHostName('example.a1')).toBe(true);
+    expect(isHostName('example.1a')).toBe(true);
+    expect(isHostName('example.12')).toBe(false);
+    expect(isHostName('a.1.com')).toBe(true);
+  });
+});

@@ -83,6 +83,59 @@ describe('the hourly call budget', () => {
     state.calls = { [String(Math.floor(Date.parse('2027-01-01T00:00:00Z') / 60_000))]: 999 };
     expect(() => new CallBudget(state, 5, at('2026-11-22T08:00:00Z'), () => {}).take()).not.toThrow();
   });
+
+  const minuteOf = (iso: string) => String(Math.floor(Date.parse(iso) / 60_000));
+
+  it('counts calls stamped up to an hour ahead (a clock set back), not 61; a count of 0 or less is no call', () => {
+    const state = emptyState();
+    // At 08:00, a count of 09:00 weighs on the budget; one of 09:01 is beyond the window.
+    state.calls = { [minuteOf('2026-11-22T09:00:00Z')]: 2, [minuteOf('2026-11-22T09:01:00Z')]: 7 };
+    expect(new CallBudget(state, 5, at('2026-11-22T08:00:00Z'), () => {}).left()).toBe(3);
+    state.calls = { [minuteOf('2026-11-22T07:50:00Z')]: -4, [minuteOf('2026-11-22T07:55:00Z')]: 0 };
+    const budget = new CallBudget(state, 5, at('2026-11-22T08:00:00Z'), () => {});
+    expect(budget.left()).toBe(5);
+    budget.take();
+    expect(state.calls).toEqual({ [minuteOf('2026-11-22T08:00:00Z')]: 1 });
+  });
+
+  it('reserves in the state before the calls, writes nothing for none, nothing when the write fails', () => {
+    const state = emptyState();
+    const written: (Record<string, number> | undefined)[] = [];
+    const budget = new CallBudget(state, 5, at('2026-11-22T08:00:00Z'), () => written.push(state.calls));
+    budget.reserve(0);
+    expect(written).toEqual([]);
+    expect(state.calls).toBeUndefined();
+    budget.reserve(3);
+    expect(written).toEqual([{ [minuteOf('2026-11-22T08:00:00Z')]: 3 }]);
+    const failing = new CallBudget(state, 5, at('2026-11-22T08:01:00Z'), () => {
+      throw new Error('ENOSPC');
+    });
+    expect(() => failing.reserve(2)).toThrow('ENOSPC');
+    expect(state.calls).toEqual({ [minuteOf('2026-11-22T08:00:00Z')]: 3 });
+    expect(failing.left()).toBe(2);
+  });
+
+  it('gives back the unused part of every reservation, the latest first', () => {
+    const state = emptyState();
+    let now = '2026-11-22T08:00:00Z';
+    const budget = new CallBudget(
+      state,
+      10,
+      () => new Date(now),
+      () => {},
+    );
+    budget.reserve(3);
+    now = '2026-11-22T08:05:00Z';
+    budget.reserve(2);
+    budget.take();
+    budget.settle();
+    expect(state.calls).toEqual({ [minuteOf('2026-11-22T08:00:00Z')]: 1 });
+  });
+
+  it('a batch larger than the limit is refused until an hour on, not as though it could resume now', () => {
+    const budget = new CallBudget(emptyState(), 5, at('2026-11-22T08:00:30Z'), () => {});
+    expect(() => budget.reserve(6)).toThrow(/calls resume at 2026-11-22T09:01:30Z/);
+  });
 });
 
 describe('every API call passes through the gate: pages and retries included', () => {

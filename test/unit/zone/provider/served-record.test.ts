@@ -3,11 +3,11 @@
 // provider entry and reading that, and the sandbox its entries. What each serves must be what it
 // served before, for every type and the values the wire cannot carry.
 import { describe, expect, it } from 'vitest';
-import type { DnsEntry } from '../../../src/api/endpoints/service.js';
-import { recordOfEntry } from '../../../src/zone/provider/entry-records.js';
-import { toProvider } from '../../../src/zone/provider/provider-mapping.js';
-import { servedRecord } from '../../../src/zone/provider/served-record.js';
-import type { LiveRecord } from '../../../src/zone/record.js';
+import type { DnsEntry } from '../../../../src/api/endpoints/service.js';
+import { recordOfEntry } from '../../../../src/zone/provider/entry-records.js';
+import { toProvider } from '../../../../src/zone/provider/provider-mapping.js';
+import { servedRecord } from '../../../../src/zone/provider/served-record.js';
+import type { LiveRecord } from '../../../../src/zone/record.js';
 
 /** The old way: record -> provider entry -> record. */
 function throughAnEntry(r: LiveRecord) {

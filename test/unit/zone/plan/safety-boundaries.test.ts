@@ -1,10 +1,11 @@
 // The 30% rule at its edges, where an off-by-one would go unseen: exactly 10 records, exactly
 // 30%, and a share just over 30% that rounding would show as "30%, more than 30%".
 import { describe, expect, it } from 'vitest';
-import { planZone, type Plan } from '../../../src/zone/plan/plan.js';
-import type { LiveRecord } from '../../../src/zone/record.js';
-import { ownership } from '../../../src/zone/plan/ownership.js';
-import { safetyProblems } from '../../../src/zone/plan/safety.js';
+import { planZone, type Plan } from '../../../../src/zone/plan/plan.js';
+import type { LiveRecord, ZoneRecord } from '../../../../src/zone/record.js';
+import { ownership } from '../../../../src/zone/plan/ownership.js';
+import { safetyProblems, UnsafePlanError } from '../../../../src/zone/plan/safety.js';
+import { ExitCode } from '../../../../src/lib/errors.js';
 
 const Z = 'example.com';
 const live = (n: number): LiveRecord[] =>
@@ -167,5 +168,90 @@ describe('the apex: the last addresses and the last MX are protected, not every 
     expect(problems([mx1, mx2, spf, www], zone, agent)).toEqual([]);
     expect(problems([rec('', Z, 'AAAA', '2001:db8::9'), mx1, mx2, spf, www])).toEqual([]);
     expect(problems([a, aaaa, rec('', Z, 'MX', 'mx.example.net', 10), spf, www])).toEqual([]);
+  });
+});
+
+describe('what the safety rules count and say', () => {
+  const a = (id: number, name: string, value = '192.0.2.1'): LiveRecord & ZoneRecord => ({
+    entityID: String(id),
+    name,
+    type: 'A',
+    value,
+  });
+  const planOf = (live: LiveRecord[], changes: Plan['changes'], touchable = live.length): Plan => ({
+    zone: Z,
+    changes,
+    kept: [],
+    unchanged: [],
+    live,
+    touchable,
+  });
+  const hosts = live(11);
+
+  it('counts updates as well as deletes, and says how many records it keeps, in the singular too', () => {
+    const updates = hosts.slice(0, 4).map((before) => ({
+      action: 'update' as const,
+      before,
+      after: { ...before, type: 'A' as const, value: '192.0.2.7' },
+    }));
+    expect(safetyProblems(planOf(hosts.slice(0, 10), updates))).toEqual([
+      "it would change or delete 4 of the zone's 10 records (40%, more than 30%)",
+    ]);
+    expect(safetyProblems(planOf(hosts, updates, 10))).toEqual([
+      'it would change or delete 4 of the 10 records it may touch (40%, more than 30%; the 1 record it keeps is not counted)',
+    ]);
+    expect(safetyProblems(planOf([...hosts, a(99, `x.${Z}`)], updates, 10))[0]).toContain(
+      '; the 2 records it keeps are not counted)',
+    );
+  });
+
+  it('shows the share rounded to whole percents when that is over the limit', () => {
+    const deletes = hosts.slice(0, 4).map((before) => ({ action: 'delete' as const, before }));
+    expect(safetyProblems(planOf(hosts, deletes))).toEqual([
+      "it would change or delete 4 of the zone's 11 records (36%, more than 30%)",
+    ]);
+  });
+
+  it('deleting every record it may touch names the records it keeps, in the singular too', () => {
+    const [one, two] = [a(1, `a.${Z}`), a(2, `b.${Z}`)];
+    expect(safetyProblems(planOf([one, two], [{ action: 'delete', before: one }], 1))).toEqual([
+      'it would delete every record of the zone that it may touch (1; the 1 record it keeps stay); is the file the right one?',
+    ]);
+    expect(safetyProblems(planOf([one, two, a(3, `c.${Z}`)], [{ action: 'delete', before: one }], 1))[0]).toContain(
+      '(1; the 2 records it keeps stay)',
+    );
+  });
+
+  it('the apex keeps an address when one is created there, not when one is created elsewhere', () => {
+    const [apex1, apex2, www] = [a(1, Z), a(2, Z, '192.0.2.2'), a(3, `www.${Z}`)];
+    const removal = `it would delete every A/AAAA record at the apex (${Z}: 1)`;
+    const elsewhere = planOf(
+      [apex1, www],
+      [
+        { action: 'delete', before: apex1 },
+        { action: 'create', after: a(4, `new.${Z}`) },
+      ],
+    );
+    expect(safetyProblems(elsewhere)).toEqual([removal]);
+    const replaced = planOf(
+      [apex1, apex2, www],
+      [
+        { action: 'delete', before: apex1 },
+        { action: 'create', after: a(4, Z, '192.0.2.4') },
+      ],
+    );
+    expect(safetyProblems(replaced)).toEqual([]);
+    const moved = planOf(
+      [apex1, www],
+      [
+        { action: 'delete', before: apex1 },
+        { action: 'create', after: a(4, Z, '192.0.2.4') },
+      ],
+    );
+    expect(safetyProblems(moved)).toEqual([]);
+  });
+
+  it('a stopped plan is a usage error (exit 2)', () => {
+    expect(new UnsafePlanError('x').exitCode).toBe(ExitCode.usage);
   });
 });

@@ -7,11 +7,11 @@
 // million here, against a bound of about 3 million (the code reads about 0.5 million); past
 // the bound the proxies throw, so a quadratic step fails at once instead of running for minutes.
 import { describe, expect, it } from 'vitest';
-import { checkKeptConflicts } from '../../../src/zone/plan/kept-conflicts.js';
-import { ownership } from '../../../src/zone/plan/ownership.js';
-import { planZone, summarize, type Plan } from '../../../src/zone/plan/plan.js';
-import type { LiveRecord } from '../../../src/zone/record.js';
-import type { WantedRecord, WantedZone } from '../../../src/zone/wanted-zone.js';
+import { checkKeptConflicts } from '../../../../src/zone/plan/kept-conflicts.js';
+import { ownership } from '../../../../src/zone/plan/ownership.js';
+import { planZone, summarize, type Plan } from '../../../../src/zone/plan/plan.js';
+import type { LiveRecord } from '../../../../src/zone/record.js';
+import type { WantedRecord, WantedZone } from '../../../../src/zone/wanted-zone.js';
 
 const Z = 'example.com';
 const N = 20_000;

@@ -3,13 +3,13 @@
 // (every entry is unchanged or kept, with the reason), and the backup read back holds the zone
 // exactly.
 import { describe, expect, it } from 'vitest';
-import type { DnsEntry } from '../../../src/api/endpoints/service.js';
-import { ownership } from '../../../src/zone/plan/ownership.js';
-import { planZone } from '../../../src/zone/plan/plan.js';
-import { fromProvider, toProvider } from '../../../src/zone/provider/provider-mapping.js';
-import type { LiveRecord } from '../../../src/zone/record.js';
-import { keepingUnwritable, unwritableRecords } from '../../../src/zone/plan/unwritable.js';
-import { backupAsMasterFile, readZoneText, zoneAsMasterFile } from '../../../src/zone/apply/zone-files.js';
+import type { DnsEntry } from '../../../../src/api/endpoints/service.js';
+import { ownership } from '../../../../src/zone/plan/ownership.js';
+import { planZone } from '../../../../src/zone/plan/plan.js';
+import { fromProvider, toProvider } from '../../../../src/zone/provider/provider-mapping.js';
+import type { LiveRecord } from '../../../../src/zone/record.js';
+import { keepingUnwritable, unwritableRecords } from '../../../../src/zone/plan/unwritable.js';
+import { backupAsMasterFile, readZoneText, zoneAsMasterFile } from '../../../../src/zone/apply/zone-files.js';
 
 const ZONE = 'example.com';
 let id = 0;

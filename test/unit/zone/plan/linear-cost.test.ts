@@ -4,9 +4,9 @@
 // indexOf, find, filter, ...) while the zone of 2n records is written, against n. A search
 // inside a loop, the usual way to turn linear into quadratic, doubles the ratio to about 4.
 import { describe, expect, it } from 'vitest';
-import type { LiveRecord } from '../../../src/zone/record.js';
-import { unwritableRecords } from '../../../src/zone/plan/unwritable.js';
-import { backupAsMasterFile, zoneAsMasterFile } from '../../../src/zone/apply/zone-files.js';
+import type { LiveRecord } from '../../../../src/zone/record.js';
+import { unwritableRecords } from '../../../../src/zone/plan/unwritable.js';
+import { backupAsMasterFile, zoneAsMasterFile } from '../../../../src/zone/apply/zone-files.js';
 
 const ZONE = 'example.com';
 const WALKING = [

@@ -1,13 +1,13 @@
 // The mapping (both ways, every type), the plan (a pure function), ownership, safety and the
 // order of the calls, without a provider.
 import { describe, expect, it } from 'vitest';
-import { ownership } from '../../../src/zone/plan/ownership.js';
-import { planZone, summarize } from '../../../src/zone/plan/plan.js';
-import { fromProvider, toProvider } from '../../../src/zone/provider/provider-mapping.js';
-import type { LiveRecord, ZoneRecord } from '../../../src/zone/record.js';
-import { safetyProblems } from '../../../src/zone/plan/safety.js';
-import { stepsOf } from '../../../src/zone/plan/steps.js';
-import type { WantedZone } from '../../../src/zone/wanted-zone.js';
+import { ownership } from '../../../../src/zone/plan/ownership.js';
+import { planZone, summarize, type Change } from '../../../../src/zone/plan/plan.js';
+import { fromProvider, toProvider } from '../../../../src/zone/provider/provider-mapping.js';
+import type { LiveRecord, ZoneRecord } from '../../../../src/zone/record.js';
+import { safetyProblems } from '../../../../src/zone/plan/safety.js';
+import { callCount, stepsOf } from '../../../../src/zone/plan/steps.js';
+import type { WantedZone } from '../../../../src/zone/wanted-zone.js';
 
 const Z = 'example.com';
 const entry = (id: number, name: string, type: string, value: string, ttl = '-', priority = '-') => ({
@@ -247,5 +247,115 @@ describe('safety', () => {
       ),
     ).toEqual([]);
     expect(safetyProblems(planZone([], wanted({ name: Z, type: 'A', value: '192.0.2.1' }), nobody))).toEqual([]);
+  });
+});
+
+describe('the order of the calls, at the edges', () => {
+  const rec = (name: string, type: string, value: string) => ({ name, type, value }) as ZoneRecord;
+  const at = `a.${Z}`;
+
+  it('an update in place is no create: a delete at its name keeps its place at the end', () => {
+    const cname = live(1, at, 'CNAME', `x.${Z}`);
+    const phases = stepsOf([
+      { action: 'update', before: cname, after: rec(at, 'CNAME', `y.${Z}`) },
+      { action: 'delete', before: live(2, at, 'TXT', 't') },
+    ]);
+    expect(phases.map((p) => p.map((s) => s.call))).toEqual([['update'], ['delete']]);
+  });
+
+  it('a CNAME created at a name stays a CNAME name when other records are created there after it', () => {
+    const phases = stepsOf([
+      { action: 'create', after: rec(at, 'CNAME', `x.${Z}`) },
+      { action: 'create', after: rec(at, 'TXT', 't') },
+      { action: 'delete', before: live(1, at, 'A', '192.0.2.1') },
+    ]);
+    expect(phases.map((p) => p.map((s) => `${s.call} ${s.record.type}`))).toEqual([
+      ['delete A'],
+      ['create CNAME', 'create TXT'],
+    ]);
+  });
+
+  it('callCount counts the calls of every phase', () => {
+    const a = live(1, at, 'A', '192.0.2.1');
+    expect(
+      callCount(
+        stepsOf([
+          { action: 'create', after: rec(at, 'CNAME', `x.${Z}`) },
+          { action: 'delete', before: a },
+        ]),
+      ),
+    ).toBe(2);
+    expect(callCount([])).toBe(0);
+  });
+});
+
+describe('the plan, value by value', () => {
+  const a = (name: string, value: string, extra: Partial<ZoneRecord> = {}): ZoneRecord =>
+    ({ name, type: 'A', value, ...extra }) as ZoneRecord;
+  const shown = (changes: Change[]) =>
+    changes.map(
+      (c) =>
+        `${c.action} ${c.before?.entityID ?? '-'} -> ${c.after ? `${c.after.name} ${c.after.value} ${c.after.ttl ?? '-'}` : '-'}`,
+    );
+  const n = `n.${Z}`;
+
+  it('a live record keeps its value when the file still holds it, and another value is created', () => {
+    const plan = planZone(
+      [live(1, n, 'A', '192.0.2.2', { ttl: 60 })],
+      wanted(a(n, '192.0.2.1'), a(n, '192.0.2.2', { ttl: 300 })),
+      nobody,
+    );
+    expect(shown(plan.changes)).toEqual([`update 1 -> ${n} 192.0.2.2 300`, `create - -> ${n} 192.0.2.1 -`]);
+    expect(plan.changes[0]).toStrictEqual({
+      action: 'update',
+      before: plan.live[0],
+      after: { name: n, type: 'A', value: '192.0.2.2', ttl: 300 },
+    });
+    const same = planZone([live(1, n, 'A', '192.0.2.1')], wanted(a(n, '192.0.2.1'), a(n, '192.0.2.2')), nobody);
+    expect(same.unchanged.map((r) => r.entityID)).toEqual(['1']);
+    expect(shown(same.changes)).toEqual([`create - -> ${n} 192.0.2.2 -`]);
+  });
+
+  it('of several live records, one of the same value is updated, the rest paired in the order of their values', () => {
+    const have = [
+      live(1, n, 'A', '192.0.2.1', { ttl: 60 }),
+      live(2, n, 'A', '192.0.2.0'),
+      live(3, n, 'A', '192.0.2.5'),
+    ];
+    const plan = planZone(have, wanted(a(n, '192.0.2.4'), a(n, '192.0.2.1', { ttl: 300 }), a(n, '192.0.2.3')), nobody);
+    expect(shown(plan.changes)).toEqual([
+      `update 1 -> ${n} 192.0.2.1 300`,
+      `update 2 -> ${n} 192.0.2.3 -`,
+      `update 3 -> ${n} 192.0.2.4 -`,
+    ]);
+  });
+
+  it('creates come in the order of names, types and values, whatever the order of the file', () => {
+    const plan = planZone(
+      [],
+      wanted(a(`b.${Z}`, '192.0.2.9'), a(`a.${Z}`, '192.0.2.3'), a(`a.${Z}`, '192.0.2.1'), a(`a.${Z}`, '192.0.2.2')),
+      nobody,
+    );
+    expect(shown(plan.changes)).toEqual([
+      `create - -> a.${Z} 192.0.2.1 -`,
+      `create - -> a.${Z} 192.0.2.2 -`,
+      `create - -> a.${Z} 192.0.2.3 -`,
+      `create - -> b.${Z} 192.0.2.9 -`,
+    ]);
+  });
+
+  it('a record of another type with the same text, or another priority, is not the same record', () => {
+    const txt = planZone([live(1, n, 'TXT', '192.0.2.1')], wanted(a(n, '192.0.2.1')), nobody);
+    expect(summarize(txt)).toEqual({ create: 1, update: 0, delete: 1, unchanged: 0 });
+    const mx = (priority: number): ZoneRecord => ({ name: n, type: 'MX', priority, value: 'mx.example.net' });
+    const moved = planZone([live(1, n, 'MX', 'mx.example.net', { priority: 10 })], wanted(mx(20)), nobody);
+    expect(summarize(moved)).toEqual({ create: 0, update: 1, delete: 0, unchanged: 0 });
+  });
+
+  it('a TTL changed from one number to another is an update in place, not a replace', () => {
+    const plan = planZone([live(1, n, 'A', '192.0.2.1', { ttl: 60 })], wanted(a(n, '192.0.2.1', { ttl: 300 })), nobody);
+    expect(plan.changes).toHaveLength(1);
+    expect(plan.changes[0]).not.toHaveProperty('replace');
+    expect(plan.kept).toEqual([]);
   });
 });

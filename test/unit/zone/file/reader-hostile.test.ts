@@ -2,8 +2,8 @@
 // Each ends in a clear error (or a plain reading) with the memory of a bounded list of
 // problems, never a hang or a message as large as the file.
 import { describe, expect, it } from 'vitest';
-import { readMasterFile } from '../../../src/zone/file/master-reader.js';
-import { ZoneFileError } from '../../../src/zone/zone-file-error.js';
+import { readMasterFile } from '../../../../src/zone/file/master-reader.js';
+import { ZoneFileError } from '../../../../src/zone/zone-file-error.js';
 
 const read = (text: string) => readMasterFile(text, { zone: 'example.com', file: 'z' });
 const failure = (text: string): ZoneFileError => {
