@@ -17,7 +17,11 @@ const ddedge = join(import.meta.dirname, '..', 'dist', 'ddedge.mjs');
 const work = mkdtempSync(join(tmpdir(), 'ddedge-bench-dyndns2-'));
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const children = [];
-process.on('exit', () => children.forEach((c) => c.kill('SIGTERM')));
+process.on('exit', () =>
+  children.forEach((c) => {
+    c.kill('SIGTERM');
+  }),
+);
 
 /** Starts `args` with dist/ddedge.mjs and waits for `pattern` on the stream; returns its match. */
 function start(args, env, stream, pattern) {

@@ -26,7 +26,11 @@ const wall = (file, args, options = {}) => {
   return Number(process.hrtime.bigint() - started) / 1e6;
 };
 const stops = [];
-process.on('exit', () => stops.forEach((stop) => stop()));
+process.on('exit', () =>
+  stops.forEach((stop) => {
+    stop();
+  }),
+);
 
 /** `ddedge sandbox` with a zone of `size` records, its request log counted as it comes. */
 async function startSandbox(size) {

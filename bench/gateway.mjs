@@ -52,7 +52,11 @@ const gateway = spawn(
   },
 );
 const stops = [() => sandbox.stop(), () => gateway.kill('SIGTERM')];
-process.on('exit', () => stops.forEach((stop) => stop()));
+process.on('exit', () =>
+  stops.forEach((stop) => {
+    stop();
+  }),
+);
 const gatewayPort = await new Promise((resolve, reject) => {
   let text = '';
   const timer = setTimeout(() => reject(new Error(`the gateway did not start: ${text}`)), 60_000);
@@ -120,4 +124,6 @@ for (const t of targets)
   );
 if (!nsdPort) console.log('\nNSD is not installed (apt-get install nsd): the gateway is shown alone.');
 // The servers' pipes would keep this process (and bench/all.mjs after it) waiting: stop them now.
-stops.forEach((stop) => stop());
+stops.forEach((stop) => {
+  stop();
+});

@@ -19,7 +19,11 @@ const sandbox = spawn(process.execPath, [ddedge, 'sandbox', '--port', '0', '--js
 });
 const info = await new Promise((resolve) => sandbox.stdout.once('data', (d) => resolve(JSON.parse(String(d)))));
 const children = [sandbox];
-process.on('exit', () => children.forEach((c) => c.kill('SIGTERM')));
+process.on('exit', () =>
+  children.forEach((c) => {
+    c.kill('SIGTERM');
+  }),
+);
 const env = (name, extra = {}) => ({
   PATH: process.env.PATH,
   HOME: work,

@@ -40,7 +40,11 @@ const googleDns = await startWhoamiDns('81.0.2.15');
 const sandbox = await startSandbox(ddedge, tls);
 // Whatever ends this bench (a stalled daemon too) ends the servers it started.
 const children = [sandbox.child];
-process.on('exit', () => children.forEach((child) => child.kill('SIGTERM')));
+process.on('exit', () =>
+  children.forEach((child) => {
+    child.kill('SIGTERM');
+  }),
+);
 const nodeRss = (await runOnce({ name: 'node -e 0', args: ['-e', '0'] }, process.env, true)).rssKb / 1024;
 
 /** One daemon through CYCLES cycles; returns [cycle, RSS MiB] pairs. */

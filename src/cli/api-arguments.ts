@@ -90,7 +90,7 @@ export async function parseApiArguments(
       );
     }
     if (!names.known(name)) refuseNearFlag(name, position);
-    const { value, last } = valueOf(token as OptionToken, tokens[at + 1], args, names, position);
+    const { value, last } = optionValue(token as OptionToken, tokens[at + 1], args, names, position);
     taken = last;
     await gather(gathered, name, value, position, sources);
   }
@@ -148,7 +148,7 @@ function refuseNearFlag(name: string, position: number): void {
  * flag this command knows (then the value was forgotten: `--api-password --api-user u` must not
  * send "--api-user").
  */
-function valueOf(
+function optionValue(
   token: OptionToken,
   next: Token | undefined,
   args: string[],

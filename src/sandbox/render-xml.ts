@@ -1,7 +1,7 @@
 // The envelope as output-format=xml: root <data>, one element per field, arrays as <item>
 // elements (the SDK's reader turns them back into arrays).
 
-const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 const safeName = (name: string) => (/^[A-Za-z_][\w.-]*$/.test(name) ? name : `item`);
 
 function element(name: string, value: unknown, indent: string, pretty: boolean): string {
@@ -18,7 +18,7 @@ function element(name: string, value: unknown, indent: string, pretty: boolean):
     return `${open}${pretty ? '\n' : ''}${entries.map(([k, v]) => element(k, v, `${indent}  `, pretty)).join('')}${pretty ? indent : ''}${close}`;
   }
   const text = typeof value === 'boolean' ? (value ? 'true' : 'false') : String(value);
-  return `${open}${escape(text)}${close}`;
+  return `${open}${escapeXml(text)}${close}`;
 }
 
 export function renderXmlEnvelope(envelope: Record<string, unknown>, pretty: boolean): string {

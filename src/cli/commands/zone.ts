@@ -71,7 +71,7 @@ async function zoneAction(
     .flatMap((v) => v.split(','))
     .map((v) => v.trim())
     .filter(Boolean);
-  ignore.forEach((rule) => parseIgnore(rule, service));
+  for (const rule of ignore) parseIgnore(rule, service);
   const wanted =
     text !== undefined
       ? readZoneText(text, { zone: service, file: file!, skipUnsupported: Boolean(flags['skip-unsupported']) })

@@ -60,9 +60,10 @@ export async function startDnsListener(options: ListenerOptions): Promise<DnsLis
   const limits: TcpLimits = { ...DEFAULT_TCP_LIMITS, ...options.tcpLimits };
   const run = (packet: Buffer, context: QueryContext): Promise<Answer> => {
     try {
-      return Promise.resolve(options.handle(packet, context)).catch(
-        (error: unknown) => (options.onError?.(error), undefined),
-      );
+      return Promise.resolve(options.handle(packet, context)).catch((error: unknown) => {
+        options.onError?.(error);
+        return undefined;
+      });
     } catch (error) {
       options.onError?.(error);
       return Promise.resolve(undefined);

@@ -241,21 +241,27 @@ function writeData(w: WireWriter, record: DnsRecord): void {
   switch (record.type) {
     case 'A': {
       const bytes = ipv4Bytes(record.value);
-      if (bytes) return w.bytes(bytes);
+      if (bytes) {
+        w.bytes(bytes);
+        return;
+      }
       throw new DnsWireError(`"${record.value}" is not an IPv4 address`);
     }
     case 'AAAA': {
       if (familyOfAddress(record.value) !== 6) throw new DnsWireError(`"${record.value}" is not an IPv6 address`);
       const hex = toBigInt(record.value)!.toString(16).padStart(32, '0');
-      return w.bytes(Buffer.from(hex, 'hex'));
+      w.bytes(Buffer.from(hex, 'hex'));
+      return;
     }
     case 'CNAME':
     case 'NS':
     case 'PTR':
-      return w.name(record.value);
+      w.name(record.value);
+      return;
     case 'MX':
       w.u16(record.value.preference);
-      return w.name(record.value.exchange);
+      w.name(record.value.exchange);
+      return;
     case 'TXT':
       for (const text of record.value) {
         const bytes = Buffer.from(text, 'utf8');
@@ -269,7 +275,8 @@ function writeData(w: WireWriter, record: DnsRecord): void {
       w.u16(record.value.priority);
       w.u16(record.value.weight);
       w.u16(record.value.port);
-      return w.name(record.value.target, false); // RFC 2782: no compression
+      w.name(record.value.target, false); // RFC 2782: no compression
+      return;
     case 'SOA':
       w.name(record.value.mname);
       w.name(record.value.rname);
@@ -288,10 +295,12 @@ function writeData(w: WireWriter, record: DnsRecord): void {
       w.u8(record.value.flags);
       w.u8(tag.length);
       w.bytes(tag);
-      return w.bytes(Buffer.from(record.value.value, 'utf8'));
+      w.bytes(Buffer.from(record.value.value, 'utf8'));
+      return;
     }
     default:
-      return w.bytes(Buffer.from(record.value, 'hex'));
+      w.bytes(Buffer.from(record.value, 'hex'));
+      return;
   }
 }
 

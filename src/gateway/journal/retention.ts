@@ -27,8 +27,10 @@ const written = new Map<string, { day: string; bytes: Map<string, number>; told:
 export function keyMayWrite(path: string, key: string, bytes: number, now: Date, logger?: Logger): boolean {
   const day = now.toISOString().slice(0, 10);
   let today = written.get(path);
-  if (!today || today.day !== day)
-    written.set(path, (today = { day, bytes: bytesWrittenOn(path, day, logger), told: new Set() }));
+  if (!today || today.day !== day) {
+    today = { day, bytes: bytesWrittenOn(path, day, logger), told: new Set() };
+    written.set(path, today);
+  }
   const used = today.bytes.get(key) ?? 0;
   if (used + bytes > KEY_BYTES_PER_DAY) {
     if (!today.told.has(key)) {

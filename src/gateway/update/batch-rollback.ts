@@ -105,13 +105,11 @@ function answerFailed(
   const retry = how.refused && offends.includes(true);
   const untouched = (changes: Change[]) => how.rolledBack || !how.done.some((step) => holdsFailedWrite(changes, step));
   const again: PendingUpdate[] = [];
-  evaluated.accepted.forEach(({ pending, changes }, i) =>
-    offends[i]
-      ? pending.resolve(answers.own)
-      : retry && untouched(changes)
-        ? again.push(pending)
-        : pending.resolve(answers.bystander),
-  );
+  evaluated.accepted.forEach(({ pending, changes }, i) => {
+    if (offends[i]) pending.resolve(answers.own);
+    else if (retry && untouched(changes)) again.push(pending);
+    else pending.resolve(answers.bystander);
+  });
   return [...again, ...waitingOn(evaluated)].sort((a, b) => batch.indexOf(a) - batch.indexOf(b));
 }
 
@@ -162,7 +160,7 @@ export function answerUnsettled(
       : `${lost} and the zone could not be read again (${settled.unread ?? 'unknown'}): whether it was made is not ` +
         `known; send it again (the gateway reads the zone first)`;
   const failed: Outcome = { rcode: RCODE_UPDATE.SERVFAIL, ede: EDE.NETWORK_ERROR, why };
-  batch.accepted.forEach(({ pending }) => pending.resolve(failed));
+  for (const { pending } of batch.accepted) pending.resolve(failed);
 }
 
 /** The DHCID records the batch leaves at `names`, in the listing's shape, for the journal. */

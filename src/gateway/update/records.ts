@@ -81,10 +81,15 @@ export class UpdateRecords {
 
   private push(record: ZoneRecord): void {
     let types = this.names.get(record.name);
-    if (!types) this.names.set(record.name, (types = new Map()));
+    if (!types) {
+      types = new Map();
+      this.names.set(record.name, types);
+    }
     let set = types.get(record.type);
-    if (!set) types.set(record.type, (set = { records: new Map(), ttl: ttlOf(record) }));
-    else if (set.ttl !== ttlOf(record)) set.ttl = undefined;
+    if (!set) {
+      set = { records: new Map(), ttl: ttlOf(record) };
+      types.set(record.type, set);
+    } else if (set.ttl !== ttlOf(record)) set.ttl = undefined;
     const key = dataKey(record);
     const list = set.records.get(key);
     if (list) list.push(record);

@@ -33,7 +33,10 @@ export function parseTtl(text: string): number | undefined {
 
 /** Types as written, in either case, to their name: no upper-casing per record. */
 const TYPE_OF = new Map<string, string>();
-for (const type of [...ZONE_TYPES, 'SOA']) [type, type.toLowerCase()].forEach((t) => TYPE_OF.set(t, type));
+for (const type of [...ZONE_TYPES, 'SOA']) {
+  TYPE_OF.set(type, type);
+  TYPE_OF.set(type.toLowerCase(), type);
+}
 
 /** Thrown to leave an entry once its problem is reported; not an Error, so no stack is built. */
 const SKIP = Symbol('skip the entry');
@@ -177,7 +180,10 @@ class MasterFileReader implements RdataContext {
     let ttl: number | undefined;
     let seenClass = false;
     for (; k < count && !lx.isQuoted(k); k++) {
-      if (ttl === undefined && (ttl = this.ttlOrUndefined(k)) !== undefined) continue;
+      if (ttl === undefined) {
+        ttl = this.ttlOrUndefined(k);
+        if (ttl !== undefined) continue;
+      }
       const written = lx.raw(k);
       if (seenClass || written.length > 3 || !CLASSES.has(written.toUpperCase())) break;
       if (written.toUpperCase() !== 'IN')
