@@ -37,7 +37,10 @@ function start(args, env, stream, pattern) {
     child[stream].on('data', (d) => {
       text += String(d);
       const found = pattern.exec(text);
-      if (found) clearTimeout(timer), resolve(found);
+      if (found) {
+        clearTimeout(timer);
+        resolve(found);
+      }
     });
   });
 }
@@ -94,7 +97,7 @@ const calls = async () =>
     ...(await get(endpoint, '/metrics')).matchAll(
       /^ddedge_gateway_provider_calls_total\{operation="([^"]+)"\} (\d+)$/gm,
     ),
-  ].reduce((acc, m) => ({ ...acc, [m[1]]: Number(m[2]) }), {});
+  ].reduce((acc, m) => Object.assign(acc, { [m[1]]: Number(m[2]) }), {});
 const diff = (after, before) =>
   Object.fromEntries(
     Object.entries(after)

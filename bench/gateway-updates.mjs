@@ -105,7 +105,10 @@ async function startGateway(sandbox, keysFile, stateDir) {
     gateway.stderr.on('data', (d) => {
       text += String(d);
       const found = /answering DNS .* on 127\.0\.0\.1:(\d+)/.exec(text);
-      if (found) clearTimeout(timer), resolve(Number(found[1]));
+      if (found) {
+        clearTimeout(timer);
+        resolve(Number(found[1]));
+      }
     });
   });
   return { port, startMs: Number(process.hrtime.bigint() - started) / 1e6, stop: () => gateway.kill('SIGTERM') };

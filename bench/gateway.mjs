@@ -64,7 +64,10 @@ const gatewayPort = await new Promise((resolve, reject) => {
   gateway.stderr.on('data', (d) => {
     text += String(d);
     const found = /answering DNS .* on 127\.0\.0\.1:(\d+)/.exec(text);
-    if (found) clearTimeout(timer), resolve(Number(found[1]));
+    if (found) {
+      clearTimeout(timer);
+      resolve(Number(found[1]));
+    }
   });
 });
 const nsdPort = has('nsd', ['-v']) ? await freePort() : undefined;

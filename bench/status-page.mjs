@@ -103,7 +103,10 @@ async function daemon(name, extraArgs, extraEnv = {}) {
   children.push(child);
   let log = '';
   await new Promise((resolve) =>
-    child.stderr.on('data', (d) => ((log += d), /daemon started/.test(log) && setTimeout(resolve, 1500))),
+    child.stderr.on('data', (d) => {
+      log += d;
+      if (/daemon started/.test(log)) setTimeout(resolve, 1500);
+    }),
   );
   return {
     child,
