@@ -13,7 +13,7 @@ import { BACKOFF_BASE_MS, nextDelay } from './schedule.js';
 import { Shutdown } from './shutdown.js';
 
 /** What a cycle of the daemon is told besides the configuration. */
-export interface CycleContext {
+interface CycleContext {
   shutdown: Shutdown;
   /** A person asked for this cycle (SIGUSR1, SIGHUP): records the provider refused are tried again. */
   asked: boolean;

@@ -13,7 +13,7 @@ import { failureKind, type Outcome } from './outcome.js';
 /** Cycles in a row with the same failure before it is a failure worth a message. */
 export const FAILING_AFTER = 3;
 
-export type NoticeKind = 'changed' | 'failing' | 'recovered' | 'rejected' | 'budget';
+type NoticeKind = 'changed' | 'failing' | 'recovered' | 'rejected' | 'budget';
 
 /** Something a person should hear about (see notify/): never a secret, bounded. */
 export interface Notice {

@@ -11,7 +11,7 @@ import type { Transport } from './transport.js';
 import { checkUrl } from './url-policy.js';
 import { WireError } from './wire-response.js';
 
-export const DEFAULT_MAX_BYTES = 1024 * 1024;
+const DEFAULT_MAX_BYTES = 1024 * 1024;
 
 export interface HttpRequest {
   url: string;

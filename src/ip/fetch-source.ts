@@ -9,7 +9,7 @@ import type { SourceSpec } from './sources.js';
 /** Echo answers are a few bytes; anything bigger is not an echo service. */
 const SOURCE_MAX_BYTES = 64 * 1024;
 
-export class SourceError extends Error {}
+class SourceError extends Error {}
 
 /** What a source may need beyond its spec: where to log why, the interface table (tests). */
 export interface SourceContext {

@@ -51,7 +51,7 @@ table.cards td[data-label]::before{content:attr(data-label) ": "}
  * Reloads the page every REFRESH seconds while it is shown, so a phone left on it stays
  * current; a hidden tab waits. The page is whole without it.
  */
-export const REFRESH_SECONDS = 30;
+const REFRESH_SECONDS = 30;
 export const REFRESH_SCRIPT =
   `(function(){var t=setTimeout(function ` +
   `r(){if(document.visibilityState==='visible'){location.reload();}else{t=setTimeout(r,${REFRESH_SECONDS * 1000});}},${REFRESH_SECONDS * 1000});})();`;

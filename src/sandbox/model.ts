@@ -15,7 +15,7 @@ import type {
 import type { SslProduct } from '../api/endpoints/ssl.js';
 import type { Promotion } from '../api/endpoints/account.js';
 
-export interface TldPrice {
+interface TldPrice {
   tld: string;
   tldtop: string;
   authcodereq: boolean;
@@ -110,7 +110,7 @@ export interface SandboxModel {
 }
 
 /** Demo credentials: printed at start, meant to be copied; they protect nothing real. */
-export const DEMO_ACCOUNT = {
+const DEMO_ACCOUNT = {
   apiUser: 'demo-user',
   apiPassword: 'demo-api-password',
   dyndnsUser: 'demo-user',

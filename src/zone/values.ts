@@ -30,7 +30,7 @@ const u16 = (text: string, what: string): number => {
 };
 
 /** A target host name; "." (RFC 7505 null MX, RFC 2782 "no service") stays ".". */
-export function canonicalTarget(text: string, what = 'host name'): string {
+function canonicalTarget(text: string, what = 'host name'): string {
   if (text === '.') return '.';
   const name = canonicalName(text);
   if (!name || name.includes('*')) throw new ValueError(`${shown(text)} is not a ${what}`);

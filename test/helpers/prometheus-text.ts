@@ -4,7 +4,7 @@
 // an unescaped quote or newline, a repeated label, a duplicate series, a value that is not a
 // number, a missing final newline.
 
-export interface Sample {
+interface Sample {
   name: string;
   labels: Record<string, string>;
   value: number;

@@ -26,7 +26,7 @@ export function docPage(path: string): string {
 }
 
 /** The page of the docs whose text holds `marker`; throws unless exactly one holds it. */
-export function pageWith(marker: string): string {
+function pageWith(marker: string): string {
   const pages = docPages().filter((page) => docPage(page).includes(marker));
   if (pages.length === 0)
     throw new Error(`no page of the docs (README.md, docs/*.md) has a block marked ${marker.trim()}`);

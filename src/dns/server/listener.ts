@@ -11,7 +11,7 @@ import { DEFAULT_TCP_LIMITS, TcpConnections, type TcpLimits, type Tracked } from
 import { TcpTurns } from './tcp-turns.js';
 
 export type Answer = Buffer | Buffer[] | undefined;
-export type DnsHandler = (packet: Buffer, context: QueryContext) => Answer | Promise<Answer>;
+type DnsHandler = (packet: Buffer, context: QueryContext) => Answer | Promise<Answer>;
 
 export interface ListenerOptions {
   host: string;

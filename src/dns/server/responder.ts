@@ -12,7 +12,7 @@ import { DnsError } from '../wire/errors.js';
 import { decodeMessage, encodeMessage, type EncodeOptions } from '../wire/message.js';
 import { CLASS_IN, RCODE, rcodeName, TYPE_CODES, typeName, type DnsMessage, type DnsQuestion } from '../wire/types.js';
 
-export type Transport = 'udp' | 'tcp';
+type Transport = 'udp' | 'tcp';
 
 export interface QueryContext {
   transport: Transport;
@@ -29,9 +29,9 @@ export interface ResponderOptions {
 
 /** The UDP size we offer in our OPT record, and the most we send over UDP whatever is asked. */
 export const OUR_EDNS_SIZE = 1232;
-export const CLASSIC_UDP_BYTES = 512;
+const CLASSIC_UDP_BYTES = 512;
 /** Queries longer than this are not read (a question with EDNS options is far smaller). */
-export const MAX_QUERY_BYTES = 4096;
+const MAX_QUERY_BYTES = 4096;
 const BADVERS = 16;
 
 /**

@@ -226,7 +226,7 @@ export function typeCode(type: DnsRecord['type'] | 'ANY'): number {
   throw new DnsWireError(`unknown record type "${type}"`);
 }
 
-export function writeRecord(w: WireWriter, record: DnsRecord): void {
+function writeRecord(w: WireWriter, record: DnsRecord): void {
   w.name(record.name);
   w.u16(typeCode(record.type));
   w.u16(CLASS_IN);

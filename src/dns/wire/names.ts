@@ -61,7 +61,7 @@ export function nameToLabels(name: string): Buffer[] {
   return labels;
 }
 
-export function labelToText(label: Buffer): string {
+function labelToText(label: Buffer): string {
   const plain = label.toString('latin1');
   if (SIMPLE_LABEL.test(plain)) return plain;
   let text = '';

@@ -12,7 +12,7 @@ import type { Logger } from '../../lib/log.js';
 import { JOURNAL_FILE_BYTES, parseJournalLine, writtenOn } from './journal-line.js';
 import { readJournalText } from './journal-reader.js';
 
-export const RETENTION_DAYS = 30;
+const RETENTION_DAYS = 30;
 /** 64 files of 4 MiB: 256 MiB, room for four keys writing their whole budget every day for 30 days. */
 export const MAX_GENERATIONS = 64;
 /** About 8,000 lines of a one-record change a day per key: far more than a DHCP server or ACME client changes. */

@@ -34,7 +34,7 @@ export async function undoWrites(
  * listing `before`) removed, one they changed set back if it still holds what they wrote, one
  * they deleted made again. What anyone else changed stays as it is now.
  */
-export function withoutSteps(now: LiveRecord[], before: LiveRecord[], done: Step[]): LiveRecord[] {
+function withoutSteps(now: LiveRecord[], before: LiveRecord[], done: Step[]): LiveRecord[] {
   const listing = [...now];
   const earlier = new Set(before.map((r) => r.entityID));
   for (const step of done) {

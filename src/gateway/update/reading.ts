@@ -21,7 +21,7 @@ import type { ZoneViews } from '../dns/zone-views.js';
  * changes nothing there, so its grants say nothing of them): RFC 2136 lets any key check any
  * name of the zone, as BIND does, but not at the cost of the whole zone's pages each time.
  */
-export const MAX_PREREQUISITE_PAGES = 4;
+const MAX_PREREQUISITE_PAGES = 4;
 
 export interface Reading {
   /** The whole zone is read (one listing), not the names one by one. */

@@ -7,7 +7,7 @@ import { DEFAULT_TTL } from '../../zone/provider/entry-fields.js';
 import { hasPriority, type ZoneRecord } from '../../zone/record.js';
 
 /** The TTL a record is served with: the provider's default when it has none. */
-export const ttlOf = (r: { ttl?: number }): number => r.ttl ?? DEFAULT_TTL;
+const ttlOf = (r: { ttl?: number }): number => r.ttl ?? DEFAULT_TTL;
 
 /**
  * Equal for two records of one name and type exactly when they hold the same data (the MX preference and SRV priority

@@ -233,7 +233,7 @@ const rdataKey = (r: { value: string; type: string; priority?: number }): string
   `${hasPriority(r.type) ? (r.priority ?? '') : ''}|${r.value}`;
 
 /** A record of the message in the zone engine's form (the provider's value forms), or why it cannot be one. */
-export function zoneRecordOf(data: DnsRecord, name: string, ttl: number): ZoneRecord | string {
+function zoneRecordOf(data: DnsRecord, name: string, ttl: number): ZoneRecord | string {
   const type = data.type;
   if (!isZoneType(type)) return `the provider cannot hold ${type} records (${name})`;
   let value: string;

@@ -29,7 +29,7 @@ const LIMIT_OF: Record<EntityKind, keyof (typeof PRODUCTS)[string]['limits'] | u
 };
 const PHP_VERSIONS = ['default', '7.4', '8.1', '8.2', '8.3'];
 
-export function serviceOf({ model, fields }: OperationRequest): SandboxService {
+function serviceOf({ model, fields }: OperationRequest): SandboxService {
   return (
     findService(model, fields.serviceName) ?? fail(4001, 'Service not found', `service ${fields.serviceName} not found`)
   );

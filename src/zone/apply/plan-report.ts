@@ -11,7 +11,7 @@ import type { Step } from '../plan/steps.js';
 
 type AnyRecord = Omit<ZoneRecord, 'type'> & { type: string };
 
-export const recordLine = (zone: string, r: AnyRecord): string =>
+const recordLine = (zone: string, r: AnyRecord): string =>
   `${visible(relativeName(r.name, zone))} ${r.ttl === undefined ? '' : `${r.ttl} `}IN ${visible(r.type)} ${rdataOf(r)}`;
 
 /** How the lines are for: a plan (what apply would need) or an apply with --force (what it overrides). */
@@ -49,7 +49,7 @@ export function planLines(report: PlanReport, options: PlanLineOptions = {}): st
 }
 
 /** The warning under a plan made from a listing that may miss entries (zone plan exits 4 after it). */
-export function incompleteLines(reason: string): string[] {
+function incompleteLines(reason: string): string[] {
   return [
     `warning: this plan is not reliable: ${reason}.`,
     '  Entries the listing missed would be shown as deletes, and records the file holds as creates; apply refuses ' +
@@ -63,7 +63,7 @@ function changeLine(zone: string, c: Change): string {
   return `  update  ${recordLine(zone, c.after!)}  (was ${recordLine(zone, c.before!)}${c.replace ? '; delete and create: the TTL goes back to the default' : ''})`;
 }
 
-export const stepLine = (zone: string, s: Step): string => `  ${s.call.padEnd(7)} ${recordLine(zone, s.record)}`;
+const stepLine = (zone: string, s: Step): string => `  ${s.call.padEnd(7)} ${recordLine(zone, s.record)}`;
 
 /** What apply did, for the text output; empty when it had nothing to do. */
 export function applyLines(report: ApplyReport): string[] {

@@ -23,7 +23,7 @@ const CLASSES = new Set(['IN', 'CH', 'HS', 'CS', 'ANY']);
 const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400, w: 604_800 };
 
 /** `3600`, or BIND's `1h30m`; undefined when the text is not a TTL at all. */
-export function parseTtl(text: string): number | undefined {
+function parseTtl(text: string): number | undefined {
   if (/^\d+$/.test(text)) return Number(text);
   if (!/^(\d+[smhdw])+$/i.test(text)) return undefined;
   let total = 0;

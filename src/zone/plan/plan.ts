@@ -18,7 +18,7 @@ export interface Change {
   replace?: boolean;
 }
 
-export interface KeptRecord {
+interface KeptRecord {
   name: string;
   type: string;
   reason: string;

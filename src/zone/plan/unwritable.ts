@@ -11,7 +11,7 @@ import { canonicalValue, ValueError } from '../values.js';
 import type { WantedZone } from '../wanted-zone.js';
 import { visible } from '../file/master-writer.js';
 
-export const UNWRITABLE = 'cannot be written in a master file';
+const UNWRITABLE = 'cannot be written in a master file';
 
 export interface Unwritable {
   /** `cannot be written in a master file: <why>`, as the plan reports it. */
