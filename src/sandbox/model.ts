@@ -15,7 +15,7 @@ import type {
 import type { SslProduct } from '../api/endpoints/ssl.js';
 import type { Promotion } from '../api/endpoints/account.js';
 
-interface TldPrice {
+export interface TldPrice {
   tld: string;
   tldtop: string;
   authcodereq: boolean;

@@ -162,20 +162,23 @@ class MasterFileReader implements RdataContext {
     }
   }
 
+  /** The record's owner: the one written, or the previous record's when it is left out. */
+  private recordOwner(): string {
+    if (this.lexer.ownerOmitted) {
+      if (this.previousOwner === UNKNOWN_OWNER) throw SKIP;
+      return this.previousOwner ?? this.fail(0, 'the first record has no owner name');
+    }
+    this.previousOwner = UNKNOWN_OWNER;
+    const owner = this.owner();
+    this.previousOwner = owner;
+    return owner;
+  }
+
   private record(): void {
     const lx = this.lexer;
     const count = lx.count;
-    let k = 0;
-    let owner: string;
-    if (lx.ownerOmitted) {
-      if (this.previousOwner === UNKNOWN_OWNER) throw SKIP;
-      owner = this.previousOwner ?? this.fail(0, 'the first record has no owner name');
-    } else {
-      this.previousOwner = UNKNOWN_OWNER;
-      owner = this.owner();
-      this.previousOwner = owner;
-      k = 1;
-    }
+    const owner = this.recordOwner();
+    let k = lx.ownerOmitted ? 0 : 1;
 
     let ttl: number | undefined;
     let seenClass = false;
