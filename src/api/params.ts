@@ -190,6 +190,9 @@ export const listLength = (name: string, min: number, max: number, keywords: rea
       .map((s) => s.trim())
       .filter(Boolean);
     if (items.length >= min && items.length <= max) return undefined;
-    return `"${name}" must be ${keywords.length ? `${keywords.join(', ')}, or ` : ''}a comma-separated list of ${min} to ${max} items, got ${items.length}`;
+    return (
+      `"${name}" must be ${keywords.length ? `${keywords.join(', ')}, or ` : ''}a comma-separated list of ` +
+      `${min} to ${max} items, got ${items.length}`
+    );
   },
 });

@@ -141,7 +141,10 @@ function tlsReason(detail: string): string {
   const reason = /:SSL routines:[^:]*:([^:]+):/.exec(detail)?.[1] ?? detail.trim();
   // A plain HTTP server answers the TLS hello with text, which OpenSSL reads as a bad record.
   if (/wrong version number|packet length too long|http request/i.test(reason)) {
-    return `${reason}: the server answered without TLS; is this server HTTPS? (a plain HTTP server on loopback takes http://)`;
+    return (
+      `${reason}: the server answered without TLS; is this server HTTPS? (a plain HTTP server on loopback ` +
+      `takes http://)`
+    );
   }
   return `${reason} (trust a private CA with NODE_EXTRA_CA_CERTS)`;
 }

@@ -94,11 +94,13 @@ function render(
   ];
   if (outcome.userKnown && outcome.success)
     parts.push(
-      `<resData><user t="${ts}">${escapeXml(user)}</user><request success="${Boolean(outcome.host?.updated)}"/></resData>`,
+      `<resData><user t="${ts}">${escapeXml(user)}</user><request success="${Boolean(outcome.host?.updated)}"/>` +
+        `</resData>`,
     );
   if (outcome.host)
     parts.push(
-      `<host type="${outcome.host.type}"><name>${escapeXml(outcome.host.name)}</name><value>${outcome.host.value}</value></host>`,
+      `<host type="${outcome.host.type}"><name>${escapeXml(outcome.host.name)}</name><value>${outcome.host.value}` +
+        `</value></host>`,
     );
   if (outcome.success)
     parts.push(`<informs>${outcome.messages.map((m) => `<inform>${escapeXml(m)}</inform>`).join('')}</informs>`);

@@ -10,12 +10,18 @@ function element(name: string, value: unknown, indent: string, pretty: boolean):
   if (value === null || value === undefined) return `${pretty ? indent : ''}<${safeName(name)}/>${pretty ? '\n' : ''}`;
   if (Array.isArray(value)) {
     if (!value.length) return `${pretty ? indent : ''}<${safeName(name)}/>${pretty ? '\n' : ''}`;
-    return `${open}${pretty ? '\n' : ''}${value.map((v) => element('item', v, `${indent}  `, pretty)).join('')}${pretty ? indent : ''}${close}`;
+    return (
+      `${open}${pretty ? '\n' : ''}${value.map((v) => element('item', v, `${indent}  `, pretty)).join('')}` +
+      `${pretty ? indent : ''}${close}`
+    );
   }
   if (typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>);
     if (!entries.length) return `${pretty ? indent : ''}<${safeName(name)}/>${pretty ? '\n' : ''}`;
-    return `${open}${pretty ? '\n' : ''}${entries.map(([k, v]) => element(k, v, `${indent}  `, pretty)).join('')}${pretty ? indent : ''}${close}`;
+    return (
+      `${open}${pretty ? '\n' : ''}${entries.map(([k, v]) => element(k, v, `${indent}  `, pretty)).join('')}` +
+      `${pretty ? indent : ''}${close}`
+    );
   }
   const text = typeof value === 'boolean' ? (value ? 'true' : 'false') : String(value);
   return `${open}${escapeXml(text)}${close}`;

@@ -58,7 +58,9 @@ export function canonicalValue(type: ZoneType, value: string): string {
     case 'SRV': {
       const parts = value.trim().split(/\s+/);
       if (parts.length !== 3) throw new ValueError(`SRV value ${shown(value)} is not "weight port target"`);
-      return `${u16(parts[0]!, 'SRV weight')} ${u16(parts[1]!, 'SRV port')} ${canonicalTarget(parts[2]!, 'SRV target')}`;
+      return (
+        `${u16(parts[0]!, 'SRV weight')} ${u16(parts[1]!, 'SRV port')} ` + `${canonicalTarget(parts[2]!, 'SRV target')}`
+      );
     }
     case 'CAA': {
       const caa = parseCaa(value);

@@ -37,7 +37,9 @@ export function run(context: CommandContext): Promise<number> {
               .filter((g) => g.key === name)
               .map(
                 (g) =>
-                  `${g.rule}${g.name ? ` ${g.rule === 'wildcard' ? '*.' : ''}${g.name}` : ''}${g.types.length ? ` ${g.types.join(' ')}` : ''}`,
+                  `${g.rule}${g.name ? ` ${g.rule === 'wildcard' ? '*.' : ''}${g.name}` : ''}${
+                    g.types.length ? ` ` + `${g.types.join(' ')}` : ''
+                  }`,
               );
             io.stdout(
               `${name} ${key.algorithm}: ` +

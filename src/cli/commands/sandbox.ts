@@ -83,7 +83,9 @@ export async function run(context: CommandContext): Promise<number> {
     const zone = sandbox.model.services
       .map(
         (s) =>
-          `  ${s.name}:\n${s.dns.map((e) => `    ${e.name} ${e.type}${e.priority !== '-' ? ` ${e.priority}` : ''} ${e.value}`).join('\n')}`,
+          `  ${s.name}:\n${s.dns
+            .map((e) => `    ${e.name} ${e.type}${e.priority !== '-' ? ` ${e.priority}` : ''} ` + `${e.value}`)
+            .join('\n')}`,
       )
       .join('\n');
     io.stdout(

@@ -52,7 +52,11 @@ export async function rollBackBatch(
   const rolledBack = settled ? true : done.length ? await rollBack(provider, zone, read, done, deps) : true;
   const undone = settled
     ? `; the zone read again ` +
-      `${settled.undone ? `held ${settled.undone} of the batch's writes, which were undone` : "holds none of the batch's writes"}: nothing was changed`
+      `${
+        settled.undone
+          ? `held ${settled.undone} of the batch's writes, which were ` + `undone`
+          : "holds none of the batch's writes"
+      }: nothing was changed`
     : done.length
       ? rolledBack
         ? '; the writes made before it were undone'

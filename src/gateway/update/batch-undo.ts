@@ -24,7 +24,9 @@ export async function undoWrites(
   if (!back.changes.length) return true;
   logger.warn(
     `gateway: undoing ${back.changes.length} write(s) of a failed batch of ${zone}: ` +
-      `${back.changes.map((c) => `${c.action} ${(c.after ?? c.before)!.name} ${(c.after ?? c.before)!.type}`).join(', ')}`,
+      `${back.changes
+        .map((c) => `${c.action} ${(c.after ?? c.before)!.name} ${(c.after ?? c.before)!.type}` + ``)
+        .join(', ')}`,
   );
   return !(await applyPlan(provider, back, 'calls', logger)).failure;
 }

@@ -27,7 +27,6 @@ import { CLASS, TYPE_ANY, type UpdateMessage, type UpdateRecord } from './messag
 import { evaluateUpdate, RCODE_UPDATE, type Allowed } from './rules.js';
 
 export { TYPE_DHCID };
-;
 
 export type DhcidEvaluation =
   | { ok: true; wanted: ZoneRecord[]; dhcid: DhcidTouched }

@@ -317,7 +317,9 @@ export const serviceOps: Operations = {
       if (s.productkey === 'redir') fail(10001, 'Web constructor error', 'the redirection plan has no web constructor');
       return {
         webconstructor: {
-          loginURL: `https://webconstructor.sandbox.invalid/login?service=${encodeURIComponent(s.name)}&sub=${encodeURIComponent(r.fields.subdomain!)}&lang=${r.fields.loginlang ?? 'en'}&token=sandbox`,
+          loginURL:
+            `https://webconstructor.sandbox.invalid/login?service=${encodeURIComponent(s.name)}` +
+            `&sub=${encodeURIComponent(r.fields.subdomain!)}&lang=${r.fields.loginlang ?? 'en'}&token=sandbox`,
         },
       };
     },

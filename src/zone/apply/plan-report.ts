@@ -60,7 +60,10 @@ function incompleteLines(reason: string): string[] {
 function changeLine(zone: string, c: Change): string {
   if (c.action === 'create') return `  create  ${recordLine(zone, c.after!)}`;
   if (c.action === 'delete') return `  delete  ${recordLine(zone, c.before!)}`;
-  return `  update  ${recordLine(zone, c.after!)}  (was ${recordLine(zone, c.before!)}${c.replace ? '; delete and create: the TTL goes back to the default' : ''})`;
+  return (
+    `  update  ${recordLine(zone, c.after!)}  (was ${recordLine(zone, c.before!)}` +
+    `${c.replace ? '; delete and create: the TTL goes back to the default' : ''})`
+  );
 }
 
 const stepLine = (zone: string, s: Step): string => `  ${s.call.padEnd(7)} ${recordLine(zone, s.record)}`;
@@ -78,7 +81,14 @@ export function applyLines(report: ApplyReport): string[] {
     if (outcome.failure.uncertain)
       lines.push(
         `  its answer (a 5xx, a timeout or a lost connection) does not say whether the provider made ` +
-          `it${outcome.failure.made === undefined ? '' : `; read again, the zone shows it ${outcome.failure.made ? 'was made' : 'was not made'} (done and not done below are as the provider holds them)`}: ddedge zone plan with the same file shows what is left`,
+          `it${
+            outcome.failure.made === undefined
+              ? ''
+              : `; read again, the zone shows it ` +
+                `${outcome.failure.made ? 'was made' : 'was not made'} ` +
+                `(done and not done below are as the provider holds them)`
+          }: ` +
+          `ddedge zone plan with the same file shows what is left`,
       );
     lines.push(`done (${outcome.done.length}):`, ...outcome.done.map((s) => stepLine(plan.zone, s)));
     lines.push(`not done (${outcome.notDone.length}):`, ...outcome.notDone.map((s) => stepLine(plan.zone, s)));
@@ -107,7 +117,9 @@ export function applyLines(report: ApplyReport): string[] {
       );
     lines.push(
       `applied ${outcome.done.length} change${outcome.done.length === 1 ? '' : 's'} ` +
-        `(${outcome.method === 'setzone' ? 'one service/dnssetzone call' : `at most ${outcome.maxInFlight} in flight`}); the zone read back matches the file`,
+        `(${
+          outcome.method === 'setzone' ? 'one service/dnssetzone call' : `at most ${outcome.maxInFlight} in ` + `flight`
+        }); the zone read back matches the file`,
     );
   }
   if (report.backup) lines.push(`backup: ${report.backup} (ddedge zone apply ${report.backup} restores it)`);
