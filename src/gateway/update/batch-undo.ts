@@ -1,7 +1,7 @@
-// Taking back a failed batch's own writes, and only those: not the zone back to the listing read
-// before the batch, which an attack showed rewrites what others changed meanwhile (the agent's
-// address, set through dynamic DNS while a long batch ran, went back to the old one, with no grant
-// for it and nothing in the journal). Used after a refused write (batch-rollback.ts rollBack) and
+// Taking back a failed batch's own writes, and only those: never the zone back to the listing read
+// before the batch, which would rewrite what others changed meanwhile (an address set through
+// dynamic DNS while a long batch ran must not go back to the old one, with no grant for it and
+// nothing in the journal). Used after a refused write (batch-rollback.ts rollBack) and
 // after a lost answer (lost-answer.ts), each with the listing it read again.
 import type { Logger } from '../../lib/log.js';
 import { applyPlan } from '../../zone/apply/apply.js';

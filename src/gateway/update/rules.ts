@@ -277,7 +277,7 @@ function zoneRecordOf(data: DnsRecord, name: string, ttl: number): ZoneRecord | 
  * a name with nothing it deletes nothing: what a name holds is no secret, any query shows it).
  * Without `typesAt` (the zone not read yet) those deletes are left to the pass that has it: the
  * gateway runs this before the zone is read, so a key with no grants cannot spend its provider
- * call budget (an attack drained it with a transfer-only key), and evaluateUpdate again after.
+ * call budget (not even a transfer-only key), and evaluateUpdate again after.
  */
 export function grantsFirst(
   message: UpdateMessage,
