@@ -1,7 +1,8 @@
 // The records an UPDATE is evaluated against (rules.ts), indexed by name, type and data,
 // so that each prerequisite and each change costs a few map look-ups, whatever the zone holds
-// (1,000 TXT adds in one update must not each filter the whole working zone). An RRset keeps the TTL all its records are served with, so an add
-// with that TTL (the common case) touches no other record of it.
+// (1,000 TXT adds in one update must not each filter the whole working zone). An RRset keeps the
+// TTL all its records are served with, so an add with that TTL (the common case) touches no other
+// record of it.
 import { DEFAULT_TTL } from '../../zone/provider/entry-fields.js';
 import { hasPriority, type ZoneRecord } from '../../zone/record.js';
 
