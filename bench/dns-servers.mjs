@@ -189,7 +189,11 @@ export async function nodeLoad(port, packets, seconds, inFlight = 32) {
     });
     // Lost queries are replaced, so the window stays full; the run ends on time whatever is lost.
     const refill = setInterval(() => {
-      if (performance.now() >= end) return void (clearInterval(refill), resolve());
+      if (performance.now() >= end) {
+        clearInterval(refill);
+        resolve();
+        return;
+      }
       for (let i = 0; i < 4; i++) send();
     }, 100);
     for (let i = 0; i < inFlight; i++) send();
@@ -205,7 +209,10 @@ export async function oneQuery(port, packet) {
   const started = process.hrtime.bigint();
   const answered = new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no answer from port ${port} in 10 s`)), 10_000);
-    socket.once('message', () => (clearTimeout(timer), resolve()));
+    socket.once('message', () => {
+      clearTimeout(timer);
+      resolve();
+    });
   });
   socket.send(packet, port, '127.0.0.1');
   await answered;

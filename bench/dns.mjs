@@ -60,7 +60,11 @@ function load(port, names) {
 const echo = await startEchoServer();
 const small = await startDnsSandbox(ddedge, zoneRecords(5));
 const large = await startDnsSandbox(ddedge, zoneRecords(50_000));
-process.on('exit', () => [echo, small, large].forEach((s) => s.stop()));
+process.on('exit', () =>
+  [echo, small, large].forEach((s) => {
+    s.stop();
+  }),
+);
 const targets = [
   { title: 'Node UDP echo server (the floor)', port: echo.port, names: questions(5), qps: [], lost: 0 },
   { title: 'sandbox name server, zone of 5 records', port: small.info.dnsPort, names: questions(5), qps: [], lost: 0 },
@@ -166,7 +170,9 @@ if (churn.length) {
     `\n### Under load while the zone changes (50,000 records; dnsperf, 64 in flight, ${ROUNDS} rounds of ${SECONDS} s; an API create and delete, then 100 ms, over and over)\n`,
   );
   console.log('| round | changes | queries answered per second | lost |\n|---|---|---|---|');
-  churn.forEach((r, i) => console.log(`| ${i + 1} | ${r.changed} | ${Math.round(r.qps)} q/s | ${r.lost} |`));
+  churn.forEach((r, i) => {
+    console.log(`| ${i + 1} | ${r.changed} | ${Math.round(r.qps)} q/s | ${r.lost} |`);
+  });
 }
 // The servers' pipes would keep this process alive.
 process.exit(0);

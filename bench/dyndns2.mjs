@@ -17,7 +17,11 @@ const ddedge = join(import.meta.dirname, '..', 'dist', 'ddedge.mjs');
 const work = mkdtempSync(join(tmpdir(), 'ddedge-bench-dyndns2-'));
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const children = [];
-process.on('exit', () => children.forEach((c) => c.kill('SIGTERM')));
+process.on('exit', () =>
+  children.forEach((c) => {
+    c.kill('SIGTERM');
+  }),
+);
 
 /** Starts `args` with dist/ddedge.mjs and waits for `pattern` on the stream; returns its match. */
 function start(args, env, stream, pattern) {
@@ -33,7 +37,10 @@ function start(args, env, stream, pattern) {
     child[stream].on('data', (d) => {
       text += String(d);
       const found = pattern.exec(text);
-      if (found) clearTimeout(timer), resolve(found);
+      if (found) {
+        clearTimeout(timer);
+        resolve(found);
+      }
     });
   });
 }
@@ -90,7 +97,7 @@ const calls = async () =>
     ...(await get(endpoint, '/metrics')).matchAll(
       /^ddedge_gateway_provider_calls_total\{operation="([^"]+)"\} (\d+)$/gm,
     ),
-  ].reduce((acc, m) => ({ ...acc, [m[1]]: Number(m[2]) }), {});
+  ].reduce((acc, m) => Object.assign(acc, { [m[1]]: Number(m[2]) }), {});
 const diff = (after, before) =>
   Object.fromEntries(
     Object.entries(after)

@@ -44,14 +44,20 @@ const gateway = spawn(
     },
   },
 );
-process.on('exit', () => (sandbox.stop(), gateway.kill('SIGTERM')));
+process.on('exit', () => {
+  sandbox.stop();
+  gateway.kill('SIGTERM');
+});
 const port = await new Promise((resolve, reject) => {
   let text = '';
   const timer = setTimeout(() => reject(new Error(`the gateway did not start: ${text}`)), 60_000);
   gateway.stderr.on('data', (d) => {
     text += String(d);
     const found = /answering DNS .* on 127\.0\.0\.1:(\d+)/.exec(text);
-    if (found) clearTimeout(timer), resolve(Number(found[1]));
+    if (found) {
+      clearTimeout(timer);
+      resolve(Number(found[1]));
+    }
   });
 });
 
@@ -102,7 +108,10 @@ await new Promise((r) => socket.bind(0, '127.0.0.1', r));
 const exchange = (packet) =>
   new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('no answer')), 5_000);
-    socket.once('message', () => (clearTimeout(timer), resolve()));
+    socket.once('message', () => {
+      clearTimeout(timer);
+      resolve();
+    });
     socket.send(packet, port, '127.0.0.1');
   });
 const ticks = () => {

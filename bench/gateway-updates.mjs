@@ -26,7 +26,11 @@ const wall = (file, args, options = {}) => {
   return Number(process.hrtime.bigint() - started) / 1e6;
 };
 const stops = [];
-process.on('exit', () => stops.forEach((stop) => stop()));
+process.on('exit', () =>
+  stops.forEach((stop) => {
+    stop();
+  }),
+);
 
 /** `ddedge sandbox` with a zone of `size` records, its request log counted as it comes. */
 async function startSandbox(size) {
@@ -101,7 +105,10 @@ async function startGateway(sandbox, keysFile, stateDir) {
     gateway.stderr.on('data', (d) => {
       text += String(d);
       const found = /answering DNS .* on 127\.0\.0\.1:(\d+)/.exec(text);
-      if (found) clearTimeout(timer), resolve(Number(found[1]));
+      if (found) {
+        clearTimeout(timer);
+        resolve(Number(found[1]));
+      }
     });
   });
   return { port, startMs: Number(process.hrtime.bigint() - started) / 1e6, stop: () => gateway.kill('SIGTERM') };

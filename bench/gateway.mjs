@@ -52,7 +52,11 @@ const gateway = spawn(
   },
 );
 const stops = [() => sandbox.stop(), () => gateway.kill('SIGTERM')];
-process.on('exit', () => stops.forEach((stop) => stop()));
+process.on('exit', () =>
+  stops.forEach((stop) => {
+    stop();
+  }),
+);
 const gatewayPort = await new Promise((resolve, reject) => {
   let text = '';
   const timer = setTimeout(() => reject(new Error(`the gateway did not start: ${text}`)), 60_000);
@@ -60,7 +64,10 @@ const gatewayPort = await new Promise((resolve, reject) => {
   gateway.stderr.on('data', (d) => {
     text += String(d);
     const found = /answering DNS .* on 127\.0\.0\.1:(\d+)/.exec(text);
-    if (found) clearTimeout(timer), resolve(Number(found[1]));
+    if (found) {
+      clearTimeout(timer);
+      resolve(Number(found[1]));
+    }
   });
 });
 const nsdPort = has('nsd', ['-v']) ? await freePort() : undefined;
@@ -120,4 +127,6 @@ for (const t of targets)
   );
 if (!nsdPort) console.log('\nNSD is not installed (apt-get install nsd): the gateway is shown alone.');
 // The servers' pipes would keep this process (and bench/all.mjs after it) waiting: stop them now.
-stops.forEach((stop) => stop());
+stops.forEach((stop) => {
+  stop();
+});

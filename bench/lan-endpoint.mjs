@@ -19,7 +19,11 @@ const sandbox = spawn(process.execPath, [ddedge, 'sandbox', '--port', '0', '--js
 });
 const info = await new Promise((resolve) => sandbox.stdout.once('data', (d) => resolve(JSON.parse(String(d)))));
 const children = [sandbox];
-process.on('exit', () => children.forEach((c) => c.kill('SIGTERM')));
+process.on('exit', () =>
+  children.forEach((c) => {
+    c.kill('SIGTERM');
+  }),
+);
 const env = (name, extra = {}) => ({
   PATH: process.env.PATH,
   HOME: work,
@@ -77,7 +81,10 @@ async function daemon(name, extraArgs) {
   children.push(child);
   let log = '';
   await new Promise((resolve) =>
-    child.stderr.on('data', (d) => ((log += d), /daemon started/.test(log) && setTimeout(resolve, 1500))),
+    child.stderr.on('data', (d) => {
+      log += d;
+      if (/daemon started/.test(log)) setTimeout(resolve, 1500);
+    }),
   );
   return {
     child,

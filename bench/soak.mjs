@@ -40,7 +40,11 @@ const googleDns = await startWhoamiDns('81.0.2.15');
 const sandbox = await startSandbox(ddedge, tls);
 // Whatever ends this bench (a stalled daemon too) ends the servers it started.
 const children = [sandbox.child];
-process.on('exit', () => children.forEach((child) => child.kill('SIGTERM')));
+process.on('exit', () =>
+  children.forEach((child) => {
+    child.kill('SIGTERM');
+  }),
+);
 const nodeRss = (await runOnce({ name: 'node -e 0', args: ['-e', '0'] }, process.env, true)).rssKb / 1024;
 
 /** One daemon through CYCLES cycles; returns [cycle, RSS MiB] pairs. */
@@ -74,7 +78,13 @@ async function soak(sources) {
     new Promise((resolve, reject) => {
       if (done >= n) return resolve();
       const timer = setTimeout(() => reject(new Error(`the daemon stalled at cycle ${done}: ${text}`)), 60_000);
-      waiting = { until: n, resolve: () => (clearTimeout(timer), resolve()) };
+      waiting = {
+        until: n,
+        resolve: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+      };
     });
   await until(1);
   // The start cycle's own timer: wait until the daemon sleeps.
@@ -169,7 +179,10 @@ await new Promise((resolve, reject) => {
   const timer = setTimeout(() => reject(new Error(`the gateway did not start: ${text}`)), 300_000);
   gateway.stderr.on('data', (d) => {
     text += String(d);
-    if (/answering DNS .* on 127\.0\.0\.1:(\d+)/.test(text)) clearTimeout(timer), resolve();
+    if (/answering DNS .* on 127\.0\.0\.1:(\d+)/.test(text)) {
+      clearTimeout(timer);
+      resolve();
+    }
   });
 });
 await new Promise((resolve) => setTimeout(resolve, 2000));

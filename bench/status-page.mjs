@@ -22,7 +22,11 @@ const sandbox = spawn(process.execPath, [ddedge, 'sandbox', '--port', '0', '--js
 });
 const info = await new Promise((resolve) => sandbox.stdout.once('data', (d) => resolve(JSON.parse(String(d)))));
 const children = [sandbox];
-process.on('exit', () => children.forEach((c) => c.kill('SIGTERM')));
+process.on('exit', () =>
+  children.forEach((c) => {
+    c.kill('SIGTERM');
+  }),
+);
 const receiver = http.createServer((req, res) => req.resume().on('end', () => res.end('ok')));
 await new Promise((resolve) => receiver.listen(0, '127.0.0.1', resolve));
 const notifyUrl = `http://127.0.0.1:${receiver.address().port}/hook`;
@@ -99,7 +103,10 @@ async function daemon(name, extraArgs, extraEnv = {}) {
   children.push(child);
   let log = '';
   await new Promise((resolve) =>
-    child.stderr.on('data', (d) => ((log += d), /daemon started/.test(log) && setTimeout(resolve, 1500))),
+    child.stderr.on('data', (d) => {
+      log += d;
+      if (/daemon started/.test(log)) setTimeout(resolve, 1500);
+    }),
   );
   return {
     child,

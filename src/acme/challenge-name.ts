@@ -6,7 +6,7 @@ import { ConfigError } from '../lib/errors.js';
 
 // Challenge names carry underscores (`_acme-challenge`), which host names may not.
 const LABEL = /^(?!-)[a-z0-9_-]{1,63}(?<!-)$/;
-export const CHALLENGE_PREFIX = '_acme-challenge';
+const CHALLENGE_PREFIX = '_acme-challenge';
 
 export interface Challenge {
   name: string;
@@ -55,7 +55,7 @@ export function certbotRecordName(domain: string): string {
 }
 
 /** Challenge values are short printable text (RFC 8555: 43 base64url characters). */
-export function checkChallengeValue(value: string): string {
+function checkChallengeValue(value: string): string {
   if (!value || value.length > 255 || !/^[\x21-\x7e]+$/.test(value)) {
     throw new ConfigError('the challenge value must be 1 to 255 printable characters without spaces');
   }
@@ -63,7 +63,7 @@ export function checkChallengeValue(value: string): string {
 }
 
 /** The hosting service whose zone holds `name`: --service, else the name's registered domain. */
-export function serviceOfChallenge(name: string, service: string | undefined): string {
+function serviceOfChallenge(name: string, service: string | undefined): string {
   const zone = service ?? registeredDomain(name);
   if (!atOrBelow(name, zone)) throw new ConfigError(`${name} is not inside the service ${zone} (--service)`);
   return zone;

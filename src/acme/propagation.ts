@@ -48,8 +48,7 @@ export class PropagationTimeoutError extends DdedgeError {
 const FIRST_PAUSE_MS = 100;
 const LONGEST_PAUSE_MS = 2000;
 
-export const showServer = (s: NameServer): string =>
-  s.name ? `${s.name} (${s.host}:${s.port})` : `${s.host}:${s.port}`;
+const showServer = (s: NameServer): string => (s.name ? `${s.name} (${s.host}:${s.port})` : `${s.host}:${s.port}`);
 
 export async function waitUntilVisible(request: VisibilityRequest): Promise<Visibility> {
   const started = Date.now();

@@ -268,6 +268,23 @@ class Cycle {
         ...lan,
       };
     }
+    const notSent = await this.notSent(host, type, record, wanted, lan);
+    if (notSent) return notSent;
+    try {
+      return await this.sendRecord(key, host, type, record, wanted, lan);
+    } catch (error) {
+      return this.failedSend(error, key, host, type, record, wanted, lan);
+    }
+  }
+
+  /** The outcome of a record not sent this cycle: held by its backoff, ddedge stopping, or --dry-run. */
+  private async notSent(
+    host: string,
+    type: RecordType,
+    record: RecordState,
+    wanted: string | undefined,
+    lan: { prefix?: string },
+  ): Promise<Outcome | undefined> {
     const kitForBackoff =
       record.backoff && !this.options.force && !this.options.retryRefused ? await this.sendKit() : undefined;
     const held = kitForBackoff
@@ -317,79 +334,100 @@ class Cycle {
         ...lan,
       };
     }
-    const { BudgetSpentError, isGateRefusal, isRefusal, nextBackoff, recordFingerprint } = await this.sendKit();
-    try {
-      const sent = await this.send(host, type, wanted);
-      const reported = sent.address === undefined ? undefined : canonicalAddress(sent.address);
-      if (wanted && reported && reported !== wanted) {
-        // Remembering the provider's answer would send the same update every cycle.
-        this.logger.warn(
-          `the provider reports ${host} ${type} at ${reported} after ddedge sent ${wanted}; remembering ${wanted} ` +
-            `(it is sent again after --max-age or when the address changes)`,
-        );
-      }
-      const address = wanted ?? reported ?? '(server)';
-      const ttl = this.config.ttl === undefined ? {} : { ttl: this.config.ttl };
-      this.state.records[key] = {
-        host,
-        type,
-        address,
-        sentAt: this.now().toISOString(),
-        via: sent.via,
-        ...lan,
-        ...ttl,
-      };
-      const changed = sent.changed !== false;
-      const message =
-        (changed ? `set to ${address}` : `the provider already held ${address}`) +
-        (lan.prefix ? ` (prefix ${lan.prefix})` : '');
-      this.logger.info(`${host} ${type} ${message} via ${sent.via}`);
-      return {
-        host,
-        type,
-        address,
-        action: changed ? 'updated' : 'unchanged',
-        via: sent.via,
-        message,
-        previous: record.address,
-        ...lan,
-      };
-    } catch (error) {
-      // Redacted, escaped and bounded: the message goes to the state file, --json and the log.
-      const message = outsideText(
-        error instanceof DdedgeError ? error.message : `internal error: ${(error as Error).stack ?? error}`,
-        2000,
+    return undefined;
+  }
+
+  /** Sends the record and remembers what the provider now holds. */
+  private async sendRecord(
+    key: string,
+    host: string,
+    type: RecordType,
+    record: RecordState,
+    wanted: string | undefined,
+    lan: { prefix?: string },
+  ): Promise<Outcome> {
+    const sent = await this.send(host, type, wanted);
+    const reported = sent.address === undefined ? undefined : canonicalAddress(sent.address);
+    if (wanted && reported && reported !== wanted) {
+      // Remembering the provider's answer would send the same update every cycle.
+      this.logger.warn(
+        `the provider reports ${host} ${type} at ${reported} after ddedge sent ${wanted}; remembering ${wanted} ` +
+          `(it is sent again after --max-age or when the address changes)`,
       );
-      // A spent budget is said once per cycle, not once for each of 2,000 hosts.
-      if (!(error instanceof BudgetSpentError) || !this.budgetLogged) this.logger.error(`${host} ${type}: ${message}`);
-      if (error instanceof BudgetSpentError) this.budgetLogged = true;
-      const code = exitCodeOf(error);
-      const backoff =
-        isRefusal(code) && !isGateRefusal(error)
-          ? nextBackoff(record.backoff, recordFingerprint(this.config, host, type), code, this.now())
-          : record.backoff;
-      if (backoff !== record.backoff)
-        this.logger.info(
-          `${host} ${type}: no new attempt before ${backoff!.until} unless the configuration changes (refusal ` +
-            `${backoff!.failures} in a row)`,
-        );
-      this.state.records[key] = {
-        ...record,
-        lastError: message,
-        lastErrorAt: this.now().toISOString(),
-        ...(backoff ? { backoff } : {}),
-      };
-      return {
-        host,
-        type,
-        address: wanted ?? '(server)',
-        action: 'failed',
-        via: this.usesApiFor(type) ? 'api' : 'dyndns',
-        message,
-        error,
-        ...lan,
-      };
     }
+    const address = wanted ?? reported ?? '(server)';
+    const ttl = this.config.ttl === undefined ? {} : { ttl: this.config.ttl };
+    this.state.records[key] = {
+      host,
+      type,
+      address,
+      sentAt: this.now().toISOString(),
+      via: sent.via,
+      ...lan,
+      ...ttl,
+    };
+    const changed = sent.changed !== false;
+    const message =
+      (changed ? `set to ${address}` : `the provider already held ${address}`) +
+      (lan.prefix ? ` (prefix ${lan.prefix})` : '');
+    this.logger.info(`${host} ${type} ${message} via ${sent.via}`);
+    return {
+      host,
+      type,
+      address,
+      action: changed ? 'updated' : 'unchanged',
+      via: sent.via,
+      message,
+      previous: record.address,
+      ...lan,
+    };
+  }
+
+  /** A send that failed: said (a spent budget once per cycle), kept in the state, and backed off after a refusal. */
+  private async failedSend(
+    error: unknown,
+    key: string,
+    host: string,
+    type: RecordType,
+    record: RecordState,
+    wanted: string | undefined,
+    lan: { prefix?: string },
+  ): Promise<Outcome> {
+    const { BudgetSpentError, isGateRefusal, isRefusal, nextBackoff, recordFingerprint } = await this.sendKit();
+    // Redacted, escaped and bounded: the message goes to the state file, --json and the log.
+    const message = outsideText(
+      error instanceof DdedgeError ? error.message : `internal error: ${(error as Error).stack ?? error}`,
+      2000,
+    );
+    // A spent budget is said once per cycle, not once for each of 2,000 hosts.
+    if (!(error instanceof BudgetSpentError) || !this.budgetLogged) this.logger.error(`${host} ${type}: ${message}`);
+    if (error instanceof BudgetSpentError) this.budgetLogged = true;
+    const code = exitCodeOf(error);
+    const backoff =
+      isRefusal(code) && !isGateRefusal(error)
+        ? nextBackoff(record.backoff, recordFingerprint(this.config, host, type), code, this.now())
+        : record.backoff;
+    if (backoff !== record.backoff)
+      this.logger.info(
+        `${host} ${type}: no new attempt before ${backoff!.until} unless the configuration changes (refusal ` +
+          `${backoff!.failures} in a row)`,
+      );
+    this.state.records[key] = {
+      ...record,
+      lastError: message,
+      lastErrorAt: this.now().toISOString(),
+      ...(backoff ? { backoff } : {}),
+    };
+    return {
+      host,
+      type,
+      address: wanted ?? '(server)',
+      action: 'failed',
+      via: this.usesApiFor(type) ? 'api' : 'dyndns',
+      message,
+      error,
+      ...lan,
+    };
   }
 
   private isCurrent(record: RecordState, address: string): boolean {

@@ -13,7 +13,7 @@ import { BACKOFF_BASE_MS, nextDelay } from './schedule.js';
 import { Shutdown } from './shutdown.js';
 
 /** What a cycle of the daemon is told besides the configuration. */
-export interface CycleContext {
+interface CycleContext {
   shutdown: Shutdown;
   /** A person asked for this cycle (SIGUSR1, SIGHUP): records the provider refused are tried again. */
   asked: boolean;
@@ -238,7 +238,10 @@ const isoSeconds = (ms: number): string => new Date(ms).toISOString().replace(/\
 function describeCycle(report: CycleReport): string {
   const { outcomes } = report;
   if (outcomes.length <= 5)
-    return `${outcomes.map((o) => `${o.host} ${o.type} ${o.address} ${o.action}`).join('; ') || 'no record'}; exit ${report.exitCode}`;
+    return (
+      `${outcomes.map((o) => `${o.host} ${o.type} ${o.address} ${o.action}`).join('; ') || 'no record'}; exit ` +
+      `${report.exitCode}`
+    );
   const counts = new Map<string, number>();
   for (const o of outcomes) counts.set(o.action, (counts.get(o.action) ?? 0) + 1);
   return `${[...counts].map(([action, n]) => `${n} ${action}`).join(', ')}; exit ${report.exitCode}`;

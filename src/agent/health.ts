@@ -38,7 +38,8 @@ export function assessHealth(state: State, limitMs: number, nowMs: number = Date
   const summary = healthy
     ? `healthy: last successful cycle ${Math.round(ageMs / 1000)}s ago`
     : `unhealthy: ` +
-      `${ageMs === undefined ? 'no successful cycle yet' : `last successful cycle ${Math.round(ageMs / 1000)}s ago`} (limit ${Math.round(limitMs / 1000)}s)`;
+      `${ageMs === undefined ? 'no successful cycle yet' : `last successful cycle ${Math.round(ageMs / 1000)}s ago`}` +
+      ` (limit ${Math.round(limitMs / 1000)}s)`;
   return { healthy, lastSuccessAt, ageMs: ageMs ?? null, maxAgeMs: limitMs, summary };
 }
 

@@ -13,7 +13,7 @@ import { failureKind, type Outcome } from './outcome.js';
 /** Cycles in a row with the same failure before it is a failure worth a message. */
 export const FAILING_AFTER = 3;
 
-export type NoticeKind = 'changed' | 'failing' | 'recovered' | 'rejected' | 'budget';
+type NoticeKind = 'changed' | 'failing' | 'recovered' | 'rejected' | 'budget';
 
 /** Something a person should hear about (see notify/): never a secret, bounded. */
 export interface Notice {
@@ -26,6 +26,48 @@ export interface Notice {
   message: string;
 }
 
+/**
+ * A failure: counted on the entry of the same failure before it, or a new entry; told when it is
+ * rejected credentials or a spent budget, or when the same failure has lasted FAILING_AFTER cycles.
+ */
+function recordFailure(
+  history: History,
+  outcome: Outcome,
+  previous: HistoryEntry | undefined,
+  at: string,
+  notices: Notice[],
+): void {
+  const { host, type } = outcome;
+  const reason = reasonOf(outcome.error);
+  const message = outsideText(outcome.message, HISTORY_LIMITS.messageChars);
+  if (previous?.event === 'failed' && previous.reason === reason) {
+    previous.count = (previous.count ?? 1) + 1;
+    previous.lastAt = at;
+    previous.message = message;
+    if (previous.count === FAILING_AFTER && !announcedAtOnce(reason))
+      notices.push({
+        event: 'failing',
+        time: at,
+        host,
+        type,
+        message: `${host} ${type}: failing for ${FAILING_AFTER} cycles in a row: ${message}`,
+      });
+    return;
+  }
+  const entry: HistoryEntry = { at, host, type, event: 'failed', message, reason, count: 1, lastAt: at };
+  history.entries.push(entry);
+  if (reason === 'auth')
+    notices.push({
+      event: 'rejected',
+      time: at,
+      host,
+      type,
+      message: `${host} ${type}: the provider rejected the credentials: ${message}`,
+    });
+  else if (reason === 'budget')
+    notices.push({ event: 'budget', time: at, host, type, message: `${host} ${type}: ${message}` });
+}
+
 /** Adds this cycle's entries to `history` (in place) and returns what to tell people. */
 export function recordOutcomes(history: History, outcomes: Outcome[], now: Date): Notice[] {
   const at = now.toISOString();
@@ -35,34 +77,7 @@ export function recordOutcomes(history: History, outcomes: Outcome[], now: Date)
     const { host, type } = outcome;
     const previous = last.get(`${host}/${type}`);
     if (outcome.action === 'failed') {
-      const reason = reasonOf(outcome.error);
-      const message = outsideText(outcome.message, HISTORY_LIMITS.messageChars);
-      if (previous?.event === 'failed' && previous.reason === reason) {
-        previous.count = (previous.count ?? 1) + 1;
-        previous.lastAt = at;
-        previous.message = message;
-        if (previous.count === FAILING_AFTER && !announcedAtOnce(reason))
-          notices.push({
-            event: 'failing',
-            time: at,
-            host,
-            type,
-            message: `${host} ${type}: failing for ${FAILING_AFTER} cycles in a row: ${message}`,
-          });
-        continue;
-      }
-      const entry: HistoryEntry = { at, host, type, event: 'failed', message, reason, count: 1, lastAt: at };
-      history.entries.push(entry);
-      if (reason === 'auth')
-        notices.push({
-          event: 'rejected',
-          time: at,
-          host,
-          type,
-          message: `${host} ${type}: the provider rejected the credentials: ${message}`,
-        });
-      else if (reason === 'budget')
-        notices.push({ event: 'budget', time: at, host, type, message: `${host} ${type}: ${message}` });
+      recordFailure(history, outcome, previous, at, notices);
       continue;
     }
     if (outcome.action !== 'updated' && outcome.action !== 'unchanged') continue;

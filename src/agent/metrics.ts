@@ -66,7 +66,8 @@ export function renderMetrics(
     'gauge',
     'Hosts behind the router: the IPv6 prefix and interface identifier their AAAA was built from (value always 1).',
     lan.map((r) => [
-      `{host="${label(r.host)}",identifier="${label(config.lan.identifiers[r.host]!)}",prefix="${label(r.prefix!)}",address="${label(r.address!)}"}`,
+      `{host="${label(r.host)}",identifier="${label(config.lan.identifiers[r.host]!)}",prefix="${label(r.prefix!)}",` +
+        `address="${label(r.address!)}"}`,
       1,
     ]),
   );

@@ -2,7 +2,7 @@ import { ExitCode, exitCodeOf } from '../lib/errors.js';
 import type { RecordType } from '../lib/address.js';
 
 /** `updated`: the provider changed the record in this cycle. */
-export type Action = 'updated' | 'unchanged' | 'would-update' | 'failed';
+type Action = 'updated' | 'unchanged' | 'would-update' | 'failed';
 
 /** One line of `ddedge update`: what happened to one record. */
 export interface Outcome {

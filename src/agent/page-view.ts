@@ -14,7 +14,7 @@ import { assessHealth } from './health.js';
 import { historyRows, type HistoryRow } from './history-view.js';
 import { timelines, type RecordTimeline } from './timeline-view.js';
 
-export type RecordStatus = 'up to date' | 'failing' | 'waiting' | 'not sent yet';
+type RecordStatus = 'up to date' | 'failing' | 'waiting' | 'not sent yet';
 
 export interface RecordRow {
   host: string;
@@ -46,7 +46,7 @@ export interface AgentPageView {
   problems: string[];
 }
 
-export const HISTORY_PAGE_SIZE = 50;
+const HISTORY_PAGE_SIZE = 50;
 const MINUTE_MS = 60_000;
 /** A call counts for the hour after the minute it was made in (see state/budget.ts). */
 const BUDGET_WINDOW_MS = 61 * MINUTE_MS;

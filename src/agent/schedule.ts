@@ -2,7 +2,7 @@
 
 /** First retry after a transient failure; doubles each time, never beyond the interval. */
 export const BACKOFF_BASE_MS = 15_000;
-export const JITTER = 0.1;
+const JITTER = 0.1;
 
 /**
  * The wait before the next cycle: the interval with ±10% jitter (so a fleet of routers does

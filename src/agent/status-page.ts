@@ -21,7 +21,8 @@ export function renderAgentPage(view: AgentPageView, context: PageContext): stri
       : []),
     ...view.problems.map((p) => `<p class="notice problem" role="alert">${escapeHtml(p)}</p>`),
   ].join('');
-  return `${pageHead('ddedge status', nonce)}<main>
+  return (
+    `${pageHead('ddedge status', nonce)}<main>
 <h1>ddedge: dynamic DNS status</h1>
 <p class="overall ${view.overall.ok ? 'ok' : 'bad'}" role="status">${escapeHtml(view.overall.text)}</p>
 ${notices}
@@ -36,7 +37,8 @@ ${updateNowForm(context, 'Update now')}
 <div class="scroll">
 <table class="cards rec" aria-labelledby="records">
 <caption>One line per host and record type</caption>
-<thead><tr><th scope="col">Host</th><th scope="col">Type</th><th scope="col">Address</th><th scope="col">Since</th><th scope="col">Sent via</th><th scope="col">Status</th></tr></thead>
+<thead><tr><th scope="col">Host</th><th scope="col">Type</th><th scope="col">Address</th><th scope="col">Since</th>` +
+    `<th scope="col">Sent via</th><th scope="col">Status</th></tr></thead>
 <tbody>
 ${view.records.map((r) => recordLine(r, now)).join('\n') || '<tr><td colspan="6">No record yet.</td></tr>'}
 </tbody>
@@ -46,9 +48,11 @@ ${sourcesTable(view)}
 <h2 id="history">Address history</h2>
 ${timelinePicture(view.timeline)}
 ${historyTable(view, context)}
-<p class="muted">Refreshes every 30 seconds while shown. Times are UTC. The same data as JSON: <a href="/status">/status</a>; <code>ddedge status --history</code> in a terminal.</p>
+<p class="muted">Refreshes every 30 seconds while shown. Times are UTC. The same data as JSON: <a href="/status">` +
+    `/status</a>; <code>ddedge status --history</code> in a terminal.</p>
 </main>
-${pageEnd(nonce)}`;
+${pageEnd(nonce)}`
+  );
 }
 
 function recordLine(r: RecordRow, now: number): string {
@@ -60,27 +64,36 @@ function recordLine(r: RecordRow, now: number): string {
   const status = `${escapeHtml(capitalised(r.status))}${r.reason ? `: ${escapeHtml(r.reason)}` : ''}`;
   // The phone's card labels and the address's typeface come from the column (page-style.ts), not
   // from attributes on every cell; cells and rows end where the next begins (HTML's optional end tags).
-  return `<tr><th scope="row">${escapeHtml(r.host)}<td>${r.type}<td>${escapeHtml(r.address ?? '-')}<td>${since}<td>${escapeHtml(r.via ?? '-')}<td class="${css}">${status}`;
+  return (
+    `<tr><th scope="row">${escapeHtml(r.host)}<td>${r.type}<td>${escapeHtml(r.address ?? '-')}<td>${since}<td>` +
+    `${escapeHtml(r.via ?? '-')}<td class="${css}">${status}`
+  );
 }
 
 function sourcesTable(view: AgentPageView): string {
   const lines = (view.sources ?? []).flatMap((d) =>
     d.answers.map(
       (a) =>
-        `<tr><th scope="row">${escapeHtml(a.source)}<td>IPv${d.family}<td>${a.address ? `<code>${escapeHtml(a.address)}</code>` : '-'}${a.error ? ` <span class="status-bad">${escapeHtml(a.error)}</span>` : ''}<td>${a.ms} ms<td>${when(d.at)}`,
+        `<tr><th scope="row">${escapeHtml(a.source)}<td>IPv${d.family}<td>${
+          a.address ? `<code>` + `${escapeHtml(a.address)}</code>` : '-'
+        }${a.error ? ` <span class="status-bad">${escapeHtml(a.error)}</span>` : ''}` +
+        `<td>${a.ms} ms<td>${when(d.at)}`,
     ),
   );
   if (!lines.length) return '';
-  return `<h2 id="sources">Address sources</h2>
+  return (
+    `<h2 id="sources">Address sources</h2>
 <div class="scroll">
 <table class="cards src" aria-labelledby="sources">
 <caption>What each source answered at the last detection, and how long it took</caption>
-<thead><tr><th scope="col">Source</th><th scope="col">Family</th><th scope="col">Answer</th><th scope="col">Took</th><th scope="col">Asked at</th></tr></thead>
+<thead><tr><th scope="col">Source</th><th scope="col">Family</th><th scope="col">Answer</th><th scope="col">` +
+    `Took</th><th scope="col">Asked at</th></tr></thead>
 <tbody>
 ${lines.join('\n')}
 </tbody>
 </table>
-</div>`;
+</div>`
+  );
 }
 
 function historyTable(view: AgentPageView, context: PageContext): string {
@@ -93,16 +106,20 @@ function historyTable(view: AgentPageView, context: PageContext): string {
       ? `<nav class="pages" aria-label="History pages">${page > 1 ? link(page - 1, 'Newer', 'prev') : ''}<span>Page ` +
         `${page} of ${pages}</span>${page < pages ? link(page + 1, 'Older', 'next') : ''}</nav>`
       : '';
-  return `<div class="scroll">
+  return (
+    `<div class="scroll">
 <table class="cards hist" aria-labelledby="history">
-<caption>Newest first: ${total} entr${total === 1 ? 'y' : 'ies'}${pages > 1 ? `, page ${page} of ${pages}` : ''}</caption>
-<thead><tr><th scope="col">When</th><th scope="col">Host</th><th scope="col">Type</th><th scope="col">What</th><th scope="col">Held for</th></tr></thead>
+<caption>Newest first: ${total} entr${total === 1 ? 'y' : 'ies'}${pages > 1 ? `, page ${page} of ${pages}` : ''}` +
+    `</caption>
+<thead><tr><th scope="col">When</th><th scope="col">Host</th><th scope="col">Type</th><th scope="col">What</th><th ` +
+    `scope="col">Held for</th></tr></thead>
 <tbody>
 ${rows.map(historyLine).join('\n')}
 </tbody>
 </table>
 </div>
-${nav}`;
+${nav}`
+  );
 }
 
 function historyLine(row: HistoryRow): string {
@@ -112,7 +129,9 @@ function historyLine(row: HistoryRow): string {
       `From <code>${escapeHtml(row.old ?? '(none)')}</code> to <code>${escapeHtml(row.new ?? '')}</code> via ` +
       `${escapeHtml(row.via ?? '-')}`;
   else if (row.event === 'failed')
-    what = `<b class="bad">Failed</b>${(row.count ?? 1) > 1 ? ` ${row.count} cycles in a row (last ${when(row.lastAt ?? row.at)})` : ''}: ${escapeHtml(row.message ?? row.reason ?? '')}`;
+    what = `<b class="bad">Failed</b>${
+      (row.count ?? 1) > 1 ? ` ${row.count} cycles in a row (last ` + `${when(row.lastAt ?? row.at)})` : ''
+    }: ${escapeHtml(row.message ?? row.reason ?? '')}`;
   else what = '<b class="ok">Working again</b>';
   const held =
     row.heldMs === undefined ? '' : `${escapeHtml(describeDuration(row.heldMs))}${row.current ? ' (current)' : ''}`;

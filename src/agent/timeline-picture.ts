@@ -57,13 +57,19 @@ export function timelinePicture(timeline: { start: number; end: number; records:
     .map(
       (r) =>
         `${r.host} ${r.type}: ${r.addresses.length} ` +
-        `address${r.addresses.length === 1 ? '' : 'es'}${r.failures.length ? `, ${r.failures.length} failure${r.failures.length === 1 ? '' : 's'}` : ''}`,
+        `address${r.addresses.length === 1 ? '' : 'es'}${
+          r.failures.length ? `, ${r.failures.length} ` + `failure${r.failures.length === 1 ? '' : 's'}` : ''
+        }`,
     )
     .join('; ');
-  return `<figure class="timeline">
-<svg viewBox="0 0 ${WIDTH} ${height}" role="img" aria-label="${escapeHtml(`Last ${TIMELINE_DAYS} days. ${summary}`)}" preserveAspectRatio="xMinYMin meet">${bars}${labels.join('')}${paths}${axis}</svg>
-<figcaption class="muted">Last ${TIMELINE_DAYS} days: each colour is one address; red marks below a bar are failures. The table below has every entry with its time.</figcaption>
-</figure>`;
+  return (
+    `<figure class="timeline">
+<svg viewBox="0 0 ${WIDTH} ${height}" role="img" aria-label="${escapeHtml(`Last ${TIMELINE_DAYS} days. ${summary}`)}` +
+    `" preserveAspectRatio="xMinYMin meet">${bars}${labels.join('')}${paths}${axis}</svg>
+<figcaption class="muted">Last ${TIMELINE_DAYS} days: each colour is one address; red marks below a bar are ` +
+    `failures. The table below has every entry with its time.</figcaption>
+</figure>`
+  );
 }
 
 /** Path data of horizontal lines, the pen's position kept so that each move is written the shorter way. */

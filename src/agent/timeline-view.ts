@@ -6,7 +6,7 @@ import type { HistoryRow } from './history-view.js';
 
 export const TIMELINE_DAYS = 30;
 
-export interface Span {
+interface Span {
   from: number;
   to: number;
 }

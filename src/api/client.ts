@@ -21,17 +21,17 @@ import { parseXmlEnvelope } from './xml-envelope.js';
  * Pages a listing that gives no `total` may take (a server that never says how much there is
  * must not turn into a flood); SDK users can raise it.
  */
-export const MAX_PAGES = 8;
+const MAX_PAGES = 8;
 /** Pages beyond what `total` announces before the listing is called endless. */
 const PAGE_MARGIN = 2;
 /** Pages any one listing may take, whatever `total` says: 500,000 entries in pages of 1,000. */
-export const MAX_COUNTED_PAGES = 500;
+const MAX_COUNTED_PAGES = 500;
 
 /** The API version this client was written against; newer major or minor answers get a warning. */
-export const KNOWN_API_VERSION = [1, 1] as const;
+const KNOWN_API_VERSION = [1, 1] as const;
 
 /** What undici's dispatchers have in common (undici is an optional peer dependency of the SDK). */
-export interface DispatcherLike {
+interface DispatcherLike {
   dispatch(...args: never[]): unknown;
 }
 

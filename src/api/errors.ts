@@ -13,7 +13,9 @@ export type ApiErrorKind =
   | 'unknown';
 
 const KIND_BY_CODE = new Map<number, ApiErrorKind>();
-const declare = (kind: ApiErrorKind, codes: number[]) => codes.forEach((c) => KIND_BY_CODE.set(c, kind));
+const declare = (kind: ApiErrorKind, codes: number[]) => {
+  for (const c of codes) KIND_BY_CODE.set(c, kind);
+};
 declare('unknown', [1]);
 declare('bad-request', [100, 101, 102, 104, 105, 2001, 2002, 3002]);
 declare('auth', [103, 200, 201, 210, 300, 1001, 1002, 1003, 1004, 1005, 1009]);

@@ -3,7 +3,7 @@
 // `ddedge api --help`, and check the sandbox's requests.
 import { ValidationError } from '../lib/errors.js';
 
-export type ParamType = 'string' | 'integer' | 'boolean' | 'enum';
+type ParamType = 'string' | 'integer' | 'boolean' | 'enum';
 
 export interface ParamSpec<T = unknown> {
   type: ParamType;
@@ -19,7 +19,7 @@ export interface ParamSpec<T = unknown> {
   readonly __value?: T;
 }
 
-export type ParamValue = string | number | boolean;
+type ParamValue = string | number | boolean;
 export type Params = Record<string, unknown>;
 
 /** A rule between parameters ("one of domain or domainID", "required if …"). */
@@ -66,7 +66,7 @@ export const formats = {
 };
 
 /** The TypeScript type a spec accepts. */
-export type ValueOf<S> = S extends ParamSpec<infer T> ? T : never;
+type ValueOf<S> = S extends ParamSpec<infer T> ? T : never;
 type RequiredKeys<P> = { [K in keyof P]: P[K] extends { required: true } ? K : never }[keyof P];
 type OptionalKeys<P> = Exclude<keyof P, RequiredKeys<P>>;
 /** The params object of an endpoint: required specs required, the others optional. */
@@ -190,6 +190,9 @@ export const listLength = (name: string, min: number, max: number, keywords: rea
       .map((s) => s.trim())
       .filter(Boolean);
     if (items.length >= min && items.length <= max) return undefined;
-    return `"${name}" must be ${keywords.length ? `${keywords.join(', ')}, or ` : ''}a comma-separated list of ${min} to ${max} items, got ${items.length}`;
+    return (
+      `"${name}" must be ${keywords.length ? `${keywords.join(', ')}, or ` : ''}a comma-separated list of ` +
+      `${min} to ${max} items, got ${items.length}`
+    );
   },
 });

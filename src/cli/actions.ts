@@ -5,7 +5,7 @@
 import { ConfigError } from '../lib/errors.js';
 import { nearestNames } from '../lib/nearest-names.js';
 
-export type ActionHandler = (args: string[]) => Promise<number>;
+type ActionHandler = (args: string[]) => Promise<number>;
 
 export interface ActionTable {
   /** The command's name, as the messages say it. */

@@ -29,7 +29,7 @@ export const CONNECTION_FLAGS: ReadonlySet<string> = new Set([
 export const OWN_FLAGS = new Set(['all', 'raw', 'json', 'help']);
 
 /** A value read from a file or standard input is capped: it is a key, a CSR, a text, not a dump. */
-export const MAX_VALUE_FILE_BYTES = 1024 * 1024;
+const MAX_VALUE_FILE_BYTES = 1024 * 1024;
 
 const BOOLEAN_WORDS = /^(1|0|true|false|yes|no|on|off)$/i;
 /** What a parameter name can look like; anything else was a value given without its flag. */
@@ -90,7 +90,7 @@ export async function parseApiArguments(
       );
     }
     if (!names.known(name)) refuseNearFlag(name, position);
-    const { value, last } = valueOf(token as OptionToken, tokens[at + 1], args, names, position);
+    const { value, last } = optionValue(token as OptionToken, tokens[at + 1], args, names, position);
     taken = last;
     await gather(gathered, name, value, position, sources);
   }
@@ -148,7 +148,7 @@ function refuseNearFlag(name: string, position: number): void {
  * flag this command knows (then the value was forgotten: `--api-password --api-user u` must not
  * send "--api-user").
  */
-function valueOf(
+function optionValue(
   token: OptionToken,
   next: Token | undefined,
   args: string[],

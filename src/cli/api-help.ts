@@ -33,7 +33,10 @@ export function describeModule(module: string): string {
   const rows = operations()
     .filter((o) => o.module === module)
     .map((o) => `  ${o.endpoint.action.padEnd(26)} ${o.endpoint.describe}`);
-  return `ddedge api ${module} <action> [--<param> <value> …]\n\nActions:\n${rows.join('\n')}\n\nddedge api ${module} <action> --help shows the parameters of one.\n`;
+  return (
+    `ddedge api ${module} <action> [--<param> <value> …]\n\nActions:\n${rows.join('\n')}\n\nddedge api ` +
+    `${module} <action> --help shows the parameters of one.\n`
+  );
 }
 
 export function describeOperation({ module, method, endpoint }: Operation): string {
@@ -45,7 +48,10 @@ export function describeOperation({ module, method, endpoint }: Operation): stri
         : spec.min !== undefined
           ? ` at least ${spec.min}`
           : '';
-    return `  --${name.padEnd(26)} ${spec.required ? 'required' : 'optional'}  ${spec.type}${allowed}${spec.describe ? `  (${spec.describe})` : ''}`;
+    return (
+      `  --${name.padEnd(26)} ${spec.required ? 'required' : 'optional'}  ${spec.type}${allowed}` +
+      `${spec.describe ? `  (${spec.describe})` : ''}`
+    );
   });
   const rules = (endpoint.rules ?? []).map((r) => `  - ${r.describe}`);
   const notes = [

@@ -52,8 +52,9 @@ export const COMMAND_SETTINGS: Record<string, readonly SettingName[]> = {
 };
 
 /**
- * A setting that means something else to a command than its general description says (a trial
- * read "host name to keep pointed at this machine" in the gateway's help and was lost).
+ * A setting that means something else to a command than its general description says: each
+ * command's help describes the setting as that command uses it (the gateway keeps no host pointed
+ * at its machine).
  */
 export const COMMAND_SETTING_TEXT: Record<string, Partial<Record<SettingName, string>>> = {
   zone: {

@@ -22,7 +22,7 @@ export interface CommandContext {
   commands: readonly CommandSpec[];
 }
 
-export type Handler = (context: CommandContext) => Promise<number>;
+type Handler = (context: CommandContext) => Promise<number>;
 
 export interface CommandSpec {
   name: string;

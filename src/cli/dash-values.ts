@@ -23,8 +23,7 @@ export function joinDashValues(args: string[], options: Options): { args: string
     } else if (
       name &&
       options[name]?.type === 'string' &&
-      next !== undefined &&
-      next.startsWith('-') &&
+      next?.startsWith('-') &&
       !namesFlag(next, (n) => n in options)
     ) {
       out.push(`${arg}=${next}`);

@@ -34,9 +34,8 @@ export function reportError(error: unknown, io: Io, json: boolean, argv: string[
     const shown = known
       ? message
       : `internal error (please report it): ${redact((error as Error)?.message ?? String(error))}`;
-    io.stdout(
-      `${JSON.stringify({ error: { message: shown, exitCode, kind: ownKind ?? KIND_BY_EXIT[exitCode] ?? 'internal' } })}\n`,
-    );
+    const kind = ownKind ?? KIND_BY_EXIT[exitCode] ?? 'internal';
+    io.stdout(`${JSON.stringify({ error: { message: shown, exitCode, kind } })}\n`);
   }
   return exitCode;
 }

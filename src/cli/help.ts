@@ -52,15 +52,19 @@ function hanging(head: string, text: string, column: number): string {
 const row = (name: string, text: string): string => hanging(`  ${name}`, text, COLUMN);
 
 const settingText = (s: Setting): string =>
-  `${s.describe}${s.values ? ` (${s.values.join(', ')})` : ''}${s.default !== undefined ? ` [default ${s.default}]` : ''}` +
+  `${s.describe}${s.values ? ` (${s.values.join(', ')})` : ''}` +
+  `${s.default !== undefined ? ` [default ${s.default}]` : ''}` +
   (s.env ? ` [${s.env}${s.credential ? `; --${s.flag}-file, ${s.env}_FILE, credential ${s.credential}` : ''}]` : '');
 
 /** A setting in a command's help: the first clause of its description; ddedge --help has the rest. */
 const shortSettingText = (s: Setting): string =>
-  `${s.describe.split(/; | \(/)[0]}${s.values ? ` (${s.values.join(', ')})` : ''}${s.default !== undefined && s.kind !== 'boolean' ? ` [default ${s.default}]` : ''}` +
+  `${s.describe.split(/; | \(/)[0]}${s.values ? ` (${s.values.join(', ')})` : ''}` +
+  `${s.default !== undefined && s.kind !== 'boolean' ? ` [default ${s.default}]` : ''}` +
   (s.env ? ` [${s.env}${s.credential ? `; --${s.flag}-file, ${s.env}_FILE` : ''}]` : '');
 
 const flagText = (f: FlagSpec): string => `${f.describe}${f.default !== undefined ? ` [default ${f.default}]` : ''}`;
+
+const ALSO_SOURCES = 'url:<URL>, iface:<name>, file:<path>, dns:<name>@<server>, dns-txt:<name>@<server>, server';
 
 function settingsReference(): string {
   const rows = Object.values(SETTINGS as Record<string, Setting>).map((s) => row(`--${s.flag}`, settingText(s)));
@@ -74,7 +78,8 @@ function settingsReference(): string {
   return (
     `${preamble}\n${rows.join('\n')}\n\n` +
     `Built-in address ` +
-    `sources:\n${sources.join('\n')}\n${hanging('  Also:', 'url:<URL>, iface:<name>, file:<path>, dns:<name>@<server>, dns-txt:<name>@<server>, server', 8)}`
+    `sources:\n${sources.join('\n')}` +
+    `\n${hanging('  Also:', ALSO_SOURCES, 8)}`
   );
 }
 
@@ -122,7 +127,10 @@ function commandList(): string {
   const column = Math.max(...heads.map((head) => head.length)) + 2;
   const commands = COMMANDS.map((c, i) => hanging(heads[i]!, c.describe, column));
   const version = '  --version  Show version number';
-  return `ddedge <command> [options]\n\n${wrap(about, WIDTH()).join('\n')}\n\nCommands:\n${commands.join('\n')}\n\nOptions:\n${version.padEnd(WIDTH() - '[boolean]'.length)}[boolean]`;
+  return (
+    `ddedge <command> [options]\n\n${wrap(about, WIDTH()).join('\n')}\n\nCommands:\n${commands.join('\n')}` +
+    `\n\nOptions:\n${version.padEnd(WIDTH() - '[boolean]'.length)}[boolean]`
+  );
 }
 
 export function renderHelp(command?: CommandSpec, actionName?: string): string {

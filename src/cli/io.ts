@@ -22,7 +22,8 @@ export function processIo(): Io {
     cwd: process.cwd(),
     // Asked only by output that differs on a terminal; node:tty is not loaded otherwise.
     get isTTY() {
-      return (isTTY ??= process.getBuiltinModule('node:tty').isatty(1));
+      isTTY ??= process.getBuiltinModule('node:tty').isatty(1);
+      return isTTY;
     },
   };
 }

@@ -81,18 +81,7 @@ function parseFlags(command: CommandSpec, args: string[], literal = 0) {
   for (const [name, spec] of Object.entries(command.flags))
     options[name] = { type: spec.type, multiple: Boolean(spec.multiple) };
   const joined = joinDashValues(args, options);
-  let parsed;
-  try {
-    parsed = util.parseArgs({ args: joined.args, options, strict: true, allowPositionals: true, tokens: true });
-  } catch (error) {
-    const message = missingValueMessage((error as Error).message).replace(
-      /\. To specify a positional argument.*$/s,
-      '',
-    );
-    throw new ConfigError(
-      `${command.name}: ${message}${didYouMean(message, Object.keys(options))} (see ddedge ${command.name} --help)`,
-    );
-  }
+  const parsed = parseOrExplain(command, joined.args, options);
   // A stray word may be half of an unquoted secret: name its position, never its text.
   const stray = command.positionals ? undefined : parsed.tokens.find((token) => token.kind === 'positional');
   if (stray) {
@@ -103,6 +92,25 @@ function parseFlags(command: CommandSpec, args: string[], literal = 0) {
     );
   }
   return { flags: parsed.values, positionals: parsed.positionals };
+}
+
+/** Node's parser over the arguments, its complaint rephrased for the command (with a likely flag). */
+function parseOrExplain(
+  command: CommandSpec,
+  args: string[],
+  options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>,
+) {
+  try {
+    return util.parseArgs({ args, options, strict: true, allowPositionals: true, tokens: true });
+  } catch (error) {
+    const message = missingValueMessage((error as Error).message).replace(
+      /\. To specify a positional argument.*$/s,
+      '',
+    );
+    throw new ConfigError(
+      `${command.name}: ${message}${didYouMean(message, Object.keys(options))} (see ddedge ${command.name} --help)`,
+    );
+  }
 }
 
 /** "did you mean --interval?" for Node's "Unknown option '--intervall'". */

@@ -59,7 +59,10 @@ export function outputNeverBlocks(): void {
 function write(channel: Channel, text: string): void {
   if (channel.gone || !text) return;
   if (neverBlock && !channel.streamed) startStream(channel);
-  if (channel.streamed) return writeStream(channel, text);
+  if (channel.streamed) {
+    writeStream(channel, text);
+    return;
+  }
   const bytes = Buffer.from(text);
   let offset = 0;
   let interruptions = 0;

@@ -4,7 +4,7 @@ import type { SourceSpec } from '../ip/sources.js';
 import type { ListenAddress } from '../lib/listen-address.js';
 import type { LogFormat, LogLevel } from '../lib/log.js';
 
-export type Via = 'auto' | 'dyndns' | 'api';
+type Via = 'auto' | 'dyndns' | 'api';
 
 /** One validated configuration: everything below cli/ reads this, never the environment. */
 export interface Config {

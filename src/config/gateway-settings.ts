@@ -116,7 +116,10 @@ function notifyTargets(
     const url = isNotifyUrl(item) || item.includes('/');
     try {
       if (!url) notify.push(parseDnsServer(item, origin));
-      else if (origin !== '--notify' || !isNotifyUrl(item)) notifyUrls.add((parseNotifyTarget(item, origin), item));
+      else if (origin !== '--notify' || !isNotifyUrl(item)) {
+        parseNotifyTarget(item, origin);
+        notifyUrls.add(item);
+      }
     } catch (error) {
       problems.push((error as Error).message);
     }

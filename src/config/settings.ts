@@ -1,7 +1,7 @@
 // The contract's configuration table, declared once. The flag parser, the loader, `--help`
 // and docs/agent.md's reference all follow it.
 
-export type SettingKind =
+type SettingKind =
   | 'string'
   | 'url'
   | 'duration'

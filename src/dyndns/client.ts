@@ -16,7 +16,7 @@ import type { DyndnsFormat, DyndnsResult } from './result.js';
 
 export type DyndnsKeyParam = 'password' | 'apikey';
 
-export interface DyndnsSettings {
+interface DyndnsSettings {
   url: string;
   format: DyndnsFormat;
   user: string;
@@ -40,7 +40,7 @@ export class DyndnsError extends DdedgeError {
   }
 }
 
-export function dyndnsUrl(settings: DyndnsSettings, host: string, ip: string): string {
+function dyndnsUrl(settings: DyndnsSettings, host: string, ip: string): string {
   const url = new URL(`${settings.format}/`, settings.url.endsWith('/') ? settings.url : `${settings.url}/`);
   url.searchParams.set('user', settings.user);
   url.searchParams.set(settings.keyParam, settings.key);

@@ -11,7 +11,7 @@ import { lowerName } from '../lib/names.js';
 import { outsideText } from '../lib/outside-text.js';
 import type { DyndnsResult } from './result.js';
 
-export class DyndnsContradiction extends DdedgeError {
+class DyndnsContradiction extends DdedgeError {
   constructor(message: string) {
     super(message, ExitCode.transient);
   }

@@ -4,7 +4,7 @@
 import { AnswerShapeError, isFields, readTextList } from '../lib/answer-shape.js';
 import { familyOfAddress } from '../lib/address.js';
 import { parseStrictJson } from '../lib/strict-json.js';
-import { child, childrenNamed, parseXml, type XmlError } from '../lib/xml.js';
+import { child, childrenNamed, parseXml, type XmlElement, type XmlError } from '../lib/xml.js';
 import type { DyndnsFormat, DyndnsResult } from './result.js';
 
 export class MalformedAnswer extends AnswerShapeError {}
@@ -72,7 +72,7 @@ function parseJson(text: string): DyndnsResult {
 }
 
 function parseXmlAnswer(text: string): DyndnsResult {
-  let root;
+  let root: XmlElement;
   try {
     root = parseXml(text);
   } catch (error) {

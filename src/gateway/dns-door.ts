@@ -10,7 +10,7 @@ import { CookieJar } from '../dns/server/cookies.js';
 import { appendAdditional, EDE, edeOption, optRecord } from '../dns/wire/edns.js';
 import { DnsError } from '../dns/wire/errors.js';
 import { formError, readableParts } from '../dns/server/form-error.js';
-import type { Signer } from '../dns/server/tsig-server.js';
+import type { Signer, TsigFailure } from '../dns/server/tsig-server.js';
 import { startDnsListener, type DnsListener } from '../dns/server/listener.js';
 import { nameKey } from '../dns/wire/names.js';
 import { lowerName } from '../lib/names.js';
@@ -98,34 +98,8 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
                     ? updateOnce(request, signer, context.address)
                     : handleUpdate(request, signer, context.address, options);
                 }
-                if (opcode === 0 && context.transport === 'tcp' && isTransfer(request)) {
-                  const query = decodeMessage(request);
-                  const key = lowerName(query.questions[0]!.name);
-                  const index = options.views.names.includes(key) ? options.views.index(key) : undefined;
-                  // Logged as refused updates are: the client (dig) says only "Transfer failed".
-                  const refuse = (why: string) => {
-                    options.refusals?.refused(
-                      'REFUSED',
-                      {
-                        zone: key || '.',
-                        ...(signer ? { key: signer.key.name } : {}),
-                        client: context.address,
-                        kind: 'transfer',
-                      },
-                      why,
-                    );
-                    return refusedTransfer(query, why);
-                  };
-                  if (!index) return refuse(`${key || '.'} is not a zone this gateway serves`);
-                  if (!signer || !options.keys().transfer.has(signer.key.name))
-                    return refuse('zone transfers need a TSIG key the keys file lets transfer');
-                  options.secondaries?.transferred(
-                    context.address,
-                    key,
-                    query.questions[0]!.type === IXFR ? 'IXFR' : 'AXFR',
-                  );
-                  return transferMessages(query, index);
-                }
+                if (opcode === 0 && context.transport === 'tcp' && isTransfer(request))
+                  return answerTransfer(request, signer, context.address, options);
                 if (opcode === 0)
                   return respondToQuery(request, { ...context, ...(signer ? { reserve: TSIG_ROOM } : {}) }, lookup, {
                     cookies,
@@ -133,26 +107,61 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
                 return failure(header.id, header.flags, RCODE.NOTIMP);
               },
               nowSeconds,
-              (tsig, error, why) => {
-                // The log names the cause the client is not told (RFC 8945 keeps BADKEY vague on the wire).
-                const known = options.keys().keys.get(nameKey(tsig.keyName));
-                const cause =
-                  error === TSIG_ERROR.BADKEY
-                    ? known
-                      ? `the keys file gives key ${known.name} ${known.algorithm}; the message was signed with ` +
-                        `${tsig.algorithm.replace(/\.$/, '')}`
-                      : `no key of that name in the keys file (${options.keys().keys.size} key(s) loaded)`
-                    : why;
-                options.refusals?.refused(
-                  `NOTAUTH/${TSIG_ERROR_NAMES[error] ?? error}`,
-                  { key: tsig.keyName, client: context.address, kind: opcode === OPCODE_UPDATE ? 'update' : 'request' },
-                  cause,
-                );
-              },
+              (tsig, error, why) =>
+                logTsigFailure(options, context.address, opcode === OPCODE_UPDATE ? 'update' : 'request', {
+                  tsig,
+                  error,
+                  why,
+                }),
             );
       return options.stats ? options.stats.observe(packet, opcode, context.transport, answered) : answered;
     },
   });
+}
+
+/** A zone transfer, signed by a key the keys file lets transfer; a refusal is logged as refused updates are. */
+function answerTransfer(request: Buffer, signer: Signer | undefined, address: string, options: GatewayServerOptions) {
+  const query = decodeMessage(request);
+  const key = lowerName(query.questions[0]!.name);
+  const index = options.views.names.includes(key) ? options.views.index(key) : undefined;
+  // Logged as refused updates are: the client (dig) says only "Transfer failed".
+  const refuse = (why: string) => {
+    options.refusals?.refused(
+      'REFUSED',
+      { zone: key || '.', ...(signer ? { key: signer.key.name } : {}), client: address, kind: 'transfer' },
+      why,
+    );
+    return refusedTransfer(query, why);
+  };
+  if (!index) return refuse(`${key || '.'} is not a zone this gateway serves`);
+  if (!signer || !options.keys().transfer.has(signer.key.name))
+    return refuse('zone transfers need a TSIG key the keys file lets transfer');
+  options.secondaries?.transferred(address, key, query.questions[0]!.type === IXFR ? 'IXFR' : 'AXFR');
+  return transferMessages(query, index);
+}
+
+/** Logs a request refused for its TSIG, with the cause the client is not told. */
+function logTsigFailure(
+  options: GatewayServerOptions,
+  address: string,
+  kind: 'update' | 'request',
+  failed: { tsig: Parameters<TsigFailure>[0]; error: number; why: string },
+): void {
+  const { tsig, error, why } = failed;
+  // The log names the cause the client is not told (RFC 8945 keeps BADKEY vague on the wire).
+  const known = options.keys().keys.get(nameKey(tsig.keyName));
+  const cause =
+    error === TSIG_ERROR.BADKEY
+      ? known
+        ? `the keys file gives key ${known.name} ${known.algorithm}; the message was signed with ` +
+          `${tsig.algorithm.replace(/\.$/, '')}`
+        : `no key of that name in the keys file (${options.keys().keys.size} key(s) loaded)`
+      : why;
+  options.refusals?.refused(
+    `NOTAUTH/${TSIG_ERROR_NAMES[error] ?? error}`,
+    { key: tsig.keyName, client: address, kind },
+    cause,
+  );
 }
 
 /** TSIG errors by number, for the log. */

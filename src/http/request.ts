@@ -11,7 +11,7 @@ import type { Transport } from './transport.js';
 import { checkUrl } from './url-policy.js';
 import { WireError } from './wire-response.js';
 
-export const DEFAULT_MAX_BYTES = 1024 * 1024;
+const DEFAULT_MAX_BYTES = 1024 * 1024;
 
 export interface HttpRequest {
   url: string;
@@ -141,7 +141,10 @@ function tlsReason(detail: string): string {
   const reason = /:SSL routines:[^:]*:([^:]+):/.exec(detail)?.[1] ?? detail.trim();
   // A plain HTTP server answers the TLS hello with text, which OpenSSL reads as a bad record.
   if (/wrong version number|packet length too long|http request/i.test(reason)) {
-    return `${reason}: the server answered without TLS; is this server HTTPS? (a plain HTTP server on loopback takes http://)`;
+    return (
+      `${reason}: the server answered without TLS; is this server HTTPS? (a plain HTTP server on loopback ` +
+      `takes http://)`
+    );
   }
   return `${reason} (trust a private CA with NODE_EXTRA_CA_CERTS)`;
 }

@@ -3,8 +3,6 @@
 import { Agent, type Dispatcher } from 'undici';
 import { API_CONNECTION_LIMIT, type Transport, type WireRequest, type WireResponse } from './transport.js';
 
-export { API_CONNECTION_LIMIT };
-
 export function undiciTransport(dispatcher?: Dispatcher): Transport {
   const owned = dispatcher ? undefined : new Agent({ connections: API_CONNECTION_LIMIT });
   const target = dispatcher ?? owned!;

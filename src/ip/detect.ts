@@ -121,7 +121,8 @@ class DetectionRun {
     if (this.settled) return;
     if (this.winner && (!this.options.waitForAll || this.pending === 0)) {
       this.end();
-      return this.resolve({ address: this.winner, answers: this.answers });
+      this.resolve({ address: this.winner, answers: this.answers });
+      return;
     }
     if (this.pending > 0) return;
     this.end();

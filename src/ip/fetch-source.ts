@@ -9,7 +9,7 @@ import type { SourceSpec } from './sources.js';
 /** Echo answers are a few bytes; anything bigger is not an echo service. */
 const SOURCE_MAX_BYTES = 64 * 1024;
 
-export class SourceError extends Error {}
+class SourceError extends Error {}
 
 /** What a source may need beyond its spec: where to log why, the interface table (tests). */
 export interface SourceContext {
@@ -92,7 +92,7 @@ async function dnsAddress(
   // The DNS client is loaded only by a DNS source: `update` with HTTP sources never parses it.
   const { DnsError, parseDnsServer, queryDns, rcodeName } = await import('../dns/client/index.js');
   const type = spec.rrtype === 'TXT' ? 'TXT' : family === 4 ? 'A' : 'AAAA';
-  let answer;
+  let answer: Awaited<ReturnType<typeof queryDns>>;
   try {
     answer = await queryDns(parseDnsServer(spec.server, '--ip-source'), spec.query, type, { timeoutMs });
   } catch (error) {

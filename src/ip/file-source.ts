@@ -2,7 +2,7 @@
 // Read afresh on every ask, capped like an echo answer; the public-address rules are applied
 // by the caller, as for every source.
 import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { type FileHandle, open } from 'node:fs/promises';
 import { describeFileType } from '../lib/regular-file.js';
 import type { Family } from '../lib/address.js';
 
@@ -17,7 +17,7 @@ export const FILE_SOURCE_MAX_BYTES = 64 * 1024;
 export class FileSourceError extends Error {}
 
 export async function readAddressFile(path: string): Promise<string> {
-  let handle;
+  let handle: FileHandle | undefined;
   try {
     handle = await open(path, OPEN_FLAGS);
     const stats = await handle.stat();

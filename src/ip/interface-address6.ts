@@ -79,10 +79,12 @@ export function chooseInterfaceAddress6(name: string, entries: Inet6Entry[]): In
       `interface "${name}" has no usable IPv6 address${passed.length ? `: ${passed.join(', ')}` : ''}`,
     );
   for (const other of ordered.slice(1)) {
-    passed.push(
-      `${other.address} ` +
-        `(${nonPublicReason(other.address) ? 'not public' : other.flags & IFA_F_TEMPORARY ? 'temporary' : 'another stable address, listed later'})`,
-    );
+    const why = nonPublicReason(other.address)
+      ? 'not public'
+      : other.flags & IFA_F_TEMPORARY
+        ? 'temporary'
+        : 'another stable address, listed later';
+    passed.push(`${other.address} (${why})`);
   }
   const kind =
     chosen.flags & IFA_F_TEMPORARY

@@ -29,9 +29,15 @@ export function identifierProblem(text: string, prefixLength: number): string | 
   const value = toBigInt(text)!;
   if (value === 0n) return `"${text}" is the all-zero identifier (the subnet-router anycast address), not a host`;
   if (prefixLength === 128)
-    return `"${text}": --ip6-prefix-length 128 leaves no host part for an identifier; use the delegated prefix length (48 to 64)`;
+    return (
+      `"${text}": --ip6-prefix-length 128 leaves no host part for an identifier; use the delegated prefix ` +
+      `length (48 to 64)`
+    );
   if ((value & (ALL ^ hostMask(prefixLength))) !== 0n) {
-    return `"${text}" overlaps the /${prefixLength} prefix: an identifier may use only the last ${128 - prefixLength} bits (e.g. ${toText(value & hostMask(prefixLength))})`;
+    return (
+      `"${text}" overlaps the /${prefixLength} prefix: an identifier may use only the last ` +
+      `${128 - prefixLength} bits (e.g. ${toText(value & hostMask(prefixLength))})`
+    );
   }
   return undefined;
 }

@@ -12,7 +12,7 @@ const MESSAGE_LIMIT = 4 * OUTSIDE_TEXT_LIMIT;
 
 export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
 export type LogFormat = 'text' | 'json';
-export type LogFields = Record<string, string | number | boolean | undefined | null>;
+type LogFields = Record<string, string | number | boolean | undefined | null>;
 
 const RANK: Record<LogLevel, number> = { error: 0, warn: 1, info: 2, debug: 3 };
 const SYSLOG_PRIORITY: Record<LogLevel, number> = { error: 3, warn: 4, info: 6, debug: 7 };

@@ -26,8 +26,18 @@ function decode(text: string): string {
   });
 }
 
-const TOKEN =
-  /<!\[CDATA\[([\s\S]*?)\]\]>|<!--[\s\S]*?-->|<\?[\s\S]*?\?>|<!([^>]*)>|<\/\s*([\w:.-]+)\s*>|<([\w:.-]+)((?:\s+[\w:.-]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>|([^<]+)/g;
+const TOKEN = new RegExp(
+  [
+    /<!\[CDATA\[([\s\S]*?)\]\]>/.source,
+    /<!--[\s\S]*?-->/.source,
+    /<\?[\s\S]*?\?>/.source,
+    /<!([^>]*)>/.source,
+    /<\/\s*([\w:.-]+)\s*>/.source,
+    /<([\w:.-]+)((?:\s+[\w:.-]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>/.source,
+    /([^<]+)/.source,
+  ].join('|'),
+  'g',
+);
 const ATTRIBUTE = /([\w:.-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
 
 export function parseXml(source: string): XmlElement {

@@ -3,7 +3,7 @@
 // here, since some services refuse long messages (Discord at 2,000 characters, Telegram at 4,096).
 import { outsideText } from '../lib/outside-text.js';
 
-export type NotifyEventName =
+type NotifyEventName =
   | 'changed'
   | 'failing'
   | 'recovered'
@@ -26,7 +26,7 @@ export interface NotifyEvent {
 }
 
 /** The longest text sent; every service documented here takes at least this much. */
-export const MESSAGE_CHARS = 1000;
+const MESSAGE_CHARS = 1000;
 
 const TITLES: Record<NotifyEventName, string> = {
   changed: 'address changed',

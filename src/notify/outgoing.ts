@@ -1,5 +1,5 @@
 // The request one service wants for one event: each file in services/ builds one.
-export interface Outgoing {
+interface Outgoing {
   method: 'POST' | 'PUT';
   url: URL;
   headers: Record<string, string>;

@@ -21,7 +21,7 @@ export const SERVICES = { generic: webhook, ntfy, gotify, discord, slack, telegr
   string,
   ServiceShape
 >;
-export type ServiceName = keyof typeof SERVICES;
+type ServiceName = keyof typeof SERVICES;
 
 export interface NotifyTarget {
   service: ServiceName;

@@ -22,7 +22,7 @@ export function sameSecret(given: string | undefined | null, expected: string | 
   return timingSafeEqual(a, b);
 }
 
-export const fromLoopback = (req: IncomingMessage): boolean =>
+const fromLoopback = (req: IncomingMessage): boolean =>
   isLoopbackHost((req.socket.remoteAddress ?? '').replace(/^::ffff:/i, ''));
 
 /** The Host header's name, without the port. */

@@ -84,7 +84,8 @@ async function updateNow(
   if (!source.updateNow) return reply(404, 'text/plain', 'not found\n');
   logger.info(`update now: asked from the status page by ${req.socket.remoteAddress}`);
   source.updateNow();
-  const back = `/?asked=1${url.searchParams.get('token') || form.get('token') ? `&token=${encodeURIComponent(access.token ?? '')}` : ''}`;
+  const tokenGiven = url.searchParams.get('token') || form.get('token');
+  const back = `/?asked=1${tokenGiven ? `&token=${encodeURIComponent(access.token ?? '')}` : ''}`;
   reply(303, 'text/plain', 'a cycle was asked for\n', { location: back });
 }
 

@@ -86,11 +86,14 @@ function serve(req: IncomingMessage, res: ServerResponse, options: EndpointOptio
       });
     return;
   }
-  if (req.method !== 'GET' && req.method !== 'HEAD')
-    return reply(405, 'text/plain', 'only GET and HEAD\n', { allow: 'GET, HEAD', connection: 'close' });
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    reply(405, 'text/plain', 'only GET and HEAD\n', { allow: 'GET, HEAD', connection: 'close' });
+    return;
+  }
   // A request body is never read: it is refused and the connection closed.
   if (req.headers['transfer-encoding'] || Number(req.headers['content-length'] ?? 0) > 0) {
-    return reply(413, 'text/plain', 'a request body is not accepted\n', { connection: 'close' });
+    reply(413, 'text/plain', 'a request body is not accepted\n', { connection: 'close' });
+    return;
   }
   try {
     const path = url.pathname;

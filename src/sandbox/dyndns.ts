@@ -86,7 +86,7 @@ function render(
       : ['ERROR', ...outcome.messages];
     return { contentType: 'text/plain; charset=utf-8', body: lines.join('\n') + '\n' };
   }
-  const escape = (t: string) =>
+  const escapeXml = (t: string) =>
     t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
   const parts = [
     `<?xml version="1.0" encoding="UTF-8"?>`,
@@ -94,15 +94,17 @@ function render(
   ];
   if (outcome.userKnown && outcome.success)
     parts.push(
-      `<resData><user t="${ts}">${escape(user)}</user><request success="${Boolean(outcome.host?.updated)}"/></resData>`,
+      `<resData><user t="${ts}">${escapeXml(user)}</user><request success="${Boolean(outcome.host?.updated)}"/>` +
+        `</resData>`,
     );
   if (outcome.host)
     parts.push(
-      `<host type="${outcome.host.type}"><name>${escape(outcome.host.name)}</name><value>${outcome.host.value}</value></host>`,
+      `<host type="${outcome.host.type}"><name>${escapeXml(outcome.host.name)}</name><value>${outcome.host.value}` +
+        `</value></host>`,
     );
   if (outcome.success)
-    parts.push(`<informs>${outcome.messages.map((m) => `<inform>${escape(m)}</inform>`).join('')}</informs>`);
-  else parts.push(`<errors>${outcome.messages.map((m) => `<error>${escape(m)}</error>`).join('')}</errors>`);
+    parts.push(`<informs>${outcome.messages.map((m) => `<inform>${escapeXml(m)}</inform>`).join('')}</informs>`);
+  else parts.push(`<errors>${outcome.messages.map((m) => `<error>${escapeXml(m)}</error>`).join('')}</errors>`);
   parts.push('</data>');
   return { contentType: 'application/xml; charset=utf-8', body: parts.join('') };
 }

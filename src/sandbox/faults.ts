@@ -22,7 +22,7 @@ export const FAULT_KINDS = [
   'refuse',
   'lost-answer',
 ] as const;
-export type FaultKind = (typeof FAULT_KINDS)[number];
+type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface Fault {
   target: string;

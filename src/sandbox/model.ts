@@ -110,7 +110,7 @@ export interface SandboxModel {
 }
 
 /** Demo credentials: printed at start, meant to be copied; they protect nothing real. */
-export const DEMO_ACCOUNT = {
+const DEMO_ACCOUNT = {
   apiUser: 'demo-user',
   apiPassword: 'demo-api-password',
   dyndnsUser: 'demo-user',
@@ -228,71 +228,11 @@ function service(name: string, productkey: string, dns: DnsEntry[]): SandboxServ
 
 export function demoModel(): SandboxModel {
   const expiry = yearsFrom(today(), 1);
-  const domain = (domainID: number, name: string, serviceName?: string): SandboxDomain => ({
-    domainID,
-    name,
-    tld: name.split('.').pop()!,
-    status: 'active',
-    tsCreate: '2024-01-15',
-    tsExpir: expiry,
-    renewalMode: 'autorenew',
-    modifyBlock: false,
-    transferBlock: true,
-    whoisPrivacy: false,
-    viewWhois: true,
-    tag: '',
-    authcode: `AUTH-${domainID}-x7Q2`,
-    nameservers: ['ns1.dondominio.com', 'ns2.dondominio.com'],
-    defaultNS: true,
-    gluerecords: [],
-    dnssec: [],
-    contacts: { owner: 'DEMO-1', admin: 'DEMO-1', tech: 'DEMO-1', billing: 'DEMO-1' },
-    ownerverification: 'verified',
-    serviceName,
-    history: [
-      {
-        ts: '2024-01-15 10:00:00',
-        ip: '127.0.0.1',
-        user: 'demo-user',
-        title: 'create',
-        message: `Domain ${name} registered`,
-      },
-    ],
-  });
+  const domain = (domainID: number, name: string, serviceName?: string) =>
+    demoDomain(domainID, name, expiry, serviceName);
   return {
     account: { ...DEMO_ACCOUNT, clientName: 'Demo Client SL', balance: 500, threshold: 50, currency: 'EUR' },
-    tlds: [
-      {
-        tld: 'com',
-        tldtop: 'com',
-        authcodereq: true,
-        create: 11.5,
-        renew: 11.5,
-        transfer: 11.5,
-        years: '1,2,3,4,5,6,7,8,9,10',
-      },
-      {
-        tld: 'net',
-        tldtop: 'net',
-        authcodereq: true,
-        create: 12.5,
-        renew: 12.5,
-        transfer: 12.5,
-        years: '1,2,3,4,5,6,7,8,9,10',
-      },
-      {
-        tld: 'org',
-        tldtop: 'org',
-        authcodereq: true,
-        create: 12,
-        renew: 12,
-        transfer: 12,
-        years: '1,2,3,4,5,6,7,8,9,10',
-      },
-      { tld: 'es', tldtop: 'es', authcodereq: false, create: 7, renew: 7, transfer: 0, years: '1,2,3,4,5' },
-      { tld: 'com.es', tldtop: 'es', authcodereq: false, create: 6, renew: 6, transfer: 0, years: '1,2,3,4,5' },
-      { tld: 'eu', tldtop: 'eu', authcodereq: true, create: 8, renew: 8, transfer: 8, years: '1,2,3,4,5,6,7,8,9,10' },
-    ],
+    tlds: demoTlds(),
     promos: [
       {
         promo: 'PROMO-ES',
@@ -323,70 +263,146 @@ export function demoModel(): SandboxModel {
       ]),
       service('example.net', 'redir', [dnsEntry(6, 'example.net', 'A', '192.0.2.30')]),
     ],
-    sslProducts: [
-      {
-        productID: 1,
-        productName: 'RapidSSL',
-        brandName: 'RapidSSL',
-        validationType: 'dv',
-        isMultiDomain: false,
-        isWildcard: false,
-        isTrial: false,
-        numDomains: 1,
-        keyLength: 2048,
-        encryption: 256,
-        create: { create: 9.9, years: 1 },
-        renew: { create: 9.9, years: 1 },
-      },
-      {
-        productID: 2,
-        productName: 'RapidSSL Wildcard',
-        brandName: 'RapidSSL',
-        validationType: 'dv',
-        isMultiDomain: false,
-        isWildcard: true,
-        isTrial: false,
-        numDomains: 1,
-        keyLength: 2048,
-        encryption: 256,
-        create: { create: 89, years: 1 },
-        renew: { create: 89, years: 1 },
-      },
-      {
-        productID: 3,
-        productName: 'GeoTrust True BusinessID Multi-Domain',
-        brandName: 'GeoTrust',
-        validationType: 'ev',
-        isMultiDomain: true,
-        isWildcard: false,
-        isTrial: false,
-        numDomains: 1,
-        keyLength: 2048,
-        encryption: 256,
-        create: { create: 199, years: 1 },
-        renew: { create: 199, years: 1 },
-        sanMaxDomains: 25,
-        sanPrice: 45,
-      },
-      {
-        productID: 4,
-        productName: 'SSL Trial',
-        brandName: 'RapidSSL',
-        validationType: 'dv',
-        isMultiDomain: false,
-        isWildcard: false,
-        isTrial: true,
-        numDomains: 1,
-        keyLength: 2048,
-        encryption: 256,
-        create: { create: 0, years: 1 },
-        renew: { create: 0, years: 1 },
-        trialPeriod: '30',
-      },
-    ],
+    sslProducts: demoSslProducts(),
     certificates: [],
     nextId: 100,
   };
+}
+
+/** A demo domain, registered in 2024 and renewed automatically until `expiry`. */
+function demoDomain(domainID: number, name: string, expiry: string, serviceName?: string): SandboxDomain {
+  return {
+    domainID,
+    name,
+    tld: name.split('.').pop()!,
+    status: 'active',
+    tsCreate: '2024-01-15',
+    tsExpir: expiry,
+    renewalMode: 'autorenew',
+    modifyBlock: false,
+    transferBlock: true,
+    whoisPrivacy: false,
+    viewWhois: true,
+    tag: '',
+    authcode: `AUTH-${domainID}-x7Q2`,
+    nameservers: ['ns1.dondominio.com', 'ns2.dondominio.com'],
+    defaultNS: true,
+    gluerecords: [],
+    dnssec: [],
+    contacts: { owner: 'DEMO-1', admin: 'DEMO-1', tech: 'DEMO-1', billing: 'DEMO-1' },
+    ownerverification: 'verified',
+    serviceName,
+    history: [
+      {
+        ts: '2024-01-15 10:00:00',
+        ip: '127.0.0.1',
+        user: 'demo-user',
+        title: 'create',
+        message: `Domain ${name} registered`,
+      },
+    ],
+  };
+}
+
+/** The TLDs the demo account may register, with their prices. */
+function demoTlds(): TldPrice[] {
+  return [
+    {
+      tld: 'com',
+      tldtop: 'com',
+      authcodereq: true,
+      create: 11.5,
+      renew: 11.5,
+      transfer: 11.5,
+      years: '1,2,3,4,5,6,7,8,9,10',
+    },
+    {
+      tld: 'net',
+      tldtop: 'net',
+      authcodereq: true,
+      create: 12.5,
+      renew: 12.5,
+      transfer: 12.5,
+      years: '1,2,3,4,5,6,7,8,9,10',
+    },
+    {
+      tld: 'org',
+      tldtop: 'org',
+      authcodereq: true,
+      create: 12,
+      renew: 12,
+      transfer: 12,
+      years: '1,2,3,4,5,6,7,8,9,10',
+    },
+    { tld: 'es', tldtop: 'es', authcodereq: false, create: 7, renew: 7, transfer: 0, years: '1,2,3,4,5' },
+    { tld: 'com.es', tldtop: 'es', authcodereq: false, create: 6, renew: 6, transfer: 0, years: '1,2,3,4,5' },
+    { tld: 'eu', tldtop: 'eu', authcodereq: true, create: 8, renew: 8, transfer: 8, years: '1,2,3,4,5,6,7,8,9,10' },
+  ];
+}
+
+/** The SSL products the demo account may order. */
+function demoSslProducts(): SslProduct[] {
+  return [
+    {
+      productID: 1,
+      productName: 'RapidSSL',
+      brandName: 'RapidSSL',
+      validationType: 'dv',
+      isMultiDomain: false,
+      isWildcard: false,
+      isTrial: false,
+      numDomains: 1,
+      keyLength: 2048,
+      encryption: 256,
+      create: { create: 9.9, years: 1 },
+      renew: { create: 9.9, years: 1 },
+    },
+    {
+      productID: 2,
+      productName: 'RapidSSL Wildcard',
+      brandName: 'RapidSSL',
+      validationType: 'dv',
+      isMultiDomain: false,
+      isWildcard: true,
+      isTrial: false,
+      numDomains: 1,
+      keyLength: 2048,
+      encryption: 256,
+      create: { create: 89, years: 1 },
+      renew: { create: 89, years: 1 },
+    },
+    {
+      productID: 3,
+      productName: 'GeoTrust True BusinessID Multi-Domain',
+      brandName: 'GeoTrust',
+      validationType: 'ev',
+      isMultiDomain: true,
+      isWildcard: false,
+      isTrial: false,
+      numDomains: 1,
+      keyLength: 2048,
+      encryption: 256,
+      create: { create: 199, years: 1 },
+      renew: { create: 199, years: 1 },
+      sanMaxDomains: 25,
+      sanPrice: 45,
+    },
+    {
+      productID: 4,
+      productName: 'SSL Trial',
+      brandName: 'RapidSSL',
+      validationType: 'dv',
+      isMultiDomain: false,
+      isWildcard: false,
+      isTrial: true,
+      numDomains: 1,
+      keyLength: 2048,
+      encryption: 256,
+      create: { create: 0, years: 1 },
+      renew: { create: 0, years: 1 },
+      trialPeriod: '30',
+    },
+  ];
 }
 
 export function findService(model: SandboxModel, name: unknown): SandboxService | undefined {

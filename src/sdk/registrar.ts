@@ -50,7 +50,7 @@ type ItemOf<R> = { [K in Exclude<keyof R, 'queryInfo'>]: R[K] extends (infer I)[
   'queryInfo'
 >];
 type Call<E> =
-  {} extends ParamsOfEndpoint<E>
+  Record<never, never> extends ParamsOfEndpoint<E>
     ? (params?: ParamsOfEndpoint<E>) => Promise<ResultOf<E>>
     : (params: ParamsOfEndpoint<E>) => Promise<ResultOf<E>>;
 

@@ -29,7 +29,7 @@ interface AcmeChallengeFile {
 const LOCK_WAIT_MS = 60_000;
 const LOCK_POLL_MS = 50;
 
-export const acmeStateDir = (stateDir: string): string => join(stateDir, 'acme');
+const acmeStateDir = (stateDir: string): string => join(stateDir, 'acme');
 const challengeFile = (stateDir: string): string => join(acmeStateDir(stateDir), 'challenges.json');
 
 export interface LoadedAcmeChallenges {

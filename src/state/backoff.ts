@@ -14,7 +14,7 @@ export interface RecordBackoff {
   config: string;
 }
 
-export const FIRST_BACKOFF_MS = 5 * 60_000;
+const FIRST_BACKOFF_MS = 5 * 60_000;
 export const MAX_BACKOFF_MS = 24 * 3_600_000;
 
 /** Refusals that a later identical request would meet again; transient failures are not. */

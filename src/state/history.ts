@@ -12,7 +12,7 @@ import { readStateFile, type StateFileType } from './state-file.js';
 import { list, object, oneOf, optional, text, whole } from './shape.js';
 
 /** `failed` entries of one record in a row with the same reason are one entry with a count. */
-export type HistoryEvent = 'changed' | 'failed' | 'recovered';
+type HistoryEvent = 'changed' | 'failed' | 'recovered';
 
 /** Why a record failed, in the words of the metrics (outcome.ts) plus `budget`. */
 export type FailureReason = 'auth' | 'budget' | 'transient' | 'address_unknown' | 'refused' | 'config' | 'internal';

@@ -14,6 +14,7 @@ import {
   readdirSync,
   readSync,
   renameSync,
+  type Stats,
   statSync,
   unlinkSync,
   writeSync,
@@ -98,7 +99,7 @@ function createExclusive(path: string, content: string): boolean {
 
 /** The lock as it is now, read without blocking; undefined when there is none. */
 function inspect(path: string): Found | undefined {
-  let stats;
+  let stats: Stats;
   try {
     stats = lstatSync(path);
   } catch {

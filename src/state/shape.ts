@@ -87,7 +87,9 @@ export const list =
   (value, at) => {
     if (!Array.isArray(value)) return fail(at, 'a list');
     if (value.length > max) return fail(at, `a list of at most ${max} items`);
-    value.forEach((v, i) => item(v, `${at || 'the file'}[${i}]`));
+    value.forEach((v, i) => {
+      item(v, `${at || 'the file'}[${i}]`);
+    });
     return value as T[];
   };
 
@@ -96,7 +98,9 @@ export const tuple =
   <T extends unknown[]>(...items: { [K in keyof T]: Shape<T[K]> }): Shape<T> =>
   (value, at) => {
     if (!Array.isArray(value) || value.length !== items.length) return fail(at, `a list of ${items.length}`);
-    items.forEach((item, i) => item(value[i], `${at || 'the file'}[${i}]`));
+    items.forEach((item, i) => {
+      item(value[i], `${at || 'the file'}[${i}]`);
+    });
     return value as T;
   };
 

@@ -30,7 +30,7 @@ const u16 = (text: string, what: string): number => {
 };
 
 /** A target host name; "." (RFC 7505 null MX, RFC 2782 "no service") stays ".". */
-export function canonicalTarget(text: string, what = 'host name'): string {
+function canonicalTarget(text: string, what = 'host name'): string {
   if (text === '.') return '.';
   const name = canonicalName(text);
   if (!name || name.includes('*')) throw new ValueError(`${shown(text)} is not a ${what}`);
@@ -58,7 +58,9 @@ export function canonicalValue(type: ZoneType, value: string): string {
     case 'SRV': {
       const parts = value.trim().split(/\s+/);
       if (parts.length !== 3) throw new ValueError(`SRV value ${shown(value)} is not "weight port target"`);
-      return `${u16(parts[0]!, 'SRV weight')} ${u16(parts[1]!, 'SRV port')} ${canonicalTarget(parts[2]!, 'SRV target')}`;
+      return (
+        `${u16(parts[0]!, 'SRV weight')} ${u16(parts[1]!, 'SRV port')} ` + `${canonicalTarget(parts[2]!, 'SRV target')}`
+      );
     }
     case 'CAA': {
       const caa = parseCaa(value);

@@ -124,7 +124,10 @@ export class WantedZoneBuilder {
       const same = this.sameRecordIn(group, entry);
       if (same) {
         if (same.ttl === entry.ttl && same.priority === entry.priority) return undefined;
-        return `${entry.name} ${entry.type} ${entry.value} is already at ${same.where} with another ${same.ttl !== entry.ttl ? 'TTL' : 'priority'}`;
+        return (
+          `${entry.name} ${entry.type} ${entry.value} is already at ${same.where} with another ` +
+          `${same.ttl !== entry.ttl ? 'TTL' : 'priority'}`
+        );
       }
     }
     const problem = group.conflictReported ? undefined : cnameConflict(entry, group);

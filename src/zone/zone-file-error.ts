@@ -8,9 +8,9 @@ export interface FileProblem {
 }
 
 /** The most problems a message lists; the rest are counted ("… and 12 more"). */
-export const MAX_LISTED_PROBLEMS = 20;
+const MAX_LISTED_PROBLEMS = 20;
 /** Reading stops at this many problems: a file of a million bad lines says so in a moment. */
-export const MAX_COUNTED_PROBLEMS = 1000;
+const MAX_COUNTED_PROBLEMS = 1000;
 
 /**
  * A file that cannot be used as a zone (exit 2): every problem found, each as

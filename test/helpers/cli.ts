@@ -104,8 +104,12 @@ export async function runMain(args: string[], env: Record<string, string>, cwd?:
   const { main } = await import('../../src/cli/main.js');
   const out = { stdout: '', stderr: '' };
   const io = {
-    stdout: (t: string) => void (out.stdout += t),
-    stderr: (t: string) => void (out.stderr += t),
+    stdout: (t: string) => {
+      out.stdout += t;
+    },
+    stderr: (t: string) => {
+      out.stderr += t;
+    },
     env,
     cwd: cwd ?? tempDir('ddedge-cwd-'),
     isTTY: false,

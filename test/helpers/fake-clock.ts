@@ -23,7 +23,9 @@ export class FakeClock implements Clock {
     this.scheduledCount++;
     const task = { due: this.at + Math.max(0, ms), seq: this.seq++, run };
     this.tasks.push(task);
-    return () => void (this.tasks = this.tasks.filter((t) => t !== task));
+    return () => {
+      this.tasks = this.tasks.filter((t) => t !== task);
+    };
   }
 
   /** Tasks ever scheduled: a test waits for the code to schedule its next one. */

@@ -80,7 +80,8 @@ function prepare(): string {
 }
 
 export default function setup(project: TestProject) {
-  const shared = (store[KEY] ??= { tlsDir: prepare(), users: 0 });
+  store[KEY] ??= { tlsDir: prepare(), users: 0 };
+  const shared = store[KEY];
   shared.users++;
   project.provide('tlsDir', shared.tlsDir);
   return () => {

@@ -5,17 +5,20 @@
 import { closeSync, openSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BusyError } from '../../src/lib/errors.js';
-import { acquireLock } from '../../src/state/lock.js';
+import { acquireLock, type Lock } from '../../src/state/lock.js';
 
 const [dir = '.', iterationsText = '0', seedText = '1'] = process.argv.slice(2);
 const iterations = Number(iterationsText);
 let seed = Number(seedText);
-const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+const random = () => {
+  seed = (seed * 1103515245 + 12345) % 2 ** 31;
+  return seed / 2 ** 31;
+};
 const pause = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 let held = 0;
 let overlaps = 0;
 for (let i = 0; i < iterations; i++) {
-  let lock;
+  let lock: Lock;
   try {
     lock = acquireLock(dir);
   } catch (error) {

@@ -21,7 +21,7 @@ export interface WriteCall {
 }
 
 /** The provider's refusal of a value (kind `refused`), as the API answers it. */
-export const refusal = (): ApiError => new ApiError(2100, 'invalid value', [], 'service/dnsadd');
+const refusal = (): ApiError => new ApiError(2100, 'invalid value', [], 'service/dnsadd');
 
 export class MemoryZone implements ZoneProvider {
   /** Every call, in order: `list`, `listNames a,b`, `create NAME TYPE VALUE`, `update ID …`, `delete ID`. */

@@ -42,6 +42,7 @@ export interface ProviderShape {
   /** The form fields forwarded (e.g. `page` dropped: a provider that ignores it). */
   request?: (operation: string, fields: URLSearchParams) => void;
   /** The envelope answered (e.g. queryInfo.total removed). */
+  // biome-ignore lint/suspicious/noExplicitAny: the sandbox's JSON answer, which tests reshape freely
   answer?: (operation: string, fields: URLSearchParams, envelope: Record<string, any>) => void;
   /** Writes (anything but a list) wait for this before they reach the sandbox. */
   holdWrites?: Promise<void>;
@@ -86,6 +87,7 @@ export async function hostileProvider(target: string, shape: ProviderShape): Pro
           headers: { 'content-type': 'application/x-www-form-urlencoded' },
           body: fields.toString(),
         });
+        // biome-ignore lint/suspicious/noExplicitAny: the sandbox's JSON answer, which tests reshape freely
         const envelope = (await upstream.json()) as Record<string, any>;
         shape.answer?.(operation, fields, envelope);
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(envelope));

@@ -4,7 +4,7 @@
 // an unescaped quote or newline, a repeated label, a duplicate series, a value that is not a
 // number, a missing final newline.
 
-export interface Sample {
+interface Sample {
   name: string;
   labels: Record<string, string>;
   value: number;
@@ -39,7 +39,10 @@ export function parsePrometheusText(text: string): Map<string, Family> {
       current = name;
     }
     let family = families.get(name);
-    if (!family) families.set(name, (family = { name, samples: [] }));
+    if (!family) {
+      family = { name, samples: [] };
+      families.set(name, family);
+    }
     return family;
   };
   lines.forEach((line, index) => {
@@ -54,7 +57,7 @@ export function parsePrometheusText(text: string): Map<string, Family> {
       const family = enter(name!, lineNo);
       if (kind === 'HELP') {
         if (family.help !== undefined) throw new Error(`line ${lineNo}: a second HELP for ${name}`);
-        family.help = unescape(rest, false, lineNo);
+        family.help = unescapeText(rest, false, lineNo);
       } else {
         if (family.type !== undefined) throw new Error(`line ${lineNo}: a second TYPE for ${name}`);
         if (family.samples.length) throw new Error(`line ${lineNo}: TYPE for ${name} after its samples`);
@@ -110,7 +113,7 @@ function parseSample(line: string, lineNo: number): Sample {
         } else raw += line[at++];
       }
       if (line[at] !== '"') throw new Error(`line ${lineNo}: unterminated value of ${label}`);
-      labels[label] = unescape(raw, true, lineNo);
+      labels[label] = unescapeText(raw, true, lineNo);
       at++;
       if (line[at] === ',') at++;
       else if (line[at] !== '}') throw new Error(`line ${lineNo}: expected , or } after ${label}`);
@@ -127,7 +130,7 @@ function parseSample(line: string, lineNo: number): Sample {
 }
 
 /** Label values escape \\, \" and \n; HELP text escapes \\ and \n. Anything else is an error. */
-function unescape(raw: string, quoted: boolean, lineNo: number): string {
+function unescapeText(raw: string, quoted: boolean, lineNo: number): string {
   let out = '';
   for (let i = 0; i < raw.length; i++) {
     const c = raw[i]!;

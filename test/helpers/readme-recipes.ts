@@ -26,7 +26,7 @@ export function docPage(path: string): string {
 }
 
 /** The page of the docs whose text holds `marker`; throws unless exactly one holds it. */
-export function pageWith(marker: string): string {
+function pageWith(marker: string): string {
   const pages = docPages().filter((page) => docPage(page).includes(marker));
   if (pages.length === 0)
     throw new Error(`no page of the docs (README.md, docs/*.md) has a block marked ${marker.trim()}`);
@@ -45,7 +45,7 @@ export function readmeRecipe(name: string, text?: string): string {
   if (at < 0) throw new Error(`the text has no block marked ${marker.trim()}`);
   if (page.indexOf(marker, at + 1) >= 0) throw new Error(`the page marks two blocks ${marker.trim()}`);
   const block = /^```(?:sh|bash)\n([\s\S]*?)^```$/m.exec(page.slice(at + marker.length));
-  if (!block || block.index !== 0) throw new Error(`${marker.trim()} is not followed by a sh block`);
+  if (block?.index !== 0) throw new Error(`${marker.trim()} is not followed by a sh block`);
   return block[1]!;
 }
 

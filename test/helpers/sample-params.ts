@@ -4,7 +4,7 @@ import type { Endpoint } from '../../src/api/endpoints/types.js';
 import { toFormFields, type Params, type ParamSpec } from '../../src/api/params.js';
 import { ValidationError } from '../../src/lib/errors.js';
 
-export function sampleValue(name: string, spec: ParamSpec): string {
+function sampleValue(name: string, spec: ParamSpec): string {
   if (spec.values) return spec.values[0]!;
   if (spec.type === 'integer') return String(Math.max(spec.min ?? 1, 1));
   if (spec.type === 'boolean') return 'true';

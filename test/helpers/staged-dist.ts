@@ -10,7 +10,8 @@ let staged: string | undefined;
 
 /** The built dist/ddedge.mjs, copied once per test process where every user can run it. */
 export function distForOtherUsers(): string {
-  return (staged ??= stageForOtherUsers(DIST));
+  staged ??= stageForOtherUsers(DIST);
+  return staged;
 }
 
 /** A copy of the entry's folder (the entry and its chunks) that every user can enter and read. */

@@ -32,9 +32,6 @@ export const addA = (name: string, address: string, ttl = 300): UpdateRecord => 
   data: { name, ttl, type: 'A', value: address },
 });
 
-/** A delete of the A RRset at `name` (RFC 2136 2.5.2). */
-export const deleteA = (name: string): UpdateRecord => ({ name, type: TYPE_CODES.A, class: CLASS.ANY, ttl: 0 });
-
 /** A prerequisite that `name` holds no A RRset (RFC 2136 2.4.3). */
 export const noA = (name: string): UpdateRecord => ({ name, type: TYPE_CODES.A, class: CLASS.NONE, ttl: 0 });
 

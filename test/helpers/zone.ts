@@ -51,8 +51,12 @@ export interface ZoneRun {
 export async function zoneMain(sandbox: Sandbox, args: string[], env: Record<string, string> = {}): Promise<ZoneRun> {
   const out = { stdout: '', stderr: '' };
   const io: Io = {
-    stdout: (t) => void (out.stdout += t),
-    stderr: (t) => void (out.stderr += t),
+    stdout: (t) => {
+      out.stdout += t;
+    },
+    stderr: (t) => {
+      out.stderr += t;
+    },
     env: { ...withApi(sandbox), HOME: tempDir('ddedge-home-'), ...env },
     cwd: tempDir('ddedge-cwd-'),
     isTTY: false,

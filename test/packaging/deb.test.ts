@@ -142,6 +142,7 @@ describe.skipIf(!hasDeb)('the Debian package', () => {
       expect([statSync(env).uid, statSync(env).gid]).toEqual([0, gid]);
       expect(statSync(join(root, 'etc/ddedge/credentials')).mode & 0o777).toBe(0o700);
       // The code cache, made by the Node.js that runs ddedge (the first on PATH).
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: node -p evaluates the template
       const node = execFileSync('node', ['-p', '`${process.version} ${process.arch}`'], { encoding: 'utf8' }).trim();
       const chunks = join(root, 'usr/lib/ddedge/dist/chunks');
       expect(readdirSync(chunks)).toContain('main.cjs.v8cache');
@@ -214,7 +215,7 @@ describe.skipIf(!hasDeb)('the Debian package', () => {
       // for them (state, address history, zone backups, the gateway's DHCID records and journal), which the purge
       // names, as README.Debian does.
       expect(readFileSync(join(root, 'usr/share/doc/ddedge/README.Debian'), 'utf8')).toMatch(
-        /purg(e|ing)[^]*keeps? \/var\/lib\/ddedge/,
+        /purg(e|ing)[\s\S]*keeps? \/var\/lib\/ddedge/,
       );
       const gatewayData = join(root, 'var/lib/ddedge/gateway/dhcid.json');
       mkdirSync(join(gatewayData, '..'), { recursive: true });

@@ -3,7 +3,7 @@
 // and none in contact/create (FirstName…). Given by ID or by full data.
 import { formats, oneOf, str, type Params, type ParamSpec, type Rule } from '../params.js';
 
-export const CONTACT_TYPES = ['individual', 'organization'] as const;
+const CONTACT_TYPES = ['individual', 'organization'] as const;
 
 /** A contact as the SDK takes it; flattened into the API's prefixed fields. */
 export interface ContactInput {
@@ -48,7 +48,7 @@ const capital = (s: string) => s[0]!.toUpperCase() + s.slice(1);
 const fieldName = (prefix: string, key: string) => `${prefix}${capital(key)}`;
 
 /** The API's name of a contact field: `<prefix><Field>` (ownerContactFirstName, FirstName). */
-export type ContactFieldName<Prefix extends string> = `${Prefix}${Capitalize<keyof ContactInput>}`;
+type ContactFieldName<Prefix extends string> = `${Prefix}${Capitalize<keyof ContactInput>}`;
 /** A contact's parameters, by name, so that the SDK's types know every one of them. */
 export type ContactParams<Prefix extends string, WithId extends boolean> = {
   [K in ContactFieldName<Prefix>]: ParamSpec<string>;

@@ -56,7 +56,7 @@ const CONTACT_FIELDS: Record<string, string> = {
   PostalCode: 'postal code',
 };
 
-export function noteFor(name: string): string | undefined {
+function noteFor(name: string): string | undefined {
   if (NOTES[name]) return NOTES[name];
   const contact = /^(owner|admin|tech|billing|org)?(?:Contact)?(Type|Address|City|PostalCode)$/.exec(name);
   if (!contact) return undefined;

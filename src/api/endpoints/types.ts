@@ -24,7 +24,6 @@ export interface Endpoint<P extends Record<string, ParamSpec> = Record<string, P
   readonly __result?: R;
 }
 
-export type Module = Record<string, Endpoint>;
 export type ResultOf<E> = E extends Endpoint<Record<string, ParamSpec>, infer R> ? R : never;
 
 /** Declares an endpoint with its result type; parameters are inferred, literally, for the SDK's types. */

@@ -51,7 +51,8 @@ export function bashCompletion(commands: readonly CommandSpec[]): string {
         `        ${m}/${e.action}) opts="${quote([...Object.keys(e.params).map((p) => `--${p}`), ...apiFlags])}" ;;`,
     ),
   );
-  return `# ddedge completion for bash (zsh: autoload -U +X bashcompinit && bashcompinit, then source this).
+  return (
+    `# ddedge completion for bash (zsh: autoload -U +X bashcompinit && bashcompinit, then source this).
 # Install: ddedge completion bash > /etc/bash_completion.d/ddedge
 _ddedge() {
   local cur prev cmd opts
@@ -64,7 +65,8 @@ _ddedge() {
   fi
   case "$prev" in
 ${valueCases.join('\n')}
-    --env-file|--dotenv|--state-dir|--metrics-file|--data|--tls-cert|--tls-key) COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    --env-file|--dotenv|--state-dir|--metrics-file|--data|--tls-cert|--tls-key) COMPREPLY=( $(compgen -f -- "$cur") ` +
+    `); return ;;
   esac
   if [ "$COMP_CWORD" -eq 2 ]; then
     case "$cmd" in
@@ -95,7 +97,8 @@ ${paramCases.join('\n')}
   COMPREPLY=( $(compgen -W "$opts" -- "$cur") )
 }
 complete -o default -F _ddedge ddedge
-`;
+`
+  );
 }
 
 export async function run(context: CommandContext): Promise<number> {

@@ -33,8 +33,9 @@ export async function run(context: CommandContext): Promise<number> {
       cycleAsker: (ask) => (askForCycle = ask),
       reload: async () => (current = (await setup(context, 'cycle')).config),
       cycle: async (next, { shutdown, asked }) => {
+        current = next;
         try {
-          return await runEdgeCycle({ config: (current = next), logger, shutdown, retryRefused: asked });
+          return await runEdgeCycle({ config: next, logger, shutdown, retryRefused: asked });
         } finally {
           collectAfterCycle();
         }

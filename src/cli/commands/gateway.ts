@@ -37,7 +37,9 @@ export function run(context: CommandContext): Promise<number> {
               .filter((g) => g.key === name)
               .map(
                 (g) =>
-                  `${g.rule}${g.name ? ` ${g.rule === 'wildcard' ? '*.' : ''}${g.name}` : ''}${g.types.length ? ` ${g.types.join(' ')}` : ''}`,
+                  `${g.rule}${g.name ? ` ${g.rule === 'wildcard' ? '*.' : ''}${g.name}` : ''}${
+                    g.types.length ? ` ` + `${g.types.join(' ')}` : ''
+                  }`,
               );
             io.stdout(
               `${name} ${key.algorithm}: ` +
@@ -57,9 +59,9 @@ async function serve(context: CommandContext): Promise<number> {
   io.outputNeverBlocks?.();
   let gateway!: GatewayConfig;
   const { config, logger } = await setup(context, 'gateway', (pass) => (gateway = readGatewaySettings(pass)));
-  // A trial found `SOA vm.` in a transfer: a client that follows the SOA (nsupdate without `server`) must reach the
-  // gateway by that name. Said once the start is past its fatal checks: before an error that stops it, it is only
-  // noise.
+  // A primary name without a dot (`SOA vm.` in a transfer) is worth a warning: a client that follows the SOA
+  // (nsupdate without `server`) must reach the gateway by that name. Said once the start is past its fatal checks:
+  // before an error that stops it, it is only noise.
   const startWarnings: string[] = [];
   if (!gateway.primaryGiven && !gateway.primaryName.includes('.')) {
     startWarnings.push(

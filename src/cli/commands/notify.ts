@@ -14,7 +14,9 @@ export function run(context: CommandContext): Promise<number> {
 async function test(context: CommandContext, urls: string[]): Promise<number> {
   const { config, logger } = await setup(context, 'notify');
   // Checked before anything is sent: a bad URL is exit 2 and nothing goes out.
-  urls.forEach((url, i) => parseNotifyTarget(url, `argument ${i + 3}`));
+  urls.forEach((url, i) => {
+    parseNotifyTarget(url, `argument ${i + 3}`);
+  });
   const targets = urls.length ? urls : config.notify;
   if (!targets.length)
     throw new ConfigError(

@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { ConfigError } from '../../lib/errors.js';
 import { listenError } from '../../lib/listen-address.js';
 import { isLoopbackHost } from '../../lib/address.js';
-import { parseFault } from '../../sandbox/faults.js';
+import { parseFault, type Fault } from '../../sandbox/faults.js';
 import { OPERATIONS } from '../../sandbox/api-operations.js';
-import { startSandbox } from '../../sandbox/server.js';
+import { startSandbox, type Sandbox } from '../../sandbox/server.js';
 import type { CommandContext } from '../command.js';
 
 export async function run(context: CommandContext): Promise<number> {
@@ -59,49 +59,13 @@ export async function run(context: CommandContext): Promise<number> {
       error,
     );
   });
-  const { account } = sandbox.model;
   if (!isLoopbackHost(new URL(sandbox.url).hostname)) {
     io.stderr(
       `sandbox: warning: listening on ${sandbox.url}, beyond this machine; its demo credentials are public, and it ` +
         `is not a server to expose\n`,
     );
   }
-  if (flags.json) {
-    io.stdout(
-      JSON.stringify({
-        apiUrl: sandbox.url,
-        dyndnsUrl: sandbox.url,
-        apiUser: account.apiUser,
-        apiPassword: account.apiPassword,
-        dyndnsUser: account.dyndnsUser,
-        dyndnsKey: account.dyndnsKey,
-        ...(sandbox.dnsPort === undefined ? {} : { dnsPort: sandbox.dnsPort }),
-      }) + '\n',
-    );
-  } else {
-    // Every record of every zone, as a user will meet them (an update, an ACME challenge beside SPF).
-    const zone = sandbox.model.services
-      .map(
-        (s) =>
-          `  ${s.name}:\n${s.dns.map((e) => `    ${e.name} ${e.type}${e.priority !== '-' ? ` ${e.priority}` : ''} ${e.value}`).join('\n')}`,
-      )
-      .join('\n');
-    io.stdout(
-      `ddedge sandbox listening on ${sandbox.url} (demo account; nothing here is real)\n` +
-        `  registrar API: ${sandbox.url}  user ${account.apiUser}  password ${account.apiPassword}\n` +
-        `  dynamic DNS:   user ${account.dyndnsUser}  key ${account.dyndnsKey}, at any of (each as it is, to paste)\n` +
-        ['json', 'xml', 'plain'].map((format) => `                 ${sandbox.url}/${format}/\n`).join('') +
-        (sandbox.dnsPort === undefined
-          ? ''
-          : `  name server:   ${new URL(sandbox.url).hostname} port ${sandbox.dnsPort} (UDP and TCP), e.g. dig ` +
-            `@${new URL(sandbox.url).hostname.replace(/^\[|\]$/g, '')} -p ${sandbox.dnsPort} example.com SOA\n`) +
-        `zones:\n${zone}\n` +
-        `try:\n  DDEDGE_DYNDNS_URL=${sandbox.url} DDEDGE_DYNDNS_USER=${account.dyndnsUser} ` +
-        `DDEDGE_DYNDNS_KEY=${account.dyndnsKey} \\\n` +
-        `  DDEDGE_STATE_DIR=/tmp/ddedge-demo ddedge update --host home.example.com --ip 81.0.2.15\n` +
-        (faults.length ? `faults: ${faults.map((f) => `${f.target}=${f.kind}`).join(', ')}\n` : ''),
-    );
-  }
+  io.stdout(flags.json ? listeningJson(sandbox) : listeningText(sandbox, faults));
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGTERM', stop);
@@ -109,4 +73,49 @@ export async function run(context: CommandContext): Promise<number> {
   });
   await sandbox.close();
   return 0;
+}
+
+/** What the sandbox prints with --json: where it listens and the demo account. */
+function listeningJson(sandbox: Sandbox): string {
+  const { account } = sandbox.model;
+  return (
+    JSON.stringify({
+      apiUrl: sandbox.url,
+      dyndnsUrl: sandbox.url,
+      apiUser: account.apiUser,
+      apiPassword: account.apiPassword,
+      dyndnsUser: account.dyndnsUser,
+      dyndnsKey: account.dyndnsKey,
+      ...(sandbox.dnsPort === undefined ? {} : { dnsPort: sandbox.dnsPort }),
+    }) + '\n'
+  );
+}
+
+/** Where the sandbox listens, the demo account, every zone's records and a command to try. */
+function listeningText(sandbox: Sandbox, faults: Fault[]): string {
+  const { account } = sandbox.model;
+  // Every record of every zone, as a user will meet them (an update, an ACME challenge beside SPF).
+  const zone = sandbox.model.services
+    .map(
+      (s) =>
+        `  ${s.name}:\n${s.dns
+          .map((e) => `    ${e.name} ${e.type}${e.priority !== '-' ? ` ${e.priority}` : ''} ` + `${e.value}`)
+          .join('\n')}`,
+    )
+    .join('\n');
+  return (
+    `ddedge sandbox listening on ${sandbox.url} (demo account; nothing here is real)\n` +
+    `  registrar API: ${sandbox.url}  user ${account.apiUser}  password ${account.apiPassword}\n` +
+    `  dynamic DNS:   user ${account.dyndnsUser}  key ${account.dyndnsKey}, at any of (each as it is, to paste)\n` +
+    ['json', 'xml', 'plain'].map((format) => `                 ${sandbox.url}/${format}/\n`).join('') +
+    (sandbox.dnsPort === undefined
+      ? ''
+      : `  name server:   ${new URL(sandbox.url).hostname} port ${sandbox.dnsPort} (UDP and TCP), e.g. dig ` +
+        `@${new URL(sandbox.url).hostname.replace(/^\[|\]$/g, '')} -p ${sandbox.dnsPort} example.com SOA\n`) +
+    `zones:\n${zone}\n` +
+    `try:\n  DDEDGE_DYNDNS_URL=${sandbox.url} DDEDGE_DYNDNS_USER=${account.dyndnsUser} ` +
+    `DDEDGE_DYNDNS_KEY=${account.dyndnsKey} \\\n` +
+    `  DDEDGE_STATE_DIR=/tmp/ddedge-demo ddedge update --host home.example.com --ip 81.0.2.15\n` +
+    (faults.length ? `faults: ${faults.map((f) => `${f.target}=${f.kind}`).join(', ')}\n` : '')
+  );
 }

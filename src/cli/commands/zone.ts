@@ -45,24 +45,7 @@ async function zoneAction(
   [file, ...extra]: string[],
 ): Promise<number> {
   const { flags, io } = context;
-  // Named by count, never by text: a stray word may be half of an unquoted secret.
-  if (extra.length)
-    throw new ConfigError(
-      `zone ${action}: ${extra.length} unexpected argument(s) after the file (quote a value that has spaces)`,
-    );
-  if (action === 'export' && file) throw new ConfigError(exportArgumentMessage(file));
-  if (flags.complete && (action !== 'export' || flags.format === 'json'))
-    throw new ConfigError('--complete: for zone export in the bind format (a master file)');
-  if (action !== 'export' && !file)
-    throw new ConfigError(`zone ${action}: give the zone file: ddedge zone ${action} FILE`);
-  // `zone export --json` asks for JSON on stdout: the JSON form, unless another was named.
-  if (action === 'export' && flags.json && flags.format === 'bind')
-    throw new ConfigError('zone export: --json prints the JSON form; drop --format bind, or --json');
-  const format = (flags.format as string | undefined) ?? (action === 'export' && flags.json ? 'json' : 'bind');
-  if (format !== 'bind' && format !== 'json') throw new ConfigError(`--format: "${format}" is not bind or json`);
-  const method = (flags.method as string | undefined) ?? 'auto';
-  if (!['auto', 'calls', 'setzone'].includes(method))
-    throw new ConfigError(`--method: "${method}" is not auto, calls or setzone`);
+  const { format, method } = zoneArguments(action, file, extra.length, flags);
 
   const { config, logger } = await setup(context, 'state');
   const text = file ? readZoneFile(resolve(io.cwd, file), file) : undefined;
@@ -71,7 +54,7 @@ async function zoneAction(
     .flatMap((v) => v.split(','))
     .map((v) => v.trim())
     .filter(Boolean);
-  ignore.forEach((rule) => parseIgnore(rule, service));
+  for (const rule of ignore) parseIgnore(rule, service);
   const wanted =
     text !== undefined
       ? readZoneText(text, { zone: service, file: file!, skipUnsupported: Boolean(flags['skip-unsupported']) })
@@ -89,34 +72,7 @@ async function zoneAction(
     logger,
   };
   try {
-    if (action === 'export') {
-      const { records: live, incomplete } = await provider.listing();
-      // A file that misses entries deletes them when it is applied: none is written.
-      if (incomplete) throw new IncompleteListingError(`zone export stopped: ${incomplete}; nothing was written`);
-      const apex = flags.complete ? await apexLines(service, live, config.acme.dnsServers, config.timeoutMs) : [];
-      const output = readableZoneText(
-        format === 'json'
-          ? jsonExport(service, live, logger)
-          : zoneAsMasterFile(
-              service,
-              live,
-              [`zone ${service} exported by ddedge from service/dnslist, ${new Date().toISOString()}`],
-              apex,
-            ),
-        'zone export',
-      );
-      if (flags.output) {
-        try {
-          writeFileAtomic(resolve(io.cwd, flags.output as string), output, 0o644);
-        } catch (error) {
-          throw new ConfigError(
-            `--output: cannot write "${flags.output}": ` +
-              `${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-          );
-        }
-      } else io.stdout(output);
-      return 0;
-    }
+    if (action === 'export') return await exportZone(context, provider, service, format, config, logger);
     if (action === 'plan' || flags['dry-run']) {
       const report = await planFromProvider(provider, wanted!, settings);
       if (flags.json) printJson(context, planJson(report));
@@ -153,6 +109,72 @@ async function zoneAction(
   } finally {
     await client.close();
   }
+}
+
+/** The arguments' checks before anything is read: the file, the format and the method. */
+function zoneArguments(
+  action: (typeof ACTIONS)[number],
+  file: string | undefined,
+  extraCount: number,
+  flags: CommandContext['flags'],
+): { format: 'bind' | 'json'; method: string } {
+  // Named by count, never by text: a stray word may be half of an unquoted secret.
+  if (extraCount)
+    throw new ConfigError(
+      `zone ${action}: ${extraCount} unexpected argument(s) after the file (quote a value that has spaces)`,
+    );
+  if (action === 'export' && file) throw new ConfigError(exportArgumentMessage(file));
+  if (flags.complete && (action !== 'export' || flags.format === 'json'))
+    throw new ConfigError('--complete: for zone export in the bind format (a master file)');
+  if (action !== 'export' && !file)
+    throw new ConfigError(`zone ${action}: give the zone file: ddedge zone ${action} FILE`);
+  // `zone export --json` asks for JSON on stdout: the JSON form, unless another was named.
+  if (action === 'export' && flags.json && flags.format === 'bind')
+    throw new ConfigError('zone export: --json prints the JSON form; drop --format bind, or --json');
+  const format = (flags.format as string | undefined) ?? (action === 'export' && flags.json ? 'json' : 'bind');
+  if (format !== 'bind' && format !== 'json') throw new ConfigError(`--format: "${format}" is not bind or json`);
+  const method = (flags.method as string | undefined) ?? 'auto';
+  if (!['auto', 'calls', 'setzone'].includes(method))
+    throw new ConfigError(`--method: "${method}" is not auto, calls or setzone`);
+  return { format, method };
+}
+
+/** `zone export`: the provider's zone, whole, as a master file or its JSON form, to stdout or --output. */
+async function exportZone(
+  context: CommandContext,
+  provider: ReturnType<typeof providerZone>,
+  service: string,
+  format: 'bind' | 'json',
+  config: Awaited<ReturnType<typeof setup>>['config'],
+  logger: Logger,
+): Promise<number> {
+  const { flags, io } = context;
+  const { records: live, incomplete } = await provider.listing();
+  // A file that misses entries deletes them when it is applied: none is written.
+  if (incomplete) throw new IncompleteListingError(`zone export stopped: ${incomplete}; nothing was written`);
+  const apex = flags.complete ? await apexLines(service, live, config.acme.dnsServers, config.timeoutMs) : [];
+  const output = readableZoneText(
+    format === 'json'
+      ? jsonExport(service, live, logger)
+      : zoneAsMasterFile(
+          service,
+          live,
+          [`zone ${service} exported by ddedge from service/dnslist, ${new Date().toISOString()}`],
+          apex,
+        ),
+    'zone export',
+  );
+  if (flags.output) {
+    try {
+      writeFileAtomic(resolve(io.cwd, flags.output as string), output, 0o644);
+    } catch (error) {
+      throw new ConfigError(
+        `--output: cannot write "${flags.output}": ` +
+          `${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      );
+    }
+  } else io.stdout(output);
+  return 0;
 }
 
 /** 4 for a plan made from a listing that may miss entries; 8 for a change under --expect-no-changes. */

@@ -1,13 +1,11 @@
 // The DNS client's public face: what ip/ sources, acme/ propagation checks and the sandbox use.
-export { queryDns, showServer, type QueryOptions } from './query.js';
+export { queryDns, showServer } from './query.js';
 export {
   findAuthoritativeServers,
   parseDnsServer,
   systemResolvers,
-  type AuthoritativeOptions,
-  type AuthoritativeServer,
 } from './servers.js';
-export { DnsError, type DnsErrorKind } from '../wire/errors.js';
+export { DnsError } from '../wire/errors.js';
 export {
   RCODE,
   rcodeName,
@@ -15,8 +13,5 @@ export {
   type DnsRecord,
   type DnsServer,
   type DnsType,
-  type MxValue,
-  type SrvValue,
   type SoaValue,
-  type CaaValue,
 } from '../wire/types.js';

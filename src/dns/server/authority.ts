@@ -120,7 +120,7 @@ export function replaceOwners(
 }
 
 /** Whether a name key lies in the zone (at or below its apex). */
-export function inZone(zone: ZoneIndex, key: string): boolean {
+function inZone(zone: ZoneIndex, key: string): boolean {
   return atOrBelow(key, zone.apex);
 }
 

@@ -11,7 +11,7 @@ import { DEFAULT_TCP_LIMITS, TcpConnections, type TcpLimits, type Tracked } from
 import { TcpTurns } from './tcp-turns.js';
 
 export type Answer = Buffer | Buffer[] | undefined;
-export type DnsHandler = (packet: Buffer, context: QueryContext) => Answer | Promise<Answer>;
+type DnsHandler = (packet: Buffer, context: QueryContext) => Answer | Promise<Answer>;
 
 export interface ListenerOptions {
   host: string;
@@ -60,9 +60,10 @@ export async function startDnsListener(options: ListenerOptions): Promise<DnsLis
   const limits: TcpLimits = { ...DEFAULT_TCP_LIMITS, ...options.tcpLimits };
   const run = (packet: Buffer, context: QueryContext): Promise<Answer> => {
     try {
-      return Promise.resolve(options.handle(packet, context)).catch(
-        (error: unknown) => (options.onError?.(error), undefined),
-      );
+      return Promise.resolve(options.handle(packet, context)).catch((error: unknown) => {
+        options.onError?.(error);
+        return undefined;
+      });
     } catch (error) {
       options.onError?.(error);
       return Promise.resolve(undefined);
@@ -161,6 +162,26 @@ async function listenTcp(
   return { server, connections };
 }
 
+/**
+ * Writes an answer's packets, each after its length. A zone transfer waits for the client to read;
+ * a client that does not is dropped (false).
+ */
+async function sendPackets(socket: Socket, packets: Buffer[], tracked: Tracked, idleMs: number): Promise<boolean> {
+  for (const packet of packets) {
+    const prefix = Buffer.alloc(2);
+    prefix.writeUInt16BE(packet.length);
+    socket.write(Buffer.concat([prefix, packet]));
+    if (socket.writableLength > MAX_UNREAD_BYTES) {
+      if (!(await drained(socket, idleMs))) {
+        socket.destroy();
+        return false;
+      }
+      tracked.progressAt = Date.now();
+    }
+  }
+  return true;
+}
+
 function serveConnection(
   socket: Socket,
   tracked: Tracked,
@@ -221,16 +242,7 @@ function serveConnection(
         if (socket.destroyed) return;
         const packets = answer === undefined ? [] : Array.isArray(answer) ? answer : [answer];
         if (!packets.length) return void socket.destroy();
-        for (const packet of packets) {
-          const prefix = Buffer.alloc(2);
-          prefix.writeUInt16BE(packet.length);
-          socket.write(Buffer.concat([prefix, packet]));
-          // A zone transfer waits for the client to read; a client that does not is dropped.
-          if (socket.writableLength > MAX_UNREAD_BYTES) {
-            if (!(await drained(socket, limits.idleMs))) return void socket.destroy();
-            tracked.progressAt = Date.now();
-          }
-        }
+        if (!(await sendPackets(socket, packets, tracked, limits.idleMs))) return;
       } finally {
         inFlight--;
       }

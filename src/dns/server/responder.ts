@@ -12,7 +12,7 @@ import { DnsError } from '../wire/errors.js';
 import { decodeMessage, encodeMessage, type EncodeOptions } from '../wire/message.js';
 import { CLASS_IN, RCODE, rcodeName, TYPE_CODES, typeName, type DnsMessage, type DnsQuestion } from '../wire/types.js';
 
-export type Transport = 'udp' | 'tcp';
+type Transport = 'udp' | 'tcp';
 
 export interface QueryContext {
   transport: Transport;
@@ -29,9 +29,9 @@ export interface ResponderOptions {
 
 /** The UDP size we offer in our OPT record, and the most we send over UDP whatever is asked. */
 export const OUR_EDNS_SIZE = 1232;
-export const CLASSIC_UDP_BYTES = 512;
+const CLASSIC_UDP_BYTES = 512;
 /** Queries longer than this are not read (a question with EDNS options is far smaller). */
-export const MAX_QUERY_BYTES = 4096;
+const MAX_QUERY_BYTES = 4096;
 const BADVERS = 16;
 
 /**
@@ -130,21 +130,37 @@ export function respondToQuery(
         ? Math.min(OUR_EDNS_SIZE, Math.max(CLASSIC_UDP_BYTES, edns.udpSize))
         : CLASSIC_UDP_BYTES;
   const room = limit - optBytes.reduce((n, b) => n + b.length, 0) - (context.reserve ?? 0);
+  const { bytes, truncated } = encodeWithin(result, base, room, context.transport);
+  options.log?.(
+    `DNS ${context.transport} ${question.name} ${typeName(question.type)} -> ${rcodeName(result.rcode)} ` +
+      `${result.answers.length} answer${result.answers.length === 1 ? '' : 's'}${truncated ? ' (truncated)' : ''}`,
+  );
+  return appendAdditional(bytes, ...optBytes);
+}
+
+/**
+ * The answer's message within `room` bytes: without its optional glue if that makes it fit, else
+ * truncated (TC); SERVFAIL when it cannot be written at all.
+ */
+function encodeWithin(
+  result: ZoneAnswer,
+  base: EncodeOptions,
+  room: number,
+  transport: QueryContext['transport'],
+): { bytes: Buffer; truncated: boolean } {
   // Written out, not spread from `base`: a spread here was a third of a query's own cost.
   const head: EncodeOptions = {
-    id,
+    id: base.id,
     response: true,
     recursionDesired: base.recursionDesired,
     questions: base.questions,
     authoritative: result.authoritative,
     rcode: result.rcode,
   };
-  let bytes: Buffer;
-  let truncated = false;
   try {
     const { answers, authority, additional } = result;
-    bytes = encodeMessage({
-      id,
+    let bytes = encodeMessage({
+      id: base.id,
       response: true,
       recursionDesired: head.recursionDesired,
       questions: head.questions,
@@ -155,27 +171,18 @@ export function respondToQuery(
       additional,
     });
     // Glue of an answer is optional: without it the answer may fit; a referral's is not (RFC 9471).
-    if (bytes.length > room && !result.authority.some((r) => r.type === 'NS')) {
-      const lean = encodeMessage({ ...head, answers: result.answers, authority: result.authority });
-      bytes = lean;
-    }
-    if (bytes.length > room) {
-      truncated = true;
-      bytes = encodeMessage({ ...head, truncated: true });
-    }
+    if (bytes.length > room && !result.authority.some((r) => r.type === 'NS'))
+      bytes = encodeMessage({ ...head, answers: result.answers, authority: result.authority });
+    if (bytes.length > room) return { bytes: encodeMessage({ ...head, truncated: true }), truncated: true };
+    return { bytes, truncated: false };
   } catch (error) {
     if (!(error instanceof DnsError)) throw error;
     // An answer larger than any message (the name compressor's bound, names.ts) is too large for
     // UDP first of all: TC, as for any answer that does not fit; TCP, with nothing larger, fails.
-    const tooLarge = context.transport === 'udp' && /would exceed \d+ bytes/.test(error.message);
-    truncated = tooLarge;
-    bytes = encodeMessage(tooLarge ? { ...head, truncated: true } : { ...base, rcode: RCODE.SERVFAIL });
+    const tooLarge = transport === 'udp' && /would exceed \d+ bytes/.test(error.message);
+    const bytes = encodeMessage(tooLarge ? { ...head, truncated: true } : { ...base, rcode: RCODE.SERVFAIL });
+    return { bytes, truncated: tooLarge };
   }
-  options.log?.(
-    `DNS ${context.transport} ${question.name} ${typeName(question.type)} -> ${rcodeName(result.rcode)} ` +
-      `${result.answers.length} answer${result.answers.length === 1 ? '' : 's'}${truncated ? ' (truncated)' : ''}`,
-  );
-  return appendAdditional(bytes, ...optBytes);
 }
 
 /** One RRset of the name asked (RFC 8482 4.1: a subset is a complete answer to ANY). */

@@ -12,14 +12,14 @@ import { atOrBelow } from '../../lib/names.js';
 import { RCODE, type DnsRecord } from '../wire/types.js';
 
 /** The negative-answer TTL (SOA minimum): short, so tests and ACME checks see a change soon. */
-export const NEGATIVE_TTL = 60;
+const NEGATIVE_TTL = 60;
 /** The SOA's own TTL, and that of the NS records the servers add at an apex. */
 export const SOA_TTL = 300;
 
 export type SoaRecord = DnsRecord & { type: 'SOA' };
 
 /** The SOA a served zone is answered with: `primary` as its primary name server. */
-export function soaOf(apex: string, primary: string, serial: number): SoaRecord {
+function soaOf(apex: string, primary: string, serial: number): SoaRecord {
   return {
     name: apex,
     type: 'SOA',
@@ -37,10 +37,10 @@ export function soaOf(apex: string, primary: string, serial: number): SoaRecord 
 }
 
 /** Bytes of an owner's digest and of the zone's (their XOR). */
-export const DIGEST_BYTES = 16;
+const DIGEST_BYTES = 16;
 
 /** An owner's records as one text, order aside: two owners hold the same when their texts are equal. */
-export function ownerText(records: readonly DnsRecord[]): string {
+function ownerText(records: readonly DnsRecord[]): string {
   return records
     .filter((r) => r.type !== 'SOA')
     .map((r) => `${r.type} ${r.ttl} ${JSON.stringify(r.value)}`)
@@ -49,7 +49,7 @@ export function ownerText(records: readonly DnsRecord[]): string {
 }
 
 /** One owner's content as a digest; the zone's is the XOR of its owners' (order aside, updated owner by owner). */
-export function ownerDigest(owner: string, text: string): Buffer {
+function ownerDigest(owner: string, text: string): Buffer {
   return createHash('sha256').update(owner).update('\n').update(text).digest().subarray(0, DIGEST_BYTES);
 }
 

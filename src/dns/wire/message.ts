@@ -4,7 +4,15 @@
 import { canonicalAddress, familyOfAddress, ipv4Bytes, toBigInt } from '../../lib/address.js';
 import { DnsWireError } from './errors.js';
 import { readName, WireWriter } from './names.js';
-import { CLASS_IN, TYPE_CODES, typeName, type DnsMessage, type DnsQuestion, type DnsRecord } from './types.js';
+import {
+  CLASS_IN,
+  TYPE_CODES,
+  typeName,
+  type DnsMessage,
+  type DnsQuestion,
+  type DnsRecord,
+  type SoaValue,
+} from './types.js';
 
 const HEADER_BYTES = 12;
 /** The smallest question (root name, type, class) and record (root name, type, class, TTL, length). */
@@ -61,6 +69,40 @@ export function decodeMessage(packet: Buffer): DnsMessage {
   };
 }
 
+/** A TXT record's character-strings, each within the data. */
+function txtStrings(data: Buffer): string[] {
+  const strings: string[] = [];
+  for (let at = 0; at < data.length; ) {
+    const length = data[at]!;
+    if (at + 1 + length > data.length) throw new DnsWireError('a TXT string runs past its record');
+    strings.push(data.subarray(at + 1, at + 1 + length).toString('utf8'));
+    at += 1 + length;
+  }
+  return strings;
+}
+
+/** An SOA record's two names and five numbers, which end its data exactly. */
+function soaValue(
+  packet: Buffer,
+  start: number,
+  end: number,
+  nameAt: (at: number) => { name: string; next: number },
+): SoaValue {
+  const mname = nameAt(start);
+  const rname = nameAt(mname.next);
+  if (end - rname.next !== 20) throw new DnsWireError('an SOA record does not end with its five numbers');
+  const n = (i: number) => packet.readUInt32BE(rname.next + i * 4);
+  return {
+    mname: mname.name,
+    rname: rname.name,
+    serial: n(0),
+    refresh: n(1),
+    retry: n(2),
+    expire: n(3),
+    minimum: n(4),
+  };
+}
+
 /** The data of one record (exported for readers that keep each record's class, as UPDATE needs). */
 export function decodeData(
   packet: Buffer,
@@ -105,16 +147,8 @@ export function decodeData(
       if (next !== end) throw new DnsWireError('an MX record has bytes after its name');
       return { type: 'MX', value: { preference: data.readUInt16BE(0), exchange: name } };
     }
-    case TYPE_CODES.TXT: {
-      const strings: string[] = [];
-      for (let at = 0; at < data.length; ) {
-        const length = data[at]!;
-        if (at + 1 + length > data.length) throw new DnsWireError('a TXT string runs past its record');
-        strings.push(data.subarray(at + 1, at + 1 + length).toString('utf8'));
-        at += 1 + length;
-      }
-      return { type: 'TXT', value: strings };
-    }
+    case TYPE_CODES.TXT:
+      return { type: 'TXT', value: txtStrings(data) };
     case TYPE_CODES.SRV: {
       if (data.length < 7) throw new DnsWireError('an SRV record is too short');
       const { name, next } = nameAt(start + 6);
@@ -129,24 +163,8 @@ export function decodeData(
         },
       };
     }
-    case TYPE_CODES.SOA: {
-      const mname = nameAt(start);
-      const rname = nameAt(mname.next);
-      if (end - rname.next !== 20) throw new DnsWireError('an SOA record does not end with its five numbers');
-      const n = (i: number) => packet.readUInt32BE(rname.next + i * 4);
-      return {
-        type: 'SOA',
-        value: {
-          mname: mname.name,
-          rname: rname.name,
-          serial: n(0),
-          refresh: n(1),
-          retry: n(2),
-          expire: n(3),
-          minimum: n(4),
-        },
-      };
-    }
+    case TYPE_CODES.SOA:
+      return { type: 'SOA', value: soaValue(packet, start, end, nameAt) };
     case TYPE_CODES.CAA: {
       const tagLength = data[1];
       if (tagLength === undefined || 2 + tagLength > data.length)
@@ -226,7 +244,7 @@ export function typeCode(type: DnsRecord['type'] | 'ANY'): number {
   throw new DnsWireError(`unknown record type "${type}"`);
 }
 
-export function writeRecord(w: WireWriter, record: DnsRecord): void {
+function writeRecord(w: WireWriter, record: DnsRecord): void {
   w.name(record.name);
   w.u16(typeCode(record.type));
   w.u16(CLASS_IN);
@@ -241,21 +259,27 @@ function writeData(w: WireWriter, record: DnsRecord): void {
   switch (record.type) {
     case 'A': {
       const bytes = ipv4Bytes(record.value);
-      if (bytes) return w.bytes(bytes);
+      if (bytes) {
+        w.bytes(bytes);
+        return;
+      }
       throw new DnsWireError(`"${record.value}" is not an IPv4 address`);
     }
     case 'AAAA': {
       if (familyOfAddress(record.value) !== 6) throw new DnsWireError(`"${record.value}" is not an IPv6 address`);
       const hex = toBigInt(record.value)!.toString(16).padStart(32, '0');
-      return w.bytes(Buffer.from(hex, 'hex'));
+      w.bytes(Buffer.from(hex, 'hex'));
+      return;
     }
     case 'CNAME':
     case 'NS':
     case 'PTR':
-      return w.name(record.value);
+      w.name(record.value);
+      return;
     case 'MX':
       w.u16(record.value.preference);
-      return w.name(record.value.exchange);
+      w.name(record.value.exchange);
+      return;
     case 'TXT':
       for (const text of record.value) {
         const bytes = Buffer.from(text, 'utf8');
@@ -269,7 +293,8 @@ function writeData(w: WireWriter, record: DnsRecord): void {
       w.u16(record.value.priority);
       w.u16(record.value.weight);
       w.u16(record.value.port);
-      return w.name(record.value.target, false); // RFC 2782: no compression
+      w.name(record.value.target, false); // RFC 2782: no compression
+      return;
     case 'SOA':
       w.name(record.value.mname);
       w.name(record.value.rname);
@@ -288,10 +313,12 @@ function writeData(w: WireWriter, record: DnsRecord): void {
       w.u8(record.value.flags);
       w.u8(tag.length);
       w.bytes(tag);
-      return w.bytes(Buffer.from(record.value.value, 'utf8'));
+      w.bytes(Buffer.from(record.value.value, 'utf8'));
+      return;
     }
     default:
-      return w.bytes(Buffer.from(record.value, 'hex'));
+      w.bytes(Buffer.from(record.value, 'hex'));
+      return;
   }
 }
 

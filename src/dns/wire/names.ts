@@ -61,7 +61,7 @@ export function nameToLabels(name: string): Buffer[] {
   return labels;
 }
 
-export function labelToText(label: Buffer): string {
+function labelToText(label: Buffer): string {
   const plain = label.toString('latin1');
   if (SIMPLE_LABEL.test(plain)) return plain;
   let text = '';
@@ -188,7 +188,10 @@ export class WireWriter {
   name(name: string, compress = true): void {
     // Plain names (nearly all) are written from the text; others through their label bytes.
     const plain = plainText(name);
-    if (plain !== undefined) return this.plainName(plain, compress);
+    if (plain !== undefined) {
+      this.plainName(plain, compress);
+      return;
+    }
     const labels = nameToLabels(name);
     // The key of each suffix: its labels' text, lower case (compression ignores case).
     const keys: string[] = [];
@@ -198,7 +201,10 @@ export class WireWriter {
     }
     for (let i = 0; i < labels.length; i++) {
       const earlier = compress ? this.suffixes.get(keys[i]!) : undefined;
-      if (earlier !== undefined) return this.u16(0xc000 | earlier);
+      if (earlier !== undefined) {
+        this.u16(0xc000 | earlier);
+        return;
+      }
       if (compress && this.length < 0x3fff) this.suffixes.set(keys[i]!, this.length);
       this.u8(labels[i]!.length);
       this.bytes(labels[i]!);
@@ -216,7 +222,10 @@ export class WireWriter {
       if (compress) {
         const key = start === 0 ? lower : lower.slice(start);
         const earlier = this.suffixes.get(key);
-        if (earlier !== undefined) return this.u16(0xc000 | earlier);
+        if (earlier !== undefined) {
+          this.u16(0xc000 | earlier);
+          return;
+        }
         if (this.length < 0x3fff) this.suffixes.set(key, this.length);
       }
       let end = text.indexOf('.', start);

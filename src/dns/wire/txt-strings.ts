@@ -49,7 +49,10 @@ export function textRdataNotUtf8(type: number, data: Uint8Array): string | undef
     for (let at = 0; at < data.length; ) {
       const length = data[at]!;
       if (!isUtf8(data.subarray(at + 1, at + 1 + length)))
-        return `${type === 16 ? 'TXT' : 'SPF'} character-string ${quoteBytes(data.subarray(at + 1, at + 1 + length))} is not UTF-8`;
+        return (
+          `${type === 16 ? 'TXT' : 'SPF'} character-string ` +
+          `${quoteBytes(data.subarray(at + 1, at + 1 + length))} is not UTF-8`
+        );
       at += 1 + length;
     }
   } else if (type === 257 && data.length >= 2) {
@@ -112,7 +115,9 @@ export function txtBytesOfValue(value: string): Buffer | undefined {
 
 /** A text as a quoted character-string: `"` and `\` escaped, control characters as \DDD. */
 function quoteText(text: string): string {
-  return `"${text.replace(/["\\\x00-\x1f\x7f]/g, (c) => (c === '"' || c === '\\' ? `\\${c}` : `\\${String(c.charCodeAt(0)).padStart(3, '0')}`))}"`;
+  return `"${text.replace(/["\\\x00-\x1f\x7f]/g, (c) =>
+    c === '"' || c === '\\' ? `\\${c}` + `` : `\\${String(c.charCodeAt(0)).padStart(3, '0')}`,
+  )}"`;
 }
 
 /** A TXT value as master-file rdata: quoted character-strings of at most 255 bytes each. */

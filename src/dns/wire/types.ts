@@ -21,7 +21,7 @@ export const TYPE_CODES = {
   CAA: 257,
   ANY: 255,
 } as const;
-export type KnownType = keyof typeof TYPE_CODES;
+type KnownType = keyof typeof TYPE_CODES;
 /** A type the client may ask for. */
 export type DnsType = Exclude<KnownType, 'OPT'>;
 export const CLASS_IN = 1;
@@ -38,17 +38,17 @@ export interface SoaValue {
   /** The TTL of negative answers (RFC 2308). */
   minimum: number;
 }
-export interface MxValue {
+interface MxValue {
   preference: number;
   exchange: string;
 }
-export interface SrvValue {
+interface SrvValue {
   priority: number;
   weight: number;
   port: number;
   target: string;
 }
-export interface CaaValue {
+interface CaaValue {
   flags: number;
   tag: string;
   value: string;

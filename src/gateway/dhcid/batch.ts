@@ -66,7 +66,10 @@ export class DhcidBatch {
       this.store.replace(this.zone, this.working);
       return undefined;
     } catch (error) {
-      return `the DHCID records could not be saved: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`;
+      return (
+        `the DHCID records could not be saved: ` +
+        `${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`
+      );
     }
   }
 

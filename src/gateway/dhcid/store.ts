@@ -187,7 +187,7 @@ function stampOf(path: string): string | undefined {
 }
 
 /** The number of records in a zone's map. */
-export function countOf(byName: ReadonlyMap<string, readonly DhcidRecord[]>): number {
+function countOf(byName: ReadonlyMap<string, readonly DhcidRecord[]>): number {
   let count = 0;
   for (const list of byName.values()) count += list.length;
   return count;

@@ -12,7 +12,7 @@ import type { Logger } from '../../lib/log.js';
 import { JOURNAL_FILE_BYTES, parseJournalLine, writtenOn } from './journal-line.js';
 import { readJournalText } from './journal-reader.js';
 
-export const RETENTION_DAYS = 30;
+const RETENTION_DAYS = 30;
 /** 64 files of 4 MiB: 256 MiB, room for four keys writing their whole budget every day for 30 days. */
 export const MAX_GENERATIONS = 64;
 /** About 8,000 lines of a one-record change a day per key: far more than a DHCP server or ACME client changes. */
@@ -27,8 +27,10 @@ const written = new Map<string, { day: string; bytes: Map<string, number>; told:
 export function keyMayWrite(path: string, key: string, bytes: number, now: Date, logger?: Logger): boolean {
   const day = now.toISOString().slice(0, 10);
   let today = written.get(path);
-  if (!today || today.day !== day)
-    written.set(path, (today = { day, bytes: bytesWrittenOn(path, day, logger), told: new Set() }));
+  if (!today || today.day !== day) {
+    today = { day, bytes: bytesWrittenOn(path, day, logger), told: new Set() };
+    written.set(path, today);
+  }
   const used = today.bytes.get(key) ?? 0;
   if (used + bytes > KEY_BYTES_PER_DAY) {
     if (!today.told.has(key)) {

@@ -101,7 +101,13 @@ export async function reconcileUnfinished(
       }
       logger.warn(
         `gateway: batch ${batch} of ${zone}, key ${intent.key}: ${outcome}; the provider holds ` +
-          `${holds.map((h) => `${h.name} ${h.type} ${h.values.length ? h.values.map((v) => withoutTtl(v)).join(' | ') : '(none)'}`).join(', ')}`,
+          `${holds
+            .map(
+              (h) =>
+                `${h.name} ${h.type} ` +
+                `${h.values.length ? h.values.map((v) => withoutTtl(v)).join(' | ') : '(none)'}`,
+            )
+            .join(', ')}`,
       );
     }
   }

@@ -26,7 +26,7 @@ export function grantsFor(keys: GatewayKeys, key: string, zone: string, owner: s
 /**
  * Whether `key` may change anything at all in `zone`: a grant for the whole zone, or for a name at
  * or below it, or for every name below one above it. A key with none is refused before the zone is
- * read (an attack spent the call budget with empty and prerequisite-only updates of a transfer key).
+ * read, so that its updates (empty, prerequisite-only, from a transfer key) never spend the call budget.
  */
 export function mayChangeIn(keys: GatewayKeys, key: string, zone: string): boolean {
   return keys.grants.some(

@@ -5,7 +5,7 @@ import { ConfigError } from '../../lib/errors.js';
 import { keyNameOf } from './keys-file.js';
 import { TSIG_ALGORITHMS, type TsigAlgorithm } from '../../dns/wire/tsig.js';
 
-export const DEFAULT_ALGORITHM: TsigAlgorithm = 'hmac-sha256';
+const DEFAULT_ALGORITHM: TsigAlgorithm = 'hmac-sha256';
 
 export function keygenText(name: string, algorithm: string = DEFAULT_ALGORITHM): string {
   const alg = algorithm.toLowerCase() as TsigAlgorithm;

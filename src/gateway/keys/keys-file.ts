@@ -18,13 +18,13 @@ import { TSIG_ALGORITHMS, type TsigAlgorithm, type TsigKey } from '../../dns/wir
  * The types a grant may name: those the provider holds, and DHCID, which the gateway keeps for DHCP servers
  * (dhcid/store.ts).
  */
-export const GRANT_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'SRV', 'TXT', 'NS', 'CAA', 'DHCID'] as const;
-export type GrantType = (typeof GRANT_TYPES)[number];
+const GRANT_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'SRV', 'TXT', 'NS', 'CAA', 'DHCID'] as const;
+type GrantType = (typeof GRANT_TYPES)[number];
 /**
  * What a `quota` statement bounds: DHCID records the gateway keeps, records made at the provider, provider calls an
  * hour (key-calls.ts).
  */
-export const QUOTA_KINDS = ['dhcid', 'records', 'calls'] as const;
+const QUOTA_KINDS = ['dhcid', 'records', 'calls'] as const;
 export type QuotaKind = (typeof QUOTA_KINDS)[number];
 
 export interface Grant {

@@ -117,23 +117,34 @@ function status(view: GatewayView) {
   };
 }
 
+/** Writes one metric family: its HELP and TYPE lines, then a line per sample (labels, value). */
+type Metric = (name: string, type: 'gauge' | 'counter', help: string, samples: [string, number][]) => void;
+
 function metrics(view: GatewayView): string {
   const lines: string[] = [];
-  const metric = (name: string, type: 'gauge' | 'counter', help: string, samples: [string, number][]) => {
+  const metric: Metric = (name, type, help, samples) => {
     lines.push(
       `# HELP ${name} ${help}`,
       `# TYPE ${name} ${type}`,
       ...samples.map(([labels, value]) => `${name}${labels} ${value}`),
     );
   };
-  const pairs = (map: Map<string, number>): [string, number][] =>
-    [...map]
-      .sort(([a], [b]) => a.localeCompare(b))
-      .map(([key, n]) => {
-        const [zone, rcode] = key.split(' ');
-        return [`{zone="${label(zone!)}",rcode="${rcode}"}`, n];
-      });
-  const zones = zoneStatus(view);
+  trafficMetrics(view, metric);
+  providerMetrics(view, metric);
+  return lines.join('\n') + '\n';
+}
+
+/** Counts by "zone rcode" key, as samples labelled by zone and answer code. */
+const pairs = (map: Map<string, number>): [string, number][] =>
+  [...map]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([key, n]) => {
+      const [zone, rcode] = key.split(' ');
+      return [`{zone="${label(zone!)}",rcode="${rcode}"}`, n];
+    });
+
+/** Health, listeners and what the DNS door answered. */
+function trafficMetrics(view: GatewayView, metric: Metric): void {
   metric('ddedge_gateway_up', 'gauge', 'Whether /healthz says healthy (1) or not (0).', [
     ['', gatewayHealth(view).healthy ? 1 : 0],
   ]);
@@ -155,6 +166,11 @@ function metrics(view: GatewayView): string {
     'Zone transfers (AXFR, IXFR) answered, by zone and answer code.',
     pairs(view.stats.transfers),
   );
+}
+
+/** The provider's calls and budget, the zones' serials and readings, the keys, the dyndns2 door. */
+function providerMetrics(view: GatewayView, metric: Metric): void {
+  const zones = zoneStatus(view);
   metric(
     'ddedge_gateway_provider_calls_total',
     'counter',
@@ -197,7 +213,6 @@ function metrics(view: GatewayView): string {
         .sort(([a], [b]) => a.localeCompare(b))
         .map(([code, n]) => [`{code="${label(code)}"}`, n]),
     );
-  return lines.join('\n') + '\n';
 }
 
 function table(map: Map<string, number>, first: string, second: string): Record<string, unknown>[] {

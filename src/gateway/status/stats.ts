@@ -68,12 +68,15 @@ export class GatewayStats {
   }
 
   private record(packet: Buffer, opcode: number, transport: 'udp' | 'tcp', rcode: number): void {
-    if (opcode === OPCODE_UPDATE) return bump(this.updates, `${this.served(updateZone(packet))} ${rcodeName(rcode)}`);
+    if (opcode === OPCODE_UPDATE) {
+      bump(this.updates, `${this.served(updateZone(packet))} ${rcodeName(rcode)}`);
+      return;
+    }
     if (opcode !== 0) return;
     const question = transport === 'tcp' ? firstQuestion(packet) : undefined;
     if (question && (question.type === AXFR || question.type === IXFR))
-      return bump(this.transfers, `${this.served(question.name)} ${rcodeName(rcode)}`);
-    this.queries++;
+      bump(this.transfers, `${this.served(question.name)} ${rcodeName(rcode)}`);
+    else this.queries++;
   }
 
   private served(name: string | undefined): string {

@@ -62,4 +62,6 @@ export interface PendingUpdate extends UpdateRequest {
 
 /** Answers every update of `updates` alike. */
 export const answerAll = (updates: readonly { resolve: (outcome: Outcome) => void }[], outcome: Outcome): void =>
-  updates.forEach((p) => p.resolve(outcome));
+  updates.forEach((p) => {
+    p.resolve(outcome);
+  });

@@ -35,7 +35,9 @@ export const namesOf = (message: UpdateMessage, zone: string): string[] =>
 export function refuseSpentShares(batch: PendingUpdate[], shares: KeyCalls | undefined): PendingUpdate[] {
   if (!shares) return batch;
   const spent = batch.map((p) => shares.afford(p.key, 1));
-  batch.forEach((p, i) => spent[i] && p.resolve({ rcode: RCODE_UPDATE.REFUSED, ede: EDE.PROHIBITED, why: spent[i]! }));
+  batch.forEach((p, i) => {
+    if (spent[i]) p.resolve({ rcode: RCODE_UPDATE.REFUSED, ede: EDE.PROHIBITED, why: spent[i] });
+  });
   return batch.filter((_, i) => !spent[i]);
 }
 

@@ -52,7 +52,11 @@ export async function rollBackBatch(
   const rolledBack = settled ? true : done.length ? await rollBack(provider, zone, read, done, deps) : true;
   const undone = settled
     ? `; the zone read again ` +
-      `${settled.undone ? `held ${settled.undone} of the batch's writes, which were undone` : "holds none of the batch's writes"}: nothing was changed`
+      `${
+        settled.undone
+          ? `held ${settled.undone} of the batch's writes, which were ` + `undone`
+          : "holds none of the batch's writes"
+      }: nothing was changed`
     : done.length
       ? rolledBack
         ? '; the writes made before it were undone'
@@ -105,13 +109,11 @@ function answerFailed(
   const retry = how.refused && offends.includes(true);
   const untouched = (changes: Change[]) => how.rolledBack || !how.done.some((step) => holdsFailedWrite(changes, step));
   const again: PendingUpdate[] = [];
-  evaluated.accepted.forEach(({ pending, changes }, i) =>
-    offends[i]
-      ? pending.resolve(answers.own)
-      : retry && untouched(changes)
-        ? again.push(pending)
-        : pending.resolve(answers.bystander),
-  );
+  evaluated.accepted.forEach(({ pending, changes }, i) => {
+    if (offends[i]) pending.resolve(answers.own);
+    else if (retry && untouched(changes)) again.push(pending);
+    else pending.resolve(answers.bystander);
+  });
   return [...again, ...waitingOn(evaluated)].sort((a, b) => batch.indexOf(a) - batch.indexOf(b));
 }
 
@@ -162,7 +164,7 @@ export function answerUnsettled(
       : `${lost} and the zone could not be read again (${settled.unread ?? 'unknown'}): whether it was made is not ` +
         `known; send it again (the gateway reads the zone first)`;
   const failed: Outcome = { rcode: RCODE_UPDATE.SERVFAIL, ede: EDE.NETWORK_ERROR, why };
-  batch.accepted.forEach(({ pending }) => pending.resolve(failed));
+  for (const { pending } of batch.accepted) pending.resolve(failed);
 }
 
 /** The DHCID records the batch leaves at `names`, in the listing's shape, for the journal. */

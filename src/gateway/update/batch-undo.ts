@@ -1,7 +1,7 @@
-// Taking back a failed batch's own writes, and only those: not the zone back to the listing read
-// before the batch, which an attack showed rewrites what others changed meanwhile (the agent's
-// address, set through dynamic DNS while a long batch ran, went back to the old one, with no grant
-// for it and nothing in the journal). Used after a refused write (batch-rollback.ts rollBack) and
+// Taking back a failed batch's own writes, and only those: never the zone back to the listing read
+// before the batch, which would rewrite what others changed meanwhile (an address set through
+// dynamic DNS while a long batch ran must not go back to the old one, with no grant for it and
+// nothing in the journal). Used after a refused write (batch-rollback.ts rollBack) and
 // after a lost answer (lost-answer.ts), each with the listing it read again.
 import type { Logger } from '../../lib/log.js';
 import { applyPlan } from '../../zone/apply/apply.js';
@@ -24,7 +24,9 @@ export async function undoWrites(
   if (!back.changes.length) return true;
   logger.warn(
     `gateway: undoing ${back.changes.length} write(s) of a failed batch of ${zone}: ` +
-      `${back.changes.map((c) => `${c.action} ${(c.after ?? c.before)!.name} ${(c.after ?? c.before)!.type}`).join(', ')}`,
+      `${back.changes
+        .map((c) => `${c.action} ${(c.after ?? c.before)!.name} ${(c.after ?? c.before)!.type}` + ``)
+        .join(', ')}`,
   );
   return !(await applyPlan(provider, back, 'calls', logger)).failure;
 }
@@ -34,7 +36,7 @@ export async function undoWrites(
  * listing `before`) removed, one they changed set back if it still holds what they wrote, one
  * they deleted made again. What anyone else changed stays as it is now.
  */
-export function withoutSteps(now: LiveRecord[], before: LiveRecord[], done: Step[]): LiveRecord[] {
+function withoutSteps(now: LiveRecord[], before: LiveRecord[], done: Step[]): LiveRecord[] {
   const listing = [...now];
   const earlier = new Set(before.map((r) => r.entityID));
   for (const step of done) {

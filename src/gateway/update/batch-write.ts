@@ -86,7 +86,7 @@ function answerMade(
   journalResult(deps.stateDir, zone, written.batchId, 'made', written.journaled, deps.logger);
   // The names' content is known without another read; the entity IDs are not needed to answer queries.
   if (!written.settled) deps.views.showNames(zone, read.names, evaluated.wanted);
-  evaluated.accepted.forEach(({ pending }) => pending.resolve({ ...OK, changed: true }));
-  evaluated.contingent.forEach(({ pending, outcome }) => pending.resolve(outcome));
+  for (const { pending } of evaluated.accepted) pending.resolve({ ...OK, changed: true });
+  for (const { pending, outcome } of evaluated.contingent) pending.resolve(outcome);
   return [];
 }

@@ -6,6 +6,7 @@
 // before the zone is read, and before each update is accepted; what the batch set aside and did
 // not use is given back at the end.
 import { EDE } from '../../dns/wire/edns.js';
+import type { Lock } from '../../state/lock.js';
 import { acquireZoneLock } from '../../state/zone-lock.js';
 import { answerAll, type BatchDeps, type PendingUpdate } from './batch-deps.js';
 import { evaluateBatch } from './batch-evaluate.js';
@@ -24,7 +25,7 @@ export async function applyBatch(
   deps: BatchDeps,
   newId: () => string,
 ): Promise<PendingUpdate[]> {
-  let lock;
+  let lock: Lock;
   try {
     lock = acquireZoneLock(deps.stateDir, zone);
   } catch (error) {

@@ -27,7 +27,6 @@ import { CLASS, TYPE_ANY, type UpdateMessage, type UpdateRecord } from './messag
 import { evaluateUpdate, RCODE_UPDATE, type Allowed } from './rules.js';
 
 export { TYPE_DHCID };
-export type { DhcidTouched };
 
 export type DhcidEvaluation =
   | { ok: true; wanted: ZoneRecord[]; dhcid: DhcidTouched }
@@ -39,23 +38,14 @@ const isDhcid = (r: UpdateRecord) => r.type === TYPE_DHCID;
 const dataOf = (r: UpdateRecord) => (r.data?.type === `TYPE${TYPE_DHCID}` ? r.data.value : undefined);
 
 /**
- * evaluateUpdate (update/rules.ts) with DHCID kept beside the provider's zone: `held` is the
- * zone's DHCID records as the updates before this one left them, `spare` how many more records
- * (and bytes of them) it may hold. Costs what the update touches, not the size of `held` (a site may have 50,000
- * leases).
+ * Checks the update's prerequisites on DHCID, and the name checks a kept DHCID decides, against
+ * `held`: a refusal, or the other prerequisites, left to evaluateUpdate.
  */
-export function evaluateWithDhcid(
+function dhcidPrerequisites(
   message: UpdateMessage,
-  live: LiveRecord[],
-  zone: string,
-  allowed: Allowed,
   held: ReadonlyMap<string, readonly DhcidRecord[]>,
-  spare: DhcidRoom,
-): DhcidEvaluation {
-  const malformed = prescanDhcid(message, zone);
-  if (malformed) return malformed;
-  const namesHeld = { has: (name: string) => Boolean(held.get(name)?.length) };
-
+  namesHeld: { has: (name: string) => boolean },
+): UpdateRecord[] | DhcidEvaluation {
   // Prerequisites on DHCID, and the name checks a kept DHCID decides; the others go to update-rules.
   const others: UpdateRecord[] = [];
   const valueSets = new Map<string, Set<string>>();
@@ -86,6 +76,29 @@ export function evaluateWithDhcid(
         `prerequisite failed: the DHCID record at ${name} is not the one named (another client holds the name)`,
       );
   }
+  return others;
+}
+
+/**
+ * evaluateUpdate (update/rules.ts) with DHCID kept beside the provider's zone: `held` is the
+ * zone's DHCID records as the updates before this one left them, `spare` how many more records
+ * (and bytes of them) it may hold. Costs what the update touches, not the size of `held` (a site may have 50,000
+ * leases).
+ */
+export function evaluateWithDhcid(
+  message: UpdateMessage,
+  live: LiveRecord[],
+  zone: string,
+  allowed: Allowed,
+  held: ReadonlyMap<string, readonly DhcidRecord[]>,
+  spare: DhcidRoom,
+): DhcidEvaluation {
+  const malformed = prescanDhcid(message, zone);
+  if (malformed) return malformed;
+  const namesHeld = { has: (name: string) => Boolean(held.get(name)?.length) };
+
+  const others = dhcidPrerequisites(message, held, namesHeld);
+  if (!Array.isArray(others)) return others;
 
   const rest = evaluateUpdate(
     { ...message, prerequisites: others, updates: message.updates.filter((u) => !isDhcid(u)) },
@@ -131,35 +144,8 @@ export function evaluateWithDhcid(
       touched.set(u.name, [...others, { name: u.name, ttl, data: dataOf(u)! }]);
     }
   }
-  let added = 0;
-  let addedBytes = 0;
-  for (const [name, list] of touched) {
-    const was = held.get(name) ?? [];
-    // Only a name the update grows past the bound is refused: one already past it may shrink.
-    if (list.length > MAX_DHCID_PER_NAME && list.length > was.length)
-      return refuse(
-        RCODE_UPDATE.REFUSED,
-        EDE.PROHIBITED,
-        `${name} would hold ${list.length} DHCID records; the gateway keeps at most ${MAX_DHCID_PER_NAME} at one ` +
-          `name (a DHCP client has one)`,
-      );
-    added += list.length - was.length;
-    addedBytes += bytesOf(new Map([[name, list]])) - bytesOf(new Map([[name, was]]));
-  }
-  if (added > 0 && added > spare.records)
-    return refuse(
-      RCODE_UPDATE.REFUSED,
-      EDE.PROHIBITED,
-      `the gateway keeps no more DHCID records for this zone (${Math.max(0, spare.records)} more at most); remove ` +
-        `stale ones first`,
-    );
-  if (addedBytes > 0 && addedBytes > spare.bytes)
-    return refuse(
-      RCODE_UPDATE.REFUSED,
-      EDE.PROHIBITED,
-      `the gateway has no room for these DHCID records (${Math.max(0, spare.bytes)} bytes left of its file); remove ` +
-        `stale ones first`,
-    );
+  const full = roomRefusal(touched, held, spare);
+  if (full) return full;
   return { ok: true, wanted: rest.wanted, dhcid: touched };
 }
 
@@ -208,5 +194,43 @@ function prescanDhcid(message: UpdateMessage, zone: string): DhcidEvaluation | u
         `${u.name}: DHCID data is ${DHCID_DATA_BYTES.min} to ${DHCID_DATA_BYTES.max} bytes`,
       );
   }
+  return undefined;
+}
+
+/** A refusal when the update grows a name past MAX_DHCID_PER_NAME or the zone past its `spare` room. */
+function roomRefusal(
+  touched: DhcidTouched,
+  held: ReadonlyMap<string, readonly DhcidRecord[]>,
+  spare: DhcidRoom,
+): DhcidEvaluation | undefined {
+  let added = 0;
+  let addedBytes = 0;
+  for (const [name, list] of touched) {
+    const was = held.get(name) ?? [];
+    // Only a name the update grows past the bound is refused: one already past it may shrink.
+    if (list.length > MAX_DHCID_PER_NAME && list.length > was.length)
+      return refuse(
+        RCODE_UPDATE.REFUSED,
+        EDE.PROHIBITED,
+        `${name} would hold ${list.length} DHCID records; the gateway keeps at most ${MAX_DHCID_PER_NAME} at one ` +
+          `name (a DHCP client has one)`,
+      );
+    added += list.length - was.length;
+    addedBytes += bytesOf(new Map([[name, list]])) - bytesOf(new Map([[name, was]]));
+  }
+  if (added > 0 && added > spare.records)
+    return refuse(
+      RCODE_UPDATE.REFUSED,
+      EDE.PROHIBITED,
+      `the gateway keeps no more DHCID records for this zone (${Math.max(0, spare.records)} more at most); remove ` +
+        `stale ones first`,
+    );
+  if (addedBytes > 0 && addedBytes > spare.bytes)
+    return refuse(
+      RCODE_UPDATE.REFUSED,
+      EDE.PROHIBITED,
+      `the gateway has no room for these DHCID records (${Math.max(0, spare.bytes)} bytes left of its file); remove ` +
+        `stale ones first`,
+    );
   return undefined;
 }

@@ -1,8 +1,8 @@
 // What an UPDATE says before its records: its ID, its zone section, how many prerequisites,
 // updates and additional records it carries, and whether one of them is an OPT (the answer then
 // carries an EDE). Read without decoding any record (owners are skipped by their lengths), so
-// that an unsigned or over-long message is refused for the cost of its bytes, not of its records:
-// a 63 KB message of thousands of records once took tens of milliseconds to refuse.
+// that an unsigned or over-long message is refused for the cost of its bytes, not of its records
+// (a 63 KB message of thousands of records costs no more to refuse than a short one).
 import { DnsWireError } from '../../dns/wire/errors.js';
 import { nameKey, readName, skipName } from '../../dns/wire/names.js';
 import { TYPE_CODES } from '../../dns/wire/types.js';

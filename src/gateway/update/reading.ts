@@ -1,8 +1,8 @@
 // How a batch of updates reads afresh what the provider holds at its names, and what that may
 // cost. service/dnslist's `filter` matches every entry whose name contains it: a name that is a
 // suffix of many others (a parent such as dyn.example.com, the apex) lists much of the zone, page
-// after page. An attack spent the hourly budget in four updates that way (prerequisites at short
-// names: 151 pages each). So the cost is weighed before reading, from the gateway's view of the
+// after page (a prerequisite at a short name may take 151 pages, and four such updates would spend
+// the hourly budget). So the cost is weighed before reading, from the gateway's view of the
 // zone (the same substring match, counted on the last reading), and bounded while reading (each
 // name's first page tells its total): a batch never takes more pages of filtered listings than
 // reading the whole zone once would, and when it would, it reads the whole zone instead. Every
@@ -21,7 +21,7 @@ import type { ZoneViews } from '../dns/zone-views.js';
  * changes nothing there, so its grants say nothing of them): RFC 2136 lets any key check any
  * name of the zone, as BIND does, but not at the cost of the whole zone's pages each time.
  */
-export const MAX_PREREQUISITE_PAGES = 4;
+const MAX_PREREQUISITE_PAGES = 4;
 
 export interface Reading {
   /** The whole zone is read (one listing), not the names one by one. */

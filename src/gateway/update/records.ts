@@ -1,13 +1,13 @@
 // The records an UPDATE is evaluated against (rules.ts), indexed by name, type and data,
-// so that each prerequisite and each change costs a few map look-ups, whatever the zone holds:
-// an attack of 1,000 TXT adds per update, each filtering the whole working zone, froze the
-// gateway for a minute. An RRset keeps the TTL all its records are served with, so an add
-// with that TTL (the common case) touches no other record of it.
+// so that each prerequisite and each change costs a few map look-ups, whatever the zone holds
+// (1,000 TXT adds in one update must not each filter the whole working zone). An RRset keeps the
+// TTL all its records are served with, so an add with that TTL (the common case) touches no other
+// record of it.
 import { DEFAULT_TTL } from '../../zone/provider/entry-fields.js';
 import { hasPriority, type ZoneRecord } from '../../zone/record.js';
 
 /** The TTL a record is served with: the provider's default when it has none. */
-export const ttlOf = (r: { ttl?: number }): number => r.ttl ?? DEFAULT_TTL;
+const ttlOf = (r: { ttl?: number }): number => r.ttl ?? DEFAULT_TTL;
 
 /**
  * Equal for two records of one name and type exactly when they hold the same data (the MX preference and SRV priority
@@ -81,10 +81,15 @@ export class UpdateRecords {
 
   private push(record: ZoneRecord): void {
     let types = this.names.get(record.name);
-    if (!types) this.names.set(record.name, (types = new Map()));
+    if (!types) {
+      types = new Map();
+      this.names.set(record.name, types);
+    }
     let set = types.get(record.type);
-    if (!set) types.set(record.type, (set = { records: new Map(), ttl: ttlOf(record) }));
-    else if (set.ttl !== ttlOf(record)) set.ttl = undefined;
+    if (!set) {
+      set = { records: new Map(), ttl: ttlOf(record) };
+      types.set(record.type, set);
+    } else if (set.ttl !== ttlOf(record)) set.ttl = undefined;
     const key = dataKey(record);
     const list = set.records.get(key);
     if (list) list.push(record);

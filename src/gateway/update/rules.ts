@@ -233,7 +233,7 @@ const rdataKey = (r: { value: string; type: string; priority?: number }): string
   `${hasPriority(r.type) ? (r.priority ?? '') : ''}|${r.value}`;
 
 /** A record of the message in the zone engine's form (the provider's value forms), or why it cannot be one. */
-export function zoneRecordOf(data: DnsRecord, name: string, ttl: number): ZoneRecord | string {
+function zoneRecordOf(data: DnsRecord, name: string, ttl: number): ZoneRecord | string {
   const type = data.type;
   if (!isZoneType(type)) return `the provider cannot hold ${type} records (${name})`;
   let value: string;
@@ -277,7 +277,7 @@ export function zoneRecordOf(data: DnsRecord, name: string, ttl: number): ZoneRe
  * a name with nothing it deletes nothing: what a name holds is no secret, any query shows it).
  * Without `typesAt` (the zone not read yet) those deletes are left to the pass that has it: the
  * gateway runs this before the zone is read, so a key with no grants cannot spend its provider
- * call budget (an attack drained it with a transfer-only key), and evaluateUpdate again after.
+ * call budget (not even a transfer-only key), and evaluateUpdate again after.
  */
 export function grantsFirst(
   message: UpdateMessage,

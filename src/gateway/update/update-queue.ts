@@ -93,6 +93,8 @@ export class UpdateQueue {
   }
 
   /** An ID for a record a batch's update creates; it never reaches the provider. */
-  private readonly newRecordId = (): string =>
-    `pending:${(this.created = (this.created + 1) % Number.MAX_SAFE_INTEGER)}`;
+  private readonly newRecordId = (): string => {
+    this.created = (this.created + 1) % Number.MAX_SAFE_INTEGER;
+    return `pending:${this.created}`;
+  };
 }

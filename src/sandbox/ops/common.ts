@@ -17,7 +17,7 @@ export interface OperationRequest {
   callerAddress: string;
 }
 
-export interface Operation {
+interface Operation {
   /** Changes the model: the sandbox saves it afterwards. */
   writes?: boolean;
   handle(request: OperationRequest): unknown;

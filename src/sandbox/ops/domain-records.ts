@@ -31,7 +31,7 @@ export const summary = (d: SandboxDomain) => ({
   tsExpir: d.tsExpir,
   domainID: d.domainID,
 });
-export const nameservers = (d: SandboxDomain) =>
+const nameservers = (d: SandboxDomain) =>
   d.nameservers.map((name, i) => ({
     order: i + 1,
     name,

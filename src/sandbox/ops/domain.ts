@@ -154,12 +154,11 @@ export const domainOps: Operations = {
   transferrestart: {
     writes: true,
     handle: (r) =>
-      duringTransfer(
-        r,
-        (d) => (
-          (d.transferStatus = 'init'), r.fields.authcode && (d.authcode = r.fields.authcode), 'Transfer restarted'
-        ),
-      ),
+      duringTransfer(r, (d) => {
+        d.transferStatus = 'init';
+        if (r.fields.authcode) d.authcode = r.fields.authcode;
+        return 'Transfer restarted';
+      }),
   },
   update: {
     writes: true,
@@ -333,9 +332,10 @@ export const domainOps: Operations = {
   resetfoa: {
     writes: true,
     handle: (r) =>
-      duringTransfer(
-        r,
-        (d) => ((d.status = 'transfer-init'), (d.transferStatus = 'pending-foa'), 'Authorization process restarted'),
-      ),
+      duringTransfer(r, (d) => {
+        d.status = 'transfer-init';
+        d.transferStatus = 'pending-foa';
+        return 'Authorization process restarted';
+      }),
   },
 };

@@ -29,7 +29,7 @@ const LIMIT_OF: Record<EntityKind, keyof (typeof PRODUCTS)[string]['limits'] | u
 };
 const PHP_VERSIONS = ['default', '7.4', '8.1', '8.2', '8.3'];
 
-export function serviceOf({ model, fields }: OperationRequest): SandboxService {
+function serviceOf({ model, fields }: OperationRequest): SandboxService {
   return (
     findService(model, fields.serviceName) ?? fail(4001, 'Service not found', `service ${fields.serviceName} not found`)
   );
@@ -317,7 +317,9 @@ export const serviceOps: Operations = {
       if (s.productkey === 'redir') fail(10001, 'Web constructor error', 'the redirection plan has no web constructor');
       return {
         webconstructor: {
-          loginURL: `https://webconstructor.sandbox.invalid/login?service=${encodeURIComponent(s.name)}&sub=${encodeURIComponent(r.fields.subdomain!)}&lang=${r.fields.loginlang ?? 'en'}&token=sandbox`,
+          loginURL:
+            `https://webconstructor.sandbox.invalid/login?service=${encodeURIComponent(s.name)}` +
+            `&sub=${encodeURIComponent(r.fields.subdomain!)}&lang=${r.fields.loginlang ?? 'en'}&token=sandbox`,
         },
       };
     },

@@ -61,7 +61,9 @@ export const toolOps: Operations = {
         ? answers
             .map(
               (e) =>
-                `${e.name}.\t${e.ttl === '-' ? 3600 : e.ttl}\tIN\t${e.type}\t${e.priority !== '-' ? `${e.priority} ` : ''}${e.value}`,
+                `${e.name}.\t${e.ttl === '-' ? 3600 : e.ttl}\tIN\t${e.type}\t${
+                  e.priority !== '-' ? `${e.priority} ` + `` : ''
+                }${e.value}`,
             )
             .join('\n')
         : `;; ${query} ${fields.type}: no answer`;

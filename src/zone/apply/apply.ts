@@ -12,12 +12,12 @@ import { describeRecord, type LiveRecord, type ZoneRecord } from '../record.js';
 import { callCount, stepsOf, type Step } from '../plan/steps.js';
 import { IncompleteListingError, LIST_PAGE_LENGTH } from '../provider/zone-listing.js';
 
-export const MAX_IN_FLIGHT = 3;
+const MAX_IN_FLIGHT = 3;
 /**
  * From this many calls on (and more than the replace's own reads), `--method auto` sends the zone in one dnssetzone
  * instead.
  */
-export const SETZONE_FROM_CALLS = 50;
+const SETZONE_FROM_CALLS = 50;
 
 export type Method = 'calls' | 'setzone';
 
@@ -55,7 +55,7 @@ export interface ApplyOutcome {
   maxInFlight: number;
 }
 
-export const describeStep = (s: Step): string => `${s.call} ${describeRecord(s.record)}`;
+const describeStep = (s: Step): string => `${s.call} ${describeRecord(s.record)}`;
 
 export async function applyPlan(
   provider: ZoneProvider,

@@ -12,13 +12,13 @@ import { removeFile } from '../../lib/remove-file.js';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../lib/atomic-write.js';
 
-export const BACKUPS_KEPT = 20;
+const BACKUPS_KEPT = 20;
 const BACKUP_NAME = /^\d{8}T\d{6}\.\d{3}Z\.zone$/;
 const NUMBER_LINE = /^; backup number (\d{1,15})\b/m;
 /** Where the number is looked for: the header's first lines. */
 const HEAD_BYTES = 4096;
 
-export const backupDir = (stateDir: string, service: string): string => join(stateDir, 'zone-backups', service);
+const backupDir = (stateDir: string, service: string): string => join(stateDir, 'zone-backups', service);
 
 /** The header line that orders backups by writing. */
 export const backupNumberLine = (number: number): string =>
@@ -49,7 +49,7 @@ export function writeBackup(
 }
 
 /** Backup files in the order they were written, oldest first. */
-export function listBackups(stateDir: string, service: string): string[] {
+function listBackups(stateDir: string, service: string): string[] {
   const dir = backupDir(stateDir, service);
   let names: string[];
   try {

@@ -11,7 +11,7 @@ import type { Step } from '../plan/steps.js';
 
 type AnyRecord = Omit<ZoneRecord, 'type'> & { type: string };
 
-export const recordLine = (zone: string, r: AnyRecord): string =>
+const recordLine = (zone: string, r: AnyRecord): string =>
   `${visible(relativeName(r.name, zone))} ${r.ttl === undefined ? '' : `${r.ttl} `}IN ${visible(r.type)} ${rdataOf(r)}`;
 
 /** How the lines are for: a plan (what apply would need) or an apply with --force (what it overrides). */
@@ -49,7 +49,7 @@ export function planLines(report: PlanReport, options: PlanLineOptions = {}): st
 }
 
 /** The warning under a plan made from a listing that may miss entries (zone plan exits 4 after it). */
-export function incompleteLines(reason: string): string[] {
+function incompleteLines(reason: string): string[] {
   return [
     `warning: this plan is not reliable: ${reason}.`,
     '  Entries the listing missed would be shown as deletes, and records the file holds as creates; apply refuses ' +
@@ -60,10 +60,13 @@ export function incompleteLines(reason: string): string[] {
 function changeLine(zone: string, c: Change): string {
   if (c.action === 'create') return `  create  ${recordLine(zone, c.after!)}`;
   if (c.action === 'delete') return `  delete  ${recordLine(zone, c.before!)}`;
-  return `  update  ${recordLine(zone, c.after!)}  (was ${recordLine(zone, c.before!)}${c.replace ? '; delete and create: the TTL goes back to the default' : ''})`;
+  return (
+    `  update  ${recordLine(zone, c.after!)}  (was ${recordLine(zone, c.before!)}` +
+    `${c.replace ? '; delete and create: the TTL goes back to the default' : ''})`
+  );
 }
 
-export const stepLine = (zone: string, s: Step): string => `  ${s.call.padEnd(7)} ${recordLine(zone, s.record)}`;
+const stepLine = (zone: string, s: Step): string => `  ${s.call.padEnd(7)} ${recordLine(zone, s.record)}`;
 
 /** What apply did, for the text output; empty when it had nothing to do. */
 export function applyLines(report: ApplyReport): string[] {
@@ -78,7 +81,14 @@ export function applyLines(report: ApplyReport): string[] {
     if (outcome.failure.uncertain)
       lines.push(
         `  its answer (a 5xx, a timeout or a lost connection) does not say whether the provider made ` +
-          `it${outcome.failure.made === undefined ? '' : `; read again, the zone shows it ${outcome.failure.made ? 'was made' : 'was not made'} (done and not done below are as the provider holds them)`}: ddedge zone plan with the same file shows what is left`,
+          `it${
+            outcome.failure.made === undefined
+              ? ''
+              : `; read again, the zone shows it ` +
+                `${outcome.failure.made ? 'was made' : 'was not made'} ` +
+                `(done and not done below are as the provider holds them)`
+          }: ` +
+          `ddedge zone plan with the same file shows what is left`,
       );
     lines.push(`done (${outcome.done.length}):`, ...outcome.done.map((s) => stepLine(plan.zone, s)));
     lines.push(`not done (${outcome.notDone.length}):`, ...outcome.notDone.map((s) => stepLine(plan.zone, s)));
@@ -107,7 +117,9 @@ export function applyLines(report: ApplyReport): string[] {
       );
     lines.push(
       `applied ${outcome.done.length} change${outcome.done.length === 1 ? '' : 's'} ` +
-        `(${outcome.method === 'setzone' ? 'one service/dnssetzone call' : `at most ${outcome.maxInFlight} in flight`}); the zone read back matches the file`,
+        `(${
+          outcome.method === 'setzone' ? 'one service/dnssetzone call' : `at most ${outcome.maxInFlight} in ` + `flight`
+        }); the zone read back matches the file`,
     );
   }
   if (report.backup) lines.push(`backup: ${report.backup} (ddedge zone apply ${report.backup} restores it)`);

@@ -122,11 +122,14 @@ function masterFile(
   const writable: LiveRecord[] = [];
   const comments: string[] = [];
   const restorable: LiveRecord[] = [];
-  const line = (r: LiveRecord) =>
-    `${visible(relativeName(r.name, zone))} ${r.ttl ?? ''} IN ${visible(r.type)}${r.priority !== undefined && hasPriority(r.type) ? ` ${r.priority}` : ''} ${r.type === 'TXT' ? rdataOf(r) : quote(r.value)}`.replace(
+  const line = (r: LiveRecord) => {
+    const priority = r.priority !== undefined && hasPriority(r.type) ? ` ${r.priority}` : '';
+    const data = r.type === 'TXT' ? rdataOf(r) : quote(r.value);
+    return `${visible(relativeName(r.name, zone))} ${r.ttl ?? ''} IN ${visible(r.type)}${priority} ${data}`.replace(
       / {2,}/g,
       ' ',
     );
+  };
   for (const r of records) {
     const problem = unwritable.get(r);
     if (problem) {

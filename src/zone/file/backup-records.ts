@@ -16,7 +16,7 @@ import { hasPriority, isZoneType, type LiveRecord } from '../record.js';
 import type { WantedRecord } from '../wanted-zone.js';
 import { ZoneFileError } from '../zone-file-error.js';
 
-export const EXACT_ZONE = ';ddedge-exact-zone';
+const EXACT_ZONE = ';ddedge-exact-zone';
 const RECORD = ';ddedge-record ';
 
 /**

@@ -75,7 +75,10 @@ function readElement(
   if (typeof r.name !== 'string' || typeof r.type !== 'string' || typeof r.value !== 'string')
     return 'name, type and value must be strings';
   if (LONE_SURROGATE.test(r.name) || LONE_SURROGATE.test(r.value))
-    return `${shown(r.name)}: a name or value holds half of a UTF-16 pair (a lone \\uD800-\\uDFFF escape), which is no character`;
+    return (
+      `${shown(r.name)}: a name or value holds half of a UTF-16 pair (a lone \\uD800-\\uDFFF escape), which is ` +
+      `no character`
+    );
   const name = jsonName(r.name, zone);
   if (name === undefined) return `${shown(r.name)} is not a host name`;
   const type = r.type.toUpperCase();

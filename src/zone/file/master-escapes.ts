@@ -35,7 +35,7 @@ export function decodeEscapes(text: string, start: number, end: number): string 
 }
 
 /** Bytes as UTF-8 text, or undefined when they are not UTF-8. */
-export function decodeUtf8(bytes: Uint8Array): string | undefined {
+function decodeUtf8(bytes: Uint8Array): string | undefined {
   try {
     return utf8.decode(bytes);
   } catch {

@@ -11,7 +11,7 @@ import { bytesOf, decodeEscapes } from './master-escapes.js';
 import type { FileProblems } from '../zone-file-error.js';
 
 /** No record has this many fields (a TXT record holds at most 65,535 bytes). */
-export const MAX_ENTRY_TOKENS = 65_536;
+const MAX_ENTRY_TOKENS = 65_536;
 
 const LF = 10;
 const CR = 13;

@@ -23,7 +23,7 @@ const CLASSES = new Set(['IN', 'CH', 'HS', 'CS', 'ANY']);
 const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400, w: 604_800 };
 
 /** `3600`, or BIND's `1h30m`; undefined when the text is not a TTL at all. */
-export function parseTtl(text: string): number | undefined {
+function parseTtl(text: string): number | undefined {
   if (/^\d+$/.test(text)) return Number(text);
   if (!/^(\d+[smhdw])+$/i.test(text)) return undefined;
   let total = 0;
@@ -33,7 +33,10 @@ export function parseTtl(text: string): number | undefined {
 
 /** Types as written, in either case, to their name: no upper-casing per record. */
 const TYPE_OF = new Map<string, string>();
-for (const type of [...ZONE_TYPES, 'SOA']) [type, type.toLowerCase()].forEach((t) => TYPE_OF.set(t, type));
+for (const type of [...ZONE_TYPES, 'SOA']) {
+  TYPE_OF.set(type, type);
+  TYPE_OF.set(type.toLowerCase(), type);
+}
 
 /** Thrown to leave an entry once its problem is reported; not an Error, so no stack is built. */
 const SKIP = Symbol('skip the entry');
@@ -159,25 +162,31 @@ class MasterFileReader implements RdataContext {
     }
   }
 
+  /** The record's owner: the one written, or the previous record's when it is left out. */
+  private recordOwner(): string {
+    if (this.lexer.ownerOmitted) {
+      if (this.previousOwner === UNKNOWN_OWNER) throw SKIP;
+      return this.previousOwner ?? this.fail(0, 'the first record has no owner name');
+    }
+    this.previousOwner = UNKNOWN_OWNER;
+    const owner = this.owner();
+    this.previousOwner = owner;
+    return owner;
+  }
+
   private record(): void {
     const lx = this.lexer;
     const count = lx.count;
-    let k = 0;
-    let owner: string;
-    if (lx.ownerOmitted) {
-      if (this.previousOwner === UNKNOWN_OWNER) throw SKIP;
-      owner = this.previousOwner ?? this.fail(0, 'the first record has no owner name');
-    } else {
-      this.previousOwner = UNKNOWN_OWNER;
-      owner = this.owner();
-      this.previousOwner = owner;
-      k = 1;
-    }
+    const owner = this.recordOwner();
+    let k = lx.ownerOmitted ? 0 : 1;
 
     let ttl: number | undefined;
     let seenClass = false;
     for (; k < count && !lx.isQuoted(k); k++) {
-      if (ttl === undefined && (ttl = this.ttlOrUndefined(k)) !== undefined) continue;
+      if (ttl === undefined) {
+        ttl = this.ttlOrUndefined(k);
+        if (ttl !== undefined) continue;
+      }
       const written = lx.raw(k);
       if (seenClass || written.length > 3 || !CLASSES.has(written.toUpperCase())) break;
       if (written.toUpperCase() !== 'IN')

@@ -8,7 +8,7 @@ import { canonicalName } from '../../lib/names.js';
 /** An agent's host as the provider names it (lower-case punycode, no trailing dot), from --host or the state file. */
 export const agentHostName = (host: string): string => canonicalName(host) ?? host.toLowerCase();
 
-export interface AgentRecord {
+interface AgentRecord {
   /** Full lower-case ASCII name, as the provider keeps it. */
   name: string;
   type: 'A' | 'AAAA';

@@ -18,7 +18,7 @@ export interface Change {
   replace?: boolean;
 }
 
-export interface KeptRecord {
+interface KeptRecord {
   name: string;
   type: string;
   reason: string;
@@ -90,8 +90,12 @@ export function planZone(live: LiveRecord[], wanted: WantedZone, owner: Owner, o
       continue;
     }
     const reason = owner(r);
-    if (!reason) addTo(wantedByName, r.name, r);
-    else if (!(liveKeys ??= new Set(live.map(identityKey))).has(identityKey(r)))
+    if (!reason) {
+      addTo(wantedByName, r.name, r);
+      continue;
+    }
+    liveKeys ??= new Set(live.map(identityKey));
+    if (!liveKeys.has(identityKey(r)))
       kept.push({ name: r.name, type: r.type, reason: `in the file, not applied: ${reason}`, value: r.value });
   }
 
@@ -142,7 +146,10 @@ function groupByType(name: string, live: LiveRecord[], wanted: ZoneRecord[], gro
   const byType = new Map<string, Group>();
   const groupOf = (type: string): Group => {
     let group = byType.get(type);
-    if (!group) byType.set(type, (group = { key: `${name}\t${type}`, live: [], wanted: [] }));
+    if (!group) {
+      group = { key: `${name}\t${type}`, live: [], wanted: [] };
+      byType.set(type, group);
+    }
     return group;
   };
   for (const r of live) groupOf(r.type).live.push(r);

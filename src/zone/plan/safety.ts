@@ -11,8 +11,8 @@ import { DdedgeError, ExitCode } from '../../lib/errors.js';
 import type { Plan } from './plan.js';
 
 /** Plans touching fewer records than this are not held to the share rule (one change would be 10%+). */
-export const MIN_RECORDS_FOR_SHARE = 10;
-export const MAX_SHARE = 0.3;
+const MIN_RECORDS_FOR_SHARE = 10;
+const MAX_SHARE = 0.3;
 
 /** A plan stopped by the safety rules; --force lets it through. */
 export class UnsafePlanError extends DdedgeError {

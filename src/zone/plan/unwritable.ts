@@ -11,7 +11,7 @@ import { canonicalValue, ValueError } from '../values.js';
 import type { WantedZone } from '../wanted-zone.js';
 import { visible } from '../file/master-writer.js';
 
-export const UNWRITABLE = 'cannot be written in a master file';
+const UNWRITABLE = 'cannot be written in a master file';
 
 export interface Unwritable {
   /** `cannot be written in a master file: <why>`, as the plan reports it. */
@@ -90,17 +90,16 @@ export function unwritableRecords(zone: string, live: readonly LiveRecord[]): Ma
 export function keepingUnwritable(owner: Owner, unwritable: Map<LiveRecord, Unwritable>, wanted: WantedZone): Owner {
   // Asked only of a second entry, which most zones have none of.
   let named: Set<string> | undefined;
+  const isNamed = (key: string): boolean => {
+    named ??= new Set(wanted.records.map(recordKey));
+    return named.has(key);
+  };
   return (record) => {
     const own = owner(record);
     if (own) return own;
     if (!unwritable.size) return undefined;
     const u = unwritable.get(record as LiveRecord);
-    if (
-      !u ||
-      (wanted.exact && u.restorable) ||
-      (u.entryOf !== undefined && !(named ??= new Set(wanted.records.map(recordKey))).has(u.entryOf))
-    )
-      return undefined;
+    if (!u || (wanted.exact && u.restorable) || (u.entryOf !== undefined && !isNamed(u.entryOf))) return undefined;
     return u.reason;
   };
 }

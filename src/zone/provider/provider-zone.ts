@@ -32,7 +32,7 @@ export interface ZoneProvider {
  * Pages the filtered listings of one reading may take; each name's first page tells how many it needs, and those are
  * taken from `left`.
  */
-export interface PageAllowance {
+interface PageAllowance {
   left: number;
 }
 

@@ -1,7 +1,7 @@
 // Every entry of a zone, page after page, and whether the listing is known to be complete.
-// A plan deletes what the listing does not show, so a short listing is a destructive one: a
-// provider that ignores `page` and gives no `total` once made a 1,504-entry zone shrink to
-// 1,000 with exit 0. Completeness is proved by the provider's own count (`total`), every
+// A plan deletes what the listing does not show, so a short listing is a destructive one (a
+// provider that ignores `page` and gives no `total` must not shrink a 1,504-entry zone to 1,000
+// with exit 0). Completeness is proved by the provider's own count (`total`), every
 // entity seen exactly once and the count unchanged from the first page to the last; anything
 // less is reported as incomplete, with the reason, and drives no change.
 import { DdedgeError, ExitCode } from '../../lib/errors.js';

@@ -8,7 +8,7 @@ import type { Transport } from '../../http/transport.js';
 import { wireTransport } from '../../http/wire-transport.js';
 
 /** Calls made on connections of their own before the pool is loaded. */
-export const CALLS_BEFORE_POOL = 4;
+const CALLS_BEFORE_POOL = 4;
 
 export function zoneTransport(): Transport {
   let calls = 0;

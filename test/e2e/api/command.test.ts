@@ -36,7 +36,10 @@ describe('ddedge api', () => {
 
   it('sends the parameters by their API names, booleans as 1/0, and prints compact JSON off a terminal', async () => {
     let form: URLSearchParams | undefined;
-    answer = (_path, f) => ((form = f), envelope({ domains: [] }));
+    answer = (_path, f) => {
+      form = f;
+      return envelope({ domains: [] });
+    };
     const run = await runDist(['api', 'domain', 'list', '--tld', 'es', '--renewable', 'yes', '--pageLength=50'], env());
     expect(run).toMatchObject({ code: 0, stdout: '{"domains":[]}\n' });
     expect(Object.fromEntries(form!)).toMatchObject({

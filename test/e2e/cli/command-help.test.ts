@@ -145,10 +145,7 @@ describe('what the help says is what the commands do', () => {
     );
     // Each built-in source's text continues under itself, not at the margin.
     const sources = lines.slice(lines.indexOf('Built-in address sources:') + 1);
-    const block = sources.slice(
-      0,
-      sources.findIndex((line) => line === ''),
-    );
+    const block = sources.slice(0, sources.indexOf(''));
     expect(block.length).toBeGreaterThan(5);
     for (const line of block) expect(line).toMatch(/^ {2}\S|^ {15}\S/);
     expect(block.join('\n')).toMatch(/^ {2}cloudflare +Cloudflare's trace page .*\n {15}\S/m);

@@ -48,7 +48,10 @@ function toFile(args: string[], env: Record<string, string>): Promise<{ code: nu
   const fd = openSync(path, 'w');
   const child = spawn(process.execPath, [DIST, ...args], { env, stdio: ['ignore', fd, 'ignore'] });
   return new Promise((resolve) =>
-    child.on('close', (code) => (closeSync(fd), resolve({ code, bytes: readFileSync(path) }))),
+    child.on('close', (code) => {
+      closeSync(fd);
+      resolve({ code, bytes: readFileSync(path) });
+    }),
   );
 }
 

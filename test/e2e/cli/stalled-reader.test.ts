@@ -95,10 +95,10 @@ describe('a log reader that has stopped reading', () => {
     }
     expect(calls()).toBe(4 * HOSTS);
     let log = '';
-    await waitUntil(
-      () => /lines of output dropped/.test((log += readAll())),
-      'the daemon saying lines of output were dropped',
-    );
+    await waitUntil(() => {
+      log += readAll();
+      return /lines of output dropped/.test(log);
+    }, 'the daemon saying lines of output were dropped');
     daemon.kill('SIGTERM');
     expect(await exitWithin(daemon, HANG_BOUND_MS)).toBe(0);
     expect(log).toMatch(/^ddedge: \d+ lines of output dropped: the reader was not keeping up$/m);

@@ -14,7 +14,10 @@ afterEach(async () => {
   await Promise.all(servers.map((s) => s.close()));
   servers = [];
 });
-const track = <T extends { close(): Promise<void> }>(s: T): T => (servers.push(s), s);
+const track = <T extends { close(): Promise<void> }>(s: T): T => {
+  servers.push(s);
+  return s;
+};
 
 describe('one server counted several times is no quorum', () => {
   const sandbox = useSandbox();

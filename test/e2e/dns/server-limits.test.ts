@@ -143,7 +143,10 @@ async function answeredIds(port: number, packets: Buffer[]): Promise<Set<number>
     const timer = setTimeout(resolve, 30_000);
     socket.on('message', (m) => {
       ids.add(m.readUInt16BE(0));
-      if (ids.size === packets.length) clearTimeout(timer), resolve();
+      if (ids.size === packets.length) {
+        clearTimeout(timer);
+        resolve();
+      }
     });
   });
   for (const packet of packets) socket.send(packet, port, '127.0.0.1');
@@ -236,7 +239,9 @@ describe('TCP clients that idle or drip bytes', () => {
     );
     return () => {
       timers.forEach(clearInterval);
-      sockets.forEach((s) => s.destroy());
+      sockets.forEach((s) => {
+        s.destroy();
+      });
     };
   }
 
@@ -268,8 +273,16 @@ describe('TCP clients that idle or drip bytes', () => {
     const closed = await new Promise<boolean>((resolve) => {
       const s = net.connect(sandbox.dnsPort, '127.0.0.1', () => s.write(Buffer.from([0x0f, 0xff])));
       const drip = setInterval(() => s.writable && s.write(Buffer.from([0x01])), 500);
-      const timer = setTimeout(() => (clearInterval(drip), s.destroy(), resolve(false)), 12_000);
-      s.on('close', () => (clearInterval(drip), clearTimeout(timer), resolve(true)));
+      const timer = setTimeout(() => {
+        clearInterval(drip);
+        s.destroy();
+        resolve(false);
+      }, 12_000);
+      s.on('close', () => {
+        clearInterval(drip);
+        clearTimeout(timer);
+        resolve(true);
+      });
       s.on('error', () => undefined);
     });
     expect(closed).toBe(true);

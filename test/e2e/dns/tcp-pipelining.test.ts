@@ -52,8 +52,14 @@ describe('TCP pipelining', () => {
       const got: number[] = [];
       let pending = Buffer.alloc(0);
       const s = net.connect(sandbox.dnsPort, '127.0.0.1', () => s.write(pipeline(3000)));
-      const timer = setTimeout(() => (s.destroy(), reject(new Error(`${got.length} of 3000 answers`))), 60_000);
-      s.on('error', (e) => (clearTimeout(timer), reject(e)));
+      const timer = setTimeout(() => {
+        s.destroy();
+        reject(new Error(`${got.length} of 3000 answers`));
+      }, 60_000);
+      s.on('error', (e) => {
+        clearTimeout(timer);
+        reject(e);
+      });
       s.on('data', (chunk: Buffer) => {
         pending = Buffer.concat([pending, chunk]);
         while (pending.length >= 2 && pending.length >= 2 + pending.readUInt16BE(0)) {
@@ -62,7 +68,11 @@ describe('TCP pipelining', () => {
           got.push(message.readUInt16BE(0));
           pending = pending.subarray(2 + message.length);
         }
-        if (got.length === 3000) clearTimeout(timer), s.destroy(), resolve(got);
+        if (got.length === 3000) {
+          clearTimeout(timer);
+          s.destroy();
+          resolve(got);
+        }
       });
     });
     expect(ids).toEqual(Array.from({ length: 3000 }, (_, i) => i));
@@ -76,9 +86,20 @@ describe('TCP pipelining', () => {
       // 20 MB of answers is more than the kernel's buffers hold (4 MiB send, 6 MiB receive at most), so the server's queue fills and does
       // not drain within its idle time (10 s); reading only after 15 s finds the connection closed
       // short of 20,000 answers. The 40 s bound only keeps a broken server from hanging the test.
-      setTimeout(() => (s.on('data', (chunk: Buffer) => (bytes += chunk.length)), s.resume()), 15_000);
-      const timer = setTimeout(() => (s.destroy(), resolve({ closed: false, bytes })), 40_000);
-      s.on('close', () => (clearTimeout(timer), resolve({ closed: true, bytes })));
+      setTimeout(() => {
+        s.on('data', (chunk: Buffer) => {
+          bytes += chunk.length;
+        });
+        s.resume();
+      }, 15_000);
+      const timer = setTimeout(() => {
+        s.destroy();
+        resolve({ closed: false, bytes });
+      }, 40_000);
+      s.on('close', () => {
+        clearTimeout(timer);
+        resolve({ closed: true, bytes });
+      });
       s.on('error', () => undefined);
     });
     expect(result.closed).toBe(true);
@@ -95,7 +116,10 @@ describe('TCP pipelining', () => {
           new Promise<void>((resolve) => {
             const s = net.connect(
               { port: sandbox.dnsPort, host: '127.0.0.1', localAddress: `127.0.0.${10 + (i % 8)}` },
-              () => (s.write(payload), resolve()),
+              () => {
+                s.write(payload);
+                resolve();
+              },
             );
             // Never read: paused with no 'data' listener, the kernel's receive window fills and stays full.
             s.pause();
@@ -121,7 +145,9 @@ describe('TCP pipelining', () => {
         expect(readAnswer(tcp!).rcode).toBe(0);
       }
     } finally {
-      hogs.forEach((s) => s.destroy());
+      hogs.forEach((s) => {
+        s.destroy();
+      });
     }
   }, 60_000);
 });

@@ -118,7 +118,10 @@ describe('the daemon endpoint under a crowd of idle and slow connections', () =>
     crowd = {
       allOpened: Promise.all(crowds.map((c) => c.allOpened)).then(() => {}),
       reopened: () => 0,
-      stop: () => crowds.forEach((c) => c.stop()),
+      stop: () =>
+        crowds.forEach((c) => {
+          c.stop();
+        }),
     };
     await crowd.allOpened;
     const results: (number | string)[] = [];

@@ -388,8 +388,12 @@ async function agentSets(host: string, address: string, stateDir: string): Promi
     DDEDGE_VIA: 'api',
   };
   const code = await main(['update'], {
-    stdout: (t) => void (out.stdout += t),
-    stderr: (t) => void (out.stderr += t),
+    stdout: (t) => {
+      out.stdout += t;
+    },
+    stderr: (t) => {
+      out.stderr += t;
+    },
     env,
     cwd: tempDir('ddedge-cwd-'),
     isTTY: false,
@@ -575,9 +579,9 @@ describe('conformance: round trip of records a master file cannot hold', () => {
       (await zoneMain(sandbox, ['apply', writeZone(`$ORIGIN ${ZONE}.\n@ A 192.0.2.1\ndup 300 A 192.0.2.70\n`)], env))
         .code,
     ).toBe(0);
-    UNWRITABLE.forEach(([name, type, ttl, priority, value], i) =>
-      service.dns.push({ entityID: String(8000 + i), name, type, ttl, priority, value }),
-    );
+    UNWRITABLE.forEach(([name, type, ttl, priority, value], i) => {
+      service.dns.push({ entityID: String(8000 + i), name, type, ttl, priority, value });
+    });
     const before = shownExactly();
 
     const exported = await zoneMain(sandbox, ['export'], env);
@@ -618,9 +622,9 @@ describe('conformance: restore of a backup with kept records', () => {
         )
       ).code,
     ).toBe(0);
-    UNWRITABLE.forEach(([name, type, ttl, priority, value], i) =>
-      service.dns.push({ entityID: String(8100 + i), name, type, ttl, priority, value }),
-    );
+    UNWRITABLE.forEach(([name, type, ttl, priority, value], i) => {
+      service.dns.push({ entityID: String(8100 + i), name, type, ttl, priority, value });
+    });
     const before = shownExactly();
 
     const wiped = await zoneMain(sandbox, ['apply', writeZone(`$ORIGIN ${ZONE}.\n`), '--force', '--json'], env);

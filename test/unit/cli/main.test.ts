@@ -12,8 +12,12 @@ vi.mock('../../../src/cli/commands/status.js', () => ({
 function io(): Io & { out: string; err: string } {
   const sink = { out: '', err: '' };
   return Object.assign(sink, {
-    stdout: (t: string) => void (sink.out += t),
-    stderr: (t: string) => void (sink.err += t),
+    stdout: (t: string) => {
+      sink.out += t;
+    },
+    stderr: (t: string) => {
+      sink.err += t;
+    },
     env: {},
     cwd: '/',
     isTTY: false,

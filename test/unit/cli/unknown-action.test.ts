@@ -20,10 +20,10 @@ describe('an unknown action', () => {
   });
 
   it('control characters and a huge word do not reach the output', async () => {
-    const escape = await runMain(['zone', '\x1b[31mred\nddedge: forged line'], baseEnv());
-    expect(escape.code, escape.stderr).toBe(2);
-    expect(escape.stderr).not.toContain('\x1b');
-    expect(escape.stderr.trimEnd().split('\n')).toHaveLength(1);
+    const escaped = await runMain(['zone', '\x1b[31mred\nddedge: forged line'], baseEnv());
+    expect(escaped.code, escaped.stderr).toBe(2);
+    expect(escaped.stderr).not.toContain('\x1b');
+    expect(escaped.stderr.trimEnd().split('\n')).toHaveLength(1);
     const huge = await runMain(['gateway', 'a'.repeat(100_000)], baseEnv());
     expect(huge.code, huge.stderr).toBe(2);
     expect(huge.stderr.length).toBeLessThan(1000);

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { docPages, REPO } from '../../helpers/readme-recipes.js';
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces made hyphens. */
-export function headingSlug(heading: string): string {
+function headingSlug(heading: string): string {
   const text = heading
     .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1') // a link in a heading: its text
     .replace(/`/g, '')
@@ -23,7 +23,7 @@ function prose(markdown: string): string {
 }
 
 /** Every anchor a page's headings give, with GitHub's -1, -2 … for a repeated one. */
-export function anchorsOf(markdown: string): Set<string> {
+function anchorsOf(markdown: string): Set<string> {
   const anchors = new Set<string>();
   const seen = new Map<string, number>();
   const withoutCode = markdown.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[ \t]*$/gm, '');
@@ -38,7 +38,7 @@ export function anchorsOf(markdown: string): Set<string> {
 }
 
 /** The targets of a page's inline links and images, `[text](target)`, that are not web addresses. */
-export function relativeLinks(markdown: string): string[] {
+function relativeLinks(markdown: string): string[] {
   const links: string[] = [];
   for (const match of prose(markdown).matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) {
     const target = match[1]!;
@@ -52,7 +52,7 @@ export function relativeLinks(markdown: string): string[] {
  * What is wrong with each relative link of `page` (a path relative to `root`): a missing file,
  * or an anchor no heading of the page it names gives. `read` returns a page's text.
  */
-export function brokenLinks(root: string, page: string, read: (path: string) => string | undefined): string[] {
+function brokenLinks(root: string, page: string, read: (path: string) => string | undefined): string[] {
   const problems: string[] = [];
   for (const link of relativeLinks(read(page) ?? '')) {
     const [path, anchor] = link.split('#', 2) as [string, string | undefined];

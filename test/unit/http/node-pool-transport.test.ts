@@ -37,13 +37,13 @@ describe('node pool transport', () => {
             httpRequest({ url, method: 'POST', body: `call ${round}.${i}`, timeoutMs: 5000, transport }),
           ),
         );
-        answers.forEach((a, i) =>
+        answers.forEach((a, i) => {
           expect([a.status, a.body.length, a.body.split('|')[1]]).toEqual([
             200,
             200_001 + `call ${round}.${i}`.length,
             `call ${round}.${i}`,
-          ]),
-        );
+          ]);
+        });
       }
       expect(sockets.size).toBeLessThanOrEqual(3);
     } finally {

@@ -26,7 +26,10 @@ function moduleState(text: string): string[] {
     const binding = BINDING.exec(line);
     if (!binding) return;
     const [, kind, name, type = '', value = ''] = binding;
-    if (kind !== 'const') return void found.push(`${i + 1}: ${name} (let or var)`);
+    if (kind !== 'const') {
+      found.push(`${i + 1}: ${name} (let or var)`);
+      return;
+    }
     if (!COLLECTION.test(value) || READ_ONLY_TYPE.test(type.trim())) return;
     // The statement ends on its own line or on the first line after it that closes at the first column.
     const last = value.trimEnd().endsWith(';') ? i : lines.findIndex((l, j) => j > i && /^[}\]]/.test(l));

@@ -41,7 +41,10 @@ function countedEntries(n: number, reads: { count: number }): DnsEntry[] {
 /** A small pseudo-random sequence, the same at every run. */
 function numbers(seed: number) {
   let x = seed;
-  return () => (x = (x * 1103515245 + 12345) % 2147483648) / 2147483648;
+  return () => {
+    x = (x * 1103515245 + 12345) % 2147483648;
+    return x / 2147483648;
+  };
 }
 
 /** An answer with the serial left out (a fresh reading's serial is its own), and its records in one order (an RRset's order means nothing, and a list reordered is not re-read for it). */

@@ -11,8 +11,12 @@ import { baseEnv, tempDir } from '../../../helpers/cli.js';
 function collectingIo(): Io & { out: string; err: string } {
   const sink = { out: '', err: '' };
   return Object.assign(sink, {
-    stdout: (text: string) => void (sink.out += text),
-    stderr: (text: string) => void (sink.err += text),
+    stdout: (text: string) => {
+      sink.out += text;
+    },
+    stderr: (text: string) => {
+      sink.err += text;
+    },
     env: baseEnv(),
     cwd: tempDir('ddedge-cwd-'),
     isTTY: false,
@@ -20,7 +24,7 @@ function collectingIo(): Io & { out: string; err: string } {
 }
 
 /** The stop signals' listeners the command added: called, as the signal would, and removed. */
-function signalCommand(before: { SIGTERM: Function[]; SIGINT: Function[] }, signal: 'SIGTERM' | 'SIGINT'): void {
+function signalCommand(before: { SIGTERM: unknown[]; SIGINT: unknown[] }, signal: 'SIGTERM' | 'SIGINT'): void {
   for (const name of ['SIGTERM', 'SIGINT'] as const) {
     for (const listener of process.listeners(name).filter((l) => !before[name].includes(l))) {
       process.removeListener(name, listener);

@@ -123,9 +123,10 @@ describe('queryDns', () => {
   it('keeps one deadline over UDP and the TCP retry', async () => {
     let answerUdp!: () => void;
     const udpHeld = new Promise<void>((resolve) => (answerUdp = resolve));
-    const truncatedLater = async (q: Parameters<typeof answerTo>[0]) => (
-      await udpHeld, answerTo(q, [], { truncated: true })
-    );
+    const truncatedLater = async (q: Parameters<typeof answerTo>[0]) => {
+      await udpHeld;
+      return answerTo(q, [], { truncated: true });
+    };
     const server = await start({ udp: truncatedLater, tcp: () => undefined });
     const clock = new FakeClock();
     let settled = false;

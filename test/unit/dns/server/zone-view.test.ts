@@ -39,7 +39,10 @@ const TYPES = [1, 2, 5, 6, 15, 16, 28, 255];
 /** A small pseudo-random sequence, the same at every run. */
 function numbers(seed: number) {
   let x = seed;
-  return () => (x = (x * 1103515245 + 12345) % 2147483648) / 2147483648;
+  return () => {
+    x = (x * 1103515245 + 12345) % 2147483648;
+    return x / 2147483648;
+  };
 }
 
 /** One record set's records, drawn at random (possibly none). */

@@ -44,7 +44,9 @@ function packet(counts: [number, number, number, number], body: number[], id = 0
   const header = Buffer.alloc(12);
   header.writeUInt16BE(id, 0);
   header.writeUInt16BE(flags, 2);
-  counts.forEach((c, i) => header.writeUInt16BE(c, 4 + i * 2));
+  counts.forEach((c, i) => {
+    header.writeUInt16BE(c, 4 + i * 2);
+  });
   return Buffer.concat([header, Buffer.from(body)]);
 }
 const malformed = (bytes: Buffer, pattern: RegExp) => {

@@ -12,7 +12,9 @@ import { closeHttp } from '../../../../src/http/server/listen.js';
 const servers: http.Server[] = [];
 const sockets: net.Socket[] = [];
 afterEach(async () => {
-  sockets.splice(0).forEach((s) => s.destroy());
+  sockets.splice(0).forEach((s) => {
+    s.destroy();
+  });
   await Promise.all(servers.splice(0).map(closeHttp));
 });
 
@@ -42,7 +44,9 @@ async function open(port: number): Promise<Raw> {
   const waiting: (() => void)[] = [];
   socket.on('data', (chunk: Buffer) => {
     text += chunk.toString('latin1');
-    waiting.splice(0).forEach((check) => check());
+    waiting.splice(0).forEach((check) => {
+      check();
+    });
   });
   const ended = new Promise<{ text: string; at: number }>((resolve) =>
     socket.once('close', () => resolve({ text, at: Date.now() })),

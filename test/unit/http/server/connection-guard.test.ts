@@ -25,7 +25,9 @@ interface Guarded {
 const opened: net.Socket[] = [];
 const servers: Guarded[] = [];
 afterEach(async () => {
-  opened.splice(0).forEach((s) => s.destroy());
+  opened.splice(0).forEach((s) => {
+    s.destroy();
+  });
   await Promise.all(servers.splice(0).map((s) => s.close()));
 });
 
@@ -157,7 +159,9 @@ describe('the connection guard', () => {
     await untilHeld(g, 2);
     const newcomer = await connect(g);
     await newcomer.closed;
-    g.held.forEach((release) => release());
+    g.held.forEach((release) => {
+      release();
+    });
     for (const answer of answers) expect(await answer).toMatch(/released$/);
     // Answered, they are idle again: the next newcomer gets in.
     const next = await connect(g);

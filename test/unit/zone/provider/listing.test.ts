@@ -47,18 +47,20 @@ describe('a zone listing', () => {
 
   it('a provider that never stops (new entries on every page, no total) is stopped at the absolute bound', async () => {
     const asked: number[] = [];
-    const listing = await list(
-      async (page) => (asked.push(page), { items: entries(page * LIST_PAGE_LENGTH, LIST_PAGE_LENGTH) }),
-    );
+    const listing = await list(async (page) => {
+      asked.push(page);
+      return { items: entries(page * LIST_PAGE_LENGTH, LIST_PAGE_LENGTH) };
+    });
     expect(asked).toHaveLength(MAX_LIST_PAGES);
     expect(listing.incomplete).toMatch(/gave no total .* did not stop after 500 pages/);
   });
 
   it('an empty page before the announced count is reached: incomplete, no further call', async () => {
     const asked: number[] = [];
-    const listing = await list(
-      async (page) => (asked.push(page), { items: page <= 2 ? entries(page * 1000, 1000) : [], total: 3_000 }),
-    );
+    const listing = await list(async (page) => {
+      asked.push(page);
+      return { items: page <= 2 ? entries(page * 1000, 1000) : [], total: 3_000 };
+    });
     expect(listing.incomplete).toMatch(/listed 2000 of the 3000 entries it announced/);
     expect(asked).toEqual([1, 2, 3]);
   });
