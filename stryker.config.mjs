@@ -2,7 +2,7 @@
 // changes the modules that decide what reaches the provider, one small change (a mutant) at a
 // time, and runs the unit tests that reach it; a mutant no test notices is an assertion missing.
 // One module: `npm run test:mutation -- --mutate src/lib/names.ts`. See docs/development.md.
-/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+/** Stryker's options (PartialStrykerOptions in @stryker-mutator/api/core). */
 export default {
   testRunner: 'vitest',
   vitest: { configFile: 'vitest.mutation.config.ts' },

@@ -9,7 +9,7 @@ import { findTsig, signMessage, type TsigKey } from '../../src/dns/wire/tsig.js'
 export const CLASS = { IN: 1, CH: 3, NONE: 254, ANY: 255 } as const;
 export const TYPE = { A: 1, NS: 2, CNAME: 5, SOA: 6, TXT: 16, AAAA: 28, OPT: 41, AXFR: 252, ANY: 255 } as const;
 
-export function wireName(name: string): Buffer {
+function wireName(name: string): Buffer {
   const labels = name === '.' || name === '' ? [] : nameToLabels(name);
   return Buffer.concat([...labels.flatMap((l) => [Buffer.from([l.length]), l]), Buffer.from([0])]);
 }

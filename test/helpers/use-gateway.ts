@@ -149,7 +149,7 @@ function doorArgs(door: { tls?: boolean }): string[] {
 }
 
 /** The journal's lines in a state directory (none when it has none). */
-export function journalLines(stateDir: string): Record<string, unknown>[] {
+function journalLines(stateDir: string): Record<string, unknown>[] {
   try {
     const text = readFileSync(join(stateDir, 'gateway', 'journal.jsonl'), 'utf8');
     return text

@@ -14,7 +14,7 @@ import { canonicalAddress, familyOfAddress } from '../../lib/address.js';
 import { canonicalName } from '../../lib/names.js';
 
 /** Host names one request may name: dyn.com's limit; a router names one or two. */
-export const MAX_HOSTNAMES = 20;
+const MAX_HOSTNAMES = 20;
 /** Parameters read from one request; more is not a client but a probe. */
 const MAX_PARAMETERS = 64;
 /** The longest name the DNS allows. */
@@ -74,7 +74,7 @@ function decodeLoosely(text: string): string {
 }
 
 /** Basic credentials from an Authorization header (`user:password`, base64); undefined when there are none. */
-export function basicCredentials(header: string | undefined): { user: string; password: string } | undefined {
+function basicCredentials(header: string | undefined): { user: string; password: string } | undefined {
   const match = /^\s*basic\s+([A-Za-z0-9+/=_-]+)\s*$/i.exec(header ?? '');
   if (!match) return undefined;
   const text = Buffer.from(match[1]!, 'base64').toString('utf8');

@@ -28,7 +28,7 @@ interface CountsFile {
   calls: Record<string, number>;
 }
 
-export const budgetPath = (stateDir: string): string => join(stateDir, 'gateway', 'calls.json');
+const budgetPath = (stateDir: string): string => join(stateDir, 'gateway', 'calls.json');
 
 export class GatewayBudget {
   private readonly counts: { calls?: Record<string, number> };

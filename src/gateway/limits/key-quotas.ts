@@ -48,7 +48,7 @@ const kindOf = (type: string): HeldKind => (type === 'DHCID' ? 'dhcid' : 'record
  */
 const identity = (r: { name: string; type: string; value: string }) => `${r.name}\t${r.type}\t${r.value}`;
 
-export function quotaOf(keys: GatewayKeys, key: string): Counts {
+function quotaOf(keys: GatewayKeys, key: string): Counts {
   const { dhcid, records } = keys.quotas.get(key) ?? {};
   return { dhcid: dhcid ?? DEFAULT_QUOTA.dhcid, records: records ?? DEFAULT_QUOTA.records };
 }

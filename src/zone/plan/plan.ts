@@ -18,7 +18,7 @@ export interface Change {
   replace?: boolean;
 }
 
-interface KeptRecord {
+export interface KeptRecord {
   name: string;
   type: string;
   reason: string;
