@@ -30,7 +30,10 @@ export function queryPacket(q: QueryShape): Buffer {
 export function udpExchange(port: number, packet: Buffer, ms = 3000): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const socket = dgram.createSocket('udp4');
-    const timer = setTimeout(() => (socket.close(), reject(new Error('no UDP answer'))), ms);
+    const timer = setTimeout(() => {
+      socket.close();
+      reject(new Error('no UDP answer'));
+    }, ms);
     socket.on('message', (m) => {
       clearTimeout(timer);
       socket.close();
@@ -64,8 +67,14 @@ export function tcpExchange(port: number, packets: Buffer[], count = packets.len
     const socket = net.connect(port, '127.0.0.1');
     const got: Buffer[] = [];
     let pending = Buffer.alloc(0);
-    const timer = setTimeout(() => (socket.destroy(), reject(new Error(`TCP: ${got.length} of ${count} answers`))), ms);
-    socket.on('error', (e) => (clearTimeout(timer), reject(e)));
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`TCP: ${got.length} of ${count} answers`));
+    }, ms);
+    socket.on('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
     socket.on('data', (chunk) => {
       pending = Buffer.concat([pending, chunk]);
       while (pending.length >= 2 && pending.length >= 2 + pending.readUInt16BE(0)) {

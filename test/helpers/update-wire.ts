@@ -62,7 +62,7 @@ export function updateMessage(shape: UpdateShape): Buffer {
   header.writeUInt16BE(shape.id ?? 0x5151, 0);
   header.writeUInt16BE(5 << 11, 2);
   const counts = shape.counts ?? [zones.length, prerequisites.length, updates.length, additional.length];
-  counts.forEach((n, i) => header.writeUInt16BE(n, 4 + i * 2));
+  for (const [i, n] of counts.entries()) header.writeUInt16BE(n, 4 + i * 2);
   return Buffer.concat([header, ...zones, ...prerequisites, ...updates, ...additional]);
 }
 

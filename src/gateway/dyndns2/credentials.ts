@@ -11,11 +11,10 @@ import { keyNameOf, type GatewayKeys } from '../keys/keys-file.js';
 const secretTexts = new WeakMap<GatewayKeys, Map<string, Buffer>>();
 function secretText(keys: GatewayKeys, name: string): Buffer | undefined {
   let texts = secretTexts.get(keys);
-  if (!texts)
-    secretTexts.set(
-      keys,
-      (texts = new Map([...keys.keys].map(([n, key]) => [n, Buffer.from(key.secret.toString('base64'))]))),
-    );
+  if (!texts) {
+    texts = new Map([...keys.keys].map(([n, key]) => [n, Buffer.from(key.secret.toString('base64'))]));
+    secretTexts.set(keys, texts);
+  }
   return texts.get(name);
 }
 /** Compared against when the user names no key, so that an unknown name takes as long as a wrong secret. */

@@ -40,9 +40,10 @@ export async function startDyndns2Door(
           `network readable; give --dyndns2-cert and --dyndns2-key`,
       );
   }
-  deps.logger.info(
-    `gateway: answering dyndns2 updates at ` +
-      `${listeners.map((l) => `${l.url}/nic/update`).join(', ')}${settings.prefixHosts.size ? `; ${settings.prefixHosts.size} host(s) behind routers (--prefix-host)` : ''}`,
-  );
+  const urls = listeners.map((l) => `${l.url}/nic/update`).join(', ');
+  const behind = settings.prefixHosts.size
+    ? `; ${settings.prefixHosts.size} host(s) behind routers (--prefix-host)`
+    : '';
+  deps.logger.info(`gateway: answering dyndns2 updates at ${urls}${behind}`);
   return { listeners, counts, close };
 }

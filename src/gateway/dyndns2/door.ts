@@ -11,7 +11,7 @@ import { nonPublicReason, type RecordType } from '../../lib/address.js';
 import { grantsFor } from '../keys/grants.js';
 import type { RefusalLog } from '../limits/refusal-log.js';
 import { isKeyName, keyOf } from './credentials.js';
-import { keyNameOf } from '../keys/keys-file.js';
+import { keyNameOf, type GatewayKeys } from '../keys/keys-file.js';
 import type { GuessLimit } from './guess-limit.js';
 import {
   decideHost,
@@ -53,11 +53,25 @@ export function answerRequest(
   deps: DoorDeps,
 ): DoorAnswer | Promise<DoorAnswer> {
   const keys = deps.keys();
+  const key = requestKey(request, client, deps, keys);
+  if (typeof key !== 'string') return key;
+  deps.guesses.succeeded(client, key);
   let hidden: string[] | undefined;
   // Only a request that is logged needs its secrets listed.
-  const scrub = (text: string) =>
-    (hidden ??= secretsOf(request, keys.keys.values())).reduce((t, secret) => t.split(secret).join('***'), text);
-  const count = (code: Dyndns2Code) => deps.counts.set(code, (deps.counts.get(code) ?? 0) + 1);
+  const scrub = (text: string) => {
+    hidden ??= secretsOf(request, keys.keys.values());
+    return hidden.reduce((t, secret) => t.split(secret).join('***'), text);
+  };
+  return answerHosts(request, key, client, deps, scrub);
+}
+
+/** One more answer with this code (for /metrics). */
+function count(deps: DoorDeps, code: Dyndns2Code): void {
+  deps.counts.set(code, (deps.counts.get(code) ?? 0) + 1);
+}
+
+/** The key the request's credentials are, or the `badauth` answer (logged and counted) when they are none. */
+function requestKey(request: Dyndns2Request, client: string, deps: DoorDeps, keys: GatewayKeys): string | DoorAnswer {
   const user = request.credentials?.user;
   // The user name is shown only when it names a key: a password typed into the user field is not.
   const known = user !== undefined && isKeyName(keys, user) ? keyNameOf(user) : undefined;
@@ -72,38 +86,48 @@ export function answerRequest(
       { client, kind: 'request', keyless, ...(known ? { key: known } : {}) },
       `dyndns2: refused before the password was looked at: ${limited}`,
     );
-    count('badauth');
+    count(deps, 'badauth');
     return { status: 429, body: 'badauth\n', close: true };
   }
   const key = keyOf(keys, request.credentials);
-  if (!key) {
-    // A client's first try without credentials (it waits for the 401) is no guess, and keeps its connection.
-    if (request.credentials) deps.guesses.failed(client, known);
-    const why =
-      user === undefined
-        ? 'no credentials'
-        : known
-          ? 'a wrong password'
-          : 'a user name that is no key of the keys file (not shown)';
-    deps.refusals.refused(
-      'badauth',
-      { client, kind: 'request', keyless, ...(known ? { key: known } : {}) },
-      `dyndns2: ${why}`,
-    );
-    count('badauth');
-    return { status: 401, body: 'badauth\n', close: request.credentials !== undefined };
-  }
-  deps.guesses.succeeded(client, key);
+  if (key) return key;
+  // A client's first try without credentials (it waits for the 401) is no guess, and keeps its connection.
+  if (request.credentials) deps.guesses.failed(client, known);
+  const why =
+    user === undefined
+      ? 'no credentials'
+      : known
+        ? 'a wrong password'
+        : 'a user name that is no key of the keys file (not shown)';
+  deps.refusals.refused(
+    'badauth',
+    { client, kind: 'request', keyless, ...(known ? { key: known } : {}) },
+    `dyndns2: ${why}`,
+  );
+  count(deps, 'badauth');
+  return { status: 401, body: 'badauth\n', close: request.credentials !== undefined };
+}
+
+/** The 200 answer: one line per host name, each counted by its code. */
+function reply(deps: DoorDeps, codes: string[]): DoorAnswer {
+  for (const line of codes) count(deps, line.split(' ')[0] as Dyndns2Code);
+  return { status: 200, body: codes.join('\n') + '\n' };
+}
+
+/** The answer for a request whose key is known: each host name decided, and updated zone by zone. */
+function answerHosts(
+  request: Dyndns2Request,
+  key: string,
+  client: string,
+  deps: DoorDeps,
+  scrub: (text: string) => string,
+): DoorAnswer | Promise<DoorAnswer> {
   const refused = (code: Dyndns2Code, why: string) => {
     deps.refusals.refused(code, { key, client }, `dyndns2: ${scrub(why)}`);
     return code;
   };
-  const reply = (codes: string[]): DoorAnswer => {
-    codes.forEach((line) => count(line.split(' ')[0] as Dyndns2Code));
-    return { status: 200, body: codes.join('\n') + '\n' };
-  };
-  if (request.tooMany) return reply([refused('numhost', 'more host names than one request may name (20)')]);
-  if (!request.hostnames?.length) return reply([refused('notfqdn', 'the request names no hostname')]);
+  if (request.tooMany) return reply(deps, [refused('numhost', 'more host names than one request may name (20)')]);
+  if (!request.hostnames?.length) return reply(deps, [refused('notfqdn', 'the request names no hostname')]);
 
   const addresses = wantedAddresses(request, client, deps.allowPrivateIp);
   const decided = request.hostnames.map(({ given, name }): HostResult | PendingHost => {
@@ -112,15 +136,12 @@ export function answerRequest(
     return decideHost(name, addresses, key, deps);
   });
   const behind = hostsBehind(request, key, client, deps, scrub);
-  // The updates of a zone go as one message: one read of the zone, all made or none.
-  const byZone = new Map<string, PendingHost[]>();
-  for (const d of [...decided, ...behind.map((b) => b.decided)])
-    if (isPending(d)) byZone.set(d.zone, [...(byZone.get(d.zone) ?? []), d]);
-  const runs = new Map([...byZone].map(([zone, hosts]) => [zone, updateHosts(zone, hosts, key, client, deps)]));
+  const runs = updatesByZone([...decided, ...behind.map((b) => b.decided)], key, client, deps);
   const settled = (d: HostResult | PendingHost) => (isPending(d) ? runs.get(d.zone)! : d);
   const shown = typeof addresses === 'string' ? '' : Object.values(addresses).join(',');
   const lines = (done: HostResult[]) =>
     reply(
+      deps,
       done.map(({ code, why }) =>
         code === 'good' || code === 'nochg' ? `${code} ${shown}` : refused(code, why ?? code),
       ),
@@ -141,6 +162,21 @@ export function answerRequest(
     return lines(decided as HostResult[]);
   }
   return Promise.all([Promise.all(decided.map(settled)), ...logged]).then(([done]) => lines(done));
+}
+
+/**
+ * The pending updates started, one message per zone: one read of the zone, all made or none. By zone; hosts decided
+ * already (not pending) start nothing.
+ */
+function updatesByZone(
+  decided: (HostResult | PendingHost)[],
+  key: string,
+  client: string,
+  deps: DoorDeps,
+): Map<string, Promise<HostResult>> {
+  const byZone = new Map<string, PendingHost[]>();
+  for (const d of decided) if (isPending(d)) byZone.set(d.zone, [...(byZone.get(d.zone) ?? []), d]);
+  return new Map([...byZone].map(([zone, hosts]) => [zone, updateHosts(zone, hosts, key, client, deps)]));
 }
 
 /** nonPublicReason, remembered for the addresses seen lately: routers send the same one again and again. */
@@ -168,8 +204,12 @@ function wantedAddresses(request: Dyndns2Request, client: string, allowPrivateIp
   if (!allowPrivateIp) {
     for (const address of Object.values(wanted)) {
       const reason = publicCheck(address);
-      if (reason)
-        return `${given ? 'the address' : 'no address given, and the request comes from'} ${address}, which is not public (${reason}); the gateway sets only public addresses unless started with --allow-private-ip`;
+      if (!reason) continue;
+      const whose = given ? 'the address' : 'no address given, and the request comes from';
+      return (
+        `${whose} ${address}, which is not public (${reason}); ` +
+        'the gateway sets only public addresses unless started with --allow-private-ip'
+      );
     }
   }
   return wanted;

@@ -49,11 +49,17 @@ export class GuessLimit {
     const now = this.now();
     const lastMinute = tries.filter((t) => now - t.ms < MINUTE_MS).length;
     if (lastMinute >= SOURCE_TRIES_PER_MINUTE)
-      return `too many wrong passwords from ${source} (${lastMinute} in the last minute, at most ${SOURCE_TRIES_PER_MINUTE})`;
+      return (
+        `too many wrong passwords from ${source} ` +
+        `(${lastMinute} in the last minute, at most ${SOURCE_TRIES_PER_MINUTE})`
+      );
     if (key === undefined || !tries.some((t) => now - t.ms < REMEMBER_MS)) return undefined;
     const keyTries = this.byKey.get(key);
     if (keyTries && keyTries.length >= KEY_TRIES_PER_MINUTE && now - keyTries[0]! < MINUTE_MS) {
-      return `the key ${key} had ${keyTries.length} wrong passwords in the last minute (from many sources); ${source} guessed wrong lately and is refused for it meanwhile`;
+      return (
+        `the key ${key} had ${keyTries.length} wrong passwords in the last minute (from many sources); ` +
+        `${source} guessed wrong lately and is refused for it meanwhile`
+      );
     }
     return undefined;
   }

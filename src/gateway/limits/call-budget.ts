@@ -140,7 +140,11 @@ export class GatewayBudget {
 
   private spentForUpdate(calls: number, left: number, resumeAt: Date): string {
     const resume = resumeAt.toISOString().replace(/\.\d+Z$/, 'Z');
-    return `the budget of ${this.limit} provider calls an hour is spent: this update (and undoing it, should a write fail) may take ${calls} calls and ${left} are left; calls resume at ${resume} (--max-calls-per-hour)`;
+    return (
+      `the budget of ${this.limit} provider calls an hour is spent: ` +
+      `this update (and undoing it, should a write fail) may take ${calls} calls and ${left} are left; ` +
+      `calls resume at ${resume} (--max-calls-per-hour)`
+    );
   }
 
   /** Gives back what a zone's batch set aside and did not use. */

@@ -49,7 +49,11 @@ export class KeyCalls {
     const share = this.share(key);
     const used = this.used(key);
     if (used + calls <= share) return undefined;
-    return `the key ${key} has spent its share of the provider calls (${used} of the ${share} it may make an hour; this update may take ${calls}); other keys are not held up by it (quota "KEY" calls N; in the keys file)`;
+    return (
+      `the key ${key} has spent its share of the provider calls ` +
+      `(${used} of the ${share} it may make an hour; this update may take ${calls}); ` +
+      'other keys are not held up by it (quota "KEY" calls N; in the keys file)'
+    );
   }
 
   charge(key: string, calls: number): void {

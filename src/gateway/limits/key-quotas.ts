@@ -220,7 +220,11 @@ export class QuotaBatch {
       const after = held[kind] + before[kind] + growth[kind];
       if (growth[kind] > 0 && after > quota[kind]) {
         const what = kind === 'dhcid' ? 'DHCID records kept by the gateway' : 'records created at the provider';
-        return `the key ${key} may hold at most ${quota[kind]} ${what} in ${this.zone} (it holds ${held[kind] + before[kind]}); remove stale ones, or raise it with quota "${key}" ${kind} N; in the keys file`;
+        const holds = held[kind] + before[kind];
+        return (
+          `the key ${key} may hold at most ${quota[kind]} ${what} in ${this.zone} (it holds ${holds}); ` +
+          `remove stale ones, or raise it with quota "${key}" ${kind} N; in the keys file`
+        );
       }
     }
     this.pending.set(key, { dhcid: before.dhcid + growth.dhcid, records: before.records + growth.records });

@@ -88,7 +88,10 @@ export class ReplayMemory {
 
   private cacheOf(key: string): ReplayCache<Remembered> {
     let cache = this.caches.get(key);
-    if (!cache) this.caches.set(key, (cache = new ReplayCache<Remembered>(ENTRIES_PER_KEY)));
+    if (!cache) {
+      cache = new ReplayCache<Remembered>(ENTRIES_PER_KEY);
+      this.caches.set(key, cache);
+    }
     return cache;
   }
 }

@@ -67,7 +67,10 @@ function update(
   }).message;
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no answer to update ${id}`)), 60_000);
-    answers.set(id, (b) => (clearTimeout(timer), resolve(b.readUInt16BE(2) & 0xf)));
+    answers.set(id, (b) => {
+      clearTimeout(timer);
+      resolve(b.readUInt16BE(2) & 0xf);
+    });
     socket.send(signed, gateway.port, '127.0.0.1');
   });
 }
@@ -79,7 +82,10 @@ function takenIn(): Promise<void> {
   const id = Math.floor(Math.random() * 65536);
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('no answer to the barrier query')), HANG_BOUND_MS);
-    answers.set(id, () => (clearTimeout(timer), resolve()));
+    answers.set(id, () => {
+      clearTimeout(timer);
+      resolve();
+    });
     // From the socket the updates left by, so it arrives after them.
     socket.send(queryPacket({ name: 'barrier.example.com', type: 1, id }), gateway.port, '127.0.0.1');
   });

@@ -81,10 +81,10 @@ function axfr(key: TsigKey): Promise<DnsRecord[]> {
     const socket = net.connect(gw.port, '127.0.0.1');
     const records: DnsRecord[] = [];
     let pending = Buffer.alloc(0);
-    const timer = setTimeout(
-      () => (socket.destroy(), reject(new Error(`AXFR: ${records.length} records, no closing SOA`))),
-      15_000,
-    );
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`AXFR: ${records.length} records, no closing SOA`));
+    }, 15_000);
     socket.on('error', reject);
     socket.on('connect', () => {
       const header = Buffer.alloc(12);
@@ -100,8 +100,12 @@ function axfr(key: TsigKey): Promise<DnsRecord[]> {
       while (pending.length >= 2 && pending.length >= 2 + pending.readUInt16BE(0)) {
         const message = decodeMessage(pending.subarray(2, 2 + pending.readUInt16BE(0)));
         pending = pending.subarray(2 + pending.readUInt16BE(0));
-        if (message.rcode !== 0)
-          return void (clearTimeout(timer), socket.destroy(), reject(new Error(`AXFR: rcode ${message.rcode}`)));
+        if (message.rcode !== 0) {
+          clearTimeout(timer);
+          socket.destroy();
+          reject(new Error(`AXFR: rcode ${message.rcode}`));
+          return;
+        }
         records.push(...message.answers);
         if (records.length > 1 && records.at(-1)!.type === 'SOA') {
           clearTimeout(timer);

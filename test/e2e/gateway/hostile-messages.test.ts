@@ -349,7 +349,7 @@ describe('a TCP peer sending one byte a second', () => {
       expect(zoneLines(sandbox, '.example.com').filter((l) => l.startsWith('drip'))).toHaveLength(6);
     } finally {
       timers.forEach(clearInterval);
-      drips.forEach((s) => s.destroy());
+      for (const s of drips) s.destroy();
     }
   });
 });

@@ -243,7 +243,10 @@ describe.skipIf(!TOOLS)('nsupdate through the gateway', () => {
       const timer = setTimeout(resolve, 15_000);
       socket.on('message', (m) => {
         answers.set(m.readUInt16BE(0), m.readUInt16BE(2) & 0xf);
-        if (answers.size === 50) clearTimeout(timer), resolve();
+        if (answers.size === 50) {
+          clearTimeout(timer);
+          resolve();
+        }
       });
     });
     for (let i = 0; i < 50; i++) {

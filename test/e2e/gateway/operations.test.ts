@@ -92,7 +92,11 @@ async function signedUpdate(
     const signer = { name: key.name, algorithm: 'hmac-sha256' as const, secret: Buffer.from(key.secret, 'base64') };
     const answer = new Promise<Buffer>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error('no answer to the update within 20s')), 20_000);
-      socket.on('message', (m) => m.readUInt16BE(0) === id && (clearTimeout(timer), resolve(m)));
+      socket.on('message', (m) => {
+        if (m.readUInt16BE(0) !== id) return;
+        clearTimeout(timer);
+        resolve(m);
+      });
     });
     socket.send(
       signMessage(update, signer, undefined, { timeSigned: Math.floor(Date.now() / 1000) }).message,

@@ -51,11 +51,15 @@ async function startOn(
   child.stderr!.on('data', (d: Buffer) => (stderr += String(d)));
   const answered = await new Promise<boolean>((resolve) => {
     const timer = setTimeout(() => resolve(false), START_BOUND_MS);
-    child.stderr!.on(
-      'data',
-      () => /answering DNS .* on 127\.0\.0\.1:\d+/.test(stderr) && (clearTimeout(timer), resolve(true)),
-    );
-    child.once('close', () => (clearTimeout(timer), resolve(false)));
+    child.stderr!.on('data', () => {
+      if (!/answering DNS .* on 127\.0\.0\.1:\d+/.test(stderr)) return;
+      clearTimeout(timer);
+      resolve(true);
+    });
+    child.once('close', () => {
+      clearTimeout(timer);
+      resolve(false);
+    });
   });
   try {
     if (answered && whileUp) await whileUp(Number(/answering DNS .* on 127\.0\.0\.1:(\d+)/.exec(stderr)![1]));

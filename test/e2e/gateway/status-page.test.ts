@@ -115,10 +115,10 @@ describe.skipIf(!TOOLS)('the gateway status page', () => {
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe('/?asked=1');
     let after = '';
-    await waitFor(
-      async () => (after = await (await fetch(`${url()}/?asked=1`)).text()).includes('pressed.example.com'),
-      'the page to show the zone read again',
-    );
+    await waitFor(async () => {
+      after = await (await fetch(`${url()}/?asked=1`)).text();
+      return after.includes('pressed.example.com');
+    }, 'the page to show the zone read again');
     expect(after).toContain('The zones are being read again');
     expect(after).toMatch(/<th scope="row">pressed\.example\.com<\/th><td data-label="Type">TXT<\/td>/);
   });
@@ -136,10 +136,10 @@ describe.skipIf(!TOOLS)('the gateway status page', () => {
     );
     expect(code).toBe(0);
     let html = '';
-    await waitFor(
-      async () => /acknowledged.*AXFR/.test((html = await (await fetch(`${url()}/`)).text())),
-      'the page to show the NOTIFY acknowledged and the transfer',
-    );
+    await waitFor(async () => {
+      html = await (await fetch(`${url()}/`)).text();
+      return /acknowledged.*AXFR/.test(html);
+    }, 'the page to show the NOTIFY acknowledged and the transfer');
     const port = secondary.address().port;
     expect(html).toMatch(
       new RegExp(

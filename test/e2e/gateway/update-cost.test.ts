@@ -85,7 +85,7 @@ const gateway = useGateway(async () => {
       priority: '-',
       value: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`,
     });
-  extra.forEach((e, i) => dns.push({ ...e, entityID: String(800_000 + i) }));
+  for (const [i, e] of extra.entries()) dns.push({ ...e, entityID: String(800_000 + i) });
   return {
     apiUrl: proxy.url,
     primaryName: null,

@@ -50,7 +50,11 @@ it('answers every query during a flood of unsigned and unknown-key updates of th
     let sent = 0;
     await new Promise<void>((resolve) => {
       const timer = setInterval(() => {
-        if (sent >= FLOOD) return void (clearInterval(timer), resolve());
+        if (sent >= FLOOD) {
+          clearInterval(timer);
+          resolve();
+          return;
+        }
         flooder.send(sent % 2 ? signed(unsigned, stranger) : unsigned, gw.port, '127.0.0.1');
         if (sent % Math.round(QUERY_GAP_MS / FLOOD_GAP_MS) === 0) {
           const id = queries.length + 1;

@@ -19,18 +19,18 @@ const TOOLS = requireTool('nsupdate', 'bind9-dnsutils');
 const sandbox = useSandbox({ per: 'file' });
 /** Between the gateway and the sandbox: holds a batch's read while other updates arrive. */
 let proxy: HoldingProxy | undefined;
-const gateway = useGateway(async () =>
-  TOOLS
-    ? {
-        apiUrl: (proxy = await startHoldingProxy(sandbox.url)).url,
-        primaryName: null,
-        keys: [
-          { name: 'narrow', rules: ['grant "narrow" subdomain dyn.example.com;'] },
-          { name: 'router', rules: ['grant "router" subdomain home.example.com A;'] },
-        ],
-      }
-    : undefined,
-);
+const gateway = useGateway(async () => {
+  if (!TOOLS) return undefined;
+  proxy = await startHoldingProxy(sandbox.url);
+  return {
+    apiUrl: proxy.url,
+    primaryName: null,
+    keys: [
+      { name: 'narrow', rules: ['grant "narrow" subdomain dyn.example.com;'] },
+      { name: 'router', rules: ['grant "router" subdomain home.example.com A;'] },
+    ],
+  };
+});
 afterAll(async () => {
   if (TOOLS) expect(await gateway.stop()).toBe(0);
   await proxy?.close();
@@ -93,14 +93,10 @@ describe.skipIf(!TOOLS)('owner names the provider cannot hold', () => {
     // The first create the provider is asked for fails: the router's, in the batch after.
     sandbox.faults.push(parseFault('service/dnscreate=500x1'));
     const lines: string[] = [];
-    const logged = waitForOutput(
-      gateway.child,
-      'stderr',
-      (t) => (
-        lines.splice(0, lines.length, ...t.split('\n').filter((l) => /key (narrow|router).*SERVFAIL/.test(l))),
-        lines.length >= 2
-      ),
-    );
+    const logged = waitForOutput(gateway.child, 'stderr', (t) => {
+      lines.splice(0, lines.length, ...t.split('\n').filter((l) => /key (narrow|router).*SERVFAIL/.test(l)));
+      return lines.length >= 2;
+    });
     const udp = udpClient(gateway.port);
     try {
       const narrow = udp.ask(

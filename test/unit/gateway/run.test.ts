@@ -40,7 +40,9 @@ async function startGateway(): Promise<Started> {
   let stderr = '';
   const io: Io = {
     stdout: () => undefined,
-    stderr: (text) => void (stderr += text),
+    stderr: (text) => {
+      stderr += text;
+    },
     env: baseEnv(withApi(sandbox)),
     cwd: dir,
     isTTY: false,

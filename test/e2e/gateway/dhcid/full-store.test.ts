@@ -93,7 +93,10 @@ function tcp(message: Buffer): Promise<Buffer> {
   return new Promise<Buffer>((resolve, reject) => {
     const socket = net.connect(gateway.port, '127.0.0.1');
     let got = Buffer.alloc(0);
-    const timer = setTimeout(() => (socket.destroy(), reject(new Error('no TCP answer within 20s'))), 20_000);
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error('no TCP answer within 20s'));
+    }, 20_000);
     socket.on('data', (d) => {
       got = Buffer.concat([got, d]);
       if (got.length >= 2 && got.length >= 2 + got.readUInt16BE(0)) {

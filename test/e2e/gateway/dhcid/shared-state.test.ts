@@ -53,7 +53,10 @@ it('keeps the DHCID records of both zones when two gateways share a state direct
   const { file, keys } = writeKeysFile([{ name: 'kea', rules: ['grant "kea" zonesub A AAAA DHCID;'] }]);
   const kea = keys.get('kea')!;
   const start = (zone: string) =>
-    startGatewayProcess({ apiUrl: sandbox.url, zone, keysFile: file, stateDir }).then((gw) => (running.push(gw), gw));
+    startGatewayProcess({ apiUrl: sandbox.url, zone, keysFile: file, stateDir }).then((gw) => {
+      running.push(gw);
+      return gw;
+    });
   const com = await start('example.com');
   const net = await start('example.net');
   const hosts = ['alpha', 'bravo', 'charlie'];

@@ -149,7 +149,7 @@ describe('guessing through the dyndns2 door', () => {
       expect(attackerAnswers).toBeGreaterThan(0);
     } finally {
       stop = true;
-      sockets.forEach((s) => s.destroy());
+      for (const s of sockets) s.destroy();
     }
   });
 });

@@ -104,7 +104,12 @@ describe('the dyndns2 door under bad input and limits', () => {
     const socket: Socket = connect(doorPort(), '127.0.0.1');
     socket.on('error', () => undefined);
     let closedAt = 0;
-    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve(void (closedAt = Date.now()))));
+    const closed = new Promise<void>((resolve) =>
+      socket.on('close', () => {
+        closedAt = Date.now();
+        resolve();
+      }),
+    );
     const start = Date.now();
     const request = 'GET /nic/update?hostname=home.example.com&myip=81.0.2.62 HTTP/1.1\r\nHost: x\r\n';
     let i = 0;
@@ -144,7 +149,7 @@ describe('the dyndns2 door under bad input and limits', () => {
       // Past 64 from one address, the oldest idle ones were closed to let the newer in.
       await waitFor(() => crowd.some((s) => s.destroyed || s.readableEnded), 'the oldest idle connections closed');
     } finally {
-      crowd.forEach((s) => s.destroy());
+      for (const s of crowd) s.destroy();
     }
   });
 
@@ -265,7 +270,10 @@ describe('the dyndns2 door over TLS under a crowd', () => {
         const s = tlsConnect({ port, host: '127.0.0.1', ca, servername: 'localhost' });
         s.on('error', () => undefined);
         crowd.push(s);
-        await new Promise((resolve) => (s.once('secureConnect', resolve), s.once('close', resolve)));
+        await new Promise((resolve) => {
+          s.once('secureConnect', resolve);
+          s.once('close', resolve);
+        });
       }
       // Past 64 from one address, the oldest idle ones were closed to let the newer in.
       await waitFor(
@@ -284,7 +292,7 @@ describe('the dyndns2 door over TLS under a crowd', () => {
       expect(closedAt - start).toBeLessThan(15_000);
     } finally {
       write.release();
-      crowd.forEach((s) => s.destroy());
+      for (const s of crowd) s.destroy();
       silent.destroy();
     }
   });
@@ -301,7 +309,10 @@ describe('the dyndns2 door over TLS under a crowd', () => {
         s.on('error', () => undefined);
         s.on('close', () => closedAt.push(Date.now() - start));
         silent.push(s);
-        await new Promise((resolve) => (s.once('connect', resolve), s.once('close', resolve)));
+        await new Promise((resolve) => {
+          s.once('connect', resolve);
+          s.once('close', resolve);
+        });
       }
       // The closes reach this side a little after the 150th connect: waited for (not a fixed 500 ms,
       // which a loaded machine outran), up to the point where the deadline would close them anyway.
@@ -327,7 +338,7 @@ describe('the dyndns2 door over TLS under a crowd', () => {
       });
       expect(answer).toBe('good 81.0.2.71\n');
     } finally {
-      silent.forEach((s) => s.destroy());
+      for (const s of silent) s.destroy();
     }
   });
 });

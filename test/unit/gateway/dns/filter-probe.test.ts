@@ -17,7 +17,10 @@ function provider(listNames: ZoneProvider['listNames']): ZoneProvider & { asked:
   const asked: string[][] = [];
   return {
     asked,
-    listNames: (names, allowance) => (asked.push([...names]), listNames(names, allowance)),
+    listNames: (names, allowance) => {
+      asked.push([...names]);
+      return listNames(names, allowance);
+    },
   } as ZoneProvider & { asked: string[][] };
 }
 

@@ -51,7 +51,10 @@ function shape(index: ZoneIndex) {
 /** A small pseudo-random sequence, the same at every run. */
 function numbers(seed: number) {
   let x = seed;
-  return () => (x = (x * 1103515245 + 12345) % 2147483648) / 2147483648;
+  return () => {
+    x = (x * 1103515245 + 12345) % 2147483648;
+    return x / 2147483648;
+  };
 }
 
 describe('the view patched by names equals the view built from the whole zone', () => {

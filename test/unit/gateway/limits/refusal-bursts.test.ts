@@ -13,7 +13,9 @@ function bursts(limits = REFUSAL_BURST) {
     /** Notes `n` refusals of `key`; the notifications they made. */
     refuse: (n: number, key?: string) =>
       Array.from({ length: n }, () => counter.note(key, 'example.com', refusal)).filter((e) => e !== undefined),
-    advance: (ms: number) => void (now += ms),
+    advance: (ms: number) => {
+      now += ms;
+    },
     at: () => new Date(now).toISOString(),
   };
 }

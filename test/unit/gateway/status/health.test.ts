@@ -43,8 +43,12 @@ function setup(limit = 10) {
     views,
     stats,
     budget,
-    at: (ms: number) => void (now = T0 + ms),
-    failWith: (error?: Error) => void (fail = error),
+    at: (ms: number) => {
+      now = T0 + ms;
+    },
+    failWith: (error?: Error) => {
+      fail = error;
+    },
   };
 }
 

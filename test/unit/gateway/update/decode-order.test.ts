@@ -25,17 +25,24 @@ vi.mock('../../../../src/dns/wire/names.js', async (importOriginal) => {
   const original = await importOriginal<typeof import('../../../../src/dns/wire/names.js')>();
   return {
     ...original,
-    readName: (...args: Parameters<typeof original.readName>) => (decodes.names++, original.readName(...args)),
+    readName: (...args: Parameters<typeof original.readName>) => {
+      decodes.names++;
+      return original.readName(...args);
+    },
   };
 });
 vi.mock('../../../../src/dns/wire/message.js', async (importOriginal) => {
   const original = await importOriginal<typeof import('../../../../src/dns/wire/message.js')>();
   return {
     ...original,
-    readRecordHead: (...args: Parameters<typeof original.readRecordHead>) => (
-      decodes.count++, original.readRecordHead(...args)
-    ),
-    decodeData: (...args: Parameters<typeof original.decodeData>) => (decodes.count++, original.decodeData(...args)),
+    readRecordHead: (...args: Parameters<typeof original.readRecordHead>) => {
+      decodes.count++;
+      return original.readRecordHead(...args);
+    },
+    decodeData: (...args: Parameters<typeof original.decodeData>) => {
+      decodes.count++;
+      return original.decodeData(...args);
+    },
   };
 });
 
@@ -79,7 +86,10 @@ beforeAll(async () => {
   server = await startGatewayServer({ host: '127.0.0.1', port: 0, ...deps, updates: new UpdateQueue(deps) });
 });
 afterAll(() => server?.close());
-beforeEach(() => void ((decodes.count = 0), (decodes.names = 0)));
+beforeEach(() => {
+  decodes.count = 0;
+  decodes.names = 0;
+});
 /** The names a refusal may read: a few (the zone's, read by each layer, the TSIG's owner and algorithm), not one per record. */
 const FEW_NAMES = 16;
 
