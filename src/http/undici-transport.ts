@@ -3,6 +3,14 @@
 import { Agent, type Dispatcher } from 'undici';
 import { API_CONNECTION_LIMIT, type Transport, type WireRequest, type WireResponse } from './transport.js';
 
+/**
+ * Re-exported for the bundler, not for a reader: without it esbuild moves its runtime helpers
+ * into a chunk of their own that every cycle then loads (one more file at each start; the code
+ * cache test counts them).
+ * @public
+ */
+export { API_CONNECTION_LIMIT };
+
 export function undiciTransport(dispatcher?: Dispatcher): Transport {
   const owned = dispatcher ? undefined : new Agent({ connections: API_CONNECTION_LIMIT });
   const target = dispatcher ?? owned!;
