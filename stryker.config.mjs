@@ -5,6 +5,8 @@
 /** Stryker's options (PartialStrykerOptions in @stryker-mutator/api/core). */
 export default {
   testRunner: 'vitest',
+  // The first run of the whole unit suite takes minutes on a busy 2-core machine.
+  dryRunTimeoutMinutes: 30,
   vitest: { configFile: 'vitest.mutation.config.ts' },
   mutate: [
     'src/zone/plan/**/*.ts',

@@ -28,8 +28,14 @@ describe('sandbox name server log', () => {
     });
     await ask(server.port, 3);
     expect(lines.filter((l) => l.includes('www.example.com'))).toEqual([]);
-    await waitUntil(() => lines.length > 0, 'the summary line of the period');
-    expect(lines[0]).toMatch(/^DNS: 3 queries in the last 0\.2 s \(UDP 3, TCP 0\)/);
+    // A busy machine may spread the three over two periods: the periods' counts add up to them.
+    const counted = () =>
+      lines.reduce((sum, line) => sum + Number(/^DNS: (\d+) quer/.exec(line)?.[1] ?? 0), 0);
+    await waitUntil(() => counted() >= 3, 'the summary lines of the periods');
+    expect(counted()).toBe(3);
+    for (const line of lines) {
+      expect(line).toMatch(/^DNS: (1 query|[23] queries) in the last 0\.2 s \(UDP [123], TCP 0\)/);
+    }
   });
 
   it('writes a line per query at debug', async () => {
