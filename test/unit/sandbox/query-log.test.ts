@@ -29,8 +29,7 @@ describe('sandbox name server log', () => {
     await ask(server.port, 3);
     expect(lines.filter((l) => l.includes('www.example.com'))).toEqual([]);
     // A busy machine may spread the three over two periods: the periods' counts add up to them.
-    const counted = () =>
-      lines.reduce((sum, line) => sum + Number(/^DNS: (\d+) quer/.exec(line)?.[1] ?? 0), 0);
+    const counted = () => lines.reduce((sum, line) => sum + Number(/^DNS: (\d+) quer/.exec(line)?.[1] ?? 0), 0);
     await waitUntil(() => counted() >= 3, 'the summary lines of the periods');
     expect(counted()).toBe(3);
     for (const line of lines) {
