@@ -57,7 +57,7 @@ describe('--on-change in its own process group', () => {
     leftovers.push(pid);
     expect(result.code).toBe(0);
     // Signalled before the agent exited; its exit is the kernel's to finish.
-    await vi.waitFor(() => expect(isRunning(pid)).toBe(false), { timeout: 10_000, interval: 20 });
+    await vi.waitFor(() => expect(isRunning(pid)).toBe(false), { timeout: HANG_BOUND_MS, interval: 20 });
   });
 
   it('at the timeout the whole group is stopped, and the log says so truthfully', async () => {

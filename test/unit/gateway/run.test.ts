@@ -7,7 +7,7 @@ import type { Io } from '../../../src/cli/io.js';
 import { main } from '../../../src/cli/main.js';
 import { parseFault } from '../../../src/sandbox/faults.js';
 import { withApi } from '../../helpers/agent-env.js';
-import { baseEnv, tempDir } from '../../helpers/cli.js';
+import { baseEnv, HANG_BOUND_MS, tempDir } from '../../helpers/cli.js';
 import { writeKeysFile } from '../../helpers/use-gateway.js';
 import { useSandbox } from '../../helpers/use-sandbox.js';
 
@@ -73,7 +73,8 @@ async function startGateway(): Promise<Started> {
       expect(stderr).toMatch(door);
       expect(stderr).toMatch(endpoint);
     },
-    { timeout: 30_000, interval: 20 },
+    // The first start in a worker loads the gateway's code: slow under coverage on a busy machine.
+    { timeout: HANG_BOUND_MS, interval: 20 },
   );
   const onStop = process.listeners('SIGTERM').find((l) => !before.includes(l))!;
   const started: Started = {

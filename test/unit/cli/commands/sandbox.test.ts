@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { main } from '../../../../src/cli/main.js';
 import type { Io } from '../../../../src/cli/io.js';
-import { baseEnv, tempDir } from '../../../helpers/cli.js';
+import { baseEnv, HANG_BOUND_MS, tempDir } from '../../../helpers/cli.js';
 
 /** main()'s streams, read while the command runs (it runs until stopped). */
 function collectingIo(): Io & { out: string; err: string } {
@@ -54,7 +54,7 @@ describe('ddedge sandbox', () => {
     const dataDir = tempDir('ddedge-sandbox-');
     mkdirSync(dataDir, { recursive: true });
     const exit = main(['sandbox', '--port', '0', '--json', '--data', join(dataDir, 'data.json')], io);
-    await vi.waitFor(() => expect(io.out).toContain('\n'), { timeout: 30_000, interval: 20 });
+    await vi.waitFor(() => expect(io.out).toContain('\n'), { timeout: HANG_BOUND_MS, interval: 20 });
     const started = JSON.parse(io.out);
     expect(started).toMatchObject({
       apiUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
@@ -77,7 +77,7 @@ describe('ddedge sandbox', () => {
     const io = collectingIo();
     const before = { SIGTERM: process.listeners('SIGTERM'), SIGINT: process.listeners('SIGINT') };
     const exit = main(['sandbox', '--port', '0', '--fault', 'dyndns=500'], io);
-    await vi.waitFor(() => expect(io.out).toContain('faults:'), { timeout: 30_000, interval: 20 });
+    await vi.waitFor(() => expect(io.out).toContain('faults:'), { timeout: HANG_BOUND_MS, interval: 20 });
     expect(io.out).toMatch(
       /^ddedge sandbox listening on http:\/\/127\.0\.0\.1:\d+ \(demo account; nothing here is real\)\n/,
     );
