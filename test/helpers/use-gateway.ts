@@ -15,6 +15,7 @@ import type { Sandbox } from '../../src/sandbox/server.js';
 import { baseEnv, HANG_BOUND_MS, startDist, tempDir, waitForOutput } from './cli.js';
 import { parsePrometheusText } from './prometheus-text.js';
 import { tlsFiles } from './servers.js';
+import { waitUntil } from './wait.js';
 
 export interface GatewaySetup extends Omit<GatewayProcessOptions, 'zone' | 'keysFile' | 'stateDir'> {
   keys: KeySpec[];
@@ -170,20 +171,9 @@ export const zoneLines = (sandbox: Sandbox, under = ''): string[] =>
     .map((e) => `${e.name} ${e.type} ${e.value}`)
     .sort();
 
-/**
- * Resolves once `check` holds (it may read a file, a sandbox's calls, a page); fails with `what`
- * after the bound, which only a broken build reaches. For events a test cannot be told of.
- */
-export async function waitFor(
-  check: () => boolean | Promise<boolean>,
-  what: string,
-  boundMs = HANG_BOUND_MS,
-): Promise<void> {
-  const deadline = Date.now() + boundMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`waited ${boundMs} ms in vain for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
+/** The one bounded wait (wait.ts), by the name the gateway's tests use. */
+export function waitFor(check: () => boolean | Promise<boolean>, what: string, boundMs = HANG_BOUND_MS): Promise<void> {
+  return waitUntil(check, what, { boundMs, everyMs: 25 });
 }
 
 export interface GatewayProcess {
