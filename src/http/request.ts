@@ -101,9 +101,9 @@ export function expectSuccessStatus(
   if (response.status >= 200 && response.status < 300) return response;
   const hint =
     response.status >= 500
-      ? 'the server failed; ddedge will retry later'
+      ? 'the server failed; a temporary failure'
       : response.status < 200 || response.status < 400
-        ? 'a status ddedge did not ask for (redirects and upgrades are not followed); ddedge will retry later'
+        ? 'a status ddedge did not ask for (redirects and upgrades are not followed); treated as temporary'
         : clientErrorHint;
   throw new TransportError(
     'status',

@@ -61,6 +61,13 @@ export function parseFault(text: string, targets?: readonly string[]): Fault {
   return { target, kind: match[2] as FaultKind, delayMs, remaining };
 }
 
+/** A fault written back as it was given (`service/dnslist=502x2`, `*=slow:3000x1`), for the banner. */
+export function describeFault(fault: Fault): string {
+  const delay = fault.kind === 'slow' || fault.kind === 'hang' ? `:${fault.delayMs}` : '';
+  const count = Number.isFinite(fault.remaining) ? `x${fault.remaining}` : '';
+  return `${fault.target}=${fault.kind}${delay}${count}`;
+}
+
 /** The fault to apply to a request for `target`, counting it down. */
 export function takeFault(faults: Fault[], target: string): Fault | undefined {
   const fault = faults.find((f) => f.remaining > 0 && (f.target === target || f.target === '*'));

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { ConfigError } from '../../lib/errors.js';
 import { listenError } from '../../lib/listen-address.js';
 import { isLoopbackHost } from '../../lib/address.js';
-import { parseFault, type Fault } from '../../sandbox/faults.js';
+import { describeFault, parseFault, type Fault } from '../../sandbox/faults.js';
 import { OPERATIONS } from '../../sandbox/api-operations.js';
 import { startSandbox, type Sandbox } from '../../sandbox/server.js';
 import type { CommandContext } from '../command.js';
@@ -116,6 +116,6 @@ function listeningText(sandbox: Sandbox, faults: Fault[]): string {
     `try:\n  DDEDGE_DYNDNS_URL=${sandbox.url} DDEDGE_DYNDNS_USER=${account.dyndnsUser} ` +
     `DDEDGE_DYNDNS_KEY=${account.dyndnsKey} \\\n` +
     `  DDEDGE_STATE_DIR=/tmp/ddedge-demo ddedge update --host home.example.com --ip 81.0.2.15\n` +
-    (faults.length ? `faults: ${faults.map((f) => `${f.target}=${f.kind}`).join(', ')}\n` : '')
+    (faults.length ? `faults: ${faults.map(describeFault).join(', ')}\n` : '')
   );
 }

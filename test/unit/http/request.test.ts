@@ -115,6 +115,18 @@ describe('the HTTP policy layer', () => {
     }
   });
 
+  it('says a 5xx is temporary without promising a retry: a one-shot run makes none, the next run of its timer does', async () => {
+    for (const status of [502, 101, 304]) {
+      const server = await serve((_req, res) => {
+        res.statusCode = status;
+        res.end();
+      });
+      const error = await failure(httpRequest({ url: server.url, timeoutMs: 2000 }).then(expectSuccessStatus));
+      expect(error.message).toMatch(/temporary/);
+      expect(error.message).not.toMatch(/will retry/);
+    }
+  });
+
   it('requires https except for loopback hosts', async () => {
     await expect(httpRequest({ url: 'http://192.0.2.1/', timeoutMs: 100, setting: '--dyndns-url' })).rejects.toThrow(
       ConfigError,

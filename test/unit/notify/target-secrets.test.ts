@@ -9,7 +9,7 @@ describe('the secrets of a notification URL', () => {
   it('masks the whole URL and its token-like parts, never a plain word of its path', () => {
     parseNotifyTarget('ntfy+http://127.0.0.1:8080/server', '--notify');
     parseNotifyTarget('http://127.0.0.1:9/hook?priority=high', '--notify');
-    expect(redact('the server failed; ddedge will retry later')).toBe('the server failed; ddedge will retry later');
+    expect(redact('the server failed; a temporary failure')).toBe('the server failed; a temporary failure');
     expect(redact('notification to webhook at 127.0.0.1:9')).toBe('notification to webhook at 127.0.0.1:9');
     expect(redact('posting to http://127.0.0.1:9/hook?priority=high')).not.toContain('/hook');
 

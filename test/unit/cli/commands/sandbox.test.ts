@@ -76,13 +76,27 @@ describe('ddedge sandbox', () => {
   it('lists the zones and the demo credentials in words, and stops on SIGINT', async () => {
     const io = collectingIo();
     const before = { SIGTERM: process.listeners('SIGTERM'), SIGINT: process.listeners('SIGINT') };
-    const exit = main(['sandbox', '--port', '0', '--fault', 'dyndns=500'], io);
+    const exit = main(
+      [
+        'sandbox',
+        '--port',
+        '0',
+        '--fault',
+        'dyndns=500',
+        '--fault',
+        'service/dnslist=502x2',
+        '--fault',
+        '*=slow:3000x1',
+      ],
+      io,
+    );
     await vi.waitFor(() => expect(io.out).toContain('faults:'), { timeout: HANG_BOUND_MS, interval: 20 });
     expect(io.out).toMatch(
       /^ddedge sandbox listening on http:\/\/127\.0\.0\.1:\d+ \(demo account; nothing here is real\)\n/,
     );
     expect(io.out).toContain('zones:\n  example.com:\n');
-    expect(io.out).toContain('faults: dyndns=500\n');
+    // Each fault as it was given: its delay and count decide what a client meets.
+    expect(io.out).toContain('faults: dyndns=500, service/dnslist=502x2, *=slow:3000x1\n');
     signalCommand(before, 'SIGINT');
     expect(await exit).toBe(0);
   });
