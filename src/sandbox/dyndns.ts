@@ -51,7 +51,11 @@ function decide(model: SandboxModel, query: URLSearchParams, callerAddress: stri
   if (!user || !key || !query.get('host')) return { success: false, userKnown: false, messages: ['Incorrect data'] };
   if (user !== model.account.dyndnsUser || key !== model.account.dyndnsKey)
     return { success: false, userKnown: user === model.account.dyndnsUser, messages: ['Incorrect data'] };
-  const hostName = query.get('host')!.toLowerCase();
+  // A host name reads as DNS reads it: case and one final dot make no difference.
+  const hostName = query
+    .get('host')!
+    .toLowerCase()
+    .replace(/(?<=.)\.$/, '');
   const ip = query.get('ip') || callerAddress;
   if (familyOfAddress(ip) !== 4) return { success: false, userKnown: true, messages: [`Incorrect IP address: ${ip}`] };
   const entry = model.services.flatMap((s) => s.dns).find((e) => e.type === 'A' && e.name === hostName);
