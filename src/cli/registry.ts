@@ -173,6 +173,38 @@ export const COMMANDS: CommandSpec[] = [
     load: () => import('./commands/zone.js'),
   },
   {
+    name: 'init',
+    usage: 'ddedge init [--non-interactive --hosts NAMES --dyndns-user U --dyndns-key-file F …] [--force]',
+    describe:
+      'set-up in one command: asks for the hosts and credentials, checks them with the provider, writes the ' +
+      'settings file every command reads (/etc/ddedge/ddedge.env as root, else ~/.config/ddedge/ddedge.env)',
+    settings: false,
+    flags: {
+      'non-interactive': {
+        type: 'boolean',
+        describe: 'ask nothing: take the answers from these flags and their variables (DDEDGE_HOSTS, …)',
+      },
+      force: { type: 'boolean', describe: 'replace a settings file or secret that exists' },
+      hosts: { type: 'string', describe: 'host names to keep, comma-separated [DDEDGE_HOSTS]' },
+      service: {
+        type: 'string',
+        describe: 'the hosting service (zone) when not their registered domain [DDEDGE_SERVICE]',
+      },
+      'dyndns-user': { type: 'string', describe: 'dynamic DNS user [DDEDGE_DYNDNS_USER]' },
+      'dyndns-key': { type: 'string', describe: 'dynamic DNS key (prefer --dyndns-key-file) [DDEDGE_DYNDNS_KEY]' },
+      'dyndns-key-file': { type: 'string', describe: 'a file holding the dynamic DNS key [DDEDGE_DYNDNS_KEY_FILE]' },
+      'api-user': { type: 'string', describe: 'registrar API user [DDEDGE_API_USER]' },
+      'api-password': { type: 'string', describe: 'API password (prefer --api-password-file) [DDEDGE_API_PASSWORD]' },
+      'api-password-file': { type: 'string', describe: 'a file holding the API password [DDEDGE_API_PASSWORD_FILE]' },
+      'dyndns-url': {
+        type: 'string',
+        describe: "the dynamic DNS interface, when not the provider's [DDEDGE_DYNDNS_URL]",
+      },
+      'api-url': { type: 'string', describe: "the registrar API, when not the provider's [DDEDGE_API_URL]" },
+    },
+    load: () => import('./commands/init.js'),
+  },
+  {
     name: 'completion',
     usage: 'ddedge completion [bash|zsh]',
     describe: 'prints a shell completion script (bash > /etc/bash_completion.d/ddedge; zsh through bashcompinit)',

@@ -6,6 +6,7 @@ import { ConfigError } from '../lib/errors.js';
 import { moduleOf } from '../lib/lazy-import.js';
 import { FileTooLarge, readCappedText } from './capped-file.js';
 import { redirectingSettings, UntrustedDotenv, vetImplicitDotenv } from './dotenv-trust.js';
+import { initCredentialsDir, initSettingsDir, initSettingsFile } from './init-settings.js';
 
 /** Far above any real dotenv file or secret; a cap, so a path to /dev/zero is not read forever. */
 const DOTENV_MAX_BYTES = 1024 * 1024;
@@ -29,6 +30,17 @@ export async function environmentWithDotenv(
   origin = '--env-file',
   warn?: (message: string, skippedNote?: string) => void,
   uid = process.geteuid?.(),
+): Promise<Env> {
+  return initSettingsUnder(await dotenvUnder(env, envFile, cwd, origin, warn, uid), warn, uid);
+}
+
+async function dotenvUnder(
+  env: Env,
+  envFile: string | undefined,
+  cwd: string,
+  origin: string,
+  warn: ((message: string, skippedNote?: string) => void) | undefined,
+  uid: number | undefined,
 ): Promise<Env> {
   const path = envFile ?? join(cwd, '.env');
   if (!envFile && !existsSync(path)) return env;
@@ -70,6 +82,39 @@ export async function environmentWithDotenv(
     );
   }
   return { ...fromFile, ...definedOnly(env) };
+}
+
+/**
+ * The settings file `ddedge init` wrote (init-settings.ts), under everything else: it never overrides a variable set in
+ * the environment or a dotenv file. It is trusted as ./.env is (this user's or root's, written by no one else); its
+ * secrets are read from credentials/ beside it, as systemd would hand them, unless systemd did.
+ */
+async function initSettingsUnder(
+  env: Env,
+  warn: ((message: string, skippedNote?: string) => void) | undefined,
+  uid: number | undefined,
+): Promise<Env> {
+  const dir = initSettingsDir(env, uid);
+  const path = dir && initSettingsFile(dir);
+  if (!dir || !path || !existsSync(path)) return env;
+  let text: string;
+  try {
+    vetLink(path, uid);
+    text = readCappedText(path, DOTENV_MAX_BYTES, (stat) => vetImplicitDotenv(stat, uid));
+  } catch (error) {
+    const problem =
+      error instanceof UntrustedDotenv
+        ? `${error.message}; if it is yours to trust, chown it to you and chmod go-w it`
+        : error instanceof FileTooLarge
+          ? 'is larger than 1 MiB'
+          : `cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`;
+    warn?.(`the settings file ${path} ${problem}: not read`, `the settings file ${path} was not read: it ${problem}`);
+    return env;
+  }
+  const { parse } = await moduleOf(import('dotenv'));
+  const credentials = initCredentialsDir(dir);
+  const handed = env.CREDENTIALS_DIRECTORY || !existsSync(credentials) ? {} : { CREDENTIALS_DIRECTORY: credentials };
+  return { ...parse(text), ...handed, ...definedOnly(env) };
 }
 
 /** A link named ./.env is another user's choice of file when it is theirs. */

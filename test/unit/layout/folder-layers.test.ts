@@ -17,7 +17,7 @@ const TIERS: readonly (readonly string[])[] = [
   // hosts behind the router; the emulator (imported by cli/ and tests only); the HTTP endpoint
   // and status page, given its answers and views by its caller
   ['lan', 'sandbox', 'probe'],
-  ['agent', 'acme'], // the capabilities that run cycles and challenges
+  ['agent', 'acme', 'init'], // the capabilities that run cycles and challenges; set-up in one command
   ['gateway'], // RFC 2136, transfers, the dyndns2 door, DHCID
   ['cli'], // commands, parsing, output and exit codes
 ];
