@@ -4,7 +4,8 @@
 // $XDG_CONFIG_HOME/ddedge, by default ~/.config/ddedge. Every command reads the file after
 // --env-file and ./.env (env-sources.ts).
 import { join } from 'node:path';
-import type { Env } from './env-sources.js';
+/** The environment as ddedge reads it (env-sources.ts, which imports this file). */
+type Env = Record<string, string | undefined>;
 
 export const SYSTEM_SETTINGS_DIR = '/etc/ddedge';
 export const SETTINGS_FILE_NAME = 'ddedge.env';

@@ -5,6 +5,7 @@
 import { chownSync, existsSync, lstatSync, mkdirSync, readFileSync } from 'node:fs';
 import { ConfigError } from '../lib/errors.js';
 import { writeFileAtomic } from '../lib/atomic-write.js';
+import { readRegularFile } from '../lib/regular-file.js';
 import { removeFile } from '../lib/remove-file.js';
 import { initCredentialsDir, initSettingsFile } from '../config/init-settings.js';
 import { join } from 'node:path';
@@ -30,9 +31,12 @@ export function pathsOf(files: Pick<InitFiles, 'dir' | 'secrets'>): string[] {
   return [...Object.keys(files.secrets).map((name) => join(credentials, name)), initSettingsFile(files.dir)];
 }
 
-/** Refuses, before anything is asked or read, to replace a file unless told to. */
+/**
+ * Refuses, before anything is asked or read, to replace a file unless told to. A settings file of comments alone (the
+ * Debian package's, before anyone set anything) has nothing to lose: it is replaced.
+ */
 export function refuseToReplace(paths: string[], force: boolean): void {
-  const present = paths.filter((path) => existsSync(path) || isLink(path));
+  const present = paths.filter((path) => (existsSync(path) || isLink(path)) && !onlyComments(path));
   if (present.length && !force)
     throw new ConfigError(
       `${present.join(' and ')} already ${present.length > 1 ? 'exist' : 'exists'}; nothing was written ` +
@@ -79,6 +83,17 @@ function vetFolder(dir: string, uid: number | undefined): void {
       `${dir} can be written by someone other than you and root (owner uid ${stat.uid}, mode ` +
         `0${(stat.mode & 0o777).toString(8)}); nothing was written`,
     );
+}
+
+/** Whether the file is a regular one that sets no variable: blank lines and comments only. */
+function onlyComments(path: string): boolean {
+  try {
+    return (readRegularFile(path, 64 * 1024) ?? '')
+      .split('\n')
+      .every((line) => /^\s*(#.*)?$/.test(line));
+  } catch {
+    return false;
+  }
 }
 
 function isLink(path: string): boolean {

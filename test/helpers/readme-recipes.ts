@@ -73,12 +73,14 @@ export interface RecipeRun {
  */
 export function runRecipe(
   script: string,
-  options: { cwd: string; env: Record<string, string>; timeoutMs: number },
+  options: { cwd: string; env: Record<string, string>; timeoutMs: number; uid?: number },
 ): Promise<RecipeRun> {
   return new Promise((done) => {
     const child = spawn('bash', ['-eu', '-c', script], {
       cwd: options.cwd,
       env: options.env,
+      // A recipe for users, run as one where the tests run as root.
+      ...(options.uid === undefined ? {} : { uid: options.uid, gid: options.uid }),
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });

@@ -77,3 +77,14 @@ describe('writing what init asked', () => {
     expect(ddedgeGroupId(join(tempDir(), 'missing'))).toBeUndefined();
   });
 });
+
+describe('a settings file that sets nothing', () => {
+  it("is replaced without --force (the Debian package's, all comments), unlike one that sets something", () => {
+    const dir = join(tempDir(), 'ddedge');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'ddedge.env'), '# settings\n\n# DDEDGE_HOSTS=home.example.com\n');
+    writeInitFiles({ ...files(dir), secrets: {} }, { force: false, uid: USER });
+    expect(readFileSync(join(dir, 'ddedge.env'), 'utf8')).toBe('DDEDGE_HOSTS=home.example.com\n');
+    expect(() => writeInitFiles({ ...files(dir), secrets: {} }, { force: false, uid: USER })).toThrow(/already exists/);
+  });
+});
