@@ -7,8 +7,8 @@ import { join } from 'node:path';
 /** The environment as ddedge reads it (env-sources.ts, which imports this file). */
 type Env = Record<string, string | undefined>;
 
-export const SYSTEM_SETTINGS_DIR = '/etc/ddedge';
-export const SETTINGS_FILE_NAME = 'ddedge.env';
+const SYSTEM_SETTINGS_DIR = '/etc/ddedge';
+const SETTINGS_FILE_NAME = 'ddedge.env';
 
 /** The folder of the settings file for this user: undefined when a user has no home to keep it in. */
 export function initSettingsDir(env: Env, uid: number | undefined): string | undefined {

@@ -46,7 +46,7 @@ export async function checkWithProvider(config: Config, logger: Logger, transpor
         else lines.push(hostLine(host, found, config));
       }
     }
-    if (problems.length) throw new ConfigError(`init: ${problems.join("; ")}; nothing was written`);
+    if (problems.length) throw new ConfigError(`init: ${problems.join('; ')}; nothing was written`);
     return lines;
   } finally {
     await client.close();

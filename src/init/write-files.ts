@@ -26,7 +26,7 @@ export interface WriteOptions {
 }
 
 /** The files init would write: those that exist already stop it unless --force. */
-export function pathsOf(files: Pick<InitFiles, 'dir' | 'secrets'>): string[] {
+function pathsOf(files: Pick<InitFiles, 'dir' | 'secrets'>): string[] {
   const credentials = initCredentialsDir(files.dir);
   return [...Object.keys(files.secrets).map((name) => join(credentials, name)), initSettingsFile(files.dir)];
 }
@@ -88,9 +88,7 @@ function vetFolder(dir: string, uid: number | undefined): void {
 /** Whether the file is a regular one that sets no variable: blank lines and comments only. */
 function onlyComments(path: string): boolean {
   try {
-    return (readRegularFile(path, 64 * 1024) ?? '')
-      .split('\n')
-      .every((line) => /^\s*(#.*)?$/.test(line));
+    return (readRegularFile(path, 64 * 1024) ?? '').split('\n').every((line) => /^\s*(#.*)?$/.test(line));
   } catch {
     return false;
   }
