@@ -4,7 +4,7 @@
 // runs this once for each: the build and the CA are made by the first, in vitest's own process,
 // and removed after the last.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
@@ -23,7 +23,23 @@ interface Shared {
 const KEY = Symbol.for('ddedge.test.global-setup');
 const store = globalThis as typeof globalThis & { [KEY]?: Shared };
 
+/**
+ * As root every command reads /etc/ddedge/ddedge.env (ddedge init's settings file, the Debian package's): one that sets
+ * something would fill what each test leaves unset, so the tests would test that machine's settings.
+ */
+function refuseMachineSettings(): void {
+  const path = '/etc/ddedge/ddedge.env';
+  if (process.getuid?.() !== 0 || !existsSync(path)) return;
+  if (
+    readFileSync(path, 'utf8')
+      .split('\n')
+      .some((line) => /^\s*[^#\s]/.test(line))
+  )
+    throw new Error(`${path} sets ddedge settings, which every test run as root would read: move it aside first`);
+}
+
 function prepare(): string {
+  refuseMachineSettings();
   execFileSync(process.execPath, ['build/build.mjs'], { stdio: 'inherit' });
   const dir = mkdtempSync(join(tmpdir(), 'ddedge-tls-'));
   const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
