@@ -27,6 +27,27 @@ export function historyRows(history: History, now: Date): HistoryRow[] {
   return rows;
 }
 
+/** Far above what the history keeps of a failure's text (lib/outside-text.ts): a bound for an older file's. */
+const HISTORY_TEXT_LIMIT = 2000;
+
+/** What a reader of the history asked for: one host, from a time on, the newest so many. */
+export interface HistoryFilter {
+  host?: string;
+  /** Milliseconds since the epoch: entries before it are left out. */
+  since?: number;
+  limit?: number;
+}
+
+/** The rows a reader asked for, oldest first: those of `host`, at or after `since`, the newest `limit` of them. */
+export function selectHistory(rows: HistoryRow[], filter: HistoryFilter): HistoryRow[] {
+  const chosen = rows.filter(
+    (row) =>
+      (filter.host === undefined || row.host === filter.host) &&
+      (filter.since === undefined || Date.parse(row.lastAt ?? row.at) >= filter.since),
+  );
+  return filter.limit === undefined ? chosen : chosen.slice(-filter.limit);
+}
+
 /** "3d 4h", "5m 2s": the two largest units. */
 export function describeDuration(ms: number): string {
   const units: [string, number][] = [
@@ -61,7 +82,8 @@ export function historyLine(row: HistoryRow): string {
     }
     case 'failed': {
       const times = (row.count ?? 1) > 1 ? ` (${row.count} cycles in a row, last ${row.lastAt})` : '';
-      return `${what} failed${times}: ${outsideText(String(row.message ?? row.reason ?? ''), 300)}`;
+      // Whole: the history keeps a failure's text bounded already; a second, shorter cut would hide its end for nothing.
+      return `${what} failed${times}: ${outsideText(String(row.message ?? row.reason ?? ''), HISTORY_TEXT_LIMIT)}`;
     }
     default:
       return `${what} recovered`;

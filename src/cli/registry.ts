@@ -75,7 +75,7 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     name: 'status',
-    usage: 'ddedge status [--history] [options]',
+    usage: 'ddedge status [--history [--limit N] [--since TIME|DURATION] [--host NAME]] [options]',
     describe:
       'prints the cache: per host, the address sent, when, how, and the last error; --history: the address history',
     settings: true,
@@ -85,8 +85,14 @@ export const COMMANDS: CommandSpec[] = [
       dotenv,
       history: {
         type: 'boolean',
-        describe: 'print the address history (per host and type: time, old, new, via, failures), oldest first',
+        describe: 'print the address history (per host and type: time, old, new, via, failures), newest first',
       },
+      limit: { type: 'string', describe: 'with --history: the newest N entries only' },
+      since: {
+        type: 'string',
+        describe: 'with --history: entries from a time on (2026-11-30) or from a duration ago (24h, 7d)',
+      },
+      host: { type: 'string', describe: 'with --history: the entries of one host name only' },
     },
     load: () => import('./commands/status.js'),
   },

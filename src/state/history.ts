@@ -42,8 +42,11 @@ export interface History {
 export const HISTORY_LIMITS = {
   entries: 1000,
   bytes: 512 * 1024,
-  /** A failure's message as kept; the state file has the whole one. */
-  messageChars: 300,
+  /**
+   * A failure's message as kept: whole unless long (a provider's messages are a line or two; a page of HTML is cut).
+   * The bytes bound above keeps the file small whatever the messages.
+   */
+  messageChars: 1000,
 };
 
 export const historyFile = (dir: string): string => join(dir, 'history.json');

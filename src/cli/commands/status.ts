@@ -1,4 +1,8 @@
-import { historyLine, historyRows } from '../../agent/history-view.js';
+import { type HistoryFilter, historyLine, historyRows, selectHistory } from '../../agent/history-view.js';
+import { readCount, valueNoting } from '../../config/readers.js';
+import { parseDuration } from '../../lib/duration.js';
+import { ConfigError } from '../../lib/errors.js';
+import { isHostName, normaliseHost } from '../../lib/names.js';
 import { sortedRecords, statusDocument } from '../../agent/status-view.js';
 import { readHistory } from '../../state/history.js';
 import { outsideText } from '../../lib/outside-text.js';
@@ -7,6 +11,9 @@ import type { CommandContext } from '../command.js';
 import { printJson, setup } from '../setup.js';
 
 export async function run(context: CommandContext): Promise<number> {
+  const narrowing = ['limit', 'since', 'host'].filter((name) => context.flags[name] !== undefined);
+  if (!context.flags.history && narrowing.length)
+    throw new ConfigError(`--${narrowing[0]} narrows the address history: give --history with it`);
   const { config, logger } = await setup(context, 'state');
   if (context.flags.history) return printHistory(context, config.stateDir, logger);
   const { state, damage } = readState(config.stateDir);
@@ -30,16 +37,49 @@ export async function run(context: CommandContext): Promise<number> {
   return 0;
 }
 
-/** `status --history`: read only; a damaged file is reported here and set aside by the next cycle. */
+/** `status --history`: read only; a damaged file is reported here and set aside by the next cycle. Newest first. */
 function printHistory(context: CommandContext, stateDir: string, logger: { warn(message: string): void }): number {
+  const now = new Date();
+  const filter = historyFilter(context.flags, now);
   const { history, damage } = readHistory(stateDir);
   if (damage) logger.warn(damage);
-  const rows = historyRows(history, new Date());
+  const rows = selectHistory(historyRows(history, now), filter);
   if (context.flags.json) {
     printJson(context, { stateDir, entries: rows });
     return 0;
   }
-  if (!rows.length) context.io.stdout(`no address history yet (${stateDir})\n`);
-  for (const row of rows) context.io.stdout(`${historyLine(row)}\n`);
+  const narrowed = filter.host !== undefined || filter.since !== undefined;
+  if (!rows.length)
+    context.io.stdout(
+      narrowed ? 'no entry of the address history matches\n' : `no address history yet (${stateDir})\n`,
+    );
+  for (const row of [...rows].reverse()) context.io.stdout(`${historyLine(row)}\n`);
   return 0;
+}
+
+/** --host, --since (a duration back from now, or a time) and --limit, checked before the file is read. */
+function historyFilter(flags: CommandContext['flags'], now: Date): HistoryFilter {
+  const problems: string[] = [];
+  const text = (name: string) => flags[name] as string | undefined;
+  const limitText = text('limit');
+  const limit =
+    limitText === undefined ? undefined : valueNoting(readCount(limitText, { min: 1 }, '--limit'), problems);
+  const sinceText = text('since');
+  const since = sinceText === undefined ? undefined : sinceOf(sinceText, now, problems);
+  const hostText = text('host');
+  const host = hostText === undefined ? undefined : normaliseHost(hostText);
+  if (host !== undefined && !isHostName(host)) problems.push(`--host: "${hostText}" is not a host name`);
+  if (problems.length) throw new ConfigError(problems.join('; '));
+  return { limit, since, host };
+}
+
+function sinceOf(text: string, now: Date, problems: string[]): number | undefined {
+  const back = parseDuration(text);
+  if (back !== undefined) return now.getTime() - back;
+  const time = /^\d{4}-\d\d-\d\d/.test(text) ? Date.parse(text) : Number.NaN;
+  if (!Number.isNaN(time)) return time;
+  problems.push(
+    `--since: "${text}" is neither a duration back from now (24h, 7d) nor a time (2026-11-30, 2026-11-30T08:00Z)`,
+  );
+  return undefined;
 }

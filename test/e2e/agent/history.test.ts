@@ -42,10 +42,11 @@ describe('address history', () => {
     expect(text.code).toBe(0);
     const lines = text.stdout.trim().split('\n');
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatch(
+    // Newest first, as the page shows it.
+    expect(lines[1]).toMatch(
       /^\d{4}-\d\d-\d\dT\S+Z home\.example\.com A changed \(none\) -> 81\.0\.2\.15 via dyndns; held \d/,
     );
-    expect(lines[1]).toMatch(/ changed 81\.0\.2\.15 -> 81\.0\.2\.16 via dyndns; current for \d/);
+    expect(lines[0]).toMatch(/ changed 81\.0\.2\.15 -> 81\.0\.2\.16 via dyndns; current for \d/);
   });
 
   it('an empty history says so', async () => {
