@@ -96,7 +96,7 @@ describe('ddedge status', () => {
       return run.stdout
         .trim()
         .split('\n')
-        .map((line) => `${line.slice(5, 10)} ${line.split(" ")[1]}`);
+        .map((line) => `${line.slice(5, 10)} ${line.split(' ')[1]}`);
     };
     expect(await lines()).toEqual(['11-03 a.example.com', '11-02 b.example.com', '11-01 a.example.com']);
     expect(await lines('--host', 'A.Example.com')).toEqual(['11-03 a.example.com', '11-01 a.example.com']);
