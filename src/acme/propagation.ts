@@ -1,7 +1,11 @@
 // "Visible" means every authoritative server of the zone (or each --dns-server) answers the
 // TXT question with the value. Servers are asked directly, again and again with a growing
 // pause, until all have it or the propagation timeout runs out; a server that fails to answer
-// is simply asked again. No fixed sleep: the answer is checked, not hoped for.
+// is simply asked again. No fixed sleep: the answer is checked, not hoped for. A final answer
+// (the zone does not exist) stops the wait at once; a long wait says what it waits for, every
+// few seconds.
+import { DnsError } from '../dns/wire/errors.js';
+import { type Clock, sleepOn, systemClock } from '../lib/clock.js';
 import { DdedgeError, ExitCode } from '../lib/errors.js';
 import type { Logger } from '../lib/log.js';
 
@@ -31,6 +35,7 @@ export interface VisibilityRequest {
   queryTimeoutMs: number;
   lookup: TxtLookup;
   logger: Logger;
+  clock?: Clock;
 }
 
 export interface Visibility {
@@ -45,18 +50,43 @@ export class PropagationTimeoutError extends DdedgeError {
   }
 }
 
+/** The zone's name servers cannot be found, and a DNS answer said so for good (NXDOMAIN, no NS): no wait cures it. */
+export class NameServersAbsentError extends DdedgeError {
+  constructor(message: string) {
+    super(message, ExitCode.transient);
+  }
+}
+
 const FIRST_PAUSE_MS = 100;
 const LONGEST_PAUSE_MS = 2000;
+/** A wait says what it still waits for at most this often (and not before it has lasted this long). */
+const PROGRESS_EVERY_MS = 5000;
 
 const showServer = (s: NameServer): string => (s.name ? `${s.name} (${s.host}:${s.port})` : `${s.host}:${s.port}`);
 
 export async function waitUntilVisible(request: VisibilityRequest): Promise<Visibility> {
-  const started = Date.now();
+  const clock = request.clock ?? systemClock;
+  const started = clock.now();
   const deadline = started + request.timeoutMs;
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), request.timeoutMs);
-  const left = () => deadline - Date.now();
+  const cancel = clock.after(request.timeoutMs, () => controller.abort());
+  const left = () => deadline - clock.now();
   const problems = new Map<string, string>();
+  let lastSaid = started;
+  const sayWhatIsAwaited = () => {
+    if (clock.now() - lastSaid < PROGRESS_EVERY_MS) return;
+    lastSaid = clock.now();
+    const detail = [...problems].map(([where, what]) => `${where}: ${what}`).join('; ');
+    request.logger.info(
+      `waiting for ${request.name} TXT to be visible (${detail || 'no answer yet'}); ` +
+        `${Math.max(0, Math.ceil(left() / 1000))} s left`,
+    );
+  };
+  const rest = async (pause: number): Promise<number> => {
+    await sleepOn(clock, Math.max(0, Math.min(pause, left())));
+    sayWhatIsAwaited();
+    return Math.min(pause * 2, LONGEST_PAUSE_MS);
+  };
   let servers = request.servers;
   let pause = FIRST_PAUSE_MS;
   try {
@@ -69,9 +99,10 @@ export async function waitUntilVisible(request: VisibilityRequest): Promise<Visi
         );
         if (!servers.length) problems.set(request.zone, 'no authoritative name server found');
       } catch (error) {
+        if (error instanceof DnsError && error.kind === 'absent') throw absent(request, error);
         problems.set(request.zone, `cannot find its name servers: ${(error as Error).message}`);
       }
-      if (!servers.length) pause = await rest(pause, left());
+      if (!servers.length) pause = await rest(pause);
       if (left() <= 0) throw timeout(request, problems);
     }
     request.logger.debug('waiting for the challenge to be visible', {
@@ -98,13 +129,13 @@ export async function waitUntilVisible(request: VisibilityRequest): Promise<Visi
           }
         }),
       );
-      if (!pending.size) return { servers: shown, waitedMs: Date.now() - started };
+      if (!pending.size) return { servers: shown, waitedMs: clock.now() - started };
       if (left() <= 0) throw timeout(request, problems);
-      pause = await rest(pause, left());
+      pause = await rest(pause);
       if (left() <= 0) throw timeout(request, problems);
     }
   } finally {
-    clearTimeout(timer);
+    cancel();
   }
 }
 
@@ -135,9 +166,11 @@ async function showsValue(
   return false;
 }
 
-async function rest(pause: number, left: number): Promise<number> {
-  await new Promise((r) => setTimeout(r, Math.max(0, Math.min(pause, left))));
-  return Math.min(pause * 2, LONGEST_PAUSE_MS);
+function absent(request: VisibilityRequest, error: DnsError): NameServersAbsentError {
+  return new NameServersAbsentError(
+    `${request.name} TXT "${request.value}" cannot be checked: ${error.message}, so its name servers cannot be ` +
+      'asked; the record stays for the cleanup (is the zone delegated yet? --dns-server names servers to ask instead)',
+  );
 }
 
 function timeout(request: VisibilityRequest, problems: Map<string, string>): PropagationTimeoutError {

@@ -120,7 +120,7 @@ export async function findAuthoritativeServers(
   };
 
   const nsAnswer = await ask(zone, 'NS');
-  if (nsAnswer.rcode === 3) throw new DnsError('lookup', `the zone ${zone} does not exist (NXDOMAIN)`);
+  if (nsAnswer.rcode === 3) throw new DnsError('absent', `the zone ${zone} does not exist (NXDOMAIN)`);
   const names = [
     ...new Set(
       nsAnswer.answers
@@ -128,7 +128,7 @@ export async function findAuthoritativeServers(
         .map((r) => (r.value as string).toLowerCase()),
     ),
   ].slice(0, MAX_NAME_SERVERS);
-  if (!names.length) throw new DnsError('lookup', `${zone} has no NS records: is it the apex of a zone?`);
+  if (!names.length) throw new DnsError('absent', `${zone} has no NS records: is it the apex of a zone?`);
 
   const port = options.port ?? DEFAULT_PORT;
   const glued: AuthoritativeServer[] = [];
