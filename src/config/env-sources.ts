@@ -2,6 +2,7 @@
 // (never overriding a set variable), <VAR>_FILE, $CREDENTIALS_DIRECTORY/<credential>.
 import { existsSync, lstatSync } from 'node:fs';
 import { join } from 'node:path';
+import { errnoText } from '../lib/errno-text.js';
 import { ConfigError } from '../lib/errors.js';
 import { moduleOf } from '../lib/lazy-import.js';
 import { FileTooLarge, readCappedText } from './capped-file.js';
@@ -56,11 +57,8 @@ async function dotenvUnder(
       );
       return env;
     }
-    const code = (error as NodeJS.ErrnoException).code;
     const problem =
-      error instanceof FileTooLarge
-        ? `"${path}" is larger than 1 MiB`
-        : `cannot read "${path}": ${code === 'ENOENT' ? 'no such file' : (code ?? (error as Error).message)}`;
+      error instanceof FileTooLarge ? `"${path}" is larger than 1 MiB` : `cannot read "${path}": ${errnoText(error)}`;
     if (!envFile && warn) {
       warn(
         `./.env: ${problem}; going on without it (name a dotenv file with --env-file)`,

@@ -4,6 +4,7 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { writeFileAtomic } from '../../lib/atomic-write.js';
 import { registeredDomain } from '../../lib/registered-domain.js';
+import { errnoText } from '../../lib/errno-text.js';
 import { ConfigError, ExitCode } from '../../lib/errors.js';
 import { canonicalName } from '../../lib/names.js';
 import type { LiveRecord } from '../../zone/record.js';
@@ -165,13 +166,12 @@ async function exportZone(
     'zone export',
   );
   if (flags.output) {
+    const path = resolve(io.cwd, flags.output as string);
     try {
-      writeFileAtomic(resolve(io.cwd, flags.output as string), output, 0o644);
+      writeFileAtomic(path, output, 0o644);
+      io.stdout(`exported ${live.length} record${live.length === 1 ? '' : 's'} of ${service} to ${path}\n`);
     } catch (error) {
-      throw new ConfigError(
-        `--output: cannot write "${flags.output}": ` +
-          `${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-      );
+      throw new ConfigError(`--output: cannot write "${flags.output}": ${errnoText(error)}`);
     }
   } else io.stdout(output);
   return 0;
@@ -231,23 +231,23 @@ function readZoneFile(path: string, shown: string): string {
     // A device (/dev/zero, a disk) is no zone file: refused at once, not read up to the cap.
     // A pipe (`zone plan <(generate)`) is read as it comes.
     const kind = statSync(path);
-    if (kind.isCharacterDevice() || kind.isBlockDevice())
-      throw new ConfigError(`zone: "${shown}" is a device, not a zone file`);
+    if (kind.isCharacterDevice() || kind.isBlockDevice()) throw new ConfigError(`${shown}: a device, not a zone file`);
     // Capped: a path to a device or a generator must not be read without end.
     return readCappedUtf8(path, ZONE_FILE_MAX_BYTES);
   } catch (error) {
     if (error instanceof ConfigError) throw error;
     if (error instanceof FileTooLarge)
-      throw new ConfigError(`zone: "${shown}" is larger than ${ZONE_FILE_MAX_BYTES / 1024 / 1024} MiB`);
+      throw new ConfigError(
+        `${shown}: larger than ${ZONE_FILE_MAX_BYTES / 1024 / 1024} MiB, too large for a zone file`,
+      );
     // Read as UTF-8 regardless, a Latin-1 "é" would become U+FFFD and be sent as such.
     if (error instanceof NotUtf8)
       throw new ConfigError(
         `${shown}:${error.line}:${error.column}: a byte that is not UTF-8 (save the file as UTF-8, or write a byte ` +
           `in TXT data as \\DDD)`,
       );
-    throw new ConfigError(
-      `zone: cannot read "${shown}": ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-    );
+    // Prefixed with the file, as the errors in its lines are (FILE:LINE:COLUMN: …).
+    throw new ConfigError(`${shown}: cannot be read: ${errnoText(error)}`);
   }
 }
 

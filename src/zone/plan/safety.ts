@@ -54,8 +54,9 @@ export function safetyProblems(plan: Plan): string[] {
   if (total > 0 && deletes === total) {
     problems.push(
       keptCount
-        ? `it would delete every record of the zone that it may touch (${total}; the ${keptCount} ` +
-            `record${keptCount > 1 ? 's' : ''} it keeps stay); is the file the right one?`
+        ? `it would delete every record of the zone that it may touch (${total}; ` +
+            `${keptCount > 1 ? `the ${keptCount} records it keeps stay` : 'the one record it keeps stays'}); ` +
+            'is the file the right one?'
         : `it would delete every record of the zone (${total}); is the file the right one?`,
     );
   }

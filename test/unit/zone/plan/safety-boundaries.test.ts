@@ -215,7 +215,7 @@ describe('what the safety rules count and say', () => {
   it('deleting every record it may touch names the records it keeps, in the singular too', () => {
     const [one, two] = [a(1, `a.${Z}`), a(2, `b.${Z}`)];
     expect(safetyProblems(planOf([one, two], [{ action: 'delete', before: one }], 1))).toEqual([
-      'it would delete every record of the zone that it may touch (1; the 1 record it keeps stay); is the file the right one?',
+      'it would delete every record of the zone that it may touch (1; the one record it keeps stays); is the file the right one?',
     ]);
     expect(safetyProblems(planOf([one, two, a(3, `c.${Z}`)], [{ action: 'delete', before: one }], 1))[0]).toContain(
       '(1; the 2 records it keeps stay)',
