@@ -3,7 +3,6 @@
 // served zone read once (a zone the account does not hold is a configuration error, exit 2), and
 // the batches an earlier run left unfinished closed in the journal. Every provider call goes
 // through the gateway's own hourly budget (call-budget.ts).
-import { readFileSync } from 'node:fs';
 import type { ApiClient } from '../api/client.js';
 import { service } from '../api/endpoints/service.js';
 import { apiClientFrom } from '../config/api-client.js';
@@ -234,7 +233,7 @@ function warnIfRefreshesCrowdTheBudget(settings: GatewaySettings, views: ZoneVie
 }
 
 function loadKeys(path: string, logger: Logger): GatewayKeys {
-  const keys = loadKeysFile(path, (p) => readFileSync(p, 'utf8'));
+  const keys = loadKeysFile(path);
   for (const warning of keys.warnings) logger.warn(`gateway: ${warning}`);
   return keys;
 }
