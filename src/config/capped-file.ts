@@ -17,10 +17,11 @@ export class NotUtf8 extends Error {
 
 /**
  * As readCappedText, for text whose every byte matters (a zone file): bytes that are not UTF-8
- * are an error naming where, not U+FFFD put silently in their place.
+ * are an error naming where, not U+FFFD put silently in their place. The file is opened as a pipe
+ * is (waiting for its writer); `vet` checks what was opened before a byte is read.
  */
-export function readCappedUtf8(path: string, maxBytes: number): string {
-  const bytes = readCappedBytes(path, maxBytes);
+export function readCappedUtf8(path: string, maxBytes: number, vet?: (stat: Stats) => void): string {
+  const bytes = readCappedBytes(path, maxBytes, vet, { wait: true });
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
@@ -63,8 +64,12 @@ export function readCappedText(path: string, maxBytes: number, vet?: (stat: Stat
   return readCappedBytes(path, maxBytes, vet).toString('utf8');
 }
 
-function readCappedBytes(path: string, maxBytes: number, vet?: (stat: Stats) => void): Buffer {
-  const fd = openSync(path, vet ? constants.O_RDONLY | constants.O_NONBLOCK : 'r');
+/**
+ * `wait`: open as a pipe is read (waiting for a writer) even when vetted, for a file that may be a pipe's
+ * (`zone plan <(generate)`), whose vet refuses only what no wait could make readable (a device).
+ */
+function readCappedBytes(path: string, maxBytes: number, vet?: (stat: Stats) => void, { wait = !vet } = {}): Buffer {
+  const fd = openSync(path, wait ? 'r' : constants.O_RDONLY | constants.O_NONBLOCK);
   try {
     // A regular file's size says how much room it needs (a zone file may be large, a cap of
     // 256 MiB must not be allocated for each 1 kB file); a pipe or device gets room as it comes.
