@@ -4,6 +4,7 @@
 // is simply asked again. No fixed sleep: the answer is checked, not hoped for.
 import { DdedgeError, ExitCode } from '../lib/errors.js';
 import type { Logger } from '../lib/log.js';
+import { hostPort } from '../lib/host-port.js';
 
 export interface NameServer {
   host: string;
@@ -48,7 +49,8 @@ export class PropagationTimeoutError extends DdedgeError {
 const FIRST_PAUSE_MS = 100;
 const LONGEST_PAUSE_MS = 2000;
 
-const showServer = (s: NameServer): string => (s.name ? `${s.name} (${s.host}:${s.port})` : `${s.host}:${s.port}`);
+const showServer = (s: NameServer): string =>
+  s.name ? `${s.name} (${hostPort(s.host, s.port)})` : hostPort(s.host, s.port);
 
 export async function waitUntilVisible(request: VisibilityRequest): Promise<Visibility> {
   const started = Date.now();

@@ -31,6 +31,7 @@ import { RefusalLog } from './limits/refusal-log.js';
 import { ReplayMemory } from './limits/replay-memory.js';
 import type { GatewaySettings } from './run-settings.js';
 import { GatewayStats } from './status/stats.js';
+import { hostPort } from '../lib/host-port.js';
 
 /** How often the replay memory is written when it changed: a crash forgets at most this much. */
 const REPLAY_SAVE_MS = 2_000;
@@ -93,13 +94,10 @@ function zoneViews(
     undefined,
     (zone, soa) => {
       for (const target of settings.notify) {
-        const shown = `${target.host.includes(':') ? `[${target.host}]` : target.host}:${target.port}`;
+        const shown = hostPort(target.host, target.port);
         void sendNotify(target, soa, logger).then((ok) => {
           secondaries.notified(shown, zone, soa.value.serial, ok);
-          if (ok)
-            logger.info(
-              `gateway: ${target.host}:${target.port} acknowledged the NOTIFY for ${zone} (serial ${soa.value.serial})`,
-            );
+          if (ok) logger.info(`gateway: ${shown} acknowledged the NOTIFY for ${zone} (serial ${soa.value.serial})`);
         });
       }
     },
