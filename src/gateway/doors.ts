@@ -49,7 +49,6 @@ export function updateDepsOf(
   return { ...batchDeps, updates: new UpdateQueue(batchDeps), ...run, refusals: gateway.refusals };
 }
 
-
 /** Opens every door into `open`; resolves with the DNS listeners' addresses, as the ready line shows them. */
 export async function openDoors(
   gateway: StartedGateway,
