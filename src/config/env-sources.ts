@@ -1,6 +1,6 @@
 // Where raw setting values come from, strongest first: flag, environment, dotenv file
 // (never overriding a set variable), <VAR>_FILE, $CREDENTIALS_DIRECTORY/<credential>.
-import { existsSync, lstatSync } from 'node:fs';
+import { existsSync, lstatSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from '../lib/errors.js';
 import { moduleOf } from '../lib/lazy-import.js';
@@ -29,13 +29,13 @@ export async function environmentWithDotenv(
   origin = '--env-file',
   warn?: (message: string, skippedNote?: string) => void,
   uid = process.geteuid?.(),
+  open?: (path: string, flags: number) => number,
 ): Promise<Env> {
   const path = envFile ?? join(cwd, '.env');
   if (!envFile && !existsSync(path)) return env;
   let text: string;
   try {
-    if (!envFile) vetLink(path, uid);
-    text = readCappedText(path, DOTENV_MAX_BYTES, envFile ? undefined : (stat) => vetImplicitDotenv(stat, uid));
+    text = envFile ? readCappedText(path, DOTENV_MAX_BYTES) : readImplicitDotenv(path, uid, open);
   } catch (error) {
     if (error instanceof UntrustedDotenv) {
       warn?.(
@@ -72,10 +72,25 @@ export async function environmentWithDotenv(
   return { ...fromFile, ...definedOnly(env) };
 }
 
-/** A link named ./.env is another user's choice of file when it is theirs. */
-function vetLink(path: string, uid: number | undefined): void {
+/**
+ * ./.env, opened first without following a link, so that the file vetted (on its descriptor) is the one read. A link
+ * named ./.env is another user's choice of file when it is theirs: its owner is vetted, then what it names is opened
+ * and vetted as the file is.
+ */
+function readImplicitDotenv(
+  path: string,
+  uid: number | undefined,
+  open: ((path: string, flags: number) => number) | undefined,
+): string {
+  const vet = (stat: Stats) => vetImplicitDotenv(stat, uid);
+  try {
+    return readCappedText(path, DOTENV_MAX_BYTES, vet, { noFollow: true, open });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ELOOP') throw error;
+  }
   const link = lstatSync(path);
   if (link.isSymbolicLink()) vetImplicitDotenv(link, uid, 'link');
+  return readCappedText(path, DOTENV_MAX_BYTES, vet, { open });
 }
 
 const listed = (names: string[]): string =>
