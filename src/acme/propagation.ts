@@ -8,6 +8,7 @@ import { DnsError } from '../dns/wire/errors.js';
 import { type Clock, sleepOn, systemClock } from '../lib/clock.js';
 import { DdedgeError, ExitCode } from '../lib/errors.js';
 import type { Logger } from '../lib/log.js';
+import { hostPort } from '../lib/host-port.js';
 
 export interface NameServer {
   host: string;
@@ -62,7 +63,8 @@ const LONGEST_PAUSE_MS = 2000;
 /** A wait says what it still waits for at most this often (and not before it has lasted this long). */
 const PROGRESS_EVERY_MS = 5000;
 
-const showServer = (s: NameServer): string => (s.name ? `${s.name} (${s.host}:${s.port})` : `${s.host}:${s.port}`);
+const showServer = (s: NameServer): string =>
+  s.name ? `${s.name} (${hostPort(s.host, s.port)})` : hostPort(s.host, s.port);
 
 export async function waitUntilVisible(request: VisibilityRequest): Promise<Visibility> {
   const clock = request.clock ?? systemClock;

@@ -9,6 +9,7 @@ import { outsideText } from '../lib/outside-text.js';
 import { readHistoryOnce } from './history-cache.js';
 import { recentSourceAnswers, type RecentSources } from './recent-sources.js';
 import { readState, recordKey, type State } from '../state/state.js';
+import { CALL_WINDOW_MINUTES } from '../state/budget.js';
 import { plannedNextCycle } from './next-cycle.js';
 import { assessHealth } from './health.js';
 import { historyRows, type HistoryRow } from './history-view.js';
@@ -48,8 +49,8 @@ export interface AgentPageView {
 
 const HISTORY_PAGE_SIZE = 50;
 const MINUTE_MS = 60_000;
-/** A call counts for the hour after the minute it was made in (see state/budget.ts). */
-const BUDGET_WINDOW_MS = 61 * MINUTE_MS;
+/** A call counts for the hour after the minute it was made in (state/budget.ts). */
+const BUDGET_WINDOW_MS = CALL_WINDOW_MINUTES * MINUTE_MS;
 
 /** As the daemon planned it (a retry comes sooner than the interval); else the last cycle + the interval. */
 function nextCycleAt(lastCycleAt: string | undefined, intervalMs: number, now: Date): string | undefined {

@@ -17,10 +17,11 @@ export class NotUtf8 extends Error {
 
 /**
  * As readCappedText, for text whose every byte matters (a zone file): bytes that are not UTF-8
- * are an error naming where, not U+FFFD put silently in their place.
+ * are an error naming where, not U+FFFD put silently in their place. The file is opened as a pipe
+ * is (waiting for its writer); `vet` checks what was opened before a byte is read.
  */
-export function readCappedUtf8(path: string, maxBytes: number): string {
-  const bytes = readCappedBytes(path, maxBytes);
+export function readCappedUtf8(path: string, maxBytes: number, vet?: (stat: Stats) => void): string {
+  const bytes = readCappedBytes(path, maxBytes, vet, { wait: true });
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
@@ -59,12 +60,36 @@ function notUtf8At(bytes: Uint8Array): NotUtf8 {
  * that is vetted is opened without waiting for a writer, so a FIFO put in its place cannot hold
  * the open forever before vet has had its say.
  */
-export function readCappedText(path: string, maxBytes: number, vet?: (stat: Stats) => void): string {
-  return readCappedBytes(path, maxBytes, vet).toString('utf8');
+export function readCappedText(
+  path: string,
+  maxBytes: number,
+  vet?: (stat: Stats) => void,
+  options: OpenOptions = {},
+): string {
+  return readCappedBytes(path, maxBytes, vet, options).toString('utf8');
 }
 
-function readCappedBytes(path: string, maxBytes: number, vet?: (stat: Stats) => void): Buffer {
-  const fd = openSync(path, vet ? constants.O_RDONLY | constants.O_NONBLOCK : 'r');
+interface OpenOptions {
+  /** Open as a pipe is read (waiting for a writer) even when vetted. */
+  wait?: boolean;
+  /** A symbolic link at the path fails the open (ELOOP), for a caller that vets links itself. */
+  noFollow?: boolean;
+  /** Opens the path (node:fs openSync); tests put a step before or after the open. */
+  open?: (path: string, flags: number) => number;
+}
+
+/**
+ * `wait`: open as a pipe is read (waiting for a writer) even when vetted, for a file that may be a pipe's
+ * (`zone plan <(generate)`), whose vet refuses only what no wait could make readable (a device).
+ */
+function readCappedBytes(
+  path: string,
+  maxBytes: number,
+  vet?: (stat: Stats) => void,
+  { wait = !vet, noFollow = false, open = openSync }: OpenOptions = {},
+): Buffer {
+  const flags = constants.O_RDONLY | (wait ? 0 : constants.O_NONBLOCK) | (noFollow ? constants.O_NOFOLLOW : 0);
+  const fd = open(path, flags);
   try {
     // A regular file's size says how much room it needs (a zone file may be large, a cap of
     // 256 MiB must not be allocated for each 1 kB file); a pipe or device gets room as it comes.

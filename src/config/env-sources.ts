@@ -1,6 +1,6 @@
 // Where raw setting values come from, strongest first: flag, environment, dotenv file
 // (never overriding a set variable), <VAR>_FILE, $CREDENTIALS_DIRECTORY/<credential>.
-import { existsSync, lstatSync } from 'node:fs';
+import { existsSync, lstatSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { errnoText } from '../lib/errno-text.js';
 import { ConfigError } from '../lib/errors.js';
@@ -31,24 +31,28 @@ export async function environmentWithDotenv(
   origin = '--env-file',
   warn?: (message: string, skippedNote?: string) => void,
   uid = process.geteuid?.(),
+  open?: (path: string, flags: number) => number,
 ): Promise<Env> {
-  return initSettingsUnder(await dotenvUnder(env, envFile, cwd, origin, warn, uid), warn, uid);
+  return initSettingsUnder(await dotenvUnder(env, envFile, cwd, origin, warn, uid, open), warn, uid, open);
 }
+
+type Warn = ((message: string, skippedNote?: string) => void) | undefined;
+type Open = ((path: string, flags: number) => number) | undefined;
 
 async function dotenvUnder(
   env: Env,
   envFile: string | undefined,
   cwd: string,
   origin: string,
-  warn: ((message: string, skippedNote?: string) => void) | undefined,
+  warn: Warn,
   uid: number | undefined,
+  open: Open,
 ): Promise<Env> {
   const path = envFile ?? join(cwd, '.env');
   if (!envFile && !existsSync(path)) return env;
   let text: string;
   try {
-    if (!envFile) vetLink(path, uid);
-    text = readCappedText(path, DOTENV_MAX_BYTES, envFile ? undefined : (stat) => vetImplicitDotenv(stat, uid));
+    text = envFile ? readCappedText(path, DOTENV_MAX_BYTES) : readImplicitDotenv(path, uid, open);
   } catch (error) {
     if (error instanceof UntrustedDotenv) {
       warn?.(
@@ -87,25 +91,20 @@ async function dotenvUnder(
  * the environment or a dotenv file. It is trusted as ./.env is (this user's or root's, written by no one else); its
  * secrets are read from credentials/ beside it, as systemd would hand them, unless systemd did.
  */
-async function initSettingsUnder(
-  env: Env,
-  warn: ((message: string, skippedNote?: string) => void) | undefined,
-  uid: number | undefined,
-): Promise<Env> {
+async function initSettingsUnder(env: Env, warn: Warn, uid: number | undefined, open: Open): Promise<Env> {
   const dir = initSettingsDir(env, uid);
   const path = dir && initSettingsFile(dir);
   if (!dir || !path || !existsSync(path)) return env;
   let text: string;
   try {
-    vetLink(path, uid);
-    text = readCappedText(path, DOTENV_MAX_BYTES, (stat) => vetImplicitDotenv(stat, uid));
+    text = readImplicitDotenv(path, uid, open);
   } catch (error) {
     const problem =
       error instanceof UntrustedDotenv
         ? `${error.message}; if it is yours to trust, chown it to you and chmod go-w it`
         : error instanceof FileTooLarge
           ? 'is larger than 1 MiB'
-          : `cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`;
+          : `cannot be read: ${errnoText(error)}`;
     warn?.(`the settings file ${path} ${problem}: not read`, `the settings file ${path} was not read: it ${problem}`);
     return env;
   }
@@ -115,10 +114,21 @@ async function initSettingsUnder(
   return { ...parse(text), ...handed, ...definedOnly(env) };
 }
 
-/** A link named ./.env is another user's choice of file when it is theirs. */
-function vetLink(path: string, uid: number | undefined): void {
+/**
+ * ./.env, opened first without following a link, so that the file vetted (on its descriptor) is the one read. A link
+ * named ./.env is another user's choice of file when it is theirs: its owner is vetted, then what it names is opened
+ * and vetted as the file is.
+ */
+function readImplicitDotenv(path: string, uid: number | undefined, open: Open): string {
+  const vet = (stat: Stats) => vetImplicitDotenv(stat, uid);
+  try {
+    return readCappedText(path, DOTENV_MAX_BYTES, vet, { noFollow: true, open });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ELOOP') throw error;
+  }
   const link = lstatSync(path);
   if (link.isSymbolicLink()) vetImplicitDotenv(link, uid, 'link');
+  return readCappedText(path, DOTENV_MAX_BYTES, vet, { open });
 }
 
 const listed = (names: string[]): string =>

@@ -2,13 +2,13 @@
 // pass: flag, variable, dotenv file, <VARIABLE>_FILE and credential as for every other setting,
 // and every problem reported with the others (exit 2) before anything listens or is asked.
 // Loaded with `ddedge gateway` only: a cycle of the agent never parses it.
-import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { parseDnsServer } from '../dns/client/servers.js';
 import type { DnsServer } from '../dns/wire/types.js';
 import { canonicalName, lowerName } from '../lib/names.js';
 import { canonicalIdentifier, DEFAULT_PREFIX_LENGTH, identifierProblem } from '../lib/interface-id.js';
 import type { ListenAddress } from '../lib/listen-address.js';
+import { readRegularFile, RegularFileRefusal } from '../lib/regular-file.js';
 import { parseNotifyTarget } from '../notify/target.js';
 import { apiCredentialsProblem } from './api-credentials.js';
 import type { RawValue } from './env-sources.js';
@@ -16,6 +16,9 @@ import { listenAddress, parseHostItem } from './lan-settings.js';
 import { listValues, readCount, readDuration, readList, valueNoting } from './readers.js';
 import { isNotifyUrl, MAX_CALLS_PER_HOUR, type SettingsPass } from './load.js';
 import { GATEWAY_SETTINGS, type Setting } from './settings.js';
+
+/** Far above a certificate chain or a key in PEM. */
+const PEM_MAX_BYTES = 1024 * 1024;
 
 export interface Dyndns2Settings {
   listen: ListenAddress[];
@@ -180,12 +183,18 @@ function dyndns2Settings(
   }
   let tls: Dyndns2Settings['tls'];
   if (certFile && keyFile) {
+    // Opened once without waiting for a writer and checked on that descriptor: a FIFO there would hold the start.
     const read = (flag: string, path: string) => {
       try {
-        return readFileSync(path, 'utf8');
+        const text = readRegularFile(path, PEM_MAX_BYTES);
+        if (text === undefined) problems.push(`${flag}: cannot read "${path}": ENOENT`);
+        return text ?? '';
       } catch (error) {
+        if (!(error instanceof RegularFileRefusal)) throw error;
         problems.push(
-          `${flag}: cannot read "${path}": ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+          error.reason.endsWith('not a regular file')
+            ? `${flag}: "${path}" is ${error.reason}`
+            : `${flag}: cannot read "${path}": ${error.reason}`,
         );
         return '';
       }

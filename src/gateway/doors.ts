@@ -16,6 +16,7 @@ import { gatewayAnswer } from './status/operations.js';
 import type { BatchDeps } from './update/batch-deps.js';
 import type { UpdateDeps } from './update/handler.js';
 import { UpdateQueue } from './update/update-queue.js';
+import { hostPort } from '../lib/host-port.js';
 
 /** The doors opened so far: closed at the end, whichever opened before one failed. */
 export interface OpenDoors {
@@ -48,8 +49,6 @@ export function updateDepsOf(
   return { ...batchDeps, updates: new UpdateQueue(batchDeps), ...run, refusals: gateway.refusals };
 }
 
-const shownAddress = (host: string, port: number) => `${host.includes(':') ? `[${host}]` : host}:${port}`;
-
 /** Opens every door into `open`; resolves with the DNS listeners' addresses, as the ready line shows them. */
 export async function openDoors(
   gateway: StartedGateway,
@@ -73,7 +72,7 @@ export async function openDoors(
         }),
       );
     } catch (error) {
-      throw listenError('--dns-listen', shownAddress(address.host, address.port), error as NodeJS.ErrnoException);
+      throw listenError('--dns-listen', hostPort(address.host, address.port), error as NodeJS.ErrnoException);
     }
   }
   if (settings.dyndns2) {
@@ -84,7 +83,7 @@ export async function openDoors(
       budgetSpent: () => Boolean(budget.spent()),
     });
   }
-  const shown = settings.listen.map((a, i) => shownAddress(a.host, open.servers[i]!.port));
+  const shown = settings.listen.map((a, i) => hostPort(a.host, open.servers[i]!.port));
   stats.listening = shown;
   if (settings.httpListen) open.endpoint = await startStatusEndpoint(gateway, settings, open.door, readAgain);
   return shown;

@@ -3,7 +3,6 @@
 // served zone read once (a zone the account does not hold is a configuration error, exit 2), and
 // the batches an earlier run left unfinished closed in the journal. Every provider call goes
 // through the gateway's own hourly budget (call-budget.ts).
-import { readFileSync } from 'node:fs';
 import type { ApiClient } from '../api/client.js';
 import { service } from '../api/endpoints/service.js';
 import { apiClientFrom } from '../config/api-client.js';
@@ -32,6 +31,7 @@ import { RefusalLog } from './limits/refusal-log.js';
 import { ReplayMemory } from './limits/replay-memory.js';
 import type { GatewaySettings } from './run-settings.js';
 import { GatewayStats } from './status/stats.js';
+import { hostPort } from '../lib/host-port.js';
 
 /** How often the replay memory is written when it changed: a crash forgets at most this much. */
 const REPLAY_SAVE_MS = 2_000;
@@ -94,13 +94,10 @@ function zoneViews(
     undefined,
     (zone, soa) => {
       for (const target of settings.notify) {
-        const shown = `${target.host.includes(':') ? `[${target.host}]` : target.host}:${target.port}`;
+        const shown = hostPort(target.host, target.port);
         void sendNotify(target, soa, logger).then((ok) => {
           secondaries.notified(shown, zone, soa.value.serial, ok);
-          if (ok)
-            logger.info(
-              `gateway: ${target.host}:${target.port} acknowledged the NOTIFY for ${zone} (serial ${soa.value.serial})`,
-            );
+          if (ok) logger.info(`gateway: ${shown} acknowledged the NOTIFY for ${zone} (serial ${soa.value.serial})`);
         });
       }
     },
@@ -234,7 +231,7 @@ function warnIfRefreshesCrowdTheBudget(settings: GatewaySettings, views: ZoneVie
 }
 
 function loadKeys(path: string, logger: Logger): GatewayKeys {
-  const keys = loadKeysFile(path, (p) => readFileSync(p, 'utf8'));
+  const keys = loadKeysFile(path);
   for (const warning of keys.warnings) logger.warn(`gateway: ${warning}`);
   return keys;
 }

@@ -3,6 +3,7 @@
 // never an accident.
 import { familyOfAddress, isLoopbackHost } from './address.js';
 import { ConfigError } from './errors.js';
+import { hostPort } from './host-port.js';
 
 export interface ListenAddress {
   /** An IP literal, without brackets. */
@@ -27,8 +28,7 @@ export function parseListenAddress(text: string): ListenAddress | string {
   return { host, port, loopback: isLoopbackHost(host) };
 }
 
-export const formatListenAddress = (a: { host: string; port: number }): string =>
-  a.host.includes(':') ? `[${a.host}]:${a.port}` : `${a.host}:${a.port}`;
+export const formatListenAddress = (a: { host: string; port: number }): string => hostPort(a.host, a.port);
 
 /**
  * The address a person on this machine can open: 0.0.0.0 and :: mean "every address" to a

@@ -33,12 +33,18 @@ export function canonicalName(name: string): string | undefined {
  * A name through IDNA (UTS46) to ASCII: punycode for Unicode labels, lower case; undefined when
  * it cannot be one. The URL host parser behind domainToASCII drops tabs and line breaks and
  * decodes percent escapes: "exa\tmple" and "ex%41mple" would be example, another host; such
- * text is refused here rather than read as another name.
+ * text is refused here rather than read as another name, as is a `*` that was not one before.
  */
 export function asciiName(text: string): string | undefined {
   if (/[\t\n\r%]/.test(text)) return undefined;
-  return domainToASCII(text) || undefined;
+  const ascii = domainToASCII(text);
+  // A wildcard is written `*`: a character that becomes one only here (U+FF0A, U+FE61) would pass every check made
+  // on the text and then name every name below.
+  if (!ascii || starsIn(ascii) !== starsIn(text)) return undefined;
+  return ascii;
 }
+
+const starsIn = (text: string): number => text.split('*').length - 1;
 
 /**
  * A configured host as the provider writes it (punycode, lower case, no trailing dot), never

@@ -40,6 +40,13 @@ export interface RegularFileOptions {
    * link there was never put by their writer).
    */
   noFollow?: boolean;
+  /**
+   * Checks the file as opened (its fstat) before a byte is read, and throws to refuse it: what is
+   * checked is then the very file read, not one the path named a moment earlier.
+   */
+  vet?: (stats: Stats) => void;
+  /** Opens the path (node:fs openSync); tests put a step between the open and the checks. */
+  open?: (path: string, flags: number) => number;
 }
 
 /**
@@ -87,7 +94,7 @@ function withRegularFile<T>(
   const flags = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY | follow;
   let fd: number;
   try {
-    fd = openSync(path, flags);
+    fd = (options.open ?? openSync)(path, flags);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return undefined;
@@ -97,6 +104,7 @@ function withRegularFile<T>(
   try {
     const stats = fstatSync(fd);
     if (!stats.isFile()) throw notRegularFile(path, describeFileType(stats));
+    options.vet?.(stats);
     return read(fd, stats.size);
   } catch (error) {
     if (error instanceof ConfigError) throw error;

@@ -7,8 +7,12 @@ import { DdedgeError, ExitCode } from '../lib/errors.js';
 import type { State } from './state.js';
 
 const MINUTE_MS = 60_000;
-/** A call made during minute m counts until the end of minute m + 60. */
-const WINDOW_MS = 61 * MINUTE_MS;
+/**
+ * The one window of every call count (the agent's, the gateway's pool, each key's share): a call made during minute m
+ * counts until the end of minute m + 60, so no 60 minutes ever hold more calls than the limit.
+ */
+export const CALL_WINDOW_MINUTES = 61;
+const WINDOW_MS = CALL_WINDOW_MINUTES * MINUTE_MS;
 
 export class BudgetSpentError extends DdedgeError {
   constructor(

@@ -2,7 +2,6 @@
 // Without an action it serves (src/gateway/run.ts); `keygen` makes a TSIG key; `check-keys
 // FILE` reads a keys file as the gateway would and says what each key may do (secrets never shown).
 // Its settings are read with the configuration's table (config/gateway-settings.ts).
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { readGatewaySettings, type GatewayConfig } from '../../config/gateway-settings.js';
 import { ConfigError } from '../../lib/errors.js';
@@ -30,7 +29,7 @@ export function run(context: CommandContext): Promise<number> {
           const file = argument ?? (flags.keys as string | undefined);
           if (!file) throw new ConfigError('gateway check-keys: give the keys file: ddedge gateway check-keys FILE');
           const { loadKeysFile } = await import('../../gateway/keys/keys-file.js');
-          const keys = loadKeysFile(resolve(io.cwd, file), (path) => readFileSync(path, 'utf8'));
+          const keys = loadKeysFile(resolve(io.cwd, file));
           for (const warning of keys.warnings) io.stderr(`gateway: warning: ${warning}\n`);
           for (const [name, key] of keys.keys) {
             const grants = keys.grants

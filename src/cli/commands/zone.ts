@@ -1,6 +1,5 @@
 // ddedge zone export|plan|apply: the zone of a hosting service as a reviewed file. Reads the
 // settings, the file and the live zone, and prints what src/zone/ decided; nothing is decided here.
-import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { writeFileAtomic } from '../../lib/atomic-write.js';
 import { registeredDomain } from '../../lib/registered-domain.js';
@@ -228,12 +227,12 @@ async function apexLines(
 
 function readZoneFile(path: string, shown: string): string {
   try {
-    // A device (/dev/zero, a disk) is no zone file: refused at once, not read up to the cap.
-    // A pipe (`zone plan <(generate)`) is read as it comes.
-    const kind = statSync(path);
-    if (kind.isCharacterDevice() || kind.isBlockDevice()) throw new ConfigError(`${shown}: a device, not a zone file`);
-    // Capped: a path to a device or a generator must not be read without end.
-    return readCappedUtf8(path, ZONE_FILE_MAX_BYTES);
+    // A device (/dev/zero, a disk) is no zone file: refused at once, on what was opened, not read up to the cap.
+    // A pipe (`zone plan <(generate)`) is read as it comes; capped, a generator is not read without end.
+    return readCappedUtf8(path, ZONE_FILE_MAX_BYTES, (kind) => {
+      if (kind.isCharacterDevice() || kind.isBlockDevice())
+        throw new ConfigError(`${shown}: a device, not a zone file`);
+    });
   } catch (error) {
     if (error instanceof ConfigError) throw error;
     if (error instanceof FileTooLarge)

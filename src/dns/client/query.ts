@@ -11,6 +11,7 @@ import { nameToLabels } from '../wire/names.js';
 import { randomQueryId } from './query-id.js';
 import { sameName } from '../../lib/names.js';
 import { CLASS_IN, typeName, type DnsAnswer, type DnsMessage, type DnsServer, type DnsType } from '../wire/types.js';
+import { hostPort } from '../../lib/host-port.js';
 
 export interface QueryOptions {
   /** The deadline over the whole exchange (UDP, re-sends, TCP retry). */
@@ -88,7 +89,7 @@ interface Exchange {
 }
 
 export function showServer(server: DnsServer): string {
-  return server.host.includes(':') ? `[${server.host}]:${server.port}` : `${server.host}:${server.port}`;
+  return hostPort(server.host, server.port);
 }
 
 function newQuery(exchange: Exchange): { id: number; packet: Buffer } {

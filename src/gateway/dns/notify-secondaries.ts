@@ -8,6 +8,7 @@ import { randomInt } from 'node:crypto';
 import { encodeMessage } from '../../dns/wire/message.js';
 import type { DnsRecord } from '../../dns/wire/types.js';
 import type { Logger } from '../../lib/log.js';
+import { hostPort } from '../../lib/host-port.js';
 
 export const OPCODE_NOTIFY = 4;
 const ATTEMPTS = 5;
@@ -37,7 +38,7 @@ export function sendNotify(target: NotifyTarget, soa: DnsRecord & { type: 'SOA' 
       socket.close();
       if (!acknowledged)
         logger.warn(
-          `gateway: ${target.host}:${target.port} did not acknowledge the NOTIFY for ${soa.name} (serial ` +
+          `gateway: ${hostPort(target.host, target.port)} did not acknowledge the NOTIFY for ${soa.name} (serial ` +
             `${soa.value.serial}) after ${ATTEMPTS} tries`,
         );
       resolve(acknowledged);

@@ -110,11 +110,11 @@ export function readRequest(parameters: Map<string, string[]>, authorization: st
  * undefined.
  */
 function fullHostName(text: string): string | undefined {
-  if (!text || text.length > MAX_NAME || text.startsWith('*')) return undefined;
+  if (!text || text.length > MAX_NAME) return undefined;
   // Internationalised names in punycode, as the provider keeps them (a name already in that form, as a router sends it
-  // every time, is returned as it is).
+  // every time, is returned as it is); checked in that form, the one the provider is sent.
   const key = canonicalName(text);
-  return key?.includes('.') ? key : undefined;
+  return key?.includes('.') && !key.startsWith('*') ? key : undefined;
 }
 
 /** `<ip6addr>`, `__MYIP__`: a placeholder the client left as written, which means "no value". */

@@ -7,9 +7,9 @@
 // calls an hour: key-calls.ts) Comments as in named.conf (#, //, /* */). Every error names the file, line and column
 // and what was expected there; no message shows what may be a secret (see shown()). A file others
 // may read is refused: it holds every key's secret.
-import { statSync, type Stats } from 'node:fs';
+import type { Stats } from 'node:fs';
 import { ConfigError } from '../../lib/errors.js';
-import { describeFileType } from '../../lib/regular-file.js';
+import { readRegularFile, RegularFileRefusal } from '../../lib/regular-file.js';
 import { nameKey } from '../../dns/wire/names.js';
 import { canonicalName } from '../../lib/names.js';
 import { TSIG_ALGORITHMS, type TsigAlgorithm, type TsigKey } from '../../dns/wire/tsig.js';
@@ -66,27 +66,44 @@ type Place = Pick<Token, 'line' | 'column'>;
 /** Far above any keys file (a key and its grants take about 150 bytes). */
 const KEYS_FILE_MAX_BYTES = 16 * 1024 * 1024;
 
-/** Reads and checks the file at `path`; `shown` is how errors name it. */
-export function loadKeysFile(path: string, read: (path: string) => string, uid = process.geteuid?.()): GatewayKeys {
-  let stats: Stats;
+/**
+ * Reads and checks the file at `path`. It is opened once, without following a link and without
+ * waiting for a writer, and every check is made on that descriptor: a directory or link on the
+ * path swapped between a check and a read by name would give another file than the one checked,
+ * and a FIFO swapped in would hold the gateway, deaf to SIGTERM. `open` is node:fs openSync
+ * (tests put a step after it).
+ */
+export function loadKeysFile(
+  path: string,
+  uid = process.geteuid?.(),
+  open?: (path: string, flags: number) => number,
+): GatewayKeys {
+  let text: string | undefined;
   try {
-    stats = statSync(path);
+    text = readRegularFile(path, KEYS_FILE_MAX_BYTES, {
+      noFollow: true,
+      open,
+      vet: (stats) => vetKeysFile(path, stats, uid),
+    });
   } catch (error) {
-    throw new ConfigError(
-      `--keys: cannot read "${path}": ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-    );
+    if (!(error instanceof RegularFileRefusal)) throw error;
+    // A FIFO would hold the read until a writer came; a device such as /dev/zero would be read until memory ran out;
+    // a link may be another user's choice of file.
+    if (error.reason.endsWith('not a regular file'))
+      throw new ConfigError(`--keys: "${path}" is ${error.reason}; give the keys file itself`);
+    throw new ConfigError(`--keys: cannot read "${path}": ${error.reason}`);
   }
-  // A FIFO would hold the read (and the process, deaf to SIGTERM) until a writer came; a device
-  // such as /dev/zero would be read until memory ran out.
-  if (!stats.isFile())
-    throw new ConfigError(
-      `--keys: "${path}" is ${describeFileType(stats)}, not a regular file; give the keys file itself`,
-    );
+  if (text === undefined) throw new ConfigError(`--keys: cannot read "${path}": ENOENT`);
+  return parseKeysFile(text, path);
+}
+
+/** The keys file as opened: not too large, owned and writable as the rules below say. */
+function vetKeysFile(path: string, stats: Stats, uid: number | undefined): void {
   if (stats.size > KEYS_FILE_MAX_BYTES)
     throw new ConfigError(`--keys: "${path}" is larger than ${KEYS_FILE_MAX_BYTES / 1024 / 1024} MiB: not a keys file`);
-  // Whoever may write it decides which keys change the zones: read by root, a user's own file (or
-  // a link to one) would let that user grant himself any name. A gateway run as a user (a
-  // container's) may read a file a host user mounted for it. Without users (Windows), no one else.
+  // Whoever may write it decides which keys change the zones: read by root, a user's own file would let that user grant
+  // himself any name. A gateway run as a user (a container's) may read a file a host user mounted for it. Without
+  // users (Windows), no one else.
   if (uid === 0 && stats.uid !== 0) {
     throw new ConfigError(
       `--keys: "${path}" is owned by uid ${stats.uid}, and the gateway runs as root: whoever owns the file decides ` +
@@ -103,7 +120,6 @@ export function loadKeysFile(path: string, read: (path: string) => string, uid =
         `service's group)`,
     );
   }
-  return parseKeysFile(read(path), path);
 }
 
 export function parseKeysFile(text: string, file: string): GatewayKeys {

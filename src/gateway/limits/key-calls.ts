@@ -7,10 +7,10 @@
 // updates cost: its writes (and what undoing them would take, while they are being made) and
 // its part of the batch's reading. Counted in memory per minute over the last hour: a restart
 // forgets the shares, never the pool, which is counted on disk.
+import { CALL_WINDOW_MINUTES } from '../../state/budget.js';
 import type { GatewayKeys } from '../keys/keys-file.js';
 
 const MINUTE_MS = 60_000;
-const WINDOW_MINUTES = 60;
 
 export class KeyCalls {
   /** key → minute → calls charged. */
@@ -34,7 +34,8 @@ export class KeyCalls {
   used(key: string): number {
     const minutes = this.charged.get(key);
     if (!minutes) return 0;
-    const oldest = this.minute() - WINDOW_MINUTES + 1;
+    // The pool's window (state/budget.ts): a charge of minute m counts until the end of minute m + 60.
+    const oldest = this.minute() - CALL_WINDOW_MINUTES + 1;
     let used = 0;
     for (const [minute, calls] of minutes) {
       if (minute < oldest) minutes.delete(minute);

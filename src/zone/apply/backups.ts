@@ -7,7 +7,7 @@
 // number N`), one more than the highest in the folder; rotation keeps the highest numbers, and
 // counts files without one (older ddedge, copied in) as older than any numbered, by name.
 // Under the zone's lock (session.ts), so two applies never take one number.
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readSync } from 'node:fs';
 import { removeFile } from '../../lib/remove-file.js';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../lib/atomic-write.js';
@@ -64,11 +64,16 @@ function listBackups(stateDir: string, service: string): string[] {
   return files.map((f) => f.path);
 }
 
-/** The number in a backup's header; undefined for a file without one (or unreadable). */
+/**
+ * The number in a backup's header; undefined for a file without one (or unreadable). Opened without waiting for a
+ * writer or following a link, and read only when what was opened is a regular file: a FIFO named as a backup would
+ * otherwise hold apply forever.
+ */
 function numberOf(path: string): number | undefined {
   let fd: number | undefined;
   try {
-    fd = openSync(path, 'r');
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+    if (!fstatSync(fd).isFile()) return undefined;
     const head = Buffer.alloc(HEAD_BYTES);
     const length = readSync(fd, head, 0, HEAD_BYTES, 0);
     const match = NUMBER_LINE.exec(head.subarray(0, length).toString('utf8'));

@@ -3,7 +3,7 @@
 // reader takes; a keys file others may read is refused with exit 2; secrets are never printed
 // except by keygen itself.
 import { execFile, execFileSync } from 'node:child_process';
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startDnsListener } from '../../../src/dns/server/listener.js';
@@ -42,7 +42,7 @@ describe('ddedge gateway keygen and check-keys', () => {
       const file = join(dir, 'gateway.keys');
       writeFileSync(file, (await runDist(['gateway', 'keygen', 'dig.example'], baseEnv())).stdout, { mode: 0o600 });
       execFileSync('named-checkconf', [file]);
-      const keys = loadKeysFile(file, (p) => readFileSync(p, 'utf8'));
+      const keys = loadKeysFile(file);
       const server = await startDnsListener({
         host: '127.0.0.1',
         port: 0,

@@ -1,11 +1,12 @@
 // Backup rotation: the last 20 backups by the order they were written, never
 // the one just written, whatever names a wrong clock gave the older ones. The built
 // dist/ddedge.mjs against the sandbox (and ddedge in-process for the many applies after it).
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { withApi } from '../../helpers/agent-env.js';
-import { baseEnv, runDist, tempDir } from '../../helpers/cli.js';
+import { baseEnv, HANG_BOUND_MS, runDist, startDist, tempDir } from '../../helpers/cli.js';
 import { zoneMain } from '../../helpers/zone.js';
 import { useSandbox } from '../../helpers/use-sandbox.js';
 
@@ -58,6 +59,29 @@ describe('backup rotation', () => {
         .sort(),
     );
   });
+});
+
+describe('a FIFO named as a backup', () => {
+  it(
+    'is never opened to wait for a writer: apply writes its backup and the FIFO counts as unnumbered',
+    async () => {
+      const dir = join(stateDir, 'zone-backups', ZONE);
+      mkdirSync(dir, { recursive: true });
+      execFileSync('mkfifo', [join(dir, '20260101T000000.000Z.zone')]);
+      const child = startDist(['zone', 'apply', writeFile('one A 192.0.2.1'), '--keep-unlisted', '--json'], env());
+      let timer: NodeJS.Timeout | undefined;
+      const hung = new Promise<'hung'>((resolve) => (timer = setTimeout(() => resolve('hung'), HANG_BOUND_MS)));
+      const run = await Promise.race([child.result, hung]);
+      clearTimeout(timer);
+      // SIGKILL: a process blocked in an open never runs its SIGTERM handler.
+      if (run === 'hung') child.kill('SIGKILL');
+      expect(run).not.toBe('hung');
+      const { code, stdout, stderr } = run as { code: number | null; stdout: string; stderr: string };
+      expect(code, stderr).toBe(0);
+      expect(readdirSync(dir)).toContain((JSON.parse(stdout).backup as string).split('/').at(-1));
+    },
+    2 * HANG_BOUND_MS,
+  );
 });
 
 function writeFile(...lines: string[]): string {

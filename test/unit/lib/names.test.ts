@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   absoluteName,
+  asciiName,
   atOrBelow,
   below,
   canonicalName,
@@ -139,6 +140,16 @@ describe('names at the edges of their rules', () => {
     expect(canonicalName(longest.toUpperCase())).toBe(longest);
     expect(canonicalName(`${longest.toUpperCase()}a`)).toBeUndefined();
     expect(canonicalName('ü.example')).toBe('xn--tda.example');
+  });
+
+  it('canonicalName, asciiName: a character that becomes `*` only in its ASCII form (U+FF0A, U+FE61) is no wildcard', () => {
+    for (const star of ['\uff0a', '\ufe61']) {
+      expect(canonicalName(`${star}.lan.example.com`), star).toBeUndefined();
+      expect(canonicalName(`a${star}b.example.com`), star).toBeUndefined();
+      expect(asciiName(`${star}.example.com`), star).toBeUndefined();
+    }
+    expect(asciiName('*.example.com')).toBe('*.example.com');
+    expect(canonicalName('*.ü.example')).toBe('*.xn--tda.example');
   });
 
   it('below: a backslash at the very start escapes the dot after it', () => {

@@ -125,6 +125,15 @@ describe.skipIf(!requireTool('curl'))('the dyndns2 door', () => {
     ).toBe('notfqdn\n');
   });
 
+  it('a fullwidth or small asterisk (U+FF0A, U+FE61) is no wildcard: notfqdn, and no record is made', async () => {
+    const auth = { authorization: basic('router', secret('router')) };
+    for (const star of ['%EF%BC%8A', '%EF%B9%A1']) {
+      const res = await get(`/nic/update?hostname=${star}.lan.example.com&myip=2a01:4f8:c0c:1::36`, { headers: auth });
+      expect(res.body, star).toBe('notfqdn\n');
+    }
+    expect(zoneLines(sandbox, '*.lan.example.com')).toEqual([]);
+  });
+
   it('sets A and AAAA from "myip=v4,v6", from myipv6, and from a POST form', async () => {
     const auth = { authorization: basic('router', secret('router')) };
     expect(

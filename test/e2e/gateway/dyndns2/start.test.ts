@@ -1,11 +1,12 @@
 // The dyndns2 door's settings and budget: a budget that cannot carry an update answers `abuse`
 // (and `nochg` still answers, costing nothing), a door flag without --dyndns2-listen, half a TLS pair, a bad
 // --prefix-host or a port in use stop the start with exit 2 and say why.
+import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../../../helpers/cli.js';
+import { HANG_BOUND_MS, tempDir } from '../../../helpers/cli.js';
 import { spawnGateway, useGateway, writeKeysFile, zoneLines } from '../../../helpers/use-gateway.js';
 import { useSandbox } from '../../../helpers/use-sandbox.js';
 import { tlsFiles } from '../../../helpers/servers.js';
@@ -51,7 +52,8 @@ describe("the dyndns2 door's settings", () => {
     keys = writeKeysFile([{ name: 'router', rules: [] }], join(dir, 'gateway.keys')).file;
   });
   /** A provider never reached: every run below stops at its settings. */
-  const gateway = (args: string[], env: Record<string, string> = {}) =>
+  const gateway = (args: string[], env: Record<string, string> = {}) => start(args, env).result;
+  const start = (args: string[], env: Record<string, string> = {}) =>
     spawnGateway({
       apiUrl: 'http://127.0.0.1:9',
       zone: 'example.com',
@@ -60,7 +62,7 @@ describe("the dyndns2 door's settings", () => {
       primaryName: null,
       args,
       env: { DDEDGE_API_USER: 'u', DDEDGE_API_PASSWORD: 'p', ...env },
-    }).result;
+    });
 
   it.each([
     [
@@ -101,6 +103,36 @@ describe("the dyndns2 door's settings", () => {
     expect(run.stderr).toMatch(/--dyndns2-cert and --dyndns2-key go together/);
     expect(run.stderr).toMatch(/--prefix-host: "bad" is not NAME=/);
   });
+
+  it(
+    'a FIFO (or a directory) as the key or certificate is exit 2 at once, naming what it is, never a wait for a writer',
+    async () => {
+      const fifo = join(dir, 'door.key');
+      execFileSync('mkfifo', ['-m', '600', fifo]);
+      for (const [flag, path] of [
+        ['--dyndns2-key', fifo],
+        ['--dyndns2-cert', dir],
+      ] as const) {
+        const pair: [string, string] = flag === '--dyndns2-key' ? [tlsFiles().cert, path] : [path, tlsFiles().key];
+        const child = start(['--dyndns2-listen', '127.0.0.1:0', '--dyndns2-cert', pair[0], '--dyndns2-key', pair[1]]);
+        let timer: NodeJS.Timeout | undefined;
+        const hung = new Promise<'hung'>((resolve) => (timer = setTimeout(() => resolve('hung'), HANG_BOUND_MS)));
+        const run = await Promise.race([child.result, hung]);
+        clearTimeout(timer);
+        // SIGKILL: a process blocked in an open never runs its SIGTERM handler.
+        if (run === 'hung') child.kill('SIGKILL');
+        expect(run).not.toBe('hung');
+        const { code, stderr } = run as { code: number | null; stderr: string };
+        expect(code, stderr).toBe(2);
+        expect(stderr).toMatch(
+          new RegExp(
+            `${flag}: ".*${flag === '--dyndns2-key' ? 'door\\.key' : ''}" is a (FIFO|directory), not a regular file`,
+          ),
+        );
+      }
+    },
+    3 * HANG_BOUND_MS,
+  );
 
   it('a certificate that is not one, or a port in use, is exit 2 naming the flag (once the zone is read)', async () => {
     const bad = join(dir, 'bad.pem');

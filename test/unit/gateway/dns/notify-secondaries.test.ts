@@ -93,4 +93,17 @@ describe('sendNotify', () => {
         '(serial 2026010101) after 5 tries',
     ]);
   });
+
+  it('names an IPv6 secondary as [ADDR]:PORT', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const warnings: string[] = [];
+    const logger: Logger = { ...silentLogger, warn: (m) => void warnings.push(m) };
+    // Nothing listens there (port 9, discard, on this machine's loopback): no acknowledgement ever comes.
+    const acknowledged = sendNotify({ host: '::1', port: 9 }, soa, logger);
+    for (let sent = 1; sent <= 5; sent++) await vi.advanceTimersByTimeAsync(2_000);
+    expect(await acknowledged).toBe(false);
+    expect(warnings).toEqual([
+      'gateway: [::1]:9 did not acknowledge the NOTIFY for example.com (serial 2026010101) after 5 tries',
+    ]);
+  });
 });

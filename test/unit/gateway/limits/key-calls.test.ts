@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { GatewayKeys } from '../../../../src/gateway/keys/keys-file.js';
 import { KeyCalls } from '../../../../src/gateway/limits/key-calls.js';
+import { CallBudget } from '../../../../src/state/budget.js';
 
 const keysOf = (names: string[], quotas: Record<string, number> = {}) =>
   ({
@@ -42,18 +43,42 @@ describe('KeyCalls', () => {
     expect(calls.afford('b', 20)).toBeUndefined();
   });
 
-  it('counts a charge for the hour it was made in, then forgets it', () => {
+  it('counts a charge until the end of the minute an hour after the one it was made in, then forgets it', () => {
     const { calls, advance } = keyCalls(40, keysOf(['a', 'b']));
     calls.charge('a', 10);
     advance(30 * 60_000);
     calls.charge('a', 5);
     expect(calls.used('a')).toBe(15);
-    advance(30 * 60_000 - 1);
+    advance(31 * 60_000 - 1);
     expect(calls.used('a')).toBe(15);
     advance(1);
     expect(calls.used('a')).toBe(5);
     advance(30 * 60_000);
     expect(calls.used('a')).toBe(0);
+  });
+
+  it("counts a call exactly as long as the gateway's pool (state/budget.ts) does: one window", () => {
+    const start = 1_700_000_000_000 - (1_700_000_000_000 % 60_000) + 59_000;
+    let now = start;
+    const state: { calls?: Record<string, number> } = {};
+    const pool = new CallBudget(
+      state,
+      10,
+      () => new Date(now),
+      () => {},
+    );
+    const calls = new KeyCalls(
+      10,
+      () => keysOf(['a']),
+      () => now,
+    );
+    pool.take();
+    pool.settle();
+    calls.charge('a', 1);
+    for (let minutes = 0; minutes <= 62; minutes++) {
+      now = start + minutes * 60_000;
+      expect(calls.used('a'), `${minutes} minutes on`).toBe(10 - pool.left());
+    }
   });
 
   it('charges nothing for zero or fewer calls', () => {
