@@ -119,7 +119,7 @@ describe('the bounds of an HTTP server', () => {
       idleMs: 5_000,
       silenceMs: 10_000,
       requestsPerConnection: 100,
-      connections: { total: 256, perAddress: 64 },
+      connections: { total: 256, perSource: 64, knownSources: 1024, knownForMs: 30 * 24 * 3_600_000 },
     });
   });
 });
