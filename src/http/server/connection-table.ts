@@ -114,46 +114,50 @@ export class ConnectionTable<C> {
 
   /** Whether the client at `address` is known. */
   isKnown(address: string): boolean {
-    return this.isKnownSource(sourceOf(address));
+    return this.isKnownSource(sourceOf(address), this.clock.now());
   }
 
-  private isKnownSource(source: string): boolean {
+  private isKnownSource(source: string, now: number): boolean {
     const at = this.known.get(source);
     if (at === undefined) return false;
-    if (this.clock.now() - at < this.limits.knownForMs) return true;
+    if (now - at < this.limits.knownForMs) return true;
     this.known.delete(source);
     return false;
   }
 
   /**
    * The connection that gives way among those `from` accepts: not being answered; of an unknown source before a known
-   * one, then of the source holding the most, then the one waiting longest. Undefined when none can.
+   * one, then of the source holding the most, then the one waiting longest. Undefined when none can. One pass, allocating
+   * only for a better choice: it runs for every newcomer while the server is full.
    */
   private givingWay(from: (entry: Entry) => boolean): C | undefined {
+    const now = this.clock.now();
     let chosen: { connection: C; known: boolean; held: number; since: number } | undefined;
     for (const [connection, entry] of this.open) {
       if (!from(entry) || answering(entry)) continue;
-      const candidate = {
-        connection,
-        known: this.isKnownSource(entry.source),
-        held: this.bySource.get(entry.source) ?? 0,
-        since: entry.since,
-      };
-      if (!chosen || before(candidate, chosen)) chosen = candidate;
+      const known = this.isKnownSource(entry.source, now);
+      const held = this.bySource.get(entry.source) ?? 0;
+      if (chosen && !before(known, held, entry.since, chosen)) continue;
+      chosen = { connection, known, held, since: entry.since };
     }
     return chosen?.connection;
   }
 }
 
 /** A request has fully arrived and is not answered yet: work in progress, never cut. */
-const answering = (entry: Entry): boolean => [...entry.requests].some((request) => request.received());
+function answering(entry: Entry): boolean {
+  for (const request of entry.requests) if (request.received()) return true;
+  return false;
+}
 
-/** Whether `a` gives way before `b` (equal ones: the first found, the one waiting longest). */
+/** Whether a connection (known, held, since) gives way before `b` (equal ones: the first found, waiting longest). */
 function before(
-  a: { known: boolean; held: number; since: number },
+  known: boolean,
+  held: number,
+  since: number,
   b: { known: boolean; held: number; since: number },
 ): boolean {
-  if (a.known !== b.known) return !a.known;
-  if (a.held !== b.held) return a.held > b.held;
-  return a.since < b.since;
+  if (known !== b.known) return !known;
+  if (held !== b.held) return held > b.held;
+  return since < b.since;
 }
