@@ -94,6 +94,22 @@ function ask(target: Target, path: string, localAddress: string, headers: Record
   });
 }
 
+/** Writes `bytes` on a new connection: everything the server sent once it closed the connection. */
+function exchange(target: Target, bytes: string): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = net.connect(target);
+    let text = '';
+    socket.on('data', (d: Buffer) => (text += d.toString('latin1')));
+    socket.on('error', () => {});
+    const timer = setTimeout(() => socket.destroy(), ANSWER_BOUND_MS);
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve(text);
+    });
+    socket.write(bytes);
+  });
+}
+
 let crowd: Crowd | undefined;
 afterEach(() => {
   crowd?.stop();
@@ -133,6 +149,28 @@ describe('the dyndns2 door under a crowd of slow bodies', () => {
     }
     expect(known).toEqual(Array(ASKED).fill('200 nochg 81.0.2.80'));
     expect(unseen).toEqual(Array(ASKED).fill('200 nochg 81.0.2.80'));
+  });
+
+  it("checks a POST's basic-auth credentials before its body: wrong ones are answered at once, the body never read", async () => {
+    const url = new URL(gateway.dyndns2);
+    const wrong = Buffer.from('router:not-the-secret').toString('base64');
+    const text = await exchange(
+      { host: url.hostname, port: Number(url.port) },
+      `POST /nic/update HTTP/1.1\r\nHost: x\r\nAuthorization: Basic ${wrong}\r\n` +
+        'Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 2000\r\n\r\nhostname=',
+    );
+    expect(text).toMatch(/^HTTP\/1\.1 401 .*\r\n\r\nbadauth\n$/s);
+  });
+
+  it("never reads a GET's body: the answer is sent at once and the connection closed", async () => {
+    const url = new URL(gateway.dyndns2);
+    const auth = Buffer.from(`router:${gateway.secret('router')}`).toString('base64');
+    const text = await exchange(
+      { host: url.hostname, port: Number(url.port) },
+      `GET /nic/update?hostname=home.example.com&myip=81.0.2.80 HTTP/1.1\r\nHost: x\r\nAuthorization: Basic ${auth}\r\n` +
+        'Content-Length: 2000\r\n\r\nab',
+    );
+    expect(text).toMatch(/^HTTP\/1\.1 200 .*connection: close\r\n.*\r\n\r\nnochg 81\.0\.2\.80\n$/is);
   });
 });
 
