@@ -126,9 +126,9 @@ export class ConnectionTable<C> {
   }
 
   /**
-   * The connection that gives way among those `from` accepts: not being answered; of an unknown source before a known
-   * one, then of the source holding the most, then the one waiting longest. Undefined when none can. One pass, allocating
-   * only for a better choice: it runs for every newcomer while the server is full.
+   * The connection that gives way among those `from` accepts: not being answered; of an unknown source before a
+   * known one, then of the source holding the most, then the one waiting longest. Undefined when none can. One pass,
+   * allocating only for a better choice: it runs for every newcomer while the server is full.
    */
   private givingWay(from: (entry: Entry) => boolean): C | undefined {
     const now = this.clock.now();
