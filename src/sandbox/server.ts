@@ -56,7 +56,7 @@ export const SANDBOX_LIMITS: HttpServerLimits = {
   idleMs: 5_000,
   silenceMs: 0,
   requestsPerConnection: 0,
-  connections: { total: 4096, perAddress: 4096 },
+  connections: { total: 4096, perSource: 4096, knownSources: 0, knownForMs: 0 },
 };
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {

@@ -65,6 +65,16 @@ export function answerRequest(
   return answerHosts(request, key, client, deps, scrub);
 }
 
+/**
+ * The `badauth` answer when the credentials given are wrong or the source is past its wrong tries (logged and counted
+ * as answerRequest would), undefined when they are a key's: a POST's credentials given outside its body are checked
+ * before its body is read.
+ */
+export function credentialsRefusal(request: Dyndns2Request, client: string, deps: DoorDeps): DoorAnswer | undefined {
+  const key = requestKey(request, client, deps, deps.keys());
+  return typeof key === 'string' ? undefined : key;
+}
+
 /** One more answer with this code (for /metrics). */
 function count(deps: DoorDeps, code: Dyndns2Code): void {
   deps.counts.set(code, (deps.counts.get(code) ?? 0) + 1);

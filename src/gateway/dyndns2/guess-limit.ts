@@ -12,7 +12,7 @@
 //   per REMEMBER_MS), not to a source that has not: the router, which never sends a wrong
 //   password, is not locked out by someone else's attack on its key, whatever address it has.
 // The memory is bounded: past MAX_SOURCES the source not heard from longest is forgotten.
-import { prefixOf } from '../../lib/interface-id.js';
+import { sourceOf } from '../../lib/client-source.js';
 
 /** Wrong tries a source may make in a minute: a router with a typo retrying, a person at a keyboard. */
 export const SOURCE_TRIES_PER_MINUTE = 5;
@@ -95,16 +95,5 @@ export class GuessLimit {
   /** Sources remembered (for tests of the bound). */
   get size(): number {
     return this.bySource.size;
-  }
-}
-
-/** An IPv4 address as it is (an IPv4-mapped IPv6 one too); an IPv6 address's /64. */
-export function sourceOf(client: string): string {
-  const v4 = client.replace(/^::ffff:(?=\d+\.)/i, '');
-  if (!v4.includes(':')) return v4;
-  try {
-    return prefixOf(v4, 64);
-  } catch {
-    return v4;
   }
 }

@@ -1,15 +1,21 @@
 // The dyndns2 door's HTTP side (--dyndns2-listen, over TLS with --dyndns2-cert/--dyndns2-key):
-// bounded as the gateway's --listen endpoint is (src/http/server/: header size and deadline,
-// connections per address with the oldest idle closed first), plus a small cap on a
-// POST body. `GET` or `POST` on /nic/update or /update; anything else is answered at once
-// without looking at credentials. The answer is `text/plain`, as every client expects.
+// bounded as the gateway's --listen endpoint is (src/http/server/: header size, the whole
+// request within its deadline, connections per source with those idle or still sending their
+// request giving way to newcomers), plus a small cap on a POST body. `GET` or `POST` on
+// /nic/update or /update; anything else is answered at once without looking at credentials.
+// A body is read only where it may matter: a GET's is never read (the answer closes the
+// connection), and a POST's credentials given outside its body (basic auth, the query) are
+// checked before its body is read. A client answered 200 has authenticated: the connection
+// guard knows its source from then on, and its connections give way last. The answer is
+// `text/plain`, as every client expects.
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
 import { boundConnections, serverOptions } from '../../http/server/bounds.js';
+import type { ConnectionGuard } from '../../http/server/connection-guard.js';
 import { listenHttp } from '../../http/server/listen.js';
 import { formatListenAddress, type ListenAddress } from '../../lib/listen-address.js';
 import type { Logger } from '../../lib/log.js';
-import { answerRequest, type DoorAnswer, type DoorDeps } from './door.js';
+import { answerRequest, credentialsRefusal, type DoorAnswer, type DoorDeps } from './door.js';
 import { readParameters, readRequest } from './request.js';
 
 /** A form body's limit: a router's update is a few hundred bytes. */
@@ -36,7 +42,7 @@ export async function startDyndns2Listener(
   };
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     try {
-      const served = serve(req, res, deps);
+      const served = serve(req, res, deps, guard);
       if (served) served.catch(failed(res));
     } catch (error) {
       failed(res)(error);
@@ -46,7 +52,7 @@ export async function startDyndns2Listener(
   const server = tls
     ? https.createServer({ ...options, cert: tls.cert, key: tls.key, handshakeTimeout: HANDSHAKE_MS }, handler)
     : http.createServer(options, handler);
-  boundConnections(server as http.Server);
+  const guard = boundConnections(server as http.Server);
   const { port, close } = await listenHttp(server as http.Server, listen, '--dyndns2-listen', (error) =>
     deps.logger.warn(`gateway: the dyndns2 listener failed: ${error.message}`),
   );
@@ -57,7 +63,12 @@ export async function startDyndns2Listener(
  * Answers one request; a promise only when it must wait (a POST body, an update queued). A router's `nochg` is answered
  * in the request's own turn of the event loop, so the answer goes out in one write, as a minimal server's does.
  */
-function serve(req: IncomingMessage, res: ServerResponse, deps: DoorDeps): Promise<void> | undefined {
+function serve(
+  req: IncomingMessage,
+  res: ServerResponse,
+  deps: DoorDeps,
+  guard: ConnectionGuard,
+): Promise<void> | undefined {
   const target = req.url ?? '/';
   const question = target.indexOf('?');
   const path = question < 0 ? target : target.slice(0, question);
@@ -66,18 +77,28 @@ function serve(req: IncomingMessage, res: ServerResponse, deps: DoorDeps): Promi
     return reply(res, 405, 'only GET and POST\n', { allow: 'GET, POST', connection: 'close' });
   const query = question < 0 ? '' : target.slice(question + 1);
   const client = req.socket.remoteAddress ?? '';
-  const answer = (text: string): Promise<void> | undefined => {
-    const answered = answerRequest(readRequest(readParameters(text), req.headers.authorization), client, deps);
-    if (!(answered instanceof Promise)) return send(res, answered);
-    return answered.then((a) => send(res, a));
+  const sent = (answer: DoorAnswer, bodyUnread: boolean) => {
+    // Authenticated: the guard lets this source's connections give way last.
+    if (answer.status === 200) guard.knownClient(client);
+    return send(res, bodyUnread ? { ...answer, close: true } : answer);
   };
-  if (req.method !== 'POST') return answer(query);
+  const answer = (text: string, bodyUnread: boolean): Promise<void> | undefined => {
+    const answered = answerRequest(readRequest(readParameters(text), req.headers.authorization), client, deps);
+    if (!(answered instanceof Promise)) return sent(answered, bodyUnread);
+    return answered.then((a) => sent(a, bodyUnread));
+  };
+  const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+  if (req.method !== 'POST') return answer(query, hasBody);
+  if (credentialsOutsideBody(query, req.headers.authorization)) {
+    const refused = credentialsRefusal(readRequest(readParameters(query), req.headers.authorization), client, deps);
+    if (refused) return sent(refused, hasBody);
+  }
   return readBody(req).then((body) => {
     if (body === undefined)
       return reply(res, 413, `a request body of more than ${MAX_BODY_BYTES} bytes is not accepted\n`, {
         connection: 'close',
       });
-    return answer([query, body].filter(Boolean).join('&'));
+    return answer([query, body].filter(Boolean).join('&'), false);
   });
 }
 
@@ -88,6 +109,13 @@ function send(res: ServerResponse, { status, body, close }: DoorAnswer): undefin
   if (status === 429) extra['retry-after'] = '60';
   if (close) extra.connection = 'close';
   return reply(res, status, body, extra);
+}
+
+/** Credentials given whole outside a POST's body: basic auth, or a password in the query. */
+function credentialsOutsideBody(query: string, authorization: string | undefined): boolean {
+  if (authorization !== undefined) return true;
+  const parameters = readParameters(query);
+  return parameters.has('password') || parameters.has('pass');
 }
 
 /** The body as text, or undefined when it is longer than allowed (then the connection is closed). */

@@ -1,8 +1,10 @@
 // Every ddedge HTTP server (http and https alike) is bounded in size, time and number: Node's
-// own bounds on a request's headers and time, and the connection bounds that keep a probe
-// able to get in however many idle or slow connections are open.
+// own bounds on a request's headers and time (the whole request, body included, within
+// requestTimeoutMs), and the connection bounds that keep a probe and a known router able to
+// get in however many idle or slow connections are open.
 import type http from 'node:http';
-import { guardConnections } from './connection-guard.js';
+import type { Clock } from '../../lib/clock.js';
+import { guardConnections, type ConnectionGuard } from './connection-guard.js';
 import { DOOR_LIMITS, type HttpServerLimits } from './server-limits.js';
 
 /** Node's own bounds on a request's headers and time, as `limits` gives them. */
@@ -17,10 +19,17 @@ export function serverOptions(limits: HttpServerLimits = DOOR_LIMITS): http.Serv
   };
 }
 
-/** The connection bounds: the oldest idle closed first, silent ones cut, bad requests answered and closed. */
-export function boundConnections(server: http.Server, limits: HttpServerLimits = DOOR_LIMITS): void {
+/**
+ * The connection bounds: a connection that is idle or still sending its request gives way to a newcomer (connection-
+ * guard.ts), silent ones are cut, bad requests answered and closed. The guard returned is told of known clients.
+ */
+export function boundConnections(
+  server: http.Server,
+  limits: HttpServerLimits = DOOR_LIMITS,
+  clock?: Clock,
+): ConnectionGuard {
   // Not server.maxConnections: it refuses newcomers, so idle sockets could lock probes out.
-  guardConnections(server, limits.connections);
+  const guard = guardConnections(server, limits.connections, clock);
   server.maxRequestsPerSocket = limits.requestsPerConnection;
   // A connection that sends nothing at all is closed too.
   if (limits.silenceMs > 0) server.setTimeout(limits.silenceMs, (socket) => socket.destroy());
@@ -30,6 +39,7 @@ export function boundConnections(server: http.Server, limits: HttpServerLimits =
     if (socket.writable) socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
     socket.destroy();
   });
+  return guard;
 }
 
 function clientErrorStatus(code: string | undefined): string {

@@ -41,7 +41,7 @@ describe("the sandbox's bounds", () => {
 
   it("never stands in a test's way: no silence limit, any number of requests, one address may hold all", () => {
     expect(SANDBOX_LIMITS).toMatchObject({ headerBytes: 16 * 1024, silenceMs: 0, requestsPerConnection: 0 });
-    expect(SANDBOX_LIMITS.connections.perAddress).toBe(SANDBOX_LIMITS.connections.total);
+    expect(SANDBOX_LIMITS.connections.perSource).toBe(SANDBOX_LIMITS.connections.total);
     expect(SANDBOX_LIMITS.connections.total).toBeGreaterThanOrEqual(4096);
   });
 });

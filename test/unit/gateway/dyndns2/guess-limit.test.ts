@@ -7,8 +7,8 @@ import {
   GuessLimit,
   KEY_TRIES_PER_MINUTE,
   SOURCE_TRIES_PER_MINUTE,
-  sourceOf,
 } from '../../../../src/gateway/dyndns2/guess-limit.js';
+import { sourceOf } from '../../../../src/lib/client-source.js';
 
 function limit() {
   let now = 1_700_000_000_000;

@@ -83,6 +83,25 @@ describe('the bounds of an HTTP server', () => {
     expect(text).toBe('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
   });
 
+  it('answers 408 and closes a connection whose body is still arriving at the request deadline', async () => {
+    const given = limits({ headersTimeoutMs: 500, requestTimeoutMs: 1_000 });
+    // A handler that answers only once the whole body is in.
+    const server = http.createServer(serverOptions(given), (req, res) => req.resume().on('end', () => res.end('ok')));
+    boundConnections(server, given);
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const raw = await open((server.address() as AddressInfo).port);
+    raw.socket.write('POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 2000\r\n\r\n');
+    // A byte now and then: the connection is never silent, only slow.
+    const drip = setInterval(() => raw.socket.writable && raw.socket.write('a'), 100);
+    try {
+      const { text } = await raw.ended;
+      expect(text).toBe('HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    } finally {
+      clearInterval(drip);
+    }
+  });
+
   it('closes a connection that sends nothing once the silence limit has passed', async () => {
     const start = Date.now();
     // Node's own deadlines far away: only the silence limit can close it within the test's time.
@@ -119,7 +138,7 @@ describe('the bounds of an HTTP server', () => {
       idleMs: 5_000,
       silenceMs: 10_000,
       requestsPerConnection: 100,
-      connections: { total: 256, perAddress: 64 },
+      connections: { total: 256, perSource: 64, knownSources: 1024, knownForMs: 30 * 24 * 3_600_000 },
     });
   });
 });

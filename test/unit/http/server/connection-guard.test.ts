@@ -6,7 +6,16 @@ import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { guardConnections, type ConnectionLimits } from '../../../../src/http/server/connection-guard.js';
+import { guardConnections } from '../../../../src/http/server/connection-guard.js';
+import type { ConnectionLimits } from '../../../../src/http/server/connection-table.js';
+
+/** `total` connections, `perSource` from one source; sources known for a minute. */
+const limits = (total: number, perSource: number): ConnectionLimits => ({
+  total,
+  perSource,
+  knownSources: 16,
+  knownForMs: 60_000,
+});
 
 /** Only a broken build waits this long. */
 const BOUND_MS = 30_000;
@@ -19,6 +28,8 @@ interface Guarded {
   acceptedAll(count: number): Promise<void>;
   /** Answers held back, in the order asked: each releases its request's answer. */
   held: (() => void)[];
+  /** Requests to /body whose headers arrived: each is answered once its whole body is in. */
+  bodies(): number;
   close(): Promise<void>;
 }
 
@@ -31,12 +42,19 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
 });
 
-/** A guarded server whose answer to /hold waits until released; other paths are answered at once. */
+/**
+ * A guarded server whose answer to /hold waits until released, and to /body until the body is in; other paths are
+ * answered at once.
+ */
 async function guarded(limits: ConnectionLimits): Promise<Guarded> {
   const held: (() => void)[] = [];
+  let bodies = 0;
   const server = http.createServer((req, res) => {
     if (req.url === '/hold') held.push(() => res.end('released'));
-    else res.end('ok');
+    else if (req.url === '/body') {
+      bodies++;
+      req.resume().on('end', () => res.end('ok'));
+    } else res.end('ok');
   });
   guardConnections(server, limits);
   let accepted = 0;
@@ -49,6 +67,7 @@ async function guarded(limits: ConnectionLimits): Promise<Guarded> {
   const g: Guarded = {
     port: (server.address() as AddressInfo).port,
     accepted: () => accepted,
+    bodies: () => bodies,
     acceptedAll: (count) =>
       accepted >= count ? Promise.resolve() : new Promise((resolve) => waiting.push({ count, resolve })),
     held,
@@ -98,18 +117,22 @@ function ask(client: Client, path: string): Promise<string> {
   });
 }
 
-/** The request is under way at the server: its answer is held. */
-async function untilHeld(g: Guarded, count: number): Promise<void> {
+/** Waits, turn by turn, until `condition` holds. */
+async function waitFor(condition: () => boolean, what: string): Promise<void> {
   const deadline = Date.now() + BOUND_MS;
-  while (g.held.length < count) {
-    if (Date.now() > deadline) throw new Error('the request never reached the server');
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`never happened: ${what}`);
     await new Promise((resolve) => setImmediate(resolve));
   }
 }
 
+/** The request is under way at the server: its answer is held. */
+const untilHeld = (g: Guarded, count: number) =>
+  waitFor(() => g.held.length >= count, 'the request reached the server');
+
 describe('the connection guard', () => {
   it("lets a newcomer in past the limit of its address by closing that address's oldest idle connection", async () => {
-    const g = await guarded({ total: 100, perAddress: 2 });
+    const g = await guarded(limits(100, 2));
     const [first, second] = [await connect(g), await connect(g)];
     const other = await connect(g, '127.0.0.2');
     const third = await connect(g);
@@ -118,7 +141,7 @@ describe('the connection guard', () => {
   });
 
   it('never closes a connection whose answer is under way: the oldest idle one pays instead', async () => {
-    const g = await guarded({ total: 100, perAddress: 2 });
+    const g = await guarded(limits(100, 2));
     const busy = await connect(g);
     const answer = ask(busy, '/hold');
     await untilHeld(g, 1);
@@ -130,8 +153,19 @@ describe('the connection guard', () => {
     expect(await answer).toMatch(/released$/);
   });
 
+  it('closes a connection still sending its body for a newcomer, as one still sending its headers', async () => {
+    const g = await guarded(limits(100, 2));
+    const dripping = [await connect(g), await connect(g)];
+    for (const c of dripping) c.socket.write('POST /body HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nab');
+    await waitFor(() => g.bodies() === 2, 'both requests under way');
+    const newcomer = await connect(g);
+    // Refused, the newcomer is closed at once (and the test fails at once).
+    await Promise.race([dripping[0]!.closed, newcomer.closed]);
+    expect(await ask(newcomer, '/')).toMatch(/^HTTP\/1.1 200/);
+  });
+
   it('counts a kept-alive connection as the newest once its answer is sent', async () => {
-    const g = await guarded({ total: 100, perAddress: 2 });
+    const g = await guarded(limits(100, 2));
     const first = await connect(g);
     const second = await connect(g);
     expect(await ask(first, '/')).toMatch(/^HTTP\/1.1 200/);
@@ -141,7 +175,7 @@ describe('the connection guard', () => {
   });
 
   it('past the total, closes the oldest idle connection of the address holding the most', async () => {
-    const g = await guarded({ total: 4, perAddress: 4 });
+    const g = await guarded(limits(4, 4));
     // The oldest of all is another address's: the largest holder pays with its own oldest.
     const b1 = await connect(g, '127.0.0.3');
     const a1 = await connect(g, '127.0.0.2');
@@ -153,7 +187,7 @@ describe('the connection guard', () => {
   });
 
   it('refuses a newcomer only when every connection is being answered', async () => {
-    const g = await guarded({ total: 2, perAddress: 2 });
+    const g = await guarded(limits(2, 2));
     const busy = [await connect(g), await connect(g)];
     const answers = busy.map((c) => ask(c, '/hold'));
     await untilHeld(g, 2);
