@@ -128,7 +128,12 @@ function answerTransfer(request: Buffer, signer: Signer | undefined, address: st
   const refuse = (why: string) => {
     options.refusals?.refused(
       'REFUSED',
-      { zone: key || '.', ...(signer ? { key: signer.key.name } : {}), client: address, kind: 'transfer' },
+      {
+        zone: key || '.',
+        ...(signer ? { key: signer.key.name, verified: true } : {}),
+        client: address,
+        kind: 'transfer',
+      },
       why,
     );
     return refusedTransfer(query, why);
