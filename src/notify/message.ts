@@ -20,7 +20,7 @@ export interface NotifyEvent {
   type?: 'A' | 'AAAA';
   old?: string;
   new?: string;
-  /** The gateway's events: the TSIG (or dyndns2) key refused ("unsigned" for none). */
+  /** The gateway's refusals: the TSIG (or dyndns2) key refused, when its signature verified. */
   key?: string;
   message: string;
 }
@@ -56,7 +56,8 @@ export function eventDocument(event: NotifyEvent): Record<string, string | null>
     new: event.new ?? null,
     message: textOf(event),
   };
-  if (event.key !== undefined) document.key = event.key;
+  // A refusal with no verified key (the digest of refusals by source) says so with null.
+  if (event.key !== undefined || event.event === 'refused') document.key = event.key ?? null;
   return document;
 }
 
