@@ -61,7 +61,10 @@ export function eventDocument(event: NotifyEvent): Record<string, string | null>
   return document;
 }
 
-/** Same event, same notification: what deduplication compares. */
+/**
+ * Same event, same notification: what deduplication compares. A test message and a refusal burst (already bounded
+ * where it is made, at most one per key or digest an hour) are each a report of their own, told apart by their time.
+ */
 export const eventKey = (event: NotifyEvent): string =>
   JSON.stringify([
     event.event,
@@ -70,5 +73,5 @@ export const eventKey = (event: NotifyEvent): string =>
     event.old,
     event.new,
     event.key,
-    event.event === 'test' ? event.time : '',
+    event.event === 'test' || event.event === 'refused' ? event.time : '',
   ]);

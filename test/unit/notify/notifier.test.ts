@@ -211,4 +211,13 @@ describe('Notifier', () => {
     expect(clock.pending).toBe(0);
     expect(warnings).toEqual([]);
   });
+
+  it('each refusal notification is its own report: two with the same key at different times are both sent', async () => {
+    const ok = await server(true);
+    const clock = new FakeClock();
+    const notifier = new Notifier([ok.url], logger, NOTIFY_LIMITS, clock);
+    notifier.enqueue([{ ...refused(1), time: new Date(0).toISOString() }]);
+    notifier.enqueue([{ ...refused(1), time: new Date(60_000).toISOString() }]);
+    await until(() => bodiesOf(ok.bodies, 'refused').length === 2);
+  });
 });
