@@ -31,6 +31,7 @@ const ROUTES = {
 type Route = keyof typeof ROUTES;
 
 let receiver: TestServer;
+let behind = 0;
 const bodies = (route: Route) =>
   receiver.requests
     .filter((r) => r.url.startsWith(`/${ROUTES[route]}`))
@@ -61,8 +62,27 @@ describe('gateway --notify under a flood of refusals', () => {
       '--notify',
       `telegram+${receiver.url}${ROUTES.telegram}?chat_id=7`,
     ],
-    keys: [{ name: 'admin', rules: ['grant "admin" zonesub;'] }],
+    door: {},
+    keys: [
+      { name: 'admin', rules: ['grant "admin" zonesub;'] },
+      { name: 'router', rules: ['grant "router" name home.example.com A;'] },
+      { name: 'office', rules: ['grant "office" name office.example.com A;'] },
+    ],
   }));
+  /** Adds a record at the provider, behind the gateway's back: a zone-changed notification follows. */
+  const changeBehind = () => {
+    behind++;
+    sandbox.model.services
+      .find((s) => s.name === 'example.com')!
+      .dns.push({
+        entityID: String(720_000 + behind),
+        name: `behind${behind}.example.com`,
+        type: 'TXT',
+        ttl: '300',
+        priority: '-',
+        value: 'made elsewhere',
+      });
+  };
   afterAll(async () => {
     await gateway.stop();
     await receiver?.close();
@@ -82,16 +102,7 @@ describe('gateway --notify under a flood of refusals', () => {
     } finally {
       dns.close();
     }
-    sandbox.model.services
-      .find((s) => s.name === 'example.com')!
-      .dns.push({
-        entityID: '720001',
-        name: 'behind.example.com',
-        type: 'TXT',
-        ttl: '300',
-        priority: '-',
-        value: 'made elsewhere',
-      });
+    changeBehind();
     await waitFor(
       () =>
         documents('zone-changed').length === 1 &&
@@ -140,5 +151,31 @@ describe('gateway --notify under a flood of refusals', () => {
       expect(body.parse_mode).toBeUndefined();
       expect(body.link_preview_options).toEqual({ is_disabled: true });
     }
+  });
+
+  it('through the dyndns2 door: a key refused with its right password is told under it, a wrong password is not', async () => {
+    const basic = (user: string, password: string) => ({
+      authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`,
+    });
+    const ask = async (host: string, user: string, password: string) =>
+      (
+        await fetch(`${gateway.dyndns2}/nic/update?hostname=${host}&myip=81.0.2.60`, {
+          headers: basic(user, password),
+        })
+      ).text();
+    for (let i = 0; i < 5; i++)
+      expect(await ask(`other${i}.example.com`, 'router', gateway.secret('router'))).toMatch(/^nohost/);
+    await waitFor(() => documents('refused').some((d) => d.key === 'router'), "the router key's burst");
+    expect(documents('refused').find((d) => d.key === 'router')).toMatchObject({
+      message: expect.stringContaining('5 refused within 5 min'),
+    });
+    // A key's name with a wrong password is a claim, not a key: counted under the source (whose digest
+    // was told above, and is quiet for an hour). A zone-changed after them is told, and nothing under "office".
+    for (let i = 0; i < 5; i++) expect(await ask('office.example.com', 'office', 'not-the-secret')).toMatch(/badauth/);
+    const told = documents('zone-changed').length;
+    changeBehind();
+    await waitFor(() => documents('zone-changed').length > told, 'a zone-changed after the wrong passwords');
+    expect(documents('refused').filter((d) => d.key === 'office')).toEqual([]);
+    expect(documents('refused')).toHaveLength(3);
   });
 });
