@@ -105,9 +105,15 @@ export class Notifier {
       for (const channel of this.channels) queueIn(laneOf(channel, event), event);
     }
     for (const channel of this.channels)
-      for (const lane of [channel.events, channel.refusals])
-        if (lane.queue.length)
-          lane.running ??= this.work(channel.target, lane).finally(() => (lane.running = undefined));
+      for (const lane of [channel.events, channel.refusals]) if (lane.queue.length) this.start(channel.target, lane);
+  }
+
+  /** Works the lane unless it is worked already; an event queued while its worker was ending starts it again. */
+  private start(target: NotifyTarget, lane: Lane): void {
+    lane.running ??= this.work(target, lane).finally(() => {
+      lane.running = undefined;
+      if (lane.queue.length) this.start(target, lane);
+    });
   }
 
   /** Waits for the queues to empty, at most `ms` (a one-shot command before it exits). */
