@@ -162,9 +162,11 @@ function logTsigFailure(
           `${tsig.algorithm.replace(/\.$/, '')}`
         : `no key of that name in the keys file (${options.keys().keys.size} key(s) loaded)`
       : why;
+  // BADTIME and BADTRUNC come after the MAC matched: the key is the signer's. BADKEY and BADSIG are a name claimed.
+  const verified = error === TSIG_ERROR.BADTIME || error === TSIG_ERROR.BADTRUNC;
   options.refusals?.refused(
     `NOTAUTH/${TSIG_ERROR_NAMES[error] ?? error}`,
-    { key: tsig.keyName, client: address, kind },
+    { key: tsig.keyName, verified, client: address, kind },
     cause,
   );
 }

@@ -3,7 +3,8 @@
 // threshold): they are told as one digest of refusals without a verified key, naming the source
 // and none of the names. A real key refused 5 times under a hostile zone name makes its own
 // burst, whose text reaches each service as plain text. Meanwhile a change made at the provider
-// is still told, to every URL.
+// is still told, to every URL. Through the dyndns2 door a key counts only with its right password;
+// over DNS a key whose MAC matched but whose time is off (BADTIME) is still that key.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryPacket, udpClient } from '../../helpers/dns-wire.js';
@@ -27,6 +28,7 @@ const ROUTES = {
   slack: 'services/T0/B0/slackhook',
   discord: 'api/webhooks/1/discordhook',
   telegram: 'botT0k/sendMessage',
+  badtime: 'hook/badtime',
 } as const;
 type Route = keyof typeof ROUTES;
 
@@ -39,14 +41,18 @@ const bodies = (route: Route) =>
 /** The generic documents of one event. */
 const documents = (event: string) => bodies('generic').filter((d) => d.event === event);
 /** Each service's messages that mention `text` (the services carry no event field). */
-const mentioning = (route: Exclude<Route, 'generic'>, text: RegExp) =>
+const mentioning = (route: Exclude<Route, 'generic' | 'badtime'>, text: RegExp) =>
   bodies(route).filter((b) => text.test(String(b.text ?? b.content)));
 
+const sandbox = useSandbox({ per: 'file' });
+beforeAll(async () => {
+  receiver = await startServer((_req, res) => res.end('{}'));
+});
+afterAll(async () => {
+  await receiver?.close();
+});
+
 describe('gateway --notify under a flood of refusals', () => {
-  const sandbox = useSandbox({ per: 'file' });
-  beforeAll(async () => {
-    receiver = await startServer((_req, res) => res.end('{}'));
-  });
   const gateway = useGateway(() => ({
     apiUrl: sandbox.url,
     primaryName: null,
@@ -85,7 +91,6 @@ describe('gateway --notify under a flood of refusals', () => {
   };
   afterAll(async () => {
     await gateway.stop();
-    await receiver?.close();
   });
 
   it('30 invented key names make one digest; a zone changed at the provider is still told everywhere', async () => {
@@ -177,5 +182,42 @@ describe('gateway --notify under a flood of refusals', () => {
     await waitFor(() => documents('zone-changed').length > told, 'a zone-changed after the wrong passwords');
     expect(documents('refused').filter((d) => d.key === 'office')).toEqual([]);
     expect(documents('refused')).toHaveLength(3);
+  });
+});
+
+// Its own gateway: the refusals' allowance above is spent by the time this would run.
+describe('a real key whose signature verified but whose time is off (BADTIME)', () => {
+  const gateway = useGateway(() => ({
+    apiUrl: sandbox.url,
+    primaryName: null,
+    args: ['--notify', `${receiver.url}${ROUTES.badtime}`],
+    keys: [{ name: 'office', rules: ['grant "office" name office.example.com A;'] }],
+  }));
+  afterAll(async () => {
+    await gateway.stop();
+  });
+
+  it('is told under that key', async () => {
+    const dns = udpClient(gateway.port);
+    const office = gateway.keys.get('office')!;
+    const anHourAgo = Math.floor(Date.now() / 1000) - 3600;
+    try {
+      for (let i = 0; i < 5; i++)
+        await dns.ask(signed(queryPacket({ name: 'example.com', type: 6, id: 900 + i }), office, anHourAgo));
+    } finally {
+      dns.close();
+    }
+    await waitFor(
+      () =>
+        bodies('badtime')
+          .filter((d) => d.event === 'refused')
+          .some((d) => d.key === 'office'),
+      "the office key's burst",
+    );
+    expect(
+      bodies('badtime')
+        .filter((d) => d.event === 'refused')
+        .find((d) => d.key === 'office')!.message,
+    ).toContain('BADTIME');
   });
 });
