@@ -1,7 +1,8 @@
 // Slack incoming webhooks (https://api.slack.com/messaging/webhooks): POST a JSON {text}. Slack
 // reads &, < and > as control characters (<!channel>, <@user>, <url|label>); outside text has
 // them escaped as entities, as Slack's formatting reference says, so none of it forms a mention,
-// a channel reference or a link with a label of its choosing.
+// a channel reference or a link with a label of its choosing. No link_names: a bare @here or
+// #channel stays text.
 import { textOf, titleOf } from '../message.js';
 import { json, type ServiceShape } from '../outgoing.js';
 
