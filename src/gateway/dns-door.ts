@@ -128,7 +128,12 @@ function answerTransfer(request: Buffer, signer: Signer | undefined, address: st
   const refuse = (why: string) => {
     options.refusals?.refused(
       'REFUSED',
-      { zone: key || '.', ...(signer ? { key: signer.key.name } : {}), client: address, kind: 'transfer' },
+      {
+        zone: key || '.',
+        ...(signer ? { key: signer.key.name, verified: true } : {}),
+        client: address,
+        kind: 'transfer',
+      },
       why,
     );
     return refusedTransfer(query, why);
@@ -157,9 +162,11 @@ function logTsigFailure(
           `${tsig.algorithm.replace(/\.$/, '')}`
         : `no key of that name in the keys file (${options.keys().keys.size} key(s) loaded)`
       : why;
+  // BADTIME and BADTRUNC come after the MAC matched: the key is the signer's. BADKEY and BADSIG are a name claimed.
+  const verified = error === TSIG_ERROR.BADTIME || error === TSIG_ERROR.BADTRUNC;
   options.refusals?.refused(
     `NOTAUTH/${TSIG_ERROR_NAMES[error] ?? error}`,
-    { key: tsig.keyName, client: address, kind },
+    { key: tsig.keyName, verified, client: address, kind },
     cause,
   );
 }

@@ -171,8 +171,8 @@ function refusalLog(logger: Logger, notifier: Notifier | undefined): RefusalLog 
     logger,
     Date.now,
     notifier &&
-      ((key, zone, refusal) => {
-        const event = bursts.note(key, zone, refusal);
+      ((origin, refusal) => {
+        const event = bursts.note(origin, refusal);
         if (event) notifier.enqueue([event]);
       }),
   );

@@ -20,7 +20,7 @@ export interface NotifyEvent {
   type?: 'A' | 'AAAA';
   old?: string;
   new?: string;
-  /** The gateway's events: the TSIG (or dyndns2) key refused ("unsigned" for none). */
+  /** The gateway's refusals: the TSIG (or dyndns2) key refused, when its signature verified. */
   key?: string;
   message: string;
 }
@@ -56,11 +56,15 @@ export function eventDocument(event: NotifyEvent): Record<string, string | null>
     new: event.new ?? null,
     message: textOf(event),
   };
-  if (event.key !== undefined) document.key = event.key;
+  // A refusal with no verified key (the digest of refusals by source) says so with null.
+  if (event.key !== undefined || event.event === 'refused') document.key = event.key ?? null;
   return document;
 }
 
-/** Same event, same notification: what deduplication compares. */
+/**
+ * Same event, same notification: what deduplication compares. A test message and a refusal burst (already bounded
+ * where it is made, at most one per key or digest an hour) are each a report of their own, told apart by their time.
+ */
 export const eventKey = (event: NotifyEvent): string =>
   JSON.stringify([
     event.event,
@@ -69,5 +73,5 @@ export const eventKey = (event: NotifyEvent): string =>
     event.old,
     event.new,
     event.key,
-    event.event === 'test' ? event.time : '',
+    event.event === 'test' || event.event === 'refused' ? event.time : '',
   ]);

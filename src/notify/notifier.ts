@@ -1,8 +1,12 @@
-// Delivers notifications without ever holding up a cycle: each URL has its own bounded queue,
-// worked in the background; the same event is sent once; each URL gets at most BURST messages
-// at once and one more every REFILL_MS after that (the rest is dropped and said so, once); a
-// failed send is retried with growing pauses, then given up with a warning. Nothing here can
-// fail the command: every problem is a warning naming the service and host, never the URL.
+// Delivers notifications without ever holding up a cycle: each URL has two lanes, each a bounded
+// queue worked in the background on its own, so that one never waits for the other. Events about
+// the records and the zone (and every event of the daemon) take the first: at most `burst` at once
+// and one more every `refillMs` after that (the rest is dropped and said so, once). Refusals
+// (`refused`, which unauthenticated traffic can cause) take the second, with an allowance of their
+// own: they wait for it, and beyond their queue are merged into the last one waiting, so they can
+// neither spend, nor empty, nor hold up the first lane. The same event is sent once; a failed send
+// is retried with growing pauses, then given up with a warning. Nothing here can fail the command:
+// every problem is a warning naming the service and host, never the URL.
 import { httpRequest } from '../http/request.js';
 import { sleepOn, systemClock, type Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/log.js';
@@ -15,6 +19,8 @@ export const NOTIFY_LIMITS = {
   /** Messages a URL may receive at once, and one more each refill. */
   burst: 10,
   refillMs: 6_000,
+  /** The refusals' lane: messages waiting (beyond, merged into the last), at once, and one more each refill. */
+  refusals: { queue: 10, burst: 3, refillMs: 60_000 },
   /** Attempts per message, and the pause before the second (doubled each time). */
   attempts: 3,
   firstRetryMs: 1_000,
@@ -25,14 +31,32 @@ export const NOTIFY_LIMITS = {
   answerBytes: 64 * 1024,
 };
 
-interface Channel {
-  target: NotifyTarget;
-  queue: NotifyEvent[];
+/** An event waiting, with how many later ones were merged into it. */
+interface Waiting {
+  event: NotifyEvent;
+  merged: number;
+}
+
+interface Lane {
+  /** The events lane drops what its allowance does not cover; the refusals' lane waits for it. */
+  waits: boolean;
+  allowance: { queue: number; burst: number; refillMs: number };
+  queue: Waiting[];
   tokens: number;
   refilledAt: number;
   dropped: number;
   running?: Promise<void>;
 }
+
+interface Channel {
+  target: NotifyTarget;
+  events: Lane;
+  refusals: Lane;
+}
+
+/** The lane an event takes: refusals (which anyone who reaches the gateway can cause) apart from the rest. */
+const laneOf = (channel: Channel, event: NotifyEvent): Lane =>
+  event.event === 'refused' ? channel.refusals : channel.events;
 
 export interface DeliveryResult {
   target: string;
@@ -51,12 +75,18 @@ export class Notifier {
     /** The rate limit, the dedup window, the retries' pauses and drain()'s bound run on it. */
     private readonly clock: Clock = systemClock,
   ) {
-    this.channels = urls.map((url, i) => ({
-      target: parseNotifyTarget(url, `notification URL ${i + 1}`),
+    const lane = (waits: boolean, allowance: Lane['allowance']): Lane => ({
+      waits,
+      allowance,
       queue: [],
-      tokens: limits.burst,
+      tokens: allowance.burst,
       refilledAt: clock.now(),
       dropped: 0,
+    });
+    this.channels = urls.map((url, i) => ({
+      target: parseNotifyTarget(url, `notification URL ${i + 1}`),
+      events: lane(false, limits),
+      refusals: lane(true, limits.refusals),
     }));
   }
 
@@ -72,23 +102,26 @@ export class Notifier {
       const at = this.sent.get(key);
       if (at !== undefined && this.clock.now() - at < this.limits.dedupMs) continue;
       this.remember(key);
-      for (const channel of this.channels) {
-        if (channel.queue.length >= this.limits.queue) {
-          channel.dropped++;
-          continue;
-        }
-        channel.queue.push(event);
-      }
+      for (const channel of this.channels) queueIn(laneOf(channel, event), event);
     }
     for (const channel of this.channels)
-      channel.running ??= this.work(channel).finally(() => (channel.running = undefined));
+      for (const lane of [channel.events, channel.refusals]) if (lane.queue.length) this.start(channel.target, lane);
+  }
+
+  /** Works the lane unless it is worked already; an event queued while its worker was ending starts it again. */
+  private start(target: NotifyTarget, lane: Lane): void {
+    lane.running ??= this.work(target, lane).finally(() => {
+      lane.running = undefined;
+      if (lane.queue.length) this.start(target, lane);
+    });
   }
 
   /** Waits for the queues to empty, at most `ms` (a one-shot command before it exits). */
   async drain(ms: number): Promise<void> {
     let cancel = (): void => {};
     const deadline = new Promise<void>((resolve) => (cancel = this.clock.after(ms, resolve)));
-    await Promise.race([Promise.all(this.channels.map((c) => c.running)), deadline]);
+    const running = this.channels.flatMap((c) => [c.events.running, c.refusals.running]);
+    await Promise.race([Promise.all(running), deadline]);
     cancel();
   }
 
@@ -105,33 +138,37 @@ export class Notifier {
     );
   }
 
-  private async work(channel: Channel): Promise<void> {
-    // Bounded: each pass takes one event off a queue of at most `queue` entries.
-    while (channel.queue.length) {
-      this.refill(channel);
-      if (channel.tokens < 1) {
-        channel.dropped += channel.queue.length;
-        channel.queue.length = 0;
-        break;
+  private async work(target: NotifyTarget, lane: Lane): Promise<void> {
+    // Bounded: each pass takes one event off a bounded queue, or waits for the one token that lets the next go.
+    while (lane.queue.length) {
+      this.refill(lane);
+      if (lane.tokens < 1) {
+        if (!lane.waits) {
+          lane.dropped += lane.queue.length;
+          lane.queue.length = 0;
+          break;
+        }
+        await sleepOn(this.clock, lane.allowance.refillMs - (this.clock.now() - lane.refilledAt));
+        continue;
       }
-      channel.tokens--;
-      const event = channel.queue.shift()!;
-      await this.deliver(channel.target, event);
+      lane.tokens--;
+      const { event, merged } = lane.queue.shift()!;
+      await this.deliver(target, merged ? mergedInto(event, merged) : event);
     }
-    if (channel.dropped) {
+    if (lane.dropped) {
       this.logger.warn(
-        `${channel.dropped} notification(s) to ${channel.target.shown} not sent: more than ${this.limits.burst} at ` +
-          `once (one more is allowed every ${this.limits.refillMs / 1000}s)`,
+        `${lane.dropped} notification(s) to ${target.shown} not sent: more than ${lane.allowance.burst} at ` +
+          `once (one more is allowed every ${lane.allowance.refillMs / 1000}s)`,
       );
-      channel.dropped = 0;
+      lane.dropped = 0;
     }
   }
 
-  private refill(channel: Channel): void {
-    const gained = Math.floor((this.clock.now() - channel.refilledAt) / this.limits.refillMs);
+  private refill(lane: Lane): void {
+    const gained = Math.floor((this.clock.now() - lane.refilledAt) / lane.allowance.refillMs);
     if (gained <= 0) return;
-    channel.tokens = Math.min(this.limits.burst, channel.tokens + gained);
-    channel.refilledAt += gained * this.limits.refillMs;
+    lane.tokens = Math.min(lane.allowance.burst, lane.tokens + gained);
+    lane.refilledAt += gained * lane.allowance.refillMs;
   }
 
   private async deliver(target: NotifyTarget, event: NotifyEvent): Promise<void> {
@@ -186,6 +223,19 @@ export class Notifier {
     while (this.sent.size > this.limits.dedupEntries) this.sent.delete(this.sent.keys().next().value!);
   }
 }
+
+/** Puts an event in its lane: beyond the queue, dropped (and counted) or merged into the last one waiting. */
+function queueIn(lane: Lane, event: NotifyEvent): void {
+  if (lane.queue.length < lane.allowance.queue) lane.queue.push({ event, merged: 0 });
+  else if (lane.waits) lane.queue.at(-1)!.merged++;
+  else lane.dropped++;
+}
+
+/** The event, saying first how many more were merged into it (the message is cut at its end). */
+const mergedInto = (event: NotifyEvent, merged: number): NotifyEvent => ({
+  ...event,
+  message: `(${merged} more refusal notifications merged into this one; the gateway's log has each) ${event.message}`,
+});
 
 let shared: Notifier | undefined;
 

@@ -133,7 +133,7 @@ function answerHosts(
   scrub: (text: string) => string,
 ): DoorAnswer | Promise<DoorAnswer> {
   const refused = (code: Dyndns2Code, why: string) => {
-    deps.refusals.refused(code, { key, client }, `dyndns2: ${scrub(why)}`);
+    deps.refusals.refused(code, { key, verified: true, client }, `dyndns2: ${scrub(why)}`);
     return code;
   };
   if (request.tooMany) return reply(deps, [refused('numhost', 'more host names than one request may name (20)')]);
@@ -163,7 +163,7 @@ function answerHosts(
     else
       deps.refusals.refused(
         result.code,
-        { key, client },
+        { key, verified: true, client },
         `dyndns2: ${host} AAAA ${address} (behind the router): ${scrub(result.why ?? result.code)}`,
       );
   });
@@ -239,7 +239,7 @@ function hostsBehind(
   if (request.lanPrefixProblem) {
     deps.refusals.refused(
       'ip6lanprefix',
-      { key, client },
+      { key, verified: true, client },
       `dyndns2: ${scrub(request.lanPrefixProblem)}; no host behind the router was changed`,
     );
     return [];

@@ -19,6 +19,18 @@ export interface RefusedWhat {
   client: string;
   kind?: 'update' | 'request' | 'transfer';
   keyless?: string;
+  /**
+   * The key's signature (or its dyndns2 password) verified. A key name a client merely claimed is logged, but counts
+   * for the notifications only under the client's source.
+   */
+  verified?: boolean;
+}
+
+/** Who a refusal came from, as the notifications count it: `key` only when its signature verified. */
+export interface RefusalOrigin {
+  key?: string;
+  zone?: string;
+  client: string;
 }
 
 /** A refusal as the status page lists it. */
@@ -43,7 +55,7 @@ export class RefusalLog {
     private readonly logger: Logger,
     private readonly now: () => number = Date.now,
     /** Told of every refusal, logged or not (the notifications' burst counter). */
-    private readonly observer?: (key: string | undefined, zone: string | undefined, refusal: Refusal) => void,
+    private readonly observer?: (origin: RefusalOrigin, refusal: Refusal) => void,
   ) {}
 
   /** `what` names the update (zone, key, client); `why` is the reason the client was given. */
@@ -52,8 +64,11 @@ export class RefusalLog {
     const refusal = { time: new Date(now).toISOString(), rcode, what: describe(what), why: outsideText(why, 300) };
     this.recent.push(refusal);
     this.observer?.(
-      what.key === undefined ? undefined : outsideText(what.key, 255),
-      what.zone === undefined ? undefined : outsideText(what.zone, 255),
+      {
+        ...(what.verified && what.key !== undefined ? { key: outsideText(what.key, 255) } : {}),
+        ...(what.zone === undefined ? {} : { zone: outsideText(what.zone, 255) }),
+        client: what.client,
+      },
       refusal,
     );
     if (this.recent.length > RECENT) this.recent.shift();

@@ -50,7 +50,7 @@ export async function handleUpdate(
     if (rcode !== 0)
       deps.refusals?.refused(
         rcodeName(rcode),
-        { zone: head.zone.name || '.', key: signer?.key.name, client },
+        { zone: head.zone.name || '.', key: signer?.key.name, verified: signer !== undefined, client },
         ede?.why ?? 'no reason given',
       );
     const bare = encodeMessage({ id: head.id, response: true, opcode: OPCODE_UPDATE, rcode, questions: [head.zone] });

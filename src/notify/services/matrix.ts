@@ -3,6 +3,8 @@
 // PUT /_matrix/client/v3/rooms/{roomId}/send/m.room.message/{txnId} with the access token as
 // a Bearer and a JSON {msgtype: "m.text", body}. The URL is matrix://:TOKEN@HOMESERVER/?room=!id:server;
 // the transaction id is unique per message, so a retry of the same message is not posted twice.
+// Plain text (no format, no formatted_body), and an empty m.mentions: a client or server that
+// knows intentional mentions does not read "@room" or a name in the body as one.
 import { textOf, titleOf } from '../message.js';
 import { json, without, type ServiceShape } from '../outgoing.js';
 
@@ -18,7 +20,7 @@ export const matrix: ServiceShape = {
     const room = encodeURIComponent(endpoint.searchParams.get('room')!);
     const txn = `ddedge-${Date.parse(event.time) || Date.now()}-${process.pid}-${++sequence}`;
     url.pathname = `${url.pathname.replace(/\/+$/, '')}/_matrix/client/v3/rooms/${room}/send/m.room.message/${txn}`;
-    const body = json({ msgtype: 'm.text', body: `${titleOf(event)}\n${textOf(event)}` });
+    const body = json({ msgtype: 'm.text', body: `${titleOf(event)}\n${textOf(event)}`, 'm.mentions': {} });
     return {
       method: 'PUT',
       url,

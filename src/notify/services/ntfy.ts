@@ -1,6 +1,7 @@
 // ntfy (https://docs.ntfy.sh/publish/): the message is the body of a POST to the topic URL;
 // the title and tags go in headers. `ntfy://user:pass@host/topic` sends basic auth, and
-// `ntfy://:tk_token@host/topic` an access token (Authorization: Bearer).
+// `ntfy://:tk_token@host/topic` an access token (Authorization: Bearer). Plain text: no Markdown
+// header, so ntfy renders none.
 import { textOf, titleOf } from '../message.js';
 import { without, type ServiceShape } from '../outgoing.js';
 

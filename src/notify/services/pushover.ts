@@ -1,6 +1,6 @@
 // Pushover (https://pushover.net/api): POST /1/messages.json with token, user, title and
 // message. The URL is pushover://api.pushover.net/1/messages.json?token=APP&user=USER; both
-// go in the (form-encoded) body, not the URL.
+// go in the (form-encoded) body, not the URL. Plain text: no html=1, so Pushover renders no HTML.
 import { textOf, titleOf } from '../message.js';
 import { without, type ServiceShape } from '../outgoing.js';
 

@@ -1,6 +1,7 @@
 // Telegram Bot API (https://core.telegram.org/bots/api#sendmessage): POST
 // /bot<token>/sendMessage with a JSON {chat_id, text}. The URL is
 // telegram://api.telegram.org/bot<token>/sendMessage?chat_id=<chat>; the chat goes in the body.
+// No parse_mode: the text is plain, neither HTML nor Markdown is read; no link preview either.
 import { textOf, titleOf } from '../message.js';
 import { json, without, type ServiceShape } from '../outgoing.js';
 
@@ -18,7 +19,11 @@ export const telegram: ServiceShape = {
     return {
       method: 'POST',
       url,
-      ...json({ chat_id: endpoint.searchParams.get('chat_id'), text: `${titleOf(event)}\n${textOf(event)}` }),
+      ...json({
+        chat_id: endpoint.searchParams.get('chat_id'),
+        text: `${titleOf(event)}\n${textOf(event)}`,
+        link_preview_options: { is_disabled: true },
+      }),
     };
   },
 };

@@ -90,6 +90,7 @@ describe('ddedge notify test: each service in its documented shape', () => {
           title: 'ddedge: test message',
           message: expect.stringContaining('test message'),
           priority: 5,
+          extras: { 'client::display': { contentType: 'text/plain' } },
         });
       },
     },
@@ -101,7 +102,7 @@ describe('ddedge notify test: each service in its documented shape', () => {
       check: (r) => {
         expect(r).toMatchObject({ method: 'POST', url: '/api/webhooks/123456789012345678/DiscordT0kenValue' });
         const body = JSON.parse(r.body);
-        expect(Object.keys(body)).toEqual(['content']);
+        expect(body).toEqual({ content: expect.any(String), allowed_mentions: { parse: [] }, flags: 4 });
         expect(body.content).toContain('test message');
       },
     },
@@ -122,7 +123,11 @@ describe('ddedge notify test: each service in its documented shape', () => {
       url: (base) => `telegram+https://${base}/bot123456:TelegramTokenABC/sendMessage?chat_id=-1001234`,
       check: (r) => {
         expect(r).toMatchObject({ method: 'POST', url: '/bot123456:TelegramTokenABC/sendMessage' });
-        expect(JSON.parse(r.body)).toEqual({ chat_id: '-1001234', text: expect.stringContaining('test message') });
+        expect(JSON.parse(r.body)).toEqual({
+          chat_id: '-1001234',
+          text: expect.stringContaining('test message'),
+          link_preview_options: { is_disabled: true },
+        });
       },
     },
     {
@@ -135,7 +140,11 @@ describe('ddedge notify test: each service in its documented shape', () => {
         expect(r.method).toBe('PUT');
         expect(r.url).toMatch(/^\/_matrix\/client\/v3\/rooms\/!abcdef%3Aexample\.org\/send\/m\.room\.message\/[\w-]+$/);
         expect(r.headers.authorization).toBe('Bearer syt_MatrixAccessToken');
-        expect(JSON.parse(r.body)).toEqual({ msgtype: 'm.text', body: expect.stringContaining('test message') });
+        expect(JSON.parse(r.body)).toEqual({
+          msgtype: 'm.text',
+          body: expect.stringContaining('test message'),
+          'm.mentions': {},
+        });
       },
     },
     {

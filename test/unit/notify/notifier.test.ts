@@ -136,4 +136,88 @@ describe('Notifier', () => {
     clock.advance(2 * NOTIFY_LIMITS.firstRetryMs);
     await until(() => flaky.bodies.length === 3);
   });
+
+  const refused = (n: number) => ({
+    event: 'refused' as const,
+    time: new Date(0).toISOString(),
+    key: `key${n}`,
+    message: `refusal burst ${n}`,
+  });
+  const zoneChanged = {
+    event: 'zone-changed' as const,
+    time: new Date(0).toISOString(),
+    host: 'example.com',
+    old: '1',
+    new: '2',
+    message: 'example.com changed at the provider',
+  };
+  const bodiesOf = (bodies: string[], event: string) =>
+    bodies.map((b) => JSON.parse(b) as { event: string; message: string }).filter((b) => b.event === event);
+
+  it('refusals neither spend nor empty the allowance of the events about the zone; they wait for their own', async () => {
+    warnings.length = 0;
+    const ok = await server(true);
+    const clock = new FakeClock();
+    const notifier = new Notifier([ok.url], logger, NOTIFY_LIMITS, clock);
+    notifier.enqueue(Array.from({ length: 30 }, (_, i) => refused(i)));
+    notifier.enqueue([zoneChanged]);
+    await until(() => bodiesOf(ok.bodies, 'zone-changed').length === 1);
+    await until(() => bodiesOf(ok.bodies, 'refused').length === NOTIFY_LIMITS.refusals.burst);
+    // The rest wait for their allowance on the clock: none dropped, one more each refill.
+    await until(() => clock.pending === 1);
+    expect(clock.nextDue! - clock.now()).toBe(NOTIFY_LIMITS.refusals.refillMs);
+    clock.advance(NOTIFY_LIMITS.refusals.refillMs);
+    await until(() => bodiesOf(ok.bodies, 'refused').length === NOTIFY_LIMITS.refusals.burst + 1);
+    expect(warnings).toEqual([]);
+  });
+
+  it('a zone-changed is not held behind a refusal the service is slow to take', async () => {
+    const bodies: string[] = [];
+    const s = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      // Refusals are held (never answered); anything else is taken at once.
+      req.on('end', () => {
+        bodies.push(body);
+        if (!body.includes('"refused"')) res.end('ok');
+      });
+    });
+    servers.push(s);
+    await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(s.address() as AddressInfo).port}/hook`;
+    const notifier = new Notifier([url], logger, { ...NOTIFY_LIMITS, timeoutMs: 60_000 }, new FakeClock());
+    notifier.enqueue([refused(1)]);
+    await until(() => bodies.length === 1);
+    notifier.enqueue([zoneChanged]);
+    await until(() => bodiesOf(bodies, 'zone-changed').length === 1);
+  });
+
+  it('refusals beyond their queue are merged into the last one waiting, and say so', async () => {
+    warnings.length = 0;
+    const ok = await server(true);
+    const clock = new FakeClock();
+    const refusals = { queue: 2, burst: 1, refillMs: 60_000 };
+    const notifier = new Notifier([ok.url], logger, { ...NOTIFY_LIMITS, refusals }, clock);
+    notifier.enqueue(Array.from({ length: 5 }, (_, i) => refused(i)));
+    await until(() => clock.pending === 1);
+    clock.advance(refusals.refillMs);
+    await until(() => bodiesOf(ok.bodies, 'refused').length === 2);
+    expect(bodiesOf(ok.bodies, 'refused').map((b) => b.message)).toEqual([
+      'refusal burst 0',
+      expect.stringMatching(
+        /^\(3 more refusal notifications merged into this one; the gateway's log has each\) refusal burst 1$/,
+      ),
+    ]);
+    expect(clock.pending).toBe(0);
+    expect(warnings).toEqual([]);
+  });
+
+  it('each refusal notification is its own report: two with the same key at different times are both sent', async () => {
+    const ok = await server(true);
+    const clock = new FakeClock();
+    const notifier = new Notifier([ok.url], logger, NOTIFY_LIMITS, clock);
+    notifier.enqueue([{ ...refused(1), time: new Date(0).toISOString() }]);
+    notifier.enqueue([{ ...refused(1), time: new Date(60_000).toISOString() }]);
+    await until(() => bodiesOf(ok.bodies, 'refused').length === 2);
+  });
 });

@@ -17,4 +17,18 @@ describe('RefusalLog', () => {
     expect(lines.at(-2)).toMatch(/12 more refused update\(s\) or transfer\(s\) in the last minute were not logged/);
     expect(lines.at(-1)).toMatch(/update unsigned, from 192\.0\.2\.1: REFUSED: unsigned/);
   });
+
+  it('tells its observer a key only when its signature verified; a claimed name stays in the log alone', () => {
+    const lines: string[] = [];
+    const origins: unknown[] = [];
+    const log = new RefusalLog(
+      createLogger({ level: 'warn', format: 'text', write: (l) => lines.push(l) }),
+      () => 1_000_000,
+      (origin) => origins.push(origin),
+    );
+    log.refused('NOTAUTH/BADKEY', { key: '<!channel>', client: '127.0.0.1', kind: 'request' }, 'unknown key');
+    log.refused('REFUSED', { zone: 'example.com', key: 'router', verified: true, client: '192.0.2.1' }, 'grant');
+    expect(origins).toEqual([{ client: '127.0.0.1' }, { key: 'router', zone: 'example.com', client: '192.0.2.1' }]);
+    expect(lines[0]).toContain('key <!channel>');
+  });
 });
