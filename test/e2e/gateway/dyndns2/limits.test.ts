@@ -8,7 +8,7 @@ import { get as httpsGet } from 'node:https';
 import { connect, type Socket } from 'node:net';
 import { connect as tlsConnect, type TLSSocket } from 'node:tls';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CANARY } from '../../../helpers/cli.js';
+import { CANARY, HANG_BOUND_MS } from '../../../helpers/cli.js';
 import { startHoldingProxy, type HoldingProxy } from '../../../helpers/holding-proxy.js';
 import { useGateway, waitFor, zoneLines } from '../../../helpers/use-gateway.js';
 import { useSandbox } from '../../../helpers/use-sandbox.js';
@@ -245,7 +245,6 @@ describe('the dyndns2 door over TLS under a crowd', () => {
     const silent = connect(port, '127.0.0.1');
     silent.on('error', () => undefined);
     const silentClosed = new Promise<number>((resolve) => silent.on('close', () => resolve(Date.now())));
-    const start = Date.now();
     const auth = { authorization: `Basic ${Buffer.from(`router:${tlsDoor.secret('router')}`).toString('base64')}` };
     const ask = (ip: string) =>
       new Promise<string>((resolve, reject) => {
@@ -269,6 +268,8 @@ describe('the dyndns2 door over TLS under a crowd', () => {
       for (let i = 0; i < 80; i++) {
         const s = tlsConnect({ port, host: '127.0.0.1', ca, servername: 'localhost' });
         s.on('error', () => undefined);
+        // Read, so that the server's close reaches the socket's end (a paused socket never sees it).
+        s.resume();
         crowd.push(s);
         await new Promise((resolve) => {
           s.once('secureConnect', resolve);
@@ -283,13 +284,12 @@ describe('the dyndns2 door over TLS under a crowd', () => {
       write.release();
       expect(await busy).toBe('good 81.0.2.69\n');
       expect(await ask('81.0.2.70')).toBe('good 81.0.2.70\n');
-      // The handshake deadline (5 s) closes the silent one; the bound here only stops a hang.
+      // The handshake deadline (5 s) closes the silent one; the bound here only stops a hang (how soon is the bench's).
       const closedAt = await Promise.race([
         silentClosed,
-        new Promise<number>((resolve) => setTimeout(() => resolve(0), 30_000)),
+        new Promise<number>((resolve) => setTimeout(() => resolve(0), HANG_BOUND_MS)),
       ]);
       expect(closedAt, 'a connection that never finished its TLS handshake stayed open').toBeGreaterThan(0);
-      expect(closedAt - start).toBeLessThan(15_000);
     } finally {
       write.release();
       for (const s of crowd) s.destroy();
