@@ -82,7 +82,7 @@ export function historyLine(row: HistoryRow): string {
     }
     case 'failed': {
       const times = (row.count ?? 1) > 1 ? ` (${row.count} cycles in a row, last ${row.lastAt})` : '';
-      // Whole: the history keeps a failure's text bounded already; a second, shorter cut would hide its end for nothing.
+      // Whole: the history keeps a failure's text bounded already; a second, shorter cut would hide its end.
       return `${what} failed${times}: ${outsideText(String(row.message ?? row.reason ?? ''), HISTORY_TEXT_LIMIT)}`;
     }
     default:
