@@ -3,15 +3,17 @@
 // here, since some services refuse long messages (Discord at 2,000 characters, Telegram at 4,096).
 import { outsideText } from '../lib/outside-text.js';
 
-type NotifyEventName =
-  | 'changed'
-  | 'failing'
-  | 'recovered'
-  | 'rejected'
-  | 'budget'
-  | 'refused'
-  | 'zone-changed'
-  | 'test';
+/** The events a notification URL may choose among (`?events=failing,recovered`); `test` always goes. */
+export const CHOSEN_EVENTS = [
+  'changed',
+  'failing',
+  'recovered',
+  'rejected',
+  'budget',
+  'refused',
+  'zone-changed',
+] as const;
+type NotifyEventName = (typeof CHOSEN_EVENTS)[number] | 'test';
 
 export interface NotifyEvent {
   event: NotifyEventName;

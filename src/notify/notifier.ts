@@ -102,7 +102,8 @@ export class Notifier {
       const at = this.sent.get(key);
       if (at !== undefined && this.clock.now() - at < this.limits.dedupMs) continue;
       this.remember(key);
-      for (const channel of this.channels) queueIn(laneOf(channel, event), event);
+      for (const channel of this.channels)
+        if (!channel.target.events || channel.target.events.has(event.event)) queueIn(laneOf(channel, event), event);
     }
     for (const channel of this.channels)
       for (const lane of [channel.events, channel.refusals]) if (lane.queue.length) this.start(channel.target, lane);

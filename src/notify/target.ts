@@ -7,6 +7,7 @@
 import { checkUrl } from '../http/url-policy.js';
 import { ConfigError } from '../lib/errors.js';
 import { registerSecret, registerSecretUrl } from '../lib/redact.js';
+import { CHOSEN_EVENTS } from './message.js';
 import type { ServiceShape } from './outgoing.js';
 import { discord } from './services/discord.js';
 import { gotify } from './services/gotify.js';
@@ -26,6 +27,8 @@ type ServiceName = keyof typeof SERVICES;
 export interface NotifyTarget {
   service: ServiceName;
   endpoint: URL;
+  /** The events this URL receives (`?events=…`, which ddedge reads and does not send on); all when undefined. */
+  events?: ReadonlySet<string>;
   /** "discord at discord.com": what messages and logs show. */
   shown: string;
 }
@@ -60,10 +63,26 @@ export function parseNotifyTarget(text: string, origin: string): NotifyTarget {
     );
   }
   const endpoint = checkUrl(`${transport}://${text.trim().slice(match[0].length)}`, origin);
+  const events = takeChosenEvents(endpoint, origin);
   registerParts(endpoint);
   const problem = SERVICES[service].problem(endpoint);
   if (problem) throw new ConfigError(`${origin}: ${problem}`);
-  return { service, endpoint, shown: `${service === 'generic' ? 'webhook' : service} at ${endpoint.host}` };
+  return { service, endpoint, events, shown: `${service === 'generic' ? 'webhook' : service} at ${endpoint.host}` };
+}
+
+/** `events=failing,recovered` in the query: ddedge's own choice of events, taken out of the URL the service gets. */
+function takeChosenEvents(endpoint: URL, origin: string): ReadonlySet<string> | undefined {
+  const given = endpoint.searchParams.getAll('events');
+  if (!given.length) return undefined;
+  endpoint.searchParams.delete('events');
+  const names = given.flatMap((value) => value.split(',')).map((name) => name.trim().toLowerCase());
+  const unknown = names.filter((name) => !(CHOSEN_EVENTS as readonly string[]).includes(name));
+  if (unknown.length || !names.length)
+    throw new ConfigError(
+      `${origin}: events= names ${unknown.length ? `"${unknown.join(',')}", not ` : 'no '}events ddedge sends; ` +
+        `choose among ${CHOSEN_EVENTS.join(', ')}`,
+    );
+  return new Set(names);
 }
 
 /** The path words the services' own documentation uses: not secrets, and masking them would garble messages. */
