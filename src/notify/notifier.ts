@@ -10,6 +10,8 @@
 import { httpRequest } from '../http/request.js';
 import { sleepOn, systemClock, type Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/log.js';
+import { mailText } from './email/mail-text.js';
+import { MailError, sendMail } from './email/smtp-session.js';
 import { eventKey, type NotifyEvent } from './message.js';
 import { parseNotifyTarget, SERVICES, type NotifyTarget } from './target.js';
 
@@ -196,6 +198,17 @@ export class Notifier {
 
   /** One request; throws with `retry` set when trying again may help (network, 429, 5xx). */
   private async send(target: NotifyTarget, event: NotifyEvent): Promise<string> {
+    if (target.mail) {
+      const id = `${this.clock.now().toString(36)}.${Math.random().toString(36).slice(2, 10)}`;
+      const message = mailText(event, target.mail.from, target.mail.to, new Date(this.clock.now()), id);
+      try {
+        return await sendMail({ ...target.mail, message, timeoutMs: this.limits.timeoutMs });
+      } catch (error) {
+        const retry = error instanceof MailError ? error.retry : true;
+        throw Object.assign(new Error(`${target.shown}: ${(error as Error).message}`), { retry });
+      }
+    }
+    if (target.service === 'email') throw new Error(`${target.shown}: no mail settings`);
     const outgoing = SERVICES[target.service].build(target.endpoint, event);
     let status: number;
     try {

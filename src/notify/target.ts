@@ -7,6 +7,7 @@
 import { checkUrl } from '../http/url-policy.js';
 import { ConfigError } from '../lib/errors.js';
 import { registerSecret, registerSecretUrl } from '../lib/redact.js';
+import { parseMailTarget, type MailTarget } from './email/mail-target.js';
 import { CHOSEN_EVENTS } from './message.js';
 import type { ServiceShape } from './outgoing.js';
 import { discord } from './services/discord.js';
@@ -22,11 +23,14 @@ export const SERVICES = { generic: webhook, ntfy, gotify, discord, slack, telegr
   string,
   ServiceShape
 >;
-type ServiceName = keyof typeof SERVICES;
+/** The services reached over HTTPS, and e-mail (SMTP). */
+type ServiceName = keyof typeof SERVICES | 'email';
 
 export interface NotifyTarget {
   service: ServiceName;
   endpoint: URL;
+  /** E-mail: the server, the credentials and the addresses (smtp://, smtps://). */
+  mail?: MailTarget;
   /** The events this URL receives (`?events=…`, which ddedge reads and does not send on); all when undefined. */
   events?: ReadonlySet<string>;
   /** "discord at discord.com": what messages and logs show. */
@@ -45,13 +49,14 @@ export function parseNotifyTarget(text: string, origin: string): NotifyTarget {
         .filter((s) => s !== 'generic')
         .join(', ')}`,
     );
-  let service: ServiceName;
+  if (scheme === 'smtp' || scheme === 'smtps') return mailTarget(text.trim(), origin);
+  let service: Exclude<ServiceName, 'email'>;
   let transport: string;
   if ((scheme === 'https' || scheme === 'http') && !match[2]) {
     service = 'generic';
     transport = scheme;
   } else if (scheme in SERVICES) {
-    service = scheme as ServiceName;
+    service = scheme as Exclude<ServiceName, 'email'>;
     transport = match[2]?.toLowerCase() ?? 'https';
   } else {
     throw new ConfigError(
@@ -59,6 +64,7 @@ export function parseNotifyTarget(text: string, origin: string): NotifyTarget {
         SERVICES,
       )
         .filter((s) => s !== 'generic')
+        .concat('smtp', 'smtps')
         .join(', ')}`,
     );
   }
@@ -68,6 +74,18 @@ export function parseNotifyTarget(text: string, origin: string): NotifyTarget {
   const problem = SERVICES[service].problem(endpoint);
   if (problem) throw new ConfigError(`${origin}: ${problem}`);
   return { service, endpoint, events, shown: `${service === 'generic' ? 'webhook' : service} at ${endpoint.host}` };
+}
+
+function mailTarget(text: string, origin: string): NotifyTarget {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new ConfigError(`${origin}: not a URL; an e-mail one is smtp://USER:PASSWORD@HOST:PORT?from=ADDR&to=ADDR`);
+  }
+  const events = takeChosenEvents(url, origin);
+  registerParts(url);
+  return { service: 'email', endpoint: url, events, mail: parseMailTarget(url, origin), shown: `email at ${url.host}` };
 }
 
 /** `events=failing,recovered` in the query: ddedge's own choice of events, taken out of the URL the service gets. */
