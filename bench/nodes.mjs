@@ -56,7 +56,8 @@ function distFor(major, node) {
     )
       throw new Error(`${name} was not made by Node ${version}`);
   }
-  return { ddedge: join(dir, 'dist', 'ddedge.mjs'), version, caches: caches.length, home: join(dir, 'home') };
+  // The launcher the package's bin runs (dist/ddedge.cjs).
+  return { ddedge: join(dir, 'dist', 'ddedge.cjs'), version, caches: caches.length, home: join(dir, 'home') };
 }
 
 const tls = makeTls(work);

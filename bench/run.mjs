@@ -12,12 +12,15 @@ import { agentEnv, makeTls, startEcho, startSandbox, startWhoamiDns } from './se
 
 const RUNS = Math.max(Number(process.env.BENCH_RUNS ?? 15), 1);
 const root = join(import.meta.dirname, '..');
-const ddedge = join(root, 'dist', 'ddedge.mjs');
+// What the package's bin and /usr/bin/ddedge run, and so the timer: the CommonJS launcher.
+const ddedge = join(root, 'dist', 'ddedge.cjs');
+// The entry the contract names, for `node dist/ddedge.mjs`: the same launcher as an ES module.
+const ddedgeEsm = join(root, 'dist', 'ddedge.mjs');
 const floor = join(import.meta.dirname, 'floor.cjs');
 const floorDns = join(import.meta.dirname, 'floor-dns.cjs');
 const work = mkdtempSync(join(tmpdir(), 'ddedge-bench-'));
-// The same floor as an ES module. The contract names ddedge's entry dist/ddedge.mjs, and Node
-// starts its ESM loader for any .mjs entry; this row shows what that alone costs, same run.
+// The same floor as an ES module. Node starts its ESM loader for any .mjs entry (such as
+// dist/ddedge.mjs run directly); this row shows what that alone costs, same run.
 const floorEsm = join(work, 'floor.mjs');
 const floorEsmText = readFileSync(floor, 'utf8').replace(
   "const https = require('node:https');",
@@ -142,21 +145,27 @@ const oneSource = [
 ];
 
 // BENCH_COMPARE=/path/to/other/dist/ddedge.mjs measures another build in the same run, so a
-// before/after comparison sees the same machine noise.
-const compare = process.env.BENCH_COMPARE;
+// before/after comparison sees the same machine noise (several builds: paths separated by commas).
+const compared = (process.env.BENCH_COMPARE ?? '').split(',').filter(Boolean);
 const scenarios = [
   { name: 'node -e 0', args: ['-e', '0'] },
   { name: FLOOR, args: [floor, echoA.url, echoB.url] },
   { name: FLOOR_ESM, args: [floorEsm, echoA.url, echoB.url] },
   { name: FLOOR_DNS, args: [floorDns, opendns.server, googleDns.server] },
   ...cycleScenarios(ddedge),
-  ...(compare ? cycleScenarios(compare, ' [compare]') : []),
+  {
+    name: `${COMMON}, run as node dist/ddedge.mjs`,
+    args: [ddedgeEsm, 'update'],
+    setup: () => freshState('81.0.2.15'),
+  },
+  ...compared.flatMap((file, i) => cycleScenarios(file, compared.length > 1 ? ` [compare ${i + 1}]` : ' [compare]')),
   ...oneSource,
 ];
 const results = await measure(scenarios, baseEnv, RUNS, count);
 console.log(
   `ddedge bench: medians of ${RUNS} interleaved runs each, node ${process.version}, ${new Date().toISOString()}\n`,
 );
+for (const [i, file] of compared.entries()) console.log(`[compare${compared.length > 1 ? ` ${i + 1}` : ''}]: ${file}`);
 console.log(table(results, { floor: FLOOR }));
 const row = (name) => results.find((r) => r.name === name);
 const nodeRow = results[0];
@@ -169,6 +178,10 @@ console.log(
 );
 console.log(
   `the floor as an ES module: ${(row(FLOOR_ESM).ms / row(FLOOR).ms).toFixed(2)} x the floor in wall time, ${(row(FLOOR_ESM).cpuMs / row(FLOOR).cpuMs).toFixed(2)} x in CPU time; the common cycle is ${(row(COMMON).ms / row(FLOOR_ESM).ms).toFixed(2)} x and ${(row(COMMON).cpuMs / row(FLOOR_ESM).cpuMs).toFixed(2)} x of it`,
+);
+const esmRow = row(`${COMMON}, run as node dist/ddedge.mjs`);
+console.log(
+  `the common cycle run as node dist/ddedge.mjs: ${(esmRow.ms / row(FLOOR).ms).toFixed(2)} x the floor in wall time, ${(esmRow.cpuMs / row(FLOOR).cpuMs).toFixed(2)} x in CPU time; peak RSS ${(esmRow.rssKb / nodeRow.rssKb).toFixed(2)} x node -e 0`,
 );
 if (process.env.BENCH_CYCLE_ONLY) {
   sandbox.child.kill('SIGTERM');
@@ -257,10 +270,10 @@ const caches = [...updatePath].filter((f) => existsSync(`${f}.v8cache`));
 // The API path: the record writer, the client built from the configuration, and its undici pool.
 const apiPath = closure(['via-api-', 'api-client-', 'undici-transport-'].flatMap(byPrefix));
 console.log(
-  `\nbundle: launcher dist/ddedge.mjs ${statSync(ddedge).size} B; a cycle runs ${bytes(updatePath)} B in ${updatePath.size} chunks, ${caches.length} of them with a code cache (${bytes(caches.map((f) => `${f}.v8cache`))} B);`,
+  `\nbundle: launcher dist/ddedge.cjs ${statSync(ddedge).size} B (dist/ddedge.mjs ${statSync(ddedgeEsm).size} B); a cycle runs ${bytes(updatePath)} B in ${updatePath.size} chunks, ${caches.length} of them with a code cache (${bytes(caches.map((f) => `${f}.v8cache`))} B);`,
 );
 console.log(
-  `the API path adds ${bytes([...apiPath].filter((f) => !updatePath.has(f)))} B (undici); the command in all ${bytes([ddedge, ...chunks])} B (dist/ddedge.mjs and its chunks)`,
+  `the API path adds ${bytes([...apiPath].filter((f) => !updatePath.has(f)))} B (undici); the command in all ${bytes([ddedge, ...chunks])} B (dist/ddedge.cjs and its chunks)`,
 );
 
 sandbox.child.kill('SIGTERM');

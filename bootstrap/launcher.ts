@@ -19,7 +19,9 @@
 //
 // The same file is the main script of the single executables (packaging/sea.mjs), where the
 // chunks are the executable's assets (node:sea) rather than files.
-// The entry stays an ES module, dist/ddedge.mjs, as the contract names it.
+// It is built twice (build/build.mjs): dist/ddedge.mjs, the ES module the contract names, and
+// dist/ddedge.cjs, a CommonJS module, which the package's bin and /usr/bin/ddedge run: for it
+// Node starts no ES module loader (docs/performance.md). import.meta.dirname is __dirname there.
 import type { Script as VmScript } from 'node:vm';
 import { cacheFolderOf, removeOtherNodes, trustedCacheFolder } from './cache-folder.js';
 

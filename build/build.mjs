@@ -39,7 +39,7 @@ const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url
 // package), which take minutes to make: they are left as they were, and named, because they
 // now come from an earlier build than the program beside them.
 await mkdir('dist', { recursive: true });
-const ownOutput = (name) => name === 'chunks' || name === 'types' || /\.(mjs|map|LEGAL\.txt)$/.test(name);
+const ownOutput = (name) => name === 'chunks' || name === 'types' || /\.(mjs|cjs|map|LEGAL\.txt)$/.test(name);
 const earlier = (await readdir('dist', { withFileTypes: true }))
   .filter((entry) => !ownOutput(entry.name))
   .map((entry) => `dist/${entry.name}${entry.isDirectory() ? '/' : ''}`)
@@ -93,15 +93,27 @@ const licences = command.outputFiles
   .map(({ path, text }) => ({ path: path.replace(/\.mjs\.LEGAL\.txt$/, '.cjs.LEGAL.txt'), text }));
 await mkdir('dist/chunks', { recursive: true });
 for (const { path, text } of [...chunks, ...licences]) await writeFile(path, text);
-// The program: the launcher, which runs chunks/main.cjs (see bootstrap/launcher.ts).
-await build({
+// The program: the launcher, which runs chunks/main.cjs (see bootstrap/launcher.ts), twice over.
+// dist/ddedge.mjs is the entry the contract names, for `node dist/ddedge.mjs` and the single
+// executables. dist/ddedge.cjs is the same launcher as a CommonJS module, which the package's
+// bin, the Debian package's /usr/bin/ddedge and so the systemd units run: Node starts its ES
+// module loader for any .mjs entry, and for a .cjs one never (docs/performance.md).
+const launcher = {
   ...options,
   splitting: false,
   minifySyntax: false,
   minifyWhitespace: false,
   entryPoints: { ddedge: 'bootstrap/launcher.ts' },
+};
+await build(launcher);
+await build({
+  ...launcher,
+  format: 'cjs',
+  outExtension: { '.js': '.cjs' },
+  define: { ...launcher.define, 'import.meta.dirname': '__dirname' },
 });
 await chmod('dist/ddedge.mjs', 0o755);
+await chmod('dist/ddedge.cjs', 0o755);
 // One file: the API client's lazy import() of undici is inlined, not split into chunks. Not
 // minified: Node prints the line an uncaught error was thrown from, and a minified bundle is a
 // few lines of hundreds of kB (59 kB of code on stderr before an ApiError's message); SDK users
@@ -131,7 +143,7 @@ execFileSync(process.execPath, [join('node_modules', 'typescript', 'bin', 'tsc')
 const size = (path) => statSync(path).size;
 const chunkBytes = chunks.reduce((sum, { path }) => sum + size(path), 0);
 console.log(
-  `built dist/ddedge.mjs (${size('dist/ddedge.mjs')} bytes) and its ${chunks.length} chunks (${chunkBytes} bytes; ${cached.length} with a code cache); dist/sdk.mjs (${size('dist/sdk.mjs')} bytes)`,
+  `built dist/ddedge.mjs (${size('dist/ddedge.mjs')} bytes), dist/ddedge.cjs (${size('dist/ddedge.cjs')} bytes) and their ${chunks.length} chunks (${chunkBytes} bytes; ${cached.length} with a code cache); dist/sdk.mjs (${size('dist/sdk.mjs')} bytes)`,
 );
 if (earlier.length)
   console.log(

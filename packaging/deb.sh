@@ -16,7 +16,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$PWD"
-[ -f dist/ddedge.mjs ] || { echo "dist/ddedge.mjs is missing: run npm run build first" >&2; exit 2; }
+for file in dist/ddedge.mjs dist/ddedge.cjs; do
+  [ -f "$file" ] || { echo "$file is missing: run npm run build first" >&2; exit 2; }
+done
 version="$(node -p 'require("./package.json").version')"
 deb="dist/ddedge_${version}_all.deb"
 work="$(mktemp -d "${TMPDIR:-/tmp}/ddedge-deb-XXXXXX")"
@@ -27,10 +29,12 @@ install -d -m 0755 "$pkg/DEBIAN" "$pkg/usr/lib/ddedge/dist/chunks" "$pkg/usr/lib
   "$pkg/usr/bin" "$pkg/lib/systemd/system" "$pkg/usr/lib/sysusers.d" "$pkg/usr/share/doc/ddedge" \
   "$pkg/usr/share/doc/ddedge/docs" "$pkg/usr/share/bash-completion/completions" "$pkg/usr/share/ddedge/dnsapi" "$pkg/etc/ddedge"
 install -m 0755 dist/ddedge.mjs "$pkg/usr/lib/ddedge/dist/ddedge.mjs"
+install -m 0755 dist/ddedge.cjs "$pkg/usr/lib/ddedge/dist/ddedge.cjs"
 for file in dist/chunks/*.cjs dist/chunks/*.LEGAL.txt; do install -m 0644 "$file" "$pkg/usr/lib/ddedge/dist/chunks/"; done
 install -m 0755 bin/ddedge-acme "$pkg/usr/lib/ddedge/bin/ddedge-acme"
 install -m 0644 build/code-cache.mjs build/code-cache-cycle.mjs build/whoami-dns.mjs "$pkg/usr/lib/ddedge/build/"
-ln -s ../lib/ddedge/dist/ddedge.mjs "$pkg/usr/bin/ddedge"
+# The CommonJS launcher: Node starts no ES module loader for it (docs/performance.md).
+ln -s ../lib/ddedge/dist/ddedge.cjs "$pkg/usr/bin/ddedge"
 ln -s ../lib/ddedge/bin/ddedge-acme "$pkg/usr/bin/ddedge-acme"
 install -m 0644 systemd/ddedge.service systemd/ddedge.timer systemd/ddedge-daemon.service systemd/ddedge-gateway.service "$pkg/lib/systemd/system/"
 # acme.sh sources its hooks (never runs them): not executable, as acme.sh's own are installed.

@@ -78,7 +78,7 @@ describe.skipIf(!hasDeb)('the Debian package', () => {
     for (const unit of ['ddedge.service', 'ddedge.timer', 'ddedge-daemon.service', 'ddedge-gateway.service'])
       expect(line(`lib/systemd/system/${unit}`), unit).toBeDefined();
     expect(line('etc/ddedge/ddedge.env')).toMatch(/^-rw-r----- root\/root /);
-    expect(line('usr/bin/ddedge')).toMatch(/-> \.\.\/lib\/ddedge\/dist\/ddedge\.mjs$/);
+    expect(line('usr/bin/ddedge')).toMatch(/-> \.\.\/lib\/ddedge\/dist\/ddedge\.cjs$/);
     expect(line('usr/lib/ddedge/dist/chunks/main.cjs')).toBeDefined();
     // The build's code cache is its own Node's: the postinst makes the installed Node's.
     expect(listing).not.toContain('.v8cache');

@@ -32,6 +32,7 @@ const ALLOWED = [
   /^README\.md$/,
   /^docs\/[a-z0-9-]+\.md$/,
   /^dist\/(ddedge|sdk)\.mjs$/,
+  /^dist\/ddedge\.cjs$/,
   /^dist\/sdk\.mjs\.(map|LEGAL\.txt)$/,
   /^dist\/chunks\/[^/]+\.(cjs|cjs\.v8cache|LEGAL\.txt)$/,
   /^dist\/types\/.+\.d\.ts$/,
@@ -86,6 +87,7 @@ describe('the npm package', () => {
     expect(paths.filter((path) => !ALLOWED.some((pattern) => pattern.test(path)))).toEqual([]);
     for (const needed of [
       'dist/ddedge.mjs',
+      'dist/ddedge.cjs',
       'dist/chunks/main.cjs',
       'dist/sdk.mjs',
       'dist/types/sdk/index.d.ts',
