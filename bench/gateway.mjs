@@ -181,15 +181,18 @@ for (let round = 0; round < MEMORY_ROUNDS; round++) {
     }
 }
 const node = median(peaks.get('node -e 0'));
+const loadAfter = loadavg()
+  .map((l) => l.toFixed(2))
+  .join(' ');
 console.log(
-  `\n### The gateway's peak RSS once answering (VmHWM after one query, then after an AXFR of the whole zone; ${MEMORY_ROUNDS} interleaved rounds, medians; load average ${loadBefore} before, ${loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' ')} after)\n`,
+  "\n### The gateway's peak RSS once answering (VmHWM after one query, then after an AXFR of the whole zone; " +
+    `${MEMORY_ROUNDS} interleaved rounds, medians; load average ${loadBefore} before, ${loadAfter} after)\n`,
 );
 console.log('| process | peak RSS MiB | × node -e 0 | runs (MiB) |\n|---|---:|---:|---|');
 for (const [row, values] of peaks)
   console.log(
-    `| ${row} | ${median(values).toFixed(1)} | ${(median(values) / node).toFixed(2)} | ${values.map((v) => v.toFixed(1)).join(' ')} |`,
+    `| ${row} | ${median(values).toFixed(1)} | ${(median(values) / node).toFixed(2)} | ` +
+      `${values.map((v) => v.toFixed(1)).join(' ')} |`,
   );
 
 // The servers' pipes would keep this process (and bench/all.mjs after it) waiting: stop them now.

@@ -186,17 +186,22 @@ const bind = median(cpu['named-checkzone -i none']);
 const bindRss = median(rss['named-checkzone -i none']);
 const floor = median(cpu['node -e 0']);
 console.log(
-  `zone plan of ${SIZE.toLocaleString('en')} records beside named-checkzone -i none: CPU ms (user + system) and peak RSS, median of ${ROUNDS} interleaved rounds, node ${process.version}; load average ${loadBefore} before, ${load()} after\n`,
+  `zone plan of ${SIZE.toLocaleString('en')} records beside named-checkzone -i none: CPU ms (user + system) ` +
+    `and peak RSS, median of ${ROUNDS} interleaved rounds, node ${process.version}; ` +
+    `load average ${loadBefore} before, ${load()} after\n`,
 );
 console.log(
-  '| program | CPU ms | × named-checkzone | × node -e 0 | peak RSS MiB | × named-checkzone | CPU runs (ms) | RSS runs (MiB) |',
+  '| program | CPU ms | × named-checkzone | × node -e 0 | peak RSS MiB | × named-checkzone ' +
+    '| CPU runs (ms) | RSS runs (MiB) |',
 );
 console.log('|---|---:|---:|---:|---:|---:|---|---|');
 for (const [name, values] of Object.entries(cpu)) {
   const m = median(values);
   const r = median(rss[name]);
   console.log(
-    `| ${name} | ${m.toFixed(0)} | ${(m / bind).toFixed(2)} | ${(m / floor).toFixed(2)} | ${r.toFixed(1)} | ${(r / bindRss).toFixed(2)} | ${values.map((v) => v.toFixed(0)).join(' ')} | ${rss[name].map((v) => v.toFixed(0)).join(' ')} |`,
+    `| ${name} | ${m.toFixed(0)} | ${(m / bind).toFixed(2)} | ${(m / floor).toFixed(2)} | ${r.toFixed(1)} | ` +
+      `${(r / bindRss).toFixed(2)} | ${values.map((v) => v.toFixed(0)).join(' ')} | ` +
+      `${rss[name].map((v) => v.toFixed(0)).join(' ')} |`,
   );
 }
 

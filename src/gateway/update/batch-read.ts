@@ -1,7 +1,8 @@
 // A batch's reading: what its updates concern, read afresh from the provider once the call
 // budget and each key's share say it may be. A key that spent its share is answered before
 // anything is read for it; nothing is read or evaluated when the budget cannot pay for the
-// reading, nor, when an update changes records, for the cheapest change after it. What a batch costs follows its updates, not the zone: it reads only the names its
+// reading, nor, when an update changes records, for the cheapest change after it (both doors
+// alike). What a batch costs follows its updates, not the zone: it reads only the names its
 // updates concern (the whole zone when that takes fewer calls, reading.ts).
 import { EDE } from '../../dns/wire/edns.js';
 import { atOrBelow } from '../../lib/names.js';

@@ -19,7 +19,7 @@ async function withCallsLeft(left: number, message = updateOf(addA('new.example.
 }
 
 describe('an RFC 2136 update and the call budget', () => {
-  it('makes no provider call when the budget cannot pay for the reading, one write, its undoing and the reading again', async () => {
+  it('makes no provider call when what is left cannot pay for the cheapest change', async () => {
     const { update, calls, world } = await withCallsLeft(3);
     expect(calls).toEqual([]);
     expect(world.zone.held()).toEqual(['kept.example.com A 192.0.2.1']);
