@@ -1,12 +1,14 @@
 // node bench/zone-plan-cpu.mjs [records] (after npm run build; 100,000 by default): the whole
 // `ddedge zone plan FILE` of a big zone (read the file, list the zone from the sandbox over
-// HTTPS, plan: no change) beside BIND's `named-checkzone -i none` loading the same file, in CPU
-// time (user + system), with `node -e 0` as the floor. Interleaved rounds (BENCH_RUNS, 5 by
-// default), medians, the load average before and after. Then one run under `node --cpu-prof`:
-// the functions with the most self time, so what the plan costs beyond reading is visible.
+// HTTPS, plan) in two workloads: against a zone that holds the file already (no change) and
+// against a near-empty zone (every record a create); beside BIND's `named-checkzone -i none`
+// loading the same file, in CPU time (user + system) and peak RSS, with `node -e 0` as the
+// floor. Interleaved rounds (BENCH_RUNS, 5 by default), medians, ratios to named-checkzone of
+// the same run, the load average before and after. Then one run of each workload under
+// `node --cpu-prof`: the functions with the most self time.
 // With BENCH_CALLGRIND=1 (valgrind installed) also instruction counts of one run each: steady
 // where CPU time is not, on a machine other work shares. BENCH_ZONE_BEFORE=<a checkout, built>
-// adds that build's plan to every row (a before and after in one run).
+// adds that build's plans to the rounds (a before and after in one run).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -83,48 +85,55 @@ openssl(
   '-extfile',
   'ext.cnf',
 );
-const sandbox = spawn(process.execPath, [ddedge, 'sandbox', '--port', '0', '--json'], {
-  stdio: ['ignore', 'pipe', 'ignore'],
-});
+/** A sandbox behind its own TLS front, as a user's plan reaches the provider; the environment that reaches it. */
+async function provider(name) {
+  const sandbox = spawn(process.execPath, [ddedge, 'sandbox', '--port', '0', '--json'], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  sandboxes.push(sandbox);
+  const info = await new Promise((resolve) => sandbox.stdout.once('data', (d) => resolve(JSON.parse(String(d)))));
+  const upstream = new URL(info.apiUrl);
+  const proxy = https.createServer(
+    { cert: readFileSync(join(work, 'server.pem')), key: readFileSync(join(work, 'server.key')) },
+    (req, res) => {
+      req.pipe(
+        http.request(
+          {
+            host: upstream.hostname,
+            port: upstream.port,
+            path: req.url,
+            method: req.method,
+            headers: req.headers,
+            agent,
+          },
+          (answer) => {
+            res.writeHead(answer.statusCode, answer.headers);
+            answer.pipe(res);
+          },
+        ),
+      );
+    },
+  );
+  proxies.push(proxy);
+  await new Promise((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  return {
+    PATH: process.env.PATH,
+    HOME: work,
+    NODE_EXTRA_CA_CERTS: join(work, 'ca.pem'),
+    DDEDGE_API_URL: `https://127.0.0.1:${proxy.address().port}`,
+    DDEDGE_API_USER: info.apiUser,
+    DDEDGE_API_PASSWORD: info.apiPassword,
+    DDEDGE_STATE_DIR: join(work, `state-${name}`),
+    DDEDGE_SERVICE: ZONE,
+  };
+}
+const sandboxes = [];
+const proxies = [];
+const agent = new http.Agent({ keepAlive: true });
 process.on('exit', () => {
-  sandbox.kill('SIGTERM');
+  for (const sandbox of sandboxes) sandbox.kill('SIGTERM');
   rmSync(work, { recursive: true, force: true });
 });
-const info = await new Promise((resolve) => sandbox.stdout.once('data', (d) => resolve(JSON.parse(String(d)))));
-const upstream = new URL(info.apiUrl);
-const agent = new http.Agent({ keepAlive: true });
-const proxy = https.createServer(
-  { cert: readFileSync(join(work, 'server.pem')), key: readFileSync(join(work, 'server.key')) },
-  (req, res) => {
-    req.pipe(
-      http.request(
-        {
-          host: upstream.hostname,
-          port: upstream.port,
-          path: req.url,
-          method: req.method,
-          headers: req.headers,
-          agent,
-        },
-        (answer) => {
-          res.writeHead(answer.statusCode, answer.headers);
-          answer.pipe(res);
-        },
-      ),
-    );
-  },
-);
-await new Promise((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-const env = {
-  PATH: process.env.PATH,
-  HOME: work,
-  NODE_EXTRA_CA_CERTS: join(work, 'ca.pem'),
-  DDEDGE_API_URL: `https://127.0.0.1:${proxy.address().port}`,
-  DDEDGE_API_USER: info.apiUser,
-  DDEDGE_API_PASSWORD: info.apiPassword,
-  DDEDGE_STATE_DIR: join(work, 'state'),
-  DDEDGE_SERVICE: ZONE,
-};
 
 // The zone of bench/zone.mjs (A and TXT), in a file BIND loads too (SOA and NS, which ddedge
 // leaves to the provider): the same file for both programs.
@@ -137,40 +146,62 @@ writeFileSync(
   file,
   `$ORIGIN ${ZONE}.\n$TTL 3600\n@ SOA ns1.example.net. hostmaster.example.net. 1 3600 600 86400 300\n@ NS ns1.example.net.\n@ NS ns2.example.net.\n${Array.from({ length: SIZE }, (_, i) => record(i)).join('\n')}\n`,
 );
-const run = (name, args, command) => runOnce({ name, args, command }, env, true);
-await runOnce(
-  {
-    name: 'service create',
-    args: [ddedge, 'api', 'service', 'create', '--serviceName', ZONE, '--productkey', 'corporate'],
-  },
-  env,
-);
+// Two providers: one whose zone holds the file already (the plan finds no change), one whose
+// zone is new and near-empty (every record of the file is a create).
+const env = await provider('held');
+const emptyEnv = await provider('empty');
+const create = [ddedge, 'api', 'service', 'create', '--serviceName', ZONE, '--productkey', 'corporate'];
+await runOnce({ name: 'service create', args: create }, env);
+await runOnce({ name: 'service create', args: create }, emptyEnv);
 await runOnce({ name: 'apply', args: [ddedge, 'zone', 'apply', file, '--force'] }, env);
+const run = (name, args, command, on = env) => runOnce({ name, args, command, env: on }, env, true);
 
 const before = process.env.BENCH_ZONE_BEFORE && join(process.env.BENCH_ZONE_BEFORE, 'dist', 'ddedge.mjs');
 const beforeRow = `ddedge zone plan, the build in ${process.env.BENCH_ZONE_BEFORE}`;
 const rows = {
   'node -e 0': () => run('node -e 0', ['-e', '0']),
   'named-checkzone -i none': () => run('named-checkzone', ['-q', '-i', 'none', ZONE, file], checkzone),
-  'ddedge zone plan (no change)': () => run('zone plan', [ddedge, 'zone', 'plan', file, '--expect-no-changes']),
+  'ddedge zone plan, the zone holds the file (no change)': () =>
+    run('zone plan', [ddedge, 'zone', 'plan', file, '--expect-no-changes']),
+  'ddedge zone plan, near-empty zone (every record a create)': () =>
+    run('zone plan', [ddedge, 'zone', 'plan', file], undefined, emptyEnv),
   ...(before
-    ? { [beforeRow]: () => run('zone plan before', [before, 'zone', 'plan', file, '--expect-no-changes']) }
+    ? {
+        [`${beforeRow} (no change)`]: () =>
+          run('zone plan before', [before, 'zone', 'plan', file, '--expect-no-changes']),
+        [`${beforeRow} (near-empty zone)`]: () =>
+          run('zone plan before', [before, 'zone', 'plan', file], undefined, emptyEnv),
+      }
     : {}),
 };
 const cpu = Object.fromEntries(Object.keys(rows).map((k) => [k, []]));
+const rss = Object.fromEntries(Object.keys(rows).map((k) => [k, []]));
 for (let round = 0; round < ROUNDS; round++)
-  for (const [name, once] of Object.entries(rows)) cpu[name].push((await once()).cpuMs);
+  for (const [name, once] of Object.entries(rows)) {
+    const measured = await once();
+    cpu[name].push(measured.cpuMs);
+    rss[name].push(measured.rssKb / 1024);
+  }
 const bind = median(cpu['named-checkzone -i none']);
+const bindRss = median(rss['named-checkzone -i none']);
 const floor = median(cpu['node -e 0']);
 console.log(
-  `zone plan of ${SIZE.toLocaleString('en')} records beside named-checkzone -i none: CPU ms (user + system), median of ${ROUNDS} interleaved rounds, node ${process.version}; load average ${loadBefore} before, ${load()} after\n`,
+  `zone plan of ${SIZE.toLocaleString('en')} records beside named-checkzone -i none: CPU ms (user + system) ` +
+    `and peak RSS, median of ${ROUNDS} interleaved rounds, node ${process.version}; ` +
+    `load average ${loadBefore} before, ${load()} after\n`,
 );
-console.log('| program | CPU ms | × named-checkzone | × node -e 0 | runs (ms) |');
-console.log('|---|---:|---:|---:|---|');
+console.log(
+  '| program | CPU ms | × named-checkzone | × node -e 0 | peak RSS MiB | × named-checkzone ' +
+    '| CPU runs (ms) | RSS runs (MiB) |',
+);
+console.log('|---|---:|---:|---:|---:|---:|---|---|');
 for (const [name, values] of Object.entries(cpu)) {
   const m = median(values);
+  const r = median(rss[name]);
   console.log(
-    `| ${name} | ${m.toFixed(0)} | ${(m / bind).toFixed(2)} | ${(m / floor).toFixed(2)} | ${values.map((v) => v.toFixed(0)).join(' ')} |`,
+    `| ${name} | ${m.toFixed(0)} | ${(m / bind).toFixed(2)} | ${(m / floor).toFixed(2)} | ${r.toFixed(1)} | ` +
+      `${(r / bindRss).toFixed(2)} | ${values.map((v) => v.toFixed(0)).join(' ')} | ` +
+      `${rss[name].map((v) => v.toFixed(0)).join(' ')} |`,
   );
 }
 
@@ -227,25 +258,30 @@ if (process.env.BENCH_CALLGRIND === '1') {
   }
 }
 
-// Where the plan's time goes: self time by function, one profiled run.
-const dir = join(work, 'profile');
-// Spawned, not spawnSync: this process's event loop serves the TLS front the plan talks to.
-await runOnce(
-  { name: 'profiled zone plan', args: ['--cpu-prof', `--cpu-prof-dir=${dir}`, ddedge, 'zone', 'plan', file] },
-  env,
-);
-const profile = JSON.parse(
-  readFileSync(
-    join(
-      dir,
-      readdirSync(dir).find((f) => f.endsWith('.cpuprofile')),
+// Where the plan's time goes: self time by function, one profiled run of each workload.
+for (const [label, on] of [
+  ['no change', env],
+  ['near-empty zone', emptyEnv],
+]) {
+  const dir = join(work, `profile-${on === env ? 'held' : 'empty'}`);
+  // Spawned, not spawnSync: this process's event loop serves the TLS front the plan talks to.
+  await runOnce(
+    { name: 'profiled zone plan', args: ['--cpu-prof', `--cpu-prof-dir=${dir}`, ddedge, 'zone', 'plan', file] },
+    on,
+  ).catch(() => undefined);
+  const profile = JSON.parse(
+    readFileSync(
+      join(
+        dir,
+        readdirSync(dir).find((f) => f.endsWith('.cpuprofile')),
+      ),
+      'utf8',
     ),
-    'utf8',
-  ),
-);
-console.log(`\nThe profiled zone plan, functions by self time (share of all samples):\n`);
-for (const line of topSelfTime(profile)) console.log(line);
-proxy.close();
+  );
+  console.log(`\nThe profiled zone plan (${label}), functions by self time (share of all samples):\n`);
+  for (const line of topSelfTime(profile)) console.log(line);
+}
+for (const proxy of proxies) proxy.close();
 agent.destroy();
 process.exit(0);
 

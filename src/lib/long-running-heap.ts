@@ -17,6 +17,17 @@ export function keepLongRunningHeapSmall(): void {
   process.getBuiltinModule('node:v8').setFlagsFromString('--semi-space-growth-factor=1 --no-opt --optimize-for-size');
 }
 
+/**
+ * The gateway's: its old generation grows by V8's smaller factors (--optimize-for-size), so that
+ * the garbage of reading a large zone (the provider's pages, the records before they are indexed)
+ * is collected before the heap grows past it: in front of a 50,000-record zone its peak RSS fell
+ * from about 150 to 105 MiB (bench/gateway.mjs). Its young generation and its optimizing compiler
+ * are left as they are: it answers queries all the time, where the daemon's cycles are rare.
+ */
+export function keepGatewayHeapSmall(): void {
+  process.getBuiltinModule('node:v8').setFlagsFromString('--optimize-for-size');
+}
+
 let collect: (() => void) | undefined;
 
 /**

@@ -5,6 +5,7 @@
 import { resolve } from 'node:path';
 import { readGatewaySettings, type GatewayConfig } from '../../config/gateway-settings.js';
 import { ConfigError } from '../../lib/errors.js';
+import { keepGatewayHeapSmall } from '../../lib/long-running-heap.js';
 import { runAction } from '../actions.js';
 import type { CommandContext } from '../command.js';
 import { setup } from '../setup.js';
@@ -56,6 +57,7 @@ export function run(context: CommandContext): Promise<number> {
 async function serve(context: CommandContext): Promise<number> {
   const { io } = context;
   io.outputNeverBlocks?.();
+  keepGatewayHeapSmall();
   let gateway!: GatewayConfig;
   const { config, logger } = await setup(context, 'gateway', (pass) => (gateway = readGatewaySettings(pass)));
   // A primary name without a dot (`SOA vm.` in a transfer) is worth a warning: a client that follows the SOA

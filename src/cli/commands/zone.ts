@@ -76,7 +76,7 @@ async function zoneAction(
     if (action === 'plan' || flags['dry-run']) {
       const report = await planFromProvider(provider, wanted!, settings);
       if (flags.json) printJson(context, planJson(report));
-      else io.stdout(planLines(report).join('\n') + '\n');
+      else writeLines(io, planLines(report));
       if (report.incomplete && !flags.json)
         io.stderr(`zone plan: the plan above is not reliable and cannot be applied: ${report.incomplete}\n`);
       return planExitCode(report, Boolean(flags['expect-no-changes']));
@@ -87,7 +87,7 @@ async function zoneAction(
     // to happen even when the provider is slow or the run is killed half-way.
     const onPlan = (planned: PlanReport) => {
       if (flags.json) return;
-      io.stdout(planLines(planned, { force }).join('\n') + '\n');
+      writeLines(io, planLines(planned, { force }));
       planShown = true;
     };
     const report = await applyFromProvider(provider, wanted!, {
@@ -100,7 +100,7 @@ async function zoneAction(
     const code = applyExitCode(report);
     if (flags.json) printJson(context, applyJson(report, code));
     else {
-      if (!planShown) io.stdout(planLines(report, { force }).join('\n') + '\n');
+      if (!planShown) writeLines(io, planLines(report, { force }));
       const lines = applyLines(report);
       if (lines.length && code) io.stderr(lines.join('\n') + '\n');
       else if (lines.length) io.stdout(lines.join('\n') + '\n');
@@ -110,6 +110,13 @@ async function zoneAction(
     await client.close();
   }
 }
+
+/** Lines written a thousand at a time: a plan of 100,000 changes is never one string of all of them. */
+function writeLines(io: CommandContext['io'], lines: string[]): void {
+  for (let i = 0; i < lines.length; i += LINES_PER_WRITE)
+    io.stdout(`${lines.slice(i, i + LINES_PER_WRITE).join('\n')}\n`);
+}
+const LINES_PER_WRITE = 1000;
 
 /** The arguments' checks before anything is read: the file, the format and the method. */
 function zoneArguments(

@@ -20,8 +20,12 @@ import type { Plan } from '../../zone/plan/plan.js';
 import { callCount, stepsOf } from '../../zone/plan/steps.js';
 import { LIST_PAGE_LENGTH } from '../../zone/provider/zone-listing.js';
 
-/** What the cheapest update that changes something takes: a read, a write, and the write undoing it, should it fail. */
-const CHEAPEST_UPDATE_CALLS = 3;
+/**
+ * What the cheapest update that changes something takes: a read, a write, the write undoing it
+ * should it fail, and the read again that undoing takes (as an update is weighed before it is
+ * read: update/batch-read.ts).
+ */
+const CHEAPEST_UPDATE_CALLS = 4;
 
 interface CountsFile {
   version: 1;
@@ -66,8 +70,8 @@ export class GatewayBudget {
   }
 
   /**
-   * When calls resume while fewer are left this hour than the cheapest update takes (a read, a
-   * write and what undoing it would take), whether or not a call was refused yet: an update that
+   * When calls resume while fewer are left this hour than the cheapest update takes
+   * (CHEAPEST_UPDATE_CALLS), whether or not a call was refused yet: an update that
    * cannot afford its calls sends none, so spent() alone missed a budget at 0.
    */
   exhausted(): Date | undefined {

@@ -1,7 +1,8 @@
 // A batch's reading: what its updates concern, read afresh from the provider once the call
 // budget and each key's share say it may be. A key that spent its share is answered before
-// anything is read for it; nothing is read or evaluated when the budget cannot even pay for the
-// reading. What a batch costs follows its updates, not the zone: it reads only the names its
+// anything is read for it; nothing is read or evaluated when the budget cannot pay for the
+// reading, nor, when an update changes records, for the cheapest change after it (both doors
+// alike). What a batch costs follows its updates, not the zone: it reads only the names its
 // updates concern (the whole zone when that takes fewer calls, reading.ts).
 import { EDE } from '../../dns/wire/edns.js';
 import { atOrBelow } from '../../lib/names.js';
@@ -56,6 +57,17 @@ export async function readNames(
 }
 
 /**
+ * Why the budget cannot pay for the cheapest change a batch that changes records may make (the
+ * reading, one write, its undoing and the reading again), asked before anything is read, as
+ * batch-evaluate.ts will weigh it after the reading; undefined when it can, or when no update
+ * changes records (prerequisites alone take the reading only).
+ */
+function affordCheapestChange(batch: PendingUpdate[], reading: Reading, deps: BatchDeps): string | undefined {
+  if (!batch.some((p) => p.message.updates.length)) return undefined;
+  return deps.affordCalls?.(2 * reading.calls + 2, true);
+}
+
+/**
  * Reads what the batch's updates concern, and charges each update's key its part of the
  * reading; undefined once every update is answered (SERVFAIL: the budget cannot pay for the
  * reading, or the provider could not be read).
@@ -68,7 +80,7 @@ export async function readBatch(
 ): Promise<BatchRead | undefined> {
   const names = new Set(batch.flatMap((p) => namesOf(p.message, zone)));
   const reading = readPlan(zone, names, deps.views);
-  const poor = deps.affordCalls?.(reading.calls);
+  const poor = deps.affordCalls?.(reading.calls) ?? affordCheapestChange(batch, reading, deps);
   if (poor) return void answerAll(batch, { rcode: RCODE_UPDATE.SERVFAIL, ede: EDE.OTHER, why: poor });
   let live: LiveRecord[];
   try {

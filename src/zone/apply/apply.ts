@@ -9,7 +9,7 @@ import type { Plan } from '../plan/plan.js';
 import { toProvider } from '../provider/provider-mapping.js';
 import type { ZoneProvider } from '../provider/provider-zone.js';
 import { describeRecord, type LiveRecord, type ZoneRecord } from '../record.js';
-import { callCount, stepsOf, type Step } from '../plan/steps.js';
+import { callsOf, stepsOf, type Step } from '../plan/steps.js';
 import { IncompleteListingError, LIST_PAGE_LENGTH } from '../provider/zone-listing.js';
 
 const MAX_IN_FLIGHT = 3;
@@ -29,7 +29,7 @@ export interface MethodChoice {
 }
 
 export function chooseMethod(plan: Plan, wanted: 'auto' | Method): MethodChoice {
-  const callsOneByOne = callCount(stepsOf(plan.changes));
+  const callsOneByOne = callsOf(plan.changes);
   // The replace reads the whole zone again first (one dnslist per page) and sends all of it:
   // in a large zone a few hundred changes are fewer calls one by one.
   const setZoneCalls = 1 + Math.max(1, Math.ceil(plan.live.length / LIST_PAGE_LENGTH));

@@ -143,6 +143,12 @@ export function planZone(live: LiveRecord[], wanted: WantedZone, owner: Owner, o
 }
 
 function groupByType(name: string, live: LiveRecord[], wanted: ZoneRecord[], groups: Group[]): void {
+  // Most names hold one type (every name of a zone created whole): one group, with no map of types.
+  const type = (live[0] ?? wanted[0])!.type;
+  if (live.every((r) => r.type === type) && wanted.every((r) => r.type === type)) {
+    groups.push({ key: `${name}\t${type}`, live, wanted });
+    return;
+  }
   const byType = new Map<string, Group>();
   const groupOf = (type: string): Group => {
     let group = byType.get(type);
