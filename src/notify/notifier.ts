@@ -223,7 +223,10 @@ export class Notifier {
       });
       status = response.status;
     } catch (error) {
-      throw Object.assign(new Error((error as Error).message), { retry: true });
+      // The URL is a secret, masked wherever it shows: named as the prefix names it ("ntfy at HOST"), said once.
+      const shownUrl = (error as { url?: string }).url;
+      const text = (error as Error).message;
+      throw Object.assign(new Error(shownUrl ? text.split(shownUrl).join('the service') : text), { retry: true });
     }
     if (status >= 200 && status < 300) return `HTTP ${status}`;
     throw Object.assign(new Error(`${target.shown} answered HTTP ${status}`), {
