@@ -196,8 +196,8 @@ export const SETTINGS = {
     env: 'DDEDGE_LISTEN',
     kind: 'string',
     describe:
-      'daemon and gateway: ADDR:PORT serving /healthz, /metrics and /status over HTTP (off by default; beyond ' +
-      'loopback logs a warning)',
+      'daemon and gateway: ADDR:PORT serving the status page (/), /healthz, /metrics and /status over HTTP (off by ' +
+      'default; beyond loopback the page needs --listen-token)',
   },
   listenToken: {
     flag: 'listen-token',
