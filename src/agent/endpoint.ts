@@ -1,6 +1,7 @@
 // The daemon's HTTP endpoint (--listen): the probe's server, handed the agent's answers and
 // the agent's status page, each read from the state directory at request time.
 import type { Config } from '../config/config.js';
+import type { Clock } from '../lib/clock.js';
 import type { ListenAddress } from '../lib/listen-address.js';
 import type { Logger } from '../lib/log.js';
 import type { PageSource } from '../probe/page-handler.js';
@@ -15,12 +16,14 @@ export interface AgentEndpointOptions {
   /** The daemon's "update now" (the status page's button): asks for a cycle. */
   updateNow?: () => void;
   logger: Logger;
+  /** Times the button (at most once every 30 s); the system's by default. */
+  clock?: Clock;
 }
 
 export function startAgentEndpoint(options: AgentEndpointOptions): Promise<Endpoint> {
-  const { listen, config, updateNow, logger } = options;
+  const { listen, config, updateNow, logger, clock } = options;
   const page = agentPage(config, updateNow);
-  return startEndpoint({ listen, answer: (path) => agentAnswer(path, config()), page, logger });
+  return startEndpoint({ listen, answer: (path) => agentAnswer(path, config()), page, logger, clock });
 }
 
 /** The daemon's page: the agent's view; its code is loaded with the page's first visit. */
@@ -36,5 +39,6 @@ function agentPage(config: () => Config, updateNow?: () => void): PageSource {
       return renderAgentPage(agentPageView(config(), Number.isInteger(page) ? page : 1), context);
     },
     updateNow,
+    actionName: 'update now',
   };
 }

@@ -5,8 +5,9 @@
 import type { IncomingMessage } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import type { Logger } from '../lib/log.js';
+import type { ActionLimit } from './action-limit.js';
 import { bearer, checkAccess, formValue, newNonce, sameOrigin, sameSecret } from './page-access.js';
-import type { PageContext } from './page-frame.js';
+import { utcText, type PageContext } from './page-frame.js';
 
 /** The button's form is two short fields. */
 const FORM_BYTES = 2048;
@@ -18,18 +19,22 @@ export interface PageSource {
   render(url: URL, context: PageContext): string | Promise<string>;
   /** The "update now" button's action; without it the page has no button's door. */
   updateNow?: () => void;
+  /** What the action is called in answers ("update now", "read the zones again now"). */
+  actionName?: string;
+}
+
+/** What serves a page besides the request: its source, the log, and the one turn its action shares. */
+interface PageDoor {
+  source: PageSource;
+  logger: Logger;
+  limit: ActionLimit;
 }
 
 type Reply = (status: number, contentType: string, body: string | Buffer, extra?: Record<string, string>) => void;
 
-export async function servePage(
-  req: IncomingMessage,
-  url: URL,
-  source: PageSource,
-  logger: Logger,
-  reply: Reply,
-): Promise<void> {
-  if (url.pathname === '/update-now') return updateNow(req, url, source, logger, reply);
+export async function servePage(req: IncomingMessage, url: URL, door: PageDoor, reply: Reply): Promise<void> {
+  const { source } = door;
+  if (url.pathname === '/update-now') return updateNow(req, url, door, reply);
   if (req.method !== 'GET' && req.method !== 'HEAD')
     return reply(405, 'text/plain', 'only GET and HEAD\n', { allow: 'GET, HEAD', connection: 'close' });
   if (req.headers['transfer-encoding'] || Number(req.headers['content-length'] ?? 0) > 0)
@@ -58,13 +63,8 @@ export async function servePage(
   reply(200, 'text/html; charset=utf-8', html, { ...pageHeaders(nonce), vary: 'Accept-Encoding' });
 }
 
-async function updateNow(
-  req: IncomingMessage,
-  url: URL,
-  source: PageSource,
-  logger: Logger,
-  reply: Reply,
-): Promise<void> {
+async function updateNow(req: IncomingMessage, url: URL, door: PageDoor, reply: Reply): Promise<void> {
+  const { source, logger } = door;
   if (req.method !== 'POST') return reply(405, 'text/plain', 'only POST\n', { allow: 'POST', connection: 'close' });
   const form = await readForm(req);
   if (form === undefined)
@@ -82,11 +82,27 @@ async function updateNow(
       'refused: "update now" works from the status page of this server only\n',
     );
   if (!source.updateNow) return reply(404, 'text/plain', 'not found\n');
+  const turn = door.limit.take();
+  if (!turn.ran) return reply(429, 'text/plain; charset=utf-8', ...notRun(source, turn, door.limit));
   logger.info(`update now: asked from the status page by ${req.socket.remoteAddress}`);
   source.updateNow();
   const tokenGiven = url.searchParams.get('token') || form.get('token');
   const back = `/?asked=1${tokenGiven ? `&token=${encodeURIComponent(access.token ?? '')}` : ''}`;
   reply(303, 'text/plain', 'a cycle was asked for\n', { location: back });
+}
+
+/** The answer to an action asked for within its 30 s: when it last ran, and when it can run again. */
+function notRun(
+  source: PageSource,
+  turn: { lastAt: number; nextAt: number },
+  limit: ActionLimit,
+): [string, Record<string, string>] {
+  const seconds = Math.max(1, Math.ceil((turn.nextAt - limit.now()) / 1000));
+  const utc = (ms: number) => `${utcText(new Date(ms).toISOString())} UTC`;
+  const body =
+    `not run: "${source.actionName ?? 'update now'}" last ran at ${utc(turn.lastAt)} and runs at most once every ` +
+    `${Math.round(limit.everyMs / 1000)} s; it can run again at ${utc(turn.nextAt)} (in ${seconds} s)\n`;
+  return [body, { 'retry-after': String(seconds) }];
 }
 
 /** The form's fields, or undefined when it is too large or not a form. */

@@ -6,8 +6,10 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { boundConnections, serverOptions } from '../http/server/bounds.js';
 import { listenHttp } from '../http/server/listen.js';
+import { systemClock, type Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/log.js';
 import { formatListenAddress, reachableHost, type ListenAddress } from '../lib/listen-address.js';
+import { ActionLimit } from './action-limit.js';
 import type { PageSource } from './page-handler.js';
 
 /** One answer of the endpoint, other than the page's. */
@@ -24,6 +26,8 @@ export interface EndpointOptions {
   /** The status page (/) and its button (/update-now); without it they are paths like any other. */
   page?: PageSource;
   logger: Logger;
+  /** Times the page's action (at most once every 30 s); the system's by default. */
+  clock?: Clock;
 }
 
 export interface Endpoint {
@@ -34,7 +38,8 @@ export interface Endpoint {
 
 export async function startEndpoint(options: EndpointOptions): Promise<Endpoint> {
   const { listen, logger } = options;
-  const server = http.createServer(serverOptions(), (req, res) => serve(req, res, options));
+  const limit = new ActionLimit(options.clock ?? systemClock);
+  const server = http.createServer(serverOptions(), (req, res) => serve(req, res, options, limit));
   boundConnections(server);
 
   const shown = formatListenAddress(listen);
@@ -63,7 +68,7 @@ export async function startEndpoint(options: EndpointOptions): Promise<Endpoint>
   };
 }
 
-function serve(req: IncomingMessage, res: ServerResponse, options: EndpointOptions): void {
+function serve(req: IncomingMessage, res: ServerResponse, options: EndpointOptions, limit: ActionLimit): void {
   const reply = (status: number, contentType: string, body: string | Buffer, extra: Record<string, string> = {}) => {
     res.writeHead(status, {
       'content-type': contentType,
@@ -79,7 +84,7 @@ function serve(req: IncomingMessage, res: ServerResponse, options: EndpointOptio
   if (page && (url.pathname === '/' || url.pathname === '/update-now')) {
     // Loaded with the first visit: probes and scrapes never parse the page's code.
     void import('./page-handler.js')
-      .then(({ servePage }) => servePage(req, url, page, options.logger, reply))
+      .then(({ servePage }) => servePage(req, url, { source: page, logger: options.logger, limit }, reply))
       .catch((error: Error) => {
         options.logger.error(`the HTTP endpoint could not answer ${url.pathname}: ${error.message}`);
         if (!res.headersSent) reply(500, 'text/plain', 'internal error\n');

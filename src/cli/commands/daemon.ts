@@ -32,10 +32,10 @@ export async function run(context: CommandContext): Promise<number> {
       logger,
       cycleAsker: (ask) => (askForCycle = ask),
       reload: async () => (current = (await setup(context, 'cycle')).config),
-      cycle: async (next, { shutdown, asked }) => {
+      cycle: async (next, { shutdown, retryRefused }) => {
         current = next;
         try {
-          return await runEdgeCycle({ config: next, logger, shutdown, retryRefused: asked });
+          return await runEdgeCycle({ config: next, logger, shutdown, retryRefused });
         } finally {
           collectAfterCycle();
         }

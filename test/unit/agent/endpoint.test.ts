@@ -9,6 +9,7 @@ import { startAgentEndpoint } from '../../../src/agent/endpoint.js';
 import { startEndpoint } from '../../../src/probe/server.js';
 import { emptyState, writeState } from '../../../src/state/state.js';
 import { tempDir } from '../../helpers/cli.js';
+import { FakeClock } from '../../helpers/fake-clock.js';
 
 interface Answer {
   status: number;
@@ -31,7 +32,7 @@ function ask(
   });
 }
 
-async function endpoint() {
+async function endpoint(clock = new FakeClock()) {
   const stateDir = tempDir('ddedge-endpoint-');
   const config = loadConfig({
     flags: { host: 'home.example.com' },
@@ -45,8 +46,9 @@ async function endpoint() {
     config: () => config,
     logger: silentLogger,
     updateNow: () => void asked.push(1),
+    clock,
   });
-  return { ...started, stateDir, asked };
+  return { ...started, stateDir, asked, clock };
 }
 
 describe('the endpoint', () => {
@@ -133,6 +135,37 @@ describe('the endpoint', () => {
       expect(pressed.status).toBe(303);
       expect(pressed.headers.location).toBe('/?asked=1');
       expect(served.asked).toEqual([1]);
+    } finally {
+      await served.close();
+    }
+  });
+
+  it('"update now" runs at most once every 30 s whoever asks; a press within that time says when it may run again', async () => {
+    const clock = new FakeClock(Date.UTC(2026, 10, 28, 4, 5, 6));
+    const served = await endpoint(clock);
+    try {
+      const page = await ask(`${served.url}/`);
+      const csrf = /name="csrf" value="([^"]+)"/.exec(page.body)![1]!;
+      const host = new URL(served.url).host;
+      const press = () =>
+        ask(`${served.url}/update-now`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', host, origin: `http://${host}` },
+          body: `csrf=${encodeURIComponent(csrf)}`,
+        });
+      expect((await press()).status).toBe(303);
+      clock.advance(10_000);
+      const again = await press();
+      expect(again.status).toBe(429);
+      expect(again.headers['retry-after']).toBe('20');
+      expect(again.body).toBe(
+        'not run: "update now" last ran at 2026-11-28 04:05:06 UTC and runs at most once every 30 s; it can run ' +
+          'again at 2026-11-28 04:05:36 UTC (in 20 s)\n',
+      );
+      expect(served.asked).toEqual([1]);
+      clock.advance(20_000);
+      expect((await press()).status).toBe(303);
+      expect(served.asked).toEqual([1, 1]);
     } finally {
       await served.close();
     }
