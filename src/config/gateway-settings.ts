@@ -2,7 +2,6 @@
 // pass: flag, variable, dotenv file, <VARIABLE>_FILE and credential as for every other setting,
 // and every problem reported with the others (exit 2) before anything listens or is asked.
 // Loaded with `ddedge gateway` only: a cycle of the agent never parses it.
-import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { parseDnsServer } from '../dns/client/servers.js';
 import type { DnsServer } from '../dns/wire/types.js';
@@ -16,10 +15,11 @@ import { listenAddress, parseHostItem } from './lan-settings.js';
 import { listValues, readCount, readDuration, readList, valueNoting } from './readers.js';
 import { isNotifyUrl, MAX_CALLS_PER_HOUR, type SettingsPass } from './load.js';
 import { GATEWAY_SETTINGS, type Setting } from './settings.js';
+import { readTlsFiles, type TlsFiles } from './tls-files.js';
 
 export interface Dyndns2Settings {
   listen: ListenAddress[];
-  tls?: { cert: string; key: string };
+  tls?: TlsFiles;
   /** Canonical interface identifier by host name. */
   prefixHosts: Map<string, string>;
 }
@@ -155,8 +155,6 @@ function dyndns2Settings(
   const listen = readList(raw('dyndns2Listen')).flatMap((item) => listenAddress(item, problems) ?? []);
   const certFile = raw('dyndns2Cert').at(-1)?.value;
   const keyFile = raw('dyndns2Key').at(-1)?.value;
-  if (Boolean(certFile) !== Boolean(keyFile))
-    problems.push('--dyndns2-cert and --dyndns2-key go together: give both (TLS) or neither (plain HTTP)');
   const prefixHosts = new Map<string, string>();
   for (const item of listValues(raw('prefixHosts'))) {
     const { host, identifier } = parseHostItem(item);
@@ -178,23 +176,6 @@ function dyndns2Settings(
       );
     return undefined;
   }
-  let tls: Dyndns2Settings['tls'];
-  if (certFile && keyFile) {
-    const read = (flag: string, path: string) => {
-      try {
-        return readFileSync(path, 'utf8');
-      } catch (error) {
-        problems.push(
-          `${flag}: cannot read "${path}": ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-        );
-        return '';
-      }
-    };
-    tls = { cert: read('--dyndns2-cert', certFile), key: read('--dyndns2-key', keyFile) };
-    if (tls.cert && !tls.cert.includes('-----BEGIN CERTIFICATE-----'))
-      problems.push(`--dyndns2-cert: "${certFile}" holds no PEM certificate`);
-    if (tls.key && !/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(tls.key))
-      problems.push(`--dyndns2-key: "${keyFile}" holds no PEM private key`);
-  }
+  const tls = readTlsFiles(certFile, keyFile, { cert: '--dyndns2-cert', key: '--dyndns2-key' }, problems);
   return problems.length > before ? undefined : { listen, tls, prefixHosts };
 }

@@ -134,6 +134,7 @@ function startStatusEndpoint(
   };
   return startEndpoint({
     listen: settings.httpListen!,
+    tls: settings.listenTls,
     answer: (path) => gatewayAnswer(path, view),
     page,
     logger: settings.logger,

@@ -23,23 +23,26 @@ export interface PageSource {
   actionName?: string;
 }
 
-/** What serves a page besides the request: its source, the log, and the one turn its action shares. */
+/** What serves a page besides the request: its source, the log, the one turn its action shares, its listener. */
 interface PageDoor {
   source: PageSource;
   logger: Logger;
   limit: ActionLimit;
+  /** The endpoint listens on loopback only (who needs the token follows it), and over TLS (the page's origin). */
+  listener: { loopback: boolean; tls: boolean };
 }
 
 type Reply = (status: number, contentType: string, body: string | Buffer, extra?: Record<string, string>) => void;
 
 export async function servePage(req: IncomingMessage, url: URL, door: PageDoor, reply: Reply): Promise<void> {
-  const { source } = door;
+  const { source, listener } = door;
   if (url.pathname === '/update-now') return updateNow(req, url, door, reply);
   if (req.method !== 'GET' && req.method !== 'HEAD')
     return reply(405, 'text/plain', 'only GET and HEAD\n', { allow: 'GET, HEAD', connection: 'close' });
   if (req.headers['transfer-encoding'] || Number(req.headers['content-length'] ?? 0) > 0)
     return reply(413, 'text/plain', 'a request body is not accepted\n', { connection: 'close' });
-  const access = checkAccess(req, bearer(req) ?? url.searchParams.get('token') ?? undefined, source.token());
+  const given = bearer(req) ?? url.searchParams.get('token') ?? undefined;
+  const access = checkAccess(req, given, source.token(), listener.loopback);
   if (!access.allowed)
     return reply(
       access.status,
@@ -64,7 +67,7 @@ export async function servePage(req: IncomingMessage, url: URL, door: PageDoor, 
 }
 
 async function updateNow(req: IncomingMessage, url: URL, door: PageDoor, reply: Reply): Promise<void> {
-  const { source, logger } = door;
+  const { source, logger, listener } = door;
   if (req.method !== 'POST') return reply(405, 'text/plain', 'only POST\n', { allow: 'POST', connection: 'close' });
   const form = await readForm(req);
   if (form === undefined)
@@ -72,10 +75,10 @@ async function updateNow(req: IncomingMessage, url: URL, door: PageDoor, reply: 
       connection: 'close',
     });
   const given = bearer(req) ?? form.get('token') ?? url.searchParams.get('token') ?? undefined;
-  const access = checkAccess(req, given, source.token());
+  const access = checkAccess(req, given, source.token(), listener.loopback);
   if (!access.allowed) return reply(access.status, 'text/plain; charset=utf-8', access.message);
   // Cross-site forms are refused twice over: by the browser's Origin, and by the form value only this page holds.
-  if (!sameOrigin(req) || !sameSecret(form.get('csrf'), formValue()))
+  if (!sameOrigin(req, listener.tls) || !sameSecret(form.get('csrf'), formValue()))
     return reply(
       403,
       'text/plain; charset=utf-8',

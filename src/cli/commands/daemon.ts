@@ -21,6 +21,7 @@ export async function run(context: CommandContext): Promise<number> {
   const endpoint = config.listen
     ? await (await import('../../agent/endpoint.js')).startAgentEndpoint({
         listen: config.listen,
+        tls: config.listenTls,
         config: () => current,
         logger,
         updateNow,
