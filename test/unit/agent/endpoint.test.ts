@@ -1,7 +1,9 @@
 // The daemon's HTTP endpoint: /healthz by the health rule, the status page for this machine
 // (the agent's view of its records), its "update now" button only from the page itself, and
 // requests it never serves (other methods, bodies) refused.
+import { writeFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config/load.js';
 import { silentLogger } from '../../../src/lib/log.js';
@@ -166,6 +168,24 @@ describe('the endpoint', () => {
       clock.advance(20_000);
       expect((await press()).status).toBe(303);
       expect(served.asked).toEqual([1, 1]);
+    } finally {
+      await served.close();
+    }
+  });
+
+  it('a history file that parses but holds a wrong field: the page answers 200 and says the file is damaged', async () => {
+    const served = await endpoint();
+    try {
+      const entry = { at: '2026-01-01T00:00:00Z', host: 'home.example.com', type: 'A', event: 'changed', new: 5 };
+      writeFileSync(join(served.stateDir, 'history.json'), JSON.stringify({ version: 1, entries: [entry] }));
+      const page = await ask(`${served.url}/`);
+      expect(page.status).toBe(200);
+      expect(page.body).toContain('history.json is damaged (entries[0].new is not a string)');
+      const notAnAddress = { ...entry, new: '<i>5</i>' };
+      writeFileSync(join(served.stateDir, 'history.json'), JSON.stringify({ version: 1, entries: [notAnAddress] }));
+      const again = await ask(`${served.url}/`);
+      expect(again.status).toBe(200);
+      expect(again.body).toContain('history.json is damaged (entries[0].new is not an IP address)');
     } finally {
       await served.close();
     }
