@@ -143,6 +143,8 @@ function shownValue(record: DnsRecord, chars: number): { text: string; cut: numb
   if (typeof v === 'string') return cutText(v, chars);
   if (!Array.isArray(v)) return cutText(Object.values(v as Record<string, unknown>).join(' '), chars);
   const strings = v as string[];
+  const known = SHOWN_STRINGS.get(strings);
+  if (known?.chars === chars) return known.shown;
   let text = '';
   let bytes = strings.length - 1;
   for (const s of strings) {
@@ -150,9 +152,17 @@ function shownValue(record: DnsRecord, chars: number): { text: string; cut: numb
     // Its size as shown: the two quotes, and the escapes only a string that needs one has.
     bytes += NEEDS_ESCAPE.test(s) ? Buffer.byteLength(JSON.stringify(s)) : Buffer.byteLength(s) + 2;
   }
-  const shown = cutText(text, chars).text;
-  return { text: shown, cut: bytes - Buffer.byteLength(shown) };
+  const cut = cutText(text, chars).text;
+  const shown = { text: cut, cut: bytes - Buffer.byteLength(cut) };
+  SHOWN_STRINGS.set(strings, { chars, shown });
+  return shown;
 }
+
+/**
+ * A TXT's strings as last shown, by the list itself (a reading or an update makes a new list): the next page load
+ * does not count a long value's bytes again.
+ */
+const SHOWN_STRINGS = new WeakMap<string[], { chars: number; shown: { text: string; cut: number } }>();
 
 const NEEDS_ESCAPE = /["\\\u0000-\u001f]/;
 
