@@ -126,7 +126,7 @@ function recordCount(nodes: Iterable<DnsRecord[]>): number {
   return count;
 }
 
-/** `text` up to `chars` characters (never splitting a surrogate pair), and how many of its UTF-8 bytes were left out. */
+/** `text` up to `chars` characters (never splitting a surrogate pair), and how many of its bytes were left out. */
 function cutText(text: string, chars: number): { text: string; cut: number } {
   if (text.length <= chars) return { text, cut: 0 };
   const end = /[\ud800-\udbff]/.test(text.charAt(chars - 1)) ? chars - 1 : chars;
@@ -177,7 +177,8 @@ function journalTail(stateDir: string): GatewayPageView['updates'] {
     const outcome = line.mark?.outcome;
     const ended = outcome && outcome !== 'made' ? [`(${outcome})`] : [];
     const changes = line.changes.map((c) => {
-      const change = `${c.action} ${c.name} ${c.type}${c.before ? ` ${c.before}` : ''}${c.after ? ` -> ${c.after}` : ''}`;
+      const values = `${c.before ? ` ${c.before}` : ''}${c.after ? ` -> ${c.after}` : ''}`;
+      const change = `${c.action} ${c.name} ${c.type}${values}`;
       const { text, cut } = cutText(change, CHANGE_CHARS);
       return cut ? `${text}… (${cut} more bytes)` : text;
     });
