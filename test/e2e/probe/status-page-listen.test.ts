@@ -26,7 +26,12 @@ async function startDaemon(args: string[], extra: Record<string, string> = {}) {
   const env = agentEnv(sandbox, { DDEDGE_IP: '81.0.2.15', DDEDGE_INTERVAL: '1h', ...extra });
   const daemon = startDist(['daemon', ...args], env);
   daemons.push(daemon);
-  const log = await waitForOutput(daemon, 'stderr', (t) => /serving \/healthz.* at (https?:\S+)\//.test(t));
+  // Once the first cycle is done (/healthz is 503 before it).
+  const log = await waitForOutput(
+    daemon,
+    'stderr',
+    (t) => /serving \/healthz.* at (https?:\S+)\//.test(t) && /(set to|already held) 81\.0\.2\.15/.test(t),
+  );
   return { log, url: /serving \/healthz.* at (https?:\/\/\S+?)\//.exec(log)![1]! };
 }
 
