@@ -15,8 +15,11 @@ import { Shutdown } from './shutdown.js';
 /** What a cycle of the daemon is told besides the configuration. */
 interface CycleContext {
   shutdown: Shutdown;
-  /** A person asked for this cycle (SIGUSR1, SIGHUP): records the provider refused are tried again. */
-  asked: boolean;
+  /**
+   * A signal asked (SIGUSR1, SIGHUP): records the provider refused are tried again. The status page's button never
+   * does: its cycle keeps each refused record to its backoff, so pressing it cannot spend the call budget on them.
+   */
+  retryRefused: boolean;
 }
 
 export interface DaemonOptions {
@@ -53,6 +56,8 @@ class Daemon {
   private forced = false;
   /** The signal that asked for the next cycle: its result is logged, for the person who sent it. */
   private askedBy: string | undefined;
+  /** A signal (not the page's button) asked for the next cycle: it retries refused records. */
+  private retryRefused = false;
   private inCycle = false;
   private wake: () => void = () => {};
   private blockedFingerprint: string | undefined;
@@ -68,7 +73,10 @@ class Daemon {
     this.handlers = {
       SIGTERM: () => this.stop('SIGTERM'),
       SIGINT: () => this.stop('SIGINT'),
-      SIGUSR1: () => this.askForCycle('SIGUSR1'),
+      SIGUSR1: () => {
+        this.retryRefused = true;
+        this.askForCycle('SIGUSR1');
+      },
       SIGHUP: () => {
         this.logger.info(
           this.inCycle
@@ -76,6 +84,7 @@ class Daemon {
             : 'SIGHUP: reloading the configuration',
         );
         this.forced = true;
+        this.retryRefused = true;
         this.askedBy = 'SIGHUP';
         this.wake();
       },
@@ -137,9 +146,10 @@ class Daemon {
       return;
     }
     this.blockedFingerprint = undefined;
-    const asked = this.forced;
+    const asked = { retryRefused: this.retryRefused };
     const signal = this.askedBy;
     this.forced = false;
+    this.retryRefused = false;
     this.askedBy = undefined;
     const { exitCode, resumeAt } = await this.runOneCycle(this.config, asked, signal);
     this.budgetResumesAt = resumeAt;
@@ -180,12 +190,12 @@ class Daemon {
 
   private async runOneCycle(
     current: Config,
-    asked: boolean,
+    asked: Omit<CycleContext, 'shutdown'>,
     signal: string | undefined,
   ): Promise<{ exitCode: number; resumeAt?: number }> {
     this.inCycle = true;
     try {
-      const report = await this.options.cycle(current, { shutdown: this.shutdown, asked });
+      const report = await this.options.cycle(current, { shutdown: this.shutdown, ...asked });
       // Unchanged records log nothing: without this line a signal's cycle would be silent.
       if (signal) this.logger.info(`${signal}: cycle done: ${describeCycle(report)}`);
       return { exitCode: report.exitCode, resumeAt: budgetResumeOf(report) };

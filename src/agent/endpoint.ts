@@ -1,6 +1,8 @@
 // The daemon's HTTP endpoint (--listen): the probe's server, handed the agent's answers and
 // the agent's status page, each read from the state directory at request time.
 import type { Config } from '../config/config.js';
+import type { TlsFiles } from '../config/tls-files.js';
+import type { Clock } from '../lib/clock.js';
 import type { ListenAddress } from '../lib/listen-address.js';
 import type { Logger } from '../lib/log.js';
 import type { PageSource } from '../probe/page-handler.js';
@@ -15,12 +17,16 @@ export interface AgentEndpointOptions {
   /** The daemon's "update now" (the status page's button): asks for a cycle. */
   updateNow?: () => void;
   logger: Logger;
+  /** Times the button (at most once every 30 s); the system's by default. */
+  clock?: Clock;
+  /** --listen-cert and --listen-key: served over TLS. */
+  tls?: TlsFiles;
 }
 
 export function startAgentEndpoint(options: AgentEndpointOptions): Promise<Endpoint> {
-  const { listen, config, updateNow, logger } = options;
+  const { listen, config, updateNow, logger, clock, tls } = options;
   const page = agentPage(config, updateNow);
-  return startEndpoint({ listen, answer: (path) => agentAnswer(path, config()), page, logger });
+  return startEndpoint({ listen, answer: (path) => agentAnswer(path, config()), page, logger, clock, tls });
 }
 
 /** The daemon's page: the agent's view; its code is loaded with the page's first visit. */
@@ -36,5 +42,6 @@ function agentPage(config: () => Config, updateNow?: () => void): PageSource {
       return renderAgentPage(agentPageView(config(), Number.isInteger(page) ? page : 1), context);
     },
     updateNow,
+    actionName: 'update now',
   };
 }

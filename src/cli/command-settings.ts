@@ -39,7 +39,7 @@ const CYCLE: SettingName[] = [
 
 export const COMMAND_SETTINGS: Record<string, readonly SettingName[]> = {
   update: CYCLE,
-  daemon: [...CYCLE, 'interval', 'listen', 'listenToken', 'healthyWithin'],
+  daemon: [...CYCLE, 'interval', 'listen', 'listenToken', 'listenCert', 'listenKey', 'healthyWithin'],
   ip: [...DETECT, ...LOGS],
   status: ['stateDir', ...LOGS],
   health: ['stateDir', 'healthyWithin', 'interval', ...LOGS],
@@ -47,7 +47,7 @@ export const COMMAND_SETTINGS: Record<string, readonly SettingName[]> = {
   acme: [...API, 'service', 'dnsServers', 'propagationTimeout', 'stateDir', 'timeout', ...LOGS],
   // --listen and --max-calls-per-hour are rows of the gateway's own table (GATEWAY_SETTINGS, its flags in registry.ts):
   // its own variables and budget.
-  gateway: [...API, 'hosts', 'stateDir', 'timeout', 'listenToken', ...LOGS],
+  gateway: [...API, 'hosts', 'stateDir', 'timeout', 'listenToken', 'listenCert', 'listenKey', ...LOGS],
   api: API_COMMAND_SETTINGS,
 };
 

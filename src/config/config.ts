@@ -2,6 +2,7 @@ import type { DyndnsKeyParam } from '../dyndns/client.js';
 import type { DyndnsFormat } from '../dyndns/result.js';
 import type { SourceSpec } from '../ip/sources.js';
 import type { ListenAddress } from '../lib/listen-address.js';
+import type { TlsFiles } from './tls-files.js';
 import type { LogFormat, LogLevel } from '../lib/log.js';
 
 type Via = 'auto' | 'dyndns' | 'api';
@@ -53,6 +54,8 @@ export interface Config {
   listen?: ListenAddress;
   /** What the status page and its action need from beyond loopback (--listen-token, a secret). */
   listenToken?: string;
+  /** --listen over TLS (--listen-cert, --listen-key, read at start). */
+  listenTls?: TlsFiles;
   /** Notification URLs (--notify; secrets, validated by notify/target.ts); update and daemon only. */
   notify: string[];
   /** What happens around a cycle: hook, heartbeat, metrics. */

@@ -8,7 +8,6 @@ import type { DnsServer } from '../dns/wire/types.js';
 import { canonicalName, lowerName } from '../lib/names.js';
 import { canonicalIdentifier, DEFAULT_PREFIX_LENGTH, identifierProblem } from '../lib/interface-id.js';
 import type { ListenAddress } from '../lib/listen-address.js';
-import { readRegularFile, RegularFileRefusal } from '../lib/regular-file.js';
 import { parseNotifyTarget } from '../notify/target.js';
 import { apiCredentialsProblem } from './api-credentials.js';
 import type { RawValue } from './env-sources.js';
@@ -16,13 +15,11 @@ import { listenAddress, parseHostItem } from './lan-settings.js';
 import { listValues, readCount, readDuration, readList, valueNoting } from './readers.js';
 import { isNotifyUrl, MAX_CALLS_PER_HOUR, type SettingsPass } from './load.js';
 import { GATEWAY_SETTINGS, type Setting } from './settings.js';
-
-/** Far above a certificate chain or a key in PEM. */
-const PEM_MAX_BYTES = 1024 * 1024;
+import { readTlsFiles, type TlsFiles } from './tls-files.js';
 
 export interface Dyndns2Settings {
   listen: ListenAddress[];
-  tls?: { cert: string; key: string };
+  tls?: TlsFiles;
   /** Canonical interface identifier by host name. */
   prefixHosts: Map<string, string>;
 }
@@ -158,8 +155,6 @@ function dyndns2Settings(
   const listen = readList(raw('dyndns2Listen')).flatMap((item) => listenAddress(item, problems) ?? []);
   const certFile = raw('dyndns2Cert').at(-1)?.value;
   const keyFile = raw('dyndns2Key').at(-1)?.value;
-  if (Boolean(certFile) !== Boolean(keyFile))
-    problems.push('--dyndns2-cert and --dyndns2-key go together: give both (TLS) or neither (plain HTTP)');
   const prefixHosts = new Map<string, string>();
   for (const item of listValues(raw('prefixHosts'))) {
     const { host, identifier } = parseHostItem(item);
@@ -181,29 +176,6 @@ function dyndns2Settings(
       );
     return undefined;
   }
-  let tls: Dyndns2Settings['tls'];
-  if (certFile && keyFile) {
-    // Opened once without waiting for a writer and checked on that descriptor: a FIFO there would hold the start.
-    const read = (flag: string, path: string) => {
-      try {
-        const text = readRegularFile(path, PEM_MAX_BYTES);
-        if (text === undefined) problems.push(`${flag}: cannot read "${path}": ENOENT`);
-        return text ?? '';
-      } catch (error) {
-        if (!(error instanceof RegularFileRefusal)) throw error;
-        problems.push(
-          error.reason.endsWith('not a regular file')
-            ? `${flag}: "${path}" is ${error.reason}`
-            : `${flag}: cannot read "${path}": ${error.reason}`,
-        );
-        return '';
-      }
-    };
-    tls = { cert: read('--dyndns2-cert', certFile), key: read('--dyndns2-key', keyFile) };
-    if (tls.cert && !tls.cert.includes('-----BEGIN CERTIFICATE-----'))
-      problems.push(`--dyndns2-cert: "${certFile}" holds no PEM certificate`);
-    if (tls.key && !/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(tls.key))
-      problems.push(`--dyndns2-key: "${keyFile}" holds no PEM private key`);
-  }
+  const tls = readTlsFiles(certFile, keyFile, { cert: '--dyndns2-cert', key: '--dyndns2-key' }, problems);
   return problems.length > before ? undefined : { listen, tls, prefixHosts };
 }

@@ -20,6 +20,7 @@ import { rawValues, type FlagValues } from './raw-values.js';
 import { readList } from './readers.js';
 import { settingReader, type SettingReader } from './setting-reader.js';
 import { SETTINGS, type Setting } from './settings.js';
+import { readTlsFiles, type TlsFiles } from './tls-files.js';
 import { parseNotifyTarget } from '../notify/target.js';
 
 export type { FlagValues } from './raw-values.js';
@@ -76,6 +77,18 @@ export function loadConfig(options: LoadOptions): Config {
 }
 
 /**
+ * --listen-cert with --listen-key, read for the commands that listen (daemon, gateway); said by where each came from (a
+ * flag or a variable).
+ */
+function listenTls(settings: SettingReader, purpose: LoadOptions['purpose']): TlsFiles | undefined {
+  if (purpose !== 'cycle' && purpose !== 'gateway') return undefined;
+  const cert = settings.one('listenCert');
+  const key = settings.one('listenKey');
+  const names = { cert: cert?.origin ?? '--listen-cert', key: key?.origin ?? '--listen-key' };
+  return readTlsFiles(cert?.value, key?.value, names, settings.problems);
+}
+
+/**
  * Every row of the table, read in the order its problems are said: hosts, address sources,
  * then the rest as Config lists them.
  */
@@ -101,6 +114,7 @@ function readConfig(settings: SettingReader, options: LoadOptions): Config {
     lan: { identifiers: lan.identifiers, prefixLength: lan.prefixLength, noIpv4For: lan.noIpv4For },
     listen: listenAddress(one('listen'), settings.problems),
     listenToken: secret(settings, 'listenToken'),
+    listenTls: listenTls(settings, options.purpose),
     stateDir: text('stateDir') ?? defaultStateDir(options.env, options.isRoot ?? process.getuid?.() === 0),
     // Only a cycle re-sends: `DDEDGE_MAX_AGE=1s ddedge health` is no error of health's.
     maxAgeMs:

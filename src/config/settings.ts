@@ -205,8 +205,23 @@ export const SETTINGS = {
     kind: 'string',
     credential: 'listen-token',
     describe:
-      'the token the status page and its "update now" need from beyond loopback; sent as Authorization: Bearer or ' +
-      '?token= (a secret; without it the page answers this machine only)',
+      'the token the status page and its "update now" need when --listen is beyond loopback (from every client, this ' +
+      'machine included), or asked for by a name other than loopback; sent as Authorization: Bearer or ?token= (a ' +
+      'secret; without it the page is off beyond loopback)',
+  },
+  listenCert: {
+    flag: 'listen-cert',
+    env: 'DDEDGE_LISTEN_CERT',
+    kind: 'path',
+    describe:
+      'PEM certificate chain, with --listen-key: serve --listen over TLS, so the token of --listen-token never ' +
+      'crosses a network in clear text',
+  },
+  listenKey: {
+    flag: 'listen-key',
+    env: 'DDEDGE_LISTEN_KEY',
+    kind: 'path',
+    describe: 'PEM private key of --listen-cert',
   },
   allowPrivateIp: {
     flag: 'allow-private-ip',

@@ -113,6 +113,7 @@ function startStatusEndpoint(
     token: () => settings.listenToken,
     // The page's button: every zone read again now, as --refresh does (a reading under way is not doubled).
     updateNow: () => readAgain(),
+    actionName: 'read the zones again now',
     render: async (_url: URL, context: PageContext) => {
       const [{ gatewayPageView }, { renderGatewayPage }] = await Promise.all([
         import('./status/page-view.js'),
@@ -132,6 +133,7 @@ function startStatusEndpoint(
   };
   return startEndpoint({
     listen: settings.httpListen!,
+    tls: settings.listenTls,
     answer: (path) => gatewayAnswer(path, view),
     page,
     logger: settings.logger,

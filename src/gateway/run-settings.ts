@@ -2,6 +2,7 @@
 // (config/gateway-settings.ts), and the hooks it is run with (ready, stopped, reload).
 import type { Config } from '../config/config.js';
 import type { Dyndns2Settings } from '../config/gateway-settings.js';
+import type { TlsFiles } from '../config/tls-files.js';
 import type { ListenAddress } from '../lib/listen-address.js';
 import type { Logger } from '../lib/log.js';
 import type { NotifyTarget } from './dns/notify-secondaries.js';
@@ -30,6 +31,8 @@ export interface GatewaySettings {
   httpListen?: ListenAddress;
   /** What the status page (/) needs from beyond loopback (--listen-token). */
   listenToken?: string;
+  /** --listen-cert and --listen-key: --listen over TLS. */
+  listenTls?: TlsFiles;
   logger: Logger;
   /** Warnings about how it was set up, said once the start is past its fatal checks (keys file, credentials, zones). */
   startWarnings?: string[];

@@ -1,8 +1,11 @@
-// Who may see the status page and press its button. Loopback needs nothing, but only when the
-// request also names a loopback host: a page fetched through a name that a hostile site
-// re-pointed at 127.0.0.1 (DNS rebinding) carries that site's name, and is refused. Anyone
-// else needs --listen-token. The button's POST must also come from the page itself: the
-// browser's Origin must be this server, and the form must carry the value only the page has.
+// Who may see the status page and press its button follows the address listened on, never the
+// client's: on a loopback listener nothing is needed, but only when the request also names a
+// loopback host (a page fetched through a name that a hostile site re-pointed at 127.0.0.1, DNS
+// rebinding, carries that site's name and is refused). On any other listener every request needs
+// --listen-token, one from this machine included (a reverse proxy on this host is a client like
+// any other); without a token set there, the page is off. The button's POST must also come from
+// the page itself: the browser's Origin must be this server, and the form must carry the value
+// only the page has.
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { isLoopbackHost } from '../lib/address.js';
@@ -22,9 +25,6 @@ export function sameSecret(given: string | undefined | null, expected: string | 
   return timingSafeEqual(a, b);
 }
 
-const fromLoopback = (req: IncomingMessage): boolean =>
-  isLoopbackHost((req.socket.remoteAddress ?? '').replace(/^::ffff:/i, ''));
-
 /** The Host header's name, without the port. */
 export function hostName(req: IncomingMessage): string {
   const host = req.headers.host ?? '';
@@ -34,17 +34,27 @@ export function hostName(req: IncomingMessage): string {
 
 export type Access = { allowed: true; token?: string } | { allowed: false; status: 401 | 403; message: string };
 
-/** `token`: the one the visitor gave (Authorization: Bearer, ?token=, or the form's field). */
-export function checkAccess(req: IncomingMessage, given: string | undefined, configured: string | undefined): Access {
+/**
+ * `given`: the token the visitor gave (Authorization: Bearer, ?token=, or the form's field); `loopbackListener`: the
+ * endpoint listens on a loopback address only.
+ */
+export function checkAccess(
+  req: IncomingMessage,
+  given: string | undefined,
+  configured: string | undefined,
+  loopbackListener: boolean,
+): Access {
   if (configured && sameSecret(given, configured)) return { allowed: true, token: given };
-  if (fromLoopback(req) && isLoopbackHost(hostName(req))) return { allowed: true };
+  if (loopbackListener && isLoopbackHost(hostName(req))) return { allowed: true };
   if (!configured)
     return {
       allowed: false,
       status: 403,
-      message:
-        'the status page is served to this machine only (a loopback address, by its address or localhost); set ' +
-        '--listen-token to allow others with the token\n',
+      message: loopbackListener
+        ? 'the status page answers requests by a loopback address or localhost only; set --listen-token to open it ' +
+          'by other names with the token\n'
+        : 'the status page is off: --listen is beyond loopback, where every request needs the token, and no ' +
+          '--listen-token is set\n',
     };
   return {
     allowed: false,
@@ -59,8 +69,8 @@ export function bearer(req: IncomingMessage): string | undefined {
 }
 
 /** The POST came from a page of this very server (what browsers say in Origin); anything else is refused. */
-export function sameOrigin(req: IncomingMessage): boolean {
+export function sameOrigin(req: IncomingMessage, tls: boolean): boolean {
   const origin = req.headers.origin;
   if (!origin || origin === 'null') return false;
-  return origin === `http://${req.headers.host}`;
+  return origin === `${tls ? 'https' : 'http'}://${req.headers.host}`;
 }

@@ -6,10 +6,11 @@
 // than a working agent, so no damage of it stops a command.
 import { join } from 'node:path';
 import { writeFileAtomic } from '../lib/atomic-write.js';
-import type { RecordType } from '../lib/address.js';
+import { familyOfAddress, type RecordType } from '../lib/address.js';
 import { ensureStateDir } from './state-dir.js';
 import { readStateFile, type StateFileType } from './state-file.js';
-import { list, object, oneOf, optional, text, whole } from './shape.js';
+import { isHostName } from '../lib/names.js';
+import { list, matching, object, oneOf, optional, text, where, whole } from './shape.js';
 
 /** `failed` entries of one record in a row with the same reason are one entry with a count. */
 type HistoryEvent = 'changed' | 'failed' | 'recovered';
@@ -58,18 +59,35 @@ export interface LoadedHistory {
   damage?: string;
 }
 
+/** An ISO 8601 time in UTC, as the writer writes it (toISOString, with or without its milliseconds). */
+const time = where(
+  matching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,3})?Z$/, 'a time'),
+  (value) =>
+    Number.isFinite(Date.parse(value)) && new Date(Date.parse(value)).toISOString().slice(0, 19) === value.slice(0, 19),
+  'a time',
+);
+/** An address as the cycle sent it, or "(server)" (the provider took the request's own address). */
+const sentAddress = where(
+  text,
+  (value) => value === '(server)' || familyOfAddress(value) !== undefined,
+  'an IP address',
+);
+const hostName = where(text, isHostName, 'a host name');
+/** Far above what the writer keeps (outsideText at HISTORY_LIMITS.messageChars, with its "… (N more …)"). */
+const message = where(text, (value) => value.length <= 1000, 'a text of at most 1000 characters');
+
 const historyEntry = object({
-  at: text,
-  host: text,
+  at: time,
+  host: hostName,
   type: oneOf('A', 'AAAA'),
   event: oneOf('changed', 'failed', 'recovered'),
-  old: optional(text),
-  new: optional(text),
+  old: optional(sentAddress),
+  new: optional(sentAddress),
   via: optional(oneOf('dyndns', 'api')),
-  message: optional(text),
+  message: optional(message),
   reason: optional(oneOf('auth', 'budget', 'transient', 'address_unknown', 'refused', 'config', 'internal')),
-  count: optional(whole(1)),
-  lastAt: optional(text),
+  count: optional(whole(1, 1e9)),
+  lastAt: optional(time),
 });
 
 const HISTORY_FILE: StateFileType<History> = {

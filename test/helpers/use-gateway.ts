@@ -28,7 +28,7 @@ export interface GatewaySetup extends Omit<GatewayProcessOptions, 'zone' | 'keys
 }
 
 export interface GatewayHandle extends GatewayProcess {
-  /** The --listen endpoint (http://127.0.0.1:PORT); an error when it was not asked for. */
+  /** The --listen endpoint (http(s)://127.0.0.1:PORT); an error when it was not asked for. */
   readonly endpoint: string;
   /** The dyndns2 door (http(s)://127.0.0.1:PORT, no path); an error when it was not opened. */
   readonly dyndns2: string;
@@ -304,5 +304,5 @@ export async function startGatewayProcess(options: GatewayProcessOptions): Promi
   };
 }
 
-const ENDPOINT = /serving \/healthz, \/metrics and \/status at (http:\/\/127\.0\.0\.1:\d+)\//;
+const ENDPOINT = /serving \/healthz, \/metrics and \/status at (https?:\/\/127\.0\.0\.1:\d+)\//;
 const DYNDNS2 = /answering dyndns2 updates at (https?:\/\/127\.0\.0\.1:\d+)\/nic\/update/;

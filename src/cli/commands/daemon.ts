@@ -21,6 +21,7 @@ export async function run(context: CommandContext): Promise<number> {
   const endpoint = config.listen
     ? await (await import('../../agent/endpoint.js')).startAgentEndpoint({
         listen: config.listen,
+        tls: config.listenTls,
         config: () => current,
         logger,
         updateNow,
@@ -32,10 +33,10 @@ export async function run(context: CommandContext): Promise<number> {
       logger,
       cycleAsker: (ask) => (askForCycle = ask),
       reload: async () => (current = (await setup(context, 'cycle')).config),
-      cycle: async (next, { shutdown, asked }) => {
+      cycle: async (next, { shutdown, retryRefused }) => {
         current = next;
         try {
-          return await runEdgeCycle({ config: next, logger, shutdown, retryRefused: asked });
+          return await runEdgeCycle({ config: next, logger, shutdown, retryRefused });
         } finally {
           collectAfterCycle();
         }

@@ -100,6 +100,7 @@ async function serve(context: CommandContext): Promise<number> {
       dyndns2: gateway.dyndns2,
       allowPrivateIp: config.allowPrivateIp,
       listenToken: config.listenToken,
+      listenTls: config.listenTls,
       logger,
       startWarnings,
       stopped,

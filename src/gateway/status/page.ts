@@ -51,7 +51,7 @@ function zoneSection(z: GatewayPageView['zones'][number], i: number): string {
       (r) =>
         `<tr><th scope="row">${escapeHtml(r.name)}</th><td ` +
         `data-label="Type">${escapeHtml(r.type)}</td><td data-label="TTL">${r.ttl}</td><td class="addr" ` +
-        `data-label="Value">${escapeHtml(r.value)}</td></tr>`,
+        `data-label="Value">${escapeHtml(r.value)}${cutNote(r.cut)}</td></tr>`,
     )
     .join('\n');
   const more = z.more
@@ -145,5 +145,10 @@ ${headRow(['Secondary', 'Zone', 'Last NOTIFY', 'Last transfer'])}
 ${rows}
 </tbody></table></div>`;
 }
+
+/** After a value cut short: how many of its bytes are not shown. */
+const cutNote = (cut: number): string => (cut ? `<span class="muted">… (${bytesText(cut)} more)</span>` : '');
+
+const bytesText = (n: number): string => `${n.toLocaleString('en-US')} byte${n === 1 ? '' : 's'}`;
 
 const time = (iso: string): string => `<time datetime="${escapeHtml(iso)}">${escapeHtml(utcText(iso))}</time>`;

@@ -9,6 +9,7 @@ import { typeName, type DnsRecord } from '../../dns/wire/types.js';
 import { atOrBelow, canonicalName } from '../../lib/names.js';
 import { isProviderRecord, providerKeeps } from '../../zone/plan/ownership.js';
 import { hasPriority, isZoneType, type LiveRecord, type ZoneRecord } from '../../zone/record.js';
+import { EMPTY_TXT, txtReadBackSame } from '../../zone/provider/entry-fields.js';
 import { canonicalValue, formatCaa, ValueError } from '../../zone/values.js';
 import { CLASS, TYPE_ANY, TYPE_DHCID, type UpdateMessage, type UpdateRecord } from './message.js';
 import { UpdateRecords } from './records.js';
@@ -84,7 +85,20 @@ export function unfitText(message: UpdateMessage): Evaluation | undefined {
       `the update at ${unfit.name}: ${unfit.notUtf8}; the provider holds text, so these bytes cannot be kept as ` +
         `they are`,
     );
+  // The provider's real limit on a value is unknown, so none is made up; what is refused is a text that would be read
+  // back as other data.
+  for (const u of message.updates) {
+    const problem = u.data?.type === 'TXT' ? txtReadBackProblem(u.name, u.data.value.join('')) : undefined;
+    if (problem) return refuse(RCODE_UPDATE.REFUSED, EDE.INVALID_DATA, problem);
+  }
   return undefined;
+}
+
+/** Why a TXT text cannot be kept exactly (it is one of the provider's own forms), or undefined. */
+function txtReadBackProblem(name: string, text: string): string | undefined {
+  if (txtReadBackSame(text)) return undefined;
+  const form = text === EMPTY_TXT ? 'an empty TXT' : 'bytes that are not UTF-8';
+  return `${name} TXT: this text is how the provider holds ${form}, so it would be read back as other data`;
 }
 
 /**

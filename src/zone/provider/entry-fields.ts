@@ -4,6 +4,7 @@
 // strings with "-" for its default, and holds an empty TXT as the two characters "". Apart from
 // provider-mapping.ts so that the agent's and the ACME paths read an entry without loading the
 // zone engine's value rules.
+import { txtBytesOfValue } from '../../dns/wire/txt-strings.js';
 import { lowerName } from '../../lib/names.js';
 
 /**
@@ -24,6 +25,12 @@ export const countOf = (field: unknown): number | undefined =>
 
 /** The text a TXT entry holds: its value, the two characters "" read as the empty text. */
 export const txtOfValue = (value: string): string => (value === EMPTY_TXT ? '' : value);
+
+/**
+ * Whether a TXT text written as the provider's value is read back as the same text. Two forms are the provider's own
+ * and so are not: the two characters "" (an empty TXT) and a quoted \DDD string of bytes that are not UTF-8.
+ */
+export const txtReadBackSame = (text: string): boolean => text !== EMPTY_TXT && txtBytesOfValue(text) === undefined;
 
 /**
  * The text of a TXT entry some zones show quoted (`"abc"` for abc): for finding a value ddedge

@@ -86,6 +86,21 @@ describe('address history', () => {
     expect((await historyJson(env)).entries).toMatchObject([{ event: 'changed', new: '81.0.2.15' }]);
   });
 
+  it('a history that parses but holds a field that is not what it should be is damage too: said by the field, set aside', async () => {
+    const env = agentEnv(sandbox);
+    const path = join(env.DDEDGE_STATE_DIR!, 'history.json');
+    const entry = { at: 'yesterday', host: 'home.example.com', type: 'A', event: 'changed', new: '81.0.2.9' };
+    writeFileSync(path, JSON.stringify({ version: 1, entries: [entry] }));
+    const status = await runDist(['status', '--history'], env);
+    expect(status.code).toBe(0);
+    expect(status.stderr).toContain(`${path} is damaged (entries[0].at is not a time); the history is shown as empty`);
+    expect(status.stdout).not.toContain('yesterday');
+    const update = await runDist(['update', '--ip', '81.0.2.15'], env);
+    expect(update.code).toBe(0);
+    expect(update.stderr).toContain(`set aside as ${path}.damaged`);
+    expect((await historyJson(env)).entries).toMatchObject([{ event: 'changed', new: '81.0.2.15' }]);
+  });
+
   it('a dry run records nothing', async () => {
     const env = agentEnv(sandbox);
     expect((await runDist(['update', '--ip', '81.0.2.15', '--dry-run'], env)).code).toBe(0);

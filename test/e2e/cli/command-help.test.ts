@@ -93,7 +93,8 @@ describe('<command> --help', () => {
     for (const command of ['daemon', 'gateway']) {
       const text = (await help(command)).replace(/\s+/g, ' ');
       expect(text).toContain(
-        '--listen-token the token the status page and its "update now" need from beyond loopback [DDEDGE_LISTEN_TOKEN;',
+        '--listen-token the token the status page and its "update now" need when --listen is beyond loopback ' +
+          '[DDEDGE_LISTEN_TOKEN;',
       );
     }
   });

@@ -56,6 +56,22 @@ describe.skipIf(!TOOLS)('text rdata that is not UTF-8', () => {
     expect(gw.stderr()).toMatch(/warn.*REFUSED.*t\.example\.com.*not UTF-8/i);
   });
 
+  it.each([
+    ['the two characters "" (how the provider holds an empty TXT)', 'TXT "\\"\\""', 'quoteq'],
+    ['the text "\\200" (how the provider holds a byte that is not UTF-8)', 'TXT "\\"\\\\200\\""', 'bytesq'],
+  ])(
+    'a TXT whose text is %s would be read back as other data: REFUSED, saying so, nothing sent',
+    async (_what, rdata, name) => {
+      const before = providerCalls();
+      const { code, out } = await nsupdate([`update add ${name}.example.com 60 ${rdata}`]);
+      expect(code, out).not.toBe(0);
+      expect(out).toMatch(/status: REFUSED/);
+      expect(providerCalls()).toBe(before);
+      expect(zoneLines(sandbox, `${name}.example.com`)).toEqual([]);
+      expect(gw.stderr()).toMatch(new RegExp(`REFUSED.*${name}\\.example\\.com TXT: .*read back as other data`));
+    },
+  );
+
   it('a TXT string of valid UTF-8 ("café") is added and served back byte for byte', async () => {
     const { code, out } = await nsupdate(['update add cafe.example.com 60 TXT "café"']);
     expect(code, out).toBe(0);

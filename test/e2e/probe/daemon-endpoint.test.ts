@@ -177,8 +177,13 @@ describe('the daemon HTTP endpoint', () => {
     expect(log).toMatch(/warn: --listen 0\.0\.0\.0:0: serving \/healthz, \/metrics and \/status beyond this machine/);
     // The URLs logged are ones a person can open, with a note that every address listens.
     expect(log).not.toMatch(/http:\/\/0\.0\.0\.0/);
+    // Beyond loopback the page needs the token from everyone; without one it is off.
     expect(log).toMatch(
-      /the status page for people: http:\/\/127\.0\.0\.1:\d+\/ \(this machine, or with --listen-token; it listens on every address of this machine \(0\.0\.0\.0:\d+\)\)/,
+      /warn: --listen 0\.0\.0\.0:0: the status page \(\/\) is off: beyond loopback every request needs --listen-token/,
+    );
+    expect(log).not.toContain('the status page for people');
+    expect(log).toMatch(
+      /serving \/healthz, \/metrics and \/status at http:\/\/127\.0\.0\.1:\d+\/ \(it listens on every address of this machine \(0\.0\.0\.0:\d+\)\)/,
     );
     const url = /at (http:\S+)\/ \(it listens on every address of this machine/.exec(log)![1]!;
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
@@ -193,7 +198,7 @@ describe('the daemon HTTP endpoint', () => {
     const log = await waitForOutput(daemon, 'stderr', (t) => / set to /.test(t));
     expect(log).not.toMatch(/http:\/\/\[::\]/);
     const url =
-      /the status page for people: (http:\/\/\[::1\]:\d+)\/ .*every address of this machine \(\[::\]:\d+\)/.exec(
+      /serving \/healthz, \/metrics and \/status at (http:\/\/\[::1\]:\d+)\/ .*every address of this machine \(\[::\]:\d+\)/.exec(
         log,
       )![1]!;
     expect((await fetch(`${url}/healthz`)).status).toBe(200);

@@ -161,6 +161,33 @@ describe('daemon', () => {
     await h.done;
   });
 
+  it("the status page's button asks for a cycle that keeps refused records to their backoff; SIGUSR1's retries them", async () => {
+    const signals = new EventEmitter();
+    const clock = new FakeClock();
+    const retried: boolean[] = [];
+    let ask: ((by: string) => void) | undefined;
+    const done = runDaemon({
+      config: { ...config(), intervalMs: 60_000 },
+      reload: async () => ({ ...config(), intervalMs: 60_000 }),
+      logger: silentLogger,
+      signals,
+      clock,
+      cycleAsker: (asker) => (ask = asker),
+      cycle: async (_config, context): Promise<CycleReport> => {
+        retried.push(context.retryRefused);
+        return { outcomes: [], exitCode: 0, state: emptyState() };
+      },
+    });
+    await until(() => clock.scheduled >= 1);
+    ask!('update now (status page)');
+    await until(() => clock.scheduled >= 2);
+    signals.emit('SIGUSR1');
+    await until(() => clock.scheduled >= 3);
+    expect(retried).toEqual([false, false, true]);
+    signals.emit('SIGTERM');
+    await expect(done).resolves.toBe(0);
+  });
+
   it('keeps the previous configuration when a reload is invalid', async () => {
     let calls = 0;
     const h = harness([0, 0], {

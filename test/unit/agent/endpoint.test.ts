@@ -1,7 +1,9 @@
 // The daemon's HTTP endpoint: /healthz by the health rule, the status page for this machine
 // (the agent's view of its records), its "update now" button only from the page itself, and
 // requests it never serves (other methods, bodies) refused.
+import { writeFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config/load.js';
 import { silentLogger } from '../../../src/lib/log.js';
@@ -9,6 +11,7 @@ import { startAgentEndpoint } from '../../../src/agent/endpoint.js';
 import { startEndpoint } from '../../../src/probe/server.js';
 import { emptyState, writeState } from '../../../src/state/state.js';
 import { tempDir } from '../../helpers/cli.js';
+import { FakeClock } from '../../helpers/fake-clock.js';
 
 interface Answer {
   status: number;
@@ -31,7 +34,7 @@ function ask(
   });
 }
 
-async function endpoint() {
+async function endpoint(clock = new FakeClock()) {
   const stateDir = tempDir('ddedge-endpoint-');
   const config = loadConfig({
     flags: { host: 'home.example.com' },
@@ -45,8 +48,9 @@ async function endpoint() {
     config: () => config,
     logger: silentLogger,
     updateNow: () => void asked.push(1),
+    clock,
   });
-  return { ...started, stateDir, asked };
+  return { ...started, stateDir, asked, clock };
 }
 
 describe('the endpoint', () => {
@@ -133,6 +137,55 @@ describe('the endpoint', () => {
       expect(pressed.status).toBe(303);
       expect(pressed.headers.location).toBe('/?asked=1');
       expect(served.asked).toEqual([1]);
+    } finally {
+      await served.close();
+    }
+  });
+
+  it('"update now" runs at most once every 30 s whoever asks; a press within that time says when it may run again', async () => {
+    const clock = new FakeClock(Date.UTC(2026, 10, 28, 4, 5, 6));
+    const served = await endpoint(clock);
+    try {
+      const page = await ask(`${served.url}/`);
+      const csrf = /name="csrf" value="([^"]+)"/.exec(page.body)![1]!;
+      const host = new URL(served.url).host;
+      const press = () =>
+        ask(`${served.url}/update-now`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', host, origin: `http://${host}` },
+          body: `csrf=${encodeURIComponent(csrf)}`,
+        });
+      expect((await press()).status).toBe(303);
+      clock.advance(10_000);
+      const again = await press();
+      expect(again.status).toBe(429);
+      expect(again.headers['retry-after']).toBe('20');
+      expect(again.body).toBe(
+        'not run: "update now" last ran at 2026-11-28 04:05:06 UTC and runs at most once every 30 s; it can run ' +
+          'again at 2026-11-28 04:05:36 UTC (in 20 s)\n',
+      );
+      expect(served.asked).toEqual([1]);
+      clock.advance(20_000);
+      expect((await press()).status).toBe(303);
+      expect(served.asked).toEqual([1, 1]);
+    } finally {
+      await served.close();
+    }
+  });
+
+  it('a history file that parses but holds a wrong field: the page answers 200 and says the file is damaged', async () => {
+    const served = await endpoint();
+    try {
+      const entry = { at: '2026-01-01T00:00:00Z', host: 'home.example.com', type: 'A', event: 'changed', new: 5 };
+      writeFileSync(join(served.stateDir, 'history.json'), JSON.stringify({ version: 1, entries: [entry] }));
+      const page = await ask(`${served.url}/`);
+      expect(page.status).toBe(200);
+      expect(page.body).toContain('history.json is damaged (entries[0].new is not a string)');
+      const notAnAddress = { ...entry, new: '<i>5</i>' };
+      writeFileSync(join(served.stateDir, 'history.json'), JSON.stringify({ version: 1, entries: [notAnAddress] }));
+      const again = await ask(`${served.url}/`);
+      expect(again.status).toBe(200);
+      expect(again.body).toContain('history.json is damaged (entries[0].new is not an IP address)');
     } finally {
       await served.close();
     }

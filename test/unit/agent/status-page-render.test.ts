@@ -65,7 +65,7 @@ describe('status pages escape outside text', () => {
           size: 1,
           lastGoodReadAt: null,
           lastError: EVIL,
-          records: [{ name: 'x.example.com', type: 'TXT', ttl: 60, value: EVIL }],
+          records: [{ name: 'x.example.com', type: 'TXT', ttl: 60, value: EVIL, cut: 0 }],
           more: 0,
         },
       ],
