@@ -74,7 +74,12 @@ const sentAddress = where(
 );
 const hostName = where(text, isHostName, 'a host name');
 /** Far above what the writer keeps (outsideText at HISTORY_LIMITS.messageChars, with its "… (N more …)"). */
-const message = where(text, (value) => value.length <= 1000, 'a text of at most 1000 characters');
+const MESSAGE_MAX_CHARS = 2 * HISTORY_LIMITS.messageChars;
+const message = where(
+  text,
+  (value) => value.length <= MESSAGE_MAX_CHARS,
+  `a text of at most ${MESSAGE_MAX_CHARS} characters`,
+);
 
 const historyEntry = object({
   at: time,
