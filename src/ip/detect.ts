@@ -34,6 +34,8 @@ export interface DetectOptions {
   interfaceTable?: string;
   /** The head start and the deadline run on it (default: the system's). */
   clock?: Clock;
+  /** Asks one source (default: fetchSourceAddress; tests answer for the sources). */
+  fetchSource?: typeof fetchSourceAddress;
 }
 
 /** No address: carries every source's answer, for `ddedge ip --json`. */
@@ -194,8 +196,8 @@ class DetectionRun {
   }
 
   private ask(spec: SourceSpec, stage: 'first' | 'rest'): void {
-    const { family, timeoutMs, logger, interfaceTable } = this.options;
-    fetchSourceAddress(spec, family, timeoutMs, { logger, interfaceTable })
+    const { family, timeoutMs, logger, interfaceTable, fetchSource = fetchSourceAddress } = this.options;
+    fetchSource(spec, family, timeoutMs, { logger, interfaceTable })
       .then(
         (raw) => this.record(spec, raw, undefined),
         (error: Error) => this.record(spec, undefined, error),
