@@ -1,0 +1,411 @@
+// The dyndns2 door's answers in-process (door.ts, host-update.ts): the key from the
+// credentials, the wrong-guess limit, one line per host name, the addresses given or the
+// client's own, the hosts behind the router, and the answer each outcome of the update gets.
+// Against an in-memory zone (update-batch.ts: alice and bob, each granted A records in
+// example.com), no HTTP.
+import { describe, expect, it } from 'vitest';
+import { type DoorAnswer, type DoorDeps, answerRequest } from '../../../../src/gateway/dyndns2/door.js';
+import { GuessLimit, SOURCE_TRIES_PER_MINUTE } from '../../../../src/gateway/dyndns2/guess-limit.js';
+import { readParameters, readRequest } from '../../../../src/gateway/dyndns2/request.js';
+import { RefusalLog } from '../../../../src/gateway/limits/refusal-log.js';
+import { UpdateQueue } from '../../../../src/gateway/update/update-queue.js';
+import type { Logger } from '../../../../src/lib/log.js';
+import type { LiveRecord } from '../../../../src/zone/record.js';
+import { batchWorld } from '../../../helpers/update-batch.js';
+
+const CLIENT = '81.0.2.200';
+
+interface DoorWorld {
+  deps: DoorDeps;
+  zone: Awaited<ReturnType<typeof batchWorld>>['zone'];
+  /** The secret of a key, as its password. */
+  secret(key: string): string;
+  /** The request answered, as the door answers it (a promise only when it must wait). */
+  ask(query: string, client?: string): DoorAnswer | Promise<DoorAnswer>;
+  /** The refusals logged, as `rcode what: why`. */
+  refusals(): string[];
+  debug: string[];
+  /** The budget is spent from now on. */
+  spend(): void;
+}
+
+async function door(
+  options: {
+    records?: Omit<LiveRecord, 'entityID'>[];
+    keysFile?: string;
+    prefixHosts?: [string, string][];
+    allowPrivateIp?: boolean;
+  } = {},
+): Promise<DoorWorld> {
+  const world = await batchWorld({ records: options.records, keysFile: options.keysFile });
+  const debug: string[] = [];
+  const logger: Logger = { ...world.deps.logger, debug: (m) => void debug.push(m) };
+  let spent = false;
+  const refusals = new RefusalLog(logger, () => 0);
+  const deps: DoorDeps = {
+    ...world.deps,
+    logger,
+    updates: new UpdateQueue(world.deps),
+    budgetSpent: () => spent,
+    prefixHosts: new Map(options.prefixHosts ?? []),
+    allowPrivateIp: options.allowPrivateIp ?? false,
+    guesses: new GuessLimit(() => 0),
+    counts: new Map(),
+    refusals,
+  };
+  const secret = (key: string) => deps.keys().keys.get(key)!.secret.toString('base64');
+  return {
+    deps,
+    zone: world.zone,
+    secret,
+    ask: (query, client = CLIENT) => answerRequest(readRequest(readParameters(query), undefined), client, deps),
+    refusals: () => refusals.recent.map((r) => `${r.rcode} ${r.what}: ${r.why}`),
+    debug,
+    spend: () => {
+      spent = true;
+    },
+  };
+}
+
+const A = (name: string, value: string): Omit<LiveRecord, 'entityID'> => ({ name, type: 'A', ttl: 600, value });
+/** The query of alice's request, with her password. */
+const as = (w: DoorWorld, query: string, key = 'alice') =>
+  `${query}&username=${key}&password=${encodeURIComponent(w.secret(key))}`;
+
+describe('credentials', () => {
+  it('asks for credentials (401, the connection kept) when none are given', async () => {
+    const w = await door();
+    expect(await w.ask('hostname=home.example.com&myip=81.0.2.1')).toEqual({
+      status: 401,
+      body: 'badauth\n',
+      close: false,
+    });
+    expect(w.refusals()).toEqual([`badauth request with no credentials, from ${CLIENT}: dyndns2: no credentials`]);
+    expect(w.deps.counts.get('badauth')).toBe(1);
+  });
+
+  it("refuses a key's wrong password, naming the key, and closes the connection", async () => {
+    const w = await door();
+    const answer = await w.ask('hostname=home.example.com&username=alice&password=wrong');
+    expect(answer).toEqual({ status: 401, body: 'badauth\n', close: true });
+    expect(w.refusals()).toEqual([`badauth request key alice, from ${CLIENT}: dyndns2: a wrong password`]);
+    expect(w.zone.writes()).toEqual([]);
+  });
+
+  it('does not show a user name that is no key (it may be a password typed in the wrong field)', async () => {
+    const w = await door();
+    const typo = w.secret('alice');
+    await w.ask(`hostname=home.example.com&username=${encodeURIComponent(typo)}&password=x`);
+    expect(w.refusals()).toEqual([
+      `badauth request with bad credentials, from ${CLIENT}: ` +
+        'dyndns2: a user name that is no key of the keys file (not shown)',
+    ]);
+  });
+
+  it('refuses a source past its wrong tries with 429 before the password is looked at, even a right one', async () => {
+    const w = await door();
+    for (let i = 0; i < SOURCE_TRIES_PER_MINUTE; i++)
+      expect(await w.ask('hostname=home.example.com&username=alice&password=wrong')).toMatchObject({ status: 401 });
+    const right = await w.ask(as(w, 'hostname=home.example.com&myip=81.0.2.1'));
+    expect(right).toEqual({ status: 429, body: 'badauth\n', close: true });
+    expect(w.refusals().at(-1)).toMatch(
+      /^badauth request key alice, from 81\.0\.2\.200: dyndns2: refused before the password was looked at: too many wrong passwords from 81\.0\.2\.200/,
+    );
+    expect(w.zone.writes()).toEqual([]);
+    // Another source is not refused.
+    expect(await w.ask(as(w, 'hostname=home.example.com&myip=81.0.2.1'), '81.0.2.201')).toMatchObject({
+      status: 200,
+    });
+  });
+
+  it('a request without credentials is no wrong try; a right password clears the key’s wrong tries', async () => {
+    const w = await door();
+    for (let i = 0; i < 2 * SOURCE_TRIES_PER_MINUTE; i++) await w.ask('hostname=home.example.com');
+    const wrong = 'hostname=home.example.com&username=alice&password=wrong';
+    for (let i = 0; i < SOURCE_TRIES_PER_MINUTE - 1; i++) await w.ask(wrong);
+    expect(await w.ask(as(w, 'hostname=home.example.com&myip=81.0.2.1'))).toMatchObject({ status: 200 });
+    await w.ask(wrong);
+    expect(await w.ask(as(w, 'hostname=home.example.com&myip=81.0.2.1'))).toMatchObject({ status: 200 });
+  });
+
+  it('an unknown user name counts as a wrong try too', async () => {
+    const w = await door();
+    for (let i = 0; i < SOURCE_TRIES_PER_MINUTE; i++) await w.ask('hostname=home.example.com&username=eve&password=x');
+    const answer = await w.ask('hostname=home.example.com&username=eve&password=x');
+    expect(answer.status).toBe(429);
+    expect(w.refusals().at(-1)).toMatch(/^badauth request with bad credentials, from 81\.0\.2\.200: dyndns2: refused/);
+  });
+});
+
+describe('host names and addresses', () => {
+  it('sets the address given and answers good with it; the same again is nochg at once, without a call', async () => {
+    const w = await door();
+    const query = as(w, 'hostname=home.example.com&myip=81.0.2.1');
+    const first = w.ask(query);
+    expect(first).toBeInstanceOf(Promise);
+    expect(await first).toEqual({ status: 200, body: 'good 81.0.2.1\n' });
+    expect(w.zone.held()).toEqual(['home.example.com A 81.0.2.1']);
+    const calls = w.zone.calls.length;
+    const again = w.ask(query);
+    expect(again).toEqual({ status: 200, body: 'nochg 81.0.2.1\n' });
+    expect(w.zone.calls.length).toBe(calls);
+    expect(Object.fromEntries(w.deps.counts)).toEqual({ good: 1, nochg: 1 });
+  });
+
+  it('keeps the TTL a name has and gives a new record the provider default', async () => {
+    const w = await door({ records: [A('home.example.com', '81.0.2.9')] });
+    await w.ask(as(w, 'hostname=home.example.com,new.example.com&myip=81.0.2.1'));
+    expect(w.zone.live.map((r) => `${r.name} ${r.ttl} ${r.value}`).sort()).toEqual([
+      'home.example.com 600 81.0.2.1',
+      'new.example.com 300 81.0.2.1',
+    ]);
+  });
+
+  it('reads a record the view holds in another spelling as the same address (nochg)', async () => {
+    const w = await door({
+      keysFile: 'grant "alice" zonesub AAAA;\n',
+      records: [{ name: 'home.example.com', type: 'AAAA', ttl: 600, value: '2A01:4F8:0::1' }],
+    });
+    expect(await w.ask(as(w, 'hostname=home.example.com&myip=2a01:4f8::1'))).toEqual({
+      status: 200,
+      body: 'nochg 2a01:4f8::1\n',
+    });
+  });
+
+  it('answers one line per host name, in the order asked, each with its own code', async () => {
+    const w = await door({ records: [A('same.example.com', '81.0.2.1')] });
+    const answer = await w.ask(
+      as(w, 'hostname=new.example.com,same.example.com,bad,home.other.org,nope.example.com&myip=81.0.2.1'),
+    );
+    expect(answer).toEqual({
+      status: 200,
+      body: ['good 81.0.2.1', 'nochg 81.0.2.1', 'notfqdn', 'nohost', 'good 81.0.2.1', ''].join('\n'),
+    });
+    expect(w.refusals()).toEqual([
+      `notfqdn update key alice, from ${CLIENT}: dyndns2: "bad" is not a full host name`,
+      `nohost update key alice, from ${CLIENT}: dyndns2: home.other.org is in no zone this gateway serves (example.com)`,
+    ]);
+    // The two new names went in one message: one reading of the zone for both.
+    expect(w.zone.writes()).toEqual(['create new.example.com A 81.0.2.1', 'create nope.example.com A 81.0.2.1']);
+  });
+
+  it('refuses a request naming no host name, or too many', async () => {
+    const w = await door();
+    expect(await w.ask(as(w, 'myip=81.0.2.1'))).toEqual({ status: 200, body: 'notfqdn\n' });
+    expect(await w.ask(as(w, 'hostname=&myip=81.0.2.1'))).toEqual({ status: 200, body: 'notfqdn\n' });
+    const many = Array.from({ length: 21 }, (_, i) => `h${i}.example.com`).join(',');
+    expect(await w.ask(as(w, `hostname=${many}&myip=81.0.2.1`))).toEqual({ status: 200, body: 'numhost\n' });
+    expect(w.refusals()).toEqual([
+      `notfqdn update key alice, from ${CLIENT}: dyndns2: the request names no hostname`,
+      `notfqdn update key alice, from ${CLIENT}: dyndns2: "" is not a full host name`,
+      `numhost update key alice, from ${CLIENT}: dyndns2: more host names than one request may name (20)`,
+    ]);
+    expect(Object.fromEntries(w.deps.counts)).toEqual({ notfqdn: 2, numhost: 1 });
+  });
+
+  it('uses the address the request comes from when none is given, an IPv4-mapped one as IPv4', async () => {
+    const w = await door({ keysFile: 'grant "alice" zonesub AAAA;\n' });
+    expect(await w.ask(as(w, 'hostname=v4.example.com'), '::ffff:81.0.2.7')).toEqual({
+      status: 200,
+      body: 'good 81.0.2.7\n',
+    });
+    expect(await w.ask(as(w, 'hostname=v6.example.com'), '2a01:4f8::7')).toEqual({
+      status: 200,
+      body: 'good 2a01:4f8::7\n',
+    });
+    expect(w.zone.held()).toEqual(['v4.example.com A 81.0.2.7', 'v6.example.com AAAA 2a01:4f8::7']);
+  });
+
+  it('sets both addresses given, and shows both', async () => {
+    const w = await door({ keysFile: 'grant "alice" zonesub AAAA;\n' });
+    expect(await w.ask(as(w, 'hostname=home.example.com&myip=81.0.2.1,2a01:4f8::1'))).toEqual({
+      status: 200,
+      body: 'good 81.0.2.1,2a01:4f8::1\n',
+    });
+    expect(w.zone.held()).toEqual(['home.example.com A 81.0.2.1', 'home.example.com AAAA 2a01:4f8::1']);
+  });
+
+  it('refuses an address that is not public, given or the client’s own, unless allowed', async () => {
+    const w = await door();
+    expect(await w.ask(as(w, 'hostname=home.example.com&myip=10.0.0.1'))).toEqual({
+      status: 200,
+      body: 'dnserr\n',
+    });
+    expect(await w.ask(as(w, 'hostname=home.example.com'), '192.168.1.2')).toEqual({
+      status: 200,
+      body: 'dnserr\n',
+    });
+    const tail = 'the gateway sets only public addresses unless started with --allow-private-ip';
+    expect(w.refusals()).toEqual([
+      `dnserr update key alice, from ${CLIENT}: dyndns2: home.example.com: the address 10.0.0.1, ` +
+        `which is not public (private (RFC 1918)); ${tail}`,
+      'dnserr update key alice, from 192.168.1.2: dyndns2: home.example.com: no address given, and the ' +
+        `request comes from 192.168.1.2, which is not public (private (RFC 1918)); ${tail}`,
+    ]);
+    expect(w.zone.writes()).toEqual([]);
+    const open = await door({ allowPrivateIp: true });
+    expect(await open.ask(as(open, 'hostname=home.example.com&myip=10.0.0.1'))).toEqual({
+      status: 200,
+      body: 'good 10.0.0.1\n',
+    });
+  });
+
+  it('refuses an address it cannot read, for every host', async () => {
+    const w = await door();
+    expect(await w.ask(as(w, 'hostname=a.example.com,b.example.com&myip=81.0.2.1,81.0.2.2'))).toEqual({
+      status: 200,
+      body: 'dnserr\ndnserr\n',
+    });
+    expect(w.refusals()[0]).toBe(
+      `dnserr update key alice, from ${CLIENT}: dyndns2: a.example.com: two different IPv4 addresses given ` +
+        '(81.0.2.1 and 81.0.2.2)',
+    );
+  });
+
+  it('never logs a password or a secret a client put where a name goes', async () => {
+    const w = await door();
+    const secret = w.secret('alice');
+    const other = w.secret('bob');
+    const escaped = encodeURIComponent(encodeURIComponent(secret));
+    await w.ask(
+      as(w, `hostname=${encodeURIComponent(secret)},${encodeURIComponent(other)}.x,${escaped}&myip=81.0.2.1`),
+    );
+    const logged = w.refusals().join('\n');
+    expect(logged).not.toContain(secret);
+    expect(logged).not.toContain(other);
+    expect(logged).not.toContain(encodeURIComponent(secret));
+    expect(w.refusals()).toEqual([
+      `notfqdn update key alice, from ${CLIENT}: dyndns2: "***" is not a full host name`,
+      `notfqdn update key alice, from ${CLIENT}: dyndns2: "***.x" is not a full host name`,
+      `notfqdn update key alice, from ${CLIENT}: dyndns2: "***" is not a full host name`,
+    ]);
+  });
+});
+
+describe('what the key and the zone allow', () => {
+  it('refuses a type the key may not change, a CNAME, and a zone not read yet', async () => {
+    const w = await door({ records: [{ name: 'alias.example.com', type: 'CNAME', ttl: 600, value: 'x.example.net' }] });
+    expect(await w.ask(as(w, 'hostname=home.example.com&myip=2a01:4f8::1'))).toEqual({
+      status: 200,
+      body: 'nohost\n',
+    });
+    expect(await w.ask(as(w, 'hostname=alias.example.com&myip=81.0.2.1'))).toEqual({
+      status: 200,
+      body: 'dnserr\n',
+    });
+    expect(w.refusals()).toEqual([
+      `nohost update key alice, from ${CLIENT}: dyndns2: the key alice may not change home.example.com AAAA`,
+      `dnserr update key alice, from ${CLIENT}: dyndns2: alias.example.com is a CNAME; an address record cannot be ` +
+        'added beside it',
+    ]);
+    w.deps.views.index = () => undefined;
+    expect(await w.ask(as(w, 'hostname=home.example.com&myip=81.0.2.1'))).toEqual({ status: 200, body: '911\n' });
+    expect(w.refusals().at(-1)).toBe(
+      `911 update key alice, from ${CLIENT}: dyndns2: example.com has not been read from the provider yet`,
+    );
+    expect(w.zone.writes()).toEqual([]);
+  });
+
+  it('answers abuse when the call budget is spent, and 911 while the gateway stops, without a call', async () => {
+    const w = await door();
+    w.spend();
+    const calls = w.zone.calls.length;
+    expect(await w.ask(as(w, 'hostname=home.example.com&myip=81.0.2.1'))).toEqual({ status: 200, body: 'abuse\n' });
+    expect(w.refusals().at(-1)).toMatch(/dyndns2: the call budget \(--max-calls-per-hour\) is spent$/);
+    const stopping = await door();
+    stopping.deps.stopping = () => true;
+    expect(await stopping.ask(as(stopping, 'hostname=home.example.com&myip=81.0.2.1'))).toEqual({
+      status: 200,
+      body: '911\n',
+    });
+    expect(stopping.refusals().at(-1)).toMatch(/dyndns2: the gateway is stopping; send the update again$/);
+    expect(w.zone.calls.length).toBe(calls);
+  });
+
+  it('answers abuse when the budget cannot afford the update, weighed before anything is read', async () => {
+    const w = await door();
+    const weighed: number[] = [];
+    w.deps.affordCalls = (calls) => {
+      weighed.push(calls);
+      return 'not enough calls left';
+    };
+    const calls = w.zone.calls.length;
+    expect(await w.ask(as(w, 'hostname=home.example.com&myip=81.0.2.1'))).toEqual({ status: 200, body: 'abuse\n' });
+    expect(w.zone.calls.length).toBe(calls);
+    expect(w.refusals().at(-1)).toMatch(/dyndns2: not enough calls left$/);
+    // A reading and a create, each counted twice (the writes' undoing, the reading again).
+    expect(weighed).toEqual([2 * 1 + 2 * 1]);
+  });
+
+  it('answers dnserr when the provider refuses the value, 911 when it fails', async () => {
+    const w = await door();
+    w.zone.onWrite = () => 'refused';
+    expect(await w.ask(as(w, 'hostname=home.example.com&myip=81.0.2.1'))).toEqual({ status: 200, body: 'dnserr\n' });
+    w.zone.onWrite = () => 'failed';
+    expect(await w.ask(as(w, 'hostname=home.example.com&myip=81.0.2.1'))).toEqual({ status: 200, body: '911\n' });
+    expect(w.zone.held()).toEqual([]);
+  });
+
+  it("answers nohost when the key's records quota is full", async () => {
+    const w = await door({ keysFile: 'quota "alice" records 1;\n' });
+    expect(await w.ask(as(w, 'hostname=one.example.com&myip=81.0.2.1'))).toMatchObject({ body: 'good 81.0.2.1\n' });
+    expect(await w.ask(as(w, 'hostname=two.example.com&myip=81.0.2.1'))).toEqual({ status: 200, body: 'nohost\n' });
+    expect(w.refusals().at(-1)).toMatch(/may hold at most 1 /);
+  });
+});
+
+describe('hosts behind the router (ip6lanprefix)', () => {
+  const behind = (prefixHosts: [string, string][]) => door({ keysFile: 'grant "alice" zonesub AAAA;\n', prefixHosts });
+
+  it('sets each --prefix-host the key may change to the LAN prefix joined to its identifier, logged, not answered', async () => {
+    const w = await behind([
+      ['nas.example.com', '::1e2:3ff:fe4a:5b6c'],
+      ['tv.example.com', '::2'],
+      ['elsewhere.example.org', '::3'],
+    ]);
+    const answer = await w.ask(as(w, 'hostname=home.example.com&myip=81.0.2.1&ip6lanprefix=2a01:4f8:1:2::/56'));
+    expect(answer).toEqual({ status: 200, body: 'good 81.0.2.1\n' });
+    expect(w.zone.held()).toEqual([
+      'home.example.com A 81.0.2.1',
+      'nas.example.com AAAA 2a01:4f8:1:2:1e2:3ff:fe4a:5b6c',
+      'tv.example.com AAAA 2a01:4f8:1:2::2',
+    ]);
+    expect(w.debug).toContain(
+      'gateway: dyndns2: nas.example.com AAAA 2a01:4f8:1:2:1e2:3ff:fe4a:5b6c (behind the router): good',
+    );
+    expect(w.refusals()).toEqual([]);
+    // The same prefix again: nothing to change, nothing to wait for.
+    const again = w.ask(as(w, 'hostname=home.example.com&myip=81.0.2.1&ip6lanprefix=2a01:4f8:1:2::/56'));
+    expect(again).toEqual({ status: 200, body: 'nochg 81.0.2.1\n' });
+    await Promise.resolve();
+    expect(w.debug).toContain('gateway: dyndns2: tv.example.com AAAA 2a01:4f8:1:2::2 (behind the router): nochg');
+  });
+
+  it('leaves a host the request names itself, and a host the key may not change, alone', async () => {
+    const w = await behind([['home.example.com', '::9']]);
+    const bob = await door({ prefixHosts: [['nas.example.com', '::9']] });
+    await w.ask(as(w, 'hostname=home.example.com&myip=2a01:4f8:1:2::1&ip6lanprefix=2a01:4f8:1:2::/64'));
+    await bob.ask(as(bob, 'hostname=home.example.com&myip=81.0.2.1&ip6lanprefix=2a01:4f8:1:2::/64', 'bob'));
+    expect(w.zone.held()).toEqual(['home.example.com AAAA 2a01:4f8:1:2::1']);
+    expect(bob.zone.held()).toEqual(['home.example.com A 81.0.2.1']);
+    expect(bob.refusals()).toEqual([]);
+  });
+
+  it('logs a host behind the router whose address is refused, and a prefix it cannot read', async () => {
+    const w = await behind([['nas.example.com', '::9']]);
+    await w.ask(as(w, 'hostname=home.example.com&myip=81.0.2.1&ip6lanprefix=fd00:1:2:3::/64'));
+    await w.ask(as(w, 'hostname=home.example.com&myip=81.0.2.1&ip6lanprefix=2a01:4f8::/40'));
+    w.zone.onWrite = (write) => (write.type === 'AAAA' ? 'refused' : undefined);
+    await w.ask(as(w, 'hostname=home.example.com&myip=81.0.2.1&ip6lanprefix=2a01:4f8:1:2::/64'));
+    expect(w.refusals()).toEqual([
+      `dnserr update key alice, from ${CLIENT}: dyndns2: nas.example.com AAAA fd00:1:2:3::9 (behind the router): ` +
+        'fd00:1:2:3::9 is not public (unique local (RFC 4193))',
+      `ip6lanprefix update key alice, from ${CLIENT}: dyndns2: ip6lanprefix "2a01:4f8::/40": the prefix length ` +
+        'must be a whole number from 48 to 64 (decimal); no host behind the router was changed',
+      expect.stringMatching(
+        /^dnserr update key alice, from 81\.0\.2\.200: dyndns2: nas\.example\.com AAAA 2a01:4f8:1:2::9 \(behind the router\): ./,
+      ),
+    ]);
+    expect(w.zone.held()).toEqual(['home.example.com A 81.0.2.1']);
+  });
+});
