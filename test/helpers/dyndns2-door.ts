@@ -35,9 +35,13 @@ export async function door(
     keysFile?: string;
     prefixHosts?: [string, string][];
     allowPrivateIp?: boolean;
+    /** The call budget and each key's share of it (update-batch.ts). */
+    budget?: number;
+    shares?: boolean;
   } = {},
 ): Promise<DoorWorld> {
-  const world = await batchWorld({ records: options.records, keysFile: options.keysFile });
+  const { records, keysFile, budget, shares } = options;
+  const world = await batchWorld({ records, keysFile, budget, shares });
   const debug: string[] = [];
   const logger: Logger = { ...world.deps.logger, debug: (m) => void debug.push(m) };
   let spent = false;

@@ -4,7 +4,11 @@
 // Against an in-memory zone (update-batch.ts: alice and bob, each granted A records in
 // example.com), no HTTP.
 import { describe, expect, it } from 'vitest';
+import { EDE } from '../../../../src/dns/wire/edns.js';
 import { SOURCE_TRIES_PER_MINUTE } from '../../../../src/gateway/dyndns2/guess-limit.js';
+import type { Outcome, UpdateRequest } from '../../../../src/gateway/update/batch-deps.js';
+import { CLASS } from '../../../../src/gateway/update/message.js';
+import { RCODE_UPDATE } from '../../../../src/gateway/update/rules.js';
 import { A, as, CLIENT, door } from '../../../helpers/dyndns2-door.js';
 
 describe('credentials', () => {
@@ -286,6 +290,93 @@ describe('what the key and the zone allow', () => {
     expect(await w.ask(as(w, 'hostname=one.example.com&myip=81.0.2.1'))).toMatchObject({ body: 'good 81.0.2.1\n' });
     expect(await w.ask(as(w, 'hostname=two.example.com&myip=81.0.2.1'))).toEqual({ status: 200, body: 'nohost\n' });
     expect(w.refusals().at(-1)).toMatch(/may hold at most 1 /);
+  });
+});
+
+describe('the answer to each outcome of the update', () => {
+  it("answers abuse when the key's share of the calls cannot afford the update, before anything is read", async () => {
+    const w = await door({ budget: 1000, shares: true, keysFile: 'quota "alice" calls 3;\n' });
+    const calls = w.zone.calls.length;
+    expect(await w.ask(as(w, 'hostname=home.example.com&myip=81.0.2.1'))).toEqual({ status: 200, body: 'abuse\n' });
+    expect(w.refusals().at(-1)).toMatch(/dyndns2: the key alice has spent its share of the provider calls/);
+    expect(w.zone.calls.length).toBe(calls);
+    // Bob's share is whole.
+    expect(await w.ask(as(w, 'hostname=home.example.com&myip=81.0.2.1', 'bob'))).toMatchObject({ status: 200 });
+  });
+
+  it('answers abuse when a write fails and the budget is spent meanwhile', async () => {
+    const w = await door();
+    w.zone.onWrite = () => {
+      w.spend();
+      return 'failed';
+    };
+    expect(await w.ask(as(w, 'hostname=home.example.com&myip=81.0.2.1'))).toEqual({ status: 200, body: 'abuse\n' });
+  });
+
+  const outcomes: [string, Outcome, string][] = [
+    ['made', { rcode: RCODE_UPDATE.NOERROR, ede: 0, why: '', changed: true }, 'good 81.0.2.1'],
+    ['already so at the provider', { rcode: RCODE_UPDATE.NOERROR, ede: 0, why: '', changed: false }, 'nochg 81.0.2.1'],
+    [
+      'a share spent',
+      { rcode: RCODE_UPDATE.REFUSED, ede: 0, why: 'the key alice has spent its share of the provider calls (…)' },
+      'abuse',
+    ],
+    [
+      'a records quota',
+      { rcode: RCODE_UPDATE.REFUSED, ede: 0, why: 'the key alice may hold at most 3 records in example.com' },
+      'nohost',
+    ],
+    ['refused by the provider', { rcode: RCODE_UPDATE.REFUSED, ede: 0, why: 'invalid value' }, 'dnserr'],
+    ['refused as not ready', { rcode: RCODE_UPDATE.REFUSED, ede: EDE.NOT_READY, why: 'updates waiting' }, '911'],
+    [
+      'the budget spent',
+      { rcode: RCODE_UPDATE.SERVFAIL, ede: 0, why: 'the budget of 600 provider calls an hour is spent' },
+      'abuse',
+    ],
+    ['a failure', { rcode: RCODE_UPDATE.SERVFAIL, ede: 0, why: 'the provider failed' }, '911'],
+  ];
+  it.each(outcomes)('an update %s is answered %s', async (_what, outcome, line) => {
+    const w = await door();
+    w.deps.updates.enqueue = () => Promise.resolve(outcome);
+    expect(await w.ask(as(w, 'hostname=home.example.com&myip=81.0.2.1'))).toEqual({ status: 200, body: `${line}\n` });
+    if (!/^(good|nochg)/.test(line))
+      expect(w.refusals()).toEqual([`${line} update key alice, from ${CLIENT}: dyndns2: ${outcome.why}`]);
+  });
+
+  it('holds the update among those in flight until it is answered', async () => {
+    const w = await door();
+    const inFlight = new Set<Promise<unknown>>();
+    w.deps.inFlight = inFlight;
+    let release!: () => void;
+    w.zone.hold = new Promise<void>((resolve) => (release = resolve));
+    const answer = w.ask(as(w, 'hostname=home.example.com&myip=81.0.2.1'));
+    expect(inFlight.size).toBe(1);
+    release();
+    expect(await answer).toEqual({ status: 200, body: 'good 81.0.2.1\n' });
+    await Promise.resolve();
+    expect(inFlight.size).toBe(0);
+  });
+
+  it('sends the updates of one request in one zone as one message, with the TTL each name has', async () => {
+    const w = await door({ records: [A('home.example.com', '81.0.2.9')] });
+    const sent: UpdateRequest[] = [];
+    const enqueue = w.deps.updates.enqueue.bind(w.deps.updates);
+    w.deps.updates.enqueue = (zone, update) => {
+      sent.push(update);
+      return enqueue(zone, update);
+    };
+    await w.ask(as(w, 'hostname=home.example.com,new.example.com&myip=81.0.2.1'));
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.key).toBe('alice');
+    expect(sent[0]!.client).toBe(CLIENT);
+    expect(sent[0]!.message.zone.name).toBe('example.com');
+    expect(sent[0]!.message.prerequisites).toEqual([]);
+    expect(sent[0]!.message.updates.map((u) => [u.name, u.class, u.ttl, u.data?.value])).toEqual([
+      ['home.example.com', CLASS.ANY, 0, undefined],
+      ['home.example.com', CLASS.IN, 600, '81.0.2.1'],
+      ['new.example.com', CLASS.ANY, 0, undefined],
+      ['new.example.com', CLASS.IN, 300, '81.0.2.1'],
+    ]);
   });
 });
 
