@@ -150,7 +150,8 @@ class DetectionRun {
   }
 
   private record(spec: SourceSpec, raw: string | undefined, error: Error | undefined): void {
-    if (this.settled && !this.options.waitForAll) return;
+    // Once ended, the answers are the caller's: a late one (past the deadline) is not added.
+    if (this.settled) return;
     const { logger } = this.options;
     const ms = this.clock.now() - this.started;
     if (error || raw === undefined) {

@@ -169,6 +169,8 @@ describe('stages', () => {
     await settle();
     expect(run.asked.has('h1')).toBe(true);
     expect(run.clock.now()).toBe(new FakeClock().now());
+    // The head start is over: only the deadline is left waiting.
+    expect(run.clock.pending).toBe(1);
   });
 
   it('does not start the others once the DNS answers made the quorum, whatever comes later', async () => {
@@ -356,5 +358,21 @@ describe('refusals and failures', () => {
     run.of('h1').answer('81.0.2.15');
     await settle();
     expect(error.answers).toEqual([{ source: 'h1', error: 'no answer before the deadline', ms: 100 }]);
+  });
+
+  it('an answer after the deadline changes nothing when every answer is wanted either', async () => {
+    // `ddedge ip --json` prints the answers of both families at the end: one given up at the
+    // IPv4 deadline must not come back, twice, while IPv6 is asked.
+    const run = start([echo('h1'), echo('h2')], 1, { timeoutMs: 100, waitForAll: true });
+    await settle();
+    run.of('h1').answer('81.0.2.15');
+    await run.clock.advanceAsync(350);
+    const detection = await run.detection;
+    run.of('h2').answer('81.0.2.16');
+    await settle();
+    expect(detection.answers).toEqual([
+      { source: 'h1', address: '81.0.2.15', ms: 0 },
+      { source: 'h2', error: 'no answer before the deadline', ms: 100 },
+    ]);
   });
 });
