@@ -117,6 +117,11 @@ describe('stages', () => {
     expect([...few.asked.keys()].sort()).toEqual(['a', 'h1', 'h2']);
     expect([...none.asked.keys()].sort()).toEqual(['h1', 'h2']);
     expect([...onlyDns.asked.keys()].sort()).toEqual(['a', 'b']);
+    // Every source was asked: failures leave none to start late.
+    few.of('a').fail('SERVFAIL');
+    few.of('h1').fail('HTTP 502');
+    await settle();
+    expect(few.logger.text()).not.toMatch(/asking the other sources/);
     // Nothing to start late: no head start is waiting, only the deadline.
     expect(onlyDns.clock.pending).toBe(1);
     expect(onlyDns.clock.nextDue).toBe(onlyDns.clock.now() + 1000 + 250);
