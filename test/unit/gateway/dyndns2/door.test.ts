@@ -293,6 +293,42 @@ describe('what the key and the zone allow', () => {
   });
 });
 
+describe('what is already so, and what others keep', () => {
+  it('replaces a round robin that holds the address among others (good, not nochg)', async () => {
+    const w = await door({ records: [A('home.example.com', '81.0.2.1'), A('home.example.com', '81.0.2.2')] });
+    expect(await w.ask(as(w, 'hostname=home.example.com&myip=81.0.2.1'))).toEqual({
+      status: 200,
+      body: 'good 81.0.2.1\n',
+    });
+    expect(w.zone.held()).toEqual(['home.example.com A 81.0.2.1']);
+  });
+
+  it('refuses a record the agent keeps (--host) as nohost, naming who keeps it; a value already so is nochg', async () => {
+    const w = await door({ records: [A('home.example.com', '81.0.2.1')] });
+    w.deps.hosts = ['home.example.com'];
+    expect(await w.ask(as(w, 'hostname=home.example.com&myip=81.0.2.2'))).toEqual({ status: 200, body: 'nohost\n' });
+    expect(w.refusals().at(-1)).toMatch(
+      /^nohost update key alice, from 81\.0\.2\.200: dyndns2: home\.example\.com A is kept by the ddedge agent; /,
+    );
+    expect(await w.ask(as(w, 'hostname=home.example.com&myip=81.0.2.1'))).toEqual({
+      status: 200,
+      body: 'nochg 81.0.2.1\n',
+    });
+    expect(w.zone.writes()).toEqual([]);
+  });
+
+  it('weighs the update of several hosts at one reading and their writes, each counted twice', async () => {
+    const w = await door({ records: [A('home.example.com', '81.0.2.9')] });
+    const weighed: number[] = [];
+    w.deps.affordCalls = (calls) => {
+      weighed.push(calls);
+      return 'not enough calls left';
+    };
+    await w.ask(as(w, 'hostname=home.example.com,new.example.com&myip=81.0.2.1'));
+    expect(weighed).toEqual([2 * 1 + 2 * 2]);
+  });
+});
+
 describe('the answer to each outcome of the update', () => {
   it("answers abuse when the key's share of the calls cannot afford the update, before anything is read", async () => {
     const w = await door({ budget: 1000, shares: true, keysFile: 'quota "alice" calls 3;\n' });
