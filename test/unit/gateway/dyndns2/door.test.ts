@@ -47,6 +47,7 @@ describe('credentials', () => {
       expect(await w.ask('hostname=home.example.com&username=alice&password=wrong')).toMatchObject({ status: 401 });
     const right = await w.ask(as(w, 'hostname=home.example.com&myip=81.0.2.1'));
     expect(right).toEqual({ status: 429, body: 'badauth\n', close: true });
+    expect(w.deps.counts.get('badauth')).toBe(SOURCE_TRIES_PER_MINUTE + 1);
     expect(w.refusals().at(-1)).toMatch(
       /^badauth request key alice, from 81\.0\.2\.200: dyndns2: refused before the password was looked at: too many wrong passwords from 81\.0\.2\.200/,
     );
@@ -317,6 +318,55 @@ describe('what is already so, and what others keep', () => {
     expect(w.zone.writes()).toEqual([]);
   });
 
+  it("keeps the TTL of the name's record of the type changed, not of another type", async () => {
+    const w = await door({
+      keysFile: 'grant "alice" zonesub AAAA;\n',
+      records: [
+        { name: 'home.example.com', type: 'AAAA', ttl: 900, value: '2a01:4f8::1' },
+        { name: 'home.example.com', type: 'A', ttl: 600, value: '81.0.2.9' },
+      ],
+    });
+    await w.ask(as(w, 'hostname=home.example.com&myip=81.0.2.1'));
+    expect(w.zone.live.map((r) => `${r.type} ${r.ttl} ${r.value}`).sort()).toEqual([
+      'A 600 81.0.2.1',
+      'AAAA 900 2a01:4f8::1',
+    ]);
+  });
+
+  it('answers nochg only when every address asked is already so, each compared with its own type', async () => {
+    const w = await door({
+      keysFile: 'grant "alice" zonesub AAAA;\n',
+      records: [
+        { name: 'home.example.com', type: 'AAAA', ttl: 900, value: '2a01:4f8::1' },
+        A('home.example.com', '81.0.2.1'),
+      ],
+    });
+    expect(w.ask(as(w, 'hostname=home.example.com&myip=81.0.2.1'))).toEqual({ status: 200, body: 'nochg 81.0.2.1\n' });
+    expect(await w.ask(as(w, 'hostname=home.example.com&myip=81.0.2.1,2a01:4f8::2'))).toEqual({
+      status: 200,
+      body: 'good 81.0.2.1,2a01:4f8::2\n',
+    });
+    expect(w.zone.held()).toEqual(['home.example.com A 81.0.2.1', 'home.example.com AAAA 2a01:4f8::2']);
+  });
+
+  it("weighs only the records of the types asked: a name's other records stay", async () => {
+    const w = await door({
+      keysFile: 'grant "alice" zonesub AAAA;\n',
+      records: [
+        { name: 'home.example.com', type: 'AAAA', ttl: 900, value: '2a01:4f8::1' },
+        A('home.example.com', '81.0.2.9'),
+      ],
+    });
+    const weighed: [number, boolean | undefined][] = [];
+    w.deps.affordCalls = (calls, forUpdate) => {
+      weighed.push([calls, forUpdate]);
+      return 'not enough calls left';
+    };
+    await w.ask(as(w, 'hostname=home.example.com&myip=81.0.2.1'));
+    // One reading, one write (the A changed), each counted twice; weighed as an update's.
+    expect(weighed).toEqual([[2 * 1 + 2 * 1, true]]);
+  });
+
   it('weighs the update of several hosts at one reading and their writes, each counted twice', async () => {
     const w = await door({ records: [A('home.example.com', '81.0.2.9')] });
     const weighed: number[] = [];
@@ -359,7 +409,7 @@ describe('the answer to each outcome of the update', () => {
     ],
     [
       'a records quota',
-      { rcode: RCODE_UPDATE.REFUSED, ede: 0, why: 'the key alice may hold at most 3 records in example.com' },
+      { rcode: RCODE_UPDATE.REFUSED, ede: 0, why: 'the key alice may hold at most 12 records in example.com' },
       'nohost',
     ],
     ['refused by the provider', { rcode: RCODE_UPDATE.REFUSED, ede: 0, why: 'invalid value' }, 'dnserr'],
@@ -407,6 +457,8 @@ describe('the answer to each outcome of the update', () => {
     expect(sent[0]!.client).toBe(CLIENT);
     expect(sent[0]!.message.zone.name).toBe('example.com');
     expect(sent[0]!.message.prerequisites).toEqual([]);
+    // As a client without EDNS sends it.
+    expect(sent[0]!.message.edns).toBe(false);
     expect(sent[0]!.message.updates.map((u) => [u.name, u.class, u.ttl, u.data?.value])).toEqual([
       ['home.example.com', CLASS.ANY, 0, undefined],
       ['home.example.com', CLASS.IN, 600, '81.0.2.1'],
@@ -441,6 +493,15 @@ describe('hosts behind the router (ip6lanprefix)', () => {
     expect(again).toEqual({ status: 200, body: 'nochg 81.0.2.1\n' });
     await Promise.resolve();
     expect(w.debug).toContain('gateway: dyndns2: tv.example.com AAAA 2a01:4f8:1:2::2 (behind the router): nochg');
+  });
+
+  it('changes no host behind the router when the request sends no prefix', async () => {
+    const w = await behind([['nas.example.com', '::9']]);
+    expect(await w.ask(as(w, 'hostname=home.example.com&myip=81.0.2.1'))).toEqual({
+      status: 200,
+      body: 'good 81.0.2.1\n',
+    });
+    expect(w.zone.held()).toEqual(['home.example.com A 81.0.2.1']);
   });
 
   it('leaves a host the request names itself, and a host the key may not change, alone', async () => {
