@@ -21,6 +21,10 @@ describe('parameters', () => {
     expect(readParameters('c=%E2%82%AC').get('c')).toEqual(['€']);
     expect(readParameters('d=a+b').get('d')).toEqual(['a+b']);
     expect(readParameters('%48ost=x').get('host')).toEqual(['x']);
+    // Where a stray % spoils the whole, each run of escapes is decoded as one (a UTF-8 character spans several).
+    expect(readParameters('a=%zz%E2%82%AC').get('a')).toEqual(['%zz€']);
+    // A part that starts with '=' has an empty name.
+    expect(readParameters('=x').get('')).toEqual(['x']);
   });
 
   it('counts the parts it reads, empty ones aside', () => {
@@ -44,6 +48,7 @@ describe('credentials', () => {
     expect(read('', 'Bearer abc').credentials).toBeUndefined();
     expect(read('', 'Basic a b').credentials).toBeUndefined();
     expect(read('', 'Basic ').credentials).toBeUndefined();
+    expect(read('', `NotBasic ${Buffer.from('u:p').toString('base64')}`).credentials).toBeUndefined();
     expect(read('username=u&password=p', 'Digest x').credentials).toEqual({ user: 'u', password: 'p' });
   });
 
@@ -75,6 +80,8 @@ describe('host names', () => {
     expect(read(`hostname=${longest}x`).hostnames![0]!.name).toBeUndefined();
     expect(read('hostname=*.example.com').hostnames![0]!.name).toBeUndefined();
     expect(read('hostname=example').hostnames![0]!.name).toBeUndefined();
+    expect(read('hostname=a..b.example.com').hostnames![0]!.name).toBeUndefined();
+    expect(read('myip=81.0.2.1').tooMany).toBe(false);
   });
 
   it('answers twenty names, and none of twenty-one', () => {
@@ -93,6 +100,9 @@ describe('addresses', () => {
     const problem = read('myip=home,81.0.2.1,nas');
     expect(problem.addressProblem).toBe('myip "home" is not an IPv4 or IPv6 address');
     expect(problem.ipv4).toBeUndefined();
+    // Only a whole value is a placeholder.
+    for (const text of ['x<ip6addr>', '<ip6addr>x', 'x__MYIP__', '__MYIP__x'])
+      expect(read(`myip=${text}`).addressProblem, text).toBe(`myip "${text}" is not an IPv4 or IPv6 address`);
     expect(read('myip=2a01:4f8::1,2a01:4f8::2').addressProblem).toBe(
       'two different IPv6 addresses given (2a01:4f8::1 and 2a01:4f8::2)',
     );
