@@ -85,6 +85,8 @@ describe('the dyndns2 listener', () => {
       expect(reply.body).toBe('not found; the dyndns2 door answers /nic/update and /update\n');
     }
     expect(w.refusals()).toEqual([]);
+    // Answers given in the request's own turn are no failure.
+    expect(w.log.filter((l) => l.startsWith('error:'))).toEqual([]);
   });
 
   it('answers GET and POST only, and closes the connection of anything else', async () => {
@@ -178,6 +180,25 @@ describe('the dyndns2 listener', () => {
     });
     expect(chunked).toBe(413);
     expect(w.refusals()).toEqual([]);
+  });
+
+  it('survives a client that goes away in the middle of its body, and answers the next', async () => {
+    const w = await door();
+    const url = await listening(w);
+    await new Promise<void>((resolve) => {
+      const req = http.request(`${url}/nic/update`, {
+        method: 'POST',
+        headers: { 'content-length': 100 },
+        agent: false,
+      });
+      req.on('error', () => resolve());
+      req.write('hostname=home', () => setImmediate(() => req.destroy()));
+      req.on('close', () => resolve());
+    });
+    const next = await request(`${url}/nic/update?hostname=home.example.com&myip=81.0.2.1`, {
+      headers: { authorization: basic(w) },
+    });
+    expect(next.body).toBe('good 81.0.2.1\n');
   });
 
   it("takes the request's own address when none is given", async () => {
