@@ -34,6 +34,8 @@ export interface DetectOptions {
   interfaceTable?: string;
   /** The head start and the deadline run on it (default: the system's). */
   clock?: Clock;
+  /** Asks one source (default: fetchSourceAddress; tests answer for the sources). */
+  fetchSource?: typeof fetchSourceAddress;
 }
 
 /** No address: carries every source's answer, for `ddedge ip --json`. */
@@ -148,7 +150,8 @@ class DetectionRun {
   }
 
   private record(spec: SourceSpec, raw: string | undefined, error: Error | undefined): void {
-    if (this.settled && !this.options.waitForAll) return;
+    // Once ended, the answers are the caller's: a late one (past the deadline) is not added.
+    if (this.settled) return;
     const { logger } = this.options;
     const ms = this.clock.now() - this.started;
     if (error || raw === undefined) {
@@ -194,8 +197,8 @@ class DetectionRun {
   }
 
   private ask(spec: SourceSpec, stage: 'first' | 'rest'): void {
-    const { family, timeoutMs, logger, interfaceTable } = this.options;
-    fetchSourceAddress(spec, family, timeoutMs, { logger, interfaceTable })
+    const { family, timeoutMs, logger, interfaceTable, fetchSource = fetchSourceAddress } = this.options;
+    fetchSource(spec, family, timeoutMs, { logger, interfaceTable })
       .then(
         (raw) => this.record(spec, raw, undefined),
         (error: Error) => this.record(spec, undefined, error),

@@ -15,7 +15,7 @@ describe('parseIgnore', () => {
   it('refuses what is not a name, and a Unicode label with a star', () => {
     expect(() => parseIgnore('bad name', Z)).toThrow('--ignore: "bad name" is not a name or a pattern of one');
     expect(() => parseIgnore('bü*', Z)).toThrow(
-      /^--ignore: "bü\*": a pattern with \* is matched against the names the provider keeps/,
+      /^--ignore: "bü\*": a pattern with \* is matched against the names the provider keeps: write its Unicode labels in punycode \(xn--\.\.\.\)$/,
     );
   });
 
