@@ -69,6 +69,7 @@ export async function openDoors(
           refusals,
           replays,
           secondaries,
+          clock: settings.clock,
         }),
       );
     } catch (error) {
@@ -137,5 +138,6 @@ function startStatusEndpoint(
     answer: (path) => gatewayAnswer(path, view),
     page,
     logger: settings.logger,
+    clock: settings.clock,
   });
 }

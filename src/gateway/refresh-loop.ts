@@ -3,6 +3,7 @@
 // their key's quota, and a zone changed with no update of the gateway's under way is said to
 // the --notify URLs (changed elsewhere). A spent budget pauses the readings (call-budget.ts said
 // so once); queries are answered from the last reading meanwhile.
+import { type Clock, every, systemClock } from '../lib/clock.js';
 import { BudgetSpentError } from '../state/budget.js';
 import type { GatewaySettings } from './run-settings.js';
 import type { StartedGateway } from './start.js';
@@ -62,7 +63,6 @@ export function zonesReader(
 }
 
 /** Reads the zones again every --refresh until the returned function stops it. */
-export function startRefreshLoop(readAgain: () => void, refreshMs: number): () => void {
-  const timer = setInterval(readAgain, refreshMs);
-  return () => clearInterval(timer);
+export function startRefreshLoop(readAgain: () => void, refreshMs: number, clock: Clock = systemClock): () => void {
+  return every(clock, refreshMs, readAgain);
 }

@@ -1,6 +1,7 @@
 // What `ddedge gateway` is started with: the command's settings as the CLI read them
 // (config/gateway-settings.ts), and the hooks it is run with (ready, stopped, reload).
 import type { Config } from '../config/config.js';
+import type { Clock } from '../lib/clock.js';
 import type { Dyndns2Settings } from '../config/gateway-settings.js';
 import type { TlsFiles } from '../config/tls-files.js';
 import type { ListenAddress } from '../lib/listen-address.js';
@@ -8,6 +9,8 @@ import type { Logger } from '../lib/log.js';
 import type { NotifyTarget } from './dns/notify-secondaries.js';
 
 export interface GatewaySettings {
+  /** Time for the refresh loop, the drain, the replay memory and the limits: the system's unless a test gives one. */
+  clock?: Clock;
   zones: string[];
   keysFile: string;
   listen: { host: string; port: number }[];

@@ -5,6 +5,7 @@
 // call is counted against the gateway's own hourly budget (call-budget.ts); --listen serves
 // /healthz, /metrics and /status (operations.ts) with the daemon's HTTP endpoint. At the stop,
 // updates in flight are answered first (drain.ts).
+import { systemClock } from '../lib/clock.js';
 import { openDoors, updateDepsOf, type OpenDoors } from './doors.js';
 import { drainGateway } from './drain.js';
 import { startRefreshLoop, zonesReader } from './refresh-loop.js';
@@ -15,6 +16,7 @@ export type { GatewaySettings } from './run-settings.js';
 
 export async function runGateway(settings: GatewaySettings): Promise<number> {
   const { logger } = settings;
+  const clock = settings.clock ?? systemClock;
   const gateway = await startGateway(settings);
   const { budget, notifier } = gateway;
   const open: OpenDoors = { servers: [] };
@@ -39,19 +41,19 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
     );
     settings.ready?.(shown);
     readAgain = zonesReader(gateway, settings, inFlight);
-    const stopRefreshing = startRefreshLoop(readAgain, settings.refreshMs);
+    const stopRefreshing = startRefreshLoop(readAgain, settings.refreshMs, clock);
     await settings.stopped;
     stopRefreshing();
     // New updates are refused from now on; those in flight finish and are answered.
     stopping = true;
-    await drainGateway(inFlight, notifier, logger);
+    await drainGateway(inFlight, notifier, logger, clock);
     logger.info('gateway: stopped');
     return 0;
   } finally {
     gateway.stats.listening = [];
     await Promise.all([...open.servers.map((s) => s.close()), open.endpoint?.close(), open.door?.close()]);
     clearInterval(gateway.saveReplays);
-    gateway.replays.save(Math.floor(Date.now() / 1000), logger);
+    gateway.replays.save(Math.floor(clock.now() / 1000), logger);
     await gateway.wire.close?.();
   }
 }

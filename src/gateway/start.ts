@@ -10,6 +10,7 @@ import { undiciTransport } from '../http/undici-transport.js';
 import type { Transport } from '../http/transport.js';
 import { ConfigError, DdedgeError, ExitCode, exitCodeOf } from '../lib/errors.js';
 import type { Logger } from '../lib/log.js';
+import { type Clock, systemClock } from '../lib/clock.js';
 import { sharedNotifier, type Notifier } from '../notify/notifier.js';
 import { othersMayWrite } from '../state/state-dir.js';
 import { providerZone, type ZoneProvider } from '../zone/provider/provider-zone.js';
@@ -117,7 +118,7 @@ export async function startGateway(settings: GatewaySettings): Promise<StartedGa
   const budget = new GatewayBudget(settings.stateDir, settings.maxCallsPerHour, logger);
   const stats = new GatewayStats(settings.zones);
   const notifier = settings.notifyUrls?.length ? sharedNotifier(settings.notifyUrls, logger) : undefined;
-  const refusals = refusalLog(logger, notifier);
+  const refusals = refusalLog(logger, notifier, settings.clock ?? systemClock);
   const secondaries = new SecondaryLog();
   const wire = undiciTransport();
   const { reader, readerOf, writerOf } = providers(settings, budget, stats, wire);
@@ -136,8 +137,9 @@ export async function startGateway(settings: GatewaySettings): Promise<StartedGa
   warnIfRefreshesCrowdTheBudget(settings, views, logger);
   // Batches a gateway was writing when it was killed: said, and closed in the journal with what the provider holds.
   await reconcileUnfinished(settings.stateDir, settings.zones, readerOf, dhcid, logger);
-  const replays = ReplayMemory.load(ReplayMemory.pathIn(settings.stateDir), Math.floor(Date.now() / 1000), logger);
-  const saveReplays = setInterval(() => replays.save(Math.floor(Date.now() / 1000), logger), REPLAY_SAVE_MS);
+  const seconds = () => Math.floor((settings.clock ?? systemClock).now() / 1000);
+  const replays = ReplayMemory.load(ReplayMemory.pathIn(settings.stateDir), seconds(), logger);
+  const saveReplays = setInterval(() => replays.save(seconds(), logger), REPLAY_SAVE_MS);
   saveReplays.unref();
   const reloadKeys = () => {
     try {
@@ -165,11 +167,11 @@ export async function startGateway(settings: GatewaySettings): Promise<StartedGa
 }
 
 /** The refusals logged, and their bursts told to the --notify URLs. */
-function refusalLog(logger: Logger, notifier: Notifier | undefined): RefusalLog {
-  const bursts = new RefusalBursts();
+function refusalLog(logger: Logger, notifier: Notifier | undefined, clock: Clock): RefusalLog {
+  const bursts = new RefusalBursts(undefined, () => clock.now());
   return new RefusalLog(
     logger,
-    Date.now,
+    () => clock.now(),
     notifier &&
       ((origin, refusal) => {
         const event = bursts.note(origin, refusal);

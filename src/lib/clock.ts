@@ -18,6 +18,15 @@ export const systemClock: Clock = {
   },
 };
 
+/** Runs `task` every `ms` on `clock` until the function returned stops it. */
+export function every(clock: Clock, ms: number, task: () => void): () => void {
+  let cancel = clock.after(ms, function again() {
+    cancel = clock.after(ms, again);
+    task();
+  });
+  return () => cancel();
+}
+
 /** Resolves `ms` from now on `clock`. */
 export function sleepOn(clock: Clock, ms: number): Promise<void> {
   return new Promise((resolve) => void clock.after(ms, resolve));

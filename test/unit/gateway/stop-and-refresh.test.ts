@@ -1,0 +1,55 @@
+// The gateway's own time, on a clock the test moves: the zones are read again every --refresh, and
+// at the stop the updates in flight get DRAIN_MS (60 s) to finish, then 200 ms for their answers.
+import { describe, expect, it } from 'vitest';
+import { drainGateway } from '../../../src/gateway/drain.js';
+import { startRefreshLoop } from '../../../src/gateway/refresh-loop.js';
+import { silentLogger } from '../../../src/lib/log.js';
+import { FakeClock } from '../../helpers/fake-clock.js';
+
+describe("the gateway's refresh loop", () => {
+  it('reads again every --refresh, and not once after it is stopped', () => {
+    const clock = new FakeClock();
+    let reads = 0;
+    const stop = startRefreshLoop(() => void reads++, 300_000, clock);
+    clock.advance(299_999);
+    expect(reads).toBe(0);
+    clock.advance(1);
+    expect(reads).toBe(1);
+    clock.advance(600_000);
+    expect(reads).toBe(3);
+    stop();
+    clock.advance(900_000);
+    expect([reads, clock.pending]).toEqual([3, 0]);
+  });
+});
+
+describe("the gateway's stop", () => {
+  it('waits for an update in flight, then gives its answer 200 ms to go out', async () => {
+    const clock = new FakeClock();
+    let finish = () => {};
+    const update = new Promise<void>((resolve) => (finish = resolve));
+    let drained = false;
+    const draining = drainGateway(new Set([update]), undefined, silentLogger, clock).then(() => (drained = true));
+    await clock.advanceAsync(30_000);
+    expect(drained).toBe(false);
+    finish();
+    await clock.advanceAsync(199);
+    expect(drained).toBe(false);
+    await clock.advanceAsync(1);
+    await draining;
+    expect(drained).toBe(true);
+  });
+
+  it('stops waiting for an update that never ends after 60 s', async () => {
+    const clock = new FakeClock();
+    let drained = false;
+    const draining = drainGateway(new Set([new Promise(() => {})]), undefined, silentLogger, clock).then(
+      () => (drained = true),
+    );
+    await clock.advanceAsync(59_999);
+    expect(drained).toBe(false);
+    await clock.advanceAsync(201);
+    await draining;
+    expect(drained).toBe(true);
+  });
+});
