@@ -49,8 +49,7 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
   const cookies = new CookieJar();
   // Signed updates remembered against replay while their TSIG window is open (replay-memory.ts).
   const replays = options.replays ?? new ReplayMemory();
-  const clock = options.clock ?? systemClock;
-  const nowSeconds = () => Math.floor(clock.now() / 1000);
+  const nowSeconds = () => Math.floor((options.clock ?? systemClock).now() / 1000);
   /** An update signed by `signer`, made once whatever number of times its bytes arrive. */
   const updateOnce = (request: Buffer, signer: Signer, address: string): Promise<Buffer> | Buffer => {
     const mac = signer.tsig.mac.toString('hex');
