@@ -114,7 +114,7 @@ describe('warnings, not errors', () => {
     mkdirSync(join(cwd, '.env'));
     const run = await runMain(['update', '--ip', '81.0.2.15', '--dry-run'], agentEnv(sandbox), cwd);
     expect(run.code).toBe(0);
-    expect(run.stderr).toMatch(/^warn: \.\/\.env: cannot read ".*\.env": EISDIR; going on without it/);
+    expect(run.stderr).toMatch(/^warn: \.\/\.env: cannot read ".*\.env": a folder, not a file; going on without it/);
   });
 
   it('a secret on the command line, once, pointing to its file forms; a given address that is not public', async () => {
