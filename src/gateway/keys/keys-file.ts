@@ -251,9 +251,9 @@ function readGrant(reader: StatementReader, statement: Token, refs: { key: strin
       text = text.slice(2);
     }
     try {
-      // A name written in Unicode is held by the zone in punycode: read as its bytes it
-      // would never match an owner.
-      const ascii = /[^\x00-\x7f]/.test(text) ? canonicalName(text) : text;
+      // A name written in Unicode is held by the zone in punycode: read as its bytes it would never match an owner.
+      // Every name is checked as the other doors check it (a `%` or a space is no name, ASCII or not).
+      const ascii = canonicalName(text);
       if (ascii === undefined) throw new Error('not a name');
       grant.name = nameKey(ascii);
     } catch {

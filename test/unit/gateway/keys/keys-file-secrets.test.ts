@@ -33,5 +33,9 @@ describe('keys-file errors and secrets', () => {
     expect(errorOf(`${GOOD}grant "k" name bad..name;\n`)).toMatch(
       /^keys\.conf:2:16: grant "k": expected a DNS name, found "bad\.\.name"$/,
     );
+    // A character no name holds is refused in a grant as everywhere else, ASCII or not.
+    expect(errorOf(`${GOOD}grant "k" name a%b.example.com A;\n`)).toMatch(
+      /^keys\.conf:2:16: grant "k": expected a DNS name, found "a%b\.example\.com"$/,
+    );
   });
 });
