@@ -47,6 +47,7 @@ export function parseNotifyTarget(text: string, origin: string): NotifyTarget {
         SERVICES,
       )
         .filter((s) => s !== 'generic')
+        .concat('smtp', 'smtps')
         .join(', ')}`,
     );
   if (scheme === 'smtp' || scheme === 'smtps') return mailTarget(text.trim(), origin);
