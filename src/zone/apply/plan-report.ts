@@ -99,13 +99,13 @@ export function applyLines(report: ApplyReport): string[] {
       );
   } else if (report.readBackError !== undefined) {
     lines.push(
-      `applied ${outcome.done.length} change${outcome.done.length === 1 ? '' : 's'}, but the zone could not be read ` +
+      `made ${outcome.done.length} call${outcome.done.length === 1 ? '' : 's'}, but the zone could not be read ` +
         `back to check them: ${(report.readBackError as Error).message}`,
     );
     lines.push('  run ddedge zone plan with the same file to see what is left');
   } else if (report.drift.length) {
     lines.push(
-      `applied ${outcome.done.length} change${outcome.done.length === 1 ? '' : 's'}, but the zone read back still ` +
+      `made ${outcome.done.length} call${outcome.done.length === 1 ? '' : 's'}, but the zone read back still ` +
         `differs from the file:`,
       ...report.drift.map((c) => changeLine(plan.zone, c)),
     );
@@ -115,11 +115,15 @@ export function applyLines(report: ApplyReport): string[] {
         `the answer to a call was lost (${(report.answerLost as Error).message}); read again, the zone holds every ` +
           `change`,
       );
+    // Counted as the plan counts them: a change of value may take two calls (a delete and a create).
+    const changes = plan.changes.length;
+    const calls = outcome.done.length;
     lines.push(
-      `applied ${outcome.done.length} change${outcome.done.length === 1 ? '' : 's'} ` +
-        `(${
-          outcome.method === 'setzone' ? 'one service/dnssetzone call' : `at most ${outcome.maxInFlight} in ` + `flight`
-        }); the zone read back matches the file`,
+      `applied ${changes} change${changes === 1 ? '' : 's'} (${
+        outcome.method === 'setzone'
+          ? 'one service/dnssetzone call'
+          : `${calls} call${calls === 1 ? '' : 's'}, at most ${outcome.maxInFlight} in flight`
+      }); the zone read back matches the file`,
     );
   }
   if (report.backup) lines.push(`backup: ${report.backup} (ddedge zone apply ${report.backup} restores it)`);

@@ -70,7 +70,7 @@ describe('apply prints its plan before its first change', () => {
     const run = await child.result;
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout.match(/2 to create/g)).toHaveLength(1);
-    expect(run.stdout).toMatch(/applied 2 changes/);
+    expect(run.stdout).toMatch(/applied 2 changes \(2 calls, at most \d+ in flight\)/);
   });
 });
 
