@@ -40,7 +40,7 @@ export type Keeper = (record: { name: string; type: string; value?: string }) =>
 
 const SOA: Kept = { by: 'provider', reason: 'left to the provider (SOA)' };
 const APEX_NS: Kept = { by: 'provider', reason: 'left to the provider (apex NS)' };
-const HOST: Kept = { by: 'agent', reason: "the agent's host (--host)" };
+const HOST: Kept = { by: 'agent', reason: "one of the agent's hosts, DDEDGE_HOSTS or --host" };
 const CHALLENGE: Kept = { by: 'acme', reason: 'an ACME challenge (_acme-challenge TXT)' };
 
 /** The provider's own records of a zone, whatever the caller: its SOA and the apex NS. */
@@ -116,7 +116,7 @@ function judge<T>(
   const { zone } = options;
   const hosts = new Set(options.hosts.map((h) => agentHostName(h.split('=')[0]!)));
   const recorded = new Set(options.agent?.records.map((r) => `${r.name}\t${r.type}`));
-  const recordedKept: Kept = { by: 'agent', reason: `the agent's host (recorded in ${options.agent?.file})` };
+  const recordedKept: Kept = { by: 'agent', reason: `one of the agent's hosts, recorded in ${options.agent?.file}` };
   const rules = (options.ignore ?? []).map((text) => parseIgnore(text, zone));
   const made = options.acmeMade;
   return (record) => {

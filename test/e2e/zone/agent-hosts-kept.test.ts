@@ -71,7 +71,7 @@ describe("zone apply with the agent's state directory", () => {
     expect(report.changes.map((c: { action: string; name: string }) => `${c.action} ${c.name}`)).toEqual([
       'create new.example.com',
     ]);
-    const reason = `the agent's host (recorded in ${join(stateDir, 'state.json')})`;
+    const reason = `one of the agent's hosts, recorded in ${join(stateDir, 'state.json')}`;
     expect(report.kept).toEqual(
       expect.arrayContaining([
         { name: 'home.example.com', type: 'A', reason },
@@ -88,9 +88,9 @@ describe("zone apply with the agent's state directory", () => {
 
     // The text plan says it too, and a second apply changes nothing.
     const plan = await runMain(['zone', 'plan', staleFile()], zoneEnv(stateDir));
-    expect(plan.stdout).toMatch(/keep +home A 81\.0\.2\.15 +\(the agent's host \(recorded in .*state\.json\)\)/);
+    expect(plan.stdout).toMatch(/keep +home A 81\.0\.2\.15 +\(one of the agent's hosts, recorded in .*state\.json\)/);
     expect(plan.stdout).toMatch(
-      /keep +nas AAAA 2a00:1450:4003:12:1e2:3ff:fe4a:5b6c +\(the agent's host \(recorded in .*state\.json\)\)/,
+      /keep +nas AAAA 2a00:1450:4003:12:1e2:3ff:fe4a:5b6c +\(one of the agent's hosts, recorded in .*state\.json\)/,
     );
     const again = await runMain(['zone', 'apply', staleFile(), '--json'], zoneEnv(stateDir));
     expect(JSON.parse(again.stdout).changes).toEqual([]);
@@ -103,7 +103,9 @@ describe("zone apply with the agent's state directory", () => {
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toMatch(/state\.json is damaged .*only --host\/DDEDGE_HOSTS name the agent's hosts/);
     expect(JSON.parse(run.stdout).kept).toEqual(
-      expect.arrayContaining([{ name: 'home.example.com', type: 'A', reason: "the agent's host (--host)" }]),
+      expect.arrayContaining([
+        { name: 'home.example.com', type: 'A', reason: "one of the agent's hosts, DDEDGE_HOSTS or --host" },
+      ]),
     );
   });
 

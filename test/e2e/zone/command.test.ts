@@ -271,9 +271,9 @@ describe('ownership', () => {
       report.kept.map((k: { name: string; type: string; reason: string }) => `${k.name} ${k.type}: ${k.reason}`).sort(),
     ).toEqual([
       `_acme-challenge.www.${ZONE} TXT: an ACME challenge (_acme-challenge TXT)`,
-      `h0.${ZONE} A: in the file, not applied: the agent's host (--host)`,
-      `h0.${ZONE} A: the agent's host (--host)`,
-      `h1.${ZONE} A: the agent's host (--host)`,
+      `h0.${ZONE} A: in the file, not applied: one of the agent's hosts, DDEDGE_HOSTS or --host`,
+      `h0.${ZONE} A: one of the agent's hosts, DDEDGE_HOSTS or --host`,
+      `h1.${ZONE} A: one of the agent's hosts, DDEDGE_HOSTS or --host`,
       `h3.${ZONE} A: --ignore h3`,
       `legacy-1.${ZONE} TXT: --ignore legacy-*:TXT`,
     ]);

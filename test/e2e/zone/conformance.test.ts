@@ -357,7 +357,7 @@ const GROUPS: Group[] = [
         expect: { update: 1, delete: 0 },
         unforced: true,
         provider: ['home.conformance.example A - 81.0.2.15'],
-        kept: ["home.conformance.example A the agent's host (recorded in STATE)"],
+        kept: ["home.conformance.example A one of the agent's hosts, recorded in STATE"],
       },
       {
         name: "a file with the host's old address does not revert it",
@@ -366,7 +366,7 @@ const GROUPS: Group[] = [
         expect: { create: 1, update: 0 },
         unforced: true,
         provider: ['home.conformance.example A - 81.0.2.16'],
-        kept: ["home.conformance.example A in the file, not applied: the agent's host (recorded in STATE)"],
+        kept: ["home.conformance.example A in the file, not applied: one of the agent's hosts, recorded in STATE"],
       },
     ],
   },
@@ -543,7 +543,7 @@ describe('conformance: deleting everything but the kept records, then restoring 
     expect(report.summary).toMatchObject({ delete: 5 });
     expect(report.kept).toEqual(
       expect.arrayContaining([
-        { name: `home.${ZONE}`, type: 'A', reason: "the agent's host (--host)" },
+        { name: `home.${ZONE}`, type: 'A', reason: "one of the agent's hosts, DDEDGE_HOSTS or --host" },
         { name: `_acme-challenge.${ZONE}`, type: 'TXT', reason: 'an ACME challenge (_acme-challenge TXT)' },
       ]),
     );

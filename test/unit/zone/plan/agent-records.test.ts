@@ -58,11 +58,13 @@ describe("the agent's records from its state file", () => {
     ]);
     const agent = agentRecordsOf(dir);
     const owner = ownership({ zone: Z, hosts: [`home.${Z}`], ignore: [], agent });
-    expect(owner({ name: `home.${Z}`, type: 'A' })).toBe("the agent's host (--host)");
+    expect(owner({ name: `home.${Z}`, type: 'A' })).toBe("one of the agent's hosts, DDEDGE_HOSTS or --host");
     expect(ownership({ zone: Z, hosts: [], ignore: [], agent })({ name: `home.${Z}`, type: 'A' })).toBe(
-      `the agent's host (recorded in ${join(dir, 'state.json')})`,
+      `one of the agent's hosts, recorded in ${join(dir, 'state.json')}`,
     );
-    expect(owner({ name: `nas.${Z}`, type: 'AAAA' })).toBe(`the agent's host (recorded in ${join(dir, 'state.json')})`);
+    expect(owner({ name: `nas.${Z}`, type: 'AAAA' })).toBe(
+      `one of the agent's hosts, recorded in ${join(dir, 'state.json')}`,
+    );
     expect(owner({ name: `nas.${Z}`, type: 'A' })).toBeUndefined();
     expect(owner({ name: `nas.${Z}`, type: 'TXT' })).toBeUndefined();
   });
@@ -78,8 +80,8 @@ describe("the agent's records from its state file", () => {
     );
     expect(reverting.changes).toEqual([]);
     expect(reverting.kept.map((k) => `${k.name} ${k.type} ${k.value}: ${k.reason}`)).toEqual([
-      `home.${Z} A 81.0.2.15: the agent's host (recorded in ${join(dir, 'state.json')})`,
-      `home.${Z} A 192.0.2.20: in the file, not applied: the agent's host (recorded in ${join(dir, 'state.json')})`,
+      `home.${Z} A 81.0.2.15: one of the agent's hosts, recorded in ${join(dir, 'state.json')}`,
+      `home.${Z} A 192.0.2.20: in the file, not applied: one of the agent's hosts, recorded in ${join(dir, 'state.json')}`,
     ]);
     expect(planZone(live, { zone: Z, records: [], notes: [] }, owner).changes).toEqual([]);
   });

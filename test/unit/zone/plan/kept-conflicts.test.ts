@@ -53,7 +53,7 @@ describe('checkKeptConflicts', () => {
         { name: `other.${Z}`, type: 'A', value: '192.0.2.1', reason: 'another name' },
         { name: www, type: 'TXT', value: '192.0.2.1', reason: 'another type' },
         { name: www, type: 'A', value: '192.0.2.9', reason: 'another value' },
-        { name: www, type: 'A', value: '192.0.2.1', reason: "the agent's host (--host)" },
+        { name: www, type: 'A', value: '192.0.2.1', reason: "one of the agent's hosts, DDEDGE_HOSTS or --host" },
       ],
     });
     const wanted = file(
@@ -62,7 +62,7 @@ describe('checkKeptConflicts', () => {
       line('z:3:1', www, 'CNAME', `y.${Z}`),
       line('z:4:1', www, 'CNAME', `x.${Z}`),
     );
-    const message = `z:4:1: a CNAME cannot share its name with other data: ${www} keeps A 192.0.2.1 (the agent's host (--host)) ${RFC}`;
+    const message = `z:4:1: a CNAME cannot share its name with other data: ${www} keeps A 192.0.2.1 (one of the agent's hosts, DDEDGE_HOSTS or --host) ${RFC}`;
     expect(refusal(plan, wanted)).toBe(message);
   });
 

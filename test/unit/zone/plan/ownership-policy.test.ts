@@ -17,7 +17,10 @@ describe('the ownership policy', () => {
       by: 'provider',
       reason: 'type HINFO is not managed by ddedge',
     });
-    expect(keeps({ name: Z, type: 'A' })).toEqual({ by: 'agent', reason: "the agent's host (--host)" });
+    expect(keeps({ name: Z, type: 'A' })).toEqual({
+      by: 'agent',
+      reason: "one of the agent's hosts, DDEDGE_HOSTS or --host",
+    });
   });
 
   it("keeps an agent's host under the name the provider gives it: lower case, punycode, no trailing dot, interface id aside", () => {
@@ -50,7 +53,7 @@ describe('the ownership policy', () => {
     ];
     expect(firstKept(changes, keeps)).toEqual({
       record: changes[1]!.before,
-      kept: { by: 'agent', reason: "the agent's host (--host)" },
+      kept: { by: 'agent', reason: "one of the agent's hosts, DDEDGE_HOSTS or --host" },
     });
     expect(firstKept(changes, keeps, (record) => record.name === `home.${Z}`)).toBeUndefined();
     expect(firstKept(changes.slice(0, 1), keeps)).toBeUndefined();

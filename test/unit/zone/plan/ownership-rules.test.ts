@@ -71,10 +71,13 @@ describe('keeper: who keeps a record', () => {
     });
     expect(keeps({ name: Z, type: 'SOA' })).toStrictEqual({ by: 'provider', reason: 'left to the provider (SOA)' });
     expect(keeps({ name: Z, type: 'NS' })).toStrictEqual({ by: 'provider', reason: 'left to the provider (apex NS)' });
-    expect(keeps({ name: `home.${Z}`, type: 'A' })).toStrictEqual({ by: 'agent', reason: "the agent's host (--host)" });
+    expect(keeps({ name: `home.${Z}`, type: 'A' })).toStrictEqual({
+      by: 'agent',
+      reason: "one of the agent's hosts, DDEDGE_HOSTS or --host",
+    });
     expect(keeps({ name: `lan.${Z}`, type: 'AAAA' })).toStrictEqual({
       by: 'agent',
-      reason: "the agent's host (recorded in /s/state.json)",
+      reason: "one of the agent's hosts, recorded in /s/state.json",
     });
     expect(keeps({ name: `_acme-challenge.${Z}`, type: 'TXT' })).toStrictEqual({
       by: 'acme',

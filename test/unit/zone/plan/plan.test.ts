@@ -170,7 +170,7 @@ describe('the plan', () => {
       hosts: [`home.${Z}=::1:2`],
       ignore: ['legacy*', '@:TXT', 'x.*.example.com.:A'],
     });
-    expect(owner({ name: `home.${Z}`, type: 'AAAA' })).toBe("the agent's host (--host)");
+    expect(owner({ name: `home.${Z}`, type: 'AAAA' })).toBe("one of the agent's hosts, DDEDGE_HOSTS or --host");
     expect(owner({ name: `home.${Z}`, type: 'TXT' })).toBeUndefined();
     expect(owner({ name: `_acme-challenge.www.${Z}`, type: 'TXT' })).toMatch(/ACME/);
     expect(owner({ name: `legacy-db.${Z}`, type: 'MX' })).toBe('--ignore legacy*');
