@@ -436,3 +436,62 @@ describe('a CNAME has its name to itself (RFC 2136 3.4.2.2)', () => {
     ).toEqual(['CNAME example.com 60']);
   });
 });
+
+describe('the RRsets an update deletes', () => {
+  it('deletes one RRset and leaves the others at its name; a delete where there is nothing is no error', () => {
+    expect(at(run([], [rr('example.com', T.MX, CLASS.ANY)]), 'example.com')).toEqual(['A 192.0.2.10 300']);
+    expect(at(run([], [rr('nothing.example.com', T.A, CLASS.ANY)]), 'nothing.example.com')).toEqual([]);
+    expect(at(run([], [a('nothing.example.com', '192.0.2.1', CLASS.NONE, 0)]), 'nothing.example.com')).toEqual([]);
+  });
+
+  it('a name whose last record of a type was deleted no longer holds the type: a CNAME may follow', () => {
+    const cname = withData('txt.example.com', CLASS.IN, 60, {
+      name: 'txt.example.com',
+      type: 'CNAME',
+      ttl: 60,
+      value: 'example.com',
+    });
+    expect(at(run([], [txt('txt.example.com', ['one'], CLASS.NONE, 0), cname]), 'txt.example.com')).toEqual([
+      'CNAME example.com 60',
+    ]);
+  });
+
+  it('keeps a record the provider holds twice, as it holds it', () => {
+    const twice = [...live, { entityID: '9', name: 'txt.example.com', type: 'TXT', value: 'one' }];
+    expect(at(run([], [a('x.example.com', '192.0.2.1')], everything, twice), 'txt.example.com')).toEqual([
+      'TXT one -',
+      'TXT one -',
+    ]);
+  });
+
+  it('a record of the default TTL in an RRset of two TTLs keeps none when the add asks for the default', () => {
+    const mixed: LiveRecord[] = [
+      { entityID: '1', name: 'm.example.com', type: 'A', value: '192.0.2.1' },
+      { entityID: '2', name: 'm.example.com', type: 'A', ttl: 120, value: '192.0.2.2' },
+    ];
+    expect(at(run([], [a('m.example.com', '192.0.2.3', CLASS.IN, 300)], everything, mixed), 'm.example.com')).toEqual([
+      'A 192.0.2.1 -',
+      'A 192.0.2.2 300',
+      'A 192.0.2.3 300',
+    ]);
+  });
+});
+
+describe('value prerequisites at names the provider holds nothing at, or with as many other records', () => {
+  it('fail (NXRRSET)', () => {
+    expect(run([txt('nothing.example.com', ['one'], CLASS.IN, 0)], [])).toMatchObject({ rcode: 8 });
+    const two = [...live, { entityID: '8', name: 'txt.example.com', type: 'TXT', value: 'two' }];
+    const named = [txt('txt.example.com', ['one'], CLASS.IN, 0), txt('txt.example.com', ['three'], CLASS.IN, 0)];
+    expect(run(named, [], everything, two)).toMatchObject({ rcode: 8 });
+  });
+});
+
+describe('the reason for an owner that is no host name', () => {
+  it('states the rule', () => {
+    expect(unfitOwner(message([], [a('x@y.example.com', '192.0.2.1')]))).toMatchObject({
+      why:
+        'the update at x@y.example.com names no host name: a label may hold letters, digits, "-" and "_" only ' +
+        '(and "*" as the whole first label)',
+    });
+  });
+});
