@@ -289,3 +289,40 @@ describe('the records others keep', () => {
     );
   });
 });
+
+describe("the zone's view after a batch", () => {
+  it("shows the batch's writes without another read once made, and the zone as read again once rolled back", async () => {
+    const made = await batch([pendingUpdate('alice', updateOf(addA('a.example.com', '192.0.2.2')))]);
+    expect(made.calls).toEqual(['list', 'create a.example.com A 192.0.2.2']);
+    expect(made.world.views.filterMatches(ZONE, 'a.example.com')).toBe(1);
+    expect(made.world.views.size(ZONE)).toBe(records.length + 1);
+
+    const refused = await batch([pendingUpdate('alice', updateOf(addA('a.example.com', '192.0.2.2')))], {}, (w) => {
+      w.zone.onWrite = () => 'refused';
+    });
+    expect(refused.world.views.filterMatches(ZONE, 'a.example.com')).toBe(0);
+  });
+});
+
+describe('an update of DHCID records only', () => {
+  const dhcid = (name: string) => ({
+    name,
+    type: 49,
+    class: CLASS.IN,
+    ttl: 300,
+    data: { name, type: 'TYPE49' as const, ttl: 300, value: `000201${'11'.repeat(32)}` },
+  });
+  it('makes no provider call and needs none of the budget', async () => {
+    const update = pendingUpdate('alice', updateOf(dhcid('h.example.com')));
+    let asked = 0;
+    const { calls } = await batch([update], { keysFile: 'grant "alice" zonesub DHCID;\n' }, (w) => {
+      w.deps.setAsideCalls = () => {
+        asked++;
+        return 'the budget is spent';
+      };
+    });
+    expect(calls).toEqual(['list']);
+    expect(asked).toBe(0);
+    expect(update.answers).toEqual([{ rcode: 0, ede: 0, why: '', changed: true }]);
+  });
+});
