@@ -495,3 +495,29 @@ describe('the reason for an owner that is no host name', () => {
     });
   });
 });
+
+describe('forms found by mutation testing', () => {
+  it('an add of type ANY is FORMERR even with data', () => {
+    expect(run([], [{ ...a('x.example.com', '192.0.2.1'), type: TYPE_ANY }])).toMatchObject({
+      rcode: RCODE_UPDATE.FORMERR,
+      why: 'an add at x.example.com needs a type and data',
+    });
+  });
+
+  it('the apex holds its SOA and NS, not every type', () => {
+    expect(run([rr('example.com', T.TXT, CLASS.ANY)], [], everything, [])).toMatchObject({ rcode: 8 });
+    expect(run([rr('example.com', T.TXT, CLASS.NONE)], [], everything, []).ok).toBe(true);
+  });
+
+  it('a record held twice is not two records named', () => {
+    const twice = [...live, { entityID: '9', name: 'txt.example.com', type: 'TXT', value: 'one' }];
+    const named = [txt('txt.example.com', ['one'], CLASS.IN, 0), txt('txt.example.com', ['two'], CLASS.IN, 0)];
+    expect(run(named, [], everything, twice)).toMatchObject({ rcode: 8 });
+  });
+
+  it('a value prerequisite without data names no record', () => {
+    expect(run([rr('txt.example.com', T.TXT, CLASS.IN)], [])).toEqual(
+      refusal(RCODE_UPDATE.NXRRSET, EDE.INVALID_DATA, 'prerequisite txt.example.com has no data'),
+    );
+  });
+});
