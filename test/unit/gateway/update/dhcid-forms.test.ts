@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { EDE } from '../../../../src/dns/wire/edns.js';
 import type { DhcidRecord } from '../../../../src/gateway/dhcid/store.js';
-import { MAX_DHCID_PER_NAME } from '../../../../src/gateway/dhcid/store.js';
+import { bytesOf, MAX_DHCID_PER_NAME } from '../../../../src/gateway/dhcid/store.js';
 import { evaluateWithDhcid, TYPE_DHCID } from '../../../../src/gateway/update/dhcid-rules.js';
 import { CLASS, TYPE_ANY, type UpdateMessage, type UpdateRecord } from '../../../../src/gateway/update/message.js';
 import { RCODE_UPDATE, type Allowed } from '../../../../src/gateway/update/rules.js';
@@ -228,5 +228,71 @@ describe('the room left', () => {
     expect(
       run([], [rr(HOST, TYPE_DHCID, CLASS.ANY), dhcid('g.example.com', TWO)], { kept, records: 0, bytes: 1_000 }).ok,
     ).toBe(true);
+  });
+});
+
+describe('edges found by mutation testing', () => {
+  const kept = [{ name: HOST, ttl: 300, data: ONE }];
+  const aAt = (klass: number, ttl: number, value?: string): UpdateRecord => ({
+    name: HOST,
+    type: 1,
+    class: klass,
+    ttl,
+    ...(value ? { data: { name: HOST, type: 'A' as const, ttl, value } } : {}),
+  });
+  const live: LiveRecord[] = [{ entityID: '1', name: HOST, type: 'A', ttl: 300, value: '192.0.2.1' }];
+
+  it('a kept DHCID makes its name in use, not every RRset there present', () => {
+    expect(run([rr(HOST, 1, CLASS.ANY)], [], { kept })).toMatchObject({ rcode: RCODE_UPDATE.NXRRSET });
+  });
+
+  it('the other prerequisites keep their own forms: a value prerequisite on A, one without data', () => {
+    expect(run([aAt(CLASS.IN, 0, '192.0.2.1')], [], { kept, live }).ok).toBe(true);
+    expect(run([aAt(CLASS.IN, 0)], [], { kept, live })).toMatchObject({ rcode: RCODE_UPDATE.NXRRSET });
+  });
+
+  it('a value prerequisite naming as many DHCID records as kept, but others, fails', () => {
+    const THREE = `000201${'33'.repeat(32)}`;
+    const two = [...kept, { name: HOST, ttl: 300, data: TWO }];
+    expect(run([dhcid(HOST, ONE, CLASS.IN, 0), dhcid(HOST, THREE, CLASS.IN, 0)], [], { kept: two })).toMatchObject({
+      rcode: RCODE_UPDATE.NXRRSET,
+    });
+  });
+
+  it('a delete of one RRset (A) leaves the DHCID; a CNAME elsewhere does not stop a DHCID add', () => {
+    expect(run([], [rr(HOST, 1, CLASS.ANY)], { kept, live })).toMatchObject({ ok: true, dhcid: new Map() });
+    const cname: LiveRecord[] = [{ entityID: '1', name: 'www.example.com', type: 'CNAME', value: 'example.com' }];
+    expect(run([], [dhcid(HOST, ONE)], { live: cname })).toMatchObject({
+      ok: true,
+      dhcid: new Map([[HOST, [{ name: HOST, ttl: 300, data: ONE }]]]),
+    });
+  });
+
+  it('keeps the largest TTL as it is', () => {
+    expect(run([], [dhcid(HOST, ONE, CLASS.IN, 0x7fffffff)])).toMatchObject({
+      dhcid: new Map([[HOST, [{ name: HOST, ttl: 0x7fffffff, data: ONE }]]]),
+    });
+  });
+
+  it('an update of class CH is FORMERR, with TTL 0 and data too', () => {
+    expect(run([], [dhcid(HOST, ONE, 3, 0)])).toMatchObject({ rcode: RCODE_UPDATE.FORMERR });
+  });
+
+  it('a name past the bound may have a record replaced; a zone past its room may replace and shrink', () => {
+    const past = Array.from({ length: MAX_DHCID_PER_NAME + 1 }, (_, i) => ({
+      name: HOST,
+      ttl: 300,
+      data: `0003${i.toString(16).padStart(2, '0')}${'11'.repeat(32)}`,
+    }));
+    const swap = [dhcid(HOST, past[0]!.data, CLASS.NONE, 0), dhcid(HOST, `0004${'11'.repeat(33)}`)];
+    expect(run([], swap, { kept: past }).ok).toBe(true);
+    const replace = [rr(HOST, TYPE_DHCID, CLASS.ANY), dhcid(HOST, TWO)];
+    expect(run([], replace, { kept, records: -1, bytes: -1 }).ok).toBe(true);
+  });
+
+  it('an add that fits the bytes left exactly is taken', () => {
+    const size = bytesOf(new Map([[HOST, [{ name: HOST, ttl: 300, data: ONE }]]]));
+    expect(run([], [dhcid(HOST, ONE)], { bytes: size }).ok).toBe(true);
+    expect(run([], [dhcid(HOST, ONE)], { bytes: size - 1 })).toMatchObject({ rcode: RCODE_UPDATE.REFUSED });
   });
 });
