@@ -29,23 +29,14 @@ export class UpdateRecords {
     for (const r of records) this.push({ ...r });
   }
 
-  /** Whether `name` holds a record of `type` (any type when undefined). */
-  has(name: string, type?: string): boolean {
-    const types = this.names.get(name);
-    if (!types) return false;
-    if (type !== undefined) return Boolean(types.get(type)?.records.size);
-    for (const set of types.values()) if (set.records.size) return true;
-    return false;
+  /** Whether `name` holds a record of `type`. */
+  has(name: string, type: string): boolean {
+    return Boolean(this.names.get(name)?.get(type)?.records.size);
   }
 
   /** The types `name` holds. */
   typesAt(name: string): string[] {
     return [...(this.names.get(name)?.entries() ?? [])].filter(([, set]) => set.records.size).map(([type]) => type);
-  }
-
-  /** The records of one RRset. */
-  rrset(name: string, type: string): ZoneRecord[] {
-    return [...(this.names.get(name)?.get(type)?.records.values() ?? [])].flat();
   }
 
   /** Removes every record at `name` (of `type` only, when given). */

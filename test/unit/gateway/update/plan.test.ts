@@ -32,6 +32,7 @@ describe('planTo', () => {
     expect(plan.changes).toHaveLength(2);
     expect(plan.unchanged.map((r) => r.entityID)).toEqual(['4']);
     expect(plan.changes.some((c) => c.before?.type === 'SOA' || c.before?.type === 'NS')).toBe(false);
+    expect(plan.kept.map((k) => `${k.name} ${k.type}`).sort()).toEqual(['example.com NS', 'example.com SOA']);
   });
 
   it('changes nothing when the records wanted are the records read', () => {

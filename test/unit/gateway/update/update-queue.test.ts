@@ -5,10 +5,11 @@
 import { describe, expect, it } from 'vitest';
 import { EDE } from '../../../../src/dns/wire/edns.js';
 import type { Outcome } from '../../../../src/gateway/update/batch-deps.js';
-import { MAX_KEY_RECORDS } from '../../../../src/gateway/update/limits.js';
+import { MAX_BATCH_RECORDS, MAX_KEY_RECORDS } from '../../../../src/gateway/update/limits.js';
 import { RCODE_UPDATE } from '../../../../src/gateway/update/rules.js';
 import { UpdateQueue } from '../../../../src/gateway/update/update-queue.js';
-import { addA, batchWorld, updateOf, ZONE } from '../../../helpers/update-batch.js';
+import { keygenText } from '../../../../src/gateway/keys/keygen.js';
+import { addA, batchWorld, noA, updateOf, ZONE } from '../../../helpers/update-batch.js';
 
 const made: Outcome = { rcode: 0, ede: 0, why: '', changed: true };
 
@@ -46,6 +47,44 @@ describe('the queue of updates', () => {
       'create h3.example.com A 192.0.2.3',
       'create h4.example.com A 192.0.2.4',
     ]);
+  });
+
+  it(`takes into one batch the updates whose records fit ${MAX_BATCH_RECORDS}, and always one`, async () => {
+    const world = await batchWorld({
+      keysFile: `${keygenText('carol')}${keygenText('dave')}grant "carol" zonesub A;\ngrant "dave" zonesub A;\n`,
+    });
+    const queue = new UpdateQueue(world.deps);
+    const reads = heldReads();
+    world.zone.hold = reads.hold;
+    /** An add at `name` with prerequisites (none of them failing) to make `records` records. */
+    const sized = (key: string, name: string, records: number) =>
+      queue.enqueue(ZONE, {
+        key,
+        client: '192.0.2.9',
+        message: updateOf(
+          ...Array.from({ length: records - 1 }, (_, i) => noA(`n${i}.example.com`)),
+          addA(name, '192.0.2.1'),
+        ),
+      });
+    const half = MAX_BATCH_RECORDS / 2;
+    const answers = [
+      sized('alice', 'a.example.com', 1),
+      sized('alice', 'b.example.com', half),
+      sized('bob', 'c.example.com', half),
+      sized('carol', 'd.example.com', 1),
+      sized('dave', 'e.example.com', MAX_BATCH_RECORDS + 1),
+      sized('bob', 'f.example.com', 1),
+    ];
+    reads.release();
+    expect(await Promise.all(answers)).toEqual(answers.map(() => made));
+    // Batches of a, of b and c (exactly the bound), of d, of e (alone past it), of f.
+    const batches = world.zone.calls
+      .slice(1)
+      .join(' ')
+      .split('list')
+      .filter(Boolean)
+      .map((b) => b.trim().replace(/create (\w)\.example\.com A 192\.0\.2\.1/g, '$1'));
+    expect(batches).toEqual(['a', 'b c', 'd', 'e', 'f']);
   });
 
   it("refuses a key's update while its updates waiting would pass the records it may have waiting; another key's goes on", async () => {
