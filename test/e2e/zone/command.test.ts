@@ -97,7 +97,7 @@ describe('ddedge zone plan', () => {
       /update +@ 600 IN MX 10 mail\.zone\.example\. +\(was @ 3600 IN MX 10 mail\.zone\.example\.\)/,
     );
     expect(run.stdout).toMatch(/update +h0 IN A 192\.0\.2\.99 +\(was h0 IN A 192\.0\.2\.10\)/);
-    expect(run.stdout).toMatch(/keep +h1 A 192\.0\.2\.11 +\(the agent's host \(--host\)\)/);
+    expect(run.stdout).toMatch(/keep +h1 A 192\.0\.2\.11 +\(one of the agent's hosts, DDEDGE_HOSTS or --host\)/);
     expect(run.stdout).toMatch(/keep +_acme-challenge TXT tok +\(an ACME challenge/);
     expect(Object.fromEntries(sandbox.calls)).toEqual({ 'service/dnslist': 1 });
   });

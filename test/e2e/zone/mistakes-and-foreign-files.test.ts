@@ -99,7 +99,7 @@ describe('a plan the provider would refuse half-way is refused before anything i
       ['@ A 192.0.2.1', 'home CNAME elsewhere.example.net.'],
       { DDEDGE_HOSTS: `home.${ZONE}` },
       [],
-      /zone\.txt:3:6: a CNAME cannot share its name with other data: home\.zone\.example keeps A 192\.0\.2\.20 \(the agent's host \(--host\)\)/,
+      /zone\.txt:3:6: a CNAME cannot share its name with other data: home\.zone\.example keeps A 192\.0\.2\.20 \(one of the agent's hosts, DDEDGE_HOSTS or --host\)/,
     ],
     [
       'a CNAME at an ACME challenge (delegated _acme-challenge)',
