@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { ConfigError } from '../../lib/errors.js';
 import { listenError } from '../../lib/listen-address.js';
 import { isLoopbackHost } from '../../lib/address.js';
+import { invokedAs } from '../invoked-as.js';
 import { describeFault, parseFault, type Fault } from '../../sandbox/faults.js';
 import { OPERATIONS } from '../../sandbox/api-operations.js';
 import { startSandbox, type Sandbox } from '../../sandbox/server.js';
@@ -65,7 +66,11 @@ export async function run(context: CommandContext): Promise<number> {
         `is not a server to expose\n`,
     );
   }
-  io.stdout(flags.json ? listeningJson(sandbox) : listeningText(sandbox, faults));
+  io.stdout(
+    flags.json
+      ? listeningJson(sandbox)
+      : listeningText(sandbox, faults, invokedAs(process.argv[1], io.cwd, process.execPath)),
+  );
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGTERM', stop);
@@ -92,7 +97,7 @@ function listeningJson(sandbox: Sandbox): string {
 }
 
 /** Where the sandbox listens, the demo account, every zone's records and a command to try. */
-function listeningText(sandbox: Sandbox, faults: Fault[]): string {
+function listeningText(sandbox: Sandbox, faults: Fault[], command: string): string {
   const { account } = sandbox.model;
   // Every record of every zone, as a user will meet them (an update, an ACME challenge beside SPF).
   const zone = sandbox.model.services
@@ -115,7 +120,9 @@ function listeningText(sandbox: Sandbox, faults: Fault[]): string {
     `zones:\n${zone}\n` +
     `try:\n  DDEDGE_DYNDNS_URL=${sandbox.url} DDEDGE_DYNDNS_USER=${account.dyndnsUser} ` +
     `DDEDGE_DYNDNS_KEY=${account.dyndnsKey} \\\n` +
-    `  DDEDGE_STATE_DIR=/tmp/ddedge-demo ddedge update --host home.example.com --ip 81.0.2.15\n` +
+    // A state directory of its own: a fixed name in /tmp could be another user's.
+    `  DDEDGE_STATE_DIR=$(mktemp -d) ${command} update ` +
+    '--host home.example.com --ip 81.0.2.15\n' +
     (faults.length ? `faults: ${faults.map(describeFault).join(', ')}\n` : '')
   );
 }

@@ -1,5 +1,6 @@
 // The sandbox's banner, a newcomer's first view of the emulator: every record of its zones, and
 // the dynamic DNS URLs written out one by one, each working as pasted.
+import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../../src/sandbox/server.js';
 import { baseEnv, runDist, startDist, tempDir, waitForOutput } from '../../helpers/cli.js';
@@ -47,5 +48,20 @@ describe('ddedge sandbox, as it starts', () => {
       );
       expect(run.code, `${url}: ${run.stderr}`).toBe(0);
     }
+  });
+
+  it('gives a command to try that works as pasted, with a state directory of its own', async () => {
+    const tryBlock = banner.slice(banner.indexOf('try:\n') + 'try:\n'.length).split('\nfaults:')[0]!;
+    expect(tryBlock).toContain('DDEDGE_STATE_DIR=$(mktemp -d) node ');
+    expect(tryBlock).not.toContain('/tmp/ddedge-demo');
+    const run = await new Promise<{ code: number | null; output: string }>((resolve) => {
+      const child = spawn('bash', ['-c', tryBlock], { env: baseEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+      let output = '';
+      child.stdout.on('data', (d) => (output += d));
+      child.stderr.on('data', (d) => (output += d));
+      child.on('close', (code) => resolve({ code, output }));
+    });
+    expect(run.code, run.output).toBe(0);
+    expect(run.output).toMatch(/home\.example\.com A 81\.0\.2\.15 (updated|unchanged)/);
   });
 });
