@@ -9,6 +9,7 @@ import type { RecordType } from '../lib/address.js';
 import { outsideText } from '../lib/outside-text.js';
 import { HISTORY_LIMITS, type FailureReason, type History, type HistoryEntry } from '../state/history.js';
 import { failureKind, type Outcome } from './outcome.js';
+import { counted } from '../lib/counted.js';
 
 /** Cycles in a row with the same failure before it is a failure worth a message. */
 export const FAILING_AFTER = 3;
@@ -89,7 +90,7 @@ export function recordOutcomes(history: History, outcomes: Outcome[], now: Date)
           time: at,
           host,
           type,
-          message: `${host} ${type}: working again after ${previous.count ?? 1} failed cycle(s)`,
+          message: `${host} ${type}: working again after ${counted(previous.count ?? 1, 'failed cycle')}`,
         });
       }
     }

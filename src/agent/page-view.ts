@@ -14,6 +14,7 @@ import { plannedNextCycle } from './next-cycle.js';
 import { assessHealth } from './health.js';
 import { historyRows, type HistoryRow } from './history-view.js';
 import { timelines, type RecordTimeline } from './timeline-view.js';
+import { counted } from '../lib/counted.js';
 
 type RecordStatus = 'up to date' | 'failing' | 'waiting' | 'not sent yet';
 
@@ -70,10 +71,13 @@ export function agentPageView(config: Config, page: number, now = new Date()): A
   const overall = !records.length
     ? { ok: false, text: 'No host is configured.' }
     : failing
-      ? { ok: false, text: `${failing} of ${records.length} record(s) failing.` }
+      ? { ok: false, text: `${failing} of ${counted(records.length, 'record')} failing.` }
       : !health.healthy
         ? { ok: false, text: health.lastSuccessAt ? 'No successful cycle recently.' : 'No successful cycle yet.' }
-        : { ok: true, text: `All ${records.length} record(s) up to date.` };
+        : {
+            ok: true,
+            text: `${records.length === 1 ? 'The record is' : `All ${records.length} records are`} up to date.`,
+          };
   const newestFirst = rows.slice().reverse();
   const pages = Math.max(1, Math.ceil(newestFirst.length / HISTORY_PAGE_SIZE));
   const shown = Math.min(Math.max(1, page), pages);

@@ -33,6 +33,7 @@ import { ReplayMemory } from './limits/replay-memory.js';
 import type { GatewaySettings } from './run-settings.js';
 import { GatewayStats } from './status/stats.js';
 import { hostPort } from '../lib/host-port.js';
+import { counted } from '../lib/counted.js';
 
 /** How often the replay memory is written when it changed: a crash forgets at most this much. */
 const REPLAY_SAVE_MS = 2_000;
@@ -225,7 +226,7 @@ function warnIfRefreshesCrowdTheBudget(settings: GatewaySettings, views: ZoneVie
   if (perHour > settings.maxCallsPerHour / 2) {
     const paged = pages > settings.zones.length ? ` (${pages} pages of service/dnslist each time)` : '';
     logger.warn(
-      `gateway: re-reading ${settings.zones.length} zone(s) every ${Math.round(settings.refreshMs / 1000)}s takes ` +
+      `gateway: re-reading ${counted(settings.zones.length, 'zone')} every ${Math.round(settings.refreshMs / 1000)}s takes ` +
         `${perHour} of the ${settings.maxCallsPerHour} provider calls allowed an hour${paged}; raise --refresh or ` +
         `--max-calls-per-hour`,
     );

@@ -12,6 +12,7 @@ import { redact } from '../../lib/redact.js';
 import type { GatewayBudget } from '../limits/call-budget.js';
 import type { GatewayStats } from './stats.js';
 import type { ZoneViews } from '../dns/zone-views.js';
+import { counted } from '../../lib/counted.js';
 
 const TEXT = 'text/plain; charset=utf-8';
 const PROMETHEUS = 'text/plain; version=0.0.4; charset=utf-8';
@@ -41,7 +42,7 @@ interface ZoneStatus {
 export function gatewayHealth(view: GatewayView): { healthy: boolean; reasons: string[] } {
   const reasons: string[] = [];
   const up = view.stats.listening.length;
-  if (up < view.listenCount) reasons.push(`${up} of ${view.listenCount} DNS listener(s) answering`);
+  if (up < view.listenCount) reasons.push(`${up} of ${counted(view.listenCount, 'DNS listener')} answering`);
   for (const z of zoneStatus(view)) {
     if (z.secondsSinceGoodRead === null)
       reasons.push(`${z.zone} not read from the provider yet${z.lastError ? ` (${z.lastError})` : ''}`);
@@ -70,7 +71,7 @@ export function gatewayAnswer(path: string, view: GatewayView): Answer {
         contentType: TEXT,
         body: redact(
           healthy
-            ? `healthy: ${zones} zone(s) read within ${Math.round(view.healthLimitMs / 1000)}s; DNS answering\n`
+            ? `healthy: ${counted(zones, 'zone')} read within ${Math.round(view.healthLimitMs / 1000)}s; DNS answering\n`
             : `unhealthy: ${reasons.join('; ')}\n`,
         ),
       };

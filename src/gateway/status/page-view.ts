@@ -10,6 +10,7 @@ import type { GatewayKeys } from '../keys/keys-file.js';
 import { gatewayHealth, type GatewayView } from './operations.js';
 import type { Refusal } from '../limits/refusal-log.js';
 import type { SecondaryRow } from '../dns/secondaries.js';
+import { counted } from '../../lib/counted.js';
 
 /** Records shown per zone; the rest are counted (AXFR gives them all). */
 const RECORDS_SHOWN = 300;
@@ -62,7 +63,10 @@ export function gatewayPageView(sources: GatewayPageSources, now = new Date()): 
   return {
     now: now.toISOString(),
     overall: health.healthy
-      ? { ok: true, text: `Serving ${view.stats.zones.length} zone(s); every zone read from the provider recently.` }
+      ? {
+          ok: true,
+          text: `Serving ${counted(view.stats.zones.length, 'zone')}; ${view.stats.zones.length === 1 ? 'it was' : 'every zone'} read from the provider recently.`,
+        }
       : { ok: false, text: outsideText(health.reasons.join('; ')) },
     zones: zonesOf(view),
     keys: [...keys.keys.keys()].sort().map((name) => ({

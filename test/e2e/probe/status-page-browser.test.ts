@@ -147,7 +147,7 @@ describe.skipIf(!present)('the status page in Chromium', () => {
 
   it('light: no console error, nothing requested beyond the daemon, no serious accessibility violation', async () => {
     const { page, errors, requests } = await openPage(browser, url, 'light', { width: 1100, height: 900 });
-    expect(await page.$eval('.overall', (e) => e.textContent)).toBe('1 of 3 record(s) failing.');
+    expect(await page.$eval('.overall', (e) => e.textContent)).toBe('1 of 3 records failing.');
     expect(await background(page)).toBe('rgb(255, 255, 255)');
     await page.evaluate(AXE);
     const violations = await page.evaluate(async () => {

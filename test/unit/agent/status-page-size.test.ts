@@ -49,7 +49,7 @@ function view(): AgentPageView {
   }));
   return {
     now: now.toISOString(),
-    overall: { ok: true, text: 'All 50 record(s) up to date.' },
+    overall: { ok: true, text: 'All 50 records are up to date.' },
     records,
     lastCycleAt: now.toISOString(),
     lastSuccessAt: now.toISOString(),

@@ -56,7 +56,7 @@ describe("the gateway's health", () => {
   it('is healthy while every zone was read within the limit and DNS answers; names each reason otherwise', async () => {
     const { view, views, stats, at, failWith } = setup();
     expect(gatewayHealth(view).reasons).toEqual([
-      '0 of 1 DNS listener(s) answering',
+      '0 of 1 DNS listener answering',
       'example.com not read from the provider yet',
       'example.net not read from the provider yet',
     ]);
@@ -67,7 +67,7 @@ describe("the gateway's health", () => {
     expect(gatewayHealth(view)).toEqual({ healthy: true, reasons: [] });
     expect(gatewayAnswer('/healthz', view)).toMatchObject({
       status: 200,
-      body: 'healthy: 2 zone(s) read within 5s; DNS answering\n',
+      body: 'healthy: 2 zones read within 5s; DNS answering\n',
     });
     failWith(new Error('no complete answer from https://api.example/service/dnslist/ within 2000 ms'));
     await expect(views.refresh('example.net')).rejects.toThrow();
