@@ -388,9 +388,7 @@ describe.skipIf(!TOOLS)("the gateway's call budget", () => {
     ]);
     try {
       expect(gateway.stderr()).toMatch(/at most 4 provider calls an hour \(3 left\)/);
-      expect(gateway.stderr()).toMatch(
-        /re-reading 1 zone every 1s takes 3600 of the 4 provider calls allowed an hour/,
-      );
+      expect(gateway.stderr()).toMatch(/re-reading 1 zone every 1s takes 3600 of the 4 provider calls allowed an hour/);
       await until(
         async () => gateway.stderr(),
         (t) => /budget of 4 provider calls an hour is spent/.test(t),
