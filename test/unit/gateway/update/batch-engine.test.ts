@@ -15,6 +15,7 @@ import type { ZoneRecord } from '../../../../src/zone/record.js';
 import {
   addA,
   batchWorld,
+  noA,
   pendingUpdate,
   updateOf,
   ZONE,
@@ -287,6 +288,25 @@ describe('the records others keep', () => {
     expect(world.zone.held()).toEqual(
       [...original.slice(0, 1), 'b.example.com A 192.0.2.3', ...original.slice(1)].sort(),
     );
+  });
+});
+
+describe('a batch that writes nothing', () => {
+  it('whose reading the budget does not allow: every update answered, none sent round again, nothing read', async () => {
+    const updates = [pendingUpdate('alice', updateOf(addA('a.example.com', '192.0.2.2')))];
+    const { calls, again } = await batch(updates, { budget: 0 });
+    expect(calls).toEqual([]);
+    expect(again).toEqual([]);
+    expect(updates[0]!.answers).toHaveLength(1);
+  });
+
+  it('whose updates were all refused: read once, nothing written or journaled', async () => {
+    const updates = [pendingUpdate('alice', updateOf(noA('x.example.com'), addA('x.example.com', '192.0.2.2')))];
+    const { world, calls, again } = await batch(updates);
+    expect(calls).toEqual(['list']);
+    expect(again).toEqual([]);
+    expect(updates[0]!.answers.map((a) => a.rcode)).toEqual([RCODE_UPDATE.YXRRSET]);
+    expect(world.journalResults()).toEqual([]);
   });
 });
 

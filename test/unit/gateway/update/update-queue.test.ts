@@ -193,8 +193,81 @@ describe('the queue of updates', () => {
     });
     reads.release();
     expect(await next).toEqual(made);
-    expect(world.log.some((l) => l.startsWith('error: gateway: updates of example.com failed: TypeError: a bug'))).toBe(
-      true,
+    const logged = world.log.find((l) =>
+      l.startsWith('error: gateway: updates of example.com failed: TypeError: a bug'),
     );
+    // The stack, not only the message: where the bug is.
+    expect(logged).toMatch(/\n\s+at /);
+  });
+
+  it("keeps counting a key's updates still waiting once one of them is answered, up to the bound exactly", async () => {
+    const world = await batchWorld();
+    const reads = heldReads();
+    // The first batch is read at once; the reads after it wait.
+    const releaseCalls = () => {
+      world.zone.hold = reads.hold;
+    };
+    const queue = new UpdateQueue({ ...world.deps, releaseCalls });
+    const sized = (key: string, name: string, records: number) =>
+      queue.enqueue(ZONE, {
+        key,
+        client: '192.0.2.9',
+        message: updateOf(
+          ...Array.from({ length: records - 1 }, (_, i) => noA(`n${i}.example.com`)),
+          addA(name, '192.0.2.1'),
+        ),
+      });
+    const first = sized('alice', 'a.example.com', 1);
+    // Exactly the bound with the first: taken.
+    const second = sized('alice', 'b.example.com', MAX_KEY_RECORDS - 1);
+    expect(await first).toEqual(made);
+    // The first answered, the second still waits with its records.
+    expect(await sized('alice', 'c.example.com', 2)).toEqual({
+      rcode: RCODE_UPDATE.REFUSED,
+      ede: EDE.NOT_READY,
+      why:
+        `the key alice has updates of ${MAX_KEY_RECORDS - 1} records waiting to be made (at most ` +
+        `${MAX_KEY_RECORDS} at once); send this one again once they are answered`,
+    });
+    reads.release();
+    expect(await second).toEqual(made);
+    expect(world.zone.held()).toEqual(['a.example.com A 192.0.2.1', 'b.example.com A 192.0.2.1']);
+  });
+
+  it('sends a bystander round again ahead of an update that arrived during its batch, and makes both', async () => {
+    const world = await batchWorld();
+    const queue = new UpdateQueue(world.deps);
+    const add = (key: string, name: string, address: string) =>
+      queue.enqueue(ZONE, { key, client: '192.0.2.9', message: updateOf(addA(name, address)) });
+    let late: Promise<Outcome> | undefined;
+    world.zone.onWrite = (call) => {
+      if (call.name !== 'b.example.com') return undefined;
+      late ??= add('alice', 'late.example.com', '192.0.2.4');
+      return 'refused';
+    };
+    const first = add('bob', 'first.example.com', '192.0.2.1');
+    const bystander = add('alice', 'a.example.com', '192.0.2.2');
+    const offender = add('bob', 'b.example.com', '192.0.2.3');
+    expect(await first).toEqual(made);
+    expect((await offender).rcode).toBe(RCODE_UPDATE.REFUSED);
+    expect(await bystander).toEqual(made);
+    expect(await late).toEqual(made);
+    expect(
+      world.zone
+        .writes()
+        .filter((w) => w.startsWith('create'))
+        .slice(-2),
+    ).toEqual(['create a.example.com A 192.0.2.2', 'create late.example.com A 192.0.2.4']);
+  });
+
+  it('starts a batch again for an update that arrives once the queue ran dry', async () => {
+    const world = await batchWorld();
+    const queue = new UpdateQueue(world.deps);
+    const add = (name: string) =>
+      queue.enqueue(ZONE, { key: 'alice', client: '192.0.2.9', message: updateOf(addA(name, '192.0.2.1')) });
+    expect(await add('a.example.com')).toEqual(made);
+    // Every batch's work done (a turn of the event loop after the answer).
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await add('b.example.com')).toEqual(made);
   });
 });
