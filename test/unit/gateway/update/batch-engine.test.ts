@@ -12,6 +12,7 @@ import { RCODE_UPDATE } from '../../../../src/gateway/update/rules.js';
 import { acquireZoneLock } from '../../../../src/state/zone-lock.js';
 import type { ZoneProvider } from '../../../../src/zone/provider/provider-zone.js';
 import type { ZoneRecord } from '../../../../src/zone/record.js';
+import type { WriteFault } from '../../../helpers/memory-zone.js';
 import {
   addA,
   batchWorld,
@@ -268,6 +269,24 @@ describe('a lost answer', () => {
     );
     expect(world.log).toContain(
       'warn: gateway: the DHCID records of the failed batch of example.com are kept: the provider holds some of its writes',
+    );
+  });
+});
+
+describe('a lost answer after other writes were made', () => {
+  it('names each write that stays after a failed undo', async () => {
+    const updates = [
+      pendingUpdate('alice', updateOf(addA('a.example.com', '192.0.2.2'))),
+      pendingUpdate('bob', updateOf(addA('c.example.com', '192.0.2.4'))),
+      pendingUpdate('bob', updateOf(addA('z.example.com', '192.0.2.5'))),
+    ];
+    const { world } = await batch(updates, {}, (w) => {
+      const faults: Record<string, WriteFault> = { 'c.example.com': 'answer lost', 'z.example.com': 'not sent' };
+      w.zone.onWrite = (call) => (call.call === 'delete' ? 'refused' : faults[call.name]);
+    });
+    expect(world.log).toContain(
+      'error: gateway: example.com still holds 2 write(s) of a batch that failed (create a.example.com 300 A ' +
+        '192.0.2.2, create c.example.com 300 A 192.0.2.4); the journal says so',
     );
   });
 });

@@ -9,6 +9,8 @@ import { MAX_BATCH_RECORDS, MAX_KEY_RECORDS } from '../../../../src/gateway/upda
 import { RCODE_UPDATE } from '../../../../src/gateway/update/rules.js';
 import { UpdateQueue } from '../../../../src/gateway/update/update-queue.js';
 import { keygenText } from '../../../../src/gateway/keys/keygen.js';
+import { CLASS, type UpdateRecord } from '../../../../src/gateway/update/message.js';
+import { TYPE_CODES } from '../../../../src/dns/wire/types.js';
 import { addA, batchWorld, noA, updateOf, ZONE } from '../../../helpers/update-batch.js';
 
 const made: Outcome = { rcode: 0, ede: 0, why: '', changed: true };
@@ -258,6 +260,22 @@ describe('the queue of updates', () => {
         .filter((w) => w.startsWith('create'))
         .slice(-2),
     ).toEqual(['create a.example.com A 192.0.2.2', 'create late.example.com A 192.0.2.4']);
+  });
+
+  it('tells apart the records that the updates of one batch create, for a later update of the batch to change', async () => {
+    const world = await batchWorld();
+    const queue = new UpdateQueue(world.deps);
+    const reads = heldReads();
+    world.zone.hold = reads.hold;
+    const send = (key: string, ...records: UpdateRecord[]) =>
+      queue.enqueue(ZONE, { key, client: '192.0.2.9', message: updateOf(...records) });
+    const first = send('bob', addA('first.example.com', '192.0.2.1'));
+    // One batch: alice creates a and b, then deletes a's A records.
+    const creates = send('alice', addA('a.example.com', '192.0.2.2'), addA('b.example.com', '192.0.2.3'));
+    const deletes = send('alice', { name: 'a.example.com', type: TYPE_CODES.A, class: CLASS.ANY, ttl: 0 });
+    reads.release();
+    expect(await Promise.all([first, creates, deletes])).toEqual([made, made, made]);
+    expect(world.zone.held()).toEqual(['b.example.com A 192.0.2.3', 'first.example.com A 192.0.2.1']);
   });
 
   it('starts a batch again for an update that arrives once the queue ran dry', async () => {
