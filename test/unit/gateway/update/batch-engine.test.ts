@@ -12,9 +12,11 @@ import { RCODE_UPDATE } from '../../../../src/gateway/update/rules.js';
 import { acquireZoneLock } from '../../../../src/state/zone-lock.js';
 import type { ZoneProvider } from '../../../../src/zone/provider/provider-zone.js';
 import type { ZoneRecord } from '../../../../src/zone/record.js';
+import type { WriteFault } from '../../../helpers/memory-zone.js';
 import {
   addA,
   batchWorld,
+  noA,
   pendingUpdate,
   updateOf,
   ZONE,
@@ -271,6 +273,24 @@ describe('a lost answer', () => {
   });
 });
 
+describe('a lost answer after other writes were made', () => {
+  it('names each write that stays after a failed undo', async () => {
+    const updates = [
+      pendingUpdate('alice', updateOf(addA('a.example.com', '192.0.2.2'))),
+      pendingUpdate('bob', updateOf(addA('c.example.com', '192.0.2.4'))),
+      pendingUpdate('bob', updateOf(addA('z.example.com', '192.0.2.5'))),
+    ];
+    const { world } = await batch(updates, {}, (w) => {
+      const faults: Record<string, WriteFault> = { 'c.example.com': 'answer lost', 'z.example.com': 'not sent' };
+      w.zone.onWrite = (call) => (call.call === 'delete' ? 'refused' : faults[call.name]);
+    });
+    expect(world.log).toContain(
+      'error: gateway: example.com still holds 2 write(s) of a batch that failed (create a.example.com 300 A ' +
+        '192.0.2.2, create c.example.com 300 A 192.0.2.4); the journal says so',
+    );
+  });
+});
+
 describe('the records others keep', () => {
   it("refuses the update that would change the agent's host, alone", async () => {
     const updates = [
@@ -287,6 +307,25 @@ describe('the records others keep', () => {
     expect(world.zone.held()).toEqual(
       [...original.slice(0, 1), 'b.example.com A 192.0.2.3', ...original.slice(1)].sort(),
     );
+  });
+});
+
+describe('a batch that writes nothing', () => {
+  it('whose reading the budget does not allow: every update answered, none sent round again, nothing read', async () => {
+    const updates = [pendingUpdate('alice', updateOf(addA('a.example.com', '192.0.2.2')))];
+    const { calls, again } = await batch(updates, { budget: 0 });
+    expect(calls).toEqual([]);
+    expect(again).toEqual([]);
+    expect(updates[0]!.answers).toHaveLength(1);
+  });
+
+  it('whose updates were all refused: read once, nothing written or journaled', async () => {
+    const updates = [pendingUpdate('alice', updateOf(noA('x.example.com'), addA('x.example.com', '192.0.2.2')))];
+    const { world, calls, again } = await batch(updates);
+    expect(calls).toEqual(['list']);
+    expect(again).toEqual([]);
+    expect(updates[0]!.answers.map((a) => a.rcode)).toEqual([RCODE_UPDATE.YXRRSET]);
+    expect(world.journalResults()).toEqual([]);
   });
 });
 

@@ -9,6 +9,8 @@ import { MAX_BATCH_RECORDS, MAX_KEY_RECORDS } from '../../../../src/gateway/upda
 import { RCODE_UPDATE } from '../../../../src/gateway/update/rules.js';
 import { UpdateQueue } from '../../../../src/gateway/update/update-queue.js';
 import { keygenText } from '../../../../src/gateway/keys/keygen.js';
+import { CLASS, type UpdateRecord } from '../../../../src/gateway/update/message.js';
+import { TYPE_CODES } from '../../../../src/dns/wire/types.js';
 import { addA, batchWorld, noA, updateOf, ZONE } from '../../../helpers/update-batch.js';
 
 const made: Outcome = { rcode: 0, ede: 0, why: '', changed: true };
@@ -193,8 +195,97 @@ describe('the queue of updates', () => {
     });
     reads.release();
     expect(await next).toEqual(made);
-    expect(world.log.some((l) => l.startsWith('error: gateway: updates of example.com failed: TypeError: a bug'))).toBe(
-      true,
+    const logged = world.log.find((l) =>
+      l.startsWith('error: gateway: updates of example.com failed: TypeError: a bug'),
     );
+    // The stack, not only the message: where the bug is.
+    expect(logged).toMatch(/\n\s+at /);
+  });
+
+  it("keeps counting a key's updates still waiting once one of them is answered, up to the bound exactly", async () => {
+    const world = await batchWorld();
+    const reads = heldReads();
+    // The first batch is read at once; the reads after it wait.
+    const releaseCalls = () => {
+      world.zone.hold = reads.hold;
+    };
+    const queue = new UpdateQueue({ ...world.deps, releaseCalls });
+    const sized = (key: string, name: string, records: number) =>
+      queue.enqueue(ZONE, {
+        key,
+        client: '192.0.2.9',
+        message: updateOf(
+          ...Array.from({ length: records - 1 }, (_, i) => noA(`n${i}.example.com`)),
+          addA(name, '192.0.2.1'),
+        ),
+      });
+    const first = sized('alice', 'a.example.com', 1);
+    // Exactly the bound with the first: taken.
+    const second = sized('alice', 'b.example.com', MAX_KEY_RECORDS - 1);
+    expect(await first).toEqual(made);
+    // The first answered, the second still waits with its records.
+    expect(await sized('alice', 'c.example.com', 2)).toEqual({
+      rcode: RCODE_UPDATE.REFUSED,
+      ede: EDE.NOT_READY,
+      why:
+        `the key alice has updates of ${MAX_KEY_RECORDS - 1} records waiting to be made (at most ` +
+        `${MAX_KEY_RECORDS} at once); send this one again once they are answered`,
+    });
+    reads.release();
+    expect(await second).toEqual(made);
+    expect(world.zone.held()).toEqual(['a.example.com A 192.0.2.1', 'b.example.com A 192.0.2.1']);
+  });
+
+  it('sends a bystander round again ahead of an update that arrived during its batch, and makes both', async () => {
+    const world = await batchWorld();
+    const queue = new UpdateQueue(world.deps);
+    const add = (key: string, name: string, address: string) =>
+      queue.enqueue(ZONE, { key, client: '192.0.2.9', message: updateOf(addA(name, address)) });
+    let late: Promise<Outcome> | undefined;
+    world.zone.onWrite = (call) => {
+      if (call.name !== 'b.example.com') return undefined;
+      late ??= add('alice', 'late.example.com', '192.0.2.4');
+      return 'refused';
+    };
+    const first = add('bob', 'first.example.com', '192.0.2.1');
+    const bystander = add('alice', 'a.example.com', '192.0.2.2');
+    const offender = add('bob', 'b.example.com', '192.0.2.3');
+    expect(await first).toEqual(made);
+    expect((await offender).rcode).toBe(RCODE_UPDATE.REFUSED);
+    expect(await bystander).toEqual(made);
+    expect(await late).toEqual(made);
+    expect(
+      world.zone
+        .writes()
+        .filter((w) => w.startsWith('create'))
+        .slice(-2),
+    ).toEqual(['create a.example.com A 192.0.2.2', 'create late.example.com A 192.0.2.4']);
+  });
+
+  it('tells apart the records that the updates of one batch create, for a later update of the batch to change', async () => {
+    const world = await batchWorld();
+    const queue = new UpdateQueue(world.deps);
+    const reads = heldReads();
+    world.zone.hold = reads.hold;
+    const send = (key: string, ...records: UpdateRecord[]) =>
+      queue.enqueue(ZONE, { key, client: '192.0.2.9', message: updateOf(...records) });
+    const first = send('bob', addA('first.example.com', '192.0.2.1'));
+    // One batch: alice creates a and b, then deletes a's A records.
+    const creates = send('alice', addA('a.example.com', '192.0.2.2'), addA('b.example.com', '192.0.2.3'));
+    const deletes = send('alice', { name: 'a.example.com', type: TYPE_CODES.A, class: CLASS.ANY, ttl: 0 });
+    reads.release();
+    expect(await Promise.all([first, creates, deletes])).toEqual([made, made, made]);
+    expect(world.zone.held()).toEqual(['b.example.com A 192.0.2.3', 'first.example.com A 192.0.2.1']);
+  });
+
+  it('starts a batch again for an update that arrives once the queue ran dry', async () => {
+    const world = await batchWorld();
+    const queue = new UpdateQueue(world.deps);
+    const add = (name: string) =>
+      queue.enqueue(ZONE, { key: 'alice', client: '192.0.2.9', message: updateOf(addA(name, '192.0.2.1')) });
+    expect(await add('a.example.com')).toEqual(made);
+    // Every batch's work done (a turn of the event loop after the answer).
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await add('b.example.com')).toEqual(made);
   });
 });
