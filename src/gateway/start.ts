@@ -226,7 +226,8 @@ function warnIfRefreshesCrowdTheBudget(settings: GatewaySettings, views: ZoneVie
   if (perHour > settings.maxCallsPerHour / 2) {
     const paged = pages > settings.zones.length ? ` (${pages} pages of service/dnslist each time)` : '';
     logger.warn(
-      `gateway: re-reading ${counted(settings.zones.length, 'zone')} every ${Math.round(settings.refreshMs / 1000)}s takes ` +
+      `gateway: re-reading ${counted(settings.zones.length, 'zone')} every ` +
+        `${Math.round(settings.refreshMs / 1000)}s takes ` +
         `${perHour} of the ${settings.maxCallsPerHour} provider calls allowed an hour${paged}; raise --refresh or ` +
         `--max-calls-per-hour`,
     );

@@ -65,7 +65,9 @@ export function gatewayPageView(sources: GatewayPageSources, now = new Date()): 
     overall: health.healthy
       ? {
           ok: true,
-          text: `Serving ${counted(view.stats.zones.length, 'zone')}; ${view.stats.zones.length === 1 ? 'it was' : 'every zone'} read from the provider recently.`,
+          text:
+            `Serving ${counted(view.stats.zones.length, 'zone')}; ` +
+            `${view.stats.zones.length === 1 ? 'it was' : 'every zone'} read from the provider recently.`,
         }
       : { ok: false, text: outsideText(health.reasons.join('; ')) },
     zones: zonesOf(view),
