@@ -4,7 +4,7 @@
 // Zone transfers go to a key allowed to `transfer`, over TCP only (transfer.ts). An UPDATE
 // that cannot be read is FORMERR here, with an EDE when it has EDNS (RFC 2136 3.1.1, 3.4.1);
 // a signed one already answered is not made again (replay-memory.ts).
-import { type Clock, systemClock } from '../lib/clock.js';
+import { type Clock, secondsOn, systemClock } from '../lib/clock.js';
 import { AnswerCache, isCacheable } from '../dns/server/answer-cache.js';
 import { EARLIER_RUN, ReplayMemory } from './limits/replay-memory.js';
 import { CookieJar } from '../dns/server/cookies.js';
@@ -49,7 +49,7 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
   const cookies = new CookieJar();
   // Signed updates remembered against replay while their TSIG window is open (replay-memory.ts).
   const replays = options.replays ?? new ReplayMemory();
-  const nowSeconds = () => Math.floor((options.clock ?? systemClock).now() / 1000);
+  const nowSeconds = () => secondsOn(options.clock ?? systemClock);
   /** An update signed by `signer`, made once whatever number of times its bytes arrive. */
   const updateOnce = (request: Buffer, signer: Signer, address: string): Promise<Buffer> | Buffer => {
     const mac = signer.tsig.mac.toString('hex');

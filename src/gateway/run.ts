@@ -5,7 +5,7 @@
 // call is counted against the gateway's own hourly budget (call-budget.ts); --listen serves
 // /healthz, /metrics and /status (operations.ts) with the daemon's HTTP endpoint. At the stop,
 // updates in flight are answered first (drain.ts).
-import { systemClock } from '../lib/clock.js';
+import { secondsOn, systemClock } from '../lib/clock.js';
 import { openDoors, updateDepsOf, type OpenDoors } from './doors.js';
 import { drainGateway } from './drain.js';
 import { startRefreshLoop, zonesReader } from './refresh-loop.js';
@@ -53,7 +53,7 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
     gateway.stats.listening = [];
     await Promise.all([...open.servers.map((s) => s.close()), open.endpoint?.close(), open.door?.close()]);
     clearInterval(gateway.saveReplays);
-    gateway.replays.save(Math.floor(clock.now() / 1000), logger);
+    gateway.replays.save(secondsOn(clock), logger);
     await gateway.wire.close?.();
   }
 }

@@ -10,7 +10,7 @@ import { undiciTransport } from '../http/undici-transport.js';
 import type { Transport } from '../http/transport.js';
 import { ConfigError, DdedgeError, ExitCode, exitCodeOf } from '../lib/errors.js';
 import type { Logger } from '../lib/log.js';
-import { type Clock, systemClock } from '../lib/clock.js';
+import { type Clock, secondsOn, systemClock } from '../lib/clock.js';
 import { sharedNotifier, type Notifier } from '../notify/notifier.js';
 import { othersMayWrite } from '../state/state-dir.js';
 import { providerZone, type ZoneProvider } from '../zone/provider/provider-zone.js';
@@ -138,7 +138,7 @@ export async function startGateway(settings: GatewaySettings): Promise<StartedGa
   warnIfRefreshesCrowdTheBudget(settings, views, logger);
   // Batches a gateway was writing when it was killed: said, and closed in the journal with what the provider holds.
   await reconcileUnfinished(settings.stateDir, settings.zones, readerOf, dhcid, logger);
-  const seconds = () => Math.floor((settings.clock ?? systemClock).now() / 1000);
+  const seconds = () => secondsOn(settings.clock ?? systemClock);
   const replays = ReplayMemory.load(ReplayMemory.pathIn(settings.stateDir), seconds(), logger);
   const saveReplays = setInterval(() => replays.save(seconds(), logger), REPLAY_SAVE_MS);
   saveReplays.unref();

@@ -18,6 +18,9 @@ export const systemClock: Clock = {
   },
 };
 
+/** Whole seconds since the epoch on `clock` (DNS times: TSIG, serials, the replay memory). */
+export const secondsOn = (clock: Clock): number => Math.floor(clock.now() / 1000);
+
 /** Runs `task` every `ms` on `clock` until the function returned stops it. */
 export function every(clock: Clock, ms: number, task: () => void): () => void {
   let cancel = clock.after(ms, function again() {

@@ -2,6 +2,7 @@
 // (`password`, as real clients send, or the spec's `apikey`), host, and an optional ip that
 // defaults to the caller's address. It changes an existing A entry; it cannot create one.
 import { familyOfAddress } from '../lib/address.js';
+import { lowerName } from '../lib/names.js';
 import type { DyndnsFormat } from '../dyndns/result.js';
 import type { SandboxModel } from './model.js';
 
@@ -52,10 +53,7 @@ function decide(model: SandboxModel, query: URLSearchParams, callerAddress: stri
   if (user !== model.account.dyndnsUser || key !== model.account.dyndnsKey)
     return { success: false, userKnown: user === model.account.dyndnsUser, messages: ['Incorrect data'] };
   // A host name reads as DNS reads it: case and one final dot make no difference.
-  const hostName = query
-    .get('host')!
-    .toLowerCase()
-    .replace(/(?<=.)\.$/, '');
+  const hostName = lowerName(query.get('host')!);
   const ip = query.get('ip') || callerAddress;
   if (familyOfAddress(ip) !== 4) return { success: false, userKnown: true, messages: [`Incorrect IP address: ${ip}`] };
   const entry = model.services.flatMap((s) => s.dns).find((e) => e.type === 'A' && e.name === hostName);

@@ -29,6 +29,7 @@ import { printJson, setup } from '../setup.js';
 import { FileTooLarge, NotUtf8, readCappedUtf8 } from '../../config/capped-file.js';
 import type { Logger } from '../../lib/log.js';
 import { unwritableRecords } from '../../zone/plan/unwritable.js';
+import { counted } from '../../lib/counted.js';
 
 const ACTIONS = ['export', 'plan', 'apply'] as const;
 
@@ -175,7 +176,7 @@ async function exportZone(
     const path = resolve(io.cwd, flags.output as string);
     try {
       writeFileAtomic(path, output, 0o644);
-      io.stdout(`exported ${live.length} record${live.length === 1 ? '' : 's'} of ${service} to ${path}\n`);
+      io.stdout(`exported ${counted(live.length, 'record')} of ${service} to ${path}\n`);
     } catch (error) {
       throw new ConfigError(`--output: cannot write "${flags.output}": ${errnoText(error)}`);
     }

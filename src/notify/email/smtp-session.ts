@@ -2,7 +2,7 @@
 // (required beyond loopback, so a password and a message never cross a network in clear text;
 // smtps:// is TLS from the start), AUTH PLAIN or LOGIN, the envelope, the message, QUIT. Every
 // reply is bounded in bytes and every step in time; a 4xx reply is worth a retry, a 5xx is not.
-import { connect as tcpConnect, type Socket } from 'node:net';
+import { connect as tcpConnect, isIP, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { isLoopbackHost } from '../../lib/address.js';
 import { outsideText } from '../../lib/outside-text.js';
@@ -123,7 +123,7 @@ function upgrade(socket: Socket, host: string): Promise<Socket> {
 }
 
 /** SNI takes a host name, never an address. */
-const serverName = (host: string): string | undefined => (/^[\d.]+$|:/.test(host) ? undefined : host);
+const serverName = (host: string): string | undefined => (isIP(host) ? undefined : host);
 
 /** Replies one by one, each whole (`250-…` lines up to the `250 …` one), bounded in bytes. */
 function replyReader(socket: Socket, where: string): { next(): Promise<Reply> } {

@@ -8,6 +8,7 @@ import { relativeName } from '../../lib/names.js';
 import { summarize, type Change } from '../plan/plan.js';
 import type { LiveRecord, ZoneRecord } from '../record.js';
 import type { Step } from '../plan/steps.js';
+import { counted } from '../../lib/counted.js';
 
 type AnyRecord = Omit<ZoneRecord, 'type'> & { type: string };
 
@@ -99,14 +100,13 @@ export function applyLines(report: ApplyReport): string[] {
       );
   } else if (report.readBackError !== undefined) {
     lines.push(
-      `made ${outcome.done.length} call${outcome.done.length === 1 ? '' : 's'}, but the zone could not be read ` +
+      `made ${counted(outcome.done.length, 'call')}, but the zone could not be read ` +
         `back to check them: ${(report.readBackError as Error).message}`,
     );
     lines.push('  run ddedge zone plan with the same file to see what is left');
   } else if (report.drift.length) {
     lines.push(
-      `made ${outcome.done.length} call${outcome.done.length === 1 ? '' : 's'}, but the zone read back still ` +
-        `differs from the file:`,
+      `made ${counted(outcome.done.length, 'call')}, but the zone read back still ` + `differs from the file:`,
       ...report.drift.map((c) => changeLine(plan.zone, c)),
     );
   } else {
@@ -116,15 +116,11 @@ export function applyLines(report: ApplyReport): string[] {
           `change`,
       );
     // Counted as the plan counts them: a change of value may take two calls (a delete and a create).
-    const changes = plan.changes.length;
-    const calls = outcome.done.length;
-    lines.push(
-      `applied ${changes} change${changes === 1 ? '' : 's'} (${
-        outcome.method === 'setzone'
-          ? 'one service/dnssetzone call'
-          : `${calls} call${calls === 1 ? '' : 's'}, at most ${outcome.maxInFlight} in flight`
-      }); the zone read back matches the file`,
-    );
+    const how =
+      outcome.method === 'setzone'
+        ? 'one service/dnssetzone call'
+        : `${counted(outcome.done.length, 'call')}, at most ${outcome.maxInFlight} in flight`;
+    lines.push(`applied ${counted(plan.changes.length, 'change')} (${how}); the zone read back matches the file`);
   }
   if (report.backup) lines.push(`backup: ${report.backup} (ddedge zone apply ${report.backup} restores it)`);
   return lines;

@@ -22,13 +22,18 @@ function userHome(): string {
   if (asRoot) chownSync(home, NOBODY, NOBODY);
   return home;
 }
-function runAsUser(program: string, args: string[], env: Record<string, string>): Promise<RunResult> {
+/** A program run to its end with only PATH and `env`; as `uid` when given (the tests run as root). */
+function runProgram(
+  command: string[],
+  env: Record<string, string>,
+  { cwd, uid }: { cwd: string; uid?: number },
+): Promise<RunResult> {
   return new Promise((done) => {
-    const child = spawn(program, args, {
+    const child = spawn(command[0]!, command.slice(1), {
       env: { PATH: process.env.PATH ?? '', ...env },
-      cwd: env.HOME,
+      cwd,
       stdio: ['ignore', 'pipe', 'pipe'],
-      ...(asRoot ? { uid: NOBODY, gid: NOBODY } : {}),
+      ...(uid === undefined ? {} : { uid, gid: uid }),
     });
     let stdout = '';
     let stderr = '';
@@ -37,6 +42,8 @@ function runAsUser(program: string, args: string[], env: Record<string, string>)
     child.on('close', (code) => done({ code, stdout, stderr }));
   });
 }
+const runAsUser = (program: string, args: string[], env: Record<string, string>) =>
+  runProgram([program, ...args], env, { cwd: env.HOME!, uid: asRoot ? NOBODY : undefined });
 const dist = () => (asRoot ? distForOtherUsers() : DIST);
 const ddedge = (args: string[], env: Record<string, string>) => runAsUser(process.execPath, [dist(), ...args], env);
 
@@ -190,17 +197,5 @@ describe.skipIf(!UNSHARE)('ddedge init as root', () => {
   });
 });
 
-function runAsRootIn(command: string[], cwd: string): Promise<RunResult> {
-  return new Promise((done) => {
-    const child = spawn(command[0]!, command.slice(1), {
-      env: { PATH: process.env.PATH ?? '', HOME: tempDir('ddedge-home-'), DDEDGE_STATE_DIR: tempDir('ddedge-state-') },
-      cwd,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (code) => done({ code, stdout, stderr }));
-  });
-}
+const runAsRootIn = (command: string[], cwd: string) =>
+  runProgram(command, { HOME: tempDir('ddedge-home-'), DDEDGE_STATE_DIR: tempDir('ddedge-state-') }, { cwd });

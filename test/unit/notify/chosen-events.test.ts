@@ -55,7 +55,7 @@ describe('choosing the events of a notification URL', () => {
       /DDEDGE_NOTIFY: events= names "down", not events ddedge sends; choose among changed, failing, recovered/,
     );
     expect(() => parseNotifyTarget('https://hooks.example.net/x?events=', 'DDEDGE_NOTIFY')).toThrow(/events= names /);
-    expect(parseNotifyTarget('ntfy://ntfy.sh/topic?events=Zone-Changed', 'x').events).toEqual(
+    expect(parseNotifyTarget('ntfy://ntfy.example.net/topic?events=Zone-Changed', 'x').events).toEqual(
       new Set(['zone-changed']),
     );
   });

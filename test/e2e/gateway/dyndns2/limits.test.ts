@@ -316,8 +316,7 @@ describe('the dyndns2 door over TLS under a crowd', () => {
       }
       // The closes reach this side a little after the 150th connect: waited for (not a fixed 500 ms,
       // which a loaded machine outran), up to the point where the deadline would close them anyway.
-      while (closedAt.length < 150 - 64 && Date.now() - start < 3_000)
-        await new Promise((resolve) => setTimeout(resolve, 20));
+      await waitFor(() => closedAt.length >= 150 - 64 || Date.now() - start >= 3_000, 'the oldest closes to arrive');
       // Closed within a second of opening, well before the 5 s handshake deadline: never more than 64 from one address at once.
       expect(closedAt.filter((ms) => ms < 3_000).length).toBeGreaterThanOrEqual(150 - 64);
       const answer = await new Promise<string>((resolve, reject) => {
