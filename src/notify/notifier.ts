@@ -205,7 +205,7 @@ export class Notifier {
         return await sendMail({ ...target.mail, message, timeoutMs: this.limits.timeoutMs });
       } catch (error) {
         const retry = error instanceof MailError ? error.retry : true;
-        throw Object.assign(new Error(`${target.shown}: ${(error as Error).message}`), { retry });
+        throw Object.assign(new Error((error as Error).message), { retry });
       }
     }
     if (target.service === 'email') throw new Error(`${target.shown}: no mail settings`);
