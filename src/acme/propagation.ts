@@ -9,6 +9,7 @@ import { type Clock, sleepOn, systemClock } from '../lib/clock.js';
 import { DdedgeError, ExitCode } from '../lib/errors.js';
 import type { Logger } from '../lib/log.js';
 import { hostPort } from '../lib/host-port.js';
+import { counted } from '../lib/counted.js';
 
 export interface NameServer {
   host: string;
@@ -156,7 +157,10 @@ async function showsValue(
       signal,
     );
     if (values.includes(request.value)) return true;
-    problems.set(showServer(server), values.length ? `answers ${values.length} other value(s)` : 'answers without it');
+    problems.set(
+      showServer(server),
+      values.length ? `answers ${counted(values.length, 'other value')}` : 'answers without it',
+    );
   } catch (error) {
     // Cut short by the propagation deadline: what the server did before says more.
     const key = showServer(server);

@@ -15,6 +15,7 @@ import { assessHealth } from './health.js';
 import { historyRows, type HistoryRow } from './history-view.js';
 import { timelines, type RecordTimeline } from './timeline-view.js';
 import { counted } from '../lib/counted.js';
+import { utcText } from '../probe/page-frame.js';
 
 type RecordStatus = 'up to date' | 'failing' | 'waiting' | 'not sent yet';
 
@@ -117,7 +118,7 @@ function recordRow(state: State, rows: HistoryRow[], host: string, type: RecordT
       status: 'waiting',
       reason:
         `the provider refused it (${outsideText(String(record.lastError ?? 'refused'), 300)}); next attempt ` +
-        `after ${record.backoff.until}`,
+        `after ${utcText(record.backoff.until)}`,
     };
   }
   if (record.lastError) return { ...base, status: 'failing', reason: outsideText(String(record.lastError), 300) };

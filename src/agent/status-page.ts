@@ -74,7 +74,7 @@ function sourcesTable(view: AgentPageView): string {
   const lines = (view.sources ?? []).flatMap((d) =>
     d.answers.map(
       (a) =>
-        `<tr><th scope="row">${escapeHtml(a.source)}<td>IPv${d.family}<td>${
+        `<tr><th scope="row">${sourceText(a.source)}<td>IPv${d.family}<td>${
           a.address ? `<code>` + `${escapeHtml(a.address)}</code>` : '-'
         }${a.error ? ` <span class="status-bad">${escapeHtml(a.error)}</span>` : ''}` +
         `<td>${a.ms} ms<td>${when(d.at)}`,
@@ -148,6 +148,26 @@ const time = (iso: string): string => `<time>${escapeHtml(utcText(iso))}</time>`
  * cells is weight.
  */
 const when = (iso: string): string => escapeHtml(iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, ''));
+/** A host and its port (`ns1.example.net:53`, `[2001:db8::1]:8443`); one of up to HOST_AND_PORT_CHARS stays whole. */
+const HOST_AND_PORT = /(\[[0-9A-Fa-f:.]+\]|[\w.-]+):\d{1,5}/g;
+const HOST_AND_PORT_CHARS = 24;
+/**
+ * A source as a narrow screen may break it: after a slash and before an `@`, never inside a host and its port (a
+ * port cut in two reads as two numbers).
+ */
+function sourceText(source: string): string {
+  let html = '';
+  let at = 0;
+  for (const match of source.matchAll(HOST_AND_PORT)) {
+    // A longer one (an IPv6 address) may break in its host, but keeps its port with the host's last character.
+    const kept = match[0].length > HOST_AND_PORT_CHARS ? match[0].slice(match[0].lastIndexOf(':') - 1) : match[0];
+    const start = match.index + match[0].length - kept.length;
+    html += `${breakable(source.slice(at, start))}<span class="nobr">${escapeHtml(kept)}</span>`;
+    at = match.index + match[0].length;
+  }
+  return html + breakable(source.slice(at));
+}
+const breakable = (text: string): string => escapeHtml(text).replaceAll('/', '/<wbr>').replaceAll('@', '<wbr>@');
 const capitalised = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 const tokenQuery = (context: PageContext, lead: string): string =>
   context.token ? `${lead}token=${encodeURIComponent(context.token)}` : '';

@@ -20,6 +20,12 @@ const PALETTE = 4;
 
 export function timelinePicture(timeline: { start: number; end: number; records: RecordTimeline[] }): string {
   if (!timeline.records.length) return '';
+  // A fresh install has nothing to draw: grey bars alone would read as thirty days of nothing sent.
+  if (timeline.records.every((r) => !r.addresses.length && !r.failures.length))
+    return (
+      `<p class="muted">The picture of the last ${TIMELINE_DAYS} days starts with the first address sent or the ` +
+      'first failure: nothing yet.</p>'
+    );
   const x = (t: number) => Math.round(((t - timeline.start) / (timeline.end - timeline.start)) * WIDTH);
   const height = timeline.records.length * ROW + 18;
   const colours = Array.from({ length: PALETTE }, () => new PathData());

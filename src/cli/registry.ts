@@ -68,7 +68,7 @@ export const COMMANDS: CommandSpec[] = [
   {
     name: 'ip',
     usage: 'ddedge ip [options]',
-    describe: "prints the detected address(es); with --json each source's answer, error and time",
+    describe: "prints the detected addresses; with --json each source's answer, error and time",
     settings: true,
     flags: { json, 'env-file': envFile, dotenv },
     load: () => import('./commands/ip.js'),

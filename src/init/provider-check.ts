@@ -3,6 +3,7 @@
 // answer says whether the credentials work and, for each host, what ddedge will find there. A
 // host that is a CNAME is refused: neither interface can give it an address beside the alias.
 // The dynamic DNS interface has no read; its key is checked by the first update.
+import { counted } from '../lib/counted.js';
 import { ApiClient } from '../api/client.js';
 import { type DnsEntry, service } from '../api/endpoints/service.js';
 import type { Config } from '../config/config.js';
@@ -68,7 +69,9 @@ function zoneLine(zone: string, entries: DnsEntry[]): string {
   const names = [...new Set(entries.map((e) => e.name))];
   const shown = names.slice(0, NAMES_SHOWN).join(', ');
   const more = names.length > NAMES_SHOWN ? ` and ${names.length - NAMES_SHOWN} more` : '';
-  return `${zone}: ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'} (${shown}${more})`;
+  // Records and names both counted: a name holds several records (A, MX, TXT), so a count of
+  // records beside a list of fewer names read as names missing.
+  return `${zone}: ${counted(entries.length, 'record')} at ${counted(names.length, 'name')} (${shown}${more})`;
 }
 
 function hostLine(host: string, found: DnsEntry[], config: Config): string {

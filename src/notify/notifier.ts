@@ -14,6 +14,7 @@ import { mailText } from './email/mail-text.js';
 import { MailError, sendMail } from './email/smtp-session.js';
 import { eventKey, type NotifyEvent } from './message.js';
 import { parseNotifyTarget, SERVICES, type NotifyTarget } from './target.js';
+import { counted } from '../lib/counted.js';
 
 export const NOTIFY_LIMITS = {
   /** Messages waiting per URL; beyond, the newest are dropped. */
@@ -160,7 +161,7 @@ export class Notifier {
     }
     if (lane.dropped) {
       this.logger.warn(
-        `${lane.dropped} notification(s) to ${target.shown} not sent: more than ${lane.allowance.burst} at ` +
+        `${counted(lane.dropped, 'notification')} to ${target.shown} not sent: more than ${lane.allowance.burst} at ` +
           `once (one more is allowed every ${lane.allowance.refillMs / 1000}s)`,
       );
       lane.dropped = 0;

@@ -23,7 +23,8 @@ th{background:var(--panel);font-weight:600;white-space:nowrap}
   `td.wait{color:var(--warn)}.status-ok,.status-bad,.status-wait,b{font-weight:600}td.none{color:var(--muted)}
 .addr,code,.rec td:nth-child(3){font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:inherit;` +
   `white-space:nowrap}
-.muted{color:var(--muted)}
+.muted{color:var(--muted)}.nobr{white-space:nowrap}
+.hist td:first-child{white-space:nowrap}
 form{margin:.8rem 0}
 button{font:inherit;padding:.5rem 1rem;border-radius:.4rem;border:1px solid var(--button);background:var(--button);` +
   `color:#fff;cursor:pointer;min-height:44px}
@@ -46,6 +47,7 @@ table.cards caption{padding:.3rem 0}
 table.cards tr{display:block;border:1px solid var(--line);border-radius:.4rem;margin:0 0 .6rem}
 table.cards th,table.cards td{display:block;border:0;padding:.2rem .6rem;background:none;white-space:normal;` +
   `overflow-wrap:anywhere}
+table.cards .nobr{white-space:nowrap}
 table.cards th[scope=row]{padding-top:.5rem}
 table.cards .addr,table.cards code,.rec td:nth-child(3){white-space:normal;overflow-wrap:anywhere}
 table.cards td::before{color:var(--muted);font-family:system-ui,sans-serif}

@@ -22,6 +22,7 @@ import { ConfigError } from '../../lib/errors.js';
 import { runAction } from '../actions.js';
 import type { CommandContext } from '../command.js';
 import { printJson, setup } from '../setup.js';
+import { counted } from '../../lib/counted.js';
 
 const ACTIONS = ['present', 'cleanup', 'certbot-auth', 'certbot-cleanup'] as const;
 type Action = (typeof ACTIONS)[number];
@@ -81,7 +82,7 @@ function challengeArguments(
       `acme ${action}: three arguments look like lego's EXEC_MODE=RAW; unset EXEC_MODE (ddedge takes <fqdn> <value>)`,
     );
   if (args.length !== 2)
-    throw new ConfigError(`acme ${action}: expected <fqdn> <value>, got ${args.length} argument(s)`);
+    throw new ConfigError(`acme ${action}: expected <fqdn> <value>, got ${counted(args.length, 'argument')}`);
   return { name: args[0]!, value: args[1]! };
 }
 
@@ -91,7 +92,7 @@ function describeReport(report: PresentReport | CleanupReport): string {
     const seen =
       report.waitedMs === undefined
         ? 'not waited for (--no-wait)'
-        : `visible on ${report.visibleOn.length} name server(s) after ${(report.waitedMs / 1000).toFixed(1)}s`;
+        : `visible on ${counted(report.visibleOn.length, 'name server')} after ${(report.waitedMs / 1000).toFixed(1)}s`;
     return `${subject} ${report.action === 'created' ? 'added' : 'already there'}; ${seen}\n`;
   }
   return `${subject} ${report.action === 'deleted' ? 'removed' : 'absent; nothing to remove'}\n`;

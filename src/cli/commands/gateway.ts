@@ -9,6 +9,7 @@ import { keepGatewayHeapSmall } from '../../lib/long-running-heap.js';
 import { runAction } from '../actions.js';
 import type { CommandContext } from '../command.js';
 import { setup } from '../setup.js';
+import { counted } from '../../lib/counted.js';
 
 export function run(context: CommandContext): Promise<number> {
   const { flags, io } = context;
@@ -18,7 +19,7 @@ export function run(context: CommandContext): Promise<number> {
       none: { said: 'none to serve', run: () => serve(context) },
       actions: {
         async keygen([name, ...extra]) {
-          if (extra.length) throw new ConfigError(`gateway keygen: ${extra.length} unexpected argument(s)`);
+          if (extra.length) throw new ConfigError(`gateway keygen: ${counted(extra.length, 'unexpected argument')}`);
           if (!name)
             throw new ConfigError('gateway keygen: give the key name: ddedge gateway keygen NAME [--algorithm ALG]');
           const { keygenText } = await import('../../gateway/keys/keygen.js');
@@ -26,7 +27,8 @@ export function run(context: CommandContext): Promise<number> {
           return 0;
         },
         async 'check-keys'([argument, ...extra]) {
-          if (extra.length) throw new ConfigError(`gateway check-keys: ${extra.length} unexpected argument(s)`);
+          if (extra.length)
+            throw new ConfigError(`gateway check-keys: ${counted(extra.length, 'unexpected argument')}`);
           const file = argument ?? (flags.keys as string | undefined);
           if (!file) throw new ConfigError('gateway check-keys: give the keys file: ddedge gateway check-keys FILE');
           const { loadKeysFile } = await import('../../gateway/keys/keys-file.js');

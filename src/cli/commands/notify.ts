@@ -15,7 +15,7 @@ async function test(context: CommandContext, urls: string[]): Promise<number> {
   const { config, logger } = await setup(context, 'notify');
   // Checked before anything is sent: a bad URL is exit 2 and nothing goes out.
   urls.forEach((url, i) => {
-    parseNotifyTarget(url, `argument ${i + 3}`);
+    parseNotifyTarget(url, urls.length === 1 ? 'the URL' : `URL ${i + 1} of ${urls.length}`);
   });
   const targets = urls.length ? urls : config.notify;
   if (!targets.length)

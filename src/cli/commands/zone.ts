@@ -129,7 +129,7 @@ function zoneArguments(
   // Named by count, never by text: a stray word may be half of an unquoted secret.
   if (extraCount)
     throw new ConfigError(
-      `zone ${action}: ${extraCount} unexpected argument(s) after the file (quote a value that has spaces)`,
+      `zone ${action}: ${counted(extraCount, 'unexpected argument')} after the file (quote a value that has spaces)`,
     );
   if (action === 'export' && file) throw new ConfigError(exportArgumentMessage(file));
   if (flags.complete && (action !== 'export' || flags.format === 'json'))

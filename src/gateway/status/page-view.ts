@@ -11,6 +11,7 @@ import { gatewayHealth, type GatewayView } from './operations.js';
 import type { Refusal } from '../limits/refusal-log.js';
 import type { SecondaryRow } from '../dns/secondaries.js';
 import { counted } from '../../lib/counted.js';
+import { changeText } from './change-text.js';
 
 /** Records shown per zone; the rest are counted (AXFR gives them all). */
 const RECORDS_SHOWN = 300;
@@ -183,9 +184,7 @@ function journalTail(stateDir: string): GatewayPageView['updates'] {
     const outcome = line.mark?.outcome;
     const ended = outcome && outcome !== 'made' ? [`(${outcome})`] : [];
     const changes = line.changes.map((c) => {
-      const values = `${c.before ? ` ${c.before}` : ''}${c.after ? ` -> ${c.after}` : ''}`;
-      const change = `${c.action} ${c.name} ${c.type}${values}`;
-      const { text, cut } = cutText(change, CHANGE_CHARS);
+      const { text, cut } = cutText(changeText(c), CHANGE_CHARS);
       return cut ? `${text}… (${cut} more bytes)` : text;
     });
     return [{ time: line.time, zone: line.zone, key: line.key, client: line.client, changes: [...ended, ...changes] }];

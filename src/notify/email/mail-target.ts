@@ -23,6 +23,7 @@ export function parseMailTarget(url: URL, origin: string): MailTarget {
     .filter(Boolean);
   const usage = `${url.protocol}//USER:PASSWORD@HOST:PORT?from=ADDR&to=ADDR[,ADDR]`;
   if (!url.hostname) throw new ConfigError(`${origin}: an e-mail URL names its server: ${usage}`);
+  if (!from) throw new ConfigError(`${origin}: from= is missing (the sender's address): ${usage}`);
   if (!ADDRESS.test(from)) throw new ConfigError(`${origin}: from= is not an e-mail address: ${usage}`);
   if (!to.length || to.length > MAX_RECIPIENTS || !to.every((a) => ADDRESS.test(a)))
     throw new ConfigError(`${origin}: to= needs 1 to ${MAX_RECIPIENTS} e-mail addresses, comma-separated: ${usage}`);

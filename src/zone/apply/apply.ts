@@ -11,6 +11,7 @@ import type { ZoneProvider } from '../provider/provider-zone.js';
 import { describeRecord, type LiveRecord, type ZoneRecord } from '../record.js';
 import { callsOf, stepsOf, type Step } from '../plan/steps.js';
 import { IncompleteListingError, LIST_PAGE_LENGTH } from '../provider/zone-listing.js';
+import { counted } from '../../lib/counted.js';
 
 const MAX_IN_FLIGHT = 3;
 /**
@@ -111,7 +112,7 @@ export async function applyPlan(
     const deletes = phases.at(-1)!;
     if (i === phases.length - 2 && atEntityLimit(failure.error) && deletes.every((s) => s.call === 'delete')) {
       logger.warn(
-        `zone: the provider refused a create at its entity limit; making the plan's ${deletes.length} delete(s) ` +
+        `zone: the provider refused a create at its entity limit; making the plan's ${counted(deletes.length, 'delete')} ` +
           `first, then the creates again`,
       );
       const refused = phase.filter((s) => !done.has(s));

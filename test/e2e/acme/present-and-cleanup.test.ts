@@ -252,7 +252,7 @@ describe('bad input and refusals', () => {
   });
 
   it.each([
-    [['present', NAME], 'expected <fqdn> <value>, got 1 argument(s)'],
+    [['present', NAME], 'expected <fqdn> <value>, got 1 argument'],
     [['present', 'example.com', 'token', 'keyauth'], "lego's EXEC_MODE=RAW"],
     [['present', 'not a name', V1], 'is not a DNS name'],
     [['present', NAME, 'two words'], 'printable characters without spaces'],

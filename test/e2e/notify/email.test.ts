@@ -80,10 +80,21 @@ describe.skipIf(!HAS_AIOSMTPD)('e-mail notifications', () => {
     expect(server.messages()).toMatchObject([{ tls: false, auth: false, to: ['me@example.com'] }]);
   });
 
+  it('names a bad URL by its place among the URLs given, and sends none', async () => {
+    const server = await smtpServer(undefined);
+    const good = `smtp://127.0.0.1:${server.port}?from=ddedge@example.com&to=me@example.com`;
+    const run = await runDist(['notify', 'test', good, 'smtp://127.0.0.1?from=nobody&to=me@example.com'], env());
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^ddedge: URL 2 of 2: from= is not an e-mail address/m);
+    expect(server.messages()).toEqual([]);
+  });
+
   it('refuses at once a URL without its addresses, naming the form', async () => {
     const run = await runDist(['notify', 'test', `smtps://a:${CANARY}@mail.example.com?to=me@example.com`], env());
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/from= is not an e-mail address: smtps:\/\/USER:PASSWORD@HOST:PORT\?from=ADDR&to=ADDR/);
+    expect(run.stderr).toMatch(
+      /from= is missing \(the sender's address\): smtps:\/\/USER:PASSWORD@HOST:PORT\?from=ADDR&to=ADDR/,
+    );
     expect(run.stderr).not.toContain(CANARY);
   });
 });

@@ -6,6 +6,8 @@
 // docs/running.md shows (docs/status-page-*.png).
 import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
@@ -17,6 +19,8 @@ import { requireTool } from '../../helpers/programs.js';
 import { useSandbox } from '../../helpers/use-sandbox.js';
 import { waitUntil } from '../../helpers/wait.js';
 import { keygenText } from '../../../src/gateway/keys/keygen.js';
+import { renderAgentPage } from '../../../src/agent/status-page.js';
+import type { AgentPageView } from '../../../src/agent/page-view.js';
 
 const CHROMIUM = requireTool('chromium-headless-shell');
 const present = CHROMIUM !== undefined;
@@ -47,6 +51,9 @@ let browser: Browser;
 let daemon: ReturnType<typeof startDist>;
 let url: string;
 let addressFile: string;
+/** A second address source with a port in its URL (as most are): it answers what the file holds. */
+let echo: Server;
+let echoUrl: string;
 
 /**
  * Weeks of history before the test's own entries, so that the 30-day picture has something to
@@ -111,12 +118,15 @@ describe.skipIf(!present)('the status page in Chromium', () => {
   const sandbox = useSandbox({ per: 'file' });
   beforeAll(async () => {
     addressFile = join(tempDir(), 'address');
+    echo = createServer((_req, res) => res.end(readFileSync(addressFile, 'utf8')));
+    await new Promise<void>((done) => echo.listen(0, '127.0.0.1', done));
+    echoUrl = `http://127.0.0.1:${(echo.address() as AddressInfo).port}/what-is-my-address/v4`;
     // Some history first: two addresses, then the daemon on a third, and a host that fails.
     const env = agentEnv(sandbox, {
       ...withApi(sandbox),
       DDEDGE_HOSTS: 'home.example.com,nas.example.com,vpn.example.org',
       DDEDGE_INTERVAL: '1h',
-      DDEDGE_IP_SOURCES: `file:${addressFile}`,
+      DDEDGE_IP_SOURCES: `file:${addressFile},url:${echoUrl}`,
     });
     for (const address of ['81.0.2.14', '81.0.2.15']) {
       writeFileSync(addressFile, `${address}\n`);
@@ -141,6 +151,7 @@ describe.skipIf(!present)('the status page in Chromium', () => {
     await browser?.close();
     daemon?.kill('SIGTERM');
     await daemon?.result;
+    echo?.close();
   });
 
   const background = (page: Page) => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
@@ -188,6 +199,88 @@ describe.skipIf(!present)('the status page in Chromium', () => {
     expect(button).toBeGreaterThanOrEqual(44);
     await page.screenshot({ path: join(SHOTS, 'status-page-phone.png'), fullPage: true });
     expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('1280 px: a time in the history stays on one line', async () => {
+    const { page, errors } = await openPage(browser, url, 'light', { width: 1280, height: 900 });
+    // The lines a cell's text takes: the distinct tops of its text's rectangles.
+    const lines = await page.$$eval('table.hist td:first-child', (cells) =>
+      cells.map((cell) => {
+        const range = document.createRange();
+        range.selectNodeContents(cell);
+        return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+      }),
+    );
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.filter((n) => n > 1)).toEqual([]);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("phones from 320 to 430 px: a source's port is never split from its host, a short host never split", async () => {
+    // The page as the daemon renders it, with sources as long as real ones (a resolver's name
+    // and port, an IPv6 address and port), in the browser at every width: where a long source
+    // breaks moves with the width, so one width alone may not land in the port.
+    const page = await browser.newPage();
+    const sources = [
+      'dns:myip.opendns.com@resolver1.opendns.com:53',
+      'dns-txt:o-o.myaddr.l.google.com@ns1.google.com:53',
+      'url:https://[2001:db8:4860:4860::8888]:8443/what-is-my-address',
+      `url:${echoUrl}`,
+    ];
+    const view: AgentPageView = {
+      now: new Date().toISOString(),
+      overall: { ok: true, text: 'All 1 record up to date.' },
+      records: [],
+      budget: { used: 1, limit: 60 },
+      history: { rows: [], page: 1, pages: 1, total: 0 },
+      timeline: { start: 0, end: 1, records: [] },
+      problems: [],
+      sources: [
+        {
+          family: 4,
+          at: new Date().toISOString(),
+          answers: sources.map((source) => ({ source, address: '81.0.2.16', ms: 12 })),
+        },
+      ],
+    };
+    // Mobile first: changing it later reloads the page, and a page set from text reloads empty.
+    await page.setViewport({ width: 390, height: 840, isMobile: true, deviceScaleFactor: 1 });
+    await page.setContent(renderAgentPage(view, { nonce: 'n', csrf: 'c' }), { waitUntil: 'load' });
+    const splitAt = (width: number) =>
+      page.$$eval(
+        'table.src th[scope=row]',
+        (cells, width) =>
+          cells.flatMap((cell) => {
+            const text = cell.textContent ?? '';
+            const whole = /(\[[0-9a-f:]+\]|[\w.-]+):\d+/.exec(text);
+            if (!whole) return [`${text}: no host and port`];
+            // Up to 24 characters the host and port stay whole; past that, the port with the host's last character.
+            const from = whole[0].length <= 24 ? whole.index : whole.index + whole[0].lastIndexOf(':') - 1;
+            const match = { index: from, 0: text.slice(from, whole.index + whole[0].length) };
+            const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+            const range = document.createRange();
+            let offset = 0;
+            for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+              const length = node.textContent?.length ?? 0;
+              if (match.index >= offset && match.index < offset + length) range.setStart(node, match.index - offset);
+              const end = match.index + match[0].length;
+              if (end > offset && end <= offset + length) range.setEnd(node, end - offset);
+              offset += length;
+            }
+            const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+            return tops.size > 1 ? [`${match[0]} on ${tops.size} lines at ${width} px`] : [];
+          }),
+        width,
+      );
+    const split: string[] = [];
+    for (let width = 320; width <= 430; width += 2) {
+      await page.setViewport({ width, height: 840, isMobile: true, deviceScaleFactor: 1 });
+      split.push(...(await splitAt(width)));
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    }
+    expect(split).toEqual([]);
     await page.close();
   });
 

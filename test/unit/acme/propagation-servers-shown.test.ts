@@ -26,7 +26,7 @@ describe('waitUntilVisible, out of time', () => {
       () => undefined,
       (e: Error) => e,
     );
-    expect(error?.message).toContain('ns1.example.com ([::1]:53): answers 1 other value(s)');
+    expect(error?.message).toContain('ns1.example.com ([::1]:53): answers 1 other value');
     expect(error?.message).toContain('[::1]:5353: answers');
     expect(error?.message).toContain('127.0.0.1:53: answers');
   });

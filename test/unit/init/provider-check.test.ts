@@ -22,7 +22,7 @@ const withApi = (hosts: string, password = sandbox.credentials.apiPassword) =>
 describe("init's check with the provider", () => {
   it('says what the zone holds for each host, in one read', async () => {
     const lines = await checkWithProvider(withApi('home.example.com,new.example.com'), quiet);
-    expect(lines[0]).toMatch(/^example\.com: \d+ entries \(.*home\.example\.com/);
+    expect(lines[0]).toMatch(/^example\.com: \d+ records at \d+ names \(.*home\.example\.com/);
     expect(lines[1]).toMatch(/^home\.example\.com: A 192\.0\.2\.20; ddedge keeps it up to date$/);
     expect(lines[2]).toMatch(/^new\.example\.com: no A or AAAA entry yet; the first update creates it$/);
     expect(sandbox.calls.get('service/dnslist')).toBe(1);

@@ -85,7 +85,7 @@ describe('Notifier', () => {
     notifier.enqueue(Array.from({ length: 8 }, (_, i) => event(i)));
     await notifier.drain(10_000);
     expect(ok.bodies).toHaveLength(3);
-    expect(warnings).toEqual([expect.stringContaining('5 notification(s) to webhook at 127.0.0.1:')]);
+    expect(warnings).toEqual([expect.stringContaining('5 notifications to webhook at 127.0.0.1:')]);
   });
 
   it('the same event goes out again once the dedup window has passed on its clock', async () => {
