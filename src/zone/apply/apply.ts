@@ -112,8 +112,8 @@ export async function applyPlan(
     const deletes = phases.at(-1)!;
     if (i === phases.length - 2 && atEntityLimit(failure.error) && deletes.every((s) => s.call === 'delete')) {
       logger.warn(
-        `zone: the provider refused a create at its entity limit; making the plan's ${counted(deletes.length, 'delete')} ` +
-          `first, then the creates again`,
+        "zone: the provider refused a create at its entity limit; making the plan's " +
+          `${counted(deletes.length, 'delete')} first, then the creates again`,
       );
       const refused = phase.filter((s) => !done.has(s));
       failure = undefined;
