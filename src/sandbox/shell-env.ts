@@ -10,7 +10,7 @@ function shellQuoted(value: string): string {
   return `'${value.replaceAll("'", `'\\''`)}'`;
 }
 
-/** The sandbox's URLs, demo account and ports as shell lines, the last one `SANDBOX_DNS` when it answers DNS. */
+/** The sandbox's URLs, demo account and ports as shell lines, `SANDBOX_PORT` the last. */
 export function sandboxShellLines(sandbox: Pick<Sandbox, 'url' | 'model' | 'dnsPort'>): string {
   const { account } = sandbox.model;
   const url = new URL(sandbox.url);
@@ -23,15 +23,16 @@ export function sandboxShellLines(sandbox: Pick<Sandbox, 'url' | 'model' | 'dnsP
     ['DDEDGE_DYNDNS_USER', account.dyndnsUser],
     ['DDEDGE_DYNDNS_KEY', account.dyndnsKey],
   ];
+  // SANDBOX_PORT last: a script that waits for it finds every line before it written.
   const shell: [string, string][] = [
     ['SANDBOX_HOST', host],
-    ['SANDBOX_PORT', url.port || (url.protocol === 'https:' ? '443' : '80')],
     ...(sandbox.dnsPort === undefined
       ? []
       : ([
           ['SANDBOX_DNS_PORT', String(sandbox.dnsPort)],
           ['SANDBOX_DNS', `${url.hostname}:${sandbox.dnsPort}`],
         ] as [string, string][])),
+    ['SANDBOX_PORT', url.port || (url.protocol === 'https:' ? '443' : '80')],
   ];
   return (
     `# ddedge sandbox at ${sandbox.url}: a demo account, nothing here is real; read with . FILE\n` +

@@ -129,7 +129,7 @@ describe('ddedge sandbox', () => {
     // Two at once: neither may need a port the other holds (a fixed default would).
     const ios = [collectingIo(), collectingIo()];
     const exits = ios.map((io) => main(['sandbox', '--dns', '--print-env'], io));
-    for (const io of ios) await vi.waitFor(() => expect(io.out).toContain('SANDBOX_DNS='), { timeout: HANG_BOUND_MS });
+    for (const io of ios) await vi.waitFor(() => expect(io.out).toContain('SANDBOX_PORT='), { timeout: HANG_BOUND_MS });
     const names = [
       'DDEDGE_API_URL',
       'DDEDGE_API_USER',
@@ -165,6 +165,8 @@ describe('ddedge sandbox', () => {
     expect(ios[0]!.out).toMatch(/^export DDEDGE_API_URL=/m);
     expect(ios[0]!.out).toMatch(/^SANDBOX_PORT=/m);
     expect(ios[0]!.out).not.toMatch(/^export SANDBOX_/m);
+    // The line a script waits for comes last.
+    expect(ios[0]!.out.trimEnd().split('\n').at(-1)).toMatch(/^SANDBOX_PORT='\d+'$/);
     signalCommand(before, 'SIGTERM');
     for (const exit of exits) expect(await exit).toBe(0);
   });
@@ -174,7 +176,7 @@ describe('ddedge sandbox', () => {
     const io = collectingIo();
     const [port, dnsPort] = [await freePort(), await freePort()];
     const exit = main(['sandbox', '--port', String(port), '--dns-port', String(dnsPort), '--print-env'], io);
-    await vi.waitFor(() => expect(io.out).toContain('SANDBOX_DNS='), { timeout: HANG_BOUND_MS });
+    await vi.waitFor(() => expect(io.out).toContain('SANDBOX_PORT='), { timeout: HANG_BOUND_MS });
     expect(shellRead(io.out, ['DDEDGE_API_URL', 'SANDBOX_DNS_PORT'])).toEqual({
       DDEDGE_API_URL: `http://127.0.0.1:${port}`,
       SANDBOX_DNS_PORT: String(dnsPort),
