@@ -1,9 +1,12 @@
 // sandbox --print-env: lines a POSIX shell reads back exactly, whatever the account holds (a
 // sandbox's --data file may hold any password), and an IPv6 address written as each use needs it.
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { demoModel } from '../../../src/sandbox/model.js';
 import { sandboxShellLines } from '../../../src/sandbox/shell-env.js';
+import { REPO } from '../../helpers/readme-recipes.js';
 
 /** The named variables as `sh` sees them after reading `lines`. */
 function read(lines: string, names: string[]): string[] {
@@ -38,5 +41,14 @@ describe('sandboxShellLines', () => {
     expect(read(sandboxShellLines({ url: 'https://127.0.0.1', model: demoModel() }), ['SANDBOX_PORT'])).toEqual([
       '443',
     ]);
+  });
+});
+
+describe("docs/sandbox.md's example of --print-env", () => {
+  it('is what it prints for those ports, line for line', () => {
+    const page = readFileSync(join(REPO, 'docs/sandbox.md'), 'utf8');
+    const example = /^## Its ports\n[\s\S]*?^```text\n([\s\S]*?)^```$/m.exec(page)![1]!;
+    const lines = sandboxShellLines({ url: 'http://127.0.0.1:40123', model: demoModel(), dnsPort: 40124 });
+    expect(example).toBe(lines);
   });
 });
