@@ -222,17 +222,23 @@ export const COMMANDS: CommandSpec[] = [
   {
     name: 'sandbox',
     usage:
-      'ddedge sandbox [--port N] [--listen ADDR] [--dns-port N] [--data FILE] [--tls-cert F --tls-key F] [--fault ' +
-      'T=K] [--json]',
+      'ddedge sandbox [--port N] [--listen ADDR] [--dns | --dns-port N] [--data FILE] [--tls-cert F --tls-key F] ' +
+      '[--fault T=K] [--json | --print-env]',
     describe: 'serves a local emulation of the registrar API and the dynamic DNS interface, with a demo account',
     settings: false,
     flags: {
-      port: { type: 'string', describe: 'TCP port (0 picks a free one)', default: '8443' },
+      port: { type: 'string', describe: 'TCP port (default: a free one, which it prints)' },
       listen: { type: 'string', describe: 'address to listen on', default: '127.0.0.1' },
       data: { type: 'string', describe: 'keep the state in this file across restarts (written atomically)' },
       'tls-cert': { type: 'string', describe: 'PEM certificate: serve HTTPS' },
       'tls-key': { type: 'string', describe: 'PEM private key for --tls-cert' },
       json: { type: 'boolean', describe: 'print one JSON line with the URLs and credentials once listening' },
+      'print-env': {
+        type: 'boolean',
+        describe:
+          'print, once listening, shell lines to read with ". FILE": export DDEDGE_API_URL=… (the settings), ' +
+          'SANDBOX_PORT=…, SANDBOX_DNS=… (its ports)',
+      },
       'plain-style': {
         type: 'string',
         describe:
@@ -240,6 +246,7 @@ export const COMMANDS: CommandSpec[] = [
           'from the real service)',
         default: 'update',
       },
+      dns: { type: 'boolean', describe: "also answer DNS queries for its zones, on a free port (or --dns-port's)" },
       'dns-port': {
         type: 'string',
         describe:

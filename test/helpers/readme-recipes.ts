@@ -1,8 +1,10 @@
 // Recipes in the docs run as written: a shell block marked `<!-- recipe: NAME -->` (the line
 // before its opening fence) is taken verbatim from the page that holds it, README.md or one of
-// docs/*.md. The only change a test may make is the page's fixed ports, replaced by free ones
-// through one mapping (`withPorts`): a page must name a port, and a test machine shared by many
-// runs cannot promise it is free.
+// docs/*.md. The sandbox picks its own ports and the recipes read them from what it prints; the
+// ports a page fixes (a gateway's, Pebble's) are safe from other runs on a shared machine because
+// such a recipe runs in a network of its own (`ownNetwork`), where the ports a newcomer's desktop
+// often has taken (mDNS 5353, 8443) are held, so a recipe that still relied on them fails.
+// `withPorts` remains for tests that run a block against a server of their own.
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -73,10 +75,21 @@ export interface RecipeRun {
  */
 export function runRecipe(
   script: string,
-  options: { cwd: string; env: Record<string, string>; timeoutMs: number; uid?: number },
+  options: {
+    cwd: string;
+    env: Record<string, string>;
+    timeoutMs: number;
+    uid?: number;
+    /** In a network of its own, where the desktop's usual ports and these are taken. */
+    ownNetwork?: { taken?: number[] };
+  },
 ): Promise<RecipeRun> {
+  if (options.ownNetwork && options.uid !== undefined) throw new Error('runRecipe: ownNetwork runs as root');
+  const [command, args] = options.ownNetwork
+    ? inOwnNetwork(script, [...DESKTOP_TAKEN_PORTS, ...(options.ownNetwork.taken ?? [])])
+    : ['bash', ['-eu', '-c', script]];
   return new Promise((done) => {
-    const child = spawn('bash', ['-eu', '-c', script], {
+    const child = spawn(command, args, {
       cwd: options.cwd,
       env: options.env,
       // A recipe for users, run as one where the tests run as root.
@@ -106,6 +119,36 @@ export function runRecipe(
       done({ code, output });
     });
   });
+}
+
+/** Ports a desktop often has taken: mDNS (avahi) on 5353, and 8443, the sandbox's old fixed port. */
+const DESKTOP_TAKEN_PORTS = [5353, 8443];
+
+/**
+ * The command that runs `script` with `bash -eu` in a network namespace of its own (a loopback
+ * only: its ports cannot meet another run's), where `DESKTOP_TAKEN_PORTS` are already held (TCP
+ * and UDP) when the script starts. Root gets a namespace directly; another user through a user
+ * namespace. The holder is a process of the same group: the runner's end kills it too.
+ * Recipes that run it need `unshare` (util-linux), `ip` (iproute2) and `node` on the PATH.
+ */
+function inOwnNetwork(script: string, taken: number[]): [string, string[]] {
+  const hold = `
+    const net = require('node:net'), dgram = require('node:dgram');
+    const ports = process.argv.slice(1).map(Number);
+    Promise.all(ports.flatMap((port) => [
+      new Promise((ok) => net.createServer().listen(port, '127.0.0.1', ok)),
+      new Promise((ok) => dgram.createSocket('udp4').bind(port, '127.0.0.1', ok)),
+    ])).then(() => console.log('held'));`;
+  const prelude = [
+    'set -eu',
+    'ip link set lo up',
+    `exec 3< <(exec node -e "$1" ${taken.join(' ')})`,
+    'read -r held <&3 && [ "$held" = held ]',
+    'exec 3<&-',
+    'exec bash -eu -c "$2"',
+  ].join('\n');
+  const userNamespace = process.getuid?.() === 0 ? [] : ['--user', '--map-root-user'];
+  return ['unshare', [...userNamespace, '--net', '--', 'bash', '-c', prelude, 'recipe', hold, script]];
 }
 
 /** How many times the sandbox logged each API operation (`sandbox: POST /module/action/ -> …`). */

@@ -112,7 +112,8 @@ describe.skipIf(!hasAll)('the container image', () => {
 // docs/running.md's try-it block (<!-- recipe: container-sandbox -->), run as written, as root: the
 // image `npm run build:container` makes (ddedge:latest), the sandbox on the host reached over
 // the host's network, the key file given to uid 1000, a one-shot update, then the daemon, its
-// /healthz and `podman healthcheck run`. The only change is the page's ports (free ones): the
+// /healthz and `podman healthcheck run`. The only change is the daemon's port (a free one; the
+// sandbox picks its own): the
 // block's own --ulimit flags carry it on hosts whose hard limits are below podman's defaults, as
 // this machine's are, with no containers.conf of the test's.
 describe.skipIf(!hasAll)("docs/running.md's container block against the sandbox", () => {
@@ -125,7 +126,7 @@ describe.skipIf(!hasAll)("docs/running.md's container block against the sandbox"
     // The key file is bind-mounted from here: uid 1000 must reach it.
     chmodSync(dir, 0o755);
     try {
-      const ports = { 8443: await freePort(), 9464: await freePort() };
+      const ports = { 9464: await freePort() };
       const recipe = await runRecipe(withPorts(readmeRecipe('container-sandbox'), ports), {
         cwd: dir,
         env: { PATH: process.env.PATH!, HOME: dir },

@@ -6,18 +6,15 @@ import { invokedAs } from '../invoked-as.js';
 import { describeFault, parseFault, type Fault } from '../../sandbox/faults.js';
 import { OPERATIONS } from '../../sandbox/api-operations.js';
 import { startSandbox, type Sandbox } from '../../sandbox/server.js';
+import { sandboxShellLines } from '../../sandbox/shell-env.js';
 import type { CommandContext } from '../command.js';
 
 export async function run(context: CommandContext): Promise<number> {
   const { flags, io } = context;
   // It logs every request: a reader that stops reading must not stop it answering.
   io.outputNeverBlocks?.();
-  const port = Number(flags.port ?? 8443);
-  if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new ConfigError(`--port: "${flags.port}" is not a port number (0-65535)`);
-  const dnsPort = flags['dns-port'] === undefined ? undefined : Number(flags['dns-port']);
-  if (dnsPort !== undefined && (!/^\d{1,5}$/.test(String(flags['dns-port'])) || dnsPort > 65535))
-    throw new ConfigError(`--dns-port: "${flags['dns-port']}" is not a port number (0-65535)`);
+  const { port, dnsPort } = portsOf(flags);
+  if (flags.json && flags['print-env']) throw new ConfigError('--json and --print-env: choose one');
   const certPath = flags['tls-cert'] as string | undefined;
   const keyPath = flags['tls-key'] as string | undefined;
   if (Boolean(certPath) !== Boolean(keyPath)) throw new ConfigError('--tls-cert and --tls-key go together');
@@ -69,7 +66,9 @@ export async function run(context: CommandContext): Promise<number> {
   io.stdout(
     flags.json
       ? listeningJson(sandbox)
-      : listeningText(sandbox, faults, invokedAs(process.argv[1], io.cwd, process.execPath)),
+      : flags['print-env']
+        ? sandboxShellLines(sandbox)
+        : listeningText(sandbox, faults, invokedAs(process.argv[1], io.cwd, process.execPath)),
   );
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
@@ -78,6 +77,22 @@ export async function run(context: CommandContext): Promise<number> {
   });
   await sandbox.close();
   return 0;
+}
+
+/**
+ * The HTTP port and the name server's, as given; not told, it takes free ones (and prints which):
+ * a fixed default is a port another program may hold. No name server unless --dns or --dns-port.
+ */
+function portsOf(flags: CommandContext['flags']): { port: number; dnsPort?: number } {
+  const port = flags.port === undefined ? 0 : Number(flags.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new ConfigError(`--port: "${flags.port}" is not a port number (0-65535)`);
+  const given = flags['dns-port'];
+  if (given === undefined) return flags.dns ? { port, dnsPort: 0 } : { port };
+  const dnsPort = Number(given);
+  if (!/^\d{1,5}$/.test(String(given)) || dnsPort > 65535)
+    throw new ConfigError(`--dns-port: "${given}" is not a port number (0-65535)`);
+  return { port, dnsPort };
 }
 
 /** What the sandbox prints with --json: where it listens and the demo account. */

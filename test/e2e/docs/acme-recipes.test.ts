@@ -1,8 +1,8 @@
 // docs/certificates.md "Try it with a real CA, no account", run as written: the shell blocks marked
 // `<!-- recipe: acme-pebble-* -->` are taken from that page and run in order in one bash, as a
 // reader pasting them into one shell would, from the checkout (they use dist/ and bin/), in an
-// empty HOME. The one change: the page's ports (8443, 5353, 14000, 15000) become free ports,
-// by the single mapping below, because a shared test machine cannot promise those are free.
+// empty HOME, in a network of its own (Pebble's fixed ports cannot meet another run's; 5353 and
+// 8443 are taken there, as on a desktop).
 // Between the lego block and the stop block the test asks the sandbox's name server whether a
 // challenge was left behind (its only addition, and it changes nothing).
 // If the page's blocks change in a way that no longer works, this fails.
@@ -10,8 +10,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../helpers/cli.js';
-import { freePort, requireTool } from '../../helpers/programs.js';
-import { readmeRecipe, REPO, runRecipe, sandboxCalls, withPorts } from '../../helpers/readme-recipes.js';
+import { requireTool } from '../../helpers/programs.js';
+import { readmeRecipe, REPO, runRecipe, sandboxCalls } from '../../helpers/readme-recipes.js';
 
 const TOOLS =
   requireTool('pebble') &&
@@ -19,29 +19,28 @@ const TOOLS =
   requireTool('lego') &&
   requireTool('openssl') &&
   requireTool('curl') &&
-  requireTool('dig', 'bind9-dnsutils');
+  requireTool('dig', 'bind9-dnsutils') &&
+  requireTool('unshare', 'util-linux') &&
+  requireTool('ip', 'iproute2');
 
 describe.skipIf(!TOOLS)('docs/certificates.md: Try it with a real CA, no account', () => {
   it('certbot with the hooks and lego with the exec provider each get example.com and *.example.com from Pebble', {
     timeout: 280_000,
   }, async () => {
-    const ports = { 8443: await freePort(), 5353: await freePort(), 14000: await freePort(), 15000: await freePort() };
     const home = tempDir('ddedge-recipe-home-');
-    const leftOver = `dig @127.0.0.1 -p 5353 +short TXT _acme-challenge.example.com | sed 's/^/left over: /'\necho checked-left-over\n`;
-    const script = withPorts(
-      [
-        readmeRecipe('acme-pebble-start'),
-        readmeRecipe('acme-pebble-certbot'),
-        readmeRecipe('acme-pebble-lego'),
-        leftOver,
-        readmeRecipe('acme-pebble-stop'),
-      ].join('\n'),
-      ports,
-    );
+    const leftOver = `dig @127.0.0.1 -p $SANDBOX_DNS_PORT +short TXT _acme-challenge.example.com | sed 's/^/left over: /'\necho checked-left-over\n`;
+    const script = [
+      readmeRecipe('acme-pebble-start'),
+      readmeRecipe('acme-pebble-certbot'),
+      readmeRecipe('acme-pebble-lego'),
+      leftOver,
+      readmeRecipe('acme-pebble-stop'),
+    ].join('\n');
     const run = await runRecipe(script, {
       cwd: REPO,
       env: { PATH: process.env.PATH ?? '', HOME: home },
       timeoutMs: 260_000,
+      ownNetwork: {},
     });
     expect(run.code, run.output).toBe(0);
     const try_ = join(home, 'pebble-try');

@@ -1,5 +1,6 @@
-// docs/gateway-dyndns2.md "Routers and NAS boxes": the blocks run as written (the one change: the page's ports
-// become free ones, and the door's https://gateway.example.com:8245 its test URL), and the
+// docs/gateway-dyndns2.md "Routers and NAS boxes": the blocks run as written (the try-it block in a network
+// of its own; the clients' blocks with the door's 8245, and https://gateway.example.com:8245, the test
+// door's), and the
 // FRITZ!Box and Synology fields replayed as those boxes send them: placeholders replaced by the
 // values as they are, each URL of the FRITZ!Box's space-separated list called with its
 // User-Agent. The clients (curl, Debian's ddclient and inadyn) are the real programs.
@@ -10,11 +11,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIST, tempDir } from '../../helpers/cli.js';
 import { useGateway, zoneLines } from '../../helpers/use-gateway.js';
 import { useSandbox } from '../../helpers/use-sandbox.js';
-import { freePort, requireTool } from '../../helpers/programs.js';
+import { requireTool } from '../../helpers/programs.js';
 import { readmeRecipe, REPO, runRecipe, withPorts } from '../../helpers/readme-recipes.js';
 
 const README = readFileSync(resolve(REPO, 'docs/gateway-dyndns2.md'), 'utf8');
-const TOOLS = requireTool('curl') && requireTool('ddclient') && requireTool('inadyn');
+const TOOLS =
+  requireTool('curl') &&
+  requireTool('ddclient') &&
+  requireTool('inadyn') &&
+  requireTool('unshare', 'util-linux') &&
+  requireTool('ip', 'iproute2');
 
 /** The `text` block after `<!-- router: NAME -->`, as `field: value` pairs. */
 function routerFields(name: string): Record<string, string> {
@@ -68,13 +74,13 @@ describe.skipIf(!TOOLS)('docs/gateway-dyndns2.md: routers and NAS boxes through 
   });
 
   it('the try-it block: sandbox, key, gateway with the door, good, nochg, nohost, badauth, and the log saying why', async () => {
-    const own = { 8443: await freePort(), 5354: await freePort(), 8245: await freePort(), 9465: await freePort() };
     const here = tempDir('ddedge-readme-dyndns2-try-');
     symlinkSync(join(REPO, 'dist'), join(here, 'dist'));
-    const run = await runRecipe(withPorts(readmeRecipe('dyndns2-sandbox'), own), {
+    const run = await runRecipe(readmeRecipe('dyndns2-sandbox'), {
       cwd: here,
       env: { PATH: process.env.PATH ?? '', HOME: here },
       timeoutMs: 120_000,
+      ownNetwork: {},
     });
     expect(run.code, run.output).toBe(0);
     expect(run.output).toMatch(/^good 81\.0\.2\.1$/m);

@@ -1,23 +1,23 @@
 // docs/gateway.md "The DNS gateway": the try-it block (<!-- recipe: gateway-sandbox -->) run as written:
 // the sandbox, a key made with keygen, the gateway in front of the sandbox, an nsupdate signed
 // with `-k`, the record read back from the sandbox's name server, an update outside the key's
-// grant refused and named in the gateway's log. The one change: the page's ports become free
-// ports (8443, 5353, 5354, 9465), and it runs in an empty folder holding a link to dist/.
+// grant refused and named in the gateway's log. It runs unchanged, in an empty folder holding a
+// link to dist/, in a network of its own where 5353 and 8443 are taken (as on a desktop).
 // A gateway that cannot start (its DNS port taken) ends the block with a failure within its
 // bounded wait, instead of a wait that never ends.
-import { createSocket } from 'node:dgram';
 import { readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../helpers/cli.js';
-import { freePort, requireTool } from '../../helpers/programs.js';
-import { readmeRecipe, REPO, runRecipe, withPorts } from '../../helpers/readme-recipes.js';
+import { requireTool } from '../../helpers/programs.js';
+import { readmeRecipe, REPO, runRecipe } from '../../helpers/readme-recipes.js';
 
-const TOOLS = requireTool('nsupdate', 'bind9-dnsutils') && requireTool('dig', 'bind9-dnsutils') && requireTool('curl');
-
-async function readmePorts() {
-  return { 8443: await freePort(), 5353: await freePort(), 5354: await freePort(), 9465: await freePort() };
-}
+const TOOLS =
+  requireTool('nsupdate', 'bind9-dnsutils') &&
+  requireTool('dig', 'bind9-dnsutils') &&
+  requireTool('curl') &&
+  requireTool('unshare', 'util-linux') &&
+  requireTool('ip', 'iproute2');
 
 function folderWithDist(): string {
   const dir = tempDir('ddedge-gateway-recipe-');
@@ -36,10 +36,11 @@ describe.skipIf(!TOOLS)('docs/gateway.md: try the gateway in front of the sandbo
 
   it('adds the challenge through the gateway, refuses what the key may not do, and says why in its log, with no other warning', async () => {
     const dir = folderWithDist();
-    const run = await runRecipe(withPorts(readmeRecipe('gateway-sandbox'), await readmePorts()), {
+    const run = await runRecipe(readmeRecipe('gateway-sandbox'), {
       cwd: dir,
       env: { PATH: process.env.PATH ?? '', HOME: dir },
       timeoutMs: 120_000,
+      ownNetwork: {},
     });
     expect(run.code, run.output).toBe(0);
     expect(run.output).toMatch(/healthy: 1 zone read/);
@@ -57,25 +58,19 @@ describe.skipIf(!TOOLS)('docs/gateway.md: try the gateway in front of the sandbo
   });
 
   it('ends with a failure, within its bounded wait, when the gateway cannot start', { timeout: 150_000 }, async () => {
-    const ports = await readmePorts();
+    const dir = folderWithDist();
+    const started = Date.now();
     // Another program holds the gateway's DNS port.
-    const holder = createSocket('udp4');
-    await new Promise<void>((resolve) => holder.bind(ports[5354], '127.0.0.1', resolve));
-    try {
-      const dir = folderWithDist();
-      const started = Date.now();
-      const run = await runRecipe(withPorts(readmeRecipe('gateway-sandbox'), ports), {
-        cwd: dir,
-        env: { PATH: process.env.PATH ?? '', HOME: dir },
-        timeoutMs: 120_000,
-      });
-      // Not killed at the test's bound (code null): the block itself gave up, and said so.
-      expect(run.code, run.output).not.toBeNull();
-      expect(run.code).not.toBe(0);
-      expect(Date.now() - started).toBeLessThan(100_000);
-      expect(readFileSync(join(dir, 'gateway.log'), 'utf8')).toMatch(/127\.0\.0\.1:\d+/);
-    } finally {
-      holder.close();
-    }
+    const run = await runRecipe(readmeRecipe('gateway-sandbox'), {
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? '', HOME: dir },
+      timeoutMs: 120_000,
+      ownNetwork: { taken: [5354] },
+    });
+    // Not killed at the test's bound (code null): the block itself gave up, and said so.
+    expect(run.code, run.output).not.toBeNull();
+    expect(run.code).not.toBe(0);
+    expect(Date.now() - started).toBeLessThan(100_000);
+    expect(readFileSync(join(dir, 'gateway.log'), 'utf8')).toMatch(/127\.0\.0\.1:5354/);
   });
 });

@@ -1,12 +1,12 @@
 // docs/running.md "Set-up in one command": `ddedge init --non-interactive` against the sandbox,
 // then `ddedge update` with nothing but the settings file (<!-- recipe: init-non-interactive -->),
-// run as written with a free port, as a user (a user's settings file is in their home).
+// run as written (the sandbox on a port it picks), as a user (a user's settings file is in their home).
 import { chownSync, existsSync, symlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DIST, tempDir } from '../../helpers/cli.js';
-import { freePort, requireTool } from '../../helpers/programs.js';
-import { readmeRecipe, runRecipe, withPorts } from '../../helpers/readme-recipes.js';
+import { requireTool } from '../../helpers/programs.js';
+import { readmeRecipe, runRecipe } from '../../helpers/readme-recipes.js';
 import { distForOtherUsers } from '../../helpers/staged-dist.js';
 
 const asRoot = process.getuid?.() === 0;
@@ -17,7 +17,7 @@ describe.skipIf(!requireTool('bash'))('docs/running.md: ddedge init, for scripts
     const home = tempDir('ddedge-init-recipe-');
     symlinkSync(dirname(asRoot ? distForOtherUsers() : DIST), join(home, 'dist'));
     if (asRoot) chownSync(home, NOBODY, NOBODY);
-    const run = await runRecipe(withPorts(readmeRecipe('init-non-interactive'), { 8443: await freePort() }), {
+    const run = await runRecipe(readmeRecipe('init-non-interactive'), {
       cwd: home,
       env: { PATH: process.env.PATH ?? '', HOME: home },
       timeoutMs: 120_000,

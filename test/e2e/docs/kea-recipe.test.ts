@@ -1,5 +1,5 @@
 // docs/gateway-clients.md "DHCP servers (Kea, ISC DHCP)": Kea's name changes sent with nsupdate, without a DHCP
-// server (<!-- recipe: kea-nsupdate -->), run as written with free ports (8443, 5353, 5354, 9465):
+// server (<!-- recipe: kea-nsupdate -->), run as written, in a network of its own (5353, 8443 taken):
 // the add of a new name puts its A at the provider and the DHCID in the gateway, another
 // client's claim on the name is refused (NXRRSET) and changes nothing, and the client's removal
 // leaves nothing at the name. The gateway's log says each step; its one warning is the refusal.
@@ -7,20 +7,25 @@ import { readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../helpers/cli.js';
-import { freePort, requireTool } from '../../helpers/programs.js';
-import { readmeRecipe, REPO, runRecipe, withPorts } from '../../helpers/readme-recipes.js';
+import { requireTool } from '../../helpers/programs.js';
+import { readmeRecipe, REPO, runRecipe } from '../../helpers/readme-recipes.js';
 
-const TOOLS = requireTool('nsupdate', 'bind9-dnsutils') && requireTool('dig', 'bind9-dnsutils') && requireTool('curl');
+const TOOLS =
+  requireTool('nsupdate', 'bind9-dnsutils') &&
+  requireTool('dig', 'bind9-dnsutils') &&
+  requireTool('curl') &&
+  requireTool('unshare', 'util-linux') &&
+  requireTool('ip', 'iproute2');
 
 describe.skipIf(!TOOLS)("docs/gateway-clients.md: Kea's name changes without a DHCP server", () => {
   it('adds a name with its DHCID, refuses another client, and removes it', async () => {
     const dir = tempDir('ddedge-kea-recipe-');
     symlinkSync(join(REPO, 'dist'), join(dir, 'dist'));
-    const ports = { 8443: await freePort(), 5353: await freePort(), 5354: await freePort(), 9465: await freePort() };
-    const run = await runRecipe(withPorts(readmeRecipe('kea-nsupdate'), ports), {
+    const run = await runRecipe(readmeRecipe('kea-nsupdate'), {
       cwd: dir,
       env: { PATH: process.env.PATH ?? '', HOME: dir },
       timeoutMs: 120_000,
+      ownNetwork: {},
     });
     expect(run.code, run.output).toBe(0);
     // nsupdate's refusal is on stderr, the rest on stdout: the order holds within each.

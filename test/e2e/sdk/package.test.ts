@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../helpers/cli.js';
 import { useSandbox } from '../../helpers/use-sandbox.js';
+import { sandboxShellLines } from '../../../src/sandbox/shell-env.js';
 
 const root = resolve(import.meta.dirname, '../../..');
 let project: string;
@@ -31,27 +32,20 @@ describe('the SDK from a project that installed ddedge', () => {
     const before = JSON.stringify(sandbox.model.services);
     const domains = sandbox.model.domains.length;
     writeFileSync(join(project, 'example.mjs'), example());
-    const line = /^`(DDEDGE_API_URL=\S+ DDEDGE_API_USER=\S+ DDEDGE_API_PASSWORD=\S+) node example\.mjs`$/m.exec(
-      readme(),
-    )![1]!;
-    const env = Object.fromEntries(line.split(' ').map((kv) => kv.split('=') as [string, string]));
+    // The page's line, run by a shell in the folder where the sandbox wrote its file.
+    const line = /^`(\. \.\/sandbox\.env && node example\.mjs)`$/m.exec(readme())![1]!;
+    writeFileSync(join(project, 'sandbox.env'), sandboxShellLines(sandbox));
     // Not spawnSync: the sandbox answers from this process.
     const run = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
       const child = execFile(
-        process.execPath,
-        ['example.mjs'],
-        {
-          cwd: project,
-          encoding: 'utf8',
-          env: { PATH: process.env.PATH, ...env, DDEDGE_API_URL: sandbox.url },
-          timeout: 60_000,
-        },
+        'bash',
+        ['-c', line],
+        { cwd: project, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: project }, timeout: 60_000 },
         (error, stdout, stderr) =>
           resolve({ status: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
       );
       child.stdin?.end();
     });
-    expect(env.DDEDGE_API_URL).toBe('http://127.0.0.1:8443');
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
     expect(run.stdout).toMatch(/records\n/);

@@ -5,37 +5,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { anchorsOf, headingSlug, prose } from '../../helpers/markdown.js';
 import { docPages, REPO } from '../../helpers/readme-recipes.js';
-
-/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces made hyphens. */
-function headingSlug(heading: string): string {
-  const text = heading
-    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1') // a link in a heading: its text
-    .replace(/`/g, '')
-    .trim()
-    .toLowerCase();
-  return text.replace(/[^\p{L}\p{M}\p{N}_\- ]/gu, '').replace(/ /g, '-');
-}
-
-/** The text of a page outside fenced code blocks and inline code spans (no links live there). */
-function prose(markdown: string): string {
-  return markdown.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[ \t]*$/gm, '').replace(/`[^`\n]*`/g, '');
-}
-
-/** Every anchor a page's headings give, with GitHub's -1, -2 … for a repeated one. */
-function anchorsOf(markdown: string): Set<string> {
-  const anchors = new Set<string>();
-  const seen = new Map<string, number>();
-  const withoutCode = markdown.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[ \t]*$/gm, '');
-  for (const match of withoutCode.matchAll(/^#{1,6}[ \t]+(.+?)[ \t#]*$/gm)) {
-    const slug = headingSlug(match[1]!);
-    const count = seen.get(slug) ?? 0;
-    anchors.add(count === 0 ? slug : `${slug}-${count}`);
-    seen.set(slug, count + 1);
-  }
-  for (const match of withoutCode.matchAll(/<a\s+(?:name|id)="([^"]+)"/g)) anchors.add(match[1]!);
-  return anchors;
-}
 
 /** The targets of a page's inline links and images, `[text](target)`, that are not web addresses. */
 function relativeLinks(markdown: string): string[] {

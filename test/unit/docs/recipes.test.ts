@@ -83,3 +83,36 @@ describe('withPorts', () => {
     expect(() => withPorts('echo 15353', { 5353: 40000 })).toThrow(/no longer names port 5353/);
   });
 });
+
+/** Every sh block of the docs, with the page that holds it. */
+function shellBlocks(): { page: string; body: string }[] {
+  return docPages().flatMap((page) =>
+    [...docPage(page).matchAll(/^```(?:sh|bash)\n([\s\S]*?)^```$/gm)].map((m) => ({ page, body: m[1]! })),
+  );
+}
+
+describe("the docs' shell blocks and the sandbox's ports", () => {
+  it('start a sandbox in the background only with --print-env, on ports it picks', () => {
+    const starts = shellBlocks().flatMap(({ page, body }) =>
+      body
+        .split('\n')
+        .filter((line) => /\bsandbox\b[^#]*&(\s|$)/.test(line) && /ddedge(\.mjs|-linux-\S+)? sandbox/.test(line))
+        .map((line) => `${page}: ${line}`),
+    );
+    expect(starts.length).toBeGreaterThan(8);
+    for (const line of starts) {
+      expect(line).toContain('--print-env');
+      expect(line).not.toMatch(/--(dns-)?port\b/);
+    }
+  });
+
+  it("name neither 8443 nor 5353 (mDNS's, taken on most desktops), but where --port shows its use", () => {
+    const named = shellBlocks().flatMap(({ page, body }) =>
+      body
+        .split('\n')
+        .filter((line) => /(?<![0-9])(8443|5353)(?![0-9])/.test(line))
+        .map((line) => `${page}: ${line}`),
+    );
+    expect(named).toEqual([expect.stringMatching(/^docs\/sandbox\.md: node dist\/ddedge\.mjs sandbox --port 8443 /)]);
+  });
+});
