@@ -266,10 +266,12 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     name: 'acme',
-    usage: 'ddedge acme present|cleanup <fqdn> <value> | ddedge acme certbot-auth|certbot-cleanup [options]',
+    usage:
+      'ddedge acme present|cleanup <fqdn> <value> | ddedge acme certbot-auth|certbot-cleanup [options] | ddedge acme ' +
+      'persist DOMAIN --issuer NAME --account-uri URI [--wildcard] [--until TIME] [--check|--remove]',
     describe:
       'sets and removes ACME DNS-01 challenge TXT records (lego exec, certbot hooks, acme.sh), waiting until the ' +
-      'name servers show them',
+      'name servers show them; keeps the DNS-PERSIST-01 record of a domain',
     settings: true,
     positionals: true,
     flags: {
@@ -283,6 +285,51 @@ export const COMMANDS: CommandSpec[] = [
         type: 'boolean',
         describe:
           'accept a record name without the _acme-challenge. prefix (a challenge delegated by CNAME to another name)',
+      },
+      issuer: {
+        type: 'string',
+        describe: "persist: the CA's issuer domain name, as its challenge names it (Let's Encrypt: letsencrypt.org)",
+      },
+      'account-uri': {
+        type: 'string',
+        describe: 'persist: the ACME account URL the CA gave when the account was registered (compared exactly)',
+      },
+      wildcard: {
+        type: 'boolean',
+        describe: 'persist: policy=wildcard, the record also validates *.DOMAIN and every name below DOMAIN',
+      },
+      until: {
+        type: 'string',
+        describe:
+          'persist: persistUntil, after which a CA refuses the record: a time (2027-06-30, UTC unless a zone is ' +
+          'given), a duration from now (180d) or a Unix time; none: no expiry',
+      },
+      check: {
+        type: 'boolean',
+        describe:
+          'persist: change nothing; ask the authoritative servers and say whether the CA would accept the record ' +
+          '(exit 0), or not and why (exit 8)',
+      },
+      remove: { type: 'boolean', describe: "persist: delete the issuer's record (other issuers' records stay)" },
+    },
+    actions: {
+      persist: {
+        usage:
+          'ddedge acme persist DOMAIN --issuer NAME --account-uri URI [--wildcard] [--until TIME] | ddedge acme ' +
+          'persist DOMAIN --issuer NAME [--account-uri URI] [--wildcard] --check | ddedge acme persist DOMAIN ' +
+          '--issuer NAME --remove',
+        describe: [
+          'Keeps the DNS-PERSIST-01 record (draft-ietf-acme-dns-persist) of DOMAIN: one TXT record at ' +
+            '_validation-persist.DOMAIN, "ISSUER; accounturi=URI[; policy=wildcard][; persistUntil=UNIX-TIME]", ' +
+            'through the registrar API. An equal record costs no write; a different one for the issuer is replaced; ' +
+            "other issuers' records stay. A CA that supports dns-persist-01 then validates DOMAIN for that account " +
+            'without a new challenge record at each renewal.',
+          '',
+          "--check reads the record from the zone's authoritative servers (or --dns-server) and says what the CA " +
+            'would decide: for which account and policy, until when, or why not. A running daemon warns 14 days ' +
+            'before persistUntil (notification event persist-expiring, and its status page).',
+        ].join('\n'),
+        flags: ['issuer', 'account-uri', 'wildcard', 'until', 'check', 'remove', 'json'],
       },
     },
     // lego runs `present <fqdn> <value>`: a base64url value starts with "-" once in 64.
