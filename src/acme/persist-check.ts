@@ -2,7 +2,6 @@
 // answer it now, judged as the CA would judge it (persist-verdict.ts). Each server is asked once;
 // the answer is valid only when every server that answered gives a record that validates (a CA
 // may ask any of them). A server that cannot be asked is said, never guessed at.
-import { DnsError } from '../dns/wire/errors.js';
 import { type Clock, systemClock } from '../lib/clock.js';
 import { DdedgeError, ExitCode } from '../lib/errors.js';
 import { hostPort } from '../lib/host-port.js';
@@ -57,10 +56,10 @@ export async function checkPersistRecord(request: PersistCheckRequest): Promise<
       try {
         servers = await request.lookup.authoritativeServers(request.zone, request.timeoutMs, controller.signal);
       } catch (error) {
-        const why = error instanceof DnsError || error instanceof Error ? error.message : String(error);
+        const why = error instanceof Error ? error.message : String(error);
         throw new PersistCheckUnanswered(
-          `${request.name}: the name servers of ${request.zone} cannot be found (${why}); --dns-server names servers to ` +
-            'ask instead',
+          `${request.name}: the name servers of ${request.zone} cannot be found (${why}); --dns-server names ` +
+            'servers to ask instead',
         );
       }
       if (!servers.length)
