@@ -55,6 +55,11 @@ describe('ddedge acme persist', () => {
     );
     expect(challengeValues(sandbox, NAME)).toEqual([OTHER_CA, wanted]);
 
+    const status = await runDist(['status'], env);
+    expect(status.stdout).toContain(
+      `${NAME} TXT (DNS-PERSIST-01): valid for letsencrypt.org until 2028-01-01T00:00:00Z\n`,
+    );
+
     sandbox.calls.clear();
     const again = await run(...keep, '--json');
     expect(JSON.parse(again.stdout)).toMatchObject({ action: 'unchanged', record: wanted, otherRecords: 1 });
@@ -77,6 +82,7 @@ describe('ddedge acme persist', () => {
     const removed = await run('--issuer', 'letsencrypt.org', '--remove');
     expect(removed).toMatchObject({ code: 0 });
     expect(challengeValues(sandbox, NAME)).toEqual([OTHER_CA]);
+    expect((await runDist(['status'], env)).stdout).not.toContain('DNS-PERSIST-01');
     const gone = await run('--issuer', 'letsencrypt.org', '--check');
     expect(gone.code).toBe(8);
     expect(gone.stdout).toContain('not valid: no record for the issuer letsencrypt.org');
