@@ -105,12 +105,17 @@ ${lines.join('\n')}
 function persistedTable(view: AgentPageView): string {
   if (!view.persisted?.length) return '';
   const css = { valid: 'ok', 'no expiry': 'ok', expiring: 'wait', expired: 'bad' } as const;
-  const lines = view.persisted.map(
-    (r) =>
-      `<tr><th scope="row">${escapeHtml(r.name)}<td>${escapeHtml(r.issuer)}<td><code>${escapeHtml(r.accountUri)}` +
-      `</code><td>${r.wildcard ? 'wildcard' : 'the name only'}<td>${r.persistUntil ? when(r.persistUntil) : '-'}` +
-      `<td class="${css[r.status]}">${escapeHtml(capitalised(r.text))}`,
-  );
+  // A rare table: its phone card labels ride on the cells (page-style.ts labels the frequent ones by column).
+  const lines = view.persisted.map((r) => {
+    const policy = r.wildcard ? 'wildcard' : 'the name only';
+    const until = r.persistUntil ? when(r.persistUntil) : '-';
+    return (
+      `<tr><th scope="row">${escapeHtml(r.name)}<td data-label="Issuer">${escapeHtml(r.issuer)}` +
+      `<td data-label="Account"><code>${escapeHtml(r.accountUri)}</code><td data-label="Policy">${policy}` +
+      `<td data-label="Persist until">${until}<td data-label="Status" class="${css[r.status]}">` +
+      escapeHtml(capitalised(r.text))
+    );
+  });
   return (
     `<h2 id="persist">DNS-PERSIST-01 records</h2>
 <div class="scroll">
