@@ -75,9 +75,9 @@ export function persistedRows(stateDir: string, nowMs: number): { rows: Persiste
  * not given for that persistUntil. Marks them given (under the acme lock) and logs each; never throws.
  */
 export async function persistExpiryNotices(stateDir: string, now: Date, logger: Logger): Promise<NotifyEvent[]> {
-  // The usual daemon keeps no persisted record: a read of a missing file, no lock taken.
-  if (!readPersisted(stateDir).records.some((r) => due(r, now.getTime()))) return [];
   try {
+    // Nothing due (the usual cycle): a read, no lock taken.
+    if (!readPersisted(stateDir).records.some((r) => due(r, now.getTime()))) return [];
     return await updatePersisted(
       stateDir,
       async (records) => {
