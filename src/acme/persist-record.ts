@@ -9,6 +9,7 @@
 // the record malformed. Written one way, the draft's: `issuer; accounturi=…; policy=wildcard;
 // persistUntil=…`.
 import { asciiName } from '../lib/names.js';
+import { escapeControls } from '../lib/outside-text.js';
 
 export const PERSIST_LABEL = '_validation-persist';
 
@@ -49,13 +50,25 @@ export function normalizeIssuer(text: string): string | undefined {
   return name && name.length <= 253 ? name : undefined;
 }
 
+/** Longest piece of a record quoted in a reason: the record comes from a name server, which may send 64 KB. */
+const QUOTED_CHARS = 200;
+
+/**
+ * A piece of a record (or of the question), quoted for a reason shown on a terminal, in a log or in JSON: cut to
+ * QUOTED_CHARS, and with no control, line separator or bidi control left as it is (JSON quoting escapes only C0).
+ */
+export function quoted(text: string): string {
+  const cut = text.length > QUOTED_CHARS ? `${text.slice(0, QUOTED_CHARS)}…` : text;
+  return escapeControls(JSON.stringify(cut));
+}
+
 /** Reads one TXT text (its strings joined) as a CA does. */
 export function parsePersistRecord(text: string): ParsedPersistRecord {
   const [first = '', ...rest] = text.split(';');
   const rawIssuer = trimWsp(first);
   if (!rawIssuer) return { error: 'empty issuer-domain-name' };
   const issuer = normalizeIssuer(rawIssuer);
-  if (!issuer) return { error: `malformed issuer-domain-name ${JSON.stringify(rawIssuer)}` };
+  if (!issuer) return { error: `malformed issuer-domain-name ${quoted(rawIssuer)}` };
   const found: Partial<PersistParams> = {};
   const seen = new Set<string>();
   for (const part of rest) {
@@ -70,14 +83,14 @@ export function parsePersistRecord(text: string): ParsedPersistRecord {
 function readParameter(param: string, found: Partial<PersistParams>, seen: Set<string>): string | undefined {
   if (!param) return 'empty parameter or trailing semicolon';
   const equals = param.indexOf('=');
-  if (equals < 0) return `malformed parameter ${JSON.stringify(param)}: not tag=value`;
+  if (equals < 0) return `malformed parameter ${quoted(param)}: not tag=value`;
   const tag = trimWsp(param.slice(0, equals));
   const value = trimWsp(param.slice(equals + 1));
-  if (!tag) return `malformed parameter ${JSON.stringify(param)}: empty tag`;
-  if (!VALUE.test(value)) return `malformed value ${JSON.stringify(value)} for tag ${JSON.stringify(tag)}`;
+  if (!tag) return `malformed parameter ${quoted(param)}: empty tag`;
+  if (!VALUE.test(value)) return `malformed value ${quoted(value)} for tag ${quoted(tag)}`;
   const known = tag.toLowerCase();
   if (known !== 'accounturi' && known !== 'policy' && known !== 'persistuntil') return undefined;
-  if (seen.has(known)) return `duplicate parameter ${JSON.stringify(tag)}`;
+  if (seen.has(known)) return `duplicate parameter ${quoted(tag)}`;
   seen.add(known);
   if (known === 'accounturi') {
     if (!value) return 'empty value for the mandatory accounturi';
@@ -85,7 +98,7 @@ function readParameter(param: string, found: Partial<PersistParams>, seen: Set<s
   } else if (known === 'policy') found.policy = value;
   else {
     const seconds = unixSeconds(value);
-    if (seconds === undefined) return `malformed persistUntil timestamp ${JSON.stringify(value)}`;
+    if (seconds === undefined) return `malformed persistUntil timestamp ${quoted(value)}`;
     found.persistUntil = seconds;
   }
   return undefined;

@@ -3,7 +3,13 @@
 // that names the account, allows a wildcard when one is asked for, and whose persistUntil has
 // not passed validates. Otherwise the answer is "malformed" when a record for the issuer could
 // not be read, else "unauthorized" with each record's reason, else "no record for the issuer".
-import { isWildcardPolicy, parsePersistRecord, persistUntilText, type PersistParams } from './persist-record.js';
+import {
+  isWildcardPolicy,
+  parsePersistRecord,
+  persistUntilText,
+  quoted,
+  type PersistParams,
+} from './persist-record.js';
 
 export interface PersistQuestion {
   /** Normalized. */
@@ -44,22 +50,32 @@ export function judgePersistRecords(texts: string[], question: PersistQuestion):
       others,
     };
   }
-  if (malformed.length) return { valid: false, problem: 'malformed', reasons: [...malformed, ...unauthorized], others };
-  if (unauthorized.length) return { valid: false, problem: 'unauthorized', reasons: unauthorized, others };
+  if (malformed.length)
+    return { valid: false, problem: 'malformed', reasons: firstReasons([...malformed, ...unauthorized]), others };
+  if (unauthorized.length)
+    return { valid: false, problem: 'unauthorized', reasons: firstReasons(unauthorized), others };
   const reason = texts.length
     ? `no record for the issuer ${question.issuer} (${texts.length} TXT record(s) for others)`
     : 'no TXT record';
   return { valid: false, problem: 'no-record', reasons: [reason], others };
 }
 
+/** A name server may answer hundreds of records for the issuer: the first few reasons say enough. */
+const MAX_REASONS = 5;
+const firstReasons = (reasons: string[]): string[] =>
+  reasons.length <= MAX_REASONS
+    ? reasons
+    : [...reasons.slice(0, MAX_REASONS), `${reasons.length - MAX_REASONS} more record(s) for the issuer not valid`];
+
 function refusalOf(params: PersistParams, question: PersistQuestion): string | undefined {
   // Simple string comparison (RFC 3986 6.2.1): no case folding, no normalization.
   if (question.accountUri !== undefined && params.accountUri !== question.accountUri)
-    return `accounturi ${JSON.stringify(params.accountUri)} is not the account ${JSON.stringify(question.accountUri)}`;
+    return `accounturi ${quoted(params.accountUri)} is not the account ${quoted(question.accountUri)}`;
   if (question.wildcard && !isWildcardPolicy(params.policy))
     return params.policy === undefined
       ? 'no policy=wildcard: the record is not valid for a wildcard or a name below the domain'
-      : `policy=${params.policy} is not wildcard: the record is not valid for a wildcard or a name below the domain`;
+      : `policy=${quoted(params.policy)} is not wildcard: the record is not valid for a wildcard or a name below ` +
+          'the domain';
   if (params.persistUntil !== undefined && question.now > params.persistUntil)
     return `persistUntil ${persistUntilText(params.persistUntil)} has passed`;
   return undefined;
