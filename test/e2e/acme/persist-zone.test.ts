@@ -25,9 +25,8 @@ const DIG = requireTool('dig', 'bind9-dnsutils');
 const sandbox = useSandbox({ dnsPort: 0 });
 beforeEach(() => {
   const service = emptyZone(sandbox, ZONE);
-  RECORDS.forEach((value, i) =>
-    service.dns.push({ entityID: String(i + 1), name: NAME, type: 'TXT', ttl: '-', priority: '-', value }),
-  );
+  for (const [i, value] of RECORDS.entries())
+    service.dns.push({ entityID: String(i + 1), name: NAME, type: 'TXT', ttl: '-', priority: '-', value });
   service.dns.push({ entityID: '9', name: `www.${ZONE}`, type: 'A', ttl: '-', priority: '-', value: '192.0.2.1' });
 });
 
