@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../lib/atomic-write.js';
 import { acmeStateDir, waitForLock } from './acme-challenges.js';
 import { readStateFile, type StateFileType } from './state-file.js';
-import { list, object, oneOf, optional, ShapeError, text, whole } from './shape.js';
+import { isHostName } from '../lib/names.js';
+import { list, matching, object, oneOf, optional, ShapeError, where, whole } from './shape.js';
 
 export interface PersistedRecord {
   /** `_validation-persist.DOMAIN`, lower case, punycode, no trailing dot. */
@@ -31,30 +32,42 @@ interface PersistedFile {
 
 /** Far beyond what anyone persists (an entry is ~300 bytes); a bigger file is not ours. */
 const MAX_RECORDS = 10_000;
-const SECONDS = whole(-(2 ** 53 - 1));
+/**
+ * Each field as `acme persist` writes it (persist-target.ts): the file's text reaches a terminal, the status page
+ * and notifications, and its times are computed with, so a field edited into anything else (a control, markup, a
+ * time no date can show) makes the file damaged rather than shown.
+ */
+const hostName = where(matching(/^[a-z0-9._-]+$/, 'a domain name'), isHostName, 'a domain name');
+/** 0 to 9999-12-31T23:59:59Z, as --until takes it. */
+const SECONDS = whole(0, 253_402_300_799);
+/** printable ASCII without space and ";" after a URI scheme, at most 1,024 characters. */
+const accountUri = matching(/^[a-z][a-z0-9+.-]*:[\x21-\x3a\x3c-\x7e]{1,1016}$/i, 'an account URI');
+const isoTime = matching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,3})?Z$/, 'a time (ISO 8601, UTC)');
 const boolean = (value: unknown, at: string): boolean => {
   if (typeof value !== 'boolean') throw new ShapeError(`${at} is not true or false`);
   return value;
 };
+const PERSISTED_RECORD = where(
+  object({
+    name: matching(/^_validation-persist\./, 'a _validation-persist name'),
+    domain: hostName,
+    service: hostName,
+    issuer: hostName,
+    accountUri,
+    wildcard: boolean,
+    persistUntil: optional(SECONDS),
+    writtenAt: isoTime,
+    warnedFor: optional(SECONDS),
+  }),
+  (r) => r.name === `_validation-persist.${r.domain}`,
+  'a record whose name is _validation-persist.DOMAIN',
+);
 
 const PERSISTED_FILE: StateFileType<PersistedFile> = {
   maxBytes: 8 * 1024 * 1024,
   shape: object({
     version: oneOf(1),
-    records: list(
-      object({
-        name: text,
-        domain: text,
-        service: text,
-        issuer: text,
-        accountUri: text,
-        wildcard: boolean,
-        persistUntil: optional(SECONDS),
-        writtenAt: text,
-        warnedFor: optional(SECONDS),
-      }),
-      MAX_RECORDS,
-    ),
+    records: list(PERSISTED_RECORD, MAX_RECORDS),
   }),
 };
 
