@@ -51,7 +51,7 @@ export async function runPersist(context: CommandContext, args: string[]): Promi
       lookup: createDnsTxtLookup(),
       timeoutMs: Math.min(config.timeoutMs, 10_000),
     });
-    if (context.flags.json) printJson(context, report);
+    if (context.flags.json) printCheckJson(context, report);
     else context.io.stdout(describeCheck(report));
     return report.valid ? ExitCode.ok : ExitCode.drift;
   }
@@ -106,6 +106,16 @@ function describeWrite(report: PersistReport, persistUntil: number | undefined):
   const words = { created: 'added', updated: 'replaced', unchanged: 'already there; nothing written' }[report.action];
   const until = persistUntil === undefined ? 'no expiry' : `valid until ${persistUntilText(persistUntil)}`;
   return `${report.name} TXT "${report.record}" ${words} (${until})${others}\n`;
+}
+
+/** C1 controls, DEL, line separators and bidi controls: JSON keeps them as they are, a terminal obeys them. */
+const JSON_UNPRINTABLE = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/** --check --json: the texts as the name servers answered them, each control in JSON's \u form (C0 is already). */
+function printCheckJson(context: CommandContext, report: PersistCheckReport): void {
+  const stdout = (text: string) =>
+    context.io.stdout(text.replace(JSON_UNPRINTABLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+  printJson({ ...context, io: { ...context.io, stdout } }, report);
 }
 
 function describeCheck(report: PersistCheckReport): string {

@@ -51,6 +51,14 @@ describe('acme persist --check against a hostile name server', () => {
     expect(result.stderr).not.toMatch(TERMINAL_CONTROL);
   });
 
+  it('--json escapes every terminal control in the texts it gives as they were answered', async () => {
+    const hostile = 'ca.example; accounturi=https://ca.example/\u009b2J; note=\u202e\u2028';
+    const result = await check(await serving([txt(hostile)]), '--json', '--account-uri', ACCOUNT);
+    expect(result.code, result.stderr).toBe(8);
+    expect(result.stdout).not.toMatch(TERMINAL_CONTROL);
+    expect(JSON.parse(result.stdout).servers[0].records).toEqual([hostile]);
+  });
+
   it('keeps the report short when the server answers a huge record or many records for the issuer', async () => {
     const huge = Array.from({ length: 120 }, () => 'x'.repeat(255));
     const many = Array.from({ length: 300 }, (_, i) => txt(`ca.example; accounturi=https://ca.example/acct/${i}`));
