@@ -81,7 +81,10 @@ export function persistUntilOf(text: string | undefined, nowMs: number): number 
   const given = text.trim();
   let seconds: number | undefined;
   if (/^\d{1,15}$/.test(given)) seconds = Number(given);
-  else if (/^\d{4}-\d\d-\d\d([T ]\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:?\d\d)?)?$/i.test(given)) {
+  else if (
+    /^\d{4}-\d\d-\d\d([T ]\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:?\d\d)?)?$/i.test(given) &&
+    existsOnTheCalendar(given)
+  ) {
     // A time without a zone is UTC, as every time ddedge prints.
     const iso = given.length === 10 ? `${given}T00:00:00` : given.replace(' ', 'T');
     const ms = Date.parse(/(z|[+-]\d\d:?\d\d)$/i.test(iso) ? iso : `${iso}Z`);
@@ -98,4 +101,19 @@ export function persistUntilOf(text: string | undefined, nowMs: number): number 
   if (seconds * 1000 <= nowMs)
     throw new ConfigError(`--until ${JSON.stringify(given)} has passed: a CA would refuse the record at once`);
   return seconds;
+}
+
+/** A date (and time) as written exists: Date.parse would turn 2027-02-30 into March 2 without a word. */
+function existsOnTheCalendar(given: string): boolean {
+  const [, y, mo, d, h = '0', mi = '0', s = '0'] = /^(\d{4})-(\d\d)-(\d\d)(?:[T ](\d\d):(\d\d)(?::(\d\d))?)?/i.exec(
+    given,
+  )!;
+  const day = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d)));
+  return (
+    day.getUTCMonth() === Number(mo) - 1 &&
+    day.getUTCDate() === Number(d) &&
+    Number(h) < 24 &&
+    Number(mi) < 60 &&
+    Number(s) < 60
+  );
 }

@@ -100,6 +100,12 @@ describe('acme persist arguments', () => {
       expect(() => persistUntilOf(bad, now), bad).toThrow(/--until/);
   });
 
+  it('--until: refuses a day or time that does not exist rather than rolling it over into the next month', () => {
+    for (const bad of ['2027-02-30', '2027-02-29', '2027-04-31', '2027-06-30T24:30', '2027-06-30T12:60'])
+      expect(() => persistUntilOf(bad, now), bad).toThrow(/--until/);
+    expect(persistUntilOf('2028-02-29', now)).toBe(Date.UTC(2028, 1, 29) / 1000);
+  });
+
   it('the record name: punycode, and the service from the registered domain unless given', () => {
     expect(persistRecordName('Bücher.Example.COM.', undefined)).toEqual({
       domain: 'xn--bcher-kva.example.com',
