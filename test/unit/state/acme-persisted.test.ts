@@ -1,10 +1,12 @@
 // <state dir>/acme/persisted.json is read as what `acme persist` writes, field by field: a file
 // edited by hand or by another user, whose text holds terminal controls or markup, or whose time
 // no date can show, is damage (said, set aside by a writer), never shown, sent or computed with.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { persistedRows } from '../../../src/agent/persist-watch.js';
+import { persistExpiryNotices, persistedRows } from '../../../src/agent/persist-watch.js';
+import { createLogger } from '../../../src/lib/log.js';
 import { readPersisted } from '../../../src/state/acme-persisted.js';
 import { baseEnv, runMain, tempDir } from '../../helpers/cli.js';
 
@@ -53,4 +55,32 @@ describe('persisted.json', () => {
     expect(status.stderr).toContain('persisted.json is damaged');
     expect(`${status.stdout}${status.stderr}`).not.toMatch(/[\u001b\u0007\u009b<]/);
   });
+
+  it.each([
+    ['a FIFO', (file: string) => execFileSync('mkfifo', [file])],
+    ['a link to a secret', (file: string) => symlinkSync(secretFile(), file)],
+    ['9 MB', (file: string) => writeFileSync(file, ' '.repeat(9 * 1024 * 1024))],
+  ])(
+    'in place of the file, %s is damage: no hang, nothing quoted, the daemon warns of nothing',
+    async (_what, make) => {
+      const stateDir = tempDir('ddedge-persisted-');
+      mkdirSync(join(stateDir, 'acme'), { recursive: true, mode: 0o700 });
+      make(join(stateDir, 'acme', 'persisted.json'));
+      const loaded = readPersisted(stateDir);
+      expect(loaded.records).toEqual([]);
+      expect(loaded.damage).toContain('is damaged');
+      expect(loaded.damage).not.toContain(SECRET);
+      const lines: string[] = [];
+      const logger = createLogger({ level: 'debug', format: 'text', write: (line) => void lines.push(line) });
+      expect(await persistExpiryNotices(stateDir, new Date(), logger)).toEqual([]);
+      expect(lines.join('')).not.toContain(SECRET);
+    },
+  );
 });
+
+const SECRET = 'canary-5ecret-persisted';
+function secretFile(): string {
+  const file = join(tempDir('ddedge-secret-'), 'key.json');
+  writeFileSync(file, JSON.stringify({ version: 1, records: SECRET }));
+  return file;
+}
