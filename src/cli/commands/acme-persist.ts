@@ -80,9 +80,16 @@ function persistArguments(context: CommandContext, args: string[]): PersistArgum
     throw new ConfigError('acme persist: --check or --remove, not both');
   const text = (name: string): string | undefined =>
     typeof flags[name] === 'string' ? (flags[name] as string) : undefined;
-  if (mode !== 'keep')
-    for (const name of mode === 'remove' ? ['until', 'wildcard', 'account-uri'] : ['until'])
-      if (flags[name] !== undefined) throw new ConfigError(`acme persist: --${name} has no meaning with --${mode}`);
+  if (mode !== 'keep') {
+    // All at once: the same command with --remove or --check added is the usual way here.
+    const meaningless = (mode === 'remove' ? ['account-uri', 'wildcard', 'until'] : ['until'])
+      .filter((name) => flags[name] !== undefined)
+      .map((name) => `--${name}`);
+    if (meaningless.length)
+      throw new ConfigError(
+        `acme persist: ${listed(meaningless)} ${meaningless.length > 1 ? 'have' : 'has'} no meaning with --${mode}`,
+      );
+  }
   const wildcard = flags.wildcard === true;
   persistRecordName(args[0]!, undefined);
   return {
@@ -95,6 +102,9 @@ function persistArguments(context: CommandContext, args: string[]): PersistArgum
     persistUntil: mode === 'keep' ? persistUntilOf(text('until'), Date.now()) : undefined,
   };
 }
+
+const listed = (names: string[]): string =>
+  names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names.join('');
 
 function describeWrite(report: PersistReport, persistUntil: number | undefined): string {
   const others = report.otherRecords ? `; ${report.otherRecords} other TXT record(s) there left as they were` : '';

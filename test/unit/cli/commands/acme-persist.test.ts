@@ -50,4 +50,15 @@ describe('acme persist (in-process)', () => {
     expect(extra.code).toBe(2);
     expect(extra.stderr).toContain('--until has no meaning with --remove');
   });
+
+  it('names every flag that has no meaning with --remove or --check at once', async () => {
+    const env = acmeEnv(sandbox);
+    const keep = ['--issuer', 'ca.example', '--account-uri', ACCOUNT, '--wildcard', '--until', '30d'];
+    const remove = await runMain(['acme', 'persist', 'www.example.com', ...keep, '--remove'], env);
+    expect(remove.code).toBe(2);
+    expect(remove.stderr).toContain('--account-uri, --wildcard and --until have no meaning with --remove');
+    const check = await runMain(['acme', 'persist', 'www.example.com', ...keep, '--check'], env);
+    expect(check.code).toBe(2);
+    expect(check.stderr).toContain('--until has no meaning with --check');
+  });
 });
