@@ -16,6 +16,7 @@ import { apiClientFrom } from '../../config/api-client.js';
 import { requireApiCredentials } from '../../config/api-credentials.js';
 import { parseDnsServer } from '../../dns/client/index.js';
 import { ConfigError, ExitCode } from '../../lib/errors.js';
+import { bound } from '../../lib/outside-text.js';
 import { providerZone } from '../../zone/provider/provider-zone.js';
 import type { CommandContext } from '../command.js';
 import { printJson, setup } from '../setup.js';
@@ -137,7 +138,8 @@ function describeCheck(report: PersistCheckReport): string {
       const { params } = verdict;
       const scope = verdict.wildcard ? 'the domain, its wildcard and every name below it' : 'the domain only';
       const until = params.persistUntil === undefined ? 'no expiry' : `until ${persistUntilText(params.persistUntil)}`;
-      lines.push(`${answer.server}: valid for account ${params.accountUri}, ${scope}, ${until}`);
+      // Without --account-uri, the account is whatever the server answered: at most what --account-uri takes.
+      lines.push(`${answer.server}: valid for account ${bound(params.accountUri, 1024)}, ${scope}, ${until}`);
     } else lines.push(`${answer.server}: not valid: ${verdict.reasons.join('; ')}`);
   }
   const head = report.valid

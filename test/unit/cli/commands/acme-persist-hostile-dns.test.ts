@@ -69,6 +69,13 @@ describe('acme persist --check against a hostile name server', () => {
     expect(result.stdout).toMatch(/more/);
   });
 
+  it('keeps the report short when a record that validates names a huge account', async () => {
+    const huge = Array.from({ length: 200 }, () => 'a'.repeat(255));
+    const result = await check(await serving([txt('ca.example; accounturi=https://ca.example/', ...huge)]));
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout.length).toBeLessThan(4000);
+  });
+
   it('says a CNAME loop is no record, without following it', async () => {
     const loop: DnsRecord[] = [
       { name: NAME, type: 'CNAME', ttl: 60, value: 'a.example.com' },
