@@ -63,7 +63,7 @@ function checkChallengeValue(value: string): string {
 }
 
 /** The hosting service whose zone holds `name`: --service, else the name's registered domain. */
-function serviceOfChallenge(name: string, service: string | undefined): string {
+export function serviceOfChallenge(name: string, service: string | undefined): string {
   const zone = service ?? registeredDomain(name);
   if (!atOrBelow(name, zone)) throw new ConfigError(`${name} is not inside the service ${zone} (--service)`);
   return zone;

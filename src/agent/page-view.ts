@@ -16,6 +16,7 @@ import { historyRows, type HistoryRow } from './history-view.js';
 import { timelines, type RecordTimeline } from './timeline-view.js';
 import { counted } from '../lib/counted.js';
 import { utcText } from '../probe/page-frame.js';
+import { persistedRows, type PersistedRow } from './persist-watch.js';
 
 type RecordStatus = 'up to date' | 'failing' | 'waiting' | 'not sent yet';
 
@@ -47,6 +48,8 @@ export interface AgentPageView {
   sources?: RecentSources[];
   /** The state or history file could not be used (already redacted). */
   problems: string[];
+  /** The DNS-PERSIST-01 records `acme persist` keeps here (absent when none): soonest persistUntil first. */
+  persisted?: PersistedRow[];
 }
 
 const HISTORY_PAGE_SIZE = 50;
@@ -64,7 +67,10 @@ function nextCycleAt(lastCycleAt: string | undefined, intervalMs: number, now: D
 export function agentPageView(config: Config, page: number, now = new Date()): AgentPageView {
   const { state, damage } = readState(config.stateDir);
   const loaded = readHistoryOnce(config.stateDir);
-  const problems = [damage, loaded.damage].filter((p): p is string => Boolean(p)).map((p) => outsideText(p));
+  const persisted = persistedRows(config.stateDir, now.getTime());
+  const problems = [damage, loaded.damage, persisted.problem]
+    .filter((p): p is string => Boolean(p))
+    .map((p) => outsideText(p));
   const rows = historyRows(loaded.history, now);
   const records = plannedRecords(config).map(({ host, type }) => recordRow(state, rows, host, type, now));
   const failing = records.filter((r) => r.status === 'failing' || r.status === 'waiting').length;
@@ -99,6 +105,7 @@ export function agentPageView(config: Config, page: number, now = new Date()): A
     timeline: timelines(rows, records, now),
     sources: recentSourceAnswers(),
     problems,
+    ...(persisted.rows.length ? { persisted: persisted.rows } : {}),
   };
 }
 

@@ -6,6 +6,7 @@ import { pageEnd, pageHead, updateNowForm, utcText, type PageContext } from '../
 import type { AgentPageView, RecordRow } from './page-view.js';
 import { describeDuration, type HistoryRow } from './history-view.js';
 import { timelinePicture } from './timeline-picture.js';
+import { PERSIST_WARN_DAYS } from './persist-watch.js';
 
 export function renderAgentPage(view: AgentPageView, context: PageContext): string {
   const { nonce } = context;
@@ -20,6 +21,9 @@ export function renderAgentPage(view: AgentPageView, context: PageContext): stri
       ? ['<p class="notice" role="status">A cycle was asked for; this page shows its result once it is done.</p>']
       : []),
     ...view.problems.map((p) => `<p class="notice problem" role="alert">${escapeHtml(p)}</p>`),
+    ...(view.persisted ?? [])
+      .filter((r) => r.status === 'expiring' || r.status === 'expired')
+      .map((r) => `<p class="notice problem" role="alert">${escapeHtml(`${r.name}: ${r.text}`)}</p>`),
   ].join('');
   return (
     `${pageHead('ddedge status', nonce)}<main>
@@ -45,6 +49,7 @@ ${view.records.map((r) => recordLine(r, now)).join('\n') || '<tr><td colspan="6"
 </table>
 </div>
 ${sourcesTable(view)}
+${persistedTable(view)}
 <h2 id="history">Address history</h2>
 ${timelinePicture(view.timeline)}
 ${historyTable(view, context)}
@@ -88,6 +93,36 @@ function sourcesTable(view: AgentPageView): string {
 <caption>What each source answered at the last detection, and how long it took</caption>
 <thead><tr><th scope="col">Source</th><th scope="col">Family</th><th scope="col">Answer</th><th scope="col">` +
     `Took</th><th scope="col">Asked at</th></tr></thead>
+<tbody>
+${lines.join('\n')}
+</tbody>
+</table>
+</div>`
+  );
+}
+
+/** The DNS-PERSIST-01 records kept from this state directory, when there are any. */
+function persistedTable(view: AgentPageView): string {
+  if (!view.persisted?.length) return '';
+  const css = { valid: 'ok', 'no expiry': 'ok', expiring: 'wait', expired: 'bad' } as const;
+  // A rare table: its phone card labels ride on the cells (page-style.ts labels the frequent ones by column).
+  const lines = view.persisted.map((r) => {
+    const policy = r.wildcard ? 'wildcard' : 'the name only';
+    const until = r.persistUntil ? when(r.persistUntil) : '-';
+    return (
+      `<tr><th scope="row">${escapeHtml(r.name)}<td data-label="Issuer">${escapeHtml(r.issuer)}` +
+      `<td data-label="Account"><code>${escapeHtml(r.accountUri)}</code><td data-label="Policy">${policy}` +
+      `<td data-label="Persist until">${until}<td data-label="Status" class="${css[r.status]}">` +
+      escapeHtml(capitalised(r.text))
+    );
+  });
+  return (
+    `<h2 id="persist">DNS-PERSIST-01 records</h2>
+<div class="scroll">
+<table class="cards persist" aria-labelledby="persist">
+<caption>Kept by ddedge acme persist; a warning ${PERSIST_WARN_DAYS} days before persistUntil</caption>
+<thead><tr><th scope="col">Record</th><th scope="col">Issuer</th><th scope="col">Account</th><th scope="col">` +
+    `Policy</th><th scope="col">Persist until</th><th scope="col">Status</th></tr></thead>
 <tbody>
 ${lines.join('\n')}
 </tbody>

@@ -18,7 +18,11 @@ const EXIT_CODES: [string, string][] = [
   ['5', 'partial: some records updated, some failed'],
   ['6', 'the public address is unknown: sources failed or disagree below the quorum'],
   ['7', 'the API refused the operation (not found, not allowed, ...)'],
-  ['8', 'zone plan --expect-no-changes: the live zone differs from the file'],
+  [
+    '8',
+    'zone plan --expect-no-changes: the live zone differs from the file; acme persist --check: a CA would not ' +
+      'accept the record',
+  ],
 ];
 
 /** The help's width: the terminal's, between 60 and 110 columns (100 when not a terminal). */

@@ -273,23 +273,52 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     name: 'acme',
-    usage: 'ddedge acme present|cleanup <fqdn> <value> | ddedge acme certbot-auth|certbot-cleanup [options]',
+    usage:
+      'ddedge acme present|cleanup <fqdn> <value> | ddedge acme certbot-auth|certbot-cleanup [options] | ddedge acme ' +
+      'persist DOMAIN --issuer NAME [options] (ddedge acme persist --help)',
     describe:
       'sets and removes ACME DNS-01 challenge TXT records (lego exec, certbot hooks, acme.sh), waiting until the ' +
-      'name servers show them',
+      'name servers show them; keeps the DNS-PERSIST-01 record of a domain',
     settings: true,
     positionals: true,
     flags: {
       json,
       'env-file': envFile,
-      'no-wait': {
-        type: 'boolean',
-        describe: 'present: return once the API has accepted the record; do not wait for the name servers',
-      },
+      'no-wait': { type: 'boolean', describe: 'present: return once the API took the record; do not wait for DNS' },
       'any-name': {
         type: 'boolean',
-        describe:
-          'accept a record name without the _acme-challenge. prefix (a challenge delegated by CNAME to another name)',
+        describe: 'accept a name without _acme-challenge. (a challenge delegated by CNAME)',
+      },
+      issuer: { type: 'string', describe: "persist: the CA's issuer domain name (Let's Encrypt: letsencrypt.org)" },
+      'account-uri': { type: 'string', describe: 'persist: the ACME account URL, exactly as the CA gave it' },
+      wildcard: { type: 'boolean', describe: 'persist: policy=wildcard (also *.DOMAIN and names below DOMAIN)' },
+      until: { type: 'string', describe: 'persist: persistUntil: a time (2027-06-30), 180d from now, or Unix time' },
+      check: { type: 'boolean', describe: 'persist: change nothing; say what the CA would decide (exit 0 or 8)' },
+      remove: { type: 'boolean', describe: "persist: delete the issuer's record (other issuers' records stay)" },
+    },
+    actions: {
+      persist: {
+        usage: [
+          'ddedge acme persist DOMAIN --issuer NAME --account-uri URI [--wildcard] [--until TIME]',
+          'ddedge acme persist DOMAIN --issuer NAME [--account-uri URI] [--wildcard] --check',
+          'ddedge acme persist DOMAIN --issuer NAME --remove',
+        ].join('\n'),
+        describe: [
+          'Keeps the DNS-PERSIST-01 record (draft-ietf-acme-dns-persist) of DOMAIN through the registrar API:',
+          'one TXT record at _validation-persist.DOMAIN,',
+          '  "ISSUER; accounturi=URI[; policy=wildcard][; persistUntil=UNIX-TIME]"',
+          'An equal record costs no write; a different one for the issuer is replaced; the records of other',
+          'issuers stay. A CA that offers dns-persist-01 then validates DOMAIN for that account at every',
+          'issuance, with no challenge record to write.',
+          '--until: a time (2027-06-30, UTC unless it names its zone), a duration from now (180d) or a Unix',
+          "time in seconds; without it the record does not expire. --remove deletes the issuer's record.",
+          '',
+          "--check changes nothing: it asks the zone's authoritative servers (or --dns-server) and says what",
+          'the CA would decide: valid for which account and policy, until when; or why not (exit 8).',
+          'A daemon with the same state directory warns 14 days before persistUntil (notification event',
+          'persist-expiring, and its status page).',
+        ].join('\n'),
+        flags: ['issuer', 'account-uri', 'wildcard', 'until', 'check', 'remove', 'json'],
       },
     },
     // lego runs `present <fqdn> <value>`: a base64url value starts with "-" once in 64.

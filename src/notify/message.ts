@@ -12,6 +12,7 @@ export const CHOSEN_EVENTS = [
   'budget',
   'refused',
   'zone-changed',
+  'persist-expiring',
 ] as const;
 type NotifyEventName = (typeof CHOSEN_EVENTS)[number] | 'test';
 
@@ -38,6 +39,7 @@ const TITLES: Record<NotifyEventName, string> = {
   budget: 'call budget spent',
   refused: 'updates refused',
   'zone-changed': 'zone changed elsewhere',
+  'persist-expiring': 'DNS-PERSIST-01 record expiring',
   test: 'test message',
 };
 

@@ -29,7 +29,7 @@ interface AcmeChallengeFile {
 const LOCK_WAIT_MS = 60_000;
 const LOCK_POLL_MS = 50;
 
-const acmeStateDir = (stateDir: string): string => join(stateDir, 'acme');
+export const acmeStateDir = (stateDir: string): string => join(stateDir, 'acme');
 const challengeFile = (stateDir: string): string => join(acmeStateDir(stateDir), 'challenges.json');
 
 export interface LoadedAcmeChallenges {
@@ -92,7 +92,8 @@ export async function updateAcmeChallenges<T>(
   }
 }
 
-async function waitForLock(dir: string): Promise<Lock> {
+/** The acme lock of `dir`, waited for (a hook holds it for a list and a create at most). */
+export async function waitForLock(dir: string): Promise<Lock> {
   const deadline = Date.now() + LOCK_WAIT_MS;
   for (;;) {
     try {

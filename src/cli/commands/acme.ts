@@ -1,6 +1,7 @@
 // ddedge acme: the front-ends of the DNS-01 core, one per client's calling convention.
 //   present|cleanup <fqdn> <value>    lego's exec provider (EXEC_PATH), scripts, acme.sh
 //   certbot-auth|certbot-cleanup      certbot's manual hooks (CERTBOT_DOMAIN, CERTBOT_VALIDATION)
+//   persist DOMAIN …                  the DNS-PERSIST-01 record (acme-persist.ts)
 import {
   certbotRecordName,
   checkChallengePrefix,
@@ -20,6 +21,7 @@ import { apiClientFrom } from '../../config/api-client.js';
 import { requireApiCredentials } from '../../config/api-credentials.js';
 import { ConfigError } from '../../lib/errors.js';
 import { runAction } from '../actions.js';
+import { runPersist } from './acme-persist.js';
 import type { CommandContext } from '../command.js';
 import { printJson, setup } from '../setup.js';
 import { counted } from '../../lib/counted.js';
@@ -28,9 +30,10 @@ const ACTIONS = ['present', 'cleanup', 'certbot-auth', 'certbot-cleanup'] as con
 type Action = (typeof ACTIONS)[number];
 
 export function run(context: CommandContext): Promise<number> {
-  const actions = Object.fromEntries(
-    ACTIONS.map((action) => [action, (args: string[]) => runChallenge(context, action, args)]),
-  );
+  const actions = {
+    ...Object.fromEntries(ACTIONS.map((action) => [action, (args: string[]) => runChallenge(context, action, args)])),
+    persist: (args: string[]) => runPersist(context, args),
+  };
   return runAction({ command: 'acme', actions }, context.positionals);
 }
 

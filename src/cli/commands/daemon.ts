@@ -1,4 +1,8 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { runEdgeCycle } from '../../agent/cycle-watchers.js';
+import type { Config } from '../../config/config.js';
+import type { Logger } from '../../lib/log.js';
 import { runDaemon } from '../../agent/daemon.js';
 import { ConfigError } from '../../lib/errors.js';
 import { collectAfterCycle, keepLongRunningHeapSmall } from '../../lib/long-running-heap.js';
@@ -36,7 +40,9 @@ export async function run(context: CommandContext): Promise<number> {
       cycle: async (next, { shutdown, retryRefused }) => {
         current = next;
         try {
-          return await runEdgeCycle({ config: next, logger, shutdown, retryRefused });
+          const report = await runEdgeCycle({ config: next, logger, shutdown, retryRefused });
+          await warnOfPersistExpiry(next, logger);
+          return report;
         } finally {
           collectAfterCycle();
         }
@@ -46,6 +52,23 @@ export async function run(context: CommandContext): Promise<number> {
     await endpoint?.close();
     // The last cycle's messages (an address change just before SIGTERM) get a short while to go out.
     if (current.notify.length) await (await import('../../notify/notifier.js')).drainShared(NOTIFY_STOP_WAIT_MS);
+  }
+}
+
+/**
+ * The DNS-PERSIST-01 records `acme persist` keeps in this state directory, 14 days before their persistUntil: a
+ * warning in the log and a notification, once per persistUntil. Loaded only where such records are kept.
+ */
+async function warnOfPersistExpiry(config: Config, logger: Logger): Promise<void> {
+  if (!existsSync(join(config.stateDir, 'acme', 'persisted.json'))) return;
+  // Never a failure of the cycle: the records themselves were sent.
+  try {
+    const { persistExpiryNotices } = await import('../../agent/persist-watch.js');
+    const events = await persistExpiryNotices(config.stateDir, new Date(), logger);
+    if (events.length && config.notify.length)
+      (await import('../../notify/notifier.js')).sharedNotifier(config.notify, logger).enqueue(events);
+  } catch (error) {
+    logger.warn(`the DNS-PERSIST-01 records were not checked for expiry: ${(error as Error).message}`);
   }
 }
 

@@ -3,6 +3,7 @@ import { readCount, valueNoting } from '../../config/readers.js';
 import { parseDuration } from '../../lib/duration.js';
 import { ConfigError } from '../../lib/errors.js';
 import { isHostName, normaliseHost } from '../../lib/names.js';
+import { persistedRows } from '../../agent/persist-watch.js';
 import { sortedRecords, statusDocument } from '../../agent/status-view.js';
 import { readHistory } from '../../state/history.js';
 import { outsideText } from '../../lib/outside-text.js';
@@ -19,8 +20,12 @@ export async function run(context: CommandContext): Promise<number> {
   const { state, damage } = readState(config.stateDir);
   if (damage) logger.warn(damage);
   const records = sortedRecords(state);
+  // The DNS-PERSIST-01 records `acme persist` keeps here, with the daemon's warning (none: nothing said).
+  const persisted = persistedRows(config.stateDir, Date.now());
+  if (persisted.problem) logger.warn(persisted.problem);
   if (context.flags.json) {
-    printJson(context, statusDocument(config.stateDir, state));
+    const document = statusDocument(config.stateDir, state);
+    printJson(context, persisted.rows.length ? { ...document, persisted: persisted.rows } : document);
     return 0;
   }
   if (!records.length) context.io.stdout(`no record in the cache (${config.stateDir})\n`);
@@ -34,6 +39,10 @@ export async function run(context: CommandContext): Promise<number> {
     context.io.stdout(`${r.host} ${r.type} ${r.address ?? '-'}${prefix} ${sent}${error}${waiting}\n`);
   }
   context.io.stdout(`last successful cycle: ${state.lastSuccessAt ?? 'never'}\n`);
+  for (const row of persisted.rows)
+    context.io.stdout(
+      `${row.name} TXT (DNS-PERSIST-01${row.status === 'valid' ? '' : `, ${row.status}`}): ${row.text}\n`,
+    );
   return 0;
 }
 
