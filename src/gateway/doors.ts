@@ -8,6 +8,7 @@ import { listenError } from '../lib/listen-address.js';
 import type { PageContext } from '../probe/page-frame.js';
 import { startEndpoint, type Endpoint } from '../probe/server.js';
 import { startGatewayServer } from './dns-door.js';
+import { acmeHttpProtocols } from './acme-http/door.js';
 import { startDyndns2Door, type Dyndns2Door } from './dyndns2/door-start.js';
 import { KeyCalls } from './limits/key-calls.js';
 import type { GatewaySettings } from './run-settings.js';
@@ -77,11 +78,14 @@ export async function openDoors(
     }
   }
   if (settings.dyndns2) {
+    const budgetSpent = () => Boolean(budget.spent());
     open.door = await startDyndns2Door(settings.dyndns2, {
       ...updateDeps,
       refusals,
       allowPrivateIp: settings.allowPrivateIp ?? false,
-      budgetSpent: () => Boolean(budget.spent()),
+      budgetSpent,
+      // The ACME protocols (httpreq, acme-dns) on the same door, with the same update deps.
+      otherProtocols: acmeHttpProtocols({ ...updateDeps, refusals, budgetSpent }),
     });
   }
   const shown = settings.listen.map((a, i) => hostPort(a.host, open.servers[i]!.port));
