@@ -45,7 +45,7 @@ async function providerZone(): Promise<string[]> {
 /** Runs the page's blocks `names` in the gateway's directory, the door's port for 8245. */
 function runBlocks(names: string[], env: Record<string, string> = {}) {
   const script = names.map((n) => readmeRecipe(n)).join('\n');
-  return runRecipe(doorPort ? withPorts(script, { 8245: doorPort }) : script, {
+  return runRecipe(doorPort && script.includes('8245') ? withPorts(script, { 8245: doorPort }) : script, {
     cwd: dir,
     env: { PATH: `${bin}:${process.env.PATH ?? ''}`, HOME: home, ...env },
     timeoutMs: CLIENT_TIMEOUT_MS,
@@ -156,5 +156,71 @@ describe.skipIf(!TOOLS)('lego through the HTTP door, as docs/certificates.md sho
       /403: .*httpreq: the key acme\.example\.com may not change _acme-challenge\.www\.example\.com TXT/,
     );
     expect(await providerZone()).toEqual(before);
+  });
+
+  it('acme-dns: two certificates from the accounts file, as goacmedns sends; 4 calls each; only the newest two stay', {
+    timeout: 2 * CLIENT_TIMEOUT_MS + 10_000,
+  }, async () => {
+    const accounts = await runBlocks(['acme-http-accounts']);
+    expect(accounts.code, accounts.output).toBe(0);
+    // lego's acme-dns provider, as it runs: Present fetches the account of the domain from
+    // ACME_DNS_STORAGE_PATH and calls goacmedns's UpdateTXTRecord; CleanUp sends nothing.
+    const goacmedns = join(bin, 'goacmedns-update');
+    writeFileSync(
+      goacmedns,
+      `#!${process.execPath}
+const [action, fqdn, txt] = process.argv.slice(2);
+if (action !== 'present') process.exit(0);
+const domain = fqdn.slice('_acme-challenge.'.length).replace(/[.]$/, '');
+const account = JSON.parse(require('node:fs').readFileSync(process.env.ACME_DNS_STORAGE_PATH, 'utf8'))[domain];
+const base = process.env.ACME_DNS_API_BASE;
+fetch(new URL('update', base.endsWith('/') ? base : base + '/'), {
+  method: 'POST',
+  headers: { Accept: 'application/json', 'User-Agent': 'goacmedns (linux; amd64)', 'X-Api-User': account.username,
+    'X-Api-Key': account.password, 'Content-Type': 'application/json' },
+  body: JSON.stringify({ subdomain: account.subdomain, txt }) + String.fromCharCode(10),
+}).then(async (res) => { if (res.status !== 200) { console.error(res.status, await res.text()); process.exit(1); } });
+`,
+      { mode: 0o755 },
+    );
+    const issue = () =>
+      runRecipe(
+        `lego --email admin@example.com --accept-tos --path acme-dns-lego --dns exec -d example.com -d '*.example.com' run`,
+        {
+          cwd: dir,
+          env: {
+            PATH: `${bin}:${process.env.PATH ?? ''}`,
+            HOME: home,
+            LEGO_CA_CERTIFICATES: pebble.caFile,
+            EXEC_PATH: goacmedns,
+            EXEC_SEQUENCE_INTERVAL: '1',
+            ACME_DNS_API_BASE: `http://127.0.0.1:${doorPort}`,
+            ACME_DNS_STORAGE_PATH: join(dir, 'acme-dns.json'),
+          },
+          timeoutMs: CLIENT_TIMEOUT_MS,
+        },
+      );
+    const before = await providerZone();
+    const challenges = async () => (await providerZone()).filter((l) => l.startsWith('_acme-challenge.example.com '));
+    for (const [round, calls] of [
+      [1, { 'service/dnslist': 2, 'service/dnscreate': 2 }],
+      // The zone engine makes "add the new value, remove the oldest" one call: the old entry updated in place.
+      [2, { 'service/dnslist': 2, 'service/dnsupdate': 2 }],
+    ] as const) {
+      let run = { code: null as number | null, output: '' };
+      const spent = await callsDuring(async () => {
+        run = await issue();
+      });
+      expect(run.code, `round ${round}: ${run.output}\n--- pebble:\n${pebble.output()}`).toBe(0);
+      certificateOf(join(dir, 'acme-dns-lego', 'certificates', 'example.com.crt'));
+      expect(spent, `round ${round}: ${JSON.stringify(spent)}`).toEqual(calls);
+      // acme-dns's clients never clean up: the two values of the last certificate stay, older ones are gone.
+      expect(await challenges()).toHaveLength(2);
+      expect((await providerZone()).filter((l) => !l.startsWith('_acme-challenge.example.com '))).toEqual(before);
+    }
+    const kept = JSON.parse(readFileSync(join(dir, 'state', 'gateway', 'acme-dns.json'), 'utf8')).names;
+    expect((await challenges()).map((l) => l.split(' ')[3]).sort()).toEqual(
+      [...kept['_acme-challenge.example.com']].sort(),
+    );
   });
 });
