@@ -75,6 +75,13 @@ describe('httpreq on the listener', () => {
     for (let i = 0; i < 5; i++) await post(`${url}/present`, '{}', { authorization: basic(w, 'alice', `wrong-${i}`) });
     const limited = await post(`${url}/present`, '{}', { authorization: basic(w) });
     expect([limited.status, limited.headers.get('retry-after')]).toEqual([429, '60']);
+    // One memory of wrong tries for the whole door: guessing through httpreq locks acme-dns and dyndns2 too.
+    const acmeDns = await post(`${url}/update`, '{}', { 'x-api-user': 'alice', 'x-api-key': w.secret('alice') });
+    expect([acmeDns.status, acmeDns.body]).toEqual([429, '{"error":"forbidden"}']);
+    const dyndns2 = await fetch(`${url}/nic/update?hostname=home.example.com`, {
+      headers: { authorization: basic(w) },
+    });
+    expect([dyndns2.status, await dyndns2.text()]).toEqual([429, 'badauth\n']);
     expect((await fetch(`${url}/cleanup`)).status).toBe(405);
   });
 
