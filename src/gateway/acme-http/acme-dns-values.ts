@@ -2,10 +2,11 @@
 // name (a certificate for a name and its wildcard writes two) and its clients never clean up, so
 // each update here removes what falls out of those two. Only values this door wrote are ever
 // removed (another client's TXT at the same name is not its business). Kept in
-// <state dir>/gateway/acme-dns.json, replaced atomically (mode 0600) at each change, so values
-// written before a restart are still removed after it; the order is decided when a request
-// arrives, so two requests in flight at one name both stay. Bounded: MAX_NAMES names, the ones
-// not written longest forgotten first; a damaged file is set aside and read as empty.
+// <state dir>/gateway/acme-dns.json, read and replaced atomically (mode 0600) at each change, so
+// values written before a restart are still removed after it, and gateways sharing a state
+// directory (one per zone) keep each other's names; the order is decided when a request arrives,
+// so two requests in flight at one name both stay. Bounded: MAX_NAMES names, the ones not written
+// longest forgotten first; a damaged file is set aside and read as empty.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../lib/atomic-write.js';
@@ -30,7 +31,6 @@ const STORE_FILE: StateFileType<StoreFile> = {
 
 export class AcmeDnsValues {
   private readonly path: string;
-  private names?: Map<string, string[]>;
 
   constructor(stateDir: string) {
     this.path = join(stateDir, 'gateway', 'acme-dns.json');
@@ -54,10 +54,7 @@ export class AcmeDnsValues {
   }
 
   private load(): Map<string, string[]> {
-    if (!this.names) {
-      const body = readStateFile(this.path, STORE_FILE, { setAside: true }).value;
-      this.names = new Map(Object.entries(body?.names ?? {}));
-    }
-    return this.names;
+    const body = readStateFile(this.path, STORE_FILE, { setAside: true }).value;
+    return new Map(Object.entries(body?.names ?? {}));
   }
 }

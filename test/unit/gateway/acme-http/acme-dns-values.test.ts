@@ -18,6 +18,8 @@ describe('AcmeDnsValues', () => {
     const again = new AcmeDnsValues(dir);
     expect(again.write('_acme-challenge.example.com', 'd')).toEqual(['c']);
     expect(again.write('_acme-challenge.example.org', 'y')).toEqual([]);
+    // Two gateways on one state directory: each sees what the other wrote.
+    expect(values.write('_acme-challenge.example.org', 'z')).toEqual(['x']);
   });
 
   it('reads a damaged file as empty (set aside), and writes a good one', () => {
