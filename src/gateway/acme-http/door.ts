@@ -25,6 +25,8 @@ const MAX_BODY_BYTES = 8 * 1024;
 export interface AcmeHttpDeps extends TxtDeps {
   refusals: RefusalLog;
   logger: Logger;
+  /** Answers given, by `PROTOCOL STATUS` (for /metrics). */
+  counts?: Map<string, number>;
 }
 
 /** The request as the door gives it (dyndns2/listener.ts's DoorRequest). */
@@ -48,13 +50,19 @@ export function acmeHttpProtocols(
   const values = new AcmeDnsValues(deps.stateDir);
   return (req, res, request) => {
     const last = request.path.replace(/\/+$/, '').split('/').at(-1);
-    const send = (answer: Answer) => reply(res, answer, request);
+    const sendAs = (protocol: string) => (answer: Answer) => {
+      const key = `${protocol} ${answer.status}`;
+      deps.counts?.set(key, (deps.counts.get(key) ?? 0) + 1);
+      return reply(res, answer, request);
+    };
     if (last === 'present' || last === 'cleanup') {
+      const send = sendAs('httpreq');
       if (req.method !== 'POST') return send(notPost());
       return serve(req, basicCredentials(req.headers.authorization), 'httpreq', request, deps, send, (key, body) =>
         httpreq(last, key, body, request.client, deps),
       );
     }
+    const send = sendAs('acme-dns');
     if (last === 'health' && request.path.length <= '/health/'.length) return send({ status: 200, body: undefined });
     if (last === 'register' && request.path.length <= '/register/'.length)
       return send({

@@ -108,6 +108,14 @@ describe('httpreq on the HTTP door', () => {
     expect(challenges()).toEqual([]);
   });
 
+  it('counts its answers by status in /metrics', async () => {
+    const metrics = await (await fetch(`${gw.endpoint}/metrics`)).text();
+    for (const status of [200, 400, 401, 403, 405, 413])
+      expect(metrics).toMatch(
+        new RegExp(`^ddedge_gateway_acme_http_answers_total\\{protocol="httpreq",status="${status}"\\} [1-9]`, 'm'),
+      );
+  });
+
   it('no secret, wrong password or keyAuth in an answer, the log (debug) or the journal', async () => {
     await gw.logged(/badauth: .*httpreq: a wrong password/);
     const secrets = [CANARY, gw.secret('acme'), gw.secret('other')];
