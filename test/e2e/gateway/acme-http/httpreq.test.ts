@@ -6,6 +6,7 @@
 // place a request has never reaches an answer, the log at debug level or the journal.
 import { createHash } from 'node:crypto';
 import { readFileSync, existsSync } from 'node:fs';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CANARY } from '../../../helpers/cli.js';
@@ -106,6 +107,39 @@ describe('httpreq on the HTTP door', () => {
       413,
     );
     expect(challenges()).toEqual([]);
+  });
+
+  it("closes a client that drips its body after the credentials: the door's whole-request deadline", async () => {
+    const socket = connect(Number(new URL(gw.dyndns2).port), '127.0.0.1');
+    socket.on('error', () => undefined);
+    let closedAt = 0;
+    const closed = new Promise<void>((resolve) =>
+      socket.on('close', () => {
+        closedAt = Date.now();
+        resolve();
+      }),
+    );
+    const start = Date.now();
+    const body = JSON.stringify({ fqdn: '_acme-challenge.example.com.', value: V1 });
+    socket.write(
+      `POST /present HTTP/1.1\r\nHost: x\r\nAuthorization: ${basic('acme', gw.secret('acme'))}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
+    );
+    let i = 0;
+    const drip = setInterval(
+      () => (i < body.length - 1 && !socket.destroyed ? socket.write(body[i++]!) : undefined),
+      200,
+    );
+    try {
+      // Bounded by the door's 10 s for a whole request, not by the client; the bound here only stops a hang.
+      await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 30_000))]);
+      expect(closedAt, 'the dripping client was never closed').toBeGreaterThan(0);
+      expect(closedAt - start).toBeLessThan(20_000);
+      expect(challenges()).toEqual([]);
+    } finally {
+      clearInterval(drip);
+      socket.destroy();
+    }
   });
 
   it('counts its answers by status in /metrics', async () => {
