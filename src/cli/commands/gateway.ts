@@ -27,7 +27,7 @@ export function run(context: CommandContext): Promise<number> {
           return 0;
         },
         async 'acme-dns-account'([key, ...domains]) {
-          const file = flags.keys as string | undefined;
+          const file = (flags.keys as string | undefined) ?? io.env.DDEDGE_GATEWAY_KEYS_FILE;
           if (!file || !key)
             throw new ConfigError(
               'gateway acme-dns-account: give the keys file, the key and its domains: ddedge gateway ' +

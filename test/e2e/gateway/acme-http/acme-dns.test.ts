@@ -142,6 +142,13 @@ describe('ddedge gateway acme-dns-account', () => {
         allowfrom: [],
       },
     });
+    const byVariable = await runDist(
+      ['gateway', 'acme-dns-account', 'acme', 'example.com'],
+      baseEnv({ DDEDGE_GATEWAY_KEYS_FILE: gw.keysFile }),
+    );
+    expect([byVariable.code, byVariable.stdout]).toEqual([0, run.stdout]);
+    const none = await runDist(['gateway', 'acme-dns-account', 'acme', 'example.com'], baseEnv({}));
+    expect([none.code, none.stderr]).toEqual([2, expect.stringMatching(/give the keys file, the key and its domains/)]);
     const unknown = await account('nobody', 'example.com');
     expect([unknown.code, unknown.stderr]).toEqual([2, expect.stringMatching(/no key "nobody" in the keys file/)]);
     const denied = await account('acme', 'www.example.com');
