@@ -120,9 +120,12 @@ describe('acme-dns on the HTTP door', () => {
   it('no secret or wrong key in an answer, the log (debug) or the journal', async () => {
     await gw.logged(/badauth: .*acme-dns: a wrong password/);
     const journal = readFileSync(join(gw.stateDir, 'gateway', 'journal.jsonl'), 'utf8');
+    const page = await (await fetch(`${gw.endpoint}/`)).text();
+    expect(page).toMatch(/acme-dns: a wrong password/);
     for (const secret of [CANARY, gw.secret('acme'), gw.secret('zone')]) {
       expect(gw.stderr()).not.toContain(secret);
       expect(journal).not.toContain(secret);
+      expect(page).not.toContain(secret);
     }
   });
 });

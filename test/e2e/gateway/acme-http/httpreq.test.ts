@@ -154,7 +154,9 @@ describe('httpreq on the HTTP door', () => {
     await gw.logged(/badauth: .*httpreq: a wrong password/);
     const secrets = [CANARY, gw.secret('acme'), gw.secret('other')];
     const journal = join(gw.stateDir, 'gateway', 'journal.jsonl');
-    const texts = [gw.stderr(), existsSync(journal) ? readFileSync(journal, 'utf8') : ''];
+    const page = await (await fetch(`${gw.endpoint}/`)).text();
+    expect(page).toMatch(/httpreq: a wrong password/);
+    const texts = [gw.stderr(), existsSync(journal) ? readFileSync(journal, 'utf8') : '', page];
     for (const secret of secrets) for (const text of texts) expect(text).not.toContain(secret);
   });
 });
