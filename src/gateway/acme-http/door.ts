@@ -41,6 +41,8 @@ interface Answer {
   status: number;
   body: unknown;
   headers?: Record<string, string>;
+  /** Made after the request's body was read: the connection may be kept. */
+  bodyRead?: boolean;
 }
 
 /** The door's handler for the ACME protocols: false for a request that is not theirs. */
@@ -50,10 +52,13 @@ export function acmeHttpProtocols(
   const values = new AcmeDnsValues(deps.stateDir);
   return (req, res, request) => {
     const last = request.path.replace(/\/+$/, '').split('/').at(-1);
+    // A body left unread (an answer made before it, a refusal) is not read on: the connection is closed after the answer.
+    const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
     const sendAs = (protocol: string) => (answer: Answer) => {
       const key = `${protocol} ${answer.status}`;
       deps.counts?.set(key, (deps.counts.get(key) ?? 0) + 1);
-      return reply(res, answer, request);
+      const close: Record<string, string> = hasBody && !answer.bodyRead ? { connection: 'close' } : {};
+      return reply(res, { ...answer, headers: { ...answer.headers, ...close } }, request);
     };
     if (last === 'present' || last === 'cleanup') {
       const send = sendAs('httpreq');
@@ -111,7 +116,7 @@ function serve(
         body: { error: `a body of more than ${MAX_BODY_BYTES} bytes is not accepted` },
         headers: { connection: 'close' },
       });
-    send(await answer(key, body));
+    send({ ...(await answer(key, body)), bodyRead: true });
   });
 }
 

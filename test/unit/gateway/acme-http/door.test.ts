@@ -71,6 +71,13 @@ describe('httpreq on the listener', () => {
       401,
       'Basic realm="ddedge", charset="UTF-8"',
     ]);
+    // A first try without credentials is no guess, but its body was never read: the connection is not kept for another.
+    const bare = await post(`${url}/present`, '{}', {});
+    expect([bare.status, bare.headers.get('connection')]).toEqual([401, 'close']);
+    const good = await post(`${url}/cleanup`, JSON.stringify({ fqdn: '_acme-challenge.example.com', value: V(9) }), {
+      authorization: basic(w),
+    });
+    expect([good.status, good.headers.get('connection')]).toEqual([200, 'keep-alive']);
     expect((await post(`${url}/present`, '{}', {})).status).toBe(401);
     for (let i = 0; i < 5; i++) await post(`${url}/present`, '{}', { authorization: basic(w, 'alice', `wrong-${i}`) });
     const limited = await post(`${url}/present`, '{}', { authorization: basic(w) });
