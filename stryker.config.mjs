@@ -12,6 +12,10 @@ export default {
     'src/zone/plan/**/*.ts',
     'src/gateway/update/**/*.ts',
     'src/gateway/dyndns2/**/*.ts',
+    // The HTTP door's credentials and guess limit (below dyndns2/, shared with acme-http/), and its ACME protocols.
+    'src/gateway/keys/credentials.ts',
+    'src/gateway/limits/guess-limit.ts',
+    'src/gateway/acme-http/**/*.ts',
     'src/dyndns/parse.ts',
     'src/ip/detect.ts',
     'src/state/budget.ts',

@@ -23,6 +23,7 @@ const benches = [
     'dyndns2.mjs',
   ],
   ['ACME DNS-01: acme present/cleanup', 'acme.mjs'],
+  ['ACME over HTTP: provider calls per certificate, /present and acme-dns /update to their answers', 'acme-http.mjs'],
   ['hosts behind the router and the daemon endpoint', 'lan-endpoint.mjs'],
   ['the status page (50 hosts, 1,000 history entries) and notifications', 'status-page.mjs'],
   ['long-running memory: a daemon through 3,000 cycles, the gateway with a 50,000-record zone', 'soak.mjs'],

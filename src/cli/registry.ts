@@ -340,7 +340,8 @@ export const COMMANDS: CommandSpec[] = [
     name: 'gateway',
     usage:
       'ddedge gateway --zone NAME --keys FILE [--dns-listen ADDR:PORT] [--listen ADDR:PORT] | ddedge gateway keygen ' +
-      'NAME [--algorithm ALG] | ddedge gateway check-keys FILE',
+      'NAME [--algorithm ALG] | ddedge gateway check-keys FILE | ddedge gateway acme-dns-account --keys FILE KEY ' +
+      'DOMAIN...',
     describe:
       "the registrar's zones behind a DNS front door: TSIG-signed RFC 2136 updates and authoritative answers; make " +
       'a key, check a keys file',
@@ -362,6 +363,14 @@ export const COMMANDS: CommandSpec[] = [
           "prints a new TSIG key, as BIND's tsig-keygen does: the client's copy, and the key clause to add to the " +
           "gateway's keys file (make both mode 0600)",
         flags: ['algorithm'],
+      },
+      'acme-dns-account': {
+        usage: 'ddedge gateway acme-dns-account --keys FILE KEY DOMAIN...',
+        describe:
+          'prints the acme-dns accounts JSON of KEY for each DOMAIN, as lego (ACME_DNS_STORAGE_PATH) and ' +
+          "cert-manager (the acmeDNS solver's secret) store it: the key's secret is in it, so write it to a file " +
+          'only you can read; the TXT goes to _acme-challenge.DOMAIN (no CNAME); exit 2 when the key may not write it',
+        flags: ['keys'],
       },
       'check-keys': {
         usage: 'ddedge gateway check-keys FILE',

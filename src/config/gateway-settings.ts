@@ -22,6 +22,8 @@ export interface Dyndns2Settings {
   tls?: TlsFiles;
   /** Canonical interface identifier by host name. */
   prefixHosts: Map<string, string>;
+  /** The flags as the user named them (--http-listen or its older name --dyndns2-listen), for messages. */
+  flags?: { listen: string; cert: string; key: string };
 }
 
 export interface GatewayConfig {
@@ -143,20 +145,69 @@ function maxCallsPerHour(entry: RawValue | undefined, { config, env, problems }:
   return valueNoting(readCount(entry.value, { min: 1, max: MAX_CALLS_PER_HOUR }, entry.origin), problems);
 }
 
+/** The HTTP door's settings by their two names: general (--http-*) and older (--dyndns2-*). */
+const DOOR_NAMES = {
+  listen: ['httpDoorListen', 'dyndns2Listen'],
+  cert: ['httpDoorCert', 'dyndns2Cert'],
+  key: ['httpDoorKey', 'dyndns2Key'],
+} as const satisfies Record<string, [GatewaySettingName, GatewaySettingName]>;
+
 /**
- * The dyndns2 door: --dyndns2-listen (repeatable), --dyndns2-cert with --dyndns2-key, --prefix-host NAME=<IPv6
- * interface identifier>.
+ * The HTTP door's settings, each given by either of its names: their values, and the flags to
+ * name them by (the older names when only those were used). Two different values under the two
+ * names of one setting are a problem.
+ */
+function doorSettings(raw: (name: GatewaySettingName) => RawValue[], problems: string[]) {
+  const given = (names: readonly [GatewaySettingName, GatewaySettingName]): [RawValue[], RawValue[]] => [
+    raw(names[0]),
+    raw(names[1]),
+  ];
+  const all = Object.values(DOOR_NAMES).map(given);
+  const older = all.some(([, b]) => b.length) && !all.some(([a]) => a.length) ? 1 : 0;
+  const text = (entries: RawValue[]) => listValues(entries).join(',');
+  const pick = (names: readonly [GatewaySettingName, GatewaySettingName]) => {
+    const [a, b] = given(names);
+    // The same setting by two names: given twice alike is one value; two different values is a question to the user.
+    if (a.length && b.length && text(a) !== text(b))
+      problems.push(
+        `--${GATEWAY_SETTINGS[names[0]].flag} and --${GATEWAY_SETTINGS[names[1]].flag} are one setting by two ` +
+          `names, given two different values (${a[0]!.origin} and ${b[0]!.origin}): give one`,
+      );
+    return { entries: a.length ? a : b, flag: `--${GATEWAY_SETTINGS[names[older]].flag}` };
+  };
+  return { listen: pick(DOOR_NAMES.listen), cert: pick(DOOR_NAMES.cert), key: pick(DOOR_NAMES.key) };
+}
+
+/**
+ * The HTTP door (dyndns2, httpreq, acme-dns): --http-listen (repeatable; --dyndns2-listen by its older name),
+ * --http-cert with --http-key (--dyndns2-cert, --dyndns2-key), --prefix-host NAME=<IPv6 interface identifier>.
  */
 function dyndns2Settings(
   raw: (name: GatewaySettingName) => RawValue[],
   problems: string[],
 ): Dyndns2Settings | undefined {
   const before = problems.length;
-  const listen = readList(raw('dyndns2Listen')).flatMap((item) => listenAddress(item, problems) ?? []);
-  const certFile = raw('dyndns2Cert').at(-1)?.value;
-  const keyFile = raw('dyndns2Key').at(-1)?.value;
+  const { listen: listenSetting, cert, key } = doorSettings(raw, problems);
+  const listen = readList(listenSetting.entries).flatMap((item) => listenAddress(item, problems) ?? []);
+  const certFile = cert.entries.at(-1)?.value;
+  const keyFile = key.entries.at(-1)?.value;
+  const prefixHosts = readPrefixHosts(listValues(raw('prefixHosts')), problems);
+  if (!listen.length) {
+    if (certFile || keyFile || prefixHosts.size)
+      problems.push(
+        `${cert.flag}, ${key.flag} and --prefix-host are for the HTTP door: give ${listenSetting.flag} ADDR:PORT too`,
+      );
+    return undefined;
+  }
+  const flags = { listen: listenSetting.flag, cert: cert.flag, key: key.flag };
+  const tls = readTlsFiles(certFile, keyFile, flags, problems);
+  return problems.length > before ? undefined : { listen, tls, prefixHosts, flags };
+}
+
+/** --prefix-host NAME=<IPv6 interface identifier>, repeatable: the canonical identifier by host name. */
+function readPrefixHosts(items: string[], problems: string[]): Map<string, string> {
   const prefixHosts = new Map<string, string>();
-  for (const item of listValues(raw('prefixHosts'))) {
+  for (const item of items) {
     const { host, identifier } = parseHostItem(item);
     const name = canonicalName(host);
     if (!identifier || !name?.includes('.')) {
@@ -169,13 +220,5 @@ function dyndns2Settings(
     if (problem) problems.push(`--prefix-host ${name}: ${problem}`);
     else prefixHosts.set(name, canonicalIdentifier(identifier));
   }
-  if (!listen.length) {
-    if (certFile || keyFile || prefixHosts.size)
-      problems.push(
-        '--dyndns2-cert, --dyndns2-key and --prefix-host are for the dyndns2 door: give --dyndns2-listen ADDR:PORT too',
-      );
-    return undefined;
-  }
-  const tls = readTlsFiles(certFile, keyFile, { cert: '--dyndns2-cert', key: '--dyndns2-key' }, problems);
-  return problems.length > before ? undefined : { listen, tls, prefixHosts };
+  return prefixHosts;
 }

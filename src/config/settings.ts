@@ -386,26 +386,45 @@ export const GATEWAY_SETTINGS = {
       "provider calls the gateway may make in any hour, counted apart from the agent's (DDEDGE_MAX_CALLS_PER_HOUR " +
       'when this is not set)',
   },
+  httpDoorListen: {
+    flag: 'http-listen',
+    env: 'DDEDGE_GATEWAY_HTTP_DOOR_LISTEN',
+    kind: 'string',
+    multiple: true,
+    describe:
+      'ADDR:PORT of the HTTP door: the dyndns2 update protocol (routers, NAS boxes, ddclient, inadyn) and the ACME ' +
+      'protocols httpreq/acmeproxy and acme-dns, over HTTP, HTTPS with the two below (repeatable; off by default)',
+  },
+  httpDoorCert: {
+    flag: 'http-cert',
+    env: 'DDEDGE_GATEWAY_HTTP_DOOR_CERT',
+    kind: 'path',
+    describe: 'PEM certificate chain: serve the HTTP door over TLS',
+  },
+  httpDoorKey: {
+    flag: 'http-key',
+    env: 'DDEDGE_GATEWAY_HTTP_DOOR_KEY',
+    kind: 'path',
+    describe: 'PEM private key of --http-cert',
+  },
   dyndns2Listen: {
     flag: 'dyndns2-listen',
     env: 'DDEDGE_GATEWAY_DYNDNS2_LISTEN',
     kind: 'string',
     multiple: true,
-    describe:
-      'ADDR:PORT where it also answers the dyndns2 update protocol (routers, NAS boxes, ddclient, inadyn) over ' +
-      'HTTP, HTTPS with the two below (repeatable; off by default)',
+    describe: 'the older name of --http-listen (the same setting)',
   },
   dyndns2Cert: {
     flag: 'dyndns2-cert',
     env: 'DDEDGE_GATEWAY_DYNDNS2_CERT',
     kind: 'path',
-    describe: 'PEM certificate chain: serve the dyndns2 door over TLS',
+    describe: 'the older name of --http-cert (the same setting)',
   },
   dyndns2Key: {
     flag: 'dyndns2-key',
     env: 'DDEDGE_GATEWAY_DYNDNS2_KEY',
     kind: 'path',
-    describe: 'PEM private key of --dyndns2-cert',
+    describe: 'the older name of --http-key (the same setting)',
   },
   prefixHosts: {
     flag: 'prefix-host',

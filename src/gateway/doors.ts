@@ -8,6 +8,7 @@ import { listenError } from '../lib/listen-address.js';
 import type { PageContext } from '../probe/page-frame.js';
 import { startEndpoint, type Endpoint } from '../probe/server.js';
 import { startGatewayServer } from './dns-door.js';
+import { acmeHttpProtocols } from './acme-http/door.js';
 import { startDyndns2Door, type Dyndns2Door } from './dyndns2/door-start.js';
 import { KeyCalls } from './limits/key-calls.js';
 import type { GatewaySettings } from './run-settings.js';
@@ -23,6 +24,8 @@ export interface OpenDoors {
   servers: DnsListener[];
   endpoint?: Endpoint;
   door?: Dyndns2Door;
+  /** The door's ACME answers by `PROTOCOL STATUS` (for /metrics). */
+  acmeHttpAnswers?: Map<string, number>;
 }
 
 /** The deps of both update doors, with the gateway's one queue of updates. */
@@ -77,16 +80,20 @@ export async function openDoors(
     }
   }
   if (settings.dyndns2) {
+    const budgetSpent = () => Boolean(budget.spent());
+    open.acmeHttpAnswers = new Map();
     open.door = await startDyndns2Door(settings.dyndns2, {
       ...updateDeps,
       refusals,
       allowPrivateIp: settings.allowPrivateIp ?? false,
-      budgetSpent: () => Boolean(budget.spent()),
+      budgetSpent,
+      // The ACME protocols (httpreq, acme-dns) on the same door, with the same update deps.
+      otherProtocols: acmeHttpProtocols({ ...updateDeps, refusals, budgetSpent, counts: open.acmeHttpAnswers }),
     });
   }
   const shown = settings.listen.map((a, i) => hostPort(a.host, open.servers[i]!.port));
   stats.listening = shown;
-  if (settings.httpListen) open.endpoint = await startStatusEndpoint(gateway, settings, open.door, readAgain);
+  if (settings.httpListen) open.endpoint = await startStatusEndpoint(gateway, settings, open, readAgain);
   return shown;
 }
 
@@ -94,7 +101,7 @@ export async function openDoors(
 function startStatusEndpoint(
   gateway: StartedGateway,
   settings: GatewaySettings,
-  door: Dyndns2Door | undefined,
+  { door, acmeHttpAnswers }: OpenDoors,
   readAgain: () => void,
 ): Promise<Endpoint> {
   const { stats, views, budget, keys, refusals, secondaries } = gateway;
@@ -109,6 +116,7 @@ function startStatusEndpoint(
     healthLimitMs,
     keyCount: () => keys().keys.size,
     dyndns2Answers: door?.counts,
+    acmeHttpAnswers,
   };
   const page = {
     token: () => settings.listenToken,

@@ -3,7 +3,7 @@
 // that stands still, and a call budget the test spends. Requests are answered as door.ts
 // answers them, without HTTP.
 import { type DoorAnswer, type DoorDeps, answerRequest } from '../../src/gateway/dyndns2/door.js';
-import { GuessLimit } from '../../src/gateway/dyndns2/guess-limit.js';
+import { GuessLimit } from '../../src/gateway/limits/guess-limit.js';
 import { readParameters, readRequest } from '../../src/gateway/dyndns2/request.js';
 import { RefusalLog } from '../../src/gateway/limits/refusal-log.js';
 import { UpdateQueue } from '../../src/gateway/update/update-queue.js';

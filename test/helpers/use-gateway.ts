@@ -23,14 +23,17 @@ export interface GatewaySetup extends Omit<GatewayProcessOptions, 'zone' | 'keys
   zone?: string;
   /** A state directory the test prepared (filled before the start); a fresh one unless said. */
   stateDir?: string;
-  /** Opens the dyndns2 door and the --listen endpoint (its /metrics); over TLS with the test CA's certificate when asked. */
+  /**
+   * Opens the HTTP door (dyndns2, httpreq, acme-dns: --http-listen) and the --listen endpoint (its /metrics); over TLS
+   * with the test CA's certificate when asked.
+   */
   door?: { tls?: boolean };
 }
 
 export interface GatewayHandle extends GatewayProcess {
   /** The --listen endpoint (http(s)://127.0.0.1:PORT); an error when it was not asked for. */
   readonly endpoint: string;
-  /** The dyndns2 door (http(s)://127.0.0.1:PORT, no path); an error when it was not opened. */
+  /** The HTTP door (http(s)://127.0.0.1:PORT, no path: dyndns2, httpreq, acme-dns); an error when it was not opened. */
   readonly dyndns2: string;
   /** The folder of its keys file (gateway.keys) and, unless the test gave one, state directory (state/). */
   readonly dir: string;
@@ -145,8 +148,8 @@ function fail(why: string): never {
 }
 
 function doorArgs(door: { tls?: boolean }): string[] {
-  const tls = door.tls ? ['--dyndns2-cert', tlsFiles().cert, '--dyndns2-key', tlsFiles().key] : [];
-  return ['--listen', '127.0.0.1:0', '--dyndns2-listen', '127.0.0.1:0', ...tls];
+  const tls = door.tls ? ['--http-cert', tlsFiles().cert, '--http-key', tlsFiles().key] : [];
+  return ['--listen', '127.0.0.1:0', '--http-listen', '127.0.0.1:0', ...tls];
 }
 
 /** The journal's lines in a state directory (none when it has none). */
@@ -277,7 +280,8 @@ export async function startGatewayProcess(options: GatewayProcessOptions): Promi
   const started = (t: string) =>
     /answering DNS .* on 127\.0\.0\.1:\d+/.test(t) &&
     (!args.includes('--listen') || ENDPOINT.test(t)) &&
-    (!args.includes('--dyndns2-listen') || DYNDNS2.test(t));
+    (!args.includes('--dyndns2-listen') || DYNDNS2.test(t)) &&
+    (!args.includes('--http-listen') || DYNDNS2.test(t));
   const text = await waitForOutput(child, 'stderr', started, options.startBoundMs);
   let exit: Promise<number | null> | undefined;
   return {

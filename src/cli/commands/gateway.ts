@@ -1,6 +1,7 @@
 // ddedge gateway: the registrar's zones behind a DNS front door (CONTRACT.md "The DNS gateway").
 // Without an action it serves (src/gateway/run.ts); `keygen` makes a TSIG key; `check-keys
-// FILE` reads a keys file as the gateway would and says what each key may do (secrets never shown).
+// FILE` reads a keys file as the gateway would and says what each key may do (secrets never shown);
+// `acme-dns-account --keys FILE KEY DOMAIN...` prints the acme-dns accounts JSON of a key (its secret, for the client).
 // Its settings are read with the configuration's table (config/gateway-settings.ts).
 import { resolve } from 'node:path';
 import { readGatewaySettings, type GatewayConfig } from '../../config/gateway-settings.js';
@@ -24,6 +25,22 @@ export function run(context: CommandContext): Promise<number> {
             throw new ConfigError('gateway keygen: give the key name: ddedge gateway keygen NAME [--algorithm ALG]');
           const { keygenText } = await import('../../gateway/keys/keygen.js');
           io.stdout(keygenText(name, (flags.algorithm as string | undefined) ?? undefined));
+          return 0;
+        },
+        async 'acme-dns-account'([key, ...domains]) {
+          const file = (flags.keys as string | undefined) ?? io.env.DDEDGE_GATEWAY_KEYS_FILE;
+          if (!file || !key)
+            throw new ConfigError(
+              'gateway acme-dns-account: give the keys file, the key and its domains: ddedge gateway ' +
+                'acme-dns-account --keys FILE KEY DOMAIN...',
+            );
+          const [{ loadKeysFile }, { acmeDnsAccounts }] = await Promise.all([
+            import('../../gateway/keys/keys-file.js'),
+            import('../../gateway/acme-http/accounts.js'),
+          ]);
+          const accounts = acmeDnsAccounts(loadKeysFile(resolve(io.cwd, file)), key, domains);
+          if (typeof accounts === 'string') throw new ConfigError(`gateway acme-dns-account: ${accounts}`);
+          io.stdout(`${JSON.stringify(accounts, null, 2)}\n`);
           return 0;
         },
         async 'check-keys'([argument, ...extra]) {

@@ -10,9 +10,9 @@ import { joinIdentifier } from '../../lib/interface-id.js';
 import { nonPublicReason, type RecordType } from '../../lib/address.js';
 import { grantsFor } from '../keys/grants.js';
 import type { RefusalLog } from '../limits/refusal-log.js';
-import { isKeyName, keyOf } from './credentials.js';
+import { isKeyName, keyOf } from '../keys/credentials.js';
 import { keyNameOf, type GatewayKeys } from '../keys/keys-file.js';
-import type { GuessLimit } from './guess-limit.js';
+import type { GuessLimit } from '../limits/guess-limit.js';
 import {
   decideHost,
   isPending,

@@ -1,4 +1,7 @@
-// The dyndns2 door's HTTP side (--dyndns2-listen, over TLS with --dyndns2-cert/--dyndns2-key):
+// The gateway's HTTP door (--http-listen, over TLS with --http-cert/--http-key; by their older
+// names --dyndns2-*): one listener for every HTTP protocol. The ACME ones (httpreq, acme-dns) are
+// given each request first (OtherProtocols, acme-http/, wired by the gateway's root); what is not
+// theirs is dyndns2's, whose side this is:
 // bounded as the gateway's --listen endpoint is (src/http/server/: header size, the whole
 // request within its deadline, connections per source with those idle or still sending their
 // request giving way to newcomers), plus a small cap on a POST body. `GET` or `POST` on
@@ -13,8 +16,10 @@ import https from 'node:https';
 import { boundConnections, serverOptions } from '../../http/server/bounds.js';
 import type { ConnectionGuard } from '../../http/server/connection-guard.js';
 import { listenHttp } from '../../http/server/listen.js';
+import { readBody } from '../../http/server/read-body.js';
 import { formatListenAddress, type ListenAddress } from '../../lib/listen-address.js';
 import type { Logger } from '../../lib/log.js';
+import type { GuessLimit } from '../limits/guess-limit.js';
 import { answerRequest, credentialsRefusal, type DoorAnswer, type DoorDeps } from './door.js';
 import { readParameters, readRequest } from './request.js';
 
@@ -24,6 +29,25 @@ const MAX_BODY_BYTES = 8 * 1024;
 const HANDSHAKE_MS = 5_000;
 const PATHS = new Set(['/nic/update', '/update', '/nic/update/', '/update/']);
 const TEXT = 'text/plain; charset=utf-8';
+const ANSWERED = 'dyndns2 at /nic/update and /update, httpreq at /present and /cleanup, acme-dns at /update';
+
+/** A request as the door's other protocols (httpreq, acme-dns: acme-http/) are given it. */
+export interface DoorRequest {
+  /** The path, without the query. */
+  path: string;
+  client: string;
+  /** The door's one memory of wrong passwords: a source guessing through one protocol is refused by all. */
+  guesses: GuessLimit;
+  /** The client authenticated: the connection guard lets its connections give way last. */
+  authenticated: () => void;
+}
+
+/** Answers a request that is another protocol's (then a promise, or undefined once answered); false when it is not. */
+export type OtherProtocols = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  request: DoorRequest,
+) => Promise<void> | undefined | false;
 
 export interface Dyndns2Listener {
   /** http(s)://ADDR:PORT with the port bound. */
@@ -34,7 +58,8 @@ export interface Dyndns2Listener {
 export async function startDyndns2Listener(
   listen: ListenAddress,
   tls: { cert: string; key: string } | undefined,
-  deps: DoorDeps & { logger: Logger },
+  deps: DoorDeps & { logger: Logger; otherProtocols?: OtherProtocols },
+  flag = '--http-listen',
 ): Promise<Dyndns2Listener> {
   const failed = (res: ServerResponse) => (error: unknown) => {
     deps.logger.error(`gateway: dyndns2: ${(error as Error).stack ?? String(error)}`);
@@ -53,8 +78,8 @@ export async function startDyndns2Listener(
     ? https.createServer({ ...options, cert: tls.cert, key: tls.key, handshakeTimeout: HANDSHAKE_MS }, handler)
     : http.createServer(options, handler);
   const guard = boundConnections(server as http.Server);
-  const { port, close } = await listenHttp(server as http.Server, listen, '--dyndns2-listen', (error) =>
-    deps.logger.warn(`gateway: the dyndns2 listener failed: ${error.message}`),
+  const { port, close } = await listenHttp(server as http.Server, listen, flag, (error) =>
+    deps.logger.warn(`gateway: the HTTP door's listener failed: ${error.message}`),
   );
   return { url: `${tls ? 'https' : 'http'}://${formatListenAddress({ host: listen.host, port })}`, close };
 }
@@ -66,17 +91,22 @@ export async function startDyndns2Listener(
 function serve(
   req: IncomingMessage,
   res: ServerResponse,
-  deps: DoorDeps,
+  deps: DoorDeps & { otherProtocols?: OtherProtocols },
   guard: ConnectionGuard,
 ): Promise<void> | undefined {
   const target = req.url ?? '/';
   const question = target.indexOf('?');
   const path = question < 0 ? target : target.slice(0, question);
-  if (!PATHS.has(path)) return reply(res, 404, 'not found; the dyndns2 door answers /nic/update and /update\n');
+  const client = req.socket.remoteAddress ?? '';
+  if (deps.otherProtocols) {
+    const authenticated = () => guard.knownClient(client);
+    const other = deps.otherProtocols(req, res, { path, client, guesses: deps.guesses, authenticated });
+    if (other !== false) return other;
+  }
+  if (!PATHS.has(path)) return reply(res, 404, `not found; this door answers ${ANSWERED}\n`);
   if (req.method !== 'GET' && req.method !== 'POST')
     return reply(res, 405, 'only GET and POST\n', { allow: 'GET, POST', connection: 'close' });
   const query = question < 0 ? '' : target.slice(question + 1);
-  const client = req.socket.remoteAddress ?? '';
   const sent = (answer: DoorAnswer, bodyUnread: boolean) => {
     // Authenticated: the guard lets this source's connections give way last.
     if (answer.status === 200) guard.knownClient(client);
@@ -93,7 +123,7 @@ function serve(
     const refused = credentialsRefusal(readRequest(readParameters(query), req.headers.authorization), client, deps);
     if (refused) return sent(refused, hasBody);
   }
-  return readBody(req).then((body) => {
+  return readBody(req, MAX_BODY_BYTES).then((body) => {
     if (body === undefined)
       return reply(res, 413, `a request body of more than ${MAX_BODY_BYTES} bytes is not accepted\n`, {
         connection: 'close',
@@ -116,26 +146,6 @@ function credentialsOutsideBody(query: string, authorization: string | undefined
   if (authorization !== undefined) return true;
   const parameters = readParameters(query);
   return parameters.has('password') || parameters.has('pass');
-}
-
-/** The body as text, or undefined when it is longer than allowed (then the connection is closed). */
-function readBody(req: IncomingMessage): Promise<string | undefined> {
-  return new Promise((resolve) => {
-    if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) return resolve(undefined);
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        req.removeAllListeners('data');
-        req.pause();
-        return resolve(undefined);
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', () => resolve(undefined));
-  });
 }
 
 function reply(res: ServerResponse, status: number, body: string, extra: Record<string, string> = {}): undefined {

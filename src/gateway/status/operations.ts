@@ -28,6 +28,8 @@ export interface GatewayView {
   keyCount: () => number;
   /** The dyndns2 door's answers by code, when the door is open. */
   dyndns2Answers?: ReadonlyMap<string, number>;
+  /** The door's ACME answers by `PROTOCOL STATUS` (httpreq, acme-dns), when the door is open. */
+  acmeHttpAnswers?: ReadonlyMap<string, number>;
   now?: () => number;
 }
 
@@ -214,6 +216,18 @@ function providerMetrics(view: GatewayView, metric: Metric): void {
       [...view.dyndns2Answers]
         .sort(([a], [b]) => a.localeCompare(b))
         .map(([code, n]) => [`{code="${label(code)}"}`, n]),
+    );
+  if (view.acmeHttpAnswers)
+    metric(
+      'ddedge_gateway_acme_http_answers_total',
+      'counter',
+      "Answers of the HTTP door's ACME protocols (httpreq, acme-dns), by protocol and HTTP status.",
+      [...view.acmeHttpAnswers]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([key, n]) => {
+          const [protocol, code] = key.split(' ');
+          return [`{protocol="${label(protocol!)}",status="${label(code!)}"}`, n];
+        }),
     );
 }
 

@@ -29,8 +29,9 @@ const INNER_TIERS: Record<string, readonly (readonly string[])[]> = {
   http: [['.', 'server']],
   zone: [['.'], ['file'], ['plan'], ['provider'], ['apply']],
   // keys and the DHCID store; the limits, the journal and the zones as served; one UPDATE from
-  // bytes to answer; the dyndns2 door and the status views; the command's wiring at the root.
-  gateway: [['keys', 'dhcid'], ['limits', 'journal', 'dns'], ['update'], ['dyndns2', 'status'], ['.']],
+  // bytes to answer; the HTTP door's protocols (dyndns2; httpreq and acme-dns) and the status views; the
+  // command's wiring at the root.
+  gateway: [['keys', 'dhcid'], ['limits', 'journal', 'dns'], ['update'], ['dyndns2', 'acme-http', 'status'], ['.']],
 };
 
 /** Every import of the tree as [importing file, imported file], both relative to the tree's root. */

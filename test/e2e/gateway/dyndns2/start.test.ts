@@ -77,7 +77,17 @@ describe("the dyndns2 door's settings", () => {
       ['--dyndns2-listen', 'example.com:8245'],
       /--dyndns2-listen: "example\.com:8245": "example\.com" is not an IP address/,
     ],
-    [['--prefix-host', 'pc.lan.example.com=::5'], /give --dyndns2-listen ADDR:PORT too/],
+    [['--prefix-host', 'pc.lan.example.com=::5'], /give --http-listen ADDR:PORT too/],
+    [['--dyndns2-cert', '/x.pem', '--dyndns2-key', '/x.key'], /give --dyndns2-listen ADDR:PORT too/],
+    [['--http-listen', '127.0.0.1:0', '--http-cert', '/nonexistent.pem'], /--http-cert and --http-key go together/],
+    [
+      ['--http-listen', '127.0.0.1:0', '--dyndns2-listen', '127.0.0.1:1'],
+      /--http-listen and --dyndns2-listen are one setting by two names, given two different values \(--http-listen and --dyndns2-listen\): give one/,
+    ],
+    [
+      ['--http-listen', '127.0.0.1:0', '--http-cert', tlsFiles().cert, '--dyndns2-cert', '/other.pem'],
+      /--http-cert and --dyndns2-cert are one setting by two names/,
+    ],
     [
       ['--dyndns2-listen', '127.0.0.1:0', '--prefix-host', 'pc.lan.example.com'],
       /--prefix-host: "pc\.lan\.example\.com" is not NAME=<IPv6 interface identifier>/,
@@ -90,6 +100,19 @@ describe("the dyndns2 door's settings", () => {
     const run = await gateway(args);
     expect(run.code, run.stderr).toBe(2);
     expect(run.stderr).toMatch(message);
+  });
+
+  it('reads the general names from the environment too (DDEDGE_GATEWAY_HTTP_DOOR_*), and a clash between names', async () => {
+    const run = await gateway([], {
+      DDEDGE_GATEWAY_HTTP_DOOR_LISTEN: '127.0.0.1:0',
+      DDEDGE_GATEWAY_HTTP_DOOR_KEY: '/nonexistent.key',
+      DDEDGE_GATEWAY_DYNDNS2_LISTEN: '127.0.0.1:5',
+    });
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toMatch(/--http-cert and --http-key go together/);
+    expect(run.stderr).toMatch(
+      /--http-listen and --dyndns2-listen are one setting by two names, given two different values \(DDEDGE_GATEWAY_HTTP_DOOR_LISTEN and DDEDGE_GATEWAY_DYNDNS2_LISTEN\)/,
+    );
   });
 
   it('reads the same settings from the environment (DDEDGE_GATEWAY_DYNDNS2_*, DDEDGE_GATEWAY_PREFIX_HOSTS)', async () => {

@@ -5,7 +5,7 @@
 // example.com), no HTTP.
 import { describe, expect, it } from 'vitest';
 import { EDE } from '../../../../src/dns/wire/edns.js';
-import { SOURCE_TRIES_PER_MINUTE } from '../../../../src/gateway/dyndns2/guess-limit.js';
+import { SOURCE_TRIES_PER_MINUTE } from '../../../../src/gateway/limits/guess-limit.js';
 import type { Outcome, UpdateRequest } from '../../../../src/gateway/update/batch-deps.js';
 import { CLASS } from '../../../../src/gateway/update/message.js';
 import { RCODE_UPDATE } from '../../../../src/gateway/update/rules.js';

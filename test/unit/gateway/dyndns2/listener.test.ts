@@ -82,7 +82,10 @@ describe('the dyndns2 listener', () => {
     for (const path of ['/', '/nic/updates?hostname=home.example.com', '/nic']) {
       const reply = await request(`${url}${path}`, { headers: auth });
       expect(reply.status).toBe(404);
-      expect(reply.body).toBe('not found; the dyndns2 door answers /nic/update and /update\n');
+      expect(reply.body).toBe(
+        'not found; this door answers dyndns2 at /nic/update and /update, httpreq at /present and /cleanup, ' +
+          'acme-dns at /update\n',
+      );
     }
     expect(w.refusals()).toEqual([]);
     // Answers given in the request's own turn are no failure.
@@ -264,8 +267,8 @@ describe('the dyndns2 door', () => {
     closers.push(started.close);
     const [a, b] = started.listeners.map((l) => l.url);
     expect(w.log).toEqual([
-      `warn: gateway: --dyndns2-listen ${b} is plain HTTP beyond this machine: keys' secrets cross the network ` +
-        'readable; give --dyndns2-cert and --dyndns2-key',
+      `warn: gateway: --http-listen ${b} is plain HTTP beyond this machine: keys' secrets cross the network ` +
+        'readable; give --http-cert and --http-key',
       `info: gateway: answering dyndns2 updates at ${a}/nic/update, ${b}/nic/update`,
     ]);
   });
@@ -277,7 +280,7 @@ describe('the dyndns2 door', () => {
       { ...w.deps, allowPrivateIp: false, refusals: w.deps.refusals },
     ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigError);
-    expect((error as Error).message).toMatch(/^--dyndns2-cert\/--dyndns2-key: /);
+    expect((error as Error).message).toMatch(/^--http-cert\/--http-key: /);
   });
 
   it('an address it cannot bind is the listen error as it is, and the listeners started are closed', async () => {
@@ -299,7 +302,7 @@ describe('the dyndns2 door', () => {
       { ...w.deps, allowPrivateIp: false, refusals: w.deps.refusals },
     ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigError);
-    expect((error as Error).message).toMatch(/^--dyndns2-listen 127\.0\.0\.1:\d+/);
+    expect((error as Error).message).toMatch(/^--http-listen 127\.0\.0\.1:\d+/);
     // The first listener was closed: its port can be bound again.
     const again = await startDyndns2Listener({ ...LOOPBACK, port: freePort }, undefined, w.deps);
     closers.push(again.close);

@@ -1,8 +1,8 @@
 // The dyndns2 door's reading of requests in every client's dialect, its key check, and the
 // bounded memory of wrong passwords that slows a guesser.
 import { describe, expect, it } from 'vitest';
-import { isKeyName, keyOf } from '../../../../src/gateway/dyndns2/credentials.js';
-import { GuessLimit } from '../../../../src/gateway/dyndns2/guess-limit.js';
+import { isKeyName, keyOf } from '../../../../src/gateway/keys/credentials.js';
+import { GuessLimit } from '../../../../src/gateway/limits/guess-limit.js';
 import { readParameters, readRequest } from '../../../../src/gateway/dyndns2/request.js';
 import { parseKeysFile } from '../../../../src/gateway/keys/keys-file.js';
 

@@ -5,7 +5,7 @@
 // differs. Only its length can show, and that is the algorithm's (44 characters for
 // hmac-sha256), no secret. An unknown user costs the same comparison as a known one.
 import { timingSafeEqual } from 'node:crypto';
-import { keyNameOf, type GatewayKeys } from '../keys/keys-file.js';
+import { keyNameOf, type GatewayKeys } from './keys-file.js';
 
 /** Each key's secret text, made once per keys file loaded (a reload is a new object), not at every request. */
 const secretTexts = new WeakMap<GatewayKeys, Map<string, Buffer>>();

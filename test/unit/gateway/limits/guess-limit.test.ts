@@ -7,7 +7,7 @@ import {
   GuessLimit,
   KEY_TRIES_PER_MINUTE,
   SOURCE_TRIES_PER_MINUTE,
-} from '../../../../src/gateway/dyndns2/guess-limit.js';
+} from '../../../../src/gateway/limits/guess-limit.js';
 import { sourceOf } from '../../../../src/lib/client-source.js';
 
 function limit() {

@@ -2,7 +2,7 @@
 // old wrong try beside a recent one, a right answer from a source never wrong, and a client
 // address that is no address.
 import { describe, expect, it } from 'vitest';
-import { GuessLimit, KEY_TRIES_PER_MINUTE } from '../../../../src/gateway/dyndns2/guess-limit.js';
+import { GuessLimit, KEY_TRIES_PER_MINUTE } from '../../../../src/gateway/limits/guess-limit.js';
 import { sourceOf } from '../../../../src/lib/client-source.js';
 
 describe('the guess limit at its edges', () => {

@@ -1,0 +1,82 @@
+// TXT values at one name, added and removed through the gateway's own update path: the same
+// RFC 2136 message nsupdate would send (add a record beside the others; delete that one record),
+// queued with every other door's updates of the zone (update/batch.ts: one fresh read, the key's
+// grants, the records others keep, the call budget and the key's share, its quotas, the zone's
+// lock, the journal, rollback). Nothing here writes to the provider. What can be answered without
+// a call is answered first: a name outside the served zones, or no TXT grant for it (403).
+import { EDE } from '../../dns/wire/edns.js';
+import { TYPE_CODES } from '../../dns/wire/types.js';
+import { DEFAULT_TTL } from '../../zone/provider/entry-fields.js';
+import { grantsFor } from '../keys/grants.js';
+import type { Outcome } from '../update/batch-deps.js';
+import type { UpdateDeps } from '../update/handler.js';
+import { CLASS, type UpdateMessage, type UpdateRecord } from '../update/message.js';
+import { readPlan } from '../update/reading.js';
+import { RCODE_UPDATE } from '../update/rules.js';
+
+export interface TxtDeps extends UpdateDeps {
+  /** Whether the gateway's call budget is spent. */
+  budgetSpent: () => boolean;
+}
+
+/** What became of a change: made (or already so), or refused with the HTTP status that says why. */
+export type TxtResult = { ok: true } | { ok: false; status: 403 | 429 | 502 | 503; why: string };
+
+/** The zone of `name` when the key may change its TXT records; else why not (403). */
+export function txtZone(name: string, key: string, deps: TxtDeps): { zone: string } | { why: string } {
+  const zone = deps.views.zoneOf(name);
+  if (zone === undefined) return { why: `${name} is in no zone this gateway serves (${deps.views.names.join(', ')})` };
+  if (!grantsFor(deps.keys(), key, zone, name, 'TXT').length)
+    return { why: `the key ${key} may not change ${name} TXT` };
+  return { zone };
+}
+
+/** Adds `add` beside the values at `name` and removes `remove` (each one record), as one update of `zone`. */
+export function changeTxt(
+  zone: string,
+  name: string,
+  change: { add: string[]; remove: string[] },
+  key: string,
+  client: string,
+  deps: TxtDeps,
+): Promise<TxtResult> {
+  if (deps.stopping?.()) return refused(503, 'the gateway is stopping; send the request again');
+  if (deps.budgetSpent()) return refused(429, 'the call budget (--max-calls-per-hour) is spent');
+  // What the update will take (its reading, a write per value, their undoing and the reading
+  // again), weighed before anything is read: a budget too small for it is refused at once.
+  const reading = readPlan(zone, new Set([name]), deps.views).calls;
+  const least = 2 * reading + 2 * (change.add.length + change.remove.length);
+  const poor = deps.affordCalls?.(least, true) ?? deps.keyCalls?.afford(key, least);
+  if (poor) return refused(429, poor);
+  const record = (value: string, klass: number): UpdateRecord => {
+    const ttl = klass === CLASS.IN ? DEFAULT_TTL : 0;
+    return { name, type: TYPE_CODES.TXT, class: klass, ttl, data: { name, ttl, type: 'TXT', value: [value] } };
+  };
+  const message: UpdateMessage = {
+    id: 0,
+    zone: { name: zone, type: TYPE_CODES.SOA, class: CLASS.IN },
+    prerequisites: [],
+    updates: [...change.add.map((v) => record(v, CLASS.IN)), ...change.remove.map((v) => record(v, CLASS.NONE))],
+    edns: false,
+  };
+  const run = deps.updates.enqueue(zone, { key, client, message });
+  deps.inFlight?.add(run);
+  void run.finally(() => deps.inFlight?.delete(run));
+  return run.then((outcome) => resultOf(outcome, deps));
+}
+
+const refused = (status: 403 | 429 | 502 | 503, why: string): Promise<TxtResult> =>
+  Promise.resolve({ ok: false, status, why });
+
+function resultOf(outcome: Outcome, deps: TxtDeps): TxtResult {
+  if (outcome.rcode === RCODE_UPDATE.NOERROR) return { ok: true };
+  const { why } = outcome;
+  // A key past its share of the calls, or the budget spent: "too many requests", to be tried later.
+  if (/has spent its share of the provider calls/.test(why) || /budget of \d+ provider calls/.test(why))
+    return { ok: false, status: 429, why };
+  if (outcome.rcode === RCODE_UPDATE.REFUSED && outcome.ede === EDE.NOT_READY) return { ok: false, status: 503, why };
+  // The key's grants, its quotas, the records others keep, or the provider refusing the value: not this key's to do.
+  if (outcome.rcode === RCODE_UPDATE.REFUSED) return { ok: false, status: 403, why };
+  if (deps.budgetSpent()) return { ok: false, status: 429, why };
+  return { ok: false, status: 502, why };
+}

@@ -1,0 +1,34 @@
+// The order of the values acme-dns clients wrote: the two newest kept, the order surviving a restart.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { AcmeDnsValues } from '../../../../src/gateway/acme-http/acme-dns-values.js';
+import { tempDir } from '../../../helpers/cli.js';
+
+describe('AcmeDnsValues', () => {
+  it('says which values fall out of the two newest of a name, and remembers across a new instance', () => {
+    const dir = tempDir('ddedge-acme-dns-values-');
+    const values = new AcmeDnsValues(dir);
+    expect(values.write('_acme-challenge.example.com', 'a')).toEqual([]);
+    expect(values.write('_acme-challenge.example.com', 'b')).toEqual([]);
+    expect(values.write('_acme-challenge.example.org', 'x')).toEqual([]);
+    expect(values.write('_acme-challenge.example.com', 'c')).toEqual(['a']);
+    // Written again, a value becomes the newest: nothing falls out.
+    expect(values.write('_acme-challenge.example.com', 'b')).toEqual([]);
+    const again = new AcmeDnsValues(dir);
+    expect(again.write('_acme-challenge.example.com', 'd')).toEqual(['c']);
+    expect(again.write('_acme-challenge.example.org', 'y')).toEqual([]);
+    // Two gateways on one state directory: each sees what the other wrote.
+    expect(values.write('_acme-challenge.example.org', 'z')).toEqual(['x']);
+  });
+
+  it('reads a damaged file as empty (set aside), and writes a good one', () => {
+    const dir = tempDir('ddedge-acme-dns-values-');
+    mkdirSync(join(dir, 'gateway'));
+    writeFileSync(join(dir, 'gateway', 'acme-dns.json'), '{"version": 1, "names": {"n": ["a", "b", "c"]}}');
+    const values = new AcmeDnsValues(dir);
+    expect(values.write('n', 'd')).toEqual([]);
+    expect(new AcmeDnsValues(dir).write('n', 'e')).toEqual([]);
+    expect(new AcmeDnsValues(dir).write('n', 'f')).toEqual(['d']);
+  });
+});

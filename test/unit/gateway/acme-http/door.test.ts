@@ -1,0 +1,141 @@
+// The ACME protocols on the door's listener, in-process on 127.0.0.1 against an in-memory zone
+// (test/helpers/dyndns2-door.ts): the routes and methods, credentials before the body, the grants,
+// the budget and a stopping gateway, the body's bound, and acme-dns's newest two values.
+import { afterEach, describe, expect, it } from 'vitest';
+import { acmeHttpProtocols } from '../../../../src/gateway/acme-http/door.js';
+import { startDyndns2Listener } from '../../../../src/gateway/dyndns2/listener.js';
+import { type DoorWorld, door } from '../../../helpers/dyndns2-door.js';
+
+let closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  await Promise.all(closers.map((c) => c()));
+  closers = [];
+});
+
+const LOOPBACK = { host: '127.0.0.1', port: 0, loopback: true };
+const V = (n: number) => `${String(n).padStart(3, '0')}${'q'.repeat(40)}`;
+const TXT_GRANT = 'grant "alice" name _acme-challenge.example.com TXT;\n';
+
+async function world(options: { stopping?: boolean } = {}): Promise<{ w: DoorWorld; url: string }> {
+  const w = await door({ keysFile: TXT_GRANT });
+  const deps = { ...w.deps, stopping: () => options.stopping ?? false };
+  const listener = await startDyndns2Listener(LOOPBACK, undefined, {
+    ...deps,
+    otherProtocols: acmeHttpProtocols(deps),
+  });
+  closers.push(listener.close);
+  return { w, url: listener.url };
+}
+
+const basic = (w: DoorWorld, key = 'alice', password = w.secret(key)) =>
+  `Basic ${Buffer.from(`${key}:${password}`).toString('base64')}`;
+
+async function post(url: string, body: string, headers: Record<string, string>) {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+  return { status: res.status, body: await res.text(), headers: res.headers };
+}
+
+const txt = (w: DoorWorld) =>
+  w.zone.live
+    .filter((r) => r.type === 'TXT')
+    .map((r) => r.value)
+    .sort();
+
+describe('httpreq on the listener', () => {
+  it('adds and removes values, echoing what was sent; the key needs its TXT grant', async () => {
+    const { w, url } = await world();
+    const body = (value: string) => JSON.stringify({ fqdn: '_acme-challenge.example.com.', value });
+    const auth = { authorization: basic(w) };
+    const present = await post(`${url}/present`, body(V(1)), auth);
+    expect([present.status, present.body, present.headers.get('content-type')]).toEqual([
+      200,
+      body(V(1)),
+      'application/json',
+    ]);
+    expect((await post(`${url}/present/`, body(V(2)), auth)).status).toBe(200);
+    expect(txt(w)).toEqual([V(1), V(2)]);
+    expect((await post(`${url}/cleanup`, body(V(1)), auth)).status).toBe(200);
+    expect(txt(w)).toEqual([V(2)]);
+    const bob = await post(`${url}/present`, body(V(3)), { authorization: basic(w, 'bob') });
+    expect([bob.status, bob.body]).toEqual([
+      403,
+      '{"error":"the key bob may not change _acme-challenge.example.com TXT"}',
+    ]);
+    expect(w.refusals().at(-1)).toMatch(/^403 .*httpreq: the key bob may not change/);
+  });
+
+  it('credentials before the body: 401 with a basic challenge, 429 past the wrong tries; GET 405; 413', async () => {
+    const { w, url } = await world();
+    const wrong = await post(`${url}/present`, '{}', { authorization: basic(w, 'alice', 'wrong-password') });
+    expect([wrong.status, wrong.headers.get('www-authenticate')]).toEqual([
+      401,
+      'Basic realm="ddedge", charset="UTF-8"',
+    ]);
+    // A first try without credentials is no guess, but its body was never read: the connection is not kept for another.
+    const bare = await post(`${url}/present`, '{}', {});
+    expect([bare.status, bare.headers.get('connection')]).toEqual([401, 'close']);
+    const good = await post(`${url}/cleanup`, JSON.stringify({ fqdn: '_acme-challenge.example.com', value: V(9) }), {
+      authorization: basic(w),
+    });
+    expect([good.status, good.headers.get('connection')]).toEqual([200, 'keep-alive']);
+    expect((await post(`${url}/present`, '{}', {})).status).toBe(401);
+    for (let i = 0; i < 5; i++) await post(`${url}/present`, '{}', { authorization: basic(w, 'alice', `wrong-${i}`) });
+    const limited = await post(`${url}/present`, '{}', { authorization: basic(w) });
+    expect([limited.status, limited.headers.get('retry-after')]).toEqual([429, '60']);
+    // One memory of wrong tries for the whole door: guessing through httpreq locks acme-dns and dyndns2 too.
+    const acmeDns = await post(`${url}/update`, '{}', { 'x-api-user': 'alice', 'x-api-key': w.secret('alice') });
+    expect([acmeDns.status, acmeDns.body]).toEqual([429, '{"error":"forbidden"}']);
+    const dyndns2 = await fetch(`${url}/nic/update?hostname=home.example.com`, {
+      headers: { authorization: basic(w) },
+    });
+    expect([dyndns2.status, await dyndns2.text()]).toEqual([429, 'badauth\n']);
+    expect((await fetch(`${url}/cleanup`)).status).toBe(405);
+  });
+
+  it('a body past its bound is 413; a spent budget 429; a stopping gateway 503; nothing written', async () => {
+    const { w, url } = await world();
+    const auth = { authorization: basic(w) };
+    const big = await post(`${url}/present`, 'x'.repeat(10_000), auth);
+    expect(big.status).toBe(413);
+    w.spend();
+    const spent = await post(
+      `${url}/present`,
+      JSON.stringify({ fqdn: '_acme-challenge.example.com', value: V(1) }),
+      auth,
+    );
+    expect([spent.status, spent.body]).toEqual([429, '{"error":"the call budget (--max-calls-per-hour) is spent"}']);
+    const stopping = await world({ stopping: true });
+    const refused = await post(
+      `${stopping.url}/present`,
+      JSON.stringify({ fqdn: '_acme-challenge.example.com', value: V(1) }),
+      { authorization: basic(stopping.w) },
+    );
+    expect(refused.status).toBe(503);
+    expect(txt(w)).toEqual([]);
+    expect(txt(stopping.w)).toEqual([]);
+  });
+});
+
+describe('acme-dns on the listener', () => {
+  it('keeps the two newest values; /health, /register; /update without X-Api-User is dyndns2', async () => {
+    const { w, url } = await world();
+    const headers = { 'x-api-user': 'alice', 'x-api-key': w.secret('alice') };
+    for (const n of [1, 2, 3]) {
+      const res = await post(`${url}/update`, JSON.stringify({ subdomain: 'example.com', txt: V(n) }), headers);
+      expect([res.status, res.body]).toEqual([200, JSON.stringify({ txt: V(n) })]);
+    }
+    expect(txt(w)).toEqual([V(2), V(3)]);
+    const wrong = await post(`${url}/update`, '{}', { 'x-api-user': 'alice', 'x-api-key': 'nope' });
+    expect([wrong.status, wrong.body, wrong.headers.get('www-authenticate')]).toEqual([
+      401,
+      '{"error":"forbidden"}',
+      null,
+    ]);
+    expect((await fetch(`${url}/update`, { headers })).status).toBe(405);
+    expect((await fetch(`${url}/health`)).status).toBe(200);
+    expect((await post(`${url}/register`, '', {})).status).toBe(403);
+    const dyndns2 = await fetch(`${url}/update?hostname=home.example.com`);
+    expect([dyndns2.status, await dyndns2.text()]).toEqual([401, 'badauth\n']);
+    expect((await fetch(`${url}/elsewhere`)).status).toBe(404);
+  });
+});
