@@ -1,6 +1,7 @@
 // One cycle: learn the address -> compare with the cache -> send only what changed (dynamic
 // DNS first for A, the API as fallback and for AAAA) -> remember. Hosts are independent: one
 // failing record does not stop the others.
+import { counted } from '../lib/counted.js';
 import type { ApiClient } from '../api/client.js';
 import { hasApiCredentials, hasDyndnsCredentials, type Config } from '../config/config.js';
 import { credentialAdvice } from '../config/credential-names.js';
@@ -104,7 +105,7 @@ class Cycle {
         const removed = removeStaleTemporaries(dir, 'state.json');
         if (removed.length)
           this.logger.info(
-            `removed ${removed.length} temporary file(s) left in ${dir} by a writer that was stopped: ` +
+            `removed ${counted(removed.length, 'temporary file')} left in ${dir} by a writer that was stopped: ` +
               `${removed.join(', ')}`,
           );
       }
@@ -296,7 +297,7 @@ class Cycle {
       : undefined;
     if (held) {
       const message =
-        `not sent: the provider refused it ${held.failures} time(s) ` +
+        `not sent: the provider refused it ${counted(held.failures, 'time')} ` +
         `(${record.lastError ?? 'refused'}); next attempt after ${held.until} (--force tries now)`;
       // Said as a refusal sent now is: a bare "failed" leaves the user nothing to go on.
       this.logger.error(`${host} ${type}: ${message}`);
