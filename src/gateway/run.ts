@@ -37,8 +37,8 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
       );
     logger.info(
       `gateway: answering DNS for ${settings.zones.join(', ')} on ${shown.join(', ')} (UDP and TCP); ` +
-        `${counted(gateway.keys().keys.size, 'key')}; at most ${budget.limit} provider calls an hour (${budget.left()} ` +
-        `left); pid ${process.pid} (SIGHUP reloads the keys file)`,
+        `${counted(gateway.keys().keys.size, 'key')}; at most ${budget.limit} provider calls an hour ` +
+        `(${budget.left()} left); pid ${process.pid} (SIGHUP reloads the keys file)`,
     );
     settings.ready?.(shown);
     readAgain = zonesReader(gateway, settings, inFlight);

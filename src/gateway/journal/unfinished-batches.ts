@@ -63,8 +63,8 @@ export async function reconcileUnfinished(
     const zone = intents[0]!.zone;
     logger.warn(
       `gateway: the journal holds the intent of batch ${batch} of ${zone} (${intents[0]!.time}, ` +
-        `${counted(intents.length, 'update')}) and no result: the gateway stopped while writing it; reading ${zone} to see what the provider ` +
-        `holds`,
+        `${counted(intents.length, 'update')}) and no result: the gateway stopped while writing it; ` +
+        `reading ${zone} to see what the provider holds`,
     );
     if (!zones.includes(zone)) {
       logger.warn(`gateway: batch ${batch}: ${zone} is not served by this gateway; left for a gateway that serves it`);

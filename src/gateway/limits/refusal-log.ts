@@ -76,8 +76,8 @@ export class RefusalLog {
     if (now - this.windowStart >= 60_000) {
       if (this.dropped)
         this.logger.warn(
-          `gateway: ${counted(this.dropped, 'more refused update or transfer', 'more refused updates or transfers')} in ` +
-            `the last minute ${this.dropped === 1 ? 'was' : 'were'} not logged`,
+          `gateway: ${counted(this.dropped, 'more refused update or transfer', 'more refused updates or transfers')}` +
+            ` in the last minute ${this.dropped === 1 ? 'was' : 'were'} not logged`,
         );
       this.windowStart = now;
       this.logged = 0;
