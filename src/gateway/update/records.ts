@@ -22,8 +22,20 @@ interface RRset {
   ttl?: number;
 }
 
+/** The TTL of an RRset as the provider holds it: undefined when every record has the provider's default. */
+function rawTtl(set: RRset): number | undefined {
+  let explicit: number | undefined;
+  for (const list of set.records.values()) for (const r of list) if (r.ttl !== undefined) explicit ??= set.ttl ?? r.ttl;
+  return explicit;
+}
+
 export class UpdateRecords {
   private readonly names = new Map<string, Map<string, RRset>>();
+  /**
+   * The TTL (as the provider held it) of each RRset deleted so far, by `name\ttype`: what an add that names no TTL
+   * takes after a delete of its RRset in the same update (heldTtl).
+   */
+  private readonly deleted = new Map<string, number | undefined>();
 
   constructor(records: Iterable<ZoneRecord>) {
     for (const r of records) this.push({ ...r });
@@ -41,8 +53,23 @@ export class UpdateRecords {
 
   /** Removes every record at `name` (of `type` only, when given). */
   deleteRRsets(name: string, type?: string): void {
+    const types = this.names.get(name);
+    if (!types) return;
+    for (const [t, set] of types)
+      if ((type === undefined || t === type) && set.records.size && !this.deleted.has(`${name}\t${t}`))
+        this.deleted.set(`${name}\t${t}`, rawTtl(set));
     if (type === undefined) this.names.delete(name);
-    else this.names.get(name)?.delete(type);
+    else types.delete(type);
+  }
+
+  /**
+   * The TTL an add that names none takes: that of the RRset at `name` and `type` (or of the one this update deleted
+   * there), undefined for the provider's default, which a new RRset gets too.
+   */
+  heldTtl(name: string, type: string): number | undefined {
+    const set = this.names.get(name)?.get(type);
+    if (set?.records.size) return rawTtl(set);
+    return this.deleted.get(`${name}\t${type}`);
   }
 
   /** Removes every record with the data of `record` (TTL aside). */
