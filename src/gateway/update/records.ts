@@ -32,8 +32,8 @@ function rawTtl(set: RRset): number | undefined {
 export class UpdateRecords {
   private readonly names = new Map<string, Map<string, RRset>>();
   /**
-   * The TTL (as the provider held it) of each RRset deleted so far, by `name\ttype`: what an add that names no TTL
-   * takes after a delete of its RRset in the same update (heldTtl).
+   * The TTL of the RRset last deleted at each `name\ttype` in this update: what an add that names no TTL takes
+   * after it (heldTtl), the provider's default included.
    */
   private readonly deleted = new Map<string, number | undefined>();
 
@@ -56,8 +56,7 @@ export class UpdateRecords {
     const types = this.names.get(name);
     if (!types) return;
     for (const [t, set] of types)
-      if ((type === undefined || t === type) && set.records.size && !this.deleted.has(`${name}\t${t}`))
-        this.deleted.set(`${name}\t${t}`, rawTtl(set));
+      if ((type === undefined || t === type) && set.records.size) this.deleted.set(`${name}\t${t}`, rawTtl(set));
     if (type === undefined) this.names.delete(name);
     else types.delete(type);
   }
@@ -74,7 +73,12 @@ export class UpdateRecords {
 
   /** Removes every record with the data of `record` (TTL aside). */
   deleteRecord(record: ZoneRecord): void {
-    this.names.get(record.name)?.get(record.type)?.records.delete(dataKey(record));
+    const set = this.names.get(record.name)?.get(record.type);
+    const key = dataKey(record);
+    // The last record of its RRset: the RRset is deleted, and its TTL kept as deleteRRsets keeps it.
+    if (set?.records.size === 1 && set.records.has(key))
+      this.deleted.set(`${record.name}\t${record.type}`, rawTtl(set));
+    set?.records.delete(key);
   }
 
   /** Adds `record` in place of any with the same data; the RRset takes its TTL, as BIND gives an RRset one TTL. */

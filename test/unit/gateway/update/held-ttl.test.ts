@@ -68,6 +68,27 @@ describe('a replaced RRset keeps the TTL the provider holds', () => {
     expect('default.example.com 192.0.2.9' in wanted && wanted['default.example.com 192.0.2.9']).toBeUndefined();
   });
 
+  it('after several deletes, the TTL of the RRset last deleted; a delete of the last record deletes its RRset too', () => {
+    const wanted = ttls(
+      deleteA('default.example.com'),
+      addNamed('default.example.com', '192.0.2.8', 900),
+      deleteA('default.example.com'),
+      addHeld('default.example.com', '192.0.2.9'),
+      { ...addNamed('explicit.example.com', '192.0.2.2', 0), class: CLASS.NONE },
+      addHeld('explicit.example.com', '192.0.2.9'),
+    );
+    expect(wanted['default.example.com 192.0.2.9']).toBe(900);
+    expect(wanted['explicit.example.com 192.0.2.9']).toBe(600);
+    expect('default.example.com 192.0.2.8' in wanted).toBe(false);
+  });
+
+  it('a delete of every RRset at the name keeps the default of the one that had it', () => {
+    const any: UpdateRecord = { name: 'default.example.com', type: 255, class: CLASS.ANY, ttl: 0 };
+    const wanted = ttls(any, addHeld('default.example.com', '192.0.2.9'));
+    expect('default.example.com 192.0.2.9' in wanted).toBe(true);
+    expect(wanted['default.example.com 192.0.2.9']).toBeUndefined();
+  });
+
   it("a new RRset gets the provider's default (no TTL)", () => {
     const wanted = ttls(deleteA('new.example.com'), addHeld('new.example.com', '192.0.2.9'));
     expect('new.example.com 192.0.2.9' in wanted).toBe(true);
