@@ -2,7 +2,8 @@
 // default keeps the default (no TTL sent), an explicit one (300 included) stays, a new record
 // gets the default. So `zone export` after the door's updates, planned again, shows no change
 // the user never made. curl against the built gateway in front of the sandbox; the export and
-// plan through the built dist/ddedge.mjs.
+// plan through the built dist/ddedge.mjs. An RFC 2136 add names its TTL (nsupdate's), which the
+// record then has explicitly, also where it had the provider's default.
 import { execFile } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { withApi } from '../../../helpers/agent-env.js';
@@ -56,6 +57,28 @@ async function planOf(file: string): Promise<unknown[]> {
   expect(plan.code, plan.stderr).toBe(0);
   return JSON.parse(plan.stdout).changes;
 }
+
+function nsupdate(lines: string[]): Promise<string> {
+  const script = [`server 127.0.0.1 ${door.port}`, ...lines, 'send', ''].join('\n');
+  return new Promise((resolve, reject) => {
+    const child = execFile(
+      'nsupdate',
+      ['-t', '8', '-y', `hmac-sha256:router:${door.secret('router')}`],
+      { timeout: 20_000 },
+      (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout + stderr)),
+    );
+    child.stdin!.end(script);
+  });
+}
+
+describe.skipIf(!requireTool('nsupdate', 'bind9-dnsutils'))('the RFC 2136 door and the TTL an add names', () => {
+  it("an add of TTL 300 where the record had the provider's default: the TTL is 300, explicitly", async () => {
+    const dns = sandbox.model.services.find((s) => s.name === 'example.com')!.dns;
+    dns.push({ entityID: '9002', name: 'named.example.com', type: 'A', ttl: '-', priority: '-', value: '192.0.2.5' });
+    await nsupdate(['update delete named.example.com A', 'update add named.example.com 300 A 192.0.2.6']);
+    expect(ttlOf('named.example.com')).toEqual(['300 192.0.2.6']);
+  });
+});
 
 describe.skipIf(!requireTool('curl'))("the dyndns2 door and the provider's TTLs", () => {
   it('a record with the default TTL moved away and back through the door: the untouched export plans no change', async () => {
