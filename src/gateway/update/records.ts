@@ -22,11 +22,13 @@ interface RRset {
   ttl?: number;
 }
 
-/** The TTL of an RRset as the provider holds it: undefined when every record has the provider's default. */
+/**
+ * The TTL of an RRset as the provider holds it: undefined when every record has the provider's default, else the TTL
+ * its records are served with (the first record's that has one, when they differ).
+ */
 function rawTtl(set: RRset): number | undefined {
-  let explicit: number | undefined;
-  for (const list of set.records.values()) for (const r of list) if (r.ttl !== undefined) explicit ??= set.ttl ?? r.ttl;
-  return explicit;
+  for (const list of set.records.values()) for (const r of list) if (r.ttl !== undefined) return set.ttl ?? r.ttl;
+  return undefined;
 }
 
 export class UpdateRecords {

@@ -13,6 +13,10 @@ const live: LiveRecord[] = [
   { entityID: '1', name: 'default.example.com', type: 'A', value: '192.0.2.1' },
   { entityID: '2', name: 'explicit.example.com', type: 'A', ttl: 600, value: '192.0.2.2' },
   { entityID: '3', name: 'three.example.com', type: 'A', ttl: 300, value: '192.0.2.3' },
+  { entityID: '4', name: 'mixed.example.com', type: 'A', ttl: 600, value: '192.0.2.4' },
+  { entityID: '5', name: 'mixed.example.com', type: 'A', ttl: 900, value: '192.0.2.5' },
+  { entityID: '6', name: 'served.example.com', type: 'A', value: '192.0.2.6' },
+  { entityID: '7', name: 'served.example.com', type: 'A', ttl: 300, value: '192.0.2.7' },
 ];
 const deleteA = (name: string): UpdateRecord => ({ name, type: TYPE_CODES.A, class: CLASS.ANY, ttl: 0 });
 /** An add without a TTL of its own: the gateway's doors only (a wire message always names one). */
@@ -82,11 +86,28 @@ describe('a replaced RRset keeps the TTL the provider holds', () => {
     expect('default.example.com 192.0.2.8' in wanted).toBe(false);
   });
 
-  it('a delete of every RRset at the name keeps the default of the one that had it', () => {
-    const any: UpdateRecord = { name: 'default.example.com', type: 255, class: CLASS.ANY, ttl: 0 };
-    const wanted = ttls(any, addHeld('default.example.com', '192.0.2.9'));
+  it('records of differing TTLs: the first explicit one; a default beside an explicit 300: 300, as served', () => {
+    const wanted = ttls(
+      deleteA('mixed.example.com'),
+      addHeld('mixed.example.com', '192.0.2.9'),
+      deleteA('served.example.com'),
+      addHeld('served.example.com', '192.0.2.9'),
+    );
+    expect(wanted['mixed.example.com 192.0.2.9']).toBe(600);
+    expect(wanted['served.example.com 192.0.2.9']).toBe(300);
+  });
+
+  it('a delete of every RRset at the name keeps the TTL of each: the default, or an explicit one', () => {
+    const any = (name: string): UpdateRecord => ({ name, type: 255, class: CLASS.ANY, ttl: 0 });
+    const wanted = ttls(
+      any('default.example.com'),
+      addHeld('default.example.com', '192.0.2.9'),
+      any('explicit.example.com'),
+      addHeld('explicit.example.com', '192.0.2.9'),
+    );
     expect('default.example.com 192.0.2.9' in wanted).toBe(true);
     expect(wanted['default.example.com 192.0.2.9']).toBeUndefined();
+    expect(wanted['explicit.example.com 192.0.2.9']).toBe(600);
   });
 
   it("a new RRset gets the provider's default (no TTL)", () => {
