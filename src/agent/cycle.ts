@@ -1,6 +1,7 @@
 // One cycle: learn the address -> compare with the cache -> send only what changed (dynamic
 // DNS first for A, the API as fallback and for AAAA) -> remember. Hosts are independent: one
 // failing record does not stop the others.
+import { counted } from '../lib/counted.js';
 import type { ApiClient } from '../api/client.js';
 import { hasApiCredentials, hasDyndnsCredentials, type Config } from '../config/config.js';
 import { credentialAdvice } from '../config/credential-names.js';
@@ -58,6 +59,8 @@ type Target =
 
 interface Sent {
   via: Via;
+  /** The provider's entry that holds the record, when the API named it. */
+  entity?: RecordState['entity'];
   changed?: boolean;
   /** The address the provider reports holding (needed with the `server` source). */
   address?: string;
@@ -104,7 +107,7 @@ class Cycle {
         const removed = removeStaleTemporaries(dir, 'state.json');
         if (removed.length)
           this.logger.info(
-            `removed ${removed.length} temporary file(s) left in ${dir} by a writer that was stopped: ` +
+            `removed ${counted(removed.length, 'temporary file')} left in ${dir} by a writer that was stopped: ` +
               `${removed.join(', ')}`,
           );
       }
@@ -296,7 +299,7 @@ class Cycle {
       : undefined;
     if (held) {
       const message =
-        `not sent: the provider refused it ${held.failures} time(s) ` +
+        `not sent: the provider refused it ${counted(held.failures, 'time')} ` +
         `(${record.lastError ?? 'refused'}); next attempt after ${held.until} (--force tries now)`;
       // Said as a refusal sent now is: a bare "failed" leaves the user nothing to go on.
       this.logger.error(`${host} ${type}: ${message}`);
@@ -346,7 +349,7 @@ class Cycle {
     wanted: string | undefined,
     lan: { prefix?: string },
   ): Promise<Outcome> {
-    const sent = await this.send(host, type, wanted);
+    const sent = await this.send(host, type, wanted, record);
     const reported = sent.address === undefined ? undefined : canonicalAddress(sent.address);
     if (wanted && reported && reported !== wanted) {
       // Remembering the provider's answer would send the same update every cycle.
@@ -365,6 +368,7 @@ class Cycle {
       via: sent.via,
       ...lan,
       ...ttl,
+      ...(sent.entity ? { entity: sent.entity } : {}),
     };
     const changed = sent.changed !== false;
     const message =
@@ -412,8 +416,10 @@ class Cycle {
         `${host} ${type}: no new attempt before ${backoff!.until} unless the configuration changes (refusal ` +
           `${backoff!.failures} in a row)`,
       );
+    // The entry remembered may be what was refused: the next send lists the zone.
+    const { entity: _entity, ...kept } = record;
     this.state.records[key] = {
-      ...record,
+      ...kept,
       lastError: message,
       lastErrorAt: this.now().toISOString(),
       ...(backoff ? { backoff } : {}),
@@ -438,8 +444,8 @@ class Cycle {
     return age >= 0 && age < this.config.maxAgeMs;
   }
 
-  private async send(host: string, type: RecordType, address: string | undefined): Promise<Sent> {
-    if (this.usesApiFor(type)) return this.sendViaApi(host, type, address!);
+  private async send(host: string, type: RecordType, address: string | undefined, record: RecordState): Promise<Sent> {
+    if (this.usesApiFor(type)) return this.sendViaApi(host, type, address!, record);
     const { sendDyndnsUpdate, DyndnsError, isGateRefusal } = await this.sendKit();
     try {
       const transport = this.gate.wrap(wireTransport);
@@ -470,13 +476,16 @@ class Cycle {
       } else {
         this.logger.warn(`dynamic DNS failed for ${host} (${(error as Error).message}); trying the registrar API`);
       }
-      return this.sendViaApi(host, type, address);
+      return this.sendViaApi(host, type, address, record);
     }
   }
 
-  private async sendViaApi(host: string, type: RecordType, address: string): Promise<Sent> {
+  private async sendViaApi(host: string, type: RecordType, address: string, record: RecordState): Promise<Sent> {
     const { updateRecordViaApi } = await import('./via-api.js');
     const zone = this.config.service ?? registeredDomain(host);
+    // The entry remembered is written without a list only for a change ddedge knows is one (another address or
+    // TTL): a send of what the state already holds (--max-age, --force) reads what the provider holds first.
+    const knownChange = record.address !== address || record.ttl !== this.config.ttl;
     const result = await updateRecordViaApi(
       await this.apiClient(),
       zone,
@@ -485,8 +494,9 @@ class Cycle {
       address,
       this.logger,
       this.config.ttl,
+      knownChange ? record.entity : undefined,
     );
-    return { via: 'api', changed: result.changed };
+    return { via: 'api', changed: result.changed, ...(result.entity ? { entity: result.entity } : {}) };
   }
 }
 

@@ -1,6 +1,7 @@
 // The history's one hook into a cycle: after the state is saved (under the cycle's lock), the
 // outcomes are added to the history file. The history never fails a cycle: a problem with it
 // is a warning, and the records stay as they were sent.
+import { counted } from '../lib/counted.js';
 import type { Logger } from '../lib/log.js';
 import { readHistory, writeHistory } from '../state/history.js';
 import { removeStaleTemporaries } from '../state/state-dir.js';
@@ -14,7 +15,7 @@ export function observeCycle(dir: string, outcomes: Outcome[], now: Date, logger
     const removed = removeStaleTemporaries(dir, 'history.json');
     if (removed.length)
       logger.info(
-        `removed ${removed.length} temporary file(s) left in ${dir} by a writer that was stopped: ` +
+        `removed ${counted(removed.length, 'temporary file')} left in ${dir} by a writer that was stopped: ` +
           `${removed.join(', ')}`,
       );
     const { history, damage } = readHistory(dir, true);

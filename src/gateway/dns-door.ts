@@ -4,6 +4,7 @@
 // Zone transfers go to a key allowed to `transfer`, over TCP only (transfer.ts). An UPDATE
 // that cannot be read is FORMERR here, with an EDE when it has EDNS (RFC 2136 3.1.1, 3.4.1);
 // a signed one already answered is not made again (replay-memory.ts).
+import { counted } from '../lib/counted.js';
 import { type Clock, secondsOn, systemClock } from '../lib/clock.js';
 import { AnswerCache, isCacheable } from '../dns/server/answer-cache.js';
 import { EARLIER_RUN, ReplayMemory } from './limits/replay-memory.js';
@@ -163,7 +164,7 @@ function logTsigFailure(
       ? known
         ? `the keys file gives key ${known.name} ${known.algorithm}; the message was signed with ` +
           `${tsig.algorithm.replace(/\.$/, '')}`
-        : `no key of that name in the keys file (${options.keys().keys.size} key(s) loaded)`
+        : `no key of that name in the keys file (${counted(options.keys().keys.size, 'key')} loaded)`
       : why;
   // BADTIME and BADTRUNC come after the MAC matched: the key is the signer's. BADKEY and BADSIG are a name claimed.
   const verified = error === TSIG_ERROR.BADTIME || error === TSIG_ERROR.BADTRUNC;

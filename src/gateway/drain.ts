@@ -1,6 +1,7 @@
 // The gateway's stop: updates in flight finish and are answered (a half-made update would be left
 // half-made) while new ones are refused, within DRAIN_MS; their answers go out; the last
 // notifications get a little time, as the daemon gives them.
+import { counted } from '../lib/counted.js';
 import { type Clock, sleepOn, systemClock } from '../lib/clock.js';
 import type { Logger } from '../lib/log.js';
 import type { Notifier } from '../notify/notifier.js';
@@ -22,7 +23,7 @@ export async function drainGateway(
   logger: Logger,
   clock: Clock = systemClock,
 ): Promise<void> {
-  if (inFlight.size) logger.info(`gateway: stopping; waiting for ${inFlight.size} update(s) in flight`);
+  if (inFlight.size) logger.info(`gateway: stopping; waiting for ${counted(inFlight.size, 'update')} in flight`);
   let cancel = (): void => {};
   const deadline = new Promise<void>((resolve) => (cancel = clock.after(DRAIN_MS, resolve)));
   await Promise.race([Promise.allSettled([...inFlight]), deadline]);

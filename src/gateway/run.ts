@@ -5,6 +5,7 @@
 // call is counted against the gateway's own hourly budget (call-budget.ts); --listen serves
 // /healthz, /metrics and /status (operations.ts) with the daemon's HTTP endpoint. At the stop,
 // updates in flight are answered first (drain.ts).
+import { counted } from '../lib/counted.js';
 import { secondsOn, systemClock } from '../lib/clock.js';
 import { openDoors, updateDepsOf, type OpenDoors } from './doors.js';
 import { drainGateway } from './drain.js';
@@ -36,8 +37,8 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
       );
     logger.info(
       `gateway: answering DNS for ${settings.zones.join(', ')} on ${shown.join(', ')} (UDP and TCP); ` +
-        `${gateway.keys().keys.size} key(s); at most ${budget.limit} provider calls an hour (${budget.left()} ` +
-        `left); pid ${process.pid} (SIGHUP reloads the keys file)`,
+        `${counted(gateway.keys().keys.size, 'key')}; at most ${budget.limit} provider calls an hour ` +
+        `(${budget.left()} left); pid ${process.pid} (SIGHUP reloads the keys file)`,
     );
     settings.ready?.(shown);
     readAgain = zonesReader(gateway, settings, inFlight);

@@ -145,7 +145,7 @@ export async function startGateway(settings: GatewaySettings): Promise<StartedGa
   const reloadKeys = () => {
     try {
       keys = loadKeys(settings.keysFile, logger);
-      logger.info(`gateway: keys file reloaded; ${keys.keys.size} key(s)`);
+      logger.info(`gateway: keys file reloaded; ${counted(keys.keys.size, 'key')}`);
     } catch (error) {
       logger.error(`gateway: the keys file was not reloaded, the keys loaded before stay: ${(error as Error).message}`);
     }

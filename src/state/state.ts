@@ -23,6 +23,11 @@ export interface RecordState {
   prefix?: string;
   /** The TTL sent with the address (--ttl), through the API. */
   ttl?: number;
+  /**
+   * The provider's entry the API last wrote the record to (its zone and entity ID): the next change through the API
+   * updates it in one call, without listing the zone.
+   */
+  entity?: { zone: string; id: string };
   lastError?: string;
   lastErrorAt?: string;
   /** Set while the provider refuses this record: no request before `until` (see backoff.ts). */
@@ -62,6 +67,7 @@ const recordState = object({
   via: optional(oneOf('dyndns', 'api')),
   prefix: optional(text),
   ttl: optional(number(0)),
+  entity: optional(object({ zone: text, id: text })),
   lastError: optional(text),
   lastErrorAt: optional(text),
   backoff: optional(object({ failures: number(0), until: text, exitCode: whole(0, 255), config: text })),

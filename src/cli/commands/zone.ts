@@ -97,6 +97,7 @@ async function zoneAction(
       force,
       logger,
       onPlan,
+      account: `${config.api.url}\n${config.api.user}`,
     });
     const code = applyExitCode(report);
     if (flags.json) printJson(context, applyJson(report, code));

@@ -6,6 +6,7 @@
 // the content it was served for: a restart that reads the same content serves the same serial
 // (no transfer for nothing). Several gateways may share a state directory (one per zone): each
 // save merges with the file, keeping the other zones. Nothing secret is kept.
+import { counted } from '../../lib/counted.js';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../../lib/atomic-write.js';
@@ -71,7 +72,7 @@ export class SerialStore {
       logger.warn(
         `gateway: ${damage}; ${
           salvaged.size
-            ? `the serials of ${salvaged.size} zone(s) still legible in it are kept: ` +
+            ? `the serials of ${counted(salvaged.size, 'zone')} still legible in it are kept: ` +
               "each zone's next serial is above its own and the clock"
             : "no serial in it is legible: each zone's serial starts from the clock (a secondary holding a higher " +
               'one waits until the clock passes it)'

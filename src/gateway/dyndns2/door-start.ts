@@ -1,6 +1,7 @@
 // The door started beside the DNS listeners, on the gateway's own keys, zone views, update
 // queue, budget and refusal log (run.ts gives them): nothing of its own but the HTTP side, the
 // wrong-password memory and its answer counts.
+import { counted } from '../../lib/counted.js';
 import { ConfigError } from '../../lib/errors.js';
 import type { Logger } from '../../lib/log.js';
 import type { RefusalLog } from '../limits/refusal-log.js';
@@ -51,7 +52,7 @@ export async function startDyndns2Door(
   }
   const urls = listeners.map((l) => `${l.url}/nic/update`).join(', ');
   const behind = settings.prefixHosts.size
-    ? `; ${settings.prefixHosts.size} host(s) behind routers (--prefix-host)`
+    ? `; ${counted(settings.prefixHosts.size, 'host')} behind routers (--prefix-host)`
     : '';
   deps.logger.info(`gateway: answering dyndns2 updates at ${urls}${behind}`);
   if (deps.otherProtocols) {

@@ -1,5 +1,6 @@
-// Hosts' addresses, as the gateway's own update path makes them: the same RFC 2136 message
-// nsupdate would send ("delete the A RRset, add the A record"), queued with the DNS door's
+// Hosts' addresses, as the gateway's own update path makes them: the RFC 2136 message nsupdate
+// would send ("delete the A RRset, add the A record"), but with an add that names no TTL, so the
+// record keeps the TTL the provider holds (its default included), queued with the DNS door's
 // updates of the zone (update/batch.ts: one fresh read, the key's grants, the records others
 // keep, the call budget, the zone's lock, the journal, rollback). Nothing here writes to the
 // provider. Before that, what can be answered without a call is: a name outside the served
@@ -37,9 +38,6 @@ export interface HostUpdateDeps extends UpdateDeps {
 }
 
 export type WantedAddresses = Partial<Record<RecordType, string>>;
-
-/** The TTL of an address record the door creates: the provider's default (a name's existing records keep theirs). */
-const NEW_RECORD_TTL = 300;
 
 /** A host whose update needs the provider: what it wants, and its records as the zone view holds them. */
 export interface PendingHost {
@@ -135,10 +133,11 @@ function leastCalls(zone: string, hosts: PendingHost[], deps: HostUpdateDeps): n
     const live = here
       .filter((r) => (types as string[]).includes(r.type))
       .map((r, i) => ({ name, type: r.type, ttl: r.ttl, value: String(r.value), entityID: `view-${i}` }));
+    // The TTL each keeps (updatesOf): the view's, so an update in place weighs one call.
     const after = types.map((type) => ({
       name,
       type,
-      ttl: here.find((r) => r.type === type)?.ttl ?? NEW_RECORD_TTL,
+      ttl: here.find((r) => r.type === type)?.ttl,
       value: wanted[type]!,
     }));
     writes += callCount(stepsOf(planTo(live, after, zone).changes));
@@ -148,18 +147,21 @@ function leastCalls(zone: string, hosts: PendingHost[], deps: HostUpdateDeps): n
   return 2 * reading + 2 * writes;
 }
 
-/** Delete each RRset, add the one address, keeping the TTL the name has (the provider's default for a new one). */
-function updatesOf({ name, wanted, here }: PendingHost): UpdateRecord[] {
+/**
+ * Delete each RRset, add the one address with no TTL of its own: it keeps the TTL the provider holds for the RRset
+ * (an explicit one stays, the provider's default stays the default), and a new one gets the provider's default.
+ */
+function updatesOf({ name, wanted }: PendingHost): UpdateRecord[] {
   const updates: UpdateRecord[] = [];
   for (const type of Object.keys(wanted) as RecordType[]) {
-    const ttl = here.find((r) => r.type === type)?.ttl ?? NEW_RECORD_TTL;
     updates.push({ name, type: TYPE_CODES[type], class: CLASS.ANY, ttl: 0 });
     updates.push({
       name,
       type: TYPE_CODES[type],
       class: CLASS.IN,
-      ttl,
-      data: { name, ttl, type, value: wanted[type]! },
+      ttl: 0,
+      ttlAsHeld: true,
+      data: { name, ttl: 0, type, value: wanted[type]! },
     });
   }
   return updates;

@@ -5,6 +5,7 @@
 // update meant to change, what is there (made, not made or partly made). The DHCID records were
 // saved before the writes: an update none of whose provider writes was made gets its DHCID
 // changes taken back, or a name with no address would stay held against every other client.
+import { counted } from '../../lib/counted.js';
 import type { Logger } from '../../lib/log.js';
 import type { ZoneProvider } from '../../zone/provider/provider-zone.js';
 import type { LiveRecord, ZoneType } from '../../zone/record.js';
@@ -61,9 +62,9 @@ export async function reconcileUnfinished(
   for (const [batch, intents] of batches) {
     const zone = intents[0]!.zone;
     logger.warn(
-      `gateway: the journal holds the intent of batch ${batch} of ${zone} (${intents[0]!.time}, ${intents.length} ` +
-        `update(s)) and no result: the gateway stopped while writing it; reading ${zone} to see what the provider ` +
-        `holds`,
+      `gateway: the journal holds the intent of batch ${batch} of ${zone} (${intents[0]!.time}, ` +
+        `${counted(intents.length, 'update')}) and no result: the gateway stopped while writing it; ` +
+        `reading ${zone} to see what the provider holds`,
     );
     if (!zones.includes(zone)) {
       logger.warn(`gateway: batch ${batch}: ${zone} is not served by this gateway; left for a gateway that serves it`);

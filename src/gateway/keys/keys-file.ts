@@ -67,11 +67,12 @@ type Place = Pick<Token, 'line' | 'column'>;
 const KEYS_FILE_MAX_BYTES = 16 * 1024 * 1024;
 
 /**
- * Reads and checks the file at `path`. It is opened once, without following a link and without
- * waiting for a writer, and every check is made on that descriptor: a directory or link on the
- * path swapped between a check and a read by name would give another file than the one checked,
- * and a FIFO swapped in would hold the gateway, deaf to SIGTERM. `open` is node:fs openSync
- * (tests put a step after it).
+ * Reads and checks the file at `path`. It is opened once, without waiting for a writer, and
+ * every check (a regular file, its owner, its mode) is made on that descriptor: what is checked
+ * is the very file read, whatever a path swapped between a check and a read by name would have
+ * given, and a FIFO swapped in would hold the gateway, deaf to SIGTERM. Links are followed (a
+ * Kubernetes secret volume mounts each file as a chain of them): the file they end at is the one
+ * opened, and so the one judged. `open` is node:fs openSync (tests put a step after it).
  */
 export function loadKeysFile(
   path: string,
@@ -81,14 +82,12 @@ export function loadKeysFile(
   let text: string | undefined;
   try {
     text = readRegularFile(path, KEYS_FILE_MAX_BYTES, {
-      noFollow: true,
       open,
       vet: (stats) => vetKeysFile(path, stats, uid),
     });
   } catch (error) {
     if (!(error instanceof RegularFileRefusal)) throw error;
-    // A FIFO would hold the read until a writer came; a device such as /dev/zero would be read until memory ran out;
-    // a link may be another user's choice of file.
+    // A FIFO would hold the read until a writer came; a device such as /dev/zero would be read until memory ran out.
     if (error.reason.endsWith('not a regular file'))
       throw new ConfigError(`--keys: "${path}" is ${error.reason}; give the keys file itself`);
     throw new ConfigError(`--keys: cannot read "${path}": ${error.reason}`);

@@ -3,6 +3,7 @@
 // trial found REFUSED and BADKEY left no trace anywhere but a metric. Each refusal is one warn
 // line naming the client, the key and the reason; a flood (a client retrying in a loop, an
 // attacker) is cut at a bound per minute, with one line saying how many were not logged.
+import { counted } from '../../lib/counted.js';
 import { outsideText } from '../../lib/outside-text.js';
 import type { Logger } from '../../lib/log.js';
 
@@ -75,7 +76,8 @@ export class RefusalLog {
     if (now - this.windowStart >= 60_000) {
       if (this.dropped)
         this.logger.warn(
-          `gateway: ${this.dropped} more refused update(s) or transfer(s) in the last minute were not logged`,
+          `gateway: ${counted(this.dropped, 'more refused update or transfer', 'more refused updates or transfers')}` +
+            ` in the last minute ${this.dropped === 1 ? 'was' : 'were'} not logged`,
         );
       this.windowStart = now;
       this.logged = 0;

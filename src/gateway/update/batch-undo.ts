@@ -3,6 +3,7 @@
 // dynamic DNS while a long batch ran must not go back to the old one, with no grant for it and
 // nothing in the journal). Used after a refused write (batch-rollback.ts rollBack) and
 // after a lost answer (lost-answer.ts), each with the listing it read again.
+import { counted } from '../../lib/counted.js';
 import type { Logger } from '../../lib/log.js';
 import { applyPlan } from '../../zone/apply/apply.js';
 import type { ZoneProvider } from '../../zone/provider/provider-zone.js';
@@ -23,7 +24,7 @@ export async function undoWrites(
   const back = planTo(now, managedRecords(withoutSteps(now, before, steps), zone), zone);
   if (!back.changes.length) return true;
   logger.warn(
-    `gateway: undoing ${back.changes.length} write(s) of a failed batch of ${zone}: ` +
+    `gateway: undoing ${counted(back.changes.length, 'write')} of a failed batch of ${zone}: ` +
       `${back.changes
         .map((c) => `${c.action} ${(c.after ?? c.before)!.name} ${(c.after ?? c.before)!.type}` + ``)
         .join(', ')}`,

@@ -6,6 +6,7 @@
 // the batch's steps are judged by what the provider holds: all of them there, the batch is
 // made; some, they are undone and the zone read once more, so that what the client and the
 // journal are told is what the provider holds.
+import { counted } from '../../lib/counted.js';
 import type { Logger } from '../../lib/log.js';
 import { describeRecord, type LiveRecord } from '../../zone/record.js';
 import { stepsHeld } from '../../zone/plan/steps-held.js';
@@ -45,7 +46,7 @@ export async function settleLostAnswer(
   const held = stepsHeld(steps, now, before);
   logger.warn(
     `gateway: an answer of the provider to a write of ${zone} was lost; read again, the zone holds ${held.length} ` +
-      `of the batch's ${steps.length} write(s)`,
+      `of the batch's ${counted(steps.length, 'write')}`,
   );
   if (held.length === steps.length) return { outcome: 'made', now, held, undone: 0 };
   if (!held.length) return { outcome: 'not made', now, held, undone: 0 };
@@ -58,7 +59,7 @@ export async function settleLostAnswer(
   const still = stepsHeld(steps, now, before);
   if (still.length)
     logger.error(
-      `gateway: ${zone} still holds ${still.length} write(s) of a batch that failed ` +
+      `gateway: ${zone} still holds ${counted(still.length, 'write')} of a batch that failed ` +
         `(${still.map((s) => `${s.call} ${describeRecord(s.record)}`).join(', ')}); the journal says so`,
     );
   return { outcome: still.length ? 'partly made' : 'not made', now, held: still, undone: held.length };

@@ -24,6 +24,11 @@ export interface UpdateRecord {
   data?: DnsRecord;
   /** Why its text (TXT, SPF, CAA) is not UTF-8, when it is not: `data` then holds U+FFFD in place of the bytes. */
   notUtf8?: string;
+  /**
+   * An add that names no TTL (the gateway's own doors; a message read from the wire always names one): the record
+   * takes the TTL its RRset has as the provider holds it (records.ts heldTtl), the provider's default included.
+   */
+  ttlAsHeld?: true;
 }
 
 export interface UpdateMessage {

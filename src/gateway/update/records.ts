@@ -22,8 +22,22 @@ interface RRset {
   ttl?: number;
 }
 
+/**
+ * The TTL of an RRset as the provider holds it: undefined when every record has the provider's default, else the TTL
+ * its records are served with (the first record's that has one, when they differ).
+ */
+function rawTtl(set: RRset): number | undefined {
+  for (const list of set.records.values()) for (const r of list) if (r.ttl !== undefined) return set.ttl ?? r.ttl;
+  return undefined;
+}
+
 export class UpdateRecords {
   private readonly names = new Map<string, Map<string, RRset>>();
+  /**
+   * The TTL of the RRset last deleted at each `name\ttype` in this update: what an add that names no TTL takes
+   * after it (heldTtl), the provider's default included.
+   */
+  private readonly deleted = new Map<string, number | undefined>();
 
   constructor(records: Iterable<ZoneRecord>) {
     for (const r of records) this.push({ ...r });
@@ -41,13 +55,32 @@ export class UpdateRecords {
 
   /** Removes every record at `name` (of `type` only, when given). */
   deleteRRsets(name: string, type?: string): void {
+    const types = this.names.get(name);
+    if (!types) return;
+    for (const [t, set] of types)
+      if ((type === undefined || t === type) && set.records.size) this.deleted.set(`${name}\t${t}`, rawTtl(set));
     if (type === undefined) this.names.delete(name);
-    else this.names.get(name)?.delete(type);
+    else types.delete(type);
+  }
+
+  /**
+   * The TTL an add that names none takes: that of the RRset at `name` and `type` (or of the one this update deleted
+   * there), undefined for the provider's default, which a new RRset gets too.
+   */
+  heldTtl(name: string, type: string): number | undefined {
+    const set = this.names.get(name)?.get(type);
+    if (set?.records.size) return rawTtl(set);
+    return this.deleted.get(`${name}\t${type}`);
   }
 
   /** Removes every record with the data of `record` (TTL aside). */
   deleteRecord(record: ZoneRecord): void {
-    this.names.get(record.name)?.get(record.type)?.records.delete(dataKey(record));
+    const set = this.names.get(record.name)?.get(record.type);
+    const key = dataKey(record);
+    // The last record of its RRset: the RRset is deleted, and its TTL kept as deleteRRsets keeps it.
+    if (set?.records.size === 1 && set.records.has(key))
+      this.deleted.set(`${record.name}\t${record.type}`, rawTtl(set));
+    set?.records.delete(key);
   }
 
   /** Adds `record` in place of any with the same data; the RRset takes its TTL, as BIND gives an RRset one TTL. */

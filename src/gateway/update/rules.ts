@@ -156,6 +156,11 @@ function applyOne(records: UpdateRecords, u: UpdateRecord, type: string, zone: s
   }
   const record = zoneRecordOf(u.data!, u.name, u.ttl);
   if (typeof record === 'string') return refuse(RCODE_UPDATE.REFUSED, EDE.INVALID_DATA, record);
+  if (u.ttlAsHeld) {
+    const ttl = records.heldTtl(u.name, record.type);
+    if (ttl === undefined) delete record.ttl;
+    else record.ttl = ttl;
+  }
   if (u.class === CLASS.NONE) {
     records.deleteRecord(record);
     return undefined;

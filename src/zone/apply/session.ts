@@ -2,8 +2,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BusyError, ConfigError } from '../../lib/errors.js';
-import type { Lock } from '../../state/lock.js';
+import { acquireLock, type Lock } from '../../state/lock.js';
 import { acquireZoneLock, zoneLockDir } from '../../state/zone-lock.js';
+import { machineZoneLockDir } from '../../state/machine-lock.js';
 import type { Logger } from '../../lib/log.js';
 import { applyPlan, chooseMethod, type ApplyOutcome, type Method, type MethodChoice } from './apply.js';
 import { backupNumberLine, writeBackup } from './backups.js';
@@ -96,6 +97,11 @@ export interface ApplySettings extends PlanSettings {
   now?: Date;
   /** Called with the plan once it is known to be applied, before the backup and the first change. */
   onPlan?: (report: PlanReport) => void;
+  /**
+   * The account the zone is changed through (the API's URL and user): another apply of the zone through it holds the
+   * zone on this machine, whatever its state directory (state/machine-lock.ts).
+   */
+  account?: string;
 }
 
 export async function applyFromProvider(
@@ -106,29 +112,47 @@ export async function applyFromProvider(
   // One apply per zone at a time, planned under the lock: two applies planned side by side
   // would both make the same creates (duplicates) or fight over the same entries.
   const lock = lockZone(settings.stateDir, settings.service);
+  let machine: Lock | undefined;
   try {
+    machine = settings.account === undefined ? undefined : lockZoneOnMachine(settings.account, settings.service);
     return await applyLocked(provider, wanted, settings);
   } finally {
+    machine?.release();
     lock.release();
   }
 }
+
+/** The lock's own words are for the agent's cycle; here it is another apply of this zone. */
+const busy = (service: string, dir: string) =>
+  new BusyError(
+    `another ddedge zone apply of ${service}${holderOf(dir)} is running (lock ${join(dir, 'lock')}); nothing ` +
+      `was changed; try again when it has finished`,
+  );
 
 function lockZone(stateDir: string, service: string): Lock {
   const dir = zoneLockDir(stateDir, service);
   try {
     return acquireZoneLock(stateDir, service);
   } catch (error) {
-    // The lock's own words are for the agent's cycle; here it is another apply of this zone.
-    if (error instanceof BusyError)
-      throw new BusyError(
-        `another ddedge zone apply of ${service}${holderOf(dir)} is running (lock ${join(dir, 'lock')}); nothing ` +
-          `was changed; try again when it has finished`,
-      );
+    if (error instanceof BusyError) throw busy(service, dir);
     if (!(error instanceof ConfigError)) throw error;
     throw new ConfigError(
       `zone apply stopped: cannot write the backup under ${stateDir} (${error.message}); nothing was changed (set ` +
         `--state-dir to a writable directory)`,
     );
+  }
+}
+
+/** The zone's lock shared by every state directory on this machine (another apply with another --state-dir). */
+function lockZoneOnMachine(account: string, service: string): Lock {
+  let dir: string | undefined;
+  try {
+    dir = machineZoneLockDir(account, service);
+    return acquireLock(dir);
+  } catch (error) {
+    if (error instanceof BusyError && dir) throw busy(service, dir);
+    if (!(error instanceof ConfigError)) throw error;
+    throw new ConfigError(`zone apply stopped: ${error.message}; nothing was changed`);
   }
 }
 

@@ -23,7 +23,7 @@ describe('a second `ddedge update` of a record the provider refused', () => {
     expect(second.stdout).toBe(`${host} A 81.0.2.16 failed\n`);
     expect(second.stderr).toMatch(
       new RegExp(
-        `${host.replaceAll('.', '\\.')} A: not sent: the provider refused it 1 time\\(s\\) \\(.+\\); next attempt after \\S+Z \\(--force tries now\\)`,
+        `${host.replaceAll('.', '\\.')} A: not sent: the provider refused it 1 time \\(.+\\); next attempt after \\S+Z \\(--force tries now\\)`,
       ),
     );
     expect(second.stderr).not.toContain('not-the-key');

@@ -41,6 +41,36 @@ describe('--ttl', () => {
     expect(entry('home.example.com')).toMatchObject({ value: '81.0.2.15', ttl: '600' });
   });
 
+  it('an address changed with --ttl costs one call: the entry remembered in the state is updated without a list', async () => {
+    const env = agentEnv(sandbox, withApi(sandbox));
+    expect((await runDist(['update', '--ip', '81.0.2.15', '--ttl', '300'], env)).code).toBe(0);
+    expect(sandbox.calls.get('service/dnslist')).toBe(1);
+
+    const before = new Map(sandbox.calls);
+    const moved = await runDist(['update', '--ip', '81.0.2.16', '--ttl', '300'], env);
+    expect(moved).toMatchObject({ code: 0, stdout: 'home.example.com A 81.0.2.16 updated\n' });
+    expect(entry('home.example.com')).toMatchObject({ value: '81.0.2.16', ttl: '300' });
+    const made = [...sandbox.calls].filter(([op, n]) => n !== (before.get(op) ?? 0));
+    expect(made).toEqual([['service/dnsupdate', (before.get('service/dnsupdate') ?? 0) + 1]]);
+  });
+
+  it('an entry deleted outside: the remembered one is refused, the zone listed once, the record made again', async () => {
+    const env = agentEnv(sandbox, withApi(sandbox));
+    expect((await runDist(['update', '--ip', '81.0.2.15', '--ttl', '300'], env)).code).toBe(0);
+    const dns = sandbox.model.services.find((s) => s.name === 'example.com')!.dns;
+    dns.splice(dns.indexOf(entry('home.example.com')!), 1);
+
+    const calls = providerCalls(sandbox);
+    const again = await runDist(['update', '--ip', '81.0.2.17', '--ttl', '300'], env);
+    expect(again.code, again.stderr).toBe(0);
+    expect(entry('home.example.com')).toMatchObject({ value: '81.0.2.17', ttl: '300' });
+    // The refused update, one list, one create: no second try of the forgotten entry.
+    expect(providerCalls(sandbox) - calls).toBe(3);
+    const moved = providerCalls(sandbox);
+    expect((await runDist(['update', '--ip', '81.0.2.18', '--ttl', '300'], env)).code).toBe(0);
+    expect(providerCalls(sandbox) - moved).toBe(1);
+  });
+
   it('a record the API creates gets the TTL', async () => {
     const env = agentEnv(sandbox, { ...withApi(sandbox), DDEDGE_HOSTS: 'new.example.com', DDEDGE_TTL: '3600' });
     expect((await runMain(['update', '--ip', '81.0.2.15'], env)).code).toBe(0);

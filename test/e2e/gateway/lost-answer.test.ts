@@ -126,7 +126,7 @@ describe.skipIf(!TOOLS)('a provider write whose answer is lost', () => {
     expect(lines.find((l) => l.result === intent!.intent)).toMatchObject({ outcome: 'made', key: 'admin' });
     // The log line may reach this side after nsupdate's answer: waited for, not read at once.
     await running!.logged(
-      /answer of the provider to a write of example\.com was lost; read again, the zone holds 2 of the batch's 2 write\(s\)/,
+      /answer of the provider to a write of example\.com was lost; read again, the zone holds 2 of the batch's 2 writes/,
     );
   });
 

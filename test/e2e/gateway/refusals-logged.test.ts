@@ -143,7 +143,7 @@ describe.skipIf(!TOOLS)('the gateway logs why it turned a client away', () => {
     ]);
     expect(
       await logged(
-        /key acme\.exmple\.com, from 127\.0\.0\.1: NOTAUTH\/BADKEY: no key of that name in the keys file \(1 key\(s\) loaded\)/,
+        /key acme\.exmple\.com, from 127\.0\.0\.1: NOTAUTH\/BADKEY: no key of that name in the keys file \(1 key loaded\)/,
       ),
     ).toBeTruthy();
     await nsupdate(`hmac-md5:acme.example.com:${secret}`, [

@@ -38,7 +38,7 @@ it.skipIf(!NSUPDATE)('finishes and answers the update in flight at SIGTERM, then
   // SIGTERM once the first write is on its way to the provider; then the provider answers.
   await write.arrived;
   gateway.child.kill('SIGTERM');
-  await gateway.logged(/gateway: stopping; waiting for 1 update\(s\) in flight/);
+  await gateway.logged(/gateway: stopping; waiting for 1 update in flight/);
   write.release();
   const result = await answered;
   expect(result.code, result.out).toBe(0);

@@ -157,7 +157,7 @@ it.skipIf(!TOOLS)(
         // ExecReload: SIGHUP to the main process reloads the keys (the credential as loaded).
         process.kill(service.pid!, 'SIGHUP');
         await waitFor(() => /keys file reloaded/.test(stderr), 'the keys file reloaded');
-        expect(stderr).toMatch(/keys file reloaded; 1 key\(s\)/);
+        expect(stderr).toMatch(/keys file reloaded; 1 key\b/);
         expect(stderr).not.toContain(secret);
         expect(stderr).not.toContain('demo-api-password');
       } finally {

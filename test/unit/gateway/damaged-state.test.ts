@@ -74,7 +74,7 @@ describe('a damaged serials.json', () => {
     const logger = recordingLogger();
     const store = SerialStore.open(state, logger);
     expect(logger.warnings.join('\n')).toMatch(
-      /serials\.json is damaged \(not valid JSON.*\); set aside as .*serials\.json\.damaged; the serials of 2 zone\(s\) still legible in it are kept/,
+      /serials\.json is damaged \(not valid JSON.*\); set aside as .*serials\.json\.damaged; the serials of 2 zones still legible in it are kept/,
     );
     expect(readFileSync(join(dir, 'serials.json.damaged'), 'utf8')).toBe(damaged);
     // No digest: the content is never taken for the one served, the next serial is past this one.

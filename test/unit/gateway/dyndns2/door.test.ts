@@ -92,12 +92,33 @@ describe('host names and addresses', () => {
     expect(Object.fromEntries(w.deps.counts)).toEqual({ good: 1, nochg: 1 });
   });
 
-  it('keeps the TTL a name has and gives a new record the provider default', async () => {
+  it("keeps the TTL a name has and gives a new record the provider's default (no TTL sent)", async () => {
     const w = await door({ records: [A('home.example.com', '81.0.2.9')] });
     await w.ask(as(w, 'hostname=home.example.com,new.example.com&myip=81.0.2.1'));
-    expect(w.zone.live.map((r) => `${r.name} ${r.ttl} ${r.value}`).sort()).toEqual([
+    expect(w.zone.live.map((r) => `${r.name} ${r.ttl ?? '-'} ${r.value}`).sort()).toEqual([
       'home.example.com 600 81.0.2.1',
-      'new.example.com 300 81.0.2.1',
+      'new.example.com - 81.0.2.1',
+    ]);
+  });
+
+  it("keeps the provider's default TTL a record has as the default, updated in place in one call", async () => {
+    const w = await door({
+      records: [
+        { name: 'home.example.com', type: 'A', value: '81.0.2.9' },
+        { name: 'three.example.com', type: 'A', ttl: 300, value: '81.0.2.9' },
+      ],
+    });
+    expect(await w.ask(as(w, 'hostname=home.example.com,three.example.com&myip=81.0.2.1'))).toEqual({
+      status: 200,
+      body: 'good 81.0.2.1\ngood 81.0.2.1\n',
+    });
+    expect(w.zone.live.map((r) => `${r.name} ${r.ttl ?? '-'} ${r.value}`).sort()).toEqual([
+      'home.example.com - 81.0.2.1',
+      'three.example.com 300 81.0.2.1',
+    ]);
+    expect(w.zone.writes()).toEqual([
+      'update e1 home.example.com A 81.0.2.1',
+      'update e2 three.example.com A 81.0.2.1',
     ]);
   });
 
@@ -443,7 +464,7 @@ describe('the answer to each outcome of the update', () => {
     expect(inFlight.size).toBe(0);
   });
 
-  it('sends the updates of one request in one zone as one message, with the TTL each name has', async () => {
+  it('sends the updates of one request in one zone as one message, each add keeping the TTL its name has', async () => {
     const w = await door({ records: [A('home.example.com', '81.0.2.9')] });
     const sent: UpdateRequest[] = [];
     const enqueue = w.deps.updates.enqueue.bind(w.deps.updates);
@@ -459,11 +480,11 @@ describe('the answer to each outcome of the update', () => {
     expect(sent[0]!.message.prerequisites).toEqual([]);
     // As a client without EDNS sends it.
     expect(sent[0]!.message.edns).toBe(false);
-    expect(sent[0]!.message.updates.map((u) => [u.name, u.class, u.ttl, u.data?.value])).toEqual([
-      ['home.example.com', CLASS.ANY, 0, undefined],
-      ['home.example.com', CLASS.IN, 600, '81.0.2.1'],
-      ['new.example.com', CLASS.ANY, 0, undefined],
-      ['new.example.com', CLASS.IN, 300, '81.0.2.1'],
+    expect(sent[0]!.message.updates.map((u) => [u.name, u.class, u.ttlAsHeld ?? false, u.data?.value])).toEqual([
+      ['home.example.com', CLASS.ANY, false, undefined],
+      ['home.example.com', CLASS.IN, true, '81.0.2.1'],
+      ['new.example.com', CLASS.ANY, false, undefined],
+      ['new.example.com', CLASS.IN, true, '81.0.2.1'],
     ]);
   });
 });

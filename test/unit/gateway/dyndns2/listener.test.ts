@@ -246,7 +246,7 @@ describe('the dyndns2 door', () => {
     expect(a).not.toBe(b);
     expect(w.log).toEqual([
       `info: gateway: answering dyndns2 updates at ${a}/nic/update, ${b}/nic/update; ` +
-        '1 host(s) behind routers (--prefix-host)',
+        '1 host behind routers (--prefix-host)',
     ]);
     const reply = await request(`${a}/nic/update?hostname=home.example.com&myip=81.0.2.1`, {
       headers: { authorization: basic(w) },

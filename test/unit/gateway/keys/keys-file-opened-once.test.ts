@@ -1,9 +1,10 @@
-// The keys file is opened once, without following a link and without waiting for a writer, and
-// what is checked (a regular file, its owner and mode) is the very file read. A swap at the path
+// The keys file is opened once, without waiting for a writer, and what is checked (a regular
+// file, its owner and mode) is the very file read: the file a chain of links ends at, as a
+// Kubernetes secret volume mounts it, is checked and read through the one descriptor. A swap at the path
 // between a check and a read cannot be raced on purpose, so the property is tested instead: the
 // open step is given a hook that swaps the path just before or just after the open.
 import { execFileSync } from 'node:child_process';
-import { openSync, renameSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, openSync, renameSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { keygenText } from '../../../../src/gateway/keys/keygen.js';
@@ -19,14 +20,31 @@ function keysFile(dir: string, name: string, key: string): string {
 }
 
 describe('the keys file is read from the one descriptor its checks were made on', () => {
-  it('a symbolic link at the path is refused, not followed (even to a good file)', () => {
+  it('a chain of links, as a Kubernetes secret volume mounts a file, is followed to the file it ends at', () => {
+    // keys.conf -> ..data/keys.conf, ..data -> ..2026_12_02_05_00_00.1/ (swapped at each change of the secret)
+    const dir = tempDir();
+    const version = join(dir, '..2026_12_02_05_00_00.1');
+    mkdirSync(version);
+    keysFile(version, 'keys.conf', 'admin');
+    symlinkSync('..2026_12_02_05_00_00.1', join(dir, '..data'));
+    symlinkSync('..data/keys.conf', join(dir, 'keys.conf'));
+    expect([...loadKeysFile(join(dir, 'keys.conf'), me).keys.keys()]).toEqual(['admin']);
+  });
+
+  it('a link is judged by the file it ends at: one others may read is refused, as the file itself is', () => {
     const dir = tempDir();
     const target = keysFile(dir, 'real.keys', 'admin');
+    chmodSync(target, 0o644);
     const link = join(dir, 'gateway.keys');
     symlinkSync(target, link);
-    expect(() => loadKeysFile(link, me)).toThrow(
-      /--keys: ".*gateway\.keys" is a symbolic link, not a regular file; give the keys file itself/,
-    );
+    expect(() => loadKeysFile(link, me)).toThrow(/--keys: ".*gateway\.keys" can be read by other users \(mode 0644\)/);
+  });
+
+  it('a link to a FIFO is refused at once, without waiting for a writer', () => {
+    const dir = tempDir();
+    execFileSync('mkfifo', ['-m', '600', join(dir, 'fifo')]);
+    symlinkSync(join(dir, 'fifo'), join(dir, 'gateway.keys'));
+    expect(() => loadKeysFile(join(dir, 'gateway.keys'), me)).toThrow(/is a FIFO, not a regular file/);
   });
 
   it('a file put in place of the path after the open is not read: the keys are those of the file opened', () => {
@@ -56,17 +74,18 @@ describe('the keys file is read from the one descriptor its checks were made on'
     expect(performance.now() - started).toBeLessThan(60_000);
   });
 
-  it('a link swapped in just before the open is refused, not followed', () => {
+  it('a link swapped in just before the open is checked as the file it ends at, which is the file read', () => {
     const dir = tempDir();
     const path = keysFile(dir, 'gateway.keys', 'admin');
     const other = keysFile(dir, 'other.keys', 'intruder');
+    chmodSync(other, 0o666);
     expect(() =>
       loadKeysFile(path, me, (p, flags) => {
         unlinkSync(p);
         symlinkSync(other, p);
         return openSync(p, flags);
       }),
-    ).toThrow(/is a symbolic link, not a regular file/);
+    ).toThrow(/can be read by other users \(mode 0666\)/);
   });
 
   it('a missing file is named', () => {

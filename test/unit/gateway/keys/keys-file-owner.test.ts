@@ -1,6 +1,6 @@
 // The keys file decides which keys may change the zones: a gateway run as root refuses one that a
 // user owns, as it refuses an implicit ./.env of another user. Read as root, a user's own 0600
-// file let that user grant himself any name. A link is never followed (keys-file-opened-once.test.ts).
+// file let that user grant himself any name. A link is judged by the file it ends at (keys-file-opened-once.test.ts).
 import { chownSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -14,7 +14,7 @@ describe('RefusalLog', () => {
     expect(lines.every((l) => !l.includes('\nforged'))).toBe(true);
     now += 60_000;
     log.refused('REFUSED', { client: '192.0.2.1' }, 'unsigned');
-    expect(lines.at(-2)).toMatch(/12 more refused update\(s\) or transfer\(s\) in the last minute were not logged/);
+    expect(lines.at(-2)).toMatch(/12 more refused updates or transfers in the last minute were not logged/);
     expect(lines.at(-1)).toMatch(/update unsigned, from 192\.0\.2\.1: REFUSED: unsigned/);
   });
 

@@ -114,7 +114,9 @@ describe('a failed batch that had updated and deleted records', () => {
       expect(again).toEqual(updates.filter((u) => !u.answers.length));
       expect(world.log.filter((l) => l.startsWith('warn: gateway: undoing'))).toEqual([
         expect.stringMatching(
-          new RegExp(`^warn: gateway: undoing ${good} write\\(s\\) of a failed batch of example\\.com: `),
+          new RegExp(
+            `^warn: gateway: undoing ${good === 1 ? '1 write' : `${good} writes`} of a failed batch of example\\.com: `,
+          ),
         ),
       ]);
     }
@@ -250,7 +252,7 @@ describe('a lost answer', () => {
       'warn: gateway: the DHCID records of the failed batch of example.com are kept: the provider may hold some of its writes',
     );
     expect(world.log).toContain(
-      "warn: gateway: an answer of the provider to a write of example.com was lost; read again, the zone holds 1 of the batch's 2 write(s)",
+      "warn: gateway: an answer of the provider to a write of example.com was lost; read again, the zone holds 1 of the batch's 2 writes",
     );
   });
 
@@ -264,7 +266,7 @@ describe('a lost answer', () => {
         call.call === 'delete' ? 'refused' : call.name === 'a.example.com' ? 'answer lost' : 'not sent';
     });
     expect(world.log).toContain(
-      'error: gateway: example.com still holds 1 write(s) of a batch that failed (create a.example.com 300 A 192.0.2.2); ' +
+      'error: gateway: example.com still holds 1 write of a batch that failed (create a.example.com 300 A 192.0.2.2); ' +
         'the journal says so',
     );
     expect(world.log).toContain(
@@ -285,7 +287,7 @@ describe('a lost answer after other writes were made', () => {
       w.zone.onWrite = (call) => (call.call === 'delete' ? 'refused' : faults[call.name]);
     });
     expect(world.log).toContain(
-      'error: gateway: example.com still holds 2 write(s) of a batch that failed (create a.example.com 300 A ' +
+      'error: gateway: example.com still holds 2 writes of a batch that failed (create a.example.com 300 A ' +
         '192.0.2.2, create c.example.com 300 A 192.0.2.4); the journal says so',
     );
   });

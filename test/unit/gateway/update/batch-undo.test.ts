@@ -53,7 +53,7 @@ describe("undoing a failed batch's writes", () => {
     expect(ok).toBe(true);
     expect(calls).toEqual(['delete e2']);
     expect(zone.live.map((r) => r.entityID)).toEqual([before[0]!.entityID]);
-    expect(log).toEqual(['warn: gateway: undoing 1 write(s) of a failed batch of example.com: delete x.example.com A']);
+    expect(log).toEqual(['warn: gateway: undoing 1 write of a failed batch of example.com: delete x.example.com A']);
   });
 
   it("leaves another's record created meanwhile, even when it comes first", async () => {
@@ -87,7 +87,7 @@ describe("undoing a failed batch's writes", () => {
     expect(zone.held()).toEqual(['y.example.com A 192.0.2.5', 'z.example.com A 192.0.2.8']);
     expect(log).toEqual([
       expect.stringMatching(
-        /^warn: gateway: undoing 2 write\(s\) of a failed batch of example\.com: (update y\.example\.com A, delete x\.example\.com A|delete x\.example\.com A, update y\.example\.com A)$/,
+        /^warn: gateway: undoing 2 writes of a failed batch of example\.com: (update y\.example\.com A, delete x\.example\.com A|delete x\.example\.com A, update y\.example\.com A)$/,
       ),
     ]);
   });
