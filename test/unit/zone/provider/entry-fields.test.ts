@@ -74,16 +74,19 @@ describe("an entry's TTL", () => {
 
   it('is read the same by the agent\'s API path: "-" is no TTL, so asking for one is a change', async () => {
     const same = providerHolding([entry('A', '192.0.2.1', { ttl: '60' })]);
-    expect(await update(same.client, 60)).toEqual(UNCHANGED);
+    expect(await update(same.client, 60)).toMatchObject(UNCHANGED);
     expect(same.writes).toEqual([]);
     for (const ttl of ['-', ' 60 ', '']) {
       const other = providerHolding([entry('A', '192.0.2.1', { ttl })]);
-      expect(await update(other.client, ttl === '-' ? DEFAULT_TTL : 60)).toEqual({ changed: true, created: false });
+      expect(await update(other.client, ttl === '-' ? DEFAULT_TTL : 60)).toMatchObject({
+        changed: true,
+        created: false,
+      });
       expect(other.writes, ttl).toHaveLength(1);
     }
     // Without a TTL asked for, the entry keeps whatever it has.
     const kept = providerHolding([entry('A', '192.0.2.1', { ttl: '-' })]);
-    expect(await update(kept.client)).toEqual(UNCHANGED);
+    expect(await update(kept.client)).toMatchObject(UNCHANGED);
   });
 });
 
