@@ -259,7 +259,7 @@ describe("a zone at its plan's entity limit", () => {
     const file = writeZone(`$ORIGIN example.net.\n${renamed.join('\n')}\n`);
     const run = await runMain(['zone', 'apply', file, '--service', 'example.net', '--method', 'calls'], env());
     expect(run.code, run.stdout + run.stderr).toBe(0);
-    expect(run.stderr).toMatch(/entity limit; making the plan's 5 delete\(s\) first/);
+    expect(run.stderr).toMatch(/entity limit; making the plan's 5 deletes first/);
     expect(service.dns).toHaveLength(50);
     expect(service.dns.map((e) => e.name)).toEqual(expect.arrayContaining(['r0.example.net', 'r4.example.net']));
     expect((await runMain(['zone', 'plan', '--expect-no-changes', file, '--service', 'example.net'], env())).code).toBe(
