@@ -106,6 +106,14 @@ async function ncr(change: 'add' | 'remove', client: string, address: string, le
   return d2Log.slice(from);
 }
 
+/** Whether a UDP socket of this machine is bound to `port` on 127.0.0.1 (/proc/net/udp: addresses in hex). */
+function udpPortBound(port: number): boolean {
+  const local = `0100007F:${port.toString(16).toUpperCase().padStart(4, '0')}`;
+  return readFileSync('/proc/net/udp', 'utf8')
+    .split('\n')
+    .some((line) => line.trim().split(/\s+/)[1] === local);
+}
+
 /** The provider's records at NAME, read through the sandbox's model (what service/dnslist returns). */
 function zoneAt(name = NAME): string[] {
   return sandbox.model.services
@@ -153,6 +161,9 @@ beforeAll(async () => {
   d2.stdout!.on('data', (d) => (d2Log += d));
   d2.stderr!.on('data', (d) => (d2Log += d));
   await waitFor(() => /DHCP_DDNS_STARTED/.test(d2Log), 'kea-dhcp-ddns to start');
+  // D2 says it started before its request listener is open, at the default log level: an NCR
+  // sent in between (UDP, no retry) would be lost. Its socket bound is the sign it listens.
+  await waitFor(() => udpPortBound(ncrPort), `kea-dhcp-ddns to listen on UDP port ${ncrPort}`);
 });
 
 afterAll(async () => {
