@@ -6,9 +6,11 @@
 // Then its memory: the peak RSS (VmHWM) of a gateway once it answers (after one query, then after an AXFR),
 // in front of a small zone (5 records) and a 50,000-record one, beside the peak RSS of `node -e 0`,
 // in interleaved rounds (BENCH_MEMORY_RUNS, 3 by default); BENCH_GATEWAY_BEFORE=<a checkout, built>
-// adds that build's gateways to the rounds (a before and after in one run).
+// adds that build's gateways to the rounds (a before and after in one run). The gateways run
+// dist/ddedge.cjs, as the installed `ddedge` (and so its systemd unit) runs it; BENCH_GATEWAY_MEMORY_ONLY=1
+// measures the memory alone (no transfer timing, no NSD).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, has, startDnsSandbox, startNsd, ZONE, zoneRecords } from './dns-servers.mjs';
@@ -16,7 +18,11 @@ import { runOnce } from './measure.mjs';
 
 const ROUNDS = Number(process.env.BENCH_RUNS ?? 7);
 const RECORDS = 5000;
+const MEMORY_ONLY = Boolean(process.env.BENCH_GATEWAY_MEMORY_ONLY);
 const ddedge = join(import.meta.dirname, '..', 'dist', 'ddedge.mjs');
+/** The launcher the installed `ddedge` runs (an older build without one: its ES module). */
+const installed = (dist) =>
+  existsSync(join(dist, 'ddedge.cjs')) ? join(dist, 'ddedge.cjs') : join(dist, 'ddedge.mjs');
 const work = mkdtempSync(join(tmpdir(), 'ddedge-bench-gateway-'));
 if (!has('dig')) {
   console.log('bench/gateway.mjs: dig is not installed (apt-get install bind9-dnsutils); skipped');
@@ -73,18 +79,12 @@ async function startGateway(program, zoneSandbox, state) {
   });
   return { child, port };
 }
-const started = await startGateway(ddedge, sandbox, 'state');
-const gateway = started.child;
-const gatewayPort = started.port;
-const stops = [() => sandbox.stop(), () => gateway.kill('SIGTERM')];
+const stops = [() => sandbox.stop()];
 process.on('exit', () =>
   stops.forEach((stop) => {
     stop();
   }),
 );
-const nsdPort = has('nsd', ['-v']) ? await freePort() : undefined;
-if (nsdPort)
-  stops.push((await startNsd(work, nsdPort, records, { name: 'xfr', algorithm: 'hmac-sha256', secret })).stop);
 
 /** One `dig AXFR` run: its wall time and the records it printed. */
 function transfer(port, seconds = 10) {
@@ -110,36 +110,45 @@ function transfer(port, seconds = 10) {
   return { ms, records: out.split('\n').filter((l) => l && !l.startsWith(';') && !/\sTSIG\s/.test(l)).length };
 }
 
-const targets = [
-  { title: 'ddedge gateway', port: gatewayPort, times: [], records: 0 },
-  ...(nsdPort
-    ? [
-        {
-          title:
-            `NSD ${/NSD version (\S+)/.exec(spawnSync('nsd', ['-v'], { encoding: 'utf8' }).stderr)?.[1] ?? ''}`.trim(),
-          port: nsdPort,
-          times: [],
-          records: 0,
-        },
-      ]
-    : []),
-];
-for (const t of targets) t.records = transfer(t.port).records; // warm-up, and what each sends
-for (let i = 0; i < ROUNDS; i++) for (const t of targets) t.times.push(transfer(t.port).ms);
+/** The transfer timing: the gateway and NSD (when installed) in turns. */
+async function transferTiming() {
+  const started = await startGateway(ddedge, sandbox, 'state');
+  const gateway = started.child;
+  stops.push(() => gateway.kill('SIGTERM'));
+  const nsdPort = has('nsd', ['-v']) ? await freePort() : undefined;
+  if (nsdPort)
+    stops.push((await startNsd(work, nsdPort, records, { name: 'xfr', algorithm: 'hmac-sha256', secret })).stop);
+  const targets = [
+    { title: 'ddedge gateway', port: started.port, times: [], records: 0 },
+    ...(nsdPort
+      ? [
+          {
+            title:
+              `NSD ${/NSD version (\S+)/.exec(spawnSync('nsd', ['-v'], { encoding: 'utf8' }).stderr)?.[1] ?? ''}`.trim(),
+            port: nsdPort,
+            times: [],
+            records: 0,
+          },
+        ]
+      : []),
+  ];
+  for (const t of targets) t.records = transfer(t.port).records; // warm-up, and what each sends
+  for (let i = 0; i < ROUNDS; i++) for (const t of targets) t.times.push(transfer(t.port).ms);
 
-const base = targets.at(-1);
-console.log(
-  `\n### Zone transfer of ${RECORDS} records with TSIG (dig AXFR wall time, ${ROUNDS} runs, medians; node ${process.version})\n`,
-);
-console.log('| server | records received | median | ratio |\n|---|---|---|---|');
-// NSD sends the glue of ns1 besides; the gateway leaves NS and glue to the provider's zone.
-for (const t of targets)
+  const base = targets.at(-1);
   console.log(
-    `| ${t.title} | ${t.records} | ${median(t.times).toFixed(1)} ms | ${(median(t.times) / median(base.times)).toFixed(2)} x ${base.title.split(' ')[0]} |`,
+    `\n### Zone transfer of ${RECORDS} records with TSIG (dig AXFR wall time, ${ROUNDS} runs, medians; node ${process.version})\n`,
   );
-if (!nsdPort) console.log('\nNSD is not installed (apt-get install nsd): the gateway is shown alone.');
-stops.splice(1, 1);
-gateway.kill('SIGTERM');
+  console.log('| server | records received | median | ratio |\n|---|---|---|---|');
+  // NSD sends the glue of ns1 besides; the gateway leaves NS and glue to the provider's zone.
+  for (const t of targets)
+    console.log(
+      `| ${t.title} | ${t.records} | ${median(t.times).toFixed(1)} ms | ${(median(t.times) / median(base.times)).toFixed(2)} x ${base.title.split(' ')[0]} |`,
+    );
+  if (!nsdPort) console.log('\nNSD is not installed (apt-get install nsd): the gateway is shown alone.');
+  gateway.kill('SIGTERM');
+}
+if (!MEMORY_ONLY) await transferTiming();
 
 // The gateway's memory: its peak RSS once answering (after one AXFR and one query), by zone size.
 const MEMORY_ROUNDS = Number(process.env.BENCH_MEMORY_RUNS ?? 3);
@@ -147,11 +156,11 @@ const loadBefore = loadavg()
   .map((l) => l.toFixed(2))
   .join(' ');
 const peakMb = (pid) => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
-const builds = [['this build', ddedge]];
+const builds = [['this build', installed(join(import.meta.dirname, '..', 'dist'))]];
 if (process.env.BENCH_GATEWAY_BEFORE)
   builds.push([
     `the build in ${process.env.BENCH_GATEWAY_BEFORE}`,
-    join(process.env.BENCH_GATEWAY_BEFORE, 'dist', 'ddedge.mjs'),
+    installed(join(process.env.BENCH_GATEWAY_BEFORE, 'dist')),
   ]);
 const small = await startDnsSandbox(ddedge, zoneRecords(5));
 const large = await startDnsSandbox(ddedge, zoneRecords(50_000));

@@ -2,11 +2,11 @@
 // views and the state kept across restarts (DHCID records, owners, serials, replay memory), every
 // served zone read once (a zone the account does not hold is a configuration error, exit 2), and
 // the batches an earlier run left unfinished closed in the journal. Every provider call goes
-// through the gateway's own hourly budget (call-budget.ts).
+// through the gateway's own hourly budget (call-budget.ts), over Node's own keep-alive pool.
 import type { ApiClient } from '../api/client.js';
 import { service } from '../api/endpoints/service.js';
 import { apiClientFrom } from '../config/api-client.js';
-import { undiciTransport } from '../http/undici-transport.js';
+import { nodePoolTransport } from '../http/node-pool-transport.js';
 import type { Transport } from '../http/transport.js';
 import { ConfigError, DdedgeError, ExitCode, exitCodeOf } from '../lib/errors.js';
 import type { Logger } from '../lib/log.js';
@@ -34,6 +34,12 @@ import type { GatewaySettings } from './run-settings.js';
 import { GatewayStats } from './status/stats.js';
 import { hostPort } from '../lib/host-port.js';
 import { counted } from '../lib/counted.js';
+
+/**
+ * A provider connection idle this long is closed: the gateway calls in bursts (a refresh, a
+ * batch), minutes apart. As long as undici, which the gateway used before, kept one.
+ */
+const IDLE_CONNECTION_MS = 4_000;
 
 /** How often the replay memory is written when it changed: a crash forgets at most this much. */
 const REPLAY_SAVE_MS = 2_000;
@@ -121,7 +127,7 @@ export async function startGateway(settings: GatewaySettings): Promise<StartedGa
   const notifier = settings.notifyUrls?.length ? sharedNotifier(settings.notifyUrls, logger) : undefined;
   const refusals = refusalLog(logger, notifier, settings.clock ?? systemClock);
   const secondaries = new SecondaryLog();
-  const wire = undiciTransport();
+  const wire = nodePoolTransport({ idleMs: IDLE_CONNECTION_MS });
   const { reader, readerOf, writerOf } = providers(settings, budget, stats, wire);
   // A damaged DHCID store stops the start (exit 2): read as empty, it would let any DHCP client take every name.
   const dhcid = DhcidStore.open(settings.stateDir);

@@ -78,6 +78,29 @@ export function buildZoneIndex(
 }
 
 /**
+ * As buildZoneIndex, from records already grouped by owner key (each list holds the records at
+ * its key): the lists are kept by the index, not copied (a large zone's first showing built every
+ * list twice, and its peak memory with them). SOA records are left out, as buildZoneIndex leaves them.
+ */
+export function buildZoneIndexOfOwners(
+  apex: string,
+  soa: DnsRecord & { type: 'SOA' },
+  owners: Map<string, DnsRecord[]>,
+): ZoneIndex {
+  const zone = buildZoneIndex(apex, soa, []);
+  replaceOwners(zone, owners, soa);
+  const withSoa = new Map<string, DnsRecord[]>();
+  for (const [owner, records] of owners)
+    if (owner !== zone.apex && records.some((r) => r.type === 'SOA'))
+      withSoa.set(
+        owner,
+        records.filter((r) => r.type !== 'SOA'),
+      );
+  if (withSoa.size) replaceOwners(zone, withSoa, soa);
+  return zone;
+}
+
+/**
  * Adds `step` to the count of `owner` and of every name above it up to the apex; a name whose count falls to 0 is gone.
  */
 function countOwner(existing: Map<string, number>, owner: string, apexKey: string, step: 1 | -1): void {

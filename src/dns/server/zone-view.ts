@@ -6,7 +6,7 @@
 // (the XOR of its owners' digests, kept only when asked: the gateway keeps it beside its
 // serial across restarts) follows the same owners.
 import { createHash } from 'node:crypto';
-import { answerFromZone, buildZoneIndex, replaceOwners, type ZoneAnswer, type ZoneIndex } from './authority.js';
+import { answerFromZone, buildZoneIndexOfOwners, replaceOwners, type ZoneAnswer, type ZoneIndex } from './authority.js';
 import { nameKey } from '../wire/names.js';
 import { atOrBelow } from '../../lib/names.js';
 import { RCODE, type DnsRecord } from '../wire/types.js';
@@ -99,6 +99,7 @@ export class ZoneView {
    * Shows the whole zone the first time (`owners`: every owner's records), afterwards the
    * records now at each owner in `owners` ([]: it is gone); owners not in it keep theirs.
    * Returns the new SOA when anything changed (the first showing always does), else undefined.
+   * The index keeps the lists given (owner keys, as nameKey makes them), not copies.
    */
   show(owners: Map<string, DnsRecord[]>): SoaRecord | undefined {
     const index = this.served;
@@ -126,7 +127,7 @@ export class ZoneView {
       `ns1.${this.apex}`;
     const soa = soaOf(this.apex, primary, serial);
     if (index) replaceOwners(index, changed, soa);
-    else this.served = buildZoneIndex(this.apex, soa, [...owners.values()].flat());
+    else this.served = buildZoneIndexOfOwners(this.apex, soa, owners);
     return soa;
   }
 }

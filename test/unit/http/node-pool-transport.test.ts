@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { TransportError } from '../../../src/http/errors.js';
 import { nodePoolTransport } from '../../../src/http/node-pool-transport.js';
 import { expectSuccessStatus, httpRequest } from '../../../src/http/request.js';
+import { waitUntil } from '../../helpers/wait.js';
 
 const servers: http.Server[] = [];
 afterEach(async () => {
@@ -74,6 +75,34 @@ describe('node pool transport', () => {
         transport,
       });
       expect(() => expectSuccessStatus(answer)).toThrow(/answered HTTP 101/);
+    } finally {
+      await transport.close?.();
+    }
+  });
+
+  it('closes a connection left idle for idleMs, and opens another for the next call', async () => {
+    const { url, sockets } = await serve((_req, res) => res.end('ok'));
+    // The server would keep it for ever: only the client closes it.
+    servers.at(-1)!.keepAliveTimeout = 0;
+    const closed: Socket[] = [];
+    const transport = nodePoolTransport({ idleMs: 50 });
+    try {
+      expect((await httpRequest({ url, timeoutMs: 5000, transport })).body).toBe('ok');
+      const [first] = [...sockets];
+      first!.on('close', () => closed.push(first!));
+      await waitUntil(() => closed.length === 1, 'the idle connection closed by the client');
+      expect((await httpRequest({ url, timeoutMs: 5000, transport })).body).toBe('ok');
+      expect(sockets.size).toBe(2);
+    } finally {
+      await transport.close?.();
+    }
+  });
+
+  it('keeps an answer that takes longer than idleMs (only idle connections are closed)', async () => {
+    const { url } = await serve((_req, res) => setTimeout(() => res.end('late'), 150));
+    const transport = nodePoolTransport({ idleMs: 30 });
+    try {
+      expect((await httpRequest({ url, timeoutMs: 5000, transport })).body).toBe('late');
     } finally {
       await transport.close?.();
     }
