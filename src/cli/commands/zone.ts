@@ -113,9 +113,16 @@ async function zoneAction(
 }
 
 /** Lines written a thousand at a time: a plan of 100,000 changes is never one string of all of them. */
-function writeLines(io: CommandContext['io'], lines: string[]): void {
-  for (let i = 0; i < lines.length; i += LINES_PER_WRITE)
-    io.stdout(`${lines.slice(i, i + LINES_PER_WRITE).join('\n')}\n`);
+function writeLines(io: CommandContext['io'], lines: Iterable<string>): void {
+  let batch: string[] = [];
+  for (const line of lines) {
+    batch.push(line);
+    if (batch.length === LINES_PER_WRITE) {
+      io.stdout(`${batch.join('\n')}\n`);
+      batch = [];
+    }
+  }
+  if (batch.length) io.stdout(`${batch.join('\n')}\n`);
 }
 const LINES_PER_WRITE = 1000;
 

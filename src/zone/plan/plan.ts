@@ -62,11 +62,14 @@ const identical = (a: ZoneRecord | LiveRecord, b: ZoneRecord | LiveRecord): bool
 
 const NONE: never[] = [];
 
-/** The records of one name and type, live and wanted, to be planned in the order of `key`. */
-interface Group {
-  key: string;
-  live: LiveRecord[];
-  wanted: ZoneRecord[];
+/** The records of one name and type, live and wanted, planned in the order of their name and type. */
+class Group {
+  constructor(
+    readonly name: string,
+    readonly type: string,
+    readonly live: LiveRecord[],
+    readonly wanted: ZoneRecord[],
+  ) {}
 }
 
 /**
@@ -127,11 +130,20 @@ export function planZone(live: LiveRecord[], wanted: WantedZone, owner: Owner, o
   // The live zone's kept records come first, as the provider lists them, then the file's.
   plan.kept = [...ownKept, ...kept];
 
-  const groups: Group[] = [];
+  // A name the live zone lacks, with one record in the file (every record of a zone created
+  // whole), is a create: it is sorted as the record itself, with no group made for it.
+  const groups: (Group | WantedRecord)[] = [];
   for (const [name, have] of waiting) groupByType(name, listOf(have), listOf(wantedByName.get(name)), groups);
-  for (const [name, want] of wantedByName) if (!waiting.has(name)) groupByType(name, NONE, listOf(want), groups);
-  groups.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  for (const [name, want] of wantedByName)
+    if (waiting.has(name)) continue;
+    else if (Array.isArray(want)) groupByType(name, NONE, want, groups);
+    else groups.push(want);
+  groups.sort(byNameAndType);
   for (const group of groups) {
+    if (!(group instanceof Group)) {
+      plan.changes.push({ action: 'create', after: zoneRecord(group) });
+      continue;
+    }
     planGroup(
       group.live,
       bindForm ? atProviderDefault(group.live, group.wanted, bindForm.defaultTtl) : group.wanted,
@@ -142,18 +154,33 @@ export function planZone(live: LiveRecord[], wanted: WantedZone, owner: Owner, o
   return plan;
 }
 
-function groupByType(name: string, live: LiveRecord[], wanted: ZoneRecord[], groups: Group[]): void {
+/**
+ * The order of `${name}\t${type}`, without making that string: names compare as they are unless
+ * one begins with the other (rare: `a.example` and `a.example.example`), where the tab counts.
+ */
+function byNameAndType(a: { name: string; type: string }, b: { name: string; type: string }): number {
+  const an = a.name;
+  const bn = b.name;
+  if (an === bn) return a.type < b.type ? -1 : a.type > b.type ? 1 : 0;
+  const [shorter, longer] = an.length < bn.length ? [an, bn] : [bn, an];
+  if (!longer.startsWith(shorter)) return an < bn ? -1 : 1;
+  const ak = `${an}\t${a.type}`;
+  const bk = `${bn}\t${b.type}`;
+  return ak < bk ? -1 : ak > bk ? 1 : 0;
+}
+
+function groupByType(name: string, live: LiveRecord[], wanted: ZoneRecord[], groups: (Group | WantedRecord)[]): void {
   // Most names hold one type (every name of a zone created whole): one group, with no map of types.
   const type = (live[0] ?? wanted[0])!.type;
   if (live.every((r) => r.type === type) && wanted.every((r) => r.type === type)) {
-    groups.push({ key: `${name}\t${type}`, live, wanted });
+    groups.push(new Group(name, type, live, wanted));
     return;
   }
   const byType = new Map<string, Group>();
   const groupOf = (type: string): Group => {
     let group = byType.get(type);
     if (!group) {
-      group = { key: `${name}\t${type}`, live: [], wanted: [] };
+      group = new Group(name, type, [], []);
       byType.set(type, group);
     }
     return group;
@@ -163,9 +190,14 @@ function groupByType(name: string, live: LiveRecord[], wanted: ZoneRecord[], gro
   for (const group of byType.values()) groups.push(group);
 }
 
-/** A record of the file as a plan's change holds it: without where it was written. */
+/**
+ * A record of the file as a plan's change holds it: without where it was written. A FileRecord
+ * is taken as it is (its where is made only when asked, and is no field of its own), so a plan
+ * of 100,000 creates copies no record.
+ */
 function zoneRecord(record: ZoneRecord | WantedRecord): ZoneRecord {
-  if (!('where' in record) || record instanceof FileRecord)
+  if (record instanceof FileRecord) return record;
+  if (!('where' in record))
     return { name: record.name, type: record.type, ttl: record.ttl, priority: record.priority, value: record.value };
   const { where: _where, ...plain } = record;
   return plain;
