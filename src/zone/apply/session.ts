@@ -18,6 +18,7 @@ import type { WantedZone } from '../wanted-zone.js';
 import { keepingUnwritable, unwritableRecords } from '../plan/unwritable.js';
 import { backupAsMasterFile, readableZoneText } from './zone-files.js';
 import { IncompleteListingError } from '../provider/zone-listing.js';
+import { SharedRecords } from '../shared-records.js';
 
 export interface PlanSettings {
   service: string;
@@ -45,7 +46,7 @@ export async function planFromProvider(
   settings: PlanSettings,
   owner: Owner = ownerOf(settings),
 ): Promise<PlanReport> {
-  const listing = await provider.listing();
+  const listing = await provider.listing(new SharedRecords(wanted.records).share);
   const live = listing.records;
   // Records a master file cannot hold are kept (unwritable.ts), unless the file is a backup
   // that holds them exactly.

@@ -1,0 +1,29 @@
+// A zone that already holds the file (the plan of a zone kept as code, day after day) is two
+// copies of the same records: the file's and the provider's, each with its strings. As the
+// provider's pages arrive, an entry identical to the one record the file holds at its name is
+// the file's record object from then on, holding the entity ID besides: the provider's copy is
+// dropped while it is young. Every field the plan reads is the same, so the plan is the same.
+import { sameRecord, type LiveRecord } from './record.js';
+import { FileRecord, type WantedRecord } from './wanted-zone.js';
+
+/** A name the file holds more than one record at: its records are not shared. */
+const SEVERAL = null;
+
+export class SharedRecords {
+  private readonly byName = new Map<string, FileRecord | typeof SEVERAL>();
+
+  constructor(records: readonly WantedRecord[]) {
+    for (const r of records)
+      if (r instanceof FileRecord) this.byName.set(r.name, this.byName.has(r.name) ? SEVERAL : r);
+  }
+
+  /**
+   * `live`, or the file's record identical to it, which holds `live`'s entity ID from now on. A
+   * file's record stands for one entity only: a second identical entry stays itself.
+   */
+  readonly share = (live: LiveRecord): LiveRecord => {
+    const mine = this.byName.get(live.name);
+    if (!mine || mine.entityID !== undefined || !sameRecord(mine, live)) return live;
+    return mine.asLive(live.entityID);
+  };
+}
