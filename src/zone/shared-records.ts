@@ -27,3 +27,29 @@ export class SharedRecords {
     return mine.asLive(live.entityID);
   };
 }
+
+/**
+ * `live` and `marked`, with a record of its own for each shared record `marked` holds: what marks
+ * the provider's records by object (unwritable.ts) must not mark the file's record it shares.
+ */
+export function apartFromFile<T>(
+  live: LiveRecord[],
+  marked: Map<LiveRecord, T>,
+): { live: LiveRecord[]; marked: Map<LiveRecord, T> } {
+  const copies = new Map<LiveRecord, LiveRecord>();
+  for (const r of marked.keys())
+    if (r instanceof FileRecord)
+      copies.set(r, {
+        entityID: r.entityID!,
+        name: r.name,
+        type: r.type,
+        ttl: r.ttl,
+        priority: r.priority,
+        value: r.value,
+      });
+  if (!copies.size) return { live, marked };
+  return {
+    live: live.map((r) => copies.get(r) ?? r),
+    marked: new Map([...marked].map(([r, mark]) => [copies.get(r) ?? r, mark])),
+  };
+}

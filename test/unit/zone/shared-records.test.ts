@@ -5,10 +5,11 @@ import { describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
 import type { DnsEntry } from '../../../src/api/endpoints/service.js';
 import { undiciTransport } from '../../../src/http/undici-transport.js';
+import { planFromProvider } from '../../../src/zone/apply/session.js';
 import { readZoneText } from '../../../src/zone/apply/zone-files.js';
 import { ownership } from '../../../src/zone/plan/ownership.js';
 import { planZone, type Plan } from '../../../src/zone/plan/plan.js';
-import { providerZone } from '../../../src/zone/provider/provider-zone.js';
+import { providerZone, type ZoneProvider } from '../../../src/zone/provider/provider-zone.js';
 import type { LiveRecord } from '../../../src/zone/record.js';
 import { SharedRecords } from '../../../src/zone/shared-records.js';
 import { FileRecord } from '../../../src/zone/wanted-zone.js';
@@ -110,6 +111,49 @@ describe('records shared between the file and the provider', () => {
       'delete 4',
       'create -',
     ]);
+  });
+});
+
+describe('a plan from a provider whose listing shares', () => {
+  /** The listing of `records`, shared when asked; nothing else is called. */
+  const listingOnly = (records: () => LiveRecord[], sharing: boolean): ZoneProvider =>
+    ({
+      listing: async (share?: (r: LiveRecord) => LiveRecord) => ({
+        records: records().map((r) => (sharing && share ? share(r) : r)),
+        pages: 1,
+      }),
+    }) as unknown as ZoneProvider;
+  const settings = { service: Z, hosts: [], ignore: [], keepUnlisted: false, method: 'auto' as const };
+
+  /** The plan from `have` and the file's `lines`, shared or not: its changes, or the error it stops with. */
+  const outcome = (lines: string[], have: () => LiveRecord[], sharing: boolean) => {
+    const wanted = read(lines);
+    return planFromProvider(listingOnly(have, sharing), wanted, settings, nobody).then(
+      (report) => ({ plan: shown(report.plan), unsafe: report.unsafe, fileObjects: fileObjects(report.plan) }),
+      (error: Error) => ({ error: error.message }),
+    );
+  };
+  const fileObjects = (plan: Plan) => plan.live.filter((r) => r instanceof FileRecord).map((r) => r.entityID);
+
+  it('a shared record the plan keeps as unwritable is kept apart from the file record it equals', async () => {
+    // Two entries of the file's record, the newer listed first: the newer is marked (the older is
+    // written), and the plan must still plan the file's record as when nothing is shared.
+    const lines = ['d IN A 192.0.2.2', 'keep IN A 192.0.2.3'];
+    const have = () => [
+      live('6', 'd', 'A', '192.0.2.2', 300),
+      live('5', 'd', 'A', '192.0.2.2', 300),
+      live('3', 'keep', 'A', '192.0.2.3', 300),
+    ];
+    const plain = await outcome(lines, have, false);
+    const shared = await outcome(lines, have, true);
+    expect(shared).toEqual({ ...plain, fileObjects: ['3'] });
+    expect(plain).toMatchObject({ plan: { unchanged: ['5', '3'], changes: [] } });
+    // A CNAME beside the file's A: the same refusal either way.
+    const cname = ['x IN A 192.0.2.1'];
+    const beside = () => [live('1', 'x', 'CNAME', `keep.${Z}`, 300), live('2', 'x', 'A', '192.0.2.1', 300)];
+    const refused = await outcome(cname, beside, false);
+    expect(refused).toEqual({ error: expect.stringContaining('a CNAME cannot share its name') });
+    expect(await outcome(cname, beside, true)).toEqual(refused);
   });
 });
 
