@@ -4,7 +4,7 @@
 // is added: the cost stays linear in the file, and each problem is found at the record that
 // makes it (the later of two).
 import type { BindForm } from './bind-form.js';
-import type { LiveRecord, ZoneRecord, ZoneType } from './record.js';
+import type { ZoneRecord, ZoneType } from './record.js';
 
 /** A record of the file, with where it was written (`zone.txt:12:1`) for messages. */
 export interface WantedRecord extends ZoneRecord {
@@ -20,7 +20,6 @@ export class FileRecord implements WantedRecord {
   readonly #file: string;
   readonly #line: number;
   readonly #column: number;
-  #entityID: string | undefined;
 
   constructor(
     public name: string,
@@ -39,17 +38,6 @@ export class FileRecord implements WantedRecord {
 
   get where(): string {
     return `${this.#file}:${this.#line}:${this.#column}`;
-  }
-
-  /** The provider's entity that holds exactly this record, once a listing found it (shared-records.ts). */
-  get entityID(): string | undefined {
-    return this.#entityID;
-  }
-
-  /** This record as also the provider's entity `entityID`, which holds it exactly: one object for the two. */
-  asLive(entityID: string): this & LiveRecord {
-    this.#entityID = entityID;
-    return this as this & LiveRecord;
   }
 }
 

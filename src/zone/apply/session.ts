@@ -18,7 +18,6 @@ import type { WantedZone } from '../wanted-zone.js';
 import { keepingUnwritable, unwritableRecords } from '../plan/unwritable.js';
 import { backupAsMasterFile, readableZoneText } from './zone-files.js';
 import { IncompleteListingError } from '../provider/zone-listing.js';
-import { apartFromFile, SharedRecords } from '../shared-records.js';
 
 export interface PlanSettings {
   service: string;
@@ -46,13 +45,11 @@ export async function planFromProvider(
   settings: PlanSettings,
   owner: Owner = ownerOf(settings),
 ): Promise<PlanReport> {
-  const listing = await provider.listing(new SharedRecords(wanted.records).share);
+  const listing = await provider.listing();
+  const live = listing.records;
   // Records a master file cannot hold are kept (unwritable.ts), unless the file is a backup
   // that holds them exactly.
-  const { live, marked: unwritable } = apartFromFile(
-    listing.records,
-    unwritableRecords(settings.service, listing.records),
-  );
+  const unwritable = unwritableRecords(settings.service, live);
   const plan = planZone(live, wanted, keepingUnwritable(owner, unwritable, wanted), {
     keepUnlisted: settings.keepUnlisted,
   });

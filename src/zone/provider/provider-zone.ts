@@ -9,12 +9,8 @@ import type { LiveRecord, ZoneRecord } from '../record.js';
 import { IncompleteListingError, listAll } from './zone-listing.js';
 
 export interface ZoneProvider {
-  /**
-   * Every entry, with the reason when the listing is not known to be complete (a plan may still be shown). `share`
-   * is given each record as its page arrives, and may answer another object with the same fields in its place
-   * (shared-records.ts).
-   */
-  listing(share?: Share): Promise<ZoneListing>;
+  /** Every entry, with the reason when the listing is not known to be complete (a plan may still be shown). */
+  listing(): Promise<ZoneListing>;
   /** Every entry of a listing known to be complete; otherwise an IncompleteListingError (exit 4). */
   list(): Promise<LiveRecord[]>;
   /**
@@ -52,14 +48,6 @@ export class BroadFilterError extends Error {
   }
 }
 
-/** Given each record as its page arrives; answers it, or another object with the same fields in its place. */
-type Share = (record: LiveRecord) => LiveRecord;
-
-/** A page's entries as records, each through `share` when given. */
-function recordsOf(entries: DnsEntry[], zone: string, share?: Share): LiveRecord[] {
-  return share ? entries.map((entry) => share(fromProvider(entry, zone))) : entries.map((e) => fromProvider(e, zone));
-}
-
 /** Filtered listings read at once: the provider's limit of simultaneous connections. */
 const LIST_CONNECTIONS = 3;
 
@@ -71,7 +59,7 @@ export interface ZoneListing {
 }
 
 export function providerZone(client: ApiClient, serviceName: string): ZoneProvider {
-  const listing = async (filter?: string, allowance?: PageAllowance, share?: Share): Promise<ZoneListing> => {
+  const listing = async (filter?: string, allowance?: PageAllowance): Promise<ZoneListing> => {
     // Our own paging, not the SDK's: a zone needs proof that the listing is whole (zone-listing.ts).
     // Each page is mapped as it comes: the provider's entries are left young, and the garbage
     // collector never carries 100,000 of them into the old generation beside the records.
@@ -89,7 +77,7 @@ export function providerZone(client: ApiClient, serviceName: string): ZoneProvid
         if (pages - 1 > allowance.left) throw new BroadFilterError(filter, pages);
         allowance.left -= pages - 1;
       }
-      return { items: recordsOf(data.dns ?? [], serviceName, share), total };
+      return { items: (data.dns ?? []).map((entry: DnsEntry) => fromProvider(entry, serviceName)), total };
     };
     const { items, incomplete, pages } = await listAll<LiveRecord>(
       fetchPage,
@@ -99,7 +87,7 @@ export function providerZone(client: ApiClient, serviceName: string): ZoneProvid
     return { records: items, incomplete, pages };
   };
   return {
-    listing: (share) => listing(undefined, undefined, share),
+    listing,
     async list() {
       const { records, incomplete } = await listing();
       if (incomplete) throw new IncompleteListingError(incomplete);
