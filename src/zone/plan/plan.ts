@@ -5,7 +5,7 @@ import { atProviderDefault, providerGlue } from '../bind-form.js';
 import type { Owner } from './ownership.js';
 import { identityKey, LiveIndex } from '../live-index.js';
 import type { LiveRecord, ZoneRecord } from '../record.js';
-import { FileRecord, type WantedRecord, type WantedZone } from '../wanted-zone.js';
+import { FileRecord, takeRecordsByName, type WantedRecord, type WantedZone } from '../wanted-zone.js';
 
 export interface Change {
   action: 'create' | 'update' | 'delete';
@@ -53,6 +53,12 @@ function addTo<T extends object>(groups: Map<string, Grouped<T>>, key: string, i
   else if (Array.isArray(group)) group.push(item);
   else groups.set(key, [group, item]);
 }
+/** The records by name, those in `left` left out (what the reader's index gives, made here). */
+function byName(records: readonly WantedRecord[], left: ReadonlySet<WantedRecord>): Map<string, Grouped<WantedRecord>> {
+  const map = new Map<string, Grouped<WantedRecord>>();
+  for (const r of records) if (!left.has(r)) addTo(map, r.name, r);
+  return map;
+}
 const listOf = <T extends object>(group: Grouped<T> | undefined): T[] =>
   group === undefined ? NONE : Array.isArray(group) ? group : [group];
 const byValue = (a: { value: string }, b: { value: string }) => (a.value < b.value ? -1 : a.value > b.value ? 1 : 0);
@@ -81,26 +87,27 @@ class Group {
  */
 export function planZone(live: LiveRecord[], wanted: WantedZone, owner: Owner, options: PlanOptions = {}): Plan {
   const kept: KeptRecord[] = [];
-  const wantedByName = new Map<string, Grouped<WantedRecord>>();
   for (const note of wanted.notes)
     kept.push({ name: note.name, type: note.type, reason: `in the file, ${note.reason}` });
   let liveKeys: Set<string> | undefined;
   const { bindForm } = wanted;
+  // The file's records the plan leaves alone; the others are planned, found by their name.
+  const left = new Set<WantedRecord>();
   for (const r of wanted.records) {
     const glue = bindForm && providerGlue(r, bindForm, live);
     if (glue) {
       kept.push({ name: r.name, type: r.type, reason: `in the file, ${glue}`, value: r.value });
+      left.add(r);
       continue;
     }
     const reason = owner(r);
-    if (!reason) {
-      addTo(wantedByName, r.name, r);
-      continue;
-    }
+    if (!reason) continue;
+    left.add(r);
     liveKeys ??= new Set(live.map(identityKey));
     if (!liveKeys.has(identityKey(r)))
       kept.push({ name: r.name, type: r.type, reason: `in the file, not applied: ${reason}`, value: r.value });
   }
+  const wantedByName = takeRecordsByName(wanted.records, left) ?? byName(wanted.records, left);
 
   const plan: Plan = { zone: wanted.zone, changes: [], kept: [], unchanged: [], live, touchable: 0 };
   // A live record identical to the one record the file holds at its name, and the first the
