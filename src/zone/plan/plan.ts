@@ -68,22 +68,12 @@ const identical = (a: ZoneRecord | LiveRecord, b: ZoneRecord | LiveRecord): bool
 
 const NONE: never[] = [];
 
-/** The records of one name and type, live and wanted, planned in the order of their name and type. */
-class Group {
-  constructor(
-    readonly name: string,
-    readonly type: string,
-    readonly live: LiveRecord[],
-    readonly wanted: ZoneRecord[],
-  ) {}
-}
-
 /**
  * n log n at worst: records are matched through maps (live-index.ts); only sorts compare.
  * Records are grouped by name, whose hash each name string keeps (a key made per record would
  * be hashed anew); a name the file holds exactly as the provider does (one record a side, the
- * bulk of a big zone) is settled on the spot, and only the other groups are sorted, so that the
- * changes come in the order of their names and types.
+ * bulk of a big zone) is settled on the spot, and only the other changes are sorted, so that they
+ * come in the order of their names and types.
  */
 export function planZone(live: LiveRecord[], wanted: WantedZone, owner: Owner, options: PlanOptions = {}): Plan {
   const kept: KeptRecord[] = [];
@@ -137,28 +127,38 @@ export function planZone(live: LiveRecord[], wanted: WantedZone, owner: Owner, o
   // The live zone's kept records come first, as the provider lists them, then the file's.
   plan.kept = [...ownKept, ...kept];
 
-  // A name the live zone lacks, with one record in the file (every record of a zone created
-  // whole), is a create: it is sorted as the record itself, with no group made for it.
-  const groups: (Group | WantedRecord)[] = [];
-  for (const [name, have] of waiting) groupByType(name, listOf(have), listOf(wantedByName.get(name)), groups);
+  // Each name and type is planned as it comes; its changes (and the records it leaves unchanged
+  // or keeps) come in the order it makes them, and are then put in the order of name and type by
+  // a stable sort, so that a plan reads the same whatever order the file and the listing have. A
+  // name the live zone lacks with one record in the file (every record of a zone created whole)
+  // is a create, with no group made for it.
+  const fromUnchanged = plan.unchanged.length;
+  const fromKept = plan.kept.length;
+  const plan1 = (live: LiveRecord[], want: ZoneRecord[]) =>
+    planGroup(live, bindForm ? atProviderDefault(live, want, bindForm.defaultTtl) : want, plan, options);
+  for (const [name, have] of waiting) byType(listOf(have), listOf(wantedByName.get(name)), plan1);
   for (const [name, want] of wantedByName)
     if (waiting.has(name)) continue;
-    else if (Array.isArray(want)) groupByType(name, NONE, want, groups);
-    else groups.push(want);
-  groups.sort(byNameAndType);
-  for (const group of groups) {
-    if (!(group instanceof Group)) {
-      plan.changes.push({ action: 'create', after: zoneRecord(group) });
-      continue;
-    }
-    planGroup(
-      group.live,
-      bindForm ? atProviderDefault(group.live, group.wanted, bindForm.defaultTtl) : group.wanted,
-      plan,
-      options,
-    );
-  }
+    else if (Array.isArray(want)) byType(NONE, want, plan1);
+    else plan.changes.push({ action: 'create', after: zoneRecord(want) });
+  plan.changes.sort(byChangeOrder);
+  sortFrom(plan.unchanged, fromUnchanged);
+  sortFrom(plan.kept, fromKept);
   return plan;
+}
+
+/** The name and type a change is about: its record's, before or after (the same for both). */
+const byChangeOrder = (a: Change, b: Change): number => byNameAndType((a.after ?? a.before)!, (b.after ?? b.before)!);
+
+/** The entries from `start` on, put in the order of name and type (stable: ties keep their order). */
+function sortFrom<T extends { name: string; type: string }>(list: T[], start: number): void {
+  if (list.length - start < 2) return;
+  if (start === 0) {
+    list.sort(byNameAndType);
+    return;
+  }
+  // Pushed one by one: a spread of 100,000 arguments may overflow the stack.
+  for (const entry of list.splice(start).sort(byNameAndType)) list.push(entry);
 }
 
 /**
@@ -169,32 +169,37 @@ function byNameAndType(a: { name: string; type: string }, b: { name: string; typ
   const an = a.name;
   const bn = b.name;
   if (an === bn) return a.type < b.type ? -1 : a.type > b.type ? 1 : 0;
-  const [shorter, longer] = an.length < bn.length ? [an, bn] : [bn, an];
+  const shorter = an.length < bn.length ? an : bn;
+  const longer = shorter === an ? bn : an;
   if (!longer.startsWith(shorter)) return an < bn ? -1 : 1;
   const ak = `${an}\t${a.type}`;
   const bk = `${bn}\t${b.type}`;
   return ak < bk ? -1 : ak > bk ? 1 : 0;
 }
 
-function groupByType(name: string, live: LiveRecord[], wanted: ZoneRecord[], groups: (Group | WantedRecord)[]): void {
-  // Most names hold one type (every name of a zone created whole): one group, with no map of types.
+/** The records of one name, planned type by type (most names hold one type: no map of types then). */
+function byType(
+  live: LiveRecord[],
+  wanted: ZoneRecord[],
+  plan1: (live: LiveRecord[], want: ZoneRecord[]) => void,
+): void {
   const type = (live[0] ?? wanted[0])!.type;
   if (live.every((r) => r.type === type) && wanted.every((r) => r.type === type)) {
-    groups.push(new Group(name, type, live, wanted));
+    plan1(live, wanted);
     return;
   }
-  const byType = new Map<string, Group>();
-  const groupOf = (type: string): Group => {
-    let group = byType.get(type);
+  const types = new Map<string, { live: LiveRecord[]; wanted: ZoneRecord[] }>();
+  const groupOf = (type: string) => {
+    let group = types.get(type);
     if (!group) {
-      group = new Group(name, type, [], []);
-      byType.set(type, group);
+      group = { live: [], wanted: [] };
+      types.set(type, group);
     }
     return group;
   };
   for (const r of live) groupOf(r.type).live.push(r);
   for (const r of wanted) groupOf(r.type).wanted.push(r);
-  for (const group of byType.values()) groups.push(group);
+  for (const group of types.values()) plan1(group.live, group.wanted);
 }
 
 /**
@@ -276,12 +281,9 @@ export interface PlanSummary {
   unchanged: number;
 }
 
+/** Counted in one pass: no list of the 100,000 creates made to take its length. */
 export function summarize(plan: Plan): PlanSummary {
-  const count = (action: Change['action']) => plan.changes.filter((c) => c.action === action).length;
-  return {
-    create: count('create'),
-    update: count('update'),
-    delete: count('delete'),
-    unchanged: plan.unchanged.length,
-  };
+  const summary: PlanSummary = { create: 0, update: 0, delete: 0, unchanged: plan.unchanged.length };
+  for (const c of plan.changes) summary[c.action]++;
+  return summary;
 }
