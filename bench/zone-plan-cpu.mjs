@@ -5,7 +5,7 @@
 // loading the same file, in CPU time (user + system) and peak RSS, with `node -e 0` as the
 // floor. Interleaved rounds (BENCH_RUNS, 5 by default), medians, ratios to named-checkzone of
 // the same run, the load average before and after. Then one run of each workload under
-// `node --cpu-prof`: the functions with the most self time.
+// `node --cpu-prof`: the functions with the most self time. BENCH_PROFILE=0 leaves the profiles out.
 // With BENCH_CALLGRIND=1 (valgrind installed) also instruction counts of one run each: steady
 // where CPU time is not, on a machine other work shares. BENCH_ZONE_BEFORE=<a checkout, built>
 // adds that build's plans to the rounds (a before and after in one run).
@@ -176,11 +176,13 @@ const rows = {
 };
 const cpu = Object.fromEntries(Object.keys(rows).map((k) => [k, []]));
 const rss = Object.fromEntries(Object.keys(rows).map((k) => [k, []]));
+const wall = Object.fromEntries(Object.keys(rows).map((k) => [k, []]));
 for (let round = 0; round < ROUNDS; round++)
   for (const [name, once] of Object.entries(rows)) {
     const measured = await once();
     cpu[name].push(measured.cpuMs);
     rss[name].push(measured.rssKb / 1024);
+    wall[name].push(measured.ms);
   }
 const bind = median(cpu['named-checkzone -i none']);
 const bindRss = median(rss['named-checkzone -i none']);
@@ -190,17 +192,18 @@ console.log(
     `and peak RSS, median of ${ROUNDS} interleaved rounds, node ${process.version}; ` +
     `load average ${loadBefore} before, ${load()} after\n`,
 );
+// Wall time from spawn to exit (GNU time's start included); the plan's waits on the provider are in it.
 console.log(
-  '| program | CPU ms | × named-checkzone | × node -e 0 | peak RSS MiB | × named-checkzone ' +
+  '| program | CPU ms | × named-checkzone | × node -e 0 | peak RSS MiB | × named-checkzone | wall ms ' +
     '| CPU runs (ms) | RSS runs (MiB) |',
 );
-console.log('|---|---:|---:|---:|---:|---:|---|---|');
+console.log('|---|---:|---:|---:|---:|---:|---:|---|---|');
 for (const [name, values] of Object.entries(cpu)) {
   const m = median(values);
   const r = median(rss[name]);
   console.log(
     `| ${name} | ${m.toFixed(0)} | ${(m / bind).toFixed(2)} | ${(m / floor).toFixed(2)} | ${r.toFixed(1)} | ` +
-      `${(r / bindRss).toFixed(2)} | ${values.map((v) => v.toFixed(0)).join(' ')} | ` +
+      `${(r / bindRss).toFixed(2)} | ${median(wall[name]).toFixed(0)} | ${values.map((v) => v.toFixed(0)).join(' ')} | ` +
       `${rss[name].map((v) => v.toFixed(0)).join(' ')} |`,
   );
 }
@@ -259,10 +262,12 @@ if (process.env.BENCH_CALLGRIND === '1') {
 }
 
 // Where the plan's time goes: self time by function, one profiled run of each workload.
-for (const [label, on] of [
-  ['no change', env],
-  ['near-empty zone', emptyEnv],
-]) {
+for (const [label, on] of process.env.BENCH_PROFILE === '0'
+  ? []
+  : [
+      ['no change', env],
+      ['near-empty zone', emptyEnv],
+    ]) {
   const dir = join(work, `profile-${on === env ? 'held' : 'empty'}`);
   // Spawned, not spawnSync: this process's event loop serves the TLS front the plan talks to.
   await runOnce(

@@ -88,6 +88,8 @@ export class WantedZoneBuilder {
   readonly records: WantedRecord[] = [];
   readonly notes: FileNote[] = [];
   private readonly atName = new Map<string, Entry | Group>();
+  /** Names of more than one entry, or of a note: what takeRecordsByName sorts out. */
+  private readonly mixed: string[] = [];
 
   private readonly dotZone: string;
 
@@ -105,6 +107,7 @@ export class WantedZoneBuilder {
   }
 
   result(bindForm?: BindForm): WantedZone {
+    HANDED_OVER.set(this.records, { atName: this.atName, mixed: this.mixed });
     return { zone: this.zone, records: this.records, notes: this.notes, ...(bindForm ? { bindForm } : {}) };
   }
 
@@ -114,12 +117,17 @@ export class WantedZoneBuilder {
     const held = this.atName.get(entry.name);
     if (held === undefined) {
       this.atName.set(entry.name, entry);
+      if (!isRecord(entry)) this.mixed.push(entry.name);
       this.keep(entry);
       return undefined;
     }
     const group: Group =
       'entries' in held ? held : { entries: [held], cname: held.type === 'CNAME' ? held : undefined };
-    if (group !== held) this.atName.set(entry.name, group);
+    if (!('entries' in held)) {
+      this.atName.set(entry.name, group);
+      // A note alone was put in `mixed` already.
+      if (isRecord(held)) this.mixed.push(entry.name);
+    }
     if (isRecord(entry)) {
       const same = this.sameRecordIn(group, entry);
       if (same) {
@@ -162,4 +170,37 @@ function cnameConflict(entry: Entry, group: Group): string | undefined {
   const other = entry.type === 'CNAME' ? group.entries[0]! : entry;
   const what = other.type === 'CNAME' ? 'two CNAME records' : `a CNAME and ${other.type} data`;
   return `a CNAME cannot share its name with other data: ${entry.name} has ${what} (RFC 1034 §3.6.2)`;
+}
+
+/** The index a builder made of the records it read, until the first plan of them takes it. */
+const HANDED_OVER = new WeakMap<readonly WantedRecord[], { atName: Map<string, Entry | Group>; mixed: string[] }>();
+
+/**
+ * The records of `records` by name, without notes and without those in `left`: a record alone at
+ * its name is itself, several are an array in the order of the file. It is the map the builder
+ * that read `records` made (no second map of every name), so it is given once, to its first
+ * caller, and only for that very array; otherwise undefined, and the caller makes its own.
+ */
+export function takeRecordsByName(
+  records: readonly WantedRecord[],
+  left: ReadonlySet<WantedRecord>,
+): Map<string, WantedRecord | WantedRecord[]> | undefined {
+  const index = HANDED_OVER.get(records);
+  if (!index) return undefined;
+  HANDED_OVER.delete(records);
+  const { atName, mixed } = index;
+  // The same map, its values made records only below: every Group and note is at a name in
+  // `mixed` (each name once), so past that loop none is left.
+  const byName = atName as unknown as Map<string, WantedRecord | WantedRecord[]>;
+  for (const r of left) if (atName.get(r.name) === r) atName.delete(r.name);
+  for (const name of mixed) {
+    const held = atName.get(name);
+    if (held === undefined) continue;
+    const kept = ('entries' in held ? held.entries : [held]).filter(
+      (e): e is WantedRecord => isRecord(e) && !left.has(e),
+    );
+    if (kept.length === 0) byName.delete(name);
+    else byName.set(name, kept.length === 1 ? kept[0]! : kept);
+  }
+  return byName;
 }

@@ -20,7 +20,11 @@ export interface PlanLineOptions {
   force?: boolean;
 }
 
-export function planLines(report: PlanReport, options: PlanLineOptions = {}): string[] {
+/**
+ * The plan as lines, made as they are read: a plan of 100,000 changes is never 100,000 strings
+ * at once (the caller writes them a batch at a time).
+ */
+export function* planLines(report: PlanReport, options: PlanLineOptions = {}): Generator<string, void, undefined> {
   const { plan, method } = report;
   const s = summarize(plan);
   const how =
@@ -29,24 +33,17 @@ export function planLines(report: PlanReport, options: PlanLineOptions = {}): st
       : method.method === 'setzone'
         ? `one service/dnssetzone call instead of ${method.callsOneByOne}`
         : `${method.calls} call${method.calls > 1 ? 's' : ''}, one by one`;
-  const lines = [
-    `zone ${plan.zone}: ${s.create} to create, ${s.update} to update, ${s.delete} to delete, ${s.unchanged} ` +
-      `unchanged (${how})`,
-  ];
-  for (const c of plan.changes) lines.push(changeLine(plan.zone, c));
+  yield `zone ${plan.zone}: ${s.create} to create, ${s.update} to update, ${s.delete} to delete, ${s.unchanged} ` +
+    `unchanged (${how})`;
+  for (const c of plan.changes) yield changeLine(plan.zone, c);
   for (const k of plan.kept)
-    lines.push(
-      `  keep    ${visible(relativeName(k.name, plan.zone))} ` +
-        `${visible(k.type)}${k.value !== undefined ? ` ${visible(k.value)}` : ''}  (${k.reason})`,
-    );
+    yield `  keep    ${visible(relativeName(k.name, plan.zone))} ` +
+      `${visible(k.type)}${k.value !== undefined ? ` ${visible(k.value)}` : ''}  (${k.reason})`;
   if (report.unsafe.length)
-    lines.push(
-      options.force
-        ? `--force: applied although ${report.unsafe.join('; and ')}`
-        : `apply needs --force: ${report.unsafe.join('; and ')}`,
-    );
-  if (report.incomplete) lines.push(...incompleteLines(report.incomplete));
-  return lines;
+    yield options.force
+      ? `--force: applied although ${report.unsafe.join('; and ')}`
+      : `apply needs --force: ${report.unsafe.join('; and ')}`;
+  if (report.incomplete) yield* incompleteLines(report.incomplete);
 }
 
 /** The warning under a plan made from a listing that may miss entries (zone plan exits 4 after it). */

@@ -5,7 +5,7 @@ import { atProviderDefault, providerGlue } from '../bind-form.js';
 import type { Owner } from './ownership.js';
 import { identityKey, LiveIndex } from '../live-index.js';
 import type { LiveRecord, ZoneRecord } from '../record.js';
-import { FileRecord, type WantedRecord, type WantedZone } from '../wanted-zone.js';
+import { FileRecord, takeRecordsByName, type WantedRecord, type WantedZone } from '../wanted-zone.js';
 
 export interface Change {
   action: 'create' | 'update' | 'delete';
@@ -53,6 +53,12 @@ function addTo<T extends object>(groups: Map<string, Grouped<T>>, key: string, i
   else if (Array.isArray(group)) group.push(item);
   else groups.set(key, [group, item]);
 }
+/** The records by name, those in `left` left out (what the reader's index gives, made here). */
+function byName(records: readonly WantedRecord[], left: ReadonlySet<WantedRecord>): Map<string, Grouped<WantedRecord>> {
+  const map = new Map<string, Grouped<WantedRecord>>();
+  for (const r of records) if (!left.has(r)) addTo(map, r.name, r);
+  return map;
+}
 const listOf = <T extends object>(group: Grouped<T> | undefined): T[] =>
   group === undefined ? NONE : Array.isArray(group) ? group : [group];
 const byValue = (a: { value: string }, b: { value: string }) => (a.value < b.value ? -1 : a.value > b.value ? 1 : 0);
@@ -62,42 +68,36 @@ const identical = (a: ZoneRecord | LiveRecord, b: ZoneRecord | LiveRecord): bool
 
 const NONE: never[] = [];
 
-/** The records of one name and type, live and wanted, to be planned in the order of `key`. */
-interface Group {
-  key: string;
-  live: LiveRecord[];
-  wanted: ZoneRecord[];
-}
-
 /**
  * n log n at worst: records are matched through maps (live-index.ts); only sorts compare.
  * Records are grouped by name, whose hash each name string keeps (a key made per record would
  * be hashed anew); a name the file holds exactly as the provider does (one record a side, the
- * bulk of a big zone) is settled on the spot, and only the other groups are sorted, so that the
- * changes come in the order of their names and types.
+ * bulk of a big zone) is settled on the spot, and only the other changes are sorted, so that they
+ * come in the order of their names and types.
  */
 export function planZone(live: LiveRecord[], wanted: WantedZone, owner: Owner, options: PlanOptions = {}): Plan {
   const kept: KeptRecord[] = [];
-  const wantedByName = new Map<string, Grouped<WantedRecord>>();
   for (const note of wanted.notes)
     kept.push({ name: note.name, type: note.type, reason: `in the file, ${note.reason}` });
   let liveKeys: Set<string> | undefined;
   const { bindForm } = wanted;
+  // The file's records the plan leaves alone; the others are planned, found by their name.
+  const left = new Set<WantedRecord>();
   for (const r of wanted.records) {
     const glue = bindForm && providerGlue(r, bindForm, live);
     if (glue) {
       kept.push({ name: r.name, type: r.type, reason: `in the file, ${glue}`, value: r.value });
+      left.add(r);
       continue;
     }
     const reason = owner(r);
-    if (!reason) {
-      addTo(wantedByName, r.name, r);
-      continue;
-    }
+    if (!reason) continue;
+    left.add(r);
     liveKeys ??= new Set(live.map(identityKey));
     if (!liveKeys.has(identityKey(r)))
       kept.push({ name: r.name, type: r.type, reason: `in the file, not applied: ${reason}`, value: r.value });
   }
+  const wantedByName = takeRecordsByName(wanted.records, left) ?? byName(wanted.records, left);
 
   const plan: Plan = { zone: wanted.zone, changes: [], kept: [], unchanged: [], live, touchable: 0 };
   // A live record identical to the one record the file holds at its name, and the first the
@@ -127,45 +127,89 @@ export function planZone(live: LiveRecord[], wanted: WantedZone, owner: Owner, o
   // The live zone's kept records come first, as the provider lists them, then the file's.
   plan.kept = [...ownKept, ...kept];
 
-  const groups: Group[] = [];
-  for (const [name, have] of waiting) groupByType(name, listOf(have), listOf(wantedByName.get(name)), groups);
-  for (const [name, want] of wantedByName) if (!waiting.has(name)) groupByType(name, NONE, listOf(want), groups);
-  groups.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  for (const group of groups) {
-    planGroup(
-      group.live,
-      bindForm ? atProviderDefault(group.live, group.wanted, bindForm.defaultTtl) : group.wanted,
-      plan,
-      options,
-    );
-  }
+  // Each name and type is planned as it comes; its changes (and the records it leaves unchanged
+  // or keeps) come in the order it makes them, and are then put in the order of name and type by
+  // a stable sort, so that a plan reads the same whatever order the file and the listing have. A
+  // name the live zone lacks with one record in the file (every record of a zone created whole)
+  // is a create, with no group made for it.
+  const fromUnchanged = plan.unchanged.length;
+  const fromKept = plan.kept.length;
+  const plan1 = (live: LiveRecord[], want: ZoneRecord[]) =>
+    planGroup(live, bindForm ? atProviderDefault(live, want, bindForm.defaultTtl) : want, plan, options);
+  for (const [name, have] of waiting) byType(listOf(have), listOf(wantedByName.get(name)), plan1);
+  for (const [name, want] of wantedByName)
+    if (waiting.has(name)) continue;
+    else if (Array.isArray(want)) byType(NONE, want, plan1);
+    else plan.changes.push({ action: 'create', after: zoneRecord(want) });
+  plan.changes.sort(byChangeOrder);
+  sortFrom(plan.unchanged, fromUnchanged);
+  sortFrom(plan.kept, fromKept);
   return plan;
 }
 
-function groupByType(name: string, live: LiveRecord[], wanted: ZoneRecord[], groups: Group[]): void {
-  // Most names hold one type (every name of a zone created whole): one group, with no map of types.
-  const type = (live[0] ?? wanted[0])!.type;
-  if (live.every((r) => r.type === type) && wanted.every((r) => r.type === type)) {
-    groups.push({ key: `${name}\t${type}`, live, wanted });
+/** The name and type a change is about: its record's, before or after (the same for both). */
+const byChangeOrder = (a: Change, b: Change): number => byNameAndType((a.after ?? a.before)!, (b.after ?? b.before)!);
+
+/** The entries from `start` on, put in the order of name and type (stable: ties keep their order). */
+function sortFrom<T extends { name: string; type: string }>(list: T[], start: number): void {
+  if (list.length - start < 2) return;
+  if (start === 0) {
+    list.sort(byNameAndType);
     return;
   }
-  const byType = new Map<string, Group>();
-  const groupOf = (type: string): Group => {
-    let group = byType.get(type);
+  // Pushed one by one: a spread of 100,000 arguments may overflow the stack.
+  for (const entry of list.splice(start).sort(byNameAndType)) list.push(entry);
+}
+
+/**
+ * The order of `${name}\t${type}`, without making that string: names compare as they are unless
+ * one begins with the other (rare: `a.example` and `a.example.example`), where the tab counts.
+ */
+function byNameAndType(a: { name: string; type: string }, b: { name: string; type: string }): number {
+  const an = a.name;
+  const bn = b.name;
+  if (an === bn) return a.type < b.type ? -1 : a.type > b.type ? 1 : 0;
+  const shorter = an.length < bn.length ? an : bn;
+  const longer = shorter === an ? bn : an;
+  if (!longer.startsWith(shorter)) return an < bn ? -1 : 1;
+  const ak = `${an}\t${a.type}`;
+  const bk = `${bn}\t${b.type}`;
+  return ak < bk ? -1 : ak > bk ? 1 : 0;
+}
+
+/** The records of one name, planned type by type (most names hold one type: no map of types then). */
+function byType(
+  live: LiveRecord[],
+  wanted: ZoneRecord[],
+  plan1: (live: LiveRecord[], want: ZoneRecord[]) => void,
+): void {
+  const type = (live[0] ?? wanted[0])!.type;
+  if (live.every((r) => r.type === type) && wanted.every((r) => r.type === type)) {
+    plan1(live, wanted);
+    return;
+  }
+  const types = new Map<string, { live: LiveRecord[]; wanted: ZoneRecord[] }>();
+  const groupOf = (type: string) => {
+    let group = types.get(type);
     if (!group) {
-      group = { key: `${name}\t${type}`, live: [], wanted: [] };
-      byType.set(type, group);
+      group = { live: [], wanted: [] };
+      types.set(type, group);
     }
     return group;
   };
   for (const r of live) groupOf(r.type).live.push(r);
   for (const r of wanted) groupOf(r.type).wanted.push(r);
-  for (const group of byType.values()) groups.push(group);
+  for (const group of types.values()) plan1(group.live, group.wanted);
 }
 
-/** A record of the file as a plan's change holds it: without where it was written. */
+/**
+ * A record of the file as a plan's change holds it: without where it was written. A FileRecord
+ * is taken as it is (its where is made only when asked, and is no field of its own), so a plan
+ * of 100,000 creates copies no record.
+ */
 function zoneRecord(record: ZoneRecord | WantedRecord): ZoneRecord {
-  if (!('where' in record) || record instanceof FileRecord)
+  if (record instanceof FileRecord) return record;
+  if (!('where' in record))
     return { name: record.name, type: record.type, ttl: record.ttl, priority: record.priority, value: record.value };
   const { where: _where, ...plain } = record;
   return plain;
@@ -237,12 +281,9 @@ export interface PlanSummary {
   unchanged: number;
 }
 
+/** Counted in one pass: no list of the 100,000 creates made to take its length. */
 export function summarize(plan: Plan): PlanSummary {
-  const count = (action: Change['action']) => plan.changes.filter((c) => c.action === action).length;
-  return {
-    create: count('create'),
-    update: count('update'),
-    delete: count('delete'),
-    unchanged: plan.unchanged.length,
-  };
+  const summary: PlanSummary = { create: 0, update: 0, delete: 0, unchanged: plan.unchanged.length };
+  for (const c of plan.changes) summary[c.action]++;
+  return summary;
 }

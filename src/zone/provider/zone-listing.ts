@@ -81,12 +81,14 @@ export async function listAll<T>(
     }
     previous = fingerprint;
     for (let i = 0; i < ids.length; i++) {
-      // Pages that overlap (an entry moved while the zone was listed) show an entity twice.
-      if (seen.has(ids[i]!))
+      // Pages that overlap (an entry moved while the zone was listed) show an entity twice: the
+      // set does not grow. (One lookup per entity, not a test and then an add.)
+      const before = seen.size;
+      seen.add(ids[i]!);
+      if (seen.size === before)
         return done(
           `${what} listed entity ${ids[i]} twice (pages overlap): the zone changed while it was read; run it again`,
         );
-      seen.add(ids[i]!);
       items.push(answer.items[i]!);
     }
     if (total === undefined) {

@@ -344,6 +344,63 @@ describe('the plan, value by value', () => {
     ]);
   });
 
+  it('changes come in the order of name, tab, type, also where one name begins with another', () => {
+    // Lone creates, a name of two types, a delete and an update, in no order; `x.${Z}` begins
+    // `x.${Z}.${Z}` and `x-.${Z}`-like neighbours sort around it as the text `name\ttype` does.
+    const names = [`x.${Z}.${Z}`, `x.${Z}`, `x0.${Z}`, `x-y.${Z}`, `w.${Z}`, `x.${Z}.${Z}.${Z}`, `y.${Z}`];
+    const plan = planZone(
+      [live(1, `x.${Z}`, 'TXT', 'old'), live(2, `w.${Z}`, 'A', '192.0.2.7'), live(3, `zz.${Z}`, 'A', '192.0.2.8')],
+      wanted(
+        ...names.map((name, i) => a(name, `192.0.2.${i + 1}`)),
+        { name: `x.${Z}`, type: 'TXT', value: 'new' },
+        { name: `x.${Z}.${Z}`, type: 'AAAA', value: '2001:db8::1' },
+      ),
+      nobody,
+    );
+    const key = (c: Change) => `${(c.after ?? c.before)!.name}\t${(c.after ?? c.before)!.type}`;
+    const keys = plan.changes.map(key);
+    expect(keys).toEqual([...keys].sort());
+    expect(keys).toEqual([
+      `w.${Z}\tA`,
+      `x-y.${Z}\tA`,
+      `x.${Z}\tA`,
+      `x.${Z}\tTXT`,
+      `x.${Z}.${Z}\tA`,
+      `x.${Z}.${Z}\tAAAA`,
+      `x.${Z}.${Z}.${Z}\tA`,
+      `x0.${Z}\tA`,
+      `y.${Z}\tA`,
+      `zz.${Z}\tA`,
+    ]);
+  });
+
+  it('what each name and type leaves unchanged or keeps comes in the order of name and type, in its own order within', () => {
+    const have = [
+      live(1, `b.${Z}`, 'A', '192.0.2.2'),
+      live(2, `b.${Z}`, 'A', '192.0.2.1'),
+      live(3, `a.${Z}`, 'TXT', 'z'),
+      live(4, `a.${Z}`, 'A', '192.0.2.9'),
+      live(5, `a.${Z}`, 'TXT', 'y'),
+      live(6, `c.${Z}`, 'A', '192.0.2.7'),
+      live(7, `a.${Z}`, 'AAAA', '2001:db8::1'),
+    ];
+    const file = wanted(
+      a(`b.${Z}`, '192.0.2.2'),
+      a(`b.${Z}`, '192.0.2.1'),
+      a(`c.${Z}`, '192.0.2.7'),
+      { name: `a.${Z}`, type: 'TXT', value: 'z' },
+      { name: `a.${Z}`, type: 'TXT', value: 'y' },
+      a(`a.${Z}`, '192.0.2.8'),
+    );
+    const plan = planZone(have, file, nobody, { keepUnlisted: true });
+    expect(plan.unchanged.map((r) => r.entityID)).toEqual(['6', '5', '3', '2', '1']);
+    expect(plan.kept.map((k) => `${k.name} ${k.type} ${k.value}`)).toEqual([
+      `a.${Z} A 192.0.2.9`,
+      `a.${Z} AAAA 2001:db8::1`,
+    ]);
+    expect(shown(plan.changes)).toEqual([`create - -> a.${Z} 192.0.2.8 -`]);
+  });
+
   it('a record of another type with the same text, or another priority, is not the same record', () => {
     const txt = planZone([live(1, n, 'TXT', '192.0.2.1')], wanted(a(n, '192.0.2.1')), nobody);
     expect(summarize(txt)).toEqual({ create: 1, update: 0, delete: 1, unchanged: 0 });

@@ -80,4 +80,19 @@ describe('a zone listing', () => {
     expect(listing.items).toHaveLength(1_504);
     expect(listing.incomplete).toMatch(/gave no total/);
   });
+
+  it('an entity shown twice (pages that overlap, or twice on one page) makes the listing incomplete', async () => {
+    // Page 2 starts one entry early: entry 999 moved while the zone was listed.
+    const overlap = await list(async (page) => ({
+      items: page === 1 ? entries(0, 1000) : entries(999, 500),
+      total: 1500,
+    }));
+    expect(overlap.incomplete).toBe(
+      'service/dnslist listed entity 999 twice (pages overlap): the zone changed while it was read; run it again',
+    );
+    expect(overlap.items).toHaveLength(1000);
+    const onOnePage = await list(async () => ({ items: [...entries(0, 3), { id: '1' }], total: 4 }));
+    expect(onOnePage.incomplete).toMatch(/^service\/dnslist listed entity 1 twice/);
+    expect(onOnePage.items.map((e) => e.id)).toEqual(['0', '1', '2']);
+  });
 });

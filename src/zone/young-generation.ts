@@ -1,0 +1,15 @@
+// A zone command holds a whole zone (100,000 records and more) until it ends. V8 doubles its
+// young generation, up to 2 x 16 MiB, each time as much has survived it as it holds, and nearly
+// everything a zone's reading makes survives: the young generation grew to its largest for
+// nothing, about 40 MiB of the command's peak memory. Kept at its first size (1 MiB a half), what
+// survives goes to the old generation at once; the command's CPU time stayed the same within
+// the bench's spread (bench/zone-plan-cpu.mjs, docs/performance.md).
+import { setFlagsFromString } from 'node:v8';
+
+/**
+ * From now on the young generation keeps the size it has (the flag is read at each growth, and
+ * changes nothing else: code caches are still taken). For a process that reads a large zone.
+ */
+export function keepYoungGenerationSmall(): void {
+  setFlagsFromString('--semi-space-growth-factor=1');
+}

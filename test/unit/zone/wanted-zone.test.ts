@@ -1,0 +1,90 @@
+// The reader's index of the file's records by name is handed to the first plan of them (no
+// second map of every name): once, for that very array of records, without notes and without
+// the records the plan leaves alone; the plan is the same as from a map of its own.
+import { describe, expect, it } from 'vitest';
+import { readZoneText } from '../../../src/zone/apply/zone-files.js';
+import { ownership } from '../../../src/zone/plan/ownership.js';
+import { planZone } from '../../../src/zone/plan/plan.js';
+import type { LiveRecord } from '../../../src/zone/record.js';
+import { takeRecordsByName, type WantedRecord } from '../../../src/zone/wanted-zone.js';
+
+const Z = 'index.example';
+const FILE = [
+  `$ORIGIN ${Z}.`,
+  '$TTL 300',
+  `@ IN SOA ns1.example.net. hostmaster.example.net. 1 3600 600 86400 300`,
+  '@ IN NS ns1.example.net.',
+  '@ IN A 192.0.2.1',
+  'www IN A 192.0.2.2',
+  'www IN A 192.0.2.3',
+  'www IN TXT "hello"',
+  'home IN A 192.0.2.4',
+  'mail IN MX 10 mx.example.net.',
+  'only-note IN TYPE65534 \\# 0',
+];
+const read = (lines = FILE) =>
+  readZoneText(`${lines.join('\n')}\n`, { zone: Z, file: 'zone.txt', skipUnsupported: true });
+const shown = (map: Map<string, WantedRecord | WantedRecord[]>) =>
+  Object.fromEntries(
+    [...map].map(([name, held]) => [name, (Array.isArray(held) ? held : [held]).map((r) => `${r.type} ${r.value}`)]),
+  );
+
+describe('the reader index handed to the plan', () => {
+  it('is given once, for the records it was made of, without notes and without the records left alone', () => {
+    const wanted = read();
+    const home = wanted.records.find((r) => r.name === `home.${Z}`)!;
+    const secondWww = wanted.records.find((r) => r.value === '192.0.2.3')!;
+    const map = takeRecordsByName(wanted.records, new Set([home, secondWww]))!;
+    expect(shown(map)).toEqual({
+      [Z]: ['A 192.0.2.1'],
+      [`www.${Z}`]: ['A 192.0.2.2', 'TXT hello'],
+      [`mail.${Z}`]: ['MX mx.example.net'],
+    });
+    expect(map.get(`mail.${Z}`)).not.toBeInstanceOf(Array);
+    expect(takeRecordsByName(wanted.records, new Set())).toBeUndefined();
+    // Another array of the same records (a backup's records and its exact ones) gets none.
+    const again = read();
+    expect(takeRecordsByName([...again.records], new Set())).toBeUndefined();
+    expect(takeRecordsByName(again.records, new Set())).toBeDefined();
+  });
+
+  it('several records at a name come in the order of the file, whatever else is there', () => {
+    const wanted = read([`$ORIGIN ${Z}.`, 'a IN TXT "3"', 'a IN TXT "1"', 'a IN TXT "2"', 'b IN A 192.0.2.9']);
+    const map = takeRecordsByName(wanted.records, new Set())!;
+    expect(shown(map)).toEqual({ [`a.${Z}`]: ['TXT 3', 'TXT 1', 'TXT 2'], [`b.${Z}`]: ['A 192.0.2.9'] });
+  });
+
+  it('the plan from the handed index is the plan from a map of its own, the second plan of a file too', () => {
+    const live = (id: string, name: string, type: string, value: string, ttl?: number): LiveRecord => ({
+      entityID: id,
+      name,
+      type,
+      ttl,
+      priority: undefined,
+      value,
+    });
+    const have = [
+      live('1', Z, 'A', '192.0.2.1', 300),
+      live('2', `www.${Z}`, 'A', '192.0.2.3', 60),
+      live('3', `www.${Z}`, 'A', '192.0.2.8', 300),
+      live('4', `home.${Z}`, 'A', '198.51.100.1', 60),
+      live('5', `gone.${Z}`, 'CNAME', `www.${Z}`, 300),
+    ];
+    const owner = ownership({ zone: Z, hosts: [`home.${Z}`], ignore: [] });
+    const wanted = read();
+    const first = planZone(have, wanted, owner);
+    const second = planZone(have, wanted, owner);
+    // A WantedZone made by hand has no index: the plan makes its own map.
+    const byHand = planZone(have, { ...wanted, records: [...wanted.records] }, owner);
+    expect(first).toEqual(second);
+    expect(first).toEqual(byHand);
+    expect(first.changes.map((c) => `${c.action} ${c.before?.entityID ?? '-'} ${c.after?.value ?? '-'}`)).toEqual([
+      'delete 5 -',
+      'create - mx.example.net',
+      'update 2 192.0.2.3',
+      'update 3 192.0.2.2',
+      'create - hello',
+    ]);
+    expect(first.kept.map((k) => `${k.name} ${k.type}`)).toContain(`home.${Z} A`);
+  });
+});
