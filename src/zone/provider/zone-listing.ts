@@ -54,18 +54,9 @@ export async function listAll<T>(
     const ids = answer.items.map(idOf);
     if (page === 1) {
       total = validTotal(answer.total);
-      if (total !== undefined) {
-        // The bound follows the provider's count and its real page size (it may shorten pages).
-        const perPage = Math.min(LIST_PAGE_LENGTH, answer.items.length || LIST_PAGE_LENGTH);
-        const needed = Math.ceil(total / perPage);
-        if (needed > MAX_LIST_PAGES || total > MAX_LIST_PAGES * LIST_PAGE_LENGTH) {
-          return done(
-            `${what} announced ${total} entries in pages of ${perPage}: more than the ${MAX_LIST_PAGES} pages ` +
-              `ddedge reads`,
-          );
-        }
-        bound = needed + PAGE_MARGIN;
-      }
+      const pages = total === undefined ? undefined : pagesFor(total, answer.items.length, what);
+      if (typeof pages === 'string') return done(pages);
+      if (pages !== undefined) bound = pages;
     } else if (total !== undefined && validTotal(answer.total) !== total) {
       return done(
         `${what} announced ${total} entries on page 1 and ${answer.total ?? 'no count'} on page ${page}: the zone ` +
@@ -81,8 +72,7 @@ export async function listAll<T>(
     }
     previous = fingerprint;
     for (let i = 0; i < ids.length; i++) {
-      // Pages that overlap (an entry moved while the zone was listed) show an entity twice: the
-      // set does not grow. (One lookup per entity, not a test and then an add.)
+      // Pages that overlap (an entry moved while listed) show an entity twice: the set does not grow.
       const before = seen.size;
       seen.add(ids[i]!);
       if (seen.size === before)
@@ -117,6 +107,19 @@ export async function listAll<T>(
         ? `${what} gave no total (queryInfo.total) and did not stop after ${bound} pages`
         : `${what} listed ${items.length} of the ${total} entries it announced in ${bound} pages`,
   };
+}
+
+/** The pages to read for `total` entries (a margin beside), or why they are more than ddedge reads. */
+function pagesFor(total: number, firstPageLength: number, what: string): number | string {
+  // The bound follows the provider's count and its real page size (it may shorten pages).
+  const perPage = Math.min(LIST_PAGE_LENGTH, firstPageLength || LIST_PAGE_LENGTH);
+  const needed = Math.ceil(total / perPage);
+  if (needed > MAX_LIST_PAGES || total > MAX_LIST_PAGES * LIST_PAGE_LENGTH)
+    return (
+      `${what} announced ${total} entries in pages of ${perPage}: more than the ${MAX_LIST_PAGES} pages ` +
+      'ddedge reads'
+    );
+  return needed + PAGE_MARGIN;
 }
 
 function validTotal(total: unknown): number | undefined {
