@@ -168,7 +168,11 @@ async function acmeDns(
     client,
     deps,
   );
-  if (!done.ok) return refuse(done.status, done.status === 403 ? 'forbidden' : 'update_failed', done.why);
+  if (!done.ok) {
+    // Refused (403, 429, 503) is rolled back or never begun; a failure (502) may have written the value.
+    values.failed(update.name, update.value, removed, done.status === 502);
+    return refuse(done.status, done.status === 403 ? 'forbidden' : 'update_failed', done.why);
+  }
   deps.logger.debug(`gateway: acme-dns: update ${update.name} TXT by key ${key.name}`);
   return { status: 200, body: { txt: update.value } };
 }

@@ -138,4 +138,22 @@ describe('acme-dns on the listener', () => {
     expect([dyndns2.status, await dyndns2.text()]).toEqual([401, 'badauth\n']);
     expect((await fetch(`${url}/elsewhere`)).status).toBe(404);
   });
+
+  it('an update that fails changes nothing it remembers: the values it would have removed are removed later', async () => {
+    const { w, url } = await world();
+    const headers = { 'x-api-user': 'alice', 'x-api-key': w.secret('alice') };
+    const update = (n: number) =>
+      post(`${url}/update`, JSON.stringify({ subdomain: 'example.com', txt: V(n) }), headers);
+    await update(1);
+    await update(2);
+    // The provider refuses the write, then fails it: each update is rolled back, nothing written or removed.
+    w.zone.onWrite = () => 'refused';
+    expect((await update(3)).status).toBe(403);
+    w.zone.onWrite = () => 'failed';
+    expect((await update(4)).status).toBe(502);
+    expect(txt(w)).toEqual([V(1), V(2)]);
+    w.zone.onWrite = undefined;
+    for (const n of [5, 6]) expect((await update(n)).status).toBe(200);
+    expect(txt(w)).toEqual([V(5), V(6)]);
+  });
 });
