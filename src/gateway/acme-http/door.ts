@@ -135,7 +135,7 @@ async function httpreq(
   };
   if (typeof change === 'string') return refuse(400, change);
   const found = txtZone(change.name, key.name, deps);
-  if ('why' in found) return refuse(403, found.why);
+  if ('why' in found) return refuse(found.status, found.why);
   const wanted = action === 'present' ? { add: [change.value], remove: [] } : { add: [], remove: [change.value] };
   const done = await changeTxt(found.zone, change.name, wanted, key.name, client, deps);
   if (!done.ok) return refuse(done.status, done.why);
@@ -158,7 +158,7 @@ async function acmeDns(
   };
   if ('error' in update) return refuse(400, update.error, `the request is not an update (${update.error})`);
   const found = txtZone(update.name, key.name, deps);
-  if ('why' in found) return refuse(403, 'forbidden', found.why);
+  if ('why' in found) return refuse(found.status, 'forbidden', found.why);
   const removed = values.write(update.name, update.value);
   const done: TxtResult = await changeTxt(
     found.zone,

@@ -22,12 +22,26 @@ export interface TxtDeps extends UpdateDeps {
 /** What became of a change: made (or already so), or refused with the HTTP status that says why. */
 export type TxtResult = { ok: true } | { ok: false; status: 403 | 429 | 502 | 503; why: string };
 
-/** The zone of `name` when the key may change its TXT records; else why not (403). */
-export function txtZone(name: string, key: string, deps: TxtDeps): { zone: string } | { why: string } {
+/**
+ * The zone of `name` when the key may change its TXT records; else why not: 403 (no zone, no
+ * grant), 409 (the name is a CNAME as last read: a TXT beside it would be ignored, RFC 2136
+ * 3.4.2.2, and the client answered 200 for a value never written).
+ */
+export function txtZone(
+  name: string,
+  key: string,
+  deps: TxtDeps,
+): { zone: string } | { status: 403 | 409; why: string } {
   const zone = deps.views.zoneOf(name);
-  if (zone === undefined) return { why: `${name} is in no zone this gateway serves (${deps.views.names.join(', ')})` };
+  if (zone === undefined)
+    return { status: 403, why: `${name} is in no zone this gateway serves (${deps.views.names.join(', ')})` };
   if (!grantsFor(deps.keys(), key, zone, name, 'TXT').length)
-    return { why: `the key ${key} may not change ${name} TXT` };
+    return { status: 403, why: `the key ${key} may not change ${name} TXT` };
+  const cname = deps.views
+    .index(zone)
+    ?.nodes.get(name)
+    ?.find((r) => r.type === 'CNAME');
+  if (cname) return { status: 409, why: `${name} is a CNAME (to ${cname.value}): write the challenge there` };
   return { zone };
 }
 

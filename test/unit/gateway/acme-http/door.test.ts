@@ -16,8 +16,10 @@ const LOOPBACK = { host: '127.0.0.1', port: 0, loopback: true };
 const V = (n: number) => `${String(n).padStart(3, '0')}${'q'.repeat(40)}`;
 const TXT_GRANT = 'grant "alice" name _acme-challenge.example.com TXT;\n';
 
-async function world(options: { stopping?: boolean } = {}): Promise<{ w: DoorWorld; url: string }> {
-  const w = await door({ keysFile: TXT_GRANT });
+async function world(
+  options: { stopping?: boolean; records?: NonNullable<Parameters<typeof door>[0]>['records']; keysFile?: string } = {},
+): Promise<{ w: DoorWorld; url: string }> {
+  const w = await door({ keysFile: TXT_GRANT + (options.keysFile ?? ''), records: options.records });
   const deps = { ...w.deps, stopping: () => options.stopping ?? false };
   const listener = await startDyndns2Listener(LOOPBACK, undefined, {
     ...deps,
@@ -113,6 +115,28 @@ describe('httpreq on the listener', () => {
     expect(refused.status).toBe(503);
     expect(txt(w)).toEqual([]);
     expect(txt(stopping.w)).toEqual([]);
+  });
+});
+
+describe('a name that is a CNAME', () => {
+  it('is refused (409) with where the challenge goes, through httpreq and acme-dns: no 200 for a TXT never written', async () => {
+    const records = [{ name: '_acme-challenge.c.example.com', type: 'CNAME', ttl: 300, value: 'c.acme.example.net' }];
+    const { w, url } = await world({ records, keysFile: 'grant "alice" name _acme-challenge.c.example.com TXT;\n' });
+    const present = await post(
+      `${url}/present`,
+      JSON.stringify({ fqdn: '_acme-challenge.c.example.com.', value: V(1) }),
+      { authorization: basic(w) },
+    );
+    const why = '_acme-challenge.c.example.com is a CNAME (to c.acme.example.net): write the challenge there';
+    expect([present.status, present.body]).toEqual([409, JSON.stringify({ error: why })]);
+    const update = await post(`${url}/update`, JSON.stringify({ subdomain: 'c.example.com', txt: V(2) }), {
+      'x-api-user': 'alice',
+      'x-api-key': w.secret('alice'),
+    });
+    expect([update.status, update.body]).toEqual([409, '{"error":"forbidden"}']);
+    expect(w.refusals().at(-1)).toMatch(`409 update key alice, from 127.0.0.1: acme-dns: ${why}`);
+    expect(txt(w)).toEqual([]);
+    expect(w.zone.writes()).toEqual([]);
   });
 });
 
