@@ -58,7 +58,7 @@ export function acmeHttpProtocols(
       const key = `${protocol} ${answer.status}`;
       deps.counts?.set(key, (deps.counts.get(key) ?? 0) + 1);
       const close: Record<string, string> = hasBody && !answer.bodyRead ? { connection: 'close' } : {};
-      return reply(res, { ...answer, headers: { ...answer.headers, ...close } }, request);
+      return reply(res, { ...answer, headers: { ...answer.headers, ...close } });
     };
     if (last === 'present' || last === 'cleanup') {
       const send = sendAs('httpreq');
@@ -177,8 +177,11 @@ async function acmeDns(
   return { status: 200, body: { txt: update.value } };
 }
 
-function reply(res: ServerResponse, answer: Answer, request: DoorRequest): undefined {
-  if (answer.status === 200 && !res.headersSent) request.authenticated();
+/**
+ * Writes the answer. A source becomes known to the connection guard by authenticating (serve),
+ * never by a 200 alone: `/health` answers anyone.
+ */
+function reply(res: ServerResponse, answer: Answer): undefined {
   const text = answer.body === undefined ? '' : JSON.stringify(answer.body);
   res.writeHead(answer.status, {
     'content-type': 'application/json',

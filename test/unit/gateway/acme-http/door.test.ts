@@ -1,10 +1,11 @@
 // The ACME protocols on the door's listener, in-process on 127.0.0.1 against an in-memory zone
 // (test/helpers/dyndns2-door.ts): the routes and methods, credentials before the body, the grants,
 // the budget and a stopping gateway, the body's bound, and acme-dns's newest two values.
+import { createServer } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { acmeHttpProtocols } from '../../../../src/gateway/acme-http/door.js';
 import { startDyndns2Listener } from '../../../../src/gateway/dyndns2/listener.js';
-import { type DoorWorld, door } from '../../../helpers/dyndns2-door.js';
+import { CLIENT, type DoorWorld, door } from '../../../helpers/dyndns2-door.js';
 
 let closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -179,5 +180,29 @@ describe('acme-dns on the listener', () => {
     w.zone.onWrite = undefined;
     for (const n of [5, 6]) expect((await update(n)).status).toBe(200);
     expect(txt(w)).toEqual([V(5), V(6)]);
+  });
+});
+
+describe("the connection guard's known clients", () => {
+  it('are those answered after authenticating: /health and /register make no source known', async () => {
+    const { w } = await world();
+    const known: string[] = [];
+    const protocols = acmeHttpProtocols({ ...w.deps, stopping: () => false });
+    const server = createServer((req, res) => {
+      const path = (req.url ?? '/').split('?')[0]!;
+      const request = { path, client: CLIENT, guesses: w.deps.guesses, authenticated: () => void known.push(path) };
+      if (protocols(req, res, request) === false) res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    closers.push(() => new Promise((resolve) => server.close(() => resolve())));
+    const { port } = server.address() as { port: number };
+    const url = `http://127.0.0.1:${port}`;
+    expect((await fetch(`${url}/health`)).status).toBe(200);
+    expect((await post(`${url}/register`, '', {})).status).toBe(403);
+    expect((await post(`${url}/present`, '{}', {})).status).toBe(401);
+    expect(known).toEqual([]);
+    const body = JSON.stringify({ fqdn: '_acme-challenge.example.com', value: V(1) });
+    expect((await post(`${url}/present`, body, { authorization: basic(w) })).status).toBe(200);
+    expect(known.length).toBeGreaterThan(0);
   });
 });
