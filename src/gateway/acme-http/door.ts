@@ -87,6 +87,24 @@ export function acmeHttpProtocols(
 
 const notPost = (): Answer => ({ status: 405, body: { error: 'method_not_allowed' }, headers: { allow: 'POST' } });
 
+const CREDENTIAL_HEADERS = new Set(['authorization', 'x-api-user', 'x-api-key']);
+
+/**
+ * A credentials header given more than once, by its name. Node keeps the first Authorization and
+ * joins repeated X-Api-* ones; a proxy before the door may judge another: such a request is refused
+ * whole, and counted as no wrong try. (Node bounds the headers a request may have.)
+ */
+function repeatedCredentials(rawHeaders: string[]): string | undefined {
+  const seen = new Set<string>();
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!.toLowerCase();
+    if (!CREDENTIAL_HEADERS.has(name)) continue;
+    if (seen.has(name)) return name;
+    seen.add(name);
+  }
+  return undefined;
+}
+
 /** Judges the credentials, reads the body and answers with what `answer` makes of it. */
 function serve(
   req: IncomingMessage,
@@ -97,6 +115,15 @@ function serve(
   send: (answer: Answer) => undefined,
   answer: (key: { name: string; scrub: (t: string) => string }, body: string) => Answer | Promise<Answer>,
 ): Promise<void> | undefined {
+  const twice = repeatedCredentials(req.rawHeaders);
+  if (twice) {
+    deps.refusals.refused(
+      '400',
+      { client: request.client, kind: 'request', keyless: 'with credentials given twice' },
+      `${protocol}: two ${twice} headers (neither looked at)`,
+    );
+    return send({ status: 400, body: { error: `give one ${twice} header` }, headers: { connection: 'close' } });
+  }
   const keys = deps.keys();
   const auth = authenticate(credentials, { ...request, protocol, keys, refusals: deps.refusals });
   if (!('key' in auth)) {

@@ -2,6 +2,7 @@
 // (test/helpers/dyndns2-door.ts): the routes and methods, credentials before the body, the grants,
 // the budget and a stopping gateway, the body's bound, and acme-dns's newest two values.
 import { createServer } from 'node:http';
+import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { acmeHttpProtocols } from '../../../../src/gateway/acme-http/door.js';
 import { startDyndns2Listener } from '../../../../src/gateway/dyndns2/listener.js';
@@ -204,5 +205,46 @@ describe("the connection guard's known clients", () => {
     const body = JSON.stringify({ fqdn: '_acme-challenge.example.com', value: V(1) });
     expect((await post(`${url}/present`, body, { authorization: basic(w) })).status).toBe(200);
     expect(known.length).toBeGreaterThan(0);
+  });
+});
+
+/** A request written as is (fetch joins or drops repeated headers), and the status line of its answer. */
+function rawStatus(url: string, request: string): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.write(request));
+    let answer = '';
+    socket.on('data', (data) => {
+      answer += data.toString();
+    });
+    socket.on('end', () => resolve(answer.split('\r\n')[0]!));
+    socket.on('error', reject);
+  });
+}
+
+describe('credentials given twice', () => {
+  it('are refused (400) before either is looked at: no guess counted, nothing written', async () => {
+    const { w, url } = await world();
+    const present = JSON.stringify({ fqdn: '_acme-challenge.example.com', value: V(1) });
+    const update = JSON.stringify({ subdomain: 'example.com', txt: V(2) });
+    const wrong = basic(w, 'alice', 'not-the-secret');
+    const requests = [
+      ['/present', `Authorization: ${basic(w)}\r\nAuthorization: ${wrong}`, present],
+      ['/present', `Authorization: ${wrong}\r\nAuthorization: ${basic(w)}`, present],
+      ['/update', `X-Api-User: alice\r\nX-Api-User: bob\r\nX-Api-Key: ${w.secret('alice')}`, update],
+      ['/update', `X-Api-User: alice\r\nX-Api-Key: ${w.secret('alice')}\r\nX-Api-Key: nope`, update],
+    ];
+    for (const [path, headers, body] of requests)
+      expect(
+        await rawStatus(
+          url,
+          `POST ${path} HTTP/1.1\r\nHost: x\r\n${headers}\r\nContent-Type: application/json\r\n` +
+            `Connection: close\r\nContent-Length: ${body!.length}\r\n\r\n${body}`,
+        ),
+      ).toBe('HTTP/1.1 400 Bad Request');
+    expect(txt(w)).toEqual([]);
+    expect(w.refusals().filter((r) => r.startsWith('badauth'))).toEqual([]);
+    // Not one of those was a wrong try: the key still works from that source.
+    expect((await post(`${url}/present`, present, { authorization: basic(w) })).status).toBe(200);
   });
 });
