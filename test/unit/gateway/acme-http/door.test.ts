@@ -121,7 +121,7 @@ describe('httpreq on the listener', () => {
 });
 
 describe('a name that is a CNAME', () => {
-  it('is refused (409) with where the challenge goes, through httpreq and acme-dns: no 200 for a TXT never written', async () => {
+  it('is refused (409) with where the challenge goes, through httpreq and acme-dns: no 200 for no TXT', async () => {
     const records = [{ name: '_acme-challenge.c.example.com', type: 'CNAME', ttl: 300, value: 'c.acme.example.net' }];
     const { w, url } = await world({ records, keysFile: 'grant "alice" name _acme-challenge.c.example.com TXT;\n' });
     const present = await post(
@@ -165,7 +165,7 @@ describe('acme-dns on the listener', () => {
     expect((await fetch(`${url}/elsewhere`)).status).toBe(404);
   });
 
-  it('an update that fails changes nothing it remembers: the values it would have removed are removed later', async () => {
+  it('an update that fails removes nothing: the values it would have removed go with a later one', async () => {
     const { w, url } = await world();
     const headers = { 'x-api-user': 'alice', 'x-api-key': w.secret('alice') };
     const update = (n: number) =>
