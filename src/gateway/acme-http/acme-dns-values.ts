@@ -5,9 +5,10 @@
 // <state dir>/gateway/acme-dns.json, read and replaced atomically (mode 0600) at each change, so
 // values written before a restart are still removed after it, and gateways sharing a state
 // directory (one per zone) keep each other's names; the order is decided when a request arrives,
-// so two requests in flight at one name both stay. An update that fails gives back what it took:
-// the values it would have removed are remembered again (removed by a later update), and its own
-// value too when it may have been written (removing a value that is not there changes nothing).
+// so two requests in flight at one name both stay. An update that fails for a time (the budget,
+// the provider) gives back what it took: the values it would have removed are remembered again
+// (removed by a later update), and its own value too when it may have been written (removing a
+// value that is not there changes nothing).
 // Bounded: MAX_KEPT values a name (more only after failures), MAX_NAMES names, the ones not
 // written longest forgotten first; a damaged file is set aside and read as empty.
 import { mkdirSync } from 'node:fs';

@@ -196,8 +196,10 @@ async function acmeDns(
     deps,
   );
   if (!done.ok) {
-    // Refused (403, 429, 503) is rolled back or never begun; a failure (502) may have written the value.
-    values.failed(update.name, update.value, removed, done.status === 502);
+    // A failure that passes (429 the budget, 502 the provider, 503 stopping) gives back the values
+    // to remove, and a 502 may have written this one; a refusal (403: grants, quotas, records
+    // others keep) would be refused again, so what it would have removed is let go, as before.
+    if (done.status !== 403) values.failed(update.name, update.value, removed, done.status === 502);
     return refuse(done.status, done.status === 403 ? 'forbidden' : 'update_failed', done.why);
   }
   deps.logger.debug(`gateway: acme-dns: update ${update.name} TXT by key ${key.name}`);

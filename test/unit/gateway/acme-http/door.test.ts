@@ -172,10 +172,9 @@ describe('acme-dns on the listener', () => {
       post(`${url}/update`, JSON.stringify({ subdomain: 'example.com', txt: V(n) }), headers);
     await update(1);
     await update(2);
-    // The provider refuses the write, then fails it: each update is rolled back, nothing written or removed.
-    w.zone.onWrite = () => 'refused';
-    expect((await update(3)).status).toBe(403);
+    // The provider fails the writes: each update is rolled back, nothing written or removed.
     w.zone.onWrite = () => 'failed';
+    expect((await update(3)).status).toBe(502);
     expect((await update(4)).status).toBe(502);
     expect(txt(w)).toEqual([V(1), V(2)]);
     w.zone.onWrite = undefined;
