@@ -17,7 +17,7 @@ import { readAcmeDnsUpdate } from './acme-dns.js';
 import { AcmeDnsValues } from './acme-dns-values.js';
 import { authenticate, basicCredentials, scrubber, type Credentials } from './auth.js';
 import { readHttpreq } from './httpreq.js';
-import { changeTxt, txtZone, type TxtDeps, type TxtResult } from './txt-change.js';
+import { changeTxt, txtZone, type TxtDeps, type TxtResult, unavailable } from './txt-change.js';
 
 /** A body's limit: a client's JSON is about 150 bytes. */
 const MAX_BODY_BYTES = 8 * 1024;
@@ -186,6 +186,9 @@ async function acmeDns(
   if ('error' in update) return refuse(400, update.error, `the request is not an update (${update.error})`);
   const found = txtZone(update.name, key.name, deps);
   if ('why' in found) return refuse(found.status, 'forbidden', found.why);
+  // Refused before the memory of values is read or changed: a client retrying meanwhile costs no write to disk.
+  const unable = unavailable(deps);
+  if (unable) return refuse(unable.status, 'update_failed', unable.why);
   const removed = values.write(update.name, update.value);
   const done: TxtResult = await changeTxt(
     found.zone,

@@ -45,6 +45,13 @@ export function txtZone(
   return { zone };
 }
 
+/** Why no change can be made now (the gateway stopping, the budget spent), answered before anything is read. */
+export function unavailable(deps: TxtDeps): Extract<TxtResult, { ok: false }> | undefined {
+  if (deps.stopping?.()) return { ok: false, status: 503, why: 'the gateway is stopping; send the request again' };
+  if (deps.budgetSpent()) return { ok: false, status: 429, why: 'the call budget (--max-calls-per-hour) is spent' };
+  return undefined;
+}
+
 /** Adds `add` beside the values at `name` and removes `remove` (each one record), as one update of `zone`. */
 export function changeTxt(
   zone: string,
@@ -54,8 +61,8 @@ export function changeTxt(
   client: string,
   deps: TxtDeps,
 ): Promise<TxtResult> {
-  if (deps.stopping?.()) return refused(503, 'the gateway is stopping; send the request again');
-  if (deps.budgetSpent()) return refused(429, 'the call budget (--max-calls-per-hour) is spent');
+  const unable = unavailable(deps);
+  if (unable) return Promise.resolve(unable);
   // What the update will take (its reading, a write per value, their undoing and the reading
   // again), weighed before anything is read: a budget too small for it is refused at once.
   const reading = readPlan(zone, new Set([name]), deps.views).calls;

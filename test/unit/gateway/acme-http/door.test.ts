@@ -1,8 +1,10 @@
 // The ACME protocols on the door's listener, in-process on 127.0.0.1 against an in-memory zone
 // (test/helpers/dyndns2-door.ts): the routes and methods, credentials before the body, the grants,
 // the budget and a stopping gateway, the body's bound, and acme-dns's newest two values.
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { connect } from 'node:net';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { acmeHttpProtocols } from '../../../../src/gateway/acme-http/door.js';
 import { startDyndns2Listener } from '../../../../src/gateway/dyndns2/listener.js';
@@ -180,6 +182,17 @@ describe('acme-dns on the listener', () => {
     w.zone.onWrite = undefined;
     for (const n of [5, 6]) expect((await update(n)).status).toBe(200);
     expect(txt(w)).toEqual([V(5), V(6)]);
+  });
+});
+
+describe('acme-dns with the budget spent', () => {
+  it('answers 429 before its memory of values is read or written', async () => {
+    const { w, url } = await world();
+    w.spend();
+    const headers = { 'x-api-user': 'alice', 'x-api-key': w.secret('alice') };
+    const update = await post(`${url}/update`, JSON.stringify({ subdomain: 'example.com', txt: V(1) }), headers);
+    expect(update.status).toBe(429);
+    expect(existsSync(join(w.deps.stateDir, 'gateway', 'acme-dns.json'))).toBe(false);
   });
 });
 
