@@ -87,6 +87,17 @@ export function acmeHttpProtocols(
 
 const notPost = (): Answer => ({ status: 405, body: { error: 'method_not_allowed' }, headers: { allow: 'POST' } });
 
+/**
+ * A request a browser sent for a web page: it carries Origin (every cross-site POST does) or
+ * Sec-Fetch-Site other than `none` (a URL typed by hand). No ACME client sends either; a page on
+ * another site could otherwise have a browser that holds basic credentials for the door write
+ * with them, as a form posting text/plain needs no preflight.
+ */
+const fromWebPage = (req: IncomingMessage): boolean => {
+  const site = req.headers['sec-fetch-site'];
+  return req.headers.origin !== undefined || (site !== undefined && site !== 'none');
+};
+
 const CREDENTIAL_HEADERS = new Set(['authorization', 'x-api-user', 'x-api-key']);
 
 /**
@@ -115,6 +126,14 @@ function serve(
   send: (answer: Answer) => undefined,
   answer: (key: { name: string; scrub: (t: string) => string }, body: string) => Answer | Promise<Answer>,
 ): Promise<void> | undefined {
+  if (fromWebPage(req)) {
+    deps.refusals.refused(
+      '403',
+      { client: request.client, kind: 'request', keyless: 'from a web page' },
+      `${protocol}: a request a browser sent for a web page (Origin or Sec-Fetch-Site; credentials not looked at)`,
+    );
+    return send({ status: 403, body: { error: 'requests from web pages are not answered' } });
+  }
   const twice = repeatedCredentials(req.rawHeaders);
   if (twice) {
     deps.refusals.refused(

@@ -196,6 +196,35 @@ describe('acme-dns with the budget spent', () => {
   });
 });
 
+describe('a request a web page sent', () => {
+  it('is refused (403) with its credentials unread: a browser holding them cannot be made to write', async () => {
+    const { w, url } = await world();
+    const present = JSON.stringify({ fqdn: '_acme-challenge.example.com', value: V(1) });
+    // A form or fetch() from another site: a "simple" request, text/plain, sent without a preflight.
+    const pages: Record<string, string>[] = [
+      { origin: 'https://attacker.example' },
+      { 'sec-fetch-site': 'cross-site' },
+    ];
+    for (const headers of pages) {
+      const res = await post(`${url}/present`, present, {
+        ...headers,
+        'content-type': 'text/plain',
+        authorization: basic(w),
+      });
+      expect(res.status).toBe(403);
+    }
+    const update = await post(`${url}/update`, JSON.stringify({ subdomain: 'example.com', txt: V(2) }), {
+      origin: 'null',
+      'x-api-user': 'alice',
+      'x-api-key': w.secret('alice'),
+    });
+    expect(update.status).toBe(403);
+    expect(txt(w)).toEqual([]);
+    // Every ACME client sends neither.
+    expect((await post(`${url}/present`, present, { authorization: basic(w) })).status).toBe(200);
+  });
+});
+
 describe("the connection guard's known clients", () => {
   it('are those answered after authenticating: /health and /register make no source known', async () => {
     const { w } = await world();
