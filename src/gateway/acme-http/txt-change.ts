@@ -24,8 +24,9 @@ export type TxtResult = { ok: true } | { ok: false; status: 403 | 429 | 502 | 50
 
 /**
  * The zone of `name` when the key may change its TXT records; else why not: 403 (no zone, no
- * grant), 409 (the name is a CNAME as last read: a TXT beside it would be ignored, RFC 2136
- * 3.4.2.2, and the client answered 200 for a value never written).
+ * grant), 409 (as last read, the name is a CNAME: a TXT beside it would be ignored, RFC 2136
+ * 3.4.2.2; or it is at or below a delegation, whose name servers answer for it: either way the
+ * client would be answered 200 for a value the CA never sees).
  */
 export function txtZone(
   name: string,
@@ -37,12 +38,22 @@ export function txtZone(
     return { status: 403, why: `${name} is in no zone this gateway serves (${deps.views.names.join(', ')})` };
   if (!grantsFor(deps.keys(), key, zone, name, 'TXT').length)
     return { status: 403, why: `the key ${key} may not change ${name} TXT` };
-  const cname = deps.views
-    .index(zone)
-    ?.nodes.get(name)
-    ?.find((r) => r.type === 'CNAME');
+  const index = deps.views.index(zone);
+  const cname = index?.nodes.get(name)?.find((r) => r.type === 'CNAME');
   if (cname) return { status: 409, why: `${name} is a CNAME (to ${cname.value}): write the challenge there` };
+  const cut = index && cutAbove(name, zone, index.cuts);
+  if (cut)
+    return {
+      status: 409,
+      why: `${name} is below ${cut}, delegated to other name servers: write the challenge in that zone`,
+    };
   return { zone };
+}
+
+/** The delegation (an NS below the apex) at `name` or above it, whose zone holds the name's records. */
+function cutAbove(name: string, zone: string, cuts: Map<string, unknown>): string | undefined {
+  for (let at = name; at.length > zone.length; at = at.slice(at.indexOf('.') + 1)) if (cuts.has(at)) return at;
+  return undefined;
 }
 
 /** Why no change can be made now (the gateway stopping, the budget spent), answered before anything is read. */

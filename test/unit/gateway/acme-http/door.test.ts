@@ -144,6 +144,23 @@ describe('a name that is a CNAME', () => {
   });
 });
 
+describe('a name below a delegation', () => {
+  it('is refused (409): a TXT written there is hidden by the cut, never seen by the CA', async () => {
+    const records = [{ name: 'sub.example.com', type: 'NS', ttl: 300, value: 'ns1.elsewhere.example.net' }];
+    const { w, url } = await world({ records, keysFile: 'grant "alice" name _acme-challenge.sub.example.com TXT;\n' });
+    const present = await post(
+      `${url}/present`,
+      JSON.stringify({ fqdn: '_acme-challenge.sub.example.com', value: V(1) }),
+      { authorization: basic(w) },
+    );
+    const why =
+      '_acme-challenge.sub.example.com is below sub.example.com, delegated to other name servers: ' +
+      'write the challenge in that zone';
+    expect([present.status, present.body]).toEqual([409, JSON.stringify({ error: why })]);
+    expect(w.zone.writes()).toEqual([]);
+  });
+});
+
 describe('acme-dns on the listener', () => {
   it('keeps the two newest values; /health, /register; /update without X-Api-User is dyndns2', async () => {
     const { w, url } = await world();
