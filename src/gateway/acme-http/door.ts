@@ -52,7 +52,8 @@ export function acmeHttpProtocols(
   const values = new AcmeDnsValues(deps.stateDir);
   return (req, res, request) => {
     const last = request.path.replace(/\/+$/, '').split('/').at(-1);
-    // A body left unread (an answer made before it, a refusal) is not read on: the connection is closed after the answer.
+    // A body left unread (an answer made before it, a refusal) is not read on: the connection is
+    // closed after the answer.
     const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
     const sendAs = (protocol: string) => (answer: Answer) => {
       const key = `${protocol} ${answer.status}`;
