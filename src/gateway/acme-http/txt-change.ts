@@ -74,6 +74,10 @@ export function changeTxt(
 ): Promise<TxtResult> {
   const unable = unavailable(deps);
   if (unable) return Promise.resolve(unable);
+  // Values the gateway's view of the zone already holds, with none to remove, are no change (the
+  // dyndns2 door's nochg): a client that sends its value again costs no call.
+  if (!change.remove.length && change.add.every((value) => held(deps, zone, name, value)))
+    return Promise.resolve({ ok: true });
   // What the update will take (its reading, a write per value, their undoing and the reading
   // again), weighed before anything is read: a budget too small for it is refused at once.
   const reading = readPlan(zone, new Set([name]), deps.views).calls;
@@ -96,6 +100,13 @@ export function changeTxt(
   void run.finally(() => deps.inFlight?.delete(run));
   return run.then((outcome) => resultOf(outcome, deps));
 }
+
+/** Whether the view of `zone` (as last read, and as the gateway's own updates left it) holds `value` at `name`. */
+const held = (deps: TxtDeps, zone: string, name: string, value: string): boolean =>
+  deps.views
+    .index(zone)
+    ?.nodes.get(name)
+    ?.some((r) => r.type === 'TXT' && r.value.join('') === value) ?? false;
 
 const refused = (status: 403 | 429 | 502 | 503, why: string): Promise<TxtResult> =>
   Promise.resolve({ ok: false, status, why });

@@ -122,6 +122,24 @@ describe('httpreq on the listener', () => {
   });
 });
 
+describe('a value the zone already holds', () => {
+  it('is answered 200 with no provider call, as the dyndns2 door answers nochg', async () => {
+    const { w, url } = await world();
+    const body = JSON.stringify({ fqdn: '_acme-challenge.example.com', value: V(1) });
+    const headers = { 'x-api-user': 'alice', 'x-api-key': w.secret('alice') };
+    const update = JSON.stringify({ subdomain: 'example.com', txt: V(2) });
+    expect((await post(`${url}/present`, body, { authorization: basic(w) })).status).toBe(200);
+    expect((await post(`${url}/update`, update, headers)).status).toBe(200);
+    const calls = w.zone.calls.length;
+    for (let i = 0; i < 3; i++) {
+      expect((await post(`${url}/present`, body, { authorization: basic(w) })).status).toBe(200);
+      expect((await post(`${url}/update`, update, headers)).status).toBe(200);
+    }
+    expect(w.zone.calls.length).toBe(calls);
+    expect(txt(w)).toEqual([V(1), V(2)]);
+  });
+});
+
 describe('a name that is a CNAME', () => {
   it('is refused (409) with where the challenge goes, through httpreq and acme-dns: no 200 for no TXT', async () => {
     const records = [{ name: '_acme-challenge.c.example.com', type: 'CNAME', ttl: 300, value: 'c.acme.example.net' }];
