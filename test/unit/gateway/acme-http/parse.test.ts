@@ -15,6 +15,16 @@ describe('httpreq bodies', () => {
     });
   });
 
+  it('a field given twice in two cases: the later is read, as Go reads it; the name judged is the one written', () => {
+    const body =
+      '{"fqdn": "_acme-challenge.other.example.com", "FQDN": "_acme-challenge.example.com", ' + `"value": "${VALUE}"}`;
+    expect(readHttpreq(body)).toEqual({
+      name: '_acme-challenge.example.com',
+      value: VALUE,
+      echo: { fqdn: '_acme-challenge.example.com', value: VALUE },
+    });
+  });
+
   it("RAW mode: the value is the base64url SHA-256 of keyAuth; a wildcard's domain is its name's", () => {
     const keyAuth = 'token.thumbprint';
     const value = createHash('sha256').update(keyAuth).digest('base64url');
