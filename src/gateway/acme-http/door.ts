@@ -203,7 +203,8 @@ async function acmeDns(
     deps.refusals.refused(String(status), { key: key.name, verified: true, client }, `acme-dns: ${key.scrub(why)}`);
     return { status, body: { error } };
   };
-  if ('error' in update) return refuse(400, update.error, `the request is not an update (${update.error})`);
+  if ('error' in update)
+    return refuse(400, update.error, update.why ?? `the request is not an update (${update.error})`);
   const found = txtZone(update.name, key.name, deps);
   if ('why' in found) return refuse(found.status, 'forbidden', found.why);
   // Refused before the memory of values is read or changed: a client retrying meanwhile costs no write to disk.

@@ -140,6 +140,19 @@ describe('a value the zone already holds', () => {
   });
 });
 
+describe('an account from acme-dns itself (its subdomain a UUID)', () => {
+  it("is answered with acme-dns's word, and the log says what this gateway's accounts name instead", async () => {
+    const { w, url } = await world();
+    const headers = { 'x-api-user': 'alice', 'x-api-key': w.secret('alice') };
+    const body = JSON.stringify({ subdomain: 'd420c923-bbd7-4056-ab64-c3ca54c9b3cf', txt: V(1) });
+    const res = await post(`${url}/update`, body, headers);
+    expect([res.status, res.body]).toEqual([400, '{"error":"bad_subdomain"}']);
+    const logged = w.refusals().at(-1);
+    expect(logged).toMatch(/acme-dns: "subdomain" names no domain \(bad_subdomain\): an account here names the domain/);
+    expect(logged).toMatch(/ddedge gateway acme-dns-account$/);
+  });
+});
+
 describe('a name that is a CNAME', () => {
   it('is refused (409) with where the challenge goes, through httpreq and acme-dns: no 200 for no TXT', async () => {
     const records = [{ name: '_acme-challenge.c.example.com', type: 'CNAME', ttl: 300, value: 'c.acme.example.net' }];

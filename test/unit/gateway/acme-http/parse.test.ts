@@ -65,7 +65,10 @@ describe('acme-dns bodies', () => {
 
   it("says what is wrong in acme-dns's words", () => {
     expect(readAcmeDnsUpdate('{')).toEqual({ error: 'malformed_json_payload' });
-    expect(readAcmeDnsUpdate(JSON.stringify({ subdomain: 'x', txt: VALUE }))).toEqual({ error: 'bad_subdomain' });
+    expect(readAcmeDnsUpdate(JSON.stringify({ subdomain: 'x', txt: VALUE }))).toMatchObject({
+      error: 'bad_subdomain',
+      why: expect.stringMatching(/^"subdomain" names no domain/),
+    });
     expect(readAcmeDnsUpdate(JSON.stringify({ subdomain: 'example.com', txt: `${VALUE}x` }))).toEqual({
       error: 'bad_txt',
     });
