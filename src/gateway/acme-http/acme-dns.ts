@@ -19,12 +19,21 @@ export function challengeNameOf(domain: string): string | undefined {
   return name.length <= 253 ? name : undefined;
 }
 
-/** The update a body asks for, or acme-dns's error word for it (400). */
-export function readAcmeDnsUpdate(body: string): { name: string; value: string } | { error: string } {
+/**
+ * An account's `subdomain` that names no domain: most likely one acme-dns itself registered (a
+ * UUID under its own zone), which a client still holds after moving here.
+ */
+const NOT_A_DOMAIN =
+  '"subdomain" names no domain (bad_subdomain): an account here names the domain itself, not an ' +
+  "acme-dns server's UUID; print the accounts with ddedge gateway acme-dns-account";
+
+/** The update a body asks for, or acme-dns's error word for it (400) and, for the log, why when it needs saying. */
+export function readAcmeDnsUpdate(body: string): { name: string; value: string } | { error: string; why?: string } {
   const fields = jsonFields(body);
   if (typeof fields === 'string') return { error: 'malformed_json_payload' };
-  const name = challengeNameOf(fields.get('subdomain') ?? '');
-  if (!name) return { error: 'bad_subdomain' };
+  const subdomain = fields.get('subdomain') ?? '';
+  const name = challengeNameOf(subdomain);
+  if (!name) return { error: 'bad_subdomain', ...(subdomain.includes('.') ? {} : { why: NOT_A_DOMAIN }) };
   const value = fields.get('txt') ?? '';
   if (!/^[A-Za-z0-9_-]{43}$/.test(value)) return { error: 'bad_txt' };
   return { name, value };

@@ -17,7 +17,7 @@ import { readAcmeDnsUpdate } from './acme-dns.js';
 import { AcmeDnsValues } from './acme-dns-values.js';
 import { authenticate, basicCredentials, scrubber, type Credentials } from './auth.js';
 import { readHttpreq } from './httpreq.js';
-import { changeTxt, txtZone, type TxtDeps, type TxtResult } from './txt-change.js';
+import { changeTxt, txtZone, type TxtDeps, type TxtResult, unavailable } from './txt-change.js';
 
 /** A body's limit: a client's JSON is about 150 bytes. */
 const MAX_BODY_BYTES = 8 * 1024;
@@ -59,7 +59,7 @@ export function acmeHttpProtocols(
       const key = `${protocol} ${answer.status}`;
       deps.counts?.set(key, (deps.counts.get(key) ?? 0) + 1);
       const close: Record<string, string> = hasBody && !answer.bodyRead ? { connection: 'close' } : {};
-      return reply(res, { ...answer, headers: { ...answer.headers, ...close } }, request);
+      return reply(res, { ...answer, headers: { ...answer.headers, ...close } });
     };
     if (last === 'present' || last === 'cleanup') {
       const send = sendAs('httpreq');
@@ -88,6 +88,35 @@ export function acmeHttpProtocols(
 
 const notPost = (): Answer => ({ status: 405, body: { error: 'method_not_allowed' }, headers: { allow: 'POST' } });
 
+/**
+ * A request a browser sent for a web page: it carries Origin (every cross-site POST does) or
+ * Sec-Fetch-Site other than `none` (a URL typed by hand). No ACME client sends either; a page on
+ * another site could otherwise have a browser that holds basic credentials for the door write
+ * with them, as a form posting text/plain needs no preflight.
+ */
+const fromWebPage = (req: IncomingMessage): boolean => {
+  const site = req.headers['sec-fetch-site'];
+  return req.headers.origin !== undefined || (site !== undefined && site !== 'none');
+};
+
+const CREDENTIAL_HEADERS = new Set(['authorization', 'x-api-user', 'x-api-key']);
+
+/**
+ * A credentials header given more than once, by its name. Node keeps the first Authorization and
+ * joins repeated X-Api-* ones; a proxy before the door may judge another: such a request is refused
+ * whole, and counted as no wrong try. (Node bounds the headers a request may have.)
+ */
+function repeatedCredentials(rawHeaders: string[]): string | undefined {
+  const seen = new Set<string>();
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!.toLowerCase();
+    if (!CREDENTIAL_HEADERS.has(name)) continue;
+    if (seen.has(name)) return name;
+    seen.add(name);
+  }
+  return undefined;
+}
+
 /** Judges the credentials, reads the body and answers with what `answer` makes of it. */
 function serve(
   req: IncomingMessage,
@@ -98,6 +127,23 @@ function serve(
   send: (answer: Answer) => undefined,
   answer: (key: { name: string; scrub: (t: string) => string }, body: string) => Answer | Promise<Answer>,
 ): Promise<void> | undefined {
+  if (fromWebPage(req)) {
+    deps.refusals.refused(
+      '403',
+      { client: request.client, kind: 'request', keyless: 'from a web page' },
+      `${protocol}: a request a browser sent for a web page (Origin or Sec-Fetch-Site; credentials not looked at)`,
+    );
+    return send({ status: 403, body: { error: 'requests from web pages are not answered' } });
+  }
+  const twice = repeatedCredentials(req.rawHeaders);
+  if (twice) {
+    deps.refusals.refused(
+      '400',
+      { client: request.client, kind: 'request', keyless: 'with credentials given twice' },
+      `${protocol}: two ${twice} headers (neither looked at)`,
+    );
+    return send({ status: 400, body: { error: `give one ${twice} header` }, headers: { connection: 'close' } });
+  }
   const keys = deps.keys();
   const auth = authenticate(credentials, { ...request, protocol, keys, refusals: deps.refusals });
   if (!('key' in auth)) {
@@ -136,7 +182,7 @@ async function httpreq(
   };
   if (typeof change === 'string') return refuse(400, change);
   const found = txtZone(change.name, key.name, deps);
-  if ('why' in found) return refuse(403, found.why);
+  if ('why' in found) return refuse(found.status, found.why);
   const wanted = action === 'present' ? { add: [change.value], remove: [] } : { add: [], remove: [change.value] };
   const done = await changeTxt(found.zone, change.name, wanted, key.name, client, deps);
   if (!done.ok) return refuse(done.status, done.why);
@@ -157,9 +203,13 @@ async function acmeDns(
     deps.refusals.refused(String(status), { key: key.name, verified: true, client }, `acme-dns: ${key.scrub(why)}`);
     return { status, body: { error } };
   };
-  if ('error' in update) return refuse(400, update.error, `the request is not an update (${update.error})`);
+  if ('error' in update)
+    return refuse(400, update.error, update.why ?? `the request is not an update (${update.error})`);
   const found = txtZone(update.name, key.name, deps);
-  if ('why' in found) return refuse(403, 'forbidden', found.why);
+  if ('why' in found) return refuse(found.status, 'forbidden', found.why);
+  // Refused before the memory of values is read or changed: a client retrying meanwhile costs no write to disk.
+  const unable = unavailable(deps);
+  if (unable) return refuse(unable.status, 'update_failed', unable.why);
   const removed = values.write(update.name, update.value);
   const done: TxtResult = await changeTxt(
     found.zone,
@@ -169,13 +219,22 @@ async function acmeDns(
     client,
     deps,
   );
-  if (!done.ok) return refuse(done.status, done.status === 403 ? 'forbidden' : 'update_failed', done.why);
+  if (!done.ok) {
+    // A failure that passes (429 the budget, 502 the provider, 503 stopping) gives back the values
+    // to remove, and a 502 may have written this one; a refusal (403: grants, quotas, records
+    // others keep) would be refused again, so what it would have removed is let go, as before.
+    if (done.status !== 403) values.failed(update.name, update.value, removed, done.status === 502);
+    return refuse(done.status, done.status === 403 ? 'forbidden' : 'update_failed', done.why);
+  }
   deps.logger.debug(`gateway: acme-dns: update ${update.name} TXT by key ${key.name}`);
   return { status: 200, body: { txt: update.value } };
 }
 
-function reply(res: ServerResponse, answer: Answer, request: DoorRequest): undefined {
-  if (answer.status === 200 && !res.headersSent) request.authenticated();
+/**
+ * Writes the answer. A source becomes known to the connection guard by authenticating (serve),
+ * never by a 200 alone: `/health` answers anyone.
+ */
+function reply(res: ServerResponse, answer: Answer): undefined {
   const text = answer.body === undefined ? '' : JSON.stringify(answer.body);
   res.writeHead(answer.status, {
     'content-type': 'application/json',

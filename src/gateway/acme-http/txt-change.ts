@@ -22,13 +22,45 @@ export interface TxtDeps extends UpdateDeps {
 /** What became of a change: made (or already so), or refused with the HTTP status that says why. */
 export type TxtResult = { ok: true } | { ok: false; status: 403 | 429 | 502 | 503; why: string };
 
-/** The zone of `name` when the key may change its TXT records; else why not (403). */
-export function txtZone(name: string, key: string, deps: TxtDeps): { zone: string } | { why: string } {
+/**
+ * The zone of `name` when the key may change its TXT records; else why not: 403 (no zone, no
+ * grant), 409 (as last read, the name is a CNAME: a TXT beside it would be ignored, RFC 2136
+ * 3.4.2.2; or it is at or below a delegation, whose name servers answer for it: either way the
+ * client would be answered 200 for a value the CA never sees).
+ */
+export function txtZone(
+  name: string,
+  key: string,
+  deps: TxtDeps,
+): { zone: string } | { status: 403 | 409; why: string } {
   const zone = deps.views.zoneOf(name);
-  if (zone === undefined) return { why: `${name} is in no zone this gateway serves (${deps.views.names.join(', ')})` };
+  if (zone === undefined)
+    return { status: 403, why: `${name} is in no zone this gateway serves (${deps.views.names.join(', ')})` };
   if (!grantsFor(deps.keys(), key, zone, name, 'TXT').length)
-    return { why: `the key ${key} may not change ${name} TXT` };
+    return { status: 403, why: `the key ${key} may not change ${name} TXT` };
+  const index = deps.views.index(zone);
+  const cname = index?.nodes.get(name)?.find((r) => r.type === 'CNAME');
+  if (cname) return { status: 409, why: `${name} is a CNAME (to ${cname.value}): write the challenge there` };
+  const cut = index && cutAbove(name, zone, index.cuts);
+  if (cut)
+    return {
+      status: 409,
+      why: `${name} is below ${cut}, delegated to other name servers: write the challenge in that zone`,
+    };
   return { zone };
+}
+
+/** The delegation (an NS below the apex) at `name` or above it, whose zone holds the name's records. */
+function cutAbove(name: string, zone: string, cuts: Map<string, unknown>): string | undefined {
+  for (let at = name; at.length > zone.length; at = at.slice(at.indexOf('.') + 1)) if (cuts.has(at)) return at;
+  return undefined;
+}
+
+/** Why no change can be made now (the gateway stopping, the budget spent), answered before anything is read. */
+export function unavailable(deps: TxtDeps): Extract<TxtResult, { ok: false }> | undefined {
+  if (deps.stopping?.()) return { ok: false, status: 503, why: 'the gateway is stopping; send the request again' };
+  if (deps.budgetSpent()) return { ok: false, status: 429, why: 'the call budget (--max-calls-per-hour) is spent' };
+  return undefined;
 }
 
 /** Adds `add` beside the values at `name` and removes `remove` (each one record), as one update of `zone`. */
@@ -40,8 +72,12 @@ export function changeTxt(
   client: string,
   deps: TxtDeps,
 ): Promise<TxtResult> {
-  if (deps.stopping?.()) return refused(503, 'the gateway is stopping; send the request again');
-  if (deps.budgetSpent()) return refused(429, 'the call budget (--max-calls-per-hour) is spent');
+  const unable = unavailable(deps);
+  if (unable) return Promise.resolve(unable);
+  // Values the gateway's view of the zone already holds, with none to remove, are no change (the
+  // dyndns2 door's nochg): a client that sends its value again costs no call.
+  if (!change.remove.length && change.add.every((value) => held(deps, zone, name, value)))
+    return Promise.resolve({ ok: true });
   // What the update will take (its reading, a write per value, their undoing and the reading
   // again), weighed before anything is read: a budget too small for it is refused at once.
   const reading = readPlan(zone, new Set([name]), deps.views).calls;
@@ -64,6 +100,13 @@ export function changeTxt(
   void run.finally(() => deps.inFlight?.delete(run));
   return run.then((outcome) => resultOf(outcome, deps));
 }
+
+/** Whether the view of `zone` (as last read, and as the gateway's own updates left it) holds `value` at `name`. */
+const held = (deps: TxtDeps, zone: string, name: string, value: string): boolean =>
+  deps.views
+    .index(zone)
+    ?.nodes.get(name)
+    ?.some((r) => r.type === 'TXT' && r.value.join('') === value) ?? false;
 
 const refused = (status: 403 | 429 | 502 | 503, why: string): Promise<TxtResult> =>
   Promise.resolve({ ok: false, status, why });

@@ -22,10 +22,27 @@ describe('AcmeDnsValues', () => {
     expect(values.write('_acme-challenge.example.org', 'z')).toEqual(['x']);
   });
 
+  it('a failed update gives back the values it was to remove, and its own only when it may have been written', () => {
+    const values = new AcmeDnsValues(tempDir('ddedge-acme-dns-values-'));
+    const name = '_acme-challenge.example.com';
+    values.write(name, 'a');
+    values.write(name, 'b');
+    const removed = values.write(name, 'c');
+    expect(removed).toEqual(['a']);
+    values.failed(name, 'c', removed, false);
+    expect(values.write(name, 'd')).toEqual(['a']);
+    values.failed(name, 'd', ['a'], true);
+    // a, b and the d that may be there are removed by the next update that succeeds.
+    expect(values.write(name, 'e')).toEqual(['a', 'b']);
+    values.failed(name, 'x', [], false);
+    expect(values.write(name, 'f')).toEqual(['d']);
+  });
+
   it('reads a damaged file as empty (set aside), and writes a good one', () => {
     const dir = tempDir('ddedge-acme-dns-values-');
     mkdirSync(join(dir, 'gateway'));
-    writeFileSync(join(dir, 'gateway', 'acme-dns.json'), '{"version": 1, "names": {"n": ["a", "b", "c"]}}');
+    const nine = JSON.stringify([...'abcdefghi']);
+    writeFileSync(join(dir, 'gateway', 'acme-dns.json'), `{"version": 1, "names": {"n": ${nine}}}`);
     const values = new AcmeDnsValues(dir);
     expect(values.write('n', 'd')).toEqual([]);
     expect(new AcmeDnsValues(dir).write('n', 'e')).toEqual([]);

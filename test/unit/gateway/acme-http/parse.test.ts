@@ -15,6 +15,16 @@ describe('httpreq bodies', () => {
     });
   });
 
+  it('a field given twice in two cases: the later is read, as Go reads it; the name judged is the one written', () => {
+    const body =
+      '{"fqdn": "_acme-challenge.other.example.com", "FQDN": "_acme-challenge.example.com", ' + `"value": "${VALUE}"}`;
+    expect(readHttpreq(body)).toEqual({
+      name: '_acme-challenge.example.com',
+      value: VALUE,
+      echo: { fqdn: '_acme-challenge.example.com', value: VALUE },
+    });
+  });
+
   it("RAW mode: the value is the base64url SHA-256 of keyAuth; a wildcard's domain is its name's", () => {
     const keyAuth = 'token.thumbprint';
     const value = createHash('sha256').update(keyAuth).digest('base64url');
@@ -55,7 +65,10 @@ describe('acme-dns bodies', () => {
 
   it("says what is wrong in acme-dns's words", () => {
     expect(readAcmeDnsUpdate('{')).toEqual({ error: 'malformed_json_payload' });
-    expect(readAcmeDnsUpdate(JSON.stringify({ subdomain: 'x', txt: VALUE }))).toEqual({ error: 'bad_subdomain' });
+    expect(readAcmeDnsUpdate(JSON.stringify({ subdomain: 'x', txt: VALUE }))).toMatchObject({
+      error: 'bad_subdomain',
+      why: expect.stringMatching(/^"subdomain" names no domain/),
+    });
     expect(readAcmeDnsUpdate(JSON.stringify({ subdomain: 'example.com', txt: `${VALUE}x` }))).toEqual({
       error: 'bad_txt',
     });
