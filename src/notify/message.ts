@@ -12,6 +12,8 @@ export const CHOSEN_EVENTS = [
   'budget',
   'refused',
   'zone-changed',
+  'container-name-added',
+  'container-name-removed',
 ] as const;
 type NotifyEventName = (typeof CHOSEN_EVENTS)[number] | 'test';
 
@@ -19,7 +21,7 @@ export interface NotifyEvent {
   event: NotifyEventName;
   time: string;
   host?: string;
-  type?: 'A' | 'AAAA';
+  type?: 'A' | 'AAAA' | 'CNAME';
   old?: string;
   new?: string;
   /** The gateway's refusals: the TSIG (or dyndns2) key refused, when its signature verified. */
@@ -38,6 +40,8 @@ const TITLES: Record<NotifyEventName, string> = {
   budget: 'call budget spent',
   refused: 'updates refused',
   'zone-changed': 'zone changed elsewhere',
+  'container-name-added': 'name given by a container',
+  'container-name-removed': 'name let go after its container stopped',
   test: 'test message',
 };
 

@@ -15,8 +15,8 @@ const TIERS: readonly (readonly string[])[] = [
   ['api', 'ip', 'notify', 'dyndns'], // the registrar SDK; address sources; notifications; dyndns client
   ['config', 'zone', 'sdk'], // the one settings table; zone as code; the SDK's public entry
   // hosts behind the router; the emulator (imported by cli/ and tests only); the HTTP endpoint
-  // and status page, given its answers and views by its caller
-  ['lan', 'sandbox', 'probe'],
+  // and status page, given its answers and views by its caller; the names containers give
+  ['lan', 'sandbox', 'probe', 'containers'],
   ['agent', 'acme', 'init'], // the capabilities that run cycles and challenges; set-up in one command
   ['gateway'], // RFC 2136, transfers, the dyndns2 door, DHCID
   ['cli'], // commands, parsing, output and exit codes
