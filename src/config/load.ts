@@ -147,30 +147,23 @@ function readConfig(settings: SettingReader, options: LoadOptions): Config {
   };
 }
 
-/** --containers with its two companions; none of them without it. */
+/** --containers with its two companions; none of them without it. The engine's own reader checks the URL further. */
 function readContainers(settings: SettingReader): { containers?: ContainerSettings } {
   const given = settings.one('containers');
   if (!given) return {};
-  const url = engineUrl(given.value.trim());
-  if (!url)
-    settings.fail(
-      'containers',
-      given.origin,
-      `"${given.value}" is not unix:///PATH, http://HOST:PORT or tcp://HOST:PORT`,
-    );
-  const containers = {
-    url: url ?? '',
-    traefik: settings.boolean('containersTraefik'),
-    graceMs: settings.duration('containersGrace', { min: 0, max: 7 * DAY_MS }),
+  const url = given.value.trim();
+  if (!/^(unix:\/\/\/.|http:\/\/.)/.test(url)) {
+    const tcp = /^tcp:\/\/(.+)$/.exec(url)?.[1];
+    const hint = tcp ? `; Docker's tcp://${tcp} is written http://${tcp} here` : '';
+    settings.fail('containers', given.origin, `"${url}" is not unix:///PATH nor http://HOST:PORT${hint}`);
+  }
+  return {
+    containers: {
+      url,
+      traefik: settings.boolean('containersTraefik'),
+      graceMs: settings.duration('containersGrace', { min: 0, max: 7 * DAY_MS }),
+    },
   };
-  return { containers };
-}
-
-/** The engine's address: a socket path as unix:///PATH, or an HTTP base (tcp:// as Docker's DOCKER_HOST writes it). */
-function engineUrl(text: string): string | undefined {
-  if (/^unix:\/\/\/[^\0]+$/.test(text)) return text;
-  const http = /^(?:tcp|http):\/\/([^/\s?#]+)\/?$/.exec(text);
-  return http ? `http://${http[1]}` : undefined;
 }
 
 /** Problems shown one line each, their control characters escaped, a huge value cut (secrets masked before the cut). */

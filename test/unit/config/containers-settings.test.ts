@@ -17,7 +17,7 @@ describe('the containers settings', () => {
     });
     const env = {
       ...API,
-      DDEDGE_CONTAINERS: 'tcp://127.0.0.1:2375',
+      DDEDGE_CONTAINERS: 'http://127.0.0.1:2375',
       DDEDGE_CONTAINERS_TRAEFIK: 'yes',
       DDEDGE_CONTAINERS_GRACE: '30s',
     };
