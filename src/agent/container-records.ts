@@ -126,6 +126,11 @@ class ContainerRecords {
       );
     }
     entry.containers = [...w.containers];
+    // A name that changes kind: what the cache held of the other kind is no longer what the zone should hold.
+    if ((entry.target ?? '') !== (w.target ?? '')) {
+      delete entry.cname;
+      for (const type of ['A', 'AAAA'] as const) delete this.phase.state.records[recordKey(w.name, type)];
+    }
     if (w.target) entry.target = w.target;
     else delete entry.target;
     if (w.heldUntil !== undefined) entry.heldUntil = new Date(w.heldUntil).toISOString();
@@ -215,8 +220,10 @@ class ContainerRecords {
     try {
       for (const mine of here.filter(
         (r) => owned(r) && r.type !== w.type && (w.type === 'CNAME' || r.type === 'CNAME'),
-      ))
+      )) {
         await this.deleteOwned(provider, mine);
+        live.splice(live.indexOf(mine), 1);
+      }
       const same = here.filter((r) => r.type === w.type);
       if (same.some((r) => r.value === w.value)) return this.kept(w, false);
       const entry = same[0];
@@ -226,7 +233,7 @@ class ContainerRecords {
         await provider.update(entry.entityID, record);
         this.ownedValue(name, w.type, entry.value, w.value);
       } else {
-        if (!w.entry.heldBefore) {
+        if (!w.entry.heldBefore && !this.owns({ name, type: w.type, value: w.value })) {
           this.file.owned.push({ name, type: w.type, value: w.value, createdAt: this.at });
           this.save();
         }

@@ -16,11 +16,12 @@ import { MemoryZone } from '../../helpers/memory-zone.js';
 
 const NOW = Date.UTC(2026, 0, 1, 12);
 
-function agent(zone: MemoryZone, start = NOW) {
+function agent(zone: MemoryZone, start = NOW, ipv6 = false) {
   const dir = tempDir();
   let now = start;
+  const six = ipv6 ? { ipv6: true, ip6: '2a00:1450:4003::15' } : {};
   const config = loadConfig({
-    flags: { ip: '81.0.2.15', host: ['home.example.com'], 'state-dir': dir, via: 'api' },
+    flags: { ip: '81.0.2.15', host: ['home.example.com'], 'state-dir': dir, via: 'api', ...six },
     env: { DDEDGE_API_USER: 'user', DDEDGE_API_PASSWORD: 'password-not-used' },
     purpose: 'cycle',
   });
@@ -180,5 +181,27 @@ describe("a cycle keeps the containers' names", () => {
     const { cycle } = agent(zone);
     const report = await cycle([name('cloud.example.com')], { only: true });
     expect(report.outcomes.map((o) => o.host)).toEqual(['cloud.example.com']);
+  });
+
+  it('turns a name from its addresses to a CNAME and back, deleting only its own records of the other kind', async () => {
+    const zone = new MemoryZone([{ name: 'app.example.com', type: 'TXT', value: 'made by hand' }]);
+    const { cycle } = agent(zone, NOW, true);
+    // A TXT was there before: the name's own records are still created but never deleted.
+    await cycle([name('app.example.com')], { only: true });
+    expect(zone.held()).toEqual([
+      'app.example.com A 81.0.2.15',
+      'app.example.com AAAA 2a00:1450:4003::15',
+      'app.example.com TXT made by hand',
+    ]);
+    const fresh = new MemoryZone([]);
+    const other = agent(fresh, NOW, true);
+    await other.cycle([name('app.example.com')], { only: true });
+    const toCname = await other.cycle([name('app.example.com', { target: 'home.example.com' })], { only: true });
+    expect(toCname.exitCode).toBe(0);
+    expect(fresh.held()).toEqual(['app.example.com CNAME home.example.com']);
+    const back = await other.cycle([name('app.example.com')], { only: true });
+    expect(back.exitCode).toBe(0);
+    expect(fresh.held()).toEqual(['app.example.com A 81.0.2.15', 'app.example.com AAAA 2a00:1450:4003::15']);
+    expect(fresh.writes().filter((w) => w.startsWith('delete'))).toHaveLength(3);
   });
 });
