@@ -4,7 +4,9 @@
 // set for the next one only, and none while the engine is lost.
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/log.js';
+import { outsideText } from '../lib/outside-text.js';
 import type { DesiredNames } from './desired-names.js';
+import { containerLabel } from './labels.js';
 import type { ContainerNews, ContainerWatch } from './engine/news.js';
 
 export interface NameWatchOptions {
@@ -50,6 +52,7 @@ export function startNameWatch(options: NameWatchOptions): NameWatch {
       lost = false;
       logger.info('the container engine is reachable again');
     }
+    logger.debug(`containers: ${describeNews(news)}`);
     const changed = names.take(news);
     // The running set may also end graces (a restart's names, known from before).
     const gone = news.kind === 'running' ? names.expire() : [];
@@ -63,4 +66,17 @@ export function startNameWatch(options: NameWatchOptions): NameWatch {
       await watch.stop();
     },
   };
+}
+
+function describeNews(news: ContainerNews): string {
+  switch (news.kind) {
+    case 'running':
+      return `${news.containers.length} running`;
+    case 'started':
+      return `${containerLabel(news.container)} started`;
+    case 'stopped':
+      return `${outsideText(news.id.slice(0, 12), 12)} stopped`;
+    default:
+      return `engine lost (${outsideText(news.reason, 200)})`;
+  }
 }
