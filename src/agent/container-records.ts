@@ -230,13 +230,13 @@ class ContainerRecords {
       const ttl = this.phase.config.ttl === undefined ? {} : { ttl: this.phase.config.ttl };
       const record = { name, type: w.type, value: w.value, ...ttl };
       if (entry) {
+        // An own record keeps being owned whichever value a crash leaves it with: both are written down first.
+        const mine = this.owns(entry);
+        if (mine) this.writeDown(name, w.type, w.value);
         await provider.update(entry.entityID, record);
-        this.ownedValue(name, w.type, entry.value, w.value);
+        if (mine) this.forget(entry);
       } else {
-        if (!w.entry.heldBefore && !this.owns({ name, type: w.type, value: w.value })) {
-          this.file.owned.push({ name, type: w.type, value: w.value, createdAt: this.at });
-          this.save();
-        }
+        if (!w.entry.heldBefore) this.writeDown(name, w.type, w.value);
         await provider.create(record);
       }
       this.kept(w, true);
@@ -253,14 +253,20 @@ class ContainerRecords {
     return this.file.owned.some((o) => o.name === name);
   }
 
-  private ownedValue(name: string, type: string, from: string, to: string): void {
-    const o = this.file.owned.find((x) => x.name === name && x.type === type && x.value === from);
-    if (o) o.value = to;
+  /** A record written down as ddedge's, in the file, before the call that makes it. */
+  private writeDown(name: string, type: string, value: string): void {
+    if (this.owns({ name, type, value })) return;
+    this.file.owned.push({ name, type, value, createdAt: this.at });
+    this.save();
+  }
+
+  private forget(r: { name: string; type: string; value: string }): void {
+    this.file.owned = this.file.owned.filter((o) => !(o.name === r.name && o.type === r.type && o.value === r.value));
   }
 
   private async deleteOwned(provider: ZoneProvider, r: LiveRecord): Promise<void> {
     await provider.delete(r.entityID);
-    this.file.owned = this.file.owned.filter((o) => !(o.name === r.name && o.type === r.type && o.value === r.value));
+    this.forget(r);
     this.record(r.name, r.type as ContainerRecordType, r.value, 'deleted', 'deleted (its name now has another type)');
   }
 
@@ -270,9 +276,7 @@ class ContainerRecords {
     try {
       for (const r of mine) {
         await provider.delete(r.entityID);
-        this.file.owned = this.file.owned.filter(
-          (o) => !(o.name === r.name && o.type === r.type && o.value === r.value),
-        );
+        this.forget(r);
         this.record(n.name, r.type as ContainerRecordType, r.value, 'deleted', 'deleted: no container gives it');
       }
     } catch (error) {

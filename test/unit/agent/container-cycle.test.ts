@@ -204,4 +204,24 @@ describe("a cycle keeps the containers' names", () => {
     expect(fresh.held()).toEqual(['app.example.com A 81.0.2.15', 'app.example.com AAAA 2a00:1450:4003::15']);
     expect(fresh.writes().filter((w) => w.startsWith('delete'))).toHaveLength(3);
   });
+
+  it('keeps owning its record whichever value an update that failed left it with', async () => {
+    const zone = new MemoryZone([]);
+    const { cycle, file } = agent(zone);
+    await cycle([name('cloud.example.com')], { only: true });
+    // Made, but its answer lost: the zone holds the new value, and the cycle does not know it.
+    zone.onWrite = (w) => (w.call === 'update' ? 'answer lost' : undefined);
+    const failed = await cycle([name('cloud.example.com')], { only: true, ip: '81.0.2.16' });
+    expect(failed.exitCode).not.toBe(0);
+    expect(zone.held()).toEqual(['cloud.example.com A 81.0.2.16']);
+    expect(
+      file()
+        .owned.map((o: { value: string }) => o.value)
+        .sort(),
+    ).toEqual(['81.0.2.15', '81.0.2.16']);
+    zone.onWrite = undefined;
+    await cycle([], { only: true });
+    expect(zone.held()).toEqual([]);
+    expect(file().owned).toEqual([]);
+  });
 });
