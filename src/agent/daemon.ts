@@ -114,7 +114,8 @@ class Daemon {
     this.options.cycleAsker?.(this.askForCycle);
     this.options.containerAsker?.(this.containersChanged);
     this.logger.info(
-      `daemon started: ${this.config.hosts.join(', ')} every ${Math.round(this.config.intervalMs / 1000)}s`,
+      `daemon started: ${this.config.hosts.join(', ') || "the containers' names"} every ` +
+        `${Math.round(this.config.intervalMs / 1000)}s`,
     );
     try {
       let containersOnly = false;
