@@ -64,8 +64,10 @@ function recordLine(r: RecordRow, now: number): string {
   const status = `${escapeHtml(capitalised(r.status))}${r.reason ? `: ${escapeHtml(r.reason)}` : ''}`;
   // The phone's card labels and the address's typeface come from the column (page-style.ts), not
   // from attributes on every cell; cells and rows end where the next begins (HTML's optional end tags).
+  // A container's name says which containers gave it, under the name.
+  const from = r.from ? `<br><span class="muted">${escapeHtml(r.from)}</span>` : '';
   return (
-    `<tr><th scope="row">${escapeHtml(r.host)}${r.from ? `<br><span class="muted">${escapeHtml(r.from)}</span>` : ''}<td>${r.type}<td>${escapeHtml(r.address ?? '-')}<td>${since}<td>` +
+    `<tr><th scope="row">${escapeHtml(r.host)}${from}<td>${r.type}<td>${escapeHtml(r.address ?? '-')}<td>${since}<td>` +
     `${escapeHtml(r.via ?? '-')}<td class="${css}">${status}`
   );
 }
