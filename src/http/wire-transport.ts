@@ -51,7 +51,7 @@ export const wireTransport: Transport = {
       });
     } else {
       const net = await moduleOf(import('node:net'));
-      socket = net.connect(target);
+      socket = net.connect(request.socketPath ? { path: request.socketPath, allowHalfOpen: true } : target);
     }
     return exchange(socket, head, request);
   },
