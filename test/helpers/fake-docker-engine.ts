@@ -123,6 +123,11 @@ export class FakeDockerEngine {
     this.streams.clear();
   }
 
+  /** Forgets the events so far: a later `since` replays none of them (they aged out of the engine's buffer). */
+  forgetEvents(): void {
+    this.log.length = 0;
+  }
+
   /** Holds each listing answer (its snapshot is taken at once) until the function returned is called. */
   holdListings(): () => void {
     let release = (): void => {};

@@ -11,6 +11,8 @@ import { openHttpStream, type HttpStream } from '../../http/stream.js';
 import type { EngineEndpoint } from './engine-url.js';
 import { WATCHED_ACTIONS } from './shapes.js';
 
+const ERROR_BODY_BYTES = 4096;
+
 export interface EngineClientOptions {
   readonly endpoint: EngineEndpoint;
   readonly setting: string;
@@ -33,6 +35,11 @@ export interface EnginePing {
 
 export class EngineClient {
   constructor(private readonly options: EngineClientOptions) {}
+
+  /** The same client, its requests aborted by `signal` (one connection's). */
+  withSignal(signal: AbortSignal): EngineClient {
+    return new EngineClient({ ...this.options, signal });
+  }
 
   /** The engine's URL as the user gave it, secrets masked. */
   get shown(): string {
@@ -76,11 +83,26 @@ export class EngineClient {
     const filters = encodeURIComponent(JSON.stringify({ type: ['container'], event: WATCHED_ACTIONS }));
     const since = sinceSeconds === undefined ? '' : `&since=${sinceSeconds}`;
     const stream = await withHint(openHttpStream(this.common(`/events?filters=${filters}${since}`)));
-    if (stream.status !== 200) {
-      stream.close();
-      throw this.statusError(stream.status, '/events', '');
-    }
+    if (stream.status !== 200) throw this.statusError(stream.status, '/events', await this.errorBody(stream));
     return stream;
+  }
+
+  /** The first bytes of a refused stream's body (the engine's message), read within the deadline. */
+  private async errorBody(stream: HttpStream): Promise<string> {
+    const cancel = this.options.clock.after(this.options.timeoutMs, () => stream.close());
+    let body = '';
+    try {
+      for await (const line of stream.lines(ERROR_BODY_BYTES)) {
+        if ('text' in line) body += line.text;
+        if (body.length >= ERROR_BODY_BYTES || 'tooLong' in line) break;
+      }
+    } catch {
+      // what arrived is enough
+    } finally {
+      cancel();
+      stream.close();
+    }
+    return body;
   }
 
   private async get(path: string, maxBytes: number): Promise<HttpResponse> {

@@ -104,11 +104,23 @@ class EngineWatch {
   /** One connection: resolves when the engine ends the stream, throws when it fails. */
   private async connection(): Promise<void> {
     this.warnings = 0;
-    const ping = await this.client.ping();
+    // Ends this connection's requests: at a stop, or when its stream fails.
+    const ending = new AbortController();
+    const stop = () => ending.abort();
+    this.controller.signal.addEventListener('abort', stop, { once: true });
+    try {
+      await this.follow(this.client.withSignal(ending.signal), ending);
+    } finally {
+      this.controller.signal.removeEventListener('abort', stop);
+    }
+  }
+
+  private async follow(client: EngineClient, ending: AbortController): Promise<void> {
+    const ping = await client.ping();
     const since = ping.engineSeconds === undefined ? undefined : ping.engineSeconds - 1;
-    const stream = await this.client.openEvents(since);
+    const stream = await client.openEvents(since);
     const queue = new LineQueue(this.limits.maxQueued);
-    const handling = this.handle(queue, ping.server);
+    const handling = this.handle(client, queue, ping.server);
     // A failed listing or look-up ends the stream, and with it the reading below.
     handling.catch(() => stream.close());
     let readFailure: unknown;
@@ -118,17 +130,19 @@ class EngineWatch {
       }
     } catch (error) {
       readFailure = error;
+      ending.abort();
     } finally {
       queue.end();
       stream.close();
     }
-    await handling;
-    if (readFailure !== undefined && !this.stopped) throw readFailure;
+    // After a failed read, the reason is the stream's, not that of the listing it aborted.
+    await (readFailure === undefined ? handling : handling.catch(() => {}));
+    if (readFailure !== undefined) throw readFailure;
   }
 
   /** The listing, then each event in the order read. */
-  private async handle(queue: LineQueue, server: string): Promise<void> {
-    const containers = await readRunning(this.client, this.limits, (m) => this.warn(m));
+  private async handle(client: EngineClient, queue: LineQueue, server: string): Promise<void> {
+    const containers = await readRunning(client, this.limits, (m) => this.warn(m));
     if (this.stopped) return;
     this.settings.logger.info(
       `containers: following ${server} at ${this.client.shown}: ${containers.length} running container(s)`,
@@ -137,11 +151,11 @@ class EngineWatch {
     this.lastReason = '';
     this.say({ kind: 'running', containers });
     for (let line = await queue.next(); line && !this.stopped; line = await queue.next()) {
-      await this.handleLine(line);
+      await this.handleLine(client, line);
     }
   }
 
-  private async handleLine(line: StreamLine): Promise<void> {
+  private async handleLine(client: EngineClient, line: StreamLine): Promise<void> {
     if ('tooLong' in line) {
       this.warn(`an event of ${line.tooLong} bytes, over the ${this.limits.maxLineBytes}-byte limit, was skipped`);
       return;
@@ -159,8 +173,7 @@ class EngineWatch {
     if (!value) return;
     if (value.kind === 'stopped') return this.say({ kind: 'stopped', id: value.id });
     // A start whose event does not carry the container's name and labels: the listing has them.
-    const container =
-      value.container ?? (await readRunning(this.client, this.limits, (m) => this.warn(m), value.id))[0];
+    const container = value.container ?? (await readRunning(client, this.limits, (m) => this.warn(m), value.id))[0];
     if (container && !this.stopped) this.say({ kind: 'started', container });
   }
 
