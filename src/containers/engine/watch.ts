@@ -160,10 +160,12 @@ class EngineWatch {
       this.warn(`an event of ${line.tooLong} bytes, over the ${this.limits.maxLineBytes}-byte limit, was skipped`);
       return;
     }
-    if (!line.text.trim()) return;
+    // An engine asked for JSON sequences would put a record separator before each.
+    const text = line.text.startsWith('\x1e') ? line.text.slice(1) : line.text;
+    if (!text.trim()) return;
     let parsed: unknown;
     try {
-      parsed = parseStrictJson(line.text);
+      parsed = parseStrictJson(text);
     } catch {
       this.warn(`an event that is not JSON was skipped: ${outsideText(line.text, 80)}`);
       return;
