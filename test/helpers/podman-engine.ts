@@ -159,7 +159,6 @@ export async function startPodmanEngine(): Promise<PodmanEngine> {
         failure = error;
       }
       await stopService();
-      await podman('system', 'prune', '-a', '-f').catch(() => '');
       const mounts = readFileSync('/proc/self/mounts', 'utf8')
         .split('\n')
         .filter((line) => line.includes(dir));
