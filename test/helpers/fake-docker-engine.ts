@@ -29,8 +29,8 @@ export interface FakeEngineOptions {
   eventShape?: EventShape;
   /** Subscribe to events only once the next listing was answered (a late subscriber, covered by `since`). */
   lateSubscribe?: boolean;
-  /** Accept connections and never answer. */
-  hang?: boolean;
+  /** Accept connections and never answer: every request, or those of one path. */
+  hang?: boolean | string;
 }
 
 let counter = 0;
@@ -167,8 +167,8 @@ export class FakeDockerEngine {
 
   private answer(request: http.IncomingMessage, response: http.ServerResponse): void {
     this.requests.push(`${request.method} ${request.url}`);
-    if (this.options.hang) return;
     const url = new URL(request.url ?? '/', 'http://engine');
+    if (this.options.hang === true || this.options.hang === url.pathname) return;
     const json = (status: number, body: unknown) => {
       response.writeHead(status, { 'content-type': 'application/json', 'api-version': '1.43' });
       response.end(JSON.stringify(body));

@@ -95,6 +95,9 @@ export async function startPodmanEngine(): Promise<PodmanEngine> {
       stdio: ['ignore', log, log],
     });
     closeSync(log);
+    // A test run ended from outside must not leave the service behind.
+    const child = service;
+    process.once('exit', () => child.kill('SIGKILL'));
     await waitUntil(() => ping(socketPath), 'the podman service answering /_ping');
   };
   const stopService = async () => {

@@ -40,7 +40,11 @@ const ENGINE_ATTRIBUTES = new Set([
   'execID',
 ]);
 
-/** The actions the events stream is asked for: each engine's words for start and for a stop. */
+/**
+ * The actions the events stream is asked for: each engine's words for start and for a stop. Older
+ * podman (4.3) matches the `event` filter against its own words (`died`, `remove`) though it
+ * writes Docker's (`die`): asked for by both, an engine ignores the words it does not use.
+ */
 export const WATCHED_ACTIONS: readonly string[] = ['start', ...STOPPED_ACTIONS];
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>

@@ -79,6 +79,18 @@ describe('an engine that goes away', () => {
       reason: expect.stringMatching(/no complete answer from unix:.* \(GET \/_ping\) within 10000 ms$/),
     });
   });
+
+  it.each([
+    ['/events', 2, /no answer from unix:.* \(GET \/events\) within 10000 ms$/],
+    ['/containers/json', 3, /no complete answer from unix:.* \(GET \/containers\/json\) within 10000 ms$/],
+  ])('times out an engine that never answers %s, and says lost', async (path, asked, reason) => {
+    const engine = await fakeEngine({ hang: path });
+    const w = watchOn(engine.url, { requestTimeoutMs: 10_000 });
+    await waitUntil(() => engine.requests.length === asked, `${path} asked`);
+    await w.clock.advanceAsync(10_000);
+    await w.until((n) => n.length === 1, 'lost');
+    expect(w.news[0]).toEqual({ kind: 'lost', reason: expect.stringMatching(reason) });
+  });
 });
 
 describe('events while the listing is in flight', () => {
