@@ -24,7 +24,8 @@ export interface Read<T> {
 }
 
 const ID = /^[0-9a-f]{12,128}$/i;
-const MAX_NAME = 255;
+/** Docker's and podman's rule for a container's name, so it is safe to show anywhere. */
+const NAME = /^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,254}$/;
 const STOPPED_ACTIONS = new Set(['die', 'died', 'stop', 'destroy', 'remove']);
 /** Attributes the engine adds to a container's labels in an event (Docker and podman). */
 const ENGINE_ATTRIBUTES = new Set([
@@ -58,7 +59,7 @@ export function readListedContainer(entry: unknown, limits: LabelLimits): Read<C
   const names = Array.isArray(entry.Names) ? entry.Names.filter((n): n is string => typeof n === 'string') : [];
   // Docker lists a linked container's aliases as /other/alias; its own name has one slash.
   const name = withoutSlash(names.find((n) => n.lastIndexOf('/') <= 0) ?? names[0] ?? '');
-  if (!name || name.length > MAX_NAME) return { problem: `the container ${id.slice(0, 12)} has no valid name` };
+  if (!NAME.test(name)) return { problem: `the container ${id.slice(0, 12)} has no valid name` };
   if (entry.Labels !== null && entry.Labels !== undefined && !isRecord(entry.Labels)) {
     return { problem: `the labels of the container ${name} are not an object` };
   }
@@ -83,10 +84,9 @@ export function readEvent(line: unknown, limits: LabelLimits): Read<EngineEvent>
   if (action !== 'start') return {};
   const attributes = actor?.Attributes;
   const name = isRecord(attributes) ? attributes.name : undefined;
-  if (!isRecord(attributes) || typeof name !== 'string' || !name || name.length > MAX_NAME) {
-    return { value: { kind: 'started', id } };
-  }
-  const shown = withoutSlash(name);
+  const shown = typeof name === 'string' ? withoutSlash(name) : '';
+  // Without a name fit to show, the listing is asked (and says what is wrong with it).
+  if (!isRecord(attributes) || !NAME.test(shown)) return { value: { kind: 'started', id } };
   const { labels, problem } = boundedLabels(attributes, limits, shown, (key) => !ENGINE_ATTRIBUTES.has(key));
   return { value: { kind: 'started', id, container: { id, name: shown, labels } }, problem };
 }

@@ -76,6 +76,11 @@ describe("the engine's events", () => {
     expect(readEvent('start', limits)).toEqual({ problem: 'an event is not an object' });
   });
 
+  it('looks a started container up when its event names it with what no engine allows in a name', () => {
+    const line = { Type: 'container', Action: 'start', Actor: { ID, Attributes: { name: 'a<b>', x: 'y' } } };
+    expect(readEvent(line, limits)).toEqual({ value: { kind: 'started', id: ID } });
+  });
+
   it('keeps a label named __proto__ as a label', () => {
     const line = JSON.parse(
       `{"Type":"container","Action":"start","Actor":{"ID":"${ID}","Attributes":{"__proto__":"x","name":"a"}}}`,
@@ -103,6 +108,9 @@ describe('the listing', () => {
       problem: 'an entry of the listing has no valid Id',
     });
     expect(readListedContainer({ Id: ID, Names: [] }, limits).problem).toBe(
+      'the container 68fd82d5ebcc has no valid name',
+    );
+    expect(readListedContainer({ Id: ID, Names: ['/a\u001b[2Jb'] }, limits).problem).toBe(
       'the container 68fd82d5ebcc has no valid name',
     );
     expect(readListedContainer({ Id: ID, Names: ['/x'], Labels: ['a'] }, limits).problem).toBe(
