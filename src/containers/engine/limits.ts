@@ -16,6 +16,8 @@ export interface EngineLimits {
   readonly maxLabelChars: number;
   /** Events read but not yet handled (while a listing or a look-up is in flight); past it, reconnect. */
   readonly maxQueued: number;
+  /** The same, in characters of those events. */
+  readonly maxQueuedChars: number;
   /** Warnings about the engine's output per connection; the rest go to debug. */
   readonly maxWarnings: number;
   /** The first wait before connecting again; each failure doubles it up to maxRetryMs. */
@@ -33,6 +35,7 @@ export const DEFAULT_ENGINE_LIMITS: EngineLimits = {
   maxLabels: 256,
   maxLabelChars: 4096,
   maxQueued: 10_000,
+  maxQueuedChars: 4 * 1024 * 1024,
   maxWarnings: 20,
   firstRetryMs: 1000,
   maxRetryMs: 60_000,

@@ -5,15 +5,21 @@ import type { StreamLine } from '../../http/stream.js';
 
 export class LineQueue {
   private readonly lines: StreamLine[] = [];
+  private chars = 0;
   private ended = false;
   private wake: (() => void) | undefined;
 
-  constructor(private readonly bound: number) {}
+  constructor(
+    private readonly maxLines: number,
+    private readonly maxChars: number,
+  ) {}
 
   /** Adds a line; false when the queue is full. */
   push(line: StreamLine): boolean {
-    if (this.lines.length >= this.bound) return false;
+    const size = 'text' in line ? line.text.length : 0;
+    if (this.lines.length >= this.maxLines || this.chars + size > this.maxChars) return false;
     this.lines.push(line);
+    this.chars += size;
     this.notify();
     return true;
   }
@@ -29,7 +35,10 @@ export class LineQueue {
     // Each turn takes a line, ends, or waits for push() or end().
     for (;;) {
       const line = this.lines.shift();
-      if (line) return line;
+      if (line) {
+        this.chars -= 'text' in line ? line.text.length : 0;
+        return line;
+      }
       if (this.ended) return undefined;
       await new Promise<void>((resolve) => (this.wake = resolve));
     }

@@ -119,14 +119,17 @@ class EngineWatch {
     const ping = await client.ping();
     const since = ping.engineSeconds === undefined ? undefined : ping.engineSeconds - 1;
     const stream = await client.openEvents(since);
-    const queue = new LineQueue(this.limits.maxQueued);
+    const queue = new LineQueue(this.limits.maxQueued, this.limits.maxQueuedChars);
     const handling = this.handle(client, queue, ping.server);
     // A failed listing or look-up ends the stream, and with it the reading below.
     handling.catch(() => stream.close());
     let readFailure: unknown;
     try {
       for await (const line of stream.lines(this.limits.maxLineBytes)) {
-        if (!queue.push(line)) throw new Error(`more than ${this.limits.maxQueued} engine events are waiting`);
+        if (!queue.push(line)) {
+          const { maxQueued, maxQueuedChars } = this.limits;
+          throw new Error(`more than ${maxQueued} engine events (or ${maxQueuedChars} characters of them) are waiting`);
+        }
       }
     } catch (error) {
       readFailure = error;

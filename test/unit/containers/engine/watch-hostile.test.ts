@@ -79,20 +79,26 @@ describe('a hostile engine', () => {
     ]);
   });
 
-  it('reconnects, listing again, when more events wait than the bound while the listing is held', async () => {
-    const engine = await fakeEngine();
-    const release = engine.holdListings();
-    const w = watchOn(engine.url, { maxQueued: 3 });
-    await w.until(() => engine.subscribers === 1 && engine.requests.length === 3, 'listing in flight');
-    for (let i = 0; i < 5; i++) engine.start({ id: containerId(), name: `c${i}`, labels: {} });
-    await w.until((n) => n.length === 1, 'lost');
-    expect(w.news[0]).toEqual({ kind: 'lost', reason: 'more than 3 engine events are waiting' });
-    release();
-    engine.forgetEvents();
-    await w.clock.advanceAsync(1000);
-    await w.until((n) => n.length === 2, 'listed again');
-    expect(w.news[1]!.kind === 'running' && w.news[1]!.containers.length).toBe(5);
-  });
+  it.each([
+    [{ maxQueued: 3 }, 'more than 3 engine events (or 4194304 characters of them) are waiting'],
+    [{ maxQueuedChars: 1000 }, 'more than 10000 engine events (or 1000 characters of them) are waiting'],
+  ])(
+    'reconnects, listing again, when more events wait than the bound (%o) while the listing is held',
+    async (bound, reason) => {
+      const engine = await fakeEngine();
+      const release = engine.holdListings();
+      const w = watchOn(engine.url, bound);
+      await w.until(() => engine.subscribers === 1 && engine.requests.length === 3, 'listing in flight');
+      for (let i = 0; i < 5; i++) engine.start({ id: containerId(), name: `c${i}`, labels: {} });
+      await w.until((n) => n.length === 1, 'lost');
+      expect(w.news[0]).toEqual({ kind: 'lost', reason });
+      release();
+      engine.forgetEvents();
+      await w.clock.advanceAsync(1000);
+      await w.until((n) => n.length === 2, 'listed again');
+      expect(w.news[1]!.kind === 'running' && w.news[1]!.containers.length).toBe(5);
+    },
+  );
 
   it('says what answers in place of an engine: no Api-Version, a proxy refusing /events', async () => {
     const impostor = await startRawServer(() => 'HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nOK');
