@@ -17,7 +17,11 @@ export async function readRunning(
 ): Promise<ContainerSeen[]> {
   const listing = await client.listRunning(id);
   if (!Array.isArray(listing)) {
-    throw new TransportError('malformed', 'the container listing is not a JSON array', client.shown);
+    throw new TransportError(
+      'malformed',
+      `the container listing from ${client.shown} is not a JSON array`,
+      client.shown,
+    );
   }
   if (listing.length > limits.maxContainers) {
     warn(`the engine lists ${listing.length} running containers; only the first ${limits.maxContainers} are read`);

@@ -129,6 +129,23 @@ describe('a hostile engine', () => {
     }
   });
 
+  it.each([
+    ['xx', /the container listing from http:.* is not JSON: the answer is not JSON$/],
+    ['{"Id":"x"}', /the container listing from http:.* is not a JSON array$/],
+  ])('says lost, not running, for a listing that is not a list of containers (%s)', async (listing, reason) => {
+    const engine = await startRawServer((head) => {
+      const body = head.startsWith('GET /containers/json') ? listing : head.startsWith('GET /_ping') ? 'OK' : '';
+      return `HTTP/1.1 200 OK\r\napi-version: 1.43\r\ncontent-length: ${body.length}\r\n\r\n${body}`;
+    });
+    try {
+      const w = watchOn(engine.url.replace(/\/$/, ''));
+      await w.until((n) => n.length === 1, 'lost');
+      expect(w.news[0]).toEqual({ kind: 'lost', reason: expect.stringMatching(reason) });
+    } finally {
+      await engine.close();
+    }
+  });
+
   it('keeps going when the consumer throws, logging it', async () => {
     const engine = await fakeEngine();
     const lines: string[] = [];
