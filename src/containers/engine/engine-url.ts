@@ -19,7 +19,8 @@ export interface EngineEndpoint {
   readonly shown: string;
 }
 
-const EXPECTED = `expected unix:///path/to/docker.sock or http://HOST:PORT (loopback, a private address or a socket proxy)`;
+const EXPECTED =
+  'expected unix:///path/to/docker.sock or http://HOST:PORT (loopback, a private address or a socket proxy)';
 
 /** The endpoint of an engine URL, or a ConfigError naming `setting` and saying what is accepted. */
 export function parseEngineUrl(text: string, setting = '--containers'): EngineEndpoint {
