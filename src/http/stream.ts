@@ -27,6 +27,8 @@ export interface HttpStreamRequest {
   transport?: Transport;
   /** Aborts the request, before or after its head. */
   signal?: AbortSignal;
+  /** TCP keepalive probes after this long without a byte: the stream itself may be quiet for days. */
+  keepAliveMs?: number;
 }
 
 /** One line of the body, without its line end; a line over the bound is given as its size only. */
@@ -64,6 +66,7 @@ export async function openHttpStream(request: HttpStreamRequest): Promise<HttpSt
     method: 'GET',
     headers: { 'user-agent': USER_AGENT, accept: '*/*', ...request.headers },
     socketPath: request.socketPath,
+    keepAliveMs: request.keepAliveMs,
     signal: controller.signal,
   });
   let response: WireResponse;

@@ -8,6 +8,8 @@ export interface WireRequest {
   family?: 4 | 6;
   /** A unix socket that carries the request instead of the URL's host and port (a local engine's API). */
   socketPath?: string;
+  /** Probe a connection that may stay quiet for long (a stream) this long after its last byte. */
+  keepAliveMs?: number;
   signal: AbortSignal;
 }
 

@@ -42,6 +42,8 @@ export class FakeDockerEngine {
   /** Each request as "METHOD /path?query", in order of arrival. */
   readonly requests: string[] = [];
   readonly running = new Map<string, FakeContainer>();
+  /** The client's port of each events stream over TCP. */
+  readonly streamPorts: number[] = [];
   private readonly log: Logged[] = [];
   private readonly streams = new Set<http.ServerResponse>();
   private readonly sockets = new Set<Socket>();
@@ -202,6 +204,7 @@ export class FakeDockerEngine {
   }
 
   private async follow(url: URL, response: http.ServerResponse): Promise<void> {
+    if (response.socket?.remotePort) this.streamPorts.push(response.socket.remotePort);
     response.writeHead(200, { 'content-type': 'application/json', 'api-version': '1.43' });
     response.flushHeaders();
     if (this.options.lateSubscribe) await new Promise<void>((resolve) => this.listingAnswered.push(resolve));

@@ -12,6 +12,11 @@ import type { EngineEndpoint } from './engine-url.js';
 import { WATCHED_ACTIONS } from './shapes.js';
 
 const ERROR_BODY_BYTES = 4096;
+/**
+ * An events stream carries nothing while no container changes; over TCP (a socket proxy) a proxy
+ * recreated on another address leaves no one to close it, so probes must find it gone.
+ */
+const STREAM_KEEPALIVE_MS = 30_000;
 
 export interface EngineClientOptions {
   readonly endpoint: EngineEndpoint;
@@ -82,7 +87,9 @@ export class EngineClient {
   async openEvents(sinceSeconds?: number): Promise<HttpStream> {
     const filters = encodeURIComponent(JSON.stringify({ type: ['container'], event: WATCHED_ACTIONS }));
     const since = sinceSeconds === undefined ? '' : `&since=${sinceSeconds}`;
-    const stream = await withHint(openHttpStream(this.common(`/events?filters=${filters}${since}`)));
+    const stream = await withHint(
+      openHttpStream({ ...this.common(`/events?filters=${filters}${since}`), keepAliveMs: STREAM_KEEPALIVE_MS }),
+    );
     if (stream.status !== 200) throw this.statusError(stream.status, '/events', await this.errorBody(stream));
     return stream;
   }

@@ -1,7 +1,7 @@
 // A streamed answer (src/http/stream.ts) and requests over a unix socket: the head within its
 // deadline, the body without one, read line by line with a bound per line whatever the chunks,
 // and ended by the caller (close, or an abort signal).
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -178,6 +178,38 @@ describe('a streamed answer', () => {
       message: expect.stringMatching(/closed before the whole answer/),
     });
   });
+
+  it.skipIf(process.platform !== 'linux')(
+    'probes a quiet TCP stream with keepalives when asked, so a peer that vanished is noticed',
+    async () => {
+      const peers: number[] = [];
+      const server = http.createServer((req, res) => {
+        peers.push(req.socket.remotePort!);
+        res.writeHead(200);
+        res.flushHeaders();
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      cleanups.push(() => {
+        server.closeAllConnections();
+        return new Promise((resolve) => server.close(() => resolve()));
+      });
+      const url = `http://127.0.0.1:${(server.address() as import('node:net').AddressInfo).port}/events`;
+      /** The kernel's timer on our end of the connection (/proc/net/tcp: 02 is the keepalive timer). */
+      const timerOf = (port: number) =>
+        readFileSync('/proc/net/tcp', 'utf8')
+          .split('\n')
+          .map((line) => line.trim().split(/\s+/))
+          .find((fields) => fields[1]?.endsWith(`:${port.toString(16).toUpperCase().padStart(4, '0')}`))?.[5]
+          ?.split(':')[0];
+      const quiet = await openHttpStream({ url, timeoutMs: 5000 });
+      const probed = await openHttpStream({ url, timeoutMs: 5000, keepAliveMs: 30_000 });
+      expect(peers).toHaveLength(2);
+      expect(timerOf(peers[0]!)).toBe('00');
+      expect(timerOf(peers[1]!)).toBe('02');
+      quiet.close();
+      probed.close();
+    },
+  );
 
   it('keeps the https rule unless the caller gives its own', async () => {
     await expect(openHttpStream({ url: 'http://example.com/events', timeoutMs: 1000 })).rejects.toThrow(

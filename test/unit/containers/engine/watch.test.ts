@@ -1,6 +1,7 @@
 // Following an engine (src/containers/engine/watch.ts) against a fake Docker Engine API on a
 // unix socket: the running containers, then starts and stops in the engine's order, with the
 // labels; and no request to the engine while nothing happens.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { containerId } from '../../../helpers/fake-docker-engine.js';
 import { fakeEngine, kinds, since, stateOf, watchOn } from './watch-helpers.js';
@@ -84,11 +85,20 @@ describe('watching a container engine', () => {
     expect(w.clock.pending).toBe(0);
   });
 
-  it('follows an engine over http:// on loopback as over its socket', async () => {
+  it('follows an engine over http:// on loopback as over its socket, its quiet stream probed by keepalives', async () => {
     const engine = await fakeEngine({ tcp: true });
     expect(engine.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const w = watchOn(engine.url);
     await w.until(() => engine.subscribers === 1 && w.news.length > 0, 'connected');
+    if (process.platform === 'linux') {
+      // /proc/net/tcp: the 6th field's first part is the connection's timer, 02 the keepalive one.
+      const port = `:${engine.streamPorts[0]!.toString(16).toUpperCase().padStart(4, '0')}`;
+      const ours = readFileSync('/proc/net/tcp', 'utf8')
+        .split('\n')
+        .map((line) => line.trim().split(/\s+/))
+        .find((fields) => fields[1]?.endsWith(port));
+      expect(ours?.[5]?.split(':')[0]).toBe('02');
+    }
     const one = web();
     engine.start(one);
     await w.until((n) => stateOf(n).has(one.id), 'the start');
