@@ -2,6 +2,7 @@
 // with containers of a busybox image made here, run, stopped, restarted and removed while the
 // watch follows; and the API service stopped and started again mid-stream.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listRunningContainers } from '../../../src/containers/engine/listing.js';
 import type { ContainerNews } from '../../../src/containers/engine/news.js';
 import { watchContainers } from '../../../src/containers/engine/watch.js';
 import { systemClock } from '../../../src/lib/clock.js';
@@ -16,6 +17,18 @@ describe.skipIf(!podmanAvailable())('following podman', () => {
   }, 120_000);
   afterAll(async () => {
     await engine?.close();
+  }, 120_000);
+
+  it('lists the running containers with their labels, once', async () => {
+    const id = await engine.run('listed', { 'ddedge.hosts': 'listed.example.com' });
+    try {
+      const settings = { url: engine.url, clock: systemClock, logger: capturingLogger([]) };
+      expect(await listRunningContainers(settings)).toEqual([
+        { id, name: 'listed', labels: { 'ddedge.hosts': 'listed.example.com' } },
+      ]);
+    } finally {
+      await engine.remove('listed');
+    }
   }, 120_000);
 
   it('sees running, started and stopped with the labels, and lost then running again across a service restart', async () => {
