@@ -7,7 +7,8 @@ import { DesiredNames, type KnownName } from '../containers/desired-names.js';
 import type { ContainerNews, ContainerSeen, ContainerWatch } from '../containers/engine/news.js';
 import { startNameWatch } from '../containers/name-watch.js';
 import { namingRules } from '../containers/naming-rules.js';
-import type { Clock } from '../lib/clock.js';
+import { systemClock, type Clock } from '../lib/clock.js';
+import { ConfigError } from '../lib/errors.js';
 import type { Logger } from '../lib/log.js';
 import { readContainerNames } from '../state/container-names.js';
 import type { ContainerCycle } from './cycle.js';
@@ -38,6 +39,41 @@ export function watchedContainerNames(options: WatchedOptions): ContainerSource 
     cycleInput: (only) => ({ wanted: names.wanted(), only, zones }),
     stop: () => watch.stop(),
   };
+}
+
+/** For the daemon: the engine of --containers followed (its code loaded only then). */
+export async function followContainers(config: Config, logger: Logger, onChange: () => void): Promise<ContainerSource> {
+  const { watchContainers } = await import('../containers/engine/watch.js');
+  const url = config.containers?.url ?? '';
+  return watchedContainerNames({
+    config,
+    logger,
+    clock: systemClock,
+    watch: (onNews) => watchContainers({ url, clock: systemClock, logger }, onNews),
+    onChange,
+  });
+}
+
+/**
+ * For `update`: the containers running now. An engine that cannot be read keeps every name as it was (none is let
+ * go), and is said as an error the command's exit code shows.
+ */
+export async function runningContainerNames(
+  config: Config,
+  logger: Logger,
+): Promise<{ cycle: ContainerCycle; unreadable?: string }> {
+  const { listRunningContainers } = await import('../containers/engine/listing.js');
+  const url = config.containers?.url ?? '';
+  try {
+    const running = await listRunningContainers({ url, clock: systemClock, logger });
+    return { cycle: listedContainerNames(config, logger, systemClock, running) };
+  } catch (error) {
+    if (error instanceof ConfigError) throw error;
+    const unreadable = `the container engine could not be read (${(error as Error).message}); every name is kept`;
+    logger.error(`containers: ${unreadable}`);
+    const names = seededNames(config, logger, systemClock);
+    return { cycle: { wanted: names.wanted(), zones: namingRules(config).zones }, unreadable };
+  }
 }
 
 /** For `update`: the containers running now, the names held before and their graces. */

@@ -27,22 +27,30 @@ export async function run(context: CommandContext): Promise<number> {
         updateNow,
       })
     : undefined;
+  // The containers' names (--containers): the engine followed from the start; its rules are those of the start.
+  let namesChanged: (() => void) | undefined;
+  const containers = config.containers
+    ? await (await import('../../agent/container-source.js')).followContainers(config, logger, () => namesChanged?.())
+    : undefined;
   try {
     return await runDaemon({
       config,
       logger,
       cycleAsker: (ask) => (askForCycle = ask),
+      containerAsker: (ask) => (namesChanged = ask),
       reload: async () => (current = (await setup(context, 'cycle')).config),
-      cycle: async (next, { shutdown, retryRefused }) => {
+      cycle: async (next, { shutdown, retryRefused, containersOnly }) => {
         current = next;
         try {
-          return await runEdgeCycle({ config: next, logger, shutdown, retryRefused });
+          const names = containers?.cycleInput(containersOnly);
+          return await runEdgeCycle({ config: next, logger, shutdown, retryRefused, containers: names });
         } finally {
           collectAfterCycle();
         }
       },
     });
   } finally {
+    await containers?.stop();
     await endpoint?.close();
     // The last cycle's messages (an address change just before SIGTERM) get a short while to go out.
     if (current.notify.length) await (await import('../../notify/notifier.js')).drainShared(NOTIFY_STOP_WAIT_MS);
