@@ -3,7 +3,9 @@
 // socket, src/ bundled here with esbuild) to connect, through a steady day of cycles (none), for a
 // burst of 20 starts (none when the events carry the labels, one look-up each when they do not,
 // as pre-1.22 Docker's), and to reconnect after the engine restarts. The time from the burst to
-// the last `started` is shown beside, for scale.
+// the last `started` is shown beside, for scale. Then what the containers' names cost the
+// provider: the registrar API calls (the sandbox's count) of the agent's cycles for a container's
+// start, a steady day, a burst of 20 starts, flapping within the grace, a stop and the removal.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -97,3 +99,87 @@ for (const [title, shape] of [
     `| ${title} | ${row.connect} | ${row.steady} | ${row.burst} | ${row.burstMs.toFixed(1)} | ${row.reconnect} |`,
   );
 }
+const namesBundle = join(work, 'names.mjs');
+await build({
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  outfile: namesBundle,
+  logLevel: 'error',
+  // undici requires Node's modules: an ES module bundle gets a require of its own.
+  banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+  stdin: {
+    resolveDir: join(import.meta.dirname, '..'),
+    contents: `
+      export { runCycle } from './src/agent/cycle.ts';
+      export { listedContainerNames } from './src/agent/container-source.ts';
+      export { loadConfig } from './src/config/load.ts';
+      export { startSandbox } from './src/sandbox/server.ts';
+    `,
+  },
+});
+const names = await import(namesBundle);
+
+/** Provider calls (the sandbox's count) of each step of a container's life, the agent's cycles run in this process. */
+async function providerCallsOfNames() {
+  const sandbox = await names.startSandbox();
+  const { apiUser, apiPassword } = sandbox.model.account;
+  const config = names.loadConfig({
+    flags: {
+      ip: '81.0.2.15',
+      service: 'example.com',
+      containers: 'unix:///run/bench.sock',
+      'state-dir': mkdtempSync(join(work, 'state-')),
+      'max-calls-per-hour': '3600',
+    },
+    env: { DDEDGE_API_URL: sandbox.url, DDEDGE_API_USER: apiUser, DDEDGE_API_PASSWORD: apiPassword },
+    purpose: 'cycle',
+  });
+  const clock = new FakeClock(Date.now());
+  const cycle = (running) =>
+    names.runCycle({
+      config,
+      logger: silent,
+      now: () => new Date(clock.now()),
+      containers: { ...names.listedContainerNames(config, silent, clock, running), only: true },
+    });
+  const calls = () => [...sandbox.calls.values()].reduce((a, b) => a + b, 0);
+  const seen = (i) => ({ id: `c${i}`, name: `s${i}`, labels: { 'ddedge.hosts': `s${i}.example.com` } });
+  const step = async (running) => {
+    const before = calls();
+    await cycle(running);
+    return calls() - before;
+  };
+  const row = {};
+  try {
+    row.start = await step([seen(0)]);
+    let steady = 0;
+    for (let i = 0; i < DAY_CYCLES; i++) {
+      clock.advance(CYCLE_MS);
+      steady += await step([seen(0)]);
+    }
+    row.steady = steady / DAY_CYCLES;
+    const burst = Array.from({ length: BURST }, (_, i) => seen(i + 1));
+    row.burst = await step([seen(0), ...burst]);
+    let flaps = 0;
+    for (let i = 0; i < 10; i++) {
+      clock.advance(10_000);
+      flaps += await step(i % 2 ? [seen(0), ...burst] : burst);
+    }
+    row.flap = flaps;
+    row.stop = await step(burst);
+    clock.advance(11 * 60_000);
+    row.removal = await step(burst);
+  } finally {
+    await sandbox.close();
+  }
+  return row;
+}
+
+const named = await providerCallsOfNames();
+console.log(
+  `\n| provider calls of the containers' names | a container's start | per steady ${CYCLE_MS / 60_000}-min cycle ` +
+    `| a burst of ${BURST} starts | 10 stops and starts within the grace | a stop | its removal after the grace |\n` +
+    `|---|---|---|---|---|---|---|\n| registrar API calls | ${named.start} | ${named.steady} | ${named.burst} | ` +
+    `${named.flap} | ${named.stop} | ${named.removal} |`,
+);
