@@ -26,6 +26,7 @@ const benches = [
   ['ACME over HTTP: provider calls per certificate, /present and acme-dns /update to their answers', 'acme-http.mjs'],
   ['hosts behind the router and the daemon endpoint', 'lan-endpoint.mjs'],
   ['the status page (50 hosts, 1,000 history entries) and notifications', 'status-page.mjs'],
+  ["containers: the engine's requests, and the provider calls of the containers' names", 'containers.mjs'],
   ['long-running memory: a daemon through 3,000 cycles, the gateway with a 50,000-record zone', 'soak.mjs'],
 ];
 const only = process.argv.slice(2);

@@ -25,6 +25,9 @@ import { StoppingError, type Shutdown } from './shutdown.js';
 import { registeredDomain } from '../lib/registered-domain.js';
 import { joinIdentifier } from '../lib/interface-id.js';
 import { hostsFor } from '../lan/planned-records.js';
+import type { WantedName } from '../containers/desired-names.js';
+import type { ZoneProvider } from '../zone/provider/provider-zone.js';
+import type { ContainerReport } from './container-records.js';
 
 type SendKit = typeof import('./provider-parts.js');
 
@@ -40,6 +43,18 @@ export interface CycleOptions {
   retryRefused?: boolean;
   /** Tests: the IPv6 interface table iface: sources read (default /proc/net/if_inet6). */
   interfaceTable?: string;
+  /** The names containers give (--containers): kept as hosts of the agent, in this same cycle. */
+  containers?: ContainerCycle;
+}
+
+export interface ContainerCycle {
+  wanted: readonly WantedName[];
+  /** A cycle for the containers' names alone: the hosts of DDEDGE_HOSTS are not checked. */
+  only?: boolean;
+  /** The zones the names are below (--service, else the zones of the hosts). */
+  zones: readonly string[];
+  /** Tests: the zone's provider (default: the registrar API's, through the cycle's gate). */
+  zoneProvider?: (zone: string) => ZoneProvider;
 }
 
 export interface CycleReport {
@@ -49,6 +64,8 @@ export interface CycleReport {
   state: State;
   /** What people should be told of this cycle (address changes, lasting failures, …); none in a dry run. */
   notices?: Notice[];
+  /** With --containers: every record of the containers' names, and the names that came or went. */
+  containers?: ContainerReport;
 }
 
 /** `prefix`: set for a host behind the router, whose address is that prefix + its identifier. */
@@ -88,6 +105,7 @@ class Cycle {
   private kit?: Promise<SendKit>;
   private persist: () => void = () => undefined;
   private budgetLogged = false;
+  private readonly targets = new Map<Family, Promise<Target>>();
 
   constructor(private readonly options: CycleOptions) {
     this.config = options.config;
@@ -119,16 +137,20 @@ class Cycle {
       this.persist = () => (lock ? this.save('no request was sent') : undefined);
       const outcomes: Outcome[] = [];
       for (const family of [4, 6] as const) {
-        const planned = hostsFor(this.config, family);
+        const planned = this.options.containers?.only ? [] : hostsFor(this.config, family);
         if (!planned.length) continue;
-        const target = await this.target(family);
+        const target = await this.targetOnce(family);
         // Every host behind the router moves with the prefix, in this same cycle.
         for (const { host, identifier } of planned)
           outcomes.push(
             await this.handle(host, recordTypeOf(family), targetOf(target, identifier, this.config.lan.prefixLength)),
           );
       }
-      let exitCode: number = cycleExitCode(outcomes);
+      const containers = this.options.containers ? await this.containerNames(this.options.containers) : undefined;
+      if (containers) outcomes.push(...containers.outcomes);
+      // A CNAME and a deletion are records of the cycle too; an A or AAAA is in the outcomes already.
+      const others = (containers?.records ?? []).filter((r) => r.type === 'CNAME' || r.action === 'deleted');
+      let exitCode: number = cycleExitCode([...outcomes, ...others]);
       if (!this.options.dryRun) {
         const at = this.now().toISOString();
         this.state.lastCycleAt = at;
@@ -156,14 +178,63 @@ class Cycle {
           this.state.lastCycleExitCode = exitCode;
         }
       }
-      const nothingToRecord = cleanBefore && outcomes.every((o) => o.action === 'unchanged');
+      const nothingToRecord =
+        cleanBefore && outcomes.every((o) => o.action === 'unchanged') && !containers?.changes.length;
       const notices =
         this.options.dryRun || nothingToRecord
           ? []
-          : observeCycle(this.config.stateDir, outcomes, this.now(), this.logger);
-      return { outcomes, exitCode, state: this.state, notices };
+          : observeCycle(this.config.stateDir, outcomes, this.now(), this.logger, containers?.changes);
+      return { outcomes, exitCode, state: this.state, notices, ...(containers ? { containers } : {}) };
     } finally {
       lock?.release();
+    }
+  }
+
+  /** The address of each family once per cycle, whoever asks (the hosts, the containers' names). */
+  private targetOnce(family: Family): Promise<Target> {
+    const known = this.targets.get(family) ?? this.target(family);
+    this.targets.set(family, known);
+    return known;
+  }
+
+  /** The containers' names kept: their records through the zone layer, with this cycle's address, gate and cache. */
+  private async containerNames(cycle: ContainerCycle): Promise<ContainerReport> {
+    const addresses = new Map<Family, { address?: string; error?: unknown }>();
+    const families: Family[] = this.config.ipv6 ? [4, 6] : [4];
+    if (cycle.wanted.some((w) => !w.target))
+      for (const family of families) addresses.set(family, await this.addressOf(family));
+    const { keepContainerNames } = await import('./container-records.js');
+    return keepContainerNames(
+      {
+        config: this.config,
+        logger: this.logger,
+        now: this.now,
+        state: this.state,
+        dryRun: Boolean(this.options.dryRun),
+        zones: cycle.zones,
+        addresses,
+        isCurrent: (record, address) => this.isCurrent(record, address),
+        zoneProvider: async (zone) => {
+          if (cycle.zoneProvider) return cycle.zoneProvider(zone);
+          const client = await this.apiClient();
+          const { providerZone } = await import('../zone/provider/provider-zone.js');
+          return providerZone(client, zone);
+        },
+      },
+      cycle.wanted,
+    );
+  }
+
+  /** The address the containers' names get: the detected one (asked of the API with the `server` source). */
+  private async addressOf(family: Family): Promise<{ address?: string; error?: unknown }> {
+    const target = await this.targetOnce(family);
+    if (target.kind === 'address') return { address: target.address };
+    if (target.kind === 'unknown') return { error: target.error };
+    try {
+      const { callerAddress } = await import('./via-api.js');
+      return { address: await callerAddress(await this.apiClient()) };
+    } catch (error) {
+      return { error };
     }
   }
 

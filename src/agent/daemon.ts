@@ -20,6 +20,8 @@ interface CycleContext {
    * does: its cycle keeps each refused record to its backoff, so pressing it cannot spend the call budget on them.
    */
   retryRefused: boolean;
+  /** A cycle for the containers' names alone (they changed): the hosts of DDEDGE_HOSTS wait for their interval. */
+  containersOnly: boolean;
 }
 
 export interface DaemonOptions {
@@ -36,7 +38,17 @@ export interface DaemonOptions {
   cycleAsker?: (ask: ((by: string) => void) | undefined) => void;
   /** The waits between cycles (interval, backoff, the budget's resumption) run on it (default: the system's). */
   clock?: Clock;
+  /**
+   * Given the way to say that containers' names changed (--containers) while the daemon runs; undefined once it stops.
+   * A burst of changes is one cycle: it runs CONTAINER_SETTLE_MS after the last change, at most CONTAINER_WAIT_MS
+   * after the first.
+   */
+  containerAsker?: (ask: (() => void) | undefined) => void;
 }
+
+/** A compose file's containers start within a few seconds of each other: their names wait for the last. */
+export const CONTAINER_SETTLE_MS = 2_000;
+const CONTAINER_WAIT_MS = 10_000;
 
 const TRANSIENT = new Set<number>([ExitCode.transient, ExitCode.partial, ExitCode.addressUnknown]);
 
@@ -64,6 +76,12 @@ class Daemon {
   private failures = 0;
   /** Set when the last cycle met a spent call budget: when calls resume. */
   private budgetResumesAt: number | undefined;
+  /** When the next full cycle is due, while a cycle of the containers' names cut the wait for it short. */
+  private fullDueAt: number | undefined;
+  /** Containers' names changed: when the first change came, and the timer of their cycle. */
+  private containersSince: number | undefined;
+  private cancelSettle: () => void = () => {};
+  private containersDue = false;
 
   constructor(private readonly options: DaemonOptions) {
     this.logger = options.logger;
@@ -94,20 +112,26 @@ class Daemon {
   async run(): Promise<number> {
     for (const [signal, handler] of Object.entries(this.handlers)) this.signals.on(signal, handler);
     this.options.cycleAsker?.(this.askForCycle);
+    this.options.containerAsker?.(this.containersChanged);
     this.logger.info(
-      `daemon started: ${this.config.hosts.join(', ')} every ${Math.round(this.config.intervalMs / 1000)}s`,
+      `daemon started: ${this.config.hosts.join(', ') || "the containers' names"} every ` +
+        `${Math.round(this.config.intervalMs / 1000)}s`,
     );
     try {
+      let containersOnly = false;
       while (!this.stopping) {
-        await this.turn();
+        await this.turn(containersOnly);
         if (this.stopping) break;
         // SIGUSR1 or SIGHUP during the cycle: served now, not after the interval.
+        containersOnly = false;
         if (this.forced) continue;
-        await this.waitForNextCycle();
+        containersOnly = await this.waitForNextCycle();
       }
     } finally {
       planNextCycle(undefined);
+      this.cancelSettle();
       this.options.cycleAsker?.(undefined);
+      this.options.containerAsker?.(undefined);
       for (const [signal, handler] of Object.entries(this.handlers)) this.signals.off(signal, handler);
     }
     this.logger.info('daemon stopped');
@@ -121,6 +145,21 @@ class Daemon {
     this.askedBy = by;
     this.wake();
   };
+
+  /** Containers' names changed: a cycle of them once the burst has settled (see CONTAINER_SETTLE_MS). */
+  private readonly containersChanged = (): void => {
+    const now = this.clock.now();
+    this.containersSince ??= now;
+    this.cancelSettle();
+    const delay = Math.min(CONTAINER_SETTLE_MS, Math.max(0, this.containersSince + CONTAINER_WAIT_MS - now));
+    this.cancelSettle = this.clock.after(delay, () => {
+      this.containersSince = undefined;
+      this.containersDue = true;
+      this.wakeForContainers();
+    });
+  };
+
+  private wakeForContainers: () => void = () => {};
 
   private stop(signal: string): void {
     if (this.shutdown.request()) {
@@ -137,7 +176,7 @@ class Daemon {
   }
 
   /** The configuration read again, and a cycle unless rejected credentials are unchanged. */
-  private async turn(): Promise<void> {
+  private async turn(containersOnly: boolean): Promise<void> {
     this.config = await this.reloaded(this.config);
     const fingerprint = fingerprintOf(this.config);
     if (this.blockedFingerprint === fingerprint && !this.forced) {
@@ -146,7 +185,8 @@ class Daemon {
       return;
     }
     this.blockedFingerprint = undefined;
-    const asked = { retryRefused: this.retryRefused };
+    const asked = { retryRefused: this.retryRefused, containersOnly };
+    this.containersDue = false;
     const signal = this.askedBy;
     this.forced = false;
     this.retryRefused = false;
@@ -163,14 +203,15 @@ class Daemon {
     this.failures = TRANSIENT.has(exitCode) && this.budgetResumesAt === undefined ? this.failures + 1 : 0;
   }
 
-  /** The interval, a backoff or the budget's resumption, cut short by a signal. */
-  private async waitForNextCycle(): Promise<void> {
-    const { intervalMs } = this.config;
+  /**
+   * The interval, a backoff or the budget's resumption, cut short by a signal, or by containers' names that changed
+   * (true: a cycle of those alone, the full one still due when it was).
+   */
+  private async waitForNextCycle(): Promise<boolean> {
+    if (this.containersDue && this.fullDueAt === undefined) this.fullDueAt = this.clock.now() + this.nextDelay();
+    if (this.containersDue) return true;
+    const delay = this.fullDueAt === undefined ? this.nextDelay() : Math.max(0, this.fullDueAt - this.clock.now());
     const resumesAt = this.budgetResumesAt;
-    const delay =
-      resumesAt === undefined
-        ? nextDelay(intervalMs, this.failures)
-        : untilResume(resumesAt, intervalMs, this.clock.now());
     const at = this.clock.now() + delay;
     if (resumesAt !== undefined)
       this.logger.info(
@@ -179,13 +220,30 @@ class Daemon {
     else if (this.failures)
       this.logger.info(`retrying in ${Math.round(delay / 1000)}s (failure ${this.failures} in a row)`);
     planNextCycle(at);
-    await new Promise<void>((resolve) => {
-      const cancel = this.clock.after(delay, resolve);
+    const forContainers = await new Promise<boolean>((resolve) => {
+      const cancel = this.clock.after(delay, () => resolve(false));
       this.wake = () => {
         cancel();
-        resolve();
+        resolve(false);
+      };
+      this.wakeForContainers = () => {
+        cancel();
+        resolve(true);
       };
     });
+    this.wakeForContainers = () => {};
+    const containersOnly = forContainers && !this.forced && !this.stopping;
+    this.fullDueAt = containersOnly ? at : undefined;
+    return containersOnly;
+  }
+
+  /** The wait before the next full cycle: the interval, a backoff, or the budget's resumption. */
+  private nextDelay(): number {
+    const { intervalMs } = this.config;
+    const resumesAt = this.budgetResumesAt;
+    return resumesAt === undefined
+      ? nextDelay(intervalMs, this.failures)
+      : untilResume(resumesAt, intervalMs, this.clock.now());
   }
 
   private async runOneCycle(

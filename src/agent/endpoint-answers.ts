@@ -9,6 +9,7 @@ import { readState } from '../state/state.js';
 import { assessHealth } from './health.js';
 import { renderMetrics } from './metrics.js';
 import { statusDocument } from './status-view.js';
+import { containerOrigins } from './container-rows.js';
 
 const TEXT = 'text/plain; charset=utf-8';
 /** The Prometheus text exposition format, version 0.0.4. */
@@ -34,7 +35,16 @@ export function agentAnswer(path: string, config: Config): Answer {
       return {
         status: 200,
         contentType: 'application/json',
-        body: redact(JSON.stringify(statusDocument(config.stateDir, state))) + '\n',
+        body:
+          redact(
+            JSON.stringify(
+              statusDocument(
+                config.stateDir,
+                state,
+                config.containers ? containerOrigins(config.stateDir).names : undefined,
+              ),
+            ),
+          ) + '\n',
       };
     }
     default:

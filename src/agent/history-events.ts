@@ -10,18 +10,26 @@ import { outsideText } from '../lib/outside-text.js';
 import { HISTORY_LIMITS, type FailureReason, type History, type HistoryEntry } from '../state/history.js';
 import { failureKind, type Outcome } from './outcome.js';
 import { counted } from '../lib/counted.js';
+import type { NameChange } from './container-records.js';
 
 /** Cycles in a row with the same failure before it is a failure worth a message. */
 export const FAILING_AFTER = 3;
 
-type NoticeKind = 'changed' | 'failing' | 'recovered' | 'rejected' | 'budget';
+type NoticeKind =
+  | 'changed'
+  | 'failing'
+  | 'recovered'
+  | 'rejected'
+  | 'budget'
+  | 'container-name-added'
+  | 'container-name-removed';
 
 /** Something a person should hear about (see notify/): never a secret, bounded. */
 export interface Notice {
   event: NoticeKind;
   time: string;
   host: string;
-  type: RecordType;
+  type: RecordType | 'CNAME';
   old?: string;
   new?: string;
   message: string;
@@ -125,6 +133,21 @@ export function recordOutcomes(history: History, outcomes: Outcome[], now: Date)
     }
   }
   return notices;
+}
+
+/** The names containers gave or let go in this cycle: an entry each, and a notice each. */
+export function recordNameChanges(history: History, changes: readonly NameChange[], now: Date): Notice[] {
+  const at = now.toISOString();
+  return changes.map(({ name, event, containers, target }) => {
+    const by = outsideText(containers.join(', ') || 'no container', HISTORY_LIMITS.messageChars / 2);
+    const message =
+      event === 'added'
+        ? `${name}: given by ${by}${target ? ` (CNAME to ${target})` : ''}`
+        : `${name}: let go, no running container gives it (was given by ${by})`;
+    const type = target ? 'CNAME' : 'A';
+    history.entries.push({ at, host: name, type, event, message });
+    return { event: `container-name-${event}`, time: at, host: name, type, message };
+  });
 }
 
 /** Rejected credentials and a spent budget need a person now, not after three cycles. */

@@ -5,11 +5,18 @@ import { counted } from '../lib/counted.js';
 import type { Logger } from '../lib/log.js';
 import { readHistory, writeHistory } from '../state/history.js';
 import { removeStaleTemporaries } from '../state/state-dir.js';
-import { recordOutcomes, type Notice } from './history-events.js';
+import { recordNameChanges, recordOutcomes, type Notice } from './history-events.js';
+import type { NameChange } from './container-records.js';
 import type { Outcome } from './outcome.js';
 
 /** Records the cycle in the history; returns what people should be told (see notify/). */
-export function observeCycle(dir: string, outcomes: Outcome[], now: Date, logger: Logger): Notice[] {
+export function observeCycle(
+  dir: string,
+  outcomes: Outcome[],
+  now: Date,
+  logger: Logger,
+  names: readonly NameChange[] = [],
+): Notice[] {
   try {
     // Called with the cycle's lock held: a temporary file of the history is a killed writer's.
     const removed = removeStaleTemporaries(dir, 'history.json');
@@ -21,7 +28,7 @@ export function observeCycle(dir: string, outcomes: Outcome[], now: Date, logger
     const { history, damage } = readHistory(dir, true);
     if (damage) logger.warn(damage);
     const before = history.entries.length;
-    const notices = recordOutcomes(history, outcomes, now);
+    const notices = [...recordNameChanges(history, names, now), ...recordOutcomes(history, outcomes, now)];
     // Nothing new (the usual cycle): no write at all.
     if (history.entries.length !== before || failuresWentOn(outcomes)) writeHistory(dir, history);
     return notices;

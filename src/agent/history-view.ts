@@ -85,6 +85,10 @@ export function historyLine(row: HistoryRow): string {
       // Whole: the history keeps a failure's text bounded already; a second, shorter cut would hide its end.
       return `${what} failed${times}: ${outsideText(String(row.message ?? row.reason ?? ''), HISTORY_TEXT_LIMIT)}`;
     }
+    case 'added':
+    case 'removed':
+      // A container's name came or went: the message says which containers gave it.
+      return `${what} ${row.event}: ${outsideText(String(row.message ?? ''), HISTORY_TEXT_LIMIT)}`;
     default:
       return `${what} recovered`;
   }

@@ -42,7 +42,7 @@ const FAILURE_PRECEDENCE: ExitCode[] = [
   ExitCode.addressUnknown,
 ];
 
-export function cycleExitCode(outcomes: Outcome[]): ExitCode {
+export function cycleExitCode(outcomes: readonly { action: string; error?: unknown }[]): ExitCode {
   const failures = outcomes.filter((o) => o.action === 'failed');
   if (!failures.length) return ExitCode.ok;
   if (failures.length < outcomes.length) return ExitCode.partial;

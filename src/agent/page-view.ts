@@ -17,12 +17,16 @@ import { timelines, type RecordTimeline } from './timeline-view.js';
 import { counted } from '../lib/counted.js';
 import { utcText } from '../probe/page-frame.js';
 import { persistedRows, type PersistedRow } from './persist-watch.js';
+import type { ContainerName } from '../state/container-names.js';
+import { containerOrigins, originText, typesOfName } from './container-rows.js';
 
 type RecordStatus = 'up to date' | 'failing' | 'waiting' | 'not sent yet';
 
 export interface RecordRow {
   host: string;
-  type: RecordType;
+  type: RecordType | 'CNAME';
+  /** A container's name: which containers gave it (see container-rows.ts). */
+  from?: string;
   address?: string;
   /** When the provider started holding this address (the history's change, else the last send). */
   since?: string;
@@ -72,7 +76,14 @@ export function agentPageView(config: Config, page: number, now = new Date()): A
     .filter((p): p is string => Boolean(p))
     .map((p) => outsideText(p));
   const rows = historyRows(loaded.history, now);
-  const records = plannedRecords(config).map(({ host, type }) => recordRow(state, rows, host, type, now));
+  const origins = config.containers ? containerOrigins(config.stateDir) : undefined;
+  if (origins?.damage) problems.push(outsideText(origins.damage));
+  const records = [
+    ...plannedRecords(config).map(({ host, type }) => recordRow(state, rows, host, type, now)),
+    ...(origins?.names ?? []).flatMap((name) =>
+      typesOfName(name, config.ipv6).map((type) => ({ ...containerRow(state, rows, name, type, now) })),
+    ),
+  ];
   const failing = records.filter((r) => r.status === 'failing' || r.status === 'waiting').length;
   const health = assessHealth(state, config.healthLimitMs, now.getTime());
   const overall = !records.length
@@ -102,11 +113,28 @@ export function agentPageView(config: Config, page: number, now = new Date()): A
       pages,
       total: rows.length,
     },
-    timeline: timelines(rows, records, now),
+    timeline: timelines(rows, records.filter(isAddressRow), now),
     sources: recentSourceAnswers(),
     problems,
     ...(persisted.rows.length ? { persisted: persisted.rows } : {}),
   };
+}
+
+const isAddressRow = (r: RecordRow): r is RecordRow & { type: RecordType } => r.type !== 'CNAME';
+
+/** A container's name: its CNAME as the containers' list holds it, or its address records as the cache does. */
+function containerRow(
+  state: State,
+  rows: HistoryRow[],
+  name: ContainerName,
+  type: RecordType | 'CNAME',
+  now: Date,
+): RecordRow {
+  const from = originText(name);
+  if (type !== 'CNAME') return { ...recordRow(state, rows, name.name, type, now), from };
+  const { cname } = name;
+  if (!cname) return { host: name.name, type, from, status: 'not sent yet' };
+  return { host: name.name, type, address: cname.value, since: cname.sentAt, via: 'api', from, status: 'up to date' };
 }
 
 function recordRow(state: State, rows: HistoryRow[], host: string, type: RecordType, now: Date): RecordRow {

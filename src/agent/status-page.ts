@@ -69,8 +69,10 @@ function recordLine(r: RecordRow, now: number): string {
   const status = `${escapeHtml(capitalised(r.status))}${r.reason ? `: ${escapeHtml(r.reason)}` : ''}`;
   // The phone's card labels and the address's typeface come from the column (page-style.ts), not
   // from attributes on every cell; cells and rows end where the next begins (HTML's optional end tags).
+  // A container's name says which containers gave it, under the name.
+  const from = r.from ? `<br><span class="muted">${escapeHtml(r.from)}</span>` : '';
   return (
-    `<tr><th scope="row">${escapeHtml(r.host)}<td>${r.type}<td>${escapeHtml(r.address ?? '-')}<td>${since}<td>` +
+    `<tr><th scope="row">${escapeHtml(r.host)}${from}<td>${r.type}<td>${escapeHtml(r.address ?? '-')}<td>${since}<td>` +
     `${escapeHtml(r.via ?? '-')}<td class="${css}">${status}`
   );
 }
@@ -167,6 +169,8 @@ function historyLine(row: HistoryRow): string {
     what = `<b class="bad">Failed</b>${
       (row.count ?? 1) > 1 ? ` ${row.count} cycles in a row (last ` + `${when(row.lastAt ?? row.at)})` : ''
     }: ${escapeHtml(row.message ?? row.reason ?? '')}`;
+  else if (row.event === 'added' || row.event === 'removed')
+    what = `${row.event === 'added' ? 'Name given' : 'Name let go'}: ${escapeHtml(row.message ?? '')}`;
   else what = '<b class="ok">Working again</b>';
   const held =
     row.heldMs === undefined ? '' : `${escapeHtml(describeDuration(row.heldMs))}${row.current ? ' (current)' : ''}`;

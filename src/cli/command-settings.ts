@@ -34,6 +34,9 @@ const CYCLE: SettingName[] = [
   'pingUrl',
   'notify',
   'metricsFile',
+  'containers',
+  'containersTraefik',
+  'containersGrace',
   ...LOGS,
 ];
 

@@ -33,6 +33,23 @@ export function joinDashValues(args: string[], options: Options): { args: string
   return { args: out, origins };
 }
 
+/**
+ * `--containers` given alone (last, or before another flag of the command) → `--containers=<its bare value>`; one
+ * argument for one, so positions stay those of the command line.
+ */
+export function fillBareValues(
+  args: string[],
+  bare: Record<string, string>,
+  isFlag: (name: string) => boolean,
+): string[] {
+  return args.map((arg, i) => {
+    const name = /^--([^=]+)$/.exec(arg)?.[1];
+    const next = args[i + 1];
+    const alone = next === undefined || namesFlag(next, isFlag);
+    return name !== undefined && bare[name] !== undefined && alone ? `${arg}=${bare[name]}` : arg;
+  });
+}
+
 /** Whether a word after a flag is another flag of the command (then the first has no value). */
 export function namesFlag(word: string, isFlag: (name: string) => boolean): boolean {
   if (word === '-h' || word === '--') return true;

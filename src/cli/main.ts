@@ -9,7 +9,14 @@ import { reportError, wantsJson } from './error-output.js';
 import { processIo, type Io } from './io.js';
 import { exitAfterOutput } from './process-output.js';
 import type { CommandSpec } from './command.js';
-import { COMMANDS, findCommand, joinDashValues, missingValueMessage, nearestNames } from './registry.js';
+import {
+  COMMANDS,
+  findCommand,
+  joinDashValues,
+  fillBareValues,
+  missingValueMessage,
+  nearestNames,
+} from './registry.js';
 
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {
   try {
@@ -80,7 +87,13 @@ function parseFlags(command: CommandSpec, args: string[], literal = 0) {
   }
   for (const [name, spec] of Object.entries(command.flags))
     options[name] = { type: spec.type, multiple: Boolean(spec.multiple) };
-  const joined = joinDashValues(args, options);
+  const bare = Object.fromEntries(
+    command.settings ? Object.values(SETTINGS).flatMap((s) => ('bare' in s ? [[s.flag, s.bare]] : [])) : [],
+  );
+  const joined = joinDashValues(
+    fillBareValues(args, bare, (n) => n in options),
+    options,
+  );
   const parsed = parseOrExplain(command, joined.args, options);
   // A stray word may be half of an unquoted secret: name its position, never its text.
   const stray = command.positionals ? undefined : parsed.tokens.find((token) => token.kind === 'positional');

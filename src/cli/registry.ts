@@ -15,7 +15,7 @@ import { GATEWAY_SETTINGS, type Setting } from '../config/settings.js';
 // main.ts parses with these before it loads a command, and takes them from here: reached
 // from the registry, they land in the start chunk instead of in two small chunks of their own
 // (each file is one more for the ESM loader in every cycle; see build/one-start-chunk.mjs).
-export { joinDashValues, missingValueMessage } from './dash-values.js';
+export { fillBareValues, joinDashValues, missingValueMessage } from './dash-values.js';
 export { nearestNames } from '../lib/nearest-names.js';
 
 const json: FlagSpec = { type: 'boolean', describe: "print the command's result as one JSON document on stdout" };

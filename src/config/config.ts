@@ -7,6 +7,15 @@ import type { LogFormat, LogLevel } from '../lib/log.js';
 
 type Via = 'auto' | 'dyndns' | 'api';
 
+export interface ContainerSettings {
+  /** unix:///path/to/docker.sock, or http://HOST:PORT. */
+  url: string;
+  /** --containers-traefik */
+  traefik: boolean;
+  /** --containers-grace */
+  graceMs: number;
+}
+
 /** One validated configuration: everything below cli/ reads this, never the environment. */
 export interface Config {
   /** formatFromUrl: the format came from a --dyndns-url that ended in it (…/json/). */
@@ -56,6 +65,8 @@ export interface Config {
   listenToken?: string;
   /** --listen over TLS (--listen-cert, --listen-key, read at start). */
   listenTls?: TlsFiles;
+  /** --containers: the engine whose running containers name hosts, and how their names are read and let go. */
+  containers?: ContainerSettings;
   /** Notification URLs (--notify; secrets, validated by notify/target.ts); update and daemon only. */
   notify: string[];
   /** What happens around a cycle: hook, heartbeat, metrics. */

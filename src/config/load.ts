@@ -11,7 +11,7 @@ import { checkQuorumServers } from '../ip/source-identity.js';
 import { parseSources, type SourceSpec } from '../ip/sources.js';
 import { outsideText } from '../lib/outside-text.js';
 import { registerSecret, registerSecretUrl } from '../lib/redact.js';
-import { hasApiCredentials, hasDyndnsCredentials, type Config } from './config.js';
+import { hasApiCredentials, hasDyndnsCredentials, type Config, type ContainerSettings } from './config.js';
 import { bothNames, missingHalf, secretUnread } from './credential-names.js';
 import { splitDyndnsUrl } from './dyndns-base.js';
 import type { Env, RawValue } from './env-sources.js';
@@ -132,6 +132,7 @@ function readConfig(settings: SettingReader, options: LoadOptions): Config {
     logLevel: settings.choice('logLevel'),
     logFormat: settings.choice('logFormat'),
     edge: readEdge(settings),
+    ...readContainers(settings),
     notify: readNotify(settings, options.purpose),
     origins: {
       dyndnsUser: one('dyndnsUser')?.origin,
@@ -142,6 +143,25 @@ function readConfig(settings: SettingReader, options: LoadOptions): Config {
     acme: {
       dnsServers: settings.list('dnsServers'),
       propagationTimeoutMs: settings.duration('propagationTimeout', { min: 1000, max: 60 * 60_000 }),
+    },
+  };
+}
+
+/** --containers with its two companions; none of them without it. The engine's own reader checks the URL further. */
+function readContainers(settings: SettingReader): { containers?: ContainerSettings } {
+  const given = settings.one('containers');
+  if (!given) return {};
+  const url = given.value.trim();
+  if (!/^(unix:\/\/\/.|http:\/\/.)/.test(url)) {
+    const tcp = /^tcp:\/\/(.+)$/.exec(url)?.[1];
+    const hint = tcp ? `; Docker's tcp://${tcp} is written http://${tcp} here` : '';
+    settings.fail('containers', given.origin, `"${url}" is not unix:///PATH nor http://HOST:PORT${hint}`);
+  }
+  return {
+    containers: {
+      url,
+      traefik: settings.boolean('containersTraefik'),
+      graceMs: settings.duration('containersGrace', { min: 0, max: 7 * DAY_MS }),
     },
   };
 }
@@ -328,8 +348,9 @@ function checkCycleRequirements(
 ): void {
   // A host that was given but refused is reported already: not also as "no host".
   const hostRefused = problems.some((p) => p.startsWith('--host:') || p.startsWith('DDEDGE_HOSTS:'));
-  if (!config.hosts.length && !hostRefused)
+  if (!config.hosts.length && !hostRefused && !(config.containers && config.service))
     problems.push('no host to update: give --host NAME (repeatable) or DDEDGE_HOSTS=a.example.com,b.example.com');
+
   const dyndns = hasDyndnsCredentials(config);
   const api = hasApiCredentials(config);
   const where = env.CREDENTIALS_DIRECTORY ? `, not found in $CREDENTIALS_DIRECTORY (${env.CREDENTIALS_DIRECTORY})` : '';
@@ -353,6 +374,10 @@ function checkCycleRequirements(
     );
   }
   checkLanRequirements(config, problems);
+  if (config.containers && !api && !apiSaid)
+    problems.push(
+      `--containers creates and deletes records through the registrar API: set ${bothNames('api', asFlags)}`,
+    );
   // A TTL only the API can set: with dynamic DNS alone it would be silently ignored.
   if (config.ttl !== undefined && config.via === 'dyndns')
     problems.push(

@@ -31,6 +31,8 @@ export interface Setting {
   credentialIsFile?: boolean;
   /** No --<flag>-file: the flag is shared with another setting, which reads that file (the gateway's --notify). */
   noFileFlag?: boolean;
+  /** The value of the flag given alone (`--containers` followed by no value, or by another flag). */
+  bare?: string;
   default?: string;
   describe: string;
 }
@@ -286,6 +288,31 @@ export const SETTINGS = {
     describe:
       'budget of provider calls the agent makes on its own (update, daemon), counted in the state; past it, exit 4 ' +
       'until calls resume; the gateway counts its own (DDEDGE_GATEWAY_MAX_CALLS_PER_HOUR)',
+  },
+  containers: {
+    flag: 'containers',
+    env: 'DDEDGE_CONTAINERS',
+    kind: 'string',
+    bare: 'unix:///var/run/docker.sock',
+    describe:
+      'update, daemon: the Docker Engine API whose running containers name hosts by their labels ' +
+      '(ddedge.hosts=NAME[,NAME…], ddedge.target=HOST): unix:///var/run/docker.sock when given alone, a podman ' +
+      'socket (unix://…/podman.sock), or http://HOST:PORT (loopback or a socket proxy)',
+  },
+  containersTraefik: {
+    flag: 'containers-traefik',
+    env: 'DDEDGE_CONTAINERS_TRAEFIK',
+    kind: 'boolean',
+    default: 'false',
+    describe:
+      "with --containers: also take the names of Traefik's router rules (traefik.http.routers.<r>.rule, Host(…))",
+  },
+  containersGrace: {
+    flag: 'containers-grace',
+    env: 'DDEDGE_CONTAINERS_GRACE',
+    kind: 'duration',
+    default: '10m',
+    describe: "with --containers: how long a stopped container's names keep their records",
   },
   logFormat: {
     flag: 'log-format',

@@ -26,6 +26,14 @@ export interface HttpRequest {
   transport?: Transport;
   /** The deadline runs on it (default: the system's). */
   clock?: Clock;
+  /** A unix socket that carries the request; the URL then gives the path (a local engine's API). */
+  socketPath?: string;
+  /** The caller's own rule for the URL instead of the https rule (a container engine's API). */
+  urlRule?: (text: string, setting: string) => URL;
+  /** How messages name the target when its URL would mislead (a unix socket's); no secrets in it. */
+  shownUrl?: string;
+  /** Aborts the request (a stop). */
+  signal?: AbortSignal;
 }
 
 export interface HttpResponse {
@@ -37,10 +45,13 @@ export interface HttpResponse {
 }
 
 export async function httpRequest(request: HttpRequest): Promise<HttpResponse> {
-  const url = checkUrl(request.url, request.setting ?? 'URL');
-  const shownUrl = redactUrl(url);
+  const url = (request.urlRule ?? checkUrl)(request.url, request.setting ?? 'URL');
+  const shownUrl = request.shownUrl ?? redactUrl(url);
   const maxBytes = request.maxBytes ?? DEFAULT_MAX_BYTES;
   const controller = new AbortController();
+  const abort = () => controller.abort();
+  if (request.signal?.aborted) abort();
+  request.signal?.addEventListener('abort', abort, { once: true });
   let timedOut = false;
   let cancelDeadline = (): void => {};
   // The deadline settles the request by itself: a transport that never answers nor fails
@@ -66,6 +77,7 @@ export async function httpRequest(request: HttpRequest): Promise<HttpResponse> {
       },
       body: request.body,
       family: request.family,
+      socketPath: request.socketPath,
       signal: controller.signal,
     });
     const declared = Number(response.headers['content-length']);
@@ -83,9 +95,10 @@ export async function httpRequest(request: HttpRequest): Promise<HttpResponse> {
   try {
     return await Promise.race([exchange(), deadline]);
   } catch (error) {
-    throw classify(error, shownUrl, timedOut, request.timeoutMs);
+    throw transportFailure(error, shownUrl, timedOut, request.timeoutMs);
   } finally {
     cancelDeadline();
+    request.signal?.removeEventListener('abort', abort);
   }
 }
 
@@ -149,7 +162,8 @@ function tlsReason(detail: string): string {
   return `${reason} (trust a private CA with NODE_EXTRA_CA_CERTS)`;
 }
 
-function classify(error: unknown, shownUrl: string, timedOut: boolean, timeoutMs: number): Error {
+/** What a failed exchange with `shownUrl` is, as the error to throw. */
+export function transportFailure(error: unknown, shownUrl: string, timedOut: boolean, timeoutMs: number): Error {
   // A transport wrapper's own refusal (the agent's call budget, a stop) is already what to say.
   if (error instanceof DdedgeError) return error;
   if (timedOut)

@@ -6,6 +6,10 @@ export interface WireRequest {
   body?: string;
   /** Force IPv4 or IPv6, so an address source reports the address of the wanted family. */
   family?: 4 | 6;
+  /** A unix socket that carries the request instead of the URL's host and port (a local engine's API). */
+  socketPath?: string;
+  /** Probe a connection that may stay quiet for long (a stream) this long after its last byte. */
+  keepAliveMs?: number;
   signal: AbortSignal;
 }
 

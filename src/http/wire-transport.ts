@@ -51,8 +51,10 @@ export const wireTransport: Transport = {
       });
     } else {
       const net = await moduleOf(import('node:net'));
-      socket = net.connect(target);
+      socket = net.connect(request.socketPath ? { path: request.socketPath, allowHalfOpen: true } : target);
     }
+    // A peer that vanished without a word (its host or network gone) is noticed by the probes.
+    if (request.keepAliveMs !== undefined) socket.setKeepAlive(true, request.keepAliveMs);
     return exchange(socket, head, request);
   },
 };

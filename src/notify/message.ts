@@ -13,6 +13,8 @@ export const CHOSEN_EVENTS = [
   'refused',
   'zone-changed',
   'persist-expiring',
+  'container-name-added',
+  'container-name-removed',
 ] as const;
 type NotifyEventName = (typeof CHOSEN_EVENTS)[number] | 'test';
 
@@ -20,7 +22,7 @@ export interface NotifyEvent {
   event: NotifyEventName;
   time: string;
   host?: string;
-  type?: 'A' | 'AAAA';
+  type?: 'A' | 'AAAA' | 'CNAME';
   old?: string;
   new?: string;
   /** The gateway's refusals: the TSIG (or dyndns2) key refused, when its signature verified. */
@@ -40,6 +42,8 @@ const TITLES: Record<NotifyEventName, string> = {
   refused: 'updates refused',
   'zone-changed': 'zone changed elsewhere',
   'persist-expiring': 'DNS-PERSIST-01 record expiring',
+  'container-name-added': 'name given by a container',
+  'container-name-removed': 'name let go after its container stopped',
   test: 'test message',
 };
 

@@ -13,7 +13,7 @@ import { isHostName } from '../lib/names.js';
 import { list, matching, object, oneOf, optional, text, where, whole } from './shape.js';
 
 /** `failed` entries of one record in a row with the same reason are one entry with a count. */
-type HistoryEvent = 'changed' | 'failed' | 'recovered';
+type HistoryEvent = 'changed' | 'failed' | 'recovered' | 'added' | 'removed';
 
 /** Why a record failed, in the words of the metrics (outcome.ts) plus `budget`. */
 export type FailureReason = 'auth' | 'budget' | 'transient' | 'address_unknown' | 'refused' | 'config' | 'internal';
@@ -21,7 +21,8 @@ export type FailureReason = 'auth' | 'budget' | 'transient' | 'address_unknown' 
 export interface HistoryEntry {
   at: string;
   host: string;
-  type: RecordType;
+  /** `added` and `removed` (a container's name came or went): CNAME for a name given a target. */
+  type: RecordType | 'CNAME';
   event: HistoryEvent;
   /** changed: the address before (absent the first time) and after. */
   old?: string;
@@ -84,8 +85,8 @@ const message = where(
 const historyEntry = object({
   at: time,
   host: hostName,
-  type: oneOf('A', 'AAAA'),
-  event: oneOf('changed', 'failed', 'recovered'),
+  type: oneOf('A', 'AAAA', 'CNAME'),
+  event: oneOf('changed', 'failed', 'recovered', 'added', 'removed'),
   old: optional(sentAddress),
   new: optional(sentAddress),
   via: optional(oneOf('dyndns', 'api')),

@@ -31,16 +31,23 @@ export async function run(context: CommandContext): Promise<number> {
         updateNow,
       })
     : undefined;
+  // The containers' names (--containers): the engine followed from the start; its rules are those of the start.
+  let namesChanged: (() => void) | undefined;
+  const containers = config.containers
+    ? await (await import('../../agent/container-source.js')).followContainers(config, logger, () => namesChanged?.())
+    : undefined;
   try {
     return await runDaemon({
       config,
       logger,
       cycleAsker: (ask) => (askForCycle = ask),
+      containerAsker: (ask) => (namesChanged = ask),
       reload: async () => (current = (await setup(context, 'cycle')).config),
-      cycle: async (next, { shutdown, retryRefused }) => {
+      cycle: async (next, { shutdown, retryRefused, containersOnly }) => {
         current = next;
         try {
-          const report = await runEdgeCycle({ config: next, logger, shutdown, retryRefused });
+          const names = containers?.cycleInput(containersOnly);
+          const report = await runEdgeCycle({ config: next, logger, shutdown, retryRefused, containers: names });
           await warnOfPersistExpiry(next, logger);
           return report;
         } finally {
@@ -49,6 +56,7 @@ export async function run(context: CommandContext): Promise<number> {
       },
     });
   } finally {
+    await containers?.stop();
     await endpoint?.close();
     // The last cycle's messages (an address change just before SIGTERM) get a short while to go out.
     if (current.notify.length) await (await import('../../notify/notifier.js')).drainShared(NOTIFY_STOP_WAIT_MS);

@@ -8,6 +8,7 @@ import { sortedRecords, statusDocument } from '../../agent/status-view.js';
 import { readHistory } from '../../state/history.js';
 import { outsideText } from '../../lib/outside-text.js';
 import { readState } from '../../state/state.js';
+import { containerOrigins, originText } from '../../agent/container-rows.js';
 import type { CommandContext } from '../command.js';
 import { printJson, setup } from '../setup.js';
 
@@ -23,12 +24,16 @@ export async function run(context: CommandContext): Promise<number> {
   // The DNS-PERSIST-01 records `acme persist` keeps here, with the daemon's warning (none: nothing said).
   const persisted = persistedRows(config.stateDir, Date.now());
   if (persisted.problem) logger.warn(persisted.problem);
+  // The containers' names, whether or not this command was given --containers: the cache holds their records.
+  const origins = containerOrigins(config.stateDir);
+  if (origins.damage) logger.warn(origins.damage);
+  const named = new Map(origins.names.map((n) => [n.name, n]));
   if (context.flags.json) {
-    const document = statusDocument(config.stateDir, state);
+    const document = statusDocument(config.stateDir, state, origins.names.length ? origins.names : undefined);
     printJson(context, persisted.rows.length ? { ...document, persisted: persisted.rows } : document);
     return 0;
   }
-  if (!records.length) context.io.stdout(`no record in the cache (${config.stateDir})\n`);
+  if (!records.length && !named.size) context.io.stdout(`no record in the cache (${config.stateDir})\n`);
   for (const r of records) {
     const sent = r.sentAt ? `sent ${r.sentAt} via ${r.via}` : 'never sent';
     // A state written by an older version may hold a provider's text as it came.
@@ -36,7 +41,12 @@ export async function run(context: CommandContext): Promise<number> {
     const waiting =
       r.backoff && Date.parse(r.backoff.until) > Date.now() ? `; next attempt after ${r.backoff.until}` : '';
     const prefix = r.prefix ? ` from prefix ${r.prefix}` : '';
-    context.io.stdout(`${r.host} ${r.type} ${r.address ?? '-'}${prefix} ${sent}${error}${waiting}\n`);
+    const container = named.has(r.host) ? ` (${originText(named.get(r.host)!)})` : '';
+    context.io.stdout(`${r.host} ${r.type} ${r.address ?? '-'}${prefix} ${sent}${error}${waiting}${container}\n`);
+  }
+  for (const n of origins.names.filter((x) => x.target)) {
+    const sent = n.cname ? `${n.cname.value} sent ${n.cname.sentAt} via api` : `${n.target} never sent`;
+    context.io.stdout(`${n.name} CNAME ${sent} (${originText(n)})\n`);
   }
   context.io.stdout(`last successful cycle: ${state.lastSuccessAt ?? 'never'}\n`);
   for (const row of persisted.rows)

@@ -14,9 +14,10 @@ const TIERS: readonly (readonly string[])[] = [
   ['http', 'dns', 'state'], // transports; the DNS wire, client and server; state files and locks
   ['api', 'ip', 'notify', 'dyndns'], // the registrar SDK; address sources; notifications; dyndns client
   ['config', 'zone', 'sdk'], // the one settings table; zone as code; the SDK's public entry
-  // hosts behind the router; the emulator (imported by cli/ and tests only); the HTTP endpoint
-  // and status page, given its answers and views by its caller
-  ['lan', 'sandbox', 'probe'],
+  // hosts behind the router; hosts named by containers' labels (the engine's API and its events);
+  // the emulator (imported by cli/ and tests only); the HTTP endpoint and status page, given its
+  // answers and views by its caller
+  ['lan', 'containers', 'sandbox', 'probe'],
   ['agent', 'acme', 'init'], // the capabilities that run cycles and challenges; set-up in one command
   ['gateway'], // RFC 2136, transfers, the dyndns2 door, DHCID
   ['cli'], // commands, parsing, output and exit codes

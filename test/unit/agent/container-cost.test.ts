@@ -1,0 +1,91 @@
+// What the containers' names cost, counted by the agent's own call budget against the sandbox
+// (the registrar API as the provider answers it): a burst of 20 starts is one listing and one
+// create per name; a cycle with nothing changed, and containers that flap within their grace,
+// cost nothing; a budget too small for the burst stops at its limit (exit 5: some were written) and the rest follow
+// when calls resume.
+import { describe, expect, it } from 'vitest';
+import { listedContainerNames } from '../../../src/agent/container-source.js';
+import { runCycle } from '../../../src/agent/cycle.js';
+import type { ContainerSeen } from '../../../src/containers/engine/news.js';
+import { loadConfig } from '../../../src/config/load.js';
+import { silentLogger } from '../../../src/lib/log.js';
+import type { State } from '../../../src/state/state.js';
+import { tempDir } from '../../helpers/cli.js';
+import { FakeClock } from '../../helpers/fake-clock.js';
+import { useSandbox } from '../../helpers/use-sandbox.js';
+
+const sandbox = useSandbox();
+
+const calls = (state: State) => Object.values(state.calls ?? {}).reduce((a, b) => a + b, 0);
+const service = (n: number): ContainerSeen => ({
+  id: `c${n}`,
+  name: `svc${n}`,
+  labels: { 'ddedge.hosts': `svc${n}.example.com` },
+});
+
+function agent(budget = 60) {
+  const { apiUser, apiPassword } = sandbox.credentials;
+  const config = loadConfig({
+    flags: {
+      ip: '81.0.2.15',
+      service: 'example.com',
+      containers: 'unix:///run/test.sock',
+      'state-dir': tempDir(),
+      'max-calls-per-hour': String(budget),
+    },
+    env: { DDEDGE_API_URL: sandbox.url, DDEDGE_API_USER: apiUser, DDEDGE_API_PASSWORD: apiPassword },
+    purpose: 'cycle',
+  });
+  const clock = new FakeClock(Date.now());
+  const cycle = (running: ContainerSeen[]) =>
+    runCycle({
+      config,
+      logger: silentLogger,
+      now: () => new Date(clock.now()),
+      containers: { ...listedContainerNames(config, silentLogger, clock, running), only: true },
+    });
+  const held = () =>
+    sandbox.model.services[0]!.dns.filter((e) => /^svc\d+$/.test(e.name) || /^svc\d+\.example\.com$/.test(e.name))
+      .length;
+  return { cycle, clock, held };
+}
+
+describe('what the containers names cost', () => {
+  it('a burst of 20 starts: one listing and one create per name; then nothing while nothing changes', async () => {
+    const { cycle, held } = agent();
+    const burst = Array.from({ length: 20 }, (_, i) => service(i));
+    const first = await cycle(burst);
+    expect(first.exitCode).toBe(0);
+    expect(calls(first.state)).toBe(21);
+    expect(held()).toBe(20);
+    const steady = await cycle(burst);
+    expect(calls(steady.state)).toBe(21);
+  });
+
+  it('containers that flap within their grace spend no call', async () => {
+    const { cycle, clock } = agent();
+    const first = await cycle([service(1)]);
+    expect(calls(first.state)).toBe(2);
+    let last = first;
+    for (let i = 0; i < 30; i++) {
+      clock.advance(5_000);
+      last = await cycle(i % 2 ? [service(1)] : []);
+    }
+    expect(calls(last.state)).toBe(2);
+  });
+
+  it('a budget smaller than the burst stops at its limit, and the rest follow when calls resume', async () => {
+    const { cycle, clock, held } = agent(10);
+    const burst = Array.from({ length: 20 }, (_, i) => service(i));
+    const first = await cycle(burst);
+    // Some written, the rest held back by the budget: partial, as with DDEDGE_HOSTS.
+    expect(first.exitCode).toBe(5);
+    expect(calls(first.state)).toBe(10);
+    expect(first.outcomes.filter((o) => o.action === 'failed').map((o) => o.message)).toHaveLength(11);
+    expect(held()).toBe(9);
+    clock.advance(61 * 60_000);
+    const next = await cycle(burst);
+    expect(held()).toBe(18);
+    expect(next.exitCode).toBe(5);
+  });
+});
