@@ -53,7 +53,7 @@ export const SETTINGS = {
     kind: 'enum',
     values: ['json', 'xml', 'plain'],
     default: 'json',
-    describe: 'answer format asked of the dynamic DNS interface',
+    describe: 'answer format',
   },
   dyndnsUser: { flag: 'dyndns-user', env: 'DDEDGE_DYNDNS_USER', kind: 'string', describe: 'dynamic DNS user name' },
   dyndnsKey: {
@@ -69,7 +69,7 @@ export const SETTINGS = {
     kind: 'enum',
     values: ['password', 'apikey'],
     default: 'password',
-    describe: "query parameter that carries the key: the server accepts 'password'; the spec names 'apikey'",
+    describe: "the key's query parameter: the server accepts 'password'; the spec names 'apikey'",
   },
   apiUrl: {
     flag: 'api-url',
@@ -253,7 +253,7 @@ export const SETTINGS = {
     env: 'DDEDGE_ON_CHANGE_TIMEOUT',
     kind: 'duration',
     default: '30s',
-    describe: 'how long --on-change may run before it is stopped',
+    describe: 'how long --on-change may run (then it is stopped)',
   },
   pingUrl: {
     flag: 'ping-url',
@@ -286,7 +286,7 @@ export const SETTINGS = {
     kind: 'integer',
     default: '60',
     describe:
-      'budget of provider calls the agent makes on its own (update, daemon), counted in the state; past it, exit 4 ' +
+      "hourly budget of provider calls (the agent's own: update, daemon), counted in the state; past it, exit 4 " +
       'until calls resume; the gateway counts its own (DDEDGE_GATEWAY_MAX_CALLS_PER_HOUR)',
   },
   containers: {
@@ -295,8 +295,8 @@ export const SETTINGS = {
     kind: 'string',
     bare: 'unix:///var/run/docker.sock',
     describe:
-      'update, daemon: the Docker Engine API whose running containers name hosts by their labels ' +
-      '(ddedge.hosts=NAME[,NAME…], ddedge.target=HOST): unix:///var/run/docker.sock when given alone, a podman ' +
+      "Docker Engine API whose containers' labels name hosts (update, daemon; " +
+      'ddedge.hosts=NAME[,NAME…], ddedge.target=HOST): unix:///var/run/docker.sock when given alone, a podman ' +
       'socket (unix://…/podman.sock), or http://HOST:PORT (loopback or a socket proxy)',
   },
   containersTraefik: {
@@ -304,15 +304,14 @@ export const SETTINGS = {
     env: 'DDEDGE_CONTAINERS_TRAEFIK',
     kind: 'boolean',
     default: 'false',
-    describe:
-      "with --containers: also take the names of Traefik's router rules (traefik.http.routers.<r>.rule, Host(…))",
+    describe: "also take names from Traefik's router rules (with --containers; traefik.http.routers.<r>.rule, Host(…))",
   },
   containersGrace: {
     flag: 'containers-grace',
     env: 'DDEDGE_CONTAINERS_GRACE',
     kind: 'duration',
     default: '10m',
-    describe: "with --containers: how long a stopped container's names keep their records",
+    describe: "a stopped container's names kept (with --containers: how long their records stay)",
   },
   logFormat: {
     flag: 'log-format',
