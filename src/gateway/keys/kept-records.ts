@@ -1,9 +1,10 @@
 // Records other parts of ddedge keep, which the gateway leaves alone unless a grant names them
 // exactly (`grant "KEY" name NAME`): the agent's hosts (A and AAAA of --host/DDEDGE_HOSTS and of
 // the state directory's state file, a container's CNAME of its containers.json) and the ACME
-// challenges `ddedge acme present` made (its challenges.json). Who keeps what is the zone's ownership policy (zone/plan/ownership.ts), the
-// one `zone apply` plans with; here are the gateway's inputs to it, its exception for grants and
-// its words. Read at each update: both files are small and change under the gateway's feet.
+// challenges `ddedge acme present` made (its challenges.json). Who keeps what is the zone's
+// ownership policy (zone/plan/ownership.ts), the one `zone apply` plans with; here are the
+// gateway's inputs to it, its exception for grants and its words. Read at each update: the files
+// are small and change under the gateway's feet.
 import { readAcmeChallenges } from '../../state/acme-challenges.js';
 import { agentRecordsOf, type AgentRecords } from '../../zone/plan/agent-records.js';
 import { firstKept, keeper } from '../../zone/plan/ownership.js';
