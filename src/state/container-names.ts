@@ -43,7 +43,7 @@ export interface ContainerNamesFile {
 }
 
 const FILE_NAME = 'containers.json';
-const containerNamesFile = (dir: string): string => join(dir, FILE_NAME);
+export const containerNamesFile = (dir: string): string => join(dir, FILE_NAME);
 const emptyContainerNames = (): ContainerNamesFile => ({ version: 1, names: [], owned: [] });
 
 /** A flag written only when set. */

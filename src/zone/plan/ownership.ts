@@ -115,8 +115,14 @@ function judge<T>(
 ): (record: { name: string; type: string; value?: string }) => T | undefined {
   const { zone } = options;
   const hosts = new Set(options.hosts.map((h) => agentHostName(h.split('=')[0]!)));
-  const recorded = new Set(options.agent?.records.map((r) => `${r.name}\t${r.type}`));
   const recordedKept: Kept = { by: 'agent', reason: `one of the agent's hosts, recorded in ${options.agent?.file}` };
+  const containerKept: Kept = {
+    by: 'agent',
+    reason: `a name a container gave the agent, recorded in ${options.agent?.containersFile}`,
+  };
+  const recorded = new Map(
+    options.agent?.records.map((r) => [`${r.name}\t${r.type}`, r.fromContainer ? containerKept : recordedKept]),
+  );
   const rules = (options.ignore ?? []).map((text) => parseIgnore(text, zone));
   const made = options.acmeMade;
   return (record) => {
@@ -125,7 +131,8 @@ function judge<T>(
     const provider = type !== 'NS' && isZoneType(type) ? undefined : providerKeeps(record, zone);
     if (provider) return as(provider);
     if ((type === 'A' || type === 'AAAA') && hosts.has(name)) return as(HOST);
-    if (recorded.size && recorded.has(`${name}\t${type}`)) return as(recordedKept);
+    const byAgent = recorded.size ? recorded.get(`${name}\t${type}`) : undefined;
+    if (byAgent) return as(byAgent);
     if (
       type === 'TXT' &&
       (made

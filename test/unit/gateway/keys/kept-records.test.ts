@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { keptRecords } from '../../../../src/gateway/keys/kept-records.js';
 import { parseKeysFile } from '../../../../src/gateway/keys/keys-file.js';
 import { updateAcmeChallenges } from '../../../../src/state/acme-challenges.js';
+import { writeContainerNames } from '../../../../src/state/container-names.js';
 import { emptyState, writeState } from '../../../../src/state/state.js';
 import type { Change } from '../../../../src/zone/plan/plan.js';
 import { tempDir } from '../../../helpers/cli.js';
@@ -40,6 +41,22 @@ describe('keptRecords', () => {
     );
     expect(check(deleteOf('www.example.com', 'A', '192.0.2.9'), 'wide')).toBeUndefined();
     expect(check(deleteOf('home.example.com', 'TXT', 'x'), 'wide')).toBeUndefined();
+  });
+
+  it('keeps the CNAME a container asked for (containers.json) from a key without an exact grant', () => {
+    const stateDir = tempDir('ddedge-kept-');
+    writeContainerNames(stateDir, {
+      version: 1,
+      names: [
+        { name: 'cloud.example.com', target: 'home.example.com', containers: ['web'], since: '2026-12-02T00:00:00Z' },
+      ],
+      owned: [],
+    });
+    const check = keptRecords(stateDir, 'example.com', [], keys);
+    expect(check(deleteOf('cloud.example.com', 'CNAME', 'home.example.com'), 'wide')).toContain(
+      'cloud.example.com CNAME is kept by the ddedge agent',
+    );
+    expect(check(deleteOf('cloud.example.com', 'TXT', 'x'), 'wide')).toBeUndefined();
   });
 
   it('lets a key whose grant names the record exactly change it', () => {

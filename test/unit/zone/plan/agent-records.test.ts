@@ -4,6 +4,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { writeContainerNames } from '../../../../src/state/container-names.js';
 import { writeState } from '../../../../src/state/state.js';
 import { agentRecordsOf } from '../../../../src/zone/plan/agent-records.js';
 import { ownership } from '../../../../src/zone/plan/ownership.js';
@@ -84,5 +85,37 @@ describe("the agent's records from its state file", () => {
       `home.${Z} A 192.0.2.20: in the file, not applied: one of the agent's hosts, recorded in ${join(dir, 'state.json')}`,
     ]);
     expect(planZone(live, { zone: Z, records: [], notes: [] }, owner).changes).toEqual([]);
+  });
+});
+
+describe('the names containers gave the agent (containers.json beside its state)', () => {
+  const containersDir = (names: { name: string; target?: string }[]): string => {
+    const dir = tempDir('ddedge-state-');
+    writeContainerNames(dir, {
+      version: 1,
+      names: names.map((n) => ({ ...n, containers: ['web'], since: '2026-12-02T00:00:00.000Z' })),
+      owned: [],
+    });
+    return dir;
+  };
+
+  it('a CNAME a container asked for (ddedge.target) is one of the records the agent keeps', () => {
+    const dir = containersDir([{ name: 'cloud.example.com', target: 'home.example.com' }, { name: 'git.example.com' }]);
+    const agent = agentRecordsOf(dir);
+    expect(agent.records.map((r) => `${r.name} ${r.type}`)).toEqual(['cloud.example.com CNAME']);
+    const owner = ownership({ zone: Z, hosts: [], ignore: [], agent });
+    expect(owner({ name: `cloud.${Z}`, type: 'CNAME' })).toBe(
+      `a name a container gave the agent, recorded in ${join(dir, 'containers.json')}`,
+    );
+    expect(owner({ name: `cloud.${Z}`, type: 'TXT' })).toBeUndefined();
+    // A zone apply of a file without it neither deletes it.
+    const live = [{ entityID: '7', name: `cloud.${Z}`, type: 'CNAME', value: `home.${Z}` }];
+    expect(planZone(live, { zone: Z, records: [], notes: [] }, owner).changes).toEqual([]);
+  });
+
+  it('a damaged containers.json is reported like a damaged state file (an apply stops)', () => {
+    const dir = tempDir('ddedge-state-');
+    writeFileSync(join(dir, 'containers.json'), '{"version":1,');
+    expect(agentRecordsOf(dir).damage).toMatch(/containers\.json/);
   });
 });
