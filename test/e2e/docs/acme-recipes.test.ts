@@ -3,6 +3,7 @@
 // reader pasting them into one shell would, from the checkout (they use dist/ and bin/), in an
 // empty HOME, in a network of its own (Pebble's fixed ports cannot meet another run's; 5353 and
 // 8443 are taken there, as on a desktop).
+// lego through the gateway's httpreq door (acme-pebble-httpreq) runs between the start and stop blocks as well.
 // Between the lego block and the stop block the test asks the sandbox's name server whether a
 // challenge was left behind (its only addition, and it changes nothing).
 // If the page's blocks change in a way that no longer works, this fails.
@@ -55,5 +56,34 @@ describe.skipIf(!TOOLS)('docs/certificates.md: Try it with a real CA, no account
     expect(run.output).not.toContain('left over:');
     // What the page says the two certificates cost: 8 API calls each.
     expect(sandboxCalls(run.output)).toEqual({ 'service/dnslist': 8, 'service/dnscreate': 4, 'service/dnsdelete': 4 });
+  });
+
+  it("lego through the gateway's httpreq door gets example.com and *.example.com from Pebble", {
+    timeout: 280_000,
+  }, async () => {
+    const home = tempDir('ddedge-recipe-home-');
+    const script = [
+      readmeRecipe('acme-pebble-start'),
+      readmeRecipe('acme-pebble-httpreq'),
+      readmeRecipe('acme-pebble-stop'),
+    ].join('\n');
+    const run = await runRecipe(script, {
+      cwd: REPO,
+      env: { PATH: process.env.PATH ?? '', HOME: home },
+      timeoutMs: 260_000,
+      ownNetwork: {},
+    });
+    expect(run.code, run.output).toBe(0);
+    expect(existsSync(join(home, 'pebble-try', 'lego-httpreq', 'certificates', 'example.com.crt')), run.output).toBe(
+      true,
+    );
+    expect(run.output).toMatch(/DNS:example\.com, DNS:\*\.example\.com/);
+    // The page's cost of a certificate for a name and its wildcard through httpreq, 8 API calls, after the
+    // gateway's first read of the zone at start.
+    expect(sandboxCalls(run.output)).toEqual({
+      'service/dnslist': 1 + 4,
+      'service/dnscreate': 2,
+      'service/dnsdelete': 2,
+    });
   });
 });
