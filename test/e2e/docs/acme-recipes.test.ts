@@ -7,7 +7,7 @@
 // Between the lego block and the stop block the test asks the sandbox's name server whether a
 // challenge was left behind (its only addition, and it changes nothing).
 // If the page's blocks change in a way that no longer works, this fails.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../helpers/cli.js';
@@ -55,7 +55,26 @@ describe.skipIf(!TOOLS)('docs/certificates.md: Try it with a real CA, no account
     expect(run.output).toContain('checked-left-over');
     expect(run.output).not.toContain('left over:');
     // What the page says the two certificates cost: 8 API calls each.
-    expect(sandboxCalls(run.output)).toEqual({ 'service/dnslist': 8, 'service/dnscreate': 4, 'service/dnsdelete': 4 });
+    expect(sandboxCalls(readFileSync(join(home, 'pebble-try', 'sandbox.log'), 'utf8'))).toEqual({
+      'service/dnslist': 8,
+      'service/dnscreate': 4,
+      'service/dnsdelete': 4,
+    });
+  });
+
+  it('the start block, in a folder without dist/ (a clone not built yet), stops at once and shows why', async () => {
+    const here = tempDir('ddedge-recipe-unbuilt-');
+    const run = await runRecipe(readmeRecipe('acme-pebble-start'), {
+      cwd: here,
+      env: { PATH: process.env.PATH ?? '', HOME: here },
+      timeoutMs: 60_000,
+    });
+    // Not killed at the test's bound (code null): the block itself stopped at its check of the sandbox
+    // (shown the sandbox's log), not later at a variable the sandbox's file should have set, nor in Pebble.
+    expect(run.code, run.output).not.toBeNull();
+    expect(run.code).not.toBe(0);
+    expect(run.output).toMatch(/Cannot find module '.*dist\/ddedge\.mjs'/);
+    expect(run.output).not.toMatch(/unbound variable|flag needs an argument/);
   });
 
   it("lego through the gateway's httpreq door gets example.com and *.example.com from Pebble", {
@@ -80,7 +99,7 @@ describe.skipIf(!TOOLS)('docs/certificates.md: Try it with a real CA, no account
     expect(run.output).toMatch(/DNS:example\.com, DNS:\*\.example\.com/);
     // The page's cost of a certificate for a name and its wildcard through httpreq, 8 API calls, after the
     // gateway's first read of the zone at start.
-    expect(sandboxCalls(run.output)).toEqual({
+    expect(sandboxCalls(readFileSync(join(home, 'pebble-try', 'sandbox.log'), 'utf8'))).toEqual({
       'service/dnslist': 1 + 4,
       'service/dnscreate': 2,
       'service/dnsdelete': 2,
