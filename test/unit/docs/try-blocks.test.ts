@@ -57,6 +57,16 @@ describe('try blocks of the docs', () => {
     expect(early).toEqual([]);
   });
 
+  it('started from a checkout (node dist/ddedge.mjs), show why when the sandbox stopped instead (no dist/ yet)', () => {
+    const silent = tryBlocks()
+      .filter((block) =>
+        block.lines.some((l) => /node dist\/ddedge\.mjs sandbox .*--print-env/.test(l) && startsInBackground(l)),
+      )
+      .filter((block) => !block.lines.some((l) => l.includes('SANDBOX_PORT') && l.includes('kill -0 $!')))
+      .map((block) => `${block.page}:${block.line}`);
+    expect(silent).toEqual([]);
+  });
+
   it('stop at their end what they started in the background', () => {
     const leftRunning = tryBlocks()
       .filter((block) => block.lines.some(startsInBackground))
