@@ -193,9 +193,12 @@ function dyndns2Settings(
   const keyFile = key.entries.at(-1)?.value;
   const prefixHosts = readPrefixHosts(listValues(raw('prefixHosts')), problems);
   if (!listen.length) {
-    if (certFile || keyFile || prefixHosts.size)
+    // Only the flags given are named, by the names they were given.
+    const given = [certFile && cert.flag, keyFile && key.flag, prefixHosts.size && '--prefix-host'].filter(Boolean);
+    const named = [given.slice(0, -1).join(', '), given.at(-1)].filter(Boolean).join(' and ');
+    if (given.length)
       problems.push(
-        `${cert.flag}, ${key.flag} and --prefix-host are for the HTTP door: give ${listenSetting.flag} ADDR:PORT too`,
+        `${named} ${given.length > 1 ? 'are' : 'is'} for the HTTP door: give ${listenSetting.flag} ADDR:PORT too`,
       );
     return undefined;
   }

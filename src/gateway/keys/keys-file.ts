@@ -147,6 +147,8 @@ export function parseKeysFile(text: string, file: string): GatewayKeys {
 /** A keys file's tokens, read in order; every error names the file, the line and the column. */
 class StatementReader {
   private at = 0;
+  /** Where each key read so far was defined. */
+  readonly keyPlaces = new Map<string, Place>();
 
   constructor(
     private readonly tokens: Token[],
@@ -188,7 +190,11 @@ function readKey(reader: StatementReader, result: GatewayKeys): void {
   const name = reader.next('the key name');
   const key = keyName(name, reader.fail);
   const named = `key ${shownName(key)}`;
-  if (result.keys.has(key)) reader.fail(name, `${named} is defined twice`);
+  // A key appended again (a recipe run twice, a copy pasted twice) names the line to look at.
+  const first = reader.keyPlaces.get(key);
+  if (first)
+    reader.fail(name, `${named} is defined twice (first at line ${first.line}): remove one, or give one another name`);
+  reader.keyPlaces.set(key, name);
   reader.expect('{', `after ${named}`);
   let algorithm: TsigAlgorithm | undefined;
   let secret: Buffer | undefined;

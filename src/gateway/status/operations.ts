@@ -73,7 +73,7 @@ export function gatewayAnswer(path: string, view: GatewayView): Answer {
         contentType: TEXT,
         body: redact(
           healthy
-            ? `healthy: ${counted(zones, 'zone')} read within ${Math.round(view.healthLimitMs / 1000)}s; ` +
+            ? `healthy: ${counted(zones, 'zone')} read within the last ${Math.round(view.healthLimitMs / 1000)}s; ` +
                 'DNS answering\n'
             : `unhealthy: ${reasons.join('; ')}\n`,
         ),

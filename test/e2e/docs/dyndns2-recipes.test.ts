@@ -91,6 +91,22 @@ describe.skipIf(!TOOLS)('docs/gateway-dyndns2.md: routers and NAS boxes through 
     expect(run.output).toMatch(/nohost: dyndns2: the key router may not change www\.example\.com A/);
   });
 
+  it('the try-it block, its door port taken by another program: it stops and shows the gateway saying why', async () => {
+    const here = tempDir('ddedge-readme-dyndns2-taken-');
+    symlinkSync(join(REPO, 'dist'), join(here, 'dist'));
+    const run = await runRecipe(readmeRecipe('dyndns2-sandbox'), {
+      cwd: here,
+      env: { PATH: process.env.PATH ?? '', HOME: here },
+      timeoutMs: 120_000,
+      ownNetwork: { taken: [8245] },
+    });
+    // Not killed at the test's bound (code null): the block itself stopped.
+    expect(run.code, run.output).not.toBeNull();
+    expect(run.code).not.toBe(0);
+    expect(run.output).toMatch(/--dyndns2-listen 127\.0\.0\.1:8245: the address is already in use/);
+    expect(run.output).not.toMatch(/^(good|nochg|nohost|badauth)/m);
+  });
+
   it('curl with -u and with user:pass@', async () => {
     const run = await runRecipe(withPorts(readmeRecipe('dyndns2-curl'), ports()), { cwd: dir, env, timeoutMs: 60_000 });
     expect(run.code, run.output).toBe(0);

@@ -1,6 +1,8 @@
 // docs/running.md "Set-up in one command": `ddedge init --non-interactive` against the sandbox,
 // then `ddedge update` with nothing but the settings file (<!-- recipe: init-non-interactive -->),
-// run as written (the sandbox on a port it picks), as a user (a user's settings file is in their home).
+// run as written (the sandbox on a port it picks), as a user. A try leaves the user's own settings
+// alone (a settings file naming a sandbox that is gone would send every later command there), so
+// it runs again as it is, where a second `init` into the same file would refuse.
 import { chownSync, existsSync, symlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -26,6 +28,17 @@ describe.skipIf(!requireTool('bash'))('docs/running.md: ddedge init, for scripts
     expect(run.code, run.output).toBe(0);
     expect(run.output).toMatch(/home\.example\.com: A 192\.0\.2\.20; ddedge keeps it up to date/);
     expect(run.output).toMatch(/home\.example\.com A 81\.0\.2\.15 updated/);
-    expect(existsSync(join(home, '.config', 'ddedge', 'credentials', 'api-password'))).toBe(true);
+    expect(run.output).toMatch(/^wrote \S+\/ddedge\/credentials\/api-password, \S+\/ddedge\/ddedge\.env$/m);
+    expect(existsSync(join(home, '.config', 'ddedge'))).toBe(false);
+    expect(existsSync(join(home, '.local', 'state', 'ddedge'))).toBe(false);
+
+    const again = await runRecipe(readmeRecipe('init-non-interactive'), {
+      cwd: home,
+      env: { PATH: process.env.PATH ?? '', HOME: home },
+      timeoutMs: 120_000,
+      uid: asRoot ? NOBODY : undefined,
+    });
+    expect(again.code, again.output).toBe(0);
+    expect(again.output).toMatch(/home\.example\.com A 81\.0\.2\.15 updated/);
   });
 });

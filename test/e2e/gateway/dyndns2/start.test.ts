@@ -77,8 +77,16 @@ describe("the dyndns2 door's settings", () => {
       ['--dyndns2-listen', 'example.com:8245'],
       /--dyndns2-listen: "example\.com:8245": "example\.com" is not an IP address/,
     ],
-    [['--prefix-host', 'pc.lan.example.com=::5'], /give --http-listen ADDR:PORT too/],
-    [['--dyndns2-cert', '/x.pem', '--dyndns2-key', '/x.key'], /give --dyndns2-listen ADDR:PORT too/],
+    // Only the flags given are named, by the names they were given.
+    [
+      ['--prefix-host', 'pc.lan.example.com=::5'],
+      /^ddedge: --prefix-host is for the HTTP door: give --http-listen ADDR:PORT too$/m,
+    ],
+    [['--http-cert', '/x.pem'], /^ddedge: --http-cert is for the HTTP door: give --http-listen ADDR:PORT too$/m],
+    [
+      ['--dyndns2-cert', '/x.pem', '--dyndns2-key', '/x.key'],
+      /^ddedge: --dyndns2-cert and --dyndns2-key are for the HTTP door: give --dyndns2-listen ADDR:PORT too$/m,
+    ],
     [['--http-listen', '127.0.0.1:0', '--http-cert', '/nonexistent.pem'], /--http-cert and --http-key go together/],
     [
       ['--http-listen', '127.0.0.1:0', '--dyndns2-listen', '127.0.0.1:1'],

@@ -107,7 +107,7 @@ grant "xfr" subdomain lab.example.com A AAAA;
       ['grant "ghost" zonesub;', /^keys\.conf:1:7: no key "ghost" is defined/],
       [
         `${key(`algorithm hmac-sha256; secret "${SECRET}";`)}${key(`algorithm hmac-sha256; secret "${SECRET}";`)}`,
-        /^keys\.conf:8:5: key "k" is defined twice/,
+        /^keys\.conf:8:5: key "k" is defined twice \(first at line 3\): remove one, or give one another name$/,
       ],
       ['transfer "k"', /^keys\.conf:1:\d+: the file ends/],
       ['/* open', /^keys\.conf:1:1: a \/\* comment is never closed/],

@@ -67,7 +67,7 @@ describe("the gateway's health", () => {
     expect(gatewayHealth(view)).toEqual({ healthy: true, reasons: [] });
     expect(gatewayAnswer('/healthz', view)).toMatchObject({
       status: 200,
-      body: 'healthy: 2 zones read within 5s; DNS answering\n',
+      body: 'healthy: 2 zones read within the last 5s; DNS answering\n',
     });
     failWith(new Error('no complete answer from https://api.example/service/dnslist/ within 2000 ms'));
     await expect(views.refresh('example.net')).rejects.toThrow();
