@@ -60,14 +60,14 @@ export function unwritableRecords(zone: string, live: readonly LiveRecord[]): Ma
   // record; most names hold one entry): only names of several entries are looked at by type
   // and value.
   const names = new Set<string>();
-  let several: Set<string> | undefined;
+  const several = new Set<string>();
   for (const r of written) {
     if (found.has(r)) continue;
     const before = names.size;
     names.add(r.name);
-    if (names.size === before) (several ??= new Set()).add(r.name);
+    if (names.size === before) several.add(r.name);
   }
-  if (several) markSecondEntries(written, several, found, mark);
+  if (several.size) markSecondEntries(written, several, found, mark);
   return found;
 }
 
