@@ -119,7 +119,10 @@ function pagesFor(total: number, firstLength: number, what: string): number | st
   const perPage = Math.min(LIST_PAGE_LENGTH, firstLength || LIST_PAGE_LENGTH);
   const needed = Math.ceil(total / perPage);
   if (needed > MAX_LIST_PAGES || total > MAX_LIST_PAGES * LIST_PAGE_LENGTH)
-    return `${what} announced ${total} entries in pages of ${perPage}: more than the ${MAX_LIST_PAGES} pages ddedge reads`;
+    return (
+      `${what} announced ${total} entries in pages of ${perPage}: more than the ${MAX_LIST_PAGES} pages ` +
+      'ddedge reads'
+    );
   return needed + PAGE_MARGIN;
 }
 
