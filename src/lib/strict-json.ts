@@ -1,6 +1,8 @@
 // JSON as answers must be: no key given twice (`{"success":false,"success":true}` is not
-// "last one wins", it is malformed) and no nesting deeper than any answer has. Checked by
-// one flat pass over the text before JSON.parse, so nothing recurses on a hostile depth.
+// "last one wins", it is malformed) and no nesting deeper than any answer has. Proved after
+// JSON.parse by counting keys (the parsed value's, a walk no deeper than the limit, against the
+// text's); where that proves nothing, decided by one flat pass over the text, which recurses on
+// nothing, and whose errors are the ones given.
 import { AnswerShapeError, MAX_ANSWER_DEPTH } from './answer-shape.js';
 
 export function parseStrictJson(text: string, maxDepth = MAX_ANSWER_DEPTH): unknown {
@@ -10,8 +12,53 @@ export function parseStrictJson(text: string, maxDepth = MAX_ANSWER_DEPTH): unkn
   } catch {
     throw new AnswerShapeError('the answer is not JSON');
   }
-  checkKeysAndDepth(text, maxDepth);
+  // The quick proof first; where it proves nothing (a key given twice, or only a string that
+  // looks like a key's end), the scan of the text decides, and says what is wrong.
+  if (!provedSound(text, value, maxDepth)) checkKeysAndDepth(text, maxDepth);
   return value;
+}
+
+/** A key's closing quote and its colon: JSON allows only these four spaces between them. */
+const KEY_END = /"[ \t\n\r]*:/g;
+
+/**
+ * Whether `value` (JSON.parse of `text`) provably had no key twice in one object and no nesting
+ * deeper than `maxDepth`. Every key of the text ends in a match of KEY_END, and a match that is
+ * not a key's end lies inside a string, so the text's matches are at least its keys; the parsed
+ * objects' own keys are at most the text's keys, fewer exactly when one object gave a key twice
+ * (the last one wins). Equal counts prove that none did. False proves nothing either way.
+ */
+function provedSound(text: string, value: unknown, maxDepth: number): boolean {
+  const keys = ownKeysWithin(value, 0, maxDepth);
+  if (keys < 0) return false;
+  KEY_END.lastIndex = 0;
+  let ends = 0;
+  while (KEY_END.test(text)) if (++ends > keys) return false;
+  return ends === keys;
+}
+
+/** The own keys of every object in `value`, or -1 past `maxDepth` (so the walk's depth is bounded). */
+function ownKeysWithin(value: unknown, depth: number, maxDepth: number): number {
+  if (typeof value !== 'object' || value === null) return 0;
+  if (depth >= maxDepth) return -1;
+  let keys = 0;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const inner = ownKeysWithin(value[i], depth + 1, maxDepth);
+      if (inner < 0) return -1;
+      keys += inner;
+    }
+    return keys;
+  }
+  const object = value as Record<string, unknown>;
+  for (const key in object) {
+    // An inherited key (a polluted prototype) is no key of the text: no proof then.
+    if (!Object.hasOwn(object, key)) return -1;
+    const inner = ownKeysWithin(object[key], depth + 1, maxDepth);
+    if (inner < 0) return -1;
+    keys += inner + 1;
+  }
+  return keys;
 }
 
 /** Past this many keys in one object, or once one of its keys has an escape, its keys go in a Set. */

@@ -35,7 +35,9 @@ export function unwritableRecords(zone: string, live: readonly LiveRecord[]): Ma
     if (!found.has(r))
       found.set(r, { reason: `${UNWRITABLE}: ${why}`, restorable, ...(entryOf !== undefined ? { entryOf } : {}) });
   };
-  const written = live.filter((r) => isZoneType(r.type) || r.type === 'SOA');
+  const isWritten = (r: LiveRecord) => isZoneType(r.type) || r.type === 'SOA';
+  // No copy of a zone whose records are all of these types (most are).
+  const written = live.every(isWritten) ? live : live.filter(isWritten);
   for (const r of written) {
     const why = ownProblem(r, zone);
     if (why) mark(r, why.text, why.restorable);
@@ -54,18 +56,36 @@ export function unwritableRecords(zone: string, live: readonly LiveRecord[]): Ma
   // A record is written once: a reader keeps one of two equal lines, and refuses two that differ
   // only in TTL or priority. The entry written is the oldest (lowest entity ID), so every
   // listing picks the same one, also after the file changed its TTL.
-  // Found by name first (each name string keeps its hash): only names of several entries are
-  // looked at by type and value.
-  const byName = new Map<string, LiveRecord | LiveRecord[]>();
+  // Found by name first (each name string keeps its hash), in a set of names (one lookup a
+  // record; most names hold one entry): only names of several entries are looked at by type
+  // and value.
+  const names = new Set<string>();
+  const several = new Set<string>();
   for (const r of written) {
     if (found.has(r)) continue;
+    const before = names.size;
+    names.add(r.name);
+    if (names.size === before) several.add(r.name);
+  }
+  if (several.size) markSecondEntries(written, several, found, mark);
+  return found;
+}
+
+/** Entries at `several` names that hold a record another (older) entry holds too. */
+function markSecondEntries(
+  written: readonly LiveRecord[],
+  several: ReadonlySet<string>,
+  found: ReadonlyMap<LiveRecord, Unwritable>,
+  mark: (r: LiveRecord, why: string, restorable: boolean, entryOf: string) => void,
+): void {
+  const byName = new Map<string, LiveRecord[]>();
+  for (const r of written) {
+    if (found.has(r) || !several.has(r.name)) continue;
     const held = byName.get(r.name);
-    if (held === undefined) byName.set(r.name, r);
-    else if (Array.isArray(held)) held.push(r);
-    else byName.set(r.name, [held, r]);
+    if (held) held.push(r);
+    else byName.set(r.name, [r]);
   }
   for (const held of byName.values()) {
-    if (!Array.isArray(held)) continue;
     const oldest = new Map<string, LiveRecord>();
     for (const r of held) {
       const key = recordKey(r);
@@ -79,7 +99,6 @@ export function unwritableRecords(zone: string, live: readonly LiveRecord[]): Ma
         mark(r, 'another entry holds the same record, and a master file holds a record once', true, key);
     }
   }
-  return found;
 }
 
 /**

@@ -47,32 +47,34 @@ export async function listAll<T>(
   const seen = new Set<string>();
   let total: number | undefined;
   let bound = MAX_LIST_PAGES;
-  let previous: string | undefined;
+  let previous: string[] = [];
   for (let page = 1; page <= bound; page++) {
     const answer = await fetchPage(page, LIST_PAGE_LENGTH);
     const done = (incomplete?: string): Listing<T> => ({ items, incomplete, pages: page });
     const ids = answer.items.map(idOf);
     if (page === 1) {
       total = validTotal(answer.total);
-      const pages = total === undefined ? undefined : pagesFor(total, answer.items.length, what);
-      if (typeof pages === 'string') return done(pages);
-      if (pages !== undefined) bound = pages;
+      if (total !== undefined) {
+        const pages = pagesFor(total, answer.items.length, what);
+        if (typeof pages === 'string') return done(pages);
+        bound = pages;
+      }
     } else if (total !== undefined && validTotal(answer.total) !== total) {
       return done(
         `${what} announced ${total} entries on page 1 and ${answer.total ?? 'no count'} on page ${page}: the zone ` +
           `changed while it was read; run it again`,
       );
     }
-    const fingerprint = ids.join(',');
-    if (ids.length && fingerprint === previous) {
+    if (ids.length && sameIds(ids, previous)) {
       return done(
         `${what} answered page ${page} with the entries of page ${page - 1} (it does not follow \`page\`); ` +
           `${items.length} entries seen${total === undefined ? ', and no total' : ` of ${total}`}`,
       );
     }
-    previous = fingerprint;
+    previous = ids;
     for (let i = 0; i < ids.length; i++) {
-      // Pages that overlap (an entry moved while listed) show an entity twice: the set does not grow.
+      // Pages that overlap (an entry moved while the zone was listed) show an entity twice: the
+      // set does not grow. (One lookup per entity, not a test and then an add.)
       const before = seen.size;
       seen.add(ids[i]!);
       if (seen.size === before)
@@ -109,10 +111,12 @@ export async function listAll<T>(
   };
 }
 
-/** The pages to read for `total` entries (a margin beside), or why they are more than ddedge reads. */
-function pagesFor(total: number, firstPageLength: number, what: string): number | string {
-  // The bound follows the provider's count and its real page size (it may shorten pages).
-  const perPage = Math.min(LIST_PAGE_LENGTH, firstPageLength || LIST_PAGE_LENGTH);
+/**
+ * The pages a listing of `total` entries may take, from its first page's length (the provider
+ * may shorten pages) and a margin; or why ddedge does not read that many.
+ */
+function pagesFor(total: number, firstLength: number, what: string): number | string {
+  const perPage = Math.min(LIST_PAGE_LENGTH, firstLength || LIST_PAGE_LENGTH);
   const needed = Math.ceil(total / perPage);
   if (needed > MAX_LIST_PAGES || total > MAX_LIST_PAGES * LIST_PAGE_LENGTH)
     return (
@@ -120,6 +124,13 @@ function pagesFor(total: number, firstPageLength: number, what: string): number 
       'ddedge reads'
     );
   return needed + PAGE_MARGIN;
+}
+
+/** Whether a page lists the very entities of the page before, in the same order. */
+function sameIds(ids: readonly string[], previous: readonly string[]): boolean {
+  if (ids.length !== previous.length) return false;
+  for (let i = 0; i < ids.length; i++) if (ids[i] !== previous[i]) return false;
+  return true;
 }
 
 function validTotal(total: unknown): number | undefined {

@@ -95,4 +95,21 @@ describe('a zone listing', () => {
     expect(onOnePage.incomplete).toMatch(/^service\/dnslist listed entity 1 twice/);
     expect(onOnePage.items.map((e) => e.id)).toEqual(['0', '1', '2']);
   });
+
+  it('a page that repeats the page before is said as such; pages whose IDs only join alike are not one', async () => {
+    const repeated = await list(async () => ({ items: entries(0, 1000), total: 3000 }));
+    expect(repeated.incomplete).toMatch(/^service\/dnslist answered page 2 with the entries of page 1/);
+    // Entity IDs are the provider's text: a comma in one does not make two pages the same.
+    const pages = [
+      [{ id: 'a,b' }, { id: 'c' }],
+      [{ id: 'a' }, { id: 'b,c' }],
+    ];
+    const commas = await listAll(
+      async (page) => ({ items: pages[page - 1] ?? [], total: 4 }),
+      (e: Entry) => e.id,
+      'service/dnslist',
+    );
+    expect(commas.incomplete).toBeUndefined();
+    expect(commas.items.map((e) => e.id)).toEqual(['a,b', 'c', 'a', 'b,c']);
+  });
 });
