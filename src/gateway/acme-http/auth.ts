@@ -3,7 +3,7 @@
 // its credentials and with the same memory of wrong tries (limits/guess-limit.ts): a source past
 // its wrong tries is refused (429) before its secret is looked at, a user name that is no key is
 // never shown, and a client's first try without credentials is no guess.
-import { isKeyName, keyOf } from '../keys/credentials.js';
+import { isKeyName, keyOf, refusedCredentialsReason } from '../keys/credentials.js';
 import { keyNameOf } from '../keys/keys-file.js';
 import type { GatewayKeys } from '../keys/keys-file.js';
 import type { GuessLimit } from '../limits/guess-limit.js';
@@ -50,12 +50,7 @@ export function authenticate(
     return { key };
   }
   if (credentials) guesses.failed(client, known);
-  const why =
-    user === undefined
-      ? 'no credentials'
-      : known
-        ? 'a wrong password'
-        : 'a user name that is no key of the keys file (not shown)';
+  const why = refusedCredentialsReason(user, known !== undefined);
   refusals.refused('badauth', what, `${protocol}: ${why}`);
   return { status: 401, close: credentials !== undefined };
 }

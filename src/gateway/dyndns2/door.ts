@@ -10,7 +10,7 @@ import { joinIdentifier } from '../../lib/interface-id.js';
 import { nonPublicReason, type RecordType } from '../../lib/address.js';
 import { grantsFor } from '../keys/grants.js';
 import type { RefusalLog } from '../limits/refusal-log.js';
-import { isKeyName, keyOf } from '../keys/credentials.js';
+import { isKeyName, keyOf, refusedCredentialsReason } from '../keys/credentials.js';
 import { keyNameOf, type GatewayKeys } from '../keys/keys-file.js';
 import type { GuessLimit } from '../limits/guess-limit.js';
 import {
@@ -103,12 +103,7 @@ function requestKey(request: Dyndns2Request, client: string, deps: DoorDeps, key
   if (key) return key;
   // A client's first try without credentials (it waits for the 401) is no guess, and keeps its connection.
   if (request.credentials) deps.guesses.failed(client, known);
-  const why =
-    user === undefined
-      ? 'no credentials'
-      : known
-        ? 'a wrong password'
-        : 'a user name that is no key of the keys file (not shown)';
+  const why = refusedCredentialsReason(user, known !== undefined);
   deps.refusals.refused(
     'badauth',
     { client, kind: 'request', keyless, ...(known ? { key: known } : {}) },

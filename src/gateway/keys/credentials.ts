@@ -42,3 +42,11 @@ export const isKeyName = (keys: GatewayKeys, user: string): boolean => {
   const name = keyNameOf(user);
   return name !== undefined && keys.keys.has(name);
 };
+
+/** Why credentials were refused, as the refusal log says it: never the password, nor a user name no key has. */
+export const refusedCredentialsReason = (user: string | undefined, known: boolean): string =>
+  user === undefined
+    ? 'no credentials'
+    : known
+      ? 'a wrong password'
+      : 'a user name that is no key of the keys file (not shown)';

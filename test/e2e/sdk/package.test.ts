@@ -32,8 +32,8 @@ describe('the SDK from a project that installed ddedge', () => {
     const before = JSON.stringify(sandbox.model.services);
     const domains = sandbox.model.domains.length;
     writeFileSync(join(project, 'example.mjs'), example());
-    // The page's line, run by a shell in the folder where the sandbox wrote its file.
-    const line = /^`(\. \.\/sandbox\.env && node example\.mjs)`$/m.exec(readme())![1]!;
+    // The page's block's line that runs the example, run by a shell in the folder where the sandbox wrote its file.
+    const line = /^(\. \.\/sandbox\.env && node example\.mjs)$/m.exec(readme())![1]!;
     writeFileSync(join(project, 'sandbox.env'), sandboxShellLines(sandbox));
     // Not spawnSync: the sandbox answers from this process.
     const run = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
