@@ -4,7 +4,10 @@
 // containers give is kept while either runs. `running` (at start and after every reconnect) is
 // the truth: a container missing from it stopped while nobody listened, and its names start their
 // grace then. While the engine is lost nothing is let go. Names known from before a restart are
-// held until the first `running` says whether a container still gives them.
+// held until the first `running` says whether a container still gives them. A name keeps the
+// target it was kept with while a container still gives it so, or it is held: a second container
+// giving it another target (labels are anyone's who can start one) takes it only once no container
+// has given the first target for the grace.
 import type { Clock } from '../lib/clock.js';
 import type { ContainerNews, ContainerSeen } from './engine/news.js';
 import { containerLabel, namesOf, type NamingRules } from './labels.js';
@@ -48,6 +51,8 @@ export class DesiredNames {
   private readonly running = new Map<string, Running>();
   private readonly held = new Map<string, Held>();
   private readonly warned = new Set<string>();
+  /** name -> the target ('' for none) it is kept with now. */
+  private claimed = new Map<string, string>();
   private heardRunning = false;
   private connected = false;
 
@@ -70,6 +75,7 @@ export class DesiredNames {
           ...(k.target ? { target: k.target } : {}),
           until: k.heldUntil ?? Infinity,
         });
+    this.claimed = this.fingerprints();
   }
 
   /** Takes one piece of news; returns the names whose record must change (came, or changed target). */
@@ -79,36 +85,43 @@ export class DesiredNames {
     else if (news.kind === 'started') this.start(news.container);
     else if (news.kind === 'stopped') this.stop(news.id);
     else this.takeRunning(news.containers);
-    return changedNames(before, this.fingerprints());
+    this.claimed = this.fingerprints();
+    return changedNames(before, this.claimed);
   }
 
   /** Every name kept now, sorted. */
   wanted(): WantedName[] {
-    const names = new Map<string, WantedName>();
+    const givers = new Map<string, Running[]>();
     for (const c of this.running.values())
-      for (const name of c.names) {
-        const entry = names.get(name);
-        if (entry) entry.containers.push(c.label);
-        else names.set(name, { name, containers: [c.label], ...(c.target ? { target: c.target } : {}) });
-      }
-    for (const [name, h] of this.held)
-      if (!names.has(name))
-        names.set(name, {
-          name,
-          containers: [...h.containers],
-          ...(h.target ? { target: h.target } : {}),
-          ...(Number.isFinite(h.until) ? { heldUntil: h.until } : {}),
-        });
-    return [...names.values()].sort((a, b) => (a.name < b.name ? -1 : 1));
+      for (const name of c.names) givers.set(name, [...(givers.get(name) ?? []), c]);
+    const names = new Set([...givers.keys(), ...this.held.keys()]);
+    return [...names].sort().map((name) => this.wantedName(name, givers.get(name) ?? []));
+  }
+
+  /** The name with the target it is kept with: running containers giving that target, else its hold. */
+  private wantedName(name: string, givers: Running[]): WantedName {
+    const h = this.held.get(name);
+    const kept = this.claimed.get(name);
+    const offered = [...givers.map((c) => c.target ?? ''), ...(h ? [h.target ?? ''] : [])];
+    const target = kept !== undefined && offered.includes(kept) ? kept : offered[0]!;
+    const giving = givers.filter((c) => (c.target ?? '') === target);
+    if (giving.length || !h) return { name, containers: giving.map((c) => c.label), ...(target ? { target } : {}) };
+    return {
+      name,
+      containers: [...h.containers],
+      ...(target ? { target } : {}),
+      ...(Number.isFinite(h.until) ? { heldUntil: h.until } : {}),
+    };
   }
 
   /** Lets go of the held names whose grace has ended (none while the engine is lost); returns them. */
   expire(): string[] {
     if (!this.connected) return [];
     const now = this.clock.now();
-    const gone = [...this.held].filter(([, h]) => h.until <= now).map(([name]) => name);
-    for (const name of gone) this.held.delete(name);
-    return gone;
+    const before = this.fingerprints();
+    for (const [name, h] of [...this.held]) if (h.until <= now) this.held.delete(name);
+    this.claimed = this.fingerprints();
+    return changedNames(before, this.claimed);
   }
 
   /** When the next grace ends, if one runs and the engine is heard. */
@@ -132,7 +145,7 @@ export class DesiredNames {
           container.id,
           `${label}: ${name} is given by another container with another target; kept as it was`,
         );
-      this.held.delete(name);
+      if ((this.held.get(name)?.target ?? '') === (naming.target ?? '')) this.held.delete(name);
     }
     // A container seen again with other labels: the names it gave up are held as if it stopped.
     if (taken)
@@ -163,16 +176,24 @@ export class DesiredNames {
     }
   }
 
-  /** Holds those of `names` no running container gives, for the grace from now. */
+  /**
+   * Holds, for the grace from now, those of `names` kept with the target `from` gave (or not kept yet) that no running
+   * container gives so.
+   */
   private holdUnclaimed(from: Running, names: string[]): void {
     const until = this.clock.now() + this.graceMs;
-    for (const name of names)
-      if (this.targetElsewhere(name, undefined) === undefined)
+    const target = from.target ?? '';
+    for (const name of names) {
+      const kept = this.claimed.get(name) ?? target;
+      if (kept !== target) continue;
+      const givenSo = [...this.running.values()].some((c) => c.names.includes(name) && (c.target ?? '') === target);
+      if (!givenSo)
         this.held.set(name, { containers: [from.label], ...(from.target ? { target: from.target } : {}), until });
+    }
   }
 
   /** The target ('' for none) another running container gives `name`, undefined when none gives it. */
-  private targetElsewhere(name: string, except: string | undefined): string | undefined {
+  private targetElsewhere(name: string, except: string): string | undefined {
     for (const [id, c] of this.running) if (id !== except && c.names.includes(name)) return c.target ?? '';
     return undefined;
   }

@@ -141,4 +141,43 @@ describe('the names kept for containers', () => {
       { name: 'a.example.com', containers: ['container a (a)'], target: 'home.example.com' },
     ]);
   });
+
+  describe('a name a second container gives with another target', () => {
+    const evil = () => seen('b', 'cloud.example.com', { 'ddedge.target': 'evil.example.net' });
+    const targetOf = (names: DesiredNames) => names.wanted().find((w) => w.name === 'cloud.example.com')?.target;
+
+    it('stays as the first container gave it while the first restarts within the grace', () => {
+      const { clock, names, warnings } = setup();
+      names.take({ kind: 'running', containers: [seen('a', 'cloud.example.com')] });
+      expect(names.take({ kind: 'started', container: evil() })).toEqual([]);
+      expect(warnings.join()).toContain('another target; kept as it was');
+      expect(names.take({ kind: 'stopped', id: 'a' })).toEqual([]);
+      expect(targetOf(names)).toBeUndefined();
+      clock.advance(GRACE / 2);
+      expect(names.take({ kind: 'started', container: seen('a', 'cloud.example.com') })).toEqual([]);
+      expect(targetOf(names)).toBeUndefined();
+      // The second one stopping and coming back changes nothing either.
+      expect(names.take({ kind: 'stopped', id: 'b' })).toEqual([]);
+      expect(names.take({ kind: 'started', container: evil() })).toEqual([]);
+      expect(names.take({ kind: 'stopped', id: 'a' })).toEqual([]);
+      expect(names.take({ kind: 'stopped', id: 'b' })).toEqual([]);
+      expect(targetOf(names)).toBeUndefined();
+    });
+
+    it('stays as it was kept across a restart of the agent, whatever order the engine lists them in', () => {
+      const { names } = setup();
+      names.seed([{ name: 'cloud.example.com', containers: ['container a (a)'] }]);
+      expect(names.take({ kind: 'running', containers: [evil(), seen('a', 'cloud.example.com')] })).toEqual([]);
+      expect(targetOf(names)).toBeUndefined();
+    });
+
+    it('goes to the second container once the first has been gone for the grace', () => {
+      const { clock, names } = setup();
+      names.take({ kind: 'running', containers: [seen('a', 'cloud.example.com'), evil()] });
+      names.take({ kind: 'stopped', id: 'a' });
+      clock.advance(GRACE);
+      expect(names.expire()).toEqual(['cloud.example.com']);
+      expect(targetOf(names)).toBe('evil.example.net');
+    });
+  });
 });
