@@ -143,7 +143,7 @@ describe('the names kept for containers', () => {
   });
 
   describe('a name a second container gives with another target', () => {
-    const evil = () => seen('b', 'cloud.example.com', { 'ddedge.target': 'evil.example.net' });
+    const evil = () => seen('b', 'cloud.example.com', { 'ddedge.target': 'other.example.com' });
     const targetOf = (names: DesiredNames) => names.wanted().find((w) => w.name === 'cloud.example.com')?.target;
 
     it('stays as the first container gave it while the first restarts within the grace', () => {
@@ -177,7 +177,7 @@ describe('the names kept for containers', () => {
       names.take({ kind: 'stopped', id: 'a' });
       clock.advance(GRACE);
       expect(names.expire()).toEqual(['cloud.example.com']);
-      expect(targetOf(names)).toBe('evil.example.net');
+      expect(targetOf(names)).toBe('other.example.com');
     });
   });
 });

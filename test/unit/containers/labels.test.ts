@@ -23,6 +23,22 @@ describe('the names a container asks for', () => {
     expect(naming).toEqual({ names: ['git.example.com'], target: 'home.example.com', warnings: [] });
   });
 
+  it.each(['phish.example.net', 'ｅｖｉｌ.example.net', 'notexample.com'])(
+    'refuses a ddedge.target outside the served zones (%j): none of the names is pointed away',
+    (away) => {
+      const naming = namesOf(container({ 'ddedge.hosts': 'login.example.com', 'ddedge.target': away }, 'evil'), RULES);
+      expect(naming.names).toEqual([]);
+      expect(naming.warnings).toEqual([expect.stringMatching(/^container evil .*outside the served zones/)]);
+    },
+  );
+
+  it('takes a ddedge.target at the apex or below it', () => {
+    for (const target of ['example.com', 'home.example.com'])
+      expect(namesOf(container({ 'ddedge.hosts': 'a.example.com', 'ddedge.target': target }), RULES).target).toBe(
+        target,
+      );
+  });
+
   it('takes no name from a container without the label', () => {
     expect(namesOf(container({ 'com.docker.compose.service': 'db' }), RULES)).toEqual({ names: [], warnings: [] });
   });
