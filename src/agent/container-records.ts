@@ -54,6 +54,10 @@ export interface ContainerPhase {
   /** The agent's address by family, or why it is unknown. */
   addresses: Map<Family, { address?: string; error?: unknown }>;
   isCurrent: (record: RecordState, address: string) => boolean;
+  /** Calls the hour's budget still allows (undefined before the budget is loaded: no call made yet). */
+  callsLeft?: () => number | undefined;
+  /** Calls of the hour the names never spend: kept for the hosts of DDEDGE_HOSTS. */
+  keptForHosts?: number;
   /** The zone's provider (its calls counted by the cycle's gate). */
   zoneProvider: (zone: string) => Promise<ZoneProvider>;
 }
@@ -184,6 +188,7 @@ class ContainerRecords {
       let provider: ZoneProvider;
       try {
         provider = await this.phase.zoneProvider(zone);
+        this.mayCall();
         live = await provider.list();
       } catch (error) {
         this.phase.logger.error(`${zone}: the zone could not be listed: ${(error as Error).message}`);
@@ -226,6 +231,7 @@ class ContainerRecords {
       }
       const same = here.filter((r) => r.type === w.type);
       if (same.some((r) => r.value === w.value)) return this.kept(w, false);
+      this.mayCall();
       const entry = same[0];
       const ttl = this.phase.config.ttl === undefined ? {} : { ttl: this.phase.config.ttl };
       const record = { name, type: w.type, value: w.value, ...ttl };
@@ -243,6 +249,17 @@ class ContainerRecords {
     } catch (error) {
       this.fail(w, error);
     }
+  }
+
+  /** Refuses a call that would spend what is kept for the hosts of DDEDGE_HOSTS. */
+  private mayCall(): void {
+    const kept = this.phase.keptForHosts ?? 0;
+    const left = this.phase.callsLeft?.();
+    if (kept === 0 || left === undefined || left > kept) return;
+    throw new DdedgeError(
+      `not sent: the last ${kept} provider calls of the hour are kept for the hosts of DDEDGE_HOSTS (--max-calls-per-hour)`,
+      ExitCode.transient,
+    );
   }
 
   private owns(r: { name: string; type: string; value: string }): boolean {
@@ -265,6 +282,7 @@ class ContainerRecords {
   }
 
   private async deleteOwned(provider: ZoneProvider, r: LiveRecord): Promise<void> {
+    this.mayCall();
     await provider.delete(r.entityID);
     this.forget(r);
     this.record(r.name, r.type as ContainerRecordType, r.value, 'deleted', 'deleted (its name now has another type)');
@@ -275,6 +293,7 @@ class ContainerRecords {
     const mine = live.filter((r) => r.name === n.name && this.owns(r));
     try {
       for (const r of mine) {
+        this.mayCall();
         await provider.delete(r.entityID);
         this.forget(r);
         this.record(n.name, r.type as ContainerRecordType, r.value, 'deleted', 'deleted: no container gives it');

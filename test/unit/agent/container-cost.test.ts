@@ -88,4 +88,53 @@ describe('what the containers names cost', () => {
     expect(held()).toBe(18);
     expect(next.exitCode).toBe(5);
   });
+
+  it('leaves the calls the hosts of DDEDGE_HOSTS need: containers that spend the hour cannot starve them', async () => {
+    const { apiUser, apiPassword } = sandbox.credentials;
+    const stateDir = tempDir();
+    const configAt = (ip: string) =>
+      loadConfig({
+        flags: {
+          ip,
+          service: 'example.com',
+          containers: 'unix:///run/test.sock',
+          'state-dir': stateDir,
+          'max-calls-per-hour': '10',
+        },
+        env: {
+          DDEDGE_API_URL: sandbox.url,
+          DDEDGE_API_USER: apiUser,
+          DDEDGE_API_PASSWORD: apiPassword,
+          DDEDGE_HOSTS: 'home.example.com',
+        },
+        purpose: 'cycle',
+      });
+    const clock = new FakeClock(Date.now());
+    const run = (ip: string, running: ContainerSeen[], only: boolean) => {
+      const config = configAt(ip);
+      return runCycle({
+        config,
+        logger: silentLogger,
+        now: () => new Date(clock.now()),
+        containers: { ...listedContainerNames(config, silentLogger, clock, running), only },
+      });
+    };
+    const first = await run('81.0.2.15', [], false);
+    const spent = calls(first.state);
+    // A hostile container comes back again and again with 20 new names.
+    for (let round = 0; round < 3; round++) {
+      clock.advance(60_000);
+      await run(
+        '81.0.2.15',
+        Array.from({ length: 20 }, (_, i) => service(round * 20 + i)),
+        true,
+      );
+    }
+    clock.advance(60_000);
+    const moved = await run('81.0.2.16', [], false);
+    const home = moved.outcomes.find((o) => o.host === 'home.example.com');
+    expect(home?.action, home?.message).toBe('updated');
+    expect(calls(moved.state)).toBeLessThanOrEqual(10);
+    expect(spent).toBeGreaterThan(0);
+  });
 });
