@@ -33,6 +33,8 @@ export interface KnownName {
 
 interface Running {
   label: string;
+  /** The container's name: the same service when it is recreated (a new id). */
+  service: string;
   names: string[];
   target?: string;
 }
@@ -42,6 +44,8 @@ interface Held {
   target?: string;
   /** Infinity until the first `running` (a name known from before a restart). */
   until: number;
+  /** The name of the container that gave it (unknown for a name known from before a restart). */
+  service?: string;
 }
 
 /** Warnings remembered per container so each is said once; a stopped container's are forgotten. */
@@ -137,7 +141,8 @@ export class DesiredNames {
     const naming = namesOf(container, this.rules);
     for (const warning of naming.warnings) this.warnOnce(container.id, warning);
     const taken = this.running.get(container.id);
-    this.running.set(container.id, { label, names: naming.names, ...(naming.target ? { target: naming.target } : {}) });
+    const target = naming.target ? { target: naming.target } : {};
+    this.running.set(container.id, { label, service: container.name, names: naming.names, ...target });
     for (const name of naming.names) {
       const other = this.targetElsewhere(name, container.id);
       if (other !== undefined && other !== (naming.target ?? ''))
@@ -145,7 +150,9 @@ export class DesiredNames {
           container.id,
           `${label}: ${name} is given by another container with another target; kept as it was`,
         );
-      if ((this.held.get(name)?.target ?? '') === (naming.target ?? '')) this.held.delete(name);
+      // Its hold ends when the name is given as it was, or by the same service recreated (its labels may have changed).
+      const h = this.held.get(name);
+      if (h && ((h.target ?? '') === (naming.target ?? '') || h.service === container.name)) this.held.delete(name);
     }
     // A container seen again with other labels: the names it gave up are held as if it stopped.
     if (taken)
@@ -187,8 +194,8 @@ export class DesiredNames {
       const kept = this.claimed.get(name) ?? target;
       if (kept !== target) continue;
       const givenSo = [...this.running.values()].some((c) => c.names.includes(name) && (c.target ?? '') === target);
-      if (!givenSo)
-        this.held.set(name, { containers: [from.label], ...(from.target ? { target: from.target } : {}), until });
+      const given = from.target ? { target: from.target } : {};
+      if (!givenSo) this.held.set(name, { containers: [from.label], ...given, until, service: from.service });
     }
   }
 

@@ -171,6 +171,19 @@ describe('the names kept for containers', () => {
       expect(targetOf(names)).toBeUndefined();
     });
 
+    it('follows the first container recreated with another target (the same name, a new id) at once', () => {
+      const { names } = setup();
+      const web = (id: string, target: string): ContainerSeen => ({
+        id,
+        name: 'web',
+        labels: { 'ddedge.hosts': 'cloud.example.com', 'ddedge.target': target },
+      });
+      names.take({ kind: 'running', containers: [web('a1', 'home.example.com')] });
+      names.take({ kind: 'stopped', id: 'a1' });
+      expect(names.take({ kind: 'started', container: web('a2', 'edge.example.com') })).toEqual(['cloud.example.com']);
+      expect(targetOf(names)).toBe('edge.example.com');
+    });
+
     it('goes to the second container once the first has been gone for the grace', () => {
       const { clock, names } = setup();
       names.take({ kind: 'running', containers: [seen('a', 'cloud.example.com'), evil()] });
