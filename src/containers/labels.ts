@@ -15,6 +15,8 @@ const TARGET_LABEL = 'ddedge.target';
 export const MAX_NAMES_PER_CONTAINER = 20;
 /** Far above a list of 20 long names: a longer label is refused unread. */
 const MAX_LABEL_CHARS = 8192;
+/** Warnings told for one container; past them, how many more there were. */
+const MAX_WARNINGS_PER_CONTAINER = 5;
 const TRAEFIK_RULE = /^traefik\.http\.routers\.([^.]+)\.rule$/;
 
 export interface NamingRules {
@@ -41,6 +43,18 @@ export function containerLabel(container: Pick<ContainerSeen, 'id' | 'name'>): s
 }
 
 export function namesOf(container: ContainerSeen, rules: NamingRules): ContainerNaming {
+  const naming = judgedNames(container, rules);
+  const { warnings } = naming;
+  if (warnings.length <= MAX_WARNINGS_PER_CONTAINER) return naming;
+  const more = warnings.length - MAX_WARNINGS_PER_CONTAINER;
+  const told = warnings.slice(0, MAX_WARNINGS_PER_CONTAINER);
+  return {
+    ...naming,
+    warnings: [...told, `${containerLabel(container)}: ${more} more problem(s) with its labels, not told`],
+  };
+}
+
+function judgedNames(container: ContainerSeen, rules: NamingRules): ContainerNaming {
   const who = containerLabel(container);
   const warnings: string[] = [];
   const asked = [

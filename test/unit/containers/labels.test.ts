@@ -39,6 +39,15 @@ describe('the names a container asks for', () => {
       );
   });
 
+  it('says a bounded number of warnings for a container, however many of its labels are bad', () => {
+    const labels: Record<string, string> = { 'ddedge.hosts': 'bad_1.example.com' };
+    for (let i = 0; i < 256; i++) labels[`traefik.http.routers.r${i}.rule`] = 'Host(`unclosed';
+    const naming = namesOf(container(labels, 'noisy'), { ...RULES, traefik: true });
+    expect(naming.names).toEqual([]);
+    expect(naming.warnings.length).toBeLessThanOrEqual(6);
+    expect(naming.warnings.at(-1)).toMatch(/^container noisy .*: \d+ more problem\(s\) with its labels, not told$/);
+  });
+
   it('takes no name from a container without the label', () => {
     expect(namesOf(container({ 'com.docker.compose.service': 'db' }), RULES)).toEqual({ names: [], warnings: [] });
   });
