@@ -53,6 +53,8 @@ const MAX_WARNED = 10_000;
 
 export class DesiredNames {
   private readonly running = new Map<string, Running>();
+  /** name -> the ids of the running containers that give it (each event looks up its own names only). */
+  private readonly givers = new Map<string, Set<string>>();
   private readonly held = new Map<string, Held>();
   private readonly warned = new Set<string>();
   /** name -> the target ('' for none) it is kept with now. */
@@ -79,31 +81,44 @@ export class DesiredNames {
           ...(k.target ? { target: k.target } : {}),
           until: k.heldUntil ?? Infinity,
         });
-    this.claimed = this.fingerprints();
+    this.claimed = this.fingerprints(this.allNames());
   }
 
   /** Takes one piece of news; returns the names whose record must change (came, or changed target). */
   take(news: ContainerNews): string[] {
-    const before = this.fingerprints();
-    if (news.kind === 'lost') this.connected = false;
-    else if (news.kind === 'started') this.start(news.container);
-    else if (news.kind === 'stopped') this.stop(news.id);
-    else this.takeRunning(news.containers);
-    this.claimed = this.fingerprints();
-    return changedNames(before, this.claimed);
+    if (news.kind === 'lost') {
+      this.connected = false;
+      return [];
+    }
+    if (news.kind === 'running') return this.settle(undefined, () => this.takeRunning(news.containers));
+    if (news.kind === 'stopped') return this.settle(this.running.get(news.id)?.names ?? [], () => this.stop(news.id));
+    const naming = namesOf(news.container, this.rules);
+    const touched = [...(this.running.get(news.container.id)?.names ?? []), ...naming.names];
+    return this.settle(touched, () => this.start(news.container, naming));
   }
 
   /** Every name kept now, sorted. */
   wanted(): WantedName[] {
-    const givers = new Map<string, Running[]>();
-    for (const c of this.running.values())
-      for (const name of c.names) givers.set(name, [...(givers.get(name) ?? []), c]);
-    const names = new Set([...givers.keys(), ...this.held.keys()]);
-    return [...names].sort().map((name) => this.wantedName(name, givers.get(name) ?? []));
+    return [...this.allNames()].sort().map((name) => this.wantedName(name));
+  }
+
+  /** Makes a change; returns those of `touched` (every name when undefined) that came, went or changed target. */
+  private settle(touched: readonly string[] | undefined, change: () => void): string[] {
+    const before = this.fingerprints(touched ?? this.allNames());
+    change();
+    const after = this.fingerprints(touched ?? this.allNames());
+    for (const name of before.keys()) if (!after.has(name)) this.claimed.delete(name);
+    for (const [name, target] of after) this.claimed.set(name, target);
+    return changedNames(before, after);
+  }
+
+  private allNames(): Set<string> {
+    return new Set([...this.givers.keys(), ...this.held.keys()]);
   }
 
   /** The name with the target it is kept with: running containers giving that target, else its hold. */
-  private wantedName(name: string, givers: Running[]): WantedName {
+  private wantedName(name: string): WantedName {
+    const givers = [...(this.givers.get(name) ?? [])].map((id) => this.running.get(id)!);
     const h = this.held.get(name);
     const kept = this.claimed.get(name);
     const offered = [...givers.map((c) => c.target ?? ''), ...(h ? [h.target ?? ''] : [])];
@@ -122,10 +137,10 @@ export class DesiredNames {
   expire(): string[] {
     if (!this.connected) return [];
     const now = this.clock.now();
-    const before = this.fingerprints();
-    for (const [name, h] of [...this.held]) if (h.until <= now) this.held.delete(name);
-    this.claimed = this.fingerprints();
-    return changedNames(before, this.claimed);
+    const ended = [...this.held].filter(([, h]) => h.until <= now).map(([name]) => name);
+    return this.settle(ended, () => {
+      for (const name of ended) this.held.delete(name);
+    });
   }
 
   /** When the next grace ends, if one runs and the engine is heard. */
@@ -135,14 +150,13 @@ export class DesiredNames {
     return ends.length ? Math.min(...ends) : undefined;
   }
 
-  private start(container: ContainerSeen): void {
+  private start(container: ContainerSeen, naming = namesOf(container, this.rules)): void {
     this.connected = true;
     const label = containerLabel(container);
-    const naming = namesOf(container, this.rules);
     for (const warning of naming.warnings) this.warnOnce(container.id, warning);
     const taken = this.running.get(container.id);
     const target = naming.target ? { target: naming.target } : {};
-    this.running.set(container.id, { label, service: container.name, names: naming.names, ...target });
+    this.setRunning(container.id, { label, service: container.name, names: naming.names, ...target });
     for (const name of naming.names) {
       const other = this.targetElsewhere(name, container.id);
       if (other !== undefined && other !== (naming.target ?? ''))
@@ -165,7 +179,7 @@ export class DesiredNames {
   private stop(id: string): void {
     const gone = this.running.get(id);
     if (!gone) return;
-    this.running.delete(id);
+    this.setRunning(id, undefined);
     for (const key of [...this.warned]) if (key.startsWith(`${id}\n`)) this.warned.delete(key);
     this.holdUnclaimed(gone, gone.names);
   }
@@ -193,7 +207,7 @@ export class DesiredNames {
     for (const name of names) {
       const kept = this.claimed.get(name) ?? target;
       if (kept !== target) continue;
-      const givenSo = [...this.running.values()].some((c) => c.names.includes(name) && (c.target ?? '') === target);
+      const givenSo = [...(this.givers.get(name) ?? [])].some((id) => (this.running.get(id)!.target ?? '') === target);
       const given = from.target ? { target: from.target } : {};
       if (!givenSo) this.held.set(name, { containers: [from.label], ...given, until, service: from.service });
     }
@@ -201,8 +215,20 @@ export class DesiredNames {
 
   /** The target ('' for none) another running container gives `name`, undefined when none gives it. */
   private targetElsewhere(name: string, except: string): string | undefined {
-    for (const [id, c] of this.running) if (id !== except && c.names.includes(name)) return c.target ?? '';
+    for (const id of this.givers.get(name) ?? []) if (id !== except) return this.running.get(id)!.target ?? '';
     return undefined;
+  }
+
+  /** A container's entry set (or removed, when undefined), and the index of its names with it. */
+  private setRunning(id: string, entry: Running | undefined): void {
+    for (const name of this.running.get(id)?.names ?? []) {
+      const ids = this.givers.get(name);
+      ids?.delete(id);
+      if (ids?.size === 0) this.givers.delete(name);
+    }
+    if (!entry) return void this.running.delete(id);
+    this.running.set(id, entry);
+    for (const name of entry.names) this.givers.set(name, (this.givers.get(name) ?? new Set()).add(id));
   }
 
   private warnOnce(id: string, message: string): void {
@@ -213,9 +239,12 @@ export class DesiredNames {
     this.warn(message);
   }
 
-  /** name -> its target ('' for none), for every name kept. */
-  private fingerprints(): Map<string, string> {
-    return new Map(this.wanted().map((w) => [w.name, w.target ?? '']));
+  /** name -> its target ('' for none), for those of `names` that are kept. */
+  private fingerprints(names: Iterable<string>): Map<string, string> {
+    const kept = new Map<string, string>();
+    for (const name of names)
+      if (this.givers.has(name) || this.held.has(name)) kept.set(name, this.wantedName(name).target ?? '');
+    return kept;
   }
 }
 
