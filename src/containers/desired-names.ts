@@ -48,6 +48,12 @@ interface Held {
   service?: string;
 }
 
+/**
+ * Names kept at most, from every container together: far above a home server's, and within what the state
+ * directory's list (containers.json) is read back with; past it, a container's new names are refused.
+ */
+export const MAX_KEPT_NAMES = 2000;
+
 /** Warnings remembered per container so each is said once; a stopped container's are forgotten. */
 const MAX_WARNED = 10_000;
 
@@ -156,8 +162,9 @@ export class DesiredNames {
     for (const warning of naming.warnings) this.warnOnce(container.id, warning);
     const taken = this.running.get(container.id);
     const target = naming.target ? { target: naming.target } : {};
-    this.setRunning(container.id, { label, service: container.name, names: naming.names, ...target });
-    for (const name of naming.names) {
+    const names = this.withinBound(container.id, label, naming.names);
+    this.setRunning(container.id, { label, service: container.name, names, ...target });
+    for (const name of names) {
       const other = this.targetElsewhere(name, container.id);
       if (other !== undefined && other !== (naming.target ?? ''))
         this.warnOnce(
@@ -172,7 +179,7 @@ export class DesiredNames {
     if (taken)
       this.holdUnclaimed(
         taken,
-        taken.names.filter((n) => !naming.names.includes(n)),
+        taken.names.filter((n) => !names.includes(n)),
       );
   }
 
@@ -217,6 +224,23 @@ export class DesiredNames {
   private targetElsewhere(name: string, except: string): string | undefined {
     for (const id of this.givers.get(name) ?? []) if (id !== except) return this.running.get(id)!.target ?? '';
     return undefined;
+  }
+
+  /** Those of `names` kept already, and new ones while fewer than MAX_KEPT_NAMES are kept; the rest refused. */
+  private withinBound(id: string, label: string, names: readonly string[]): string[] {
+    let count = this.givers.size + [...this.held.keys()].filter((n) => !this.givers.has(n)).length;
+    const taken: string[] = [];
+    let refused = 0;
+    for (const name of names) {
+      if (this.givers.has(name) || this.held.has(name)) taken.push(name);
+      else if (count < MAX_KEPT_NAMES) {
+        taken.push(name);
+        count++;
+      } else refused++;
+    }
+    if (refused)
+      this.warnOnce(id, `${label}: ${refused} of its names refused: ${MAX_KEPT_NAMES} names are kept already`);
+    return taken;
   }
 
   /** A container's entry set (or removed, when undefined), and the index of its names with it. */

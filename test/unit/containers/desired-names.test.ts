@@ -2,7 +2,7 @@
 // container's names held for the grace, a shared name kept while either container runs, the
 // running set after a reconnect taken as the truth, nothing let go while the engine is lost.
 import { describe, expect, it } from 'vitest';
-import { DesiredNames } from '../../../src/containers/desired-names.js';
+import { DesiredNames, MAX_KEPT_NAMES } from '../../../src/containers/desired-names.js';
 import type { ContainerSeen } from '../../../src/containers/engine/news.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
 
@@ -140,6 +140,19 @@ describe('the names kept for containers', () => {
     expect(names.wanted()).toEqual([
       { name: 'a.example.com', containers: ['container a (a)'], target: 'home.example.com' },
     ]);
+  });
+
+  it(`keeps at most ${MAX_KEPT_NAMES} names, whatever the containers ask: the rest are refused with a warning`, () => {
+    const { names, warnings } = setup();
+    const many = Array.from({ length: MAX_KEPT_NAMES / 20 + 5 }, (_, i) =>
+      seen(`c${i}`, Array.from({ length: 20 }, (_, j) => `n${i}x${j}.example.com`).join(',')),
+    );
+    names.take({ kind: 'running', containers: many });
+    expect(names.wanted()).toHaveLength(MAX_KEPT_NAMES);
+    expect(warnings.filter((w) => w.includes(`${MAX_KEPT_NAMES} names are kept already`))).toHaveLength(5);
+    // A name already kept is still taken by another container.
+    names.take({ kind: 'started', container: seen('late', 'n0x0.example.com') });
+    expect(names.wanted().find((w) => w.name === 'n0x0.example.com')?.containers).toHaveLength(2);
   });
 
   describe('a name a second container gives with another target', () => {
