@@ -3,12 +3,14 @@
 // create per name; a cycle with nothing changed, and containers that flap within their grace,
 // cost nothing; a budget too small for the burst stops at its limit (exit 5: some were written) and the rest follow
 // when calls resume.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { listedContainerNames } from '../../../src/agent/container-source.js';
 import { runCycle } from '../../../src/agent/cycle.js';
 import type { ContainerSeen } from '../../../src/containers/engine/news.js';
 import { loadConfig } from '../../../src/config/load.js';
-import { silentLogger } from '../../../src/lib/log.js';
+import { createLogger, silentLogger } from '../../../src/lib/log.js';
 import type { State } from '../../../src/state/state.js';
 import { tempDir } from '../../helpers/cli.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
@@ -136,5 +138,36 @@ describe('what the containers names cost', () => {
     expect(home?.action, home?.message).toBe('updated');
     expect(calls(moved.state)).toBeLessThanOrEqual(10);
     expect(spent).toBeGreaterThan(0);
+  });
+
+  it('never writes the API password: not in the debug log, not in the state directory', async () => {
+    const { apiUser, apiPassword } = sandbox.credentials;
+    const stateDir = tempDir();
+    const config = loadConfig({
+      flags: { ip: '81.0.2.15', service: 'example.com', containers: 'unix:///run/t.sock', 'state-dir': stateDir },
+      env: { DDEDGE_API_URL: sandbox.url, DDEDGE_API_USER: apiUser, DDEDGE_API_PASSWORD: apiPassword },
+      purpose: 'cycle',
+    });
+    const log: string[] = [];
+    const logger = createLogger({ level: 'debug', format: 'text', write: (t) => log.push(t) });
+    const clock = new FakeClock(Date.now());
+    const hostile: ContainerSeen = {
+      id: 'c0ffee0123456789',
+      name: 'evil',
+      labels: { 'ddedge.hosts': `${apiPassword}.example.com,bad_name.example.com`, 'ddedge.target': 'x.example.net' },
+    };
+    for (const running of [[service(1), hostile], [service(2)], []]) {
+      await runCycle({
+        config,
+        logger,
+        now: () => new Date(clock.now()),
+        containers: { ...listedContainerNames(config, logger, clock, running), only: true },
+      });
+      clock.advance(11 * 60_000);
+    }
+    expect(log.join('\n')).toContain('svc1.example.com');
+    expect(log.join('\n')).not.toContain(apiPassword);
+    for (const file of readdirSync(stateDir))
+      expect(readFileSync(join(stateDir, file), 'utf8')).not.toContain(apiPassword);
   });
 });
