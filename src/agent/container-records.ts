@@ -290,7 +290,9 @@ class ContainerRecords {
 
   /** A name let go: the records ddedge created for it deleted, anything else left as it was. */
   private async letGo(provider: ZoneProvider, live: LiveRecord[], n: ContainerName): Promise<void> {
-    const mine = live.filter((r) => r.name === n.name && this.owns(r));
+    // A name the agent now keeps through DDEDGE_HOSTS: its records are the host's from now on.
+    const kept = this.phase.config.hosts.includes(n.name);
+    const mine = kept ? [] : live.filter((r) => r.name === n.name && this.owns(r));
     try {
       for (const r of mine) {
         this.mayCall();
@@ -309,7 +311,8 @@ class ContainerRecords {
       this.phase.logger.info(`${n.name}: no container gives it; its records made elsewhere are left as they are`);
     this.file.owned = this.file.owned.filter((o) => o.name !== n.name);
     this.file.names = this.file.names.filter((x) => x !== n);
-    for (const type of ['A', 'AAAA'] as const) delete this.phase.state.records[recordKey(n.name, type)];
+    if (kept) this.phase.logger.info(`${n.name}: now a host of DDEDGE_HOSTS; its records stay, kept as the host's`);
+    else for (const type of ['A', 'AAAA'] as const) delete this.phase.state.records[recordKey(n.name, type)];
     this.report.changes.push({ name: n.name, event: 'removed', containers: n.containers, ...target(n) });
     this.phase.logger.info(`${n.name}: let go (given by ${n.containers.join(', ') || 'no container'})`);
   }

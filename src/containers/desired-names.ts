@@ -80,8 +80,9 @@ export class DesiredNames {
    * grace unless a container gives them.
    */
   seed(known: readonly KnownName[]): void {
+    // A name the agent now keeps itself is the host's: never held (or written) as a container's.
     for (const k of known)
-      if (!this.held.has(k.name))
+      if (!this.held.has(k.name) && !this.rules.keptHosts.includes(k.name))
         this.held.set(k.name, {
           containers: k.containers,
           ...(k.target ? { target: k.target } : {}),

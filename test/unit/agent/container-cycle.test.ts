@@ -120,6 +120,30 @@ describe("a cycle keeps the containers' names", () => {
     expect(report.notices?.map((n) => n.event)).toEqual(['container-name-removed']);
   });
 
+  it('never deletes a name that became a host of DDEDGE_HOSTS when no container gives it any more', async () => {
+    const zone = new MemoryZone();
+    const { cycle, dir, log, file } = agent(zone);
+    await cycle([name('cloud.example.com')]);
+    expect(zone.held()).toEqual(['cloud.example.com A 81.0.2.15']);
+    // The user now keeps the name as a host of the agent; the container that gave it is gone.
+    const config = loadConfig({
+      flags: { ip: '81.0.2.15', host: ['home.example.com', 'cloud.example.com'], 'state-dir': dir, via: 'api' },
+      env: { DDEDGE_API_USER: 'user', DDEDGE_API_PASSWORD: 'password-not-used' },
+      purpose: 'cycle',
+    });
+    const logger = createLogger({ level: 'info', format: 'text', write: (t) => log.push(t) });
+    const report = await runCycle({
+      config,
+      logger,
+      now: () => new Date(NOW),
+      containers: { wanted: [], only: true, zones: ['example.com'], zoneProvider: () => zone },
+    });
+    expect(zone.held()).toEqual(['cloud.example.com A 81.0.2.15']);
+    expect(report.state.records['cloud.example.com/A']).toBeDefined();
+    expect(file()).toMatchObject({ names: [], owned: [] });
+    expect(log.join('')).toMatch(/cloud\.example\.com: now a host of DDEDGE_HOSTS/);
+  });
+
   it('never deletes a record that was there before a container gave its name, though it updates it', async () => {
     const zone = new MemoryZone([
       { name: 'photos.example.com', type: 'A', value: '192.0.2.7' },

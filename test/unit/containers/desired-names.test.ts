@@ -113,6 +113,15 @@ describe('the names kept for containers', () => {
     expect(kept(names)).toEqual(['kept.example.com']);
   });
 
+  it('holds no name known from before that the agent now keeps through DDEDGE_HOSTS', () => {
+    const { names } = setup();
+    names.seed([
+      { name: 'home.example.com', containers: ['container a (a)'], target: 'edge.example.com' },
+      { name: 'cloud.example.com', containers: ['container a (a)'] },
+    ]);
+    expect(kept(names)).toEqual(['cloud.example.com']);
+  });
+
   it('continues a grace that was running before a restart', () => {
     const { clock, names } = setup();
     names.seed([{ name: 'old.example.com', containers: ['c'], heldUntil: clock.now() + 1000 }]);
