@@ -242,7 +242,8 @@ class ContainerRecords {
         await provider.update(entry.entityID, record);
         if (mine) this.forget(entry);
       } else {
-        if (!w.entry.heldBefore) this.writeDown(name, w.type, w.value);
+        // Created by ddedge, even beside records made elsewhere: deleted when the name goes, those left.
+        this.writeDown(name, w.type, w.value);
         await provider.create(record);
       }
       this.kept(w, true);

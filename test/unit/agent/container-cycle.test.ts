@@ -161,6 +161,15 @@ describe("a cycle keeps the containers' names", () => {
     expect(log.join('')).toMatch(/photos\.example\.com held records before a container gave it/);
   });
 
+  it('deletes the address record it created beside records made elsewhere, and leaves those', async () => {
+    const zone = new MemoryZone([{ name: 'mail.example.com', type: 'TXT', value: 'v=spf1 mx' }]);
+    const { cycle } = agent(zone);
+    await cycle([name('mail.example.com')]);
+    expect(zone.held()).toEqual(['mail.example.com A 81.0.2.15', 'mail.example.com TXT v=spf1 mx']);
+    await cycle([]);
+    expect(zone.held()).toEqual(['mail.example.com TXT v=spf1 mx']);
+  });
+
   it('refuses a CNAME beside records made elsewhere, with no write and a refusal exit code', async () => {
     const zone = new MemoryZone([{ name: 'mail.example.com', type: 'MX', value: 'mx.example.com', priority: 10 }]);
     const { cycle } = agent(zone);
