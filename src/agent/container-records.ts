@@ -7,7 +7,9 @@
 // name is let go (its grace over, no running container giving it).
 import type { WantedName } from '../containers/desired-names.js';
 import type { Config } from '../config/config.js';
-import { DdedgeError, ExitCode } from '../lib/errors.js';
+import { counted } from '../lib/counted.js';
+import { DdedgeError, exitCodeOf, ExitCode } from '../lib/errors.js';
+import { activeBackoff, isRefusal, nextBackoff } from '../state/backoff.js';
 import type { Family, RecordType } from '../lib/address.js';
 import type { Logger } from '../lib/log.js';
 import { below } from '../lib/names.js';
@@ -144,6 +146,18 @@ class ContainerRecords {
 
   /** The records of one name that are not current (those that are give their outcome now). */
   private workFor(entry: ContainerName, w: WantedName): Work[] {
+    const held = activeBackoff(entry.backoff, requestOf(w), this.phase.now());
+    if (held) {
+      const message =
+        `not sent: the provider refused it ${counted(held.failures, 'time')} ` +
+        `(${entry.lastError ?? 'refused'}); next attempt after ${held.until}`;
+      const types: ContainerRecordType[] = w.target
+        ? ['CNAME']
+        : [...this.phase.addresses.keys()].map((family) => (family === 4 ? 'A' : 'AAAA'));
+      const error = new DdedgeError(message, held.exitCode as ExitCode);
+      for (const type of types) this.record(w.name, type, w.target ?? '-', 'failed', message, error);
+      return [];
+    }
     if (w.target) {
       const { cname } = entry;
       if (cname?.value === w.target && this.fresh(cname.sentAt)) {
@@ -320,6 +334,8 @@ class ContainerRecords {
 
   private kept(w: Work, changed: boolean): void {
     const { name } = w.entry;
+    delete w.entry.backoff;
+    delete w.entry.lastError;
     const sentAt = this.at;
     let previous: string | undefined;
     if (w.type === 'CNAME') {
@@ -346,6 +362,12 @@ class ContainerRecords {
 
   private fail(w: Work, error: unknown): void {
     const message = outsideText((error as Error).message, 2000);
+    // A refusal would meet the same answer next cycle: the name waits, longer each time, unless what it asks changes.
+    if (isRefusal(exitCodeOf(error))) {
+      const request = requestOf({ name: w.entry.name, ...target(w.entry) });
+      w.entry.backoff = nextBackoff(w.entry.backoff, request, exitCodeOf(error), this.phase.now());
+      w.entry.lastError = outsideText(message, 200);
+    }
     this.phase.logger.error(`${w.entry.name} ${w.type}: ${message}`);
     this.record(w.entry.name, w.type, w.value, 'failed', message, error);
   }
@@ -379,3 +401,6 @@ class ContainerRecords {
 }
 
 const target = (w: { target?: string }) => (w.target ? { target: w.target } : {});
+
+/** What a name asks of the provider, as its backoff knows it: another target (or none) is another request. */
+const requestOf = (w: { name: string; target?: string }): string => `${w.name} ${w.target ? `CNAME ${w.target}` : 'A'}`;

@@ -181,6 +181,29 @@ describe("a cycle keeps the containers' names", () => {
     ]);
   });
 
+  it('backs a refused name off: a container naming it cannot make every cycle spend a listing', async () => {
+    const zone = new MemoryZone([{ name: 'mail.example.com', type: 'MX', value: 'mx.example.com', priority: 10 }]);
+    const { cycle, later } = agent(zone);
+    const wanted = [name('mail.example.com', { target: 'home.example.com' })];
+    await cycle(wanted, { only: true });
+    expect(zone.calls).toEqual(['list']);
+    zone.calls.length = 0;
+    const again = await cycle(wanted, { only: true });
+    expect(again.exitCode).toBe(7);
+    expect(again.containers?.records[0]?.message).toMatch(/refused it 1 time .*next attempt after/);
+    later(5 * 60_000);
+    await cycle(wanted, { only: true });
+    expect(zone.calls).toEqual(['list']);
+    zone.calls.length = 0;
+    // Twice refused: the next attempt waits twice as long.
+    later(5 * 60_000);
+    await cycle(wanted, { only: true });
+    expect(zone.calls).toEqual([]);
+    // Another target is another request: tried at once.
+    await cycle([name('mail.example.com', { target: 'edge.example.com' })], { only: true });
+    expect(zone.calls).toEqual(['list']);
+  });
+
   it('writes a record down as its own before creating it: a create whose answer is lost is still deleted later', async () => {
     const zone = new MemoryZone([]);
     zone.onWrite = (w) => (w.call === 'create' ? 'answer lost' : undefined);
