@@ -272,7 +272,8 @@ class ContainerRecords {
     const left = this.phase.callsLeft?.();
     if (kept === 0 || left === undefined || left > kept) return;
     throw new DdedgeError(
-      `not sent: the last ${kept} provider calls of the hour are kept for the hosts of DDEDGE_HOSTS (--max-calls-per-hour)`,
+      `not sent: the last ${kept} provider calls of the hour are kept for the hosts of DDEDGE_HOSTS ` +
+        '(--max-calls-per-hour)',
       ExitCode.transient,
     );
   }

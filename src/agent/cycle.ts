@@ -602,8 +602,9 @@ function targetOf(target: Target, identifier: string | undefined, prefixLength: 
 }
 
 /**
- * The calls of the hour the containers' names leave for the hosts of DDEDGE_HOSTS: one per record and a listing, so
- * that labels (anyone's who can start a container) never spend what the agent's own hosts need; at most half the budget.
+ * The calls of the hour the containers' names leave for the hosts of DDEDGE_HOSTS: one per record and a listing,
+ * so that labels (anyone's who can start a container) never spend what the agent's own hosts need; at most half
+ * the budget.
  */
 function callsKeptForHosts(records: number, limit: number): number {
   return records ? Math.min(records + 1, Math.floor(limit / 2)) : 0;

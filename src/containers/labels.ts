@@ -1,9 +1,10 @@
 // A container's labels -> the names it asks for. `ddedge.hosts=NAME[,NAME…]` names hosts,
 // `ddedge.target=HOST` makes them CNAMEs to HOST, and with Traefik's rules read the names of
 // every router's Host(…). Labels are untrusted input: each name is judged on its own, and one
-// outside the served zones (or a target outside them), an apex, a wildcard, a name the agent keeps through DDEDGE_HOSTS or
-// text that is no name is refused with a warning naming the container; a container naming more
-// than MAX_NAMES_PER_CONTAINER is refused whole. Nothing here throws on a label.
+// outside the served zones (or a target outside them), an apex, a wildcard, a name the agent
+// keeps through DDEDGE_HOSTS or text that is no name is refused with a warning naming the
+// container; a container naming more than MAX_NAMES_PER_CONTAINER is refused whole, and at most
+// MAX_WARNINGS_PER_CONTAINER of its problems are told. Nothing here throws on a label.
 import { atOrBelow, below, canonicalName, isHostName } from '../lib/names.js';
 import { outsideText } from '../lib/outside-text.js';
 import type { ContainerSeen } from './engine/news.js';
