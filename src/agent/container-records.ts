@@ -103,7 +103,7 @@ class ContainerRecords {
     if (loaded.damage) logger.warn(loaded.damage);
     this.file = loaded.file;
     const original = JSON.stringify(loaded.file);
-    const work = this.wanted.flatMap((w) => this.workFor(this.entryOf(w), w));
+    const work = takenInTurn(this.wanted).flatMap((w) => this.workFor(this.entryOf(w), w));
     const wantedNames = new Set(this.wanted.map((w) => w.name));
     const gone = this.file.names.filter((n) => !wantedNames.has(n.name));
     if (dryRun) {
@@ -405,3 +405,22 @@ const target = (w: { target?: string }) => (w.target ? { target: w.target } : {}
 
 /** What a name asks of the provider, as its backoff knows it: another target (or none) is another request. */
 const requestOf = (w: { name: string; target?: string }): string => `${w.name} ${w.target ? `CNAME ${w.target}` : 'A'}`;
+
+/**
+ * The names a container at a time, in turn (one of each container's, then the next of each): a budget too small for
+ * all of them is shared, and a container naming 20 hosts cannot spend it before another's one name.
+ */
+function takenInTurn(wanted: readonly WantedName[]): WantedName[] {
+  const byContainer = new Map<string, WantedName[]>();
+  for (const w of wanted) {
+    const key = w.containers[0] ?? '';
+    const queue = byContainer.get(key) ?? [];
+    queue.push(w);
+    byContainer.set(key, queue);
+  }
+  const queues = [...byContainer.values()];
+  const order: WantedName[] = [];
+  for (let turn = 0; order.length < wanted.length; turn++)
+    for (const queue of queues) if (queue[turn]) order.push(queue[turn]!);
+  return order;
+}

@@ -91,6 +91,19 @@ describe('what the containers names cost', () => {
     expect(next.exitCode).toBe(5);
   });
 
+  it('shares a budget too small for every name between the containers: one with 20 names cannot starve another', async () => {
+    const { cycle } = agent(10);
+    const greedy: ContainerSeen = {
+      id: 'greedy',
+      name: 'greedy',
+      labels: { 'ddedge.hosts': Array.from({ length: 20 }, (_, i) => `a${i}.example.com`).join(',') },
+    };
+    const first = await cycle([greedy, service(1), service(2)]);
+    const written = first.outcomes.filter((o) => o.action === 'updated').map((o) => o.host);
+    expect(written).toHaveLength(9);
+    expect(written).toEqual(expect.arrayContaining(['svc1.example.com', 'svc2.example.com']));
+  });
+
   it('leaves the calls the hosts of DDEDGE_HOSTS need: containers that spend the hour cannot starve them', async () => {
     const { apiUser, apiPassword } = sandbox.credentials;
     const stateDir = tempDir();
