@@ -58,6 +58,8 @@ export interface ContainerPhase {
   isCurrent: (record: RecordState, address: string) => boolean;
   /** Calls the hour's budget still allows (undefined before the budget is loaded: no call made yet). */
   callsLeft?: () => number | undefined;
+  /** A person asked (--force, SIGUSR1): names in their refusal backoff are tried again. */
+  retryRefused?: boolean;
   /** Calls of the hour the names never spend: kept for the hosts of DDEDGE_HOSTS. */
   keptForHosts?: number;
   /** The zone's provider (its calls counted by the cycle's gate). */
@@ -146,11 +148,11 @@ class ContainerRecords {
 
   /** The records of one name that are not current (those that are give their outcome now). */
   private workFor(entry: ContainerName, w: WantedName): Work[] {
-    const held = activeBackoff(entry.backoff, requestOf(w), this.phase.now());
+    const held = this.phase.retryRefused ? undefined : activeBackoff(entry.backoff, requestOf(w), this.phase.now());
     if (held) {
       const message =
         `not sent: the provider refused it ${counted(held.failures, 'time')} ` +
-        `(${entry.lastError ?? 'refused'}); next attempt after ${held.until}`;
+        `(${entry.lastError ?? 'refused'}); next attempt after ${held.until} (--force tries now)`;
       const types: ContainerRecordType[] = w.target
         ? ['CNAME']
         : [...this.phase.addresses.keys()].map((family) => (family === 4 ? 'A' : 'AAAA'));

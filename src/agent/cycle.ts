@@ -215,6 +215,7 @@ class Cycle {
         addresses,
         isCurrent: (record, address) => this.isCurrent(record, address),
         callsLeft: () => this.budget?.available(),
+        retryRefused: Boolean(this.options.force || this.options.retryRefused),
         keptForHosts: callsKeptForHosts(this.config.hosts.length * families.length, this.config.maxCallsPerHour),
         zoneProvider: async (zone) => {
           if (cycle.zoneProvider) return cycle.zoneProvider(zone);

@@ -41,12 +41,16 @@ function agent(zone: MemoryZone, start = NOW, ipv6 = false) {
   });
   const log: string[] = [];
   const logger = createLogger({ level: 'info', format: 'text', write: (t) => log.push(t) });
-  const cycle = (wanted: WantedName[], options: { only?: boolean; dryRun?: boolean; ip?: string } = {}) =>
+  const cycle = (
+    wanted: WantedName[],
+    options: { only?: boolean; dryRun?: boolean; ip?: string; retryRefused?: boolean } = {},
+  ) =>
     runCycle({
       config: options.ip ? { ...config, ip: options.ip } : config,
       logger,
       now: () => new Date(now),
       dryRun: options.dryRun,
+      retryRefused: options.retryRefused,
       containers: { wanted, only: options.only, zones: ['example.com'], zoneProvider: () => zone },
     });
   const file = () => JSON.parse(readFileSync(join(dir, 'containers.json'), 'utf8'));
@@ -201,6 +205,16 @@ describe("a cycle keeps the containers' names", () => {
     expect(zone.calls).toEqual([]);
     // Another target is another request: tried at once.
     await cycle([name('mail.example.com', { target: 'edge.example.com' })], { only: true });
+    expect(zone.calls).toEqual(['list']);
+  });
+
+  it('tries a refused name again at once when a person asks for it (--force, SIGUSR1)', async () => {
+    const zone = new MemoryZone([{ name: 'mail.example.com', type: 'MX', value: 'mx.example.com', priority: 10 }]);
+    const { cycle } = agent(zone);
+    const wanted = [name('mail.example.com', { target: 'home.example.com' })];
+    await cycle(wanted, { only: true });
+    zone.calls.length = 0;
+    await cycle(wanted, { only: true, retryRefused: true });
     expect(zone.calls).toEqual(['list']);
   });
 
