@@ -7,7 +7,9 @@
 // name is let go (its grace over, no running container giving it).
 import type { WantedName } from '../containers/desired-names.js';
 import type { Config } from '../config/config.js';
-import { DdedgeError, ExitCode } from '../lib/errors.js';
+import { counted } from '../lib/counted.js';
+import { DdedgeError, exitCodeOf, ExitCode } from '../lib/errors.js';
+import { activeBackoff, isRefusal, nextBackoff } from '../state/backoff.js';
 import type { Family, RecordType } from '../lib/address.js';
 import type { Logger } from '../lib/log.js';
 import { below } from '../lib/names.js';
@@ -54,6 +56,12 @@ export interface ContainerPhase {
   /** The agent's address by family, or why it is unknown. */
   addresses: Map<Family, { address?: string; error?: unknown }>;
   isCurrent: (record: RecordState, address: string) => boolean;
+  /** Calls the hour's budget still allows (undefined before the budget is loaded: no call made yet). */
+  callsLeft?: () => number | undefined;
+  /** A person asked (--force, SIGUSR1): names in their refusal backoff are tried again. */
+  retryRefused?: boolean;
+  /** Calls of the hour the names never spend: kept for the hosts of DDEDGE_HOSTS. */
+  keptForHosts?: number;
   /** The zone's provider (its calls counted by the cycle's gate). */
   zoneProvider: (zone: string) => Promise<ZoneProvider>;
 }
@@ -97,7 +105,7 @@ class ContainerRecords {
     if (loaded.damage) logger.warn(loaded.damage);
     this.file = loaded.file;
     const original = JSON.stringify(loaded.file);
-    const work = this.wanted.flatMap((w) => this.workFor(this.entryOf(w), w));
+    const work = takenInTurn(this.wanted).flatMap((w) => this.workFor(this.entryOf(w), w));
     const wantedNames = new Set(this.wanted.map((w) => w.name));
     const gone = this.file.names.filter((n) => !wantedNames.has(n.name));
     if (dryRun) {
@@ -140,6 +148,18 @@ class ContainerRecords {
 
   /** The records of one name that are not current (those that are give their outcome now). */
   private workFor(entry: ContainerName, w: WantedName): Work[] {
+    const held = this.phase.retryRefused ? undefined : activeBackoff(entry.backoff, requestOf(w), this.phase.now());
+    if (held) {
+      const message =
+        `not sent: the provider refused it ${counted(held.failures, 'time')} ` +
+        `(${entry.lastError ?? 'refused'}); next attempt after ${held.until} (--force tries now)`;
+      const types: ContainerRecordType[] = w.target
+        ? ['CNAME']
+        : [...this.phase.addresses.keys()].map((family) => (family === 4 ? 'A' : 'AAAA'));
+      const error = new DdedgeError(message, held.exitCode as ExitCode);
+      for (const type of types) this.record(w.name, type, w.target ?? '-', 'failed', message, error);
+      return [];
+    }
     if (w.target) {
       const { cname } = entry;
       if (cname?.value === w.target && this.fresh(cname.sentAt)) {
@@ -184,6 +204,7 @@ class ContainerRecords {
       let provider: ZoneProvider;
       try {
         provider = await this.phase.zoneProvider(zone);
+        this.mayCall();
         live = await provider.list();
       } catch (error) {
         this.phase.logger.error(`${zone}: the zone could not be listed: ${(error as Error).message}`);
@@ -226,6 +247,7 @@ class ContainerRecords {
       }
       const same = here.filter((r) => r.type === w.type);
       if (same.some((r) => r.value === w.value)) return this.kept(w, false);
+      this.mayCall();
       const entry = same[0];
       const ttl = this.phase.config.ttl === undefined ? {} : { ttl: this.phase.config.ttl };
       const record = { name, type: w.type, value: w.value, ...ttl };
@@ -236,13 +258,26 @@ class ContainerRecords {
         await provider.update(entry.entityID, record);
         if (mine) this.forget(entry);
       } else {
-        if (!w.entry.heldBefore) this.writeDown(name, w.type, w.value);
+        // Created by ddedge, even beside records made elsewhere: deleted when the name goes, those left.
+        this.writeDown(name, w.type, w.value);
         await provider.create(record);
       }
       this.kept(w, true);
     } catch (error) {
       this.fail(w, error);
     }
+  }
+
+  /** Refuses a call that would spend what is kept for the hosts of DDEDGE_HOSTS. */
+  private mayCall(): void {
+    const kept = this.phase.keptForHosts ?? 0;
+    const left = this.phase.callsLeft?.();
+    if (kept === 0 || left === undefined || left > kept) return;
+    throw new DdedgeError(
+      `not sent: the last ${kept} provider calls of the hour are kept for the hosts of DDEDGE_HOSTS ` +
+        '(--max-calls-per-hour)',
+      ExitCode.transient,
+    );
   }
 
   private owns(r: { name: string; type: string; value: string }): boolean {
@@ -265,6 +300,7 @@ class ContainerRecords {
   }
 
   private async deleteOwned(provider: ZoneProvider, r: LiveRecord): Promise<void> {
+    this.mayCall();
     await provider.delete(r.entityID);
     this.forget(r);
     this.record(r.name, r.type as ContainerRecordType, r.value, 'deleted', 'deleted (its name now has another type)');
@@ -272,9 +308,12 @@ class ContainerRecords {
 
   /** A name let go: the records ddedge created for it deleted, anything else left as it was. */
   private async letGo(provider: ZoneProvider, live: LiveRecord[], n: ContainerName): Promise<void> {
-    const mine = live.filter((r) => r.name === n.name && this.owns(r));
+    // A name the agent now keeps through DDEDGE_HOSTS: its records are the host's from now on.
+    const kept = this.phase.config.hosts.includes(n.name);
+    const mine = kept ? [] : live.filter((r) => r.name === n.name && this.owns(r));
     try {
       for (const r of mine) {
+        this.mayCall();
         await provider.delete(r.entityID);
         this.forget(r);
         this.record(n.name, r.type as ContainerRecordType, r.value, 'deleted', 'deleted: no container gives it');
@@ -290,13 +329,16 @@ class ContainerRecords {
       this.phase.logger.info(`${n.name}: no container gives it; its records made elsewhere are left as they are`);
     this.file.owned = this.file.owned.filter((o) => o.name !== n.name);
     this.file.names = this.file.names.filter((x) => x !== n);
-    for (const type of ['A', 'AAAA'] as const) delete this.phase.state.records[recordKey(n.name, type)];
+    if (kept) this.phase.logger.info(`${n.name}: now a host of DDEDGE_HOSTS; its records stay, kept as the host's`);
+    else for (const type of ['A', 'AAAA'] as const) delete this.phase.state.records[recordKey(n.name, type)];
     this.report.changes.push({ name: n.name, event: 'removed', containers: n.containers, ...target(n) });
     this.phase.logger.info(`${n.name}: let go (given by ${n.containers.join(', ') || 'no container'})`);
   }
 
   private kept(w: Work, changed: boolean): void {
     const { name } = w.entry;
+    delete w.entry.backoff;
+    delete w.entry.lastError;
     const sentAt = this.at;
     let previous: string | undefined;
     if (w.type === 'CNAME') {
@@ -323,6 +365,12 @@ class ContainerRecords {
 
   private fail(w: Work, error: unknown): void {
     const message = outsideText((error as Error).message, 2000);
+    // A refusal would meet the same answer next cycle: the name waits, longer each time, unless what it asks changes.
+    if (isRefusal(exitCodeOf(error))) {
+      const request = requestOf({ name: w.entry.name, ...target(w.entry) });
+      w.entry.backoff = nextBackoff(w.entry.backoff, request, exitCodeOf(error), this.phase.now());
+      w.entry.lastError = outsideText(message, 200);
+    }
     this.phase.logger.error(`${w.entry.name} ${w.type}: ${message}`);
     this.record(w.entry.name, w.type, w.value, 'failed', message, error);
   }
@@ -356,3 +404,25 @@ class ContainerRecords {
 }
 
 const target = (w: { target?: string }) => (w.target ? { target: w.target } : {});
+
+/** What a name asks of the provider, as its backoff knows it: another target (or none) is another request. */
+const requestOf = (w: { name: string; target?: string }): string => `${w.name} ${w.target ? `CNAME ${w.target}` : 'A'}`;
+
+/**
+ * The names a container at a time, in turn (one of each container's, then the next of each): a budget too small for
+ * all of them is shared, and a container naming 20 hosts cannot spend it before another's one name.
+ */
+function takenInTurn(wanted: readonly WantedName[]): WantedName[] {
+  const byContainer = new Map<string, WantedName[]>();
+  for (const w of wanted) {
+    const key = w.containers[0] ?? '';
+    const queue = byContainer.get(key) ?? [];
+    queue.push(w);
+    byContainer.set(key, queue);
+  }
+  const queues = [...byContainer.values()];
+  const order: WantedName[] = [];
+  for (let turn = 0; order.length < wanted.length; turn++)
+    for (const queue of queues) if (queue[turn]) order.push(queue[turn]!);
+  return order;
+}

@@ -214,6 +214,9 @@ class Cycle {
         zones: cycle.zones,
         addresses,
         isCurrent: (record, address) => this.isCurrent(record, address),
+        callsLeft: () => this.budget?.available(),
+        retryRefused: Boolean(this.options.force || this.options.retryRefused),
+        keptForHosts: callsKeptForHosts(this.config.hosts.length * families.length, this.config.maxCallsPerHour),
         zoneProvider: async (zone) => {
           if (cycle.zoneProvider) return cycle.zoneProvider(zone);
           const client = await this.apiClient();
@@ -597,4 +600,13 @@ function withCreateHint(
 function targetOf(target: Target, identifier: string | undefined, prefixLength: number): Target {
   if (!identifier || target.kind !== 'address') return target;
   return { kind: 'address', ...joinIdentifier(target.address, prefixLength, identifier) };
+}
+
+/**
+ * The calls of the hour the containers' names leave for the hosts of DDEDGE_HOSTS: one per record and a listing,
+ * so that labels (anyone's who can start a container) never spend what the agent's own hosts need; at most half
+ * the budget.
+ */
+function callsKeptForHosts(records: number, limit: number): number {
+  return records ? Math.min(records + 1, Math.floor(limit / 2)) : 0;
 }

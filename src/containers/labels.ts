@@ -1,10 +1,11 @@
 // A container's labels -> the names it asks for. `ddedge.hosts=NAME[,NAME…]` names hosts,
 // `ddedge.target=HOST` makes them CNAMEs to HOST, and with Traefik's rules read the names of
 // every router's Host(…). Labels are untrusted input: each name is judged on its own, and one
-// outside the served zones, an apex, a wildcard, a name the agent keeps through DDEDGE_HOSTS or
-// text that is no name is refused with a warning naming the container; a container naming more
-// than MAX_NAMES_PER_CONTAINER is refused whole. Nothing here throws on a label.
-import { below, canonicalName, isHostName } from '../lib/names.js';
+// outside the served zones (or a target outside them), an apex, a wildcard, a name the agent
+// keeps through DDEDGE_HOSTS or text that is no name is refused with a warning naming the
+// container; a container naming more than MAX_NAMES_PER_CONTAINER is refused whole, and at most
+// MAX_WARNINGS_PER_CONTAINER of its problems are told. Nothing here throws on a label.
+import { atOrBelow, below, canonicalName, isHostName } from '../lib/names.js';
 import { outsideText } from '../lib/outside-text.js';
 import type { ContainerSeen } from './engine/news.js';
 import { hostsOfRule, RuleError } from './traefik-rule.js';
@@ -15,6 +16,8 @@ const TARGET_LABEL = 'ddedge.target';
 export const MAX_NAMES_PER_CONTAINER = 20;
 /** Far above a list of 20 long names: a longer label is refused unread. */
 const MAX_LABEL_CHARS = 8192;
+/** Warnings told for one container; past them, how many more there were. */
+const MAX_WARNINGS_PER_CONTAINER = 5;
 const TRAEFIK_RULE = /^traefik\.http\.routers\.([^.]+)\.rule$/;
 
 export interface NamingRules {
@@ -41,6 +44,18 @@ export function containerLabel(container: Pick<ContainerSeen, 'id' | 'name'>): s
 }
 
 export function namesOf(container: ContainerSeen, rules: NamingRules): ContainerNaming {
+  const naming = judgedNames(container, rules);
+  const { warnings } = naming;
+  if (warnings.length <= MAX_WARNINGS_PER_CONTAINER) return naming;
+  const more = warnings.length - MAX_WARNINGS_PER_CONTAINER;
+  const told = warnings.slice(0, MAX_WARNINGS_PER_CONTAINER);
+  return {
+    ...naming,
+    warnings: [...told, `${containerLabel(container)}: ${more} more problem(s) with its labels, not told`],
+  };
+}
+
+function judgedNames(container: ContainerSeen, rules: NamingRules): ContainerNaming {
   const who = containerLabel(container);
   const warnings: string[] = [];
   const asked = [
@@ -59,7 +74,7 @@ export function namesOf(container: ContainerSeen, rules: NamingRules): Container
     const name = judged(text, rules, (why) => warnings.push(`${who}: ${why}`));
     if (name && !names.includes(name)) names.push(name);
   }
-  const target = targetOf(container, names, warnings, who);
+  const target = targetOf(container, names, rules, warnings, who);
   if (target === null) return { names: [], warnings };
   return { names, ...(target ? { target } : {}), warnings };
 }
@@ -118,6 +133,7 @@ function judged(text: string, rules: NamingRules, refuse: (why: string) => void)
 function targetOf(
   container: ContainerSeen,
   names: string[],
+  rules: NamingRules,
   warnings: string[],
   who: string,
 ): string | undefined | null {
@@ -126,6 +142,14 @@ function targetOf(
   const target = text.length <= 253 ? canonicalName(text) : undefined;
   if (!target || !isHostName(target)) {
     warnings.push(`${who}: ${TARGET_LABEL} ${outsideText(text, 100)} is not a host name; none of its names is taken`);
+    return null;
+  }
+  // A name of the zone pointed elsewhere would send its visitors (and a certificate's challenge) to a stranger.
+  if (!rules.zones.some((zone) => atOrBelow(target, zone))) {
+    const zones = rules.zones.join(', ') || 'none';
+    warnings.push(
+      `${who}: ${TARGET_LABEL} ${target} is outside the served zones (${zones}); none of its names is taken`,
+    );
     return null;
   }
   if (names.includes(target)) {

@@ -37,7 +37,7 @@ export function startNameWatch(options: NameWatchOptions): NameWatch {
       cancelTimer = undefined;
       const gone = names.expire();
       if (gone.length) {
-        logger.info(`grace over for ${gone.join(', ')}: no running container gives them`);
+        logger.info(`grace over for ${gone.join(', ')}: no running container gives them as they were`);
         onChange(gone);
       }
       schedule();

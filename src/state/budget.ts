@@ -79,6 +79,11 @@ export class CallBudget {
     return Math.max(0, this.limit - Object.values(this.window(this.now())).reduce((a, b) => a + b, 0));
   }
 
+  /** Calls still allowed to this budget now: those the window allows, and those it reserved and has not used. */
+  available(): number {
+    return this.left() + Math.max(0, this.reserved - this.used);
+  }
+
   /**
    * Reserves `count` calls at once, all or none (the gateway's writes and their rollback, so
    * that a budget spent half-way never leaves a change half-made); the take()s that follow use

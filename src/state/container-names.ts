@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../lib/atomic-write.js';
 import { ensureStateDir } from './state-dir.js';
 import { readStateFile, type StateFileType } from './state-file.js';
-import { list, object, oneOf, optional, ShapeError, text, type Shape } from './shape.js';
+import type { RecordBackoff } from './backoff.js';
+import { list, number, object, oneOf, optional, ShapeError, text, whole, type Shape } from './shape.js';
 
 export interface ContainerName {
   name: string;
@@ -26,6 +27,10 @@ export interface ContainerName {
   heldBefore?: true;
   /** What the provider holds for its CNAME as far as ddedge knows, and when it was sent. */
   cname?: { value: string; sentAt: string };
+  /** Set while the provider refuses its records: no request before `until` (see backoff.ts). */
+  backoff?: RecordBackoff;
+  /** The refusal its backoff waits on, for the message of a cycle that skips it. */
+  lastError?: string;
 }
 
 /** A record ddedge created for a container: the only kind it ever deletes. */
@@ -66,6 +71,8 @@ const CONTAINER_NAMES_FILE: StateFileType<ContainerNamesFile> = {
         heldUntil: optional(text),
         heldBefore: optional(yes),
         cname: optional(object({ value: text, sentAt: text })),
+        backoff: optional(object({ failures: number(0), until: text, exitCode: whole(0, 255), config: text })),
+        lastError: optional(text),
       }),
     ),
     owned: list(object({ name: text, type: text, value: text, createdAt: text })),

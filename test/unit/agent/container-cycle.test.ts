@@ -41,12 +41,16 @@ function agent(zone: MemoryZone, start = NOW, ipv6 = false) {
   });
   const log: string[] = [];
   const logger = createLogger({ level: 'info', format: 'text', write: (t) => log.push(t) });
-  const cycle = (wanted: WantedName[], options: { only?: boolean; dryRun?: boolean; ip?: string } = {}) =>
+  const cycle = (
+    wanted: WantedName[],
+    options: { only?: boolean; dryRun?: boolean; ip?: string; retryRefused?: boolean } = {},
+  ) =>
     runCycle({
       config: options.ip ? { ...config, ip: options.ip } : config,
       logger,
       now: () => new Date(now),
       dryRun: options.dryRun,
+      retryRefused: options.retryRefused,
       containers: { wanted, only: options.only, zones: ['example.com'], zoneProvider: () => zone },
     });
   const file = () => JSON.parse(readFileSync(join(dir, 'containers.json'), 'utf8'));
@@ -120,6 +124,30 @@ describe("a cycle keeps the containers' names", () => {
     expect(report.notices?.map((n) => n.event)).toEqual(['container-name-removed']);
   });
 
+  it('never deletes a name that became a host of DDEDGE_HOSTS when no container gives it any more', async () => {
+    const zone = new MemoryZone();
+    const { cycle, dir, log, file } = agent(zone);
+    await cycle([name('cloud.example.com')]);
+    expect(zone.held()).toEqual(['cloud.example.com A 81.0.2.15']);
+    // The user now keeps the name as a host of the agent; the container that gave it is gone.
+    const config = loadConfig({
+      flags: { ip: '81.0.2.15', host: ['home.example.com', 'cloud.example.com'], 'state-dir': dir, via: 'api' },
+      env: { DDEDGE_API_USER: 'user', DDEDGE_API_PASSWORD: 'password-not-used' },
+      purpose: 'cycle',
+    });
+    const logger = createLogger({ level: 'info', format: 'text', write: (t) => log.push(t) });
+    const report = await runCycle({
+      config,
+      logger,
+      now: () => new Date(NOW),
+      containers: { wanted: [], only: true, zones: ['example.com'], zoneProvider: () => zone },
+    });
+    expect(zone.held()).toEqual(['cloud.example.com A 81.0.2.15']);
+    expect(report.state.records['cloud.example.com/A']).toBeDefined();
+    expect(file()).toMatchObject({ names: [], owned: [] });
+    expect(log.join('')).toMatch(/cloud\.example\.com: now a host of DDEDGE_HOSTS/);
+  });
+
   it('never deletes a record that was there before a container gave its name, though it updates it', async () => {
     const zone = new MemoryZone([
       { name: 'photos.example.com', type: 'A', value: '192.0.2.7' },
@@ -137,6 +165,15 @@ describe("a cycle keeps the containers' names", () => {
     expect(log.join('')).toMatch(/photos\.example\.com held records before a container gave it/);
   });
 
+  it('deletes the address record it created beside records made elsewhere, and leaves those', async () => {
+    const zone = new MemoryZone([{ name: 'mail.example.com', type: 'TXT', value: 'v=spf1 mx' }]);
+    const { cycle } = agent(zone);
+    await cycle([name('mail.example.com')]);
+    expect(zone.held()).toEqual(['mail.example.com A 81.0.2.15', 'mail.example.com TXT v=spf1 mx']);
+    await cycle([]);
+    expect(zone.held()).toEqual(['mail.example.com TXT v=spf1 mx']);
+  });
+
   it('refuses a CNAME beside records made elsewhere, with no write and a refusal exit code', async () => {
     const zone = new MemoryZone([{ name: 'mail.example.com', type: 'MX', value: 'mx.example.com', priority: 10 }]);
     const { cycle } = agent(zone);
@@ -146,6 +183,39 @@ describe("a cycle keeps the containers' names", () => {
     expect(report.containers?.records).toEqual([
       expect.objectContaining({ host: 'mail.example.com', type: 'CNAME', action: 'failed' }),
     ]);
+  });
+
+  it('backs a refused name off: a container naming it cannot make every cycle spend a listing', async () => {
+    const zone = new MemoryZone([{ name: 'mail.example.com', type: 'MX', value: 'mx.example.com', priority: 10 }]);
+    const { cycle, later } = agent(zone);
+    const wanted = [name('mail.example.com', { target: 'home.example.com' })];
+    await cycle(wanted, { only: true });
+    expect(zone.calls).toEqual(['list']);
+    zone.calls.length = 0;
+    const again = await cycle(wanted, { only: true });
+    expect(again.exitCode).toBe(7);
+    expect(again.containers?.records[0]?.message).toMatch(/refused it 1 time .*next attempt after/);
+    later(5 * 60_000);
+    await cycle(wanted, { only: true });
+    expect(zone.calls).toEqual(['list']);
+    zone.calls.length = 0;
+    // Twice refused: the next attempt waits twice as long.
+    later(5 * 60_000);
+    await cycle(wanted, { only: true });
+    expect(zone.calls).toEqual([]);
+    // Another target is another request: tried at once.
+    await cycle([name('mail.example.com', { target: 'edge.example.com' })], { only: true });
+    expect(zone.calls).toEqual(['list']);
+  });
+
+  it('tries a refused name again at once when a person asks for it (--force, SIGUSR1)', async () => {
+    const zone = new MemoryZone([{ name: 'mail.example.com', type: 'MX', value: 'mx.example.com', priority: 10 }]);
+    const { cycle } = agent(zone);
+    const wanted = [name('mail.example.com', { target: 'home.example.com' })];
+    await cycle(wanted, { only: true });
+    zone.calls.length = 0;
+    await cycle(wanted, { only: true, retryRefused: true });
+    expect(zone.calls).toEqual(['list']);
   });
 
   it('writes a record down as its own before creating it: a create whose answer is lost is still deleted later', async () => {

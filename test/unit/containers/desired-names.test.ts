@@ -2,7 +2,7 @@
 // container's names held for the grace, a shared name kept while either container runs, the
 // running set after a reconnect taken as the truth, nothing let go while the engine is lost.
 import { describe, expect, it } from 'vitest';
-import { DesiredNames } from '../../../src/containers/desired-names.js';
+import { DesiredNames, MAX_KEPT_NAMES } from '../../../src/containers/desired-names.js';
 import type { ContainerSeen } from '../../../src/containers/engine/news.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
 
@@ -113,6 +113,15 @@ describe('the names kept for containers', () => {
     expect(kept(names)).toEqual(['kept.example.com']);
   });
 
+  it('holds no name known from before that the agent now keeps through DDEDGE_HOSTS', () => {
+    const { names } = setup();
+    names.seed([
+      { name: 'home.example.com', containers: ['container a (a)'], target: 'edge.example.com' },
+      { name: 'cloud.example.com', containers: ['container a (a)'] },
+    ]);
+    expect(kept(names)).toEqual(['cloud.example.com']);
+  });
+
   it('continues a grace that was running before a restart', () => {
     const { clock, names } = setup();
     names.seed([{ name: 'old.example.com', containers: ['c'], heldUntil: clock.now() + 1000 }]);
@@ -140,5 +149,70 @@ describe('the names kept for containers', () => {
     expect(names.wanted()).toEqual([
       { name: 'a.example.com', containers: ['container a (a)'], target: 'home.example.com' },
     ]);
+  });
+
+  it(`keeps at most ${MAX_KEPT_NAMES} names, whatever the containers ask: the rest are refused with a warning`, () => {
+    const { names, warnings } = setup();
+    const many = Array.from({ length: MAX_KEPT_NAMES / 20 + 5 }, (_, i) =>
+      seen(`c${i}`, Array.from({ length: 20 }, (_, j) => `n${i}x${j}.example.com`).join(',')),
+    );
+    names.take({ kind: 'running', containers: many });
+    expect(names.wanted()).toHaveLength(MAX_KEPT_NAMES);
+    expect(warnings.filter((w) => w.includes(`${MAX_KEPT_NAMES} names are kept already`))).toHaveLength(5);
+    // A name already kept is still taken by another container.
+    names.take({ kind: 'started', container: seen('late', 'n0x0.example.com') });
+    expect(names.wanted().find((w) => w.name === 'n0x0.example.com')?.containers).toHaveLength(2);
+  });
+
+  describe('a name a second container gives with another target', () => {
+    const evil = () => seen('b', 'cloud.example.com', { 'ddedge.target': 'other.example.com' });
+    const targetOf = (names: DesiredNames) => names.wanted().find((w) => w.name === 'cloud.example.com')?.target;
+
+    it('stays as the first container gave it while the first restarts within the grace', () => {
+      const { clock, names, warnings } = setup();
+      names.take({ kind: 'running', containers: [seen('a', 'cloud.example.com')] });
+      expect(names.take({ kind: 'started', container: evil() })).toEqual([]);
+      expect(warnings.join()).toContain('another target; kept as it was');
+      expect(names.take({ kind: 'stopped', id: 'a' })).toEqual([]);
+      expect(targetOf(names)).toBeUndefined();
+      clock.advance(GRACE / 2);
+      expect(names.take({ kind: 'started', container: seen('a', 'cloud.example.com') })).toEqual([]);
+      expect(targetOf(names)).toBeUndefined();
+      // The second one stopping and coming back changes nothing either.
+      expect(names.take({ kind: 'stopped', id: 'b' })).toEqual([]);
+      expect(names.take({ kind: 'started', container: evil() })).toEqual([]);
+      expect(names.take({ kind: 'stopped', id: 'a' })).toEqual([]);
+      expect(names.take({ kind: 'stopped', id: 'b' })).toEqual([]);
+      expect(targetOf(names)).toBeUndefined();
+    });
+
+    it('stays as it was kept across a restart of the agent, whatever order the engine lists them in', () => {
+      const { names } = setup();
+      names.seed([{ name: 'cloud.example.com', containers: ['container a (a)'] }]);
+      expect(names.take({ kind: 'running', containers: [evil(), seen('a', 'cloud.example.com')] })).toEqual([]);
+      expect(targetOf(names)).toBeUndefined();
+    });
+
+    it('follows the first container recreated with another target (the same name, a new id) at once', () => {
+      const { names } = setup();
+      const web = (id: string, target: string): ContainerSeen => ({
+        id,
+        name: 'web',
+        labels: { 'ddedge.hosts': 'cloud.example.com', 'ddedge.target': target },
+      });
+      names.take({ kind: 'running', containers: [web('a1', 'home.example.com')] });
+      names.take({ kind: 'stopped', id: 'a1' });
+      expect(names.take({ kind: 'started', container: web('a2', 'edge.example.com') })).toEqual(['cloud.example.com']);
+      expect(targetOf(names)).toBe('edge.example.com');
+    });
+
+    it('goes to the second container once the first has been gone for the grace', () => {
+      const { clock, names } = setup();
+      names.take({ kind: 'running', containers: [seen('a', 'cloud.example.com'), evil()] });
+      names.take({ kind: 'stopped', id: 'a' });
+      clock.advance(GRACE);
+      expect(names.expire()).toEqual(['cloud.example.com']);
+      expect(targetOf(names)).toBe('other.example.com');
+    });
   });
 });

@@ -23,6 +23,31 @@ describe('the names a container asks for', () => {
     expect(naming).toEqual({ names: ['git.example.com'], target: 'home.example.com', warnings: [] });
   });
 
+  it.each(['phish.example.net', 'ｅｖｉｌ.example.net', 'notexample.com'])(
+    'refuses a ddedge.target outside the served zones (%j): none of the names is pointed away',
+    (away) => {
+      const naming = namesOf(container({ 'ddedge.hosts': 'login.example.com', 'ddedge.target': away }, 'evil'), RULES);
+      expect(naming.names).toEqual([]);
+      expect(naming.warnings).toEqual([expect.stringMatching(/^container evil .*outside the served zones/)]);
+    },
+  );
+
+  it('takes a ddedge.target at the apex or below it', () => {
+    for (const target of ['example.com', 'home.example.com'])
+      expect(namesOf(container({ 'ddedge.hosts': 'a.example.com', 'ddedge.target': target }), RULES).target).toBe(
+        target,
+      );
+  });
+
+  it('says a bounded number of warnings for a container, however many of its labels are bad', () => {
+    const labels: Record<string, string> = { 'ddedge.hosts': 'bad_1.example.com' };
+    for (let i = 0; i < 256; i++) labels[`traefik.http.routers.r${i}.rule`] = 'Host(`unclosed';
+    const naming = namesOf(container(labels, 'noisy'), { ...RULES, traefik: true });
+    expect(naming.names).toEqual([]);
+    expect(naming.warnings.length).toBeLessThanOrEqual(6);
+    expect(naming.warnings.at(-1)).toMatch(/^container noisy .*: \d+ more problem\(s\) with its labels, not told$/);
+  });
+
   it('takes no name from a container without the label', () => {
     expect(namesOf(container({ 'com.docker.compose.service': 'db' }), RULES)).toEqual({ names: [], warnings: [] });
   });
