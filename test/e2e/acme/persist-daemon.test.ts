@@ -14,7 +14,7 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
 });
 
-const ACCOUNT = 'https://acme-v02.api.letsencrypt.org/acme/acct/42';
+const ACCOUNT = 'https://acme.example/acme/acct/42';
 
 describe('daemon: the DNS-PERSIST-01 expiry warning', () => {
   it('tells once, 14 days or less before persistUntil', async () => {

@@ -17,7 +17,7 @@ const ZONE = 'persist.example';
 const NAME = `_validation-persist.${ZONE}`;
 const LONG_ACCOUNT = `https://ca.example/acme/acct/${'7'.repeat(300)}`;
 const RECORDS = [
-  'letsencrypt.org; accounturi=https://acme-v02.api.letsencrypt.org/acme/acct/1; policy=wildcard; persistUntil=1830297600',
+  'letsencrypt.org; accounturi=https://acme.example/acme/acct/1; policy=wildcard; persistUntil=1830297600',
   `ca.example; accounturi=${LONG_ACCOUNT}`,
   'v=spf1 -all',
 ];

@@ -12,7 +12,7 @@ import { useSandbox } from '../../helpers/use-sandbox.js';
 const sandbox = useSandbox({ dnsPort: 0 });
 
 const NAME = '_validation-persist.example.com';
-const ACCOUNT = 'https://acme-v02.api.letsencrypt.org/acme/acct/123456789';
+const ACCOUNT = 'https://acme.example/acme/acct/123456789';
 const OTHER_CA = 'ca2.example; accounturi=https://ca2.example/acme/acct/67890';
 
 function filesUnder(dir: string): string[] {

@@ -9,7 +9,7 @@ import { exitCodeOf } from '../../../src/lib/errors.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
 
 const NAME = '_validation-persist.example.com';
-const ACCOUNT = 'https://acme-v02.api.letsencrypt.org/acme/acct/1';
+const ACCOUNT = 'https://acme.example/acme/acct/1';
 const GOOD = `letsencrypt.org; accounturi=${ACCOUNT}`;
 const NS1: NameServer = { host: '192.0.2.1', port: 53, name: 'ns1.example.net' };
 const NS2: NameServer = { host: '192.0.2.2', port: 53, name: 'ns2.example.net' };

@@ -10,7 +10,7 @@ import { tempDir } from '../../helpers/cli.js';
 import { MemoryZone } from '../../helpers/memory-zone.js';
 
 const NAME = '_validation-persist.example.com';
-const ACCOUNT = 'https://acme-v02.api.letsencrypt.org/acme/acct/123456789';
+const ACCOUNT = 'https://acme.example/acme/acct/123456789';
 const TARGET: PersistTarget = {
   domain: 'example.com',
   name: NAME,

@@ -15,7 +15,7 @@ import { FakeClock } from '../../helpers/fake-clock.js';
 import { MemoryZone } from '../../helpers/memory-zone.js';
 
 const DAY = 86_400_000;
-const ACCOUNT = 'https://acme-v02.api.letsencrypt.org/acme/acct/42';
+const ACCOUNT = 'https://acme.example/acme/acct/42';
 /** 2027-01-31T00:00:00Z */
 const UNTIL = Date.UTC(2027, 0, 31) / 1000;
 

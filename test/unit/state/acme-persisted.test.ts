@@ -15,7 +15,7 @@ const GOOD = {
   domain: 'example.com',
   service: 'example.com',
   issuer: 'letsencrypt.org',
-  accountUri: 'https://acme-v02.api.letsencrypt.org/acme/acct/42',
+  accountUri: 'https://acme.example/acme/acct/42',
   wildcard: true,
   persistUntil: 1_830_297_600,
   writtenAt: '2026-12-01T00:00:00.000Z',
