@@ -48,22 +48,12 @@ export async function httpRequest(request: HttpRequest): Promise<HttpResponse> {
   const url = (request.urlRule ?? checkUrl)(request.url, request.setting ?? 'URL');
   const shownUrl = request.shownUrl ?? redactUrl(url);
   const maxBytes = request.maxBytes ?? DEFAULT_MAX_BYTES;
-  const controller = new AbortController();
-  const abort = () => controller.abort();
-  if (request.signal?.aborted) abort();
-  request.signal?.addEventListener('abort', abort, { once: true });
-  let timedOut = false;
-  let cancelDeadline = (): void => {};
-  // The deadline settles the request by itself: a transport that never answers nor fails
-  // (a dropped upgrade, a stalled body) cannot leave the cycle waiting with the lock held.
-  const deadline = new Promise<never>((_, reject) => {
-    cancelDeadline = (request.clock ?? systemClock).after(request.timeoutMs, () => {
-      timedOut = true;
-      controller.abort();
-      reject(
-        new TransportError('timeout', `no complete answer from ${shownUrl} within ${request.timeoutMs} ms`, shownUrl),
-      );
-    });
+  const guard = exchangeGuard({
+    signal: request.signal,
+    clock: request.clock,
+    timeoutMs: request.timeoutMs,
+    shownUrl,
+    timeoutText: `no complete answer from ${shownUrl} within ${request.timeoutMs} ms`,
   });
   const exchange = async (): Promise<HttpResponse> => {
     const response = await (request.transport ?? wireTransport).send({
@@ -78,7 +68,7 @@ export async function httpRequest(request: HttpRequest): Promise<HttpResponse> {
       body: request.body,
       family: request.family,
       socketPath: request.socketPath,
-      signal: controller.signal,
+      signal: guard.signal,
     });
     const declared = Number(response.headers['content-length']);
     if (declared > maxBytes) {
@@ -93,13 +83,54 @@ export async function httpRequest(request: HttpRequest): Promise<HttpResponse> {
     return { status: response.status, headers: response.headers, body, shownUrl };
   };
   try {
-    return await Promise.race([exchange(), deadline]);
+    return await Promise.race([exchange(), guard.deadline]);
   } catch (error) {
-    throw transportFailure(error, shownUrl, timedOut, request.timeoutMs);
+    throw transportFailure(error, shownUrl, guard.timedOut(), request.timeoutMs);
   } finally {
-    cancelDeadline();
-    request.signal?.removeEventListener('abort', abort);
+    guard.cancelDeadline();
+    guard.unlink();
   }
+}
+
+/**
+ * An exchange's own abort, linked to the caller's signal, and its deadline. The deadline settles
+ * the exchange by itself: a transport that never answers nor fails (a dropped upgrade, a stalled
+ * body) cannot leave the cycle waiting with the lock held.
+ */
+export function exchangeGuard(options: {
+  signal: AbortSignal | undefined;
+  clock: Clock | undefined;
+  timeoutMs: number;
+  shownUrl: string;
+  timeoutText: string;
+}): {
+  signal: AbortSignal;
+  deadline: Promise<never>;
+  timedOut: () => boolean;
+  cancelDeadline: () => void;
+  /** Stops following the caller's signal. */
+  unlink: () => void;
+} {
+  const controller = new AbortController();
+  const abort = () => controller.abort();
+  if (options.signal?.aborted) abort();
+  options.signal?.addEventListener('abort', abort, { once: true });
+  let timedOut = false;
+  let cancelDeadline = (): void => {};
+  const deadline = new Promise<never>((_, reject) => {
+    cancelDeadline = (options.clock ?? systemClock).after(options.timeoutMs, () => {
+      timedOut = true;
+      controller.abort();
+      reject(new TransportError('timeout', options.timeoutText, options.shownUrl));
+    });
+  });
+  return {
+    signal: controller.signal,
+    deadline,
+    timedOut: () => timedOut,
+    cancelDeadline: () => cancelDeadline(),
+    unlink: () => options.signal?.removeEventListener('abort', abort),
+  };
 }
 
 /**

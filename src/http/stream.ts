@@ -3,11 +3,10 @@
 // runs until the server ends it or the caller closes it, read one line at a time with a bound on
 // each line, so a server cannot make the reader buffer without end. Same policy as request.ts:
 // the URL rule, a User-Agent, errors naming the URL with its secrets masked.
-import { systemClock, type Clock } from '../lib/clock.js';
+import type { Clock } from '../lib/clock.js';
 import { redactUrl } from '../lib/redact.js';
 import { USER_AGENT } from '../lib/version.js';
-import { TransportError } from './errors.js';
-import { transportFailure } from './request.js';
+import { exchangeGuard, transportFailure } from './request.js';
 import type { Transport, WireResponse } from './transport.js';
 import { checkUrl } from './url-policy.js';
 import { wireTransport } from './wire-transport.js';
@@ -48,18 +47,12 @@ export interface HttpStream {
 export async function openHttpStream(request: HttpStreamRequest): Promise<HttpStream> {
   const url = (request.urlRule ?? checkUrl)(request.url, request.setting ?? 'URL');
   const shownUrl = request.shownUrl ?? redactUrl(url);
-  const controller = new AbortController();
-  const abort = () => controller.abort();
-  if (request.signal?.aborted) abort();
-  request.signal?.addEventListener('abort', abort, { once: true });
-  let timedOut = false;
-  let cancelDeadline = (): void => {};
-  const deadline = new Promise<never>((_, reject) => {
-    cancelDeadline = (request.clock ?? systemClock).after(request.timeoutMs, () => {
-      timedOut = true;
-      controller.abort();
-      reject(new TransportError('timeout', `no answer from ${shownUrl} within ${request.timeoutMs} ms`, shownUrl));
-    });
+  const guard = exchangeGuard({
+    signal: request.signal,
+    clock: request.clock,
+    timeoutMs: request.timeoutMs,
+    shownUrl,
+    timeoutText: `no answer from ${shownUrl} within ${request.timeoutMs} ms`,
   });
   const send = (request.transport ?? wireTransport).send({
     url,
@@ -67,19 +60,19 @@ export async function openHttpStream(request: HttpStreamRequest): Promise<HttpSt
     headers: { 'user-agent': USER_AGENT, accept: '*/*', ...request.headers },
     socketPath: request.socketPath,
     keepAliveMs: request.keepAliveMs,
-    signal: controller.signal,
+    signal: guard.signal,
   });
   let response: WireResponse;
   try {
-    response = await Promise.race([send, deadline]);
+    response = await Promise.race([send, guard.deadline]);
   } catch (error) {
-    request.signal?.removeEventListener('abort', abort);
-    throw transportFailure(error, shownUrl, timedOut, request.timeoutMs);
+    guard.unlink();
+    throw transportFailure(error, shownUrl, guard.timedOut(), request.timeoutMs);
   } finally {
-    cancelDeadline();
+    guard.cancelDeadline();
   }
   const close = () => {
-    request.signal?.removeEventListener('abort', abort);
+    guard.unlink();
     response.body.destroy();
   };
   return {
