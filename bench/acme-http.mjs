@@ -11,39 +11,13 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startDdedge } from './servers.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const ddedge = join(import.meta.dirname, '..', 'dist', 'ddedge.mjs');
 const work = mkdtempSync(join(tmpdir(), 'ddedge-bench-acme-http-'));
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const children = [];
-process.on('exit', () =>
-  children.forEach((c) => {
-    c.kill('SIGTERM');
-  }),
-);
-
-/** Starts `args` with dist/ddedge.mjs and waits for `pattern` on the stream; returns its match. */
-function start(args, env, stream, pattern) {
-  const child = spawn(process.execPath, [ddedge, ...args], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    let text = '';
-    const timer = setTimeout(() => reject(new Error(`no ${pattern} from ${args[0]}: ${text}`)), 60_000);
-    child.once('exit', (code) => reject(new Error(`${args[0]} ended (${code}): ${text}`)));
-    child[stream].on('data', (d) => {
-      text += String(d);
-      const found = pattern.exec(text);
-      if (found) {
-        clearTimeout(timer);
-        resolve(found);
-      }
-    });
-  });
-}
+const start = (args, env, stream, pattern) => startDdedge(ddedge, args, env, stream, pattern);
 
 const sandbox = JSON.parse((await start(['sandbox', '--port', '0', '--json'], {}, 'stdout', /^\{.*\}$/m))[0]);
 const keyText = spawnSync(process.execPath, [ddedge, 'gateway', 'keygen', 'acme'], { encoding: 'utf8' }).stdout;

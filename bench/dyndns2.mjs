@@ -10,40 +10,14 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startDdedge } from './servers.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const ddedge = join(import.meta.dirname, '..', 'dist', 'ddedge.mjs');
 const work = mkdtempSync(join(tmpdir(), 'ddedge-bench-dyndns2-'));
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const children = [];
-process.on('exit', () =>
-  children.forEach((c) => {
-    c.kill('SIGTERM');
-  }),
-);
-
-/** Starts `args` with dist/ddedge.mjs and waits for `pattern` on the stream; returns its match. */
-function start(args, env, stream, pattern) {
-  const child = spawn(process.execPath, [ddedge, ...args], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    let text = '';
-    const timer = setTimeout(() => reject(new Error(`no ${pattern} from ${args[0]}: ${text}`)), 60_000);
-    child.once('exit', (code) => reject(new Error(`${args[0]} ended (${code}): ${text}`)));
-    child[stream].on('data', (d) => {
-      text += String(d);
-      const found = pattern.exec(text);
-      if (found) {
-        clearTimeout(timer);
-        resolve(found);
-      }
-    });
-  });
-}
+const start = (args, env, stream, pattern) => startDdedge(ddedge, args, env, stream, pattern);
 
 const sandbox = JSON.parse((await start(['sandbox', '--port', '0', '--json'], {}, 'stdout', /^\{.*\}$/m))[0]);
 const keyText = spawnSync(process.execPath, [ddedge, 'gateway', 'keygen', 'router'], { encoding: 'utf8' }).stdout;
@@ -139,7 +113,7 @@ const server = http.createServer((req, res) => {
 });
 server.listen(0, '127.0.0.1', () => console.log('listening ' + server.address().port));`;
 const minimal = spawn(process.execPath, ['-e', minimalSource], { stdio: ['ignore', 'pipe', 'inherit'] });
-children.push(minimal);
+process.on('exit', () => minimal.kill('SIGTERM'));
 const minimalUrl = await new Promise((resolve) =>
   minimal.stdout.on('data', (d) => {
     const m = /listening (\d+)/.exec(String(d));
@@ -156,7 +130,7 @@ function cpuMs(pid) {
     return NaN;
   }
 }
-const gatewayPid = children[1].pid;
+const gatewayPid = started.child.pid;
 
 async function rate(base, ms = 1000) {
   let done = 0;

@@ -115,3 +115,31 @@ export function agentEnv({ work, tls, info, stateDir, sources }) {
 
 // Stand-ins for the DNS sources (also used by the build's code-cache cycle).
 export { startWhoamiDns } from '../build/whoami-dns.mjs';
+
+/** Processes startDdedge started, ended when the bench ends. */
+const started = [];
+process.on('exit', () => {
+  for (const child of started) child.kill('SIGTERM');
+});
+
+/** Starts `args` with the built `ddedge` and waits for `pattern` on the stream; returns its match (`.child`: the process). */
+export function startDdedge(ddedge, args, env, stream, pattern) {
+  const child = spawn(process.execPath, [ddedge, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  started.push(child);
+  return new Promise((resolve, reject) => {
+    let text = '';
+    const timer = setTimeout(() => reject(new Error(`no ${pattern} from ${args[0]}: ${text}`)), 60_000);
+    child.once('exit', (code) => reject(new Error(`${args[0]} ended (${code}): ${text}`)));
+    child[stream].on('data', (d) => {
+      text += String(d);
+      const found = pattern.exec(text);
+      if (found) {
+        clearTimeout(timer);
+        resolve(Object.assign(found, { child }));
+      }
+    });
+  });
+}
