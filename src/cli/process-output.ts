@@ -21,6 +21,7 @@
 import type { Writable } from 'node:stream';
 import { writeSync } from 'node:fs';
 import { ExitCode } from '../lib/errors.js';
+import { collectBeforeExit } from '../lib/long-running-heap.js';
 
 interface Channel {
   fd: 1 | 2;
@@ -141,6 +142,8 @@ export async function exitAfterOutput(code: number): Promise<never> {
     writeStderr(`ddedge: could not write the output: ${failure.code ?? failure.message}\n`);
     await out(stderr);
   }
+  // Long-running commands have had V8's background threads busy for a while (long-running-heap.ts).
+  if (neverBlock) collectBeforeExit();
   // Output that could not be written (a full disk) is a failure to retry later, as a full disk
   // is elsewhere; a command that failed already keeps its own code.
   process.exit(failure && code === 0 ? ExitCode.transient : code);

@@ -44,6 +44,15 @@ export function keepGatewayHeapSmall(): void {
 let collect: (() => void) | undefined;
 
 /**
+ * The last act of a long-running command before process.exit(): a full collection. V8's background
+ * threads (a compile job, a concurrent task) that ran out of heap wait for the main thread to collect
+ * garbage, and process.exit() joins those threads without ever collecting again: a gateway was found
+ * alive 40 minutes after SIGTERM, its main thread waiting for the one V8 thread left. Collected now,
+ * none is left waiting, and the heap has room for what still runs. A few milliseconds, once.
+ */
+export const collectBeforeExit = (): void => collectAfterCycle();
+
+/**
  * A full collection after each cycle of a long-running command: what the cycle made is dead
  * by then, and V8, busy with cycle after cycle (forced ones, a short interval), would let its
  * heap grow before collecting it. A few milliseconds once a cycle. The collector is reached

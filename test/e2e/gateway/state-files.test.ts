@@ -82,7 +82,7 @@ describe('gateway state files that are not regular files of a sane size', () => 
     }, async () => {
       for (const kind of kinds) {
         const { answered, code, stderr } = await startWith(file, kind);
-        expect({ kind, answered, code }).toEqual({ kind, answered: true, code: 0 });
+        expect({ kind, answered, code }, stderr).toEqual({ kind, answered: true, code: 0 });
         const what =
           kind === 'a FIFO' ? 'a FIFO' : kind === 'a link to /dev/zero' ? 'a symbolic link' : `${4 * 1024 ** 3} bytes`;
         expect(stderr).toMatch(
@@ -100,7 +100,7 @@ describe('gateway state files that are not regular files of a sane size', () => 
     }, async () => {
       for (const kind of kinds) {
         const { answered, code, stderr } = await startWith(file, kind);
-        expect({ kind, answered, code }).toEqual({ kind, answered: true, code: 0 });
+        expect({ kind, answered, code }, stderr).toEqual({ kind, answered: true, code: 0 });
         expect(stderr).toMatch(
           new RegExp(
             `journal: \\S+/${file.replace(/\./g, '\\.')} is .*; batches it may leave unfinished are not looked for`,
@@ -121,7 +121,7 @@ describe('gateway state files that are not regular files of a sane size', () => 
       );
       rcode = outcome(await udpExchange(port, add, 20_000)).rcode;
     });
-    expect({ answered, code }).toEqual({ answered: true, code: 0 });
+    expect({ answered, code }, stderr).toEqual({ answered: true, code: 0 });
     // A journal that cannot be written never stops an update (journal.ts): made, and the failure said
     // (ENXIO: a FIFO with no reader is refused at the open, which no longer waits for one).
     expect(rcode).toBe(0);
@@ -133,7 +133,7 @@ describe('gateway state files that are not regular files of a sane size', () => 
   }, async () => {
     for (const kind of kinds) {
       const { answered, code, stderr } = await startWith('dhcid.json', kind);
-      expect({ kind, answered, code }).toEqual({ kind, answered: false, code: 2 });
+      expect({ kind, answered, code }, stderr).toEqual({ kind, answered: false, code: 2 });
       expect(stderr).toMatch(/gateway\/dhcid\.json (is a FIFO|is a symbolic link|is \d+ bytes, too large)/);
     }
   });
@@ -147,7 +147,7 @@ describe('a state directory others may write', () => {
       chmodSync(stateDir, 0o777);
       chmodSync(join(stateDir, 'gateway'), 0o777);
     });
-    expect({ answered, code }).toEqual({ answered: true, code: 0 });
+    expect({ answered, code }, stderr).toEqual({ answered: true, code: 0 });
     expect(stderr).toMatch(
       /the state directory \S+\/state may be written by anyone \(mode 0777\): they can replace the files kept there; chmod go-w/,
     );
