@@ -6,7 +6,7 @@
 // updates.mjs and test/e2e/gateway/acme-clients.test.ts). (2) Wall time from a `/present` to its
 // answer, and from an acme-dns `/update` to its answer (median of BENCH_RUNS, each a new value),
 // beside `node -e 0` timed in the same run.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { loadavg, tmpdir } from 'node:os';

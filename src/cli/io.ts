@@ -8,8 +8,11 @@ export interface Io {
   env: Env;
   cwd: string;
   isTTY: boolean;
-  /** A command that runs until stopped calls it first: a reader that stops reading cannot block it. */
-  outputNeverBlocks?(): void;
+  /**
+   * A command that runs until stopped calls it first: a reader that stops reading cannot block it. `beforeExit` is
+   * its last act before the process exits.
+   */
+  outputNeverBlocks?(beforeExit?: () => void): void;
 }
 
 export function processIo(): Io {

@@ -21,7 +21,6 @@
 import type { Writable } from 'node:stream';
 import { writeSync } from 'node:fs';
 import { ExitCode } from '../lib/errors.js';
-import { collectBeforeExit } from '../lib/long-running-heap.js';
 
 interface Channel {
   fd: 1 | 2;
@@ -42,6 +41,8 @@ const MAX_BACKLOG = 1024 * 1024;
 /** How long a long-running command's exit waits for such a reader. */
 const EXIT_WAIT_MS = 2000;
 let neverBlock = false;
+/** A long-running command's last act before process.exit(). */
+let lastAct: (() => void) | undefined;
 
 /** A write failure other than a departed reader (a full disk under `> file`), reported at exit. */
 let failure: NodeJS.ErrnoException | undefined;
@@ -52,9 +53,13 @@ const MAX_INTERRUPTIONS = 100;
 export const writeStdout = (text: string): void => write(stdout, text);
 export const writeStderr = (text: string): void => write(stderr, text);
 
-/** Called first by a command that runs until stopped: from now on no write blocks. */
-export function outputNeverBlocks(): void {
+/**
+ * Called first by a command that runs until stopped: from now on no write blocks. `beforeExit` runs
+ * once everything is written, right before process.exit().
+ */
+export function outputNeverBlocks(beforeExit?: () => void): void {
   neverBlock = true;
+  lastAct = beforeExit;
 }
 
 function write(channel: Channel, text: string): void {
@@ -142,8 +147,7 @@ export async function exitAfterOutput(code: number): Promise<never> {
     writeStderr(`ddedge: could not write the output: ${failure.code ?? failure.message}\n`);
     await out(stderr);
   }
-  // Long-running commands have had V8's background threads busy for a while (long-running-heap.ts).
-  if (neverBlock) collectBeforeExit();
+  lastAct?.();
   // Output that could not be written (a full disk) is a failure to retry later, as a full disk
   // is elsewhere; a command that failed already keeps its own code.
   process.exit(failure && code === 0 ? ExitCode.transient : code);

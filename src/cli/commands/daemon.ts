@@ -5,14 +5,14 @@ import type { Config } from '../../config/config.js';
 import type { Logger } from '../../lib/log.js';
 import { runDaemon } from '../../agent/daemon.js';
 import { ConfigError } from '../../lib/errors.js';
-import { collectAfterCycle, keepLongRunningHeapSmall } from '../../lib/long-running-heap.js';
+import { collectAfterCycle, collectBeforeExit, keepLongRunningHeapSmall } from '../../lib/long-running-heap.js';
 import { acquireLock } from '../../state/lock.js';
 import type { CommandContext } from '../command.js';
 import { setup } from '../setup.js';
 
 export async function run(context: CommandContext): Promise<number> {
   // A log collector that stops reading must not stop the cycles nor SIGTERM (process-output.ts).
-  context.io.outputNeverBlocks?.();
+  context.io.outputNeverBlocks?.(collectBeforeExit);
   keepLongRunningHeapSmall();
   const { config, logger } = await setup(context, 'cycle');
   let current = config;

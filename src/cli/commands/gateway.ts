@@ -6,7 +6,7 @@
 import { resolve } from 'node:path';
 import { readGatewaySettings, type GatewayConfig } from '../../config/gateway-settings.js';
 import { ConfigError } from '../../lib/errors.js';
-import { keepGatewayHeapSmall } from '../../lib/long-running-heap.js';
+import { collectBeforeExit, keepGatewayHeapSmall } from '../../lib/long-running-heap.js';
 import { runAction } from '../actions.js';
 import type { CommandContext } from '../command.js';
 import { setup } from '../setup.js';
@@ -75,7 +75,7 @@ export function run(context: CommandContext): Promise<number> {
 
 async function serve(context: CommandContext): Promise<number> {
   const { io } = context;
-  io.outputNeverBlocks?.();
+  io.outputNeverBlocks?.(collectBeforeExit);
   keepGatewayHeapSmall();
   let gateway!: GatewayConfig;
   const { config, logger } = await setup(context, 'gateway', (pass) => (gateway = readGatewaySettings(pass)));

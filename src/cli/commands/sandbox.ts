@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { ConfigError } from '../../lib/errors.js';
 import { listenError } from '../../lib/listen-address.js';
 import { isLoopbackHost } from '../../lib/address.js';
+import { collectBeforeExit } from '../../lib/long-running-heap.js';
 import { invokedAs } from '../invoked-as.js';
 import { describeFault, parseFault, type Fault } from '../../sandbox/faults.js';
 import { OPERATIONS } from '../../sandbox/api-operations.js';
@@ -12,7 +13,7 @@ import type { CommandContext } from '../command.js';
 export async function run(context: CommandContext): Promise<number> {
   const { flags, io } = context;
   // It logs every request: a reader that stops reading must not stop it answering.
-  io.outputNeverBlocks?.();
+  io.outputNeverBlocks?.(collectBeforeExit);
   const { port, dnsPort } = portsOf(flags);
   if (flags.json && flags['print-env']) throw new ConfigError('--json and --print-env: choose one');
   const certPath = flags['tls-cert'] as string | undefined;
