@@ -67,6 +67,8 @@ const identical = (a: ZoneRecord | LiveRecord, b: ZoneRecord | LiveRecord): bool
   a.value === b.value && a.ttl === b.ttl && a.priority === b.priority;
 
 const NONE: never[] = [];
+/** In the file's map by name, a name whose one record is settled (unchanged): no record is left there. */
+const SETTLED: WantedRecord[] = [];
 
 /**
  * n log n at worst: records are matched through maps (live-index.ts); only sorts compare.
@@ -102,7 +104,8 @@ export function planZone(live: LiveRecord[], wanted: WantedZone, owner: Owner, o
   const plan: Plan = { zone: wanted.zone, changes: [], kept: [], unchanged: [], live, touchable: 0 };
   // A live record identical to the one record the file holds at its name, and the first the
   // listing gives there, stays: the groups below would match it so too (identical records first).
-  // The file's record is taken out; every other live record waits for its group.
+  // The file's record is marked settled (not deleted: a map that shrinks as 100,000 names are
+  // taken out is copied again and again); every other live record waits for its group.
   const waiting = new Map<string, Grouped<LiveRecord>>();
   const ownKept: KeptRecord[] = [];
   for (const r of live) {
@@ -121,7 +124,7 @@ export function planZone(live: LiveRecord[], wanted: WantedZone, owner: Owner, o
       !waiting.has(r.name)
     ) {
       plan.unchanged.push(r);
-      wantedByName.delete(r.name);
+      wantedByName.set(r.name, SETTLED);
     } else addTo(waiting, r.name, r);
   }
   // The live zone's kept records come first, as the provider lists them, then the file's.
@@ -138,7 +141,7 @@ export function planZone(live: LiveRecord[], wanted: WantedZone, owner: Owner, o
     planGroup(live, bindForm ? atProviderDefault(live, want, bindForm.defaultTtl) : want, plan, options);
   for (const [name, have] of waiting) byType(listOf(have), listOf(wantedByName.get(name)), plan1);
   for (const [name, want] of wantedByName)
-    if (waiting.has(name)) continue;
+    if (want === SETTLED || waiting.has(name)) continue;
     else if (Array.isArray(want)) byType(NONE, want, plan1);
     else plan.changes.push({ action: 'create', after: zoneRecord(want) });
   plan.changes.sort(byChangeOrder);
