@@ -143,8 +143,7 @@ function load(file: string): ChunkModule['exports'] {
     const source = `(function (exports, require, module, __filename, __dirname) {${chunkText(file)}\n})`;
     // Named as in the package, wherever it is: V8 (Node 20) keeps the name a cache was made
     // under and shows it in stack traces, which would name the build machine's checkout.
-    const cache = codeCache(file, source);
-    const script = compile(source, `dist/chunks/${basename(file)}`, cache);
+    const { script, cache } = compileCached(file, source);
     scripts.set(file, script);
     sources.set(file, source);
     if (!cache || script.cachedDataRejected) uncached.add(file);
@@ -177,11 +176,23 @@ function compile(source: string, filename: string, cachedData: Buffer | undefine
   }
 }
 
-/** The chunk's code cache that fits (see codeCacheOf): beside the chunk, else the user's. */
-function codeCache(file: string, source: string): Buffer | undefined {
+/**
+ * The chunk compiled with the code cache that fits (see codeCacheOf): beside the chunk, else the user's. V8 refuses
+ * a cache made under other V8 flags: where it refuses the one beside the chunk (a zone command keeps the young
+ * generation small, zone/young-generation.ts), the user's, made at the end of such a run, is tried.
+ */
+function compileCached(file: string, source: string): { script: VmScript; cache: Buffer | undefined } {
   const compiled = Buffer.from(MADE_BY + source);
+  const shown = `dist/chunks/${basename(file)}`;
   const beside = fitting(inSea ? asset(`chunks/${basename(file)}.v8cache`) : read(`${file}.v8cache`), compiled);
-  if (beside) return beside;
+  const cache = beside ?? usersCache(file, compiled);
+  const script = compile(source, shown, cache);
+  if (!beside || !script.cachedDataRejected) return { script, cache };
+  const own = usersCache(file, compiled);
+  return own ? { script: compile(source, shown, own), cache: own } : { script, cache };
+}
+
+function usersCache(file: string, compiled: Buffer): Buffer | undefined {
   readableFolder ??= trustedFolderOrNone();
   return readableFolder ? fitting(read(join(readableFolder, `${basename(file)}.v8cache`)), compiled) : undefined;
 }
