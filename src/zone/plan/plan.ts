@@ -85,7 +85,11 @@ export function planZone(live: LiveRecord[], wanted: WantedZone, owner: Owner, o
   const { bindForm } = wanted;
   // The file's records the plan leaves alone; the others are planned, found by their name.
   const left = new Set<WantedRecord>();
-  for (const r of wanted.records) {
+  // Indexed loops and Map.forEach over the records: a for-of makes an iterator result for each of
+  // 100,000 records (an entry array too, over a map) until the loop is optimized, about 30 MB a
+  // plan that the young generation is collected for.
+  for (let i = 0; i < wanted.records.length; i++) {
+    const r = wanted.records[i]!;
     const glue = bindForm && providerGlue(r, bindForm, live);
     if (glue) {
       kept.push({ name: r.name, type: r.type, reason: `in the file, ${glue}`, value: r.value });
@@ -108,7 +112,8 @@ export function planZone(live: LiveRecord[], wanted: WantedZone, owner: Owner, o
   // taken out is copied again and again); every other live record waits for its group.
   const waiting = new Map<string, Grouped<LiveRecord>>();
   const ownKept: KeptRecord[] = [];
-  for (const r of live) {
+  for (let i = 0; i < live.length; i++) {
+    const r = live[i]!;
     const reason = owner(r);
     if (reason) {
       ownKept.push({ name: r.name, type: r.type, reason, value: r.value });
@@ -139,11 +144,12 @@ export function planZone(live: LiveRecord[], wanted: WantedZone, owner: Owner, o
   const fromKept = plan.kept.length;
   const plan1 = (live: LiveRecord[], want: ZoneRecord[]) =>
     planGroup(live, bindForm ? atProviderDefault(live, want, bindForm.defaultTtl) : want, plan, options);
-  for (const [name, have] of waiting) byType(listOf(have), listOf(wantedByName.get(name)), plan1);
-  for (const [name, want] of wantedByName)
-    if (want === SETTLED || waiting.has(name)) continue;
-    else if (Array.isArray(want)) byType(NONE, want, plan1);
+  waiting.forEach((have, name) => byType(listOf(have), listOf(wantedByName.get(name)), plan1));
+  wantedByName.forEach((want, name) => {
+    if (want === SETTLED || waiting.has(name)) return;
+    if (Array.isArray(want)) byType(NONE, want, plan1);
     else plan.changes.push({ action: 'create', after: zoneRecord(want) });
+  });
   plan.changes.sort(byChangeOrder);
   sortFrom(plan.unchanged, fromUnchanged);
   sortFrom(plan.kept, fromKept);
@@ -287,6 +293,7 @@ export interface PlanSummary {
 /** Counted in one pass: no list of the 100,000 creates made to take its length. */
 export function summarize(plan: Plan): PlanSummary {
   const summary: PlanSummary = { create: 0, update: 0, delete: 0, unchanged: plan.unchanged.length };
-  for (const c of plan.changes) summary[c.action]++;
+  const { changes } = plan;
+  for (let i = 0; i < changes.length; i++) summary[changes[i]!.action]++;
   return summary;
 }

@@ -38,7 +38,9 @@ export function unwritableRecords(zone: string, live: readonly LiveRecord[]): Ma
   const isWritten = (r: LiveRecord) => isZoneType(r.type) || r.type === 'SOA';
   // No copy of a zone whose records are all of these types (most are).
   const written = live.every(isWritten) ? live : live.filter(isWritten);
-  for (const r of written) {
+  // Indexed loops: a for-of makes an iterator result for each record until it is optimized.
+  for (let i = 0; i < written.length; i++) {
+    const r = written[i]!;
     const why = ownProblem(r, zone);
     if (why) mark(r, why.text, why.restorable);
   }
@@ -46,7 +48,7 @@ export function unwritableRecords(zone: string, live: readonly LiveRecord[]): Ma
   // data beside it. None of the records at such a name is written, so none is acted on either:
   // a plan that kept some and matched others would create a conflict the provider refuses.
   const cnames = new Map<string, number>();
-  for (const r of written) if (r.type === 'CNAME') cnames.set(r.name, 0);
+  for (let i = 0; i < written.length; i++) if (written[i]!.type === 'CNAME') cnames.set(written[i]!.name, 0);
   if (cnames.size) {
     for (const r of written) if (cnames.has(r.name)) cnames.set(r.name, cnames.get(r.name)! + 1);
     for (const r of written)
@@ -61,7 +63,8 @@ export function unwritableRecords(zone: string, live: readonly LiveRecord[]): Ma
   // and value.
   const names = new Set<string>();
   const several = new Set<string>();
-  for (const r of written) {
+  for (let i = 0; i < written.length; i++) {
+    const r = written[i]!;
     if (found.has(r)) continue;
     const before = names.size;
     names.add(r.name);
