@@ -31,36 +31,57 @@ export interface Unwritable {
  */
 export function unwritableRecords(zone: string, live: readonly LiveRecord[]): Map<LiveRecord, Unwritable> {
   const found = new Map<LiveRecord, Unwritable>();
-  const mark = (r: LiveRecord, why: string, restorable = true, entryOf?: string) => {
+  const mark: Mark = (r, why, restorable = true, entryOf) => {
     if (!found.has(r))
       found.set(r, { reason: `${UNWRITABLE}: ${why}`, restorable, ...(entryOf !== undefined ? { entryOf } : {}) });
   };
   const isWritten = (r: LiveRecord) => isZoneType(r.type) || r.type === 'SOA';
   // No copy of a zone whose records are all of these types (most are).
   const written = live.every(isWritten) ? live : live.filter(isWritten);
+  // Each rule's pass is a function of its own: a loop over 100,000 records is optimized by itself
+  // (one function of several such loops was compiled anew at each, and deoptimized between them).
   // Indexed loops: a for-of makes an iterator result for each record until it is optimized.
+  markOwnProblems(written, zone, mark);
+  markCnameNeighbours(written, mark);
+  const several = namesOfSeveral(written, found);
+  if (several.size) markSecondEntries(written, several, found, mark);
+  return found;
+}
+
+type Mark = (r: LiveRecord, why: string, restorable?: boolean, entryOf?: string) => void;
+
+function markOwnProblems(written: readonly LiveRecord[], zone: string, mark: Mark): void {
   for (let i = 0; i < written.length; i++) {
     const r = written[i]!;
     const why = ownProblem(r, zone);
     if (why) mark(r, why.text, why.restorable);
   }
-  // A CNAME has its name to itself (RFC 1034 §3.6.2): a reader refuses a file that puts other
-  // data beside it. None of the records at such a name is written, so none is acted on either:
-  // a plan that kept some and matched others would create a conflict the provider refuses.
+}
+
+/**
+ * A CNAME has its name to itself (RFC 1034 §3.6.2): a reader refuses a file that puts other
+ * data beside it. None of the records at such a name is written, so none is acted on either:
+ * a plan that kept some and matched others would create a conflict the provider refuses.
+ */
+function markCnameNeighbours(written: readonly LiveRecord[], mark: Mark): void {
   const cnames = new Map<string, number>();
   for (let i = 0; i < written.length; i++) if (written[i]!.type === 'CNAME') cnames.set(written[i]!.name, 0);
-  if (cnames.size) {
-    for (const r of written) if (cnames.has(r.name)) cnames.set(r.name, cnames.get(r.name)! + 1);
-    for (const r of written)
-      if ((cnames.get(r.name) ?? 0) > 1)
-        mark(r, `a CNAME shares the name ${visible(r.name)} with other data (RFC 1034 §3.6.2)`);
-  }
-  // A record is written once: a reader keeps one of two equal lines, and refuses two that differ
-  // only in TTL or priority. The entry written is the oldest (lowest entity ID), so every
-  // listing picks the same one, also after the file changed its TTL.
-  // Found by name first (each name string keeps its hash), in a set of names (one lookup a
-  // record; most names hold one entry): only names of several entries are looked at by type
-  // and value.
+  if (!cnames.size) return;
+  for (const r of written) if (cnames.has(r.name)) cnames.set(r.name, cnames.get(r.name)! + 1);
+  for (const r of written)
+    if ((cnames.get(r.name) ?? 0) > 1)
+      mark(r, `a CNAME shares the name ${visible(r.name)} with other data (RFC 1034 §3.6.2)`);
+}
+
+/**
+ * A record is written once: a reader keeps one of two equal lines, and refuses two that differ
+ * only in TTL or priority. The entry written is the oldest (lowest entity ID), so every
+ * listing picks the same one, also after the file changed its TTL.
+ * Found by name first (each name string keeps its hash), in a set of names (one lookup a
+ * record; most names hold one entry): only names of several entries are looked at by type
+ * and value. The names of several entries not found already.
+ */
+function namesOfSeveral(written: readonly LiveRecord[], found: ReadonlyMap<LiveRecord, Unwritable>): Set<string> {
   const names = new Set<string>();
   const several = new Set<string>();
   for (let i = 0; i < written.length; i++) {
@@ -70,8 +91,7 @@ export function unwritableRecords(zone: string, live: readonly LiveRecord[]): Ma
     names.add(r.name);
     if (names.size === before) several.add(r.name);
   }
-  if (several.size) markSecondEntries(written, several, found, mark);
-  return found;
+  return several;
 }
 
 /** Entries at `several` names that hold a record another (older) entry holds too. */
@@ -79,7 +99,7 @@ function markSecondEntries(
   written: readonly LiveRecord[],
   several: ReadonlySet<string>,
   found: ReadonlyMap<LiveRecord, Unwritable>,
-  mark: (r: LiveRecord, why: string, restorable: boolean, entryOf: string) => void,
+  mark: Mark,
 ): void {
   const byName = new Map<string, LiveRecord[]>();
   for (const r of written) {
