@@ -42,6 +42,9 @@ const modules = new Map<string, ChunkModule>();
 /** The chunks this process compiled with no cache that fit: their caches are saved at exit. */
 const uncached = new Set<string>();
 
+/** Set (to true) by a command that changed V8's flags: zone/young-generation.ts. */
+const V8_FLAGS_CHANGED = Symbol.for('ddedge.v8-flags-changed');
+
 /** In a single executable the chunks are its assets, named `chunks/<name>`, under this folder. */
 const SEA_ROOT = '/ddedge.sea';
 const inSea = sea?.isSea() === true;
@@ -143,7 +146,8 @@ function load(file: string): ChunkModule['exports'] {
     const source = `(function (exports, require, module, __filename, __dirname) {${chunkText(file)}\n})`;
     // Named as in the package, wherever it is: V8 (Node 20) keeps the name a cache was made
     // under and shows it in stack traces, which would name the build machine's checkout.
-    const { script, cache } = compileCached(file, source);
+    const cache = codeCache(file, source);
+    const script = compile(source, `dist/chunks/${basename(file)}`, cache);
     scripts.set(file, script);
     sources.set(file, source);
     if (!cache || script.cachedDataRejected) uncached.add(file);
@@ -176,23 +180,11 @@ function compile(source: string, filename: string, cachedData: Buffer | undefine
   }
 }
 
-/**
- * The chunk compiled with the code cache that fits (see codeCacheOf): beside the chunk, else the user's. V8 refuses
- * a cache made under other V8 flags: where it refuses the one beside the chunk (a zone command keeps the young
- * generation small, zone/young-generation.ts), the user's, made at the end of such a run, is tried.
- */
-function compileCached(file: string, source: string): { script: VmScript; cache: Buffer | undefined } {
+/** The chunk's code cache that fits (see codeCacheOf): beside the chunk, else the user's. */
+function codeCache(file: string, source: string): Buffer | undefined {
   const compiled = Buffer.from(MADE_BY + source);
-  const shown = `dist/chunks/${basename(file)}`;
   const beside = fitting(inSea ? asset(`chunks/${basename(file)}.v8cache`) : read(`${file}.v8cache`), compiled);
-  const cache = beside ?? usersCache(file, compiled);
-  const script = compile(source, shown, cache);
-  if (!beside || !script.cachedDataRejected) return { script, cache };
-  const own = usersCache(file, compiled);
-  return own ? { script: compile(source, shown, own), cache: own } : { script, cache };
-}
-
-function usersCache(file: string, compiled: Buffer): Buffer | undefined {
+  if (beside) return beside;
   readableFolder ??= trustedFolderOrNone();
   return readableFolder ? fitting(read(join(readableFolder, `${basename(file)}.v8cache`)), compiled) : undefined;
 }
@@ -232,9 +224,14 @@ function fitting(saved: Buffer | undefined, compiled: Buffer): Buffer | undefine
   return crc32(data) === saved.readUInt32BE(saved.length - 4) ? data : undefined;
 }
 
-/** At a successful exit: the caches this run had none for, into the user's folder. */
+/**
+ * At a successful exit: the caches this run had none for, into the user's folder. Not after the
+ * command changed V8's flags (a zone command's young generation, zone/young-generation.ts): V8
+ * takes a cache only under the flags it was made under, and no later run loads every chunk under
+ * the flags of this run's end, so each run would compile and save the same caches again.
+ */
 function saveUserCaches(code: number): void {
-  if (code !== 0 || uncached.size === 0) return;
+  if (code !== 0 || uncached.size === 0 || (globalThis as Record<symbol, unknown>)[V8_FLAGS_CHANGED]) return;
   const folder = cacheFolderOf(process.env, inSea);
   if (!folder) return;
   try {

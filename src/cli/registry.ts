@@ -12,7 +12,6 @@ import { acmeLiteralArguments } from './acme-arguments.js';
 // commands import neither from this file, which imports them.
 import type { CommandSpec, FlagSpec } from './command.js';
 import { GATEWAY_SETTINGS, type Setting } from '../config/settings.js';
-import { keepYoungGenerationSmall } from '../zone/young-generation.js';
 // main.ts parses with these before it loads a command, and takes them from here: reached
 // from the registry, they land in the start chunk instead of in two small chunks of their own
 // (each file is one more for the ESM loader in every cycle; see build/one-start-chunk.mjs).
@@ -177,11 +176,7 @@ export const COMMANDS: CommandSpec[] = [
         default: 'auto',
       },
     },
-    // The young generation is kept small before the command's code is loaded: see young-generation.ts.
-    load: () => {
-      keepYoungGenerationSmall();
-      return import('./commands/zone.js');
-    },
+    load: () => import('./commands/zone.js'),
   },
   {
     name: 'init',

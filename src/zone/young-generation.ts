@@ -5,15 +5,19 @@
 // survives goes to the old generation at once; the command's CPU time stayed the same within
 // the bench's spread (bench/zone-plan-cpu.mjs, docs/performance.md).
 //
-// It is a change of V8's flags, and V8 takes a code cache only under the flags it was made
-// under: it is made before the zone command's code is loaded (cli/registry.ts), so that the
-// caches of that code, made at the end of a run, fit the next run (bootstrap/launcher.ts).
+// V8 takes a code cache only under the flags it was made under: a cache made at the end of such a
+// run fits no later one (the chunks loaded before the change are refused it), so the launcher is
+// told, and saves none (bootstrap/launcher.ts); each zone run wrote a dozen caches again.
+import { setFlagsFromString } from 'node:v8';
 
 /**
- * From now on the young generation keeps the size it has (the flag is read at each growth, and
- * changes nothing else). For a process that reads a large zone. node:v8 is reached only here:
- * loaded by every command, it would cost each run about a millisecond.
+ * From now on the young generation keeps the size it has (the flag is read at each growth). For a
+ * process that reads a large zone.
  */
 export function keepYoungGenerationSmall(): void {
-  process.getBuiltinModule('node:v8').setFlagsFromString('--semi-space-growth-factor=1');
+  setFlagsFromString('--semi-space-growth-factor=1');
+  (globalThis as Record<symbol, unknown>)[Symbol.for(V8_FLAGS_CHANGED)] = true;
 }
+
+/** The launcher's mark (a symbol of the global registry: it is another bundle) of a run whose V8 flags changed. */
+const V8_FLAGS_CHANGED = 'ddedge.v8-flags-changed';

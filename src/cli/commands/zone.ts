@@ -30,6 +30,7 @@ import { FileTooLarge, NotUtf8, readCappedUtf8 } from '../../config/capped-file.
 import type { Logger } from '../../lib/log.js';
 import { unwritableRecords } from '../../zone/plan/unwritable.js';
 import { counted } from '../../lib/counted.js';
+import { keepYoungGenerationSmall } from '../../zone/young-generation.js';
 
 const ACTIONS = ['export', 'plan', 'apply'] as const;
 
@@ -49,6 +50,8 @@ async function zoneAction(
   const { format, method } = zoneArguments(action, file, extra.length, flags);
 
   const { config, logger } = await setup(context, 'state');
+  // Before the zone is read: a zone command's records live until it ends.
+  keepYoungGenerationSmall();
   const text = file ? readZoneFile(resolve(io.cwd, file), file) : undefined;
   const service = serviceOf(config.service, text, config.hosts, file);
   const ignore = ((flags.ignore as string[] | undefined) ?? [])

@@ -1,10 +1,9 @@
 // The zone commands keep V8's young generation small (zone/young-generation.ts), a change of
-// V8's flags, and V8 takes a code cache only under the flags it was made under. Set before the
-// zone command's code is loaded, and with the user's cache tried where the build's does not
-// fit: from its second run on, a zone command takes a cache for every chunk it runs and
-// writes none again (each run compiled a dozen chunks afresh and saved their caches anew).
+// V8's flags, and V8 takes a code cache only under the flags it was made under: a cache saved at
+// the end of such a run fits no later run. A zone command saves none (each run wrote a dozen
+// caches again, every time), and the build's caches it does take stay taken.
 import { spawn } from 'node:child_process';
-import { readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { withApi } from '../../helpers/agent-env.js';
@@ -36,18 +35,15 @@ function probe(args: string[], home: string): Promise<{ code: number | null; cac
 }
 
 describe('the code cache of a zone command', () => {
-  it('is taken for every chunk from the second run on, and not written again', async () => {
+  it('is not saved in the user folder, run after run; the build caches of the chunks it loads first are taken', async () => {
     const home = tempDir('ddedge-zone-cache-home-');
     const args = ['zone', 'export', '--service', 'example.com'];
-    const first = await probe(args, home);
-    expect(first.code).toBe(0);
     const folder = join(home, '.cache', 'ddedge', NODE_FOLDER);
-    const written = () => Object.fromEntries(readdirSync(folder).map((n) => [n, statSync(join(folder, n)).mtimeMs]));
-    const before = written();
-    const second = await probe(args, home);
-    expect(second.code).toBe(0);
-    expect(Object.keys(second.caches).length).toBeGreaterThan(2);
-    expect(Object.entries(second.caches).filter(([, refused]) => refused !== false)).toEqual([]);
-    expect(written()).toEqual(before);
+    for (let run = 0; run < 2; run++) {
+      const { code, caches } = await probe(args, home);
+      expect(code).toBe(0);
+      expect(caches['main.cjs']).toBe(false);
+      expect(existsSync(folder) ? readdirSync(folder) : []).toEqual([]);
+    }
   });
 });
