@@ -51,7 +51,7 @@ export async function planFromProvider(
   const live = listing.records;
   // Records a master file cannot hold are kept (unwritable.ts), unless the file is a backup
   // that holds them exactly.
-  const unwritable = unwritableRecords(settings.service, live);
+  const unwritable = unwritableRecords(settings.service, live, listing.notAsListed);
   const plan = planZone(live, wanted, keepingUnwritable(owner, unwritable, wanted), {
     keepUnlisted: settings.keepUnlisted,
   });

@@ -29,7 +29,11 @@ export interface Unwritable {
  * Every record of the eight managed types (and the provider's SOA) that the writer cannot write
  * as itself, by identity. Linear in the zone: one pass per rule, maps keyed by name.
  */
-export function unwritableRecords(zone: string, live: readonly LiveRecord[]): Map<LiveRecord, Unwritable> {
+export function unwritableRecords(
+  zone: string,
+  live: readonly LiveRecord[],
+  notAsListed?: ReadonlySet<LiveRecord>,
+): Map<LiveRecord, Unwritable> {
   const found = new Map<LiveRecord, Unwritable>();
   const mark: Mark = (r, why, restorable = true, entryOf) => {
     if (!found.has(r))
@@ -41,7 +45,7 @@ export function unwritableRecords(zone: string, live: readonly LiveRecord[]): Ma
   // Each rule's pass is a function of its own: a loop over 100,000 records is optimized by itself
   // (one function of several such loops was compiled anew at each, and deoptimized between them).
   // Indexed loops: a for-of makes an iterator result for each record until it is optimized.
-  markOwnProblems(written, zone, mark);
+  markOwnProblems(written, zone, mark, notAsListed);
   markCnameNeighbours(written, mark);
   const several = namesOfSeveral(written, found);
   if (several.size) markSecondEntries(written, several, found, mark);
@@ -50,10 +54,20 @@ export function unwritableRecords(zone: string, live: readonly LiveRecord[]): Ma
 
 type Mark = (r: LiveRecord, why: string, restorable?: boolean, entryOf?: string) => void;
 
-function markOwnProblems(written: readonly LiveRecord[], zone: string, mark: Mark): void {
+/**
+ * With `notAsListed` (the listing's, provider-mapping.ts), a record not in it is canonical in name and value as the
+ * mapping read it: those two checks, made for each record again, are left out for it.
+ */
+function markOwnProblems(
+  written: readonly LiveRecord[],
+  zone: string,
+  mark: Mark,
+  notAsListed: ReadonlySet<LiveRecord> | undefined,
+): void {
   for (let i = 0; i < written.length; i++) {
     const r = written[i]!;
-    const why = ownProblem(r, zone);
+    const asListed = notAsListed !== undefined && (notAsListed.size === 0 || !notAsListed.has(r));
+    const why = ownProblem(r, zone, asListed);
     if (why) mark(r, why.text, why.restorable);
   }
 }
@@ -162,10 +176,16 @@ export function readingIsAGuess(type: string, value: string): boolean {
   return /["\\]/.test(body.replace(/\\["\\]/g, ''));
 }
 
-function ownProblem(r: LiveRecord, zone: string): { text: string; restorable: boolean } | undefined {
+/** Why `r` cannot be written as itself; `canonical`: its name and value are known canonical already. */
+function ownProblem(
+  r: LiveRecord,
+  zone: string,
+  canonical: boolean,
+): { text: string; restorable: boolean } | undefined {
   const problem = (text: string, restorable = true) => ({ text, restorable });
   // The provider refuses such a name in a create: a backup could not give it back.
-  if (canonicalName(r.name) !== r.name) return problem(`its name "${visible(r.name)}" is not a host name`, false);
+  if (!canonical && canonicalName(r.name) !== r.name)
+    return problem(`its name "${visible(r.name)}" is not a host name`, false);
   if (!atOrBelow(r.name, zone)) return problem(`its name is outside the zone ${zone}`, false);
   if (r.type === 'SOA') return /^[\x20-\x7e]+$/.test(r.value) ? undefined : problem('its value is not one SOA text');
   if (r.ttl !== undefined && r.ttl > MAX_TTL) return problem(`its TTL ${r.ttl} is beyond ${MAX_TTL} (RFC 2181 §8)`);
@@ -173,7 +193,7 @@ function ownProblem(r: LiveRecord, zone: string): { text: string; restorable: bo
     return problem(`its priority ${r.priority} is beyond 65535`);
   // A lone surrogate cannot be written as UTF-8: it would come back as U+FFFD, another text.
   if (SURROGATE.test(r.value) && LONE_SURROGATE.test(r.value)) return problem('its value is not valid Unicode text');
-  if (!isZoneType(r.type)) return undefined;
+  if (!isZoneType(r.type) || canonical) return undefined;
   try {
     const canonical = canonicalValue(r.type, r.value);
     return canonical === r.value

@@ -57,23 +57,29 @@ const LIST_CONNECTIONS = 3;
 
 export interface ZoneListing {
   records: LiveRecord[];
+  /**
+   * The records whose name or value is not canonical as the provider lists it (provider-mapping.ts); the others need
+   * no second reading by the unwritable check. Unset: not known, every record is read again.
+   */
+  notAsListed?: ReadonlySet<LiveRecord>;
   incomplete?: string;
   /** service/dnslist calls made. */
   pages: number;
 }
 
 /** A page's entries as records, sharing the strings of the known records they equal. */
-const entryReader = (zone: string, known: KnownRecords | undefined) =>
+const entryReader = (zone: string, known: KnownRecords | undefined, notAsListed: Set<LiveRecord>) =>
   known
-    ? (entry: DnsEntry) => sharingKnownStrings(fromProvider(entry, zone), known)
-    : (entry: DnsEntry) => fromProvider(entry, zone);
+    ? (entry: DnsEntry) => sharingKnownStrings(fromProvider(entry, zone, notAsListed), known)
+    : (entry: DnsEntry) => fromProvider(entry, zone, notAsListed);
 
 export function providerZone(client: ApiClient, serviceName: string): ZoneProvider {
   const listing = async (filter?: string, allowance?: PageAllowance, known?: KnownRecords): Promise<ZoneListing> => {
     // Our own paging, not the SDK's: a zone needs proof that the listing is whole (zone-listing.ts).
     // Each page is mapped as it comes: the provider's entries are left young, and the garbage
     // collector never carries 100,000 of them into the old generation beside the records.
-    const read = entryReader(serviceName, known);
+    const notAsListed = new Set<LiveRecord>();
+    const read = entryReader(serviceName, known, notAsListed);
     const fetchPage = async (page: number, pageLength: number) => {
       const data = await client.call('service', service.dnsList, {
         serviceName,
@@ -95,7 +101,7 @@ export function providerZone(client: ApiClient, serviceName: string): ZoneProvid
       (r) => r.entityID,
       filter === undefined ? 'service/dnslist' : `service/dnslist (filter ${filter})`,
     );
-    return { records: items, incomplete, pages };
+    return { records: items, notAsListed, incomplete, pages };
   };
   return {
     listing: (options) => listing(undefined, undefined, options?.known),
