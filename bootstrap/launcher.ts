@@ -42,6 +42,9 @@ const modules = new Map<string, ChunkModule>();
 /** The chunks this process compiled with no cache that fit: their caches are saved at exit. */
 const uncached = new Set<string>();
 
+/** Set (to true) by a command that changed V8's flags: zone/young-generation.ts. */
+const V8_FLAGS_CHANGED = Symbol.for('ddedge.v8-flags-changed');
+
 /** In a single executable the chunks are its assets, named `chunks/<name>`, under this folder. */
 const SEA_ROOT = '/ddedge.sea';
 const inSea = sea?.isSea() === true;
@@ -221,9 +224,14 @@ function fitting(saved: Buffer | undefined, compiled: Buffer): Buffer | undefine
   return crc32(data) === saved.readUInt32BE(saved.length - 4) ? data : undefined;
 }
 
-/** At a successful exit: the caches this run had none for, into the user's folder. */
+/**
+ * At a successful exit: the caches this run had none for, into the user's folder. Not after the
+ * command changed V8's flags (a zone command's young generation, zone/young-generation.ts): V8
+ * takes a cache only under the flags it was made under, and no later run loads every chunk under
+ * the flags of this run's end, so each run would compile and save the same caches again.
+ */
 function saveUserCaches(code: number): void {
-  if (code !== 0 || uncached.size === 0) return;
+  if (code !== 0 || uncached.size === 0 || (globalThis as Record<symbol, unknown>)[V8_FLAGS_CHANGED]) return;
   const folder = cacheFolderOf(process.env, inSea);
   if (!folder) return;
   try {

@@ -29,7 +29,9 @@ const KEY_END = /"[ \t\n\r]*:/g;
  * (the last one wins). Equal counts prove that none did. False proves nothing either way.
  */
 function provedSound(text: string, value: unknown, maxDepth: number): boolean {
-  const keys = ownKeysWithin(value, 0, maxDepth);
+  // An inherited key (a polluted prototype) is no key of the text, and for-in would count it: no proof then.
+  if (hasEnumerableKey(Object.prototype)) return false;
+  const keys = typeof value === 'object' && value !== null ? ownKeysWithin(value, 0, maxDepth) : 0;
   if (keys < 0) return false;
   KEY_END.lastIndex = 0;
   let ends = 0;
@@ -37,14 +39,24 @@ function provedSound(text: string, value: unknown, maxDepth: number): boolean {
   return ends === keys;
 }
 
-/** The own keys of every object in `value`, or -1 past `maxDepth` (so the walk's depth is bounded). */
-function ownKeysWithin(value: unknown, depth: number, maxDepth: number): number {
-  if (typeof value !== 'object' || value === null) return 0;
+function hasEnumerableKey(object: object): boolean {
+  for (const _ in object) return true;
+  return false;
+}
+
+/**
+ * The keys of every object in `value` (JSON.parse's, whose objects inherit only from Object.prototype, which has no
+ * enumerable key here: every key for-in gives is the object's own), or -1 past `maxDepth` (so the walk's depth is
+ * bounded). A value that is not an object is looked at where it stands: a page of 1,000 entries holds 6,000 strings.
+ */
+function ownKeysWithin(value: object, depth: number, maxDepth: number): number {
   if (depth >= maxDepth) return -1;
   let keys = 0;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      const inner = ownKeysWithin(value[i], depth + 1, maxDepth);
+      const item: unknown = value[i];
+      if (typeof item !== 'object' || item === null) continue;
+      const inner = ownKeysWithin(item, depth + 1, maxDepth);
       if (inner < 0) return -1;
       keys += inner;
     }
@@ -52,11 +64,12 @@ function ownKeysWithin(value: unknown, depth: number, maxDepth: number): number 
   }
   const object = value as Record<string, unknown>;
   for (const key in object) {
-    // An inherited key (a polluted prototype) is no key of the text: no proof then.
-    if (!Object.hasOwn(object, key)) return -1;
-    const inner = ownKeysWithin(object[key], depth + 1, maxDepth);
+    keys++;
+    const item = object[key];
+    if (typeof item !== 'object' || item === null) continue;
+    const inner = ownKeysWithin(item, depth + 1, maxDepth);
     if (inner < 0) return -1;
-    keys += inner + 1;
+    keys += inner;
   }
   return keys;
 }

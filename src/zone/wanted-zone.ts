@@ -176,6 +176,22 @@ function cnameConflict(entry: Entry, group: Group): string | undefined {
 const HANDED_OVER = new WeakMap<readonly WantedRecord[], { atName: Map<string, Entry | Group>; mixed: string[] }>();
 
 /**
+ * The record alone at a name among `records` (no other record and no note there), by the index the builder that
+ * read them made; undefined when no builder's index is at hand (then nothing is known). Asked before the first plan
+ * of them, which takes the index over.
+ */
+export function soleRecordAt(
+  records: readonly WantedRecord[],
+): ((name: string) => WantedRecord | undefined) | undefined {
+  const atName = HANDED_OVER.get(records)?.atName;
+  if (!atName) return undefined;
+  return (name) => {
+    const held = atName.get(name);
+    return held !== undefined && !('entries' in held) && isRecord(held) ? held : undefined;
+  };
+}
+
+/**
  * The records of `records` by name, without notes and without those in `left`: a record alone at
  * its name is itself, several are an array in the order of the file. It is the map the builder
  * that read `records` made (no second map of every name), so it is given once, to its first

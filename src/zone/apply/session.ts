@@ -15,7 +15,7 @@ import { ownership, type Owner } from '../plan/ownership.js';
 import { planZone, type Change, type Plan } from '../plan/plan.js';
 import type { ZoneProvider } from '../provider/provider-zone.js';
 import { safetyProblems, UnsafePlanError } from '../plan/safety.js';
-import type { WantedZone } from '../wanted-zone.js';
+import { soleRecordAt, type WantedZone } from '../wanted-zone.js';
 import { keepingUnwritable, unwritableRecords } from '../plan/unwritable.js';
 import { backupAsMasterFile, readableZoneText } from './zone-files.js';
 import { IncompleteListingError } from '../provider/zone-listing.js';
@@ -46,11 +46,12 @@ export async function planFromProvider(
   settings: PlanSettings,
   owner: Owner = ownerOf(settings),
 ): Promise<PlanReport> {
-  const listing = await provider.listing();
+  // The file's records are known: a zone that holds them lists them back sharing their strings.
+  const listing = await provider.listing({ known: soleRecordAt(wanted.records) });
   const live = listing.records;
   // Records a master file cannot hold are kept (unwritable.ts), unless the file is a backup
   // that holds them exactly.
-  const unwritable = unwritableRecords(settings.service, live);
+  const unwritable = unwritableRecords(settings.service, live, listing.notAsListed);
   const plan = planZone(live, wanted, keepingUnwritable(owner, unwritable, wanted), {
     keepUnlisted: settings.keepUnlisted,
   });

@@ -19,7 +19,8 @@ interface StayingAtName {
 export function checkKeptConflicts(plan: Plan, wanted: WantedZone): void {
   // Each live record is unchanged, changed or left alone, once: when none is left alone, nothing stays.
   let touched = plan.unchanged.length;
-  for (const c of plan.changes) if (c.before) touched++;
+  // Indexed: a for-of makes an iterator result for each of 100,000 changes until it is optimized.
+  for (let i = 0; i < plan.changes.length; i++) if (plan.changes[i]!.before) touched++;
   if (touched === plan.live.length) return;
   const gone = new Set<LiveRecord>(plan.unchanged);
   for (const c of plan.changes) if (c.before) gone.add(c.before);

@@ -9,6 +9,7 @@
 // on daily work teaches users to pass --force always, which also switches off the share rule.
 import { DdedgeError, ExitCode } from '../../lib/errors.js';
 import type { Plan } from './plan.js';
+import type { LiveRecord } from '../record.js';
 
 /** Plans touching fewer records than this are not held to the share rule (one change would be 10%+). */
 const MIN_RECORDS_FOR_SHARE = 10;
@@ -32,9 +33,12 @@ export function safetyProblems(plan: Plan): string[] {
   const problems: string[] = [];
   let rewrites = 0;
   let deletes = 0;
-  for (const c of plan.changes) {
-    if (c.action === 'update') rewrites++;
-    else if (c.action === 'delete') deletes++;
+  // Indexed loops: a for-of makes an iterator result for each of 100,000 changes until it is optimized.
+  const { changes } = plan;
+  for (let i = 0; i < changes.length; i++) {
+    const { action } = changes[i]!;
+    if (action === 'update') rewrites++;
+    else if (action === 'delete') deletes++;
   }
   const touched = rewrites + deletes;
   const total = plan.touchable;
@@ -72,18 +76,31 @@ export function safetyProblems(plan: Plan): string[] {
  * 0 when some remain (kept, unchanged, updated or created) or none are deleted.
  */
 function apexRemoval(plan: Plan, types: readonly string[]): number {
-  const atApex = (r: { name: string; type: string } | undefined): boolean =>
-    r !== undefined && r.name === plan.zone && types.includes(r.type);
-  let present = 0;
-  for (const r of plan.live) if (atApex(r)) present++;
+  const { zone } = plan;
+  const present = countAtApex(plan.live, zone, types);
   let deleted = 0;
   let created = 0;
-  for (const c of plan.changes) {
-    if (c.action === 'delete' && atApex(c.before)) deleted++;
-    else if (c.action === 'create' && atApex(c.after)) created++;
+  for (let i = 0; i < plan.changes.length; i++) {
+    const c = plan.changes[i]!;
+    if (c.action === 'delete' && atApex(c.before, zone, types)) deleted++;
+    else if (c.action === 'create' && atApex(c.after, zone, types)) created++;
   }
   return deleted > 0 && present - deleted + created === 0 ? deleted : 0;
 }
+
+/** A loop of its own over the live zone (100,000 records), optimized by itself, not with the changes' loop. */
+function countAtApex(live: readonly LiveRecord[], zone: string, types: readonly string[]): number {
+  let present = 0;
+  for (let i = 0; i < live.length; i++) if (atApex(live[i], zone, types)) present++;
+  return present;
+}
+
+/**
+ * One function for every set of types, not a closure made per call: optimized code that inlined the first call's
+ * closure was thrown away at the second (a loop over 100,000 records each time).
+ */
+const atApex = (r: { name: string; type: string } | undefined, zone: string, types: readonly string[]): boolean =>
+  r !== undefined && r.name === zone && types.includes(r.type);
 
 /** 40%, or as many decimals as it takes not to read as the limit itself (30.1%, 30.01%). */
 function percent(part: number, total: number): string {

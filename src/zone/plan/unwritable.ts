@@ -29,46 +29,83 @@ export interface Unwritable {
  * Every record of the eight managed types (and the provider's SOA) that the writer cannot write
  * as itself, by identity. Linear in the zone: one pass per rule, maps keyed by name.
  */
-export function unwritableRecords(zone: string, live: readonly LiveRecord[]): Map<LiveRecord, Unwritable> {
+export function unwritableRecords(
+  zone: string,
+  live: readonly LiveRecord[],
+  notAsListed?: ReadonlySet<LiveRecord>,
+): Map<LiveRecord, Unwritable> {
   const found = new Map<LiveRecord, Unwritable>();
-  const mark = (r: LiveRecord, why: string, restorable = true, entryOf?: string) => {
+  const mark: Mark = (r, why, restorable = true, entryOf) => {
     if (!found.has(r))
       found.set(r, { reason: `${UNWRITABLE}: ${why}`, restorable, ...(entryOf !== undefined ? { entryOf } : {}) });
   };
   const isWritten = (r: LiveRecord) => isZoneType(r.type) || r.type === 'SOA';
   // No copy of a zone whose records are all of these types (most are).
   const written = live.every(isWritten) ? live : live.filter(isWritten);
-  for (const r of written) {
-    const why = ownProblem(r, zone);
+  // Each rule's pass is a function of its own: a loop over 100,000 records is optimized by itself
+  // (one function of several such loops was compiled anew at each, and deoptimized between them).
+  // Indexed loops: a for-of makes an iterator result for each record until it is optimized.
+  markOwnProblems(written, zone, mark, notAsListed);
+  markCnameNeighbours(written, mark);
+  const several = namesOfSeveral(written, found);
+  if (several.size) markSecondEntries(written, several, found, mark);
+  return found;
+}
+
+type Mark = (r: LiveRecord, why: string, restorable?: boolean, entryOf?: string) => void;
+
+/**
+ * With `notAsListed` (the listing's, provider-mapping.ts), a record not in it is canonical in name and value as the
+ * mapping read it: those two checks, made for each record again, are left out for it.
+ */
+function markOwnProblems(
+  written: readonly LiveRecord[],
+  zone: string,
+  mark: Mark,
+  notAsListed: ReadonlySet<LiveRecord> | undefined,
+): void {
+  for (let i = 0; i < written.length; i++) {
+    const r = written[i]!;
+    const asListed = notAsListed !== undefined && (notAsListed.size === 0 || !notAsListed.has(r));
+    const why = ownProblem(r, zone, asListed);
     if (why) mark(r, why.text, why.restorable);
   }
-  // A CNAME has its name to itself (RFC 1034 §3.6.2): a reader refuses a file that puts other
-  // data beside it. None of the records at such a name is written, so none is acted on either:
-  // a plan that kept some and matched others would create a conflict the provider refuses.
+}
+
+/**
+ * A CNAME has its name to itself (RFC 1034 §3.6.2): a reader refuses a file that puts other
+ * data beside it. None of the records at such a name is written, so none is acted on either:
+ * a plan that kept some and matched others would create a conflict the provider refuses.
+ */
+function markCnameNeighbours(written: readonly LiveRecord[], mark: Mark): void {
   const cnames = new Map<string, number>();
-  for (const r of written) if (r.type === 'CNAME') cnames.set(r.name, 0);
-  if (cnames.size) {
-    for (const r of written) if (cnames.has(r.name)) cnames.set(r.name, cnames.get(r.name)! + 1);
-    for (const r of written)
-      if ((cnames.get(r.name) ?? 0) > 1)
-        mark(r, `a CNAME shares the name ${visible(r.name)} with other data (RFC 1034 §3.6.2)`);
-  }
-  // A record is written once: a reader keeps one of two equal lines, and refuses two that differ
-  // only in TTL or priority. The entry written is the oldest (lowest entity ID), so every
-  // listing picks the same one, also after the file changed its TTL.
-  // Found by name first (each name string keeps its hash), in a set of names (one lookup a
-  // record; most names hold one entry): only names of several entries are looked at by type
-  // and value.
+  for (let i = 0; i < written.length; i++) if (written[i]!.type === 'CNAME') cnames.set(written[i]!.name, 0);
+  if (!cnames.size) return;
+  for (const r of written) if (cnames.has(r.name)) cnames.set(r.name, cnames.get(r.name)! + 1);
+  for (const r of written)
+    if ((cnames.get(r.name) ?? 0) > 1)
+      mark(r, `a CNAME shares the name ${visible(r.name)} with other data (RFC 1034 §3.6.2)`);
+}
+
+/**
+ * A record is written once: a reader keeps one of two equal lines, and refuses two that differ
+ * only in TTL or priority. The entry written is the oldest (lowest entity ID), so every
+ * listing picks the same one, also after the file changed its TTL.
+ * Found by name first (each name string keeps its hash), in a set of names (one lookup a
+ * record; most names hold one entry): only names of several entries are looked at by type
+ * and value. The names of several entries not found already.
+ */
+function namesOfSeveral(written: readonly LiveRecord[], found: ReadonlyMap<LiveRecord, Unwritable>): Set<string> {
   const names = new Set<string>();
   const several = new Set<string>();
-  for (const r of written) {
+  for (let i = 0; i < written.length; i++) {
+    const r = written[i]!;
     if (found.has(r)) continue;
     const before = names.size;
     names.add(r.name);
     if (names.size === before) several.add(r.name);
   }
-  if (several.size) markSecondEntries(written, several, found, mark);
-  return found;
+  return several;
 }
 
 /** Entries at `several` names that hold a record another (older) entry holds too. */
@@ -76,7 +113,7 @@ function markSecondEntries(
   written: readonly LiveRecord[],
   several: ReadonlySet<string>,
   found: ReadonlyMap<LiveRecord, Unwritable>,
-  mark: (r: LiveRecord, why: string, restorable: boolean, entryOf: string) => void,
+  mark: Mark,
 ): void {
   const byName = new Map<string, LiveRecord[]>();
   for (const r of written) {
@@ -139,10 +176,16 @@ export function readingIsAGuess(type: string, value: string): boolean {
   return /["\\]/.test(body.replace(/\\["\\]/g, ''));
 }
 
-function ownProblem(r: LiveRecord, zone: string): { text: string; restorable: boolean } | undefined {
+/** Why `r` cannot be written as itself; `canonical`: its name and value are known canonical already. */
+function ownProblem(
+  r: LiveRecord,
+  zone: string,
+  canonical: boolean,
+): { text: string; restorable: boolean } | undefined {
   const problem = (text: string, restorable = true) => ({ text, restorable });
   // The provider refuses such a name in a create: a backup could not give it back.
-  if (canonicalName(r.name) !== r.name) return problem(`its name "${visible(r.name)}" is not a host name`, false);
+  if (!canonical && canonicalName(r.name) !== r.name)
+    return problem(`its name "${visible(r.name)}" is not a host name`, false);
   if (!atOrBelow(r.name, zone)) return problem(`its name is outside the zone ${zone}`, false);
   if (r.type === 'SOA') return /^[\x20-\x7e]+$/.test(r.value) ? undefined : problem('its value is not one SOA text');
   if (r.ttl !== undefined && r.ttl > MAX_TTL) return problem(`its TTL ${r.ttl} is beyond ${MAX_TTL} (RFC 2181 §8)`);
@@ -150,7 +193,7 @@ function ownProblem(r: LiveRecord, zone: string): { text: string; restorable: bo
     return problem(`its priority ${r.priority} is beyond 65535`);
   // A lone surrogate cannot be written as UTF-8: it would come back as U+FFFD, another text.
   if (SURROGATE.test(r.value) && LONE_SURROGATE.test(r.value)) return problem('its value is not valid Unicode text');
-  if (!isZoneType(r.type)) return undefined;
+  if (!isZoneType(r.type) || canonical) return undefined;
   try {
     const canonical = canonicalValue(r.type, r.value);
     return canonical === r.value

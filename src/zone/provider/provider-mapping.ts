@@ -26,11 +26,19 @@ export function srvWithPriority(
   return parts.length === 4 ? { priority: field ?? Number(parts[0]), value: parts.slice(1).join(' ') } : undefined;
 }
 
-export function fromProvider(entry: DnsEntry, zone: string): LiveRecord {
+/**
+ * The record an entry holds. With `notAsListed`, the records whose name or value is not canonical
+ * as the provider lists it (the reading changed it, or could not make it canonical, or the type is
+ * not one ddedge manages) are added to it: the unwritable check need not read the others again
+ * (unwritable.ts), which a listing of 100,000 entries otherwise did for each.
+ */
+export function fromProvider(entry: DnsEntry, zone: string, notAsListed?: Set<LiveRecord>): LiveRecord {
   const given = String(entry.type ?? '');
   const type = isZoneType(given) ? given : given.toUpperCase();
   const rawName = String(entry.name ?? '');
-  const name = rawName === '@' || rawName === '' ? zone : (canonicalName(rawName) ?? rawName.toLowerCase());
+  const canonical = rawName === '@' || rawName === '' ? undefined : canonicalName(rawName);
+  const name = rawName === '@' || rawName === '' ? zone : (canonical ?? rawName.toLowerCase());
+  let asListed = canonical === rawName;
   const ttl = countOf(entry.ttl);
   let priority = countOf(entry.priority);
   let value = String(entry.value ?? '');
@@ -44,13 +52,21 @@ export function fromProvider(entry: DnsEntry, zone: string): LiveRecord {
     try {
       // A value whose reading is a guess (a CAA value with a bare quote) stays as the provider
       // holds it, so that it is kept as it is and a backup gives it back unchanged (unwritable.ts).
-      if (!readingIsAGuess(type, value)) value = canonicalValue(type, value);
+      if (readingIsAGuess(type, value)) asListed = false;
+      else {
+        const written = canonicalValue(type, value);
+        if (written !== value) asListed = false;
+        value = written;
+      }
     } catch (error) {
       // A value the provider holds but ddedge would not write stays as it is: it can still be deleted.
       if (!(error instanceof ValueError)) throw error;
+      asListed = false;
     }
-  }
-  return { entityID: String(entry.entityID), name, type, ttl, priority, value };
+  } else asListed = false;
+  const record = { entityID: String(entry.entityID), name, type, ttl, priority, value };
+  if (!asListed) notAsListed?.add(record);
+  return record;
 }
 
 /** The fields of service/dnscreate (and of one dnssetzone record). */

@@ -7,10 +7,14 @@ import { service, type DnsEntry } from '../../api/endpoints/service.js';
 import { fromProvider, toProvider, type ProviderFields } from './provider-mapping.js';
 import type { LiveRecord, ZoneRecord } from '../record.js';
 import { IncompleteListingError, listAll } from './zone-listing.js';
+import { sharingKnownStrings, type KnownRecords } from './known-records.js';
 
 export interface ZoneProvider {
-  /** Every entry, with the reason when the listing is not known to be complete (a plan may still be shown). */
-  listing(): Promise<ZoneListing>;
+  /**
+   * Every entry, with the reason when the listing is not known to be complete (a plan may still be shown). An entry
+   * equal to one of the `known` records holds that record's strings (known-records.ts).
+   */
+  listing(options?: { known?: KnownRecords }): Promise<ZoneListing>;
   /** Every entry of a listing known to be complete; otherwise an IncompleteListingError (exit 4). */
   list(): Promise<LiveRecord[]>;
   /**
@@ -53,16 +57,29 @@ const LIST_CONNECTIONS = 3;
 
 export interface ZoneListing {
   records: LiveRecord[];
+  /**
+   * The records whose name or value is not canonical as the provider lists it (provider-mapping.ts); the others need
+   * no second reading by the unwritable check. Unset: not known, every record is read again.
+   */
+  notAsListed?: ReadonlySet<LiveRecord>;
   incomplete?: string;
   /** service/dnslist calls made. */
   pages: number;
 }
 
+/** A page's entries as records, sharing the strings of the known records they equal. */
+const entryReader = (zone: string, known: KnownRecords | undefined, notAsListed: Set<LiveRecord>) =>
+  known
+    ? (entry: DnsEntry) => sharingKnownStrings(fromProvider(entry, zone, notAsListed), known)
+    : (entry: DnsEntry) => fromProvider(entry, zone, notAsListed);
+
 export function providerZone(client: ApiClient, serviceName: string): ZoneProvider {
-  const listing = async (filter?: string, allowance?: PageAllowance): Promise<ZoneListing> => {
+  const listing = async (filter?: string, allowance?: PageAllowance, known?: KnownRecords): Promise<ZoneListing> => {
     // Our own paging, not the SDK's: a zone needs proof that the listing is whole (zone-listing.ts).
     // Each page is mapped as it comes: the provider's entries are left young, and the garbage
     // collector never carries 100,000 of them into the old generation beside the records.
+    const notAsListed = new Set<LiveRecord>();
+    const read = entryReader(serviceName, known, notAsListed);
     const fetchPage = async (page: number, pageLength: number) => {
       const data = await client.call('service', service.dnsList, {
         serviceName,
@@ -77,17 +94,17 @@ export function providerZone(client: ApiClient, serviceName: string): ZoneProvid
         if (pages - 1 > allowance.left) throw new BroadFilterError(filter, pages);
         allowance.left -= pages - 1;
       }
-      return { items: (data.dns ?? []).map((entry: DnsEntry) => fromProvider(entry, serviceName)), total };
+      return { items: (data.dns ?? []).map(read), total };
     };
     const { items, incomplete, pages } = await listAll<LiveRecord>(
       fetchPage,
       (r) => r.entityID,
       filter === undefined ? 'service/dnslist' : `service/dnslist (filter ${filter})`,
     );
-    return { records: items, incomplete, pages };
+    return { records: items, notAsListed, incomplete, pages };
   };
   return {
-    listing,
+    listing: (options) => listing(undefined, undefined, options?.known),
     async list() {
       const { records, incomplete } = await listing();
       if (incomplete) throw new IncompleteListingError(incomplete);
