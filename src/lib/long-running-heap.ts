@@ -1,3 +1,5 @@
+import { changeV8Flags } from './v8-flags.js';
+
 // The memory of a command that runs for weeks (the daemon) on a small router, where every
 // cycle is garbage (a few hundred kilobytes, all dead when the cycle ends) and nothing is hot.
 // - V8 doubles its young generation each time it fills, up to 2 x 16 MiB (64 MiB on Node 26),
@@ -11,10 +13,9 @@
 // With a collection after each cycle (collectAfterCycle, below) a daemon of two hosts through
 // 3,000 forced cycles stayed within 1.02 x its RSS at start (1.06 x with HTTPS sources),
 // against 2.39 x before (bench/soak.mjs). V8 reads these flags when it next needs them, so
-// they work set at run time, and none is one a code cache is checked against (a cache made
-// before is still taken after).
+// they work set at run time (the chunks loaded before keep the caches they were given).
 export function keepLongRunningHeapSmall(): void {
-  process.getBuiltinModule('node:v8').setFlagsFromString('--semi-space-growth-factor=1 --no-opt --optimize-for-size');
+  changeV8Flags('--semi-space-growth-factor=1 --no-opt --optimize-for-size');
 }
 
 /**
@@ -36,9 +37,8 @@ export function keepLongRunningHeapSmall(): void {
  * Its optimizing compiler stays on: without it a query took twice the CPU (bench/gateway.mjs).
  */
 export function keepGatewayHeapSmall(): void {
-  const v8 = process.getBuiltinModule('node:v8');
   const laterTierUp = Number(process.versions.v8.split('.')[0]) < 12 ? ` --interrupt-budget=${4 * 132 * 1024}` : '';
-  v8.setFlagsFromString(`--optimize-for-size --semi-space-growth-factor=1${laterTierUp}`);
+  changeV8Flags(`--optimize-for-size --semi-space-growth-factor=1${laterTierUp}`);
 }
 
 let collect: (() => void) | undefined;
@@ -60,7 +60,7 @@ export const collectBeforeExit = (): void => collectAfterCycle();
  */
 export function collectAfterCycle(): void {
   if (!collect) {
-    process.getBuiltinModule('node:v8').setFlagsFromString('--expose-gc');
+    changeV8Flags('--expose-gc');
     collect = process.getBuiltinModule('node:vm').runInNewContext('gc') as () => void;
   }
   collect();

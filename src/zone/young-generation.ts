@@ -4,20 +4,13 @@
 // nothing, about 40 MiB of the command's peak memory. Kept at its first size (1 MiB a half), what
 // survives goes to the old generation at once; the command's CPU time stayed the same within
 // the bench's spread (bench/zone-plan-cpu.mjs, docs/performance.md).
-//
-// V8 takes a code cache only under the flags it was made under: a cache made at the end of such a
-// run fits no later one (the chunks loaded before the change are refused it), so the launcher is
-// told, and saves none (bootstrap/launcher.ts); each zone run wrote a dozen caches again.
-import { setFlagsFromString } from 'node:v8';
+// A change of V8's flags, so the run saves no code cache (lib/v8-flags.ts).
+import { changeV8Flags } from '../lib/v8-flags.js';
 
 /**
  * From now on the young generation keeps the size it has (the flag is read at each growth). For a
  * process that reads a large zone.
  */
 export function keepYoungGenerationSmall(): void {
-  setFlagsFromString('--semi-space-growth-factor=1');
-  (globalThis as Record<symbol, unknown>)[Symbol.for(V8_FLAGS_CHANGED)] = true;
+  changeV8Flags('--semi-space-growth-factor=1');
 }
-
-/** The launcher's mark (a symbol of the global registry: it is another bundle) of a run whose V8 flags changed. */
-const V8_FLAGS_CHANGED = 'ddedge.v8-flags-changed';
