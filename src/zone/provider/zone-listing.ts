@@ -5,6 +5,7 @@
 // entity seen exactly once and the count unchanged from the first page to the last; anything
 // less is reported as incomplete, with the reason, and drives no change.
 import { DdedgeError, ExitCode } from '../../lib/errors.js';
+import { SeenIds } from './seen-ids.js';
 
 /** Asked of the provider on every page (the spec's default, sent so that a short page means the end). */
 export const LIST_PAGE_LENGTH = 1000;
@@ -44,7 +45,7 @@ export async function listAll<T>(
   what: string,
 ): Promise<Listing<T>> {
   const items: T[] = [];
-  const seen = new Set<string>();
+  const seen = new SeenIds(items, idOf);
   let total: number | undefined;
   let bound = MAX_LIST_PAGES;
   let previous: string[] = [];
@@ -110,12 +111,9 @@ export async function listAll<T>(
  * entry moved while the zone was listed), with the entries before it added. A function of its own: the loop over
  * 1,000 entries is optimized by itself, not with the whole listing around it (which was compiled three times).
  */
-function takePage<T>(page: readonly T[], ids: readonly string[], items: T[], seen: Set<string>): string | undefined {
+function takePage<T>(page: readonly T[], ids: readonly string[], items: T[], seen: SeenIds<T>): string | undefined {
   for (let i = 0; i < ids.length; i++) {
-    // One lookup per entity, not a test and then an add: the set does not grow for an ID seen before.
-    const before = seen.size;
-    seen.add(ids[i]!);
-    if (seen.size === before) return ids[i];
+    if (!seen.add(ids[i]!)) return ids[i];
     items.push(page[i]!);
   }
   return undefined;
