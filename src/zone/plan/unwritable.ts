@@ -5,6 +5,7 @@
 // (reported, never updated or deleted): exporting a zone and applying that file changes nothing.
 // Backups carry these records in their exact form besides (backup-records.ts).
 import { atOrBelow, canonicalName } from '../../lib/names.js';
+import { SeenTexts } from '../../lib/seen-texts.js';
 import type { Owner } from './ownership.js';
 import { hasPriority, isZoneType, MAX_TTL, type LiveRecord } from '../record.js';
 import { canonicalValue, ValueError } from '../values.js';
@@ -91,19 +92,16 @@ function markCnameNeighbours(written: readonly LiveRecord[], mark: Mark): void {
  * A record is written once: a reader keeps one of two equal lines, and refuses two that differ
  * only in TTL or priority. The entry written is the oldest (lowest entity ID), so every
  * listing picks the same one, also after the file changed its TTL.
- * Found by name first (each name string keeps its hash), in a set of names (one lookup a
- * record; most names hold one entry): only names of several entries are looked at by type
- * and value. The names of several entries not found already.
+ * Found by name first, in a table of the names seen (one lookup a record; most names hold one entry): only names of
+ * several entries are looked at by type and value. The names that may hold several entries not found already: the
+ * table says so of a few names by mistake, which the look by type and value finds to hold one.
  */
 function namesOfSeveral(written: readonly LiveRecord[], found: ReadonlyMap<LiveRecord, Unwritable>): Set<string> {
-  const names = new Set<string>();
+  const names = new SeenTexts(written.length);
   const several = new Set<string>();
   for (let i = 0; i < written.length; i++) {
     const r = written[i]!;
-    if (found.has(r)) continue;
-    const before = names.size;
-    names.add(r.name);
-    if (names.size === before) several.add(r.name);
+    if (!found.has(r) && names.seenBefore(r.name)) several.add(r.name);
   }
   return several;
 }
