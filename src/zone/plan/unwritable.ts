@@ -48,7 +48,7 @@ export function unwritableRecords(
   // Indexed loops: a for-of makes an iterator result for each record until it is optimized.
   markOwnProblems(written, zone, mark, notAsListed);
   markCnameNeighbours(written, mark);
-  const several = namesOfSeveral(written, found);
+  const several = namesOfSeveral(written, zone, found);
   if (several.size) markSecondEntries(written, several, found, mark);
   return found;
 }
@@ -96,8 +96,13 @@ function markCnameNeighbours(written: readonly LiveRecord[], mark: Mark): void {
  * several entries are looked at by type and value. The names that may hold several entries not found already: the
  * table says so of a few names by mistake, which the look by type and value finds to hold one.
  */
-function namesOfSeveral(written: readonly LiveRecord[], found: ReadonlyMap<LiveRecord, Unwritable>): Set<string> {
-  const names = new SeenTexts(written.length);
+function namesOfSeveral(
+  written: readonly LiveRecord[],
+  zone: string,
+  found: ReadonlyMap<LiveRecord, Unwritable>,
+): Set<string> {
+  // Names in the zone end in `.zone`: only what comes before tells them apart.
+  const names = new SeenTexts(written.length, zone.length + 1);
   const several = new Set<string>();
   for (let i = 0; i < written.length; i++) {
     const r = written[i]!;

@@ -13,6 +13,17 @@ describe('texts seen before', () => {
     expect(seen.seenBefore('')).toBe(true);
   });
 
+  it("with the end most texts share left out of the hash, as a zone's names, the same", () => {
+    const zone = 'bench.example';
+    const names = Array.from({ length: 20_000 }, (_, i) => `h${i}.${zone}`);
+    const seen = new SeenTexts(names.length, zone.length + 1);
+    let mistakes = 0;
+    for (const name of names) if (seen.seenBefore(name)) mistakes++;
+    expect(mistakes).toBeLessThan(names.length / 32);
+    for (const name of [...names, 'a', 'example', zone, `x.${zone}`]) seen.seenBefore(name);
+    for (const name of [...names, 'a', 'example', zone, `x.${zone}`]) expect(seen.seenBefore(name)).toBe(true);
+  });
+
   it('new texts are said seen by mistake rarely, also beyond the count the table was made for', () => {
     const mistakes = (count: number, made: number) => {
       const seen = new SeenTexts(made);
