@@ -1,15 +1,16 @@
 // The proof that a listing showed each entity once (src/zone/provider/seen-ids.ts): by the order of the IDs while
 // they grow, by a set once they do not; the same answer either way.
 import { describe, expect, it } from 'vitest';
+import { PresizedList } from '../../../../src/lib/presized-list.js';
 import { SeenIds } from '../../../../src/zone/provider/seen-ids.js';
 
 /** The first ID `ids` repeats, fed as a listing feeds them (an ID counted is kept), or undefined. */
 function firstRepeated(ids: readonly string[]): string | undefined {
-  const items: string[] = [];
+  const items = new PresizedList<string>();
   const seen = new SeenIds(items, (id) => id);
   for (const id of ids) {
     if (!seen.add(id)) return id;
-    items.push(id);
+    items.add(id);
   }
   return undefined;
 }
