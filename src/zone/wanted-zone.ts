@@ -5,6 +5,7 @@
 // makes it (the later of two).
 import type { BindForm } from './bind-form.js';
 import type { ZoneRecord, ZoneType } from './record.js';
+import { PresizedList } from '../lib/presized-list.js';
 
 /** A record of the file, with where it was written (`zone.txt:12:1`) for messages. */
 export interface WantedRecord extends ZoneRecord {
@@ -85,7 +86,7 @@ const SCAN_LIMIT = 8;
  * record, RFC 2181 §5; the same value with another TTL or priority is an error).
  */
 export class WantedZoneBuilder {
-  readonly records: WantedRecord[] = [];
+  readonly #records = new PresizedList<WantedRecord>();
   readonly notes: FileNote[] = [];
   private readonly atName = new Map<string, Entry | Group>();
   /** Names of more than one entry, or of a note: what takeRecordsByName sorts out. */
@@ -93,8 +94,13 @@ export class WantedZoneBuilder {
 
   private readonly dotZone: string;
 
-  constructor(readonly zone: string) {
+  /** `atMost`: the most records the file can hold, when known (a master file's lines): room made for them at once. */
+  constructor(
+    readonly zone: string,
+    atMost = 0,
+  ) {
     this.dotZone = `.${zone}`;
+    this.#records.reserve(atMost);
   }
 
   /** Adds a record; returns why it breaks a rule, or undefined (a duplicate is dropped). */
@@ -107,8 +113,9 @@ export class WantedZoneBuilder {
   }
 
   result(bindForm?: BindForm): WantedZone {
-    HANDED_OVER.set(this.records, { atName: this.atName, mixed: this.mixed });
-    return { zone: this.zone, records: this.records, notes: this.notes, ...(bindForm ? { bindForm } : {}) };
+    const records = this.#records.toArray();
+    HANDED_OVER.set(records, { atName: this.atName, mixed: this.mixed });
+    return { zone: this.zone, records, notes: this.notes, ...(bindForm ? { bindForm } : {}) };
   }
 
   private add(entry: Entry): string | undefined {
@@ -148,7 +155,7 @@ export class WantedZoneBuilder {
   }
 
   private keep(entry: Entry): void {
-    if (isRecord(entry)) this.records.push(entry);
+    if (isRecord(entry)) this.#records.add(entry);
     else this.notes.push(entry);
   }
 

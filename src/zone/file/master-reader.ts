@@ -75,6 +75,15 @@ export function masterFileOrigin(text: string, file: string): string | undefined
   return undefined;
 }
 
+/** Past this many lines, the records' array grows as they come (a file of comments is not a zone of that many). */
+const MAX_RESERVED_RECORDS = 1_000_000;
+
+function linesIn(text: string): number {
+  let lines = 1;
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) lines++;
+  return lines;
+}
+
 class MasterFileReader implements RdataContext {
   readonly lexer: MasterLexer;
   private readonly problems: FileProblems;
@@ -104,7 +113,8 @@ class MasterFileReader implements RdataContext {
     this.origin = options.zone;
     this.problems = new FileProblems(options.file);
     this.lexer = new MasterLexer(text, this.problems);
-    this.wanted = new WantedZoneBuilder(options.zone);
+    // A record takes a line at least: the lines bound the records, and their array is made once at that length.
+    this.wanted = new WantedZoneBuilder(options.zone, Math.min(linesIn(text), MAX_RESERVED_RECORDS));
   }
 
   read(): WantedZone {

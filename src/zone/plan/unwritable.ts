@@ -5,6 +5,7 @@
 // (reported, never updated or deleted): exporting a zone and applying that file changes nothing.
 // Backups carry these records in their exact form besides (backup-records.ts).
 import { atOrBelow, canonicalName } from '../../lib/names.js';
+import { SeenTexts } from '../../lib/seen-texts.js';
 import type { Owner } from './ownership.js';
 import { hasPriority, isZoneType, MAX_TTL, type LiveRecord } from '../record.js';
 import { canonicalValue, ValueError } from '../values.js';
@@ -47,7 +48,7 @@ export function unwritableRecords(
   // Indexed loops: a for-of makes an iterator result for each record until it is optimized.
   markOwnProblems(written, zone, mark, notAsListed);
   markCnameNeighbours(written, mark);
-  const several = namesOfSeveral(written, found);
+  const several = namesOfSeveral(written, zone, found);
   if (several.size) markSecondEntries(written, several, found, mark);
   return found;
 }
@@ -91,19 +92,21 @@ function markCnameNeighbours(written: readonly LiveRecord[], mark: Mark): void {
  * A record is written once: a reader keeps one of two equal lines, and refuses two that differ
  * only in TTL or priority. The entry written is the oldest (lowest entity ID), so every
  * listing picks the same one, also after the file changed its TTL.
- * Found by name first (each name string keeps its hash), in a set of names (one lookup a
- * record; most names hold one entry): only names of several entries are looked at by type
- * and value. The names of several entries not found already.
+ * Found by name first, in a table of the names seen (one lookup a record; most names hold one entry): only names of
+ * several entries are looked at by type and value. The names that may hold several entries not found already: the
+ * table says so of a few names by mistake, which the look by type and value finds to hold one.
  */
-function namesOfSeveral(written: readonly LiveRecord[], found: ReadonlyMap<LiveRecord, Unwritable>): Set<string> {
-  const names = new Set<string>();
+function namesOfSeveral(
+  written: readonly LiveRecord[],
+  zone: string,
+  found: ReadonlyMap<LiveRecord, Unwritable>,
+): Set<string> {
+  // Names in the zone end in `.zone`: only what comes before tells them apart.
+  const names = new SeenTexts(written.length, zone.length + 1);
   const several = new Set<string>();
   for (let i = 0; i < written.length; i++) {
     const r = written[i]!;
-    if (found.has(r)) continue;
-    const before = names.size;
-    names.add(r.name);
-    if (names.size === before) several.add(r.name);
+    if (!found.has(r) && names.seenBefore(r.name)) several.add(r.name);
   }
   return several;
 }
@@ -116,8 +119,11 @@ function markSecondEntries(
   mark: Mark,
 ): void {
   const byName = new Map<string, LiveRecord[]>();
-  for (const r of written) {
-    if (found.has(r) || !several.has(r.name)) continue;
+  // Indexed: this pass runs once, over every record (the table of names gives a few candidates in most large zones),
+  // and a for-of there ran in the interpreter, an iterator result for each record, for tens of milliseconds.
+  for (let i = 0; i < written.length; i++) {
+    const r = written[i]!;
+    if (!several.has(r.name) || found.has(r)) continue;
     const held = byName.get(r.name);
     if (held) held.push(r);
     else byName.set(r.name, [r]);

@@ -5,6 +5,8 @@
 // entity seen exactly once and the count unchanged from the first page to the last; anything
 // less is reported as incomplete, with the reason, and drives no change.
 import { DdedgeError, ExitCode } from '../../lib/errors.js';
+import { SeenIds } from './seen-ids.js';
+import { PresizedList } from '../../lib/presized-list.js';
 
 /** Asked of the provider on every page (the spec's default, sent so that a short page means the end). */
 export const LIST_PAGE_LENGTH = 1000;
@@ -43,14 +45,15 @@ export async function listAll<T>(
   idOf: (item: T) => string,
   what: string,
 ): Promise<Listing<T>> {
-  const items: T[] = [];
-  const seen = new Set<string>();
+  // Made for the announced count once page 1 tells it.
+  const items = new PresizedList<T>();
+  const seen = new SeenIds(items, idOf);
   let total: number | undefined;
   let bound = MAX_LIST_PAGES;
   let previous: string[] = [];
   for (let page = 1; page <= bound; page++) {
     const answer = await fetchPage(page, LIST_PAGE_LENGTH);
-    const done = (incomplete?: string): Listing<T> => ({ items, incomplete, pages: page });
+    const done = (incomplete?: string): Listing<T> => ({ items: items.toArray(), incomplete, pages: page });
     const ids = answer.items.map(idOf);
     if (page === 1) {
       total = validTotal(answer.total);
@@ -58,6 +61,7 @@ export async function listAll<T>(
         const pages = pagesFor(total, answer.items.length, what);
         if (typeof pages === 'string') return done(pages);
         bound = pages;
+        items.reserve(total);
       }
     } else if (total !== undefined && validTotal(answer.total) !== total) {
       return done(
@@ -68,7 +72,7 @@ export async function listAll<T>(
     if (ids.length && sameIds(ids, previous)) {
       return done(
         `${what} answered page ${page} with the entries of page ${page - 1} (it does not follow \`page\`); ` +
-          `${items.length} entries seen${total === undefined ? ', and no total' : ` of ${total}`}`,
+          `${items.count} entries seen${total === undefined ? ', and no total' : ` of ${total}`}`,
       );
     }
     previous = ids;
@@ -81,27 +85,27 @@ export async function listAll<T>(
       // Without the provider's count a short page may be the end, or a provider that caps pages.
       if (ids.length < LIST_PAGE_LENGTH)
         return done(
-          `${what} gave no total (queryInfo.total), so the ${items.length} entries listed are not known to be all ` +
+          `${what} gave no total (queryInfo.total), so the ${items.count} entries listed are not known to be all ` +
             `of them`,
         );
       continue;
     }
-    if (items.length > total)
+    if (items.count > total)
       return done(
-        `${what} listed ${items.length} entries, more than the ${total} it announced: the zone changed while it was ` +
+        `${what} listed ${items.count} entries, more than the ${total} it announced: the zone changed while it was ` +
           `read; run it again`,
       );
-    if (items.length === total) return done();
+    if (items.count === total) return done();
     if (ids.length === 0)
-      return done(`${what} listed ${items.length} of the ${total} entries it announced (page ${page} was empty)`);
+      return done(`${what} listed ${items.count} of the ${total} entries it announced (page ${page} was empty)`);
   }
   return {
-    items,
+    items: items.toArray(),
     pages: bound,
     incomplete:
       total === undefined
         ? `${what} gave no total (queryInfo.total) and did not stop after ${bound} pages`
-        : `${what} listed ${items.length} of the ${total} entries it announced in ${bound} pages`,
+        : `${what} listed ${items.count} of the ${total} entries it announced in ${bound} pages`,
   };
 }
 
@@ -110,13 +114,15 @@ export async function listAll<T>(
  * entry moved while the zone was listed), with the entries before it added. A function of its own: the loop over
  * 1,000 entries is optimized by itself, not with the whole listing around it (which was compiled three times).
  */
-function takePage<T>(page: readonly T[], ids: readonly string[], items: T[], seen: Set<string>): string | undefined {
+function takePage<T>(
+  page: readonly T[],
+  ids: readonly string[],
+  items: PresizedList<T>,
+  seen: SeenIds<T>,
+): string | undefined {
   for (let i = 0; i < ids.length; i++) {
-    // One lookup per entity, not a test and then an add: the set does not grow for an ID seen before.
-    const before = seen.size;
-    seen.add(ids[i]!);
-    if (seen.size === before) return ids[i];
-    items.push(page[i]!);
+    if (!seen.add(ids[i]!)) return ids[i];
+    items.add(page[i]!);
   }
   return undefined;
 }
