@@ -75,17 +75,42 @@ export async function updateAcmeChallenges<T>(
   change: (challenges: AcmeChallengeRecord[]) => Promise<T>,
   onDamage?: (message: string) => void,
 ): Promise<T> {
-  const dir = acmeStateDir(stateDir);
-  const lock = await waitForLock(dir);
+  return updateUnderAcmeLock(
+    stateDir,
+    () => {
+      const { challenges, damage } = readAcmeChallenges(stateDir, true);
+      return { list: challenges, damage };
+    },
+    (challenges) => {
+      mkdirSync(acmeStateDir(stateDir), { recursive: true, mode: 0o700 });
+      writeFileAtomic(
+        challengeFile(stateDir),
+        JSON.stringify({ version: 1, challenges } satisfies AcmeChallengeFile, null, 2) + '\n',
+      );
+    },
+    async (challenges) => ({ result: await change(challenges), changed: true }),
+    onDamage,
+  );
+}
+
+/**
+ * A list file of the acme folder read (set aside when damaged, and the damage told), edited by `change` (with the
+ * provider calls that go with the edit) and written back when it changed or was damaged, all under the acme lock.
+ * When `change` throws, nothing is written.
+ */
+export async function updateUnderAcmeLock<L, T>(
+  stateDir: string,
+  read: () => { list: L; damage?: string },
+  write: (list: L) => void,
+  change: (list: L) => Promise<{ result: T; changed: boolean }>,
+  onDamage?: (message: string) => void,
+): Promise<T> {
+  const lock = await waitForLock(acmeStateDir(stateDir));
   try {
-    const loaded = readAcmeChallenges(stateDir, true);
+    const loaded = read();
     if (loaded.damage) onDamage?.(loaded.damage);
-    const result = await change(loaded.challenges);
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    writeFileAtomic(
-      challengeFile(stateDir),
-      JSON.stringify({ version: 1, challenges: loaded.challenges } satisfies AcmeChallengeFile, null, 2) + '\n',
-    );
+    const { result, changed } = await change(loaded.list);
+    if (changed || loaded.damage) write(loaded.list);
     return result;
   } finally {
     lock.release();
@@ -93,7 +118,7 @@ export async function updateAcmeChallenges<T>(
 }
 
 /** The acme lock of `dir`, waited for (a hook holds it for a list and a create at most). */
-export async function waitForLock(dir: string): Promise<Lock> {
+async function waitForLock(dir: string): Promise<Lock> {
   const deadline = Date.now() + LOCK_WAIT_MS;
   for (;;) {
     try {

@@ -4,7 +4,7 @@
 // Under the acme lock, as the challenges are: `acme persist` and a daemon never write it at once.
 import { join } from 'node:path';
 import { writeFileAtomic } from '../lib/atomic-write.js';
-import { acmeStateDir, waitForLock } from './acme-challenges.js';
+import { acmeStateDir, updateUnderAcmeLock } from './acme-challenges.js';
 import { readStateFile, type StateFileType } from './state-file.js';
 import { isHostName } from '../lib/names.js';
 import { list, matching, object, oneOf, optional, ShapeError, where, whole } from './shape.js';
@@ -96,19 +96,18 @@ export async function updatePersisted<T>(
   change: (records: PersistedRecord[]) => Promise<{ result: T; changed: boolean }>,
   onDamage?: (message: string) => void,
 ): Promise<T> {
-  const dir = acmeStateDir(stateDir);
-  const lock = await waitForLock(dir);
-  try {
-    const loaded = readPersisted(stateDir, true);
-    if (loaded.damage) onDamage?.(loaded.damage);
-    const { result, changed } = await change(loaded.records);
-    if (changed || loaded.damage)
+  return updateUnderAcmeLock(
+    stateDir,
+    () => {
+      const { records, damage } = readPersisted(stateDir, true);
+      return { list: records, damage };
+    },
+    (records) =>
       writeFileAtomic(
         persistedFile(stateDir),
-        `${JSON.stringify({ version: 1, records: loaded.records } satisfies PersistedFile, null, 2)}\n`,
-      );
-    return result;
-  } finally {
-    lock.release();
-  }
+        `${JSON.stringify({ version: 1, records } satisfies PersistedFile, null, 2)}\n`,
+      ),
+    change,
+    onDamage,
+  );
 }
