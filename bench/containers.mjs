@@ -10,7 +10,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'esbuild';
+import { bundleSource } from './bundle-source.mjs';
 
 const CYCLE_MS = 5 * 60_000;
 const DAY_CYCLES = (24 * 3600_000) / CYCLE_MS;
@@ -18,23 +18,15 @@ const BURST = 20;
 const work = mkdtempSync(join(tmpdir(), 'ddedge-bench-containers-'));
 process.on('exit', () => rmSync(work, { recursive: true, force: true }));
 
-const bundle = join(work, 'watch.mjs');
-await build({
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  outfile: bundle,
-  logLevel: 'error',
-  stdin: {
-    resolveDir: join(import.meta.dirname, '..'),
-    contents: `
-      export { watchContainers } from './src/containers/engine/watch.ts';
-      export { FakeDockerEngine, containerId } from './test/helpers/fake-docker-engine.ts';
-      export { FakeClock } from './test/helpers/fake-clock.ts';
-      export { DesiredNames } from './src/containers/desired-names.ts';
-    `,
-  },
-});
+const bundle = await bundleSource(
+  join(work, 'watch.mjs'),
+  `
+    export { watchContainers } from './src/containers/engine/watch.ts';
+    export { FakeDockerEngine, containerId } from './test/helpers/fake-docker-engine.ts';
+    export { FakeClock } from './test/helpers/fake-clock.ts';
+    export { DesiredNames } from './src/containers/desired-names.ts';
+  `,
+);
 const { watchContainers, FakeDockerEngine, containerId, FakeClock, DesiredNames } = await import(bundle);
 const silent = { error() {}, warn() {}, info() {}, debug() {} };
 
@@ -101,25 +93,17 @@ for (const [title, shape] of [
     `| ${title} | ${row.connect} | ${row.steady} | ${row.burst} | ${row.burstMs.toFixed(1)} | ${row.reconnect} |`,
   );
 }
-const namesBundle = join(work, 'names.mjs');
-await build({
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  outfile: namesBundle,
-  logLevel: 'error',
-  // undici requires Node's modules: an ES module bundle gets a require of its own.
-  banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
-  stdin: {
-    resolveDir: join(import.meta.dirname, '..'),
-    contents: `
-      export { runCycle } from './src/agent/cycle.ts';
-      export { listedContainerNames } from './src/agent/container-source.ts';
-      export { loadConfig } from './src/config/load.ts';
-      export { startSandbox } from './src/sandbox/server.ts';
-    `,
-  },
-});
+// undici requires Node's modules: the bundle gets a require of its own.
+const namesBundle = await bundleSource(
+  join(work, 'names.mjs'),
+  `
+    export { runCycle } from './src/agent/cycle.ts';
+    export { listedContainerNames } from './src/agent/container-source.ts';
+    export { loadConfig } from './src/config/load.ts';
+    export { startSandbox } from './src/sandbox/server.ts';
+  `,
+  { withRequire: true },
+);
 const names = await import(namesBundle);
 
 /** Provider calls (the sandbox's count) of each step of a container's life, the agent's cycles run in this process. */

@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'esbuild';
+import { bundleSource } from './bundle-source.mjs';
 
 const ZONE = 'bench.example';
 for (const [tool, args, from] of [
@@ -29,16 +29,10 @@ const work = mkdtempSync(join(tmpdir(), 'ddedge-bench-reader-'));
 process.on('exit', () => rmSync(work, { recursive: true, force: true }));
 
 const reader = join(work, 'reader.mjs');
-await build({
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  outfile: reader,
-  logLevel: 'error',
-  stdin: {
-    // ZONE_READER_ROOT measures another checkout's reader (a before and after) with this bench.
-    resolveDir: process.env.ZONE_READER_ROOT ?? join(import.meta.dirname, '..'),
-    contents: `
+// ZONE_READER_ROOT measures another checkout's reader (a before and after) with this bench.
+await bundleSource(
+  reader,
+  `
       import { readCappedText } from './src/config/capped-file.ts';
       import { readZoneText } from './src/zone/apply/zone-files.ts';
       const [file, zone] = process.argv.slice(2);
@@ -48,8 +42,8 @@ await build({
       const us = Number(process.hrtime.bigint() - started) / 1000;
       process.stderr.write('READER_US=' + us + '\\nRECORDS=' + wanted.records.length + '\\n');
     `,
-  },
-});
+  { root: process.env.ZONE_READER_ROOT },
+);
 
 /** A zone as a user's file holds it: mostly A and AAAA, then CNAME, MX, TXT, SRV, CAA. */
 function zoneText(count) {
