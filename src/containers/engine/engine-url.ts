@@ -7,9 +7,6 @@ import { familyOfAddress, nonPublicReason } from '../../lib/address.js';
 import { ConfigError } from '../../lib/errors.js';
 import { redactUrl } from '../../lib/redact.js';
 
-/** The socket Docker listens on, taken when the setting is given without a value. */
-export const DEFAULT_ENGINE_URL = 'unix:///var/run/docker.sock';
-
 export interface EngineEndpoint {
   /** The base every request's path is added to (http://localhost for a socket). */
   readonly base: string;

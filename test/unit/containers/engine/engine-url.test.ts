@@ -2,7 +2,8 @@
 // absolute path, plain http:// where no stranger is on the path; anything else refused before a
 // connection, with a message that names the setting and says what to write instead.
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ENGINE_URL, parseEngineUrl } from '../../../../src/containers/engine/engine-url.js';
+import { SETTINGS } from '../../../../src/config/settings.js';
+import { parseEngineUrl } from '../../../../src/containers/engine/engine-url.js';
 import { listRunningContainers } from '../../../../src/containers/engine/listing.js';
 import { watchContainers } from '../../../../src/containers/engine/watch.js';
 import { ConfigError } from '../../../../src/lib/errors.js';
@@ -11,7 +12,7 @@ import { capturingLogger } from './watch-helpers.js';
 
 describe('engine URLs', () => {
   it("takes Docker's socket by default, a podman socket, and unix paths with spaces", () => {
-    expect(parseEngineUrl(DEFAULT_ENGINE_URL)).toEqual({
+    expect(parseEngineUrl(SETTINGS.containers.bare)).toEqual({
       base: 'http://localhost',
       socketPath: '/var/run/docker.sock',
       shown: 'unix:///var/run/docker.sock',
