@@ -3,27 +3,13 @@
 // its credentials and with the same memory of wrong tries (limits/guess-limit.ts): a source past
 // its wrong tries is refused (429) before its secret is looked at, a user name that is no key is
 // never shown, and a client's first try without credentials is no guess.
-import { isKeyName, keyOf, refusedCredentialsReason } from '../keys/credentials.js';
+import { type Credentials, isKeyName, keyOf, refusedCredentialsReason } from '../keys/credentials.js';
 import { keyNameOf } from '../keys/keys-file.js';
 import type { GatewayKeys } from '../keys/keys-file.js';
 import type { GuessLimit } from '../limits/guess-limit.js';
 import type { RefusalLog } from '../limits/refusal-log.js';
 
-export interface Credentials {
-  user: string;
-  password: string;
-}
-
 export type Authenticated = { key: string } | { status: 401 | 429; close: boolean };
-
-/** Basic credentials from an Authorization header (`user:password`, base64); undefined when there are none. */
-export function basicCredentials(header: string | undefined): Credentials | undefined {
-  const match = /^\s*basic\s+([A-Za-z0-9+/=_-]+)\s*$/i.exec(header ?? '');
-  if (!match) return undefined;
-  const text = Buffer.from(match[1]!, 'base64').toString('utf8');
-  const colon = text.indexOf(':');
-  return colon < 0 ? { user: text, password: '' } : { user: text.slice(0, colon), password: text.slice(colon + 1) };
-}
 
 /** The key the credentials are, or the refusal (logged): 429 past the wrong tries, 401 otherwise. */
 export function authenticate(

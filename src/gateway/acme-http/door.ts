@@ -15,7 +15,8 @@ import type { GuessLimit } from '../limits/guess-limit.js';
 import type { RefusalLog } from '../limits/refusal-log.js';
 import { readAcmeDnsUpdate } from './acme-dns.js';
 import { AcmeDnsValues } from './acme-dns-values.js';
-import { authenticate, basicCredentials, scrubber, type Credentials } from './auth.js';
+import { basicCredentials, type Credentials } from '../keys/credentials.js';
+import { authenticate, scrubber } from './auth.js';
 import { readHttpreq } from './httpreq.js';
 import { changeTxt, txtZone, type TxtDeps, type TxtResult, unavailable } from './txt-change.js';
 

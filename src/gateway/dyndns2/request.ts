@@ -12,6 +12,7 @@
 // Pure: nothing here logs or knows the keys.
 import { canonicalAddress, familyOfAddress } from '../../lib/address.js';
 import { canonicalName } from '../../lib/names.js';
+import { basicCredentials } from '../keys/credentials.js';
 
 /** Host names one request may name: dyn.com's limit; a router names one or two. */
 const MAX_HOSTNAMES = 20;
@@ -71,15 +72,6 @@ function decodeLoosely(text: string): string {
       }
     });
   }
-}
-
-/** Basic credentials from an Authorization header (`user:password`, base64); undefined when there are none. */
-function basicCredentials(header: string | undefined): { user: string; password: string } | undefined {
-  const match = /^\s*basic\s+([A-Za-z0-9+/=_-]+)\s*$/i.exec(header ?? '');
-  if (!match) return undefined;
-  const text = Buffer.from(match[1]!, 'base64').toString('utf8');
-  const colon = text.indexOf(':');
-  return colon < 0 ? { user: text, password: '' } : { user: text.slice(0, colon), password: text.slice(colon + 1) };
 }
 
 export function readRequest(parameters: Map<string, string[]>, authorization: string | undefined): Dyndns2Request {

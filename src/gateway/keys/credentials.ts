@@ -20,11 +20,22 @@ function secretText(keys: GatewayKeys, name: string): Buffer | undefined {
 /** Compared against when the user names no key, so that an unknown name takes as long as a wrong secret. */
 const NO_KEY = Buffer.alloc(44);
 
+export interface Credentials {
+  user: string;
+  password: string;
+}
+
+/** Basic credentials from an Authorization header (`user:password`, base64); undefined when there are none. */
+export function basicCredentials(header: string | undefined): Credentials | undefined {
+  const match = /^\s*basic\s+([A-Za-z0-9+/=_-]+)\s*$/i.exec(header ?? '');
+  if (!match) return undefined;
+  const text = Buffer.from(match[1]!, 'base64').toString('utf8');
+  const colon = text.indexOf(':');
+  return colon < 0 ? { user: text, password: '' } : { user: text.slice(0, colon), password: text.slice(colon + 1) };
+}
+
 /** The key's name when `user`/`password` are a key of `keys` and its secret; undefined otherwise. */
-export function keyOf(
-  keys: GatewayKeys,
-  credentials: { user: string; password: string } | undefined,
-): string | undefined {
+export function keyOf(keys: GatewayKeys, credentials: Credentials | undefined): string | undefined {
   if (!credentials) return undefined;
   const name = keyNameOf(credentials.user);
   const expected = name === undefined ? undefined : secretText(keys, name);
