@@ -142,7 +142,7 @@ export const COMMANDS: CommandSpec[] = [
       json,
       'env-file': envFile,
       format: { type: 'string', describe: 'export: bind (an RFC 1035 master file) or json', default: 'bind' },
-      output: { type: 'string', describe: 'export: write to this file (atomically) instead of stdout' },
+      output: { type: 'string', describe: 'export: write to this file (atomically) instead of stdout (- is stdout)' },
       complete: {
         type: 'boolean',
         describe:

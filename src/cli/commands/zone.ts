@@ -158,7 +158,7 @@ function zoneArguments(
   return { format, method };
 }
 
-/** `zone export`: the provider's zone, whole, as a master file or its JSON form, to stdout or --output. */
+/** `zone export`: the provider's zone, whole, as a master file or its JSON form, to stdout or --output FILE. */
 async function exportZone(
   context: CommandContext,
   provider: ReturnType<typeof providerZone>,
@@ -183,7 +183,8 @@ async function exportZone(
         ),
     'zone export',
   );
-  if (flags.output) {
+  // `--output -` is standard output, as in every Unix tool: never a file named "-".
+  if (flags.output && flags.output !== '-') {
     const path = resolve(io.cwd, flags.output as string);
     try {
       writeFileAtomic(path, output, 0o644);
