@@ -9,6 +9,7 @@
 // may read is refused: it holds every key's secret.
 import type { Stats } from 'node:fs';
 import { ConfigError } from '../../lib/errors.js';
+import { FileProblems } from '../../zone/zone-file-error.js';
 import { readRegularFile, RegularFileRefusal } from '../../lib/regular-file.js';
 import { nameKey } from '../../dns/wire/names.js';
 import { canonicalName } from '../../lib/names.js';
@@ -58,6 +59,10 @@ interface Token {
   quoted: boolean;
   line: number;
   column: number;
+  /** The first token of its line: a statement word there begins a statement after a mistake. */
+  first?: boolean;
+  /** Where the tokenizer met a mistake it has reported: the statement it is in is dropped, unreported. */
+  broken?: boolean;
 }
 
 /** Where an error points: a line and column (1-based). */
@@ -121,27 +126,74 @@ function vetKeysFile(path: string, stats: Stats, uid: number | undefined): void 
   }
 }
 
+/**
+ * Every mistake of the file is reported at once (FileProblems: one `file:line:column: reason` line
+ * each, the first 20, then how many more), and nothing is loaded when there is one. After a
+ * mistake, reading goes on at the next statement (StatementReader.skipStatement).
+ */
 export function parseKeysFile(text: string, file: string): GatewayKeys {
-  const reader = new StatementReader(tokenize(text, file), file);
+  const problems = new FileProblems(file);
+  const reader = new StatementReader(tokenize(text, problems), file);
   const result: GatewayKeys = { keys: new Map(), grants: [], transfer: new Set(), quotas: new Map(), warnings: [] };
   // Keys named by grant, transfer and quota statements: each must be defined somewhere in the file.
   const refs: { key: string; place: Place }[] = [];
-  while (!reader.done) {
-    const statement = reader.next('a statement');
-    // A stray quoted string may be a secret out of place: never shown (shown() says so).
-    if (statement.quoted) reader.fail(statement, 'expected key, grant, transfer or quota, found a quoted string');
-    if (statement.text === 'key') readKey(reader, result);
-    else if (statement.text === 'grant') result.grants.push(readGrant(reader, statement, refs));
-    else if (statement.text === 'transfer') {
-      const key = reader.keyName(refs);
-      reader.expect(';', `after transfer ${shownName(key)}`);
-      result.transfer.add(key);
-    } else if (statement.text === 'quota') readQuota(reader, statement, refs, result);
-    else reader.fail(statement, `expected key, grant, transfer or quota, found ${shown(statement)}`);
+  // Each round reads at least one token (skipStatement never goes back past the statement's first).
+  while (!reader.done && !problems.full) {
+    const start = reader.position;
+    const named = refs.length;
+    try {
+      readStatement(reader, result, refs);
+    } catch (error) {
+      if (!(error instanceof KeysFileMistake)) throw error;
+      if (error.reason !== undefined) problems.add(error.line, error.column, error.reason);
+      reader.skipStatement(start);
+      // A statement with a mistake is dropped whole: the keys it names are looked for once it is mended.
+      refs.length = named;
+    }
   }
+  // A key whose definition has a mistake is still defined: its grants are no mistakes of their own.
   for (const ref of refs)
-    if (!result.keys.has(ref.key)) reader.fail(ref.place, `no key ${shownName(ref.key)} is defined in this file`);
+    if (!reader.keyPlaces.has(ref.key))
+      problems.add(ref.place.line, ref.place.column, `no key ${shownName(ref.key)} is defined in this file`);
+  problems.throwIfAny();
   return result;
+}
+
+function readStatement(reader: StatementReader, result: GatewayKeys, refs: { key: string; place: Place }[]): void {
+  const statement = reader.next('a statement');
+  // A stray quoted string may be a secret out of place: never shown (shown() says so).
+  if (statement.quoted) reader.fail(statement, 'expected key, grant, transfer or quota, found a quoted string');
+  if (statement.text === 'key') readKey(reader, result);
+  else if (statement.text === 'grant') result.grants.push(readGrant(reader, statement, refs));
+  else if (statement.text === 'transfer') {
+    const key = reader.keyName(refs);
+    reader.expect(';', `after transfer ${shownName(key)}`);
+    result.transfer.add(key);
+  } else if (statement.text === 'quota') readQuota(reader, statement, refs, result);
+  else reader.fail(statement, `expected key, grant, transfer or quota, found ${shown(statement)}`);
+}
+
+/** A mistake where it is; without a reason, one already reported (the tokenizer's). */
+class KeysFileMistake extends Error {
+  constructor(
+    readonly line: number,
+    readonly column: number,
+    readonly reason?: string,
+  ) {
+    super(reason ?? 'a mistake already reported');
+  }
+}
+
+const STATEMENT_WORDS = new Set(['key', 'grant', 'transfer', 'quota']);
+
+const startsStatement = (token: Token): boolean =>
+  Boolean(token.first && !token.quoted && STATEMENT_WORDS.has(token.text));
+
+/** How deep in braces the reader is after `token`. */
+function depthAfter(token: Token, depth: number): number {
+  if (token.quoted) return depth;
+  if (token.text === '{') return depth + 1;
+  return token.text === '}' ? Math.max(0, depth - 1) : depth;
 }
 
 /** A keys file's tokens, read in order; every error names the file, the line and the column. */
@@ -159,15 +211,43 @@ class StatementReader {
     return this.at >= this.tokens.length;
   }
 
+  get position(): number {
+    return this.at;
+  }
+
   readonly fail = (place: Place, message: string): never => {
-    throw new ConfigError(`${this.file}:${place.line}:${place.column}: ${message}`);
+    throw new KeysFileMistake(place.line, place.column, message);
   };
 
   next(what: string): Token {
-    return (
-      this.tokens[this.at++] ??
-      this.fail(this.tokens[this.tokens.length - 1] ?? { line: 1, column: 1 }, `the file ends where ${what} should be`)
-    );
+    if (this.done)
+      this.fail(this.tokens[this.tokens.length - 1] ?? { line: 1, column: 1 }, `the file ends where ${what} should be`);
+    const token = this.tokens[this.at++]!;
+    if (token.broken) throw new KeysFileMistake(token.line, token.column);
+    return token;
+  }
+
+  /**
+   * After a mistake in the statement that began at `start`: on to the next one. It begins after
+   * the statement's own ";" (outside its braces), or at a statement word that begins a line (so
+   * a statement whose ";" or "}" is missing costs one mistake, not the next statement too).
+   */
+  skipStatement(start: number): void {
+    const last = this.tokens[this.at - 1];
+    if (this.at - 1 > start && last && startsStatement(last)) {
+      this.at--;
+      return;
+    }
+    let depth = 0;
+    for (let i = start; i < this.at; i++) depth = depthAfter(this.tokens[i]!, depth);
+    if (last && !last.quoted && last.text === ';' && depth === 0) return;
+    while (this.at < this.tokens.length) {
+      const token = this.tokens[this.at]!;
+      if (startsStatement(token)) return;
+      this.at++;
+      depth = depthAfter(token, depth);
+      if (!token.quoted && token.text === ';' && depth === 0) return;
+    }
   }
 
   expect(text: string, after: string): void {
@@ -351,8 +431,10 @@ function shownText(text: string): string {
   return colon < 0 ? `"${safe}"` : `"${safe}:…" (the rest not shown: it may be a secret)`;
 }
 
-function tokenize(text: string, file: string): Token[] {
+/** The file's tokens; a mistake in one is added to `problems` and marks where it is (Token.broken). */
+function tokenize(text: string, problems: FileProblems): Token[] {
   const tokens: Token[] = [];
+  const push = (token: Token) => tokens.push({ ...token, first: tokens.at(-1)?.line !== token.line });
   let line = 1;
   // Where the current line starts: a token's column is counted from it (1-based, in characters).
   let lineStart = 0;
@@ -368,7 +450,11 @@ function tokenize(text: string, file: string): Token[] {
       while (i < text.length && text[i] !== '\n') i++;
     } else if (ch === '/' && text[i + 1] === '*') {
       const end = text.indexOf('*/', i + 2);
-      if (end < 0) throw new ConfigError(`${file}:${line}:${column(i)}: a /* comment is never closed`);
+      if (end < 0) {
+        problems.add(line, column(i), 'a /* comment is never closed');
+        push({ text: '', quoted: false, line, column: column(i), broken: true });
+        break;
+      }
       for (let c = i; c < end; c++) {
         if (text[c] !== '\n') continue;
         line++;
@@ -378,17 +464,22 @@ function tokenize(text: string, file: string): Token[] {
     } else if (ch === '"') {
       const end = text.indexOf('"', i + 1);
       const newline = text.indexOf('\n', i + 1);
-      if (end < 0 || (newline >= 0 && newline < end))
-        throw new ConfigError(`${file}:${line}:${column(i)}: a quoted string is not closed on its line`);
-      tokens.push({ text: text.slice(i + 1, end), quoted: true, line, column: column(i) });
+      if (end < 0 || (newline >= 0 && newline < end)) {
+        // The rest of the line is not read: what follows the quote is part of the string, or nothing meant.
+        problems.add(line, column(i), 'a quoted string is not closed on its line');
+        push({ text: '', quoted: false, line, column: column(i), broken: true });
+        i = newline < 0 ? text.length : newline;
+        continue;
+      }
+      push({ text: text.slice(i + 1, end), quoted: true, line, column: column(i) });
       i = end + 1;
     } else if (ch === '{' || ch === '}' || ch === ';') {
-      tokens.push({ text: ch, quoted: false, line, column: column(i) });
+      push({ text: ch, quoted: false, line, column: column(i) });
       i++;
     } else {
       let end = i;
       while (end < text.length && !/[\s{};"#]/.test(text[end]!)) end++;
-      tokens.push({ text: text.slice(i, end), quoted: false, line, column: column(i) });
+      push({ text: text.slice(i, end), quoted: false, line, column: column(i) });
       i = end;
     }
   }
