@@ -13,7 +13,14 @@ import { providerZone } from '../../zone/provider/provider-zone.js';
 import { IncompleteListingError } from '../../zone/provider/zone-listing.js';
 import { zoneTransport } from '../../zone/provider/zone-transport.js';
 import { applyFromProvider, planFromProvider, type PlanReport, type PlanSettings } from '../../zone/apply/session.js';
-import { originOf, readableZoneText, readZoneText, zoneAsJson, zoneAsMasterFile } from '../../zone/apply/zone-files.js';
+import {
+  noZoneNamedBy,
+  originOf,
+  readableZoneText,
+  readZoneText,
+  zoneAsJson,
+  zoneAsMasterFile,
+} from '../../zone/apply/zone-files.js';
 import { apiClientFrom } from '../../config/api-client.js';
 import { requireApiCredentials } from '../../config/api-credentials.js';
 import { runAction } from '../actions.js';
@@ -249,7 +256,12 @@ function serviceOf(configured: string | undefined, text: string | undefined, hos
     (new Set(hosts.map((h) => registeredDomain(h.split('=')[0]!))).size === 1
       ? registeredDomain(hosts[0]!.split('=')[0]!)
       : undefined);
-  if (!chosen)
-    throw new ConfigError('zone: which zone? give --service NAME (or DDEDGE_SERVICE), or a file with $ORIGIN');
+  if (!chosen) {
+    // A broken JSON file is told where it is broken, not only that it names no zone.
+    const why = text !== undefined && file !== undefined ? noZoneNamedBy(text, file) : undefined;
+    throw new ConfigError(
+      `zone: which zone? ${why ? `${why}: ` : ''}give --service NAME (or DDEDGE_SERVICE), or a file with $ORIGIN`,
+    );
+  }
   return canonicalName(chosen) ?? chosen;
 }
