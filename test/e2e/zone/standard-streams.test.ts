@@ -2,7 +2,7 @@
 // writes to stdout, `zone plan -` and `zone apply -` read the zone from stdin. Through the built
 // file, with real pipes.
 import { spawn } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { withApi } from '../../helpers/agent-env.js';
@@ -36,7 +36,9 @@ describe('zone export --output -', () => {
       expect(dashed.code, dashed.stderr).toBe(0);
       expect(untimed(dashed.stdout)).toBe(untimed(plain.stdout));
       expect(dashed.stdout).toContain('192.0.2.2');
+      // Nothing written beside it either: no file named "-", no temporary file of an atomic write.
       expect(existsSync(join(cwd, '-'))).toBe(false);
+      expect(readdirSync(cwd)).toEqual([]);
     }
   });
 });
