@@ -5,6 +5,7 @@
 // and ACME clients speak RFC 2136 as well: a plain line. A key with any other type (a DHCP
 // server's DHCID, external-dns's CNAME) or with a grant of every type is a DNS client's.
 import type { GatewayKeys } from './keys-file.js';
+import { shownName } from './keys-file-reader.js';
 
 /** The most keys a line names of each kind; the rest are counted. */
 const NAMED_KEYS = 10;
@@ -44,7 +45,8 @@ function typesGranted(keys: GatewayKeys, key: string): Set<string> | undefined {
 }
 
 function keyList(names: string[]): string {
-  const shown = names.slice(0, NAMED_KEYS).join(', ');
+  // Named as every message names a key: not when the name may be a secret pasted as one.
+  const shown = names.slice(0, NAMED_KEYS).map(shownName).join(', ');
   const more = names.length - NAMED_KEYS;
   return `${names.length === 1 ? 'key' : 'keys'} ${shown}${more > 0 ? ` and ${more} more` : ''}`;
 }

@@ -32,8 +32,8 @@ describe('the notice of a closed HTTP door', () => {
     expect(notice).toEqual({
       level: 'warn',
       text:
-        'gateway: the HTTP door is closed (no --http-listen): dyndns2 clients (routers, NAS boxes) with key router, ' +
-        'and httpreq and acme-dns clients with key acme, get "connection refused"; --http-listen ADDR:PORT opens it ' +
+        'gateway: the HTTP door is closed (no --http-listen): dyndns2 clients (routers, NAS boxes) with key "router", ' +
+        'and httpreq and acme-dns clients with key "acme", get "connection refused"; --http-listen ADDR:PORT opens it ' +
         '(RFC 2136 updates on the DNS door work as they are)',
     });
     expect(notice!.text).not.toContain(SECRET);
@@ -43,7 +43,7 @@ describe('the notice of a closed HTTP door', () => {
     expect(closedHttpDoorNotice(keys({ acme: ['name _acme-challenge.example.com TXT'], admin: ['zonesub'] }))).toEqual({
       level: 'info',
       text:
-        'gateway: the HTTP door is closed (no --http-listen): httpreq and acme-dns clients with key acme get ' +
+        'gateway: the HTTP door is closed (no --http-listen): httpreq and acme-dns clients with key "acme" get ' +
         '"connection refused"; --http-listen ADDR:PORT opens it (RFC 2136 updates on the DNS door work as they are)',
     });
   });
@@ -53,10 +53,16 @@ describe('the notice of a closed HTTP door', () => {
     expect(closedHttpDoorNotice(keys({ lonely: [] }))).toBeUndefined();
   });
 
+  it('never names a key whose name may be a secret pasted as one', () => {
+    const text = closedHttpDoorNotice(keys({ c2VjcmV0c2VjcmV0c2VjcmV0: ['name h.example.com A'] }))!.text;
+    expect(text).toContain('with key a token that may be a secret (not shown) get');
+    expect(text).not.toContain('c2VjcmV0c2VjcmV0');
+  });
+
   it('names at most 10 keys of a kind, then how many more', () => {
     const many = Object.fromEntries(Array.from({ length: 13 }, (_, i) => [`r${i}`, ['name h.example.com A']]));
     expect(closedHttpDoorNotice(keys(many))!.text).toContain(
-      'with keys r0, r1, r2, r3, r4, r5, r6, r7, r8, r9 and 3 more get "connection refused"',
+      'with keys "r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9" and 3 more get "connection refused"',
     );
   });
 });
