@@ -155,7 +155,9 @@ export async function startGateway(settings: GatewaySettings): Promise<StartedGa
       keys = loadKeys(settings.keysFile, logger);
       logger.info(`gateway: keys file reloaded; ${counted(keys.keys.size, 'key')}`);
     } catch (error) {
-      logger.error(`gateway: the keys file was not reloaded, the keys loaded before stay: ${(error as Error).message}`);
+      // Every mistake of the file, on the one line of the log.
+      const mistakes = (error as Error).message.split('\n').join('; ');
+      logger.error(`gateway: the keys file was not reloaded, the keys loaded before stay: ${mistakes}`);
     }
   };
   const started = {
