@@ -44,12 +44,12 @@ export function watchedContainerNames(options: WatchedOptions): ContainerSource 
 /** For the daemon: the engine of --containers followed (its code loaded only then). */
 export async function followContainers(config: Config, logger: Logger, onChange: () => void): Promise<ContainerSource> {
   const { watchContainers } = await import('../containers/engine/watch.js');
-  const url = config.containers?.url ?? '';
+  const { url = '', setting } = config.containers ?? {};
   return watchedContainerNames({
     config,
     logger,
     clock: systemClock,
-    watch: (onNews) => watchContainers({ url, clock: systemClock, logger }, onNews),
+    watch: (onNews) => watchContainers({ url, setting, clock: systemClock, logger }, onNews),
     onChange,
   });
 }
@@ -63,9 +63,9 @@ export async function runningContainerNames(
   logger: Logger,
 ): Promise<{ cycle: ContainerCycle; unreadable?: string }> {
   const { listRunningContainers } = await import('../containers/engine/listing.js');
-  const url = config.containers?.url ?? '';
+  const { url = '', setting } = config.containers ?? {};
   try {
-    const running = await listRunningContainers({ url, clock: systemClock, logger });
+    const running = await listRunningContainers({ url, setting, clock: systemClock, logger });
     return { cycle: listedContainerNames(config, logger, systemClock, running) };
   } catch (error) {
     if (error instanceof ConfigError) throw error;

@@ -17,6 +17,8 @@ import { normalizeResult } from './normalize.js';
 import { toFormFields, type Params } from './params.js';
 import { parseXmlEnvelope } from './xml-envelope.js';
 
+/** What should answer at --api-url: named when nothing does. */
+const API_SERVER = { server: 'the registrar API (or ddedge sandbox)', setting: '--api-url / DDEDGE_API_URL' };
 /**
  * Pages a listing that gives no `total` may take (a server that never says how much there is
  * must not turn into a flood); SDK users can raise it.
@@ -121,6 +123,7 @@ export class ApiClient {
             timeoutMs: this.options.timeoutMs ?? 15_000,
             maxBytes: this.options.maxBytes ?? 8 * 1024 * 1024,
             setting: '--api-url',
+            unreachable: API_SERVER,
             transport: this.transport,
           }),
         );

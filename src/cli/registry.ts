@@ -131,8 +131,8 @@ export const COMMANDS: CommandSpec[] = [
   {
     name: 'zone',
     usage:
-      'ddedge zone export [--format bind|json] [--output FILE] [--complete] | ddedge zone plan FILE ' +
-      '[--expect-no-changes] | ddedge zone apply FILE [--force] [--dry-run]',
+      'ddedge zone export [--format bind|json] [--output FILE|-] [--complete] | ddedge zone plan FILE|- ' +
+      '[--expect-no-changes] | ddedge zone apply FILE|- [--force] [--dry-run]',
     describe:
       "a service's whole DNS zone as a file: export it, plan the changes a file asks for, apply them (backed up, " +
       'reversible)',
@@ -142,7 +142,7 @@ export const COMMANDS: CommandSpec[] = [
       json,
       'env-file': envFile,
       format: { type: 'string', describe: 'export: bind (an RFC 1035 master file) or json', default: 'bind' },
-      output: { type: 'string', describe: 'export: write to this file (atomically) instead of stdout' },
+      output: { type: 'string', describe: 'export: write to this file (atomically) instead of stdout (- is stdout)' },
       complete: {
         type: 'boolean',
         describe:

@@ -1,6 +1,7 @@
 // Reads a small text file (a secret, a dotenv file) with a size cap, so that /dev/zero, a
 // device or a runaway generator behind a path is an error at once instead of a read without
-// end. Reads from the descriptor until the end, so a pipe (`KEY_FILE=<(pass show …)`) works.
+// end. Reads from the descriptor until the end, so a pipe (`KEY_FILE=<(pass show …)`) works;
+// standard input is read as a stream, under the same cap.
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 
 export class FileTooLarge extends Error {}
@@ -21,7 +22,32 @@ export class NotUtf8 extends Error {
  * is (waiting for its writer); `vet` checks what was opened before a byte is read.
  */
 export function readCappedUtf8(path: string, maxBytes: number, vet?: (stat: Stats) => void): string {
-  const bytes = readCappedBytes(path, maxBytes, vet, { wait: true });
+  return strictUtf8(readCappedBytes(path, maxBytes, vet, { wait: true }));
+}
+
+/**
+ * As readCappedUtf8, for a stream (standard input): read as it comes and refused (FileTooLarge)
+ * as soon as it passes the cap, so an endless or huge stream is never held whole. Leaving the
+ * loop early ends the stream.
+ */
+export async function readCappedUtf8Stream(
+  stream: AsyncIterable<Uint8Array | string>,
+  maxBytes: number,
+): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  // Bounded by the stream's end or the cap, whichever comes first.
+  for await (const chunk of stream) {
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
+    size += buffer.length;
+    if (size > maxBytes) throw new FileTooLarge();
+    chunks.push(buffer);
+  }
+  return strictUtf8(Buffer.concat(chunks, size));
+}
+
+/** The text of `bytes`, or NotUtf8 naming where the first byte that is not UTF-8 is. */
+function strictUtf8(bytes: Uint8Array): string {
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {

@@ -8,8 +8,10 @@ import type { LogFormat, LogLevel } from '../lib/log.js';
 type Via = 'auto' | 'dyndns' | 'api';
 
 export interface ContainerSettings {
-  /** unix:///path/to/docker.sock, or http://HOST:PORT. */
+  /** unix:///path/to/docker.sock, or http://HOST:PORT, as given: the engine's reader judges it at the start. */
   url: string;
+  /** Where the URL was given (--containers, DDEDGE_CONTAINERS, …), for its errors. */
+  setting: string;
   /** --containers-traefik */
   traefik: boolean;
   /** --containers-grace */

@@ -147,19 +147,17 @@ function readConfig(settings: SettingReader, options: LoadOptions): Config {
   };
 }
 
-/** --containers with its two companions; none of them without it. The engine's own reader checks the URL further. */
+/**
+ * --containers with its two companions; none of them without it. The URL is judged by the engine's own reader
+ * (containers/engine/engine-url.ts) when the command starts, with what to write instead; it is named as given.
+ */
 function readContainers(settings: SettingReader): { containers?: ContainerSettings } {
   const given = settings.one('containers');
   if (!given) return {};
-  const url = given.value.trim();
-  if (!/^(unix:\/\/\/.|http:\/\/.)/.test(url)) {
-    const tcp = /^tcp:\/\/(.+)$/.exec(url)?.[1];
-    const hint = tcp ? `; Docker's tcp://${tcp} is written http://${tcp} here` : '';
-    settings.fail('containers', given.origin, `"${url}" is not unix:///PATH nor http://HOST:PORT${hint}`);
-  }
   return {
     containers: {
-      url,
+      url: given.value.trim(),
+      setting: given.origin,
       traefik: settings.boolean('containersTraefik'),
       graceMs: settings.duration('containersGrace', { min: 0, max: 7 * DAY_MS }),
     },

@@ -60,7 +60,16 @@ export async function sendDyndnsUpdate(
   const url = dyndnsUrl(settings, host, ip);
   logger.debug('dynamic DNS request', { url: redactUrl(url) });
   const response = expectSuccessStatus(
-    await httpRequest({ url, timeoutMs: settings.timeoutMs, setting: '--dyndns-url', transport: settings.transport }),
+    await httpRequest({
+      url,
+      timeoutMs: settings.timeoutMs,
+      setting: '--dyndns-url',
+      unreachable: {
+        server: 'the dynamic DNS service (or ddedge sandbox)',
+        setting: '--dyndns-url / DDEDGE_DYNDNS_URL',
+      },
+      transport: settings.transport,
+    }),
   );
   // Redacted before it is cut (outsideText), so a key that straddles the cut is not shown in part.
   logger.debug('dynamic DNS answer', { status: response.status, body: outsideText(response.body, 200) });

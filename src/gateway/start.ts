@@ -24,6 +24,7 @@ import { SecondaryLog } from './dns/secondaries.js';
 import { SerialStore } from './dns/serial-store.js';
 import { ZoneViews } from './dns/zone-views.js';
 import { reconcileUnfinished } from './journal/unfinished-batches.js';
+import { closedHttpDoorNotice } from './keys/http-door-keys.js';
 import { loadKeysFile, type GatewayKeys } from './keys/keys-file.js';
 import { GatewayBudget } from './limits/call-budget.js';
 import { OwnersLedger } from './limits/key-quotas.js';
@@ -141,6 +142,7 @@ export async function startGateway(settings: GatewaySettings): Promise<StartedGa
   };
   await readEveryZone(settings, views, owners, dhcid, checkFilter, reader);
   for (const warning of settings.startWarnings ?? []) logger.warn(warning);
+  sayIfHttpDoorClosed(settings, keys, logger);
   warnIfRefreshesCrowdTheBudget(settings, views, logger);
   // Batches a gateway was writing when it was killed: said, and closed in the journal with what the provider holds.
   await reconcileUnfinished(settings.stateDir, settings.zones, readerOf, dhcid, logger);
@@ -153,7 +155,9 @@ export async function startGateway(settings: GatewaySettings): Promise<StartedGa
       keys = loadKeys(settings.keysFile, logger);
       logger.info(`gateway: keys file reloaded; ${counted(keys.keys.size, 'key')}`);
     } catch (error) {
-      logger.error(`gateway: the keys file was not reloaded, the keys loaded before stay: ${(error as Error).message}`);
+      // Every mistake of the file, on the one line of the log.
+      const mistakes = (error as Error).message.split('\n').join('; ');
+      logger.error(`gateway: the keys file was not reloaded, the keys loaded before stay: ${mistakes}`);
     }
   };
   const started = {
@@ -238,6 +242,13 @@ function warnIfRefreshesCrowdTheBudget(settings: GatewaySettings, views: ZoneVie
         `--max-calls-per-hour`,
     );
   }
+}
+
+/** No --http-listen: the keys shaped for the HTTP door are named once, at the start (http-door-keys.ts). */
+function sayIfHttpDoorClosed(settings: GatewaySettings, keys: GatewayKeys, logger: Logger): void {
+  if (settings.dyndns2) return;
+  const notice = closedHttpDoorNotice(keys);
+  if (notice) logger[notice.level](notice.text);
 }
 
 function loadKeys(path: string, logger: Logger): GatewayKeys {

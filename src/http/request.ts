@@ -34,6 +34,14 @@ export interface HttpRequest {
   shownUrl?: string;
   /** Aborts the request (a stop). */
   signal?: AbortSignal;
+  /** What should answer at the URL, for the advice when nothing does (nothingAnswers). */
+  unreachable?: Unreachable;
+}
+
+/** What should answer at a URL and the setting that names it: "is SERVER running there, and is SETTING right?". */
+export interface Unreachable {
+  server: string;
+  setting: string;
 }
 
 export interface HttpResponse {
@@ -85,7 +93,11 @@ export async function httpRequest(request: HttpRequest): Promise<HttpResponse> {
   try {
     return await Promise.race([exchange(), guard.deadline]);
   } catch (error) {
-    throw transportFailure(error, shownUrl, guard.timedOut(), request.timeoutMs);
+    throw transportFailure(error, shownUrl, guard.timedOut(), request.timeoutMs, {
+      url,
+      socketPath: request.socketPath,
+      unreachable: request.unreachable,
+    });
   } finally {
     guard.cancelDeadline();
     guard.unlink();
@@ -193,8 +205,21 @@ function tlsReason(detail: string): string {
   return `${reason} (trust a private CA with NODE_EXTRA_CA_CERTS)`;
 }
 
+/** Where a failed exchange went: its URL, the socket that carried it, what should have answered. */
+interface Target {
+  url: URL;
+  socketPath?: string;
+  unreachable?: Unreachable;
+}
+
 /** What a failed exchange with `shownUrl` is, as the error to throw. */
-export function transportFailure(error: unknown, shownUrl: string, timedOut: boolean, timeoutMs: number): Error {
+export function transportFailure(
+  error: unknown,
+  shownUrl: string,
+  timedOut: boolean,
+  timeoutMs: number,
+  target?: Target,
+): Error {
   // A transport wrapper's own refusal (the agent's call budget, a stop) is already what to say.
   if (error instanceof DdedgeError) return error;
   if (timedOut)
@@ -209,5 +234,18 @@ export function transportFailure(error: unknown, shownUrl: string, timedOut: boo
   if (TLS_CODE.test(code) || /certificate|TLS|SSL/i.test(detail)) {
     return new TransportError('tls', `TLS failure talking to ${shownUrl}: ${tlsReason(detail)}`, shownUrl);
   }
+  // A unix socket has no address to name; its caller says what its codes mean (engine-client.ts).
+  if (code === 'ECONNREFUSED' && target && !target.socketPath)
+    return new TransportError('connection', `cannot reach ${shownUrl}: ${nothingAnswers(target, code)}`, shownUrl);
   return new TransportError('connection', `cannot reach ${shownUrl}: ${code || detail}`, shownUrl);
+}
+
+/**
+ * A refused connection: nothing answers at the URL's host and port (never its user name or
+ * password), and, when the caller knows what should answer there, what to check.
+ */
+function nothingAnswers({ url, unreachable }: Target, code: string): string {
+  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+  const check = unreachable ? `: is ${unreachable.server} running there, and is ${unreachable.setting} right?` : '';
+  return `nothing answers at ${url.hostname}:${port} (${code})${check}`;
 }

@@ -6,7 +6,7 @@
 import type { Clock } from '../lib/clock.js';
 import { redactUrl } from '../lib/redact.js';
 import { USER_AGENT } from '../lib/version.js';
-import { exchangeGuard, transportFailure } from './request.js';
+import { exchangeGuard, transportFailure, type Unreachable } from './request.js';
 import type { Transport, WireResponse } from './transport.js';
 import { checkUrl } from './url-policy.js';
 import { wireTransport } from './wire-transport.js';
@@ -28,6 +28,8 @@ export interface HttpStreamRequest {
   signal?: AbortSignal;
   /** TCP keepalive probes after this long without a byte: the stream itself may be quiet for days. */
   keepAliveMs?: number;
+  /** What should answer at the URL, for the advice when nothing does. */
+  unreachable?: Unreachable;
 }
 
 /** One line of the body, without its line end; a line over the bound is given as its size only. */
@@ -67,7 +69,11 @@ export async function openHttpStream(request: HttpStreamRequest): Promise<HttpSt
     response = await Promise.race([send, guard.deadline]);
   } catch (error) {
     guard.unlink();
-    throw transportFailure(error, shownUrl, guard.timedOut(), request.timeoutMs);
+    throw transportFailure(error, shownUrl, guard.timedOut(), request.timeoutMs, {
+      url,
+      socketPath: request.socketPath,
+      unreachable: request.unreachable,
+    });
   } finally {
     guard.cancelDeadline();
   }

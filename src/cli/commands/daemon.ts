@@ -17,6 +17,12 @@ export async function run(context: CommandContext): Promise<number> {
   const { config, logger } = await setup(context, 'cycle');
   let current = config;
   usableStateDir(config.stateDir);
+  // An engine URL it cannot use stops the daemon before anything starts, in the engine reader's words (exit 2).
+  if (config.containers)
+    (await import('../../containers/engine/engine-url.js')).parseEngineUrl(
+      config.containers.url,
+      config.containers.setting,
+    );
   // The HTTP endpoint (--listen) is started first, so that a taken port stops the daemon at once (exit 2).
   // The page's button asks the daemon directly (logged as the page's, not as a signal); before the daemon runs, it does
   // nothing.

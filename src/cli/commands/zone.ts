@@ -14,10 +14,10 @@ import { IncompleteListingError } from '../../zone/provider/zone-listing.js';
 import { zoneTransport } from '../../zone/provider/zone-transport.js';
 import { applyFromProvider, planFromProvider, type PlanReport, type PlanSettings } from '../../zone/apply/session.js';
 import {
+  noZoneNamedBy,
   originOf,
   readableZoneText,
   readZoneText,
-  ZONE_FILE_MAX_BYTES,
   zoneAsJson,
   zoneAsMasterFile,
 } from '../../zone/apply/zone-files.js';
@@ -26,7 +26,7 @@ import { requireApiCredentials } from '../../config/api-credentials.js';
 import { runAction } from '../actions.js';
 import type { CommandContext } from '../command.js';
 import { printJson, setup } from '../setup.js';
-import { FileTooLarge, NotUtf8, readCappedUtf8 } from '../../config/capped-file.js';
+import { readZoneInput } from '../zone-input.js';
 import type { Logger } from '../../lib/log.js';
 import { unwritableRecords } from '../../zone/plan/unwritable.js';
 import { counted } from '../../lib/counted.js';
@@ -52,8 +52,8 @@ async function zoneAction(
   const { config, logger } = await setup(context, 'state');
   // Before the zone is read: a zone command's records live until it ends.
   keepYoungGenerationSmall();
-  const text = file ? readZoneFile(resolve(io.cwd, file), file) : undefined;
-  const service = serviceOf(config.service, text, config.hosts, file);
+  const { text, shown } = file ? await readZoneInput(file, io.cwd) : { text: undefined, shown: undefined };
+  const service = serviceOf(config.service, text, config.hosts, shown);
   const ignore = ((flags.ignore as string[] | undefined) ?? [])
     .flatMap((v) => v.split(','))
     .map((v) => v.trim())
@@ -61,7 +61,7 @@ async function zoneAction(
   for (const rule of ignore) parseIgnore(rule, service);
   const wanted =
     text !== undefined
-      ? readZoneText(text, { zone: service, file: file!, skipUnsupported: Boolean(flags['skip-unsupported']) })
+      ? readZoneText(text, { zone: service, file: shown!, skipUnsupported: Boolean(flags['skip-unsupported']) })
       : undefined;
   requireApiCredentials(config, 'zone');
   const client = apiClientFrom(config, logger, { transport: zoneTransport() });
@@ -146,7 +146,9 @@ function zoneArguments(
   if (flags.complete && (action !== 'export' || flags.format === 'json'))
     throw new ConfigError('--complete: for zone export in the bind format (a master file)');
   if (action !== 'export' && !file)
-    throw new ConfigError(`zone ${action}: give the zone file: ddedge zone ${action} FILE`);
+    throw new ConfigError(
+      `zone ${action}: give the zone file: ddedge zone ${action} FILE (- reads it from standard input)`,
+    );
   // `zone export --json` asks for JSON on stdout: the JSON form, unless another was named.
   if (action === 'export' && flags.json && flags.format === 'bind')
     throw new ConfigError('zone export: --json prints the JSON form; drop --format bind, or --json');
@@ -158,7 +160,7 @@ function zoneArguments(
   return { format, method };
 }
 
-/** `zone export`: the provider's zone, whole, as a master file or its JSON form, to stdout or --output. */
+/** `zone export`: the provider's zone, whole, as a master file or its JSON form, to stdout or --output FILE. */
 async function exportZone(
   context: CommandContext,
   provider: ReturnType<typeof providerZone>,
@@ -183,7 +185,8 @@ async function exportZone(
         ),
     'zone export',
   );
-  if (flags.output) {
+  // `--output -` is standard output, as in every Unix tool: never a file named "-".
+  if (flags.output && flags.output !== '-') {
     const path = resolve(io.cwd, flags.output as string);
     try {
       writeFileAtomic(path, output, 0o644);
@@ -244,31 +247,6 @@ async function apexLines(
   return completeLines(service, live, { servers: dnsServers.map((s) => parseDnsServer(s)), timeoutMs });
 }
 
-function readZoneFile(path: string, shown: string): string {
-  try {
-    // A device (/dev/zero, a disk) is no zone file: refused at once, on what was opened, not read up to the cap.
-    // A pipe (`zone plan <(generate)`) is read as it comes; capped, a generator is not read without end.
-    return readCappedUtf8(path, ZONE_FILE_MAX_BYTES, (kind) => {
-      if (kind.isCharacterDevice() || kind.isBlockDevice())
-        throw new ConfigError(`${shown}: a device, not a zone file`);
-    });
-  } catch (error) {
-    if (error instanceof ConfigError) throw error;
-    if (error instanceof FileTooLarge)
-      throw new ConfigError(
-        `${shown}: larger than ${ZONE_FILE_MAX_BYTES / 1024 / 1024} MiB, too large for a zone file`,
-      );
-    // Read as UTF-8 regardless, a Latin-1 "é" would become U+FFFD and be sent as such.
-    if (error instanceof NotUtf8)
-      throw new ConfigError(
-        `${shown}:${error.line}:${error.column}: a byte that is not UTF-8 (save the file as UTF-8, or write a byte ` +
-          `in TXT data as \\DDD)`,
-      );
-    // Prefixed with the file, as the errors in its lines are (FILE:LINE:COLUMN: …).
-    throw new ConfigError(`${shown}: cannot be read: ${errnoText(error)}`);
-  }
-}
-
 /** --service, else the file's $ORIGIN, else the registered domain of the only --host. */
 function serviceOf(configured: string | undefined, text: string | undefined, hosts: string[], file?: string): string {
   const origin = configured === undefined && text !== undefined ? originOf(text, file) : undefined;
@@ -278,7 +256,12 @@ function serviceOf(configured: string | undefined, text: string | undefined, hos
     (new Set(hosts.map((h) => registeredDomain(h.split('=')[0]!))).size === 1
       ? registeredDomain(hosts[0]!.split('=')[0]!)
       : undefined);
-  if (!chosen)
-    throw new ConfigError('zone: which zone? give --service NAME (or DDEDGE_SERVICE), or a file with $ORIGIN');
+  if (!chosen) {
+    // A broken JSON file is told where it is broken, not only that it names no zone.
+    const why = text !== undefined && file !== undefined ? noZoneNamedBy(text, file) : undefined;
+    throw new ConfigError(
+      `zone: which zone? ${why ? `${why}: ` : ''}give --service NAME (or DDEDGE_SERVICE), or a file with $ORIGIN`,
+    );
+  }
   return canonicalName(chosen) ?? chosen;
 }

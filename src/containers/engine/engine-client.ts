@@ -127,6 +127,7 @@ export class EngineClient {
       // The endpoint was judged when the setting was read (engine-url.ts).
       urlRule: (text: string) => new URL(text),
       setting,
+      unreachable: { server: 'the engine (or the socket proxy)', setting },
       clock,
       timeoutMs,
       signal,
@@ -156,6 +157,7 @@ export class EngineClient {
 const HINTS: Record<string, string> = {
   ENOENT: 'no socket there: is the engine running, and the socket mounted into this container?',
   EACCES: 'no permission on the socket: run ddedge as a member of its group (docker), or use a socket proxy',
+  // Over TCP, src/http says so with the address (`unreachable` above); this is a socket's.
   ECONNREFUSED: 'nothing listens there: is the engine (or the socket proxy) running?',
 };
 

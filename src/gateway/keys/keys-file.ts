@@ -5,10 +5,20 @@
 //   transfer "KEY";
 //   quota "KEY" [dhcid N] [records N] [calls N];   (what the key may hold in each zone: key-quotas.ts; its provider
 // calls an hour: key-calls.ts) Comments as in named.conf (#, //, /* */). Every error names the file, line and column
-// and what was expected there; no message shows what may be a secret (see shown()). A file others
+// and what was expected there; no message shows what may be a secret (keys-file-reader.ts). A file others
 // may read is refused: it holds every key's secret.
 import type { Stats } from 'node:fs';
 import { ConfigError } from '../../lib/errors.js';
+import { FileProblems } from '../../zone/zone-file-error.js';
+import {
+  KeysFileMistake,
+  shown,
+  shownName,
+  StatementReader,
+  tokenize,
+  type Place,
+  type Token,
+} from './keys-file-reader.js';
 import { readRegularFile, RegularFileRefusal } from '../../lib/regular-file.js';
 import { nameKey } from '../../dns/wire/names.js';
 import { canonicalName } from '../../lib/names.js';
@@ -52,16 +62,6 @@ export interface GatewayKeys {
 const WEAK: TsigAlgorithm[] = ['hmac-md5', 'hmac-sha1'];
 /** The smallest secret accepted: shorter ones are guessable. */
 const MIN_SECRET_BYTES = 16;
-
-interface Token {
-  text: string;
-  quoted: boolean;
-  line: number;
-  column: number;
-}
-
-/** Where an error points: a line and column (1-based). */
-type Place = Pick<Token, 'line' | 'column'>;
 
 /** Far above any keys file (a key and its grants take about 150 bytes). */
 const KEYS_FILE_MAX_BYTES = 16 * 1024 * 1024;
@@ -121,67 +121,51 @@ function vetKeysFile(path: string, stats: Stats, uid: number | undefined): void 
   }
 }
 
+/**
+ * Every mistake of the file is reported at once (FileProblems: one `file:line:column: reason` line
+ * each, the first 20, then how many more), and nothing is loaded when there is one. After a
+ * mistake, reading goes on at the next statement (StatementReader.skipStatement).
+ */
 export function parseKeysFile(text: string, file: string): GatewayKeys {
-  const reader = new StatementReader(tokenize(text, file), file);
+  const problems = new FileProblems(file);
+  const reader = new StatementReader(tokenize(text, problems), file);
   const result: GatewayKeys = { keys: new Map(), grants: [], transfer: new Set(), quotas: new Map(), warnings: [] };
   // Keys named by grant, transfer and quota statements: each must be defined somewhere in the file.
   const refs: { key: string; place: Place }[] = [];
-  while (!reader.done) {
-    const statement = reader.next('a statement');
-    // A stray quoted string may be a secret out of place: never shown (shown() says so).
-    if (statement.quoted) reader.fail(statement, 'expected key, grant, transfer or quota, found a quoted string');
-    if (statement.text === 'key') readKey(reader, result);
-    else if (statement.text === 'grant') result.grants.push(readGrant(reader, statement, refs));
-    else if (statement.text === 'transfer') {
-      const key = reader.keyName(refs);
-      reader.expect(';', `after transfer ${shownName(key)}`);
-      result.transfer.add(key);
-    } else if (statement.text === 'quota') readQuota(reader, statement, refs, result);
-    else reader.fail(statement, `expected key, grant, transfer or quota, found ${shown(statement)}`);
+  // Each round reads at least one token (skipStatement never goes back past the statement's first).
+  while (!reader.done && !problems.full) {
+    const start = reader.position;
+    const named = refs.length;
+    try {
+      readStatement(reader, result, refs);
+    } catch (error) {
+      if (!(error instanceof KeysFileMistake)) throw error;
+      if (error.reason !== undefined) problems.add(error.line, error.column, error.reason);
+      reader.skipStatement(start);
+      // A statement with a mistake is dropped whole: the keys it names are looked for once it is mended.
+      refs.length = named;
+    }
   }
+  // A key whose definition has a mistake is still defined: its grants are no mistakes of their own.
   for (const ref of refs)
-    if (!result.keys.has(ref.key)) reader.fail(ref.place, `no key ${shownName(ref.key)} is defined in this file`);
+    if (!reader.keyPlaces.has(ref.key))
+      problems.add(ref.place.line, ref.place.column, `no key ${shownName(ref.key)} is defined in this file`);
+  problems.throwIfAny();
   return result;
 }
 
-/** A keys file's tokens, read in order; every error names the file, the line and the column. */
-class StatementReader {
-  private at = 0;
-  /** Where each key read so far was defined. */
-  readonly keyPlaces = new Map<string, Place>();
-
-  constructor(
-    private readonly tokens: Token[],
-    readonly file: string,
-  ) {}
-
-  get done(): boolean {
-    return this.at >= this.tokens.length;
-  }
-
-  readonly fail = (place: Place, message: string): never => {
-    throw new ConfigError(`${this.file}:${place.line}:${place.column}: ${message}`);
-  };
-
-  next(what: string): Token {
-    return (
-      this.tokens[this.at++] ??
-      this.fail(this.tokens[this.tokens.length - 1] ?? { line: 1, column: 1 }, `the file ends where ${what} should be`)
-    );
-  }
-
-  expect(text: string, after: string): void {
-    const t = this.next(`"${text}"`);
-    if (t.quoted || t.text !== text) this.fail(t, `expected "${text}" ${after}, found ${shown(t)}`);
-  }
-
-  /** The key a statement names, kept in `refs` when it must be defined in the file. */
-  keyName(refs?: { key: string; place: Place }[]): string {
-    const name = this.next('the key name');
-    const key = keyName(name, this.fail);
-    refs?.push({ key, place: name });
-    return key;
-  }
+function readStatement(reader: StatementReader, result: GatewayKeys, refs: { key: string; place: Place }[]): void {
+  const statement = reader.next('a statement');
+  // A stray quoted string may be a secret out of place: never shown (shown() says so).
+  if (statement.quoted) reader.fail(statement, 'expected key, grant, transfer or quota, found a quoted string');
+  if (statement.text === 'key') readKey(reader, result);
+  else if (statement.text === 'grant') result.grants.push(readGrant(reader, statement, refs));
+  else if (statement.text === 'transfer') {
+    const key = namedKey(reader, refs);
+    reader.expect(';', `after transfer ${shownName(key)}`);
+    result.transfer.add(key);
+  } else if (statement.text === 'quota') readQuota(reader, statement, refs, result);
+  else reader.fail(statement, `expected key, grant, transfer or quota, found ${shown(statement)}`);
 }
 
 /** `key "NAME" { algorithm ALG; secret "BASE64"; };` */
@@ -238,7 +222,7 @@ function readKey(reader: StatementReader, result: GatewayKeys): void {
 
 /** `grant "KEY" zonesub|subdomain NAME|name NAME|wildcard *.NAME [TYPE ...];` */
 function readGrant(reader: StatementReader, statement: Token, refs: { key: string; place: Place }[]): Grant {
-  const key = reader.keyName(refs);
+  const key = namedKey(reader, refs);
   const granted = `grant ${shownName(key)}`;
   const ruleToken = reader.next('the rule (zonesub, subdomain, name or wildcard)');
   const rule = ruleToken.text as Grant['rule'];
@@ -285,7 +269,7 @@ function readQuota(
   refs: { key: string; place: Place }[],
   result: GatewayKeys,
 ): void {
-  const key = reader.keyName(refs);
+  const key = namedKey(reader, refs);
   const quoted = `quota ${shownName(key)}`;
   const quota = result.quotas.get(key) ?? {};
   let any = false;
@@ -321,76 +305,15 @@ export function keyNameOf(text: string): string | undefined {
   }
 }
 
+/** The key a statement names, kept in `refs` when it must be defined in the file. */
+function namedKey(reader: StatementReader, refs?: { key: string; place: Place }[]): string {
+  const name = reader.next('the key name');
+  const key = keyName(name, reader.fail);
+  refs?.push({ key, place: name });
+  return key;
+}
+
 function keyName(token: Token, fail: (place: Place, message: string) => never): string {
   const name = !token.text || token.text === '{' || token.text === ';' ? undefined : keyNameOf(token.text);
   return name ?? fail(token, `expected a key name (a DNS name, as tsig-keygen takes), found ${shown(token)}`);
-}
-
-/**
- * A token as an error names it. A secret may be anywhere a line was pasted wrong, so what could
- * be one is never shown: a quoted string (secrets are quoted), text after a ":" (nsupdate -y
- * takes ALG:NAME:SECRET), and a token with a run of 16 or more base64 characters (a secret of
- * 12 bytes or more; names and words have dots and dashes between shorter runs).
- */
-function shown(token: Token): string {
-  if (token.quoted) return 'a quoted string (not shown: it may be a secret)';
-  return shownText(token.text);
-}
-
-/** A key name as messages name it: quoted, unless it may be a secret pasted as one (shown()). */
-function shownName(key: string): string {
-  return shownText(key);
-}
-
-function shownText(text: string): string {
-  const colon = text.indexOf(':');
-  const before = colon < 0 ? text : text.slice(0, colon);
-  if (/[A-Za-z0-9+/=]{16,}/.test(before)) return 'a token that may be a secret (not shown)';
-  const cut = before.length > 40 ? `${before.slice(0, 40)}…` : before;
-  const safe = cut.replace(/[\u0000-\u001f\u007f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
-  return colon < 0 ? `"${safe}"` : `"${safe}:…" (the rest not shown: it may be a secret)`;
-}
-
-function tokenize(text: string, file: string): Token[] {
-  const tokens: Token[] = [];
-  let line = 1;
-  // Where the current line starts: a token's column is counted from it (1-based, in characters).
-  let lineStart = 0;
-  const column = (i: number) => i - lineStart + 1;
-  for (let i = 0; i < text.length; ) {
-    const ch = text[i]!;
-    if (ch === '\n') {
-      line++;
-      i++;
-      lineStart = i;
-    } else if (/\s/.test(ch)) i++;
-    else if (ch === '#' || (ch === '/' && text[i + 1] === '/')) {
-      while (i < text.length && text[i] !== '\n') i++;
-    } else if (ch === '/' && text[i + 1] === '*') {
-      const end = text.indexOf('*/', i + 2);
-      if (end < 0) throw new ConfigError(`${file}:${line}:${column(i)}: a /* comment is never closed`);
-      for (let c = i; c < end; c++) {
-        if (text[c] !== '\n') continue;
-        line++;
-        lineStart = c + 1;
-      }
-      i = end + 2;
-    } else if (ch === '"') {
-      const end = text.indexOf('"', i + 1);
-      const newline = text.indexOf('\n', i + 1);
-      if (end < 0 || (newline >= 0 && newline < end))
-        throw new ConfigError(`${file}:${line}:${column(i)}: a quoted string is not closed on its line`);
-      tokens.push({ text: text.slice(i + 1, end), quoted: true, line, column: column(i) });
-      i = end + 1;
-    } else if (ch === '{' || ch === '}' || ch === ';') {
-      tokens.push({ text: ch, quoted: false, line, column: column(i) });
-      i++;
-    } else {
-      let end = i;
-      while (end < text.length && !/[\s{};"#]/.test(text[end]!)) end++;
-      tokens.push({ text: text.slice(i, end), quoted: false, line, column: column(i) });
-      i = end;
-    }
-  }
-  return tokens;
 }

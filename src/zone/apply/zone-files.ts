@@ -1,6 +1,6 @@
 // A zone's text in either form: read (told apart by content) and written (export, backups).
 import { toJsonRecord } from '../file/json-form.js';
-import { looksLikeJson, readJsonZone } from '../file/json-form.js';
+import { looksLikeJson, parseJsonText, readJsonZone } from '../file/json-form.js';
 import { masterFileOrigin, readMasterFile, type ReadOptions } from '../file/master-reader.js';
 import { quote, rdataOf, visible, writeMasterFile } from '../file/master-writer.js';
 import { relativeName } from '../../lib/names.js';
@@ -84,6 +84,17 @@ const withoutBom = (text: string): string => (text.startsWith('\uFEFF') ? text.s
 export function originOf(text: string, file = 'the zone file'): string | undefined {
   const body = withoutBom(text);
   return looksLikeJson(body) ? undefined : masterFileOrigin(body, file);
+}
+
+/**
+ * Why a file names no zone, when its text says: the JSON form names none, and one that is not
+ * valid JSON is first of all broken (a ZoneFileError naming where). Undefined for a master file.
+ */
+export function noZoneNamedBy(text: string, file: string): string | undefined {
+  const body = withoutBom(text);
+  if (!looksLikeJson(body)) return undefined;
+  parseJsonText(body, file);
+  return 'the JSON form names no zone';
 }
 
 /**

@@ -28,11 +28,10 @@ export const toJsonRecord = (r: Omit<ZoneRecord, 'type'> & { type: string }): Js
 /** Master file or JSON, told apart by content: only JSON starts with "[". */
 export const looksLikeJson = (text: string): boolean => text.trimStart().startsWith('[');
 
-export function readJsonZone(text: string, options: ReadOptions): WantedZone {
-  const { file, zone } = options;
-  let data: unknown;
+/** The JSON form's text parsed; not JSON, a ZoneFileError naming the line and column where it breaks. */
+export function parseJsonText(text: string, file: string): unknown {
   try {
-    data = JSON.parse(text);
+    return JSON.parse(text);
   } catch (error) {
     const position = /position (\d+)/.exec((error as Error).message);
     const offset = position ? Number(position[1]) : 0;
@@ -45,6 +44,11 @@ export function readJsonZone(text: string, options: ReadOptions): WantedZone {
       },
     ]);
   }
+}
+
+export function readJsonZone(text: string, options: ReadOptions): WantedZone {
+  const { file, zone } = options;
+  const data = parseJsonText(text, file);
   if (!Array.isArray(data))
     throw new ConfigError(`${file}: the JSON form is an array of {name, type, ttl, priority, value}`);
   const problems = new FileProblems(file);

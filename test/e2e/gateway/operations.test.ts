@@ -259,11 +259,11 @@ describe.skipIf(!TOOLS)('the gateway as a service: probes, metrics, reload, prov
     expect(added.code, added.out).toBe(0);
     expect(sandboxZone(sandbox)).toContain('late.example.com A 192.0.2.91');
 
-    // Line 3 of the new file holds a secret that is not base64.
+    // Line 3 of the new file holds a secret that is not base64, line 4 a grant of a rule that is none: both are named.
     const broken = makeKey('broken');
     writeFileSync(
       keysFile,
-      `key "admin" { algorithm hmac-sha256; secret "${admin.secret}"; };\ngrant "admin" zonesub;\nkey "broken" { algorithm hmac-sha256; secret "${broken.secret}!!"; };\n`,
+      `key "admin" { algorithm hmac-sha256; secret "${admin.secret}"; };\ngrant "admin" zonesub;\nkey "broken" { algorithm hmac-sha256; secret "${broken.secret}!!"; };\ngrant "admin" everywhere;\n`,
       { mode: 0o600 },
     );
     expect(readFileSync(keysFile, 'utf8').split('\n')[2]).toContain('key "broken"');
@@ -275,7 +275,7 @@ describe.skipIf(!TOOLS)('the gateway as a service: probes, metrics, reload, prov
     );
     expect(said).toMatch(
       new RegExp(
-        `the keys file was not reloaded, the keys loaded before stay: ${keysFile.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:3:\\d+: key "broken": the secret is not base64`,
+        `the keys file was not reloaded, the keys loaded before stay: ${keysFile.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:3:\\d+: key "broken": the secret is not base64; .*:4:15: grant "admin": expected zonesub`,
       ),
     );
     for (const secret of [admin.secret, late.secret, broken.secret]) expect(gateway.stderr()).not.toContain(secret);

@@ -25,6 +25,11 @@ const failure = async (promise: Promise<unknown>): Promise<TransportError> => {
   return error as TransportError;
 };
 
+/** A transport whose every connection is refused, as the system says it. */
+const refusing = {
+  send: () => Promise.reject(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })),
+};
+
 describe('the HTTP policy layer', () => {
   it('sends a User-Agent naming ddedge and returns the body', async () => {
     const server = await serve((req, res) => res.end(req.headers['user-agent']));
@@ -88,6 +93,34 @@ describe('the HTTP policy layer', () => {
     await server.close();
     servers = [];
     expect((await failure(httpRequest({ url: server.url, timeoutMs: 2000 }))).kind).toBe('connection');
+  });
+
+  it('a refused connection names the host and port where nothing answers, never the credentials in the URL', async () => {
+    const server = await serve('x');
+    await server.close();
+    servers = [];
+    const { port } = new URL(server.url);
+    const url = `http://someone:pw-in-url-Zq81x@127.0.0.1:${port}/path?password=q-secret-81`;
+    const bare = await failure(httpRequest({ url, timeoutMs: 2000 }));
+    expect(bare).toMatchObject({ kind: 'connection', exitCode: 4 });
+    expect(bare.message).toMatch(new RegExp(`: nothing answers at 127\\.0\\.0\\.1:${port} \\(ECONNREFUSED\\)$`));
+    const advised = await failure(
+      httpRequest({ url, timeoutMs: 2000, unreachable: { server: 'the thing', setting: '--thing-url / THING_URL' } }),
+    );
+    expect(advised.message).toMatch(
+      new RegExp(
+        `nothing answers at 127\\.0\\.0\\.1:${port} \\(ECONNREFUSED\\): is the thing running there, and is ` +
+          '--thing-url / THING_URL right\\?$',
+      ),
+    );
+    for (const message of [bare.message, advised.message]) {
+      expect(message).not.toContain('pw-in-url-Zq81x');
+      expect(message).not.toContain('q-secret-81');
+    }
+    // A URL without a port: the scheme's.
+    expect(
+      (await failure(httpRequest({ url: 'http://127.0.0.1/', timeoutMs: 2000, transport: refusing }))).message,
+    ).toContain('nothing answers at 127.0.0.1:80 (ECONNREFUSED)');
   });
 
   it('verifies TLS: a certificate from an unknown authority fails', async () => {

@@ -15,8 +15,8 @@ describe("a notifier's delivery errors", () => {
     );
     const results = await notifier.test({ event: 'test', time: new Date(0).toISOString(), message: 'test' });
     expect(results.map((r) => `${r.target}: ${redact(r.detail)}`)).toEqual([
-      `webhook at 127.0.0.1:${port}: cannot reach the service: ECONNREFUSED`,
-      `ntfy at 127.0.0.1:${port}: cannot reach the service: ECONNREFUSED`,
+      `webhook at 127.0.0.1:${port}: cannot reach the service: nothing answers at 127.0.0.1:${port} (ECONNREFUSED)`,
+      `ntfy at 127.0.0.1:${port}: cannot reach the service: nothing answers at 127.0.0.1:${port} (ECONNREFUSED)`,
     ]);
   });
 });

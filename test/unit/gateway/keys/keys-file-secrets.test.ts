@@ -22,6 +22,7 @@ describe('keys-file errors and secrets', () => {
       const message = errorOf(`${GOOD}${shape.line}\n`);
       expect(message).toMatch(new RegExp(`^keys\\.conf:2:${shape.column}: `));
       expect(message).toMatch(shape.expected);
+      expect(message.split('\n'), shape.line).toHaveLength(1);
       expect(leaksCanary(message, CANARY), message).toBe(false);
     });
   }

@@ -115,8 +115,66 @@ grant "xfr" subdomain lab.example.com A AAAA;
     for (const [text, pattern] of cases) {
       const message = errorOf(text);
       expect(message, text).toMatch(pattern);
+      // One mistake, one line: reading on after it finds no other.
+      expect(message.split('\n'), text).toHaveLength(1);
       expect(message).not.toContain(SECRET.slice(0, 12));
     }
+  });
+});
+
+describe('a keys file with several mistakes', () => {
+  const good = (name: string) => `key "${name}" { algorithm hmac-sha256; secret "${SECRET}"; };`;
+
+  it('names every one, each with its line, in one message; a later statement is read after each', () => {
+    const text = [
+      good('a'),
+      'key "b" { algorithm hmac-sha999; secret "' + SECRET + '"; };',
+      'grant "a" everywhere;',
+      `key "c" { algorithm hmac-sha256; secret "c2hvcnQ="; };`,
+      'grant "a" zonesub PTR;',
+      'transfer "ghost";',
+      // A key whose definition is wrong is still defined: its grants are not errors too.
+      'grant "b" zonesub A;',
+      good('d'),
+      'quota "d";',
+    ].join('\n');
+    expect(errorOf(text).split('\n')).toEqual([
+      expect.stringMatching(/^keys\.conf:2:21: key "b": expected an algorithm/),
+      'keys.conf:3:11: grant "a": expected zonesub, subdomain NAME, name NAME or wildcard *.NAME, found "everywhere"',
+      expect.stringMatching(/^keys\.conf:4:\d+: key "c": the secret is 5 bytes/),
+      expect.stringMatching(/^keys\.conf:5:19: grant "a": expected a type the provider holds .*, found "PTR"$/),
+      'keys.conf:6:10: no key "ghost" is defined in this file',
+      'keys.conf:9:1: quota "d": name dhcid N, records N, calls N or several',
+    ]);
+    expect(errorOf(text)).not.toContain(SECRET.slice(0, 12));
+  });
+
+  it('a statement cut short (its ";" or "}" missing) is one mistake: the next line\'s statement is read as such', () => {
+    const text = [
+      'grant "a" zonesub A',
+      `key "a" { algorithm hmac-sha256; secret "${SECRET}";`,
+      'grant "a" name www.example.com TXT;',
+      'grant "a" bogus;',
+      `key "b" { algorithm hmac-sha256; secret "${SECRET};`,
+      '};',
+      'grant "a" nope;',
+    ].join('\n');
+    expect(errorOf(text).split('\n')).toEqual([
+      'keys.conf:2:1: grant "a": expected a type the provider holds (A, AAAA, CNAME, MX, SRV, TXT, NS, CAA, DHCID) or ";", found "key"',
+      'keys.conf:3:1: key "a": expected algorithm, secret or "}", found "grant"',
+      expect.stringMatching(/^keys\.conf:4:11: grant "a": expected zonesub/),
+      'keys.conf:5:41: a quoted string is not closed on its line',
+      expect.stringMatching(/^keys\.conf:7:11: grant "a": expected zonesub/),
+    ]);
+  });
+
+  it('lists the first 20, then says how many more; nothing is loaded', () => {
+    const text = [good('a'), ...Array.from({ length: 25 }, (_, i) => `grant "a" zonesub T${i};`)].join('\n');
+    const lines = errorOf(text).split('\n');
+    expect(lines).toHaveLength(21);
+    expect(lines[0]).toMatch(/^keys\.conf:2:19: .*found "T0"$/);
+    expect(lines[19]).toMatch(/^keys\.conf:21:19: .*found "T19"$/);
+    expect(lines[20]).toBe('… and 5 more errors in keys.conf');
   });
 });
 

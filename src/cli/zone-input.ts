@@ -1,0 +1,54 @@
+// The zone file a `zone plan`/`zone apply` reads: a path, or `-` for standard input (as in every
+// Unix tool). Both are held to the same cap and the same UTF-8 rule, and errors name what was
+// read: the path as given, or "standard input".
+import { resolve } from 'node:path';
+import { FileTooLarge, NotUtf8, readCappedUtf8, readCappedUtf8Stream } from '../config/capped-file.js';
+import { errnoText } from '../lib/errno-text.js';
+import { ConfigError } from '../lib/errors.js';
+import { ZONE_FILE_MAX_BYTES } from '../zone/apply/zone-files.js';
+
+const STANDARD_INPUT = 'standard input';
+
+/**
+ * The zone text `file` names, and the name its errors are prefixed with. `stdin` is asked for only
+ * when `file` is `-`: process.stdin is not made for a command that does not read it.
+ */
+export async function readZoneInput(
+  file: string,
+  cwd: string,
+  stdin: () => AsyncIterable<Uint8Array | string> = () => process.stdin,
+): Promise<{ text: string; shown: string }> {
+  if (file !== '-') return { text: readZoneFile(resolve(cwd, file), file), shown: file };
+  try {
+    return { text: await readCappedUtf8Stream(stdin(), ZONE_FILE_MAX_BYTES), shown: STANDARD_INPUT };
+  } catch (error) {
+    throw readProblem(error, STANDARD_INPUT);
+  }
+}
+
+function readZoneFile(path: string, shown: string): string {
+  try {
+    // A device (/dev/zero, a disk) is no zone file: refused at once, on what was opened, not read up to the cap.
+    // A pipe (`zone plan <(generate)`) is read as it comes; capped, a generator is not read without end.
+    return readCappedUtf8(path, ZONE_FILE_MAX_BYTES, (kind) => {
+      if (kind.isCharacterDevice() || kind.isBlockDevice())
+        throw new ConfigError(`${shown}: a device, not a zone file`);
+    });
+  } catch (error) {
+    throw readProblem(error, shown);
+  }
+}
+
+/** What stopped a read, prefixed with what was read, as the errors in its lines are (FILE:LINE:COLUMN: …). */
+function readProblem(error: unknown, shown: string): unknown {
+  if (error instanceof ConfigError) return error;
+  if (error instanceof FileTooLarge)
+    return new ConfigError(`${shown}: larger than ${ZONE_FILE_MAX_BYTES / 1024 / 1024} MiB, too large for a zone file`);
+  // Read as UTF-8 regardless, a Latin-1 "é" would become U+FFFD and be sent as such.
+  if (error instanceof NotUtf8)
+    return new ConfigError(
+      `${shown}:${error.line}:${error.column}: a byte that is not UTF-8 (save the file as UTF-8, or write a byte ` +
+        `in TXT data as \\DDD)`,
+    );
+  return new ConfigError(`${shown}: cannot be read: ${errnoText(error)}`);
+}

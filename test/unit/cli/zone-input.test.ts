@@ -1,0 +1,65 @@
+// `zone plan -`: standard input is held to a zone file's cap and UTF-8 rule while it is read, and
+// what goes wrong is named "standard input".
+import { describe, expect, it } from 'vitest';
+import { FileTooLarge, readCappedUtf8Stream } from '../../../src/config/capped-file.js';
+import { readZoneInput } from '../../../src/cli/zone-input.js';
+import { ZONE_FILE_MAX_BYTES } from '../../../src/zone/apply/zone-files.js';
+
+/** An endless stream of `chunk`, counting what was taken from it and whether it was ended. */
+function endless(chunk: Buffer) {
+  const seen = { chunks: 0, ended: false };
+  async function* stream() {
+    try {
+      for (;;) {
+        seen.chunks++;
+        yield chunk;
+      }
+    } finally {
+      seen.ended = true;
+    }
+  }
+  return { stream, seen };
+}
+
+describe('a zone from standard input', () => {
+  it('an endless stream is refused once past the cap, having read no more than the cap and one chunk', async () => {
+    const { stream, seen } = endless(Buffer.alloc(1000, 0x61));
+    await expect(readCappedUtf8Stream(stream(), 10_000)).rejects.toBeInstanceOf(FileTooLarge);
+    expect(seen).toEqual({ chunks: 11, ended: true });
+  });
+
+  it('is read whole up to the cap, in chunks of bytes or text', async () => {
+    async function* pieces() {
+      yield Buffer.from('caf');
+      yield Buffer.from([0xc3]);
+      yield new Uint8Array([0xa9]);
+      yield '!';
+    }
+    await expect(readCappedUtf8Stream(pieces(), 6)).resolves.toBe('café!');
+    await expect(readCappedUtf8Stream(pieces(), 5)).rejects.toBeInstanceOf(FileTooLarge);
+  });
+
+  it('`-` holds standard input to a zone file cap, naming it', async () => {
+    const { stream, seen } = endless(Buffer.alloc(1024 * 1024, 0x61));
+    await expect(readZoneInput('-', '/', stream)).rejects.toThrow(
+      `standard input: larger than ${ZONE_FILE_MAX_BYTES / 1024 / 1024} MiB, too large for a zone file`,
+    );
+    expect(seen).toEqual({ chunks: ZONE_FILE_MAX_BYTES / 1024 / 1024 + 1, ended: true });
+  });
+
+  it('`-` refuses bytes that are not UTF-8, naming standard input, its line and column', async () => {
+    async function* latin1() {
+      yield Buffer.from([0x61, 0x0a, 0x62, 0xe9, 0x0a]);
+    }
+    await expect(readZoneInput('-', '/', latin1)).rejects.toThrow(/^standard input:2:2: a byte that is not UTF-8/);
+  });
+
+  it('a path is read as a file, never standard input', async () => {
+    const stdin = () => {
+      throw new Error('standard input was read');
+    };
+    await expect(readZoneInput('no-such.zone', '/nonexistent', stdin)).rejects.toThrow(
+      /^no-such\.zone: cannot be read: /,
+    );
+  });
+});
