@@ -21,47 +21,12 @@ export class NotUtf8 extends Error {
  * is (waiting for its writer); `vet` checks what was opened before a byte is read.
  */
 export function readCappedUtf8(path: string, maxBytes: number, vet?: (stat: Stats) => void): string {
-  const pieces = readCappedPieces(path, maxBytes, vet, { wait: true });
-  const decoder = new TextDecoder('utf-8', { fatal: true });
-  const text: string[] = [];
+  const bytes = readCappedBytes(path, maxBytes, vet, { wait: true });
   try {
-    for (const piece of pieces) text.push(decoder.decode(piece, { stream: true }));
-    text.push(decoder.decode());
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    throw notUtf8At(Buffer.concat(pieces));
+    throw notUtf8At(bytes);
   }
-  return text.join('');
-}
-
-/**
- * Read at a time into a piece of its own: less than the 128 KiB from which glibc's malloc maps memory for a block.
- * A block so mapped raises, once freed, the size below which later blocks come from the heap and stay in the
- * process when freed: a zone file of 2.5 MB read whole left a zone plan of 100,000 records with 3 MiB more at its
- * peak (bench/zone-plan-cpu.mjs).
- */
-const PIECE_BYTES = 64 * 1024;
-
-/** The bytes of `path` in pieces of PIECE_BYTES at most; as readCappedBytes opens, checks and caps. */
-function readCappedPieces(
-  path: string,
-  maxBytes: number,
-  vet: ((stat: Stats) => void) | undefined,
-  options: OpenOptions,
-): Buffer[] {
-  return withOpened(path, vet, options, (fd) => {
-    const pieces: Buffer[] = [];
-    let size = 0;
-    // Each round reads at least one byte or ends the loop, and the total is capped: at most maxBytes + 1 rounds.
-    for (;;) {
-      const piece = Buffer.allocUnsafeSlow(PIECE_BYTES);
-      const bytesRead = readSync(fd, piece, 0, PIECE_BYTES, null);
-      if (bytesRead === 0) break;
-      size += bytesRead;
-      if (size > maxBytes) throw new FileTooLarge();
-      pieces.push(bytesRead === PIECE_BYTES ? piece : piece.subarray(0, bytesRead));
-    }
-    return pieces;
-  });
 }
 
 /** Finds the first byte that does not begin or continue a valid UTF-8 sequence; one pass. */
@@ -121,11 +86,15 @@ function readCappedBytes(
   path: string,
   maxBytes: number,
   vet?: (stat: Stats) => void,
-  options: OpenOptions = {},
+  { wait = !vet, noFollow = false, open = openSync }: OpenOptions = {},
 ): Buffer {
-  return withOpened(path, vet, options, (fd, stat) => {
+  const flags = constants.O_RDONLY | (wait ? 0 : constants.O_NONBLOCK) | (noFollow ? constants.O_NOFOLLOW : 0);
+  const fd = open(path, flags);
+  try {
     // A regular file's size says how much room it needs (a zone file may be large, a cap of
     // 256 MiB must not be allocated for each 1 kB file); a pipe or device gets room as it comes.
+    const stat = fstatSync(fd);
+    vet?.(stat);
     let buffer = Buffer.allocUnsafe(Math.min(maxBytes, stat.isFile() ? stat.size : 64 * 1024) + 1);
     let size = 0;
     // Each round reads at least one byte or ends the loop, so it runs at most maxBytes + 1 times.
@@ -142,22 +111,6 @@ function readCappedBytes(
     }
     if (size > maxBytes) throw new FileTooLarge();
     return buffer.subarray(0, size);
-  });
-}
-
-/** Opens `path` as OpenOptions say, checks what was opened with `vet`, and gives it to `read`; closed after. */
-function withOpened<T>(
-  path: string,
-  vet: ((stat: Stats) => void) | undefined,
-  { wait = !vet, noFollow = false, open = openSync }: OpenOptions,
-  read: (fd: number, stat: Stats) => T,
-): T {
-  const flags = constants.O_RDONLY | (wait ? 0 : constants.O_NONBLOCK) | (noFollow ? constants.O_NOFOLLOW : 0);
-  const fd = open(path, flags);
-  try {
-    const stat = fstatSync(fd);
-    vet?.(stat);
-    return read(fd, stat);
   } finally {
     closeSync(fd);
   }
