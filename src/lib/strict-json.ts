@@ -18,12 +18,9 @@ export function parseStrictJson(text: string, maxDepth = MAX_ANSWER_DEPTH): unkn
   return value;
 }
 
-/** A key's closing quote and its colon: JSON allows only these four spaces between them. */
-const KEY_END = /"[ \t\n\r]*:/g;
-
 /**
  * Whether `value` (JSON.parse of `text`) provably had no key twice in one object and no nesting
- * deeper than `maxDepth`. Every key of the text ends in a match of KEY_END, and a match that is
+ * deeper than `maxDepth`. Every key of the text ends in a quote and a colon (keyEndsUpTo), and one that is
  * not a key's end lies inside a string, so the text's matches are at least its keys; the parsed
  * objects' own keys are at most the text's keys, fewer exactly when one object gave a key twice
  * (the last one wins). Equal counts prove that none did. False proves nothing either way.
@@ -33,10 +30,25 @@ function provedSound(text: string, value: unknown, maxDepth: number): boolean {
   if (hasEnumerableKey(Object.prototype)) return false;
   const keys = typeof value === 'object' && value !== null ? ownKeysWithin(value, 0, maxDepth) : 0;
   if (keys < 0) return false;
-  KEY_END.lastIndex = 0;
+  return keyEndsUpTo(text, keys) === keys;
+}
+
+/**
+ * The colons of `text` with a quote before them (JSON allows only its four spaces between a key's closing quote and
+ * its colon), counted up to one more than `most`: every key of the text ends so, and a match that is not a key's end
+ * lies inside a string. Found with indexOf: a regular expression run 600,000 times over a listing took twice as
+ * long.
+ */
+function keyEndsUpTo(text: string, most: number): number {
   let ends = 0;
-  while (KEY_END.test(text)) if (++ends > keys) return false;
-  return ends === keys;
+  for (let colon = text.indexOf(':'); colon !== -1 && ends <= most; colon = text.indexOf(':', colon + 1)) {
+    let before = colon - 1;
+    let c = text.charCodeAt(before);
+    // Bounded by the start of the text: charCodeAt(-1) is NaN, no space.
+    while (c === 32 || c === 9 || c === 10 || c === 13) c = text.charCodeAt(--before);
+    if (c === QUOTE) ends++;
+  }
+  return ends;
 }
 
 function hasEnumerableKey(object: object): boolean {

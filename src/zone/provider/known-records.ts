@@ -1,18 +1,70 @@
 // A listed entry that reads as a record the caller holds already (a plan's file, whose records
-// a zone that holds it lists back entry for entry) takes that record's strings instead of its
+// a zone that holds them lists back entry for entry) takes that record's strings instead of its
 // own. Equal strings, so the record reads the same everywhere; but a zone of 100,000 entries
 // then keeps one copy of each name and value instead of two, and the strings the provider's
 // answer was parsed into die young instead of being carried into the old generation.
+// An entry written exactly as ddedge writes the known record (what `zone apply` sent) is that
+// record without being read the long way: the provider form's rules (provider-mapping.ts) give
+// such an entry back unchanged, so they are not run 100,000 times to say so.
+import type { DnsEntry } from '../../api/endpoints/service.js';
 import type { LiveRecord, ZoneRecord } from '../record.js';
+import { DEFAULT_PRIORITY, EMPTY_TXT } from './entry-fields.js';
+import { fromProvider } from './provider-mapping.js';
 
 /** The record the caller holds at a name (the one record there), if any. */
 export type KnownRecords = (name: string) => ZoneRecord | undefined;
 
 /**
+ * The record `entry` holds: read as fromProvider reads it, with the strings of the known record it equals in every
+ * field. `notAsListed` as fromProvider takes it (an entry written as ddedge writes is as listed).
+ */
+export function readKnownEntry(
+  entry: DnsEntry,
+  zone: string,
+  known: KnownRecords,
+  notAsListed?: Set<LiveRecord>,
+): LiveRecord {
+  const same = typeof entry.name === 'string' ? known(entry.name) : undefined;
+  if (same !== undefined && writtenAs(entry, same))
+    return {
+      entityID: String(entry.entityID),
+      name: same.name,
+      type: same.type,
+      ttl: same.ttl,
+      priority: same.priority,
+      value: same.value,
+    };
+  return sharingKnownStrings(fromProvider(entry, zone, notAsListed), known);
+}
+
+/**
+ * Whether `entry` is `record` as ddedge writes it (toProvider), in a form that reads back as `record` itself. Types
+ * whose provider form is a reading of its own (SRV's priority in the value, CAA's quoting) and the TXT text `""`
+ * (the provider's empty TXT) are left to the long way.
+ */
+function writtenAs(entry: DnsEntry, record: ZoneRecord): boolean {
+  const { type, value } = record;
+  if (entry.type !== type || type === 'SRV' || type === 'CAA') return false;
+  if (
+    type === 'TXT' ? value === EMPTY_TXT || entry.value !== (value === '' ? EMPTY_TXT : value) : entry.value !== value
+  )
+    return false;
+  if (!countWritten(entry.ttl, record.ttl)) return false;
+  // Only MX has a priority here; any other type's field is not read.
+  return type !== 'MX' || countWritten(entry.priority, record.priority, DEFAULT_PRIORITY);
+}
+
+/** Whether a TTL or priority field reads as `count` (entry-fields.ts countOf; `-` is the provider's default). */
+function countWritten(field: unknown, count: number | undefined, byDefault?: number): boolean {
+  if (field === '-' || field === undefined) return count === byDefault;
+  return count !== undefined && (field === count || (typeof field === 'string' && field === String(count)));
+}
+
+/**
  * `record` (as the provider's entry reads) with the strings of the known record it equals in every field; as it is
  * when it equals none.
  */
-export function sharingKnownStrings(record: LiveRecord, known: KnownRecords): LiveRecord {
+function sharingKnownStrings(record: LiveRecord, known: KnownRecords): LiveRecord {
   const same = known(record.name);
   if (
     same !== undefined &&

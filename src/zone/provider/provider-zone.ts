@@ -7,7 +7,7 @@ import { service, type DnsEntry } from '../../api/endpoints/service.js';
 import { fromProvider, toProvider, type ProviderFields } from './provider-mapping.js';
 import type { LiveRecord, ZoneRecord } from '../record.js';
 import { IncompleteListingError, listAll } from './zone-listing.js';
-import { sharingKnownStrings, type KnownRecords } from './known-records.js';
+import { readKnownEntry, type KnownRecords } from './known-records.js';
 
 export interface ZoneProvider {
   /**
@@ -70,7 +70,7 @@ export interface ZoneListing {
 /** A page's entries as records, sharing the strings of the known records they equal. */
 const entryReader = (zone: string, known: KnownRecords | undefined, notAsListed: Set<LiveRecord>) =>
   known
-    ? (entry: DnsEntry) => sharingKnownStrings(fromProvider(entry, zone, notAsListed), known)
+    ? (entry: DnsEntry) => readKnownEntry(entry, zone, known, notAsListed)
     : (entry: DnsEntry) => fromProvider(entry, zone, notAsListed);
 
 export function providerZone(client: ApiClient, serviceName: string): ZoneProvider {

@@ -40,6 +40,38 @@ describe('zone file size', () => {
     expect(error).toBeInstanceOf(NotUtf8);
     expect(error).toMatchObject({ line: 2, column: 4 });
   });
+
+  // Long lines of multi-byte characters, at and past 64 KiB (the size of a read from a pipe).
+  it('characters of three and four bytes far into a file are read whole, and an error past them is placed', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ddedge-utf8-far-'));
+    const far = 64 * 1024;
+    for (const cut of [1, 2, 3]) {
+      const euro = Buffer.from([0xe2, 0x82, 0xac]);
+      const smile = Buffer.from([0xf0, 0x9f, 0x98, 0x80]);
+      const before = Buffer.alloc(far - cut, 0x61);
+      const text = Buffer.concat([before, euro, smile, Buffer.from('\nz\n')]);
+      writeFileSync(join(dir, `cut-${cut}.zone`), text);
+      expect(readCappedUtf8(join(dir, `cut-${cut}.zone`), ZONE_FILE_MAX_BYTES)).toBe(text.toString('utf8'));
+      // The same file with a bad byte on the line after: named by its line and column.
+      writeFileSync(join(dir, `bad-${cut}.zone`), Buffer.concat([text, Buffer.from([0x62, 0xff, 0x0a])]));
+      expect(() => readCappedUtf8(join(dir, `bad-${cut}.zone`), ZONE_FILE_MAX_BYTES)).toThrow(
+        expect.objectContaining({ line: 3, column: 2 }),
+      );
+    }
+    // A character cut by the end of the file is not UTF-8, where it begins.
+    writeFileSync(join(dir, 'end.zone'), Buffer.concat([Buffer.alloc(far, 0x61), Buffer.from([0xe2, 0x82])]));
+    expect(() => readCappedUtf8(join(dir, 'end.zone'), ZONE_FILE_MAX_BYTES)).toThrow(
+      expect.objectContaining({ line: 1, column: far + 1 }),
+    );
+  });
+
+  it('the cap is exact: a file one byte over it is refused, one at it is read', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ddedge-cap-'));
+    const size = 3 * 64 * 1024 + 5;
+    writeFileSync(join(dir, 'at.zone'), Buffer.alloc(size, 0x61));
+    expect(readCappedUtf8(join(dir, 'at.zone'), size)).toHaveLength(size);
+    expect(() => readCappedUtf8(join(dir, 'at.zone'), size - 1)).toThrow(FileTooLarge);
+  });
 });
 
 describe('the provider lines of a complete export', () => {

@@ -5,8 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import type { DnsEntry } from '../../../../src/api/endpoints/service.js';
 import { readZoneText } from '../../../../src/zone/apply/zone-files.js';
-import { sharingKnownStrings } from '../../../../src/zone/provider/known-records.js';
-import { fromProvider } from '../../../../src/zone/provider/provider-mapping.js';
+import { readKnownEntry } from '../../../../src/zone/provider/known-records.js';
+import { fromProvider, toProvider } from '../../../../src/zone/provider/provider-mapping.js';
+import type { LiveRecord } from '../../../../src/zone/record.js';
 import { soleRecordAt } from '../../../../src/zone/wanted-zone.js';
 
 const Z = 'known.example';
@@ -27,7 +28,7 @@ const wanted = readZoneText(
 const known = soleRecordAt(wanted.records)!;
 const entry = (fields: Partial<DnsEntry>): DnsEntry =>
   ({ entityID: '7', ttl: '-', priority: '-', ...fields }) as DnsEntry;
-const read = (fields: Partial<DnsEntry>) => sharingKnownStrings(fromProvider(entry(fields), Z), known);
+const read = (fields: Partial<DnsEntry>) => readKnownEntry(entry(fields), Z, known);
 
 describe('entries read as the records the caller knows', () => {
   it('an entry equal to the record at its name reads as fromProvider reads it', () => {
@@ -59,6 +60,47 @@ describe('entries read as the records the caller knows', () => {
       { name: `txt.${Z}`, type: 'TXT', ttl: '300', value: '""' },
     ])
       expect(read(fields)).toEqual(fromProvider(entry(fields), Z));
+  });
+
+  // An entry written exactly as ddedge writes the file's record is read without the provider form's rules: it must
+  // read as those rules read it, field for field, and be as listed exactly when they say so.
+  it('an entry as ddedge writes each record of a file reads as the rules of the provider form read it', () => {
+    const varied = readZoneText(
+      [
+        `$ORIGIN ${Z}.`,
+        '$TTL 300',
+        'a 60 IN A 192.0.2.1',
+        'six IN AAAA 2001:DB8:0:0:0:0:0:1',
+        'alias IN CNAME Target.Example.NET.',
+        'sub IN NS ns1.example.net.',
+        'mx1 IN MX 10 mx.example.net.',
+        'mx2 86400 IN MX 0 .',
+        'empty IN TXT ""',
+        'quotes IN TXT "\\"\\""',
+        'bytes IN TXT "caf\\195\\169 \\255"',
+        'semi IN TXT "a;b" "c d"',
+        'srv IN SRV 10 5 5060 sip.example.net.',
+        'caa IN CAA 0 issue "letsencrypt.org"',
+        '',
+      ].join('\n'),
+      { zone: Z, file: 'varied.txt', skipUnsupported: true },
+    );
+    const index = soleRecordAt(varied.records)!;
+    expect(varied.records.length).toBe(12);
+    for (const record of varied.records) {
+      const fields = toProvider(record);
+      const listed = {
+        entityID: '9',
+        ...fields,
+        ttl: fields.ttl === undefined ? '-' : String(fields.ttl),
+        priority: fields.priority === undefined ? '-' : String(fields.priority),
+      } as DnsEntry;
+      const fast = new Set<LiveRecord>();
+      const slow = new Set<LiveRecord>();
+      const read = readKnownEntry(listed, Z, index, fast);
+      expect(read, `${record.name} ${record.type}`).toEqual(fromProvider(listed, Z, slow));
+      expect(fast.size, `${record.name} ${record.type} as listed`).toBe(slow.size);
+    }
   });
 
   it('the index knows the one record at a name, nothing at a name of several records or of a note only', () => {
