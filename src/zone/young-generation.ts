@@ -6,7 +6,8 @@
 // the bench's spread (bench/zone-plan-cpu.mjs, docs/performance.md).
 // A young generation of 1 MiB is collected by the main thread alone: handed to a second thread as
 // well (V8's parallel scavenge), each of a no-change plan's 130 collections paused the main thread
-// as long as before, and the helper's share, 21 ms of a 100,000-record plan, was CPU time for nothing.
+// as long as without it (`--trace-gc-nvp`), and the helper's 21 ms were spent besides. (Within the
+// spread of the bench's CPU times, which move by more than that on this machine.)
 // A change of V8's flags, so the run saves no code cache (lib/v8-flags.ts).
 import { changeV8Flags } from '../lib/v8-flags.js';
 
