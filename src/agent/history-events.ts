@@ -128,7 +128,7 @@ export function recordOutcomes(history: History, outcomes: Outcome[], now: Date)
         type,
         ...(old ? { old } : {}),
         new: outcome.address,
-        message: `${host} ${type}: ${old ?? '(none)'} -> ${outcome.address} (via ${outcome.via})`,
+        message: `${host} ${type}: ${old ? `${old} -> ` : 'first sent '}${outcome.address} (via ${outcome.via})`,
       });
     }
   }
