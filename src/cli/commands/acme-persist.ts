@@ -125,7 +125,8 @@ function describeWrite(report: PersistReport, persistUntil: number | undefined, 
     );
   const words = { created: 'added', updated: 'replaced', unchanged: 'already there; nothing written' }[report.action];
   const until = persistUntil === undefined ? 'no expiry' : `valid until ${persistUntilText(persistUntil)}`;
-  return `${report.name} TXT "${report.record}" ${words} (${ttl === undefined ? '' : `TTL ${ttl}, `}${until})${others}\n`;
+  const ttlText = ttl === undefined ? '' : `TTL ${ttl}, `;
+  return `${report.name} TXT "${report.record}" ${words} (${ttlText}${until})${others}\n`;
 }
 
 /** C1 controls, DEL, line separators and bidi controls: JSON keeps them as they are, a terminal obeys them. */
