@@ -56,7 +56,7 @@ describe('update --containers', () => {
     expect(run.code).toBe(4);
   });
 
-  it("costs the history one entry per name when a container's names go and come back, and none for the same address", async () => {
+  it('costs one history entry per name that goes or comes back, none for an address the same', async () => {
     engine = await new FakeDockerEngine().listen();
     const hosts = Array.from({ length: 20 }, (_, i) => `app${i}.example.com`).sort();
     const id = containerId();
