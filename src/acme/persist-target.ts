@@ -19,6 +19,8 @@ export interface PersistTarget {
   wildcard: boolean;
   /** Seconds since the epoch. */
   persistUntil?: number;
+  /** --ttl, in seconds; undefined: a new record gets the provider's, a kept one keeps its own. */
+  ttl?: number;
 }
 
 /** Far longer than any CA's account URL (Let's Encrypt's are about 60 characters). */

@@ -1,7 +1,8 @@
 // Keeping a DNS-PERSIST-01 record: at _validation-persist.DOMAIN exactly one TXT record for the
 // issuer, with exactly the wanted text. Records for other issuers (several CAs may be
-// authorised at once) and any other TXT text there are never touched. An equal record costs
-// one read and no write; a different one for the issuer is updated in place (and any second one
+// authorised at once) and any other TXT text there are never touched. An equal record (same text,
+// and the same TTL when one is asked) costs one read and no write; a different one for the issuer
+// (another text or TTL) is updated in place, keeping its TTL unless one is asked (and any second one
 // for it deleted: a CA would take the first that validates, whichever it is). Remove deletes
 // every record for the issuer. What is kept is remembered in the state directory, for the
 // daemon's warning before persistUntil.
@@ -40,14 +41,21 @@ export async function keepPersistRecord(context: PersistContext, target: Persist
     context.stateDir,
     async (kept) => {
       const { ours, others } = await recordsAt(context, target);
-      const equal = ours.find((r) => r.value === wanted);
-      const keep = equal ?? ours[0];
+      const asked = target.ttl === undefined ? {} : { ttl: target.ttl };
+      const equal = ours.find((r) => r.value === wanted && (target.ttl === undefined || r.ttl === target.ttl));
+      const keep = equal ?? ours.find((r) => r.value === wanted) ?? ours[0];
       let action: PersistReport['action'] = 'unchanged';
       if (!keep) {
-        await context.provider.create({ name: target.name, type: 'TXT', value: wanted });
+        await context.provider.create({ name: target.name, type: 'TXT', value: wanted, ...asked });
         action = 'created';
       } else if (!equal) {
-        await context.provider.update(keep.entityID, { name: target.name, type: 'TXT', ttl: keep.ttl, value: wanted });
+        await context.provider.update(keep.entityID, {
+          name: target.name,
+          type: 'TXT',
+          ttl: keep.ttl,
+          ...asked,
+          value: wanted,
+        });
         action = 'updated';
       }
       for (const extra of ours) if (extra !== keep) await context.provider.delete(extra.entityID);

@@ -81,10 +81,11 @@ function recordFailure(
 export function recordOutcomes(history: History, outcomes: Outcome[], now: Date): Notice[] {
   const at = now.toISOString();
   const notices: Notice[] = [];
-  const last = lastEntries(history);
+  const { last, lastChange } = lastEntries(history);
   for (const outcome of outcomes) {
     const { host, type } = outcome;
     const previous = last.get(`${host}/${type}`);
+    const recorded = lastChange.get(`${host}/${type}`)?.new;
     if (outcome.action === 'failed') {
       recordFailure(history, outcome, previous, at, notices);
       continue;
@@ -103,15 +104,19 @@ export function recordOutcomes(history: History, outcomes: Outcome[], now: Date)
       }
     }
     // Re-sent after --max-age (or --force) is no change of address; nor is a send the state
-    // could not remember (a full disk), made again by the next cycle.
-    const alreadyRecorded = previous?.event === 'changed' && previous.new === outcome.address;
+    // could not remember (a full disk), made again by the next cycle; nor a container's name
+    // given again (its records re-created) with the address the history has for it.
+    const alreadyRecorded =
+      (previous?.event === 'changed' && previous.new === outcome.address) ||
+      (outcome.previous === undefined && recorded === outcome.address);
     if (
       outcome.action === 'updated' &&
       outcome.via !== 'cache' &&
       outcome.previous !== outcome.address &&
       !alreadyRecorded
     ) {
-      const old = outcome.previous;
+      // The state forgets a name let go; the history still has the address last sent for it.
+      const old = outcome.previous ?? recorded;
       history.entries.push({
         at,
         host,
@@ -128,7 +133,7 @@ export function recordOutcomes(history: History, outcomes: Outcome[], now: Date)
         type,
         ...(old ? { old } : {}),
         new: outcome.address,
-        message: `${host} ${type}: ${old ?? '(none)'} -> ${outcome.address} (via ${outcome.via})`,
+        message: `${host} ${type}: ${old ? `${old} -> ` : 'first sent '}${outcome.address} (via ${outcome.via})`,
       });
     }
   }
@@ -160,9 +165,20 @@ function reasonOf(error: unknown): FailureReason {
   return failureKind(error) as FailureReason;
 }
 
-/** The latest entry of each record. */
-function lastEntries(history: History): Map<string, HistoryEntry> {
+/**
+ * The latest entry about each record's address (a container's name coming or going is about the
+ * name, not its address), and its latest change.
+ */
+function lastEntries(history: History): {
+  last: Map<string, HistoryEntry>;
+  lastChange: Map<string, HistoryEntry>;
+} {
   const last = new Map<string, HistoryEntry>();
-  for (const entry of history.entries) last.set(`${entry.host}/${entry.type}`, entry);
-  return last;
+  const lastChange = new Map<string, HistoryEntry>();
+  for (const entry of history.entries) {
+    if (entry.event === 'added' || entry.event === 'removed') continue;
+    last.set(`${entry.host}/${entry.type}`, entry);
+    if (entry.event === 'changed') lastChange.set(`${entry.host}/${entry.type}`, entry);
+  }
+  return { last, lastChange };
 }

@@ -163,8 +163,9 @@ function historyLine(row: HistoryRow): string {
   let what: string;
   if (row.event === 'changed')
     what =
-      `From <code>${escapeHtml(row.old ?? '(none)')}</code> to <code>${escapeHtml(row.new ?? '')}</code> via ` +
-      `${escapeHtml(row.via ?? '-')}`;
+      (row.old
+        ? `From <code>${escapeHtml(row.old)}</code> to <code>${escapeHtml(row.new ?? '')}</code>`
+        : `First sent: <code>${escapeHtml(row.new ?? '')}</code>`) + ` via ${escapeHtml(row.via ?? '-')}`;
   else if (row.event === 'failed')
     what = `<b class="bad">Failed</b>${
       (row.count ?? 1) > 1 ? ` ${row.count} cycles in a row (last ` + `${when(row.lastAt ?? row.at)})` : ''

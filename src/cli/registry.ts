@@ -299,7 +299,7 @@ export const COMMANDS: CommandSpec[] = [
     actions: {
       persist: {
         usage: [
-          'ddedge acme persist DOMAIN --issuer NAME --account-uri URI [--wildcard] [--until TIME]',
+          'ddedge acme persist DOMAIN --issuer NAME --account-uri URI [--wildcard] [--until TIME] [--ttl SECONDS]',
           'ddedge acme persist DOMAIN --issuer NAME [--account-uri URI] [--wildcard] --check',
           'ddedge acme persist DOMAIN --issuer NAME --remove',
         ].join('\n'),
@@ -312,6 +312,9 @@ export const COMMANDS: CommandSpec[] = [
           'issuance, with no challenge record to write.',
           '--until: a time (2027-06-30, UTC unless it names its zone), a duration from now (180d) or a Unix',
           "time in seconds; without it the record does not expire. --remove deletes the issuer's record.",
+          "--ttl: the record's TTL in seconds, 60 to 604800 (as the agent's --ttl; DDEDGE_TTL is not read here);",
+          "without it a new record gets the provider's and a kept one keeps its own. The same TTL costs no",
+          'write; another one is an update in place.',
           '',
           "--check changes nothing: it asks the zone's authoritative servers (or --dns-server) and says what",
           'the CA would decide: valid for which account and policy, until when; or why not (exit 8).',

@@ -43,5 +43,7 @@ export interface GatewaySettings {
   ready?: (addresses: string[]) => void;
   /** Resolves when the gateway should stop. */
   stopped: Promise<void>;
+  /** Resolves, with the signal's name, when the gateway should stop at once: updates in flight are not waited for. */
+  stoppedNow?: Promise<string>;
   onReload?: (reload: () => void) => void;
 }

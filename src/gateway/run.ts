@@ -8,7 +8,7 @@
 import { counted } from '../lib/counted.js';
 import { secondsOn, systemClock } from '../lib/clock.js';
 import { openDoors, updateDepsOf, type OpenDoors } from './doors.js';
-import { drainGateway } from './drain.js';
+import { drainGateway, stopNowLine } from './drain.js';
 import { startRefreshLoop, zonesReader } from './refresh-loop.js';
 import type { GatewaySettings } from './run-settings.js';
 import { startGateway } from './start.js';
@@ -24,6 +24,11 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
   let stopping = false;
   const inFlight = new Set<Promise<unknown>>();
   const updateDeps = updateDepsOf(gateway, settings, { stopping: () => stopping, inFlight });
+  let stoppedNow = false;
+  void settings.stoppedNow?.then((signal) => {
+    stoppedNow = true;
+    logger.warn(stopNowLine(signal, inFlight.size));
+  });
   // The zones' re-reading, set once the gateway answers (before, the button has nothing to do).
   let readAgain = () => {};
   try {
@@ -47,8 +52,8 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
     stopRefreshing();
     // New updates are refused from now on; those in flight finish and are answered.
     stopping = true;
-    await drainGateway(inFlight, notifier, logger, clock);
-    logger.info('gateway: stopped');
+    await drainGateway(inFlight, notifier, logger, clock, settings.stoppedNow);
+    if (!stoppedNow) logger.info('gateway: stopped');
     return 0;
   } finally {
     gateway.stats.listening = [];

@@ -1,4 +1,4 @@
-// ddedge acme persist DOMAIN --issuer NAME --account-uri URI [--wildcard] [--until TIME]
+// ddedge acme persist DOMAIN --issuer NAME --account-uri URI [--wildcard] [--until TIME] [--ttl SECONDS]
 //   keeps the DNS-PERSIST-01 record at _validation-persist.DOMAIN (--remove deletes it), or with
 //   --check says what a CA would see there now (exit 0 when it would validate, 8 when not).
 import { createDnsTxtLookup } from '../../acme/dns-lookup.js';
@@ -30,6 +30,8 @@ interface PersistArguments {
   accountUri?: string;
   wildcard: boolean;
   persistUntil?: number;
+  /** --ttl given on the command line (DDEDGE_TTL is the agent's records' TTL, not this record's). */
+  ttlGiven: boolean;
 }
 
 export async function runPersist(context: CommandContext, args: string[]): Promise<number> {
@@ -63,9 +65,15 @@ export async function runPersist(context: CommandContext, args: string[]): Promi
     const report =
       given.mode === 'remove'
         ? await removePersistRecord(persist, { ...where, issuer: given.issuer })
-        : await keepPersistRecord(persist, { ...given, ...where, accountUri: given.accountUri! } as PersistTarget);
+        : await keepPersistRecord(persist, {
+            ...given,
+            ...where,
+            accountUri: given.accountUri!,
+            // Read and checked (60 to 604800) with the configuration, as the agent's --ttl.
+            ...(given.ttlGiven ? { ttl: config.ttl } : {}),
+          } as PersistTarget);
     if (context.flags.json) printJson(context, report);
-    else context.io.stdout(describeWrite(report, given.persistUntil));
+    else context.io.stdout(describeWrite(report, given.persistUntil, given.ttlGiven ? config.ttl : undefined));
     return ExitCode.ok;
   } finally {
     await client.close();
@@ -83,7 +91,7 @@ function persistArguments(context: CommandContext, args: string[]): PersistArgum
     typeof flags[name] === 'string' ? (flags[name] as string) : undefined;
   if (mode !== 'keep') {
     // All at once: the same command with --remove or --check added is the usual way here.
-    const meaningless = (mode === 'remove' ? ['account-uri', 'wildcard', 'until'] : ['until'])
+    const meaningless = (mode === 'remove' ? ['account-uri', 'wildcard', 'until', 'ttl'] : ['until', 'ttl'])
       .filter((name) => flags[name] !== undefined)
       .map((name) => `--${name}`);
     if (meaningless.length)
@@ -101,13 +109,14 @@ function persistArguments(context: CommandContext, args: string[]): PersistArgum
       mode === 'keep' || text('account-uri') !== undefined ? persistAccountUri(text('account-uri')) : undefined,
     wildcard,
     persistUntil: mode === 'keep' ? persistUntilOf(text('until'), Date.now()) : undefined,
+    ttlGiven: flags.ttl !== undefined,
   };
 }
 
 const listed = (names: string[]): string =>
   names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names.join('');
 
-function describeWrite(report: PersistReport, persistUntil: number | undefined): string {
+function describeWrite(report: PersistReport, persistUntil: number | undefined, ttl: number | undefined): string {
   const others = report.otherRecords ? `; ${report.otherRecords} other TXT record(s) there left as they were` : '';
   if (report.action === 'deleted' || report.action === 'absent')
     return (
@@ -116,7 +125,8 @@ function describeWrite(report: PersistReport, persistUntil: number | undefined):
     );
   const words = { created: 'added', updated: 'replaced', unchanged: 'already there; nothing written' }[report.action];
   const until = persistUntil === undefined ? 'no expiry' : `valid until ${persistUntilText(persistUntil)}`;
-  return `${report.name} TXT "${report.record}" ${words} (${until})${others}\n`;
+  const ttlText = ttl === undefined ? '' : `TTL ${ttl}, `;
+  return `${report.name} TXT "${report.record}" ${words} (${ttlText}${until})${others}\n`;
 }
 
 /** C1 controls, DEL, line separators and bidi controls: JSON keeps them as they are, a terminal obeys them. */

@@ -3,6 +3,7 @@
 // FILE` reads a keys file as the gateway would and says what each key may do (secrets never shown);
 // `acme-dns-account --keys FILE KEY DOMAIN...` prints the acme-dns accounts JSON of a key (its secret, for the client).
 // Its settings are read with the configuration's table (config/gateway-settings.ts).
+import { constants } from 'node:os';
 import { resolve } from 'node:path';
 import { readGatewaySettings, type GatewayConfig } from '../../config/gateway-settings.js';
 import { ConfigError } from '../../lib/errors.js';
@@ -91,18 +92,30 @@ async function serve(context: CommandContext): Promise<number> {
     );
   }
   const { runGateway } = await import('../../gateway/run.js');
+  // The first SIGTERM/SIGINT stops it once the updates in flight are answered; a second one stops it
+  // at once (exit 128 + the signal's number, as its default action would), and a third meets that default.
   let stop = () => {};
   const stopped = new Promise<void>((r) => (stop = r));
-  const onStop = () => stop();
-  process.once('SIGTERM', onStop);
-  process.once('SIGINT', onStop);
+  let stopNow = (_signal: NodeJS.Signals) => {};
+  const stoppedNow = new Promise<NodeJS.Signals>((r) => (stopNow = r));
+  let signals = 0;
+  let forcedBy: NodeJS.Signals | undefined;
+  const onStop = (signal: NodeJS.Signals) => {
+    if (++signals === 1) return stop();
+    process.off('SIGTERM', onStop);
+    process.off('SIGINT', onStop);
+    forcedBy = signal;
+    stopNow(signal);
+  };
+  process.on('SIGTERM', onStop);
+  process.on('SIGINT', onStop);
   // SIGHUP from the start: before the gateway answers, the keys file is still to be read, so a
   // reload then is nothing to do (Node's default would end the process).
   let reload = () => logger.info('gateway: SIGHUP while starting; the keys file is read at start');
   const onHangup = () => reload();
   process.on('SIGHUP', onHangup);
   try {
-    return await runGateway({
+    const code = await runGateway({
       zones: gateway.zones,
       keysFile: resolve(io.cwd, gateway.keysFile),
       listen: gateway.listen,
@@ -123,8 +136,10 @@ async function serve(context: CommandContext): Promise<number> {
       logger,
       startWarnings,
       stopped,
+      stoppedNow,
       onReload: (reloadKeys) => (reload = reloadKeys),
     });
+    return forcedBy ? 128 + constants.signals[forcedBy] : code;
   } finally {
     process.off('SIGTERM', onStop);
     process.off('SIGINT', onStop);

@@ -65,6 +65,19 @@ describe('ddedge acme persist', () => {
     expect(JSON.parse(again.stdout)).toMatchObject({ action: 'unchanged', record: wanted, otherRecords: 1 });
     expect(Object.fromEntries(sandbox.calls)).toEqual({ 'service/dnslist': 1 });
 
+    // --ttl: a TTL other than the record's is an update in place; the same one again costs no write.
+    const ttlOf = () => sandbox.model.services[0]!.dns.filter((e) => e.value === wanted).map((e) => e.ttl);
+    sandbox.calls.clear();
+    const longer = await run(...keep, '--ttl', '3600');
+    expect(longer.code, longer.stderr).toBe(0);
+    expect(longer.stdout).toContain(`${NAME} TXT "${wanted}" replaced (TTL 3600`);
+    expect(ttlOf()).toEqual(['3600']);
+    expect(Object.fromEntries(sandbox.calls)).toEqual({ 'service/dnslist': 1, 'service/dnsupdate': 1 });
+    sandbox.calls.clear();
+    const same = await run(...keep, '--ttl', '3600');
+    expect(same.stdout).toContain('already there; nothing written');
+    expect(Object.fromEntries(sandbox.calls)).toEqual({ 'service/dnslist': 1 });
+
     const check = await run('--issuer', 'letsencrypt.org', '--account-uri', ACCOUNT, '--wildcard', '--check');
     expect(check.code, check.stderr).toBe(0);
     expect(check.stdout).toBe(
@@ -103,6 +116,13 @@ describe('ddedge acme persist', () => {
       [['example.com', '--issuer', 'letsencrypt.org', '--account-uri', ACCOUNT, '--until', '2020-01-01'], 'has passed'],
       [['example.com', '--issuer', 'letsencrypt.org', '--account-uri', ACCOUNT, '--until', 'soon'], 'neither a time'],
       [['example.com', '--issuer', 'letsencrypt.org', '--check', '--remove'], 'not both'],
+      [['example.com', '--issuer', 'letsencrypt.org', '--account-uri', ACCOUNT, '--ttl', '59'], 'from 60 to 604800'],
+      [['example.com', '--issuer', 'letsencrypt.org', '--account-uri', ACCOUNT, '--ttl', '1h'], 'not a whole number'],
+      [
+        ['example.com', '--issuer', 'letsencrypt.org', '--ttl', '300', '--remove'],
+        '--ttl has no meaning with --remove',
+      ],
+      [['example.com', '--issuer', 'letsencrypt.org', '--ttl', '300', '--check'], '--ttl has no meaning with --check'],
     ];
     for (const [args, message] of cases) {
       const result = await runDist(['acme', 'persist', ...args], env);

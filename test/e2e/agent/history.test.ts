@@ -43,9 +43,7 @@ describe('address history', () => {
     const lines = text.stdout.trim().split('\n');
     expect(lines).toHaveLength(2);
     // Newest first, as the page shows it.
-    expect(lines[1]).toMatch(
-      /^\d{4}-\d\d-\d\dT\S+Z home\.example\.com A changed \(none\) -> 81\.0\.2\.15 via dyndns; held \d/,
-    );
+    expect(lines[1]).toMatch(/^\d{4}-\d\d-\d\dT\S+Z home\.example\.com A first sent 81\.0\.2\.15 via dyndns; held \d/);
     expect(lines[0]).toMatch(/ changed 81\.0\.2\.15 -> 81\.0\.2\.16 via dyndns; current for \d/);
   });
 

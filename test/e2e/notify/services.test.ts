@@ -233,7 +233,14 @@ describe('update --notify', () => {
     const moved = await runDist(['update', '--ip', '81.0.2.16'], env);
     expect(moved.code).toBe(0);
     expect(events(seen)).toMatchObject([
-      { event: 'changed', host: 'home.example.com', type: 'A', old: null, new: '81.0.2.15' },
+      {
+        event: 'changed',
+        host: 'home.example.com',
+        type: 'A',
+        old: null,
+        new: '81.0.2.15',
+        message: 'home.example.com A: first sent 81.0.2.15 (via dyndns)',
+      },
       {
         event: 'changed',
         host: 'home.example.com',

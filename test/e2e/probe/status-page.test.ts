@@ -58,7 +58,7 @@ describe('the status page', () => {
       /<tr><th scope="row">home\.example\.com<td>A<td>81\.0\.2\.15<td>[^<]+, for [^<]+<td>dyndns<td class="ok">Up to date\n/,
     );
     expect(html).toMatch(/Provider calls this hour: <strong>1 of 60<\/strong>/);
-    expect(html).toContain('From <code>(none)</code> to <code>81.0.2.15</code> via dyndns');
+    expect(html).toContain('First sent: <code>81.0.2.15</code> via dyndns');
     expect(html).toMatch(/<caption>/);
     // The 30-day picture, with a text alternative saying what it shows.
     expect(html).toMatch(

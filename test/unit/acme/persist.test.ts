@@ -68,6 +68,26 @@ describe('acme persist through the provider', () => {
     expect(zone.held()).toEqual([`${NAME} TXT ${OTHER_CA}`, `${NAME} TXT ${WANTED}`].sort());
   });
 
+  it('writes --ttl with the record; the same TTL costs no write, another is an update in place', async () => {
+    const zone = new MemoryZone([{ name: NAME, type: 'TXT', value: OTHER_CA }]);
+    const ctx = context(zone);
+    expect(await keepPersistRecord(ctx, { ...TARGET, ttl: 300 })).toMatchObject({ action: 'created' });
+    expect(zone.live.find((r) => r.value === WANTED)?.ttl).toBe(300);
+
+    zone.calls.length = 0;
+    expect(await keepPersistRecord(ctx, { ...TARGET, ttl: 300 })).toMatchObject({ action: 'unchanged' });
+    expect(zone.calls).toEqual([`listNames ${NAME}`]);
+    // Without --ttl the record's TTL is whatever it is: no write either.
+    expect(await keepPersistRecord(ctx, TARGET)).toMatchObject({ action: 'unchanged' });
+    expect(zone.writes()).toEqual([]);
+
+    const entity = zone.live.find((r) => r.value === WANTED)!.entityID;
+    expect(await keepPersistRecord(ctx, { ...TARGET, ttl: 3600 })).toMatchObject({ action: 'updated' });
+    expect(zone.writes()).toEqual([`update ${entity} ${NAME} TXT ${WANTED}`]);
+    expect(zone.live.filter((r) => r.value === WANTED).map((r) => r.ttl)).toEqual([3600]);
+    expect(zone.held()).toEqual([`${NAME} TXT ${OTHER_CA}`, `${NAME} TXT ${WANTED}`].sort());
+  });
+
   it('remembers what it keeps, once per name and issuer, and forgets it on removal', async () => {
     const zone = new MemoryZone([{ name: NAME, type: 'TXT', value: OTHER_CA }]);
     const ctx = context(zone);

@@ -6,6 +6,7 @@ import { runMain, tempDir } from '../../helpers/cli.js';
 import { containerId, FakeDockerEngine } from '../../helpers/fake-docker-engine.js';
 import { useSandbox } from '../../helpers/use-sandbox.js';
 import { withApi, zoneValue } from '../../helpers/agent-env.js';
+import { readHistory } from '../../../src/state/history.js';
 
 const sandbox = useSandbox();
 let engine: FakeDockerEngine | undefined;
@@ -53,5 +54,54 @@ describe('update --containers', () => {
     const run = await runMain(['update', '--containers', 'unix:///nonexistent/docker.sock'], env);
     expect(run.stderr).toMatch(/the container engine could not be read/);
     expect(run.code).toBe(4);
+  });
+
+  it('costs one history entry per name that goes or comes back, none for an address the same', async () => {
+    engine = await new FakeDockerEngine().listen();
+    const hosts = Array.from({ length: 20 }, (_, i) => `app${i}.example.com`).sort();
+    const id = containerId();
+    const container = { id, name: 'apps', labels: { 'ddedge.hosts': hosts.join(',') } };
+    const stateDir = tempDir();
+    const env = {
+      ...withApi(sandbox),
+      DDEDGE_IP: '81.0.2.15',
+      DDEDGE_IP6: '2a00:1450:4003::15',
+      DDEDGE_IPV6: 'true',
+      DDEDGE_SERVICE: 'example.com',
+      DDEDGE_CONTAINERS_GRACE: '0s',
+      DDEDGE_MAX_CALLS_PER_HOUR: '3600',
+      DDEDGE_STATE_DIR: stateDir,
+    };
+    const update = async (extra: Record<string, string> = {}) => {
+      const before = readHistory(stateDir).history.entries.length;
+      const run = await runMain(['update', '--containers', engine!.url], { ...env, ...extra });
+      expect(run.code, run.stderr).toBe(0);
+      return readHistory(stateDir)
+        .history.entries.slice(before)
+        .map((e) => `${e.event} ${e.host} ${e.type}`)
+        .sort();
+    };
+    engine.running.set(id, container);
+    // The first time: each name comes, and its first addresses are recorded.
+    expect(await update()).toHaveLength(60);
+    engine.running.delete(id);
+    const lost = await update();
+    expect(lost).toEqual(hosts.map((h) => `removed ${h} A`));
+    expect(zoneValue(sandbox, 'app0.example.com')).toBeUndefined();
+    // Back with the same addresses: the name's return is its one entry; no address changed.
+    engine.running.set(id, container);
+    expect(await update()).toEqual(hosts.map((h) => `added ${h} A`));
+    expect(zoneValue(sandbox, 'app0.example.com')).toBe('81.0.2.15');
+    // Gone again, and back with another IPv4 address: that change is the one more entry of each name.
+    engine.running.delete(id);
+    await update();
+    engine.running.set(id, container);
+    const moved = await update({ DDEDGE_IP: '81.0.2.16' });
+    expect(moved.filter((e) => e.startsWith('added'))).toHaveLength(20);
+    expect(moved.filter((e) => !e.startsWith('added'))).toEqual(hosts.map((h) => `changed ${h} A`));
+    const changed = readHistory(stateDir).history.entries.filter(
+      (e) => e.host === 'app0.example.com' && e.type === 'A',
+    );
+    expect(changed.at(-1)).toMatchObject({ event: 'changed', old: '81.0.2.15', new: '81.0.2.16' });
   });
 });

@@ -1,7 +1,7 @@
 // The gateway's own time, on a clock the test moves: the zones are read again every --refresh, and
 // at the stop the updates in flight get DRAIN_MS (60 s) to finish, then 200 ms for their answers.
 import { describe, expect, it } from 'vitest';
-import { drainGateway } from '../../../src/gateway/drain.js';
+import { drainGateway, stopNowLine } from '../../../src/gateway/drain.js';
 import { startRefreshLoop } from '../../../src/gateway/refresh-loop.js';
 import { silentLogger } from '../../../src/lib/log.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
@@ -51,5 +51,36 @@ describe("the gateway's stop", () => {
     await clock.advanceAsync(201);
     await draining;
     expect(drained).toBe(true);
+  });
+
+  it('stops waiting at once at a second signal, without the 200 ms for answers', async () => {
+    const clock = new FakeClock(0);
+    let now = (_signal: string) => {};
+    const stoppedNow = new Promise<string>((resolve) => (now = resolve));
+    const draining = drainGateway(new Set([new Promise(() => {})]), undefined, silentLogger, clock, stoppedNow);
+    await clock.advanceAsync(10_000);
+    now('SIGINT');
+    await draining;
+    expect(clock.now()).toBe(10_000);
+  });
+
+  it('says how long it waits, and what a second signal leaves', async () => {
+    const lines: string[] = [];
+    const logger = { ...silentLogger, info: (line: string) => void lines.push(line) };
+    const clock = new FakeClock();
+    const draining = drainGateway(new Set([Promise.resolve(), Promise.resolve()]), undefined, logger, clock);
+    await clock.advanceAsync(200);
+    await draining;
+    expect(lines).toEqual([
+      'gateway: stopping; waiting for 2 updates in flight to finish and be answered, at most 60s ' +
+        '(Ctrl-C or SIGTERM again stops at once)',
+    ]);
+    expect(stopNowLine('SIGTERM', 2)).toBe(
+      'gateway: SIGTERM again: stopping at once; 2 updates in flight are left unanswered, their changes maybe ' +
+        'made at the provider, in whole or in part (read the zone before sending them again)',
+    );
+    expect(stopNowLine('SIGINT', 0)).toBe(
+      'gateway: SIGINT again: stopping at once; nothing in flight is left; notifications still queued are not sent',
+    );
   });
 });
