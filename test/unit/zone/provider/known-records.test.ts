@@ -81,12 +81,19 @@ describe('entries read as the records the caller knows', () => {
         'semi IN TXT "a;b" "c d"',
         'srv IN SRV 10 5 5060 sip.example.net.',
         'caa IN CAA 0 issue "letsencrypt.org"',
+        // Names in every form a master file may write them.
+        'UPPER IN A 192.0.2.2',
+        '*.wild IN A 192.0.2.5',
+        '_sip._tcp IN TXT "v"',
+        'b\u00fccher IN A 192.0.2.6',
+        'xn--bcher-kva.idn IN A 192.0.2.7',
+        'under_score IN A 192.0.2.8',
         '',
       ].join('\n'),
       { zone: Z, file: 'varied.txt', skipUnsupported: true },
     );
     const index = soleRecordAt(varied.records)!;
-    expect(varied.records.length).toBe(12);
+    expect(varied.records.length).toBe(18);
     for (const record of varied.records) {
       const fields = toProvider(record);
       const listed = {
