@@ -54,7 +54,11 @@ export function acquireLock(dir: string): Lock {
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     if (createExclusive(path, content)) return held(dir, path, content);
     const found = inspect(path);
-    if (!found) continue; // released meanwhile
+    if (!found) {
+      // Released meanwhile; or its folder went with it (a machine-wide lock's, machine-lock.ts): made again.
+      ensureStateDir(dir);
+      continue;
+    }
     const owner = liveOwner(found);
     if (owner) throw new BusyError(`another ddedge cycle (${owner}) is using ${dir}; try again when it has finished`);
     if (takeOver(path, found, content)) return held(dir, path, content);
@@ -79,14 +83,14 @@ function held(dir: string, path: string, content: string): Lock {
   };
 }
 
-/** O_EXCL create with the whole content in one write; false when the file exists. */
+/** O_EXCL create with the whole content in one write; false when the file exists, or its folder does not. */
 function createExclusive(path: string, content: string): boolean {
   let fd: number;
   try {
     fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') return false;
+    if (code === 'EEXIST' || code === 'ENOENT') return false;
     throw new ConfigError(`--state-dir: cannot write "${path}": ${code}; set DDEDGE_STATE_DIR to a writable directory`);
   }
   try {

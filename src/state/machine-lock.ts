@@ -6,11 +6,12 @@
 // each folder on the way is opened without following a link and checked on that descriptor (a
 // folder, the user's own, writable by no one else), and those ddedge makes are 0700.
 import { createHash } from 'node:crypto';
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, rmdirSync, type Stats } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
 import { ConfigError } from '../lib/errors.js';
 import { describeFileType } from '../lib/regular-file.js';
+import type { Lock } from './lock.js';
 
 export interface MachineLockPlace {
   /** The user the locks are for (process.geteuid). */
@@ -113,3 +114,22 @@ const accountTag = (account: string): string => createHash('sha256').update(acco
 /** The folder of the machine-wide lock of `zone` of `account` (lock.ts's `lock` file is in it), made and checked. */
 export const machineZoneLockDir = (account: string, zone: string, place?: MachineLockPlace): string =>
   join(machineLockDir(place), 'zone-locks', `${zone}.${accountTag(account)}`);
+
+/**
+ * `lock`, taken in `dir` (a machine-wide lock's folder), whose release removes the folder too when nothing else is in
+ * it: a folder for every zone of every account a machine ever applied (a test run's sandboxes made thousands) is not
+ * left behind. Another process that made the folder again, or is about to take the lock in it, keeps it (the folder is
+ * not empty), or makes it again (lock.ts).
+ */
+export function folderGoesWithLock(lock: Lock, dir: string): Lock {
+  return {
+    release() {
+      lock.release();
+      try {
+        rmdirSync(dir);
+      } catch {
+        // Not empty (another holder, a takeover's leftovers), or gone already: left as it is.
+      }
+    },
+  };
+}

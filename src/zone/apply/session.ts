@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { BusyError, ConfigError } from '../../lib/errors.js';
 import { acquireLock, type Lock } from '../../state/lock.js';
 import { acquireZoneLock, zoneLockDir } from '../../state/zone-lock.js';
-import { machineZoneLockDir } from '../../state/machine-lock.js';
+import { folderGoesWithLock, machineZoneLockDir } from '../../state/machine-lock.js';
 import type { Logger } from '../../lib/log.js';
 import { applyPlan, chooseMethod, type ApplyOutcome, type Method, type MethodChoice } from './apply.js';
 import { backupNumberLine, writeBackup } from './backups.js';
@@ -149,7 +149,7 @@ function lockZoneOnMachine(account: string, service: string): Lock {
   let dir: string | undefined;
   try {
     dir = machineZoneLockDir(account, service);
-    return acquireLock(dir);
+    return folderGoesWithLock(acquireLock(dir), dir);
   } catch (error) {
     if (error instanceof BusyError && dir) throw busy(service, dir);
     if (!(error instanceof ConfigError)) throw error;
