@@ -7,7 +7,7 @@ import { hasPriority, isZoneType, MAX_TTL, type ZoneRecord } from '../record.js'
 import { canonicalValue, checkPriority, ValueError } from '../values.js';
 import { WantedZoneBuilder, type WantedZone } from '../wanted-zone.js';
 import { FileProblems, shown, ZoneFileError } from '../zone-file-error.js';
-import { jsonSyntaxPlace } from './json-syntax-place.js';
+import { jsonParseReason, jsonSyntaxPlace } from './json-syntax-place.js';
 import type { ReadOptions } from './master-reader.js';
 
 export interface JsonRecord {
@@ -39,18 +39,13 @@ export function parseJsonText(text: string, file: string): unknown {
     const offset = position ? Number(position[1]) : (jsonSyntaxPlace(text) ?? 0);
     const before = text.slice(0, offset).split('\n');
     throw new ZoneFileError(file, [
-      { line: before.length, column: before.at(-1)!.length + 1, reason: `not valid JSON (${parseReason(message)})` },
+      {
+        line: before.length,
+        column: before.at(-1)!.length + 1,
+        reason: `not valid JSON (${jsonParseReason(message)})`,
+      },
     ]);
   }
-}
-
-/**
- * JSON.parse's words without the text it quotes (`, "[1,]" is not valid JSON`: a whole short file,
- * line breaks and escape sequences as they are), a control character it names as \DDD.
- */
-function parseReason(message: string): string {
-  const words = message.replace(/, (?:\.\.\.)?"[\s\S]*$/, '');
-  return words.replace(/[\x00-\x1f\x7f]/g, (c) => `\\${String(c.charCodeAt(0)).padStart(3, '0')}`);
 }
 
 export function readJsonZone(text: string, options: ReadOptions): WantedZone {

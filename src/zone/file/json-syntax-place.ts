@@ -1,6 +1,6 @@
 // Where a text stops being JSON (RFC 8259), for the JSON.parse messages that do not say ("Unexpected
 // token", "Unexpected end of JSON input"): a scan of the syntax alone, one pass, no recursion (a file
-// of a million "[" is scanned, not a stack overflow).
+// of a million "[" is scanned, not a stack overflow); and JSON.parse's words as a message may show them.
 
 /** What the scan expects next. */
 type Expect = 'value' | 'value-or-close' | 'key' | 'key-or-close' | 'colon' | 'after-value';
@@ -97,4 +97,13 @@ function stringEnd(text: string, start: number): number {
 function skipWhitespace(text: string, i: number): number {
   while (i < text.length && WHITESPACE.has(text[i]!)) i++;
   return i;
+}
+
+/**
+ * JSON.parse's words without the text it quotes (`, "[1,]" is not valid JSON`: a whole short file,
+ * line breaks and escape sequences as they are), a control character it names as \DDD.
+ */
+export function jsonParseReason(message: string): string {
+  const words = message.replace(/, (?:\.\.\.)?"[\s\S]*$/, '');
+  return words.replace(/[\x00-\x1f\x7f]/g, (c) => `\\${String(c.charCodeAt(0)).padStart(3, '0')}`);
 }
