@@ -31,7 +31,8 @@ describe('the HTTP door closed', () => {
       expect(said).toEqual([
         'warn: gateway: the HTTP door is closed (no --http-listen): dyndns2 clients (routers, NAS boxes) with key ' +
           '"router", and httpreq and acme-dns clients with key "acme", get "connection refused"; --http-listen ' +
-          'ADDR:PORT opens it (RFC 2136 updates on the DNS door work as they are)',
+          'ADDR:PORT (DDEDGE_GATEWAY_HTTP_DOOR_LISTEN; DDEDGE_GATEWAY_HTTP_LISTEN is --listen, the status page) opens ' +
+          'it (RFC 2136 updates on the DNS door work as they are)',
       ]);
       for (const secret of secrets.values()) expect(gateway.stderr()).not.toContain(secret);
     } finally {
