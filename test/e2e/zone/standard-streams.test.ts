@@ -2,7 +2,7 @@
 // writes to stdout, `zone plan -` and `zone apply -` read the zone from stdin. Through the built
 // file, with real pipes.
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { withApi } from '../../helpers/agent-env.js';
@@ -96,5 +96,32 @@ describe('zone plan - and zone apply -', () => {
     expect(empty.code).toBe(2);
     expect(empty.stderr).toContain('which zone?');
     expect(sandbox.calls.get('service/dnsupdate') ?? 0).toBe(0);
+  });
+
+  it('a standard input that is /dev/null (as a closed one is), a device or a folder is refused, nothing sent', async () => {
+    for (const [path, what] of [
+      ['/dev/null', 'a device'],
+      ['/dev/zero', 'a device'],
+      [tempDir('ddedge-folder-'), 'a folder'],
+    ]) {
+      const fd = openSync(path!, 'r');
+      try {
+        const run = await new Promise<{ code: number | null; stderr: string }>((resolveRun) => {
+          const child = spawn(process.execPath, [DIST, 'zone', 'apply', '--force', '--service', ZONE, '-'], {
+            env: env(),
+            stdio: [fd, 'ignore', 'pipe'],
+          });
+          let stderr = '';
+          child.stderr!.on('data', (d) => (stderr += d));
+          child.on('close', (code) => resolveRun({ code, stderr }));
+        });
+        expect(run.code, run.stderr).toBe(2);
+        expect(run.stderr).toContain(`standard input: ${what}, not a zone file`);
+      } finally {
+        closeSync(fd);
+      }
+    }
+    expect(sandbox.calls.get('service/dnsupdate') ?? 0).toBe(0);
+    expect(sandbox.calls.get('service/dnsdelete') ?? 0).toBe(0);
   });
 });
