@@ -30,8 +30,9 @@ export function closedHttpDoorNotice(keys: GatewayKeys): { level: 'warn' | 'info
     level: router.length ? 'warn' : 'info',
     text:
       `gateway: the HTTP door is closed (no --http-listen): ${parts.join(', and ')}${parts.length > 1 ? ',' : ''} ` +
-      'get "connection refused"; --http-listen ADDR:PORT (DDEDGE_GATEWAY_HTTP_DOOR_LISTEN; DDEDGE_GATEWAY_HTTP_LISTEN ' +
-      'is --listen, the status page) opens it (RFC 2136 updates on the DNS door work as they are)',
+      'get "connection refused"; --http-listen ADDR:PORT (DDEDGE_GATEWAY_HTTP_DOOR_LISTEN; ' +
+      'DDEDGE_GATEWAY_HTTP_LISTEN is --listen, the status page) opens it (RFC 2136 updates on the DNS door work as ' +
+      'they are)',
   };
 }
 
