@@ -27,6 +27,7 @@ import { runAction } from '../actions.js';
 import type { CommandContext } from '../command.js';
 import { printJson, setup } from '../setup.js';
 import { readZoneInput } from '../zone-input.js';
+import { vetExportOutput } from '../zone-output.js';
 import type { Logger } from '../../lib/log.js';
 import { unwritableRecords } from '../../zone/plan/unwritable.js';
 import { counted } from '../../lib/counted.js';
@@ -170,6 +171,9 @@ async function exportZone(
   logger: Logger,
 ): Promise<number> {
   const { flags, io } = context;
+  // `--output -` is standard output, as in every Unix tool: never a file named "-".
+  const path = flags.output && flags.output !== '-' ? resolve(io.cwd, flags.output as string) : undefined;
+  if (path) vetExportOutput(path, flags.output as string);
   const { records: live, incomplete } = await provider.listing();
   // A file that misses entries deletes them when it is applied: none is written.
   if (incomplete) throw new IncompleteListingError(`zone export stopped: ${incomplete}; nothing was written`);
@@ -185,9 +189,7 @@ async function exportZone(
         ),
     'zone export',
   );
-  // `--output -` is standard output, as in every Unix tool: never a file named "-".
-  if (flags.output && flags.output !== '-') {
-    const path = resolve(io.cwd, flags.output as string);
+  if (path) {
     try {
       writeFileAtomic(path, output, 0o644);
       io.stdout(`exported ${counted(live.length, 'record')} of ${service} to ${path}\n`);
