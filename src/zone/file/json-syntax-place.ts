@@ -5,7 +5,6 @@
 /** What the scan expects next. */
 type Expect = 'value' | 'value-or-close' | 'key' | 'key-or-close' | 'colon' | 'after-value';
 
-const WHITESPACE = new Set([' ', '\t', '\n', '\r']);
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const NUMBER_START = /[-\d]/;
 const ESCAPED = new Set(['"', '\\', '/', 'b', 'f', 'n', 'r', 't']);
@@ -80,10 +79,10 @@ function valueStep(text: string, i: number): { next: number; opens?: string; err
 /** The offset just past the string opened at `start`, or minus where it breaks (never 0: `start` is its quote). */
 function stringEnd(text: string, start: number): number {
   for (let i = start + 1; i < text.length; i++) {
-    const c = text[i]!;
-    if (c === '"') return i + 1;
-    if (c < ' ') return -i;
-    if (c !== '\\') continue;
+    const c = text.charCodeAt(i);
+    if (c === 0x22) return i + 1;
+    if (c < 0x20) return -i;
+    if (c !== 0x5c) continue;
     const escaped = text[i + 1];
     if (escaped === 'u') {
       if (!HEX4.test(text.slice(i + 2, i + 6))) return -i;
@@ -95,7 +94,7 @@ function stringEnd(text: string, start: number): number {
 }
 
 function skipWhitespace(text: string, i: number): number {
-  while (i < text.length && WHITESPACE.has(text[i]!)) i++;
+  for (let c = text.charCodeAt(i); c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09; c = text.charCodeAt(++i));
   return i;
 }
 
@@ -106,4 +105,15 @@ function skipWhitespace(text: string, i: number): number {
 export function jsonParseReason(message: string): string {
   const words = message.replace(/, (?:\.\.\.)?"[\s\S]*$/, '');
   return words.replace(/[\x00-\x1f\x7f]/g, (c) => `\\${String(c.charCodeAt(0)).padStart(3, '0')}`);
+}
+
+/** The line and column (1-based; a line ends at LF) of `offset` in `text`, counted without copying the text. */
+export function placeOf(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let lf = text.indexOf('\n'); lf !== -1 && lf < offset; lf = text.indexOf('\n', lf + 1)) {
+    line++;
+    lineStart = lf + 1;
+  }
+  return { line, column: offset - lineStart + 1 };
 }
