@@ -198,6 +198,8 @@ function readKey(reader: StatementReader, result: GatewayKeys): void {
   for (;;) {
     const field = reader.next(`"algorithm", "secret" or "}" in ${named}`);
     if (field.text === '}' && !field.quoted) break;
+    if ((field.text === 'algorithm' && algorithm) || (field.text === 'secret' && secret))
+      reader.fail(field, `${named}: a second ${field.text} (one key has one)`);
     if (field.text === 'algorithm') {
       const value = reader.next('the algorithm');
       const alg = value.text.toLowerCase() as TsigAlgorithm;
