@@ -24,16 +24,21 @@ const processStdin: StandardInput = {
 
 /**
  * The zone text `file` names, and the name its errors are prefixed with. `stdin` is asked for only
- * when `file` is `-`: process.stdin is not made for a command that does not read it.
+ * when `file` is `-`: process.stdin is not made for a command that does not read it. `tell` is for
+ * the person at a terminal read from.
  */
 export async function readZoneInput(
   file: string,
   cwd: string,
   stdin: StandardInput = processStdin,
+  tell: (text: string) => void = () => {},
 ): Promise<{ text: string; shown: string }> {
   if (file !== '-') return { text: readZoneFile(resolve(cwd, file), file), shown: file };
   try {
-    vetStandardInput(stdin.kind());
+    const kind = stdin.kind();
+    vetStandardInput(kind);
+    // A command that waits for a terminal without a word looks hung.
+    if (kind.terminal) tell('reading the zone from the terminal: type or paste it, then Ctrl-D on a line of its own\n');
     return { text: await readCappedUtf8Stream(stdin.stream(), ZONE_FILE_MAX_BYTES), shown: STANDARD_INPUT };
   } catch (error) {
     throw readProblem(error, STANDARD_INPUT);

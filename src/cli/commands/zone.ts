@@ -53,7 +53,9 @@ async function zoneAction(
   const { config, logger } = await setup(context, 'state');
   // Before the zone is read: a zone command's records live until it ends.
   keepYoungGenerationSmall();
-  const { text, shown } = file ? await readZoneInput(file, io.cwd) : { text: undefined, shown: undefined };
+  const { text, shown } = file
+    ? await readZoneInput(file, io.cwd, undefined, (notice) => io.stderr(notice))
+    : { text: undefined, shown: undefined };
   const service = serviceOf(config.service, text, config.hosts, shown);
   const ignore = ((flags.ignore as string[] | undefined) ?? [])
     .flatMap((v) => v.split(','))

@@ -91,11 +91,15 @@ describe('a zone from standard input', () => {
     async function* typed() {
       yield '$ORIGIN example.com.\n';
     }
-    // A terminal is a device too, and what is typed or pasted there is a zone like any other.
-    await expect(readZoneInput('-', '/', input(typed, { char: true, tty: true }))).resolves.toEqual({
-      text: '$ORIGIN example.com.\n',
-      shown: 'standard input',
-    });
+    // A terminal is a device too, and what is typed or pasted there is a zone like any other; the
+    // person at it is told how to end it (a command that waits without a word looks hung).
+    const told: string[] = [];
+    await expect(
+      readZoneInput('-', '/', input(typed, { char: true, tty: true }), (text) => told.push(text)),
+    ).resolves.toEqual({ text: '$ORIGIN example.com.\n', shown: 'standard input' });
+    expect(told).toEqual(['reading the zone from the terminal: type or paste it, then Ctrl-D on a line of its own\n']);
+    await readZoneInput('-', '/', pipe(typed), (text) => told.push(text));
+    expect(told).toHaveLength(1);
   });
 
   it('a path is read as a file, never standard input', async () => {
