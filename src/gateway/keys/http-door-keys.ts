@@ -1,6 +1,6 @@
 // Which keys are shaped for the gateway's HTTP door (dyndns2; httpreq and acme-dns), so that a
-// gateway started without it (no --http-listen) says in its start log whom that leaves out. No
-// key is for one door only: a key's grants are the same on both. A key granted only A/AAAA is a
+// gateway started without it (no --http-listen) says in its start log, and on each reload, whom
+// that leaves out. No key is for one door only: a key's grants are the same on both. A key granted only A/AAAA is a
 // router's (routers speak dyndns2 alone): a warning. A key granted only TXT is an ACME client's,
 // and ACME clients speak RFC 2136 as well: a plain line. A key with any other type (a DHCP
 // server's DHCID, external-dns's CNAME) or with a grant of every type is a DNS client's. The line

@@ -40,6 +40,25 @@ describe('the HTTP door closed', () => {
     }
   });
 
+  it("a SIGHUP reload that brings a router's key says so again, naming it", async () => {
+    const { file } = writeKeysFile([KEYS[2]!]);
+    const gateway = await startGatewayProcess({
+      apiUrl: sandbox.url,
+      zone: 'example.com',
+      keysFile: file,
+      stateDir: tempDir(),
+    });
+    try {
+      expect(gateway.stderr()).not.toContain('HTTP door');
+      writeKeysFile(KEYS, file);
+      gateway.child.kill('SIGHUP');
+      await gateway.logged(/keys file reloaded; 3 keys\n/);
+      await gateway.logged(/warn: gateway: the HTTP door is closed .* with key "router", .*\n/);
+    } finally {
+      expect(await gateway.stop()).toBe(0);
+    }
+  });
+
   it('with --http-listen, nothing is said of it', async () => {
     const { file } = writeKeysFile(KEYS);
     const gateway = await startGatewayProcess({
