@@ -1,6 +1,7 @@
 // Prometheus text-format metrics for node_exporter's textfile collector, replaced atomically
 // so the collector never reads half a file.
 import { writeFileAtomic } from '../lib/atomic-write.js';
+import { notReplaceable } from '../lib/replaceable-file.js';
 import type { Config } from '../config/config.js';
 import { plannedRecords } from '../lan/planned-records.js';
 import { recordKey, type State } from '../state/state.js';
@@ -75,6 +76,9 @@ export function renderMetrics(
 }
 
 export function writeMetrics(path: string, state: State, config: Config, exitCode: number): void {
+  // The rename would put a file in place of what the path leads to when that is no file (/dev/null, a FIFO).
+  const kind = notReplaceable(path, true);
+  if (kind !== undefined) throw new Error(`${path} is ${kind}, not a file; it is left as it is`);
   // Readable by the node_exporter user.
   writeFileAtomic(path, renderMetrics(state, config, exitCode), 0o644);
 }

@@ -1,7 +1,9 @@
 // The zone file a `zone plan`/`zone apply` reads: a path, or `-` for standard input (as in every
 // Unix tool). Both are held to the same cap and the same UTF-8 rule, and errors name what was
 // read: the path as given, or "standard input".
+import { fstatSync, type Stats } from 'node:fs';
 import { resolve } from 'node:path';
+import { isatty } from 'node:tty';
 import { FileTooLarge, NotUtf8, readCappedUtf8, readCappedUtf8Stream } from '../config/capped-file.js';
 import { errnoText } from '../lib/errno-text.js';
 import { ConfigError } from '../lib/errors.js';
@@ -9,21 +11,49 @@ import { ZONE_FILE_MAX_BYTES } from '../zone/apply/zone-files.js';
 
 const STANDARD_INPUT = 'standard input';
 
+/** Standard input as `-` reads it: what it is (asked first), then its bytes. */
+export interface StandardInput {
+  kind(): { stats: Pick<Stats, 'isDirectory' | 'isCharacterDevice' | 'isBlockDevice'>; terminal: boolean };
+  stream(): AsyncIterable<Uint8Array | string>;
+}
+
+const processStdin: StandardInput = {
+  kind: () => ({ stats: fstatSync(0), terminal: isatty(0) }),
+  stream: () => process.stdin,
+};
+
 /**
  * The zone text `file` names, and the name its errors are prefixed with. `stdin` is asked for only
- * when `file` is `-`: process.stdin is not made for a command that does not read it.
+ * when `file` is `-`: process.stdin is not made for a command that does not read it. `tell` is for
+ * the person at a terminal read from.
  */
 export async function readZoneInput(
   file: string,
   cwd: string,
-  stdin: () => AsyncIterable<Uint8Array | string> = () => process.stdin,
+  stdin: StandardInput = processStdin,
+  tell: (text: string) => void = () => {},
 ): Promise<{ text: string; shown: string }> {
   if (file !== '-') return { text: readZoneFile(resolve(cwd, file), file), shown: file };
   try {
-    return { text: await readCappedUtf8Stream(stdin(), ZONE_FILE_MAX_BYTES), shown: STANDARD_INPUT };
+    const kind = stdin.kind();
+    vetStandardInput(kind);
+    // A command that waits for a terminal without a word looks hung.
+    if (kind.terminal) tell('reading the zone from the terminal: type or paste it, then Ctrl-D on a line of its own\n');
+    return { text: await readCappedUtf8Stream(stdin.stream(), ZONE_FILE_MAX_BYTES), shown: STANDARD_INPUT };
   } catch (error) {
     throw readProblem(error, STANDARD_INPUT);
   }
+}
+
+/**
+ * Standard input is refused as a path naming the same thing is: a folder (Node.js reads it as empty)
+ * or a device (/dev/zero would be read to the cap; /dev/null, which a closed standard input is
+ * opened as, would be an empty zone: every record deleted). A terminal is read: a zone typed or pasted.
+ */
+function vetStandardInput({ stats, terminal }: ReturnType<StandardInput['kind']>): void {
+  if (stats.isDirectory()) throw new ConfigError(`${STANDARD_INPUT}: a folder, not a zone file`);
+  if (stats.isBlockDevice() || (stats.isCharacterDevice() && !terminal))
+    throw new ConfigError(`${STANDARD_INPUT}: a device, not a zone file (a closed standard input is /dev/null)`);
 }
 
 function readZoneFile(path: string, shown: string): string {

@@ -47,7 +47,7 @@ export async function readCappedUtf8Stream(
 }
 
 /** The text of `bytes`, or NotUtf8 naming where the first byte that is not UTF-8 is. */
-function strictUtf8(bytes: Uint8Array): string {
+export function strictUtf8(bytes: Uint8Array): string {
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {

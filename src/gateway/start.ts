@@ -154,6 +154,8 @@ export async function startGateway(settings: GatewaySettings): Promise<StartedGa
     try {
       keys = loadKeys(settings.keysFile, logger);
       logger.info(`gateway: keys file reloaded; ${counted(keys.keys.size, 'key')}`);
+      // A router's key added since the start would meet the closed door as one there at the start would.
+      sayIfHttpDoorClosed(settings, keys, logger);
     } catch (error) {
       // Every mistake of the file, on the one line of the log.
       const mistakes = (error as Error).message.split('\n').join('; ');

@@ -59,6 +59,15 @@ export function readRegularFile(
   maxBytes = MAX_BYTES,
   options: RegularFileOptions = {},
 ): string | undefined {
+  return readRegularBytes(path, maxBytes, options)?.toString('utf8');
+}
+
+/** As readRegularFile, the bytes themselves: for a caller that holds them to a stricter rule than UTF-8 with U+FFFD. */
+export function readRegularBytes(
+  path: string,
+  maxBytes = MAX_BYTES,
+  options: RegularFileOptions = {},
+): Buffer | undefined {
   return withRegularFile(path, options, (fd, size) => {
     const reason = `${size} bytes, too large to be ddedge's`;
     if (size > maxBytes) throw new RegularFileRefusal(`${path} is ${reason}; remove it`, reason);
@@ -77,7 +86,7 @@ export function readRegularTail(
 ): { text: string; cut: boolean } | undefined {
   return withRegularFile(path, options, (fd, size) => {
     const length = Math.min(size, bytes);
-    return { text: readAt(fd, size - length, length), cut: size > length };
+    return { text: readAt(fd, size - length, length).toString('utf8'), cut: size > length };
   });
 }
 
@@ -115,7 +124,7 @@ function withRegularFile<T>(
 }
 
 /** `length` bytes from `position`, from the descriptor; fewer when the file ends before. */
-function readAt(fd: number, position: number, length: number): string {
+function readAt(fd: number, position: number, length: number): Buffer {
   const buffer = Buffer.alloc(length);
   let done = 0;
   // Bounded: a regular file yields its size in at most a few reads; stop at EOF or when full.
@@ -124,7 +133,7 @@ function readAt(fd: number, position: number, length: number): string {
     if (read === 0) break;
     done += read;
   }
-  return buffer.subarray(0, done).toString('utf8');
+  return buffer.subarray(0, done);
 }
 
 function unreadable(path: string, code: string | undefined): RegularFileRefusal {

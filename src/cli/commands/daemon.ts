@@ -48,7 +48,12 @@ export async function run(context: CommandContext): Promise<number> {
       logger,
       cycleAsker: (ask) => (askForCycle = ask),
       containerAsker: (ask) => (namesChanged = ask),
-      reload: async () => (current = (await setup(context, 'cycle')).config),
+      reload: async () => {
+        const next = (await setup(context, 'cycle')).config;
+        sayIfContainersChanged(config, next, logger);
+        current = next;
+        return next;
+      },
       cycle: async (next, { shutdown, retryRefused, containersOnly }) => {
         current = next;
         try {
@@ -84,6 +89,19 @@ async function warnOfPersistExpiry(config: Config, logger: Logger): Promise<void
   } catch (error) {
     logger.warn(`the DNS-PERSIST-01 records were not checked for expiry: ${(error as Error).message}`);
   }
+}
+
+/**
+ * The engine is followed as the start's settings say (--containers, -traefik, -grace): a reload that changes
+ * them says so rather than leave the person who changed them to wonder, or to believe a bad URL was taken.
+ */
+function sayIfContainersChanged(start: Config, next: Config, logger: Logger): void {
+  const shown = (c: Config) => JSON.stringify(c.containers && { ...c.containers, setting: undefined });
+  if (shown(start) === shown(next)) return;
+  logger.warn(
+    'containers: the container settings changed; they take effect when the daemon starts again (the engine of the ' +
+      'start is followed meanwhile)',
+  );
 }
 
 /** Short: a service manager waits for the stop, and a dead notification service must not hold it up. */

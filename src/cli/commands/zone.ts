@@ -27,6 +27,7 @@ import { runAction } from '../actions.js';
 import type { CommandContext } from '../command.js';
 import { printJson, setup } from '../setup.js';
 import { readZoneInput } from '../zone-input.js';
+import { vetExportOutput } from '../zone-output.js';
 import type { Logger } from '../../lib/log.js';
 import { unwritableRecords } from '../../zone/plan/unwritable.js';
 import { counted } from '../../lib/counted.js';
@@ -52,7 +53,9 @@ async function zoneAction(
   const { config, logger } = await setup(context, 'state');
   // Before the zone is read: a zone command's records live until it ends.
   keepYoungGenerationSmall();
-  const { text, shown } = file ? await readZoneInput(file, io.cwd) : { text: undefined, shown: undefined };
+  const { text, shown } = file
+    ? await readZoneInput(file, io.cwd, undefined, (notice) => io.stderr(notice))
+    : { text: undefined, shown: undefined };
   const service = serviceOf(config.service, text, config.hosts, shown);
   const ignore = ((flags.ignore as string[] | undefined) ?? [])
     .flatMap((v) => v.split(','))
@@ -170,6 +173,9 @@ async function exportZone(
   logger: Logger,
 ): Promise<number> {
   const { flags, io } = context;
+  // `--output -` is standard output, as in every Unix tool: never a file named "-".
+  const path = flags.output && flags.output !== '-' ? resolve(io.cwd, flags.output as string) : undefined;
+  if (path) vetExportOutput(path, flags.output as string);
   const { records: live, incomplete } = await provider.listing();
   // A file that misses entries deletes them when it is applied: none is written.
   if (incomplete) throw new IncompleteListingError(`zone export stopped: ${incomplete}; nothing was written`);
@@ -185,9 +191,7 @@ async function exportZone(
         ),
     'zone export',
   );
-  // `--output -` is standard output, as in every Unix tool: never a file named "-".
-  if (flags.output && flags.output !== '-') {
-    const path = resolve(io.cwd, flags.output as string);
+  if (path) {
     try {
       writeFileAtomic(path, output, 0o644);
       io.stdout(`exported ${counted(live.length, 'record')} of ${service} to ${path}\n`);

@@ -1,9 +1,10 @@
 // Which keys are shaped for the gateway's HTTP door (dyndns2; httpreq and acme-dns), so that a
-// gateway started without it (no --http-listen) says in its start log whom that leaves out. No
-// key is for one door only: a key's grants are the same on both. A key granted only A/AAAA is a
+// gateway started without it (no --http-listen) says in its start log, and on each reload, whom
+// that leaves out. No key is for one door only: a key's grants are the same on both. A key granted only A/AAAA is a
 // router's (routers speak dyndns2 alone): a warning. A key granted only TXT is an ACME client's,
 // and ACME clients speak RFC 2136 as well: a plain line. A key with any other type (a DHCP
-// server's DHCID, external-dns's CNAME) or with a grant of every type is a DNS client's.
+// server's DHCID, external-dns's CNAME) or with a grant of every type is a DNS client's. The line
+// names the door's variable too: DDEDGE_GATEWAY_HTTP_LISTEN, the name one would guess, is --listen's.
 import type { GatewayKeys } from './keys-file.js';
 import { shownName } from './keys-file-reader.js';
 
@@ -29,7 +30,9 @@ export function closedHttpDoorNotice(keys: GatewayKeys): { level: 'warn' | 'info
     level: router.length ? 'warn' : 'info',
     text:
       `gateway: the HTTP door is closed (no --http-listen): ${parts.join(', and ')}${parts.length > 1 ? ',' : ''} ` +
-      'get "connection refused"; --http-listen ADDR:PORT opens it (RFC 2136 updates on the DNS door work as they are)',
+      'get "connection refused"; --http-listen ADDR:PORT (DDEDGE_GATEWAY_HTTP_DOOR_LISTEN; ' +
+      'DDEDGE_GATEWAY_HTTP_LISTEN is --listen, the status page) opens it (RFC 2136 updates on the DNS door work as ' +
+      'they are)',
   };
 }
 

@@ -19,7 +19,8 @@ import {
   type Place,
   type Token,
 } from './keys-file-reader.js';
-import { readRegularFile, RegularFileRefusal } from '../../lib/regular-file.js';
+import { readRegularBytes, RegularFileRefusal } from '../../lib/regular-file.js';
+import { NotUtf8, strictUtf8 } from '../../config/capped-file.js';
 import { nameKey } from '../../dns/wire/names.js';
 import { canonicalName } from '../../lib/names.js';
 import { TSIG_ALGORITHMS, type TsigAlgorithm, type TsigKey } from '../../dns/wire/tsig.js';
@@ -79,9 +80,9 @@ export function loadKeysFile(
   uid = process.geteuid?.(),
   open?: (path: string, flags: number) => number,
 ): GatewayKeys {
-  let text: string | undefined;
+  let bytes: Buffer | undefined;
   try {
-    text = readRegularFile(path, KEYS_FILE_MAX_BYTES, {
+    bytes = readRegularBytes(path, KEYS_FILE_MAX_BYTES, {
       open,
       vet: (stats) => vetKeysFile(path, stats, uid),
     });
@@ -92,8 +93,20 @@ export function loadKeysFile(
       throw new ConfigError(`--keys: "${path}" is ${error.reason}; give the keys file itself`);
     throw new ConfigError(`--keys: cannot read "${path}": ${error.reason}`);
   }
-  if (text === undefined) throw new ConfigError(`--keys: cannot read "${path}": ENOENT`);
-  return parseKeysFile(text, path);
+  if (bytes === undefined) throw new ConfigError(`--keys: cannot read "${path}": ENOENT`);
+  return parseKeysFile(keysFileText(bytes, path), path);
+}
+
+/** The file's text; a byte that is not UTF-8 is an error, never U+FFFD (a key loaded under a name no client sends). */
+function keysFileText(bytes: Buffer, path: string): string {
+  try {
+    return strictUtf8(bytes);
+  } catch (error) {
+    if (!(error instanceof NotUtf8)) throw error;
+    throw new ConfigError(
+      `${path}:${error.line}:${error.column}: a byte that is not UTF-8 (save the keys file as UTF-8)`,
+    );
+  }
 }
 
 /** The keys file as opened: not too large, owned and writable as the rules below say. */
@@ -185,6 +198,8 @@ function readKey(reader: StatementReader, result: GatewayKeys): void {
   for (;;) {
     const field = reader.next(`"algorithm", "secret" or "}" in ${named}`);
     if (field.text === '}' && !field.quoted) break;
+    if ((field.text === 'algorithm' && algorithm) || (field.text === 'secret' && secret))
+      reader.fail(field, `${named}: a second ${field.text} (one key has one)`);
     if (field.text === 'algorithm') {
       const value = reader.next('the algorithm');
       const alg = value.text.toLowerCase() as TsigAlgorithm;

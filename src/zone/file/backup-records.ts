@@ -11,6 +11,7 @@
 // A line starts with ";" only as a comment (a quoted string never spans lines), so a record's
 // text never reads as one of these.
 import { toJsonRecord } from './json-form.js';
+import { jsonParseReason } from './json-syntax-place.js';
 import { atOrBelow, canonicalName } from '../../lib/names.js';
 import { hasPriority, isZoneType, type LiveRecord } from '../record.js';
 import type { WantedRecord } from '../wanted-zone.js';
@@ -63,7 +64,7 @@ function parseRecord(json: string, zone: string, file: string, line: number): Wa
   try {
     data = JSON.parse(json);
   } catch (error) {
-    return fail(`not valid JSON (${(error as Error).message})`);
+    return fail(`not valid JSON (${jsonParseReason((error as Error).message)})`);
   }
   if (typeof data !== 'object' || data === null || Array.isArray(data))
     fail('not an object {name, type, ttl, priority, value}');

@@ -7,6 +7,7 @@ import { hasPriority, isZoneType, MAX_TTL, type ZoneRecord } from '../record.js'
 import { canonicalValue, checkPriority, ValueError } from '../values.js';
 import { WantedZoneBuilder, type WantedZone } from '../wanted-zone.js';
 import { FileProblems, shown, ZoneFileError } from '../zone-file-error.js';
+import { jsonParseReason, jsonSyntaxPlace, placeOf } from './json-syntax-place.js';
 import type { ReadOptions } from './master-reader.js';
 
 export interface JsonRecord {
@@ -33,16 +34,11 @@ export function parseJsonText(text: string, file: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
-    const position = /position (\d+)/.exec((error as Error).message);
-    const offset = position ? Number(position[1]) : 0;
-    const before = text.slice(0, offset).split('\n');
-    throw new ZoneFileError(file, [
-      {
-        line: before.length,
-        column: before.at(-1)!.length + 1,
-        reason: `not valid JSON (${(error as Error).message})`,
-      },
-    ]);
+    const message = (error as Error).message;
+    const position = /position (\d+)/.exec(message);
+    const offset = position ? Number(position[1]) : (jsonSyntaxPlace(text) ?? 0);
+    const { line, column } = placeOf(text, offset);
+    throw new ZoneFileError(file, [{ line, column, reason: `not valid JSON (${jsonParseReason(message)})` }]);
   }
 }
 

@@ -31,9 +31,29 @@ describe('the HTTP door closed', () => {
       expect(said).toEqual([
         'warn: gateway: the HTTP door is closed (no --http-listen): dyndns2 clients (routers, NAS boxes) with key ' +
           '"router", and httpreq and acme-dns clients with key "acme", get "connection refused"; --http-listen ' +
-          'ADDR:PORT opens it (RFC 2136 updates on the DNS door work as they are)',
+          'ADDR:PORT (DDEDGE_GATEWAY_HTTP_DOOR_LISTEN; DDEDGE_GATEWAY_HTTP_LISTEN is --listen, the status page) opens ' +
+          'it (RFC 2136 updates on the DNS door work as they are)',
       ]);
       for (const secret of secrets.values()) expect(gateway.stderr()).not.toContain(secret);
+    } finally {
+      expect(await gateway.stop()).toBe(0);
+    }
+  });
+
+  it("a SIGHUP reload that brings a router's key says so again, naming it", async () => {
+    const { file } = writeKeysFile([KEYS[2]!]);
+    const gateway = await startGatewayProcess({
+      apiUrl: sandbox.url,
+      zone: 'example.com',
+      keysFile: file,
+      stateDir: tempDir(),
+    });
+    try {
+      expect(gateway.stderr()).not.toContain('HTTP door');
+      writeKeysFile(KEYS, file);
+      gateway.child.kill('SIGHUP');
+      await gateway.logged(/keys file reloaded; 3 keys\n/);
+      await gateway.logged(/warn: gateway: the HTTP door is closed .* with key "router", .*\n/);
     } finally {
       expect(await gateway.stop()).toBe(0);
     }

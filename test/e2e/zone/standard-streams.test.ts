@@ -1,8 +1,17 @@
 // `-` as a file name means a standard stream, as in every Unix tool: `zone export --output -`
 // writes to stdout, `zone plan -` and `zone apply -` read the zone from stdin. Through the built
 // file, with real pipes.
-import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import {
+  closeSync,
+  existsSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { withApi } from '../../helpers/agent-env.js';
@@ -40,6 +49,32 @@ describe('zone export --output -', () => {
       expect(existsSync(join(cwd, '-'))).toBe(false);
       expect(readdirSync(cwd)).toEqual([]);
     }
+  });
+});
+
+describe('zone export --output PATH that is no file', () => {
+  it('a device, a FIFO or a symbolic link is refused and left as it was, never replaced by a file (/dev/null, /dev/stdout)', async () => {
+    const cwd = tempDir('ddedge-cwd-');
+    const fifo = join(cwd, 'pipe');
+    execFileSync('mkfifo', [fifo]);
+    symlinkSync(fifo, join(cwd, 'link'));
+    // /dev/stdout with standard output sent to a file: a link to a regular file, which is not replaced either.
+    writeFileSync(join(cwd, 'file'), 'kept\n');
+    symlinkSync(join(cwd, 'file'), join(cwd, 'stdout'));
+    for (const [output, what] of [
+      ['pipe', 'a FIFO'],
+      ['link', 'a symbolic link'],
+      ['stdout', 'a symbolic link'],
+    ]) {
+      const run = await runDist(['zone', 'export', '--service', ZONE, '--output', output!], env(), cwd);
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stderr).toContain(`--output: "${output}" is ${what}, not a file; nothing was written`);
+      expect(lstatSync(fifo).isFIFO()).toBe(true);
+      expect(lstatSync(join(cwd, 'link')).isSymbolicLink()).toBe(true);
+      expect(lstatSync(join(cwd, 'stdout')).isSymbolicLink()).toBe(true);
+    }
+    expect(readFileSync(join(cwd, 'file'), 'utf8')).toBe('kept\n');
+    expect(readdirSync(cwd).sort()).toEqual(['file', 'link', 'pipe', 'stdout']);
   });
 });
 
@@ -96,5 +131,32 @@ describe('zone plan - and zone apply -', () => {
     expect(empty.code).toBe(2);
     expect(empty.stderr).toContain('which zone?');
     expect(sandbox.calls.get('service/dnsupdate') ?? 0).toBe(0);
+  });
+
+  it('a standard input that is /dev/null (as a closed one is), a device or a folder is refused, nothing sent', async () => {
+    for (const [path, what] of [
+      ['/dev/null', 'a device'],
+      ['/dev/zero', 'a device'],
+      [tempDir('ddedge-folder-'), 'a folder'],
+    ]) {
+      const fd = openSync(path!, 'r');
+      try {
+        const run = await new Promise<{ code: number | null; stderr: string }>((resolveRun) => {
+          const child = spawn(process.execPath, [DIST, 'zone', 'apply', '--force', '--service', ZONE, '-'], {
+            env: env(),
+            stdio: [fd, 'ignore', 'pipe'],
+          });
+          let stderr = '';
+          child.stderr!.on('data', (d) => (stderr += d));
+          child.on('close', (code) => resolveRun({ code, stderr }));
+        });
+        expect(run.code, run.stderr).toBe(2);
+        expect(run.stderr).toContain(`standard input: ${what}, not a zone file`);
+      } finally {
+        closeSync(fd);
+      }
+    }
+    expect(sandbox.calls.get('service/dnsupdate') ?? 0).toBe(0);
+    expect(sandbox.calls.get('service/dnsdelete') ?? 0).toBe(0);
   });
 });

@@ -33,7 +33,8 @@ describe('the notice of a closed HTTP door', () => {
       level: 'warn',
       text:
         'gateway: the HTTP door is closed (no --http-listen): dyndns2 clients (routers, NAS boxes) with key "router", ' +
-        'and httpreq and acme-dns clients with key "acme", get "connection refused"; --http-listen ADDR:PORT opens it ' +
+        'and httpreq and acme-dns clients with key "acme", get "connection refused"; --http-listen ADDR:PORT ' +
+        '(DDEDGE_GATEWAY_HTTP_DOOR_LISTEN; DDEDGE_GATEWAY_HTTP_LISTEN is --listen, the status page) opens it ' +
         '(RFC 2136 updates on the DNS door work as they are)',
     });
     expect(notice!.text).not.toContain(SECRET);
@@ -44,7 +45,8 @@ describe('the notice of a closed HTTP door', () => {
       level: 'info',
       text:
         'gateway: the HTTP door is closed (no --http-listen): httpreq and acme-dns clients with key "acme" get ' +
-        '"connection refused"; --http-listen ADDR:PORT opens it (RFC 2136 updates on the DNS door work as they are)',
+        '"connection refused"; --http-listen ADDR:PORT (DDEDGE_GATEWAY_HTTP_DOOR_LISTEN; DDEDGE_GATEWAY_HTTP_LISTEN is ' +
+        '--listen, the status page) opens it (RFC 2136 updates on the DNS door work as they are)',
     });
   });
 

@@ -86,6 +86,15 @@ grant "xfr" subdomain lab.example.com A AAAA;
       ],
       [key('algorithm hmac-sha256; secret "c2hvcnQ=";'), /^keys\.conf:4:\d+: key "k": the secret is 5 bytes/],
       [key('algorithm hmac-sha256;'), /^keys\.conf:3:5: key "k" has no secret/],
+      // BIND refuses a second secret or algorithm in one key; which one a client has would be a guess.
+      [
+        key(`algorithm hmac-sha256; secret "${SECRET}"; secret "${SECRET}";`),
+        /^keys\.conf:4:\d+: key "k": a second secret \(one key has one\)$/,
+      ],
+      [
+        key(`algorithm hmac-sha256; algorithm hmac-sha512; secret "${SECRET}";`),
+        /^keys\.conf:4:26: key "k": a second algorithm \(one key has one\)$/,
+      ],
       [key(`algorithm hmac-sha256; secret "${SECRET}"`), /^keys\.conf:5:1: expected ";" after the secret of key "k"/],
       [
         key(`algorithm hmac-sha256; secret "${SECRET}" "${SECRET}";`),

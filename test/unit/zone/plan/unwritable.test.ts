@@ -158,6 +158,20 @@ describe('records a master file cannot hold', () => {
     expect(bad('{"name":')).toThrow(/z:3:16: .*not valid JSON/);
   });
 
+  it("a hand-made exact record that is not JSON is told on one line, none of the file's characters raw", () => {
+    const message = (() => {
+      try {
+        readZoneText(`$ORIGIN ${ZONE}.\n;ddedge-exact-zone\n;ddedge-record [1,\u001b]0;PWNED\u0007]\n`, {
+          zone: ZONE,
+          file: 'z',
+        });
+      } catch (error) {
+        return (error as Error).message;
+      }
+    })();
+    expect(message).toMatch(/^z:3:16: ;ddedge-record: not valid JSON \(Unexpected token '\\027'\)$/);
+  });
+
   // Found by an attack: names spelt otherwise than a backup writes them slipped past ownership.
   it('a hand-made exact record whose name is not spelt as a backup writes it is an error (HOME.example.com, a trailing dot)', () => {
     const bad = (json: string) => () =>
