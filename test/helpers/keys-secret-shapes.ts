@@ -83,7 +83,7 @@ export const SHAPES: { name: string; line: string; expected: RegExp; column: num
   {
     name: 'secret as a key name granted',
     line: `grant "${CANARY}" zonesub;`,
-    expected: /no key a token that may be a secret \(not shown\) is defined/,
+    expected: /no key "…" \(a name not shown: it may be a secret\) is defined/,
     column: 7,
   },
   {

@@ -115,13 +115,13 @@ export function shown(token: Token): string {
 
 /** A key name as messages name it: quoted, unless it may be a secret pasted as one (shown()). */
 export function shownName(key: string): string {
-  return shownText(key);
+  return shownText(key, '"…" (a name not shown: it may be a secret)');
 }
 
-function shownText(text: string): string {
+function shownText(text: string, secret = 'a token that may be a secret (not shown)'): string {
   const colon = text.indexOf(':');
   const before = colon < 0 ? text : text.slice(0, colon);
-  if (/[A-Za-z0-9+/=]{16,}/.test(before)) return 'a token that may be a secret (not shown)';
+  if (/[A-Za-z0-9+/=]{16,}/.test(before)) return secret;
   const cut = before.length > 40 ? `${before.slice(0, 40)}…` : before;
   const safe = cut.replace(/[\u0000-\u001f\u007f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
   return colon < 0 ? `"${safe}"` : `"${safe}:…" (the rest not shown: it may be a secret)`;

@@ -57,7 +57,7 @@ describe('the notice of a closed HTTP door', () => {
 
   it('never names a key whose name may be a secret pasted as one', () => {
     const text = closedHttpDoorNotice(keys({ c2VjcmV0c2VjcmV0c2VjcmV0: ['name h.example.com A'] }))!.text;
-    expect(text).toContain('with key a token that may be a secret (not shown) get');
+    expect(text).toContain('with key "…" (a name not shown: it may be a secret) get');
     expect(text).not.toContain('c2VjcmV0c2VjcmV0');
   });
 
