@@ -11,14 +11,29 @@ import { openDoors, updateDepsOf, type OpenDoors } from './doors.js';
 import { drainGateway, stopNowLine } from './drain.js';
 import { startRefreshLoop, zonesReader } from './refresh-loop.js';
 import type { GatewaySettings } from './run-settings.js';
-import { startGateway } from './start.js';
+import { startGateway, type StartedGateway } from './start.js';
 
 export type { GatewaySettings } from './run-settings.js';
+
+/**
+ * The start (keys file, zones read), unless a second signal comes first: the start only reads, so
+ * nothing is left half-made by leaving it unfinished; undefined then.
+ */
+async function startOrStopNow(settings: GatewaySettings): Promise<StartedGateway | undefined> {
+  const started = startGateway(settings);
+  if (!settings.stoppedNow) return started;
+  const now = settings.stoppedNow.then((signal) => {
+    settings.logger.warn(`gateway: ${signal} again while starting: stopping at once; the start is left unfinished`);
+    return undefined;
+  });
+  return Promise.race([started, now]);
+}
 
 export async function runGateway(settings: GatewaySettings): Promise<number> {
   const { logger } = settings;
   const clock = settings.clock ?? systemClock;
-  const gateway = await startGateway(settings);
+  const gateway = await startOrStopNow(settings);
+  if (!gateway) return 0;
   const { budget, notifier } = gateway;
   const open: OpenDoors = { servers: [] };
   let stopping = false;
