@@ -22,11 +22,17 @@ export type { GatewaySettings } from './run-settings.js';
 async function startOrStopNow(settings: GatewaySettings): Promise<StartedGateway | undefined> {
   const started = startGateway(settings);
   if (!settings.stoppedNow) return started;
+  let starting = true;
   const now = settings.stoppedNow.then((signal) => {
-    settings.logger.warn(`gateway: ${signal} again while starting: stopping at once; the start is left unfinished`);
+    if (starting)
+      settings.logger.warn(`gateway: ${signal} again while starting: stopping at once; the start is left unfinished`);
     return undefined;
   });
-  return Promise.race([started, now]);
+  try {
+    return await Promise.race([started, now]);
+  } finally {
+    starting = false;
+  }
 }
 
 export async function runGateway(settings: GatewaySettings): Promise<number> {
