@@ -73,6 +73,7 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
     stopRefreshing();
     // New updates are refused from now on; those in flight finish and are answered.
     stopping = true;
+    gateway.stats.stopping = true;
     await drainGateway(inFlight, notifier, logger, clock, settings.stoppedNow);
     if (!stoppedNow) logger.info('gateway: stopped');
     return 0;
