@@ -78,9 +78,11 @@ export function historyLine(row: HistoryRow): string {
           : row.current
             ? `; current for ${describeDuration(row.heldMs)}`
             : `; held ${describeDuration(row.heldMs)}`;
-      // No old address: the first ddedge sent for the record (none was recorded before it).
-      const change = row.old ? `changed ${row.old} -> ${row.new}` : `first sent ${row.new}`;
-      return `${what} ${change} via ${row.via}${held}`;
+      // No old address: the first ddedge sent for the record (none was recorded before it). A field a
+      // history not written by this writer left out reads "-", as on the status page.
+      const sent = row.new ?? '-';
+      const change = row.old ? `changed ${row.old} -> ${sent}` : `first sent ${sent}`;
+      return `${what} ${change} via ${row.via ?? '-'}${held}`;
     }
     case 'failed': {
       const times = (row.count ?? 1) > 1 ? ` (${row.count} cycles in a row, last ${row.lastAt})` : '';

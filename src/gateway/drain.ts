@@ -40,6 +40,8 @@ export async function drainGateway(
   const ended = await Promise.race([Promise.allSettled([...inFlight]), deadline, now]);
   cancel();
   if (ended === 'now') return;
+  if (inFlight.size)
+    logger.warn(`gateway: stopped waiting after ${formatDuration(DRAIN_MS, 's')}; ${left(inFlight.size)}`);
   const answersAndNotifications = async () => {
     // The answers of those updates are signed and written after they settle: let them go out.
     await sleepOn(clock, ANSWERS_OUT_MS);
@@ -50,10 +52,13 @@ export async function drainGateway(
 
 /** The line said at a second signal: the stop no longer waits, and what that leaves. */
 export function stopNowLine(signal: string, inFlight: number): string {
-  const left = inFlight
-    ? `${counted(inFlight, 'update')} in flight ${inFlight === 1 ? 'is' : 'are'} left unanswered, ` +
-      `${inFlight === 1 ? 'its change' : 'their changes'} maybe made at the provider, in whole or in part ` +
-      `(read the zone before sending ${inFlight === 1 ? 'it' : 'them'} again)`
-    : 'nothing in flight is left; notifications still queued are not sent';
-  return `gateway: ${signal} again: stopping at once; ${left}`;
+  return `gateway: ${signal} again: stopping at once; ${
+    inFlight ? left(inFlight) : 'nothing in flight is left; notifications still queued are not sent'
+  }`;
 }
+
+/** What updates still in flight when the stop ends are left as. */
+const left = (inFlight: number): string =>
+  `${counted(inFlight, 'update')} in flight ${inFlight === 1 ? 'is' : 'are'} left unanswered, ` +
+  `${inFlight === 1 ? 'its change' : 'their changes'} maybe made at the provider, in whole or in part ` +
+  `(read the zone before sending ${inFlight === 1 ? 'it' : 'them'} again)`;

@@ -11,14 +11,35 @@ import { openDoors, updateDepsOf, type OpenDoors } from './doors.js';
 import { drainGateway, stopNowLine } from './drain.js';
 import { startRefreshLoop, zonesReader } from './refresh-loop.js';
 import type { GatewaySettings } from './run-settings.js';
-import { startGateway } from './start.js';
+import { startGateway, type StartedGateway } from './start.js';
 
 export type { GatewaySettings } from './run-settings.js';
+
+/**
+ * The start (keys file, zones read), unless a second signal comes first: the start only reads, so
+ * nothing is left half-made by leaving it unfinished; undefined then.
+ */
+async function startOrStopNow(settings: GatewaySettings): Promise<StartedGateway | undefined> {
+  const started = startGateway(settings);
+  if (!settings.stoppedNow) return started;
+  let starting = true;
+  const now = settings.stoppedNow.then((signal) => {
+    if (starting)
+      settings.logger.warn(`gateway: ${signal} again while starting: stopping at once; the start is left unfinished`);
+    return undefined;
+  });
+  try {
+    return await Promise.race([started, now]);
+  } finally {
+    starting = false;
+  }
+}
 
 export async function runGateway(settings: GatewaySettings): Promise<number> {
   const { logger } = settings;
   const clock = settings.clock ?? systemClock;
-  const gateway = await startGateway(settings);
+  const gateway = await startOrStopNow(settings);
+  if (!gateway) return 0;
   const { budget, notifier } = gateway;
   const open: OpenDoors = { servers: [] };
   let stopping = false;
@@ -52,6 +73,7 @@ export async function runGateway(settings: GatewaySettings): Promise<number> {
     stopRefreshing();
     // New updates are refused from now on; those in flight finish and are answered.
     stopping = true;
+    gateway.stats.stopping = true;
     await drainGateway(inFlight, notifier, logger, clock, settings.stoppedNow);
     if (!stoppedNow) logger.info('gateway: stopped');
     return 0;

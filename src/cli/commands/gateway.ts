@@ -7,6 +7,7 @@ import { constants } from 'node:os';
 import { resolve } from 'node:path';
 import { readGatewaySettings, type GatewayConfig } from '../../config/gateway-settings.js';
 import { ConfigError } from '../../lib/errors.js';
+import type { Logger } from '../../lib/log.js';
 import { collectBeforeExit, keepGatewayHeapSmall } from '../../lib/long-running-heap.js';
 import { runAction } from '../actions.js';
 import type { CommandContext } from '../command.js';
@@ -92,23 +93,7 @@ async function serve(context: CommandContext): Promise<number> {
     );
   }
   const { runGateway } = await import('../../gateway/run.js');
-  // The first SIGTERM/SIGINT stops it once the updates in flight are answered; a second one stops it
-  // at once (exit 128 + the signal's number, as its default action would), and a third meets that default.
-  let stop = () => {};
-  const stopped = new Promise<void>((r) => (stop = r));
-  let stopNow = (_signal: NodeJS.Signals) => {};
-  const stoppedNow = new Promise<NodeJS.Signals>((r) => (stopNow = r));
-  let signals = 0;
-  let forcedBy: NodeJS.Signals | undefined;
-  const onStop = (signal: NodeJS.Signals) => {
-    if (++signals === 1) return stop();
-    process.off('SIGTERM', onStop);
-    process.off('SIGINT', onStop);
-    forcedBy = signal;
-    stopNow(signal);
-  };
-  process.on('SIGTERM', onStop);
-  process.on('SIGINT', onStop);
+  const signals = stopSignals(logger);
   // SIGHUP from the start: before the gateway answers, the keys file is still to be read, so a
   // reload then is nothing to do (Node's default would end the process).
   let reload = () => logger.info('gateway: SIGHUP while starting; the keys file is read at start');
@@ -135,14 +120,49 @@ async function serve(context: CommandContext): Promise<number> {
       listenTls: config.listenTls,
       logger,
       startWarnings,
-      stopped,
-      stoppedNow,
-      onReload: (reloadKeys) => (reload = reloadKeys),
+      stopped: signals.stopped,
+      stoppedNow: signals.stoppedNow,
+      onReload: (reloadKeys) => {
+        signals.started();
+        reload = reloadKeys;
+      },
     });
+    const forcedBy = signals.forcedBy();
     return forcedBy ? 128 + constants.signals[forcedBy] : code;
   } finally {
-    process.off('SIGTERM', onStop);
-    process.off('SIGINT', onStop);
+    signals.dispose();
     process.off('SIGHUP', onHangup);
   }
+}
+
+/**
+ * The first SIGTERM/SIGINT stops it once the updates in flight are answered (said when it comes while the
+ * gateway starts: the start is finished first); a second one stops it at once (exit 128 + the signal's
+ * number, as its default action would), and a third meets that default.
+ */
+function stopSignals(logger: Logger) {
+  let stop = () => {};
+  const stopped = new Promise<void>((r) => (stop = r));
+  let stopNow = (_signal: NodeJS.Signals) => {};
+  const stoppedNow = new Promise<NodeJS.Signals>((r) => (stopNow = r));
+  let signals = 0;
+  let forcedBy: NodeJS.Signals | undefined;
+  let starting = true;
+  const onStop = (signal: NodeJS.Signals) => {
+    if (++signals === 1 && starting)
+      logger.info(
+        `gateway: ${signal} while starting: it stops once the zones are read (${signal} again stops at once)`,
+      );
+    if (signals === 1) return stop();
+    dispose();
+    forcedBy = signal;
+    stopNow(signal);
+  };
+  const dispose = () => {
+    process.off('SIGTERM', onStop);
+    process.off('SIGINT', onStop);
+  };
+  process.on('SIGTERM', onStop);
+  process.on('SIGINT', onStop);
+  return { stopped, stoppedNow, forcedBy: () => forcedBy, started: () => (starting = false), dispose };
 }

@@ -43,6 +43,7 @@ interface ZoneStatus {
 
 export function gatewayHealth(view: GatewayView): { healthy: boolean; reasons: string[] } {
   const reasons: string[] = [];
+  if (view.stats.stopping) reasons.push('stopping: new updates are refused while those in flight finish');
   const up = view.stats.listening.length;
   if (up < view.listenCount) reasons.push(`${up} of ${counted(view.listenCount, 'DNS listener')} answering`);
   for (const z of zoneStatus(view)) {

@@ -28,6 +28,8 @@ export class GatewayStats {
   readonly readings = new Map<string, ZoneReading>();
   /** The DNS addresses answering, as shown in the log. */
   listening: string[] = [];
+  /** Set at the stop: new updates are refused from then on. */
+  stopping = false;
 
   constructor(readonly zones: string[]) {
     for (const zone of zones) this.readings.set(zone, {});

@@ -53,6 +53,24 @@ describe("the gateway's stop", () => {
     expect(drained).toBe(true);
   });
 
+  it('says what it leaves when it stops waiting after 60 s', async () => {
+    const clock = new FakeClock();
+    const lines: string[] = [];
+    const logger = { ...silentLogger, warn: (line: string) => void lines.push(line) };
+    let finish = () => {};
+    const done = new Promise<void>((resolve) => (finish = resolve));
+    const inFlight = new Set<Promise<unknown>>([done, new Promise(() => {})]);
+    void done.finally(() => inFlight.delete(done));
+    const draining = drainGateway(inFlight, undefined, logger, clock);
+    finish();
+    await clock.advanceAsync(60_200);
+    await draining;
+    expect(lines).toEqual([
+      'gateway: stopped waiting after 60s; 1 update in flight is left unanswered, its change maybe made at the ' +
+        'provider, in whole or in part (read the zone before sending it again)',
+    ]);
+  });
+
   it('stops waiting at once at a second signal, without the 200 ms for answers', async () => {
     const clock = new FakeClock(0);
     let now = (_signal: string) => {};

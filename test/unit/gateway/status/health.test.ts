@@ -83,6 +83,18 @@ describe("the gateway's health", () => {
     expect(gatewayAnswer('/healthz', view).status).toBe(200);
   });
 
+  it('is unhealthy while it stops: new updates are refused then', async () => {
+    const { view, views, stats } = setup();
+    stats.listening = ['127.0.0.1:53'];
+    await views.refresh('example.com');
+    await views.refresh('example.net');
+    stats.stopping = true;
+    expect(gatewayAnswer('/healthz', view)).toMatchObject({
+      status: 503,
+      body: 'unhealthy: stopping: new updates are refused while those in flight finish\n',
+    });
+  });
+
   it('is unhealthy while the budget is spent, says until when, and healthy again once calls resume', async () => {
     const { view, stats, budget, at } = setup(2);
     stats.listening = ['127.0.0.1:53'];
