@@ -15,6 +15,9 @@ import { MailError, sendMail } from './email/smtp-session.js';
 import { eventKey, type NotifyEvent } from './message.js';
 import { parseNotifyTarget, SERVICES, type NotifyTarget } from './target.js';
 import { counted } from '../lib/counted.js';
+import { formatDuration } from '../lib/duration.js';
+
+const seconds = (ms: number): string => formatDuration(ms, 's');
 
 export const NOTIFY_LIMITS = {
   /** Messages waiting per URL; beyond, the newest are dropped. */
@@ -48,6 +51,8 @@ interface Lane {
   tokens: number;
   refilledAt: number;
   dropped: number;
+  /** An event taken off the queue is being delivered (sent, or waiting to be sent again). */
+  delivering: boolean;
   running?: Promise<void>;
 }
 
@@ -85,6 +90,7 @@ export class Notifier {
       tokens: allowance.burst,
       refilledAt: clock.now(),
       dropped: 0,
+      delivering: false,
     });
     this.channels = urls.map((url, i) => ({
       target: parseNotifyTarget(url, `notification URL ${i + 1}`),
@@ -120,13 +126,29 @@ export class Notifier {
     });
   }
 
-  /** Waits for the queues to empty, at most `ms` (a one-shot command before it exits). */
+  /**
+   * Waits for the queues to empty, at most `ms` (a command about to exit). A wait is said in the log, and what was
+   * still not delivered when the time was up: a stop that pauses without a word, or drops without one, looks broken.
+   */
   async drain(ms: number): Promise<void> {
+    const waiting = this.undelivered();
+    if (waiting === 0) return;
+    this.logger.info(`notify: delivering ${counted(waiting, 'notification')} before exit, at most ${seconds(ms)}`);
     let cancel = (): void => {};
     const deadline = new Promise<void>((resolve) => (cancel = this.clock.after(ms, resolve)));
     const running = this.channels.flatMap((c) => [c.events.running, c.refusals.running]);
     await Promise.race([Promise.all(running), deadline]);
     cancel();
+    const left = this.undelivered();
+    if (left) this.logger.warn(`notify: ${counted(left, 'notification')} not delivered: the ${seconds(ms)} were up`);
+  }
+
+  /** Events queued, and those being delivered (sent, or waiting to be sent again). */
+  private undelivered(): number {
+    let count = 0;
+    for (const { events, refusals } of this.channels)
+      for (const lane of [events, refusals]) count += lane.queue.length + (lane.delivering ? 1 : 0);
+    return count;
   }
 
   /** Sends one event to every URL now, with no retry (ddedge notify test), and says how each went. */
@@ -157,7 +179,12 @@ export class Notifier {
       }
       lane.tokens--;
       const { event, merged } = lane.queue.shift()!;
-      await this.deliver(target, merged ? mergedInto(event, merged) : event);
+      lane.delivering = true;
+      try {
+        await this.deliver(target, merged ? mergedInto(event, merged) : event);
+      } finally {
+        lane.delivering = false;
+      }
     }
     if (lane.dropped) {
       this.logger.warn(

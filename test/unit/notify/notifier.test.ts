@@ -35,10 +35,11 @@ async function server(answer: boolean, statuses: number[] = []): Promise<{ url: 
 }
 
 const warnings: string[] = [];
+const infos: string[] = [];
 const logger = {
   warn: (m: string) => warnings.push(m),
   debug: () => {},
-  info: () => {},
+  info: (m: string) => infos.push(m),
   error: () => {},
 } as unknown as Logger;
 const event = (n: number) => ({
@@ -67,6 +68,34 @@ describe('Notifier', () => {
     const drained = notifier.drain(200);
     await clock.advanceAsync(200);
     await drained;
+  });
+
+  // A command's stop that pauses for its notifications without a word, or drops them without one, looks broken.
+  it('drain says what it waits for, and what was not delivered when its time was up; nothing when all went', async () => {
+    const hanging = await server(false);
+    const ok = await server(true);
+    const clock = new FakeClock();
+    const stuck = new Notifier([hanging.url], logger, { ...NOTIFY_LIMITS, timeoutMs: 60_000 }, clock);
+    warnings.length = 0;
+    infos.length = 0;
+    stuck.enqueue([event(1), event(2)]);
+    const drained = stuck.drain(5_000);
+    await clock.advanceAsync(5_000);
+    await drained;
+    expect(infos).toEqual(['notify: delivering 2 notifications before exit, at most 5s']);
+    expect(warnings).toEqual(['notify: 2 notifications not delivered: the 5s were up']);
+
+    infos.length = 0;
+    warnings.length = 0;
+    const fine = new Notifier([ok.url], logger);
+    fine.enqueue([event(3)]);
+    await fine.drain(HANG_BOUND_MS);
+    expect(ok.bodies).toHaveLength(1);
+    expect(infos).toEqual([`notify: delivering 1 notification before exit, at most ${HANG_BOUND_MS / 1000}s`]);
+    expect(warnings).toEqual([]);
+    infos.length = 0;
+    await fine.drain(HANG_BOUND_MS);
+    expect(infos).toEqual([]);
   });
 
   it('sends the same event once', async () => {
