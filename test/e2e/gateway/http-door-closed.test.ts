@@ -10,6 +10,10 @@ import { useSandbox } from '../../helpers/use-sandbox.js';
 
 const sandbox = useSandbox({ port: 0, per: 'file' });
 
+/** A gateway of the sandbox's example.com with the keys file `file`. */
+const started = (file: string, args: string[] = []) =>
+  startGatewayProcess({ apiUrl: sandbox.url, zone: 'example.com', keysFile: file, stateDir: tempDir(), args });
+
 const KEYS = [
   { name: 'router', rules: ['grant "router" name home.example.com A AAAA;'] },
   { name: 'acme', rules: ['grant "acme" wildcard *.example.com TXT;'] },
@@ -19,12 +23,7 @@ const KEYS = [
 describe('the HTTP door closed', () => {
   it("one warning at start names the router's and the ACME keys, their protocols and --http-listen", async () => {
     const { file, secrets } = writeKeysFile(KEYS);
-    const gateway = await startGatewayProcess({
-      apiUrl: sandbox.url,
-      zone: 'example.com',
-      keysFile: file,
-      stateDir: tempDir(),
-    });
+    const gateway = await started(file);
     try {
       const lines = gateway.stderr().split('\n');
       const said = lines.filter((l) => l.includes('HTTP door is closed'));
@@ -42,12 +41,7 @@ describe('the HTTP door closed', () => {
 
   it("a SIGHUP reload that brings a router's key says so again, naming it", async () => {
     const { file } = writeKeysFile([KEYS[2]!]);
-    const gateway = await startGatewayProcess({
-      apiUrl: sandbox.url,
-      zone: 'example.com',
-      keysFile: file,
-      stateDir: tempDir(),
-    });
+    const gateway = await started(file);
     try {
       expect(gateway.stderr()).not.toContain('HTTP door');
       writeKeysFile(KEYS, file);
@@ -61,13 +55,7 @@ describe('the HTTP door closed', () => {
 
   it('with --http-listen, nothing is said of it', async () => {
     const { file } = writeKeysFile(KEYS);
-    const gateway = await startGatewayProcess({
-      apiUrl: sandbox.url,
-      zone: 'example.com',
-      keysFile: file,
-      stateDir: tempDir(),
-      args: ['--http-listen', `127.0.0.1:${await freePort()}`],
-    });
+    const gateway = await started(file, ['--http-listen', `127.0.0.1:${await freePort()}`]);
     try {
       expect(gateway.stderr()).not.toContain('HTTP door');
     } finally {

@@ -11,20 +11,21 @@ import type { LiveRecord } from '../../../../src/zone/record.js';
 import { soleRecordAt } from '../../../../src/zone/wanted-zone.js';
 
 const Z = 'known.example';
-const wanted = readZoneText(
-  [
-    `$ORIGIN ${Z}.`,
-    '$TTL 300',
-    `@ IN SOA ns1.example.net. hostmaster.example.net. 1 3600 600 86400 300`,
-    'www 3600 IN A 192.0.2.2',
-    'mail IN MX 10 mx.example.net.',
-    'two IN A 192.0.2.3',
-    'two IN A 192.0.2.4',
-    'txt IN TXT "hello world"',
-    '',
-  ].join('\n'),
-  { zone: Z, file: 'zone.txt', skipUnsupported: true },
-);
+/** The zone Z of a master file of `lines` (after its $ORIGIN and $TTL 300). */
+const zoneOf = (lines: string[]) =>
+  readZoneText([`$ORIGIN ${Z}.`, '$TTL 300', ...lines, ''].join('\n'), {
+    zone: Z,
+    file: 'zone.txt',
+    skipUnsupported: true,
+  });
+const wanted = zoneOf([
+  `@ IN SOA ns1.example.net. hostmaster.example.net. 1 3600 600 86400 300`,
+  'www 3600 IN A 192.0.2.2',
+  'mail IN MX 10 mx.example.net.',
+  'two IN A 192.0.2.3',
+  'two IN A 192.0.2.4',
+  'txt IN TXT "hello world"',
+]);
 const known = soleRecordAt(wanted.records)!;
 const entry = (fields: Partial<DnsEntry>): DnsEntry =>
   ({ entityID: '7', ttl: '-', priority: '-', ...fields }) as DnsEntry;
@@ -65,43 +66,33 @@ describe('entries read as the records the caller knows', () => {
   // An entry written exactly as ddedge writes the file's record is read without the provider form's rules: it must
   // read as those rules read it, field for field, and be as listed exactly when they say so.
   it('an entry as ddedge writes each record of a file reads as the rules of the provider form read it', () => {
-    const varied = readZoneText(
-      [
-        `$ORIGIN ${Z}.`,
-        '$TTL 300',
-        'a 60 IN A 192.0.2.1',
-        'six IN AAAA 2001:DB8:0:0:0:0:0:1',
-        'alias IN CNAME Target.Example.NET.',
-        'sub IN NS ns1.example.net.',
-        'mx1 IN MX 10 mx.example.net.',
-        'mx2 86400 IN MX 0 .',
-        'empty IN TXT ""',
-        'quotes IN TXT "\\"\\""',
-        'bytes IN TXT "caf\\195\\169 \\255"',
-        'semi IN TXT "a;b" "c d"',
-        'srv IN SRV 10 5 5060 sip.example.net.',
-        'caa IN CAA 0 issue "letsencrypt.org"',
-        // Names in every form a master file may write them.
-        'UPPER IN A 192.0.2.2',
-        '*.wild IN A 192.0.2.5',
-        '_sip._tcp IN TXT "v"',
-        'b\u00fccher IN A 192.0.2.6',
-        'xn--bcher-kva.idn IN A 192.0.2.7',
-        'under_score IN A 192.0.2.8',
-        '',
-      ].join('\n'),
-      { zone: Z, file: 'varied.txt', skipUnsupported: true },
-    );
+    const varied = zoneOf([
+      'a 60 IN A 192.0.2.1',
+      'six IN AAAA 2001:DB8:0:0:0:0:0:1',
+      'alias IN CNAME Target.Example.NET.',
+      'sub IN NS ns1.example.net.',
+      'mx1 IN MX 10 mx.example.net.',
+      'mx2 86400 IN MX 0 .',
+      'empty IN TXT ""',
+      'quotes IN TXT "\\"\\""',
+      'bytes IN TXT "caf\\195\\169 \\255"',
+      'semi IN TXT "a;b" "c d"',
+      'srv IN SRV 10 5 5060 sip.example.net.',
+      'caa IN CAA 0 issue "letsencrypt.org"',
+      // Names in every form a master file may write them.
+      'UPPER IN A 192.0.2.2',
+      '*.wild IN A 192.0.2.5',
+      '_sip._tcp IN TXT "v"',
+      'b\u00fccher IN A 192.0.2.6',
+      'xn--bcher-kva.idn IN A 192.0.2.7',
+      'under_score IN A 192.0.2.8',
+    ]);
     const index = soleRecordAt(varied.records)!;
     expect(varied.records.length).toBe(18);
     for (const record of varied.records) {
-      const fields = toProvider(record);
-      const listed = {
-        entityID: '9',
-        ...fields,
-        ttl: fields.ttl === undefined ? '-' : String(fields.ttl),
-        priority: fields.priority === undefined ? '-' : String(fields.priority),
-      } as DnsEntry;
+      const { ttl, priority, ...fields } = toProvider(record);
+      const count = (n: number | undefined) => (n === undefined ? '-' : String(n));
+      const listed = entry({ ...fields, ttl: count(ttl), priority: count(priority) });
       const fast = new Set<LiveRecord>();
       const slow = new Set<LiveRecord>();
       const read = readKnownEntry(listed, Z, index, fast);
