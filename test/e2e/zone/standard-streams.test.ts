@@ -76,6 +76,16 @@ describe('zone export --output PATH that is no file', () => {
     expect(readFileSync(join(cwd, 'file'), 'utf8')).toBe('kept\n');
     expect(readdirSync(cwd).sort()).toEqual(['file', 'link', 'pipe', 'stdout']);
   });
+
+  it('a path through a file (not a folder) is a usage error that says so, not an internal error', async () => {
+    const cwd = tempDir('ddedge-cwd-');
+    writeFileSync(join(cwd, 'README.md'), 'kept\n');
+    const run = await runDist(['zone', 'export', '--service', ZONE, '--output', 'README.md/x.zone'], env(), cwd);
+    expect(run.stderr).not.toContain('internal error');
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toMatch(/README\.md\/x\.zone/);
+    expect(readFileSync(join(cwd, 'README.md'), 'utf8')).toBe('kept\n');
+  });
 });
 
 /** The built file with `input` piped to its standard input. */

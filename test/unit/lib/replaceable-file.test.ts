@@ -24,4 +24,11 @@ describe('notReplaceable', () => {
     expect(notReplaceable(join(dir, 'to-file'), true)).toBeUndefined();
     expect(notReplaceable(join(dir, 'to-fifo'), true)).toBe('a FIFO');
   });
+
+  it('says nothing of a path it cannot look at (through a file): the write says why it cannot', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'file'), 'x');
+    expect(notReplaceable(join(dir, 'file', 'x'))).toBeUndefined();
+    expect(notReplaceable(join(dir, 'file', 'x'), true)).toBeUndefined();
+  });
 });
