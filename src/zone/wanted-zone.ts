@@ -5,6 +5,7 @@
 // makes it (the later of two).
 import type { BindForm } from './bind-form.js';
 import type { ZoneRecord, ZoneType } from './record.js';
+import { NameTable } from '../lib/name-table.js';
 import { PresizedList } from '../lib/presized-list.js';
 
 /** A record of the file, with where it was written (`zone.txt:12:1`) for messages. */
@@ -88,7 +89,7 @@ const SCAN_LIMIT = 8;
 export class WantedZoneBuilder {
   readonly #records = new PresizedList<WantedRecord>();
   readonly notes: FileNote[] = [];
-  private readonly atName = new Map<string, Entry | Group>();
+  private readonly atName: NameTable<Entry | Group>;
   /** Names of more than one entry, or of a note: what takeRecordsByName sorts out. */
   private readonly mixed: string[] = [];
 
@@ -101,6 +102,7 @@ export class WantedZoneBuilder {
   ) {
     this.dotZone = `.${zone}`;
     this.#records.reserve(atMost);
+    this.atName = new NameTable(atMost);
   }
 
   /** Adds a record; returns why it breaks a rule, or undefined (a duplicate is dropped). */
@@ -180,7 +182,7 @@ function cnameConflict(entry: Entry, group: Group): string | undefined {
 }
 
 /** The index a builder made of the records it read, until the first plan of them takes it. */
-const HANDED_OVER = new WeakMap<readonly WantedRecord[], { atName: Map<string, Entry | Group>; mixed: string[] }>();
+const HANDED_OVER = new WeakMap<readonly WantedRecord[], { atName: NameTable<Entry | Group>; mixed: string[] }>();
 
 /**
  * The record alone at a name among `records` (no other record and no note there), by the index the builder that
@@ -207,14 +209,14 @@ export function soleRecordAt(
 export function takeRecordsByName(
   records: readonly WantedRecord[],
   left: ReadonlySet<WantedRecord>,
-): Map<string, WantedRecord | WantedRecord[]> | undefined {
+): NameTable<WantedRecord | WantedRecord[]> | undefined {
   const index = HANDED_OVER.get(records);
   if (!index) return undefined;
   HANDED_OVER.delete(records);
   const { atName, mixed } = index;
   // The same map, its values made records only below: every Group and note is at a name in
   // `mixed` (each name once), so past that loop none is left.
-  const byName = atName as unknown as Map<string, WantedRecord | WantedRecord[]>;
+  const byName = atName as unknown as NameTable<WantedRecord | WantedRecord[]>;
   for (const r of left) if (atName.get(r.name) === r) atName.delete(r.name);
   for (const name of mixed) {
     const held = atName.get(name);

@@ -3,6 +3,7 @@
 // by value, so a TTL change on one of three MX records is one update, not three.
 import { atProviderDefault, providerGlue } from '../bind-form.js';
 import type { Owner } from './ownership.js';
+import { NameTable } from '../../lib/name-table.js';
 import { identityKey, LiveIndex } from '../live-index.js';
 import type { LiveRecord, ZoneRecord } from '../record.js';
 import { FileRecord, takeRecordsByName, type WantedRecord, type WantedZone } from '../wanted-zone.js';
@@ -47,15 +48,20 @@ export interface PlanOptions {
 
 /** The records at one name: most names hold one, kept without an array around it. */
 type Grouped<T> = T | T[];
-function addTo<T extends object>(groups: Map<string, Grouped<T>>, key: string, item: T): void {
+/** A map by name: the file's is a NameTable, the live zone's leftovers a Map. */
+interface ByName<T> {
+  get(name: string): T | undefined;
+  set(name: string, value: T): unknown;
+}
+function addTo<T extends object>(groups: ByName<Grouped<T>>, key: string, item: T): void {
   const group = groups.get(key);
   if (group === undefined) groups.set(key, item);
   else if (Array.isArray(group)) group.push(item);
   else groups.set(key, [group, item]);
 }
 /** The records by name, those in `left` left out (what the reader's index gives, made here). */
-function byName(records: readonly WantedRecord[], left: ReadonlySet<WantedRecord>): Map<string, Grouped<WantedRecord>> {
-  const map = new Map<string, Grouped<WantedRecord>>();
+function byName(records: readonly WantedRecord[], left: ReadonlySet<WantedRecord>): NameTable<Grouped<WantedRecord>> {
+  const map = new NameTable<Grouped<WantedRecord>>(records.length);
   for (const r of records) if (!left.has(r)) addTo(map, r.name, r);
   return map;
 }
@@ -156,7 +162,7 @@ function fileRecordsLeftAlone(
  */
 function settleIdentical(
   live: readonly LiveRecord[],
-  wantedByName: Map<string, Grouped<WantedRecord>>,
+  wantedByName: NameTable<Grouped<WantedRecord>>,
   owner: Owner,
   plan: Plan,
 ): { waiting: Map<string, Grouped<LiveRecord>>; ownKept: KeptRecord[] } {

@@ -2,6 +2,7 @@
 // second map of every name): once, for that very array of records, without notes and without
 // the records the plan leaves alone; the plan is the same as from a map of its own.
 import { describe, expect, it } from 'vitest';
+import type { NameTable } from '../../../src/lib/name-table.js';
 import { readZoneText } from '../../../src/zone/apply/zone-files.js';
 import { ownership } from '../../../src/zone/plan/ownership.js';
 import { planZone } from '../../../src/zone/plan/plan.js';
@@ -24,10 +25,13 @@ const FILE = [
 ];
 const read = (lines = FILE) =>
   readZoneText(`${lines.join('\n')}\n`, { zone: Z, file: 'zone.txt', skipUnsupported: true });
-const shown = (map: Map<string, WantedRecord | WantedRecord[]>) =>
-  Object.fromEntries(
-    [...map].map(([name, held]) => [name, (Array.isArray(held) ? held : [held]).map((r) => `${r.type} ${r.value}`)]),
-  );
+const shown = (map: NameTable<WantedRecord | WantedRecord[]>) => {
+  const byName: Record<string, string[]> = {};
+  map.forEach((held, name) => {
+    byName[name] = (Array.isArray(held) ? held : [held]).map((r) => `${r.type} ${r.value}`);
+  });
+  return byName;
+};
 
 describe('the reader index handed to the plan', () => {
   it('is given once, for the records it was made of, without notes and without the records left alone', () => {
