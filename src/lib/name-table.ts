@@ -6,13 +6,16 @@
 //
 // Open addressing, linear probing, the table at most half full: a probe sequence always ends at an
 // empty slot. The hash is seeded per process, so names chosen to collide on one run do not on the next.
+// Names of one zone all end in the zone's name: a table told so hashes what comes before it (and the
+// length), a third of the work for `host12345.example.com`; names are still compared whole.
 
 const SEED = (Math.random() * 0x1_0000_0000) >>> 0;
 
-/** FNV-1a over UTF-16 units, from the process's seed. */
-function hashOf(name: string): number {
-  let h = SEED ^ 0x811c9dc5;
-  for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193);
+/** FNV-1a over the UTF-16 units of `name` but its last `skip` (when it is longer), from the process's seed. */
+function hashOf(name: string, skip: number): number {
+  const end = name.length > skip ? name.length - skip : name.length;
+  let h = (SEED ^ 0x811c9dc5 ^ name.length) >>> 0;
+  for (let i = 0; i < end; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193);
   return h;
 }
 
@@ -35,9 +38,15 @@ export class NameTable<V> {
   /** Entries made, deleted ones included (their key is undefined). */
   #entries = 0;
   #size = 0;
+  /** The units at the end of every name that the hash leaves out. */
+  readonly #skip: number;
 
-  /** `expected`: the names it will most likely hold (it grows past that). */
-  constructor(expected = 0) {
+  /**
+   * `expected`: the names it will most likely hold (it grows past that); `commonEnd`: how most names end (a
+   * zone's names end in `.zone`), left out of their hash.
+   */
+  constructor(expected = 0, commonEnd = '') {
+    this.#skip = commonEnd.length;
     this.#slots = new Int32Array(slotsFor(expected));
     this.#keys = new Array(expected);
     this.#values = new Array(expected);
@@ -52,25 +61,37 @@ export class NameTable<V> {
     return at >= 0 ? this.#values[at] : undefined;
   }
 
+  /** The value held for `name`; when there is none, `value` is set for it and undefined returned (one lookup). */
+  getOrSet(name: string, value: V): V | undefined {
+    const at = this.#find(name);
+    if (at >= 0) return this.#values[at];
+    this.#add(name, value, at);
+    return undefined;
+  }
+
+  /** Where `name` is held, for valueAt and setValueAt (one lookup for both); -1 when it is not. */
+  entryOf(name: string): number {
+    const at = this.#find(name);
+    return at >= 0 ? at : -1;
+  }
+
+  /** The value at an entry entryOf gave (no name set or deleted since). */
+  valueAt(entry: number): V {
+    return this.#values[entry] as V;
+  }
+
+  setValueAt(entry: number, value: V): void {
+    this.#values[entry] = value;
+  }
+
   has(name: string): boolean {
     return this.#find(name) >= 0;
   }
 
   set(name: string, value: V): this {
-    let at = this.#find(name);
-    if (at >= 0) {
-      this.#values[at] = value;
-      return this;
-    }
-    if ((this.#entries + 1) * 2 > this.#slots.length) {
-      this.#rehash();
-      at = this.#find(name);
-    }
-    const entry = this.#entries++;
-    this.#keys[entry] = name;
-    this.#values[entry] = value;
-    this.#slots[~at] = entry + 1;
-    this.#size++;
+    const at = this.#find(name);
+    if (at >= 0) this.#values[at] = value;
+    else this.#add(name, value, at);
     return this;
   }
 
@@ -92,13 +113,27 @@ export class NameTable<V> {
     }
   }
 
+  /** A new entry for `name`, at `free` (#find's complement of an empty slot) unless the table is remade first. */
+  #add(name: string, value: V, free: number): void {
+    let slot = ~free;
+    if ((this.#entries + 1) * 2 > this.#slots.length) {
+      this.#rehash();
+      slot = ~this.#find(name);
+    }
+    const entry = this.#entries++;
+    this.#keys[entry] = name;
+    this.#values[entry] = value;
+    this.#slots[slot] = entry + 1;
+    this.#size++;
+  }
+
   /** The entry of `name`, or the bitwise complement of the empty slot where it would go. */
   #find(name: string): number {
     const slots = this.#slots;
     const keys = this.#keys;
     const mask = slots.length - 1;
     // At most half the slots are taken: an empty one comes before the probes have gone round.
-    for (let i = hashOf(name) & mask, probes = 0; probes <= mask; i = (i + 1) & mask, probes++) {
+    for (let i = hashOf(name, this.#skip) & mask, probes = 0; probes <= mask; i = (i + 1) & mask, probes++) {
       const entry = slots[i]!;
       if (entry === 0) return ~i;
       if (keys[entry - 1] === name) return entry - 1;
@@ -121,7 +156,7 @@ export class NameTable<V> {
       if (name === undefined) continue;
       this.#keys[kept] = name;
       this.#values[kept] = values[i];
-      let slot = hashOf(name) & mask;
+      let slot = hashOf(name, this.#skip) & mask;
       while (slots[slot] !== 0) slot = (slot + 1) & mask;
       slots[slot] = ++kept;
     }

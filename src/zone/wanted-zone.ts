@@ -13,15 +13,18 @@ export interface WantedRecord extends ZoneRecord {
   where: string;
 }
 
+/** Lines and columns packed into one small integer (an object for the rare one past these bounds). */
+const COLUMNS = 1024;
+const PACKED_LINES = 2 ** 21;
+
 /**
- * A record read from a file. Its `where` is made when asked: a string per record cost 11 MB
- * at 100,000 records, and it is read only for messages. Class fields are the record's own
- * data, so `{ where, ...record }` leaves a plain ZoneRecord.
+ * A record read from a file. Its `where` is made when asked: a string per record cost 11 MB at 100,000 records,
+ * and it is read only for messages. Where it was written is one small integer, and the file's name is on the class
+ * made for that file (fileRecordsOf), not on each record: two fields less, 1.6 MB at 100,000 records. Class fields
+ * are the record's own data, so `{ where, ...record }` leaves a plain ZoneRecord.
  */
-export class FileRecord implements WantedRecord {
-  readonly #file: string;
-  readonly #line: number;
-  readonly #column: number;
+export abstract class FileRecord implements WantedRecord {
+  readonly #spot: number | { line: number; column: number };
 
   constructor(
     public name: string,
@@ -29,18 +32,33 @@ export class FileRecord implements WantedRecord {
     public ttl: number | undefined,
     public priority: number | undefined,
     public value: string,
-    file: string,
     line: number,
     column: number,
   ) {
-    this.#file = file;
-    this.#line = line;
-    this.#column = column;
+    this.#spot = line < PACKED_LINES && column < COLUMNS ? line * COLUMNS + column : { line, column };
   }
 
+  /** The file the record was read from. */
+  protected abstract get file(): string;
+
   get where(): string {
-    return `${this.#file}:${this.#line}:${this.#column}`;
+    const spot = this.#spot;
+    return typeof spot === 'number'
+      ? `${this.file}:${Math.floor(spot / COLUMNS)}:${spot % COLUMNS}`
+      : `${this.file}:${spot.line}:${spot.column}`;
   }
+}
+
+/** What makes the records of one file. */
+export type FileRecordClass = new (...fields: ConstructorParameters<typeof FileRecord>) => FileRecord;
+
+/** The class of the records read from `file`: one per file read. */
+export function fileRecordsOf(file: string): FileRecordClass {
+  return class extends FileRecord {
+    protected get file(): string {
+      return file;
+    }
+  };
 }
 
 export interface FileNote {
@@ -102,7 +120,7 @@ export class WantedZoneBuilder {
   ) {
     this.dotZone = `.${zone}`;
     this.#records.reserve(atMost);
-    this.atName = new NameTable(atMost);
+    this.atName = new NameTable(atMost, this.dotZone);
   }
 
   /** Adds a record; returns why it breaks a rule, or undefined (a duplicate is dropped). */
@@ -123,9 +141,8 @@ export class WantedZoneBuilder {
   private add(entry: Entry): string | undefined {
     if (entry.name !== this.zone && !entry.name.endsWith(this.dotZone))
       return `${entry.name} is outside the zone ${this.zone}`;
-    const held = this.atName.get(entry.name);
+    const held = this.atName.getOrSet(entry.name, entry);
     if (held === undefined) {
-      this.atName.set(entry.name, entry);
       if (!isRecord(entry)) this.mixed.push(entry.name);
       this.keep(entry);
       return undefined;

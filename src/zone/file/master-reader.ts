@@ -8,7 +8,7 @@ import { readRdata, type Rdata, type RdataContext } from './master-rdata.js';
 import { isZoneType, MAX_TTL, ZONE_TYPES } from '../record.js';
 import { ValueError } from '../values.js';
 import { atOrBelow } from '../../lib/names.js';
-import { FileRecord, WantedZoneBuilder, type WantedZone } from '../wanted-zone.js';
+import { type FileRecordClass, fileRecordsOf, WantedZoneBuilder, type WantedZone } from '../wanted-zone.js';
 import { FileProblems, shown, ZoneFileError } from '../zone-file-error.js';
 
 export interface ReadOptions {
@@ -90,6 +90,7 @@ class MasterFileReader implements RdataContext {
   private readonly wanted: WantedZoneBuilder;
   private readonly zone: string;
   private readonly file: string;
+  private readonly recordClass: FileRecordClass;
   private origin: string;
   private defaultTtl: number | undefined;
   // What tells a file in BIND's canonical form (bind-form in wanted-zone.ts): a `$TTL` seen,
@@ -110,6 +111,7 @@ class MasterFileReader implements RdataContext {
   ) {
     this.zone = options.zone;
     this.file = options.file;
+    this.recordClass = fileRecordsOf(options.file);
     this.origin = options.zone;
     this.problems = new FileProblems(options.file);
     this.lexer = new MasterLexer(text, this.problems);
@@ -240,13 +242,12 @@ class MasterFileReader implements RdataContext {
       return;
     }
     readRdata(type, k + 1, this, this.rdata);
-    const record = new FileRecord(
+    const record = new this.recordClass(
       owner,
       type,
       ttl ?? this.defaultTtl,
       this.rdata.priority,
       this.rdata.value,
-      this.file,
       lx.lineOf(k),
       lx.columnOf(k),
     );

@@ -60,8 +60,8 @@ function addTo<T extends object>(groups: ByName<Grouped<T>>, key: string, item: 
   else groups.set(key, [group, item]);
 }
 /** The records by name, those in `left` left out (what the reader's index gives, made here). */
-function byName(records: readonly WantedRecord[], left: ReadonlySet<WantedRecord>): NameTable<Grouped<WantedRecord>> {
-  const map = new NameTable<Grouped<WantedRecord>>(records.length);
+function byName({ records, zone }: WantedZone, left: ReadonlySet<WantedRecord>): NameTable<Grouped<WantedRecord>> {
+  const map = new NameTable<Grouped<WantedRecord>>(records.length, `.${zone}`);
   for (const r of records) if (!left.has(r)) addTo(map, r.name, r);
   return map;
 }
@@ -91,7 +91,7 @@ export function planZone(live: LiveRecord[], wanted: WantedZone, owner: Owner, o
   // Each pass over the records is a function of its own: a loop over 100,000 records is optimized
   // by itself (the whole plan around it was compiled anew at each loop, and deoptimized between).
   const left = fileRecordsLeftAlone(wanted, live, owner, kept);
-  const wantedByName = takeRecordsByName(wanted.records, left) ?? byName(wanted.records, left);
+  const wantedByName = takeRecordsByName(wanted.records, left) ?? byName(wanted, left);
   const plan: Plan = { zone: wanted.zone, changes: [], kept: [], unchanged: [], live, touchable: 0 };
   const { waiting, ownKept } = settleIdentical(live, wantedByName, owner, plan);
   // The live zone's kept records come first, as the provider lists them, then the file's.
@@ -180,7 +180,8 @@ function settleIdentical(
       continue;
     }
     plan.touchable++;
-    const want = wantedByName.get(r.name);
+    const entry = wantedByName.entryOf(r.name);
+    const want = entry < 0 ? undefined : wantedByName.valueAt(entry);
     if (
       want !== undefined &&
       !Array.isArray(want) &&
@@ -189,7 +190,7 @@ function settleIdentical(
       !waiting.has(r.name)
     ) {
       unchanged[settled++] = r;
-      wantedByName.set(r.name, SETTLED);
+      wantedByName.setValueAt(entry, SETTLED);
     } else addTo(waiting, r.name, r);
   }
   unchanged.length = settled;

@@ -21,10 +21,15 @@ const entries = <V>(walkable: { forEach(each: (value: V, name: string) => void):
 };
 
 describe('NameTable', () => {
-  for (const expected of [0, 10, 5000]) {
-    it(`answers as a Map over 20,000 random operations (made for ${expected} names)`, () => {
+  for (const [expected, commonEnd] of [
+    [0, ''],
+    [10, '.example.com'],
+    [5000, '.example.com'],
+    [100, 'a much longer end than any name here, which is then hashed whole'],
+  ] as const) {
+    it(`answers as a Map over 20,000 random operations (made for ${expected} names ending "${commonEnd}")`, () => {
       const next = numbers(expected + 1);
-      const table = new NameTable<number>(expected);
+      const table = new NameTable<number>(expected, commonEnd);
       const map = new Map<string, number>();
       // Few distinct names, so that sets, deletes and sets again meet the same names often.
       const name = () => `h${Math.floor(next() * 3000)}.example.com`;
@@ -34,6 +39,17 @@ describe('NameTable', () => {
         if (op < 0.55) {
           expect(table.set(key, i)).toBe(table);
           map.set(key, i);
+        } else if (op < 0.62) {
+          expect(table.getOrSet(key, i)).toBe(map.get(key));
+          if (!map.has(key)) map.set(key, i);
+        } else if (op < 0.66) {
+          const entry = table.entryOf(key);
+          expect(entry >= 0).toBe(map.has(key));
+          if (entry >= 0) {
+            expect(table.valueAt(entry)).toBe(map.get(key));
+            table.setValueAt(entry, -i);
+            map.set(key, -i);
+          }
         } else if (op < 0.7) expect(table.delete(key)).toBe(map.delete(key));
         else if (op < 0.85) expect(table.get(key)).toBe(map.get(key));
         else expect(table.has(key)).toBe(map.has(key));

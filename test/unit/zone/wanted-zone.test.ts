@@ -7,7 +7,7 @@ import { readZoneText } from '../../../src/zone/apply/zone-files.js';
 import { ownership } from '../../../src/zone/plan/ownership.js';
 import { planZone } from '../../../src/zone/plan/plan.js';
 import type { LiveRecord } from '../../../src/zone/record.js';
-import { takeRecordsByName, type WantedRecord } from '../../../src/zone/wanted-zone.js';
+import { fileRecordsOf, takeRecordsByName, type WantedRecord } from '../../../src/zone/wanted-zone.js';
 
 const Z = 'index.example';
 const FILE = [
@@ -90,5 +90,28 @@ describe('the reader index handed to the plan', () => {
       'create - hello',
     ]);
     expect(first.kept.map((k) => `${k.name} ${k.type}`)).toContain(`home.${Z} A`);
+  });
+});
+
+describe('where a record of a file was written', () => {
+  it('reads file:line:column, past the packed bounds too', () => {
+    const Read = fileRecordsOf('zone.txt');
+    const at = (line: number, column: number) =>
+      new Read(`a.${Z}`, 'A', 60, undefined, '192.0.2.1', line, column).where;
+    expect(at(1, 1)).toBe('zone.txt:1:1');
+    expect(at(12, 1023)).toBe('zone.txt:12:1023');
+    expect(at(12, 1024)).toBe('zone.txt:12:1024');
+    expect(at(2 ** 21 - 1, 7)).toBe(`zone.txt:${2 ** 21 - 1}:7`);
+    expect(at(2 ** 21, 7)).toBe(`zone.txt:${2 ** 21}:7`);
+    expect(at(9_000_000, 70_000)).toBe('zone.txt:9000000:70000');
+    expect(new (fileRecordsOf('other.zone'))(Z, 'TXT', undefined, undefined, 'x', 3, 5).where).toBe('other.zone:3:5');
+    // The record's own fields are its data: a spread leaves a plain record.
+    expect({ ...new Read(Z, 'MX', 60, 10, `mx.${Z}`, 4, 1) }).toEqual({
+      name: Z,
+      type: 'MX',
+      ttl: 60,
+      priority: 10,
+      value: `mx.${Z}`,
+    });
   });
 });
