@@ -24,17 +24,20 @@ const PACKED_LINES = 2 ** 21;
  * are the record's own data, so `{ where, ...record }` leaves a plain ZoneRecord.
  */
 export abstract class FileRecord implements WantedRecord {
+  /** Only a record that has one (MX, SRV) holds a field for it: 8 bytes of 72, 0.8 MB a file of 100,000. */
+  declare priority?: number;
   readonly #spot: number | { line: number; column: number };
 
   constructor(
     public name: string,
     public type: ZoneType,
     public ttl: number | undefined,
-    public priority: number | undefined,
+    priority: number | undefined,
     public value: string,
     line: number,
     column: number,
   ) {
+    if (priority !== undefined) this.priority = priority;
     this.#spot = line < PACKED_LINES && column < COLUMNS ? line * COLUMNS + column : { line, column };
   }
 

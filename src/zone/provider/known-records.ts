@@ -25,15 +25,14 @@ export function readKnownEntry(
   notAsListed?: Set<LiveRecord>,
 ): LiveRecord {
   const same = typeof entry.name === 'string' ? known(entry.name) : undefined;
-  if (same !== undefined && writtenAs(entry, same))
-    return {
-      entityID: String(entry.entityID),
-      name: same.name,
-      type: same.type,
-      ttl: same.ttl,
-      priority: same.priority,
-      value: same.value,
-    };
+  if (same !== undefined && writtenAs(entry, same)) {
+    const entityID = String(entry.entityID);
+    // No field for a priority a record does not have (only MX has one here): 8 bytes of 72, 0.8 MB a zone of
+    // 100,000 entries.
+    return same.priority === undefined
+      ? { entityID, name: same.name, type: same.type, ttl: same.ttl, value: same.value }
+      : { entityID, name: same.name, type: same.type, ttl: same.ttl, priority: same.priority, value: same.value };
+  }
   return sharingKnownStrings(fromProvider(entry, zone, notAsListed), known);
 }
 
