@@ -14,6 +14,7 @@ import { agentRecordsOf } from '../plan/agent-records.js';
 import { ownership, type Owner } from '../plan/ownership.js';
 import { planZone, type Change, type Plan } from '../plan/plan.js';
 import type { ZoneProvider } from '../provider/provider-zone.js';
+import { ownRecordsForMarked } from '../provider/known-records.js';
 import { safetyProblems, UnsafePlanError } from '../plan/safety.js';
 import { soleRecordAt, type WantedZone } from '../wanted-zone.js';
 import { keepingUnwritable, unwritableRecords } from '../plan/unwritable.js';
@@ -52,6 +53,7 @@ export async function planFromProvider(
   // Records a master file cannot hold are kept (unwritable.ts), unless the file is a backup
   // that holds them exactly.
   const unwritable = unwritableRecords(settings.service, live, listing.notAsListed);
+  ownRecordsForMarked(live, unwritable);
   const plan = planZone(live, wanted, keepingUnwritable(owner, unwritable, wanted), {
     keepUnlisted: settings.keepUnlisted,
   });

@@ -8,6 +8,7 @@
 // such an entry back unchanged, so they are not run 100,000 times to say so.
 import type { DnsEntry } from '../../api/endpoints/service.js';
 import type { LiveRecord, ZoneRecord } from '../record.js';
+import { FileRecord } from '../wanted-zone.js';
 import { DEFAULT_PRIORITY, EMPTY_TXT } from './entry-fields.js';
 import { fromProvider } from './provider-mapping.js';
 
@@ -27,6 +28,12 @@ export function readKnownEntry(
   const same = typeof entry.name === 'string' ? known(entry.name) : undefined;
   if (same !== undefined && writtenAs(entry, same)) {
     const entityID = String(entry.entityID);
+    // The file's record is this entry: it becomes the live record as well, once (a second entry of the same
+    // record, which the provider may hold, is a record of its own).
+    if (same instanceof FileRecord && same.entityID === undefined) {
+      same.entityID = entityID;
+      return same as LiveRecord;
+    }
     // No field for a priority a record does not have (only MX has one here): 8 bytes of 72, 0.8 MB a zone of
     // 100,000 entries.
     return same.priority === undefined
@@ -77,4 +84,30 @@ function sharingKnownStrings(record: LiveRecord, known: KnownRecords): LiveRecor
     record.value = same.value;
   }
   return record;
+}
+
+/**
+ * A file's record that became a live one (readKnownEntry) and is marked by the unwritable check (an entry the
+ * provider holds twice, whose older twin was listed later) gets a live record of its own again, in `live` and in
+ * `marked`: the plan's owner looks the file's records up in that map too, and must not find the file's own there.
+ */
+export function ownRecordsForMarked<T>(live: LiveRecord[], marked: Map<LiveRecord, T>): void {
+  if (!marked.size) return;
+  for (let i = 0; i < live.length; i++) {
+    const r = live[i]!;
+    const mark = r instanceof FileRecord ? marked.get(r) : undefined;
+    if (mark === undefined) continue;
+    const own: LiveRecord = {
+      entityID: r.entityID!,
+      name: r.name,
+      type: r.type,
+      ttl: r.ttl,
+      priority: r.priority,
+      value: r.value,
+    };
+    (r as FileRecord).entityID = undefined;
+    marked.delete(r);
+    marked.set(own, mark);
+    live[i] = own;
+  }
 }
