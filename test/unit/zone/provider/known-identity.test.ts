@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { DnsEntry } from '../../../../src/api/endpoints/service.js';
 import { planFromProvider, type PlanSettings } from '../../../../src/zone/apply/session.js';
 import { readZoneText } from '../../../../src/zone/apply/zone-files.js';
-import { readKnownEntry } from '../../../../src/zone/provider/known-records.js';
+import { type KnownRecords, readKnownEntry } from '../../../../src/zone/provider/known-records.js';
 import { fromProvider } from '../../../../src/zone/provider/provider-mapping.js';
 import type { ZoneProvider } from '../../../../src/zone/provider/provider-zone.js';
 import type { LiveRecord } from '../../../../src/zone/record.js';
@@ -26,14 +26,14 @@ const entry = (entityID: string, name: string, type: string, value: string, prio
 /** A provider that lists `entries` in this order, read as the zone provider reads them (with or without `known`). */
 function listing(entries: DnsEntry[]): ZoneProvider {
   return {
-    async listing(options) {
+    async listing(options?: { known?: KnownRecords }) {
       const notAsListed = new Set<LiveRecord>();
       const records = entries.map((e) =>
         options?.known ? readKnownEntry(e, Z, options.known, notAsListed) : fromProvider(e, Z, notAsListed),
       );
       return { records, notAsListed, pages: 1 };
     },
-  } as ZoneProvider;
+  } as unknown as ZoneProvider;
 }
 
 const settings: PlanSettings = { service: Z, hosts: [], ignore: [], keepUnlisted: false, method: 'auto' };
