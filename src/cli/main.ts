@@ -116,10 +116,9 @@ function parseOrExplain(
   try {
     return util.parseArgs({ args, options, strict: true, allowPositionals: true, tokens: true });
   } catch (error) {
-    const message = missingValueMessage((error as Error).message).replace(
-      /\. To specify a positional argument.*$/s,
-      '',
-    );
+    const said = missingValueMessage((error as Error).message).replace(/\. To specify a positional argument.*$/s, '');
+    // Node's "Unknown option …" read as ddedge's own messages do, after the command's name.
+    const message = said.charAt(0).toLowerCase() + said.slice(1);
     throw new ConfigError(
       `${command.name}: ${message}${didYouMean(message, Object.keys(options))} (see ddedge ${command.name} --help)`,
     );
@@ -128,7 +127,7 @@ function parseOrExplain(
 
 /** "did you mean --interval?" for Node's "Unknown option '--intervall'". */
 function didYouMean(message: string, flags: string[]): string {
-  const unknown = /Unknown option '--([^'=]+)/.exec(message)?.[1];
+  const unknown = /unknown option '--([^'=]+)/i.exec(message)?.[1];
   if (!unknown) return '';
   const near = nearestNames(unknown, flags).slice(0, 3);
   return near.length ? `; did you mean ${near.map((f) => `--${f}`).join(' or ')}?` : '';

@@ -131,8 +131,9 @@ export const COMMANDS: CommandSpec[] = [
   {
     name: 'zone',
     usage:
-      'ddedge zone export [--format bind|json] [--output FILE|-] [--complete] | ddedge zone plan FILE|- ' +
-      '[--expect-no-changes] | ddedge zone apply FILE|- [--force] [--dry-run]',
+      'ddedge zone export [--service NAME] [--format bind|json] [--output FILE|-] [--complete] | ' +
+      'ddedge zone plan FILE|- [--service NAME] [--expect-no-changes] | ' +
+      'ddedge zone apply FILE|- [--service NAME] [--force] [--dry-run]',
     describe:
       "a service's whole DNS zone as a file: export it, plan the changes a file asks for, apply them (backed up, " +
       'reversible)',

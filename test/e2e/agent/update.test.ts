@@ -333,7 +333,7 @@ describe('configuration errors are refused before any request (exit 2)', () => {
       ['--ip', '81.0.2.15', '--dyndns-url', 'http://dyn.example.net'],
       /--dyndns-url: http:\/\/ is allowed only for loopback/,
     ],
-    [['--ip', '81.0.2.15', '--bogus'], /update: Unknown option '--bogus'/],
+    [['--ip', '81.0.2.15', '--bogus'], /update: unknown option '--bogus'/],
   ])('%j', async (args, message) => {
     const result = await runMain(['update', ...args], agentEnv(sandbox));
     expect(result.code).toBe(2);

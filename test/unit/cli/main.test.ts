@@ -33,7 +33,7 @@ describe('main', () => {
   it('a usage error is exit 2 with the command named', async () => {
     const streams = io();
     expect(await main(['update', '--nope'], streams)).toBe(2);
-    expect(streams.err).toContain("update: Unknown option '--nope'");
+    expect(streams.err).toContain("update: unknown option '--nope'");
   });
 });
 
