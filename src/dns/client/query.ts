@@ -143,11 +143,12 @@ function timeoutError(exchange: Exchange, transport: string, ignored: number): D
 }
 
 function connectionError(exchange: Exchange, transport: string, error: NodeJS.ErrnoException): DnsError {
-  return new DnsError(
-    'connection',
-    `${transport} query ${exchange.what} failed: ${error.code ?? error.message}`,
-    showServer(exchange.server),
-  );
+  // Refused: the address answers, but no name server listens on that port (a wrong --dns-server, one not started).
+  const why =
+    error.code === 'ECONNREFUSED'
+      ? 'nothing answers DNS there (ECONNREFUSED): is a name server running at that address and port?'
+      : (error.code ?? error.message);
+  return new DnsError('connection', `${transport} query ${exchange.what} failed: ${why}`, showServer(exchange.server));
 }
 
 /** An IP literal as it is; a host name through the system's resolver (once, inside the deadline). */
