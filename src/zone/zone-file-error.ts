@@ -65,6 +65,12 @@ export class FileProblems {
     return this.total;
   }
 
+  /** A problem listed whatever was found before it (the list is sorted by line, then cut, when thrown). */
+  addListed(line: number, column: number, reason: string): void {
+    this.total++;
+    this.listed.push({ line, column, reason });
+  }
+
   /** So many problems were found that reading further would only make the list longer. */
   get full(): boolean {
     return this.total >= MAX_COUNTED_PROBLEMS;

@@ -98,6 +98,9 @@ class MasterFileReader implements RdataContext {
   private sawTtlDirective = false;
   private soaTtl: number | undefined;
   private readonly nameServers = new Set<string>();
+  /** The first $ORIGIN outside the zone, where it was written; said once when names outside the zone follow. */
+  private originOutside: { line: number; column: number; origin: string } | undefined;
+  private outsideFromOrigin = false;
   private previousOwner: string | typeof UNKNOWN_OWNER | undefined;
   // The last owner read: the next record often has the same one.
   private lastOwnerWritten = '';
@@ -129,6 +132,16 @@ class MasterFileReader implements RdataContext {
       } catch (error) {
         if (error !== SKIP) throw error;
       }
+    }
+    if (this.outsideFromOrigin) {
+      // Said first (its line comes first), whatever else was found: the likely cause of a screen of names outside.
+      const { line, column, origin } = this.originOutside!;
+      this.problems.addListed(
+        line,
+        column,
+        `$ORIGIN ${origin}. is outside the zone ${this.zone}, and so are the names made from it: is the zone ` +
+          `(--service, DDEDGE_SERVICE) right? For the zone of this file give --service ${origin}`,
+      );
     }
     this.problems.throwIfAny();
     const bindForm = this.soaTtl !== undefined && !this.sawTtlDirective;
@@ -167,8 +180,11 @@ class MasterFileReader implements RdataContext {
       this.fail(0, `${named} is not supported (ddedge reads $ORIGIN and $TTL)`);
     if (lx.count < 2) this.fail(0, `${directive} needs a value`);
     if (lx.count > 2) this.fail(2, `unexpected ${shown(lx.raw(2))} after ${directive}`);
-    if (directive === '$ORIGIN') this.origin = this.name(1);
-    else {
+    if (directive === '$ORIGIN') {
+      this.origin = this.name(1);
+      if (!this.originOutside && !atOrBelow(this.origin, this.zone))
+        this.originOutside = { line: lx.lineOf(1), column: lx.columnOf(1), origin: this.origin };
+    } else {
       this.defaultTtl = this.ttl(1);
       this.sawTtlDirective = true;
     }
@@ -251,7 +267,9 @@ class MasterFileReader implements RdataContext {
       lx.lineOf(k),
       lx.columnOf(k),
     );
-    this.check(k, this.wanted.addRecord(record));
+    const problem = this.wanted.addRecord(record);
+    if (problem !== undefined && this.originOutside && !atOrBelow(owner, this.zone)) this.outsideFromOrigin = true;
+    this.check(k, problem);
   }
 
   /** An apex NS target inside the zone; its rdata is the provider's, so a bad one is no problem of the file. */
