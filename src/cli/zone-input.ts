@@ -13,7 +13,7 @@ const STANDARD_INPUT = 'standard input';
 
 /** Standard input as `-` reads it: what it is (asked first), then its bytes. */
 export interface StandardInput {
-  kind(): { stats: Pick<Stats, 'isDirectory' | 'isCharacterDevice' | 'isBlockDevice'>; terminal: boolean };
+  kind(): { stats: Pick<Stats, 'isDirectory' | 'isCharacterDevice' | 'isBlockDevice' | 'isFile'>; terminal: boolean };
   stream(): AsyncIterable<Uint8Array | string>;
 }
 
@@ -39,7 +39,9 @@ export async function readZoneInput(
     vetStandardInput(kind);
     // A command that waits for a terminal without a word looks hung.
     if (kind.terminal) tell('reading the zone from the terminal: type or paste it, then Ctrl-D on a line of its own\n');
-    return { text: await readCappedUtf8Stream(stdin.stream(), ZONE_FILE_MAX_BYTES), shown: STANDARD_INPUT };
+    const text = await readCappedUtf8Stream(stdin.stream(), ZONE_FILE_MAX_BYTES);
+    if (!kind.stats.isFile()) refuseEmptyStream(text, STANDARD_INPUT);
+    return { text, shown: STANDARD_INPUT };
   } catch (error) {
     throw readProblem(error, STANDARD_INPUT);
   }
@@ -58,15 +60,32 @@ function vetStandardInput({ stats, terminal }: ReturnType<StandardInput['kind']>
 
 function readZoneFile(path: string, shown: string): string {
   try {
+    let stream = false;
     // A device (/dev/zero, a disk) is no zone file: refused at once, on what was opened, not read up to the cap.
     // A pipe (`zone plan <(generate)`) is read as it comes; capped, a generator is not read without end.
-    return readCappedUtf8(path, ZONE_FILE_MAX_BYTES, (kind) => {
+    const text = readCappedUtf8(path, ZONE_FILE_MAX_BYTES, (kind) => {
       if (kind.isCharacterDevice() || kind.isBlockDevice())
         throw new ConfigError(`${shown}: a device, not a zone file`);
+      stream = !kind.isFile();
     });
+    if (stream) refuseEmptyStream(text, shown);
+    return text;
   } catch (error) {
     throw readProblem(error, shown);
   }
+}
+
+/**
+ * Nothing at all from a pipe is a writer that failed (`generate | ddedge zone apply -` with set -e off), not a zone
+ * whose every record goes: refused, as `kubectl apply -f -` refuses no objects. An empty zone is asked for by a
+ * file that says so (its $ORIGIN alone).
+ */
+function refuseEmptyStream(text: string, shown: string): void {
+  if (text.trim() === '')
+    throw new ConfigError(
+      `${shown}: nothing was read from the pipe (did the command that writes the zone fail?); nothing was planned. ` +
+        'A zone of no records is a file that holds its $ORIGIN alone',
+    );
 }
 
 /** What stopped a read, prefixed with what was read, as the errors in its lines are (FILE:LINE:COLUMN: …). */

@@ -137,10 +137,27 @@ describe('zone plan - and zone apply -', () => {
     const notUtf8 = await runDistWithInput(['zone', 'plan', '-'], latin1);
     expect(notUtf8.code).toBe(2);
     expect(notUtf8.stderr).toMatch(/^ddedge: standard input:2:14: a byte that is not UTF-8/m);
-    const empty = await runDistWithInput(['zone', 'plan', '-'], '');
-    expect(empty.code).toBe(2);
-    expect(empty.stderr).toContain('which zone?');
     expect(sandbox.calls.get('service/dnsupdate') ?? 0).toBe(0);
+  });
+
+  it('nothing at all from a pipe (its writer failed) is refused, not read as a zone whose every record goes', async () => {
+    const held = () => sandbox.model.services.find((s) => s.name === ZONE)!.dns.map((e) => e.name);
+    const before = held();
+    const lists = sandbox.calls.get('service/dnslist') ?? 0;
+    for (const args of [
+      ['zone', 'plan', '-'],
+      ['zone', 'apply', '--force', '--service', ZONE, '-'],
+    ]) {
+      const run = await runDistWithInput(args, '');
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stderr).toContain(
+        'standard input: nothing was read from the pipe (did the command that writes the zone fail?); nothing was ' +
+          'planned. A zone of no records is a file that holds its $ORIGIN alone',
+      );
+    }
+    expect(sandbox.calls.get('service/dnslist') ?? 0).toBe(lists);
+    expect(held()).toEqual(before);
+    expect(before).toHaveLength(2);
   });
 
   it('a standard input that is /dev/null (as a closed one is), a device or a folder is refused, nothing sent', async () => {

@@ -8,7 +8,12 @@ import { ZONE_FILE_MAX_BYTES } from '../../../src/zone/apply/zone-files.js';
 /** Standard input as a pipe, giving `stream`. */
 const pipe = (stream: () => AsyncIterable<Uint8Array | string>) => ({
   kind: () => ({
-    stats: { isDirectory: () => false, isCharacterDevice: () => false, isBlockDevice: () => false },
+    stats: {
+      isDirectory: () => false,
+      isCharacterDevice: () => false,
+      isBlockDevice: () => false,
+      isFile: () => false,
+    },
     terminal: false,
   }),
   stream,
@@ -74,6 +79,7 @@ describe('a zone from standard input', () => {
         isDirectory: () => !!what.dir,
         isCharacterDevice: () => !!what.char,
         isBlockDevice: () => !!what.block,
+        isFile: () => false,
       },
       terminal: !!what.tty,
     });
@@ -109,5 +115,29 @@ describe('a zone from standard input', () => {
     await expect(readZoneInput('no-such.zone', '/nonexistent', pipe(stdin))).rejects.toThrow(
       /^no-such\.zone: cannot be read: /,
     );
+  });
+
+  it('nothing at all from a pipe (a writer that failed) is refused; an empty file given as standard input is a zone', async () => {
+    async function* nothing() {}
+    async function* blanks() {
+      yield ' \n\t\n';
+    }
+    for (const stream of [nothing, blanks])
+      await expect(readZoneInput('-', '/', pipe(stream))).rejects.toThrow(
+        /^standard input: nothing was read from the pipe \(did the command that writes the zone fail\?\); nothing was planned/,
+      );
+    const file = {
+      kind: () => ({
+        stats: {
+          isDirectory: () => false,
+          isCharacterDevice: () => false,
+          isBlockDevice: () => false,
+          isFile: () => true,
+        },
+        terminal: false,
+      }),
+      stream: nothing,
+    };
+    await expect(readZoneInput('-', '/', file)).resolves.toEqual({ text: '', shown: 'standard input' });
   });
 });
