@@ -8,16 +8,9 @@
 // empty slot. The hash is seeded per process, so names chosen to collide on one run do not on the next.
 // Names of one zone all end in the zone's name: a table told so hashes what comes before it (and the
 // length), a third of the work for `host12345.example.com`; names are still compared whole.
+import { textHash } from './text-hash.js';
 
 const SEED = (Math.random() * 0x1_0000_0000) >>> 0;
-
-/** FNV-1a over the UTF-16 units of `name` but its last `skip` (when it is longer), from the process's seed. */
-function hashOf(name: string, skip: number): number {
-  const end = name.length > skip ? name.length - skip : name.length;
-  let h = (SEED ^ 0x811c9dc5 ^ name.length) >>> 0;
-  for (let i = 0; i < end; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193);
-  return h;
-}
 
 /** The least power of two, 16 at least, that holds `count` names at most half full. */
 function slotsFor(count: number): number {
@@ -133,7 +126,7 @@ export class NameTable<V> {
     const keys = this.#keys;
     const mask = slots.length - 1;
     // At most half the slots are taken: an empty one comes before the probes have gone round.
-    for (let i = hashOf(name, this.#skip) & mask, probes = 0; probes <= mask; i = (i + 1) & mask, probes++) {
+    for (let i = textHash(name, this.#skip, SEED) & mask, probes = 0; probes <= mask; i = (i + 1) & mask, probes++) {
       const entry = slots[i]!;
       if (entry === 0) return ~i;
       if (keys[entry - 1] === name) return entry - 1;
@@ -156,7 +149,7 @@ export class NameTable<V> {
       if (name === undefined) continue;
       this.#keys[kept] = name;
       this.#values[kept] = values[i];
-      let slot = hashOf(name, this.#skip) & mask;
+      let slot = textHash(name, this.#skip, SEED) & mask;
       while (slots[slot] !== 0) slot = (slot + 1) & mask;
       slots[slot] = ++kept;
     }

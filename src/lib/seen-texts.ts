@@ -3,6 +3,7 @@
 // never reaching a full collection carries to its end, where these bits are one. A text seen
 // before is always said so; a new one is said so by mistake at most about once in 64 (two texts
 // whose hash falls on one bit), so the answer is a list of candidates for an exact look.
+import { textHash } from './text-hash.js';
 
 /** Bits per text the table is made for: what keeps the mistakes near one in 64. */
 const BITS_PER_TEXT = 64;
@@ -30,19 +31,11 @@ export class SeenTexts {
 
   /** Whether `text` may have been given before (then it may not be new); it counts as seen from now on. */
   seenBefore(text: string): boolean {
-    const end = text.length > this.#sharedEnd ? text.length - this.#sharedEnd : text.length;
-    const bit = hashOf(text, end) & this.#mask;
+    const bit = textHash(text, this.#sharedEnd) & this.#mask;
     const word = bit >>> 5;
     const flag = 1 << (bit & 31);
     const before = (this.#bits[word]! & flag) !== 0;
     this.#bits[word]! |= flag;
     return before;
   }
-}
-
-/** FNV-1a over the UTF-16 code units before `end`, begun from the text's length, as 32 bits. */
-function hashOf(text: string, end: number): number {
-  let hash = 0x811c9dc5 ^ text.length;
-  for (let i = 0; i < end; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
-  return hash >>> 0;
 }
