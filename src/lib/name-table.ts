@@ -140,8 +140,11 @@ export class NameTable<V> {
     const values = this.#values;
     const entries = this.#entries;
     const slots = new Int32Array(slotsFor(this.#size + 1));
-    this.#keys = new Array(slots.length / 2);
-    this.#values = new Array(slots.length / 2);
+    // The arrays get room for half as many names again, as a growing array would (they grow past it on their own);
+    // made at the slots' half, they were mostly empty for long.
+    const room = Math.min(slots.length / 2, this.#size + (this.#size >> 1) + 1);
+    this.#keys = new Array(room);
+    this.#values = new Array(room);
     const mask = slots.length - 1;
     let kept = 0;
     for (let i = 0; i < entries; i++) {
