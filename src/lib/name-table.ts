@@ -139,24 +139,21 @@ export class NameTable<V> {
     const keys = this.#keys;
     const values = this.#values;
     const entries = this.#entries;
-    const slots = new Int32Array(slotsFor(this.#size + 1));
+    this.#slots = new Int32Array(slotsFor(this.#size + 1));
     // The arrays get room for half as many names again, as a growing array would (they grow past it on their own);
     // made at the slots' half, they were mostly empty for long.
-    const room = Math.min(slots.length / 2, this.#size + (this.#size >> 1) + 1);
+    const room = Math.min(this.#slots.length / 2, this.#size + (this.#size >> 1) + 1);
     this.#keys = new Array(room);
     this.#values = new Array(room);
-    const mask = slots.length - 1;
-    let kept = 0;
+    this.#entries = 0;
     for (let i = 0; i < entries; i++) {
       const name = keys[i];
       if (name === undefined) continue;
-      this.#keys[kept] = name;
-      this.#values[kept] = values[i];
-      let slot = textHash(name, this.#skip, SEED) & mask;
-      while (slots[slot] !== 0) slot = (slot + 1) & mask;
-      slots[slot] = ++kept;
+      const entry = this.#entries++;
+      this.#keys[entry] = name;
+      this.#values[entry] = values[i];
+      // Not yet in the slots, and no other entry has its name: found as the empty slot where it goes.
+      this.#slots[~this.#find(name)] = entry + 1;
     }
-    this.#slots = slots;
-    this.#entries = kept;
   }
 }

@@ -21,7 +21,8 @@ const PACKED_LINES = 2 ** 21;
  * A record read from a file. Its `where` is made when asked: a string per record cost 11 MB at 100,000 records,
  * and it is read only for messages. Where it was written is one small integer, and the file's name is on the class
  * made for that file (fileRecordsOf), not on each record: two fields less, 1.6 MB at 100,000 records. Class fields
- * are the record's own data, so `{ where, ...record }` leaves a plain ZoneRecord.
+ * are the record's own data, so `{ where, ...record }` leaves a plain ZoneRecord (and the entity ID of a record a
+ * listing took as live).
  */
 export abstract class FileRecord implements WantedRecord {
   /** Only a record that has one (MX, SRV) holds a field for it: 8 bytes of 72, 0.8 MB a file of 100,000. */

@@ -5,14 +5,14 @@ import { FileTooLarge, readCappedUtf8Stream } from '../../../src/config/capped-f
 import { readZoneInput } from '../../../src/cli/zone-input.js';
 import { ZONE_FILE_MAX_BYTES } from '../../../src/zone/apply/zone-files.js';
 
-/** Standard input as a pipe, giving `stream`. */
-const pipe = (stream: () => AsyncIterable<Uint8Array | string>) => ({
+/** Standard input as a pipe (or, `isFile`, a regular file redirected), giving `stream`. */
+const pipe = (stream: () => AsyncIterable<Uint8Array | string>, isFile = false) => ({
   kind: () => ({
     stats: {
       isDirectory: () => false,
       isCharacterDevice: () => false,
       isBlockDevice: () => false,
-      isFile: () => false,
+      isFile: () => isFile,
     },
     terminal: false,
   }),
@@ -126,18 +126,7 @@ describe('a zone from standard input', () => {
       await expect(readZoneInput('-', '/', pipe(stream))).rejects.toThrow(
         /^standard input: nothing was read from the pipe \(did the command that writes the zone fail\?\); nothing was planned/,
       );
-    const file = {
-      kind: () => ({
-        stats: {
-          isDirectory: () => false,
-          isCharacterDevice: () => false,
-          isBlockDevice: () => false,
-          isFile: () => true,
-        },
-        terminal: false,
-      }),
-      stream: nothing,
-    };
+    const file = pipe(nothing, true);
     await expect(readZoneInput('-', '/', file)).resolves.toEqual({ text: '', shown: 'standard input' });
   });
 });
