@@ -146,6 +146,14 @@ function zoneArguments(
       `zone ${action}: ${counted(extraCount, 'unexpected argument')} after the file (quote a value that has spaces)`,
     );
   if (action === 'export' && file) throw new ConfigError(exportArgumentMessage(file));
+  // A check that changed the zone, or a file asked for and never written, would pass unnoticed in a script.
+  if (flags['expect-no-changes'] && action !== 'plan' && !(action === 'apply' && flags['dry-run']))
+    throw new ConfigError(
+      `zone ${action}: --expect-no-changes is for zone plan (or apply --dry-run), which check and change nothing; ` +
+        'nothing was sent',
+    );
+  if (flags.output !== undefined && action !== 'export')
+    throw new ConfigError(`zone ${action}: --output is for zone export; the ${action} is written to standard output`);
   if (flags.complete && (action !== 'export' || flags.format === 'json'))
     throw new ConfigError('--complete: for zone export in the bind format (a master file)');
   if (action !== 'export' && !file)

@@ -98,6 +98,22 @@ describe('a plan that apply would refuse without --force', () => {
 });
 
 describe('zone plan --expect-no-changes (CI drift checks)', () => {
+  it("belongs to plan (and apply --dry-run): apply with it is refused, exit 2, nothing sent; --output is export's", async () => {
+    const drift = fileOf([...LIVE.slice(1), '@ A 192.0.2.99']);
+    const applied = await runMain(['zone', 'apply', '--expect-no-changes', drift], env());
+    expect(applied.code).toBe(2);
+    expect(applied.stderr).toContain(
+      'zone apply: --expect-no-changes is for zone plan (or apply --dry-run), which check and change nothing; ' +
+        'nothing was sent',
+    );
+    expect(zone().find((e) => e.name === ZONE)!.value).toBe('192.0.2.1');
+    expect((await runMain(['zone', 'apply', '--dry-run', '--expect-no-changes', drift], env())).code).toBe(8);
+    const output = join(tempDir('ddedge-out-'), 'plan.txt');
+    const plan = await runMain(['zone', 'plan', '--output', output, drift], env());
+    expect(plan.code).toBe(2);
+    expect(plan.stderr).toContain('zone plan: --output is for zone export; the plan is written to standard output');
+  });
+
   it('exits 8 when anything would change, 0 when nothing would; plain plan exits 0 either way', async () => {
     const same = await runMain(['zone', 'plan', '--expect-no-changes', fileOf(LIVE)], env());
     expect(same.code, same.stderr).toBe(0);
